@@ -1,0 +1,68 @@
+"""The ``cpwords`` command line: a thin click layer over the Python API.
+
+Every subcommand lives in its own module of this package and is registered below. Errors that
+cpwords raises on purpose (:class:`~cpwords.errors.CpwordsError`) and click's usage errors are
+printed as one line on stderr with exit status 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+
+from .. import __version__
+from ..errors import CpwordsError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cpwords")
+def cli() -> None:
+    """Solve word puzzles exactly, prove the optimum, and measure the heuristics against it."""
+
+
+def _register() -> None:
+    from .snake import snake
+
+    cli.add_command(snake)
+    # Other puzzles register here, one line each (see the modules of this package).
+    for modname, attr in _EXTRA_COMMANDS:
+        try:
+            module = __import__(f"{__name__}.{modname}", fromlist=[attr])
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{modname}":
+                continue
+            raise
+        cli.add_command(getattr(module, attr))
+
+
+_EXTRA_COMMANDS: list[tuple[str, str]] = [
+    ("letterboxed", "letterboxed"),
+    ("truncate", "truncate"),
+    ("letterpress", "letterpress"),
+    ("grid", "grid"),
+    ("bench", "bench"),
+    ("report", "report"),
+]
+
+_register()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point: run the click group, mapping errors to one stderr line."""
+    try:
+        rv = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("cpwords: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"cpwords: error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except CpwordsError as exc:
+        click.echo(f"cpwords: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("cpwords: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(rv if isinstance(rv, int) else 0)

@@ -1,0 +1,1 @@
+"""Heuristic baselines from the seed articles and elsewhere; deliberately not re-exported."""

@@ -1,0 +1,1 @@
+"""One module per puzzle: instance type, rules, scorer and independent checker. No solvers here."""

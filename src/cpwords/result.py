@@ -1,0 +1,179 @@
+"""One result type for every exact model, baseline and heuristic in cpwords.
+
+The shape follows python-mip and PyVRP: the objective, the solver's dual bound and the optimality
+gap are first-class fields, and a result states whether its solution was re-checked by the puzzle's
+independent checker.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+class Status(enum.Enum):
+    """Outcome of a solve.
+
+    ``OPTIMAL`` is a claim of proof: only a solver's proven status (or an exhaustive exact
+    algorithm that finished) earns it. A solve stopped by a time or gap limit with a solution
+    is ``FEASIBLE``; one stopped without any solution is ``UNKNOWN``.
+    """
+
+    OPTIMAL = "OPTIMAL"
+    FEASIBLE = "FEASIBLE"
+    INFEASIBLE = "INFEASIBLE"
+    UNKNOWN = "UNKNOWN"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class TracePoint:
+    """One point of the incumbent trace: elapsed seconds, incumbent objective, dual bound."""
+
+    time: float
+    objective: float | None
+    bound: float | None
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of one solve, exact or heuristic.
+
+    Parameters
+    ----------
+    status : Status
+        Proven status (see :class:`Status`).
+    objective : float or None
+        Objective value of ``solution``; None when there is no solution.
+    bound : float or None
+        The solver's dual bound (an upper bound when maximising, a lower bound when
+        minimising); None for heuristics, which prove nothing.
+    wall_time : float
+        Elapsed wall-clock time in seconds.
+    solution : Any
+        A puzzle-typed value (for Wordsnake, the ordered list of words).
+    method : str
+        Name of the method, e.g. ``"cpsat-pathcover"`` or ``"layered-greedy"``.
+    sense : {"max", "min"}
+        Direction of optimisation; used to check that the bound is on the right side.
+    solver_info : Mapping
+        Versions, parameters, seed, workers.
+    trace : tuple of TracePoint
+        Incumbent trace over time.
+    verified : bool or None
+        True when the puzzle's independent checker accepted ``solution`` and recomputed
+        ``objective``; None when not checked yet.
+
+    Raises
+    ------
+    ValueError
+        When the invariants fail: OPTIMAL without a solution, OPTIMAL with a bound different
+        from the objective, a bound on the wrong side of the objective, negative time.
+    """
+
+    status: Status
+    objective: float | None
+    bound: float | None
+    wall_time: float
+    solution: Any
+    method: str
+    sense: str = "max"
+    solver_info: Mapping[str, Any] = field(default_factory=dict)
+    trace: tuple[TracePoint, ...] = ()
+    verified: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.sense not in ("max", "min"):
+            raise ValueError(f"sense must be 'max' or 'min', not {self.sense!r}")
+        if self.wall_time < 0:
+            raise ValueError("wall_time must be non-negative")
+        if self.status in (Status.OPTIMAL, Status.FEASIBLE) and self.objective is None:
+            raise ValueError(f"a {self.status} result needs an objective")
+        if self.status is Status.OPTIMAL and self.bound is not None:
+            if abs(self.bound - float(self.objective or 0)) > 1e-6:
+                raise ValueError(
+                    f"OPTIMAL needs bound == objective, got {self.objective} and {self.bound}"
+                )
+        if self.objective is not None and self.bound is not None:
+            if self.sense == "max" and self.bound < self.objective - 1e-6:
+                raise ValueError(f"dual bound {self.bound} below objective {self.objective}")
+            if self.sense == "min" and self.bound > self.objective + 1e-6:
+                raise ValueError(f"dual bound {self.bound} above objective {self.objective}")
+
+    @property
+    def gap(self) -> float | None:
+        """Relative optimality gap ``|objective - bound| / max(1, |objective|)`` (CP-SAT's)."""
+        if self.objective is None or self.bound is None:
+            return None
+        return abs(self.objective - self.bound) / max(1.0, abs(self.objective))
+
+    @property
+    def is_optimal(self) -> bool:
+        """True when the status is a proven OPTIMAL."""
+        return self.status is Status.OPTIMAL
+
+    def with_verified(self, verified: bool) -> SolveResult:
+        """Return a copy with ``verified`` set."""
+        return replace(self, verified=verified)
+
+    def to_dict(self, solution: Any = None) -> dict[str, Any]:
+        """One JSON-serialisable row (for ``--json`` and benchmark files).
+
+        Parameters
+        ----------
+        solution : optional
+            A JSON-friendly rendering of the solution; defaults to ``self.solution``.
+        """
+        return {
+            "status": self.status.value,
+            "objective": self.objective,
+            "bound": self.bound,
+            "gap": self.gap,
+            "wall_time": self.wall_time,
+            "method": self.method,
+            "sense": self.sense,
+            "verified": self.verified,
+            "solution": self.solution if solution is None else solution,
+            "solver_info": dict(self.solver_info),
+            "trace": [[p.time, p.objective, p.bound] for p in self.trace],
+        }
+
+    def to_json(self) -> str:
+        """``to_dict`` as one JSON line."""
+        return json.dumps(self.to_dict(), default=_json_default)
+
+    def summary(self) -> str:
+        """One aligned block for humans."""
+        gap = self.gap
+        rows: Sequence[tuple[str, Any]] = [
+            ("method", self.method),
+            ("status", self.status.value),
+            ("objective", _fmt(self.objective)),
+            ("bound", _fmt(self.bound) if self.bound is not None else "-"),
+            ("gap", f"{100 * gap:.2f}%" if gap is not None else "-"),
+            ("wall time", f"{self.wall_time:.3f} s"),
+            ("verified", {True: "yes", False: "NO", None: "not checked"}[self.verified]),
+        ]
+        width = max(len(k) for k, _ in rows)
+        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, (set, frozenset, tuple)):
+        return list(obj)
+    if hasattr(obj, "to_dict"):
+        return obj.to_dict()
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
