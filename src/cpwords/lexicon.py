@@ -232,3 +232,36 @@ def shared_data_dir() -> Path | None:
         if c.is_dir():
             return c
     return None
+
+
+def english_words_lexicon(source: str = "web2") -> Lexicon:
+    """A word list packaged by the ``english-words`` PyPI package, lower-case a-z only.
+
+    Parameters
+    ----------
+    source : {"web2", "gcide"}
+        ``web2`` is Webster's 2nd International (1934), the ``/usr/share/dict/words`` of macOS
+        and the BSDs (234,450 words after lower-casing); ``gcide`` is the GNU Collaborative
+        International Dictionary of English.
+
+    Returns
+    -------
+    Lexicon
+        Named ``english-words:<source>``.
+
+    Raises
+    ------
+    InputError
+        When ``source`` is not a list the package ships.
+
+    References
+    ----------
+    M. Alves, *english-words* (PyPI), ``get_english_words_set``.
+    """
+    from english_words import get_english_words_set
+
+    try:
+        words = get_english_words_set([source], alpha=True, lower=True)
+    except ValueError:
+        raise InputError(f"english-words ships no word list named {source!r}") from None
+    return lexicon_from_words(words, f"english-words:{source}")
