@@ -1,0 +1,695 @@
+"""The study report: heuristic scores against proven optima, exact solve times, published par.
+
+Definitions used throughout (and printed at the top of every report):
+
+* The *proven optimum* of an instance is the objective of a verified ``OPTIMAL`` row of an
+  ``exact`` method on it. If two exact methods prove different optima the instance is flagged
+  and left out of every ratio.
+* A heuristic's *fraction of the optimum* is ``objective / optimum`` when maximising and
+  ``optimum / objective`` when minimising, so 1 (100 %) means optimal and smaller is worse in
+  both senses. Its *gap* is ``1 - fraction``.
+* When no exact method proved the optimum, the fraction is taken against the *best dual bound*
+  of the exact methods instead (the tightest one). That is a lower estimate of the true fraction
+  and is always shown apart, labelled "vs bound", never mixed with the "vs optimum" figures.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .results import read_rows
+
+_OK = ("OPTIMAL", "FEASIBLE")
+
+
+@dataclass
+class InstanceRef:
+    """What is known about one instance from all rows on it."""
+
+    puzzle: str
+    instance_id: str
+    name: str
+    size: int | None
+    sense: str
+    optimum: float | None = None
+    best_bound: float | None = None
+    best_known: float | None = None
+    provers: list[str] = field(default_factory=list)
+    conflict: list[float] = field(default_factory=list)
+    reference: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Analysis:
+    """Rows deduplicated by key, the per-instance references, and the problems found."""
+
+    rows: list[dict[str, Any]]
+    refs: dict[tuple[str, str], InstanceRef]
+    problems: list[str]
+    duplicates: int
+
+
+def fraction(objective: float, reference: float, sense: str) -> float:
+    """Score as a fraction of ``reference`` (1 = as good; below 1 = worse), for either sense.
+
+    Examples
+    --------
+    >>> fraction(45, 50, "max"), fraction(4, 2, "min")
+    (0.9, 0.5)
+    """
+    if sense == "max":
+        if reference <= 0:
+            return 1.0 if objective >= reference else 0.0
+        return objective / reference
+    if objective <= 0:
+        return 1.0
+    return reference / objective
+
+
+def _better(a: float, b: float, sense: str) -> bool:
+    return a > b if sense == "max" else a < b
+
+
+def analyse(rows: Iterable[dict[str, Any]]) -> Analysis:
+    """Deduplicate rows by key and derive each instance's proven optimum and best bound.
+
+    Returns
+    -------
+    Analysis
+    """
+    by_key: dict[str, dict[str, Any]] = {}
+    n = 0
+    for r in rows:
+        n += 1
+        by_key[r.get("key", f"row{n}")] = r
+    uniq = list(by_key.values())
+    problems: list[str] = []
+    refs: dict[tuple[str, str], InstanceRef] = {}
+    for r in uniq:
+        ident = (r["puzzle"], r["instance_id"])
+        ref = refs.get(ident)
+        if ref is None:
+            ref = refs[ident] = InstanceRef(
+                puzzle=r["puzzle"],
+                instance_id=r["instance_id"],
+                name=r["instance"],
+                size=r.get("size"),
+                sense=r.get("sense", "max"),
+                reference=dict(r.get("reference") or {}),
+            )
+        if ref.size is None and r.get("size") is not None:
+            ref.size = r["size"]
+        status = r.get("status")
+        if status in _OK and r.get("verified") is False:
+            problems.append(
+                f"{r['puzzle']} {r['instance']} {r['method']} seed {r['seed']}: "
+                "solution REJECTED by the independent checker (left out)"
+            )
+            continue
+        if status in _OK and r.get("objective") is not None:
+            obj = float(r["objective"])
+            if ref.best_known is None or _better(obj, ref.best_known, ref.sense):
+                ref.best_known = obj
+        if r.get("kind") != "exact":
+            continue
+        if status == "OPTIMAL" and r.get("objective") is not None:
+            obj = float(r["objective"])
+            if ref.optimum is None:
+                ref.optimum = obj
+            elif abs(ref.optimum - obj) > 1e-6 and obj not in ref.conflict:
+                ref.conflict.extend([ref.optimum, obj] if not ref.conflict else [obj])
+            ref.provers.append(r["method"])
+        b = r.get("bound")
+        if status == "OPTIMAL" and r.get("objective") is not None:
+            b = r["objective"]
+        if b is not None:
+            b = float(b)
+            if ref.best_bound is None or _better(ref.best_bound, b, ref.sense):
+                ref.best_bound = b  # the tightest bound: smallest upper / largest lower
+    for ref in refs.values():
+        if ref.conflict:
+            problems.append(
+                f"{ref.puzzle} {ref.name}: exact methods prove DIFFERENT optima "
+                f"{sorted(set(ref.conflict))} (instance left out of every ratio)"
+            )
+            ref.optimum = None
+        if (
+            ref.optimum is not None
+            and ref.best_known is not None
+            and _better(ref.best_known, ref.optimum, ref.sense)
+        ):
+            problems.append(
+                f"{ref.puzzle} {ref.name}: a verified solution ({ref.best_known:g}) beats "
+                f"the proven optimum ({ref.optimum:g})"
+            )
+    for r in uniq:
+        if r.get("status") == "ERROR":
+            problems.append(
+                f"{r['puzzle']} {r['instance']} {r['method']} seed {r['seed']}: "
+                f"ERROR {r.get('error', '')}"
+            )
+    return Analysis(uniq, refs, problems, n - len(uniq))
+
+
+@dataclass
+class Score:
+    """One heuristic (or baseline) row scored against its instance's reference."""
+
+    row: dict[str, Any]
+    size: int | None
+    value: float | None  # fraction; None when there is no solution or no reference
+    basis: str  # "optimum", "bound", "none" (no reference) or "nosolution"
+
+
+def score_rows(an: Analysis, puzzle: str) -> list[Score]:
+    """Score every non-exact row of ``puzzle`` (and exact rows stopped before a proof)."""
+    out: list[Score] = []
+    for r in an.rows:
+        if r["puzzle"] != puzzle or r.get("kind") == "exact" or r.get("status") == "ERROR":
+            continue
+        if r.get("verified") is False:
+            continue
+        ref = an.refs[(puzzle, r["instance_id"])]
+        size = r.get("size")
+        if r.get("status") not in _OK or r.get("objective") is None:
+            out.append(Score(r, size, None, "nosolution"))
+        elif ref.optimum is not None:
+            out.append(
+                Score(r, size, fraction(float(r["objective"]), ref.optimum, ref.sense), "optimum")
+            )
+        elif ref.best_bound is not None:
+            out.append(
+                Score(r, size, fraction(float(r["objective"]), ref.best_bound, ref.sense), "bound")
+            )
+        else:
+            out.append(Score(r, size, None, "none"))
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# Tables
+# ------------------------------------------------------------------------------------------
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f} %"
+
+
+def _secs(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if x < 0.01:
+        return f"{1000 * x:.1f} ms"
+    return f"{x:.2f} s" if x < 100 else f"{x:.0f} s"
+
+
+def _median(xs: Sequence[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def heuristic_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
+    """Markdown table and records: one line per heuristic/baseline method."""
+    scores = score_rows(an, puzzle)
+    by_method: dict[str, list[Score]] = defaultdict(list)
+    for s in scores:
+        by_method[s.row["method"]].append(s)
+    records: list[dict[str, Any]] = []
+    for method, ss in sorted(by_method.items()):
+        opt = [s.value for s in ss if s.basis == "optimum" and s.value is not None]
+        bnd = [s.value for s in ss if s.basis == "bound" and s.value is not None]
+        times = [float(s.row["wall_time"]) for s in ss if s.row.get("wall_time") is not None]
+        records.append(
+            {
+                "method": method,
+                "kind": ss[0].row.get("kind"),
+                "runs": len(ss),
+                "no_solution": sum(s.basis == "nosolution" for s in ss),
+                "vs_optimum_runs": len(opt),
+                "median_fraction": _median(opt),
+                "worst_fraction": min(opt) if opt else None,
+                "at_optimum": sum(v >= 1 - 1e-9 for v in opt),
+                "vs_bound_runs": len(bnd),
+                "median_fraction_vs_bound": _median(bnd),
+                "median_time": _median(times),
+            }
+        )
+    header = [
+        "method",
+        "kind",
+        "runs",
+        "no solution",
+        "runs vs optimum",
+        "median % of optimum",
+        "worst % of optimum",
+        "runs at optimum",
+        "runs vs bound only",
+        "median % of bound (≥)",
+        "median time",
+    ]
+    body = [
+        [
+            f"`{r['method']}`",
+            str(r["kind"]),
+            str(r["runs"]),
+            str(r["no_solution"]),
+            str(r["vs_optimum_runs"]),
+            _pct(r["median_fraction"]),
+            _pct(r["worst_fraction"]),
+            f"{r['at_optimum']}/{r['vs_optimum_runs']}" if r["vs_optimum_runs"] else "-",
+            str(r["vs_bound_runs"]),
+            _pct(r["median_fraction_vs_bound"]),
+            _secs(r["median_time"]),
+        ]
+        for r in records
+    ]
+    return _table(header, body), records
+
+
+def heuristic_by_size_table(an: Analysis, puzzle: str) -> str:
+    """Median fraction of the proven optimum per method (rows) and instance size (columns)."""
+    scores = [s for s in score_rows(an, puzzle) if s.basis == "optimum" and s.value is not None]
+    if not scores:
+        return ""
+    sizes = sorted({s.size for s in scores if s.size is not None})
+    methods = sorted({s.row["method"] for s in scores})
+    cells: dict[tuple[str, int], list[float]] = defaultdict(list)
+    for s in scores:
+        if s.size is not None and s.value is not None:
+            cells[(s.row["method"], s.size)].append(s.value)
+    body = [[f"`{m}`"] + [_pct(_median(cells.get((m, z), []))) for z in sizes] for m in methods]
+    label = _size_label(an, puzzle)
+    return _table(["method \\ " + label] + [str(z) for z in sizes], body)
+
+
+def exact_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
+    """Markdown table and records: one line per exact method."""
+    by_method: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in an.rows:
+        if r["puzzle"] == puzzle and r.get("kind") == "exact" and r.get("status") != "ERROR":
+            by_method[r["method"]].append(r)
+    records: list[dict[str, Any]] = []
+    for method, rs in sorted(by_method.items()):
+        proven = [r for r in rs if r.get("status") == "OPTIMAL" and r.get("verified") is not False]
+        pt = [float(r["wall_time"]) for r in proven]
+        gaps = [
+            float(r["gap"]) for r in rs if r.get("status") != "OPTIMAL" and r.get("gap") is not None
+        ]
+        records.append(
+            {
+                "method": method,
+                "runs": len(rs),
+                "proven": len(proven),
+                "median_time_proven": _median(pt),
+                "max_time_proven": max(pt) if pt else None,
+                "largest_proven": max((r.get("size") or 0 for r in proven), default=None),
+                "unproven": len(rs) - len(proven),
+                "median_gap_unproven": _median(gaps),
+                "time_limit": max((float(r.get("time_limit", 0)) for r in rs), default=None),
+            }
+        )
+    header = [
+        "method",
+        "runs",
+        "proven optimal",
+        "median time (proven)",
+        "max time (proven)",
+        "largest proven " + _size_label(an, puzzle),
+        "median gap (unproven)",
+        "time limit",
+    ]
+    body = [
+        [
+            f"`{r['method']}`",
+            str(r["runs"]),
+            f"{r['proven']}/{r['runs']}",
+            _secs(r["median_time_proven"]),
+            _secs(r["max_time_proven"]),
+            "-" if r["largest_proven"] is None else str(r["largest_proven"]),
+            _pct(r["median_gap_unproven"]),
+            _secs(r["time_limit"]),
+        ]
+        for r in records
+    ]
+    return _table(header, body), records
+
+
+def par_records(an: Analysis, puzzle: str) -> list[tuple[str, float, float]]:
+    """(instance, proven optimum, published par) for instances with both."""
+    out = []
+    for ref in an.refs.values():
+        if ref.puzzle == puzzle and ref.optimum is not None and "par" in ref.reference:
+            out.append((ref.name, ref.optimum, float(ref.reference["par"])))
+    return sorted(out)
+
+
+def par_table(recs: Sequence[tuple[str, float, float]]) -> str:
+    """Counts of (proven optimum, par) pairs."""
+    counts: dict[tuple[float, float], int] = defaultdict(int)
+    for _, opt, par in recs:
+        counts[(opt, par)] += 1
+    body = [[f"{o:g}", f"{p:g}", f"{p - o:+g}", str(c)] for (o, p), c in sorted(counts.items())]
+    return _table(["proven optimum", "published par", "par − optimum", "puzzles"], body)
+
+
+def _size_label(an: Analysis, puzzle: str) -> str:
+    for r in an.rows:
+        if r["puzzle"] == puzzle and r.get("size_label"):
+            return str(r["size_label"])
+    return "size"
+
+
+# ------------------------------------------------------------------------------------------
+# Plots (matplotlib, Agg; no global pyplot state)
+# ------------------------------------------------------------------------------------------
+
+_MARKERS = "osD^v<>phX*"
+
+
+def _figure(width: float = 7.0, height: float = 4.5) -> Any:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=120, layout="constrained")
+    return fig
+
+
+def _jitter(i: int, k: int, spread: float) -> float:
+    if k <= 1:
+        return 1.0
+    return 1.0 + spread * (i - (k - 1) / 2) / (k - 1)
+
+
+def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
+    """Fraction of the optimum against instance size, one series per heuristic method."""
+    scores = [s for s in score_rows(an, puzzle) if s.value is not None and s.size is not None]
+    if not scores:
+        return False
+    methods = sorted({s.row["method"] for s in scores})
+    fig = _figure()
+    ax = fig.add_subplot()
+    sizes = sorted({s.size for s in scores if s.size is not None})
+    logx = len(sizes) > 1 and sizes[0] > 0 and sizes[-1] / sizes[0] >= 8
+    for i, m in enumerate(methods):
+        color = f"C{i % 10}"
+        marker = _MARKERS[i % len(_MARKERS)]
+        jit = _jitter(i, len(methods), 0.12 if logx else 0.04)
+        for basis, filled in (("optimum", True), ("bound", False)):
+            pts = [s for s in scores if s.row["method"] == m and s.basis == basis]
+            if not pts:
+                continue
+            ax.scatter(
+                [float(s.size or 0) * jit for s in pts],
+                [100 * float(s.value or 0) for s in pts],
+                marker=marker,
+                s=22,
+                alpha=0.55,
+                facecolors=color if filled else "none",
+                edgecolors=color,
+                linewidths=0.9,
+            )
+        med = []
+        for z in sizes:
+            vals = [
+                s.value
+                for s in scores
+                if s.row["method"] == m and s.size == z and s.basis == "optimum"
+            ]
+            vv = [float(v) for v in vals if v is not None]
+            if vv:
+                med.append((z * jit, 100 * statistics.median(vv)))
+        if med:
+            ax.plot(*zip(*med, strict=True), color=color, lw=1.6, label=f"{m} (median)")
+        else:
+            ax.plot([], [], color=color, marker=marker, ls="", label=m)
+    if any(s.basis == "bound" for s in scores):
+        ax.scatter(
+            [], [], marker="o", facecolors="none", edgecolors="grey", label="hollow: vs best bound"
+        )
+    ax.axhline(100, color="black", lw=0.8, ls="--")
+    if logx:
+        ax.set_xscale("log")
+    ax.set_xlabel(f"instance size ({_size_label(an, puzzle)})")
+    ax.set_ylabel("score, % of proven optimum")
+    lo = min(100 * float(s.value or 0) for s in scores)
+    ax.set_ylim(max(0.0, min(lo - 3, 95)), 101.5)
+    ax.set_title(f"{puzzle}: heuristics as a fraction of the proven optimum")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="lower left")
+    fig.savefig(path)
+    return True
+
+
+def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
+    """Exact solve time against instance size, log-log, one series per formulation."""
+    rows = [
+        r
+        for r in an.rows
+        if r["puzzle"] == puzzle
+        and r.get("kind") == "exact"
+        and r.get("status") != "ERROR"
+        and r.get("size")
+        and r.get("wall_time") is not None
+    ]
+    if not rows:
+        return False
+    methods = sorted({r["method"] for r in rows})
+    fig = _figure()
+    ax = fig.add_subplot()
+    limits = set()
+    for i, m in enumerate(methods):
+        color = f"C{i % 10}"
+        marker = _MARKERS[i % len(_MARKERS)]
+        jit = _jitter(i, len(methods), 0.1)
+        mine = [r for r in rows if r["method"] == m]
+        proven = [r for r in mine if r.get("status") == "OPTIMAL"]
+        unproven = [r for r in mine if r.get("status") != "OPTIMAL"]
+        if proven:
+            ax.scatter(
+                [r["size"] * jit for r in proven],
+                [max(1e-4, float(r["wall_time"])) for r in proven],
+                color=color,
+                marker=marker,
+                s=22,
+                alpha=0.7,
+                label=f"{m}: proven optimal",
+            )
+            med = []
+            for z in sorted({r["size"] for r in proven}):
+                ts = [float(r["wall_time"]) for r in proven if r["size"] == z]
+                med.append((z * jit, max(1e-4, statistics.median(ts))))
+            ax.plot(*zip(*med, strict=True), color=color, lw=1.2, alpha=0.8)
+        if unproven:
+            ax.scatter(
+                [r["size"] * jit for r in unproven],
+                [max(1e-4, float(r["wall_time"])) for r in unproven],
+                color=color,
+                marker="x",
+                s=30,
+                label=f"{m}: stopped unproven",
+            )
+        limits |= {float(r["time_limit"]) for r in mine if r.get("time_limit")}
+    for tl in sorted(limits):
+        ax.axhline(tl, color="grey", lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"instance size ({_size_label(an, puzzle)}, log scale)")
+    ax.set_ylabel("wall time, s (log scale)")
+    ax.set_title(f"{puzzle}: exact solve time (dotted: time limits)")
+    ax.grid(True, which="both", alpha=0.25)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.savefig(path)
+    return True
+
+
+def plot_par(recs: Sequence[tuple[str, float, float]], puzzle: str, path: Path) -> bool:
+    """Bubble chart of (published par, proven optimum) pairs."""
+    if not recs:
+        return False
+    counts: dict[tuple[float, float], int] = defaultdict(int)
+    for _, opt, par in recs:
+        counts[(par, opt)] += 1
+    fig = _figure(6.0, 4.5)
+    ax = fig.add_subplot()
+    xs, ys, cs = zip(*[(p, o, c) for (p, o), c in sorted(counts.items())], strict=True)
+    ax.scatter(xs, ys, s=[40 + 12 * c for c in cs], alpha=0.6, color="C0")
+    for x, y, c in zip(xs, ys, cs, strict=True):
+        ax.annotate(str(c), (x, y), ha="center", va="center", fontsize=8)
+    lo = min(min(xs), min(ys)) - 0.5
+    hi = max(max(xs), max(ys)) + 0.5
+    ax.plot([lo, hi], [lo, hi], color="black", lw=0.8, ls="--", label="optimum = par")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_xlabel("published par (words)")
+    ax.set_ylabel("proven optimum (words)")
+    ax.set_title(f"{puzzle}: proven optimum vs the newspaper's par ({len(recs)} puzzles)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.savefig(path)
+    return True
+
+
+# ------------------------------------------------------------------------------------------
+# The report
+# ------------------------------------------------------------------------------------------
+
+
+def write_report(
+    results: Sequence[str | Path], out_dir: str | Path, title: str = "Heuristics versus optima"
+) -> Path:
+    """Write ``report.md``, ``summary.json`` and the PNG plots into ``out_dir``.
+
+    Parameters
+    ----------
+    results : sequence of path-like
+        One or more results files written by :func:`cpwords.bench.run_tasks`.
+    out_dir : path-like
+        Folder to write into (created if needed).
+    title : str
+
+    Returns
+    -------
+    Path
+        The path of ``report.md``.
+
+    Raises
+    ------
+    InputError
+        No results file, a file that is not a results file, ``out_dir`` being a file, or no
+        row at all.
+    """
+    if not results:
+        raise InputError("no results file given")
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} exists and is not a directory")
+    rows: list[dict[str, Any]] = []
+    for p in results:
+        rows.extend(read_rows(p))
+    if not rows:
+        raise InputError(f"no rows in {', '.join(str(p) for p in results)}")
+    out.mkdir(parents=True, exist_ok=True)
+    an = analyse(rows)
+    summary: dict[str, Any] = {"generated": _now(), "sources": [str(p) for p in results]}
+    md: list[str] = [f"# {title}", ""]
+    md += _preamble(an, results)
+    puzzles = sorted({r["puzzle"] for r in an.rows})
+    summary["puzzles"] = {}
+    for puzzle in puzzles:
+        md += _puzzle_section(an, puzzle, out, summary["puzzles"])
+    md += ["## Problems found", ""]
+    if an.problems:
+        md += [f"- {p}" for p in an.problems]
+    else:
+        md += [
+            "None: every solution passed its puzzle's independent checker, no heuristic beat a "
+            "proven optimum, exact methods agree, no task failed."
+        ]
+    md.append("")
+    summary["problems"] = an.problems
+    report = out / "report.md"
+    report.write_text("\n".join(md), encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
+    return report
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def _preamble(an: Analysis, results: Sequence[str | Path]) -> list[str]:
+    envs = {json.dumps(r.get("env", {}), sort_keys=True) for r in an.rows}
+    machines = []
+    for e in sorted(envs):
+        d = json.loads(e)
+        if d:
+            machines.append(
+                f"{d.get('host', '?')} ({d.get('nproc', '?')} CPUs, {d.get('platform', '?')}), "
+                f"Python {d.get('python', '?')}, OR-Tools {d.get('ortools', '?')}, "
+                f"cpwords {d.get('cpwords', '?')}"
+            )
+    dates = sorted(r["finished_at"] for r in an.rows if r.get("finished_at"))
+    lines = [
+        f"Generated {_now()} from {', '.join(f'`{Path(p).name}`' for p in results)}: "
+        f"{len(an.rows)} rows"
+        + (f" ({an.duplicates} duplicate rows ignored)" if an.duplicates else "")
+        + (f", run {dates[0]} to {dates[-1]}" if dates else "")
+        + ".",
+        "",
+        "Machine: " + ("; ".join(machines) if machines else "unknown") + ".",
+        "",
+        "How to read: a heuristic's score is shown as a fraction of the **proven optimum** "
+        "(`objective / optimum` when maximising, `optimum / objective` when minimising; 100 % = "
+        "optimal). The proven optimum comes only from a verified OPTIMAL result of an exact "
+        "method on the same instance. Where no exact method finished its proof, the score is "
+        "taken against the **best dual bound** instead; those figures are lower estimates, "
+        "labelled *vs bound* and never pooled with the others. Times are wall-clock seconds of "
+        "one task; tasks ran in parallel on shared cores, so they are noisy.",
+        "",
+    ]
+    return lines
+
+
+def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any]) -> list[str]:
+    refs = [r for r in an.refs.values() if r.puzzle == puzzle]
+    sizes = [r.size for r in refs if r.size is not None]
+    proven = sum(r.optimum is not None for r in refs)
+    label = _size_label(an, puzzle)
+    md = [
+        f"## {puzzle}",
+        "",
+        f"{len(refs)} instances"
+        + (f" of {min(sizes)} to {max(sizes)} {label}" if sizes else "")
+        + f"; proven optimum on {proven} of them.",
+        "",
+    ]
+    psum: dict[str, Any] = {"instances": len(refs), "proven": proven}
+    htab, hrec = heuristic_table(an, puzzle)
+    psum["heuristics"] = hrec
+    if hrec:
+        md += ["### Heuristics and baselines against the proven optimum", "", htab, ""]
+        bysize = heuristic_by_size_table(an, puzzle)
+        if bysize:
+            md += ["Median % of the proven optimum by instance size:", "", bysize, ""]
+        png = out / f"{puzzle}-heuristics.png"
+        if plot_heuristics(an, puzzle, png):
+            md += [f"![{puzzle} heuristics]({png.name})", ""]
+    etab, erec = exact_table(an, puzzle)
+    psum["exact"] = erec
+    if erec:
+        md += ["### Exact methods", "", etab, ""]
+        png = out / f"{puzzle}-exact-time.png"
+        if plot_exact_times(an, puzzle, png):
+            md += [f"![{puzzle} exact solve times]({png.name})", ""]
+    recs = par_records(an, puzzle)
+    if recs:
+        below = sum(o < p for _, o, p in recs)
+        equal = sum(o == p for _, o, p in recs)
+        above = sum(o > p for _, o, p in recs)
+        psum["par"] = {"puzzles": len(recs), "below": below, "equal": equal, "above": above}
+        md += [
+            "### Proven optimum against the published par",
+            "",
+            f"Over {len(recs)} real puzzles with a proven optimum: optimum below par on {below}, "
+            f"equal on {equal}, above on {above}.",
+            "",
+            par_table(recs),
+            "",
+        ]
+        png = out / f"{puzzle}-par.png"
+        if plot_par(recs, puzzle, png):
+            md += [f"![{puzzle} optimum vs par]({png.name})", ""]
+    summary[puzzle] = psum
+    return md

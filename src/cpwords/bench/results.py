@@ -1,0 +1,190 @@
+"""The study's results file: append-only JSON lines, one row per finished task.
+
+Every row starts with ``{"schema": "cpwords-bench/1"``, which is how a file is recognised as a
+cpwords results file; any other non-empty file is never written to. Each row is written with one
+``write`` on a file opened for appending, then ``fsync``-ed, so a crash loses at most the row
+being written; a torn last line (no final newline) is dropped on the next run and its task
+redone. An advisory lock stops two runners from writing the same file at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+
+SCHEMA = "cpwords-bench/1"
+_PREFIX = '{"schema": "' + SCHEMA + '"'
+
+try:  # advisory locking where the platform has it
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX
+    fcntl = None  # type: ignore[assignment]
+
+
+def encode_row(row: dict[str, Any]) -> bytes:
+    """One row as a JSON line whose first key is the schema marker."""
+    body = {"schema": SCHEMA}
+    body.update({k: v for k, v in row.items() if k != "schema"})
+    return (json.dumps(body, default=_default, allow_nan=False) + "\n").encode()
+
+
+def _default(obj: Any) -> Any:
+    from ..result import _json_default
+
+    return _json_default(obj)
+
+
+def is_results_text(head: bytes) -> bool:
+    """Whether ``head`` (the first bytes of a file) starts like a cpwords results file."""
+    if not head:
+        return True
+    probe = _PREFIX.encode()
+    n = min(len(head), len(probe))
+    return head[:n] == probe[:n]
+
+
+def read_rows(path: str | Path, *, strict: bool = True) -> list[dict[str, Any]]:
+    """All complete rows of a results file, in file order.
+
+    Parameters
+    ----------
+    path : path-like
+    strict : bool
+        When True, a malformed line other than a torn last line is an error.
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    InputError
+        Missing file, not a cpwords results file, or a malformed line in the middle.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"results file not found: {p}")
+    if p.is_dir():
+        raise InputError(f"results path is a directory: {p}")
+    data = p.read_bytes()
+    if not is_results_text(data[:64]):
+        raise InputError(f"{p} is not a cpwords results file")
+    return list(_parse(data, str(p), strict))
+
+
+def _parse(data: bytes, source: str, strict: bool) -> Iterator[dict[str, Any]]:
+    lines = data.split(b"\n")
+    complete = lines[:-1]  # the last element is b"" for a newline-terminated file, else torn
+    for i, raw in enumerate(complete, start=1):
+        if not raw.strip():
+            continue
+        try:
+            row = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            if strict:
+                raise InputError(f"{source}, line {i}: not a JSON row") from None
+            continue
+        if not isinstance(row, dict) or row.get("schema") != SCHEMA:
+            if strict:
+                raise InputError(f"{source}, line {i}: not a {SCHEMA} row")
+            continue
+        yield row
+
+
+class ResultsWriter:
+    """Append rows to a results file, holding its lock (a context manager).
+
+    Opening checks that the file is empty, absent or a cpwords results file, takes an exclusive
+    advisory lock, and cuts a torn last line left by a crash.
+
+    Parameters
+    ----------
+    path : path-like
+        The results file; its folder is created if needed.
+    forbidden : sequence of path-like
+        Paths it must not be (e.g. the suite file itself).
+
+    Raises
+    ------
+    InputError
+        When the path is a directory, a forbidden file, a file that is not a cpwords results
+        file, or locked by another runner.
+    """
+
+    def __init__(self, path: str | Path, forbidden: tuple[str | Path, ...] = ()) -> None:
+        self.path = Path(path)
+        self._fd: int | None = None
+        p = self.path
+        if p.is_dir():
+            raise InputError(f"--out {p} is a directory; give a file such as {p}/results.jsonl")
+        for f in forbidden:
+            if p.exists() and Path(f).exists() and os.path.samefile(p, f):
+                raise InputError(f"--out {p} is the suite file itself")
+        if p.exists():
+            with open(p, "rb") as fh:
+                head = fh.read(64)
+            if not is_results_text(head):
+                raise InputError(
+                    f"{p} exists and is not a cpwords results file; refusing to write to it"
+                )
+
+    def __enter__(self) -> ResultsWriter:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise InputError(
+                    f"{self.path} is being written by another cpwords bench run"
+                ) from None
+        self._fd = fd
+        self._cut_torn_tail()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the lock
+            self._fd = None
+
+    def _cut_torn_tail(self) -> None:
+        assert self._fd is not None
+        size = os.fstat(self._fd).st_size
+        if size == 0:
+            return
+        # Find the last newline by reading backwards in blocks.
+        pos, block = size, 65536
+        while pos > 0:
+            start = max(0, pos - block)
+            chunk = os.pread(self._fd, pos - start, start)
+            if start + len(chunk) == size and chunk.endswith(b"\n"):
+                return  # the file ends cleanly
+            idx = chunk.rfind(b"\n")
+            if idx >= 0:
+                os.ftruncate(self._fd, start + idx + 1)
+                os.fsync(self._fd)
+                return
+            pos = start
+        os.ftruncate(self._fd, 0)  # a single torn line: nothing complete survives
+        os.fsync(self._fd)
+
+    def done_keys(self) -> dict[str, dict[str, Any]]:
+        """``{key: row}`` of the rows already in the file (the last row wins for a key)."""
+        rows = read_rows(self.path)
+        return {r["key"]: r for r in rows if "key" in r}
+
+    def append(self, row: dict[str, Any]) -> None:
+        """Write one row and flush it to disk before returning."""
+        if self._fd is None:
+            raise RuntimeError("ResultsWriter used outside its with-block")
+        line = encode_row(row)
+        written = os.write(self._fd, line)
+        while written < len(line):  # a short write is rare but legal
+            written += os.write(self._fd, line[written:])
+        os.fsync(self._fd)

@@ -1,0 +1,415 @@
+"""Run a suite's tasks in worker processes (or on a dask cluster), appending one row per task.
+
+The parent process is the only writer of the results file: workers return rows, the parent
+appends and fsyncs each as it arrives. Before starting, the keys already in the file are
+skipped, so re-running a finished study does no work and an interrupted one resumes where it
+stopped.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import importlib.metadata
+import os
+import platform
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..result import SolveResult
+from .adapter import get_adapter
+from .results import ResultsWriter
+from .suite import Task, canonical_json, instance_id
+
+EXECUTORS = ("process", "serial", "dask")
+
+
+@dataclass
+class RunSummary:
+    """What a run did.
+
+    Attributes
+    ----------
+    total : int
+        Tasks in the suite.
+    skipped : int
+        Tasks already in the results file.
+    ran : int
+        Tasks run and written now.
+    errors : int
+        Rows written now whose method raised (status ``ERROR``).
+    lost : int
+        Tasks not finished (interrupted or a crashed worker); a re-run does them.
+    out : str
+    """
+
+    total: int = 0
+    skipped: int = 0
+    ran: int = 0
+    errors: int = 0
+    lost: int = 0
+    out: str = ""
+    interrupted: bool = False
+    messages: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly summary."""
+        return asdict(self)
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> dict[str, Any]:
+    """Versions and machine facts stored with every row."""
+    from .. import __version__
+
+    env: dict[str, Any] = {
+        "cpwords": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(terse=True),
+        "machine": platform.machine(),
+        "nproc": os.cpu_count(),
+        "host": platform.node(),
+    }
+    try:
+        env["ortools"] = importlib.metadata.version("ortools")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a dependency
+        env["ortools"] = None
+    return env
+
+
+@functools.lru_cache(maxsize=4)
+def _instance(puzzle: str, spec_json: str, base_dir: str) -> Any:
+    import json
+
+    adapter = get_adapter(puzzle)
+    return adapter.make_instance(json.loads(spec_json), Path(base_dir))
+
+
+def run_task(task: Task) -> dict[str, Any]:
+    """Run one task and return its row; never raises for a failing method.
+
+    A method (or instance builder) that raises yields a row with ``status = "ERROR"`` and the
+    exception text, so one bad task cannot stop a study.
+    """
+    started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    row: dict[str, Any] = {
+        "key": task.key,
+        "suite": task.suite,
+        "puzzle": task.puzzle,
+        "instance": task.instance_name,
+        "instance_id": instance_id(task.puzzle, task.instance),
+        "instance_spec": dict(task.instance),
+        "method": task.method,
+        "adapter_method": task.adapter_method,
+        "kind": task.kind,
+        "seed": task.seed,
+        "time_limit": task.time_limit,
+        "workers": task.workers,
+        "params": dict(task.params),
+        "started_at": started,
+    }
+    try:
+        adapter = get_adapter(task.puzzle)
+        row["sense"] = adapter.sense
+        inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
+        row["size"] = int(adapter.size(inst))
+        row["size_label"] = adapter.size_label
+        if adapter.reference is not None:
+            row["reference"] = adapter.reference(inst)
+        t0 = time.perf_counter()
+        res = adapter.run(
+            inst,
+            task.adapter_method,
+            seed=task.seed,
+            time_limit=task.time_limit,
+            workers=task.workers,
+            params=dict(task.params),
+        )
+        elapsed = time.perf_counter() - t0
+        if not isinstance(res, SolveResult):
+            raise TypeError(f"adapter returned {type(res).__name__}, not SolveResult")
+        checked: bool | None = None
+        if res.solution is not None and res.objective is not None:
+            checked = bool(adapter.check(inst, res))
+            if res.verified is False:
+                checked = False
+        sol = res.solution
+        if sol is not None and adapter.solution_json is not None:
+            sol = adapter.solution_json(sol)
+        d = res.to_dict(solution=sol)
+        row.update(
+            status=d["status"],
+            objective=_finite(d["objective"]),
+            bound=_finite(d["bound"]),
+            gap=_finite(d["gap"]),
+            wall_time=d["wall_time"],
+            harness_time=elapsed,
+            verified=checked,
+            sense=res.sense,
+            solver_method=d["method"],
+            solution=d["solution"],
+            solver_info=d["solver_info"],
+            trace=d["trace"],
+        )
+    except Exception as exc:  # one failing task is recorded, never fatal
+        row.update(
+            status="ERROR",
+            error=f"{type(exc).__name__}: {exc}",
+            traceback=traceback.format_exc(limit=8),
+        )
+    row["finished_at"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    row["env"] = environment()
+    return row
+
+
+def _finite(x: Any) -> Any:
+    if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
+        return None
+    return x
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C goes to the whole process group: let the parent alone decide what to do.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+ProgressFn = Callable[[dict[str, Any]], None]
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    out: str | Path,
+    *,
+    jobs: int | None = None,
+    executor: str = "process",
+    scheduler: str | None = None,
+    retry_errors: bool = False,
+    progress: bool = False,
+    forbidden: tuple[str | Path, ...] = (),
+    on_row: ProgressFn | None = None,
+) -> RunSummary:
+    """Run the tasks not yet in ``out`` and append their rows.
+
+    Parameters
+    ----------
+    tasks : sequence of Task
+        Usually ``load_suite(path).tasks``.
+    out : path-like
+        The results file (created if absent; must be a cpwords results file otherwise).
+    jobs : int, optional
+        Parallel worker processes (default: the number of CPUs, at most the number of tasks).
+        For ``dask`` without a scheduler, the size of the local cluster.
+    executor : {"process", "serial", "dask"}
+        ``process``: a local process pool (default). ``serial``: in this process, in order.
+        ``dask``: tasks go to a dask.distributed cluster at ``scheduler`` (a local cluster of
+        ``jobs`` worker processes when None); needs the ``dask`` extra.
+    scheduler : str, optional
+        Address of a running dask scheduler.
+    retry_errors : bool
+        Redo tasks whose stored row has status ``ERROR``.
+    progress : bool
+        Show a rich progress bar on stderr.
+    forbidden : tuple of path-like
+        Paths ``out`` must not be (the suite file).
+    on_row : callable, optional
+        Called with each row after it is written.
+
+    Returns
+    -------
+    RunSummary
+
+    Raises
+    ------
+    InputError
+        Bad ``out`` (directory, foreign file, locked), unknown executor, dask not installed.
+    KeyboardInterrupt
+        Re-raised after the rows finished so far are safely written.
+    """
+    if executor not in EXECUTORS:
+        raise InputError(f"unknown executor {executor!r} (choose from {', '.join(EXECUTORS)})")
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    if scheduler is not None and executor != "dask":
+        raise InputError("--scheduler needs --executor dask")
+    summary = RunSummary(total=len(tasks), out=str(out))
+    with ResultsWriter(out, forbidden=forbidden) as writer:
+        done = writer.done_keys()
+        pending = []
+        for t in tasks:
+            prev = done.get(t.key)
+            if prev is not None and not (retry_errors and prev.get("status") == "ERROR"):
+                summary.skipped += 1
+            else:
+                pending.append(t)
+        # Unique by key: a task listed twice runs once.
+        pending = list({t.key: t for t in pending}.values())
+        if not pending:
+            return summary
+        n_jobs = max(1, min(jobs or os.cpu_count() or 1, len(pending)))
+
+        def write(row: dict[str, Any]) -> None:
+            writer.append(row)
+            summary.ran += 1
+            if row.get("status") == "ERROR":
+                summary.errors += 1
+            if on_row is not None:
+                on_row(row)
+
+        with _progress(progress, len(pending), summary.skipped) as advance:
+
+            def sink(row: dict[str, Any]) -> None:
+                write(row)
+                advance(row)
+
+            try:
+                if executor == "serial":
+                    for t in pending:
+                        sink(run_task(t))
+                elif executor == "process":
+                    _run_process_pool(pending, n_jobs, sink, summary)
+                else:
+                    _run_dask(pending, n_jobs, scheduler, sink)
+            except KeyboardInterrupt:
+                summary.interrupted = True
+                summary.lost = len(pending) - summary.ran
+                raise
+        summary.lost = len(pending) - summary.ran
+    return summary
+
+
+def _run_process_pool(
+    pending: Sequence[Task],
+    n_jobs: int,
+    sink: Callable[[dict[str, Any]], None],
+    summary: RunSummary,
+) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(max_workers=n_jobs, initializer=_ignore_sigint)
+    futures: dict[Future[dict[str, Any]], Task] = {}
+    queue = list(reversed(pending))
+    try:
+        # Keep only a few tasks queued per worker so an interrupt abandons little.
+        while queue or futures:
+            while queue and len(futures) < 2 * n_jobs:
+                t = queue.pop()
+                futures[pool.submit(run_task, t)] = t
+            finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                futures.pop(fut)
+                try:
+                    row = fut.result()
+                except BrokenProcessPool:
+                    summary.messages.append(
+                        "a worker process died (crash or out of memory); re-run to finish"
+                    )
+                    return
+                sink(row)
+    finally:
+        if futures or queue:
+            # Interrupted: stop the workers now rather than waiting for their solves.
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            pool.shutdown(wait=True)
+
+
+def _run_dask(
+    pending: Sequence[Task],
+    n_jobs: int,
+    scheduler: str | None,
+    sink: Callable[[dict[str, Any]], None],
+) -> None:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InputError(
+            "--executor dask needs dask.distributed: pip install 'cpwords[dask]'"
+        ) from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=n_jobs, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except OSError as exc:
+            raise InputError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
+    try:
+        futures = [client.submit(run_task, t, key=f"cpwords-{t.key}", pure=False) for t in pending]
+        try:
+            for fut in as_completed(futures):
+                sink(fut.result())
+        finally:
+            for fut in futures:
+                if not fut.done():
+                    fut.cancel()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+class _progress:
+    """A rich progress bar on stderr (a no-op when disabled or stderr is not a terminal)."""
+
+    def __init__(self, enabled: bool, total: int, skipped: int) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.total = total
+        self.skipped = skipped
+        self._bar: Any = None
+
+    def __enter__(self) -> Callable[[dict[str, Any]], None]:
+        if not self.enabled:
+            return lambda row: None
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(
+            TextColumn("[bold]bench[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            TextColumn("{task.description}"),
+            console=Console(stderr=True),
+        )
+        self._bar.__enter__()
+        desc = f"({self.skipped} done before)" if self.skipped else ""
+        tid = self._bar.add_task(desc, total=self.total)
+
+        def advance(row: dict[str, Any]) -> None:
+            last = f"{row.get('instance')} / {row.get('method')}: {row.get('status')}"
+            self._bar.update(tid, advance=1, description=last)
+
+        return advance
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+
+
+def tasks_of(suites: Iterable[Any]) -> list[Task]:
+    """All tasks of several loaded suites, in order."""
+    out: list[Task] = []
+    for s in suites:
+        out.extend(s.tasks)
+    return out

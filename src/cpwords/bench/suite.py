@@ -1,0 +1,393 @@
+"""Study suites: a small TOML file naming instances and methods, expanded into tasks.
+
+A suite looks like this (every key but ``puzzle``, the instances and the methods is optional)::
+
+    [suite]
+    name = "wordsnake-quick"
+    puzzle = "wordsnake"        # default puzzle of the tables below
+    time_limit = 10             # seconds per task (default for every method)
+    workers = 1                 # solver threads per task
+
+    [[instances]]               # one instance from a file (path relative to the suite file)
+    file = "../../instances/wordsnake/demo.txt"
+
+    [[instances]]               # a seeded sample of a lexicon, swept over sizes and seeds
+    lexicon = "enable1"
+    sweep = { n = [10, 20, 40], seed = [1, 2, 3] }
+
+    [[methods]]
+    method = "cpsat"            # a method of the puzzle's adapter
+    time_limit = 30
+
+    [[methods]]
+    method = "layered"
+    seeds = [1, 2, 3]           # several seeds for seeded methods
+    name = "layered"            # label in results (default: the method name)
+    params = { restarts = 10 }  # passed to the method
+
+Each method runs on every instance of its puzzle, once per seed. Every task has a stable key:
+a hash of the puzzle, the concrete instance table, the method, its parameters, the seed, the
+time limit and the number of solver threads; the runner skips keys already in the results file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .adapter import PuzzleAdapter, get_adapter
+
+_SUITE_KEYS = {"name", "puzzle", "time_limit", "workers", "description"}
+_INSTANCE_COMMON = {"name", "puzzle", "sweep"}
+_METHOD_KEYS = {"method", "name", "puzzle", "seeds", "time_limit", "workers", "params"}
+
+
+@dataclass(frozen=True)
+class Task:
+    """One (instance, method, seed) run.
+
+    Attributes
+    ----------
+    key : str
+        Stable hash identifying the run (see :func:`task_key`).
+    suite : str
+        Name of the suite it comes from (not part of the key).
+    puzzle : str
+    instance_name : str
+    instance : Mapping
+        The concrete instance table (JSON-like).
+    method : str
+        Label of the method in the suite.
+    adapter_method : str
+        Method name passed to the adapter.
+    kind : str
+        ``exact``, ``heuristic`` or ``baseline``.
+    seed : int
+    time_limit : float
+        Seconds.
+    workers : int
+        Solver threads.
+    params : Mapping
+    base_dir : str
+        Folder that relative instance paths are resolved against (not part of the key).
+    """
+
+    key: str
+    suite: str
+    puzzle: str
+    instance_name: str
+    instance: Mapping[str, Any]
+    method: str
+    adapter_method: str
+    kind: str
+    seed: int
+    time_limit: float
+    workers: int
+    params: Mapping[str, Any] = field(default_factory=dict)
+    base_dir: str = "."
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A loaded and validated suite (see the module docstring for the file format)."""
+
+    name: str
+    path: Path
+    description: str
+    tasks: tuple[Task, ...]
+    instances: tuple[tuple[str, str, Mapping[str, Any]], ...]  # (puzzle, name, spec)
+    methods: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+
+def canonical_json(obj: Any) -> str:
+    """Key-sorted compact JSON, the input of every hash."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def instance_id(puzzle: str, spec: Mapping[str, Any]) -> str:
+    """Stable identifier of an instance: a hash of its puzzle and concrete table."""
+    payload = canonical_json({"puzzle": puzzle, "instance": _keyed(spec)})
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def task_key(
+    puzzle: str,
+    spec: Mapping[str, Any],
+    method: str,
+    params: Mapping[str, Any],
+    seed: int,
+    time_limit: float,
+    workers: int,
+) -> str:
+    """Stable key of a task: the hash of everything that can change its result.
+
+    The instance name is left out (renaming an instance redoes nothing), so is the suite name
+    (two suites sharing a task share its row).
+    """
+    payload = canonical_json(
+        {
+            "puzzle": puzzle,
+            "instance": _keyed(spec),
+            "method": method,
+            "params": dict(params),
+            "seed": seed,
+            "time_limit": float(time_limit),
+            "workers": workers,
+        }
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:24]
+
+
+def _keyed(spec: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in spec.items() if k != "name"}
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Read, validate and expand a suite file.
+
+    Parameters
+    ----------
+    path : path-like
+        The TOML suite.
+
+    Returns
+    -------
+    Suite
+        With one :class:`Task` per (instance, method, seed).
+
+    Raises
+    ------
+    InputError
+        Missing file, TOML syntax error, unknown key, unknown puzzle or method, bad value; the
+        message names the table (``[[methods]] #2``) and the key.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"suite not found: {p}" if not p.exists() else f"suite is not a file: {p}")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"suite {p}: TOML syntax error: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read suite {p}: {exc}") from None
+    return parse_suite(data, p)
+
+
+def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
+    """Validate and expand a parsed suite (see :func:`load_suite`)."""
+    where = f"suite {path}"
+    _no_unknown(data, {"suite", "instances", "methods"}, where)
+    head = data.get("suite", {})
+    if not isinstance(head, Mapping):
+        raise InputError(f"{where}: [suite] must be a table")
+    _no_unknown(head, _SUITE_KEYS, f"{where}: [suite]")
+    name = _typed(head, "name", str, path.stem, f"{where}: [suite]")
+    default_puzzle = _typed(head, "puzzle", str, None, f"{where}: [suite]")
+    default_tl = _positive(head, "time_limit", 10.0, f"{where}: [suite]")
+    default_workers = int(_positive(head, "workers", 1, f"{where}: [suite]", integer=True))
+    description = _typed(head, "description", str, "", f"{where}: [suite]")
+    base_dir = path.resolve().parent
+
+    inst_tables = _table_list(data, "instances", where)
+    meth_tables = _table_list(data, "methods", where)
+
+    instances: list[tuple[str, str, dict[str, Any]]] = []
+    seen_ids: set[str] = set()
+    for i, table in enumerate(inst_tables, start=1):
+        tw = f"{where}: [[instances]] #{i}"
+        puzzle = _typed(table, "puzzle", str, default_puzzle, tw)
+        if puzzle is None:
+            raise InputError(f"{tw}: no puzzle (set puzzle in [suite] or in the table)")
+        adapter = _adapter(puzzle, tw)
+        _no_unknown(table, _INSTANCE_COMMON | adapter.spec_keys, tw)
+        for spec in _expand_instance(table, adapter, base_dir, tw):
+            spec = {k: v for k, v in spec.items() if k != "puzzle"}
+            iid = instance_id(puzzle, spec)
+            if iid in seen_ids:
+                continue  # the same instance listed twice runs once
+            seen_ids.add(iid)
+            instances.append((puzzle, str(spec.get("name") or _auto_name(spec)), spec))
+    if not instances:
+        raise InputError(f"{where}: no instances")
+
+    tasks: list[Task] = []
+    labels: list[str] = []
+    seen_labels: set[tuple[str, str]] = set()
+    for j, table in enumerate(meth_tables, start=1):
+        tw = f"{where}: [[methods]] #{j}"
+        _no_unknown(table, _METHOD_KEYS, tw)
+        puzzle = _typed(table, "puzzle", str, default_puzzle, tw)
+        if puzzle is None:
+            raise InputError(f"{tw}: no puzzle (set puzzle in [suite] or in the table)")
+        adapter = _adapter(puzzle, tw)
+        method = _typed(table, "method", str, None, tw)
+        if method is None:
+            raise InputError(f"{tw}: missing key 'method'")
+        if method not in adapter.methods:
+            hint = get_close_matches(method, list(adapter.methods), n=1)
+            raise InputError(
+                f"{tw}: unknown method {method!r} for {puzzle}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + f"; known: {', '.join(sorted(adapter.methods))}"
+            )
+        info = adapter.methods[method]
+        label = _typed(table, "name", str, method, tw)
+        if (puzzle, label) in seen_labels:
+            raise InputError(f"{tw}: method label {label!r} used twice; give a distinct 'name'")
+        seen_labels.add((puzzle, label))
+        labels.append(label)
+        seeds = table.get("seeds", [0])
+        if (
+            not isinstance(seeds, list)
+            or not seeds
+            or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds)
+        ):
+            raise InputError(f"{tw}: 'seeds' must be a non-empty list of integers")
+        if len(set(seeds)) != len(seeds):
+            raise InputError(f"{tw}: 'seeds' lists a seed twice")
+        tl = _positive(table, "time_limit", default_tl, tw)
+        workers = int(_positive(table, "workers", default_workers, tw, integer=True))
+        params = table.get("params", {})
+        if not isinstance(params, Mapping):
+            raise InputError(f"{tw}: 'params' must be a table")
+        params = dict(params)
+        for ipuzzle, iname, spec in instances:
+            if ipuzzle != puzzle:
+                continue
+            for seed in seeds:
+                key = task_key(puzzle, spec, method, params, seed, tl, workers)
+                tasks.append(
+                    Task(
+                        key=key,
+                        suite=name,
+                        puzzle=puzzle,
+                        instance_name=iname,
+                        instance=spec,
+                        method=label,
+                        adapter_method=method,
+                        kind=info.kind,
+                        seed=seed,
+                        time_limit=tl,
+                        workers=workers,
+                        params=params,
+                        base_dir=str(base_dir),
+                    )
+                )
+    if not meth_tables:
+        raise InputError(f"{where}: no methods")
+    for puzzle in {p for p, _, _ in instances}:
+        if not any(t.puzzle == puzzle for t in tasks):
+            raise InputError(f"{where}: no method runs on the {puzzle} instances")
+    keys = [t.key for t in tasks]
+    if len(set(keys)) != len(keys):
+        raise InputError(f"{where}: two methods describe the same run (same method and params)")
+    return Suite(
+        name=name,
+        path=path,
+        description=description,
+        tasks=tuple(tasks),
+        instances=tuple((p, n, s) for p, n, s in instances),
+        methods=tuple(labels),
+    )
+
+
+def _expand_instance(
+    table: Mapping[str, Any], adapter: PuzzleAdapter, base_dir: Path, where: str
+) -> list[dict[str, Any]]:
+    sweep = table.get("sweep", {})
+    if not isinstance(sweep, Mapping):
+        raise InputError(f"{where}: 'sweep' must be a table of lists")
+    for k, v in sweep.items():
+        if k in _INSTANCE_COMMON or (adapter.spec_keys and k not in adapter.spec_keys):
+            raise InputError(f"{where}: sweep key {k!r} is not an instance key")
+        if not isinstance(v, list) or not v:
+            raise InputError(f"{where}: sweep.{k} must be a non-empty list")
+        if k in table:
+            raise InputError(f"{where}: {k!r} is both a key and a sweep key")
+    base = {k: v for k, v in table.items() if k != "sweep"}
+    out: list[dict[str, Any]] = []
+    names = list(sweep)
+    for combo in itertools.product(*(sweep[k] for k in names)):
+        spec = dict(base)
+        spec.update(zip(names, combo, strict=True))
+        if names and "name" in base:
+            spec["name"] = base["name"] + "".join(
+                f"-{k}{v}" for k, v in zip(names, combo, strict=True)
+            )
+        if adapter.expand is not None:
+            try:
+                out.extend(adapter.expand(spec, base_dir))
+            except InputError as exc:
+                raise InputError(f"{where}: {exc}") from None
+        else:
+            out.append(spec)
+    return out
+
+
+def _auto_name(spec: Mapping[str, Any]) -> str:
+    parts = []
+    for k, v in spec.items():
+        if isinstance(v, str):
+            v = Path(v.removeprefix("shared:")).stem if ("/" in v or "." in v) else v
+        elif isinstance(v, (list, dict)):
+            v = f"{len(v)}"
+        parts.append(f"{k}={v}")
+    return ",".join(parts) or "instance"
+
+
+def _adapter(puzzle: str, where: str) -> PuzzleAdapter:
+    try:
+        return get_adapter(puzzle)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+
+
+def _no_unknown(table: Mapping[str, Any], allowed: set[str] | frozenset[str], where: str) -> None:
+    for k in table:
+        if k not in allowed:
+            hint = get_close_matches(k, sorted(allowed), n=1)
+            raise InputError(
+                f"{where}: unknown key {k!r}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + f"; allowed: {', '.join(sorted(allowed))}"
+            )
+
+
+def _typed(table: Mapping[str, Any], key: str, typ: type, default: Any, where: str) -> Any:
+    if key not in table:
+        return default
+    v = table[key]
+    if not isinstance(v, typ):
+        raise InputError(f"{where}: {key!r} must be a {typ.__name__}, not {v!r}")
+    return v
+
+
+def _positive(
+    table: Mapping[str, Any], key: str, default: float, where: str, integer: bool = False
+) -> float:
+    if key not in table:
+        return default
+    v = table[key]
+    ok_type = int if integer else (int, float)
+    if isinstance(v, bool) or not isinstance(v, ok_type) or v <= 0:
+        what = "a positive integer" if integer else "a positive number"
+        raise InputError(f"{where}: {key!r} must be {what}, not {v!r}")
+    return v
+
+
+def _table_list(data: Mapping[str, Any], key: str, where: str) -> list[Mapping[str, Any]]:
+    v = data.get(key, [])
+    if not isinstance(v, list) or not all(isinstance(t, Mapping) for t in v):
+        raise InputError(f"{where}: {key} must be written as [[{key}]] tables")
+    return v

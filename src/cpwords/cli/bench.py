@@ -1,0 +1,138 @@
+"""``cpwords bench``: run a study suite, resumably, in parallel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import InputError
+from ._common import echo_json
+
+
+@click.command("bench")
+@click.argument("suite", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Results file (JSON lines); appended to, and resumed from, if it exists.",
+)
+@click.option("--jobs", "-j", type=int, default=None, help="Parallel workers [default: CPUs].")
+@click.option(
+    "--executor",
+    type=click.Choice(["process", "serial", "dask"]),
+    default="process",
+    show_default=True,
+    help="Local process pool, in-process, or a dask.distributed cluster (extra 'dask').",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    help="Address of a running dask scheduler (with --executor dask; else a local cluster).",
+)
+@click.option("--retry-errors", is_flag=True, help="Redo tasks whose stored row is an ERROR.")
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Also write the report into this folder when the run ends.",
+)
+@click.option("--list", "list_only", is_flag=True, help="List the tasks and exit; run nothing.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print the run summary as one JSON object.")
+def bench(
+    suite: Path,
+    out: Path,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
+    retry_errors: bool,
+    report_dir: Path | None,
+    list_only: bool,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Run every (instance, method, seed) of SUITE, one JSON row each, appended to --out.
+
+    Rows already in --out are not run again: re-running a finished study does nothing, and an
+    interrupted one (Ctrl-C, a crash) picks up where it stopped.
+    """
+    from ..bench.results import read_rows
+    from ..bench.runner import run_tasks
+    from ..bench.suite import load_suite
+
+    s = load_suite(suite)
+    if list_only:
+        done: set[str] = set()
+        if out.is_file():
+            done = {r.get("key", "") for r in read_rows(out)}
+        tasks = [
+            {
+                "key": t.key,
+                "puzzle": t.puzzle,
+                "instance": t.instance_name,
+                "method": t.method,
+                "kind": t.kind,
+                "seed": t.seed,
+                "time_limit": t.time_limit,
+                "done": t.key in done,
+            }
+            for t in s.tasks
+        ]
+        if as_json:
+            echo_json({"suite": s.name, "tasks": tasks})
+        else:
+            for t in tasks:
+                mark = "done" if t["done"] else "todo"
+                click.echo(
+                    f"{mark}  {t['key']}  {t['puzzle']:<11} {t['instance']:<28} "
+                    f"{t['method']:<14} seed={t['seed']:<4} limit={t['time_limit']:g}s"
+                )
+            n_done = sum(bool(t["done"]) for t in tasks)
+            click.echo(f"{len(tasks)} tasks, {n_done} already in {out}")
+        return
+    if out.suffix.lower() == ".toml":
+        raise InputError(f"--out {out} looks like a suite file; give a .jsonl results file")
+    try:
+        summary = run_tasks(
+            s.tasks,
+            out,
+            jobs=jobs,
+            executor=executor,
+            scheduler=scheduler,
+            retry_errors=retry_errors,
+            progress=not quiet and not as_json,
+            forbidden=(suite,),
+        )
+    except KeyboardInterrupt:
+        click.echo(
+            f"cpwords: interrupted; finished rows are in {out}; run the same command to resume",
+            err=True,
+        )
+        raise SystemExit(130) from None
+    for msg in summary.messages:
+        click.echo(f"cpwords: warning: {msg}", err=True)
+    report_path = None
+    if report_dir is not None:
+        from ..bench.report import write_report
+
+        report_path = write_report([out], report_dir)
+    if as_json:
+        d = summary.to_dict()
+        d["suite"] = s.name
+        d["report"] = str(report_path) if report_path else None
+        echo_json(d)
+    else:
+        click.echo(
+            f"{s.name}: {summary.total} tasks; ran {summary.ran} now ({summary.errors} errors), "
+            f"{summary.skipped} already done"
+            + (f", {summary.lost} unfinished (re-run to finish)" if summary.lost else "")
+            + f"; results in {out}"
+        )
+        if report_path:
+            click.echo(f"report: {report_path}")
+    if summary.lost:
+        raise SystemExit(1)

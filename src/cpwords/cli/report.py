@@ -1,0 +1,32 @@
+"""``cpwords report``: the study report (markdown + PNG plots) from results files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ._common import echo_json
+
+
+@click.command("report")
+@click.argument("results", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Folder to write."
+)
+@click.option("--title", default="Heuristics versus optima", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def report(results: tuple[Path, ...], out_dir: Path, title: str, as_json: bool) -> None:
+    """Write OUT/report.md, OUT/summary.json and PNG plots from one or more RESULTS files."""
+    import json
+
+    from ..bench.report import write_report
+
+    path = write_report(list(results), out_dir, title=title)
+    if as_json:
+        summary = json.loads((path.parent / "summary.json").read_text(encoding="utf-8"))
+        summary["report"] = str(path)
+        echo_json(summary)
+    else:
+        pngs = sorted(p.name for p in path.parent.glob("*.png"))
+        click.echo(f"report: {path}" + (f" (plots: {', '.join(pngs)})" if pngs else ""))
