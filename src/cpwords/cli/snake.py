@@ -1,8 +1,166 @@
-"""``cpwords snake`` (work in progress)."""
+"""``cpwords snake``: arrange a word list into the best Wordsnake and prove it optimal."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
 
 import click
 
+from ..lexicon import parse_word_lines
+from ..puzzles.wordsnake import WordsnakeInstance, render_snake, snake_lengths
+from ..result import SolveResult
+from ..wordsnake import (
+    DEFAULT_EXACT,
+    EXACT_METHODS,
+    HEURISTIC_METHODS,
+    METHODS,
+    builtin_instance,
+    compare_wordsnake,
+    load_instance,
+    solve_wordsnake,
+)
+from ._common import echo_json, progress_status
+
+
+def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance:
+    if file is None:
+        return builtin_instance(cyclic, proper)
+    if file == "-":
+        words = parse_word_lines(sys.stdin.read(), "<stdin>")
+        return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>")
+    return load_instance(file, cyclic, proper)
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
+
 
 @click.command("snake")
-def snake() -> None:
-    """Wordsnake (being built)."""
+@click.argument("file", required=False, metavar="[FILE]")
+@click.option("--cyclic", is_flag=True, help="Score the pair last -> first too (Burkardt).")
+@click.option("--proper", is_flag=True, help="Overlaps must be shorter than both words.")
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="exact",
+    show_default=True,
+    help=f"Exact model ({', '.join(EXACT_METHODS)}; exact = {DEFAULT_EXACT}) or heuristic "
+    f"({', '.join(HEURISTIC_METHODS)}).",
+)
+@click.option("--compare", is_flag=True, help="Also run every heuristic; show gaps to the optimum.")
+@click.option("--time-limit", type=float, default=60.0, show_default=True, help="Seconds.")
+@click.option("--workers", type=int, default=2, show_default=True, help="Solver threads.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option(
+    "--iterations", type=int, default=100, show_default=True, help="Layered-greedy iterations."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def snake(
+    file: str | None,
+    cyclic: bool,
+    proper: bool,
+    method: str,
+    compare: bool,
+    time_limit: float,
+    workers: int,
+    seed: int,
+    iterations: int,
+    as_json: bool,
+) -> None:
+    """Order the words of FILE (one per line; '-' for stdin) into the best Wordsnake.
+
+    The score of an order is the sum over consecutive words of the squared length of the
+    longest suffix of one that is a prefix of the next (Shasha, Dr Dobb's Journal, 2000).
+    Without FILE a built-in 50-word list is used. Exact methods prove the optimum
+    (status OPTIMAL); when the time limit stops them the answer is FEASIBLE with the dual bound
+    and the gap.
+
+    --json prints one object with the keys status, objective, bound, gap, wall_time, method,
+    solution (the ordered words), verified, n, cyclic, proper, duplicates, total_chars,
+    snake_chars, solver_info and, with --compare, comparison (one row per method with
+    gap_to_optimum).
+    """
+    instance = _instance(file, cyclic, proper)
+    dups = instance.duplicates()
+    if dups:
+        listed = ", ".join(f"{w} x{c}" for w, c in sorted(dups.items()))
+        click.echo(f"cpwords: warning: repeated words count as separate items: {listed}", err=True)
+    kwargs: dict[str, Any] = {
+        "time_limit": time_limit,
+        "workers": workers,
+        "seed": seed,
+        "iterations": iterations,
+    }
+    with progress_status(f"solving {instance.n} words ({method})", not as_json) as status:
+
+        def progress(elapsed: float, incumbent: float | None, bound: float | None) -> None:
+            status.update(
+                f"solving {instance.n} words: {elapsed:.1f} s, "
+                f"best {_fmt(incumbent)}, bound {_fmt(bound)}"
+            )
+
+        kwargs["progress"] = progress
+        if compare:
+            heuristics = [m for m in HEURISTIC_METHODS if m != method]
+            comp = compare_wordsnake(instance, [method, *heuristics], **kwargs)
+            main_res = comp.results[0]
+        else:
+            comp = None
+            main_res = solve_wordsnake(instance, method, **kwargs)
+    total, merged = snake_lengths(main_res.solution, cyclic, proper)
+    if as_json:
+        out = main_res.to_dict()
+        out.update(
+            n=instance.n, cyclic=cyclic, proper=proper, duplicates=dups,
+            total_chars=total, snake_chars=merged, instance=instance.name,
+        )  # fmt: skip
+        if comp is not None:
+            out["comparison"] = [
+                {**_row(r), "gap_to_optimum": comp.gap_to_optimum(r)} for r in comp.results
+            ]
+            out["optimum"] = comp.optimum
+        echo_json(out)
+        return
+    click.echo(render_snake(main_res.solution, cyclic, proper))
+    click.echo()
+    click.echo(f"words          {instance.n} ({'cyclic' if cyclic else 'linear'}"
+               f"{', proper overlaps' if proper else ''})")  # fmt: skip
+    click.echo(f"characters     {total} in the words, {merged} in the snake")
+    click.echo(main_res.summary())
+    if comp is not None:
+        _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
+
+
+def _row(r: SolveResult) -> dict[str, Any]:
+    return {
+        "method": r.method,
+        "status": r.status.value,
+        "objective": r.objective,
+        "bound": r.bound,
+        "wall_time": r.wall_time,
+        "verified": r.verified,
+    }
+
+
+def _print_comparison(results: Any, gap_fn: Any, optimum: float | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    title = (
+        f"against the proven optimum {_fmt(optimum)}"
+        if optimum is not None
+        else "no proven optimum (gaps not computed)"
+    )
+    table = Table(title=f"Methods compared, {title}")
+    for col in ("method", "status", "score", "bound", "gap to optimum", "time (s)"):
+        table.add_column(col, justify="left" if col in ("method", "status") else "right")
+    for r in results:
+        gap = gap_fn(r)
+        table.add_row(
+            r.method, r.status.value, _fmt(r.objective), _fmt(r.bound),
+            "-" if gap is None else f"{100 * gap:.2f}%", f"{r.wall_time:.3f}",
+        )  # fmt: skip
+    Console(width=100).print(table)

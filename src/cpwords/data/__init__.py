@@ -1,0 +1,1 @@
+"""Data files shipped with cpwords (built-in instances, boards)."""

@@ -1,0 +1,658 @@
+"""Exact Wordsnake models: the letter-hub formulation in MIP and CP-SAT, and a naive circuit.
+
+* :func:`solve_hub_mip` — the letter-hub formulation (see :mod:`.wordsnake_hub` and the card
+  ``models/wordsnake.md``) as an integer program through OR-Tools' ``pywraplp`` (HiGHS by
+  default, SCIP available), with connectivity cuts added lazily: solve, find the components that
+  miss the root, cut them off, solve again, until the integer optimum is connected.
+* :func:`solve_hub_cpsat` — the same formulation and cut loop in CP-SAT.
+* :func:`solve_naive_circuit` — the deliberately naive baseline: one ``AddCircuit`` over the
+  complete digraph (n^2 arc literals), kept for benchmarks and as a cross-check.
+
+Every solve returns a :class:`~cpwords.result.SolveResult` whose status is OPTIMAL only when
+the solver proved the last relaxation optimal *and* its solution was connected; otherwise the
+best connected ordering found is returned as FEASIBLE with the relaxation's dual bound.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import ortools
+from ortools.linear_solver import pywraplp
+from ortools.sat.python import cp_model
+
+from ..errors import InputError, ModelError
+from ..puzzles.wordsnake import OverlapGraph, WordsnakeInstance, overlap_graph
+from ..result import SolveResult, Status, TracePoint
+from .wordsnake_hub import (
+    HubGraph,
+    build_hub_graph,
+    components_missing_root,
+    decode_order,
+)
+
+ProgressCallback = Callable[[float, float | None, float | None], None]
+"""Called as ``progress(elapsed_seconds, incumbent, bound)`` while a solve runs."""
+
+#: Translation of CP-SAT statuses (one table per backend, as CPMpy does).
+CPSAT_STATUS = {
+    cp_model.OPTIMAL: Status.OPTIMAL,
+    cp_model.FEASIBLE: Status.FEASIBLE,
+    cp_model.INFEASIBLE: Status.INFEASIBLE,
+    cp_model.UNKNOWN: Status.UNKNOWN,
+}
+
+#: Translation of pywraplp result codes.
+MIP_STATUS = {
+    pywraplp.Solver.OPTIMAL: Status.OPTIMAL,
+    pywraplp.Solver.FEASIBLE: Status.FEASIBLE,
+    pywraplp.Solver.INFEASIBLE: Status.INFEASIBLE,
+    pywraplp.Solver.NOT_SOLVED: Status.UNKNOWN,
+}
+
+MIP_BACKENDS = {"highs": "HIGHS", "scip": "SCIP", "cbc": "CBC"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared pieces: scores from the overlap graph, repair of disconnected solutions, hints.
+# ---------------------------------------------------------------------------------------------
+
+
+class _Scorer:
+    """Scores orderings from the overlap graph (model side; the checker recomputes separately)."""
+
+    def __init__(self, instance: WordsnakeInstance, graph: OverlapGraph | None = None) -> None:
+        self.instance = instance
+        self.graph = graph or overlap_graph(instance.words, proper=instance.proper)
+        self.index: dict[str, list[int]] = {}
+        for i, w in enumerate(instance.words):
+            self.index.setdefault(w, []).append(i)
+        self.w = self.graph.weight_dict()
+
+    def items(self, order: Sequence[str]) -> list[int]:
+        """Map words back to item indices (duplicates take their copies in turn)."""
+        pools = {w: list(reversed(ix)) for w, ix in self.index.items()}
+        return [pools[w].pop() for w in order]
+
+    def score_items(self, items: Sequence[int]) -> int:
+        pairs = list(zip(items, items[1:], strict=False))
+        if self.instance.cyclic and len(items) > 1:
+            pairs.append((items[-1], items[0]))
+        return sum(self.w.get(p, 0) for p in pairs)
+
+
+def _repair(hg: HubGraph, chosen: np.ndarray, scorer: _Scorer) -> list[str]:
+    """Turn a possibly disconnected integer solution into a valid ordering.
+
+    Each connected part is an Eulerian multigraph; its Euler circuit, cut at its weakest
+    word-to-word transition (parts without the depot), gives paths that are concatenated.
+    """
+    words = scorer.instance.words
+    multi = nx.MultiDiGraph()
+    multi.add_edges_from(zip(hg.tail[chosen].tolist(), hg.head[chosen].tolist(), strict=True))
+    multi.add_nodes_from(range(1, hg.n + 1))
+    pieces: list[list[int]] = []
+    for comp in nx.weakly_connected_components(multi):
+        sub = multi.subgraph(comp)
+        items_here = [v - 1 for v in comp if 1 <= v <= hg.n]
+        if sub.number_of_edges() == 0 or not nx.is_eulerian(sub):
+            pieces.extend([i] for i in items_here)
+            continue
+        start = DEPOT_NODE if DEPOT_NODE in comp else min(items_here) + 1
+        seq = [u - 1 for u, _ in nx.eulerian_circuit(sub, source=start) if 1 <= u <= hg.n]
+        if DEPOT_NODE not in comp and len(seq) > 1:
+            # Cut the cycle where the transition is weakest.
+            trans = [scorer.w.get((seq[k], seq[(k + 1) % len(seq)]), 0) for k in range(len(seq))]
+            k = int(np.argmin(trans))
+            seq = seq[k + 1 :] + seq[: k + 1]
+        pieces.append(seq)
+    return [words[i] for p in pieces for i in p]
+
+
+DEPOT_NODE = 0
+
+
+def order_to_arcs(hg: HubGraph, items: Sequence[int], scorer: _Scorer) -> np.ndarray:
+    """Arc indicator of the letter-hub formulation for an ordering given as item indices.
+
+    Parameters
+    ----------
+    hg : HubGraph
+    items : sequence of int, length n
+        A permutation of ``range(n)``.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (m,)
+        How often each arc is used (0/1; hub arcs of a word are used at most once).
+    """
+    index = {(t, h): a for a, (t, h) in enumerate(zip(hg.tail.tolist(), hg.head.tolist(), strict=True))}
+    hub_of = {c: v for v, c in hg.hub_letter.items()}
+    words = scorer.instance.words
+    use = np.zeros(hg.m, dtype=np.int64)
+    seq = list(items)
+    pairs = list(zip(seq, seq[1:], strict=False))
+    if hg.cyclic and len(seq) > 1:
+        pairs.append((seq[-1], seq[0]))
+    else:
+        use[index[(DEPOT_NODE, seq[0] + 1)]] += 1
+        use[index[(seq[-1] + 1, DEPOT_NODE)]] += 1
+    for a, b in pairs:
+        w = scorer.w.get((a, b), 0)
+        if w >= 4:
+            use[index[(a + 1, b + 1)]] += 1
+        elif w == 1 and words[a][-1] in hub_of:
+            h = hub_of[words[a][-1]]
+            use[index[(a + 1, h)]] += 1
+            use[index[(h, b + 1)]] += 1
+        else:
+            use[index[(a + 1, DEPOT_NODE)]] += 1
+            use[index[(DEPOT_NODE, b + 1)]] += 1
+    return use
+
+
+@contextlib.contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Silence the process's stdout file descriptor (native solver banners) for a moment."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # pragma: no cover - no stdout descriptor
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _solver_info(backend: str, **params: Any) -> dict[str, Any]:
+    return {"ortools": ortools.__version__, "backend": backend, **params}
+
+
+def _check_limits(time_limit: float | None, workers: int) -> None:
+    if time_limit is not None and time_limit <= 0:
+        raise InputError(f"the time limit must be positive, got {time_limit}")
+    if workers < 1:
+        raise InputError(f"the number of workers must be at least 1, got {workers}")
+
+
+def _finish(
+    *,
+    instance: WordsnakeInstance,
+    proven: bool,
+    order: list[str] | None,
+    objective: float | None,
+    bound: float | None,
+    start: float,
+    method: str,
+    info: dict[str, Any],
+    trace: list[TracePoint],
+) -> SolveResult:
+    if order is None or objective is None:
+        return SolveResult(
+            Status.UNKNOWN, None, bound, time.perf_counter() - start, None, method,
+            solver_info=info, trace=tuple(trace),
+        )  # fmt: skip
+    if bound is not None and bound < objective:
+        bound = objective  # the solver's bound is a float; never report it below the incumbent
+    status = Status.OPTIMAL if proven and bound is not None and bound <= objective else Status.FEASIBLE
+    if status is Status.OPTIMAL:
+        bound = objective
+    return SolveResult(
+        status, objective, bound, time.perf_counter() - start, order, method,
+        solver_info=info, trace=tuple(trace),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# Letter-hub formulation, MIP backend.
+# ---------------------------------------------------------------------------------------------
+
+
+def solve_hub_mip(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None = 60.0,
+    backend: str = "highs",
+    workers: int = 1,
+    seed: int = 0,
+    hint: Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+) -> SolveResult:
+    """Prove the Wordsnake optimum with the letter-hub integer program and lazy cuts.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        Wall-clock limit in seconds for the whole cut loop; None for no limit.
+    backend : {"highs", "scip", "cbc"}
+        Open-source MIP solver behind OR-Tools' ``pywraplp``.
+    workers : int
+        Threads offered to the MIP solver (HiGHS and SCIP mostly use one).
+    seed : int
+        Random seed passed to the solver where it accepts one.
+    hint : sequence of str, optional
+        A starting ordering (e.g. from a heuristic): its score is the initial incumbent and it
+        is the fallback answer if the limit stops the loop.
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound)`` after each round of the cut loop.
+
+    Returns
+    -------
+    SolveResult
+        ``solution`` is the ordered list of words; OPTIMAL only when the last integer program was
+        solved to proven optimality and its solution was connected.
+
+    Raises
+    ------
+    InputError
+        Unknown backend, non-positive time limit or workers.
+    ModelError
+        The solver reports the model invalid or abnormal (a bug in cpwords).
+
+    Notes
+    -----
+    Variables: one binary per arc of the letter-hub graph (depot arcs, explicit arcs with
+    overlap >= 2, word-hub arcs), so the program grows with n plus the number of overlap->=2
+    pairs, not with n^2. Constraints: in- and out-degree one at every word, balance at hubs and at
+    the depot, at least one depot departure for a linear snake, and the connectivity cuts
+    ``x(delta_in(S)) >= 1`` for node sets S without the root, added lazily (the assignment
+    relaxation with subtour elimination of the ATSP literature, with hubs that may be visited
+    many times). Each round re-solves from scratch with the cuts found so far.
+
+    References
+    ----------
+    D. Shasha, "Wordsnakes", Dr Dobb's Journal, July 2000 (the puzzle).
+    G. Dantzig, R. Fulkerson, S. Johnson, "Solution of a large-scale traveling-salesman
+    problem", Operations Research 2 (1954) (subtour elimination added as needed).
+    """
+    _check_limits(time_limit, workers)
+    if backend not in MIP_BACKENDS:
+        raise InputError(f"unknown MIP backend {backend!r}; choose one of {sorted(MIP_BACKENDS)}")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    hg = build_hub_graph(instance)
+    scorer = _Scorer(instance)
+    with _quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
+        solver = pywraplp.Solver.CreateSolver(MIP_BACKENDS[backend])
+    if solver is None:  # pragma: no cover - depends on the OR-Tools build
+        raise ModelError(f"OR-Tools has no {backend} backend in this build")
+    solver.SuppressOutput()
+    solver.SetNumThreads(workers)
+    x = [solver.BoolVar(f"x{a}") for a in range(hg.m)]
+    inf = solver.infinity()
+    outs, ins = hg.out_arcs(), hg.in_arcs()
+    for v in range(hg.num_nodes):
+        if 1 <= v <= hg.n:
+            ct_out = solver.Constraint(1, 1)
+            ct_in = solver.Constraint(1, 1)
+        else:
+            ct_out = solver.Constraint(0, 0)  # balance: out - in == 0
+            ct_in = ct_out
+        for a in outs[v]:
+            ct_out.SetCoefficient(x[a], 1)
+        for a in ins[v]:
+            ct_in.SetCoefficient(x[a], 1 if ct_in is not ct_out else -1)
+    if not hg.cyclic:
+        ct = solver.Constraint(1, inf)
+        for a in outs[DEPOT_NODE]:
+            ct.SetCoefficient(x[a], 1)
+    obj = solver.Objective()
+    for a, w in enumerate(hg.weight.tolist()):
+        if w:
+            obj.SetCoefficient(x[a], float(w))
+    obj.SetMaximization()
+
+    best_order: list[str] | None = list(hint) if hint is not None else None
+    best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
+    if best_order is not None and backend != "highs":
+        # OR-Tools 9.15 crashes when a hint is given to HiGHS; there the hint only seeds the
+        # incumbent.
+        use = order_to_arcs(hg, scorer.items(best_order), scorer)
+        solver.SetHint(x, [float(min(u, 1)) for u in use.tolist()])
+    bound: float | None = None
+    trace: list[TracePoint] = []
+    proven = False
+    rounds = cuts = 0
+    params = pywraplp.MPSolverParameters()
+    while True:
+        if deadline is not None:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            solver.SetTimeLimit(max(1, int(remaining * 1000)))
+        rounds += 1
+        with _quiet_stdout():
+            code = solver.Solve(params)
+        if code == pywraplp.Solver.ABNORMAL or code == pywraplp.Solver.MODEL_INVALID:
+            raise ModelError(f"{backend} returned an abnormal status on the Wordsnake model")
+        status = MIP_STATUS.get(code, Status.UNKNOWN)
+        if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
+            raise ModelError("the letter-hub model was reported infeasible")
+        if status in (Status.OPTIMAL, Status.FEASIBLE):
+            rel_bound = solver.Objective().BestBound() if status is Status.FEASIBLE else obj.Value()
+            bound = rel_bound if bound is None else min(bound, rel_bound)
+        if status is Status.UNKNOWN:
+            break
+        chosen = np.array([v.solution_value() > 0.5 for v in x], dtype=bool)
+        missing = components_missing_root(hg, chosen)
+        if missing:
+            order = _repair(hg, chosen, scorer)
+        else:
+            order = decode_order(hg, chosen, instance.words)
+        value = scorer.score_items(scorer.items(order))
+        if best is None or value > best:
+            best, best_order = value, order
+        elapsed = time.perf_counter() - start
+        trace.append(TracePoint(elapsed, best, bound))
+        if progress is not None:
+            progress(elapsed, best, bound)
+        if status is Status.OPTIMAL and not missing:
+            proven = True
+            break
+        if bound is not None and best is not None and best >= bound - 1e-9:
+            proven = True
+            break
+        if status is Status.FEASIBLE and not missing:
+            break  # time ran out inside the solve; the solution is valid but unproven
+        for comp in missing:
+            in_s = set(comp)
+            ct = solver.Constraint(1, inf)
+            for v in comp:
+                for a in ins[v]:
+                    if int(hg.tail[a]) not in in_s:
+                        ct.SetCoefficient(x[a], 1)
+            cuts += 1
+    info = _solver_info(
+        backend, formulation="letter-hub", workers=workers, seed=seed, rounds=rounds,
+        cuts=cuts, arcs=hg.m, nodes=hg.num_nodes, time_limit=time_limit,
+    )  # fmt: skip
+    return _finish(
+        instance=instance, proven=proven, order=best_order,
+        objective=None if best is None else float(best), bound=bound, start=start,
+        method=f"mip-{backend}", info=info, trace=trace,
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# Letter-hub formulation, CP-SAT backend.
+# ---------------------------------------------------------------------------------------------
+
+
+class _TraceCallback(cp_model.CpSolverSolutionCallback):
+    def __init__(self, start: float, progress: ProgressCallback | None) -> None:
+        super().__init__()
+        self.start = start
+        self.progress = progress
+        self.points: list[TracePoint] = []
+
+    def on_solution_callback(self) -> None:
+        t = time.perf_counter() - self.start
+        p = TracePoint(t, self.ObjectiveValue(), self.BestObjectiveBound())
+        self.points.append(p)
+        if self.progress is not None:
+            self.progress(t, p.objective, p.bound)
+
+
+def solve_hub_cpsat(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None = 60.0,
+    workers: int = 2,
+    seed: int = 0,
+    hint: Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+) -> SolveResult:
+    """Prove the Wordsnake optimum with the letter-hub formulation in CP-SAT.
+
+    Same formulation and lazy connectivity cuts as :func:`solve_hub_mip`; each round is a
+    CP-SAT solve hinted with the best ordering so far.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        Wall-clock limit in seconds for the whole cut loop.
+    workers : int
+        CP-SAT search workers (``num_workers``).
+    seed : int
+        CP-SAT ``random_seed``.
+    hint : sequence of str, optional
+        Starting ordering, passed to CP-SAT as a solution hint.
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound)`` on each improving solution.
+
+    Returns
+    -------
+    SolveResult
+
+    Raises
+    ------
+    InputError
+        Non-positive time limit or workers.
+    ModelError
+        CP-SAT reports MODEL_INVALID (a bug in cpwords).
+
+    References
+    ----------
+    L. Perron, F. Didier, *CP-SAT*, OR-Tools (Google).
+    """
+    _check_limits(time_limit, workers)
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    hg = build_hub_graph(instance)
+    scorer = _Scorer(instance)
+    model = cp_model.CpModel()
+    x = [model.NewBoolVar(f"x{a}") for a in range(hg.m)]
+    outs, ins = hg.out_arcs(), hg.in_arcs()
+    for v in range(hg.num_nodes):
+        out_sum = sum(x[a] for a in outs[v])
+        in_sum = sum(x[a] for a in ins[v])
+        if 1 <= v <= hg.n:
+            model.Add(out_sum == 1)
+            model.Add(in_sum == 1)
+        else:
+            model.Add(out_sum == in_sum)
+    if not hg.cyclic:
+        model.Add(sum(x[a] for a in outs[DEPOT_NODE]) >= 1)
+    weights = hg.weight.tolist()
+    model.Maximize(sum(w * x[a] for a, w in enumerate(weights) if w))
+
+    best_order: list[str] | None = list(hint) if hint is not None else None
+    best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
+    bound: float | None = None
+    trace: list[TracePoint] = []
+    proven = False
+    rounds = cuts = 0
+    while True:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = workers
+        solver.parameters.random_seed = seed
+        if deadline is not None:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                break
+            solver.parameters.max_time_in_seconds = remaining
+        model.ClearHints()
+        if best_order is not None:
+            use = order_to_arcs(hg, scorer.items(best_order), scorer)
+            for a, u in enumerate(use.tolist()):
+                model.AddHint(x[a], bool(u))
+        rounds += 1
+        cb = _TraceCallback(start, progress)
+        code = solver.Solve(model, cb)
+        if code == cp_model.MODEL_INVALID:
+            raise ModelError(f"CP-SAT rejected the Wordsnake model: {model.Validate()}")
+        status = CPSAT_STATUS[code]
+        if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
+            raise ModelError("the letter-hub model was reported infeasible")
+        rel_bound = solver.BestObjectiveBound()
+        bound = rel_bound if bound is None else min(bound, rel_bound)
+        if status is Status.UNKNOWN:
+            break
+        chosen = np.array([solver.BooleanValue(v) for v in x], dtype=bool)
+        missing = components_missing_root(hg, chosen)
+        order = _repair(hg, chosen, scorer) if missing else decode_order(hg, chosen, instance.words)
+        value = scorer.score_items(scorer.items(order))
+        if best is None or value > best:
+            best, best_order = value, order
+        trace.append(TracePoint(time.perf_counter() - start, best, bound))
+        if status is Status.OPTIMAL and not missing:
+            proven = True
+            break
+        if best is not None and best >= bound:
+            proven = True
+            break
+        if status is Status.FEASIBLE and not missing:
+            break
+        for comp in missing:
+            in_s = set(comp)
+            model.Add(
+                sum(x[a] for v in comp for a in ins[v] if int(hg.tail[a]) not in in_s) >= 1
+            )
+            cuts += 1
+    info = _solver_info(
+        "cp-sat", formulation="letter-hub", workers=workers, seed=seed, rounds=rounds,
+        cuts=cuts, arcs=hg.m, nodes=hg.num_nodes, time_limit=time_limit,
+    )  # fmt: skip
+    return _finish(
+        instance=instance, proven=proven, order=best_order,
+        objective=None if best is None else float(best), bound=bound, start=start,
+        method="cpsat", info=info, trace=trace,
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# Deliberately naive baseline: one circuit over the complete digraph.
+# ---------------------------------------------------------------------------------------------
+
+
+def solve_naive_circuit(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None = 60.0,
+    workers: int = 2,
+    seed: int = 0,
+    hint: Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+) -> SolveResult:
+    """The naive formulation: one CP-SAT ``AddCircuit`` over the complete n x n digraph.
+
+    A dummy node closes the circuit for a linear snake. Kept as the benchmark's baseline (it
+    is what the issue calls "a complete-graph circuit model") and as an independent
+    cross-check of the letter-hub models on small instances.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        Seconds.
+    workers : int
+        CP-SAT ``num_workers``.
+    seed : int
+        CP-SAT ``random_seed``.
+    hint : sequence of str, optional
+        Starting ordering passed as a hint.
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound)`` on each improving solution.
+
+    Returns
+    -------
+    SolveResult
+
+    Raises
+    ------
+    InputError
+        Non-positive limits.
+    ModelError
+        CP-SAT reports MODEL_INVALID.
+
+    Notes
+    -----
+    n^2 Boolean arc literals (plus 2n for the dummy node): memory and build time grow
+    quadratically, which is the point of the comparison.
+    """
+    _check_limits(time_limit, workers)
+    start = time.perf_counter()
+    scorer = _Scorer(instance)
+    n = instance.n
+    words = instance.words
+    if n == 1:
+        return _finish(
+            instance=instance, proven=True, order=list(words), objective=0.0, bound=0.0,
+            start=start, method="naive-circuit", info=_solver_info("cp-sat"), trace=[],
+        )  # fmt: skip
+    model = cp_model.CpModel()
+    arcs: list[tuple[int, int, Any]] = []
+    lit: dict[tuple[int, int], Any] = {}
+    terms = []
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                v = model.NewBoolVar("")
+                lit[(i, j)] = v
+                arcs.append((i, j, v))
+                w = scorer.w.get((i, j), 0)
+                if w:
+                    terms.append(w * v)
+    if not instance.cyclic:
+        dummy = n
+        for i in range(n):
+            for a, b in ((dummy, i), (i, dummy)):
+                v = model.NewBoolVar("")
+                lit[(a, b)] = v
+                arcs.append((a, b, v))
+    model.AddCircuit(arcs)
+    model.Maximize(sum(terms))
+    if hint is not None:
+        items = scorer.items(hint)
+        chosen = set(zip(items, items[1:], strict=False))
+        if instance.cyclic:
+            chosen.add((items[-1], items[0]))
+        else:
+            chosen |= {(n, items[0]), (items[-1], n)}
+        for key, v in lit.items():
+            model.AddHint(v, key in chosen)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.0, time_limit - (time.perf_counter() - start))
+    cb = _TraceCallback(start, progress)
+    code = solver.Solve(model, cb)
+    if code == cp_model.MODEL_INVALID:
+        raise ModelError(f"CP-SAT rejected the naive circuit model: {model.Validate()}")
+    status = CPSAT_STATUS[code]
+    order: list[str] | None = None
+    objective: float | None = None
+    if status in (Status.OPTIMAL, Status.FEASIBLE):
+        succ = {i: j for (i, j), v in lit.items() if solver.BooleanValue(v)}
+        node = n if not instance.cyclic else 0
+        seq = []
+        for _ in range(n + 1):
+            if node < n:
+                seq.append(node)
+            node = succ[node]
+            if len(seq) == n:
+                break
+        order = [words[i] for i in seq]
+        objective = float(scorer.score_items(seq))
+    info = _solver_info("cp-sat", formulation="complete-circuit", workers=workers, seed=seed,
+                        arcs=len(arcs), time_limit=time_limit)  # fmt: skip
+    return _finish(
+        instance=instance, proven=status is Status.OPTIMAL, order=order, objective=objective,
+        bound=solver.BestObjectiveBound() if order is not None else None, start=start,
+        method="naive-circuit", info=info, trace=cb.points,
+    )  # fmt: skip

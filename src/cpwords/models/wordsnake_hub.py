@@ -1,0 +1,226 @@
+"""The letter-hub graph behind cpwords' exact Wordsnake models (backend independent).
+
+An overlap-1 transition a -> b exists exactly when the last letter of a is the first letter of b,
+so the ~95% of positive arcs that have overlap 1 are aggregated through 26 *letter hubs* that may
+be visited any number of times; only arcs with overlap >= 2 stay explicit. A *depot* stands for
+zero-overlap joints (and for the two ends of a linear snake). A snake is then a connected, balanced
+(Eulerian) multigraph on depot, words and hubs in which every word has in- and out-degree one; its
+Euler circuit read from the depot is the ordering. Formulation card: ``models/wordsnake.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from ..puzzles.wordsnake import WordsnakeInstance, overlap_graph
+
+DEPOT = 0
+
+
+@dataclass(frozen=True)
+class HubGraph:
+    """Arc lists of the letter-hub formulation.
+
+    Node numbering: 0 is the depot, ``1..n`` the words (item ``i`` is node ``i + 1``), then one
+    node per letter hub that has both an entering and a leaving arc.
+
+    Attributes
+    ----------
+    n : int
+        Number of words.
+    num_nodes : int
+        Depot + words + hubs.
+    tail, head : numpy.ndarray of int64, shape (m,)
+        Arc endpoints.
+    weight : numpy.ndarray of int64, shape (m,)
+        Score of each arc: ``overlap ** 2`` on explicit arcs, 1 on word -> hub arcs, 0 otherwise.
+    hub_letter : dict
+        ``{node: letter}`` for the hub nodes.
+    cyclic : bool
+        Whether the last -> first pair scores (the depot is then optional).
+    """
+
+    n: int
+    num_nodes: int
+    tail: np.ndarray
+    head: np.ndarray
+    weight: np.ndarray
+    hub_letter: dict[int, str]
+    cyclic: bool
+
+    @property
+    def m(self) -> int:
+        """Number of arcs."""
+        return int(self.tail.shape[0])
+
+    @property
+    def root(self) -> int:
+        """Node every component must reach: the depot (linear) or the first word (cyclic)."""
+        return 1 if self.cyclic else DEPOT
+
+    def is_hub(self, v: int) -> bool:
+        """True for hub nodes."""
+        return v > self.n
+
+    def out_arcs(self) -> list[np.ndarray]:
+        """Arc indices leaving each node."""
+        order = np.argsort(self.tail, kind="stable")
+        bounds = np.searchsorted(self.tail[order], np.arange(self.num_nodes + 1))
+        return [order[bounds[v] : bounds[v + 1]] for v in range(self.num_nodes)]
+
+    def in_arcs(self) -> list[np.ndarray]:
+        """Arc indices entering each node."""
+        order = np.argsort(self.head, kind="stable")
+        bounds = np.searchsorted(self.head[order], np.arange(self.num_nodes + 1))
+        return [order[bounds[v] : bounds[v + 1]] for v in range(self.num_nodes)]
+
+
+def build_hub_graph(instance: WordsnakeInstance) -> HubGraph:
+    """Build the letter-hub arc lists of an instance.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+
+    Returns
+    -------
+    HubGraph
+        ``2n`` depot arcs, one explicit arc per ordered pair with overlap >= 2, and at most
+        ``2n`` word-hub arcs: O(n + number of overlap->=2 pairs) arcs in all.
+    """
+    words = instance.words
+    n = len(words)
+    g = overlap_graph(words, proper=instance.proper)
+    heavy = g.overlap >= 2
+    tails: list[np.ndarray] = [np.zeros(n, np.int64), np.arange(1, n + 1)]
+    heads: list[np.ndarray] = [np.arange(1, n + 1), np.zeros(n, np.int64)]
+    weights: list[np.ndarray] = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
+    tails.append(g.tail[heavy].astype(np.int64) + 1)
+    heads.append(g.head[heavy].astype(np.int64) + 1)
+    weights.append(g.weight[heavy].astype(np.int64))
+
+    # An overlap of 1 needs k = 1 <= min(len) (always) or, for proper overlaps, 1 < min(len).
+    eligible = [i for i, w in enumerate(words) if len(w) >= (2 if instance.proper else 1)]
+    enders = {words[i][-1] for i in eligible}
+    starters = {words[i][0] for i in eligible}
+    letters = sorted(enders & starters)
+    hub_node = {c: n + 1 + k for k, c in enumerate(letters)}
+    into, out_of = [], []
+    for i in eligible:
+        w = words[i]
+        if w[-1] in hub_node:
+            into.append((i + 1, hub_node[w[-1]]))
+        if w[0] in hub_node:
+            out_of.append((hub_node[w[0]], i + 1))
+    if into:
+        tails.append(np.array([t for t, _ in into], np.int64))
+        heads.append(np.array([h for _, h in into], np.int64))
+        weights.append(np.ones(len(into), np.int64))
+    if out_of:
+        tails.append(np.array([t for t, _ in out_of], np.int64))
+        heads.append(np.array([h for _, h in out_of], np.int64))
+        weights.append(np.zeros(len(out_of), np.int64))
+    return HubGraph(
+        n=n,
+        num_nodes=n + 1 + len(letters),
+        tail=np.concatenate(tails),
+        head=np.concatenate(heads),
+        weight=np.concatenate(weights),
+        hub_letter={v: c for c, v in hub_node.items()},
+        cyclic=instance.cyclic,
+    )
+
+
+def components_missing_root(hg: HubGraph, chosen: np.ndarray) -> list[list[int]]:
+    """Connected parts of a chosen arc set that do not reach the root.
+
+    Parameters
+    ----------
+    hg : HubGraph
+    chosen : numpy.ndarray of bool, shape (m,)
+        Arcs selected by an integer solution.
+
+    Returns
+    -------
+    list of list of int
+        Node sets S, each the vertex set of a weakly connected component without the root; each
+        yields the violated connectivity cut ``x(delta_in(S)) >= 1``.
+    """
+    graph = nx.Graph()
+    graph.add_nodes_from(range(1, hg.n + 1))
+    graph.add_edges_from(zip(hg.tail[chosen].tolist(), hg.head[chosen].tolist(), strict=True))
+    if hg.root not in graph:
+        graph.add_node(hg.root)
+    return [sorted(c) for c in nx.connected_components(graph) if hg.root not in c]
+
+
+def min_cut_violations(
+    hg: HubGraph, values: np.ndarray, tol: float = 1e-6
+) -> list[list[int]]:
+    """Separate connectivity cuts for a fractional point by minimum s-t cuts.
+
+    For each word t, a minimum root -> t cut with capacities ``values`` is computed (networkx
+    preflow-push); a cut of capacity below 1 gives the node set on the sink side.
+
+    Parameters
+    ----------
+    hg : HubGraph
+    values : numpy.ndarray of float, shape (m,)
+        LP values of the arcs.
+
+    Returns
+    -------
+    list of list of int
+        Distinct node sets S with ``x(delta_in(S)) < 1``.
+    """
+    support = values > tol
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(hg.num_nodes))
+    for t, h, v in zip(
+        hg.tail[support].tolist(), hg.head[support].tolist(), values[support].tolist(), strict=True
+    ):
+        if graph.has_edge(t, h):
+            graph[t][h]["capacity"] += v
+        else:
+            graph.add_edge(t, h, capacity=v)
+    found: list[list[int]] = []
+    covered: set[int] = set()
+    for t in range(1, hg.n + 1):
+        if t == hg.root or t in covered:
+            continue
+        cut_value, (_, sink_side) = nx.minimum_cut(graph, hg.root, t)
+        if cut_value < 1 - tol:
+            s = sorted(sink_side)
+            found.append(s)
+            covered.update(sink_side)
+    return found
+
+
+def decode_order(hg: HubGraph, chosen: np.ndarray, words: tuple[str, ...]) -> list[str]:
+    """Read the ordering off a connected Eulerian arc set (its Euler circuit).
+
+    Parameters
+    ----------
+    hg : HubGraph
+    chosen : numpy.ndarray of bool, shape (m,)
+        Arcs of a solution with every component reaching the root.
+    words : tuple of str
+
+    Returns
+    -------
+    list of str
+        The words in snake order (for a linear snake, the depot visits are the joints between
+        paths, so the circuit read from the depot is a valid order).
+    """
+    graph = nx.MultiDiGraph()
+    graph.add_edges_from(zip(hg.tail[chosen].tolist(), hg.head[chosen].tolist(), strict=True))
+    source = hg.root if hg.root in graph else next(iter(graph.nodes))
+    if graph.number_of_edges() == 0:
+        return list(words)
+    order = [
+        words[v - 1] for v, _ in nx.eulerian_circuit(graph, source=source) if 1 <= v <= hg.n
+    ]
+    return order
