@@ -1,0 +1,83 @@
+"""``cpwords truncate``: the longest valid Truncate sequence of a dictionary."""
+
+from __future__ import annotations
+
+import click
+
+from ..lexicon import Lexicon, english_words_lexicon, load_lexicon
+from ._common import echo_json, progress_status
+
+
+def load_dictionary(path: str | None) -> Lexicon:
+    """The ``--dict`` file, or Webster's 2nd from the english-words package when None."""
+    return english_words_lexicon("web2") if path is None else load_lexicon(path)
+
+
+@click.command("truncate")
+@click.option(
+    "--dict",
+    "dict_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Dictionary file: one word a line, or the Truncate 'word freq score' format ('*' "
+    "marks stripped). Default: Webster's 2nd International (web2, from the english-words "
+    "package).",
+)
+@click.option("--ending", metavar="WORD", help="Only sequences that end at this word.")
+@click.option("--starting", metavar="WORD", help="Only sequences that start at this word.")
+@click.option("--all", "all_sequences", is_flag=True, help="List every longest sequence.")
+@click.option(
+    "--max-sequences",
+    type=click.IntRange(min=0),
+    default=None,
+    help="With --all, list at most this many.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def truncate(
+    dict_path: str | None,
+    ending: str | None,
+    starting: str | None,
+    all_sequences: bool,
+    max_sequences: int | None,
+    as_json: bool,
+) -> None:
+    """Longest sequence of Truncate plays: each play adds one letter at either end of the
+    word and every word must be valid (a, la, lap, laps, lapse, elapse, elapsed, relapsed).
+
+    Solved exactly by a longest-path DP with path counting on the word DAG; prints one longest
+    sequence (smallest word first), its length and the number of distinct longest sequences.
+    Exit status 1 when no sequence satisfies --starting/--ending.
+    """
+    from ..models.truncate import solve_truncate
+
+    lex = load_dictionary(dict_path)
+    with progress_status("solving"):
+        res = solve_truncate(lex, starting, ending, all_sequences, max_sequences)
+    sol = res.solution
+    if as_json:
+        row = res.to_dict(solution=sol.to_dict() if sol is not None else None)
+        row["dictionary"] = {"source": lex.source, "words": len(lex), "skipped": lex.skipped}
+        row["sequence"] = list(sol.sequence) if sol is not None else []
+        row["count"] = sol.count if sol is not None else 0
+        row["length"] = sol.length if sol is not None else 0
+        if sol is not None and sol.sequences is not None:
+            row["sequences"] = [list(s) for s in sol.sequences]
+        echo_json(row)
+    else:
+        click.echo(f"dictionary  {lex.source} ({len(lex)} words)")
+        if sol is None:
+            click.echo(_no_solution(starting, ending))
+        else:
+            click.echo(f"sequence    {' -> '.join(sol.sequence)}")
+            click.echo(f"length      {sol.length} plays (proven longest: exhaustive DP)")
+            click.echo(f"count       {sol.count} distinct longest sequences")
+            click.echo(f"time        {1000 * res.wall_time:.1f} ms")
+            if sol.sequences is not None:
+                for s in sol.sequences:
+                    click.echo("  " + " -> ".join(s))
+    if sol is None:
+        raise SystemExit(1)
+
+
+def _no_solution(starting: str | None, ending: str | None) -> str:
+    return f"no Truncate sequence starts at {starting!r} and ends at {ending!r}"
