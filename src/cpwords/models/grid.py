@@ -1,0 +1,393 @@
+"""CP-SAT model of the prefix/suffix board CSP, and the public API of the grid puzzle.
+
+Formulation (see ``models/grid.md``): one integer variable per slot whose value is a token id
+(prefix ids for prefix slots, suffix ids for suffix slots, ids in alphabetical order); one table
+constraint per edge (the pair must be a word); ``AllDifferent`` over the prefix slots and over the
+suffix slots; and the lex-leader rules of the board's automorphism group (``x[u] < x[v]``).
+
+The fast enumeration of quadruples lives in :mod:`cpwords.models.grid_enum` (search over the
+suffix slots + matching); this model solves partial boards, counts completions and cross-checks
+the enumeration.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ..errors import InputError
+from ..puzzles.grid import Board, GridTokens, grid_problems
+from ..result import SolveResult, Status
+from .grid_enum import GridEnumeration, GridQuadruple, enumerate_quadruples
+from .grid_index import GridIndex, build_index
+from .grid_symmetry import BoardSymmetry, board_symmetry
+
+__all__ = [
+    "GridCount",
+    "GridModel",
+    "build_grid_model",
+    "count_completions",
+    "cpsat_all_boards",
+    "cpsat_quadruples",
+    "enumerate_quadruples",
+    "solve_grid",
+]
+
+
+@dataclass
+class GridModel:
+    """A built CP-SAT model with its slot variables.
+
+    Attributes
+    ----------
+    model : cp_model.CpModel
+    x : dict slot -> IntVar
+        Token id on each slot.
+    index : GridIndex
+    feasible : bool
+        False when a fixed token is not a token of the (preprocessed) index: no solution.
+    """
+
+    model: cp_model.CpModel
+    x: dict[str, cp_model.IntVar]
+    index: GridIndex
+    feasible: bool = True
+
+
+def build_grid_model(
+    board: Board,
+    index: GridIndex,
+    fixed: Mapping[str, str] | None = None,
+    rules: Sequence[tuple[str, str]] = (),
+) -> GridModel:
+    """Build the CP-SAT model of the board CSP.
+
+    Parameters
+    ----------
+    board : Board
+    index : GridIndex
+        Token ids and pairs (see :func:`~cpwords.models.grid_index.build_index`).
+    fixed : mapping slot -> token, optional
+        Tokens placed in advance (a partial board).
+    rules : sequence of (u, v)
+        Lex-leader comparisons ``token[u] < token[v]`` to post.
+
+    Returns
+    -------
+    GridModel
+
+    Raises
+    ------
+    InputError
+        When ``fixed`` names an unknown slot.
+    """
+    fixed = dict(fixed or {})
+    kinds = board.kinds
+    for v in fixed:
+        if v not in kinds:
+            raise InputError(f"unknown slot {v!r} (board {board.name!r} has {', '.join(kinds)})")
+    m = cp_model.CpModel()
+    pid, sid = index.prefix_id, index.suffix_id
+    pdeg = [0] * len(index.prefixes)
+    sdeg = [0] * len(index.suffixes)
+    for pi, si in index.pairs:
+        pdeg[pi] += 1
+        sdeg[si] += 1
+    x: dict[str, cp_model.IntVar] = {}
+    feasible = True
+    for v in board.slots:
+        d = board.degree(v)
+        if kinds[v] == "prefix":
+            ids, tokmap = [i for i, k in enumerate(pdeg) if k >= d], pid
+        else:
+            ids, tokmap = [i for i, k in enumerate(sdeg) if k >= d], sid
+        if v in fixed:
+            t = tokmap.get(fixed[v])
+            ids = [t] if t is not None and t in set(ids) else []
+        if not ids:
+            feasible = False
+            ids = [0]
+        x[v] = m.new_int_var_from_domain(cp_model.Domain.from_values(ids), v)
+    table = [list(pr) for pr in index.pairs]
+    for p, s in board.edges:
+        m.add_allowed_assignments([x[p], x[s]], table)
+    m.add_all_different([x[v] for v in board.prefix_slots])
+    m.add_all_different([x[v] for v in board.suffix_slots])
+    for u, v in rules:
+        m.add(x[u] < x[v])
+    gm = GridModel(m, x, index, feasible)
+    return gm
+
+
+def _decode(board: Board, gm: GridModel, values: Mapping[str, int]) -> dict[str, str]:
+    kinds = board.kinds
+    return {
+        v: (gm.index.prefixes if kinds[v] == "prefix" else gm.index.suffixes)[values[v]]
+        for v in board.slots
+    }
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, gm: GridModel, keep: int | None) -> None:
+        super().__init__()
+        self.gm = gm
+        self.keep = keep
+        self.count = 0
+        self.values: list[dict[str, int]] = []
+
+    def on_solution_callback(self) -> None:
+        self.count += 1
+        if self.keep is None or len(self.values) < self.keep:
+            self.values.append({v: self.value(var) for v, var in self.gm.x.items()})
+
+
+def _enumerate(gm: GridModel, keep: int | None, time_limit: float | None) -> tuple[int, list, bool]:
+    """All solutions of ``gm`` (count, kept value dicts, finished?)."""
+    if not gm.feasible:
+        return 0, [], True
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
+    cb = _Collector(gm, keep)
+    status = solver.solve(gm.model, cb)
+    if status == cp_model.MODEL_INVALID:
+        from ..errors import ModelError
+
+        raise ModelError(gm.model.validate())
+    return cb.count, cb.values, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+
+
+def solve_grid(
+    board: Board,
+    tokens: GridTokens,
+    partial: Mapping[str, str] | None = None,
+    break_symmetry: bool | None = None,
+    time_limit: float = 60.0,
+    workers: int = 2,
+    preprocess: bool = True,
+) -> SolveResult:
+    """Complete a (partially filled) board with CP-SAT.
+
+    Parameters
+    ----------
+    board : Board
+    tokens : GridTokens
+    partial : mapping slot -> token, optional
+        Tokens already placed.
+    break_symmetry : bool, optional
+        Post the lex-leader rules; by default only when nothing is placed (a placed token pins
+        the orientation, and the rules could then exclude every completion).
+    time_limit : float
+        Seconds.
+    workers : int
+        CP-SAT search workers.
+    preprocess : bool
+        Sound degree preprocessing.
+
+    Returns
+    -------
+    SolveResult
+        ``solution`` is the filled board (slot -> token) or None; ``objective`` = number of
+        words on the board when solved. OPTIMAL = a board was found (a feasibility problem),
+        INFEASIBLE = proven that no completion exists, UNKNOWN = time limit.
+
+    Raises
+    ------
+    InputError
+        Unknown slot in ``partial``.
+    """
+    t0 = time.perf_counter()
+    partial = dict(partial or {})
+    if break_symmetry is None:
+        break_symmetry = not partial
+    idx = build_index(tokens, board, preprocess)
+    sym = board_symmetry(board, break_symmetry)
+    gm = build_grid_model(board, idx, partial, sym.rules)
+    info: dict[str, Any] = {
+        "solver": "cp-sat",
+        "workers": workers,
+        "time_limit": time_limit,
+        "group_order": sym.order,
+        "symmetry_breaking": break_symmetry,
+    }
+    method = "cpsat-table"
+    if not gm.feasible:
+        return SolveResult(
+            Status.INFEASIBLE, None, None, time.perf_counter() - t0, None, method,
+            solver_info=info | {"reason": "a placed token cannot be on any full board"},
+        )  # fmt: skip
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_workers = workers
+    status = solver.solve(gm.model)
+    wall = time.perf_counter() - t0
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        fill = _decode(board, gm, {v: solver.value(var) for v, var in gm.x.items()})
+        n = float(len(board.edges))
+        res = SolveResult(Status.OPTIMAL, n, n, wall, fill, method, solver_info=info)
+        ok = not grid_problems(board, fill, tokens.words, tokens.suffix_length, tokens.min_prefix)
+        return res.with_verified(ok and all(fill[v] == t for v, t in partial.items()))
+    if status == cp_model.INFEASIBLE:
+        return SolveResult(Status.INFEASIBLE, None, None, wall, None, method, solver_info=info)
+    if status == cp_model.MODEL_INVALID:
+        from ..errors import ModelError
+
+        raise ModelError(gm.model.validate())
+    return SolveResult(Status.UNKNOWN, None, None, wall, None, method, solver_info=info)
+
+
+@dataclass(frozen=True)
+class GridCount:
+    """How many full boards complete a suffix assignment.
+
+    Attributes
+    ----------
+    suffixes : tuple of str
+        The suffix tokens in slot order.
+    count : int
+        Number of distinct full boards with exactly these suffixes on these slots.
+    count_up_to_symmetry : int
+        ``count / |K|``: boards counted once per orbit of the automorphisms that fix every
+        suffix slot (equal to ``count`` on the default board, whose K is trivial).
+    example : dict or None
+        One completion.
+    wall_time : float
+        Seconds.
+    method : str
+    """
+
+    suffixes: tuple[str, ...]
+    count: int
+    count_up_to_symmetry: int
+    example: dict[str, str] | None
+    wall_time: float
+    method: str
+
+    @property
+    def unique(self) -> bool:
+        """True when the puzzle has exactly one answer (up to symmetry)."""
+        return self.count_up_to_symmetry == 1
+
+
+def count_completions(
+    board: Board,
+    tokens: GridTokens,
+    suffixes: Sequence[str],
+    preprocess: bool = True,
+    time_limit: float | None = None,
+    index: GridIndex | None = None,
+    symmetry: BoardSymmetry | None = None,
+) -> GridCount:
+    """Count the full boards with the given suffixes (CP-SAT, all solutions).
+
+    Parameters
+    ----------
+    board : Board
+    tokens : GridTokens
+    suffixes : sequence of str
+        One token per suffix slot, in the board's order.
+    preprocess : bool
+        Sound degree preprocessing.
+    time_limit : float, optional
+        Seconds; when reached a :class:`~cpwords.errors.ModelError` is raised rather than
+        returning a partial count.
+
+    Returns
+    -------
+    GridCount
+        A designer's puzzle has a unique answer iff ``count_up_to_symmetry == 1``.
+
+    Raises
+    ------
+    InputError
+        Wrong number of suffixes.
+    """
+    t0 = time.perf_counter()
+    if len(suffixes) != len(board.suffix_slots):
+        raise InputError(f"expected {len(board.suffix_slots)} suffixes, got {len(suffixes)}")
+    idx = index if index is not None else build_index(tokens, board, preprocess)
+    sym = symmetry if symmetry is not None else board_symmetry(board)
+    fixed = dict(zip(board.suffix_slots, suffixes, strict=True))
+    gm = build_grid_model(board, idx, fixed, ())
+    n, vals, done = _enumerate(gm, 1, time_limit)
+    if not done:
+        from ..errors import ModelError
+
+        raise ModelError(f"counting stopped at the time limit after {n} boards")
+    example = _decode(board, gm, vals[0]) if vals else None
+    k = sym.kernel_order
+    return GridCount(
+        tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "cpsat-enumerate"
+    )
+
+
+def cpsat_all_boards(
+    board: Board,
+    tokens: GridTokens,
+    break_symmetry: bool = True,
+    preprocess: bool = True,
+    fixed: Mapping[str, str] | None = None,
+) -> list[dict[str, str]]:
+    """Every full board (CP-SAT, all solutions), one per orbit when ``break_symmetry``.
+
+    Meant for small lexicons (tests and cross-checks): the list can be long.
+    """
+    idx = build_index(tokens, board, preprocess)
+    sym = board_symmetry(board, break_symmetry)
+    gm = build_grid_model(board, idx, fixed, sym.rules)
+    _, vals, _ = _enumerate(gm, None, None)
+    return [_decode(board, gm, v) for v in vals]
+
+
+def cpsat_quadruples(
+    board: Board,
+    tokens: GridTokens,
+    break_symmetry: bool = True,
+    preprocess: bool = True,
+    workers: int = 1,
+) -> GridEnumeration:
+    """Suffix assignments with a full board, by CP-SAT alone: re-solve with a no-good per find.
+
+    Exact but slow (one solve per class); kept as the cross-check of
+    :func:`~cpwords.models.grid_enum.enumerate_quadruples` on small lexicons.
+    """
+    t0 = time.perf_counter()
+    idx = build_index(tokens, board, preprocess)
+    sym = board_symmetry(board, break_symmetry)
+    gm = build_grid_model(board, idx, None, sym.rules)
+    found: list[GridQuadruple] = []
+    solves = 0
+    if gm.feasible:
+        m = gm.model
+        while True:
+            solver = cp_model.CpSolver()
+            solver.parameters.num_workers = workers
+            status = solver.solve(m)
+            solves += 1
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                break
+            vals = {v: solver.value(var) for v, var in gm.x.items()}
+            fill = _decode(board, gm, vals)
+            found.append(GridQuadruple(tuple(fill[s] for s in board.suffix_slots), fill))
+            lits = []
+            for s in board.suffix_slots:
+                b = m.new_bool_var("")
+                m.add(gm.x[s] != vals[s]).only_enforce_if(b)
+                lits.append(b)
+            m.add_bool_or(lits)
+    found.sort(key=lambda q: q.suffixes)
+    return GridEnumeration(
+        board,
+        tuple(found),
+        sym.order,
+        sym.suffix_orbit_size,
+        time.perf_counter() - t0,
+        "cpsat-nogood",
+        {"solves": solves, "suffix_tokens": len(idx.suffixes)},
+    )
