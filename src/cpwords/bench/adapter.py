@@ -157,3 +157,30 @@ def get_adapter(puzzle: str) -> PuzzleAdapter:
         raise InputError(f"{target} is not a cpwords.bench.PuzzleAdapter")
     _REGISTERED[puzzle] = adapter
     return adapter
+
+
+def call_method(
+    fn: Callable[..., SolveResult], *args: Any, params: Mapping[str, Any], **fixed: Any
+) -> SolveResult:
+    """Call ``fn(*args, **fixed, **params)`` after checking ``params`` against its signature.
+
+    The keyword arguments ``fixed`` that ``fn`` does not accept (e.g. ``time_limit`` for a
+    heuristic without one) are dropped; an unknown name in ``params`` (a suite's ``params``
+    table) is an :class:`~cpwords.errors.InputError` naming the accepted ones.
+    """
+    import inspect
+
+    sig = inspect.signature(fn)
+    accepted = {
+        n for n, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    }
+    name = getattr(fn, "__name__", "method")
+    for k in params:
+        if k not in accepted or k in fixed:
+            raise InputError(
+                f"{name} has no parameter {k!r} for a suite to set "
+                f"(accepted: {', '.join(sorted(accepted - set(fixed))) or 'none'})"
+            )
+    kwargs = {k: v for k, v in fixed.items() if k in accepted}
+    kwargs.update(params)
+    return fn(*args, **kwargs)

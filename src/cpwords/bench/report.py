@@ -386,6 +386,23 @@ def _figure(width: float = 7.0, height: float = 4.5) -> Any:
     return fig
 
 
+def _size_ticks(ax: Any, sizes: Sequence[int]) -> None:
+    """Label a (log) size axis with the sizes themselves rather than powers of ten."""
+    from matplotlib.ticker import NullFormatter
+
+    ticks = sorted(set(sizes))
+    while len(ticks) > 12:
+        ticks = ticks[::2] + ([ticks[-1]] if ticks[-1] not in ticks[::2] else [])
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(t) for t in ticks])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def _safe(name: str) -> str:
+    """A file-name-safe form of a puzzle name."""
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+
+
 def _jitter(i: int, k: int, spread: float) -> float:
     if k <= 1:
         return 1.0
@@ -431,7 +448,9 @@ def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
             if vv:
                 med.append((z * jit, 100 * statistics.median(vv)))
         if med:
-            ax.plot(*zip(*med, strict=True), color=color, lw=1.6, label=f"{m} (median)")
+            ax.plot(
+                *zip(*med, strict=True), color=color, marker=marker, lw=1.6, label=f"{m} (median)"
+            )
         else:
             ax.plot([], [], color=color, marker=marker, ls="", label=m)
     if any(s.basis == "bound" for s in scores):
@@ -441,7 +460,8 @@ def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
     ax.axhline(100, color="black", lw=0.8, ls="--")
     if logx:
         ax.set_xscale("log")
-    ax.set_xlabel(f"instance size ({_size_label(an, puzzle)})")
+    _size_ticks(ax, [int(z) for z in sizes if z is not None])
+    ax.set_xlabel(f"instance size ({_size_label(an, puzzle)}; dots: single runs)")
     ax.set_ylabel("score, % of proven optimum")
     lo = min(100 * float(s.value or 0) for s in scores)
     ax.set_ylim(max(0.0, min(lo - 3, 95)), 101.5)
@@ -505,6 +525,7 @@ def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
         ax.axhline(tl, color="grey", lw=0.8, ls=":")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    _size_ticks(ax, [int(r["size"]) for r in rows])
     ax.set_xlabel(f"instance size ({_size_label(an, puzzle)}, log scale)")
     ax.set_ylabel("wall time, s (log scale)")
     ax.set_title(f"{puzzle}: exact solve time (dotted: time limits)")
@@ -591,7 +612,10 @@ def write_report(
         md += _puzzle_section(an, puzzle, out, summary["puzzles"])
     md += ["## Problems found", ""]
     if an.problems:
-        md += [f"- {p}" for p in an.problems]
+        shown = sorted(an.problems)
+        md += [f"- {p}" for p in shown[:60]]
+        if len(shown) > 60:
+            md.append(f"- ... and {len(shown) - 60} more (see summary.json)")
     else:
         md += [
             "None: every solution passed its puzzle's independent checker, no heuristic beat a "
@@ -663,14 +687,14 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
         bysize = heuristic_by_size_table(an, puzzle)
         if bysize:
             md += ["Median % of the proven optimum by instance size:", "", bysize, ""]
-        png = out / f"{puzzle}-heuristics.png"
+        png = out / f"{_safe(puzzle)}-heuristics.png"
         if plot_heuristics(an, puzzle, png):
             md += [f"![{puzzle} heuristics]({png.name})", ""]
     etab, erec = exact_table(an, puzzle)
     psum["exact"] = erec
     if erec:
         md += ["### Exact methods", "", etab, ""]
-        png = out / f"{puzzle}-exact-time.png"
+        png = out / f"{_safe(puzzle)}-exact-time.png"
         if plot_exact_times(an, puzzle, png):
             md += [f"![{puzzle} exact solve times]({png.name})", ""]
     recs = par_records(an, puzzle)
@@ -688,7 +712,7 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
             par_table(recs),
             "",
         ]
-        png = out / f"{puzzle}-par.png"
+        png = out / f"{_safe(puzzle)}-par.png"
         if plot_par(recs, puzzle, png):
             md += [f"![{puzzle} optimum vs par]({png.name})", ""]
     summary[puzzle] = psum

@@ -118,6 +118,7 @@ def run_task(task: Task) -> dict[str, Any]:
     }
     try:
         adapter = get_adapter(task.puzzle)
+        row["puzzle"] = adapter.puzzle  # the name, even when the suite gave an import path
         row["sense"] = adapter.sense
         inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
         row["size"] = int(adapter.size(inst))

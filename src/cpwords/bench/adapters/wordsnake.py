@@ -1,0 +1,114 @@
+"""Wordsnake in the study: seeded lexicon samples or word-list files; exact models and heuristics.
+
+Instance tables (keys): ``file`` (a word list), ``words`` (inline list), or ``lexicon`` with
+``n``, ``seed`` and optional ``min_len`` / ``max_len`` (a seeded sample, see
+:func:`cpwords.bench.sources.sample_words`); plus ``cyclic`` and ``proper`` (the variant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+from ...heuristics import wordsnake as heur
+from ...lexicon import read_word_list
+from ...models import wordsnake as exact
+from ...puzzles.wordsnake import WordsnakeInstance, check_snake
+from ...result import SolveResult
+from ..adapter import MethodInfo, PuzzleAdapter, call_method
+from ..sources import resolve_path, sample_words
+
+_METHODS: dict[str, tuple[MethodInfo, Any]] = {
+    "cpsat": (
+        MethodInfo("exact", description="CP-SAT on the letter-hub flow model"),
+        exact.solve_hub_cpsat,
+    ),
+    "mip": (
+        MethodInfo("exact", description="letter-hub integer program with lazy cuts (HiGHS)"),
+        exact.solve_hub_mip,
+    ),
+    "naive": (
+        MethodInfo("exact", description="CP-SAT AddCircuit on the word-level overlap graph"),
+        exact.solve_naive_circuit,
+    ),
+    "layered": (
+        MethodInfo("heuristic", seeded=True, description="the seed's randomised layered greedy"),
+        heur.layered_greedy,
+    ),
+    "greedy": (
+        MethodInfo("heuristic", seeded=True, description="nearest-neighbour greedy"),
+        heur.nearest_neighbour,
+    ),
+    "local": (
+        MethodInfo("heuristic", seeded=True, description="nearest neighbour + local search"),
+        heur.local_search,
+    ),
+}
+
+
+def make_instance(spec: Mapping[str, Any], base_dir: Path) -> WordsnakeInstance:
+    """Build a :class:`WordsnakeInstance` from one instance table."""
+    sources = [k for k in ("file", "words", "lexicon") if k in spec]
+    if len(sources) != 1:
+        raise InputError("a wordsnake instance needs exactly one of 'file', 'words', 'lexicon'")
+    if "file" in spec:
+        words = read_word_list(resolve_path(str(spec["file"]), base_dir))
+    elif "words" in spec:
+        words = [str(w) for w in spec["words"]]
+    else:
+        for k in ("n", "seed"):
+            if not isinstance(spec.get(k), int):
+                raise InputError(f"a lexicon sample needs an integer {k!r}")
+        words = sample_words(
+            str(spec["lexicon"]),
+            int(spec["n"]),
+            int(spec["seed"]),
+            base_dir,
+            min_len=int(spec.get("min_len", 1)),
+            max_len=int(spec.get("max_len", 99)),
+        )
+    return WordsnakeInstance(
+        tuple(words),
+        cyclic=bool(spec.get("cyclic", False)),
+        proper=bool(spec.get("proper", False)),
+        name=str(spec.get("name", "wordsnake")),
+    )
+
+
+def run(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int,
+    time_limit: float,
+    workers: int,
+    params: Mapping[str, Any],
+) -> SolveResult:
+    """Run one named method (see ``ADAPTER.methods``)."""
+    fn = _METHODS[method][1]
+    return call_method(
+        fn, instance, params=params, seed=seed, time_limit=time_limit, workers=workers
+    )
+
+
+def check(instance: WordsnakeInstance, result: SolveResult) -> bool:
+    """The puzzle's independent checker on a returned snake."""
+    return check_snake(instance, list(result.solution), float(result.objective or 0))
+
+
+ADAPTER = PuzzleAdapter(
+    puzzle="wordsnake",
+    sense="max",
+    methods={name: info for name, (info, _) in _METHODS.items()},
+    make_instance=make_instance,
+    run=run,
+    size=lambda inst: inst.n,
+    check=check,
+    size_label="words",
+    spec_keys=frozenset(
+        {"file", "words", "lexicon", "n", "seed", "min_len", "max_len", "cyclic", "proper"}
+    ),
+    objective_label="sum of squared overlaps",
+)
