@@ -81,6 +81,9 @@ class PuzzleAdapter:
         Published reference values stored with each row (e.g. the newspaper's par).
     solution_json : callable ``(solution) -> Any``, optional
         A JSON-friendly rendering of a solution.
+    measures : callable ``(instance, result) -> dict``, optional
+        Named parts of a result's objective stored with its row (e.g. words and letters), so
+        a reference such as ``{"par": 5, "par_measure": "words"}`` can be compared with them.
     objective_label : str
         What the objective measures, for axis labels.
     """
@@ -97,6 +100,7 @@ class PuzzleAdapter:
     expand: Callable[[Mapping[str, Any], Path], list[dict[str, Any]]] | None = None
     reference: Callable[[Any], dict[str, Any]] | None = None
     solution_json: Callable[[Any], Any] | None = None
+    measures: Callable[[Any, SolveResult], dict[str, float]] | None = None
     objective_label: str = "objective"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -109,6 +113,7 @@ class PuzzleAdapter:
 #: package is simply absent here.
 BUILTIN: dict[str, str] = {
     "wordsnake": "cpwords.bench.adapters.wordsnake",
+    "letterboxed": "cpwords.bench.adapters.letterboxed",
 }
 
 _REGISTERED: dict[str, PuzzleAdapter] = {}

@@ -45,6 +45,7 @@ class InstanceRef:
     provers: list[str] = field(default_factory=list)
     conflict: list[float] = field(default_factory=list)
     reference: dict[str, Any] = field(default_factory=dict)
+    optimum_measures: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -124,6 +125,7 @@ def analyse(rows: Iterable[dict[str, Any]]) -> Analysis:
             obj = float(r["objective"])
             if ref.optimum is None:
                 ref.optimum = obj
+                ref.optimum_measures = dict(r.get("measures") or {})
             elif abs(ref.optimum - obj) > 1e-6 and obj not in ref.conflict:
                 ref.conflict.extend([ref.optimum, obj] if not ref.conflict else [obj])
             ref.provers.append(r["method"])
@@ -279,20 +281,71 @@ def heuristic_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]
     return _table(header, body), records
 
 
+def size_bins(sizes: Iterable[int], max_bins: int = 7) -> dict[int, tuple[str, float]]:
+    """Map each size to a (label, centre) bin: the sizes themselves when there are few,
+    else up to ``max_bins`` bins of about equal counts."""
+    uniq = sorted(set(sizes))
+    if len(uniq) <= max_bins + 1:
+        return {z: (str(z), float(z)) for z in uniq}
+    k = max_bins
+    out: dict[int, tuple[str, float]] = {}
+    for b in range(k):
+        chunk = uniq[b * len(uniq) // k : (b + 1) * len(uniq) // k]
+        if not chunk:
+            continue
+        label = f"{chunk[0]}–{chunk[-1]}" if len(chunk) > 1 else str(chunk[0])
+        centre = statistics.median(chunk)
+        for z in chunk:
+            out[z] = (label, float(centre))
+    return out
+
+
 def heuristic_by_size_table(an: Analysis, puzzle: str) -> str:
     """Median fraction of the proven optimum per method (rows) and instance size (columns)."""
     scores = [s for s in score_rows(an, puzzle) if s.basis == "optimum" and s.value is not None]
     if not scores:
         return ""
-    sizes = sorted({s.size for s in scores if s.size is not None})
+    bins = size_bins(s.size for s in scores if s.size is not None)
+    labels = list(dict.fromkeys(bins[z][0] for z in sorted(bins)))
     methods = sorted({s.row["method"] for s in scores})
-    cells: dict[tuple[str, int], list[float]] = defaultdict(list)
+    cells: dict[tuple[str, str], list[float]] = defaultdict(list)
     for s in scores:
         if s.size is not None and s.value is not None:
-            cells[(s.row["method"], s.size)].append(s.value)
-    body = [[f"`{m}`"] + [_pct(_median(cells.get((m, z), []))) for z in sizes] for m in methods]
+            cells[(s.row["method"], bins[s.size][0])].append(s.value)
+    body = [[f"`{m}`"] + [_pct(_median(cells.get((m, z), []))) for z in labels] for m in methods]
     label = _size_label(an, puzzle)
-    return _table(["method \\ " + label] + [str(z) for z in sizes], body)
+    return _table(["method \\ " + label, *labels], body)
+
+
+def measures_table(an: Analysis, puzzle: str) -> str:
+    """Per heuristic and per named part of the objective: how often it equals the optimum's
+    and the median excess (only for puzzles whose rows carry ``measures``)."""
+    by: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in an.rows:
+        if r["puzzle"] != puzzle or r.get("kind") == "exact" or not r.get("measures"):
+            continue
+        ref = an.refs[(puzzle, r["instance_id"])]
+        if ref.optimum is None or not ref.optimum_measures:
+            continue
+        for name, v in r["measures"].items():
+            if name in ref.optimum_measures:
+                by[(r["method"], name)].append(float(v) - float(ref.optimum_measures[name]))
+    if not by:
+        return ""
+    names = sorted({n for _, n in by})
+    body = []
+    for m in sorted({m for m, _ in by}):
+        cells = [f"`{m}`"]
+        for n in names:
+            d = by.get((m, n), [])
+            med = _median(d)
+            cells.append(
+                f"{sum(abs(x) < 1e-9 for x in d)}/{len(d)} equal, median {med:+g}"
+                if d and med is not None
+                else "-"
+            )
+        body.append(cells)
+    return _table(["method"] + [f"{n} vs the optimal solution's" for n in names], body)
 
 
 def exact_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
@@ -348,11 +401,22 @@ def exact_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
 
 
 def par_records(an: Analysis, puzzle: str) -> list[tuple[str, float, float]]:
-    """(instance, proven optimum, published par) for instances with both."""
+    """(instance, proven optimum, published par) for instances with both.
+
+    When the reference names a ``par_measure`` (e.g. ``"words"``), the optimum is that part of
+    the optimal result's ``measures`` rather than the whole objective.
+    """
     out = []
     for ref in an.refs.values():
-        if ref.puzzle == puzzle and ref.optimum is not None and "par" in ref.reference:
-            out.append((ref.name, ref.optimum, float(ref.reference["par"])))
+        if ref.puzzle != puzzle or ref.optimum is None or "par" not in ref.reference:
+            continue
+        measure = ref.reference.get("par_measure")
+        if measure is None:
+            value: float | None = ref.optimum
+        else:
+            value = ref.optimum_measures.get(str(measure))
+        if value is not None:
+            out.append((ref.name, float(value), float(ref.reference["par"])))
     return sorted(out)
 
 
@@ -438,15 +502,20 @@ def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
                 linewidths=0.9,
             )
         med = []
-        for z in sizes:
-            vals = [
-                s.value
+        bins = size_bins(int(z) for z in sizes if z is not None)
+        for label in dict.fromkeys(bins[z][0] for z in sorted(bins)):
+            vv = [
+                float(s.value)
                 for s in scores
-                if s.row["method"] == m and s.size == z and s.basis == "optimum"
+                if s.row["method"] == m
+                and s.size is not None
+                and bins[s.size][0] == label
+                and s.basis == "optimum"
+                and s.value is not None
             ]
-            vv = [float(v) for v in vals if v is not None]
+            centre = next(c for lab, c in bins.values() if lab == label)
             if vv:
-                med.append((z * jit, 100 * statistics.median(vv)))
+                med.append((centre * jit, 100 * statistics.median(vv)))
         if med:
             ax.plot(
                 *zip(*med, strict=True), color=color, marker=marker, lw=1.6, label=f"{m} (median)"
@@ -687,6 +756,9 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
         bysize = heuristic_by_size_table(an, puzzle)
         if bysize:
             md += ["Median % of the proven optimum by instance size:", "", bysize, ""]
+        mtab = measures_table(an, puzzle)
+        if mtab:
+            md += ["The parts of the objective, against the proven optimal solution:", "", mtab, ""]
         png = out / f"{_safe(puzzle)}-heuristics.png"
         if plot_heuristics(an, puzzle, png):
             md += [f"![{puzzle} heuristics]({png.name})", ""]

@@ -8,6 +8,7 @@ stopped.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import functools
 import importlib.metadata
@@ -15,9 +16,10 @@ import os
 import platform
 import signal
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -93,11 +95,44 @@ def _instance(puzzle: str, spec_json: str, base_dir: str) -> Any:
     return adapter.make_instance(json.loads(spec_json), Path(base_dir))
 
 
+class HardTimeout(Exception):
+    """A method ran well past its time limit and was stopped by the harness."""
+
+
+def hard_limit(time_limit: float) -> float:
+    """Seconds after which the harness stops a method that ignores its time limit."""
+    return 1.5 * time_limit + 5.0
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    # SIGALRM only reaches the main thread: worker processes run tasks there; dask worker
+    # threads (and platforms without setitimer) rely on the methods' own time limits.
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
+
+    def _alarm(signum: int, frame: Any) -> None:
+        raise HardTimeout(f"stopped by the harness after {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def run_task(task: Task) -> dict[str, Any]:
     """Run one task and return its row; never raises for a failing method.
 
     A method (or instance builder) that raises yields a row with ``status = "ERROR"`` and the
-    exception text, so one bad task cannot stop a study.
+    exception text, so one bad task cannot stop a study. A method still running
+    :func:`hard_limit` seconds after it started (one that ignores its time limit, like the
+    seeds' exhaustive searches) is stopped and recorded with ``status = "TIMEOUT"``.
     """
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     row: dict[str, Any] = {
@@ -126,14 +161,29 @@ def run_task(task: Task) -> dict[str, Any]:
         if adapter.reference is not None:
             row["reference"] = adapter.reference(inst)
         t0 = time.perf_counter()
-        res = adapter.run(
-            inst,
-            task.adapter_method,
-            seed=task.seed,
-            time_limit=task.time_limit,
-            workers=task.workers,
-            params=dict(task.params),
-        )
+        try:
+            with _deadline(hard_limit(task.time_limit)):
+                res = adapter.run(
+                    inst,
+                    task.adapter_method,
+                    seed=task.seed,
+                    time_limit=task.time_limit,
+                    workers=task.workers,
+                    params=dict(task.params),
+                )
+        except HardTimeout as exc:
+            elapsed = time.perf_counter() - t0
+            row.update(
+                status="TIMEOUT",
+                objective=None,
+                bound=None,
+                gap=None,
+                wall_time=elapsed,
+                harness_time=elapsed,
+                verified=None,
+                error=str(exc),
+            )
+            return _finish(row)
         elapsed = time.perf_counter() - t0
         if not isinstance(res, SolveResult):
             raise TypeError(f"adapter returned {type(res).__name__}, not SolveResult")
@@ -142,6 +192,8 @@ def run_task(task: Task) -> dict[str, Any]:
             checked = bool(adapter.check(inst, res))
             if res.verified is False:
                 checked = False
+        if checked and adapter.measures is not None:
+            row["measures"] = adapter.measures(inst, res)
         sol = res.solution
         if sol is not None and adapter.solution_json is not None:
             sol = adapter.solution_json(sol)
@@ -166,6 +218,10 @@ def run_task(task: Task) -> dict[str, Any]:
             error=f"{type(exc).__name__}: {exc}",
             traceback=traceback.format_exc(limit=8),
         )
+    return _finish(row)
+
+
+def _finish(row: dict[str, Any]) -> dict[str, Any]:
     row["finished_at"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     row["env"] = environment()
     return row
