@@ -1,0 +1,89 @@
+"""``cpwords letterpress``: every dictionary word a bag of letters can spell."""
+
+from __future__ import annotations
+
+import click
+
+from ._common import echo_json
+
+
+@click.command("letterpress")
+@click.argument("letters")
+@click.option(
+    "--dict",
+    "dict_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Dictionary file: one word a line (or the Truncate 'word freq score' format). "
+    "Default: Webster's 2nd International (web2, from the english-words package), the "
+    "/usr/share/dict/words the seed benchmarked.",
+)
+@click.option("--min-length", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="List at most N words.")
+@click.option("--longest-first", is_flag=True, help="Longest words first (default: shortest).")
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the index cache ($CPWORDS_CACHE_DIR or the user cache dir).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def letterpress(
+    letters: str,
+    dict_path: str | None,
+    min_length: int,
+    limit: int | None,
+    longest_first: bool,
+    no_cache: bool,
+    as_json: bool,
+) -> None:
+    """List every dictionary word that LETTERS can spell, each letter used at most as often
+    as it appears (e.g. the 25 letters of a Letterpress board).
+
+    Words are ordered by length, then alphabetically. The dictionary's bitset index is built
+    once and cached on disk, keyed by a hash of the dictionary's content.
+    """
+    from ..models.letterpress import find_letterpress_words
+
+    res = find_letterpress_words(
+        letters,
+        dict_path,
+        min_length=min_length,
+        limit=limit,
+        longest_first=longest_first,
+        use_cache=not no_cache,
+    )
+    words: list[str] = res.solution
+    info = res.solver_info
+    if as_json:
+        row = res.to_dict()
+        row.update(
+            {
+                "letters": info["letters"],
+                "words": words,
+                "count": int(res.objective or 0),
+                "returned": len(words),
+                "dictionary": {"source": info["source"], "words": info["words"]},
+                "index": {"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
+            }
+        )
+        del row["solution"]
+        echo_json(row)
+        return
+    total = int(res.objective or 0)
+    shown = f" (showing {len(words)})" if len(words) < total else ""
+    click.echo(
+        f"{total} words from {info['letters']!r} in {info['source']} "
+        f"({info['words']} words){shown}; query {1000 * res.wall_time:.2f} ms, index "
+        f"{'cached' if info['index_from_cache'] else 'built'} in "
+        f"{1000 * info['index_seconds']:.0f} ms"
+    )
+    line: list[str] = []
+    current = -1
+    for w in words:
+        if len(w) != current:
+            if line:
+                click.echo(f"{current:>2}: " + " ".join(line))
+            current, line = len(w), []
+        line.append(w)
+    if line:
+        click.echo(f"{current:>2}: " + " ".join(line))
