@@ -94,11 +94,14 @@ class SolveResult:
             raise ValueError("wall_time must be non-negative")
         if self.status in (Status.OPTIMAL, Status.FEASIBLE) and self.objective is None:
             raise ValueError(f"a {self.status} result needs an objective")
-        if self.status is Status.OPTIMAL and self.bound is not None:
-            if abs(self.bound - float(self.objective or 0)) > 1e-6:
-                raise ValueError(
-                    f"OPTIMAL needs bound == objective, got {self.objective} and {self.bound}"
-                )
+        if (
+            self.status is Status.OPTIMAL
+            and self.bound is not None
+            and abs(self.bound - float(self.objective or 0)) > 1e-6
+        ):
+            raise ValueError(
+                f"OPTIMAL needs bound == objective, got {self.objective} and {self.bound}"
+            )
         if self.objective is not None and self.bound is not None:
             if self.sense == "max" and self.bound < self.objective - 1e-6:
                 raise ValueError(f"dual bound {self.bound} below objective {self.objective}")

@@ -8,14 +8,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from .errors import CheckError, InputError
 from .lexicon import parse_word_lines, read_word_list
 from .puzzles.wordsnake import WordsnakeInstance, check_snake
 from .result import SolveResult
+
+ProgressCallback = Callable[[float, float | None, float | None], None]
 
 EXACT_METHODS = ("mip", "mip-scip", "cpsat", "naive")
 HEURISTIC_METHODS = ("layered", "local", "greedy")
@@ -89,7 +92,7 @@ def solve_wordsnake(
     seed: int = 0,
     iterations: int = 100,
     hint: Sequence[str] | None = None,
-    progress=None,  # type: ignore[no-untyped-def]
+    progress: ProgressCallback | None = None,
 ) -> SolveResult:
     """Solve a Wordsnake instance with an exact model or a heuristic, and verify the answer.
 
@@ -149,7 +152,12 @@ def solve_wordsnake(
         return verify(instance, res)
     if hint is None and method != "naive":
         hint = heur.layered_greedy(instance, iterations=5, seed=seed).solution
-    common = {"time_limit": time_limit, "seed": seed, "hint": hint, "progress": progress}
+    common: dict[str, Any] = {
+        "time_limit": time_limit,
+        "seed": seed,
+        "hint": hint,
+        "progress": progress,
+    }
     if method == "mip":
         res = exact.solve_hub_mip(instance, backend="highs", workers=workers, **common)
     elif method == "mip-scip":
@@ -189,7 +197,7 @@ class Comparison:
 def compare_wordsnake(
     instance: WordsnakeInstance,
     methods: Sequence[str] = ("exact", "layered", "local", "greedy"),
-    **kwargs,  # type: ignore[no-untyped-def]
+    **kwargs: Any,
 ) -> Comparison:
     """Run several methods on one instance and measure each against the proven optimum.
 
@@ -217,5 +225,7 @@ def compare_wordsnake(
     if optimum is not None:
         for r in results:
             if r.objective is not None and r.objective > optimum + 1e-9:
-                raise CheckError(f"{r.method} scored {r.objective} above the proven optimum {optimum}")
+                raise CheckError(
+                    f"{r.method} scored {r.objective} above the proven optimum {optimum}"
+                )
     return Comparison(results, optimum, min(bounds) if bounds else None)

@@ -7,9 +7,10 @@ nothing) and ``bound=None``. They work on item indices and the positive-overlap 
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -35,7 +36,7 @@ class _Weights:
             self.inn[h].append(t)
 
     def score(self, seq: Sequence[int]) -> int:
-        s = sum(self.w.get((a, b), 0) for a, b in zip(seq, seq[1:], strict=False))
+        s = sum(self.w.get((a, b), 0) for a, b in itertools.pairwise(seq))
         if self.cyclic and len(seq) > 1:
             s += self.w.get((seq[-1], seq[0]), 0)
         return s
@@ -47,7 +48,7 @@ def _result(
     value: int,
     start: float,
     method: str,
-    info: dict[str, object],
+    info: Mapping[str, object],
     trace: list[TracePoint],
 ) -> SolveResult:
     return SolveResult(
@@ -61,7 +62,9 @@ def _result(
 # ---------------------------------------------------------------------------------------------
 
 
-def _layered_once(wt: _Weights, levels: list[tuple[int, np.ndarray, np.ndarray]], rng: random.Random) -> list[int]:
+def _layered_once(
+    wt: _Weights, levels: list[tuple[int, np.ndarray, np.ndarray]], rng: random.Random
+) -> list[int]:
     n = wt.n
     succ = [-1] * n
     pred = [-1] * n
@@ -409,5 +412,8 @@ def local_search(
     deadline = None if time_limit is None else start + time_limit
     seq = _LocalSearch(wt, list(seq)).run(deadline)
     value = wt.score(seq)
-    trace = [TracePoint(0.0, float(first), None), TracePoint(time.perf_counter() - start, float(value), None)]
+    trace = [
+        TracePoint(0.0, float(first), None),
+        TracePoint(time.perf_counter() - start, float(value), None),
+    ]
     return _result(instance, seq, value, start, "local", {"seed": seed}, trace)

@@ -16,15 +16,16 @@ best connected ordering found is returned as FEASIBLE with the relaxation's dual
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from importlib.metadata import version
 from typing import Any
 
 import networkx as nx
 import numpy as np
-import ortools
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
@@ -82,7 +83,7 @@ class _Scorer:
         return [pools[w].pop() for w in order]
 
     def score_items(self, items: Sequence[int]) -> int:
-        pairs = list(zip(items, items[1:], strict=False))
+        pairs = list(itertools.pairwise(items))
         if self.instance.cyclic and len(items) > 1:
             pairs.append((items[-1], items[0]))
         return sum(self.w.get(p, 0) for p in pairs)
@@ -133,12 +134,14 @@ def order_to_arcs(hg: HubGraph, items: Sequence[int], scorer: _Scorer) -> np.nda
     numpy.ndarray of int, shape (m,)
         How often each arc is used (0/1; hub arcs of a word are used at most once).
     """
-    index = {(t, h): a for a, (t, h) in enumerate(zip(hg.tail.tolist(), hg.head.tolist(), strict=True))}
+    index = {
+        (t, h): a for a, (t, h) in enumerate(zip(hg.tail.tolist(), hg.head.tolist(), strict=True))
+    }
     hub_of = {c: v for v, c in hg.hub_letter.items()}
     words = scorer.instance.words
     use = np.zeros(hg.m, dtype=np.int64)
     seq = list(items)
-    pairs = list(zip(seq, seq[1:], strict=False))
+    pairs = list(itertools.pairwise(seq))
     if hg.cyclic and len(seq) > 1:
         pairs.append((seq[-1], seq[0]))
     else:
@@ -177,7 +180,7 @@ def _quiet_stdout() -> Iterator[None]:
 
 
 def _solver_info(backend: str, **params: Any) -> dict[str, Any]:
-    return {"ortools": ortools.__version__, "backend": backend, **params}
+    return {"ortools": version("ortools"), "backend": backend, **params}
 
 
 def _check_limits(time_limit: float | None, workers: int) -> None:
@@ -206,7 +209,9 @@ def _finish(
         )  # fmt: skip
     if bound is not None and bound < objective:
         bound = objective  # the solver's bound is a float; never report it below the incumbent
-    status = Status.OPTIMAL if proven and bound is not None and bound <= objective else Status.FEASIBLE
+    status = (
+        Status.OPTIMAL if proven and bound is not None and bound <= objective else Status.FEASIBLE
+    )
     if status is Status.OPTIMAL:
         bound = objective
     return SolveResult(
@@ -348,10 +353,7 @@ def solve_hub_mip(
             break
         chosen = np.array([v.solution_value() > 0.5 for v in x], dtype=bool)
         missing = components_missing_root(hg, chosen)
-        if missing:
-            order = _repair(hg, chosen, scorer)
-        else:
-            order = decode_order(hg, chosen, instance.words)
+        order = _repair(hg, chosen, scorer) if missing else decode_order(hg, chosen, instance.words)
         value = scorer.score_items(scorer.items(order))
         if best is None or value > best:
             best, best_order = value, order
@@ -391,6 +393,28 @@ def solve_hub_mip(
 # ---------------------------------------------------------------------------------------------
 
 
+#: CP-SAT subsolvers in the order they are given workers. The letter-hub relaxation is an
+#: assignment-type LP whose bound is nearly tight, so the LP-heavy workers come first: with the
+#: default 2-worker portfolio CP-SAT did not close a 300-word instance in 30 s, with ``max_lp``
+#: it proves 1,000 words in under a second (measured, see benchmarks/results/wordsnake.md).
+LP_FIRST_SUBSOLVERS = (
+    "max_lp",
+    "default_lp",
+    "quick_restart",
+    "reduced_costs",
+    "pseudo_costs",
+    "core",
+)
+
+
+def _lp_first_portfolio(solver: cp_model.CpSolver, workers: int) -> None:
+    solver.parameters.num_workers = workers
+    if workers == 1:
+        solver.parameters.linearization_level = 2
+    else:
+        solver.parameters.subsolvers.extend(LP_FIRST_SUBSOLVERS[:workers])
+
+
 class _TraceCallback(cp_model.CpSolverSolutionCallback):
     def __init__(self, start: float, progress: ProgressCallback | None) -> None:
         super().__init__()
@@ -400,7 +424,7 @@ class _TraceCallback(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         t = time.perf_counter() - self.start
-        p = TracePoint(t, self.ObjectiveValue(), self.BestObjectiveBound())
+        p = TracePoint(t, self.objective_value, self.best_objective_bound)
         self.points.append(p)
         if self.progress is not None:
             self.progress(t, p.objective, p.bound)
@@ -455,20 +479,20 @@ def solve_hub_cpsat(
     hg = build_hub_graph(instance)
     scorer = _Scorer(instance)
     model = cp_model.CpModel()
-    x = [model.NewBoolVar(f"x{a}") for a in range(hg.m)]
+    x = [model.new_bool_var(f"x{a}") for a in range(hg.m)]
     outs, ins = hg.out_arcs(), hg.in_arcs()
     for v in range(hg.num_nodes):
         out_sum = sum(x[a] for a in outs[v])
         in_sum = sum(x[a] for a in ins[v])
         if 1 <= v <= hg.n:
-            model.Add(out_sum == 1)
-            model.Add(in_sum == 1)
+            model.add(out_sum == 1)
+            model.add(in_sum == 1)
         else:
-            model.Add(out_sum == in_sum)
+            model.add(out_sum == in_sum)
     if not hg.cyclic:
-        model.Add(sum(x[a] for a in outs[DEPOT_NODE]) >= 1)
+        model.add(sum(x[a] for a in outs[DEPOT_NODE]) >= 1)
     weights = hg.weight.tolist()
-    model.Maximize(sum(w * x[a] for a, w in enumerate(weights) if w))
+    model.maximize(sum(w * x[a] for a, w in enumerate(weights) if w))
 
     best_order: list[str] | None = list(hint) if hint is not None else None
     best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
@@ -478,31 +502,31 @@ def solve_hub_cpsat(
     rounds = cuts = 0
     while True:
         solver = cp_model.CpSolver()
-        solver.parameters.num_workers = workers
+        _lp_first_portfolio(solver, workers)
         solver.parameters.random_seed = seed
         if deadline is not None:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 break
             solver.parameters.max_time_in_seconds = remaining
-        model.ClearHints()
+        model.clear_hints()
         if best_order is not None:
             use = order_to_arcs(hg, scorer.items(best_order), scorer)
             for a, u in enumerate(use.tolist()):
-                model.AddHint(x[a], bool(u))
+                model.add_hint(x[a], bool(u))
         rounds += 1
         cb = _TraceCallback(start, progress)
-        code = solver.Solve(model, cb)
+        code = solver.solve(model, cb)
         if code == cp_model.MODEL_INVALID:
-            raise ModelError(f"CP-SAT rejected the Wordsnake model: {model.Validate()}")
+            raise ModelError(f"CP-SAT rejected the Wordsnake model: {model.validate()}")
         status = CPSAT_STATUS[code]
         if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
             raise ModelError("the letter-hub model was reported infeasible")
-        rel_bound = solver.BestObjectiveBound()
+        rel_bound = solver.best_objective_bound
         bound = rel_bound if bound is None else min(bound, rel_bound)
         if status is Status.UNKNOWN:
             break
-        chosen = np.array([solver.BooleanValue(v) for v in x], dtype=bool)
+        chosen = np.array([solver.boolean_value(v) for v in x], dtype=bool)
         missing = components_missing_root(hg, chosen)
         order = _repair(hg, chosen, scorer) if missing else decode_order(hg, chosen, instance.words)
         value = scorer.score_items(scorer.items(order))
@@ -519,9 +543,7 @@ def solve_hub_cpsat(
             break
         for comp in missing:
             in_s = set(comp)
-            model.Add(
-                sum(x[a] for v in comp for a in ins[v] if int(hg.tail[a]) not in in_s) >= 1
-            )
+            model.add(sum(x[a] for v in comp for a in ins[v] if int(hg.tail[a]) not in in_s) >= 1)
             cuts += 1
     info = _solver_info(
         "cp-sat", formulation="letter-hub", workers=workers, seed=seed, rounds=rounds,
@@ -601,7 +623,7 @@ def solve_naive_circuit(
     for i in range(n):
         for j in range(n):
             if i != j:
-                v = model.NewBoolVar("")
+                v = model.new_bool_var("")
                 lit[(i, j)] = v
                 arcs.append((i, j, v))
                 w = scorer.w.get((i, j), 0)
@@ -611,34 +633,34 @@ def solve_naive_circuit(
         dummy = n
         for i in range(n):
             for a, b in ((dummy, i), (i, dummy)):
-                v = model.NewBoolVar("")
+                v = model.new_bool_var("")
                 lit[(a, b)] = v
                 arcs.append((a, b, v))
-    model.AddCircuit(arcs)
-    model.Maximize(sum(terms))
+    model.add_circuit(arcs)
+    model.maximize(sum(terms))
     if hint is not None:
         items = scorer.items(hint)
-        chosen = set(zip(items, items[1:], strict=False))
+        chosen = set(itertools.pairwise(items))
         if instance.cyclic:
             chosen.add((items[-1], items[0]))
         else:
             chosen |= {(n, items[0]), (items[-1], n)}
         for key, v in lit.items():
-            model.AddHint(v, key in chosen)
+            model.add_hint(v, key in chosen)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.0, time_limit - (time.perf_counter() - start))
     cb = _TraceCallback(start, progress)
-    code = solver.Solve(model, cb)
+    code = solver.solve(model, cb)
     if code == cp_model.MODEL_INVALID:
-        raise ModelError(f"CP-SAT rejected the naive circuit model: {model.Validate()}")
+        raise ModelError(f"CP-SAT rejected the naive circuit model: {model.validate()}")
     status = CPSAT_STATUS[code]
     order: list[str] | None = None
     objective: float | None = None
     if status in (Status.OPTIMAL, Status.FEASIBLE):
-        succ = {i: j for (i, j), v in lit.items() if solver.BooleanValue(v)}
+        succ = {i: j for (i, j), v in lit.items() if solver.boolean_value(v)}
         node = n if not instance.cyclic else 0
         seq = []
         for _ in range(n + 1):
@@ -653,6 +675,6 @@ def solve_naive_circuit(
                         arcs=len(arcs), time_limit=time_limit)  # fmt: skip
     return _finish(
         instance=instance, proven=status is Status.OPTIMAL, order=order, objective=objective,
-        bound=solver.BestObjectiveBound() if order is not None else None, start=start,
+        bound=solver.best_objective_bound if order is not None else None, start=start,
         method="naive-circuit", info=info, trace=cb.points,
     )  # fmt: skip

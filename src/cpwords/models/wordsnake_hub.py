@@ -103,7 +103,10 @@ def build_hub_graph(instance: WordsnakeInstance) -> HubGraph:
     weights.append(g.weight[heavy].astype(np.int64))
 
     # An overlap of 1 needs k = 1 <= min(len) (always) or, for proper overlaps, 1 < min(len).
+    # A single word has no pair at all (not even with itself in a cyclic snake).
     eligible = [i for i, w in enumerate(words) if len(w) >= (2 if instance.proper else 1)]
+    if n == 1:
+        eligible = []
     enders = {words[i][-1] for i in eligible}
     starters = {words[i][0] for i in eligible}
     letters = sorted(enders & starters)
@@ -157,9 +160,7 @@ def components_missing_root(hg: HubGraph, chosen: np.ndarray) -> list[list[int]]
     return [sorted(c) for c in nx.connected_components(graph) if hg.root not in c]
 
 
-def min_cut_violations(
-    hg: HubGraph, values: np.ndarray, tol: float = 1e-6
-) -> list[list[int]]:
+def min_cut_violations(hg: HubGraph, values: np.ndarray, tol: float = 1e-6) -> list[list[int]]:
     """Separate connectivity cuts for a fractional point by minimum s-t cuts.
 
     For each word t, a minimum root -> t cut with capacities ``values`` is computed (networkx
@@ -220,7 +221,5 @@ def decode_order(hg: HubGraph, chosen: np.ndarray, words: tuple[str, ...]) -> li
     source = hg.root if hg.root in graph else next(iter(graph.nodes))
     if graph.number_of_edges() == 0:
         return list(words)
-    order = [
-        words[v - 1] for v, _ in nx.eulerian_circuit(graph, source=source) if 1 <= v <= hg.n
-    ]
+    order = [words[v - 1] for v, _ in nx.eulerian_circuit(graph, source=source) if 1 <= v <= hg.n]
     return order

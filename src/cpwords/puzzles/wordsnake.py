@@ -11,6 +11,7 @@ with its own naive comparison, sharing no code with the graph builder or the mod
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -179,8 +180,8 @@ def pair_overlap(a: str, b: str, proper: bool = False) -> int:
 
     Examples
     --------
-    >>> pair_overlap("beret", "berets"), pair_overlap("street", "test"), pair_overlap("test", "street")
-    (5, 1, 2)
+    >>> [pair_overlap(*p) for p in [("beret", "berets"), ("street", "test"), ("test", "street")]]
+    [5, 1, 2]
     """
     top = min(len(a), len(b)) - (1 if proper else 0)
     for k in range(top, 0, -1):
@@ -197,7 +198,7 @@ def snake_score(order: Sequence[str], cyclic: bool = False, proper: bool = False
     >>> snake_score(["run", "nausea", "seasick"])
     10
     """
-    pairs = list(zip(order, order[1:], strict=False))
+    pairs = list(itertools.pairwise(order))
     if cyclic and len(order) > 1:
         pairs.append((order[-1], order[0]))
     return sum(pair_overlap(a, b, proper) ** 2 for a, b in pairs)
@@ -223,10 +224,12 @@ def check_snake(instance: WordsnakeInstance, order: Sequence[str], objective: fl
     return snake_score(order, instance.cyclic, instance.proper) == objective
 
 
-def snake_lengths(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> tuple[int, int]:
+def snake_lengths(
+    order: Sequence[str], cyclic: bool = False, proper: bool = False
+) -> tuple[int, int]:
     """Total characters of the words and characters of the merged snake (overlaps counted once)."""
     total = sum(len(w) for w in order)
-    pairs = list(zip(order, order[1:], strict=False))
+    pairs = list(itertools.pairwise(order))
     if cyclic and len(order) > 1:
         pairs.append((order[-1], order[0]))
     return total, total - sum(pair_overlap(a, b, proper) for a, b in pairs)

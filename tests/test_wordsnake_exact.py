@@ -1,0 +1,137 @@
+"""Exact Wordsnake models against brute force, each other, and the heuristics."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cpwords.errors import InputError
+from cpwords.lexicon import load_lexicon
+from cpwords.puzzles.wordsnake import WordsnakeInstance, check_snake, snake_score
+from cpwords.result import Status
+from cpwords.wordsnake import (
+    EXACT_METHODS,
+    HEURISTIC_METHODS,
+    builtin_instance,
+    compare_wordsnake,
+    solve_wordsnake,
+)
+
+
+def brute_force(words: tuple[str, ...], cyclic: bool, proper: bool) -> int:
+    return max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
+
+
+# Small alphabets make long overlaps and ties frequent, which is where models go wrong.
+word = st.text(alphabet="abc", min_size=1, max_size=4)
+instances = st.builds(
+    lambda ws, c, p: WordsnakeInstance(tuple(ws), cyclic=c, proper=p),
+    st.lists(word, min_size=1, max_size=7),
+    st.booleans(),
+    st.booleans(),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances)
+def test_every_exact_method_equals_brute_force(inst):
+    expected = brute_force(inst.words, inst.cyclic, inst.proper)
+    for method in EXACT_METHODS:
+        res = solve_wordsnake(inst, method, time_limit=30, workers=1)
+        assert res.status is Status.OPTIMAL, method
+        assert res.objective == expected, (method, inst)
+        assert res.bound == expected and res.gap == 0
+        assert res.verified is True
+        assert check_snake(inst, res.solution, expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances, st.integers(0, 10))
+def test_heuristics_never_beat_the_optimum(inst, seed):
+    optimum = brute_force(inst.words, inst.cyclic, inst.proper)
+    for method in HEURISTIC_METHODS:
+        res = solve_wordsnake(inst, method, seed=seed, iterations=5)
+        assert res.status is Status.FEASIBLE and res.bound is None
+        assert res.objective is not None and res.objective <= optimum
+        assert res.verified is True
+
+
+# Hand-solved lists: (words, cyclic, proper, optimum), each worked out on paper.
+HAND_SOLVED = [
+    (("run", "nausea", "seasick"), False, False, 10),  # 1 + 9
+    (("seasick", "nausea", "run"), False, False, 10),  # input order does not matter
+    (("beret", "berets"), False, False, 25),  # the whole of "beret" overlaps
+    (("beret", "berets"), False, True, 0),  # ... which --proper forbids
+    (("test", "street"), False, False, 4),  # test -> street (2) beats street -> test (1)
+    (("test", "street"), True, False, 5),  # cyclic: both pairs count
+    (("word",), False, False, 0),  # a single word is a valid list
+    (("aa", "aa"), False, False, 4),  # a repeated word is two items
+    (("aa", "aa"), True, False, 8),
+    (("aa", "aa"), False, True, 1),
+    (("ab", "ba", "ab"), False, False, 5),  # ab -> ab overlaps fully (4), then ab -> ba (1)
+    (("abc", "bca", "cab"), True, False, 12),  # a ring of overlaps 2: 4 + 4 + 4
+    (("abc", "bca", "cab"), False, False, 8),
+]
+
+
+@pytest.mark.parametrize("words,cyclic,proper,optimum", HAND_SOLVED)
+@pytest.mark.parametrize("method", EXACT_METHODS)
+def test_hand_solved_table(words, cyclic, proper, optimum, method):
+    assert brute_force(words, cyclic, proper) == optimum  # the table itself is right
+    res = solve_wordsnake(WordsnakeInstance(words, cyclic, proper), method, workers=1)
+    assert res.status is Status.OPTIMAL and res.objective == optimum
+
+
+def test_builtin_instance_backends_agree():
+    for cyclic in (False, True):
+        inst = builtin_instance(cyclic=cyclic)
+        values = {m: solve_wordsnake(inst, m, workers=1).objective for m in EXACT_METHODS}
+        assert len(set(values.values())) == 1, values
+        comp = compare_wordsnake(inst, ["exact", *HEURISTIC_METHODS])
+        assert comp.optimum == values["mip"]
+        assert all(comp.gap_to_optimum(r) >= 0 for r in comp.results)
+
+
+def test_cyclic_optimum_at_least_linear():
+    inst = builtin_instance()
+    lin = solve_wordsnake(inst).objective
+    cyc = solve_wordsnake(builtin_instance(cyclic=True)).objective
+    assert cyc >= lin
+
+
+@pytest.mark.parametrize("bad", [{"method": "nope"}, {"time_limit": 0}, {"time_limit": -3}])
+def test_bad_parameters(bad):
+    with pytest.raises(InputError):
+        solve_wordsnake(builtin_instance(), **bad)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cyclic", [False, True])
+def test_real_sample_backends_agree(shared_data, cyclic):
+    """Seeded 300-word ENABLE samples: the three letter-hub backends prove the same optimum."""
+    lex = load_lexicon(shared_data / "enable1.txt")
+    words = tuple(random.Random(7).sample(lex.words, 300))
+    inst = WordsnakeInstance(words, cyclic=cyclic)
+    results = [solve_wordsnake(inst, m, time_limit=120) for m in ("mip", "mip-scip", "cpsat")]
+    assert all(r.status is Status.OPTIMAL and r.verified for r in results)
+    assert len({r.objective for r in results}) == 1
+    for m in HEURISTIC_METHODS:
+        assert solve_wordsnake(inst, m, iterations=10).objective <= results[0].objective
+
+
+def test_time_limit_never_claims_optimal_without_proof(shared_data):
+    """The naive complete-graph circuit cannot prove 150 words in 0.5 s: FEASIBLE or UNKNOWN,
+    and whatever comes back is consistent (bound above objective, verified)."""
+    lex = load_lexicon(shared_data / "enable1.txt")
+    inst = WordsnakeInstance(tuple(random.Random(3).sample(lex.words, 150)))
+    res = solve_wordsnake(inst, "naive", time_limit=0.5, workers=1)
+    if res.status is Status.OPTIMAL:
+        assert res.bound == res.objective
+    else:
+        assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
+        if res.objective is not None:
+            assert res.bound >= res.objective and res.verified
