@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json
+from ._common import echo_json, progress_status
 
 
 @click.command("letterpress")
@@ -26,6 +26,17 @@ from ._common import echo_json
     is_flag=True,
     help="Neither read nor write the index cache ($CPWORDS_CACHE_DIR or the user cache dir).",
 )
+@click.option(
+    "--board",
+    "colours",
+    metavar="COLOURS",
+    default=None,
+    help="Best-move mode: LETTERS are the 25 board letters (row-major, '/' allowed) and "
+    "COLOURS their owners: b = mine (blue, to move), r = opponent (red), . = neutral. Finds "
+    "the word and tiles maximising the score swing (CP-SAT), ties broken by defended tiles.",
+)
+@click.option("--played", multiple=True, metavar="WORD", help="With --board: already played.")
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=20.0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def letterpress(
     letters: str,
@@ -34,6 +45,9 @@ def letterpress(
     limit: int | None,
     longest_first: bool,
     no_cache: bool,
+    colours: str | None,
+    played: tuple[str, ...],
+    time_limit: float,
     as_json: bool,
 ) -> None:
     """List every dictionary word that LETTERS can spell, each letter used at most as often
@@ -44,6 +58,9 @@ def letterpress(
     """
     from ..models.letterpress import find_letterpress_words
 
+    if colours is not None:
+        _board_mode(letters, colours, dict_path, played, time_limit, no_cache, as_json)
+        return
     res = find_letterpress_words(
         letters,
         dict_path,
@@ -87,3 +104,44 @@ def letterpress(
         line.append(w)
     if line:
         click.echo(f"{current:>2}: " + " ".join(line))
+
+
+def _board_mode(
+    letters: str,
+    colours: str,
+    dict_path: str | None,
+    played: tuple[str, ...],
+    time_limit: float,
+    no_cache: bool,
+    as_json: bool,
+) -> None:
+    from ..models.letterpress import load_letterpress_index
+    from ..models.letterpress_board import best_letterpress_move
+    from ..puzzles.letterpress import parse_board
+
+    board = parse_board(letters, colours)
+    index = load_letterpress_index(dict_path, use_cache=not no_cache)
+    with progress_status("solving the board"):
+        res = best_letterpress_move(board, index, played, time_limit)
+    move = res.solution
+    if as_json:
+        row = res.to_dict(solution=move.to_dict() if move is not None else None)
+        row["word"] = move.word if move is not None else None
+        row["count"] = 1 if move is not None else 0
+        echo_json(row)
+    elif move is None:
+        click.echo("no playable word on this board")
+    else:
+        used = set(move.tiles)
+        click.echo(f"play        {move.word.upper()}  (swing {move.swing:+d}, {res.status.value})")
+        click.echo(f"defence     {move.defence:+d} (my defended tiles - opponent's, after)")
+        click.echo(f"candidates  {res.solver_info['candidates']} spellable words")
+        for r in range(board.rows):
+            cells = []
+            for c in range(board.cols):
+                t = r * board.cols + c
+                ch = board.letters[t].upper() if t in used else board.letters[t]
+                cells.append(ch + ".br"[board.owners[t]])
+            click.echo("  " + " ".join(cells))
+    if move is None:
+        raise SystemExit(1)
