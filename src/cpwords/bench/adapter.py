@@ -114,6 +114,7 @@ class PuzzleAdapter:
 BUILTIN: dict[str, str] = {
     "wordsnake": "cpwords.bench.adapters.wordsnake",
     "letterboxed": "cpwords.bench.adapters.letterboxed",
+    "truncate": "cpwords.bench.adapters.truncate",
 }
 
 _REGISTERED: dict[str, PuzzleAdapter] = {}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -614,7 +615,7 @@ def plot_par(recs: Sequence[tuple[str, float, float]], puzzle: str, path: Path) 
     fig = _figure(6.0, 4.5)
     ax = fig.add_subplot()
     xs, ys, cs = zip(*[(p, o, c) for (p, o), c in sorted(counts.items())], strict=True)
-    ax.scatter(xs, ys, s=[40 + 12 * c for c in cs], alpha=0.6, color="C0")
+    ax.scatter(xs, ys, s=[60 + 90 * math.sqrt(c) for c in cs], alpha=0.6, color="C0")
     for x, y, c in zip(xs, ys, cs, strict=True):
         ax.annotate(str(c), (x, y), ha="center", va="center", fontsize=8)
     lo = min(min(xs), min(ys)) - 0.5

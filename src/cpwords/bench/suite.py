@@ -24,6 +24,7 @@ A suite looks like this (every key but ``puzzle``, the instances and the methods
     seeds = [1, 2, 3]           # several seeds for seeded methods
     name = "layered"            # label in results (default: the method name)
     params = { restarts = 10 }  # passed to the method
+    instances = ["*-n10*"]      # only on the instances whose names match (fnmatch patterns)
 
 Each method runs on every instance of its puzzle, once per seed. Every task has a stable key:
 a hash of the puzzle, the concrete instance table, the method, its parameters, the seed, the
@@ -32,6 +33,7 @@ time limit and the number of solver threads; the runner skips keys already in th
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import itertools
 import json
@@ -47,7 +49,7 @@ from .adapter import PuzzleAdapter, get_adapter
 
 _SUITE_KEYS = {"name", "puzzle", "time_limit", "workers", "description"}
 _INSTANCE_COMMON = {"name", "puzzle", "sweep"}
-_METHOD_KEYS = {"method", "name", "puzzle", "seeds", "time_limit", "workers", "params"}
+_METHOD_KEYS = {"method", "name", "puzzle", "seeds", "time_limit", "workers", "params", "instances"}
 
 
 @dataclass(frozen=True)
@@ -262,9 +264,14 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
         if not isinstance(params, Mapping):
             raise InputError(f"{tw}: 'params' must be a table")
         params = dict(params)
+        patterns = table.get("instances", ["*"])
+        if not isinstance(patterns, list) or not all(isinstance(x, str) for x in patterns):
+            raise InputError(f"{tw}: 'instances' must be a list of name patterns")
+        matched = 0
         for ipuzzle, iname, spec in instances:
-            if ipuzzle != puzzle:
+            if ipuzzle != puzzle or not any(fnmatch.fnmatchcase(iname, pat) for pat in patterns):
                 continue
+            matched += 1
             for seed in seeds:
                 key = task_key(puzzle, spec, method, params, seed, tl, workers)
                 tasks.append(
@@ -284,6 +291,8 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
                         base_dir=str(base_dir),
                     )
                 )
+        if not matched:
+            raise InputError(f"{tw}: no {puzzle} instance matches {patterns}")
     if not meth_tables:
         raise InputError(f"{where}: no methods")
     for puzzle in {p for p, _, _ in instances}:

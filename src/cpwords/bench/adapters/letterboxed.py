@@ -26,6 +26,7 @@ from typing import Any
 from ...errors import InputError
 from ...heuristics.letterboxed import build_trie, seed_baseline
 from ...models.letterboxed import LetterBoxedSolver
+from ...models.letterboxed_setcover import solve_letterboxed_setcover
 from ...puzzles.letterboxed import (
     WORD_WEIGHT,
     LetterBox,
@@ -130,11 +131,17 @@ def run(
     workers: int,
     params: Mapping[str, Any],
 ) -> SolveResult:
-    """``dp``: the exact layered DP; ``seed-first`` / ``seed-best``: the seed's pair search."""
+    """``dp``: the exact layered DP; ``setcover``: the CP-SAT set-cover / Euler-trail model;
+    ``seed-first`` / ``seed-best``: the seed's pair search."""
     if params:
         raise InputError(f"letterboxed methods take no params (got {', '.join(params)})")
     if method == "dp":
         return case.solver.solve(case.box)
+    if method == "setcover":
+        playable = [w for w, _ in case.solver.playable(case.box)]
+        return solve_letterboxed_setcover(
+            case.box, playable, time_limit=time_limit, workers=workers, seed=seed
+        )
     pick = {"seed-first": "first", "seed-best": "fewest-letters"}[method]
     return seed_baseline(case.box, trie=case.trie, pick=pick)
 
@@ -164,6 +171,7 @@ ADAPTER = PuzzleAdapter(
     sense="min",
     methods={
         "dp": MethodInfo("exact", description="layered DP over (letters needed, last letter)"),
+        "setcover": MethodInfo("exact", description="CP-SAT set-cover / Euler-trail model"),
         "seed-first": MethodInfo("baseline", description="the seed's first two-word pair"),
         "seed-best": MethodInfo("baseline", description="the seed's fewest-letter pair"),
     },
