@@ -163,13 +163,13 @@ def _packed_prefix_code(mat: np.ndarray) -> np.ndarray:
     The code preserves the sorted order of the words (it is non-decreasing along a sorted
     array) and is exact, hence injective, on words of at most ``_K`` letters.
     """
-    n, width = mat.shape
-    code = np.zeros(n, dtype=np.uint64)
-    for j in range(min(_K, width)):
-        col = mat[:, j].astype(np.uint64)
-        letter = np.where(col > 0, col - np.uint64(96), np.uint64(0))
-        code |= letter << np.uint64(5 * (_K - 1 - j))
-    return code
+    k = min(_K, mat.shape[1])
+    letters = mat[:, :k].astype(np.int64)
+    letters -= 96
+    np.maximum(letters, 0, out=letters)  # NUL padding (0 - 96) becomes 0
+    shifts = 5 * (_K - 1 - np.arange(k, dtype=np.int64))
+    # the fields do not overlap, so the sum is the bitwise OR; 60 bits fit in int64
+    return (letters << shifts).sum(axis=1).astype(np.uint64)
 
 
 def _lookup_code(
@@ -217,30 +217,39 @@ def _count_dtype(dag: TruncateDag) -> type | np.dtype:
 def _sweep(dag: TruncateDag, start: int | None) -> _Table:
     """One pass over the layers by increasing word length (the DP of the module docstring)."""
     n = dag.n
-    L = np.zeros(n + 1, dtype=np.int64)
     dtype = _count_dtype(dag)
+    # Words without a predecessor are settled at once (L = C = 1 if they may start a
+    # sequence, else 0); only the words with one are swept, layer by layer.
+    L = np.zeros(n + 1, dtype=np.int64)
     C = np.zeros(n + 1, dtype=dtype)
+    if start is None:
+        L[:n] = 1
+        C[:n] = 1
+    else:
+        L[start] = 1
+        C[start] = 1
     if dtype is object:
-        C[:] = 0  # Python int zeros, not None
-    order = np.argsort(dag.length, kind="stable")
+        C[:] = [int(v) for v in C]  # Python ints, never int64 scalars
+    inner = np.flatnonzero((dag.drop_last < n) | (dag.drop_first < n))
+    if start is not None:
+        inner = inner[dag.length[inner] > dag.length[start]]
+    if inner.size == 0:
+        return _Table(L, C)
+    lens = dag.length[inner]
+    order = inner[np.argsort(lens, kind="stable")]
     sorted_len = dag.length[order]
-    maxlen = int(sorted_len[-1])
-    minlen = 1 if start is None else int(dag.length[start])
-    bounds = np.searchsorted(sorted_len, np.arange(1, maxlen + 2))
-    for ell in range(minlen, maxlen + 1):
-        idx = order[bounds[ell - 1] : bounds[ell]]
-        if idx.size == 0:
-            continue
+    bounds = np.flatnonzero(np.diff(sorted_len)) + 1
+    for idx in np.split(order, bounds):
         a = dag.drop_last[idx]
         b = dag.drop_first[idx]
         la = L[a]
         lb = L[b]
         m = np.maximum(la, lb)
         c = np.where(la == m, C[a], 0) + np.where(lb == m, C[b], 0)
-        base = np.ones(idx.size, dtype=bool) if start is None else idx == start
         reach = m > 0
-        L[idx] = np.where(reach, m + 1, base.astype(np.int64))
-        C[idx] = np.where(reach, c, base.astype(np.int64))
+        # a word with a predecessor is never a start when start is None: m > 0 there
+        L[idx] = np.where(reach, m + 1, L[idx])
+        C[idx] = np.where(reach, c, C[idx])
     return _Table(L, C)
 
 
