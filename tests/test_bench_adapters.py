@@ -1,0 +1,152 @@
+"""The puzzle adapters and the shipped suites: every suite loads, every adapter's rows check."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from cpwords.bench import get_adapter, load_suite, read_rows, run_tasks
+from cpwords.bench import runner as runner_mod
+from cpwords.bench.adapter import BUILTIN, call_method
+from cpwords.errors import InputError
+from cpwords.result import SolveResult, Status
+
+SUITES = Path(__file__).resolve().parents[1] / "benchmarks" / "suites"
+
+
+@pytest.mark.parametrize("suite", sorted(p.name for p in SUITES.glob("*.toml")))
+def test_shipped_suites_load(suite: str, shared_data: Path) -> None:
+    s = load_suite(SUITES / suite)
+    assert s.tasks and len({t.key for t in s.tasks}) == len(s.tasks)
+
+
+def test_quick_suite_covers_every_builtin_puzzle(shared_data: Path) -> None:
+    s = load_suite(SUITES / "quick.toml")
+    assert {t.puzzle for t in s.tasks} == set(BUILTIN)
+    kinds = {(t.puzzle, t.kind) for t in s.tasks}
+    assert all((p, "exact") in kinds for p in BUILTIN)
+
+
+@pytest.mark.parametrize("puzzle", sorted(BUILTIN))
+def test_adapters_import_and_declare_methods(puzzle: str) -> None:
+    a = get_adapter(puzzle)
+    assert a.puzzle == puzzle and any(m.kind == "exact" for m in a.methods.values())
+
+
+def _run_suite(tmp_path: Path, body: str) -> list[dict]:
+    p = tmp_path / "s.toml"
+    p.write_text(body)
+    out = tmp_path / "r.jsonl"
+    summary = run_tasks(load_suite(p).tasks, out, executor="serial")
+    assert summary.errors == 0
+    return read_rows(out)
+
+
+def test_letterboxed_real_puzzles_optimum_never_above_par(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    rows = _run_suite(
+        tmp_path,
+        '[suite]\npuzzle = "letterboxed"\n'
+        '[[instances]]\ndataset = "shared:letterboxed/nyt-2024.jsonl"\nlimit = 3\n'
+        '[[methods]]\nmethod = "dp"\n[[methods]]\nmethod = "seed-best"\n',
+    )
+    assert len(rows) == 6 and all(r["verified"] for r in rows)
+    best: dict[str, float] = {}
+    for r in rows:
+        assert r["instance"].startswith("nyt-2024-")
+        assert r["reference"]["par_measure"] == "words"
+        if r["method"] == "dp":
+            assert r["status"] == "OPTIMAL"
+            assert r["measures"]["words"] <= r["reference"]["par"]
+            best[r["instance"]] = r["objective"]
+    for r in rows:
+        if r["method"] == "seed-best" and r["objective"] is not None:
+            assert r["objective"] >= best[r["instance"]]  # a baseline never beats the optimum
+
+
+def test_truncate_methods_agree_on_a_small_dictionary(tmp_path: Path) -> None:
+    words = ["a", "at", "cat", "cats", "scats", "i", "in", "tin", "tint", "tints"]
+    (tmp_path / "d.txt").write_text("\n".join(words))
+    rows = _run_suite(
+        tmp_path,
+        f'[suite]\npuzzle = "truncate"\n[[instances]]\nlexicon = "{tmp_path / "d.txt"}"\n'
+        '[[methods]]\nmethod = "dp"\n[[methods]]\nmethod = "seed-shrink"\n'
+        '[[methods]]\nmethod = "seed-extend"\n',
+    )
+    assert {r["objective"] for r in rows} == {5.0}  # a at cat cats scats / i in tin tint tints
+    assert all(r["verified"] and r["status"] == "OPTIMAL" for r in rows)
+
+
+def test_wordsnake_params_are_checked_against_the_method(tmp_path: Path) -> None:
+    p = tmp_path / "s.toml"
+    p.write_text(
+        '[suite]\npuzzle = "wordsnake"\n[[instances]]\nwords = ["ab", "bc", "ca"]\n'
+        '[[methods]]\nmethod = "layered"\nparams = { iterationz = 3 }\n'
+    )
+    out = tmp_path / "r.jsonl"
+    assert run_tasks(load_suite(p).tasks, out, executor="serial").errors == 1
+    (row,) = read_rows(out)
+    assert "iterationz" in row["error"] and "iterations" in row["error"]
+
+
+def test_call_method_drops_fixed_arguments_the_method_lacks() -> None:
+    def heuristic(x: int, *, seed: int = 0) -> SolveResult:
+        return SolveResult(Status.FEASIBLE, float(x + seed), None, 0.0, [x], "h")
+
+    res = call_method(heuristic, 2, params={}, seed=3, time_limit=5.0, workers=1)
+    assert res.objective == 5
+    with pytest.raises(InputError, match="no parameter 'speed'"):
+        call_method(heuristic, 2, params={"speed": 1}, seed=3)
+
+
+def test_method_instance_patterns(tmp_path: Path) -> None:
+    p = tmp_path / "s.toml"
+    p.write_text(
+        '[suite]\npuzzle = "wordsnake"\n'
+        '[[instances]]\nname = "small"\nwords = ["ab", "bc"]\n'
+        '[[instances]]\nname = "large"\nwords = ["ab", "bc", "ca", "ad"]\n'
+        '[[methods]]\nmethod = "cpsat"\ninstances = ["lar*"]\n'
+        '[[methods]]\nmethod = "greedy"\n'
+    )
+    tasks = load_suite(p).tasks
+    assert sorted((t.method, t.instance_name) for t in tasks) == [
+        ("cpsat", "large"),
+        ("greedy", "large"),
+        ("greedy", "small"),
+    ]
+    p.write_text(p.read_text().replace('"lar*"', '"huge"'))
+    with pytest.raises(InputError, match="no wordsnake instance matches"):
+        load_suite(p)
+
+
+def test_a_method_ignoring_its_time_limit_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cpwords.bench import MethodInfo, PuzzleAdapter, register_adapter
+
+    def stubborn(inst: int, method: str, **_: object) -> SolveResult:
+        time.sleep(30)
+        raise AssertionError("not stopped")
+
+    register_adapter(
+        PuzzleAdapter(
+            puzzle="stubborn",
+            sense="max",
+            methods={"slow": MethodInfo("heuristic")},
+            make_instance=lambda spec, base: 1,
+            run=stubborn,
+            size=lambda inst: 1,
+            check=lambda inst, res: True,
+            spec_keys=frozenset({"n"}),
+        )
+    )
+    monkeypatch.setattr(runner_mod, "hard_limit", lambda tl: 0.3)
+    p = tmp_path / "s.toml"
+    p.write_text(
+        '[suite]\npuzzle = "stubborn"\n[[instances]]\nn = 1\n[[methods]]\nmethod = "slow"\n'
+    )
+    rows = _run_suite(tmp_path, p.read_text())
+    assert rows[0]["status"] == "TIMEOUT" and rows[0]["objective"] is None
