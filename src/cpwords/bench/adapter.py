@@ -115,6 +115,7 @@ BUILTIN: dict[str, str] = {
     "wordsnake": "cpwords.bench.adapters.wordsnake",
     "letterboxed": "cpwords.bench.adapters.letterboxed",
     "truncate": "cpwords.bench.adapters.truncate",
+    "grid": "cpwords.bench.adapters.grid",
 }
 
 _REGISTERED: dict[str, PuzzleAdapter] = {}
