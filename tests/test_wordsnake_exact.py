@@ -135,3 +135,14 @@ def test_time_limit_never_claims_optimal_without_proof(shared_data):
         assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
         if res.objective is not None:
             assert res.bound >= res.objective and res.verified
+
+
+def test_cut_loop_runs_when_the_relaxation_is_disconnected():
+    """abc -> bca -> cab -> abc is a ring of overlap-2 arcs: the assignment relaxation takes the
+    whole ring (12) and leaves the depot out, so a linear snake needs a connectivity cut."""
+    from cpwords.models.wordsnake import solve_hub_mip
+
+    res = solve_hub_mip(WordsnakeInstance(("abc", "bca", "cab")))
+    assert res.solver_info["flow_bound"] == 12
+    assert res.status is Status.OPTIMAL and res.objective == 8
+    assert res.solver_info["cuts"] >= 1 and res.solver_info["rounds"] >= 1

@@ -114,8 +114,8 @@ def solve_wordsnake(
     iterations : int
         Iterations of the layered greedy.
     hint : sequence of str, optional
-        A starting ordering for the exact models. When omitted, the exact models start from the
-        layered greedy (a fraction of a second).
+        A starting ordering for the exact models. When omitted, CP-SAT is hinted with one
+        iteration of the layered greedy; the MIP path needs no hint.
     progress : callable, optional
         ``progress(elapsed, incumbent, bound)`` during exact solves.
 
@@ -150,8 +150,9 @@ def solve_wordsnake(
         else:
             res = heur.nearest_neighbour(instance, seed=seed)
         return verify(instance, res)
-    if hint is None and method != "naive":
-        hint = heur.layered_greedy(instance, iterations=5, seed=seed).solution
+    if hint is None and method == "cpsat":
+        # CP-SAT benefits from a hint; the MIP path starts from the exact assignment relaxation.
+        hint = heur.layered_greedy(instance, iterations=1, seed=seed).solution
     common: dict[str, Any] = {
         "time_limit": time_limit,
         "seed": seed,

@@ -19,26 +19,71 @@ from ..result import SolveResult, Status, TracePoint
 
 
 class _Weights:
-    """Arc weights by item pair plus adjacency lists sorted by decreasing weight."""
+    """Pair weights of an instance without materialising the ~n^2/20 overlap-1 arcs.
+
+    Overlaps >= 2 come from the overlap graph; an overlap of exactly 1 holds whenever the last
+    letter of a is the first letter of b (and, for proper overlaps, both words are longer than
+    one letter), so those pairs are served from per-letter buckets.
+    """
 
     def __init__(self, instance: WordsnakeInstance, graph: OverlapGraph | None = None) -> None:
-        g = graph or overlap_graph(instance.words, proper=instance.proper)
+        g = graph or overlap_graph(instance.words, proper=instance.proper, min_overlap=2)
         self.n = instance.n
         self.cyclic = instance.cyclic
-        self.graph = g
-        self.w = g.weight_dict()
-        order = np.argsort(-g.weight, kind="stable")
-        self.out: list[list[int]] = [[] for _ in range(self.n)]
-        self.inn: list[list[int]] = [[] for _ in range(self.n)]
-        tails, heads = g.tail[order].tolist(), g.head[order].tolist()
-        for t, h in zip(tails, heads, strict=True):
-            self.out[t].append(h)
-            self.inn[h].append(t)
+        self.words = instance.words
+        sel = g.overlap >= 2
+        self.heavy_levels: list[tuple[int, np.ndarray, np.ndarray]] = []
+        for k in sorted(set(g.overlap[sel].tolist()), reverse=True):
+            on = g.overlap == k
+            self.heavy_levels.append((k, g.tail[on], g.head[on]))
+        self.heavy: dict[tuple[int, int], int] = {
+            (t, h): k * k
+            for t, h, k in zip(
+                g.tail[sel].tolist(), g.head[sel].tolist(), g.overlap[sel].tolist(), strict=True
+            )
+        }
+        shortest = 2 if instance.proper else 1
+        self.eligible = [len(w) >= shortest for w in instance.words]
+        self.by_first: dict[str, list[int]] = {}
+        self.by_last: dict[str, list[int]] = {}
+        for i, w in enumerate(instance.words):
+            if self.eligible[i] and self.n > 1:
+                self.by_first.setdefault(w[0], []).append(i)
+                self.by_last.setdefault(w[-1], []).append(i)
+        order = sorted(self.heavy, key=lambda p: -self.heavy[p])
+        self.heavy_out: list[list[int]] = [[] for _ in range(self.n)]
+        self.heavy_in: list[list[int]] = [[] for _ in range(self.n)]
+        for t, h in order:
+            self.heavy_out[t].append(h)
+            self.heavy_in[h].append(t)
+
+    def weight(self, a: int, b: int) -> int:
+        """Squared maximal overlap of item a followed by item b."""
+        if a == b:
+            return 0
+        w = self.heavy.get((a, b))
+        if w is not None:
+            return w
+        if self.eligible[a] and self.eligible[b] and self.words[a][-1] == self.words[b][0]:
+            return 1
+        return 0
+
+    def out(self, a: int) -> list[int]:
+        """Items b with weight(a, b) > 0, largest overlaps first (may repeat, may contain a)."""
+        if not self.eligible[a]:
+            return self.heavy_out[a]
+        return self.heavy_out[a] + self.by_first.get(self.words[a][-1], [])
+
+    def inn(self, b: int) -> list[int]:
+        """Items a with weight(a, b) > 0, largest overlaps first (may repeat, may contain b)."""
+        if not self.eligible[b]:
+            return self.heavy_in[b]
+        return self.heavy_in[b] + self.by_last.get(self.words[b][0], [])
 
     def score(self, seq: Sequence[int]) -> int:
-        s = sum(self.w.get((a, b), 0) for a, b in itertools.pairwise(seq))
+        s = sum(self.weight(a, b) for a, b in itertools.pairwise(seq))
         if self.cyclic and len(seq) > 1:
-            s += self.w.get((seq[-1], seq[0]), 0)
+            s += self.weight(seq[-1], seq[0])
         return s
 
 
@@ -62,9 +107,7 @@ def _result(
 # ---------------------------------------------------------------------------------------------
 
 
-def _layered_once(
-    wt: _Weights, levels: list[tuple[int, np.ndarray, np.ndarray]], rng: random.Random
-) -> list[int]:
+def _layered_once(wt: _Weights, rng: random.Random) -> list[int]:
     n = wt.n
     succ = [-1] * n
     pred = [-1] * n
@@ -86,18 +129,14 @@ def _layered_once(
         succ[a], pred[b] = b, a
         return True
 
-    for _, tails, heads in levels:
-        free = [
-            (a, b) for a, b in zip(tails.tolist(), heads.tolist(), strict=True)
-            if succ[a] == -1 and pred[b] == -1
-        ]  # fmt: skip
+    def take(pairs: list[tuple[int, int]]) -> None:
         tail_count: dict[int, int] = {}
         head_count: dict[int, int] = {}
-        for a, b in free:
+        for a, b in pairs:
             tail_count[a] = tail_count.get(a, 0) + 1
             head_count[b] = head_count.get(b, 0) + 1
         rest = []
-        for a, b in free:  # conflict-free pairs first: no other pair shares their tail or head
+        for a, b in pairs:  # conflict-free pairs first: no other pair shares their tail or head
             if tail_count[a] == 1 and head_count[b] == 1:
                 link(a, b)
             else:
@@ -105,6 +144,29 @@ def _layered_once(
         rng.shuffle(rest)
         for a, b in rest:
             link(a, b)
+
+    for _, level_tails, level_heads in wt.heavy_levels:
+        take(
+            [
+                (a, b)
+                for a, b in zip(level_tails.tolist(), level_heads.tolist(), strict=True)
+                if succ[a] == -1 and pred[b] == -1
+            ]
+        )
+    # Level 1: every free tail ending in c may take every free head starting with c. A random
+    # pairing per letter is the same random choice among the conflicting pairs, done in
+    # O(bucket) instead of O(bucket^2).
+    for c, enders in wt.by_last.items():
+        tails = [a for a in enders if succ[a] == -1]
+        heads = [b for b in wt.by_first.get(c, []) if pred[b] == -1]
+        rng.shuffle(tails)
+        rng.shuffle(heads)
+        for a in tails:
+            for k, b in enumerate(heads):
+                if link(a, b):
+                    heads[k] = heads[-1]
+                    heads.pop()
+                    break
     starts = [i for i in range(n) if pred[i] == -1]
     rng.shuffle(starts)
     seq: list[int] = []
@@ -155,18 +217,13 @@ def layered_greedy(
     """
     start = time.perf_counter()
     wt = _Weights(instance, graph)
-    g = wt.graph
-    levels = []
-    for k in sorted(set(g.overlap.tolist()), reverse=True):
-        sel = g.overlap == k
-        levels.append((k, g.tail[sel], g.head[sel]))
     rng = random.Random(seed)
     best_seq: list[int] = list(range(instance.n))
     best = wt.score(best_seq)
     trace = [TracePoint(time.perf_counter() - start, float(best), None)]
     done = 0
     for _ in range(max(1, iterations)):
-        seq = _layered_once(wt, levels, rng)
+        seq = _layered_once(wt, rng)
         done += 1
         value = wt.score(seq)
         if value > best:
@@ -187,19 +244,24 @@ def _nearest_neighbour_seq(wt: _Weights, rng: random.Random) -> list[int]:
     n = wt.n
     visited = [False] * n
     unvisited = set(range(n))
+    free_by_first = {c: set(items) for c, items in wt.by_first.items()}
     cur = rng.randrange(n)
-    seq = [cur]
-    visited[cur] = True
-    unvisited.discard(cur)
-    while unvisited:
-        nxt = next((h for h in wt.out[cur] if not visited[h]), -1)
+    seq = []
+    while True:
+        seq.append(cur)
+        visited[cur] = True
+        unvisited.discard(cur)
+        free_by_first.get(wt.words[cur][0], set()).discard(cur)
+        if not unvisited:
+            return seq
+        nxt = next((h for h in wt.heavy_out[cur] if not visited[h]), -1)
+        if nxt == -1 and wt.eligible[cur]:
+            bucket = free_by_first.get(wt.words[cur][-1])
+            if bucket:
+                nxt = min(bucket)
         if nxt == -1:
             nxt = min(unvisited)
-        visited[nxt] = True
-        unvisited.discard(nxt)
-        seq.append(nxt)
         cur = nxt
-    return seq
 
 
 def nearest_neighbour(
@@ -243,7 +305,7 @@ class _LocalSearch:
         n = self.n
         if k < 0 or k >= n or (k == n - 1 and not self.wt.cyclic) or n < 2:
             return 0
-        return self.wt.w.get((self.seq[k], self.seq[(k + 1) % n]), 0)
+        return self.wt.weight(self.seq[k], self.seq[(k + 1) % n])
 
     def _links(self, ks: set[int]) -> int:
         return sum(self._link(k % self.n if self.wt.cyclic else k) for k in ks)
@@ -256,7 +318,7 @@ class _LocalSearch:
         return None
 
     def _w(self, a: int | None, b: int | None) -> int:
-        return 0 if a is None or b is None else self.wt.w.get((a, b), 0)
+        return 0 if a is None or b is None else self.wt.weight(a, b)
 
     def _reindex(self) -> None:
         for i, v in enumerate(self.seq):
@@ -272,8 +334,8 @@ class _LocalSearch:
             first, last = seq[p], seq[p + length - 1]
             prev, nxt = self._neighbour(p - 1), self._neighbour(p + length)
             removal = self._w(prev, nxt) - self._w(prev, first) - self._w(last, nxt)
-            gaps = {self.pos[u] for u in self.wt.inn[first]}
-            gaps |= {self.pos[v] - 1 for v in self.wt.out[last]}
+            gaps = {self.pos[u] for u in self.wt.inn(first)}
+            gaps |= {self.pos[v] - 1 for v in self.wt.out(last)}
             if not self.wt.cyclic:
                 gaps |= {-1, n - 1}
             best_gain, best_q = 0, None
@@ -307,9 +369,9 @@ class _LocalSearch:
             cands = set()
             left, right = self._neighbour(i - 1), self._neighbour(i + 1)
             if left is not None:
-                cands.update(self.wt.out[left])
+                cands.update(self.wt.out(left))
             if right is not None:
-                cands.update(self.wt.inn[right])
+                cands.update(self.wt.inn(right))
             for y in cands:
                 j = self.pos[y]
                 if j == i:

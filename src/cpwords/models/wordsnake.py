@@ -26,11 +26,12 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+from ortools.graph.python import min_cost_flow
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
 from ..errors import InputError, ModelError
-from ..puzzles.wordsnake import OverlapGraph, WordsnakeInstance, overlap_graph
+from ..puzzles.wordsnake import WordsnakeInstance
 from ..result import SolveResult, Status, TracePoint
 from .wordsnake_hub import (
     HubGraph,
@@ -67,15 +68,17 @@ MIP_BACKENDS = {"highs": "HIGHS", "scip": "SCIP", "cbc": "CBC"}
 
 
 class _Scorer:
-    """Scores orderings from the overlap graph (model side; the checker recomputes separately)."""
+    """Scores orderings with the model's pair weights (the checker recomputes separately)."""
 
-    def __init__(self, instance: WordsnakeInstance, graph: OverlapGraph | None = None) -> None:
+    def __init__(self, instance: WordsnakeInstance, hg: HubGraph) -> None:
         self.instance = instance
-        self.graph = graph or overlap_graph(instance.words, proper=instance.proper)
+        self.hg = hg
         self.index: dict[str, list[int]] = {}
         for i, w in enumerate(instance.words):
             self.index.setdefault(w, []).append(i)
-        self.w = self.graph.weight_dict()
+
+    def weight(self, a: int, b: int) -> int:
+        return self.hg.pair_weight(self.instance.words, a, b)
 
     def items(self, order: Sequence[str]) -> list[int]:
         """Map words back to item indices (duplicates take their copies in turn)."""
@@ -86,7 +89,7 @@ class _Scorer:
         pairs = list(itertools.pairwise(items))
         if self.instance.cyclic and len(items) > 1:
             pairs.append((items[-1], items[0]))
-        return sum(self.w.get(p, 0) for p in pairs)
+        return sum(self.weight(a, b) for a, b in pairs)
 
 
 def _repair(hg: HubGraph, chosen: np.ndarray, scorer: _Scorer) -> list[str]:
@@ -110,7 +113,7 @@ def _repair(hg: HubGraph, chosen: np.ndarray, scorer: _Scorer) -> list[str]:
         seq = [u - 1 for u, _ in nx.eulerian_circuit(sub, source=start) if 1 <= u <= hg.n]
         if DEPOT_NODE not in comp and len(seq) > 1:
             # Cut the cycle where the transition is weakest.
-            trans = [scorer.w.get((seq[k], seq[(k + 1) % len(seq)]), 0) for k in range(len(seq))]
+            trans = [scorer.weight(seq[k], seq[(k + 1) % len(seq)]) for k in range(len(seq))]
             k = int(np.argmin(trans))
             seq = seq[k + 1 :] + seq[: k + 1]
         pieces.append(seq)
@@ -148,7 +151,7 @@ def order_to_arcs(hg: HubGraph, items: Sequence[int], scorer: _Scorer) -> np.nda
         use[index[(DEPOT_NODE, seq[0] + 1)]] += 1
         use[index[(seq[-1] + 1, DEPOT_NODE)]] += 1
     for a, b in pairs:
-        w = scorer.w.get((a, b), 0)
+        w = scorer.weight(a, b)
         if w >= 4:
             use[index[(a + 1, b + 1)]] += 1
         elif w == 1 and words[a][-1] in hub_of:
@@ -177,6 +180,12 @@ def _quiet_stdout() -> Iterator[None]:
     finally:
         os.dup2(saved, 1)
         os.close(saved)
+
+
+def _integral_bound(new: float, old: float | None) -> float:
+    """Tighten a dual bound: scores are integers, so floor(bound) is still a valid bound."""
+    tightened = float(np.floor(new + 1e-6))
+    return tightened if old is None else min(old, tightened)
 
 
 def _solver_info(backend: str, **params: Any) -> dict[str, Any]:
@@ -218,6 +227,61 @@ def _finish(
         status, objective, bound, time.perf_counter() - start, order, method,
         solver_info=info, trace=tuple(trace),
     )  # fmt: skip
+
+
+def assignment_relaxation(hg: HubGraph) -> tuple[np.ndarray, int]:
+    """Solve the letter-hub model without connectivity cuts as a min-cost circulation.
+
+    Without the cuts the constraints are flow conservation: split each word v into an entry
+    node (demand 1) and an exit node (supply 1); depot and hubs conserve flow. The matrix is a
+    network matrix, hence totally unimodular, so the min-cost flow optimum is the optimum of
+    the integer program *and* of its LP relaxation: it is a valid dual bound.
+
+    Parameters
+    ----------
+    hg : HubGraph
+
+    Returns
+    -------
+    chosen : numpy.ndarray of bool, shape (m,)
+        Arcs carrying flow.
+    value : int
+        Total weight of the chosen arcs (the assignment bound).
+
+    Raises
+    ------
+    ModelError
+        When the flow solver does not report an optimum (the circulation is always feasible).
+
+    References
+    ----------
+    R. K. Ahuja, T. L. Magnanti, J. B. Orlin, *Network Flows*, Prentice Hall, 1993.
+    """
+    words = hg.n
+
+    # Flow node numbering: depot and hubs keep their ids, word v is its exit node v, and its
+    # entry node is num_nodes + v - 1.
+    def entry(v: np.ndarray) -> np.ndarray:
+        is_word = (v >= 1) & (v <= words)
+        return np.where(is_word, hg.num_nodes + v - 1, v)
+
+    flow = min_cost_flow.SimpleMinCostFlow()
+    arcs = flow.add_arcs_with_capacity_and_unit_cost(
+        hg.tail.astype(np.int32),
+        entry(hg.head).astype(np.int32),
+        np.ones(hg.m, dtype=np.int64),
+        -hg.weight,
+    )
+    nodes = np.arange(1, words + 1)
+    flow.set_nodes_supplies(
+        np.concatenate([nodes, hg.num_nodes + nodes - 1]).astype(np.int32),
+        np.concatenate([np.ones(words), -np.ones(words)]).astype(np.int64),
+    )
+    status = flow.solve()
+    if status != flow.OPTIMAL:
+        raise ModelError(f"min-cost flow failed on the assignment relaxation (status {status})")
+    chosen = flow.flows(arcs) > 0
+    return chosen, int(-flow.optimal_cost())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,7 +353,40 @@ def solve_hub_mip(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     hg = build_hub_graph(instance)
-    scorer = _Scorer(instance)
+    scorer = _Scorer(instance, hg)
+    best_order: list[str] | None = list(hint) if hint is not None else None
+    best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
+    trace: list[TracePoint] = []
+
+    # Round 0: the assignment relaxation as a min-cost circulation (exact, no MIP needed).
+    chosen, relaxation = assignment_relaxation(hg)
+    bound: float | None = float(relaxation)
+    missing = components_missing_root(hg, chosen)
+    order = _repair(hg, chosen, scorer) if missing else decode_order(hg, chosen, instance.words)
+    value = scorer.score_items(scorer.items(order))
+    if best is None or value > best:
+        best, best_order = value, order
+    trace.append(TracePoint(time.perf_counter() - start, best, bound))
+    if progress is not None:
+        progress(trace[-1].time, best, bound)
+    info = _solver_info(
+        backend, formulation="letter-hub", workers=workers, seed=seed,
+        arcs=hg.m, nodes=hg.num_nodes, time_limit=time_limit, flow_bound=relaxation,
+    )  # fmt: skip
+    if not missing or best >= relaxation:
+        info.update(rounds=0, cuts=0)
+        return _finish(
+            instance=instance, proven=True, order=best_order, objective=float(best),
+            bound=bound, start=start, method=f"mip-{backend}", info=info, trace=trace,
+        )  # fmt: skip
+    pending_cuts = missing
+    if deadline is not None and time.perf_counter() >= deadline:
+        info.update(rounds=0, cuts=0)
+        return _finish(
+            instance=instance, proven=False, order=best_order, objective=float(best),
+            bound=bound, start=start, method=f"mip-{backend}", info=info, trace=trace,
+        )  # fmt: skip
+
     with _quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
         solver = pywraplp.Solver.CreateSolver(MIP_BACKENDS[backend])
     if solver is None:  # pragma: no cover - depends on the OR-Tools build
@@ -320,18 +417,27 @@ def solve_hub_mip(
             obj.SetCoefficient(x[a], float(w))
     obj.SetMaximization()
 
-    best_order: list[str] | None = list(hint) if hint is not None else None
-    best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
     if best_order is not None and backend != "highs":
         # OR-Tools 9.15 crashes when a hint is given to HiGHS; there the hint only seeds the
         # incumbent.
         use = order_to_arcs(hg, scorer.items(best_order), scorer)
         solver.SetHint(x, [float(min(u, 1)) for u in use.tolist()])
-    bound: float | None = None
-    trace: list[TracePoint] = []
     proven = False
     rounds = cuts = 0
     params = pywraplp.MPSolverParameters()
+
+    def add_cuts(components: list[list[int]]) -> None:
+        nonlocal cuts
+        for comp in components:
+            in_s = set(comp)
+            ct = solver.Constraint(1, inf)
+            for v in comp:
+                for a in ins[v]:
+                    if int(hg.tail[a]) not in in_s:
+                        ct.SetCoefficient(x[a], 1)
+            cuts += 1
+
+    add_cuts(pending_cuts)
     while True:
         if deadline is not None:
             remaining = deadline - time.perf_counter()
@@ -348,7 +454,7 @@ def solve_hub_mip(
             raise ModelError("the letter-hub model was reported infeasible")
         if status in (Status.OPTIMAL, Status.FEASIBLE):
             rel_bound = solver.Objective().BestBound() if status is Status.FEASIBLE else obj.Value()
-            bound = rel_bound if bound is None else min(bound, rel_bound)
+            bound = _integral_bound(rel_bound, bound)
         if status is Status.UNKNOWN:
             break
         chosen = np.array([v.solution_value() > 0.5 for v in x], dtype=bool)
@@ -369,18 +475,8 @@ def solve_hub_mip(
             break
         if status is Status.FEASIBLE and not missing:
             break  # time ran out inside the solve; the solution is valid but unproven
-        for comp in missing:
-            in_s = set(comp)
-            ct = solver.Constraint(1, inf)
-            for v in comp:
-                for a in ins[v]:
-                    if int(hg.tail[a]) not in in_s:
-                        ct.SetCoefficient(x[a], 1)
-            cuts += 1
-    info = _solver_info(
-        backend, formulation="letter-hub", workers=workers, seed=seed, rounds=rounds,
-        cuts=cuts, arcs=hg.m, nodes=hg.num_nodes, time_limit=time_limit,
-    )  # fmt: skip
+        add_cuts(missing)
+    info.update(rounds=rounds, cuts=cuts)
     return _finish(
         instance=instance, proven=proven, order=best_order,
         objective=None if best is None else float(best), bound=bound, start=start,
@@ -477,7 +573,7 @@ def solve_hub_cpsat(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     hg = build_hub_graph(instance)
-    scorer = _Scorer(instance)
+    scorer = _Scorer(instance, hg)
     model = cp_model.CpModel()
     x = [model.new_bool_var(f"x{a}") for a in range(hg.m)]
     outs, ins = hg.out_arcs(), hg.in_arcs()
@@ -522,8 +618,7 @@ def solve_hub_cpsat(
         status = CPSAT_STATUS[code]
         if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
             raise ModelError("the letter-hub model was reported infeasible")
-        rel_bound = solver.best_objective_bound
-        bound = rel_bound if bound is None else min(bound, rel_bound)
+        bound = _integral_bound(solver.best_objective_bound, bound)
         if status is Status.UNKNOWN:
             break
         chosen = np.array([solver.boolean_value(v) for v in x], dtype=bool)
@@ -608,7 +703,7 @@ def solve_naive_circuit(
     """
     _check_limits(time_limit, workers)
     start = time.perf_counter()
-    scorer = _Scorer(instance)
+    scorer = _Scorer(instance, build_hub_graph(instance))
     n = instance.n
     words = instance.words
     if n == 1:
@@ -626,7 +721,7 @@ def solve_naive_circuit(
                 v = model.new_bool_var("")
                 lit[(i, j)] = v
                 arcs.append((i, j, v))
-                w = scorer.w.get((i, j), 0)
+                w = scorer.weight(i, j)
                 if w:
                     terms.append(w * v)
     if not instance.cyclic:
@@ -675,6 +770,7 @@ def solve_naive_circuit(
                         arcs=len(arcs), time_limit=time_limit)  # fmt: skip
     return _finish(
         instance=instance, proven=status is Status.OPTIMAL, order=order, objective=objective,
-        bound=solver.best_objective_bound if order is not None else None, start=start,
+        bound=None if order is None else _integral_bound(solver.best_objective_bound, None),
+        start=start,
         method="naive-circuit", info=info, trace=cb.points,
     )  # fmt: skip

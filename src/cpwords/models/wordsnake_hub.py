@@ -50,6 +50,17 @@ class HubGraph:
     weight: np.ndarray
     hub_letter: dict[int, str]
     cyclic: bool
+    heavy: dict[tuple[int, int], int]
+    eligible: tuple[bool, ...]
+
+    def pair_weight(self, words: tuple[str, ...], a: int, b: int) -> int:
+        """Squared maximal overlap of item ``a`` followed by item ``b`` (model side)."""
+        if a == b:
+            return 0
+        w = self.heavy.get((a, b))
+        if w is not None:
+            return w
+        return int(self.eligible[a] and self.eligible[b] and words[a][-1] == words[b][0])
 
     @property
     def m(self) -> int:
@@ -93,7 +104,7 @@ def build_hub_graph(instance: WordsnakeInstance) -> HubGraph:
     """
     words = instance.words
     n = len(words)
-    g = overlap_graph(words, proper=instance.proper)
+    g = overlap_graph(words, proper=instance.proper, min_overlap=2)
     heavy = g.overlap >= 2
     tails: list[np.ndarray] = [np.zeros(n, np.int64), np.arange(1, n + 1)]
     heads: list[np.ndarray] = [np.arange(1, n + 1), np.zeros(n, np.int64)]
@@ -134,6 +145,16 @@ def build_hub_graph(instance: WordsnakeInstance) -> HubGraph:
         weight=np.concatenate(weights),
         hub_letter={v: c for c, v in hub_node.items()},
         cyclic=instance.cyclic,
+        heavy={
+            (t, h): w
+            for t, h, w in zip(
+                g.tail[heavy].tolist(),
+                g.head[heavy].tolist(),
+                g.weight[heavy].tolist(),
+                strict=True,
+            )
+        },
+        eligible=tuple(np.isin(np.arange(n), eligible).tolist()),
     )
 
 

@@ -115,7 +115,7 @@ class OverlapGraph:
         }
 
 
-def overlap_graph(words: Sequence[str], proper: bool = False) -> OverlapGraph:
+def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int = 1) -> OverlapGraph:
     """Build the positive-overlap arcs of the overlap digraph.
 
     Parameters
@@ -124,12 +124,15 @@ def overlap_graph(words: Sequence[str], proper: bool = False) -> OverlapGraph:
         The n items.
     proper : bool
         Restrict overlaps to ``k < min(len(a), len(b))``.
+    min_overlap : int
+        Keep only arcs whose maximal overlap is at least this (the letter-hub models need
+        only overlaps >= 2, which are far fewer).
 
     Returns
     -------
     OverlapGraph
-        Only arcs with overlap >= 1, so the formulations grow with the number of positive arcs
-        rather than with n^2.
+        Only arcs with overlap >= ``min_overlap`` (>= 1), so the formulations grow with the
+        number of positive arcs rather than with n^2.
 
     Notes
     -----
@@ -143,14 +146,15 @@ def overlap_graph(words: Sequence[str], proper: bool = False) -> OverlapGraph:
     >>> sorted(zip(g.tail.tolist(), g.head.tolist(), g.overlap.tolist()))
     [(0, 1, 1), (1, 2, 3)]
     """
+    lo = max(1, min_overlap)
     by_prefix: dict[str, list[int]] = defaultdict(list)
     for j, w in enumerate(words):
-        for k in range(1, len(w) + 1):
+        for k in range(lo, len(w) + 1):
             by_prefix[w[:k]].append(j)
     best: dict[tuple[int, int], int] = {}
     for i, a in enumerate(words):
         la = len(a)
-        for k in range(1, la + 1):
+        for k in range(lo, la + 1):
             for j in by_prefix.get(a[la - k :], ()):
                 if j == i:
                     continue

@@ -1,0 +1,228 @@
+"""Wordsnake benchmark: exact models, the naive circuit and the heuristics, side by side.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_wordsnake.py            # full run (about 20 minutes)
+    .venv/bin/python benchmarks/bench_wordsnake.py --quick    # n = 100, 200; one seed
+
+Seeded random samples of ENABLE (../shared/data/enable1.txt) at each size n are solved by every
+exact backend (letter-hub MIP in HiGHS and SCIP, letter-hub CP-SAT, the naive complete-graph
+circuit) and every heuristic, in the same run. A second part finds, for each exact backend, the
+largest n (from a ladder) proven optimal within the time limit. Results go to
+benchmarks/results/wordsnake.{json,csv,md}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+from cpwords.lexicon import load_lexicon, shared_data_dir
+from cpwords.puzzles.wordsnake import WordsnakeInstance
+from cpwords.result import Status
+from cpwords.wordsnake import solve_wordsnake
+
+EXACT = ["mip", "mip-scip", "cpsat", "naive"]
+HEURISTICS = ["layered", "local", "greedy"]
+
+
+def machine() -> dict[str, object]:
+    return {
+        "nproc": os.cpu_count(),
+        "python": platform.python_version(),
+        "ortools": version("ortools"),
+        "platform": platform.platform(),
+        "loadavg_start": os.getloadavg()[0],
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+
+
+def sample(words: tuple[str, ...], n: int, seed: int) -> WordsnakeInstance:
+    return WordsnakeInstance(
+        tuple(random.Random(seed).sample(words, n)), name=f"enable-{n}-s{seed}"
+    )
+
+
+def run_one(inst: WordsnakeInstance, method: str, args: argparse.Namespace) -> dict[str, object]:
+    res = solve_wordsnake(
+        inst, method, time_limit=args.time_limit, workers=args.workers, seed=0,
+        iterations=args.iterations,
+    )  # fmt: skip
+    return {
+        "instance": inst.name,
+        "n": inst.n,
+        "method": method,
+        "status": res.status.value,
+        "objective": res.objective,
+        "bound": res.bound,
+        "gap": res.gap,
+        "wall_time": round(res.wall_time, 4),
+        "verified": res.verified,
+        "rounds": res.solver_info.get("rounds"),
+        "cuts": res.solver_info.get("cuts"),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 500, 1000, 2000])
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--iterations", type=int, default=20, help="layered-greedy iterations")
+    ap.add_argument("--naive-max-n", type=int, default=1000,
+                    help="skip the naive n^2 circuit above this n (GBs of model)")  # fmt: skip
+    ap.add_argument("--ladder", type=int, nargs="*",
+                    default=[1000, 2000, 5000, 10000, 20000])  # fmt: skip
+    ap.add_argument("--quick", action="store_true", help="n = 100, 200; seed 0; no ladder")
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/wordsnake"))
+    args = ap.parse_args()
+    if args.quick:
+        args.sizes, args.seeds, args.ladder = [100, 200], [0], []
+    data = shared_data_dir()
+    if data is None:
+        print("bench_wordsnake: ../shared/data is absent; nothing to run", file=sys.stderr)
+        return 2
+    enable = load_lexicon(data / "enable1.txt").words
+    info = machine()
+    rows: list[dict[str, object]] = []
+    for n in args.sizes:
+        for seed in args.seeds:
+            inst = sample(enable, n, seed)
+            for method in EXACT + HEURISTICS:
+                if method == "naive" and n > args.naive_max_n:
+                    note = f"n > --naive-max-n {args.naive_max_n}"
+                    rows.append(
+                        {"instance": inst.name, "n": n, "method": method, "status": "NOT RUN",
+                         "note": note}
+                    )  # fmt: skip
+                    continue
+                row = run_one(inst, method, args)
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+            # gaps of everything against the proven optimum of this instance
+            proven = [
+                r["objective"]
+                for r in rows
+                if r["instance"] == inst.name and r["status"] == "OPTIMAL"
+            ]
+            opt = proven[0] if proven else None
+            for r in rows:
+                if r["instance"] == inst.name and r.get("objective") is not None:
+                    r["optimum"] = opt
+                    r["gap_to_optimum"] = (
+                        None if opt is None else (opt - r["objective"]) / max(1, opt)
+                    )  # type: ignore[operator]
+    ladder: dict[str, list[dict[str, object]]] = {}
+    for method in EXACT:
+        ladder[method] = []
+        for n in args.ladder:
+            if method == "naive" and n > args.naive_max_n:
+                break
+            row = run_one(sample(enable, n, 0), method, args)
+            ladder[method].append(row)
+            print(json.dumps({"ladder": method, **row}), flush=True)
+            if row["status"] != Status.OPTIMAL.value:
+                break
+    info["loadavg_end"] = os.getloadavg()[0]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "machine": info,
+        "args": {k: str(v) for k, v in vars(args).items()},
+        "rows": rows,
+        "ladder": ladder,
+    }
+    args.out.with_suffix(".json").write_text(json.dumps(payload, indent=1))
+    keys = sorted({k for r in rows for k in r})
+    with args.out.with_suffix(".csv").open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=keys)
+        w.writeheader()
+        w.writerows(rows)
+    args.out.with_suffix(".md").write_text(markdown(rows, ladder, info, args))
+    print(markdown(rows, ladder, info, args))
+    return 0
+
+
+def _median(xs: list[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def markdown(rows, ladder, info, args) -> str:  # type: ignore[no-untyped-def]
+    lines = [
+        "# Wordsnake benchmark",
+        "",
+        f"Machine: {info['nproc']} cores, Python {info['python']}, OR-Tools {info['ortools']}, "
+        f"load average {info['loadavg_start']:.2f} at start, "
+        f"{info.get('loadavg_end', 0):.2f} at end, "
+        f"{info['date']}.",
+        f"Instances: random samples of ENABLE, seeds {args.seeds}; time limit {args.time_limit} s "
+        f"per solve, {args.workers} workers. Command: `python benchmarks/bench_wordsnake.py`.",
+        "",
+        "## Exact models (median wall time over seeds; proven = OPTIMAL count)",
+        "",
+        "| n | "
+        + " | ".join(f"{m} time (s) | {m} proven" for m in EXACT)
+        + " | naive / mip time |",
+        "|---|" + "---|---|" * len(EXACT) + "---|",
+    ]
+    for n in args.sizes:
+        cells = []
+        med = {}
+        for m in EXACT:
+            rs = [r for r in rows if r["n"] == n and r["method"] == m and r["status"] != "NOT RUN"]
+            if not rs:
+                cells += ["not run", "-"]
+                continue
+            t = _median([float(r["wall_time"]) for r in rs])
+            med[m] = t
+            proven = sum(r["status"] == "OPTIMAL" for r in rs)
+            cells += [f"{t:.3f}", f"{proven}/{len(rs)}"]
+        ratio = "-"
+        if "naive" in med and "mip" in med:
+            unproven = any(
+                r["status"] != "OPTIMAL" for r in rows if r["n"] == n and r["method"] == "naive"
+            )
+            ratio = f"{'>= ' if unproven else ''}{med['naive'] / med['mip']:.0f}x"
+        lines.append(f"| {n} | " + " | ".join(cells) + f" | {ratio} |")
+    lines += [
+        "",
+        "## Heuristics (median score as % of the proven optimum; median time)",
+        "",
+        "| n | optimum (median) | "
+        + " | ".join(f"{h} % | {h} time (s)" for h in HEURISTICS)
+        + " |",
+        "|---|---|" + "---|---|" * len(HEURISTICS),
+    ]
+    for n in args.sizes:
+        opts = [
+            r["optimum"] for r in rows if r["n"] == n and r["method"] == "mip" and r.get("optimum")
+        ]
+        cells = []
+        for h in HEURISTICS:
+            rs = [r for r in rows if r["n"] == n and r["method"] == h and r.get("optimum")]
+            pct = _median([100 * float(r["objective"]) / float(r["optimum"]) for r in rs])
+            t = _median([float(r["wall_time"]) for r in rs])
+            cells += ["-" if pct is None else f"{pct:.1f}", "-" if t is None else f"{t:.3f}"]
+        lines.append(f"| {n} | {_median(opts) or '-'} | " + " | ".join(cells) + " |")
+    if ladder:
+        lines += ["", f"## Largest n proven within {args.time_limit:.0f} s (seed 0)", "",
+                  "| backend | ladder (n: status, time) | largest proven |",
+                  "|---|---|---|"]  # fmt: skip
+        for m, rs in ladder.items():
+            steps = ", ".join(f"{r['n']}: {r['status']} {float(r['wall_time']):.1f} s" for r in rs)
+            best = max((int(r["n"]) for r in rs if r["status"] == "OPTIMAL"), default=None)
+            lines.append(f"| {m} | {steps} | {best if best is not None else '-'} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
