@@ -135,13 +135,11 @@ class LetterBoxedSolver:
 
     Examples
     --------
-    >>> solver = LetterBoxedSolver(["bead", "dig", "gulf", "fleck", "kahlij", "jab"])
-    >>> r = solver.solve("abc-def-ghi-jkl")
-    >>> r.status.value, r.solution
-    ('INFEASIBLE', None)
-    >>> solver = LetterBoxedSolver(["jab", "bike", "ehlgicdf", "flag", "gadj"])
-    >>> solver.solve("abc-def-ghi-jkl").solution
-    ['jab', 'bike', 'ehlgicdf']
+    >>> solver = LetterBoxedSolver(["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"])
+    >>> [solver.solve(box).solution for box in ("abc-def-ghi-jkl", "acb-def-ghi-jlk")]
+    [['bechfag', 'gjdkil'], ['bechfag', 'gjdkil']]
+    >>> solver.solve("abe-dcf-ghi-jkl").status.value
+    'INFEASIBLE'
     """
 
     def __init__(self, lexicon: Lexicon | Iterable[str] | None = None) -> None:
@@ -518,9 +516,10 @@ def solve_letterboxed(
 
     Examples
     --------
-    >>> r = solve_letterboxed("abc-def-ghi-jkl", ["jab", "bike", "ehlgicdf", "bhkgcl", "lidef"])
-    >>> r.status.value, r.solution, r.objective
-    ('OPTIMAL', ['bhkgcl', 'lidef', 'fajb'], 3014.0)  # doctest: +SKIP
+    >>> words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
+    >>> r = solve_letterboxed("abc-def-ghi-jkl", words)
+    >>> r.status.value, r.solution, r.objective, r.solver_info["letters"]
+    ('OPTIMAL', ['bechfag', 'gjdkil'], 2013.0, 13)
     """
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
     return solver.solve(box, all_solutions=all_solutions)
@@ -732,9 +731,10 @@ def count_letterboxed(
 
     Examples
     --------
-    >>> words = ["jab", "bike", "ehlgicdf", "fakej"]
-    >>> count_letterboxed("abc-def-ghi-jkl", words, max_words=3, list_limit=None).by_words
-    (0, 0, 0)
+    >>> words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
+    >>> c = count_letterboxed("abc-def-ghi-jkl", words, max_words=3, list_limit=None)
+    >>> c.by_words, c.solutions
+    ((0, 1, 1), (('bechfag', 'gjdkil'), ('bead', 'dhl', 'lcfgjik')))
     """
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
     return solver.count(box, max_words=max_words, list_limit=list_limit)
