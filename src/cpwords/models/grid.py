@@ -34,6 +34,8 @@ __all__ = [
     "cpsat_all_boards",
     "cpsat_quadruples",
     "enumerate_quadruples",
+    "find_grid_quadruples",
+    "grid_tokens",
     "solve_grid",
 ]
 
@@ -391,3 +393,82 @@ def cpsat_quadruples(
         "cpsat-nogood",
         {"solves": solves, "suffix_tokens": len(idx.suffixes)},
     )
+
+
+def grid_tokens(
+    top: int = 10000,
+    suffix_length: int = 2,
+    min_prefix: int = 2,
+    lexicon: Sequence[str] | None = None,
+    plurals: bool = False,
+) -> GridTokens:
+    """Tokens from the ``top`` most common English words, or from ``lexicon`` when given.
+
+    Raises
+    ------
+    InputError
+        Options out of range or an empty lexicon.
+    """
+    from ..puzzles.grid import cut_words, wordfreq_tokens
+
+    if lexicon is not None:
+        return cut_words(lexicon, suffix_length, min_prefix, "<lexicon>", plurals)
+    return wordfreq_tokens(top, suffix_length, min_prefix, plurals)
+
+
+def find_grid_quadruples(
+    top: int = 10000,
+    suffix_length: int = 2,
+    min_prefix: int = 2,
+    board: Board | None = None,
+    method: str = "matching",
+    break_symmetry: bool = True,
+) -> GridEnumeration:
+    """Every suffix quadruple (one per symmetry class) that admits a full board.
+
+    Parameters
+    ----------
+    top : int
+        Lexicon = the ``top`` most common English words (wordfreq), plurals dropped.
+    suffix_length, min_prefix : int
+        The cutting rule (letters).
+    board : Board, optional
+        Default: the seed's board (:func:`~cpwords.puzzles.grid.default_board`).
+    method : {"matching", "cpsat", "backtrack"}
+        The suffix search + matching (fast, default), CP-SAT with no-goods (slow, a
+        cross-check), or the seed's centre-out backtracking (baseline).
+    break_symmetry : bool
+        One assignment per orbit of the automorphism group when True.
+
+    Returns
+    -------
+    GridEnumeration
+
+    Raises
+    ------
+    InputError
+        Options out of range, empty lexicon, unknown method.
+
+    References
+    ----------
+    P. Baillehache, "Solving a word puzzle game for the OKWDDM community" (2023).
+
+    Examples
+    --------
+    >>> e = find_grid_quadruples(5000)
+    >>> e.group_order, e.orbit_size, len(e.quadruples[0].suffixes)
+    (8, 8, 4)
+    """
+    from ..puzzles.grid import default_board
+
+    b = board if board is not None else default_board()
+    tokens = grid_tokens(top, suffix_length, min_prefix)
+    if method == "matching":
+        return enumerate_quadruples(b, tokens, break_symmetry)
+    if method == "cpsat":
+        return cpsat_quadruples(b, tokens, break_symmetry)
+    if method == "backtrack":
+        from ..heuristics.grid import backtrack_quadruples
+
+        return backtrack_quadruples(b, tokens, break_symmetry)
+    raise InputError(f"unknown method {method!r} (matching, cpsat, backtrack)")

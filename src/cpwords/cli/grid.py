@@ -1,0 +1,288 @@
+"""``cpwords grid``: the prefix/suffix grid (enumerate puzzles, count answers, solve, check)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..errors import InputError
+from ..puzzles.grid import (
+    DEFAULT_MIN_PREFIX,
+    DEFAULT_SUFFIX_LENGTH,
+    DEFAULT_TOP,
+    Board,
+    GridTokens,
+    board_words,
+    cut_words,
+    draw_grid,
+    grid_problems,
+    load_board,
+    parse_fill,
+    parse_suffixes,
+    wordfreq_tokens,
+)
+from ._common import echo_json, progress_status
+
+
+def _tokens(top: int, lexicon: str | None, L: int, P: int, plurals: bool) -> GridTokens:
+    if lexicon is None:
+        return wordfreq_tokens(top, L, P, plurals)
+    from ..lexicon import load_lexicon
+
+    lex = load_lexicon(lexicon)
+    return cut_words(lex.words, L, P, lex.source, plurals)
+
+
+def _fill_arg(text: str) -> dict[str, str]:
+    """A filled board given inline (``slot=token,...`` or JSON) or as a file path."""
+    from pathlib import Path
+
+    p = Path(text)
+    if "=" not in text and not text.lstrip().startswith("{"):
+        if not p.is_file():
+            raise InputError(f"filled-board file not found: {text}")
+        try:
+            return parse_fill(p.read_text("utf-8"), str(p))
+        except (OSError, UnicodeDecodeError):
+            raise InputError(f"cannot read filled-board file {p}") from None
+    return parse_fill(text)
+
+
+def _header(board: Board, tokens: GridTokens, group: int) -> list[str]:
+    np_, ns = len(board.prefix_slots), len(board.suffix_slots)
+    return [
+        f"board    {board.name}: {np_} prefix + {ns} suffix slots, {len(board.edges)} words, "
+        f"{group} automorphisms",
+        f"lexicon  {tokens.source}: {len(tokens.words)} words, {len(tokens.pairs)} cut "
+        f"(suffix length {tokens.suffix_length}, prefix >= {tokens.min_prefix} letters)",
+    ]
+
+
+def _show_board(board: Board, fill: dict[str, str]) -> None:
+    for line in draw_grid(board, fill).splitlines():
+        click.echo("    " + line)
+    click.echo("    words: " + " ".join(board_words(board, fill)))
+
+
+@click.command("grid")
+@click.option(
+    "--board",
+    "board_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Board file (JSON: suffix_slots, prefix_slots, edges [prefix, suffix], optional "
+    "layout). Default: the seed's 13-slot board (okwddm).",
+)
+@click.option(
+    "--top",
+    type=int,
+    default=DEFAULT_TOP,
+    show_default=True,
+    help="Lexicon: the N most common English words (wordfreq), a-z only, plurals dropped.",
+)
+@click.option(
+    "--lexicon",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Use this word-list file instead of --top.",
+)
+@click.option(
+    "--suffix-length",
+    "-L",
+    type=int,
+    default=DEFAULT_SUFFIX_LENGTH,
+    show_default=True,
+    help="Letters of a suffix token (the last L letters of a word), 1..8.",
+)
+@click.option(
+    "--min-prefix",
+    "-P",
+    type=int,
+    default=DEFAULT_MIN_PREFIX,
+    show_default=True,
+    help="Least letters of a prefix token (the rest of the word), 1..8.",
+)
+@click.option("--plurals", is_flag=True, help="Keep plural forms (w ending in s with w[:-1]).")
+@click.option(
+    "--count",
+    "quadruple",
+    metavar="QUADRUPLE",
+    default=None,
+    help="Count the full boards of this puzzle: suffixes in slot order s1..s4, e.g. 'ck,ll,nd,ss'.",
+)
+@click.option(
+    "--solve",
+    "partial",
+    metavar="FILL",
+    default=None,
+    help="Complete a partial board: 'slot=token,...', a JSON object or a file holding either.",
+)
+@click.option(
+    "--check",
+    "check",
+    metavar="FILL",
+    default=None,
+    help="Check a filled board ('slot=token,...', JSON or a file) against the rules.",
+)
+@click.option(
+    "--show", type=click.IntRange(min=0), default=3, show_default=True, help="Boards to draw."
+)
+@click.option(
+    "--list",
+    "list_max",
+    type=click.IntRange(min=0),
+    default=60,
+    show_default=True,
+    help="Quadruples to list in the human output (--json lists all).",
+)
+@click.option(
+    "--all-orientations", is_flag=True, help="No symmetry breaking: list every orientation."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def grid(
+    board_path: str | None,
+    top: int,
+    lexicon: str | None,
+    suffix_length: int,
+    min_prefix: int,
+    plurals: bool,
+    quadruple: str | None,
+    partial: str | None,
+    check: str | None,
+    show: int,
+    list_max: int,
+    all_orientations: bool,
+    as_json: bool,
+) -> None:
+    """The prefix/suffix grid: every edge of the board joins a prefix slot to a suffix slot and
+    must spell a word; prefixes distinct, suffixes distinct, no word twice. A puzzle is the
+    suffix quadruple; the player finds the prefixes.
+
+    By default lists every suffix quadruple that admits a full board, one per class of
+    rotated/reflected boards (the lex-leader of the class), with an example board. --count
+    tells whether a puzzle has a unique answer; --solve completes a partial board; --check
+    validates a filled one. Exit status 1 when there is no quadruple / no completion / the
+    checked board is invalid.
+    """
+    from ..models.grid import count_completions, enumerate_quadruples, solve_grid
+    from ..models.grid_symmetry import board_symmetry
+
+    modes = [m for m in (quadruple, partial, check) if m is not None]
+    if len(modes) > 1:
+        raise InputError("give at most one of --count, --solve, --check")
+    board = load_board(board_path)
+    tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
+    sym = board_symmetry(board, not all_orientations)
+    base: dict[str, Any] = {
+        "board": board.name,
+        "top": top if lexicon is None else None,
+        "lexicon": tokens.source,
+        "words": len(tokens.words),
+        "suffix_length": suffix_length,
+        "min_prefix": min_prefix,
+        "group_order": sym.order,
+    }
+    if check is not None:
+        fill = _fill_arg(check)
+        problems = grid_problems(board, fill, tokens.words, suffix_length, min_prefix)
+        if as_json:
+            echo_json(
+                base | {"valid": not problems, "problems": problems,
+                        "words_on_board": board_words(board, fill)}
+            )  # fmt: skip
+        else:
+            _show_board(board, fill)
+            click.echo("valid board" if not problems else "INVALID board:")
+            for p in problems:
+                click.echo(f"  - {p}")
+        if problems:
+            raise SystemExit(1)
+        return
+    if partial is not None:
+        fill = _fill_arg(partial)
+        with progress_status("solving"):
+            res = solve_grid(board, tokens, fill)
+        if as_json:
+            sol = res.solution
+            row = base | res.to_dict()
+            row["quadruples"] = (
+                [{"suffixes": [sol[s] for s in board.suffix_slots], "board": sol,
+                  "words": board_words(board, sol)}] if sol else []
+            )  # fmt: skip
+            row["count"] = len(row["quadruples"])
+            echo_json(row)
+        else:
+            click.echo("\n".join(_header(board, tokens, sym.order)))
+            if res.solution is None:
+                click.echo(f"no completion of {len(fill)} placed tokens ({res.status})")
+            else:
+                click.echo(f"completed in {res.wall_time:.2f} s (verified: {res.verified}):")
+                _show_board(board, res.solution)
+        if res.solution is None:
+            raise SystemExit(1)
+        return
+    if quadruple is not None:
+        sufs = parse_suffixes(quadruple, board)
+        with progress_status("counting"):
+            cnt = count_completions(board, tokens, sufs, symmetry=board_symmetry(board))
+        if as_json:
+            qs: list[dict[str, Any]] = [] if cnt.example is None else [{
+                "suffixes": list(sufs), "board": cnt.example,
+                "words": board_words(board, cnt.example)}]  # fmt: skip
+            echo_json(
+                base | {"suffixes": list(sufs), "count": cnt.count,
+                        "count_up_to_symmetry": cnt.count_up_to_symmetry,
+                        "unique": cnt.unique, "quadruples": qs, "wall_time": cnt.wall_time}
+            )  # fmt: skip
+        else:
+            click.echo("\n".join(_header(board, tokens, sym.order)))
+            named = " ".join(f"{s}={t}" for s, t in zip(board.suffix_slots, sufs, strict=True))
+            verdict = "unique answer" if cnt.unique else ("no answer" if not cnt.count else
+                                                          "not unique")  # fmt: skip
+            click.echo(
+                f"puzzle   {named}: {cnt.count} full boards "
+                f"({cnt.count_up_to_symmetry} up to symmetry): {verdict}"
+            )
+            if cnt.example is not None:
+                click.echo("example:")
+                _show_board(board, cnt.example)
+        if cnt.count == 0:
+            raise SystemExit(1)
+        return
+    with progress_status("enumerating"):
+        e = enumerate_quadruples(board, tokens, not all_orientations, symmetry=sym)
+    if as_json:
+        echo_json(
+            base | {"orbit_size": e.orbit_size, "count": e.count, "wall_time": e.wall_time,
+                    "method": e.method, "stats": e.stats,
+                    "quadruples": [q.to_dict(board) for q in e.quadruples]}
+        )  # fmt: skip
+    else:
+        click.echo("\n".join(_header(board, tokens, sym.order)))
+        what = (
+            f"one per class of {e.orbit_size} rotations/reflections"
+            if not all_orientations
+            else "every orientation"
+        )
+        click.echo(
+            f"found    {e.count} suffix quadruples with a full board ({what}) "
+            f"in {e.wall_time:.2f} s"
+        )
+        for i, q in enumerate(e.quadruples[:show], 1):
+            named = " ".join(
+                f"{s}={t}" for s, t in zip(board.suffix_slots, q.suffixes, strict=True)
+            )
+            click.echo(f"\n#{i}  {named}")
+            _show_board(board, q.example)
+        if e.count:
+            click.echo(f"\nquadruples ({', '.join(board.suffix_slots)}):")
+            rows = [" ".join(q.suffixes) for q in e.quadruples[:list_max]]
+            for j in range(0, len(rows), 6):
+                click.echo("  " + "  |  ".join(rows[j : j + 6]))
+            if e.count > list_max:
+                click.echo(f"  ... {e.count - list_max} more (--list N or --json for all)")
+    if e.count == 0:
+        if not as_json:
+            click.echo("no suffix quadruple admits a full board")
+        raise SystemExit(1)
