@@ -221,7 +221,7 @@ def letterboxed(
 def _print_human(out: dict[str, Any], result: SolveResult) -> None:
     rows: list[tuple[str, str]] = [
         ("box", out["box"]),
-        ("lexicon", f"{out['lexicon']} ({out['lexicon_size']:,} words)"),
+        ("lexicon", f"{out['lexicon']} ({out['lexicon_size']:,} words of 3+ letters)"),
         ("playable", f"{out['playable_words']:,} words"),
     ]
     status = result.status
