@@ -12,39 +12,23 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from ...heuristics import wordsnake as heur
 from ...lexicon import read_word_list
-from ...models import wordsnake as exact
 from ...puzzles.wordsnake import WordsnakeInstance, check_snake
 from ...result import SolveResult
+from ...wordsnake import solve_wordsnake
 from ..adapter import MethodInfo, PuzzleAdapter, call_method
 from ..sources import resolve_path, sample_words
 
-_METHODS: dict[str, tuple[MethodInfo, Any]] = {
-    "cpsat": (
-        MethodInfo("exact", description="CP-SAT on the letter-hub flow model"),
-        exact.solve_hub_cpsat,
+_METHODS: dict[str, MethodInfo] = {
+    "mip": MethodInfo(
+        "exact", description="letter-hub model: min-cost-flow relaxation, then MIP cuts (HiGHS)"
     ),
-    "mip": (
-        MethodInfo("exact", description="letter-hub integer program with lazy cuts (HiGHS)"),
-        exact.solve_hub_mip,
-    ),
-    "naive": (
-        MethodInfo("exact", description="CP-SAT AddCircuit on the word-level overlap graph"),
-        exact.solve_naive_circuit,
-    ),
-    "layered": (
-        MethodInfo("heuristic", seeded=True, description="the seed's randomised layered greedy"),
-        heur.layered_greedy,
-    ),
-    "greedy": (
-        MethodInfo("heuristic", seeded=True, description="nearest-neighbour greedy"),
-        heur.nearest_neighbour,
-    ),
-    "local": (
-        MethodInfo("heuristic", seeded=True, description="nearest neighbour + local search"),
-        heur.local_search,
-    ),
+    "mip-scip": MethodInfo("exact", description="the same, with SCIP for the cut rounds"),
+    "cpsat": MethodInfo("exact", description="CP-SAT on the letter-hub model with lazy cuts"),
+    "naive": MethodInfo("exact", description="CP-SAT AddCircuit over the complete n x n graph"),
+    "layered": MethodInfo("heuristic", seeded=True, description="the seed's layered greedy"),
+    "greedy": MethodInfo("heuristic", seeded=True, description="nearest-neighbour greedy"),
+    "local": MethodInfo("heuristic", seeded=True, description="nearest neighbour + local search"),
 }
 
 
@@ -86,11 +70,14 @@ def run(
     workers: int,
     params: Mapping[str, Any],
 ) -> SolveResult:
-    """Run one named method (see ``ADAPTER.methods``)."""
-    fn = _METHODS[method][1]
+    """Run one named method (see ``ADAPTER.methods``) through :func:`solve_wordsnake`.
+
+    ``params`` may hold ``iterations`` (layered greedy) and ``hint``.
+    """
     return call_method(
-        fn, instance, params=params, seed=seed, time_limit=time_limit, workers=workers
-    )
+        solve_wordsnake, instance, method, params=params, seed=seed, time_limit=time_limit,
+        workers=workers,
+    )  # fmt: skip
 
 
 def check(instance: WordsnakeInstance, result: SolveResult) -> bool:
@@ -101,7 +88,7 @@ def check(instance: WordsnakeInstance, result: SolveResult) -> bool:
 ADAPTER = PuzzleAdapter(
     puzzle="wordsnake",
     sense="max",
-    methods={name: info for name, (info, _) in _METHODS.items()},
+    methods=_METHODS,
     make_instance=make_instance,
     run=run,
     size=lambda inst: inst.n,
