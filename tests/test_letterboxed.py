@@ -237,6 +237,34 @@ def test_setcover_model_agrees_with_dp(case: tuple[LetterBox, list[str]]) -> Non
         assert cp.verified
 
 
+@st.composite
+def six_letter_cases(draw: st.DrawFn) -> list[str]:
+    """Up to 6 playable words on the box ab-cd-ef: optima of 2 to 5 words occur."""
+    side = {"a": 0, "b": 0, "c": 1, "d": 1, "e": 2, "f": 2}
+    words = []
+    for _ in range(draw(st.integers(3, 6))):
+        w = draw(st.sampled_from("abcdef"))
+        for _ in range(draw(st.integers(2, 3))):
+            w += draw(st.sampled_from([c for c in "abcdef" if side[c] != side[w[-1]]]))
+        words.append(w)
+    return words
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(six_letter_cases())
+def test_deep_chains_match_brute_force(words: list[str]) -> None:
+    box = LetterBox(("ab", "cd", "ef"))
+    brute = list(brute_chains(box, words, 5))
+    result = solve_letterboxed(box, words)
+    count = count_letterboxed(box, words, max_words=5)
+    assert count.by_words == tuple(sum(len(c) == j for c in brute) for j in range(1, 6))
+    if brute:
+        best = min(score(c) for c in brute)
+        assert (result.solver_info["words"], result.solver_info["letters"]) == best
+    else:
+        assert result.status is Status.INFEASIBLE or result.solver_info["words"] > 5
+
+
 def test_hand_solved_three_word_box() -> None:
     # Box ab-cd-ef. Only bca and bfad hold b; bca ends in a and no word starts with a, and
     # bfad (b,f,a,d) needs c and e from one word starting with d: only dae (no c). So no
