@@ -123,6 +123,16 @@ def _repair(hg: HubGraph, chosen: np.ndarray, scorer: _Scorer) -> list[str]:
 DEPOT_NODE = 0
 
 
+def _read_round(
+    hg: HubGraph, chosen: np.ndarray, scorer: _Scorer
+) -> tuple[list[list[int]], list[str], int]:
+    """Components that miss the root, the ordering read (or repaired) from ``chosen``, its score."""
+    missing = components_missing_root(hg, chosen)
+    words = scorer.instance.words
+    order = _repair(hg, chosen, scorer) if missing else decode_order(hg, chosen, words)
+    return missing, order, scorer.score_items(scorer.items(order))
+
+
 def order_to_arcs(hg: HubGraph, items: Sequence[int], scorer: _Scorer) -> np.ndarray:
     """Arc indicator of the letter-hub formulation for an ordering given as item indices.
 
@@ -361,9 +371,7 @@ def solve_hub_mip(
     # Round 0: the assignment relaxation as a min-cost circulation (exact, no MIP needed).
     chosen, relaxation = assignment_relaxation(hg)
     bound: float | None = float(relaxation)
-    missing = components_missing_root(hg, chosen)
-    order = _repair(hg, chosen, scorer) if missing else decode_order(hg, chosen, instance.words)
-    value = scorer.score_items(scorer.items(order))
+    missing, order, value = _read_round(hg, chosen, scorer)
     if best is None or value > best:
         best, best_order = value, order
     trace.append(TracePoint(time.perf_counter() - start, best, bound))
@@ -458,9 +466,7 @@ def solve_hub_mip(
         if status is Status.UNKNOWN:
             break
         chosen = np.array([v.solution_value() > 0.5 for v in x], dtype=bool)
-        missing = components_missing_root(hg, chosen)
-        order = _repair(hg, chosen, scorer) if missing else decode_order(hg, chosen, instance.words)
-        value = scorer.score_items(scorer.items(order))
+        missing, order, value = _read_round(hg, chosen, scorer)
         if best is None or value > best:
             best, best_order = value, order
         elapsed = time.perf_counter() - start
@@ -622,9 +628,7 @@ def solve_hub_cpsat(
         if status is Status.UNKNOWN:
             break
         chosen = np.array([solver.boolean_value(v) for v in x], dtype=bool)
-        missing = components_missing_root(hg, chosen)
-        order = _repair(hg, chosen, scorer) if missing else decode_order(hg, chosen, instance.words)
-        value = scorer.score_items(scorer.items(order))
+        missing, order, value = _read_round(hg, chosen, scorer)
         if best is None or value > best:
             best, best_order = value, order
         trace.append(TracePoint(time.perf_counter() - start, best, bound))
