@@ -21,7 +21,7 @@ from cpwords.models.grid import (
     enumerate_quadruples,
     solve_grid,
 )
-from cpwords.models.grid_enum import match_slots
+from cpwords.models.grid_enum import count_matchings, match_slots
 from cpwords.models.grid_index import build_index, reduce_pairs
 from cpwords.models.grid_symmetry import board_automorphisms, board_symmetry
 from cpwords.puzzles.grid import (
@@ -225,6 +225,15 @@ def test_matching_agrees_with_hall(cands: list[int]) -> None:
         assert all(cands[i] >> m[i] & 1 for i in range(len(cands)))
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 255), min_size=0, max_size=6))
+def test_matching_count_agrees_with_brute_force(cands: list[int]) -> None:
+    elems = [[j for j in range(8) if c >> j & 1] for c in cands]
+    brute = sum(len(set(pick)) == len(pick) for pick in itertools.product(*elems))
+    assert count_matchings(cands) == brute
+    assert count_matchings(cands, limit=2) == min(brute, 2)
+
+
 def _union(cands: list[int], sub: tuple[int, ...]) -> int:
     u = 0
     for i in sub:
@@ -271,6 +280,8 @@ def test_enumeration_matches_baseline_and_brute_force(
     for q in fast.quadruples:
         c = count_completions(BOARD, tokens, q.suffixes)
         assert c.count == backtrack_count(BOARD, tokens, q.suffixes) == counts[q.suffixes]
+        assert c.count == count_completions(BOARD, tokens, q.suffixes, method="cpsat").count
+        assert count_completions(BOARD, tokens, q.suffixes, limit=2).count == min(c.count, 2)
         assert c.example is not None
         assert not grid_problems(BOARD, c.example, tokens.words, 2, 2)
         total += fast.orbit_size * c.count
@@ -317,6 +328,7 @@ def test_lex_leader_keeps_exactly_one_board_per_orbit(board: Board, seed: int) -
         c = count_completions(board, tokens, q.suffixes)
         assert c.count == sym.kernel_order * c.count_up_to_symmetry
         assert c.count == backtrack_count(board, tokens, q.suffixes)
+        assert c.count == count_completions(board, tokens, q.suffixes, method="cpsat").count
 
 
 # ------------------------------------------------------------------ partial boards, checker
@@ -389,9 +401,9 @@ def test_wordfreq_5000_matches_baseline_and_cpsat_sample() -> None:
     assert fast.suffix_set() == backtrack_quadruples(BOARD, tokens).suffix_set()
     for q in fast.quadruples:
         assert not grid_problems(BOARD, q.example, tokens.words, 2, 2)
-        assert count_completions(BOARD, tokens, q.suffixes).count == backtrack_count(
-            BOARD, tokens, q.suffixes
-        )
+        c = count_completions(BOARD, tokens, q.suffixes, method="cpsat")
+        assert c.count == backtrack_count(BOARD, tokens, q.suffixes)
+        assert c.count == count_completions(BOARD, tokens, q.suffixes).count
 
 
 def test_wordfreq_10000_cpsat_cross_check_on_a_sample() -> None:
@@ -403,8 +415,9 @@ def test_wordfreq_10000_cpsat_cross_check_on_a_sample() -> None:
     rng = random.Random(0)
     sample = rng.sample(fast.quadruples, 6)
     for q in sample:
-        c = count_completions(BOARD, tokens, q.suffixes)
+        c = count_completions(BOARD, tokens, q.suffixes, method="cpsat")
         assert c.count >= 1 and c.count == backtrack_count(BOARD, tokens, q.suffixes)
+        assert c.count == count_completions(BOARD, tokens, q.suffixes).count
     sym = board_symmetry(BOARD)
     sufs = build_index(tokens, BOARD).suffixes
     rejected = 0
@@ -412,6 +425,7 @@ def test_wordfreq_10000_cpsat_cross_check_on_a_sample() -> None:
         quad = tuple(rng.sample(sufs, 4))
         if sym.canonical_suffixes(quad) != quad or quad in found:
             continue
+        assert count_completions(BOARD, tokens, quad, method="cpsat").count == 0
         assert count_completions(BOARD, tokens, quad).count == 0
         rejected += 1
 

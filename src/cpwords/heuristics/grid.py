@@ -153,8 +153,12 @@ def backtrack_quadruples(
     )
 
 
-def backtrack_count(board: Board, tokens: GridTokens, suffixes: Sequence[str]) -> int:
+def backtrack_count(
+    board: Board, tokens: GridTokens, suffixes: Sequence[str], limit: int | None = None
+) -> int:
     """Number of full boards with the given suffixes (slot order), by backtracking.
+
+    ``limit`` stops the search once that many boards are found (2 decides uniqueness).
 
     Examples
     --------
@@ -177,6 +181,8 @@ def backtrack_count(board: Board, tokens: GridTokens, suffixes: Sequence[str]) -
             return
         v = order[i]
         for t in bt.domain(v):
+            if count == limit:
+                return
             bt.fill[v] = t
             if bt.forward_ok(v):
                 rec(i + 1)

@@ -22,7 +22,13 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..puzzles.grid import Board, GridTokens, grid_problems
 from ..result import SolveResult, Status
-from .grid_enum import GridEnumeration, GridQuadruple, enumerate_quadruples
+from .grid_enum import (
+    GridEnumeration,
+    GridQuadruple,
+    count_matchings,
+    enumerate_quadruples,
+    match_slots,
+)
 from .grid_index import GridIndex, build_index
 from .grid_symmetry import BoardSymmetry, board_symmetry
 
@@ -281,12 +287,14 @@ def count_completions(
     board: Board,
     tokens: GridTokens,
     suffixes: Sequence[str],
+    method: str = "matching",
     preprocess: bool = True,
     time_limit: float | None = None,
     index: GridIndex | None = None,
     symmetry: BoardSymmetry | None = None,
+    limit: int | None = None,
 ) -> GridCount:
-    """Count the full boards with the given suffixes (CP-SAT, all solutions).
+    """Count the full boards with the given suffixes.
 
     Parameters
     ----------
@@ -294,11 +302,20 @@ def count_completions(
     tokens : GridTokens
     suffixes : sequence of str
         One token per suffix slot, in the board's order.
+    method : {"matching", "cpsat"}
+        Count the systems of distinct representatives of the prefix slots' candidate sets
+        directly (bitset search, default), or enumerate all CP-SAT solutions of the board model
+        with the suffixes fixed (the cross-check; slower on large counts).
     preprocess : bool
         Sound degree preprocessing.
     time_limit : float, optional
-        Seconds; when reached a :class:`~cpwords.errors.ModelError` is raised rather than
-        returning a partial count.
+        Seconds, CP-SAT only; when reached a :class:`~cpwords.errors.ModelError` is raised
+        rather than returning a partial count.
+    index, symmetry : optional
+        Precomputed :func:`build_index` / :func:`board_symmetry` results (for many counts).
+    limit : int, optional
+        Matching only: stop at this many boards (``count = min(count, limit)``); ``limit=2``
+        decides uniqueness fast when the board has no kernel symmetry.
 
     Returns
     -------
@@ -308,14 +325,39 @@ def count_completions(
     Raises
     ------
     InputError
-        Wrong number of suffixes.
+        Wrong number of suffixes or unknown method.
     """
     t0 = time.perf_counter()
     if len(suffixes) != len(board.suffix_slots):
         raise InputError(f"expected {len(board.suffix_slots)} suffixes, got {len(suffixes)}")
     idx = index if index is not None else build_index(tokens, board, preprocess)
     sym = symmetry if symmetry is not None else board_symmetry(board)
+    k = sym.kernel_order
     fixed = dict(zip(board.suffix_slots, suffixes, strict=True))
+    if method == "matching":
+        sid = idx.suffix_id
+        cands: list[int] = []
+        if len(set(suffixes)) == len(suffixes) and all(t in sid for t in suffixes):
+            for p in board.prefix_slots:
+                c = -1
+                for s in board.neighbours(p):
+                    c &= idx.bits_of_suf[sid[fixed[s]]]
+                cands.append(c)
+            n = count_matchings(cands, limit)
+        else:
+            n = 0
+        example = None
+        if n:
+            m = match_slots(cands)
+            assert m is not None
+            example = fixed | {
+                p: idx.prefixes[j] for p, j in zip(board.prefix_slots, m, strict=True)
+            }
+        return GridCount(
+            tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "matching-count"
+        )
+    if method != "cpsat":
+        raise InputError(f"unknown counting method {method!r} (matching, cpsat)")
     gm = build_grid_model(board, idx, fixed, ())
     n, vals, done = _enumerate(gm, 1, time_limit)
     if not done:
@@ -323,7 +365,6 @@ def count_completions(
 
         raise ModelError(f"counting stopped at the time limit after {n} boards")
     example = _decode(board, gm, vals[0]) if vals else None
-    k = sym.kernel_order
     return GridCount(
         tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "cpsat-enumerate"
     )

@@ -157,6 +157,71 @@ def match_slots(cands: Sequence[int]) -> list[int] | None:
     return [b.bit_length() - 1 for b in chosen]
 
 
+def count_matchings(cands: Sequence[int], limit: int | None = None) -> int:
+    """Number of systems of distinct representatives of bitset candidate sets.
+
+    Parameters
+    ----------
+    cands : sequence of int
+        Candidate set of every slot as a bitset.
+    limit : int, optional
+        Stop counting once this many are found (e.g. 2 to decide uniqueness).
+
+    Returns
+    -------
+    int
+        The exact count (or ``limit`` when reached).
+
+    Notes
+    -----
+    Depth-first over the slots, fewest candidates first, memoised on the used tokens that a
+    later slot could still take; the last two slots are counted in closed form,
+    ``|A'| * |B'| - |A' & B'|`` with ``A' = A - used``, ``B' = B - used``.
+
+    Examples
+    --------
+    >>> count_matchings([0b011, 0b011, 0b111])
+    2
+    >>> count_matchings([0b11, 0b11, 0b11])
+    0
+    """
+    order = sorted(cands, key=lambda c: c.bit_count())
+    k = len(order)
+    if k == 0:
+        return 1
+    if k == 1:
+        n = order[0].bit_count()
+        return min(n, limit) if limit is not None else n
+    # Only the used tokens that later slots could still take matter: memoise on them.
+    later = [0] * (k + 1)  # later[i]: tokens slots i.. could take
+    for i in range(k - 1, -1, -1):
+        later[i] = later[i + 1] | order[i]
+    memo: dict[tuple[int, int], int] = {}
+
+    def rec(i: int, used: int) -> int:
+        if i == k - 2:
+            a = order[i] & ~used
+            b = order[i + 1] & ~used
+            return a.bit_count() * b.bit_count() - (a & b).bit_count()
+        key = (i, used & later[i])
+        got = memo.get(key)
+        if got is not None:
+            return got
+        total = 0
+        rest = order[i] & ~used
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            total += rec(i + 1, used | bit)
+            if limit is not None and total >= limit:
+                break
+        memo[key] = total
+        return total
+
+    n = rec(0, 0)
+    return min(n, limit) if limit is not None else n
+
+
 def _suffix_order(board: Board) -> list[str]:
     """Suffix slots in search order: each next slot shares the most prefix slots with those
     already placed (ties by board order), so intersections shrink early."""
