@@ -77,11 +77,9 @@ def bench_days(puzzles: list[dict[str, Any]], cpsat_every: int) -> dict[str, Any
         assert ours <= nyt and r.verified
         row = {
             "date": p["date"],
-            "box": str(box),
             "par": p["par"],
             "nyt": nyt,
             "optimum": ours,
-            "solution": r.solution,
             "playable": r.solver_info["playable_words"],
             "classes": r.solver_info["word_classes"],
             "counts": list(c.by_words),
@@ -239,7 +237,12 @@ def main() -> None:
         sys.exit("../shared/data is absent")
     path = data / "letterboxed" / "nyt-2024.jsonl"
     puzzles = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    res: dict[str, Any] = {"machine": machine(), "dataset": str(path)}
+    res: dict[str, Any] = {
+        "machine": machine(),
+        "dataset": str(path),
+        "note": "per-puzzle rows keep dates and scores only: the puzzles themselves (c) NYT "
+        "stay in ../shared/data",
+    }
     print("day lists ...", file=sys.stderr)
     res["nyt_day_lists"] = bench_days(puzzles, 0 if args.no_cpsat else args.cpsat_every)
     print("ENABLE ...", file=sys.stderr)
