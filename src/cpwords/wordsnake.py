@@ -20,10 +20,10 @@ from .result import SolveResult
 
 ProgressCallback = Callable[[float, float | None, float | None], None]
 
-EXACT_METHODS = ("mip", "mip-scip", "cpsat", "naive")
+EXACT_METHODS = ("auto", "mip", "mip-scip", "cpsat", "cpsat-routes", "naive")
 HEURISTIC_METHODS = ("layered", "local", "greedy")
 #: ``exact`` resolves to this backend (the fastest in benchmarks/results/wordsnake.md).
-DEFAULT_EXACT = "mip"
+DEFAULT_EXACT = "auto"
 METHODS = ("exact", *EXACT_METHODS, *HEURISTIC_METHODS)
 
 __all__ = [
@@ -100,9 +100,12 @@ def solve_wordsnake(
     ----------
     instance : WordsnakeInstance
     method : str
-        ``"exact"`` (the default exact backend, ``DEFAULT_EXACT``), ``"mip"`` (letter-hub
-        integer program in HiGHS), ``"mip-scip"`` (the same in SCIP), ``"cpsat"`` (letter-hub
-        model in CP-SAT), ``"naive"`` (CP-SAT circuit over the complete digraph), or a heuristic:
+        ``"exact"`` (= ``DEFAULT_EXACT``, ``"auto"``: min-cost-flow relaxation, then the routes
+        model or the MIP cut loop, see :func:`cpwords.models.wordsnake.solve_exact`),
+        ``"mip"`` (letter-hub integer program in HiGHS), ``"mip-scip"`` (the same in SCIP),
+        ``"cpsat"`` (letter-hub model in CP-SAT), ``"cpsat-routes"`` (path cover with CP-SAT's
+        routes constraint), ``"naive"`` (CP-SAT circuit over the complete digraph), or a
+        heuristic:
         ``"layered"`` (the seed's randomised layered greedy), ``"local"`` (nearest neighbour +
         local search), ``"greedy"`` (nearest neighbour).
     time_limit : float or None
@@ -114,8 +117,8 @@ def solve_wordsnake(
     iterations : int
         Iterations of the layered greedy.
     hint : sequence of str, optional
-        A starting ordering for the exact models. When omitted, CP-SAT is hinted with one
-        iteration of the layered greedy; the MIP path needs no hint.
+        A starting ordering for the exact models. When omitted, one iteration of the layered
+        greedy is used (all exact methods except ``naive``).
     progress : callable, optional
         ``progress(elapsed, incumbent, bound)`` during exact solves.
 
@@ -150,8 +153,9 @@ def solve_wordsnake(
         else:
             res = heur.nearest_neighbour(instance, seed=seed)
         return verify(instance, res)
-    if hint is None and method == "cpsat":
-        # CP-SAT benefits from a hint; the MIP path starts from the exact assignment relaxation.
+    if hint is None and method != "naive":
+        # One pass of the layered greedy (a fraction of a second even for 10,000 words) is the
+        # starting incumbent; when a limit stops a solve, the answer is never worse than it.
         hint = heur.layered_greedy(instance, iterations=1, seed=seed).solution
     common: dict[str, Any] = {
         "time_limit": time_limit,
@@ -159,12 +163,16 @@ def solve_wordsnake(
         "hint": hint,
         "progress": progress,
     }
-    if method == "mip":
+    if method == "auto":
+        res = exact.solve_exact(instance, workers=workers, **common)
+    elif method == "mip":
         res = exact.solve_hub_mip(instance, backend="highs", workers=workers, **common)
     elif method == "mip-scip":
         res = exact.solve_hub_mip(instance, backend="scip", workers=workers, **common)
     elif method == "cpsat":
         res = exact.solve_hub_cpsat(instance, workers=workers, **common)
+    elif method == "cpsat-routes":
+        res = exact.solve_routes_cpsat(instance, workers=workers, **common)
     else:
         res = exact.solve_naive_circuit(instance, workers=workers, **common)
     return verify(instance, res)
