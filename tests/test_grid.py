@@ -261,6 +261,8 @@ def test_enumeration_matches_baseline_and_brute_force(
     for q in fast.quadruples:
         assert sym.canonical_suffixes(q.suffixes) == q.suffixes
         assert not grid_problems(BOARD, q.example, tokens.words, 2, 2)
+    for q in base.quadruples:  # the baseline's example boards are full, valid boards too
+        assert not grid_problems(BOARD, q.example, tokens.words, 2, 2)
     # brute force over every suffix assignment (no symmetry): feasible iff a completion exists,
     # and the feasible ones are exactly the orbits of the listed classes
     sufs = sorted({s for _, s in tokens.pairs})
@@ -398,7 +400,10 @@ def test_wordfreq_5000_matches_baseline_and_cpsat_sample() -> None:
     tokens = wordfreq_tokens(5000, 2, 2)
     fast = enumerate_quadruples(BOARD, tokens)
     assert fast.count > 0
-    assert fast.suffix_set() == backtrack_quadruples(BOARD, tokens).suffix_set()
+    base = backtrack_quadruples(BOARD, tokens)
+    assert fast.suffix_set() == base.suffix_set()
+    for q in base.quadruples:
+        assert not grid_problems(BOARD, q.example, tokens.words, 2, 2)
     for q in fast.quadruples:
         assert not grid_problems(BOARD, q.example, tokens.words, 2, 2)
         c = count_completions(BOARD, tokens, q.suffixes, method="cpsat")

@@ -121,10 +121,12 @@ def backtrack_quadruples(
     order = bt.order
     last_suffix = max(i for i, v in enumerate(order) if bt.kinds[v] == "suffix")
     found: dict[tuple[str, ...], dict[str, str]] = {}
+    complete: list[dict[str, str]] = []  # the full board, copied before the search unwinds
 
     def rec(i: int) -> bool:
         bt.nodes += 1
         if i == len(order):
+            complete.append(dict(bt.fill))
             return True
         v = order[i]
         for t in bt.domain(v):
@@ -133,7 +135,7 @@ def backtrack_quadruples(
                 if i == last_suffix:
                     key = tuple(bt.fill[s] for s in board.suffix_slots)
                     if key not in found and rec(i + 1):
-                        found[key] = dict(bt.fill)
+                        found[key] = complete.pop()
                 elif rec(i + 1) and i > last_suffix:
                     del bt.fill[v]
                     return True  # one full board per quadruple is enough
