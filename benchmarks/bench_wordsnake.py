@@ -31,7 +31,7 @@ from cpwords.puzzles.wordsnake import WordsnakeInstance
 from cpwords.result import Status
 from cpwords.wordsnake import solve_wordsnake
 
-EXACT = ["mip", "mip-scip", "cpsat", "naive"]
+EXACT = ["auto", "mip", "mip-scip", "cpsat", "cpsat-routes", "naive"]
 HEURISTICS = ["layered", "local", "greedy"]
 
 
@@ -50,6 +50,13 @@ def sample(words: tuple[str, ...], n: int, seed: int) -> WordsnakeInstance:
     return WordsnakeInstance(
         tuple(random.Random(seed).sample(words, n)), name=f"enable-{n}-s{seed}"
     )
+
+
+def small_alphabet(n: int, seed: int, alphabet: str = "abc") -> WordsnakeInstance:
+    """n random strings of 3-8 letters over a small alphabet: long overlaps and many ties."""
+    rng = random.Random(1000 * n + seed)
+    words = tuple("".join(rng.choice(alphabet) for _ in range(rng.randint(3, 8))) for _ in range(n))
+    return WordsnakeInstance(words, name=f"{alphabet}-{n}-s{seed}")
 
 
 def run_one(inst: WordsnakeInstance, method: str, args: argparse.Namespace) -> dict[str, object]:
@@ -82,12 +89,15 @@ def main() -> int:
     ap.add_argument("--naive-max-n", type=int, default=1000,
                     help="skip the naive n^2 circuit above this n (GBs of model)")  # fmt: skip
     ap.add_argument("--ladder", type=int, nargs="*",
-                    default=[1000, 2000, 5000, 10000, 20000])  # fmt: skip
+                    default=[1000, 2000, 5000, 10000, 15000, 20000])  # fmt: skip
+    ap.add_argument("--small-alphabet-sizes", type=int, nargs="*", default=[50, 100, 200],
+                    help="sizes of the random 'abc'-string family")  # fmt: skip
     ap.add_argument("--quick", action="store_true", help="n = 100, 200; seed 0; no ladder")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/wordsnake"))
     args = ap.parse_args()
     if args.quick:
         args.sizes, args.seeds, args.ladder = [100, 200], [0], []
+        args.small_alphabet_sizes = [50]
     data = shared_data_dir()
     if data is None:
         print("bench_wordsnake: ../shared/data is absent; nothing to run", file=sys.stderr)
@@ -95,33 +105,29 @@ def main() -> int:
     enable = load_lexicon(data / "enable1.txt").words
     info = machine()
     rows: list[dict[str, object]] = []
-    for n in args.sizes:
-        for seed in args.seeds:
-            inst = sample(enable, n, seed)
-            for method in EXACT + HEURISTICS:
-                if method == "naive" and n > args.naive_max_n:
-                    note = f"n > --naive-max-n {args.naive_max_n}"
-                    rows.append(
-                        {"instance": inst.name, "n": n, "method": method, "status": "NOT RUN",
-                         "note": note}
-                    )  # fmt: skip
-                    continue
-                row = run_one(inst, method, args)
-                rows.append(row)
-                print(json.dumps(row), flush=True)
-            # gaps of everything against the proven optimum of this instance
-            proven = [
-                r["objective"]
-                for r in rows
-                if r["instance"] == inst.name and r["status"] == "OPTIMAL"
-            ]
-            opt = proven[0] if proven else None
-            for r in rows:
-                if r["instance"] == inst.name and r.get("objective") is not None:
-                    r["optimum"] = opt
-                    r["gap_to_optimum"] = (
-                        None if opt is None else (opt - r["objective"]) / max(1, opt)
-                    )  # type: ignore[operator]
+    work = [("enable", sample(enable, n, seed)) for n in args.sizes for seed in args.seeds]
+    work += [("abc", small_alphabet(n, s)) for n in args.small_alphabet_sizes for s in args.seeds]
+    for family, inst in work:
+        mine: list[dict[str, object]] = []
+        for method in EXACT + HEURISTICS:
+            if method == "naive" and inst.n > args.naive_max_n:
+                note = f"n > --naive-max-n {args.naive_max_n}"
+                mine.append({"instance": inst.name, "n": inst.n, "method": method,
+                             "status": "NOT RUN", "note": note})  # fmt: skip
+                continue
+            row = run_one(inst, method, args)
+            mine.append(row)
+            print(json.dumps(row), flush=True)
+        # every score against the proven optimum of this instance (None when nothing proved it)
+        proven = [float(r["objective"]) for r in mine if r["status"] == "OPTIMAL"]  # type: ignore[arg-type]
+        opt = proven[0] if proven else None
+        for r in mine:
+            r["family"] = family
+            if r.get("objective") is not None:
+                score = float(r["objective"])  # type: ignore[arg-type]
+                r["optimum"] = opt
+                r["gap_to_optimum"] = None if opt is None else (opt - score) / max(1.0, opt)
+        rows.extend(mine)
     ladder: dict[str, list[dict[str, object]]] = {}
     for method in EXACT:
         ladder[method] = []
@@ -156,65 +162,72 @@ def _median(xs: list[float]) -> float | None:
     return statistics.median(xs) if xs else None
 
 
+def _family_tables(rows: list[dict], family: str, sizes: list[int], title: str) -> list[str]:  # type: ignore[type-arg]
+    mine = [r for r in rows if r.get("family") == family]
+    lines = [
+        f"## {title}: exact models",
+        "",
+        "Median wall time in seconds over the seeds, and how many runs were proven OPTIMAL.",
+        "",
+        "| n | " + " | ".join(EXACT) + " | naive / auto time |",
+        "|---|" + "---|" * len(EXACT) + "---|",
+    ]
+    for n in sizes:
+        cells, med, unproven = [], {}, {}
+        for m in EXACT:
+            rs = [r for r in mine if r["n"] == n and r["method"] == m and r["status"] != "NOT RUN"]
+            if not rs:
+                cells.append("not run")
+                continue
+            t = _median([float(r["wall_time"]) for r in rs])
+            proven = sum(r["status"] == "OPTIMAL" for r in rs)
+            med[m], unproven[m] = t, proven < len(rs)
+            cells.append(f"{t:.3f} ({proven}/{len(rs)})")
+        ratio = "-"
+        if "naive" in med and "auto" in med and med["auto"]:
+            ratio = f"{'>= ' if unproven['naive'] else ''}{med['naive'] / med['auto']:.0f}x"
+        lines.append(f"| {n} | " + " | ".join(cells) + f" | {ratio} |")
+    lines += [
+        "",
+        f"## {title}: heuristics",
+        "",
+        "Median score as % of the proven optimum (instances without a proof are left out), "
+        "and median time in seconds.",
+        "",
+        "| n | optimum (median) | " + " | ".join(HEURISTICS) + " |",
+        "|---|---|" + "---|" * len(HEURISTICS),
+    ]
+    for n in sizes:
+        opts = [
+            r["optimum"] for r in mine if r["n"] == n and r["method"] == "auto" and r.get("optimum")
+        ]
+        cells = []
+        for h in HEURISTICS:
+            rs = [r for r in mine if r["n"] == n and r["method"] == h and r.get("optimum")]
+            pct = _median([100 * float(r["objective"]) / float(r["optimum"]) for r in rs])
+            t = _median([float(r["wall_time"]) for r in mine if r["n"] == n and r["method"] == h])
+            cells.append("-" if pct is None else f"{pct:.1f} % ({t:.3f} s)")
+        lines.append(f"| {n} | {_median(opts) or '-'} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def markdown(rows, ladder, info, args) -> str:  # type: ignore[no-untyped-def]
     lines = [
         "# Wordsnake benchmark",
         "",
         f"Machine: {info['nproc']} cores, Python {info['python']}, OR-Tools {info['ortools']}, "
         f"load average {info['loadavg_start']:.2f} at start, "
-        f"{info.get('loadavg_end', 0):.2f} at end, "
-        f"{info['date']}.",
-        f"Instances: random samples of ENABLE, seeds {args.seeds}; time limit {args.time_limit} s "
-        f"per solve, {args.workers} workers. Command: `python benchmarks/bench_wordsnake.py`.",
+        f"{info.get('loadavg_end', 0):.2f} at end, {info['date']}. "
+        f"Seeds {args.seeds}; time limit {args.time_limit} s per solve, {args.workers} workers. "
+        "Command: `python benchmarks/bench_wordsnake.py`. `auto` is the default `exact` method.",
         "",
-        "## Exact models (median wall time over seeds; proven = OPTIMAL count)",
-        "",
-        "| n | "
-        + " | ".join(f"{m} time (s) | {m} proven" for m in EXACT)
-        + " | naive / mip time |",
-        "|---|" + "---|---|" * len(EXACT) + "---|",
     ]
-    for n in args.sizes:
-        cells = []
-        med = {}
-        for m in EXACT:
-            rs = [r for r in rows if r["n"] == n and r["method"] == m and r["status"] != "NOT RUN"]
-            if not rs:
-                cells += ["not run", "-"]
-                continue
-            t = _median([float(r["wall_time"]) for r in rs])
-            med[m] = t
-            proven = sum(r["status"] == "OPTIMAL" for r in rs)
-            cells += [f"{t:.3f}", f"{proven}/{len(rs)}"]
-        ratio = "-"
-        if "naive" in med and "mip" in med:
-            unproven = any(
-                r["status"] != "OPTIMAL" for r in rows if r["n"] == n and r["method"] == "naive"
-            )
-            ratio = f"{'>= ' if unproven else ''}{med['naive'] / med['mip']:.0f}x"
-        lines.append(f"| {n} | " + " | ".join(cells) + f" | {ratio} |")
-    lines += [
-        "",
-        "## Heuristics (median score as % of the proven optimum; median time)",
-        "",
-        "| n | optimum (median) | "
-        + " | ".join(f"{h} % | {h} time (s)" for h in HEURISTICS)
-        + " |",
-        "|---|---|" + "---|---|" * len(HEURISTICS),
-    ]
-    for n in args.sizes:
-        opts = [
-            r["optimum"] for r in rows if r["n"] == n and r["method"] == "mip" and r.get("optimum")
-        ]
-        cells = []
-        for h in HEURISTICS:
-            rs = [r for r in rows if r["n"] == n and r["method"] == h and r.get("optimum")]
-            pct = _median([100 * float(r["objective"]) / float(r["optimum"]) for r in rs])
-            t = _median([float(r["wall_time"]) for r in rs])
-            cells += ["-" if pct is None else f"{pct:.1f}", "-" if t is None else f"{t:.3f}"]
-        lines.append(f"| {n} | {_median(opts) or '-'} | " + " | ".join(cells) + " |")
+    lines += _family_tables(rows, "enable", args.sizes, "Random samples of ENABLE")
+    lines += _family_tables(
+        rows, "abc", args.small_alphabet_sizes, "Random strings of 3-8 letters over 'abc'"
+    )
     if ladder:
-        lines += ["", f"## Largest n proven within {args.time_limit:.0f} s (seed 0)", "",
+        lines += [f"## Largest n proven within {args.time_limit:.0f} s (ENABLE, seed 0)", "",
                   "| backend | ladder (n: status, time) | largest proven |",
                   "|---|---|---|"]  # fmt: skip
         for m, rs in ladder.items():

@@ -146,3 +146,18 @@ def test_cut_loop_runs_when_the_relaxation_is_disconnected():
     assert res.solver_info["flow_bound"] == 12
     assert res.status is Status.OPTIMAL and res.objective == 8
     assert res.solver_info["cuts"] >= 1 and res.solver_info["rounds"] >= 1
+
+
+@pytest.mark.parametrize("cyclic", [False, True])
+def test_small_alphabet_goes_to_routes_and_formulations_agree(cyclic):
+    """Random 'abc' strings have many long overlap cycles: the flow relaxation is disconnected,
+    the default policy hands over to the routes model, and three formulations agree."""
+    rng = random.Random(5)
+    words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(3, 6))) for _ in range(40))
+    inst = WordsnakeInstance(words, cyclic=cyclic)
+    auto = solve_wordsnake(inst, "exact")
+    assert auto.method == "exact/routes" and auto.is_optimal
+    assert [s["stage"] for s in auto.solver_info["stages"]] == ["flow", "routes"]
+    for method in ("mip", "cpsat", "cpsat-routes"):
+        res = solve_wordsnake(inst, method)
+        assert res.is_optimal and res.objective == auto.objective, method

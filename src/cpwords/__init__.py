@@ -1,4 +1,10 @@
-"""cpwords: exact solving of word puzzles with constraint programming and optimisation."""
+"""cpwords: exact solving of word puzzles with constraint programming and optimisation.
+
+The puzzles' entry points are re-exported here; those that need OR-Tools are imported lazily, so
+``import cpwords`` (and every CLI start) stays light.
+"""
+
+from typing import TYPE_CHECKING, Any
 
 from .errors import CheckError as CheckError
 from .errors import CpwordsError as CpwordsError
@@ -9,5 +15,58 @@ from .lexicon import read_word_list as read_word_list
 from .result import SolveResult as SolveResult
 from .result import Status as Status
 from .result import TracePoint as TracePoint
+from .wordsnake import WordsnakeInstance as WordsnakeInstance
+from .wordsnake import compare_wordsnake as compare_wordsnake
+from .wordsnake import solve_wordsnake as solve_wordsnake
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "solve_letterboxed": "cpwords.models.letterboxed",
+    "count_letterboxed": "cpwords.models.letterboxed",
+    "LetterBoxedSolver": "cpwords.models.letterboxed",
+    "solve_truncate": "cpwords.models.truncate",
+    "find_letterpress_words": "cpwords.models.letterpress",
+    "best_letterpress_move": "cpwords.models.letterpress_board",
+    "find_grid_quadruples": "cpwords.models.grid",
+    "solve_grid": "cpwords.models.grid",
+    "count_completions": "cpwords.models.grid",
+}
+
+if TYPE_CHECKING:  # static view of the lazy re-exports
+    from .models.grid import count_completions as count_completions
+    from .models.grid import find_grid_quadruples as find_grid_quadruples
+    from .models.grid import solve_grid as solve_grid
+    from .models.letterboxed import LetterBoxedSolver as LetterBoxedSolver
+    from .models.letterboxed import count_letterboxed as count_letterboxed
+    from .models.letterboxed import solve_letterboxed as solve_letterboxed
+    from .models.letterpress import find_letterpress_words as find_letterpress_words
+    from .models.letterpress_board import best_letterpress_move as best_letterpress_move
+    from .models.truncate import solve_truncate as solve_truncate
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cpwords' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ = [
+    "CheckError",
+    "CpwordsError",
+    "InputError",
+    "ModelError",
+    "SolveResult",
+    "Status",
+    "TracePoint",
+    "WordsnakeInstance",
+    "__version__",
+    "compare_wordsnake",
+    "load_lexicon",
+    "read_word_list",
+    "solve_wordsnake",
+    *_LAZY,
+]
