@@ -150,3 +150,20 @@ def test_a_method_ignoring_its_time_limit_is_stopped(
     )
     rows = _run_suite(tmp_path, p.read_text())
     assert rows[0]["status"] == "TIMEOUT" and rows[0]["objective"] is None
+
+
+def test_letterpress_adapter_methods_agree_and_are_checked(tmp_path: Path) -> None:
+    lex = tmp_path / "words.txt"
+    lex.write_text("cat\nact\ncoats\ntaco\ntact\na\nzebra\n")
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        '[suite]\npuzzle = "letterpress"\n'
+        f'[[instances]]\nlexicon = "{lex}"\nletters = "tacos"\n'
+        '[[methods]]\nmethod = "index"\n[[methods]]\nmethod = "trie"\n'
+        '[[methods]]\nmethod = "naive"\n'
+    )
+    out = tmp_path / "r.jsonl"
+    assert run_tasks(load_suite(suite).tasks, out, executor="serial").errors == 0
+    rows = read_rows(out)
+    assert {r["method"] for r in rows} == {"index", "trie", "naive"}
+    assert all(r["verified"] is True and r["objective"] == 5 for r in rows)

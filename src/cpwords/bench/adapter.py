@@ -116,6 +116,7 @@ BUILTIN: dict[str, str] = {
     "letterboxed": "cpwords.bench.adapters.letterboxed",
     "truncate": "cpwords.bench.adapters.truncate",
     "grid": "cpwords.bench.adapters.grid",
+    "letterpress": "cpwords.bench.adapters.letterpress",
 }
 
 _REGISTERED: dict[str, PuzzleAdapter] = {}
