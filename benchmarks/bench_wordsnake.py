@@ -59,6 +59,33 @@ def small_alphabet(n: int, seed: int, alphabet: str = "abc") -> WordsnakeInstanc
     return WordsnakeInstance(words, name=f"{alphabet}-{n}-s{seed}")
 
 
+def solve_all(inst: WordsnakeInstance, args: argparse.Namespace) -> list[dict[str, object]]:
+    """Every exact method and heuristic on one instance."""
+    mine: list[dict[str, object]] = []
+    for method in EXACT + HEURISTICS:
+        if method == "naive" and inst.n > args.naive_max_n:
+            note = f"n > --naive-max-n {args.naive_max_n}"
+            mine.append({"instance": inst.name, "n": inst.n, "method": method,
+                         "status": "NOT RUN", "note": note})  # fmt: skip
+            continue
+        row = run_one(inst, method, args)
+        mine.append(row)
+        print(json.dumps(row), flush=True)
+    return mine
+
+
+def annotate(mine: list[dict[str, object]], family: str) -> None:
+    """Every score against the proven optimum of its instance (None when nothing proved it)."""
+    proven = [float(r["objective"]) for r in mine if r["status"] == "OPTIMAL"]  # type: ignore[arg-type]
+    opt = proven[0] if proven else None
+    for r in mine:
+        r["family"] = family
+        if r.get("objective") is not None:
+            score = float(r["objective"])  # type: ignore[arg-type]
+            r["optimum"] = opt
+            r["gap_to_optimum"] = None if opt is None else (opt - score) / max(1.0, opt)
+
+
 def run_one(inst: WordsnakeInstance, method: str, args: argparse.Namespace) -> dict[str, object]:
     res = solve_wordsnake(
         inst, method, time_limit=args.time_limit, workers=args.workers, seed=0,
@@ -92,6 +119,10 @@ def main() -> int:
                     default=[1000, 2000, 5000, 10000, 15000, 20000])  # fmt: skip
     ap.add_argument("--small-alphabet-sizes", type=int, nargs="*", default=[50, 100, 200],
                     help="sizes of the random 'abc'-string family")  # fmt: skip
+    ap.add_argument("--parts", nargs="+", choices=["main", "ladder"], default=["main", "ladder"],
+                    help="which parts to run")  # fmt: skip
+    ap.add_argument("--reuse-rows", type=Path, default=None,
+                    help="main rows from the printed output of an earlier run")  # fmt: skip
     ap.add_argument("--quick", action="store_true", help="n = 100, 200; seed 0; no ladder")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/wordsnake"))
     args = ap.parse_args()
@@ -107,29 +138,18 @@ def main() -> int:
     rows: list[dict[str, object]] = []
     work = [("enable", sample(enable, n, seed)) for n in args.sizes for seed in args.seeds]
     work += [("abc", small_alphabet(n, s)) for n in args.small_alphabet_sizes for s in args.seeds]
-    for family, inst in work:
-        mine: list[dict[str, object]] = []
-        for method in EXACT + HEURISTICS:
-            if method == "naive" and inst.n > args.naive_max_n:
-                note = f"n > --naive-max-n {args.naive_max_n}"
-                mine.append({"instance": inst.name, "n": inst.n, "method": method,
-                             "status": "NOT RUN", "note": note})  # fmt: skip
-                continue
-            row = run_one(inst, method, args)
-            mine.append(row)
-            print(json.dumps(row), flush=True)
-        # every score against the proven optimum of this instance (None when nothing proved it)
-        proven = [float(r["objective"]) for r in mine if r["status"] == "OPTIMAL"]  # type: ignore[arg-type]
-        opt = proven[0] if proven else None
-        for r in mine:
-            r["family"] = family
-            if r.get("objective") is not None:
-                score = float(r["objective"])  # type: ignore[arg-type]
-                r["optimum"] = opt
-                r["gap_to_optimum"] = None if opt is None else (opt - score) / max(1.0, opt)
+    reused: dict[str, list[dict[str, object]]] = {}
+    if args.reuse_rows is not None:  # rows printed by an earlier run of this script
+        for line in args.reuse_rows.read_text().splitlines():
+            row = json.loads(line) if line.startswith("{") else None
+            if row and "ladder" not in row:
+                reused.setdefault(str(row["instance"]), []).append(row)
+    for family, inst in work if "main" in args.parts else []:
+        mine = reused.get(inst.name) or solve_all(inst, args)
+        annotate(mine, family)
         rows.extend(mine)
     ladder: dict[str, list[dict[str, object]]] = {}
-    for method in EXACT:
+    for method in EXACT if "ladder" in args.parts else []:
         ladder[method] = []
         for n in args.ladder:
             if method == "naive" and n > args.naive_max_n:

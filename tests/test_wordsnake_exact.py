@@ -161,3 +161,11 @@ def test_small_alphabet_goes_to_routes_and_formulations_agree(cyclic):
     for method in ("mip", "cpsat", "cpsat-routes"):
         res = solve_wordsnake(inst, method)
         assert res.is_optimal and res.objective == auto.objective, method
+
+
+def test_cyclic_routes_with_a_word_outside_every_overlap():
+    """'b' overlaps nothing, so no Hamiltonian cycle of positive arcs exists; the cycle phase of
+    the routes model must not return the 2-cycle a -> a -> a that leaves 'b' out."""
+    inst = WordsnakeInstance(("a", "a", "b"), cyclic=True)
+    res = solve_wordsnake(inst, "cpsat-routes")
+    assert res.is_optimal and res.objective == brute_force(inst.words, True, False) == 1
