@@ -169,3 +169,21 @@ def test_cyclic_routes_with_a_word_outside_every_overlap():
     inst = WordsnakeInstance(("a", "a", "b"), cyclic=True)
     res = solve_wordsnake(inst, "cpsat-routes")
     assert res.is_optimal and res.objective == brute_force(inst.words, True, False) == 1
+
+
+@pytest.mark.parametrize("method", ["cpsat", "cpsat-routes", "naive", "mip", "mip-scip"])
+def test_stopped_solves_never_report_a_false_bound(method):
+    """Stopped by a tiny limit, a solve may be FEASIBLE or UNKNOWN, but a dual bound it reports
+    must be at least the proven optimum. On these 'ab' strings the layered-greedy start scores
+    below the optimum (1014 < 1036), so a bound copied from the incumbent would be caught (CP-SAT
+    stopped without a solution reports a bound of 0, which once leaked out as bound = incumbent).
+    """
+    rng = random.Random(0)
+    words = tuple("".join(rng.choice("ab") for _ in range(rng.randint(3, 7))) for _ in range(60))
+    inst = WordsnakeInstance(words)
+    optimum = solve_wordsnake(inst, "exact").objective
+    assert solve_wordsnake(inst, "cpsat-routes").objective == optimum  # two formulations agree
+    res = solve_wordsnake(inst, method, time_limit=0.001, workers=1)
+    assert res.bound is None or res.bound >= optimum
+    assert res.objective is None or res.objective <= optimum
+    assert res.status is not Status.OPTIMAL or res.objective == optimum

@@ -233,7 +233,10 @@ def _finish(
             solver_info=info, trace=tuple(trace),
         )  # fmt: skip
     if bound is not None and bound < objective:
-        bound = objective  # the solver's bound is a float; never report it below the incumbent
+        # A valid dual bound is never below a feasible score (bounds are floored integers, so
+        # there is no rounding slack): report none rather than a false one.
+        info = {**info, "bound_dropped": bound}
+        bound = None
     status = (
         Status.OPTIMAL if proven and bound is not None and bound <= objective else Status.FEASIBLE
     )
@@ -639,9 +642,9 @@ def solve_hub_cpsat(
         status = CPSAT_STATUS[code]
         if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
             raise ModelError("the letter-hub model was reported infeasible")
-        bound = _integral_bound(solver.best_objective_bound, bound)
         if status is Status.UNKNOWN:
-            break
+            break  # no solution, and CP-SAT's objective bound is then not to be trusted
+        bound = _integral_bound(solver.best_objective_bound, bound)
         chosen = np.array([solver.boolean_value(v) for v in x], dtype=bool)
         missing, order, value = _read_round(hg, chosen, scorer)
         if best is None or value > best:
@@ -792,8 +795,9 @@ def solve_routes_cpsat(
         raise ModelError(f"CP-SAT rejected the routes model: {model.validate()}")
     status = CPSAT_STATUS[code]
     trace = list(cb.points)
-    pc_bound = _integral_bound(solver.best_objective_bound, None)
+    pc_bound: float | None = None
     if status in (Status.OPTIMAL, Status.FEASIBLE):
+        pc_bound = _integral_bound(solver.best_objective_bound, None)
         succ = {a: b for (a, b), v in lits.items() if a != 0 and solver.boolean_value(v)}
         items = []
         for (a, b), v in lits.items():
@@ -818,8 +822,14 @@ def solve_routes_cpsat(
     # Without one, max(PC*, HC*) <= incumbent. A positive Hamiltonian cycle minus its lightest
     # arc is a path cover, so HC* <= PC* + (heaviest arc) bounds the answer when phase 2 stops.
     heaviest = max(weights, default=0)
-    bound = pc_bound + heaviest
+    bound = None if pc_bound is None else pc_bound + heaviest
     proven = False
+    if pc_bound is None:  # phase 1 found nothing: no bound to build on
+        return _finish(
+            instance=instance, proven=False, order=best_order,
+            objective=None if best is None else float(best), bound=None, start=start,
+            method="cpsat-routes", info=info, trace=trace,
+        )  # fmt: skip
     # add_circuit only knows the nodes its arcs mention: a word without a positive arc in or out
     # cannot lie on a positive Hamiltonian cycle, so then there is none.
     if best is not None and (set(tails) != set(range(n)) or set(heads) != set(range(n))):
@@ -852,9 +862,7 @@ def solve_routes_cpsat(
             hc_bound = _integral_bound(solver2.best_objective_bound, None)
             bound = max(pc_bound, hc_bound)
             proven = pc_proven and status2 is Status.OPTIMAL
-        else:
-            bound = max(pc_bound, min(bound, _integral_bound(solver2.best_objective_bound, None)))
-        info["cycle_phase"] = status2.value
+        info["cycle_phase"] = status2.value  # UNKNOWN keeps the bound PC* + heaviest arc
     return _finish(
         instance=instance, proven=proven, order=best_order,
         objective=None if best is None else float(best), bound=bound, start=start,
