@@ -86,3 +86,15 @@ def test_console_script_subprocess(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
+
+
+def test_check_scores_a_proposed_order(tmp_path, capsys):
+    words = tmp_path / "w.txt"
+    words.write_text("run\nnausea\nseasick\n")
+    order = tmp_path / "o.txt"
+    order.write_text("seasick\nrun\nnausea\n")
+    code, out, _ = run(["snake", str(words), "--check", str(order), "--json"], capsys)
+    assert code == 0 and json.loads(out) == {"valid": True, "score": 1, "missing": [], "extra": []}
+    order.write_text("run\nnausea\nseasick\nseasick\n")
+    code, out, _ = run(["snake", str(words), "--check", str(order), "--json"], capsys)
+    assert code == 1 and json.loads(out)["extra"] == ["seasick"]

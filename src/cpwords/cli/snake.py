@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from typing import Any
 
 import click
 
-from ..lexicon import parse_word_lines
-from ..puzzles.wordsnake import WordsnakeInstance, render_snake, snake_lengths
+from ..lexicon import parse_word_lines, read_word_list
+from ..puzzles.wordsnake import WordsnakeInstance, render_snake, snake_lengths, snake_score
 from ..result import SolveResult
 from ..wordsnake import (
     DEFAULT_EXACT,
@@ -57,6 +58,14 @@ def _fmt(x: float | None) -> str:
 @click.option(
     "--iterations", type=int, default=100, show_default=True, help="Layered-greedy iterations."
 )
+@click.option(
+    "--check",
+    "check_file",
+    metavar="ORDER",
+    default=None,
+    help="Score the ordering in file ORDER (one word per line) with the independent checker "
+    "instead of solving; exit 1 if it is not an arrangement of the list.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def snake(
     file: str | None,
@@ -68,6 +77,7 @@ def snake(
     workers: int,
     seed: int,
     iterations: int,
+    check_file: str | None,
     as_json: bool,
 ) -> None:
     """Order the words of FILE (one per line; '-' for stdin) into the best Wordsnake.
@@ -78,12 +88,18 @@ def snake(
     (status OPTIMAL); when the time limit stops them the answer is FEASIBLE with the dual bound
     and the gap.
 
+    --check ORDER scores a proposed ordering instead (JSON keys: valid, score, missing,
+    extra).
+
     --json prints one object with the keys status, objective, bound, gap, wall_time, method,
     solution (the ordered words), verified, n, cyclic, proper, duplicates, total_chars,
     snake_chars, solver_info and, with --compare, comparison (one row per method with
     gap_to_optimum).
     """
     instance = _instance(file, cyclic, proper)
+    if check_file is not None:
+        _check(instance, read_word_list(check_file), as_json)
+        return
     dups = instance.duplicates()
     if dups:
         listed = ", ".join(f"{w} x{c}" for w, c in sorted(dups.items()))
@@ -132,6 +148,26 @@ def snake(
     click.echo(main_res.summary())
     if comp is not None:
         _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
+
+
+def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None:
+    """Score a proposed ordering with the independent checker (exit 1 when it is not valid)."""
+    valid = Counter(order) == Counter(instance.words)
+    score = snake_score(order, instance.cyclic, instance.proper)
+    missing = sorted((Counter(instance.words) - Counter(order)).elements())
+    extra = sorted((Counter(order) - Counter(instance.words)).elements())
+    if as_json:
+        echo_json({"valid": valid, "score": score, "missing": missing, "extra": extra})
+    else:
+        click.echo(render_snake(order, instance.cyclic, instance.proper))
+        click.echo(f"score          {score}")
+        click.echo(f"valid          {'yes' if valid else 'NO'}")
+        if missing:
+            click.echo(f"missing        {' '.join(missing)}")
+        if extra:
+            click.echo(f"not in list    {' '.join(extra)}")
+    if not valid:
+        raise SystemExit(1)
 
 
 def _row(r: SolveResult) -> dict[str, Any]:
