@@ -121,7 +121,7 @@ def main() -> int:
                     help="sizes of the random 'abc'-string family")  # fmt: skip
     ap.add_argument("--parts", nargs="+", choices=["main", "ladder"], default=["main", "ladder"],
                     help="which parts to run")  # fmt: skip
-    ap.add_argument("--reuse-rows", type=Path, default=None,
+    ap.add_argument("--reuse-rows", type=Path, nargs="*", default=[],
                     help="main rows from the printed output of an earlier run")  # fmt: skip
     ap.add_argument("--quick", action="store_true", help="n = 100, 200; seed 0; no ladder")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/wordsnake"))
@@ -139,10 +139,13 @@ def main() -> int:
     work = [("enable", sample(enable, n, seed)) for n in args.sizes for seed in args.seeds]
     work += [("abc", small_alphabet(n, s)) for n in args.small_alphabet_sizes for s in args.seeds]
     reused: dict[str, list[dict[str, object]]] = {}
-    if args.reuse_rows is not None:  # rows printed by an earlier run of this script
-        for line in args.reuse_rows.read_text().splitlines():
+    reused_ladder: dict[tuple[str, int], dict[str, object]] = {}
+    for path in args.reuse_rows:  # rows printed by earlier runs of this script
+        for line in path.read_text().splitlines():
             row = json.loads(line) if line.startswith("{") else None
-            if row and "ladder" not in row:
+            if row and "ladder" in row:
+                reused_ladder[(str(row.pop("ladder")), int(row["n"]))] = row
+            elif row:
                 reused.setdefault(str(row["instance"]), []).append(row)
     for family, inst in work if "main" in args.parts else []:
         mine = reused.get(inst.name) or solve_all(inst, args)
@@ -154,7 +157,7 @@ def main() -> int:
         for n in args.ladder:
             if method == "naive" and n > args.naive_max_n:
                 break
-            row = run_one(sample(enable, n, 0), method, args)
+            row = reused_ladder.get((method, n)) or run_one(sample(enable, n, 0), method, args)
             ladder[method].append(row)
             print(json.dumps({"ladder": method, **row}), flush=True)
             if row["status"] != Status.OPTIMAL.value:
@@ -242,6 +245,13 @@ def markdown(rows, ladder, info, args) -> str:  # type: ignore[no-untyped-def]
         "Command: `python benchmarks/bench_wordsnake.py`. `auto` is the default `exact` method.",
         "",
     ]
+    if args.reuse_rows:
+        lines += [
+            "Rows were merged from earlier runs of this script on the same machine "
+            f"(`--reuse-rows {' '.join(p.name for p in args.reuse_rows)}`); the load above is "
+            "this run's, and the earlier runs saw load averages of 3.5-4 from other jobs.",
+            "",
+        ]
     lines += _family_tables(rows, "enable", args.sizes, "Random samples of ENABLE")
     lines += _family_tables(
         rows, "abc", args.small_alphabet_sizes, "Random strings of 3-8 letters over 'abc'"
