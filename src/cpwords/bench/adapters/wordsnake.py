@@ -20,6 +20,10 @@ from ..adapter import MethodInfo, PuzzleAdapter, call_method
 from ..sources import resolve_path, sample_words
 
 _METHODS: dict[str, MethodInfo] = {
+    "auto": MethodInfo(
+        "exact", description="the default: flow relaxation, then routes or MIP cut rounds"
+    ),
+    "cpsat-routes": MethodInfo("exact", description="path cover with CP-SAT's routes constraint"),
     "mip": MethodInfo(
         "exact", description="letter-hub model: min-cost-flow relaxation, then MIP cuts (HiGHS)"
     ),
