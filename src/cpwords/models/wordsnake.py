@@ -539,6 +539,21 @@ def _lp_first_portfolio(solver: cp_model.CpSolver, workers: int) -> None:
         solver.parameters.subsolvers.extend(LP_FIRST_SUBSOLVERS[:workers])
 
 
+def _cpsat_solver(
+    workers: int, seed: int, seconds: float | None, lp_first: bool = True
+) -> cp_model.CpSolver:
+    """A CP-SAT solver with our worker portfolio, seed and time limit (None: no limit)."""
+    solver = cp_model.CpSolver()
+    if lp_first:
+        _lp_first_portfolio(solver, workers)
+    else:
+        solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    if seconds is not None:
+        solver.parameters.max_time_in_seconds = max(0.0, seconds)
+    return solver
+
+
 class _TraceCallback(cp_model.CpSolverSolutionCallback):
     def __init__(self, start: float, progress: ProgressCallback | None) -> None:
         super().__init__()
@@ -625,14 +640,10 @@ def solve_hub_cpsat(
     proven = False
     rounds = cuts = 0
     while True:
-        solver = cp_model.CpSolver()
-        _lp_first_portfolio(solver, workers)
-        solver.parameters.random_seed = seed
-        if deadline is not None:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                break
-            solver.parameters.max_time_in_seconds = remaining
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        if remaining is not None and remaining <= 0:
+            break
+        solver = _cpsat_solver(workers, seed, remaining)
         model.clear_hints()
         if best_order is not None:
             use = order_to_arcs(hg, scorer.items(best_order), scorer)
@@ -788,11 +799,7 @@ def solve_routes_cpsat(
         chosen = _path_cover_hint(scorer.items(best_order), scorer.weight)
         for key, v in lits.items():
             model.add_hint(v, key in chosen)
-    solver = cp_model.CpSolver()
-    _lp_first_portfolio(solver, workers)
-    solver.parameters.random_seed = seed
-    if deadline is not None:
-        solver.parameters.max_time_in_seconds = remaining() or 0.0
+    solver = _cpsat_solver(workers, seed, remaining())
     cb = _TraceCallback(start, progress)
     code = solver.solve(model, cb)
     if code == cp_model.MODEL_INVALID:
@@ -844,11 +851,7 @@ def solve_routes_cpsat(
         cyc.add_circuit(arc_vars)
         cyc.add(sum(w * v for (_, _, v), w in zip(arc_vars, weights, strict=True)) >= best + 1)
         cyc.maximize(sum(w * v for (_, _, v), w in zip(arc_vars, weights, strict=True)))
-        solver2 = cp_model.CpSolver()
-        _lp_first_portfolio(solver2, workers)
-        solver2.parameters.random_seed = seed
-        if deadline is not None:
-            solver2.parameters.max_time_in_seconds = remaining() or 0.0
+        solver2 = _cpsat_solver(workers, seed, remaining())
         code2 = solver2.solve(cyc)
         status2 = CPSAT_STATUS[code2]
         if status2 is Status.INFEASIBLE:
@@ -1086,11 +1089,8 @@ def solve_naive_circuit(
             chosen |= {(n, items[0]), (items[-1], n)}
         for key, v in lit.items():
             model.add_hint(v, key in chosen)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(0.0, time_limit - (time.perf_counter() - start))
+    seconds = None if time_limit is None else time_limit - (time.perf_counter() - start)
+    solver = _cpsat_solver(workers, seed, seconds, lp_first=False)
     cb = _TraceCallback(start, progress)
     code = solver.solve(model, cb)
     if code == cp_model.MODEL_INVALID:
