@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
 import time
@@ -30,6 +29,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from _machine import machine
 
 from cpwords.heuristics.grid import backtrack_count, backtrack_quadruples
 from cpwords.models.grid import count_completions, cpsat_quadruples
@@ -40,18 +41,6 @@ from cpwords.puzzles.grid import default_board, grid_problems, wordfreq_tokens
 
 RESULTS = Path(__file__).parent / "results"
 BOARD = default_board()
-
-
-def machine() -> dict[str, Any]:
-    import ortools
-
-    return {
-        "nproc": os.cpu_count(),
-        "python": platform.python_version(),
-        "ortools": ortools.__version__,
-        "platform": platform.platform(),
-        "loadavg_start": os.getloadavg(),
-    }
 
 
 def timed(fn: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:

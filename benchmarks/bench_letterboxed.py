@@ -20,14 +20,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import time
 from collections import Counter
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+
+from _machine import machine
 
 from cpwords.heuristics.letterboxed import build_trie, seed_baseline
 from cpwords.lexicon import load_lexicon, shared_data_dir
@@ -150,17 +150,6 @@ def bench_lexicon(puzzles: list[dict[str, Any]], name: str, loader: Any) -> dict
         "optimal_words": dict(words_needed),
         "median_ms": {k: _median_ms(v) for k, v in t.items()},
         "max_ms": {k: 1000 * max(v) for k, v in t.items()},
-    }
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "nproc": os.cpu_count(),
-        "python": platform.python_version(),
-        "ortools": version("ortools"),
-        "numpy": version("numpy"),
-        "platform": platform.platform(),
-        "loadavg_start": os.getloadavg(),
     }
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -20,6 +19,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from _machine import machine
 
 from cpwords.heuristics.letterpress import FirstLetterGroups, Trie, naive_scan
 from cpwords.lexicon import english_words_lexicon, load_lexicon, shared_data_dir
@@ -32,18 +33,6 @@ SEED_QUERIES = [
     "odidwocswkbafvydehsbiviez",
     "rtlyifebuzkxndovzyzodelap",
 ]
-
-
-def machine() -> dict[str, Any]:
-    import ortools
-
-    return {
-        "nproc": os.cpu_count(),
-        "python": platform.python_version(),
-        "ortools": ortools.__version__,
-        "platform": platform.platform(),
-        "loadavg_start": os.getloadavg(),
-    }
 
 
 def median_ms(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:

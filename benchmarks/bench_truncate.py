@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -18,24 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _machine import machine
+
 from cpwords.heuristics.truncate import extend_search, shrink_search
 from cpwords.lexicon import Lexicon, english_words_lexicon, load_lexicon, shared_data_dir
 from cpwords.models.truncate import solve_truncate, truncate_dag
 from cpwords.puzzles.truncate import is_valid_truncate_sequence
 
 RESULTS = Path(__file__).parent / "results"
-
-
-def machine() -> dict[str, Any]:
-    import ortools
-
-    return {
-        "nproc": os.cpu_count(),
-        "python": platform.python_version(),
-        "ortools": ortools.__version__,
-        "platform": platform.platform(),
-        "loadavg_start": os.getloadavg(),
-    }
 
 
 MINIMA: dict[str, float] = {}

@@ -18,13 +18,12 @@ import argparse
 import csv
 import json
 import os
-import platform
 import random
 import statistics
 import sys
-import time
-from importlib.metadata import version
 from pathlib import Path
+
+from _machine import machine
 
 from cpwords.lexicon import load_lexicon, shared_data_dir
 from cpwords.puzzles.wordsnake import WordsnakeInstance
@@ -33,17 +32,6 @@ from cpwords.wordsnake import solve_wordsnake
 
 EXACT = ["auto", "mip", "mip-scip", "cpsat", "cpsat-routes", "naive"]
 HEURISTICS = ["layered", "local", "greedy"]
-
-
-def machine() -> dict[str, object]:
-    return {
-        "nproc": os.cpu_count(),
-        "python": platform.python_version(),
-        "ortools": version("ortools"),
-        "platform": platform.platform(),
-        "loadavg_start": os.getloadavg()[0],
-        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
-    }
 
 
 def sample(words: tuple[str, ...], n: int, seed: int) -> WordsnakeInstance:
@@ -162,7 +150,7 @@ def main() -> int:
             print(json.dumps({"ladder": method, **row}), flush=True)
             if row["status"] != Status.OPTIMAL.value:
                 break
-    info["loadavg_end"] = os.getloadavg()[0]
+    info["loadavg_end"] = os.getloadavg()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "machine": info,
@@ -239,8 +227,8 @@ def markdown(rows, ladder, info, args) -> str:  # type: ignore[no-untyped-def]
         "# Wordsnake benchmark",
         "",
         f"Machine: {info['nproc']} cores, Python {info['python']}, OR-Tools {info['ortools']}, "
-        f"load average {info['loadavg_start']:.2f} at start, "
-        f"{info.get('loadavg_end', 0):.2f} at end, {info['date']}. "
+        f"load average {info['loadavg_start'][0]:.2f} at start, "
+        f"{info.get('loadavg_end', (0,))[0]:.2f} at end, {info['date']}. "
         f"Seeds {args.seeds}; time limit {args.time_limit} s per solve, {args.workers} workers. "
         "Command: `python benchmarks/bench_wordsnake.py`. `auto` is the default `exact` method.",
         "",
