@@ -26,6 +26,17 @@ def _words(words: Lexicon | Iterable[str]) -> list[str]:
     return list(words.words) if isinstance(words, Lexicon) else list(words)
 
 
+def _fits(word: str, bag: dict[str, int]) -> bool:
+    """The seed's test: spend a copy of the bag's letter counts on the word's letters."""
+    freq = bag.copy()
+    for ch in word:
+        left = freq.get(ch, 0) - 1
+        if left < 0:
+            return False
+        freq[ch] = left
+    return True
+
+
 def naive_scan(words: Lexicon | Iterable[str], letters: str) -> list[str]:
     """The seed's naive frequency-map scan over every word.
 
@@ -35,16 +46,7 @@ def naive_scan(words: Lexicon | Iterable[str], letters: str) -> list[str]:
         The spellable words, distinct, sorted by (length, word).
     """
     bag = dict(Counter(parse_letters(letters)))
-    out = []
-    for word in _words(words):
-        freq = bag.copy()
-        for ch in word:
-            left = freq.get(ch, 0) - 1
-            if left < 0:
-                break
-            freq[ch] = left
-        else:
-            out.append(word)
+    out = [word for word in _words(words) if _fits(word, bag)]
     return sorted(set(out), key=sort_key)
 
 
@@ -59,19 +61,11 @@ class FirstLetterGroups:
     def query(self, letters: str) -> list[str]:
         """Spellable words, sorted by (length, word)."""
         bag = dict(Counter(parse_letters(letters)))
-        out = []
+        out: list[str] = []
         for first, group in self.groups.items():
             if first not in bag:
                 continue
-            for word in group:
-                freq = bag.copy()
-                for ch in word:
-                    left = freq.get(ch, 0) - 1
-                    if left < 0:
-                        break
-                    freq[ch] = left
-                else:
-                    out.append(word)
+            out.extend(word for word in group if _fits(word, bag))
         return sorted(set(out), key=sort_key)
 
 
