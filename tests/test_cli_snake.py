@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ def run(args, capsys):
 def test_builtin_instance_human_output(capsys):
     code, out, _err = run(["snake"], capsys)
     assert code == 0
-    assert "OPTIMAL" in out and "verified   yes" in out
+    assert re.search(r"^status\s+OPTIMAL$", out, re.M) and re.search(r"^verified\s+yes$", out, re.M)
 
 
 def test_json_contract(tmp_path, capsys):

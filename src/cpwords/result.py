@@ -150,8 +150,8 @@ class SolveResult:
         """``to_dict`` as one JSON line."""
         return json.dumps(self.to_dict(), default=_json_default)
 
-    def summary(self) -> str:
-        """One aligned block for humans."""
+    def summary(self, width: int | None = None) -> str:
+        """One aligned block for humans (labels padded to ``width``, default: the longest)."""
         gap = self.gap
         rows: Sequence[tuple[str, Any]] = [
             ("method", self.method),
@@ -162,7 +162,7 @@ class SolveResult:
             ("wall time", f"{self.wall_time:.3f} s"),
             ("verified", {True: "yes", False: "NO", None: "not checked"}[self.verified]),
         ]
-        width = max(len(k) for k, _ in rows)
+        width = max([len(k) for k, _ in rows] + [width or 0])
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 

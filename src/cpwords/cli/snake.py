@@ -142,10 +142,10 @@ def snake(
         return
     click.echo(render_snake(main_res.solution, cyclic, proper))
     click.echo()
-    click.echo(f"words          {instance.n} ({'cyclic' if cyclic else 'linear'}"
-               f"{', proper overlaps' if proper else ''})")  # fmt: skip
-    click.echo(f"characters     {total} in the words, {merged} in the snake")
-    click.echo(main_res.summary())
+    kind = ("cyclic" if cyclic else "linear") + (", proper overlaps" if proper else "")
+    click.echo(f"{'words':<10}  {instance.n} ({kind})")
+    click.echo(f"{'characters':<10}  {total} in the words, {merged} in the snake")
+    click.echo(main_res.summary(width=10))
     if comp is not None:
         _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
 
@@ -160,12 +160,12 @@ def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None
         echo_json({"valid": valid, "score": score, "missing": missing, "extra": extra})
     else:
         click.echo(render_snake(order, instance.cyclic, instance.proper))
-        click.echo(f"score          {score}")
-        click.echo(f"valid          {'yes' if valid else 'NO'}")
+        click.echo(f"{'score':<11}  {score}")
+        click.echo(f"{'valid':<11}  {'yes' if valid else 'NO'}")
         if missing:
-            click.echo(f"missing        {' '.join(missing)}")
+            click.echo(f"{'missing':<11}  {' '.join(missing)}")
         if extra:
-            click.echo(f"not in list    {' '.join(extra)}")
+            click.echo(f"{'not in list':<11}  {' '.join(extra)}")
     if not valid:
         raise SystemExit(1)
 
