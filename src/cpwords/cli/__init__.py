@@ -23,28 +23,17 @@ def cli() -> None:
 
 
 def _register() -> None:
+    from .bench import bench
+    from .grid import grid
+    from .letterboxed import letterboxed
+    from .letterpress import letterpress
+    from .report import report
     from .snake import snake
+    from .truncate import truncate
 
-    cli.add_command(snake)
-    # Other puzzles register here, one line each (see the modules of this package).
-    for modname, attr in _EXTRA_COMMANDS:
-        try:
-            module = __import__(f"{__name__}.{modname}", fromlist=[attr])
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__name__}.{modname}":
-                continue
-            raise
-        cli.add_command(getattr(module, attr))
+    for command in (snake, letterboxed, truncate, letterpress, grid, bench, report):
+        cli.add_command(command)
 
-
-_EXTRA_COMMANDS: list[tuple[str, str]] = [
-    ("letterboxed", "letterboxed"),
-    ("truncate", "truncate"),
-    ("letterpress", "letterpress"),
-    ("grid", "grid"),
-    ("bench", "bench"),
-    ("report", "report"),
-]
 
 _register()
 
