@@ -22,22 +22,42 @@ from .errors import InputError
 _WORD = re.compile(r"[a-z]+")
 
 
-def _read_text(path: str | os.PathLike[str], what: str) -> str:
-    """Read a UTF-8 text file, turning every OS or decoding failure into :class:`InputError`."""
+def read_file_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
+    """Read a file's bytes, turning every OS failure into one clear :class:`InputError`.
+
+    Parameters
+    ----------
+    path : path-like
+    what : str
+        What the file is, for messages (``"dictionary"``, ``"word list"``).
+
+    Raises
+    ------
+    InputError
+        Missing file, a directory, or an OS error while reading.
+    """
     p = Path(path)
     if not p.exists():
         raise InputError(f"{what} not found: {p}")
     if p.is_dir():
         raise InputError(f"{what} is a directory, not a file: {p}")
     try:
-        data = p.read_bytes()
+        return p.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+
+
+def _decode(data: bytes, path: str | os.PathLike[str], what: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{what} {p} is not UTF-8 text (bad byte on line {line})") from None
+        raise InputError(f"{what} {path} is not UTF-8 text (bad byte on line {line})") from None
+
+
+def _read_text(path: str | os.PathLike[str], what: str) -> str:
+    """Read a UTF-8 text file, turning every OS or decoding failure into :class:`InputError`."""
+    return _decode(read_file_bytes(path, what), path, what)
 
 
 def parse_word_lines(text: str, source: str = "<input>") -> list[str]:
@@ -191,6 +211,17 @@ def load_lexicon(path: str | os.PathLike[str]) -> Lexicon:
         Missing, unreadable, non-UTF-8 or empty file.
     """
     return parse_lexicon_text(_read_text(path, "dictionary"), str(path))
+
+
+def parse_lexicon_bytes(data: bytes, path: str | os.PathLike[str]) -> Lexicon:
+    """:func:`load_lexicon` on bytes already read from ``path`` (read once, e.g. to hash them).
+
+    Raises
+    ------
+    InputError
+        Non-UTF-8 or empty dictionary.
+    """
+    return parse_lexicon_text(_decode(data, path, "dictionary"), str(path))
 
 
 def wordfreq_lexicon(n: int, lang: str = "en") -> list[str]:

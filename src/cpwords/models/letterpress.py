@@ -28,7 +28,13 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from ..lexicon import Lexicon, english_words_lexicon, lexicon_from_words, load_lexicon
+from ..lexicon import (
+    Lexicon,
+    english_words_lexicon,
+    lexicon_from_words,
+    parse_lexicon_bytes,
+    read_file_bytes,
+)
 from ..puzzles.letterpress import check_letterpress_words, parse_letters
 from ..result import SolveResult, Status
 
@@ -266,18 +272,6 @@ def _default_source_bytes() -> bytes:
     return metadata.version("english-words").encode() + b"\0" + data
 
 
-def _source_bytes(path: str | os.PathLike[str]) -> bytes:
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"dictionary not found: {p}")
-    if p.is_dir():
-        raise InputError(f"dictionary is a directory, not a file: {p}")
-    try:
-        return p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read dictionary {p}: {exc.strerror or exc}") from None
-
-
 def _cache_file(fp: str) -> Path:
     return cache_dir() / "letterpress" / f"index-v{INDEX_FORMAT}-{fp[:40]}.npz"
 
@@ -371,11 +365,15 @@ def load_letterpress_index(
         if dictionary is None:
             fp = _digest(_default_source_bytes(), "english-words:web2")
         else:
-            fp = _digest(_source_bytes(dictionary), "file")
+            data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
+            fp = _digest(data, "file")
         path = _cache_file(fp)
         if use_cache and (hit := _load(path, fp)) is not None:
             return hit
-        lex = english_words_lexicon("web2") if dictionary is None else load_lexicon(dictionary)
+        if dictionary is None:
+            lex = english_words_lexicon("web2")
+        else:
+            lex = parse_lexicon_bytes(data, dictionary)
         index = build_letterpress_index(lex, fingerprint=fp)
     else:
         lex = dictionary if isinstance(dictionary, Lexicon) else lexicon_from_words(dictionary)
