@@ -34,6 +34,7 @@ from ..errors import InputError, ModelError
 from ..puzzles.wordsnake import WordsnakeInstance, overlap_graph
 from ..result import SolveResult, Status, TracePoint
 from .wordsnake_hub import (
+    DEPOT,
     HubGraph,
     build_hub_graph,
     components_missing_root,
@@ -115,18 +116,15 @@ def _repair(hg: HubGraph, chosen: np.ndarray, scorer: _Scorer) -> list[str]:
         if sub.number_of_edges() == 0 or not nx.is_eulerian(sub):
             pieces.extend([i] for i in items_here)
             continue
-        start = DEPOT_NODE if DEPOT_NODE in comp else min(items_here) + 1
+        start = DEPOT if DEPOT in comp else min(items_here) + 1
         seq = [u - 1 for u, _ in nx.eulerian_circuit(sub, source=start) if 1 <= u <= hg.n]
-        if DEPOT_NODE not in comp and len(seq) > 1:
+        if DEPOT not in comp and len(seq) > 1:
             # Cut the cycle where the transition is weakest.
             trans = [scorer.weight(seq[k], seq[(k + 1) % len(seq)]) for k in range(len(seq))]
             k = int(np.argmin(trans))
             seq = seq[k + 1 :] + seq[: k + 1]
         pieces.append(seq)
     return [words[i] for p in pieces for i in p]
-
-
-DEPOT_NODE = 0
 
 
 def _read_round(
@@ -164,8 +162,8 @@ def order_to_arcs(hg: HubGraph, items: Sequence[int], scorer: _Scorer) -> np.nda
     if hg.cyclic and len(seq) > 1:
         pairs.append((seq[-1], seq[0]))
     else:
-        use[index[(DEPOT_NODE, seq[0] + 1)]] += 1
-        use[index[(seq[-1] + 1, DEPOT_NODE)]] += 1
+        use[index[(DEPOT, seq[0] + 1)]] += 1
+        use[index[(seq[-1] + 1, DEPOT)]] += 1
     for a, b in pairs:
         w = scorer.weight(a, b)
         if w >= 4:
@@ -175,8 +173,8 @@ def order_to_arcs(hg: HubGraph, items: Sequence[int], scorer: _Scorer) -> np.nda
             use[index[(a + 1, h)]] += 1
             use[index[(h, b + 1)]] += 1
         else:
-            use[index[(a + 1, DEPOT_NODE)]] += 1
-            use[index[(DEPOT_NODE, b + 1)]] += 1
+            use[index[(a + 1, DEPOT)]] += 1
+            use[index[(DEPOT, b + 1)]] += 1
     return use
 
 
@@ -439,7 +437,7 @@ def solve_hub_mip(
             ct_in.SetCoefficient(x[a], 1 if ct_in is not ct_out else -1)
     if not hg.cyclic:
         ct = solver.Constraint(1, inf)
-        for a in outs[DEPOT_NODE]:
+        for a in outs[DEPOT]:
             ct.SetCoefficient(x[a], 1)
     obj = solver.Objective()
     for a, w in enumerate(hg.weight.tolist()):
@@ -629,7 +627,7 @@ def solve_hub_cpsat(
         else:
             model.add(out_sum == in_sum)
     if not hg.cyclic:
-        model.add(sum(x[a] for a in outs[DEPOT_NODE]) >= 1)
+        model.add(sum(x[a] for a in outs[DEPOT]) >= 1)
     weights = hg.weight.tolist()
     model.maximize(sum(w * x[a] for a, w in enumerate(weights) if w))
 

@@ -72,10 +72,6 @@ class HubGraph:
         """Node every component must reach: the depot (linear) or the first word (cyclic)."""
         return 1 if self.cyclic else DEPOT
 
-    def is_hub(self, v: int) -> bool:
-        """True for hub nodes."""
-        return v > self.n
-
     def out_arcs(self) -> list[np.ndarray]:
         """Arc indices leaving each node."""
         order = np.argsort(self.tail, kind="stable")
@@ -179,46 +175,6 @@ def components_missing_root(hg: HubGraph, chosen: np.ndarray) -> list[list[int]]
     if hg.root not in graph:
         graph.add_node(hg.root)
     return [sorted(c) for c in nx.connected_components(graph) if hg.root not in c]
-
-
-def min_cut_violations(hg: HubGraph, values: np.ndarray, tol: float = 1e-6) -> list[list[int]]:
-    """Separate connectivity cuts for a fractional point by minimum s-t cuts.
-
-    For each word t, a minimum root -> t cut with capacities ``values`` is computed (networkx
-    preflow-push); a cut of capacity below 1 gives the node set on the sink side.
-
-    Parameters
-    ----------
-    hg : HubGraph
-    values : numpy.ndarray of float, shape (m,)
-        LP values of the arcs.
-
-    Returns
-    -------
-    list of list of int
-        Distinct node sets S with ``x(delta_in(S)) < 1``.
-    """
-    support = values > tol
-    graph = nx.DiGraph()
-    graph.add_nodes_from(range(hg.num_nodes))
-    for t, h, v in zip(
-        hg.tail[support].tolist(), hg.head[support].tolist(), values[support].tolist(), strict=True
-    ):
-        if graph.has_edge(t, h):
-            graph[t][h]["capacity"] += v
-        else:
-            graph.add_edge(t, h, capacity=v)
-    found: list[list[int]] = []
-    covered: set[int] = set()
-    for t in range(1, hg.n + 1):
-        if t == hg.root or t in covered:
-            continue
-        cut_value, (_, sink_side) = nx.minimum_cut(graph, hg.root, t)
-        if cut_value < 1 - tol:
-            s = sorted(sink_side)
-            found.append(s)
-            covered.update(sink_side)
-    return found
 
 
 def decode_order(hg: HubGraph, chosen: np.ndarray, words: tuple[str, ...]) -> list[str]:

@@ -91,29 +91,6 @@ class OverlapGraph:
         """Number of positive arcs."""
         return int(self.tail.shape[0])
 
-    def out_arcs(self) -> list[list[int]]:
-        """Arc indices leaving each node (list of n lists)."""
-        out: list[list[int]] = [[] for _ in range(self.n)]
-        for a, t in enumerate(self.tail.tolist()):
-            out[t].append(a)
-        return out
-
-    def in_arcs(self) -> list[list[int]]:
-        """Arc indices entering each node (list of n lists)."""
-        inc: list[list[int]] = [[] for _ in range(self.n)]
-        for a, h in enumerate(self.head.tolist()):
-            inc[h].append(a)
-        return inc
-
-    def weight_dict(self) -> dict[tuple[int, int], int]:
-        """``{(tail, head): weight}`` for the positive arcs."""
-        return {
-            (t, h): w
-            for t, h, w in zip(
-                self.tail.tolist(), self.head.tolist(), self.weight.tolist(), strict=True
-            )
-        }
-
 
 def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int = 1) -> OverlapGraph:
     """Build the positive-overlap arcs of the overlap digraph.
