@@ -908,12 +908,15 @@ def solve_exact(
     """The default exact method: the fastest formulation for the instance at hand.
 
     1. The letter-hub assignment relaxation as a min-cost flow. When its solution is connected
-       (every natural-language sample measured, n up to 10,000) it is optimal: done.
+       (every ENABLE sample measured, n up to 15,000) it is optimal: done.
     2. Otherwise the relaxation has cycles of long overlaps. If the positive-overlap graph has
-       at most ``ROUTES_MAX_ARCS`` arcs, CP-SAT's routes model (:func:`solve_routes_cpsat`)
-       takes over, hinted with the best ordering so far; on lists with many long overlaps it is
-       an order of magnitude faster than the letter-hub cut loop (benchmarks/results).
-    3. Otherwise the letter-hub MIP cut loop (:func:`solve_hub_mip`) runs to the limit.
+       at most ``ROUTES_MAX_ARCS`` arcs (bounded in O(n) from first/last-letter counts),
+       CP-SAT's routes model (:func:`solve_routes_cpsat`) takes over, hinted with the best
+       ordering so far; on lists with many long overlaps it was an order of magnitude faster
+       than the letter-hub cut loop (models/wordsnake.md).
+    3. Larger lists go straight to :func:`solve_hub_mip`, whose own flow round is step 1 and
+       whose MIP cut rounds follow when needed (none above ``MIP_MAX_ARCS`` under a finite
+       limit), so the flow is solved once.
 
     The dual bound reported is the best of the bounds proven along the way.
 
@@ -948,33 +951,26 @@ def solve_exact(
     def left() -> float | None:
         return None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - start))
 
-    first = solve_hub_mip(
-        instance, time_limit=left(), workers=workers, seed=seed, hint=hint, progress=progress,
-        max_rounds=0,
-    )  # fmt: skip
+    common: dict[str, Any] = {"workers": workers, "seed": seed, "progress": progress}
+    if positive_arc_count_bound(instance) > ROUTES_MAX_ARCS:
+        # One letter-hub solve: its flow round ends it when connected, else its MIP rounds run.
+        res = solve_hub_mip(instance, time_limit=left(), hint=hint, **common)
+        mip_ran = res.solver_info.get("rounds", 0) > 0
+        stage = {"stage": "mip" if mip_ran else "flow", "status": res.status.value,
+                 "wall_time": res.wall_time}  # fmt: skip
+        return _relabel(res, f"exact/{stage['stage']}", start, [stage], res.bound)
+
+    first = solve_hub_mip(instance, time_limit=left(), hint=hint, max_rounds=0, **common)
     stages = [{"stage": "flow", "status": first.status.value, "wall_time": first.wall_time}]
     remaining = left()
     if first.is_optimal or (remaining is not None and remaining <= 0.01):
         return _relabel(first, "exact/flow", start, stages, first.bound)
-    if first.solver_info.get("mip_skipped"):  # too large for the MIP within a finite limit
-        return _relabel(first, "exact/flow", start, stages, first.bound)
-    if positive_arc_count_bound(instance) <= ROUTES_MAX_ARCS:
-        second = solve_routes_cpsat(
-            instance, time_limit=left(), workers=workers, seed=seed, hint=first.solution,
-            progress=progress,
-        )  # fmt: skip
-        label = "exact/routes"
-    else:
-        second = solve_hub_mip(
-            instance, time_limit=left(), workers=workers, seed=seed, hint=first.solution,
-            progress=progress,
-        )  # fmt: skip
-        label = "exact/mip"
-    stages.append({"stage": label.split("/")[1], "status": second.status.value,
+    second = solve_routes_cpsat(instance, time_limit=left(), hint=first.solution, **common)
+    stages.append({"stage": "routes", "status": second.status.value,
                    "wall_time": second.wall_time})  # fmt: skip
     bounds = [b for b in (first.bound, second.bound) if b is not None]
     best = max((first, second), key=lambda r: -1 if r.objective is None else r.objective)
-    return _relabel(best, label, start, stages, min(bounds) if bounds else None)
+    return _relabel(best, "exact/routes", start, stages, min(bounds) if bounds else None)
 
 
 def _relabel(
