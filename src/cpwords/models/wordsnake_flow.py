@@ -1,0 +1,759 @@
+"""Wordsnake at dictionary scale: the string-hub flow, its certificate, repair and Lagrangian bound.
+
+1. **Relaxation.** The min-cost flow of the string-hub network
+   (:func:`~.wordsnake_strings.build_string_network`) is the assignment relaxation: a valid dual
+   bound, computed on O(total letters) arcs.
+2. **Certificate.** The flow is decoded into an item successor map (a cycle cover, plus the depot
+   for a linear snake). Two units of flow that pass the same hub can exchange their destinations
+   at no loss, which merges their cycles; done bottom-up over the hub DAG this leaves exactly one
+   cycle per connected component of the flow's support. One cycle is an ordering scoring the
+   bound: OPTIMAL without any MIP.
+3. **Repair.** Otherwise each remaining cycle is patched into the main one by the best 2-exchange
+   among candidates indexed by overlap string (longest first).
+4. **Bound.** Each component ``S`` that misses the root yields the connectivity cut
+   ``x(delta_in(S)) >= 1``. Lagrangian relaxation prices the cuts into the arc costs; every iterate
+   is the same min-cost flow with new integer costs, decoded and repaired too.
+
+Formulation card: ``models/wordsnake.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from ortools.graph.python import min_cost_flow
+
+from ..errors import ModelError
+from .wordsnake_strings import HANDOVER, ROOTLINK, StringHubNetwork
+
+#: Networks with more arcs than this are solved in a forked child process, so that a time limit
+#: or Ctrl-C can stop the solve (OR-Tools' min-cost flow holds the GIL and has no time limit).
+FORK_MIN_ARCS = 200_000
+
+#: Costs are ``-(SCALE * weight + multipliers)``: Lagrangian multipliers in units of 1/SCALE.
+SCALE = 64
+
+
+class FlowStopped(Exception):
+    """A flow solve was abandoned because the deadline passed."""
+
+
+def _solve_flow_inline(net: StringHubNetwork, cost: np.ndarray) -> tuple[np.ndarray, int]:
+    flow = min_cost_flow.SimpleMinCostFlow()
+    arcs = flow.add_arcs_with_capacity_and_unit_cost(
+        net.tail.astype(np.int32), net.head.astype(np.int32), net.cap, cost
+    )
+    nodes = np.nonzero(net.supply)[0]
+    flow.set_nodes_supplies(nodes.astype(np.int32), net.supply[nodes])
+    status = flow.solve()
+    if status != flow.OPTIMAL:
+        raise ModelError(f"min-cost flow failed on the string-hub network (status {status})")
+    return flow.flows(arcs).astype(np.int64), int(flow.optimal_cost())
+
+
+def _child(net: StringHubNetwork, cost: np.ndarray, conn: Any) -> None:  # pragma: no cover
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        flows, value = _solve_flow_inline(net, cost)
+        conn.send_bytes(np.int64(value).tobytes() + flows.tobytes())
+    except Exception as exc:  # report, never hang the parent
+        conn.send_bytes(b"E" + str(exc).encode())
+    finally:
+        conn.close()
+
+
+def solve_flow(
+    net: StringHubNetwork, cost: np.ndarray, deadline: float | None = None
+) -> tuple[np.ndarray, int]:
+    """Min-cost flow of the network with the given arc costs.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    cost : numpy.ndarray of int64, shape (m,)
+        Unit cost of each arc (negated scores).
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the solve is abandoned.
+
+    Returns
+    -------
+    flows : numpy.ndarray of int64, shape (m,)
+    cost : int
+        The optimal total cost.
+
+    Raises
+    ------
+    FlowStopped
+        The deadline passed first.
+    KeyboardInterrupt
+        Ctrl-C during the solve (a child process is stopped at once).
+    ModelError
+        The flow solver failed (the network is always feasible: a bug).
+
+    Notes
+    -----
+    Large networks are solved in a forked child process that the parent watches, so that the
+    deadline and Ctrl-C are honoured within a tenth of a second.
+    """
+    if net.m < FORK_MIN_ARCS or "fork" not in multiprocessing.get_all_start_methods():
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise FlowStopped
+        return _solve_flow_inline(net, cost)
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(net, cost, send), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        while not recv.poll(0.05):
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise FlowStopped
+            if not proc.is_alive() and not recv.poll(0):
+                raise ModelError(f"the flow process died (exit code {proc.exitcode})")
+        data = recv.recv_bytes()
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        recv.close()
+    if data[:1] == b"E":
+        raise ModelError(data[1:].decode())
+    value = int(np.frombuffer(data[:8], dtype=np.int64)[0])
+    return np.frombuffer(data[8:], dtype=np.int64).copy(), value
+
+
+# ---------------------------------------------------------------------------------------------
+# Decoding a flow into item successors, and merging cycles that share a hub.
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Decoded:
+    """An integral flow read as item successors.
+
+    Attributes
+    ----------
+    succ : list of int, length N + 1
+        Successor of each item; index N is the depot (linear snakes), whose successor is the first
+        item and which follows the last one. Unused for cyclic snakes (``succ[N] == N``).
+    comp : list of int, length N + 1
+        Component label of each item after merging (one cycle per support component).
+    node_rep : numpy.ndarray of int64, shape (num_nodes,)
+        One item whose unit passed each hub node (-1 where no unit did); word nodes get an
+        item of their word.
+    handover : list of int, length N + 1
+        Length of the hand-over string of each item's unit (its joint's guaranteed overlap).
+    """
+
+    succ: list[int]
+    comp: list[int]
+    node_rep: np.ndarray
+    handover: list[int]
+    cycles: int = 0
+    merges: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _copies(net: StringHubNetwork) -> list[list[int]]:
+    copies: list[list[int]] = [[] for _ in range(net.num_words)]
+    for i, w in enumerate(net.item_word.tolist()):
+        copies[w].append(i)
+    return copies
+
+
+def decode_flow(net: StringHubNetwork, flows: np.ndarray) -> Decoded:
+    """Decode an integral flow into item successors and merge cycles at shared hubs.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    flows : numpy.ndarray of int64, shape (m,)
+
+    Returns
+    -------
+    Decoded
+        Successors with one cycle per connected component of the flow's support.
+
+    Notes
+    -----
+    Units (tail items) descend the hub DAG in topological order and are handed to the entries of
+    the words they reach. Every hub records the units that passed it; then, in reverse topological
+    order, units of different cycles at the same hub exchange destinations (valid: both
+    destinations lie below the hub, so each still extends the other's hand-over string, and the
+    score is unchanged). Exchanging the successors of two items on different cycles merges the
+    cycles, so a union-find over cycles ends with one cycle per support component. O(support)
+    time and memory.
+    """
+    N = net.instance.n
+    depot = N
+    T, W = net.trie.size, net.num_words
+    out_base, in_base = net.out_base, net.in_base
+    cyclic = net.instance.cyclic
+    copies = _copies(net)
+    succ = [-1] * (N + 1)
+    handover = [0] * (N + 1)
+    node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
+    sup = np.nonzero(flows > 0)[0]
+    s_tail, s_head, s_flow = net.tail[sup], net.head[sup], flows[sup]
+    s_w = net.weight[sup]
+
+    # Word exits: chains of copies on the self arcs, then units onto hubs.
+    need_pred: dict[int, list[int]] = {}
+    avail: dict[int, list[int]] = {}
+    is_out = (s_tail >= out_base) & (s_tail < in_base)
+    is_self = is_out & (s_head >= in_base) & (s_head < in_base + W)
+    self_flow = np.zeros(W, dtype=np.int64)
+    self_w = np.zeros(W, dtype=np.int64)
+    self_flow[s_tail[is_self] - out_base] = s_flow[is_self]
+    self_w[s_tail[is_self] - out_base] = s_w[is_self]
+    for w in range(W):
+        c = copies[w]
+        k = int(self_flow[w])
+        if k:
+            ov = math.isqrt(int(self_w[w]))
+            for j in range(k):
+                succ[c[j]] = c[j + 1]
+                handover[c[j]] = ov
+            avail[w] = c[k:]
+            need_pred[w] = [c[0], *c[k + 1 :]]
+    pools: dict[int, list[int]] = {}
+    ho = is_out & ~is_self
+    for t, h, f, wt in zip(
+        (s_tail[ho] - out_base).tolist(), s_head[ho].tolist(), s_flow[ho].tolist(),
+        s_w[ho].tolist(), strict=True,
+    ):  # fmt: skip
+        units = avail.get(t)
+        if units is None:
+            units = avail[t] = list(copies[t])
+        take = units[-f:]
+        del units[-f:]
+        ov = math.isqrt(wt)
+        for u in take:
+            handover[u] = ov
+        pools.setdefault(h, []).extend(take)
+    if not cyclic:
+        pools.setdefault(0, []).append(depot)
+
+    # Hub nodes in topological order.
+    hub = ~is_out
+    h_tail, h_head, h_flow = s_tail[hub], s_head[hub], s_flow[hub]
+    pos = np.empty(net.num_nodes, dtype=np.int64)
+    pos[net.topo] = np.arange(net.topo.shape[0])
+    order = np.argsort(pos[h_tail], kind="stable")
+    h_tail, h_head, h_flow = h_tail[order].tolist(), h_head[order].tolist(), h_flow[order].tolist()
+    rec_units: list[int] = []
+    rec_starts: list[int] = []
+    r_in = net.r_in
+    k = 0
+    m = len(h_tail)
+    while k < m:
+        v = h_tail[k]
+        pool = pools.pop(v, [])
+        if pool:
+            node_rep[v] = pool[0]
+        if len(pool) >= 2:
+            rec_starts.append(len(rec_units))
+            rec_units.extend(pool)
+        if v == r_in and not cyclic:
+            u = pool.pop()
+            succ[u] = depot
+        while k < m and h_tail[k] == v:
+            h, f = h_head[k], h_flow[k]
+            take = pool[-f:]
+            del pool[-f:]
+            if in_base <= h < in_base + W:
+                w = h - in_base
+                preds = need_pred.get(w)
+                if preds is None:
+                    preds = need_pred[w] = list(copies[w])
+                for u in take:
+                    succ[u] = preds.pop()
+            else:
+                pools.setdefault(h, []).extend(take)
+            k += 1
+        if pool:  # pragma: no cover - flow conservation makes this impossible
+            raise ModelError(f"flow decoding left {len(pool)} units at node {v}")
+    for v, pool in pools.items():  # nodes with inflow but no support out-arc: only R_in
+        if v == r_in and not cyclic and len(pool) == 1:
+            node_rep[v] = pool[0]
+            succ[pool[0]] = depot
+        elif pool:  # pragma: no cover
+            raise ModelError(f"flow decoding left {len(pool)} units at node {v}")
+    if cyclic:
+        succ[depot] = depot
+    if any(s < 0 for s in succ[:N]):  # pragma: no cover
+        raise ModelError("flow decoding left an item without a successor")
+
+    # Cycles of the successor map, then merges at shared hubs (reverse topological order).
+    cyc = [-1] * (N + 1)
+    ncyc = 0
+    for i in range(N + 1 if not cyclic else N):
+        if cyc[i] < 0:
+            j = i
+            while cyc[j] < 0:
+                cyc[j] = ncyc
+                j = succ[j]
+            ncyc += 1
+    if cyclic:
+        cyc[depot] = ncyc
+    parent = list(range(ncyc + 1))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    merges = 0
+    bounds = [*rec_starts, len(rec_units)]
+    for r in range(len(rec_starts) - 1, -1, -1):
+        units = rec_units[bounds[r] : bounds[r + 1]]
+        anchor = units[0]
+        for u in units[1:]:
+            ca, cu = find(cyc[anchor]), find(cyc[u])
+            if ca != cu:
+                succ[anchor], succ[u] = succ[u], succ[anchor]
+                handover[anchor], handover[u] = handover[u], handover[anchor]
+                parent[cu] = ca
+                merges += 1
+    # Copies of one word share their exit node: exchanging their successors is free.
+    for w in np.nonzero(net.mult > 1)[0].tolist():
+        c = copies[w]
+        for u in c[1:]:
+            ca, cu = find(cyc[c[0]]), find(cyc[u])
+            if ca != cu:
+                succ[c[0]], succ[u] = succ[u], succ[c[0]]
+                handover[c[0]], handover[u] = handover[u], handover[c[0]]
+                parent[cu] = ca
+                merges += 1
+    comp = [find(c) for c in cyc]
+    # Word nodes belong to their word's component.
+    first = [c[0] for c in copies]
+    node_rep[out_base : out_base + W] = first
+    node_rep[in_base : in_base + W] = first
+    _ = T
+    return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+
+
+# ---------------------------------------------------------------------------------------------
+# Model-side overlaps (the independent checker recomputes them separately).
+# ---------------------------------------------------------------------------------------------
+
+
+def overlap(a: str, b: str, proper: bool) -> int:
+    """Largest ``k`` (``< min`` when ``proper``) with ``a[-k:] == b[:k]``; KMP for long words."""
+    top = min(len(a), len(b)) - (1 if proper else 0)
+    if top <= 0:
+        return 0
+    if top <= 48:
+        for k in range(top, 0, -1):
+            if a[-k:] == b[:k]:
+                return k
+        return 0
+    # Prefix function of b[:top] matched along the tail of a.
+    p = b[:top]
+    pi = [0] * top
+    j = 0
+    for i in range(1, top):
+        while j and p[i] != p[j]:
+            j = pi[j - 1]
+        if p[i] == p[j]:
+            j += 1
+        pi[i] = j
+    j = 0
+    for ch in a[len(a) - top :]:
+        while j and ch != p[j]:
+            j = pi[j - 1]
+        if ch == p[j]:
+            j += 1
+    return j  # the text has top letters, so j reaches top only at its end
+
+
+class PairScore:
+    """Squared overlaps of item pairs; the depot (item N) scores 0 with everything."""
+
+    def __init__(self, net: StringHubNetwork) -> None:
+        self.words = net.instance.words
+        self.n = net.instance.n
+        self.proper = net.instance.proper
+
+    def __call__(self, a: int, b: int) -> int:
+        if a == b or a >= self.n or b >= self.n:
+            return 0
+        k = overlap(self.words[a], self.words[b], self.proper)
+        return k * k
+
+
+def order_from_succ(succ: list[int], n: int, cyclic: bool) -> list[int]:
+    """The item sequence of a single-cycle successor map (from the depot, or from item 0)."""
+    start = succ[n] if not cyclic else 0
+    seq = [start]
+    j = succ[start]
+    while j != start and j != n:
+        seq.append(j)
+        j = succ[j]
+    return seq
+
+
+def score_sequence(seq: list[int], pair: PairScore, cyclic: bool) -> int:
+    """Model-side score of an item sequence."""
+    s = sum(pair(a, b) for a, b in itertools.pairwise(seq))
+    if cyclic and len(seq) > 1:
+        s += pair(seq[-1], seq[0])
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
+# Repair: patch the remaining cycles into the main one.
+# ---------------------------------------------------------------------------------------------
+
+
+class _Index:
+    """Candidate joints by overlap string: words below a trie node, words ending with a node."""
+
+    def __init__(self, net: StringHubNetwork) -> None:
+        trie = net.trie
+        self.net = net
+        self.copies = _copies(net)
+        self.word_node = trie.word_node.astype(np.int64)
+        # Words having each trie node as a suffix: the failure chains (hand-over records).
+        ho = net.role == HANDOVER
+        outs = (net.tail >= net.out_base) & (net.tail < net.in_base)
+        sel = ho & outs
+        w = net.tail[sel] - net.out_base
+        h = net.head[sel]
+        # Map hand-over heads back to trie nodes: H(s) = s, H+(w) -> word node, private -> skip.
+        T, W = trie.size, net.num_words
+        node = np.where(h < T, h, -1)
+        plus = (h >= T) & (h < T + W)
+        node[plus] = self.word_node[h[plus] - T]
+        keep = node > 0
+        order = np.argsort(node[keep], kind="stable")
+        self.suf_node = node[keep][order]
+        self.suf_word = w[keep][order]
+
+    def words_below(self, node: int, limit: int) -> list[int]:
+        lo = int(np.searchsorted(self.word_node, node))
+        hi = int(np.searchsorted(self.word_node, self.net.trie.end[node], side="right"))
+        return list(range(lo, min(hi, lo + limit)))
+
+    def words_ending(self, node: int, limit: int) -> list[int]:
+        lo, hi = np.searchsorted(self.suf_node, [node, node + 1])
+        out = self.suf_word[lo : min(hi, lo + limit)].tolist()
+        word = int(self.net.trie.node_word[node])
+        if word >= 0:
+            out.append(word)
+        return out
+
+
+def patch_cycles(
+    net: StringHubNetwork,
+    dec: Decoded,
+    pair: PairScore,
+    index: _Index | None = None,
+    limit: int = 24,
+    deadline: float | None = None,
+) -> list[int]:
+    """Join every cycle into the main one by the best 2-exchange found; return the item order.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    dec : Decoded
+        Successors after merging (modified in place).
+    pair : PairScore
+    index : _Index, optional
+        Candidate index (built when omitted).
+    limit : int
+        Candidate words examined per overlap string.
+    deadline : float, optional
+        After it, remaining cycles are joined at the depot (cut at their weakest joint).
+
+    Returns
+    -------
+    list of int
+        The item sequence.
+
+    Notes
+    -----
+    For a cycle ``C`` and a joint ``u -> v`` of ``C``, the exchange with a joint ``x -> y`` of the
+    main cycle gives ``x -> v`` and ``u -> y``. Candidates ``y`` are the words below the suffixes of
+    ``u`` in the trie and ``x`` the words that end with a prefix of ``v``, longest overlaps first;
+    the depot joints (both ends of a linear snake) are always candidates.
+    """
+    N = net.instance.n
+    cyclic = net.instance.cyclic
+    succ = dec.succ
+    comp = dec.comp
+    trie = net.trie
+    main = comp[N] if not cyclic else max(set(comp[:N]), key=comp[:N].count)
+    groups: dict[int, list[int]] = {}
+    for i in range(N):
+        if comp[i] != main:
+            groups.setdefault(comp[i], []).append(i)
+    if not groups:
+        return order_from_succ(succ, N, cyclic)
+    if index is None:
+        index = _Index(net)
+    pred = [0] * (N + 1)
+    for i, s in enumerate(succ):
+        pred[s] = i
+    in_main = [c == main for c in comp]
+    if cyclic:
+        in_main[N] = False
+    words = net.instance.words
+    item_word = net.item_word
+    for members in sorted(groups.values(), key=len):
+        best: tuple[int, int, int] | None = None  # (gain, u, x)
+        for u in members:
+            v = succ[u]
+            base = pair(u, v)
+            cands: set[int] = set()
+            if not cyclic:
+                cands.update((pred[N], N))
+            if deadline is None or time.perf_counter() < deadline:
+                # y below a suffix of u: x = pred[y].
+                node = int(trie.word_node[item_word[u]])
+                chain = [node]
+                f = int(trie.fail[node])
+                while f > 0 and len(chain) < 8:
+                    chain.append(f)
+                    f = int(trie.fail[f])
+                for s in chain:
+                    for w in index.words_below(s, limit):
+                        for y in index.copies[w]:
+                            if in_main[y]:
+                                cands.add(pred[y])
+                # x ending with a prefix of v.
+                p = int(trie.word_node[item_word[v]])
+                steps = 0
+                while p > 0 and steps < 8:
+                    for w in index.words_ending(p, limit):
+                        for x in index.copies[w]:
+                            if in_main[x]:
+                                cands.add(x)
+                    p = int(trie.parent[p])
+                    steps += 1
+            for x in cands:
+                if not (x == N or in_main[x]):
+                    continue
+                y = succ[x]
+                gain = pair(x, v) + pair(u, y) - pair(x, y) - base
+                if best is None or gain > best[0]:
+                    best = (gain, u, x)
+        if best is None:  # cyclic, no candidate: join anywhere
+            u = members[0]
+            x = next(i for i in range(N) if in_main[i])
+            best = (0, u, x)
+        _, u, x = best
+        v, y = succ[u], succ[x]
+        succ[x], succ[u] = v, y
+        pred[v], pred[y] = x, u
+        for i in members:
+            in_main[i] = True
+    _ = words
+    return order_from_succ(succ, N, cyclic)
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole pipeline.
+# ---------------------------------------------------------------------------------------------
+
+
+ProgressCallback = Callable[[float, float | None, float | None, str], None]
+
+
+@dataclass
+class FlowOutcome:
+    """What the string-hub pipeline proved and found.
+
+    Attributes
+    ----------
+    order : list of int or None
+        Best item sequence found (None when stopped before the first flow).
+    objective : int or None
+        Its model-side score.
+    bound : int or None
+        Best proven upper bound (floored).
+    proven : bool
+        ``objective == bound``.
+    stopped : str or None
+        ``"time"`` or ``"interrupt"`` when a limit stopped the pipeline.
+    info : dict
+        Sizes, iteration counts and stage times.
+    """
+
+    order: list[int] | None
+    objective: int | None
+    bound: int | None
+    proven: bool
+    stopped: str | None
+    info: dict[str, Any]
+
+
+def solve_string_flow(
+    net: StringHubNetwork,
+    *,
+    deadline: float | None = None,
+    start: float | None = None,
+    progress: ProgressCallback | None = None,
+    lagrangian_iterations: int = 30,
+    incumbent: list[int] | None = None,
+) -> FlowOutcome:
+    """Flow relaxation, certificate, repair and Lagrangian bound on a string-hub network.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    deadline : float, optional
+        ``time.perf_counter()`` value at which to stop with the best answer so far.
+    start : float, optional
+        Reference time for progress reports.
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound, stage)``.
+    lagrangian_iterations : int
+        Most flow solves spent on tightening the bound.
+    incumbent : list of int, optional
+        A starting item sequence.
+
+    Returns
+    -------
+    FlowOutcome
+        Never raises on a limit: Ctrl-C (KeyboardInterrupt) and the deadline end the pipeline
+        with ``stopped`` set.
+
+    Notes
+    -----
+    Lagrangian relaxation of the cuts ``x(delta_in(S)) >= 1``: with multipliers
+    ``lambda_S >= 0``, ``L(lambda) = max_x sum_a (w_a + sum_{S: a in delta_in(S)} lambda_S) x_a -
+    sum_S lambda_S`` over the flow polytope is an upper bound for every ``lambda``; its floor is
+    a bound on the integer scores. Subgradient steps ``lambda_S += t (1 - x(delta_in(S)))``
+    (Polyak step to the incumbent), costs scaled by ``SCALE`` to stay integral.
+
+    References
+    ----------
+    M. Held, R. M. Karp, "The traveling-salesman problem and minimum spanning trees: Part II",
+    Mathematical Programming 1 (1971) (Lagrangian relaxation, subgradient optimisation).
+    """
+    t0 = time.perf_counter() if start is None else start
+    N = net.instance.n
+    cyclic = net.instance.cyclic
+    pair = PairScore(net)
+    info: dict[str, Any] = {"arcs": net.m, "nodes": net.num_nodes, "trie_nodes": net.trie.size}
+    best_seq = incumbent
+    best = score_sequence(incumbent, pair, cyclic) if incumbent is not None else None
+    bound: int | None = None
+    stopped: str | None = None
+    index: _Index | None = None
+    cuts: list[np.ndarray] = []
+    lam: list[float] = []
+    base_cost = -SCALE * net.weight
+
+    def report(stage: str) -> None:
+        if progress is not None:
+            progress(time.perf_counter() - t0, best, bound, stage)
+
+    def consider(seq: list[int]) -> None:
+        nonlocal best, best_seq
+        value = score_sequence(seq, pair, cyclic)
+        if best is None or value > best:
+            best, best_seq = value, seq
+
+    it = 0
+    try:
+        report("solving the flow relaxation")
+        cost = base_cost
+        while True:
+            flows, opt = solve_flow(net, cost, deadline)
+            penalty = round(sum(SCALE * x for x in lam))  # multipliers are integral/SCALE
+            value_scaled = -opt - penalty
+            this_bound = value_scaled // SCALE
+            if it == 0:
+                info["flow_bound"] = this_bound
+                info["flow_time"] = time.perf_counter() - t0
+            bound = this_bound if bound is None else min(bound, this_bound)
+            dec = decode_flow(net, flows)
+            comps = len(set(dec.comp[: N + (0 if cyclic else 1)]))
+            if it == 0:
+                info["flow_cycles"] = dec.cycles
+                info["flow_components"] = comps
+            report("repairing" if comps > 1 else "reading the certificate")
+            if comps > 1 and index is None:
+                index = _Index(net)
+            seq = patch_cycles(net, dec, pair, index, deadline=deadline)
+            consider(seq)
+            report("bounding")
+            if best is not None and best >= bound:
+                break
+            if it >= lagrangian_iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                stopped = "time"
+                break
+            # New cuts from this iterate's components, then a subgradient step.
+            new = _component_cuts(net, dec, flows)
+            cuts.extend(new)
+            lam.extend([0.0] * len(new))
+            g = np.array([1 - int(flows[c].sum()) for c in cuts], dtype=float)
+            norm = float((g * g).sum())
+            if norm == 0:
+                break
+            step = 1.0 * (value_scaled / SCALE - float(best or 0)) / norm
+            for i in range(len(cuts)):
+                lam[i] = max(0.0, lam[i] + step * g[i])
+                lam[i] = round(lam[i] * SCALE) / SCALE
+            bonus = np.zeros(net.m, dtype=np.int64)
+            for c, x in zip(cuts, lam, strict=True):
+                if x > 0:
+                    np.add.at(bonus, c, round(x * SCALE))
+            cost = base_cost - bonus
+            it += 1
+            report("bounding")
+    except FlowStopped:
+        stopped = "time"
+    except KeyboardInterrupt:
+        stopped = "interrupt"
+    info["lagrangian_iterations"] = it
+    info["cuts"] = len(cuts)
+    proven = best is not None and bound is not None and best >= bound
+    return FlowOutcome(best_seq, best, bound, proven, stopped, info)
+
+
+def _component_cuts(net: StringHubNetwork, dec: Decoded, flows: np.ndarray) -> list[np.ndarray]:
+    """Arcs entering each support component that misses the root (violated cuts)."""
+    N = net.instance.n
+    cyclic = net.instance.cyclic
+    comp = np.array(dec.comp, dtype=np.int64)
+    root_comp = comp[N] if not cyclic else np.bincount(comp[:N]).argmax()
+    node_comp = np.full(net.num_nodes, -1, dtype=np.int64)
+    rep = dec.node_rep
+    has = rep >= 0
+    node_comp[has] = comp[rep[has]]
+    # Only nodes that carry flow belong to a component (word nodes always do).
+    used = np.zeros(net.num_nodes, dtype=bool)
+    sup = flows > 0
+    used[net.tail[sup]] = True
+    used[net.head[sup]] = True
+    node_comp[~used] = -1
+    node_comp[node_comp == root_comp] = -1
+    hc = node_comp[net.head]
+    tc = node_comp[net.tail]
+    entering = (hc >= 0) & (tc != hc) & (net.role != ROOTLINK)
+    arcs = np.nonzero(entering)[0]
+    labels = hc[arcs]
+    order = np.argsort(labels, kind="stable")
+    arcs, labels = arcs[order], labels[order]
+    splits = np.nonzero(np.diff(labels))[0] + 1
+    return [a for a in np.split(arcs, splits) if a.size]
+
+
+_ = os
