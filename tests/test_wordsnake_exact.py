@@ -149,15 +149,21 @@ def test_cut_loop_runs_when_the_relaxation_is_disconnected():
 
 
 @pytest.mark.parametrize("cyclic", [False, True])
-def test_small_alphabet_goes_to_routes_and_formulations_agree(cyclic):
-    """Random 'abc' strings have many long overlap cycles: the flow relaxation is disconnected,
-    the default policy hands over to the routes model, and three formulations agree."""
+def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(cyclic):
+    """Random 'abc' strings have many long overlap cycles: the flow relaxation is disconnected
+    (its bound is above the optimum), the default policy still proves the optimum (Lagrangian
+    bound, or the routes stage when forced), and four formulations agree."""
+    from cpwords.models.wordsnake import solve_exact
+
     rng = random.Random(5)
     words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(3, 6))) for _ in range(40))
     inst = WordsnakeInstance(words, cyclic=cyclic)
     auto = solve_wordsnake(inst, "exact")
-    assert auto.method == "exact/routes" and auto.is_optimal
-    assert [s["stage"] for s in auto.solver_info["stages"]] == ["flow", "routes"]
+    assert auto.is_optimal and auto.solver_info["flow_bound"] > auto.objective
+    forced = solve_exact(inst, lagrangian_iterations=0)
+    assert forced.method == "exact/routes" and forced.is_optimal
+    assert [s["stage"] for s in forced.solver_info["stages"]] == ["flow", "routes"]
+    assert forced.objective == auto.objective
     for method in ("mip", "cpsat", "cpsat-routes"):
         res = solve_wordsnake(inst, method)
         assert res.is_optimal and res.objective == auto.objective, method

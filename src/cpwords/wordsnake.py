@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -18,7 +20,7 @@ from .lexicon import parse_word_lines, read_word_list
 from .puzzles.wordsnake import WordsnakeInstance, check_snake
 from .result import SolveResult
 
-ProgressCallback = Callable[[float, float | None, float | None], None]
+ProgressCallback = Callable[..., None]
 
 EXACT_METHODS = ("auto", "mip", "mip-scip", "cpsat", "cpsat-routes", "naive")
 HEURISTIC_METHODS = ("layered", "local", "greedy")
@@ -93,6 +95,7 @@ def solve_wordsnake(
     iterations: int = 100,
     hint: Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
+    start: float | None = None,
 ) -> SolveResult:
     """Solve a Wordsnake instance with an exact model or a heuristic, and verify the answer.
 
@@ -100,81 +103,99 @@ def solve_wordsnake(
     ----------
     instance : WordsnakeInstance
     method : str
-        ``"exact"`` (= ``DEFAULT_EXACT``, ``"auto"``: min-cost-flow relaxation, then the routes
-        model or the MIP cut loop, see :func:`cpwords.models.wordsnake.solve_exact`),
-        ``"mip"`` (letter-hub integer program in HiGHS), ``"mip-scip"`` (the same in SCIP),
-        ``"cpsat"`` (letter-hub model in CP-SAT), ``"cpsat-routes"`` (path cover with CP-SAT's
-        routes constraint), ``"naive"`` (CP-SAT circuit over the complete digraph), or a
-        heuristic:
-        ``"layered"`` (the seed's randomised layered greedy), ``"local"`` (nearest neighbour +
-        local search), ``"greedy"`` (nearest neighbour).
+        ``"exact"`` (= ``DEFAULT_EXACT``, ``"auto"``: the string-hub min-cost flow with its
+        certificate, repair and Lagrangian bound, then the routes model on small lists that keep
+        a gap, see :func:`cpwords.models.wordsnake.solve_exact`), ``"mip"`` (letter-hub integer
+        program in HiGHS), ``"mip-scip"`` (the same in SCIP), ``"cpsat"`` (letter-hub model in
+        CP-SAT), ``"cpsat-routes"`` (path cover with CP-SAT's routes constraint), ``"naive"``
+        (CP-SAT circuit over the complete digraph), or a heuristic: ``"layered"`` (the seed's
+        randomised layered greedy), ``"local"`` (nearest neighbour + local search), ``"greedy"``
+        (nearest neighbour).
     time_limit : float or None
-        Seconds.
+        Seconds for the whole call, heuristic start included, counted from ``start``.
     workers : int
         Solver threads / CP-SAT workers.
     seed : int
         Random seed (solvers and heuristics).
     iterations : int
-        Iterations of the layered greedy.
+        Iterations of the layered greedy (at least 1).
     hint : sequence of str, optional
-        A starting ordering for the exact models. When omitted, one iteration of the layered
-        greedy is used (all exact methods except ``naive``).
+        A starting ordering for the exact models. When omitted, the letter-hub and routes models
+        start from one iteration of the layered greedy; ``exact`` makes its own greedy start.
     progress : callable, optional
-        ``progress(elapsed, incumbent, bound)`` during exact solves.
+        ``progress(elapsed, incumbent, bound)`` during exact solves; a callback taking a fourth
+        argument also receives the stage name.
+    start : float, optional
+        ``time.perf_counter()`` at which the limit started (a CLI passes the time before it read
+        the input, so the limit covers the whole command); default: now.
 
     Returns
     -------
     SolveResult
         ``solution`` is the ordered list of words; ``verified`` is True.
+        ``solver_info["interrupted"]`` is True when Ctrl-C stopped an ``exact`` solve (the best
+        ordering so far is returned with its bound).
 
     Raises
     ------
     InputError
-        Unknown method or bad limits.
+        Unknown method, bad limits, or an instance too large for the memory available.
     CheckError
         A solution fails the independent checker (a bug).
     """
     from .heuristics import wordsnake as heur
     from .models import wordsnake as exact
 
+    start = time.perf_counter() if start is None else start
     if method == "exact":
         method = DEFAULT_EXACT
     if method not in EXACT_METHODS and method not in HEURISTIC_METHODS:
         raise InputError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"the time limit must be positive, got {time_limit}")
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
+    if iterations < 1:
+        raise InputError(f"the number of iterations must be at least 1, got {iterations}")
+
+    def left() -> float | None:
+        if time_limit is None:
+            return None
+        return max(0.01, time_limit - (time.perf_counter() - start))
+
     if method in HEURISTIC_METHODS:
         if method == "layered":
-            res = heur.layered_greedy(
-                instance, iterations=iterations, seed=seed, time_limit=time_limit
-            )
+            res = heur.layered_greedy(instance, iterations=iterations, seed=seed, time_limit=left())
         elif method == "local":
-            res = heur.local_search(instance, seed=seed, time_limit=time_limit)
+            res = heur.local_search(instance, seed=seed, time_limit=left())
         else:
             res = heur.nearest_neighbour(instance, seed=seed)
         return verify(instance, res)
+    if method == "auto":
+        res = exact.solve_exact(
+            instance, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
+            progress=progress, start=start,
+        )  # fmt: skip
+        return verify(instance, res)
     if hint is None and method != "naive":
-        # One pass of the layered greedy (a fraction of a second even for 10,000 words) is the
-        # starting incumbent; when a limit stops a solve, the answer is never worse than it.
+        # One pass of the layered greedy is the starting incumbent; when a limit stops a solve,
+        # the answer is never worse than it. Its time counts against the limit.
         hint = heur.layered_greedy(instance, iterations=1, seed=seed).solution
     common: dict[str, Any] = {
-        "time_limit": time_limit,
+        "time_limit": left(),
         "seed": seed,
         "hint": hint,
         "progress": progress,
+        "workers": workers,
     }
-    if method == "auto":
-        res = exact.solve_exact(instance, workers=workers, **common)
-    elif method == "mip":
-        res = exact.solve_hub_mip(instance, backend="highs", workers=workers, **common)
+    if method == "mip":
+        res = exact.solve_hub_mip(instance, backend="highs", **common)
     elif method == "mip-scip":
-        res = exact.solve_hub_mip(instance, backend="scip", workers=workers, **common)
+        res = exact.solve_hub_mip(instance, backend="scip", **common)
     elif method == "cpsat":
-        res = exact.solve_hub_cpsat(instance, workers=workers, **common)
+        res = exact.solve_hub_cpsat(instance, **common)
     elif method == "cpsat-routes":
-        res = exact.solve_routes_cpsat(instance, workers=workers, **common)
+        res = exact.solve_routes_cpsat(instance, **common)
     else:
-        res = exact.solve_naive_circuit(instance, workers=workers, **common)
+        res = exact.solve_naive_circuit(instance, **common)
     return verify(instance, res)
 
 

@@ -16,6 +16,7 @@ best connected ordering found is returned as FEASIBLE with the relaxation's dual
 from __future__ import annotations
 
 import contextlib
+import inspect
 import itertools
 import os
 import sys
@@ -33,6 +34,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError, ModelError
 from ..puzzles.wordsnake import WordsnakeInstance, overlap_graph
 from ..result import SolveResult, Status, TracePoint
+from .wordsnake_flow import overlap, solve_string_flow
 from .wordsnake_hub import (
     DEPOT,
     HubGraph,
@@ -40,6 +42,7 @@ from .wordsnake_hub import (
     components_missing_root,
     decode_order,
 )
+from .wordsnake_strings import build_string_network, estimate_memory
 
 ProgressCallback = Callable[[float, float | None, float | None], None]
 """Called as ``progress(elapsed_seconds, incumbent, bound)`` while a solve runs."""
@@ -453,6 +456,10 @@ def solve_hub_mip(
     proven = False
     rounds = cuts = 0
     params = pywraplp.MPSolverParameters()
+    # OR-Tools' default relative MIP gap (1e-4) lets the solver stop "OPTIMAL" up to 0.01% below
+    # the optimum: above ~10,000 points that is a whole unit. A proof needs the gap at zero, and
+    # the bound is always the solver's best bound, never the incumbent.
+    params.SetDoubleParam(pywraplp.MPSolverParameters.RELATIVE_MIP_GAP, 0.0)
 
     def add_cuts(components: list[list[int]]) -> None:
         nonlocal cuts
@@ -481,8 +488,7 @@ def solve_hub_mip(
         if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
             raise ModelError("the letter-hub model was reported infeasible")
         if status in (Status.OPTIMAL, Status.FEASIBLE):
-            rel_bound = solver.Objective().BestBound() if status is Status.FEASIBLE else obj.Value()
-            bound = _integral_bound(rel_bound, bound)
+            bound = _integral_bound(solver.Objective().BestBound(), bound)
         if status is Status.UNKNOWN:
             break
         chosen = np.array([v.solution_value() > 0.5 for v in x], dtype=bool)
@@ -896,6 +902,60 @@ def positive_arc_count_bound(instance: WordsnakeInstance) -> int:
     return sum(c * starts.get(k, 0) for k, c in ends.items())
 
 
+#: When the string-hub flow leaves a gap, lists of at most this many items (and at most
+#: ``ROUTES_MAX_ARCS`` positive arcs) go on to the routes model; larger ones end FEASIBLE with
+#: the Lagrangian bound.
+FALLBACK_MAX_ITEMS = 20_000
+
+
+def available_memory() -> int:
+    """Bytes this process may still use: free physical memory, capped by its address-space limit.
+
+    Returns
+    -------
+    int
+        ``MemAvailable`` of ``/proc/meminfo`` (the physical memory size where that is missing),
+        or the ``RLIMIT_AS`` soft limit when smaller.
+    """
+    avail: int | None = None
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    if avail is None:  # pragma: no cover - not Linux
+        avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            avail = min(avail, soft)
+    except (ImportError, ValueError):  # pragma: no cover
+        pass
+    return int(avail)
+
+
+def check_memory(instance: WordsnakeInstance) -> None:
+    """Refuse, in one line, an instance whose exact solve would not fit in memory.
+
+    Raises
+    ------
+    InputError
+        When :func:`~.wordsnake_strings.estimate_memory` exceeds :func:`available_memory`.
+    """
+    need = estimate_memory(instance)
+    have = available_memory()
+    if need > have:
+        letters = sum(len(w) for w in instance.words)
+        raise InputError(
+            f"{instance.n:,} words ({letters:,} letters) need about {need / 1e9:.1f} GB to solve "
+            f"exactly, more than the {have / 1e9:.1f} GB available"
+        )
+
+
 def solve_exact(
     instance: WordsnakeInstance,
     *,
@@ -904,19 +964,20 @@ def solve_exact(
     seed: int = 0,
     hint: Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
+    start: float | None = None,
+    lagrangian_iterations: int = 50,
 ) -> SolveResult:
-    """The default exact method: the fastest formulation for the instance at hand.
+    """The default exact method: string-hub flow, certificate, repair, bound, then routes.
 
-    1. The letter-hub assignment relaxation as a min-cost flow. When its solution is connected
-       (every ENABLE sample measured, n up to 15,000) it is optimal: done.
-    2. Otherwise the relaxation has cycles of long overlaps. If the positive-overlap graph has
-       at most ``ROUTES_MAX_ARCS`` arcs (bounded in O(n) from first/last-letter counts),
-       CP-SAT's routes model (:func:`solve_routes_cpsat`) takes over, hinted with the best
-       ordering so far; on lists with many long overlaps it was an order of magnitude faster
-       than the letter-hub cut loop (models/wordsnake.md).
-    3. Larger lists go straight to :func:`solve_hub_mip`, whose own flow round is step 1 and
-       whose MIP cut rounds follow when needed (none above ``MIP_MAX_ARCS`` under a finite
-       limit), so the flow is solved once.
+    1. The string-hub assignment relaxation (O(total letters) arcs) as a min-cost flow, with a
+       longest-overlap-first greedy start computed meanwhile
+       (:func:`~.wordsnake_flow.solve_string_flow`). When the flow's support is connected, its
+       Euler circuit is an ordering scoring the bound: OPTIMAL with no MIP (every natural word
+       list measured, whole dictionaries included). Otherwise the remaining cycles are patched
+       and a Lagrangian relaxation of the connectivity cuts tightens the bound.
+    2. If a gap remains on a list of at most ``FALLBACK_MAX_ITEMS`` items and
+       ``ROUTES_MAX_ARCS`` positive arcs, CP-SAT's routes model (:func:`solve_routes_cpsat`)
+       takes over with the best ordering as its hint.
 
     The dual bound reported is the best of the bounds proven along the way.
 
@@ -924,72 +985,161 @@ def solve_exact(
     ----------
     instance : WordsnakeInstance
     time_limit : float or None
-        Seconds for the whole policy.
+        Seconds for the whole policy, counted from ``start``.
     workers : int
         Solver threads.
     seed : int
         Solver seed.
     hint : sequence of str, optional
-        A starting ordering (e.g. a heuristic's): the initial incumbent and CP-SAT's hint.
+        A starting ordering (the initial incumbent).
     progress : callable, optional
-        ``progress(elapsed, incumbent, bound)``.
+        ``progress(elapsed, incumbent, bound)`` or, when it takes a fourth argument,
+        ``progress(elapsed, incumbent, bound, stage)``.
+    start : float, optional
+        ``time.perf_counter()`` at which the time limit started (default: now).
+    lagrangian_iterations : int
+        Most flow solves spent tightening the bound (0: the relaxation's bound only).
 
     Returns
     -------
     SolveResult
-        ``method`` names the formulation that finished (``exact/flow``, ``exact/routes`` or
-        ``exact/mip``); ``solver_info["stages"]`` lists each stage's status and time.
+        ``method`` names the stage that finished (``exact/flow`` or ``exact/routes``);
+        ``solver_info["stages"]`` lists each stage; ``solver_info["interrupted"]`` is True after
+        Ctrl-C (the best ordering so far is returned, FEASIBLE unless proven).
 
     Raises
     ------
     InputError
-        Non-positive limits.
+        Non-positive limits, or an instance too large for the memory available.
     """
     _check_limits(time_limit, workers)
-    start = time.perf_counter()
-
-    def left() -> float | None:
-        return None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - start))
-
-    common: dict[str, Any] = {"workers": workers, "seed": seed, "progress": progress}
-    if positive_arc_count_bound(instance) > ROUTES_MAX_ARCS:
-        # One letter-hub solve: its flow round ends it when connected, else its MIP rounds run.
-        res = solve_hub_mip(instance, time_limit=left(), hint=hint, **common)
-        mip_ran = res.solver_info.get("rounds", 0) > 0
-        stage = {"stage": "mip" if mip_ran else "flow", "status": res.status.value,
-                 "wall_time": res.wall_time}  # fmt: skip
-        return _relabel(res, f"exact/{stage['stage']}", start, [stage], res.bound)
-
-    first = solve_hub_mip(instance, time_limit=left(), hint=hint, max_rounds=0, **common)
-    stages = [{"stage": "flow", "status": first.status.value, "wall_time": first.wall_time}]
-    remaining = left()
-    if first.is_optimal or (remaining is not None and remaining <= 0.01):
-        return _relabel(first, "exact/flow", start, stages, first.bound)
-    second = solve_routes_cpsat(instance, time_limit=left(), hint=first.solution, **common)
-    stages.append({"stage": "routes", "status": second.status.value,
-                   "wall_time": second.wall_time})  # fmt: skip
-    bounds = [b for b in (first.bound, second.bound) if b is not None]
-    best = max((first, second), key=lambda r: -1 if r.objective is None else r.objective)
-    return _relabel(best, "exact/routes", start, stages, min(bounds) if bounds else None)
-
-
-def _relabel(
-    res: SolveResult, method: str, start: float, stages: list[dict[str, Any]], bound: float | None
-) -> SolveResult:
-    info = {**res.solver_info, "stages": stages, "formulation": "auto"}
-    proven = res.is_optimal or (
-        bound is not None and res.objective is not None and res.objective >= bound
+    start = time.perf_counter() if start is None else start
+    deadline = None if time_limit is None else start + time_limit
+    words = instance.words
+    info = _solver_info("min-cost-flow", formulation="string-hub", workers=workers, seed=seed)
+    if instance.n == 1 or len(set(words)) == 1:
+        value = score_order(instance, list(words))
+        return _finish(
+            instance=instance, proven=True, order=list(words), objective=float(value),
+            bound=float(value), start=start, method="exact/flow", info=info, trace=[],
+        )  # fmt: skip
+    check_memory(instance)
+    fallback = (
+        instance.n <= FALLBACK_MAX_ITEMS and positive_arc_count_bound(instance) <= ROUTES_MAX_ARCS
     )
-    return SolveResult(
-        Status.OPTIMAL if proven else res.status,
-        res.objective,
-        res.objective if proven else bound,
-        time.perf_counter() - start,
-        res.solution,
-        method,
-        solver_info=info,
-        trace=res.trace,
-    )
+    flow_deadline = deadline
+    if fallback and time_limit is not None:
+        flow_deadline = start + 0.4 * time_limit
+    report = _stage_progress(progress)
+    trace: list[TracePoint] = []
+
+    def on_progress(elapsed: float, inc: float | None, bnd: float | None, stage: str) -> None:
+        trace.append(TracePoint(elapsed, inc, bnd))
+        report(elapsed, inc, bnd, stage)
+
+    interrupted = False
+    out = None
+    try:
+        net = build_string_network(instance)
+        hint_items = None if hint is None else _items_of(instance, hint)
+        out = solve_string_flow(
+            net,
+            deadline=flow_deadline,
+            start=start,
+            progress=on_progress,
+            incumbent=hint_items,
+            lagrangian_iterations=lagrangian_iterations,
+        )
+        interrupted = out.stopped == "interrupt"
+    except KeyboardInterrupt:
+        interrupted = True
+    info.update(out.info if out is not None else {})
+    info["time_limit"] = time_limit
+    if out is not None and out.order is not None:
+        order = [words[i] for i in out.order]
+        objective = float(out.objective or 0)
+    else:  # stopped before any ordering: the given one (or the input order)
+        order = list(hint) if hint is not None else list(words)
+        objective = float(score_order(instance, order))
+    bound = None if out is None or out.bound is None else float(out.bound)
+    proven = bound is not None and objective >= bound
+    stages: list[dict[str, Any]] = [
+        {"stage": "flow", "wall_time": time.perf_counter() - start, "proven": proven}
+    ]
+    info["stages"] = stages
+    info["interrupted"] = interrupted
+    remaining = None if deadline is None else deadline - time.perf_counter()
+    if proven or interrupted or not fallback or (remaining is not None and remaining <= 0.05):
+        return _finish(
+            instance=instance, proven=proven, order=order, objective=objective, bound=bound,
+            start=start, method="exact/flow", info=info, trace=trace,
+        )  # fmt: skip
+    try:
+        second = solve_routes_cpsat(
+            instance, time_limit=remaining, workers=workers, seed=seed, hint=order,
+            progress=progress,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        info["interrupted"] = True
+        return _finish(
+            instance=instance, proven=False, order=order, objective=objective, bound=bound,
+            start=start, method="exact/flow", info=info, trace=trace,
+        )  # fmt: skip
+    stages.append({"stage": "routes", "status": second.status.value, "wall_time": second.wall_time})
+    if second.objective is not None and second.objective > objective:
+        order, objective = list(second.solution), float(second.objective)
+    if second.bound is not None:
+        bound = second.bound if bound is None else min(bound, second.bound)
+    proven = second.is_optimal or (bound is not None and objective >= bound)
+    info["routes"] = dict(second.solver_info)
+    return _finish(
+        instance=instance, proven=proven, order=order, objective=objective, bound=bound,
+        start=start, method="exact/routes", info=info, trace=[*trace, *second.trace],
+    )  # fmt: skip
+
+
+def score_order(instance: WordsnakeInstance, order: Sequence[str]) -> int:
+    """Model-side score of an ordering of words (the checker recomputes it independently).
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+        Gives the ``cyclic`` and ``proper`` rules.
+    order : sequence of str
+
+    Returns
+    -------
+    int
+        Sum of squared overlaps of consecutive words (and last -> first when cyclic).
+    """
+    seq = list(order)
+    total = sum(overlap(a, b, instance.proper) ** 2 for a, b in itertools.pairwise(seq))
+    if instance.cyclic and len(seq) > 1:
+        total += overlap(seq[-1], seq[0], instance.proper) ** 2
+    return total
+
+
+def _items_of(instance: WordsnakeInstance, order: Sequence[str]) -> list[int]:
+    pools: dict[str, list[int]] = {}
+    for i, w in enumerate(instance.words):
+        pools.setdefault(w, []).append(i)
+    for v in pools.values():
+        v.reverse()
+    return [pools[w].pop() for w in order]
+
+
+def _stage_progress(progress: ProgressCallback | None) -> Callable[..., None]:
+    """Adapt a 3- or 4-argument progress callback to ``(elapsed, incumbent, bound, stage)``."""
+    if progress is None:
+        return lambda *_: None
+    try:
+        params = inspect.signature(progress).parameters
+        four = len(params) >= 4 or any(p.kind is p.VAR_POSITIONAL for p in params.values())
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        four = False
+    if four:
+        return progress
+    return lambda el, inc, bnd, _stage: progress(el, inc, bnd)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,10 +71,84 @@ def _child(net: StringHubNetwork, cost: np.ndarray, conn: Any) -> None:  # pragm
         conn.close()
 
 
+class FlowJob:
+    """A min-cost flow solve under way (in a forked child for large networks).
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    cost : numpy.ndarray of int64, shape (m,)
+        Unit cost of each arc (negated scores).
+
+    Notes
+    -----
+    Networks with at least ``FORK_MIN_ARCS`` arcs are solved in a forked child process: the
+    parent stays free (it runs the greedy start meanwhile, on the second core) and can abandon
+    the solve at a deadline or on Ctrl-C within a tenth of a second, which OR-Tools' solver,
+    holding the GIL with no time limit, would not allow in-process.
+    """
+
+    def __init__(self, net: StringHubNetwork, cost: np.ndarray) -> None:
+        self.proc: Any = None
+        self.recv: Any = None
+        self.done: tuple[np.ndarray, int] | None = None
+        if net.m < FORK_MIN_ARCS or "fork" not in multiprocessing.get_all_start_methods():
+            self.net, self.cost = net, cost
+            return
+        ctx = multiprocessing.get_context("fork")
+        self.recv, send = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_child, args=(net, cost, send), daemon=True)
+        self.proc.start()
+        send.close()
+
+    def result(self, deadline: float | None = None) -> tuple[np.ndarray, int]:
+        """Wait for the solve; return ``(flows, optimal cost)``.
+
+        Raises
+        ------
+        FlowStopped
+            The deadline passed first (the child is stopped).
+        KeyboardInterrupt
+            Ctrl-C while waiting (the child is stopped).
+        ModelError
+            The solver failed.
+        """
+        if self.done is not None:
+            return self.done
+        if self.proc is None:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise FlowStopped
+            self.done = _solve_flow_inline(self.net, self.cost)
+            return self.done
+        try:
+            while not self.recv.poll(0.05):
+                if deadline is not None and time.perf_counter() >= deadline:
+                    raise FlowStopped
+                if not self.proc.is_alive() and not self.recv.poll(0):
+                    raise ModelError(f"the flow process died (exit code {self.proc.exitcode})")
+            data = self.recv.recv_bytes()
+        finally:
+            self.close()
+        if data[:1] == b"E":
+            raise ModelError(data[1:].decode())
+        value = int(np.frombuffer(data[:8], dtype=np.int64)[0])
+        self.done = (np.frombuffer(data[8:], dtype=np.int64).copy(), value)
+        return self.done
+
+    def close(self) -> None:
+        """Stop the child process, if any."""
+        if self.proc is not None:
+            if self.proc.is_alive():
+                self.proc.kill()
+            self.proc.join()
+            self.recv.close()
+            self.proc = None
+
+
 def solve_flow(
     net: StringHubNetwork, cost: np.ndarray, deadline: float | None = None
 ) -> tuple[np.ndarray, int]:
-    """Min-cost flow of the network with the given arc costs.
+    """Min-cost flow of the network with the given arc costs (see :class:`FlowJob`).
 
     Parameters
     ----------
@@ -95,40 +169,15 @@ def solve_flow(
     FlowStopped
         The deadline passed first.
     KeyboardInterrupt
-        Ctrl-C during the solve (a child process is stopped at once).
+        Ctrl-C during the solve.
     ModelError
         The flow solver failed (the network is always feasible: a bug).
-
-    Notes
-    -----
-    Large networks are solved in a forked child process that the parent watches, so that the
-    deadline and Ctrl-C are honoured within a tenth of a second.
     """
-    if net.m < FORK_MIN_ARCS or "fork" not in multiprocessing.get_all_start_methods():
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise FlowStopped
-        return _solve_flow_inline(net, cost)
-    ctx = multiprocessing.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(net, cost, send), daemon=True)
-    proc.start()
-    send.close()
+    job = FlowJob(net, cost)
     try:
-        while not recv.poll(0.05):
-            if deadline is not None and time.perf_counter() >= deadline:
-                raise FlowStopped
-            if not proc.is_alive() and not recv.poll(0):
-                raise ModelError(f"the flow process died (exit code {proc.exitcode})")
-        data = recv.recv_bytes()
+        return job.result(deadline)
     finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        recv.close()
-    if data[:1] == b"E":
-        raise ModelError(data[1:].decode())
-    value = int(np.frombuffer(data[:8], dtype=np.int64)[0])
-    return np.frombuffer(data[8:], dtype=np.int64).copy(), value
+        job.close()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,6 +219,86 @@ def _copies(net: StringHubNetwork) -> list[list[int]]:
     return copies
 
 
+def merge_cycles(
+    succ: list[int],
+    handover: list[int],
+    groups: Iterable[list[int]],
+    copies: list[list[int]],
+    n: int,
+    cyclic: bool,
+) -> tuple[list[int], int, int]:
+    """Merge the cycles of a successor map by exchanging successors within groups, at no loss.
+
+    Parameters
+    ----------
+    succ : list of int, length n + 1
+        Successors (index n is the depot); modified in place.
+    handover : list of int
+        Guaranteed overlap of each item's joint; exchanged with the successors.
+    groups : iterable of list of int
+        Items whose successors may be exchanged pairwise without loss (units that passed one hub,
+        in an order where each group's destinations still lie below its hub).
+    copies : list of list of int
+        Items of each distinct word (copies of a word can always exchange successors).
+    n : int
+        Number of items.
+    cyclic : bool
+
+    Returns
+    -------
+    comp : list of int, length n + 1
+        Cycle label of each item after merging.
+    cycles : int
+        Cycles before merging.
+    merges : int
+        Exchanges made.
+
+    Notes
+    -----
+    Exchanging the successors of two items on different cycles of a permutation joins the two
+    cycles; a union-find over the cycles decides which exchanges to make. O(total group size).
+    """
+    cyc = [-1] * (n + 1)
+    ncyc = 0
+    for i in range(n + 1 if not cyclic else n):
+        if cyc[i] < 0:
+            j = i
+            while cyc[j] < 0:
+                cyc[j] = ncyc
+                j = succ[j]
+            ncyc += 1
+    if cyclic:
+        cyc[n] = ncyc
+    parent = list(range(ncyc + 1))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    merges = 0
+
+    def merge(units: list[int]) -> None:
+        nonlocal merges
+        anchor = units[0]
+        for u in units[1:]:
+            ca, cu = find(cyc[anchor]), find(cyc[u])
+            if ca != cu:
+                succ[anchor], succ[u] = succ[u], succ[anchor]
+                handover[anchor], handover[u] = handover[u], handover[anchor]
+                parent[cu] = ca
+                merges += 1
+
+    for units in groups:
+        if len(units) > 1:
+            merge(units)
+    for c in copies:
+        if len(c) > 1:
+            merge(c)
+    return [find(c) for c in cyc], ncyc, merges
+
+
 def decode_flow(net: StringHubNetwork, flows: np.ndarray) -> Decoded:
     """Decode an integral flow into item successors and merge cycles at shared hubs.
 
@@ -195,7 +324,7 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray) -> Decoded:
     """
     N = net.instance.n
     depot = N
-    T, W = net.trie.size, net.num_words
+    W = net.num_words
     out_base, in_base = net.out_base, net.in_base
     cyclic = net.instance.cyclic
     copies = _copies(net)
@@ -293,54 +422,138 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray) -> Decoded:
     if any(s < 0 for s in succ[:N]):  # pragma: no cover
         raise ModelError("flow decoding left an item without a successor")
 
-    # Cycles of the successor map, then merges at shared hubs (reverse topological order).
-    cyc = [-1] * (N + 1)
-    ncyc = 0
-    for i in range(N + 1 if not cyclic else N):
-        if cyc[i] < 0:
-            j = i
-            while cyc[j] < 0:
-                cyc[j] = ncyc
-                j = succ[j]
-            ncyc += 1
-    if cyclic:
-        cyc[depot] = ncyc
-    parent = list(range(ncyc + 1))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    merges = 0
-    bounds = [*rec_starts, len(rec_units)]
-    for r in range(len(rec_starts) - 1, -1, -1):
-        units = rec_units[bounds[r] : bounds[r + 1]]
-        anchor = units[0]
-        for u in units[1:]:
-            ca, cu = find(cyc[anchor]), find(cyc[u])
-            if ca != cu:
-                succ[anchor], succ[u] = succ[u], succ[anchor]
-                handover[anchor], handover[u] = handover[u], handover[anchor]
-                parent[cu] = ca
-                merges += 1
-    # Copies of one word share their exit node: exchanging their successors is free.
-    for w in np.nonzero(net.mult > 1)[0].tolist():
-        c = copies[w]
-        for u in c[1:]:
-            ca, cu = find(cyc[c[0]]), find(cyc[u])
-            if ca != cu:
-                succ[c[0]], succ[u] = succ[u], succ[c[0]]
-                handover[c[0]], handover[u] = handover[u], handover[c[0]]
-                parent[cu] = ca
-                merges += 1
-    comp = [find(c) for c in cyc]
+    rec_bounds = [*rec_starts, len(rec_units)]
+    groups = (
+        rec_units[rec_bounds[r] : rec_bounds[r + 1]] for r in range(len(rec_starts) - 1, -1, -1)
+    )
+    comp, ncyc, merges = merge_cycles(succ, handover, groups, copies, N, cyclic)
     # Word nodes belong to their word's component.
     first = [c[0] for c in copies]
     node_rep[out_base : out_base + W] = first
     node_rep[in_base : in_base + W] = first
-    _ = T
+    return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+
+
+def greedy_successors(net: StringHubNetwork) -> Decoded:
+    """Longest-overlap-first matching of exits to entries, read as item successors.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+
+    Returns
+    -------
+    Decoded
+        Successors of a path-and-cycle cover (no merging; ``comp`` are the cycles), ready for
+        :func:`patch_cycles`.
+
+    Notes
+    -----
+    Hand-over strings are taken from the longest down; each exit still free is matched to the
+    first free entry below its string in the trie (a "next free" union-find over the words in
+    preorder, so every query is O(alpha(n))), never to itself. Squared overlaps satisfy the
+    inverse Monge inequality ``ov(a,b)^2 + ov(c,d)^2 >= ov(a,d)^2 + ov(c,b)^2`` when ``ov(a,b)``
+    is largest in its row and column (with ``u = ov(a,d)``, ``v = ov(c,b)``,
+    ``ov(c,d) >= u + v - k``), the reason greedy matching does well on overlap graphs (Blum et
+    al., "Linear approximation of shortest superstrings", J. ACM 41(4), 1994). O(total letters).
+    """
+    N = net.instance.n
+    cyclic = net.instance.cyclic
+    proper = net.instance.proper
+    trie = net.trie
+    W = net.num_words
+    copies = _copies(net)
+    # Entries as slots in word (= preorder) order: slot_start[w] .. slot_start[w] + mult[w].
+    slot_start = np.zeros(W + 1, dtype=np.int64)
+    np.cumsum(net.mult, out=slot_start[1:])
+    slot_item = [i for w in range(W) for i in copies[w]]
+    total = len(slot_item)
+    nxt = list(range(total + 1))  # next free slot at or after i (total = none)
+
+    def free_from(i: int) -> int:
+        root = i
+        while nxt[root] != root:
+            root = nxt[root]
+        while nxt[i] != root:
+            nxt[i], i = root, nxt[i]
+        return root
+
+    wn = trie.word_node.astype(np.int64)
+    depth = trie.depth.astype(np.int64)
+    # Candidate hand-overs (word, trie node of the string, first slot allowed): failure chains,
+    # full overlaps (strictly below the word), deepest first.
+    cur = trie.fail[wn].astype(np.int64)
+    wid = np.arange(W, dtype=np.int64)
+    rec_w = [wid] if not proper else []
+    rec_s = [wn] if not proper else []
+    while True:
+        live = cur > 0
+        if not live.any():
+            break
+        wid, cur = wid[live], cur[live]
+        rec_w.append(wid)
+        rec_s.append(cur)
+        cur = trie.fail[cur].astype(np.int64)
+    hw = np.concatenate(rec_w) if rec_w else np.zeros(0, np.int64)
+    hs = np.concatenate(rec_s) if rec_s else np.zeros(0, np.int64)
+    order = np.argsort(-depth[hs], kind="stable")
+    hw, hs = hw[order], hs[order]
+    lo_word = np.searchsorted(wn, hs)
+    hi_word = np.searchsorted(wn, trie.end[hs], side="right")
+    full = wn[hw] == hs
+    strict = full | (proper & (wn[hw] != hs))  # words equal to the string are excluded
+    lo_word = np.where(strict & (wn[np.minimum(lo_word, W - 1)] == hs), lo_word + 1, lo_word)
+    succ = [-1] * (N + 1)
+    handover = [0] * (N + 1)
+    pending = [list(c) for c in copies]  # exits still free, per word
+    by_string: dict[int, list[int]] = {}
+    for w, s, lo, hi in zip(
+        hw.tolist(), hs.tolist(), lo_word.tolist(), hi_word.tolist(), strict=True
+    ):
+        units = pending[w]
+        if not units or lo >= hi:
+            continue
+        d = int(depth[s])
+        a, b = int(slot_start[lo]), int(slot_start[hi])
+        while units:
+            slot = free_from(a)
+            if slot >= b:
+                break
+            item = slot_item[slot]
+            if net.item_word[item] == w and item == units[-1]:
+                # never the same item; try the next free slot
+                nxt_slot = free_from(slot + 1)
+                if nxt_slot >= b:
+                    break
+                slot, item = nxt_slot, slot_item[nxt_slot]
+            u = units.pop()
+            succ[u] = item
+            handover[u] = d
+            nxt[slot] = slot + 1
+            by_string.setdefault(s, []).append(u)
+    # Unmatched exits and entries: joined through the depot (paths concatenated).
+    heads = [slot_item[i] for i in range(total) if free_from(i) == i]
+    tails = [u for units in pending for u in units]
+    if not cyclic:
+        heads.append(N)
+        tails.append(N)
+    else:
+        succ[N] = N
+    # Pair free tails with free heads, avoiding fixed points where possible (any that remain are
+    # one-item cycles, patched like the others).
+    m = len(tails)
+    for k in range(m):
+        if heads[k] == tails[k] and m > 1:
+            j = k + 1 if k + 1 < m else k - 1
+            heads[k], heads[j] = heads[j], heads[k]
+            if j < k:
+                succ[tails[j]] = heads[j]
+        succ[tails[k]] = heads[k]
+    # Units handed over at one string can exchange destinations (all lie below it), and so can
+    # the zero joints.
+    groups = [*by_string.values(), tails]
+    comp, ncyc, merges = merge_cycles(succ, handover, groups, copies, N, cyclic)
+    node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
     return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
 
 
@@ -606,7 +819,8 @@ def solve_string_flow(
     deadline: float | None = None,
     start: float | None = None,
     progress: ProgressCallback | None = None,
-    lagrangian_iterations: int = 30,
+    lagrangian_iterations: int = 50,
+    stall_limit: int = 6,
     incumbent: list[int] | None = None,
 ) -> FlowOutcome:
     """Flow relaxation, certificate, repair and Lagrangian bound on a string-hub network.
@@ -622,6 +836,8 @@ def solve_string_flow(
         ``progress(elapsed, incumbent, bound, stage)``.
     lagrangian_iterations : int
         Most flow solves spent on tightening the bound.
+    stall_limit : int
+        Stop tightening after this many iterations without a better bound.
     incumbent : list of int, optional
         A starting item sequence.
 
@@ -653,7 +869,7 @@ def solve_string_flow(
     best = score_sequence(incumbent, pair, cyclic) if incumbent is not None else None
     bound: int | None = None
     stopped: str | None = None
-    index: _Index | None = None
+    index: _Index | None
     cuts: list[np.ndarray] = []
     lam: list[float] = []
     base_cost = -SCALE * net.weight
@@ -669,32 +885,40 @@ def solve_string_flow(
             best, best_seq = value, seq
 
     it = 0
+    stall = 0
     try:
+        report("solving the flow relaxation; greedy start")
+        job = FlowJob(net, base_cost)  # runs in a child process on large networks
+        index = _Index(net)
+        consider(patch_cycles(net, greedy_successors(net), pair, index, deadline=deadline))
         report("solving the flow relaxation")
-        cost = base_cost
         while True:
-            flows, opt = solve_flow(net, cost, deadline)
+            try:
+                flows, opt = job.result(deadline)
+            finally:
+                job.close()
             penalty = round(sum(SCALE * x for x in lam))  # multipliers are integral/SCALE
             value_scaled = -opt - penalty
             this_bound = value_scaled // SCALE
             if it == 0:
                 info["flow_bound"] = this_bound
                 info["flow_time"] = time.perf_counter() - t0
+            stall = 0 if bound is None or this_bound < bound else stall + 1
             bound = this_bound if bound is None else min(bound, this_bound)
+            if best is not None and best >= bound:
+                break  # the incumbent meets the bound: no need to decode this flow
             dec = decode_flow(net, flows)
             comps = len(set(dec.comp[: N + (0 if cyclic else 1)]))
             if it == 0:
                 info["flow_cycles"] = dec.cycles
                 info["flow_components"] = comps
             report("repairing" if comps > 1 else "reading the certificate")
-            if comps > 1 and index is None:
-                index = _Index(net)
             seq = patch_cycles(net, dec, pair, index, deadline=deadline)
             consider(seq)
             report("bounding")
             if best is not None and best >= bound:
                 break
-            if it >= lagrangian_iterations:
+            if it >= lagrangian_iterations or stall >= stall_limit:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 stopped = "time"
@@ -715,7 +939,7 @@ def solve_string_flow(
             for c, x in zip(cuts, lam, strict=True):
                 if x > 0:
                     np.add.at(bonus, c, round(x * SCALE))
-            cost = base_cost - bonus
+            job = FlowJob(net, base_cost - bonus)
             it += 1
             report("bounding")
     except FlowStopped:
