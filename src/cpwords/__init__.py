@@ -25,6 +25,8 @@ _LAZY = {
     "solve_letterboxed": "cpwords.models.letterboxed",
     "count_letterboxed": "cpwords.models.letterboxed",
     "LetterBoxedSolver": "cpwords.models.letterboxed",
+    "generate_boxes": "cpwords.models.letterboxed_design",
+    "box_difficulty": "cpwords.models.letterboxed_design",
     "solve_truncate": "cpwords.models.truncate",
     "find_letterpress_words": "cpwords.models.letterpress",
     "best_letterpress_move": "cpwords.models.letterpress_board",
@@ -40,6 +42,8 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from .models.letterboxed import LetterBoxedSolver as LetterBoxedSolver
     from .models.letterboxed import count_letterboxed as count_letterboxed
     from .models.letterboxed import solve_letterboxed as solve_letterboxed
+    from .models.letterboxed_design import box_difficulty as box_difficulty
+    from .models.letterboxed_design import generate_boxes as generate_boxes
     from .models.letterpress import find_letterpress_words as find_letterpress_words
     from .models.letterpress_board import best_letterpress_move as best_letterpress_move
     from .models.truncate import solve_truncate as solve_truncate
