@@ -33,12 +33,14 @@ _LAZY = {
     "find_grid_quadruples": "cpwords.models.grid",
     "solve_grid": "cpwords.models.grid",
     "count_completions": "cpwords.models.grid",
+    "design_grid_puzzles": "cpwords.models.grid_design",
 }
 
 if TYPE_CHECKING:  # static view of the lazy re-exports
     from .models.grid import count_completions as count_completions
     from .models.grid import find_grid_quadruples as find_grid_quadruples
     from .models.grid import solve_grid as solve_grid
+    from .models.grid_design import design_grid_puzzles as design_grid_puzzles
     from .models.letterboxed import LetterBoxedSolver as LetterBoxedSolver
     from .models.letterboxed import count_letterboxed as count_letterboxed
     from .models.letterboxed import solve_letterboxed as solve_letterboxed
