@@ -159,3 +159,12 @@ def test_cli_grid_unique_bad_input(args: list[str], capsys) -> None:  # type: ig
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("cpwords: error:") and len(err.strip().splitlines()) == 1
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from cpwords.models import grid_design
+
+    res = doctest.testmod(grid_design)
+    assert res.failed == 0 and res.attempted > 0

@@ -244,3 +244,13 @@ def test_cli_generate_bad_input(args: list[str], capsys: pytest.CaptureFixture[s
     err = capsys.readouterr().err
     assert err.startswith("cpwords: error:") and len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from cpwords.puzzles import letterboxed as rules
+
+    for mod in (letterboxed_design, rules):
+        res = doctest.testmod(mod)
+        assert res.failed == 0 and res.attempted > 0
