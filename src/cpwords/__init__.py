@@ -25,21 +25,27 @@ _LAZY = {
     "solve_letterboxed": "cpwords.models.letterboxed",
     "count_letterboxed": "cpwords.models.letterboxed",
     "LetterBoxedSolver": "cpwords.models.letterboxed",
+    "generate_boxes": "cpwords.models.letterboxed_design",
+    "box_difficulty": "cpwords.models.letterboxed_design",
     "solve_truncate": "cpwords.models.truncate",
     "find_letterpress_words": "cpwords.models.letterpress",
     "best_letterpress_move": "cpwords.models.letterpress_board",
     "find_grid_quadruples": "cpwords.models.grid",
     "solve_grid": "cpwords.models.grid",
     "count_completions": "cpwords.models.grid",
+    "design_grid_puzzles": "cpwords.models.grid_design",
 }
 
 if TYPE_CHECKING:  # static view of the lazy re-exports
     from .models.grid import count_completions as count_completions
     from .models.grid import find_grid_quadruples as find_grid_quadruples
     from .models.grid import solve_grid as solve_grid
+    from .models.grid_design import design_grid_puzzles as design_grid_puzzles
     from .models.letterboxed import LetterBoxedSolver as LetterBoxedSolver
     from .models.letterboxed import count_letterboxed as count_letterboxed
     from .models.letterboxed import solve_letterboxed as solve_letterboxed
+    from .models.letterboxed_design import box_difficulty as box_difficulty
+    from .models.letterboxed_design import generate_boxes as generate_boxes
     from .models.letterpress import find_letterpress_words as find_letterpress_words
     from .models.letterpress_board import best_letterpress_move as best_letterpress_move
     from .models.truncate import solve_truncate as solve_truncate

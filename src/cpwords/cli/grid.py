@@ -139,6 +139,20 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 @click.option(
     "--all-orientations", is_flag=True, help="No symmetry breaking: list every orientation."
 )
+@click.option(
+    "--unique",
+    "unique",
+    is_flag=True,
+    help="List only the quadruples whose full board is unique up to symmetry (with a "
+    "difficulty), and the completion count of every other class.",
+)
+@click.option(
+    "--count-limit",
+    type=click.IntRange(min=2),
+    default=None,
+    metavar="N",
+    help="With --unique: stop counting a class at N boards (faster; default exact).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def grid(
     board_path: str | None,
@@ -153,6 +167,8 @@ def grid(
     show: int,
     list_max: int,
     all_orientations: bool,
+    unique: bool,
+    count_limit: int | None,
     as_json: bool,
 ) -> None:
     """The prefix/suffix grid: every edge of the board joins a prefix slot to a suffix slot and
@@ -162,8 +178,11 @@ def grid(
     By default lists every suffix quadruple that admits a full board, one per class of
     rotated/reflected boards (the lex-leader of the class), with an example board. --count
     tells whether a puzzle has a unique answer; --solve completes a partial board; --check
-    validates a filled one. Exit status 1 when there is no quadruple / no completion / the
-    checked board is invalid.
+    validates a filled one. --unique keeps the quadruples with exactly one full board up to
+    symmetry (good puzzles), each with a difficulty (partial fills a forward-checking solver
+    visits; commonness of the words), and counts the completions of every other class. Exit
+    status 1 when there is no quadruple / no completion / no unique puzzle / the checked
+    board is invalid.
     """
     from ..models.grid import count_completions, enumerate_quadruples, solve_grid
     from ..models.grid_symmetry import board_symmetry
@@ -171,6 +190,11 @@ def grid(
     modes = [m for m in (quadruple, partial, check) if m is not None]
     if len(modes) > 1:
         raise InputError("give at most one of --count, --solve, --check")
+    if unique and (modes or all_orientations):
+        raise InputError("--unique lists whole puzzle classes: drop --count/--solve/--check/"
+                         "--all-orientations")  # fmt: skip
+    if count_limit is not None and not unique:
+        raise InputError("--count-limit needs --unique")
     board = load_board(board_path)
     tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
     sym = board_symmetry(board, not all_orientations)
@@ -250,6 +274,10 @@ def grid(
         if cnt.count == 0:
             raise SystemExit(1)
         return
+    if unique:
+        raise SystemExit(
+            _run_unique(board, tokens, sym, base, show, list_max, count_limit, as_json)
+        )
     with progress_status("enumerating"):
         e = enumerate_quadruples(board, tokens, not all_orientations, symmetry=sym)
     if as_json:
@@ -286,3 +314,69 @@ def grid(
         if not as_json:
             click.echo("no suffix quadruple admits a full board")
         raise SystemExit(1)
+
+
+def _run_unique(
+    board: Board,
+    tokens: GridTokens,
+    sym: Any,
+    base: dict[str, Any],
+    show: int,
+    list_max: int,
+    count_limit: int | None,
+    as_json: bool,
+) -> int:
+    from collections import Counter
+
+    from ..models.grid_design import design_grid_puzzles
+
+    with progress_status("enumerating and counting", enabled=not as_json):
+        d = design_grid_puzzles(board, tokens, symmetry=sym, count_limit=count_limit)
+    uniq = d.unique
+    others = [p for p in d.puzzles if not p.unique]
+    if as_json:
+        echo_json(
+            base | {"orbit_size": d.orbit_size, "classes": len(d.puzzles),
+                    "unique_count": len(uniq), "count_limit": count_limit,
+                    "wall_time": d.wall_time,
+                    "stats": {k: v for k, v in d.stats.items() if k != "counts"},
+                    "quadruples": [p.to_dict(board) for p in uniq],
+                    "others": [{"suffixes": list(p.suffixes), "count": p.count_up_to_symmetry,
+                                "count_exact": p.count_exact} for p in others]}
+        )  # fmt: skip
+        return 0 if uniq else 1
+    click.echo("\n".join(_header(board, tokens, sym.order)))
+    click.echo(
+        f"unique   {len(uniq)} of {len(d.puzzles):,} puzzle classes have exactly one full board "
+        f"up to symmetry (enumerated in {d.stats['enumerate_time']:.2f} s, counted in "
+        f"{d.stats['count_time']:.2f} s)"
+    )
+    hist = Counter(p.count_up_to_symmetry for p in d.puzzles)
+    top = ", ".join(f"{c:,}: {n:,}" for c, n in sorted(hist.items())[:8])
+    click.echo(f"boards   classes by completions (up to symmetry): {top}" +
+               (", ..." if len(hist) > 8 else ""))  # fmt: skip
+    for i, p in enumerate(uniq, 1):
+        named = " ".join(f"{s}={t}" for s, t in zip(board.suffix_slots, p.suffixes, strict=True))
+        df = p.difficulty
+        assert df is not None
+        click.echo(
+            f"\n#{i}  {named}  difficulty {df.score:.2f} ({df.search_nodes} partial fills; "
+            f"words Zipf min {df.min_zipf:.2f}, mean {df.mean_zipf:.2f})"
+        )
+        if i <= show:
+            _show_board(board, p.example)
+    if others and list_max:
+        others.sort(key=lambda p: (p.count, p.suffixes))
+        click.echo(f"\nother quadruples ({', '.join(board.suffix_slots)}): completions")
+        rows = [
+            f"{' '.join(p.suffixes)} {p.count_up_to_symmetry:,}{'' if p.count_exact else '+'}"
+            for p in others[:list_max]
+        ]
+        for j in range(0, len(rows), 5):
+            click.echo("  " + "  |  ".join(rows[j : j + 5]))
+        if len(others) > list_max:
+            click.echo(f"  ... {len(others) - list_max:,} more (--list N or --json for all)")
+    if not uniq:
+        click.echo("no suffix quadruple has a unique full board")
+        return 1
+    return 0

@@ -54,7 +54,18 @@ model with chained word slots in CP-SAT; seed is the seed article's two-word pai
                 count_wall_time, solutions (with --list)
   with --check: valid (bool), problems (list of str), num_words, num_letters
 
-Exit status: 0 solved (or --check valid), 1 no solution (or --check invalid), 2 bad input.
+\b
+--generate K makes K new boxes instead (no SIDES): 12 distinct letters drawn by English
+letter frequency (--seed), each kept only when its fewest-word solution is proven to be 2
+words; --unique demands exactly one 2-word solution, --max-solutions N at most N,
+--min-playable M at least M playable words. Every box is recounted by an independent brute
+force before it is printed. --json prints one object: requested, found, complete, draws,
+rejected, seed, lexicon, unique, max_solutions, min_playable, max_draws, wall_time and boxes
+(each: box, status, num_words, num_letters, solution, counts {"1", "2", "3"}, unique,
+two_word_solutions, playable_words, verified, difficulty, common_words, common_solutions).
+
+Exit status: 0 solved (or --check valid, or all K boxes generated), 1 no solution (or --check
+invalid, or fewer than K boxes within --max-draws), 2 bad input.
 """
 
 
@@ -144,6 +155,36 @@ def _solve(
 )
 @click.option("--check", "check_text", help='Check a proposed solution, e.g. "WORD WORD".')
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
+@click.option(
+    "--generate",
+    "generate",
+    type=click.IntRange(min=1),
+    metavar="K",
+    help="Generate K new boxes with a proven 2-word optimum (no SIDES).",
+)
+@click.option("--unique", is_flag=True, help="With --generate: exactly one 2-word solution.")
+@click.option(
+    "--max-solutions",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With --generate: at most N 2-word solutions.",
+)
+@click.option(
+    "--min-playable",
+    type=click.IntRange(min=0),
+    default=0,
+    metavar="M",
+    help="With --generate: at least M playable words.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="With --generate: random seed."
+)
+@click.option(
+    "--max-draws",
+    type=click.IntRange(min=1),
+    metavar="D",
+    help="With --generate: give up after D drawn boxes (default 1000 * K).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (keys above).")
 @click.pass_context
 def letterboxed(
@@ -158,8 +199,42 @@ def letterboxed(
     time_limit: float,
     check_text: str | None,
     any_shape: bool,
+    generate: int | None,
+    unique: bool,
+    max_solutions: int | None,
+    min_playable: int,
+    seed: int,
+    max_draws: int | None,
     as_json: bool,
 ) -> None:
+    if generate is not None:
+        others = {
+            "SIDES": bool(sides),
+            "--check": check_text is not None,
+            "--all": all_solutions,
+            "--max-words": max_words is not None,
+            "--list": list_solutions,
+            "--method": method != "dp",
+            "--any-shape": any_shape,
+        }
+        clash = [k for k, v in others.items() if v]
+        if clash:
+            raise InputError(f"--generate makes new boxes: drop {', '.join(clash)}")
+        ctx.exit(
+            _run_generate(
+                generate, dict_path, unique, max_solutions, min_playable, seed, max_draws, as_json
+            )
+        )
+    design = {
+        "--unique": unique,
+        "--max-solutions": max_solutions is not None,
+        "--min-playable": min_playable != 0,
+        "--max-draws": max_draws is not None,
+    }
+    lonely = [k for k, v in design.items() if v]
+    if lonely:
+        verb = "needs" if len(lonely) == 1 else "need"
+        raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
     box = _box(sides, any_shape)
     if check_text is not None:
         # The rules need no lexicon; membership is checked only against a given --dict.
@@ -254,3 +329,77 @@ def _print_human(out: dict[str, Any], result: SolveResult) -> None:
         click.echo("  " + "-".join(w.upper() for w in sol))
     for sol in out.get("solutions", []):
         click.echo("  " + "-".join(w.upper() for w in sol))
+
+
+def _run_generate(
+    k: int,
+    dict_path: str | None,
+    unique: bool,
+    max_solutions: int | None,
+    min_playable: int,
+    seed: int,
+    max_draws: int | None,
+    as_json: bool,
+) -> int:
+    from ..models.letterboxed_design import generate_boxes
+
+    if unique and max_solutions not in (None, 1):
+        raise InputError(
+            f"--unique means one 2-word solution; drop --max-solutions {max_solutions}"
+        )
+    with progress_status("loading the lexicon", enabled=not as_json):
+        solver = LetterBoxedSolver(_load(dict_path))
+    with progress_status(f"generating {k} boxes", enabled=not as_json):
+        gen = generate_boxes(
+            k,
+            solver,
+            seed=seed,
+            unique=unique,
+            max_solutions=max_solutions,
+            min_playable=min_playable,
+            max_draws=max_draws,
+        )
+    if as_json:
+        echo_json(gen.to_dict() | {"lexicon_size": solver.size})
+        return 0 if gen.complete else 1
+    what = (
+        "exactly one 2-word solution"
+        if unique
+        else (f"at most {max_solutions} 2-word solutions" if max_solutions else "2-word optimum")
+    )
+    click.echo(f"lexicon    {solver.source} ({solver.size:,} words of 3+ letters)")
+    click.echo(
+        f"generated  {len(gen.boxes)} of {k} boxes ({what}) from {gen.draws:,} draws "
+        f"in {gen.wall_time:.2f} s (seed {seed})"
+    )
+    reasons = {
+        "repeat": "repeated",
+        "few_playable": f"fewer than {max(min_playable, 1)} playable words",
+        "one_word": "a 1-word solution",
+        "needs_3_or_more": "no 2-word solution",
+        "too_many_2_word": "too many 2-word solutions",
+    }
+    rej = [f"{n:,} {reasons[r]}" for r, n in gen.rejected.items() if n]
+    if rej:
+        click.echo("rejected   " + ", ".join(rej))
+    for i, b in enumerate(gen.boxes, 1):
+        d = b.difficulty
+        per = ", ".join(f"{c:,} of {j + 1} word(s)" for j, c in enumerate(b.counts))
+        click.echo(f"\n#{i}  {b.box}")
+        click.echo(
+            f"    optimum     {'-'.join(w.upper() for w in b.solution)}: {b.words} words, "
+            f"{b.letters} letters (proven fewest words, then fewest letters)"
+        )
+        click.echo(f"    solutions   {per} (verified: {b.verified})")
+        click.echo(f"    playable    {b.playable_words:,} words")
+        click.echo(
+            f"    difficulty  {d.score:.2f} ({sum(d.common_solutions):,} solutions of <= 3 "
+            f"common words, Zipf >= {d.zipf_threshold:g})"
+        )
+    if not gen.complete:
+        click.echo(
+            f"\nonly {len(gen.boxes)} of {k} boxes within {gen.settings['max_draws']:,} draws "
+            "(raise --max-draws or relax the demands)"
+        )
+        return 1
+    return 0

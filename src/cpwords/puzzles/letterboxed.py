@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..errors import InputError
 
@@ -272,3 +273,72 @@ def split_solution(text: str | Iterable[str]) -> list[str]:
     if isinstance(text, str):
         return [w.lower() for w in _SEPARATORS.split(text.strip()) if w]
     return [w.strip().lower() for w in text if w.strip()]
+
+
+def brute_force_short_solutions(
+    box: LetterBox, words: Iterable[str]
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Every 1-word and every 2-word solution, by plain enumeration of word pairs.
+
+    The independent path that re-checks the exact counts of the models and a generator's
+    uniqueness claims: it filters ``words`` by the rules directly (a regular expression for the
+    box letters and a loop for the side rule; no letter-set index) and tries every pair of
+    (last letter, letter set) and (first letter, letter set) groups with plain bit masks (no
+    tables, no dynamic programme). It shares no code with :mod:`cpwords.models.letterboxed`.
+
+    Parameters
+    ----------
+    box : LetterBox
+    words : iterable of str
+        The lexicon (lower-case; duplicates are counted once).
+
+    Returns
+    -------
+    (one_word, two_words) : (list of str, list of (str, str))
+        The words that cover the box alone, and the pairs ``(w1, w2)`` with ``w2`` starting
+        with the last letter of ``w1``, covering the box together but not with ``w1`` alone
+        (the game would end after ``w1``). Both sorted. A word may pair with itself.
+
+    Notes
+    -----
+    O(|words| + P * P / n) set operations for P playable words and n box letters.
+
+    Examples
+    --------
+    >>> box = LetterBox(("abc", "def", "ghi", "jkl"))
+    >>> brute_force_short_solutions(box, ["bechfag", "gjdkil", "bead", "dhl", "gila"])
+    ([], [('bechfag', 'gjdkil')])
+    """
+    only_box = re.compile(f"[{box.letters}]{{3,}}").fullmatch
+    side = box.side_of
+    playable = sorted(
+        {w for w in words if only_box(w) and all(side[a] != side[b] for a, b in pairwise(w))}
+    )
+    bit = {ch: 1 << i for i, ch in enumerate(box.letters)}
+    full = (1 << box.n) - 1
+
+    def letter_set(w: str) -> int:
+        m = 0
+        for ch in w:
+            m |= bit[ch]
+        return m
+
+    # words with the same (first or last letter, letter set) pair alike: try set pairs, not words
+    starts: dict[str, dict[int, list[str]]] = {}
+    ends: dict[tuple[str, int], list[str]] = {}
+    one: list[str] = []
+    for w in playable:
+        m = letter_set(w)
+        if m == full:
+            one.append(w)
+        starts.setdefault(w[0], {}).setdefault(m, []).append(w)
+        ends.setdefault((w[-1], m), []).append(w)
+    two: list[tuple[str, str]] = []
+    for (last, m1), firsts in ends.items():
+        need = full & ~m1
+        if not need:
+            continue  # the game ends after the first word
+        seconds = [v for m2, vs in starts.get(last, {}).items() if not need & ~m2 for v in vs]
+        two.extend((w, v) for w in firsts for v in seconds)
+    two.sort()
+    return one, two
