@@ -7,13 +7,18 @@ printed as one line on stderr with exit status 2, never as a traceback.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
+import time
 
-import click
+#: When the command started (before the solvers were imported): time limits count from here.
+STARTED = time.perf_counter()
 
-from .. import __version__
-from ..errors import CpwordsError
+import sys  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+
+import click  # noqa: E402
+
+from .. import __version__  # noqa: E402
+from ..errors import CpwordsError  # noqa: E402
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

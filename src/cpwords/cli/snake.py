@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections import Counter
 from typing import Any
@@ -21,7 +22,7 @@ from ..wordsnake import (
     load_instance,
     solve_wordsnake,
 )
-from ._common import echo_json, progress_status
+from ._common import echo_json, solve_progress
 
 
 def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance:
@@ -52,11 +53,24 @@ def _fmt(x: float | None) -> str:
     f"({', '.join(HEURISTIC_METHODS)}).",
 )
 @click.option("--compare", is_flag=True, help="Also run every heuristic; show gaps to the optimum.")
-@click.option("--time-limit", type=float, default=60.0, show_default=True, help="Seconds.")
-@click.option("--workers", type=int, default=2, show_default=True, help="Solver threads.")
+@click.option(
+    "--time-limit",
+    type=float,
+    default=60.0,
+    show_default=True,
+    callback=lambda _c, _p, v: _positive_seconds(v),
+    help="Seconds for the whole command (reading the list included).",
+)
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Solver threads."
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option(
-    "--iterations", type=int, default=100, show_default=True, help="Layered-greedy iterations."
+    "--iterations",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Layered-greedy iterations.",
 )
 @click.option(
     "--check",
@@ -96,27 +110,30 @@ def snake(
     snake_chars, solver_info and, with --compare, comparison (one row per method with
     gap_to_optimum).
     """
-    instance = _instance(file, cyclic, proper)
+    from . import STARTED  # the time limit covers the whole command, imports included
+
+    start = STARTED
+    with solve_progress(f"reading {file or 'the built-in list'}", enabled=not as_json) as status:
+        instance = _instance(file, cyclic, proper)
     if check_file is not None:
         _check(instance, read_word_list(check_file), as_json)
         return
     dups = instance.duplicates()
     if dups:
-        listed = ", ".join(f"{w} x{c}" for w, c in sorted(dups.items()))
-        click.echo(f"cpwords: warning: repeated words count as separate items: {listed}", err=True)
+        click.echo(f"cpwords: warning: {_repeats(dups)}", err=True)
     kwargs: dict[str, Any] = {
         "time_limit": time_limit,
         "workers": workers,
         "seed": seed,
         "iterations": iterations,
+        "start": start,
     }
-    with progress_status(f"solving {instance.n} words ({method})", not as_json) as status:
+    with solve_progress(f"solving {instance.n:,} words ({method})", enabled=not as_json) as status:
 
-        def progress(elapsed: float, incumbent: float | None, bound: float | None) -> None:
-            status.update(
-                f"solving {instance.n} words: {elapsed:.1f} s, "
-                f"best {_fmt(incumbent)}, bound {_fmt(bound)}"
-            )
+        def progress(
+            elapsed: float, incumbent: float | None, bound: float | None, stage: str | None = None
+        ) -> None:
+            status.update(incumbent=incumbent, bound=bound, stage=stage)
 
         kwargs["progress"] = progress
         if compare:
@@ -126,12 +143,14 @@ def snake(
         else:
             comp = None
             main_res = solve_wordsnake(instance, method, **kwargs)
+    interrupted = bool(main_res.solver_info.get("interrupted"))
     total, merged = snake_lengths(main_res.solution, cyclic, proper)
     if as_json:
         out = main_res.to_dict()
         out.update(
-            n=instance.n, cyclic=cyclic, proper=proper, duplicates=dups,
+            n=instance.n, cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups),
             total_chars=total, snake_chars=merged, instance=instance.name,
+            interrupted=interrupted,
         )  # fmt: skip
         if comp is not None:
             out["comparison"] = [
@@ -139,15 +158,44 @@ def snake(
             ]
             out["optimum"] = comp.optimum
         echo_json(out)
-        return
-    click.echo(render_snake(main_res.solution, cyclic, proper))
-    click.echo()
-    kind = ("cyclic" if cyclic else "linear") + (", proper overlaps" if proper else "")
-    click.echo(f"{'words':<10}  {instance.n} ({kind})")
-    click.echo(f"{'characters':<10}  {total} in the words, {merged} in the snake")
-    click.echo(main_res.summary(width=10))
-    if comp is not None:
-        _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
+    else:
+        if instance.n <= LISTING_MAX_WORDS:
+            click.echo(render_snake(main_res.solution, cyclic, proper))
+        else:
+            click.echo(f"(ordering of {instance.n:,} words not listed: use --json)")
+        click.echo()
+        kind = ("cyclic" if cyclic else "linear") + (", proper overlaps" if proper else "")
+        click.echo(f"{'words':<10}  {instance.n:,} ({kind})")
+        click.echo(f"{'characters':<10}  {total:,} in the words, {merged:,} in the snake")
+        click.echo(main_res.summary(width=10))
+        if interrupted:
+            click.echo(f"{'stopped':<10}  interrupted (Ctrl-C): best ordering so far, not proven")
+        if comp is not None:
+            _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
+    if interrupted:
+        raise SystemExit(130)
+
+
+#: Longer lists are summarised instead of listed word by word (their JSON has every word).
+LISTING_MAX_WORDS = 5_000
+
+
+def _positive_seconds(value: float | None) -> float | None:
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"must be a positive number of seconds, not {value}")
+    return value
+
+
+def _repeats(dups: dict[str, int]) -> str:
+    """One short line about repeated words: how many, and the first few."""
+    shown = ", ".join(f"{w} x{c}" for w, c in sorted(dups.items())[:5])
+    more = f" and {len(dups) - 5:,} more" if len(dups) > 5 else ""
+    return f"{len(dups):,} repeated words count as separate items: {shown}{more}"
+
+
+def _dups_summary(dups: dict[str, int]) -> dict[str, int]:
+    """Repeated words for --json (every one: JSON consumers may need them all)."""
+    return dict(sorted(dups.items()))
 
 
 def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None:

@@ -42,7 +42,7 @@ from .wordsnake_hub import (
     components_missing_root,
     decode_order,
 )
-from .wordsnake_strings import build_string_network, estimate_memory
+from .wordsnake_strings import DeadlineReached, build_string_network, estimate_memory
 
 ProgressCallback = Callable[[float, float | None, float | None], None]
 """Called as ``progress(elapsed_seconds, incumbent, bound)`` while a solve runs."""
@@ -1040,7 +1040,7 @@ def solve_exact(
     interrupted = False
     out = None
     try:
-        net = build_string_network(instance)
+        net = build_string_network(instance, flow_deadline)
         hint_items = None if hint is None else _items_of(instance, hint)
         out = solve_string_flow(
             net,
@@ -1053,6 +1053,8 @@ def solve_exact(
         interrupted = out.stopped == "interrupt"
     except KeyboardInterrupt:
         interrupted = True
+    except DeadlineReached:
+        info["stopped"] = "time"
     info.update(out.info if out is not None else {})
     info["time_limit"] = time_limit
     if out is not None and out.order is not None:

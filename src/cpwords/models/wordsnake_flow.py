@@ -33,7 +33,7 @@ import numpy as np
 from ortools.graph.python import min_cost_flow
 
 from ..errors import ModelError
-from .wordsnake_strings import HANDOVER, ROOTLINK, StringHubNetwork
+from .wordsnake_strings import HANDOVER, ROOTLINK, DeadlineReached, StringHubNetwork
 
 #: Networks with more arcs than this are solved in a forked child process, so that a time limit
 #: or Ctrl-C can stop the solve (OR-Tools' min-cost flow holds the GIL and has no time limit).
@@ -43,8 +43,8 @@ FORK_MIN_ARCS = 200_000
 SCALE = 64
 
 
-class FlowStopped(Exception):
-    """A flow solve was abandoned because the deadline passed."""
+#: A flow solve (or a Python stage) was abandoned because the deadline passed.
+FlowStopped = DeadlineReached
 
 
 def _solve_flow_inline(net: StringHubNetwork, cost: np.ndarray) -> tuple[np.ndarray, int]:
@@ -299,13 +299,15 @@ def merge_cycles(
     return [find(c) for c in cyc], ncyc, merges
 
 
-def decode_flow(net: StringHubNetwork, flows: np.ndarray) -> Decoded:
+def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None = None) -> Decoded:
     """Decode an integral flow into item successors and merge cycles at shared hubs.
 
     Parameters
     ----------
     net : StringHubNetwork
     flows : numpy.ndarray of int64, shape (m,)
+    deadline : float, optional
+        ``time.perf_counter()`` value after which decoding stops (:class:`FlowStopped`).
 
     Returns
     -------
@@ -385,6 +387,8 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray) -> Decoded:
     k = 0
     m = len(h_tail)
     while k < m:
+        if deadline is not None and not k & 0xFFF and time.perf_counter() >= deadline:
+            raise FlowStopped
         v = h_tail[k]
         pool = pools.pop(v, [])
         if pool:
@@ -434,17 +438,20 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray) -> Decoded:
     return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
 
 
-def greedy_successors(net: StringHubNetwork) -> Decoded:
+def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> Decoded:
     """Longest-overlap-first matching of exits to entries, read as item successors.
 
     Parameters
     ----------
     net : StringHubNetwork
 
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the matching stops (:class:`FlowStopped`).
+
     Returns
     -------
     Decoded
-        Successors of a path-and-cycle cover (no merging; ``comp`` are the cycles), ready for
+        Successors of a path-and-cycle cover, cycles merged where free, ready for
         :func:`patch_cycles`.
 
     Notes
@@ -507,9 +514,11 @@ def greedy_successors(net: StringHubNetwork) -> Decoded:
     handover = [0] * (N + 1)
     pending = [list(c) for c in copies]  # exits still free, per word
     by_string: dict[int, list[int]] = {}
-    for w, s, lo, hi in zip(
-        hw.tolist(), hs.tolist(), lo_word.tolist(), hi_word.tolist(), strict=True
+    for count, (w, s, lo, hi) in enumerate(
+        zip(hw.tolist(), hs.tolist(), lo_word.tolist(), hi_word.tolist(), strict=True)
     ):
+        if not count & 0x3FFF and deadline is not None and time.perf_counter() >= deadline:
+            raise FlowStopped
         units = pending[w]
         if not units or lo >= hi:
             continue
@@ -568,9 +577,13 @@ def overlap(a: str, b: str, proper: bool) -> int:
     if top <= 0:
         return 0
     if top <= 48:
-        for k in range(top, 0, -1):
-            if a[-k:] == b[:k]:
-                return k
+        # Candidate starts: the last letter of the overlap, b[k - 1], equals a's last letter.
+        last = a[-1]
+        k = b.rfind(last, 0, top)
+        while k >= 0:
+            if a[len(a) - k - 1 :] == b[: k + 1]:
+                return k + 1
+            k = b.rfind(last, 0, k)
         return 0
     # Prefix function of b[:top] matched along the tail of a.
     p = b[:top]
@@ -672,7 +685,7 @@ def patch_cycles(
     net: StringHubNetwork,
     dec: Decoded,
     pair: PairScore,
-    index: _Index | None = None,
+    index: _Index | Callable[[], _Index] | None = None,
     limit: int = 24,
     deadline: float | None = None,
 ) -> list[int]:
@@ -684,8 +697,9 @@ def patch_cycles(
     dec : Decoded
         Successors after merging (modified in place).
     pair : PairScore
-    index : _Index, optional
-        Candidate index (built when omitted).
+    index : _Index or callable, optional
+        Candidate index, or a function returning it (called only when a cycle must be patched);
+        built when omitted.
     limit : int
         Candidate words examined per overlap string.
     deadline : float, optional
@@ -717,6 +731,8 @@ def patch_cycles(
         return order_from_succ(succ, N, cyclic)
     if index is None:
         index = _Index(net)
+    elif callable(index):
+        index = index()
     pred = [0] * (N + 1)
     for i, s in enumerate(succ):
         pred[s] = i
@@ -869,7 +885,6 @@ def solve_string_flow(
     best = score_sequence(incumbent, pair, cyclic) if incumbent is not None else None
     bound: int | None = None
     stopped: str | None = None
-    index: _Index | None
     cuts: list[np.ndarray] = []
     lam: list[float] = []
     base_cost = -SCALE * net.weight
@@ -886,11 +901,20 @@ def solve_string_flow(
 
     it = 0
     stall = 0
+    job: FlowJob | None = None
     try:
         report("solving the flow relaxation; greedy start")
         job = FlowJob(net, base_cost)  # runs in a child process on large networks
-        index = _Index(net)
-        consider(patch_cycles(net, greedy_successors(net), pair, index, deadline=deadline))
+        index_cache: list[_Index] = []
+
+        def index() -> _Index:
+            if not index_cache:
+                index_cache.append(_Index(net))
+            return index_cache[0]
+
+        consider(
+            patch_cycles(net, greedy_successors(net, deadline), pair, index, deadline=deadline)
+        )
         report("solving the flow relaxation")
         while True:
             try:
@@ -907,7 +931,7 @@ def solve_string_flow(
             bound = this_bound if bound is None else min(bound, this_bound)
             if best is not None and best >= bound:
                 break  # the incumbent meets the bound: no need to decode this flow
-            dec = decode_flow(net, flows)
+            dec = decode_flow(net, flows, deadline)
             comps = len(set(dec.comp[: N + (0 if cyclic else 1)]))
             if it == 0:
                 info["flow_cycles"] = dec.cycles
@@ -946,6 +970,9 @@ def solve_string_flow(
         stopped = "time"
     except KeyboardInterrupt:
         stopped = "interrupt"
+    finally:
+        if job is not None:
+            job.close()  # a child still solving is stopped at once
     info["lagrangian_iterations"] = it
     info["cuts"] = len(cuts)
     proven = best is not None and bound is not None and best >= bound

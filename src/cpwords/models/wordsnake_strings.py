@@ -28,6 +28,7 @@ No solver is imported here: :mod:`.wordsnake_flow` solves the network.
 
 from __future__ import annotations
 
+import time
 from array import array
 from collections import Counter
 from collections.abc import Sequence
@@ -37,6 +38,16 @@ import numpy as np
 
 from ..errors import InputError
 from ..puzzles.wordsnake import WordsnakeInstance
+
+
+class DeadlineReached(Exception):
+    """A time limit passed while building or solving (the caller returns its best so far)."""
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise DeadlineReached
+
 
 #: Arc roles (``StringHubNetwork.role``).
 TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
@@ -113,17 +124,24 @@ class Trie:
         return self.child_id[lo:hi]
 
 
-def build_trie(words: Sequence[str]) -> Trie:
+def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
     """Build the prefix trie and failure links of sorted distinct lower-case words.
 
     Parameters
     ----------
     words : sequence of str
         Sorted, distinct, a-z.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the build stops.
 
     Returns
     -------
     Trie
+
+    Raises
+    ------
+    DeadlineReached
+        The deadline passed.
 
     Notes
     -----
@@ -142,7 +160,9 @@ def build_trie(words: Sequence[str]) -> Trie:
     word_node = array("i")
     path = [0]
     prev = ""
-    for w in words:
+    for count, w in enumerate(words):
+        if not count & 0x3FFF:
+            _check(deadline)
         m = min(len(prev), len(w))
         lcp = 0
         while lcp < m and prev[lcp] == w[lcp]:
@@ -266,13 +286,17 @@ class StringHubNetwork:
         return self.trie.size + 3 * self.num_words
 
 
-def build_string_network(instance: WordsnakeInstance) -> StringHubNetwork:
+def build_string_network(
+    instance: WordsnakeInstance, deadline: float | None = None
+) -> StringHubNetwork:
     """Build the string-hub network of an instance.
 
     Parameters
     ----------
     instance : WordsnakeInstance
         At least two items.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the build stops.
 
     Returns
     -------
@@ -283,6 +307,8 @@ def build_string_network(instance: WordsnakeInstance) -> StringHubNetwork:
     ------
     InputError
         An instance of one item (it has no joint to route).
+    DeadlineReached
+        The deadline passed.
     """
     if instance.n < 2:
         raise InputError("the string-hub network needs at least two items")
@@ -292,7 +318,8 @@ def build_string_network(instance: WordsnakeInstance) -> StringHubNetwork:
     mult = np.array([counts[w] for w in words], dtype=np.int64)
     item_word = np.array([index[w] for w in instance.words], dtype=np.int64)
     del index
-    trie = build_trie(words)
+    trie = build_trie(words, deadline)
+    _check(deadline)
     T, W = trie.size, len(words)
     proper, cyclic = instance.proper, instance.cyclic
     big = int(instance.n)
@@ -383,6 +410,7 @@ def build_string_network(instance: WordsnakeInstance) -> StringHubNetwork:
         node_word = trie.node_word
         par = trie.parent
         for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
+            _check(deadline)
             w = int(pw[a])
             k = int(mult[w])
             u = int(wn[w])

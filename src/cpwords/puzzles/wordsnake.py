@@ -165,9 +165,40 @@ def pair_overlap(a: str, b: str, proper: bool = False) -> int:
     [5, 1, 2]
     """
     top = min(len(a), len(b)) - (1 if proper else 0)
-    for k in range(top, 0, -1):
-        if a.endswith(b[:k]):
-            return k
+    if top <= 0:
+        return 0
+    if top > 64:
+        return _long_overlap(a, b, top)
+    # An overlap of k starts at position len(a) - k of a, where b's first letter must stand:
+    # try those positions from the left (longest overlap first).
+    i = a.find(b[0], len(a) - top)
+    while i >= 0:
+        if a.endswith(b[: len(a) - i]):
+            return len(a) - i
+        i = a.find(b[0], i + 1)
+    return 0
+
+
+def _long_overlap(a: str, b: str, top: int) -> int:
+    """Z-function of ``b[:top] + '#' + a[-top:]``: the first suffix of the tail that matches.
+
+    O(len) instead of the O(len^2) letter comparisons of the direct scan, so a 100,000-letter
+    word is checked in a fraction of a second.
+    """
+    s = b[:top] + "#" + a[len(a) - top :]
+    n = len(s)
+    z = [0] * n
+    left = right = 0
+    for i in range(1, n):
+        if i < right:
+            z[i] = min(right - i, z[i - left])
+        while i + z[i] < n and s[z[i]] == s[i + z[i]]:
+            z[i] += 1
+        if i + z[i] > right:
+            left, right = i, i + z[i]
+    for i in range(top + 1, n):  # leftmost start in the tail = longest overlap
+        if i + z[i] == n:
+            return n - i
     return 0
 
 
