@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..result import json_safe
 from .results import read_rows
 
 _OK = ("OPTIMAL", "FEASIBLE")
@@ -736,7 +737,9 @@ def write_report(
     summary["problems"] = an.problems
     report = out / "report.md"
     report.write_text("\n".join(md), encoding="utf-8")
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
+    (out / "summary.json").write_text(
+        json.dumps(json_safe(summary), indent=1, default=str, allow_nan=False), encoding="utf-8"
+    )
     return report
 
 

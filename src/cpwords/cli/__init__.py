@@ -7,6 +7,7 @@ printed as one line on stderr with exit status 2, never as a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -14,6 +15,7 @@ import click
 
 from .. import __version__
 from ..errors import CpwordsError
+from ._common import TimeLimitReached
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,6 +50,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as exc:
         click.echo(f"cpwords: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
+    except TimeLimitReached as exc:
+        click.echo(f"cpwords: {exc} before any answer was found", err=True)
+        # Skip freeing a huge lexicon word by word: the limit is about the user's wall time.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(1)
     except CpwordsError as exc:
         click.echo(f"cpwords: error: {exc}", err=True)
         sys.exit(exc.exit_code)

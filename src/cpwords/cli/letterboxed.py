@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import click
@@ -21,7 +22,16 @@ from ..puzzles.letterboxed import (
     split_solution,
 )
 from ..result import SolveResult, Status
-from ._common import echo_json, progress_status
+from ._common import (
+    Deadline,
+    echo_json,
+    progress,
+    reject_unused,
+    seed_option,
+    time_guard,
+    time_limit_option,
+    workers_option,
+)
 
 _HELP = f"""Solve a Letter Boxed puzzle: proven fewest words, then fewest letters.
 
@@ -54,7 +64,10 @@ model with chained word slots in CP-SAT; seed is the seed article's two-word pai
                 count_wall_time, solutions (with --list)
   with --check: valid (bool), problems (list of str), num_words, num_letters
 
-Exit status: 0 solved (or --check valid), 1 no solution (or --check invalid), 2 bad input.
+  interrupted   true when Ctrl-C stopped the solve (the answer is the best so far)
+
+Exit status: 0 solved (or --check valid), 1 no solution (or --check invalid), 2 bad input,
+130 interrupted (Ctrl-C).
 """
 
 
@@ -96,7 +109,13 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
 
 
 def _solve(
-    solver: LetterBoxedSolver, box: LetterBox, method: str, all_solutions: bool, time_limit: float
+    solver: LetterBoxedSolver,
+    box: LetterBox,
+    method: str,
+    all_solutions: bool,
+    time_limit: float,
+    workers: int = 1,
+    seed: int = 0,
 ) -> SolveResult:
     if method == "dp":
         return solver.solve(box, all_solutions=all_solutions)
@@ -105,7 +124,12 @@ def _solve(
 
         playable = [w for w, _ in solver.playable(box)]
         return solve_letterboxed_setcover(
-            box, playable, time_limit=time_limit, lexicon=solver.lexicon.as_set()
+            box,
+            playable,
+            time_limit=time_limit,
+            workers=workers,
+            seed=seed,
+            lexicon=solver.lexicon.as_set(),
         )
     from ..heuristics.letterboxed import seed_baseline
 
@@ -114,7 +138,12 @@ def _solve(
 
 @click.command("letterboxed", help=_HELP)
 @click.argument("sides", nargs=-1)
-@click.option("--dict", "dict_path", type=click.Path(), help="Lexicon file (default: built-in).")
+@click.option(
+    "--dict",
+    "dict_path",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Lexicon file, '-' for stdin (default: built-in).",
+)
 @click.option("--all", "all_solutions", is_flag=True, help="List every optimal solution.")
 @click.option(
     "--max-words",
@@ -135,13 +164,9 @@ def _solve(
     show_default=True,
     help="dp: exact DP; cpsat: CP-SAT set-cover model; seed: the seed's two-word search.",
 )
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0.01),
-    default=60.0,
-    show_default=True,
-    help="Seconds (cpsat only).",
-)
+@time_limit_option(60.0, "cpsat returns its best so far, dp stops with a message")
+@workers_option(1)
+@seed_option()
 @click.option("--check", "check_text", help='Check a proposed solution, e.g. "WORD WORD".')
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (keys above).")
@@ -156,11 +181,16 @@ def letterboxed(
     limit: int | None,
     method: str,
     time_limit: float,
+    workers: int,
+    seed: int,
     check_text: str | None,
     any_shape: bool,
     as_json: bool,
 ) -> None:
+    deadline = Deadline(time_limit)
     box = _box(sides, any_shape)
+    if method != "cpsat":
+        reject_unused(ctx, f"--method {method}", {"workers": "--workers", "seed": "--seed"})
     if check_text is not None:
         # The rules need no lexicon; membership is checked only against a given --dict.
         lex = load_lexicon(dict_path) if dict_path else None
@@ -169,15 +199,24 @@ def letterboxed(
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:
         raise InputError("--list needs --max-words K")
-    with progress_status("loading the lexicon", enabled=not as_json):
-        solver = LetterBoxedSolver(_load(dict_path))
-    with progress_status("solving", enabled=not as_json):
-        result = _solve(solver, box, method, all_solutions, time_limit)
+    with progress("letterboxed", enabled=not as_json) as tick:
+        tick.update(stage="loading the lexicon")
+        with time_guard(deadline):
+            solver = LetterBoxedSolver(_load(dict_path))
+        tick.update(stage=f"solving ({method})")
+        # CP-SAT keeps its own limit (and returns its best so far); the rest is pure Python.
+        with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
+            result = _solve(
+                solver, box, method, all_solutions, deadline.remaining() or time_limit, workers,
+                seed,
+            )  # fmt: skip
         count = None
+        tick.update(stage="counting")
         if max_words:
-            count = solver.count(
-                box, max_words=max_words, list_limit=(limit if list_solutions else 0)
-            )
+            with time_guard(deadline):
+                count = solver.count(
+                    box, max_words=max_words, list_limit=(limit if list_solutions else 0)
+                )
     info = dict(result.solver_info)
     words = result.solution
     n_words, n_letters = score(words) if words else (None, None)
@@ -198,6 +237,8 @@ def letterboxed(
     }
     if "reason" in info:
         out["reason"] = info["reason"]
+    out["interrupted"] = bool(info.get("interrupted"))
+    out["gap"] = result.gap
     if all_solutions and "optimal_solutions" in info:
         sols = info["optimal_solutions"]
         out["n_optimal"] = len(sols)
@@ -214,6 +255,12 @@ def letterboxed(
         echo_json(out)
     else:
         _print_human(out, result)
+    if out["interrupted"]:
+        if not as_json:
+            click.echo(
+                "cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True
+            )
+        ctx.exit(130)
     if not solved:
         ctx.exit(1)
 
