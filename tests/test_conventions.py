@@ -167,3 +167,69 @@ def test_ticker_clock_runs_and_bound_never_gets_worse() -> None:
     m.update(incumbent=5, bound=1)
     m.update(incumbent=7, bound=0)
     assert (m.incumbent, m.bound) == (5, 1)
+
+
+def test_truncate_limit_and_its_old_name(tmp_path: Path) -> None:
+    d = tmp_path / "d.txt"
+    d.write_text("a\nla\nlap\nlaps\nlapse\nelapse\nlapsed\nelapsed\n")
+    new = invoke(["truncate", "--dict", str(d), "--all", "--limit", "1", "--json"])
+    old = invoke(["truncate", "--dict", str(d), "--all", "--max-sequences", "1", "--json"])
+    assert new[0] == old[0] == 0
+    assert json.loads(new[1])["sequences"] == json.loads(old[1])["sequences"]
+    assert len(json.loads(new[1])["sequences"]) == 1
+    assert invoke(["truncate", "--dict", str(d), "--limit", "1"])[0] == 2  # needs --all
+    res = cpwords("truncate", "--dict", "-", "--json", stdin=d.read_text())
+    assert res.returncode == 0 and json.loads(res.stdout)["length"] == 7, res.stderr
+
+
+def test_cache_info_clear_and_size_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cpwords.models import letterpress as lp
+
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path / "cache"))
+    for i in range(3):
+        lp.load_letterpress_index([f"word{c}" for c in "abcdefgh"[: i + 3]])
+        time.sleep(0.02)
+    info = json.loads(invoke(["cache", "info", "--json"])[1])
+    assert info["files"] == 3 and info["bytes"] > 0
+    sizes = [e["bytes"] for e in info["entries"]]
+    # A cap that holds only the newest file evicts the two oldest on the next write.
+    monkeypatch.setenv("CPWORDS_CACHE_MAX_MB", str((max(sizes) + 10) / 1024 / 1024))
+    newest = lp.load_letterpress_index(["zebra", "zoo"])
+    left = lp.cache_files()
+    assert len(left) == 1 and newest.fingerprint[:40] in left[0].name
+    code, text = invoke(["cache", "clear", "--json"])
+    assert code == 0 and json.loads(text)["removed"] == 1
+    assert lp.cache_files() == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGINT delivery")
+def test_ctrl_c_in_cpsat_prints_the_best_so_far_marked_interrupted(tmp_path: Path) -> None:
+    # 3000 random playable words: CP-SAT takes far longer than the test waits.
+    import random
+    import signal
+
+    rng = random.Random(3)
+    sides = ["abc", "def", "ghi", "jkl"]
+    side = {ch: i for i, s in enumerate(sides) for ch in s}
+    words: set[str] = set()
+    while len(words) < 3000:
+        w = [rng.choice("abcdefghijkl")]
+        for _ in range(rng.randint(2, 7)):
+            w.append(rng.choice([c for c in "abcdefghijkl" if side[c] != side[w[-1]]]))
+        words.add("".join(w))
+    d = tmp_path / "d.txt"
+    d.write_text("\n".join(sorted(words)) + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cpwords.cli import main; main()", "letterboxed",
+         "abc-def-ghi-jkl", "--method", "cpsat", "--dict", str(d), "--time-limit", "60",
+         "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(4)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - t0 < 5
+    assert proc.returncode == 130, err
+    row = json.loads(out)
+    assert row["interrupted"] is True and row["status"] in ("UNKNOWN", "FEASIBLE")

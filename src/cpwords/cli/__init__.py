@@ -26,6 +26,7 @@ def cli() -> None:
 
 def _register() -> None:
     from .bench import bench
+    from .cache import cache
     from .grid import grid
     from .letterboxed import letterboxed
     from .letterpress import letterpress
@@ -33,7 +34,7 @@ def _register() -> None:
     from .snake import snake
     from .truncate import truncate
 
-    for command in (snake, letterboxed, truncate, letterpress, grid, bench, report):
+    for command in (snake, letterboxed, truncate, letterpress, grid, bench, report, cache):
         cli.add_command(command)
 
 
