@@ -35,7 +35,8 @@ def _toy_make(spec: Any, base_dir: Path) -> int:
 def _toy_run(
     n: int, method: str, *, seed: int, time_limit: float, workers: int, params: Any
 ) -> SolveResult:
-    time.sleep(float(params.get("sleep", 0.0)))
+    if not os.environ.get("CPWORDS_TOY_FAST"):  # lets a resume finish at once
+        time.sleep(float(params.get("sleep", 0.0)))
     if method == "exact":
         if params.get("prove", True):
             return SolveResult(Status.OPTIMAL, n, n, 0.0, [n], "exact")
@@ -323,6 +324,65 @@ def test_killed_study_resumes_with_every_row_exactly_once(tmp_path: Path) -> Non
     assert summary["skipped"] == len(partial)
     assert summary["ran"] == len(tasks) - len(partial)
     assert Counter(r["key"] for r in read_rows(out)) == Counter(t.key for t in tasks)
+
+
+def _children(pid: int) -> list[int]:
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        kids.extend(int(k) for k in text)
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_sigkilled_parent_takes_its_workers_along_and_resume_works_at_once(
+    tmp_path: Path,
+) -> None:
+    # Issue 12: after kill -9 of the runner alone, its pool workers lived on as orphans
+    # holding the results file's lock, and the documented resume failed.
+    suite = toy_suite(tmp_path, sleep=60.0)
+    tasks = load_suite(suite).tasks
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        _cli("bench", str(suite), "--out", str(out), "--jobs", "2", "--quiet"),
+        env=_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(workers) < 2:
+            assert proc.poll() is None, "the runner ended early"
+            workers = _children(proc.pid)
+            time.sleep(0.05)
+        assert len(workers) >= 2, "the pool never started"
+        time.sleep(0.5)  # let the workers take their first tasks
+        os.kill(proc.pid, signal.SIGKILL)  # the parent only, not its process group
+        proc.wait()
+        done = subprocess.run(
+            _cli("bench", str(suite), "--out", str(out), "--jobs", "2", "--json"),
+            env=_env() | {"CPWORDS_TOY_FAST": "1"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["ran"] == len(tasks)
+        assert Counter(r["key"] for r in read_rows(out)) == Counter(t.key for t in tasks)
+        assert not [w for w in workers if _alive(w)], "orphan workers outlived the runner"
+    finally:
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
 
 
 def test_interrupt_keeps_finished_rows_and_exits_130(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -186,3 +188,53 @@ def test_wordsnake_study_end_to_end(tmp_path: Path) -> None:
     scores = score_rows(an, "wordsnake")
     assert scores and all(s.basis == "optimum" and 0 <= (s.value or 0) <= 1 for s in scores)
     assert "## wordsnake" in report.read_text()
+
+
+def _cpwords(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from cpwords.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_report_never_overwrites_a_folder_cpwords_did_not_create(tmp_path: Path) -> None:
+    # Issue 12: report --out DIR silently replaced the user's report.md in an existing folder.
+    res = _write_rows(tmp_path / "r.jsonl", [row("h", "heuristic", "FEASIBLE", 1)])
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    precious = b"# my own report\r\n\x00\xff notes\n"
+    (mine / "report.md").write_bytes(precious)
+    bad = _cpwords("report", str(res), "--out", str(mine))
+    assert bad.returncode == 2, bad.stderr
+    assert bad.stderr.startswith("cpwords: error:") and bad.stderr.count("\n") == 1
+    assert "--force" in bad.stderr
+    assert (mine / "report.md").read_bytes() == precious
+    assert sorted(p.name for p in mine.iterdir()) == ["report.md"]
+    # A folder cpwords made is rewritten freely; --force overrides the refusal.
+    ours = tmp_path / "ours"
+    assert _cpwords("report", str(res), "--out", str(ours)).returncode == 0
+    assert _cpwords("report", str(res), "--out", str(ours)).returncode == 0
+    assert _cpwords("report", str(res), "--out", str(mine), "--force").returncode == 0
+    assert (mine / "report.md").read_bytes() != precious
+
+
+def test_bench_report_refuses_a_foreign_folder_before_running(tmp_path: Path) -> None:
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        '[suite]\npuzzle = "wordsnake"\n[[instances]]\nname = "t"\n'
+        'words = ["run", "nausea", "seasick"]\n[[methods]]\nmethod = "greedy"\n'
+    )
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "summary.json").write_bytes(b'{"mine": true}')
+    out = tmp_path / "r.jsonl"
+    bad = _cpwords("bench", str(suite), "--out", str(out), "--report", str(mine), "-q")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
+    assert (mine / "summary.json").read_bytes() == b'{"mine": true}'
+    assert not out.exists()  # refused before any work
+    inside = _cpwords("bench", str(suite), "--out", str(tmp_path / "rep" / "r.jsonl"),
+                      "--report", str(tmp_path / "rep"), "-q")  # fmt: skip
+    assert inside.returncode == 0, inside.stderr
+    assert (tmp_path / "rep" / "report.md").is_file()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,13 @@ def read_file_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
     ------
     InputError
         Missing file, a directory, or an OS error while reading.
+
+    Notes
+    -----
+    The path ``-`` reads standard input.
     """
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
     p = Path(path)
     if not p.exists():
         raise InputError(f"{what} not found: {p}")

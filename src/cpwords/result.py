@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -148,7 +149,7 @@ class SolveResult:
 
     def to_json(self) -> str:
         """``to_dict`` as one JSON line."""
-        return json.dumps(self.to_dict(), default=_json_default)
+        return json.dumps(json_safe(self.to_dict()), default=_json_default, allow_nan=False)
 
     def summary(self, width: int | None = None) -> str:
         """One aligned block for humans (labels padded to ``width``, default: the longest)."""
@@ -172,11 +173,25 @@ def _fmt(x: float | None) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
 
 
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every non-finite float (NaN, +-inf) replaced by None, recursively.
+
+    JSON has no NaN or Infinity; Python's ``json`` would print them as invalid tokens.
+    """
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
 def _json_default(obj: Any) -> Any:
     if isinstance(obj, enum.Enum):
         return obj.value
     if isinstance(obj, (set, frozenset, tuple)):
         return list(obj)
     if hasattr(obj, "to_dict"):
-        return obj.to_dict()
+        return json_safe(obj.to_dict())
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..result import json_safe
 from .results import read_rows
 
 _OK = ("OPTIMAL", "FEASIBLE")
@@ -637,8 +638,43 @@ def plot_par(recs: Sequence[tuple[str, float, float]], puzzle: str, path: Path) 
 # ------------------------------------------------------------------------------------------
 
 
+#: Written into every report folder: the mark that cpwords made it and may write there again.
+MARKER = ".cpwords-report"
+
+
+def check_report_dir(out_dir: str | Path, force: bool = False) -> Path:
+    """Refuse to write a report into a folder cpwords did not create.
+
+    A folder is writable when it is absent, empty, or holds the :data:`MARKER` file of an
+    earlier report; anything else belongs to the user and is refused unless ``force``.
+
+    Raises
+    ------
+    InputError
+        ``out_dir`` is a file, or a non-empty folder without the marker (and not ``force``).
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} exists and is not a directory")
+    if (
+        not force
+        and out.is_dir()
+        and not (out / MARKER).is_file()
+        and any(True for _ in out.iterdir())
+    ):
+        raise InputError(
+            f"{out} is a non-empty folder cpwords did not create; refusing to write a report "
+            "there (give a new or empty folder, or --force to write into it anyway)"
+        )
+    return out
+
+
 def write_report(
-    results: Sequence[str | Path], out_dir: str | Path, title: str = "Heuristics versus optima"
+    results: Sequence[str | Path],
+    out_dir: str | Path,
+    title: str = "Heuristics versus optima",
+    *,
+    force: bool = False,
 ) -> Path:
     """Write ``report.md``, ``summary.json`` and the PNG plots into ``out_dir``.
 
@@ -647,8 +683,12 @@ def write_report(
     results : sequence of path-like
         One or more results files written by :func:`cpwords.bench.run_tasks`.
     out_dir : path-like
-        Folder to write into (created if needed).
+        Folder to write into (created if needed). A non-empty folder must hold the marker
+        of an earlier cpwords report (see :func:`check_report_dir`).
     title : str
+    force : bool
+        Write into a non-empty folder cpwords did not create (its files of the same names
+        are replaced).
 
     Returns
     -------
@@ -658,20 +698,22 @@ def write_report(
     Raises
     ------
     InputError
-        No results file, a file that is not a results file, ``out_dir`` being a file, or no
-        row at all.
+        No results file, a file that is not a results file, ``out_dir`` being a file or a
+        folder cpwords did not create, or no row at all.
     """
     if not results:
         raise InputError("no results file given")
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out} exists and is not a directory")
+    out = check_report_dir(out_dir, force)
     rows: list[dict[str, Any]] = []
     for p in results:
         rows.extend(read_rows(p))
     if not rows:
         raise InputError(f"no rows in {', '.join(str(p) for p in results)}")
     out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER).write_text(
+        "This folder holds a report written by cpwords; cpwords may overwrite it.\n",
+        encoding="utf-8",
+    )
     an = analyse(rows)
     summary: dict[str, Any] = {"generated": _now(), "sources": [str(p) for p in results]}
     md: list[str] = [f"# {title}", ""]
@@ -695,7 +737,9 @@ def write_report(
     summary["problems"] = an.problems
     report = out / "report.md"
     report.write_text("\n".join(md), encoding="utf-8")
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
+    (out / "summary.json").write_text(
+        json.dumps(json_safe(summary), indent=1, default=str, allow_nan=False), encoding="utf-8"
+    )
     return report
 
 

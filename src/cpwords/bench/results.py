@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from typing import Any
 from ..errors import InputError
 
 SCHEMA = "cpwords-bench/1"
+#: Seconds a runner waits for the results file's lock before giving up.
+LOCK_WAIT = 2.0
 _PREFIX = '{"schema": "' + SCHEMA + '"'
 
 try:  # advisory locking where the platform has it
@@ -135,18 +138,31 @@ class ResultsWriter:
 
     def __enter__(self) -> ResultsWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
         if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
-                raise InputError(
-                    f"{self.path} is being written by another cpwords bench run"
-                ) from None
+            # The kernel frees an flock when its last holder exits, so a lock whose owner is
+            # gone never blocks; the short wait covers a runner that was just killed and
+            # whose processes the kernel is still tearing down.
+            deadline = time.monotonic() + LOCK_WAIT
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError:
+                    if time.monotonic() < deadline:
+                        time.sleep(0.05)
+                        continue
+                    os.close(fd)
+                    raise InputError(
+                        f"{self.path} is being written by another cpwords bench run"
+                    ) from None
         self._fd = fd
         self._cut_torn_tail()
         return self
+
+    def fileno(self) -> int | None:
+        """The open descriptor of the results file (None outside the with-block)."""
+        return self._fd
 
     def __exit__(self, *exc: object) -> None:
         if self._fd is not None:

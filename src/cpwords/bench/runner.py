@@ -238,6 +238,51 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _die_with_parent(parent_pid: int) -> None:
+    """Make this worker process end when ``parent_pid`` (the runner) ends, however it ends.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``),
+    which also stops a worker deep inside a native solver call. Everywhere, a daemon thread
+    polls ``os.getppid()`` as a fallback. Without this, a ``kill -9`` of the runner leaves
+    orphan workers solving on for minutes.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import ctypes.util
+
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no usable libc
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the request above took effect
+        os._exit(1)
+
+    def _watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=_watch, name="cpwords-parent-watch", daemon=True).start()
+
+
+def _init_worker(parent_pid: int, close_fds: tuple[int, ...]) -> None:
+    """Pool-worker initializer: ignore Ctrl-C, die with the parent, drop inherited locks.
+
+    A forked worker inherits the parent's descriptor of the results file, and with it the
+    file's ``flock``: closing the copy here means only the runner itself ever holds the lock,
+    so a crashed runner never leaves the file locked by its workers.
+    """
+    _ignore_sigint()
+    for fd in close_fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    if parent_pid:
+        _die_with_parent(parent_pid)
+
+
 ProgressFn = Callable[[dict[str, Any]], None]
 
 
@@ -331,7 +376,7 @@ def run_tasks(
                     for t in pending:
                         sink(run_task(t))
                 elif executor == "process":
-                    _run_process_pool(pending, n_jobs, sink, summary)
+                    _run_process_pool(pending, n_jobs, sink, summary, writer.fileno())
                 else:
                     _run_dask(pending, n_jobs, scheduler, sink)
             except KeyboardInterrupt:
@@ -347,10 +392,24 @@ def _run_process_pool(
     n_jobs: int,
     sink: Callable[[dict[str, Any]], None],
     summary: RunSummary,
+    results_fd: int | None = None,
 ) -> None:
+    import multiprocessing
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(max_workers=n_jobs, initializer=_ignore_sigint)
+    # "fork" (the Linux default up to Python 3.13, pinned here) makes this process the
+    # workers' parent, which the parent-death watch relies on.
+    forking = "fork" in multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork") if forking else None
+    pool = ProcessPoolExecutor(
+        max_workers=n_jobs,
+        mp_context=ctx,
+        initializer=_init_worker,
+        initargs=(
+            os.getpid() if forking else 0,
+            (results_fd,) if forking and results_fd is not None else (),
+        ),
+    )
     futures: dict[Future[dict[str, Any]], Task] = {}
     queue = list(reversed(pending))
     try:

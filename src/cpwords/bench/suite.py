@@ -37,6 +37,7 @@ import fnmatch
 import hashlib
 import itertools
 import json
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -175,10 +176,13 @@ def load_suite(path: str | Path) -> Suite:
         message names the table (``[[methods]] #2``) and the key.
     """
     p = Path(path)
-    if not p.is_file():
+    if str(path) == "-":  # stdin; relative paths then resolve against the working folder
+        p = Path("<stdin>")
+    elif not p.is_file():
         raise InputError(f"suite not found: {p}" if not p.exists() else f"suite is not a file: {p}")
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        raw = sys.stdin.buffer.read() if str(path) == "-" else p.read_bytes()
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark is accepted
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"suite {p}: TOML syntax error: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -7,18 +7,15 @@ printed as one line on stderr with exit status 2, never as a traceback.
 
 from __future__ import annotations
 
-import time
+import os
+import sys
+from collections.abc import Sequence
 
-#: When the command started (before the solvers were imported): time limits count from here.
-STARTED = time.perf_counter()
+import click
 
-import sys  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-
-import click  # noqa: E402
-
-from .. import __version__  # noqa: E402
-from ..errors import CpwordsError  # noqa: E402
+from .. import __version__
+from ..errors import CpwordsError
+from ._common import TimeLimitReached
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,6 +26,7 @@ def cli() -> None:
 
 def _register() -> None:
     from .bench import bench
+    from .cache import cache
     from .grid import grid
     from .letterboxed import letterboxed
     from .letterpress import letterpress
@@ -36,7 +34,7 @@ def _register() -> None:
     from .snake import snake
     from .truncate import truncate
 
-    for command in (snake, letterboxed, truncate, letterpress, grid, bench, report):
+    for command in (snake, letterboxed, truncate, letterpress, grid, bench, report, cache):
         cli.add_command(command)
 
 
@@ -53,6 +51,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as exc:
         click.echo(f"cpwords: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
+    except TimeLimitReached as exc:
+        click.echo(f"cpwords: {exc} before any answer was found", err=True)
+        # Skip freeing a huge lexicon word by word: the limit is about the user's wall time.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(1)
     except CpwordsError as exc:
         click.echo(f"cpwords: error: {exc}", err=True)
         sys.exit(exc.exit_code)

@@ -1,67 +1,242 @@
-"""Small helpers shared by the subcommands: JSON output and a progress display."""
+"""Small helpers shared by the subcommands: options, JSON output, time limits and progress.
+
+One place for the command-line conventions (README, "Conventions"): the same option names and
+checks (``--time-limit``, ``--workers``, ``--seed``, ``--limit``, ``--dict``), the same JSON
+rules (never ``NaN``/``Infinity``), the same exit statuses, and one ticking progress display.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import signal
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
-from ..result import _json_default
+from ..errors import excerpt as _excerpt
+from ..result import _json_default, json_safe
+
+#: Exit statuses shared by every subcommand.
+EXIT_FOUND, EXIT_NONE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+# ---------------------------------------------------------------------------------------------
+
+
+def dumps(obj: Any) -> str:
+    """Strict JSON text: non-finite numbers become ``null``, never ``NaN``/``Infinity``."""
+    return json.dumps(json_safe(obj), default=_json_default, allow_nan=False)
 
 
 def echo_json(obj: Any) -> None:
-    """Print ``obj`` as one JSON object on stdout."""
-    click.echo(json.dumps(obj, default=_json_default))
+    """Print ``obj`` as one strict JSON object on stdout (see :func:`dumps`)."""
+    click.echo(dumps(obj))
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared options
+# ---------------------------------------------------------------------------------------------
+
+
+class Seconds(click.ParamType):
+    """A positive, finite number of seconds (``nan``, ``inf``, 0 and negatives are refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            x = float(value)
+        else:
+            try:
+                x = float(str(value).strip())
+            except ValueError:
+                self.fail(f"{excerpt(str(value))!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(x) or x <= 0:
+            self.fail(f"{value!r} is not a positive, finite number of seconds", param, ctx)
+        return x
+
+
+SECONDS = Seconds()
+
+
+def time_limit_option(default: float | None, what: str = "") -> Callable[[F], F]:
+    """``--time-limit SECONDS``: positive and finite; ``default`` None means no limit."""
+    text = "Stop after this many seconds (wall time of the whole command)"
+    text += f"; {what}" if what else ""
+    text += "." if default is not None else " [default: no limit]."
+    return click.option(
+        "--time-limit",
+        type=SECONDS,
+        default=default,
+        show_default=default is not None,
+        help=text,
+    )
+
+
+def workers_option(default: int = 1) -> Callable[[F], F]:
+    """``--workers N``: solver threads (at least 1)."""
+    return click.option(
+        "--workers",
+        type=click.IntRange(min=1),
+        default=default,
+        show_default=True,
+        help="Solver threads.",
+    )
+
+
+def seed_option() -> Callable[[F], F]:
+    """``--seed N``: the solver's random seed (non-negative)."""
+    return click.option(
+        "--seed",
+        type=click.IntRange(min=0),
+        default=0,
+        show_default=True,
+        help="Solver random seed.",
+    )
+
+
+def alias(value: Any, old: Any, name: str, old_name: str) -> Any:
+    """Merge an option with its deprecated hidden alias (``--dict`` / ``--lexicon``)."""
+    from ..errors import InputError
+
+    if value is not None and old is not None:
+        raise InputError(f"give {name} only ({old_name} is its old name)")
+    return value if value is not None else old
+
+
+def reject_unused(ctx: click.Context, mode: str, names: dict[str, str]) -> None:
+    """Refuse options given on the command line that do nothing in ``mode``.
+
+    ``names`` maps click parameter names to their option spelling (``{"limit": "--limit"}``).
+    """
+    from ..errors import InputError
+
+    given = [
+        flag
+        for name, flag in names.items()
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    ]
+    if given:
+        raise InputError(f"{', '.join(given)} does nothing with {mode}")
+
+
+excerpt = _excerpt  # at most a short excerpt of an input in a message
+
+
+# ---------------------------------------------------------------------------------------------
+# Time limits
+# ---------------------------------------------------------------------------------------------
+
+
+class TimeLimitReached(Exception):
+    """Raised in the main thread by :func:`time_guard` when the command's time is up."""
+
+
+#: When the command line started (this module is imported first thing): limits count from here.
+STARTED = time.monotonic()
+
+
+class Deadline:
+    """The wall-clock end of a command's ``--time-limit`` (None: no limit), counted from the
+    start of the command line, so that start-up time is inside the limit."""
+
+    def __init__(self, time_limit: float | None, start: float | None = None) -> None:
+        self.time_limit = time_limit
+        self.start = STARTED if start is None else start
+        self.end = None if time_limit is None else self.start + time_limit
+
+    def remaining(self, floor: float = 0.05) -> float | None:
+        """Seconds left (at least ``floor``), or None without a limit."""
+        if self.end is None:
+            return None
+        return max(floor, self.end - time.monotonic())
+
+    def elapsed(self) -> float:
+        """Seconds since the command started."""
+        return time.monotonic() - self.start
+
+    def expired(self) -> bool:
+        """Whether the limit has passed."""
+        return self.end is not None and time.monotonic() >= self.end
 
 
 @contextmanager
-def progress_status(message: str, enabled: bool = True) -> Iterator[Any]:
-    """A rich spinner on stderr while a long solve runs; silent when stderr is not a terminal.
+def time_guard(deadline: Deadline, grace: float = 0.0) -> Iterator[None]:
+    """Raise :class:`TimeLimitReached` in this block once ``deadline`` (+ ``grace``) passes.
 
-    Yields an object with ``update(text)`` (or a no-op stand-in) so callers can report the
-    incumbent and the bound as they improve.
+    For pure-Python stages (loading, indexing) that have no time limit of their own. It uses
+    ``SIGALRM``, so it works only in the main thread (elsewhere, and without a limit, the
+    block simply runs); native code (a CP-SAT solve) is interrupted when it returns, so give
+    those their own limit from :meth:`Deadline.remaining`.
     """
-    if not enabled or not sys.stderr.isatty():
-
-        class _Null:
-            def update(self, *_: Any, **__: Any) -> None:
-                pass
-
-        yield _Null()
+    left = deadline.remaining()
+    if (
+        left is None
+        or threading.current_thread() is not threading.main_thread()
+        or not hasattr(signal, "setitimer")
+    ):
+        yield
         return
-    from rich.console import Console
 
-    console = Console(stderr=True)
-    with console.status(message) as status:
-        yield status
+    def _alarm(signum: int, frame: Any) -> None:
+        raise TimeLimitReached(f"time limit of {deadline.time_limit:g} s reached")
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, left + grace)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
-class SolveProgress:
-    """State of a long solve shown on a ticking status line.
+# ---------------------------------------------------------------------------------------------
+# Progress
+# ---------------------------------------------------------------------------------------------
 
-    The incumbent only ever improves and the bound only ever tightens on the display, whatever
-    order the stages report them in; the elapsed time is computed at every refresh, so it ticks
-    even while a solver is busy.
 
-    Parameters
-    ----------
-    label : str
-        Initial stage text.
-    sense : {"max", "min"}
-        Direction of optimisation (which incumbent is better, which bound is tighter).
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
+
+
+class Ticker:
+    """The state behind :func:`progress`: stage, best incumbent, best bound, elapsed time.
+
+    ``update`` may be called from any thread (solver callbacks). The bound shown never gets
+    worse: with ``sense="max"`` it only decreases, with ``"min"`` it only increases; likewise
+    the incumbent only improves. Without a sense, the latest values are shown.
     """
 
-    def __init__(self, label: str, sense: str = "max") -> None:
-        self.start = time.perf_counter()
-        self.stage = label
+    def __init__(self, label: str, sense: str | None = None) -> None:
+        if sense not in (None, "max", "min"):
+            raise ValueError(f"sense must be 'max', 'min' or None, not {sense!r}")
+        self.label = label
         self.sense = sense
+        self.stage: str | None = None
         self.incumbent: float | None = None
         self.bound: float | None = None
+        self.start = time.monotonic()
+        self._lock = threading.Lock()
+
+    def _keep(self, new: float | None, old: float | None, lower_is_better: bool) -> bool:
+        if new is None or not math.isfinite(new):
+            return False
+        if old is None or self.sense is None:
+            return True
+        return new < old if lower_is_better else new > old
 
     def update(
         self,
@@ -69,51 +244,88 @@ class SolveProgress:
         bound: float | None = None,
         stage: str | None = None,
     ) -> None:
-        """Record a new incumbent, bound or stage (worse values are ignored)."""
-        better = max if self.sense == "max" else min
-        tighter = min if self.sense == "max" else max
-        if incumbent is not None:
-            old = self.incumbent
-            self.incumbent = incumbent if old is None else better(old, incumbent)
-        if bound is not None:
-            self.bound = bound if self.bound is None else tighter(self.bound, bound)
-        if stage:
-            self.stage = stage
+        """Report progress; any argument left None keeps its previous value."""
+        with self._lock:
+            if stage is not None:
+                self.stage = stage
+            if self._keep(incumbent, self.incumbent, lower_is_better=self.sense == "min"):
+                self.incumbent = incumbent
+            if self._keep(bound, self.bound, lower_is_better=self.sense == "max"):
+                self.bound = bound
+
+    def elapsed(self) -> float:
+        """Seconds since the display started (the clock keeps running between updates)."""
+        return time.monotonic() - self.start
 
     def text(self) -> str:
-        """The status line: stage, elapsed seconds, incumbent and bound."""
+        """One status line."""
+        with self._lock:
+            parts = [self.label]
+            if self.stage:
+                parts.append(self.stage)
+            parts.append(f"{self.elapsed():.1f} s")
+            if self.incumbent is not None:
+                parts.append(f"best {_fmt(self.incumbent)}")
+            if self.bound is not None:
+                parts.append(f"bound {_fmt(self.bound)}")
+        return "  ".join(parts)
 
-        def fmt(x: float | None) -> str:
-            if x is None:
-                return "-"
-            return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
+    def __rich__(self) -> Any:
+        from rich.text import Text
 
-        elapsed = time.perf_counter() - self.start
-        return f"{self.stage}: {elapsed:.1f} s, best {fmt(self.incumbent)}, bound {fmt(self.bound)}"
-
-    def __rich__(self) -> str:
-        return self.text()
+        return Text(self.text())
 
 
 @contextmanager
-def solve_progress(label: str, sense: str = "max", enabled: bool = True) -> Iterator[SolveProgress]:
-    """A ticking status line on stderr (rich ``Live``), silent when stderr is not a terminal.
+def progress(
+    label: str, *, sense: str | None = None, enabled: bool = True, refresh: float = 4.0
+) -> Iterator[Ticker]:
+    """A one-line status on stderr whose elapsed time ticks on its own timer.
 
-    Yields
-    ------
-    SolveProgress
-        Call ``update(incumbent=..., bound=..., stage=...)`` as the solve goes.
+    Yields a :class:`Ticker`; call ``update(incumbent=None, bound=None, stage=None)`` as work
+    advances. The line is redrawn ``refresh`` times a second by rich's own thread, so the clock
+    moves even while the caller is busy. Silent (the ticker still records) when ``enabled`` is
+    False or stderr is not a terminal.
     """
-    state = SolveProgress(label, sense)
+    ticker = Ticker(label, sense)
     if not enabled or not sys.stderr.isatty():
-        yield state
+        yield ticker
         return
-    from rich.console import Console
+    from rich.console import Console, Group
     from rich.live import Live
     from rich.spinner import Spinner
+    from rich.table import Table
 
+    grid = Table.grid(padding=(0, 1))
+    grid.add_row(Spinner("dots"), ticker)
     with Live(
-        Spinner("dots", text=state), console=Console(stderr=True), refresh_per_second=4,
+        Group(grid),
+        console=Console(stderr=True),
+        refresh_per_second=refresh,
         transient=True,
-    ):  # fmt: skip
-        yield state
+    ):
+        yield ticker
+
+
+@contextmanager
+def progress_status(message: str, enabled: bool = True) -> Iterator[Any]:
+    """A ticking status line while a long step runs (see :func:`progress`).
+
+    Kept for existing callers: the yielded object also accepts ``update(text)``, shown as the
+    stage.
+    """
+    with progress(message, enabled=enabled) as ticker:
+        yield _TextUpdates(ticker)
+
+
+class _TextUpdates:
+    def __init__(self, ticker: Ticker) -> None:
+        self._ticker = ticker
+
+    def update(self, text: str | None = None, *_: Any, **kwargs: Any) -> None:
+        if text is not None:
+            kwargs.setdefault("stage", str(text))
+        with contextlib.suppress(TypeError):
+            self._ticker.update(
+                **{k: v for k, v in kwargs.items() if k in ("incumbent", "bound", "stage")}
+            )

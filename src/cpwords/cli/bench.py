@@ -38,7 +38,13 @@ from ._common import echo_json
     "report_dir",
     type=click.Path(path_type=Path),
     default=None,
-    help="Also write the report into this folder when the run ends.",
+    help="Also write the report into this folder when the run ends (a new or empty folder, "
+    "or one of an earlier cpwords report).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="With --report: write into a non-empty folder cpwords did not create.",
 )
 @click.option("--list", "list_only", is_flag=True, help="List the tasks and exit; run nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -51,6 +57,7 @@ def bench(
     scheduler: str | None,
     retry_errors: bool,
     report_dir: Path | None,
+    force: bool,
     list_only: bool,
     quiet: bool,
     as_json: bool,
@@ -96,6 +103,12 @@ def bench(
         return
     if out.suffix.lower() == ".toml":
         raise InputError(f"--out {out} looks like a suite file; give a .jsonl results file")
+    if force and report_dir is None:
+        raise InputError("--force needs --report DIR")
+    if report_dir is not None:
+        from ..bench.report import check_report_dir
+
+        check_report_dir(report_dir, force)  # before the study, not after it
     try:
         summary = run_tasks(
             s.tasks,
@@ -119,7 +132,8 @@ def bench(
     if report_dir is not None:
         from ..bench.report import write_report
 
-        report_path = write_report([out], report_dir)
+        # Checked before the run; since then only the results file may have appeared there.
+        report_path = write_report([out], report_dir, force=True)
     if as_json:
         d = summary.to_dict()
         d["suite"] = s.name

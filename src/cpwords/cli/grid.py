@@ -22,7 +22,17 @@ from ..puzzles.grid import (
     parse_suffixes,
     wordfreq_tokens,
 )
-from ._common import echo_json, progress_status
+from ._common import (
+    Deadline,
+    alias,
+    echo_json,
+    progress,
+    reject_unused,
+    seed_option,
+    time_guard,
+    time_limit_option,
+    workers_option,
+)
 
 
 def _tokens(top: int, lexicon: str | None, L: int, P: int, plurals: bool) -> GridTokens:
@@ -35,17 +45,21 @@ def _tokens(top: int, lexicon: str | None, L: int, P: int, plurals: bool) -> Gri
 
 
 def _fill_arg(text: str) -> dict[str, str]:
-    """A filled board given inline (``slot=token,...`` or JSON) or as a file path."""
+    """A filled board given inline (``slot=token,...`` or JSON), as a file path, or ``-``."""
     from pathlib import Path
 
-    p = Path(text)
-    if "=" not in text and not text.lstrip().startswith("{"):
-        if not p.is_file():
-            raise InputError(f"filled-board file not found: {text}")
+    from ..errors import excerpt
+    from ..lexicon import read_file_bytes
+
+    if text == "-" or ("=" not in text and not text.lstrip().startswith("{")):
+        if text != "-" and not Path(text).is_file():
+            raise InputError(f"filled-board file not found: {excerpt(text)}")
+        source = "<stdin>" if text == "-" else text
         try:
-            return parse_fill(p.read_text("utf-8"), str(p))
-        except (OSError, UnicodeDecodeError):
-            raise InputError(f"cannot read filled-board file {p}") from None
+            data = read_file_bytes(text, "filled-board file")
+            return parse_fill(data.decode("utf-8-sig"), source)
+        except UnicodeDecodeError:
+            raise InputError(f"filled-board file {source} is not UTF-8 text") from None
     return parse_fill(text)
 
 
@@ -82,11 +96,13 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     help="Lexicon: the N most common English words (wordfreq), a-z only, plurals dropped.",
 )
 @click.option(
-    "--lexicon",
-    type=click.Path(dir_okay=False),
+    "--dict",
+    "dict_path",
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Use this word-list file instead of --top.",
+    help="Use this word-list file instead of --top ('-': stdin).",
 )
+@click.option("--lexicon", type=click.Path(dir_okay=False, allow_dash=True), hidden=True)
 @click.option(
     "--suffix-length",
     "-L",
@@ -129,13 +145,15 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     "--show", type=click.IntRange(min=0), default=3, show_default=True, help="Boards to draw."
 )
 @click.option(
-    "--list",
-    "list_max",
+    "--limit",
     type=click.IntRange(min=0),
-    default=60,
-    show_default=True,
-    help="Quadruples to list in the human output (--json lists all).",
+    default=None,
+    help="Quadruples to list in the human output [default: 60] (--json lists all).",
 )
+@click.option("--list", "list_max", type=click.IntRange(min=0), default=None, hidden=True)
+@time_limit_option(None, "a stopped enumeration lists what it found, marked incomplete")
+@workers_option(2)
+@seed_option()
 @click.option(
     "--all-orientations", is_flag=True, help="No symmetry breaking: list every orientation."
 )
@@ -157,6 +175,7 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 def grid(
     board_path: str | None,
     top: int,
+    dict_path: str | None,
     lexicon: str | None,
     suffix_length: int,
     min_prefix: int,
@@ -165,7 +184,11 @@ def grid(
     partial: str | None,
     check: str | None,
     show: int,
-    list_max: int,
+    limit: int | None,
+    list_max: int | None,
+    time_limit: float | None,
+    workers: int,
+    seed: int,
     all_orientations: bool,
     unique: bool,
     count_limit: int | None,
@@ -187,6 +210,8 @@ def grid(
     from ..models.grid import count_completions, enumerate_quadruples, solve_grid
     from ..models.grid_symmetry import board_symmetry
 
+    ctx = click.get_current_context()
+    deadline = Deadline(time_limit)
     modes = [m for m in (quadruple, partial, check) if m is not None]
     if len(modes) > 1:
         raise InputError("give at most one of --count, --solve, --check")
@@ -195,9 +220,25 @@ def grid(
                          "--all-orientations")  # fmt: skip
     if count_limit is not None and not unique:
         raise InputError("--count-limit needs --unique")
+    lexicon = alias(dict_path, lexicon, "--dict", "--lexicon")
+    list_max = alias(limit, list_max, "--limit", "--list")
+    list_max = 60 if list_max is None else list_max
+    if lexicon is not None:
+        reject_unused(ctx, "--dict", {"top": "--top"})
+    if modes:
+        reject_unused(
+            ctx,
+            "--count/--solve/--check",
+            {"show": "--show", "limit": "--limit", "list_max": "--list"},
+        )
+    if partial is None:
+        reject_unused(ctx, "modes other than --solve", {"workers": "--workers", "seed": "--seed"})
     board = load_board(board_path)
-    tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
-    sym = board_symmetry(board, not all_orientations)
+    with time_guard(deadline), progress("grid", enabled=not as_json) as tick:
+        tick.update(stage="loading the lexicon")
+        tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
+        tick.update(stage="symmetry")
+        sym = board_symmetry(board, not all_orientations)
     base: dict[str, Any] = {
         "board": board.name,
         "top": top if lexicon is None else None,
@@ -225,8 +266,11 @@ def grid(
         return
     if partial is not None:
         fill = _fill_arg(partial)
-        with progress_status("solving"):
-            res = solve_grid(board, tokens, fill)
+        with time_guard(deadline), progress("grid: solving", enabled=not as_json):
+            res = solve_grid(
+                board, tokens, fill, time_limit=deadline.remaining() or 60.0, workers=workers,
+                seed=seed,
+            )  # fmt: skip
         if as_json:
             sol = res.solution
             row = base | res.to_dict()
@@ -248,7 +292,7 @@ def grid(
         return
     if quadruple is not None:
         sufs = parse_suffixes(quadruple, board)
-        with progress_status("counting"):
+        with time_guard(deadline), progress("grid: counting", enabled=not as_json):
             cnt = count_completions(board, tokens, sufs, symmetry=board_symmetry(board))
         if as_json:
             qs: list[dict[str, Any]] = [] if cnt.example is None else [{
@@ -275,15 +319,22 @@ def grid(
             raise SystemExit(1)
         return
     if unique:
-        raise SystemExit(
-            _run_unique(board, tokens, sym, base, show, list_max, count_limit, as_json)
-        )
-    with progress_status("enumerating"):
-        e = enumerate_quadruples(board, tokens, not all_orientations, symmetry=sym)
+        with time_guard(deadline):
+            code = _run_unique(board, tokens, sym, base, show, list_max, count_limit, as_json)
+        raise SystemExit(code)
+    guard = time_guard(deadline, grace=0.3)
+    with guard, progress("grid: enumerating", enabled=not as_json) as tick:
+        e = enumerate_quadruples(
+            board, tokens, not all_orientations, symmetry=sym, time_limit=deadline.remaining(),
+            on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
+        )  # fmt: skip
+    status = "OPTIMAL" if e.complete else ("FEASIBLE" if e.count else "UNKNOWN")
     if as_json:
         echo_json(
-            base | {"orbit_size": e.orbit_size, "count": e.count, "wall_time": e.wall_time,
-                    "method": e.method, "stats": e.stats,
+            base | {"status": status, "complete": e.complete, "stopped": e.stopped,
+                    "interrupted": e.stopped == "interrupted",
+                    "orbit_size": e.orbit_size, "count": e.count, "wall_time": e.wall_time,
+                    "method": e.method, "stats": e.stats, "counts": {"quadruples": e.count},
                     "quadruples": [q.to_dict(board) for q in e.quadruples]}
         )  # fmt: skip
     else:
@@ -296,6 +347,7 @@ def grid(
         click.echo(
             f"found    {e.count} suffix quadruples with a full board ({what}) "
             f"in {e.wall_time:.2f} s"
+            + ("" if e.complete else f" [INCOMPLETE: stopped by {_STOPPED[e.stopped or '']}]")
         )
         for i, q in enumerate(e.quadruples[:show], 1):
             named = " ".join(
@@ -310,8 +362,10 @@ def grid(
                 click.echo("  " + "  |  ".join(rows[j : j + 6]))
             if e.count > list_max:
                 click.echo(f"  ... {e.count - list_max} more (--list N or --json for all)")
+    if e.stopped == "interrupted":
+        raise SystemExit(130)
     if e.count == 0:
-        if not as_json:
+        if not as_json and e.complete:
             click.echo("no suffix quadruple admits a full board")
         raise SystemExit(1)
 
@@ -330,7 +384,7 @@ def _run_unique(
 
     from ..models.grid_design import design_grid_puzzles
 
-    with progress_status("enumerating and counting", enabled=not as_json):
+    with progress("grid: enumerating and counting", enabled=not as_json):
         d = design_grid_puzzles(board, tokens, symmetry=sym, count_limit=count_limit)
     uniq = d.unique
     others = [p for p in d.puzzles if not p.unique]
@@ -380,3 +434,6 @@ def _run_unique(
         click.echo("no suffix quadruple has a unique full board")
         return 1
     return 0
+
+
+_STOPPED = {"time_limit": "the time limit", "interrupted": "Ctrl-C", "": "?"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import click
@@ -21,7 +22,16 @@ from ..puzzles.letterboxed import (
     split_solution,
 )
 from ..result import SolveResult, Status
-from ._common import echo_json, progress_status
+from ._common import (
+    Deadline,
+    echo_json,
+    progress,
+    reject_unused,
+    seed_option,
+    time_guard,
+    time_limit_option,
+    workers_option,
+)
 
 _HELP = f"""Solve a Letter Boxed puzzle: proven fewest words, then fewest letters.
 
@@ -54,6 +64,8 @@ model with chained word slots in CP-SAT; seed is the seed article's two-word pai
                 count_wall_time, solutions (with --list)
   with --check: valid (bool), problems (list of str), num_words, num_letters
 
+  interrupted   true when Ctrl-C stopped the solve (the answer is the best so far)
+
 \b
 --generate K makes K new boxes instead (no SIDES): 12 distinct letters drawn by English
 letter frequency (--seed), each kept only when its fewest-word solution is proven to be 2
@@ -65,7 +77,8 @@ rejected, seed, lexicon, unique, max_solutions, min_playable, max_draws, wall_ti
 two_word_solutions, playable_words, verified, difficulty, common_words, common_solutions).
 
 Exit status: 0 solved (or --check valid, or all K boxes generated), 1 no solution (or --check
-invalid, or fewer than K boxes within --max-draws), 2 bad input.
+invalid, or fewer than K boxes within --max-draws), 2 bad input, 130 interrupted
+(Ctrl-C).
 """
 
 
@@ -107,7 +120,13 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
 
 
 def _solve(
-    solver: LetterBoxedSolver, box: LetterBox, method: str, all_solutions: bool, time_limit: float
+    solver: LetterBoxedSolver,
+    box: LetterBox,
+    method: str,
+    all_solutions: bool,
+    time_limit: float,
+    workers: int = 1,
+    seed: int = 0,
 ) -> SolveResult:
     if method == "dp":
         return solver.solve(box, all_solutions=all_solutions)
@@ -116,7 +135,12 @@ def _solve(
 
         playable = [w for w, _ in solver.playable(box)]
         return solve_letterboxed_setcover(
-            box, playable, time_limit=time_limit, lexicon=solver.lexicon.as_set()
+            box,
+            playable,
+            time_limit=time_limit,
+            workers=workers,
+            seed=seed,
+            lexicon=solver.lexicon.as_set(),
         )
     from ..heuristics.letterboxed import seed_baseline
 
@@ -125,7 +149,12 @@ def _solve(
 
 @click.command("letterboxed", help=_HELP)
 @click.argument("sides", nargs=-1)
-@click.option("--dict", "dict_path", type=click.Path(), help="Lexicon file (default: built-in).")
+@click.option(
+    "--dict",
+    "dict_path",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Lexicon file, '-' for stdin (default: built-in).",
+)
 @click.option("--all", "all_solutions", is_flag=True, help="List every optimal solution.")
 @click.option(
     "--max-words",
@@ -146,13 +175,9 @@ def _solve(
     show_default=True,
     help="dp: exact DP; cpsat: CP-SAT set-cover model; seed: the seed's two-word search.",
 )
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0.01),
-    default=60.0,
-    show_default=True,
-    help="Seconds (cpsat only).",
-)
+@time_limit_option(60.0, "cpsat returns its best so far, dp stops with a message")
+@workers_option(1)
+@seed_option()
 @click.option("--check", "check_text", help='Check a proposed solution, e.g. "WORD WORD".')
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
 @click.option(
@@ -177,9 +202,6 @@ def _solve(
     help="With --generate: at least M playable words.",
 )
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="With --generate: random seed."
-)
-@click.option(
     "--max-draws",
     type=click.IntRange(min=1),
     metavar="D",
@@ -197,6 +219,8 @@ def letterboxed(
     limit: int | None,
     method: str,
     time_limit: float,
+    workers: int,
+    seed: int,
     check_text: str | None,
     any_shape: bool,
     generate: int | None,
@@ -207,6 +231,7 @@ def letterboxed(
     max_draws: int | None,
     as_json: bool,
 ) -> None:
+    deadline = Deadline(time_limit)
     if generate is not None:
         others = {
             "SIDES": bool(sides),
@@ -236,6 +261,8 @@ def letterboxed(
         verb = "needs" if len(lonely) == 1 else "need"
         raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
     box = _box(sides, any_shape)
+    if method != "cpsat":
+        reject_unused(ctx, f"--method {method}", {"workers": "--workers", "seed": "--seed"})
     if check_text is not None:
         # The rules need no lexicon; membership is checked only against a given --dict.
         lex = load_lexicon(dict_path) if dict_path else None
@@ -244,15 +271,24 @@ def letterboxed(
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:
         raise InputError("--list needs --max-words K")
-    with progress_status("loading the lexicon", enabled=not as_json):
-        solver = LetterBoxedSolver(_load(dict_path))
-    with progress_status("solving", enabled=not as_json):
-        result = _solve(solver, box, method, all_solutions, time_limit)
+    with progress("letterboxed", enabled=not as_json) as tick:
+        tick.update(stage="loading the lexicon")
+        with time_guard(deadline):
+            solver = LetterBoxedSolver(_load(dict_path))
+        tick.update(stage=f"solving ({method})")
+        # CP-SAT keeps its own limit (and returns its best so far); the rest is pure Python.
+        with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
+            result = _solve(
+                solver, box, method, all_solutions, deadline.remaining() or time_limit, workers,
+                seed,
+            )  # fmt: skip
         count = None
+        tick.update(stage="counting")
         if max_words:
-            count = solver.count(
-                box, max_words=max_words, list_limit=(limit if list_solutions else 0)
-            )
+            with time_guard(deadline):
+                count = solver.count(
+                    box, max_words=max_words, list_limit=(limit if list_solutions else 0)
+                )
     info = dict(result.solver_info)
     words = result.solution
     n_words, n_letters = score(words) if words else (None, None)
@@ -273,6 +309,8 @@ def letterboxed(
     }
     if "reason" in info:
         out["reason"] = info["reason"]
+    out["interrupted"] = bool(info.get("interrupted"))
+    out["gap"] = result.gap
     if all_solutions and "optimal_solutions" in info:
         sols = info["optimal_solutions"]
         out["n_optimal"] = len(sols)
@@ -289,6 +327,12 @@ def letterboxed(
         echo_json(out)
     else:
         _print_human(out, result)
+    if out["interrupted"]:
+        if not as_json:
+            click.echo(
+                "cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True
+            )
+        ctx.exit(130)
     if not solved:
         ctx.exit(1)
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, progress_status
+from ._common import (
+    Deadline,
+    echo_json,
+    progress,
+    reject_unused,
+    seed_option,
+    time_guard,
+    time_limit_option,
+    workers_option,
+)
 
 
 @click.command("letterpress")
@@ -12,9 +21,10 @@ from ._common import echo_json, progress_status
 @click.option(
     "--dict",
     "dict_path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Dictionary file: one word a line (or the Truncate 'word freq score' format). "
+    help="Dictionary file ('-': stdin): one word a line (or the Truncate 'word freq score' "
+    "format). "
     "Default: Webster's 2nd International (web2, from the english-words package), the "
     "/usr/share/dict/words the seed benchmarked.",
 )
@@ -36,7 +46,9 @@ from ._common import echo_json, progress_status
     "the word and tiles maximising the score swing (CP-SAT), ties broken by defended tiles.",
 )
 @click.option("--played", multiple=True, metavar="WORD", help="With --board: already played.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=20.0, show_default=True)
+@time_limit_option(20.0, "with --board, CP-SAT returns its best move so far")
+@workers_option(2)
+@seed_option()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def letterpress(
     letters: str,
@@ -48,6 +60,8 @@ def letterpress(
     colours: str | None,
     played: tuple[str, ...],
     time_limit: float,
+    workers: int,
+    seed: int,
     as_json: bool,
 ) -> None:
     """List every dictionary word that LETTERS can spell, each letter used at most as often
@@ -58,17 +72,30 @@ def letterpress(
     """
     from ..models.letterpress import find_letterpress_words
 
+    ctx = click.get_current_context()
+    deadline = Deadline(time_limit)
     if colours is not None:
-        _board_mode(letters, colours, dict_path, played, time_limit, no_cache, as_json)
+        reject_unused(
+            ctx,
+            "--board",
+            {"min_length": "--min-length", "limit": "--limit", "longest_first": "--longest-first"},
+        )
+        _board_mode(letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json)
         return
-    res = find_letterpress_words(
-        letters,
-        dict_path,
-        min_length=min_length,
-        limit=limit,
-        longest_first=longest_first,
-        use_cache=not no_cache,
+    reject_unused(
+        ctx,
+        "a word listing (no --board)",
+        {"played": "--played", "workers": "--workers", "seed": "--seed"},
     )
+    with time_guard(deadline):
+        res = find_letterpress_words(
+            letters,
+            dict_path,
+            min_length=min_length,
+            limit=limit,
+            longest_first=longest_first,
+            use_cache=not no_cache,
+        )
     words: list[str] = res.solution
     info = res.solver_info
     if as_json:
@@ -111,7 +138,9 @@ def _board_mode(
     colours: str,
     dict_path: str | None,
     played: tuple[str, ...],
-    time_limit: float,
+    deadline: Deadline,
+    workers: int,
+    seed: int,
     no_cache: bool,
     as_json: bool,
 ) -> None:
@@ -120,20 +149,30 @@ def _board_mode(
     from ..puzzles.letterpress import parse_board
 
     board = parse_board(letters, colours)
-    index = load_letterpress_index(dict_path, use_cache=not no_cache)
-    with progress_status("solving the board"):
-        res = best_letterpress_move(board, index, played, time_limit)
+    with progress("letterpress", enabled=not as_json) as tick:
+        tick.update(stage="loading the index")
+        with time_guard(deadline):
+            index = load_letterpress_index(dict_path, use_cache=not no_cache)
+        tick.update(stage="solving the board (CP-SAT)")
+        res = best_letterpress_move(
+            board, index, played, deadline.remaining() or 20.0, workers=workers, seed=seed
+        )
     move = res.solution
+    stopped = bool(res.solver_info.get("interrupted"))
     if as_json:
         row = res.to_dict(solution=move.to_dict() if move is not None else None)
         row["word"] = move.word if move is not None else None
         row["count"] = 1 if move is not None else 0
+        row["interrupted"] = stopped
         echo_json(row)
     elif move is None:
-        click.echo("no playable word on this board")
+        click.echo("no move found (interrupted)" if stopped else "no playable word on this board")
     else:
         used = set(move.tiles)
-        click.echo(f"play        {move.word.upper()}  (swing {move.swing:+d}, {res.status.value})")
+        mark = ", INTERRUPTED: best so far" if stopped else ""
+        click.echo(
+            f"play        {move.word.upper()}  (swing {move.swing:+d}, {res.status.value}{mark})"
+        )
         click.echo(f"defence     {move.defence:+d} (my defended tiles - opponent's, after)")
         click.echo(f"candidates  {res.solver_info['candidates']} spellable words")
         for r in range(board.rows):
@@ -143,5 +182,7 @@ def _board_mode(
                 ch = board.letters[t].upper() if t in used else board.letters[t]
                 cells.append(ch + ".br"[board.owners[t]])
             click.echo("  " + " ".join(cells))
+    if stopped:
+        raise SystemExit(130)
     if move is None:
         raise SystemExit(1)

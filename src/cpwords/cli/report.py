@@ -15,14 +15,25 @@ from ._common import echo_json
     "--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Folder to write."
 )
 @click.option("--title", default="Heuristics versus optima", show_default=True)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into a non-empty folder cpwords did not create (replacing same-named files).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def report(results: tuple[Path, ...], out_dir: Path, title: str, as_json: bool) -> None:
-    """Write OUT/report.md, OUT/summary.json and PNG plots from one or more RESULTS files."""
+def report(
+    results: tuple[Path, ...], out_dir: Path, title: str, force: bool, as_json: bool
+) -> None:
+    """Write OUT/report.md, OUT/summary.json and PNG plots from one or more RESULTS files.
+
+    OUT must be new, empty, or a folder of an earlier cpwords report (it holds a
+    .cpwords-report marker); any other folder is refused (exit 2) unless --force.
+    """
     import json
 
     from ..bench.report import write_report
 
-    path = write_report(list(results), out_dir, title=title)
+    path = write_report(list(results), out_dir, title=title, force=force)
     if as_json:
         summary = json.loads((path.parent / "summary.json").read_text(encoding="utf-8"))
         summary["report"] = str(path)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import math
 import sys
+import time
 from collections import Counter
 from typing import Any
 
@@ -22,7 +22,14 @@ from ..wordsnake import (
     load_instance,
     solve_wordsnake,
 )
-from ._common import echo_json, solve_progress
+from ._common import (
+    STARTED,
+    echo_json,
+    progress,
+    seed_option,
+    time_limit_option,
+    workers_option,
+)
 
 
 def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance:
@@ -53,18 +60,9 @@ def _fmt(x: float | None) -> str:
     f"({', '.join(HEURISTIC_METHODS)}).",
 )
 @click.option("--compare", is_flag=True, help="Also run every heuristic; show gaps to the optimum.")
-@click.option(
-    "--time-limit",
-    type=float,
-    default=60.0,
-    show_default=True,
-    callback=lambda _c, _p, v: _positive_seconds(v),
-    help="Seconds for the whole command (reading the list included).",
-)
-@click.option(
-    "--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Solver threads."
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@time_limit_option(60.0, "exact methods answer FEASIBLE with the bound when it stops them")
+@workers_option(2)
+@seed_option()
 @click.option(
     "--iterations",
     type=click.IntRange(min=1),
@@ -110,10 +108,9 @@ def snake(
     snake_chars, solver_info and, with --compare, comparison (one row per method with
     gap_to_optimum).
     """
-    from . import STARTED  # the time limit covers the whole command, imports included
-
-    start = STARTED
-    with solve_progress(f"reading {file or 'the built-in list'}", enabled=not as_json) as status:
+    # The time limit covers the whole command, start-up and reading included.
+    start = time.perf_counter() - (time.monotonic() - STARTED)
+    with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
         instance = _instance(file, cyclic, proper)
     if check_file is not None:
         _check(instance, read_word_list(check_file), as_json)
@@ -128,14 +125,15 @@ def snake(
         "iterations": iterations,
         "start": start,
     }
-    with solve_progress(f"solving {instance.n:,} words ({method})", enabled=not as_json) as status:
+    label = f"solving {instance.n:,} words ({method})"
+    with progress(label, sense="max", enabled=not as_json) as status:
 
-        def progress(
+        def report(
             elapsed: float, incumbent: float | None, bound: float | None, stage: str | None = None
         ) -> None:
             status.update(incumbent=incumbent, bound=bound, stage=stage)
 
-        kwargs["progress"] = progress
+        kwargs["progress"] = report
         if compare:
             heuristics = [m for m in HEURISTIC_METHODS if m != method]
             comp = compare_wordsnake(instance, [method, *heuristics], **kwargs)
@@ -178,12 +176,6 @@ def snake(
 
 #: Longer lists are summarised instead of listed word by word (their JSON has every word).
 LISTING_MAX_WORDS = 5_000
-
-
-def _positive_seconds(value: float | None) -> float | None:
-    if value is not None and not (math.isfinite(value) and value > 0):
-        raise click.BadParameter(f"must be a positive number of seconds, not {value}")
-    return value
 
 
 def _repeats(dups: dict[str, int]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..lexicon import Lexicon, english_words_lexicon, load_lexicon
-from ._common import echo_json, progress_status
+from ._common import alias, echo_json, progress_status, reject_unused
 
 
 def load_dictionary(path: str | None) -> Lexicon:
@@ -17,7 +17,7 @@ def load_dictionary(path: str | None) -> Lexicon:
 @click.option(
     "--dict",
     "dict_path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
     help="Dictionary file: one word a line, or the Truncate 'word freq score' format ('*' "
     "marks stripped). Default: Webster's 2nd International (web2, from the english-words "
@@ -27,17 +27,19 @@ def load_dictionary(path: str | None) -> Lexicon:
 @click.option("--starting", metavar="WORD", help="Only sequences that start at this word.")
 @click.option("--all", "all_sequences", is_flag=True, help="List every longest sequence.")
 @click.option(
-    "--max-sequences",
+    "--limit",
     type=click.IntRange(min=0),
     default=None,
     help="With --all, list at most this many.",
 )
+@click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def truncate(
     dict_path: str | None,
     ending: str | None,
     starting: str | None,
     all_sequences: bool,
+    limit: int | None,
     max_sequences: int | None,
     as_json: bool,
 ) -> None:
@@ -50,8 +52,15 @@ def truncate(
     """
     from ..models.truncate import solve_truncate
 
+    max_sequences = alias(limit, max_sequences, "--limit", "--max-sequences")
+    if not all_sequences:
+        reject_unused(
+            click.get_current_context(),
+            "without --all",
+            {"limit": "--limit", "max_sequences": "--max-sequences"},
+        )
     lex = load_dictionary(dict_path)
-    with progress_status("solving"):
+    with progress_status("solving", enabled=not as_json):
         res = solve_truncate(lex, starting, ending, all_sequences, max_sequences)
     sol = res.solution
     if as_json:

@@ -22,6 +22,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..puzzles.grid import Board, GridTokens, grid_problems
 from ..result import SolveResult, Status
+from .cpsat_stop import interrupted
 from .grid_enum import (
     GridEnumeration,
     GridQuadruple,
@@ -179,6 +180,7 @@ def solve_grid(
     time_limit: float = 60.0,
     workers: int = 2,
     preprocess: bool = True,
+    seed: int = 0,
 ) -> SolveResult:
     """Complete a (partially filled) board with CP-SAT.
 
@@ -192,11 +194,13 @@ def solve_grid(
         Post the lex-leader rules; by default only when nothing is placed (a placed token pins
         the orientation, and the rules could then exclude every completion).
     time_limit : float
-        Seconds.
+        Seconds for the whole call (indexing and model building included).
     workers : int
         CP-SAT search workers.
     preprocess : bool
         Sound degree preprocessing.
+    seed : int
+        CP-SAT random seed.
 
     Returns
     -------
@@ -221,6 +225,7 @@ def solve_grid(
         "solver": "cp-sat",
         "workers": workers,
         "time_limit": time_limit,
+        "seed": seed,
         "group_order": sym.order,
         "symmetry_breaking": break_symmetry,
     }
@@ -231,10 +236,14 @@ def solve_grid(
             solver_info=info | {"reason": "a placed token cannot be on any full board"},
         )  # fmt: skip
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
+    # The limit covers the whole call: indexing and model building included.
+    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
     solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
     status = solver.solve(gm.model)
     wall = time.perf_counter() - t0
+    if interrupted(solver, status):
+        info["interrupted"] = True
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         fill = _decode(board, gm, {v: solver.value(var) for v, var in gm.x.items()})
         n = float(len(board.edges))

@@ -17,7 +17,7 @@ visited once.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +75,14 @@ class GridEnumeration:
     wall_time: float
     method: str
     stats: dict[str, Any] = field(default_factory=dict)
+    #: None when the search finished (the listing is complete); else why it stopped early
+    #: ("time_limit" or "interrupted"), and ``quadruples`` holds those found so far.
+    stopped: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the listing is exhaustive."""
+        return self.stopped is None
 
     @property
     def count(self) -> int:
@@ -241,6 +249,8 @@ def enumerate_quadruples(
     preprocess: bool = True,
     index: GridIndex | None = None,
     symmetry: BoardSymmetry | None = None,
+    time_limit: float | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> GridEnumeration:
     """Every suffix assignment (one per symmetry class) that admits a full board.
 
@@ -255,11 +265,18 @@ def enumerate_quadruples(
         Apply the sound degree preprocessing (:func:`~cpwords.models.grid_index.reduce_pairs`).
     index, symmetry : optional
         Precomputed :func:`build_index` / :func:`board_symmetry` results.
+    time_limit : float, optional
+        Seconds (indexing included); when reached the search stops and the result holds the
+        quadruples found so far with ``stopped = "time_limit"``. Ctrl-C likewise returns the
+        partial listing with ``stopped = "interrupted"``.
+    on_progress : callable ``(nodes, found) -> None``, optional
+        Called about every 0.1 s of search.
 
     Returns
     -------
     GridEnumeration
-        Exact: the search is exhaustive and each leaf is decided by a maximum matching.
+        Exact: the search is exhaustive and each leaf is decided by a maximum matching
+        (unless ``stopped`` says otherwise).
 
     Notes
     -----
@@ -303,14 +320,25 @@ def enumerate_quadruples(
     found: list[GridQuadruple] = []
     assign = [0] * depth_max
     nodes = 0
+    deadline = None if time_limit is None else t0 + time_limit
+    next_check = time.perf_counter() + 0.1
+    steps = 0
 
     def dfs(d: int, cand: list[int]) -> None:
-        nonlocal nodes
+        nonlocal nodes, steps, next_check
         nodes += 1
         lo = max((assign[e] + 1 for e in lower[d]), default=0)
         hi = min((assign[e] for e in upper[d]), default=n_suf)
         taken = set(assign[:d])
         for t in range(lo, hi):
+            steps += 1
+            if steps & 255 == 0 and time.perf_counter() >= next_check:
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    raise _Stopped("time_limit")
+                next_check = now + 0.1
+                if on_progress is not None:
+                    on_progress(nodes, len(found))
             if t in taken:
                 continue
             bt = bits[t]
@@ -335,8 +363,14 @@ def enumerate_quadruples(
                 ex = {p: idx.prefixes[j] for p, j in zip(pslots, m, strict=True)} | sufs
                 found.append(GridQuadruple(tuple(sufs[s] for s in board.suffix_slots), ex))
 
-    if n_suf >= depth_max:
-        dfs(0, [-1] * len(pslots))  # -1 = all ones: no constraint yet
+    stopped: str | None = None
+    try:
+        if n_suf >= depth_max:
+            dfs(0, [-1] * len(pslots))  # -1 = all ones: no constraint yet
+    except _Stopped as stop:
+        stopped = stop.reason
+    except KeyboardInterrupt:
+        stopped = "interrupted"
     found.sort(key=lambda q: q.suffixes)
     return GridEnumeration(
         board,
@@ -352,4 +386,11 @@ def enumerate_quadruples(
             "suffix_tokens": len(idx.suffixes),
             "nodes": nodes,
         },
+        stopped,
     )
+
+
+class _Stopped(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -26,6 +26,7 @@ from ortools.sat.python import cp_model
 from ..errors import CheckError, ModelError
 from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, check_letterboxed, is_playable
 from ..result import SolveResult, Status
+from .cpsat_stop import interrupted
 
 
 def _classes(box: LetterBox, words: Iterable[str]) -> list[tuple[int, int, int, str]]:
@@ -240,10 +241,13 @@ def solve_letterboxed_setcover(
         info["slots_tried"].append([k, solver.status_name(code)])
         if code == cp_model.MODEL_INVALID:
             raise ModelError(f"CP-SAT rejected the slot model: {model.validate()}")
+        if interrupted(solver, code):
+            info["interrupted"] = True
         if code == cp_model.INFEASIBLE:
             continue
         if code == cp_model.UNKNOWN:
-            info["reason"] = f"time limit while trying {k} words"
+            stop = "interrupted" if info.get("interrupted") else "time limit"
+            info["reason"] = f"{stop} while trying {k} words"
             return SolveResult(Status.UNKNOWN, None, None, elapsed(), None, method, "min", info)
         chain = [
             next(w for c, (_, _, _, w) in enumerate(classes) if solver.value(x[p][c]))

@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -276,6 +277,79 @@ def _cache_file(fp: str) -> Path:
     return cache_dir() / "letterpress" / f"index-v{INDEX_FORMAT}-{fp[:40]}.npz"
 
 
+#: Default cap on the index cache (bytes); ``$CPWORDS_CACHE_MAX_MB`` overrides it.
+CACHE_MAX_BYTES = 512 * 1024 * 1024
+
+
+def cache_max_bytes() -> int:
+    """The cache size cap: ``$CPWORDS_CACHE_MAX_MB`` megabytes, else :data:`CACHE_MAX_BYTES`."""
+    env = os.environ.get("CPWORDS_CACHE_MAX_MB")
+    if env:
+        try:
+            mb = float(env)
+        except ValueError:
+            mb = -1.0
+        if not (mb >= 0 and mb != float("inf")):
+            from ..errors import InputError
+
+            raise InputError(f"CPWORDS_CACHE_MAX_MB must be a non-negative number, not {env!r}")
+        return int(mb * 1024 * 1024)
+    return CACHE_MAX_BYTES
+
+
+def cache_files() -> list[Path]:
+    """The cached index files, oldest (least recently used) first."""
+    folder = cache_dir() / "letterpress"
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.glob("index-*.npz") if p.is_file()]
+    return sorted(files, key=lambda p: p.stat().st_mtime)
+
+
+def cache_info() -> dict[str, Any]:
+    """Folder, number of files, total bytes and the cap of the index cache."""
+    files = cache_files()
+    return {
+        "dir": str(cache_dir() / "letterpress"),
+        "files": len(files),
+        "bytes": sum(p.stat().st_size for p in files),
+        "max_bytes": cache_max_bytes(),
+        "entries": [{"file": p.name, "bytes": p.stat().st_size} for p in files],
+    }
+
+
+def cache_clear() -> int:
+    """Delete every cached index; returns how many files were removed."""
+    n = 0
+    for p in cache_files():
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+            n += 1
+    return n
+
+
+def evict(keep: Path | None = None, max_bytes: int | None = None) -> int:
+    """Delete the oldest cached indexes until the cache fits ``max_bytes``.
+
+    ``keep`` (the file just written) is never deleted. Returns how many files were removed.
+    """
+    cap = cache_max_bytes() if max_bytes is None else max_bytes
+    files = cache_files()
+    total = sum(p.stat().st_size for p in files)
+    removed = 0
+    for p in files:
+        if total <= cap:
+            break
+        if keep is not None and p == keep:
+            continue
+        size = p.stat().st_size
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+            removed += 1
+        total -= size
+    return removed
+
+
 def _save(index: LetterpressIndex, path: Path) -> bool:
     """Write atomically; a read-only or full cache only costs speed, never the answer."""
     try:
@@ -327,6 +401,8 @@ def _load(path: Path, fp: str) -> LetterpressIndex | None:
         return None
     if index.bits.shape[1] * 64 < index.n or index.length_start[-1] != index.n:
         return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # most recently used: evicted last
     return index
 
 
@@ -382,8 +458,9 @@ def load_letterpress_index(
         if use_cache and (hit := _load(path, fp)) is not None:
             return hit
         index = build_letterpress_index(lex, fingerprint=fp)
-    if use_cache:
-        _save(index, path)
+    if use_cache and _save(index, path):
+        with contextlib.suppress(OSError):
+            evict(keep=path)
     return index
 
 

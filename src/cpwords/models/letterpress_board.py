@@ -83,6 +83,7 @@ def best_letterpress_move(
     played: Iterable[str] = (),
     time_limit: float = 20.0,
     workers: int = 2,
+    seed: int = 0,
 ) -> SolveResult:
     """The move with the largest score swing, ties broken by the defence after the move.
 
@@ -125,6 +126,8 @@ def best_letterpress_move(
     S. H. Eskildsen, "Letterpress Cheater Algorithm" (2013), for the word listing.
     """
     from ortools.sat.python import cp_model
+
+    from .cpsat_stop import interrupted
 
     t0 = time.perf_counter()
     index = (
@@ -196,11 +199,15 @@ def best_letterpress_move(
     m.maximize(51 * swing + defence)
 
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
+    # The limit covers the whole call: the candidate scan and model building included.
+    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
     solver.parameters.num_search_workers = workers
+    solver.parameters.random_seed = seed
     status = solver.solve(m)
     wall = time.perf_counter() - t0
     info["cpsat_status"] = solver.status_name(status)
+    if interrupted(solver, status):
+        info["interrupted"] = True
     if status == cp_model.MODEL_INVALID:
         raise ModelError("CP-SAT rejected the Letterpress board model")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

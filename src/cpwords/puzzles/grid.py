@@ -31,7 +31,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, excerpt
 
 _TOKEN = re.compile(r"[a-z]+")
 _SLOT = re.compile(r"[A-Za-z0-9_]+")
@@ -358,7 +358,7 @@ def cut_words(
     ws = list(dict.fromkeys(words))
     for w in ws:
         if not _TOKEN.fullmatch(w):
-            raise InputError(f"{source}: {w!r} is not a lower-case a-z word")
+            raise InputError(f"{source}: {excerpt(w)!r} is not a lower-case a-z word")
     if not plurals:
         ws = drop_plurals(ws)
     pairs = sorted(
@@ -500,7 +500,9 @@ def parse_fill(text: str, source: str = "<fill>") -> dict[str, str]:
     >>> parse_fill("s1=er, c=ov")
     {'s1': 'er', 'c': 'ov'}
     """
-    text = text.strip()
+    text = text.lstrip("\ufeff").strip()  # a byte-order mark is accepted
+    if not text:
+        raise InputError(f"{source}: empty filled board (give slot=token,... or a JSON object)")
     if text.startswith("{"):
         try:
             obj = json.loads(text)
@@ -515,14 +517,16 @@ def parse_fill(text: str, source: str = "<fill>") -> dict[str, str]:
         items = []
         for part in filter(None, (x.strip() for x in text.split(","))):
             if "=" not in part:
-                raise InputError(f"{source}: {part!r} is not slot=token")
+                raise InputError(f"{source}: {excerpt(part)!r} is not slot=token")
             k, _, v = part.partition("=")
             items.append((k.strip(), v.strip()))
     fill: dict[str, str] = {}
     for k, v in items:
         tok = v.lower()
         if not _TOKEN.fullmatch(tok):
-            raise InputError(f"{source}: token {v!r} of slot {k!r} is not a-z")
+            raise InputError(
+                f"{source}: token {excerpt(v)!r} of slot {excerpt(k)!r} is not a-z"
+            )
         fill[k] = tok
     return fill
 
@@ -543,7 +547,7 @@ def parse_suffixes(text: str, board: Board) -> tuple[str, ...]:
         )
     for t in toks:
         if not _TOKEN.fullmatch(t):
-            raise InputError(f"suffix {t!r} is not a-z")
+            raise InputError(f"suffix {excerpt(t)!r} is not a-z")
     return toks
 
 

@@ -1,0 +1,235 @@
+"""Issue 12: one command-line language, strict JSON, time limits, inputs, progress."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cpwords.cli import cli
+from cpwords.cli._common import Ticker, dumps
+
+
+def cpwords(
+    *args: str, stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from cpwords.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=timeout,
+    )
+
+
+def one_error_line(res: subprocess.CompletedProcess[str]) -> None:
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr, res.stderr
+    assert len(res.stderr) < 400
+
+
+def invoke(args: list[str]) -> tuple[int, str]:
+    """Run the click group in-process: (exit status as main() gives it, output + error)."""
+    from cpwords.errors import CpwordsError
+
+    res = CliRunner().invoke(cli, args)
+    if isinstance(res.exception, CpwordsError):
+        return 2, str(res.exception)
+    return res.exit_code, res.output
+
+
+WORDS = "\n".join(["bean", "beer", "dean", "deer", "sean", "seer", "lean", "leer"]) + "\n"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-3", "abc"])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["grid", "--top", "500"],
+        ["letterboxed", "abc-def-ghi-jkl", "--method", "cpsat"],
+        ["letterpress", "abcde", "--board", "....."],
+    ],
+)
+def test_bad_time_limits_are_refused(cmd: list[str], value: str) -> None:
+    res = CliRunner().invoke(cli, [*cmd, "--time-limit", value])
+    assert res.exit_code == 2, res.output
+    assert "--time-limit" in res.output
+
+
+def test_json_never_prints_nan_or_infinity() -> None:
+    text = dumps({"a": math.nan, "b": [math.inf, -math.inf, 1.5], "c": {"d": math.nan}})
+    assert json.loads(text) == {"a": None, "b": [None, None, 1.5], "c": {"d": None}}
+    assert "NaN" not in text and "Infinity" not in text
+
+
+def test_grid_time_limit_is_honoured_on_a_big_lexicon(tmp_path: Path) -> None:
+    # Issue 12: grid --lexicon on a 1,000,000-word file ran for over 300 s with no bound.
+    import random
+
+    rng = random.Random(1)
+    cons, vows = "bcdfghklmnprst", "aeiou"
+    words = {
+        "".join(rng.choice(cons) + rng.choice(vows) for _ in range(rng.randint(2, 4)))
+        for _ in range(200_000)
+    }
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(sorted(words)) + "\n")
+    t0 = time.monotonic()
+    res = cpwords("grid", "--dict", str(big), "--time-limit", "2", "--json", "--show", "0")
+    wall = time.monotonic() - t0
+    assert wall < 2 + 1.0 + 0.5, f"ran {wall:.1f} s for a 2 s limit"  # 1 s slack + start-up
+    assert res.returncode in (0, 1), res.stderr
+    if res.stdout:
+        row = json.loads(res.stdout)
+        assert row["complete"] is False and row["status"] in ("FEASIBLE", "UNKNOWN")
+    else:
+        assert "time limit" in res.stderr and res.stderr.count("\n") == 1
+
+
+def test_grid_partial_enumeration_is_marked_incomplete() -> None:
+    from cpwords.models.grid_enum import enumerate_quadruples
+    from cpwords.puzzles.grid import load_board, wordfreq_tokens
+
+    board = load_board(None)
+    tokens = wordfreq_tokens(20000, 2, 2, False)
+    full = enumerate_quadruples(board, tokens)
+    assert full.complete and full.stopped is None
+    cut = enumerate_quadruples(board, tokens, time_limit=1e-9)
+    assert cut.stopped == "time_limit" and not cut.complete
+    assert cut.suffix_set() <= full.suffix_set()
+
+
+def test_grid_error_quotes_only_an_excerpt_of_a_huge_fill_file(tmp_path: Path) -> None:
+    # Issue 12: grid --solve million.txt echoed the whole 8 MB file in one stderr line.
+    big = tmp_path / "million.txt"
+    big.write_text("\n".join(f"word{i}" for i in range(200_000)) + "\n")
+    res = cpwords("grid", "--top", "500", "--solve", str(big))
+    one_error_line(res)
+
+
+def test_grid_fill_files_empty_bom_and_stdin(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    res = cpwords("grid", "--top", "5000", "--check", str(empty))
+    one_error_line(res)
+    assert "empty" in res.stderr
+    fill = "s1=ck,s2=ll,s3=nd,s4=ss"
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf" + fill.encode())
+    for args, stdin in (([str(bom)], None), (["-"], fill)):
+        res = cpwords("grid", "--top", "5000", "--solve", *args, "--json", stdin=stdin)
+        assert res.returncode == 0, res.stderr
+        assert json.loads(res.stdout)["count"] == 1
+
+
+def test_grid_dict_is_the_option_and_lexicon_a_hidden_alias(tmp_path: Path) -> None:
+    lex = tmp_path / "w.txt"
+    lex.write_text(WORDS)
+    runner = CliRunner()
+    assert "--lexicon" not in runner.invoke(cli, ["grid", "--help"]).output
+    new = runner.invoke(cli, ["grid", "--dict", str(lex), "--json", "--limit", "5"])
+    old = runner.invoke(cli, ["grid", "--lexicon", str(lex), "--json", "--list", "5"])
+    assert new.exit_code == old.exit_code
+    assert json.loads(new.output)["lexicon"] == json.loads(old.output)["lexicon"]
+    assert invoke(["grid", "--dict", str(lex), "--lexicon", str(lex)])[0] == 2
+
+
+def test_options_that_do_nothing_are_refused(tmp_path: Path) -> None:
+    lex = tmp_path / "w.txt"
+    lex.write_text(WORDS)
+    for args in (
+        ["grid", "--dict", str(lex), "--top", "100"],
+        ["grid", "--top", "500", "--count", "ck,ll,nd,ss", "--limit", "3"],
+        ["grid", "--top", "500", "--workers", "2"],
+    ):
+        code, text = invoke(args)
+        assert code == 2 and "does nothing" in text, (args, text)
+
+
+def test_ticker_clock_runs_and_bound_never_gets_worse() -> None:
+    t = Ticker("solve", sense="max")
+    t.update(incumbent=10, bound=50, stage="flow")
+    t.update(incumbent=8, bound=60)  # worse on both counts: ignored
+    assert (t.incumbent, t.bound, t.stage) == (10, 50, "flow")
+    t.update(incumbent=12, bound=40)
+    assert (t.incumbent, t.bound) == (12, 40)
+    first = t.elapsed()
+    time.sleep(0.05)
+    assert t.elapsed() > first  # ticks without any update
+    assert "bound 40" in t.text() and "best 12" in t.text()
+    m = Ticker("solve", sense="min")
+    m.update(incumbent=5, bound=1)
+    m.update(incumbent=7, bound=0)
+    assert (m.incumbent, m.bound) == (5, 1)
+
+
+def test_truncate_limit_and_its_old_name(tmp_path: Path) -> None:
+    d = tmp_path / "d.txt"
+    d.write_text("a\nla\nlap\nlaps\nlapse\nelapse\nlapsed\nelapsed\n")
+    new = invoke(["truncate", "--dict", str(d), "--all", "--limit", "1", "--json"])
+    old = invoke(["truncate", "--dict", str(d), "--all", "--max-sequences", "1", "--json"])
+    assert new[0] == old[0] == 0
+    assert json.loads(new[1])["sequences"] == json.loads(old[1])["sequences"]
+    assert len(json.loads(new[1])["sequences"]) == 1
+    assert invoke(["truncate", "--dict", str(d), "--limit", "1"])[0] == 2  # needs --all
+    res = cpwords("truncate", "--dict", "-", "--json", stdin=d.read_text())
+    assert res.returncode == 0 and json.loads(res.stdout)["length"] == 7, res.stderr
+
+
+def test_cache_info_clear_and_size_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cpwords.models import letterpress as lp
+
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path / "cache"))
+    for i in range(3):
+        lp.load_letterpress_index([f"word{c}" for c in "abcdefgh"[: i + 3]])
+        time.sleep(0.02)
+    info = json.loads(invoke(["cache", "info", "--json"])[1])
+    assert info["files"] == 3 and info["bytes"] > 0
+    sizes = [e["bytes"] for e in info["entries"]]
+    # A cap that holds only the newest file evicts the two oldest on the next write.
+    monkeypatch.setenv("CPWORDS_CACHE_MAX_MB", str((max(sizes) + 10) / 1024 / 1024))
+    newest = lp.load_letterpress_index(["zebra", "zoo"])
+    left = lp.cache_files()
+    assert len(left) == 1 and newest.fingerprint[:40] in left[0].name
+    code, text = invoke(["cache", "clear", "--json"])
+    assert code == 0 and json.loads(text)["removed"] == 1
+    assert lp.cache_files() == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGINT delivery")
+def test_ctrl_c_in_cpsat_prints_the_best_so_far_marked_interrupted(tmp_path: Path) -> None:
+    # 3000 random playable words: CP-SAT takes far longer than the test waits.
+    import random
+    import signal
+
+    rng = random.Random(3)
+    sides = ["abc", "def", "ghi", "jkl"]
+    side = {ch: i for i, s in enumerate(sides) for ch in s}
+    words: set[str] = set()
+    while len(words) < 3000:
+        w = [rng.choice("abcdefghijkl")]
+        for _ in range(rng.randint(2, 7)):
+            w.append(rng.choice([c for c in "abcdefghijkl" if side[c] != side[w[-1]]]))
+        words.add("".join(w))
+    d = tmp_path / "d.txt"
+    d.write_text("\n".join(sorted(words)) + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cpwords.cli import main; main()", "letterboxed",
+         "abc-def-ghi-jkl", "--method", "cpsat", "--dict", str(d), "--time-limit", "60",
+         "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(4)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - t0 < 5
+    assert proc.returncode == 130, err
+    row = json.loads(out)
+    assert row["interrupted"] is True and row["status"] in ("UNKNOWN", "FEASIBLE")
