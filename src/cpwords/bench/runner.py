@@ -221,6 +221,59 @@ def run_task(task: Task) -> dict[str, Any]:
     return _finish(row)
 
 
+def _isolated_child(task: Task, conn: Any) -> None:  # pragma: no cover - runs in a child
+    import resource
+
+    row = run_task(task)
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # ru_maxrss is in KiB on Linux. The task's own peak plus its largest child's (the forked
+    # flow solve of the Wordsnake pipeline): an upper bound on what the two held at once.
+    row["peak_memory_mb"] = round((own + kids) / 1024, 1)
+    row["peak_memory_self_mb"] = round(own / 1024, 1)
+    row["peak_memory_children_mb"] = round(kids / 1024, 1)
+    conn.send(row)
+    conn.close()
+
+
+def run_task_isolated(task: Task) -> dict[str, Any]:
+    """Run one task in a fresh forked process and record its peak memory.
+
+    Returns
+    -------
+    dict
+        The row of :func:`run_task` plus ``peak_memory_mb`` (the task's peak resident set plus
+        that of its largest child process, in MiB), ``peak_memory_self_mb`` and
+        ``peak_memory_children_mb``; a process that dies (out of memory, a crash) gives a row
+        with status ``ERROR``.
+    """
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+        return run_task(task)
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_isolated_child, args=(task, send))
+    proc.start()
+    send.close()
+    try:
+        row: dict[str, Any] = recv.recv()
+    except EOFError:
+        proc.join()
+        row = {
+            "key": task.key, "suite": task.suite, "puzzle": task.puzzle,
+            "instance": task.instance_name, "instance_spec": dict(task.instance),
+            "method": task.method, "kind": task.kind, "seed": task.seed,
+            "time_limit": task.time_limit, "workers": task.workers, "status": "ERROR",
+            "error": f"the task process died (exit code {proc.exitcode}; out of memory?)",
+        }  # fmt: skip
+        return _finish(row)
+    finally:
+        recv.close()
+    proc.join()
+    return row
+
+
 def _finish(row: dict[str, Any]) -> dict[str, Any]:
     row["finished_at"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     row["env"] = environment()
@@ -297,6 +350,7 @@ def run_tasks(
     progress: bool = False,
     forbidden: tuple[str | Path, ...] = (),
     on_row: ProgressFn | None = None,
+    isolate: bool = False,
 ) -> RunSummary:
     """Run the tasks not yet in ``out`` and append their rows.
 
@@ -323,6 +377,9 @@ def run_tasks(
         Paths ``out`` must not be (the suite file).
     on_row : callable, optional
         Called with each row after it is written.
+    isolate : bool
+        Run every task in a fresh forked process and record its peak memory
+        (:func:`run_task_isolated`); ``process`` and ``serial`` executors only.
 
     Returns
     -------
@@ -341,6 +398,8 @@ def run_tasks(
         raise InputError(f"--jobs must be at least 1, got {jobs}")
     if scheduler is not None and executor != "dask":
         raise InputError("--scheduler needs --executor dask")
+    if isolate and executor == "dask":
+        raise InputError("--isolate runs tasks in local processes: not with --executor dask")
     summary = RunSummary(total=len(tasks), out=str(out))
     with ResultsWriter(out, forbidden=forbidden) as writer:
         done = writer.done_keys()
@@ -374,9 +433,11 @@ def run_tasks(
             try:
                 if executor == "serial":
                     for t in pending:
-                        sink(run_task(t))
+                        sink(run_task_isolated(t) if isolate else run_task(t))
                 elif executor == "process":
-                    _run_process_pool(pending, n_jobs, sink, summary, writer.fileno())
+                    _run_process_pool(
+                        pending, n_jobs, sink, summary, writer.fileno(), isolate=isolate
+                    )
                 else:
                     _run_dask(pending, n_jobs, scheduler, sink)
             except KeyboardInterrupt:
@@ -393,6 +454,7 @@ def _run_process_pool(
     sink: Callable[[dict[str, Any]], None],
     summary: RunSummary,
     results_fd: int | None = None,
+    isolate: bool = False,
 ) -> None:
     import multiprocessing
     from concurrent.futures.process import BrokenProcessPool
@@ -417,7 +479,7 @@ def _run_process_pool(
         while queue or futures:
             while queue and len(futures) < 2 * n_jobs:
                 t = queue.pop()
-                futures[pool.submit(run_task, t)] = t
+                futures[pool.submit(run_task_isolated if isolate else run_task, t)] = t
             finished, _ = wait(futures, return_when=FIRST_COMPLETED)
             for fut in finished:
                 futures.pop(fut)

@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 from ..errors import InputError
-from ..lexicon import load_lexicon, shared_data_dir, wordfreq_lexicon
+from ..lexicon import english_words_lexicon, load_lexicon, shared_data_dir, wordfreq_lexicon
 
 #: Lexicon names that resolve to files of the shared real-data folder.
 NAMED_LEXICONS: dict[str, str] = {
@@ -53,8 +53,9 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
     Parameters
     ----------
     name : str
-        ``enable1``, ``letterpress``, ``truncate`` (shared data), ``wordfreq:N`` (the N most
-        frequent English words), or a path (``shared:`` prefix allowed).
+        ``enable1``, ``letterpress``, ``truncate`` (shared data), ``web2`` (Webster's 2nd, from
+        the english-words package), ``wordfreq:N`` (the N most frequent English words), or a
+        path (``shared:`` prefix allowed).
     base_dir : str
         Folder that relative paths are resolved against.
 
@@ -68,6 +69,8 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
         except ValueError:
             raise InputError(f"lexicon {name!r}: expected wordfreq:N with an integer N") from None
         return tuple(sorted(set(wordfreq_lexicon(n))))
+    if name == "web2":  # Webster's 2nd, shipped by the english-words package
+        return tuple(sorted(set(english_words_lexicon("web2").words)))
     if name in NAMED_LEXICONS:
         name = "shared:" + NAMED_LEXICONS[name]
     return load_lexicon(resolve_path(name, Path(base_dir))).words

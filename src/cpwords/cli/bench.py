@@ -21,6 +21,11 @@ from ._common import echo_json
 )
 @click.option("--jobs", "-j", type=int, default=None, help="Parallel workers [default: CPUs].")
 @click.option(
+    "--isolate",
+    is_flag=True,
+    help="Run every task in a fresh process and record its peak memory (peak_memory_mb).",
+)
+@click.option(
     "--executor",
     type=click.Choice(["process", "serial", "dask"]),
     default="process",
@@ -53,6 +58,7 @@ def bench(
     suite: Path,
     out: Path,
     jobs: int | None,
+    isolate: bool,
     executor: str,
     scheduler: str | None,
     retry_errors: bool,
@@ -119,6 +125,7 @@ def bench(
             retry_errors=retry_errors,
             progress=not quiet and not as_json,
             forbidden=(suite,),
+            isolate=isolate,
         )
     except KeyboardInterrupt:
         click.echo(

@@ -227,7 +227,6 @@ def letterboxed(
     unique: bool,
     max_solutions: int | None,
     min_playable: int,
-    seed: int,
     max_draws: int | None,
     as_json: bool,
 ) -> None:
@@ -391,9 +390,9 @@ def _run_generate(
         raise InputError(
             f"--unique means one 2-word solution; drop --max-solutions {max_solutions}"
         )
-    with progress_status("loading the lexicon", enabled=not as_json):
+    with progress("letterboxed: loading the lexicon", enabled=not as_json):
         solver = LetterBoxedSolver(_load(dict_path))
-    with progress_status(f"generating {k} boxes", enabled=not as_json):
+    with progress(f"letterboxed: generating {k} boxes", enabled=not as_json):
         gen = generate_boxes(
             k,
             solver,

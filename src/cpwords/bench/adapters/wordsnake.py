@@ -1,8 +1,8 @@
 """Wordsnake in the study: seeded lexicon samples or word-list files; exact models and heuristics.
 
-Instance tables (keys): ``file`` (a word list), ``words`` (inline list), or ``lexicon`` with
-``n``, ``seed`` and optional ``min_len`` / ``max_len`` (a seeded sample, see
-:func:`cpwords.bench.sources.sample_words`); plus ``cyclic`` and ``proper`` (the variant).
+Instance tables (keys): ``file`` (a word list), ``words`` (inline list), or ``lexicon`` alone
+(the whole lexicon) or with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (a seeded
+sample, see :func:`cpwords.bench.sources.sample_words`); plus ``cyclic`` and ``proper``.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from ...puzzles.wordsnake import WordsnakeInstance, check_snake
 from ...result import SolveResult
 from ...wordsnake import solve_wordsnake
 from ..adapter import MethodInfo, PuzzleAdapter, call_method
-from ..sources import resolve_path, sample_words
+from ..sources import lexicon_words, resolve_path, sample_words
 
 _METHODS: dict[str, MethodInfo] = {
     "auto": MethodInfo(
-        "exact", description="the default: flow relaxation, then routes or MIP cut rounds"
+        "exact",
+        description="the default: string-hub flow, certificate, repair, Lagrangian bound, routes",
     ),
     "cpsat-routes": MethodInfo("exact", description="path cover with CP-SAT's routes constraint"),
     "mip": MethodInfo(
@@ -45,6 +46,8 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> WordsnakeInstance:
         words = read_word_list(resolve_path(str(spec["file"]), base_dir))
     elif "words" in spec:
         words = [str(w) for w in spec["words"]]
+    elif "n" not in spec and "seed" not in spec:  # the whole lexicon
+        words = list(lexicon_words(str(spec["lexicon"]), str(base_dir)))
     else:
         for k in ("n", "seed"):
             if not isinstance(spec.get(k), int):
