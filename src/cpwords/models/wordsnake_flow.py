@@ -904,7 +904,10 @@ def solve_string_flow(
     job: FlowJob | None = None
     try:
         report("solving the flow relaxation; greedy start")
-        job = FlowJob(net, base_cost)  # runs in a child process on large networks
+        # The first solve has plain costs (fewer cost-scaling phases than scaled ones); the
+        # Lagrangian iterates scale them to carry fractional multipliers.
+        scale = 1
+        job = FlowJob(net, -net.weight)  # runs in a child process on large networks
         index_cache: list[_Index] = []
 
         def index() -> _Index:
@@ -921,9 +924,9 @@ def solve_string_flow(
                 flows, opt = job.result(deadline)
             finally:
                 job.close()
-            penalty = round(sum(SCALE * x for x in lam))  # multipliers are integral/SCALE
+            penalty = round(sum(scale * x for x in lam))  # multipliers are integral/SCALE
             value_scaled = -opt - penalty
-            this_bound = value_scaled // SCALE
+            this_bound = value_scaled // scale
             if it == 0:
                 info["flow_bound"] = this_bound
                 info["flow_time"] = time.perf_counter() - t0
@@ -955,7 +958,7 @@ def solve_string_flow(
             norm = float((g * g).sum())
             if norm == 0:
                 break
-            step = 1.0 * (value_scaled / SCALE - float(best or 0)) / norm
+            step = 1.0 * (value_scaled / scale - float(best or 0)) / norm
             for i in range(len(cuts)):
                 lam[i] = max(0.0, lam[i] + step * g[i])
                 lam[i] = round(lam[i] * SCALE) / SCALE
@@ -963,6 +966,7 @@ def solve_string_flow(
             for c, x in zip(cuts, lam, strict=True):
                 if x > 0:
                     np.add.at(bonus, c, round(x * SCALE))
+            scale = SCALE
             job = FlowJob(net, base_cost - bonus)
             it += 1
             report("bounding")

@@ -524,9 +524,7 @@ def parse_fill(text: str, source: str = "<fill>") -> dict[str, str]:
     for k, v in items:
         tok = v.lower()
         if not _TOKEN.fullmatch(tok):
-            raise InputError(
-                f"{source}: token {excerpt(v)!r} of slot {excerpt(k)!r} is not a-z"
-            )
+            raise InputError(f"{source}: token {excerpt(v)!r} of slot {excerpt(k)!r} is not a-z")
         fill[k] = tok
     return fill
 
