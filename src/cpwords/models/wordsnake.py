@@ -1040,6 +1040,7 @@ def solve_exact(
     interrupted = False
     out = None
     try:
+        report(time.perf_counter() - start, None, None, "building the string-hub network")
         net = build_string_network(instance, flow_deadline)
         hint_items = None if hint is None else _items_of(instance, hint)
         out = solve_string_flow(
