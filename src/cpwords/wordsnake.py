@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -22,13 +22,16 @@ ProgressCallback = Callable[[float, float | None, float | None], None]
 
 EXACT_METHODS = ("auto", "mip", "mip-scip", "cpsat", "cpsat-routes", "naive")
 HEURISTIC_METHODS = ("layered", "local", "greedy")
+#: Outside solvers on the ATSP form (FEASIBLE, no bound): see cpwords.heuristics.wordsnake_peers.
+PEER_METHODS = ("ortools-routing", "lkh")
 #: ``exact`` resolves to this backend (the fastest in benchmarks/results/wordsnake.md).
 DEFAULT_EXACT = "auto"
-METHODS = ("exact", *EXACT_METHODS, *HEURISTIC_METHODS)
+METHODS = ("exact", *EXACT_METHODS, *HEURISTIC_METHODS, *PEER_METHODS)
 
 __all__ = [
     "DEFAULT_EXACT",
     "METHODS",
+    "PEER_METHODS",
     "Comparison",
     "WordsnakeInstance",
     "builtin_instance",
@@ -107,7 +110,9 @@ def solve_wordsnake(
         routes constraint), ``"naive"`` (CP-SAT circuit over the complete digraph), or a
         heuristic:
         ``"layered"`` (the seed's randomised layered greedy), ``"local"`` (nearest neighbour +
-        local search), ``"greedy"`` (nearest neighbour).
+        local search), ``"greedy"`` (nearest neighbour); or an outside solver on the ATSP
+        form: ``"ortools-routing"`` (OR-Tools routing, guided local search until the time
+        limit), ``"lkh"`` (LKH-3 through the optional ``elkai``).
     time_limit : float or None
         Seconds.
     workers : int
@@ -130,7 +135,7 @@ def solve_wordsnake(
     Raises
     ------
     InputError
-        Unknown method or bad limits.
+        Unknown method or bad limits; ``"lkh"`` without ``elkai`` installed.
     CheckError
         A solution fails the independent checker (a bug).
     """
@@ -139,6 +144,11 @@ def solve_wordsnake(
 
     if method == "exact":
         method = DEFAULT_EXACT
+    if method in PEER_METHODS:
+        from .heuristics import wordsnake_peers as peers
+
+        peer = peers.ortools_routing if method == "ortools-routing" else peers.lkh
+        return verify(instance, peer(instance, time_limit=time_limit, seed=seed))
     if method not in EXACT_METHODS and method not in HEURISTIC_METHODS:
         raise InputError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if time_limit is not None and time_limit <= 0:
@@ -206,6 +216,7 @@ class Comparison:
 def compare_wordsnake(
     instance: WordsnakeInstance,
     methods: Sequence[str] = ("exact", "layered", "local", "greedy"),
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
     **kwargs: Any,
 ) -> Comparison:
     """Run several methods on one instance and measure each against the proven optimum.
@@ -215,6 +226,9 @@ def compare_wordsnake(
     instance : WordsnakeInstance
     methods : sequence of str
         Methods as in :func:`solve_wordsnake`.
+    overrides : mapping, optional
+        Per-method keyword arguments that replace ``kwargs`` for that method (e.g. a shorter
+        ``time_limit`` for the peers, whose local search runs until the limit).
     **kwargs
         Passed to :func:`solve_wordsnake`.
 
@@ -227,7 +241,8 @@ def compare_wordsnake(
     CheckError
         A heuristic beats a proven optimum (a bug in the exact model).
     """
-    results = tuple(solve_wordsnake(instance, m, **kwargs) for m in methods)
+    over = overrides or {}
+    results = tuple(solve_wordsnake(instance, m, **{**kwargs, **over.get(m, {})}) for m in methods)
     proven = [r.objective for r in results if r.is_optimal and r.objective is not None]
     bounds = [r.bound for r in results if r.bound is not None]
     optimum = proven[0] if proven else None
