@@ -47,12 +47,13 @@ def _available_memory() -> int | None:
         return None
 
 
-def _refuse_large(sm: SnakeMatrix, bytes_per_entry: int, peer: str) -> None:
-    need = sm.dimension * sm.dimension * bytes_per_entry
+def _refuse_large(instance: WordsnakeInstance, bytes_per_entry: int, peer: str) -> None:
+    dim = instance.n + (0 if instance.cyclic else 1)
+    need = dim * dim * bytes_per_entry
     avail = _available_memory()
     if avail is not None and need > MEMORY_FRACTION * avail:
         raise InputError(
-            f"{peer} needs the full {sm.dimension} x {sm.dimension} cost matrix, about "
+            f"{peer} needs the full {dim} x {dim} cost matrix, about "
             f"{need / 1e9:.1f} GB, more than half the {avail / 1e9:.1f} GB available"
         )
 
@@ -147,8 +148,8 @@ def ortools_routing(
     trivial = _trivial(instance, "ortools-routing", start)
     if trivial is not None:
         return trivial
+    _refuse_large(instance, 24, "ortools-routing")  # int64 in C++ plus the Python lists
     sm = snake_matrix(instance)
-    _refuse_large(sm, 24, "ortools-routing")  # int64 in C++ plus the Python list passed in
     depot = sm.dummy if sm.dummy is not None else 0
     manager = pywrapcp.RoutingIndexManager(sm.dimension, 1, depot)
     routing = pywrapcp.RoutingModel(manager)
@@ -242,8 +243,8 @@ def lkh(
     trivial = _trivial(instance, "lkh", start)
     if trivial is not None:
         return trivial
+    _refuse_large(instance, 2 * 4 * 2, "lkh")  # a triangle of the 2N-node symmetric matrix
     sm = snake_matrix(instance)
-    _refuse_large(sm, 2 * 4 * 2, "lkh")  # a triangle of the 2N-node symmetric matrix, int32
     from ..interop.tsplib import atsp_text
 
     problem = atsp_text(instance, max_bytes=np.iinfo(np.int64).max)

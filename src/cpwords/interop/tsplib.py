@@ -95,11 +95,6 @@ class SnakeMatrix:
         """Snake score of a tour of this length: ``word_edges * M - length``."""
         return self.word_edges * self.big_m - int(length)
 
-    def estimated_bytes(self) -> int:
-        """An upper bound on the size of the TSPLIB file (bytes)."""
-        per_entry = len(str(self.big_m)) + 1
-        return self.dimension * self.dimension * per_entry + 4096
-
     def comment(self) -> str:
         """The ``COMMENT`` line: how to read a tour of this file back as a snake."""
         n = self.instance.n
@@ -132,7 +127,8 @@ def snake_matrix(instance: WordsnakeInstance) -> SnakeMatrix:
     -------
     SnakeMatrix
         Rows are computed on demand in O(n + heavy arcs of the row); setup costs
-        O(sum of word lengths + number of pairs with overlap >= 2).
+        O(sum of word lengths + number of pairs with overlap >= 2), which can itself be
+        ~n^2 on lists of many repeated words: check sizes first (:func:`estimated_bytes`).
 
     Examples
     --------
@@ -169,6 +165,17 @@ def snake_matrix(instance: WordsnakeInstance) -> SnakeMatrix:
     )
 
 
+def estimated_bytes(instance: WordsnakeInstance) -> int:
+    """An upper bound on the TSPLIB file size (bytes), from n and the longest word only.
+
+    Computed before any overlap is, so a list too large to export is refused at once: every
+    cost is at most ``(longest word)^2``, written with at most that many digits plus a space.
+    """
+    dim = instance.n + (0 if instance.cyclic else 1)
+    longest = max(len(w) for w in instance.words)
+    return dim * dim * (len(str(max(1, longest * longest))) + 1) + 4096
+
+
 def _lines(sm: SnakeMatrix, name: str) -> Iterator[str]:
     yield f"NAME : {name}\n"
     yield "TYPE : ATSP\n"
@@ -186,7 +193,7 @@ def _tsplib_name(instance: WordsnakeInstance) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", Path(instance.name).name) or "wordsnake"
 
 
-def atsp_text(instance: WordsnakeInstance, *, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+def atsp_text(instance: WordsnakeInstance, *, max_bytes: int | None = None) -> str:
     """The TSPLIB ``ATSP`` text of an instance, in memory (for solvers that read a string).
 
     Raises
@@ -194,18 +201,22 @@ def atsp_text(instance: WordsnakeInstance, *, max_bytes: int = DEFAULT_MAX_BYTES
     InputError
         When the estimated size exceeds ``max_bytes``.
     """
+    _refuse_large(instance, max_bytes, None)
     sm = snake_matrix(instance)
-    _refuse_large(sm, max_bytes, None)
     return "".join(_lines(sm, _tsplib_name(instance)))
 
 
-def _refuse_large(sm: SnakeMatrix, max_bytes: int, directory: Path | None) -> None:
-    need = sm.estimated_bytes()
-    n = sm.instance.n
+def _refuse_large(
+    instance: WordsnakeInstance, max_bytes: int | None, directory: Path | None
+) -> None:
+    if max_bytes is None:
+        max_bytes = DEFAULT_MAX_BYTES
+    need = estimated_bytes(instance)
+    n = instance.n
     if need > max_bytes:
         raise InputError(
-            f"a TSPLIB matrix of {n} words would take about {need / 1e9:.1f} GB "
-            f"(limit {max_bytes / 1e9:.1f} GB): {sm.dimension}^2 entries"
+            f"a TSPLIB matrix of {n} words would take up to {need / 1e9:.2f} GB "
+            f"(limit {max_bytes / 1e9:.2f} GB): a TSP matrix grows as n^2"
         )
     if directory is not None:
         free = shutil.disk_usage(directory).free
@@ -221,7 +232,7 @@ def write_atsp(
     path: str | os.PathLike[str],
     *,
     force: bool = False,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_bytes: int | None = None,
 ) -> SnakeMatrix:
     """Write a Wordsnake as a TSPLIB ``ATSP`` file (``EXPLICIT``, ``FULL_MATRIX``).
 
@@ -232,8 +243,9 @@ def write_atsp(
         The file to create.
     force : bool
         Overwrite an existing file (default: refuse).
-    max_bytes : int
-        Refuse when the estimated file size exceeds this many bytes.
+    max_bytes : int, optional
+        Refuse when the estimated file size exceeds this many bytes (default
+        ``DEFAULT_MAX_BYTES``).
 
     Returns
     -------
@@ -256,8 +268,8 @@ def write_atsp(
         raise InputError(f"{p} exists; pass --force to overwrite it")
     if not p.parent.is_dir():
         raise InputError(f"cannot write {p}: folder {p.parent} does not exist")
+    _refuse_large(instance, max_bytes, p.parent)
     sm = snake_matrix(instance)
-    _refuse_large(sm, max_bytes, p.parent)
     tmp = p.with_name(f".{p.name}.part")
     try:
         with open(tmp, "w", encoding="ascii") as fh:
