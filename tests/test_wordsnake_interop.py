@@ -314,3 +314,25 @@ def test_tsplib_file_read_by_path_helper(tmp_path):
     text = (tmp_path / "x.atsp").read_text()
     assert text.splitlines()[0] == "NAME : my_list.txt"
     assert sm.comment() in text and text.rstrip().endswith("EOF")
+
+
+# --------------------------------------------------------------------------------------------
+# Study families
+# --------------------------------------------------------------------------------------------
+
+
+def test_study_families_random_strings_and_repeats(tmp_path):
+    from cpwords.bench.adapters.wordsnake import make_instance
+
+    a = make_instance({"alphabet": "ab", "n": 300, "seed": 1}, tmp_path)
+    b = make_instance({"alphabet": "ab", "n": 300, "seed": 1}, tmp_path)
+    assert a.words == b.words and a.n == 300
+    assert set("".join(a.words)) <= {"a", "b"} and all(3 <= len(w) <= 8 for w in a.words)
+    assert a.duplicates()  # 300 strings from 504 possible ones repeat
+    lex = tmp_path / "lex.txt"
+    lex.write_text("\n".join(["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]) + "\n")
+    r = make_instance({"lexicon": str(lex), "distinct": 3, "n": 50, "seed": 2}, tmp_path)
+    assert r.n == 50 and len(set(r.words)) <= 3
+    for bad in ({"alphabet": "AB", "n": 5, "seed": 1}, {"alphabet": "ab", "n": 0, "seed": 1}):
+        with pytest.raises(InputError):
+            make_instance(bad, tmp_path)
