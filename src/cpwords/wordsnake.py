@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -24,13 +24,16 @@ ProgressCallback = Callable[..., None]
 
 EXACT_METHODS = ("auto", "mip", "mip-scip", "cpsat", "cpsat-routes", "naive")
 HEURISTIC_METHODS = ("layered", "local", "greedy")
+#: Outside solvers on the ATSP form (FEASIBLE, no bound): see cpwords.heuristics.wordsnake_peers.
+PEER_METHODS = ("ortools-routing", "lkh")
 #: ``exact`` resolves to this backend (the fastest in benchmarks/results/wordsnake.md).
 DEFAULT_EXACT = "auto"
-METHODS = ("exact", *EXACT_METHODS, *HEURISTIC_METHODS)
+METHODS = ("exact", *EXACT_METHODS, *HEURISTIC_METHODS, *PEER_METHODS)
 
 __all__ = [
     "DEFAULT_EXACT",
     "METHODS",
+    "PEER_METHODS",
     "Comparison",
     "WordsnakeInstance",
     "builtin_instance",
@@ -110,7 +113,9 @@ def solve_wordsnake(
         CP-SAT), ``"cpsat-routes"`` (path cover with CP-SAT's routes constraint), ``"naive"``
         (CP-SAT circuit over the complete digraph), or a heuristic: ``"layered"`` (the seed's
         randomised layered greedy), ``"local"`` (nearest neighbour + local search), ``"greedy"``
-        (nearest neighbour).
+        (nearest neighbour); or an outside solver on the
+        ATSP form: ``"ortools-routing"`` (OR-Tools routing, guided local search until the
+        time limit), ``"lkh"`` (LKH-3 through the optional ``elkai``).
     time_limit : float or None
         Seconds for the whole call, heuristic start included, counted from ``start``.
     workers : int
@@ -139,7 +144,8 @@ def solve_wordsnake(
     Raises
     ------
     InputError
-        Unknown method, bad limits, or an instance too large for the memory available.
+        Unknown method, bad limits, or an instance too large for the memory available;
+        ``"lkh"`` without ``elkai`` installed.
     CheckError
         A solution fails the independent checker (a bug).
     """
@@ -149,7 +155,7 @@ def solve_wordsnake(
     start = time.perf_counter() if start is None else start
     if method == "exact":
         method = DEFAULT_EXACT
-    if method not in EXACT_METHODS and method not in HEURISTIC_METHODS:
+    if method not in EXACT_METHODS + HEURISTIC_METHODS + PEER_METHODS:
         raise InputError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
@@ -161,6 +167,11 @@ def solve_wordsnake(
             return None
         return max(0.01, time_limit - (time.perf_counter() - start))
 
+    if method in PEER_METHODS:
+        from .heuristics import wordsnake_peers as peers
+
+        peer = peers.ortools_routing if method == "ortools-routing" else peers.lkh
+        return verify(instance, peer(instance, time_limit=left(), seed=seed))
     if method in HEURISTIC_METHODS:
         if method == "layered":
             res = heur.layered_greedy(instance, iterations=iterations, seed=seed, time_limit=left())
@@ -230,6 +241,7 @@ class Comparison:
 def compare_wordsnake(
     instance: WordsnakeInstance,
     methods: Sequence[str] = ("exact", "layered", "local", "greedy"),
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
     **kwargs: Any,
 ) -> Comparison:
     """Run several methods on one instance and measure each against the proven optimum.
@@ -239,6 +251,9 @@ def compare_wordsnake(
     instance : WordsnakeInstance
     methods : sequence of str
         Methods as in :func:`solve_wordsnake`.
+    overrides : mapping, optional
+        Per-method keyword arguments that replace ``kwargs`` for that method (e.g. a shorter
+        ``time_limit`` for the peers, whose local search runs until the limit).
     **kwargs
         Passed to :func:`solve_wordsnake`.
 
@@ -251,7 +266,14 @@ def compare_wordsnake(
     CheckError
         A heuristic beats a proven optimum (a bug in the exact model).
     """
-    results = tuple(solve_wordsnake(instance, m, **kwargs) for m in methods)
+    over = overrides or {}
+    runs = []
+    for k, m in enumerate(methods):
+        kw = {**kwargs, **over.get(m, {})}
+        if k:  # ``start`` (the command's start) times the first method; the others get their own
+            kw.pop("start", None)
+        runs.append(solve_wordsnake(instance, m, **kw))
+    results = tuple(runs)
     proven = [r.objective for r in results if r.is_optimal and r.objective is not None]
     bounds = [r.bound for r in results if r.bound is not None]
     optimum = proven[0] if proven else None

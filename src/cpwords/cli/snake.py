@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..lexicon import parse_word_lines, read_word_list
+from ..lexicon import parse_word_lines
 from ..puzzles.wordsnake import WordsnakeInstance, render_snake, snake_lengths, snake_score
 from ..result import SolveResult
 from ..wordsnake import (
@@ -17,12 +17,14 @@ from ..wordsnake import (
     EXACT_METHODS,
     HEURISTIC_METHODS,
     METHODS,
+    PEER_METHODS,
     builtin_instance,
     compare_wordsnake,
     load_instance,
     solve_wordsnake,
 )
 from ._common import (
+    SECONDS,
     STARTED,
     echo_json,
     progress,
@@ -30,6 +32,7 @@ from ._common import (
     time_limit_option,
     workers_option,
 )
+from ._snake_interop import available_peers, export_files, read_ordering
 
 
 def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance:
@@ -57,9 +60,22 @@ def _fmt(x: float | None) -> str:
     default="exact",
     show_default=True,
     help=f"Exact model ({', '.join(EXACT_METHODS)}; exact = {DEFAULT_EXACT}) or heuristic "
-    f"({', '.join(HEURISTIC_METHODS)}).",
+    f"({', '.join(HEURISTIC_METHODS)}) or outside solver ({', '.join(PEER_METHODS)}).",
 )
-@click.option("--compare", is_flag=True, help="Also run every heuristic; show gaps to the optimum.")
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="Also run every heuristic (each with its own time limit); show gaps to the optimum.",
+)
+@click.option(
+    "--peers",
+    is_flag=True,
+    help="With --compare, also run the outside solvers (OR-Tools routing; LKH-3 if elkai is "
+    "installed), each for --peer-time-limit seconds.",
+)
+@click.option(
+    "--peer-time-limit", type=SECONDS, default=10.0, show_default=True, help="Seconds per peer."
+)
 @time_limit_option(60.0, "exact methods answer FEASIBLE with the bound when it stops them")
 @workers_option(2)
 @seed_option()
@@ -78,6 +94,28 @@ def _fmt(x: float | None) -> str:
     help="Score the ordering in file ORDER (one word per line) with the independent checker "
     "instead of solving; exit 1 if it is not an arrangement of the list.",
 )
+@click.option(
+    "--export-tsplib",
+    metavar="OUT.atsp",
+    default=None,
+    help="Write the list as a TSPLIB ATSP file (costs M - overlap^2, a dummy node for a linear "
+    "snake) instead of solving.",
+)
+@click.option(
+    "--export-model",
+    metavar="PATH",
+    default=None,
+    help="Write the exact model instead of solving: .mps/.lp (letter-hub MIP) or .pb/.pbtxt "
+    "(CP-SAT).",
+)
+@click.option(
+    "--export-connectivity",
+    type=click.Choice(["flow", "none"]),
+    default="flow",
+    show_default=True,
+    help="MPS/LP connectivity: exact single-commodity flow, or none (the relaxation).",
+)
+@click.option("--force", is_flag=True, help="Let --export-* overwrite an existing file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def snake(
     file: str | None,
@@ -90,6 +128,12 @@ def snake(
     seed: int,
     iterations: int,
     check_file: str | None,
+    export_tsplib: str | None,
+    export_model: str | None,
+    export_connectivity: str,
+    force: bool,
+    peers: bool,
+    peer_time_limit: float,
     as_json: bool,
 ) -> None:
     """Order the words of FILE (one per line; '-' for stdin) into the best Wordsnake.
@@ -101,7 +145,8 @@ def snake(
     and the gap.
 
     --check ORDER scores a proposed ordering instead (JSON keys: valid, score, missing,
-    extra).
+    extra). ORDER is a word list or a TSPLIB tour (a TOUR_SECTION, e.g. from LKH) of the file
+    written by --export-tsplib for the same list and variant.
 
     --json prints one object with the keys status, objective, bound, gap, wall_time, method,
     solution (the ordered words), verified, n, cyclic, proper, duplicates, total_chars,
@@ -112,8 +157,11 @@ def snake(
     start = time.perf_counter() - (time.monotonic() - STARTED)
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
         instance = _instance(file, cyclic, proper)
+    if export_tsplib is not None or export_model is not None:
+        export_files(instance, export_tsplib, export_model, export_connectivity, force, as_json)
+        return
     if check_file is not None:
-        _check(instance, read_word_list(check_file), as_json)
+        _check(instance, read_ordering(instance, check_file), as_json)
         return
     dups = instance.duplicates()
     if dups:
@@ -135,8 +183,11 @@ def snake(
 
         kwargs["progress"] = report
         if compare:
-            heuristics = [m for m in HEURISTIC_METHODS if m != method]
-            comp = compare_wordsnake(instance, [method, *heuristics], **kwargs)
+            others = [m for m in HEURISTIC_METHODS if m != method]
+            if peers:
+                others += [m for m in available_peers(as_json) if m != method]
+            over = {m: {"time_limit": peer_time_limit} for m in PEER_METHODS if m != method}
+            comp = compare_wordsnake(instance, [method, *others], over, **kwargs)
             main_res = comp.results[0]
         else:
             comp = None

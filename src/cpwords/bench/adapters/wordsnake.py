@@ -3,6 +3,13 @@
 Instance tables (keys): ``file`` (a word list), ``words`` (inline list), or ``lexicon`` alone
 (the whole lexicon) or with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (a seeded
 sample, see :func:`cpwords.bench.sources.sample_words`); plus ``cyclic`` and ``proper``.
+Two generated families where heuristics are tested harder:
+
+* ``alphabet`` with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (default 3 and 8):
+  ``n`` random strings over a small alphabet (long overlaps, many ties, repeats), see
+  :func:`random_strings`;
+* ``lexicon`` with ``distinct = k``: ``n`` items drawn with replacement from ``k`` sampled words
+  (a list with many repeats), see :func:`repeated_sample`.
 """
 
 from __future__ import annotations
@@ -34,18 +41,79 @@ _METHODS: dict[str, MethodInfo] = {
     "layered": MethodInfo("heuristic", seeded=True, description="the seed's layered greedy"),
     "greedy": MethodInfo("heuristic", seeded=True, description="nearest-neighbour greedy"),
     "local": MethodInfo("heuristic", seeded=True, description="nearest neighbour + local search"),
+    "ortools-routing": MethodInfo(
+        "heuristic", description="peer: OR-Tools routing, guided local search until the limit"
+    ),
+    "lkh": MethodInfo(
+        "heuristic", seeded=True, description="peer: LKH-3 through elkai (cpwords[peers])"
+    ),
 }
+
+
+def random_strings(
+    alphabet: str, n: int, seed: int, min_len: int = 3, max_len: int = 8
+) -> list[str]:
+    """``n`` seeded random strings over ``alphabet`` with lengths uniform in [min_len, max_len].
+
+    The same generator as ``benchmarks/bench_wordsnake.py``'s small-alphabet family, so the two
+    name the same lists for the same ``(n, seed)``; repeats are kept (they are separate items).
+
+    Raises
+    ------
+    InputError
+        An alphabet that is not lower-case a-z letters, or bad sizes.
+    """
+    import random
+
+    if not (alphabet.isascii() and alphabet.isalpha() and alphabet.islower()):
+        raise InputError(f"alphabet {alphabet!r} must be lower-case a-z letters")
+    if n <= 0 or not 1 <= min_len <= max_len:
+        raise InputError(f"bad sizes: n={n}, min_len={min_len}, max_len={max_len}")
+    rng = random.Random(1000 * n + seed)
+    return [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(min_len, max_len)))
+        for _ in range(n)
+    ]
+
+
+def repeated_sample(
+    lexicon: str, n: int, distinct: int, seed: int, base_dir: Path, min_len: int, max_len: int
+) -> list[str]:
+    """``n`` items drawn (seeded, with replacement) from ``distinct`` sampled lexicon words."""
+    import random
+
+    pool = sample_words(lexicon, distinct, seed, base_dir, min_len=min_len, max_len=max_len)
+    rng = random.Random(seed)
+    return sorted(rng.choice(pool) for _ in range(n))
 
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> WordsnakeInstance:
     """Build a :class:`WordsnakeInstance` from one instance table."""
-    sources = [k for k in ("file", "words", "lexicon") if k in spec]
+    sources = [k for k in ("file", "words", "lexicon", "alphabet") if k in spec]
     if len(sources) != 1:
-        raise InputError("a wordsnake instance needs exactly one of 'file', 'words', 'lexicon'")
+        raise InputError(
+            "a wordsnake instance needs exactly one of 'file', 'words', 'lexicon', 'alphabet'"
+        )
     if "file" in spec:
         words = read_word_list(resolve_path(str(spec["file"]), base_dir))
     elif "words" in spec:
         words = [str(w) for w in spec["words"]]
+    elif "alphabet" in spec:
+        for k in ("n", "seed"):
+            if not isinstance(spec.get(k), int):
+                raise InputError(f"random strings need an integer {k!r}")
+        words = random_strings(
+            str(spec["alphabet"]), int(spec["n"]), int(spec["seed"]),
+            min_len=int(spec.get("min_len", 3)), max_len=int(spec.get("max_len", 8)),
+        )  # fmt: skip
+    elif "distinct" in spec:
+        for k in ("n", "seed", "distinct"):
+            if not isinstance(spec.get(k), int):
+                raise InputError(f"a repeated sample needs an integer {k!r}")
+        words = repeated_sample(
+            str(spec["lexicon"]), int(spec["n"]), int(spec["distinct"]), int(spec["seed"]),
+            base_dir, int(spec.get("min_len", 1)), int(spec.get("max_len", 99)),
+        )  # fmt: skip
     elif "n" not in spec and "seed" not in spec:  # the whole lexicon
         words = list(lexicon_words(str(spec["lexicon"]), str(base_dir)))
     else:
@@ -103,6 +171,7 @@ ADAPTER = PuzzleAdapter(
     size_label="words",
     spec_keys=frozenset(
         {"file", "words", "lexicon", "n", "seed", "min_len", "max_len", "cyclic", "proper"}
+        | {"alphabet", "distinct"}
     ),
     objective_label="sum of squared overlaps",
 )

@@ -1,0 +1,64 @@
+"""``cpwords snake`` interoperability: --export-tsplib, --export-model, --check of a tour, peers.
+
+Kept apart from :mod:`.snake` so the solving command stays short; the logic lives in
+:mod:`cpwords.interop` and :mod:`cpwords.heuristics.wordsnake_peers`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..interop.tsplib import read_ordering as read_ordering
+from ..puzzles.wordsnake import WordsnakeInstance
+from ..wordsnake import PEER_METHODS
+from ._common import echo_json
+
+
+def available_peers(quiet: bool) -> list[str]:
+    """The peers that can run here (lkh needs elkai); a note on stderr when lkh is skipped."""
+    from ..heuristics.wordsnake_peers import elkai_available
+
+    if elkai_available():
+        return list(PEER_METHODS)
+    if not quiet:
+        click.echo("cpwords: note: lkh skipped (pip install 'cpwords[peers]' for elkai)", err=True)
+    return [m for m in PEER_METHODS if m != "lkh"]
+
+
+def export_files(
+    instance: WordsnakeInstance,
+    tsplib: str | None,
+    model: str | None,
+    connectivity: str,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Write the TSPLIB file and/or the model file; one line (or JSON object) per file."""
+    from ..interop.model_export import export_model
+    from ..interop.tsplib import write_atsp
+
+    out: dict[str, Any] = {"n": instance.n, "cyclic": instance.cyclic}
+    if tsplib is not None:
+        sm = write_atsp(instance, tsplib, force=force)
+        out["tsplib"] = {
+            "path": tsplib, "dimension": sm.dimension, "big_m": sm.big_m,
+            "dummy_node": None if sm.dummy is None else sm.dummy + 1,
+            "word_edges": sm.word_edges,
+        }  # fmt: skip
+        if not as_json:
+            dummy = "no dummy" if sm.dummy is None else f"dummy node {sm.dummy + 1}"
+            click.echo(
+                f"wrote {tsplib}: ATSP, {sm.dimension} nodes, {dummy}, "
+                f"score = {sm.word_edges} * {sm.big_m} - tour length"
+            )
+    if model is not None:
+        fmt = export_model(instance, model, force=force, connectivity=connectivity)
+        out["model"] = {"path": model, "format": fmt, "connectivity": connectivity}
+        if not as_json:
+            exact = fmt.startswith("cpsat") or connectivity == "flow"
+            what = "exact" if exact else "relaxation without connectivity"
+            click.echo(f"wrote {model}: {fmt} model ({what}; see its header)")
+    if as_json:
+        echo_json(out)
