@@ -783,7 +783,8 @@ def patch_cycles(
             u = members[0]
             x = next(i for i in range(N) if in_main[i])
             best = (0, u, x)
-        _, u, x = best
+        gain, u, x = best
+        dec.extra.setdefault("losses", {})[comp[members[0]]] = max(0, -gain)
         v, y = succ[u], succ[x]
         succ[x], succ[u] = v, y
         pred[v], pred[y] = x, u
@@ -951,9 +952,12 @@ def solve_string_flow(
                 stopped = "time"
                 break
             # New cuts from this iterate's components, then a subgradient step.
-            new = _component_cuts(net, dec, flows)
-            cuts.extend(new)
-            lam.extend([0.0] * len(new))
+            # New cuts start at the loss their component's patch cost: if no cheaper way into
+            # any of them exists, the next bound equals the incumbent (a proof in one step).
+            losses = dec.extra.get("losses", {})
+            for label, arcs in _component_cuts(net, dec, flows):
+                cuts.append(arcs)
+                lam.append(float(losses.get(label, 0)))
             g = np.array([1 - int(flows[c].sum()) for c in cuts], dtype=float)
             norm = float((g * g).sum())
             if norm == 0:
@@ -983,8 +987,10 @@ def solve_string_flow(
     return FlowOutcome(best_seq, best, bound, proven, stopped, info)
 
 
-def _component_cuts(net: StringHubNetwork, dec: Decoded, flows: np.ndarray) -> list[np.ndarray]:
-    """Arcs entering each support component that misses the root (violated cuts)."""
+def _component_cuts(
+    net: StringHubNetwork, dec: Decoded, flows: np.ndarray
+) -> list[tuple[int, np.ndarray]]:
+    """Arcs entering each support component that misses the root, by component label."""
     N = net.instance.n
     cyclic = net.instance.cyclic
     comp = np.array(dec.comp, dtype=np.int64)
@@ -1008,7 +1014,7 @@ def _component_cuts(net: StringHubNetwork, dec: Decoded, flows: np.ndarray) -> l
     order = np.argsort(labels, kind="stable")
     arcs, labels = arcs[order], labels[order]
     splits = np.nonzero(np.diff(labels))[0] + 1
-    return [a for a in np.split(arcs, splits) if a.size]
+    return [(int(hc[a[0]]), a) for a in np.split(arcs, splits) if a.size]
 
 
 _ = os
