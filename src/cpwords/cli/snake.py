@@ -217,6 +217,9 @@ def snake(
         click.echo(f"{'words':<10}  {instance.n:,} ({kind})")
         click.echo(f"{'characters':<10}  {total:,} in the words, {merged:,} in the snake")
         click.echo(main_res.summary(width=10))
+        solve_time = main_res.solver_info.get("solve_time")
+        if solve_time is not None:
+            click.echo(f"{'solve time':<10}  {solve_time:.3f} s (wall time includes start-up)")
         if interrupted:
             click.echo(f"{'stopped':<10}  interrupted (Ctrl-C): best ordering so far, not proven")
         if comp is not None:

@@ -216,7 +216,7 @@ def _check_limits(time_limit: float | None, workers: int) -> None:
         raise InputError(f"the number of workers must be at least 1, got {workers}")
 
 
-def _finish(
+def _finish_result(
     *,
     instance: WordsnakeInstance,
     proven: bool,
@@ -247,6 +247,9 @@ def _finish(
         status, objective, bound, time.perf_counter() - start, order, method,
         solver_info=info, trace=tuple(trace),
     )  # fmt: skip
+
+
+_finish = _finish_result
 
 
 def assignment_relaxation(hg: HubGraph) -> tuple[np.ndarray, int]:
@@ -1013,10 +1016,16 @@ def solve_exact(
         Non-positive limits, or an instance too large for the memory available.
     """
     _check_limits(time_limit, workers)
-    start = time.perf_counter() if start is None else start
+    entered = time.perf_counter()
+    start = entered if start is None else start
     deadline = None if time_limit is None else start + time_limit
     words = instance.words
     info = _solver_info("min-cost-flow", formulation="string-hub", workers=workers, seed=seed)
+
+    def _finish(**kwargs: Any) -> SolveResult:
+        info["solve_time"] = time.perf_counter() - entered  # without start-up and reading
+        return _finish_result(**kwargs)
+
     if instance.n == 1 or len(set(words)) == 1:
         value = score_order(instance, list(words))
         return _finish(
