@@ -34,6 +34,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError, ModelError
 from ..puzzles.wordsnake import WordsnakeInstance, overlap_graph
 from ..result import SolveResult, Status, TracePoint
+from .cpsat_stop import interrupted as stopped_by_ctrl_c
 from .wordsnake_flow import overlap, solve_string_flow
 from .wordsnake_hub import (
     DEPOT,
@@ -644,7 +645,7 @@ def solve_hub_cpsat(
     best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
     bound: float | None = None
     trace: list[TracePoint] = []
-    proven = False
+    proven = interrupted = False
     rounds = cuts = 0
     while True:
         remaining = None if deadline is None else deadline - time.perf_counter()
@@ -661,6 +662,7 @@ def solve_hub_cpsat(
         code = solver.solve(model, cb)
         if code == cp_model.MODEL_INVALID:
             raise ModelError(f"CP-SAT rejected the Wordsnake model: {model.validate()}")
+        interrupted = interrupted or stopped_by_ctrl_c(solver, code)
         status = CPSAT_STATUS[code]
         if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
             raise ModelError("the letter-hub model was reported infeasible")
@@ -678,7 +680,7 @@ def solve_hub_cpsat(
         if best is not None and best >= bound:
             proven = True
             break
-        if status is Status.FEASIBLE and not missing:
+        if (status is Status.FEASIBLE and not missing) or interrupted:
             break
         for comp in missing:
             in_s = set(comp)
@@ -687,6 +689,7 @@ def solve_hub_cpsat(
     info = _solver_info(
         "cp-sat", formulation="letter-hub", workers=workers, seed=seed, rounds=rounds,
         cuts=cuts, arcs=hg.m, nodes=hg.num_nodes, time_limit=time_limit,
+        interrupted=interrupted,
     )  # fmt: skip
     return _finish(
         instance=instance, proven=proven, order=best_order,
@@ -811,6 +814,8 @@ def solve_routes_cpsat(
     code = solver.solve(model, cb)
     if code == cp_model.MODEL_INVALID:
         raise ModelError(f"CP-SAT rejected the routes model: {model.validate()}")
+    if stopped_by_ctrl_c(solver, code):
+        info["interrupted"] = True
     status = CPSAT_STATUS[code]
     trace = list(cb.points)
     pc_bound: float | None = None
@@ -829,7 +834,7 @@ def solve_routes_cpsat(
         if best is None or value > best:
             best, best_order = value, order
     pc_proven = status is Status.OPTIMAL
-    if not instance.cyclic:
+    if not instance.cyclic or info.get("interrupted"):
         return _finish(
             instance=instance, proven=pc_proven, order=best_order,
             objective=None if best is None else float(best), bound=pc_bound, start=start,
@@ -860,6 +865,8 @@ def solve_routes_cpsat(
         cyc.maximize(sum(w * v for (_, _, v), w in zip(arc_vars, weights, strict=True)))
         solver2 = _cpsat_solver(workers, seed, remaining())
         code2 = solver2.solve(cyc)
+        if stopped_by_ctrl_c(solver2, code2):
+            info["interrupted"] = True
         status2 = CPSAT_STATUS[code2]
         if status2 is Status.INFEASIBLE:
             proven = pc_proven
@@ -1098,6 +1105,8 @@ def solve_exact(
             start=start, method="exact/flow", info=info, trace=trace,
         )  # fmt: skip
     stages.append({"stage": "routes", "status": second.status.value, "wall_time": second.wall_time})
+    if second.solver_info.get("interrupted"):
+        info["interrupted"] = True
     if second.objective is not None and second.objective > objective:
         order, objective = list(second.solution), float(second.objective)
     if second.bound is not None:
@@ -1251,6 +1260,7 @@ def solve_naive_circuit(
     code = solver.solve(model, cb)
     if code == cp_model.MODEL_INVALID:
         raise ModelError(f"CP-SAT rejected the naive circuit model: {model.validate()}")
+    naive_interrupted = stopped_by_ctrl_c(solver, code)
     status = CPSAT_STATUS[code]
     order: list[str] | None = None
     objective: float | None = None
@@ -1267,7 +1277,8 @@ def solve_naive_circuit(
         order = [words[i] for i in seq]
         objective = float(scorer.score_items(seq))
     info = _solver_info("cp-sat", formulation="complete-circuit", workers=workers, seed=seed,
-                        arcs=len(arcs), time_limit=time_limit)  # fmt: skip
+                        arcs=len(arcs), time_limit=time_limit,
+                        interrupted=naive_interrupted)  # fmt: skip
     return _finish(
         instance=instance, proven=status is Status.OPTIMAL, order=order, objective=objective,
         bound=None if order is None else _integral_bound(solver.best_objective_bound, None),
