@@ -489,20 +489,10 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     depth = trie.depth.astype(np.int64)
     # Candidate hand-overs (word, trie node of the string, first slot allowed): failure chains,
     # full overlaps (strictly below the word), deepest first.
-    cur = trie.fail[wn].astype(np.int64)
-    wid = np.arange(W, dtype=np.int64)
-    rec_w = [wid] if not proper else []
-    rec_s = [wn] if not proper else []
-    while True:
-        live = cur > 0
-        if not live.any():
-            break
-        wid, cur = wid[live], cur[live]
-        rec_w.append(wid)
-        rec_s.append(cur)
-        cur = trie.fail[cur].astype(np.int64)
-    hw = np.concatenate(rec_w) if rec_w else np.zeros(0, np.int64)
-    hs = np.concatenate(rec_s) if rec_s else np.zeros(0, np.int64)
+    hw, hs = trie.suffix_nodes()
+    if not proper:  # the whole word: words that strictly extend it
+        hw = np.concatenate([np.arange(W, dtype=np.int64), hw])
+        hs = np.concatenate([wn, hs])
     order = np.argsort(-depth[hs], kind="stable")
     hw, hs = hw[order], hs[order]
     lo_word = np.searchsorted(wn, hs)

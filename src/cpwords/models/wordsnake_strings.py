@@ -118,6 +118,31 @@ class Trie:
         ok = (pos < self.child_key.shape[0]) & (self.child_key[pos_c] == keys)
         return np.where(ok, self.child_id[pos_c], -1)
 
+    def suffix_nodes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every (word, node) pair where the node's string is a proper suffix of the word.
+
+        Returns
+        -------
+        words, nodes : numpy.ndarray of int64, shape (k,)
+            Word ids and trie nodes (root excluded): the failure chain of each word's node,
+            nearest (longest suffix) first per word. ``k <= total letters``.
+        """
+        wid = np.arange(self.word_node.shape[0], dtype=np.int64)
+        cur = self.fail[self.word_node].astype(np.int64)
+        rec_w: list[np.ndarray] = []
+        rec_s: list[np.ndarray] = []
+        while True:
+            live = cur > 0
+            if not live.any():
+                break
+            wid, cur = wid[live], cur[live]
+            rec_w.append(wid)
+            rec_s.append(cur)
+            cur = self.fail[cur].astype(np.int64)
+        if not rec_w:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(rec_w), np.concatenate(rec_s)
+
     def children(self, node: int) -> np.ndarray:
         """Children of one node, in letter order."""
         lo, hi = np.searchsorted(self.child_key, [node * 26, node * 26 + 26])
@@ -358,21 +383,7 @@ def build_string_network(
         add(out_n[full], T + full, mult[full], depth[wn[full]] ** 2, HANDOVER)
 
     # Hand-over strings: the failure chain of each word's node.
-    rec_w: list[np.ndarray] = []
-    rec_s: list[np.ndarray] = []
-    wid = np.arange(W, dtype=np.int64)
-    cur = trie.fail[wn].astype(np.int64)
-    while True:
-        live = cur > 0
-        if not live.any():
-            break
-        wid, cur = wid[live], cur[live]
-        rec_w.append(wid)
-        rec_s.append(cur)
-        cur = trie.fail[cur].astype(np.int64)
-    hw = np.concatenate(rec_w) if rec_w else np.zeros(0, np.int64)
-    hs = np.concatenate(rec_s) if rec_s else np.zeros(0, np.int64)
-    del rec_w, rec_s
+    hw, hs = trie.suffix_nodes()
     border = (hs <= wn[hw]) & (wn[hw] <= trie.end[hs])
     private = border & (depth[hs] >= 2)
     shared = ~private
