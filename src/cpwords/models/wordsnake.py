@@ -982,8 +982,8 @@ def solve_exact(
     1. The string-hub assignment relaxation (O(total letters) arcs) as a min-cost flow, with a
        longest-overlap-first greedy start computed meanwhile
        (:func:`~.wordsnake_flow.solve_string_flow`). When the flow's support is connected, its
-       Euler circuit is an ordering scoring the bound: OPTIMAL with no MIP (every natural word
-       list measured, whole dictionaries included). Otherwise the remaining cycles are patched
+       Euler circuit is an ordering scoring the bound: OPTIMAL with no MIP (all of ENABLE and
+       of web2, measured). Otherwise the remaining cycles are patched
        and a Lagrangian relaxation of the connectivity cuts tightens the bound.
     2. If a gap remains on a list of at most ``FALLBACK_MAX_ITEMS`` items and
        ``ROUTES_MAX_ARCS`` positive arcs, CP-SAT's routes model (:func:`solve_routes_cpsat`)
