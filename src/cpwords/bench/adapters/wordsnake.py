@@ -160,6 +160,29 @@ def check(instance: WordsnakeInstance, result: SolveResult) -> bool:
     return check_snake(instance, list(result.solution), float(result.objective or 0))
 
 
+#: Orderings longer than this are stored as a summary in study rows (a whole dictionary's
+#: ordering would make each row megabytes long).
+ROW_MAX_WORDS = 1_000
+
+
+def solution_json(solution: Any) -> Any:
+    """A study row's copy of an ordering: the words, or for long ones a summary.
+
+    Returns
+    -------
+    list of str or dict
+        Up to ``ROW_MAX_WORDS`` words as they are; longer orderings as ``{"words": n,
+        "first": [...20 words], "sha256": hex digest of the words joined by newlines}``.
+    """
+    words = list(solution)
+    if len(words) <= ROW_MAX_WORDS:
+        return words
+    import hashlib
+
+    digest = hashlib.sha256("\n".join(words).encode()).hexdigest()
+    return {"words": len(words), "first": words[:20], "sha256": digest}
+
+
 ADAPTER = PuzzleAdapter(
     puzzle="wordsnake",
     sense="max",
@@ -168,6 +191,7 @@ ADAPTER = PuzzleAdapter(
     run=run,
     size=lambda inst: inst.n,
     check=check,
+    solution_json=solution_json,
     size_label="words",
     spec_keys=frozenset(
         {"file", "words", "lexicon", "n", "seed", "min_len", "max_len", "cyclic", "proper"}
