@@ -477,41 +477,44 @@ def solve_hub_mip(
             cuts += 1
 
     add_cuts(pending_cuts)
-    while max_rounds is None or rounds < max_rounds:
-        if deadline is not None:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
+    try:  # Ctrl-C (HiGHS and SCIP do not catch it): keep the best ordering so far
+        while max_rounds is None or rounds < max_rounds:
+            if deadline is not None:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    break
+                solver.SetTimeLimit(max(1, int(remaining * 1000)))
+            rounds += 1
+            with _quiet_stdout():
+                code = solver.Solve(params)
+            if code == pywraplp.Solver.ABNORMAL or code == pywraplp.Solver.MODEL_INVALID:
+                raise ModelError(f"{backend} returned an abnormal status on the Wordsnake model")
+            status = MIP_STATUS.get(code, Status.UNKNOWN)
+            if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
+                raise ModelError("the letter-hub model was reported infeasible")
+            if status in (Status.OPTIMAL, Status.FEASIBLE):
+                bound = _integral_bound(solver.Objective().BestBound(), bound)
+            if status is Status.UNKNOWN:
                 break
-            solver.SetTimeLimit(max(1, int(remaining * 1000)))
-        rounds += 1
-        with _quiet_stdout():
-            code = solver.Solve(params)
-        if code == pywraplp.Solver.ABNORMAL or code == pywraplp.Solver.MODEL_INVALID:
-            raise ModelError(f"{backend} returned an abnormal status on the Wordsnake model")
-        status = MIP_STATUS.get(code, Status.UNKNOWN)
-        if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
-            raise ModelError("the letter-hub model was reported infeasible")
-        if status in (Status.OPTIMAL, Status.FEASIBLE):
-            bound = _integral_bound(solver.Objective().BestBound(), bound)
-        if status is Status.UNKNOWN:
-            break
-        chosen = np.array([v.solution_value() > 0.5 for v in x], dtype=bool)
-        missing, order, value = _read_round(hg, chosen, scorer)
-        if best is None or value > best:
-            best, best_order = value, order
-        elapsed = time.perf_counter() - start
-        trace.append(TracePoint(elapsed, best, bound))
-        if progress is not None:
-            progress(elapsed, best, bound)
-        if status is Status.OPTIMAL and not missing:
-            proven = True
-            break
-        if bound is not None and best is not None and best >= bound - 1e-9:
-            proven = True
-            break
-        if status is Status.FEASIBLE and not missing:
-            break  # time ran out inside the solve; the solution is valid but unproven
-        add_cuts(missing)
+            chosen = np.array([v.solution_value() > 0.5 for v in x], dtype=bool)
+            missing, order, value = _read_round(hg, chosen, scorer)
+            if best is None or value > best:
+                best, best_order = value, order
+            elapsed = time.perf_counter() - start
+            trace.append(TracePoint(elapsed, best, bound))
+            if progress is not None:
+                progress(elapsed, best, bound)
+            if status is Status.OPTIMAL and not missing:
+                proven = True
+                break
+            if bound is not None and best is not None and best >= bound - 1e-9:
+                proven = True
+                break
+            if status is Status.FEASIBLE and not missing:
+                break  # time ran out inside the solve; the solution is valid but unproven
+            add_cuts(missing)
+    except KeyboardInterrupt:
+        info["interrupted"] = True
     info.update(rounds=rounds, cuts=cuts)
     return _finish(
         instance=instance, proven=proven, order=best_order,
