@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import os
 import time
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -20,6 +19,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..interop.tsplib import SnakeMatrix, snake_matrix, tour_to_order
+from ..machine import available_memory as _available_memory
 from ..puzzles.wordsnake import WordsnakeInstance, snake_score
 from ..result import SolveResult, Status, TracePoint
 
@@ -33,25 +33,11 @@ def elkai_available() -> bool:
     return importlib.util.find_spec("elkai") is not None
 
 
-def _available_memory() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def _refuse_large(instance: WordsnakeInstance, bytes_per_entry: int, peer: str) -> None:
     dim = instance.n + (0 if instance.cyclic else 1)
     need = dim * dim * bytes_per_entry
     avail = _available_memory()
-    if avail is not None and need > MEMORY_FRACTION * avail:
+    if need > MEMORY_FRACTION * avail:
         raise InputError(
             f"{peer} needs the full {dim} x {dim} cost matrix, about "
             f"{need / 1e9:.1f} GB, more than half the {avail / 1e9:.1f} GB available"

@@ -32,6 +32,7 @@ from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
 from ..errors import InputError, ModelError
+from ..machine import available_memory
 from ..puzzles.wordsnake import WordsnakeInstance, overlap_graph
 from ..result import SolveResult, Status, TracePoint
 from .cpsat_stop import interrupted as stopped_by_ctrl_c
@@ -921,43 +922,14 @@ def positive_arc_count_bound(instance: WordsnakeInstance) -> int:
 FALLBACK_MAX_ITEMS = 20_000
 
 
-def available_memory() -> int:
-    """Bytes this process may still use: free physical memory, capped by its address-space limit.
-
-    Returns
-    -------
-    int
-        ``MemAvailable`` of ``/proc/meminfo`` (the physical memory size where that is missing),
-        or the ``RLIMIT_AS`` soft limit when smaller.
-    """
-    avail: int | None = None
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    avail = int(line.split()[1]) * 1024
-    except OSError:  # pragma: no cover - not Linux
-        pass
-    if avail is None:  # pragma: no cover - not Linux
-        avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    try:
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft != resource.RLIM_INFINITY:
-            avail = min(avail, soft)
-    except (ImportError, ValueError):  # pragma: no cover
-        pass
-    return int(avail)
-
-
 def check_memory(instance: WordsnakeInstance) -> None:
     """Refuse, in one line, an instance whose exact solve would not fit in memory.
 
     Raises
     ------
     InputError
-        When :func:`~.wordsnake_strings.estimate_memory` exceeds :func:`available_memory`.
+        When :func:`~.wordsnake_strings.estimate_memory` exceeds
+        :func:`cpwords.machine.available_memory`.
     """
     need = estimate_memory(instance)
     have = available_memory()
