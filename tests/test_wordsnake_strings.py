@@ -247,3 +247,20 @@ def test_ctrl_c_returns_the_best_ordering_so_far(tmp_path):
         assert data["status"] == "FEASIBLE" or data["objective"] == data["bound"]
     else:
         assert "interrupted" in err
+
+
+@pytest.mark.parametrize(
+    "modname",
+    [
+        "cpwords.machine",
+        "cpwords.models.wordsnake_flow",
+        "cpwords.puzzles.wordsnake",
+        "cpwords.wordsnake",
+    ],
+)
+def test_doctests(modname):
+    import doctest
+    import importlib
+
+    res = doctest.testmod(importlib.import_module(modname))
+    assert res.failed == 0 and res.attempted > 0

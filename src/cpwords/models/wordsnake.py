@@ -218,7 +218,7 @@ def _check_limits(time_limit: float | None, workers: int) -> None:
         raise InputError(f"the number of workers must be at least 1, got {workers}")
 
 
-def _finish_result(
+def _finish(
     *,
     instance: WordsnakeInstance,
     proven: bool,
@@ -249,9 +249,6 @@ def _finish_result(
         status, objective, bound, time.perf_counter() - start, order, method,
         solver_info=info, trace=tuple(trace),
     )  # fmt: skip
-
-
-_finish = _finish_result
 
 
 def assignment_relaxation(hg: HubGraph) -> tuple[np.ndarray, int]:
@@ -1004,13 +1001,13 @@ def solve_exact(
     words = instance.words
     info = _solver_info("min-cost-flow", formulation="string-hub", workers=workers, seed=seed)
 
-    def _finish(**kwargs: Any) -> SolveResult:
+    def finish(**kwargs: Any) -> SolveResult:
         info["solve_time"] = time.perf_counter() - entered  # without start-up and reading
-        return _finish_result(**kwargs)
+        return _finish(**kwargs)
 
     if instance.n == 1 or len(set(words)) == 1:
         value = score_order(instance, list(words))
-        return _finish(
+        return finish(
             instance=instance, proven=True, order=list(words), objective=float(value),
             bound=float(value), start=start, method="exact/flow", info=info, trace=[],
         )  # fmt: skip
@@ -1064,7 +1061,7 @@ def solve_exact(
     info["interrupted"] = interrupted
     remaining = None if deadline is None else deadline - time.perf_counter()
     if proven or interrupted or not fallback or (remaining is not None and remaining <= 0.05):
-        return _finish(
+        return finish(
             instance=instance, proven=proven, order=order, objective=objective, bound=bound,
             start=start, method="exact/flow", info=info, trace=trace,
         )  # fmt: skip
@@ -1075,7 +1072,7 @@ def solve_exact(
         )  # fmt: skip
     except KeyboardInterrupt:
         info["interrupted"] = True
-        return _finish(
+        return finish(
             instance=instance, proven=False, order=order, objective=objective, bound=bound,
             start=start, method="exact/flow", info=info, trace=trace,
         )  # fmt: skip
@@ -1088,7 +1085,7 @@ def solve_exact(
         bound = second.bound if bound is None else min(bound, second.bound)
     proven = second.is_optimal or (bound is not None and objective >= bound)
     info["routes"] = dict(second.solver_info)
-    return _finish(
+    return finish(
         instance=instance, proven=proven, order=order, objective=objective, bound=bound,
         start=start, method="exact/routes", info=info, trace=[*trace, *second.trace],
     )  # fmt: skip

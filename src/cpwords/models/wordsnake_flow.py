@@ -22,7 +22,6 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
-import os
 import signal
 import time
 from collections.abc import Callable, Iterable
@@ -201,6 +200,12 @@ class Decoded:
         item of their word.
     handover : list of int, length N + 1
         Length of the hand-over string of each item's unit (its joint's guaranteed overlap).
+    cycles : int
+        Cycles of the successor map before merging.
+    merges : int
+        Successor exchanges made while merging.
+    extra : dict
+        Stage results, e.g. ``"losses"``: the loss of each patched component, by label.
     """
 
     succ: list[int]
@@ -562,7 +567,30 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
 
 
 def overlap(a: str, b: str, proper: bool) -> int:
-    """Largest ``k`` (``< min`` when ``proper``) with ``a[-k:] == b[:k]``; KMP for long words."""
+    """Maximal suffix-prefix overlap, model side (the checker has its own implementation).
+
+    Parameters
+    ----------
+    a, b : str
+    proper : bool
+        Restrict to ``k < min(len(a), len(b))``.
+
+    Returns
+    -------
+    int
+        The largest ``k`` with ``a[-k:] == b[:k]``, in letters.
+
+    Notes
+    -----
+    Short words: only positions where ``b``'s candidate last letter equals ``a``'s last letter
+    are compared. Words longer than 48 letters: the Knuth-Morris-Pratt prefix function of
+    ``b`` run along the tail of ``a``, O(len(a) + len(b)).
+
+    Examples
+    --------
+    >>> overlap("seasick", "sickle", False), overlap("beret", "berets", True)
+    (4, 0)
+    """
     top = min(len(a), len(b)) - (1 if proper else 0)
     if top <= 0:
         return 0
@@ -595,7 +623,15 @@ def overlap(a: str, b: str, proper: bool) -> int:
 
 
 class PairScore:
-    """Squared overlaps of item pairs; the depot (item N) scores 0 with everything."""
+    """Squared overlaps of item pairs: ``pair(a, b) = overlap(words[a], words[b]) ** 2``.
+
+    Item ``N`` (the depot) and an item with itself score 0.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+        Gives the words, their number ``N`` and the ``proper`` rule.
+    """
 
     def __init__(self, net: StringHubNetwork) -> None:
         self.words = net.instance.words
@@ -610,7 +646,22 @@ class PairScore:
 
 
 def order_from_succ(succ: list[int], n: int, cyclic: bool) -> list[int]:
-    """The item sequence of a single-cycle successor map (from the depot, or from item 0)."""
+    """The item sequence of a single-cycle successor map.
+
+    Parameters
+    ----------
+    succ : list of int, length n + 1
+        Successors; index ``n`` is the depot of a linear snake.
+    n : int
+        Number of items.
+    cyclic : bool
+        Read from item 0 (cyclic) or from the depot's successor (linear).
+
+    Returns
+    -------
+    list of int
+        The items in snake order.
+    """
     start = succ[n] if not cyclic else 0
     seq = [start]
     j = succ[start]
@@ -621,7 +672,21 @@ def order_from_succ(succ: list[int], n: int, cyclic: bool) -> list[int]:
 
 
 def score_sequence(seq: list[int], pair: PairScore, cyclic: bool) -> int:
-    """Model-side score of an item sequence."""
+    """Model-side score of an item sequence (the checker recomputes it independently).
+
+    Parameters
+    ----------
+    seq : list of int
+        Items in snake order.
+    pair : PairScore
+    cyclic : bool
+        Whether the pair last -> first scores too.
+
+    Returns
+    -------
+    int
+        Sum of squared overlaps.
+    """
     s = sum(pair(a, b) for a, b in itertools.pairwise(seq))
     if cyclic and len(seq) > 1:
         s += pair(seq[-1], seq[0])
@@ -729,7 +794,6 @@ def patch_cycles(
     in_main = [c == main for c in comp]
     if cyclic:
         in_main[N] = False
-    words = net.instance.words
     item_word = net.item_word
     for members in sorted(groups.values(), key=len):
         best: tuple[int, int, int] | None = None  # (gain, u, x)
@@ -780,7 +844,6 @@ def patch_cycles(
         pred[v], pred[y] = x, u
         for i in members:
             in_main[i] = True
-    _ = words
     return order_from_succ(succ, N, cyclic)
 
 
@@ -1005,6 +1068,3 @@ def _component_cuts(
     arcs, labels = arcs[order], labels[order]
     splits = np.nonzero(np.diff(labels))[0] + 1
     return [(int(hc[a[0]]), a) for a in np.split(arcs, splits) if a.size]
-
-
-_ = os
