@@ -253,6 +253,7 @@ def test_ctrl_c_returns_the_best_ordering_so_far(tmp_path):
     "modname",
     [
         "cpwords.machine",
+        "cpwords.result",
         "cpwords.models.wordsnake_flow",
         "cpwords.puzzles.wordsnake",
         "cpwords.wordsnake",

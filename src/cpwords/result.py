@@ -157,8 +157,8 @@ class SolveResult:
         rows: Sequence[tuple[str, Any]] = [
             ("method", self.method),
             ("status", self.status.value),
-            ("objective", _fmt(self.objective)),
-            ("bound", _fmt(self.bound) if self.bound is not None else "-"),
+            ("objective", format_value(self.objective)),
+            ("bound", format_value(self.bound) if self.bound is not None else "-"),
             ("gap", f"{100 * gap:.2f}%" if gap is not None else "-"),
             ("wall time", f"{self.wall_time:.3f} s"),
             ("verified", {True: "yes", False: "NO", None: "not checked"}[self.verified]),
@@ -167,7 +167,14 @@ class SolveResult:
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
-def _fmt(x: float | None) -> str:
+def format_value(x: float | None) -> str:
+    """A score for humans: ``-`` for None, integers without a decimal point, else 6 digits.
+
+    Examples
+    --------
+    >>> format_value(30.0), format_value(None), format_value(0.125)
+    ('30', '-', '0.125')
+    """
     if x is None:
         return "-"
     return str(int(x)) if float(x).is_integer() else f"{x:.6g}"

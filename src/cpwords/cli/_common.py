@@ -7,7 +7,6 @@ rules (never ``NaN``/``Infinity``), the same exit statuses, and one ticking prog
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import signal
@@ -22,6 +21,7 @@ import click
 
 from ..errors import excerpt as _excerpt
 from ..result import _json_default, json_safe
+from ..result import format_value as _fmt
 
 #: Exit statuses shared by every subcommand.
 EXIT_FOUND, EXIT_NONE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -206,12 +206,6 @@ def time_guard(deadline: Deadline, grace: float = 0.0) -> Iterator[None]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _fmt(x: float | None) -> str:
-    if x is None:
-        return "-"
-    return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
-
-
 class Ticker:
     """The state behind :func:`progress`: stage, best incumbent, best bound, elapsed time.
 
@@ -305,27 +299,3 @@ def progress(
         transient=True,
     ):
         yield ticker
-
-
-@contextmanager
-def progress_status(message: str, enabled: bool = True) -> Iterator[Any]:
-    """A ticking status line while a long step runs (see :func:`progress`).
-
-    Kept for existing callers: the yielded object also accepts ``update(text)``, shown as the
-    stage.
-    """
-    with progress(message, enabled=enabled) as ticker:
-        yield _TextUpdates(ticker)
-
-
-class _TextUpdates:
-    def __init__(self, ticker: Ticker) -> None:
-        self._ticker = ticker
-
-    def update(self, text: str | None = None, *_: Any, **kwargs: Any) -> None:
-        if text is not None:
-            kwargs.setdefault("stage", str(text))
-        with contextlib.suppress(TypeError):
-            self._ticker.update(
-                **{k: v for k, v in kwargs.items() if k in ("incumbent", "bound", "stage")}
-            )

@@ -12,6 +12,7 @@ import click
 from ..lexicon import parse_word_lines
 from ..puzzles.wordsnake import WordsnakeInstance, render_snake, snake_lengths, snake_score
 from ..result import SolveResult
+from ..result import format_value as _fmt
 from ..wordsnake import (
     DEFAULT_EXACT,
     EXACT_METHODS,
@@ -42,12 +43,6 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
         words = parse_word_lines(sys.stdin.read(), "<stdin>")
         return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>")
     return load_instance(file, cyclic, proper)
-
-
-def _fmt(x: float | None) -> str:
-    if x is None:
-        return "-"
-    return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
 
 
 @click.command("snake")

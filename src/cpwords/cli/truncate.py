@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..lexicon import Lexicon, english_words_lexicon, load_lexicon
-from ._common import alias, echo_json, progress_status, reject_unused
+from ._common import alias, echo_json, progress, reject_unused
 
 
 def load_dictionary(path: str | None) -> Lexicon:
@@ -60,7 +60,7 @@ def truncate(
             {"limit": "--limit", "max_sequences": "--max-sequences"},
         )
     lex = load_dictionary(dict_path)
-    with progress_status("solving", enabled=not as_json):
+    with progress("truncate: solving", enabled=not as_json):
         res = solve_truncate(lex, starting, ending, all_sequences, max_sequences)
     sol = res.solution
     if as_json:
