@@ -149,10 +149,14 @@ def test_cut_loop_runs_when_the_relaxation_is_disconnected():
 
 
 @pytest.mark.parametrize("cyclic", [False, True])
-def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(cyclic):
+def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
+    cyclic, monkeypatch
+):
     """Random 'abc' strings have many long overlap cycles: the flow relaxation is disconnected
     (its bound is above the optimum), the default policy still proves the optimum (Lagrangian
-    bound, or the routes stage when forced), and four formulations agree."""
+    bound, the core search without it, or the routes stage when the core is too large), and
+    five formulations agree."""
+    from cpwords.models import wordsnake as models
     from cpwords.models.wordsnake import solve_exact
 
     rng = random.Random(5)
@@ -161,9 +165,14 @@ def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
     auto = solve_wordsnake(inst, "exact")
     assert auto.is_optimal and auto.solver_info["flow_bound"] > auto.objective
     forced = solve_exact(inst, lagrangian_iterations=0)
-    assert forced.method == "exact/routes" and forced.is_optimal
-    assert [s["stage"] for s in forced.solver_info["stages"]] == ["flow", "routes"]
+    assert forced.method == "exact/core" and forced.is_optimal
+    assert [s["stage"] for s in forced.solver_info["stages"]] == ["flow", "core"]
     assert forced.objective == auto.objective
+    monkeypatch.setattr(models, "CORE_MAX_PAIRS", -1)  # every core is "too large"
+    routed = solve_exact(inst, lagrangian_iterations=0)
+    assert routed.method == "exact/routes" and routed.is_optimal
+    assert [s["stage"] for s in routed.solver_info["stages"]] == ["flow", "core", "routes"]
+    assert routed.objective == auto.objective
     for method in ("mip", "cpsat", "cpsat-routes"):
         res = solve_wordsnake(inst, method)
         assert res.is_optimal and res.objective == auto.objective, method

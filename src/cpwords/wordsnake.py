@@ -99,6 +99,7 @@ def solve_wordsnake(
     hint: Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
     start: float | None = None,
+    core_search: str = "mip",
 ) -> SolveResult:
     """Solve a Wordsnake instance with an exact model or a heuristic, and verify the answer.
 
@@ -107,14 +108,14 @@ def solve_wordsnake(
     instance : WordsnakeInstance
     method : str
         ``"exact"`` (= ``DEFAULT_EXACT``, ``"auto"``: the string-hub min-cost flow with its
-        certificate, repair and Lagrangian bound, then the routes model on small lists that keep
-        a gap, see :func:`cpwords.models.wordsnake.solve_exact`), ``"mip"`` (letter-hub integer
-        program in HiGHS), ``"mip-scip"`` (the same in SCIP), ``"cpsat"`` (letter-hub model in
-        CP-SAT), ``"cpsat-routes"`` (path cover with CP-SAT's routes constraint), ``"naive"``
-        (CP-SAT circuit over the complete digraph), or a heuristic: ``"layered"`` (the seed's
-        randomised layered greedy), ``"local"`` (nearest neighbour + local search), ``"greedy"``
-        (nearest neighbour); or an outside solver on the
-        ATSP form: ``"ortools-routing"`` (OR-Tools routing, guided local search until the
+        certificate, repair and Lagrangian bound, then reduced-cost fixing and an exact search
+        of the joints that remain, see :func:`cpwords.models.wordsnake.solve_exact`),
+        ``"mip"`` (letter-hub integer program in HiGHS), ``"mip-scip"`` (the same in SCIP),
+        ``"cpsat"`` (letter-hub model in CP-SAT), ``"cpsat-routes"`` (path cover with CP-SAT's
+        routes constraint), ``"naive"`` (CP-SAT circuit over the complete digraph), or a
+        heuristic: ``"layered"`` (the seed's randomised layered greedy), ``"local"`` (nearest
+        neighbour + local search), ``"greedy"`` (nearest neighbour); or an outside solver on
+        the ATSP form: ``"ortools-routing"`` (OR-Tools routing, guided local search until the
         time limit), ``"lkh"`` (LKH-3 through the optional ``elkai``).
     time_limit : float or None
         Seconds for the whole call, heuristic start included, counted from ``start``.
@@ -133,6 +134,10 @@ def solve_wordsnake(
     start : float, optional
         ``time.perf_counter()`` at which the limit started (a CLI passes the time before it read
         the input, so the limit covers the whole command); default: now.
+    core_search : {"mip", "cpsat"}
+        ``exact`` only: how the core left by reduced-cost fixing is searched (HiGHS
+        branch-and-cut with repeated words as one node, or CP-SAT's routes constraint over the
+        items).
 
     Returns
     -------
@@ -186,7 +191,7 @@ def solve_wordsnake(
         limit = None if time_limit is None else max(0.5 * time_limit, time_limit - reserve)
         res = exact.solve_exact(
             instance, time_limit=limit, workers=workers, seed=seed, hint=hint,
-            progress=progress, start=start,
+            progress=progress, start=start, core_search=core_search,
         )  # fmt: skip
         return verify(instance, res)
     if hint is None and method != "naive":

@@ -15,13 +15,10 @@ best connected ordering found is returned as FEASIBLE with the relaxation's dual
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import itertools
-import os
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
 from typing import Any
 
@@ -36,6 +33,8 @@ from ..machine import available_memory
 from ..puzzles.wordsnake import WordsnakeInstance, overlap_graph
 from ..result import SolveResult, Status, TracePoint
 from .cpsat_stop import interrupted as stopped_by_ctrl_c
+from .native import quiet_stdout
+from .wordsnake_core import reduced_core, solve_core, solve_core_mip
 from .wordsnake_flow import overlap, solve_string_flow
 from .wordsnake_hub import (
     DEPOT,
@@ -181,24 +180,6 @@ def order_to_arcs(hg: HubGraph, items: Sequence[int], scorer: _Scorer) -> np.nda
             use[index[(a + 1, DEPOT)]] += 1
             use[index[(DEPOT, b + 1)]] += 1
     return use
-
-
-@contextlib.contextmanager
-def _quiet_stdout() -> Iterator[None]:
-    """Silence the process's stdout file descriptor (native solver banners) for a moment."""
-    sys.stdout.flush()
-    try:
-        saved = os.dup(1)
-    except OSError:  # pragma: no cover - no stdout descriptor
-        yield
-        return
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 1)
-            yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 def _integral_bound(new: float, old: float | None) -> float:
@@ -416,7 +397,7 @@ def solve_hub_mip(
             bound=bound, start=start, method=f"mip-{backend}", info=info, trace=trace,
         )  # fmt: skip
 
-    with _quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
+    with quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
         solver = pywraplp.Solver.CreateSolver(MIP_BACKENDS[backend])
     if solver is None:  # pragma: no cover - depends on the OR-Tools build
         raise ModelError(f"OR-Tools has no {backend} backend in this build")
@@ -483,7 +464,7 @@ def solve_hub_mip(
                     break
                 solver.SetTimeLimit(max(1, int(remaining * 1000)))
             rounds += 1
-            with _quiet_stdout():
+            with quiet_stdout():
                 code = solver.Solve(params)
             if code == pywraplp.Solver.ABNORMAL or code == pywraplp.Solver.MODEL_INVALID:
                 raise ModelError(f"{backend} returned an abnormal status on the Wordsnake model")
@@ -919,6 +900,11 @@ def positive_arc_count_bound(instance: WordsnakeInstance) -> int:
 FALLBACK_MAX_ITEMS = 20_000
 
 
+#: Reduced-cost fixing hands the core to CP-SAT when it keeps at most this many word pairs
+#: (the hard lists measured keep 8,000 to 20,000 of 500,000 to 640,000).
+CORE_MAX_PAIRS = 400_000
+
+
 def check_memory(instance: WordsnakeInstance) -> None:
     """Refuse, in one line, an instance whose exact solve would not fit in memory.
 
@@ -948,8 +934,9 @@ def solve_exact(
     progress: ProgressCallback | None = None,
     start: float | None = None,
     lagrangian_iterations: int = 50,
+    core_search: str = "mip",
 ) -> SolveResult:
-    """The default exact method: string-hub flow, certificate, repair, bound, then routes.
+    """The default exact method: string-hub flow, certificate, repair, bound, core search.
 
     1. The string-hub assignment relaxation (O(total letters) arcs) as a min-cost flow, with a
        longest-overlap-first greedy start computed meanwhile
@@ -957,9 +944,14 @@ def solve_exact(
        Euler circuit is an ordering scoring the bound: OPTIMAL with no MIP (all of ENABLE and
        of web2, measured). Otherwise the remaining cycles are patched
        and a Lagrangian relaxation of the connectivity cuts tightens the bound.
-    2. If a gap remains on a list of at most ``FALLBACK_MAX_ITEMS`` items and
-       ``ROUTES_MAX_ARCS`` positive arcs, CP-SAT's routes model (:func:`solve_routes_cpsat`)
-       takes over with the best ordering as its hint.
+    2. If a gap remains, reduced-cost fixing on the iterate with the best bound keeps only the
+       joints an ordering scoring above the incumbent may use
+       (:func:`~.wordsnake_core.reduced_core`), and an exact search of that core takes the
+       rest of the time (:func:`~.wordsnake_core.solve_core_mip`): a proof that nothing in the
+       core beats the incumbent, or the better ordering it finds, is a proof for the whole list.
+    3. If the core is too large (more than ``CORE_MAX_PAIRS`` word pairs) on a list of at most
+       ``FALLBACK_MAX_ITEMS`` items and ``ROUTES_MAX_ARCS`` positive arcs, CP-SAT's routes model
+       (:func:`solve_routes_cpsat`) takes over with the best ordering as its hint.
 
     The dual bound reported is the best of the bounds proven along the way.
 
@@ -981,11 +973,17 @@ def solve_exact(
         ``time.perf_counter()`` at which the time limit started (default: now).
     lagrangian_iterations : int
         Most flow solves spent tightening the bound (0: the relaxation's bound only).
+    core_search : {"mip", "cpsat"}
+        How the core left by reduced-cost fixing is searched: HiGHS branch-and-cut with
+        repeated words as one node of multiplicity k (:func:`~.wordsnake_core.solve_core_mip`,
+        the default: measured faster), or CP-SAT's routes constraint over the items
+        (:func:`~.wordsnake_core.solve_core`).
 
     Returns
     -------
     SolveResult
-        ``method`` names the stage that finished (``exact/flow`` or ``exact/routes``);
+        ``method`` names the stage that finished (``exact/flow``, ``exact/core`` or
+        ``exact/routes``);
         ``solver_info["stages"]`` lists each stage; ``solver_info["interrupted"]`` is True after
         Ctrl-C (the best ordering so far is returned, FEASIBLE unless proven).
 
@@ -995,6 +993,8 @@ def solve_exact(
         Non-positive limits, or an instance too large for the memory available.
     """
     _check_limits(time_limit, workers)
+    if core_search not in ("mip", "cpsat"):
+        raise InputError(f"core_search must be 'mip' or 'cpsat', got {core_search!r}")
     entered = time.perf_counter()
     start = entered if start is None else start
     deadline = None if time_limit is None else start + time_limit
@@ -1060,10 +1060,63 @@ def solve_exact(
     info["stages"] = stages
     info["interrupted"] = interrupted
     remaining = None if deadline is None else deadline - time.perf_counter()
+    if not (proven or interrupted) and out is not None and out.dual is not None and (
+        remaining is None or remaining > 0.05
+    ):
+        # Reduced-cost fixing, then an exact search of the joints that remain.
+        t_core = time.perf_counter()
+        core_stage: dict[str, Any] = {"stage": "core"}
+        stages.append(core_stage)
+        try:
+            report(t_core - start, objective, bound, "reduced-cost fixing")
+            core = reduced_core(net, out.dual, int(objective), deadline)
+            core_stage["pairs"] = core.num_pairs
+            core_stage["budget"] = core.budget / core.scale
+            if core.num_pairs <= CORE_MAX_PAIRS:
+                report(time.perf_counter() - start, objective, bound, "searching the core")
+                seconds = None if deadline is None else deadline - time.perf_counter()
+
+                def core_progress(_t: float, inc: float | None, _b: float | None) -> None:
+                    better = objective if inc is None else max(objective, inc)
+                    on_progress(time.perf_counter() - start, better, bound, "searching the core")
+
+                if core_search == "cpsat":
+                    found = solve_core(
+                        net, core, time_limit=seconds, workers=workers, seed=seed,
+                        progress=core_progress,
+                    )  # fmt: skip
+                else:
+                    found = solve_core_mip(net, core, time_limit=seconds, progress=core_progress)
+                core_stage["arcs"] = found.arcs
+                interrupted = interrupted or found.interrupted
+                if (
+                    found.order is not None
+                    and found.objective is not None
+                    and found.objective > objective
+                ):
+                    order = [words[i] for i in found.order]
+                    objective = float(found.objective)
+                if found.proven:
+                    bound = objective  # nothing in the core beats it: optimal
+                    proven = True
+                elif found.bound is not None and bound is not None:
+                    bound = min(bound, max(float(found.bound), objective))
+                on_progress(time.perf_counter() - start, objective, bound, "searching the core")
+        except DeadlineReached:
+            info["stopped"] = "time"
+        except KeyboardInterrupt:
+            interrupted = True
+        core_stage["wall_time"] = time.perf_counter() - t_core
+        core_stage["proven"] = proven
+        info["interrupted"] = interrupted
+        method_name = "exact/core"
+    else:
+        method_name = "exact/flow"
+    remaining = None if deadline is None else deadline - time.perf_counter()
     if proven or interrupted or not fallback or (remaining is not None and remaining <= 0.05):
         return finish(
             instance=instance, proven=proven, order=order, objective=objective, bound=bound,
-            start=start, method="exact/flow", info=info, trace=trace,
+            start=start, method=method_name, info=info, trace=trace,
         )  # fmt: skip
     try:
         second = solve_routes_cpsat(

@@ -856,6 +856,28 @@ ProgressCallback = Callable[[float, float | None, float | None, str], None]
 
 
 @dataclass
+class FlowDual:
+    """The flow iterate that gave the best bound, for reduced-cost fixing.
+
+    Attributes
+    ----------
+    cost : numpy.ndarray of int64, shape (m,)
+        The arc costs of that iterate (``-scale * weight`` less the multipliers' bonus).
+    flows : numpy.ndarray of int64, shape (m,)
+        Its optimal flow.
+    value_scaled : int
+        Its Lagrangian value in cost units: ``scale * bound <= value_scaled < scale * (bound + 1)``.
+    scale : int
+        Cost units per score point (1 for plain costs, ``SCALE`` for Lagrangian iterates).
+    """
+
+    cost: np.ndarray
+    flows: np.ndarray
+    value_scaled: int
+    scale: int
+
+
+@dataclass
 class FlowOutcome:
     """What the string-hub pipeline proved and found.
 
@@ -873,6 +895,8 @@ class FlowOutcome:
         ``"time"`` or ``"interrupt"`` when a limit stopped the pipeline.
     info : dict
         Sizes, iteration counts and stage times.
+    dual : FlowDual or None
+        The iterate with the best bound (None when stopped before the first flow).
     """
 
     order: list[int] | None
@@ -881,6 +905,7 @@ class FlowOutcome:
     proven: bool
     stopped: str | None
     info: dict[str, Any]
+    dual: FlowDual | None = None
 
 
 def solve_string_flow(
@@ -939,6 +964,7 @@ def solve_string_flow(
     best = score_sequence(incumbent, pair, cyclic) if incumbent is not None else None
     bound: int | None = None
     stopped: str | None = None
+    dual: FlowDual | None = None
     cuts: list[np.ndarray] = []
     lam: list[float] = []
     base_cost = -SCALE * net.weight
@@ -961,7 +987,8 @@ def solve_string_flow(
         # The first solve has plain costs (fewer cost-scaling phases than scaled ones); the
         # Lagrangian iterates scale them to carry fractional multipliers.
         scale = 1
-        job = FlowJob(net, -net.weight)  # runs in a child process on large networks
+        cost = -net.weight
+        job = FlowJob(net, cost)  # runs in a child process on large networks
         index_cache: list[_Index] = []
 
         def index() -> _Index:
@@ -985,6 +1012,8 @@ def solve_string_flow(
                 info["flow_bound"] = this_bound
                 info["flow_time"] = time.perf_counter() - t0
             stall = 0 if bound is None or this_bound < bound else stall + 1
+            if dual is None or value_scaled * dual.scale < dual.value_scaled * scale:
+                dual = FlowDual(cost, flows, value_scaled, scale)
             bound = this_bound if bound is None else min(bound, this_bound)
             if best is not None and best >= bound:
                 break  # the incumbent meets the bound: no need to decode this flow
@@ -1024,7 +1053,8 @@ def solve_string_flow(
                 if x > 0:
                     np.add.at(bonus, c, round(x * SCALE))
             scale = SCALE
-            job = FlowJob(net, base_cost - bonus)
+            cost = base_cost - bonus
+            job = FlowJob(net, cost)
             it += 1
             report("bounding")
     except FlowStopped:
@@ -1037,7 +1067,7 @@ def solve_string_flow(
     info["lagrangian_iterations"] = it
     info["cuts"] = len(cuts)
     proven = best is not None and bound is not None and best >= bound
-    return FlowOutcome(best_seq, best, bound, proven, stopped, info)
+    return FlowOutcome(best_seq, best, bound, proven, stopped, info, dual)
 
 
 def _component_cuts(
