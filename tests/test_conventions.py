@@ -236,3 +236,69 @@ def test_ctrl_c_in_cpsat_prints_the_best_so_far_marked_interrupted(tmp_path: Pat
     assert proc.returncode == 130, err
     row = json.loads(out)
     assert row["interrupted"] is True and row["status"] in ("UNKNOWN", "FEASIBLE")
+
+
+def _full_grid_fill() -> str:
+    from cpwords.models.grid_enum import enumerate_quadruples
+    from cpwords.puzzles.grid import load_board, wordfreq_tokens
+
+    q = enumerate_quadruples(load_board(None), wordfreq_tokens(5000, 2, 2, False)).quadruples[0]
+    return ",".join(f"{slot}={token}" for slot, token in q.example.items())
+
+
+SNAKE_WORDS = "run\nnausea\nseasick\nsickle\nlemon\n"
+
+
+@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid"])
+def test_check_is_a_file_or_stdin_and_check_text_is_inline(tmp_path: Path, cmd: str) -> None:
+    # Issue 12: --check took a file in snake and text in letterboxed; now --check is always
+    # a file ('-': stdin) and --check-text the same answer inline, in every subcommand.
+    if cmd == "snake":
+        words = tmp_path / "five.txt"
+        words.write_text(SNAKE_WORDS)
+        args, inline = ["snake", str(words)], "RUN, nausea seasick sickle lemon"
+        content = inline.replace(",", "").replace(" ", "\n")
+    elif cmd == "letterboxed":
+        args, inline = ["letterboxed", "lua-sgc-yhk-zop"], "PSYCHOLOGY YAKUZA"
+        content = inline
+    else:
+        args, inline = ["grid", "--top", "5000"], _full_grid_fill()
+        content = "\ufeff" + inline  # a byte-order mark is accepted
+    f = tmp_path / "answer.txt"
+    f.write_text(content, encoding="utf-8")
+    runner = CliRunner()
+    by_file = runner.invoke(cli, [*args, "--check", str(f), "--json"])
+    by_stdin = runner.invoke(cli, [*args, "--check", "-", "--json"], input=content)
+    by_text = runner.invoke(cli, [*args, "--check-text", inline, "--json"])
+    rows = [json.loads(r.output) for r in (by_file, by_stdin, by_text)]
+    assert [r.exit_code for r in (by_file, by_stdin, by_text)] == [0, 0, 0], rows
+    assert rows[0]["valid"] is True and rows[0] == rows[1] == rows[2]
+    # An inline answer given to --check (a file option) is refused with a pointer.
+    code, text = invoke([*args, "--check", inline])
+    assert code == 2 and "--check-text" in text, text
+    code, text = invoke([*args, "--check", str(f), "--check-text", inline])
+    assert code == 2 and "not both" in text, text
+
+
+def test_grid_board_and_solve_read_stdin_and_only_one_input_may(tmp_path: Path) -> None:
+    from importlib import resources
+
+    board = resources.files("cpwords").joinpath("data/boards/okwddm.json").read_text("utf-8")
+    runner = CliRunner()
+    fill = "s1=ck,s2=ll,s3=nd,s4=ss"
+    by_stdin = runner.invoke(
+        cli, ["grid", "--top", "5000", "--board", "-", "--solve-text", fill, "--json"],
+        input=board,
+    )  # fmt: skip
+    by_default = runner.invoke(cli, ["grid", "--top", "5000", "--solve-text", fill, "--json"])
+    assert by_stdin.exit_code == by_default.exit_code == 0, by_stdin.output
+    a, b = json.loads(by_stdin.output), json.loads(by_default.output)
+    assert a["status"] == b["status"] == "OPTIMAL" and a["group_order"] == b["group_order"] == 8
+    assert a["board"] == "okwddm"
+    f = tmp_path / "fill.txt"
+    f.write_text(fill)
+    solve_stdin = runner.invoke(cli, ["grid", "--top", "5000", "--solve", "-", "--json"],
+                                input=fill)  # fmt: skip
+    assert solve_stdin.exit_code == 0 and json.loads(solve_stdin.output)["solution"]
+    code, text = invoke(["grid", "--board", "-", "--solve", "-"])
+    assert code == 2 and "stdin" in text

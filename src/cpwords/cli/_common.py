@@ -135,6 +135,98 @@ excerpt = _excerpt  # at most a short excerpt of an input in a message
 
 
 # ---------------------------------------------------------------------------------------------
+# Files and answers given to check
+# ---------------------------------------------------------------------------------------------
+
+
+def check_options() -> Callable[[F], F]:
+    """``--check FILE`` and ``--check-text TEXT``: the one way every subcommand takes an answer.
+
+    ``--check`` always names a file (``-``: stdin); the same answer given inline is
+    ``--check-text``. What an answer looks like is said in each command's own help.
+    """
+
+    def deco(f: F) -> F:
+        f = click.option(
+            "--check-text",
+            "check_text",
+            metavar="TEXT",
+            default=None,
+            help="The same, with the answer given inline.",
+        )(f)
+        return click.option(
+            "--check",
+            "check_file",
+            metavar="FILE",
+            type=click.Path(dir_okay=False, allow_dash=True),
+            default=None,
+            help="Check the answer in FILE ('-': stdin) with the independent checker instead "
+            "of solving (exit 1 if it is not valid).",
+        )(f)
+
+    return deco
+
+
+def read_text(path: str, what: str, option: str | None = None) -> tuple[str, str]:
+    """The text of a file option (``-``: stdin; a byte-order mark is dropped) and its name.
+
+    Raises
+    ------
+    InputError
+        Missing file (with a hint when the value looks like an answer given inline), a
+        directory, an unreadable or non-UTF-8 file.
+    """
+    from ..errors import InputError
+    from ..lexicon import read_file_bytes
+
+    if option is not None:
+        require_file(path, option)
+    raw = read_file_bytes(path, what)
+    source = "<stdin>" if path == "-" else path
+    try:
+        return raw.decode("utf-8-sig"), source
+    except UnicodeDecodeError:
+        raise InputError(f"{what} {excerpt(source)} is not UTF-8 text") from None
+
+
+def require_file(path: str, option: str) -> None:
+    """Refuse a ``--check``/``--solve`` value that names no file, hinting at ``OPTION-text``."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    if path != "-" and not Path(path).exists():
+        raise InputError(
+            f"{option} takes a file ('-' for stdin): no file {excerpt(path)!r}; give an answer "
+            f"inline with {option}-text"
+        )
+
+
+def answer(
+    file: str | None, text: str | None, what: str, option: str = "--check"
+) -> tuple[str, str] | None:
+    """The answer of ``--check FILE`` / ``--check-text TEXT`` as (text, source), or None."""
+    from ..errors import InputError
+
+    if file is not None and text is not None:
+        raise InputError(f"give {option} FILE or {option}-text TEXT, not both")
+    if file is not None:
+        return read_text(file, what, option)
+    if text is not None:
+        return text, f"{option}-text"
+    return None
+
+
+def one_stdin(values: dict[str, str | None]) -> None:
+    """Refuse two file options that both read stdin (``{"--dict": "-", "--board": "-"}``)."""
+    from ..errors import InputError
+
+    dashed = [name for name, v in values.items() if v == "-"]
+    if len(dashed) > 1:
+        raise InputError(f"only one input can come from stdin ('-'): {', '.join(dashed)}")
+
+
+# ---------------------------------------------------------------------------------------------
 # Time limits
 # ---------------------------------------------------------------------------------------------
 

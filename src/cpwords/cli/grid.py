@@ -25,7 +25,10 @@ from ..puzzles.grid import (
 from ._common import (
     Deadline,
     alias,
+    answer,
+    check_options,
     echo_json,
+    one_stdin,
     progress,
     reject_unused,
     seed_option,
@@ -44,23 +47,10 @@ def _tokens(top: int, lexicon: str | None, L: int, P: int, plurals: bool) -> Gri
     return cut_words(lex.words, L, P, lex.source, plurals)
 
 
-def _fill_arg(text: str) -> dict[str, str]:
-    """A filled board given inline (``slot=token,...`` or JSON), as a file path, or ``-``."""
-    from pathlib import Path
-
-    from ..errors import excerpt
-    from ..lexicon import read_file_bytes
-
-    if text == "-" or ("=" not in text and not text.lstrip().startswith("{")):
-        if text != "-" and not Path(text).is_file():
-            raise InputError(f"filled-board file not found: {excerpt(text)}")
-        source = "<stdin>" if text == "-" else text
-        try:
-            data = read_file_bytes(text, "filled-board file")
-            return parse_fill(data.decode("utf-8-sig"), source)
-        except UnicodeDecodeError:
-            raise InputError(f"filled-board file {source} is not UTF-8 text") from None
-    return parse_fill(text)
+def _fill(file: str | None, text: str | None, option: str) -> dict[str, str] | None:
+    """A (partial) filled board from ``OPTION FILE`` or ``OPTION-text FILL``, or None."""
+    got = answer(file, text, "filled-board file", option)
+    return None if got is None else parse_fill(*got)
 
 
 def _header(board: Board, tokens: GridTokens, group: int) -> list[str]:
@@ -83,10 +73,10 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 @click.option(
     "--board",
     "board_path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Board file (JSON: suffix_slots, prefix_slots, edges [prefix, suffix], optional "
-    "layout). Default: the seed's 13-slot board (okwddm).",
+    help="Board file ('-': stdin; JSON: suffix_slots, prefix_slots, edges [prefix, suffix], "
+    "optional layout). Default: the seed's 13-slot board (okwddm).",
 )
 @click.option(
     "--top",
@@ -129,18 +119,20 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 )
 @click.option(
     "--solve",
-    "partial",
-    metavar="FILL",
+    "solve_file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Complete a partial board: 'slot=token,...', a JSON object or a file holding either.",
+    help="Complete the partial board in FILE ('-': stdin) instead of listing puzzles.",
 )
 @click.option(
-    "--check",
-    "check",
+    "--solve-text",
+    "solve_text",
     metavar="FILL",
     default=None,
-    help="Check a filled board ('slot=token,...', JSON or a file) against the rules.",
+    help="The same, with the partial board given inline.",
 )
+@check_options()
 @click.option(
     "--show", type=click.IntRange(min=0), default=3, show_default=True, help="Boards to draw."
 )
@@ -181,8 +173,10 @@ def grid(
     min_prefix: int,
     plurals: bool,
     quadruple: str | None,
-    partial: str | None,
-    check: str | None,
+    solve_file: str | None,
+    solve_text: str | None,
+    check_file: str | None,
+    check_text: str | None,
     show: int,
     limit: int | None,
     list_max: int | None,
@@ -212,6 +206,10 @@ def grid(
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
+    one_stdin({"--board": board_path, "--dict": dict_path, "--lexicon": lexicon,
+               "--solve": solve_file, "--check": check_file})  # fmt: skip
+    partial = _fill(solve_file, solve_text, "--solve")
+    check = _fill(check_file, check_text, "--check")
     modes = [m for m in (quadruple, partial, check) if m is not None]
     if len(modes) > 1:
         raise InputError("give at most one of --count, --solve, --check")
@@ -249,7 +247,7 @@ def grid(
         "group_order": sym.order,
     }
     if check is not None:
-        fill = _fill_arg(check)
+        fill = check
         problems = grid_problems(board, fill, tokens.words, suffix_length, min_prefix)
         if as_json:
             echo_json(
@@ -265,7 +263,7 @@ def grid(
             raise SystemExit(1)
         return
     if partial is not None:
-        fill = _fill_arg(partial)
+        fill = partial
         with time_guard(deadline), progress("grid: solving", enabled=not as_json):
             res = solve_grid(
                 board, tokens, fill, time_limit=deadline.remaining() or 60.0, workers=workers,

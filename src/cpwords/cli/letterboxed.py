@@ -24,7 +24,10 @@ from ..puzzles.letterboxed import (
 from ..result import SolveResult, Status
 from ._common import (
     Deadline,
+    answer,
+    check_options,
     echo_json,
+    one_stdin,
     progress,
     reject_unused,
     seed_option,
@@ -62,7 +65,8 @@ model with chained word slots in CP-SAT; seed is the seed article's two-word pai
   with --all:   optimal_solutions (lists of words), n_optimal
   with --max-words K: max_words, counts ({{"1": n1, "2": n2, ...}}), count_total,
                 count_wall_time, solutions (with --list)
-  with --check: valid (bool), problems (list of str), num_words, num_letters
+  with --check FILE or --check-text "WORD WORD": valid (bool), problems (list of
+                str), num_words, num_letters (words separated by spaces, commas or dashes)
 
   interrupted   true when Ctrl-C stopped the solve (the answer is the best so far)
 
@@ -178,7 +182,7 @@ def _solve(
 @time_limit_option(60.0, "cpsat returns its best so far, dp stops with a message")
 @workers_option(1)
 @seed_option()
-@click.option("--check", "check_text", help='Check a proposed solution, e.g. "WORD WORD".')
+@check_options()
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
 @click.option(
     "--generate",
@@ -221,6 +225,7 @@ def letterboxed(
     time_limit: float,
     workers: int,
     seed: int,
+    check_file: str | None,
     check_text: str | None,
     any_shape: bool,
     generate: int | None,
@@ -234,7 +239,7 @@ def letterboxed(
     if generate is not None:
         others = {
             "SIDES": bool(sides),
-            "--check": check_text is not None,
+            "--check": check_file is not None or check_text is not None,
             "--all": all_solutions,
             "--max-words": max_words is not None,
             "--list": list_solutions,
@@ -262,10 +267,12 @@ def letterboxed(
     box = _box(sides, any_shape)
     if method != "cpsat":
         reject_unused(ctx, f"--method {method}", {"workers": "--workers", "seed": "--seed"})
-    if check_text is not None:
+    one_stdin({"--dict": dict_path, "--check": check_file})
+    proposed = answer(check_file, check_text, "proposed solution")
+    if proposed is not None:
         # The rules need no lexicon; membership is checked only against a given --dict.
         lex = load_lexicon(dict_path) if dict_path else None
-        ctx.exit(_run_check(box, check_text, lex, as_json))
+        ctx.exit(_run_check(box, proposed[0], lex, as_json))
     if method != "dp" and (all_solutions or max_words):
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections import Counter
@@ -9,6 +10,7 @@ from typing import Any
 
 import click
 
+from ..errors import InputError
 from ..lexicon import parse_word_lines
 from ..puzzles.wordsnake import WordsnakeInstance, render_snake, snake_lengths, snake_score
 from ..result import SolveResult
@@ -27,8 +29,11 @@ from ..wordsnake import (
 from ._common import (
     SECONDS,
     STARTED,
+    check_options,
     echo_json,
+    one_stdin,
     progress,
+    require_file,
     seed_option,
     time_limit_option,
     workers_option,
@@ -81,14 +86,7 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
     show_default=True,
     help="Layered-greedy iterations.",
 )
-@click.option(
-    "--check",
-    "check_file",
-    metavar="ORDER",
-    default=None,
-    help="Score the ordering in file ORDER (one word per line) with the independent checker "
-    "instead of solving; exit 1 if it is not an arrangement of the list.",
-)
+@check_options()
 @click.option(
     "--export-tsplib",
     metavar="OUT.atsp",
@@ -123,6 +121,7 @@ def snake(
     seed: int,
     iterations: int,
     check_file: str | None,
+    check_text: str | None,
     export_tsplib: str | None,
     export_model: str | None,
     export_connectivity: str,
@@ -139,15 +138,21 @@ def snake(
     (status OPTIMAL); when the time limit stops them the answer is FEASIBLE with the dual bound
     and the gap.
 
-    --check ORDER scores a proposed ordering instead (JSON keys: valid, score, missing,
-    extra). ORDER is a word list or a TSPLIB tour (a TOUR_SECTION, e.g. from LKH) of the file
-    written by --export-tsplib for the same list and variant.
+    --check FILE scores a proposed ordering instead (JSON keys: valid, score, missing,
+    extra). FILE is a word list (one word a line) or a TSPLIB tour (a TOUR_SECTION, e.g. from
+    LKH) of the file written by --export-tsplib for the same list and variant; --check-text
+    takes the words inline, separated by spaces or commas.
 
     --json prints one object with the keys status, objective, bound, gap, wall_time, method,
     solution (the ordered words), verified, n, cyclic, proper, duplicates, total_chars,
     snake_chars, solver_info and, with --compare, comparison (one row per method with
     gap_to_optimum).
     """
+    one_stdin({"FILE": file, "--check": check_file})
+    if check_file is not None and check_text is not None:
+        raise InputError("give --check FILE or --check-text TEXT, not both")
+    if check_file is not None:
+        require_file(check_file, "--check")
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - STARTED)
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
@@ -155,8 +160,8 @@ def snake(
     if export_tsplib is not None or export_model is not None:
         export_files(instance, export_tsplib, export_model, export_connectivity, force, as_json)
         return
-    if check_file is not None:
-        _check(instance, read_ordering(instance, check_file), as_json)
+    if check_file is not None or check_text is not None:
+        _check(instance, _ordering(instance, check_file, check_text), as_json)
         return
     dups = instance.duplicates()
     if dups:
@@ -221,6 +226,14 @@ def snake(
             _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
     if interrupted:
         raise SystemExit(130)
+
+
+def _ordering(instance: WordsnakeInstance, file: str | None, text: str | None) -> list[str]:
+    """The ordering to check: a file (word list or TSPLIB tour), or words given inline."""
+    if file is not None:
+        return read_ordering(instance, file)
+    assert text is not None
+    return parse_word_lines("\n".join(re.split(r"[\s,]+", text)), "--check-text")
 
 
 #: Longer lists are summarised instead of listed word by word (their JSON has every word).

@@ -216,7 +216,7 @@ def parse_board(text: str, source: str = "<board>") -> Board:
 
 
 def load_board(path: str | os.PathLike[str] | None = None) -> Board:
-    """Load a board file, or the default board when ``path`` is None.
+    """Load a board file (``-``: standard input), or the default board when ``path`` is None.
 
     Raises
     ------
@@ -225,16 +225,14 @@ def load_board(path: str | os.PathLike[str] | None = None) -> Board:
     """
     if path is None:
         return default_board()
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"board file not found: {p}" if not p.exists() else f"not a file: {p}")
+    from ..lexicon import read_file_bytes
+
+    source = "<stdin>" if str(path) == "-" else str(path)
     try:
-        text = p.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"cannot read board file {p}: {exc.strerror or exc}") from None
+        text = read_file_bytes(path, "board file").decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"board file {p} is not UTF-8 text") from None
-    return parse_board(text, str(p))
+        raise InputError(f"board file {excerpt(source)} is not UTF-8 text") from None
+    return parse_board(text, source)
 
 
 def default_board() -> Board:
