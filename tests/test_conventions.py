@@ -302,3 +302,54 @@ def test_grid_board_and_solve_read_stdin_and_only_one_input_may(tmp_path: Path) 
     assert solve_stdin.exit_code == 0 and json.loads(solve_stdin.output)["solution"]
     code, text = invoke(["grid", "--board", "-", "--solve", "-"])
     assert code == 2 and "stdin" in text
+
+
+UPPER = ["RUN", "Nausea", "SEASICK", "sickle", "LEMON"]
+
+
+def test_upper_case_words_mean_the_same_in_the_api_as_on_the_command_line(
+    tmp_path: Path,
+) -> None:
+    # Issue 12: the CLI lower-cases, so the API must too (or refuse); here it lower-cases.
+    from cpwords.errors import InputError
+    from cpwords.models.grid import count_completions, solve_grid
+    from cpwords.models.letterboxed import solve_letterboxed
+    from cpwords.models.truncate import solve_truncate
+    from cpwords.puzzles.grid import cut_words, load_board, wordfreq_tokens
+    from cpwords.puzzles.wordsnake import WordsnakeInstance
+    from cpwords.wordsnake import solve_wordsnake
+
+    f = tmp_path / "upper.txt"
+    f.write_text("\n".join(UPPER) + "\n")
+    lower = [w.lower() for w in UPPER]
+    # Wordsnake
+    api = solve_wordsnake(WordsnakeInstance(tuple(UPPER)), "exact")
+    assert api.objective == solve_wordsnake(WordsnakeInstance(tuple(lower)), "exact").objective
+    cli_row = json.loads(invoke(["snake", str(f), "--json"])[1])
+    assert cli_row["objective"] == api.objective == 30 and cli_row["solution"] == api.solution
+    with pytest.raises(InputError, match="not one string"):
+        WordsnakeInstance("run")  # type: ignore[arg-type]
+    # Truncate
+    trunc = ["A", "La", "LAP", "laps", "LAPSE"]
+    f.write_text("\n".join(trunc) + "\n")
+    api = solve_truncate(trunc, starting="A")
+    assert api.solution.sequence == ("a", "la", "lap", "laps", "lapse")
+    cli_row = json.loads(invoke(["truncate", "--dict", str(f), "--starting", "A", "--json"])[1])
+    assert cli_row["sequence"] == list(api.solution.sequence)
+    # Letter Boxed
+    lb = ["BECHFAG", "GJDKIL", "Bead"]
+    f.write_text("\n".join(lb) + "\n")
+    api = solve_letterboxed("ABC-DEF-GHI-JKL", lb)
+    cli_row = json.loads(invoke(["letterboxed", "ABC-DEF-GHI-JKL", "--dict", str(f), "--json"])[1])
+    assert api.status.value == cli_row["status"] == "OPTIMAL"
+    assert api.solution == cli_row["solution"] == ["bechfag", "gjdkil"]
+    # Grid: tokens, counting and solving
+    assert cut_words(["HELLO", "Jello"], 2, 2).pairs == cut_words(["hello", "jello"], 2, 2).pairs
+    board, tokens = load_board(None), wordfreq_tokens(5000)
+    up = count_completions(board, tokens, ["CK", "LL", "ND", "SS"])
+    low = count_completions(board, tokens, ["ck", "ll", "nd", "ss"])
+    assert up.count == low.count > 0
+    cli_row = json.loads(invoke(["grid", "--top", "5000", "--count", "CK,LL,ND,SS", "--json"])[1])
+    assert cli_row["count"] == up.count
+    solved = solve_grid(board, tokens, {"s1": "CK"})
+    assert solved.status.value == "OPTIMAL" and solved.solution["s1"] == "ck" and solved.verified

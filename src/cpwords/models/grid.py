@@ -94,7 +94,7 @@ def build_grid_model(
     InputError
         When ``fixed`` names an unknown slot.
     """
-    fixed = dict(fixed or {})
+    fixed = {v: t.lower() for v, t in (fixed or {}).items()}  # case does not matter
     kinds = board.kinds
     for v in fixed:
         if v not in kinds:
@@ -215,7 +215,7 @@ def solve_grid(
         Unknown slot in ``partial``.
     """
     t0 = time.perf_counter()
-    partial = dict(partial or {})
+    partial = {v: t.lower() for v, t in (partial or {}).items()}  # case does not matter
     if break_symmetry is None:
         break_symmetry = not partial
     idx = build_index(tokens, board, preprocess)
@@ -337,6 +337,7 @@ def count_completions(
         Wrong number of suffixes or unknown method.
     """
     t0 = time.perf_counter()
+    suffixes = [s.lower() for s in suffixes]  # case does not matter, as on the command line
     if len(suffixes) != len(board.suffix_slots):
         raise InputError(f"expected {len(board.suffix_slots)} suffixes, got {len(suffixes)}")
     idx = index if index is not None else build_index(tokens, board, preprocess)

@@ -327,7 +327,8 @@ def cut_words(
     Parameters
     ----------
     words : iterable of str
-        Lower-case a-z words (others raise).
+        Words of the letters a-z, in any case (lower-cased, as on the command line); others
+        raise.
     suffix_length : int
         Letters of a suffix token (1..8).
     min_prefix : int
@@ -353,10 +354,10 @@ def cut_words(
     (('hel', 'lo'), ('jel', 'lo'))
     """
     check_cut_options(suffix_length, min_prefix)
-    ws = list(dict.fromkeys(words))
+    ws = list(dict.fromkeys(w.lower() for w in words))
     for w in ws:
         if not _TOKEN.fullmatch(w):
-            raise InputError(f"{source}: {excerpt(w)!r} is not a lower-case a-z word")
+            raise InputError(f"{source}: {excerpt(w)!r} is not a word of the letters a-z")
     if not plurals:
         ws = drop_plurals(ws)
     pairs = sorted(
@@ -439,7 +440,8 @@ def grid_problems(
     >>> grid_problems(b, {"s": "lo", "p": "hel", "q": "hel"}, ["hello"])
     ['prefix token hel is on 2 slots', 'word hello appears 2 times']
     """
-    lex = set(words)
+    lex = {w.lower() for w in words}  # case does not matter, as on the command line
+    fill = {v: t.lower() for v, t in fill.items()}
     out: list[str] = []
     kinds = board.kinds
     for v in fill:
