@@ -353,3 +353,92 @@ def test_upper_case_words_mean_the_same_in_the_api_as_on_the_command_line(
     assert cli_row["count"] == up.count
     solved = solve_grid(board, tokens, {"s1": "CK"})
     assert solved.status.value == "OPTIMAL" and solved.solution["s1"] == "ck" and solved.verified
+
+
+LB_WORDS = "bechfag\ngjdkil\nbead\ndhl\nlcfgjik\ncab\n"
+BOARD = ("ovrkq/lwisl/recrt/gmvpf/przey", "bbr../b.rr./...../.r.../....b")
+
+#: (arguments, expected exit status): every solving mode of every subcommand, answer or none.
+SOLVING_MODES = [
+    (["snake", "{five}"], 0),
+    (["snake", "{five}", "--method", "greedy"], 0),
+    (["snake", "{five}", "--compare"], 0),
+    (["truncate", "--dict", "{trunc}"], 0),
+    (["truncate", "--dict", "{trunc}", "--all", "--limit", "2"], 0),
+    (["truncate", "--dict", "{trunc}", "--starting", "lap", "--ending", "la"], 1),
+    (["letterpress", "abcdeer", "--dict", "{snake_words}"], 0),
+    (["letterpress", "xyz", "--dict", "{snake_words}"], 1),
+    (["letterpress", BOARD[0], "--board", BOARD[1], "--dict", "{snake_words}"], 0),
+    (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}"], 0),
+    (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--max-words", "3", "--list"], 0),
+    (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--all"], 0),
+    (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--method", "seed"], 0),
+    (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--method", "cpsat"], 0),
+    (["letterboxed", "abe-dcf-ghi-jkl", "--dict", "{lb}"], 1),
+    (["letterboxed", "--generate", "1", "--dict", "{lb}", "--max-draws", "2"], 1),
+    (["grid", "--top", "5000", "--limit", "3"], 0),
+    (["grid", "--dict", "{snake_words}"], 1),
+    (["grid", "--top", "5000", "--count", "ck,ll,nd,ss"], 0),
+    (["grid", "--top", "2000", "--count", "er,ed,ly,al"], 1),
+    (["grid", "--top", "5000", "--solve-text", "s1=ck"], 0),
+    (["grid", "--top", "5000", "--unique"], 1),
+]
+
+
+@pytest.fixture()
+def inputs(tmp_path: Path) -> dict[str, str]:
+    files = {"five": SNAKE_WORDS, "trunc": "a\nla\nlap\nlaps\nlapse\n", "lb": LB_WORDS,
+             "snake_words": WORDS}  # fmt: skip
+    out = {}
+    for name, text in files.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+        out[name] = str(tmp_path / f"{name}.txt")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("args", "code"), SOLVING_MODES, ids=[" ".join(a[:3]) for a, _ in SOLVING_MODES]
+)
+def test_every_solving_mode_has_the_same_json_keys_and_exit_statuses(
+    args: list[str], code: int, inputs: dict[str, str]
+) -> None:
+    from cpwords.cli._common import RESULT_KEYS, exit_status
+
+    argv = [a.format(**inputs) for a in args] + ["--json"]
+    res = CliRunner().invoke(cli, argv)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    row = json.loads(res.output)
+    assert tuple(row)[: len(RESULT_KEYS)] == RESULT_KEYS, list(row)
+    assert row["status"] in ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
+    assert isinstance(row["interrupted"], bool) and row["interrupted"] is False
+    assert isinstance(row["method"], str) and isinstance(row["wall_time"], float)
+    assert row["counts"] is None or all(isinstance(v, int) for v in row["counts"].values())
+    if row["objective"] is None or row["bound"] is None:
+        assert row["gap"] is None
+    if row["status"] == "OPTIMAL":
+        assert row["objective"] is not None and row["gap"] == 0
+    if row["status"] in ("INFEASIBLE", "UNKNOWN"):
+        assert not row["solution"]
+    # One mapping from status to exit status everywhere: 0 found, 1 none.
+    assert res.exit_code == exit_status(row["status"]) == code, (res.exit_code, row["status"])
+    if args[0] != "snake" and "--generate" not in args:
+        assert isinstance(row["lexicon"], str) and isinstance(row["lexicon_size"], int)
+
+
+@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid"])
+def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd: str) -> None:
+    from cpwords.cli._common import CHECK_KEYS
+
+    good, bad = {
+        "snake": (["snake", inputs["five"]], ("run nausea seasick sickle lemon", "run lemon")),
+        "letterboxed": (["letterboxed", "lua-sgc-yhk-zop"],
+                        ("psychology yakuza", "psychology zap")),
+        "grid": (["grid", "--top", "5000"], (_full_grid_fill(), "s1=ck,s2=ck")),
+    }[cmd]  # fmt: skip
+    for answer, valid in ((bad[0], True), (bad[1], False)):
+        res = CliRunner().invoke(cli, [*good, "--check-text", answer, "--json"])
+        row = json.loads(res.output)
+        assert tuple(row)[: len(CHECK_KEYS)] == CHECK_KEYS, list(row)
+        assert row["valid"] is valid and bool(row["problems"]) is not valid
+        assert isinstance(row["solution"], (list, dict)) and row["solution"]
+        assert res.exit_code == (0 if valid else 1)

@@ -44,6 +44,41 @@ def echo_json(obj: Any) -> None:
     click.echo(dumps(obj))
 
 
+#: Keys of every solving mode's ``--json`` object, in this order (README, "Conventions"):
+#: the same names for the same things in every subcommand; None where a mode has no value.
+RESULT_KEYS = (
+    "status", "objective", "bound", "gap", "method", "wall_time", "solution", "counts",
+    "verified", "interrupted",
+)  # fmt: skip
+
+#: Keys of every checking mode's ``--json`` object (``--check FILE`` / ``--check-text``).
+CHECK_KEYS = ("valid", "problems", "solution", "objective")
+
+
+def result_row(row: dict[str, Any], **values: Any) -> dict[str, Any]:
+    """``row`` with ``values`` merged in and the :data:`RESULT_KEYS` first (missing: None,
+    ``interrupted``: False), the mode's own keys after them."""
+    merged = {**row, **values}
+    out = {k: merged.get(k) for k in RESULT_KEYS}
+    out["interrupted"] = bool(out["interrupted"])
+    out.update((k, v) for k, v in merged.items() if k not in out)
+    return out
+
+
+def check_row(valid: bool, problems: list[str], solution: Any, objective: Any, **rest: Any) -> dict:
+    """One checking mode's JSON object: the :data:`CHECK_KEYS`, then the mode's own keys."""
+    return {"valid": valid, "problems": problems, "solution": solution, "objective": objective,
+            **rest}  # fmt: skip
+
+
+def exit_status(status: str, interrupted: bool = False) -> int:
+    """The exit status of a result: 130 interrupted, else 0 with an answer (OPTIMAL or
+    FEASIBLE), 1 without (INFEASIBLE, UNKNOWN)."""
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_FOUND if status in ("OPTIMAL", "FEASIBLE") else EXIT_NONE
+
+
 # ---------------------------------------------------------------------------------------------
 # Shared options
 # ---------------------------------------------------------------------------------------------

@@ -27,10 +27,13 @@ from ._common import (
     alias,
     answer,
     check_options,
+    check_row,
     echo_json,
+    exit_status,
     one_stdin,
     progress,
     reject_unused,
+    result_row,
     seed_option,
     time_guard,
     time_limit_option,
@@ -241,7 +244,7 @@ def grid(
         "board": board.name,
         "top": top if lexicon is None else None,
         "lexicon": tokens.source,
-        "words": len(tokens.words),
+        "lexicon_size": len(tokens.words),
         "suffix_length": suffix_length,
         "min_prefix": min_prefix,
         "group_order": sym.order,
@@ -251,8 +254,8 @@ def grid(
         problems = grid_problems(board, fill, tokens.words, suffix_length, min_prefix)
         if as_json:
             echo_json(
-                base | {"valid": not problems, "problems": problems,
-                        "words_on_board": board_words(board, fill)}
+                check_row(not problems, problems, fill, None, **base,
+                          words_on_board=board_words(board, fill))
             )  # fmt: skip
         else:
             _show_board(board, fill)
@@ -269,9 +272,10 @@ def grid(
                 board, tokens, fill, time_limit=deadline.remaining() or 60.0, workers=workers,
                 seed=seed,
             )  # fmt: skip
+        stopped = bool(res.solver_info.get("interrupted"))
         if as_json:
             sol = res.solution
-            row = base | res.to_dict()
+            row = result_row(base | res.to_dict(), interrupted=stopped)
             row["quadruples"] = (
                 [{"suffixes": [sol[s] for s in board.suffix_slots], "board": sol,
                   "words": board_words(board, sol)}] if sol else []
@@ -285,21 +289,30 @@ def grid(
             else:
                 click.echo(f"completed in {res.wall_time:.2f} s (verified: {res.verified}):")
                 _show_board(board, res.solution)
-        if res.solution is None:
-            raise SystemExit(1)
-        return
+            if stopped:
+                click.echo("interrupted (Ctrl-C) before the solve finished")
+        raise SystemExit(exit_status(res.status.value, stopped))
     if quadruple is not None:
         sufs = parse_suffixes(quadruple, board)
         with time_guard(deadline), progress("grid: counting", enabled=not as_json):
             cnt = count_completions(board, tokens, sufs, symmetry=board_symmetry(board))
+        status = "OPTIMAL" if cnt.count else "INFEASIBLE"
         if as_json:
             qs: list[dict[str, Any]] = [] if cnt.example is None else [{
                 "suffixes": list(sufs), "board": cnt.example,
                 "words": board_words(board, cnt.example)}]  # fmt: skip
+            n = float(cnt.count)
             echo_json(
-                base | {"suffixes": list(sufs), "count": cnt.count,
-                        "count_up_to_symmetry": cnt.count_up_to_symmetry,
-                        "unique": cnt.unique, "quadruples": qs, "wall_time": cnt.wall_time}
+                result_row(
+                    base, status=status, objective=n if cnt.count else None,
+                    bound=n if cnt.count else None, gap=0.0 if cnt.count else None,
+                    method=cnt.method, wall_time=cnt.wall_time, solution=cnt.example,
+                    counts={"boards": cnt.count,
+                            "boards_up_to_symmetry": cnt.count_up_to_symmetry},
+                    verified=None, suffixes=list(sufs), count=cnt.count,
+                    count_up_to_symmetry=cnt.count_up_to_symmetry, unique=cnt.unique,
+                    quadruples=qs,
+                )
             )  # fmt: skip
         else:
             click.echo("\n".join(_header(board, tokens, sym.order)))
@@ -313,9 +326,7 @@ def grid(
             if cnt.example is not None:
                 click.echo("example:")
                 _show_board(board, cnt.example)
-        if cnt.count == 0:
-            raise SystemExit(1)
-        return
+        raise SystemExit(exit_status(status))
     if unique:
         with time_guard(deadline):
             code = _run_unique(board, tokens, sym, base, show, list_max, count_limit, as_json)
@@ -326,14 +337,25 @@ def grid(
             board, tokens, not all_orientations, symmetry=sym, time_limit=deadline.remaining(),
             on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
         )  # fmt: skip
-    status = "OPTIMAL" if e.complete else ("FEASIBLE" if e.count else "UNKNOWN")
+    # A complete listing proves its count (none at all: INFEASIBLE); a stopped one is a lower
+    # bound (FEASIBLE when it found something, else UNKNOWN).
+    if e.complete:
+        status = "OPTIMAL" if e.count else "INFEASIBLE"
+    else:
+        status = "FEASIBLE" if e.count else "UNKNOWN"
+    interrupted = e.stopped == "interrupted"
     if as_json:
+        n = float(e.count)
         echo_json(
-            base | {"status": status, "complete": e.complete, "stopped": e.stopped,
-                    "interrupted": e.stopped == "interrupted",
-                    "orbit_size": e.orbit_size, "count": e.count, "wall_time": e.wall_time,
-                    "method": e.method, "stats": e.stats, "counts": {"quadruples": e.count},
-                    "quadruples": [q.to_dict(board) for q in e.quadruples]}
+            result_row(
+                base, status=status, objective=n if e.count else None,
+                bound=n if e.complete and e.count else None,
+                gap=0.0 if e.complete and e.count else None, method=e.method,
+                wall_time=e.wall_time, solution=[list(q.suffixes) for q in e.quadruples],
+                counts={"quadruples": e.count}, interrupted=interrupted, complete=e.complete,
+                stopped=e.stopped, orbit_size=e.orbit_size, count=e.count, stats=e.stats,
+                quadruples=[q.to_dict(board) for q in e.quadruples],
+            )
         )  # fmt: skip
     else:
         click.echo("\n".join(_header(board, tokens, sym.order)))
@@ -360,12 +382,9 @@ def grid(
                 click.echo("  " + "  |  ".join(rows[j : j + 6]))
             if e.count > list_max:
                 click.echo(f"  ... {e.count - list_max} more (--list N or --json for all)")
-    if e.stopped == "interrupted":
-        raise SystemExit(130)
-    if e.count == 0:
-        if not as_json and e.complete:
-            click.echo("no suffix quadruple admits a full board")
-        raise SystemExit(1)
+    if e.count == 0 and e.complete and not as_json:
+        click.echo("no suffix quadruple admits a full board")
+    raise SystemExit(exit_status(status, interrupted))
 
 
 def _run_unique(
@@ -387,8 +406,16 @@ def _run_unique(
     uniq = d.unique
     others = [p for p in d.puzzles if not p.unique]
     if as_json:
+        n = float(len(uniq))
         echo_json(
-            base | {"orbit_size": d.orbit_size, "classes": len(d.puzzles),
+            result_row(
+                base, status="OPTIMAL" if uniq else "INFEASIBLE",
+                objective=n if uniq else None, bound=n if uniq else None,
+                gap=0.0 if uniq else None, method="grid-design",
+                solution=[list(p.suffixes) for p in uniq],
+                counts={"classes": len(d.puzzles), "unique": len(uniq)},
+                verified=True if uniq else None,  # re-solved independently, else CheckError
+            ) | {"orbit_size": d.orbit_size, "classes": len(d.puzzles),
                     "unique_count": len(uniq), "count_limit": count_limit,
                     "wall_time": d.wall_time,
                     "stats": {k: v for k, v in d.stats.items() if k != "counts"},

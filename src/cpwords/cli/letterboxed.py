@@ -15,6 +15,7 @@ from ..models.letterboxed import (
     default_lexicon,
 )
 from ..puzzles.letterboxed import (
+    WORD_WEIGHT,
     LetterBox,
     check_letterboxed,
     parse_box,
@@ -26,10 +27,13 @@ from ._common import (
     Deadline,
     answer,
     check_options,
+    check_row,
     echo_json,
+    exit_status,
     one_stdin,
     progress,
     reject_unused,
+    result_row,
     seed_option,
     time_guard,
     time_limit_option,
@@ -102,16 +106,12 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
     n_words, n_letters = score(words)
     if as_json:
         echo_json(
-            {
-                "box": str(box),
-                "solution": words,
-                "valid": not problems,
-                "problems": problems,
-                "num_words": n_words,
-                "num_letters": n_letters,
-                "lexicon": lex.source if lex is not None else None,
-            }
-        )
+            check_row(
+                not problems, problems, words, WORD_WEIGHT * n_words + n_letters if words else None,
+                box=str(box), num_words=n_words, num_letters=n_letters,
+                lexicon=lex.source if lex is not None else None,
+            )
+        )  # fmt: skip
     elif problems:
         click.echo(f"invalid: {'-'.join(w.upper() for w in words)}")
         for p in problems:
@@ -328,19 +328,14 @@ def letterboxed(
         out["count_wall_time"] = count.wall_time
         if list_solutions:
             out["solutions"] = [list(s) for s in count.solutions]
-    solved = result.status in (Status.OPTIMAL, Status.FEASIBLE)
+    out = result_row(out)
     if as_json:
         echo_json(out)
     else:
         _print_human(out, result)
-    if out["interrupted"]:
-        if not as_json:
-            click.echo(
-                "cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True
-            )
-        ctx.exit(130)
-    if not solved:
-        ctx.exit(1)
+    if out["interrupted"] and not as_json:
+        click.echo("cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True)
+    ctx.exit(exit_status(result.status.value, out["interrupted"]))
 
 
 def _print_human(out: dict[str, Any], result: SolveResult) -> None:
@@ -368,7 +363,7 @@ def _print_human(out: dict[str, Any], result: SolveResult) -> None:
     if "optimal_solutions" in out:
         shown = out["optimal_solutions"]
         rows.append(("optimal", f"{out['n_optimal']} solution(s), {len(shown)} shown"))
-    if "counts" in out:
+    if out.get("counts") is not None:
         per = ", ".join(f"{c:,} with {j} word(s)" for j, c in out["counts"].items())
         rows.append(("count", f"{out['count_total']:,} solutions of <= {out['max_words']} words"))
         rows.append(("", per))
@@ -409,8 +404,19 @@ def _run_generate(
             min_playable=min_playable,
             max_draws=max_draws,
         )
+    found = len(gen.boxes)
+    # Complete = every requested box, each proven; fewer: FEASIBLE; none: UNKNOWN (exit 1).
+    status = "OPTIMAL" if gen.complete else ("FEASIBLE" if found else "UNKNOWN")
     if as_json:
-        echo_json(gen.to_dict() | {"lexicon_size": solver.size})
+        echo_json(
+            result_row(
+                gen.to_dict(), status=status, method="letterboxed-generate",
+                solution=[str(b.box) for b in gen.boxes],
+                counts={"boxes": found, "draws": gen.draws},
+                verified=all(b.verified for b in gen.boxes) if found else None,
+                lexicon_size=solver.size,
+            )
+        )  # fmt: skip
         return 0 if gen.complete else 1
     what = (
         "exactly one 2-word solution"

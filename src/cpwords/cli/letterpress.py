@@ -7,8 +7,10 @@ import click
 from ._common import (
     Deadline,
     echo_json,
+    exit_status,
     progress,
     reject_unused,
+    result_row,
     seed_option,
     time_guard,
     time_limit_option,
@@ -98,22 +100,21 @@ def letterpress(
         )
     words: list[str] = res.solution
     info = res.solver_info
+    count = int(res.objective or 0)
+    # An exhaustive listing that found nothing is a proven "none", as everywhere (exit 1).
+    none = {"status": "INFEASIBLE", "objective": None, "bound": None, "gap": None}
     if as_json:
-        row = res.to_dict()
-        row.update(
-            {
-                "letters": info["letters"],
-                "words": words,
-                "count": int(res.objective or 0),
-                "returned": len(words),
-                "dictionary": {"source": info["source"], "words": info["words"]},
-                "index": {"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
-            }
-        )
-        del row["solution"]
+        row = result_row(
+            res.to_dict() | (none if count == 0 else {}), counts={"words": count},
+            letters=info["letters"], count=count, returned=len(words),
+            lexicon=info["source"], lexicon_size=info["words"],
+            index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
+        )  # fmt: skip
         echo_json(row)
+        if count == 0:
+            raise SystemExit(1)
         return
-    total = int(res.objective or 0)
+    total = count
     shown = f" (showing {len(words)})" if len(words) < total else ""
     click.echo(
         f"{total} words from {info['letters']!r} in {info['source']} "
@@ -131,6 +132,8 @@ def letterpress(
         line.append(w)
     if line:
         click.echo(f"{current:>2}: " + " ".join(line))
+    if count == 0:
+        raise SystemExit(1)
 
 
 def _board_mode(
@@ -160,10 +163,13 @@ def _board_mode(
     move = res.solution
     stopped = bool(res.solver_info.get("interrupted"))
     if as_json:
-        row = res.to_dict(solution=move.to_dict() if move is not None else None)
-        row["word"] = move.word if move is not None else None
-        row["count"] = 1 if move is not None else 0
-        row["interrupted"] = stopped
+        row = result_row(
+            res.to_dict(solution=move.to_dict() if move is not None else None),
+            interrupted=stopped,
+            word=move.word if move is not None else None,
+            lexicon=index.source,
+            lexicon_size=index.n,
+        )
         echo_json(row)
     elif move is None:
         click.echo("no move found (interrupted)" if stopped else "no playable word on this board")
@@ -182,7 +188,6 @@ def _board_mode(
                 ch = board.letters[t].upper() if t in used else board.letters[t]
                 cells.append(ch + ".br"[board.owners[t]])
             click.echo("  " + " ".join(cells))
-    if stopped:
-        raise SystemExit(130)
-    if move is None:
-        raise SystemExit(1)
+    code = exit_status(res.status.value, stopped)
+    if code:
+        raise SystemExit(code)

@@ -30,10 +30,13 @@ from ._common import (
     SECONDS,
     STARTED,
     check_options,
+    check_row,
     echo_json,
+    exit_status,
     one_stdin,
     progress,
     require_file,
+    result_row,
     seed_option,
     time_limit_option,
     workers_option,
@@ -138,15 +141,16 @@ def snake(
     (status OPTIMAL); when the time limit stops them the answer is FEASIBLE with the dual bound
     and the gap.
 
-    --check FILE scores a proposed ordering instead (JSON keys: valid, score, missing,
-    extra). FILE is a word list (one word a line) or a TSPLIB tour (a TOUR_SECTION, e.g. from
-    LKH) of the file written by --export-tsplib for the same list and variant; --check-text
-    takes the words inline, separated by spaces or commas.
+    --check FILE scores a proposed ordering instead (JSON keys: valid, problems, solution,
+    objective = its score, missing, extra). FILE is a word list (one word a line) or a
+    TSPLIB tour (a TOUR_SECTION, e.g. from LKH) of the file written by --export-tsplib for
+    the same list and variant; --check-text takes the words inline, separated by spaces or
+    commas.
 
-    --json prints one object with the keys status, objective, bound, gap, wall_time, method,
-    solution (the ordered words), verified, n, cyclic, proper, duplicates, total_chars,
-    snake_chars, solver_info and, with --compare, comparison (one row per method with
-    gap_to_optimum).
+    --json prints one object with the keys status, objective, bound, gap, method, wall_time,
+    solution (the ordered words), counts (null), verified, interrupted, n, cyclic, proper,
+    duplicates, total_chars, snake_chars, solver_info and, with --compare, comparison (one
+    row per method with gap_to_optimum).
     """
     one_stdin({"FILE": file, "--check": check_file})
     if check_file is not None and check_text is not None:
@@ -195,11 +199,10 @@ def snake(
     interrupted = bool(main_res.solver_info.get("interrupted"))
     total, merged = snake_lengths(main_res.solution, cyclic, proper)
     if as_json:
-        out = main_res.to_dict()
-        out.update(
-            n=instance.n, cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups),
-            total_chars=total, snake_chars=merged, instance=instance.name,
-            interrupted=interrupted,
+        out = result_row(
+            main_res.to_dict(), counts=None, interrupted=interrupted, n=instance.n,
+            cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups), total_chars=total,
+            snake_chars=merged, instance=instance.name,
         )  # fmt: skip
         if comp is not None:
             out["comparison"] = [
@@ -224,8 +227,9 @@ def snake(
             click.echo(f"{'stopped':<10}  interrupted (Ctrl-C): best ordering so far, not proven")
         if comp is not None:
             _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
-    if interrupted:
-        raise SystemExit(130)
+    code = exit_status(main_res.status.value, interrupted)
+    if code:
+        raise SystemExit(code)
 
 
 def _ordering(instance: WordsnakeInstance, file: str | None, text: str | None) -> list[str]:
@@ -259,7 +263,12 @@ def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None
     missing = sorted((Counter(instance.words) - Counter(order)).elements())
     extra = sorted((Counter(order) - Counter(instance.words)).elements())
     if as_json:
-        echo_json({"valid": valid, "score": score, "missing": missing, "extra": extra})
+        problems = [
+            f"{len(ws):,} {what}: {', '.join(ws[:5])}{' ...' if len(ws) > 5 else ''}"
+            for ws, what in ((missing, "list words missing"), (extra, "words not in the list"))
+            if ws
+        ]
+        echo_json(check_row(valid, problems, order, score, missing=missing, extra=extra))
     else:
         click.echo(render_snake(order, instance.cyclic, instance.proper))
         click.echo(f"{'score':<11}  {score}")

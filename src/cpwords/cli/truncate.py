@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..lexicon import Lexicon, english_words_lexicon, load_lexicon
-from ._common import alias, echo_json, progress, reject_unused
+from ._common import alias, echo_json, exit_status, progress, reject_unused, result_row
 
 
 def load_dictionary(path: str | None) -> Lexicon:
@@ -64,8 +64,11 @@ def truncate(
         res = solve_truncate(lex, starting, ending, all_sequences, max_sequences)
     sol = res.solution
     if as_json:
-        row = res.to_dict(solution=sol.to_dict() if sol is not None else None)
-        row["dictionary"] = {"source": lex.source, "words": len(lex), "skipped": lex.skipped}
+        row = result_row(
+            res.to_dict(solution=sol.to_dict() if sol is not None else None),
+            counts={"longest_sequences": sol.count if sol is not None else 0},
+        )
+        row.update(lexicon=lex.source, lexicon_size=len(lex), lexicon_skipped=lex.skipped)
         row["sequence"] = list(sol.sequence) if sol is not None else []
         row["count"] = sol.count if sol is not None else 0
         row["length"] = sol.length if sol is not None else 0
@@ -84,8 +87,9 @@ def truncate(
             if sol.sequences is not None:
                 for s in sol.sequences:
                     click.echo("  " + " -> ".join(s))
-    if sol is None:
-        raise SystemExit(1)
+    code = exit_status(res.status.value)
+    if code:
+        raise SystemExit(code)
 
 
 def _no_solution(starting: str | None, ending: str | None) -> str:
