@@ -442,3 +442,41 @@ def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd:
         assert row["valid"] is valid and bool(row["problems"]) is not valid
         assert isinstance(row["solution"], (list, dict)) and row["solution"]
         assert res.exit_code == (0 if valid else 1)
+
+
+def _same_candidates_lexicon(n_prefixes: int) -> list[str]:
+    """Every prefix forms a word with each of 4 suffixes: on the default board every prefix
+    slot may then take any prefix, so the exact count is n! / (n - 9)! (9 prefix slots)."""
+    cons, vows = "bcdfghklmnprstvw", "aeiou"
+    prefixes = sorted({a + b + c for a in cons for b in vows for c in cons})[:n_prefixes]
+    return [p + s for p in prefixes for s in ("ab", "od", "ef", "ug")]
+
+
+def test_a_stopped_grid_count_is_a_lower_bound_marked_incomplete(tmp_path: Path) -> None:
+    # Issue 12: counting under --time-limit printed nothing; now the partial count, marked.
+    from cpwords.models.grid import count_completions
+    from cpwords.puzzles.grid import cut_words, load_board
+
+    board = load_board(None)
+    small = count_completions(board, cut_words(_same_candidates_lexicon(16)), QUAD)
+    assert small.complete and small.count == math.perm(16, 9) and small.unique is False
+    big_tokens = cut_words(_same_candidates_lexicon(200))
+    cut = count_completions(board, big_tokens, QUAD, time_limit=0.5)
+    assert cut.stopped == "time_limit" and not cut.complete and cut.unique is False
+    assert 0 < cut.count < math.perm(200, 9)  # the exact count would take ages
+    f = tmp_path / "slow.txt"
+    f.write_text("\n".join(_same_candidates_lexicon(200)) + "\n")
+    t0 = time.monotonic()
+    res = cpwords("grid", "--dict", str(f), "--count", ",".join(QUAD), "--time-limit", "2",
+                  "--json")  # fmt: skip
+    assert time.monotonic() - t0 < 30  # stopped by the limit (order-of-magnitude margin)
+    assert res.returncode == 0, res.stderr
+    row = json.loads(res.stdout)
+    assert row["status"] == "FEASIBLE" and row["complete"] is False
+    assert row["stopped"] == "time_limit" and row["bound"] is None
+    assert row["count"] > 0 and row["objective"] == row["count"] == row["counts"]["boards"]
+    human = cpwords("grid", "--dict", str(f), "--count", ",".join(QUAD), "--time-limit", "1")
+    assert human.returncode == 0 and "at least" in human.stdout and "INCOMPLETE" in human.stdout
+
+
+QUAD = ["ab", "od", "ef", "ug"]

@@ -294,22 +294,32 @@ def grid(
         raise SystemExit(exit_status(res.status.value, stopped))
     if quadruple is not None:
         sufs = parse_suffixes(quadruple, board)
-        with time_guard(deadline), progress("grid: counting", enabled=not as_json):
-            cnt = count_completions(board, tokens, sufs, symmetry=board_symmetry(board))
-        status = "OPTIMAL" if cnt.count else "INFEASIBLE"
+        # The count keeps its own limit (and Ctrl-C), so a stopped count is a lower bound.
+        with time_guard(deadline, grace=0.5), progress("grid: counting", enabled=not as_json):
+            cnt = count_completions(
+                board, tokens, sufs, symmetry=board_symmetry(board),
+                time_limit=deadline.remaining(),
+            )  # fmt: skip
+        if cnt.complete:
+            status = "OPTIMAL" if cnt.count else "INFEASIBLE"
+        else:
+            status = "FEASIBLE" if cnt.count else "UNKNOWN"
+        interrupted = cnt.stopped == "interrupted"
         if as_json:
             qs: list[dict[str, Any]] = [] if cnt.example is None else [{
                 "suffixes": list(sufs), "board": cnt.example,
                 "words": board_words(board, cnt.example)}]  # fmt: skip
             n = float(cnt.count)
+            exact = cnt.complete and cnt.count > 0
             echo_json(
                 result_row(
                     base, status=status, objective=n if cnt.count else None,
-                    bound=n if cnt.count else None, gap=0.0 if cnt.count else None,
+                    bound=n if exact else None, gap=0.0 if exact else None,
                     method=cnt.method, wall_time=cnt.wall_time, solution=cnt.example,
                     counts={"boards": cnt.count,
                             "boards_up_to_symmetry": cnt.count_up_to_symmetry},
-                    verified=None, suffixes=list(sufs), count=cnt.count,
+                    interrupted=interrupted, complete=cnt.complete, stopped=cnt.stopped,
+                    suffixes=list(sufs), count=cnt.count,
                     count_up_to_symmetry=cnt.count_up_to_symmetry, unique=cnt.unique,
                     quadruples=qs,
                 )
@@ -317,16 +327,19 @@ def grid(
         else:
             click.echo("\n".join(_header(board, tokens, sym.order)))
             named = " ".join(f"{s}={t}" for s, t in zip(board.suffix_slots, sufs, strict=True))
-            verdict = "unique answer" if cnt.unique else ("no answer" if not cnt.count else
-                                                          "not unique")  # fmt: skip
+            verdict = {True: "unique answer", False: "not unique", None: "undecided"}[cnt.unique]
+            if cnt.complete and not cnt.count:
+                verdict = "no answer"
+            least = "" if cnt.complete else "at least "
+            cut = "" if cnt.complete else f" [INCOMPLETE: stopped by {_STOPPED[cnt.stopped or '']}]"
             click.echo(
-                f"puzzle   {named}: {cnt.count} full boards "
-                f"({cnt.count_up_to_symmetry} up to symmetry): {verdict}"
+                f"puzzle   {named}: {least}{cnt.count} full boards "
+                f"({least}{cnt.count_up_to_symmetry} up to symmetry): {verdict}{cut}"
             )
             if cnt.example is not None:
                 click.echo("example:")
                 _show_board(board, cnt.example)
-        raise SystemExit(exit_status(status))
+        raise SystemExit(exit_status(status, interrupted))
     if unique:
         with time_guard(deadline):
             code = _run_unique(board, tokens, sym, base, show, list_max, count_limit, as_json)

@@ -22,8 +22,9 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..puzzles.grid import Board, GridTokens, grid_problems
 from ..result import SolveResult, Status
-from .cpsat_stop import interrupted
+from .cpsat_stop import SLACK, interrupted
 from .grid_enum import (
+    CountStopped,
     GridEnumeration,
     GridQuadruple,
     count_matchings,
@@ -277,6 +278,9 @@ class GridCount:
     wall_time : float
         Seconds.
     method : str
+    stopped : {None, "time_limit", "interrupted"}
+        Why the count stopped early; then ``count`` and ``count_up_to_symmetry`` are lower
+        bounds (the boards counted so far).
     """
 
     suffixes: tuple[str, ...]
@@ -285,10 +289,19 @@ class GridCount:
     example: dict[str, str] | None
     wall_time: float
     method: str
+    stopped: str | None = None
 
     @property
-    def unique(self) -> bool:
-        """True when the puzzle has exactly one answer (up to symmetry)."""
+    def complete(self) -> bool:
+        """True when the count is exact (it was not stopped early)."""
+        return self.stopped is None
+
+    @property
+    def unique(self) -> bool | None:
+        """True when the puzzle has exactly one answer (up to symmetry); None when a stopped
+        count cannot tell yet (it has found at most one)."""
+        if not self.complete and self.count_up_to_symmetry < 2:
+            return None
         return self.count_up_to_symmetry == 1
 
 
@@ -318,8 +331,8 @@ def count_completions(
     preprocess : bool
         Sound degree preprocessing.
     time_limit : float, optional
-        Seconds, CP-SAT only; when reached a :class:`~cpwords.errors.ModelError` is raised
-        rather than returning a partial count.
+        Seconds; when reached the count stops and the result is a lower bound with
+        ``stopped = "time_limit"`` (Ctrl-C likewise, ``stopped = "interrupted"``).
     index, symmetry : optional
         Precomputed :func:`build_index` / :func:`board_symmetry` results (for many counts).
     limit : int, optional
@@ -344,18 +357,22 @@ def count_completions(
     sym = symmetry if symmetry is not None else board_symmetry(board)
     k = sym.kernel_order
     fixed = dict(zip(board.suffix_slots, suffixes, strict=True))
+    deadline = None if time_limit is None else t0 + time_limit
+    stopped: str | None = None
     if method == "matching":
         sid = idx.suffix_id
         cands: list[int] = []
+        n = 0
         if len(set(suffixes)) == len(suffixes) and all(t in sid for t in suffixes):
             for p in board.prefix_slots:
                 c = -1
                 for s in board.neighbours(p):
                     c &= idx.bits_of_suf[sid[fixed[s]]]
                 cands.append(c)
-            n = count_matchings(cands, limit)
-        else:
-            n = 0
+            try:
+                n = count_matchings(cands, limit, deadline, partial_on_interrupt=True)
+            except CountStopped as stop:
+                n, stopped = stop.count, stop.reason
         example = None
         if n:
             m = match_slots(cands)
@@ -364,19 +381,20 @@ def count_completions(
                 p: idx.prefixes[j] for p, j in zip(board.prefix_slots, m, strict=True)
             }
         return GridCount(
-            tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "matching-count"
-        )
+            tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "matching-count",
+            stopped,
+        )  # fmt: skip
     if method != "cpsat":
         raise InputError(f"unknown counting method {method!r} (matching, cpsat)")
     gm = build_grid_model(board, idx, fixed, ())
-    n, vals, done = _enumerate(gm, 1, time_limit)
-    if not done:
-        from ..errors import ModelError
-
-        raise ModelError(f"counting stopped at the time limit after {n} boards")
+    left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+    n, vals, done = _enumerate(gm, 1, left)
+    if not done:  # CP-SAT stops early only at the time limit or on Ctrl-C (it catches SIGINT)
+        by_limit = deadline is not None and time.perf_counter() >= deadline - SLACK
+        stopped = "time_limit" if by_limit else "interrupted"
     example = _decode(board, gm, vals[0]) if vals else None
     return GridCount(
-        tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "cpsat-enumerate"
+        tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "cpsat-enumerate", stopped
     )
 
 
