@@ -87,11 +87,23 @@ def test_grid_time_limit_is_honoured_on_a_big_lexicon(tmp_path: Path) -> None:
     # which an order of magnitude of slack still tells apart from ignoring it (300+ s before).
     assert wall < 20, f"ran {wall:.1f} s for a 2 s limit"
     assert res.returncode in (0, 1), res.stderr
-    if res.stdout:
-        row = json.loads(res.stdout)
-        assert row["complete"] is False and row["status"] in ("FEASIBLE", "UNKNOWN")
+    row = json.loads(res.stdout)  # with --json, one object even when the limit came first
+    assert row["status"] in ("FEASIBLE", "UNKNOWN") and row["interrupted"] is False
+    if row["status"] == "UNKNOWN":
+        assert res.returncode == 1 and "time limit" in res.stderr
     else:
-        assert "time limit" in res.stderr and res.stderr.count("\n") == 1
+        assert row["complete"] is False and res.returncode == 0
+
+
+def test_a_time_limit_before_any_answer_still_prints_one_json_object(tmp_path: Path) -> None:
+    f = tmp_path / "w.txt"
+    f.write_text(_sixteen_letter_words())
+    res = cpwords("letterboxed", "abcd-efgh-ijkl-mnop", "--any-shape", "--dict", str(f),
+                  "--time-limit", "0.2", "--json")  # fmt: skip
+    assert res.returncode == 1, res.stderr
+    row = json.loads(res.stdout)
+    assert row["status"] == "UNKNOWN" and row["solution"] is None and "time limit" in row["reason"]
+    assert res.stderr.count("\n") == 1 and "time limit" in res.stderr
 
 
 def test_grid_partial_enumeration_is_marked_incomplete() -> None:
@@ -480,3 +492,122 @@ def test_a_stopped_grid_count_is_a_lower_bound_marked_incomplete(tmp_path: Path)
 
 
 QUAD = ["ab", "od", "ef", "ug"]
+
+
+def _interrupt_after(
+    marker: str, args: list[str], delay: float = 0.3, stdin_open: bool = False
+) -> tuple[int, str, str]:
+    """Run cpwords, wait for the progress line ``marker`` (CPWORDS_PROGRESS=lines), then
+    Ctrl-C (SIGINT) it ``delay`` seconds later; (exit status, stdout, stderr)."""
+    import os
+    import signal
+    import threading
+
+    env = dict(os.environ, CPWORDS_PROGRESS="lines")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cpwords.cli import main; main()", *args],
+        stdin=subprocess.PIPE if stdin_open else subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    watchdog = threading.Timer(300, proc.kill)  # never hang the suite
+    watchdog.start()
+    seen = []
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        seen.append(line)
+        if marker in line:
+            break
+    else:
+        raise AssertionError(f"no progress line {marker!r}: {seen}")
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=280)
+    watchdog.cancel()
+    if proc.stdin is not None:
+        proc.stdin.close()
+    return proc.returncode, out, "".join(seen) + err
+
+
+def _sixteen_letter_words() -> str:
+    """Every 3-letter playable word of the 16-letter box abcd-efgh-ijkl-mnop (2,304): the
+    proof needs 8 words, and the DP's layers take seconds."""
+    sides = ["abcd", "efgh", "ijkl", "mnop"]
+    side = {ch: i for i, s in enumerate(sides) for ch in s}
+    letters = "".join(sides)
+    return "\n".join(
+        a + b + c for a in letters for b in letters for c in letters
+        if side[a] != side[b] and side[b] != side[c]
+    ) + "\n"  # fmt: skip
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGINT delivery")
+@pytest.mark.parametrize(
+    "case", ["letterboxed-dp", "truncate-all", "grid-count", "grid-unique", "generate", "loading"]
+)
+def test_ctrl_c_prints_the_best_answer_so_far_marked_interrupted(tmp_path: Path, case: str) -> None:
+    # Issue 12: Ctrl-C lost the answer outside CP-SAT; now every stage prints what it has
+    # (status, bound, partial listing or count), marked "interrupted": true, exit 130.
+    from cpwords.cli._common import RESULT_KEYS
+
+    f = tmp_path / "words.txt"
+    stdin_open = False
+    if case == "letterboxed-dp":
+        f.write_text(_sixteen_letter_words())
+        marker = "solving (dp)"
+        args = ["letterboxed", "abcd-efgh-ijkl-mnop", "--any-shape", "--dict", str(f)]
+    elif case == "truncate-all":
+        # Every a/b string of up to 14 letters: 14-play sequences, about 9 * 10**7 of them.
+        import itertools
+
+        f.write_text("\n".join("".join(p) for n in range(1, 15)
+                               for p in itertools.product("ab", repeat=n)) + "\n")  # fmt: skip
+        marker, args = "solving", ["truncate", "--dict", str(f), "--all"]
+    elif case == "grid-count":
+        f.write_text("\n".join(_same_candidates_lexicon(200)) + "\n")
+        marker = "counting"
+        args = ["grid", "--dict", str(f), "--count", ",".join(QUAD)]
+    elif case == "grid-unique":
+        marker, args = "enumerating and counting", ["grid", "--top", "20000", "--unique"]
+    elif case == "generate":
+        marker, args = "generating", ["letterboxed", "--generate", "500"]
+    else:  # a stage with no answer yet: reading a dictionary from a stdin that stays open
+        marker, args, stdin_open = "loading the index", ["letterpress", "abc", "--dict", "-"], True
+    code, out, err = _interrupt_after(marker, [*args, "--json"], stdin_open=stdin_open)
+    assert code == 130, (code, err[-500:])
+    assert "Traceback" not in err
+    row = json.loads(out)
+    assert tuple(row)[: len(RESULT_KEYS)] == RESULT_KEYS
+    assert row["interrupted"] is True and row["status"] in ("OPTIMAL", "FEASIBLE", "UNKNOWN")
+    if case == "letterboxed-dp":  # no answer yet, but a proven fewest number of words
+        assert row["solution"] is None and row["bound"] >= 2000 and "at least" in row["reason"]
+    elif case == "truncate-all" and row["status"] == "OPTIMAL":  # proven; listing partial
+        assert row["complete"] is False and len(row["sequences"]) < row["count"]
+        assert row["objective"] == row["length"] == 14
+    elif case == "grid-count":
+        assert row["stopped"] == "interrupted" and row["complete"] is False
+        assert row["status"] in ("FEASIBLE", "UNKNOWN") and row["bound"] is None
+        assert row["count"] < math.perm(200, 9)
+    elif case in ("grid-unique", "generate"):
+        assert row["stopped"] == "interrupted" and row["complete"] is False
+    else:
+        assert row["status"] == "UNKNOWN" and row["solution"] is None
+
+
+def test_api_time_limits_keep_what_was_found_and_say_they_stopped() -> None:
+    import itertools
+
+    from cpwords.models.grid_design import design_grid_puzzles
+    from cpwords.models.letterboxed_design import generate_boxes
+    from cpwords.models.truncate import solve_truncate
+    from cpwords.puzzles.grid import load_board, wordfreq_tokens
+
+    ab = ["".join(p) for n in range(1, 13) for p in itertools.product("ab", repeat=n)]
+    res = solve_truncate(ab, all_sequences=True, time_limit=0.3)
+    sol = res.solution
+    assert res.status.value == "OPTIMAL" and res.objective == 12 and res.verified
+    assert res.solver_info["stopped"] == "time_limit" and len(sol.sequences) < sol.count
+    gen = generate_boxes(3, ["bechfag", "gjdkil", "bead"], time_limit=1e-9)
+    assert gen.stopped == "time_limit" and not gen.complete and gen.draws == 0
+    # 20,000 words: the enumeration alone takes about a second, the counts about 2 minutes.
+    design = design_grid_puzzles(load_board(None), wordfreq_tokens(20000), time_limit=0.3)
+    assert design.stopped == "time_limit" and not design.complete

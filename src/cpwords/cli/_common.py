@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -397,6 +398,27 @@ class Ticker:
         return Text(self.text())
 
 
+class LineTicker(Ticker):
+    """A :class:`Ticker` that prints one plain line on stderr at the start and at every new
+    stage (``CPWORDS_PROGRESS=lines``: for logs and scripts, with or without ``--json``)."""
+
+    def say(self) -> None:
+        """Print the current label and stage."""
+        click.echo(f"cpwords: progress: {self.label}" + (f": {self.stage}" if self.stage else ""),
+                   err=True)  # fmt: skip
+
+    def update(
+        self,
+        incumbent: float | None = None,
+        bound: float | None = None,
+        stage: str | None = None,
+    ) -> None:
+        new = stage is not None and stage != self.stage
+        super().update(incumbent, bound, stage)
+        if new:
+            self.say()
+
+
 @contextmanager
 def progress(
     label: str, *, sense: str | None = None, enabled: bool = True, refresh: float = 4.0
@@ -406,8 +428,14 @@ def progress(
     Yields a :class:`Ticker`; call ``update(incumbent=None, bound=None, stage=None)`` as work
     advances. The line is redrawn ``refresh`` times a second by rich's own thread, so the clock
     moves even while the caller is busy. Silent (the ticker still records) when ``enabled`` is
-    False or stderr is not a terminal.
+    False or stderr is not a terminal. With ``CPWORDS_PROGRESS=lines`` in the environment it
+    prints one plain line per stage instead, always (see :class:`LineTicker`).
     """
+    if os.environ.get("CPWORDS_PROGRESS") == "lines":
+        lines = LineTicker(label, sense)
+        lines.say()
+        yield lines
+        return
     ticker = Ticker(label, sense)
     if not enabled or not sys.stderr.isatty():
         yield ticker

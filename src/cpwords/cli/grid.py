@@ -341,8 +341,11 @@ def grid(
                 _show_board(board, cnt.example)
         raise SystemExit(exit_status(status, interrupted))
     if unique:
-        with time_guard(deadline):
-            code = _run_unique(board, tokens, sym, base, show, list_max, count_limit, as_json)
+        # The design keeps its own limit (and Ctrl-C): the classes counted so far are kept.
+        with time_guard(deadline, grace=1.0):
+            code = _run_unique(
+                board, tokens, sym, base, show, list_max, count_limit, deadline, as_json
+            )
         raise SystemExit(code)
     guard = time_guard(deadline, grace=0.3)
     with guard, progress("grid: enumerating", enabled=not as_json) as tick:
@@ -408,6 +411,7 @@ def _run_unique(
     show: int,
     list_max: int,
     count_limit: int | None,
+    deadline: Deadline,
     as_json: bool,
 ) -> int:
     from collections import Counter
@@ -415,20 +419,32 @@ def _run_unique(
     from ..models.grid_design import design_grid_puzzles
 
     with progress("grid: enumerating and counting", enabled=not as_json):
-        d = design_grid_puzzles(board, tokens, symmetry=sym, count_limit=count_limit)
+        d = design_grid_puzzles(
+            board, tokens, symmetry=sym, count_limit=count_limit,
+            time_limit=deadline.remaining(),
+        )  # fmt: skip
     uniq = d.unique
     others = [p for p in d.puzzles if not p.unique]
+    # Complete: the unique puzzles are all of them (none: INFEASIBLE); stopped: those found in
+    # the classes counted so far (FEASIBLE, or UNKNOWN when none yet).
+    if d.complete:
+        status = "OPTIMAL" if uniq else "INFEASIBLE"
+    else:
+        status = "FEASIBLE" if uniq else "UNKNOWN"
+    interrupted = d.stopped == "interrupted"
     if as_json:
         n = float(len(uniq))
+        exact = d.complete and bool(uniq)
         echo_json(
             result_row(
-                base, status="OPTIMAL" if uniq else "INFEASIBLE",
-                objective=n if uniq else None, bound=n if uniq else None,
-                gap=0.0 if uniq else None, method="grid-design",
+                base, status=status, objective=n if uniq else None,
+                bound=n if exact else None, gap=0.0 if exact else None, method="grid-design",
                 solution=[list(p.suffixes) for p in uniq],
                 counts={"classes": len(d.puzzles), "unique": len(uniq)},
                 verified=True if uniq else None,  # re-solved independently, else CheckError
-            ) | {"orbit_size": d.orbit_size, "classes": len(d.puzzles),
+                interrupted=interrupted,
+            ) | {"complete": d.complete, "stopped": d.stopped,
+                    "orbit_size": d.orbit_size, "classes": len(d.puzzles),
                     "unique_count": len(uniq), "count_limit": count_limit,
                     "wall_time": d.wall_time,
                     "stats": {k: v for k, v in d.stats.items() if k != "counts"},
@@ -436,8 +452,11 @@ def _run_unique(
                     "others": [{"suffixes": list(p.suffixes), "count": p.count_up_to_symmetry,
                                 "count_exact": p.count_exact} for p in others]}
         )  # fmt: skip
-        return 0 if uniq else 1
+        return exit_status(status, interrupted)
     click.echo("\n".join(_header(board, tokens, sym.order)))
+    if not d.complete:
+        click.echo(f"[INCOMPLETE: stopped by {_STOPPED[d.stopped or '']}; the classes counted "
+                   "so far]")  # fmt: skip
     click.echo(
         f"unique   {len(uniq)} of {len(d.puzzles):,} puzzle classes have exactly one full board "
         f"up to symmetry (enumerated in {d.stats['enumerate_time']:.2f} s, counted in "
@@ -469,9 +488,8 @@ def _run_unique(
         if len(others) > list_max:
             click.echo(f"  ... {len(others) - list_max:,} more (--list N or --json for all)")
     if not uniq:
-        click.echo("no suffix quadruple has a unique full board")
-        return 1
-    return 0
+        click.echo("no suffix quadruple has a unique full board" + ("" if d.complete else " yet"))
+    return exit_status(status, interrupted)
 
 
 _STOPPED = {"time_limit": "the time limit", "interrupted": "Ctrl-C", "": "?"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 import click
@@ -25,6 +26,7 @@ from ..puzzles.letterboxed import (
 from ..result import SolveResult, Status
 from ._common import (
     Deadline,
+    TimeLimitReached,
     answer,
     check_options,
     check_row,
@@ -84,9 +86,9 @@ rejected, seed, lexicon, unique, max_solutions, min_playable, max_draws, wall_ti
 (each: box, status, num_words, num_letters, solution, counts {"1", "2", "3"}, unique,
 two_word_solutions, playable_words, verified, difficulty, common_words, common_solutions).
 
-Exit status: 0 solved (or --check valid, or all K boxes generated), 1 no solution (or --check
-invalid, or fewer than K boxes within --max-draws), 2 bad input, 130 interrupted
-(Ctrl-C).
+Exit status: 0 solved (or --check valid, or boxes generated: status OPTIMAL with all K,
+FEASIBLE with fewer), 1 no solution (or --check invalid, or no box), 2 bad input, 130
+interrupted (Ctrl-C).
 """
 
 
@@ -251,7 +253,15 @@ def letterboxed(
             raise InputError(f"--generate makes new boxes: drop {', '.join(clash)}")
         ctx.exit(
             _run_generate(
-                generate, dict_path, unique, max_solutions, min_playable, seed, max_draws, as_json
+                generate,
+                dict_path,
+                unique,
+                max_solutions,
+                min_playable,
+                seed,
+                max_draws,
+                deadline,
+                as_json,
             )
         )
     design = {
@@ -283,19 +293,35 @@ def letterboxed(
             solver = LetterBoxedSolver(_load(dict_path))
         tick.update(stage=f"solving ({method})")
         # CP-SAT keeps its own limit (and returns its best so far); the rest is pure Python.
-        with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
-            result = _solve(
-                solver, box, method, all_solutions, deadline.remaining() or time_limit, workers,
-                seed,
+        # The DP returns what it knows on Ctrl-C; the seed's search is stopped here.
+        t0 = time.perf_counter()
+        try:
+            with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
+                result = _solve(
+                    solver, box, method, all_solutions, deadline.remaining() or time_limit,
+                    workers, seed,
+                )  # fmt: skip
+        except KeyboardInterrupt:
+            result = SolveResult(
+                Status.UNKNOWN, None, None, time.perf_counter() - t0, None, f"{method}",
+                sense="min", solver_info={"interrupted": True},
             )  # fmt: skip
         count = None
-        tick.update(stage="counting")
-        if max_words:
-            with time_guard(deadline):
-                count = solver.count(
-                    box, max_words=max_words, list_limit=(limit if list_solutions else 0)
-                )
+        count_stopped = None
+        if max_words and not result.solver_info.get("interrupted"):
+            tick.update(stage="counting")
+            try:
+                with time_guard(deadline):
+                    count = solver.count(
+                        box, max_words=max_words, list_limit=(limit if list_solutions else 0)
+                    )
+            except KeyboardInterrupt:
+                count_stopped = "interrupted"
+            except TimeLimitReached:
+                count_stopped = "time_limit"
     info = dict(result.solver_info)
+    if count_stopped == "interrupted":
+        info["interrupted"] = True
     words = result.solution
     n_words, n_letters = score(words) if words else (None, None)
     out: dict[str, Any] = {
@@ -315,12 +341,19 @@ def letterboxed(
     }
     if "reason" in info:
         out["reason"] = info["reason"]
+    elif info.get("interrupted") and not words:
+        least = f": at least {info['min_words']} words" if "min_words" in info else ""
+        out["reason"] = f"interrupted (Ctrl-C) before a solution was found{least}"
     out["interrupted"] = bool(info.get("interrupted"))
     out["gap"] = result.gap
     if all_solutions and "optimal_solutions" in info:
         sols = info["optimal_solutions"]
         out["n_optimal"] = len(sols)
         out["optimal_solutions"] = sols[:limit] if limit else sols
+    if count_stopped is not None:
+        out["count_stopped"] = count_stopped
+        why = "Ctrl-C" if count_stopped == "interrupted" else "the time limit"
+        click.echo(f"cpwords: counting stopped by {why}; the solve's answer stands", err=True)
     if count is not None:
         out["max_words"] = count.max_words
         out["counts"] = {str(j + 1): c for j, c in enumerate(count.by_words)}
@@ -384,6 +417,7 @@ def _run_generate(
     min_playable: int,
     seed: int,
     max_draws: int | None,
+    deadline: Deadline,
     as_json: bool,
 ) -> int:
     from ..models.letterboxed_design import generate_boxes
@@ -403,8 +437,10 @@ def _run_generate(
             max_solutions=max_solutions,
             min_playable=min_playable,
             max_draws=max_draws,
+            time_limit=deadline.remaining(),
         )
     found = len(gen.boxes)
+    interrupted = gen.stopped == "interrupted"
     # Complete = every requested box, each proven; fewer: FEASIBLE; none: UNKNOWN (exit 1).
     status = "OPTIMAL" if gen.complete else ("FEASIBLE" if found else "UNKNOWN")
     if as_json:
@@ -414,10 +450,10 @@ def _run_generate(
                 solution=[str(b.box) for b in gen.boxes],
                 counts={"boxes": found, "draws": gen.draws},
                 verified=all(b.verified for b in gen.boxes) if found else None,
-                lexicon_size=solver.size,
+                interrupted=interrupted, lexicon_size=solver.size,
             )
         )  # fmt: skip
-        return 0 if gen.complete else 1
+        return exit_status(status, interrupted)
     what = (
         "exactly one 2-word solution"
         if unique
@@ -452,10 +488,12 @@ def _run_generate(
             f"    difficulty  {d.score:.2f} ({sum(d.common_solutions):,} solutions of <= 3 "
             f"common words, Zipf >= {d.zipf_threshold:g})"
         )
-    if not gen.complete:
+    if gen.stopped is not None:
+        why = "Ctrl-C" if interrupted else "the time limit"
+        click.echo(f"\nonly {len(gen.boxes)} of {k} boxes: stopped by {why}")
+    elif not gen.complete:
         click.echo(
             f"\nonly {len(gen.boxes)} of {k} boxes within {gen.settings['max_draws']:,} draws "
             "(raise --max-draws or relax the demands)"
         )
-        return 1
-    return 0
+    return exit_status(status, interrupted)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import time
+
 import click
 
 from ._common import (
@@ -72,7 +75,7 @@ def letterpress(
     Words are ordered by length, then alphabetically. The dictionary's bitset index is built
     once and cached on disk, keyed by a hash of the dictionary's content.
     """
-    from ..models.letterpress import find_letterpress_words
+    from ..models.letterpress import find_letterpress_words, load_letterpress_index
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
@@ -89,15 +92,21 @@ def letterpress(
         "a word listing (no --board)",
         {"played": "--played", "workers": "--workers", "seed": "--seed"},
     )
-    with time_guard(deadline):
+    with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:
+        tick.update(stage="loading the index")
+        t0 = time.perf_counter()
+        index = load_letterpress_index(dict_path, use_cache=not no_cache)
+        index_seconds = time.perf_counter() - t0
+        tick.update(stage="listing")
         res = find_letterpress_words(
             letters,
-            dict_path,
+            index,
             min_length=min_length,
             limit=limit,
             longest_first=longest_first,
-            use_cache=not no_cache,
         )
+    # The index was loaded here (for the progress display): its time is this load's.
+    res = dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
     words: list[str] = res.solution
     info = res.solver_info
     count = int(res.objective or 0)

@@ -5,7 +5,17 @@ from __future__ import annotations
 import click
 
 from ..lexicon import Lexicon, english_words_lexicon, load_lexicon
-from ._common import alias, echo_json, exit_status, progress, reject_unused, result_row
+from ._common import (
+    Deadline,
+    alias,
+    echo_json,
+    exit_status,
+    progress,
+    reject_unused,
+    result_row,
+    time_guard,
+    time_limit_option,
+)
 
 
 def load_dictionary(path: str | None) -> Lexicon:
@@ -33,6 +43,7 @@ def load_dictionary(path: str | None) -> Lexicon:
     help="With --all, list at most this many.",
 )
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
+@time_limit_option(None)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def truncate(
     dict_path: str | None,
@@ -41,6 +52,7 @@ def truncate(
     all_sequences: bool,
     limit: int | None,
     max_sequences: int | None,
+    time_limit: float | None,
     as_json: bool,
 ) -> None:
     """Longest sequence of Truncate plays: each play adds one letter at either end of the
@@ -59,14 +71,25 @@ def truncate(
             "without --all",
             {"limit": "--limit", "max_sequences": "--max-sequences"},
         )
-    lex = load_dictionary(dict_path)
-    with progress("truncate: solving", enabled=not as_json):
-        res = solve_truncate(lex, starting, ending, all_sequences, max_sequences)
+    deadline = Deadline(time_limit)
+    with time_guard(deadline):
+        lex = load_dictionary(dict_path)
+    with progress("truncate", enabled=not as_json) as tick:
+        tick.update(stage="solving (and listing with --all)")
+        # The listing keeps its own limit (what it listed is kept); the DP is guarded.
+        with time_guard(deadline, grace=1.0):
+            res = solve_truncate(
+                lex, starting, ending, all_sequences, max_sequences,
+                time_limit=deadline.remaining(),
+            )  # fmt: skip
     sol = res.solution
+    interrupted = bool(res.solver_info.get("interrupted"))
+    stopped = res.solver_info.get("stopped")
     if as_json:
         row = result_row(
             res.to_dict(solution=sol.to_dict() if sol is not None else None),
             counts={"longest_sequences": sol.count if sol is not None else 0},
+            interrupted=interrupted,
         )
         row.update(lexicon=lex.source, lexicon_size=len(lex), lexicon_skipped=lex.skipped)
         row["sequence"] = list(sol.sequence) if sol is not None else []
@@ -74,10 +97,13 @@ def truncate(
         row["length"] = sol.length if sol is not None else 0
         if sol is not None and sol.sequences is not None:
             row["sequences"] = [list(s) for s in sol.sequences]
+            row["complete"] = stopped is None
         echo_json(row)
     else:
         click.echo(f"dictionary  {lex.source} ({len(lex)} words)")
-        if sol is None:
+        if sol is None and interrupted:
+            click.echo("interrupted (Ctrl-C) before the longest sequence was found")
+        elif sol is None:
             click.echo(_no_solution(starting, ending))
         else:
             click.echo(f"sequence    {' -> '.join(sol.sequence)}")
@@ -87,7 +113,10 @@ def truncate(
             if sol.sequences is not None:
                 for s in sol.sequences:
                     click.echo("  " + " -> ".join(s))
-    code = exit_status(res.status.value)
+                if stopped is not None:
+                    why = "Ctrl-C" if interrupted else "the time limit"
+                    click.echo(f"  [INCOMPLETE: listing stopped by {why}]")
+    code = exit_status(res.status.value, interrupted)
     if code:
         raise SystemExit(code)
 
