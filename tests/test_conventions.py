@@ -154,16 +154,70 @@ def test_grid_dict_is_the_option_and_lexicon_a_hidden_alias(tmp_path: Path) -> N
     assert invoke(["grid", "--dict", str(lex), "--lexicon", str(lex)])[0] == 2
 
 
-def test_options_that_do_nothing_are_refused(tmp_path: Path) -> None:
+#: Options that do nothing in the mode given: each is refused in one line (exit 2).
+IDLE_OPTIONS = [
+    ["grid", "--dict", "{w}", "--top", "100"],
+    ["grid", "--top", "500", "--count", "ck,ll,nd,ss", "--limit", "3"],
+    ["grid", "--top", "500", "--count", "ck,ll,nd,ss", "--all-orientations"],
+    ["grid", "--top", "500", "--check-text", "s1=ck", "--show", "2"],
+    ["grid", "--top", "500", "--workers", "2"],
+    ["grid", "--top", "500", "--seed", "3"],
+    ["snake", "{w}", "--method", "greedy", "--iterations", "5"],
+    ["snake", "{w}", "--method", "exact", "--iterations", "5"],
+    ["snake", "{w}", "--method", "local", "--workers", "3"],
+    ["snake", "{w}", "--peers"],
+    ["snake", "{w}", "--compare", "--peer-time-limit", "3"],
+    ["snake", "{w}", "--check-text", "bean beer", "--method", "greedy"],
+    ["snake", "{w}", "--check-text", "bean beer", "--time-limit", "5"],
+    ["snake", "{w}", "--export-tsplib", "{tmp}/x.atsp", "--seed", "4"],
+    ["snake", "{w}", "--export-tsplib", "{tmp}/x.atsp", "--export-connectivity", "none"],
+    ["snake", "{w}", "--force"],
+    ["letterboxed", "abc-def-ghi-jkl", "--check-text", "bead dhl", "--method", "dp"],
+    ["letterboxed", "abc-def-ghi-jkl", "--check-text", "bead dhl", "--time-limit", "5"],
+    ["letterboxed", "abc-def-ghi-jkl", "--check-text", "bead dhl", "--all"],
+    ["letterboxed", "abc-def-ghi-jkl", "--dict", "{w}", "--limit", "3"],
+    ["letterboxed", "abc-def-ghi-jkl", "--dict", "{w}", "--workers", "2"],
+    ["letterboxed", "--generate", "1", "--limit", "3"],
+    ["letterboxed", "--generate", "1", "--workers", "2"],
+    ["letterpress", "abc", "--dict", "{w}", "--played", "bean"],
+    ["letterpress", "abc", "--dict", "{w}", "--seed", "1"],
+    ["letterpress", "a" * 25, "--board", "." * 25, "--limit", "3"],
+    ["truncate", "--dict", "{w}", "--limit", "1"],
+    ["bench", "benchmarks/suites/quick.toml", "--out", "{tmp}/r.jsonl", "--list", "--jobs", "2"],
+    ["bench", "benchmarks/suites/quick.toml", "--out", "{tmp}/r.jsonl", "--executor", "serial",
+     "--jobs", "2"],
+]  # fmt: skip
+
+#: The same options where they do something: accepted.
+USED_OPTIONS = [
+    ["snake", "{w}", "--method", "layered", "--iterations", "5"],
+    ["snake", "{w}", "--method", "exact", "--workers", "1", "--seed", "2"],
+    ["letterboxed", "abc-def-ghi-jkl", "--dict", "{w}", "--all", "--limit", "3"],
+    ["letterboxed", "abc-def-ghi-jkl", "--dict", "{w}", "--method", "cpsat", "--workers", "1"],
+    ["truncate", "--dict", "{w}", "--all", "--limit", "1"],
+    ["grid", "--dict", "{w}", "--all-orientations", "--limit", "2"],
+]
+
+
+@pytest.mark.parametrize("args", IDLE_OPTIONS, ids=lambda a: " ".join(a[:1] + a[2:]))
+def test_options_that_do_nothing_are_refused(tmp_path: Path, args: list[str]) -> None:
     lex = tmp_path / "w.txt"
     lex.write_text(WORDS)
-    for args in (
-        ["grid", "--dict", str(lex), "--top", "100"],
-        ["grid", "--top", "500", "--count", "ck,ll,nd,ss", "--limit", "3"],
-        ["grid", "--top", "500", "--workers", "2"],
-    ):
-        code, text = invoke(args)
-        assert code == 2 and "does nothing" in text, (args, text)
+    argv = [a.format(w=lex, tmp=tmp_path) for a in args]
+    code, text = invoke(argv)
+    assert code == 2 and "does nothing" in text, (argv, text)
+    assert text.count("\n") <= 1 and len(text) < 200
+    assert not list(tmp_path.glob("x.atsp")) and not list(tmp_path.glob("r.jsonl"))
+
+
+@pytest.mark.parametrize("args", USED_OPTIONS, ids=lambda a: " ".join(a[:1] + a[2:]))
+def test_the_same_options_are_accepted_where_they_do_something(
+    tmp_path: Path, args: list[str]
+) -> None:
+    lex = tmp_path / "w.txt"
+    lex.write_text(WORDS)
+    code, text = invoke([a.format(w=lex, tmp=tmp_path) for a in args])
+    assert code in (0, 1) and "does nothing" not in text, text
 
 
 def test_ticker_clock_runs_and_bound_never_gets_worse() -> None:

@@ -154,6 +154,7 @@ def alias(value: Any, old: Any, name: str, old_name: str) -> Any:
 def reject_unused(ctx: click.Context, mode: str, names: dict[str, str]) -> None:
     """Refuse options given on the command line that do nothing in ``mode``.
 
+    ``mode`` completes the sentence "OPTION does nothing ..." (``"without --all"``);
     ``names`` maps click parameter names to their option spelling (``{"limit": "--limit"}``).
     """
     from ..errors import InputError
@@ -164,7 +165,7 @@ def reject_unused(ctx: click.Context, mode: str, names: dict[str, str]) -> None:
         if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
     ]
     if given:
-        raise InputError(f"{', '.join(given)} does nothing with {mode}")
+        raise InputError(f"{', '.join(given)} does nothing {mode}")
 
 
 excerpt = _excerpt  # at most a short excerpt of an input in a message

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from ._common import echo_json
+from ._common import echo_json, reject_unused
 
 
 @click.command("bench")
@@ -19,7 +19,13 @@ from ._common import echo_json
     type=click.Path(path_type=Path),
     help="Results file (JSON lines); appended to, and resumed from, if it exists.",
 )
-@click.option("--jobs", "-j", type=int, default=None, help="Parallel workers [default: CPUs].")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Parallel workers [default: CPUs].",
+)
 @click.option(
     "--isolate",
     is_flag=True,
@@ -77,6 +83,17 @@ def bench(
     from ..bench.runner import run_tasks
     from ..bench.suite import load_suite
 
+    ctx = click.get_current_context()
+    if list_only:
+        reject_unused(ctx, "with --list (nothing runs)", {
+            "jobs": "--jobs", "isolate": "--isolate", "executor": "--executor",
+            "scheduler": "--scheduler", "retry_errors": "--retry-errors",
+            "report_dir": "--report", "force": "--force", "quiet": "--quiet",
+        })  # fmt: skip
+    if executor == "serial":
+        reject_unused(ctx, "with --executor serial (one task at a time)", {"jobs": "--jobs"})
+    if executor == "dask" and scheduler is not None:
+        reject_unused(ctx, "with --scheduler (the cluster sets its size)", {"jobs": "--jobs"})
     s = load_suite(suite)
     if list_only:
         done: set[str] = set()

@@ -225,15 +225,16 @@ def grid(
     list_max = alias(limit, list_max, "--limit", "--list")
     list_max = 60 if list_max is None else list_max
     if lexicon is not None:
-        reject_unused(ctx, "--dict", {"top": "--top"})
+        reject_unused(ctx, "with --dict", {"top": "--top"})
     if modes:
         reject_unused(
             ctx,
-            "--count/--solve/--check",
-            {"show": "--show", "limit": "--limit", "list_max": "--list"},
-        )
+            "with --count/--solve/--check",
+            {"show": "--show", "limit": "--limit", "list_max": "--list",
+             "all_orientations": "--all-orientations"},
+        )  # fmt: skip
     if partial is None:
-        reject_unused(ctx, "modes other than --solve", {"workers": "--workers", "seed": "--seed"})
+        reject_unused(ctx, "without --solve", {"workers": "--workers", "seed": "--seed"})
     board = load_board(board_path)
     with time_guard(deadline), progress("grid", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")

@@ -92,6 +92,14 @@ interrupted (Ctrl-C).
 """
 
 
+#: Options that only tune a solve (refused with --check).
+_SOLVING = {
+    "all_solutions": "--all", "max_words": "--max-words", "list_solutions": "--list",
+    "limit": "--limit", "method": "--method", "time_limit": "--time-limit",
+    "workers": "--workers", "seed": "--seed",
+}  # fmt: skip
+
+
 def _load(dict_path: str | None) -> Lexicon:
     return load_lexicon(dict_path) if dict_path else default_lexicon()
 
@@ -251,6 +259,7 @@ def letterboxed(
         clash = [k for k, v in others.items() if v]
         if clash:
             raise InputError(f"--generate makes new boxes: drop {', '.join(clash)}")
+        reject_unused(ctx, "with --generate", {"limit": "--limit", "workers": "--workers"})
         ctx.exit(
             _run_generate(
                 generate,
@@ -275,9 +284,13 @@ def letterboxed(
         verb = "needs" if len(lonely) == 1 else "need"
         raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
     box = _box(sides, any_shape)
-    if method != "cpsat":
-        reject_unused(ctx, f"--method {method}", {"workers": "--workers", "seed": "--seed"})
     one_stdin({"--dict": dict_path, "--check": check_file})
+    if check_file is not None or check_text is not None:
+        reject_unused(ctx, "with --check", _SOLVING)
+    if method != "cpsat":
+        reject_unused(ctx, f"with --method {method}", {"workers": "--workers", "seed": "--seed"})
+    if not (list_solutions or all_solutions):
+        reject_unused(ctx, "without --list or --all", {"limit": "--limit"})
     proposed = answer(check_file, check_text, "proposed solution")
     if proposed is not None:
         # The rules need no lexicon; membership is checked only against a given --dict.

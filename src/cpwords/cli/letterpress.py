@@ -82,14 +82,14 @@ def letterpress(
     if colours is not None:
         reject_unused(
             ctx,
-            "--board",
+            "with --board",
             {"min_length": "--min-length", "limit": "--limit", "longest_first": "--longest-first"},
         )
         _board_mode(letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json)
         return
     reject_unused(
         ctx,
-        "a word listing (no --board)",
+        "without --board (a word listing)",
         {"played": "--played", "workers": "--workers", "seed": "--seed"},
     )
     with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:

@@ -35,6 +35,7 @@ from ._common import (
     exit_status,
     one_stdin,
     progress,
+    reject_unused,
     require_file,
     result_row,
     seed_option,
@@ -155,6 +156,7 @@ def snake(
     one_stdin({"FILE": file, "--check": check_file})
     if check_file is not None and check_text is not None:
         raise InputError("give --check FILE or --check-text TEXT, not both")
+    _refuse_unused(method, compare, peers, export_tsplib, export_model, check_file, check_text)
     if check_file is not None:
         require_file(check_file, "--check")
     # The time limit covers the whole command, start-up and reading included.
@@ -230,6 +232,51 @@ def snake(
     code = exit_status(main_res.status.value, interrupted)
     if code:
         raise SystemExit(code)
+
+
+#: Options that only tune a solve (refused with --check and --export-*).
+_SOLVING = {
+    "method": "--method", "compare": "--compare", "peers": "--peers",
+    "peer_time_limit": "--peer-time-limit", "time_limit": "--time-limit",
+    "workers": "--workers", "seed": "--seed", "iterations": "--iterations",
+}  # fmt: skip
+_CONNECTIVITY = "--export-connectivity"
+
+
+def _refuse_unused(
+    method: str,
+    compare: bool,
+    peers: bool,
+    export_tsplib: str | None,
+    export_model: str | None,
+    check_file: str | None,
+    check_text: str | None,
+) -> None:
+    """Refuse options that do nothing in the chosen mode (one line, exit 2)."""
+    ctx = click.get_current_context()
+    exporting = export_tsplib is not None or export_model is not None
+    checking = check_file is not None or check_text is not None
+    if exporting and checking:
+        raise InputError("give --export-* or --check, not both")
+    if exporting:
+        reject_unused(ctx, "with --export-*", _SOLVING)
+        if export_model is None:
+            reject_unused(ctx, "with --export-tsplib alone", {"export_connectivity": _CONNECTIVITY})
+        return
+    reject_unused(
+        ctx, "without --export-*", {"force": "--force", "export_connectivity": _CONNECTIVITY}
+    )
+    if checking:
+        reject_unused(ctx, "with --check", _SOLVING)
+        return
+    if not compare:
+        reject_unused(ctx, "without --compare", {"peers": "--peers"})
+    if not peers:
+        reject_unused(ctx, "without --peers", {"peer_time_limit": "--peer-time-limit"})
+    if method != "layered" and not compare:
+        reject_unused(ctx, f"with --method {method} (layered only)", {"iterations": "--iterations"})
+    if method in HEURISTIC_METHODS + PEER_METHODS:
+        reject_unused(ctx, f"with --method {method} (exact methods only)", {"workers": "--workers"})
 
 
 def _ordering(instance: WordsnakeInstance, file: str | None, text: str | None) -> list[str]:
