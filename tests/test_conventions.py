@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -665,3 +666,45 @@ def test_api_time_limits_keep_what_was_found_and_say_they_stopped() -> None:
     # 20,000 words: the enumeration alone takes about a second, the counts about 2 minutes.
     design = design_grid_puzzles(load_board(None), wordfreq_tokens(20000), time_limit=0.3)
     assert design.stopped == "time_limit" and not design.complete
+
+
+SOLVERS = ["snake", "letterboxed", "truncate", "letterpress", "grid"]
+
+
+def _leaf_commands() -> list[tuple[str, click.Command]]:
+    out = []
+    for name, cmd in sorted(cli.commands.items()):
+        if isinstance(cmd, click.Group):
+            out += [(f"{name} {sub}", c) for sub, c in sorted(cmd.commands.items())]
+        else:
+            out.append((name, cmd))
+    return out
+
+
+def test_help_of_every_subcommand_reads_the_same_way() -> None:
+    # Issue 12: --help of every subcommand reads the same way: the shared options close the
+    # list in one order, each with one wording, one spelling and one metavar everywhere.
+    from cpwords.cli._common import EPILOG, HELP, SHARED_ORDER
+
+    forms: dict[str, set[tuple[object, ...]]] = {}
+    for name, cmd in _leaf_commands():
+        opts = [p for p in cmd.params if isinstance(p, click.Option) and not p.hidden]
+        names = [str(p.name) for p in opts]
+        shared = [n for n in names if n in SHARED_ORDER]
+        assert shared == [n for n in SHARED_ORDER if n in shared], (name, shared)
+        assert names[len(names) - len(shared):] == shared, (name, names)  # fmt: skip
+        for p in opts:
+            if p.name in HELP:
+                assert p.help == HELP[p.name], (name, p.name, p.help)
+                forms.setdefault(str(p.name), set()).add((tuple(p.opts), p.metavar))
+        # The description: one short first sentence (shown whole in `cpwords --help`).
+        assert cmd.help and not cmd.get_short_help_str(limit=56).endswith("..."), name
+        if name in SOLVERS:
+            assert cmd.epilog == EPILOG and "JSON, beyond the conventions below" in cmd.help
+            assert {"as_json", "time_limit"} <= set(names), name
+            res = CliRunner().invoke(cli, [name, "--help"])
+            assert res.exit_code == 0 and "Exit status 0 found" in " ".join(res.output.split())
+    assert all(len(v) == 1 for v in forms.values()), forms
+    assert {"dict_path", "limit", "time_limit", "workers", "seed", "as_json", "check_file"} <= set(
+        forms
+    )

@@ -106,17 +106,14 @@ class Seconds(click.ParamType):
 SECONDS = Seconds()
 
 
-def time_limit_option(default: float | None, what: str = "") -> Callable[[F], F]:
+def time_limit_option(default: float | None) -> Callable[[F], F]:
     """``--time-limit SECONDS``: positive and finite; ``default`` None means no limit."""
-    text = "Stop after this many seconds (wall time of the whole command)"
-    text += f"; {what}" if what else ""
-    text += "." if default is not None else " [default: no limit]."
     return click.option(
         "--time-limit",
         type=SECONDS,
         default=default,
-        show_default=default is not None,
-        help=text,
+        show_default="no limit" if default is None else True,
+        help=HELP["time_limit"],
     )
 
 
@@ -127,19 +124,124 @@ def workers_option(default: int = 1) -> Callable[[F], F]:
         type=click.IntRange(min=1),
         default=default,
         show_default=True,
-        help="Solver threads.",
+        metavar="N",
+        help=HELP["workers"],
     )
 
 
 def seed_option() -> Callable[[F], F]:
-    """``--seed N``: the solver's random seed (non-negative)."""
+    """``--seed N``: the random seed (non-negative)."""
     return click.option(
         "--seed",
         type=click.IntRange(min=0),
         default=0,
         show_default=True,
-        help="Solver random seed.",
+        metavar="N",
+        help=HELP["seed"],
     )
+
+
+#: The help text of every option shared by several subcommands: one wording everywhere (the
+#: defaults, which differ, are shown after it).
+HELP = {
+    "dict_path": "Dictionary file ('-': stdin): one word a line; extra columns (the Truncate "
+    "'word freq score' format) and '*' marks are ignored.",
+    "limit": "Show at most N results.",
+    "check_file": "Check the answer in FILE ('-': stdin) with the independent checker instead "
+    "of solving (exit 1 if it is not valid).",
+    "check_text": "The same, with the answer given inline.",
+    "time_limit": "Stop after this many seconds (wall time of the whole command); a stopped "
+    "solve prints its best answer so far.",
+    "workers": "Solver threads.",
+    "seed": "Random seed (solver and randomised steps).",
+    "as_json": "Print one JSON object instead of text.",
+    "force": "Write even where files cpwords did not create are in the way (same-named files "
+    "are replaced).",
+}
+
+#: The order of the shared options, last in every subcommand's --help (README, "Conventions").
+SHARED_ORDER = tuple(k for k in HELP if k != "force")
+
+#: Said at the end of every solving subcommand's --help.
+EPILOG = (
+    "Conventions, as in every cpwords command: --json prints one object that starts with "
+    "status, objective, bound, gap, method, wall_time, solution, counts, verified, "
+    "interrupted (a checking mode: valid, problems, solution, objective). Exit status 0 "
+    "found (or a valid --check), 1 none (or an invalid --check), 2 bad input, 130 "
+    "interrupted: Ctrl-C prints the best answer so far, marked interrupted."
+)
+
+#: The default dictionary of truncate and letterpress, as --help shows it.
+WEB2 = "Webster's 2nd International (web2, from the english-words package)"
+
+_NO = object()
+
+
+def json_option() -> Callable[[F], F]:
+    """``--json``: one JSON object on stdout instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help=HELP["as_json"])
+
+
+def shared_options(
+    *,
+    dictionary: str | None = None,
+    limit: str | None = None,
+    check: bool = False,
+    time_limit: Any = _NO,
+    workers: int | None = None,
+    seed: bool = False,
+) -> Callable[[F], F]:
+    """The options shared by the subcommands, in one order and one wording (:data:`HELP`).
+
+    Put it last (right above the function) so they close the option list. ``dictionary``
+    and ``limit`` describe the defaults (None: no such option); ``time_limit`` is the default
+    seconds (None: no limit; omitted: no option); ``workers`` the default threads.
+    """
+    decorators: list[Callable[[F], F]] = []
+    if dictionary is not None:
+        decorators.append(
+            click.option(
+                "--dict",
+                "dict_path",
+                type=click.Path(dir_okay=False, allow_dash=True),
+                default=None,
+                metavar="FILE",
+                show_default=dictionary,
+                help=HELP["dict_path"],
+            )
+        )
+    if limit is not None:
+        decorators.append(
+            click.option(
+                "--limit",
+                type=click.IntRange(min=0),
+                default=None,
+                metavar="N",
+                show_default=limit,
+                help=HELP["limit"],
+            )
+        )
+    if check:
+        decorators.append(check_options())
+    if time_limit is not _NO:
+        decorators.append(time_limit_option(time_limit))
+    if workers is not None:
+        decorators.append(workers_option(workers))
+    if seed:
+        decorators.append(seed_option())
+    decorators.append(json_option())
+
+    def deco(f: F) -> F:
+        for d in reversed(decorators):  # the first listed ends up first in --help
+            f = d(f)
+        return f
+
+    return deco
+
+
+def force_option() -> Callable[[F], F]:
+    """``--force``: write into a non-empty folder cpwords did not create."""
+    return click.option("--force", is_flag=True, help=HELP["force"])
 
 
 def alias(value: Any, old: Any, name: str, old_name: str) -> Any:
@@ -185,11 +287,7 @@ def check_options() -> Callable[[F], F]:
 
     def deco(f: F) -> F:
         f = click.option(
-            "--check-text",
-            "check_text",
-            metavar="TEXT",
-            default=None,
-            help="The same, with the answer given inline.",
+            "--check-text", "check_text", metavar="TEXT", default=None, help=HELP["check_text"]
         )(f)
         return click.option(
             "--check",
@@ -197,8 +295,7 @@ def check_options() -> Callable[[F], F]:
             metavar="FILE",
             type=click.Path(dir_okay=False, allow_dash=True),
             default=None,
-            help="Check the answer in FILE ('-': stdin) with the independent checker instead "
-            "of solving (exit 1 if it is not valid).",
+            help=HELP["check_file"],
         )(f)
 
     return deco

@@ -23,10 +23,10 @@ from ..puzzles.grid import (
     wordfreq_tokens,
 )
 from ._common import (
+    EPILOG,
     Deadline,
     alias,
     answer,
-    check_options,
     check_row,
     echo_json,
     exit_status,
@@ -34,10 +34,8 @@ from ._common import (
     progress,
     reject_unused,
     result_row,
-    seed_option,
+    shared_options,
     time_guard,
-    time_limit_option,
-    workers_option,
 )
 
 
@@ -72,7 +70,7 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     click.echo("    words: " + " ".join(board_words(board, fill)))
 
 
-@click.command("grid")
+@click.command("grid", epilog=EPILOG)
 @click.option(
     "--board",
     "board_path",
@@ -83,23 +81,18 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 )
 @click.option(
     "--top",
-    type=int,
+    type=click.IntRange(min=1),
+    metavar="N",
     default=DEFAULT_TOP,
     show_default=True,
     help="Lexicon: the N most common English words (wordfreq), a-z only, plurals dropped.",
-)
-@click.option(
-    "--dict",
-    "dict_path",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default=None,
-    help="Use this word-list file instead of --top ('-': stdin).",
 )
 @click.option("--lexicon", type=click.Path(dir_okay=False, allow_dash=True), hidden=True)
 @click.option(
     "--suffix-length",
     "-L",
-    type=int,
+    type=click.IntRange(1, 8),
+    metavar="L",
     default=DEFAULT_SUFFIX_LENGTH,
     show_default=True,
     help="Letters of a suffix token (the last L letters of a word), 1..8.",
@@ -107,7 +100,8 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 @click.option(
     "--min-prefix",
     "-P",
-    type=int,
+    type=click.IntRange(1, 8),
+    metavar="P",
     default=DEFAULT_MIN_PREFIX,
     show_default=True,
     help="Least letters of a prefix token (the rest of the word), 1..8.",
@@ -135,20 +129,15 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     default=None,
     help="The same, with the partial board given inline.",
 )
-@check_options()
 @click.option(
-    "--show", type=click.IntRange(min=0), default=3, show_default=True, help="Boards to draw."
-)
-@click.option(
-    "--limit",
+    "--show",
     type=click.IntRange(min=0),
-    default=None,
-    help="Quadruples to list in the human output [default: 60] (--json lists all).",
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="Boards to draw.",
 )
 @click.option("--list", "list_max", type=click.IntRange(min=0), default=None, hidden=True)
-@time_limit_option(None, "a stopped enumeration lists what it found, marked incomplete")
-@workers_option(2)
-@seed_option()
 @click.option(
     "--all-orientations", is_flag=True, help="No symmetry breaking: list every orientation."
 )
@@ -166,7 +155,14 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     metavar="N",
     help="With --unique: stop counting a class at N boards (faster; default exact).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@shared_options(
+    dictionary="the --top N most common words",
+    limit="60 quadruples in text, all in JSON",
+    check=True,
+    time_limit=None,
+    workers=2,
+    seed=True,
+)
 def grid(
     board_path: str | None,
     top: int,
@@ -191,18 +187,24 @@ def grid(
     count_limit: int | None,
     as_json: bool,
 ) -> None:
-    """The prefix/suffix grid: every edge of the board joins a prefix slot to a suffix slot and
-    must spell a word; prefixes distinct, suffixes distinct, no word twice. A puzzle is the
-    suffix quadruple; the player finds the prefixes.
+    """List, count, solve or check prefix/suffix grid puzzles.
 
-    By default lists every suffix quadruple that admits a full board, one per class of
-    rotated/reflected boards (the lex-leader of the class), with an example board. --count
-    tells whether a puzzle has a unique answer; --solve completes a partial board; --check
-    validates a filled one. --unique keeps the quadruples with exactly one full board up to
-    symmetry (good puzzles), each with a difficulty (partial fills a forward-checking solver
-    visits; commonness of the words), and counts the completions of every other class. Exit
-    status 1 when there is no quadruple / no completion / no unique puzzle / the checked
-    board is invalid.
+    Every edge of the board joins a prefix slot to a suffix slot and must spell a word;
+    prefixes distinct, suffixes distinct, no word twice. A puzzle is the suffix quadruple; the
+    player finds the prefixes.
+
+    Modes: by default, every suffix quadruple that admits a full board, one per class of
+    rotated/reflected boards (the lex-leader), with an example board; --count QUADRUPLE
+    counts the full boards of one puzzle (is its answer unique?); --solve FILE or --solve-text
+    completes a partial board; --check FILE or --check-text validates a filled one (a filled
+    board is 'slot=token,...' or a JSON object); --unique keeps the quadruples with exactly
+    one full board up to symmetry, each with a difficulty, and counts every other class. A
+    listing or count stopped by the time limit or Ctrl-C keeps what it found, marked
+    incomplete (its count is a lower bound).
+
+    JSON, beyond the conventions below: board, top, lexicon, lexicon_size, suffix_length,
+    min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
+    complete, stopped.
     """
     from ..models.grid import count_completions, enumerate_quadruples, solve_grid
     from ..models.grid_symmetry import board_symmetry

@@ -25,10 +25,10 @@ from ..puzzles.letterboxed import (
 )
 from ..result import SolveResult, Status
 from ._common import (
+    EPILOG,
     Deadline,
     TimeLimitReached,
     answer,
-    check_options,
     check_row,
     echo_json,
     exit_status,
@@ -36,59 +36,39 @@ from ._common import (
     progress,
     reject_unused,
     result_row,
-    seed_option,
+    shared_options,
     time_guard,
-    time_limit_option,
-    workers_option,
 )
 
-_HELP = f"""Solve a Letter Boxed puzzle: proven fewest words, then fewest letters.
+_HELP = f"""Solve a Letter Boxed puzzle with the fewest words.
 
-SIDES is the box as one argument ``abc-def-ghi-jkl`` or as four arguments ``abc def ghi jkl``
-(4 sides of 3 distinct letters a-z). A playable word has 3+ letters, only box letters, and
-never two consecutive letters from one side; each word starts with the last letter of the
-previous one; a solution uses every letter, and ends as soon as it has.
+The optimum is the fewest words, then the fewest letters.
 
-\b
-Lexicon: --dict FILE (one word per line; extra columns and '*' marks are ignored), else the
-built-in list: wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent English entries, a-z only
-(about 93,600 words; a frequency list, so it holds some names and abbreviations).
+SIDES is the box, as one argument abc-def-ghi-jkl or four (abc def ghi jkl): 4 sides of 3
+distinct letters a-z (--any-shape: other shapes, up to 16 letters). A playable word has 3+
+letters, only box letters, and never two consecutive letters from one side; each word starts
+with the last letter of the previous one; a solution uses every letter.
 
-\b
-Methods: dp (default) is exact and fast: a layered dynamic programme over (letters still
-needed, current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover
-model with chained word slots in CP-SAT; seed is the seed article's two-word pair search
-(a baseline that proves nothing).
+Methods: dp (default) is exact: a layered dynamic programme over (letters still needed,
+current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover model with
+chained word slots in CP-SAT; seed is the seed article's two-word pair search (a baseline that
+proves nothing). The default dictionary ({DEFAULT_LEXICON_SIZE:,} entries, a-z only) is a
+frequency list, so it holds some names and abbreviations.
 
-\b
---json prints one object with the keys:
-  status        OPTIMAL | INFEASIBLE (no solution) | FEASIBLE | UNKNOWN
-  solution      list of words (null without a solution)
-  num_words, num_letters   the solution's score
-  objective, bound         1000 * words + letters (lower is better)
-  wall_time     seconds (solve only, lexicon loading excluded)
-  method, verified, box, lexicon, lexicon_size, playable_words
-  with --all:   optimal_solutions (lists of words), n_optimal
-  with --max-words K: max_words, counts ({{"1": n1, "2": n2, ...}}), count_total,
-                count_wall_time, solutions (with --list)
-  with --check FILE or --check-text "WORD WORD": valid (bool), problems (list of
-                str), num_words, num_letters (words separated by spaces, commas or dashes)
+Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
+of at most K words and --list lists them); --check FILE or --check-text "WORD WORD" checks a
+proposed solution (words separated by spaces, commas or dashes); --generate K makes K new
+boxes (no SIDES): 12 distinct letters drawn by English letter frequency (--seed), each kept
+only when its fewest-word solution is proven to be 2 words (--unique: exactly one 2-word
+solution; --max-solutions N, --min-playable M, --max-draws D), each recounted by an
+independent brute force.
 
-  interrupted   true when Ctrl-C stopped the solve (the answer is the best so far)
-
-\b
---generate K makes K new boxes instead (no SIDES): 12 distinct letters drawn by English
-letter frequency (--seed), each kept only when its fewest-word solution is proven to be 2
-words; --unique demands exactly one 2-word solution, --max-solutions N at most N,
---min-playable M at least M playable words. Every box is recounted by an independent brute
-force before it is printed. --json prints one object: requested, found, complete, draws,
-rejected, seed, lexicon, unique, max_solutions, min_playable, max_draws, wall_time and boxes
-(each: box, status, num_words, num_letters, solution, counts {"1", "2", "3"}, unique,
-two_word_solutions, playable_words, verified, difficulty, common_words, common_solutions).
-
-Exit status: 0 solved (or --check valid, or boxes generated: status OPTIMAL with all K,
-FEASIBLE with fewer), 1 no solution (or --check invalid, or no box), 2 bad input, 130
-interrupted (Ctrl-C).
+JSON, beyond the conventions below: objective and bound are 1000 * words + letters (lower is
+better); num_words, num_letters, box, lexicon, lexicon_size, playable_words; with --all
+optimal_solutions and n_optimal; with --max-words max_words, counts {{"1": n1, "2": n2, ...}},
+count_total, count_wall_time and solutions (with --list); with --generate solution (the
+boxes), requested, found, complete, stopped, draws, rejected and boxes (each with its counts,
+difficulty and verification).
 """
 
 
@@ -161,26 +141,16 @@ def _solve(
     return seed_baseline(box, solver.lexicon.words)
 
 
-@click.command("letterboxed", help=_HELP)
+@click.command("letterboxed", help=_HELP, epilog=EPILOG)
 @click.argument("sides", nargs=-1)
-@click.option(
-    "--dict",
-    "dict_path",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Lexicon file, '-' for stdin (default: built-in).",
-)
 @click.option("--all", "all_solutions", is_flag=True, help="List every optimal solution.")
 @click.option(
     "--max-words",
     type=click.IntRange(min=1),
+    metavar="K",
     help="Count all solutions with at most K words (exact, per word count).",
 )
 @click.option("--list", "list_solutions", is_flag=True, help="With --max-words: list them too.")
-@click.option(
-    "--limit",
-    type=click.IntRange(min=1),
-    help="With --list or --all: print at most N solutions.",
-)
 @click.option(
     "--method",
     "-m",
@@ -189,10 +159,6 @@ def _solve(
     show_default=True,
     help="dp: exact DP; cpsat: CP-SAT set-cover model; seed: the seed's two-word search.",
 )
-@time_limit_option(60.0, "cpsat returns its best so far, dp stops with a message")
-@workers_option(1)
-@seed_option()
-@check_options()
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
 @click.option(
     "--generate",
@@ -221,7 +187,14 @@ def _solve(
     metavar="D",
     help="With --generate: give up after D drawn boxes (default 1000 * K).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (keys above).")
+@shared_options(
+    dictionary=f"wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words",
+    limit="all",
+    check=True,
+    time_limit=60.0,
+    workers=1,
+    seed=True,
+)
 @click.pass_context
 def letterboxed(
     ctx: click.Context,
@@ -362,7 +335,7 @@ def letterboxed(
     if all_solutions and "optimal_solutions" in info:
         sols = info["optimal_solutions"]
         out["n_optimal"] = len(sols)
-        out["optimal_solutions"] = sols[:limit] if limit else sols
+        out["optimal_solutions"] = sols[:limit] if limit is not None else sols
     if count_stopped is not None:
         out["count_stopped"] = count_stopped
         why = "Ctrl-C" if count_stopped == "interrupted" else "the time limit"

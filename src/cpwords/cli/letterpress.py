@@ -8,33 +8,29 @@ import time
 import click
 
 from ._common import (
+    EPILOG,
+    WEB2,
     Deadline,
     echo_json,
     exit_status,
     progress,
     reject_unused,
     result_row,
-    seed_option,
+    shared_options,
     time_guard,
-    time_limit_option,
-    workers_option,
 )
 
 
-@click.command("letterpress")
+@click.command("letterpress", epilog=EPILOG)
 @click.argument("letters")
 @click.option(
-    "--dict",
-    "dict_path",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default=None,
-    help="Dictionary file ('-': stdin): one word a line (or the Truncate 'word freq score' "
-    "format). "
-    "Default: Webster's 2nd International (web2, from the english-words package), the "
-    "/usr/share/dict/words the seed benchmarked.",
+    "--min-length",
+    type=click.IntRange(min=1),
+    metavar="N",
+    default=1,
+    show_default=True,
+    help="Shortest word to list, in letters.",
 )
-@click.option("--min-length", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--limit", type=click.IntRange(min=0), default=None, help="List at most N words.")
 @click.option("--longest-first", is_flag=True, help="Longest words first (default: shortest).")
 @click.option(
     "--no-cache",
@@ -51,10 +47,7 @@ from ._common import (
     "the word and tiles maximising the score swing (CP-SAT), ties broken by defended tiles.",
 )
 @click.option("--played", multiple=True, metavar="WORD", help="With --board: already played.")
-@time_limit_option(20.0, "with --board, CP-SAT returns its best move so far")
-@workers_option(2)
-@seed_option()
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
 def letterpress(
     letters: str,
     dict_path: str | None,
@@ -69,11 +62,15 @@ def letterpress(
     seed: int,
     as_json: bool,
 ) -> None:
-    """List every dictionary word that LETTERS can spell, each letter used at most as often
-    as it appears (e.g. the 25 letters of a Letterpress board).
+    """Find every word some letters spell, or the best move.
 
-    Words are ordered by length, then alphabetically. The dictionary's bitset index is built
-    once and cached on disk, keyed by a hash of the dictionary's content.
+    LETTERS is the bag (e.g. the 25 letters of a Letterpress board), each letter usable as
+    often as it appears; words are listed by length, then alphabetically. The dictionary's
+    bitset index is built once and cached on disk, keyed by a hash of its content (see
+    cpwords cache). --board COLOURS finds the best move on the position instead (CP-SAT).
+
+    JSON, beyond the conventions below: solution (the words), count, returned, letters,
+    lexicon, lexicon_size, index; with --board, solution is the move and word its word.
     """
     from ..models.letterpress import find_letterpress_words, load_letterpress_index
 

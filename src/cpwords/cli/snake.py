@@ -27,20 +27,19 @@ from ..wordsnake import (
     solve_wordsnake,
 )
 from ._common import (
+    EPILOG,
     SECONDS,
     STARTED,
-    check_options,
     check_row,
     echo_json,
     exit_status,
+    force_option,
     one_stdin,
     progress,
     reject_unused,
     require_file,
     result_row,
-    seed_option,
-    time_limit_option,
-    workers_option,
+    shared_options,
 )
 from ._snake_interop import available_peers, export_files, read_ordering
 
@@ -54,7 +53,7 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
     return load_instance(file, cyclic, proper)
 
 
-@click.command("snake")
+@click.command("snake", epilog=EPILOG)
 @click.argument("file", required=False, metavar="[FILE]")
 @click.option("--cyclic", is_flag=True, help="Score the pair last -> first too (Burkardt).")
 @click.option("--proper", is_flag=True, help="Overlaps must be shorter than both words.")
@@ -80,17 +79,14 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
 @click.option(
     "--peer-time-limit", type=SECONDS, default=10.0, show_default=True, help="Seconds per peer."
 )
-@time_limit_option(60.0, "exact methods answer FEASIBLE with the bound when it stops them")
-@workers_option(2)
-@seed_option()
 @click.option(
     "--iterations",
     type=click.IntRange(min=1),
+    metavar="N",
     default=100,
     show_default=True,
     help="Layered-greedy iterations.",
 )
-@check_options()
 @click.option(
     "--export-tsplib",
     metavar="OUT.atsp",
@@ -112,8 +108,8 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
     show_default=True,
     help="MPS/LP connectivity: exact single-commodity flow, or none (the relaxation).",
 )
-@click.option("--force", is_flag=True, help="Let --export-* overwrite an existing file.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@force_option()
+@shared_options(check=True, time_limit=60.0, workers=2, seed=True)
 def snake(
     file: str | None,
     cyclic: bool,
@@ -134,24 +130,22 @@ def snake(
     peer_time_limit: float,
     as_json: bool,
 ) -> None:
-    """Order the words of FILE (one per line; '-' for stdin) into the best Wordsnake.
+    """Find the best Wordsnake of a word list and prove it.
 
-    The score of an order is the sum over consecutive words of the squared length of the
-    longest suffix of one that is a prefix of the next (Shasha, Dr Dobb's Journal, 2000).
-    Without FILE a built-in 50-word list is used. Exact methods prove the optimum
-    (status OPTIMAL); when the time limit stops them the answer is FEASIBLE with the dual bound
-    and the gap.
+    FILE holds one word a line ('-': stdin; without FILE, a built-in 50-word list). The score
+    of an order is the sum over consecutive words of the squared length of the longest suffix
+    of one that is a prefix of the next (Shasha, Dr Dobb's Journal, 2000).
 
-    --check FILE scores a proposed ordering instead (JSON keys: valid, problems, solution,
-    objective = its score, missing, extra). FILE is a word list (one word a line) or a
-    TSPLIB tour (a TOUR_SECTION, e.g. from LKH) of the file written by --export-tsplib for
-    the same list and variant; --check-text takes the words inline, separated by spaces or
-    commas.
+    Modes: solve (default; exact methods prove the optimum, status OPTIMAL, and one stopped by
+    the time limit answers FEASIBLE with the dual bound and the gap); --compare adds the
+    heuristics; --check FILE or --check-text scores a proposed ordering (FILE: a word list or
+    a TSPLIB tour of the file --export-tsplib wrote for the same list and variant; inline:
+    words separated by spaces or commas); --export-tsplib and --export-model write files
+    instead of solving.
 
-    --json prints one object with the keys status, objective, bound, gap, method, wall_time,
-    solution (the ordered words), counts (null), verified, interrupted, n, cyclic, proper,
-    duplicates, total_chars, snake_chars, solver_info and, with --compare, comparison (one
-    row per method with gap_to_optimum).
+    JSON, beyond the conventions below: n, cyclic, proper, duplicates, total_chars,
+    snake_chars, solver_info, and with --compare comparison (one row per method with
+    gap_to_optimum); --check adds missing and extra.
     """
     one_stdin({"FILE": file, "--check": check_file})
     if check_file is not None and check_text is not None:

@@ -6,6 +6,8 @@ import click
 
 from ..lexicon import Lexicon, english_words_lexicon, load_lexicon
 from ._common import (
+    EPILOG,
+    WEB2,
     Deadline,
     alias,
     echo_json,
@@ -13,8 +15,8 @@ from ._common import (
     progress,
     reject_unused,
     result_row,
+    shared_options,
     time_guard,
-    time_limit_option,
 )
 
 
@@ -23,28 +25,12 @@ def load_dictionary(path: str | None) -> Lexicon:
     return english_words_lexicon("web2") if path is None else load_lexicon(path)
 
 
-@click.command("truncate")
-@click.option(
-    "--dict",
-    "dict_path",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default=None,
-    help="Dictionary file: one word a line, or the Truncate 'word freq score' format ('*' "
-    "marks stripped). Default: Webster's 2nd International (web2, from the english-words "
-    "package).",
-)
+@click.command("truncate", epilog=EPILOG)
 @click.option("--ending", metavar="WORD", help="Only sequences that end at this word.")
 @click.option("--starting", metavar="WORD", help="Only sequences that start at this word.")
 @click.option("--all", "all_sequences", is_flag=True, help="List every longest sequence.")
-@click.option(
-    "--limit",
-    type=click.IntRange(min=0),
-    default=None,
-    help="With --all, list at most this many.",
-)
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
-@time_limit_option(None)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@shared_options(dictionary=WEB2, limit="all (with --all)", time_limit=None)
 def truncate(
     dict_path: str | None,
     ending: str | None,
@@ -55,12 +41,16 @@ def truncate(
     time_limit: float | None,
     as_json: bool,
 ) -> None:
-    """Longest sequence of Truncate plays: each play adds one letter at either end of the
-    word and every word must be valid (a, la, lap, laps, lapse, elapse, elapsed, relapsed).
+    """Find the longest Truncate sequence and prove it.
 
-    Solved exactly by a longest-path DP with path counting on the word DAG; prints one longest
-    sequence (smallest word first), its length and the number of distinct longest sequences.
-    Exit status 1 when no sequence satisfies --starting/--ending.
+    Each play adds one letter at either end of the word and every word must be in the
+    dictionary (a, la, lap, laps, lapse, elapse, elapsed, relapsed). A longest-path DP with
+    path counting on the word DAG gives one longest sequence (smallest word first), its length
+    and the number of distinct longest sequences; --all lists them; --starting and --ending
+    fix the first and last word.
+
+    JSON, beyond the conventions below: sequence, length, count, lexicon, lexicon_size,
+    lexicon_skipped, and with --all sequences and complete.
     """
     from ..models.truncate import solve_truncate
 
