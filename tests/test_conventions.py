@@ -708,3 +708,179 @@ def test_help_of_every_subcommand_reads_the_same_way() -> None:
     assert {"dict_path", "limit", "time_limit", "workers", "seed", "as_json", "check_file"} <= set(
         forms
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The issue's list of defects, once more: the ones without a test of their own elsewhere
+# ---------------------------------------------------------------------------------------------
+
+
+def _cpsat_box_words(n: int = 3000) -> str:
+    """Random playable words of abc-def-ghi-jkl: CP-SAT takes far longer than any test waits."""
+    import random
+
+    rng = random.Random(3)
+    sides = ["abc", "def", "ghi", "jkl"]
+    side = {ch: i for i, s in enumerate(sides) for ch in s}
+    words: set[str] = set()
+    while len(words) < n:
+        w = [rng.choice("abcdefghijkl")]
+        for _ in range(rng.randint(2, 7)):
+            w.append(rng.choice([c for c in "abcdefghijkl" if side[c] != side[w[-1]]]))
+        words.add("".join(w))
+    return "\n".join(sorted(words)) + "\n"
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["letterboxed-cpsat", "letterboxed-dp", "truncate-all", "generate", "grid-unique",
+     "grid-count"],
+)  # fmt: skip
+def test_every_long_running_mode_honours_the_time_limit(tmp_path: Path, case: str) -> None:
+    # Defect 3: every mode that can run long takes --time-limit and stops there with what it
+    # has (an order-of-magnitude margin, not a timing test: timings belong to benchmarks).
+    import itertools
+
+    f = tmp_path / "words.txt"
+    if case == "letterboxed-cpsat":
+        f.write_text(_cpsat_box_words())
+        args = ["letterboxed", "abc-def-ghi-jkl", "--method", "cpsat", "--dict", str(f)]
+    elif case == "letterboxed-dp":
+        f.write_text(_sixteen_letter_words())
+        args = ["letterboxed", "abcd-efgh-ijkl-mnop", "--any-shape", "--dict", str(f)]
+    elif case == "truncate-all":
+        f.write_text("\n".join("".join(p) for n in range(1, 15)
+                               for p in itertools.product("ab", repeat=n)) + "\n")  # fmt: skip
+        args = ["truncate", "--dict", str(f), "--all"]
+    elif case == "generate":
+        args = ["letterboxed", "--generate", "500"]
+    elif case == "grid-unique":
+        args = ["grid", "--top", "20000", "--unique"]
+    else:
+        f.write_text("\n".join(_same_candidates_lexicon(200)) + "\n")
+        args = ["grid", "--dict", str(f), "--count", ",".join(QUAD)]
+    t0 = time.monotonic()
+    res = cpwords(*args, "--time-limit", "3", "--json")
+    wall = time.monotonic() - t0
+    assert wall < 40, f"{case} ran {wall:.1f} s for a 3 s limit"
+    assert res.returncode in (0, 1), res.stderr
+    row = json.loads(res.stdout)
+    assert row["interrupted"] is False
+    stopped = row.get("complete") is False or row["status"] in ("FEASIBLE", "UNKNOWN")
+    assert stopped, row["status"]  # each of these takes far longer than 3 s to finish
+
+
+def test_invalid_values_are_errors_not_silently_replaced(tmp_path: Path) -> None:
+    # Defect 7: '--iterations -5' became 1; out-of-range values are now refused by click.
+    words = tmp_path / "w.txt"
+    words.write_text(SNAKE_WORDS)
+    for args in (
+        ["snake", str(words), "--method", "layered", "--iterations", "-5"],
+        ["snake", str(words), "--workers", "0"],
+        ["snake", str(words), "--seed", "-1"],
+        ["grid", "--top", "0"],
+        ["grid", "--top", "500", "--limit", "-1"],
+        ["truncate", "--all", "--limit", "-2"],
+        ["letterboxed", "abc-def-ghi-jkl", "--max-words", "0"],
+        ["bench", "x.toml", "--out", str(tmp_path / "r.jsonl"), "--jobs", "0"],
+    ):
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 2 and "Invalid value" in res.output, (args, res.output)
+
+
+def test_the_repeated_word_warning_is_one_short_line(tmp_path: Path) -> None:
+    # Defect 6: the repeated-word warning was one 318 KB line; now a count and the first few.
+    import string
+
+    f = tmp_path / "reps.txt"
+    f.write_text("".join(f"{a}{b}\n{a}{b}\n" for a in string.ascii_lowercase
+                         for b in string.ascii_lowercase))  # fmt: skip
+    res = cpwords("snake", str(f), "--method", "greedy", "--json")
+    assert res.returncode == 0, res.stderr
+    warning = [line for line in res.stderr.splitlines() if "repeated" in line]
+    assert len(warning) == 1 and len(warning[0]) < 200
+    assert "676 repeated words" in warning[0] and "671 more" in warning[0]
+
+
+def test_a_study_suite_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    # Defect 7: suite TOML files with a BOM were refused.
+    suite = Path(__file__).parents[1] / "benchmarks" / "suites" / "quick.toml"
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + suite.read_bytes())
+    out = tmp_path / "r.jsonl"
+    plain = invoke(["bench", str(suite), "--out", str(out), "--list", "--json"])
+    marked = invoke(["bench", str(bom), "--out", str(out), "--list", "--json"])
+    assert plain[0] == marked[0] == 0
+    assert json.loads(plain[1])["tasks"] == json.loads(marked[1])["tasks"] != []
+
+
+#: Every file option of every subcommand, given '-': (arguments with {f} for the file, content).
+FILE_OPTIONS = [
+    (["snake", "{f}"], SNAKE_WORDS),
+    (["snake", "{w}", "--check", "{f}"], "run\nnausea\nseasick\nsickle\nlemon\n"),
+    (["letterboxed", "abc-def-ghi-jkl", "--dict", "{f}"], LB_WORDS),
+    (["letterboxed", "abc-def-ghi-jkl", "--check", "{f}"], "bechfag gjdkil"),
+    (["truncate", "--dict", "{f}"], "a\nla\nlap\nlaps\n"),
+    (["letterpress", "abcdeer", "--dict", "{f}"], WORDS),
+    (["grid", "--dict", "{f}"], WORDS),
+    (["grid", "--top", "5000", "--board", "{f}"], None),  # the default board's file
+    (["grid", "--top", "5000", "--solve", "{f}"], "s1=ck,s2=ll"),
+    (["grid", "--top", "5000", "--check", "{f}"], "s1=ck"),
+]
+
+
+@pytest.mark.parametrize(("args", "content"), FILE_OPTIONS, ids=lambda a: str(a)[:40])
+def test_every_file_option_reads_stdin_and_accepts_a_byte_order_mark(
+    tmp_path: Path, args: list[str], content: str | None
+) -> None:
+    # Defect 7: '-' reads stdin for every file option, and a BOM is accepted in every file.
+    from importlib import resources
+
+    if content is None:
+        content = resources.files("cpwords").joinpath("data/boards/okwddm.json").read_text()
+    w = tmp_path / "five.txt"
+    w.write_text(SNAKE_WORDS)
+    f = tmp_path / "input.txt"
+    f.write_bytes(b"\xef\xbb\xbf" + content.encode())
+    runner = CliRunner()
+    by_file = runner.invoke(cli, [a.format(f=f, w=w) for a in args] + ["--json"])
+    by_stdin = runner.invoke(cli, [a.format(f="-", w=w) for a in args] + ["--json"],
+                             input=content)  # fmt: skip
+    assert by_file.exit_code == by_stdin.exit_code, (by_file.output, by_stdin.output)
+    a, b = json.loads(by_file.output), json.loads(by_stdin.output)
+    for row in (a, b):  # where the input came from, and timings, may differ
+        for key in ("wall_time", "lexicon", "instance", "solver_info", "trace", "index"):
+            row.pop(key, None)
+    assert a == b
+
+
+@pytest.mark.parametrize(
+    ("args", "stages"),
+    [
+        (["snake", "{w}"], ["reading", "solving 5 words"]),
+        (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--max-words", "3"],
+         ["loading the lexicon", "solving (dp)", "counting"]),
+        (["truncate", "--dict", "{t}"], ["solving"]),
+        (["letterpress", "runxyz", "--dict", "{w}", "--no-cache"],
+         ["loading the index", "listing"]),
+        (["grid", "--top", "5000"], ["loading the lexicon", "symmetry", "enumerating"]),
+        (["grid", "--top", "5000", "--count", "ck,ll,nd,ss"], ["counting"]),
+    ],
+    ids=["snake", "letterboxed", "truncate", "letterpress", "grid", "grid-count"],
+)  # fmt: skip
+def test_progress_reports_every_stage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], stages: list[str]
+) -> None:
+    # Defect 9: progress appears in every stage (CPWORDS_PROGRESS=lines prints one line each).
+    monkeypatch.setenv("CPWORDS_PROGRESS", "lines")
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path / "cache"))
+    files = {"w": SNAKE_WORDS, "lb": LB_WORDS, "t": "a\nla\nlap\n"}
+    for name, text in files.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+    argv = [a.format(**{k: tmp_path / f"{k}.txt" for k in files}) for a in args]
+    res = CliRunner().invoke(cli, [*argv, "--json"])
+    assert res.exit_code == 0, res.output
+    lines = [line for line in res.stderr.splitlines() if line.startswith("cpwords: progress:")]
+    for stage in stages:
+        assert any(stage in line for line in lines), (stage, lines)
+    json.loads(res.stdout)  # stdout stays one JSON object

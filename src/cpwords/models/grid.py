@@ -22,7 +22,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..puzzles.grid import Board, GridTokens, grid_problems
 from ..result import SolveResult, Status
-from .cpsat_stop import SLACK, interrupted
+from .cpsat_stop import solve as solve_interruptibly
 from .grid_enum import (
     CountStopped,
     GridEnumeration,
@@ -155,22 +155,24 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.values.append({v: self.value(var) for v, var in self.gm.x.items()})
 
 
-def _enumerate(gm: GridModel, keep: int | None, time_limit: float | None) -> tuple[int, list, bool]:
-    """All solutions of ``gm`` (count, kept value dicts, finished?)."""
+def _enumerate(
+    gm: GridModel, keep: int | None, time_limit: float | None
+) -> tuple[int, list, bool, bool]:
+    """All solutions of ``gm`` (count, kept value dicts, finished?, stopped by Ctrl-C?)."""
     if not gm.feasible:
-        return 0, [], True
+        return 0, [], True, False
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
     cb = _Collector(gm, keep)
-    status = solver.solve(gm.model, cb)
+    status, stopped = solve_interruptibly(solver, gm.model, cb)
     if status == cp_model.MODEL_INVALID:
         from ..errors import ModelError
 
         raise ModelError(gm.model.validate())
-    return cb.count, cb.values, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    return cb.count, cb.values, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), stopped
 
 
 def solve_grid(
@@ -241,9 +243,9 @@ def solve_grid(
     solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
-    status = solver.solve(gm.model)
+    status, stopped = solve_interruptibly(solver, gm.model)
     wall = time.perf_counter() - t0
-    if interrupted(solver, status):
+    if stopped:
         info["interrupted"] = True
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         fill = _decode(board, gm, {v: solver.value(var) for v, var in gm.x.items()})
@@ -388,10 +390,9 @@ def count_completions(
         raise InputError(f"unknown counting method {method!r} (matching, cpsat)")
     gm = build_grid_model(board, idx, fixed, ())
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
-    n, vals, done = _enumerate(gm, 1, left)
-    if not done:  # CP-SAT stops early only at the time limit or on Ctrl-C (it catches SIGINT)
-        by_limit = deadline is not None and time.perf_counter() >= deadline - SLACK
-        stopped = "time_limit" if by_limit else "interrupted"
+    n, vals, done, interrupted = _enumerate(gm, 1, left)
+    if not done:
+        stopped = "interrupted" if interrupted else "time_limit"
     example = _decode(board, gm, vals[0]) if vals else None
     return GridCount(
         tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "cpsat-enumerate", stopped
@@ -412,7 +413,7 @@ def cpsat_all_boards(
     idx = build_index(tokens, board, preprocess)
     sym = board_symmetry(board, break_symmetry)
     gm = build_grid_model(board, idx, fixed, sym.rules)
-    _, vals, _ = _enumerate(gm, None, None)
+    _, vals, _, _ = _enumerate(gm, None, None)
     return [_decode(board, gm, v) for v in vals]
 
 
