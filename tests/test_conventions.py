@@ -884,3 +884,17 @@ def test_progress_reports_every_stage(
     for stage in stages:
         assert any(stage in line for line in lines), (stage, lines)
     json.loads(res.stdout)  # stdout stays one JSON object
+
+
+def test_a_command_run_from_python_counts_its_time_limit_from_its_own_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The limit covers start-up for a real command line; a command run later in the same
+    # process (tests, scripts) must not inherit a clock that started at import time.
+    from cpwords.cli import _common
+
+    monkeypatch.setattr(_common, "STARTED", time.monotonic() - 1000)  # imported long ago
+    res = CliRunner().invoke(cli, ["letterboxed", "--generate", "5", "--time-limit", "60",
+                                   "--json"])  # fmt: skip
+    row = json.loads(res.output)
+    assert res.exit_code == 0 and row["found"] == 5 and row["stopped"] is None, row["stopped"]

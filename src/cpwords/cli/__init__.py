@@ -15,13 +15,24 @@ import click
 
 from .. import __version__
 from ..errors import CpwordsError
-from ._common import EXIT_INTERRUPTED, EXIT_NONE, TimeLimitReached, echo_json, result_row
+from ._common import (
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    TimeLimitReached,
+    begin_command,
+    echo_json,
+    result_row,
+    started,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cpwords")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Solve word puzzles exactly, prove the optimum, and measure the heuristics against it."""
+    # Time limits count from here, or from the process's start-up when main() says so.
+    begin_command((ctx.obj or {}).get("start"))
 
 
 def _register() -> None:
@@ -48,9 +59,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     JSON object with ``--json`` (status UNKNOWN, ``interrupted`` for Ctrl-C), so a script
     always gets the same keys.
     """
+    global _first
     args = list(argv) if argv is not None else sys.argv[1:]
+    # A real command line (the process's first, from sys.argv) counts its start-up (the
+    # imports) against --time-limit; a call from Python (tests, scripts) counts from now.
+    start = started() if _first and argv is None else None
+    _first = False
     try:
-        rv = cli.main(args=args, standalone_mode=False)
+        rv = cli.main(args=args, standalone_mode=False, obj={"start": start})
     except click.ClickException as exc:
         click.echo(f"cpwords: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
@@ -69,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo("cpwords: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+_first = True
 
 
 def _nothing_found(args: list[str], reason: str) -> None:

@@ -373,6 +373,19 @@ class TimeLimitReached(Exception):
 STARTED = time.monotonic()
 
 
+def begin_command(start: float | None = None) -> None:
+    """Start the clock of one command line: at ``start`` (a :func:`time.monotonic` value;
+    the process's first command passes its import time, so start-up counts), else now (a
+    later command in the same process: tests, scripts calling :func:`cpwords.cli.main`)."""
+    global STARTED
+    STARTED = time.monotonic() if start is None else start
+
+
+def started() -> float:
+    """When the current command line started (:func:`time.monotonic`)."""
+    return STARTED
+
+
 class Deadline:
     """The wall-clock end of a command's ``--time-limit`` (None: no limit), counted from the
     start of the command line, so that start-up time is inside the limit."""

@@ -29,7 +29,6 @@ from ..wordsnake import (
 from ._common import (
     EPILOG,
     SECONDS,
-    STARTED,
     check_row,
     echo_json,
     exit_status,
@@ -40,6 +39,7 @@ from ._common import (
     require_file,
     result_row,
     shared_options,
+    started,
 )
 from ._snake_interop import available_peers, export_files, read_ordering
 
@@ -154,7 +154,7 @@ def snake(
     if check_file is not None:
         require_file(check_file, "--check")
     # The time limit covers the whole command, start-up and reading included.
-    start = time.perf_counter() - (time.monotonic() - STARTED)
+    start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
         instance = _instance(file, cyclic, proper)
     if export_tsplib is not None or export_model is not None:
