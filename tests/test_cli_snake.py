@@ -95,7 +95,10 @@ def test_check_scores_a_proposed_order(tmp_path, capsys):
     order = tmp_path / "o.txt"
     order.write_text("seasick\nrun\nnausea\n")
     code, out, _ = run(["snake", str(words), "--check", str(order), "--json"], capsys)
-    assert code == 0 and json.loads(out) == {"valid": True, "score": 1, "missing": [], "extra": []}
+    assert code == 0 and json.loads(out) == {
+        "valid": True, "problems": [], "solution": ["seasick", "run", "nausea"], "objective": 1,
+        "missing": [], "extra": [],
+    }  # fmt: skip
     order.write_text("run\nnausea\nseasick\nseasick\n")
     code, out, _ = run(["snake", str(words), "--check", str(order), "--json"], capsys)
     assert code == 1 and json.loads(out)["extra"] == ["seasick"]

@@ -58,7 +58,8 @@ def test_no_quadruple_and_no_completion_exit_1(capsys: pytest.CaptureFixture[str
 def test_solve_and_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _, out, _ = run(capsys, "--top", "5000", "--json")
     ex = json.loads(out)["quadruples"][0]["board"]
-    code, out, _ = run(capsys, "--top", "5000", "--solve", f"s2={ex['s1']},c={ex['c']}", "--json")
+    fill = f"s2={ex['s1']},c={ex['c']}"
+    code, out, _ = run(capsys, "--top", "5000", "--solve-text", fill, "--json")
     sol = json.loads(out)
     assert code == 0 and sol["status"] == "OPTIMAL" and sol["verified"] is True
     assert sol["solution"]["s2"] == ex["s1"]
@@ -84,11 +85,13 @@ def test_solve_and_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
         ["--top", "abc"],
         ["--count", "er,ed"],
         ["--count", "er,ed,l1,al"],
-        ["--solve", "zz=ab"],
-        ["--solve", "c:ab"],
+        ["--solve-text", "zz=ab"],
+        ["--solve-text", "c:ab"],
+        ["--solve", "c=ab"],  # a file option: the inline form is --solve-text
         ["--check", "/nonexistent/board.json"],
         ["--board", "/nonexistent/board.json"],
-        ["--count", "er,ed,ly,al", "--check", "c=ab"],
+        ["--count", "er,ed,ly,al", "--check-text", "c=ab"],
+        ["--check", "x.json", "--check-text", "c=ab"],
     ],
     ids=lambda a: " ".join(a),
 )

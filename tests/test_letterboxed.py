@@ -371,9 +371,9 @@ def test_cli_human_output(tiny_dict: Path, capsys: pytest.CaptureFixture[str]) -
 
 def test_cli_check(capsys: pytest.CaptureFixture[str]) -> None:
     box = ["lua-sgc-yhk-zop"]
-    code, out, _ = _run(["letterboxed", *box, "--check", "PSYCHOLOGY YAKUZA"], capsys)
+    code, out, _ = _run(["letterboxed", *box, "--check-text", "PSYCHOLOGY YAKUZA"], capsys)
     assert code == 0 and out.startswith("valid")
-    code, out, _ = _run(["letterboxed", *box, "--check", "psychology zap", "--json"], capsys)
+    code, out, _ = _run(["letterboxed", *box, "--check-text", "psychology zap", "--json"], capsys)
     data = json.loads(out)
     assert code == 1 and data["valid"] is False and data["problems"]
 

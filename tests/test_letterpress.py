@@ -222,7 +222,7 @@ def test_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         main(["letterpress", "TACOS", "--dict", str(f), "--json", "--limit", "2"])
     assert exc.value.code == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["words"] == ["act", "cat"] and out["count"] == 4 and out["returned"] == 2
+    assert out["solution"] == ["act", "cat"] and out["count"] == 4 and out["returned"] == 2
     with pytest.raises(SystemExit):
         main(["letterpress", "tacos", "--dict", str(f), "--longest-first"])
     text = capsys.readouterr().out

@@ -141,11 +141,11 @@ def test_round_trip_tsplib_peer_tour_checker(tmp_path, capsys, cyclic):
     data = json.loads(out)
     assert code == 0 and data["valid"]
     edges = len(words) if cyclic else len(words) - 1
-    assert data["score"] == edges * big_m - cost
+    assert data["objective"] == edges * big_m - cost
     # and the peer never beats the proven optimum
     inst = WordsnakeInstance(tuple(words), cyclic=cyclic)
     exact = solve_wordsnake(inst, "exact", time_limit=30)
-    assert exact.is_optimal and data["score"] <= exact.objective
+    assert exact.is_optimal and data["objective"] <= exact.objective
 
 
 def test_check_accepts_tour_by_content_and_rejects_bad_tours(tmp_path, capsys):
@@ -154,7 +154,7 @@ def test_check_accepts_tour_by_content_and_rejects_bad_tours(tmp_path, capsys):
     good = tmp_path / "order.txt"  # no .tour suffix: detected by its TOUR_SECTION
     good.write_text("NAME : x\nTYPE : TOUR\nDIMENSION : 4\nTOUR_SECTION\n4\n1\n2\n3\n-1\nEOF\n")
     code, out, _ = run(["snake", str(wfile), "--check", str(good), "--json"], capsys)
-    assert code == 0 and json.loads(out)["score"] == snake_score(["run", "nausea", "seasick"])
+    assert code == 0 and json.loads(out)["objective"] == snake_score(["run", "nausea", "seasick"])
     for name, body in {
         "repeat.tour": "TOUR_SECTION\n1 1 2 3\n-1\n",
         "short.tour": "DIMENSION : 3\nTOUR_SECTION\n1 2 3\n-1\n",  # linear needs the dummy

@@ -15,13 +15,24 @@ import click
 
 from .. import __version__
 from ..errors import CpwordsError
-from ._common import TimeLimitReached
+from ._common import (
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    TimeLimitReached,
+    begin_command,
+    echo_json,
+    result_row,
+    started,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cpwords")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Solve word puzzles exactly, prove the optimum, and measure the heuristics against it."""
+    # Time limits count from here, or from the process's start-up when main() says so.
+    begin_command((ctx.obj or {}).get("start"))
 
 
 def _register() -> None:
@@ -42,25 +53,46 @@ _register()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console entry point: run the click group, mapping errors to one stderr line."""
+    """Console entry point: run the click group, mapping errors to one stderr line.
+
+    A time limit or a Ctrl-C that stops a command before it has any answer still prints one
+    JSON object with ``--json`` (status UNKNOWN, ``interrupted`` for Ctrl-C), so a script
+    always gets the same keys.
+    """
+    global _first
+    args = list(argv) if argv is not None else sys.argv[1:]
+    # A real command line (the process's first, from sys.argv) counts its start-up (the
+    # imports) against --time-limit; a call from Python (tests, scripts) counts from now.
+    start = started() if _first and argv is None else None
+    _first = False
     try:
-        rv = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("cpwords: interrupted", err=True)
-        sys.exit(130)
+        rv = cli.main(args=args, standalone_mode=False, obj={"start": start})
     except click.ClickException as exc:
         click.echo(f"cpwords: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except TimeLimitReached as exc:
+        _nothing_found(args, reason=f"{exc} before any answer was found")
         click.echo(f"cpwords: {exc} before any answer was found", err=True)
         # Skip freeing a huge lexicon word by word: the limit is about the user's wall time.
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(1)
+        os._exit(EXIT_NONE)
     except CpwordsError as exc:
         click.echo(f"cpwords: error: {exc}", err=True)
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        _nothing_found(args, reason="interrupted (Ctrl-C) before any answer was found")
         click.echo("cpwords: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+_first = True
+
+
+def _nothing_found(args: list[str], reason: str) -> None:
+    """With ``--json``, the answer of a solving command stopped before it had any."""
+    if "--json" not in args or not args or args[0] in ("bench", "report", "cache"):
+        return
+    interrupted = "interrupted" in reason
+    echo_json(result_row({}, status="UNKNOWN", interrupted=interrupted, reason=reason))

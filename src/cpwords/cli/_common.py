@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -44,6 +45,41 @@ def echo_json(obj: Any) -> None:
     click.echo(dumps(obj))
 
 
+#: Keys of every solving mode's ``--json`` object, in this order (README, "Conventions"):
+#: the same names for the same things in every subcommand; None where a mode has no value.
+RESULT_KEYS = (
+    "status", "objective", "bound", "gap", "method", "wall_time", "solution", "counts",
+    "verified", "interrupted",
+)  # fmt: skip
+
+#: Keys of every checking mode's ``--json`` object (``--check FILE`` / ``--check-text``).
+CHECK_KEYS = ("valid", "problems", "solution", "objective")
+
+
+def result_row(row: dict[str, Any], **values: Any) -> dict[str, Any]:
+    """``row`` with ``values`` merged in and the :data:`RESULT_KEYS` first (missing: None,
+    ``interrupted``: False), the mode's own keys after them."""
+    merged = {**row, **values}
+    out = {k: merged.get(k) for k in RESULT_KEYS}
+    out["interrupted"] = bool(out["interrupted"])
+    out.update((k, v) for k, v in merged.items() if k not in out)
+    return out
+
+
+def check_row(valid: bool, problems: list[str], solution: Any, objective: Any, **rest: Any) -> dict:
+    """One checking mode's JSON object: the :data:`CHECK_KEYS`, then the mode's own keys."""
+    return {"valid": valid, "problems": problems, "solution": solution, "objective": objective,
+            **rest}  # fmt: skip
+
+
+def exit_status(status: str, interrupted: bool = False) -> int:
+    """The exit status of a result: 130 interrupted, else 0 with an answer (OPTIMAL or
+    FEASIBLE), 1 without (INFEASIBLE, UNKNOWN)."""
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_FOUND if status in ("OPTIMAL", "FEASIBLE") else EXIT_NONE
+
+
 # ---------------------------------------------------------------------------------------------
 # Shared options
 # ---------------------------------------------------------------------------------------------
@@ -70,17 +106,14 @@ class Seconds(click.ParamType):
 SECONDS = Seconds()
 
 
-def time_limit_option(default: float | None, what: str = "") -> Callable[[F], F]:
+def time_limit_option(default: float | None) -> Callable[[F], F]:
     """``--time-limit SECONDS``: positive and finite; ``default`` None means no limit."""
-    text = "Stop after this many seconds (wall time of the whole command)"
-    text += f"; {what}" if what else ""
-    text += "." if default is not None else " [default: no limit]."
     return click.option(
         "--time-limit",
         type=SECONDS,
         default=default,
-        show_default=default is not None,
-        help=text,
+        show_default="no limit" if default is None else True,
+        help=HELP["time_limit"],
     )
 
 
@@ -91,19 +124,124 @@ def workers_option(default: int = 1) -> Callable[[F], F]:
         type=click.IntRange(min=1),
         default=default,
         show_default=True,
-        help="Solver threads.",
+        metavar="N",
+        help=HELP["workers"],
     )
 
 
 def seed_option() -> Callable[[F], F]:
-    """``--seed N``: the solver's random seed (non-negative)."""
+    """``--seed N``: the random seed (non-negative)."""
     return click.option(
         "--seed",
         type=click.IntRange(min=0),
         default=0,
         show_default=True,
-        help="Solver random seed.",
+        metavar="N",
+        help=HELP["seed"],
     )
+
+
+#: The help text of every option shared by several subcommands: one wording everywhere (the
+#: defaults, which differ, are shown after it).
+HELP = {
+    "dict_path": "Dictionary file ('-': stdin): one word a line; extra columns (the Truncate "
+    "'word freq score' format) and '*' marks are ignored.",
+    "limit": "Show at most N results.",
+    "check_file": "Check the answer in FILE ('-': stdin) with the independent checker instead "
+    "of solving (exit 1 if it is not valid).",
+    "check_text": "The same, with the answer given inline.",
+    "time_limit": "Stop after this many seconds (wall time of the whole command); a stopped "
+    "solve prints its best answer so far.",
+    "workers": "Solver threads.",
+    "seed": "Random seed (solver and randomised steps).",
+    "as_json": "Print one JSON object instead of text.",
+    "force": "Write even where files cpwords did not create are in the way (same-named files "
+    "are replaced).",
+}
+
+#: The order of the shared options, last in every subcommand's --help (README, "Conventions").
+SHARED_ORDER = tuple(k for k in HELP if k != "force")
+
+#: Said at the end of every solving subcommand's --help.
+EPILOG = (
+    "Conventions, as in every cpwords command: --json prints one object that starts with "
+    "status, objective, bound, gap, method, wall_time, solution, counts, verified, "
+    "interrupted (a checking mode: valid, problems, solution, objective). Exit status 0 "
+    "found (or a valid --check), 1 none (or an invalid --check), 2 bad input, 130 "
+    "interrupted: Ctrl-C prints the best answer so far, marked interrupted."
+)
+
+#: The default dictionary of truncate and letterpress, as --help shows it.
+WEB2 = "Webster's 2nd International (web2, from the english-words package)"
+
+_NO = object()
+
+
+def json_option() -> Callable[[F], F]:
+    """``--json``: one JSON object on stdout instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help=HELP["as_json"])
+
+
+def shared_options(
+    *,
+    dictionary: str | None = None,
+    limit: str | None = None,
+    check: bool = False,
+    time_limit: Any = _NO,
+    workers: int | None = None,
+    seed: bool = False,
+) -> Callable[[F], F]:
+    """The options shared by the subcommands, in one order and one wording (:data:`HELP`).
+
+    Put it last (right above the function) so they close the option list. ``dictionary``
+    and ``limit`` describe the defaults (None: no such option); ``time_limit`` is the default
+    seconds (None: no limit; omitted: no option); ``workers`` the default threads.
+    """
+    decorators: list[Callable[[F], F]] = []
+    if dictionary is not None:
+        decorators.append(
+            click.option(
+                "--dict",
+                "dict_path",
+                type=click.Path(dir_okay=False, allow_dash=True),
+                default=None,
+                metavar="FILE",
+                show_default=dictionary,
+                help=HELP["dict_path"],
+            )
+        )
+    if limit is not None:
+        decorators.append(
+            click.option(
+                "--limit",
+                type=click.IntRange(min=0),
+                default=None,
+                metavar="N",
+                show_default=limit,
+                help=HELP["limit"],
+            )
+        )
+    if check:
+        decorators.append(check_options())
+    if time_limit is not _NO:
+        decorators.append(time_limit_option(time_limit))
+    if workers is not None:
+        decorators.append(workers_option(workers))
+    if seed:
+        decorators.append(seed_option())
+    decorators.append(json_option())
+
+    def deco(f: F) -> F:
+        for d in reversed(decorators):  # the first listed ends up first in --help
+            f = d(f)
+        return f
+
+    return deco
+
+
+def force_option() -> Callable[[F], F]:
+    """``--force``: write into a non-empty folder cpwords did not create."""
+    return click.option("--force", is_flag=True, help=HELP["force"])
 
 
 def alias(value: Any, old: Any, name: str, old_name: str) -> Any:
@@ -118,6 +256,7 @@ def alias(value: Any, old: Any, name: str, old_name: str) -> Any:
 def reject_unused(ctx: click.Context, mode: str, names: dict[str, str]) -> None:
     """Refuse options given on the command line that do nothing in ``mode``.
 
+    ``mode`` completes the sentence "OPTION does nothing ..." (``"without --all"``);
     ``names`` maps click parameter names to their option spelling (``{"limit": "--limit"}``).
     """
     from ..errors import InputError
@@ -128,10 +267,97 @@ def reject_unused(ctx: click.Context, mode: str, names: dict[str, str]) -> None:
         if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
     ]
     if given:
-        raise InputError(f"{', '.join(given)} does nothing with {mode}")
+        raise InputError(f"{', '.join(given)} does nothing {mode}")
 
 
 excerpt = _excerpt  # at most a short excerpt of an input in a message
+
+
+# ---------------------------------------------------------------------------------------------
+# Files and answers given to check
+# ---------------------------------------------------------------------------------------------
+
+
+def check_options() -> Callable[[F], F]:
+    """``--check FILE`` and ``--check-text TEXT``: the one way every subcommand takes an answer.
+
+    ``--check`` always names a file (``-``: stdin); the same answer given inline is
+    ``--check-text``. What an answer looks like is said in each command's own help.
+    """
+
+    def deco(f: F) -> F:
+        f = click.option(
+            "--check-text", "check_text", metavar="TEXT", default=None, help=HELP["check_text"]
+        )(f)
+        return click.option(
+            "--check",
+            "check_file",
+            metavar="FILE",
+            type=click.Path(dir_okay=False, allow_dash=True),
+            default=None,
+            help=HELP["check_file"],
+        )(f)
+
+    return deco
+
+
+def read_text(path: str, what: str, option: str | None = None) -> tuple[str, str]:
+    """The text of a file option (``-``: stdin; a byte-order mark is dropped) and its name.
+
+    Raises
+    ------
+    InputError
+        Missing file (with a hint when the value looks like an answer given inline), a
+        directory, an unreadable or non-UTF-8 file.
+    """
+    from ..errors import InputError
+    from ..lexicon import read_file_bytes
+
+    if option is not None:
+        require_file(path, option)
+    raw = read_file_bytes(path, what)
+    source = "<stdin>" if path == "-" else path
+    try:
+        return raw.decode("utf-8-sig"), source
+    except UnicodeDecodeError:
+        raise InputError(f"{what} {excerpt(source)} is not UTF-8 text") from None
+
+
+def require_file(path: str, option: str) -> None:
+    """Refuse a ``--check``/``--solve`` value that names no file, hinting at ``OPTION-text``."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    if path != "-" and not Path(path).exists():
+        raise InputError(
+            f"{option} takes a file ('-' for stdin): no file {excerpt(path)!r}; give an answer "
+            f"inline with {option}-text"
+        )
+
+
+def answer(
+    file: str | None, text: str | None, what: str, option: str = "--check"
+) -> tuple[str, str] | None:
+    """The answer of ``--check FILE`` / ``--check-text TEXT`` as (text, source), or None."""
+    from ..errors import InputError
+
+    if file is not None and text is not None:
+        raise InputError(f"give {option} FILE or {option}-text TEXT, not both")
+    if file is not None:
+        return read_text(file, what, option)
+    if text is not None:
+        return text, f"{option}-text"
+    return None
+
+
+def one_stdin(values: dict[str, str | None]) -> None:
+    """Refuse two file options that both read stdin (``{"--dict": "-", "--board": "-"}``)."""
+    from ..errors import InputError
+
+    dashed = [name for name, v in values.items() if v == "-"]
+    if len(dashed) > 1:
+        raise InputError(f"only one input can come from stdin ('-'): {', '.join(dashed)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,6 +371,19 @@ class TimeLimitReached(Exception):
 
 #: When the command line started (this module is imported first thing): limits count from here.
 STARTED = time.monotonic()
+
+
+def begin_command(start: float | None = None) -> None:
+    """Start the clock of one command line: at ``start`` (a :func:`time.monotonic` value;
+    the process's first command passes its import time, so start-up counts), else now (a
+    later command in the same process: tests, scripts calling :func:`cpwords.cli.main`)."""
+    global STARTED
+    STARTED = time.monotonic() if start is None else start
+
+
+def started() -> float:
+    """When the current command line started (:func:`time.monotonic`)."""
+    return STARTED
 
 
 class Deadline:
@@ -270,6 +509,27 @@ class Ticker:
         return Text(self.text())
 
 
+class LineTicker(Ticker):
+    """A :class:`Ticker` that prints one plain line on stderr at the start and at every new
+    stage (``CPWORDS_PROGRESS=lines``: for logs and scripts, with or without ``--json``)."""
+
+    def say(self) -> None:
+        """Print the current label and stage."""
+        click.echo(f"cpwords: progress: {self.label}" + (f": {self.stage}" if self.stage else ""),
+                   err=True)  # fmt: skip
+
+    def update(
+        self,
+        incumbent: float | None = None,
+        bound: float | None = None,
+        stage: str | None = None,
+    ) -> None:
+        new = stage is not None and stage != self.stage
+        super().update(incumbent, bound, stage)
+        if new:
+            self.say()
+
+
 @contextmanager
 def progress(
     label: str, *, sense: str | None = None, enabled: bool = True, refresh: float = 4.0
@@ -279,8 +539,14 @@ def progress(
     Yields a :class:`Ticker`; call ``update(incumbent=None, bound=None, stage=None)`` as work
     advances. The line is redrawn ``refresh`` times a second by rich's own thread, so the clock
     moves even while the caller is busy. Silent (the ticker still records) when ``enabled`` is
-    False or stderr is not a terminal.
+    False or stderr is not a terminal. With ``CPWORDS_PROGRESS=lines`` in the environment it
+    prints one plain line per stage instead, always (see :class:`LineTicker`).
     """
+    if os.environ.get("CPWORDS_PROGRESS") == "lines":
+        lines = LineTicker(label, sense)
+        lines.say()
+        yield lines
+        return
     ticker = Ticker(label, sense)
     if not enabled or not sys.stderr.isatty():
         yield ticker

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
-from ._common import echo_json
+from ._common import echo_json, force_option, json_option, reject_unused
 
 
 @click.command("bench")
@@ -19,7 +19,14 @@ from ._common import echo_json
     type=click.Path(path_type=Path),
     help="Results file (JSON lines); appended to, and resumed from, if it exists.",
 )
-@click.option("--jobs", "-j", type=int, default=None, help="Parallel workers [default: CPUs].")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Parallel workers [default: CPUs].",
+)
 @click.option(
     "--isolate",
     is_flag=True,
@@ -46,14 +53,10 @@ from ._common import echo_json
     help="Also write the report into this folder when the run ends (a new or empty folder, "
     "or one of an earlier cpwords report).",
 )
-@click.option(
-    "--force",
-    is_flag=True,
-    help="With --report: write into a non-empty folder cpwords did not create.",
-)
+@force_option()
 @click.option("--list", "list_only", is_flag=True, help="List the tasks and exit; run nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print the run summary as one JSON object.")
+@json_option()
 def bench(
     suite: Path,
     out: Path,
@@ -68,15 +71,31 @@ def bench(
     quiet: bool,
     as_json: bool,
 ) -> None:
-    """Run every (instance, method, seed) of SUITE, one JSON row each, appended to --out.
+    """Run a study suite, resumably and in parallel.
 
-    Rows already in --out are not run again: re-running a finished study does nothing, and an
-    interrupted one (Ctrl-C, a crash) picks up where it stopped.
+    Every (instance, method, seed) of SUITE gives one JSON row, appended to --out. Rows
+    already in --out are not run again: re-running a finished study does nothing, and an
+    interrupted one (Ctrl-C, a crash) picks up where it stopped. --force (with --report)
+    writes the report into a non-empty folder cpwords did not create.
+
+    JSON: the run summary (suite, total, ran, skipped, errors, lost, report). Exit status 0
+    done, 1 tasks left unfinished, 2 bad input, 130 interrupted (finished rows are kept).
     """
     from ..bench.results import read_rows
     from ..bench.runner import run_tasks
     from ..bench.suite import load_suite
 
+    ctx = click.get_current_context()
+    if list_only:
+        reject_unused(ctx, "with --list (nothing runs)", {
+            "jobs": "--jobs", "isolate": "--isolate", "executor": "--executor",
+            "scheduler": "--scheduler", "retry_errors": "--retry-errors",
+            "report_dir": "--report", "force": "--force", "quiet": "--quiet",
+        })  # fmt: skip
+    if executor == "serial":
+        reject_unused(ctx, "with --executor serial (one task at a time)", {"jobs": "--jobs"})
+    if executor == "dask" and scheduler is not None:
+        reject_unused(ctx, "with --scheduler (the cluster sets its size)", {"jobs": "--jobs"})
     s = load_suite(suite)
     if list_only:
         done: set[str] = set()

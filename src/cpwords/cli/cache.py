@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json
+from ._common import echo_json, json_option
 
 
 @click.group("cache")
 def cache() -> None:
-    """The Letterpress index cache ($CPWORDS_CACHE_DIR or the user cache dir).
+    """See or clear the Letterpress index cache.
 
-    One index file per dictionary, keyed by a hash of its content; when the cache grows past
-    its cap ($CPWORDS_CACHE_MAX_MB, default 512 MB) the least recently used files are deleted.
+    The cache is $CPWORDS_CACHE_DIR or the user cache dir: one index file per dictionary,
+    keyed by a hash of its content; when it grows past its cap ($CPWORDS_CACHE_MAX_MB,
+    default 512 MB) the least recently used files are deleted.
     """
 
 
 @cache.command("info")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option()
 def info(as_json: bool) -> None:
-    """Where the cache is, how many index files it holds and their size."""
+    """Show where the cache is, its files and their size."""
     from ..models.letterpress import cache_info
 
     d = cache_info()
@@ -33,9 +34,12 @@ def info(as_json: bool) -> None:
 
 
 @cache.command("clear")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option()
 def clear(as_json: bool) -> None:
-    """Delete every cached index (they are rebuilt when needed)."""
+    """Delete every cached index.
+
+    The indexes are rebuilt when needed.
+    """
     from ..models.letterpress import cache_clear, cache_dir
 
     n = cache_clear()

@@ -23,15 +23,19 @@ from ..puzzles.grid import (
     wordfreq_tokens,
 )
 from ._common import (
+    EPILOG,
     Deadline,
     alias,
+    answer,
+    check_row,
     echo_json,
+    exit_status,
+    one_stdin,
     progress,
     reject_unused,
-    seed_option,
+    result_row,
+    shared_options,
     time_guard,
-    time_limit_option,
-    workers_option,
 )
 
 
@@ -44,23 +48,10 @@ def _tokens(top: int, lexicon: str | None, L: int, P: int, plurals: bool) -> Gri
     return cut_words(lex.words, L, P, lex.source, plurals)
 
 
-def _fill_arg(text: str) -> dict[str, str]:
-    """A filled board given inline (``slot=token,...`` or JSON), as a file path, or ``-``."""
-    from pathlib import Path
-
-    from ..errors import excerpt
-    from ..lexicon import read_file_bytes
-
-    if text == "-" or ("=" not in text and not text.lstrip().startswith("{")):
-        if text != "-" and not Path(text).is_file():
-            raise InputError(f"filled-board file not found: {excerpt(text)}")
-        source = "<stdin>" if text == "-" else text
-        try:
-            data = read_file_bytes(text, "filled-board file")
-            return parse_fill(data.decode("utf-8-sig"), source)
-        except UnicodeDecodeError:
-            raise InputError(f"filled-board file {source} is not UTF-8 text") from None
-    return parse_fill(text)
+def _fill(file: str | None, text: str | None, option: str) -> dict[str, str] | None:
+    """A (partial) filled board from ``OPTION FILE`` or ``OPTION-text FILL``, or None."""
+    got = answer(file, text, "filled-board file", option)
+    return None if got is None else parse_fill(*got)
 
 
 def _header(board: Board, tokens: GridTokens, group: int) -> list[str]:
@@ -79,34 +70,29 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     click.echo("    words: " + " ".join(board_words(board, fill)))
 
 
-@click.command("grid")
+@click.command("grid", epilog=EPILOG)
 @click.option(
     "--board",
     "board_path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Board file (JSON: suffix_slots, prefix_slots, edges [prefix, suffix], optional "
-    "layout). Default: the seed's 13-slot board (okwddm).",
+    help="Board file ('-': stdin; JSON: suffix_slots, prefix_slots, edges [prefix, suffix], "
+    "optional layout). Default: the seed's 13-slot board (okwddm).",
 )
 @click.option(
     "--top",
-    type=int,
+    type=click.IntRange(min=1),
+    metavar="N",
     default=DEFAULT_TOP,
     show_default=True,
     help="Lexicon: the N most common English words (wordfreq), a-z only, plurals dropped.",
-)
-@click.option(
-    "--dict",
-    "dict_path",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default=None,
-    help="Use this word-list file instead of --top ('-': stdin).",
 )
 @click.option("--lexicon", type=click.Path(dir_okay=False, allow_dash=True), hidden=True)
 @click.option(
     "--suffix-length",
     "-L",
-    type=int,
+    type=click.IntRange(1, 8),
+    metavar="L",
     default=DEFAULT_SUFFIX_LENGTH,
     show_default=True,
     help="Letters of a suffix token (the last L letters of a word), 1..8.",
@@ -114,7 +100,8 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 @click.option(
     "--min-prefix",
     "-P",
-    type=int,
+    type=click.IntRange(1, 8),
+    metavar="P",
     default=DEFAULT_MIN_PREFIX,
     show_default=True,
     help="Least letters of a prefix token (the rest of the word), 1..8.",
@@ -129,31 +116,28 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 )
 @click.option(
     "--solve",
-    "partial",
+    "solve_file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default=None,
+    help="Complete the partial board in FILE ('-': stdin) instead of listing puzzles.",
+)
+@click.option(
+    "--solve-text",
+    "solve_text",
     metavar="FILL",
     default=None,
-    help="Complete a partial board: 'slot=token,...', a JSON object or a file holding either.",
+    help="The same, with the partial board given inline.",
 )
 @click.option(
-    "--check",
-    "check",
-    metavar="FILL",
-    default=None,
-    help="Check a filled board ('slot=token,...', JSON or a file) against the rules.",
-)
-@click.option(
-    "--show", type=click.IntRange(min=0), default=3, show_default=True, help="Boards to draw."
-)
-@click.option(
-    "--limit",
+    "--show",
     type=click.IntRange(min=0),
-    default=None,
-    help="Quadruples to list in the human output [default: 60] (--json lists all).",
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="Boards to draw.",
 )
 @click.option("--list", "list_max", type=click.IntRange(min=0), default=None, hidden=True)
-@time_limit_option(None, "a stopped enumeration lists what it found, marked incomplete")
-@workers_option(2)
-@seed_option()
 @click.option(
     "--all-orientations", is_flag=True, help="No symmetry breaking: list every orientation."
 )
@@ -171,7 +155,14 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     metavar="N",
     help="With --unique: stop counting a class at N boards (faster; default exact).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@shared_options(
+    dictionary="the --top N most common words",
+    limit="60 quadruples in text, all in JSON",
+    check=True,
+    time_limit=None,
+    workers=2,
+    seed=True,
+)
 def grid(
     board_path: str | None,
     top: int,
@@ -181,8 +172,10 @@ def grid(
     min_prefix: int,
     plurals: bool,
     quadruple: str | None,
-    partial: str | None,
-    check: str | None,
+    solve_file: str | None,
+    solve_text: str | None,
+    check_file: str | None,
+    check_text: str | None,
     show: int,
     limit: int | None,
     list_max: int | None,
@@ -194,24 +187,34 @@ def grid(
     count_limit: int | None,
     as_json: bool,
 ) -> None:
-    """The prefix/suffix grid: every edge of the board joins a prefix slot to a suffix slot and
-    must spell a word; prefixes distinct, suffixes distinct, no word twice. A puzzle is the
-    suffix quadruple; the player finds the prefixes.
+    """List, count, solve or check prefix/suffix grid puzzles.
 
-    By default lists every suffix quadruple that admits a full board, one per class of
-    rotated/reflected boards (the lex-leader of the class), with an example board. --count
-    tells whether a puzzle has a unique answer; --solve completes a partial board; --check
-    validates a filled one. --unique keeps the quadruples with exactly one full board up to
-    symmetry (good puzzles), each with a difficulty (partial fills a forward-checking solver
-    visits; commonness of the words), and counts the completions of every other class. Exit
-    status 1 when there is no quadruple / no completion / no unique puzzle / the checked
-    board is invalid.
+    Every edge of the board joins a prefix slot to a suffix slot and must spell a word;
+    prefixes distinct, suffixes distinct, no word twice. A puzzle is the suffix quadruple; the
+    player finds the prefixes.
+
+    Modes: by default, every suffix quadruple that admits a full board, one per class of
+    rotated/reflected boards (the lex-leader), with an example board; --count QUADRUPLE
+    counts the full boards of one puzzle (is its answer unique?); --solve FILE or --solve-text
+    completes a partial board; --check FILE or --check-text validates a filled one (a filled
+    board is 'slot=token,...' or a JSON object); --unique keeps the quadruples with exactly
+    one full board up to symmetry, each with a difficulty, and counts every other class. A
+    listing or count stopped by the time limit or Ctrl-C keeps what it found, marked
+    incomplete (its count is a lower bound).
+
+    JSON, beyond the conventions below: board, top, lexicon, lexicon_size, suffix_length,
+    min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
+    complete, stopped.
     """
     from ..models.grid import count_completions, enumerate_quadruples, solve_grid
     from ..models.grid_symmetry import board_symmetry
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
+    one_stdin({"--board": board_path, "--dict": dict_path, "--lexicon": lexicon,
+               "--solve": solve_file, "--check": check_file})  # fmt: skip
+    partial = _fill(solve_file, solve_text, "--solve")
+    check = _fill(check_file, check_text, "--check")
     modes = [m for m in (quadruple, partial, check) if m is not None]
     if len(modes) > 1:
         raise InputError("give at most one of --count, --solve, --check")
@@ -224,15 +227,16 @@ def grid(
     list_max = alias(limit, list_max, "--limit", "--list")
     list_max = 60 if list_max is None else list_max
     if lexicon is not None:
-        reject_unused(ctx, "--dict", {"top": "--top"})
+        reject_unused(ctx, "with --dict", {"top": "--top"})
     if modes:
         reject_unused(
             ctx,
-            "--count/--solve/--check",
-            {"show": "--show", "limit": "--limit", "list_max": "--list"},
-        )
+            "with --count/--solve/--check",
+            {"show": "--show", "limit": "--limit", "list_max": "--list",
+             "all_orientations": "--all-orientations"},
+        )  # fmt: skip
     if partial is None:
-        reject_unused(ctx, "modes other than --solve", {"workers": "--workers", "seed": "--seed"})
+        reject_unused(ctx, "without --solve", {"workers": "--workers", "seed": "--seed"})
     board = load_board(board_path)
     with time_guard(deadline), progress("grid", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
@@ -243,18 +247,18 @@ def grid(
         "board": board.name,
         "top": top if lexicon is None else None,
         "lexicon": tokens.source,
-        "words": len(tokens.words),
+        "lexicon_size": len(tokens.words),
         "suffix_length": suffix_length,
         "min_prefix": min_prefix,
         "group_order": sym.order,
     }
     if check is not None:
-        fill = _fill_arg(check)
+        fill = check
         problems = grid_problems(board, fill, tokens.words, suffix_length, min_prefix)
         if as_json:
             echo_json(
-                base | {"valid": not problems, "problems": problems,
-                        "words_on_board": board_words(board, fill)}
+                check_row(not problems, problems, fill, None, **base,
+                          words_on_board=board_words(board, fill))
             )  # fmt: skip
         else:
             _show_board(board, fill)
@@ -265,15 +269,16 @@ def grid(
             raise SystemExit(1)
         return
     if partial is not None:
-        fill = _fill_arg(partial)
+        fill = partial
         with time_guard(deadline), progress("grid: solving", enabled=not as_json):
             res = solve_grid(
                 board, tokens, fill, time_limit=deadline.remaining() or 60.0, workers=workers,
                 seed=seed,
             )  # fmt: skip
+        stopped = bool(res.solver_info.get("interrupted"))
         if as_json:
             sol = res.solution
-            row = base | res.to_dict()
+            row = result_row(base | res.to_dict(), interrupted=stopped)
             row["quadruples"] = (
                 [{"suffixes": [sol[s] for s in board.suffix_slots], "board": sol,
                   "words": board_words(board, sol)}] if sol else []
@@ -287,40 +292,63 @@ def grid(
             else:
                 click.echo(f"completed in {res.wall_time:.2f} s (verified: {res.verified}):")
                 _show_board(board, res.solution)
-        if res.solution is None:
-            raise SystemExit(1)
-        return
+            if stopped:
+                click.echo("interrupted (Ctrl-C) before the solve finished")
+        raise SystemExit(exit_status(res.status.value, stopped))
     if quadruple is not None:
         sufs = parse_suffixes(quadruple, board)
-        with time_guard(deadline), progress("grid: counting", enabled=not as_json):
-            cnt = count_completions(board, tokens, sufs, symmetry=board_symmetry(board))
+        # The count keeps its own limit (and Ctrl-C), so a stopped count is a lower bound.
+        with time_guard(deadline, grace=0.5), progress("grid: counting", enabled=not as_json):
+            cnt = count_completions(
+                board, tokens, sufs, symmetry=board_symmetry(board),
+                time_limit=deadline.remaining(),
+            )  # fmt: skip
+        if cnt.complete:
+            status = "OPTIMAL" if cnt.count else "INFEASIBLE"
+        else:
+            status = "FEASIBLE" if cnt.count else "UNKNOWN"
+        interrupted = cnt.stopped == "interrupted"
         if as_json:
             qs: list[dict[str, Any]] = [] if cnt.example is None else [{
                 "suffixes": list(sufs), "board": cnt.example,
                 "words": board_words(board, cnt.example)}]  # fmt: skip
+            n = float(cnt.count)
+            exact = cnt.complete and cnt.count > 0
             echo_json(
-                base | {"suffixes": list(sufs), "count": cnt.count,
-                        "count_up_to_symmetry": cnt.count_up_to_symmetry,
-                        "unique": cnt.unique, "quadruples": qs, "wall_time": cnt.wall_time}
+                result_row(
+                    base, status=status, objective=n if cnt.count else None,
+                    bound=n if exact else None, gap=0.0 if exact else None,
+                    method=cnt.method, wall_time=cnt.wall_time, solution=cnt.example,
+                    counts={"boards": cnt.count,
+                            "boards_up_to_symmetry": cnt.count_up_to_symmetry},
+                    interrupted=interrupted, complete=cnt.complete, stopped=cnt.stopped,
+                    suffixes=list(sufs), count=cnt.count,
+                    count_up_to_symmetry=cnt.count_up_to_symmetry, unique=cnt.unique,
+                    quadruples=qs,
+                )
             )  # fmt: skip
         else:
             click.echo("\n".join(_header(board, tokens, sym.order)))
             named = " ".join(f"{s}={t}" for s, t in zip(board.suffix_slots, sufs, strict=True))
-            verdict = "unique answer" if cnt.unique else ("no answer" if not cnt.count else
-                                                          "not unique")  # fmt: skip
+            verdict = {True: "unique answer", False: "not unique", None: "undecided"}[cnt.unique]
+            if cnt.complete and not cnt.count:
+                verdict = "no answer"
+            least = "" if cnt.complete else "at least "
+            cut = "" if cnt.complete else f" [INCOMPLETE: stopped by {_STOPPED[cnt.stopped or '']}]"
             click.echo(
-                f"puzzle   {named}: {cnt.count} full boards "
-                f"({cnt.count_up_to_symmetry} up to symmetry): {verdict}"
+                f"puzzle   {named}: {least}{cnt.count} full boards "
+                f"({least}{cnt.count_up_to_symmetry} up to symmetry): {verdict}{cut}"
             )
             if cnt.example is not None:
                 click.echo("example:")
                 _show_board(board, cnt.example)
-        if cnt.count == 0:
-            raise SystemExit(1)
-        return
+        raise SystemExit(exit_status(status, interrupted))
     if unique:
-        with time_guard(deadline):
-            code = _run_unique(board, tokens, sym, base, show, list_max, count_limit, as_json)
+        # The design keeps its own limit (and Ctrl-C): the classes counted so far are kept.
+        with time_guard(deadline, grace=1.0):
+            code = _run_unique(
+                board, tokens, sym, base, show, list_max, count_limit, deadline, as_json
+            )
         raise SystemExit(code)
     guard = time_guard(deadline, grace=0.3)
     with guard, progress("grid: enumerating", enabled=not as_json) as tick:
@@ -328,14 +356,25 @@ def grid(
             board, tokens, not all_orientations, symmetry=sym, time_limit=deadline.remaining(),
             on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
         )  # fmt: skip
-    status = "OPTIMAL" if e.complete else ("FEASIBLE" if e.count else "UNKNOWN")
+    # A complete listing proves its count (none at all: INFEASIBLE); a stopped one is a lower
+    # bound (FEASIBLE when it found something, else UNKNOWN).
+    if e.complete:
+        status = "OPTIMAL" if e.count else "INFEASIBLE"
+    else:
+        status = "FEASIBLE" if e.count else "UNKNOWN"
+    interrupted = e.stopped == "interrupted"
     if as_json:
+        n = float(e.count)
         echo_json(
-            base | {"status": status, "complete": e.complete, "stopped": e.stopped,
-                    "interrupted": e.stopped == "interrupted",
-                    "orbit_size": e.orbit_size, "count": e.count, "wall_time": e.wall_time,
-                    "method": e.method, "stats": e.stats, "counts": {"quadruples": e.count},
-                    "quadruples": [q.to_dict(board) for q in e.quadruples]}
+            result_row(
+                base, status=status, objective=n if e.count else None,
+                bound=n if e.complete and e.count else None,
+                gap=0.0 if e.complete and e.count else None, method=e.method,
+                wall_time=e.wall_time, solution=[list(q.suffixes) for q in e.quadruples],
+                counts={"quadruples": e.count}, interrupted=interrupted, complete=e.complete,
+                stopped=e.stopped, orbit_size=e.orbit_size, count=e.count, stats=e.stats,
+                quadruples=[q.to_dict(board) for q in e.quadruples],
+            )
         )  # fmt: skip
     else:
         click.echo("\n".join(_header(board, tokens, sym.order)))
@@ -362,12 +401,9 @@ def grid(
                 click.echo("  " + "  |  ".join(rows[j : j + 6]))
             if e.count > list_max:
                 click.echo(f"  ... {e.count - list_max} more (--list N or --json for all)")
-    if e.stopped == "interrupted":
-        raise SystemExit(130)
-    if e.count == 0:
-        if not as_json and e.complete:
-            click.echo("no suffix quadruple admits a full board")
-        raise SystemExit(1)
+    if e.count == 0 and e.complete and not as_json:
+        click.echo("no suffix quadruple admits a full board")
+    raise SystemExit(exit_status(status, interrupted))
 
 
 def _run_unique(
@@ -378,6 +414,7 @@ def _run_unique(
     show: int,
     list_max: int,
     count_limit: int | None,
+    deadline: Deadline,
     as_json: bool,
 ) -> int:
     from collections import Counter
@@ -385,12 +422,32 @@ def _run_unique(
     from ..models.grid_design import design_grid_puzzles
 
     with progress("grid: enumerating and counting", enabled=not as_json):
-        d = design_grid_puzzles(board, tokens, symmetry=sym, count_limit=count_limit)
+        d = design_grid_puzzles(
+            board, tokens, symmetry=sym, count_limit=count_limit,
+            time_limit=deadline.remaining(),
+        )  # fmt: skip
     uniq = d.unique
     others = [p for p in d.puzzles if not p.unique]
+    # Complete: the unique puzzles are all of them (none: INFEASIBLE); stopped: those found in
+    # the classes counted so far (FEASIBLE, or UNKNOWN when none yet).
+    if d.complete:
+        status = "OPTIMAL" if uniq else "INFEASIBLE"
+    else:
+        status = "FEASIBLE" if uniq else "UNKNOWN"
+    interrupted = d.stopped == "interrupted"
     if as_json:
+        n = float(len(uniq))
+        exact = d.complete and bool(uniq)
         echo_json(
-            base | {"orbit_size": d.orbit_size, "classes": len(d.puzzles),
+            result_row(
+                base, status=status, objective=n if uniq else None,
+                bound=n if exact else None, gap=0.0 if exact else None, method="grid-design",
+                solution=[list(p.suffixes) for p in uniq],
+                counts={"classes": len(d.puzzles), "unique": len(uniq)},
+                verified=True if uniq else None,  # re-solved independently, else CheckError
+                interrupted=interrupted,
+            ) | {"complete": d.complete, "stopped": d.stopped,
+                    "orbit_size": d.orbit_size, "classes": len(d.puzzles),
                     "unique_count": len(uniq), "count_limit": count_limit,
                     "wall_time": d.wall_time,
                     "stats": {k: v for k, v in d.stats.items() if k != "counts"},
@@ -398,8 +455,11 @@ def _run_unique(
                     "others": [{"suffixes": list(p.suffixes), "count": p.count_up_to_symmetry,
                                 "count_exact": p.count_exact} for p in others]}
         )  # fmt: skip
-        return 0 if uniq else 1
+        return exit_status(status, interrupted)
     click.echo("\n".join(_header(board, tokens, sym.order)))
+    if not d.complete:
+        click.echo(f"[INCOMPLETE: stopped by {_STOPPED[d.stopped or '']}; the classes counted "
+                   "so far]")  # fmt: skip
     click.echo(
         f"unique   {len(uniq)} of {len(d.puzzles):,} puzzle classes have exactly one full board "
         f"up to symmetry (enumerated in {d.stats['enumerate_time']:.2f} s, counted in "
@@ -431,9 +491,8 @@ def _run_unique(
         if len(others) > list_max:
             click.echo(f"  ... {len(others) - list_max:,} more (--list N or --json for all)")
     if not uniq:
-        click.echo("no suffix quadruple has a unique full board")
-        return 1
-    return 0
+        click.echo("no suffix quadruple has a unique full board" + ("" if d.complete else " yet"))
+    return exit_status(status, interrupted)
 
 
 _STOPPED = {"time_limit": "the time limit", "interrupted": "Ctrl-C", "": "?"}

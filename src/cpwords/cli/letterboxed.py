@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 import click
@@ -15,6 +16,7 @@ from ..models.letterboxed import (
     default_lexicon,
 )
 from ..puzzles.letterboxed import (
+    WORD_WEIGHT,
     LetterBox,
     check_letterboxed,
     parse_box,
@@ -23,63 +25,59 @@ from ..puzzles.letterboxed import (
 )
 from ..result import SolveResult, Status
 from ._common import (
+    EPILOG,
     Deadline,
+    TimeLimitReached,
+    answer,
+    check_row,
     echo_json,
+    exit_status,
+    one_stdin,
     progress,
     reject_unused,
-    seed_option,
+    result_row,
+    shared_options,
     time_guard,
-    time_limit_option,
-    workers_option,
 )
 
-_HELP = f"""Solve a Letter Boxed puzzle: proven fewest words, then fewest letters.
+_HELP = f"""Solve a Letter Boxed puzzle with the fewest words.
 
-SIDES is the box as one argument ``abc-def-ghi-jkl`` or as four arguments ``abc def ghi jkl``
-(4 sides of 3 distinct letters a-z). A playable word has 3+ letters, only box letters, and
-never two consecutive letters from one side; each word starts with the last letter of the
-previous one; a solution uses every letter, and ends as soon as it has.
+The optimum is the fewest words, then the fewest letters.
 
-\b
-Lexicon: --dict FILE (one word per line; extra columns and '*' marks are ignored), else the
-built-in list: wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent English entries, a-z only
-(about 93,600 words; a frequency list, so it holds some names and abbreviations).
+SIDES is the box, as one argument abc-def-ghi-jkl or four (abc def ghi jkl): 4 sides of 3
+distinct letters a-z (--any-shape: other shapes, up to 16 letters). A playable word has 3+
+letters, only box letters, and never two consecutive letters from one side; each word starts
+with the last letter of the previous one; a solution uses every letter.
 
-\b
-Methods: dp (default) is exact and fast: a layered dynamic programme over (letters still
-needed, current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover
-model with chained word slots in CP-SAT; seed is the seed article's two-word pair search
-(a baseline that proves nothing).
+Methods: dp (default) is exact: a layered dynamic programme over (letters still needed,
+current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover model with
+chained word slots in CP-SAT; seed is the seed article's two-word pair search (a baseline that
+proves nothing). The default dictionary ({DEFAULT_LEXICON_SIZE:,} entries, a-z only) is a
+frequency list, so it holds some names and abbreviations.
 
-\b
---json prints one object with the keys:
-  status        OPTIMAL | INFEASIBLE (no solution) | FEASIBLE | UNKNOWN
-  solution      list of words (null without a solution)
-  num_words, num_letters   the solution's score
-  objective, bound         1000 * words + letters (lower is better)
-  wall_time     seconds (solve only, lexicon loading excluded)
-  method, verified, box, lexicon, lexicon_size, playable_words
-  with --all:   optimal_solutions (lists of words), n_optimal
-  with --max-words K: max_words, counts ({{"1": n1, "2": n2, ...}}), count_total,
-                count_wall_time, solutions (with --list)
-  with --check: valid (bool), problems (list of str), num_words, num_letters
+Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
+of at most K words and --list lists them); --check FILE or --check-text "WORD WORD" checks a
+proposed solution (words separated by spaces, commas or dashes); --generate K makes K new
+boxes (no SIDES): 12 distinct letters drawn by English letter frequency (--seed), each kept
+only when its fewest-word solution is proven to be 2 words (--unique: exactly one 2-word
+solution; --max-solutions N, --min-playable M, --max-draws D), each recounted by an
+independent brute force.
 
-  interrupted   true when Ctrl-C stopped the solve (the answer is the best so far)
-
-\b
---generate K makes K new boxes instead (no SIDES): 12 distinct letters drawn by English
-letter frequency (--seed), each kept only when its fewest-word solution is proven to be 2
-words; --unique demands exactly one 2-word solution, --max-solutions N at most N,
---min-playable M at least M playable words. Every box is recounted by an independent brute
-force before it is printed. --json prints one object: requested, found, complete, draws,
-rejected, seed, lexicon, unique, max_solutions, min_playable, max_draws, wall_time and boxes
-(each: box, status, num_words, num_letters, solution, counts {"1", "2", "3"}, unique,
-two_word_solutions, playable_words, verified, difficulty, common_words, common_solutions).
-
-Exit status: 0 solved (or --check valid, or all K boxes generated), 1 no solution (or --check
-invalid, or fewer than K boxes within --max-draws), 2 bad input, 130 interrupted
-(Ctrl-C).
+JSON, beyond the conventions below: objective and bound are 1000 * words + letters (lower is
+better); num_words, num_letters, box, lexicon, lexicon_size, playable_words; with --all
+optimal_solutions and n_optimal; with --max-words max_words, counts {{"1": n1, "2": n2, ...}},
+count_total, count_wall_time and solutions (with --list); with --generate solution (the
+boxes), requested, found, complete, stopped, draws, rejected and boxes (each with its counts,
+difficulty and verification).
 """
+
+
+#: Options that only tune a solve (refused with --check).
+_SOLVING = {
+    "all_solutions": "--all", "max_words": "--max-words", "list_solutions": "--list",
+    "limit": "--limit", "method": "--method", "time_limit": "--time-limit",
+    "workers": "--workers", "seed": "--seed",
+}  # fmt: skip
 
 
 def _load(dict_path: str | None) -> Lexicon:
@@ -98,16 +96,12 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
     n_words, n_letters = score(words)
     if as_json:
         echo_json(
-            {
-                "box": str(box),
-                "solution": words,
-                "valid": not problems,
-                "problems": problems,
-                "num_words": n_words,
-                "num_letters": n_letters,
-                "lexicon": lex.source if lex is not None else None,
-            }
-        )
+            check_row(
+                not problems, problems, words, WORD_WEIGHT * n_words + n_letters if words else None,
+                box=str(box), num_words=n_words, num_letters=n_letters,
+                lexicon=lex.source if lex is not None else None,
+            )
+        )  # fmt: skip
     elif problems:
         click.echo(f"invalid: {'-'.join(w.upper() for w in words)}")
         for p in problems:
@@ -147,26 +141,16 @@ def _solve(
     return seed_baseline(box, solver.lexicon.words)
 
 
-@click.command("letterboxed", help=_HELP)
+@click.command("letterboxed", help=_HELP, epilog=EPILOG)
 @click.argument("sides", nargs=-1)
-@click.option(
-    "--dict",
-    "dict_path",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Lexicon file, '-' for stdin (default: built-in).",
-)
 @click.option("--all", "all_solutions", is_flag=True, help="List every optimal solution.")
 @click.option(
     "--max-words",
     type=click.IntRange(min=1),
+    metavar="K",
     help="Count all solutions with at most K words (exact, per word count).",
 )
 @click.option("--list", "list_solutions", is_flag=True, help="With --max-words: list them too.")
-@click.option(
-    "--limit",
-    type=click.IntRange(min=1),
-    help="With --list or --all: print at most N solutions.",
-)
 @click.option(
     "--method",
     "-m",
@@ -175,10 +159,6 @@ def _solve(
     show_default=True,
     help="dp: exact DP; cpsat: CP-SAT set-cover model; seed: the seed's two-word search.",
 )
-@time_limit_option(60.0, "cpsat returns its best so far, dp stops with a message")
-@workers_option(1)
-@seed_option()
-@click.option("--check", "check_text", help='Check a proposed solution, e.g. "WORD WORD".')
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
 @click.option(
     "--generate",
@@ -207,7 +187,14 @@ def _solve(
     metavar="D",
     help="With --generate: give up after D drawn boxes (default 1000 * K).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (keys above).")
+@shared_options(
+    dictionary=f"wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words",
+    limit="all",
+    check=True,
+    time_limit=60.0,
+    workers=1,
+    seed=True,
+)
 @click.pass_context
 def letterboxed(
     ctx: click.Context,
@@ -221,6 +208,7 @@ def letterboxed(
     time_limit: float,
     workers: int,
     seed: int,
+    check_file: str | None,
     check_text: str | None,
     any_shape: bool,
     generate: int | None,
@@ -234,7 +222,7 @@ def letterboxed(
     if generate is not None:
         others = {
             "SIDES": bool(sides),
-            "--check": check_text is not None,
+            "--check": check_file is not None or check_text is not None,
             "--all": all_solutions,
             "--max-words": max_words is not None,
             "--list": list_solutions,
@@ -244,9 +232,18 @@ def letterboxed(
         clash = [k for k, v in others.items() if v]
         if clash:
             raise InputError(f"--generate makes new boxes: drop {', '.join(clash)}")
+        reject_unused(ctx, "with --generate", {"limit": "--limit", "workers": "--workers"})
         ctx.exit(
             _run_generate(
-                generate, dict_path, unique, max_solutions, min_playable, seed, max_draws, as_json
+                generate,
+                dict_path,
+                unique,
+                max_solutions,
+                min_playable,
+                seed,
+                max_draws,
+                deadline,
+                as_json,
             )
         )
     design = {
@@ -260,12 +257,18 @@ def letterboxed(
         verb = "needs" if len(lonely) == 1 else "need"
         raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
     box = _box(sides, any_shape)
+    one_stdin({"--dict": dict_path, "--check": check_file})
+    if check_file is not None or check_text is not None:
+        reject_unused(ctx, "with --check", _SOLVING)
     if method != "cpsat":
-        reject_unused(ctx, f"--method {method}", {"workers": "--workers", "seed": "--seed"})
-    if check_text is not None:
+        reject_unused(ctx, f"with --method {method}", {"workers": "--workers", "seed": "--seed"})
+    if not (list_solutions or all_solutions):
+        reject_unused(ctx, "without --list or --all", {"limit": "--limit"})
+    proposed = answer(check_file, check_text, "proposed solution")
+    if proposed is not None:
         # The rules need no lexicon; membership is checked only against a given --dict.
         lex = load_lexicon(dict_path) if dict_path else None
-        ctx.exit(_run_check(box, check_text, lex, as_json))
+        ctx.exit(_run_check(box, proposed[0], lex, as_json))
     if method != "dp" and (all_solutions or max_words):
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:
@@ -276,19 +279,35 @@ def letterboxed(
             solver = LetterBoxedSolver(_load(dict_path))
         tick.update(stage=f"solving ({method})")
         # CP-SAT keeps its own limit (and returns its best so far); the rest is pure Python.
-        with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
-            result = _solve(
-                solver, box, method, all_solutions, deadline.remaining() or time_limit, workers,
-                seed,
+        # The DP returns what it knows on Ctrl-C; the seed's search is stopped here.
+        t0 = time.perf_counter()
+        try:
+            with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
+                result = _solve(
+                    solver, box, method, all_solutions, deadline.remaining() or time_limit,
+                    workers, seed,
+                )  # fmt: skip
+        except KeyboardInterrupt:
+            result = SolveResult(
+                Status.UNKNOWN, None, None, time.perf_counter() - t0, None, f"{method}",
+                sense="min", solver_info={"interrupted": True},
             )  # fmt: skip
         count = None
-        tick.update(stage="counting")
-        if max_words:
-            with time_guard(deadline):
-                count = solver.count(
-                    box, max_words=max_words, list_limit=(limit if list_solutions else 0)
-                )
+        count_stopped = None
+        if max_words and not result.solver_info.get("interrupted"):
+            tick.update(stage="counting")
+            try:
+                with time_guard(deadline):
+                    count = solver.count(
+                        box, max_words=max_words, list_limit=(limit if list_solutions else 0)
+                    )
+            except KeyboardInterrupt:
+                count_stopped = "interrupted"
+            except TimeLimitReached:
+                count_stopped = "time_limit"
     info = dict(result.solver_info)
+    if count_stopped == "interrupted":
+        info["interrupted"] = True
     words = result.solution
     n_words, n_letters = score(words) if words else (None, None)
     out: dict[str, Any] = {
@@ -308,12 +327,19 @@ def letterboxed(
     }
     if "reason" in info:
         out["reason"] = info["reason"]
+    elif info.get("interrupted") and not words:
+        least = f": at least {info['min_words']} words" if "min_words" in info else ""
+        out["reason"] = f"interrupted (Ctrl-C) before a solution was found{least}"
     out["interrupted"] = bool(info.get("interrupted"))
     out["gap"] = result.gap
     if all_solutions and "optimal_solutions" in info:
         sols = info["optimal_solutions"]
         out["n_optimal"] = len(sols)
-        out["optimal_solutions"] = sols[:limit] if limit else sols
+        out["optimal_solutions"] = sols[:limit] if limit is not None else sols
+    if count_stopped is not None:
+        out["count_stopped"] = count_stopped
+        why = "Ctrl-C" if count_stopped == "interrupted" else "the time limit"
+        click.echo(f"cpwords: counting stopped by {why}; the solve's answer stands", err=True)
     if count is not None:
         out["max_words"] = count.max_words
         out["counts"] = {str(j + 1): c for j, c in enumerate(count.by_words)}
@@ -321,19 +347,14 @@ def letterboxed(
         out["count_wall_time"] = count.wall_time
         if list_solutions:
             out["solutions"] = [list(s) for s in count.solutions]
-    solved = result.status in (Status.OPTIMAL, Status.FEASIBLE)
+    out = result_row(out)
     if as_json:
         echo_json(out)
     else:
         _print_human(out, result)
-    if out["interrupted"]:
-        if not as_json:
-            click.echo(
-                "cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True
-            )
-        ctx.exit(130)
-    if not solved:
-        ctx.exit(1)
+    if out["interrupted"] and not as_json:
+        click.echo("cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True)
+    ctx.exit(exit_status(result.status.value, out["interrupted"]))
 
 
 def _print_human(out: dict[str, Any], result: SolveResult) -> None:
@@ -361,7 +382,7 @@ def _print_human(out: dict[str, Any], result: SolveResult) -> None:
     if "optimal_solutions" in out:
         shown = out["optimal_solutions"]
         rows.append(("optimal", f"{out['n_optimal']} solution(s), {len(shown)} shown"))
-    if "counts" in out:
+    if out.get("counts") is not None:
         per = ", ".join(f"{c:,} with {j} word(s)" for j, c in out["counts"].items())
         rows.append(("count", f"{out['count_total']:,} solutions of <= {out['max_words']} words"))
         rows.append(("", per))
@@ -382,6 +403,7 @@ def _run_generate(
     min_playable: int,
     seed: int,
     max_draws: int | None,
+    deadline: Deadline,
     as_json: bool,
 ) -> int:
     from ..models.letterboxed_design import generate_boxes
@@ -401,10 +423,23 @@ def _run_generate(
             max_solutions=max_solutions,
             min_playable=min_playable,
             max_draws=max_draws,
+            time_limit=deadline.remaining(),
         )
+    found = len(gen.boxes)
+    interrupted = gen.stopped == "interrupted"
+    # Complete = every requested box, each proven; fewer: FEASIBLE; none: UNKNOWN (exit 1).
+    status = "OPTIMAL" if gen.complete else ("FEASIBLE" if found else "UNKNOWN")
     if as_json:
-        echo_json(gen.to_dict() | {"lexicon_size": solver.size})
-        return 0 if gen.complete else 1
+        echo_json(
+            result_row(
+                gen.to_dict(), status=status, method="letterboxed-generate",
+                solution=[str(b.box) for b in gen.boxes],
+                counts={"boxes": found, "draws": gen.draws},
+                verified=all(b.verified for b in gen.boxes) if found else None,
+                interrupted=interrupted, lexicon_size=solver.size,
+            )
+        )  # fmt: skip
+        return exit_status(status, interrupted)
     what = (
         "exactly one 2-word solution"
         if unique
@@ -439,10 +474,12 @@ def _run_generate(
             f"    difficulty  {d.score:.2f} ({sum(d.common_solutions):,} solutions of <= 3 "
             f"common words, Zipf >= {d.zipf_threshold:g})"
         )
-    if not gen.complete:
+    if gen.stopped is not None:
+        why = "Ctrl-C" if interrupted else "the time limit"
+        click.echo(f"\nonly {len(gen.boxes)} of {k} boxes: stopped by {why}")
+    elif not gen.complete:
         click.echo(
             f"\nonly {len(gen.boxes)} of {k} boxes within {gen.settings['max_draws']:,} draws "
             "(raise --max-draws or relax the demands)"
         )
-        return 1
-    return 0
+    return exit_status(status, interrupted)

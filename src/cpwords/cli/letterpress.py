@@ -2,34 +2,35 @@
 
 from __future__ import annotations
 
+import dataclasses
+import time
+
 import click
 
 from ._common import (
+    EPILOG,
+    WEB2,
     Deadline,
     echo_json,
+    exit_status,
     progress,
     reject_unused,
-    seed_option,
+    result_row,
+    shared_options,
     time_guard,
-    time_limit_option,
-    workers_option,
 )
 
 
-@click.command("letterpress")
+@click.command("letterpress", epilog=EPILOG)
 @click.argument("letters")
 @click.option(
-    "--dict",
-    "dict_path",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default=None,
-    help="Dictionary file ('-': stdin): one word a line (or the Truncate 'word freq score' "
-    "format). "
-    "Default: Webster's 2nd International (web2, from the english-words package), the "
-    "/usr/share/dict/words the seed benchmarked.",
+    "--min-length",
+    type=click.IntRange(min=1),
+    metavar="N",
+    default=1,
+    show_default=True,
+    help="Shortest word to list, in letters.",
 )
-@click.option("--min-length", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--limit", type=click.IntRange(min=0), default=None, help="List at most N words.")
 @click.option("--longest-first", is_flag=True, help="Longest words first (default: shortest).")
 @click.option(
     "--no-cache",
@@ -46,10 +47,7 @@ from ._common import (
     "the word and tiles maximising the score swing (CP-SAT), ties broken by defended tiles.",
 )
 @click.option("--played", multiple=True, metavar="WORD", help="With --board: already played.")
-@time_limit_option(20.0, "with --board, CP-SAT returns its best move so far")
-@workers_option(2)
-@seed_option()
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
 def letterpress(
     letters: str,
     dict_path: str | None,
@@ -64,56 +62,65 @@ def letterpress(
     seed: int,
     as_json: bool,
 ) -> None:
-    """List every dictionary word that LETTERS can spell, each letter used at most as often
-    as it appears (e.g. the 25 letters of a Letterpress board).
+    """Find every word some letters spell, or the best move.
 
-    Words are ordered by length, then alphabetically. The dictionary's bitset index is built
-    once and cached on disk, keyed by a hash of the dictionary's content.
+    LETTERS is the bag (e.g. the 25 letters of a Letterpress board), each letter usable as
+    often as it appears; words are listed by length, then alphabetically. The dictionary's
+    bitset index is built once and cached on disk, keyed by a hash of its content (see
+    cpwords cache). --board COLOURS finds the best move on the position instead (CP-SAT).
+
+    JSON, beyond the conventions below: solution (the words), count, returned, letters,
+    lexicon, lexicon_size, index; with --board, solution is the move and word its word.
     """
-    from ..models.letterpress import find_letterpress_words
+    from ..models.letterpress import find_letterpress_words, load_letterpress_index
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
     if colours is not None:
         reject_unused(
             ctx,
-            "--board",
+            "with --board",
             {"min_length": "--min-length", "limit": "--limit", "longest_first": "--longest-first"},
         )
         _board_mode(letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json)
         return
     reject_unused(
         ctx,
-        "a word listing (no --board)",
+        "without --board (a word listing)",
         {"played": "--played", "workers": "--workers", "seed": "--seed"},
     )
-    with time_guard(deadline):
+    with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:
+        tick.update(stage="loading the index")
+        t0 = time.perf_counter()
+        index = load_letterpress_index(dict_path, use_cache=not no_cache)
+        index_seconds = time.perf_counter() - t0
+        tick.update(stage="listing")
         res = find_letterpress_words(
             letters,
-            dict_path,
+            index,
             min_length=min_length,
             limit=limit,
             longest_first=longest_first,
-            use_cache=not no_cache,
         )
+    # The index was loaded here (for the progress display): its time is this load's.
+    res = dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
     words: list[str] = res.solution
     info = res.solver_info
+    count = int(res.objective or 0)
+    # An exhaustive listing that found nothing is a proven "none", as everywhere (exit 1).
+    none = {"status": "INFEASIBLE", "objective": None, "bound": None, "gap": None}
     if as_json:
-        row = res.to_dict()
-        row.update(
-            {
-                "letters": info["letters"],
-                "words": words,
-                "count": int(res.objective or 0),
-                "returned": len(words),
-                "dictionary": {"source": info["source"], "words": info["words"]},
-                "index": {"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
-            }
-        )
-        del row["solution"]
+        row = result_row(
+            res.to_dict() | (none if count == 0 else {}), counts={"words": count},
+            letters=info["letters"], count=count, returned=len(words),
+            lexicon=info["source"], lexicon_size=info["words"],
+            index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
+        )  # fmt: skip
         echo_json(row)
+        if count == 0:
+            raise SystemExit(1)
         return
-    total = int(res.objective or 0)
+    total = count
     shown = f" (showing {len(words)})" if len(words) < total else ""
     click.echo(
         f"{total} words from {info['letters']!r} in {info['source']} "
@@ -131,6 +138,8 @@ def letterpress(
         line.append(w)
     if line:
         click.echo(f"{current:>2}: " + " ".join(line))
+    if count == 0:
+        raise SystemExit(1)
 
 
 def _board_mode(
@@ -160,10 +169,13 @@ def _board_mode(
     move = res.solution
     stopped = bool(res.solver_info.get("interrupted"))
     if as_json:
-        row = res.to_dict(solution=move.to_dict() if move is not None else None)
-        row["word"] = move.word if move is not None else None
-        row["count"] = 1 if move is not None else 0
-        row["interrupted"] = stopped
+        row = result_row(
+            res.to_dict(solution=move.to_dict() if move is not None else None),
+            interrupted=stopped,
+            word=move.word if move is not None else None,
+            lexicon=index.source,
+            lexicon_size=index.n,
+        )
         echo_json(row)
     elif move is None:
         click.echo("no move found (interrupted)" if stopped else "no playable word on this board")
@@ -182,7 +194,6 @@ def _board_mode(
                 ch = board.letters[t].upper() if t in used else board.letters[t]
                 cells.append(ch + ".br"[board.owners[t]])
             click.echo("  " + " ".join(cells))
-    if stopped:
-        raise SystemExit(130)
-    if move is None:
-        raise SystemExit(1)
+    code = exit_status(res.status.value, stopped)
+    if code:
+        raise SystemExit(code)

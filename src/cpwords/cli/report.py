@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._common import echo_json
+from ._common import echo_json, force_option, json_option
 
 
 @click.command("report")
@@ -15,19 +15,19 @@ from ._common import echo_json
     "--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Folder to write."
 )
 @click.option("--title", default="Heuristics versus optima", show_default=True)
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Write into a non-empty folder cpwords did not create (replacing same-named files).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@force_option()
+@json_option()
 def report(
     results: tuple[Path, ...], out_dir: Path, title: str, force: bool, as_json: bool
 ) -> None:
-    """Write OUT/report.md, OUT/summary.json and PNG plots from one or more RESULTS files.
+    """Write the study report from results files.
 
-    OUT must be new, empty, or a folder of an earlier cpwords report (it holds a
-    .cpwords-report marker); any other folder is refused (exit 2) unless --force.
+    Writes OUT/report.md, OUT/summary.json and PNG plots from one or more RESULTS files. OUT
+    must be new, empty, or a folder of an earlier cpwords report (it holds a .cpwords-report
+    marker); any other folder is refused (exit 2) unless --force.
+
+    JSON: the summary (summary.json) and report, its path. Exit status 0 written, 2 bad
+    input.
     """
     import json
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections import Counter
@@ -9,6 +10,7 @@ from typing import Any
 
 import click
 
+from ..errors import InputError
 from ..lexicon import parse_word_lines
 from ..puzzles.wordsnake import WordsnakeInstance, render_snake, snake_lengths, snake_score
 from ..result import SolveResult
@@ -25,13 +27,19 @@ from ..wordsnake import (
     solve_wordsnake,
 )
 from ._common import (
+    EPILOG,
     SECONDS,
-    STARTED,
+    check_row,
     echo_json,
+    exit_status,
+    force_option,
+    one_stdin,
     progress,
-    seed_option,
-    time_limit_option,
-    workers_option,
+    reject_unused,
+    require_file,
+    result_row,
+    shared_options,
+    started,
 )
 from ._snake_interop import available_peers, export_files, read_ordering
 
@@ -45,7 +53,7 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
     return load_instance(file, cyclic, proper)
 
 
-@click.command("snake")
+@click.command("snake", epilog=EPILOG)
 @click.argument("file", required=False, metavar="[FILE]")
 @click.option("--cyclic", is_flag=True, help="Score the pair last -> first too (Burkardt).")
 @click.option("--proper", is_flag=True, help="Overlaps must be shorter than both words.")
@@ -71,23 +79,13 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
 @click.option(
     "--peer-time-limit", type=SECONDS, default=10.0, show_default=True, help="Seconds per peer."
 )
-@time_limit_option(60.0, "exact methods answer FEASIBLE with the bound when it stops them")
-@workers_option(2)
-@seed_option()
 @click.option(
     "--iterations",
     type=click.IntRange(min=1),
+    metavar="N",
     default=100,
     show_default=True,
     help="Layered-greedy iterations.",
-)
-@click.option(
-    "--check",
-    "check_file",
-    metavar="ORDER",
-    default=None,
-    help="Score the ordering in file ORDER (one word per line) with the independent checker "
-    "instead of solving; exit 1 if it is not an arrangement of the list.",
 )
 @click.option(
     "--export-tsplib",
@@ -110,8 +108,8 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
     show_default=True,
     help="MPS/LP connectivity: exact single-commodity flow, or none (the relaxation).",
 )
-@click.option("--force", is_flag=True, help="Let --export-* overwrite an existing file.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+@force_option()
+@shared_options(check=True, time_limit=60.0, workers=2, seed=True)
 def snake(
     file: str | None,
     cyclic: bool,
@@ -123,6 +121,7 @@ def snake(
     seed: int,
     iterations: int,
     check_file: str | None,
+    check_text: str | None,
     export_tsplib: str | None,
     export_model: str | None,
     export_connectivity: str,
@@ -131,32 +130,38 @@ def snake(
     peer_time_limit: float,
     as_json: bool,
 ) -> None:
-    """Order the words of FILE (one per line; '-' for stdin) into the best Wordsnake.
+    """Find the best Wordsnake of a word list and prove it.
 
-    The score of an order is the sum over consecutive words of the squared length of the
-    longest suffix of one that is a prefix of the next (Shasha, Dr Dobb's Journal, 2000).
-    Without FILE a built-in 50-word list is used. Exact methods prove the optimum
-    (status OPTIMAL); when the time limit stops them the answer is FEASIBLE with the dual bound
-    and the gap.
+    FILE holds one word a line ('-': stdin; without FILE, a built-in 50-word list). The score
+    of an order is the sum over consecutive words of the squared length of the longest suffix
+    of one that is a prefix of the next (Shasha, Dr Dobb's Journal, 2000).
 
-    --check ORDER scores a proposed ordering instead (JSON keys: valid, score, missing,
-    extra). ORDER is a word list or a TSPLIB tour (a TOUR_SECTION, e.g. from LKH) of the file
-    written by --export-tsplib for the same list and variant.
+    Modes: solve (default; exact methods prove the optimum, status OPTIMAL, and one stopped by
+    the time limit answers FEASIBLE with the dual bound and the gap); --compare adds the
+    heuristics; --check FILE or --check-text scores a proposed ordering (FILE: a word list or
+    a TSPLIB tour of the file --export-tsplib wrote for the same list and variant; inline:
+    words separated by spaces or commas); --export-tsplib and --export-model write files
+    instead of solving.
 
-    --json prints one object with the keys status, objective, bound, gap, wall_time, method,
-    solution (the ordered words), verified, n, cyclic, proper, duplicates, total_chars,
-    snake_chars, solver_info and, with --compare, comparison (one row per method with
-    gap_to_optimum).
+    JSON, beyond the conventions below: n, cyclic, proper, duplicates, total_chars,
+    snake_chars, solver_info, and with --compare comparison (one row per method with
+    gap_to_optimum); --check adds missing and extra.
     """
+    one_stdin({"FILE": file, "--check": check_file})
+    if check_file is not None and check_text is not None:
+        raise InputError("give --check FILE or --check-text TEXT, not both")
+    _refuse_unused(method, compare, peers, export_tsplib, export_model, check_file, check_text)
+    if check_file is not None:
+        require_file(check_file, "--check")
     # The time limit covers the whole command, start-up and reading included.
-    start = time.perf_counter() - (time.monotonic() - STARTED)
+    start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
         instance = _instance(file, cyclic, proper)
     if export_tsplib is not None or export_model is not None:
         export_files(instance, export_tsplib, export_model, export_connectivity, force, as_json)
         return
-    if check_file is not None:
-        _check(instance, read_ordering(instance, check_file), as_json)
+    if check_file is not None or check_text is not None:
+        _check(instance, _ordering(instance, check_file, check_text), as_json)
         return
     dups = instance.duplicates()
     if dups:
@@ -190,11 +195,10 @@ def snake(
     interrupted = bool(main_res.solver_info.get("interrupted"))
     total, merged = snake_lengths(main_res.solution, cyclic, proper)
     if as_json:
-        out = main_res.to_dict()
-        out.update(
-            n=instance.n, cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups),
-            total_chars=total, snake_chars=merged, instance=instance.name,
-            interrupted=interrupted,
+        out = result_row(
+            main_res.to_dict(), counts=None, interrupted=interrupted, n=instance.n,
+            cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups), total_chars=total,
+            snake_chars=merged, instance=instance.name,
         )  # fmt: skip
         if comp is not None:
             out["comparison"] = [
@@ -219,8 +223,62 @@ def snake(
             click.echo(f"{'stopped':<10}  interrupted (Ctrl-C): best ordering so far, not proven")
         if comp is not None:
             _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
-    if interrupted:
-        raise SystemExit(130)
+    code = exit_status(main_res.status.value, interrupted)
+    if code:
+        raise SystemExit(code)
+
+
+#: Options that only tune a solve (refused with --check and --export-*).
+_SOLVING = {
+    "method": "--method", "compare": "--compare", "peers": "--peers",
+    "peer_time_limit": "--peer-time-limit", "time_limit": "--time-limit",
+    "workers": "--workers", "seed": "--seed", "iterations": "--iterations",
+}  # fmt: skip
+_CONNECTIVITY = "--export-connectivity"
+
+
+def _refuse_unused(
+    method: str,
+    compare: bool,
+    peers: bool,
+    export_tsplib: str | None,
+    export_model: str | None,
+    check_file: str | None,
+    check_text: str | None,
+) -> None:
+    """Refuse options that do nothing in the chosen mode (one line, exit 2)."""
+    ctx = click.get_current_context()
+    exporting = export_tsplib is not None or export_model is not None
+    checking = check_file is not None or check_text is not None
+    if exporting and checking:
+        raise InputError("give --export-* or --check, not both")
+    if exporting:
+        reject_unused(ctx, "with --export-*", _SOLVING)
+        if export_model is None:
+            reject_unused(ctx, "with --export-tsplib alone", {"export_connectivity": _CONNECTIVITY})
+        return
+    reject_unused(
+        ctx, "without --export-*", {"force": "--force", "export_connectivity": _CONNECTIVITY}
+    )
+    if checking:
+        reject_unused(ctx, "with --check", _SOLVING)
+        return
+    if not compare:
+        reject_unused(ctx, "without --compare", {"peers": "--peers"})
+    if not peers:
+        reject_unused(ctx, "without --peers", {"peer_time_limit": "--peer-time-limit"})
+    if method != "layered" and not compare:
+        reject_unused(ctx, f"with --method {method} (layered only)", {"iterations": "--iterations"})
+    if method in HEURISTIC_METHODS + PEER_METHODS:
+        reject_unused(ctx, f"with --method {method} (exact methods only)", {"workers": "--workers"})
+
+
+def _ordering(instance: WordsnakeInstance, file: str | None, text: str | None) -> list[str]:
+    """The ordering to check: a file (word list or TSPLIB tour), or words given inline."""
+    if file is not None:
+        return read_ordering(instance, file)
+    assert text is not None
+    return parse_word_lines("\n".join(re.split(r"[\s,]+", text)), "--check-text")
 
 
 #: Longer lists are summarised instead of listed word by word (their JSON has every word).
@@ -246,7 +304,12 @@ def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None
     missing = sorted((Counter(instance.words) - Counter(order)).elements())
     extra = sorted((Counter(order) - Counter(instance.words)).elements())
     if as_json:
-        echo_json({"valid": valid, "score": score, "missing": missing, "extra": extra})
+        problems = [
+            f"{len(ws):,} {what}: {', '.join(ws[:5])}{' ...' if len(ws) > 5 else ''}"
+            for ws, what in ((missing, "list words missing"), (extra, "words not in the list"))
+            if ws
+        ]
+        echo_json(check_row(valid, problems, order, score, missing=missing, extra=extra))
     else:
         click.echo(render_snake(order, instance.cyclic, instance.proper))
         click.echo(f"{'score':<11}  {score}")

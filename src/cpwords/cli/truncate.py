@@ -5,7 +5,19 @@ from __future__ import annotations
 import click
 
 from ..lexicon import Lexicon, english_words_lexicon, load_lexicon
-from ._common import alias, echo_json, progress, reject_unused
+from ._common import (
+    EPILOG,
+    WEB2,
+    Deadline,
+    alias,
+    echo_json,
+    exit_status,
+    progress,
+    reject_unused,
+    result_row,
+    shared_options,
+    time_guard,
+)
 
 
 def load_dictionary(path: str | None) -> Lexicon:
@@ -13,27 +25,12 @@ def load_dictionary(path: str | None) -> Lexicon:
     return english_words_lexicon("web2") if path is None else load_lexicon(path)
 
 
-@click.command("truncate")
-@click.option(
-    "--dict",
-    "dict_path",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default=None,
-    help="Dictionary file: one word a line, or the Truncate 'word freq score' format ('*' "
-    "marks stripped). Default: Webster's 2nd International (web2, from the english-words "
-    "package).",
-)
+@click.command("truncate", epilog=EPILOG)
 @click.option("--ending", metavar="WORD", help="Only sequences that end at this word.")
 @click.option("--starting", metavar="WORD", help="Only sequences that start at this word.")
 @click.option("--all", "all_sequences", is_flag=True, help="List every longest sequence.")
-@click.option(
-    "--limit",
-    type=click.IntRange(min=0),
-    default=None,
-    help="With --all, list at most this many.",
-)
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@shared_options(dictionary=WEB2, limit="all (with --all)", time_limit=None)
 def truncate(
     dict_path: str | None,
     ending: str | None,
@@ -41,14 +38,19 @@ def truncate(
     all_sequences: bool,
     limit: int | None,
     max_sequences: int | None,
+    time_limit: float | None,
     as_json: bool,
 ) -> None:
-    """Longest sequence of Truncate plays: each play adds one letter at either end of the
-    word and every word must be valid (a, la, lap, laps, lapse, elapse, elapsed, relapsed).
+    """Find the longest Truncate sequence and prove it.
 
-    Solved exactly by a longest-path DP with path counting on the word DAG; prints one longest
-    sequence (smallest word first), its length and the number of distinct longest sequences.
-    Exit status 1 when no sequence satisfies --starting/--ending.
+    Each play adds one letter at either end of the word and every word must be in the
+    dictionary (a, la, lap, laps, lapse, elapse, elapsed, relapsed). A longest-path DP with
+    path counting on the word DAG gives one longest sequence (smallest word first), its length
+    and the number of distinct longest sequences; --all lists them; --starting and --ending
+    fix the first and last word.
+
+    JSON, beyond the conventions below: sequence, length, count, lexicon, lexicon_size,
+    lexicon_skipped, and with --all sequences and complete.
     """
     from ..models.truncate import solve_truncate
 
@@ -59,22 +61,39 @@ def truncate(
             "without --all",
             {"limit": "--limit", "max_sequences": "--max-sequences"},
         )
-    lex = load_dictionary(dict_path)
-    with progress("truncate: solving", enabled=not as_json):
-        res = solve_truncate(lex, starting, ending, all_sequences, max_sequences)
+    deadline = Deadline(time_limit)
+    with time_guard(deadline):
+        lex = load_dictionary(dict_path)
+    with progress("truncate", enabled=not as_json) as tick:
+        tick.update(stage="solving (and listing with --all)")
+        # The listing keeps its own limit (what it listed is kept); the DP is guarded.
+        with time_guard(deadline, grace=1.0):
+            res = solve_truncate(
+                lex, starting, ending, all_sequences, max_sequences,
+                time_limit=deadline.remaining(),
+            )  # fmt: skip
     sol = res.solution
+    interrupted = bool(res.solver_info.get("interrupted"))
+    stopped = res.solver_info.get("stopped")
     if as_json:
-        row = res.to_dict(solution=sol.to_dict() if sol is not None else None)
-        row["dictionary"] = {"source": lex.source, "words": len(lex), "skipped": lex.skipped}
+        row = result_row(
+            res.to_dict(solution=sol.to_dict() if sol is not None else None),
+            counts={"longest_sequences": sol.count if sol is not None else 0},
+            interrupted=interrupted,
+        )
+        row.update(lexicon=lex.source, lexicon_size=len(lex), lexicon_skipped=lex.skipped)
         row["sequence"] = list(sol.sequence) if sol is not None else []
         row["count"] = sol.count if sol is not None else 0
         row["length"] = sol.length if sol is not None else 0
         if sol is not None and sol.sequences is not None:
             row["sequences"] = [list(s) for s in sol.sequences]
+            row["complete"] = stopped is None
         echo_json(row)
     else:
         click.echo(f"dictionary  {lex.source} ({len(lex)} words)")
-        if sol is None:
+        if sol is None and interrupted:
+            click.echo("interrupted (Ctrl-C) before the longest sequence was found")
+        elif sol is None:
             click.echo(_no_solution(starting, ending))
         else:
             click.echo(f"sequence    {' -> '.join(sol.sequence)}")
@@ -84,8 +103,12 @@ def truncate(
             if sol.sequences is not None:
                 for s in sol.sequences:
                     click.echo("  " + " -> ".join(s))
-    if sol is None:
-        raise SystemExit(1)
+                if stopped is not None:
+                    why = "Ctrl-C" if interrupted else "the time limit"
+                    click.echo(f"  [INCOMPLETE: listing stopped by {why}]")
+    code = exit_status(res.status.value, interrupted)
+    if code:
+        raise SystemExit(code)
 
 
 def _no_solution(starting: str | None, ending: str | None) -> str:

@@ -22,8 +22,9 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..puzzles.grid import Board, GridTokens, grid_problems
 from ..result import SolveResult, Status
-from .cpsat_stop import interrupted
+from .cpsat_stop import solve as solve_interruptibly
 from .grid_enum import (
+    CountStopped,
     GridEnumeration,
     GridQuadruple,
     count_matchings,
@@ -94,7 +95,7 @@ def build_grid_model(
     InputError
         When ``fixed`` names an unknown slot.
     """
-    fixed = dict(fixed or {})
+    fixed = {v: t.lower() for v, t in (fixed or {}).items()}  # case does not matter
     kinds = board.kinds
     for v in fixed:
         if v not in kinds:
@@ -154,22 +155,24 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.values.append({v: self.value(var) for v, var in self.gm.x.items()})
 
 
-def _enumerate(gm: GridModel, keep: int | None, time_limit: float | None) -> tuple[int, list, bool]:
-    """All solutions of ``gm`` (count, kept value dicts, finished?)."""
+def _enumerate(
+    gm: GridModel, keep: int | None, time_limit: float | None
+) -> tuple[int, list, bool, bool]:
+    """All solutions of ``gm`` (count, kept value dicts, finished?, stopped by Ctrl-C?)."""
     if not gm.feasible:
-        return 0, [], True
+        return 0, [], True, False
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
     cb = _Collector(gm, keep)
-    status = solver.solve(gm.model, cb)
+    status, stopped = solve_interruptibly(solver, gm.model, cb)
     if status == cp_model.MODEL_INVALID:
         from ..errors import ModelError
 
         raise ModelError(gm.model.validate())
-    return cb.count, cb.values, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    return cb.count, cb.values, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), stopped
 
 
 def solve_grid(
@@ -215,7 +218,7 @@ def solve_grid(
         Unknown slot in ``partial``.
     """
     t0 = time.perf_counter()
-    partial = dict(partial or {})
+    partial = {v: t.lower() for v, t in (partial or {}).items()}  # case does not matter
     if break_symmetry is None:
         break_symmetry = not partial
     idx = build_index(tokens, board, preprocess)
@@ -240,9 +243,9 @@ def solve_grid(
     solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
-    status = solver.solve(gm.model)
+    status, stopped = solve_interruptibly(solver, gm.model)
     wall = time.perf_counter() - t0
-    if interrupted(solver, status):
+    if stopped:
         info["interrupted"] = True
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         fill = _decode(board, gm, {v: solver.value(var) for v, var in gm.x.items()})
@@ -277,6 +280,9 @@ class GridCount:
     wall_time : float
         Seconds.
     method : str
+    stopped : {None, "time_limit", "interrupted"}
+        Why the count stopped early; then ``count`` and ``count_up_to_symmetry`` are lower
+        bounds (the boards counted so far).
     """
 
     suffixes: tuple[str, ...]
@@ -285,10 +291,19 @@ class GridCount:
     example: dict[str, str] | None
     wall_time: float
     method: str
+    stopped: str | None = None
 
     @property
-    def unique(self) -> bool:
-        """True when the puzzle has exactly one answer (up to symmetry)."""
+    def complete(self) -> bool:
+        """True when the count is exact (it was not stopped early)."""
+        return self.stopped is None
+
+    @property
+    def unique(self) -> bool | None:
+        """True when the puzzle has exactly one answer (up to symmetry); None when a stopped
+        count cannot tell yet (it has found at most one)."""
+        if not self.complete and self.count_up_to_symmetry < 2:
+            return None
         return self.count_up_to_symmetry == 1
 
 
@@ -318,8 +333,8 @@ def count_completions(
     preprocess : bool
         Sound degree preprocessing.
     time_limit : float, optional
-        Seconds, CP-SAT only; when reached a :class:`~cpwords.errors.ModelError` is raised
-        rather than returning a partial count.
+        Seconds; when reached the count stops and the result is a lower bound with
+        ``stopped = "time_limit"`` (Ctrl-C likewise, ``stopped = "interrupted"``).
     index, symmetry : optional
         Precomputed :func:`build_index` / :func:`board_symmetry` results (for many counts).
     limit : int, optional
@@ -337,24 +352,29 @@ def count_completions(
         Wrong number of suffixes or unknown method.
     """
     t0 = time.perf_counter()
+    suffixes = [s.lower() for s in suffixes]  # case does not matter, as on the command line
     if len(suffixes) != len(board.suffix_slots):
         raise InputError(f"expected {len(board.suffix_slots)} suffixes, got {len(suffixes)}")
     idx = index if index is not None else build_index(tokens, board, preprocess)
     sym = symmetry if symmetry is not None else board_symmetry(board)
     k = sym.kernel_order
     fixed = dict(zip(board.suffix_slots, suffixes, strict=True))
+    deadline = None if time_limit is None else t0 + time_limit
+    stopped: str | None = None
     if method == "matching":
         sid = idx.suffix_id
         cands: list[int] = []
+        n = 0
         if len(set(suffixes)) == len(suffixes) and all(t in sid for t in suffixes):
             for p in board.prefix_slots:
                 c = -1
                 for s in board.neighbours(p):
                     c &= idx.bits_of_suf[sid[fixed[s]]]
                 cands.append(c)
-            n = count_matchings(cands, limit)
-        else:
-            n = 0
+            try:
+                n = count_matchings(cands, limit, deadline, partial_on_interrupt=True)
+            except CountStopped as stop:
+                n, stopped = stop.count, stop.reason
         example = None
         if n:
             m = match_slots(cands)
@@ -363,19 +383,19 @@ def count_completions(
                 p: idx.prefixes[j] for p, j in zip(board.prefix_slots, m, strict=True)
             }
         return GridCount(
-            tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "matching-count"
-        )
+            tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "matching-count",
+            stopped,
+        )  # fmt: skip
     if method != "cpsat":
         raise InputError(f"unknown counting method {method!r} (matching, cpsat)")
     gm = build_grid_model(board, idx, fixed, ())
-    n, vals, done = _enumerate(gm, 1, time_limit)
+    left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+    n, vals, done, interrupted = _enumerate(gm, 1, left)
     if not done:
-        from ..errors import ModelError
-
-        raise ModelError(f"counting stopped at the time limit after {n} boards")
+        stopped = "interrupted" if interrupted else "time_limit"
     example = _decode(board, gm, vals[0]) if vals else None
     return GridCount(
-        tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "cpsat-enumerate"
+        tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "cpsat-enumerate", stopped
     )
 
 
@@ -393,7 +413,7 @@ def cpsat_all_boards(
     idx = build_index(tokens, board, preprocess)
     sym = board_symmetry(board, break_symmetry)
     gm = build_grid_model(board, idx, fixed, sym.rules)
-    _, vals, _ = _enumerate(gm, None, None)
+    _, vals, _, _ = _enumerate(gm, None, None)
     return [_decode(board, gm, v) for v in vals]
 
 

@@ -144,6 +144,9 @@ class GridDesign:
         Seconds in all (enumeration, counting, difficulty).
     stats : dict
         ``enumerate_time``, ``count_time`` (s) and the enumeration's statistics.
+    stopped : {None, "time_limit", "interrupted"}
+        Why the design stopped early; ``puzzles`` then holds the classes fully counted
+        before it (their counts and uniqueness are exact; other classes are missing).
     """
 
     board: Board
@@ -152,6 +155,12 @@ class GridDesign:
     orbit_size: int
     wall_time: float
     stats: dict[str, Any] = field(default_factory=dict)
+    stopped: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when every class was enumerated and counted."""
+        return self.stopped is None
 
     @property
     def unique(self) -> tuple[GridPuzzle, ...]:
@@ -241,6 +250,7 @@ def design_grid_puzzles(
     symmetry: BoardSymmetry | None = None,
     unique_only: bool = False,
     count_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> GridDesign:
     """Every feasible suffix quadruple class with its exact number of completions.
 
@@ -257,6 +267,9 @@ def design_grid_puzzles(
         Stop counting a class at this many boards (>= 2 so uniqueness is still decided); None
         counts exactly (at N = 20,000 about 2 minutes for 21,874 classes, some with 10**8
         boards).
+    time_limit : float, optional
+        Seconds; when reached (or on Ctrl-C) the classes counted so far are returned, with
+        ``stopped`` set.
 
     Returns
     -------
@@ -285,7 +298,7 @@ def design_grid_puzzles(
     >>> [(p.suffixes, p.count) for p in d.puzzles]
     [(('an', 'er'), 2)]
     """
-    from .grid_enum import count_matchings
+    from .grid_enum import CountStopped, count_matchings
 
     if count_limit is not None and count_limit < 2:
         raise InputError(
@@ -294,14 +307,16 @@ def design_grid_puzzles(
     t0 = time.perf_counter()
     sym = symmetry if symmetry is not None else board_symmetry(board)
     idx = build_index(tokens, board)
-    e = enumerate_quadruples(board, tokens, True, index=idx, symmetry=sym)
+    e = enumerate_quadruples(board, tokens, True, index=idx, symmetry=sym, time_limit=time_limit)
+    stopped = e.stopped
+    deadline = None if time_limit is None else t0 + time_limit
     t1 = time.perf_counter()
     k = sym.kernel_order
     # a limit below 2|K| could not tell one board per kernel orbit from two
     limit = None if count_limit is None else max(count_limit, 2 * k)
     sid = idx.suffix_id
     counted: list[tuple[Any, int]] = []
-    for q in e.quadruples:
+    for q in e.quadruples if stopped is None else ():
         fixed = dict(zip(board.suffix_slots, q.suffixes, strict=True))
         cands = []
         for p in board.prefix_slots:
@@ -309,21 +324,29 @@ def design_grid_puzzles(
             for s in board.neighbours(p):
                 c &= idx.bits_of_suf[sid[fixed[s]]]
             cands.append(c)
-        counted.append((q, count_matchings(cands, limit)))
+        try:
+            counted.append((q, count_matchings(cands, limit, deadline, True)))
+        except CountStopped as stop:  # this class is not counted; the earlier ones are
+            stopped = stop.reason
+            break
     t2 = time.perf_counter()
     puzzles: list[GridPuzzle] = []
-    for q, n in counted:
-        diff = None
-        if n // k == 1:
-            diff, again = _difficulty(board, tokens, q.example)
-            if again != n:
-                raise CheckError(
-                    f"quadruple {q.suffixes}: matching count {n}, forward-checking search {again}"
-                )
-        elif unique_only:
-            continue
-        exact = limit is None or n < limit
-        puzzles.append(GridPuzzle(q.suffixes, n, n // k, dict(q.example), diff, exact))
+    try:
+        for q, n in counted:
+            diff = None
+            if n // k == 1:
+                diff, again = _difficulty(board, tokens, q.example)
+                if again != n:
+                    raise CheckError(
+                        f"quadruple {q.suffixes}: matching count {n}, forward-checking search "
+                        f"{again}"
+                    )
+            elif unique_only:
+                continue
+            exact = limit is None or n < limit
+            puzzles.append(GridPuzzle(q.suffixes, n, n // k, dict(q.example), diff, exact))
+    except KeyboardInterrupt:
+        stopped = "interrupted"
     return GridDesign(
         board,
         tuple(puzzles),
@@ -339,4 +362,5 @@ def design_grid_puzzles(
             "count_time": t2 - t1,
             **e.stats,
         },
+        stopped,
     )

@@ -165,7 +165,28 @@ def match_slots(cands: Sequence[int]) -> list[int] | None:
     return [b.bit_length() - 1 for b in chosen]
 
 
-def count_matchings(cands: Sequence[int], limit: int | None = None) -> int:
+class CountStopped(Exception):
+    """A count stopped before the end (time limit or Ctrl-C), with what it had counted.
+
+    Attributes
+    ----------
+    reason : {"time_limit", "interrupted"}
+    count : int
+        The systems counted so far: a lower bound on the exact count (whole subtrees only).
+    """
+
+    def __init__(self, reason: str, count: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.count = count
+
+
+def count_matchings(
+    cands: Sequence[int],
+    limit: int | None = None,
+    deadline: float | None = None,
+    partial_on_interrupt: bool = False,
+) -> int:
     """Number of systems of distinct representatives of bitset candidate sets.
 
     Parameters
@@ -174,11 +195,21 @@ def count_matchings(cands: Sequence[int], limit: int | None = None) -> int:
         Candidate set of every slot as a bitset.
     limit : int, optional
         Stop counting once this many are found (e.g. 2 to decide uniqueness).
+    deadline : float, optional
+        A :func:`time.perf_counter` value: past it the count stops with :class:`CountStopped`.
+    partial_on_interrupt : bool
+        Turn Ctrl-C (KeyboardInterrupt) into :class:`CountStopped` with the count so far.
 
     Returns
     -------
     int
         The exact count (or ``limit`` when reached).
+
+    Raises
+    ------
+    CountStopped
+        When ``deadline`` passes (or Ctrl-C with ``partial_on_interrupt``); its ``count`` is
+        a lower bound: the sum over the finished subtrees.
 
     Notes
     -----
@@ -205,8 +236,10 @@ def count_matchings(cands: Sequence[int], limit: int | None = None) -> int:
     for i in range(k - 1, -1, -1):
         later[i] = later[i + 1] | order[i]
     memo: dict[tuple[int, int], int] = {}
+    calls = 0
 
     def rec(i: int, used: int) -> int:
+        nonlocal calls
         if i == k - 2:
             a = order[i] & ~used
             b = order[i + 1] & ~used
@@ -217,12 +250,23 @@ def count_matchings(cands: Sequence[int], limit: int | None = None) -> int:
             return got
         total = 0
         rest = order[i] & ~used
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            total += rec(i + 1, used | bit)
-            if limit is not None and total >= limit:
-                break
+        try:
+            while rest:
+                calls += 1
+                if deadline is not None and calls & 1023 == 0 and time.perf_counter() > deadline:
+                    raise CountStopped("time_limit")
+                bit = rest & -rest
+                rest ^= bit
+                total += rec(i + 1, used | bit)
+                if limit is not None and total >= limit:
+                    break
+        except CountStopped as stop:
+            stop.count += total  # the finished subtrees of this level
+            raise
+        except KeyboardInterrupt:
+            if not partial_on_interrupt:
+                raise
+            raise CountStopped("interrupted", total) from None
         memo[key] = total
         return total
 

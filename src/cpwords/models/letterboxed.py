@@ -323,8 +323,13 @@ def _layer_min(
     return out
 
 
-def fewest_words(c: WordClasses) -> tuple[int, int, list[NDArray[np.int32]]] | None:
+def fewest_words(
+    c: WordClasses, floor: list[int] | None = None
+) -> tuple[int, int, list[NDArray[np.int32]]] | None:
     """Proven lexicographic minimum (words, letters) over all solutions, or None if none.
+
+    ``floor``, when given, holds in ``floor[0]`` the fewest words a solution can have as far
+    as the layers have gone (a proven lower bound, for a search stopped by Ctrl-C).
 
     Returns
     -------
@@ -362,6 +367,8 @@ def fewest_words(c: WordClasses) -> tuple[int, int, list[NDArray[np.int32]]] | N
     kept: NDArray[np.int64] | None = None
     k = 2
     while True:
+        if floor is not None:
+            floor[0] = k  # no solution of fewer than k words
         prev = tables[-1]
         best = prev[c.last, rest_all] + c.minlen
         lo = int(best.min())
@@ -377,9 +384,16 @@ def fewest_words(c: WordClasses) -> tuple[int, int, list[NDArray[np.int32]]] | N
 
 
 def _optimal_chains(
-    c: WordClasses, k: int, letters: int, tables: list[NDArray[np.int32]], limit: int | None
+    c: WordClasses,
+    k: int,
+    letters: int,
+    tables: list[NDArray[np.int32]],
+    limit: int | None,
+    out: list[list[str]] | None = None,
 ) -> list[list[str]]:
-    """Every chain of ``k`` words and ``letters`` letters covering the box (at most ``limit``).
+    """Every chain of ``k`` words and ``letters`` letters covering the box (at most ``limit``),
+    appended to ``out`` (a new list by default; given, it keeps the chains found so far when
+    the search is interrupted).
 
     Depth-first over (current letter, letters still needed, words left, letters left); a branch
     is entered only when the table's lower bound fits the budget, and the bound is exact, so
@@ -387,7 +401,8 @@ def _optimal_chains(
     """
     full = (1 << c.box.n) - 1
     by_first = c.by_first()
-    out: list[list[str]] = []
+    if out is None:
+        out = []
     stack: list[str] = []
 
     def rec(cands: NDArray[np.int64], r: int, j: int, budget: int) -> bool:
@@ -425,7 +440,15 @@ def _solve_classes(
     if solver is not None:
         info["lexicon"] = solver.source
         info["lexicon_size"] = solver.size
-    found = fewest_words(c)
+    floor = [1]
+    try:
+        found = fewest_words(c, floor)
+    except KeyboardInterrupt:  # Ctrl-C: no answer yet, but a proven fewest number of words
+        info |= {"interrupted": True, "min_words": floor[0]}
+        return SolveResult(
+            Status.UNKNOWN, None, float(WORD_WEIGHT * floor[0]), time.perf_counter() - t0,
+            None, "letterboxed-dp", sense="min", solver_info=info,
+        )  # fmt: skip
     if found is None:
         info["reason"] = (
             "no playable word"
@@ -445,13 +468,22 @@ def _solve_classes(
     k, letters, tables = found
     if letters >= WORD_WEIGHT:
         raise CheckError(f"{letters} letters exceed the word weight {WORD_WEIGHT}")
-    chains = _optimal_chains(c, k, letters, tables, None if all_solutions else 1)
+    objective = float(WORD_WEIGHT * k + letters)
+    chains: list[list[str]] = []
+    try:
+        _optimal_chains(c, k, letters, tables, None if all_solutions else 1, chains)
+    except KeyboardInterrupt:  # Ctrl-C: the optimum is proven; the listing may be partial
+        info["interrupted"] = True
     info["words"] = k
     info["letters"] = letters
+    if not chains:
+        return SolveResult(
+            Status.UNKNOWN, None, objective, time.perf_counter() - t0, None, "letterboxed-dp",
+            sense="min", solver_info=info,
+        )  # fmt: skip
     if all_solutions:
         info["optimal_solutions"] = chains
         info["n_optimal"] = len(chains)
-    objective = float(WORD_WEIGHT * k + letters)
     result = SolveResult(
         status=Status.OPTIMAL,
         objective=objective,
@@ -497,6 +529,9 @@ def solve_letterboxed(
         ``word_classes``, ``lexicon`` and, with ``all_solutions``, ``optimal_solutions`` and
         ``n_optimal``. ``wall_time`` (s) excludes indexing the lexicon. ``verified`` is True:
         every returned chain passed :func:`~cpwords.puzzles.letterboxed.check_letterboxed`.
+        Ctrl-C during the search returns what is known, with ``solver_info["interrupted"]``:
+        UNKNOWN with ``bound = 1000 * min_words`` (the fewest words proven so far) before the
+        optimum is known; with ``all_solutions``, the optimal solutions listed so far.
 
     Raises
     ------

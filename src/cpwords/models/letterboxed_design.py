@@ -278,6 +278,8 @@ class BoxGeneration:
         ``unique``, ``max_solutions``, ``min_playable``, ``max_draws``.
     wall_time : float
         Seconds, indexing the lexicon excluded.
+    stopped : {None, "time_limit", "interrupted"}
+        Why the generation stopped before ``requested`` boxes or ``max_draws`` draws.
     """
 
     boxes: tuple[GeneratedBox, ...]
@@ -288,6 +290,7 @@ class BoxGeneration:
     lexicon: str
     settings: dict[str, Any] = field(default_factory=dict)
     wall_time: float = 0.0
+    stopped: str | None = None
 
     @property
     def complete(self) -> bool:
@@ -306,6 +309,7 @@ class BoxGeneration:
             "lexicon": self.lexicon,
             **self.settings,
             "wall_time": self.wall_time,
+            "stopped": self.stopped,
             "boxes": [b.to_dict() for b in self.boxes],
         }
 
@@ -372,6 +376,7 @@ def generate_boxes(
     min_playable: int = 0,
     max_draws: int | None = None,
     zipf_threshold: float = COMMON_ZIPF,
+    time_limit: float | None = None,
 ) -> BoxGeneration:
     """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
 
@@ -393,11 +398,15 @@ def generate_boxes(
         Give up after this many drawn boxes (default ``1000 * k``).
     zipf_threshold : float
         Zipf frequency of a common word, for the difficulty (:func:`box_difficulty`).
+    time_limit : float, optional
+        Seconds; no new box is drawn after it (``stopped = "time_limit"``). Ctrl-C likewise
+        returns the boxes finished so far (``stopped = "interrupted"``).
 
     Returns
     -------
     BoxGeneration
-        Up to ``k`` verified boxes (fewer only when ``max_draws`` ran out: check ``complete``).
+        Up to ``k`` verified boxes (fewer when ``max_draws`` ran out or the generation was
+        stopped: check ``complete`` and ``stopped``).
 
     Raises
     ------
@@ -449,51 +458,61 @@ def generate_boxes(
     )
     found: list[GeneratedBox] = []
     draws = 0
-    while len(found) < k and draws < max_draws:
-        draws += 1
-        box = draw_box(rng)
-        if str(box) in seen:
-            rejected["repeat"] += 1
-            continue
-        seen.add(str(box))
-        t1 = time.perf_counter()
-        playable = solver.playable(box)
-        if len(playable) < max(min_playable, 1):
-            rejected["few_playable"] += 1
-            continue
-        classes = build_classes(box, playable)
-        quick, _ = count_tables(classes, 2)
-        if quick[0]:
-            rejected["one_word"] += 1
-            continue
-        if not quick[1]:
-            rejected["needs_3_or_more"] += 1
-            continue
-        if cap is not None and quick[1] > cap:
-            rejected["too_many_2_word"] += 1
-            continue
-        res = _solve_classes(classes, False, t1, solver)
-        n_words = res.solver_info.get("words")
-        if res.status is not Status.OPTIMAL or n_words != 2:
-            raise CheckError(f"box {box}: counts show a 2-word optimum, the DP says {n_words}")
-        counts, _ = count_tables(classes, COUNT_WORDS)
-        solution = tuple(res.solution or ())
-        pairs = _verify(box, lex_words, counts, solution, lex_set)
-        diff = _difficulty(box, playable, zipf_threshold)
-        found.append(
-            GeneratedBox(
-                box=box,
-                words=2,
-                letters=int(res.solver_info["letters"]),
-                solution=solution,
-                counts=tuple(counts),
-                playable_words=len(playable),
-                difficulty=diff,
-                two_word_solutions=pairs,
-                verified=True,
-                wall_time=time.perf_counter() - t1,
+    stopped: str | None = None
+    deadline = None if time_limit is None else t0 + time_limit
+    try:
+        while len(found) < k and draws < max_draws:
+            if deadline is not None and time.perf_counter() >= deadline:
+                stopped = "time_limit"
+                break
+            draws += 1
+            box = draw_box(rng)
+            if str(box) in seen:
+                rejected["repeat"] += 1
+                continue
+            seen.add(str(box))
+            t1 = time.perf_counter()
+            playable = solver.playable(box)
+            if len(playable) < max(min_playable, 1):
+                rejected["few_playable"] += 1
+                continue
+            classes = build_classes(box, playable)
+            quick, _ = count_tables(classes, 2)
+            if quick[0]:
+                rejected["one_word"] += 1
+                continue
+            if not quick[1]:
+                rejected["needs_3_or_more"] += 1
+                continue
+            if cap is not None and quick[1] > cap:
+                rejected["too_many_2_word"] += 1
+                continue
+            res = _solve_classes(classes, False, t1, solver)
+            if res.solver_info.get("interrupted"):  # the DP returns what it has on Ctrl-C
+                raise KeyboardInterrupt
+            n_words = res.solver_info.get("words")
+            if res.status is not Status.OPTIMAL or n_words != 2:
+                raise CheckError(f"box {box}: counts show a 2-word optimum, the DP says {n_words}")
+            counts, _ = count_tables(classes, COUNT_WORDS)
+            solution = tuple(res.solution or ())
+            pairs = _verify(box, lex_words, counts, solution, lex_set)
+            diff = _difficulty(box, playable, zipf_threshold)
+            found.append(
+                GeneratedBox(
+                    box=box,
+                    words=2,
+                    letters=int(res.solver_info["letters"]),
+                    solution=solution,
+                    counts=tuple(counts),
+                    playable_words=len(playable),
+                    difficulty=diff,
+                    two_word_solutions=pairs,
+                    verified=True,
+                    wall_time=time.perf_counter() - t1,
+                )
             )
-        )
+    except KeyboardInterrupt:  # Ctrl-C: the boxes finished so far
+        stopped = "interrupted"
     return BoxGeneration(
         boxes=tuple(found),
         requested=k,
@@ -508,4 +527,5 @@ def generate_boxes(
             "max_draws": max_draws,
         },
         wall_time=time.perf_counter() - t0,
+        stopped=stopped,
     )

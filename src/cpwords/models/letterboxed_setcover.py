@@ -26,7 +26,7 @@ from ortools.sat.python import cp_model
 from ..errors import CheckError, ModelError
 from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, check_letterboxed, is_playable
 from ..result import SolveResult, Status
-from .cpsat_stop import interrupted
+from .cpsat_stop import solve as solve_interruptibly
 
 
 def _classes(box: LetterBox, words: Iterable[str]) -> list[tuple[int, int, int, str]]:
@@ -237,14 +237,18 @@ def solve_letterboxed_setcover(
     for k in range(1, max_slots + 1):
         model, x = slot_model(classes, n, k)
         solver = _new_solver(time_limit - elapsed(), workers, seed)
-        code = solver.solve(model)
+        code, stopped = solve_interruptibly(solver, model)
         info["slots_tried"].append([k, solver.status_name(code)])
         if code == cp_model.MODEL_INVALID:
             raise ModelError(f"CP-SAT rejected the slot model: {model.validate()}")
-        if interrupted(solver, code):
+        if stopped:
             info["interrupted"] = True
-        if code == cp_model.INFEASIBLE:
+        if code == cp_model.INFEASIBLE and not stopped:
             continue
+        if code == cp_model.INFEASIBLE:  # proven: no k words; Ctrl-C came before k + 1
+            info["reason"] = f"interrupted after proving that {k} words are not enough"
+            bound = float(WORD_WEIGHT * (k + 1))
+            return SolveResult(Status.UNKNOWN, None, bound, elapsed(), None, method, "min", info)
         if code == cp_model.UNKNOWN:
             stop = "interrupted" if info.get("interrupted") else "time limit"
             info["reason"] = f"{stop} while trying {k} words"
@@ -276,7 +280,9 @@ def solve_letterboxed_setcover(
     # No solution within max_slots words: does any solution exist at all?
     model = euler_model(classes, n)
     solver = _new_solver(time_limit - elapsed(), workers, seed)
-    code = solver.solve(model)
+    code, stopped = solve_interruptibly(solver, model)
+    if stopped:
+        info["interrupted"] = True
     info["euler_status"] = solver.status_name(code)
     if code == cp_model.MODEL_INVALID:
         raise ModelError(f"CP-SAT rejected the Euler-trail model: {model.validate()}")

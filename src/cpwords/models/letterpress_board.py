@@ -127,7 +127,7 @@ def best_letterpress_move(
     """
     from ortools.sat.python import cp_model
 
-    from .cpsat_stop import interrupted
+    from .cpsat_stop import solve as solve_interruptibly
 
     t0 = time.perf_counter()
     index = (
@@ -203,10 +203,10 @@ def best_letterpress_move(
     solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
     solver.parameters.num_search_workers = workers
     solver.parameters.random_seed = seed
-    status = solver.solve(m)
+    status, stopped = solve_interruptibly(solver, m)
     wall = time.perf_counter() - t0
     info["cpsat_status"] = solver.status_name(status)
-    if interrupted(solver, status):
+    if stopped:
         info["interrupted"] = True
     if status == cp_model.MODEL_INVALID:
         raise ModelError("CP-SAT rejected the Letterpress board model")

@@ -319,6 +319,7 @@ def solve_truncate(
     all_sequences: bool = False,
     max_sequences: int | None = None,
     verify: bool = True,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """Find a longest Truncate sequence, count them, and prove it longest.
 
@@ -338,6 +339,9 @@ def solve_truncate(
     verify : bool
         Re-check the solution with the independent checker of
         :mod:`cpwords.puzzles.truncate` (after the clock stops) and set ``verified``.
+    time_limit : float, optional
+        Seconds for listing the sequences (``all_sequences``); when reached the listing so
+        far is returned with ``solver_info["stopped"] = "time_limit"``.
 
     Returns
     -------
@@ -346,7 +350,9 @@ def solve_truncate(
         words of a longest sequence and ``solution`` a
         :class:`~cpwords.puzzles.truncate.TruncateSolution`; INFEASIBLE with no solution when
         no sequence satisfies ``starting``/``ending``. ``wall_time`` (seconds) includes building
-        the DAG unless one was passed.
+        the DAG unless one was passed. Ctrl-C returns what is known, marked
+        ``solver_info["interrupted"]``: UNKNOWN before the DP has finished, else the proven
+        optimum with the sequences listed so far.
 
     Raises
     ------
@@ -378,10 +384,15 @@ def solve_truncate(
     starting = starting.strip().lower() if starting is not None else None
     ending = ending.strip().lower() if ending is not None else None
     t0 = time.perf_counter()
-    dag = words if isinstance(words, TruncateDag) else truncate_dag(words)
-    start, end = _restrictions(dag, starting, ending)
-    tab = _sweep(dag, start)
-    ends = _ends(tab, dag.n, end)
+    try:
+        dag = words if isinstance(words, TruncateDag) else truncate_dag(words)
+        start, end = _restrictions(dag, starting, ending)
+        tab = _sweep(dag, start)
+        ends = _ends(tab, dag.n, end)
+    except KeyboardInterrupt:  # Ctrl-C before the DP finished: no answer yet
+        wall = time.perf_counter() - t0
+        stop = {"interrupted": True, "algorithm": "layered DAG DP with path counts"}
+        return SolveResult(Status.UNKNOWN, None, None, wall, None, "dag-dp", solver_info=stop)
     info = {"words": dag.n, "arcs": dag.n_arcs, "algorithm": "layered DAG DP with path counts"}
     if not ends:
         wall = time.perf_counter() - t0
@@ -392,11 +403,19 @@ def solve_truncate(
     listed: tuple[tuple[str, ...], ...] | None = None
     if all_sequences:
         acc: list[tuple[str, ...]] = []
-        for e in ends:
-            for s in _iter_from(dag, tab, e):
-                if max_sequences is not None and len(acc) >= max_sequences:
-                    break
-                acc.append(s)
+        deadline = None if time_limit is None else t0 + time_limit
+        try:
+            for e in ends:
+                for s in _iter_from(dag, tab, e):
+                    if max_sequences is not None and len(acc) >= max_sequences:
+                        break
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        info["stopped"] = "time_limit"
+                        break
+                    acc.append(s)
+        except KeyboardInterrupt:  # Ctrl-C: the optimum is proven, the listing is partial
+            info["interrupted"] = True
+            info["stopped"] = "interrupted"
         listed = tuple(acc)
     wall = time.perf_counter() - t0
     sol = TruncateSolution(sequence, count, listed, starting, ending)

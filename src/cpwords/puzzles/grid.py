@@ -216,7 +216,7 @@ def parse_board(text: str, source: str = "<board>") -> Board:
 
 
 def load_board(path: str | os.PathLike[str] | None = None) -> Board:
-    """Load a board file, or the default board when ``path`` is None.
+    """Load a board file (``-``: standard input), or the default board when ``path`` is None.
 
     Raises
     ------
@@ -225,16 +225,14 @@ def load_board(path: str | os.PathLike[str] | None = None) -> Board:
     """
     if path is None:
         return default_board()
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"board file not found: {p}" if not p.exists() else f"not a file: {p}")
+    from ..lexicon import read_file_bytes
+
+    source = "<stdin>" if str(path) == "-" else str(path)
     try:
-        text = p.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"cannot read board file {p}: {exc.strerror or exc}") from None
+        text = read_file_bytes(path, "board file").decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"board file {p} is not UTF-8 text") from None
-    return parse_board(text, str(p))
+        raise InputError(f"board file {excerpt(source)} is not UTF-8 text") from None
+    return parse_board(text, source)
 
 
 def default_board() -> Board:
@@ -329,7 +327,8 @@ def cut_words(
     Parameters
     ----------
     words : iterable of str
-        Lower-case a-z words (others raise).
+        Words of the letters a-z, in any case (lower-cased, as on the command line); others
+        raise.
     suffix_length : int
         Letters of a suffix token (1..8).
     min_prefix : int
@@ -355,10 +354,10 @@ def cut_words(
     (('hel', 'lo'), ('jel', 'lo'))
     """
     check_cut_options(suffix_length, min_prefix)
-    ws = list(dict.fromkeys(words))
+    ws = list(dict.fromkeys(w.lower() for w in words))
     for w in ws:
         if not _TOKEN.fullmatch(w):
-            raise InputError(f"{source}: {excerpt(w)!r} is not a lower-case a-z word")
+            raise InputError(f"{source}: {excerpt(w)!r} is not a word of the letters a-z")
     if not plurals:
         ws = drop_plurals(ws)
     pairs = sorted(
@@ -441,7 +440,8 @@ def grid_problems(
     >>> grid_problems(b, {"s": "lo", "p": "hel", "q": "hel"}, ["hello"])
     ['prefix token hel is on 2 slots', 'word hello appears 2 times']
     """
-    lex = set(words)
+    lex = {w.lower() for w in words}  # case does not matter, as on the command line
+    fill = {v: t.lower() for v, t in fill.items()}
     out: list[str] = []
     kinds = board.kinds
     for v in fill:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, excerpt
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,9 @@ class WordsnakeInstance:
 
     Parameters
     ----------
-    words : tuple of str
-        The items, lower-case a-z; a repeated word is two items.
+    words : sequence of str
+        The items, words of the letters a-z in any case (lower-cased, as on the command
+        line); a repeated word is two items. One string is refused, not split into letters.
     cyclic : bool
         Whether the pair last -> first also scores.
     proper : bool
@@ -39,7 +40,7 @@ class WordsnakeInstance:
     Raises
     ------
     InputError
-        When ``words`` is empty or holds a non a-z word.
+        When ``words`` is one string, is empty or holds a non a-z word.
     """
 
     words: tuple[str, ...]
@@ -48,11 +49,17 @@ class WordsnakeInstance:
     name: str = "wordsnake"
 
     def __post_init__(self) -> None:
+        if isinstance(self.words, str):
+            raise InputError(
+                f"give the words as a sequence, e.g. ({self.words[:20]!r},), not one string"
+            )
+        words = tuple(w.lower() if isinstance(w, str) else w for w in self.words)
+        object.__setattr__(self, "words", words)
         if not self.words:
             raise InputError("a Wordsnake needs at least one word")
         for w in self.words:
-            if not (w.isascii() and w.isalpha() and w.islower()):
-                raise InputError(f"{w!r} is not a lower-case a-z word")
+            if not (isinstance(w, str) and w.isascii() and w.isalpha() and w.islower()):
+                raise InputError(f"{excerpt(str(w))!r} is not a word of the letters a-z")
 
     @property
     def n(self) -> int:
