@@ -22,6 +22,7 @@ from ..puzzles.grid import (
     parse_suffixes,
     wordfreq_tokens,
 )
+from ..result import listing_status
 from ._common import (
     Deadline,
     alias,
@@ -328,7 +329,7 @@ def grid(
             board, tokens, not all_orientations, symmetry=sym, time_limit=deadline.remaining(),
             on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
         )  # fmt: skip
-    status = "OPTIMAL" if e.complete else ("FEASIBLE" if e.count else "UNKNOWN")
+    status = listing_status(e.count, e.complete).value
     if as_json:
         echo_json(
             base | {"status": status, "complete": e.complete, "stopped": e.stopped,

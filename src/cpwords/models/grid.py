@@ -22,6 +22,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError
 from ..puzzles.grid import Board, GridTokens, grid_problems
 from ..result import SolveResult, Status
+from .cpsat_status import Task, cpsat_status, listing_complete, new_solver
 from .cpsat_stop import interrupted
 from .grid_enum import (
     GridEnumeration,
@@ -158,18 +159,12 @@ def _enumerate(gm: GridModel, keep: int | None, time_limit: float | None) -> tup
     """All solutions of ``gm`` (count, kept value dicts, finished?)."""
     if not gm.feasible:
         return 0, [], True
-    solver = cp_model.CpSolver()
+    solver = new_solver(time_limit, workers=1)
     solver.parameters.enumerate_all_solutions = True
-    solver.parameters.num_workers = 1
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = time_limit
     cb = _Collector(gm, keep)
-    status = solver.solve(gm.model, cb)
-    if status == cp_model.MODEL_INVALID:
-        from ..errors import ModelError
-
-        raise ModelError(gm.model.validate())
-    return cb.count, cb.values, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    code = solver.solve(gm.model, cb)
+    cpsat_status(code, Task.LIST, gm.model, "grid model")
+    return cb.count, cb.values, listing_complete(code)
 
 
 def solve_grid(
@@ -206,13 +201,16 @@ def solve_grid(
     -------
     SolveResult
         ``solution`` is the filled board (slot -> token) or None; ``objective`` = number of
-        words on the board when solved. OPTIMAL = a board was found (a feasibility problem),
-        INFEASIBLE = proven that no completion exists, UNKNOWN = time limit.
+        words on the board when solved, with no bound. A satisfaction problem: FEASIBLE = a
+        board was found (never OPTIMAL), INFEASIBLE = proven that no completion exists,
+        UNKNOWN = time limit.
 
     Raises
     ------
     InputError
         Unknown slot in ``partial``.
+    ModelError
+        When CP-SAT rejects the model (a bug).
     """
     t0 = time.perf_counter()
     partial = dict(partial or {})
@@ -235,28 +233,20 @@ def solve_grid(
             Status.INFEASIBLE, None, None, time.perf_counter() - t0, None, method,
             solver_info=info | {"reason": "a placed token cannot be on any full board"},
         )  # fmt: skip
-    solver = cp_model.CpSolver()
     # The limit covers the whole call: indexing and model building included.
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    status = solver.solve(gm.model)
+    solver = new_solver(time_limit - (time.perf_counter() - t0), workers, seed)
+    code = solver.solve(gm.model)
     wall = time.perf_counter() - t0
-    if interrupted(solver, status):
+    status = cpsat_status(code, Task.SATISFY, gm.model, "grid model")
+    if interrupted(solver, code):
         info["interrupted"] = True
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status is Status.FEASIBLE:
         fill = _decode(board, gm, {v: solver.value(var) for v, var in gm.x.items()})
         n = float(len(board.edges))
-        res = SolveResult(Status.OPTIMAL, n, n, wall, fill, method, solver_info=info)
+        res = SolveResult(status, n, None, wall, fill, method, solver_info=info)
         ok = not grid_problems(board, fill, tokens.words, tokens.suffix_length, tokens.min_prefix)
         return res.with_verified(ok and all(fill[v] == t for v, t in partial.items()))
-    if status == cp_model.INFEASIBLE:
-        return SolveResult(Status.INFEASIBLE, None, None, wall, None, method, solver_info=info)
-    if status == cp_model.MODEL_INVALID:
-        from ..errors import ModelError
-
-        raise ModelError(gm.model.validate())
-    return SolveResult(Status.UNKNOWN, None, None, wall, None, method, solver_info=info)
+    return SolveResult(status, None, None, wall, None, method, solver_info=info)
 
 
 @dataclass(frozen=True)
@@ -418,11 +408,10 @@ def cpsat_quadruples(
     if gm.feasible:
         m = gm.model
         while True:
-            solver = cp_model.CpSolver()
-            solver.parameters.num_workers = workers
-            status = solver.solve(m)
+            solver = new_solver(workers=workers)
+            code = solver.solve(m)
             solves += 1
-            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if cpsat_status(code, Task.SATISFY, m, "grid model") is not Status.FEASIBLE:
                 break
             vals = {v: solver.value(var) for v, var in gm.x.items()}
             fill = _decode(board, gm, vals)

@@ -23,9 +23,10 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..errors import CheckError, ModelError
+from ..errors import CheckError
 from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, check_letterboxed, is_playable
 from ..result import SolveResult, Status
+from .cpsat_status import Task, cpsat_status, new_solver
 from .cpsat_stop import interrupted
 
 
@@ -60,14 +61,6 @@ def _classes(box: LetterBox, words: Iterable[str]) -> list[tuple[int, int, int, 
 
 
 Classes = list[tuple[int, int, int, str]]
-
-
-def _new_solver(time_limit: float, workers: int, seed: int) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit)
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    return solver
 
 
 def slot_model(classes: Classes, n: int, k: int) -> tuple[cp_model.CpModel, list[list[Any]]]:
@@ -236,16 +229,15 @@ def solve_letterboxed_setcover(
 
     for k in range(1, max_slots + 1):
         model, x = slot_model(classes, n, k)
-        solver = _new_solver(time_limit - elapsed(), workers, seed)
+        solver = new_solver(time_limit - elapsed(), workers, seed)
         code = solver.solve(model)
         info["slots_tried"].append([k, solver.status_name(code)])
-        if code == cp_model.MODEL_INVALID:
-            raise ModelError(f"CP-SAT rejected the slot model: {model.validate()}")
+        status = cpsat_status(code, Task.OPTIMISE, model, "slot model")
         if interrupted(solver, code):
             info["interrupted"] = True
-        if code == cp_model.INFEASIBLE:
+        if status is Status.INFEASIBLE:
             continue
-        if code == cp_model.UNKNOWN:
+        if status is Status.UNKNOWN:
             stop = "interrupted" if info.get("interrupted") else "time limit"
             info["reason"] = f"{stop} while trying {k} words"
             return SolveResult(Status.UNKNOWN, None, None, elapsed(), None, method, "min", info)
@@ -255,10 +247,9 @@ def solve_letterboxed_setcover(
         ]
         letters = sum(len(w) for w in chain)
         objective = float(WORD_WEIGHT * k + letters)
-        if code == cp_model.OPTIMAL:
-            status, bound = Status.OPTIMAL, objective
+        if status is Status.OPTIMAL:
+            bound = objective
         else:
-            status = Status.FEASIBLE
             bound = float(WORD_WEIGHT * k + round(solver.best_objective_bound))
         info["words"] = k
         info["letters"] = letters
@@ -275,12 +266,10 @@ def solve_letterboxed_setcover(
 
     # No solution within max_slots words: does any solution exist at all?
     model = euler_model(classes, n)
-    solver = _new_solver(time_limit - elapsed(), workers, seed)
+    solver = new_solver(time_limit - elapsed(), workers, seed)
     code = solver.solve(model)
     info["euler_status"] = solver.status_name(code)
-    if code == cp_model.MODEL_INVALID:
-        raise ModelError(f"CP-SAT rejected the Euler-trail model: {model.validate()}")
-    if code == cp_model.INFEASIBLE:
+    if cpsat_status(code, Task.SATISFY, model, "Euler-trail model") is Status.INFEASIBLE:
         info["reason"] = "CP-SAT proved that no trail of playable words covers the box"
         return SolveResult(Status.INFEASIBLE, None, None, elapsed(), None, method, "min", info)
     info["reason"] = f"solutions exist but none with at most {max_slots} words"
