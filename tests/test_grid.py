@@ -23,7 +23,6 @@ from cpwords.models.grid import (
 )
 from cpwords.models.grid_enum import count_matchings, match_slots
 from cpwords.models.grid_index import build_index, reduce_pairs
-from cpwords.models.grid_symmetry import board_automorphisms, board_symmetry
 from cpwords.puzzles.grid import (
     Board,
     GridTokens,
@@ -36,6 +35,7 @@ from cpwords.puzzles.grid import (
     parse_fill,
     wordfreq_tokens,
 )
+from cpwords.puzzles.grid_symmetry import board_automorphisms, board_symmetry
 from cpwords.result import Status
 
 BOARD = default_board()
@@ -445,7 +445,7 @@ def test_wordfreq_10000_cpsat_cross_check_on_a_sample() -> None:
         "cpwords.puzzles.grid",
         "cpwords.models.grid_enum",
         "cpwords.models.grid_index",
-        "cpwords.models.grid_symmetry",
+        "cpwords.puzzles.grid_symmetry",
         "cpwords.heuristics.grid",
     ],
 )

@@ -209,7 +209,7 @@ def grid(
     board is invalid.
     """
     from ..models.grid import count_completions, enumerate_quadruples, solve_grid
-    from ..models.grid_symmetry import board_symmetry
+    from ..puzzles.grid_symmetry import board_symmetry
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)

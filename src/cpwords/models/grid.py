@@ -20,19 +20,13 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..errors import InputError
-from ..puzzles.grid import Board, GridTokens, grid_problems
+from ..puzzles.grid import Board, GridEnumeration, GridQuadruple, GridTokens, grid_problems
+from ..puzzles.grid_symmetry import BoardSymmetry, board_symmetry
 from ..result import SolveResult, Status
 from .cpsat_status import Task, cpsat_status, listing_complete, new_solver
 from .cpsat_stop import interrupted
-from .grid_enum import (
-    GridEnumeration,
-    GridQuadruple,
-    count_matchings,
-    enumerate_quadruples,
-    match_slots,
-)
+from .grid_enum import count_matchings, enumerate_quadruples, match_slots
 from .grid_index import GridIndex, build_index
-from .grid_symmetry import BoardSymmetry, board_symmetry
 
 __all__ = [
     "GridCount",

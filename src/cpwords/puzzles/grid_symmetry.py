@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import networkx as nx
 from networkx.algorithms import isomorphism
 
-from ..puzzles.grid import Board
+from .grid import Board
 
 Perm = dict[str, str]
 
