@@ -306,7 +306,7 @@ def test_killed_study_resumes_with_every_row_exactly_once(tmp_path: Path) -> Non
         if out.exists() and out.read_bytes().count(b"\n") >= 4:
             break
         if proc.poll() is not None:
-            pytest.fail(f"runner ended early: {proc.stderr.read() if proc.stderr else ''}")
+            pytest.fail(f"runner ended early: {proc.stderr.read() if proc.stderr else b''!r}")
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)  # a hard crash of the runner and its workers
     proc.wait()

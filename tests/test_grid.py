@@ -6,6 +6,7 @@ import doctest
 import itertools
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -187,7 +188,7 @@ def test_cutting_rules() -> None:
     ],
     ids=lambda k: "-".join(f"{a}={b}" for a, b in k.items()),
 )
-def test_cut_options_out_of_range(kwargs: dict[str, int]) -> None:
+def test_cut_options_out_of_range(kwargs: dict[str, Any]) -> None:
     with pytest.raises(InputError):
         cut_words(["hello"], **kwargs)
 
@@ -269,9 +270,9 @@ def test_enumeration_matches_baseline_and_brute_force(
     feasible = set()
     counts: dict[tuple[str, ...], int] = {}
     for quad in itertools.permutations(sufs, 4):
-        c = brute_count(BOARD, words, quad, pre) if _cheap_filter(quad, tokens) else 0
-        counts[quad] = c
-        if c:
+        n = brute_count(BOARD, words, quad, pre) if _cheap_filter(quad, tokens) else 0
+        counts[quad] = n
+        if n:
             feasible.add(quad)
     orbits = [sym.suffix_orbit(q.suffixes) for q in fast.quadruples]
     assert all(len(o) == 8 for o in orbits)

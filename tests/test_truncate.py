@@ -126,10 +126,11 @@ def test_restricted_dp_equals_brute_force(words: list[str], data: st.DataObject)
 @given(lexicons)
 def test_seed_baselines_reach_the_optimum(words: list[str]) -> None:
     best = solve_truncate(words).objective
+    assert best is not None
     d = set(words)
     for baseline in (extend_search, shrink_search):
         r = baseline(words)
-        assert len(r.solution) == r.objective <= best
+        assert r.objective is not None and len(r.solution) == r.objective <= best
         assert r.objective == best  # both seed searches are exhaustive
         assert is_valid_truncate_sequence(r.solution, d)
 
@@ -144,7 +145,7 @@ def test_python_int_counts_agree_with_int64(words: list[str]) -> None:
         model._count_dtype = lambda _dag: object  # type: ignore[assignment]
         big = solve_truncate(dag)
     finally:
-        model._count_dtype = original  # type: ignore[assignment]
+        model._count_dtype = original
     assert (fast.objective, fast.solution.count) == (big.objective, big.solution.count)
 
 
@@ -239,9 +240,9 @@ def test_real_truncate_dictionary(shared_data: Path) -> None:
     d = lex.as_set()
     assert is_valid_truncate_sequence(SEED_CHAIN, d)  # the seed's chain uses this dictionary
     res = solve_truncate(lex, all_sequences=True)
-    assert res.status is Status.OPTIMAL and res.verified
+    assert res.status is Status.OPTIMAL and res.verified and res.objective is not None
     assert res.objective >= len(SEED_CHAIN)
     assert len(res.solution.sequences) == res.solution.count
     ending = solve_truncate(lex, ending="relapsed")
-    assert ending.objective >= len(SEED_CHAIN)
+    assert ending.objective is not None and ending.objective >= len(SEED_CHAIN)
     assert shrink_search(lex).objective == res.objective
