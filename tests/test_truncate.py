@@ -21,8 +21,8 @@ from cpwords.lexicon import load_lexicon
 from cpwords.models.truncate import iter_longest_sequences, solve_truncate, truncate_dag
 from cpwords.puzzles.truncate import (
     TruncateSolution,
-    check_truncate_solution,
     is_valid_truncate_sequence,
+    verify_truncate_solution,
 )
 from cpwords.result import Status
 
@@ -97,7 +97,7 @@ def test_dp_equals_brute_force(words: list[str]) -> None:
     assert res.solution.count == len(expect)
     assert set(res.solution.sequences) == expect
     assert res.solution.sequence in expect
-    check_truncate_solution(res.solution, set(words))
+    verify_truncate_solution(res.solution, set(words))
 
 
 @settings(max_examples=100, deadline=None)
@@ -175,9 +175,9 @@ def test_checker_rejects_bad_sequences() -> None:
     assert not is_valid_truncate_sequence([], d)
     assert not is_valid_truncate_sequence(["la", "lap"], d, starting="a")
     with pytest.raises(CheckError):
-        check_truncate_solution(TruncateSolution(("a", "lap"), 1), d)
+        verify_truncate_solution(TruncateSolution(("a", "lap"), 1), d)
     with pytest.raises(CheckError):
-        check_truncate_solution(TruncateSolution(("a", "la"), 1, (("a", "la"), ("a", "la"))), d)
+        verify_truncate_solution(TruncateSolution(("a", "la"), 1, (("a", "la"), ("a", "la"))), d)
 
 
 @pytest.mark.parametrize("path", BAD, ids=[p.name for p in BAD])

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -583,11 +583,3 @@ class _progress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
-
-
-def tasks_of(suites: Iterable[Any]) -> list[Task]:
-    """All tasks of several loaded suites, in order."""
-    out: list[Task] = []
-    for s in suites:
-        out.extend(s.tasks)
-    return out

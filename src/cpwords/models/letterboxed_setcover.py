@@ -24,7 +24,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..errors import CheckError
-from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, check_letterboxed, is_playable
+from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, is_playable, letterboxed_problems
 from ..result import SolveResult, Status
 from .cpsat_status import Task, cpsat_status, new_solver
 from .cpsat_stop import interrupted
@@ -253,7 +253,7 @@ def solve_letterboxed_setcover(
             bound = float(WORD_WEIGHT * k + round(solver.best_objective_bound))
         info["words"] = k
         info["letters"] = letters
-        problems = check_letterboxed(
+        problems = letterboxed_problems(
             box, chain, set(lexicon) if lexicon is not None else set(words)
         )
         # A FEASIBLE chain may complete the cover early (a worse, not a wrong, answer); an

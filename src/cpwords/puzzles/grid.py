@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -365,7 +365,7 @@ class GridTokens:
         return tuple(sorted({s for _, s in self.pairs}))
 
 
-def check_cut_options(suffix_length: int, min_prefix: int) -> None:
+def validate_cut_options(suffix_length: int, min_prefix: int) -> None:
     """Raise :class:`InputError` unless both cutting options are in their ranges."""
     lo, hi = SUFFIX_LENGTH_RANGE
     if not lo <= suffix_length <= hi:
@@ -427,7 +427,7 @@ def cut_words(
     >>> t.pairs
     (('hel', 'lo'), ('jel', 'lo'))
     """
-    check_cut_options(suffix_length, min_prefix)
+    validate_cut_options(suffix_length, min_prefix)
     ws = list(dict.fromkeys(words))
     for w in ws:
         if not _TOKEN.fullmatch(w):
@@ -466,7 +466,7 @@ def wordfreq_tokens(
     """
     from ..lexicon import wordfreq_lexicon
 
-    check_cut_options(suffix_length, min_prefix)
+    validate_cut_options(suffix_length, min_prefix)
     words = wordfreq_lexicon(top)
     return cut_words(words, suffix_length, min_prefix, f"wordfreq top {top}", plurals)
 
@@ -662,19 +662,3 @@ def draw_grid(board: Board, fill: Mapping[str, str], mark_suffixes: bool = True)
         ws = [f"{label(p)}{label(s)}" for p in board.neighbours(s)]
         out.append(f"{s}: " + " ".join(ws))
     return "\n".join(out)
-
-
-def format_fill(board: Board, fill: Mapping[str, str]) -> str:
-    """``slot=token`` pairs in board order, comma-separated (what :func:`parse_fill` reads)."""
-    return ",".join(f"{v}={fill[v]}" for v in board.slots if v in fill)
-
-
-def fill_from_sequences(
-    board: Board, suffixes: Sequence[str], prefixes: Sequence[str]
-) -> dict[str, str]:
-    """Build a fill from tokens listed in the board's suffix and prefix slot orders."""
-    if len(suffixes) != len(board.suffix_slots) or len(prefixes) != len(board.prefix_slots):
-        raise InputError("wrong number of tokens for the board")
-    return dict(zip(board.suffix_slots, suffixes, strict=True)) | dict(
-        zip(board.prefix_slots, prefixes, strict=True)
-    )

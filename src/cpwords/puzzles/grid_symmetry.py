@@ -124,10 +124,6 @@ class BoardSymmetry:
         order = self.board.slots
         return min(tuple(fill[g[v]] for v in order) for g in self.group)
 
-    def is_lex_leader(self, fill: Mapping[str, str]) -> bool:
-        """True when ``fill`` satisfies every rule whose two slots it fills."""
-        return all(fill[u] < fill[v] for u, v in self.rules if u in fill and v in fill)
-
 
 def board_symmetry(board: Board, break_symmetry: bool = True) -> BoardSymmetry:
     """Compute the automorphism group and the lex-leader rules of ``board``.
