@@ -15,6 +15,7 @@ import importlib.metadata
 import os
 import platform
 import signal
+import statistics
 import sys
 import threading
 import time
@@ -161,16 +162,19 @@ def run_task(task: Task) -> dict[str, Any]:
         if adapter.reference is not None:
             row["reference"] = adapter.reference(inst)
         t0 = time.perf_counter()
+        walls: list[float] = []
         try:
-            with _deadline(hard_limit(task.time_limit)):
-                res = adapter.run(
-                    inst,
-                    task.adapter_method,
-                    seed=task.seed,
-                    time_limit=task.time_limit,
-                    workers=task.workers,
-                    params=dict(task.params),
-                )
+            with _deadline(hard_limit(task.time_limit) * task.repeats):
+                for _ in range(task.repeats):
+                    res = adapter.run(
+                        inst,
+                        task.adapter_method,
+                        seed=task.seed,
+                        time_limit=task.time_limit,
+                        workers=task.workers,
+                        params=dict(task.params),
+                    )
+                    walls.append(float(res.wall_time))
         except HardTimeout as exc:
             elapsed = time.perf_counter() - t0
             row.update(
@@ -203,7 +207,7 @@ def run_task(task: Task) -> dict[str, Any]:
             objective=_finite(d["objective"]),
             bound=_finite(d["bound"]),
             gap=_finite(d["gap"]),
-            wall_time=d["wall_time"],
+            wall_time=statistics.median(walls) if task.repeats > 1 else d["wall_time"],
             harness_time=elapsed,
             verified=checked,
             sense=res.sense,
@@ -212,6 +216,8 @@ def run_task(task: Task) -> dict[str, Any]:
             solver_info=d["solver_info"],
             trace=d["trace"],
         )
+        if task.repeats > 1:
+            row.update(repeats=task.repeats, wall_time_min=min(walls), wall_times=walls)
     except Exception as exc:  # one failing task is recorded, never fatal
         row.update(
             status="ERROR",
