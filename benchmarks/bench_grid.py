@@ -36,8 +36,8 @@ from cpwords.heuristics.grid import backtrack_count, backtrack_quadruples
 from cpwords.models.grid import count_completions, cpsat_quadruples
 from cpwords.models.grid_enum import enumerate_quadruples
 from cpwords.models.grid_index import build_index
-from cpwords.models.grid_symmetry import board_symmetry
 from cpwords.puzzles.grid import default_board, grid_problems, wordfreq_tokens
+from cpwords.puzzles.grid_symmetry import board_symmetry
 
 RESULTS = Path(__file__).parent / "results"
 BOARD = default_board()

@@ -33,7 +33,7 @@ from cpwords.heuristics.letterboxed import build_trie, seed_baseline
 from cpwords.lexicon import load_lexicon, shared_data_dir
 from cpwords.models.letterboxed import LetterBoxedSolver, default_lexicon
 from cpwords.models.letterboxed_setcover import solve_letterboxed_setcover
-from cpwords.puzzles.letterboxed import check_letterboxed, parse_box, score
+from cpwords.puzzles.letterboxed import letterboxed_problems, parse_box, score
 
 HERE = Path(__file__).resolve().parent
 
@@ -73,7 +73,7 @@ def bench_days(puzzles: list[dict[str, Any]], cpsat_every: int) -> dict[str, Any
         t["seed_all"].append(dt)
         nyt = score(p["nyt_solution"])
         ours = score(r.solution)
-        assert check_letterboxed(box, p["nyt_solution"], set(words)) == []
+        assert letterboxed_problems(box, p["nyt_solution"], set(words)) == []
         assert ours <= nyt and r.verified
         row = {
             "date": p["date"],

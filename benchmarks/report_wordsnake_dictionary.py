@@ -56,8 +56,10 @@ def main(path: str) -> None:
             mems = [r["peak_memory_mb"] for r in rs if r.get("peak_memory_mb") is not None]
             gaps = [r["gap"] for r in rs if r.get("gap") is not None]
             objs = [r["objective"] for r in rs if r.get("objective") is not None]
-            obj = _fmt(statistics.median(objs)) if len(objs) == 1 else "median " + _fmt(
-                statistics.median(objs)
+            obj = (
+                _fmt(statistics.median(objs))
+                if len(objs) == 1
+                else "median " + _fmt(statistics.median(objs))
             )
             print(
                 f"| {g} | {sizes[g]:,} | {m} | {proven}/{len(rs)} | {obj} | "

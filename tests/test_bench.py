@@ -111,6 +111,32 @@ def toy_suite(tmp_path: Path, sleep: float = 0.0) -> Path:
 # ---------------------------------------------------------------------------------------------
 
 
+def test_repeats_time_one_task_several_times(tmp_path: Path) -> None:
+    from cpwords.bench.adapter import register_adapter
+
+    times = iter([0.3, 0.1, 0.2])
+
+    def run(n: int, method: str, **_: Any) -> SolveResult:
+        return SolveResult(Status.OPTIMAL, n, n, next(times), [n], "timed")
+
+    register_adapter(
+        PuzzleAdapter("timed", "max", {"exact": MethodInfo("exact")}, _toy_make, run,
+                      size=lambda n: n, check=lambda n, res: res.solution == [n],
+                      spec_keys=frozenset({"n"}))
+    )  # fmt: skip
+    body = '[suite]\npuzzle = "timed"\n[[instances]]\nn = 4\n[[methods]]\nmethod = "exact"\n'
+    once = load_suite(write_suite(tmp_path, body, "once.toml")).tasks[0]
+    (task,) = load_suite(write_suite(tmp_path, body + "repeats = 3\n", "thrice.toml")).tasks
+    assert task.repeats == 3 and once.repeats == 1 and task.key != once.key
+    out = tmp_path / "r.jsonl"
+    run_tasks([task], out, executor="serial")
+    (row,) = read_rows(out)
+    assert row["repeats"] == 3 and row["wall_times"] == [0.3, 0.1, 0.2]
+    assert row["wall_time"] == 0.2 and row["wall_time_min"] == 0.1 and row["verified"]
+    with pytest.raises(InputError, match="repeats"):
+        load_suite(write_suite(tmp_path, body + "repeats = 0\n", "none.toml"))
+
+
 def test_suite_expands_the_cross_product(tmp_path: Path) -> None:
     s = load_suite(toy_suite(tmp_path))
     assert len(s.tasks) == 4 * (1 + 3)
@@ -306,7 +332,7 @@ def test_killed_study_resumes_with_every_row_exactly_once(tmp_path: Path) -> Non
         if out.exists() and out.read_bytes().count(b"\n") >= 4:
             break
         if proc.poll() is not None:
-            pytest.fail(f"runner ended early: {proc.stderr.read() if proc.stderr else ''}")
+            pytest.fail(f"runner ended early: {proc.stderr.read() if proc.stderr else b''!r}")
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)  # a hard crash of the runner and its workers
     proc.wait()

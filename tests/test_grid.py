@@ -6,6 +6,7 @@ import doctest
 import itertools
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,7 +24,6 @@ from cpwords.models.grid import (
 )
 from cpwords.models.grid_enum import count_matchings, match_slots
 from cpwords.models.grid_index import build_index, reduce_pairs
-from cpwords.models.grid_symmetry import board_automorphisms, board_symmetry
 from cpwords.puzzles.grid import (
     Board,
     GridTokens,
@@ -36,6 +36,7 @@ from cpwords.puzzles.grid import (
     parse_fill,
     wordfreq_tokens,
 )
+from cpwords.puzzles.grid_symmetry import board_automorphisms, board_symmetry
 from cpwords.result import Status
 
 BOARD = default_board()
@@ -187,7 +188,7 @@ def test_cutting_rules() -> None:
     ],
     ids=lambda k: "-".join(f"{a}={b}" for a, b in k.items()),
 )
-def test_cut_options_out_of_range(kwargs: dict[str, int]) -> None:
+def test_cut_options_out_of_range(kwargs: dict[str, Any]) -> None:
     with pytest.raises(InputError):
         cut_words(["hello"], **kwargs)
 
@@ -269,9 +270,9 @@ def test_enumeration_matches_baseline_and_brute_force(
     feasible = set()
     counts: dict[tuple[str, ...], int] = {}
     for quad in itertools.permutations(sufs, 4):
-        c = brute_count(BOARD, words, quad, pre) if _cheap_filter(quad, tokens) else 0
-        counts[quad] = c
-        if c:
+        n = brute_count(BOARD, words, quad, pre) if _cheap_filter(quad, tokens) else 0
+        counts[quad] = n
+        if n:
             feasible.add(quad)
     orbits = [sym.suffix_orbit(q.suffixes) for q in fast.quadruples]
     assert all(len(o) == 8 for o in orbits)
@@ -344,7 +345,8 @@ def test_solve_partial_board_respects_placed_tokens() -> None:
     # place three tokens of a known board in non-canonical orientation: still completable
     partial = {"s1": ex["s3"], "s3": ex["s1"], "c": ex["c"]}
     res = solve_grid(BOARD, tokens, partial)
-    assert res.status is Status.OPTIMAL and res.verified
+    # completing a board is a satisfaction problem: FEASIBLE without a bound, never OPTIMAL
+    assert res.status is Status.FEASIBLE and res.bound is None and res.verified
     assert all(res.solution[v] == t for v, t in partial.items())
     # a prefix on two slots is infeasible
     bad = solve_grid(BOARD, tokens, {"c": ex["c"], "n": ex["c"]})
@@ -444,7 +446,7 @@ def test_wordfreq_10000_cpsat_cross_check_on_a_sample() -> None:
         "cpwords.puzzles.grid",
         "cpwords.models.grid_enum",
         "cpwords.models.grid_index",
-        "cpwords.models.grid_symmetry",
+        "cpwords.puzzles.grid_symmetry",
         "cpwords.heuristics.grid",
     ],
 )

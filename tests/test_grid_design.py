@@ -10,8 +10,8 @@ from cpwords.cli import main
 from cpwords.errors import InputError
 from cpwords.lexicon import wordfreq_lexicon
 from cpwords.models.grid_design import design_grid_puzzles, fill_search
-from cpwords.models.grid_symmetry import board_symmetry
 from cpwords.puzzles.grid import Board, cut_words, default_board, grid_problems
+from cpwords.puzzles.grid_symmetry import board_symmetry
 
 BOARD = default_board()
 # The 5,000 most common words plus one board known to be unique at N = 20,000: a small lexicon

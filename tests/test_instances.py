@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ KNOWN = tomllib.loads((FOLDER / "known.toml").read_text())["instance"]
 
 
 @pytest.mark.parametrize("entry", KNOWN, ids=lambda e: f"{e['file']}-cyclic={e['cyclic']}")
-def test_known_wordsnake_optima(entry):
+def test_known_wordsnake_optima(entry: dict[str, Any]) -> None:
     words = tuple(read_word_list(FOLDER / entry["file"]))
     cyclic, proper = entry["cyclic"], entry["proper"]
     brute = max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
@@ -28,6 +29,6 @@ def test_known_wordsnake_optima(entry):
         assert res.is_optimal and res.objective == entry["optimum"], method
 
 
-def test_every_instance_file_is_listed():
+def test_every_instance_file_is_listed() -> None:
     listed = {e["file"] for e in KNOWN}
     assert {p.name for p in FOLDER.glob("*.txt")} == listed

@@ -28,9 +28,9 @@ from cpwords.models.letterboxed_setcover import solve_letterboxed_setcover
 from cpwords.puzzles.letterboxed import (
     WORD_WEIGHT,
     LetterBox,
-    check_letterboxed,
     is_playable,
     is_valid_letterboxed,
+    letterboxed_problems,
     objective_value,
     parse_box,
     score,
@@ -143,15 +143,15 @@ def test_rules_by_hand() -> None:
 
 
 def test_checker_reports_each_broken_rule() -> None:
-    assert check_letterboxed(BOX, []) == ["the solution has no words"]
-    problems = check_letterboxed(BOX, ["bead", "fig"])
+    assert letterboxed_problems(BOX, []) == ["the solution has no words"]
+    problems = letterboxed_problems(BOX, ["bead", "fig"])
     assert any("does not start with" in p for p in problems)
     assert any("never used" in p for p in problems)
-    assert any("not in the lexicon" in p for p in check_letterboxed(BOX, ["bead"], {"dab"}))
+    assert any("not in the lexicon" in p for p in letterboxed_problems(BOX, ["bead"], {"dab"}))
     # A chain that covers the box before its last word is not a solution (the game ends).
     box = LetterBox(("ab", "cd"))
     assert is_valid_letterboxed(box, ["acbd"])
-    assert any("game ends there" in p for p in check_letterboxed(box, ["acbd", "dad"]))
+    assert any("game ends there" in p for p in letterboxed_problems(box, ["acbd", "dad"]))
     assert score(["acbd", "dad"]) == (2, 7)
     assert objective_value(["acbd"]) == WORD_WEIGHT + 4
 

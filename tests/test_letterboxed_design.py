@@ -28,9 +28,9 @@ from cpwords.models.letterboxed_design import (
 from cpwords.puzzles.letterboxed import (
     LetterBox,
     brute_force_short_solutions,
-    check_letterboxed,
     is_playable,
     is_valid_letterboxed,
+    letterboxed_problems,
 )
 
 WORDS = wordfreq_lexicon(20_000)
@@ -62,7 +62,7 @@ def assert_box_verified(box_row, words: list[str]) -> None:  # type: ignore[no-u
     assert box_row.words == 2
     assert box_row.letters == min(len(a) + len(b) for a, b in two)
     for chain in [box_row.solution, *two[:20]]:
-        assert check_letterboxed(box, list(chain), set(words)) == []
+        assert letterboxed_problems(box, list(chain), set(words)) == []
     assert box_row.verified
 
 

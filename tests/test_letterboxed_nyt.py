@@ -17,8 +17,8 @@ from cpwords.lexicon import load_lexicon
 from cpwords.models.letterboxed import LetterBoxedSolver
 from cpwords.models.letterboxed_setcover import solve_letterboxed_setcover
 from cpwords.puzzles.letterboxed import (
-    check_letterboxed,
     is_playable,
+    letterboxed_problems,
     objective_value,
     parse_box,
     score,
@@ -45,13 +45,13 @@ def test_every_nyt_solution_passes_and_the_optimum_is_never_worse(
     for p in puzzles:
         box = parse_box(p["sides"])
         lexicon = set(p["dictionary"])
-        assert check_letterboxed(box, p["nyt_solution"], lexicon) == [], p["date"]
+        assert letterboxed_problems(box, p["nyt_solution"], lexicon) == [], p["date"]
         assert all(is_playable(w, box) for w in lexicon), p["date"]
         solver = LetterBoxedSolver(p["dictionary"])
         assert solver.playable_words(box) == sorted(lexicon)
         r = solver.solve(box)
         assert r.status is Status.OPTIMAL and r.verified, p["date"]
-        assert check_letterboxed(box, r.solution, lexicon) == []
+        assert letterboxed_problems(box, r.solution, lexicon) == []
         assert r.objective == objective_value(r.solution)
         assert score(r.solution) <= score(p["nyt_solution"]), p["date"]
         assert score(r.solution)[0] <= p["par"]
@@ -106,5 +106,5 @@ def test_enable_lexicon_loaded_once_for_many_boxes(
         r = solver.solve(box)
         if r.status is Status.INFEASIBLE:
             continue
-        assert r.verified and check_letterboxed(box, r.solution, words) == []
+        assert r.verified and letterboxed_problems(box, r.solution, words) == []
         assert sorted(w for w in words if is_playable(w, box)) == solver.playable_words(box)

@@ -23,7 +23,7 @@ from cpwords.models.letterpress import (
     find_letterpress_words,
     load_letterpress_index,
 )
-from cpwords.puzzles.letterpress import can_spell, check_letterpress_words, sort_key
+from cpwords.puzzles.letterpress import can_spell, sort_key, verify_letterpress_words
 from cpwords.result import Status
 
 BAD = sorted((Path(__file__).parent / "data" / "bad").glob("letterpress_*.txt"))
@@ -69,14 +69,14 @@ def test_index_equals_brute_force_and_seed(words: list[str], letters: str, k: in
     assert naive_scan(words, letters) == expect
     assert Trie(words).query(letters) == expect
     assert FirstLetterGroups(words).query(letters) == expect
-    check_letterpress_words(got, letters, set(words))
+    verify_letterpress_words(got, letters, set(words))
     # min_length, limit and longest-first are views of the same listing
     longer, _ = index.query(letters, min_length=k)
     assert longer == brute_force(words, letters, k)
     top, total2 = index.query(letters, limit=k, longest_first=True)
     assert total2 == len(expect)
     assert top == sorted(expect, key=lambda w: (-len(w), w))[:k]
-    check_letterpress_words(top, letters, set(words), longest_first=True)
+    verify_letterpress_words(top, letters, set(words), longest_first=True)
 
 
 @settings(max_examples=30, deadline=None)
@@ -98,13 +98,13 @@ def test_hand_solved() -> None:
 def test_checker_rejects_bad_listings() -> None:
     d = {"cat", "act", "tact"}
     with pytest.raises(CheckError):
-        check_letterpress_words(["tact"], "cat", d)  # two t's needed
+        verify_letterpress_words(["tact"], "cat", d)  # two t's needed
     with pytest.raises(CheckError):
-        check_letterpress_words(["cat", "act"], "cat", d)  # order
+        verify_letterpress_words(["cat", "act"], "cat", d)  # order
     with pytest.raises(CheckError):
-        check_letterpress_words(["act", "act"], "cat", d)  # duplicate
+        verify_letterpress_words(["act", "act"], "cat", d)  # duplicate
     with pytest.raises(CheckError):
-        check_letterpress_words(["tac"], "cat", d)  # not a word
+        verify_letterpress_words(["tac"], "cat", d)  # not a word
 
 
 def test_cache_roundtrip_and_invalidation(tmp_path: Path, _private_cache: Path) -> None:
@@ -237,5 +237,5 @@ def test_real_lists_agree_with_naive_scan(shared_data: Path) -> None:
         got, total = index.query(q)
         assert got == naive_scan(lex, q)
         assert total == len(got) > 0
-        check_letterpress_words(got, q, lex.as_set())
+        verify_letterpress_words(got, q, lex.as_set())
     assert load_letterpress_index(path).from_cache

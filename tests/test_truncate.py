@@ -21,8 +21,8 @@ from cpwords.lexicon import load_lexicon
 from cpwords.models.truncate import iter_longest_sequences, solve_truncate, truncate_dag
 from cpwords.puzzles.truncate import (
     TruncateSolution,
-    check_truncate_solution,
     is_valid_truncate_sequence,
+    verify_truncate_solution,
 )
 from cpwords.result import Status
 
@@ -97,7 +97,7 @@ def test_dp_equals_brute_force(words: list[str]) -> None:
     assert res.solution.count == len(expect)
     assert set(res.solution.sequences) == expect
     assert res.solution.sequence in expect
-    check_truncate_solution(res.solution, set(words))
+    verify_truncate_solution(res.solution, set(words))
 
 
 @settings(max_examples=100, deadline=None)
@@ -126,10 +126,11 @@ def test_restricted_dp_equals_brute_force(words: list[str], data: st.DataObject)
 @given(lexicons)
 def test_seed_baselines_reach_the_optimum(words: list[str]) -> None:
     best = solve_truncate(words).objective
+    assert best is not None
     d = set(words)
     for baseline in (extend_search, shrink_search):
         r = baseline(words)
-        assert len(r.solution) == r.objective <= best
+        assert r.objective is not None and len(r.solution) == r.objective <= best
         assert r.objective == best  # both seed searches are exhaustive
         assert is_valid_truncate_sequence(r.solution, d)
 
@@ -144,7 +145,7 @@ def test_python_int_counts_agree_with_int64(words: list[str]) -> None:
         model._count_dtype = lambda _dag: object  # type: ignore[assignment]
         big = solve_truncate(dag)
     finally:
-        model._count_dtype = original  # type: ignore[assignment]
+        model._count_dtype = original
     assert (fast.objective, fast.solution.count) == (big.objective, big.solution.count)
 
 
@@ -174,9 +175,9 @@ def test_checker_rejects_bad_sequences() -> None:
     assert not is_valid_truncate_sequence([], d)
     assert not is_valid_truncate_sequence(["la", "lap"], d, starting="a")
     with pytest.raises(CheckError):
-        check_truncate_solution(TruncateSolution(("a", "lap"), 1), d)
+        verify_truncate_solution(TruncateSolution(("a", "lap"), 1), d)
     with pytest.raises(CheckError):
-        check_truncate_solution(TruncateSolution(("a", "la"), 1, (("a", "la"), ("a", "la"))), d)
+        verify_truncate_solution(TruncateSolution(("a", "la"), 1, (("a", "la"), ("a", "la"))), d)
 
 
 @pytest.mark.parametrize("path", BAD, ids=[p.name for p in BAD])
@@ -239,9 +240,9 @@ def test_real_truncate_dictionary(shared_data: Path) -> None:
     d = lex.as_set()
     assert is_valid_truncate_sequence(SEED_CHAIN, d)  # the seed's chain uses this dictionary
     res = solve_truncate(lex, all_sequences=True)
-    assert res.status is Status.OPTIMAL and res.verified
+    assert res.status is Status.OPTIMAL and res.verified and res.objective is not None
     assert res.objective >= len(SEED_CHAIN)
     assert len(res.solution.sequences) == res.solution.count
     ending = solve_truncate(lex, ending="relapsed")
-    assert ending.objective >= len(SEED_CHAIN)
+    assert ending.objective is not None and ending.objective >= len(SEED_CHAIN)
     assert shrink_search(lex).objective == res.objective

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from cpwords.bench.adapters.wordsnake import random_strings
 from cpwords.models import wordsnake as exact
 from cpwords.models.wordsnake_core import potentials, reduced_core, solve_core, solve_core_mip
-from cpwords.models.wordsnake_flow import solve_string_flow
-from cpwords.models.wordsnake_strings import build_string_network
+from cpwords.models.wordsnake_flow import FlowDual, solve_string_flow
+from cpwords.models.wordsnake_strings import StringHubNetwork, build_string_network
 from cpwords.puzzles.wordsnake import WordsnakeInstance, check_snake, snake_score
 from cpwords.result import Status
 from cpwords.wordsnake import solve_wordsnake
@@ -29,6 +29,12 @@ def brute_force(words: tuple[str, ...], cyclic: bool, proper: bool) -> int:
     return max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
 
 
+def flow_dual(net: StringHubNetwork) -> FlowDual:
+    dual = flow_dual(net)
+    assert dual is not None
+    return dual
+
+
 # Small alphabets with repeats: long overlaps, borders, interchangeable copies.
 word = st.text(alphabet="ab", min_size=1, max_size=5)
 lists = st.lists(word, min_size=2, max_size=6).filter(lambda ws: len(set(ws)) > 1)
@@ -36,9 +42,9 @@ lists = st.lists(word, min_size=2, max_size=6).filter(lambda ws: len(set(ws)) > 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans())
-def test_potentials_prove_the_flow_optimal(ws, cyclic, proper):
+def test_potentials_prove_the_flow_optimal(ws: list[str], cyclic: bool, proper: bool) -> None:
     net = build_string_network(WordsnakeInstance(tuple(ws), cyclic, proper))
-    dual = solve_string_flow(net, lagrangian_iterations=3).dual
+    dual = flow_dual(net)
     pi = potentials(net, dual)
     rc = dual.cost + pi[net.tail] - pi[net.head]
     assert (rc[dual.flows < net.cap] >= 0).all()
@@ -47,31 +53,35 @@ def test_potentials_prove_the_flow_optimal(ws, cyclic, proper):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans(), st.integers(min_value=0, max_value=3))
-def test_a_core_below_the_optimum_holds_an_optimal_ordering(ws, cyclic, proper, below):
+def test_a_core_below_the_optimum_holds_an_optimal_ordering(
+    ws: list[str], cyclic: bool, proper: bool, below: int
+) -> None:
     words = tuple(ws)
     inst = WordsnakeInstance(words, cyclic, proper)
     optimum = brute_force(words, cyclic, proper)
     assume(optimum > 0)  # an incumbent below the optimum exists
     net = build_string_network(inst)
-    dual = solve_string_flow(net, lagrangian_iterations=3).dual
+    dual = flow_dual(net)
     incumbent = max(0, optimum - 1 - below)
     core = reduced_core(net, dual, incumbent)
     for search in (solve_core_mip, solve_core):
         found = search(net, core, time_limit=None)
         assert found.proven
-        assert found.objective == optimum, search.__name__
+        assert found.objective == optimum and found.order is not None, search.__name__
         order = [words[i] for i in found.order]
         assert check_snake(inst, order, optimum)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans())
-def test_a_core_at_the_optimum_proves_the_incumbent(ws, cyclic, proper):
+def test_a_core_at_the_optimum_proves_the_incumbent(
+    ws: list[str], cyclic: bool, proper: bool
+) -> None:
     words = tuple(ws)
     inst = WordsnakeInstance(words, cyclic, proper)
     optimum = brute_force(words, cyclic, proper)
     net = build_string_network(inst)
-    dual = solve_string_flow(net, lagrangian_iterations=3).dual
+    dual = flow_dual(net)
     core = reduced_core(net, dual, optimum)
     for search in (solve_core_mip, solve_core):
         found = search(net, core, time_limit=None)
@@ -92,12 +102,15 @@ GAPPED = [
 
 
 @pytest.mark.parametrize(("n", "seed", "cyclic", "others"), GAPPED)
-def test_hard_lists_are_proven_and_independent_formulations_agree(n, seed, cyclic, others):
+def test_hard_lists_are_proven_and_independent_formulations_agree(
+    n: int, seed: int, cyclic: bool, others: tuple[str, ...]
+) -> None:
     inst = WordsnakeInstance(tuple(random_strings("ab", n, seed, 6, 12)), cyclic=cyclic)
     flow = solve_string_flow(build_string_network(inst))
     assert not flow.proven  # the list still exercises the core stage
+    assert flow.objective is not None and flow.bound is not None
     res = solve_wordsnake(inst, time_limit=None)
-    assert res.status is Status.OPTIMAL and res.verified
+    assert res.status is Status.OPTIMAL and res.verified and res.objective is not None
     assert res.method == "exact/core"
     assert flow.objective <= res.objective <= flow.bound
     for other in others:
@@ -109,7 +122,7 @@ def test_hard_lists_are_proven_and_independent_formulations_agree(n, seed, cycli
         assert alt.objective == res.objective, other
 
 
-def test_repeated_words_give_the_same_optimum_with_and_without_the_multiplicity_model():
+def test_repeated_words_give_the_same_optimum_with_and_without_the_multiplicity_model() -> None:
     # 15 items, 5 distinct words over {a, b}: interchangeable copies. (The item model is left
     # small: at 24 items of 6 words it did not finish in 20 s, the multiplicity model in 0.1 s.)
     base = random_strings("ab", 5, 3, 4, 7)
@@ -117,25 +130,29 @@ def test_repeated_words_give_the_same_optimum_with_and_without_the_multiplicity_
     inst = WordsnakeInstance(words)
     net = build_string_network(inst)
     out = solve_string_flow(net, lagrangian_iterations=3)
+    assert out.dual is not None and out.objective is not None
     core = reduced_core(net, out.dual, out.objective - 20)  # every better ordering is in it
     by_node = solve_core_mip(net, core, time_limit=None)  # one node of multiplicity k a word
     by_item = solve_core(net, core, time_limit=None)  # k interchangeable items a word
     assert by_node.proven and by_item.proven
-    assert by_node.objective == by_item.objective >= out.objective
+    assert by_node.objective == by_item.objective
+    assert by_node.objective is not None and by_node.objective >= out.objective
     for found in (by_node, by_item):
+        assert found.order is not None and found.objective is not None
         assert check_snake(inst, [words[i] for i in found.order], found.objective)
 
 
-def test_the_core_search_option_is_checked():
+def test_the_core_search_option_is_checked() -> None:
     inst = WordsnakeInstance(("ab", "ba", "ab"))
     with pytest.raises(Exception, match="core_search"):
         exact.solve_exact(inst, core_search="simplex")
 
 
-def test_reduced_costs_keep_only_a_small_core_on_a_hard_list():
+def test_reduced_costs_keep_only_a_small_core_on_a_hard_list() -> None:
     inst = WordsnakeInstance(tuple(random_strings("ab", 120, 11, 6, 12)))
     net = build_string_network(inst)
     out = solve_string_flow(net)
+    assert out.dual is not None and out.objective is not None
     core = reduced_core(net, out.dual, out.objective)
     pairs = net.num_words**2
     assert 0 < core.num_pairs < pairs / 4

@@ -83,8 +83,10 @@ def test_tour_length_transforms_back_to_the_score(variant):
 def parse_atsp(text: str) -> tuple[list[list[int]], int, int | None]:
     """A minimal reader of the exported file, independent of cpwords: matrix, M, dummy node."""
     head, _, body = text.partition("EDGE_WEIGHT_SECTION\n")
-    dim = int(re.search(r"^DIMENSION\s*:\s*(\d+)", head, re.M).group(1))
-    big_m = int(re.search(r"with M = (\d+)", head).group(1))
+    found_dim = re.search(r"^DIMENSION\s*:\s*(\d+)", head, re.M)
+    found_m = re.search(r"with M = (\d+)", head)
+    assert found_dim and found_m, head
+    dim, big_m = int(found_dim.group(1)), int(found_m.group(1))
     dummy = re.search(r"node (\d+) is a dummy", head)
     nums = [int(t) for t in body.replace("EOF", "").split()]
     assert len(nums) == dim * dim

@@ -21,6 +21,12 @@ class Status(enum.Enum):
     ``OPTIMAL`` is a claim of proof: only a solver's proven status (or an exhaustive exact
     algorithm that finished) earns it. A solve stopped by a time or gap limit with a solution
     is ``FEASIBLE``; one stopped without any solution is ``UNKNOWN``.
+
+    Only an optimisation can be ``OPTIMAL``. A satisfaction task (any solution answers, e.g.
+    completing a grid board) that finds a solution is ``FEASIBLE`` without a bound, and a
+    listing task (all solutions) is ``FEASIBLE`` whether or not the list is complete (its
+    completeness is reported beside the status); both are ``INFEASIBLE`` when they prove that
+    there is no solution. See :func:`listing_status`.
     """
 
     OPTIMAL = "OPTIMAL"
@@ -165,6 +171,24 @@ class SolveResult:
         ]
         width = max([len(k) for k, _ in rows] + [width or 0])
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+def listing_status(found: int, complete: bool) -> Status:
+    """Status of a listing task that ``found`` solutions and did (not) finish.
+
+    A listing is never OPTIMAL: it has no objective to prove. Whether it is complete is
+    reported beside the status.
+
+    Examples
+    --------
+    >>> [listing_status(3, True).value, listing_status(0, True).value]
+    ['FEASIBLE', 'INFEASIBLE']
+    >>> [listing_status(3, False).value, listing_status(0, False).value]
+    ['FEASIBLE', 'UNKNOWN']
+    """
+    if found:
+        return Status.FEASIBLE
+    return Status.INFEASIBLE if complete else Status.UNKNOWN
 
 
 def format_value(x: float | None) -> str:

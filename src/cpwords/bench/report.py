@@ -642,7 +642,7 @@ def plot_par(recs: Sequence[tuple[str, float, float]], puzzle: str, path: Path) 
 MARKER = ".cpwords-report"
 
 
-def check_report_dir(out_dir: str | Path, force: bool = False) -> Path:
+def validate_report_dir(out_dir: str | Path, force: bool = False) -> Path:
     """Refuse to write a report into a folder cpwords did not create.
 
     A folder is writable when it is absent, empty, or holds the :data:`MARKER` file of an
@@ -684,7 +684,7 @@ def write_report(
         One or more results files written by :func:`cpwords.bench.run_tasks`.
     out_dir : path-like
         Folder to write into (created if needed). A non-empty folder must hold the marker
-        of an earlier cpwords report (see :func:`check_report_dir`).
+        of an earlier cpwords report (see :func:`validate_report_dir`).
     title : str
     force : bool
         Write into a non-empty folder cpwords did not create (its files of the same names
@@ -703,7 +703,7 @@ def write_report(
     """
     if not results:
         raise InputError("no results file given")
-    out = check_report_dir(out_dir, force)
+    out = validate_report_dir(out_dir, force)
     rows: list[dict[str, Any]] = []
     for p in results:
         rows.extend(read_rows(p))

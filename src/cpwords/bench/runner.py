@@ -15,11 +15,12 @@ import importlib.metadata
 import os
 import platform
 import signal
+import statistics
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -161,16 +162,19 @@ def run_task(task: Task) -> dict[str, Any]:
         if adapter.reference is not None:
             row["reference"] = adapter.reference(inst)
         t0 = time.perf_counter()
+        walls: list[float] = []
         try:
-            with _deadline(hard_limit(task.time_limit)):
-                res = adapter.run(
-                    inst,
-                    task.adapter_method,
-                    seed=task.seed,
-                    time_limit=task.time_limit,
-                    workers=task.workers,
-                    params=dict(task.params),
-                )
+            with _deadline(hard_limit(task.time_limit) * task.repeats):
+                for _ in range(task.repeats):
+                    res = adapter.run(
+                        inst,
+                        task.adapter_method,
+                        seed=task.seed,
+                        time_limit=task.time_limit,
+                        workers=task.workers,
+                        params=dict(task.params),
+                    )
+                    walls.append(float(res.wall_time))
         except HardTimeout as exc:
             elapsed = time.perf_counter() - t0
             row.update(
@@ -203,7 +207,7 @@ def run_task(task: Task) -> dict[str, Any]:
             objective=_finite(d["objective"]),
             bound=_finite(d["bound"]),
             gap=_finite(d["gap"]),
-            wall_time=d["wall_time"],
+            wall_time=statistics.median(walls) if task.repeats > 1 else d["wall_time"],
             harness_time=elapsed,
             verified=checked,
             sense=res.sense,
@@ -212,6 +216,8 @@ def run_task(task: Task) -> dict[str, Any]:
             solver_info=d["solver_info"],
             trace=d["trace"],
         )
+        if task.repeats > 1:
+            row.update(repeats=task.repeats, wall_time_min=min(walls), wall_times=walls)
     except Exception as exc:  # one failing task is recorded, never fatal
         row.update(
             status="ERROR",
@@ -583,11 +589,3 @@ class _progress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
-
-
-def tasks_of(suites: Iterable[Any]) -> list[Task]:
-    """All tasks of several loaded suites, in order."""
-    out: list[Task] = []
-    for s in suites:
-        out.extend(s.tasks)
-    return out

@@ -26,9 +26,15 @@ A suite looks like this (every key but ``puzzle``, the instances and the methods
     params = { restarts = 10 }  # passed to the method
     instances = ["*-n10*"]      # only on the instances whose names match (fnmatch patterns)
 
+    [[methods]]
+    method = "dp"
+    repeats = 21                # timing: run 21 times in one process; the row's wall_time is
+                                # the median, wall_time_min the fastest (default 1)
+
 Each method runs on every instance of its puzzle, once per seed. Every task has a stable key:
 a hash of the puzzle, the concrete instance table, the method, its parameters, the seed, the
-time limit and the number of solver threads; the runner skips keys already in the results file.
+time limit, the number of solver threads and the repeats (when more than one); the runner skips
+keys already in the results file.
 """
 
 from __future__ import annotations
@@ -50,7 +56,17 @@ from .adapter import PuzzleAdapter, get_adapter
 
 _SUITE_KEYS = {"name", "puzzle", "time_limit", "workers", "description"}
 _INSTANCE_COMMON = {"name", "puzzle", "sweep"}
-_METHOD_KEYS = {"method", "name", "puzzle", "seeds", "time_limit", "workers", "params", "instances"}
+_METHOD_KEYS = {
+    "method",
+    "name",
+    "puzzle",
+    "seeds",
+    "time_limit",
+    "workers",
+    "params",
+    "instances",
+    "repeats",
+}
 
 
 @dataclass(frozen=True)
@@ -81,6 +97,9 @@ class Task:
     params : Mapping
     base_dir : str
         Folder that relative instance paths are resolved against (not part of the key).
+    repeats : int
+        Runs of the method in one process, for timing; the row keeps the last result, the
+        median ``wall_time`` and the fastest ``wall_time_min``.
     """
 
     key: str
@@ -96,6 +115,7 @@ class Task:
     workers: int
     params: Mapping[str, Any] = field(default_factory=dict)
     base_dir: str = "."
+    repeats: int = 1
 
 
 @dataclass(frozen=True)
@@ -132,23 +152,26 @@ def task_key(
     seed: int,
     time_limit: float,
     workers: int,
+    repeats: int = 1,
 ) -> str:
     """Stable key of a task: the hash of everything that can change its result.
 
     The instance name is left out (renaming an instance redoes nothing), so is the suite name
-    (two suites sharing a task share its row).
+    (two suites sharing a task share its row). ``repeats`` enters only when above 1, so the
+    keys of single runs are those of earlier versions.
     """
-    payload = canonical_json(
-        {
-            "puzzle": puzzle,
-            "instance": _keyed(spec),
-            "method": method,
-            "params": dict(params),
-            "seed": seed,
-            "time_limit": float(time_limit),
-            "workers": workers,
-        }
-    )
+    fields: dict[str, Any] = {
+        "puzzle": puzzle,
+        "instance": _keyed(spec),
+        "method": method,
+        "params": dict(params),
+        "seed": seed,
+        "time_limit": float(time_limit),
+        "workers": workers,
+    }
+    if repeats != 1:
+        fields["repeats"] = repeats
+    payload = canonical_json(fields)
     return hashlib.sha256(payload.encode()).hexdigest()[:24]
 
 
@@ -264,6 +287,7 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
             raise InputError(f"{tw}: 'seeds' lists a seed twice")
         tl = _positive(table, "time_limit", default_tl, tw)
         workers = int(_positive(table, "workers", default_workers, tw, integer=True))
+        repeats = int(_positive(table, "repeats", 1, tw, integer=True))
         params = table.get("params", {})
         if not isinstance(params, Mapping):
             raise InputError(f"{tw}: 'params' must be a table")
@@ -277,7 +301,7 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
                 continue
             matched += 1
             for seed in seeds:
-                key = task_key(puzzle, spec, method, params, seed, tl, workers)
+                key = task_key(puzzle, spec, method, params, seed, tl, workers, repeats)
                 tasks.append(
                     Task(
                         key=key,
@@ -293,6 +317,7 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
                         workers=workers,
                         params=params,
                         base_dir=str(base_dir),
+                        repeats=repeats,
                     )
                 )
         if not matched:

@@ -131,9 +131,9 @@ def bench(
     if force and report_dir is None:
         raise InputError("--force needs --report DIR")
     if report_dir is not None:
-        from ..bench.report import check_report_dir
+        from ..bench.report import validate_report_dir
 
-        check_report_dir(report_dir, force)  # before the study, not after it
+        validate_report_dir(report_dir, force)  # before the study, not after it
     try:
         summary = run_tasks(
             s.tasks,

@@ -22,6 +22,7 @@ from ..puzzles.grid import (
     parse_suffixes,
     wordfreq_tokens,
 )
+from ..result import listing_status
 from ._common import (
     EPILOG,
     Deadline,
@@ -207,7 +208,7 @@ def grid(
     complete, stopped.
     """
     from ..models.grid import count_completions, enumerate_quadruples, solve_grid
-    from ..models.grid_symmetry import board_symmetry
+    from ..puzzles.grid_symmetry import board_symmetry
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
@@ -356,12 +357,9 @@ def grid(
             board, tokens, not all_orientations, symmetry=sym, time_limit=deadline.remaining(),
             on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
         )  # fmt: skip
-    # A complete listing proves its count (none at all: INFEASIBLE); a stopped one is a lower
-    # bound (FEASIBLE when it found something, else UNKNOWN).
-    if e.complete:
-        status = "OPTIMAL" if e.count else "INFEASIBLE"
-    else:
-        status = "FEASIBLE" if e.count else "UNKNOWN"
+    # A listing is never OPTIMAL: FEASIBLE when it found something (complete or not, see
+    # "complete"), INFEASIBLE when it finished with nothing, UNKNOWN when stopped with nothing.
+    status = listing_status(e.count, e.complete).value
     interrupted = e.stopped == "interrupted"
     if as_json:
         n = float(e.count)

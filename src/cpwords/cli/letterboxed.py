@@ -18,7 +18,7 @@ from ..models.letterboxed import (
 from ..puzzles.letterboxed import (
     WORD_WEIGHT,
     LetterBox,
-    check_letterboxed,
+    letterboxed_problems,
     parse_box,
     score,
     split_solution,
@@ -92,7 +92,7 @@ def _box(sides: tuple[str, ...], any_shape: bool) -> LetterBox:
 
 def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) -> int:
     words = split_solution(text)
-    problems = check_letterboxed(box, words, lex.as_set() if lex is not None else None)
+    problems = letterboxed_problems(box, words, lex.as_set() if lex is not None else None)
     n_words, n_letters = score(words)
     if as_json:
         echo_json(

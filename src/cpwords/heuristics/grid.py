@@ -20,9 +20,8 @@ import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from ..models.grid_enum import GridEnumeration, GridQuadruple
-from ..models.grid_symmetry import board_symmetry
-from ..puzzles.grid import Board, GridTokens
+from ..puzzles.grid import Board, GridEnumeration, GridQuadruple, GridTokens
+from ..puzzles.grid_symmetry import board_symmetry
 
 
 def centre_out_order(board: Board) -> list[str]:

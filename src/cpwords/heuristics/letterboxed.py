@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, check_letterboxed
+from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, letterboxed_problems
 from ..result import SolveResult, Status
 
 _END = ""  # key of the end-of-word mark in a trie node (no letter is the empty string)
@@ -138,4 +138,4 @@ def seed_baseline(
     result = SolveResult(
         Status.FEASIBLE, float(2 * WORD_WEIGHT + letters), None, wall, solution, method, "min", info
     )
-    return result.with_verified(not check_letterboxed(box, solution))
+    return result.with_verified(not letterboxed_problems(box, solution))

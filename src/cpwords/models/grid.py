@@ -20,19 +20,13 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..errors import InputError
-from ..puzzles.grid import Board, GridTokens, grid_problems
+from ..puzzles.grid import Board, GridEnumeration, GridQuadruple, GridTokens, grid_problems
+from ..puzzles.grid_symmetry import BoardSymmetry, board_symmetry
 from ..result import SolveResult, Status
+from .cpsat_status import Task, cpsat_status, listing_complete, new_solver
 from .cpsat_stop import solve as solve_interruptibly
-from .grid_enum import (
-    CountStopped,
-    GridEnumeration,
-    GridQuadruple,
-    count_matchings,
-    enumerate_quadruples,
-    match_slots,
-)
+from .grid_enum import CountStopped, count_matchings, enumerate_quadruples, match_slots
 from .grid_index import GridIndex, build_index
-from .grid_symmetry import BoardSymmetry, board_symmetry
 
 __all__ = [
     "GridCount",
@@ -161,18 +155,12 @@ def _enumerate(
     """All solutions of ``gm`` (count, kept value dicts, finished?, stopped by Ctrl-C?)."""
     if not gm.feasible:
         return 0, [], True, False
-    solver = cp_model.CpSolver()
+    solver = new_solver(time_limit, workers=1)
     solver.parameters.enumerate_all_solutions = True
-    solver.parameters.num_workers = 1
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = time_limit
     cb = _Collector(gm, keep)
-    status, stopped = solve_interruptibly(solver, gm.model, cb)
-    if status == cp_model.MODEL_INVALID:
-        from ..errors import ModelError
-
-        raise ModelError(gm.model.validate())
-    return cb.count, cb.values, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), stopped
+    code, stopped = solve_interruptibly(solver, gm.model, cb)
+    cpsat_status(code, Task.LIST, gm.model, "grid model")
+    return cb.count, cb.values, listing_complete(code), stopped
 
 
 def solve_grid(
@@ -209,13 +197,16 @@ def solve_grid(
     -------
     SolveResult
         ``solution`` is the filled board (slot -> token) or None; ``objective`` = number of
-        words on the board when solved. OPTIMAL = a board was found (a feasibility problem),
-        INFEASIBLE = proven that no completion exists, UNKNOWN = time limit.
+        words on the board when solved, with no bound. A satisfaction problem: FEASIBLE = a
+        board was found (never OPTIMAL), INFEASIBLE = proven that no completion exists,
+        UNKNOWN = time limit.
 
     Raises
     ------
     InputError
         Unknown slot in ``partial``.
+    ModelError
+        When CP-SAT rejects the model (a bug).
     """
     t0 = time.perf_counter()
     partial = {v: t.lower() for v, t in (partial or {}).items()}  # case does not matter
@@ -238,28 +229,20 @@ def solve_grid(
             Status.INFEASIBLE, None, None, time.perf_counter() - t0, None, method,
             solver_info=info | {"reason": "a placed token cannot be on any full board"},
         )  # fmt: skip
-    solver = cp_model.CpSolver()
     # The limit covers the whole call: indexing and model building included.
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    status, stopped = solve_interruptibly(solver, gm.model)
+    solver = new_solver(time_limit - (time.perf_counter() - t0), workers, seed)
+    code, stopped = solve_interruptibly(solver, gm.model)
     wall = time.perf_counter() - t0
+    status = cpsat_status(code, Task.SATISFY, gm.model, "grid model")
     if stopped:
         info["interrupted"] = True
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status is Status.FEASIBLE:
         fill = _decode(board, gm, {v: solver.value(var) for v, var in gm.x.items()})
         n = float(len(board.edges))
-        res = SolveResult(Status.OPTIMAL, n, n, wall, fill, method, solver_info=info)
+        res = SolveResult(status, n, None, wall, fill, method, solver_info=info)
         ok = not grid_problems(board, fill, tokens.words, tokens.suffix_length, tokens.min_prefix)
         return res.with_verified(ok and all(fill[v] == t for v, t in partial.items()))
-    if status == cp_model.INFEASIBLE:
-        return SolveResult(Status.INFEASIBLE, None, None, wall, None, method, solver_info=info)
-    if status == cp_model.MODEL_INVALID:
-        from ..errors import ModelError
-
-        raise ModelError(gm.model.validate())
-    return SolveResult(Status.UNKNOWN, None, None, wall, None, method, solver_info=info)
+    return SolveResult(status, None, None, wall, None, method, solver_info=info)
 
 
 @dataclass(frozen=True)
@@ -438,11 +421,10 @@ def cpsat_quadruples(
     if gm.feasible:
         m = gm.model
         while True:
-            solver = cp_model.CpSolver()
-            solver.parameters.num_workers = workers
-            status = solver.solve(m)
+            solver = new_solver(workers=workers)
+            code = solver.solve(m)
             solves += 1
-            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if cpsat_status(code, Task.SATISFY, m, "grid model") is not Status.FEASIBLE:
                 break
             vals = {v: solver.value(var) for v, var in gm.x.items()}
             fill = _decode(board, gm, vals)

@@ -32,9 +32,9 @@ from typing import Any
 
 from ..errors import CheckError, InputError
 from ..puzzles.grid import Board, GridTokens, board_words
+from ..puzzles.grid_symmetry import BoardSymmetry, board_symmetry
 from .grid_enum import enumerate_quadruples
 from .grid_index import build_index
-from .grid_symmetry import BoardSymmetry, board_symmetry
 
 __all__ = [
     "GridDesign",
@@ -259,7 +259,7 @@ def design_grid_puzzles(
     board : Board
     tokens : GridTokens
     symmetry : BoardSymmetry, optional
-        Precomputed :func:`~cpwords.models.grid_symmetry.board_symmetry` (with lex-leader
+        Precomputed :func:`~cpwords.puzzles.grid_symmetry.board_symmetry` (with lex-leader
         rules).
     unique_only : bool
         Keep only the unique puzzles in ``puzzles`` (all are counted either way).

@@ -63,10 +63,8 @@ class GridIndex:
     ----------
     prefixes, suffixes : tuple of str
         Surviving tokens, sorted (the id is the position).
-    pre_of_suf : tuple of frozenset of int
-        For suffix id ``j``, the prefix ids forming a word with it.
     bits_of_suf : tuple of int
-        The same sets as bitsets.
+        For suffix id ``j``, the bitset of the prefix ids forming a word with it.
     pairs : tuple of (int, int)
         ``(prefix id, suffix id)`` of every surviving word.
     n_pairs_before : int
@@ -75,7 +73,6 @@ class GridIndex:
 
     prefixes: tuple[str, ...]
     suffixes: tuple[str, ...]
-    pre_of_suf: tuple[frozenset[int], ...]
     bits_of_suf: tuple[int, ...]
     pairs: tuple[tuple[int, int], ...]
     n_pairs_before: int
@@ -124,7 +121,6 @@ def build_index(tokens: GridTokens, board: Board, preprocess: bool = True) -> Gr
     return GridIndex(
         prefixes,
         suffixes,
-        tuple(frozenset(st) for st in sets),
         bits,
         tuple(sorted(id_pairs)),
         len(tokens.pairs),

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -36,7 +36,7 @@ from ..lexicon import Lexicon, lexicon_from_words, wordfreq_lexicon
 from ..puzzles.letterboxed import (
     WORD_WEIGHT,
     LetterBox,
-    check_letterboxed,
+    letterboxed_problems,
     parse_box,
 )
 from ..result import SolveResult, Status
@@ -291,16 +291,8 @@ def _undominated(c: WordClasses) -> NDArray[np.int64]:
     return np.flatnonzero(strict > c.minlen)
 
 
-@dataclass
-class _Tables:
-    """``T[j][l, r]``: fewest letters of a chain of at most j words starting with letter l
-    whose letters include the set r (``T[0][l, 0] = 0``, else infinite)."""
-
-    T: list[NDArray[np.int32]] = field(default_factory=list)
-
-
 def _layer_min(
-    prev: NDArray[np.int32], c: WordClasses, idx: NDArray[np.int64], full: int
+    prev: NDArray[np.int32], c: WordClasses, idx: NDArray[np.int64]
 ) -> NDArray[np.int32]:
     """One more word in front: ``min(prev, min_B len_B + prev[last_B, r & ~mask_B])``."""
     n = c.box.n
@@ -334,8 +326,9 @@ def fewest_words(
     Returns
     -------
     (k, letters, T) or None
-        ``T[j]`` for ``j < k`` are the tables of :class:`_Tables`, shape (n, 2**n), needed to
-        rebuild or enumerate the optimal chains.
+        ``T[j]`` for ``j < k``, shape (n, 2**n): ``T[j][l, r]`` is the fewest letters of a chain
+        of at most j words starting with letter l whose letters include the set r
+        (``T[0][l, 0] = 0``, else infinite); needed to rebuild or enumerate the optimal chains.
 
     Notes
     -----
@@ -376,7 +369,7 @@ def fewest_words(
             return k, lo, tables
         if kept is None:
             kept = _undominated(c)
-        nxt = _layer_min(prev, c, kept, full)
+        nxt = _layer_min(prev, c, kept)
         if np.array_equal(nxt < _INF, prev < _INF):
             return None  # fixpoint: nothing new is coverable, so full never will be
         tables.append(nxt)
@@ -496,7 +489,7 @@ def _solve_classes(
     )
     lex = solver.lexicon.as_set() if solver is not None else None
     for chain in chains:
-        problems = check_letterboxed(c.box, chain, lex)
+        problems = letterboxed_problems(c.box, chain, lex)
         if problems:
             raise CheckError(f"optimal chain {chain} fails the checker: {problems[0]}")
     return result.with_verified(True)
@@ -528,7 +521,7 @@ def solve_letterboxed(
         words + letters``; ``solver_info`` holds ``words``, ``letters``, ``playable_words``,
         ``word_classes``, ``lexicon`` and, with ``all_solutions``, ``optimal_solutions`` and
         ``n_optimal``. ``wall_time`` (s) excludes indexing the lexicon. ``verified`` is True:
-        every returned chain passed :func:`~cpwords.puzzles.letterboxed.check_letterboxed`.
+        every returned chain passed :func:`~cpwords.puzzles.letterboxed.letterboxed_problems`.
         Ctrl-C during the search returns what is known, with ``solver_info["interrupted"]``:
         UNKNOWN with ``bound = 1000 * min_words`` (the fewest words proven so far) before the
         optimum is known; with ``all_solutions``, the optimal solutions listed so far.
@@ -660,7 +653,7 @@ def count_tables(c: WordClasses, max_words: int) -> tuple[list[int], list[NDArra
     size = 1 << n
     full = size - 1
     if max_words < 1:
-        raise InputError(f"--max-words must be at least 1, got {max_words}")
+        raise InputError(f"max_words must be at least 1, got {max_words}")
     by_words = [int(c.count[c.mask == full].sum())]
     tables: list[NDArray[Any]] = [np.zeros((n, size), dtype=np.int64)]
     if max_words == 1 or c.n_classes == 0:
@@ -773,8 +766,3 @@ def count_letterboxed(
     """
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
     return solver.count(box, max_words=max_words, list_limit=list_limit)
-
-
-def iter_playable(box: BoxLike, words: Iterable[str]) -> Iterator[str]:
-    """Playable words of ``box`` among ``words`` (a one-off filter, no index)."""
-    yield from LetterBoxedSolver(words).playable_words(box)

@@ -40,7 +40,7 @@ from ..lexicon import Lexicon
 from ..puzzles.letterboxed import (
     LetterBox,
     brute_force_short_solutions,
-    check_letterboxed,
+    letterboxed_problems,
 )
 from ..result import Status
 from .letterboxed import (
@@ -360,7 +360,7 @@ def _verify(
     if tuple(solution) not in set(two):
         raise CheckError(f"box {box}: optimal solution {list(solution)} not found by brute force")
     for chain in [list(solution), *(list(p) for p in two[:10])]:
-        problems = check_letterboxed(box, chain, lexicon)
+        problems = letterboxed_problems(box, chain, lexicon)
         if problems:
             raise CheckError(f"box {box}: solution {chain} fails the checker: {problems[0]}")
     return tuple(two) if len(two) <= 10 else ()

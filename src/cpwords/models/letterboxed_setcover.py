@@ -23,9 +23,10 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..errors import CheckError, ModelError
-from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, check_letterboxed, is_playable
+from ..errors import CheckError
+from ..puzzles.letterboxed import WORD_WEIGHT, LetterBox, is_playable, letterboxed_problems
 from ..result import SolveResult, Status
+from .cpsat_status import Task, cpsat_status, new_solver
 from .cpsat_stop import solve as solve_interruptibly
 
 
@@ -60,14 +61,6 @@ def _classes(box: LetterBox, words: Iterable[str]) -> list[tuple[int, int, int, 
 
 
 Classes = list[tuple[int, int, int, str]]
-
-
-def _new_solver(time_limit: float, workers: int, seed: int) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit)
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    return solver
 
 
 def slot_model(classes: Classes, n: int, k: int) -> tuple[cp_model.CpModel, list[list[Any]]]:
@@ -236,20 +229,19 @@ def solve_letterboxed_setcover(
 
     for k in range(1, max_slots + 1):
         model, x = slot_model(classes, n, k)
-        solver = _new_solver(time_limit - elapsed(), workers, seed)
+        solver = new_solver(time_limit - elapsed(), workers, seed)
         code, stopped = solve_interruptibly(solver, model)
         info["slots_tried"].append([k, solver.status_name(code)])
-        if code == cp_model.MODEL_INVALID:
-            raise ModelError(f"CP-SAT rejected the slot model: {model.validate()}")
+        status = cpsat_status(code, Task.OPTIMISE, model, "slot model")
         if stopped:
             info["interrupted"] = True
-        if code == cp_model.INFEASIBLE and not stopped:
+        if status is Status.INFEASIBLE and not stopped:
             continue
-        if code == cp_model.INFEASIBLE:  # proven: no k words; Ctrl-C came before k + 1
+        if status is Status.INFEASIBLE:  # proven: no k words; Ctrl-C came before k + 1
             info["reason"] = f"interrupted after proving that {k} words are not enough"
             bound = float(WORD_WEIGHT * (k + 1))
             return SolveResult(Status.UNKNOWN, None, bound, elapsed(), None, method, "min", info)
-        if code == cp_model.UNKNOWN:
+        if status is Status.UNKNOWN:
             stop = "interrupted" if info.get("interrupted") else "time limit"
             info["reason"] = f"{stop} while trying {k} words"
             return SolveResult(Status.UNKNOWN, None, None, elapsed(), None, method, "min", info)
@@ -259,14 +251,13 @@ def solve_letterboxed_setcover(
         ]
         letters = sum(len(w) for w in chain)
         objective = float(WORD_WEIGHT * k + letters)
-        if code == cp_model.OPTIMAL:
-            status, bound = Status.OPTIMAL, objective
+        if status is Status.OPTIMAL:
+            bound = objective
         else:
-            status = Status.FEASIBLE
             bound = float(WORD_WEIGHT * k + round(solver.best_objective_bound))
         info["words"] = k
         info["letters"] = letters
-        problems = check_letterboxed(
+        problems = letterboxed_problems(
             box, chain, set(lexicon) if lexicon is not None else set(words)
         )
         # A FEASIBLE chain may complete the cover early (a worse, not a wrong, answer); an
@@ -279,14 +270,12 @@ def solve_letterboxed_setcover(
 
     # No solution within max_slots words: does any solution exist at all?
     model = euler_model(classes, n)
-    solver = _new_solver(time_limit - elapsed(), workers, seed)
+    solver = new_solver(time_limit - elapsed(), workers, seed)
     code, stopped = solve_interruptibly(solver, model)
     if stopped:
         info["interrupted"] = True
     info["euler_status"] = solver.status_name(code)
-    if code == cp_model.MODEL_INVALID:
-        raise ModelError(f"CP-SAT rejected the Euler-trail model: {model.validate()}")
-    if code == cp_model.INFEASIBLE:
+    if cpsat_status(code, Task.SATISFY, model, "Euler-trail model") is Status.INFEASIBLE:
         info["reason"] = "CP-SAT proved that no trail of playable words covers the box"
         return SolveResult(Status.INFEASIBLE, None, None, elapsed(), None, method, "min", info)
     info["reason"] = f"solutions exist but none with at most {max_slots} words"

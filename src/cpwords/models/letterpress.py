@@ -36,7 +36,7 @@ from ..lexicon import (
     parse_lexicon_bytes,
     read_file_bytes,
 )
-from ..puzzles.letterpress import check_letterpress_words, parse_letters
+from ..puzzles.letterpress import parse_letters, verify_letterpress_words
 from ..result import SolveResult, Status
 
 __all__ = [
@@ -439,7 +439,7 @@ def load_letterpress_index(
     """
     if dictionary is None or isinstance(dictionary, (str, os.PathLike)):
         if dictionary is None:
-            fp = _digest(_default_source_bytes(), "english-words:web2")
+            fp = _digest(_default_source_bytes(), DEFAULT_DICTIONARY)
         else:
             data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
             fp = _digest(data, "file")
@@ -539,6 +539,6 @@ def find_letterpress_words(
         Status.OPTIMAL, float(total), float(total), t2 - t1, words, "bitset-index", solver_info=info
     )
     if verify:
-        check_letterpress_words(words, letters, index.as_set(), min_length, longest_first)
+        verify_letterpress_words(words, letters, index.as_set(), min_length, longest_first)
         res = res.with_verified(True)
     return res

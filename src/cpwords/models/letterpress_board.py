@@ -127,6 +127,7 @@ def best_letterpress_move(
     """
     from ortools.sat.python import cp_model
 
+    from .cpsat_status import Task, cpsat_status, new_solver
     from .cpsat_stop import solve as solve_interruptibly
 
     t0 = time.perf_counter()
@@ -198,19 +199,15 @@ def best_letterpress_move(
     defence = sum(dm) - sum(do)
     m.maximize(51 * swing + defence)
 
-    solver = cp_model.CpSolver()
     # The limit covers the whole call: the candidate scan and model building included.
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
-    solver.parameters.num_search_workers = workers
-    solver.parameters.random_seed = seed
-    status, stopped = solve_interruptibly(solver, m)
+    solver = new_solver(time_limit - (time.perf_counter() - t0), workers, seed)
+    code, stopped = solve_interruptibly(solver, m)
     wall = time.perf_counter() - t0
-    info["cpsat_status"] = solver.status_name(status)
+    info["cpsat_status"] = solver.status_name(code)
+    status = cpsat_status(code, Task.OPTIMISE, m, "Letterpress board model")
     if stopped:
         info["interrupted"] = True
-    if status == cp_model.MODEL_INVALID:
-        raise ModelError("CP-SAT rejected the Letterpress board model")
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status not in (Status.OPTIMAL, Status.FEASIBLE):
         return SolveResult(Status.UNKNOWN, None, None, wall, None, "cpsat-board", solver_info=info)
     word = next(w for i, w in enumerate(keep) if solver.value(y[i]))
     used = [t for t in range(n) if solver.value(x[t])]
@@ -226,14 +223,14 @@ def best_letterpress_move(
         raise ModelError(f"swing {s} of the decoded move differs from the bound {top}")
     info["defence"] = d
     info["defence_bound"] = int(solver.best_objective_bound) - 51 * top
-    proven = status == cp_model.OPTIMAL
+    proven = status is Status.OPTIMAL
     if proven and 51 * s + d != round(solver.objective_value):
         raise ModelError("the decoded move's scores differ from CP-SAT's objective")
     move = LetterpressMove(word, tiles, s, d)
     # The swing is optimal whatever CP-SAT proves (only max-swing words are in the model);
     # OPTIMAL also claims the defence tie-break is proven.
     return SolveResult(
-        Status.OPTIMAL if proven else Status.FEASIBLE,
+        status,
         float(s),
         float(top),
         wall,

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..lexicon import Lexicon, lexicon_from_words
-from ..puzzles.truncate import TruncateSolution, check_truncate_solution
+from ..puzzles.truncate import TruncateSolution, verify_truncate_solution
 from ..result import SolveResult, Status
 
 __all__ = ["TruncateDag", "iter_longest_sequences", "solve_truncate", "truncate_dag"]
@@ -423,6 +423,6 @@ def solve_truncate(
         Status.OPTIMAL, float(best), float(best), wall, sol, "dag-dp", solver_info=info
     )
     if verify:
-        check_truncate_solution(sol, frozenset(dag.words))
+        verify_truncate_solution(sol, frozenset(dag.words))
         res = res.with_verified(True)
     return res

@@ -1060,8 +1060,11 @@ def solve_exact(
     info["stages"] = stages
     info["interrupted"] = interrupted
     remaining = None if deadline is None else deadline - time.perf_counter()
-    if not (proven or interrupted) and out is not None and out.dual is not None and (
-        remaining is None or remaining > 0.05
+    if (
+        not (proven or interrupted)
+        and out is not None
+        and out.dual is not None
+        and (remaining is None or remaining > 0.05)
     ):
         # Reduced-cost fixing, then an exact search of the joints that remain.
         t_core = time.perf_counter()

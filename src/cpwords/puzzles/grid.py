@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -251,6 +251,79 @@ def default_board() -> Board:
 
 
 # --------------------------------------------------------------------------------------------
+# Listings: the suffix assignments that admit a full board
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GridQuadruple:
+    """A suffix assignment that admits a full board.
+
+    Attributes
+    ----------
+    suffixes : tuple of str
+        One token per suffix slot, in the board's suffix-slot order (``s1..s4``).
+    example : dict
+        One full board (slot -> token) with these suffixes.
+    """
+
+    suffixes: tuple[str, ...]
+    example: dict[str, str]
+
+    def to_dict(self, board: Board) -> dict[str, Any]:
+        """JSON form: suffixes, the example board in slot order and its words."""
+        ex = {v: self.example[v] for v in board.slots}
+        words = [ex[p] + ex[s] for p, s in board.edges]
+        return {"suffixes": list(self.suffixes), "board": ex, "words": words}
+
+
+@dataclass(frozen=True)
+class GridEnumeration:
+    """All feasible suffix assignments of a board, one per symmetry class.
+
+    Attributes
+    ----------
+    board : Board
+    quadruples : tuple of GridQuadruple
+        Sorted by suffixes; each the lex-leader of its class.
+    group_order : int
+        |G|, the number of automorphisms used (1 without symmetry breaking).
+    orbit_size : int
+        Suffix assignments per class, |G| / |K| (K fixes every suffix slot).
+    wall_time : float
+        Seconds, indexing included.
+    method : str
+    stats : dict
+        Token counts and search nodes.
+    """
+
+    board: Board
+    quadruples: tuple[GridQuadruple, ...]
+    group_order: int
+    orbit_size: int
+    wall_time: float
+    method: str
+    stats: dict[str, Any] = field(default_factory=dict)
+    #: None when the search finished (the listing is complete); else why it stopped early
+    #: ("time_limit" or "interrupted"), and ``quadruples`` holds those found so far.
+    stopped: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the listing is exhaustive."""
+        return self.stopped is None
+
+    @property
+    def count(self) -> int:
+        """Number of classes found."""
+        return len(self.quadruples)
+
+    def suffix_set(self) -> set[tuple[str, ...]]:
+        """The suffix tuples found."""
+        return {q.suffixes for q in self.quadruples}
+
+
+# --------------------------------------------------------------------------------------------
 # Tokens
 # --------------------------------------------------------------------------------------------
 
@@ -290,7 +363,7 @@ class GridTokens:
         return tuple(sorted({s for _, s in self.pairs}))
 
 
-def check_cut_options(suffix_length: int, min_prefix: int) -> None:
+def validate_cut_options(suffix_length: int, min_prefix: int) -> None:
     """Raise :class:`InputError` unless both cutting options are in their ranges."""
     lo, hi = SUFFIX_LENGTH_RANGE
     if not lo <= suffix_length <= hi:
@@ -353,7 +426,7 @@ def cut_words(
     >>> t.pairs
     (('hel', 'lo'), ('jel', 'lo'))
     """
-    check_cut_options(suffix_length, min_prefix)
+    validate_cut_options(suffix_length, min_prefix)
     ws = list(dict.fromkeys(w.lower() for w in words))
     for w in ws:
         if not _TOKEN.fullmatch(w):
@@ -392,7 +465,7 @@ def wordfreq_tokens(
     """
     from ..lexicon import wordfreq_lexicon
 
-    check_cut_options(suffix_length, min_prefix)
+    validate_cut_options(suffix_length, min_prefix)
     words = wordfreq_lexicon(top)
     return cut_words(words, suffix_length, min_prefix, f"wordfreq top {top}", plurals)
 
@@ -589,19 +662,3 @@ def draw_grid(board: Board, fill: Mapping[str, str], mark_suffixes: bool = True)
         ws = [f"{label(p)}{label(s)}" for p in board.neighbours(s)]
         out.append(f"{s}: " + " ".join(ws))
     return "\n".join(out)
-
-
-def format_fill(board: Board, fill: Mapping[str, str]) -> str:
-    """``slot=token`` pairs in board order, comma-separated (what :func:`parse_fill` reads)."""
-    return ",".join(f"{v}={fill[v]}" for v in board.slots if v in fill)
-
-
-def fill_from_sequences(
-    board: Board, suffixes: Sequence[str], prefixes: Sequence[str]
-) -> dict[str, str]:
-    """Build a fill from tokens listed in the board's suffix and prefix slot orders."""
-    if len(suffixes) != len(board.suffix_slots) or len(prefixes) != len(board.prefix_slots):
-        raise InputError("wrong number of tokens for the board")
-    return dict(zip(board.suffix_slots, suffixes, strict=True)) | dict(
-        zip(board.prefix_slots, prefixes, strict=True)
-    )

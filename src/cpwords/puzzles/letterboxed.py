@@ -7,7 +7,7 @@ of the previous one. A *solution* is a chain that uses every letter of the box a
 the game ends as soon as every letter is used, so no proper prefix of a solution covers the box.
 Fewer words is better, and among equal word counts fewer letters (the sum of the word lengths).
 
-No solver is imported here. The checker (:func:`check_letterboxed`) recomputes everything from
+No solver is imported here. The checker (:func:`letterboxed_problems`) recomputes everything from
 the strings with its own plain loops, sharing no code with the word index or the models.
 
 References
@@ -209,7 +209,7 @@ def objective_value(words: Sequence[str]) -> int:
     return WORD_WEIGHT * n_words + n_letters
 
 
-def check_letterboxed(
+def letterboxed_problems(
     box: LetterBox, words: Sequence[str], lexicon: Collection[str] | None = None
 ) -> list[str]:
     """Every rule a proposed solution breaks; an empty list means it is a valid solution.
@@ -232,7 +232,7 @@ def check_letterboxed(
     Examples
     --------
     >>> box = LetterBox(("abc", "def", "ghi", "jkl"))
-    >>> check_letterboxed(box, ["bead", "dick"])
+    >>> letterboxed_problems(box, ["bead", "dick"])
     ['letters never used: f, g, h, j, l']
     """
     problems: list[str] = []
@@ -264,8 +264,8 @@ def check_letterboxed(
 def is_valid_letterboxed(
     box: LetterBox, words: Sequence[str], lexicon: Collection[str] | None = None
 ) -> bool:
-    """True when :func:`check_letterboxed` finds nothing wrong."""
-    return not check_letterboxed(box, words, lexicon)
+    """True when :func:`letterboxed_problems` finds nothing wrong."""
+    return not letterboxed_problems(box, words, lexicon)
 
 
 def split_solution(text: str | Iterable[str]) -> list[str]:

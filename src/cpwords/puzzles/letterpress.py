@@ -95,7 +95,7 @@ def letterpress_problems(
     return problems
 
 
-def check_letterpress_words(
+def verify_letterpress_words(
     words: Sequence[str],
     letters: str,
     dictionary: Collection[str],

@@ -147,7 +147,7 @@ def is_valid_truncate_sequence(
     return not truncate_sequence_problems(sequence, dictionary, starting, ending)
 
 
-def check_truncate_solution(solution: TruncateSolution, dictionary: Collection[str]) -> None:
+def verify_truncate_solution(solution: TruncateSolution, dictionary: Collection[str]) -> None:
     """Raise :class:`~cpwords.errors.CheckError` unless every reported sequence is valid.
 
     Checks the main sequence, the restrictions it was solved under, and, when all sequences are

@@ -17,9 +17,10 @@ from typing import Any
 from ...errors import InputError
 from ...heuristics.grid import backtrack_quadruples
 from ...models.grid import cpsat_quadruples
-from ...models.grid_enum import GridEnumeration, enumerate_quadruples
+from ...models.grid_enum import enumerate_quadruples
 from ...puzzles.grid import (
     Board,
+    GridEnumeration,
     GridTokens,
     default_board,
     grid_problems,

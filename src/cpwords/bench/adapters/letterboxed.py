@@ -30,7 +30,7 @@ from ...models.letterboxed_setcover import solve_letterboxed_setcover
 from ...puzzles.letterboxed import (
     WORD_WEIGHT,
     LetterBox,
-    check_letterboxed,
+    letterboxed_problems,
     objective_value,
     parse_box,
 )
@@ -149,7 +149,7 @@ def run(
 def check(case: LetterBoxedCase, result: SolveResult) -> bool:
     """The puzzle's independent checker, and the objective recomputed from the words."""
     words = list(result.solution)
-    ok = not check_letterboxed(case.box, words, frozenset(case.words))
+    ok = not letterboxed_problems(case.box, words, frozenset(case.words))
     return ok and objective_value(words) == result.objective
 
 

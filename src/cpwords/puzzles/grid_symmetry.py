@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import networkx as nx
 from networkx.algorithms import isomorphism
 
-from ..puzzles.grid import Board
+from .grid import Board
 
 Perm = dict[str, str]
 
@@ -123,10 +123,6 @@ class BoardSymmetry:
         """The lex-leader of the orbit of a complete filled board, as tokens in slot order."""
         order = self.board.slots
         return min(tuple(fill[g[v]] for v in order) for g in self.group)
-
-    def is_lex_leader(self, fill: Mapping[str, str]) -> bool:
-        """True when ``fill`` satisfies every rule whose two slots it fills."""
-        return all(fill[u] < fill[v] for u, v in self.rules if u in fill and v in fill)
 
 
 def board_symmetry(board: Board, break_symmetry: bool = True) -> BoardSymmetry:
