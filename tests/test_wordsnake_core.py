@@ -30,7 +30,7 @@ def brute_force(words: tuple[str, ...], cyclic: bool, proper: bool) -> int:
 
 
 def flow_dual(net: StringHubNetwork) -> FlowDual:
-    dual = flow_dual(net)
+    dual = solve_string_flow(net, lagrangian_iterations=3).dual
     assert dual is not None
     return dual
 
