@@ -39,7 +39,8 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from ..errors import ModelError
-from .cpsat_stop import interrupted as stopped_by_ctrl_c
+from .cpsat_status import Task, cpsat_status
+from .cpsat_stop import solve as solve_interruptibly
 from .wordsnake_flow import FlowDual, PairScore, overlap
 from .wordsnake_strings import ROOTLINK, ZERO, DeadlineReached, StringHubNetwork
 
@@ -324,12 +325,11 @@ def solve_core(
     def left() -> float | None:
         return None if deadline is None else deadline - time.perf_counter()
 
-    def run(model: cp_model.CpModel) -> tuple[cp_model.CpSolver, Any]:
+    def run(model: cp_model.CpModel) -> tuple[cp_model.CpSolver, Any, bool]:
         solver = solver_for(left())
-        code = solver.solve(model)
-        if code == cp_model.MODEL_INVALID:
-            raise ModelError(f"CP-SAT rejected the core model: {model.validate()}")
-        return solver, code
+        code, stopped = solve_interruptibly(solver, model)
+        cpsat_status(code, Task.OPTIMISE, model, "core model")  # raises on MODEL_INVALID
+        return solver, code, stopped
 
     # Path cover over the core.
     model = cp_model.CpModel()
@@ -360,8 +360,7 @@ def solve_core(
         model.add(sum(score_terms) >= core.target)
         model.add(sum(rc_terms) <= core.budget)
         model.maximize(sum(score_terms))
-        solver, code = run(model)
-        interrupted = stopped_by_ctrl_c(solver, code)
+        solver, code, interrupted = run(model)
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             succ = {t: h for t, h, x in lits if t != 0 and solver.boolean_value(x)}
             seq: list[int] = []
@@ -395,8 +394,7 @@ def solve_core(
         cyc.add(sum(score * x for _, _, x, score, _ in hc) >= goal)
         cyc.add(sum(r * x for _, _, x, _, r in hc) <= core.budget)
         cyc.maximize(sum(score * x for _, _, x, score, _ in hc))
-        solver, code = run(cyc)
-        interrupted = stopped_by_ctrl_c(solver, code)
+        solver, code, interrupted = run(cyc)
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             nxt = {a: b for a, b, x, _, _ in hc if solver.boolean_value(x)}
             seq, node = [], 0
