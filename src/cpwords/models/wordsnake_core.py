@@ -27,7 +27,6 @@ potentials from the residual network).
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from scipy.sparse.csgraph import dijkstra
 from ..errors import ModelError
 from .cpsat_status import Task, cpsat_status
 from .cpsat_stop import solve as solve_interruptibly
-from .wordsnake_flow import FlowDual, PairScore, overlap
+from .wordsnake_flow import FlowDual, PairScore, item_copies, overlap, score_sequence
 from .wordsnake_strings import ROOTLINK, ZERO, DeadlineReached, StringHubNetwork
 
 #: Dijkstra rows computed at once (each row holds one float per network node).
@@ -290,9 +289,7 @@ def solve_core(
     instance = net.instance
     N = instance.n
     pair = PairScore(net)
-    copies: list[list[int]] = [[] for _ in range(net.num_words)]
-    for i, w in enumerate(net.item_word.tolist()):
-        copies[w].append(i)
+    copies = item_copies(net)
     arcs: list[tuple[int, int, int, int]] = []  # (tail item, head item, score, reduced cost)
     for u, v, r in zip(core.pair_u.tolist(), core.pair_v.tolist(), core.pair_rc.tolist(),
                        strict=True):  # fmt: skip
@@ -370,9 +367,7 @@ def solve_core(
                     while node != 0:
                         seq.append(node - 1)
                         node = succ[node]
-            best_order, best = seq, sum(pair(a, b) for a, b in itertools.pairwise(seq))
-            if instance.cyclic:
-                best += pair(seq[-1], seq[0])
+            best_order, best = seq, score_sequence(seq, pair, instance.cyclic)
             if progress is not None:
                 progress(time.perf_counter() - start, best, None)
         proven_pc = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
@@ -401,8 +396,7 @@ def solve_core(
             for _ in range(N):
                 seq.append(node)
                 node = nxt[node]
-            value = sum(pair(a, b) for a, b in itertools.pairwise(seq))
-            value += pair(seq[-1], seq[0])
+            value = score_sequence(seq, pair, True)
             if best is None or value > best:
                 best_order, best = seq, value
             hc_bound = int(np.floor(solver.best_objective_bound + 1e-6))
@@ -690,14 +684,9 @@ def solve_core_mip(
                 bounds.append(int(np.floor(h.getInfo().mip_dual_bound + 1e-6)))
             break
         if found is not None:
-            pool: list[list[int]] = [[] for _ in range(W)]
-            for i, w in enumerate(net.item_word.tolist()):
-                pool[w].append(i)
+            pool = item_copies(net)
             seq = [pool[w].pop() for w in found]
-            pair = PairScore(net)
-            value = sum(pair(a, b) for a, b in itertools.pairwise(seq))
-            if instance.cyclic:
-                value += pair(seq[-1], seq[0])
+            value = score_sequence(seq, PairScore(net), instance.cyclic)
             if best is None or value > best:
                 best_seq, best = seq, value
                 if progress is not None:

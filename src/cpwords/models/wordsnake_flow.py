@@ -217,7 +217,8 @@ class Decoded:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _copies(net: StringHubNetwork) -> list[list[int]]:
+def item_copies(net: StringHubNetwork) -> list[list[int]]:
+    """The items of each distinct word: ``item_copies(net)[w]`` are the copies of word ``w``."""
     copies: list[list[int]] = [[] for _ in range(net.num_words)]
     for i, w in enumerate(net.item_word.tolist()):
         copies[w].append(i)
@@ -334,7 +335,7 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
     W = net.num_words
     out_base, in_base = net.out_base, net.in_base
     cyclic = net.instance.cyclic
-    copies = _copies(net)
+    copies = item_copies(net)
     succ = [-1] * (N + 1)
     handover = [0] * (N + 1)
     node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
@@ -474,7 +475,7 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     proper = net.instance.proper
     trie = net.trie
     W = net.num_words
-    copies = _copies(net)
+    copies = item_copies(net)
     # Entries as slots in word (= preorder) order: slot_start[w] .. slot_start[w] + mult[w].
     slot_start = np.zeros(W + 1, dtype=np.int64)
     np.cumsum(net.mult, out=slot_start[1:])
@@ -704,7 +705,7 @@ class _Index:
     def __init__(self, net: StringHubNetwork) -> None:
         trie = net.trie
         self.net = net
-        self.copies = _copies(net)
+        self.copies = item_copies(net)
         self.word_node = trie.word_node.astype(np.int64)
         # Words having each trie node as a suffix: the failure chains (hand-over records).
         ho = net.role == HANDOVER
