@@ -472,3 +472,26 @@ def test_cli_bench_list_and_errors(tmp_path: Path) -> None:
     )
     assert bad.returncode == 2
     assert bad.stderr.startswith("cpwords: error:") and bad.stderr.count("\n") == 1
+
+
+def test_isolated_tasks_stuck_in_native_code_are_killed_at_the_hard_limit(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A task that ignores SIGALRM (as LKH inside elkai does, holding the interpreter) is
+    killed by the parent after the hard limit and recorded as TIMEOUT; the study goes on."""
+    import signal
+
+    from cpwords.bench import runner
+
+    def stuck(task: Any, conn: Any) -> None:  # runs in the forked child
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        time.sleep(3600)
+
+    monkeypatch.setattr(runner, "_isolated_child", stuck)
+    monkeypatch.setattr(runner, "hard_limit", lambda limit: 0.2)
+    (task, *_) = load_suite(toy_suite(tmp_path)).tasks
+    started = time.perf_counter()
+    row = runner.run_task_isolated(task)
+    assert row["status"] == "TIMEOUT" and "killed by the harness" in row["error"]
+    assert row["key"] == task.key
+    assert time.perf_counter() - started < 600  # it did not wait for the child's hour

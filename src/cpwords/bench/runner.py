@@ -262,22 +262,42 @@ def run_task_isolated(task: Task) -> dict[str, Any]:
     proc = ctx.Process(target=_isolated_child, args=(task, send))
     proc.start()
     send.close()
+    # The child's SIGALRM cannot stop native code that holds the interpreter (LKH inside
+    # elkai did not return for minutes): past the hard limit plus a margin, the parent kills it.
+    wait = hard_limit(task.time_limit) + 10.0
+    row: dict[str, Any]
     try:
-        row: dict[str, Any] = recv.recv()
+        if not recv.poll(wait):
+            proc.kill()
+            proc.join()
+            row = _base_row(task)
+            row |= {
+                "status": "TIMEOUT",
+                "error": f"killed by the harness after {wait:g} s (it ignored its time limit)",
+            }
+            return _finish(row)
+        row = recv.recv()
     except EOFError:
         proc.join()
-        row = {
-            "key": task.key, "suite": task.suite, "puzzle": task.puzzle,
-            "instance": task.instance_name, "instance_spec": dict(task.instance),
-            "method": task.method, "kind": task.kind, "seed": task.seed,
-            "time_limit": task.time_limit, "workers": task.workers, "status": "ERROR",
+        row = _base_row(task)
+        row |= {
+            "status": "ERROR",
             "error": f"the task process died (exit code {proc.exitcode}; out of memory?)",
-        }  # fmt: skip
+        }
         return _finish(row)
     finally:
         recv.close()
     proc.join()
     return row
+
+
+def _base_row(task: Task) -> dict[str, Any]:
+    return {
+        "key": task.key, "suite": task.suite, "puzzle": task.puzzle,
+        "instance": task.instance_name, "instance_spec": dict(task.instance),
+        "method": task.method, "kind": task.kind, "seed": task.seed,
+        "time_limit": task.time_limit, "workers": task.workers,
+    }  # fmt: skip
 
 
 def _finish(row: dict[str, Any]) -> dict[str, Any]:
