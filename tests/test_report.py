@@ -12,7 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cpwords.bench import load_suite, read_rows, run_tasks, write_report
-from cpwords.bench.report import analyse, fraction, heuristic_table, score_rows
+from cpwords.bench.report import (
+    analyse,
+    fitted_exponent,
+    fraction,
+    gap_series,
+    heuristic_table,
+    instance_family,
+    proof_time_exponents,
+    score_rows,
+)
 from cpwords.bench.results import encode_row
 from cpwords.errors import InputError
 
@@ -143,7 +152,9 @@ def test_report_files_and_png_plots(tmp_path: Path) -> None:
     for heading in ("## toy", "### Heuristics", "### Exact methods", "published par"):
         assert heading in text
     pngs = sorted(p.name for p in report.parent.glob("*.png"))
-    assert pngs == ["toy-exact-time.png", "toy-heuristics.png", "toy-par.png"]
+    assert pngs == [
+        "toy-exact-time.png", "toy-gap-by-family.png", "toy-heuristics.png", "toy-par.png"
+    ]  # fmt: skip
     for p in pngs:
         assert f"]({p})" in text
         img = matplotlib.image.imread(report.parent / p)
@@ -238,3 +249,45 @@ def test_bench_report_refuses_a_foreign_folder_before_running(tmp_path: Path) ->
                       "--report", str(tmp_path / "rep"), "-q")  # fmt: skip
     assert inside.returncode == 0, inside.stderr
     assert (tmp_path / "rep" / "report.md").is_file()
+
+
+def test_instance_families_drop_the_size_and_seed_suffixes() -> None:
+    assert instance_family("ab-n1000-seed3") == "ab"
+    assert instance_family("enable-large-n100000-seed1") == "enable-large"
+    assert instance_family("repeats-distinct20-n500-seed2") == "repeats-distinct20"
+    assert instance_family("enable1") == "enable1"
+
+
+def test_a_power_law_recovers_its_exponent_and_few_sizes_give_none() -> None:
+    sizes = [100, 300, 1000, 3000, 10000]
+    b = fitted_exponent(sizes, [0.001 * n**1.5 for n in sizes])
+    assert b is not None and abs(b - 1.5) < 0.01
+    assert fitted_exponent([100, 1000], [1.0, 10.0]) is None
+    assert fitted_exponent([100, 100, 100], [1.0, 2.0, 3.0]) is None
+
+
+def test_proof_time_exponents_use_proven_rows_only() -> None:
+    rows = []
+    for n in (10, 100, 1000):
+        rows.append(row("fast", "exact", "OPTIMAL", n, n, inst=f"a-n{n}-seed1", size=n,
+                        wall_time=0.01 * n))  # fmt: skip
+        rows.append(row("slow", "exact", "FEASIBLE", n - 1, n + 1, inst=f"a-n{n}-seed1", size=n))
+    rows.append(row("two", "exact", "OPTIMAL", 10, 10, inst="a-n10-seed1", size=10))
+    exps = proof_time_exponents(analyse(rows), "toy")
+    assert exps["fast"] is not None and abs(exps["fast"] - 1.0) < 1e-9
+    assert "slow" not in exps and exps["two"] is None
+
+
+def test_gap_series_scores_only_against_proven_optima_by_family_and_size() -> None:
+    rows = [
+        row("exact", "exact", "OPTIMAL", 100, 100, inst="ab-n10-seed1", size=10),
+        row("exact", "exact", "OPTIMAL", 200, 200, inst="ab-n10-seed2", size=10),
+        row("exact", "exact", "FEASIBLE", 50, 60, inst="cd-n20-seed1", size=20),
+        row("greedy", "heuristic", "FEASIBLE", 90, inst="ab-n10-seed1", size=10),
+        row("greedy", "heuristic", "FEASIBLE", 190, inst="ab-n10-seed2", size=10),
+        row("greedy", "heuristic", "FEASIBLE", 40, inst="cd-n20-seed1", size=20),
+    ]
+    series = gap_series(analyse(rows), "toy")
+    assert list(series) == ["ab"]  # cd has only a bound: left out
+    ((size, pct),) = series["ab"]["greedy"]
+    assert size == 10 and abs(pct - (90.0 + 95.0) / 2) < 1e-9

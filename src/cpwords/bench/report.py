@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -445,6 +446,129 @@ def _size_label(an: Analysis, puzzle: str) -> str:
 _MARKERS = "osD^v<>phX*"
 
 
+def instance_family(name: str) -> str:
+    """The family of an instance: its name without the ``-n<N>`` / ``-seed<S>`` suffixes.
+
+    Examples
+    --------
+    >>> instance_family("ab-n1000-seed3"), instance_family("enable-large-n10000-seed1")
+    ('ab', 'enable-large')
+    >>> instance_family("repeats-distinct20-n500-seed2"), instance_family("builtin-50")
+    ('repeats-distinct20', 'builtin-50')
+    """
+    return re.sub(r"(-n\d+)?(-seed\d+)?$", "", name) or name
+
+
+def gap_series(an: Analysis, puzzle: str) -> dict[str, dict[str, list[tuple[int, float]]]]:
+    """Median percentage of the proven optimum by family, method and size.
+
+    Only rows scored against a proven optimum count (never against a bound).
+
+    Returns
+    -------
+    dict
+        ``{family: {method: [(size, median percent), ...] sorted by size}}``.
+    """
+    acc: dict[str, dict[str, dict[int, list[float]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
+    for sc in score_rows(an, puzzle):
+        if sc.basis != "optimum" or sc.value is None or sc.size is None:
+            continue
+        r = sc.row
+        acc[instance_family(r["instance"])][r["method"]][int(sc.size)].append(100.0 * sc.value)
+    return {
+        fam: {
+            m: sorted((z, statistics.median(v)) for z, v in by_size.items())
+            for m, by_size in methods.items()
+        }
+        for fam, methods in sorted(acc.items())
+    }
+
+
+def fitted_exponent(sizes: Sequence[float], times: Sequence[float]) -> float | None:
+    """Least-squares exponent ``b`` of ``t ~ a n^b`` (a line on log-log axes).
+
+    Returns None with fewer than 3 distinct sizes (a fit through two points says nothing).
+
+    Examples
+    --------
+    >>> round(fitted_exponent([10, 100, 1000], [0.01, 0.1, 1.0]), 6)
+    1.0
+    """
+    import numpy as np
+
+    pairs = [(float(n), float(t)) for n, t in zip(sizes, times, strict=True) if n > 0 and t > 0]
+    if len({n for n, _ in pairs}) < 3:
+        return None
+    x = np.log([n for n, _ in pairs])
+    y = np.log([t for _, t in pairs])
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def proof_time_exponents(an: Analysis, puzzle: str) -> dict[str, float | None]:
+    """Per exact method, the fitted exponent of its median time to proof against size.
+
+    Returns
+    -------
+    dict
+        ``{method: b or None}`` over OPTIMAL rows (median time per size; None below 3 sizes).
+    """
+    by: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for r in an.rows:
+        if (
+            r["puzzle"] == puzzle
+            and r.get("kind") == "exact"
+            and r.get("status") == "OPTIMAL"
+            and r.get("size")
+            and r.get("wall_time") is not None
+        ):
+            by[r["method"]][int(r["size"])].append(float(r["wall_time"]))
+    out: dict[str, float | None] = {}
+    for m, sizes in sorted(by.items()):
+        zs = sorted(sizes)
+        out[m] = fitted_exponent(zs, [statistics.median(sizes[z]) for z in zs])
+    return out
+
+
+def plot_gap_by_family(an: Analysis, puzzle: str, path: Path) -> bool:
+    """Percentage of the proven optimum against size, one panel per family, one line a method."""
+    series = gap_series(an, puzzle)
+    if not series:
+        return False
+    k = len(series)
+    cols = min(3, k)
+    rows_n = math.ceil(k / cols)
+    fig = _figure(4.2 * cols, 3.2 * rows_n)
+    axes = fig.subplots(rows_n, cols, squeeze=False)
+    methods = sorted({m for fam in series.values() for m in fam})
+    for ax, (fam, by_method) in zip(axes.flat, series.items(), strict=False):
+        for i, m in enumerate(methods):
+            pts = by_method.get(m)
+            if not pts:
+                continue
+            ax.plot(*zip(*pts, strict=True), marker=_MARKERS[i % len(_MARKERS)],
+                    color=f"C{i % 10}", label=m, lw=1.2, ms=4)  # fmt: skip
+        ax.set_xscale("log")
+        _size_ticks(ax, [z for pts in by_method.values() for z, _ in pts])
+        ax.ticklabel_format(axis="y", useOffset=False)
+        ax.set_title(fam, fontsize=9)
+        ax.set_ylabel("% of proven optimum", fontsize=8)
+        ax.grid(True, alpha=0.25)
+    for ax in list(axes.flat)[k:]:
+        ax.set_visible(False)
+    handles, labels = [], []
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)), fontsize=8)
+    fig.suptitle(f"{puzzle}: heuristics and peers against the proven optimum, by family")
+    fig.savefig(path)
+    return True
+
+
 def _figure(width: float = 7.0, height: float = 4.5) -> Any:
     from matplotlib.figure import Figure
 
@@ -557,6 +681,7 @@ def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
     if not rows:
         return False
     methods = sorted({r["method"] for r in rows})
+    exponents = proof_time_exponents(an, puzzle)
     fig = _figure()
     ax = fig.add_subplot()
     limits = set()
@@ -575,7 +700,8 @@ def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
                 marker=marker,
                 s=22,
                 alpha=0.7,
-                label=f"{m}: proven optimal",
+                label=f"{m}: proven optimal"
+                + ("" if exponents.get(m) is None else f" (t ~ n^{exponents[m]:.2f})"),
             )
             med = []
             for z in sorted({r["size"] for r in proven}):
@@ -807,10 +933,22 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
         png = out / f"{_safe(puzzle)}-heuristics.png"
         if plot_heuristics(an, puzzle, png):
             md += [f"![{puzzle} heuristics]({png.name})", ""]
+        png = out / f"{_safe(puzzle)}-gap-by-family.png"
+        if plot_gap_by_family(an, puzzle, png):
+            md += [f"![{puzzle} % of the optimum by family and size]({png.name})", ""]
     etab, erec = exact_table(an, puzzle)
     psum["exact"] = erec
     if erec:
         md += ["### Exact methods", "", etab, ""]
+        exps = proof_time_exponents(an, puzzle)
+        psum["proof_time_exponent"] = exps
+        fitted = [f"`{m}` {b:.2f}" for m, b in exps.items() if b is not None]
+        if fitted:
+            md += [
+                "Time to proof grows as n^b (least squares on log-log medians, sizes with a "
+                "proof only): " + ", ".join(fitted) + ".",
+                "",
+            ]
         png = out / f"{_safe(puzzle)}-exact-time.png"
         if plot_exact_times(an, puzzle, png):
             md += [f"![{puzzle} exact solve times]({png.name})", ""]
