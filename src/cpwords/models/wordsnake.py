@@ -29,7 +29,7 @@ from .wordsnake_common import (
     order_to_arcs,
     score_order,
 )
-from .wordsnake_core import reduced_core, solve_core, solve_core_mip
+from .wordsnake_core import CoreTooLarge, reduced_core, solve_core, solve_core_mip
 from .wordsnake_cpsat import solve_hub_cpsat, solve_naive_circuit, solve_routes_cpsat
 from .wordsnake_flow import solve_string_flow
 from .wordsnake_mip import solve_hub_mip
@@ -81,8 +81,9 @@ def positive_arc_count_bound(instance: WordsnakeInstance) -> int:
 FALLBACK_MAX_ITEMS = 20_000
 
 
-#: Reduced-cost fixing hands the core to CP-SAT when it keeps at most this many word pairs
-#: (the hard lists measured keep 8,000 to 20,000 of 500,000 to 640,000).
+#: Reduced-cost fixing hands the core to the exact search when it keeps at most this many word
+#: pairs, and stops collecting beyond it (the hard lists measured keep 8,000 to 20,000 of
+#: 500,000 to 640,000; ab n = 30,000 keeps 398,184).
 CORE_MAX_PAIRS = 400_000
 
 
@@ -253,39 +254,37 @@ def solve_exact(
         stages.append(core_stage)
         try:
             report(t_core - start, objective, bound, "reduced-cost fixing")
-            core = reduced_core(net, out.dual, int(objective), deadline)
+            core = reduced_core(net, out.dual, int(objective), deadline, max_pairs=CORE_MAX_PAIRS)
             core_stage["pairs"] = core.num_pairs
             core_stage["budget"] = core.budget / core.scale
-            if core.num_pairs <= CORE_MAX_PAIRS:
-                report(time.perf_counter() - start, objective, bound, "searching the core")
-                seconds = None if deadline is None else deadline - time.perf_counter()
+            report(time.perf_counter() - start, objective, bound, "searching the core")
+            seconds = None if deadline is None else deadline - time.perf_counter()
 
-                def core_progress(_t: float, inc: float | None, _b: float | None) -> None:
-                    better = objective if inc is None else max(objective, inc)
-                    on_progress(time.perf_counter() - start, better, bound, "searching the core")
+            def core_progress(_t: float, inc: float | None, _b: float | None) -> None:
+                better = objective if inc is None else max(objective, inc)
+                on_progress(time.perf_counter() - start, better, bound, "searching the core")
 
-                if core_search == "cpsat":
-                    found = solve_core(
-                        net, core, time_limit=seconds, workers=workers, seed=seed,
-                        progress=core_progress,
-                    )  # fmt: skip
-                else:
-                    found = solve_core_mip(net, core, time_limit=seconds, progress=core_progress)
-                core_stage["arcs"] = found.arcs
-                interrupted = interrupted or found.interrupted
-                if (
-                    found.order is not None
-                    and found.objective is not None
-                    and found.objective > objective
-                ):
-                    order = [words[i] for i in found.order]
-                    objective = float(found.objective)
-                if found.proven:
-                    bound = objective  # nothing in the core beats it: optimal
-                    proven = True
-                elif found.bound is not None and bound is not None:
-                    bound = min(bound, max(float(found.bound), objective))
-                on_progress(time.perf_counter() - start, objective, bound, "searching the core")
+            if core_search == "cpsat":
+                found = solve_core(
+                    net, core, time_limit=seconds, workers=workers, seed=seed,
+                    progress=core_progress,
+                )  # fmt: skip
+            else:
+                found = solve_core_mip(net, core, time_limit=seconds, progress=core_progress)
+            core_stage["arcs"] = found.arcs
+            interrupted = interrupted or found.interrupted
+            better = found.objective is not None and found.objective > objective
+            if better and found.order is not None and found.objective is not None:
+                order = [words[i] for i in found.order]
+                objective = float(found.objective)
+            if found.proven:
+                bound = objective  # nothing in the core beats it: optimal
+                proven = True
+            elif found.bound is not None and bound is not None:
+                bound = min(bound, max(float(found.bound), objective))
+            on_progress(time.perf_counter() - start, objective, bound, "searching the core")
+        except CoreTooLarge:
+            core_stage["too_large"] = True  # the routes model may take over below
         except DeadlineReached:
             info["stopped"] = "time"
         except KeyboardInterrupt:

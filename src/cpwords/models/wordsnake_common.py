@@ -25,6 +25,7 @@ from ortools.sat.python import cp_model
 from ..errors import InputError, ModelError
 from ..puzzles.wordsnake import WordsnakeInstance
 from ..result import SolveResult, Status, TracePoint
+from .cpsat_status import new_solver
 from .wordsnake_flow import overlap
 from .wordsnake_hub import (
     DEPOT,
@@ -298,14 +299,9 @@ def _cpsat_solver(
     workers: int, seed: int, seconds: float | None, lp_first: bool = True
 ) -> cp_model.CpSolver:
     """A CP-SAT solver with our worker portfolio, seed and time limit (None: no limit)."""
-    solver = cp_model.CpSolver()
+    solver = new_solver(seconds, workers, seed)
     if lp_first:
         _lp_first_portfolio(solver, workers)
-    else:
-        solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    if seconds is not None:
-        solver.parameters.max_time_in_seconds = max(0.0, seconds)
     return solver
 
 

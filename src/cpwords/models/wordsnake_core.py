@@ -38,7 +38,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from ..errors import ModelError
-from .cpsat_status import Task, cpsat_status
+from .cpsat_status import Task, cpsat_status, new_solver
 from .cpsat_stop import solve as solve_interruptibly
 from .wordsnake_flow import FlowDual, PairScore, item_copies, overlap, score_sequence
 from .wordsnake_strings import ROOTLINK, ZERO, DeadlineReached, StringHubNetwork
@@ -47,7 +47,7 @@ from .wordsnake_strings import ROOTLINK, ZERO, DeadlineReached, StringHubNetwork
 _CELLS_PER_CHUNK = 20_000_000
 
 
-def potentials(net: StringHubNetwork, dual: FlowDual) -> np.ndarray:
+def potentials(net: StringHubNetwork, dual: FlowDual, deadline: float | None = None) -> np.ndarray:
     """Node potentials proving the optimality of a flow iterate.
 
     Parameters
@@ -55,6 +55,8 @@ def potentials(net: StringHubNetwork, dual: FlowDual) -> np.ndarray:
     net : StringHubNetwork
     dual : FlowDual
         Arc costs and their optimal flow.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the computation stops.
 
     Returns
     -------
@@ -66,6 +68,8 @@ def potentials(net: StringHubNetwork, dual: FlowDual) -> np.ndarray:
     ------
     ModelError
         The residual network has a negative cycle (the flow was not optimal: a bug).
+    DeadlineReached
+        The deadline passed.
 
     Notes
     -----
@@ -80,6 +84,8 @@ def potentials(net: StringHubNetwork, dual: FlowDual) -> np.ndarray:
     costs = np.concatenate([dual.cost[fw], -dual.cost[bw]])
     dist = np.zeros(net.num_nodes, dtype=np.int64)
     for _ in range(net.num_nodes + 1):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
         nxt = dist.copy()
         np.minimum.at(nxt, heads, dist[tails] + costs)
         if np.array_equal(nxt, dist):
@@ -123,8 +129,16 @@ class Core:
         return int(self.pair_u.shape[0])
 
 
+class CoreTooLarge(Exception):
+    """Reduced-cost fixing kept more word pairs than the caller's cap (collection stopped)."""
+
+
 def reduced_core(
-    net: StringHubNetwork, dual: FlowDual, incumbent: int, deadline: float | None = None
+    net: StringHubNetwork,
+    dual: FlowDual,
+    incumbent: int,
+    deadline: float | None = None,
+    max_pairs: int | None = None,
 ) -> Core:
     """Reduced-cost fixing: the word pairs a better ordering may still use.
 
@@ -137,6 +151,9 @@ def reduced_core(
         Score of the best ordering known.
     deadline : float, optional
         ``time.perf_counter()`` value after which the computation stops.
+    max_pairs : int, optional
+        Stop as soon as more word pairs than this are kept (the pairs are never all held, so
+        memory stays linear in the cap, not quadratic in the list).
 
     Returns
     -------
@@ -147,6 +164,8 @@ def reduced_core(
     ------
     DeadlineReached
         The deadline passed.
+    CoreTooLarge
+        More than ``max_pairs`` word pairs are kept.
 
     Notes
     -----
@@ -166,7 +185,7 @@ def reduced_core(
     big = np.full(W, np.iinfo(np.int64).max // 4, dtype=np.int64)
     if budget < 0:
         return Core(target, budget, dual.scale, empty, empty, empty, big, big)
-    pi = potentials(net, dual)
+    pi = potentials(net, dual, deadline)
     rc = np.maximum(dual.cost + pi[net.tail] - pi[net.head], 0)
     end_rc = big.copy()
     zero = np.nonzero(net.role == ZERO)[0]
@@ -191,6 +210,7 @@ def reduced_core(
     vs: list[np.ndarray] = []
     rcs: list[np.ndarray] = []
     start_rc = big.copy()
+    kept = 0
     for lo in range(0, sources.size, rows):
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
@@ -200,6 +220,9 @@ def reduced_core(
         src = lo + r
         at_root = src == 0
         start_rc[v[at_root]] = cost[at_root]
+        kept += int((~at_root).sum())
+        if max_pairs is not None and kept > max_pairs:
+            raise CoreTooLarge(f"more than {max_pairs:,} word pairs")
         us.append(src[~at_root] - 1)
         vs.append(v[~at_root])
         rcs.append(cost[~at_root])
@@ -311,19 +334,11 @@ def solve_core(
     best: int | None = None
     deadline = None if time_limit is None else start + time_limit
 
-    def solver_for(seconds: float | None) -> cp_model.CpSolver:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = workers
-        solver.parameters.random_seed = seed
-        if seconds is not None:
-            solver.parameters.max_time_in_seconds = max(0.01, seconds)
-        return solver
-
     def left() -> float | None:
         return None if deadline is None else deadline - time.perf_counter()
 
     def run(model: cp_model.CpModel) -> tuple[cp_model.CpSolver, Any, bool]:
-        solver = solver_for(left())
+        solver = new_solver(left(), workers, seed)
         code, stopped = solve_interruptibly(solver, model)
         cpsat_status(code, Task.OPTIMISE, model, "core model")  # raises on MODEL_INVALID
         return solver, code, stopped
@@ -720,10 +735,8 @@ def solve_core_mip(
                 h.changeColsIntegrality(m, idx, np.full(m, 1, dtype=np.uint8))
                 continue
             xi = np.round(x).astype(np.int64)
-            words_seq = _euler_order(arcs, xi, root, W)
-            if words_seq is not None:
-                found = words_seq
-            if st == highspy.HighsModelStatus.kOptimal:
+            found = _euler_order(arcs, xi, root, W)
+            if st == highspy.HighsModelStatus.kOptimal and found is not None:
                 status_proven = True
             else:
                 bounds.append(int(np.floor(h.getInfo().mip_dual_bound + 1e-6)))
