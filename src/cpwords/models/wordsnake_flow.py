@@ -218,7 +218,14 @@ class Decoded:
 
 
 def item_copies(net: StringHubNetwork) -> list[list[int]]:
-    """The items of each distinct word: ``item_copies(net)[w]`` are the copies of word ``w``."""
+    """The items of each distinct word.
+
+    Returns
+    -------
+    list of list of int, length W
+        ``item_copies(net)[w]``: the item indices (into ``net.instance.words``) of word ``w``,
+        ascending; as many as ``net.mult[w]``.
+    """
     copies: list[list[int]] = [[] for _ in range(net.num_words)]
     for i, w in enumerate(net.item_word.tolist()):
         copies[w].append(i)
