@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from cpwords.bench import MethodInfo, PuzzleAdapter, load_suite, read_rows, run_tasks
+from cpwords.bench import load_suite, read_rows, run_tasks
 from cpwords.bench.results import ResultsWriter
 from cpwords.errors import InputError
 from cpwords.result import SolveResult, Status
+from cpwords.spec import MethodInfo, PuzzleSpec
 
 # ---------------------------------------------------------------------------------------------
 # A test-only puzzle: the instance is a number n; "exact" proves n, "half" finds about n / 2.
@@ -49,9 +50,10 @@ def _toy_run(
     raise RuntimeError("boom")
 
 
-TOY = PuzzleAdapter(
+TOY = PuzzleSpec(
     puzzle="toy",
     sense="max",
+    default_method="exact",
     methods={
         "exact": MethodInfo("exact"),
         "half": MethodInfo("heuristic", seeded=True),
@@ -61,7 +63,8 @@ TOY = PuzzleAdapter(
     make_instance=_toy_make,
     run=_toy_run,
     size=lambda n: n,
-    check=lambda n, res: res.solution == [res.objective],
+    problems=lambda n, res: [],
+    objective=lambda n, solution: solution[0],
     size_label="units",
     spec_keys=frozenset({"n"}),
     reference=lambda n: {"par": n + 1},
@@ -112,17 +115,18 @@ def toy_suite(tmp_path: Path, sleep: float = 0.0) -> Path:
 
 
 def test_repeats_time_one_task_several_times(tmp_path: Path) -> None:
-    from cpwords.bench.adapter import register_adapter
+    from cpwords.spec import register_spec
 
     times = iter([0.3, 0.1, 0.2])
 
     def run(n: int, method: str, **_: Any) -> SolveResult:
         return SolveResult(Status.OPTIMAL, n, n, next(times), [n], "timed")
 
-    register_adapter(
-        PuzzleAdapter("timed", "max", {"exact": MethodInfo("exact")}, _toy_make, run,
-                      size=lambda n: n, check=lambda n, res: res.solution == [n],
-                      spec_keys=frozenset({"n"}))
+    register_spec(
+        PuzzleSpec("timed", "max", {"exact": MethodInfo("exact")}, "exact", _toy_make, run,
+                   problems=lambda n, res: [] if res.solution == [n] else ["wrong"],
+                   objective=lambda n, sol: sol[0], size=lambda n: n,
+                   spec_keys=frozenset({"n"}))
     )  # fmt: skip
     body = '[suite]\npuzzle = "timed"\n[[instances]]\nn = 4\n[[methods]]\nmethod = "exact"\n'
     once = load_suite(write_suite(tmp_path, body, "once.toml")).tasks[0]
@@ -441,7 +445,7 @@ def test_dask_executor_on_a_local_cluster(tmp_path: Path) -> None:
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         cluster.scale(1)
-        # The workers import the test adapter by path, like any other puzzle module.
+        # The workers import the test spec by path, like any other puzzle module.
         client = distributed.Client(cluster)
         client.run(lambda: sys.path.insert(0, str(TESTS)))
         client.close()

@@ -1,4 +1,4 @@
-"""The puzzle adapters and the shipped suites: every suite loads, every adapter's rows check."""
+"""The puzzle specs and the shipped suites: every suite loads, every spec's rows check."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cpwords.bench import get_adapter, load_suite, read_rows, run_tasks
+from cpwords.bench import load_suite, read_rows, run_tasks
 from cpwords.bench import runner as runner_mod
-from cpwords.bench.adapter import BUILTIN, call_method
 from cpwords.errors import InputError
 from cpwords.result import SolveResult, Status
+from cpwords.spec import BUILTIN, call_method, get_spec
 
 SUITES = Path(__file__).resolve().parents[1] / "benchmarks" / "suites"
 
@@ -48,8 +48,8 @@ def test_quick_suite_covers_every_builtin_puzzle(stub_shared_data: Path) -> None
 
 
 @pytest.mark.parametrize("puzzle", sorted(BUILTIN))
-def test_adapters_import_and_declare_methods(puzzle: str) -> None:
-    a = get_adapter(puzzle)
+def test_specs_import_and_declare_methods(puzzle: str) -> None:
+    a = get_spec(puzzle)
     assert a.puzzle == puzzle and any(m.kind == "exact" for m in a.methods.values())
 
 
@@ -143,21 +143,23 @@ def test_method_instance_patterns(tmp_path: Path) -> None:
 def test_a_method_ignoring_its_time_limit_is_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cpwords.bench import MethodInfo, PuzzleAdapter, register_adapter
+    from cpwords.spec import MethodInfo, PuzzleSpec, register_spec
 
     def stubborn(inst: int, method: str, **_: object) -> SolveResult:
         time.sleep(30)
         raise AssertionError("not stopped")
 
-    register_adapter(
-        PuzzleAdapter(
+    register_spec(
+        PuzzleSpec(
             puzzle="stubborn",
             sense="max",
             methods={"slow": MethodInfo("heuristic")},
+            default_method="slow",
             make_instance=lambda spec, base: 1,
             run=stubborn,
             size=lambda inst: 1,
-            check=lambda inst, res: True,
+            problems=lambda inst, res: [],
+            objective=lambda inst, solution: 0.0,
             spec_keys=frozenset({"n"}),
         )
     )
@@ -170,7 +172,7 @@ def test_a_method_ignoring_its_time_limit_is_stopped(
     assert rows[0]["status"] == "TIMEOUT" and rows[0]["objective"] is None
 
 
-def test_letterpress_adapter_methods_agree_and_are_checked(tmp_path: Path) -> None:
+def test_letterpress_spec_methods_agree_and_are_checked(tmp_path: Path) -> None:
     lex = tmp_path / "words.txt"
     lex.write_text("cat\nact\ncoats\ntaco\ntact\na\nzebra\n")
     suite = tmp_path / "s.toml"

@@ -380,10 +380,10 @@ def test_upper_case_words_mean_the_same_in_the_api_as_on_the_command_line(
     # Issue 12: the CLI lower-cases, so the API must too (or refuse); here it lower-cases.
     from cpwords.errors import InputError
     from cpwords.models.grid import count_completions, solve_grid
-    from cpwords.models.letterboxed import solve_letterboxed
-    from cpwords.models.truncate import solve_truncate
     from cpwords.puzzles.grid import cut_words, load_board, wordfreq_tokens
     from cpwords.puzzles.wordsnake import WordsnakeInstance
+    from cpwords.specs.letterboxed import solve_letterboxed
+    from cpwords.specs.truncate import solve_truncate
     from cpwords.wordsnake import solve_wordsnake
 
     f = tmp_path / "upper.txt"
@@ -439,7 +439,7 @@ SOLVING_MODES = [
     (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}"], 0),
     (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--max-words", "3", "--list"], 0),
     (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--all"], 0),
-    (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--method", "seed"], 0),
+    (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--method", "seed-first"], 0),
     (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--method", "cpsat"], 0),
     (["letterboxed", "abe-dcf-ghi-jkl", "--dict", "{lb}"], 1),
     (["letterboxed", "--generate", "1", "--dict", "{lb}", "--max-draws", "2"], 1),
@@ -653,8 +653,8 @@ def test_api_time_limits_keep_what_was_found_and_say_they_stopped() -> None:
 
     from cpwords.models.grid_design import design_grid_puzzles
     from cpwords.models.letterboxed_design import generate_boxes
-    from cpwords.models.truncate import solve_truncate
     from cpwords.puzzles.grid import load_board, wordfreq_tokens
+    from cpwords.specs.truncate import solve_truncate
 
     ab = ["".join(p) for n in range(1, 13) for p in itertools.product("ab", repeat=n)]
     res = solve_truncate(ab, all_sequences=True, time_limit=0.3)

@@ -19,11 +19,7 @@ from cpwords.heuristics.letterboxed import (
     seed_find_words,
     seed_two_word_pairs,
 )
-from cpwords.models.letterboxed import (
-    LetterBoxedSolver,
-    count_letterboxed,
-    solve_letterboxed,
-)
+from cpwords.models.letterboxed import LetterBoxedSolver, count_letterboxed
 from cpwords.models.letterboxed_setcover import solve_letterboxed_setcover
 from cpwords.puzzles.letterboxed import (
     WORD_WEIGHT,
@@ -36,6 +32,7 @@ from cpwords.puzzles.letterboxed import (
     score,
 )
 from cpwords.result import Status
+from cpwords.specs.letterboxed import solve_letterboxed
 
 BAD = Path(__file__).parent / "data" / "bad"
 BOX = parse_box("abc-def-ghi-jkl")
@@ -229,7 +226,7 @@ def test_seed_pairs_and_baseline_never_beat_the_optimum(
 def test_setcover_model_agrees_with_dp(case: tuple[LetterBox, list[str]]) -> None:
     box, words = case
     dp = solve_letterboxed(box, words)
-    cp = solve_letterboxed_setcover(box, words, time_limit=20)
+    cp = solve_letterboxed(box, words, method="cpsat", time_limit=20)
     if dp.status is Status.INFEASIBLE:
         assert cp.status is Status.INFEASIBLE
     elif dp.solver_info["words"] <= 6:
@@ -353,7 +350,7 @@ def test_cli_counts_and_list(tiny_dict: Path, capsys: pytest.CaptureFixture[str]
 
 def test_cli_methods_agree(tiny_dict: Path, capsys: pytest.CaptureFixture[str]) -> None:
     objectives = {}
-    for method in ("dp", "cpsat", "seed"):
+    for method in ("dp", "cpsat", "seed-first"):
         code, out, _ = _run(
             ["letterboxed", "abc-def-ghi-jkl", "--dict", str(tiny_dict), "--json", "-m", method],
             capsys,
@@ -361,7 +358,7 @@ def test_cli_methods_agree(tiny_dict: Path, capsys: pytest.CaptureFixture[str]) 
         data = json.loads(out)
         assert code == 0 and is_valid_letterboxed(BOX, data["solution"])
         objectives[method] = data["objective"]
-    assert objectives["dp"] == objectives["cpsat"] <= objectives["seed"]
+    assert objectives["dp"] == objectives["cpsat"] <= objectives["seed-first"]
 
 
 def test_cli_human_output(tiny_dict: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,6 @@ import pytest
 from cpwords.heuristics.letterboxed import build_trie, seed_baseline
 from cpwords.lexicon import load_lexicon
 from cpwords.models.letterboxed import LetterBoxedSolver
-from cpwords.models.letterboxed_setcover import solve_letterboxed_setcover
 from cpwords.puzzles.letterboxed import (
     is_playable,
     letterboxed_problems,
@@ -24,6 +23,7 @@ from cpwords.puzzles.letterboxed import (
     score,
 )
 from cpwords.result import Status
+from cpwords.specs.letterboxed import solve_letterboxed
 
 #: The dev set for the CP-SAT cross-check: every 12th puzzle of the file (28 puzzles); the
 #: benchmark runs the cross-check on all 332.
@@ -49,7 +49,7 @@ def test_every_nyt_solution_passes_and_the_optimum_is_never_worse(
         assert all(is_playable(w, box) for w in lexicon), p["date"]
         solver = LetterBoxedSolver(p["dictionary"])
         assert solver.playable_words(box) == sorted(lexicon)
-        r = solver.solve(box)
+        r = solve_letterboxed(box, solver)
         assert r.status is Status.OPTIMAL and r.verified, p["date"]
         assert letterboxed_problems(box, r.solution, lexicon) == []
         assert r.objective == objective_value(r.solution)
@@ -89,7 +89,7 @@ def test_setcover_model_matches_the_dp_on_the_dev_set(puzzles: list[dict[str, An
     for p in puzzles[::DEV_EVERY]:
         box = parse_box(p["sides"])
         dp = LetterBoxedSolver(p["dictionary"]).solve(box)
-        cp = solve_letterboxed_setcover(box, p["dictionary"], time_limit=60)
+        cp = solve_letterboxed(box, p["dictionary"], method="cpsat", time_limit=60)
         assert cp.status is Status.OPTIMAL, p["date"]
         assert cp.objective == dp.objective, p["date"]
         assert cp.verified
@@ -103,7 +103,7 @@ def test_enable_lexicon_loaded_once_for_many_boxes(
     words = enable.as_set()
     for p in puzzles[::25]:
         box = parse_box(p["sides"])
-        r = solver.solve(box)
+        r = solve_letterboxed(box, solver)
         if r.status is Status.INFEASIBLE:
             continue
         assert r.verified and letterboxed_problems(box, r.solution, words) == []

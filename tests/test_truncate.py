@@ -18,13 +18,14 @@ from cpwords.cli import main
 from cpwords.errors import CheckError, InputError
 from cpwords.heuristics.truncate import extend_search, shrink_search
 from cpwords.lexicon import load_lexicon
-from cpwords.models.truncate import iter_longest_sequences, solve_truncate, truncate_dag
+from cpwords.models.truncate import iter_longest_sequences, truncate_dag
 from cpwords.puzzles.truncate import (
     TruncateSolution,
     is_valid_truncate_sequence,
     verify_truncate_solution,
 )
 from cpwords.result import Status
+from cpwords.specs.truncate import solve_truncate
 
 BAD = sorted((Path(__file__).parent / "data" / "bad").glob("truncate_*.txt"))
 

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cpwords.bench.adapters.wordsnake import random_strings
 from cpwords.models import wordsnake as exact
 from cpwords.models.wordsnake_core import potentials, reduced_core, solve_core, solve_core_mip
 from cpwords.models.wordsnake_flow import FlowDual, solve_string_flow
 from cpwords.models.wordsnake_strings import StringHubNetwork, build_string_network
 from cpwords.puzzles.wordsnake import WordsnakeInstance, check_snake, snake_score
 from cpwords.result import Status
+from cpwords.specs.wordsnake import random_strings
 from cpwords.wordsnake import solve_wordsnake
 
 
@@ -111,7 +111,7 @@ def test_hard_lists_are_proven_and_independent_formulations_agree(
     assert flow.objective is not None and flow.bound is not None
     res = solve_wordsnake(inst, time_limit=None)
     assert res.status is Status.OPTIMAL and res.verified and res.objective is not None
-    assert res.method == "exact/core"
+    assert res.method == "auto" and res.solver_info["model"] == "exact/core"
     assert flow.objective <= res.objective <= flow.bound
     for other in others:
         if other == "cpsat-core":

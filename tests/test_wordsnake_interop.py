@@ -324,7 +324,7 @@ def test_tsplib_file_read_by_path_helper(tmp_path):
 
 
 def test_study_families_random_strings_and_repeats(tmp_path):
-    from cpwords.bench.adapters.wordsnake import make_instance
+    from cpwords.specs.wordsnake import make_instance
 
     a = make_instance({"alphabet": "ab", "n": 300, "seed": 1}, tmp_path)
     b = make_instance({"alphabet": "ab", "n": 300, "seed": 1}, tmp_path)

@@ -1,5 +1,7 @@
 """cpwords: exact solving of word puzzles with constraint programming and optimisation.
 
+``cpwords.solve(puzzle, instance, method)`` runs any puzzle's method and re-checks the answer
+with the puzzle's independent checker (see :mod:`cpwords.spec`).
 The puzzles' entry points are re-exported here; those that need OR-Tools are imported lazily, so
 ``import cpwords`` (and every CLI start) stays light.
 """
@@ -22,12 +24,14 @@ from .wordsnake import solve_wordsnake as solve_wordsnake
 __version__ = "0.1.0"
 
 _LAZY = {
-    "solve_letterboxed": "cpwords.models.letterboxed",
+    "solve": "cpwords.spec",
+    "get_spec": "cpwords.spec",
+    "solve_letterboxed": "cpwords.specs.letterboxed",
     "count_letterboxed": "cpwords.models.letterboxed",
     "LetterBoxedSolver": "cpwords.models.letterboxed",
     "generate_boxes": "cpwords.models.letterboxed_design",
     "box_difficulty": "cpwords.models.letterboxed_design",
-    "solve_truncate": "cpwords.models.truncate",
+    "solve_truncate": "cpwords.specs.truncate",
     "find_letterpress_words": "cpwords.models.letterpress",
     "best_letterpress_move": "cpwords.models.letterpress_board",
     "find_grid_quadruples": "cpwords.models.grid",
@@ -43,12 +47,14 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from .models.grid_design import design_grid_puzzles as design_grid_puzzles
     from .models.letterboxed import LetterBoxedSolver as LetterBoxedSolver
     from .models.letterboxed import count_letterboxed as count_letterboxed
-    from .models.letterboxed import solve_letterboxed as solve_letterboxed
     from .models.letterboxed_design import box_difficulty as box_difficulty
     from .models.letterboxed_design import generate_boxes as generate_boxes
     from .models.letterpress import find_letterpress_words as find_letterpress_words
     from .models.letterpress_board import best_letterpress_move as best_letterpress_move
-    from .models.truncate import solve_truncate as solve_truncate
+    from .spec import get_spec as get_spec
+    from .spec import solve as solve
+    from .specs.letterboxed import solve_letterboxed as solve_letterboxed
+    from .specs.truncate import solve_truncate as solve_truncate
 
 
 def __getattr__(name: str) -> Any:

@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -17,17 +15,20 @@ from typing import Any
 
 from .errors import CheckError, InputError
 from .lexicon import parse_word_lines, read_word_list
-from .puzzles.wordsnake import WordsnakeInstance, check_snake
+from .puzzles.wordsnake import WordsnakeInstance
 from .result import SolveResult
+from .spec import solve
+from .specs.wordsnake import PEERS, SPEC
 
 ProgressCallback = Callable[..., None]
 
-EXACT_METHODS = ("auto", "mip", "mip-scip", "cpsat", "cpsat-routes", "naive")
-HEURISTIC_METHODS = ("layered", "local", "greedy")
+#: Method names by kind, from the one registry (:data:`cpwords.specs.wordsnake.METHODS`).
+EXACT_METHODS = SPEC.names("exact")
+HEURISTIC_METHODS = tuple(m for m in SPEC.names("heuristic") if m not in PEERS)
 #: Outside solvers on the ATSP form (FEASIBLE, no bound): see cpwords.heuristics.wordsnake_peers.
-PEER_METHODS = ("ortools-routing", "lkh")
+PEER_METHODS = PEERS
 #: ``exact`` resolves to this backend (the fastest in benchmarks/results/wordsnake.md).
-DEFAULT_EXACT = "auto"
+DEFAULT_EXACT = SPEC.default_method
 METHODS = ("exact", *EXACT_METHODS, *HEURISTIC_METHODS, *PEER_METHODS)
 
 __all__ = [
@@ -40,7 +41,6 @@ __all__ = [
     "compare_wordsnake",
     "load_instance",
     "solve_wordsnake",
-    "verify",
 ]
 
 
@@ -69,25 +69,6 @@ def load_instance(path: str, cyclic: bool = False, proper: bool = False) -> Word
     return WordsnakeInstance(tuple(read_word_list(path)), cyclic, proper, str(path))
 
 
-def verify(instance: WordsnakeInstance, result: SolveResult) -> SolveResult:
-    """Re-check a result with the independent checker and set ``verified``.
-
-    Raises
-    ------
-    CheckError
-        When the solution is not a permutation of the items or its recomputed score differs
-        from ``result.objective`` (always a bug in cpwords).
-    """
-    if result.solution is None:
-        return result.with_verified(False)
-    if not check_snake(instance, result.solution, result.objective or 0):
-        raise CheckError(
-            f"{result.method} returned a snake that fails the independent checker "
-            f"(claimed score {result.objective})"
-        )
-    return result.with_verified(True)
-
-
 def solve_wordsnake(
     instance: WordsnakeInstance,
     method: str = "exact",
@@ -102,6 +83,8 @@ def solve_wordsnake(
     core_search: str = "mip",
 ) -> SolveResult:
     """Solve a Wordsnake instance with an exact model or a heuristic, and verify the answer.
+
+    This is :func:`cpwords.spec.solve` for ``"wordsnake"`` with Wordsnake's own parameters.
 
     Parameters
     ----------
@@ -142,9 +125,10 @@ def solve_wordsnake(
     Returns
     -------
     SolveResult
-        ``solution`` is the ordered list of words; ``verified`` is True.
-        ``solver_info["interrupted"]`` is True when Ctrl-C stopped an ``exact`` solve (the best
-        ordering so far is returned with its bound).
+        ``solution`` is the ordered list of words; ``verified`` is True; ``method`` is the
+        registry name (``"exact"`` gives ``"auto"``). ``solver_info["interrupted"]`` is True
+        when Ctrl-C stopped an exact solve (the best ordering so far is returned with its
+        bound).
 
     Raises
     ------
@@ -154,68 +138,21 @@ def solve_wordsnake(
     CheckError
         A solution fails the independent checker (a bug).
     """
-    from .heuristics import wordsnake as heur
-    from .models import wordsnake as exact
-
-    start = time.perf_counter() if start is None else start
-    if method == "exact":
-        method = DEFAULT_EXACT
-    if method not in EXACT_METHODS + HEURISTIC_METHODS + PEER_METHODS:
-        raise InputError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
-        raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
     if iterations < 1:
         raise InputError(f"the number of iterations must be at least 1, got {iterations}")
-
-    def left() -> float | None:
-        if time_limit is None:
-            return None
-        return max(0.01, time_limit - (time.perf_counter() - start))
-
-    if method in PEER_METHODS:
-        from .heuristics import wordsnake_peers as peers
-
-        peer = peers.ortools_routing if method == "ortools-routing" else peers.lkh
-        return verify(instance, peer(instance, time_limit=left(), seed=seed))
-    if method in HEURISTIC_METHODS:
-        if method == "layered":
-            res = heur.layered_greedy(instance, iterations=iterations, seed=seed, time_limit=left())
-        elif method == "local":
-            res = heur.local_search(instance, seed=seed, time_limit=left())
-        else:
-            res = heur.nearest_neighbour(instance, seed=seed)
-        return verify(instance, res)
-    if method == "auto":
-        # Keep time for the independent check of the answer (about 0.6 us per letter).
-        reserve = 0.05 + 6e-7 * sum(len(w) for w in instance.words)
-        limit = None if time_limit is None else max(0.5 * time_limit, time_limit - reserve)
-        res = exact.solve_exact(
-            instance, time_limit=limit, workers=workers, seed=seed, hint=hint,
-            progress=progress, start=start, core_search=core_search,
-        )  # fmt: skip
-        return verify(instance, res)
-    if hint is None and method != "naive":
-        # One pass of the layered greedy is the starting incumbent; when a limit stops a solve,
-        # the answer is never worse than it. Its time counts against the limit.
-        hint = heur.layered_greedy(instance, iterations=1, seed=seed).solution
-    common: dict[str, Any] = {
-        "time_limit": left(),
-        "seed": seed,
-        "hint": hint,
-        "progress": progress,
-        "workers": workers,
-    }
-    if method == "mip":
-        res = exact.solve_hub_mip(instance, backend="highs", **common)
-    elif method == "mip-scip":
-        res = exact.solve_hub_mip(instance, backend="scip", **common)
-    elif method == "cpsat":
-        res = exact.solve_hub_cpsat(instance, **common)
-    elif method == "cpsat-routes":
-        res = exact.solve_routes_cpsat(instance, **common)
-    else:
-        res = exact.solve_naive_circuit(instance, **common)
-    return verify(instance, res)
+    name = SPEC.method_name(method)
+    params: dict[str, Any] = {}
+    if SPEC.methods[name].kind == "exact":
+        params = {"hint": hint, "progress": progress, "start": start}
+        if name == "auto":
+            params["core_search"] = core_search
+    elif name == "layered":
+        params = {"iterations": iterations, "start": start}
+    elif name != "greedy":
+        params = {"start": start}
+    return solve(
+        SPEC, instance, method, time_limit=time_limit, workers=workers, seed=seed, **params
+    )
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,10 @@ Typical use (the ``cpwords bench`` and ``cpwords report`` commands do exactly th
     run_tasks(suite.tasks, "results.jsonl", jobs=2)
     write_report(["results.jsonl"], "report/")
 
-Each puzzle plugs in with one adapter module under :mod:`cpwords.bench.adapters`
-(see :class:`PuzzleAdapter`).
+Each puzzle plugs in with its spec (:mod:`cpwords.specs`, see :class:`cpwords.spec.PuzzleSpec`);
+every task runs through :func:`cpwords.spec.solve`, the same seam as the CLI and the API.
 """
 
-from .adapter import MethodInfo as MethodInfo
-from .adapter import PuzzleAdapter as PuzzleAdapter
-from .adapter import get_adapter as get_adapter
-from .adapter import known_puzzles as known_puzzles
-from .adapter import register_adapter as register_adapter
 from .report import write_report as write_report
 from .results import read_rows as read_rows
 from .runner import RunSummary as RunSummary

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..result import SolveResult
-from .adapter import get_adapter
+from ..spec import get_spec, solve
 from .results import ResultsWriter
 from .suite import Task, canonical_json, instance_id
 
@@ -92,8 +92,8 @@ def environment() -> dict[str, Any]:
 def _instance(puzzle: str, spec_json: str, base_dir: str) -> Any:
     import json
 
-    adapter = get_adapter(puzzle)
-    return adapter.make_instance(json.loads(spec_json), Path(base_dir))
+    spec = get_spec(puzzle)
+    return spec.make_instance(json.loads(spec_json), Path(base_dir))
 
 
 class HardTimeout(Exception):
@@ -144,7 +144,7 @@ def run_task(task: Task) -> dict[str, Any]:
         "instance_id": instance_id(task.puzzle, task.instance),
         "instance_spec": dict(task.instance),
         "method": task.method,
-        "adapter_method": task.adapter_method,
+        "spec_method": task.spec_method,
         "kind": task.kind,
         "seed": task.seed,
         "time_limit": task.time_limit,
@@ -153,27 +153,24 @@ def run_task(task: Task) -> dict[str, Any]:
         "started_at": started,
     }
     try:
-        adapter = get_adapter(task.puzzle)
-        row["puzzle"] = adapter.puzzle  # the name, even when the suite gave an import path
-        row["sense"] = adapter.sense
+        spec = get_spec(task.puzzle)
+        row["puzzle"] = spec.puzzle  # the name, even when the suite gave an import path
+        row["sense"] = spec.sense
         inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
-        row["size"] = int(adapter.size(inst))
-        row["size_label"] = adapter.size_label
-        if adapter.reference is not None:
-            row["reference"] = adapter.reference(inst)
+        row["size"] = int(spec.size(inst))
+        row["size_label"] = spec.size_label
+        if spec.reference is not None:
+            row["reference"] = spec.reference(inst)
         t0 = time.perf_counter()
         walls: list[float] = []
         try:
             with _deadline(hard_limit(task.time_limit) * task.repeats):
                 for _ in range(task.repeats):
-                    res = adapter.run(
-                        inst,
-                        task.adapter_method,
-                        seed=task.seed,
-                        time_limit=task.time_limit,
-                        workers=task.workers,
-                        params=dict(task.params),
-                    )
+                    res = solve(
+                        spec, inst, task.spec_method, seed=task.seed,
+                        time_limit=task.time_limit, workers=task.workers, strict=False,
+                        **dict(task.params),
+                    )  # fmt: skip
                     walls.append(float(res.wall_time))
         except HardTimeout as exc:
             elapsed = time.perf_counter() - t0
@@ -190,17 +187,14 @@ def run_task(task: Task) -> dict[str, Any]:
             return _finish(row)
         elapsed = time.perf_counter() - t0
         if not isinstance(res, SolveResult):
-            raise TypeError(f"adapter returned {type(res).__name__}, not SolveResult")
-        checked: bool | None = None
-        if res.solution is not None and res.objective is not None:
-            checked = bool(adapter.check(inst, res))
-            if res.verified is False:
-                checked = False
-        if checked and adapter.measures is not None:
-            row["measures"] = adapter.measures(inst, res)
+            raise TypeError(f"the spec's run returned {type(res).__name__}, not SolveResult")
+        # solve() ran the spec's independent checker and recomputed the objective.
+        checked = res.verified if res.solution is not None and res.objective is not None else None
+        if checked and spec.measures is not None:
+            row["measures"] = spec.measures(inst, res)
         sol = res.solution
-        if sol is not None and adapter.solution_json is not None:
-            sol = adapter.solution_json(sol)
+        if sol is not None and spec.solution_json is not None:
+            sol = spec.solution_json(sol)
         d = res.to_dict(solution=sol)
         row.update(
             status=d["status"],

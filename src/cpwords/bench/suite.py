@@ -16,7 +16,7 @@ A suite looks like this (every key but ``puzzle``, the instances and the methods
     sweep = { n = [10, 20, 40], seed = [1, 2, 3] }
 
     [[methods]]
-    method = "cpsat"            # a method of the puzzle's adapter
+    method = "cpsat"            # a method of the puzzle's spec (cpwords.specs)
     time_limit = 30
 
     [[methods]]
@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from .adapter import PuzzleAdapter, get_adapter
+from ..spec import PuzzleSpec, get_spec
 
 _SUITE_KEYS = {"name", "puzzle", "time_limit", "workers", "description"}
 _INSTANCE_COMMON = {"name", "puzzle", "sweep"}
@@ -85,8 +85,8 @@ class Task:
         The concrete instance table (JSON-like).
     method : str
         Label of the method in the suite.
-    adapter_method : str
-        Method name passed to the adapter.
+    spec_method : str
+        Method name passed to the pspec.
     kind : str
         ``exact``, ``heuristic`` or ``baseline``.
     seed : int
@@ -108,7 +108,7 @@ class Task:
     instance_name: str
     instance: Mapping[str, Any]
     method: str
-    adapter_method: str
+    spec_method: str
     kind: str
     seed: int
     time_limit: float
@@ -238,9 +238,9 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
         puzzle = _typed(table, "puzzle", str, default_puzzle, tw)
         if puzzle is None:
             raise InputError(f"{tw}: no puzzle (set puzzle in [suite] or in the table)")
-        adapter = _adapter(puzzle, tw)
-        _no_unknown(table, _INSTANCE_COMMON | adapter.spec_keys, tw)
-        for spec in _expand_instance(table, adapter, base_dir, tw):
+        pspec = _puzzle_spec(puzzle, tw)
+        _no_unknown(table, _INSTANCE_COMMON | pspec.spec_keys, tw)
+        for spec in _expand_instance(table, pspec, base_dir, tw):
             spec = {k: v for k, v in spec.items() if k != "puzzle"}
             iid = instance_id(puzzle, spec)
             if iid in seen_ids:
@@ -259,18 +259,18 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
         puzzle = _typed(table, "puzzle", str, default_puzzle, tw)
         if puzzle is None:
             raise InputError(f"{tw}: no puzzle (set puzzle in [suite] or in the table)")
-        adapter = _adapter(puzzle, tw)
+        pspec = _puzzle_spec(puzzle, tw)
         method = _typed(table, "method", str, None, tw)
         if method is None:
             raise InputError(f"{tw}: missing key 'method'")
-        if method not in adapter.methods:
-            hint = get_close_matches(method, list(adapter.methods), n=1)
+        if method not in pspec.methods:
+            hint = get_close_matches(method, list(pspec.methods), n=1)
             raise InputError(
                 f"{tw}: unknown method {method!r} for {puzzle}"
                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                + f"; known: {', '.join(sorted(adapter.methods))}"
+                + f"; known: {', '.join(sorted(pspec.methods))}"
             )
-        info = adapter.methods[method]
+        info = pspec.methods[method]
         label = _typed(table, "name", str, method, tw)
         if (puzzle, label) in seen_labels:
             raise InputError(f"{tw}: method label {label!r} used twice; give a distinct 'name'")
@@ -310,7 +310,7 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
                         instance_name=iname,
                         instance=spec,
                         method=label,
-                        adapter_method=method,
+                        spec_method=method,
                         kind=info.kind,
                         seed=seed,
                         time_limit=tl,
@@ -341,13 +341,13 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
 
 
 def _expand_instance(
-    table: Mapping[str, Any], adapter: PuzzleAdapter, base_dir: Path, where: str
+    table: Mapping[str, Any], pspec: PuzzleSpec, base_dir: Path, where: str
 ) -> list[dict[str, Any]]:
     sweep = table.get("sweep", {})
     if not isinstance(sweep, Mapping):
         raise InputError(f"{where}: 'sweep' must be a table of lists")
     for k, v in sweep.items():
-        if k in _INSTANCE_COMMON or (adapter.spec_keys and k not in adapter.spec_keys):
+        if k in _INSTANCE_COMMON or (pspec.spec_keys and k not in pspec.spec_keys):
             raise InputError(f"{where}: sweep key {k!r} is not an instance key")
         if not isinstance(v, list) or not v:
             raise InputError(f"{where}: sweep.{k} must be a non-empty list")
@@ -363,9 +363,9 @@ def _expand_instance(
             spec["name"] = base["name"] + "".join(
                 f"-{k}{v}" for k, v in zip(names, combo, strict=True)
             )
-        if adapter.expand is not None:
+        if pspec.expand is not None:
             try:
-                out.extend(adapter.expand(spec, base_dir))
+                out.extend(pspec.expand(spec, base_dir))
             except InputError as exc:
                 raise InputError(f"{where}: {exc}") from None
         else:
@@ -384,9 +384,9 @@ def _auto_name(spec: Mapping[str, Any]) -> str:
     return ",".join(parts) or "instance"
 
 
-def _adapter(puzzle: str, where: str) -> PuzzleAdapter:
+def _puzzle_spec(puzzle: str, where: str) -> PuzzleSpec:
     try:
-        return get_adapter(puzzle)
+        return get_spec(puzzle)
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
 

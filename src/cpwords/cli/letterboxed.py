@@ -24,6 +24,8 @@ from ..puzzles.letterboxed import (
     split_solution,
 )
 from ..result import SolveResult, Status
+from ..spec import solve
+from ..specs.letterboxed import METHODS, SPEC, LetterBoxedCase
 from ._common import (
     EPILOG,
     Deadline,
@@ -51,9 +53,10 @@ with the last letter of the previous one; a solution uses every letter.
 
 Methods: dp (default) is exact: a layered dynamic programme over (letters still needed,
 current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover model with
-chained word slots in CP-SAT; seed is the seed article's two-word pair search (a baseline that
-proves nothing). The default dictionary ({DEFAULT_LEXICON_SIZE:,} entries, a-z only) is a
-frequency list, so it holds some names and abbreviations.
+chained word slots in CP-SAT; seed-first and seed-best are the seed article's two-word pair
+search (the first pair it finds, or its fewest-letter pair: baselines that prove nothing).
+The default dictionary ({DEFAULT_LEXICON_SIZE:,} entries, a-z only) is a frequency list, so it
+holds some names and abbreviations.
 
 Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
 of at most K words and --list lists them); --check FILE or --check-text "WORD WORD" checks a
@@ -113,34 +116,6 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
     return 0 if not problems else 1
 
 
-def _solve(
-    solver: LetterBoxedSolver,
-    box: LetterBox,
-    method: str,
-    all_solutions: bool,
-    time_limit: float,
-    workers: int = 1,
-    seed: int = 0,
-) -> SolveResult:
-    if method == "dp":
-        return solver.solve(box, all_solutions=all_solutions)
-    if method == "cpsat":
-        from ..models.letterboxed_setcover import solve_letterboxed_setcover
-
-        playable = [w for w, _ in solver.playable(box)]
-        return solve_letterboxed_setcover(
-            box,
-            playable,
-            time_limit=time_limit,
-            workers=workers,
-            seed=seed,
-            lexicon=solver.lexicon.as_set(),
-        )
-    from ..heuristics.letterboxed import seed_baseline
-
-    return seed_baseline(box, solver.lexicon.words)
-
-
 @click.command("letterboxed", help=_HELP, epilog=EPILOG)
 @click.argument("sides", nargs=-1)
 @click.option("--all", "all_solutions", is_flag=True, help="List every optimal solution.")
@@ -154,10 +129,10 @@ def _solve(
 @click.option(
     "--method",
     "-m",
-    type=click.Choice(["dp", "cpsat", "seed"]),
-    default="dp",
+    type=click.Choice(list(METHODS)),
+    default=SPEC.default_method,
     show_default=True,
-    help="dp: exact DP; cpsat: CP-SAT set-cover model; seed: the seed's two-word search.",
+    help="; ".join(f"{m}: {i.description}" for m, i in METHODS.items()) + ".",
 )
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
 @click.option(
@@ -283,9 +258,10 @@ def letterboxed(
         t0 = time.perf_counter()
         try:
             with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
-                result = _solve(
-                    solver, box, method, all_solutions, deadline.remaining() or time_limit,
-                    workers, seed,
+                result = solve(
+                    SPEC, LetterBoxedCase(box, indexed=solver), method,
+                    time_limit=deadline.remaining() or time_limit, workers=workers, seed=seed,
+                    **({"all_solutions": True} if all_solutions else {}),
                 )  # fmt: skip
         except KeyboardInterrupt:
             result = SolveResult(

@@ -52,7 +52,7 @@ def truncate(
     JSON, beyond the conventions below: sequence, length, count, lexicon, lexicon_size,
     lexicon_skipped, and with --all sequences and complete.
     """
-    from ..models.truncate import solve_truncate
+    from ..specs.truncate import solve_truncate
 
     max_sequences = alias(limit, max_sequences, "--limit", "--max-sequences")
     if not all_sequences:

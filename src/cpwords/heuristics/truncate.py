@@ -10,7 +10,7 @@ G. Hogg-Blake, "Longest valid Truncate sequence - algorithm comparison" (2024), 
 
 Both are exhaustive searches without memoisation, so both return a longest sequence; neither
 counts the longest sequences. They are kept as published (one depth-first search per word) to be
-measured against :func:`cpwords.models.truncate.solve_truncate`, not to be used.
+measured against :func:`cpwords.models.truncate.truncate_dp`, not to be used.
 """
 
 from __future__ import annotations

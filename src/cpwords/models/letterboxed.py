@@ -36,7 +36,6 @@ from ..lexicon import Lexicon, lexicon_from_words, wordfreq_lexicon
 from ..puzzles.letterboxed import (
     WORD_WEIGHT,
     LetterBox,
-    letterboxed_problems,
     parse_box,
 )
 from ..result import SolveResult, Status
@@ -210,7 +209,47 @@ class LetterBoxedSolver:
         return build_classes(box, self.playable(box))
 
     def solve(self, box: BoxLike, all_solutions: bool = False) -> SolveResult:
-        """Proven fewest words, then fewest letters; see :func:`solve_letterboxed`."""
+        """Proven fewest words, then fewest letters, by the layered dynamic programme.
+
+        The ``dp`` method of :func:`cpwords.specs.letterboxed.solve_letterboxed`, which also
+        re-checks the answer with the independent checker.
+
+        Parameters
+        ----------
+        box : LetterBox, str or sequence of str
+            The box (``"abc-def-ghi-jkl"`` or four sides).
+        all_solutions : bool
+            Also list every optimal solution in ``solver_info["optimal_solutions"]``.
+
+        Returns
+        -------
+        SolveResult
+            ``sense="min"``; ``status`` OPTIMAL (proven by the exhaustive table) or INFEASIBLE
+            (no chain covers the box); ``solution`` the list of words; ``objective = bound =
+            1000 * words + letters``; ``solver_info`` holds ``words``, ``letters``,
+            ``playable_words``, ``word_classes``, ``lexicon`` and, with ``all_solutions``,
+            ``optimal_solutions`` and ``n_optimal``. ``wall_time`` (s) excludes indexing the
+            lexicon. Ctrl-C during the search returns what is known, with
+            ``solver_info["interrupted"]``: UNKNOWN with ``bound = 1000 * min_words`` (the
+            fewest words proven so far) before the optimum is known; with ``all_solutions``,
+            the optimal solutions listed so far.
+
+        Raises
+        ------
+        InputError
+            Malformed box.
+
+        Notes
+        -----
+        Layered dynamic programme over (letters still needed, current letter) on word classes
+        (see the module docstring and ``models/letterboxed.md``): O(k * C * 2**n) for an optimum
+        of k words and C classes, with the two-word layer done by a superset-minimum transform
+        in O(n**2 * 2**n).
+
+        References
+        ----------
+        B. Mattessich (writeasync), "Letter Boxed: an algorithmic solution", 2019.
+        """
         t0 = time.perf_counter()
         box = as_box(box)
         classes = self.classes(box)
@@ -440,7 +479,7 @@ def _solve_classes(
         info |= {"interrupted": True, "min_words": floor[0]}
         return SolveResult(
             Status.UNKNOWN, None, float(WORD_WEIGHT * floor[0]), time.perf_counter() - t0,
-            None, "letterboxed-dp", sense="min", solver_info=info,
+            None, "dp", sense="min", solver_info=info,
         )  # fmt: skip
     if found is None:
         info["reason"] = (
@@ -454,7 +493,7 @@ def _solve_classes(
             bound=None,
             wall_time=time.perf_counter() - t0,
             solution=None,
-            method="letterboxed-dp",
+            method="dp",
             sense="min",
             solver_info=info,
         )
@@ -471,86 +510,22 @@ def _solve_classes(
     info["letters"] = letters
     if not chains:
         return SolveResult(
-            Status.UNKNOWN, None, objective, time.perf_counter() - t0, None, "letterboxed-dp",
+            Status.UNKNOWN, None, objective, time.perf_counter() - t0, None, "dp",
             sense="min", solver_info=info,
         )  # fmt: skip
     if all_solutions:
         info["optimal_solutions"] = chains
         info["n_optimal"] = len(chains)
-    result = SolveResult(
+    return SolveResult(
         status=Status.OPTIMAL,
         objective=objective,
         bound=objective,
         wall_time=time.perf_counter() - t0,
         solution=chains[0],
-        method="letterboxed-dp",
+        method="dp",
         sense="min",
         solver_info=info,
     )
-    lex = solver.lexicon.as_set() if solver is not None else None
-    for chain in chains:
-        problems = letterboxed_problems(c.box, chain, lex)
-        if problems:
-            raise CheckError(f"optimal chain {chain} fails the checker: {problems[0]}")
-    return result.with_verified(True)
-
-
-def solve_letterboxed(
-    box: BoxLike,
-    lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None,
-    *,
-    all_solutions: bool = False,
-) -> SolveResult:
-    """Proven fewest-words, then fewest-letters solution of a Letter Boxed puzzle.
-
-    Parameters
-    ----------
-    box : LetterBox, str or sequence of str
-        The box (``"abc-def-ghi-jkl"`` or four sides).
-    lexicon : Lexicon, iterable of str, LetterBoxedSolver or None
-        The word list (None: :func:`default_lexicon`). Pass a :class:`LetterBoxedSolver` to
-        reuse one indexed lexicon across many boxes.
-    all_solutions : bool
-        Also list every optimal solution in ``solver_info["optimal_solutions"]``.
-
-    Returns
-    -------
-    SolveResult
-        ``sense="min"``; ``status`` OPTIMAL (proven by the exhaustive table) or INFEASIBLE (no
-        chain covers the box); ``solution`` the list of words; ``objective = bound = 1000 *
-        words + letters``; ``solver_info`` holds ``words``, ``letters``, ``playable_words``,
-        ``word_classes``, ``lexicon`` and, with ``all_solutions``, ``optimal_solutions`` and
-        ``n_optimal``. ``wall_time`` (s) excludes indexing the lexicon. ``verified`` is True:
-        every returned chain passed :func:`~cpwords.puzzles.letterboxed.letterboxed_problems`.
-        Ctrl-C during the search returns what is known, with ``solver_info["interrupted"]``:
-        UNKNOWN with ``bound = 1000 * min_words`` (the fewest words proven so far) before the
-        optimum is known; with ``all_solutions``, the optimal solutions listed so far.
-
-    Raises
-    ------
-    InputError
-        Malformed box or empty lexicon.
-
-    Notes
-    -----
-    Layered dynamic programme over (letters still needed, current letter) on word classes
-    (see the module docstring and ``models/letterboxed.md``): O(k * C * 2**n) for an optimum of
-    k words and C classes, with the two-word layer done by a superset-minimum transform in
-    O(n**2 * 2**n).
-
-    References
-    ----------
-    B. Mattessich (writeasync), "Letter Boxed: an algorithmic solution", 2019.
-
-    Examples
-    --------
-    >>> words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
-    >>> r = solve_letterboxed("abc-def-ghi-jkl", words)
-    >>> r.status.value, r.solution, r.objective, r.solver_info["letters"]
-    ('OPTIMAL', ['bechfag', 'gjdkil'], 2013.0, 13)
-    """
-    solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
-    return solver.solve(box, all_solutions=all_solutions)
 
 
 # --------------------------------------------------------------------------- counting
@@ -740,7 +715,7 @@ def count_letterboxed(
     ----------
     box : LetterBox, str or sequence of str
     lexicon : Lexicon, iterable of str, LetterBoxedSolver or None
-        As in :func:`solve_letterboxed`.
+        As in :meth:`LetterBoxedSolver.solve`.
     max_words : int
         K >= 1.
     list_limit : int or None

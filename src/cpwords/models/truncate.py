@@ -25,10 +25,10 @@ import numpy as np
 
 from ..errors import InputError
 from ..lexicon import Lexicon, lexicon_from_words
-from ..puzzles.truncate import TruncateSolution, verify_truncate_solution
+from ..puzzles.truncate import TruncateSolution
 from ..result import SolveResult, Status
 
-__all__ = ["TruncateDag", "iter_longest_sequences", "solve_truncate", "truncate_dag"]
+__all__ = ["TruncateDag", "iter_longest_sequences", "truncate_dag", "truncate_dp"]
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,7 @@ def iter_longest_sequences(
     """Yield every longest Truncate sequence, smallest word first.
 
     Sequences come in lexicographic order of their reversed word tuples (last word first, then
-    the word before it, ...). Their number is the ``count`` of :func:`solve_truncate`, which may
+    the word before it, ...). Their number is the ``count`` of :func:`truncate_dp`, which may
     be large: stop early with :func:`itertools.islice`.
     """
     start, end = _restrictions(dag, starting, ending)
@@ -312,13 +312,12 @@ def _ends(tab: _Table, n: int, end: int | None) -> list[int]:
     return np.flatnonzero(tab.L[:n] == best).tolist() if best > 0 else []
 
 
-def solve_truncate(
+def truncate_dp(
     words: Lexicon | Iterable[str] | TruncateDag,
     starting: str | None = None,
     ending: str | None = None,
     all_sequences: bool = False,
     max_sequences: int | None = None,
-    verify: bool = True,
     time_limit: float | None = None,
 ) -> SolveResult:
     """Find a longest Truncate sequence, count them, and prove it longest.
@@ -336,9 +335,6 @@ def solve_truncate(
         Also list the longest sequences (``solution.sequences``).
     max_sequences : int, optional
         Stop listing after this many (default: all of them).
-    verify : bool
-        Re-check the solution with the independent checker of
-        :mod:`cpwords.puzzles.truncate` (after the clock stops) and set ``verified``.
     time_limit : float, optional
         Seconds for listing the sequences (``all_sequences``); when reached the listing so
         far is returned with ``solver_info["stopped"] = "time_limit"``.
@@ -375,7 +371,7 @@ def solve_truncate(
 
     Examples
     --------
-    >>> r = solve_truncate(["a", "la", "lap", "laps", "clap", "claps", "lapse"])
+    >>> r = truncate_dp(["a", "la", "lap", "laps", "clap", "claps", "lapse"])
     >>> r.status.value, r.objective, r.solution.sequence, r.solution.count
     ('OPTIMAL', 5.0, ('a', 'la', 'lap', 'clap', 'claps'), 3)
     """
@@ -392,11 +388,11 @@ def solve_truncate(
     except KeyboardInterrupt:  # Ctrl-C before the DP finished: no answer yet
         wall = time.perf_counter() - t0
         stop = {"interrupted": True, "algorithm": "layered DAG DP with path counts"}
-        return SolveResult(Status.UNKNOWN, None, None, wall, None, "dag-dp", solver_info=stop)
+        return SolveResult(Status.UNKNOWN, None, None, wall, None, "dp", solver_info=stop)
     info = {"words": dag.n, "arcs": dag.n_arcs, "algorithm": "layered DAG DP with path counts"}
     if not ends:
         wall = time.perf_counter() - t0
-        return SolveResult(Status.INFEASIBLE, None, None, wall, None, "dag-dp", solver_info=info)
+        return SolveResult(Status.INFEASIBLE, None, None, wall, None, "dp", solver_info=info)
     best = int(tab.L[ends[0]])
     count = int(sum(int(tab.C[e]) for e in ends))
     sequence = _walk_down(dag, tab, ends[0])
@@ -419,10 +415,4 @@ def solve_truncate(
         listed = tuple(acc)
     wall = time.perf_counter() - t0
     sol = TruncateSolution(sequence, count, listed, starting, ending)
-    res = SolveResult(
-        Status.OPTIMAL, float(best), float(best), wall, sol, "dag-dp", solver_info=info
-    )
-    if verify:
-        verify_truncate_solution(sol, frozenset(dag.words))
-        res = res.with_verified(True)
-    return res
+    return SolveResult(Status.OPTIMAL, float(best), float(best), wall, sol, "dp", solver_info=info)

@@ -147,8 +147,10 @@ def is_valid_truncate_sequence(
     return not truncate_sequence_problems(sequence, dictionary, starting, ending)
 
 
-def verify_truncate_solution(solution: TruncateSolution, dictionary: Collection[str]) -> None:
-    """Raise :class:`~cpwords.errors.CheckError` unless every reported sequence is valid.
+def truncate_solution_problems(
+    solution: TruncateSolution, dictionary: Collection[str]
+) -> list[str]:
+    """What is wrong with a reported :class:`TruncateSolution` (empty when nothing is).
 
     Checks the main sequence, the restrictions it was solved under, and, when all sequences are
     listed, that each is valid, of the same length, and that they are pairwise distinct.
@@ -157,17 +159,28 @@ def verify_truncate_solution(solution: TruncateSolution, dictionary: Collection[
         solution.sequence, dictionary, solution.starting, solution.ending
     )
     if problems:
-        raise CheckError("invalid Truncate sequence: " + "; ".join(problems))
+        return ["invalid Truncate sequence: " + "; ".join(problems)]
     if solution.count < 1:
-        raise CheckError(f"a found sequence needs a count >= 1, got {solution.count}")
+        return [f"a found sequence needs a count >= 1, got {solution.count}"]
     if solution.sequences is not None:
         if len(set(solution.sequences)) != len(solution.sequences):
-            raise CheckError("the listed sequences are not distinct")
+            return ["the listed sequences are not distinct"]
         if len(solution.sequences) > solution.count:
-            raise CheckError("more sequences listed than counted")
+            return ["more sequences listed than counted"]
         for s in solution.sequences:
             if len(s) != solution.length:
-                raise CheckError(f"listed sequence {s} is not of the longest length")
+                return [f"listed sequence {s} is not of the longest length"]
             p = truncate_sequence_problems(s, dictionary, solution.starting, solution.ending)
             if p:
-                raise CheckError("invalid listed sequence: " + "; ".join(p))
+                return ["invalid listed sequence: " + "; ".join(p)]
+    return []
+
+
+def verify_truncate_solution(solution: TruncateSolution, dictionary: Collection[str]) -> None:
+    """Raise :class:`~cpwords.errors.CheckError` unless every reported sequence is valid.
+
+    The raising form of :func:`truncate_solution_problems`.
+    """
+    problems = truncate_solution_problems(solution, dictionary)
+    if problems:
+        raise CheckError(problems[0])

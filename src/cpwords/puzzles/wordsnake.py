@@ -223,6 +223,42 @@ def snake_score(order: Sequence[str], cyclic: bool = False, proper: bool = False
     return sum(pair_overlap(a, b, proper) ** 2 for a, b in pairs)
 
 
+def snake_problems(instance: WordsnakeInstance, order: Sequence[str]) -> list[str]:
+    """Independent checker: what is wrong with ``order`` as a snake of ``instance``.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    order : sequence of str
+        A proposed snake.
+
+    Returns
+    -------
+    list of str
+        Empty when ``order`` uses every item exactly as often as the instance holds it.
+
+    Examples
+    --------
+    >>> snake_problems(WordsnakeInstance(("run", "nausea")), ["run", "run"])
+    ['nausea is missing', 'run appears 2 times, the list holds it 1 time']
+    """
+    have, want = Counter(order), Counter(instance.words)
+    out = []
+    for w in sorted(set(have) | set(want)):
+        if have[w] == want[w]:
+            continue
+        if not have[w]:
+            out.append(f"{excerpt(w)} is missing")
+        elif not want[w]:
+            out.append(f"{excerpt(w)} is not in the list")
+        else:
+            out.append(
+                f"{excerpt(w)} appears {have[w]} times, the list holds it {want[w]} "
+                f"time{'s' if want[w] > 1 else ''}"
+            )
+    return out
+
+
 def check_snake(instance: WordsnakeInstance, order: Sequence[str], objective: float) -> bool:
     """Independent checker: ``order`` uses every item exactly once and scores ``objective``.
 

@@ -1,4 +1,4 @@
-"""Wordsnake in the study: seeded lexicon samples or word-list files; exact models and heuristics.
+"""Wordsnake's spec: its methods (exact models, heuristics, outside peers) and instances.
 
 Instance tables (keys): ``file`` (a word list), ``words`` (inline list), or ``lexicon`` alone
 (the whole lexicon) or with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (a seeded
@@ -14,19 +14,21 @@ Two generated families where heuristics are tested harder:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
-from ...lexicon import read_word_list
-from ...puzzles.wordsnake import WordsnakeInstance, check_snake
-from ...result import SolveResult
-from ...wordsnake import solve_wordsnake
-from ..adapter import MethodInfo, PuzzleAdapter, call_method
-from ..sources import lexicon_words, resolve_path, sample_words
+from ..errors import InputError
+from ..lexicon import read_word_list
+from ..puzzles.wordsnake import WordsnakeInstance, snake_problems, snake_score
+from ..result import SolveResult
+from ..spec import MethodInfo, PuzzleSpec, call_method
+from .sources import lexicon_words, resolve_path, sample_words
 
-_METHODS: dict[str, MethodInfo] = {
+#: The registry (``cpwords snake --method``, suites, ``SolveResult.method``); ``exact`` is an
+#: alias of ``auto``, the default.
+METHODS: dict[str, MethodInfo] = {
     "auto": MethodInfo(
         "exact",
         description="the default: string-hub flow, certificate, repair, Lagrangian bound, routes",
@@ -48,6 +50,10 @@ _METHODS: dict[str, MethodInfo] = {
         "heuristic", seeded=True, description="peer: LKH-3 through elkai (cpwords[peers])"
     ),
 }
+
+
+#: The outside solvers among the heuristics (on the ATSP form; FEASIBLE, no bound).
+PEERS = ("ortools-routing", "lkh")
 
 
 def random_strings(
@@ -141,23 +147,162 @@ def run(
     method: str,
     *,
     seed: int,
-    time_limit: float,
+    time_limit: float | None,
     workers: int,
     params: Mapping[str, Any],
 ) -> SolveResult:
-    """Run one named method (see ``ADAPTER.methods``) through :func:`solve_wordsnake`.
+    """Run one named method (see ``SPEC.methods``): the only dispatch on Wordsnake methods.
 
-    ``params`` may hold ``iterations`` (layered greedy) and ``hint``.
+    ``params`` may hold ``iterations`` (layered greedy), ``hint`` (a starting ordering for the
+    exact models), ``progress``, ``start`` and ``core_search`` (see
+    :func:`cpwords.wordsnake.solve_wordsnake`).
     """
+    if METHODS[method].kind == "exact":
+        fn = _EXACT_RUNNERS.get(method, _run_exact)
+    else:
+        fn = _HEURISTIC_RUNNERS[method]
     return call_method(
-        solve_wordsnake, instance, method, params=params, seed=seed, time_limit=time_limit,
-        workers=workers,
+        fn, instance, method, params=params, seed=seed, time_limit=time_limit, workers=workers
+    )
+
+
+def _clock(start: float | None, time_limit: float | None) -> Callable[[], float | None]:
+    """Seconds left of ``time_limit`` counted from ``start`` (None: no limit)."""
+    t0 = time.perf_counter() if start is None else start
+
+    def left() -> float | None:
+        if time_limit is None:
+            return None
+        return max(0.01, time_limit - (time.perf_counter() - t0))
+
+    return left
+
+
+def _run_auto(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    workers: int = 2,
+    hint: Sequence[str] | None = None,
+    progress: Callable[..., None] | None = None,
+    start: float | None = None,
+    core_search: str = "mip",
+) -> SolveResult:
+    from ..models.wordsnake import solve_exact
+
+    # Keep time for the independent check of the answer (about 0.6 us per letter).
+    reserve = 0.05 + 6e-7 * sum(len(w) for w in instance.words)
+    limit = None if time_limit is None else max(0.5 * time_limit, time_limit - reserve)
+    return solve_exact(
+        instance, time_limit=limit, workers=workers, seed=seed, hint=hint, progress=progress,
+        start=start, core_search=core_search,
     )  # fmt: skip
 
 
-def check(instance: WordsnakeInstance, result: SolveResult) -> bool:
-    """The puzzle's independent checker on a returned snake."""
-    return check_snake(instance, list(result.solution), float(result.objective or 0))
+def _run_exact(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    workers: int = 2,
+    hint: Sequence[str] | None = None,
+    progress: Callable[..., None] | None = None,
+    start: float | None = None,
+) -> SolveResult:
+    from ..heuristics.wordsnake import layered_greedy
+    from ..models import wordsnake as exact
+
+    left = _clock(start, time_limit)
+    if hint is None and method != "naive":
+        # One pass of the layered greedy is the starting incumbent; when a limit stops a solve,
+        # the answer is never worse than it. Its time counts against the limit.
+        hint = layered_greedy(instance, iterations=1, seed=seed).solution
+    common: dict[str, Any] = {
+        "time_limit": left(), "seed": seed, "hint": hint, "progress": progress,
+        "workers": workers,
+    }  # fmt: skip
+    if method == "mip":
+        return exact.solve_hub_mip(instance, backend="highs", **common)
+    if method == "mip-scip":
+        return exact.solve_hub_mip(instance, backend="scip", **common)
+    if method == "cpsat":
+        return exact.solve_hub_cpsat(instance, **common)
+    if method == "cpsat-routes":
+        return exact.solve_routes_cpsat(instance, **common)
+    return exact.solve_naive_circuit(instance, **common)
+
+
+def _run_layered(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    iterations: int = 100,
+    start: float | None = None,
+) -> SolveResult:
+    from ..heuristics.wordsnake import layered_greedy
+
+    if iterations < 1:
+        raise InputError(f"the number of iterations must be at least 1, got {iterations}")
+    left = _clock(start, time_limit)
+    return layered_greedy(instance, iterations=iterations, seed=seed, time_limit=left())
+
+
+def _run_local(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    start: float | None = None,
+) -> SolveResult:
+    from ..heuristics.wordsnake import local_search
+
+    return local_search(instance, seed=seed, time_limit=_clock(start, time_limit)())
+
+
+def _run_greedy(instance: WordsnakeInstance, method: str, *, seed: int = 0) -> SolveResult:
+    from ..heuristics.wordsnake import nearest_neighbour
+
+    return nearest_neighbour(instance, seed=seed)
+
+
+def _run_peer(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    start: float | None = None,
+) -> SolveResult:
+    from ..heuristics import wordsnake_peers as peers
+
+    peer = peers.ortools_routing if method == "ortools-routing" else peers.lkh
+    return peer(instance, time_limit=_clock(start, time_limit)(), seed=seed)
+
+
+_EXACT_RUNNERS: dict[str, Callable[..., SolveResult]] = {"auto": _run_auto}
+_HEURISTIC_RUNNERS: dict[str, Callable[..., SolveResult]] = {
+    "layered": _run_layered,
+    "local": _run_local,
+    "greedy": _run_greedy,
+    "ortools-routing": _run_peer,
+    "lkh": _run_peer,
+}
+
+
+def problems(instance: WordsnakeInstance, result: SolveResult) -> list[str]:
+    """The puzzle's independent checker on a returned snake (every item exactly once)."""
+    return snake_problems(instance, list(result.solution))
+
+
+def objective(instance: WordsnakeInstance, solution: Any) -> float:
+    """The snake's score recomputed from the strings (sum of squared overlaps)."""
+    return float(snake_score(list(solution), instance.cyclic, instance.proper))
 
 
 #: Orderings longer than this are stored as a summary in study rows (a whole dictionary's
@@ -183,14 +328,17 @@ def solution_json(solution: Any) -> Any:
     return {"words": len(words), "first": words[:20], "sha256": digest}
 
 
-ADAPTER = PuzzleAdapter(
+SPEC = PuzzleSpec(
     puzzle="wordsnake",
     sense="max",
-    methods=_METHODS,
+    methods=METHODS,
+    default_method="auto",
+    aliases={"exact": "auto"},
     make_instance=make_instance,
     run=run,
+    problems=problems,
+    objective=objective,
     size=lambda inst: inst.n,
-    check=check,
     solution_json=solution_json,
     size_label="words",
     spec_keys=frozenset(

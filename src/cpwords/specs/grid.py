@@ -1,4 +1,4 @@
-"""The prefix/suffix grid in the study: enumerate every suffix class that admits a full board.
+"""The prefix/suffix grid's spec: enumerate every suffix class that admits a full board.
 
 Instance tables (keys): ``top`` (tokens from the ``top`` most frequent English words),
 optional ``suffix_length``, ``min_prefix``, ``plurals``, and ``board`` (a board file; default
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
-from ...heuristics.grid import backtrack_quadruples
-from ...models.grid import cpsat_quadruples
-from ...models.grid_enum import enumerate_quadruples
-from ...puzzles.grid import (
+from ..errors import InputError
+from ..heuristics.grid import backtrack_quadruples
+from ..models.grid import cpsat_quadruples
+from ..models.grid_enum import enumerate_quadruples
+from ..puzzles.grid import (
     Board,
     GridEnumeration,
     GridTokens,
@@ -27,9 +27,9 @@ from ...puzzles.grid import (
     load_board,
     wordfreq_tokens,
 )
-from ...result import SolveResult, Status
-from ..adapter import MethodInfo, PuzzleAdapter
-from ..sources import resolve_path
+from ..result import SolveResult, Status
+from ..spec import MethodInfo, PuzzleSpec, no_params
+from .sources import resolve_path
 
 
 @dataclass(frozen=True)
@@ -67,13 +67,12 @@ def run(
     method: str,
     *,
     seed: int,
-    time_limit: float,
+    time_limit: float | None,
     workers: int,
     params: Mapping[str, Any],
 ) -> SolveResult:
     """``matching``, ``cpsat`` or ``backtrack`` (see the module docstring)."""
-    if params:
-        raise InputError(f"grid methods take no params (got {', '.join(params)})")
+    no_params("grid", params)
     if method == "matching":
         return _as_result(enumerate_quadruples(case.board, case.tokens))
     if method == "cpsat":
@@ -81,22 +80,30 @@ def run(
     return _as_result(backtrack_quadruples(case.board, case.tokens))
 
 
-def check(case: GridCase, result: SolveResult) -> bool:
+def problems(case: GridCase, result: SolveResult) -> list[str]:
     """Every listed class is distinct and its example board passes the grid checker."""
     sols = list(result.solution)
-    keys = {tuple(q["suffixes"]) for q in sols}
-    if len(keys) != len(sols) or len(sols) != result.objective:
-        return False
+    if len({tuple(q["suffixes"]) for q in sols}) != len(sols):
+        return ["a suffix class is listed twice"]
     t = case.tokens
-    return all(
-        not grid_problems(case.board, q["board"], t.words, t.suffix_length, t.min_prefix)
-        for q in sols
-    )
+    for q in sols:
+        found = grid_problems(case.board, q["board"], t.words, t.suffix_length, t.min_prefix)
+        if found:
+            return [f"class {'/'.join(q['suffixes'])}: {found[0]}"]
+    return []
 
 
-ADAPTER = PuzzleAdapter(
+def objective(case: GridCase, solution: Any) -> float:
+    """Suffix classes listed."""
+    return float(len(list(solution)))
+
+
+SPEC = PuzzleSpec(
     puzzle="grid",
     sense="max",
+    default_method="matching",
+    problems=problems,
+    objective=objective,
     methods={
         "matching": MethodInfo("exact", description="suffix enumeration + bipartite matching"),
         "cpsat": MethodInfo("exact", description="CP-SAT re-solved with a no-good per class"),
@@ -105,7 +112,6 @@ ADAPTER = PuzzleAdapter(
     make_instance=make_instance,
     run=run,
     size=lambda case: len(case.tokens.words),
-    check=check,
     size_label="lexicon words",
     spec_keys=frozenset({"top", "suffix_length", "min_prefix", "plurals", "board"}),
     objective_label="suffix classes with a full board",

@@ -1,4 +1,4 @@
-"""Letterpress in the study: every word a bag of letters spells, by the index and the seed's ways.
+"""Letterpress's spec: every word a bag of letters spells, by the index and the seed's ways.
 
 Instance tables (keys): ``lexicon`` (``letterpress``, ``enable1``, ``wordfreq:N`` or a path, see
 :func:`cpwords.bench.sources.lexicon_words`) and ``letters`` (the bag). All three methods are
@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
-from ...heuristics.letterpress import Trie, naive_scan
-from ...lexicon import Lexicon, lexicon_from_words
-from ...models.letterpress import build_letterpress_index, find_letterpress_words
-from ...puzzles.letterpress import can_spell, letterpress_problems, parse_letters
-from ...result import SolveResult, Status
-from ..adapter import MethodInfo, PuzzleAdapter
-from ..sources import lexicon_words
+from ..errors import InputError
+from ..heuristics.letterpress import Trie, naive_scan
+from ..lexicon import Lexicon, lexicon_from_words
+from ..models.letterpress import build_letterpress_index, find_letterpress_words
+from ..puzzles.letterpress import can_spell, letterpress_problems, parse_letters
+from ..result import SolveResult, Status
+from ..spec import MethodInfo, PuzzleSpec, no_params
+from .sources import lexicon_words
 
 
 @dataclass(frozen=True)
@@ -46,13 +46,12 @@ def run(
     method: str,
     *,
     seed: int,
-    time_limit: float,
+    time_limit: float | None,
     workers: int,
     params: Mapping[str, Any],
 ) -> SolveResult:
     """``index``: the cached-bitset index; ``trie`` / ``naive``: the seed's trie and scan."""
-    if params:
-        raise InputError(f"letterpress methods take no params (got {', '.join(params)})")
+    no_params("letterpress", params)
     if method == "index":
         index = build_letterpress_index(query.lexicon.words)
         return find_letterpress_words(query.letters, index, verify=False)
@@ -64,20 +63,30 @@ def run(
         else naive_scan(query.lexicon, query.letters)
     )
     elapsed = time.perf_counter() - start
-    return SolveResult(Status.FEASIBLE, float(len(words)), None, elapsed, words, f"seed-{method}")
+    return SolveResult(Status.FEASIBLE, float(len(words)), None, elapsed, words, method)
 
 
-def check(query: LetterpressQuery, result: SolveResult) -> bool:
-    """Every listed word is spellable and in the dictionary, none is missing, the count matches."""
+def problems(query: LetterpressQuery, result: SolveResult) -> list[str]:
+    """Every listed word is spellable and in the dictionary, and none is missing."""
     words = list(result.solution)
-    problems = letterpress_problems(words, query.letters, query.lexicon.as_set())
-    complete = sum(can_spell(w, query.letters) for w in query.lexicon.words) == len(words)
-    return not problems and complete and len(words) == result.objective
+    found = letterpress_problems(words, query.letters, query.lexicon.as_set())
+    expected = sum(can_spell(w, query.letters) for w in query.lexicon.words)
+    if not found and expected != len(words):
+        found = [f"the listing has {len(words)} words, the dictionary spells {expected}"]
+    return list(found)
 
 
-ADAPTER = PuzzleAdapter(
+def objective(query: LetterpressQuery, solution: Any) -> float:
+    """Words listed."""
+    return float(len(list(solution)))
+
+
+SPEC = PuzzleSpec(
     puzzle="letterpress",
     sense="max",
+    default_method="index",
+    problems=problems,
+    objective=objective,
     methods={
         "index": MethodInfo("exact", description="bitset index, one bitset per letter and count"),
         "trie": MethodInfo("baseline", description="the seed's trie (built before timing)"),
@@ -86,7 +95,6 @@ ADAPTER = PuzzleAdapter(
     make_instance=make_instance,
     run=run,
     size=lambda q: len(q.lexicon),
-    check=check,
     size_label="dictionary words",
     spec_keys=frozenset({"lexicon", "letters"}),
     # A listing can hold 57,000 words; the row keeps its size and its longest words (the full
