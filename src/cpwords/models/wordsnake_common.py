@@ -9,10 +9,12 @@ The formulations live in their own modules: :mod:`.wordsnake_flow` (string-hub f
 
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from typing import Any
 
@@ -23,13 +25,14 @@ from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
 from ..errors import InputError, ModelError
-from ..puzzles.wordsnake import WordsnakeInstance
+from ..puzzles.wordsnake import OverlapGraph, WordsnakeInstance, overlap_graph
 from ..result import SolveResult, Status, TracePoint
 from .cpsat_status import new_solver
 from .wordsnake_flow import overlap
 from .wordsnake_hub import (
     DEPOT,
     HubGraph,
+    build_hub_graph,
     components_missing_root,
     decode_order,
 )
@@ -82,6 +85,116 @@ class _Scorer:
         if self.instance.cyclic and len(items) > 1:
             pairs.append((items[-1], items[0]))
         return sum(self.weight(a, b) for a, b in pairs)
+
+
+class PreparedInstance:
+    """A Wordsnake instance prepared once per solve and passed down to every model.
+
+    The overlap graphs, the letter-hub graph and the scorer are built on first use and then
+    shared by the starting heuristic and the model of one solve, so a solve builds each at most
+    once (before, a routes solve built the overlap graph three times: for its greedy start, its
+    hub graph and its arcs).
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    """
+
+    def __init__(self, instance: WordsnakeInstance) -> None:
+        self.instance = instance
+
+    @functools.cached_property
+    def heavy_graph(self) -> OverlapGraph:
+        """Pairs with overlap >= 2 (the explicit arcs of the letter-hub model)."""
+        return overlap_graph(self.instance.words, proper=self.instance.proper, min_overlap=2)
+
+    @functools.cached_property
+    def graph(self) -> OverlapGraph:
+        """Every pair with a positive overlap (the routes and naive models' arcs)."""
+        return overlap_graph(self.instance.words, proper=self.instance.proper)
+
+    @functools.cached_property
+    def hub(self) -> HubGraph:
+        """The letter-hub graph (O(n + pairs of overlap >= 2) arcs)."""
+        return build_hub_graph(self.instance, self.heavy_graph)
+
+    @functools.cached_property
+    def scorer(self) -> _Scorer:
+        """Scores orderings with the hub graph's pair weights."""
+        return _Scorer(self.instance, self.hub)
+
+
+@dataclass
+class SolveContext:
+    """What every exact Wordsnake model starts from: limits, clock, prepared data, incumbent.
+
+    Built by :func:`open_context` at the top of each model (the one shared preamble).
+
+    Attributes
+    ----------
+    prepared : PreparedInstance
+    time_limit : float or None
+        Seconds for the model, from ``start``.
+    workers, seed : int
+    start : float
+        ``time.perf_counter()`` when the model started.
+    best_order : list of str or None
+        The incumbent (the hint, if one was given).
+    best : int or None
+        Its score.
+    """
+
+    prepared: PreparedInstance
+    time_limit: float | None
+    workers: int
+    seed: int
+    start: float = field(default_factory=time.perf_counter)
+    best_order: list[str] | None = None
+    best: int | None = None
+
+    @property
+    def instance(self) -> WordsnakeInstance:
+        """The instance being solved."""
+        return self.prepared.instance
+
+    @property
+    def deadline(self) -> float | None:
+        """``time.perf_counter()`` value at which the limit is reached, or None."""
+        return None if self.time_limit is None else self.start + self.time_limit
+
+    def remaining(self) -> float | None:
+        """Seconds left (never negative), or None without a limit."""
+        end = self.deadline
+        return None if end is None else max(0.0, end - time.perf_counter())
+
+    def elapsed(self) -> float:
+        """Seconds since the model started."""
+        return time.perf_counter() - self.start
+
+
+def open_context(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None,
+    workers: int,
+    seed: int,
+    hint: Sequence[str] | None = None,
+    prepared: PreparedInstance | None = None,
+) -> SolveContext:
+    """Check the limits, start the clock, and score the hint as the first incumbent.
+
+    Raises
+    ------
+    InputError
+        A non-positive time limit or fewer than one worker.
+    """
+    _check_limits(time_limit, workers)
+    ctx = SolveContext(prepared or PreparedInstance(instance), time_limit, workers, seed)
+    if hint is not None:
+        ctx.best_order = list(hint)
+        scorer = ctx.prepared.scorer
+        ctx.best = scorer.score_items(scorer.items(ctx.best_order))
+    return ctx
 
 
 def _repair(hg: HubGraph, chosen: np.ndarray, scorer: _Scorer) -> list[str]:

@@ -18,26 +18,23 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..errors import ModelError
-from ..puzzles.wordsnake import WordsnakeInstance, overlap_graph
+from ..puzzles.wordsnake import WordsnakeInstance
 from ..result import SolveResult, Status, TracePoint
 from .cpsat_status import Task, cpsat_status
 from .cpsat_stop import solve as solve_interruptibly
 from .wordsnake_common import (
+    PreparedInstance,
     ProgressCallback,
-    _check_limits,
     _cpsat_solver,
     _finish,
     _integral_bound,
     _read_round,
-    _Scorer,
     _solver_info,
     _TraceCallback,
+    open_context,
     order_to_arcs,
 )
-from .wordsnake_hub import (
-    DEPOT,
-    build_hub_graph,
-)
+from .wordsnake_hub import DEPOT
 
 
 def solve_hub_cpsat(
@@ -48,6 +45,7 @@ def solve_hub_cpsat(
     seed: int = 0,
     hint: Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
+    prepared: PreparedInstance | None = None,
 ) -> SolveResult:
     """Prove the Wordsnake optimum with the letter-hub formulation in CP-SAT.
 
@@ -68,6 +66,8 @@ def solve_hub_cpsat(
     progress : callable, optional
         ``progress(elapsed, incumbent, bound)`` on each improving solution.
 
+    prepared : PreparedInstance, optional
+        Overlap and hub graphs already built for this instance in the same solve.
     Returns
     -------
     SolveResult
@@ -83,11 +83,11 @@ def solve_hub_cpsat(
     ----------
     L. Perron, F. Didier, *CP-SAT*, OR-Tools (Google).
     """
-    _check_limits(time_limit, workers)
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    hg = build_hub_graph(instance)
-    scorer = _Scorer(instance, hg)
+    ctx = open_context(
+        instance, time_limit=time_limit, workers=workers, seed=seed, hint=hint, prepared=prepared
+    )
+    start, deadline = ctx.start, ctx.deadline
+    hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
     model = cp_model.CpModel()
     x = [model.new_bool_var(f"x{a}") for a in range(hg.m)]
     outs, ins = hg.out_arcs(), hg.in_arcs()
@@ -104,8 +104,7 @@ def solve_hub_cpsat(
     weights = hg.weight.tolist()
     model.maximize(sum(w * x[a] for a, w in enumerate(weights) if w))
 
-    best_order: list[str] | None = list(hint) if hint is not None else None
-    best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
+    best_order, best = ctx.best_order, ctx.best
     bound: float | None = None
     trace: list[TracePoint] = []
     proven = interrupted = False
@@ -185,6 +184,7 @@ def solve_routes_cpsat(
     seed: int = 0,
     hint: Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
+    prepared: PreparedInstance | None = None,
 ) -> SolveResult:
     """Prove the Wordsnake optimum as a maximum-weight path cover with CP-SAT's routes constraint.
 
@@ -202,6 +202,8 @@ def solve_routes_cpsat(
     progress : callable, optional
         ``progress(elapsed, incumbent, bound)`` on each improving solution.
 
+    prepared : PreparedInstance, optional
+        Overlap and hub graphs already built for this instance in the same solve.
     Returns
     -------
     SolveResult
@@ -231,27 +233,24 @@ def solve_routes_cpsat(
     ----------
     L. Perron, F. Didier, *CP-SAT*, OR-Tools (Google): ``AddMultipleCircuit`` (routes).
     """
-    _check_limits(time_limit, workers)
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    ctx = open_context(
+        instance, time_limit=time_limit, workers=workers, seed=seed, hint=hint, prepared=prepared
+    )
+    start, deadline = ctx.start, ctx.deadline
     n = instance.n
-    hg = build_hub_graph(instance)
-    scorer = _Scorer(instance, hg)
+    scorer = ctx.prepared.scorer
     info = _solver_info("cp-sat", formulation="routes-path-cover", workers=workers, seed=seed)
     if n == 1:
         return _finish(
             instance=instance, proven=True, order=list(instance.words), objective=0.0,
             bound=0.0, start=start, method="cpsat-routes", info=info, trace=[],
         )  # fmt: skip
-    g = overlap_graph(instance.words, proper=instance.proper)
+    g = ctx.prepared.graph
     tails, heads, weights = g.tail.tolist(), g.head.tolist(), g.weight.tolist()
     info["arcs"] = g.m + 2 * n
 
-    def remaining() -> float | None:
-        return None if deadline is None else max(0.0, deadline - time.perf_counter())
-
-    best_order: list[str] | None = list(hint) if hint is not None else None
-    best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
+    remaining = ctx.remaining
+    best_order, best = ctx.best_order, ctx.best
 
     # Phase 1: maximum-weight path cover.
     model = cp_model.CpModel()
@@ -363,6 +362,7 @@ def solve_naive_circuit(
     seed: int = 0,
     hint: Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
+    prepared: PreparedInstance | None = None,
 ) -> SolveResult:
     """The naive formulation: one CP-SAT ``AddCircuit`` over the complete n x n digraph.
 
@@ -384,6 +384,8 @@ def solve_naive_circuit(
     progress : callable, optional
         ``progress(elapsed, incumbent, bound)`` on each improving solution.
 
+    prepared : PreparedInstance, optional
+        Overlap and hub graphs already built for this instance in the same solve.
     Returns
     -------
     SolveResult
@@ -400,9 +402,10 @@ def solve_naive_circuit(
     n^2 Boolean arc literals (plus 2n for the dummy node): memory and build time grow
     quadratically, which is the point of the comparison.
     """
-    _check_limits(time_limit, workers)
-    start = time.perf_counter()
-    scorer = _Scorer(instance, build_hub_graph(instance))
+    ctx = open_context(
+        instance, time_limit=time_limit, workers=workers, seed=seed, prepared=prepared
+    )
+    start, scorer = ctx.start, ctx.prepared.scorer
     n = instance.n
     words = instance.words
     if n == 1:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from ..puzzles.wordsnake import WordsnakeInstance, overlap_graph
+from ..puzzles.wordsnake import OverlapGraph, WordsnakeInstance, overlap_graph
 
 DEPOT = 0
 
@@ -85,12 +85,14 @@ class HubGraph:
         return [order[bounds[v] : bounds[v + 1]] for v in range(self.num_nodes)]
 
 
-def build_hub_graph(instance: WordsnakeInstance) -> HubGraph:
+def build_hub_graph(instance: WordsnakeInstance, graph: OverlapGraph | None = None) -> HubGraph:
     """Build the letter-hub arc lists of an instance.
 
     Parameters
     ----------
     instance : WordsnakeInstance
+    graph : OverlapGraph, optional
+        The instance's pairs with overlap >= 2, when already built.
 
     Returns
     -------
@@ -100,7 +102,7 @@ def build_hub_graph(instance: WordsnakeInstance) -> HubGraph:
     """
     words = instance.words
     n = len(words)
-    g = overlap_graph(words, proper=instance.proper, min_overlap=2)
+    g = graph if graph is not None else overlap_graph(words, proper=instance.proper, min_overlap=2)
     heavy = g.overlap >= 2
     tails: list[np.ndarray] = [np.zeros(n, np.int64), np.arange(1, n + 1)]
     heads: list[np.ndarray] = [np.arange(1, n + 1), np.zeros(n, np.int64)]

@@ -23,20 +23,17 @@ from .wordsnake_common import (
     MIP_BACKENDS,
     MIP_MAX_ARCS,
     MIP_STATUS,
+    PreparedInstance,
     ProgressCallback,
-    _check_limits,
     _finish,
     _integral_bound,
     _read_round,
-    _Scorer,
     _solver_info,
     assignment_relaxation,
+    open_context,
     order_to_arcs,
 )
-from .wordsnake_hub import (
-    DEPOT,
-    build_hub_graph,
-)
+from .wordsnake_hub import DEPOT
 
 # ---------------------------------------------------------------------------------------------
 # Letter-hub formulation, MIP backend.
@@ -53,6 +50,7 @@ def solve_hub_mip(
     hint: Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
     max_rounds: int | None = None,
+    prepared: PreparedInstance | None = None,
 ) -> SolveResult:
     """Prove the Wordsnake optimum with the letter-hub integer program and lazy cuts.
 
@@ -75,6 +73,8 @@ def solve_hub_mip(
     max_rounds : int, optional
         Stop after this many MIP rounds (0: the min-cost-flow relaxation only).
 
+    prepared : PreparedInstance, optional
+        Overlap and hub graphs already built for this instance in the same solve.
     Returns
     -------
     SolveResult
@@ -108,15 +108,14 @@ def solve_hub_mip(
     G. Dantzig, R. Fulkerson, S. Johnson, "Solution of a large-scale traveling-salesman
     problem", Operations Research 2 (1954) (subtour elimination added as needed).
     """
-    _check_limits(time_limit, workers)
     if backend not in MIP_BACKENDS:
         raise InputError(f"unknown MIP backend {backend!r}; choose one of {sorted(MIP_BACKENDS)}")
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    hg = build_hub_graph(instance)
-    scorer = _Scorer(instance, hg)
-    best_order: list[str] | None = list(hint) if hint is not None else None
-    best = scorer.score_items(scorer.items(best_order)) if best_order is not None else None
+    ctx = open_context(
+        instance, time_limit=time_limit, workers=workers, seed=seed, hint=hint, prepared=prepared
+    )
+    start, deadline = ctx.start, ctx.deadline
+    hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
+    best_order, best = ctx.best_order, ctx.best
     trace: list[TracePoint] = []
 
     # Round 0: the assignment relaxation as a min-cost circulation (exact, no MIP needed).

@@ -214,15 +214,19 @@ def _run_exact(
 ) -> SolveResult:
     from ..heuristics.wordsnake import layered_greedy
     from ..models import wordsnake as exact
+    from ..models.wordsnake_common import PreparedInstance
 
     left = _clock(start, time_limit)
+    # Built once for this solve: the greedy start and the model share its overlap graph.
+    prepared = PreparedInstance(instance)
     if hint is None and method != "naive":
         # One pass of the layered greedy is the starting incumbent; when a limit stops a solve,
         # the answer is never worse than it. Its time counts against the limit.
-        hint = layered_greedy(instance, iterations=1, seed=seed).solution
+        graph = prepared.heavy_graph
+        hint = layered_greedy(instance, iterations=1, seed=seed, graph=graph).solution
     common: dict[str, Any] = {
         "time_limit": left(), "seed": seed, "hint": hint, "progress": progress,
-        "workers": workers,
+        "workers": workers, "prepared": prepared,
     }  # fmt: skip
     if method == "mip":
         return exact.solve_hub_mip(instance, backend="highs", **common)
