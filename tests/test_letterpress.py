@@ -18,13 +18,10 @@ from cpwords.cli import main
 from cpwords.errors import CheckError, InputError
 from cpwords.heuristics.letterpress import FirstLetterGroups, Trie, naive_scan
 from cpwords.lexicon import load_lexicon
-from cpwords.models.letterpress import (
-    build_letterpress_index,
-    find_letterpress_words,
-    load_letterpress_index,
-)
+from cpwords.models.letterpress import build_letterpress_index, load_letterpress_index
 from cpwords.puzzles.letterpress import can_spell, sort_key, verify_letterpress_words
 from cpwords.result import Status
+from cpwords.specs.letterpress import find_letterpress_words
 
 BAD = sorted((Path(__file__).parent / "data" / "bad").glob("letterpress_*.txt"))
 SEED_QUERIES = [

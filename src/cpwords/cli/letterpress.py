@@ -72,7 +72,8 @@ def letterpress(
     JSON, beyond the conventions below: solution (the words), count, returned, letters,
     lexicon, lexicon_size, index; with --board, solution is the move and word its word.
     """
-    from ..models.letterpress import find_letterpress_words, load_letterpress_index
+    from ..models.letterpress import load_letterpress_index
+    from ..specs.letterpress import find_letterpress_words
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)

@@ -36,15 +36,15 @@ from ..lexicon import (
     parse_lexicon_bytes,
     read_file_bytes,
 )
-from ..puzzles.letterpress import parse_letters, verify_letterpress_words
+from ..puzzles.letterpress import parse_letters
 from ..result import SolveResult, Status
 
 __all__ = [
     "LetterpressIndex",
     "build_letterpress_index",
     "cache_dir",
-    "find_letterpress_words",
     "load_letterpress_index",
+    "query_letterpress_index",
 ]
 
 INDEX_FORMAT = 1  # bump whenever the layout, the parser or the word order changes
@@ -464,45 +464,42 @@ def load_letterpress_index(
     return index
 
 
-def find_letterpress_words(
+def query_letterpress_index(
     letters: str,
-    dictionary: str | os.PathLike[str] | Lexicon | Iterable[str] | LetterpressIndex | None = None,
+    index: LetterpressIndex,
     min_length: int = 1,
     limit: int | None = None,
     longest_first: bool = False,
-    use_cache: bool = True,
-    verify: bool = True,
 ) -> SolveResult:
-    """Every dictionary word that a bag of letters can spell.
+    """Every dictionary word that a bag of letters can spell, from a built index.
+
+    The ``index`` method of :func:`cpwords.specs.letterpress.find_letterpress_words`, which
+    loads (or builds) the index and re-checks the listing with the independent checker.
 
     Parameters
     ----------
     letters : str
         The bag (about 25 letters a-z; a letter given twice may be used twice).
-    dictionary : path, Lexicon, iterable of str, LetterpressIndex, or None
-        See :func:`load_letterpress_index`; an index is used as is.
+    index : LetterpressIndex
+        See :func:`load_letterpress_index` and :func:`build_letterpress_index`.
     min_length : int
         Shortest word to list, in letters (>= 1).
     limit : int, optional
         List at most this many words (``objective`` still counts all of them).
     longest_first : bool
         Longest words first (default: shortest first; ties alphabetical).
-    use_cache : bool
-        Use the on-disk index cache.
-    verify : bool
-        Re-check the listing with the independent checker (after the clock stops).
 
     Returns
     -------
     SolveResult
         ``status`` OPTIMAL (the listing is exhaustive), ``objective == bound`` the number of
         spellable words, ``solution`` the listed words (list of str), ``wall_time`` the query
-        time in seconds (index loading is in ``solver_info["index_seconds"]``).
+        time in seconds.
 
     Raises
     ------
     InputError
-        Letters outside a-z or empty; ``min_length < 1``; ``limit < 0``; bad dictionary.
+        Letters outside a-z or empty; ``min_length < 1``; ``limit < 0``.
 
     References
     ----------
@@ -510,7 +507,8 @@ def find_letterpress_words(
 
     Examples
     --------
-    >>> r = find_letterpress_words("tacos", ["cat", "act", "coats", "taco", "tact", "a"])
+    >>> index = build_letterpress_index(["cat", "act", "coats", "taco", "tact", "a"])
+    >>> r = query_letterpress_index("tacos", index)
     >>> r.solution, r.objective
     (['a', 'act', 'cat', 'taco', 'coats'], 5.0)
     """
@@ -519,11 +517,6 @@ def find_letterpress_words(
         raise InputError(f"min_length must be >= 1, got {min_length}")
     if limit is not None and limit < 0:
         raise InputError(f"limit must be >= 0, got {limit}")
-    t0 = time.perf_counter()
-    if isinstance(dictionary, LetterpressIndex):
-        index = dictionary
-    else:
-        index = load_letterpress_index(dictionary, use_cache=use_cache)
     t1 = time.perf_counter()
     words, total = index.query(letters, min_length, limit, longest_first)
     t2 = time.perf_counter()
@@ -531,14 +524,9 @@ def find_letterpress_words(
         "words": index.n,
         "source": index.source,
         "index_from_cache": index.from_cache,
-        "index_seconds": t1 - t0,
         "letters": letters,
         "returned": len(words),
     }
-    res = SolveResult(
-        Status.OPTIMAL, float(total), float(total), t2 - t1, words, "bitset-index", solver_info=info
+    return SolveResult(
+        Status.OPTIMAL, float(total), float(total), t2 - t1, words, "index", solver_info=info
     )
-    if verify:
-        verify_letterpress_words(words, letters, index.as_set(), min_length, longest_first)
-        res = res.with_verified(True)
-    return res

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import CheckError, InputError
@@ -93,6 +93,27 @@ def letterpress_problems(
     if keys != sorted(keys):
         problems.append("the words are not in the documented order")
     return problems
+
+
+def spellable_count(words: Iterable[str], letters: str, min_length: int = 1) -> int:
+    """How many of ``words`` the bag spells (at least ``min_length`` letters long).
+
+    An independent recount of a listing's total by a plain scan (no index, no trie).
+
+    Examples
+    --------
+    >>> spellable_count(["cat", "act", "tact", "a"], "tacos"), spellable_count(["a"], "b")
+    (3, 0)
+    """
+    have = Counter(letters)
+    allowed = frozenset(have)
+    return sum(
+        1
+        for w in words
+        if len(w) >= min_length
+        and allowed.issuperset(w)
+        and all(w.count(ch) <= have[ch] for ch in set(w))
+    )
 
 
 def verify_letterpress_words(

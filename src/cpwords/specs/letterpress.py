@@ -8,8 +8,11 @@ clock starts, as the seed measures them) and checks that every listing is comple
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,19 +20,60 @@ from typing import Any
 from ..errors import InputError
 from ..heuristics.letterpress import Trie, naive_scan
 from ..lexicon import Lexicon, lexicon_from_words
-from ..models.letterpress import build_letterpress_index, find_letterpress_words
-from ..puzzles.letterpress import can_spell, letterpress_problems, parse_letters
+from ..models.letterpress import (
+    LetterpressIndex,
+    build_letterpress_index,
+    load_letterpress_index,
+    query_letterpress_index,
+)
+from ..puzzles.letterpress import letterpress_problems, parse_letters, spellable_count
 from ..result import SolveResult, Status
-from ..spec import MethodInfo, PuzzleSpec, no_params
+from ..spec import MethodInfo, PuzzleSpec, no_params, solve
 from .sources import lexicon_words
 
 
 @dataclass(frozen=True)
 class LetterpressQuery:
-    """One bag of letters against one dictionary."""
+    """One bag of letters against one dictionary, and how to list the words.
 
-    lexicon: Lexicon
+    Parameters
+    ----------
+    lexicon : Lexicon or None
+        The dictionary (None when ``index`` is given).
+    letters : str
+        The bag, a-z.
+    index : LetterpressIndex, optional
+        A built (or cached) index of the dictionary; the ``index`` method uses it as is,
+        otherwise it builds one from ``lexicon`` inside the timed call.
+    min_length : int
+        Shortest word to list (``index`` only).
+    limit : int, optional
+        List at most this many words; the objective still counts all (``index`` only).
+    longest_first : bool
+        Longest words first (``index`` only).
+    """
+
+    lexicon: Lexicon | None
     letters: str
+    index: LetterpressIndex | None = None
+    min_length: int = 1
+    limit: int | None = None
+    longest_first: bool = False
+
+    @functools.cached_property
+    def dictionary(self) -> frozenset[str]:
+        """The dictionary's words (for the checker)."""
+        if self.index is not None:
+            return self.index.as_set()
+        assert self.lexicon is not None
+        return frozenset(self.lexicon.as_set())
+
+    @functools.cached_property
+    def word_list(self) -> Lexicon:
+        """The dictionary as a :class:`~cpwords.lexicon.Lexicon` (for the seed's methods)."""
+        if self.lexicon is not None:
+            return self.lexicon
+        return lexicon_from_words(sorted(self.dictionary), "<index>")
 
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> LetterpressQuery:
@@ -50,35 +94,110 @@ def run(
     workers: int,
     params: Mapping[str, Any],
 ) -> SolveResult:
-    """``index``: the cached-bitset index; ``trie`` / ``naive``: the seed's trie and scan."""
+    """Run one named method (see ``SPEC.methods``): the only dispatch on Letterpress methods.
+
+    ``index``: the bitset index (built from the lexicon when the query holds none); ``trie`` /
+    ``naive``: the seed's trie and frequency-map scan (whole listings only).
+    """
     no_params("letterpress", params)
     if method == "index":
-        index = build_letterpress_index(query.lexicon.words)
-        return find_letterpress_words(query.letters, index, verify=False)
-    structure: Any = Trie(query.lexicon) if method == "trie" else None
+        index = query.index or build_letterpress_index(query.word_list.words)
+        return query_letterpress_index(
+            query.letters, index, query.min_length, query.limit, query.longest_first
+        )
+    if (query.min_length, query.limit, query.longest_first) != (1, None, False):
+        raise InputError(f"letterpress method {method} lists every word, shortest first")
+    structure: Any = Trie(query.word_list) if method == "trie" else None
     start = time.perf_counter()
     words = (
         structure.query(query.letters)
         if method == "trie"
-        else naive_scan(query.lexicon, query.letters)
+        else naive_scan(query.word_list, query.letters)
     )
     elapsed = time.perf_counter() - start
     return SolveResult(Status.FEASIBLE, float(len(words)), None, elapsed, words, method)
 
 
 def problems(query: LetterpressQuery, result: SolveResult) -> list[str]:
-    """Every listed word is spellable and in the dictionary, and none is missing."""
+    """Every listed word is in the dictionary, spellable, long enough, once, in order; and
+    the listing holds every word (or the first ``limit``) of the total claimed."""
     words = list(result.solution)
-    found = letterpress_problems(words, query.letters, query.lexicon.as_set())
-    expected = sum(can_spell(w, query.letters) for w in query.lexicon.words)
-    if not found and expected != len(words):
-        found = [f"the listing has {len(words)} words, the dictionary spells {expected}"]
-    return list(found)
+    found = letterpress_problems(
+        words, query.letters, query.dictionary, query.min_length, query.longest_first
+    )
+    if found:
+        return list(found)
+    total = int(result.objective or 0)
+    expected = total if query.limit is None else min(query.limit, total)
+    if len(words) != expected:
+        return [f"{len(words)} words listed for a claimed total of {total}"]
+    return []
 
 
 def objective(query: LetterpressQuery, solution: Any) -> float:
-    """Words listed."""
-    return float(len(list(solution)))
+    """The total number of spellable words, recounted by a plain scan of the dictionary."""
+    return float(spellable_count(query.dictionary, query.letters, query.min_length))
+
+
+def find_letterpress_words(
+    letters: str,
+    dictionary: str | os.PathLike[str] | Lexicon | Iterable[str] | LetterpressIndex | None = None,
+    min_length: int = 1,
+    limit: int | None = None,
+    longest_first: bool = False,
+    use_cache: bool = True,
+) -> SolveResult:
+    """Every dictionary word that a bag of letters can spell, verified.
+
+    This is :func:`cpwords.spec.solve` for ``"letterpress"`` with the ``index`` method
+    (:func:`cpwords.models.letterpress.query_letterpress_index`) after loading the index.
+
+    Parameters
+    ----------
+    letters : str
+        The bag (about 25 letters a-z; a letter given twice may be used twice).
+    dictionary : path, Lexicon, iterable of str, LetterpressIndex, or None
+        See :func:`cpwords.models.letterpress.load_letterpress_index`; an index is used as is.
+    min_length : int
+        Shortest word to list, in letters (>= 1).
+    limit : int, optional
+        List at most this many words (``objective`` still counts all of them).
+    longest_first : bool
+        Longest words first (default: shortest first; ties alphabetical).
+    use_cache : bool
+        Use the on-disk index cache.
+
+    Returns
+    -------
+    SolveResult
+        ``objective == bound`` the number of spellable words, ``solution`` the listed words,
+        ``wall_time`` the query time in seconds (index loading is in
+        ``solver_info["index_seconds"]``); ``verified`` is True: every word passed the checker
+        and a plain scan recounted the total.
+
+    Raises
+    ------
+    InputError
+        Letters outside a-z or empty; ``min_length < 1``; ``limit < 0``; bad dictionary.
+    CheckError
+        The listing fails the independent checker (a bug).
+
+    Examples
+    --------
+    >>> r = find_letterpress_words("tacos", ["cat", "act", "coats", "taco", "tact", "a"])
+    >>> r.solution, r.objective, r.verified
+    (['a', 'act', 'cat', 'taco', 'coats'], 5.0, True)
+    """
+    letters = parse_letters(letters)
+    t0 = time.perf_counter()
+    if isinstance(dictionary, LetterpressIndex):
+        index = dictionary
+    else:
+        index = load_letterpress_index(dictionary, use_cache=use_cache)
+    index_seconds = time.perf_counter() - t0
+    query = LetterpressQuery(None, letters, index, min_length, limit, longest_first)
+    res = solve(SPEC, query, "index")
+    return dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
 
 
 SPEC = PuzzleSpec(
@@ -94,7 +213,7 @@ SPEC = PuzzleSpec(
     },
     make_instance=make_instance,
     run=run,
-    size=lambda q: len(q.lexicon),
+    size=lambda q: len(q.dictionary),
     size_label="dictionary words",
     spec_keys=frozenset({"lexicon", "letters"}),
     # A listing can hold 57,000 words; the row keeps its size and its longest words (the full
