@@ -86,10 +86,12 @@ def test_long_words_span_many_bitset_words(words: list[str]) -> None:
 
 def test_hand_solved() -> None:
     r = find_letterpress_words("tacos", ["cat", "act", "coats", "taco", "tact", "a", "tacos"])
-    assert r.status is Status.OPTIMAL and r.verified
+    # A listing is never OPTIMAL: FEASIBLE and complete, its count exact (bound == objective).
+    assert r.status is Status.FEASIBLE and r.verified and r.solver_info["complete"]
+    assert r.bound == r.objective == 6
     assert r.solution == ["a", "act", "cat", "taco", "coats", "tacos"]
     r = find_letterpress_words("tacos", ["tact", "moon"])
-    assert r.solution == [] and r.objective == 0
+    assert r.solution == [] and r.objective is None and r.status is Status.INFEASIBLE
 
 
 def test_checker_rejects_bad_listings() -> None:

@@ -33,10 +33,12 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import CheckError, InputError
 from .result import SolveResult
+
+_T = TypeVar("_T")
 
 #: Kinds of method. Only ``exact`` results may prove an optimum or supply a dual bound.
 KINDS = ("exact", "heuristic", "baseline")
@@ -222,9 +224,7 @@ def get_spec(puzzle: str | PuzzleSpec) -> PuzzleSpec:
     return spec
 
 
-def call_method(
-    fn: Callable[..., SolveResult], *args: Any, params: Mapping[str, Any], **fixed: Any
-) -> SolveResult:
+def call_method(fn: Callable[..., _T], *args: Any, params: Mapping[str, Any], **fixed: Any) -> _T:
     """Call ``fn(*args, **fixed, **params)`` after checking ``params`` against its signature.
 
     The keyword arguments ``fixed`` that ``fn`` does not accept (e.g. ``time_limit`` for a
@@ -340,7 +340,7 @@ def solve(
         res = dataclasses.replace(
             res, method=name, solver_info={**res.solver_info, "model": res.method}
         )
-    if res.solution is None:
+    if res.solution is None or res.objective is None:  # nothing claimed, nothing to check
         return res.with_verified(False)
     ok, problem = verify(spec, instance, res)
     if not ok and strict:

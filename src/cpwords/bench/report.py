@@ -33,6 +33,21 @@ from .results import read_rows
 _OK = ("OPTIMAL", "FEASIBLE")
 
 
+def proven(row: dict[str, Any]) -> bool:
+    """Whether a row's value is proven: OPTIMAL, or an exact method's complete listing.
+
+    A listing (every word a bag spells, every grid suffix class) is never OPTIMAL, since it
+    optimises nothing, but when an exhaustive method finished it (``solver_info["complete"]``)
+    its count is exact, and the study compares it and times it like a proven optimum.
+    """
+    if row.get("status") == "OPTIMAL":
+        return True
+    info = row.get("solver_info") or {}
+    return bool(
+        row.get("status") == "FEASIBLE" and row.get("kind") == "exact" and info.get("complete")
+    )
+
+
 @dataclass
 class InstanceRef:
     """What is known about one instance from all rows on it."""
@@ -124,7 +139,7 @@ def analyse(rows: Iterable[dict[str, Any]]) -> Analysis:
                 ref.best_known = obj
         if r.get("kind") != "exact":
             continue
-        if status == "OPTIMAL" and r.get("objective") is not None:
+        if proven(r) and r.get("objective") is not None:
             obj = float(r["objective"])
             if ref.optimum is None:
                 ref.optimum = obj
@@ -133,7 +148,7 @@ def analyse(rows: Iterable[dict[str, Any]]) -> Analysis:
                 ref.conflict.extend([ref.optimum, obj] if not ref.conflict else [obj])
             ref.provers.append(r["method"])
         b = r.get("bound")
-        if status == "OPTIMAL" and r.get("objective") is not None:
+        if proven(r) and r.get("objective") is not None:
             b = r["objective"]
         if b is not None:
             b = float(b)
@@ -359,20 +374,18 @@ def exact_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
             by_method[r["method"]].append(r)
     records: list[dict[str, Any]] = []
     for method, rs in sorted(by_method.items()):
-        proven = [r for r in rs if r.get("status") == "OPTIMAL" and r.get("verified") is not False]
-        pt = [float(r["wall_time"]) for r in proven]
-        gaps = [
-            float(r["gap"]) for r in rs if r.get("status") != "OPTIMAL" and r.get("gap") is not None
-        ]
+        done = [r for r in rs if proven(r) and r.get("verified") is not False]
+        pt = [float(r["wall_time"]) for r in done]
+        gaps = [float(r["gap"]) for r in rs if not proven(r) and r.get("gap") is not None]
         records.append(
             {
                 "method": method,
                 "runs": len(rs),
-                "proven": len(proven),
+                "proven": len(done),
                 "median_time_proven": _median(pt),
                 "max_time_proven": max(pt) if pt else None,
-                "largest_proven": max((r.get("size") or 0 for r in proven), default=None),
-                "unproven": len(rs) - len(proven),
+                "largest_proven": max((r.get("size") or 0 for r in done), default=None),
+                "unproven": len(rs) - len(done),
                 "median_gap_unproven": _median(gaps),
                 "time_limit": max((float(r.get("time_limit", 0)) for r in rs), default=None),
             }
@@ -519,7 +532,7 @@ def proof_time_exponents(an: Analysis, puzzle: str) -> dict[str, float | None]:
         if (
             r["puzzle"] == puzzle
             and r.get("kind") == "exact"
-            and r.get("status") == "OPTIMAL"
+            and proven(r)
             and r.get("size")
             and r.get("wall_time") is not None
         ):
@@ -690,12 +703,12 @@ def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
         marker = _MARKERS[i % len(_MARKERS)]
         jit = _jitter(i, len(methods), 0.1)
         mine = [r for r in rows if r["method"] == m]
-        proven = [r for r in mine if r.get("status") == "OPTIMAL"]
-        unproven = [r for r in mine if r.get("status") != "OPTIMAL"]
-        if proven:
+        done = [r for r in mine if proven(r)]
+        unproven = [r for r in mine if not proven(r)]
+        if done:
             ax.scatter(
-                [r["size"] * jit for r in proven],
-                [max(1e-4, float(r["wall_time"])) for r in proven],
+                [r["size"] * jit for r in done],
+                [max(1e-4, float(r["wall_time"])) for r in done],
                 color=color,
                 marker=marker,
                 s=22,
@@ -704,8 +717,8 @@ def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
                 + ("" if exponents.get(m) is None else f" (t ~ n^{exponents[m]:.2f})"),
             )
             med = []
-            for z in sorted({r["size"] for r in proven}):
-                ts = [float(r["wall_time"]) for r in proven if r["size"] == z]
+            for z in sorted({r["size"] for r in done}):
+                ts = [float(r["wall_time"]) for r in done if r["size"] == z]
                 med.append((z * jit, max(1e-4, statistics.median(ts))))
             ax.plot(*zip(*med, strict=True), color=color, lw=1.2, alpha=0.8)
         if unproven:

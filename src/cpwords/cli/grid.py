@@ -12,6 +12,7 @@ from ..puzzles.grid import (
     DEFAULT_SUFFIX_LENGTH,
     DEFAULT_TOP,
     Board,
+    GridEnumeration,
     GridTokens,
     board_words,
     cut_words,
@@ -207,8 +208,10 @@ def grid(
     min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
     complete, stopped.
     """
-    from ..models.grid import count_completions, enumerate_quadruples, solve_grid
+    from ..models.grid import count_completions, solve_grid
     from ..puzzles.grid_symmetry import board_symmetry
+    from ..spec import solve
+    from ..specs.grid import SPEC, GridCase
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
@@ -304,10 +307,8 @@ def grid(
                 board, tokens, sufs, symmetry=board_symmetry(board),
                 time_limit=deadline.remaining(),
             )  # fmt: skip
-        if cnt.complete:
-            status = "OPTIMAL" if cnt.count else "INFEASIBLE"
-        else:
-            status = "FEASIBLE" if cnt.count else "UNKNOWN"
+        # A count is never OPTIMAL: FEASIBLE (complete: an exact count; else a lower bound).
+        status = listing_status(cnt.count, cnt.complete).value
         interrupted = cnt.stopped == "interrupted"
         if as_json:
             qs: list[dict[str, Any]] = [] if cnt.example is None else [{
@@ -353,13 +354,15 @@ def grid(
         raise SystemExit(code)
     guard = time_guard(deadline, grace=0.3)
     with guard, progress("grid: enumerating", enabled=not as_json) as tick:
-        e = enumerate_quadruples(
-            board, tokens, not all_orientations, symmetry=sym, time_limit=deadline.remaining(),
+        res = solve(
+            SPEC, GridCase(board, tokens, not all_orientations, sym), "matching",
+            time_limit=deadline.remaining(),
             on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
         )  # fmt: skip
+    e: GridEnumeration = res.solution
     # A listing is never OPTIMAL: FEASIBLE when it found something (complete or not, see
     # "complete"), INFEASIBLE when it finished with nothing, UNKNOWN when stopped with nothing.
-    status = listing_status(e.count, e.complete).value
+    status = res.status.value
     interrupted = e.stopped == "interrupted"
     if as_json:
         n = float(e.count)
@@ -367,7 +370,8 @@ def grid(
             result_row(
                 base, status=status, objective=n if e.count else None,
                 bound=n if e.complete and e.count else None,
-                gap=0.0 if e.complete and e.count else None, method=e.method,
+                gap=0.0 if e.complete and e.count else None, method=res.method,
+                verified=res.verified,
                 wall_time=e.wall_time, solution=[list(q.suffixes) for q in e.quadruples],
                 counts={"quadruples": e.count}, interrupted=interrupted, complete=e.complete,
                 stopped=e.stopped, orbit_size=e.orbit_size, count=e.count, stats=e.stats,
@@ -428,10 +432,7 @@ def _run_unique(
     others = [p for p in d.puzzles if not p.unique]
     # Complete: the unique puzzles are all of them (none: INFEASIBLE); stopped: those found in
     # the classes counted so far (FEASIBLE, or UNKNOWN when none yet).
-    if d.complete:
-        status = "OPTIMAL" if uniq else "INFEASIBLE"
-    else:
-        status = "FEASIBLE" if uniq else "UNKNOWN"
+    status = listing_status(len(uniq), d.complete).value
     interrupted = d.stopped == "interrupted"
     if as_json:
         n = float(len(uniq))

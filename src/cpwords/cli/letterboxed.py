@@ -403,8 +403,9 @@ def _run_generate(
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
-    # Complete = every requested box, each proven; fewer: FEASIBLE; none: UNKNOWN (exit 1).
-    status = "OPTIMAL" if gen.complete else ("FEASIBLE" if found else "UNKNOWN")
+    # A generated list of boxes is a listing: never OPTIMAL. FEASIBLE with boxes ("complete":
+    # every requested box, each proven), UNKNOWN with none (exit 1).
+    status = "FEASIBLE" if found else "UNKNOWN"
     if as_json:
         echo_json(
             result_row(

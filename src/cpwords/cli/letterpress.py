@@ -108,11 +108,10 @@ def letterpress(
     words: list[str] = res.solution
     info = res.solver_info
     count = int(res.objective or 0)
-    # An exhaustive listing that found nothing is a proven "none", as everywhere (exit 1).
-    none = {"status": "INFEASIBLE", "objective": None, "bound": None, "gap": None}
+    # An exhaustive listing that found nothing is a proven "none" (INFEASIBLE, exit 1).
     if as_json:
         row = result_row(
-            res.to_dict() | (none if count == 0 else {}), counts={"words": count},
+            res.to_dict(), counts={"words": count},
             letters=info["letters"], count=count, returned=len(words),
             lexicon=info["source"], lexicon_size=info["words"],
             index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},

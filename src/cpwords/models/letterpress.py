@@ -37,7 +37,7 @@ from ..lexicon import (
     read_file_bytes,
 )
 from ..puzzles.letterpress import parse_letters
-from ..result import SolveResult, Status
+from ..result import SolveResult, listing_status
 
 __all__ = [
     "LetterpressIndex",
@@ -492,9 +492,10 @@ def query_letterpress_index(
     Returns
     -------
     SolveResult
-        ``status`` OPTIMAL (the listing is exhaustive), ``objective == bound`` the number of
-        spellable words, ``solution`` the listed words (list of str), ``wall_time`` the query
-        time in seconds.
+        ``status`` FEASIBLE with ``solver_info["complete"]`` (the listing is exhaustive; a
+        listing is never OPTIMAL) or INFEASIBLE when no word is spelled; ``objective ==
+        bound`` the number of spellable words, ``solution`` the listed words (list of str),
+        ``wall_time`` the query time in seconds.
 
     Raises
     ------
@@ -526,7 +527,10 @@ def query_letterpress_index(
         "index_from_cache": index.from_cache,
         "letters": letters,
         "returned": len(words),
+        "complete": True,
     }
-    return SolveResult(
-        Status.OPTIMAL, float(total), float(total), t2 - t1, words, "index", solver_info=info
-    )
+    # A listing optimises nothing, so it is never OPTIMAL: FEASIBLE and complete (the count
+    # is exact: bound == objective), or INFEASIBLE when the bag spells no word.
+    status = listing_status(total, complete=True)
+    count = float(total) if total else None
+    return SolveResult(status, count, count, t2 - t1, words, "index", solver_info=info)

@@ -3,8 +3,9 @@
 Instance tables (keys): ``top`` (tokens from the ``top`` most frequent English words),
 optional ``suffix_length``, ``min_prefix``, ``plurals``, and ``board`` (a board file; default
 the seed's ``okwddm``). The objective is the number of suffix classes (one per symmetry orbit)
-that admit a full board. All three methods are exhaustive, so each proves the count; the study
-compares their times (the seed's backtracking against the matching enumeration and CP-SAT).
+that admit a full board. All three methods are exhaustive listings (FEASIBLE with ``complete``
+when they finish, never OPTIMAL); the study compares their times (the seed's backtracking
+against the matching enumeration and CP-SAT).
 """
 
 from __future__ import annotations
@@ -27,17 +28,30 @@ from ..puzzles.grid import (
     load_board,
     wordfreq_tokens,
 )
-from ..result import SolveResult, Status
-from ..spec import MethodInfo, PuzzleSpec, no_params
+from ..puzzles.grid_symmetry import BoardSymmetry
+from ..result import SolveResult, listing_status
+from ..spec import MethodInfo, PuzzleSpec, call_method, no_params
 from .sources import resolve_path
 
 
 @dataclass(frozen=True)
 class GridCase:
-    """A board and its tokens."""
+    """A board, its tokens, and how to list the suffix classes.
+
+    Parameters
+    ----------
+    board : Board
+    tokens : GridTokens
+    break_symmetry : bool
+        One suffix assignment per class of rotations/reflections (True) or every orientation.
+    symmetry : BoardSymmetry, optional
+        The board's automorphism group, when already computed (``matching`` only).
+    """
 
     board: Board
     tokens: GridTokens
+    break_symmetry: bool = True
+    symmetry: BoardSymmetry | None = None
 
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> GridCase:
@@ -55,11 +69,19 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> GridCase:
 
 
 def _as_result(e: GridEnumeration) -> SolveResult:
+    """A listing: FEASIBLE (never OPTIMAL), complete or not (``solver_info["complete"]``);
+    INFEASIBLE when it finished with nothing. The solution is the enumeration itself (also
+    when empty, for its statistics; the objective is then None)."""
     n = float(e.count)
-    # The raw example boards, so the checker (not a KeyError) judges an incomplete one.
-    sol = [{"suffixes": list(q.suffixes), "board": dict(q.example)} for q in e.quadruples]
-    info = {"group_order": e.group_order, "orbit_size": e.orbit_size, **e.stats}
-    return SolveResult(Status.OPTIMAL, n, n, e.wall_time, sol, e.method, solver_info=info)
+    info = {
+        "group_order": e.group_order, "orbit_size": e.orbit_size, "complete": e.complete,
+        "stopped": e.stopped, **e.stats,
+    }  # fmt: skip
+    return SolveResult(
+        listing_status(e.count, e.complete), n if e.count else None,
+        n if e.complete and e.count else None, e.wall_time, e, e.method,
+        solver_info=info,
+    )  # fmt: skip
 
 
 def run(
@@ -71,31 +93,49 @@ def run(
     workers: int,
     params: Mapping[str, Any],
 ) -> SolveResult:
-    """``matching``, ``cpsat`` or ``backtrack`` (see the module docstring)."""
-    no_params("grid", params)
+    """Run one named method (see ``SPEC.methods``): the only dispatch on grid listings.
+
+    ``matching`` takes ``on_progress`` (``(nodes, found)`` callback) and honours the time
+    limit (what it listed is kept); ``cpsat`` and ``backtrack`` run to the end.
+    """
     if method == "matching":
-        return _as_result(enumerate_quadruples(case.board, case.tokens))
+        return _as_result(
+            call_method(
+                enumerate_quadruples, case.board, case.tokens, case.break_symmetry,
+                params=params, symmetry=case.symmetry, time_limit=time_limit,
+            )
+        )  # fmt: skip
+    no_params("grid", params)
     if method == "cpsat":
-        return _as_result(cpsat_quadruples(case.board, case.tokens, workers=workers))
-    return _as_result(backtrack_quadruples(case.board, case.tokens))
+        return _as_result(
+            cpsat_quadruples(case.board, case.tokens, case.break_symmetry, workers=workers)
+        )
+    return _as_result(backtrack_quadruples(case.board, case.tokens, case.break_symmetry))
 
 
 def problems(case: GridCase, result: SolveResult) -> list[str]:
     """Every listed class is distinct and its example board passes the grid checker."""
-    sols = list(result.solution)
-    if len({tuple(q["suffixes"]) for q in sols}) != len(sols):
+    quads = list(result.solution.quadruples)
+    if len({q.suffixes for q in quads}) != len(quads):
         return ["a suffix class is listed twice"]
     t = case.tokens
-    for q in sols:
-        found = grid_problems(case.board, q["board"], t.words, t.suffix_length, t.min_prefix)
+    for q in quads:
+        found = grid_problems(case.board, q.example, t.words, t.suffix_length, t.min_prefix)
         if found:
-            return [f"class {'/'.join(q['suffixes'])}: {found[0]}"]
+            return [f"class {'/'.join(q.suffixes)}: {found[0]}"]
+        if tuple(q.example[v] for v in case.board.suffix_slots) != q.suffixes:
+            return [f"class {'/'.join(q.suffixes)}: its example board has other suffixes"]
     return []
 
 
 def objective(case: GridCase, solution: Any) -> float:
     """Suffix classes listed."""
-    return float(len(list(solution)))
+    return float(len(solution.quadruples))
+
+
+def solution_json(solution: Any) -> Any:
+    """A study row's copy of a listing: each class's suffixes and example board."""
+    return [{"suffixes": list(q.suffixes), "board": dict(q.example)} for q in solution.quadruples]
 
 
 SPEC = PuzzleSpec(
@@ -112,6 +152,7 @@ SPEC = PuzzleSpec(
     make_instance=make_instance,
     run=run,
     size=lambda case: len(case.tokens.words),
+    solution_json=solution_json,
     size_label="lexicon words",
     spec_keys=frozenset({"top", "suffix_length", "min_prefix", "plurals", "board"}),
     objective_label="suffix classes with a full board",
