@@ -38,6 +38,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from ..errors import ModelError
+from ..result import Status
 from .cpsat_status import Task, cpsat_status, new_solver
 from .cpsat_stop import solve as solve_interruptibly
 from .wordsnake_flow import FlowDual, PairScore, item_copies, overlap, score_sequence
@@ -337,11 +338,10 @@ def solve_core(
     def left() -> float | None:
         return None if deadline is None else deadline - time.perf_counter()
 
-    def run(model: cp_model.CpModel) -> tuple[cp_model.CpSolver, Any, bool]:
+    def run(model: cp_model.CpModel) -> tuple[cp_model.CpSolver, Status, bool]:
         solver = new_solver(left(), workers, seed)
         code, stopped = solve_interruptibly(solver, model)
-        cpsat_status(code, Task.OPTIMISE, model, "core model")  # raises on MODEL_INVALID
-        return solver, code, stopped
+        return solver, cpsat_status(code, Task.OPTIMISE, model, "core model"), stopped
 
     # Path cover over the core.
     model = cp_model.CpModel()
@@ -372,8 +372,8 @@ def solve_core(
         model.add(sum(score_terms) >= core.target)
         model.add(sum(rc_terms) <= core.budget)
         model.maximize(sum(score_terms))
-        solver, code, interrupted = run(model)
-        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        solver, status, interrupted = run(model)
+        if status in (Status.OPTIMAL, Status.FEASIBLE):
             succ = {t: h for t, h, x in lits if t != 0 and solver.boolean_value(x)}
             seq: list[int] = []
             for t, h, x in lits:
@@ -385,8 +385,8 @@ def solve_core(
             best_order, best = seq, score_sequence(seq, pair, instance.cyclic)
             if progress is not None:
                 progress(time.perf_counter() - start, best, None)
-        proven_pc = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        proven_pc = status in (Status.OPTIMAL, Status.INFEASIBLE)
+        if status in (Status.OPTIMAL, Status.FEASIBLE):
             pc_bound = int(np.floor(solver.best_objective_bound + 1e-6))
     if not instance.cyclic or interrupted:
         return CoreOutcome(best_order, best, proven_pc, pc_bound, len(lits), interrupted)
@@ -404,8 +404,8 @@ def solve_core(
         cyc.add(sum(score * x for _, _, x, score, _ in hc) >= goal)
         cyc.add(sum(r * x for _, _, x, _, r in hc) <= core.budget)
         cyc.maximize(sum(score * x for _, _, x, score, _ in hc))
-        solver, code, interrupted = run(cyc)
-        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        solver, status, interrupted = run(cyc)
+        if status in (Status.OPTIMAL, Status.FEASIBLE):
             nxt = {a: b for a, b, x, _, _ in hc if solver.boolean_value(x)}
             seq, node = [], 0
             for _ in range(N):
@@ -415,7 +415,7 @@ def solve_core(
             if best is None or value > best:
                 best_order, best = seq, value
             hc_bound = int(np.floor(solver.best_objective_bound + 1e-6))
-        proven_hc = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        proven_hc = status in (Status.OPTIMAL, Status.INFEASIBLE)
     bound = None
     if pc_bound is not None or hc_bound is not None:
         bound = max(b for b in (pc_bound, hc_bound, best) if b is not None)

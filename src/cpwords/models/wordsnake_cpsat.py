@@ -34,7 +34,7 @@ from .wordsnake_common import (
     open_context,
     order_to_arcs,
 )
-from .wordsnake_hub import DEPOT
+from .wordsnake_hub import DEPOT, entering_arcs
 
 
 def solve_hub_cpsat(
@@ -143,8 +143,7 @@ def solve_hub_cpsat(
         if (status is Status.FEASIBLE and not missing) or interrupted:
             break
         for comp in missing:
-            in_s = set(comp)
-            model.add(sum(x[a] for v in comp for a in ins[v] if int(hg.tail[a]) not in in_s) >= 1)
+            model.add(sum(x[a] for a in entering_arcs(hg, comp, ins)) >= 1)
             cuts += 1
     info = _solver_info(
         "cp-sat", formulation="letter-hub", workers=workers, seed=seed, rounds=rounds,

@@ -10,6 +10,7 @@ Euler circuit read from the depot is the ordering. Formulation card: ``models/wo
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -154,6 +155,27 @@ def build_hub_graph(instance: WordsnakeInstance, graph: OverlapGraph | None = No
         },
         eligible=tuple(np.isin(np.arange(n), eligible).tolist()),
     )
+
+
+def entering_arcs(hg: HubGraph, nodes: list[int], ins: Sequence[Iterable[int]]) -> list[int]:
+    """The arcs entering a node set S from outside: the support of the subtour elimination cut
+    ``x(delta_in(S)) >= 1`` (the one cut builder of the letter-hub MIP and CP-SAT models).
+
+    Parameters
+    ----------
+    hg : HubGraph
+    nodes : list of int
+        The node set S (e.g. a component from :func:`components_missing_root`).
+    ins : sequence of arrays of int
+        ``hg.in_arcs()`` (the arcs into each node), computed once by the caller.
+
+    Returns
+    -------
+    list of int
+        Arc indices ``a`` with ``head(a)`` in S and ``tail(a)`` outside S.
+    """
+    in_s = set(nodes)
+    return [a for v in nodes for a in ins[v] if int(hg.tail[a]) not in in_s]
 
 
 def components_missing_root(hg: HubGraph, chosen: np.ndarray) -> list[list[int]]:

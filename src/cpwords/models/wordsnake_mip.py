@@ -33,7 +33,7 @@ from .wordsnake_common import (
     open_context,
     order_to_arcs,
 )
-from .wordsnake_hub import DEPOT
+from .wordsnake_hub import DEPOT, entering_arcs
 
 # ---------------------------------------------------------------------------------------------
 # Letter-hub formulation, MIP backend.
@@ -197,12 +197,9 @@ def solve_hub_mip(
     def add_cuts(components: list[list[int]]) -> None:
         nonlocal cuts
         for comp in components:
-            in_s = set(comp)
             ct = solver.Constraint(1, inf)
-            for v in comp:
-                for a in ins[v]:
-                    if int(hg.tail[a]) not in in_s:
-                        ct.SetCoefficient(x[a], 1)
+            for a in entering_arcs(hg, comp, ins):
+                ct.SetCoefficient(x[a], 1)
             cuts += 1
 
     add_cuts(pending_cuts)
