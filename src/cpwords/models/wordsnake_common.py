@@ -56,6 +56,12 @@ MIP_BACKENDS = {"highs": "HIGHS", "scip": "SCIP", "cbc": "CBC"}
 #: result is then FEASIBLE with the min-cost-flow bound (gap 0.007% on that instance).
 MIP_MAX_ARCS = 300_000
 
+#: A further cut round of the letter-hub MIP is not started with less time left than this
+#: (seconds), nor with less than the previous round took: HiGHS under OR-Tools did not honour
+#: short limits (1,000 random 'abc' strings: rounds of 7.4 and 7.8 s, then a round given 3.6 s
+#: ran 8.1 s and a round given 0.3 s ran 4.1 s, so 10 s and 20 s limits ended at 13.6 and 24.7 s).
+MIP_MIN_ROUND_SECONDS = 2.0
+
 
 # ---------------------------------------------------------------------------------------------
 # Shared pieces: scores from the overlap graph, repair of disconnected solutions, hints.

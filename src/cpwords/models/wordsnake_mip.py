@@ -22,6 +22,7 @@ from .native import quiet_stdout
 from .wordsnake_common import (
     MIP_BACKENDS,
     MIP_MAX_ARCS,
+    MIP_MIN_ROUND_SECONDS,
     MIP_STATUS,
     PreparedInstance,
     ProgressCallback,
@@ -203,16 +204,19 @@ def solve_hub_mip(
             cuts += 1
 
     add_cuts(pending_cuts)
+    last = 0.0  # seconds the previous round took
     try:  # Ctrl-C (HiGHS and SCIP do not catch it): keep the best ordering so far
         while max_rounds is None or rounds < max_rounds:
             if deadline is not None:
                 remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    break
+                if remaining <= 0 or (rounds and remaining < max(MIP_MIN_ROUND_SECONDS, last)):
+                    break  # a round started now would overrun (see MIP_MIN_ROUND_SECONDS)
                 solver.SetTimeLimit(max(1, int(remaining * 1000)))
             rounds += 1
+            began = time.perf_counter()
             with quiet_stdout():
                 code = solver.Solve(params)
+            last = time.perf_counter() - began
             if code == pywraplp.Solver.ABNORMAL or code == pywraplp.Solver.MODEL_INVALID:
                 raise ModelError(f"{backend} returned an abnormal status on the Wordsnake model")
             status = MIP_STATUS.get(code, Status.UNKNOWN)
