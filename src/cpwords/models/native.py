@@ -1,4 +1,4 @@
-"""Living with native solvers: silencing the banners they print on the process's stdout."""
+"""Living with native solvers: silencing their stdout banners, stopping HiGHS on Ctrl-C."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 
 @contextlib.contextmanager
@@ -28,3 +29,28 @@ def quiet_stdout() -> Iterator[None]:
     finally:
         os.dup2(saved, 1)
         os.close(saved)
+
+
+def run_highs_interruptibly(h: Any) -> bool:
+    """Run a ``highspy.Highs`` solve in its solver thread; Ctrl-C cancels it.
+
+    highspy's own handler (``Highs.solve``) prints to stdout, which would break ``--json``; this
+    one waits on the solver thread and calls ``cancelSolve`` (user interrupts enabled) itself.
+
+    Returns
+    -------
+    bool
+        True when Ctrl-C stopped the solve (its best solution so far is kept by HiGHS).
+    """
+    h.HandleUserInterrupt = True
+    h.startSolve()
+    stopped = False
+    while True:
+        try:
+            done, _ = h.wait(0.05)
+        except KeyboardInterrupt:
+            stopped = True
+            h.cancelSolve()
+            continue
+        if done:
+            return stopped

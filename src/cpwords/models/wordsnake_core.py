@@ -574,26 +574,6 @@ def _euler_order(arcs: _CoreArcs, xi: np.ndarray, root: int, W: int) -> list[int
     return [seq[-1], *seq[:-1]]  # a cycle through the words, starting at the root
 
 
-def _run_interruptibly(h: Any) -> bool:
-    """Run HiGHS in its solver thread; Ctrl-C cancels the solve. Returns True after Ctrl-C.
-
-    highspy's own handler (``Highs.solve``) prints to stdout, which would break ``--json``; this
-    one waits on the solver thread and calls ``cancelSolve`` (user interrupts enabled) itself.
-    """
-    h.HandleUserInterrupt = True
-    h.startSolve()
-    stopped = False
-    while True:
-        try:
-            done, _ = h.wait(0.05)
-        except KeyboardInterrupt:
-            stopped = True
-            h.cancelSolve()
-            continue
-        if done:
-            return stopped
-
-
 def _add_row(h: Any, cols: np.ndarray, vals: np.ndarray, lo: float, hi: float) -> None:
     h.addRow(lo, hi, int(cols.size), cols.astype(np.int32), vals.astype(float))
 
@@ -639,7 +619,7 @@ def solve_core_mip(
     """
     import highspy
 
-    from .native import quiet_stdout
+    from .native import quiet_stdout, run_highs_interruptibly
 
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -700,7 +680,7 @@ def solve_core_mip(
             # 400,000-column core, so it gets 85% of what is left.
             seconds = max(0.01, 0.85 * left()) if deadline is not None else highspy.kHighsInf
             h.setOptionValue("time_limit", seconds)
-            if _run_interruptibly(h):
+            if run_highs_interruptibly(h):
                 interrupted = True
             st = h.getModelStatus()
             if interrupted:

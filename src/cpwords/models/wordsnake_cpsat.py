@@ -65,9 +65,9 @@ def solve_hub_cpsat(
         Starting ordering, passed to CP-SAT as a solution hint.
     progress : callable, optional
         ``progress(elapsed, incumbent, bound)`` on each improving solution.
-
     prepared : PreparedInstance, optional
         Overlap and hub graphs already built for this instance in the same solve.
+
     Returns
     -------
     SolveResult
@@ -200,9 +200,9 @@ def solve_routes_cpsat(
         Starting ordering: CP-SAT hint and initial incumbent.
     progress : callable, optional
         ``progress(elapsed, incumbent, bound)`` on each improving solution.
-
     prepared : PreparedInstance, optional
         Overlap and hub graphs already built for this instance in the same solve.
+
     Returns
     -------
     SolveResult
@@ -382,9 +382,9 @@ def solve_naive_circuit(
         Starting ordering passed as a hint.
     progress : callable, optional
         ``progress(elapsed, incumbent, bound)`` on each improving solution.
-
     prepared : PreparedInstance, optional
         Overlap and hub graphs already built for this instance in the same solve.
+
     Returns
     -------
     SolveResult

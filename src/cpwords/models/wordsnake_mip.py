@@ -1,7 +1,8 @@
 """Letter-hub formulation of the Wordsnake as an integer program with a lazy cut loop.
 
 :func:`solve_hub_mip` — the letter-hub formulation (see :mod:`.wordsnake_hub` and the card
-``models/wordsnake.md``) through OR-Tools' ``pywraplp`` (HiGHS by default, SCIP available),
+``models/wordsnake.md``) in HiGHS through ``highspy`` (default) or in SCIP or CBC through
+OR-Tools' ``pywraplp``,
 with connectivity cuts added lazily: solve, find the components that miss the root, cut them
 off, solve again, until the integer optimum is connected. OPTIMAL only when the last relaxation
 was proven optimal *and* its solution was connected.
@@ -18,7 +19,7 @@ from ortools.linear_solver import pywraplp
 from ..errors import InputError, ModelError
 from ..puzzles.wordsnake import WordsnakeInstance
 from ..result import SolveResult, Status, TracePoint
-from .native import quiet_stdout
+from .native import quiet_stdout, run_highs_interruptibly
 from .wordsnake_common import (
     MIP_BACKENDS,
     MIP_MAX_ARCS,
@@ -34,7 +35,7 @@ from .wordsnake_common import (
     open_context,
     order_to_arcs,
 )
-from .wordsnake_hub import DEPOT, entering_arcs
+from .wordsnake_hub import DEPOT, HubGraph, entering_arcs
 
 # ---------------------------------------------------------------------------------------------
 # Letter-hub formulation, MIP backend.
@@ -61,7 +62,8 @@ def solve_hub_mip(
     time_limit : float or None
         Wall-clock limit in seconds for the whole cut loop; None for no limit.
     backend : {"highs", "scip", "cbc"}
-        Open-source MIP solver behind OR-Tools' ``pywraplp``.
+        Open-source MIP solver: HiGHS through ``highspy`` (its time limit honoured, Ctrl-C
+        cancels a round, the hint is a MIP start), SCIP or CBC through OR-Tools' ``pywraplp``.
     workers : int
         Threads offered to the MIP solver (HiGHS and SCIP mostly use one).
     seed : int
@@ -73,9 +75,9 @@ def solve_hub_mip(
         ``progress(elapsed, incumbent, bound)`` after each round of the cut loop.
     max_rounds : int, optional
         Stop after this many MIP rounds (0: the min-cost-flow relaxation only).
-
     prepared : PreparedInstance, optional
         Overlap and hub graphs already built for this instance in the same solve.
+
     Returns
     -------
     SolveResult
@@ -148,86 +150,47 @@ def solve_hub_mip(
             bound=bound, start=start, method=f"mip-{backend}", info=info, trace=trace,
         )  # fmt: skip
 
-    with quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
-        solver = pywraplp.Solver.CreateSolver(MIP_BACKENDS[backend])
-    if solver is None:  # pragma: no cover - depends on the OR-Tools build
-        raise ModelError(f"OR-Tools has no {backend} backend in this build")
-    solver.SuppressOutput()
-    # SCIP under OR-Tools stops with FEASIBLE, unproven, when given 2 threads (measured on 'abc'
-    # strings; 1 thread proves the same instances), and it is single-threaded here anyway.
-    threads = 1 if backend == "scip" else workers
-    info["threads"] = threads
-    solver.SetNumThreads(threads)
-    x = [solver.BoolVar(f"x{a}") for a in range(hg.m)]
-    inf = solver.infinity()
-    outs, ins = hg.out_arcs(), hg.in_arcs()
-    for v in range(hg.num_nodes):
-        if 1 <= v <= hg.n:
-            ct_out = solver.Constraint(1, 1)
-            ct_in = solver.Constraint(1, 1)
-        else:
-            ct_out = solver.Constraint(0, 0)  # balance: out - in == 0
-            ct_in = ct_out
-        for a in outs[v]:
-            ct_out.SetCoefficient(x[a], 1)
-        for a in ins[v]:
-            ct_in.SetCoefficient(x[a], 1 if ct_in is not ct_out else -1)
-    if not hg.cyclic:
-        ct = solver.Constraint(1, inf)
-        for a in outs[DEPOT]:
-            ct.SetCoefficient(x[a], 1)
-    obj = solver.Objective()
-    for a, w in enumerate(hg.weight.tolist()):
-        if w:
-            obj.SetCoefficient(x[a], float(w))
-    obj.SetMaximization()
-
-    if best_order is not None and backend != "highs":
-        # OR-Tools 9.15 crashes when a hint is given to HiGHS; there the hint only seeds the
-        # incumbent.
-        use = order_to_arcs(hg, scorer.items(best_order), scorer)
-        solver.SetHint(x, [float(min(u, 1)) for u in use.tolist()])
+    hint_arcs = None
+    if best_order is not None:
+        hint_arcs = np.minimum(order_to_arcs(hg, scorer.items(best_order), scorer), 1)
+    mip: _HighsHub | _OrtoolsHub = (
+        _HighsHub(hg, workers, seed, hint_arcs)
+        if backend == "highs"
+        else _OrtoolsHub(hg, backend, workers, seed, hint_arcs)
+    )
+    info["threads"] = mip.threads
+    ins = hg.in_arcs()
     proven = False
     rounds = cuts = 0
-    params = pywraplp.MPSolverParameters()
-    # OR-Tools' default relative MIP gap (1e-4) lets the solver stop "OPTIMAL" up to 0.01% below
-    # the optimum: above ~10,000 points that is a whole unit. A proof needs the gap at zero, and
-    # the bound is always the solver's best bound, never the incumbent.
-    params.SetDoubleParam(pywraplp.MPSolverParameters.RELATIVE_MIP_GAP, 0.0)
 
     def add_cuts(components: list[list[int]]) -> None:
         nonlocal cuts
         for comp in components:
-            ct = solver.Constraint(1, inf)
-            for a in entering_arcs(hg, comp, ins):
-                ct.SetCoefficient(x[a], 1)
+            mip.add_cut(entering_arcs(hg, comp, ins))
             cuts += 1
 
     add_cuts(pending_cuts)
     last = 0.0  # seconds the previous round took
-    try:  # Ctrl-C (HiGHS and SCIP do not catch it): keep the best ordering so far
+    try:  # Ctrl-C in SCIP or CBC (HiGHS is cancelled in its own thread): keep the best so far
         while max_rounds is None or rounds < max_rounds:
+            remaining = None
             if deadline is not None:
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0 or (rounds and remaining < max(MIP_MIN_ROUND_SECONDS, last)):
                     break  # a round started now would overrun (see MIP_MIN_ROUND_SECONDS)
-                solver.SetTimeLimit(max(1, int(remaining * 1000)))
             rounds += 1
             began = time.perf_counter()
-            with quiet_stdout():
-                code = solver.Solve(params)
+            status, round_bound, picked, stopped = mip.solve(remaining)
             last = time.perf_counter() - began
-            if code == pywraplp.Solver.ABNORMAL or code == pywraplp.Solver.MODEL_INVALID:
-                raise ModelError(f"{backend} returned an abnormal status on the Wordsnake model")
-            status = MIP_STATUS.get(code, Status.UNKNOWN)
+            if stopped:
+                info["interrupted"] = True
             if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
                 raise ModelError("the letter-hub model was reported infeasible")
-            if status in (Status.OPTIMAL, Status.FEASIBLE):
-                bound = _integral_bound(solver.Objective().BestBound(), bound)
-            if status is Status.UNKNOWN:
+            if round_bound is not None:
+                bound = _integral_bound(round_bound, bound)
+            if status is Status.UNKNOWN or picked is None:
                 break
-            chosen = np.array([v.solution_value() > 0.5 for v in x], dtype=bool)
-            missing, order, value = _read_round(hg, chosen, scorer)
+            missing, order, value = _read_round(hg, picked, scorer)
             if best is None or value > best:
                 best, best_order = value, order
             elapsed = time.perf_counter() - start
@@ -240,8 +203,8 @@ def solve_hub_mip(
             if bound is not None and best is not None and best >= bound - 1e-9:
                 proven = True
                 break
-            if status is Status.FEASIBLE and not missing:
-                break  # time ran out inside the solve; the solution is valid but unproven
+            if stopped or (status is Status.FEASIBLE and not missing):
+                break  # stopped inside the solve; the solution is valid but unproven
             add_cuts(missing)
     except KeyboardInterrupt:
         info["interrupted"] = True
@@ -251,3 +214,163 @@ def solve_hub_mip(
         objective=None if best is None else float(best), bound=bound, start=start,
         method=f"mip-{backend}", info=info, trace=trace,
     )  # fmt: skip
+
+
+class _HighsHub:
+    """The letter-hub program in HiGHS through ``highspy``.
+
+    Built from arrays in bulk; HiGHS's own ``time_limit`` is honoured, Ctrl-C cancels the solve
+    (:func:`~.native.run_highs_interruptibly`), the hint is passed as a MIP start, and the gap
+    limits are zero so that "optimal" is a proof. (Through OR-Tools' ``pywraplp`` HiGHS ignored
+    short limits, a hint crashed OR-Tools 9.15, and a solve could not be interrupted.)
+    """
+
+    def __init__(self, hg: HubGraph, workers: int, seed: int, hint_arcs: np.ndarray | None) -> None:
+        import highspy
+
+        self._hs = highspy
+        with quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
+            h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", 0.0)
+        h.setOptionValue("random_seed", int(seed))
+        self.threads = 1  # HiGHS's branch and bound is serial
+        m = hg.m
+        self.m = m
+        idx = np.arange(m, dtype=np.int32)
+        h.addVars(m, np.zeros(m), np.ones(m))
+        h.changeColsIntegrality(m, idx, np.ones(m, dtype=np.uint8))
+        h.changeColsCost(m, idx, hg.weight.astype(float))
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        # Degree rows: out = in = 1 at every word, out - in = 0 at the depot and the hubs.
+        outs, ins = hg.out_arcs(), hg.in_arcs()
+        starts: list[int] = []
+        cols: list[np.ndarray] = []
+        vals: list[np.ndarray] = []
+        lo: list[float] = []
+        nnz = 0
+        for v in range(hg.num_nodes):
+            o, i = np.asarray(outs[v], dtype=np.int32), np.asarray(ins[v], dtype=np.int32)
+            if 1 <= v <= hg.n:
+                rows = [(o, np.ones(o.size)), (i, np.ones(i.size))]
+                rhs = [1.0, 1.0]
+            else:
+                rows = [(np.r_[o, i], np.r_[np.ones(o.size), -np.ones(i.size)])]
+                rhs = [0.0]
+            for (c, w), b in zip(rows, rhs, strict=True):
+                starts.append(nnz)
+                cols.append(c)
+                vals.append(w)
+                lo.append(b)
+                nnz += c.size
+        rhs_arr = np.asarray(lo)
+        h.addRows(
+            len(lo), rhs_arr, rhs_arr, nnz, np.asarray(starts, dtype=np.int32),
+            np.concatenate(cols).astype(np.int32), np.concatenate(vals).astype(float),
+        )  # fmt: skip
+        if not hg.cyclic:  # a linear snake leaves the depot at least once
+            o = np.asarray(outs[DEPOT], dtype=np.int32)
+            h.addRow(1.0, highspy.kHighsInf, int(o.size), o, np.ones(o.size))
+        if hint_arcs is not None:
+            start = highspy.HighsSolution()
+            start.col_value = hint_arcs.astype(float).tolist()
+            start.value_valid = True
+            h.setSolution(start)
+        self.h = h
+
+    def add_cut(self, arcs: list[int]) -> None:
+        """Add ``x(arcs) >= 1``."""
+        c = np.asarray(arcs, dtype=np.int32)
+        self.h.addRow(1.0, self._hs.kHighsInf, int(c.size), c, np.ones(c.size))
+
+    def solve(self, seconds: float | None) -> tuple[Status, float | None, np.ndarray | None, bool]:
+        """One round: (status, best bound, chosen arcs or None, interrupted)."""
+        hs, h = self._hs, self.h
+        h.setOptionValue("time_limit", hs.kHighsInf if seconds is None else max(0.01, seconds))
+        stopped = run_highs_interruptibly(h)
+        st = h.getModelStatus()
+        if st == hs.HighsModelStatus.kInfeasible:
+            return Status.INFEASIBLE, None, None, stopped
+        info = h.getInfo()
+        has = info.primal_solution_status == 2  # a feasible point
+        ended = st in (
+            hs.HighsModelStatus.kOptimal, hs.HighsModelStatus.kTimeLimit,
+            hs.HighsModelStatus.kInterrupt,
+        )  # fmt: skip
+        bound = float(info.mip_dual_bound) if ended and np.isfinite(info.mip_dual_bound) else None
+        if not has:
+            return Status.UNKNOWN, bound, None, stopped
+        x = np.asarray(h.getSolution().col_value, dtype=float)[: self.m]
+        status = Status.OPTIMAL if st == hs.HighsModelStatus.kOptimal else Status.FEASIBLE
+        return status, bound, x > 0.5, stopped
+
+
+class _OrtoolsHub:
+    """The letter-hub program through OR-Tools' ``pywraplp`` (SCIP, CBC)."""
+
+    def __init__(
+        self, hg: HubGraph, backend: str, workers: int, seed: int, hint_arcs: np.ndarray | None
+    ) -> None:
+        with quiet_stdout():
+            solver = pywraplp.Solver.CreateSolver(MIP_BACKENDS[backend])
+        if solver is None:  # pragma: no cover - depends on the OR-Tools build
+            raise ModelError(f"OR-Tools has no {backend} backend in this build")
+        solver.SuppressOutput()
+        # SCIP under OR-Tools stops with FEASIBLE, unproven, when given 2 threads (measured on
+        # 'abc' strings; 1 thread proves the same instances), and it is single-threaded anyway.
+        self.threads = 1 if backend == "scip" else workers
+        solver.SetNumThreads(self.threads)
+        self.backend = backend
+        x = [solver.BoolVar(f"x{a}") for a in range(hg.m)]
+        inf = solver.infinity()
+        outs, ins = hg.out_arcs(), hg.in_arcs()
+        for v in range(hg.num_nodes):
+            if 1 <= v <= hg.n:
+                ct_out = solver.Constraint(1, 1)
+                ct_in = solver.Constraint(1, 1)
+            else:
+                ct_out = solver.Constraint(0, 0)  # balance: out - in == 0
+                ct_in = ct_out
+            for a in outs[v]:
+                ct_out.SetCoefficient(x[a], 1)
+            for a in ins[v]:
+                ct_in.SetCoefficient(x[a], 1 if ct_in is not ct_out else -1)
+        if not hg.cyclic:
+            ct = solver.Constraint(1, inf)
+            for a in outs[DEPOT]:
+                ct.SetCoefficient(x[a], 1)
+        obj = solver.Objective()
+        for a, w in enumerate(hg.weight.tolist()):
+            if w:
+                obj.SetCoefficient(x[a], float(w))
+        obj.SetMaximization()
+        if hint_arcs is not None:
+            solver.SetHint(x, [float(u) for u in hint_arcs.tolist()])
+        self.params = pywraplp.MPSolverParameters()
+        # OR-Tools' default relative MIP gap (1e-4) lets the solver stop "OPTIMAL" up to 0.01%
+        # below the optimum: above ~10,000 points that is a whole unit. A proof needs the gap at
+        # zero, and the bound is always the solver's best bound, never the incumbent.
+        self.params.SetDoubleParam(pywraplp.MPSolverParameters.RELATIVE_MIP_GAP, 0.0)
+        self.solver, self.x, self.inf = solver, x, inf
+
+    def add_cut(self, arcs: list[int]) -> None:
+        """Add ``x(arcs) >= 1``."""
+        ct = self.solver.Constraint(1, self.inf)
+        for a in arcs:
+            ct.SetCoefficient(self.x[a], 1)
+
+    def solve(self, seconds: float | None) -> tuple[Status, float | None, np.ndarray | None, bool]:
+        """One round: (status, best bound, chosen arcs or None, interrupted)."""
+        solver = self.solver
+        if seconds is not None:
+            solver.SetTimeLimit(max(1, int(seconds * 1000)))
+        with quiet_stdout():
+            code = solver.Solve(self.params)
+        if code == pywraplp.Solver.ABNORMAL or code == pywraplp.Solver.MODEL_INVALID:
+            raise ModelError(f"{self.backend} returned an abnormal status on the Wordsnake model")
+        status = MIP_STATUS.get(code, Status.UNKNOWN)
+        if status not in (Status.OPTIMAL, Status.FEASIBLE):
+            return status, None, None, False
+        chosen = np.array([v.solution_value() > 0.5 for v in self.x], dtype=bool)
+        return status, solver.Objective().BestBound(), chosen, False
