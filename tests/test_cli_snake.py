@@ -102,3 +102,31 @@ def test_check_scores_a_proposed_order(tmp_path, capsys):
     order.write_text("run\nnausea\nseasick\nseasick\n")
     code, out, _ = run(["snake", str(words), "--check", str(order), "--json"], capsys)
     assert code == 1 and json.loads(out)["extra"] == ["seasick"]
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_an_exact_method_stopped_without_any_ordering_answers_unknown(
+    tmp_path, capsys, monkeypatch, as_json
+):
+    # The CLI once raised a TypeError (no ordering to measure) when an exact method returned
+    # no solution, e.g. the naive model stopped by the limit while it was being built.
+    import cpwords.models.wordsnake as models
+    from cpwords.result import SolveResult, Status
+
+    def stopped(instance, **_):
+        info = {"reason": "the time limit does not leave time to build the model"}
+        return SolveResult(Status.UNKNOWN, None, None, 0.1, None, "naive-circuit",
+                           solver_info=info)  # fmt: skip
+
+    monkeypatch.setattr(models, "solve_naive_circuit", stopped)
+    f = tmp_path / "w.txt"
+    f.write_text("run\nnausea\nseasick\n")
+    args = ["snake", str(f), "--method", "naive"] + (["--json"] if as_json else [])
+    code, out, err = run(args, capsys)
+    assert code == 1 and "Traceback" not in err
+    if as_json:
+        row = json.loads(out)
+        assert row["status"] == "UNKNOWN" and row["solution"] is None and row["verified"] is None
+        assert row["reason"].startswith("the time limit") and row["total_chars"] is None
+    else:
+        assert "no ordering: the time limit" in out and "UNKNOWN" in out

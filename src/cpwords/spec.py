@@ -319,8 +319,8 @@ def solve(
     -------
     SolveResult
         ``method`` is the registry name; the model's own label, when it differs, is kept in
-        ``solver_info["model"]``. ``verified`` is True when a solution passed the checker,
-        False when there is no solution.
+        ``solver_info["model"]``. ``verified`` is True when a solution passed the checker
+        (False only with ``strict=False``); None when there is no solution to check.
 
     Raises
     ------
@@ -341,7 +341,7 @@ def solve(
             res, method=name, solver_info={**res.solver_info, "model": res.method}
         )
     if res.solution is None or res.objective is None:  # nothing claimed, nothing to check
-        return res.with_verified(False)
+        return res
     ok, problem = verify(spec, instance, res)
     if not ok and strict:
         raise CheckError(

@@ -193,13 +193,16 @@ def snake(
             comp = None
             main_res = solve_wordsnake(instance, method, **kwargs)
     interrupted = bool(main_res.solver_info.get("interrupted"))
-    total, merged = snake_lengths(main_res.solution, cyclic, proper)
+    found = main_res.solution is not None
+    total, merged = snake_lengths(main_res.solution, cyclic, proper) if found else (None, None)
     if as_json:
         out = result_row(
             main_res.to_dict(), counts=None, interrupted=interrupted, n=instance.n,
             cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups), total_chars=total,
             snake_chars=merged, instance=instance.name,
         )  # fmt: skip
+        if not found and "reason" in main_res.solver_info:
+            out["reason"] = main_res.solver_info["reason"]
         if comp is not None:
             out["comparison"] = [
                 {**_row(r), "gap_to_optimum": comp.gap_to_optimum(r)} for r in comp.results
@@ -207,14 +210,18 @@ def snake(
             out["optimum"] = comp.optimum
         echo_json(out)
     else:
-        if instance.n <= LISTING_MAX_WORDS:
+        if not found:
+            why = main_res.solver_info.get("reason", "stopped before any ordering was found")
+            click.echo(f"no ordering: {why}")
+        elif instance.n <= LISTING_MAX_WORDS:
             click.echo(render_snake(main_res.solution, cyclic, proper))
         else:
             click.echo(f"(ordering of {instance.n:,} words not listed: use --json)")
         click.echo()
         kind = ("cyclic" if cyclic else "linear") + (", proper overlaps" if proper else "")
         click.echo(f"{'words':<10}  {instance.n:,} ({kind})")
-        click.echo(f"{'characters':<10}  {total:,} in the words, {merged:,} in the snake")
+        if total is not None and merged is not None:
+            click.echo(f"{'characters':<10}  {total:,} in the words, {merged:,} in the snake")
         click.echo(main_res.summary(width=10))
         solve_time = main_res.solver_info.get("solve_time")
         if solve_time is not None:
