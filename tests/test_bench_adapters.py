@@ -172,7 +172,10 @@ def test_a_method_ignoring_its_time_limit_is_stopped(
     assert rows[0]["status"] == "TIMEOUT" and rows[0]["objective"] is None
 
 
-def test_letterpress_spec_methods_agree_and_are_checked(tmp_path: Path) -> None:
+def test_letterpress_spec_methods_agree_and_are_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path / "cache"))
     lex = tmp_path / "words.txt"
     lex.write_text("cat\nact\ncoats\ntaco\ntact\na\nzebra\n")
     suite = tmp_path / "s.toml"
@@ -180,10 +183,37 @@ def test_letterpress_spec_methods_agree_and_are_checked(tmp_path: Path) -> None:
         '[suite]\npuzzle = "letterpress"\n'
         f'[[instances]]\nlexicon = "{lex}"\nletters = "tacos"\n'
         '[[methods]]\nmethod = "index"\n[[methods]]\nmethod = "trie"\n'
-        '[[methods]]\nmethod = "naive"\n'
+        '[[methods]]\nmethod = "naive"\n[[methods]]\nmethod = "index-build"\n'
+        '[[methods]]\nmethod = "index-load"\nrepeats = 2\n'
     )
     out = tmp_path / "r.jsonl"
     assert run_tasks(load_suite(suite).tasks, out, executor="serial").errors == 0
     rows = read_rows(out)
-    assert {r["method"] for r in rows} == {"index", "trie", "naive"}
+    assert {r["method"] for r in rows} == {"index", "trie", "naive", "index-build", "index-load"}
+    # The setup methods time the index with the query: never faster than the query alone.
+    by = {r["method"]: r for r in rows}
+    assert by["index-build"]["solver_info"]["index_from_cache"] is False
+    assert by["index-load"]["solver_info"]["index_from_cache"] is True
     assert all(r["verified"] is True and r["objective"] == 5 for r in rows)
+
+
+def test_truncate_prebuilt_dag_and_letterboxed_cold_dp_agree(tmp_path: Path) -> None:
+    words = ["a", "at", "cat", "cats", "scats", "i", "in", "tin", "tint", "tints"]
+    (tmp_path / "d.txt").write_text("\n".join(words))
+    rows = _run_suite(
+        tmp_path,
+        f'[suite]\npuzzle = "truncate"\n[[instances]]\nlexicon = "{tmp_path / "d.txt"}"\n'
+        "prebuilt = true\n"
+        '[[methods]]\nmethod = "dp"\n[[methods]]\nmethod = "seed-shrink"\n',
+    )
+    assert [r["objective"] for r in rows] == [5.0, 5.0] and all(r["verified"] for r in rows)
+    lb = tmp_path / "lb.txt"
+    lb.write_text("bechfag\ngjdkil\nbead\ndhl\nlcfgjik\ncab\n")
+    (tmp_path / "lb").mkdir()
+    rows = _run_suite(
+        tmp_path / "lb",
+        f'[suite]\npuzzle = "letterboxed"\n[[instances]]\nbox = "abc-def-ghi-jkl"\n'
+        f'lexicon = "{lb}"\n[[methods]]\nmethod = "dp"\n[[methods]]\nmethod = "dp-cold"\n',
+    )
+    assert {r["objective"] for r in rows} == {2013.0} and all(r["verified"] for r in rows)
+    assert {r["status"] for r in rows} == {"OPTIMAL"}

@@ -27,7 +27,7 @@ EXACT_METHODS = SPEC.names("exact")
 HEURISTIC_METHODS = tuple(m for m in SPEC.names("heuristic") if m not in PEERS)
 #: Outside solvers on the ATSP form (FEASIBLE, no bound): see cpwords.heuristics.wordsnake_peers.
 PEER_METHODS = PEERS
-#: ``exact`` resolves to this backend (the fastest in benchmarks/results/wordsnake.md).
+#: ``exact`` resolves to this backend (the fastest in benchmarks/results/study/report.md).
 DEFAULT_EXACT = SPEC.default_method
 METHODS = ("exact", *EXACT_METHODS, *HEURISTIC_METHODS, *PEER_METHODS)
 

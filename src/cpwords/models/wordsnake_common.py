@@ -395,7 +395,7 @@ def assignment_relaxation(hg: HubGraph) -> tuple[np.ndarray, int]:
 #: CP-SAT subsolvers in the order they are given workers. The letter-hub relaxation is an
 #: assignment-type LP whose bound is nearly tight, so the LP-heavy workers come first: with the
 #: default 2-worker portfolio CP-SAT did not close a 300-word instance in 30 s, with ``max_lp``
-#: it proves 1,000 words in under a second (measured, see benchmarks/results/wordsnake.md).
+#: it proves 1,000 words in under a second (measured on ENABLE samples, 2026-11-22).
 LP_FIRST_SUBSOLVERS = (
     "max_lp",
     "default_lp",

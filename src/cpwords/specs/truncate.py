@@ -1,7 +1,8 @@
 """Truncate's spec: the longest sequence by the DP and by the seed's two searches.
 
 Instance tables (keys): ``lexicon`` (``truncate``, ``enable1``, ``letterpress``, ``wordfreq:N``
-or a path), optionally with ``n`` and ``seed`` for a seeded sample of ``n`` of its words. All
+or a path), optionally with ``n`` and ``seed`` for a seeded sample of ``n`` of its words, and
+``prebuilt = true`` to build the word DAG before the clock starts (the DP's sweep alone). All
 three methods are exact (the seed's two searches are exhaustive, only slower), so the study
 compares their solve times; the seeds' searches have no time limit of their own and are stopped
 by the harness (status ``TIMEOUT``) when they run far past the suite's limit.
@@ -16,7 +17,7 @@ from typing import Any
 from ..errors import InputError
 from ..heuristics.truncate import extend_search, shrink_search
 from ..lexicon import Lexicon, lexicon_from_words
-from ..models.truncate import TruncateDag, truncate_dp
+from ..models.truncate import TruncateDag, truncate_dag, truncate_dp
 from ..puzzles.truncate import (
     TruncateSolution,
     truncate_sequence_problems,
@@ -27,15 +28,27 @@ from ..spec import MethodInfo, PuzzleSpec, call_method, no_params, solve
 from .sources import lexicon_words, sample_words
 
 
-def make_instance(spec: Mapping[str, Any], base_dir: Path) -> Lexicon:
-    """The dictionary of one instance table."""
+def make_instance(spec: Mapping[str, Any], base_dir: Path) -> Lexicon | TruncateDag:
+    """The dictionary of one instance table.
+
+    With ``prebuilt = true`` the instance is the dictionary's word DAG, built before any method
+    runs, so ``dp`` times its sweep alone (the seed's searches get the words).
+    """
     if "lexicon" not in spec:
         raise InputError("a truncate instance needs a 'lexicon'")
     name = str(spec["lexicon"])
     if "n" in spec:
         words = sample_words(name, int(spec["n"]), int(spec.get("seed", 0)), base_dir)
-        return lexicon_from_words(words, f"{name} sample n={spec['n']}")
-    return lexicon_from_words(lexicon_words(name, str(base_dir)), name)
+        lexicon = lexicon_from_words(words, f"{name} sample n={spec['n']}")
+    else:
+        lexicon = lexicon_from_words(lexicon_words(name, str(base_dir)), name)
+    if spec.get("prebuilt", False):
+        return truncate_dag(lexicon)
+    return lexicon
+
+
+def _size(words: Lexicon | TruncateDag) -> int:
+    return len(words.words) if isinstance(words, TruncateDag) else len(words)
 
 
 def _sequence(solution: Any) -> list[str]:
@@ -137,9 +150,9 @@ SPEC = PuzzleSpec(
     },
     make_instance=make_instance,
     run=run,
-    size=len,
+    size=_size,
     size_label="dictionary words",
-    spec_keys=frozenset({"lexicon", "n", "seed"}),
+    spec_keys=frozenset({"lexicon", "n", "seed", "prebuilt"}),
     solution_json=_sequence,
     objective_label="words in the sequence",
 )

@@ -61,8 +61,7 @@ def random_strings(
 ) -> list[str]:
     """``n`` seeded random strings over ``alphabet`` with lengths uniform in [min_len, max_len].
 
-    The same generator as ``benchmarks/bench_wordsnake.py``'s small-alphabet family, so the two
-    name the same lists for the same ``(n, seed)``; repeats are kept (they are separate items).
+    Repeats are kept (they are separate items).
 
     Raises
     ------
