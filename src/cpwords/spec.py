@@ -15,7 +15,7 @@ spec's registry is the one the CLI's ``--method`` takes, the one a suite lists a
 >>> from cpwords.spec import get_spec, solve
 >>> from cpwords.puzzles.wordsnake import WordsnakeInstance
 >>> sorted(get_spec("letterboxed").methods)
-['cpsat', 'dp', 'seed-best', 'seed-first']
+['cpsat', 'dp', 'dp-cold', 'seed-best', 'seed-first']
 >>> res = solve("wordsnake", WordsnakeInstance(("seasick", "run", "nausea")), "auto")
 >>> res.status.value, res.objective, res.method, res.verified
 ('OPTIMAL', 10.0, 'auto', True)
