@@ -291,3 +291,17 @@ def test_gap_series_scores_only_against_proven_optima_by_family_and_size() -> No
     assert list(series) == ["ab"]  # cd has only a bound: left out
     ((size, pct),) = series["ab"]["greedy"]
     assert size == 10 and abs(pct - (90.0 + 95.0) / 2) < 1e-9
+
+
+def test_an_exact_complete_listing_counts_as_proven_but_never_a_partial_one() -> None:
+    from cpwords.bench.report import proven
+
+    def row(status: str, kind: str = "exact", complete: bool | None = None) -> dict:
+        info = {} if complete is None else {"complete": complete}
+        return {"status": status, "kind": kind, "solver_info": info}
+
+    assert proven(row("OPTIMAL"))
+    assert proven(row("FEASIBLE", complete=True)) and proven(row("INFEASIBLE", complete=True))
+    assert not proven(row("FEASIBLE", complete=False)) and not proven(row("FEASIBLE"))
+    assert not proven(row("FEASIBLE", kind="heuristic", complete=True))
+    assert not proven(row("UNKNOWN", complete=True)) and not proven(row("ERROR"))

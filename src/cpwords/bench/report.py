@@ -38,13 +38,16 @@ def proven(row: dict[str, Any]) -> bool:
 
     A listing (every word a bag spells, every grid suffix class) is never OPTIMAL, since it
     optimises nothing, but when an exhaustive method finished it (``solver_info["complete"]``)
-    its count is exact, and the study compares it and times it like a proven optimum.
+    its count is exact (INFEASIBLE when it is zero), and the study compares it and times it like
+    a proven optimum.
     """
     if row.get("status") == "OPTIMAL":
         return True
     info = row.get("solver_info") or {}
     return bool(
-        row.get("status") == "FEASIBLE" and row.get("kind") == "exact" and info.get("complete")
+        row.get("status") in ("FEASIBLE", "INFEASIBLE")
+        and row.get("kind") == "exact"
+        and info.get("complete")
     )
 
 
