@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from cpwords.cli import main
 from cpwords.errors import InputError
-from cpwords.models.letterpress_board import best_letterpress_move
 from cpwords.puzzles.letterpress import (
     ME,
     OPPONENT,
@@ -25,6 +24,7 @@ from cpwords.puzzles.letterpress import (
     play,
 )
 from cpwords.result import Status
+from cpwords.specs.letterpress_board import best_letterpress_move
 
 
 @pytest.fixture(autouse=True)

@@ -33,7 +33,7 @@ _LAZY = {
     "box_difficulty": "cpwords.models.letterboxed_design",
     "solve_truncate": "cpwords.specs.truncate",
     "find_letterpress_words": "cpwords.specs.letterpress",
-    "best_letterpress_move": "cpwords.models.letterpress_board",
+    "best_letterpress_move": "cpwords.specs.letterpress_board",
     "find_grid_quadruples": "cpwords.models.grid",
     "solve_grid": "cpwords.models.grid",
     "count_completions": "cpwords.models.grid",
@@ -49,11 +49,11 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from .models.letterboxed import count_letterboxed as count_letterboxed
     from .models.letterboxed_design import box_difficulty as box_difficulty
     from .models.letterboxed_design import generate_boxes as generate_boxes
-    from .models.letterpress_board import best_letterpress_move as best_letterpress_move
     from .spec import get_spec as get_spec
     from .spec import solve as solve
     from .specs.letterboxed import solve_letterboxed as solve_letterboxed
     from .specs.letterpress import find_letterpress_words as find_letterpress_words
+    from .specs.letterpress_board import best_letterpress_move as best_letterpress_move
     from .specs.truncate import solve_truncate as solve_truncate
 
 

@@ -172,6 +172,7 @@ BUILTIN: dict[str, str] = {
     "truncate": "cpwords.specs.truncate",
     "grid": "cpwords.specs.grid",
     "letterpress": "cpwords.specs.letterpress",
+    "letterpress-board": "cpwords.specs.letterpress_board",
 }
 
 _REGISTERED: dict[str, PuzzleSpec] = {}

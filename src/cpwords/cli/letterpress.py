@@ -154,8 +154,8 @@ def _board_mode(
     as_json: bool,
 ) -> None:
     from ..models.letterpress import load_letterpress_index
-    from ..models.letterpress_board import best_letterpress_move
     from ..puzzles.letterpress import parse_board
+    from ..specs.letterpress_board import best_letterpress_move
 
     board = parse_board(letters, colours)
     with progress("letterpress", enabled=not as_json) as tick:

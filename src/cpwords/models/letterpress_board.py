@@ -8,7 +8,6 @@ See ``models/letterpress.md`` (section 2) for the card.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -16,20 +15,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ModelError
-from ..lexicon import Lexicon
 from ..puzzles.letterpress import (
     ME,
     NEUTRAL,
     OPPONENT,
     LetterpressBoard,
     defended,
-    letterpress_move_problems,
     move_scores,
 )
 from ..result import SolveResult, Status
-from .letterpress import LetterpressIndex, load_letterpress_index
+from .letterpress import LetterpressIndex
 
-__all__ = ["LetterpressMove", "best_letterpress_move"]
+__all__ = ["LetterpressMove", "solve_board_cpsat"]
 
 
 @dataclass(frozen=True)
@@ -77,9 +74,9 @@ def _word_swing(word: str, tiles_by_letter: dict[str, list[int]]) -> int:
     return sum(sum(tiles_by_letter[c][:k]) for c, k in Counter(word).items())
 
 
-def best_letterpress_move(
+def solve_board_cpsat(
     board: LetterpressBoard,
-    dictionary: str | os.PathLike[str] | Lexicon | Iterable[str] | LetterpressIndex | None = None,
+    index: LetterpressIndex,
     played: Iterable[str] = (),
     time_limit: float = 20.0,
     workers: int = 2,
@@ -87,12 +84,15 @@ def best_letterpress_move(
 ) -> SolveResult:
     """The move with the largest score swing, ties broken by the defence after the move.
 
+    The ``cpsat`` method of :func:`cpwords.specs.letterpress_board.best_letterpress_move`, which
+    loads the index and re-checks the move with the independent checker.
+
     Parameters
     ----------
     board : LetterpressBoard
         The position, from the mover's point of view.
-    dictionary : path, Lexicon, iterable of str, LetterpressIndex, or None
-        See :func:`cpwords.models.letterpress.load_letterpress_index` (default web2).
+    index : LetterpressIndex
+        The dictionary's index (:func:`cpwords.models.letterpress.load_letterpress_index`).
     played : iterable of str
         Words already played; they and their prefixes are not playable.
     time_limit : float
@@ -131,11 +131,6 @@ def best_letterpress_move(
     from .cpsat_stop import solve as solve_interruptibly
 
     t0 = time.perf_counter()
-    index = (
-        dictionary
-        if isinstance(dictionary, LetterpressIndex)
-        else load_letterpress_index(dictionary)
-    )
     words, _ = index.query(board.letters)
     words = _playable(words, played)
     gains = _tile_gains(board)
@@ -215,9 +210,6 @@ def best_letterpress_move(
     for t in used:
         pool.setdefault(board.letters[t], []).append(t)
     tiles = tuple(pool[c].pop(0) for c in word)
-    problems = letterpress_move_problems(board, word, tiles, index.as_set())
-    if problems:
-        raise ModelError("the board model returned an illegal move: " + "; ".join(problems))
     s, d = move_scores(board, tiles)
     if s != top:
         raise ModelError(f"swing {s} of the decoded move differs from the bound {top}")
@@ -237,5 +229,4 @@ def best_letterpress_move(
         move,
         "cpsat-board",
         solver_info=info,
-        verified=True,
     )
