@@ -379,9 +379,10 @@ def test_upper_case_words_mean_the_same_in_the_api_as_on_the_command_line(
 ) -> None:
     # Issue 12: the CLI lower-cases, so the API must too (or refuse); here it lower-cases.
     from cpwords.errors import InputError
-    from cpwords.models.grid import count_completions, solve_grid
+    from cpwords.models.grid import count_completions
     from cpwords.puzzles.grid import cut_words, load_board, wordfreq_tokens
     from cpwords.puzzles.wordsnake import WordsnakeInstance
+    from cpwords.specs.grid_fill import solve_grid
     from cpwords.specs.letterboxed import solve_letterboxed
     from cpwords.specs.truncate import solve_truncate
     from cpwords.wordsnake import solve_wordsnake

@@ -13,9 +13,9 @@ from cpwords.models.cpsat_status import (
     listing_complete,
     new_solver,
 )
-from cpwords.models.grid import solve_grid
 from cpwords.puzzles.grid import cut_words, default_board
 from cpwords.result import Status, listing_status
+from cpwords.specs.grid_fill import solve_grid
 
 CODES = (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE, cp_model.UNKNOWN)
 

@@ -20,7 +20,6 @@ from cpwords.models.grid import (
     cpsat_all_boards,
     cpsat_quadruples,
     enumerate_quadruples,
-    solve_grid,
 )
 from cpwords.models.grid_enum import count_matchings, match_slots
 from cpwords.models.grid_index import build_index, reduce_pairs
@@ -38,6 +37,7 @@ from cpwords.puzzles.grid import (
 )
 from cpwords.puzzles.grid_symmetry import board_automorphisms, board_symmetry
 from cpwords.result import Status
+from cpwords.specs.grid_fill import solve_grid
 
 BOARD = default_board()
 

@@ -35,7 +35,7 @@ _LAZY = {
     "find_letterpress_words": "cpwords.specs.letterpress",
     "best_letterpress_move": "cpwords.specs.letterpress_board",
     "find_grid_quadruples": "cpwords.models.grid",
-    "solve_grid": "cpwords.models.grid",
+    "solve_grid": "cpwords.specs.grid_fill",
     "count_completions": "cpwords.models.grid",
     "design_grid_puzzles": "cpwords.models.grid_design",
 }
@@ -43,7 +43,6 @@ _LAZY = {
 if TYPE_CHECKING:  # static view of the lazy re-exports
     from .models.grid import count_completions as count_completions
     from .models.grid import find_grid_quadruples as find_grid_quadruples
-    from .models.grid import solve_grid as solve_grid
     from .models.grid_design import design_grid_puzzles as design_grid_puzzles
     from .models.letterboxed import LetterBoxedSolver as LetterBoxedSolver
     from .models.letterboxed import count_letterboxed as count_letterboxed
@@ -51,6 +50,7 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from .models.letterboxed_design import generate_boxes as generate_boxes
     from .spec import get_spec as get_spec
     from .spec import solve as solve
+    from .specs.grid_fill import solve_grid as solve_grid
     from .specs.letterboxed import solve_letterboxed as solve_letterboxed
     from .specs.letterpress import find_letterpress_words as find_letterpress_words
     from .specs.letterpress_board import best_letterpress_move as best_letterpress_move

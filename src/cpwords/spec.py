@@ -171,6 +171,7 @@ BUILTIN: dict[str, str] = {
     "letterboxed": "cpwords.specs.letterboxed",
     "truncate": "cpwords.specs.truncate",
     "grid": "cpwords.specs.grid",
+    "grid-fill": "cpwords.specs.grid_fill",
     "letterpress": "cpwords.specs.letterpress",
     "letterpress-board": "cpwords.specs.letterpress_board",
 }

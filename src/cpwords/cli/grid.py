@@ -208,10 +208,11 @@ def grid(
     min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
     complete, stopped.
     """
-    from ..models.grid import count_completions, solve_grid
+    from ..models.grid import count_completions
     from ..puzzles.grid_symmetry import board_symmetry
     from ..spec import solve
     from ..specs.grid import SPEC, GridCase
+    from ..specs.grid_fill import solve_grid
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
