@@ -202,3 +202,31 @@ def test_stopped_solves_never_report_a_false_bound(method):
     assert res.bound is None or res.bound >= optimum
     assert res.objective is None or res.objective <= optimum
     assert res.status is not Status.OPTIMAL or res.objective == optimum
+
+
+def test_highs_left_by_an_exception_is_stopped_and_the_next_solve_runs() -> None:
+    # The benchmark harness stops an overrunning task by raising from a SIGALRM handler; HiGHS
+    # solves in its own thread, and was once left running, so that the next task in the same
+    # worker process failed with "Solver is already running".
+    import signal
+
+    from cpwords.specs.wordsnake import random_strings
+
+    inst = WordsnakeInstance(tuple(random_strings("ab", 400, 1, 6, 12)))
+
+    class Stop(Exception):
+        pass
+
+    def stop(*_: object) -> None:
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 1.5)
+        with pytest.raises(Stop):
+            solve_wordsnake(inst, "mip", time_limit=60, workers=1)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    again = solve_wordsnake(inst, "mip", time_limit=3, workers=1)
+    assert again.objective is not None and again.verified

@@ -235,7 +235,11 @@ class _HighsHub:
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 0.0)
         h.setOptionValue("random_seed", int(seed))
-        self.threads = 1  # HiGHS's branch and bound is serial
+        # One thread: HiGHS's other threads spin while they wait, and two such solves on two
+        # cores (cpwords bench --jobs 2) both overran a 30 s limit past the harness's 50 s
+        # kill; with one thread each, the same pair ends within its limit.
+        h.setOptionValue("threads", 1)
+        self.threads = 1
         m = hg.m
         self.m = m
         idx = np.arange(m, dtype=np.int32)
