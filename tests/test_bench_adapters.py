@@ -217,3 +217,20 @@ def test_truncate_prebuilt_dag_and_letterboxed_cold_dp_agree(tmp_path: Path) -> 
     )
     assert {r["objective"] for r in rows} == {2013.0} and all(r["verified"] for r in rows)
     assert {r["status"] for r in rows} == {"OPTIMAL"}
+
+
+def test_grid_unique_lists_the_same_classes_as_matching(tmp_path: Path) -> None:
+    rows = _run_suite(
+        tmp_path,
+        '[suite]\npuzzle = "grid"\n[[instances]]\ntop = 5000\n'
+        '[[methods]]\nmethod = "matching"\n[[methods]]\nmethod = "unique"\n'
+        '[[methods]]\nmethod = "unique"\nname = "unique-limit2"\nparams = { count_limit = 2 }\n',
+    )
+    by = {r["method"]: r for r in rows}
+    assert set(by) == {"matching", "unique", "unique-limit2"}
+    assert {r["objective"] for r in rows} == {10.0}  # 10 classes at N = 5,000, none unique
+    assert all(r["verified"] is True and r["solver_info"]["complete"] for r in rows)
+    for m in ("unique", "unique-limit2"):
+        info = by[m]["solver_info"]
+        assert info["classes"] == 10 and info["unique"] == 0 and info["unique_puzzles"] == []
+    assert by["unique-limit2"]["solver_info"]["count_limit"] == 2

@@ -18,10 +18,12 @@ from typing import Any
 from ..errors import InputError
 from ..heuristics.grid import backtrack_quadruples
 from ..models.grid import cpsat_quadruples
+from ..models.grid_design import design_grid_puzzles
 from ..models.grid_enum import enumerate_quadruples
 from ..puzzles.grid import (
     Board,
     GridEnumeration,
+    GridQuadruple,
     GridTokens,
     default_board,
     grid_problems,
@@ -96,7 +98,9 @@ def run(
     """Run one named method (see ``SPEC.methods``): the only dispatch on grid listings.
 
     ``matching`` takes ``on_progress`` (``(nodes, found)`` callback) and honours the time
-    limit (what it listed is kept); ``cpsat`` and ``backtrack`` run to the end.
+    limit (what it listed is kept); ``unique`` (the listing of ``cpwords grid --unique``, every
+    class's completions counted too) takes ``count_limit`` and honours the time limit;
+    ``cpsat`` and ``backtrack`` run to the end.
     """
     if method == "matching":
         return _as_result(
@@ -105,6 +109,19 @@ def run(
                 params=params, symmetry=case.symmetry, time_limit=time_limit,
             )
         )  # fmt: skip
+    if method == "unique":  # the listing of cpwords grid --unique: each class counted too
+        d = call_method(
+            design_grid_puzzles, case.board, case.tokens, params=params, symmetry=case.symmetry,
+            unique_only=False, time_limit=time_limit,
+        )  # fmt: skip
+        quads = tuple(GridQuadruple(p.suffixes, p.example) for p in d.puzzles)
+        stats = {k: v for k, v in d.stats.items() if k != "counts"}
+        stats["unique_puzzles"] = [" ".join(p.suffixes) for p in d.unique]
+        return _as_result(
+            GridEnumeration(
+                d.board, quads, d.group_order, d.orbit_size, d.wall_time, method, stats, d.stopped
+            )
+        )
     no_params("grid", params)
     if method == "cpsat":
         return _as_result(
@@ -148,6 +165,9 @@ SPEC = PuzzleSpec(
         "matching": MethodInfo("exact", description="suffix enumeration + bipartite matching"),
         "cpsat": MethodInfo("exact", description="CP-SAT re-solved with a no-good per class"),
         "backtrack": MethodInfo("exact", description="the seed's centre-out backtracking"),
+        "unique": MethodInfo(
+            "exact", description="matching enumeration + a completion count per class (--unique)"
+        ),
     },
     make_instance=make_instance,
     run=run,
