@@ -31,6 +31,35 @@ def quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
+def new_highs(seed: int = 0) -> Any:
+    """A silent ``highspy.Highs`` set up for proofs: gap limits zero, one thread.
+
+    Parameters
+    ----------
+    seed : int
+        HiGHS's ``random_seed``.
+
+    Returns
+    -------
+    highspy.Highs
+        With ``output_flag`` off, ``mip_rel_gap = mip_abs_gap = 0`` (an "optimal" status is then
+        a proof, the bound being read from ``mip_dual_bound``) and ``threads = 1``: HiGHS's
+        other threads spin while they wait, and two solves with its default thread count on two
+        cores (``cpwords bench --jobs 2``) both overran a 30 s limit to the harness's 50 s kill;
+        with one thread each the same pair ended at 27.1 and 29.9 s.
+    """
+    import highspy
+
+    with quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
+        h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("mip_rel_gap", 0.0)
+    h.setOptionValue("mip_abs_gap", 0.0)
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("random_seed", int(seed))
+    return h
+
+
 def run_highs_interruptibly(h: Any) -> bool:
     """Run a ``highspy.Highs`` solve in its solver thread; Ctrl-C cancels it.
 

@@ -141,7 +141,6 @@ class SolveContext:
     prepared : PreparedInstance
     time_limit : float or None
         Seconds for the model, from ``start``.
-    workers, seed : int
     start : float
         ``time.perf_counter()`` when the model started.
     best_order : list of str or None
@@ -152,16 +151,9 @@ class SolveContext:
 
     prepared: PreparedInstance
     time_limit: float | None
-    workers: int
-    seed: int
     start: float = field(default_factory=time.perf_counter)
     best_order: list[str] | None = None
     best: int | None = None
-
-    @property
-    def instance(self) -> WordsnakeInstance:
-        """The instance being solved."""
-        return self.prepared.instance
 
     @property
     def deadline(self) -> float | None:
@@ -173,21 +165,32 @@ class SolveContext:
         end = self.deadline
         return None if end is None else max(0.0, end - time.perf_counter())
 
-    def elapsed(self) -> float:
-        """Seconds since the model started."""
-        return time.perf_counter() - self.start
-
 
 def open_context(
     instance: WordsnakeInstance,
     *,
     time_limit: float | None,
     workers: int,
-    seed: int,
     hint: Sequence[str] | None = None,
     prepared: PreparedInstance | None = None,
 ) -> SolveContext:
     """Check the limits, start the clock, and score the hint as the first incumbent.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        Seconds for the model.
+    workers : int
+        Solver threads (checked here, used by the model).
+    hint : sequence of str, optional
+        A starting ordering of the items.
+    prepared : PreparedInstance, optional
+        Graphs already built for ``instance`` in the same solve; built on first use otherwise.
+
+    Returns
+    -------
+    SolveContext
 
     Raises
     ------
@@ -195,7 +198,7 @@ def open_context(
         A non-positive time limit or fewer than one worker.
     """
     _check_limits(time_limit, workers)
-    ctx = SolveContext(prepared or PreparedInstance(instance), time_limit, workers, seed)
+    ctx = SolveContext(prepared or PreparedInstance(instance), time_limit)
     if hint is not None:
         ctx.best_order = list(hint)
         scorer = ctx.prepared.scorer

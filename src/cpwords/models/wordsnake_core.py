@@ -619,7 +619,7 @@ def solve_core_mip(
     """
     import highspy
 
-    from .native import quiet_stdout, run_highs_interruptibly
+    from .native import new_highs, run_highs_interruptibly
 
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -649,12 +649,7 @@ def solve_core_mip(
         if not (touched_in[:W].all() and touched_out[:W].all()):
             continue  # some word cannot be placed within the budget: nothing here
         goal = core.target if best is None else best + 1
-        with quiet_stdout():
-            h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 0.0)
-        h.setOptionValue("threads", 1)
+        h = new_highs()
         idx = np.arange(m, dtype=np.int32)
         h.addVars(m, np.zeros(m), arcs.upper.astype(float))
         h.changeColsCost(m, idx, arcs.score.astype(float))

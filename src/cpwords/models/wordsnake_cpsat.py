@@ -84,7 +84,7 @@ def solve_hub_cpsat(
     L. Perron, F. Didier, *CP-SAT*, OR-Tools (Google).
     """
     ctx = open_context(
-        instance, time_limit=time_limit, workers=workers, seed=seed, hint=hint, prepared=prepared
+        instance, time_limit=time_limit, workers=workers, hint=hint, prepared=prepared
     )
     start, deadline = ctx.start, ctx.deadline
     hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
@@ -233,7 +233,7 @@ def solve_routes_cpsat(
     L. Perron, F. Didier, *CP-SAT*, OR-Tools (Google): ``AddMultipleCircuit`` (routes).
     """
     ctx = open_context(
-        instance, time_limit=time_limit, workers=workers, seed=seed, hint=hint, prepared=prepared
+        instance, time_limit=time_limit, workers=workers, hint=hint, prepared=prepared
     )
     start, deadline = ctx.start, ctx.deadline
     n = instance.n
@@ -401,9 +401,7 @@ def solve_naive_circuit(
     n^2 Boolean arc literals (plus 2n for the dummy node): memory and build time grow
     quadratically, which is the point of the comparison.
     """
-    ctx = open_context(
-        instance, time_limit=time_limit, workers=workers, seed=seed, prepared=prepared
-    )
+    ctx = open_context(instance, time_limit=time_limit, workers=workers, prepared=prepared)
     start, scorer = ctx.start, ctx.prepared.scorer
     n = instance.n
     words = instance.words

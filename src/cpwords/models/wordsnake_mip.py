@@ -19,7 +19,7 @@ from ortools.linear_solver import pywraplp
 from ..errors import InputError, ModelError
 from ..puzzles.wordsnake import WordsnakeInstance
 from ..result import SolveResult, Status, TracePoint
-from .native import quiet_stdout, run_highs_interruptibly
+from .native import new_highs, quiet_stdout, run_highs_interruptibly
 from .wordsnake_common import (
     MIP_BACKENDS,
     MIP_MAX_ARCS,
@@ -114,7 +114,7 @@ def solve_hub_mip(
     if backend not in MIP_BACKENDS:
         raise InputError(f"unknown MIP backend {backend!r}; choose one of {sorted(MIP_BACKENDS)}")
     ctx = open_context(
-        instance, time_limit=time_limit, workers=workers, seed=seed, hint=hint, prepared=prepared
+        instance, time_limit=time_limit, workers=workers, hint=hint, prepared=prepared
     )
     start, deadline = ctx.start, ctx.deadline
     hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
@@ -229,16 +229,7 @@ class _HighsHub:
         import highspy
 
         self._hs = highspy
-        with quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
-            h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 0.0)
-        h.setOptionValue("random_seed", int(seed))
-        # One thread: HiGHS's other threads spin while they wait, and two such solves on two
-        # cores (cpwords bench --jobs 2) both overran a 30 s limit past the harness's 50 s
-        # kill; with one thread each, the same pair ends within its limit.
-        h.setOptionValue("threads", 1)
+        h = new_highs(seed)
         self.threads = 1
         m = hg.m
         self.m = m

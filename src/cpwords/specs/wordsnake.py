@@ -156,13 +156,10 @@ def run(
     exact models), ``progress``, ``start`` and ``core_search`` (see
     :func:`cpwords.wordsnake.solve_wordsnake`).
     """
-    if METHODS[method].kind == "exact":
-        fn = _EXACT_RUNNERS.get(method, _run_exact)
-    else:
-        fn = _HEURISTIC_RUNNERS[method]
     return call_method(
-        fn, instance, method, params=params, seed=seed, time_limit=time_limit, workers=workers
-    )
+        _RUNNERS[method], instance, method, params=params, seed=seed, time_limit=time_limit,
+        workers=workers,
+    )  # fmt: skip
 
 
 def _clock(start: float | None, time_limit: float | None) -> Callable[[], float | None]:
@@ -288,8 +285,10 @@ def _run_peer(
     return peer(instance, time_limit=_clock(start, time_limit)(), seed=seed)
 
 
-_EXACT_RUNNERS: dict[str, Callable[..., SolveResult]] = {"auto": _run_auto}
-_HEURISTIC_RUNNERS: dict[str, Callable[..., SolveResult]] = {
+#: The runner of every method of :data:`METHODS` (its keywords are the method's params).
+_RUNNERS: dict[str, Callable[..., SolveResult]] = {
+    "auto": _run_auto,
+    **{m: _run_exact for m in ("mip", "mip-scip", "cpsat", "cpsat-routes", "naive")},
     "layered": _run_layered,
     "local": _run_local,
     "greedy": _run_greedy,
