@@ -145,6 +145,16 @@ class PuzzleSpec:
     def method_name(self, method: str | None) -> str:
         """The registry name of ``method`` (None: the default; an alias: its target).
 
+        Parameters
+        ----------
+        method : str or None
+            A registry name, an alias, or None.
+
+        Returns
+        -------
+        str
+            A key of ``methods``.
+
         Raises
         ------
         InputError
@@ -161,7 +171,17 @@ class PuzzleSpec:
         return name
 
     def names(self, kind: str | None = None) -> tuple[str, ...]:
-        """Registry names, all or those of one kind, in registry order."""
+        """Registry names, all or those of one kind, in registry order.
+
+        Parameters
+        ----------
+        kind : {"exact", "heuristic", "baseline"}, optional
+            Only the methods of this kind (default: all).
+
+        Returns
+        -------
+        tuple of str
+        """
         return tuple(m for m, i in self.methods.items() if kind is None or i.kind == kind)
 
 
@@ -184,17 +204,38 @@ def register_spec(spec: PuzzleSpec) -> None:
 
     Worker processes forked afterwards inherit it; a suite can also name a spec by import path
     (``puzzle = "package.module:SPEC"``), which works in any worker.
+
+    Parameters
+    ----------
+    spec : PuzzleSpec
     """
     _REGISTERED[spec.puzzle] = spec
 
 
 def known_puzzles() -> list[str]:
-    """Names of the built-in and registered puzzles."""
+    """Names of the built-in and registered puzzles.
+
+    Returns
+    -------
+    list of str
+        Sorted.
+    """
     return sorted(set(BUILTIN) | set(_REGISTERED))
 
 
 def get_spec(puzzle: str | PuzzleSpec) -> PuzzleSpec:
     """The spec of ``puzzle``: a registered or built-in name, ``module:ATTR``, or a spec.
+
+    Parameters
+    ----------
+    puzzle : str or PuzzleSpec
+        ``"wordsnake"``, ..., a registered name, ``"package.module:ATTR"``, or a spec (returned
+        as it is).
+
+    Returns
+    -------
+    PuzzleSpec
+        Imported on first use and cached for the process.
 
     Raises
     ------
@@ -230,8 +271,29 @@ def call_method(fn: Callable[..., _T], *args: Any, params: Mapping[str, Any], **
     """Call ``fn(*args, **fixed, **params)`` after checking ``params`` against its signature.
 
     The keyword arguments ``fixed`` that ``fn`` does not accept (e.g. ``time_limit`` for a
-    heuristic without one) are dropped; an unknown name in ``params`` is an
-    :class:`~cpwords.errors.InputError` naming the accepted ones.
+    heuristic without one) are dropped; an unknown name in ``params`` is an error.
+
+    Parameters
+    ----------
+    fn : callable
+        The method's function.
+    *args
+        Its positional arguments.
+    params : mapping
+        The caller's keyword arguments for ``fn`` (a suite's ``params``, an API's options).
+    **fixed
+        Keyword arguments passed only where ``fn`` accepts them.
+
+    Returns
+    -------
+    Any
+        What ``fn`` returns.
+
+    Raises
+    ------
+    InputError
+        A name in ``params`` that ``fn`` does not accept, or that ``fixed`` already sets; the
+        message names the accepted ones.
     """
     sig = inspect.signature(fn)
     accepted = {
@@ -264,6 +326,14 @@ def no_params(puzzle: str, params: Mapping[str, Any]) -> None:
 def verify(spec: PuzzleSpec, instance: Any, result: SolveResult) -> tuple[bool, str | None]:
     """Re-check ``result`` with the spec's independent checker and recomputed objective.
 
+    Parameters
+    ----------
+    spec : PuzzleSpec
+    instance : Any
+        The instance the result answers.
+    result : SolveResult
+        A result holding a solution and an objective.
+
     Returns
     -------
     (bool, str or None)
@@ -290,6 +360,7 @@ def solve(
     workers: int = 1,
     seed: int = 0,
     strict: bool = True,
+    check: bool = True,
     **params: Any,
 ) -> SolveResult:
     """Solve ``instance`` of ``puzzle`` with a named method and verify the answer.
@@ -313,6 +384,9 @@ def solve(
     strict : bool
         True: a solution that fails the checker raises :class:`~cpwords.errors.CheckError`.
         False: it is returned with ``verified=False`` (the benchmark harness records it).
+    check : bool
+        False: return the result unchecked (``verified`` None). The harness times a method by
+        repeating it and checks only the answer it keeps, the last one.
     **params
         The method's own keyword arguments (e.g. ``hint`` or ``progress`` for Wordsnake,
         ``all_solutions`` for Letter Boxed's ``dp``); unknown names raise InputError.
@@ -342,8 +416,8 @@ def solve(
         res = dataclasses.replace(
             res, method=name, solver_info={**res.solver_info, "model": res.method}
         )
-    if res.solution is None or res.objective is None:  # nothing claimed, nothing to check
-        return res
+    if not check or res.solution is None or res.objective is None:
+        return res  # not asked, or nothing claimed: nothing to check
     ok, problem = verify(spec, instance, res)
     if not ok and strict:
         raise CheckError(

@@ -154,6 +154,17 @@ def truncate_solution_problems(
 
     Checks the main sequence, the restrictions it was solved under, and, when all sequences are
     listed, that each is valid, of the same length, and that they are pairwise distinct.
+
+    Parameters
+    ----------
+    solution : TruncateSolution
+    dictionary : collection of str
+        The words allowed.
+
+    Returns
+    -------
+    list of str
+        The first problem found (at most one), or empty.
     """
     problems = truncate_sequence_problems(
         solution.sequence, dictionary, solution.starting, solution.ending
