@@ -286,16 +286,14 @@ def letterboxed(
         info["interrupted"] = True
     words = result.solution
     n_words, n_letters = score(words) if words else (None, None)
+    # The result's own row, without solver_info (with --all it holds every optimal solution,
+    # listed below up to --limit) and the trace.
     out: dict[str, Any] = {
-        "status": result.status.value,
-        "solution": words,
+        k: v for k, v in result.to_dict().items() if k not in ("solver_info", "trace")
+    }
+    out |= {
         "num_words": n_words,
         "num_letters": n_letters,
-        "objective": result.objective,
-        "bound": result.bound,
-        "wall_time": result.wall_time,
-        "method": result.method,
-        "verified": result.verified,
         "box": str(box),
         "lexicon": solver.source,
         "lexicon_size": solver.size,
@@ -307,7 +305,6 @@ def letterboxed(
         least = f": at least {info['min_words']} words" if "min_words" in info else ""
         out["reason"] = f"interrupted (Ctrl-C) before a solution was found{least}"
     out["interrupted"] = bool(info.get("interrupted"))
-    out["gap"] = result.gap
     if all_solutions and "optimal_solutions" in info:
         sols = info["optimal_solutions"]
         out["n_optimal"] = len(sols)
