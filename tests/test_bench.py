@@ -499,3 +499,12 @@ def test_isolated_tasks_stuck_in_native_code_are_killed_at_the_hard_limit(
     assert row["status"] == "TIMEOUT" and "killed by the harness" in row["error"]
     assert row["key"] == task.key
     assert time.perf_counter() - started < 600  # it did not wait for the child's hour
+
+
+def test_params_cannot_set_what_the_harness_sets(tmp_path: Path) -> None:
+    body = (
+        f'[suite]\npuzzle = "{PUZZLE}"\n[[instances]]\nn = 3\n'
+        '[[methods]]\nmethod = "exact"\nparams = { seed = 3 }\n'
+    )
+    with pytest.raises(InputError, match="'params' cannot set seed"):
+        load_suite(write_suite(tmp_path, body, "clash.toml"))

@@ -292,6 +292,12 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
         if not isinstance(params, Mapping):
             raise InputError(f"{tw}: 'params' must be a table")
         params = dict(params)
+        reserved = sorted(set(params) & {"seed", "time_limit", "workers", "strict", "check"})
+        if reserved:
+            raise InputError(
+                f"{tw}: 'params' cannot set {', '.join(reserved)} (the method table's own keys "
+                "or the harness's)"
+            )
         patterns = table.get("instances", ["*"])
         if not isinstance(patterns, list) or not all(isinstance(x, str) for x in patterns):
             raise InputError(f"{tw}: 'instances' must be a list of name patterns")
