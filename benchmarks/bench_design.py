@@ -33,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _machine import machine
 
-from cpwords.lexicon import shared_data_dir
+from cpwords.core.lexicon import shared_data_dir
 
 OUT = Path(__file__).parent / "results"
 
@@ -58,8 +58,8 @@ def spearman(a: list[float], b: list[float]) -> float:
 
 
 def bench_generate(seeds: list[int]) -> list[dict[str, Any]]:
-    from cpwords.models.letterboxed import LetterBoxedSolver, default_lexicon
-    from cpwords.models.letterboxed_design import generate_boxes
+    from cpwords.letterboxed.models.design import generate_boxes
+    from cpwords.letterboxed.models.dp import LetterBoxedSolver, default_lexicon
 
     rows = []
     for unique in (False, True):
@@ -90,8 +90,8 @@ def bench_generate(seeds: list[int]) -> list[dict[str, Any]]:
 
 
 def bench_nyt() -> dict[str, Any] | None:
-    from cpwords.models.letterboxed import LetterBoxedSolver, count_letterboxed
-    from cpwords.models.letterboxed_design import box_difficulty
+    from cpwords.letterboxed.models.design import box_difficulty
+    from cpwords.letterboxed.models.dp import LetterBoxedSolver, count_letterboxed
 
     data = shared_data_dir()
     if data is None:
@@ -143,8 +143,8 @@ def bench_nyt() -> dict[str, Any] | None:
 def bench_grid() -> list[dict[str, Any]]:
     from collections import Counter
 
-    from cpwords.models.grid_design import design_grid_puzzles
-    from cpwords.puzzles.grid import default_board, wordfreq_tokens
+    from cpwords.grid.models.design import design_grid_puzzles
+    from cpwords.grid.rules import default_board, wordfreq_tokens
 
     board = default_board()
     rows = []

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cpwords.lexicon import shared_data_dir
+from cpwords.core.lexicon import shared_data_dir
 
 
 @pytest.fixture(scope="session")

@@ -1,60 +1,60 @@
 """cpwords: exact solving of word puzzles with constraint programming and optimisation.
 
 ``cpwords.solve(puzzle, instance, method)`` runs any puzzle's method and re-checks the answer
-with the puzzle's independent checker (see :mod:`cpwords.spec`).
+with the puzzle's independent checker (see :mod:`cpwords.core.spec`).
 The puzzles' entry points are re-exported here; those that need OR-Tools are imported lazily, so
 ``import cpwords`` (and every CLI start) stays light.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import CheckError as CheckError
-from .errors import CpwordsError as CpwordsError
-from .errors import InputError as InputError
-from .errors import ModelError as ModelError
-from .lexicon import load_lexicon as load_lexicon
-from .lexicon import read_word_list as read_word_list
-from .result import SolveResult as SolveResult
-from .result import Status as Status
-from .result import TracePoint as TracePoint
-from .wordsnake import WordsnakeInstance as WordsnakeInstance
-from .wordsnake import compare_wordsnake as compare_wordsnake
-from .wordsnake import solve_wordsnake as solve_wordsnake
+from cpwords.core.errors import CheckError as CheckError
+from cpwords.core.errors import CpwordsError as CpwordsError
+from cpwords.core.errors import InputError as InputError
+from cpwords.core.errors import ModelError as ModelError
+from cpwords.core.lexicon import load_lexicon as load_lexicon
+from cpwords.core.lexicon import read_word_list as read_word_list
+from cpwords.core.result import SolveResult as SolveResult
+from cpwords.core.result import Status as Status
+from cpwords.core.result import TracePoint as TracePoint
+from cpwords.wordsnake.spec import WordsnakeInstance as WordsnakeInstance
+from cpwords.wordsnake.spec import compare_wordsnake as compare_wordsnake
+from cpwords.wordsnake.spec import solve_wordsnake as solve_wordsnake
 
 __version__ = "0.1.0"
 
 _LAZY = {
-    "solve": "cpwords.spec",
-    "get_spec": "cpwords.spec",
-    "solve_letterboxed": "cpwords.specs.letterboxed",
-    "count_letterboxed": "cpwords.models.letterboxed",
-    "LetterBoxedSolver": "cpwords.models.letterboxed",
-    "generate_boxes": "cpwords.models.letterboxed_design",
-    "box_difficulty": "cpwords.models.letterboxed_design",
-    "solve_truncate": "cpwords.specs.truncate",
-    "find_letterpress_words": "cpwords.specs.letterpress",
-    "best_letterpress_move": "cpwords.specs.letterpress_board",
-    "find_grid_quadruples": "cpwords.models.grid",
-    "solve_grid": "cpwords.specs.grid_fill",
-    "count_completions": "cpwords.models.grid",
-    "design_grid_puzzles": "cpwords.models.grid_design",
+    "solve": "cpwords.core.spec",
+    "get_spec": "cpwords.core.spec",
+    "solve_letterboxed": "cpwords.letterboxed.spec",
+    "count_letterboxed": "cpwords.letterboxed.models.dp",
+    "LetterBoxedSolver": "cpwords.letterboxed.models.dp",
+    "generate_boxes": "cpwords.letterboxed.models.design",
+    "box_difficulty": "cpwords.letterboxed.models.design",
+    "solve_truncate": "cpwords.truncate.spec",
+    "find_letterpress_words": "cpwords.letterpress.spec",
+    "best_letterpress_move": "cpwords.letterpress.board_spec",
+    "find_grid_quadruples": "cpwords.grid.models.cpsat",
+    "solve_grid": "cpwords.grid.fill_spec",
+    "count_completions": "cpwords.grid.models.cpsat",
+    "design_grid_puzzles": "cpwords.grid.models.design",
 }
 
 if TYPE_CHECKING:  # static view of the lazy re-exports
-    from .models.grid import count_completions as count_completions
-    from .models.grid import find_grid_quadruples as find_grid_quadruples
-    from .models.grid_design import design_grid_puzzles as design_grid_puzzles
-    from .models.letterboxed import LetterBoxedSolver as LetterBoxedSolver
-    from .models.letterboxed import count_letterboxed as count_letterboxed
-    from .models.letterboxed_design import box_difficulty as box_difficulty
-    from .models.letterboxed_design import generate_boxes as generate_boxes
-    from .spec import get_spec as get_spec
-    from .spec import solve as solve
-    from .specs.grid_fill import solve_grid as solve_grid
-    from .specs.letterboxed import solve_letterboxed as solve_letterboxed
-    from .specs.letterpress import find_letterpress_words as find_letterpress_words
-    from .specs.letterpress_board import best_letterpress_move as best_letterpress_move
-    from .specs.truncate import solve_truncate as solve_truncate
+    from cpwords.core.spec import get_spec as get_spec
+    from cpwords.core.spec import solve as solve
+    from cpwords.grid.fill_spec import solve_grid as solve_grid
+    from cpwords.grid.models.cpsat import count_completions as count_completions
+    from cpwords.grid.models.cpsat import find_grid_quadruples as find_grid_quadruples
+    from cpwords.grid.models.design import design_grid_puzzles as design_grid_puzzles
+    from cpwords.letterboxed.models.design import box_difficulty as box_difficulty
+    from cpwords.letterboxed.models.design import generate_boxes as generate_boxes
+    from cpwords.letterboxed.models.dp import LetterBoxedSolver as LetterBoxedSolver
+    from cpwords.letterboxed.models.dp import count_letterboxed as count_letterboxed
+    from cpwords.letterboxed.spec import solve_letterboxed as solve_letterboxed
+    from cpwords.letterpress.board_spec import best_letterpress_move as best_letterpress_move
+    from cpwords.letterpress.spec import find_letterpress_words as find_letterpress_words
+    from cpwords.truncate.spec import solve_truncate as solve_truncate
 
 
 def __getattr__(name: str) -> Any:

@@ -1,5 +1,5 @@
 """``python -m cpwords`` runs the command line."""
 
-from .cli import main
+from cpwords.cli import main
 
 main()

@@ -8,15 +8,16 @@ Typical use (the ``cpwords bench`` and ``cpwords report`` commands do exactly th
     run_tasks(suite.tasks, "results.jsonl", jobs=2)
     write_report(["results.jsonl"], "report/")
 
-Each puzzle plugs in with its spec (:mod:`cpwords.specs`, see :class:`cpwords.spec.PuzzleSpec`);
-every task runs through :func:`cpwords.spec.solve`, the same seam as the CLI and the API.
+Each puzzle plugs in with its spec (:mod:`cpwords.specs`, see
+:class:`cpwords.core.spec.PuzzleSpec`);
+every task runs through :func:`cpwords.core.spec.solve`, the same seam as the CLI and the API.
 """
 
-from .report import write_report as write_report
-from .results import read_rows as read_rows
-from .runner import RunSummary as RunSummary
-from .runner import run_task as run_task
-from .runner import run_tasks as run_tasks
-from .suite import Suite as Suite
-from .suite import Task as Task
-from .suite import load_suite as load_suite
+from cpwords.bench.report import write_report as write_report
+from cpwords.bench.results import read_rows as read_rows
+from cpwords.bench.runner import RunSummary as RunSummary
+from cpwords.bench.runner import run_task as run_task
+from cpwords.bench.runner import run_tasks as run_tasks
+from cpwords.bench.suite import Suite as Suite
+from cpwords.bench.suite import Task as Task
+from cpwords.bench.suite import load_suite as load_suite

@@ -17,209 +17,32 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import math
-import re
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..result import json_safe
-from .results import read_rows
-
-_OK = ("OPTIMAL", "FEASIBLE")
-
-
-def proven(row: dict[str, Any]) -> bool:
-    """Whether a row's value is proven: OPTIMAL, or an exact method's complete listing.
-
-    A listing (every word a bag spells, every grid suffix class) is never OPTIMAL, since it
-    optimises nothing, but when an exhaustive method finished it (``solver_info["complete"]``)
-    its count is exact (INFEASIBLE when it is zero), and the study compares it and times it like
-    a proven optimum.
-    """
-    if row.get("status") == "OPTIMAL":
-        return True
-    info = row.get("solver_info") or {}
-    return bool(
-        row.get("status") in ("FEASIBLE", "INFEASIBLE")
-        and row.get("kind") == "exact"
-        and info.get("complete")
-    )
-
-
-@dataclass
-class InstanceRef:
-    """What is known about one instance from all rows on it."""
-
-    puzzle: str
-    instance_id: str
-    name: str
-    size: int | None
-    sense: str
-    optimum: float | None = None
-    best_bound: float | None = None
-    best_known: float | None = None
-    provers: list[str] = field(default_factory=list)
-    conflict: list[float] = field(default_factory=list)
-    reference: dict[str, Any] = field(default_factory=dict)
-    optimum_measures: dict[str, float] = field(default_factory=dict)
-
-
-@dataclass
-class Analysis:
-    """Rows deduplicated by key, the per-instance references, and the problems found."""
-
-    rows: list[dict[str, Any]]
-    refs: dict[tuple[str, str], InstanceRef]
-    problems: list[str]
-    duplicates: int
-
-
-def fraction(objective: float, reference: float, sense: str) -> float:
-    """Score as a fraction of ``reference`` (1 = as good; below 1 = worse), for either sense.
-
-    Examples
-    --------
-    >>> fraction(45, 50, "max"), fraction(4, 2, "min")
-    (0.9, 0.5)
-    """
-    if sense == "max":
-        if reference <= 0:
-            return 1.0 if objective >= reference else 0.0
-        return objective / reference
-    if objective <= 0:
-        return 1.0
-    return reference / objective
-
-
-def _better(a: float, b: float, sense: str) -> bool:
-    return a > b if sense == "max" else a < b
-
-
-def analyse(rows: Iterable[dict[str, Any]]) -> Analysis:
-    """Deduplicate rows by key and derive each instance's proven optimum and best bound.
-
-    Returns
-    -------
-    Analysis
-    """
-    by_key: dict[str, dict[str, Any]] = {}
-    n = 0
-    for r in rows:
-        n += 1
-        by_key[r.get("key", f"row{n}")] = r
-    uniq = list(by_key.values())
-    problems: list[str] = []
-    refs: dict[tuple[str, str], InstanceRef] = {}
-    for r in uniq:
-        ident = (r["puzzle"], r["instance_id"])
-        ref = refs.get(ident)
-        if ref is None:
-            ref = refs[ident] = InstanceRef(
-                puzzle=r["puzzle"],
-                instance_id=r["instance_id"],
-                name=r["instance"],
-                size=r.get("size"),
-                sense=r.get("sense", "max"),
-                reference=dict(r.get("reference") or {}),
-            )
-        if ref.size is None and r.get("size") is not None:
-            ref.size = r["size"]
-        status = r.get("status")
-        if status in _OK and r.get("verified") is False:
-            problems.append(
-                f"{r['puzzle']} {r['instance']} {r['method']} seed {r['seed']}: "
-                "solution REJECTED by the independent checker (left out)"
-            )
-            continue
-        if status in _OK and r.get("objective") is not None:
-            obj = float(r["objective"])
-            if ref.best_known is None or _better(obj, ref.best_known, ref.sense):
-                ref.best_known = obj
-        if r.get("kind") != "exact":
-            continue
-        if proven(r) and r.get("objective") is not None:
-            obj = float(r["objective"])
-            if ref.optimum is None:
-                ref.optimum = obj
-                ref.optimum_measures = dict(r.get("measures") or {})
-            elif abs(ref.optimum - obj) > 1e-6 and obj not in ref.conflict:
-                ref.conflict.extend([ref.optimum, obj] if not ref.conflict else [obj])
-            ref.provers.append(r["method"])
-        b = r.get("bound")
-        if proven(r) and r.get("objective") is not None:
-            b = r["objective"]
-        if b is not None:
-            b = float(b)
-            if ref.best_bound is None or _better(ref.best_bound, b, ref.sense):
-                ref.best_bound = b  # the tightest bound: smallest upper / largest lower
-    for ref in refs.values():
-        if ref.conflict:
-            problems.append(
-                f"{ref.puzzle} {ref.name}: exact methods prove DIFFERENT optima "
-                f"{sorted(set(ref.conflict))} (instance left out of every ratio)"
-            )
-            ref.optimum = None
-        if (
-            ref.optimum is not None
-            and ref.best_known is not None
-            and _better(ref.best_known, ref.optimum, ref.sense)
-        ):
-            problems.append(
-                f"{ref.puzzle} {ref.name}: a verified solution ({ref.best_known:g}) beats "
-                f"the proven optimum ({ref.optimum:g})"
-            )
-    for r in uniq:
-        if r.get("status") == "ERROR":
-            problems.append(
-                f"{r['puzzle']} {r['instance']} {r['method']} seed {r['seed']}: "
-                f"ERROR {r.get('error', '')}"
-            )
-    return Analysis(uniq, refs, problems, n - len(uniq))
-
-
-@dataclass
-class Score:
-    """One heuristic (or baseline) row scored against its instance's reference."""
-
-    row: dict[str, Any]
-    size: int | None
-    value: float | None  # fraction; None when there is no solution or no reference
-    basis: str  # "optimum", "bound", "none" (no reference) or "nosolution"
-
-
-def score_rows(an: Analysis, puzzle: str) -> list[Score]:
-    """Score every non-exact row of ``puzzle`` (and exact rows stopped before a proof)."""
-    out: list[Score] = []
-    for r in an.rows:
-        if r["puzzle"] != puzzle or r.get("kind") == "exact" or r.get("status") == "ERROR":
-            continue
-        if r.get("verified") is False:
-            continue
-        ref = an.refs[(puzzle, r["instance_id"])]
-        size = r.get("size")
-        if r.get("status") not in _OK or r.get("objective") is None:
-            out.append(Score(r, size, None, "nosolution"))
-        elif ref.optimum is not None:
-            out.append(
-                Score(r, size, fraction(float(r["objective"]), ref.optimum, ref.sense), "optimum")
-            )
-        elif ref.best_bound is not None:
-            out.append(
-                Score(r, size, fraction(float(r["objective"]), ref.best_bound, ref.sense), "bound")
-            )
-        else:
-            out.append(Score(r, size, None, "none"))
-    return out
-
-
-# ------------------------------------------------------------------------------------------
-# Tables
-# ------------------------------------------------------------------------------------------
+from cpwords.bench.analysis import (
+    Analysis,
+    Score,
+    analyse,
+    proven,
+    score_rows,
+    size_bins,
+    size_label,
+)
+from cpwords.bench.plots import (
+    plot_exact_times,
+    plot_gap_by_family,
+    plot_heuristics,
+    plot_par,
+    proof_time_exponents,
+    safe_name,
+)
+from cpwords.bench.results import read_rows
+from cpwords.core.errors import InputError
+from cpwords.core.result import json_safe
 
 
 def _pct(x: float | None) -> str:
@@ -302,25 +125,6 @@ def heuristic_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]
     return _table(header, body), records
 
 
-def size_bins(sizes: Iterable[int], max_bins: int = 7) -> dict[int, tuple[str, float]]:
-    """Map each size to a (label, centre) bin: the sizes themselves when there are few,
-    else up to ``max_bins`` bins of about equal counts."""
-    uniq = sorted(set(sizes))
-    if len(uniq) <= max_bins + 1:
-        return {z: (str(z), float(z)) for z in uniq}
-    k = max_bins
-    out: dict[int, tuple[str, float]] = {}
-    for b in range(k):
-        chunk = uniq[b * len(uniq) // k : (b + 1) * len(uniq) // k]
-        if not chunk:
-            continue
-        label = f"{chunk[0]}–{chunk[-1]}" if len(chunk) > 1 else str(chunk[0])
-        centre = statistics.median(chunk)
-        for z in chunk:
-            out[z] = (label, float(centre))
-    return out
-
-
 def heuristic_by_size_table(an: Analysis, puzzle: str) -> str:
     """Median fraction of the proven optimum per method (rows) and instance size (columns)."""
     scores = [s for s in score_rows(an, puzzle) if s.basis == "optimum" and s.value is not None]
@@ -334,7 +138,7 @@ def heuristic_by_size_table(an: Analysis, puzzle: str) -> str:
         if s.size is not None and s.value is not None:
             cells[(s.row["method"], bins[s.size][0])].append(s.value)
     body = [[f"`{m}`"] + [_pct(_median(cells.get((m, z), []))) for z in labels] for m in methods]
-    label = _size_label(an, puzzle)
+    label = size_label(an, puzzle)
     return _table(["method \\ " + label, *labels], body)
 
 
@@ -399,7 +203,7 @@ def exact_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
         "proven optimal",
         "median time (proven)",
         "max time (proven)",
-        "largest proven " + _size_label(an, puzzle),
+        "largest proven " + size_label(an, puzzle),
         "median gap (unproven)",
         "time limit",
     ]
@@ -448,339 +252,11 @@ def par_table(recs: Sequence[tuple[str, float, float]]) -> str:
     return _table(["proven optimum", "published par", "par − optimum", "puzzles"], body)
 
 
-def _size_label(an: Analysis, puzzle: str) -> str:
-    for r in an.rows:
-        if r["puzzle"] == puzzle and r.get("size_label"):
-            return str(r["size_label"])
-    return "size"
-
-
 # ------------------------------------------------------------------------------------------
 # Plots (matplotlib, Agg; no global pyplot state)
 # ------------------------------------------------------------------------------------------
 
-_MARKERS = "osD^v<>phX*"
 
-
-def instance_family(name: str) -> str:
-    """The family of an instance: its name without the ``-n<N>`` / ``-seed<S>`` suffixes.
-
-    Examples
-    --------
-    >>> instance_family("ab-n1000-seed3"), instance_family("enable-large-n10000-seed1")
-    ('ab', 'enable-large')
-    >>> instance_family("repeats-distinct20-n500-seed2"), instance_family("builtin-50")
-    ('repeats-distinct20', 'builtin-50')
-    """
-    return re.sub(r"(-n\d+)?(-seed\d+)?$", "", name) or name
-
-
-def gap_series(an: Analysis, puzzle: str) -> dict[str, dict[str, list[tuple[int, float]]]]:
-    """Median percentage of the proven optimum by family, method and size.
-
-    Only rows scored against a proven optimum count (never against a bound).
-
-    Returns
-    -------
-    dict
-        ``{family: {method: [(size, median percent), ...] sorted by size}}``.
-    """
-    acc: dict[str, dict[str, dict[int, list[float]]]] = defaultdict(
-        lambda: defaultdict(lambda: defaultdict(list))
-    )
-    for sc in score_rows(an, puzzle):
-        if sc.basis != "optimum" or sc.value is None or sc.size is None:
-            continue
-        r = sc.row
-        acc[instance_family(r["instance"])][r["method"]][int(sc.size)].append(100.0 * sc.value)
-    return {
-        fam: {
-            m: sorted((z, statistics.median(v)) for z, v in by_size.items())
-            for m, by_size in methods.items()
-        }
-        for fam, methods in sorted(acc.items())
-    }
-
-
-def fitted_exponent(sizes: Sequence[float], times: Sequence[float]) -> float | None:
-    """Least-squares exponent ``b`` of ``t ~ a n^b`` (a line on log-log axes).
-
-    Returns None with fewer than 3 distinct sizes (a fit through two points says nothing).
-
-    Examples
-    --------
-    >>> round(fitted_exponent([10, 100, 1000], [0.01, 0.1, 1.0]), 6)
-    1.0
-    """
-    import numpy as np
-
-    pairs = [(float(n), float(t)) for n, t in zip(sizes, times, strict=True) if n > 0 and t > 0]
-    if len({n for n, _ in pairs}) < 3:
-        return None
-    x = np.log([n for n, _ in pairs])
-    y = np.log([t for _, t in pairs])
-    return float(np.polyfit(x, y, 1)[0])
-
-
-def proof_time_exponents(an: Analysis, puzzle: str) -> dict[str, float | None]:
-    """Per exact method, the fitted exponent of its median time to proof against size.
-
-    Returns
-    -------
-    dict
-        ``{method: b or None}`` over OPTIMAL rows (median time per size; None below 3 sizes).
-    """
-    by: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for r in an.rows:
-        if (
-            r["puzzle"] == puzzle
-            and r.get("kind") == "exact"
-            and proven(r)
-            and r.get("size")
-            and r.get("wall_time") is not None
-        ):
-            by[r["method"]][int(r["size"])].append(float(r["wall_time"]))
-    out: dict[str, float | None] = {}
-    for m, sizes in sorted(by.items()):
-        zs = sorted(sizes)
-        out[m] = fitted_exponent(zs, [statistics.median(sizes[z]) for z in zs])
-    return out
-
-
-def plot_gap_by_family(an: Analysis, puzzle: str, path: Path) -> bool:
-    """Percentage of the proven optimum against size, one panel per family, one line a method."""
-    series = gap_series(an, puzzle)
-    if not series:
-        return False
-    k = len(series)
-    cols = min(3, k)
-    rows_n = math.ceil(k / cols)
-    fig = _figure(4.2 * cols, 3.2 * rows_n)
-    axes = fig.subplots(rows_n, cols, squeeze=False)
-    methods = sorted({m for fam in series.values() for m in fam})
-    for ax, (fam, by_method) in zip(axes.flat, series.items(), strict=False):
-        for i, m in enumerate(methods):
-            pts = by_method.get(m)
-            if not pts:
-                continue
-            ax.plot(*zip(*pts, strict=True), marker=_MARKERS[i % len(_MARKERS)],
-                    color=f"C{i % 10}", label=m, lw=1.2, ms=4)  # fmt: skip
-        ax.set_xscale("log")
-        _size_ticks(ax, [z for pts in by_method.values() for z, _ in pts])
-        ax.ticklabel_format(axis="y", useOffset=False)
-        ax.set_title(fam, fontsize=9)
-        ax.set_ylabel("% of proven optimum", fontsize=8)
-        ax.grid(True, alpha=0.25)
-    for ax in list(axes.flat)[k:]:
-        ax.set_visible(False)
-    handles, labels = [], []
-    for ax in axes.flat:
-        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)), fontsize=8)
-    fig.suptitle(f"{puzzle}: heuristics and peers against the proven optimum, by family")
-    fig.savefig(path)
-    return True
-
-
-def _figure(width: float = 7.0, height: float = 4.5) -> Any:
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=120, layout="constrained")
-    return fig
-
-
-def _size_ticks(ax: Any, sizes: Sequence[int]) -> None:
-    """Label a (log) size axis with the sizes themselves rather than powers of ten."""
-    from matplotlib.ticker import NullFormatter
-
-    ticks = sorted(set(sizes))
-    while len(ticks) > 12:
-        ticks = ticks[::2] + ([ticks[-1]] if ticks[-1] not in ticks[::2] else [])
-    ax.set_xticks(ticks)
-    ax.set_xticklabels([str(t) for t in ticks])
-    ax.xaxis.set_minor_formatter(NullFormatter())
-
-
-def _safe(name: str) -> str:
-    """A file-name-safe form of a puzzle name."""
-    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
-
-
-def _jitter(i: int, k: int, spread: float) -> float:
-    if k <= 1:
-        return 1.0
-    return 1.0 + spread * (i - (k - 1) / 2) / (k - 1)
-
-
-def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
-    """Fraction of the optimum against instance size, one series per heuristic method."""
-    scores = [s for s in score_rows(an, puzzle) if s.value is not None and s.size is not None]
-    if not scores:
-        return False
-    methods = sorted({s.row["method"] for s in scores})
-    fig = _figure()
-    ax = fig.add_subplot()
-    sizes = sorted({s.size for s in scores if s.size is not None})
-    logx = len(sizes) > 1 and sizes[0] > 0 and sizes[-1] / sizes[0] >= 8
-    for i, m in enumerate(methods):
-        color = f"C{i % 10}"
-        marker = _MARKERS[i % len(_MARKERS)]
-        jit = _jitter(i, len(methods), 0.12 if logx else 0.04)
-        for basis, filled in (("optimum", True), ("bound", False)):
-            pts = [s for s in scores if s.row["method"] == m and s.basis == basis]
-            if not pts:
-                continue
-            ax.scatter(
-                [float(s.size or 0) * jit for s in pts],
-                [100 * float(s.value or 0) for s in pts],
-                marker=marker,
-                s=22,
-                alpha=0.55,
-                facecolors=color if filled else "none",
-                edgecolors=color,
-                linewidths=0.9,
-            )
-        med = []
-        bins = size_bins(int(z) for z in sizes if z is not None)
-        for label in dict.fromkeys(bins[z][0] for z in sorted(bins)):
-            vv = [
-                float(s.value)
-                for s in scores
-                if s.row["method"] == m
-                and s.size is not None
-                and bins[s.size][0] == label
-                and s.basis == "optimum"
-                and s.value is not None
-            ]
-            centre = next(c for lab, c in bins.values() if lab == label)
-            if vv:
-                med.append((centre * jit, 100 * statistics.median(vv)))
-        if med:
-            ax.plot(
-                *zip(*med, strict=True), color=color, marker=marker, lw=1.6, label=f"{m} (median)"
-            )
-        else:
-            ax.plot([], [], color=color, marker=marker, ls="", label=m)
-    if any(s.basis == "bound" for s in scores):
-        ax.scatter(
-            [], [], marker="o", facecolors="none", edgecolors="grey", label="hollow: vs best bound"
-        )
-    ax.axhline(100, color="black", lw=0.8, ls="--")
-    if logx:
-        ax.set_xscale("log")
-    _size_ticks(ax, [int(z) for z in sizes if z is not None])
-    ax.set_xlabel(f"instance size ({_size_label(an, puzzle)}; dots: single runs)")
-    ax.set_ylabel("score, % of proven optimum")
-    lo = min(100 * float(s.value or 0) for s in scores)
-    ax.set_ylim(max(0.0, min(lo - 3, 95)), 101.5)
-    ax.set_title(f"{puzzle}: heuristics as a fraction of the proven optimum")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
-    fig.savefig(path)
-    return True
-
-
-def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
-    """Exact solve time against instance size, log-log, one series per formulation."""
-    rows = [
-        r
-        for r in an.rows
-        if r["puzzle"] == puzzle
-        and r.get("kind") == "exact"
-        and r.get("status") != "ERROR"
-        and r.get("size")
-        and r.get("wall_time") is not None
-    ]
-    if not rows:
-        return False
-    methods = sorted({r["method"] for r in rows})
-    exponents = proof_time_exponents(an, puzzle)
-    fig = _figure()
-    ax = fig.add_subplot()
-    limits = set()
-    for i, m in enumerate(methods):
-        color = f"C{i % 10}"
-        marker = _MARKERS[i % len(_MARKERS)]
-        jit = _jitter(i, len(methods), 0.1)
-        mine = [r for r in rows if r["method"] == m]
-        done = [r for r in mine if proven(r)]
-        unproven = [r for r in mine if not proven(r)]
-        if done:
-            ax.scatter(
-                [r["size"] * jit for r in done],
-                [max(1e-4, float(r["wall_time"])) for r in done],
-                color=color,
-                marker=marker,
-                s=22,
-                alpha=0.7,
-                label=f"{m}: proven optimal"
-                + ("" if exponents.get(m) is None else f" (t ~ n^{exponents[m]:.2f})"),
-            )
-            med = []
-            for z in sorted({r["size"] for r in done}):
-                ts = [float(r["wall_time"]) for r in done if r["size"] == z]
-                med.append((z * jit, max(1e-4, statistics.median(ts))))
-            ax.plot(*zip(*med, strict=True), color=color, lw=1.2, alpha=0.8)
-        if unproven:
-            ax.scatter(
-                [r["size"] * jit for r in unproven],
-                [max(1e-4, float(r["wall_time"])) for r in unproven],
-                color=color,
-                marker="x",
-                s=30,
-                label=f"{m}: stopped unproven",
-            )
-        limits |= {float(r["time_limit"]) for r in mine if r.get("time_limit")}
-    for tl in sorted(limits):
-        ax.axhline(tl, color="grey", lw=0.8, ls=":")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    _size_ticks(ax, [int(r["size"]) for r in rows])
-    ax.set_xlabel(f"instance size ({_size_label(an, puzzle)}, log scale)")
-    ax.set_ylabel("wall time, s (log scale)")
-    ax.set_title(f"{puzzle}: exact solve time (dotted: time limits)")
-    ax.grid(True, which="both", alpha=0.25)
-    ax.legend(fontsize=8, loc="upper left")
-    fig.savefig(path)
-    return True
-
-
-def plot_par(recs: Sequence[tuple[str, float, float]], puzzle: str, path: Path) -> bool:
-    """Bubble chart of (published par, proven optimum) pairs."""
-    if not recs:
-        return False
-    counts: dict[tuple[float, float], int] = defaultdict(int)
-    for _, opt, par in recs:
-        counts[(par, opt)] += 1
-    fig = _figure(6.0, 4.5)
-    ax = fig.add_subplot()
-    xs, ys, cs = zip(*[(p, o, c) for (p, o), c in sorted(counts.items())], strict=True)
-    ax.scatter(xs, ys, s=[60 + 90 * math.sqrt(c) for c in cs], alpha=0.6, color="C0")
-    for x, y, c in zip(xs, ys, cs, strict=True):
-        ax.annotate(str(c), (x, y), ha="center", va="center", fontsize=8)
-    lo = min(min(xs), min(ys)) - 0.5
-    hi = max(max(xs), max(ys)) + 0.5
-    ax.plot([lo, hi], [lo, hi], color="black", lw=0.8, ls="--", label="optimum = par")
-    ax.set_xlim(lo, hi)
-    ax.set_ylim(lo, hi)
-    ax.set_xlabel("published par (words)")
-    ax.set_ylabel("proven optimum (words)")
-    ax.set_title(f"{puzzle}: proven optimum vs the newspaper's par ({len(recs)} puzzles)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
-    fig.savefig(path)
-    return True
-
-
-# ------------------------------------------------------------------------------------------
-# The report
-# ------------------------------------------------------------------------------------------
-
-
-#: Written into every report folder: the mark that cpwords made it and may write there again.
 MARKER = ".cpwords-report"
 
 
@@ -926,7 +402,7 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
     refs = [r for r in an.refs.values() if r.puzzle == puzzle]
     sizes = [r.size for r in refs if r.size is not None]
     proven = sum(r.optimum is not None for r in refs)
-    label = _size_label(an, puzzle)
+    label = size_label(an, puzzle)
     md = [
         f"## {puzzle}",
         "",
@@ -946,10 +422,10 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
         mtab = measures_table(an, puzzle)
         if mtab:
             md += ["The parts of the objective, against the proven optimal solution:", "", mtab, ""]
-        png = out / f"{_safe(puzzle)}-heuristics.png"
+        png = out / f"{safe_name(puzzle)}-heuristics.png"
         if plot_heuristics(an, puzzle, png):
             md += [f"![{puzzle} heuristics]({png.name})", ""]
-        png = out / f"{_safe(puzzle)}-gap-by-family.png"
+        png = out / f"{safe_name(puzzle)}-gap-by-family.png"
         if plot_gap_by_family(an, puzzle, png):
             md += [f"![{puzzle} % of the optimum by family and size]({png.name})", ""]
     etab, erec = exact_table(an, puzzle)
@@ -965,7 +441,7 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
                 "proof only): " + ", ".join(fitted) + ".",
                 "",
             ]
-        png = out / f"{_safe(puzzle)}-exact-time.png"
+        png = out / f"{safe_name(puzzle)}-exact-time.png"
         if plot_exact_times(an, puzzle, png):
             md += [f"![{puzzle} exact solve times]({png.name})", ""]
     recs = par_records(an, puzzle)
@@ -983,7 +459,7 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
             par_table(recs),
             "",
         ]
-        png = out / f"{_safe(puzzle)}-par.png"
+        png = out / f"{safe_name(puzzle)}-par.png"
         if plot_par(recs, puzzle, png):
             md += [f"![{puzzle} optimum vs par]({png.name})", ""]
     summary[puzzle] = psum

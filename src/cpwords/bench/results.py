@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from cpwords.core.errors import InputError
 
 SCHEMA = "cpwords-bench/1"
 #: Seconds a runner waits for the results file's lock before giving up.
@@ -37,7 +37,7 @@ def encode_row(row: dict[str, Any]) -> bytes:
 
 
 def _default(obj: Any) -> Any:
-    from ..result import _json_default
+    from cpwords.core.result import _json_default
 
     return _json_default(obj)
 

@@ -26,11 +26,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..result import SolveResult
-from ..spec import get_spec, solve
-from .results import ResultsWriter
-from .suite import Task, canonical_json, instance_id
+from cpwords.bench.results import ResultsWriter
+from cpwords.bench.suite import Task, canonical_json, instance_id
+from cpwords.core.errors import InputError
+from cpwords.core.result import SolveResult
+from cpwords.core.spec import get_spec, solve
 
 EXECUTORS = ("process", "serial", "dask")
 
@@ -71,7 +71,7 @@ class RunSummary:
 @functools.lru_cache(maxsize=1)
 def environment() -> dict[str, Any]:
     """Versions and machine facts stored with every row."""
-    from .. import __version__
+    from cpwords import __version__
 
     env: dict[str, Any] = {
         "cpwords": __version__,

@@ -51,8 +51,8 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..spec import PuzzleSpec, get_spec
+from cpwords.core.errors import InputError
+from cpwords.core.spec import PuzzleSpec, get_spec
 
 _SUITE_KEYS = {"name", "puzzle", "time_limit", "workers", "description"}
 _INSTANCE_COMMON = {"name", "puzzle", "sweep"}

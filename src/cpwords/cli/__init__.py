@@ -1,7 +1,7 @@
 """The ``cpwords`` command line: a thin click layer over the Python API.
 
 Every subcommand lives in its own module of this package and is registered below. Errors that
-cpwords raises on purpose (:class:`~cpwords.errors.CpwordsError`) and click's usage errors are
+cpwords raises on purpose (:class:`~cpwords.core.errors.CpwordsError`) and click's usage errors are
 printed as one line on stderr with exit status 2, never as a traceback.
 """
 
@@ -13,9 +13,8 @@ from collections.abc import Sequence
 
 import click
 
-from .. import __version__
-from ..errors import CpwordsError
-from ._common import (
+from cpwords import __version__
+from cpwords.cli._common import (
     EXIT_INTERRUPTED,
     EXIT_NONE,
     TimeLimitReached,
@@ -24,6 +23,7 @@ from ._common import (
     result_row,
     started,
 )
+from cpwords.core.errors import CpwordsError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -36,14 +36,14 @@ def cli(ctx: click.Context) -> None:
 
 
 def _register() -> None:
-    from .bench import bench
-    from .cache import cache
-    from .grid import grid
-    from .letterboxed import letterboxed
-    from .letterpress import letterpress
-    from .report import report
-    from .snake import snake
-    from .truncate import truncate
+    from cpwords.cli.bench import bench
+    from cpwords.cli.cache import cache
+    from cpwords.cli.grid import grid
+    from cpwords.cli.letterboxed import letterboxed
+    from cpwords.cli.letterpress import letterpress
+    from cpwords.cli.report import report
+    from cpwords.cli.snake import snake
+    from cpwords.cli.truncate import truncate
 
     for command in (snake, letterboxed, truncate, letterpress, grid, bench, report, cache):
         cli.add_command(command)

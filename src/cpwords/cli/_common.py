@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 
 import click
 
-from ..errors import excerpt as _excerpt
-from ..result import _json_default, json_safe
-from ..result import format_value as _fmt
+from cpwords.core.errors import excerpt as _excerpt
+from cpwords.core.result import _json_default, json_safe
+from cpwords.core.result import format_value as _fmt
 
 #: Exit statuses shared by every subcommand.
 EXIT_FOUND, EXIT_NONE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -246,7 +246,7 @@ def force_option() -> Callable[[F], F]:
 
 def alias(value: Any, old: Any, name: str, old_name: str) -> Any:
     """Merge an option with its deprecated hidden alias (``--dict`` / ``--lexicon``)."""
-    from ..errors import InputError
+    from cpwords.core.errors import InputError
 
     if value is not None and old is not None:
         raise InputError(f"give {name} only ({old_name} is its old name)")
@@ -259,7 +259,7 @@ def reject_unused(ctx: click.Context, mode: str, names: dict[str, str]) -> None:
     ``mode`` completes the sentence "OPTION does nothing ..." (``"without --all"``);
     ``names`` maps click parameter names to their option spelling (``{"limit": "--limit"}``).
     """
-    from ..errors import InputError
+    from cpwords.core.errors import InputError
 
     given = [
         flag
@@ -310,8 +310,8 @@ def read_text(path: str, what: str, option: str | None = None) -> tuple[str, str
         Missing file (with a hint when the value looks like an answer given inline), a
         directory, an unreadable or non-UTF-8 file.
     """
-    from ..errors import InputError
-    from ..lexicon import read_file_bytes
+    from cpwords.core.errors import InputError
+    from cpwords.core.lexicon import read_file_bytes
 
     if option is not None:
         require_file(path, option)
@@ -327,7 +327,7 @@ def require_file(path: str, option: str) -> None:
     """Refuse a ``--check``/``--solve`` value that names no file, hinting at ``OPTION-text``."""
     from pathlib import Path
 
-    from ..errors import InputError
+    from cpwords.core.errors import InputError
 
     if path != "-" and not Path(path).exists():
         raise InputError(
@@ -340,7 +340,7 @@ def answer(
     file: str | None, text: str | None, what: str, option: str = "--check"
 ) -> tuple[str, str] | None:
     """The answer of ``--check FILE`` / ``--check-text TEXT`` as (text, source), or None."""
-    from ..errors import InputError
+    from cpwords.core.errors import InputError
 
     if file is not None and text is not None:
         raise InputError(f"give {option} FILE or {option}-text TEXT, not both")
@@ -353,7 +353,7 @@ def answer(
 
 def one_stdin(values: dict[str, str | None]) -> None:
     """Refuse two file options that both read stdin (``{"--dict": "-", "--board": "-"}``)."""
-    from ..errors import InputError
+    from cpwords.core.errors import InputError
 
     dashed = [name for name, v in values.items() if v == "-"]
     if len(dashed) > 1:

@@ -1,7 +1,7 @@
 """``cpwords snake`` interoperability: --export-tsplib, --export-model, --check of a tour, peers.
 
-Kept apart from :mod:`.snake` so the solving command stays short; the logic lives in
-:mod:`cpwords.interop` and :mod:`cpwords.heuristics.wordsnake_peers`.
+Kept apart from :mod:`~cpwords.cli.snake` so the solving command stays short; the logic lives in
+:mod:`cpwords.interop` and :mod:`cpwords.wordsnake.heuristics.peers`.
 """
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from typing import Any
 
 import click
 
-from ..interop.tsplib import read_ordering as read_ordering
-from ..puzzles.wordsnake import WordsnakeInstance
-from ..wordsnake import PEER_METHODS
-from ._common import echo_json
+from cpwords.cli._common import echo_json
+from cpwords.wordsnake.heuristics.tsplib import read_ordering as read_ordering
+from cpwords.wordsnake.rules import WordsnakeInstance
+from cpwords.wordsnake.spec import PEER_METHODS
 
 
 def available_peers(quiet: bool) -> list[str]:
     """The peers that can run here (lkh needs elkai); a note on stderr when lkh is skipped."""
-    from ..heuristics.wordsnake_peers import elkai_available
+    from cpwords.wordsnake.heuristics.peers import elkai_available
 
     if elkai_available():
         return list(PEER_METHODS)
@@ -36,8 +36,8 @@ def export_files(
     as_json: bool,
 ) -> None:
     """Write the TSPLIB file and/or the model file; one line (or JSON object) per file."""
-    from ..interop.model_export import export_model
-    from ..interop.tsplib import write_atsp
+    from cpwords.wordsnake.heuristics.tsplib import write_atsp
+    from cpwords.wordsnake.models.export import export_model
 
     out: dict[str, Any] = {"n": instance.n, "cyclic": instance.cyclic}
     if tsplib is not None:

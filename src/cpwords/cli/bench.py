@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..errors import InputError
-from ._common import echo_json, force_option, json_option, reject_unused
+from cpwords.cli._common import echo_json, force_option, json_option, reject_unused
+from cpwords.core.errors import InputError
 
 
 @click.command("bench")
@@ -81,9 +81,9 @@ def bench(
     JSON: the run summary (suite, total, ran, skipped, errors, lost, report). Exit status 0
     done, 1 tasks left unfinished, 2 bad input, 130 interrupted (finished rows are kept).
     """
-    from ..bench.results import read_rows
-    from ..bench.runner import run_tasks
-    from ..bench.suite import load_suite
+    from cpwords.bench.results import read_rows
+    from cpwords.bench.runner import run_tasks
+    from cpwords.bench.suite import load_suite
 
     ctx = click.get_current_context()
     if list_only:
@@ -131,7 +131,7 @@ def bench(
     if force and report_dir is None:
         raise InputError("--force needs --report DIR")
     if report_dir is not None:
-        from ..bench.report import validate_report_dir
+        from cpwords.bench.report import validate_report_dir
 
         validate_report_dir(report_dir, force)  # before the study, not after it
     try:
@@ -156,7 +156,7 @@ def bench(
         click.echo(f"cpwords: warning: {msg}", err=True)
     report_path = None
     if report_dir is not None:
-        from ..bench.report import write_report
+        from cpwords.bench.report import write_report
 
         # Checked before the run; since then only the results file may have appeared there.
         report_path = write_report([out], report_dir, force=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, json_option
+from cpwords.cli._common import echo_json, json_option
 
 
 @click.group("cache")
@@ -21,7 +21,7 @@ def cache() -> None:
 @json_option()
 def info(as_json: bool) -> None:
     """Show where the cache is, its files and their size."""
-    from ..models.letterpress import cache_info
+    from cpwords.letterpress.models.index import cache_info
 
     d = cache_info()
     if as_json:
@@ -40,7 +40,7 @@ def clear(as_json: bool) -> None:
 
     The indexes are rebuilt when needed.
     """
-    from ..models.letterpress import cache_clear, cache_dir
+    from cpwords.letterpress.models.index import cache_clear, cache_dir
 
     n = cache_clear()
     if as_json:

@@ -6,8 +6,24 @@ from typing import Any
 
 import click
 
-from ..errors import InputError
-from ..puzzles.grid import (
+from cpwords.cli._common import (
+    EPILOG,
+    Deadline,
+    alias,
+    answer,
+    check_row,
+    echo_json,
+    exit_status,
+    one_stdin,
+    progress,
+    reject_unused,
+    result_row,
+    shared_options,
+    time_guard,
+)
+from cpwords.core.errors import InputError
+from cpwords.core.result import listing_status
+from cpwords.grid.rules import (
     DEFAULT_MIN_PREFIX,
     DEFAULT_SUFFIX_LENGTH,
     DEFAULT_TOP,
@@ -23,28 +39,12 @@ from ..puzzles.grid import (
     parse_suffixes,
     wordfreq_tokens,
 )
-from ..result import listing_status
-from ._common import (
-    EPILOG,
-    Deadline,
-    alias,
-    answer,
-    check_row,
-    echo_json,
-    exit_status,
-    one_stdin,
-    progress,
-    reject_unused,
-    result_row,
-    shared_options,
-    time_guard,
-)
 
 
 def _tokens(top: int, lexicon: str | None, L: int, P: int, plurals: bool) -> GridTokens:
     if lexicon is None:
         return wordfreq_tokens(top, L, P, plurals)
-    from ..lexicon import load_lexicon
+    from cpwords.core.lexicon import load_lexicon
 
     lex = load_lexicon(lexicon)
     return cut_words(lex.words, L, P, lex.source, plurals)
@@ -208,11 +208,11 @@ def grid(
     min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
     complete, stopped.
     """
-    from ..models.grid import count_completions
-    from ..puzzles.grid_symmetry import board_symmetry
-    from ..spec import solve
-    from ..specs.grid import SPEC, GridCase
-    from ..specs.grid_fill import solve_grid
+    from cpwords.core.spec import solve
+    from cpwords.grid.fill_spec import solve_grid
+    from cpwords.grid.models.cpsat import count_completions
+    from cpwords.grid.spec import SPEC, GridCase
+    from cpwords.grid.symmetry import board_symmetry
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
@@ -422,7 +422,7 @@ def _run_unique(
 ) -> int:
     from collections import Counter
 
-    from ..models.grid_design import design_grid_puzzles
+    from cpwords.grid.models.design import design_grid_puzzles
 
     with progress("grid: enumerating and counting", enabled=not as_json):
         d = design_grid_puzzles(

@@ -8,25 +8,7 @@ from typing import Any
 
 import click
 
-from ..errors import InputError
-from ..lexicon import Lexicon, load_lexicon
-from ..models.letterboxed import (
-    DEFAULT_LEXICON_SIZE,
-    LetterBoxedSolver,
-    default_lexicon,
-)
-from ..puzzles.letterboxed import (
-    WORD_WEIGHT,
-    LetterBox,
-    letterboxed_problems,
-    parse_box,
-    score,
-    split_solution,
-)
-from ..result import SolveResult, Status
-from ..spec import solve
-from ..specs.letterboxed import METHODS, SPEC, LetterBoxedCase
-from ._common import (
+from cpwords.cli._common import (
     EPILOG,
     Deadline,
     TimeLimitReached,
@@ -41,6 +23,20 @@ from ._common import (
     shared_options,
     time_guard,
 )
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import Lexicon, load_lexicon
+from cpwords.core.result import SolveResult, Status
+from cpwords.core.spec import solve
+from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
+from cpwords.letterboxed.rules import (
+    WORD_WEIGHT,
+    LetterBox,
+    letterboxed_problems,
+    parse_box,
+    score,
+    split_solution,
+)
+from cpwords.letterboxed.spec import METHODS, SPEC, LetterBoxedCase
 
 _HELP = f"""Solve a Letter Boxed puzzle with the fewest words.
 
@@ -379,7 +375,7 @@ def _run_generate(
     deadline: Deadline,
     as_json: bool,
 ) -> int:
-    from ..models.letterboxed_design import generate_boxes
+    from cpwords.letterboxed.models.design import generate_boxes
 
     if unique and max_solutions not in (None, 1):
         raise InputError(

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ._common import (
+from cpwords.cli._common import (
     EPILOG,
     WEB2,
     Deadline,
@@ -72,8 +72,8 @@ def letterpress(
     JSON, beyond the conventions below: solution (the words), count, returned, letters,
     lexicon, lexicon_size, index; with --board, solution is the move and word its word.
     """
-    from ..models.letterpress import load_letterpress_index
-    from ..specs.letterpress import find_letterpress_words
+    from cpwords.letterpress.models.index import load_letterpress_index
+    from cpwords.letterpress.spec import find_letterpress_words
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
@@ -153,9 +153,9 @@ def _board_mode(
     no_cache: bool,
     as_json: bool,
 ) -> None:
-    from ..models.letterpress import load_letterpress_index
-    from ..puzzles.letterpress import parse_board
-    from ..specs.letterpress_board import best_letterpress_move
+    from cpwords.letterpress.board_spec import best_letterpress_move
+    from cpwords.letterpress.models.index import load_letterpress_index
+    from cpwords.letterpress.rules import parse_board
 
     board = parse_board(letters, colours)
     with progress("letterpress", enabled=not as_json) as tick:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._common import echo_json, force_option, json_option
+from cpwords.cli._common import echo_json, force_option, json_option
 
 
 @click.command("report")
@@ -31,7 +31,7 @@ def report(
     """
     import json
 
-    from ..bench.report import write_report
+    from cpwords.bench.report import write_report
 
     path = write_report(list(results), out_dir, title=title, force=force)
     if as_json:

@@ -10,23 +10,7 @@ from typing import Any
 
 import click
 
-from ..errors import InputError
-from ..lexicon import parse_word_lines
-from ..puzzles.wordsnake import WordsnakeInstance, render_snake, snake_lengths, snake_score
-from ..result import SolveResult
-from ..result import format_value as _fmt
-from ..wordsnake import (
-    DEFAULT_EXACT,
-    EXACT_METHODS,
-    HEURISTIC_METHODS,
-    METHODS,
-    PEER_METHODS,
-    builtin_instance,
-    compare_wordsnake,
-    load_instance,
-    solve_wordsnake,
-)
-from ._common import (
+from cpwords.cli._common import (
     EPILOG,
     SECONDS,
     check_row,
@@ -41,7 +25,23 @@ from ._common import (
     shared_options,
     started,
 )
-from ._snake_interop import available_peers, export_files, read_ordering
+from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import parse_word_lines
+from cpwords.core.result import SolveResult
+from cpwords.core.result import format_value as _fmt
+from cpwords.wordsnake.rules import WordsnakeInstance, render_snake, snake_lengths, snake_score
+from cpwords.wordsnake.spec import (
+    DEFAULT_EXACT,
+    EXACT_METHODS,
+    HEURISTIC_METHODS,
+    METHOD_NAMES,
+    PEER_METHODS,
+    builtin_instance,
+    compare_wordsnake,
+    load_instance,
+    solve_wordsnake,
+)
 
 
 def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance:
@@ -59,7 +59,7 @@ def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance
 @click.option("--proper", is_flag=True, help="Overlaps must be shorter than both words.")
 @click.option(
     "--method",
-    type=click.Choice(METHODS),
+    type=click.Choice(METHOD_NAMES),
     default="exact",
     show_default=True,
     help=f"Exact model ({', '.join(EXACT_METHODS)}; exact = {DEFAULT_EXACT}) or heuristic "

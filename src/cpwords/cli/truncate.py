@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..lexicon import Lexicon, english_words_lexicon, load_lexicon
-from ._common import (
+from cpwords.cli._common import (
     EPILOG,
     WEB2,
     Deadline,
@@ -18,6 +17,7 @@ from ._common import (
     shared_options,
     time_guard,
 )
+from cpwords.core.lexicon import Lexicon, english_words_lexicon, load_lexicon
 
 
 def load_dictionary(path: str | None) -> Lexicon:
@@ -52,7 +52,7 @@ def truncate(
     JSON, beyond the conventions below: sequence, length, count, lexicon, lexicon_size,
     lexicon_skipped, and with --all sequences and complete.
     """
-    from ..specs.truncate import solve_truncate
+    from cpwords.truncate.spec import solve_truncate
 
     max_sequences = alias(limit, max_sequences, "--limit", "--max-sequences")
     if not all_sequences:

@@ -1,0 +1,336 @@
+"""Loading and normalising word lists: user files, dictionaries and built-in lists.
+
+Two readers with different strictness:
+
+* :func:`read_word_list` reads a *puzzle input* (e.g. the words of a Wordsnake). Every line
+  counts; a malformed line is an error naming its line number.
+* :func:`load_lexicon` reads a *dictionary* (ENABLE, the Truncate or Letterpress lists, any plain
+  list). Entries that are not plain a-z words after lower-casing are skipped and counted, because
+  real dictionaries carry a few (``o'clock``, ``naïve``); an empty result is an error.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from cpwords.core.errors import InputError
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def read_file_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
+    """Read a file's bytes, turning every OS failure into one clear :class:`InputError`.
+
+    Parameters
+    ----------
+    path : path-like
+    what : str
+        What the file is, for messages (``"dictionary"``, ``"word list"``).
+
+    Raises
+    ------
+    InputError
+        Missing file, a directory, or an OS error while reading.
+
+    Notes
+    -----
+    The path ``-`` reads standard input.
+    """
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{what} not found: {p}")
+    if p.is_dir():
+        raise InputError(f"{what} is a directory, not a file: {p}")
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+
+
+def _decode(data: bytes, path: str | os.PathLike[str], what: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"{what} {path} is not UTF-8 text (bad byte on line {line})") from None
+
+
+def _read_text(path: str | os.PathLike[str], what: str) -> str:
+    """Read a UTF-8 text file, turning every OS or decoding failure into :class:`InputError`."""
+    return _decode(read_file_bytes(path, what), path, what)
+
+
+def parse_word_lines(text: str, source: str = "<input>") -> list[str]:
+    """Parse puzzle input text: one word per line, blank and ``#`` lines ignored.
+
+    Parameters
+    ----------
+    text : str
+        The whole input.
+    source : str
+        Name used in error messages.
+
+    Returns
+    -------
+    list of str
+        The words, lower-cased, in input order, duplicates kept (each line is one item).
+
+    Raises
+    ------
+    InputError
+        When a line holds anything but the letters a-z (after stripping and lower-casing),
+        naming the line number, or when no word is left.
+
+    Examples
+    --------
+    >>> parse_word_lines("# demo\\nRun\\n\\nnausea\\n")
+    ['run', 'nausea']
+    """
+    words: list[str] = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        word = line.lower()
+        if not _WORD.fullmatch(word):
+            raise InputError(
+                f"{source}, line {lineno}: {line!r} is not a word of the letters a-z only"
+            )
+        words.append(word)
+    if not words:
+        raise InputError(f"{source}: the word list is empty")
+    return words
+
+
+def read_word_list(path: str | os.PathLike[str]) -> list[str]:
+    """Read a puzzle word list from a file (see :func:`parse_word_lines` for the format).
+
+    Raises
+    ------
+    InputError
+        Missing file, directory, unreadable or non-UTF-8 file, malformed line, empty list.
+    """
+    return parse_word_lines(_read_text(path, "word list"), str(path))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """A dictionary: distinct lower-case a-z words, sorted.
+
+    Attributes
+    ----------
+    words : tuple of str
+        Sorted distinct words.
+    source : str
+        Where the words came from (a path or a built-in name).
+    skipped : int
+        Entries dropped because they were not plain a-z words.
+    """
+
+    words: tuple[str, ...]
+    source: str
+    skipped: int = 0
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.words)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.as_set()
+
+    def as_set(self) -> frozenset[str]:
+        """The words as a frozenset (computed once)."""
+        cached = self.__dict__.get("_set")
+        if cached is None:
+            cached = frozenset(self.words)
+            object.__setattr__(self, "_set", cached)
+        return cached
+
+
+def lexicon_from_words(words: Iterable[str], source: str = "<words>") -> Lexicon:
+    """Build a :class:`Lexicon` from an iterable of words (normalised like :func:`load_lexicon`).
+
+    Raises
+    ------
+    InputError
+        When no valid word is left.
+    """
+    kept: set[str] = set()
+    skipped = 0
+    for w in words:
+        w = w.strip().lower()
+        if not w:
+            continue
+        if _WORD.fullmatch(w):
+            kept.add(w)
+        else:
+            skipped += 1
+    if not kept:
+        raise InputError(f"{source}: the lexicon has no a-z words")
+    return Lexicon(tuple(sorted(kept)), source, skipped)
+
+
+def parse_lexicon_text(text: str, source: str = "<text>") -> Lexicon:
+    """Parse dictionary text: plain lists or the Truncate format.
+
+    The first whitespace-separated field of each line is the word; further fields (the Truncate
+    dictionary's ``word freq score``) are ignored, and ``*`` marks are stripped. Blank lines and
+    lines starting with ``#`` are skipped.
+
+    Raises
+    ------
+    InputError
+        When no valid word is left.
+    """
+    entries = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        entries.append(line.split()[0].replace("*", ""))
+    return lexicon_from_words(entries, source)
+
+
+def load_lexicon(path: str | os.PathLike[str]) -> Lexicon:
+    """Load a dictionary file (plain list or Truncate ``word freq score`` format).
+
+    Parameters
+    ----------
+    path : path-like
+        The dictionary file, UTF-8.
+
+    Returns
+    -------
+    Lexicon
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable, non-UTF-8 or empty file.
+    """
+    return parse_lexicon_text(_read_text(path, "dictionary"), str(path))
+
+
+def parse_lexicon_bytes(data: bytes, path: str | os.PathLike[str]) -> Lexicon:
+    """:func:`load_lexicon` on bytes already read from ``path`` (read once, e.g. to hash them).
+
+    Raises
+    ------
+    InputError
+        Non-UTF-8 or empty dictionary.
+    """
+    return parse_lexicon_text(_decode(data, path, "dictionary"), str(path))
+
+
+def wordfreq_lexicon(n: int, lang: str = "en") -> list[str]:
+    """The ``n`` most frequent words of ``lang`` from the ``wordfreq`` package, a-z only.
+
+    Parameters
+    ----------
+    n : int
+        How many of the most frequent entries to take (before filtering).
+
+    Returns
+    -------
+    list of str
+        Lower-case a-z words, most frequent first.
+
+    References
+    ----------
+    R. Speer, *wordfreq* (PyPI), ``top_n_list``.
+    """
+    from wordfreq import top_n_list
+
+    if n <= 0:
+        raise InputError(f"the number of words must be positive, got {n}")
+    return [w for w in top_n_list(lang, n) if _WORD.fullmatch(w)]
+
+
+def shared_data_dir() -> Path | None:
+    """Locate the project's real-data folder ``shared/data``, or None when absent.
+
+    ``$CPWORDS_DATA`` wins when it is set: the folder it names, or None when it names no
+    folder (``CPWORDS_DATA=none`` hides the shared data, as on a fresh machine; CI runs the
+    tests once that way). Otherwise ``../shared/data`` is looked for beside the current
+    directory and beside the source checkout.
+
+    Returns
+    -------
+    pathlib.Path or None
+    """
+    env = os.environ.get("CPWORDS_DATA")
+    if env:
+        return Path(env) if Path(env).is_dir() else None
+    here = Path(__file__).resolve()
+    candidates = [Path.cwd().parent / "shared" / "data"]
+    candidates += [p / "shared" / "data" for p in here.parents]
+    for c in candidates:
+        if c.is_dir():
+            return c
+    return None
+
+
+def english_words_lexicon(source: str = "web2") -> Lexicon:
+    """A word list packaged by the ``english-words`` PyPI package, lower-case a-z only.
+
+    Parameters
+    ----------
+    source : {"web2", "gcide"}
+        ``web2`` is Webster's 2nd International (1934), the ``/usr/share/dict/words`` of macOS
+        and the BSDs (234,450 words after lower-casing); ``gcide`` is the GNU Collaborative
+        International Dictionary of English.
+
+    Returns
+    -------
+    Lexicon
+        Named ``english-words:<source>``.
+
+    Raises
+    ------
+    InputError
+        When ``source`` is not a list the package ships.
+
+    References
+    ----------
+    M. Alves, *english-words* (PyPI), ``get_english_words_set``.
+    """
+    from english_words import get_english_words_set
+
+    try:
+        words = get_english_words_set([source], alpha=True, lower=True)
+    except ValueError:
+        raise InputError(f"english-words ships no word list named {source!r}") from None
+    return lexicon_from_words(words, f"english-words:{source}")
+
+
+@lru_cache(maxsize=1)
+def _frequencies() -> dict[str, float]:
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict("en")
+
+
+def zipf(word: str) -> float:
+    """wordfreq's Zipf frequency of a lower-case a-z word (0 when unknown).
+
+    Equal to ``wordfreq.zipf_frequency(word, "en")`` on such words (log10 of occurrences per
+    10**9 words, rounded to 2 decimals), read from one cached frequency table.
+
+    Examples
+    --------
+    >>> zipf("the") > 7 > zipf("highbrow") > 0 == zipf("qzxj")
+    True
+    """
+    f = _frequencies().get(word, 0.0)
+    return round(math.log10(f) + 9, 2) if f > 0 else 0.0

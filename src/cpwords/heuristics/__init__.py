@@ -1,1 +1,0 @@
-"""Heuristic baselines from the seed articles and elsewhere; deliberately not re-exported."""

@@ -1,0 +1,505 @@
+"""Letter Boxed design: generate boxes whose fewest-word answer is proven, counted and rated.
+
+A generated box is accepted only on exact evidence: the layered DP of
+:mod:`cpwords.letterboxed.models.dp` proves that its fewest-word solution has 2 words (and gives the
+fewest letters), the counting tables give the exact number of solutions of 1, 2 and 3 words, and
+an independent brute force over word pairs
+(:func:`~cpwords.letterboxed.rules.brute_force_short_solutions`, which shares no code with the
+DP) recounts the 1- and 2-word solutions. A disagreement raises
+:class:`~cpwords.core.errors.CheckError`
+rather than emitting a box, so a demanded uniqueness is verified, never assumed.
+
+Letters are drawn without replacement with probabilities proportional to English letter
+frequencies (:data:`LETTER_FREQUENCIES`), from a seeded :class:`numpy.random.Generator`: the same
+seed and lexicon give the same boxes.
+
+The difficulty score (:func:`box_difficulty`) counts the solutions of at most 3 words made of
+*common* words (wordfreq Zipf frequency >= 3, about once per million words of text):
+``difficulty = max(0, 6 - log10(1 + C))``. Fewer common solutions, harder box. On the 332 NYT
+puzzles of 2024 its Spearman correlation with the newspaper's par is +0.62 (see
+``benchmarks/results/design.md``).
+
+References
+----------
+P. Norvig, "English letter frequency counts: Mayzner revisited", 2013 (letter frequencies of the
+Google Books n-grams). R. Speer, *wordfreq* (PyPI), Zipf frequencies.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cpwords.core.errors import CheckError, InputError
+from cpwords.core.lexicon import Lexicon, zipf
+from cpwords.core.result import Status
+from cpwords.letterboxed.models.dp import (
+    BoxLike,
+    LetterBoxedSolver,
+    _solve_classes,
+    as_box,
+    build_classes,
+    count_tables,
+)
+from cpwords.letterboxed.rules import LetterBox, brute_force_short_solutions, letterboxed_problems
+
+__all__ = [
+    "COMMON_ZIPF",
+    "LETTER_FREQUENCIES",
+    "BoxDifficulty",
+    "BoxGeneration",
+    "GeneratedBox",
+    "box_difficulty",
+    "draw_box",
+    "generate_boxes",
+    "zipf",
+]
+
+#: English letter frequencies in percent (Norvig 2013, Google Books), the drawing weights.
+LETTER_FREQUENCIES: dict[str, float] = {
+    "e": 12.49, "t": 9.28, "a": 8.04, "o": 7.64, "i": 7.57, "n": 7.23, "s": 6.51,
+    "r": 6.28, "h": 5.05, "l": 4.07, "d": 3.82, "c": 3.34, "u": 2.73, "m": 2.51,
+    "f": 2.40, "p": 2.14, "g": 1.87, "w": 1.68, "y": 1.66, "b": 1.48, "v": 1.05,
+    "k": 0.54, "x": 0.23, "j": 0.16, "q": 0.12, "z": 0.09,
+}  # fmt: skip
+
+#: A word is *common* when its wordfreq Zipf frequency is at least this (once per 10**6 words).
+COMMON_ZIPF = 3.0
+
+#: Offset of the difficulty scale: a box with no common solution of <= 3 words scores this.
+DIFFICULTY_MAX = 6.0
+
+#: Solutions are counted up to this many words for the report and the difficulty.
+COUNT_WORDS = 3
+
+
+@dataclass(frozen=True)
+class BoxDifficulty:
+    """How hard a box is, from its solution space restricted to common words.
+
+    Attributes
+    ----------
+    score : float
+        ``max(0, DIFFICULTY_MAX - log10(1 + C))`` with ``C = sum(common_solutions)``; 0 (very
+        easy) to 6 (no solution of <= 3 common words). Rounded to 2 decimals.
+    common_words : int
+        Playable words with Zipf frequency >= ``zipf_threshold``.
+    common_solutions : tuple of int, length 3
+        Solutions of exactly 1, 2, 3 words using common words only.
+    zipf_threshold : float
+    """
+
+    score: float
+    common_words: int
+    common_solutions: tuple[int, ...]
+    zipf_threshold: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly row."""
+        return {
+            "difficulty": self.score,
+            "common_words": self.common_words,
+            "common_solutions": {str(j + 1): c for j, c in enumerate(self.common_solutions)},
+            "zipf_threshold": self.zipf_threshold,
+        }
+
+
+def _zipf(words: Iterable[str]) -> dict[str, float]:
+    return {w: zipf(w) for w in words}
+
+
+def _difficulty(
+    box: LetterBox, playable: Sequence[tuple[str, int]], zipf_threshold: float
+) -> BoxDifficulty:
+    z = _zipf(w for w, _ in playable)
+    common = [(w, m) for w, m in playable if z[w] >= zipf_threshold]
+    counts: tuple[int, ...] = (0,) * COUNT_WORDS
+    if common:
+        by_words, _ = count_tables(build_classes(box, common), COUNT_WORDS)
+        counts = tuple(by_words)
+    total = sum(counts)
+    score = max(0.0, DIFFICULTY_MAX - math.log10(1 + total))
+    return BoxDifficulty(round(score, 2), len(common), counts, zipf_threshold)
+
+
+def box_difficulty(
+    box: BoxLike,
+    lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None,
+    zipf_threshold: float = COMMON_ZIPF,
+) -> BoxDifficulty:
+    """Difficulty of a box: how few solutions of at most 3 common words it has.
+
+    Parameters
+    ----------
+    box : LetterBox, str or sequence of str
+    lexicon : Lexicon, iterable of str, LetterBoxedSolver or None
+        The accepted words (None: the built-in wordfreq list); only those with a Zipf
+        frequency >= ``zipf_threshold`` count.
+    zipf_threshold : float
+        Zipf frequency (log10 of occurrences per 10**9 words) of a *common* word.
+
+    Returns
+    -------
+    BoxDifficulty
+        ``score = max(0, 6 - log10(1 + C))``, C the exact number of solutions of 1 to 3
+        common words (counted by the DP's counting tables on the common playable words).
+
+    Raises
+    ------
+    InputError
+        Malformed box or empty lexicon.
+
+    Notes
+    -----
+    Calibrated on the 332 NYT puzzles of 2024 with each day's own dictionary: Spearman
+    correlation with the newspaper's par +0.62 (``benchmarks/bench_design.py``). The par is
+    higher for harder boxes, so a higher score goes with a higher par.
+
+    Examples
+    --------
+    >>> d = box_difficulty("abc-def-ghi-jkl", ["bechfag", "gjdkil", "bead"])
+    >>> d.common_solutions, d.score
+    ((0, 0, 0), 6.0)
+    """
+    solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
+    b = as_box(box)
+    return _difficulty(b, solver.playable(b), zipf_threshold)
+
+
+@dataclass(frozen=True)
+class GeneratedBox:
+    """A generated box with its proven optimum, exact counts and difficulty.
+
+    Attributes
+    ----------
+    box : LetterBox
+        Sides sorted (letters within a side, then the sides), a canonical form.
+    words, letters : int
+        The proven optimum: fewest words (always 2), then fewest letters.
+    solution : tuple of str
+        One optimal solution.
+    counts : tuple of int, length 3
+        Exact numbers of solutions of exactly 1, 2 and 3 words (words may repeat).
+    playable_words : int
+    difficulty : BoxDifficulty
+    two_word_solutions : tuple of (str, str)
+        Every 2-word solution, as found by the independent brute force, when there are at
+        most 10 (empty otherwise).
+    verified : bool
+        True: the brute force agreed with the DP's 1- and 2-word counts and every listed
+        solution passed the checker (a generated box is never returned unverified).
+    wall_time : float
+        Seconds spent on this box after it was drawn (solve, counts, check, difficulty).
+    """
+
+    box: LetterBox
+    words: int
+    letters: int
+    solution: tuple[str, ...]
+    counts: tuple[int, ...]
+    playable_words: int
+    difficulty: BoxDifficulty
+    two_word_solutions: tuple[tuple[str, str], ...]
+    verified: bool
+    wall_time: float
+
+    @property
+    def unique(self) -> bool:
+        """Exactly one 2-word solution and none of one word."""
+        return self.counts[0] == 0 and self.counts[1] == 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly row."""
+        return {
+            "box": str(self.box),
+            "status": Status.OPTIMAL.value,
+            "num_words": self.words,
+            "num_letters": self.letters,
+            "solution": list(self.solution),
+            "counts": {str(j + 1): c for j, c in enumerate(self.counts)},
+            "unique": self.unique,
+            "two_word_solutions": [list(p) for p in self.two_word_solutions],
+            "playable_words": self.playable_words,
+            "verified": self.verified,
+            "wall_time": self.wall_time,
+            **self.difficulty.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class BoxGeneration:
+    """The outcome of :func:`generate_boxes`.
+
+    Attributes
+    ----------
+    boxes : tuple of GeneratedBox
+        In the order found; fewer than ``requested`` when ``max_draws`` ran out.
+    requested : int
+    draws : int
+        Boxes drawn (accepted or not).
+    rejected : dict of str to int
+        Why drawn boxes were rejected: ``repeat`` (drawn before), ``few_playable``,
+        ``one_word`` (a 1-word solution), ``needs_3_or_more`` (no 2-word solution),
+        ``too_many_2_word`` (more than ``max_solutions``).
+    seed : int
+    lexicon : str
+    settings : dict
+        ``unique``, ``max_solutions``, ``min_playable``, ``max_draws``.
+    wall_time : float
+        Seconds, indexing the lexicon excluded.
+    stopped : {None, "time_limit", "interrupted"}
+        Why the generation stopped before ``requested`` boxes or ``max_draws`` draws.
+    """
+
+    boxes: tuple[GeneratedBox, ...]
+    requested: int
+    draws: int
+    rejected: dict[str, int]
+    seed: int
+    lexicon: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    wall_time: float = 0.0
+    stopped: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when all requested boxes were found."""
+        return len(self.boxes) == self.requested
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly object (the CLI's ``--json`` output)."""
+        return {
+            "requested": self.requested,
+            "found": len(self.boxes),
+            "complete": self.complete,
+            "draws": self.draws,
+            "rejected": dict(self.rejected),
+            "seed": self.seed,
+            "lexicon": self.lexicon,
+            **self.settings,
+            "wall_time": self.wall_time,
+            "stopped": self.stopped,
+            "boxes": [b.to_dict() for b in self.boxes],
+        }
+
+
+def draw_box(rng: np.random.Generator, weights: dict[str, float] | None = None) -> LetterBox:
+    """Draw 12 distinct letters by frequency and deal them onto 4 sides of 3.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    weights : dict of str to float, optional
+        Drawing weight of each letter (default :data:`LETTER_FREQUENCIES`).
+
+    Returns
+    -------
+    LetterBox
+        Canonical form: letters sorted within a side, sides sorted.
+
+    Examples
+    --------
+    >>> b = draw_box(np.random.default_rng(7))
+    >>> b.shape, len(set(b.letters))
+    ((3, 3, 3, 3), 12)
+    """
+    w = weights if weights is not None else LETTER_FREQUENCIES
+    letters = sorted(w)
+    p = np.array([w[ch] for ch in letters], dtype=np.float64)
+    pick = rng.choice(len(letters), size=12, replace=False, p=p / p.sum())
+    drawn = [letters[i] for i in pick]
+    sides = sorted("".join(sorted(drawn[i : i + 3])) for i in range(0, 12, 3))
+    return LetterBox(tuple(sides))
+
+
+def _verify(
+    box: LetterBox,
+    words: Iterable[str],
+    counts: Sequence[int],
+    solution: Sequence[str],
+    lexicon: Collection[str],
+) -> tuple[tuple[str, str], ...]:
+    """Recount the 1- and 2-word solutions by brute force and check them; raise on mismatch."""
+    one, two = brute_force_short_solutions(box, words)
+    if len(one) != counts[0] or len(two) != counts[1]:
+        raise CheckError(
+            f"box {box}: the DP counts {counts[0]} one-word and {counts[1]} two-word solutions, "
+            f"the brute force {len(one)} and {len(two)}"
+        )
+    if tuple(solution) not in set(two):
+        raise CheckError(f"box {box}: optimal solution {list(solution)} not found by brute force")
+    for chain in [list(solution), *(list(p) for p in two[:10])]:
+        problems = letterboxed_problems(box, chain, lexicon)
+        if problems:
+            raise CheckError(f"box {box}: solution {chain} fails the checker: {problems[0]}")
+    return tuple(two) if len(two) <= 10 else ()
+
+
+def generate_boxes(
+    k: int,
+    lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None,
+    *,
+    seed: int = 0,
+    unique: bool = False,
+    max_solutions: int | None = None,
+    min_playable: int = 0,
+    max_draws: int | None = None,
+    zipf_threshold: float = COMMON_ZIPF,
+    time_limit: float | None = None,
+) -> BoxGeneration:
+    """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
+
+    Parameters
+    ----------
+    k : int
+        Number of boxes, >= 1.
+    lexicon : Lexicon, iterable of str, LetterBoxedSolver or None
+        The accepted words (None: wordfreq's 100,000 most frequent English entries).
+    seed : int
+        Seed of the letter draws; the same seed and lexicon give the same boxes.
+    unique : bool
+        Demand exactly one 2-word solution (and none of 1 word); same as ``max_solutions=1``.
+    max_solutions : int, optional
+        Accept at most this many 2-word solutions.
+    min_playable : int
+        Accept only boxes with at least this many playable words.
+    max_draws : int, optional
+        Give up after this many drawn boxes (default ``1000 * k``).
+    zipf_threshold : float
+        Zipf frequency of a common word, for the difficulty (:func:`box_difficulty`).
+    time_limit : float, optional
+        Seconds; no new box is drawn after it (``stopped = "time_limit"``). Ctrl-C likewise
+        returns the boxes finished so far (``stopped = "interrupted"``).
+
+    Returns
+    -------
+    BoxGeneration
+        Up to ``k`` verified boxes (fewer when ``max_draws`` ran out or the generation was
+        stopped: check ``complete`` and ``stopped``).
+
+    Raises
+    ------
+    InputError
+        ``k < 1``, ``max_solutions < 1``, ``unique`` with ``max_solutions != 1``,
+        ``min_playable < 0``, ``max_draws < 1``, an empty lexicon.
+    CheckError
+        The independent brute force disagrees with the DP (a bug, never a silent box).
+
+    Notes
+    -----
+    Per drawn box: the playable words from the letter-set index (O(2**12 + matches)), word
+    classes, then the exact counting tables for 1 and 2 words (a superset-sum transform,
+    O(12 * 12 * 2**12)). A box passing the filters is solved by the DP (the proof of the
+    optimum), counted up to 3 words, recounted by brute force and rated.
+
+    References
+    ----------
+    P. Norvig, "English letter frequency counts: Mayzner revisited", 2013.
+
+    Examples
+    --------
+    >>> words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
+    >>> g = generate_boxes(1, words, unique=True, max_draws=20)
+    >>> g.complete, g.draws, sum(g.rejected.values())
+    (False, 20, 20)
+    """
+    if k < 1:
+        raise InputError(f"the number of boxes to generate must be at least 1, got {k}")
+    if max_solutions is not None and max_solutions < 1:
+        raise InputError(f"the most 2-word solutions must be at least 1, got {max_solutions}")
+    if unique and max_solutions not in (None, 1):
+        raise InputError(f"unique means at most 1 two-word solution, not {max_solutions}")
+    if min_playable < 0:
+        raise InputError(f"the least playable words must be >= 0, got {min_playable}")
+    if max_draws is None:
+        max_draws = 1000 * k
+    if max_draws < 1:
+        raise InputError(f"max_draws must be at least 1, got {max_draws}")
+    cap = 1 if unique else max_solutions
+    solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
+    lex_words = solver.lexicon.words
+    lex_set = solver.lexicon.as_set()
+    rng = np.random.default_rng(seed)
+    t0 = time.perf_counter()
+    seen: set[str] = set()
+    rejected = dict.fromkeys(
+        ("repeat", "few_playable", "one_word", "needs_3_or_more", "too_many_2_word"), 0
+    )
+    found: list[GeneratedBox] = []
+    draws = 0
+    stopped: str | None = None
+    deadline = None if time_limit is None else t0 + time_limit
+    try:
+        while len(found) < k and draws < max_draws:
+            if deadline is not None and time.perf_counter() >= deadline:
+                stopped = "time_limit"
+                break
+            draws += 1
+            box = draw_box(rng)
+            if str(box) in seen:
+                rejected["repeat"] += 1
+                continue
+            seen.add(str(box))
+            t1 = time.perf_counter()
+            playable = solver.playable(box)
+            if len(playable) < max(min_playable, 1):
+                rejected["few_playable"] += 1
+                continue
+            classes = build_classes(box, playable)
+            quick, _ = count_tables(classes, 2)
+            if quick[0]:
+                rejected["one_word"] += 1
+                continue
+            if not quick[1]:
+                rejected["needs_3_or_more"] += 1
+                continue
+            if cap is not None and quick[1] > cap:
+                rejected["too_many_2_word"] += 1
+                continue
+            res = _solve_classes(classes, False, t1, solver)
+            if res.solver_info.get("interrupted"):  # the DP returns what it has on Ctrl-C
+                raise KeyboardInterrupt
+            n_words = res.solver_info.get("words")
+            if res.status is not Status.OPTIMAL or n_words != 2:
+                raise CheckError(f"box {box}: counts show a 2-word optimum, the DP says {n_words}")
+            counts, _ = count_tables(classes, COUNT_WORDS)
+            solution = tuple(res.solution or ())
+            pairs = _verify(box, lex_words, counts, solution, lex_set)
+            diff = _difficulty(box, playable, zipf_threshold)
+            found.append(
+                GeneratedBox(
+                    box=box,
+                    words=2,
+                    letters=int(res.solver_info["letters"]),
+                    solution=solution,
+                    counts=tuple(counts),
+                    playable_words=len(playable),
+                    difficulty=diff,
+                    two_word_solutions=pairs,
+                    verified=True,
+                    wall_time=time.perf_counter() - t1,
+                )
+            )
+    except KeyboardInterrupt:  # Ctrl-C: the boxes finished so far
+        stopped = "interrupted"
+    return BoxGeneration(
+        boxes=tuple(found),
+        requested=k,
+        draws=draws,
+        rejected=rejected,
+        seed=seed,
+        lexicon=solver.source,
+        settings={
+            "unique": unique,
+            "max_solutions": cap,
+            "min_playable": min_playable,
+            "max_draws": max_draws,
+        },
+        wall_time=time.perf_counter() - t0,
+        stopped=stopped,
+    )

@@ -1,0 +1,537 @@
+"""Every word a bag of letters can spell: a bitset index, built once per lexicon, cached on disk.
+
+A word ``w`` can be spelled from a bag ``b`` iff for every letter ``c``, ``count_w(c) <= b(c)``.
+Equivalently ``w`` is *not* in any of the sets ``S(c, b(c) + 1)``, where ``S(c, k)`` is the set
+of words with at least ``k`` copies of ``c``. The index stores one bitset per ``(c, k)`` (one bit
+per word, ``k`` up to the largest count of ``c`` in the lexicon: about 110 bitsets of ``n`` bits);
+a query ORs at most 26 of them with NumPy and complements the result. Words are stored in the
+order (length, alphabetical), so the set bits come out already sorted and a length range is a
+slice of the bitsets.
+
+The index is cached in the user's cache directory (``platformdirs``; ``$CPWORDS_CACHE_DIR``
+overrides it), keyed by a SHA-256 content hash of the lexicon's source bytes (the dictionary
+file, or the packaged list) and the index format version: a changed lexicon gets a new key.
+See ``models/letterpress.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import (
+    Lexicon,
+    english_words_lexicon,
+    lexicon_from_words,
+    parse_lexicon_bytes,
+    read_file_bytes,
+)
+from cpwords.core.result import SolveResult, listing_status
+from cpwords.letterpress.rules import parse_letters
+
+__all__ = [
+    "LetterpressIndex",
+    "build_letterpress_index",
+    "cache_dir",
+    "load_letterpress_index",
+    "query_letterpress_index",
+]
+
+INDEX_FORMAT = 1  # bump whenever the layout, the parser or the word order changes
+DEFAULT_DICTIONARY = "english-words:web2"
+
+
+@dataclass
+class LetterpressIndex:
+    """The bitset index of one lexicon.
+
+    Attributes
+    ----------
+    words : list of str
+        The words, sorted by (length, word); word ``i`` is bit ``i``.
+    bits : numpy.ndarray of uint64, shape (R, ceil(n / 64))
+        Row ``offset[c] + k - 1`` is the bitset of ``S(c, k)``, words with at least ``k``
+        copies of letter ``c`` (``c = 0`` for ``a``), for ``k = 1 .. maxcount[c]``.
+    offset : numpy.ndarray of int64, shape (26,)
+        First row of each letter.
+    maxcount : numpy.ndarray of int64, shape (26,)
+        Largest count of each letter in a word of the lexicon.
+    length_start : numpy.ndarray of int64, shape (maxlen + 2,)
+        ``length_start[l]`` is the index of the first word of length >= ``l``.
+    source : str
+        Where the lexicon came from.
+    skipped : int
+        Entries of the source dropped as not a-z.
+    fingerprint : str
+        Hex SHA-256 of the source content and the index format (the cache key).
+    from_cache : bool
+        True when this index was loaded from the on-disk cache.
+    """
+
+    words: list[str]
+    bits: np.ndarray = field(repr=False)
+    offset: np.ndarray = field(repr=False)
+    maxcount: np.ndarray = field(repr=False)
+    length_start: np.ndarray = field(repr=False)
+    source: str = "<words>"
+    skipped: int = 0
+    fingerprint: str = ""
+    from_cache: bool = False
+
+    def __post_init__(self) -> None:
+        # An object array turns a fancy index into a list of words ~3x faster than itemgetter.
+        self._word_array = np.empty(len(self.words), dtype=object)
+        self._word_array[:] = self.words
+
+    @property
+    def n(self) -> int:
+        """Number of words."""
+        return len(self.words)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def as_set(self) -> frozenset[str]:
+        """The words as a frozenset (computed once; for checkers)."""
+        cached = self.__dict__.get("_set")
+        if cached is None:
+            cached = frozenset(self.words)
+            self.__dict__["_set"] = cached
+        return cached
+
+    def query_indices(self, letters: str, min_length: int = 1) -> np.ndarray:
+        """Indices of the words spellable from ``letters`` (int64, increasing).
+
+        ``letters`` must already be normalised (see :func:`parse_letters`).
+        """
+        bag = np.bincount(np.frombuffer(letters.encode("ascii"), np.uint8) - 97, minlength=26)
+        maxlen = self.length_start.size - 2
+        lo = int(self.length_start[min(max(min_length, 1), maxlen + 1)])
+        hi = int(self.length_start[min(len(letters), maxlen) + 1])
+        if lo >= hi:
+            return np.zeros(0, dtype=np.int64)
+        w0, w1 = lo >> 6, (hi + 63) >> 6
+        tight = np.flatnonzero(bag < self.maxcount)
+        rows = self.offset[tight] + bag[tight]
+        if rows.size:
+            bad = np.bitwise_or.reduce(self.bits[rows, w0:w1], axis=0)
+            good = np.invert(bad, out=bad)
+        else:
+            good = np.full(w1 - w0, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+        nz = np.flatnonzero(good)
+        if nz.size * 5 > good.size * 3:  # dense (measured crossover ~60%): unpack everything
+            idx = np.flatnonzero(np.unpackbits(good.view(np.uint8), bitorder="little"))
+        else:  # sparse: unpack only the non-zero bytes
+            g8 = good.view(np.uint8)
+            nz8 = np.flatnonzero(g8)
+            sub = np.unpackbits(g8[nz8], bitorder="little").reshape(-1, 8)
+            r, col = np.nonzero(sub)
+            idx = nz8[r] * 8 + col
+        idx = idx + (w0 << 6)
+        return idx[(idx >= lo) & (idx < hi)]
+
+    def query(
+        self,
+        letters: str,
+        min_length: int = 1,
+        limit: int | None = None,
+        longest_first: bool = False,
+    ) -> tuple[list[str], int]:
+        """Words spellable from ``letters`` and their total number.
+
+        Parameters
+        ----------
+        letters : str
+            The bag, a-z (normalised here).
+        min_length : int
+            Shortest word to list (letters).
+        limit : int, optional
+            List at most this many (after ordering).
+        longest_first : bool
+            Order by decreasing length (then alphabetically) instead of increasing.
+
+        Returns
+        -------
+        (list of str, int)
+            The listed words and the number of all matching words (before ``limit``).
+        """
+        letters = parse_letters(letters)
+        idx = self.query_indices(letters, min_length)
+        total = int(idx.size)
+        if longest_first and total:
+            lens = np.searchsorted(self.length_start, idx, side="right")
+            idx = idx[np.lexsort((idx, -lens))]
+        if limit is not None:
+            idx = idx[:limit]
+        return self._word_array[idx].tolist(), total
+
+
+def _order_and_counts(words: Iterable[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    ordered = sorted(words, key=lambda w: (len(w), w))
+    n = len(ordered)
+    lens = np.fromiter(map(len, ordered), dtype=np.int64, count=n)
+    buf = np.frombuffer("".join(ordered).encode("ascii"), dtype=np.uint8)
+    rows = np.repeat(np.arange(n, dtype=np.int64), lens)
+    counts = np.bincount(rows * 26 + (buf.astype(np.int64) - 97), minlength=n * 26)
+    return ordered, lens, counts.reshape(n, 26)
+
+
+def build_letterpress_index(
+    words: Lexicon | Iterable[str], source: str | None = None, fingerprint: str = ""
+) -> LetterpressIndex:
+    """Build the bitset index of a lexicon (no cache involved).
+
+    Parameters
+    ----------
+    words : Lexicon or iterable of str
+        The lexicon; plain iterables are normalised like
+        :func:`cpwords.core.lexicon.lexicon_from_words`.
+    source : str, optional
+        Name to record (defaults to the lexicon's source).
+    fingerprint : str
+        Cache key to record; computed from the words when empty.
+
+    Returns
+    -------
+    LetterpressIndex
+
+    Raises
+    ------
+    InputError
+        When no a-z word is left.
+
+    Notes
+    -----
+    ``O(total letters)`` for the letter counts (one ``bincount``), ``O(R n / 8)`` bytes of
+    bitsets for ``R = sum(maxcount)`` rows (about 110 for English).
+    """
+    lex = words if isinstance(words, Lexicon) else lexicon_from_words(words)
+    ordered, lens, counts = _order_and_counts(lex.words)
+    n = len(ordered)
+    nw = (n + 63) // 64
+    maxcount = counts.max(axis=0).astype(np.int64)
+    offset = np.concatenate([[0], np.cumsum(maxcount)[:-1]]).astype(np.int64)
+    bits = np.zeros((int(maxcount.sum()), nw * 8), dtype=np.uint8)
+    for c in range(26):
+        col = counts[:, c]
+        for k in range(1, int(maxcount[c]) + 1):
+            packed = np.packbits(col >= k, bitorder="little")
+            bits[offset[c] + k - 1, : packed.size] = packed
+    maxlen = int(lens[-1])
+    length_start = np.searchsorted(lens, np.arange(0, maxlen + 2), side="left")
+    fp = fingerprint or _fingerprint_words(ordered)
+    return LetterpressIndex(
+        ordered,
+        bits.view(np.uint64),
+        offset,
+        maxcount,
+        length_start.astype(np.int64),
+        source or lex.source,
+        lex.skipped,
+        fp,
+    )
+
+
+# --- the on-disk cache -------------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """Where indexes are cached: ``$CPWORDS_CACHE_DIR`` or the platform's user cache dir."""
+    env = os.environ.get("CPWORDS_CACHE_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("cpwords"))
+
+
+def _digest(payload: bytes, kind: str) -> str:
+    h = hashlib.sha256()
+    h.update(f"cpwords letterpress index v{INDEX_FORMAT} {kind}\0".encode())
+    h.update(payload)
+    return h.hexdigest()
+
+
+def _fingerprint_words(ordered: Iterable[str]) -> str:
+    return _digest("\n".join(ordered).encode("ascii"), "words")
+
+
+def _default_source_bytes() -> bytes:
+    """The packaged web2 list's bytes and the package version (the default's content key)."""
+    from importlib import metadata, resources
+
+    data = resources.files("english_words").joinpath("data", "web2_alpha_lower.pickle").read_bytes()
+    return metadata.version("english-words").encode() + b"\0" + data
+
+
+def _cache_file(fp: str) -> Path:
+    return cache_dir() / "letterpress" / f"index-v{INDEX_FORMAT}-{fp[:40]}.npz"
+
+
+#: Default cap on the index cache (bytes); ``$CPWORDS_CACHE_MAX_MB`` overrides it.
+CACHE_MAX_BYTES = 512 * 1024 * 1024
+
+
+def cache_max_bytes() -> int:
+    """The cache size cap: ``$CPWORDS_CACHE_MAX_MB`` megabytes, else :data:`CACHE_MAX_BYTES`."""
+    env = os.environ.get("CPWORDS_CACHE_MAX_MB")
+    if env:
+        try:
+            mb = float(env)
+        except ValueError:
+            mb = -1.0
+        if not (mb >= 0 and mb != float("inf")):
+            from cpwords.core.errors import InputError
+
+            raise InputError(f"CPWORDS_CACHE_MAX_MB must be a non-negative number, not {env!r}")
+        return int(mb * 1024 * 1024)
+    return CACHE_MAX_BYTES
+
+
+def cache_files() -> list[Path]:
+    """The cached index files, oldest (least recently used) first."""
+    folder = cache_dir() / "letterpress"
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.glob("index-*.npz") if p.is_file()]
+    return sorted(files, key=lambda p: p.stat().st_mtime)
+
+
+def cache_info() -> dict[str, Any]:
+    """Folder, number of files, total bytes and the cap of the index cache."""
+    files = cache_files()
+    return {
+        "dir": str(cache_dir() / "letterpress"),
+        "files": len(files),
+        "bytes": sum(p.stat().st_size for p in files),
+        "max_bytes": cache_max_bytes(),
+        "entries": [{"file": p.name, "bytes": p.stat().st_size} for p in files],
+    }
+
+
+def cache_clear() -> int:
+    """Delete every cached index; returns how many files were removed."""
+    n = 0
+    for p in cache_files():
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+            n += 1
+    return n
+
+
+def evict(keep: Path | None = None, max_bytes: int | None = None) -> int:
+    """Delete the oldest cached indexes until the cache fits ``max_bytes``.
+
+    ``keep`` (the file just written) is never deleted. Returns how many files were removed.
+    """
+    cap = cache_max_bytes() if max_bytes is None else max_bytes
+    files = cache_files()
+    total = sum(p.stat().st_size for p in files)
+    removed = 0
+    for p in files:
+        if total <= cap:
+            break
+        if keep is not None and p == keep:
+            continue
+        size = p.stat().st_size
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+            removed += 1
+        total -= size
+    return removed
+
+
+def _save(index: LetterpressIndex, path: Path) -> bool:
+    """Write atomically; a read-only or full cache only costs speed, never the answer."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        blob = np.frombuffer("\n".join(index.words).encode("ascii"), dtype=np.uint8)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.savez(
+                    fh,
+                    blob=blob,
+                    bits=index.bits,
+                    offset=index.offset,
+                    maxcount=index.maxcount,
+                    length_start=index.length_start,
+                    meta=np.array([index.fingerprint, index.source, str(index.skipped)]),
+                )
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        return True
+    except OSError:
+        return False
+
+
+def _load(path: Path, fp: str) -> LetterpressIndex | None:
+    """Read a cached index; None when absent, corrupt, or for another key."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = z["meta"].tolist()
+            if meta[0] != fp:
+                return None
+            words = z["blob"].tobytes().decode("ascii").split("\n")
+            index = LetterpressIndex(
+                words,
+                z["bits"],
+                z["offset"],
+                z["maxcount"],
+                z["length_start"],
+                meta[1],
+                int(meta[2]),
+                fp,
+                from_cache=True,
+            )
+    except Exception:  # any unreadable cache file is rebuilt, never trusted
+        return None
+    if index.bits.shape[1] * 64 < index.n or index.length_start[-1] != index.n:
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # most recently used: evicted last
+    return index
+
+
+def load_letterpress_index(
+    dictionary: str | os.PathLike[str] | Lexicon | Iterable[str] | None = None,
+    use_cache: bool = True,
+) -> LetterpressIndex:
+    """The index of a dictionary, from the on-disk cache when it is there.
+
+    Parameters
+    ----------
+    dictionary : path, Lexicon, iterable of str, or None
+        A dictionary file (plain list or Truncate format, read with
+        :func:`cpwords.core.lexicon.load_lexicon`), a lexicon, words, or None for the default,
+        Webster's 2nd International (``web2``) from the english-words package.
+    use_cache : bool
+        Read and write the cache (``cache_dir() / "letterpress"``).
+
+    Returns
+    -------
+    LetterpressIndex
+        ``from_cache`` tells whether it was loaded rather than built.
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable, non-UTF-8 or empty dictionary.
+
+    Notes
+    -----
+    The key hashes the *source bytes* (file content, or the packaged list and its version), so a
+    cache hit needs no parsing, and any edit of the file makes a new key. Words given in memory
+    are keyed by their sorted content.
+    """
+    if dictionary is None or isinstance(dictionary, (str, os.PathLike)):
+        if dictionary is None:
+            fp = _digest(_default_source_bytes(), DEFAULT_DICTIONARY)
+        else:
+            data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
+            fp = _digest(data, "file")
+        path = _cache_file(fp)
+        if use_cache and (hit := _load(path, fp)) is not None:
+            return hit
+        if dictionary is None:
+            lex = english_words_lexicon("web2")
+        else:
+            lex = parse_lexicon_bytes(data, dictionary)
+        index = build_letterpress_index(lex, fingerprint=fp)
+    else:
+        lex = dictionary if isinstance(dictionary, Lexicon) else lexicon_from_words(dictionary)
+        fp = _fingerprint_words(sorted(lex.words, key=lambda w: (len(w), w)))
+        path = _cache_file(fp)
+        if use_cache and (hit := _load(path, fp)) is not None:
+            return hit
+        index = build_letterpress_index(lex, fingerprint=fp)
+    if use_cache and _save(index, path):
+        with contextlib.suppress(OSError):
+            evict(keep=path)
+    return index
+
+
+def query_letterpress_index(
+    letters: str,
+    index: LetterpressIndex,
+    min_length: int = 1,
+    limit: int | None = None,
+    longest_first: bool = False,
+) -> SolveResult:
+    """Every dictionary word that a bag of letters can spell, from a built index.
+
+    The ``index`` method of :func:`cpwords.letterpress.spec.find_letterpress_words`, which
+    loads (or builds) the index and re-checks the listing with the independent checker.
+
+    Parameters
+    ----------
+    letters : str
+        The bag (about 25 letters a-z; a letter given twice may be used twice).
+    index : LetterpressIndex
+        See :func:`load_letterpress_index` and :func:`build_letterpress_index`.
+    min_length : int
+        Shortest word to list, in letters (>= 1).
+    limit : int, optional
+        List at most this many words (``objective`` still counts all of them).
+    longest_first : bool
+        Longest words first (default: shortest first; ties alphabetical).
+
+    Returns
+    -------
+    SolveResult
+        ``status`` FEASIBLE with ``solver_info["complete"]`` (the listing is exhaustive; a
+        listing is never OPTIMAL) or INFEASIBLE when no word is spelled; ``objective ==
+        bound`` the number of spellable words, ``solution`` the listed words (list of str),
+        ``wall_time`` the query time in seconds.
+
+    Raises
+    ------
+    InputError
+        Letters outside a-z or empty; ``min_length < 1``; ``limit < 0``.
+
+    References
+    ----------
+    S. H. Eskildsen, "Letterpress Cheater Algorithm" (2013).
+
+    Examples
+    --------
+    >>> index = build_letterpress_index(["cat", "act", "coats", "taco", "tact", "a"])
+    >>> r = query_letterpress_index("tacos", index)
+    >>> r.solution, r.objective
+    (['a', 'act', 'cat', 'taco', 'coats'], 5.0)
+    """
+    letters = parse_letters(letters)
+    if min_length < 1:
+        raise InputError(f"min_length must be >= 1, got {min_length}")
+    if limit is not None and limit < 0:
+        raise InputError(f"limit must be >= 0, got {limit}")
+    t1 = time.perf_counter()
+    words, total = index.query(letters, min_length, limit, longest_first)
+    t2 = time.perf_counter()
+    info = {
+        "words": index.n,
+        "source": index.source,
+        "index_from_cache": index.from_cache,
+        "letters": letters,
+        "returned": len(words),
+        "complete": True,
+    }
+    # A listing optimises nothing, so it is never OPTIMAL: FEASIBLE and complete (the count
+    # is exact: bound == objective), or INFEASIBLE when the bag spells no word.
+    status = listing_status(total, complete=True)
+    count = float(total) if total else None
+    return SolveResult(status, count, count, t2 - t1, words, "index", solver_info=info)

@@ -1,1 +1,0 @@
-"""Exact models (CP-SAT, MIP, dynamic programming). OR-Tools is imported only in this package."""

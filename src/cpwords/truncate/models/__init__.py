@@ -1,0 +1,3 @@
+"""Truncate exact model: the dynamic programme over the word DAG
+(:mod:`~cpwords.truncate.models.dp`).
+"""

@@ -1,0 +1,158 @@
+"""Truncate's spec: the longest sequence by the DP and by the seed's two searches.
+
+Instance tables (keys): ``lexicon`` (``truncate``, ``enable1``, ``letterpress``, ``wordfreq:N``
+or a path), optionally with ``n`` and ``seed`` for a seeded sample of ``n`` of its words, and
+``prebuilt = true`` to build the word DAG before the clock starts (the DP's sweep alone). All
+three methods are exact (the seed's two searches are exhaustive, only slower), so the study
+compares their solve times; the seeds' searches have no time limit of their own and are stopped
+by the harness (status ``TIMEOUT``) when they run far past the suite's limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import Lexicon, lexicon_from_words
+from cpwords.core.result import SolveResult
+from cpwords.core.sources import lexicon_words, sample_words
+from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, no_params, solve
+from cpwords.truncate.heuristics import extend_search, shrink_search
+from cpwords.truncate.models.dp import TruncateDag, truncate_dag, truncate_dp
+from cpwords.truncate.rules import (
+    TruncateSolution,
+    truncate_sequence_problems,
+    truncate_solution_problems,
+)
+
+
+def make_instance(spec: Mapping[str, Any], base_dir: Path) -> Lexicon | TruncateDag:
+    """The dictionary of one instance table.
+
+    With ``prebuilt = true`` the instance is the dictionary's word DAG, built before any method
+    runs, so ``dp`` times its sweep alone (the seed's searches get the words).
+    """
+    if "lexicon" not in spec:
+        raise InputError("a truncate instance needs a 'lexicon'")
+    name = str(spec["lexicon"])
+    if "n" in spec:
+        words = sample_words(name, int(spec["n"]), int(spec.get("seed", 0)), base_dir)
+        lexicon = lexicon_from_words(words, f"{name} sample n={spec['n']}")
+    else:
+        lexicon = lexicon_from_words(lexicon_words(name, str(base_dir)), name)
+    if spec.get("prebuilt", False):
+        return truncate_dag(lexicon)
+    return lexicon
+
+
+def _size(words: Lexicon | TruncateDag) -> int:
+    return len(words.words) if isinstance(words, TruncateDag) else len(words)
+
+
+def _sequence(solution: Any) -> list[str]:
+    seq = getattr(solution, "sequence", solution)
+    return [str(w) for w in seq]
+
+
+def run(
+    words: Lexicon | TruncateDag,
+    method: str,
+    *,
+    seed: int,
+    time_limit: float | None,
+    workers: int,
+    params: Mapping[str, Any],
+) -> SolveResult:
+    """Run one named method (see ``SPEC.methods``): the only dispatch on Truncate methods.
+
+    ``dp`` takes ``starting``, ``ending``, ``all_sequences`` and ``max_sequences`` (see
+    :func:`solve_truncate`); ``time_limit`` bounds its listing. The seed's searches take none.
+    """
+    if method == "dp":
+        return call_method(truncate_dp, words, params=params, time_limit=time_limit)
+    no_params("truncate", params)
+    plain = words.words if isinstance(words, TruncateDag) else words
+    if method == "seed-shrink":
+        return shrink_search(plain)
+    return extend_search(plain)
+
+
+def _dictionary(words: Lexicon | TruncateDag) -> frozenset[str]:
+    return frozenset(words.as_set() if isinstance(words, Lexicon) else words.words)
+
+
+def problems(words: Lexicon | TruncateDag, result: SolveResult) -> list[str]:
+    """The puzzle's independent checker: valid sequences of dictionary words.
+
+    A :class:`~cpwords.truncate.rules.TruncateSolution` is checked whole (restrictions,
+    count and every listed sequence); a bare sequence (the seed's searches) as a sequence.
+    """
+    if isinstance(result.solution, TruncateSolution):
+        return truncate_solution_problems(result.solution, _dictionary(words))
+    return list(truncate_sequence_problems(_sequence(result.solution), _dictionary(words)))
+
+
+def objective(words: Lexicon | TruncateDag, solution: Any) -> float:
+    """Words in the sequence."""
+    return float(len(_sequence(solution)))
+
+
+def solve_truncate(
+    words: Lexicon | Iterable[str] | TruncateDag,
+    starting: str | None = None,
+    ending: str | None = None,
+    all_sequences: bool = False,
+    max_sequences: int | None = None,
+    time_limit: float | None = None,
+) -> SolveResult:
+    """Find a longest Truncate sequence, count them, prove it longest, and verify it.
+
+    This is :func:`cpwords.core.spec.solve` for ``"truncate"`` with the ``dp`` method
+    (:func:`cpwords.truncate.models.dp.truncate_dp`); the parameters and the result are that
+    function's, and ``verified`` is True once the independent checker of
+    :mod:`cpwords.truncate.rules` accepted the sequence, the restrictions, the count and
+    every listed sequence.
+
+    Raises
+    ------
+    InputError
+        Bad dictionary or restrictions.
+    CheckError
+        A reported sequence fails the independent checker (a bug).
+
+    Examples
+    --------
+    >>> r = solve_truncate(["a", "la", "lap", "laps", "clap", "claps", "lapse"])
+    >>> r.status.value, r.objective, r.solution.sequence, r.solution.count, r.verified
+    ('OPTIMAL', 5.0, ('a', 'la', 'lap', 'clap', 'claps'), 3, True)
+    """
+    if not isinstance(words, (Lexicon, TruncateDag)):
+        words = lexicon_from_words(words, "<words>")
+    params: dict[str, Any] = {
+        "starting": starting, "ending": ending, "all_sequences": all_sequences,
+        "max_sequences": max_sequences,
+    }  # fmt: skip
+    return solve(SPEC, words, "dp", time_limit=time_limit, **params)
+
+
+SPEC = PuzzleSpec(
+    puzzle="truncate",
+    sense="max",
+    default_method="dp",
+    problems=problems,
+    objective=objective,
+    methods={
+        "dp": MethodInfo("exact", description="DP over the truncation DAG (counts too)"),
+        "seed-shrink": MethodInfo("exact", description="the seed's exhaustive shrink search"),
+        "seed-extend": MethodInfo("exact", description="the seed's exhaustive extend search"),
+    },
+    make_instance=make_instance,
+    run=run,
+    size=_size,
+    size_label="dictionary words",
+    spec_keys=frozenset({"lexicon", "n", "seed", "prebuilt"}),
+    solution_json=_sequence,
+    objective_label="words in the sequence",
+)

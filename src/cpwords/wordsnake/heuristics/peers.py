@@ -1,0 +1,254 @@
+"""Outside solvers as Wordsnake peers: OR-Tools routing and LKH-3 (through ``elkai``).
+
+Both see the instance as the asymmetric TSP of :mod:`cpwords.wordsnake.heuristics.tsplib` (costs
+``M - overlap^2``, a dummy node for a linear snake) and return a
+:class:`~cpwords.core.result.SolveResult` with status FEASIBLE and ``bound=None``: they prove
+nothing.
+The objective is recomputed from the words (``snake_score``), and ``solver_info`` keeps the
+peer's own tour length so that ``score == word_edges * M - length`` can be checked.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import time
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import numpy as np
+
+from cpwords.core.errors import InputError
+from cpwords.core.machine import available_memory as _available_memory
+from cpwords.core.result import SolveResult, Status, TracePoint
+from cpwords.wordsnake.heuristics.tsplib import SnakeMatrix, snake_matrix, tour_to_order
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
+
+#: Refuse a peer when its n^2 cost matrix would take more than this fraction of the memory
+#: available now (OR-Tools keeps an int64 matrix, LKH a triangle of its 2n-node symmetric form).
+MEMORY_FRACTION = 0.5
+
+
+def elkai_available() -> bool:
+    """Whether the optional ``elkai`` (LKH-3) is installed (``pip install cpwords[peers]``)."""
+    return importlib.util.find_spec("elkai") is not None
+
+
+def _refuse_large(instance: WordsnakeInstance, bytes_per_entry: int, peer: str) -> None:
+    dim = instance.n + (0 if instance.cyclic else 1)
+    need = dim * dim * bytes_per_entry
+    avail = _available_memory()
+    if need > MEMORY_FRACTION * avail:
+        raise InputError(
+            f"{peer} needs the full {dim} x {dim} cost matrix, about "
+            f"{need / 1e9:.1f} GB, more than half the {avail / 1e9:.1f} GB available"
+        )
+
+
+def _trivial(instance: WordsnakeInstance, method: str, start: float) -> SolveResult | None:
+    """Lists of at most 3 words (TSP solvers want 3+ nodes): try every order."""
+    if instance.n > 3:
+        return None
+    best = max(
+        itertools.permutations(instance.words),
+        key=lambda o: snake_score(o, instance.cyclic, instance.proper),
+    )
+    value = snake_score(best, instance.cyclic, instance.proper)
+    return SolveResult(
+        Status.FEASIBLE, float(value), None, time.perf_counter() - start, list(best), method,
+        solver_info={"enumerated": True},
+    )  # fmt: skip
+
+
+def _finish(
+    instance: WordsnakeInstance,
+    sm: SnakeMatrix,
+    tour: list[int],
+    length: int,
+    start: float,
+    method: str,
+    info: dict[str, Any],
+) -> SolveResult:
+    order = tour_to_order(instance, tour)
+    value = snake_score(order, instance.cyclic, instance.proper)
+    elapsed = time.perf_counter() - start
+    info.update(big_m=sm.big_m, word_edges=sm.word_edges, tour_length=int(length))
+    return SolveResult(
+        Status.FEASIBLE, float(value), None, elapsed, order, method, solver_info=info,
+        trace=(TracePoint(elapsed, float(value), None),),
+    )  # fmt: skip
+
+
+def _tour_length(matrix_rows: SnakeMatrix, tour: list[int]) -> int:
+    total = 0
+    for a, b in zip(tour, tour[1:] + tour[:1], strict=True):
+        total += int(matrix_rows.row(a)[b])
+    return total
+
+
+def ortools_routing(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None = 10.0,
+    seed: int = 0,
+) -> SolveResult:
+    """OR-Tools' vehicle-routing solver on the Wordsnake ATSP: one vehicle, guided local search.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        Seconds for the search. Guided local search runs until this limit; with None the search
+        stops at the first local optimum (no metaheuristic).
+    seed : int
+        Recorded only: the routing solver is deterministic for a given time budget.
+
+    Returns
+    -------
+    SolveResult
+        FEASIBLE, ``bound=None``; ``solver_info`` holds ``tour_length``, ``big_m`` and
+        ``word_edges`` (``objective == word_edges * big_m - tour_length``).
+
+    Raises
+    ------
+    InputError
+        A non-positive time limit, or a cost matrix that would not fit in memory.
+
+    Notes
+    -----
+    The open path is modelled by the dummy node of
+    :func:`~cpwords.wordsnake.heuristics.tsplib.snake_matrix` used as the depot (the vehicle
+    leaves it for the first word and returns after the last);
+    a cyclic snake uses the first word as the depot. First solution: path cheapest arc. The
+    matrix is registered once (``RegisterTransitMatrix``), so costs are looked up in C++:
+    memory O(n^2).
+
+    References
+    ----------
+    L. Perron, V. Furnon, *OR-Tools* routing library (Google); C. Voudouris, E. Tsang, "Guided
+    local search and its application to the traveling salesman problem", EJOR 113 (1999).
+    """
+    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+
+    if time_limit is not None and time_limit <= 0:
+        raise InputError(f"the time limit must be positive, got {time_limit}")
+    start = time.perf_counter()
+    trivial = _trivial(instance, "ortools-routing", start)
+    if trivial is not None:
+        return trivial
+    _refuse_large(instance, 24, "ortools-routing")  # int64 in C++ plus the Python lists
+    sm = snake_matrix(instance)
+    depot = sm.dummy if sm.dummy is not None else 0
+    manager = pywrapcp.RoutingIndexManager(sm.dimension, 1, depot)
+    routing = pywrapcp.RoutingModel(manager)
+    transit = routing.RegisterTransitMatrix([r.tolist() for r in sm.rows()])
+    routing.SetArcCostEvaluatorOfAllVehicles(transit)
+    params = pywrapcp.DefaultRoutingSearchParameters()
+    params.first_solution_strategy = routing_enums_pb2.FirstSolutionStrategy.PATH_CHEAPEST_ARC
+    if time_limit is not None:
+        params.local_search_metaheuristic = (
+            routing_enums_pb2.LocalSearchMetaheuristic.GUIDED_LOCAL_SEARCH
+        )
+        left = max(0.001, time_limit - (time.perf_counter() - start))
+        params.time_limit.FromMilliseconds(max(1, int(left * 1000)))
+    solution = routing.SolveWithParameters(params)
+    if solution is None:  # pragma: no cover - a complete digraph always has a tour
+        raise InputError("OR-Tools routing found no tour")
+    tour = []
+    index = routing.Start(0)
+    while not routing.IsEnd(index):
+        tour.append(manager.IndexToNode(index))
+        index = solution.Value(routing.NextVar(index))
+    info: dict[str, Any] = {
+        "solver": "ortools-routing",
+        "version": version("ortools"),
+        "metaheuristic": "guided_local_search" if time_limit is not None else "none",
+        "time_limit": time_limit,
+        "seed": seed,
+    }
+    return _finish(
+        instance, sm, tour, int(solution.ObjectiveValue()), start, "ortools-routing", info
+    )
+
+
+def lkh(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None = 10.0,
+    seed: int = 0,
+    runs: int = 1,
+) -> SolveResult:
+    """LKH-3 (K. Helsgaun) through the ``elkai`` package on the Wordsnake ATSP.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        LKH's ``TIME_LIMIT`` in seconds (the search after preprocessing; LKH's candidate-set
+        ascent, O(n^2) per iteration, is not covered and cannot be interrupted).
+    seed : int
+        LKH's ``SEED``.
+    runs : int
+        LKH's ``RUNS``: independent runs, the best tour is kept.
+
+    Returns
+    -------
+    SolveResult
+        FEASIBLE, ``bound=None``; ``solver_info`` holds ``tour_length``, ``big_m`` and
+        ``word_edges`` (``objective == word_edges * big_m - tour_length``).
+
+    Raises
+    ------
+    InputError
+        ``elkai`` is not installed (``pip install 'cpwords[peers]'``), a non-positive limit, or
+        a matrix that would not fit in memory.
+
+    Notes
+    -----
+    LKH reads exactly the text that ``cpwords snake --export-tsplib`` writes, passed in memory
+    through elkai's ``_elkai.solve_problem`` (the public ``DistanceMatrix.solve_tsp`` has no
+    time limit or seed). LKH turns an ATSP on N nodes into a symmetric TSP on 2N nodes.
+    elkai holds the GIL while LKH runs. Licence: LKH is free for academic and non-commercial use
+    only, and so is elkai (see the README).
+
+    References
+    ----------
+    K. Helsgaun, "An extension of the Lin-Kernighan-Helsgaun TSP solver for constrained
+    traveling salesman and vehicle routing problems", Roskilde University (2017) (LKH-3).
+    """
+    if not elkai_available():
+        raise InputError(
+            "method 'lkh' needs the optional package elkai: pip install 'cpwords[peers]' "
+            "(LKH-3; free for non-commercial use only)"
+        )
+    if time_limit is not None and time_limit <= 0:
+        raise InputError(f"the time limit must be positive, got {time_limit}")
+    if runs < 1:
+        raise InputError(f"runs must be positive, got {runs}")
+    from elkai import _elkai  # the public API has no time limit or seed
+
+    start = time.perf_counter()
+    trivial = _trivial(instance, "lkh", start)
+    if trivial is not None:
+        return trivial
+    _refuse_large(instance, 2 * 4 * 2, "lkh")  # a triangle of the 2N-node symmetric matrix
+    sm = snake_matrix(instance)
+    from cpwords.wordsnake.heuristics.tsplib import atsp_text
+
+    problem = atsp_text(instance, max_bytes=np.iinfo(np.int64).max)
+    params = f"PROBLEM_FILE = :stdin:\nRUNS = {runs}\nSEED = {seed + 1}\n"
+    if time_limit is not None:
+        params += f"TIME_LIMIT = {time_limit:.3f}\n"
+    tour = [v - 1 for v in _elkai.solve_problem(params, problem)]
+    try:
+        elkai_version = version("elkai")
+    except PackageNotFoundError:  # pragma: no cover
+        elkai_version = "unknown"
+    info: dict[str, Any] = {
+        "solver": "LKH-3 (elkai)",
+        "version": elkai_version,
+        "runs": runs,
+        "seed": seed + 1,
+        "time_limit": time_limit,
+    }
+    return _finish(instance, sm, tour, _tour_length(sm, tour), start, "lkh", info)

@@ -1,0 +1,338 @@
+"""The default exact Wordsnake method (``exact``/``auto``): a measured policy over the formulations.
+
+:func:`solve_exact` runs the string-hub flow (:mod:`~cpwords.wordsnake.models.lagrangian`), then
+reduced-cost fixing
+and the core search (:mod:`~cpwords.wordsnake.models.core`), then, for small lists whose core is
+too large, the
+routes model (:mod:`~cpwords.wordsnake.models.cpsat`). The other formulations are re-exported here
+so that
+``cpwords.wordsnake.models.auto`` stays the one import for every exact Wordsnake method.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from cpwords.core.errors import InputError
+from cpwords.core.machine import available_memory
+from cpwords.core.result import SolveResult, TracePoint
+from cpwords.wordsnake.models.common import (
+    MIP_BACKENDS,
+    MIP_MAX_ARCS,
+    ProgressCallback,
+    _check_limits,
+    _finish,
+    _items_of,
+    _solver_info,
+    _stage_progress,
+    assignment_relaxation,
+    order_to_arcs,
+    score_order,
+)
+from cpwords.wordsnake.models.core import CoreTooLarge, reduced_core, solve_core, solve_core_mip
+from cpwords.wordsnake.models.cpsat import solve_hub_cpsat, solve_naive_circuit, solve_routes_cpsat
+from cpwords.wordsnake.models.lagrangian import solve_string_flow
+from cpwords.wordsnake.models.mip import solve_hub_mip
+from cpwords.wordsnake.models.string_hub import (
+    DeadlineReached,
+    build_string_network,
+    estimate_memory,
+)
+from cpwords.wordsnake.rules import WordsnakeInstance
+
+__all__ = [
+    "CORE_MAX_PAIRS",
+    "FALLBACK_MAX_ITEMS",
+    "MIP_BACKENDS",
+    "MIP_MAX_ARCS",
+    "ROUTES_MAX_ARCS",
+    "assignment_relaxation",
+    "check_memory",
+    "order_to_arcs",
+    "positive_arc_count_bound",
+    "score_order",
+    "solve_exact",
+    "solve_hub_cpsat",
+    "solve_hub_mip",
+    "solve_naive_circuit",
+    "solve_routes_cpsat",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# The default exact method: a measured policy over the formulations above.
+# ---------------------------------------------------------------------------------------------
+
+#: Above this many positive-overlap arcs the routes model is not tried (its model alone is
+#: then larger than the letter-hub MIP by two orders of magnitude).
+ROUTES_MAX_ARCS = 400_000
+
+
+def positive_arc_count_bound(instance: WordsnakeInstance) -> int:
+    """Upper bound on the number of positive-overlap arcs: pairs with last(a) == first(b)."""
+    shortest = 2 if instance.proper else 1
+    ends: dict[str, int] = {}
+    starts: dict[str, int] = {}
+    for w in instance.words:
+        if len(w) >= shortest:
+            ends[w[-1]] = ends.get(w[-1], 0) + 1
+            starts[w[0]] = starts.get(w[0], 0) + 1
+    return sum(c * starts.get(k, 0) for k, c in ends.items())
+
+
+#: When the string-hub flow leaves a gap, lists of at most this many items (and at most
+#: ``ROUTES_MAX_ARCS`` positive arcs) go on to the routes model; larger ones end FEASIBLE with
+#: the Lagrangian bound.
+FALLBACK_MAX_ITEMS = 20_000
+
+
+#: Reduced-cost fixing hands the core to the exact search when it keeps at most this many word
+#: pairs, and stops collecting beyond it (the hard lists measured keep 8,000 to 20,000 of
+#: 500,000 to 640,000; ab n = 30,000 keeps 398,184).
+CORE_MAX_PAIRS = 400_000
+
+
+def check_memory(instance: WordsnakeInstance) -> None:
+    """Refuse, in one line, an instance whose exact solve would not fit in memory.
+
+    Raises
+    ------
+    InputError
+        When :func:`~cpwords.wordsnake.models.string_hub.estimate_memory` exceeds
+        :func:`cpwords.core.machine.available_memory`.
+    """
+    need = estimate_memory(instance)
+    have = available_memory()
+    if need > have:
+        letters = sum(len(w) for w in instance.words)
+        raise InputError(
+            f"{instance.n:,} words ({letters:,} letters) need about {need / 1e9:.1f} GB to solve "
+            f"exactly, more than the {have / 1e9:.1f} GB available"
+        )
+
+
+def solve_exact(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None = 60.0,
+    workers: int = 2,
+    seed: int = 0,
+    hint: Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+    start: float | None = None,
+    lagrangian_iterations: int = 50,
+    core_search: str = "mip",
+) -> SolveResult:
+    """The default exact method: string-hub flow, certificate, repair, bound, core search.
+
+    1. The string-hub assignment relaxation (O(total letters) arcs) as a min-cost flow, with a
+       longest-overlap-first greedy start computed meanwhile
+       (:func:`~cpwords.wordsnake.models.lagrangian.solve_string_flow`). When the flow's support is
+       connected, its
+       Euler circuit is an ordering scoring the bound: OPTIMAL with no MIP (all of ENABLE and
+       of web2, measured). Otherwise the remaining cycles are patched
+       and a Lagrangian relaxation of the connectivity cuts tightens the bound.
+    2. If a gap remains, reduced-cost fixing on the iterate with the best bound keeps only the
+       joints an ordering scoring above the incumbent may use
+       (:func:`~cpwords.wordsnake.models.core.reduced_core`), and an exact search of that core
+       takes the
+       rest of the time (:func:`~cpwords.wordsnake.models.core.solve_core_mip`): a proof that
+       nothing in the
+       core beats the incumbent, or the better ordering it finds, is a proof for the whole list.
+    3. If the core is too large (more than ``CORE_MAX_PAIRS`` word pairs) on a list of at most
+       ``FALLBACK_MAX_ITEMS`` items and ``ROUTES_MAX_ARCS`` positive arcs, CP-SAT's routes model
+       (:func:`solve_routes_cpsat`) takes over with the best ordering as its hint.
+
+    The dual bound reported is the best of the bounds proven along the way.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        Seconds for the whole policy, counted from ``start``.
+    workers : int
+        Solver threads.
+    seed : int
+        Solver seed.
+    hint : sequence of str, optional
+        A starting ordering (the initial incumbent).
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound)`` or, when it takes a fourth argument,
+        ``progress(elapsed, incumbent, bound, stage)``.
+    start : float, optional
+        ``time.perf_counter()`` at which the time limit started (default: now).
+    lagrangian_iterations : int
+        Most flow solves spent tightening the bound (0: the relaxation's bound only).
+    core_search : {"mip", "cpsat"}
+        How the core left by reduced-cost fixing is searched: HiGHS branch-and-cut with
+        repeated words as one node of multiplicity k
+        (:func:`~cpwords.wordsnake.models.core.solve_core_mip`,
+        the default: measured faster), or CP-SAT's routes constraint over the items
+        (:func:`~cpwords.wordsnake.models.core.solve_core`).
+
+    Returns
+    -------
+    SolveResult
+        ``method`` names the stage that finished (``exact/flow``, ``exact/core`` or
+        ``exact/routes``);
+        ``solver_info["stages"]`` lists each stage; ``solver_info["interrupted"]`` is True after
+        Ctrl-C (the best ordering so far is returned, FEASIBLE unless proven).
+
+    Raises
+    ------
+    InputError
+        Non-positive limits, or an instance too large for the memory available.
+    """
+    _check_limits(time_limit, workers)
+    if core_search not in ("mip", "cpsat"):
+        raise InputError(f"core_search must be 'mip' or 'cpsat', got {core_search!r}")
+    entered = time.perf_counter()
+    start = entered if start is None else start
+    deadline = None if time_limit is None else start + time_limit
+    words = instance.words
+    info = _solver_info("min-cost-flow", formulation="string-hub", workers=workers, seed=seed)
+
+    def finish(**kwargs: Any) -> SolveResult:
+        info["solve_time"] = time.perf_counter() - entered  # without start-up and reading
+        return _finish(**kwargs)
+
+    if instance.n == 1 or len(set(words)) == 1:
+        value = score_order(instance, list(words))
+        return finish(
+            instance=instance, proven=True, order=list(words), objective=float(value),
+            bound=float(value), start=start, method="exact/flow", info=info, trace=[],
+        )  # fmt: skip
+    check_memory(instance)
+    fallback = (
+        instance.n <= FALLBACK_MAX_ITEMS and positive_arc_count_bound(instance) <= ROUTES_MAX_ARCS
+    )
+    flow_deadline = deadline
+    if fallback and time_limit is not None:
+        flow_deadline = start + 0.4 * time_limit
+    report = _stage_progress(progress)
+    trace: list[TracePoint] = []
+
+    def on_progress(elapsed: float, inc: float | None, bnd: float | None, stage: str) -> None:
+        trace.append(TracePoint(elapsed, inc, bnd))
+        report(elapsed, inc, bnd, stage)
+
+    interrupted = False
+    out = None
+    try:
+        report(time.perf_counter() - start, None, None, "building the string-hub network")
+        net = build_string_network(instance, flow_deadline)
+        hint_items = None if hint is None else _items_of(instance, hint)
+        out = solve_string_flow(
+            net,
+            deadline=flow_deadline,
+            start=start,
+            progress=on_progress,
+            incumbent=hint_items,
+            lagrangian_iterations=lagrangian_iterations,
+        )
+        interrupted = out.stopped == "interrupt"
+    except KeyboardInterrupt:
+        interrupted = True
+    except DeadlineReached:
+        info["stopped"] = "time"
+    info.update(out.info if out is not None else {})
+    info["time_limit"] = time_limit
+    if out is not None and out.order is not None:
+        order = [words[i] for i in out.order]
+        objective = float(out.objective or 0)
+    else:  # stopped before any ordering: the given one (or the input order)
+        order = list(hint) if hint is not None else list(words)
+        objective = float(score_order(instance, order))
+    bound = None if out is None or out.bound is None else float(out.bound)
+    proven = bound is not None and objective >= bound
+    stages: list[dict[str, Any]] = [
+        {"stage": "flow", "wall_time": time.perf_counter() - start, "proven": proven}
+    ]
+    info["stages"] = stages
+    info["interrupted"] = interrupted
+    remaining = None if deadline is None else deadline - time.perf_counter()
+    if (
+        not (proven or interrupted)
+        and out is not None
+        and out.dual is not None
+        and (remaining is None or remaining > 0.05)
+    ):
+        # Reduced-cost fixing, then an exact search of the joints that remain.
+        t_core = time.perf_counter()
+        core_stage: dict[str, Any] = {"stage": "core"}
+        stages.append(core_stage)
+        try:
+            report(t_core - start, objective, bound, "reduced-cost fixing")
+            core = reduced_core(net, out.dual, int(objective), deadline, max_pairs=CORE_MAX_PAIRS)
+            core_stage["pairs"] = core.num_pairs
+            core_stage["budget"] = core.budget / core.scale
+            report(time.perf_counter() - start, objective, bound, "searching the core")
+            seconds = None if deadline is None else deadline - time.perf_counter()
+
+            def core_progress(_t: float, inc: float | None, _b: float | None) -> None:
+                better = objective if inc is None else max(objective, inc)
+                on_progress(time.perf_counter() - start, better, bound, "searching the core")
+
+            if core_search == "cpsat":
+                found = solve_core(
+                    net, core, time_limit=seconds, workers=workers, seed=seed,
+                    progress=core_progress,
+                )  # fmt: skip
+            else:
+                found = solve_core_mip(net, core, time_limit=seconds, progress=core_progress)
+            core_stage["arcs"] = found.arcs
+            interrupted = interrupted or found.interrupted
+            better = found.objective is not None and found.objective > objective
+            if better and found.order is not None and found.objective is not None:
+                order = [words[i] for i in found.order]
+                objective = float(found.objective)
+            if found.proven:
+                bound = objective  # nothing in the core beats it: optimal
+                proven = True
+            elif found.bound is not None and bound is not None:
+                bound = min(bound, max(float(found.bound), objective))
+            on_progress(time.perf_counter() - start, objective, bound, "searching the core")
+        except CoreTooLarge:
+            core_stage["too_large"] = True  # the routes model may take over below
+        except DeadlineReached:
+            info["stopped"] = "time"
+        except KeyboardInterrupt:
+            interrupted = True
+        core_stage["wall_time"] = time.perf_counter() - t_core
+        core_stage["proven"] = proven
+        info["interrupted"] = interrupted
+        method_name = "exact/core"
+    else:
+        method_name = "exact/flow"
+    remaining = None if deadline is None else deadline - time.perf_counter()
+    if proven or interrupted or not fallback or (remaining is not None and remaining <= 0.05):
+        return finish(
+            instance=instance, proven=proven, order=order, objective=objective, bound=bound,
+            start=start, method=method_name, info=info, trace=trace,
+        )  # fmt: skip
+    try:
+        second = solve_routes_cpsat(
+            instance, time_limit=remaining, workers=workers, seed=seed, hint=order,
+            progress=progress,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        info["interrupted"] = True
+        return finish(
+            instance=instance, proven=False, order=order, objective=objective, bound=bound,
+            start=start, method="exact/flow", info=info, trace=trace,
+        )  # fmt: skip
+    stages.append({"stage": "routes", "status": second.status.value, "wall_time": second.wall_time})
+    if second.solver_info.get("interrupted"):
+        info["interrupted"] = True
+    if second.objective is not None and second.objective > objective:
+        order, objective = list(second.solution), float(second.objective)
+    if second.bound is not None:
+        bound = second.bound if bound is None else min(bound, second.bound)
+    proven = second.is_optimal or (bound is not None and objective >= bound)
+    info["routes"] = dict(second.solver_info)
+    return finish(
+        instance=instance, proven=proven, order=order, objective=objective, bound=bound,
+        start=start, method="exact/routes", info=info, trace=[*trace, *second.trace],
+    )  # fmt: skip

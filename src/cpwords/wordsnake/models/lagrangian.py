@@ -1,0 +1,283 @@
+"""Wordsnake at dictionary scale: the string-hub flow, its certificate, repair and Lagrangian bound.
+
+1. **Relaxation.** The min-cost flow of the string-hub network
+   (:func:`~cpwords.wordsnake.models.string_hub.build_string_network`) is the assignment
+   relaxation: a valid dual
+   bound, computed on O(total letters) arcs.
+2. **Certificate.** The flow is decoded into an item successor map (a cycle cover, plus the depot
+   for a linear snake). Two units of flow that pass the same hub can exchange their destinations
+   at no loss, which merges their cycles; done bottom-up over the hub DAG this leaves exactly one
+   cycle per connected component of the flow's support. One cycle is an ordering scoring the
+   bound: OPTIMAL without any MIP.
+3. **Repair.** Otherwise each remaining cycle is patched into the main one by the best 2-exchange
+   among candidates indexed by overlap string (longest first).
+4. **Bound.** Each component ``S`` that misses the root yields the connectivity cut
+   ``x(delta_in(S)) >= 1``. Lagrangian relaxation prices the cuts into the arc costs; every iterate
+   is the same min-cost flow with new integer costs, decoded and repaired too.
+
+Formulation card: ``models/wordsnake.md``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cpwords.wordsnake.models.decode import Decoded, decode_flow, greedy_successors
+from cpwords.wordsnake.models.flow import SCALE, FlowJob, FlowStopped
+from cpwords.wordsnake.models.repair import CandidateIndex, PairScore, patch_cycles, score_sequence
+from cpwords.wordsnake.models.string_hub import (
+    ROOTLINK,
+    StringHubNetwork,
+)
+
+ProgressCallback = Callable[[float, float | None, float | None, str], None]
+
+
+@dataclass
+class FlowDual:
+    """The flow iterate that gave the best bound, for reduced-cost fixing.
+
+    Attributes
+    ----------
+    cost : numpy.ndarray of int64, shape ``(m,)``
+        The arc costs of that iterate (``-scale * weight`` less the multipliers' bonus).
+    flows : numpy.ndarray of int64, shape ``(m,)``
+        Its optimal flow.
+    value_scaled : int
+        Its Lagrangian value in cost units: ``scale * bound <= value_scaled < scale * (bound + 1)``.
+    scale : int
+        Cost units per score point (1 for plain costs, ``SCALE`` for Lagrangian iterates).
+    """
+
+    cost: np.ndarray
+    flows: np.ndarray
+    value_scaled: int
+    scale: int
+
+
+@dataclass
+class FlowOutcome:
+    """What the string-hub pipeline proved and found.
+
+    Attributes
+    ----------
+    order : list of int or None
+        Best item sequence found (None when stopped before the first flow).
+    objective : int or None
+        Its model-side score.
+    bound : int or None
+        Best proven upper bound (floored).
+    proven : bool
+        ``objective == bound``.
+    stopped : str or None
+        ``"time"`` or ``"interrupt"`` when a limit stopped the pipeline.
+    info : dict
+        Sizes, iteration counts and stage times.
+    dual : FlowDual or None
+        The iterate with the best bound (None when stopped before the first flow).
+    """
+
+    order: list[int] | None
+    objective: int | None
+    bound: int | None
+    proven: bool
+    stopped: str | None
+    info: dict[str, Any]
+    dual: FlowDual | None = None
+
+
+def solve_string_flow(
+    net: StringHubNetwork,
+    *,
+    deadline: float | None = None,
+    start: float | None = None,
+    progress: ProgressCallback | None = None,
+    lagrangian_iterations: int = 50,
+    stall_limit: int = 6,
+    incumbent: list[int] | None = None,
+) -> FlowOutcome:
+    """Flow relaxation, certificate, repair and Lagrangian bound on a string-hub network.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    deadline : float, optional
+        ``time.perf_counter()`` value at which to stop with the best answer so far.
+    start : float, optional
+        Reference time for progress reports.
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound, stage)``.
+    lagrangian_iterations : int
+        Most flow solves spent on tightening the bound.
+    stall_limit : int
+        Stop tightening after this many iterations without a better bound.
+    incumbent : list of int, optional
+        A starting item sequence.
+
+    Returns
+    -------
+    FlowOutcome
+        Never raises on a limit: Ctrl-C (KeyboardInterrupt) and the deadline end the pipeline
+        with ``stopped`` set.
+
+    Notes
+    -----
+    Lagrangian relaxation of the cuts ``x(delta_in(S)) >= 1``: with multipliers
+    ``lambda_S >= 0``, ``L(lambda) = max_x sum_a (w_a + sum_{S: a in delta_in(S)} lambda_S) x_a -
+    sum_S lambda_S`` over the flow polytope is an upper bound for every ``lambda``; its floor is
+    a bound on the integer scores. Subgradient steps ``lambda_S += t (1 - x(delta_in(S)))``
+    (Polyak step to the incumbent), costs scaled by ``SCALE`` to stay integral.
+
+    References
+    ----------
+    M. Held, R. M. Karp, "The traveling-salesman problem and minimum spanning trees: Part II",
+    Mathematical Programming 1 (1971) (Lagrangian relaxation, subgradient optimisation).
+    """
+    t0 = time.perf_counter() if start is None else start
+    N = net.instance.n
+    cyclic = net.instance.cyclic
+    pair = PairScore(net)
+    info: dict[str, Any] = {"arcs": net.m, "nodes": net.num_nodes, "trie_nodes": net.trie.size}
+    best_seq = incumbent
+    best = score_sequence(incumbent, pair, cyclic) if incumbent is not None else None
+    bound: int | None = None
+    stopped: str | None = None
+    dual: FlowDual | None = None
+    cuts: list[np.ndarray] = []
+    lam: list[float] = []
+    base_cost = -SCALE * net.weight
+
+    def report(stage: str) -> None:
+        if progress is not None:
+            progress(time.perf_counter() - t0, best, bound, stage)
+
+    def consider(seq: list[int]) -> None:
+        nonlocal best, best_seq
+        value = score_sequence(seq, pair, cyclic)
+        if best is None or value > best:
+            best, best_seq = value, seq
+
+    it = 0
+    stall = 0
+    job: FlowJob | None = None
+    try:
+        report("solving the flow relaxation; greedy start")
+        # The first solve has plain costs (fewer cost-scaling phases than scaled ones); the
+        # Lagrangian iterates scale them to carry fractional multipliers.
+        scale = 1
+        cost = -net.weight
+        job = FlowJob(net, cost)  # runs in a child process on large networks
+        index_cache: list[CandidateIndex] = []
+
+        def index() -> CandidateIndex:
+            if not index_cache:
+                index_cache.append(CandidateIndex(net))
+            return index_cache[0]
+
+        consider(
+            patch_cycles(net, greedy_successors(net, deadline), pair, index, deadline=deadline)
+        )
+        report("solving the flow relaxation")
+        while True:
+            try:
+                flows, opt = job.result(deadline)
+            finally:
+                job.close()
+            penalty = round(sum(scale * x for x in lam))  # multipliers are integral/SCALE
+            value_scaled = -opt - penalty
+            this_bound = value_scaled // scale
+            if it == 0:
+                info["flow_bound"] = this_bound
+                info["flow_time"] = time.perf_counter() - t0
+            stall = 0 if bound is None or this_bound < bound else stall + 1
+            if dual is None or value_scaled * dual.scale < dual.value_scaled * scale:
+                dual = FlowDual(cost, flows, value_scaled, scale)
+            bound = this_bound if bound is None else min(bound, this_bound)
+            if best is not None and best >= bound:
+                break  # the incumbent meets the bound: no need to decode this flow
+            dec = decode_flow(net, flows, deadline)
+            comps = len(set(dec.comp[: N + (0 if cyclic else 1)]))
+            if it == 0:
+                info["flow_cycles"] = dec.cycles
+                info["flow_components"] = comps
+            report("repairing" if comps > 1 else "reading the certificate")
+            seq = patch_cycles(net, dec, pair, index, deadline=deadline)
+            consider(seq)
+            report("bounding")
+            if best is not None and best >= bound:
+                break
+            if it >= lagrangian_iterations or stall >= stall_limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                stopped = "time"
+                break
+            # New cuts from this iterate's components, then a subgradient step.
+            # New cuts start at the loss their component's patch cost: if no cheaper way into
+            # any of them exists, the next bound equals the incumbent (a proof in one step).
+            losses = dec.extra.get("losses", {})
+            for label, arcs in _component_cuts(net, dec, flows):
+                cuts.append(arcs)
+                lam.append(float(losses.get(label, 0)))
+            g = np.array([1 - int(flows[c].sum()) for c in cuts], dtype=float)
+            norm = float((g * g).sum())
+            if norm == 0:
+                break
+            step = 1.0 * (value_scaled / scale - float(best or 0)) / norm
+            for i in range(len(cuts)):
+                lam[i] = max(0.0, lam[i] + step * g[i])
+                lam[i] = round(lam[i] * SCALE) / SCALE
+            bonus = np.zeros(net.m, dtype=np.int64)
+            for c, x in zip(cuts, lam, strict=True):
+                if x > 0:
+                    np.add.at(bonus, c, round(x * SCALE))
+            scale = SCALE
+            cost = base_cost - bonus
+            job = FlowJob(net, cost)
+            it += 1
+            report("bounding")
+    except FlowStopped:
+        stopped = "time"
+    except KeyboardInterrupt:
+        stopped = "interrupt"
+    finally:
+        if job is not None:
+            job.close()  # a child still solving is stopped at once
+    info["lagrangian_iterations"] = it
+    info["cuts"] = len(cuts)
+    proven = best is not None and bound is not None and best >= bound
+    return FlowOutcome(best_seq, best, bound, proven, stopped, info, dual)
+
+
+def _component_cuts(
+    net: StringHubNetwork, dec: Decoded, flows: np.ndarray
+) -> list[tuple[int, np.ndarray]]:
+    """Arcs entering each support component that misses the root, by component label."""
+    N = net.instance.n
+    cyclic = net.instance.cyclic
+    comp = np.array(dec.comp, dtype=np.int64)
+    root_comp = comp[N] if not cyclic else np.bincount(comp[:N]).argmax()
+    node_comp = np.full(net.num_nodes, -1, dtype=np.int64)
+    rep = dec.node_rep
+    has = rep >= 0
+    node_comp[has] = comp[rep[has]]
+    # Only nodes that carry flow belong to a component (word nodes always do).
+    used = np.zeros(net.num_nodes, dtype=bool)
+    sup = flows > 0
+    used[net.tail[sup]] = True
+    used[net.head[sup]] = True
+    node_comp[~used] = -1
+    node_comp[node_comp == root_comp] = -1
+    hc = node_comp[net.head]
+    tc = node_comp[net.tail]
+    entering = (hc >= 0) & (tc != hc) & (net.role != ROOTLINK)
+    arcs = np.nonzero(entering)[0]
+    labels = hc[arcs]
+    order = np.argsort(labels, kind="stable")
+    arcs, labels = arcs[order], labels[order]
+    splits = np.nonzero(np.diff(labels))[0] + 1
+    return [(int(hc[a[0]]), a) for a in np.split(arcs, splits) if a.size]

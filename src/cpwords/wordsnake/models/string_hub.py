@@ -1,0 +1,548 @@
+"""The string-hub network: Wordsnake's assignment relaxation in O(total letters) arcs.
+
+Every joint ``a -> b`` with overlap ``k`` passes a *string hub*: the prefix-trie node of the
+overlap string ``s = a[-k:] = b[:k]``. A unit of flow leaves the exit of ``a`` by a *hand-over*
+arc to ``H(s)`` (weight ``|s|^2``) and goes on to the entry of a word below ``s`` in the trie. The
+hand-over strings of ``a`` are exactly its suffixes that are trie nodes: the failure chain of
+``a``'s node in the Aho-Corasick automaton of the list. Hubs link straight to the entries below
+them (a *flat* layout, at most one arc per letter of each word), so the network has O(total
+letters) nodes and arcs instead of one arc per pair with a positive overlap. Its min-cost flow is
+the assignment relaxation (a cycle cover of the overlap graph) with the explicit model's value.
+
+Traps closed here (proofs in ``models/wordsnake.md``):
+
+* *full overlaps*: a whole word ``a`` hands over to ``H+(a)``, the words that strictly
+  extend ``a``;
+* *borders*: a suffix ``s`` of ``a`` that is also its prefix (``alfalfa``, ``mahimahi``) would
+  lead back to ``a``; for ``|s| >= 2`` the hand-over goes to a private chain along the trie path
+  from ``s`` to ``a`` that reaches every word with prefix ``s`` except ``a`` (one-letter borders
+  keep the shared hub, as the letter-hub model does, and are left to subtour elimination);
+* *repeated words*: a word listed ``k`` times is one node pair with supply ``k`` and an arc to
+  itself of capacity ``k - 1`` carrying the copy-to-copy overlap;
+* ``proper`` overlaps hand over to ``H+(s)``; a linear snake's ends pass one depot unit through
+  the root hub (the root is split into an entry ``R_in`` with demand 1 and the trie root with
+  supply 1).
+
+No solver is imported here: :mod:`~cpwords.wordsnake.models.lagrangian` solves the network.
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cpwords.core.errors import InputError
+from cpwords.wordsnake.rules import WordsnakeInstance
+
+
+class DeadlineReached(Exception):
+    """A time limit passed while building or solving (the caller returns its best so far)."""
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise DeadlineReached
+
+
+#: Arc roles (``StringHubNetwork.role``).
+TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
+
+#: Bytes of peak memory per letter of input and per word, used to refuse inputs that cannot
+#: fit. Calibrated on the whole-dictionary run (benchmarks/results/wordsnake-dictionary.md): the
+#: measured peaks of the solve plus its forked flow process, less ~200 MB of interpreter and
+#: libraries, were 0.85 (ENABLE), 0.87 (web2) and 0.97 (Letterpress list) of this estimate.
+BYTES_PER_LETTER = 440
+BYTES_PER_WORD = 1530
+
+
+def estimate_memory(instance: WordsnakeInstance) -> int:
+    """Estimated peak memory in bytes of a string-hub solve of ``instance``.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+
+    Returns
+    -------
+    int
+        ``BYTES_PER_LETTER * letters + BYTES_PER_WORD * words``: linear in the input, calibrated
+        on whole dictionaries (see the module constants).
+    """
+    letters = sum(len(w) for w in instance.words)
+    return BYTES_PER_LETTER * letters + BYTES_PER_WORD * instance.n
+
+
+@dataclass(frozen=True)
+class Trie:
+    """Prefix trie of a sorted list of distinct words, with Aho-Corasick failure links.
+
+    Node ids are assigned in preorder (insertion of sorted words), so the subtree of node ``v``
+    is the id range ``[v, end[v]]``. Node 0 is the root (the empty string).
+
+    Attributes
+    ----------
+    depth, parent, char, end, fail : numpy.ndarray of int32, shape (T,)
+        String length of each node, parent (-1 for the root), last letter (0-25), last id of its
+        subtree, and failure link (the longest proper suffix of the node's string that is a node).
+    word_node : numpy.ndarray of int32, shape (W,)
+        Node of each distinct word (increasing, since the words are sorted).
+    node_word : numpy.ndarray of int32, shape (T,)
+        Word id of each node, -1 where the node is not a word.
+    child_key, child_id : numpy.ndarray of int64, shape (T - 1,)
+        ``parent * 26 + letter`` sorted, and the child with that key.
+    """
+
+    depth: np.ndarray
+    parent: np.ndarray
+    char: np.ndarray
+    end: np.ndarray
+    fail: np.ndarray
+    word_node: np.ndarray
+    node_word: np.ndarray
+    child_key: np.ndarray
+    child_id: np.ndarray
+
+    @property
+    def size(self) -> int:
+        """Number of nodes, root included."""
+        return int(self.depth.shape[0])
+
+    def child(self, nodes: np.ndarray, letters: np.ndarray) -> np.ndarray:
+        """Child of each node by each letter, -1 where there is none (vectorised)."""
+        keys = nodes.astype(np.int64) * 26 + letters
+        pos = np.searchsorted(self.child_key, keys)
+        pos_c = np.minimum(pos, max(0, self.child_key.shape[0] - 1))
+        ok = (pos < self.child_key.shape[0]) & (self.child_key[pos_c] == keys)
+        return np.where(ok, self.child_id[pos_c], -1)
+
+    def suffix_nodes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every (word, node) pair where the node's string is a proper suffix of the word.
+
+        Returns
+        -------
+        words, nodes : numpy.ndarray of int64, shape (k,)
+            Word ids and trie nodes (root excluded): the failure chain of each word's node,
+            nearest (longest suffix) first per word. ``k <= total letters``.
+        """
+        wid = np.arange(self.word_node.shape[0], dtype=np.int64)
+        cur = self.fail[self.word_node].astype(np.int64)
+        rec_w: list[np.ndarray] = []
+        rec_s: list[np.ndarray] = []
+        while True:
+            live = cur > 0
+            if not live.any():
+                break
+            wid, cur = wid[live], cur[live]
+            rec_w.append(wid)
+            rec_s.append(cur)
+            cur = self.fail[cur].astype(np.int64)
+        if not rec_w:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(rec_w), np.concatenate(rec_s)
+
+    def children(self, node: int) -> np.ndarray:
+        """Children of one node, in letter order."""
+        lo, hi = np.searchsorted(self.child_key, [node * 26, node * 26 + 26])
+        return self.child_id[lo:hi]
+
+
+def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
+    """Build the prefix trie and failure links of sorted distinct lower-case words.
+
+    Parameters
+    ----------
+    words : sequence of str
+        Sorted, distinct, a-z.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the build stops.
+
+    Returns
+    -------
+    Trie
+
+    Raises
+    ------
+    DeadlineReached
+        The deadline passed.
+
+    Notes
+    -----
+    Insertion of sorted words: each word shares its longest common prefix with the previous one
+    and creates one node per further letter, O(total letters). Failure links are computed level by
+    level (vectorised per depth) as in Aho and Corasick's construction, amortised O(total letters).
+
+    References
+    ----------
+    A. V. Aho, M. J. Corasick, "Efficient string matching: an aid to bibliographic search",
+    Communications of the ACM 18(6), 1975.
+    """
+    depth = array("i", [0])
+    parent = array("i", [-1])
+    char = array("b", [0])
+    word_node = array("i")
+    path = [0]
+    prev = ""
+    for count, w in enumerate(words):
+        if not count & 0x3FFF:
+            _check(deadline)
+        m = min(len(prev), len(w))
+        lcp = 0
+        while lcp < m and prev[lcp] == w[lcp]:
+            lcp += 1
+        del path[lcp + 1 :]
+        for d in range(lcp, len(w)):
+            path.append(len(depth))
+            depth.append(d + 1)
+            parent.append(path[d])
+            char.append(ord(w[d]) - 97)
+        word_node.append(path[len(w)])
+        prev = w
+    dep = np.frombuffer(depth, dtype=np.int32).copy()
+    par = np.frombuffer(parent, dtype=np.int32).copy()
+    ch = np.frombuffer(char, dtype=np.int8).astype(np.int64)
+    wn = np.frombuffer(word_node, dtype=np.int32).copy()
+    size = dep.shape[0]
+    keys = par[1:].astype(np.int64) * 26 + ch[1:]
+    order = np.argsort(keys, kind="stable")
+    child_key = keys[order]
+    child_id = (order + 1).astype(np.int64)
+    node_word = np.full(size, -1, dtype=np.int32)
+    node_word[wn] = np.arange(wn.shape[0], dtype=np.int32)
+
+    # Levels: nodes grouped by depth.
+    by_depth = np.argsort(dep, kind="stable")
+    cuts = np.searchsorted(dep[by_depth], np.arange(int(dep.max(initial=0)) + 2))
+    end = np.arange(size, dtype=np.int32)
+    for d in range(len(cuts) - 2, 0, -1):
+        level = by_depth[cuts[d] : cuts[d + 1]]
+        np.maximum.at(end, par[level], end[level])
+    fail = np.zeros(size, dtype=np.int32)
+    trie = Trie(dep, par, ch.astype(np.int8), end, fail, wn, node_word, child_key, child_id)
+    for d in range(2, len(cuts) - 1):
+        level = by_depth[cuts[d] : cuts[d + 1]]
+        letters = ch[level]
+        f = fail[par[level]].astype(np.int64)
+        result = np.zeros(level.shape[0], dtype=np.int64)
+        active = np.arange(level.shape[0])
+        while active.size:
+            found = trie.child(f[active], letters[active])
+            hit = found >= 0
+            result[active[hit]] = found[hit]
+            rest = active[~hit]
+            rest = rest[f[rest] != 0]  # at the root with no child: the failure link is the root
+            f[rest] = fail[f[rest]]
+            active = rest
+        fail[level] = result
+    return trie
+
+
+@dataclass(frozen=True)
+class StringHubNetwork:
+    """The string-hub flow network of an instance (see the module docstring).
+
+    Node ids: trie nodes ``H(v)`` are ``0..T-1`` (0 is the root); ``H+`` of word ``w`` is
+    ``T + w``; the exit of word ``w`` is ``T + W + w`` and its entry ``T + 2W + w``; ``R_in`` is
+    ``T + 3W`` (linear snakes); private border chains follow.
+
+    Attributes
+    ----------
+    instance : WordsnakeInstance
+    words : tuple of str
+        The distinct words, sorted.
+    mult : numpy.ndarray of int64, shape (W,)
+        How many items each distinct word stands for.
+    item_word : numpy.ndarray of int64, shape (N,)
+        Distinct-word id of each item of the instance.
+    trie : Trie
+    num_nodes : int
+    tail, head : numpy.ndarray of int64, shape (m,)
+    cap : numpy.ndarray of int64, shape (m,)
+    weight : numpy.ndarray of int64, shape (m,)
+        ``|s|^2`` on hand-over arcs, the copy-to-copy score on self arcs, 0 elsewhere.
+    role : numpy.ndarray of int8, shape (m,)
+        ``TRIE``, ``SPLIT``, ``DELIVER``, ``HANDOVER``, ``SELF``, ``ZERO``, ``ROOTLINK`` or
+        ``PRIVATE``.
+    supply : numpy.ndarray of int64, shape (num_nodes,)
+    topo : numpy.ndarray of int64
+        The hub nodes (trie, ``H+``, ``R_in``, private) in a topological order of the network
+        without the word nodes.
+    """
+
+    instance: WordsnakeInstance
+    words: tuple[str, ...]
+    mult: np.ndarray
+    item_word: np.ndarray
+    trie: Trie
+    num_nodes: int
+    tail: np.ndarray
+    head: np.ndarray
+    cap: np.ndarray
+    weight: np.ndarray
+    role: np.ndarray
+    supply: np.ndarray
+    topo: np.ndarray
+
+    @property
+    def m(self) -> int:
+        """Number of arcs."""
+        return int(self.tail.shape[0])
+
+    @property
+    def num_words(self) -> int:
+        """Number of distinct words W."""
+        return len(self.words)
+
+    @property
+    def out_base(self) -> int:
+        """Node id of the exit of word 0."""
+        return self.trie.size + self.num_words
+
+    @property
+    def in_base(self) -> int:
+        """Node id of the entry of word 0."""
+        return self.trie.size + 2 * self.num_words
+
+    @property
+    def r_in(self) -> int:
+        """Node id of ``R_in`` (linear snakes; unused for cyclic ones)."""
+        return self.trie.size + 3 * self.num_words
+
+
+def build_string_network(
+    instance: WordsnakeInstance, deadline: float | None = None
+) -> StringHubNetwork:
+    """Build the string-hub network of an instance.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+        At least two items.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the build stops.
+
+    Returns
+    -------
+    StringHubNetwork
+        O(total letters) nodes and arcs (linear memory).
+
+    Raises
+    ------
+    InputError
+        An instance of one item (it has no joint to route).
+    DeadlineReached
+        The deadline passed.
+    """
+    if instance.n < 2:
+        raise InputError("the string-hub network needs at least two items")
+    counts = Counter(instance.words)
+    words = tuple(sorted(counts))
+    index = {w: i for i, w in enumerate(words)}
+    mult = np.array([counts[w] for w in words], dtype=np.int64)
+    item_word = np.array([index[w] for w in instance.words], dtype=np.int64)
+    del index
+    trie = build_trie(words, deadline)
+    _check(deadline)
+    T, W = trie.size, len(words)
+    proper, cyclic = instance.proper, instance.cyclic
+    big = int(instance.n)
+    wn = trie.word_node.astype(np.int64)
+    depth = trie.depth.astype(np.int64)
+    has_desc = trie.end[wn] > wn
+    # plus(v): H+(v) for word nodes, v itself otherwise.
+    plus = np.arange(T, dtype=np.int64)
+    plus[wn] = T + np.arange(W)
+    out_n = T + W + np.arange(W)
+    in_n = T + 2 * W + np.arange(W)
+    r_in = T + 3 * W
+    root_sink = 0 if cyclic else r_in
+
+    tails: list[np.ndarray] = []
+    heads: list[np.ndarray] = []
+    caps: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+    roles: list[np.ndarray] = []
+
+    def add(t: np.ndarray, h: np.ndarray, c: np.ndarray | int, w: np.ndarray | int, r: int) -> None:
+        t = np.asarray(t, dtype=np.int64)
+        tails.append(t)
+        heads.append(np.asarray(h, dtype=np.int64))
+        caps.append(np.broadcast_to(np.asarray(c, dtype=np.int64), t.shape).copy())
+        weights.append(np.broadcast_to(np.asarray(w, dtype=np.int64), t.shape).copy())
+        roles.append(np.full(t.shape, r, dtype=np.int8))
+
+    add(wn, T + np.arange(W), big, 0, SPLIT)
+    add(wn, in_n, mult, 0, DELIVER)
+    add(out_n, np.full(W, root_sink), mult, 0, ZERO)
+    if not cyclic:
+        add(np.array([r_in]), np.array([0]), big, 0, ROOTLINK)
+    if not proper:
+        full = np.nonzero(has_desc)[0]
+        add(out_n[full], T + full, mult[full], depth[wn[full]] ** 2, HANDOVER)
+
+    # Hand-over strings: the failure chain of each word's node.
+    hw, hs = trie.suffix_nodes()
+    border = (hs <= wn[hw]) & (wn[hw] <= trie.end[hs])
+    private = border & (depth[hs] >= 2)
+    shared = ~private
+    target = plus[hs[shared]] if proper else hs[shared]
+    add(out_n[hw[shared]], target, mult[hw[shared]], depth[hs[shared]] ** 2, HANDOVER)
+
+    # Repeated words: copy-to-copy joints (a word followed by a copy of itself).
+    if (mult > 1).any():
+        self_ov = np.zeros(W, dtype=np.int64)
+        if proper:
+            # Copies of a word overlap by its longest proper border.
+            np.maximum.at(self_ov, hw[border], depth[hs[border]])
+        else:
+            self_ov = depth[wn]
+        many = np.nonzero((mult > 1) & (self_ov > 0))[0]
+        add(out_n[many], in_n[many], mult[many] - 1, self_ov[many] ** 2, SELF)
+
+    # Private chains for borders of length >= 2.
+    pw, ps = hw[private], hs[private]
+    next_id = r_in + 1
+    priv_t: list[int] = []
+    priv_h: list[int] = []
+    priv_c: list[int] = []
+    priv_r: list[int] = []
+    ho_t: list[int] = []
+    ho_h: list[int] = []
+    ho_c: list[int] = []
+    ho_w: list[int] = []
+    topo_private: list[int] = []
+    if pw.size:
+        order = np.lexsort((depth[ps], pw))
+        pw, ps = pw[order], ps[order]
+        starts = np.nonzero(np.r_[True, pw[1:] != pw[:-1]])[0]
+        stops = np.r_[starts[1:], pw.size]
+        node_word = trie.node_word
+        par = trie.parent
+        for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
+            _check(deadline)
+            w = int(pw[a])
+            k = int(mult[w])
+            u = int(wn[w])
+            top = int(depth[ps[a]])
+            lw = int(depth[u])
+            path = [u]
+            while int(depth[path[-1]]) > top:
+                path.append(int(par[path[-1]]))
+            path.reverse()  # nodes at depths top .. lw
+            c_node: dict[int, int] = {}
+            cplus: dict[int, int] = {}
+            for d in range(top, lw):
+                p = path[d - top]
+                c_node[d] = next_id
+                topo_private.append(next_id)
+                next_id += 1
+                pword = int(node_word[p])
+                if pword >= 0:
+                    cplus[d] = next_id
+                    topo_private.append(next_id)
+                    next_id += 1
+                    priv_t += [c_node[d], c_node[d]]
+                    priv_h += [int(in_n[pword]), cplus[d]]
+                    priv_c += [int(mult[pword]), k]
+                    priv_r += [DELIVER, PRIVATE]
+                else:
+                    cplus[d] = c_node[d]
+            for d in range(top, lw):
+                p = path[d - top]
+                onward = path[d - top + 1]
+                for c in trie.children(p).tolist():
+                    if c != onward:
+                        priv_t.append(cplus[d])
+                        priv_h.append(int(c))
+                        priv_c.append(k)
+                        priv_r.append(PRIVATE)
+                if d + 1 < lw:
+                    priv_t.append(cplus[d])
+                    priv_h.append(c_node[d + 1])
+                    priv_c.append(k)
+                    priv_r.append(PRIVATE)
+                elif bool(has_desc[w]):
+                    priv_t.append(cplus[d])
+                    priv_h.append(T + w)
+                    priv_c.append(k)
+                    priv_r.append(PRIVATE)
+            for s in ps[a:b].tolist():
+                d = int(depth[s])
+                ho_t.append(int(out_n[w]))
+                ho_h.append(cplus[d] if proper else c_node[d])
+                ho_c.append(k)
+                ho_w.append(d * d)
+    if priv_t:
+        t = np.array(priv_t, dtype=np.int64)
+        tails.append(t)
+        heads.append(np.array(priv_h, dtype=np.int64))
+        caps.append(np.array(priv_c, dtype=np.int64))
+        weights.append(np.zeros(t.shape, dtype=np.int64))
+        roles.append(np.array(priv_r, dtype=np.int8))
+    if ho_t:
+        add(np.array(ho_t), np.array(ho_h), np.array(ho_c), np.array(ho_w), HANDOVER)
+
+    # Flat layout: every hub that receives units links straight to the entries of the words
+    # below it (at most one arc per letter of each word). Paths have two arcs instead of one
+    # per trie level, which push-relabel solves several times faster.
+    target = np.zeros(T, dtype=bool)
+    target[0] = True
+    for h in heads:
+        target[h[h < T]] = True
+        hp = h[(h >= T) & (h < T + W)]
+        target[wn[hp - T]] = True  # H+(w) reached: treat the word's node as a target
+    src_l: list[np.ndarray] = []
+    dst_l: list[np.ndarray] = []
+    word_ids = np.arange(W, dtype=np.int64)
+    cur = wn.copy()
+    live = cur > 0
+    while live.any():
+        word_ids, cur = word_ids[live], trie.parent[cur[live]].astype(np.int64)
+        hit = target[cur]
+        src_l.append(plus[cur[hit]])
+        dst_l.append(in_n[word_ids[hit]])
+        live = cur > 0
+    dst = np.concatenate(dst_l)
+    add(np.concatenate(src_l), dst, mult[dst - in_n[0]], 0, TRIE)
+
+    num_nodes = next_id
+    supply = np.zeros(num_nodes, dtype=np.int64)
+    supply[out_n] = mult
+    supply[in_n] = -mult
+    if not cyclic:
+        supply[0] += 1
+        supply[r_in] -= 1
+    # Topological order of the hub nodes: R_in, private chains, then the trie in preorder with
+    # H+(v) right after H(v).
+    shared_order = np.arange(T, dtype=np.int64)
+    is_word = trie.node_word >= 0
+    slot = np.arange(T, dtype=np.int64) * 2
+    plus_slot = slot[wn] + 1
+    merged = np.empty(T + W, dtype=np.int64)
+    keys = np.concatenate([slot, plus_slot])
+    vals = np.concatenate([shared_order, T + np.arange(W)])
+    merged[:] = vals[np.argsort(keys, kind="stable")]
+    del is_word
+    head_part = [] if cyclic else [r_in]
+    topo = np.concatenate(
+        [np.array(head_part, dtype=np.int64), np.array(topo_private, dtype=np.int64), merged]
+    )
+    return StringHubNetwork(
+        instance=instance,
+        words=words,
+        mult=mult,
+        item_word=item_word,
+        trie=trie,
+        num_nodes=num_nodes,
+        tail=np.concatenate(tails),
+        head=np.concatenate(heads),
+        cap=np.concatenate(caps),
+        weight=np.concatenate(weights),
+        role=np.concatenate(roles),
+        supply=supply,
+        topo=topo,
+    )

@@ -1,0 +1,321 @@
+"""Wordsnake: the rules, the overlap graph, the scorer and an independent checker.
+
+Order all given words to maximise the sum, over consecutive pairs, of the squared maximal
+suffix-prefix overlap (Shasha, "Wordsnakes", Dr Dobb's Journal, July 2000). In the *cyclic*
+variant the pair last -> first counts too (the scoring of J. Burkardt's ``wordsnake`` program).
+
+No solver is imported here. The overlap graph built by :func:`overlap_graph` feeds the models;
+the checker (:func:`snake_score`, :func:`check_snake`) recomputes everything from the strings
+with its own naive comparison, sharing no code with the graph builder or the models.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cpwords.core.errors import InputError, excerpt
+
+
+@dataclass(frozen=True)
+class WordsnakeInstance:
+    """A Wordsnake instance.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The items, words of the letters a-z in any case (lower-cased, as on the command
+        line); a repeated word is two items. One string is refused, not split into letters.
+    cyclic : bool
+        Whether the pair last -> first also scores.
+    proper : bool
+        Restrict overlaps to ``k < min(len(a), len(b))`` (default: ``k <= min``).
+    name : str
+        A label for reports.
+
+    Raises
+    ------
+    InputError
+        When ``words`` is one string, is empty or holds a non a-z word.
+    """
+
+    words: tuple[str, ...]
+    cyclic: bool = False
+    proper: bool = False
+    name: str = "wordsnake"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.words, str):
+            raise InputError(
+                f"give the words as a sequence, e.g. ({self.words[:20]!r},), not one string"
+            )
+        words = tuple(w.lower() if isinstance(w, str) else w for w in self.words)
+        object.__setattr__(self, "words", words)
+        if not self.words:
+            raise InputError("a Wordsnake needs at least one word")
+        for w in self.words:
+            if not (isinstance(w, str) and w.isascii() and w.isalpha() and w.islower()):
+                raise InputError(f"{excerpt(str(w))!r} is not a word of the letters a-z")
+
+    @property
+    def n(self) -> int:
+        """Number of items."""
+        return len(self.words)
+
+    def duplicates(self) -> dict[str, int]:
+        """Words listed more than once, with their multiplicity."""
+        return {w: c for w, c in Counter(self.words).items() if c > 1}
+
+
+@dataclass(frozen=True)
+class OverlapGraph:
+    """The overlap digraph restricted to its positive-overlap arcs.
+
+    Attributes
+    ----------
+    n : int
+        Number of nodes (items of the instance, in input order).
+    tail, head : numpy.ndarray of int32, shape (m,)
+        Arc endpoints; no self-loops.
+    overlap : numpy.ndarray of int32, shape (m,)
+        Maximal suffix-prefix overlap of each arc, >= 1.
+    weight : numpy.ndarray of int64, shape (m,)
+        ``overlap ** 2``, the score of the arc.
+    """
+
+    n: int
+    tail: np.ndarray
+    head: np.ndarray
+    overlap: np.ndarray
+    weight: np.ndarray = field(repr=False)
+
+    @property
+    def m(self) -> int:
+        """Number of positive arcs."""
+        return int(self.tail.shape[0])
+
+
+def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int = 1) -> OverlapGraph:
+    """Build the positive-overlap arcs of the overlap digraph.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The n items.
+    proper : bool
+        Restrict overlaps to ``k < min(len(a), len(b))``.
+    min_overlap : int
+        Keep only arcs whose maximal overlap is at least this (the letter-hub models need
+        only overlaps >= 2, which are far fewer).
+
+    Returns
+    -------
+    OverlapGraph
+        Only arcs with overlap >= ``min_overlap`` (>= 1), so the formulations grow with the
+        number of positive arcs rather than with n^2.
+
+    Notes
+    -----
+    Every prefix of every word is indexed once; each suffix of each word is then looked up,
+    and the largest matching length per ordered pair is kept. The cost is
+    O(sum of word lengths + number of (suffix, prefix) matches).
+
+    Examples
+    --------
+    >>> g = overlap_graph(["run", "nausea", "seasick"])
+    >>> sorted(zip(g.tail.tolist(), g.head.tolist(), g.overlap.tolist()))
+    [(0, 1, 1), (1, 2, 3)]
+    """
+    lo = max(1, min_overlap)
+    by_prefix: dict[str, list[int]] = defaultdict(list)
+    for j, w in enumerate(words):
+        for k in range(lo, len(w) + 1):
+            by_prefix[w[:k]].append(j)
+    best: dict[tuple[int, int], int] = {}
+    for i, a in enumerate(words):
+        la = len(a)
+        for k in range(lo, la + 1):
+            for j in by_prefix.get(a[la - k :], ()):
+                if j == i:
+                    continue
+                if proper and k >= min(la, len(words[j])):
+                    continue
+                best[(i, j)] = k  # k grows, so the last hit is the maximal overlap
+    m = len(best)
+    tail = np.fromiter((i for i, _ in best), dtype=np.int32, count=m)
+    head = np.fromiter((j for _, j in best), dtype=np.int32, count=m)
+    ov = np.fromiter(best.values(), dtype=np.int32, count=m)
+    return OverlapGraph(len(words), tail, head, ov, ov.astype(np.int64) ** 2)
+
+
+# --------------------------------------------------------------------------------------------
+# Independent checker: recomputes from the strings, shares no code with the graph or the models.
+# --------------------------------------------------------------------------------------------
+
+
+def pair_overlap(a: str, b: str, proper: bool = False) -> int:
+    """Maximal k such that the last k letters of ``a`` equal the first k letters of ``b``.
+
+    Parameters
+    ----------
+    a, b : str
+    proper : bool
+        Restrict to ``k < min(len(a), len(b))``.
+
+    Examples
+    --------
+    >>> [pair_overlap(*p) for p in [("beret", "berets"), ("street", "test"), ("test", "street")]]
+    [5, 1, 2]
+    """
+    top = min(len(a), len(b)) - (1 if proper else 0)
+    if top <= 0:
+        return 0
+    if top > 64:
+        return _long_overlap(a, b, top)
+    # An overlap of k starts at position len(a) - k of a, where b's first letter must stand:
+    # try those positions from the left (longest overlap first).
+    i = a.find(b[0], len(a) - top)
+    while i >= 0:
+        if a.endswith(b[: len(a) - i]):
+            return len(a) - i
+        i = a.find(b[0], i + 1)
+    return 0
+
+
+def _long_overlap(a: str, b: str, top: int) -> int:
+    """Z-function of ``b[:top] + '#' + a[-top:]``: the first suffix of the tail that matches.
+
+    O(len) instead of the O(len^2) letter comparisons of the direct scan, so a 100,000-letter
+    word is checked in a fraction of a second.
+    """
+    s = b[:top] + "#" + a[len(a) - top :]
+    n = len(s)
+    z = [0] * n
+    left = right = 0
+    for i in range(1, n):
+        if i < right:
+            z[i] = min(right - i, z[i - left])
+        while i + z[i] < n and s[z[i]] == s[i + z[i]]:
+            z[i] += 1
+        if i + z[i] > right:
+            left, right = i, i + z[i]
+    for i in range(top + 1, n):  # leftmost start in the tail = longest overlap
+        if i + z[i] == n:
+            return n - i
+    return 0
+
+
+def snake_score(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> int:
+    """Score of an ordering: sum of squared overlaps of consecutive words.
+
+    Examples
+    --------
+    >>> snake_score(["run", "nausea", "seasick"])
+    10
+    """
+    pairs = list(itertools.pairwise(order))
+    if cyclic and len(order) > 1:
+        pairs.append((order[-1], order[0]))
+    return sum(pair_overlap(a, b, proper) ** 2 for a, b in pairs)
+
+
+def snake_problems(instance: WordsnakeInstance, order: Sequence[str]) -> list[str]:
+    """Independent checker: what is wrong with ``order`` as a snake of ``instance``.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    order : sequence of str
+        A proposed snake.
+
+    Returns
+    -------
+    list of str
+        Empty when ``order`` uses every item exactly as often as the instance holds it.
+
+    Examples
+    --------
+    >>> snake_problems(WordsnakeInstance(("run", "nausea")), ["run", "run"])
+    ['nausea is missing', 'run appears 2 times, the list holds it 1 time']
+    """
+    have, want = Counter(order), Counter(instance.words)
+    out = []
+    for w in sorted(set(have) | set(want)):
+        if have[w] == want[w]:
+            continue
+        if not have[w]:
+            out.append(f"{excerpt(w)} is missing")
+        elif not want[w]:
+            out.append(f"{excerpt(w)} is not in the list")
+        else:
+            out.append(
+                f"{excerpt(w)} appears {have[w]} times, the list holds it {want[w]} "
+                f"time{'s' if want[w] > 1 else ''}"
+            )
+    return out
+
+
+def check_snake(instance: WordsnakeInstance, order: Sequence[str], objective: float) -> bool:
+    """Independent checker: ``order`` uses every item exactly once and scores ``objective``.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    order : sequence of str
+        A proposed snake.
+    objective : float
+        The score claimed for it.
+
+    Returns
+    -------
+    bool
+    """
+    if Counter(order) != Counter(instance.words):
+        return False
+    return snake_score(order, instance.cyclic, instance.proper) == objective
+
+
+def snake_lengths(
+    order: Sequence[str], cyclic: bool = False, proper: bool = False
+) -> tuple[int, int]:
+    """Total characters of the words and characters of the merged snake (overlaps counted once)."""
+    total = sum(len(w) for w in order)
+    pairs = list(itertools.pairwise(order))
+    if cyclic and len(order) > 1:
+        pairs.append((order[-1], order[0]))
+    return total, total - sum(pair_overlap(a, b, proper) for a, b in pairs)
+
+
+def render_snake(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> str:
+    """Burkardt-style listing: each word with the overlapping letters in capitals.
+
+    Each row shows the word, its overlap with the previous word and the running score; letters
+    shared with the previous word (at the start) or the next word (at the end) are upper-case.
+    """
+    n = len(order)
+    ov = [pair_overlap(order[i], order[i + 1], proper) for i in range(n - 1)]
+    if cyclic and n > 1:
+        ov.append(pair_overlap(order[-1], order[0], proper))
+    width = max(len(w) for w in order)
+    lines = [f"{'#':>5}  {'word':<{width}}  {'overlap':>7}  {'score':>7}"]
+    running = 0
+    for i, w in enumerate(order):
+        before = ov[i - 1] if i > 0 else (ov[-1] if cyclic and n > 1 else 0)
+        after = ov[i] if i < len(ov) else 0
+        chars = list(w)
+        for k in range(before):
+            chars[k] = chars[k].upper()
+        for k in range(len(w) - after, len(w)):
+            chars[k] = chars[k].upper()
+        if i > 0:
+            running += ov[i - 1] ** 2
+        shown = str(ov[i - 1]) if i > 0 else "-"
+        lines.append(f"{i + 1:>5}  {''.join(chars):<{width}}  {shown:>7}  {running:>7}")
+    if cyclic and n > 1:
+        running += ov[-1] ** 2
+        lines.append(f"{'':>5}  {'(back to #1)':<{width}}  {ov[-1]:>7}  {running:>7}")
+    return "\n".join(lines)

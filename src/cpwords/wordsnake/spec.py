@@ -1,0 +1,569 @@
+"""Wordsnake's spec: its methods (exact models, heuristics, outside peers) and instances.
+
+Instance tables (keys): ``file`` (a word list), ``words`` (inline list), or ``lexicon`` alone
+(the whole lexicon) or with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (a seeded
+sample, see :func:`cpwords.bench.sources.sample_words`); plus ``cyclic`` and ``proper``.
+Two generated families where heuristics are tested harder:
+
+* ``alphabet`` with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (default 3 and 8):
+  ``n`` random strings over a small alphabet (long overlaps, many ties, repeats), see
+  :func:`random_strings`;
+* ``lexicon`` with ``distinct = k``: ``n`` items drawn with replacement from ``k`` sampled words
+  (a list with many repeats), see :func:`repeated_sample`.
+
+The Wordsnake job's Python entry points live here too (:func:`solve_wordsnake`,
+:func:`compare_wordsnake`):
+
+>>> from cpwords.wordsnake.spec import solve_wordsnake, WordsnakeInstance
+>>> res = solve_wordsnake(WordsnakeInstance(("seasick", "run", "nausea")))
+>>> res.status.value, res.objective, res.solution
+('OPTIMAL', 10.0, ['run', 'nausea', 'seasick'])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cpwords.core.errors import CheckError, InputError
+from cpwords.core.lexicon import parse_word_lines, read_word_list
+from cpwords.core.result import SolveResult
+from cpwords.core.sources import lexicon_words, resolve_path, sample_words
+from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_problems, snake_score
+
+#: The registry (``cpwords snake --method``, suites, ``SolveResult.method``); ``exact`` is an
+#: alias of ``auto``, the default.
+METHODS: dict[str, MethodInfo] = {
+    "auto": MethodInfo(
+        "exact",
+        description="the default: string-hub flow, certificate, repair, Lagrangian bound, routes",
+    ),
+    "cpsat-routes": MethodInfo("exact", description="path cover with CP-SAT's routes constraint"),
+    "mip": MethodInfo(
+        "exact", description="letter-hub model: min-cost-flow relaxation, then MIP cuts (HiGHS)"
+    ),
+    "mip-scip": MethodInfo("exact", description="the same, with SCIP for the cut rounds"),
+    "cpsat": MethodInfo("exact", description="CP-SAT on the letter-hub model with lazy cuts"),
+    "naive": MethodInfo("exact", description="CP-SAT AddCircuit over the complete n x n graph"),
+    "layered": MethodInfo("heuristic", seeded=True, description="the seed's layered greedy"),
+    "greedy": MethodInfo("heuristic", seeded=True, description="nearest-neighbour greedy"),
+    "local": MethodInfo("heuristic", seeded=True, description="nearest neighbour + local search"),
+    "ortools-routing": MethodInfo(
+        "heuristic", description="peer: OR-Tools routing, guided local search until the limit"
+    ),
+    "lkh": MethodInfo(
+        "heuristic", seeded=True, description="peer: LKH-3 through elkai (cpwords[peers])"
+    ),
+}
+
+
+#: The outside solvers among the heuristics (on the ATSP form; FEASIBLE, no bound).
+PEERS = ("ortools-routing", "lkh")
+
+
+def random_strings(
+    alphabet: str, n: int, seed: int, min_len: int = 3, max_len: int = 8
+) -> list[str]:
+    """``n`` seeded random strings over ``alphabet`` with lengths uniform in [min_len, max_len].
+
+    Repeats are kept (they are separate items).
+
+    Raises
+    ------
+    InputError
+        An alphabet that is not lower-case a-z letters, or bad sizes.
+    """
+    import random
+
+    if not (alphabet.isascii() and alphabet.isalpha() and alphabet.islower()):
+        raise InputError(f"alphabet {alphabet!r} must be lower-case a-z letters")
+    if n <= 0 or not 1 <= min_len <= max_len:
+        raise InputError(f"bad sizes: n={n}, min_len={min_len}, max_len={max_len}")
+    rng = random.Random(1000 * n + seed)
+    return [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(min_len, max_len)))
+        for _ in range(n)
+    ]
+
+
+def repeated_sample(
+    lexicon: str, n: int, distinct: int, seed: int, base_dir: Path, min_len: int, max_len: int
+) -> list[str]:
+    """``n`` items drawn (seeded, with replacement) from ``distinct`` sampled lexicon words."""
+    import random
+
+    pool = sample_words(lexicon, distinct, seed, base_dir, min_len=min_len, max_len=max_len)
+    rng = random.Random(seed)
+    return sorted(rng.choice(pool) for _ in range(n))
+
+
+def make_instance(spec: Mapping[str, Any], base_dir: Path) -> WordsnakeInstance:
+    """Build a :class:`WordsnakeInstance` from one instance table."""
+    sources = [k for k in ("file", "words", "lexicon", "alphabet") if k in spec]
+    if len(sources) != 1:
+        raise InputError(
+            "a wordsnake instance needs exactly one of 'file', 'words', 'lexicon', 'alphabet'"
+        )
+    if "file" in spec:
+        words = read_word_list(resolve_path(str(spec["file"]), base_dir))
+    elif "words" in spec:
+        words = [str(w) for w in spec["words"]]
+    elif "alphabet" in spec:
+        for k in ("n", "seed"):
+            if not isinstance(spec.get(k), int):
+                raise InputError(f"random strings need an integer {k!r}")
+        words = random_strings(
+            str(spec["alphabet"]), int(spec["n"]), int(spec["seed"]),
+            min_len=int(spec.get("min_len", 3)), max_len=int(spec.get("max_len", 8)),
+        )  # fmt: skip
+    elif "distinct" in spec:
+        for k in ("n", "seed", "distinct"):
+            if not isinstance(spec.get(k), int):
+                raise InputError(f"a repeated sample needs an integer {k!r}")
+        words = repeated_sample(
+            str(spec["lexicon"]), int(spec["n"]), int(spec["distinct"]), int(spec["seed"]),
+            base_dir, int(spec.get("min_len", 1)), int(spec.get("max_len", 99)),
+        )  # fmt: skip
+    elif "n" not in spec and "seed" not in spec:  # the whole lexicon
+        words = list(lexicon_words(str(spec["lexicon"]), str(base_dir)))
+    else:
+        for k in ("n", "seed"):
+            if not isinstance(spec.get(k), int):
+                raise InputError(f"a lexicon sample needs an integer {k!r}")
+        words = sample_words(
+            str(spec["lexicon"]),
+            int(spec["n"]),
+            int(spec["seed"]),
+            base_dir,
+            min_len=int(spec.get("min_len", 1)),
+            max_len=int(spec.get("max_len", 99)),
+        )
+    return WordsnakeInstance(
+        tuple(words),
+        cyclic=bool(spec.get("cyclic", False)),
+        proper=bool(spec.get("proper", False)),
+        name=str(spec.get("name", "wordsnake")),
+    )
+
+
+def run(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int,
+    time_limit: float | None,
+    workers: int,
+    params: Mapping[str, Any],
+) -> SolveResult:
+    """Run one named method (see ``SPEC.methods``): the only dispatch on Wordsnake methods.
+
+    ``params`` may hold ``iterations`` (layered greedy), ``hint`` (a starting ordering for the
+    exact models), ``progress``, ``start`` and ``core_search`` (see
+    :func:`cpwords.wordsnake.spec.solve_wordsnake`).
+    """
+    return call_method(
+        _RUNNERS[method], instance, method, params=params, seed=seed, time_limit=time_limit,
+        workers=workers,
+    )  # fmt: skip
+
+
+def _clock(start: float | None, time_limit: float | None) -> Callable[[], float | None]:
+    """Seconds left of ``time_limit`` counted from ``start`` (None: no limit)."""
+    t0 = time.perf_counter() if start is None else start
+
+    def left() -> float | None:
+        if time_limit is None:
+            return None
+        return max(0.01, time_limit - (time.perf_counter() - t0))
+
+    return left
+
+
+def _run_auto(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    workers: int = 2,
+    hint: Sequence[str] | None = None,
+    progress: Callable[..., None] | None = None,
+    start: float | None = None,
+    core_search: str = "mip",
+) -> SolveResult:
+    from cpwords.wordsnake.models.auto import solve_exact
+
+    # Keep time for the independent check of the answer (about 0.6 us per letter).
+    reserve = 0.05 + 6e-7 * sum(len(w) for w in instance.words)
+    limit = None if time_limit is None else max(0.5 * time_limit, time_limit - reserve)
+    return solve_exact(
+        instance, time_limit=limit, workers=workers, seed=seed, hint=hint, progress=progress,
+        start=start, core_search=core_search,
+    )  # fmt: skip
+
+
+def _run_exact(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    workers: int = 2,
+    hint: Sequence[str] | None = None,
+    progress: Callable[..., None] | None = None,
+    start: float | None = None,
+) -> SolveResult:
+    from cpwords.wordsnake.heuristics.baselines import layered_greedy
+    from cpwords.wordsnake.models import auto as exact
+    from cpwords.wordsnake.models.common import PreparedInstance
+
+    left = _clock(start, time_limit)
+    # Built once for this solve: the greedy start and the model share its overlap graph.
+    prepared = PreparedInstance(instance)
+    if hint is None and method != "naive":
+        # One pass of the layered greedy is the starting incumbent; when a limit stops a solve,
+        # the answer is never worse than it. Its time counts against the limit.
+        graph = prepared.heavy_graph
+        hint = layered_greedy(instance, iterations=1, seed=seed, graph=graph).solution
+    common: dict[str, Any] = {
+        "time_limit": left(), "seed": seed, "hint": hint, "progress": progress,
+        "workers": workers, "prepared": prepared,
+    }  # fmt: skip
+    if method == "mip":
+        return exact.solve_hub_mip(instance, backend="highs", **common)
+    if method == "mip-scip":
+        return exact.solve_hub_mip(instance, backend="scip", **common)
+    if method == "cpsat":
+        return exact.solve_hub_cpsat(instance, **common)
+    if method == "cpsat-routes":
+        return exact.solve_routes_cpsat(instance, **common)
+    return exact.solve_naive_circuit(instance, **common)
+
+
+def _run_layered(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    iterations: int = 100,
+    start: float | None = None,
+) -> SolveResult:
+    from cpwords.wordsnake.heuristics.baselines import layered_greedy
+
+    if iterations < 1:
+        raise InputError(f"the number of iterations must be at least 1, got {iterations}")
+    left = _clock(start, time_limit)
+    return layered_greedy(instance, iterations=iterations, seed=seed, time_limit=left())
+
+
+def _run_local(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    start: float | None = None,
+) -> SolveResult:
+    from cpwords.wordsnake.heuristics.baselines import local_search
+
+    return local_search(instance, seed=seed, time_limit=_clock(start, time_limit)())
+
+
+def _run_greedy(instance: WordsnakeInstance, method: str, *, seed: int = 0) -> SolveResult:
+    from cpwords.wordsnake.heuristics.baselines import nearest_neighbour
+
+    return nearest_neighbour(instance, seed=seed)
+
+
+def _run_peer(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    start: float | None = None,
+) -> SolveResult:
+    from cpwords.wordsnake.heuristics import peers
+
+    peer = peers.ortools_routing if method == "ortools-routing" else peers.lkh
+    return peer(instance, time_limit=_clock(start, time_limit)(), seed=seed)
+
+
+#: The runner of every method of :data:`METHODS` (its keywords are the method's params).
+_RUNNERS: dict[str, Callable[..., SolveResult]] = {
+    "auto": _run_auto,
+    **{m: _run_exact for m in ("mip", "mip-scip", "cpsat", "cpsat-routes", "naive")},
+    "layered": _run_layered,
+    "local": _run_local,
+    "greedy": _run_greedy,
+    "ortools-routing": _run_peer,
+    "lkh": _run_peer,
+}
+
+
+def problems(instance: WordsnakeInstance, result: SolveResult) -> list[str]:
+    """The puzzle's independent checker on a returned snake (every item exactly once)."""
+    return snake_problems(instance, list(result.solution))
+
+
+def objective(instance: WordsnakeInstance, solution: Any) -> float:
+    """The snake's score recomputed from the strings (sum of squared overlaps)."""
+    return float(snake_score(list(solution), instance.cyclic, instance.proper))
+
+
+#: Orderings longer than this are stored as a summary in study rows (a whole dictionary's
+#: ordering would make each row megabytes long).
+ROW_MAX_WORDS = 1_000
+
+
+def solution_json(solution: Any) -> Any:
+    """A study row's copy of an ordering: the words, or for long ones a summary.
+
+    Returns
+    -------
+    list of str or dict
+        Up to ``ROW_MAX_WORDS`` words as they are; longer orderings as ``{"words": n,
+        "first": [...20 words], "sha256": hex digest of the words joined by newlines}``.
+    """
+    words = list(solution)
+    if len(words) <= ROW_MAX_WORDS:
+        return words
+    import hashlib
+
+    digest = hashlib.sha256("\n".join(words).encode()).hexdigest()
+    return {"words": len(words), "first": words[:20], "sha256": digest}
+
+
+SPEC = PuzzleSpec(
+    puzzle="wordsnake",
+    sense="max",
+    methods=METHODS,
+    default_method="auto",
+    aliases={"exact": "auto"},
+    make_instance=make_instance,
+    run=run,
+    problems=problems,
+    objective=objective,
+    size=lambda inst: inst.n,
+    solution_json=solution_json,
+    size_label="words",
+    spec_keys=frozenset(
+        {"file", "words", "lexicon", "n", "seed", "min_len", "max_len", "cyclic", "proper"}
+        | {"alphabet", "distinct"}
+    ),
+    objective_label="sum of squared overlaps",
+)
+
+
+ProgressCallback = Callable[..., None]
+
+#: Method names by kind, from the one registry (:data:`METHODS`).
+EXACT_METHODS = SPEC.names("exact")
+HEURISTIC_METHODS = tuple(m for m in SPEC.names("heuristic") if m not in PEERS)
+#: Outside solvers on the ATSP form (FEASIBLE, no bound): see cpwords.wordsnake.heuristics.peers.
+PEER_METHODS = PEERS
+#: ``exact`` resolves to this backend (the fastest in benchmarks/results/study/report.md).
+DEFAULT_EXACT = SPEC.default_method
+METHOD_NAMES = ("exact", *EXACT_METHODS, *HEURISTIC_METHODS, *PEER_METHODS)
+
+__all__ = [
+    "DEFAULT_EXACT",
+    "METHOD_NAMES",
+    "PEER_METHODS",
+    "Comparison",
+    "WordsnakeInstance",
+    "builtin_instance",
+    "compare_wordsnake",
+    "load_instance",
+    "solve_wordsnake",
+]
+
+
+def builtin_instance(cyclic: bool = False, proper: bool = False) -> WordsnakeInstance:
+    """The built-in demonstration list (``cpwords snake`` without a file).
+
+    Returns
+    -------
+    WordsnakeInstance
+        The words of ``cpwords/data/wordsnake_demo.txt`` (written for this project).
+    """
+    text = resources.files("cpwords.data").joinpath("wordsnake_demo.txt").read_text("utf-8")
+    return WordsnakeInstance(
+        tuple(parse_word_lines(text, "wordsnake_demo.txt")), cyclic, proper, "builtin-demo"
+    )
+
+
+def load_instance(path: str, cyclic: bool = False, proper: bool = False) -> WordsnakeInstance:
+    """Read a Wordsnake instance from a word-list file.
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable or non-UTF-8 file, a line that is not a-z letters, an empty list.
+    """
+    return WordsnakeInstance(tuple(read_word_list(path)), cyclic, proper, str(path))
+
+
+def solve_wordsnake(
+    instance: WordsnakeInstance,
+    method: str = "exact",
+    *,
+    time_limit: float | None = 60.0,
+    workers: int = 2,
+    seed: int = 0,
+    iterations: int = 100,
+    hint: Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+    start: float | None = None,
+    core_search: str = "mip",
+) -> SolveResult:
+    """Solve a Wordsnake instance with an exact model or a heuristic, and verify the answer.
+
+    This is :func:`cpwords.core.spec.solve` for ``"wordsnake"`` with Wordsnake's own parameters.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    method : str
+        ``"exact"`` (= ``DEFAULT_EXACT``, ``"auto"``: the string-hub min-cost flow with its
+        certificate, repair and Lagrangian bound, then reduced-cost fixing and an exact search
+        of the joints that remain, see :func:`cpwords.wordsnake.models.auto.solve_exact`),
+        ``"mip"`` (letter-hub integer program in HiGHS), ``"mip-scip"`` (the same in SCIP),
+        ``"cpsat"`` (letter-hub model in CP-SAT), ``"cpsat-routes"`` (path cover with CP-SAT's
+        routes constraint), ``"naive"`` (CP-SAT circuit over the complete digraph), or a
+        heuristic: ``"layered"`` (the seed's randomised layered greedy), ``"local"`` (nearest
+        neighbour + local search), ``"greedy"`` (nearest neighbour); or an outside solver on
+        the ATSP form: ``"ortools-routing"`` (OR-Tools routing, guided local search until the
+        time limit), ``"lkh"`` (LKH-3 through the optional ``elkai``).
+    time_limit : float or None
+        Seconds for the whole call, heuristic start included, counted from ``start``.
+    workers : int
+        Solver threads / CP-SAT workers.
+    seed : int
+        Random seed (solvers and heuristics).
+    iterations : int
+        Iterations of the layered greedy (at least 1).
+    hint : sequence of str, optional
+        A starting ordering for the exact models. When omitted, the letter-hub and routes models
+        start from one iteration of the layered greedy; ``exact`` makes its own greedy start.
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound)`` during exact solves; a callback taking a fourth
+        argument also receives the stage name.
+    start : float, optional
+        ``time.perf_counter()`` at which the limit started (a CLI passes the time before it read
+        the input, so the limit covers the whole command); default: now.
+    core_search : {"mip", "cpsat"}
+        ``exact`` only: how the core left by reduced-cost fixing is searched (HiGHS
+        branch-and-cut with repeated words as one node, or CP-SAT's routes constraint over the
+        items).
+
+    Returns
+    -------
+    SolveResult
+        ``solution`` is the ordered list of words; ``verified`` is True; ``method`` is the
+        registry name (``"exact"`` gives ``"auto"``). ``solver_info["interrupted"]`` is True
+        when Ctrl-C stopped an exact solve (the best ordering so far is returned with its
+        bound).
+
+    Raises
+    ------
+    InputError
+        Unknown method, bad limits, or an instance too large for the memory available;
+        ``"lkh"`` without ``elkai`` installed.
+    CheckError
+        A solution fails the independent checker (a bug).
+    """
+    if iterations < 1:
+        raise InputError(f"the number of iterations must be at least 1, got {iterations}")
+    name = SPEC.method_name(method)
+    params: dict[str, Any] = {}
+    if SPEC.methods[name].kind == "exact":
+        params = {"hint": hint, "progress": progress, "start": start}
+        if name == "auto":
+            params["core_search"] = core_search
+    elif name == "layered":
+        params = {"iterations": iterations, "start": start}
+    elif name != "greedy":
+        params = {"start": start}
+    return solve(
+        SPEC, instance, method, time_limit=time_limit, workers=workers, seed=seed, **params
+    )
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Results of several methods on one instance, with gaps to the proven optimum.
+
+    Attributes
+    ----------
+    results : tuple of SolveResult
+        One per method, in the order asked.
+    optimum : float or None
+        The proven optimum when some exact method proved it, else None.
+    best_bound : float or None
+        The smallest dual bound seen (an upper bound on every score).
+    """
+
+    results: tuple[SolveResult, ...]
+    optimum: float | None
+    best_bound: float | None
+
+    def gap_to_optimum(self, result: SolveResult) -> float | None:
+        """``(optimum - score) / max(1, optimum)``, only against a proven optimum."""
+        if self.optimum is None or result.objective is None:
+            return None
+        return (self.optimum - result.objective) / max(1.0, abs(self.optimum))
+
+
+def compare_wordsnake(
+    instance: WordsnakeInstance,
+    methods: Sequence[str] = ("exact", "layered", "local", "greedy"),
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    **kwargs: Any,
+) -> Comparison:
+    """Run several methods on one instance and measure each against the proven optimum.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    methods : sequence of str
+        Methods as in :func:`solve_wordsnake`.
+    overrides : mapping, optional
+        Per-method keyword arguments that replace ``kwargs`` for that method (e.g. a shorter
+        ``time_limit`` for the peers, whose local search runs until the limit).
+    **kwargs
+        Passed to :func:`solve_wordsnake`.
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    CheckError
+        A heuristic beats a proven optimum (a bug in the exact model).
+    """
+    over = overrides or {}
+    runs = []
+    for k, m in enumerate(methods):
+        kw = {**kwargs, **over.get(m, {})}
+        if k:  # ``start`` (the command's start) times the first method; the others get their own
+            kw.pop("start", None)
+        runs.append(solve_wordsnake(instance, m, **kw))
+    results = tuple(runs)
+    proven = [r.objective for r in results if r.is_optimal and r.objective is not None]
+    bounds = [r.bound for r in results if r.bound is not None]
+    optimum = proven[0] if proven else None
+    if optimum is not None:
+        for r in results:
+            if r.objective is not None and r.objective > optimum + 1e-9:
+                raise CheckError(
+                    f"{r.method} scored {r.objective} above the proven optimum {optimum}"
+                )
+    return Comparison(results, optimum, min(bounds) if bounds else None)

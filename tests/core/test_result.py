@@ -1,0 +1,42 @@
+"""Invariants of the shared result type."""
+
+import json
+from typing import Any
+
+import pytest
+
+from cpwords.core.result import SolveResult, Status
+
+
+def test_gap_is_cpsat_definition() -> None:
+    r = SolveResult(Status.FEASIBLE, 90.0, 100.0, 1.0, [], "m")
+    assert r.gap == pytest.approx(10 / 90)
+    assert SolveResult(Status.FEASIBLE, 0.0, 0.5, 1.0, [], "m").gap == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"status": Status.OPTIMAL, "objective": 5.0, "bound": 6.0},  # OPTIMAL with a gap
+        {"status": Status.OPTIMAL, "objective": None, "bound": None},  # OPTIMAL, no solution
+        {"status": Status.FEASIBLE, "objective": 5.0, "bound": 4.0},  # bound below a max objective
+    ],
+)
+def test_invariants_refuse_false_claims(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        SolveResult(wall_time=0.1, solution=None, method="m", **kwargs)
+
+
+def test_min_sense_bound_side() -> None:
+    with pytest.raises(ValueError):
+        SolveResult(Status.FEASIBLE, 3.0, 4.0, 0.0, [], "m", sense="min")
+    assert SolveResult(Status.FEASIBLE, 3.0, 2.0, 0.0, [], "m", sense="min").gap == pytest.approx(
+        1 / 3
+    )
+
+
+def test_to_dict_is_json() -> None:
+    r = SolveResult(Status.OPTIMAL, 10.0, 10.0, 0.25, ["a", "b"], "m", verified=True)
+    row = json.loads(r.to_json())
+    assert row["status"] == "OPTIMAL" and row["gap"] == 0 and row["solution"] == ["a", "b"]
+    assert "verified" in r.summary()

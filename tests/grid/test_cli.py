@@ -1,0 +1,138 @@
+"""``cpwords grid``: JSON and human output, exit statuses, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cpwords.cli import main
+from cpwords.grid.rules import default_board, grid_problems, load_board, wordfreq_tokens
+
+BAD = Path(__file__).parents[1] / "data" / "bad"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(["grid", *args])
+    out, err = capsys.readouterr()
+    return int(exc.value.code or 0), out, err
+
+
+def test_json_enumeration_lists_valid_boards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--top", "5000", "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["count"] == len(obj["quadruples"]) > 0
+    board = default_board()
+    words = wordfreq_tokens(5000).words
+    for q in obj["quadruples"]:
+        assert [q["board"][s] for s in board.suffix_slots] == q["suffixes"]
+        assert not grid_problems(board, q["board"], words)
+        assert len(q["words"]) == 24
+
+
+def test_human_output_draws_boards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--top", "5000", "--show", "1")
+    assert code == 0
+    assert "automorphisms" in out and "words:" in out and "quadruples (s1, s2, s3, s4)" in out
+
+
+def test_count_json_agrees_with_enumeration(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "--top", "5000", "--json")
+    first = json.loads(out)["quadruples"][0]
+    code, out, _ = run(capsys, "--top", "5000", "--count", ",".join(first["suffixes"]), "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["count"] >= 1 and obj["quadruples"][0]["suffixes"] == first["suffixes"]
+    assert obj["unique"] == (obj["count_up_to_symmetry"] == 1)
+
+
+def test_no_quadruple_and_no_completion_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--top", "2000")
+    assert code == 1 and "no suffix quadruple" in out
+    code, out, _ = run(capsys, "--top", "2000", "--count", "er,ed,ly,al", "--json")
+    assert code == 1 and json.loads(out)["count"] == 0
+
+
+def test_solve_and_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _, out, _ = run(capsys, "--top", "5000", "--json")
+    ex = json.loads(out)["quadruples"][0]["board"]
+    fill = f"s2={ex['s1']},c={ex['c']}"
+    code, out, _ = run(capsys, "--top", "5000", "--solve-text", fill, "--json")
+    sol = json.loads(out)
+    assert code == 0 and sol["status"] == "FEASIBLE" and sol["verified"] is True
+    assert sol["bound"] is None  # a satisfaction problem proves no bound
+    assert sol["solution"]["s2"] == ex["s1"]
+    f = tmp_path / "board.json"
+    f.write_text(json.dumps(ex))
+    code, out, _ = run(capsys, "--top", "5000", "--check", str(f), "--json")
+    assert code == 0 and json.loads(out)["valid"] is True
+    broken = dict(ex, n=ex["c"])
+    f.write_text(json.dumps(broken))
+    code, out, _ = run(capsys, "--top", "5000", "--check", str(f))
+    assert code == 1 and "INVALID" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--suffix-length", "0"],
+        ["--suffix-length", "9"],
+        ["--min-prefix", "0"],
+        ["--min-prefix", "9"],
+        ["--top", "0"],
+        ["--top", "5", "--suffix-length", "8"],  # nothing long enough: an empty lexicon
+        ["--top", "abc"],
+        ["--count", "er,ed"],
+        ["--count", "er,ed,l1,al"],
+        ["--solve-text", "zz=ab"],
+        ["--solve-text", "c:ab"],
+        ["--solve", "c=ab"],  # a file option: the inline form is --solve-text
+        ["--check", "/nonexistent/board.json"],
+        ["--board", "/nonexistent/board.json"],
+        ["--count", "er,ed,ly,al", "--check-text", "c=ab"],
+        ["--check", "x.json", "--check-text", "c=ab"],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_bad_arguments_one_line_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    code, _, err = (
+        run(capsys, "--top", "2000", *args) if "--top" not in args else run(capsys, *args)
+    )
+    assert code == 2
+    assert err.startswith("cpwords: error:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("path", sorted(BAD.glob("grid_*")), ids=lambda p: p.name)
+def test_bad_board_file_exit_2(capsys: pytest.CaptureFixture[str], path: Path) -> None:
+    code, _, err = run(capsys, "--board", str(path), "--top", "2000")
+    assert code == 2 and err.startswith("cpwords: error:") and err.count("\n") == 1
+
+
+def test_empty_lexicon_file_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "words.txt"
+    f.write_text("# nothing\n")
+    code, _, err = run(capsys, "--lexicon", str(f))
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_other_board_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "two.json"
+    f.write_text(
+        json.dumps(
+            {
+                "suffix_slots": ["x", "y"],
+                "prefix_slots": ["p", "q"],
+                "edges": [["p", "x"], ["p", "y"], ["q", "x"], ["q", "y"]],
+            }
+        )
+    )
+    words = tmp_path / "words.txt"
+    words.write_text("bean\nbeer\ndean\ndeer\n")
+    code, out, _ = run(capsys, "--board", str(f), "--lexicon", str(words), "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["count"] == 1 and obj["group_order"] == 4
+    assert not grid_problems(
+        load_board(f), obj["quadruples"][0]["board"], words.read_text().split()
+    )

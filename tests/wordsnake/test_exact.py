@@ -1,0 +1,232 @@
+"""Exact Wordsnake models against brute force, each other, and the heuristics."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import load_lexicon
+from cpwords.core.result import Status
+from cpwords.wordsnake.rules import WordsnakeInstance, check_snake, snake_score
+from cpwords.wordsnake.spec import (
+    EXACT_METHODS,
+    HEURISTIC_METHODS,
+    builtin_instance,
+    compare_wordsnake,
+    solve_wordsnake,
+)
+
+
+def brute_force(words: tuple[str, ...], cyclic: bool, proper: bool) -> int:
+    return max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
+
+
+# Small alphabets make long overlaps and ties frequent, which is where models go wrong.
+word = st.text(alphabet="abc", min_size=1, max_size=4)
+instances = st.builds(
+    lambda ws, c, p: WordsnakeInstance(tuple(ws), cyclic=c, proper=p),
+    st.lists(word, min_size=1, max_size=7),
+    st.booleans(),
+    st.booleans(),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances)
+def test_every_exact_method_equals_brute_force(inst):
+    expected = brute_force(inst.words, inst.cyclic, inst.proper)
+    for method in EXACT_METHODS:
+        res = solve_wordsnake(inst, method, time_limit=30, workers=1)
+        assert res.status is Status.OPTIMAL, method
+        assert res.objective == expected, (method, inst)
+        assert res.bound == expected and res.gap == 0
+        assert res.verified is True
+        assert check_snake(inst, res.solution, expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances, st.integers(0, 10))
+def test_heuristics_never_beat_the_optimum(inst, seed):
+    optimum = brute_force(inst.words, inst.cyclic, inst.proper)
+    for method in HEURISTIC_METHODS:
+        res = solve_wordsnake(inst, method, seed=seed, iterations=5)
+        assert res.status is Status.FEASIBLE and res.bound is None
+        assert res.objective is not None and res.objective <= optimum
+        assert res.verified is True
+
+
+# Hand-solved lists: (words, cyclic, proper, optimum), each worked out on paper.
+HAND_SOLVED = [
+    (("run", "nausea", "seasick"), False, False, 10),  # 1 + 9
+    (("seasick", "nausea", "run"), False, False, 10),  # input order does not matter
+    (("beret", "berets"), False, False, 25),  # the whole of "beret" overlaps
+    (("beret", "berets"), False, True, 0),  # ... which --proper forbids
+    (("test", "street"), False, False, 4),  # test -> street (2) beats street -> test (1)
+    (("test", "street"), True, False, 5),  # cyclic: both pairs count
+    (("word",), False, False, 0),  # a single word is a valid list
+    (("aa", "aa"), False, False, 4),  # a repeated word is two items
+    (("aa", "aa"), True, False, 8),
+    (("aa", "aa"), False, True, 1),
+    (("ab", "ba", "ab"), False, False, 5),  # ab -> ab overlaps fully (4), then ab -> ba (1)
+    (("abc", "bca", "cab"), True, False, 12),  # a ring of overlaps 2: 4 + 4 + 4
+    (("abc", "bca", "cab"), False, False, 8),
+]
+
+
+@pytest.mark.parametrize("words,cyclic,proper,optimum", HAND_SOLVED)
+@pytest.mark.parametrize("method", EXACT_METHODS)
+def test_hand_solved_table(words, cyclic, proper, optimum, method):
+    assert brute_force(words, cyclic, proper) == optimum  # the table itself is right
+    res = solve_wordsnake(WordsnakeInstance(words, cyclic, proper), method, workers=1)
+    assert res.status is Status.OPTIMAL and res.objective == optimum
+
+
+def test_builtin_instance_backends_agree():
+    for cyclic in (False, True):
+        inst = builtin_instance(cyclic=cyclic)
+        values = {m: solve_wordsnake(inst, m, workers=1).objective for m in EXACT_METHODS}
+        assert len(set(values.values())) == 1, values
+        comp = compare_wordsnake(inst, ["exact", *HEURISTIC_METHODS])
+        assert comp.optimum == values["mip"]
+        assert all(comp.gap_to_optimum(r) >= 0 for r in comp.results)
+
+
+def test_cyclic_optimum_at_least_linear():
+    inst = builtin_instance()
+    lin = solve_wordsnake(inst).objective
+    cyc = solve_wordsnake(builtin_instance(cyclic=True)).objective
+    assert cyc >= lin
+
+
+@pytest.mark.parametrize("bad", [{"method": "nope"}, {"time_limit": 0}, {"time_limit": -3}])
+def test_bad_parameters(bad):
+    with pytest.raises(InputError):
+        solve_wordsnake(builtin_instance(), **bad)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cyclic", [False, True])
+def test_real_sample_backends_agree(shared_data, cyclic):
+    """Seeded 300-word ENABLE samples: the three letter-hub backends prove the same optimum."""
+    lex = load_lexicon(shared_data / "enable1.txt")
+    words = tuple(random.Random(7).sample(lex.words, 300))
+    inst = WordsnakeInstance(words, cyclic=cyclic)
+    results = [solve_wordsnake(inst, m, time_limit=120) for m in ("mip", "mip-scip", "cpsat")]
+    assert all(r.status is Status.OPTIMAL and r.verified for r in results)
+    assert len({r.objective for r in results}) == 1
+    for m in HEURISTIC_METHODS:
+        assert solve_wordsnake(inst, m, iterations=10).objective <= results[0].objective
+
+
+def test_time_limit_never_claims_optimal_without_proof(shared_data):
+    """The naive complete-graph circuit cannot prove 150 words in 0.5 s: FEASIBLE or UNKNOWN,
+    and whatever comes back is consistent (bound above objective, verified)."""
+    lex = load_lexicon(shared_data / "enable1.txt")
+    inst = WordsnakeInstance(tuple(random.Random(3).sample(lex.words, 150)))
+    res = solve_wordsnake(inst, "naive", time_limit=0.5, workers=1)
+    if res.status is Status.OPTIMAL:
+        assert res.bound == res.objective
+    else:
+        assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
+        if res.objective is not None:
+            assert res.bound >= res.objective and res.verified
+
+
+def test_cut_loop_runs_when_the_relaxation_is_disconnected():
+    """abc -> bca -> cab -> abc is a ring of overlap-2 arcs: the assignment relaxation takes the
+    whole ring (12) and leaves the depot out, so a linear snake needs a connectivity cut."""
+    from cpwords.wordsnake.models.auto import solve_hub_mip
+
+    res = solve_hub_mip(WordsnakeInstance(("abc", "bca", "cab")))
+    assert res.solver_info["flow_bound"] == 12
+    assert res.status is Status.OPTIMAL and res.objective == 8
+    assert res.solver_info["cuts"] >= 1 and res.solver_info["rounds"] >= 1
+
+
+@pytest.mark.parametrize("cyclic", [False, True])
+def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
+    cyclic, monkeypatch
+):
+    """Random 'abc' strings have many long overlap cycles: the flow relaxation is disconnected
+    (its bound is above the optimum), the default policy still proves the optimum (Lagrangian
+    bound, the core search without it, or the routes stage when the core is too large), and
+    five formulations agree."""
+    from cpwords.wordsnake.models import auto as models
+    from cpwords.wordsnake.models.auto import solve_exact
+
+    rng = random.Random(5)
+    words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(3, 6))) for _ in range(40))
+    inst = WordsnakeInstance(words, cyclic=cyclic)
+    auto = solve_wordsnake(inst, "exact")
+    assert auto.is_optimal and auto.solver_info["flow_bound"] > auto.objective
+    forced = solve_exact(inst, lagrangian_iterations=0)
+    assert forced.method == "exact/core" and forced.is_optimal
+    assert [s["stage"] for s in forced.solver_info["stages"]] == ["flow", "core"]
+    assert forced.objective == auto.objective
+    monkeypatch.setattr(models, "CORE_MAX_PAIRS", -1)  # every core is "too large"
+    routed = solve_exact(inst, lagrangian_iterations=0)
+    assert routed.method == "exact/routes" and routed.is_optimal
+    assert [s["stage"] for s in routed.solver_info["stages"]] == ["flow", "core", "routes"]
+    assert routed.objective == auto.objective
+    for method in ("mip", "cpsat", "cpsat-routes"):
+        res = solve_wordsnake(inst, method)
+        assert res.is_optimal and res.objective == auto.objective, method
+
+
+def test_cyclic_routes_with_a_word_outside_every_overlap():
+    """'b' overlaps nothing, so no Hamiltonian cycle of positive arcs exists; the cycle phase of
+    the routes model must not return the 2-cycle a -> a -> a that leaves 'b' out."""
+    inst = WordsnakeInstance(("a", "a", "b"), cyclic=True)
+    res = solve_wordsnake(inst, "cpsat-routes")
+    assert res.is_optimal and res.objective == brute_force(inst.words, True, False) == 1
+
+
+@pytest.mark.parametrize("method", ["cpsat", "cpsat-routes", "naive", "mip", "mip-scip"])
+def test_stopped_solves_never_report_a_false_bound(method):
+    """Stopped by a tiny limit, a solve may be FEASIBLE or UNKNOWN, but a dual bound it reports
+    must be at least the proven optimum. On these 'ab' strings the layered-greedy start scores
+    below the optimum (1014 < 1036), so a bound copied from the incumbent would be caught (CP-SAT
+    stopped without a solution reports a bound of 0, which once leaked out as bound = incumbent).
+    """
+    rng = random.Random(0)
+    words = tuple("".join(rng.choice("ab") for _ in range(rng.randint(3, 7))) for _ in range(60))
+    inst = WordsnakeInstance(words)
+    optimum = solve_wordsnake(inst, "exact").objective
+    assert solve_wordsnake(inst, "cpsat-routes").objective == optimum  # two formulations agree
+    res = solve_wordsnake(inst, method, time_limit=0.001, workers=1)
+    assert res.bound is None or res.bound >= optimum
+    assert res.objective is None or res.objective <= optimum
+    assert res.status is not Status.OPTIMAL or res.objective == optimum
+
+
+def test_highs_left_by_an_exception_is_stopped_and_the_next_solve_runs() -> None:
+    # The benchmark harness stops an overrunning task by raising from a SIGALRM handler; HiGHS
+    # solves in its own thread, and was once left running, so that the next task in the same
+    # worker process failed with "Solver is already running".
+    import signal
+
+    from cpwords.wordsnake.spec import random_strings
+
+    inst = WordsnakeInstance(tuple(random_strings("ab", 400, 1, 6, 12)))
+
+    class Stop(Exception):
+        pass
+
+    def stop(*_: object) -> None:
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 1.5)
+        with pytest.raises(Stop):
+            solve_wordsnake(inst, "mip", time_limit=60, workers=1)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    again = solve_wordsnake(inst, "mip", time_limit=3, workers=1)
+    assert again.objective is not None and again.verified

@@ -1,0 +1,67 @@
+"""The Wordsnake rules: overlaps, scores, the overlap graph against the independent checker."""
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpwords.wordsnake.rules import (
+    WordsnakeInstance,
+    check_snake,
+    overlap_graph,
+    pair_overlap,
+    render_snake,
+    snake_lengths,
+    snake_score,
+)
+
+words_st = st.text(alphabet="abc", min_size=1, max_size=5)
+
+
+def test_issue_examples():
+    assert pair_overlap("beret", "berets") == 5
+    assert pair_overlap("street", "test") == 1
+    assert pair_overlap("test", "street") == 2
+    assert snake_score(["run", "nausea", "seasick"]) == 10
+
+
+def test_proper_overlap_excludes_whole_word():
+    # "beret" is a prefix of "berets" (overlap 5), but no shorter suffix of it is a prefix.
+    assert pair_overlap("beret", "berets", proper=True) == 0
+    assert pair_overlap("aa", "aa") == 2 and pair_overlap("aa", "aa", proper=True) == 1
+    assert pair_overlap("abab", "abab", proper=True) == 2
+
+
+def test_cyclic_score_adds_closing_pair():
+    assert snake_score(["test", "street"]) == 4
+    assert snake_score(["test", "street"], cyclic=True) == 5
+    assert snake_score(["word"], cyclic=True) == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(words_st, min_size=1, max_size=8), st.booleans())
+def test_overlap_graph_matches_naive_definition(words, proper):
+    g = overlap_graph(words, proper=proper)
+    got = {
+        (t, h): k
+        for t, h, k in zip(g.tail.tolist(), g.head.tolist(), g.overlap.tolist(), strict=False)
+    }
+    for i, j in itertools.permutations(range(len(words)), 2):
+        k = pair_overlap(words[i], words[j], proper)
+        assert got.get((i, j), 0) == k
+    assert (g.weight == g.overlap.astype("int64") ** 2).all()
+    assert all(k >= 1 for k in got.values())
+
+
+def test_checker_rejects_wrong_multiset_and_wrong_score():
+    inst = WordsnakeInstance(("aa", "aa", "ab"))
+    assert check_snake(inst, ["aa", "aa", "ab"], 4 + 1)
+    assert not check_snake(inst, ["aa", "ab"], 1)  # an item missing
+    assert not check_snake(inst, ["aa", "ab", "ab"], 1)  # wrong multiset
+    assert not check_snake(inst, ["aa", "aa", "ab"], 6)  # wrong score
+
+
+def test_render_capitalises_overlaps_and_lengths():
+    text = render_snake(["run", "nausea", "seasick"])
+    assert "ruN" in text and "NauSEA" in text and "SEAsick" in text
+    assert snake_lengths(["run", "nausea", "seasick"]) == (16, 12)

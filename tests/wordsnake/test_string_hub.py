@@ -1,0 +1,262 @@
+"""The string-hub formulation (dictionary-scale Wordsnake) against independent references."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from ortools.graph.python import min_cost_flow
+
+from cpwords.core.errors import InputError
+from cpwords.core.result import Status
+from cpwords.wordsnake.models import auto as exact
+from cpwords.wordsnake.models.decode import greedy_successors
+from cpwords.wordsnake.models.flow import SCALE, solve_flow
+from cpwords.wordsnake.models.lagrangian import solve_string_flow
+from cpwords.wordsnake.models.repair import PairScore, patch_cycles, score_sequence
+from cpwords.wordsnake.models.string_hub import build_string_network, build_trie
+from cpwords.wordsnake.rules import WordsnakeInstance, check_snake, pair_overlap, snake_score
+from cpwords.wordsnake.spec import solve_wordsnake
+
+
+def brute_force(words: tuple[str, ...], cyclic: bool, proper: bool) -> int:
+    return max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
+
+
+def explicit_relaxation(words: tuple[str, ...], cyclic: bool, proper: bool) -> int:
+    """The assignment relaxation of the explicit model, built from the checker's overlaps.
+
+    One arc per ordered pair of distinct items (weight ov^2), a depot that a linear snake must
+    use once, and the same one-letter self-loops the letter-hub model allows (a word of two or
+    more letters whose first and last letters agree): the model today's MIP starts from.
+    """
+    n = len(words)
+    tails, heads, caps, costs = [], [], [], []
+
+    def arc(a: int, b: int, w: int, c: int = 1) -> None:
+        tails.append(a)
+        heads.append(b)
+        costs.append(-w)
+        caps.append(c)
+
+    for i, a in enumerate(words):
+        for j, b in enumerate(words):
+            if i != j:
+                arc(i, n + 1 + j, pair_overlap(a, b, proper) ** 2)
+            elif len(a) >= 2 and a[0] == a[-1]:
+                arc(i, n + 1 + j, 1)
+        arc(i, 2 * n + 1, 0)
+        arc(n, n + 1 + i, 0)
+    if cyclic:
+        arc(2 * n + 1, n, 0, n)  # the depot is optional: a transit node
+    flow = min_cost_flow.SimpleMinCostFlow()
+    flow.add_arcs_with_capacity_and_unit_cost(
+        np.array(tails, np.int32), np.array(heads, np.int32), np.array(caps), np.array(costs)
+    )
+    supply = np.zeros(2 * n + 2, np.int64)
+    supply[:n], supply[n + 1 : 2 * n + 1] = 1, -1
+    if not cyclic:
+        supply[n], supply[2 * n + 1] = 1, -1
+    flow.set_nodes_supplies(np.arange(2 * n + 2, dtype=np.int32), supply)
+    assert flow.solve() == flow.OPTIMAL
+    return -flow.optimal_cost()
+
+
+def string_relaxation(inst: WordsnakeInstance) -> int:
+    net = build_string_network(inst)
+    _, cost = solve_flow(net, -SCALE * net.weight)
+    return -cost // SCALE
+
+
+# Small alphabets: long overlaps, borders, words that are prefixes of each other, repeats.
+word = st.text(alphabet="ab", min_size=1, max_size=6) | st.text(alphabet="abc", max_size=5).filter(
+    bool
+)
+lists = st.lists(word, min_size=2, max_size=6).filter(lambda ws: len(set(ws)) > 1)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lists, st.booleans(), st.booleans())
+def test_relaxation_equals_the_explicit_model(ws, cyclic, proper):
+    words = tuple(ws)
+    inst = WordsnakeInstance(words, cyclic, proper)
+    value = string_relaxation(inst)
+    reference = explicit_relaxation(words, cyclic, proper)
+    if len(set(words)) == len(words):
+        assert value == reference
+    else:  # copies of a word chain at most k - 1 times: tighter, never looser
+        assert value <= reference
+    assert value >= brute_force(words, cyclic, proper)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lists, st.booleans(), st.booleans())
+def test_pipeline_orders_pass_the_checker_and_proofs_are_true(ws, cyclic, proper):
+    words = tuple(ws)
+    inst = WordsnakeInstance(words, cyclic, proper)
+    out = solve_string_flow(build_string_network(inst), lagrangian_iterations=5)
+    order = [words[i] for i in out.order]
+    optimum = brute_force(words, cyclic, proper)
+    assert check_snake(inst, order, out.objective)
+    assert out.objective <= optimum <= out.bound
+    if out.proven:
+        assert out.objective == optimum
+
+
+@settings(max_examples=100, deadline=None)
+@given(lists, st.booleans(), st.booleans())
+def test_greedy_start_is_a_valid_ordering_never_above_the_optimum(ws, cyclic, proper):
+    words = tuple(ws)
+    inst = WordsnakeInstance(words, cyclic, proper)
+    net = build_string_network(inst)
+    pair = PairScore(net)
+    seq = patch_cycles(net, greedy_successors(net), pair)
+    assert sorted(seq) == list(range(len(words)))
+    value = score_sequence(seq, pair, cyclic)
+    assert value == snake_score([words[i] for i in seq], cyclic, proper)
+    assert value <= brute_force(words, cyclic, proper)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=1, max_size=8))
+def test_failure_links_are_the_longest_proper_suffix_in_the_trie(ws):
+    words = sorted(set(ws))
+    trie = build_trie(words)
+    strings = {0: ""}
+    for v in range(1, trie.size):
+        strings[v] = strings[int(trie.parent[v])] + chr(97 + int(trie.char[v]))
+    nodes = {s: v for v, s in strings.items()}
+    assert set(nodes) == {w[:k] for w in words for k in range(len(w) + 1)}
+    for v, s in strings.items():
+        if v:
+            expected = next(s[k:] for k in range(1, len(s) + 1) if s[k:] in nodes)
+            assert strings[int(trie.fail[v])] == expected
+        below = {w for w in words if w.startswith(s)}
+        ids = range(v, int(trie.end[v]) + 1)
+        assert {strings[u] for u in ids} & set(words) == below
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ("alfalfa", "zzz"),  # a border of length 3 must not loop back: the optimum is 0
+        ("mahimahi", "okeydokey", "xyz"),
+        ("tzar", "tzaritza"),  # full overlap one way, a 3-letter overlap back
+        ("hots", "hotshots", "qq"),
+        ("abab", "abab", "bab"),  # repeats with borders
+    ],
+)
+@pytest.mark.parametrize("cyclic", [False, True])
+@pytest.mark.parametrize("proper", [False, True])
+def test_borders_and_full_overlaps_make_no_fake_self_loops(words, cyclic, proper):
+    inst = WordsnakeInstance(words, cyclic, proper)
+    optimum = brute_force(words, cyclic, proper)
+    assert string_relaxation(inst) <= explicit_relaxation(words, cyclic, proper)
+    res = solve_wordsnake(inst)
+    assert res.is_optimal and res.objective == optimum and res.verified
+
+
+def test_a_100000_letter_word_is_solved_in_linear_memory():
+    """Every prefix of every word used to be stored: 5 GB for this list."""
+    long = "ab" * 50_000
+    inst = WordsnakeInstance((long, "ba", "bab"))
+    res = solve_wordsnake(inst)
+    assert res.is_optimal and res.verified
+    assert res.objective == brute_force(inst.words, False, False)
+
+
+def test_relaxation_with_many_long_overlaps_is_tightened_by_the_lagrangian_bound():
+    rng = random.Random(5)
+    words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(3, 6))) for _ in range(40))
+    inst = WordsnakeInstance(words)
+    only_flow = solve_string_flow(build_string_network(inst), lagrangian_iterations=0)
+    tightened = solve_string_flow(build_string_network(inst), lagrangian_iterations=50)
+    assert tightened.bound < only_flow.bound
+    assert tightened.proven
+
+
+def test_an_instance_too_large_for_memory_is_refused_in_one_line(monkeypatch):
+    monkeypatch.setattr(exact, "available_memory", lambda: 1_000)
+    with pytest.raises(InputError, match="GB to solve exactly") as err:
+        solve_wordsnake(WordsnakeInstance(("run", "nausea", "seasick")))
+    assert "\n" not in str(err.value)
+
+
+def test_mip_proofs_are_sound_above_ten_thousand_points():
+    """A 1e-4 relative MIP gap can stop a whole point short above 10,000 points: the letter-hub
+    MIP must agree with the routes model on such an instance."""
+    rng = random.Random(3)
+    ring = "".join(rng.choice("ab") for _ in range(150))
+    # Windows of a circular string: consecutive windows overlap by 25 letters (625 points), and
+    # the ring closes, so the relaxation is disconnected and the MIP rounds must run.
+    words = tuple((ring + ring)[i : i + 30] for i in range(0, 150, 5))
+    words += tuple("".join(rng.choice("ab") for _ in range(8)) for _ in range(6))
+    inst = WordsnakeInstance(words)
+    mip = solve_wordsnake(inst, "mip", time_limit=60)
+    routes = solve_wordsnake(inst, "cpsat-routes", time_limit=60)
+    assert mip.objective > 10_000 and mip.solver_info["rounds"] >= 1
+    assert mip.is_optimal and routes.is_optimal
+    assert mip.objective == routes.objective == mip.bound
+
+
+def _random_words(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    letters = "etaoinshrdlucmfwypvbgkqjxz"
+    return ["".join(rng.choices(letters, k=rng.randint(3, 12))) for _ in range(n)]
+
+
+def test_a_time_limited_solve_never_claims_an_unproven_optimum():
+    inst = WordsnakeInstance(tuple(_random_words(30_000, 1)))
+    res = solve_wordsnake(inst, time_limit=0.5)
+    assert res.verified
+    assert res.status is Status.FEASIBLE or res.objective == res.bound
+    assert res.bound is None or res.bound >= res.objective
+
+
+@pytest.mark.slow
+def test_ctrl_c_returns_the_best_ordering_so_far(tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(_random_words(150_000, 2)))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cpwords", "snake", str(path), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    if out.strip():  # an ordering existed when Ctrl-C came
+        data = json.loads(out)
+        assert data["interrupted"] is True and data["verified"] is True
+        assert data["status"] == "FEASIBLE" or data["objective"] == data["bound"]
+    else:
+        assert "interrupted" in err
+
+
+@pytest.mark.parametrize(
+    "modname",
+    [
+        "cpwords.core.machine",
+        "cpwords.core.result",
+        "cpwords.wordsnake.models.repair",
+        "cpwords.wordsnake.rules",
+        "cpwords.wordsnake.spec",
+    ],
+)
+def test_doctests(modname):
+    import doctest
+    import importlib
+
+    res = doctest.testmod(importlib.import_module(modname))
+    assert res.failed == 0 and res.attempted > 0
