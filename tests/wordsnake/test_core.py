@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from cpwords.core.result import Status
 from cpwords.wordsnake.models import auto as exact
-from cpwords.wordsnake.models.core import potentials, reduced_core, solve_core, solve_core_mip
+from cpwords.wordsnake.models.assignment import potentials
+from cpwords.wordsnake.models.core import reduced_core, solve_core, solve_core_mip
 from cpwords.wordsnake.models.lagrangian import FlowDual, solve_string_flow
 from cpwords.wordsnake.models.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, check_snake, snake_score
@@ -44,7 +45,7 @@ lists = st.lists(word, min_size=2, max_size=6).filter(lambda ws: len(set(ws)) > 
 def test_potentials_prove_the_flow_optimal(ws: list[str], cyclic: bool, proper: bool) -> None:
     net = build_string_network(WordsnakeInstance(tuple(ws), cyclic, proper))
     dual = flow_dual(net)
-    pi = potentials(net, dual)
+    pi = potentials(net, dual.cost, dual.flows)
     rc = dual.cost + pi[net.tail] - pi[net.head]
     assert (rc[dual.flows < net.cap] >= 0).all()
     assert (rc[dual.flows > 0] <= 0).all()

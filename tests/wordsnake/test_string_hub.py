@@ -133,7 +133,7 @@ def test_failure_links_are_the_longest_proper_suffix_in_the_trie(ws):
     trie = build_trie(words)
     strings = {0: ""}
     for v in range(1, trie.size):
-        strings[v] = strings[int(trie.parent[v])] + chr(97 + int(trie.char[v]))
+        strings[v] = strings[int(trie.parent[v])] + trie.alphabet[int(trie.char[v])]
     nodes = {s: v for v, s in strings.items()}
     assert set(nodes) == {w[:k] for w in words for k in range(len(w) + 1)}
     for v, s in strings.items():

@@ -44,19 +44,28 @@ from cpwords.wordsnake.spec import (
 )
 
 
-def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance:
+def _instance(
+    file: str | None, cyclic: bool, proper: bool, lang: str | None = None
+) -> WordsnakeInstance:
     if file is None:
         return builtin_instance(cyclic, proper)
     if file == "-":
-        words = parse_word_lines(sys.stdin.read(), "<stdin>")
+        words = parse_word_lines(sys.stdin.read(), "<stdin>", lang=lang)
         return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>")
-    return load_instance(file, cyclic, proper)
+    return load_instance(file, cyclic, proper, lang=lang)
 
 
 @click.command("snake", epilog=EPILOG)
 @click.argument("file", required=False, metavar="[FILE]")
 @click.option("--cyclic", is_flag=True, help="Score the pair last -> first too (Burkardt).")
 @click.option("--proper", is_flag=True, help="Overlaps must be shorter than both words.")
+@click.option(
+    "--lang",
+    metavar="CODE",
+    default=None,
+    help="Language of the words (ISO 639-1), for its case rules: 'tr' and 'az' lower-case I "
+    "to dotless ı and İ to i. Words of every script are read as they are (NFC, lower case).",
+)
 @click.option(
     "--method",
     type=click.Choice(METHOD_NAMES),
@@ -114,6 +123,7 @@ def snake(
     file: str | None,
     cyclic: bool,
     proper: bool,
+    lang: str | None,
     method: str,
     compare: bool,
     time_limit: float,
@@ -156,12 +166,12 @@ def snake(
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
-        instance = _instance(file, cyclic, proper)
+        instance = _instance(file, cyclic, proper, lang)
     if export_tsplib is not None or export_model is not None:
         export_files(instance, export_tsplib, export_model, export_connectivity, force, as_json)
         return
     if check_file is not None or check_text is not None:
-        _check(instance, _ordering(instance, check_file, check_text), as_json)
+        _check(instance, _ordering(instance, check_file, check_text, lang), as_json)
         return
     dups = instance.duplicates()
     if dups:
@@ -280,12 +290,14 @@ def _refuse_unused(
         reject_unused(ctx, f"with --method {method} (exact methods only)", {"workers": "--workers"})
 
 
-def _ordering(instance: WordsnakeInstance, file: str | None, text: str | None) -> list[str]:
+def _ordering(
+    instance: WordsnakeInstance, file: str | None, text: str | None, lang: str | None = None
+) -> list[str]:
     """The ordering to check: a file (word list or TSPLIB tour), or words given inline."""
     if file is not None:
-        return read_ordering(instance, file)
+        return read_ordering(instance, file, lang=lang)
     assert text is not None
-    return parse_word_lines("\n".join(re.split(r"[\s,]+", text)), "--check-text")
+    return parse_word_lines("\n".join(re.split(r"[\s,]+", text)), "--check-text", lang=lang)
 
 
 #: Longer lists are summarised instead of listed word by word (their JSON has every word).

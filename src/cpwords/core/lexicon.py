@@ -2,27 +2,29 @@
 
 Two readers with different strictness:
 
-* :func:`read_word_list` reads a *puzzle input* (e.g. the words of a Wordsnake). Every line
-  counts; a malformed line is an error naming its line number.
+* :func:`read_word_list` reads a *puzzle input* (e.g. the words of a Wordsnake), in any
+  alphabet. Every line counts; a malformed line is an error naming its line number and the
+  character.
 * :func:`load_lexicon` reads a *dictionary* (ENABLE, the Truncate or Letterpress lists, any plain
-  list). Entries that are not plain a-z words after lower-casing are skipped and counted, because
-  real dictionaries carry a few (``o'clock``, ``naïve``); an empty result is an error.
+  list). Entries that are not words of the chosen alphabet are skipped and counted, because
+  real dictionaries carry a few (``o'clock``); an empty result is an error.
+
+Every word is normalised the same way (NFC, lower case with the language's rules): see
+:mod:`cpwords.core.alphabet`, which decides what a letter is for every puzzle.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from cpwords.core.errors import InputError
-
-_WORD = re.compile(r"[a-z]+")
+from cpwords.core.alphabet import Alphabet, is_word, normalize_word, word_problem
+from cpwords.core.errors import InputError, excerpt
 
 
 def read_file_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
@@ -69,7 +71,9 @@ def _read_text(path: str | os.PathLike[str], what: str) -> str:
     return _decode(read_file_bytes(path, what), path, what)
 
 
-def parse_word_lines(text: str, source: str = "<input>") -> list[str]:
+def parse_word_lines(
+    text: str, source: str = "<input>", *, lang: str | None = None, alphabet: Alphabet = "any"
+) -> list[str]:
     """Parse puzzle input text: one word per line, blank and ``#`` lines ignored.
 
     Parameters
@@ -78,53 +82,73 @@ def parse_word_lines(text: str, source: str = "<input>") -> list[str]:
         The whole input.
     source : str
         Name used in error messages.
+    lang : str, optional
+        ISO 639-1 code of the words' language, for its case rules (``"tr"``: dotted and
+        dotless i); see :func:`cpwords.core.alphabet.normalize_word`.
+    alphabet : {"any", "a-z"}
+        Which letters a word may hold.
 
     Returns
     -------
     list of str
-        The words, lower-cased, in input order, duplicates kept (each line is one item).
+        The words, in NFC and lower case, in input order, duplicates kept (each line is one
+        item).
 
     Raises
     ------
     InputError
-        When a line holds anything but the letters a-z (after stripping and lower-casing),
-        naming the line number, or when no word is left.
+        When a line holds anything but letters and combining marks (a digit, punctuation, a
+        space inside a word), naming the line number and the character, or when no word is
+        left.
 
     Examples
     --------
-    >>> parse_word_lines("# demo\\nRun\\n\\nnausea\\n")
-    ['run', 'nausea']
+    >>> parse_word_lines("# demo\\nRun\\n\\nnausea\\nFür\\n")
+    ['run', 'nausea', 'für']
     """
     words: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        word = line.lower()
-        if not _WORD.fullmatch(word):
-            raise InputError(
-                f"{source}, line {lineno}: {line!r} is not a word of the letters a-z only"
-            )
+        word = normalize_word(line, lang)
+        if not is_word(word, alphabet):
+            reason = word_problem(word, alphabet)
+            raise InputError(f"{source}, line {lineno}: {excerpt(line)!r}: {reason}")
         words.append(word)
     if not words:
         raise InputError(f"{source}: the word list is empty")
     return words
 
 
-def read_word_list(path: str | os.PathLike[str]) -> list[str]:
+def read_word_list(
+    path: str | os.PathLike[str], *, lang: str | None = None, alphabet: Alphabet = "any"
+) -> list[str]:
     """Read a puzzle word list from a file (see :func:`parse_word_lines` for the format).
+
+    Parameters
+    ----------
+    path : path-like
+        UTF-8 text (a byte-order mark is accepted); ``-`` reads standard input.
+    lang : str, optional
+        The words' language, for its case rules.
+    alphabet : {"any", "a-z"}
+
+    Returns
+    -------
+    list of str
 
     Raises
     ------
     InputError
         Missing file, directory, unreadable or non-UTF-8 file, malformed line, empty list.
     """
-    return parse_word_lines(_read_text(path, "word list"), str(path))
+    return parse_word_lines(_read_text(path, "word list"), str(path), lang=lang, alphabet=alphabet)
 
 
 @dataclass(frozen=True)
 class Lexicon:
-    """A dictionary: distinct lower-case a-z words, sorted.
+    """A dictionary: distinct normalised words (see :mod:`cpwords.core.alphabet`), sorted.
 
     Attributes
     ----------
@@ -133,7 +157,7 @@ class Lexicon:
     source : str
         Where the words came from (a path or a built-in name).
     skipped : int
-        Entries dropped because they were not plain a-z words.
+        Entries dropped because they were not words of the reader's alphabet.
     """
 
     words: tuple[str, ...]
@@ -158,8 +182,28 @@ class Lexicon:
         return cached
 
 
-def lexicon_from_words(words: Iterable[str], source: str = "<words>") -> Lexicon:
+def lexicon_from_words(
+    words: Iterable[str],
+    source: str = "<words>",
+    *,
+    lang: str | None = None,
+    alphabet: Alphabet = "a-z",
+) -> Lexicon:
     """Build a :class:`Lexicon` from an iterable of words (normalised like :func:`load_lexicon`).
+
+    Parameters
+    ----------
+    words : iterable of str
+    source : str
+        Name for messages and reports.
+    lang : str, optional
+        The words' language, for its case rules (see :mod:`cpwords.core.alphabet`).
+    alphabet : {"a-z", "any"}
+        Which words are kept; the others are counted in ``skipped``.
+
+    Returns
+    -------
+    Lexicon
 
     Raises
     ------
@@ -169,19 +213,22 @@ def lexicon_from_words(words: Iterable[str], source: str = "<words>") -> Lexicon
     kept: set[str] = set()
     skipped = 0
     for w in words:
-        w = w.strip().lower()
+        w = normalize_word(w.strip(), lang)
         if not w:
             continue
-        if _WORD.fullmatch(w):
+        if is_word(w, alphabet):
             kept.add(w)
         else:
             skipped += 1
     if not kept:
-        raise InputError(f"{source}: the lexicon has no a-z words")
+        letters = "a-z words" if alphabet == "a-z" else "words"
+        raise InputError(f"{source}: the lexicon has no {letters}")
     return Lexicon(tuple(sorted(kept)), source, skipped)
 
 
-def parse_lexicon_text(text: str, source: str = "<text>") -> Lexicon:
+def parse_lexicon_text(
+    text: str, source: str = "<text>", *, lang: str | None = None, alphabet: Alphabet = "a-z"
+) -> Lexicon:
     """Parse dictionary text: plain lists or the Truncate format.
 
     The first whitespace-separated field of each line is the word; further fields (the Truncate
@@ -199,16 +246,22 @@ def parse_lexicon_text(text: str, source: str = "<text>") -> Lexicon:
         if not line or line.startswith("#"):
             continue
         entries.append(line.split()[0].replace("*", ""))
-    return lexicon_from_words(entries, source)
+    return lexicon_from_words(entries, source, lang=lang, alphabet=alphabet)
 
 
-def load_lexicon(path: str | os.PathLike[str]) -> Lexicon:
+def load_lexicon(
+    path: str | os.PathLike[str], *, lang: str | None = None, alphabet: Alphabet = "a-z"
+) -> Lexicon:
     """Load a dictionary file (plain list or Truncate ``word freq score`` format).
 
     Parameters
     ----------
     path : path-like
         The dictionary file, UTF-8.
+    lang : str, optional
+        The words' language, for its case rules.
+    alphabet : {"a-z", "any"}
+        Which words are kept (the others are counted in ``Lexicon.skipped``).
 
     Returns
     -------
@@ -219,7 +272,9 @@ def load_lexicon(path: str | os.PathLike[str]) -> Lexicon:
     InputError
         Missing, unreadable, non-UTF-8 or empty file.
     """
-    return parse_lexicon_text(_read_text(path, "dictionary"), str(path))
+    return parse_lexicon_text(
+        _read_text(path, "dictionary"), str(path), lang=lang, alphabet=alphabet
+    )
 
 
 def parse_lexicon_bytes(data: bytes, path: str | os.PathLike[str]) -> Lexicon:
@@ -233,18 +288,25 @@ def parse_lexicon_bytes(data: bytes, path: str | os.PathLike[str]) -> Lexicon:
     return parse_lexicon_text(_decode(data, path, "dictionary"), str(path))
 
 
-def wordfreq_lexicon(n: int, lang: str = "en") -> list[str]:
-    """The ``n`` most frequent words of ``lang`` from the ``wordfreq`` package, a-z only.
+def wordfreq_lexicon(n: int, lang: str = "en", alphabet: Alphabet = "a-z") -> list[str]:
+    """The ``n`` most frequent words of ``lang`` from the ``wordfreq`` package.
 
     Parameters
     ----------
     n : int
         How many of the most frequent entries to take (before filtering).
+    lang : str
+        ISO 639-1 code; wordfreq has large lists (up to about a million entries) for 21
+        languages.
+    alphabet : {"a-z", "any"}
+        Which entries are kept: plain a-z words, or the words of every script (entries with
+        digits, apostrophes, hyphens or spaces are dropped either way).
 
     Returns
     -------
     list of str
-        Lower-case a-z words, most frequent first.
+        Normalised words (NFC, lower case with the language's rules), most frequent first,
+        each once.
 
     References
     ----------
@@ -254,7 +316,14 @@ def wordfreq_lexicon(n: int, lang: str = "en") -> list[str]:
 
     if n <= 0:
         raise InputError(f"the number of words must be positive, got {n}")
-    return [w for w in top_n_list(lang, n) if _WORD.fullmatch(w)]
+    seen: set[str] = set()
+    out = []
+    for entry in top_n_list(lang, n):
+        w = normalize_word(entry, lang)
+        if w not in seen and is_word(w, alphabet):
+            seen.add(w)
+            out.append(w)
+    return out
 
 
 def shared_data_dir() -> Path | None:

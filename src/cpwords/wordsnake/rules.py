@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cpwords.core.alphabet import is_word, normalize_word, word_problem
 from cpwords.core.errors import InputError, excerpt
 
 
@@ -28,8 +29,9 @@ class WordsnakeInstance:
     Parameters
     ----------
     words : sequence of str
-        The items, words of the letters a-z in any case (lower-cased, as on the command
-        line); a repeated word is two items. One string is refused, not split into letters.
+        The items: words in any alphabet and any case, normalised as on the command line
+        (NFC, lower case; see :mod:`cpwords.core.alphabet`); a repeated word is two items.
+        One string is refused, not split into letters.
     cyclic : bool
         Whether the pair last -> first also scores.
     proper : bool
@@ -40,7 +42,8 @@ class WordsnakeInstance:
     Raises
     ------
     InputError
-        When ``words`` is one string, is empty or holds a non a-z word.
+        When ``words`` is one string, is empty, or holds something that is not a word (a
+        digit, punctuation, a space: see :func:`cpwords.core.alphabet.word_problem`).
     """
 
     words: tuple[str, ...]
@@ -53,13 +56,15 @@ class WordsnakeInstance:
             raise InputError(
                 f"give the words as a sequence, e.g. ({self.words[:20]!r},), not one string"
             )
-        words = tuple(w.lower() if isinstance(w, str) else w for w in self.words)
+        words = tuple(normalize_word(w) if isinstance(w, str) else w for w in self.words)
         object.__setattr__(self, "words", words)
         if not self.words:
             raise InputError("a Wordsnake needs at least one word")
         for w in self.words:
-            if not (isinstance(w, str) and w.isascii() and w.isalpha() and w.islower()):
-                raise InputError(f"{excerpt(str(w))!r} is not a word of the letters a-z")
+            if not isinstance(w, str):
+                raise InputError(f"{excerpt(str(w))!r} is not a word (a string)")
+            if not is_word(w):
+                raise InputError(f"{excerpt(w)!r} is not a word: {word_problem(w)}")
 
     @property
     def n(self) -> int:

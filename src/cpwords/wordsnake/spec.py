@@ -29,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cpwords.core.alphabet import is_word, normalize_word
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import parse_word_lines, read_word_list
 from cpwords.core.result import SolveResult
@@ -76,12 +77,12 @@ def random_strings(
     Raises
     ------
     InputError
-        An alphabet that is not lower-case a-z letters, or bad sizes.
+        An alphabet that is not lower-case letters (of any script), or bad sizes.
     """
     import random
 
-    if not (alphabet.isascii() and alphabet.isalpha() and alphabet.islower()):
-        raise InputError(f"alphabet {alphabet!r} must be lower-case a-z letters")
+    if not is_word(alphabet) or normalize_word(alphabet) != alphabet:
+        raise InputError(f"alphabet {alphabet!r} must be lower-case letters")
     if n <= 0 or not 1 <= min_len <= max_len:
         raise InputError(f"bad sizes: n={n}, min_len={min_len}, max_len={max_len}")
     rng = random.Random(1000 * n + seed)
@@ -399,15 +400,31 @@ def builtin_instance(cyclic: bool = False, proper: bool = False) -> WordsnakeIns
     )
 
 
-def load_instance(path: str, cyclic: bool = False, proper: bool = False) -> WordsnakeInstance:
-    """Read a Wordsnake instance from a word-list file.
+def load_instance(
+    path: str, cyclic: bool = False, proper: bool = False, *, lang: str | None = None
+) -> WordsnakeInstance:
+    """Read a Wordsnake instance from a word-list file, in any alphabet.
+
+    Parameters
+    ----------
+    path : str
+        One word a line, UTF-8 (see :func:`cpwords.core.lexicon.parse_word_lines`).
+    cyclic, proper : bool
+        The variant.
+    lang : str, optional
+        The words' language, for its case rules (``"tr"``: dotted and dotless i).
+
+    Returns
+    -------
+    WordsnakeInstance
 
     Raises
     ------
     InputError
-        Missing, unreadable or non-UTF-8 file, a line that is not a-z letters, an empty list.
+        Missing, unreadable or non-UTF-8 file, a line that is not a word (a digit,
+        punctuation, a space inside it), an empty list.
     """
-    return WordsnakeInstance(tuple(read_word_list(path)), cyclic, proper, str(path))
+    return WordsnakeInstance(tuple(read_word_list(path, lang=lang)), cyclic, proper, str(path))
 
 
 def solve_wordsnake(

@@ -412,7 +412,9 @@ def tour_text(tour: Sequence[int], name: str = "wordsnake", length: int | None =
     return "\n".join([*head, *(str(v + 1) for v in tour), "-1", "EOF", ""])
 
 
-def read_ordering(instance: WordsnakeInstance, path: str | os.PathLike[str]) -> list[str]:
+def read_ordering(
+    instance: WordsnakeInstance, path: str | os.PathLike[str], *, lang: str | None = None
+) -> list[str]:
     """Read a proposed snake: a word list, or a TSPLIB tour of this instance's export.
 
     A file is read as a tour when its name ends in ``.tour`` or it has a ``TOUR_SECTION`` line
@@ -433,4 +435,4 @@ def read_ordering(instance: WordsnakeInstance, path: str | os.PathLike[str]) -> 
         raise InputError(f"ordering {path} is not UTF-8 text") from None
     if str(path).lower().endswith(".tour") or looks_like_tour(text):
         return tour_to_order(instance, parse_tour(text, str(path)))
-    return parse_word_lines(text, str(path))
+    return parse_word_lines(text, str(path), lang=lang)

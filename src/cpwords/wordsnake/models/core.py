@@ -6,7 +6,7 @@ and a bound ``L`` a few points above it, most joints cannot be part of any order
 ``z + 1`` or more: their reduced cost in the flow relaxation exceeds the gap. This module
 
 1. computes node potentials of the iterate with the best bound (shortest paths in the residual
-   network of its optimal flow: :func:`potentials`),
+   network of its optimal flow: :func:`~cpwords.wordsnake.models.assignment.potentials`),
 2. keeps the item pairs whose cheapest hand-over path has reduced cost within the budget
    ``value - scale * (z + 1)`` (:func:`reduced_core`: one Dijkstra per word, cut off at the
    budget), and the chain starts and ends likewise,
@@ -40,8 +40,8 @@ from scipy.sparse.csgraph import dijkstra
 
 from cpwords.core.cpsat_status import Task, cpsat_status, new_solver
 from cpwords.core.cpsat_stop import solve as solve_interruptibly
-from cpwords.core.errors import ModelError
 from cpwords.core.result import Status
+from cpwords.wordsnake.models.assignment import potentials
 from cpwords.wordsnake.models.decode import item_copies
 from cpwords.wordsnake.models.lagrangian import FlowDual
 from cpwords.wordsnake.models.repair import PairScore, overlap, score_sequence
@@ -49,53 +49,6 @@ from cpwords.wordsnake.models.string_hub import ROOTLINK, ZERO, DeadlineReached,
 
 #: Dijkstra rows computed at once (each row holds one float per network node).
 _CELLS_PER_CHUNK = 20_000_000
-
-
-def potentials(net: StringHubNetwork, dual: FlowDual, deadline: float | None = None) -> np.ndarray:
-    """Node potentials proving the optimality of a flow iterate.
-
-    Parameters
-    ----------
-    net : StringHubNetwork
-    dual : FlowDual
-        Arc costs and their optimal flow.
-    deadline : float, optional
-        ``time.perf_counter()`` value after which the computation stops.
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (num_nodes,)
-        ``pi`` such that the reduced cost ``cost[a] + pi[tail] - pi[head]`` is >= 0 on every
-        arc with residual capacity and <= 0 on every arc carrying flow.
-
-    Raises
-    ------
-    ModelError
-        The residual network has a negative cycle (the flow was not optimal: a bug).
-    DeadlineReached
-        The deadline passed.
-
-    Notes
-    -----
-    Bellman-Ford from a virtual source joined to every node at cost 0, vectorised over the
-    residual arcs; it stops as soon as a round changes nothing (a few dozen rounds on the
-    networks measured). Ahuja, Magnanti and Orlin, *Network Flows*, theorem 9.4.
-    """
-    fw = dual.flows < net.cap
-    bw = dual.flows > 0
-    tails = np.concatenate([net.tail[fw], net.head[bw]])
-    heads = np.concatenate([net.head[fw], net.tail[bw]])
-    costs = np.concatenate([dual.cost[fw], -dual.cost[bw]])
-    dist = np.zeros(net.num_nodes, dtype=np.int64)
-    for _ in range(net.num_nodes + 1):
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise DeadlineReached
-        nxt = dist.copy()
-        np.minimum.at(nxt, heads, dist[tails] + costs)
-        if np.array_equal(nxt, dist):
-            return dist
-        dist = nxt
-    raise ModelError("the flow iterate is not optimal: its residual network has a negative cycle")
 
 
 @dataclass(frozen=True)
@@ -189,7 +142,7 @@ def reduced_core(
     big = np.full(W, np.iinfo(np.int64).max // 4, dtype=np.int64)
     if budget < 0:
         return Core(target, budget, dual.scale, empty, empty, empty, big, big)
-    pi = potentials(net, dual, deadline)
+    pi = potentials(net, dual.cost, dual.flows, deadline)
     rc = np.maximum(dual.cost + pi[net.tail] - pi[net.head], 0)
     end_rc = big.copy()
     zero = np.nonzero(net.role == ZERO)[0]

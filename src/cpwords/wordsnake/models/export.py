@@ -34,8 +34,14 @@ CONNECTIVITY = ("flow", "none")
 
 
 def _node_names(hg: Any, words: tuple[str, ...]) -> list[str]:
-    names = ["depot"] + [f"w{i + 1}_{w}" for i, w in enumerate(words)]
-    names += [f"hub_{hg.hub_letter[v]}" for v in range(hg.n + 1, hg.num_nodes)]
+    # MPS and LP readers expect ASCII names: a word or letter of another script is named by its
+    # index or code point instead.
+    names = ["depot"] + [
+        f"w{i + 1}_{w}" if w.isascii() else f"w{i + 1}" for i, w in enumerate(words)
+    ]
+    for v in range(hg.n + 1, hg.num_nodes):
+        c = hg.hub_letter[v]
+        names.append(f"hub_{c}" if c.isascii() else f"hub_u{ord(c):04x}")
     return names
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.wordsnake.models.assignment import GREEDY_ROUNDS, potentials_within, route_successors
 from cpwords.wordsnake.models.decode import Decoded, decode_flow, greedy_successors
 from cpwords.wordsnake.models.flow import SCALE, FlowJob, FlowStopped
 from cpwords.wordsnake.models.repair import CandidateIndex, PairScore, patch_cycles, score_sequence
@@ -166,12 +167,11 @@ def solve_string_flow(
     stall = 0
     job: FlowJob | None = None
     try:
-        report("solving the flow relaxation; greedy start")
-        # The first solve has plain costs (fewer cost-scaling phases than scaled ones); the
+        report("greedy assignment")
+        # The first bound has plain costs (fewer cost-scaling phases than scaled ones); the
         # Lagrangian iterates scale them to carry fractional multipliers.
         scale = 1
         cost = -net.weight
-        job = FlowJob(net, cost)  # runs in a child process on large networks
         index_cache: list[CandidateIndex] = []
 
         def index() -> CandidateIndex:
@@ -179,15 +179,30 @@ def solve_string_flow(
                 index_cache.append(CandidateIndex(net))
             return index_cache[0]
 
-        consider(
-            patch_cycles(net, greedy_successors(net, deadline), pair, index, deadline=deadline)
-        )
-        report("solving the flow relaxation")
+        greedy = greedy_successors(net, deadline)
+        # The greedy's assignment as a flow, proven optimal by potentials when it is (most real
+        # lists): the first bound without a min-cost flow solve.
+        first: tuple[np.ndarray, int] | None = None
+        routed = route_successors(net, greedy)
+        consider(patch_cycles(net, greedy, pair, index, deadline=deadline))
+        if routed is not None:
+            report("proving the greedy assignment optimal")
+            if potentials_within(net, cost, routed, GREEDY_ROUNDS, deadline) is not None:
+                first = (routed, int((cost * routed).sum()))
+        info["first_bound"] = "greedy assignment" if first is not None else "min-cost flow"
+        if first is None:
+            report("solving the flow relaxation")
+            job = FlowJob(net, cost)  # runs in a child process on large networks
         while True:
-            try:
-                flows, opt = job.result(deadline)
-            finally:
-                job.close()
+            if first is not None:
+                flows, opt = first
+                first = None
+            else:
+                assert job is not None
+                try:
+                    flows, opt = job.result(deadline)
+                finally:
+                    job.close()
             penalty = round(sum(scale * x for x in lam))  # multipliers are integral/SCALE
             value_scaled = -opt - penalty
             this_bound = value_scaled // scale

@@ -32,7 +32,7 @@ import time
 from array import array
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -87,14 +87,17 @@ class Trie:
     Attributes
     ----------
     depth, parent, char, end, fail : numpy.ndarray of int32, shape (T,)
-        String length of each node, parent (-1 for the root), last letter (0-25), last id of its
-        subtree, and failure link (the longest proper suffix of the node's string that is a node).
+        String length of each node, parent (-1 for the root), last letter (its index in
+        ``alphabet``), last id of its subtree, and failure link (the longest proper suffix of the
+        node's string that is a node).
     word_node : numpy.ndarray of int32, shape (W,)
         Node of each distinct word (increasing, since the words are sorted).
     node_word : numpy.ndarray of int32, shape (T,)
         Word id of each node, -1 where the node is not a word.
     child_key, child_id : numpy.ndarray of int64, shape (T - 1,)
-        ``parent * 26 + letter`` sorted, and the child with that key.
+        ``parent * radix + letter`` sorted, and the child with that key.
+    alphabet : str
+        The letters that occur in the words, in code-point order (any script).
     """
 
     depth: np.ndarray
@@ -106,6 +109,12 @@ class Trie:
     node_word: np.ndarray
     child_key: np.ndarray
     child_id: np.ndarray
+    alphabet: str = ""
+
+    @property
+    def radix(self) -> int:
+        """Number of distinct letters (at least 1): the base of ``child_key``."""
+        return max(1, len(self.alphabet))
 
     @property
     def size(self) -> int:
@@ -114,7 +123,7 @@ class Trie:
 
     def child(self, nodes: np.ndarray, letters: np.ndarray) -> np.ndarray:
         """Child of each node by each letter, -1 where there is none (vectorised)."""
-        keys = nodes.astype(np.int64) * 26 + letters
+        keys = nodes.astype(np.int64) * self.radix + letters
         pos = np.searchsorted(self.child_key, keys)
         pos_c = np.minimum(pos, max(0, self.child_key.shape[0] - 1))
         ok = (pos < self.child_key.shape[0]) & (self.child_key[pos_c] == keys)
@@ -147,7 +156,8 @@ class Trie:
 
     def children(self, node: int) -> np.ndarray:
         """Children of one node, in letter order."""
-        lo, hi = np.searchsorted(self.child_key, [node * 26, node * 26 + 26])
+        r = self.radix
+        lo, hi = np.searchsorted(self.child_key, [node * r, node * r + r])
         return self.child_id[lo:hi]
 
 
@@ -157,7 +167,7 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
     Parameters
     ----------
     words : sequence of str
-        Sorted, distinct, a-z.
+        Sorted (by code point), distinct, in any alphabet.
     deadline : float, optional
         ``time.perf_counter()`` value after which the build stops.
 
@@ -181,9 +191,12 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
     A. V. Aho, M. J. Corasick, "Efficient string matching: an aid to bibliographic search",
     Communications of the ACM 18(6), 1975.
     """
+    alphabet = "".join(sorted(set("".join(words))))
+    code = {c: i for i, c in enumerate(alphabet)}
+    radix = max(1, len(alphabet))
     depth = array("i", [0])
     parent = array("i", [-1])
-    char = array("b", [0])
+    char = array("i", [0])
     word_node = array("i")
     path = [0]
     prev = ""
@@ -199,15 +212,15 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
             path.append(len(depth))
             depth.append(d + 1)
             parent.append(path[d])
-            char.append(ord(w[d]) - 97)
+            char.append(code[w[d]])
         word_node.append(path[len(w)])
         prev = w
     dep = np.frombuffer(depth, dtype=np.int32).copy()
     par = np.frombuffer(parent, dtype=np.int32).copy()
-    ch = np.frombuffer(char, dtype=np.int8).astype(np.int64)
+    ch = np.frombuffer(char, dtype=np.int32).astype(np.int64)
     wn = np.frombuffer(word_node, dtype=np.int32).copy()
     size = dep.shape[0]
-    keys = par[1:].astype(np.int64) * 26 + ch[1:]
+    keys = par[1:].astype(np.int64) * radix + ch[1:]
     order = np.argsort(keys, kind="stable")
     child_key = keys[order]
     child_id = (order + 1).astype(np.int64)
@@ -222,7 +235,9 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
         level = by_depth[cuts[d] : cuts[d + 1]]
         np.maximum.at(end, par[level], end[level])
     fail = np.zeros(size, dtype=np.int32)
-    trie = Trie(dep, par, ch.astype(np.int8), end, fail, wn, node_word, child_key, child_id)
+    trie = Trie(
+        dep, par, ch.astype(np.int32), end, fail, wn, node_word, child_key, child_id, alphabet
+    )
     for d in range(2, len(cuts) - 1):
         level = by_depth[cuts[d] : cuts[d + 1]]
         letters = ch[level]
@@ -271,6 +286,11 @@ class StringHubNetwork:
     topo : numpy.ndarray of int64
         The hub nodes (trie, ``H+``, ``R_in``, private) in a topological order of the network
         without the word nodes.
+    chains : dict
+        ``{word: (top, c_nodes, c_plus)}`` for every word with a private border chain: the
+        chain's nodes for the trie depths ``top .. len(word) - 1`` along the word's path (``c_plus``
+        equals ``c_nodes`` where the path node is not a word). Used to route a given assignment
+        through the network (:mod:`~cpwords.wordsnake.models.assignment`).
     """
 
     instance: WordsnakeInstance
@@ -286,6 +306,7 @@ class StringHubNetwork:
     role: np.ndarray
     supply: np.ndarray
     topo: np.ndarray
+    chains: dict[int, tuple[int, list[int], list[int]]] = field(default_factory=dict)
 
     @property
     def m(self) -> int:
@@ -415,6 +436,7 @@ def build_string_network(
     ho_c: list[int] = []
     ho_w: list[int] = []
     topo_private: list[int] = []
+    chains: dict[int, tuple[int, list[int], list[int]]] = {}
     if pw.size:
         order = np.lexsort((depth[ps], pw))
         pw, ps = pw[order], ps[order]
@@ -470,6 +492,11 @@ def build_string_network(
                     priv_h.append(T + w)
                     priv_c.append(k)
                     priv_r.append(PRIVATE)
+            chains[w] = (
+                top,
+                [c_node[d] for d in range(top, lw)],
+                [cplus[d] for d in range(top, lw)],
+            )
             for s in ps[a:b].tolist():
                 d = int(depth[s])
                 ho_t.append(int(out_n[w]))
@@ -545,4 +572,5 @@ def build_string_network(
         role=np.concatenate(roles),
         supply=supply,
         topo=topo,
+        chains=chains,
     )

@@ -1,0 +1,347 @@
+"""The greedy assignment as a flow of the string-hub network, and its proof by potentials.
+
+The first bound of the default method. Squared overlaps make the longest-overlap-first greedy
+(:func:`~cpwords.wordsnake.models.decode.greedy_successors`) an optimal assignment on most real
+word lists (the Monge argument in ``models/wordsnake.md``), so instead of solving the min-cost
+flow from scratch:
+
+1. :func:`route_successors` routes the greedy's successor map through the string-hub network,
+   one unit per joint (the hand-over arc of its overlap string, then the hub's arcs down to the
+   entry of its successor): a feasible integral flow whose value is the assignment's score;
+2. :func:`potentials` computes shortest-path distances in that flow's residual network
+   (Bellman-Ford, vectorised). They exist exactly when the residual network has no negative
+   cycle, that is when the flow is optimal (Ahuja, Magnanti and Orlin, *Network Flows*,
+   theorem 9.4): the potentials are the certificate, and the greedy's value is the assignment
+   bound, at the cost of a few passes over the arcs.
+
+When the rounds do not settle (the greedy was not optimal: a negative cycle, or just a long
+one) the caller solves the flow as before. Formulation card: ``models/wordsnake.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+
+from cpwords.core.errors import ModelError
+from cpwords.wordsnake.models.decode import Decoded
+from cpwords.wordsnake.models.string_hub import DeadlineReached, StringHubNetwork
+
+#: Bellman-Ford rounds tried on the greedy's flow before giving up on it (the optimal flows of
+#: whole dictionaries settle in a few dozen).
+GREEDY_ROUNDS = 200
+
+
+class _ArcIndex:
+    """Arc ids by ``(tail, head)``: the network has at most one arc between two nodes."""
+
+    def __init__(self, net: StringHubNetwork) -> None:
+        self.n = np.int64(net.num_nodes)
+        keys = net.tail.astype(np.int64) * self.n + net.head
+        self.order = np.argsort(keys, kind="stable")
+        self.keys = keys[self.order]
+
+    def find(self, tails: np.ndarray, heads: np.ndarray) -> np.ndarray:
+        """Arc id of each pair, -1 where there is no such arc."""
+        keys = np.asarray(tails, dtype=np.int64) * self.n + np.asarray(heads, dtype=np.int64)
+        pos = np.searchsorted(self.keys, keys)
+        pos_c = np.minimum(pos, max(0, self.keys.shape[0] - 1))
+        ok = (pos < self.keys.shape[0]) & (self.keys[pos_c] == keys)
+        return np.where(ok, self.order[pos_c], -1)
+
+
+def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
+    """The flow of the string-hub network that carries the joints of a successor map.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    dec : Decoded
+        A successor map whose ``handover`` gives the overlap string's length of each joint (as
+        :func:`~cpwords.wordsnake.models.decode.greedy_successors` returns it).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (m,) or None
+        The arc flows: conserved at every node, within every capacity. None when some joint
+        has no route (for instance a cycle of copies of one word longer than its self arc
+        allows); the caller then solves the flow instead.
+
+    Notes
+    -----
+    A joint ``a -> b`` handed over at string ``s`` (``|s| = d``, ``s`` a prefix of ``b``) goes
+    ``exit(a) -> H(s)`` (or ``H+(s)`` when proper, ``H+(a)`` for a full overlap, ``a``'s private
+    chain for a border), then down the hub's arcs to ``entry(b)``; a zero joint and the depot
+    pass the root; copies of one word use its self arc. O(N log m) time, vectorised except for
+    the joints through private chains.
+    """
+    N = net.instance.n
+    cyclic, proper = net.instance.cyclic, net.instance.proper
+    trie = net.trie
+    T, W = trie.size, net.num_words
+    out_base, in_base, r_in = net.out_base, net.in_base, net.r_in
+    root_sink = 0 if cyclic else r_in
+    depth = trie.depth.astype(np.int64)
+    parent = trie.parent.astype(np.int64)
+    wn = trie.word_node.astype(np.int64)
+    node_word = trie.node_word.astype(np.int64)
+    plus = np.arange(T, dtype=np.int64)
+    plus[wn] = T + np.arange(W)
+    iw = np.append(net.item_word, -1)  # the depot has no word
+
+    succ = np.asarray(dec.succ, dtype=np.int64)
+    hand = np.asarray(dec.handover, dtype=np.int64)
+    if not cyclic and succ[N] == N:
+        # Every exit found a successor, so the depot loops on itself, which the network (a
+        # linear snake has a first and a last word) does not allow: open the cheapest joint.
+        u = int(np.argmin(hand[:N]))
+        succ = succ.copy()
+        succ[N], succ[u] = succ[u], N
+    items = np.arange(N + (0 if cyclic else 1), dtype=np.int64)
+    v = succ[items]
+    w, b = iw[items], iw[v]
+    d = hand[items]
+    if (v < 0).any():
+        return None
+    tails: list[np.ndarray] = []
+    heads: list[np.ndarray] = []
+
+    def hop(t: np.ndarray, h: np.ndarray) -> None:
+        tails.append(np.asarray(t, dtype=np.int64))
+        heads.append(np.asarray(h, dtype=np.int64))
+
+    start = items == N  # the depot's first word (linear snakes)
+    end = (v == N) & ~start
+    joint = ~start & ~end
+    hop(np.zeros(int(start.sum()), np.int64), in_base + b[start])
+    hop(out_base + w[end], np.full(int(end.sum()), root_sink))
+    zero = joint & (d == 0)
+    # Copies of one word: its self arc (a one-letter border may also pass the shared hub).
+    wlen = np.where(w >= 0, depth[wn[np.maximum(w, 0)]], 0)
+    same = joint & (w == b) & ~zero & ((d >= 2) | (d == wlen))
+    hop(out_base + w[zero], np.full(int(zero.sum()), root_sink))
+    if not cyclic:
+        hop(np.full(int(zero.sum()), r_in), np.zeros(int(zero.sum()), np.int64))
+    hop(np.zeros(int(zero.sum()), np.int64), in_base + b[zero])
+    hop(out_base + w[same], in_base + b[same])
+
+    pos = joint & ~zero & ~same
+    pw, pb, pd = w[pos], b[pos], d[pos]
+    # The string's trie node: the ancestor of b's node at depth d.
+    s = wn[pb].copy()
+    while True:
+        up = depth[s] > pd
+        if not up.any():
+            break
+        s[up] = parent[s[up]]
+    if (depth[s] != pd).any():
+        return None
+    a_node = wn[pw]
+    full = (s == a_node) & (not proper)
+    border = (s <= a_node) & (a_node <= trie.end[s]) & (pd >= 2) & ~full
+    shared = ~full & ~border
+    # Full overlaps: exit(a) -> H+(a) -> entry(b).
+    hop(out_base + pw[full], T + pw[full])
+    hop(T + pw[full], in_base + pb[full])
+    # Shared hubs.
+    ss, sb, sw = s[shared], pb[shared], pw[shared]
+    if proper:
+        hop(out_base + sw, plus[ss])
+        hop(plus[ss], in_base + sb)
+    else:
+        hop(out_base + sw, ss)
+        at = wn[sb] == ss  # the successor is the string itself
+        hop(ss[at], in_base + sb[at])
+        down = ~at
+        is_word = node_word[ss[down]] >= 0
+        hop(ss[down][is_word], plus[ss[down][is_word]])
+        hop(plus[ss[down]], in_base + sb[down])
+    # Private chains, joint by joint (few: borders of two letters or more).
+    bt: list[int] = []
+    bh: list[int] = []
+    for a, bb, dd, sn in zip(
+        pw[border].tolist(), pb[border].tolist(), pd[border].tolist(), s[border].tolist(),
+        strict=True,
+    ):  # fmt: skip
+        route = _chain_route(net, a, bb, dd, sn, plus, depth, parent, wn, node_word)
+        if route is None:
+            return None
+        for x, y in itertools.pairwise(route):
+            bt.append(x)
+            bh.append(y)
+    hop(np.array(bt, dtype=np.int64), np.array(bh, dtype=np.int64))
+
+    t_all, h_all = np.concatenate(tails), np.concatenate(heads)
+    arcs = _ArcIndex(net).find(t_all, h_all)
+    if (arcs < 0).any():
+        return None
+    flows = np.bincount(arcs, minlength=net.m).astype(np.int64)
+    if (flows > net.cap).any():
+        return None
+    balance = np.bincount(net.tail, flows, net.num_nodes) - np.bincount(
+        net.head, flows, net.num_nodes
+    )
+    if not np.array_equal(balance.astype(np.int64), net.supply):
+        return None
+    return flows
+
+
+def _chain_route(
+    net: StringHubNetwork,
+    a: int,
+    b: int,
+    d: int,
+    s: int,
+    plus: np.ndarray,
+    depth: np.ndarray,
+    parent: np.ndarray,
+    wn: np.ndarray,
+    node_word: np.ndarray,
+) -> list[int] | None:
+    """Nodes of the route of ``a -> b`` through ``a``'s private chain at string depth ``d``."""
+    chain = net.chains.get(a)
+    if chain is None:
+        return None
+    top, c_node, c_plus = chain
+    proper = net.instance.proper
+    T, in_base = net.trie.size, net.in_base
+    lw = int(depth[wn[a]])
+    # Depth where b's path leaves a's path (its nodes at depth <= e are a's).
+    bn, an = int(wn[b]), int(wn[a])
+    x, y = bn, an
+    while depth[x] > depth[y]:
+        x = int(parent[x])
+    while depth[y] > depth[x]:
+        y = int(parent[y])
+    while x != y:
+        x, y = int(parent[x]), int(parent[y])
+    e = int(depth[x])
+    if e < d:
+        return None
+    route = [net.out_base + a]
+    j = d
+    at_plus = proper
+    route.append(c_plus[j - top] if proper else c_node[j - top])
+
+    def to_plus() -> None:
+        nonlocal at_plus
+        if not at_plus and c_plus[j - top] != c_node[j - top]:
+            route.append(c_plus[j - top])
+        at_plus = True
+
+    stop = min(e, lw - 1)
+    while j < stop:
+        to_plus()
+        j += 1
+        route.append(c_node[j - top])
+        at_plus = False
+    if e < lw and e == int(depth[bn]):  # b is the word at depth e of a's path
+        if at_plus:
+            return None
+        route.append(in_base + b)
+        return route
+    to_plus()
+    if e >= lw:  # b strictly extends a
+        route += [T + a, in_base + b]
+        return route
+    c = bn  # the child of a's path node at depth e on b's side
+    while depth[c] > e + 1:
+        c = int(parent[c])
+    route.append(c)
+    if c == bn:
+        route.append(in_base + b)
+    else:
+        if node_word[c] >= 0:
+            route.append(int(plus[c]))
+        route.append(in_base + b)
+    return route
+
+
+def potentials(
+    net: StringHubNetwork,
+    cost: np.ndarray,
+    flows: np.ndarray,
+    deadline: float | None = None,
+) -> np.ndarray:
+    """Node potentials proving an optimal flow optimal for the given arc costs.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    cost : numpy.ndarray of int64, shape (m,)
+        Unit cost of each arc.
+    flows : numpy.ndarray of int64, shape (m,)
+        A feasible flow, optimal for ``cost``.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which the computation stops.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (num_nodes,)
+        ``pi`` such that the reduced cost ``cost[a] + pi[tail] - pi[head]`` is >= 0 on every
+        arc with residual capacity and <= 0 on every arc carrying flow.
+
+    Raises
+    ------
+    ModelError
+        The residual network has a negative cycle (the flow is not optimal).
+    DeadlineReached
+        The deadline passed.
+
+    Notes
+    -----
+    Bellman-Ford from a virtual source joined to every node at cost 0, vectorised over the
+    residual arcs; each round is one pass over them. Ahuja, Magnanti and Orlin, *Network
+    Flows* (1993), theorem 9.4 (negative cycle optimality) and section 5.4.
+    """
+    pi = potentials_within(net, cost, flows, net.num_nodes + 1, deadline)
+    if pi is None:
+        raise ModelError("the flow is not optimal: its residual network has a negative cycle")
+    return pi
+
+
+def potentials_within(
+    net: StringHubNetwork,
+    cost: np.ndarray,
+    flows: np.ndarray,
+    max_rounds: int,
+    deadline: float | None = None,
+) -> np.ndarray | None:
+    """:func:`potentials` in at most ``max_rounds`` Bellman-Ford rounds, or None.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    cost, flows : numpy.ndarray of int64, shape (m,)
+    max_rounds : int
+        Most rounds (each one pass over the residual arcs).
+    deadline : float, optional
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (num_nodes,) or None
+        The potentials (the flow is optimal), or None when the rounds did not settle: the flow
+        may not be optimal (a negative cycle), or its shortest paths are longer.
+
+    Raises
+    ------
+    DeadlineReached
+        The deadline passed.
+    """
+    fw = flows < net.cap
+    bw = flows > 0
+    tails = np.concatenate([net.tail[fw], net.head[bw]])
+    heads = np.concatenate([net.head[fw], net.tail[bw]])
+    costs = np.concatenate([cost[fw], -cost[bw]])
+    dist = np.zeros(net.num_nodes, dtype=np.int64)
+    for _ in range(max_rounds):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        nxt = dist.copy()
+        np.minimum.at(nxt, heads, dist[tails] + costs)
+        if np.array_equal(nxt, dist):
+            return dist
+        dist = nxt
+    return None

@@ -1,0 +1,47 @@
+"""The greedy assignment routed as a flow, and its proof of optimality by potentials."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cpwords.wordsnake.models.assignment import potentials, potentials_within, route_successors
+from cpwords.wordsnake.models.decode import greedy_successors
+from cpwords.wordsnake.models.flow import solve_flow
+from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.rules import WordsnakeInstance
+
+word = st.text(alphabet="abc", min_size=1, max_size=5)
+distinct = st.lists(word, min_size=2, max_size=8, unique=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(distinct, st.booleans(), st.booleans())
+def test_a_proven_greedy_flow_has_the_min_cost_flow_value(
+    ws: list[str], cyclic: bool, proper: bool
+) -> None:
+    net = build_string_network(WordsnakeInstance(tuple(ws), cyclic, proper))
+    flows = route_successors(net, greedy_successors(net))
+    assert flows is not None  # distinct words always route
+    # A feasible flow: conserved at every node, within every capacity.
+    assert (flows >= 0).all() and (flows <= net.cap).all()
+    balance = np.bincount(net.tail, flows, net.num_nodes) - np.bincount(
+        net.head, flows, net.num_nodes
+    )
+    assert np.array_equal(balance.astype(np.int64), net.supply)
+    value = int((net.weight * flows).sum())
+    _, opt = solve_flow(net, -net.weight)
+    assert value <= -opt  # never above the relaxation
+    pi = potentials_within(net, -net.weight, flows, 200)
+    if pi is not None:  # the certificate: reduced costs of the residual arcs are >= 0
+        assert value == -opt
+        rc = -net.weight + pi[net.tail] - pi[net.head]
+        assert (rc[flows < net.cap] >= 0).all() and (rc[flows > 0] <= 0).all()
+
+
+def test_an_optimal_flow_that_is_not_the_greedy_is_still_proven() -> None:
+    # Potentials exist for every optimal flow (not only the greedy's).
+    net = build_string_network(WordsnakeInstance(("bbb", "aaabbb", "baaaba", "bba")))
+    flows, _ = solve_flow(net, -net.weight)
+    assert potentials(net, -net.weight, flows) is not None
