@@ -6,7 +6,12 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpwords.wordsnake.models.assignment import potentials, potentials_within, route_successors
+from cpwords.wordsnake.models.assignment import (
+    Reoptimizer,
+    potentials,
+    potentials_within,
+    route_successors,
+)
 from cpwords.wordsnake.models.decode import greedy_successors
 from cpwords.wordsnake.models.flow import solve_flow
 from cpwords.wordsnake.models.string_hub import build_string_network
@@ -45,3 +50,22 @@ def test_an_optimal_flow_that_is_not_the_greedy_is_still_proven() -> None:
     net = build_string_network(WordsnakeInstance(("bbb", "aaabbb", "baaaba", "bba")))
     flows, _ = solve_flow(net, -net.weight)
     assert potentials(net, -net.weight, flows) is not None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(distinct, st.booleans(), st.booleans(), st.integers(0, 2**31 - 1))
+def test_a_warm_started_iterate_has_the_value_of_a_cold_solve(
+    ws: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
+    net = build_string_network(WordsnakeInstance(tuple(ws), cyclic, proper))
+    flows, _ = solve_flow(net, -net.weight)
+    # New costs as a Lagrangian iterate makes them: scaled, with bonuses on some arcs.
+    rng = np.random.default_rng(seed)
+    cost = -64 * net.weight - rng.integers(0, 200, net.m) * (rng.random(net.m) < 0.2)
+    warm = Reoptimizer(net, flows.copy())
+    pi = warm.settle(cost, max_rounds=10_000, max_cycles=10_000)
+    assert pi is not None
+    _, cold = solve_flow(net, cost)
+    assert int((cost * warm.flows).sum()) == cold
+    rc = cost + pi[net.tail] - pi[net.head]
+    assert (rc[warm.flows < net.cap] >= 0).all() and (rc[warm.flows > 0] <= 0).all()
