@@ -69,3 +69,22 @@ def test_a_warm_started_iterate_has_the_value_of_a_cold_solve(
     assert int((cost * warm.flows).sum()) == cold
     rc = cost + pi[net.tail] - pi[net.head]
     assert (rc[warm.flows < net.cap] >= 0).all() and (rc[warm.flows > 0] <= 0).all()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(word, min_size=2, max_size=6), st.booleans(), st.booleans())
+def test_the_bound_before_any_flow_is_above_the_relaxation_and_the_optimum(
+    ws: list[str], cyclic: bool, proper: bool
+) -> None:
+    import itertools
+
+    from cpwords.wordsnake.models.lagrangian import trivial_bound
+    from cpwords.wordsnake.rules import snake_score
+
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
+    net = build_string_network(inst)
+    _, opt = solve_flow(net, -net.weight)
+    best = max(snake_score(list(p), cyclic, proper) for p in itertools.permutations(inst.words))
+    assert trivial_bound(net) >= -opt >= best

@@ -312,10 +312,14 @@ def wordfreq_lexicon(n: int, lang: str = "en", alphabet: Alphabet = "a-z") -> li
     ----------
     R. Speer, *wordfreq* (PyPI), ``top_n_list``.
     """
-    from wordfreq import top_n_list
+    from wordfreq import available_languages, top_n_list
 
     if n <= 0:
         raise InputError(f"the number of words must be positive, got {n}")
+    known = available_languages()
+    if lang not in known:
+        names = ", ".join(sorted(known))
+        raise InputError(f"wordfreq has no word list for {lang!r} (known: {names})")
     seen: set[str] = set()
     out = []
     for entry in top_n_list(lang, n):

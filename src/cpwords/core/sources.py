@@ -59,8 +59,10 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
     ----------
     name : str
         ``enable1``, ``letterpress``, ``truncate`` (shared data), ``web2`` (Webster's 2nd, from
-        the english-words package), ``wordfreq:N`` (the N most frequent English words), or a
-        path (``shared:`` prefix allowed).
+        the english-words package), ``wordfreq:N`` (the N most frequent English words, a-z),
+        ``wordfreq:LANG:N`` (the N most frequent entries of wordfreq's list for ``LANG``, words
+        of any alphabet, e.g. ``wordfreq:de:1000000``; ``wordfreq:de+fr:N`` is the union of
+        several languages' lists), or a path (``shared:`` prefix allowed).
     base_dir : str
         Folder that relative paths are resolved against.
 
@@ -69,11 +71,21 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
     tuple of str
     """
     if name.startswith("wordfreq:"):
+        parts = name.split(":")
         try:
-            n = int(name.split(":", 1)[1])
+            n = int(parts[-1])
         except ValueError:
-            raise InputError(f"lexicon {name!r}: expected wordfreq:N with an integer N") from None
-        return tuple(sorted(set(wordfreq_lexicon(n))))
+            raise InputError(
+                f"lexicon {name!r}: expected wordfreq:N or wordfreq:LANG:N with an integer N"
+            ) from None
+        if len(parts) == 2:
+            return tuple(sorted(set(wordfreq_lexicon(n))))
+        if len(parts) != 3 or not parts[1]:
+            raise InputError(f"lexicon {name!r}: expected wordfreq:LANG:N (LANG like de or de+fr)")
+        words: set[str] = set()
+        for lang in parts[1].split("+"):
+            words.update(wordfreq_lexicon(n, lang, alphabet="any"))
+        return tuple(sorted(words))
     if name == "web2":  # Webster's 2nd, shipped by the english-words package
         return tuple(sorted(set(english_words_lexicon("web2").words)))
     if name in NAMED_LEXICONS:

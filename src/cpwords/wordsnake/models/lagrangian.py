@@ -151,7 +151,9 @@ def solve_string_flow(
     info: dict[str, Any] = {"arcs": net.m, "nodes": net.num_nodes, "trie_nodes": net.trie.size}
     best_seq = incumbent
     best = score_sequence(incumbent, pair, cyclic) if incumbent is not None else None
-    bound: int | None = None
+    # A bound from the first moment: every item's best joint out (its heaviest arc out of its
+    # exit), all summed; a linear snake's last item has none, so the smallest is left out.
+    bound: int | None = trivial_bound(net)
     stopped: str | None = None
     dual: FlowDual | None = None
     cuts: list[np.ndarray] = []
@@ -329,3 +331,29 @@ def _component_cuts(
     arcs, labels = arcs[order], labels[order]
     splits = np.nonzero(np.diff(labels))[0] + 1
     return [(int(hc[a[0]]), a) for a in np.split(arcs, splits) if a.size]
+
+
+def trivial_bound(net: StringHubNetwork) -> int:
+    """An upper bound computed from the network alone, before any flow.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+
+    Returns
+    -------
+    int
+        ``sum over items of u(a) - (min over items of u(a) for a linear snake)``, with ``u(a)``
+        the heaviest weight of an arc leaving ``a``'s exit: every joint ``a -> b`` scores at most
+        ``u(a)`` (its route starts with one of those arcs), and a linear snake has one joint
+        fewer than items. O(arcs).
+    """
+    W = net.num_words
+    out_base = net.out_base
+    is_out = (net.tail >= out_base) & (net.tail < out_base + W)
+    best = np.zeros(W, dtype=np.int64)
+    np.maximum.at(best, net.tail[is_out] - out_base, net.weight[is_out])
+    total = int((best * net.mult).sum())
+    if not net.instance.cyclic:
+        total -= int(best.min())
+    return total
