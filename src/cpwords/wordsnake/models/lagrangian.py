@@ -238,6 +238,13 @@ def solve_string_flow(
             bound = this_bound if bound is None else min(bound, this_bound)
             if best is not None and best >= bound:
                 break  # the incumbent meets the bound: no need to decode this flow
+            dec = None
+            if it == 0 and warm["iterations"]:
+                # The greedy's flow, merged at its hubs: often one component already.
+                dec = decode_flow(net, flows, deadline)
+                consider(patch_cycles(net, dec, pair, index, deadline=deadline))
+                if best is not None and best >= bound:
+                    break
             if it == 0 and warm["iterations"] and lagrangian_iterations > 0:
                 # The cuts come from the components of the flow decoded here; the cold solver's
                 # optimal flow (same value) gave the subgradient better ones than the greedy's
@@ -250,7 +257,9 @@ def solve_string_flow(
                     flows, _ = job.result(deadline)
                 finally:
                     job.close()
-            dec = decode_flow(net, flows, deadline)
+                dec = None
+            if dec is None:
+                dec = decode_flow(net, flows, deadline)
             comps = len(set(dec.comp[: N + (0 if cyclic else 1)]))
             if it == 0:
                 info["flow_cycles"] = dec.cycles
