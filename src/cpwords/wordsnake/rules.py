@@ -312,10 +312,10 @@ def render_snake(order: Sequence[str], cyclic: bool = False, proper: bool = Fals
         before = ov[i - 1] if i > 0 else (ov[-1] if cyclic and n > 1 else 0)
         after = ov[i] if i < len(ov) else 0
         chars = list(w)
-        for k in range(before):
-            chars[k] = chars[k].upper()
-        for k in range(len(w) - after, len(w)):
-            chars[k] = chars[k].upper()
+        for k in [*range(before), *range(len(w) - after, len(w))]:
+            up = chars[k].upper()
+            # A letter whose capital is two letters (German ß -> SS) keeps its place as it is.
+            chars[k] = up if len(up) == 1 else chars[k]
         if i > 0:
             running += ov[i - 1] ** 2
         shown = str(ov[i - 1]) if i > 0 else "-"
