@@ -83,8 +83,8 @@ def word_problem(word: str, alphabet: Alphabet = "any") -> str | None:
     --------
     >>> word_problem("für") is None, word_problem("für", "a-z")
     (True, "'ü' is not a letter a-z")
-    >>> word_problem("o'clock"), word_problem("")
-    ("''' is not a letter", 'the word is empty')
+    >>> word_problem("r2d2"), word_problem("")
+    ("'2' is not a letter", 'the word is empty')
     """
     if not word:
         return "the word is empty"
