@@ -126,11 +126,18 @@
 
   function finish(id, d) {
     $("state").textContent = d.state;
+    $("links").hidden = true;
+    $("snake").innerHTML = "";
     if (d.error) { showError(d.error); return; }
-    if (d.objective === undefined) {
+    if (d.objective === undefined || d.objective === null) {
       $("summary").textContent = d.reason || "stopped before any ordering was found";
       $("result").hidden = false;
       return;
+    }
+    $("stage").textContent = "finished";
+    if (d.wall_time !== undefined) {
+      points.push({t: d.wall_time, inc: d.objective, bnd: d.bound});
+      draw();
     }
     $("incumbent").textContent = fmt(d.objective);
     $("bound").textContent = fmt(d.bound);
@@ -143,6 +150,7 @@
     $("download").href = "/api/wordsnake/jobs/" + id + "/result.json";
     $("svg-link").href = "/api/wordsnake/jobs/" + id + "/snake.svg";
     $("snake").innerHTML = d.svg || "";
+    $("links").hidden = false;
     $("result").hidden = false;
   }
 })();
