@@ -46,7 +46,14 @@ def events(live: LiveServer, job_id: str, timeout: float = 60) -> list[tuple[str
 
 
 def alive(pid: int) -> bool:
-    return os.path.exists(f"/proc/{pid}")
+    """The process, or any process of its group (the solve's forked children), still runs."""
+    if os.path.exists(f"/proc/{pid}"):
+        return True
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def test_pages_load(live: LiveServer) -> None:
@@ -188,3 +195,15 @@ def test_closing_the_page_stops_its_solve(live: LiveServer) -> None:
     assert not alive(pid), "the solve outlived its page"
     assert time.monotonic() - t0 < 3.0
     assert live.app.state.jobs.get(job).state == "stopped"
+
+
+def test_a_solve_that_forks_its_flow_child_finishes(live: LiveServer) -> None:
+    # 25,000 strings make a network past FORK_MIN_ARCS: the exact method solves its min-cost
+    # flow in a forked child. (A worker thread blocked reading sys.stdin once deadlocked that
+    # child in multiprocessing's start-up, and the solve sat idle until its time limit.)
+    words = "\n".join(random_strings("abcdefghij", 25_000, 1, 3, 8))
+    resp = httpx.post(f"{live.url}/api/wordsnake/jobs", json={"words": words, "time_limit": 60})
+    t0 = time.monotonic()
+    done = events(live, resp.json()["id"], timeout=90)[-1][1]
+    assert done["status"] == "OPTIMAL", done
+    assert time.monotonic() - t0 < 40

@@ -200,6 +200,9 @@ class JobManager:
             stdout=subprocess.PIPE,
             text=True,
             encoding="utf-8",
+            # Its own process group: a kill reaches the processes the solve forks too (the
+            # min-cost flow runs in a forked child), so none is left behind.
+            start_new_session=True,
         )
         assert proc.stdin is not None and proc.stdout is not None
         lines: queue.Queue[str | None] = queue.Queue()
@@ -239,11 +242,13 @@ class JobManager:
         finally:
             with contextlib.suppress(OSError):
                 proc.stdin.close()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(0.5 if outcome is not None else 0.05)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            # The whole group: the worker and anything it forked (gone already after a clean
+            # end, when this finds no process).
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
             reader.join(1.0)
         self._finish(job, outcome, proc.returncode)
 

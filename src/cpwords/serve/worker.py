@@ -19,8 +19,10 @@ before the solve could answer).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -43,7 +45,6 @@ def main(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     The job holds ``words`` (list of str), ``name``, ``cyclic``, ``proper``, ``method``,
     ``time_limit`` (seconds), ``workers`` and ``seed``.
     """
-    inp = stdin or sys.stdin
     out = stdout or sys.stdout
     lock = threading.Lock()
 
@@ -56,19 +57,46 @@ def main(stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
                 os._exit(1)
 
     try:
-        job = json.loads(inp.readline())
-        if stdin is None:
-            threading.Thread(target=_exit_on_eof, args=(inp,), daemon=True).start()
+        if stdin is not None:
+            job = json.loads(stdin.readline())
+        else:
+            fd, first = _take_stdin()
+            job = json.loads(first)
+            threading.Thread(target=_exit_on_eof, args=(fd,), daemon=True).start()
         _solve(job, send, time.perf_counter())
     except KeyboardInterrupt:
         send("stopped", None)
     return 0
 
 
-def _exit_on_eof(inp: IO[str]) -> None:
-    """Exit when the server closes our standard input (it stopped, or died)."""
-    while inp.readline():
+def _take_stdin() -> tuple[int, bytes]:
+    """Move standard input to a private descriptor; return it and its first line.
+
+    ``sys.stdin`` becomes /dev/null: the exact methods fork (the min-cost flow runs in a child)
+    and a forked multiprocessing child closes ``sys.stdin``, which would wait forever on the
+    lock of a thread blocked reading it. The watchdog reads the private descriptor with
+    ``os.read``, which holds no Python lock.
+    """
+    fd = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+    buf = bytearray()
+    while b"\n" not in buf:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            break
+        buf += chunk
+    return fd, bytes(buf.split(b"\n", 1)[0])
+
+
+def _exit_on_eof(fd: int) -> None:
+    """End the process group when the server closes our input (it stopped, or died)."""
+    while os.read(fd, 1 << 16):
         pass
+    with contextlib.suppress(OSError):
+        os.killpg(os.getpgrp(), signal.SIGKILL)  # the flow child too, when we lead the group
     os._exit(1)
 
 
