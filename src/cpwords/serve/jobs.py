@@ -75,7 +75,7 @@ class Job:
 
     @property
     def final(self) -> bool:
-        """Done, stopped or failed: nothing more will happen."""
+        """Whether nothing more will happen (the job is done, stopped or failed)."""
         return self.state in ("done", "stopped", "error")
 
 
