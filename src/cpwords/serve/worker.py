@@ -95,8 +95,9 @@ def _exit_on_eof(fd: int) -> None:
     """End the process group when the server closes our input (it stopped, or died)."""
     while os.read(fd, 1 << 16):
         pass
-    with contextlib.suppress(OSError):
-        os.killpg(os.getpgrp(), signal.SIGKILL)  # the flow child too, when we lead the group
+    if os.getpgrp() == os.getpid():  # the server made us a group leader: take the flow child too
+        with contextlib.suppress(OSError):
+            os.killpg(os.getpgrp(), signal.SIGKILL)
     os._exit(1)
 
 
