@@ -42,10 +42,11 @@ def _register() -> None:
     from cpwords.cli.letterboxed import letterboxed
     from cpwords.cli.letterpress import letterpress
     from cpwords.cli.report import report
+    from cpwords.cli.serve import serve
     from cpwords.cli.snake import snake
     from cpwords.cli.truncate import truncate
 
-    for command in (snake, letterboxed, truncate, letterpress, grid, bench, report, cache):
+    for command in (snake, letterboxed, truncate, letterpress, grid, bench, report, cache, serve):
         cli.add_command(command)
 
 

@@ -16,6 +16,7 @@ from cpwords.cli._common import (
     check_row,
     echo_json,
     exit_status,
+    force_option,
     one_stdin,
     progress,
     reject_unused,
@@ -23,10 +24,12 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
+from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, load_lexicon
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.spec import solve
+from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
 from cpwords.letterboxed.rules import (
     WORD_WEIGHT,
@@ -158,6 +161,8 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
     metavar="D",
     help="With --generate: give up after D drawn boxes (default 1000 * K).",
 )
+@svg_option("the box with the solution's path drawn word by word")
+@force_option()
 @shared_options(
     dictionary=f"wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words",
     limit="all",
@@ -187,9 +192,14 @@ def letterboxed(
     max_solutions: int | None,
     min_playable: int,
     max_draws: int | None,
+    svg_path: str | None,
+    force: bool,
     as_json: bool,
 ) -> None:
     deadline = Deadline(time_limit)
+    if svg_path is not None and (generate is not None or check_file or check_text):
+        raise InputError("--svg draws a solve's answer: drop --generate and --check")
+    check_svg_target(svg_path, force)
     if generate is not None:
         others = {
             "SIDES": bool(sides),
@@ -317,6 +327,8 @@ def letterboxed(
         if list_solutions:
             out["solutions"] = [list(s) for s in count.solutions]
     out = result_row(out)
+    if svg_path is not None:
+        write_svg(svg_path, box_svg(box, words or []))
     if as_json:
         echo_json(out)
     else:

@@ -26,10 +26,12 @@ from cpwords.cli._common import (
     started,
 )
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
+from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import parse_word_lines
 from cpwords.core.result import SolveResult
 from cpwords.core.result import format_value as _fmt
+from cpwords.wordsnake.draw import snake_svg
 from cpwords.wordsnake.rules import WordsnakeInstance, render_snake, snake_lengths, snake_score
 from cpwords.wordsnake.spec import (
     DEFAULT_EXACT,
@@ -117,6 +119,7 @@ def _instance(
     show_default=True,
     help="MPS/LP connectivity: exact single-commodity flow, or none (the relaxation).",
 )
+@svg_option("the snake, each overlap highlighted (the first 400 words)")
 @force_option()
 @shared_options(check=True, time_limit=60.0, workers=2, seed=True)
 def snake(
@@ -136,6 +139,7 @@ def snake(
     export_model: str | None,
     export_connectivity: str,
     force: bool,
+    svg_path: str | None,
     peers: bool,
     peer_time_limit: float,
     as_json: bool,
@@ -163,6 +167,9 @@ def snake(
     _refuse_unused(method, compare, peers, export_tsplib, export_model, check_file, check_text)
     if check_file is not None:
         require_file(check_file, "--check")
+    if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
+        raise InputError("--svg draws a solve's snake: drop --check and --export-*")
+    check_svg_target(svg_path, force)
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
@@ -240,6 +247,8 @@ def snake(
             click.echo(f"{'stopped':<10}  interrupted (Ctrl-C): best ordering so far, not proven")
         if comp is not None:
             _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
+    if svg_path is not None and found:
+        write_svg(svg_path, snake_svg(main_res.solution, cyclic, proper))
     code = exit_status(main_res.status.value, interrupted)
     if code:
         raise SystemExit(code)

@@ -1,0 +1,38 @@
+"""``cpwords serve``: the puzzles as local web pages (needs the ``web`` extra)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="TCP port."
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the start page in a browser.")
+@click.option(
+    "--max-solves",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Wordsnake solves at once (each in its own process); the others wait in a queue.",
+)
+def serve(host: str, port: int, open_browser: bool, max_solves: int) -> None:
+    """Serve the puzzles as web pages on this machine.
+
+    Letter Boxed (type or generate a box: the solution drawn on the square, every optimal
+    solution, the counts, a hint mode) and Wordsnake (paste a list, watch the incumbent and the
+    bound live, stop the solve, see the snake and download its JSON). The server binds
+    127.0.0.1 unless --host says otherwise, and warns when it does. Ctrl-C stops it and every
+    solve it started.
+    """
+    from cpwords.serve import run
+
+    run(
+        host,
+        port,
+        open_browser=open_browser,
+        max_solves=max_solves,
+        warn=lambda m: click.echo(f"cpwords: warning: {m}", err=True),
+    )

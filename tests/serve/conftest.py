@@ -1,0 +1,47 @@
+"""A real server on 127.0.0.1 (uvicorn in a thread, any free port) for the serve tests."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="cpwords serve needs the web extra (pip install '.[web]')")
+pytest.importorskip("starlette", reason="cpwords serve needs the web extra")
+
+
+class LiveServer:
+    """A running server: its base URL and its application."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self.app = app
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        t0 = time.monotonic()
+        while not self.server.started:
+            if time.monotonic() - t0 > 30 or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveServer]:
+    """One server per test module: one solve at a time (so the queue is seen), 1 s grace."""
+    from cpwords.serve.app import Settings, create_app
+
+    srv = LiveServer(create_app(Settings(max_solves=1, grace=1.0, max_upload=256 * 1024)))
+    yield srv
+    srv.stop()

@@ -1,0 +1,151 @@
+"""Each page's main flow in a real headless Chromium (Selenium, Debian's chromedriver).
+
+Skipped with a reason where no browser is installed (``.ci/run`` installs Debian's
+``chromium`` and ``chromium-driver``). Each test keeps a screenshot in its tmp_path.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.serve.conftest import LiveServer
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)),
+    reason="no headless browser: apt-get install chromium chromium-driver",
+)
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    opts = Options()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1200,1000"):  # fmt: skip
+        opts.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 30.0) -> Any:
+    t0 = time.monotonic()
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError("timed out waiting for the page")
+        time.sleep(0.05)
+
+
+def shot(driver: Any, path: Path) -> None:
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000  # a real picture, not an empty page
+
+
+def test_letterboxed_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{live.url}/letterboxed")
+    box = browser.find_element(By.ID, "box")
+    box.clear()
+    box.send_keys("lua-sgc-yhk-zop")
+    browser.find_element(By.ID, "solve").click()
+    paths = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#drawing path.word"))
+    assert [p.get_attribute("data-word") for p in paths] == ["psychology", "yakuza"]
+    # One segment per pair of consecutive letters, drawn from letter to letter.
+    assert [p.get_attribute("d").count(" L ") for p in paths] == [9, 5]
+    letters = browser.find_elements(By.CSS_SELECTOR, "#drawing text.letter")
+    assert sorted(t.text for t in letters) == sorted("LUASGCYHKZOP")
+    assert browser.find_element(By.ID, "solution").text == "PSYCHOLOGY–YAKUZA"
+    assert "proven" in browser.find_element(By.ID, "score").text
+    assert browser.find_element(By.ID, "counts").text.startswith("0 of 1 word, 1 of 2 words")
+    # The drawing is really rendered: the path has a length on screen.
+    length = browser.execute_script("return document.querySelector('path.word').getTotalLength()")
+    assert length > 100
+    shot(browser, tmp_path / "letterboxed.png")
+
+    # Hint mode: nothing drawn, then one word per click.
+    browser.find_element(By.LINK_TEXT, "Play it in hint mode").click()
+    wait_for(lambda: browser.find_elements(By.ID, "hint"))
+    assert browser.find_elements(By.CSS_SELECTOR, "#drawing path.word") == []
+    browser.find_element(By.ID, "reveal-next").click()
+    wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#drawing path.word")) == 1)
+    assert browser.find_element(By.ID, "next").text.startswith("Next word: 6 letters")
+    shot(browser, tmp_path / "letterboxed-hint.png")
+
+    # Bad input: the CLI's line on the page.
+    browser.get(f"{live.url}/letterboxed?box=lua-sgc-yhk-zoo")
+    err = browser.find_element(By.ID, "error").text
+    assert err == "error: letter 'o' appears twice on side 4; box letters must be distinct"
+
+
+def test_wordsnake_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{live.url}/wordsnake")
+    browser.find_element(By.ID, "demo").click()
+    assert len(browser.find_element(By.ID, "words").get_attribute("value").split()) == 50
+    browser.find_element(By.ID, "start").click()
+    wait_for(lambda: browser.find_element(By.ID, "result").is_displayed(), timeout=60)
+    summary = browser.find_element(By.ID, "summary").text
+    assert summary.startswith("OPTIMAL: score 510, bound 510") and "verified" in summary
+    groups = browser.find_elements(By.CSS_SELECTOR, "#snake g.word")
+    assert len(groups) == 50
+    tails = browser.find_elements(By.CSS_SELECTOR, "#snake rect.overlap.tail")
+    heads = browser.find_elements(By.CSS_SELECTOR, "#snake rect.overlap.head")
+    assert len(tails) == len(heads) > 40
+    score = sum(int(r.get_attribute("data-length")) ** 2 for r in tails)
+    assert score == 510  # the highlighted overlaps add up to the proven score
+    href = browser.find_element(By.ID, "download").get_attribute("href")
+    assert href.endswith("/result.json")
+    shot(browser, tmp_path / "wordsnake.png")
+
+    # Bad input: the CLI's line, no solve started.
+    words = browser.find_element(By.ID, "words")
+    words.clear()
+    words.send_keys("run\nNa-usea\n")
+    browser.find_element(By.ID, "start").click()
+    err = wait_for(lambda: browser.find_element(By.ID, "error").text)
+    assert err == "error: the list, line 2: 'Na-usea': '-' is not a letter"
+
+
+def test_wordsnake_stop_from_the_page(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from cpwords.wordsnake.spec import random_strings
+
+    browser.get(f"{live.url}/wordsnake")
+    words = "\n".join(random_strings("ab", 1000, 1, 6, 12))
+    browser.execute_script("document.getElementById('words').value = arguments[0]", words)
+    Select(browser.find_element(By.ID, "method")).select_by_visible_text("cpsat-routes")
+    browser.find_element(By.ID, "start").click()
+    wait_for(lambda: browser.find_element(By.ID, "state").text == "running")
+    jobs = live.app.state.jobs
+    job = wait_for(lambda: next((j for j in jobs._jobs.values() if not j.final), None))
+    pid = wait_for(lambda: job.pid)
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    browser.find_element(By.ID, "stop").click()
+    wait_for(lambda: browser.find_element(By.ID, "state").text == "stopped", timeout=10)
+    assert time.monotonic() - t0 < 3.0
+    assert not os.path.exists(f"/proc/{pid}")
+    assert browser.find_element(By.ID, "start").is_enabled()
+    shot(browser, tmp_path / "wordsnake-stopped.png")
