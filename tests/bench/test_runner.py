@@ -286,6 +286,48 @@ def test_torn_last_line_is_dropped_and_its_task_redone(tmp_path: Path) -> None:
     assert out.read_bytes().endswith(b"\n")
 
 
+def test_a_whole_last_row_without_its_newline_is_kept(tmp_path: Path) -> None:
+    # Issue 23, item 11: such a row (a file edited by hand) was dropped and its task redone.
+    s = load_suite(toy_suite(tmp_path))
+    out = tmp_path / "r.jsonl"
+    run_tasks(s.tasks[:3], out, executor="serial")
+    out.write_bytes(out.read_bytes().rstrip(b"\n"))
+    assert len(read_rows(out)) == 3
+    again = run_tasks(s.tasks[:4], out, executor="serial")
+    assert (again.skipped, again.ran) == (3, 1)
+    assert Counter(r["key"] for r in read_rows(out)) == Counter(t.key for t in s.tasks[:4])
+
+
+@pytest.mark.parametrize("defect", ["missing", "directory", "not_utf8"])
+def test_an_instance_that_cannot_be_made_is_bad_input_and_gets_no_row(
+    tmp_path: Path, defect: str
+) -> None:
+    # Issue 23, item 11: the run exited 0 with "1 errors" and kept an ERROR row.
+    words = tmp_path / "words.txt"
+    if defect == "directory":
+        words.mkdir()
+    elif defect == "not_utf8":
+        words.write_bytes(b"caf\xe9\nrun\n")
+    body = (
+        '[suite]\nname = "bad"\ntime_limit = 5\n'
+        '[[instances]]\npuzzle = "wordsnake"\nfile = "words.txt"\n'
+        '[[instances]]\npuzzle = "wordsnake"\nwords = ["run", "nausea"]\n'
+        '[[methods]]\npuzzle = "wordsnake"\nmethod = "greedy"\n'
+    )
+    suite = write_suite(tmp_path, body)
+    out = tmp_path / "r.jsonl"
+    res = subprocess.run(
+        _cli("bench", str(suite), "--out", str(out), "--executor", "serial", "--json"),
+        env=_env(), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert res.returncode == 2, res.stderr
+    cause = {"missing": "not found", "directory": "directory", "not_utf8": "UTF-8"}[defect]
+    assert res.stderr.count("\n") == 1 and cause in res.stderr, res.stderr
+    summary = json.loads(res.stdout)
+    assert (summary["ran"], summary["invalid"], summary["lost"]) == (1, 1, 0)
+    assert len(read_rows(out)) == 1  # the good instance's row only
+
+
 def test_a_malformed_middle_line_is_an_error(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     out.write_text('{"schema": "cpwords-bench/1", "key": "a"}\nnot json\n{"schema": "x"}\n')

@@ -52,6 +52,10 @@ class RunSummary:
         Rows written now whose method raised (status ``ERROR``).
     lost : int
         Tasks not finished (interrupted or a crashed worker); a re-run does them.
+    invalid : int
+        Tasks whose instance could not be made (a missing, unreadable or malformed instance
+        file): no row is written, so a re-run does them once the suite is fixed;
+        ``bad_instances`` says why, one line per instance.
     out : str
     """
 
@@ -60,6 +64,8 @@ class RunSummary:
     ran: int = 0
     errors: int = 0
     lost: int = 0
+    invalid: int = 0
+    bad_instances: list[str] = field(default_factory=list)
     out: str = ""
     interrupted: bool = False
     messages: list[str] = field(default_factory=list)
@@ -191,7 +197,11 @@ def run_task(task: Task) -> dict[str, Any]:
         spec = get_spec(task.puzzle)
         row["puzzle"] = spec.puzzle  # the name, even when the suite gave an import path
         row["sense"] = spec.sense
-        inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
+        try:
+            inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
+        except InputError as exc:  # the suite's fault, not the method's: no row is kept
+            row.update(status="ERROR", error=f"InputError: {exc}", bad_instance=str(exc))
+            return _finish(row)
         row["size"] = int(spec.size(inst))
         row["size_label"] = spec.size_label
         if spec.reference is not None:
@@ -441,6 +451,8 @@ def run_tasks(
     Returns
     -------
     RunSummary
+        Tasks whose instance cannot be made are counted in ``invalid`` (with the reasons in
+        ``bad_instances``) and get no row.
 
     Raises
     ------
@@ -474,6 +486,12 @@ def run_tasks(
         n_jobs = max(1, min(jobs or os.cpu_count() or 1, len(pending)))
 
         def write(row: dict[str, Any]) -> None:
+            if "bad_instance" in row:
+                summary.invalid += 1
+                why = f"instance {row.get('instance')!r}: {row['bad_instance']}"
+                if why not in summary.bad_instances:
+                    summary.bad_instances.append(why)
+                return
             writer.append(row)
             summary.ran += 1
             if row.get("status") == "ERROR":
@@ -499,9 +517,9 @@ def run_tasks(
                     _run_dask(pending, n_jobs, scheduler, sink)
             except KeyboardInterrupt:
                 summary.interrupted = True
-                summary.lost = len(pending) - summary.ran
+                summary.lost = len(pending) - summary.ran - summary.invalid
                 raise
-        summary.lost = len(pending) - summary.ran
+        summary.lost = len(pending) - summary.ran - summary.invalid
     return summary
 
 

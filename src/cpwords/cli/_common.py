@@ -85,8 +85,17 @@ def exit_status(status: str, interrupted: bool = False) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+#: The longest time limit taken (about 11.6 days): longer ones overflow the system's timers
+#: (``setitimer`` raised OverflowError at 1e10 s) and mean "no limit" anyway.
+MAX_SECONDS = 1e6
+
+#: The largest ``--seed`` (CP-SAT's ``random_seed`` is a 32-bit signed integer).
+MAX_SEED = 2**31 - 1
+
+
 class Seconds(click.ParamType):
-    """A positive, finite number of seconds (``nan``, ``inf``, 0 and negatives are refused)."""
+    """A positive, finite number of seconds, at most :data:`MAX_SECONDS` (``nan``, ``inf``, 0,
+    negatives and longer limits are refused)."""
 
     name = "seconds"
 
@@ -100,6 +109,12 @@ class Seconds(click.ParamType):
                 self.fail(f"{excerpt(str(value))!r} is not a number of seconds", param, ctx)
         if not math.isfinite(x) or x <= 0:
             self.fail(f"{value!r} is not a positive, finite number of seconds", param, ctx)
+        if x > MAX_SECONDS:
+            self.fail(
+                f"{value!r} is more than the longest limit, {MAX_SECONDS:.0f} s (about 11.6 days)",
+                param,
+                ctx,
+            )
         return x
 
 
@@ -130,10 +145,10 @@ def workers_option(default: int = 1) -> Callable[[F], F]:
 
 
 def seed_option() -> Callable[[F], F]:
-    """``--seed N``: the random seed (non-negative)."""
+    """``--seed N``: the random seed (0 to :data:`MAX_SEED`)."""
     return click.option(
         "--seed",
-        type=click.IntRange(min=0),
+        type=click.IntRange(min=0, max=MAX_SEED),
         default=0,
         show_default=True,
         metavar="N",
