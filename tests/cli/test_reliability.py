@@ -185,3 +185,60 @@ def test_report_reads_results_from_stdin(
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["sources"] == ["-"]
     assert (tmp_path / "rep" / "report.md").is_file()
+
+
+# --------------------------------------------------------------------------------------------
+# A stop by the (default) time limit is said; a gap that is not zero never prints as zero
+# --------------------------------------------------------------------------------------------
+
+
+def _stopped_at_the_limit(instance, method, **kwargs):  # type: ignore[no-untyped-def]
+    """What the seam returns for an exact solve the limit stopped (letterpress-en at 60 s)."""
+    from cpwords.core.result import SolveResult, Status
+
+    order = list(instance.words)
+    return SolveResult(
+        Status.FEASIBLE, 9772166.0, 9772190.0, 60.0, order, "auto",
+        solver_info={"stopped": "time_limit", "interrupted": False}, verified=True,
+    )  # fmt: skip
+
+
+def test_a_stop_by_the_default_time_limit_is_said_and_its_gap_is_not_zero(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 23, item 9: "gap 0.00%" and no word of the (default, 60 s) limit.
+    import cpwords.cli.snake as snake_cli
+
+    monkeypatch.setattr(snake_cli, "solve_wordsnake", _stopped_at_the_limit)
+    code, out, _ = run(["snake"], capsys)
+    assert code == 0
+    assert "0.00%" not in out and "0.00025%" in out
+    assert "stopped     by the time limit of 60 s (the default; --time-limit sets it)" in out
+    code, out, _ = run(["snake", "--time-limit", "30"], capsys)
+    assert "by the time limit of 30 s: best ordering so far" in out and "default" not in out
+    code, out, _ = run(["snake", "--json"], capsys)
+    row = json.loads(out)
+    assert row["stopped"] == "time_limit" and 0 < row["gap"] < 1e-5
+
+
+def test_the_seam_marks_an_exact_solve_left_unproven_as_stopped_by_its_limit() -> None:
+    from cpwords.core.spec import solve
+    from cpwords.wordsnake.rules import WordsnakeInstance
+
+    few = WordsnakeInstance(("run", "nausea", "seasick", "sickle", "lemon"))
+    done = solve("wordsnake", few, "auto", time_limit=30)
+    assert done.is_optimal and "stopped" not in done.solver_info
+    heuristic = solve("wordsnake", few, "greedy", time_limit=30)
+    assert "stopped" not in heuristic.solver_info
+
+    import dataclasses
+
+    from cpwords.core.result import SolveResult, Status
+    from cpwords.wordsnake.spec import SPEC
+
+    def unproven(instance, method, **kw):  # type: ignore[no-untyped-def]
+        return SolveResult(Status.FEASIBLE, 30.0, 31.0, 1.0, list(instance.words), method)
+
+    stub = dataclasses.replace(SPEC, run=unproven)
+    stopped = solve(stub, few, "auto", time_limit=1, check=False)
+    assert stopped.solver_info["stopped"] == "time_limit"

@@ -105,4 +105,7 @@ def _nothing_found(args: list[str], reason: str) -> None:
     if "--json" not in args or not args or args[0] in ("bench", "report", "cache"):
         return
     interrupted = "interrupted" in reason
-    echo_json(result_row({}, status="UNKNOWN", interrupted=interrupted, reason=reason))
+    stopped = "interrupted" if interrupted else "time_limit"
+    echo_json(
+        result_row({}, status="UNKNOWN", interrupted=interrupted, stopped=stopped, reason=reason)
+    )

@@ -49,7 +49,7 @@ def echo_json(obj: Any) -> None:
 #: the same names for the same things in every subcommand; None where a mode has no value.
 RESULT_KEYS = (
     "status", "objective", "bound", "gap", "method", "wall_time", "solution", "counts",
-    "verified", "interrupted",
+    "verified", "interrupted", "stopped",
 )  # fmt: skip
 
 #: Keys of every checking mode's ``--json`` object (``--check FILE`` / ``--check-text``).
@@ -58,12 +58,67 @@ CHECK_KEYS = ("valid", "problems", "solution", "objective")
 
 def result_row(row: dict[str, Any], **values: Any) -> dict[str, Any]:
     """``row`` with ``values`` merged in and the :data:`RESULT_KEYS` first (missing: None,
-    ``interrupted``: False), the mode's own keys after them."""
+    ``interrupted``: False, ``stopped``: see :func:`stop_reason`), the mode's own keys after
+    them."""
     merged = {**row, **values}
     out = {k: merged.get(k) for k in RESULT_KEYS}
     out["interrupted"] = bool(out["interrupted"])
+    if "stopped" not in merged:
+        out["stopped"] = stop_reason(merged)
     out.update((k, v) for k, v in merged.items() if k not in out)
     return out
+
+
+def stop_reason(row: dict[str, Any]) -> str | None:
+    """Why a solve ended before it finished: ``"interrupted"`` (Ctrl-C), ``"time_limit"``, or
+    None (it finished, or stopped for a reason of its own).
+
+    Read from a result row (:meth:`SolveResult.to_dict` plus ``interrupted``): Ctrl-C first,
+    then the method's own ``solver_info["stopped"]``, then an exact solve left FEASIBLE with a
+    bound (not proven: only a limit stops a proof).
+
+    Examples
+    --------
+    >>> stop_reason({"status": "FEASIBLE", "bound": 31.0, "interrupted": False})
+    'time_limit'
+    >>> stop_reason({"status": "OPTIMAL", "bound": 30.0}) is None
+    True
+    """
+    if row.get("interrupted"):
+        return "interrupted"
+    info = row.get("solver_info") or {}
+    said = info.get("stopped") if isinstance(info, dict) else None
+    if said in ("interrupt", "interrupted"):
+        return "interrupted"
+    if said in ("time", "time_limit"):
+        return "time_limit"
+    if row.get("status") == "FEASIBLE" and row.get("bound") is not None:
+        return "time_limit"
+    return None
+
+
+def stop_line(stopped: str | None, time_limit: float | None, default: bool, what: str) -> str:
+    """The text line that says why a solve stopped (empty when it finished).
+
+    Parameters
+    ----------
+    stopped : {None, "time_limit", "interrupted"}
+    time_limit : float or None
+        The command's limit in seconds.
+    default : bool
+        Whether the limit is the subcommand's default (not given on the command line): said,
+        since a user who set none would not expect one.
+    what : str
+        What is printed ("best ordering so far").
+    """
+    if stopped == "interrupted":
+        return f"{'stopped':<10}  interrupted (Ctrl-C): {what}, not proven"
+    if stopped == "time_limit":
+        limit = "the time limit" if time_limit is None else f"the time limit of {time_limit:g} s"
+        if default:
+            limit += " (the default; --time-limit sets it)"
+        return f"{'stopped':<10}  by {limit}: {what}, not proven"
+    return ""
 
 
 def check_row(valid: bool, problems: list[str], solution: Any, objective: Any, **rest: Any) -> dict:
@@ -127,7 +182,7 @@ def time_limit_option(default: float | None) -> Callable[[F], F]:
         "--time-limit",
         type=SECONDS,
         default=default,
-        show_default="no limit" if default is None else True,
+        show_default="no limit" if default is None else f"{default:g} s",
         help=HELP["time_limit"],
     )
 
@@ -166,7 +221,7 @@ HELP = {
     "of solving (exit 1 if it is not valid).",
     "check_text": "The same, with the answer given inline.",
     "time_limit": "Stop after this many seconds (wall time of the whole command); a stopped "
-    "solve prints its best answer so far.",
+    'solve prints its best answer so far and says so (JSON: stopped = "time_limit").',
     "workers": "Solver threads.",
     "seed": "Random seed (solver and randomised steps).",
     "as_json": "Print one JSON object instead of text.",
@@ -181,7 +236,7 @@ SHARED_ORDER = tuple(k for k in HELP if k != "force")
 EPILOG = (
     "Conventions, as in every cpwords command: --json prints one object that starts with "
     "status, objective, bound, gap, method, wall_time, solution, counts, verified, "
-    "interrupted (a checking mode: valid, problems, solution, objective). Exit status 0 "
+    "interrupted, stopped (a checking mode: valid, problems, solution, objective). Exit status 0 "
     "found (or a valid --check), 1 none (or an invalid --check), 2 bad input, 130 "
     "interrupted: Ctrl-C prints the best answer so far, marked interrupted."
 )

@@ -24,11 +24,13 @@ from cpwords.cli._common import (
     result_row,
     shared_options,
     started,
+    stop_line,
+    stop_reason,
 )
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import parse_word_lines
-from cpwords.core.result import SolveResult
+from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
 from cpwords.wordsnake.rules import WordsnakeInstance, render_snake, snake_lengths, snake_score
 from cpwords.wordsnake.spec import (
@@ -226,8 +228,14 @@ def snake(
         solve_time = main_res.solver_info.get("solve_time")
         if solve_time is not None:
             click.echo(f"{'solve time':<10}  {solve_time:.3f} s (wall time includes start-up)")
-        if interrupted:
-            click.echo(f"{'stopped':<10}  interrupted (Ctrl-C): best ordering so far, not proven")
+        line = stop_line(
+            stop_reason(main_res.to_dict() | {"interrupted": interrupted}), time_limit,
+            click.get_current_context().get_parameter_source("time_limit")
+            is not click.core.ParameterSource.COMMANDLINE,
+            "best ordering so far",
+        )  # fmt: skip
+        if line:
+            click.echo(line)
         if comp is not None:
             _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
     code = exit_status(main_res.status.value, interrupted)
@@ -356,6 +364,6 @@ def _print_comparison(results: Any, gap_fn: Any, optimum: float | None) -> None:
         gap = gap_fn(r)
         table.add_row(
             r.method, r.status.value, _fmt(r.objective), _fmt(r.bound),
-            "-" if gap is None else f"{100 * gap:.2f}%", f"{r.wall_time:.3f}",
+            format_gap(gap), f"{r.wall_time:.3f}",
         )  # fmt: skip
     Console(width=100).print(table)
