@@ -242,3 +242,54 @@ def test_the_seam_marks_an_exact_solve_left_unproven_as_stopped_by_its_limit() -
     stub = dataclasses.replace(SPEC, run=unproven)
     stopped = solve(stub, few, "auto", time_limit=1, check=False)
     assert stopped.solver_info["stopped"] == "time_limit"
+
+
+# --------------------------------------------------------------------------------------------
+# Smaller (issue 23, item 12)
+# --------------------------------------------------------------------------------------------
+
+
+def _cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-c", "from cpwords.cli import main; main()", *args],
+        input=stdin, capture_output=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_snake_reads_stdin_as_it_reads_a_file() -> None:
+    # A byte-order mark was refused on stdin only; Latin-1 was "not a word", not "not UTF-8".
+    bom = _cli("snake", "-", "--json", stdin=b"\xef\xbb\xbfrun\nnausea\nseasick\n")
+    assert bom.returncode == 0, bom.stderr
+    assert json.loads(bom.stdout)["solution"] == ["run", "nausea", "seasick"]
+    latin = _cli("snake", "-", stdin=b"caf\xe9\nrun\n")
+    assert latin.returncode == 2 and b"not UTF-8" in latin.stderr
+    assert latin.stderr.count(b"\n") == 1
+
+
+def test_grid_limit_caps_the_json_listing_too(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["grid", "--limit", "3", "--json"], capsys)
+    row = json.loads(out)
+    assert code == 0 and len(row["solution"]) == 3 and len(row["quadruples"]) == 3
+    assert row["count"] > 3 and row["counts"]["quadruples"] == row["count"]
+    code, out, _ = run(["grid", "--limit", "3"], capsys)
+    assert "--limit N or --json for all" in out and "--list" not in out
+
+
+def test_grid_count_of_a_suffix_no_board_can_hold_is_bad_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(["grid", "--count", "ar,ld,at,zzz"], capsys)
+    one_line(code, err)
+    assert "'zzz'" in err
+
+
+def test_export_connectivity_is_refused_with_a_cp_sat_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = tmp_path / "w.txt"
+    words.write_text("run\nnausea\nseasick\nsickle\n", encoding="utf-8")
+    model = tmp_path / "m.pb"
+    args = ["snake", str(words), "--export-model", str(model), "--export-connectivity", "none"]
+    code, _, err = run(args, capsys)
+    one_line(code, err)
+    assert not model.exists()

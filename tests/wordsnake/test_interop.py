@@ -181,7 +181,12 @@ def test_export_refuses_too_large_and_existing_files(tmp_path, capsys, monkeypat
     out_file = tmp_path / "big.atsp"
     monkeypatch.setattr(tsplib, "DEFAULT_MAX_BYTES", 10_000)  # 61^2 entries do not fit
     code, _, err = run(["snake", str(wfile), "--export-tsplib", str(out_file)], capsys)
-    assert code == 2 and "GB" in err and err.count("\n") == 1 and not out_file.exists()
+    assert code == 2 and "GiB" in err and err.count("\n") == 1 and not out_file.exists()
+    # Issue 23, item 12: the limit of 2 GiB (2 * 2^30 bytes) printed as "2.15 GB".
+    monkeypatch.setattr(tsplib, "DEFAULT_MAX_BYTES", 2 * 1024**3)
+    monkeypatch.setattr(tsplib, "estimated_bytes", lambda instance: 3 * 1024**3)
+    code, _, err = run(["snake", str(wfile), "--export-tsplib", str(out_file)], capsys)
+    assert code == 2 and "(limit 2.00 GiB)" in err and "3.00 GiB" in err
     assert not list(tmp_path.glob(".*part*"))
     monkeypatch.undo()
     # an ENABLE-sized list is refused from its size alone, before anything is written

@@ -230,6 +230,8 @@ def grid(
         raise InputError("--count-limit needs --unique")
     lexicon = alias(dict_path, lexicon, "--dict", "--lexicon")
     list_max = alias(limit, list_max, "--limit", "--list")
+    # --limit N caps the listing, text and JSON alike; without it, text shows 60, JSON all.
+    json_max = list_max
     list_max = 60 if list_max is None else list_max
     if lexicon is not None:
         reject_unused(ctx, "with --dict", {"top": "--top"})
@@ -302,6 +304,12 @@ def grid(
         raise SystemExit(exit_status(res.status.value, stopped))
     if quadruple is not None:
         sufs = parse_suffixes(quadruple, board)
+        wrong = [t for t in sufs if len(t) != tokens.suffix_length]
+        if wrong:  # no board can hold it: bad input, not "no answer"
+            raise InputError(
+                f"suffix {wrong[0]!r} has {len(wrong[0])} letters, not the "
+                f"{tokens.suffix_length} of --suffix-length"
+            )
         # The count keeps its own limit (and Ctrl-C), so a stopped count is a lower bound.
         with time_guard(deadline, grace=0.5), progress("grid: counting", enabled=not as_json):
             cnt = count_completions(
@@ -350,7 +358,16 @@ def grid(
         # The design keeps its own limit (and Ctrl-C): the classes counted so far are kept.
         with time_guard(deadline, grace=1.0):
             code = _run_unique(
-                board, tokens, sym, base, show, list_max, count_limit, deadline, as_json
+                board,
+                tokens,
+                sym,
+                base,
+                show,
+                list_max,
+                count_limit,
+                deadline,
+                as_json,
+                json_max,
             )
         raise SystemExit(code)
     guard = time_guard(deadline, grace=0.3)
@@ -373,10 +390,11 @@ def grid(
                 bound=n if e.complete and e.count else None,
                 gap=0.0 if e.complete and e.count else None, method=res.method,
                 verified=res.verified,
-                wall_time=e.wall_time, solution=[list(q.suffixes) for q in e.quadruples],
+                wall_time=e.wall_time,
+                solution=[list(q.suffixes) for q in e.quadruples[:json_max]],
                 counts={"quadruples": e.count}, interrupted=interrupted, complete=e.complete,
                 stopped=e.stopped, orbit_size=e.orbit_size, count=e.count, stats=e.stats,
-                quadruples=[q.to_dict(board) for q in e.quadruples],
+                quadruples=[q.to_dict(board) for q in e.quadruples[:json_max]],
             )
         )  # fmt: skip
     else:
@@ -403,7 +421,7 @@ def grid(
             for j in range(0, len(rows), 6):
                 click.echo("  " + "  |  ".join(rows[j : j + 6]))
             if e.count > list_max:
-                click.echo(f"  ... {e.count - list_max} more (--list N or --json for all)")
+                click.echo(f"  ... {e.count - list_max} more (--limit N or --json for all)")
     if e.count == 0 and e.complete and not as_json:
         click.echo("no suffix quadruple admits a full board")
     raise SystemExit(exit_status(status, interrupted))
@@ -419,6 +437,7 @@ def _run_unique(
     count_limit: int | None,
     deadline: Deadline,
     as_json: bool,
+    json_max: int | None = None,
 ) -> int:
     from collections import Counter
 
@@ -442,7 +461,7 @@ def _run_unique(
             result_row(
                 base, status=status, objective=n if uniq else None,
                 bound=n if exact else None, gap=0.0 if exact else None, method="grid-design",
-                solution=[list(p.suffixes) for p in uniq],
+                solution=[list(p.suffixes) for p in uniq[:json_max]],
                 counts={"classes": len(d.puzzles), "unique": len(uniq)},
                 verified=True if uniq else None,  # re-solved independently, else CheckError
                 interrupted=interrupted,
@@ -451,9 +470,9 @@ def _run_unique(
                     "unique_count": len(uniq), "count_limit": count_limit,
                     "wall_time": d.wall_time,
                     "stats": {k: v for k, v in d.stats.items() if k != "counts"},
-                    "quadruples": [p.to_dict(board) for p in uniq],
+                    "quadruples": [p.to_dict(board) for p in uniq[:json_max]],
                     "others": [{"suffixes": list(p.suffixes), "count": p.count_up_to_symmetry,
-                                "count_exact": p.count_exact} for p in others]}
+                                "count_exact": p.count_exact} for p in others[:json_max]]}
         )  # fmt: skip
         return exit_status(status, interrupted)
     click.echo("\n".join(_header(board, tokens, sym.order)))
@@ -489,7 +508,7 @@ def _run_unique(
         for j in range(0, len(rows), 5):
             click.echo("  " + "  |  ".join(rows[j : j + 5]))
         if len(others) > list_max:
-            click.echo(f"  ... {len(others) - list_max:,} more (--list N or --json for all)")
+            click.echo(f"  ... {len(others) - list_max:,} more (--limit N or --json for all)")
     if not uniq:
         click.echo("no suffix quadruple has a unique full board" + ("" if d.complete else " yet"))
     return exit_status(status, interrupted)

@@ -237,9 +237,9 @@ def letterboxed(
         reject_unused(ctx, "without --list or --all", {"limit": "--limit"})
     proposed = answer(check_file, check_text, "proposed solution")
     if proposed is not None:
-        # The rules need no lexicon; membership is checked only against a given --dict.
-        lex = load_lexicon(dict_path) if dict_path else None
-        ctx.exit(_run_check(box, proposed[0], lex, as_json))
+        # Every word must be in the dictionary: --dict, else the default one (as the solver and
+        # grid --check-text use).
+        ctx.exit(_run_check(box, proposed[0], _load(dict_path), as_json))
     if method != "dp" and (all_solutions or max_words):
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 import time
 from collections import Counter
 from typing import Any
@@ -19,6 +18,7 @@ from cpwords.cli._common import (
     force_option,
     one_stdin,
     progress,
+    read_text,
     reject_unused,
     require_file,
     result_row,
@@ -49,8 +49,9 @@ from cpwords.wordsnake.spec import (
 def _instance(file: str | None, cyclic: bool, proper: bool) -> WordsnakeInstance:
     if file is None:
         return builtin_instance(cyclic, proper)
-    if file == "-":
-        words = parse_word_lines(sys.stdin.read(), "<stdin>")
+    if file == "-":  # as a file would be read: a byte-order mark dropped, non-UTF-8 refused
+        text, _ = read_text("-", "word list")
+        words = parse_word_lines(text, "<stdin>")
         return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>")
     return load_instance(file, cyclic, proper)
 
@@ -271,6 +272,10 @@ def _refuse_unused(
         reject_unused(ctx, "with --export-*", _SOLVING)
         if export_model is None:
             reject_unused(ctx, "with --export-tsplib alone", {"export_connectivity": _CONNECTIVITY})
+        elif export_model.lower().endswith((".pb", ".pbtxt")):
+            # A CP-SAT model (.pb, .pbtxt) is always exact: it has no relaxation to choose.
+            reject_unused(ctx, "with a CP-SAT model (MPS/LP only)",
+                          {"export_connectivity": _CONNECTIVITY})  # fmt: skip
         return
     reject_unused(
         ctx, "without --export-*", {"force": "--force", "export_connectivity": _CONNECTIVITY}

@@ -54,7 +54,7 @@ def _refuse_large(instance: WordsnakeInstance, bytes_per_entry: int, peer: str) 
     if need > MEMORY_FRACTION * avail:
         raise InputError(
             f"{peer} needs the full {dim} x {dim} cost matrix, about "
-            f"{need / 1e9:.1f} GB, more than half the {avail / 1e9:.1f} GB available"
+            f"{need / 2**30:.1f} GiB, more than half the {avail / 2**30:.1f} GiB available"
         )
 
 
