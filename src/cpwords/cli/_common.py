@@ -309,6 +309,30 @@ def shared_options(
     return deco
 
 
+def blocklist_options() -> Callable[[F], F]:
+    """``--blocklist FILE`` and ``--no-blocklist``: the words a generated puzzle must not show
+    (:mod:`cpwords.core.blocklist`; the default list is on)."""
+
+    def deco(f: F) -> F:
+        f = click.option(
+            "--no-blocklist",
+            "no_blocklist",
+            is_flag=True,
+            help="Turn the default blocklist off (a --blocklist FILE still applies).",
+        )(f)
+        return click.option(
+            "--blocklist",
+            "blocklist_file",
+            metavar="FILE",
+            type=click.Path(),
+            default=None,
+            help="Words that generated puzzles must not show, one a line, on top of the "
+            "default blocklist (profanity and slurs, from the better-profanity package).",
+        )(f)
+
+    return deco
+
+
 def force_option() -> Callable[[F], F]:
     """``--force``: write into a non-empty folder cpwords did not create."""
     return click.option("--force", is_flag=True, help=HELP["force"])

@@ -11,6 +11,7 @@ from cpwords.cli._common import (
     Deadline,
     alias,
     answer,
+    blocklist_options,
     check_row,
     echo_json,
     exit_status,
@@ -21,6 +22,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
+from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.result import listing_status
 from cpwords.grid.rules import (
@@ -37,17 +39,31 @@ from cpwords.grid.rules import (
     load_board,
     parse_fill,
     parse_suffixes,
+    validate_cut_options,
     wordfreq_tokens,
 )
 
 
-def _tokens(top: int, lexicon: str | None, L: int, P: int, plurals: bool) -> GridTokens:
-    if lexicon is None:
+def _tokens(
+    top: int, lexicon: str | None, L: int, P: int, plurals: bool, block: Blocklist | None = None
+) -> GridTokens:
+    """The tokens of the lexicon; with ``block``, its blocked words left out first."""
+    if lexicon is None and not block:
         return wordfreq_tokens(top, L, P, plurals)
-    from cpwords.core.lexicon import load_lexicon
+    from cpwords.core.lexicon import load_lexicon, wordfreq_lexicon
 
-    lex = load_lexicon(lexicon)
-    return cut_words(lex.words, L, P, lex.source, plurals)
+    if lexicon is None:
+        validate_cut_options(L, P)
+        words, source = list(wordfreq_lexicon(top)), f"wordfreq top {top}"
+    else:
+        lex = load_lexicon(lexicon)
+        words, source = list(lex.words), lex.source
+    if block:
+        kept = [w for w in words if not block.blocks(w)]
+        if len(kept) < len(words):
+            source += f" less {len(words) - len(kept)} blocked words"
+        words = kept
+    return cut_words(words, L, P, source, plurals)
 
 
 def _fill(file: str | None, text: str | None, option: str) -> dict[str, str] | None:
@@ -157,6 +173,7 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     metavar="N",
     help="With --unique: stop counting a class at N boards (faster; default exact).",
 )
+@blocklist_options()
 @shared_options(
     dictionary="the --top N most common words",
     limit="60 quadruples in text, all in JSON",
@@ -187,6 +204,8 @@ def grid(
     all_orientations: bool,
     unique: bool,
     count_limit: int | None,
+    blocklist_file: str | None,
+    no_blocklist: bool,
     as_json: bool,
 ) -> None:
     """List, count, solve or check prefix/suffix grid puzzles.
@@ -202,11 +221,13 @@ def grid(
     board is 'slot=token,...' or a JSON object); --unique keeps the quadruples with exactly
     one full board up to symmetry, each with a difficulty, and counts every other class. A
     listing or count stopped by the time limit or Ctrl-C keeps what it found, marked
-    incomplete (its count is a lower bound).
+    incomplete (its count is a lower bound). Generated boards are fit to print: a listing and
+    --solve leave the blocklist's words out of the lexicon, and --unique (whose uniqueness is
+    proven on the whole lexicon) withholds the designs whose answer shows a blocked word.
 
     JSON, beyond the conventions below: board, top, lexicon, lexicon_size, suffix_length,
     min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
-    complete, stopped.
+    complete, stopped; blocklist (source, with --unique withheld).
     """
     from cpwords.core.spec import solve
     from cpwords.grid.fill_spec import solve_grid
@@ -244,10 +265,20 @@ def grid(
         )  # fmt: skip
     if partial is None:
         reject_unused(ctx, "without --solve", {"workers": "--workers", "seed": "--seed"})
+    block = None
+    if quadruple is not None or check is not None:  # the user's own board: counted as it is
+        blocking = {"blocklist_file": "--blocklist", "no_blocklist": "--no-blocklist"}
+        reject_unused(ctx, "with --count/--check (nothing is generated)", blocking)
+    else:  # a listing's example boards, a --solve completion, --unique designs
+        block = load_blocklist(blocklist_file, enabled=not no_blocklist)
     board = load_board(board_path)
     with time_guard(deadline), progress("grid", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
-        tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
+        # A listing fills boards from the lexicon less its blocked words; --unique proves
+        # uniqueness on the whole lexicon and withholds the designs that show a blocked word.
+        tokens = _tokens(
+            top, lexicon, suffix_length, min_prefix, plurals, None if unique else block
+        )
         tick.update(stage="symmetry")
         sym = board_symmetry(board, not all_orientations)
     base: dict[str, Any] = {
@@ -259,6 +290,8 @@ def grid(
         "min_prefix": min_prefix,
         "group_order": sym.order,
     }
+    if block is not None:
+        base["blocklist"] = {"source": block.source}
     if check is not None:
         fill = check
         problems = grid_problems(board, fill, tokens.words, suffix_length, min_prefix)
@@ -368,6 +401,7 @@ def grid(
                 deadline,
                 as_json,
                 json_max,
+                block,
             )
         raise SystemExit(code)
     guard = time_guard(deadline, grace=0.3)
@@ -438,6 +472,7 @@ def _run_unique(
     deadline: Deadline,
     as_json: bool,
     json_max: int | None = None,
+    block: Blocklist | None = None,
 ) -> int:
     from collections import Counter
 
@@ -450,6 +485,12 @@ def _run_unique(
         )  # fmt: skip
     uniq = d.unique
     others = [p for p in d.puzzles if not p.unique]
+    withheld = 0
+    if block:  # unique on the whole lexicon, but not to be printed
+        clean = [p for p in uniq if not block.any_blocked(board_words(board, p.example))]
+        withheld = len(uniq) - len(clean)
+        uniq = tuple(clean)
+        base = base | {"blocklist": {"source": block.source, "withheld": withheld}}
     # Complete: the unique puzzles are all of them (none: INFEASIBLE); stopped: those found in
     # the classes counted so far (FEASIBLE, or UNKNOWN when none yet).
     status = listing_status(len(uniq), d.complete).value
@@ -484,6 +525,11 @@ def _run_unique(
         f"up to symmetry (enumerated in {d.stats['enumerate_time']:.2f} s, counted in "
         f"{d.stats['count_time']:.2f} s)"
     )
+    if block is not None and withheld:
+        click.echo(
+            f"withheld {withheld} more whose answer shows a blocked word ({block.source}; "
+            "--no-blocklist shows them)"
+        )
     hist = Counter(p.count_up_to_symmetry for p in d.puzzles)
     top = ", ".join(f"{c:,}: {n:,}" for c, n in sorted(hist.items())[:8])
     click.echo(f"boards   classes by completions (up to symmetry): {top}" +

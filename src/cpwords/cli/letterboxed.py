@@ -13,6 +13,7 @@ from cpwords.cli._common import (
     Deadline,
     TimeLimitReached,
     answer,
+    blocklist_options,
     check_row,
     echo_json,
     exit_status,
@@ -23,6 +24,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
+from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, load_lexicon
 from cpwords.core.result import SolveResult, Status
@@ -158,6 +160,7 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
     metavar="D",
     help="With --generate: give up after D drawn boxes (default 1000 * K).",
 )
+@blocklist_options()
 @shared_options(
     dictionary=f"wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words",
     limit="all",
@@ -187,6 +190,8 @@ def letterboxed(
     max_solutions: int | None,
     min_playable: int,
     max_draws: int | None,
+    blocklist_file: str | None,
+    no_blocklist: bool,
     as_json: bool,
 ) -> None:
     deadline = Deadline(time_limit)
@@ -215,9 +220,12 @@ def letterboxed(
                 max_draws,
                 deadline,
                 as_json,
+                load_blocklist(blocklist_file, enabled=not no_blocklist),
             )
         )
     design = {
+        "--blocklist": blocklist_file is not None,
+        "--no-blocklist": no_blocklist,
         "--unique": unique,
         "--max-solutions": max_solutions is not None,
         "--min-playable": min_playable != 0,
@@ -374,6 +382,7 @@ def _run_generate(
     max_draws: int | None,
     deadline: Deadline,
     as_json: bool,
+    block: Blocklist | None = None,
 ) -> int:
     from cpwords.letterboxed.models.design import generate_boxes
 
@@ -393,6 +402,7 @@ def _run_generate(
             min_playable=min_playable,
             max_draws=max_draws,
             time_limit=deadline.remaining(),
+            blocklist=block,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
@@ -426,6 +436,7 @@ def _run_generate(
         "one_word": "a 1-word solution",
         "needs_3_or_more": "no 2-word solution",
         "too_many_2_word": "too many 2-word solutions",
+        "blocked": "a blocked word in a 2-word solution",
     }
     rej = [f"{n:,} {reasons[r]}" for r, n in gen.rejected.items() if n]
     if rej:
