@@ -173,3 +173,16 @@ def test_unique_designs_whose_answer_shows_a_blocked_word_are_withheld(
     again = json.loads(out)
     assert again["blocklist"]["withheld"] >= 1 and str(mine) in again["blocklist"]["source"]
     assert row["quadruples"][0]["suffixes"] not in [q["suffixes"] for q in again["quadruples"]]
+
+
+def test_a_board_only_blocked_words_complete_is_still_solved_not_called_infeasible(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "No completion" is a proof on the whole lexicon: the blocklist only chooses among them.
+    args = ["--top", "5000", "--solve-text", "s1=ck,s2=ll,s3=nd,s4=ss", "--workers", "1"]
+    code, out, _ = run(capsys, *args, "--json")
+    row = json.loads(out)
+    assert code == 0 and row["status"] == "FEASIBLE"
+    assert row["blocklist"]["every_completion_blocked"] is True
+    code, _, err = run(capsys, *args)
+    assert code == 0 and "every completion of this board uses a blocked word" in err

@@ -24,7 +24,7 @@ from cpwords.cli._common import (
 )
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
-from cpwords.core.result import listing_status
+from cpwords.core.result import Status, listing_status
 from cpwords.grid.rules import (
     DEFAULT_MIN_PREFIX,
     DEFAULT_SUFFIX_LENGTH,
@@ -315,6 +315,21 @@ def grid(
                 board, tokens, fill, time_limit=deadline.remaining() or 60.0, workers=workers,
                 seed=seed,
             )  # fmt: skip
+            if block and res.status is Status.INFEASIBLE:
+                # "No completion" must stay a proof on the whole lexicon: only the blocked
+                # words can complete this board, so one is shown, with a warning.
+                tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
+                res = solve_grid(
+                    board, tokens, fill, time_limit=deadline.remaining() or 60.0,
+                    workers=workers, seed=seed,
+                )  # fmt: skip
+                if res.solution is not None:  # said in JSON by the key, in text here
+                    base["blocklist"]["every_completion_blocked"] = True
+                if res.solution is not None and not as_json:
+                    click.echo(
+                        "cpwords: warning: every completion of this board uses a blocked word",
+                        err=True,
+                    )
         stopped = bool(res.solver_info.get("interrupted"))
         if as_json:
             sol = res.solution
