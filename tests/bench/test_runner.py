@@ -47,7 +47,27 @@ def _toy_run(
         return SolveResult(Status.FEASIBLE, v, None, 0.0, [v], "half")
     if method == "liar":  # claims more than the optimum, with a wrong solution
         return SolveResult(Status.FEASIBLE, n + 1, None, 0.0, [n], "liar")
+    if method == "patient":
+        return _patient(n, params)
     raise RuntimeError("boom")
+
+
+def _patient(n: int, params: Any) -> SolveResult:
+    """Like the real methods on Ctrl-C: return the best answer so far (marked interrupted).
+    With ``grandchild``, it first starts a process that ignores Ctrl-C (like a forked flow
+    solve), and writes that process's pid to the file ``mark``."""
+    pids = []
+    if params.get("grandchild"):
+        ignoring = "import signal, time; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+        kid = subprocess.Popen([sys.executable, "-c", ignoring + "time.sleep(300)"])
+        pids.append(kid.pid)
+    Path(params["mark"]).write_text(" ".join(map(str, pids)) + "\n", encoding="utf-8")
+    try:
+        time.sleep(300)
+    except KeyboardInterrupt:
+        return SolveResult(Status.FEASIBLE, n - 1, None, 1.0, [n - 1], "patient",
+                           solver_info={"interrupted": True})  # fmt: skip
+    return SolveResult(Status.OPTIMAL, n, n, 0.0, [n], "patient")
 
 
 TOY = PuzzleSpec(
@@ -58,6 +78,7 @@ TOY = PuzzleSpec(
         "exact": MethodInfo("exact"),
         "half": MethodInfo("heuristic", seeded=True),
         "liar": MethodInfo("heuristic"),
+        "patient": MethodInfo("exact"),
         "boom": MethodInfo("baseline"),
     },
     make_instance=_toy_make,
@@ -265,6 +286,48 @@ def test_torn_last_line_is_dropped_and_its_task_redone(tmp_path: Path) -> None:
     assert out.read_bytes().endswith(b"\n")
 
 
+def test_a_whole_last_row_without_its_newline_is_kept(tmp_path: Path) -> None:
+    # Issue 23, item 11: such a row (a file edited by hand) was dropped and its task redone.
+    s = load_suite(toy_suite(tmp_path))
+    out = tmp_path / "r.jsonl"
+    run_tasks(s.tasks[:3], out, executor="serial")
+    out.write_bytes(out.read_bytes().rstrip(b"\n"))
+    assert len(read_rows(out)) == 3
+    again = run_tasks(s.tasks[:4], out, executor="serial")
+    assert (again.skipped, again.ran) == (3, 1)
+    assert Counter(r["key"] for r in read_rows(out)) == Counter(t.key for t in s.tasks[:4])
+
+
+@pytest.mark.parametrize("defect", ["missing", "directory", "not_utf8"])
+def test_an_instance_that_cannot_be_made_is_bad_input_and_gets_no_row(
+    tmp_path: Path, defect: str
+) -> None:
+    # Issue 23, item 11: the run exited 0 with "1 errors" and kept an ERROR row.
+    words = tmp_path / "words.txt"
+    if defect == "directory":
+        words.mkdir()
+    elif defect == "not_utf8":
+        words.write_bytes(b"caf\xe9\nrun\n")
+    body = (
+        '[suite]\nname = "bad"\ntime_limit = 5\n'
+        '[[instances]]\npuzzle = "wordsnake"\nfile = "words.txt"\n'
+        '[[instances]]\npuzzle = "wordsnake"\nwords = ["run", "nausea"]\n'
+        '[[methods]]\npuzzle = "wordsnake"\nmethod = "greedy"\n'
+    )
+    suite = write_suite(tmp_path, body)
+    out = tmp_path / "r.jsonl"
+    res = subprocess.run(
+        _cli("bench", str(suite), "--out", str(out), "--executor", "serial", "--json"),
+        env=_env(), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert res.returncode == 2, res.stderr
+    cause = {"missing": "not found", "directory": "directory", "not_utf8": "UTF-8"}[defect]
+    assert res.stderr.count("\n") == 1 and cause in res.stderr, res.stderr
+    summary = json.loads(res.stdout)
+    assert (summary["ran"], summary["invalid"], summary["lost"]) == (1, 1, 0)
+    assert len(read_rows(out)) == 1  # the good instance's row only
+
+
 def test_a_malformed_middle_line_is_an_error(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     out.write_text('{"schema": "cpwords-bench/1", "key": "a"}\nnot json\n{"schema": "x"}\n')
@@ -435,6 +498,68 @@ def test_interrupt_keeps_finished_rows_and_exits_130(tmp_path: Path) -> None:
     assert "resume" in err
     rows = read_rows(out)
     assert rows and len({r["key"] for r in rows}) == len(rows)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+@pytest.mark.parametrize(
+    "mode",
+    [
+        ["--executor", "serial"],
+        ["--jobs", "1"],
+        ["--isolate", "--jobs", "1"],
+        ["--executor", "serial", "--isolate"],
+    ],
+    ids=["serial", "process", "process-isolate", "serial-isolate"],
+)
+def test_interrupted_task_is_not_recorded_and_nothing_is_left_running(
+    tmp_path: Path, mode: list[str]
+) -> None:
+    # Issue 23, item 2: with --executor serial, Ctrl-C saved the interrupted solve as a
+    # finished row (exit 0); with the process pool the command never exited and the forked
+    # flow solve lived on; with --isolate, exit came when the task had finished.
+    mark = tmp_path / "started"
+    in_process = mode == ["--executor", "serial"]  # there the method stops its own children
+    body = (
+        f'[suite]\nname = "patience"\npuzzle = "{PUZZLE}"\ntime_limit = 600\n'
+        "[[instances]]\nn = 3\n"
+        f'[[methods]]\nmethod = "patient"\nparams = {{ mark = "{mark}", '
+        f"grandchild = {str(not in_process).lower()} }}\n"
+    )
+    suite = write_suite(tmp_path, body)
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        _cli("bench", str(suite), "--out", str(out), "--quiet", *mode),
+        env=_env(),
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    kids: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not mark.is_file():
+            assert proc.poll() is None, proc.communicate()[1]
+            time.sleep(0.05)
+        assert mark.is_file(), "the task never started"
+        time.sleep(0.2)  # the mark is written: let the task reach its sleep
+        kids = [int(k) for k in mark.read_text(encoding="utf-8").split()]
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's process group
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert "resume" in err
+        assert read_rows(out) == [], "the interrupted task was recorded as done"
+        for _ in range(100):  # SIGKILL is delivered at once; the process ends a moment later
+            if not any(_alive(k) for k in kids):
+                break
+            time.sleep(0.05)
+        assert not [k for k in kids if _alive(k)], "a process the task started outlived it"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for k in kids:
+            if _alive(k):
+                os.kill(k, signal.SIGKILL)
 
 
 def test_dask_executor_on_a_local_cluster(tmp_path: Path) -> None:

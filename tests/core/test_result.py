@@ -40,3 +40,13 @@ def test_to_dict_is_json() -> None:
     row = json.loads(r.to_json())
     assert row["status"] == "OPTIMAL" and row["gap"] == 0 and row["solution"] == ["a", "b"]
     assert "verified" in r.summary()
+
+
+def test_a_gap_that_is_not_zero_never_prints_as_zero() -> None:
+    # Issue 23, item 9: 9,772,166 against a bound of 9,772,190 printed "gap 0.00%".
+    from cpwords.core.result import SolveResult, Status, format_gap
+
+    res = SolveResult(Status.FEASIBLE, 9772166.0, 9772190.0, 60.0, [], "auto")
+    assert "0.00%" not in res.summary() and "0.00025%" in res.summary()
+    assert format_gap(0.0) == "0.00%" and format_gap(0.5) == "50.00%"
+    assert format_gap(1e-12) != "0.00%"

@@ -136,3 +136,53 @@ def test_other_board_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     assert not grid_problems(
         load_board(f), obj["quadruples"][0]["board"], words.read_text().split()
     )
+
+
+# Issue 23, item 13: generated boards spelled profanity ("fuck", "rape" in a --solve-text
+# 's1=ck,c=ro' completion); a blocklist is now on by default for what cpwords generates.
+
+
+def test_generated_boards_show_no_blocked_word(capsys: pytest.CaptureFixture[str]) -> None:
+    from cpwords.core.blocklist import load_blocklist
+    from cpwords.grid.rules import board_words
+
+    block = load_blocklist()
+    code, out, _ = run(capsys, "--solve-text", "s1=ck,c=ro", "--json", "--workers", "1")
+    row = json.loads(out)
+    assert code == 0 and row["blocklist"]["source"].startswith("better-profanity")
+    assert not block.any_blocked(board_words(default_board(), row["solution"]))
+    code, out, _ = run(capsys, "--json", "--limit", "40")
+    row = json.loads(out)
+    assert code == 0 and "blocked words" in row["lexicon"]
+    for q in row["quadruples"]:
+        assert not block.any_blocked(q["words"]), q["words"]
+    code, _, err = run(capsys, "--count", "ar,ld,at,ng", "--no-blocklist")
+    assert code == 2 and "nothing is generated" in err
+
+
+def test_unique_designs_whose_answer_shows_a_blocked_word_are_withheld(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--unique", "--top", "20000", "--count-limit", "2", "--json"]
+    code, out, _ = run(capsys, *args)
+    row = json.loads(out)
+    assert code == 0 and row["blocklist"]["withheld"] == 0 and row["counts"]["unique"] >= 1
+    mine = tmp_path / "mine.txt"
+    mine.write_text("# words of my own\n" + row["quadruples"][0]["words"][0] + "\n")
+    code, out, _ = run(capsys, *args, "--blocklist", str(mine))
+    again = json.loads(out)
+    assert again["blocklist"]["withheld"] >= 1 and str(mine) in again["blocklist"]["source"]
+    assert row["quadruples"][0]["suffixes"] not in [q["suffixes"] for q in again["quadruples"]]
+
+
+def test_a_board_only_blocked_words_complete_is_still_solved_not_called_infeasible(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "No completion" is a proof on the whole lexicon: the blocklist only chooses among them.
+    args = ["--top", "5000", "--solve-text", "s1=ck,s2=ll,s3=nd,s4=ss", "--workers", "1"]
+    code, out, _ = run(capsys, *args, "--json")
+    row = json.loads(out)
+    assert code == 0 and row["status"] == "FEASIBLE"
+    assert row["blocklist"]["every_completion_blocked"] is True
+    code, _, err = run(capsys, *args)
+    assert code == 0 and "every completion of this board uses a blocked word" in err

@@ -6,6 +6,7 @@ import itertools
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -254,3 +255,49 @@ def test_doctests() -> None:
     for mod in (letterboxed_design, rules):
         res = doctest.testmod(mod)
         assert res.failed == 0 and res.attempted > 0
+
+
+def test_generated_boxes_show_no_blocked_word(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 23, item 13: the generator drew its solutions from a frequency list with
+    # profanity and slurs; a blocklist (the default one plus a file of one's own) rejects a
+    # box whose solutions show a blocked word.
+    def generate(*extra: str) -> dict[str, Any]:
+        with pytest.raises(SystemExit) as exc:
+            main(["letterboxed", "--generate", "1", "--seed", "3", "--json", *extra])
+        assert exc.value.code == 0
+        return json.loads(capsys.readouterr().out)
+
+    first = generate()
+    box = first["boxes"][0]
+    shown = {w for pair in box["two_word_solutions"] for w in pair}
+    mine = tmp_path / "mine.txt"
+    mine.write_text(sorted(shown)[0] + "\n", encoding="utf-8")
+    second = generate("--blocklist", str(mine))
+    assert second["rejected"]["blocked"] >= 1
+    assert second["solution"] != first["solution"]
+    for pair in second["boxes"][0]["two_word_solutions"]:
+        assert sorted(shown)[0] not in pair
+    with pytest.raises(SystemExit) as exc:
+        main(["letterboxed", "abc-def-ghi-jkl", "--no-blocklist"])
+    assert exc.value.code == 2 and "needs --generate" in capsys.readouterr().err
+
+
+def test_the_blocklist_is_better_profanity_plus_ones_own(tmp_path: Path) -> None:
+    from cpwords.core.blocklist import load_blocklist
+
+    default = load_blocklist()
+    assert default.blocks("Fuck") and default.blocks("rape") and not default.blocks("rock")
+    mine = tmp_path / "mine.txt"
+    mine.write_text("\ufeffRock  # a name I do not want\n\n", encoding="utf-8")
+    both = load_blocklist(mine)
+    assert both.blocks("rock") and both.blocks("fuck") and str(mine) in both.source
+    only = load_blocklist(mine, enabled=False)
+    assert only.blocks("rock") and not only.blocks("fuck")
+    assert not load_blocklist(enabled=False) and load_blocklist(enabled=False).source == "off"
+    with pytest.raises(InputError, match="not found"):
+        load_blocklist(tmp_path / "missing.txt")
+    (tmp_path / "latin.txt").write_bytes(b"caf\xe9\n")
+    with pytest.raises(InputError, match="not UTF-8"):
+        load_blocklist(tmp_path / "latin.txt")

@@ -373,6 +373,10 @@ def test_cli_check(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(["letterboxed", *box, "--check-text", "psychology zap", "--json"], capsys)
     data = json.loads(out)
     assert code == 1 and data["valid"] is False and data["problems"]
+    # Issue 23, item 12: without --dict no word was looked up, so a non-word passed; the
+    # default dictionary is used, as by the solver and grid --check-text.
+    code, out, _ = _run(["letterboxed", *box, "--check-text", "PSYCHOLOGY YUKAZ"], capsys)
+    assert code == 1 and out.startswith("invalid") and "yukaz" in out
 
 
 def test_cli_no_solution_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -135,6 +135,38 @@ def test_corrupt_cache_is_rebuilt(tmp_path: Path, _private_cache: Path) -> None:
     assert load_letterpress_index(f).from_cache
 
 
+def test_a_cache_file_corrupted_in_a_valid_format_is_detected_and_rebuilt(
+    tmp_path: Path, _private_cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 23, item 11: a well-formed npz with altered arrays failed every later run (the
+    # checker refused the listing) until `cpwords cache clear`, with no word of the cache.
+    import numpy as np
+
+    from cpwords.cli import main
+
+    f = tmp_path / "words.txt"
+    f.write_text("cat\nact\ntaco\n")
+    load_letterpress_index(f)
+    (cached,) = (_private_cache / "letterpress").glob("*.npz")
+    with np.load(cached) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["bits"] = np.zeros_like(arrays["bits"])  # every word now spelled by any bag
+    with open(cached, "wb") as fh:
+        np.savez(fh, **arrays)
+    again = load_letterpress_index(f)
+    assert not again.from_cache and "corrupt" in again.cache_problem
+    assert again.query("cat")[0] == ["act", "cat"]
+    healed = load_letterpress_index(f)
+    assert healed.from_cache and not healed.cache_problem
+    with open(cached, "wb") as fh:
+        np.savez(fh, **arrays)
+    with pytest.raises(SystemExit) as exc:
+        main(["letterpress", "cat", "--dict", str(f)])
+    assert exc.value.code == 0
+    err = capsys.readouterr().err
+    assert err.startswith("cpwords: warning: the cached index") and "rebuilt" in err
+
+
 def test_unwritable_cache_still_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file-not-dir"
     blocker.write_text("x")

@@ -181,7 +181,12 @@ def test_export_refuses_too_large_and_existing_files(tmp_path, capsys, monkeypat
     out_file = tmp_path / "big.atsp"
     monkeypatch.setattr(tsplib, "DEFAULT_MAX_BYTES", 10_000)  # 61^2 entries do not fit
     code, _, err = run(["snake", str(wfile), "--export-tsplib", str(out_file)], capsys)
-    assert code == 2 and "GB" in err and err.count("\n") == 1 and not out_file.exists()
+    assert code == 2 and "GiB" in err and err.count("\n") == 1 and not out_file.exists()
+    # Issue 23, item 12: the limit of 2 GiB (2 * 2^30 bytes) printed as "2.15 GB".
+    monkeypatch.setattr(tsplib, "DEFAULT_MAX_BYTES", 2 * 1024**3)
+    monkeypatch.setattr(tsplib, "estimated_bytes", lambda instance: 3 * 1024**3)
+    code, _, err = run(["snake", str(wfile), "--export-tsplib", str(out_file)], capsys)
+    assert code == 2 and "(limit 2.00 GiB)" in err and "3.00 GiB" in err
     assert not list(tmp_path.glob(".*part*"))
     monkeypatch.undo()
     # an ENABLE-sized list is refused from its size alone, before anything is written
@@ -338,3 +343,74 @@ def test_study_families_random_strings_and_repeats(tmp_path):
     for bad in ({"alphabet": "AB", "n": 5, "seed": 1}, {"alphabet": "ab", "n": 0, "seed": 1}):
         with pytest.raises(InputError):
             make_instance(bad, tmp_path)
+
+
+# Issue 23, item 7: the peers ignored their limits and Ctrl-C (OR-Tools ran 57 s after a
+# Ctrl-C, LKH 85 s); they now run in a child process killed at the deadline or on Ctrl-C.
+
+FIVE = WordsnakeInstance(("run", "nausea", "seasick", "sickle", "lemon"))
+
+
+def _stubborn_routing(report, sm, time_limit, start):  # runs in the peer's process
+    report(([sm.dummy, 0, 1, 2, 3, 4], 0))  # one tour reported, then the limit ignored
+    import time
+
+    time.sleep(300)
+
+
+def _stubborn_lkh(report, params, problem):
+    import time
+
+    time.sleep(300)
+
+
+def test_a_peer_that_ignores_its_limit_is_killed_and_its_last_tour_kept(monkeypatch):
+    monkeypatch.setattr(wordsnake_peers, "_routing_search", _stubborn_routing)
+    res = wordsnake_peers.ortools_routing(FIVE, time_limit=0.2)
+    assert res.status.value == "FEASIBLE" and res.solver_info["stopped"] == "time_limit"
+    assert res.solution == list(FIVE.words)  # the tour it reported, decoded
+    assert res.objective == snake_score(FIVE.words, False, False)
+    assert not res.solver_info.get("interrupted")
+
+
+@needs_elkai
+def test_lkh_killed_at_its_deadline_answers_unknown_with_the_reason(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(wordsnake_peers, "_lkh_search", _stubborn_lkh)
+    res = solve_wordsnake(FIVE, "lkh", time_limit=0.2)
+    assert res.status.value == "UNKNOWN" and res.solution is None
+    assert "time limit" in res.solver_info["reason"]
+
+
+def test_ctrl_c_stops_ortools_routing_at_once_with_its_best_tour(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    wfile = tmp_path / "five.txt"
+    wfile.write_text("\n".join(FIVE.words) + "\n", encoding="utf-8")
+    cmd = [sys.executable, "-c", "from cpwords.cli import main; main()", "snake", str(wfile)]
+    env = os.environ | {"CPWORDS_PROGRESS": "lines"}
+    proc = subprocess.Popen(
+        [*cmd, "--method", "ortools-routing", "--json"],  # the default limit: 60 s
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        line = ""
+        while "solving" not in line:  # "progress: solving ..." once the solve has begun
+            line = proc.stderr.readline()
+            assert line, proc.communicate()
+        time.sleep(1.0)  # guided local search is under way
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)  # before: 57 s
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    row = json.loads(out)
+    assert row["interrupted"] and row["status"] == "FEASIBLE" and row["objective"] == 30

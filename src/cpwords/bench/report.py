@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
@@ -269,11 +270,13 @@ def validate_report_dir(out_dir: str | Path, force: bool = False) -> Path:
     Raises
     ------
     InputError
-        ``out_dir`` is a file, or a non-empty folder without the marker (and not ``force``).
+        ``out_dir`` is a file, or a non-empty folder without the marker (and not ``force``),
+        or a folder this user cannot write (or create).
     """
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} exists and is not a directory")
+    _require_writable(out)
     if (
         not force
         and out.is_dir()
@@ -285,6 +288,17 @@ def validate_report_dir(out_dir: str | Path, force: bool = False) -> Path:
             "there (give a new or empty folder, or --force to write into it anyway)"
         )
     return out
+
+
+def _require_writable(folder: Path) -> None:
+    """Refuse a folder this user cannot write, or one whose nearest existing parent it cannot
+    write (the folder would have to be created there)."""
+    here = folder
+    while not here.exists() and here != here.parent:
+        here = here.parent
+    if not os.access(here, os.W_OK | os.X_OK):
+        what = "folder" if here == folder else f"folder {here}, where it would be created,"
+        raise InputError(f"cannot write the report into {folder}: the {what} is not writable")
 
 
 def write_report(

@@ -3,8 +3,9 @@
 Every row starts with ``{"schema": "cpwords-bench/1"``, which is how a file is recognised as a
 cpwords results file; any other non-empty file is never written to. Each row is written with one
 ``write`` on a file opened for appending, then ``fsync``-ed, so a crash loses at most the row
-being written; a torn last line (no final newline) is dropped on the next run and its task
-redone. An advisory lock stops two runners from writing the same file at once.
+being written; a torn last line (no final newline, not a whole row) is dropped on the next run
+and its task redone, while a whole row that only lacks its newline (a file edited by hand) is
+kept. An advisory lock stops two runners from writing the same file at once.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def read_rows(path: str | Path, *, strict: bool = True) -> list[dict[str, Any]]:
     Parameters
     ----------
     path : path-like
+        The results file; ``-`` reads standard input.
     strict : bool
         When True, a malformed line other than a torn last line is an error.
 
@@ -69,6 +71,14 @@ def read_rows(path: str | Path, *, strict: bool = True) -> list[dict[str, Any]]:
     InputError
         Missing file, not a cpwords results file, or a malformed line in the middle.
     """
+    if str(path) == "-":
+        import sys
+
+        data = sys.stdin.buffer.read()
+        p = Path("<stdin>")
+        if not is_results_text(data[:64]):
+            raise InputError("<stdin> is not a cpwords results file")
+        return list(_parse(data, str(p), strict))
     p = Path(path)
     if not p.exists():
         raise InputError(f"results file not found: {p}")
@@ -80,9 +90,20 @@ def read_rows(path: str | Path, *, strict: bool = True) -> list[dict[str, Any]]:
     return list(_parse(data, str(p), strict))
 
 
+def _whole_row(raw: bytes) -> dict[str, Any] | None:
+    """``raw`` as a row when it is one whole row (a last line without its newline), else None."""
+    try:
+        row = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return row if isinstance(row, dict) and row.get("schema") == SCHEMA else None
+
+
 def _parse(data: bytes, source: str, strict: bool) -> Iterator[dict[str, Any]]:
     lines = data.split(b"\n")
     complete = lines[:-1]  # the last element is b"" for a newline-terminated file, else torn
+    if lines[-1].strip() and _whole_row(lines[-1]) is not None:
+        complete = lines  # a whole last row without its newline
     for i, raw in enumerate(complete, start=1):
         if not raw.strip():
             continue
@@ -183,11 +204,19 @@ class ResultsWriter:
                 return  # the file ends cleanly
             idx = chunk.rfind(b"\n")
             if idx >= 0:
-                os.ftruncate(self._fd, start + idx + 1)
-                os.fsync(self._fd)
+                self._end_at(start + idx + 1, size)
                 return
             pos = start
-        os.ftruncate(self._fd, 0)  # a single torn line: nothing complete survives
+        self._end_at(0, size)  # a single line without its newline
+
+    def _end_at(self, cut: int, size: int) -> None:
+        """End the file cleanly after the last newline at ``cut``: a whole last row that only
+        lacks its newline gets one; a torn row is cut off."""
+        assert self._fd is not None
+        if _whole_row(os.pread(self._fd, size - cut, cut)) is not None:
+            os.write(self._fd, b"\n")
+        else:
+            os.ftruncate(self._fd, cut)
         os.fsync(self._fd)
 
     def done_keys(self) -> dict[str, dict[str, Any]]:

@@ -29,6 +29,7 @@ from typing import Any
 from cpwords.bench.results import ResultsWriter
 from cpwords.bench.suite import Task, canonical_json, instance_id
 from cpwords.core.errors import InputError
+from cpwords.core.procs import die_with_parent, kill_group, own_group
 from cpwords.core.result import SolveResult
 from cpwords.core.spec import get_spec, solve
 
@@ -51,6 +52,10 @@ class RunSummary:
         Rows written now whose method raised (status ``ERROR``).
     lost : int
         Tasks not finished (interrupted or a crashed worker); a re-run does them.
+    invalid : int
+        Tasks whose instance could not be made (a missing, unreadable or malformed instance
+        file): no row is written, so a re-run does them once the suite is fixed;
+        ``bad_instances`` says why, one line per instance.
     out : str
     """
 
@@ -59,6 +64,8 @@ class RunSummary:
     ran: int = 0
     errors: int = 0
     lost: int = 0
+    invalid: int = 0
+    bad_instances: list[str] = field(default_factory=list)
     out: str = ""
     interrupted: bool = False
     messages: list[str] = field(default_factory=list)
@@ -127,6 +134,34 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+@contextlib.contextmanager
+def _noticing_interrupts() -> Iterator[list[bool]]:
+    """Record whether Ctrl-C came while the block ran (``seen[0]``), still raising it.
+
+    The methods catch KeyboardInterrupt and return their best answer so far, as the CLI
+    wants; the harness must not record such an answer as the task's result, so it watches
+    for the signal itself. Only in the main thread, and only where SIGINT is not ignored (a
+    pool worker ignores it: there the runner kills the worker instead).
+    """
+    seen = [False]
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    ):
+        yield seen
+        return
+
+    def _on_sigint(signum: int, frame: Any) -> None:
+        seen[0] = True
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def run_task(task: Task) -> dict[str, Any]:
     """Run one task and return its row; never raises for a failing method.
 
@@ -134,6 +169,12 @@ def run_task(task: Task) -> dict[str, Any]:
     exception text, so one bad task cannot stop a study. A method still running
     :func:`hard_limit` seconds after it started (one that ignores its time limit, like the
     seeds' exhaustive searches) is stopped and recorded with ``status = "TIMEOUT"``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C during the task, even when the method caught it and returned its best answer
+        so far: an interrupted task has no row, so a re-run does it again.
     """
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     row: dict[str, Any] = {
@@ -156,7 +197,11 @@ def run_task(task: Task) -> dict[str, Any]:
         spec = get_spec(task.puzzle)
         row["puzzle"] = spec.puzzle  # the name, even when the suite gave an import path
         row["sense"] = spec.sense
-        inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
+        try:
+            inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
+        except InputError as exc:  # the suite's fault, not the method's: no row is kept
+            row.update(status="ERROR", error=f"InputError: {exc}", bad_instance=str(exc))
+            return _finish(row)
         row["size"] = int(spec.size(inst))
         row["size_label"] = spec.size_label
         if spec.reference is not None:
@@ -164,13 +209,18 @@ def run_task(task: Task) -> dict[str, Any]:
         t0 = time.perf_counter()
         walls: list[float] = []
         try:
-            with _deadline(hard_limit(task.time_limit) * task.repeats):
+            with (
+                _noticing_interrupts() as interrupted,
+                _deadline(hard_limit(task.time_limit) * task.repeats),
+            ):
                 for k in range(task.repeats):
                     res = solve(
                         spec, inst, task.spec_method, seed=task.seed,
                         time_limit=task.time_limit, workers=task.workers, strict=False,
                         check=k == task.repeats - 1, **dict(task.params),
                     )  # fmt: skip
+                    if interrupted[0] or res.solver_info.get("interrupted"):
+                        raise KeyboardInterrupt
                     walls.append(float(res.wall_time))
         except HardTimeout as exc:
             elapsed = time.perf_counter() - t0
@@ -236,8 +286,27 @@ def _isolated_child(task: Task, conn: Any) -> None:  # pragma: no cover - runs i
     conn.close()
 
 
-def run_task_isolated(task: Task) -> dict[str, Any]:
+def _start_isolated(
+    task: Task, conn: Any, parent_pid: int, new_group: bool
+) -> None:  # pragma: no cover - runs in a child
+    if new_group:
+        own_group(parent_pid)
+    else:  # inside a pool worker, whose process group the runner kills
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        die_with_parent(parent_pid)
+    _isolated_child(task, conn)
+
+
+def run_task_isolated(task: Task, new_group: bool = True) -> dict[str, Any]:
     """Run one task in a fresh forked process and record its peak memory.
+
+    Parameters
+    ----------
+    task : Task
+    new_group : bool
+        Give the task process its own process group (killed whole on Ctrl-C or at the hard
+        limit, with whatever the task forked). False inside a pool worker, whose own group
+        the runner kills.
 
     Returns
     -------
@@ -246,6 +315,12 @@ def run_task_isolated(task: Task) -> dict[str, Any]:
         that of its largest child process, in MiB), ``peak_memory_self_mb`` and
         ``peak_memory_children_mb``; a process that dies (out of memory, a crash) gives a row
         with status ``ERROR``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C while the task runs: the task process (and its group) is killed first, and no
+        row is returned.
     """
     import multiprocessing
 
@@ -253,36 +328,40 @@ def run_task_isolated(task: Task) -> dict[str, Any]:
         return run_task(task)
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_isolated_child, args=(task, send))
+    proc = ctx.Process(target=_start_isolated, args=(task, send, os.getpid(), new_group))
     proc.start()
+    pid = int(proc.pid or 0)
     send.close()
     # The child's SIGALRM cannot stop native code that holds the interpreter (LKH inside
     # elkai did not return for minutes): past the hard limit plus a margin, the parent kills it.
     wait = hard_limit(task.time_limit) + 10.0
-    row: dict[str, Any]
+    answered = False
     try:
         if not recv.poll(wait):
-            proc.kill()
-            proc.join()
-            row = _base_row(task)
-            row |= {
+            return _finish(_base_row(task) | {
                 "status": "TIMEOUT",
                 "error": f"killed by the harness after {wait:g} s (it ignored its time limit)",
-            }
-            return _finish(row)
-        row = recv.recv()
-    except EOFError:
-        proc.join()
-        row = _base_row(task)
-        row |= {
-            "status": "ERROR",
-            "error": f"the task process died (exit code {proc.exitcode}; out of memory?)",
-        }
-        return _finish(row)
+            })  # fmt: skip
+        try:
+            row: dict[str, Any] = recv.recv()
+        except EOFError:
+            kill_group(pid)  # what it forked, before join reaps its pid
+            proc.join()
+            return _finish(_base_row(task) | {
+                "status": "ERROR",
+                "error": f"the task process died (exit code {proc.exitcode}; out of memory?)",
+            })  # fmt: skip
+        answered = True
+        return row
     finally:
         recv.close()
-    proc.join()
-    return row
+        if answered:
+            proc.join(5.0)
+        if proc.exitcode is None:
+            # Interrupted or past its limit: nothing it started may survive. (Still running,
+            # so its pid is not reaped and cannot have been reused.)
+            kill_group(pid)
+        proc.join()
 
 
 def _base_row(task: Task) -> dict[str, Any]:
@@ -306,54 +385,22 @@ def _finite(x: Any) -> Any:
     return x
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C goes to the whole process group: let the parent alone decide what to do.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _die_with_parent(parent_pid: int) -> None:
-    """Make this worker process end when ``parent_pid`` (the runner) ends, however it ends.
-
-    On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``),
-    which also stops a worker deep inside a native solver call. Everywhere, a daemon thread
-    polls ``os.getppid()`` as a fallback. Without this, a ``kill -9`` of the runner leaves
-    orphan workers solving on for minutes.
-    """
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import ctypes.util
-
-        try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            pr_set_pdeathsig = 1
-            libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - no usable libc
-            pass
-    if os.getppid() != parent_pid:  # the parent died before the request above took effect
-        os._exit(1)
-
-    def _watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent_pid:
-                os._exit(1)
-
-    threading.Thread(target=_watch, name="cpwords-parent-watch", daemon=True).start()
-
-
 def _init_worker(parent_pid: int, close_fds: tuple[int, ...]) -> None:
-    """Pool-worker initializer: ignore Ctrl-C, die with the parent, drop inherited locks.
+    """Pool-worker initializer: its own process group, Ctrl-C ignored, death with the parent,
+    inherited locks dropped.
 
-    A forked worker inherits the parent's descriptor of the results file, and with it the
-    file's ``flock``: closing the copy here means only the runner itself ever holds the lock,
-    so a crashed runner never leaves the file locked by its workers.
+    In its own process group a worker can be killed with everything it forked (the forked
+    flow solve of the Wordsnake pipeline, an isolated task) at once, which an interrupted
+    run does. A forked worker inherits the parent's descriptor of the results file, and with
+    it the file's ``flock``: closing the copy here means only the runner itself ever holds
+    the lock, so a crashed runner never leaves the file locked by its workers.
     """
-    _ignore_sigint()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone decides on Ctrl-C
     for fd in close_fds:
         with contextlib.suppress(OSError):
             os.close(fd)
     if parent_pid:
-        _die_with_parent(parent_pid)
+        own_group(parent_pid)
 
 
 ProgressFn = Callable[[dict[str, Any]], None]
@@ -404,6 +451,8 @@ def run_tasks(
     Returns
     -------
     RunSummary
+        Tasks whose instance cannot be made are counted in ``invalid`` (with the reasons in
+        ``bad_instances``) and get no row.
 
     Raises
     ------
@@ -437,6 +486,12 @@ def run_tasks(
         n_jobs = max(1, min(jobs or os.cpu_count() or 1, len(pending)))
 
         def write(row: dict[str, Any]) -> None:
+            if "bad_instance" in row:
+                summary.invalid += 1
+                why = f"instance {row.get('instance')!r}: {row['bad_instance']}"
+                if why not in summary.bad_instances:
+                    summary.bad_instances.append(why)
+                return
             writer.append(row)
             summary.ran += 1
             if row.get("status") == "ERROR":
@@ -462,9 +517,9 @@ def run_tasks(
                     _run_dask(pending, n_jobs, scheduler, sink)
             except KeyboardInterrupt:
                 summary.interrupted = True
-                summary.lost = len(pending) - summary.ran
+                summary.lost = len(pending) - summary.ran - summary.invalid
                 raise
-        summary.lost = len(pending) - summary.ran
+        summary.lost = len(pending) - summary.ran - summary.invalid
     return summary
 
 
@@ -499,7 +554,10 @@ def _run_process_pool(
         while queue or futures:
             while queue and len(futures) < 2 * n_jobs:
                 t = queue.pop()
-                futures[pool.submit(run_task_isolated if isolate else run_task, t)] = t
+                if isolate:  # the task process stays in the worker's group, killed with it
+                    futures[pool.submit(run_task_isolated, t, False)] = t
+                else:
+                    futures[pool.submit(run_task, t)] = t
             finished, _ = wait(futures, return_when=FIRST_COMPLETED)
             for fut in finished:
                 futures.pop(fut)
@@ -513,10 +571,14 @@ def _run_process_pool(
                 sink(row)
     finally:
         if futures or queue:
-            # Interrupted: stop the workers now rather than waiting for their solves.
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                proc.terminate()
+            # Interrupted: stop the workers now rather than waiting for their solves, each
+            # with its process group (what its task forked: the flow solve, an isolated task).
+            procs = list(getattr(pool, "_processes", {}).values())
+            for proc in procs:
+                kill_group(proc.pid)
             pool.shutdown(wait=False, cancel_futures=True)
+            for proc in procs:
+                proc.join(1.0)
         else:
             pool.shutdown(wait=True)
 

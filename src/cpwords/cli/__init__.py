@@ -1,8 +1,9 @@
 """The ``cpwords`` command line: a thin click layer over the Python API.
 
 Every subcommand lives in its own module of this package and is registered below. Errors that
-cpwords raises on purpose (:class:`~cpwords.core.errors.CpwordsError`) and click's usage errors are
-printed as one line on stderr with exit status 2, never as a traceback.
+cpwords raises on purpose (:class:`~cpwords.core.errors.CpwordsError`), click's usage errors and
+an operating-system error on a named file (a folder the user cannot write) are printed as one
+line on stderr with exit status 2, never as a traceback.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import click
 
 from cpwords import __version__
 from cpwords.cli._common import (
+    EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
     EXIT_NONE,
     TimeLimitReached,
@@ -81,6 +83,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     except CpwordsError as exc:
         click.echo(f"cpwords: error: {exc}", err=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:
+        if exc.filename is None:  # not about a file the user named: a bug, keep its traceback
+            raise
+        # A file or folder this user cannot write (or read): bench --out, report --out,
+        # cache clear... One line, as for every other bad input.
+        why = (exc.strerror or type(exc).__name__).lower()
+        click.echo(f"cpwords: error: {why}: {exc.filename}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     except (KeyboardInterrupt, click.exceptions.Abort):
         _nothing_found(args, reason="interrupted (Ctrl-C) before any answer was found")
         click.echo("cpwords: interrupted", err=True)
@@ -96,4 +106,7 @@ def _nothing_found(args: list[str], reason: str) -> None:
     if "--json" not in args or not args or args[0] in ("bench", "report", "cache"):
         return
     interrupted = "interrupted" in reason
-    echo_json(result_row({}, status="UNKNOWN", interrupted=interrupted, reason=reason))
+    stopped = "interrupted" if interrupted else "time_limit"
+    echo_json(
+        result_row({}, status="UNKNOWN", interrupted=interrupted, stopped=stopped, reason=reason)
+    )

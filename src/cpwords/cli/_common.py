@@ -49,7 +49,7 @@ def echo_json(obj: Any) -> None:
 #: the same names for the same things in every subcommand; None where a mode has no value.
 RESULT_KEYS = (
     "status", "objective", "bound", "gap", "method", "wall_time", "solution", "counts",
-    "verified", "interrupted",
+    "verified", "interrupted", "stopped",
 )  # fmt: skip
 
 #: Keys of every checking mode's ``--json`` object (``--check FILE`` / ``--check-text``).
@@ -58,12 +58,67 @@ CHECK_KEYS = ("valid", "problems", "solution", "objective")
 
 def result_row(row: dict[str, Any], **values: Any) -> dict[str, Any]:
     """``row`` with ``values`` merged in and the :data:`RESULT_KEYS` first (missing: None,
-    ``interrupted``: False), the mode's own keys after them."""
+    ``interrupted``: False, ``stopped``: see :func:`stop_reason`), the mode's own keys after
+    them."""
     merged = {**row, **values}
     out = {k: merged.get(k) for k in RESULT_KEYS}
     out["interrupted"] = bool(out["interrupted"])
+    if "stopped" not in merged:
+        out["stopped"] = stop_reason(merged)
     out.update((k, v) for k, v in merged.items() if k not in out)
     return out
+
+
+def stop_reason(row: dict[str, Any]) -> str | None:
+    """Why a solve ended before it finished: ``"interrupted"`` (Ctrl-C), ``"time_limit"``, or
+    None (it finished, or stopped for a reason of its own).
+
+    Read from a result row (:meth:`SolveResult.to_dict` plus ``interrupted``): Ctrl-C first,
+    then the method's own ``solver_info["stopped"]``, then an exact solve left FEASIBLE with a
+    bound (not proven: only a limit stops a proof).
+
+    Examples
+    --------
+    >>> stop_reason({"status": "FEASIBLE", "bound": 31.0, "interrupted": False})
+    'time_limit'
+    >>> stop_reason({"status": "OPTIMAL", "bound": 30.0}) is None
+    True
+    """
+    if row.get("interrupted"):
+        return "interrupted"
+    info = row.get("solver_info") or {}
+    said = info.get("stopped") if isinstance(info, dict) else None
+    if said in ("interrupt", "interrupted"):
+        return "interrupted"
+    if said in ("time", "time_limit"):
+        return "time_limit"
+    if row.get("status") == "FEASIBLE" and row.get("bound") is not None:
+        return "time_limit"
+    return None
+
+
+def stop_line(stopped: str | None, time_limit: float | None, default: bool, what: str) -> str:
+    """The text line that says why a solve stopped (empty when it finished).
+
+    Parameters
+    ----------
+    stopped : {None, "time_limit", "interrupted"}
+    time_limit : float or None
+        The command's limit in seconds.
+    default : bool
+        Whether the limit is the subcommand's default (not given on the command line): said,
+        since a user who set none would not expect one.
+    what : str
+        What is printed ("best ordering so far").
+    """
+    if stopped == "interrupted":
+        return f"{'stopped':<10}  interrupted (Ctrl-C): {what}, not proven"
+    if stopped == "time_limit":
+        limit = "the time limit" if time_limit is None else f"the time limit of {time_limit:g} s"
+        if default:
+            limit += " (the default; --time-limit sets it)"
+        return f"{'stopped':<10}  by {limit}: {what}, not proven"
+    return ""
 
 
 def check_row(valid: bool, problems: list[str], solution: Any, objective: Any, **rest: Any) -> dict:
@@ -85,8 +140,17 @@ def exit_status(status: str, interrupted: bool = False) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+#: The longest time limit taken (about 11.6 days): longer ones overflow the system's timers
+#: (``setitimer`` raised OverflowError at 1e10 s) and mean "no limit" anyway.
+MAX_SECONDS = 1e6
+
+#: The largest ``--seed`` (CP-SAT's ``random_seed`` is a 32-bit signed integer).
+MAX_SEED = 2**31 - 1
+
+
 class Seconds(click.ParamType):
-    """A positive, finite number of seconds (``nan``, ``inf``, 0 and negatives are refused)."""
+    """A positive, finite number of seconds, at most :data:`MAX_SECONDS` (``nan``, ``inf``, 0,
+    negatives and longer limits are refused)."""
 
     name = "seconds"
 
@@ -100,6 +164,12 @@ class Seconds(click.ParamType):
                 self.fail(f"{excerpt(str(value))!r} is not a number of seconds", param, ctx)
         if not math.isfinite(x) or x <= 0:
             self.fail(f"{value!r} is not a positive, finite number of seconds", param, ctx)
+        if x > MAX_SECONDS:
+            self.fail(
+                f"{value!r} is more than the longest limit, {MAX_SECONDS:.0f} s (about 11.6 days)",
+                param,
+                ctx,
+            )
         return x
 
 
@@ -112,7 +182,7 @@ def time_limit_option(default: float | None) -> Callable[[F], F]:
         "--time-limit",
         type=SECONDS,
         default=default,
-        show_default="no limit" if default is None else True,
+        show_default="no limit" if default is None else f"{default:g} s",
         help=HELP["time_limit"],
     )
 
@@ -130,10 +200,10 @@ def workers_option(default: int = 1) -> Callable[[F], F]:
 
 
 def seed_option() -> Callable[[F], F]:
-    """``--seed N``: the random seed (non-negative)."""
+    """``--seed N``: the random seed (0 to :data:`MAX_SEED`)."""
     return click.option(
         "--seed",
-        type=click.IntRange(min=0),
+        type=click.IntRange(min=0, max=MAX_SEED),
         default=0,
         show_default=True,
         metavar="N",
@@ -151,7 +221,7 @@ HELP = {
     "of solving (exit 1 if it is not valid).",
     "check_text": "The same, with the answer given inline.",
     "time_limit": "Stop after this many seconds (wall time of the whole command); a stopped "
-    "solve prints its best answer so far.",
+    'solve prints its best answer so far and says so (JSON: stopped = "time_limit").',
     "workers": "Solver threads.",
     "seed": "Random seed (solver and randomised steps).",
     "as_json": "Print one JSON object instead of text.",
@@ -166,7 +236,7 @@ SHARED_ORDER = tuple(k for k in HELP if k != "force")
 EPILOG = (
     "Conventions, as in every cpwords command: --json prints one object that starts with "
     "status, objective, bound, gap, method, wall_time, solution, counts, verified, "
-    "interrupted (a checking mode: valid, problems, solution, objective). Exit status 0 "
+    "interrupted, stopped (a checking mode: valid, problems, solution, objective). Exit status 0 "
     "found (or a valid --check), 1 none (or an invalid --check), 2 bad input, 130 "
     "interrupted: Ctrl-C prints the best answer so far, marked interrupted."
 )
@@ -235,6 +305,30 @@ def shared_options(
         for d in reversed(decorators):  # the first listed ends up first in --help
             f = d(f)
         return f
+
+    return deco
+
+
+def blocklist_options() -> Callable[[F], F]:
+    """``--blocklist FILE`` and ``--no-blocklist``: the words a generated puzzle must not show
+    (:mod:`cpwords.core.blocklist`; the default list is on)."""
+
+    def deco(f: F) -> F:
+        f = click.option(
+            "--no-blocklist",
+            "no_blocklist",
+            is_flag=True,
+            help="Turn the default blocklist off (a --blocklist FILE still applies).",
+        )(f)
+        return click.option(
+            "--blocklist",
+            "blocklist_file",
+            metavar="FILE",
+            type=click.Path(),
+            default=None,
+            help="Words that generated puzzles must not show, one a line, on top of the "
+            "default blocklist (profanity and slurs, from the better-profanity package).",
+        )(f)
 
     return deco
 

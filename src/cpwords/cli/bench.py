@@ -78,8 +78,10 @@ def bench(
     interrupted one (Ctrl-C, a crash) picks up where it stopped. --force (with --report)
     writes the report into a non-empty folder cpwords did not create.
 
-    JSON: the run summary (suite, total, ran, skipped, errors, lost, report). Exit status 0
-    done, 1 tasks left unfinished, 2 bad input, 130 interrupted (finished rows are kept).
+    JSON: the run summary (suite, total, ran, skipped, errors, lost, invalid, bad_instances,
+    report). Exit status 0 done, 1 tasks left unfinished, 2 bad input (also an instance that
+    cannot be made: a missing, unreadable or non-UTF-8 file; its tasks get no row, the others
+    run), 130 interrupted (finished rows are kept; an interrupted task is not recorded).
     """
     from cpwords.bench.results import read_rows
     from cpwords.bench.runner import run_tasks
@@ -154,6 +156,8 @@ def bench(
         raise SystemExit(130) from None
     for msg in summary.messages:
         click.echo(f"cpwords: warning: {msg}", err=True)
+    for why in summary.bad_instances:
+        click.echo(f"cpwords: error: {why}", err=True)
     report_path = None
     if report_dir is not None:
         from cpwords.bench.report import write_report
@@ -170,9 +174,12 @@ def bench(
             f"{s.name}: {summary.total} tasks; ran {summary.ran} now ({summary.errors} errors), "
             f"{summary.skipped} already done"
             + (f", {summary.lost} unfinished (re-run to finish)" if summary.lost else "")
+            + (f", {summary.invalid} not run (bad instance)" if summary.invalid else "")
             + f"; results in {out}"
         )
         if report_path:
             click.echo(f"report: {report_path}")
+    if summary.invalid:
+        raise SystemExit(2)
     if summary.lost:
         raise SystemExit(1)

@@ -13,7 +13,7 @@ def cache() -> None:
 
     The cache is $CPWORDS_CACHE_DIR or the user cache dir: one index file per dictionary,
     keyed by a hash of its content; when it grows past its cap ($CPWORDS_CACHE_MAX_MB,
-    default 512 MB) the least recently used files are deleted.
+    default 512 MiB, 2^20 bytes each) the least recently used files are deleted.
     """
 
 
@@ -28,9 +28,12 @@ def info(as_json: bool) -> None:
         echo_json(d)
         return
     click.echo(f"dir    {d['dir']}")
-    click.echo(f"files  {d['files']} ({d['bytes'] / 1e6:.1f} MB of {d['max_bytes'] / 1e6:.0f} MB)")
+    mib = 2**20
+    click.echo(
+        f"files  {d['files']} ({d['bytes'] / mib:.1f} MiB of {d['max_bytes'] / mib:.0f} MiB)"
+    )
     for e in d["entries"]:
-        click.echo(f"  {e['file']}  {e['bytes'] / 1e6:.1f} MB")
+        click.echo(f"  {e['file']}  {e['bytes'] / mib:.1f} MiB")
 
 
 @cache.command("clear")

@@ -11,6 +11,7 @@ from cpwords.cli._common import (
     Deadline,
     alias,
     answer,
+    blocklist_options,
     check_row,
     echo_json,
     exit_status,
@@ -21,8 +22,9 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
+from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
-from cpwords.core.result import listing_status
+from cpwords.core.result import Status, listing_status
 from cpwords.grid.rules import (
     DEFAULT_MIN_PREFIX,
     DEFAULT_SUFFIX_LENGTH,
@@ -37,17 +39,31 @@ from cpwords.grid.rules import (
     load_board,
     parse_fill,
     parse_suffixes,
+    validate_cut_options,
     wordfreq_tokens,
 )
 
 
-def _tokens(top: int, lexicon: str | None, L: int, P: int, plurals: bool) -> GridTokens:
-    if lexicon is None:
+def _tokens(
+    top: int, lexicon: str | None, L: int, P: int, plurals: bool, block: Blocklist | None = None
+) -> GridTokens:
+    """The tokens of the lexicon; with ``block``, its blocked words left out first."""
+    if lexicon is None and not block:
         return wordfreq_tokens(top, L, P, plurals)
-    from cpwords.core.lexicon import load_lexicon
+    from cpwords.core.lexicon import load_lexicon, wordfreq_lexicon
 
-    lex = load_lexicon(lexicon)
-    return cut_words(lex.words, L, P, lex.source, plurals)
+    if lexicon is None:
+        validate_cut_options(L, P)
+        words, source = list(wordfreq_lexicon(top)), f"wordfreq top {top}"
+    else:
+        lex = load_lexicon(lexicon)
+        words, source = list(lex.words), lex.source
+    if block:
+        kept = [w for w in words if not block.blocks(w)]
+        if len(kept) < len(words):
+            source += f" less {len(words) - len(kept)} blocked words"
+        words = kept
+    return cut_words(words, L, P, source, plurals)
 
 
 def _fill(file: str | None, text: str | None, option: str) -> dict[str, str] | None:
@@ -157,6 +173,7 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     metavar="N",
     help="With --unique: stop counting a class at N boards (faster; default exact).",
 )
+@blocklist_options()
 @shared_options(
     dictionary="the --top N most common words",
     limit="60 quadruples in text, all in JSON",
@@ -187,6 +204,8 @@ def grid(
     all_orientations: bool,
     unique: bool,
     count_limit: int | None,
+    blocklist_file: str | None,
+    no_blocklist: bool,
     as_json: bool,
 ) -> None:
     """List, count, solve or check prefix/suffix grid puzzles.
@@ -202,11 +221,13 @@ def grid(
     board is 'slot=token,...' or a JSON object); --unique keeps the quadruples with exactly
     one full board up to symmetry, each with a difficulty, and counts every other class. A
     listing or count stopped by the time limit or Ctrl-C keeps what it found, marked
-    incomplete (its count is a lower bound).
+    incomplete (its count is a lower bound). Generated boards are fit to print: a listing and
+    --solve leave the blocklist's words out of the lexicon, and --unique (whose uniqueness is
+    proven on the whole lexicon) withholds the designs whose answer shows a blocked word.
 
     JSON, beyond the conventions below: board, top, lexicon, lexicon_size, suffix_length,
     min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
-    complete, stopped.
+    complete, stopped; blocklist (source, with --unique withheld).
     """
     from cpwords.core.spec import solve
     from cpwords.grid.fill_spec import solve_grid
@@ -230,6 +251,8 @@ def grid(
         raise InputError("--count-limit needs --unique")
     lexicon = alias(dict_path, lexicon, "--dict", "--lexicon")
     list_max = alias(limit, list_max, "--limit", "--list")
+    # --limit N caps the listing, text and JSON alike; without it, text shows 60, JSON all.
+    json_max = list_max
     list_max = 60 if list_max is None else list_max
     if lexicon is not None:
         reject_unused(ctx, "with --dict", {"top": "--top"})
@@ -242,10 +265,20 @@ def grid(
         )  # fmt: skip
     if partial is None:
         reject_unused(ctx, "without --solve", {"workers": "--workers", "seed": "--seed"})
+    block = None
+    if quadruple is not None or check is not None:  # the user's own board: counted as it is
+        blocking = {"blocklist_file": "--blocklist", "no_blocklist": "--no-blocklist"}
+        reject_unused(ctx, "with --count/--check (nothing is generated)", blocking)
+    else:  # a listing's example boards, a --solve completion, --unique designs
+        block = load_blocklist(blocklist_file, enabled=not no_blocklist)
     board = load_board(board_path)
     with time_guard(deadline), progress("grid", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
-        tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
+        # A listing fills boards from the lexicon less its blocked words; --unique proves
+        # uniqueness on the whole lexicon and withholds the designs that show a blocked word.
+        tokens = _tokens(
+            top, lexicon, suffix_length, min_prefix, plurals, None if unique else block
+        )
         tick.update(stage="symmetry")
         sym = board_symmetry(board, not all_orientations)
     base: dict[str, Any] = {
@@ -257,6 +290,8 @@ def grid(
         "min_prefix": min_prefix,
         "group_order": sym.order,
     }
+    if block is not None:
+        base["blocklist"] = {"source": block.source}
     if check is not None:
         fill = check
         problems = grid_problems(board, fill, tokens.words, suffix_length, min_prefix)
@@ -280,6 +315,21 @@ def grid(
                 board, tokens, fill, time_limit=deadline.remaining() or 60.0, workers=workers,
                 seed=seed,
             )  # fmt: skip
+            if block and res.status is Status.INFEASIBLE:
+                # "No completion" must stay a proof on the whole lexicon: only the blocked
+                # words can complete this board, so one is shown, with a warning.
+                tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
+                res = solve_grid(
+                    board, tokens, fill, time_limit=deadline.remaining() or 60.0,
+                    workers=workers, seed=seed,
+                )  # fmt: skip
+                if res.solution is not None:  # said in JSON by the key, in text here
+                    base["blocklist"]["every_completion_blocked"] = True
+                if res.solution is not None and not as_json:
+                    click.echo(
+                        "cpwords: warning: every completion of this board uses a blocked word",
+                        err=True,
+                    )
         stopped = bool(res.solver_info.get("interrupted"))
         if as_json:
             sol = res.solution
@@ -302,6 +352,12 @@ def grid(
         raise SystemExit(exit_status(res.status.value, stopped))
     if quadruple is not None:
         sufs = parse_suffixes(quadruple, board)
+        wrong = [t for t in sufs if len(t) != tokens.suffix_length]
+        if wrong:  # no board can hold it: bad input, not "no answer"
+            raise InputError(
+                f"suffix {wrong[0]!r} has {len(wrong[0])} letters, not the "
+                f"{tokens.suffix_length} of --suffix-length"
+            )
         # The count keeps its own limit (and Ctrl-C), so a stopped count is a lower bound.
         with time_guard(deadline, grace=0.5), progress("grid: counting", enabled=not as_json):
             cnt = count_completions(
@@ -350,7 +406,17 @@ def grid(
         # The design keeps its own limit (and Ctrl-C): the classes counted so far are kept.
         with time_guard(deadline, grace=1.0):
             code = _run_unique(
-                board, tokens, sym, base, show, list_max, count_limit, deadline, as_json
+                board,
+                tokens,
+                sym,
+                base,
+                show,
+                list_max,
+                count_limit,
+                deadline,
+                as_json,
+                json_max,
+                block,
             )
         raise SystemExit(code)
     guard = time_guard(deadline, grace=0.3)
@@ -373,10 +439,11 @@ def grid(
                 bound=n if e.complete and e.count else None,
                 gap=0.0 if e.complete and e.count else None, method=res.method,
                 verified=res.verified,
-                wall_time=e.wall_time, solution=[list(q.suffixes) for q in e.quadruples],
+                wall_time=e.wall_time,
+                solution=[list(q.suffixes) for q in e.quadruples[:json_max]],
                 counts={"quadruples": e.count}, interrupted=interrupted, complete=e.complete,
                 stopped=e.stopped, orbit_size=e.orbit_size, count=e.count, stats=e.stats,
-                quadruples=[q.to_dict(board) for q in e.quadruples],
+                quadruples=[q.to_dict(board) for q in e.quadruples[:json_max]],
             )
         )  # fmt: skip
     else:
@@ -403,7 +470,7 @@ def grid(
             for j in range(0, len(rows), 6):
                 click.echo("  " + "  |  ".join(rows[j : j + 6]))
             if e.count > list_max:
-                click.echo(f"  ... {e.count - list_max} more (--list N or --json for all)")
+                click.echo(f"  ... {e.count - list_max} more (--limit N or --json for all)")
     if e.count == 0 and e.complete and not as_json:
         click.echo("no suffix quadruple admits a full board")
     raise SystemExit(exit_status(status, interrupted))
@@ -419,6 +486,8 @@ def _run_unique(
     count_limit: int | None,
     deadline: Deadline,
     as_json: bool,
+    json_max: int | None = None,
+    block: Blocklist | None = None,
 ) -> int:
     from collections import Counter
 
@@ -431,6 +500,12 @@ def _run_unique(
         )  # fmt: skip
     uniq = d.unique
     others = [p for p in d.puzzles if not p.unique]
+    withheld = 0
+    if block:  # unique on the whole lexicon, but not to be printed
+        clean = [p for p in uniq if not block.any_blocked(board_words(board, p.example))]
+        withheld = len(uniq) - len(clean)
+        uniq = tuple(clean)
+        base = base | {"blocklist": {"source": block.source, "withheld": withheld}}
     # Complete: the unique puzzles are all of them (none: INFEASIBLE); stopped: those found in
     # the classes counted so far (FEASIBLE, or UNKNOWN when none yet).
     status = listing_status(len(uniq), d.complete).value
@@ -442,7 +517,7 @@ def _run_unique(
             result_row(
                 base, status=status, objective=n if uniq else None,
                 bound=n if exact else None, gap=0.0 if exact else None, method="grid-design",
-                solution=[list(p.suffixes) for p in uniq],
+                solution=[list(p.suffixes) for p in uniq[:json_max]],
                 counts={"classes": len(d.puzzles), "unique": len(uniq)},
                 verified=True if uniq else None,  # re-solved independently, else CheckError
                 interrupted=interrupted,
@@ -451,9 +526,9 @@ def _run_unique(
                     "unique_count": len(uniq), "count_limit": count_limit,
                     "wall_time": d.wall_time,
                     "stats": {k: v for k, v in d.stats.items() if k != "counts"},
-                    "quadruples": [p.to_dict(board) for p in uniq],
+                    "quadruples": [p.to_dict(board) for p in uniq[:json_max]],
                     "others": [{"suffixes": list(p.suffixes), "count": p.count_up_to_symmetry,
-                                "count_exact": p.count_exact} for p in others]}
+                                "count_exact": p.count_exact} for p in others[:json_max]]}
         )  # fmt: skip
         return exit_status(status, interrupted)
     click.echo("\n".join(_header(board, tokens, sym.order)))
@@ -465,6 +540,11 @@ def _run_unique(
         f"up to symmetry (enumerated in {d.stats['enumerate_time']:.2f} s, counted in "
         f"{d.stats['count_time']:.2f} s)"
     )
+    if block is not None and withheld:
+        click.echo(
+            f"withheld {withheld} more whose answer shows a blocked word ({block.source}; "
+            "--no-blocklist shows them)"
+        )
     hist = Counter(p.count_up_to_symmetry for p in d.puzzles)
     top = ", ".join(f"{c:,}: {n:,}" for c, n in sorted(hist.items())[:8])
     click.echo(f"boards   classes by completions (up to symmetry): {top}" +
@@ -489,7 +569,7 @@ def _run_unique(
         for j in range(0, len(rows), 5):
             click.echo("  " + "  |  ".join(rows[j : j + 5]))
         if len(others) > list_max:
-            click.echo(f"  ... {len(others) - list_max:,} more (--list N or --json for all)")
+            click.echo(f"  ... {len(others) - list_max:,} more (--limit N or --json for all)")
     if not uniq:
         click.echo("no suffix quadruple has a unique full board" + ("" if d.complete else " yet"))
     return exit_status(status, interrupted)

@@ -13,6 +13,7 @@ from cpwords.cli._common import (
     Deadline,
     TimeLimitReached,
     answer,
+    blocklist_options,
     check_row,
     echo_json,
     exit_status,
@@ -25,6 +26,7 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, load_lexicon
 from cpwords.core.result import SolveResult, Status
@@ -163,6 +165,7 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
 )
 @svg_option("the box with the solution's path drawn word by word")
 @force_option()
+@blocklist_options()
 @shared_options(
     dictionary=f"wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words",
     limit="all",
@@ -194,6 +197,8 @@ def letterboxed(
     max_draws: int | None,
     svg_path: str | None,
     force: bool,
+    blocklist_file: str | None,
+    no_blocklist: bool,
     as_json: bool,
 ) -> None:
     deadline = Deadline(time_limit)
@@ -225,9 +230,12 @@ def letterboxed(
                 max_draws,
                 deadline,
                 as_json,
+                load_blocklist(blocklist_file, enabled=not no_blocklist),
             )
         )
     design = {
+        "--blocklist": blocklist_file is not None,
+        "--no-blocklist": no_blocklist,
         "--unique": unique,
         "--max-solutions": max_solutions is not None,
         "--min-playable": min_playable != 0,
@@ -247,9 +255,9 @@ def letterboxed(
         reject_unused(ctx, "without --list or --all", {"limit": "--limit"})
     proposed = answer(check_file, check_text, "proposed solution")
     if proposed is not None:
-        # The rules need no lexicon; membership is checked only against a given --dict.
-        lex = load_lexicon(dict_path) if dict_path else None
-        ctx.exit(_run_check(box, proposed[0], lex, as_json))
+        # Every word must be in the dictionary: --dict, else the default one (as the solver and
+        # grid --check-text use).
+        ctx.exit(_run_check(box, proposed[0], _load(dict_path), as_json))
     if method != "dp" and (all_solutions or max_words):
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:
@@ -386,6 +394,7 @@ def _run_generate(
     max_draws: int | None,
     deadline: Deadline,
     as_json: bool,
+    block: Blocklist | None = None,
 ) -> int:
     from cpwords.letterboxed.models.design import generate_boxes
 
@@ -405,6 +414,7 @@ def _run_generate(
             min_playable=min_playable,
             max_draws=max_draws,
             time_limit=deadline.remaining(),
+            blocklist=block,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
@@ -438,6 +448,7 @@ def _run_generate(
         "one_word": "a 1-word solution",
         "needs_3_or_more": "no 2-word solution",
         "too_many_2_word": "too many 2-word solutions",
+        "blocked": "a blocked word in a 2-word solution",
     }
     rej = [f"{n:,} {reasons[r]}" for r, n in gen.rejected.items() if n]
     if rej:

@@ -95,6 +95,7 @@ def letterpress(
         t0 = time.perf_counter()
         index = load_letterpress_index(dict_path, use_cache=not no_cache)
         index_seconds = time.perf_counter() - t0
+        _warn_cache(index.cache_problem)
         tick.update(stage="listing")
         res = find_letterpress_words(
             letters,
@@ -162,6 +163,7 @@ def _board_mode(
         tick.update(stage="loading the index")
         with time_guard(deadline):
             index = load_letterpress_index(dict_path, use_cache=not no_cache)
+        _warn_cache(index.cache_problem)
         tick.update(stage="solving the board (CP-SAT)")
         res = best_letterpress_move(
             board, index, played, deadline.remaining() or 20.0, workers=workers, seed=seed
@@ -197,3 +199,9 @@ def _board_mode(
     code = exit_status(res.status.value, stopped)
     if code:
         raise SystemExit(code)
+
+
+def _warn_cache(problem: str) -> None:
+    """Say that a corrupt cached index was found and replaced (the answer is not affected)."""
+    if problem:
+        click.echo(f"cpwords: warning: {problem}", err=True)

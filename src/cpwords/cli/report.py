@@ -22,7 +22,8 @@ def report(
 ) -> None:
     """Write the study report from results files.
 
-    Writes OUT/report.md, OUT/summary.json and PNG plots from one or more RESULTS files. OUT
+    Writes OUT/report.md, OUT/summary.json and PNG plots from one or more RESULTS files ('-':
+    stdin). OUT
     must be new, empty, or a folder of an earlier cpwords report (it holds a .cpwords-report
     marker); any other folder is refused (exit 2) unless --force.
 

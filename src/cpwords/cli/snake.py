@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 import time
 from collections import Counter
 from typing import Any
@@ -19,17 +18,20 @@ from cpwords.cli._common import (
     force_option,
     one_stdin,
     progress,
+    read_text,
     reject_unused,
     require_file,
     result_row,
     shared_options,
     started,
+    stop_line,
+    stop_reason,
 )
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import parse_word_lines
-from cpwords.core.result import SolveResult
+from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
 from cpwords.wordsnake.draw import snake_svg
 from cpwords.wordsnake.rules import WordsnakeInstance, render_snake, snake_lengths, snake_score
@@ -51,8 +53,9 @@ def _instance(
 ) -> WordsnakeInstance:
     if file is None:
         return builtin_instance(cyclic, proper)
-    if file == "-":
-        words = parse_word_lines(sys.stdin.read(), "<stdin>", lang=lang)
+    if file == "-":  # as a file would be read: a byte-order mark dropped, non-UTF-8 refused
+        text, _ = read_text("-", "word list")
+        words = parse_word_lines(text, "<stdin>", lang=lang)
         return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>")
     return load_instance(file, cyclic, proper, lang=lang)
 
@@ -243,8 +246,14 @@ def snake(
         solve_time = main_res.solver_info.get("solve_time")
         if solve_time is not None:
             click.echo(f"{'solve time':<10}  {solve_time:.3f} s (wall time includes start-up)")
-        if interrupted:
-            click.echo(f"{'stopped':<10}  interrupted (Ctrl-C): best ordering so far, not proven")
+        line = stop_line(
+            stop_reason(main_res.to_dict() | {"interrupted": interrupted}), time_limit,
+            click.get_current_context().get_parameter_source("time_limit")
+            is not click.core.ParameterSource.COMMANDLINE,
+            "best ordering so far",
+        )  # fmt: skip
+        if line:
+            click.echo(line)
         if comp is not None:
             _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
     if svg_path is not None and found:
@@ -282,6 +291,10 @@ def _refuse_unused(
         reject_unused(ctx, "with --export-*", _SOLVING)
         if export_model is None:
             reject_unused(ctx, "with --export-tsplib alone", {"export_connectivity": _CONNECTIVITY})
+        elif export_model.lower().endswith((".pb", ".pbtxt")):
+            # A CP-SAT model (.pb, .pbtxt) is always exact: it has no relaxation to choose.
+            reject_unused(ctx, "with a CP-SAT model (MPS/LP only)",
+                          {"export_connectivity": _CONNECTIVITY})  # fmt: skip
         return
     reject_unused(
         ctx, "without --export-*", {"force": "--force", "export_connectivity": _CONNECTIVITY}
@@ -377,6 +390,6 @@ def _print_comparison(results: Any, gap_fn: Any, optimum: float | None) -> None:
         gap = gap_fn(r)
         table.add_row(
             r.method, r.status.value, _fmt(r.objective), _fmt(r.bound),
-            "-" if gap is None else f"{100 * gap:.2f}%", f"{r.wall_time:.3f}",
+            format_gap(gap), f"{r.wall_time:.3f}",
         )  # fmt: skip
     Console(width=100).print(table)

@@ -165,7 +165,7 @@ class SolveResult:
             ("status", self.status.value),
             ("objective", format_value(self.objective)),
             ("bound", format_value(self.bound) if self.bound is not None else "-"),
-            ("gap", f"{100 * gap:.2f}%" if gap is not None else "-"),
+            ("gap", format_gap(gap)),
             ("wall time", f"{self.wall_time:.3f} s"),
             ("verified", {True: "yes", False: "NO", None: "not checked"}[self.verified]),
         ]
@@ -202,6 +202,34 @@ def format_value(x: float | None) -> str:
     if x is None:
         return "-"
     return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
+
+
+def format_gap(gap: float | None) -> str:
+    """A relative gap as a percentage that never reads 0 unless it is 0.
+
+    Two decimals, or two significant digits below 0.01 % (a gap of 24 on 9,772,166 printed
+    as "0.00%" looked like a proof).
+
+    Parameters
+    ----------
+    gap : float or None
+        The relative gap (0.01 is 1 %); None prints ``-``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> format_gap(0.0), format_gap(0.1234), format_gap(24 / 9772166), format_gap(None)
+    ('0.00%', '12.34%', '0.00025%', '-')
+    """
+    if gap is None:
+        return "-"
+    pct = 100 * gap
+    if pct == 0 or abs(pct) >= 0.01:
+        return f"{pct:.2f}%"
+    return f"{pct:.2g}%"
 
 
 def json_safe(obj: Any) -> Any:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.result import SolveResult
+from cpwords.core.result import SolveResult, Status
 
 _T = TypeVar("_T")
 
@@ -351,6 +351,17 @@ def verify(spec: PuzzleSpec, instance: Any, result: SolveResult) -> tuple[bool, 
     return True, None
 
 
+def _stopped_by_limit(kind: str, res: SolveResult, time_limit: float | None) -> bool:
+    """Whether an exact method ended unproven because its time limit ran out, without saying
+    so itself (``solver_info["stopped"]``): FEASIBLE (no proof), or UNKNOWN at the limit."""
+    info = res.solver_info
+    if kind != "exact" or time_limit is None or "stopped" in info or info.get("interrupted"):
+        return False
+    if res.status is Status.FEASIBLE:
+        return True
+    return res.status is Status.UNKNOWN and res.wall_time >= 0.95 * time_limit
+
+
 def solve(
     puzzle: str | PuzzleSpec,
     instance: Any,
@@ -395,8 +406,10 @@ def solve(
     -------
     SolveResult
         ``method`` is the registry name; the model's own label, when it differs, is kept in
-        ``solver_info["model"]``. ``verified`` is True when a solution passed the checker
-        (False only with ``strict=False``); None when there is no solution to check.
+        ``solver_info["model"]``. An exact method stopped unproven by ``time_limit`` has
+        ``solver_info["stopped"] = "time_limit"``. ``verified`` is True when a solution
+        passed the checker (False only with ``strict=False``); None when there is no solution
+        to check.
 
     Raises
     ------
@@ -416,6 +429,8 @@ def solve(
         res = dataclasses.replace(
             res, method=name, solver_info={**res.solver_info, "model": res.method}
         )
+    if _stopped_by_limit(spec.methods[name].kind, res, time_limit):
+        res = dataclasses.replace(res, solver_info={**res.solver_info, "stopped": "time_limit"})
     if not check or res.solution is None or res.objective is None:
         return res  # not asked, or nothing claimed: nothing to check
     ok, problem = verify(spec, instance, res)

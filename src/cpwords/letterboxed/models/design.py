@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.core.blocklist import Blocklist
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon, zipf
 from cpwords.core.result import Status
@@ -245,7 +246,8 @@ class BoxGeneration:
     rejected : dict of str to int
         Why drawn boxes were rejected: ``repeat`` (drawn before), ``few_playable``,
         ``one_word`` (a 1-word solution), ``needs_3_or_more`` (no 2-word solution),
-        ``too_many_2_word`` (more than ``max_solutions``).
+        ``too_many_2_word`` (more than ``max_solutions``), ``blocked`` (a solution shows a
+        word of the blocklist).
     seed : int
     lexicon : str
     settings : dict
@@ -351,6 +353,7 @@ def generate_boxes(
     max_draws: int | None = None,
     zipf_threshold: float = COMMON_ZIPF,
     time_limit: float | None = None,
+    blocklist: Blocklist | None = None,
 ) -> BoxGeneration:
     """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
 
@@ -375,6 +378,10 @@ def generate_boxes(
     time_limit : float, optional
         Seconds; no new box is drawn after it (``stopped = "time_limit"``). Ctrl-C likewise
         returns the boxes finished so far (``stopped = "interrupted"``).
+    blocklist : Blocklist, optional
+        Words a box must not show: a box whose optimal solution or any 2-word solution uses
+        one is rejected (``rejected["blocked"]``). The counts and the proof still use the
+        whole lexicon, so a kept box's solutions are all of its solutions.
 
     Returns
     -------
@@ -428,7 +435,8 @@ def generate_boxes(
     t0 = time.perf_counter()
     seen: set[str] = set()
     rejected = dict.fromkeys(
-        ("repeat", "few_playable", "one_word", "needs_3_or_more", "too_many_2_word"), 0
+        ("repeat", "few_playable", "one_word", "needs_3_or_more", "too_many_2_word", "blocked"),
+        0,
     )
     found: list[GeneratedBox] = []
     draws = 0
@@ -470,6 +478,9 @@ def generate_boxes(
             counts, _ = count_tables(classes, COUNT_WORDS)
             solution = tuple(res.solution or ())
             pairs = _verify(box, lex_words, counts, solution, lex_set)
+            if blocklist and blocklist.any_blocked([*solution, *(w for p in pairs for w in p)]):
+                rejected["blocked"] += 1
+                continue
             diff = _difficulty(box, playable, zipf_threshold)
             found.append(
                 GeneratedBox(

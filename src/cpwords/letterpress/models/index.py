@@ -47,7 +47,7 @@ __all__ = [
     "query_letterpress_index",
 ]
 
-INDEX_FORMAT = 1  # bump whenever the layout, the parser or the word order changes
+INDEX_FORMAT = 2  # bump whenever the layout, the parser or the word order changes (2: checksum)
 DEFAULT_DICTIONARY = "english-words:web2"
 
 
@@ -76,6 +76,9 @@ class LetterpressIndex:
         Hex SHA-256 of the source content and the index format (the cache key).
     from_cache : bool
         True when this index was loaded from the on-disk cache.
+    cache_problem : str
+        Empty, or why the cached file of this lexicon could not be used (a corrupt file) and
+        the index was rebuilt; front ends say it as a warning.
     """
 
     words: list[str]
@@ -87,6 +90,7 @@ class LetterpressIndex:
     skipped: int = 0
     fingerprint: str = ""
     from_cache: bool = False
+    cache_problem: str = ""
 
     def __post_init__(self) -> None:
         # An object array turns a fancy index into a list of words ~3x faster than itemgetter.
@@ -283,7 +287,8 @@ CACHE_MAX_BYTES = 512 * 1024 * 1024
 
 
 def cache_max_bytes() -> int:
-    """The cache size cap: ``$CPWORDS_CACHE_MAX_MB`` megabytes, else :data:`CACHE_MAX_BYTES`."""
+    """The cache size cap: ``$CPWORDS_CACHE_MAX_MB`` MiB (2^20 bytes), else
+    :data:`CACHE_MAX_BYTES`; a cap beyond any disk (``1e308``) means no cap."""
     env = os.environ.get("CPWORDS_CACHE_MAX_MB")
     if env:
         try:
@@ -294,7 +299,7 @@ def cache_max_bytes() -> int:
             from cpwords.core.errors import InputError
 
             raise InputError(f"CPWORDS_CACHE_MAX_MB must be a non-negative number, not {env!r}")
-        return int(mb * 1024 * 1024)
+        return int(min(mb * 1024 * 1024, 2.0**62))  # 4 EiB: no cap (and no OverflowError)
     return CACHE_MAX_BYTES
 
 
@@ -356,6 +361,7 @@ def _save(index: LetterpressIndex, path: Path) -> bool:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         blob = np.frombuffer("\n".join(index.words).encode("ascii"), dtype=np.uint8)
+        arrays = (blob, index.bits, index.offset, index.maxcount, index.length_start)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -366,7 +372,9 @@ def _save(index: LetterpressIndex, path: Path) -> bool:
                     offset=index.offset,
                     maxcount=index.maxcount,
                     length_start=index.length_start,
-                    meta=np.array([index.fingerprint, index.source, str(index.skipped)]),
+                    meta=np.array(
+                        [index.fingerprint, index.source, str(index.skipped), _checksum(*arrays)]
+                    ),
                 )
             os.replace(tmp, path)
         finally:
@@ -377,8 +385,28 @@ def _save(index: LetterpressIndex, path: Path) -> bool:
         return False
 
 
+def _checksum(*arrays: np.ndarray) -> str:
+    """SHA-256 of the arrays' dtypes, shapes and bytes: a cached file whose content changed
+    after it was written (a bad disk, an edit, a copy cut short) no longer matches."""
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(f"{a.dtype.str}{a.shape}\0".encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
+class _Corrupt(Exception):
+    """A cached index file that cannot be trusted."""
+
+
 def _load(path: Path, fp: str) -> LetterpressIndex | None:
-    """Read a cached index; None when absent, corrupt, or for another key."""
+    """Read a cached index; None when absent or for another key.
+
+    Raises
+    ------
+    _Corrupt
+        The file is unreadable or its content does not match the checksum written with it.
+    """
     if not path.is_file():
         return None
     try:
@@ -386,25 +414,34 @@ def _load(path: Path, fp: str) -> LetterpressIndex | None:
             meta = z["meta"].tolist()
             if meta[0] != fp:
                 return None
-            words = z["blob"].tobytes().decode("ascii").split("\n")
-            index = LetterpressIndex(
-                words,
-                z["bits"],
-                z["offset"],
-                z["maxcount"],
-                z["length_start"],
-                meta[1],
-                int(meta[2]),
-                fp,
-                from_cache=True,
-            )
-    except Exception:  # any unreadable cache file is rebuilt, never trusted
-        return None
+            arrays = [z[k] for k in ("blob", "bits", "offset", "maxcount", "length_start")]
+    except Exception as exc:  # any unreadable cache file is rebuilt, never trusted
+        raise _Corrupt(f"unreadable ({type(exc).__name__})") from None
+    if len(meta) != 4 or meta[3] != _checksum(*arrays):
+        raise _Corrupt("its content does not match its checksum")
+    blob, bits, offset, maxcount, length_start = arrays
+    try:
+        index = LetterpressIndex(
+            blob.tobytes().decode("ascii").split("\n"), bits, offset, maxcount, length_start,
+            meta[1], int(meta[2]), fp, from_cache=True,
+        )  # fmt: skip
+    except Exception as exc:
+        raise _Corrupt(f"unreadable ({type(exc).__name__})") from None
     if index.bits.shape[1] * 64 < index.n or index.length_start[-1] != index.n:
-        return None
+        raise _Corrupt("its arrays do not fit together")
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: evicted last
     return index
+
+
+def _cached(path: Path, fp: str) -> tuple[LetterpressIndex | None, str]:
+    """The cached index (or None) and, for a corrupt file (deleted here), what was wrong."""
+    try:
+        return _load(path, fp), ""
+    except _Corrupt as exc:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None, f"the cached index {path} was corrupt ({exc}); rebuilt it"
 
 
 def load_letterpress_index(
@@ -425,7 +462,8 @@ def load_letterpress_index(
     Returns
     -------
     LetterpressIndex
-        ``from_cache`` tells whether it was loaded rather than built.
+        ``from_cache`` tells whether it was loaded rather than built; ``cache_problem`` says
+        when a corrupt cached file was found (and replaced by the rebuilt index).
 
     Raises
     ------
@@ -445,7 +483,8 @@ def load_letterpress_index(
             data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
             fp = _digest(data, "file")
         path = _cache_file(fp)
-        if use_cache and (hit := _load(path, fp)) is not None:
+        hit, problem = _cached(path, fp) if use_cache else (None, "")
+        if hit is not None:
             return hit
         if dictionary is None:
             lex = english_words_lexicon("web2")
@@ -456,9 +495,11 @@ def load_letterpress_index(
         lex = dictionary if isinstance(dictionary, Lexicon) else lexicon_from_words(dictionary)
         fp = _fingerprint_words(sorted(lex.words, key=lambda w: (len(w), w)))
         path = _cache_file(fp)
-        if use_cache and (hit := _load(path, fp)) is not None:
+        hit, problem = _cached(path, fp) if use_cache else (None, "")
+        if hit is not None:
             return hit
         index = build_letterpress_index(lex, fingerprint=fp)
+    index.cache_problem = problem
     if use_cache and _save(index, path):
         with contextlib.suppress(OSError):
             evict(keep=path)

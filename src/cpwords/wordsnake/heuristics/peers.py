@@ -6,6 +6,11 @@ Both see the instance as the asymmetric TSP of :mod:`cpwords.wordsnake.heuristic
 nothing.
 The objective is recomputed from the words (``snake_score``), and ``solver_info`` keeps the
 peer's own tour length so that ``score == word_edges * M - length`` can be checked.
+
+Both run in a forked child process (:func:`cpwords.core.procs.run_stoppable`) that is killed
+at the time limit (plus :data:`GRACE`) or on Ctrl-C: in-process, neither could be stopped (they
+hold the interpreter in C++; OR-Tools ran 57 s after a Ctrl-C, LKH 85 s). The best tour the
+peer reported before the kill is kept (OR-Tools reports each better tour; LKH reports none).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 
 from cpwords.core.errors import InputError
 from cpwords.core.machine import available_memory as _available_memory
+from cpwords.core.procs import run_stoppable
 from cpwords.core.result import SolveResult, Status, TracePoint
 from cpwords.wordsnake.heuristics.tsplib import SnakeMatrix, snake_matrix, tour_to_order
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
@@ -27,6 +33,13 @@ from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 #: Refuse a peer when its n^2 cost matrix would take more than this fraction of the memory
 #: available now (OR-Tools keeps an int64 matrix, LKH a triangle of its 2n-node symmetric form).
 MEMORY_FRACTION = 0.5
+
+#: Seconds past its time limit after which a peer's process is killed (the solvers check
+#: their own limits between steps; LKH's excludes its preprocessing).
+GRACE = 0.5
+
+#: At most one better tour per this many seconds goes from the peer's process to the caller.
+REPORT_EVERY = 0.05
 
 
 def elkai_available() -> bool:
@@ -41,7 +54,7 @@ def _refuse_large(instance: WordsnakeInstance, bytes_per_entry: int, peer: str) 
     if need > MEMORY_FRACTION * avail:
         raise InputError(
             f"{peer} needs the full {dim} x {dim} cost matrix, about "
-            f"{need / 1e9:.1f} GB, more than half the {avail / 1e9:.1f} GB available"
+            f"{need / 2**30:.1f} GiB, more than half the {avail / 2**30:.1f} GiB available"
         )
 
 
@@ -79,6 +92,32 @@ def _finish(
     )  # fmt: skip
 
 
+def _stopped(
+    instance: WordsnakeInstance,
+    sm: SnakeMatrix,
+    best: tuple[list[int], int] | None,
+    why: str,
+    start: float,
+    method: str,
+    info: dict[str, Any],
+) -> SolveResult:
+    """The result of a peer killed at its deadline or on Ctrl-C: its last tour, or none."""
+    info["stopped"] = why
+    if why == "interrupted":
+        info["interrupted"] = True
+    if best is not None:
+        return _finish(instance, sm, best[0], best[1], start, method, info)
+    stop = "Ctrl-C" if why == "interrupted" else "the time limit"
+    info["reason"] = f"{method} was stopped by {stop} before it reported a tour"
+    return SolveResult(
+        Status.UNKNOWN, None, None, time.perf_counter() - start, None, method, solver_info=info
+    )
+
+
+def _deadline(start: float, time_limit: float | None) -> float | None:
+    return None if time_limit is None else start + time_limit + GRACE
+
+
 def _tour_length(matrix_rows: SnakeMatrix, tour: list[int]) -> int:
     total = 0
     for a, b in zip(tour, tour[1:] + tour[:1], strict=True):
@@ -99,7 +138,8 @@ def ortools_routing(
     instance : WordsnakeInstance
     time_limit : float or None
         Seconds for the search. Guided local search runs until this limit; with None the search
-        stops at the first local optimum (no metaheuristic).
+        stops at the first local optimum (no metaheuristic). The solver's process is killed
+        :data:`GRACE` seconds past it, keeping the best tour reported so far.
     seed : int
         Recorded only: the routing solver is deterministic for a given time budget.
 
@@ -107,7 +147,10 @@ def ortools_routing(
     -------
     SolveResult
         FEASIBLE, ``bound=None``; ``solver_info`` holds ``tour_length``, ``big_m`` and
-        ``word_edges`` (``objective == word_edges * big_m - tour_length``).
+        ``word_edges`` (``objective == word_edges * big_m - tour_length``). Killed at the
+        deadline or by Ctrl-C: the best tour so far with ``solver_info["stopped"]``
+        (``"time_limit"`` or ``"interrupted"``, then also ``interrupted``), or UNKNOWN with a
+        ``reason`` before the first tour.
 
     Raises
     ------
@@ -128,8 +171,6 @@ def ortools_routing(
     L. Perron, V. Furnon, *OR-Tools* routing library (Google); C. Voudouris, E. Tsang, "Guided
     local search and its application to the traveling salesman problem", EJOR 113 (1999).
     """
-    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
-
     if time_limit is not None and time_limit <= 0:
         raise InputError(f"the time limit must be positive, got {time_limit}")
     start = time.perf_counter()
@@ -138,6 +179,28 @@ def ortools_routing(
         return trivial
     _refuse_large(instance, 24, "ortools-routing")  # int64 in C++ plus the Python lists
     sm = snake_matrix(instance)
+    info: dict[str, Any] = {
+        "solver": "ortools-routing",
+        "version": version("ortools"),
+        "metaheuristic": "guided_local_search" if time_limit is not None else "none",
+        "time_limit": time_limit,
+        "seed": seed,
+    }
+    run = run_stoppable(
+        _routing_search, sm, time_limit, start, deadline=_deadline(start, time_limit)
+    )
+    if run.stopped is not None:
+        return _stopped(instance, sm, run.last_report, run.stopped, start, "ortools-routing", info)
+    tour, length = run.value
+    return _finish(instance, sm, tour, length, start, "ortools-routing", info)
+
+
+def _routing_search(
+    report: Any, sm: SnakeMatrix, time_limit: float | None, start: float
+) -> tuple[list[int], int]:  # pragma: no cover - runs in the peer's process
+    """OR-Tools routing on the ATSP matrix; reports ``(tour, length)`` as tours improve."""
+    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+
     depot = sm.dummy if sm.dummy is not None else 0
     manager = pywrapcp.RoutingIndexManager(sm.dimension, 1, depot)
     routing = pywrapcp.RoutingModel(manager)
@@ -151,24 +214,31 @@ def ortools_routing(
         )
         left = max(0.001, time_limit - (time.perf_counter() - start))
         params.time_limit.FromMilliseconds(max(1, int(left * 1000)))
+
+    def tour_of(value: Any) -> list[int]:
+        tour, index = [], routing.Start(0)
+        while not routing.IsEnd(index):
+            tour.append(manager.IndexToNode(index))
+            index = value(routing.NextVar(index))
+        return tour
+
+    best_cost: int | None = None
+    reported_at = -REPORT_EVERY
+
+    def on_solution() -> None:
+        nonlocal best_cost, reported_at
+        # CostVar is the true tour length here (guided local search keeps its penalties apart).
+        cost = int(routing.CostVar().Value())
+        now = time.perf_counter()
+        if (best_cost is None or cost < best_cost) and now - reported_at >= REPORT_EVERY:
+            best_cost, reported_at = cost, now
+            report((tour_of(lambda var: var.Value()), cost))
+
+    routing.AddAtSolutionCallback(on_solution)
     solution = routing.SolveWithParameters(params)
-    if solution is None:  # pragma: no cover - a complete digraph always has a tour
+    if solution is None:  # a complete digraph always has a tour
         raise InputError("OR-Tools routing found no tour")
-    tour = []
-    index = routing.Start(0)
-    while not routing.IsEnd(index):
-        tour.append(manager.IndexToNode(index))
-        index = solution.Value(routing.NextVar(index))
-    info: dict[str, Any] = {
-        "solver": "ortools-routing",
-        "version": version("ortools"),
-        "metaheuristic": "guided_local_search" if time_limit is not None else "none",
-        "time_limit": time_limit,
-        "seed": seed,
-    }
-    return _finish(
-        instance, sm, tour, int(solution.ObjectiveValue()), start, "ortools-routing", info
-    )
+    return tour_of(solution.Value), int(solution.ObjectiveValue())
 
 
 def lkh(
@@ -185,7 +255,9 @@ def lkh(
     instance : WordsnakeInstance
     time_limit : float or None
         LKH's ``TIME_LIMIT`` in seconds (the search after preprocessing; LKH's candidate-set
-        ascent, O(n^2) per iteration, is not covered and cannot be interrupted).
+        ascent, O(n^2) per iteration, is not covered). The solver's process is killed
+        :data:`GRACE` seconds past it: LKH reports no tour before it returns, so a killed run
+        has none.
     seed : int
         LKH's ``SEED``.
     runs : int
@@ -195,7 +267,8 @@ def lkh(
     -------
     SolveResult
         FEASIBLE, ``bound=None``; ``solver_info`` holds ``tour_length``, ``big_m`` and
-        ``word_edges`` (``objective == word_edges * big_m - tour_length``).
+        ``word_edges`` (``objective == word_edges * big_m - tour_length``). Killed at the
+        deadline or by Ctrl-C: UNKNOWN with ``solver_info["stopped"]`` and a ``reason``.
 
     Raises
     ------
@@ -208,8 +281,8 @@ def lkh(
     LKH reads exactly the text that ``cpwords snake --export-tsplib`` writes, passed in memory
     through elkai's ``_elkai.solve_problem`` (the public ``DistanceMatrix.solve_tsp`` has no
     time limit or seed). LKH turns an ATSP on N nodes into a symmetric TSP on 2N nodes.
-    elkai holds the GIL while LKH runs. Licence: LKH is free for academic and non-commercial use
-    only, and so is elkai (see the README).
+    elkai holds the GIL while LKH runs, hence the child process. Licence: LKH is free for
+    academic and non-commercial use only, and so is elkai (see the README).
 
     References
     ----------
@@ -225,8 +298,6 @@ def lkh(
         raise InputError(f"the time limit must be positive, got {time_limit}")
     if runs < 1:
         raise InputError(f"runs must be positive, got {runs}")
-    from elkai import _elkai  # the public API has no time limit or seed
-
     start = time.perf_counter()
     trivial = _trivial(instance, "lkh", start)
     if trivial is not None:
@@ -238,8 +309,8 @@ def lkh(
     problem = atsp_text(instance, max_bytes=np.iinfo(np.int64).max)
     params = f"PROBLEM_FILE = :stdin:\nRUNS = {runs}\nSEED = {seed + 1}\n"
     if time_limit is not None:
-        params += f"TIME_LIMIT = {time_limit:.3f}\n"
-    tour = [v - 1 for v in _elkai.solve_problem(params, problem)]
+        left = max(0.001, time_limit - (time.perf_counter() - start))
+        params += f"TIME_LIMIT = {left:.3f}\n"
     try:
         elkai_version = version("elkai")
     except PackageNotFoundError:  # pragma: no cover
@@ -251,4 +322,15 @@ def lkh(
         "seed": seed + 1,
         "time_limit": time_limit,
     }
+    run = run_stoppable(_lkh_search, params, problem, deadline=_deadline(start, time_limit))
+    if run.stopped is not None:  # LKH reports nothing before it returns
+        return _stopped(instance, sm, None, run.stopped, start, "lkh", info)
+    tour = run.value
     return _finish(instance, sm, tour, _tour_length(sm, tour), start, "lkh", info)
+
+
+def _lkh_search(report: Any, params: str, problem: str) -> list[int]:  # pragma: no cover
+    """LKH-3 on the TSPLIB text, in the peer's process: the tour, 0-based."""
+    from elkai import _elkai  # the public API has no time limit or seed
+
+    return [v - 1 for v in _elkai.solve_problem(params, problem)]

@@ -35,6 +35,9 @@ from cpwords.wordsnake.rules import WordsnakeInstance, overlap_graph
 #: 3-digit costs needs about ``4 (n + 1)^2`` bytes: 400 MB at 10,000 words.
 DEFAULT_MAX_BYTES = 2 * 1024**3
 
+#: Bytes in a GiB: messages say GiB where they mean 2^30 (2 GiB once printed as "2.15 GB").
+GIB = 1024**3
+
 
 @dataclass(frozen=True)
 class SnakeMatrix:
@@ -215,15 +218,15 @@ def _refuse_large(
     n = instance.n
     if need > max_bytes:
         raise InputError(
-            f"a TSPLIB matrix of {n} words would take up to {need / 1e9:.2f} GB "
-            f"(limit {max_bytes / 1e9:.2f} GB): a TSP matrix grows as n^2"
+            f"a TSPLIB matrix of {n} words would take up to {need / GIB:.2f} GiB "
+            f"(limit {max_bytes / GIB:.2f} GiB): a TSP matrix grows as n^2"
         )
     if directory is not None:
         free = shutil.disk_usage(directory).free
         if need > free:
             raise InputError(
-                f"a TSPLIB matrix of {n} words would take about {need / 1e9:.1f} GB, more than "
-                f"the {free / 1e9:.1f} GB free in {directory}"
+                f"a TSPLIB matrix of {n} words would take about {need / GIB:.1f} GiB, more "
+                f"than the {free / GIB:.1f} GiB free in {directory}"
             )
 
 

@@ -1,0 +1,219 @@
+"""Child processes that can always be stopped: their own process group, death with the parent.
+
+A solve that holds the interpreter in native code (LKH inside elkai, OR-Tools routing, a
+min-cost flow) cannot be stopped by a signal handler; only killing its process can. These
+helpers give such a child its own process group (so the parent can kill it *and* whatever it
+forked, at once) and make it die when its parent dies, however the parent dies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ChildRun", "die_with_parent", "kill_group", "own_group", "run_stoppable"]
+
+
+def die_with_parent(parent_pid: int, watch: bool = True) -> None:
+    """End this process when ``parent_pid`` ends, however it ends (SIGTERM, SIGKILL, a crash).
+
+    Parameters
+    ----------
+    parent_pid : int
+        The process whose death ends this one (the caller's parent, read before forking).
+    watch : bool
+        Also start a daemon thread that polls ``os.getppid()`` twice a second (where there is
+        no ``prctl``, and as a fallback).
+
+    Notes
+    -----
+    On Linux the kernel sends SIGKILL at the parent's death (``prctl(PR_SET_PDEATHSIG)``), which
+    also stops a process deep inside a native call. If the parent died before the request took
+    effect, the process exits at once.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import ctypes.util
+
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no usable libc
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the request above took effect
+        os._exit(1)
+    if not watch:
+        return
+
+    def _watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=_watch, name="cpwords-parent-watch", daemon=True).start()
+
+
+def own_group(parent_pid: int) -> None:
+    """Make this (forked) process a stoppable child: its own process group, Ctrl-C ignored,
+    death with ``parent_pid``.
+
+    Parameters
+    ----------
+    parent_pid : int
+        The parent's pid, read before forking.
+
+    Notes
+    -----
+    In its own process group the child no longer receives the terminal's Ctrl-C (the parent
+    alone decides what an interrupt means) and :func:`kill_group` reaches everything it forks.
+    """
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process ``pid`` and its process group (if it leads one); never raises.
+
+    Parameters
+    ----------
+    pid : int
+        A child of the caller, not yet reaped (so its pid cannot have been reused). If it has
+        not yet made its own group (see :func:`own_group`), only the process itself is killed.
+    """
+    with contextlib.suppress(OSError):
+        if os.getpgid(pid) == pid:
+            os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+
+
+@dataclass
+class ChildRun:
+    """What :func:`run_stoppable` got from its child.
+
+    Attributes
+    ----------
+    value : Any
+        The function's return value; None when the child was stopped first.
+    last_report : Any
+        The last value the function passed to ``report`` (None if it never reported).
+    stopped : {None, "time_limit", "interrupted"}
+        Why the child was killed before it returned: its deadline passed, or Ctrl-C.
+    """
+
+    value: Any = None
+    last_report: Any = None
+    stopped: str | None = None
+
+
+def run_stoppable(
+    fn: Callable[..., Any],
+    *args: Any,
+    deadline: float | None = None,
+    **kwargs: Any,
+) -> ChildRun:
+    """Run ``fn(report, *args, **kwargs)`` in a forked child that the deadline or Ctrl-C kills.
+
+    For native solvers that ignore Python signals and, sometimes, their own limits (OR-Tools
+    routing, LKH inside elkai): the caller stays responsive and the child never outlives it.
+
+    Parameters
+    ----------
+    fn : callable
+        Called in the child as ``fn(report, *args, **kwargs)``; ``report(value)`` sends an
+        intermediate result (the best tour so far) to the parent, which keeps the last one.
+        Its return value and the reports must pickle.
+    *args, **kwargs
+        Passed to ``fn``.
+    deadline : float, optional
+        ``time.perf_counter()`` value at which the child is killed.
+
+    Returns
+    -------
+    ChildRun
+
+    Raises
+    ------
+    Exception
+        What ``fn`` raised, re-raised in the parent.
+    RuntimeError
+        The child died without answering (out of memory, a crash).
+
+    Notes
+    -----
+    The child has its own process group, ignores Ctrl-C and dies with the parent
+    (:func:`own_group`); the parent SIGKILLs it at the deadline, on Ctrl-C (KeyboardInterrupt
+    in the main thread) or on any other exception, so nothing is left running. Without
+    ``fork`` (not Linux or macOS) ``fn`` runs in this process and only its own limits hold.
+    """
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+        return ChildRun(value=fn(lambda value: None, *args, **kwargs))
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_stoppable_child, args=(fn, args, kwargs, send, os.getpid()))
+    proc.start()
+    pid = int(proc.pid or 0)
+    send.close()
+    out = ChildRun()
+    try:
+        while True:
+            if recv.poll(0.05):
+                try:
+                    kind, payload = recv.recv()
+                except EOFError:
+                    proc.join()
+                    raise RuntimeError(
+                        f"the solver process died (exit code {proc.exitcode}; out of memory?)"
+                    ) from None
+                if kind == "report":
+                    out.last_report = payload
+                elif kind == "done":
+                    out.value = payload
+                    return out
+                else:
+                    raise payload
+            elif deadline is not None and time.perf_counter() >= deadline:
+                out.stopped = "time_limit"
+                break
+    except KeyboardInterrupt:
+        out.stopped = "interrupted"
+    finally:
+        if proc.exitcode is None:
+            kill_group(pid)
+        proc.join()
+        if out.stopped is not None:
+            with contextlib.suppress(EOFError, OSError):  # reports sent just before the kill
+                while recv.poll(0):
+                    kind, payload = recv.recv()
+                    if kind == "report":
+                        out.last_report = payload
+        recv.close()
+    return out
+
+
+def _stoppable_child(
+    fn: Callable[..., Any], args: tuple, kwargs: dict, conn: Any, parent_pid: int
+) -> None:  # pragma: no cover - runs in a child
+    own_group(parent_pid)
+    try:
+        value = fn(lambda report: conn.send(("report", report)), *args, **kwargs)
+    except BaseException as exc:
+        try:
+            conn.send(("error", exc))
+        except Exception:  # an exception that does not pickle
+            conn.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+        return
+    conn.send(("done", value))
