@@ -260,3 +260,67 @@ def test_doctests(modname):
 
     res = doctest.testmod(importlib.import_module(modname))
     assert res.failed == 0 and res.attempted > 0
+
+
+def test_the_flow_child_dies_with_a_killed_parent_and_frees_its_output(tmp_path):
+    """Issue 23, item 1: a forked flow child outlived a SIGKILLed parent, holding the caller's
+    stdout open, so `cpwords snake LIST | cat` never ended."""
+    import os
+    from pathlib import Path
+
+    from cpwords.wordsnake.spec import random_strings
+
+    def children(pid: int) -> list[int]:
+        kids = []
+        for d in Path("/proc").iterdir():
+            if d.name.isdigit():
+                try:
+                    if int((d / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(d.name))
+                except (OSError, ValueError, IndexError):
+                    pass
+        return kids
+
+    if not Path("/proc").is_dir():
+        pytest.skip("needs /proc (Linux)")
+    f = tmp_path / "hard.txt"
+    # Many repeats over {a, b, c}: the greedy cannot be routed, so the flow runs in a child.
+    f.write_text("\n".join(random_strings("abc", 60_000, 1, 4, 10)) + "\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cpwords", "snake", str(f), "--time-limit", "120"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        t0 = time.monotonic()
+        kids: list[int] = []
+        while not kids and time.monotonic() - t0 < 90 and proc.poll() is None:
+            kids = children(proc.pid)
+            time.sleep(0.05)
+        if not kids:
+            pytest.skip("the solve ended before forking its flow child")
+        os.kill(proc.pid, signal.SIGKILL)
+        assert proc.stdout is not None
+        # End of file only once no process holds the pipe: wait for it at most 10 s.
+        import select
+
+        fd = proc.stdout.fileno()
+        deadline = time.monotonic() + 10
+        eof = False
+        while not eof and time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            eof = bool(ready) and os.read(fd, 65536) == b""
+        assert eof, "the killed parent's stdout is still held open"
+        proc.wait(timeout=10)
+        time.sleep(1.0)
+        alive = []
+        for k in kids:
+            try:
+                state = Path(f"/proc/{k}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if state != "Z":
+                alive.append(k)
+        assert alive == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()

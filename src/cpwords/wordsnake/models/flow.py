@@ -9,6 +9,7 @@ Formulation card: ``models/wordsnake.md``.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import time
 from typing import Any
@@ -17,6 +18,7 @@ import numpy as np
 from ortools.graph.python import min_cost_flow
 
 from cpwords.core.errors import ModelError
+from cpwords.core.procs import die_with_parent
 from cpwords.wordsnake.models.string_hub import (
     DeadlineReached,
     StringHubNetwork,
@@ -47,8 +49,16 @@ def _solve_flow_inline(net: StringHubNetwork, cost: np.ndarray) -> tuple[np.ndar
     return flow.flows(arcs).astype(np.int64), int(flow.optimal_cost())
 
 
-def _child(net: StringHubNetwork, cost: np.ndarray, conn: Any) -> None:  # pragma: no cover
+def _child(
+    net: StringHubNetwork, cost: np.ndarray, conn: Any, parent_pid: int
+) -> None:  # pragma: no cover - runs in the forked child
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Die with the parent, however it dies (SIGTERM, SIGKILL), and never hold the caller's
+    # standard output or error open: a shell pipeline reading them ends with the parent.
+    die_with_parent(parent_pid)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
     try:
         flows, value = _solve_flow_inline(net, cost)
         conn.send_bytes(np.int64(value).tobytes() + flows.tobytes())
@@ -84,7 +94,7 @@ class FlowJob:
             return
         ctx = multiprocessing.get_context("fork")
         self.recv, send = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_child, args=(net, cost, send), daemon=True)
+        self.proc = ctx.Process(target=_child, args=(net, cost, send, os.getpid()), daemon=True)
         self.proc.start()
         send.close()
 
