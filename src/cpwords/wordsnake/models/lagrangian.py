@@ -173,6 +173,7 @@ def solve_string_flow(
     it = 0
     stall = 0
     job: FlowJob | None = None
+    cold_first: FlowJob | None = None
     reopt: Reoptimizer | None = None
     warm = {"iterations": 0, "cold": 0}
     try:
@@ -188,6 +189,12 @@ def solve_string_flow(
                 index_cache.append(CandidateIndex(net))
             return index_cache[0]
 
+        # The cold solve of the first costs starts at once, in a child process on large networks
+        # (on the second core), while the greedy is routed and proven here: when the greedy's
+        # flow settles the proof and its support is one component (ENABLE, web2), the child is
+        # killed unused; otherwise its flow is ready about as soon as it would have been alone
+        # (the Lagrangian starts from it).
+        cold_first = FlowJob(net, cost)
         greedy = greedy_successors(net, deadline)
         # The greedy's assignment as a flow, made optimal by cancelling negative cycles (none on
         # most real lists) and proven so by potentials: the first bound without a cold solve.
@@ -204,7 +211,7 @@ def solve_string_flow(
             than the cold solver's, gave the subgradient worse cuts (a list of 120 ab strings:
             bound 5248 after 6 iterations against 5204 after 13), so they are solved cold.
             """
-            nonlocal reopt, job
+            nonlocal reopt, job, cold_first
             if reopt is not None:
                 report("proving the greedy assignment optimal")
                 pi = reopt.settle(
@@ -218,7 +225,7 @@ def solve_string_flow(
                 info["first_bound"] = "min-cost flow"
             warm["cold"] += 1
             report("solving the flow relaxation" if it == 0 else "bounding")
-            job = FlowJob(net, cost)  # runs in a child process on large networks
+            job, cold_first = cold_first or FlowJob(net, cost), None
             try:
                 return job.result(deadline)
             finally:
@@ -252,7 +259,7 @@ def solve_string_flow(
                 # strings 5204 against 5248), so the Lagrangian starts from it.
                 report("solving the flow relaxation")
                 warm["cold"] += 1
-                job = FlowJob(net, cost)
+                job, cold_first = cold_first or FlowJob(net, cost), None
                 try:
                     flows, _ = job.result(deadline)
                 finally:
@@ -302,8 +309,9 @@ def solve_string_flow(
     except KeyboardInterrupt:
         stopped = "interrupt"
     finally:
-        if job is not None:
-            job.close()  # a child still solving is stopped at once
+        for running in (job, cold_first):
+            if running is not None:
+                running.close()  # a child still solving is stopped at once
     info["lagrangian_iterations"] = it
     info["cuts"] = len(cuts)
     info["warm_solves"] = warm["iterations"]
