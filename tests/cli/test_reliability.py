@@ -213,7 +213,7 @@ def test_a_stop_by_the_default_time_limit_is_said_and_its_gap_is_not_zero(
     code, out, _ = run(["snake"], capsys)
     assert code == 0
     assert "0.00%" not in out and "0.00025%" in out
-    assert "stopped     by the time limit of 60 s (the default; --time-limit sets it)" in out
+    assert "stopped     by the time limit of 600 s (the default; --time-limit sets it)" in out
     code, out, _ = run(["snake", "--time-limit", "30"], capsys)
     assert "by the time limit of 30 s: best ordering so far" in out and "default" not in out
     code, out, _ = run(["snake", "--json"], capsys)

@@ -124,7 +124,7 @@ def _instance(
 )
 @svg_option("the snake, each overlap highlighted (the first 400 words)")
 @force_option()
-@shared_options(check=True, time_limit=60.0, workers=2, seed=True)
+@shared_options(check=True, time_limit=600.0, workers=2, seed=True)
 def snake(
     file: str | None,
     cyclic: bool,

@@ -431,7 +431,7 @@ def solve_wordsnake(
     instance: WordsnakeInstance,
     method: str = "exact",
     *,
-    time_limit: float | None = 60.0,
+    time_limit: float | None = 600.0,
     workers: int = 2,
     seed: int = 0,
     iterations: int = 100,
