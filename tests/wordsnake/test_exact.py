@@ -230,3 +230,42 @@ def test_highs_left_by_an_exception_is_stopped_and_the_next_solve_runs() -> None
         signal.signal(signal.SIGALRM, old)
     again = solve_wordsnake(inst, "mip", time_limit=3, workers=1)
     assert again.objective is not None and again.verified
+
+
+@pytest.mark.parametrize("method", ["mip", "cpsat-routes", "greedy", "local", "layered"])
+def test_a_method_whose_explicit_graph_cannot_fit_is_refused_in_one_line(method, monkeypatch):
+    # Issue 23, item 8: --method mip on ENABLE grew to 7.5 GB and died with a MemoryError.
+    import cpwords.wordsnake.models.common as common
+
+    monkeypatch.setattr(common, "explicit_graph_bytes", lambda instance, lo: 10**15)
+    with pytest.raises(InputError, match="explicit overlap graph") as err:
+        solve_wordsnake(WordsnakeInstance(("run", "nausea", "seasick", "sickle")), method)
+    assert "\n" not in str(err.value)
+
+
+def test_compare_keeps_the_answers_found_when_a_heuristic_cannot_fit(monkeypatch):
+    import cpwords.wordsnake.models.common as common
+
+    inst = WordsnakeInstance(("run", "nausea", "seasick", "sickle"))
+    monkeypatch.setattr(common, "explicit_graph_bytes", lambda instance, lo: 10**15)
+    cmp = compare_wordsnake(inst, ("exact", "greedy"))
+    assert cmp.optimum == 26  # run-nausea-seasick-sickle: 1 + 9 + 16
+    skipped = cmp.results[1]
+    assert skipped.status is Status.UNKNOWN
+    assert "explicit overlap graph" in skipped.solver_info["reason"]
+
+
+def test_the_explicit_graph_estimate_is_above_what_the_graph_uses() -> None:
+    import tracemalloc
+
+    from cpwords.wordsnake.models.common import explicit_graph_bytes
+    from cpwords.wordsnake.rules import overlap_graph
+
+    rng = __import__("random").Random(4)
+    words = tuple("".join(rng.choice("abcd") for _ in range(rng.randint(3, 9))) for _ in range(800))
+    inst = WordsnakeInstance(words)
+    tracemalloc.start()
+    overlap_graph(inst.words, min_overlap=1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert explicit_graph_bytes(inst, 1) >= peak

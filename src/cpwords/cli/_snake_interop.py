@@ -38,6 +38,7 @@ def export_files(
     """Write the TSPLIB file and/or the model file; one line (or JSON object) per file."""
     from cpwords.wordsnake.heuristics.tsplib import write_atsp
     from cpwords.wordsnake.models.export import export_model
+    from cpwords.wordsnake.spec import check_explicit_memory
 
     out: dict[str, Any] = {"n": instance.n, "cyclic": instance.cyclic}
     if tsplib is not None:
@@ -54,6 +55,8 @@ def export_files(
                 f"score = {sm.word_edges} * {sm.big_m} - tour length"
             )
     if model is not None:
+        # The exported models are the letter-hub MIP and CP-SAT models: refuse what cannot fit.
+        check_explicit_memory(instance, "mip" if not model.endswith((".pb", ".pbtxt")) else "cpsat")
         fmt = export_model(instance, model, force=force, connectivity=connectivity)
         out["model"] = {"path": model, "format": fmt, "connectivity": connectivity}
         if not as_json:

@@ -393,3 +393,7 @@ def _print_comparison(results: Any, gap_fn: Any, optimum: float | None) -> None:
             format_gap(gap), f"{r.wall_time:.3f}",
         )  # fmt: skip
     Console(width=100).print(table)
+    for r in results:  # why a method gave no answer (too large for memory, a peer stopped...)
+        reason = r.solver_info.get("reason") if r.objective is None else None
+        if reason:
+            click.echo(f"{r.method}: {reason}")

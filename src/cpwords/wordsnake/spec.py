@@ -32,7 +32,7 @@ from typing import Any
 from cpwords.core.alphabet import is_word, normalize_word
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import parse_word_lines, read_word_list
-from cpwords.core.result import SolveResult
+from cpwords.core.result import SolveResult, Status
 from cpwords.core.sources import lexicon_words, resolve_path, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_problems, snake_score
@@ -167,10 +167,58 @@ def run(
     exact models), ``progress``, ``start`` and ``core_search`` (see
     :func:`cpwords.wordsnake.spec.solve_wordsnake`).
     """
+    check_explicit_memory(instance, method)
     return call_method(
         _RUNNERS[method], instance, method, params=params, seed=seed, time_limit=time_limit,
         workers=workers,
     )  # fmt: skip
+
+
+#: Methods that build the explicit overlap graph: the smallest overlap they keep as an arc, and
+#: the memory of what they build on it as a multiple of the graph's (a MIP or CP-SAT model holds
+#: the arcs again, twice at least: ENABLE's letter-hub MIP, estimated at 19.8 GiB for the graph
+#: alone, was killed by the kernel after 6 minutes on this 23 GiB machine).
+EXPLICIT_GRAPH_METHODS = {
+    "greedy": (1, 1.0), "layered": (1, 1.0), "local": (1, 1.0), "mip": (2, 2.5),
+    "mip-scip": (2, 2.5), "cpsat": (2, 2.5), "cpsat-routes": (2, 2.5),
+}  # fmt: skip
+
+#: Share of the available memory a method may plan to use (the rest: the interpreter, the
+#: checker, other processes).
+MEMORY_HEADROOM = 0.8
+
+
+def check_explicit_memory(instance: WordsnakeInstance, method: str) -> None:
+    """Refuse, in one line and before building anything, a method that cannot fit in memory.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    method : str
+        A method of :data:`EXPLICIT_GRAPH_METHODS` (others are not checked here: the default
+        method checks its own network, the peers their cost matrix).
+
+    Raises
+    ------
+    InputError
+        When the explicit overlap graph the method builds, and its model, would need more than
+        ``MEMORY_HEADROOM`` of the memory available
+        (:func:`cpwords.wordsnake.models.common.explicit_graph_bytes`).
+    """
+    entry = EXPLICIT_GRAPH_METHODS.get(method)
+    if entry is None or instance.n < 2:
+        return
+    from cpwords.core.machine import available_memory
+    from cpwords.wordsnake.models.common import explicit_graph_bytes
+
+    lo, factor = entry
+    need, have = factor * explicit_graph_bytes(instance, lo), available_memory()
+    if need > MEMORY_HEADROOM * have:
+        raise InputError(
+            f"--method {method} builds the explicit overlap graph of these {instance.n:,} words, "
+            f"about {need / 2**30:,.1f} GiB, more than the {have / 2**30:.1f} GiB available; the "
+            "default method (exact) works on the string-hub network instead"
+        )
 
 
 def _clock(start: float | None, time_limit: float | None) -> Callable[[], float | None]:
@@ -572,7 +620,19 @@ def compare_wordsnake(
         kw = {**kwargs, **over.get(m, {})}
         if k:  # ``start`` (the command's start) times the first method; the others get their own
             kw.pop("start", None)
-        runs.append(solve_wordsnake(instance, m, **kw))
+        try:
+            runs.append(solve_wordsnake(instance, m, **kw))
+        except InputError as exc:
+            if not k:
+                raise
+            # A method that cannot run on this list (too large for memory) is reported as such,
+            # and the answers already found are kept.
+            runs.append(
+                SolveResult(
+                    Status.UNKNOWN, None, None, 0.0, None, SPEC.method_name(m),
+                    solver_info={"reason": str(exc)},
+                )
+            )  # fmt: skip
     results = tuple(runs)
     proven = [r.objective for r in results if r.is_optimal and r.objective is not None]
     bounds = [r.bound for r in results if r.bound is not None]
