@@ -269,3 +269,21 @@ def test_the_explicit_graph_estimate_is_above_what_the_graph_uses() -> None:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert explicit_graph_bytes(inst, 1) >= peak
+
+
+def test_ctrl_c_during_a_compared_heuristic_keeps_the_answers_found(monkeypatch):
+    # Issue 23, item 6: Ctrl-C after the optimum was proven printed only "interrupted".
+    import cpwords.wordsnake.spec as spec
+
+    inst = WordsnakeInstance(("run", "nausea", "seasick", "sickle"))
+    real = spec.solve_wordsnake
+
+    def interrupted_heuristics(instance, method="exact", **kw):
+        if method != "exact":
+            raise KeyboardInterrupt
+        return real(instance, method, **kw)
+
+    monkeypatch.setattr(spec, "solve_wordsnake", interrupted_heuristics)
+    cmp = spec.compare_wordsnake(inst, ("exact", "layered", "greedy"))
+    assert cmp.interrupted and len(cmp.results) == 1
+    assert cmp.optimum == 26 and cmp.results[0].verified

@@ -212,7 +212,8 @@ def snake(
         else:
             comp = None
             main_res = solve_wordsnake(instance, method, **kwargs)
-    interrupted = bool(main_res.solver_info.get("interrupted"))
+    main_stopped = bool(main_res.solver_info.get("interrupted"))
+    interrupted = main_stopped or bool(comp and comp.interrupted)
     found = main_res.solution is not None
     total, merged = snake_lengths(main_res.solution, cyclic, proper) if found else (None, None)
     if as_json:
@@ -247,13 +248,18 @@ def snake(
         if solve_time is not None:
             click.echo(f"{'solve time':<10}  {solve_time:.3f} s (wall time includes start-up)")
         line = stop_line(
-            stop_reason(main_res.to_dict() | {"interrupted": interrupted}), time_limit,
+            stop_reason(main_res.to_dict() | {"interrupted": main_stopped}), time_limit,
             click.get_current_context().get_parameter_source("time_limit")
             is not click.core.ParameterSource.COMMANDLINE,
             "best ordering so far",
         )  # fmt: skip
         if line:
             click.echo(line)
+        if comp is not None and comp.interrupted and not main_stopped:
+            click.echo(
+                f"{'stopped':<10}  the comparison, by Ctrl-C: the methods not listed below did "
+                "not run"
+            )
         if comp is not None:
             _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
     if svg_path is not None and found:

@@ -573,11 +573,15 @@ class Comparison:
         The proven optimum when some exact method proved it, else None.
     best_bound : float or None
         The smallest dual bound seen (an upper bound on every score).
+    interrupted : bool
+        Ctrl-C stopped the comparison: ``results`` holds the methods that ran (the one that
+        was stopped with its best answer so far, when it had one).
     """
 
     results: tuple[SolveResult, ...]
     optimum: float | None
     best_bound: float | None
+    interrupted: bool = False
 
     def gap_to_optimum(self, result: SolveResult) -> float | None:
         """``(optimum - score) / max(1, optimum)``, only against a proven optimum."""
@@ -616,12 +620,16 @@ def compare_wordsnake(
     """
     over = overrides or {}
     runs = []
+    interrupted = False
     for k, m in enumerate(methods):
         kw = {**kwargs, **over.get(m, {})}
         if k:  # ``start`` (the command's start) times the first method; the others get their own
             kw.pop("start", None)
         try:
             runs.append(solve_wordsnake(instance, m, **kw))
+        except KeyboardInterrupt:
+            interrupted = True  # keep what the methods before it found
+            break
         except InputError as exc:
             if not k:
                 raise
@@ -633,6 +641,9 @@ def compare_wordsnake(
                     solver_info={"reason": str(exc)},
                 )
             )  # fmt: skip
+        if runs[-1].solver_info.get("interrupted"):
+            interrupted = True  # Ctrl-C stopped this method: the others are not started
+            break
     results = tuple(runs)
     proven = [r.objective for r in results if r.is_optimal and r.objective is not None]
     bounds = [r.bound for r in results if r.bound is not None]
@@ -643,4 +654,4 @@ def compare_wordsnake(
                 raise CheckError(
                     f"{r.method} scored {r.objective} above the proven optimum {optimum}"
                 )
-    return Comparison(results, optimum, min(bounds) if bounds else None)
+    return Comparison(results, optimum, min(bounds) if bounds else None, interrupted)
