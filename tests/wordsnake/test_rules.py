@@ -65,3 +65,24 @@ def test_render_capitalises_overlaps_and_lengths():
     text = render_snake(["run", "nausea", "seasick"])
     assert "ruN" in text and "NauSEA" in text and "SEAsick" in text
     assert snake_lengths(["run", "nausea", "seasick"]) == (16, 12)
+
+
+def test_local_search_stops_inside_a_scan_when_the_deadline_passes(monkeypatch):
+    """Issue 23, item 5: the deadline was read only between whole passes (a 20,000-word list
+    with --time-limit 10 ran 155 s). With a clock that passes the deadline at its second
+    reading, the first scan stops at its start: the sequence is the one given."""
+    import random
+
+    import cpwords.wordsnake.heuristics.baselines as baselines
+
+    rng = random.Random(7)
+    words = tuple("".join(rng.choice("abc") for _ in range(5)) for _ in range(300))
+    inst = WordsnakeInstance(words)
+    wt = baselines._Weights(inst, baselines.overlap_graph(inst.words))
+    start = list(range(inst.n))
+    unbounded = baselines._LocalSearch(wt, list(start)).run(None)
+    assert unbounded != start  # the scans would improve this order
+    readings = iter([0.0, 10.0, 10.0, 10.0])
+    monkeypatch.setattr(baselines.time, "perf_counter", lambda: next(readings, 10.0))
+    stopped = baselines._LocalSearch(wt, list(start)).run(1.0)
+    assert stopped == start and sorted(stopped) == start

@@ -290,11 +290,16 @@ def nearest_neighbour(
     return _result(instance, seq, wt.score(seq), start, "greedy", {"seed": seed}, [])
 
 
+class _Stopped(Exception):
+    """The deadline passed inside a neighbourhood scan (the sequence is consistent)."""
+
+
 class _LocalSearch:
     """First-improvement local search over four neighbourhoods on a sequence of items."""
 
     def __init__(self, wt: _Weights, seq: list[int]) -> None:
         self.wt = wt
+        self.deadline: float | None = None
         self.seq = seq
         self.n = len(seq)
         self.pos = [0] * self.n
@@ -318,6 +323,12 @@ class _LocalSearch:
             return self.seq[i % self.n]
         return None
 
+    def _tick(self, k: int) -> None:
+        """Every 256 steps of a scan, stop if the deadline passed (at a step's start, where
+        every move before it is complete or undone)."""
+        if not k & 0xFF and self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Stopped
+
     def _w(self, a: int | None, b: int | None) -> int:
         return 0 if a is None or b is None else self.wt.weight(a, b)
 
@@ -332,6 +343,7 @@ class _LocalSearch:
             return False
         improved = False
         for p in range(n - length + 1):
+            self._tick(p)
             first, last = seq[p], seq[p + length - 1]
             prev, nxt = self._neighbour(p - 1), self._neighbour(p + length)
             removal = self._w(prev, nxt) - self._w(prev, first) - self._w(last, nxt)
@@ -367,6 +379,7 @@ class _LocalSearch:
         n, seq = self.n, self.seq
         improved = False
         for i in range(n):
+            self._tick(i)
             cands = set()
             left, right = self._neighbour(i - 1), self._neighbour(i + 1)
             if left is not None:
@@ -395,6 +408,7 @@ class _LocalSearch:
         if n < 3:
             return False
         for i in range(n - 2):
+            self._tick(i)
             touched = {i - 1, i, i + 1, i + 2}
             before = self._links(touched)
             a, b, c = seq[i : i + 3]
@@ -409,6 +423,13 @@ class _LocalSearch:
         return improved
 
     def run(self, deadline: float | None) -> list[int]:
+        self.deadline = deadline
+        try:
+            return self._passes(deadline)
+        except _Stopped:  # the deadline passed within a scan: the sequence so far
+            return self.seq
+
+    def _passes(self, deadline: float | None) -> list[int]:
         while True:
             improved = False
             for step in (
