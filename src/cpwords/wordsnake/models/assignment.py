@@ -335,21 +335,10 @@ def potentials_within(
     DeadlineReached
         The deadline passed.
     """
-    fw = flows < net.cap
-    bw = flows > 0
-    tails = np.concatenate([net.tail[fw], net.head[bw]])
-    heads = np.concatenate([net.head[fw], net.tail[bw]])
-    costs = np.concatenate([cost[fw], -cost[bw]])
-    dist = np.zeros(net.num_nodes, dtype=np.int64)
-    for _ in range(max_rounds):
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise DeadlineReached
-        nxt = dist.copy()
-        np.minimum.at(nxt, heads, dist[tails] + costs)
-        if np.array_equal(nxt, dist):
-            return dist
-        dist = nxt
-    return None
+    # The rounds of the re-optimisation, allowed to cancel no cycle: the flow is left as it is.
+    return Reoptimizer(net, flows).settle(
+        cost, max_rounds=max_rounds, max_cycles=0, deadline=deadline
+    )
 
 
 class Reoptimizer:
