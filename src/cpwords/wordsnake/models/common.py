@@ -495,6 +495,7 @@ def _stage_progress(progress: ProgressCallback | None) -> Callable[..., None]:
 EXPLICIT_BYTES_PER_TRIPLE = 250
 
 
+@functools.lru_cache(maxsize=4)  # --compare asks once per heuristic about the same list
 def explicit_graph_bytes(instance: WordsnakeInstance, min_overlap: int) -> int:
     """Estimated peak memory of a method that builds the explicit overlap graph.
 
