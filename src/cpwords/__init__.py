@@ -17,6 +17,8 @@ from cpwords.core.lexicon import read_word_list as read_word_list
 from cpwords.core.result import SolveResult as SolveResult
 from cpwords.core.result import Status as Status
 from cpwords.core.result import TracePoint as TracePoint
+from cpwords.wordsnake.certificate import read_certificate as read_certificate
+from cpwords.wordsnake.certificate import verify_certificate as verify_certificate
 from cpwords.wordsnake.spec import WordsnakeInstance as WordsnakeInstance
 from cpwords.wordsnake.spec import compare_wordsnake as compare_wordsnake
 from cpwords.wordsnake.spec import solve_wordsnake as solve_wordsnake
@@ -80,5 +82,7 @@ __all__ = [
     "load_lexicon",
     "read_word_list",
     "solve_wordsnake",
+    "verify_certificate",
+    "read_certificate",
     *_LAZY,
 ]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import load_lexicon
 from cpwords.core.result import Status
+from cpwords.wordsnake.certificate import verify_certificate
 from cpwords.wordsnake.rules import WordsnakeInstance, check_snake, snake_score
 from cpwords.wordsnake.spec import (
     EXACT_METHODS,
@@ -41,12 +42,22 @@ instances = st.builds(
 def test_every_exact_method_equals_brute_force(inst):
     expected = brute_force(inst.words, inst.cyclic, inst.proper)
     for method in EXACT_METHODS:
-        res = solve_wordsnake(inst, method, time_limit=30, workers=1)
+        cert = method == "auto"
+        res = solve_wordsnake(inst, method, time_limit=30, workers=1, certificate=cert)
         assert res.status is Status.OPTIMAL, method
         assert res.objective == expected, (method, inst)
         assert res.bound == expected and res.gap == 0
         assert res.verified is True
         assert check_snake(inst, res.solution, expected)
+        if cert:
+            # The optimum's certificate checks: VALID proves it; PARTIAL (a core search) proves
+            # a bound above it and says so.
+            found = verify_certificate(inst.words, res.solver_info["certificate"])
+            assert found.objective == expected
+            if found.status == "VALID":
+                assert found.bound == expected and found.optimal
+            else:
+                assert found.status == "PARTIAL" and found.bound >= expected
 
 
 @settings(max_examples=40, deadline=None)

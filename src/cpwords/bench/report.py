@@ -196,6 +196,9 @@ def exact_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
                 "unproven": len(rs) - len(done),
                 "median_gap_unproven": _median(gaps),
                 "time_limit": max((float(r.get("time_limit", 0)) for r in rs), default=None),
+                "certified": sum(r.get("certified") == "VALID" for r in rs),
+                "certified_partial": sum(r.get("certified") == "PARTIAL" for r in rs),
+                "certificates": sum("certified" in r for r in rs),
             }
         )
     header = [
@@ -208,6 +211,9 @@ def exact_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
         "median gap (unproven)",
         "time limit",
     ]
+    certifying = any(r["certificates"] for r in records)
+    if certifying:
+        header.append("certified (VALID / PARTIAL)")
     body = [
         [
             f"`{r['method']}`",
@@ -219,6 +225,11 @@ def exact_table(an: Analysis, puzzle: str) -> tuple[str, list[dict[str, Any]]]:
             _pct(r["median_gap_unproven"]),
             _secs(r["time_limit"]),
         ]
+        + (
+            [f"{r['certified']} / {r['certified_partial']} of {r['certificates']}"]
+            if certifying
+            else []
+        )
         for r in records
     ]
     return _table(header, body), records

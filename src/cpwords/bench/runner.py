@@ -242,6 +242,11 @@ def run_task(task: Task) -> dict[str, Any]:
         checked = res.verified if res.solution is not None and res.objective is not None else None
         if checked and spec.measures is not None:
             row["measures"] = spec.measures(inst, res)
+        if spec.certify is not None:
+            found = spec.certify(inst, res)
+            if found is not None:
+                row["certified"] = found["status"]
+                row["certificate"] = found
         sol = res.solution
         if sol is not None and spec.solution_json is not None:
             sol = spec.solution_json(sol)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections import Counter
@@ -33,6 +34,7 @@ from cpwords.core.errors import InputError
 from cpwords.core.lexicon import parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
+from cpwords.wordsnake.certificate import verify_certificate, write_certificate
 from cpwords.wordsnake.draw import snake_svg
 from cpwords.wordsnake.rules import WordsnakeInstance, render_snake, snake_lengths, snake_score
 from cpwords.wordsnake.spec import (
@@ -41,6 +43,7 @@ from cpwords.wordsnake.spec import (
     HEURISTIC_METHODS,
     METHOD_NAMES,
     PEER_METHODS,
+    SPEC,
     builtin_instance,
     compare_wordsnake,
     load_instance,
@@ -122,6 +125,22 @@ def _instance(
     show_default=True,
     help="MPS/LP connectivity: exact single-commodity flow, or none (the relaxation).",
 )
+@click.option(
+    "--certificate",
+    "certificate_path",
+    metavar="CERT",
+    default=None,
+    help="Also write a certificate of the bound (JSON; gzip when CERT ends in .gz) that "
+    "anyone can check with --verify-certificate (default method only).",
+)
+@click.option(
+    "--verify-certificate",
+    "verify_path",
+    metavar="CERT",
+    default=None,
+    help="Check a certificate against FILE (and --cyclic/--proper) instead of solving: prints "
+    "VALID with the proven bound, PARTIAL, or the first violated inequality (exit 1).",
+)
 @svg_option("the snake, each overlap highlighted (the first 400 words)")
 @force_option()
 @shared_options(check=True, time_limit=600.0, workers=2, seed=True)
@@ -143,6 +162,8 @@ def snake(
     export_connectivity: str,
     force: bool,
     svg_path: str | None,
+    certificate_path: str | None,
+    verify_path: str | None,
     peers: bool,
     peer_time_limit: float,
     as_json: bool,
@@ -158,7 +179,9 @@ def snake(
     heuristics; --check FILE or --check-text scores a proposed ordering (FILE: a word list or
     a TSPLIB tour of the file --export-tsplib wrote for the same list and variant; inline:
     words separated by spaces or commas); --export-tsplib and --export-model write files
-    instead of solving.
+    instead of solving; --certificate CERT writes a certificate of the bound and
+    --verify-certificate CERT checks one (independently of the solver: see the formulation
+    card, section "Certificates").
 
     JSON, beyond the conventions below: n, cyclic, proper, duplicates, total_chars,
     snake_chars, solver_info, and with --compare comparison (one row per method with
@@ -167,12 +190,19 @@ def snake(
     one_stdin({"FILE": file, "--check": check_file})
     if check_file is not None and check_text is not None:
         raise InputError("give --check FILE or --check-text TEXT, not both")
-    _refuse_unused(method, compare, peers, export_tsplib, export_model, check_file, check_text)
+    _refuse_unused(
+        method, compare, peers, export_tsplib, export_model, check_file, check_text,
+        writes=svg_path is not None or certificate_path is not None,
+    )  # fmt: skip
     if check_file is not None:
         require_file(check_file, "--check")
     if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
         raise InputError("--svg draws a solve's snake: drop --check and --export-*")
     check_svg_target(svg_path, force)
+    _check_certificate_options(
+        certificate_path, verify_path, method, compare, force,
+        bool(check_file or check_text or export_tsplib or export_model or svg_path),
+    )  # fmt: skip
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
@@ -182,6 +212,9 @@ def snake(
         return
     if check_file is not None or check_text is not None:
         _check(instance, _ordering(instance, check_file, check_text, lang), as_json)
+        return
+    if verify_path is not None:
+        _verify(instance, verify_path, as_json)
         return
     dups = instance.duplicates()
     if dups:
@@ -193,6 +226,8 @@ def snake(
         "iterations": iterations,
         "start": start,
     }
+    if certificate_path is not None:
+        kwargs["certificate"] = True
     label = f"solving {instance.n:,} words ({method})"
     with progress(label, sense="max", enabled=not as_json) as status:
 
@@ -212,6 +247,7 @@ def snake(
         else:
             comp = None
             main_res = solve_wordsnake(instance, method, **kwargs)
+    cert_line, cert_json = _write_certificate(main_res, certificate_path, force)
     main_stopped = bool(main_res.solver_info.get("interrupted"))
     interrupted = main_stopped or bool(comp and comp.interrupted)
     found = main_res.solution is not None
@@ -224,6 +260,8 @@ def snake(
         )  # fmt: skip
         if not found and "reason" in main_res.solver_info:
             out["reason"] = main_res.solver_info["reason"]
+        if certificate_path is not None:
+            out["certificate"] = cert_json
         if comp is not None:
             out["comparison"] = [
                 {**_row(r), "gap_to_optimum": comp.gap_to_optimum(r)} for r in comp.results
@@ -255,6 +293,8 @@ def snake(
         )  # fmt: skip
         if line:
             click.echo(line)
+        if cert_line:
+            click.echo(cert_line)
         if comp is not None and comp.interrupted and not main_stopped:
             click.echo(
                 f"{'stopped':<10}  the comparison, by Ctrl-C: the methods not listed below did "
@@ -286,8 +326,10 @@ def _refuse_unused(
     export_model: str | None,
     check_file: str | None,
     check_text: str | None,
+    writes: bool = False,
 ) -> None:
-    """Refuse options that do nothing in the chosen mode (one line, exit 2)."""
+    """Refuse options that do nothing in the chosen mode (one line, exit 2); ``writes``: an
+    output file (--svg, --certificate) that --force may replace."""
     ctx = click.get_current_context()
     exporting = export_tsplib is not None or export_model is not None
     checking = check_file is not None or check_text is not None
@@ -302,9 +344,10 @@ def _refuse_unused(
             reject_unused(ctx, "with a CP-SAT model (MPS/LP only)",
                           {"export_connectivity": _CONNECTIVITY})  # fmt: skip
         return
-    reject_unused(
-        ctx, "without --export-*", {"force": "--force", "export_connectivity": _CONNECTIVITY}
-    )
+    unused = {"export_connectivity": _CONNECTIVITY}
+    if not writes:
+        unused["force"] = "--force"
+    reject_unused(ctx, "without --export-*, --svg or --certificate", unused)
     if checking:
         reject_unused(ctx, "with --check", _SOLVING)
         return
@@ -366,6 +409,71 @@ def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None
         if extra:
             click.echo(f"{'not in list':<11}  {' '.join(extra)}")
     if not valid:
+        raise SystemExit(1)
+
+
+def _check_certificate_options(
+    certificate_path: str | None,
+    verify_path: str | None,
+    method: str,
+    compare: bool,
+    force: bool,
+    other_mode: bool,
+) -> None:
+    """Refuse, before reading anything, what the certificate options cannot do."""
+    if certificate_path is not None and verify_path is not None:
+        raise InputError("give --certificate (write one) or --verify-certificate (check one)")
+    if verify_path is not None:
+        require_file(verify_path, "--verify-certificate")
+        if other_mode or compare:
+            raise InputError("--verify-certificate is a mode of its own: drop the other modes")
+    if certificate_path is None:
+        return
+    if other_mode:
+        raise InputError("--certificate comes with a solve: drop --check, --export-* and --svg")
+    if SPEC.method_name(method) != "auto":
+        raise InputError(f"certificates come from the default exact method: drop --method {method}")
+    if os.path.isdir(certificate_path):
+        raise InputError(f"--certificate {certificate_path}: is a folder, give a file name")
+    if os.path.exists(certificate_path) and not force:
+        raise InputError(
+            f"--certificate {certificate_path}: the file exists (add --force to overwrite it)"
+        )
+
+
+def _write_certificate(
+    res: SolveResult, path: str | None, force: bool
+) -> tuple[str | None, dict[str, Any] | None]:
+    """Write the certificate a solve returned: the text line and the JSON entry."""
+    if path is None:
+        return None, None
+    info = dict(res.solver_info)
+    cert = info.pop("certificate", None)
+    if cert is None:
+        why = info.get("certificate_error", "no certificate was computed")
+        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}
+    write_certificate(cert, path, force=True)
+    kind = (
+        f"PARTIAL: the bound also rests on a core search of {cert.core_pairs:,} pairs"
+        if cert.core_pairs is not None
+        else "a certificate of the bound"
+    )
+    line = f"{'certified':<10}  {path} ({kind}; check it with --verify-certificate)"
+    return line, {"path": path, **cert.to_dict()}
+
+
+def _verify(instance: WordsnakeInstance, path: str, as_json: bool) -> None:
+    """Check a certificate (exit 1 when INVALID)."""
+    with progress(f"checking {path}", enabled=not as_json):
+        found = verify_certificate(
+            instance.words, path, cyclic=instance.cyclic, proper=instance.proper
+        )
+    if as_json:
+        echo_json({"n": instance.n, "cyclic": instance.cyclic, "proper": instance.proper,
+                   **found.to_dict()})  # fmt: skip
+    else:
+        click.echo(found.message)
+    if found.status == "INVALID":
         raise SystemExit(1)
 
 

@@ -111,6 +111,10 @@ class PuzzleSpec:
         A JSON-friendly rendering of a solution for a study row.
     measures : callable ``(instance, result) -> dict``, optional
         Named parts of a result's objective stored with its row (e.g. words and letters).
+    certify : callable ``(instance, result) -> dict or None``, optional
+        Check the certificate a result carries with the puzzle's certificate checker; returns
+        ``{"status": "VALID" | "PARTIAL" | "INVALID", ...}`` (a study's ``certified`` column),
+        or None when the result carries none.
     objective_label : str
         What the objective measures, for axis labels.
     aliases : Mapping[str, str]
@@ -133,6 +137,7 @@ class PuzzleSpec:
     reference: Callable[[Any], dict[str, Any]] | None = None
     solution_json: Callable[[Any], Any] | None = None
     measures: Callable[[Any, SolveResult], dict[str, float]] | None = None
+    certify: Callable[[Any, SolveResult], dict[str, Any] | None] | None = None
     objective_label: str = "objective"
     aliases: Mapping[str, str] = field(default_factory=dict)
 

@@ -244,6 +244,7 @@ def _run_auto(
     progress: Callable[..., None] | None = None,
     start: float | None = None,
     core_search: str = "mip",
+    certificate: bool = False,
 ) -> SolveResult:
     from cpwords.wordsnake.models.auto import solve_exact
 
@@ -252,7 +253,7 @@ def _run_auto(
     limit = None if time_limit is None else max(0.5 * time_limit, time_limit - reserve)
     return solve_exact(
         instance, time_limit=limit, workers=workers, seed=seed, hint=hint, progress=progress,
-        start=start, core_search=core_search,
+        start=start, core_search=core_search, certificate=certificate,
     )  # fmt: skip
 
 
@@ -389,6 +390,47 @@ def solution_json(solution: Any) -> Any:
     return {"words": len(words), "first": words[:20], "sha256": digest}
 
 
+def certify(instance: WordsnakeInstance, result: SolveResult) -> dict[str, Any] | None:
+    """Check the certificate a result carries (``solver_info["certificate"]``) for a study row.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    result : SolveResult
+
+    Returns
+    -------
+    dict or None
+        ``status`` (VALID, PARTIAL or INVALID, or ``"not written"`` with ``reason``),
+        ``bound``, ``check_time`` (s), ``write_time`` (s), ``gzip_bytes`` (the certificate's
+        file, gzip) and ``list_gzip_bytes`` (the word list, one a line, gzip); None when no
+        certificate was asked for.
+    """
+    import gzip
+    import json
+
+    from cpwords.wordsnake.certificate import certificate_to_json, verify_certificate
+
+    info = result.solver_info
+    if "certificate" not in info:
+        return None
+    cert = info["certificate"]
+    if cert is None:
+        return {"status": "not written", "reason": info.get("certificate_error")}
+    found = verify_certificate(instance.words, cert)
+    body = json.dumps(certificate_to_json(cert), separators=(",", ":")).encode("utf-8")
+    listing = "\n".join(instance.words).encode("utf-8")
+    return {
+        "status": found.status,
+        "bound": found.bound,
+        "check_time": found.check_time,
+        "write_time": info.get("certificate_time"),
+        "gzip_bytes": len(gzip.compress(body, 6, mtime=0)),
+        "list_gzip_bytes": len(gzip.compress(listing, 6, mtime=0)),
+        "message": found.message,
+    }
+
+
 SPEC = PuzzleSpec(
     puzzle="wordsnake",
     sense="max",
@@ -407,6 +449,7 @@ SPEC = PuzzleSpec(
         | {"alphabet", "distinct"}
     ),
     objective_label="sum of squared overlaps",
+    certify=certify,
 )
 
 
@@ -487,6 +530,7 @@ def solve_wordsnake(
     progress: ProgressCallback | None = None,
     start: float | None = None,
     core_search: str = "mip",
+    certificate: bool = False,
 ) -> SolveResult:
     """Solve a Wordsnake instance with an exact model or a heuristic, and verify the answer.
 
@@ -527,6 +571,12 @@ def solve_wordsnake(
         ``exact`` only: how the core left by reduced-cost fixing is searched (HiGHS
         branch-and-cut with repeated words as one node, or CP-SAT's routes constraint over the
         items).
+    certificate : bool
+        ``exact`` only: also compute a certificate of the bound
+        (:class:`~cpwords.wordsnake.certificate.Certificate`, in
+        ``solver_info["certificate"]``, None with ``solver_info["certificate_error"]`` when
+        stopped before the first bound); check it with
+        :func:`~cpwords.wordsnake.certificate.verify_certificate`.
 
     Returns
     -------
@@ -552,10 +602,16 @@ def solve_wordsnake(
         params = {"hint": hint, "progress": progress, "start": start}
         if name == "auto":
             params["core_search"] = core_search
+            params["certificate"] = certificate
     elif name == "layered":
         params = {"iterations": iterations, "start": start}
     elif name != "greedy":
         params = {"start": start}
+    if certificate and name != "auto":
+        raise InputError(
+            f"certificates come from the default exact method; drop --method {method} "
+            "(or use --method exact)"
+        )
     return solve(
         SPEC, instance, method, time_limit=time_limit, workers=workers, seed=seed, **params
     )

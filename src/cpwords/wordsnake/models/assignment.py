@@ -349,6 +349,9 @@ class Reoptimizer:
     net : StringHubNetwork
     flows : numpy.ndarray of int64, shape (m,)
         A feasible flow (changed in place as cycles are cancelled).
+    cap : numpy.ndarray of int64, shape (m,), optional
+        Arc capacities to use instead of ``net.cap`` (a certificate lifts the capacities that
+        the supplies already imply).
 
     Notes
     -----
@@ -362,9 +365,12 @@ class Reoptimizer:
     cycle-cancelling algorithm (Management Science 14(3), 1967).
     """
 
-    def __init__(self, net: StringHubNetwork, flows: np.ndarray) -> None:
+    def __init__(
+        self, net: StringHubNetwork, flows: np.ndarray, cap: np.ndarray | None = None
+    ) -> None:
         self.net = net
         self.flows = flows
+        self.cap = net.cap if cap is None else cap
         self.dist = np.zeros(net.num_nodes, dtype=np.int64)
         self.cycles = 0
         self.rounds = 0
@@ -405,7 +411,7 @@ class Reoptimizer:
         rounds = 0
         while True:
             x = self.flows
-            fw = np.nonzero(x < net.cap)[0]
+            fw = np.nonzero(x < self.cap)[0]
             bw = np.nonzero(x > 0)[0]
             tails = np.concatenate([net.tail[fw], net.head[bw]])
             heads = np.concatenate([net.head[fw], net.tail[bw]])
@@ -451,10 +457,10 @@ class Reoptimizer:
             self.cycles += len(found)
 
     def _cancel(self, cycle: list[int], arc: np.ndarray, forward: np.ndarray) -> None:
-        net, x = self.net, self.flows
+        x = self.flows
         ids = np.array(cycle, dtype=np.int64)
         a, fwd = arc[ids], forward[ids]
-        room = np.where(fwd, net.cap[a] - x[a], x[a])
+        room = np.where(fwd, self.cap[a] - x[a], x[a])
         delta = int(room.min())
         if delta <= 0:  # pragma: no cover - residual arcs have room by construction
             raise ModelError("a residual cycle without capacity")

@@ -18,6 +18,8 @@ from typing import Any
 from cpwords.core.errors import InputError
 from cpwords.core.machine import available_memory
 from cpwords.core.result import SolveResult, TracePoint
+from cpwords.wordsnake.certificate import Certificate
+from cpwords.wordsnake.models.certify import flow_certificate, single_word_certificate
 from cpwords.wordsnake.models.common import (
     MIP_BACKENDS,
     MIP_MAX_ARCS,
@@ -113,6 +115,41 @@ def check_memory(instance: WordsnakeInstance) -> None:
         )
 
 
+def _certificate(
+    instance: WordsnakeInstance,
+    held: dict[str, Any],
+    result: dict[str, Any],
+    info: dict[str, Any],
+) -> Certificate | None:
+    """The certificate of a finished solve, or None (the reason in ``info``)."""
+    order = result.get("order")
+    objective = result.get("objective")
+    if order is None or objective is None:
+        info["certificate_error"] = "no ordering to certify"
+        return None
+    items = _items_of(instance, order)
+    if len(set(instance.words)) == 1:
+        return single_word_certificate(instance, items, int(objective))
+    net, out = held["net"], held["out"]
+    if net is None or out is None or out.dual is None:
+        info["certificate_error"] = "stopped before the first flow bound"
+        return None
+    proven = result.get("proven") and result.get("bound") is not None
+    claimed = int(objective) if proven else result.get("bound")
+    if claimed is None:
+        claimed = out.dual.value_scaled // out.dual.scale
+    flow_bound = out.dual.value_scaled // out.dual.scale
+    core_pairs = held["core_pairs"] if int(claimed) < flow_bound else None
+    try:
+        return flow_certificate(
+            net, out.dual, items, int(objective), int(claimed), core_pairs=core_pairs,
+            producer={"method": result.get("method"), "flow_bound": flow_bound},
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        info["certificate_error"] = "interrupted while computing the certificate"
+        return None
+
+
 def solve_exact(
     instance: WordsnakeInstance,
     *,
@@ -124,6 +161,7 @@ def solve_exact(
     start: float | None = None,
     lagrangian_iterations: int = 50,
     core_search: str = "mip",
+    certificate: bool = False,
 ) -> SolveResult:
     """The default exact method: string-hub flow, certificate, repair, bound, core search.
 
@@ -194,8 +232,15 @@ def solve_exact(
     words = instance.words
     info = _solver_info("min-cost-flow", formulation="string-hub", workers=workers, seed=seed)
 
+    # What a certificate needs: the network, the flow outcome, the size of a core search.
+    held: dict[str, Any] = {"net": None, "out": None, "core_pairs": None}
+
     def finish(**kwargs: Any) -> SolveResult:
         info["solve_time"] = time.perf_counter() - entered  # without start-up and reading
+        if certificate:
+            t_cert = time.perf_counter()
+            info["certificate"] = _certificate(instance, held, kwargs, info)
+            info["certificate_time"] = time.perf_counter() - t_cert
         return _finish(**kwargs)
 
     if instance.n == 1 or len(set(words)) == 1:
@@ -223,6 +268,7 @@ def solve_exact(
     try:
         report(time.perf_counter() - start, None, None, "building the string-hub network")
         net = build_string_network(instance, flow_deadline)
+        held["net"] = net
         hint_items = None if hint is None else _items_of(instance, hint)
         out = solve_string_flow(
             net,
@@ -233,6 +279,7 @@ def solve_exact(
             lagrangian_iterations=lagrangian_iterations,
         )
         interrupted = out.stopped == "interrupt"
+        held["out"] = out
     except KeyboardInterrupt:
         interrupted = True
     except DeadlineReached:
@@ -267,6 +314,7 @@ def solve_exact(
             report(t_core - start, objective, bound, "reduced-cost fixing")
             core = reduced_core(net, out.dual, int(objective), deadline, max_pairs=CORE_MAX_PAIRS)
             core_stage["pairs"] = core.num_pairs
+            held["core_pairs"] = core.num_pairs
             core_stage["budget"] = core.budget / core.scale
             report(time.perf_counter() - start, objective, bound, "searching the core")
             seconds = None if deadline is None else deadline - time.perf_counter()
@@ -324,6 +372,7 @@ def solve_exact(
             start=start, method="exact/flow", info=info, trace=trace,
         )  # fmt: skip
     stages.append({"stage": "routes", "status": second.status.value, "wall_time": second.wall_time})
+    held["core_pairs"] = positive_arc_count_bound(instance)
     if second.solver_info.get("interrupted"):
         info["interrupted"] = True
     if second.objective is not None and second.objective > objective:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -58,12 +58,23 @@ class FlowDual:
         Its Lagrangian value in cost units: ``scale * bound <= value_scaled < scale * (bound + 1)``.
     scale : int
         Cost units per score point (1 for plain costs, ``SCALE`` for Lagrangian iterates).
+    cut_words : list of numpy.ndarray of int64
+        The distinct words of each cut priced into ``cost`` (the words whose entry lies in the
+        cut's support component).
+    cut_units : list of int
+        Each cut's multiplier in cost units (``scale * lambda``).
+    pi : numpy.ndarray of int64 or None
+        Potentials that proved ``flows`` optimal, when the iterate was settled here (a warm
+        start for the certificate's).
     """
 
     cost: np.ndarray
     flows: np.ndarray
     value_scaled: int
     scale: int
+    cut_words: list[np.ndarray] = field(default_factory=list)
+    cut_units: list[int] = field(default_factory=list)
+    pi: np.ndarray | None = None
 
 
 @dataclass
@@ -157,7 +168,9 @@ def solve_string_flow(
     stopped: str | None = None
     dual: FlowDual | None = None
     cuts: list[np.ndarray] = []
+    cut_words: list[np.ndarray] = []
     lam: list[float] = []
+    settled: list[np.ndarray | None] = [None]  # potentials of the flow just returned, if any
     base_cost = -SCALE * net.weight
 
     def report(stage: str) -> None:
@@ -223,9 +236,11 @@ def solve_string_flow(
                 info["cancelled_cycles"] = found.cycles
                 if pi is not None:
                     warm["iterations"] += 1
+                    settled[0] = pi
                     return found.flows, int((cost * found.flows).sum())
                 info["first_bound"] = "min-cost flow"
             warm["cold"] += 1
+            settled[0] = None
             report("solving the flow relaxation" if it == 0 else "bounding")
             job, cold_first = cold_first or FlowJob(net, cost), None
             try:
@@ -243,7 +258,10 @@ def solve_string_flow(
                 info["flow_time"] = time.perf_counter() - t0
             stall = 0 if bound is None or this_bound < bound else stall + 1
             if dual is None or value_scaled * dual.scale < dual.value_scaled * scale:
-                dual = FlowDual(cost, flows, value_scaled, scale)
+                units = [round(x * scale) for x in lam]
+                dual = FlowDual(
+                    cost, flows, value_scaled, scale, list(cut_words), units, settled[0]
+                )
             bound = this_bound if bound is None else min(bound, this_bound)
             if best is not None and best >= bound:
                 break  # the incumbent meets the bound: no need to decode this flow
@@ -288,8 +306,9 @@ def solve_string_flow(
             # New cuts start at the loss their component's patch cost: if no cheaper way into
             # any of them exists, the next bound equals the incumbent (a proof in one step).
             losses = dec.extra.get("losses", {})
-            for label, arcs in _component_cuts(net, dec, flows):
+            for label, arcs, members in _component_cuts(net, dec, flows):
                 cuts.append(arcs)
+                cut_words.append(members)
                 lam.append(float(losses.get(label, 0)))
             g = np.array([1 - int(flows[c].sum()) for c in cuts], dtype=float)
             norm = float((g * g).sum())
@@ -324,8 +343,12 @@ def solve_string_flow(
 
 def _component_cuts(
     net: StringHubNetwork, dec: Decoded, flows: np.ndarray
-) -> list[tuple[int, np.ndarray]]:
-    """Arcs entering each support component that misses the root, by component label."""
+) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """Arcs entering each support component that misses the root, and its words, by label.
+
+    A component's words are the distinct words whose entry node lies in it: every route from
+    the exit of a word outside (its exit lies outside too) to one of them enters the component.
+    """
     N = net.instance.n
     cyclic = net.instance.cyclic
     comp = np.array(dec.comp, dtype=np.int64)
@@ -349,7 +372,14 @@ def _component_cuts(
     order = np.argsort(labels, kind="stable")
     arcs, labels = arcs[order], labels[order]
     splits = np.nonzero(np.diff(labels))[0] + 1
-    return [(int(hc[a[0]]), a) for a in np.split(arcs, splits) if a.size]
+    W = net.num_words
+    entry_comp = node_comp[net.in_base : net.in_base + W]
+    out = []
+    for a in np.split(arcs, splits):
+        if a.size:
+            label = int(hc[a[0]])
+            out.append((label, a, np.nonzero(entry_comp == label)[0]))
+    return out
 
 
 def trivial_bound(net: StringHubNetwork) -> int:

@@ -1,0 +1,276 @@
+"""Wordsnake certificates: the checker is sound, the fast check equals the pairwise one, and the
+solver's certificates check VALID (or PARTIAL for core searches, never more)."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import itertools
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cpwords.cli import main
+from cpwords.wordsnake.certificate import (
+    Certificate,
+    CertificateError,
+    certificate_to_json,
+    read_certificate,
+    verify_certificate,
+    verify_pairwise,
+    word_fingerprint,
+    write_certificate,
+)
+from cpwords.wordsnake.models.auto import solve_exact
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
+from cpwords.wordsnake.spec import solve_wordsnake
+
+word = st.text(alphabet="abc", min_size=1, max_size=4)
+small = st.lists(word, min_size=1, max_size=6)
+
+
+def brute_force(words, cyclic, proper):
+    return max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
+
+
+def certified(words, cyclic=False, proper=False, **kw):
+    inst = WordsnakeInstance(tuple(words), cyclic, proper)
+    res = solve_wordsnake(inst, certificate=True, time_limit=60, workers=1, **kw)
+    return inst, res, res.solver_info["certificate"]
+
+
+def perturbed(cert: Certificate, rng: random.Random) -> Certificate:
+    """A certificate with a few values moved by small amounts (down more often than up)."""
+    u, v = list(cert.u), list(cert.v)
+    for _ in range(rng.randint(1, 3)):
+        vals = rng.choice((u, v))
+        vals[rng.randrange(len(vals))] += rng.choice((-3, -2, -1, -1, 1))
+    depot = cert.depot
+    if depot is not None and rng.random() < 0.3:
+        depot = (depot[0] + rng.choice((-1, 1)), depot[1])
+    cuts = list(cert.cuts)
+    if rng.random() < 0.4:
+        ids = tuple(sorted(rng.sample(range(len(u)), rng.randint(1, max(1, len(u) - 1)))))
+        cuts.append((ids, rng.randint(0, 3) * cert.scale))
+    return dataclasses.replace(cert, u=tuple(u), v=tuple(v), depot=depot, cuts=tuple(cuts))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small, st.booleans(), st.booleans(), st.integers(0, 10**6))
+def test_a_valid_certificate_never_proves_less_than_the_optimum(words, cyclic, proper, seed):
+    """Soundness, on the solver's certificates and on random perturbations of them: whenever
+    the checker says VALID, its bound is at least the brute-force optimum."""
+    inst, _res, cert = certified(words, cyclic, proper)
+    optimum = brute_force(inst.words, cyclic, proper)
+    rng = random.Random(seed)
+    for c in [cert] + [perturbed(cert, rng) for _ in range(5)]:
+        try:
+            found = verify_certificate(inst.words, c)
+        except CertificateError:
+            continue  # refused (a cyclic cut holding every word): proves nothing
+        if found.status in ("VALID", "PARTIAL"):
+            assert found.bound is not None and found.bound >= optimum
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.text(alphabet="ab", min_size=1, max_size=5), min_size=2, max_size=12),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 10**6),
+)
+def test_the_fast_check_equals_the_pairwise_check(words, cyclic, proper, seed):
+    inst, _, cert = certified(words, cyclic, proper)
+    rng = random.Random(seed)
+    for c in [cert] + [perturbed(cert, rng) for _ in range(8)]:
+        if c.cyclic and any(len(ids) == len(c.u) for ids, _ in c.cuts):
+            continue  # refused before any check
+        fast, slow = verify_certificate(inst.words, c), verify_pairwise(inst.words, c)
+        assert (fast.status, fast.bound) == (slow.status, slow.bound)
+        if fast.status == "INVALID":
+            assert fast.pair is not None
+
+
+def test_certificates_with_lagrangian_cuts_are_valid_and_tight():
+    """Lists whose flow support falls apart: the bound comes from Lagrangian iterates with cut
+    sets and multipliers in units of 1/64; the certificate proves the same bound."""
+    rng = random.Random(7)
+    seen_cuts = 0
+    for _ in range(12):
+        words = ["".join(rng.choice("ab") for _ in range(rng.randint(1, 7))) for _ in range(80)]
+        inst = WordsnakeInstance(tuple(words), cyclic=rng.random() < 0.5)
+        res = solve_exact(inst, time_limit=60, certificate=True, workers=1)
+        cert = res.solver_info["certificate"]
+        found = verify_certificate(inst.words, cert)
+        assert found.status in ("VALID", "PARTIAL")
+        assert found.bound == cert.producer["flow_bound"]
+        assert verify_pairwise(inst.words, cert).bound == found.bound
+        seen_cuts += len(cert.cuts)
+    assert seen_cuts > 0  # the test exercises cuts
+
+
+def test_repeated_words_get_a_copy_cut():
+    inst, _res, cert = certified(["abab", "abab", "abab", "ba", "b"])
+    found = verify_certificate(inst.words, cert)
+    assert found.status == "VALID" and found.optimal
+    assert found.bound == brute_force(inst.words, False, False)
+
+
+@pytest.mark.parametrize("words", [["solo"], ["aa", "aa", "aa"], ["ab", "ab"]])
+@pytest.mark.parametrize("cyclic", [False, True])
+def test_one_distinct_word(words, cyclic):
+    inst, _res, cert = certified(words, cyclic)
+    found = verify_certificate(inst.words, cert)
+    assert found.status == "VALID" and found.optimal
+    assert found.bound == brute_force(inst.words, cyclic, False)
+
+
+def test_a_value_lowered_by_one_fails_naming_the_pair():
+    inst, _, cert = certified(["alpha", "phase", "sea", "ease", "seal", "alps"])
+    assert verify_certificate(inst.words, cert).status == "VALID"
+    broken = 0
+    distinct = sorted(set(inst.words))
+    for side in ("u", "v"):
+        for i in range(len(cert.u)):
+            vals = list(getattr(cert, side))
+            vals[i] -= 1
+            bad = dataclasses.replace(cert, **{side: tuple(vals)})
+            found = verify_certificate(inst.words, bad)
+            slow = verify_pairwise(inst.words, bad)
+            assert found.status == slow.status
+            if found.status == "INVALID":
+                broken += 1
+                assert distinct[i] in found.pair
+                assert "INVALID: u(" in found.message
+    assert broken > 0  # shortest-path potentials are tight somewhere
+
+
+def test_a_certificate_for_another_list_or_variant_is_refused():
+    inst, _, cert = certified(["alpha", "phase", "sea"])
+    with pytest.raises(CertificateError, match="another word list"):
+        verify_certificate(["alpha", "phase", "seal"], cert)
+    with pytest.raises(CertificateError, match="another word list"):
+        verify_certificate(["alpha", "phase", "sea", "sea"], cert)
+    with pytest.raises(CertificateError, match="cyclic"):
+        verify_certificate(inst.words, cert, cyclic=True)
+
+
+def test_partial_when_the_bound_rests_on_a_core_search():
+    """Without Lagrangian iterations a disconnected flow leaves the proof to the core search:
+    the certificate says so (PARTIAL) and proves the flow's bound, above the optimum."""
+    rng = random.Random(3)
+    for _ in range(40):
+        words = ["".join(rng.choice("ab") for _ in range(rng.randint(1, 4))) for _ in range(7)]
+        inst = WordsnakeInstance(tuple(words))
+        res = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
+        cert = res.solver_info["certificate"]
+        if cert.core_pairs is None:
+            continue
+        found = verify_certificate(inst.words, cert)
+        assert found.status == "PARTIAL" and not found.optimal
+        assert found.bound >= brute_force(inst.words, False, False) == res.objective
+        assert "core" in found.message
+        return
+    pytest.fail("no list needed the core search")
+
+
+def test_file_round_trip_gzip_and_plain(tmp_path):
+    _inst, _, cert = certified(["alpha", "phase", "sea"])
+    for name in ("c.json", "c.json.gz"):
+        path = tmp_path / name
+        write_certificate(cert, path)
+        assert read_certificate(path) == cert
+        with pytest.raises(Exception, match="exists"):
+            write_certificate(cert, path)
+        write_certificate(cert, path, force=True)
+    assert (tmp_path / "c.json.gz").read_bytes()[:2] == b"\x1f\x8b"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"{",
+        b"[]",
+        b'{"format": "something else"}',
+        json.dumps({"format": "cpwords-wordsnake-certificate", "version": 99}).encode(),
+        gzip.compress(b'{"format": "cpwords-wordsnake-certificate", "ver')[:-6],
+    ],
+)
+def test_malformed_files_are_one_line_errors(tmp_path, content):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(CertificateError) as err:
+        read_certificate(path)
+    assert "\n" not in str(err.value)
+
+
+def test_missing_keys_and_wrong_types_are_refused(tmp_path):
+    _, _, cert = certified(["alpha", "phase", "sea"])
+    good = certificate_to_json(cert)
+    for key, value in [("u", "x"), ("scale", 0), ("cuts", [{"words": [0], "lambda": -1}])]:
+        bad = {**good, key: value}
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(bad))
+        with pytest.raises(CertificateError):
+            read_certificate(path)
+    del good["order"]
+    path.write_text(json.dumps(good))
+    with pytest.raises(CertificateError, match="order"):
+        read_certificate(path)
+
+
+def test_fingerprint_is_of_the_multiset():
+    assert word_fingerprint(["a", "b"]) == word_fingerprint(["b", "a"])
+    assert word_fingerprint(["a", "b"]) != word_fingerprint(["a", "b", "b"])
+
+
+def test_an_ordering_that_is_not_a_snake_of_the_list_is_invalid():
+    inst, _, cert = certified(["alpha", "phase", "sea"])
+    bad = dataclasses.replace(cert, order=(0, 0, 1))
+    assert verify_certificate(inst.words, bad).status == "INVALID"
+
+
+def test_other_methods_refuse_to_certify():
+    inst = WordsnakeInstance(("alpha", "phase"))
+    with pytest.raises(Exception, match="default exact method"):
+        solve_wordsnake(inst, "mip", certificate=True)
+
+
+def run(args, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_cli_writes_and_verifies(tmp_path, capsys):
+    lst = tmp_path / "words.txt"
+    lst.write_text("alpha\nphase\nsea\nease\nseal\n")
+    cert = tmp_path / "c.json.gz"
+    code, out, _ = run(["snake", str(lst), "--certificate", str(cert)], capsys)
+    assert code == 0 and "certified" in out
+    code, _, err = run(["snake", str(lst), "--certificate", str(cert)], capsys)
+    assert code == 2 and "exists" in err
+    code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert)], capsys)
+    assert code == 0 and out.startswith("VALID")
+    code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert), "--json"], capsys)
+    row = json.loads(out)
+    assert code == 0 and row["status"] == "VALID" and row["optimal"] is True
+    # Tampered: one u lowered well below anything valid.
+    data = json.loads(gzip.decompress(cert.read_bytes()))
+    data["u"][0] -= 10**6
+    cert.write_bytes(gzip.compress(json.dumps(data).encode()))
+    code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert)], capsys)
+    assert code == 1 and out.startswith("INVALID")
+    # Another list: one line, exit 2.
+    other = tmp_path / "other.txt"
+    other.write_text("alpha\nphase\n")
+    code, _, err = run(["snake", str(other), "--verify-certificate", str(cert)], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "another word list" in err
+    x = str(tmp_path / "x.json")
+    code, _, err = run(["snake", str(lst), "--method", "mip", "--certificate", x], capsys)
+    assert code == 2 and "default exact method" in err
