@@ -24,7 +24,11 @@ from cpwords.wordsnake.certificate import (
     word_fingerprint,
     write_certificate,
 )
+from cpwords.wordsnake.models.assignment import potentials
 from cpwords.wordsnake.models.auto import solve_exact
+from cpwords.wordsnake.models.certify import _repaired, flow_certificate
+from cpwords.wordsnake.models.lagrangian import solve_string_flow
+from cpwords.wordsnake.models.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 from cpwords.wordsnake.spec import solve_wordsnake
 
@@ -274,3 +278,26 @@ def test_cli_writes_and_verifies(tmp_path, capsys):
     x = str(tmp_path / "x.json")
     code, _, err = run(["snake", str(lst), "--method", "mip", "--certificate", x], capsys)
     assert code == 2 and "default exact method" in err
+
+
+def test_settled_potentials_are_repaired_locally_and_keep_the_bound():
+    """Large lists hand the certificate the potentials that settled the greedy's flow (capacities
+    as built); lifting the implied capacities is repaired at exits, entries and private chains
+    without a new Bellman-Ford, and the certified bound stays the flow's."""
+    rng = random.Random(11)
+    for _ in range(60):
+        words = [
+            "".join(rng.choice("abc") for _ in range(rng.randint(1, 6)))
+            for _ in range(rng.randint(5, 60))
+        ]
+        inst = WordsnakeInstance(tuple(words), rng.random() < 0.3, rng.random() < 0.3)
+        net = build_string_network(inst)
+        out = solve_string_flow(net)
+        pi = potentials(net, out.dual.cost, out.dual.flows)
+        dual = dataclasses.replace(out.dual, pi=pi)
+        assert _repaired(net, dual, pi) is not None
+        order = [inst.words[i] for i in out.order]
+        cert = flow_certificate(net, dual, order, out.objective, out.bound)
+        found = verify_certificate(inst.words, cert)
+        assert found.status == "VALID"
+        assert found.bound == out.dual.value_scaled // out.dual.scale

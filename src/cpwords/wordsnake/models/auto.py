@@ -127,9 +127,8 @@ def _certificate(
     if order is None or objective is None:
         info["certificate_error"] = "no ordering to certify"
         return None
-    items = _items_of(instance, order)
     if len(set(instance.words)) == 1:
-        return single_word_certificate(instance, items, int(objective))
+        return single_word_certificate(instance, order, int(objective))
     net, out = held["net"], held["out"]
     if net is None or out is None or out.dual is None:
         info["certificate_error"] = "stopped before the first flow bound"
@@ -142,7 +141,7 @@ def _certificate(
     core_pairs = held["core_pairs"] if int(claimed) < flow_bound else None
     try:
         return flow_certificate(
-            net, out.dual, items, int(objective), int(claimed), core_pairs=core_pairs,
+            net, out.dual, order, int(objective), int(claimed), core_pairs=core_pairs,
             producer={"method": result.get("method"), "flow_bound": flow_bound},
         )  # fmt: skip
     except KeyboardInterrupt:

@@ -48,6 +48,14 @@ def dual_potentials(
 ) -> np.ndarray:
     """Potentials proving ``dual.flows`` optimal, with the implied capacities lifted.
 
+    With the potentials that settled the iterate (``dual.pi``), a local repair suffices: only a
+    saturated arc can have a negative reduced cost, and a saturated arc whose capacity the
+    supplies imply carries all of its word's units, so raising the potential of the exit it
+    leaves (or of the private-chain nodes up to that exit), or lowering that of the entry it
+    reaches, adds to the dual value exactly the capacity term the arc had. Exits have no arc in
+    and entries no arc out, so nothing else changes. Otherwise (a cold iterate, or a repair that
+    does not keep the value), Bellman-Ford with the capacities lifted.
+
     Parameters
     ----------
     net : StringHubNetwork
@@ -59,6 +67,7 @@ def dual_potentials(
     Returns
     -------
     numpy.ndarray of int64, shape (num_nodes,)
+        Reduced costs ``>= 0`` on every arc but the copy-to-copy ones.
 
     Raises
     ------
@@ -67,6 +76,10 @@ def dual_potentials(
     DeadlineReached
         The deadline passed.
     """
+    if dual.pi is not None:
+        pi = _repaired(net, dual, dual.pi)
+        if pi is not None:
+            return pi
     cap = np.where(net.role == SELF, net.cap, _LIFTED)
     reopt = Reoptimizer(net, dual.flows.copy(), cap=cap)
     if dual.pi is not None:
@@ -74,6 +87,39 @@ def dual_potentials(
     pi = reopt.settle(dual.cost, max_rounds=net.num_nodes + 1, max_cycles=0, deadline=deadline)
     if pi is None:
         raise ModelError("the flow is not optimal for its costs: no certificate")
+    return pi
+
+
+def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndarray | None:
+    """The local repair of :func:`dual_potentials`, or None when it does not keep the value."""
+    pi = pi0.copy()
+    cost, tail, head = dual.cost, net.tail, net.head
+    W = net.num_words
+    lifted = net.role != SELF
+    is_entry = np.zeros(net.num_nodes, dtype=bool)
+    is_entry[net.in_base : net.in_base + W] = True
+    # Raise tails (exits, private-chain nodes) on the arcs that do not end at an entry; a raised
+    # chain node may break the arc into it, whose tail is raised next (chains are short).
+    upward = lifted & ~is_entry[head]
+    up_t, up_h, up_c = tail[upward], head[upward], cost[upward]
+    for _ in range(net.num_nodes + 1):
+        rc = up_c + pi[up_t] - pi[up_h]
+        bad = rc < 0
+        if not bad.any():
+            break
+        np.maximum.at(pi, up_t[bad], pi[up_h[bad]] - up_c[bad])
+    else:  # pragma: no cover - a negative cycle: the flow is not optimal
+        return None
+    into = lifted & is_entry[head]
+    it, ih, ic = tail[into], head[into], cost[into]
+    np.minimum.at(pi, ih, pi[it] + ic)
+    # The value must be the iterate's: sum of supplies x potentials plus the copy-to-copy terms.
+    self_arcs = net.role == SELF
+    rc_self = cost[self_arcs] + pi[tail[self_arcs]] - pi[head[self_arcs]]
+    value = int((net.supply * pi).sum()) - int((net.cap[self_arcs] * np.minimum(rc_self, 0)).sum())
+    penalty = sum(dual.cut_units)
+    if value - penalty != dual.value_scaled:
+        return None
     return pi
 
 
@@ -95,8 +141,8 @@ def flow_certificate(
     net : StringHubNetwork
     dual : FlowDual
         The iterate whose bound is certified (``FlowOutcome.dual``).
-    order : sequence of int
-        The ordering, as item ids of ``net.instance``.
+    order : sequence of str
+        The ordering (words).
     objective : int
         Its score.
     bound : int
@@ -138,7 +184,7 @@ def flow_certificate(
                 v[w] += -r
                 cuts.append(((w,), -r))
     depot = None if net.instance.cyclic else (int(pi[0]), int(-pi[net.r_in]))
-    item_word = net.item_word
+    word_id = {w: i for i, w in enumerate(net.words)}
     info = dict(producer or {})
     info["certificate_time"] = round(time.perf_counter() - t0, 3)
     return Certificate(
@@ -151,7 +197,7 @@ def flow_certificate(
         v=tuple(v.tolist()),
         depot=depot,
         cuts=tuple(cuts),
-        order=tuple(int(item_word[i]) for i in order),
+        order=tuple(word_id[w] for w in order),
         bound=int(bound),
         objective=int(objective),
         core_pairs=core_pairs,
@@ -160,7 +206,7 @@ def flow_certificate(
 
 
 def single_word_certificate(
-    instance: WordsnakeInstance, order: Sequence[int], objective: int
+    instance: WordsnakeInstance, order: Sequence[str], objective: int
 ) -> Certificate:
     """The certificate of a list of one distinct word (possibly repeated).
 
@@ -168,8 +214,8 @@ def single_word_certificate(
     ----------
     instance : WordsnakeInstance
         Every item the same word ``w``, ``m`` times.
-    order : sequence of int
-        Item ids.
+    order : sequence of str
+        The ordering (every item the same word).
     objective : int
 
     Returns
