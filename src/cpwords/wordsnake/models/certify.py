@@ -126,7 +126,7 @@ def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndar
 def flow_certificate(
     net: StringHubNetwork,
     dual: FlowDual,
-    order: Sequence[int],
+    order: Sequence[str],
     objective: int,
     bound: int,
     *,
