@@ -39,7 +39,7 @@ the two smallest ``v`` of words outside ``C``) over the distinct words that star
 for every word ``a`` and every suffix ``s`` of ``a``, checks ``u(a)`` against the smallest value
 of a word other than ``a`` (or of a copy of ``a``). The ``|s|^2`` of a shorter common string is
 at most ``ov^2``, so checking every common string is exactly checking the longest. Pairs inside
-``C`` are checked one by one. Time O(total letters + |C|^2 * longest word), memory O(total
+``C`` are checked one by one. Time ``O(total letters + |C|^2 * longest word)``, memory O(total
 letters).
 
 **The file** is one JSON object, gzip-compressed when its name ends in ``.gz``; see
@@ -592,7 +592,7 @@ def verify_certificate(
 
     Notes
     -----
-    Time O(total letters + |C|^2 * longest word) for ``C`` the words in cut sets; memory
+    Time ``O(total letters + |C|^2 * longest word)`` for ``C`` the words in cut sets; memory
     O(total letters). See the module docstring for the inequalities and why they prove the
     bound (weak duality of the assignment relaxation with connectivity cuts: Dantzig,
     Fulkerson and Johnson, *Operations Research* 2 (1954); Balas and Toth, in Lawler et al.,
