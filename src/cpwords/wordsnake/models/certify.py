@@ -26,7 +26,6 @@ Formulation card: ``models/wordsnake.md`` (section "Certificates").
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -164,7 +163,6 @@ def flow_certificate(
     DeadlineReached
         The deadline passed.
     """
-    t0 = time.perf_counter()
     pi = dual_potentials(net, dual, deadline)
     W = net.num_words
     exits = pi[net.out_base : net.out_base + W]
@@ -186,7 +184,6 @@ def flow_certificate(
     depot = None if net.instance.cyclic else (int(pi[0]), int(-pi[net.r_in]))
     word_id = {w: i for i, w in enumerate(net.words)}
     info = dict(producer or {})
-    info["certificate_time"] = round(time.perf_counter() - t0, 3)
     return Certificate(
         fingerprint=word_fingerprint(net.instance.words),
         items=net.instance.n,
