@@ -301,3 +301,15 @@ def test_settled_potentials_are_repaired_locally_and_keep_the_bound():
         found = verify_certificate(inst.words, cert)
         assert found.status == "VALID"
         assert found.bound == out.dual.value_scaled // out.dual.scale
+
+
+def test_compare_certifies_the_main_method_and_runs_the_heuristics(tmp_path, capsys):
+    cert = tmp_path / "c.json"
+    code, out, _ = run(["snake", "--compare", "--certificate", str(cert), "--json"], capsys)
+    row = json.loads(out)
+    assert code == 0 and row["certificate"]["path"] == str(cert)
+    assert all(r["status"] != "UNKNOWN" for r in row["comparison"])
+    found = verify_certificate(
+        [w for w in row["solution"]], read_certificate(cert), cyclic=False, proper=False
+    )
+    assert found.status == "VALID" and found.optimal

@@ -241,7 +241,12 @@ def snake(
             others = [m for m in HEURISTIC_METHODS if m != method]
             if peers:
                 others += [m for m in available_peers(as_json) if m != method]
-            over = {m: {"time_limit": peer_time_limit} for m in PEER_METHODS if m != method}
+            over: dict[str, dict[str, Any]] = {
+                m: {"time_limit": peer_time_limit} for m in PEER_METHODS if m != method
+            }
+            if certificate_path is not None:  # the certificate is the main method's
+                for m in others:
+                    over.setdefault(m, {})["certificate"] = False
             comp = compare_wordsnake(instance, [method, *others], over, **kwargs)
             main_res = comp.results[0]
         else:
