@@ -313,3 +313,16 @@ def test_compare_certifies_the_main_method_and_runs_the_heuristics(tmp_path, cap
         [w for w in row["solution"]], read_certificate(cert), cyclic=False, proper=False
     )
     assert found.status == "VALID" and found.optimal
+
+
+def test_verify_mode_refuses_solving_options_and_missing_files(tmp_path, capsys):
+    cert = tmp_path / "c.json"
+    assert run(["snake", "--certificate", str(cert)], capsys)[0] == 0
+    code, _, err = run(["snake", "--verify-certificate", str(cert), "--method", "mip"], capsys)
+    assert code == 2 and "--method" in err
+    code, _, err = run(["snake", "--verify-certificate", str(tmp_path / "none.json")], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    trunc = tmp_path / "t.json"
+    trunc.write_bytes(cert.read_bytes()[:40])
+    code, _, err = run(["snake", "--verify-certificate", str(trunc)], capsys)
+    assert code == 2 and "truncated" in err and len(err.strip().splitlines()) == 1

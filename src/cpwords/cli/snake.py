@@ -193,6 +193,7 @@ def snake(
     _refuse_unused(
         method, compare, peers, export_tsplib, export_model, check_file, check_text,
         writes=svg_path is not None or certificate_path is not None,
+        verifying=verify_path is not None,
     )  # fmt: skip
     if check_file is not None:
         require_file(check_file, "--check")
@@ -332,6 +333,7 @@ def _refuse_unused(
     check_file: str | None,
     check_text: str | None,
     writes: bool = False,
+    verifying: bool = False,
 ) -> None:
     """Refuse options that do nothing in the chosen mode (one line, exit 2); ``writes``: an
     output file (--svg, --certificate) that --force may replace."""
@@ -355,6 +357,9 @@ def _refuse_unused(
     reject_unused(ctx, "without --export-*, --svg or --certificate", unused)
     if checking:
         reject_unused(ctx, "with --check", _SOLVING)
+        return
+    if verifying:
+        reject_unused(ctx, "with --verify-certificate", _SOLVING)
         return
     if not compare:
         reject_unused(ctx, "without --compare", {"peers": "--peers"})
