@@ -44,9 +44,16 @@ def browser() -> Iterator[Any]:
 
 
 def wait_for(condition: Callable[[], Any], timeout: float = 30.0) -> Any:
+    """The condition's first true value; an element missing or gone stale (the page was
+    being replaced) counts as not yet."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
     t0 = time.monotonic()
     while True:
-        value = condition()
+        try:
+            value = condition()
+        except (NoSuchElementException, StaleElementReferenceException):
+            value = None
         if value:
             return value
         if time.monotonic() - t0 > timeout:
