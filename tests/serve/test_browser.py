@@ -254,3 +254,42 @@ def test_grid_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     shot(browser, tmp_path / "grid.png")
     browser.find_element(By.ID, "check").click()
     wait_for(lambda: browser.find_element(By.ID, "verdict").text == "valid board")
+
+
+def test_letterboxed_generate_by_difficulty(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    import cpwords
+
+    browser.get(f"{live.url}/letterboxed")
+    Select(browser.find_element(By.ID, "difficulty")).select_by_visible_text("hard")
+    browser.find_element(By.NAME, "seed").send_keys("7")
+    browser.find_element(By.ID, "generate").click()
+    note = wait_for(lambda: browser.find_element(By.ID, "generated").text, 60)
+    score = float(note.split("difficulty ")[1].split(" ")[0])
+    box = browser.find_element(By.ID, "box").get_attribute("value")
+    assert score >= 3.0 and cpwords.box_difficulty(box).score == score
+    paths = browser.find_elements(By.CSS_SELECTOR, "#drawing path.word")
+    assert len(paths) == int(browser.find_element(By.ID, "score").text.split()[0]) == 2
+    shot(browser, tmp_path / "letterboxed-hard.png")
+
+
+def test_wordsnake_from_a_shipped_lexicon(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from cpwords.core.sources import lexicon_words
+
+    browser.get(f"{live.url}/wordsnake")
+    Select(browser.find_element(By.ID, "lexicon")).select_by_value("wordfreq:1000")
+    assert not browser.find_element(By.ID, "words").is_enabled()
+    Select(browser.find_element(By.ID, "method")).select_by_visible_text("greedy")
+    browser.find_element(By.ID, "start").click()
+    wait_for(lambda: browser.find_element(By.ID, "result").is_displayed(), timeout=60)
+    summary = browser.find_element(By.ID, "summary").text
+    assert "verified" in summary
+    # The whole lexicon was solved: the snake draws its first 400 of its words.
+    n = len(lexicon_words("wordfreq:1000"))
+    assert n > 400 and len(browser.find_elements(By.CSS_SELECTOR, "#snake g.word")) == 400
+    shot(browser, tmp_path / "wordsnake-lexicon.png")
