@@ -195,3 +195,20 @@ def test_wordsnake_from_a_shipped_lexicon(live: LiveServer) -> None:
     )
     resp = httpx.post(url, json={**body, "lexicon": "nope"})
     assert resp.json()["error"].startswith("unknown dictionary 'nope'")
+
+
+def test_json_api_answers_as_the_pages(live: LiveServer) -> None:
+    data = httpx.get(f"{live.url}/api/letterpress", params={"letters": "tacos"}, timeout=60).json()
+    assert data["count"] == spellable_count(lexicon_words("web2"), "tacos")
+    assert sum(len(ws) for _, ws in data["by_length"]) == data["count"]
+    assert ET.fromstring(data["svg"]).get("data-word") == data["shown"]
+    data = httpx.get(f"{live.url}/api/truncate", params={"word": "a"}, timeout=60).json()
+    res = cpwords.solve_truncate(lexicon_words("web2"), starting="a")
+    assert data["sequence"] == list(res.solution.sequence) and data["count"] == res.solution.count
+    params = {"action": "solve", "t_s1": "de", "t_s2": "il", "t_s3": "ns", "t_s4": "te",
+              "plurals": "1"}  # fmt: skip
+    data = httpx.get(f"{live.url}/api/grid", params=params, timeout=60).json()
+    assert data["board"] == "okwddm" and data["verified"] is True and len(data["fill"]) == 13
+    resp = httpx.get(f"{live.url}/api/grid", params={"t_s1": "a1"})
+    assert resp.status_code == 400
+    assert resp.json() == {"error": message(parse_fill, "s1=a1", "the board")}

@@ -184,6 +184,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def grid(request: Request) -> Response:
         return await heavy_page(request, "grid.html", "Grid", views.grid_view)
 
+    async def api_page(request: Request, view: Any) -> Response:
+        """A page's answer as JSON (the same view; its drawings as SVG text)."""
+        try:
+            async with busy:
+                ctx = await run_in_threadpool(view, request.query_params)
+        except CpwordsError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse(views.as_json(ctx))
+
+    async def api_letterpress(request: Request) -> Response:
+        return await api_page(request, lambda q: views.letterpress_view(lexicons, q))
+
+    async def api_truncate(request: Request) -> Response:
+        return await api_page(request, lambda q: views.truncate_view(lexicons, q))
+
+    async def api_grid(request: Request) -> Response:
+        return await api_page(request, views.grid_view)
+
     async def wordsnake(request: Request) -> Response:
         return page(
             request, "wordsnake.html", title="Wordsnake", methods=SNAKE_METHODS,
@@ -272,6 +290,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/letterpress", letterpress),
         Route("/truncate", truncate),
         Route("/grid", grid),
+        Route("/api/letterpress", api_letterpress),
+        Route("/api/truncate", api_truncate),
+        Route("/api/grid", api_grid),
         Route("/wordsnake", wordsnake),
         Route("/api/wordsnake/jobs", snake_submit, methods=["POST"]),
         Route("/api/wordsnake/jobs/{job_id}/events", snake_events),

@@ -85,6 +85,39 @@ class Lexicons:
             return self._items[key]
 
 
+def as_json(view: Mapping[str, Any]) -> dict[str, Any]:
+    """A view's context as JSON-ready values (the ``/api/...`` answers).
+
+    The board object is left out (its name is kept); a grid puzzle's difficulty becomes its
+    ``to_dict()``; tuples become lists.
+
+    Examples
+    --------
+    >>> as_json({"by_length": [(3, ["cat"])], "opts": {"top": 10}})
+    {'by_length': [[3, ['cat']]], 'opts': {'top': 10}}
+    """
+    out: dict[str, Any] = {}
+    for key, value in view.items():
+        if key == "board":
+            out["board"] = value.name
+        elif key == "unique" and value is not None:
+            out[key] = [
+                {**p, "difficulty": p["difficulty"].to_dict() if p["difficulty"] else None}
+                for p in value
+            ]
+        else:
+            out[key] = _plain(value)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _flag(q: Mapping[str, str], key: str) -> bool:
     return q.get(key, "") in ("1", "on", "true")
 
