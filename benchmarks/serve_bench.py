@@ -31,6 +31,25 @@ from _machine import machine
 NYT = Path(__file__).resolve().parents[2] / "shared" / "data" / "letterboxed" / "nyt-2024.jsonl"
 ENABLE = NYT.parents[1] / "enable1.txt"
 FALLBACK_BOXES = ["lua-sgc-yhk-zop", "brs-cit-dlp-efn"]
+PAGES = ("/", "/letterboxed", "/wordsnake", "/letterpress", "/truncate", "/grid")
+LP = {"letters": "ovrkqlwislrecrtgmvpfprzey"}
+GRID = {"top": "10000", "L": "2", "P": "2", "plurals": "1"}
+#: The other pages answering: (label, path, query); each asked once (it loads its dictionary),
+#: then timed 10 times.
+ANSWERS = [
+    ("Letterpress: the words of a 25-letter bag (web2)", "/letterpress", LP),
+    ("Letterpress: the best move on a coloured board (web2)", "/letterpress",
+     {**LP, "colours": "bb...b..r.....r...r.....r"}),
+    ("Truncate: the longest chains from 'a' (web2)", "/truncate", {"word": "a"}),
+    ("Truncate: the longest chains to 'sheathery' (web2)", "/truncate",
+     {"word": "sheathery", "direction": "to"}),
+    ("Grid: a hand fill checked (10,000 words)", "/grid",
+     {**GRID, "action": "check", "t_s1": "de", "t_c": "fa"}),
+    ("Grid: a board completed from its 4 suffixes", "/grid",
+     {**GRID, "action": "solve", "t_s1": "de", "t_s2": "il", "t_s3": "ns", "t_s4": "te"}),
+    ("Grid: the unique puzzles of 10,000 words with plurals", "/grid",
+     {**GRID, "action": "unique"}),
+]  # fmt: skip
 
 
 def free_port() -> int:
@@ -184,9 +203,27 @@ def main() -> None:
             t = time.perf_counter()
             c.get("/api/letterboxed", params={"box": boxes[0]}).raise_for_status()
             rows["letterboxed_first_request_s"] = time.perf_counter() - t  # indexes the lexicon
-            rows["page_load"] = {
-                p: stats(timed_gets(c, p, 50)) for p in ("/", "/letterboxed", "/wordsnake")
-            }
+            rows["page_load"] = {p: stats(timed_gets(c, p, 50)) for p in PAGES}
+            rows["answers"] = {}
+            for label, path, query in ANSWERS:
+                t = time.perf_counter()
+                c.get(path, params=query).raise_for_status()
+                first = time.perf_counter() - t
+                rows["answers"][label] = {
+                    "first_s": first,
+                    **stats(timed_gets(c, path, 10, **query)),
+                }
+            rows["generate"] = {}
+            for level in ("easy", "medium", "hard"):
+                times = []
+                for seed in range(1, 6):
+                    t = time.perf_counter()
+                    resp = c.get(
+                        "/letterboxed/generate", params={"difficulty": level, "seed": seed}
+                    )
+                    times.append(time.perf_counter() - t)
+                    assert resp.status_code == 303, resp.text[-300:]
+                rows["generate"][level] = stats(times)
             trips = []
             for i in range(50):  # 50 NYT boxes (or the fallback two, repeated): solved and drawn
                 t = time.perf_counter()

@@ -38,10 +38,16 @@ class LiveServer:
 
 
 @pytest.fixture(scope="module")
-def live() -> Iterator[LiveServer]:
-    """One server per test module: one solve at a time (so the queue is seen), 1 s grace."""
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server per test module: one solve at a time (so the queue is seen), 1 s grace.
+
+    The Letterpress index cache goes to a temporary folder, not the user's cache.
+    """
     from cpwords.serve.app import Settings, create_app
 
+    mp = pytest.MonkeyPatch()
+    mp.setenv("CPWORDS_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     srv = LiveServer(create_app(Settings(max_solves=1, grace=1.0, max_upload=256 * 1024)))
     yield srv
     srv.stop()
+    mp.undo()

@@ -44,9 +44,16 @@ def browser() -> Iterator[Any]:
 
 
 def wait_for(condition: Callable[[], Any], timeout: float = 30.0) -> Any:
+    """The condition's first true value; an element missing or gone stale (the page was
+    being replaced) counts as not yet."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
     t0 = time.monotonic()
     while True:
-        value = condition()
+        try:
+            value = condition()
+        except (NoSuchElementException, StaleElementReferenceException):
+            value = None
         if value:
             return value
         if time.monotonic() - t0 > timeout:
@@ -149,3 +156,140 @@ def test_wordsnake_stop_from_the_page(live: LiveServer, browser: Any, tmp_path: 
     assert not os.path.exists(f"/proc/{pid}")
     assert browser.find_element(By.ID, "start").is_enabled()
     shot(browser, tmp_path / "wordsnake-stopped.png")
+
+
+def test_letterpress_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    import cpwords
+    from cpwords.letterpress.rules import parse_board, play
+
+    letters, colours = "ovrkqlwislrecrtgmvpfprzey", "bb...b..r.....r...r.....r"
+    browser.get(f"{live.url}/letterpress")
+    browser.find_element(By.ID, "letters").send_keys(letters)
+    browser.find_element(By.ID, "colours").send_keys(colours)
+    browser.find_element(By.ID, "go").click()
+    word = wait_for(lambda: browser.find_elements(By.ID, "move"), timeout=60)[0].text
+    board = parse_board(letters, colours)
+    best = cpwords.best_letterpress_move(board, workers=1)
+    assert "proven best move" in browser.find_element(By.ID, "swing").text
+    assert f"swing {best.objective:+.0f}" in browser.find_element(By.ID, "swing").text
+    used = browser.find_elements(By.CSS_SELECTOR, "#drawing rect.used")
+    tiles = [int(r.get_attribute("data-index")) for r in used]
+    assert "".join(letters[t] for t in tiles) == word.lower() and len(tiles) == len(word)
+    d = browser.find_element(By.CSS_SELECTOR, "#drawing path.move").get_attribute("d")
+    assert d.count(" L ") == len(word) - 1
+    after = browser.find_elements(By.CSS_SELECTOR, "#drawing-after rect.tile")
+    owners = {"me": 1, "neutral": 0, "opponent": -1}
+    assert [owners[r.get_attribute("data-owner")] for r in after] == list(play(board, tiles))
+    shot(browser, tmp_path / "letterpress.png")
+
+    # A click on a listed word draws that word instead.
+    span = browser.find_element(By.CSS_SELECTOR, "#words p[data-length='5'] span")
+    picked = span.text
+    span.click()
+    wait_for(lambda: browser.find_element(By.ID, "move").text == picked.upper())
+    used = browser.find_elements(By.CSS_SELECTOR, "#drawing rect.used")
+    assert "".join(letters[int(r.get_attribute("data-index"))] for r in used) == picked
+
+    # Bad input: the CLI's line on the page.
+    browser.get(f"{live.url}/letterpress?letters=abc&colours=bbx")
+    err = browser.find_element(By.ID, "error").text
+    assert err == "error: unknown colour code(s) 'x': use b (mine), r (opponent), . (neutral)"
+
+
+def test_truncate_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(f"{live.url}/truncate")
+    Select(browser.find_element(By.ID, "direction")).select_by_value("to")
+    browser.find_element(By.ID, "word").send_keys("sheathery")
+    browser.find_element(By.ID, "go").click()
+    rungs = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#drawing g.rung"), 60)
+    words = [g.get_attribute("data-word") for g in rungs]
+    assert words[-1] == "sheathery" and len(words) == 9
+    assert browser.find_element(By.ID, "length").text.startswith("9 plays")
+    added = browser.find_elements(By.CSS_SELECTOR, "#drawing rect.added")
+    assert len(added) == 8
+    # Each rung is the one above with one letter added: its letters, read on screen.
+    for g, w in zip(rungs, words, strict=True):
+        assert "".join(t.text for t in g.find_elements(By.CSS_SELECTOR, "text")) == w.upper()
+    shot(browser, tmp_path / "truncate.png")
+    browser.get(f"{live.url}/truncate?word=zzzq")
+    err = browser.find_element(By.ID, "error").text
+    assert err == "error: the starting word 'zzzq' is not in the dictionary"
+
+
+def test_grid_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    from cpwords.grid.rules import default_board, grid_problems
+    from cpwords.serve.views import grid_tokens
+
+    board = default_board()
+    browser.get(f"{live.url}/grid")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#drawing g.slot")) == 13
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#drawing line.edge")) == 24
+    browser.find_element(By.LINK_TEXT, "10,000 words with plurals").click()
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#unique li"), 60)
+    browser.find_element(By.CSS_SELECTOR, "#unique a.play").click()
+    wait_for(lambda: browser.find_element(By.ID, "t_s1").get_attribute("value"))
+    # Fill one prefix by hand, wrongly, and have it checked.
+    browser.find_element(By.ID, "t_c").send_keys("zz")
+    browser.find_element(By.ID, "check").click()
+    wait_for(lambda: browser.find_elements(By.ID, "verdict"))
+    assert browser.find_element(By.ID, "verdict").text == "INVALID board"
+    bad = browser.find_elements(By.CSS_SELECTOR, "#drawing line.edge.bad")
+    assert len(bad) == 4 and all(e.get_attribute("data-word").startswith("zz") for e in bad)
+    # Complete it from the suffixes alone: the unique answer, valid.
+    browser.find_element(By.ID, "t_c").clear()
+    browser.find_element(By.ID, "solve").click()
+    wait_for(lambda: browser.find_element(By.ID, "verdict").text.startswith("completed"), 60)
+    slots = browser.find_elements(By.CSS_SELECTOR, "#drawing g.slot")
+    fill = {g.get_attribute("data-slot"): g.get_attribute("data-token") for g in slots}
+    assert all(fill.values()) and len(fill) == 13
+    assert not grid_problems(board, fill, grid_tokens(10000, 2, 2, True).words)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#words li")) == 24
+    shot(browser, tmp_path / "grid.png")
+    browser.find_element(By.ID, "check").click()
+    wait_for(lambda: browser.find_element(By.ID, "verdict").text == "valid board")
+
+
+def test_letterboxed_generate_by_difficulty(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    import cpwords
+
+    browser.get(f"{live.url}/letterboxed")
+    Select(browser.find_element(By.ID, "difficulty")).select_by_visible_text("hard")
+    browser.find_element(By.NAME, "seed").send_keys("7")
+    browser.find_element(By.ID, "generate").click()
+    note = wait_for(lambda: browser.find_element(By.ID, "generated").text, 60)
+    score = float(note.split("difficulty ")[1].split(" ")[0])
+    box = browser.find_element(By.ID, "box").get_attribute("value")
+    assert score >= 3.0 and cpwords.box_difficulty(box).score == score
+    paths = browser.find_elements(By.CSS_SELECTOR, "#drawing path.word")
+    assert len(paths) == int(browser.find_element(By.ID, "score").text.split()[0]) == 2
+    shot(browser, tmp_path / "letterboxed-hard.png")
+
+
+def test_wordsnake_from_a_shipped_lexicon(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from cpwords.core.sources import lexicon_words
+
+    browser.get(f"{live.url}/wordsnake")
+    Select(browser.find_element(By.ID, "lexicon")).select_by_value("wordfreq:1000")
+    assert not browser.find_element(By.ID, "words").is_enabled()
+    Select(browser.find_element(By.ID, "method")).select_by_visible_text("greedy")
+    browser.find_element(By.ID, "start").click()
+    wait_for(lambda: browser.find_element(By.ID, "result").is_displayed(), timeout=60)
+    summary = browser.find_element(By.ID, "summary").text
+    assert "verified" in summary
+    # The whole lexicon was solved: the snake draws its first 400 of its words.
+    n = len(lexicon_words("wordfreq:1000"))
+    assert n > 400 and len(browser.find_elements(By.CSS_SELECTOR, "#snake g.word")) == 400
+    shot(browser, tmp_path / "wordsnake-lexicon.png")

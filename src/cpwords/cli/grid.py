@@ -15,6 +15,7 @@ from cpwords.cli._common import (
     check_row,
     echo_json,
     exit_status,
+    force_option,
     one_stdin,
     progress,
     reject_unused,
@@ -22,6 +23,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
+from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.result import Status, listing_status
@@ -173,6 +175,8 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     metavar="N",
     help="With --unique: stop counting a class at N boards (faster; default exact).",
 )
+@svg_option("the board shown (the checked, completed or first example board), its slots")
+@force_option()
 @blocklist_options()
 @shared_options(
     dictionary="the --top N most common words",
@@ -207,6 +211,8 @@ def grid(
     blocklist_file: str | None,
     no_blocklist: bool,
     as_json: bool,
+    svg_path: str | None = None,
+    force: bool = False,
 ) -> None:
     """List, count, solve or check prefix/suffix grid puzzles.
 
@@ -271,6 +277,7 @@ def grid(
         reject_unused(ctx, "with --count/--check (nothing is generated)", blocking)
     else:  # a listing's example boards, a --solve completion, --unique designs
         block = load_blocklist(blocklist_file, enabled=not no_blocklist)
+    check_svg_target(svg_path, force)
     board = load_board(board_path)
     with time_guard(deadline), progress("grid", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
@@ -295,6 +302,7 @@ def grid(
     if check is not None:
         fill = check
         problems = grid_problems(board, fill, tokens.words, suffix_length, min_prefix)
+        _svg(svg_path, board, fill, tokens)
         if as_json:
             echo_json(
                 check_row(not problems, problems, fill, None, **base,
@@ -331,6 +339,7 @@ def grid(
                         err=True,
                     )
         stopped = bool(res.solver_info.get("interrupted"))
+        _svg(svg_path, board, res.solution or fill, tokens)
         if as_json:
             sol = res.solution
             row = result_row(base | res.to_dict(), interrupted=stopped)
@@ -367,6 +376,9 @@ def grid(
         # A count is never OPTIMAL: FEASIBLE (complete: an exact count; else a lower bound).
         status = listing_status(cnt.count, cnt.complete).value
         interrupted = cnt.stopped == "interrupted"
+        _svg(
+            svg_path, board, cnt.example or dict(zip(board.suffix_slots, sufs, strict=True)), tokens
+        )
         if as_json:
             qs: list[dict[str, Any]] = [] if cnt.example is None else [{
                 "suffixes": list(sufs), "board": cnt.example,
@@ -417,6 +429,7 @@ def grid(
                 as_json,
                 json_max,
                 block,
+                svg_path,
             )
         raise SystemExit(code)
     guard = time_guard(deadline, grace=0.3)
@@ -427,6 +440,7 @@ def grid(
             on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
         )  # fmt: skip
     e: GridEnumeration = res.solution
+    _svg(svg_path, board, e.quadruples[0].example if e.quadruples else {}, tokens)
     # A listing is never OPTIMAL: FEASIBLE when it found something (complete or not, see
     # "complete"), INFEASIBLE when it finished with nothing, UNKNOWN when stopped with nothing.
     status = res.status.value
@@ -476,6 +490,17 @@ def grid(
     raise SystemExit(exit_status(status, interrupted))
 
 
+def _svg(path: str | None, board: Board, fill: dict[str, str], tokens: GridTokens) -> None:
+    """``--svg``: the board shown, wrong words and tokens marked (cpwords.grid.draw)."""
+    if path is None:
+        return
+    from cpwords.grid.draw import grid_svg, problem_marks
+
+    words = set(tokens.words)
+    edges, slots = problem_marks(board, fill, words, tokens.suffix_length, tokens.min_prefix)
+    write_svg(path, grid_svg(board, fill, bad_edges=edges, bad_slots=slots))
+
+
 def _run_unique(
     board: Board,
     tokens: GridTokens,
@@ -488,6 +513,7 @@ def _run_unique(
     as_json: bool,
     json_max: int | None = None,
     block: Blocklist | None = None,
+    svg_path: str | None = None,
 ) -> int:
     from collections import Counter
 
@@ -506,6 +532,7 @@ def _run_unique(
         withheld = len(uniq) - len(clean)
         uniq = tuple(clean)
         base = base | {"blocklist": {"source": block.source, "withheld": withheld}}
+    _svg(svg_path, board, uniq[0].example if uniq else {}, tokens)
     # Complete: the unique puzzles are all of them (none: INFEASIBLE); stopped: those found in
     # the classes counted so far (FEASIBLE, or UNKNOWN when none yet).
     status = listing_status(len(uniq), d.complete).value

@@ -13,12 +13,14 @@ from cpwords.cli._common import (
     Deadline,
     echo_json,
     exit_status,
+    force_option,
     progress,
     reject_unused,
     result_row,
     shared_options,
     time_guard,
 )
+from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 
 
 @click.command("letterpress", epilog=EPILOG)
@@ -47,6 +49,8 @@ from cpwords.cli._common import (
     "the word and tiles maximising the score swing (CP-SAT), ties broken by defended tiles.",
 )
 @click.option("--played", multiple=True, metavar="WORD", help="With --board: already played.")
+@svg_option("the board with the best move (without --board: the bag, its longest word)")
+@force_option()
 @shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
 def letterpress(
     letters: str,
@@ -61,6 +65,8 @@ def letterpress(
     workers: int,
     seed: int,
     as_json: bool,
+    svg_path: str | None = None,
+    force: bool = False,
 ) -> None:
     """Find every word some letters spell, or the best move.
 
@@ -77,13 +83,17 @@ def letterpress(
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
+    check_svg_target(svg_path, force)
     if colours is not None:
         reject_unused(
             ctx,
             "with --board",
             {"min_length": "--min-length", "limit": "--limit", "longest_first": "--longest-first"},
         )
-        _board_mode(letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json)
+        _board_mode(
+            letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json,
+            svg_path,
+        )  # fmt: skip
         return
     reject_unused(
         ctx,
@@ -109,6 +119,10 @@ def letterpress(
     words: list[str] = res.solution
     info = res.solver_info
     count = int(res.objective or 0)
+    if svg_path is not None:
+        from cpwords.letterpress.draw import bag_svg
+
+        write_svg(svg_path, bag_svg(info["letters"], max(words, key=len) if words else None))
     # An exhaustive listing that found nothing is a proven "none" (INFEASIBLE, exit 1).
     if as_json:
         row = result_row(
@@ -153,6 +167,7 @@ def _board_mode(
     seed: int,
     no_cache: bool,
     as_json: bool,
+    svg_path: str | None = None,
 ) -> None:
     from cpwords.letterpress.board_spec import best_letterpress_move
     from cpwords.letterpress.models.index import load_letterpress_index
@@ -170,6 +185,11 @@ def _board_mode(
         )
     move = res.solution
     stopped = bool(res.solver_info.get("interrupted"))
+    if svg_path is not None:
+        from cpwords.letterpress.draw import board_svg
+
+        tiles = move.tiles if move is not None else ()
+        write_svg(svg_path, board_svg(board, tiles, word=move.word if move else None))
     if as_json:
         row = result_row(
             res.to_dict(solution=move.to_dict() if move is not None else None),

@@ -11,12 +11,14 @@ from cpwords.cli._common import (
     alias,
     echo_json,
     exit_status,
+    force_option,
     progress,
     reject_unused,
     result_row,
     shared_options,
     time_guard,
 )
+from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 from cpwords.core.lexicon import Lexicon, english_words_lexicon, load_lexicon
 
 
@@ -30,6 +32,8 @@ def load_dictionary(path: str | None) -> Lexicon:
 @click.option("--starting", metavar="WORD", help="Only sequences that start at this word.")
 @click.option("--all", "all_sequences", is_flag=True, help="List every longest sequence.")
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
+@svg_option("the longest sequence as a ladder, the letter added at each play marked")
+@force_option()
 @shared_options(dictionary=WEB2, limit="all (with --all)", time_limit=None)
 def truncate(
     dict_path: str | None,
@@ -40,6 +44,8 @@ def truncate(
     max_sequences: int | None,
     time_limit: float | None,
     as_json: bool,
+    svg_path: str | None = None,
+    force: bool = False,
 ) -> None:
     """Find the longest Truncate sequence and prove it.
 
@@ -62,6 +68,7 @@ def truncate(
             {"limit": "--limit", "max_sequences": "--max-sequences"},
         )
     deadline = Deadline(time_limit)
+    check_svg_target(svg_path, force)
     with time_guard(deadline):
         lex = load_dictionary(dict_path)
     with progress("truncate", enabled=not as_json) as tick:
@@ -75,6 +82,10 @@ def truncate(
     sol = res.solution
     interrupted = bool(res.solver_info.get("interrupted"))
     stopped = res.solver_info.get("stopped")
+    if svg_path is not None and sol is not None:
+        from cpwords.truncate.draw import ladder_svg
+
+        write_svg(svg_path, ladder_svg(sol.sequence))
     if as_json:
         row = result_row(
             res.to_dict(solution=sol.to_dict() if sol is not None else None),

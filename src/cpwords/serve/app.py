@@ -31,6 +31,7 @@ from starlette.templating import Jinja2Templates
 import cpwords
 from cpwords.core.errors import CpwordsError, InputError
 from cpwords.letterboxed.draw import box_svg
+from cpwords.serve import views
 from cpwords.serve.jobs import Job, JobManager
 from cpwords.wordsnake.draw import snake_svg
 
@@ -90,6 +91,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     templates.env.globals["version"] = cpwords.__version__
     jobs = JobManager(max_running=settings.max_solves, grace=settings.grace)
     lb = _LetterBoxed()
+    lexicons = views.Lexicons()
+    # The pages' own solves (a Letterpress move, a grid fill or design: up to 20 s each) run
+    # at most max_solves at once; the rest wait their turn.
+    busy = asyncio.Semaphore(settings.max_solves)
+
+    def lb_solver(name: str) -> Any:
+        if name == LB_DEFAULT_DICT:
+            return lb.solver()
+        return lexicons.get("letterboxed", name, cpwords.LetterBoxedSolver)
 
     def page(request: Request, name: str, code: int = 200, **context: Any) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=code)
@@ -100,34 +110,40 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def letterboxed(request: Request) -> Response:
         q = request.query_params
         text = q.get("box", "").strip()
-        ctx: dict[str, Any] = {"title": "Letter Boxed", "box_text": text}
+        ctx: dict[str, Any] = _lb_context(q) | {"box_text": text}
         if not text:
             return page(request, "letterboxed.html", **ctx)
         try:
-            ctx |= await run_in_threadpool(_letterboxed_view, lb.solver(), text, q)
+            solver = await run_in_threadpool(lb_solver, views.check_dictionary(ctx["dict"]))
+            ctx |= await run_in_threadpool(_letterboxed_view, solver, text, q)
         except CpwordsError as exc:
             return page(request, "letterboxed.html", code=400, error=str(exc), **ctx)
         return page(request, "letterboxed.html", **ctx)
 
     async def letterboxed_generate(request: Request) -> Response:
         q = request.query_params
-        ctx: dict[str, Any] = {"title": "Letter Boxed", "box_text": ""}
+        ctx: dict[str, Any] = _lb_context(q) | {"box_text": ""}
         try:
             seed = _int(q.get("seed") or str(int(time.time()) % 100_000), "seed", 0)
             min_playable = _int(q.get("min_playable") or "0", "min_playable", 0)
             unique = q.get("unique") in ("1", "on", "true")
-            gen = await run_in_threadpool(
-                cpwords.generate_boxes, 1, lb.solver(), seed=seed, unique=unique,
-                min_playable=min_playable, max_draws=2000, time_limit=20.0,
-            )  # fmt: skip
+            level = q.get("difficulty") or "any"
+            if level not in DIFFICULTIES:
+                raise InputError(
+                    f"unknown difficulty {level!r}: choose from {', '.join(DIFFICULTIES)}"
+                )
+            solver = await run_in_threadpool(lb_solver, views.check_dictionary(ctx["dict"]))
+            async with busy:
+                found = await run_in_threadpool(
+                    _generate_box, solver, seed, unique, min_playable, DIFFICULTIES[level]
+                )
         except CpwordsError as exc:
             return page(request, "letterboxed.html", code=400, error=str(exc), **ctx)
-        if not gen.boxes:
-            why = {"time_limit": "the 20 s limit"}.get(str(gen.stopped), "2,000 draws")
-            msg = f"no box met the demands within {why} (seed {seed}): relax them or retry"
-            return page(request, "letterboxed.html", code=200, error=msg, **ctx)
-        box = gen.boxes[0].box
-        return RedirectResponse(f"/letterboxed?box={box}&generated={seed}", status_code=303)
+        if isinstance(found, str):
+            return page(request, "letterboxed.html", code=200, error=found, **ctx)
+        box, used, score = found
+        url = f"/letterboxed?box={box}&generated={used}&difficulty={score}&dict={ctx['dict']}"
+        return RedirectResponse(url, status_code=303)
 
     async def api_letterboxed(request: Request) -> Response:
         text = request.query_params.get("box", "")
@@ -138,11 +154,60 @@ def create_app(settings: Settings | None = None) -> Starlette:
         keys = ("box", "status", "solution", "words", "letters", "optimal", "counts", "svg")
         return JSONResponse({k: view[k] for k in keys})
 
+    async def heavy_page(request: Request, name: str, title: str, view: Any) -> Response:
+        q = request.query_params
+        ctx: dict[str, Any] = {"title": title, "q": q, "dicts": views.dictionary_choices()}
+        if not q:
+            ctx |= await run_in_threadpool(view, {}) if name == "grid.html" else {}
+            return page(request, name, **ctx)
+        try:
+            async with busy:
+                ctx |= await run_in_threadpool(view, q)
+        except CpwordsError as exc:
+            if name == "grid.html":  # the form keeps what was typed
+                ctx |= views.grid_form(q)
+            return page(request, name, code=400, error=str(exc), **ctx)
+        return page(request, name, **ctx)
+
+    async def letterpress(request: Request) -> Response:
+        def view(q: Any) -> dict[str, Any]:
+            return views.letterpress_view(lexicons, q)
+
+        return await heavy_page(request, "letterpress.html", "Letterpress", view)
+
+    async def truncate(request: Request) -> Response:
+        def view(q: Any) -> dict[str, Any]:
+            return views.truncate_view(lexicons, q)
+
+        return await heavy_page(request, "truncate.html", "Truncate", view)
+
+    async def grid(request: Request) -> Response:
+        return await heavy_page(request, "grid.html", "Grid", views.grid_view)
+
+    async def api_page(request: Request, view: Any) -> Response:
+        """A page's answer as JSON (the same view; its drawings as SVG text)."""
+        try:
+            async with busy:
+                ctx = await run_in_threadpool(view, request.query_params)
+        except CpwordsError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse(views.as_json(ctx))
+
+    async def api_letterpress(request: Request) -> Response:
+        return await api_page(request, lambda q: views.letterpress_view(lexicons, q))
+
+    async def api_truncate(request: Request) -> Response:
+        return await api_page(request, lambda q: views.truncate_view(lexicons, q))
+
+    async def api_grid(request: Request) -> Response:
+        return await api_page(request, views.grid_view)
+
     async def wordsnake(request: Request) -> Response:
         return page(
             request, "wordsnake.html", title="Wordsnake", methods=SNAKE_METHODS,
             max_upload=settings.max_upload, max_time_limit=settings.max_time_limit,
             default_time_limit=DEFAULT_TIME_LIMIT, demo="\n".join(_demo_words()),
+            lexicons=views.dictionary_choices(),
         )  # fmt: skip
 
     async def snake_submit(request: Request) -> Response:
@@ -222,6 +287,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/letterboxed", letterboxed),
         Route("/letterboxed/generate", letterboxed_generate),
         Route("/api/letterboxed", api_letterboxed),
+        Route("/letterpress", letterpress),
+        Route("/truncate", truncate),
+        Route("/grid", grid),
+        Route("/api/letterpress", api_letterpress),
+        Route("/api/truncate", api_truncate),
+        Route("/api/grid", api_grid),
         Route("/wordsnake", wordsnake),
         Route("/api/wordsnake/jobs", snake_submit, methods=["POST"]),
         Route("/api/wordsnake/jobs/{job_id}/events", snake_events),
@@ -242,6 +313,57 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
 
 # ---- Letter Boxed -----------------------------------------------------------------------------
+
+#: The Letter Boxed page's default dictionary (the CLI's: wordfreq's 100,000 words).
+LB_DEFAULT_DICT = "wordfreq:100000"
+
+#: Difficulty bands of a generated box (:func:`cpwords.box_difficulty`'s score, 0 to 6): about
+#: half of the boxes drawn are easy, a third medium, one in six hard (40 boxes, seed 1).
+DIFFICULTIES: dict[str, tuple[float, float]] = {
+    "any": (0.0, 99.0), "easy": (0.0, 2.0), "medium": (2.0, 3.0), "hard": (3.0, 99.0),
+}  # fmt: skip
+
+
+def _lb_context(q: Any) -> dict[str, Any]:
+    return {
+        "title": "Letter Boxed", "dict": q.get("dict") or LB_DEFAULT_DICT,
+        "dicts": views.dictionary_choices(), "difficulties": list(DIFFICULTIES),
+        "difficulty": q.get("difficulty") if q.get("difficulty") in DIFFICULTIES else "any",
+    }  # fmt: skip
+
+
+def _generate_box(
+    solver: Any, seed: int, unique: bool, min_playable: int, band: tuple[float, float]
+) -> tuple[str, int, float] | str:
+    """A generated box in the difficulty band (box, its seed, its score), or why there is none.
+
+    Boxes are drawn one seed after another (``seed``, ``seed + 1``, ...) until one rates inside
+    ``band``, for at most 20 s.
+    """
+    from cpwords.core.blocklist import load_blocklist
+
+    block = load_blocklist(None, enabled=True)
+    t0 = time.monotonic()
+    tried = 0
+    for s in range(seed, seed + 1000):
+        left = 20.0 - (time.monotonic() - t0)
+        if left <= 0:
+            break
+        gen = cpwords.generate_boxes(
+            1, solver, seed=s, unique=unique, min_playable=min_playable, max_draws=2000,
+            time_limit=left, blocklist=block,
+        )  # fmt: skip
+        tried += 1
+        if not gen.boxes:
+            break
+        b = gen.boxes[0]
+        score = b.difficulty.score
+        if band[0] <= score < band[1]:
+            return str(b.box), s, score
+    return (
+        f"no box met the demands within the 20 s limit ({tried} tried from seed {seed}): "
+        "relax them or retry"
+    )
 
 
 def _int(text: str, name: str, low: int) -> int:
@@ -335,6 +457,7 @@ async def _read_capped(request: Request, cap: int) -> bytes:
 def _snake_spec(body: bytes, settings: Settings) -> dict[str, Any]:
     """Validate a submitted solve: the CLI's word-list rules and its time-limit rules."""
     from cpwords.core.lexicon import parse_word_lines
+    from cpwords.core.sources import lexicon_words
 
     try:
         data = json.loads(body or b"{}")
@@ -345,8 +468,15 @@ def _snake_spec(body: bytes, settings: Settings) -> dict[str, Any]:
     text = data.get("words", "")
     if not isinstance(text, str):
         raise InputError("'words' must be the text of the list, one word a line")
-    name = str(data.get("name") or "the list")
-    words = parse_word_lines(text, name)
+    lexicon = data.get("lexicon") or None
+    if lexicon is not None:
+        if text.strip():
+            raise InputError("give the words or pick a lexicon, not both")
+        name = views.check_dictionary(str(lexicon))
+        words: Any = lexicon_words(name)
+    else:
+        name = str(data.get("name") or "the list")
+        words = parse_word_lines(text, name)
     method = str(data.get("method", "exact"))
     if method not in SNAKE_METHODS:
         raise InputError(f"unknown method {method!r}: choose from {', '.join(SNAKE_METHODS)}")

@@ -41,6 +41,11 @@
 
   $("demo").addEventListener("click", () => {
     $("words").value = $("demo-words").textContent.trim() + "\n";
+    $("lexicon").value = "";
+    $("words").disabled = false;
+  });
+  $("lexicon").addEventListener("change", () => {
+    $("words").disabled = Boolean($("lexicon").value);
   });
   $("upload").addEventListener("change", () => {
     const file = $("upload").files[0];
@@ -57,8 +62,9 @@
     showError("");
     $("result").hidden = true;
     points = [];
+    const lexicon = $("lexicon").value;
     const body = JSON.stringify({
-      words: $("words").value, method: $("method").value,
+      words: lexicon ? "" : $("words").value, lexicon: lexicon || null, method: $("method").value,
       time_limit: Number($("time-limit").value), cyclic: $("cyclic").checked,
       proper: $("proper").checked,
     });

@@ -1,0 +1,400 @@
+"""What the Letterpress, Truncate and grid pages show, from the public API and the renderers.
+
+Each ``*_view`` function validates a page's query (the CLI's rules and one-line messages, as
+:class:`~cpwords.core.errors.InputError`), calls the same functions a Python user calls, and
+returns the template's context, drawings included. They block (the app runs them in its thread
+pool) and share the dictionaries through a :class:`Lexicons` cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import cpwords
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import Lexicon, lexicon_from_words, shared_data_dir
+from cpwords.core.sources import NAMED_LEXICONS, lexicon_words
+
+T = TypeVar("T")
+
+#: Dictionaries a page may offer: name (as suites name them) -> label. The shared-data ones
+#: are offered only where the shared data folder holds them.
+DICTIONARIES = {
+    "wordfreq:100000": "wordfreq's 100,000 most frequent English words",
+    "web2": "Webster's 2nd (web2, english-words)",
+    "wordfreq:10000": "wordfreq's 10,000 most frequent English words",
+    "wordfreq:1000": "wordfreq's 1,000 most frequent English words",
+    "enable1": "ENABLE (enable1.txt, shared data)",
+    "letterpress": "the Letterpress word list (shared data)",
+    "truncate": "the Truncate word list (shared data)",
+}
+
+#: Longest time a page's solve may take (seconds).
+PAGE_TIME_LIMIT = 20.0
+
+
+def dictionary_choices() -> list[tuple[str, str]]:
+    """The dictionaries available here, as (name, label).
+
+    Returns
+    -------
+    list of (str, str)
+        The packaged lists always; ``enable1``, ``letterpress`` and ``truncate`` when
+        :func:`cpwords.core.lexicon.shared_data_dir` holds their files.
+    """
+    root = shared_data_dir()
+    out = []
+    for name, label in DICTIONARIES.items():
+        if name in NAMED_LEXICONS and (root is None or not (root / NAMED_LEXICONS[name]).is_file()):
+            continue
+        out.append((name, label))
+    return out
+
+
+def check_dictionary(name: str) -> str:
+    """The dictionary's name, or the one-line error listing the choices.
+
+    Raises
+    ------
+    InputError
+        ``name`` is not offered here.
+    """
+    names = [n for n, _ in dictionary_choices()]
+    if name not in names:
+        raise InputError(f"unknown dictionary {name!r}: choose from {', '.join(names)}")
+    return name
+
+
+class Lexicons:
+    """Dictionaries and what is built from them, built once per server (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: dict[tuple[str, str], Any] = {}
+
+    def get(self, kind: str, name: str, build: Callable[[Lexicon], T]) -> T:
+        """The ``kind`` structure of dictionary ``name`` (``build`` runs once)."""
+        with self._lock:
+            key = (kind, name)
+            if key not in self._items:
+                lex = lexicon_from_words(lexicon_words(check_dictionary(name)), name)
+                self._items[key] = build(lex)
+            return self._items[key]
+
+
+def as_json(view: Mapping[str, Any]) -> dict[str, Any]:
+    """A view's context as JSON-ready values (the ``/api/...`` answers).
+
+    The board object is left out (its name is kept); a grid puzzle's difficulty becomes its
+    ``to_dict()``; tuples become lists.
+
+    Examples
+    --------
+    >>> as_json({"by_length": [(3, ["cat"])], "opts": {"top": 10}})
+    {'by_length': [[3, ['cat']]], 'opts': {'top': 10}}
+    """
+    out: dict[str, Any] = {}
+    for key, value in view.items():
+        if key == "board":
+            out["board"] = value.name
+        elif key == "unique" and value is not None:
+            out[key] = [
+                {**p, "difficulty": p["difficulty"].to_dict() if p["difficulty"] else None}
+                for p in value
+            ]
+        else:
+            out[key] = _plain(value)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _flag(q: Mapping[str, str], key: str) -> bool:
+    return q.get(key, "") in ("1", "on", "true")
+
+
+def _int(text: str, name: str, low: int, high: int | None = None) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"{name} must be a whole number, got {text!r}") from None
+    if value < low or (high is not None and value > high):
+        span = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise InputError(f"{name} must be {span}, got {value}")
+    return value
+
+
+# ---- Letterpress ------------------------------------------------------------------------------
+
+
+def letterpress_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
+    """The words a bag spells; with colours, the best move drawn on the board.
+
+    Query keys: ``letters`` (the bag, or the 25 board letters, ``/`` allowed), ``colours``
+    (optional, 25 of ``b r .``), ``dict``, ``played`` (words, spaces or commas between),
+    ``word`` (a listed word to draw).
+
+    Raises
+    ------
+    InputError
+        The CLI's messages for bad letters, colours, dictionary or word.
+    """
+    from cpwords.letterpress.draw import bag_svg, board_svg, spell_tiles
+    from cpwords.letterpress.models.index import load_letterpress_index
+    from cpwords.letterpress.rules import parse_board, parse_letters
+
+    name = q.get("dict") or "web2"
+    letters = q.get("letters", "")
+    colours = q.get("colours", "").strip()
+    index = lexicons.get("letterpress", name, load_letterpress_index)
+    bag = parse_letters("".join(letters.split()).replace("/", ""))
+    listing = cpwords.find_letterpress_words(bag, index, longest_first=True)
+    words: list[str] = listing.solution
+    by_length: dict[int, list[str]] = {}
+    for w in words:
+        by_length.setdefault(len(w), []).append(w)
+    out: dict[str, Any] = {
+        "bag": bag, "count": len(words), "by_length": sorted(by_length.items(), reverse=True),
+        "lexicon": index.source, "lexicon_size": index.n, "list_time": listing.wall_time,
+        "verified": listing.verified, "move": None,
+    }  # fmt: skip
+    word = q.get("word", "").strip().lower() or None
+    if word is not None and word not in set(words):
+        raise InputError(f"{word!r} is not a word the bag spells in {index.source}")
+    if not colours:
+        shown = word or (words[0] if words else None)
+        out |= {"shown": shown, "svg": bag_svg(bag, shown)}
+        return out
+    board = parse_board(letters, colours)
+    played = [w for w in q.get("played", "").replace(",", " ").split() if w]
+    res = cpwords.best_letterpress_move(board, index, played, time_limit=PAGE_TIME_LIMIT, workers=1)
+    move = res.solution
+    out["move"] = None if move is None else move.to_dict()
+    out |= {
+        "status": res.status.value, "proven": res.status is cpwords.Status.OPTIMAL,
+        "move_time": res.wall_time, "candidates": res.solver_info.get("candidates"),
+        "colours": "".join(colours.split()).replace("/", ""), "played": " ".join(played),
+        "move_verified": res.verified,
+    }  # fmt: skip
+    if word is not None:  # a listed word drawn on the board instead of the best move
+        tiles = spell_tiles(word, board.letters)
+        out |= {"shown": word, "svg": board_svg(board, tiles, word=word)}
+        out["svg_after"] = board_svg(board, tiles, word=word, after=True)
+    elif move is not None:
+        out |= {"shown": move.word, "svg": board_svg(board, move.tiles, word=move.word)}
+        out["svg_after"] = board_svg(board, move.tiles, word=move.word, after=True)
+    else:
+        out |= {"shown": None, "svg": board_svg(board), "svg_after": None}
+    return out
+
+
+# ---- Truncate ---------------------------------------------------------------------------------
+
+
+#: Longest sequences listed on the page (the count is exact whatever it is).
+TRUNCATE_LISTED = 50
+
+
+def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
+    """The longest chains from or to a word (or anywhere), the picked one drawn as a ladder.
+
+    Query keys: ``word`` (empty: any chain), ``direction`` (``from`` or ``to``), ``dict``,
+    ``pick`` (which listed chain to draw).
+
+    Raises
+    ------
+    InputError
+        The CLI's messages (a word not in the dictionary, ...).
+    """
+    from cpwords.truncate.draw import ladder_svg
+    from cpwords.truncate.models.dp import truncate_dag
+
+    name = q.get("dict") or "web2"
+    word = q.get("word", "").strip().lower() or None
+    direction = q.get("direction") or "from"
+    if direction not in ("from", "to"):
+        raise InputError(f"direction must be 'from' or 'to', got {direction!r}")
+    dag = lexicons.get("truncate", name, truncate_dag)
+    starting, ending = (word, None) if direction == "from" else (None, word)
+    res = cpwords.solve_truncate(
+        dag, starting, ending, all_sequences=True, max_sequences=TRUNCATE_LISTED,
+        time_limit=PAGE_TIME_LIMIT,
+    )  # fmt: skip
+    sol = res.solution
+    out: dict[str, Any] = {
+        "word": word or "", "direction": direction, "status": res.status.value,
+        "wall_time": res.wall_time, "verified": res.verified, "lexicon": name,
+        "lexicon_size": dag.n, "sequence": None, "svg": None,
+    }  # fmt: skip
+    if sol is None:
+        out["no_answer"] = (
+            f"no Truncate sequence {'starts' if direction == 'from' else 'ends'} at {word!r}"
+        )
+        return out
+    listed = [list(s) for s in (sol.sequences or (sol.sequence,))]
+    pick = _int(q.get("pick") or "0", "pick", 0)
+    if pick >= len(listed):
+        raise InputError(f"pick must be below {len(listed)}, got {pick}")
+    chain = listed[pick]
+    out |= {
+        "sequence": chain, "length": len(chain), "count": sol.count, "listed": listed,
+        "pick": pick, "svg": ladder_svg(chain),
+    }  # fmt: skip
+    return out
+
+
+# ---- Grid -------------------------------------------------------------------------------------
+
+
+def grid_tokens_options(q: Mapping[str, str]) -> dict[str, Any]:
+    """The lexicon options of the grid page (``grid``'s --top, -L, -P, --plurals)."""
+    from cpwords.grid.rules import DEFAULT_MIN_PREFIX, DEFAULT_SUFFIX_LENGTH, DEFAULT_TOP
+
+    return {
+        "top": _int(q.get("top") or str(DEFAULT_TOP), "top", 1, 200_000),
+        "suffix_length": _int(q.get("L") or str(DEFAULT_SUFFIX_LENGTH), "suffix length", 1, 8),
+        "min_prefix": _int(q.get("P") or str(DEFAULT_MIN_PREFIX), "min prefix", 1, 8),
+        "plurals": _flag(q, "plurals"),
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def _blocklist() -> Any:
+    from cpwords.core.blocklist import load_blocklist
+
+    return load_blocklist(None, enabled=True)
+
+
+@functools.lru_cache(maxsize=6)
+def grid_tokens(
+    top: int, suffix_length: int, min_prefix: int, plurals: bool, unblocked: bool = False
+) -> Any:
+    """The tokens of wordfreq's ``top`` words, as ``cpwords grid --top`` cuts them.
+
+    With ``unblocked``, the default blocklist's words are left out first (what ``grid
+    --solve`` fills boards from).
+
+    Raises
+    ------
+    InputError
+        Cutting options out of range, or no word long enough.
+    """
+    from cpwords.core.lexicon import wordfreq_lexicon
+    from cpwords.grid.rules import cut_words, validate_cut_options, wordfreq_tokens
+
+    if not unblocked:
+        return wordfreq_tokens(top, suffix_length, min_prefix, plurals)
+    validate_cut_options(suffix_length, min_prefix)
+    words = list(wordfreq_lexicon(top))
+    kept = [w for w in words if not _blocklist().blocks(w)]
+    source = f"wordfreq top {top}" + (
+        f" less {len(words) - len(kept)} blocked words" if len(kept) < len(words) else ""
+    )
+    return cut_words(kept, suffix_length, min_prefix, source, plurals)
+
+
+def grid_form(q: Mapping[str, str]) -> dict[str, Any]:
+    """What the grid page's form shows back, even when the query is wrong (never raises)."""
+    from cpwords.grid.rules import default_board
+
+    board = default_board()
+    try:
+        opts = grid_tokens_options(q)
+    except InputError:
+        opts = grid_tokens_options({})
+    fill = {v: q.get(f"t_{v}", "").strip() for v in board.slots if q.get(f"t_{v}", "").strip()}
+    return {"board": board, "opts": opts, "fill": fill}
+
+
+def grid_view(q: Mapping[str, str]) -> dict[str, Any]:
+    """The board with its slots; a hand fill checked or completed; the unique puzzles.
+
+    Query keys: the lexicon options (``top``, ``L``, ``P``, ``plurals``), one ``t_SLOT`` per
+    filled slot, ``action`` (``check``, ``solve`` or ``unique``).
+
+    Raises
+    ------
+    InputError
+        The CLI's messages for bad tokens or options.
+    """
+    from cpwords.grid.draw import grid_svg, problem_marks
+    from cpwords.grid.rules import board_words, default_board, grid_problems, parse_fill
+
+    board = default_board()
+    opts = grid_tokens_options(q)
+    placed = {v: q.get(f"t_{v}", "").strip() for v in board.slots}
+    text = ",".join(f"{v}={t}" for v, t in placed.items() if t)
+    fill = parse_fill(text, "the board") if text else {}
+    action = q.get("action", "")
+    out: dict[str, Any] = {"board": board, "opts": opts, "fill": fill, "action": action,
+                           "problems": None, "unique": None}  # fmt: skip
+    if action not in ("", "check", "solve", "unique"):
+        raise InputError(f"unknown action {action!r}: check, solve or unique")
+    if action:
+        tokens = grid_tokens(**opts)
+        out |= {"lexicon": tokens.source, "lexicon_size": len(tokens.words)}
+    if action == "check":
+        words = set(tokens.words)
+        problems = grid_problems(board, fill, words, opts["suffix_length"], opts["min_prefix"])
+        out["problems"] = problems
+        out["valid"] = not problems
+    elif action == "solve":
+        # As grid --solve: filled from the lexicon less its blocked words; when only blocked
+        # words complete the board, one completion from the whole lexicon, with a warning.
+        res = cpwords.solve_grid(
+            board, grid_tokens(**opts, unblocked=True), fill, time_limit=PAGE_TIME_LIMIT,
+            workers=1,
+        )  # fmt: skip
+        if res.status is cpwords.Status.INFEASIBLE:
+            res = cpwords.solve_grid(board, tokens, fill, time_limit=PAGE_TIME_LIMIT, workers=1)
+        out |= {"status": res.status.value, "wall_time": res.wall_time,
+                "verified": res.verified}  # fmt: skip
+        if res.solution is not None:
+            out["solved_from"] = dict(fill)
+            fill = dict(res.solution)
+            out["fill"] = fill
+            out["blocked"] = _blocklist().any_blocked(board_words(board, fill))
+        else:
+            out["no_answer"] = f"no completion of {len(fill)} placed tokens ({res.status.value})"
+    elif action == "unique":
+        out |= _grid_unique(board, tokens)
+    bad_edges, bad_slots = problem_marks(
+        board, fill, set(tokens.words) if action else set(), opts["suffix_length"],
+        opts["min_prefix"],
+    )  # fmt: skip
+    if not action:  # nothing checked yet: no word is called wrong
+        bad_edges = set()
+    out["words"] = [
+        (p, s, fill[p] + fill[s], (p, s) in bad_edges)
+        for p, s in board.edges
+        if p in fill and s in fill
+    ]
+    out["svg"] = grid_svg(board, fill, bad_edges=bad_edges, bad_slots=bad_slots)
+    return out
+
+
+def _grid_unique(board: Any, tokens: Any) -> dict[str, Any]:
+    from cpwords.grid.rules import board_words
+
+    block = _blocklist()
+    d = cpwords.design_grid_puzzles(board, tokens, time_limit=PAGE_TIME_LIMIT)
+    uniq = [p for p in d.unique if not block.any_blocked(board_words(board, p.example))]
+    return {
+        "unique": [
+            {"suffixes": list(p.suffixes), "difficulty": p.difficulty,
+             "fill": dict(zip(board.suffix_slots, p.suffixes, strict=True)),
+             "example": p.example}
+            for p in uniq
+        ],
+        "classes": len(d.puzzles), "withheld": len(d.unique) - len(uniq),
+        "complete": d.complete, "design_time": d.wall_time,
+    }  # fmt: skip

@@ -1,0 +1,214 @@
+"""The Letterpress, Truncate and grid pages over HTTP, and the dictionary choices: what each
+page draws is what the public API answers, and bad input is the CLI's one line."""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import httpx
+import pytest
+
+import cpwords
+from cpwords.core.errors import InputError
+from cpwords.core.sources import lexicon_words
+from cpwords.grid.rules import board_words, default_board, grid_problems, parse_fill
+from cpwords.letterpress.rules import parse_board, parse_letters, play, spellable_count
+from cpwords.serve.views import grid_tokens
+from tests.serve.conftest import LiveServer
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+LETTERS = "ovrkqlwislrecrtgmvpfprzey"
+COLOURS = "bb...b..r.....r...r.....r"
+OWNER = {"me": 1, "neutral": 0, "opponent": -1}
+BOARD = default_board()
+
+
+def svgs(text: str) -> list[ET.Element]:
+    """Every SVG drawing of a page, parsed."""
+    return [ET.fromstring(m) for m in re.findall(r"<svg .*?</svg>", text, flags=re.S)]
+
+
+def error_line(text: str) -> str:
+    m = re.search(r'id="error">error: ([^<]*)<', text)
+    assert m, "no error line on the page"
+    return html.unescape(m.group(1))
+
+
+def message(call: Any, *args: Any) -> str:
+    with pytest.raises(InputError) as info:
+        call(*args)
+    return str(info.value)
+
+
+def test_letterpress_words_of_a_bag_recounted(live: LiveServer) -> None:
+    resp = httpx.get(f"{live.url}/letterpress", params={"letters": LETTERS}, timeout=60)
+    assert resp.status_code == 200
+    count = int(re.search(r'id="count">([\d,]+) words', resp.text).group(1).replace(",", ""))  # type: ignore[union-attr]
+    # An independent recount: a plain scan of web2.
+    assert count == spellable_count(lexicon_words("web2"), LETTERS) > 5000
+    listed = re.findall(r"<span>([a-z]+)</span>", resp.text)
+    assert len(listed) == count and len(listed[0]) == max(map(len, listed))
+    (drawing,) = svgs(resp.text)
+    assert len(drawing.findall(".//svg:rect[@class='tile']", NS)) == 25
+    used = drawing.findall(".//svg:rect[@class='used']", NS)
+    assert "".join(LETTERS[int(r.get("data-index", 0))] for r in used) == listed[0]
+
+
+def test_letterpress_best_move_drawn_before_and_after(live: LiveServer) -> None:
+    params = {"letters": LETTERS, "colours": COLOURS}
+    resp = httpx.get(f"{live.url}/letterpress", params=params, timeout=60)
+    board = parse_board(LETTERS, COLOURS)
+    best = cpwords.best_letterpress_move(board, workers=1)
+    assert best.status is cpwords.Status.OPTIMAL
+    word = re.search(r'id="move">([A-Z]+)<', resp.text).group(1)  # type: ignore[union-attr]
+    assert f"swing {best.objective:+.0f} tiles" in resp.text and "proven best move" in resp.text
+    before, after = svgs(resp.text)
+    tiles = [int(r.get("data-index", 0)) for r in before.findall(".//svg:rect[@class='used']", NS)]
+    assert "".join(LETTERS[t] for t in tiles) == word.lower()
+    assert board.letters and len(tiles) == len(word)
+    (path,) = before.findall(".//svg:path[@class='move']", NS)
+    assert path.get("d", "").count(" L ") == len(word) - 1
+    owners = [
+        OWNER[r.get("data-owner", "")] for r in after.findall(".//svg:rect[@class='tile']", NS)
+    ]
+    assert owners == list(play(board, tiles))
+    # The swing shown is the one the rules give these tiles.
+    assert sum(owners) - sum(board.owners) == best.objective
+
+
+def test_truncate_ladder_is_the_api_answer(live: LiveServer) -> None:
+    resp = httpx.get(f"{live.url}/truncate", params={"word": "a"}, timeout=60)
+    res = cpwords.solve_truncate(lexicon_words("web2"), starting="a")
+    seq = list(res.solution.sequence)
+    (ladder,) = svgs(resp.text)
+    rungs = ladder.findall(".//svg:g[@class='rung']", NS)
+    assert [g.get("data-word") for g in rungs] == seq
+    assert len(ladder.findall(".//svg:rect[@class='cell added']", NS)) == len(seq) - 1
+    assert f"{len(seq)} plays" in resp.text
+    assert re.search(r'id="count">([\d,]+)<', resp.text).group(1) == f"{res.solution.count:,}"  # type: ignore[union-attr]
+    # Another of the longest chains, picked from the list, is drawn instead.
+    resp = httpx.get(f"{live.url}/truncate", params={"word": "a", "pick": 1}, timeout=60)
+    (ladder,) = svgs(resp.text)
+    other = [g.get("data-word", "") for g in ladder.findall(".//svg:g[@class='rung']", NS)]
+    assert other != seq and len(other) == len(seq) and other[0] == "a"
+
+
+def test_grid_check_solve_and_unique(live: LiveServer) -> None:
+    tokens = grid_tokens(10000, 2, 2, True)
+    design = cpwords.design_grid_puzzles(BOARD, tokens, time_limit=60)
+    assert design.complete and design.unique
+    params = {"top": "10000", "L": "2", "P": "2", "plurals": "1", "action": "unique"}
+    resp = httpx.get(f"{live.url}/grid", params=params, timeout=60)
+    shown = re.findall(r"<li><code>([a-z ]+)</code>", resp.text)
+    assert shown == [" ".join(p.suffixes) for p in design.unique]
+    # Complete the puzzle from its suffixes: the unique answer, drawn and accepted.
+    puzzle = design.unique[0]
+    fill = {f"t_{s}": t for s, t in zip(BOARD.suffix_slots, puzzle.suffixes, strict=True)}
+    resp = httpx.get(f"{live.url}/grid", params={**params, "action": "solve", **fill}, timeout=60)
+    assert 'id="verdict">completed, verified<' in resp.text
+    (drawing,) = svgs(resp.text)
+    got = {g.get("data-slot", ""): g.get("data-token", "") for g in drawing.findall(".//svg:g", NS)
+           if g.get("data-slot")}  # fmt: skip
+    assert all(got.values()) and len(got) == 13
+    assert not grid_problems(BOARD, got, tokens.words)
+    edges = drawing.findall(".//svg:line", NS)
+    assert sorted(e.get("data-word", "") for e in edges) == sorted(board_words(BOARD, got))
+    # Check it by hand, then with one prefix changed: the checker's messages, the bad words red.
+    hand = {f"t_{v}": t for v, t in got.items()}
+    resp = httpx.get(f"{live.url}/grid", params={**params, "action": "check", **hand}, timeout=60)
+    assert 'id="verdict">valid board' in resp.text
+    bad = dict(hand, t_c=hand["t_n"])
+    resp = httpx.get(f"{live.url}/grid", params={**params, "action": "check", **bad}, timeout=60)
+    assert "INVALID board" in resp.text
+    problems = grid_problems(BOARD, {k[2:]: v for k, v in bad.items()}, tokens.words)
+    listed = [
+        html.unescape(p)
+        for p in re.findall(
+            r"<li>([^<]*)</li>", resp.text.split('id="problems"')[1].split("</ul>")[0]
+        )
+    ]
+    assert listed == problems and problems
+    (drawing,) = svgs(resp.text)
+    assert {g.get("data-slot") for g in drawing.findall(".//svg:g", NS)
+            if "bad" in g.get("class", "")} == {"c", "n"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "expected"),
+    [
+        ("/letterpress", {"letters": "ab1"}, lambda: message(parse_letters, "ab1")),
+        ("/letterpress", {"letters": "abc", "colours": "bbx"},
+         lambda: message(parse_board, "abc", "bbx")),
+        ("/truncate", {"word": "zzzq"},
+         lambda: "the starting word 'zzzq' is not in the dictionary"),
+        ("/truncate", {"word": "a", "dict": "nope"}, lambda: "unknown dictionary 'nope'"),
+        ("/grid", {"t_s1": "a1"}, lambda: message(parse_fill, "s1=a1", "the board")),
+        ("/grid", {"top": "x", "action": "check"}, lambda: "top must be a whole number, got 'x'"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line(
+    live: LiveServer, path: str, params: dict[str, str], expected: Any
+) -> None:
+    resp = httpx.get(live.url + path, params=params, timeout=60)
+    assert resp.status_code == 400 and "Traceback" not in resp.text
+    assert error_line(resp.text).startswith(expected())
+    if path == "/grid":  # the form keeps what was typed
+        assert 'name="t_s1"' in resp.text
+
+
+def test_letterboxed_generate_difficulty_and_dictionary(live: LiveServer) -> None:
+    resp = httpx.get(f"{live.url}/letterboxed/generate", params={"difficulty": "hard", "seed": 5},
+                     timeout=60)  # fmt: skip
+    assert resp.status_code == 303
+    box = resp.headers["location"].split("box=")[1].split("&")[0]
+    assert cpwords.box_difficulty(box).score >= 3.0  # the band's floor, recomputed
+    resp = httpx.get(f"{live.url}/letterboxed/generate", params={"difficulty": "easy", "seed": 5},
+                     timeout=60)  # fmt: skip
+    box = resp.headers["location"].split("box=")[1].split("&")[0]
+    assert cpwords.box_difficulty(box).score < 2.0
+    resp = httpx.get(f"{live.url}/letterboxed/generate", params={"difficulty": "extreme"})
+    assert error_line(resp.text).startswith("unknown difficulty 'extreme'")
+    # Another dictionary: its words, its answer.
+    resp = httpx.get(f"{live.url}/letterboxed", params={"box": "lua-sgc-yhk-zop", "dict": "web2"},
+                     timeout=60)  # fmt: skip
+    res = cpwords.solve_letterboxed("lua-sgc-yhk-zop", lexicon_words("web2"))
+    assert res.solution is not None and res.status is cpwords.Status.OPTIMAL
+    assert "–".join(res.solution).upper() in resp.text and "web2" in resp.text
+
+
+def test_wordsnake_from_a_shipped_lexicon(live: LiveServer) -> None:
+    from tests.serve.test_app import events
+
+    url = f"{live.url}/api/wordsnake/jobs"
+    body = {"lexicon": "wordfreq:1000", "method": "greedy", "time_limit": 30}
+    resp = httpx.post(url, json=body)
+    assert resp.status_code == 202 and resp.json()["n"] == len(lexicon_words("wordfreq:1000"))
+    done = events(live, resp.json()["id"])[-1][1]
+    assert done["state"] == "done" and done["verified"] is True
+    resp = httpx.post(url, json={**body, "words": "run\nnausea\n"})
+    assert (
+        resp.status_code == 400
+        and resp.json()["error"] == "give the words or pick a lexicon, not both"
+    )
+    resp = httpx.post(url, json={**body, "lexicon": "nope"})
+    assert resp.json()["error"].startswith("unknown dictionary 'nope'")
+
+
+def test_json_api_answers_as_the_pages(live: LiveServer) -> None:
+    data = httpx.get(f"{live.url}/api/letterpress", params={"letters": "tacos"}, timeout=60).json()
+    assert data["count"] == spellable_count(lexicon_words("web2"), "tacos")
+    assert sum(len(ws) for _, ws in data["by_length"]) == data["count"]
+    assert ET.fromstring(data["svg"]).get("data-word") == data["shown"]
+    data = httpx.get(f"{live.url}/api/truncate", params={"word": "a"}, timeout=60).json()
+    res = cpwords.solve_truncate(lexicon_words("web2"), starting="a")
+    assert data["sequence"] == list(res.solution.sequence) and data["count"] == res.solution.count
+    params = {"action": "solve", "t_s1": "de", "t_s2": "il", "t_s3": "ns", "t_s4": "te",
+              "plurals": "1"}  # fmt: skip
+    data = httpx.get(f"{live.url}/api/grid", params=params, timeout=60).json()
+    assert data["board"] == "okwddm" and data["verified"] is True and len(data["fill"]) == 13
+    resp = httpx.get(f"{live.url}/api/grid", params={"t_s1": "a1"})
+    assert resp.status_code == 400
+    assert resp.json() == {"error": message(parse_fill, "s1=a1", "the board")}
