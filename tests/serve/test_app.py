@@ -14,6 +14,7 @@ import pytest
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import parse_word_lines
 from cpwords.letterboxed.rules import parse_box
+from cpwords.wordsnake.certificate import certificate_from_json, verify_certificate
 from cpwords.wordsnake.spec import random_strings
 from tests.serve.conftest import LiveServer
 
@@ -130,6 +131,12 @@ def test_wordsnake_solve_streams_progress_and_result(live: LiveServer) -> None:
     assert row["n"] == 5 and row["snake_chars"] == 17
     svg = httpx.get(f"{live.url}/api/wordsnake/jobs/{job}/snake.svg")
     assert svg.headers["content-type"].startswith("image/svg+xml")
+    assert "certificate_file" not in row and row["solver_info"]["certificate"]["bound"] == 30
+    # The certificate of the default method, checked by the independent checker.
+    cert = httpx.get(f"{live.url}/api/wordsnake/jobs/{job}/certificate.json")
+    assert cert.status_code == 200 and "attachment" in cert.headers["content-disposition"]
+    found = verify_certificate(FIVE.split(), certificate_from_json(cert.json()))
+    assert found.status == "VALID" and found.optimal and found.bound == 30
 
 
 def test_wordsnake_bad_input_is_the_cli_line(live: LiveServer) -> None:

@@ -122,6 +122,8 @@ def test_wordsnake_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     assert score == 510  # the highlighted overlaps add up to the proven score
     href = browser.find_element(By.ID, "download").get_attribute("href")
     assert href.endswith("/result.json")
+    cert = browser.find_element(By.ID, "cert-link")
+    assert cert.is_displayed() and cert.get_attribute("href").endswith("/certificate.json")
     shot(browser, tmp_path / "wordsnake.png")
 
     # Bad input: the CLI's line, no solve started.

@@ -254,6 +254,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
             headers={"Content-Disposition": f'attachment; filename="wordsnake-{job.id}.json"'},
         )
 
+    async def snake_certificate(request: Request) -> Response:
+        job = _job(request)
+        cert = (job.result or {}).get("certificate_file")
+        if cert is None:
+            raise HTTPException(404, "this solve wrote no certificate (the default method does)")
+        return Response(
+            json.dumps(cert, separators=(",", ":")),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="wordsnake-{job.id}.cert.json"'},
+        )
+
     async def snake_svg_file(request: Request) -> Response:
         job = _job(request)
         if job.result is None or job.result.get("solution") is None:
@@ -298,6 +309,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/wordsnake/jobs/{job_id}/events", snake_events),
         Route("/api/wordsnake/jobs/{job_id}/stop", snake_stop, methods=["POST"]),
         Route("/api/wordsnake/jobs/{job_id}/result.json", snake_result),
+        Route("/api/wordsnake/jobs/{job_id}/certificate.json", snake_certificate),
         Route("/api/wordsnake/jobs/{job_id}/snake.svg", snake_svg_file),
         Route("/api/status", status),
         Mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static"),
@@ -501,6 +513,7 @@ def _snake_row(job: Job) -> dict[str, Any]:
     from cpwords.wordsnake.rules import snake_lengths
 
     res = dict(job.result or {})
+    res.pop("certificate_file", None)  # served on its own (certificate.json)
     order = res.get("solution")
     total, merged = (
         snake_lengths(order, job.spec["cyclic"], job.spec["proper"]) if order else (None, None)
@@ -531,6 +544,7 @@ def _done_payload(job: Job) -> dict[str, Any]:
     out |= {
         "n": row["n"], "interrupted": row["interrupted"], "total_chars": row["total_chars"],
         "snake_chars": row["snake_chars"], "reason": (row.get("solver_info") or {}).get("reason"),
+        "certificate": (row.get("solver_info") or {}).get("certificate"),
     }  # fmt: skip
     if order:
         out["svg"] = snake_svg(order, job.spec["cyclic"], job.spec["proper"])

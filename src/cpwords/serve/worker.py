@@ -12,7 +12,8 @@ kills the process if it has not answered within a grace period.
 
 Standard output carries one JSON object a line, ``{"kind": ..., "data": ...}``: ``progress``
 at most every ``PROGRESS_EVERY`` seconds, then exactly one of ``result`` (the
-:meth:`~cpwords.core.result.SolveResult.to_dict` row), ``error`` (a
+:meth:`~cpwords.core.result.SolveResult.to_dict` row, plus ``certificate_file``, the
+certificate's JSON, when the default exact method wrote one), ``error`` (a
 :class:`~cpwords.core.errors.CpwordsError`: the CLI's one line) or ``stopped`` (interrupted
 before the solve could answer).
 """
@@ -103,6 +104,8 @@ def _exit_on_eof(fd: int) -> None:
 
 def _solve(job: dict[str, Any], send: Any, start: float) -> None:
     from cpwords import CpwordsError, WordsnakeInstance, solve_wordsnake
+    from cpwords.wordsnake.certificate import certificate_to_json
+    from cpwords.wordsnake.spec import SPEC
 
     last = [float("-inf")]
 
@@ -130,11 +133,17 @@ def _solve(job: dict[str, Any], send: Any, start: float) -> None:
             seed=job.get("seed", 0),
             progress=progress,
             start=start,
+            certificate=SPEC.method_name(job["method"]) == "auto",
         )
     except CpwordsError as exc:
         send("error", str(exc))
         return
-    send("result", res.to_dict())
+    row = res.to_dict()
+    cert = res.solver_info.get("certificate")
+    if cert is not None:  # the default method's certificate, for the page's download
+        row["solver_info"]["certificate"] = cert.to_dict()
+        row["certificate_file"] = certificate_to_json(cert)
+    send("result", row)
 
 
 if __name__ == "__main__":

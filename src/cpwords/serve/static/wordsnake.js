@@ -155,6 +155,9 @@
     $("summary").textContent = text;
     $("download").href = "/api/wordsnake/jobs/" + id + "/result.json";
     $("svg-link").href = "/api/wordsnake/jobs/" + id + "/snake.svg";
+    const cert = d.certificate;
+    $("cert-item").hidden = !cert;
+    if (cert) $("cert-link").href = "/api/wordsnake/jobs/" + id + "/certificate.json";
     $("snake").innerHTML = d.svg || "";
     $("links").hidden = false;
     $("result").hidden = false;
