@@ -498,14 +498,26 @@ def _check_values(
             member[i].append(k)
     lams = [lam for _, lam in cert.cuts]
     load = [sum(lams[k] for k in member[i]) for i in range(W)]
-    in_cut = [bool(member[i]) for i in range(W)]
+    # A cut of one word (the copy-to-copy cut of a repeated word) never holds both ends of a
+    # pair of different words, so it is folded into v' like any cut seen from outside; only the
+    # words of larger cuts (C) need pairs checked one by one.
+    single = [0] * W
+    in_cut = [False] * W
+    for ids, lam in cert.cuts:
+        if len(ids) == 1:
+            single[ids[0]] += lam
+        else:
+            for i in ids:
+                in_cut[i] = True
     v_all = [v[i] - load[i] for i in range(W)]
+    v_out = [v[i] - single[i] for i in range(W)]
 
     everyone = [True] * W
-    tables = [(_two_smallest(v_all, words, everyone, proper), [not c for c in in_cut])]
+    outside = [not c for c in in_cut]
+    # (table, which words query it, what a copy of the querying word adds back)
+    tables = [(_two_smallest(v_all, words, everyone, proper), outside)]
     if any(in_cut):
-        outside = [not c for c in in_cut]
-        tables.append((_two_smallest(v, words, outside, proper), in_cut))
+        tables.append((_two_smallest(v_out, words, outside, proper), in_cut))
     for table, queries in tables:
         get = table.get
         for i, a in enumerate(words):
@@ -520,18 +532,21 @@ def _check_values(
                 if e is None:
                     continue
                 j = e[1]
-                if j == i and mult[i] < 2:
-                    j = e[3]
-                    if j < 0:
-                        continue
-                    best = e[2]
+                if j == i:
+                    # A copy of a (shares every cut with it: no cut term) if a has copies, and
+                    # the best other word.
+                    pairs = [] if e[3] < 0 else [(e[2], e[3])]
+                    if mult[i] > 1:
+                        pairs.append((e[0] + load[i], i))
                 else:
-                    best = e[0]
-                if ua + best < scale * k * k:
-                    b = words[j]
-                    ov = _overlap(a, b, proper)
-                    rhs = scale * ov * ov + sum(lams[c] for c in member[j] if c not in member[i])
-                    raise _Violation(a, b, ua + v[j], rhs)
+                    pairs = [(e[0], j)]
+                for best, j in pairs:
+                    if ua + best < scale * k * k:
+                        b = words[j]
+                        ov = _overlap(a, b, proper)
+                        shared = set(member[i]) if j != i else set(member[j])
+                        rhs = scale * ov * ov + sum(lams[c] for c in member[j] if c not in shared)
+                        raise _Violation(a, b, ua + v[j], rhs)
     cut_ids = [i for i in range(W) if in_cut[i]]
     for i in cut_ids:
         if deadline is not None and time.perf_counter() > deadline:
