@@ -37,7 +37,7 @@ import numpy as np
 
 from cpwords.core.blocklist import Blocklist
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.lexicon import Lexicon, zipf
+from cpwords.core.lexicon import Lexicon, letter_frequencies, zipf
 from cpwords.core.result import Status
 from cpwords.letterboxed.models.dp import (
     BoxLike,
@@ -57,6 +57,7 @@ __all__ = [
     "GeneratedBox",
     "box_difficulty",
     "draw_box",
+    "draw_weights",
     "generate_boxes",
     "zipf",
 ]
@@ -110,14 +111,14 @@ class BoxDifficulty:
         }
 
 
-def _zipf(words: Iterable[str]) -> dict[str, float]:
-    return {w: zipf(w) for w in words}
+def _zipf(words: Iterable[str], lang: str = "en") -> dict[str, float]:
+    return {w: zipf(w, lang) for w in words}
 
 
 def _difficulty(
-    box: LetterBox, playable: Sequence[tuple[str, int]], zipf_threshold: float
+    box: LetterBox, playable: Sequence[tuple[str, int]], zipf_threshold: float, lang: str = "en"
 ) -> BoxDifficulty:
-    z = _zipf(w for w, _ in playable)
+    z = _zipf((w for w, _ in playable), lang)
     common = [(w, m) for w, m in playable if z[w] >= zipf_threshold]
     counts: tuple[int, ...] = (0,) * COUNT_WORDS
     if common:
@@ -290,6 +291,31 @@ class BoxGeneration:
         }
 
 
+def draw_weights(solver: LetterBoxedSolver, lang: str = "en") -> dict[str, float]:
+    """The letters a generator draws and their weights.
+
+    :data:`LETTER_FREQUENCIES` (Norvig's English table) for an English lexicon of the letters
+    a-z, so English boxes do not change; otherwise the share of each letter among the letters
+    of the lexicon's words of 3 or more letters (the language's own frequencies).
+
+    Raises
+    ------
+    InputError
+        When the lexicon has fewer than 12 letters.
+
+    Examples
+    --------
+    >>> sorted(draw_weights(LetterBoxedSolver(["абвгдеёжзийк"]), "ru"))[:3]
+    ['а', 'б', 'в']
+    """
+    if lang == "en" and solver.letters <= set(LETTER_FREQUENCIES):
+        return LETTER_FREQUENCIES
+    weights = letter_frequencies(w for w in solver.lexicon.words if len(w) >= 3)
+    if len(weights) < 12:
+        raise InputError(f"{solver.source}: fewer than 12 letters to draw a box from")
+    return weights
+
+
 def draw_box(rng: np.random.Generator, weights: dict[str, float] | None = None) -> LetterBox:
     """Draw 12 distinct letters by frequency and deal them onto 4 sides of 3.
 
@@ -354,6 +380,7 @@ def generate_boxes(
     zipf_threshold: float = COMMON_ZIPF,
     time_limit: float | None = None,
     blocklist: Blocklist | None = None,
+    lang: str = "en",
 ) -> BoxGeneration:
     """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
 
@@ -382,6 +409,11 @@ def generate_boxes(
         Words a box must not show: a box whose optimal solution or any 2-word solution uses
         one is rejected (``rejected["blocked"]``). The counts and the proof still use the
         whole lexicon, so a kept box's solutions are all of its solutions.
+    lang : str
+        The words' language (ISO 639-1): the letters are drawn by :data:`LETTER_FREQUENCIES`
+        for English words of the letters a-z, and by the letter frequencies of the lexicon
+        itself otherwise (:func:`cpwords.core.lexicon.letter_frequencies`); the difficulty
+        reads the language's Zipf frequencies.
 
     Returns
     -------
@@ -431,6 +463,7 @@ def generate_boxes(
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
     lex_words = solver.lexicon.words
     lex_set = solver.lexicon.as_set()
+    weights = draw_weights(solver, lang)
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     seen: set[str] = set()
@@ -448,7 +481,7 @@ def generate_boxes(
                 stopped = "time_limit"
                 break
             draws += 1
-            box = draw_box(rng)
+            box = draw_box(rng, weights)
             if str(box) in seen:
                 rejected["repeat"] += 1
                 continue
@@ -481,7 +514,7 @@ def generate_boxes(
             if blocklist and blocklist.any_blocked([*solution, *(w for p in pairs for w in p)]):
                 rejected["blocked"] += 1
                 continue
-            diff = _difficulty(box, playable, zipf_threshold)
+            diff = _difficulty(box, playable, zipf_threshold, lang)
             found.append(
                 GeneratedBox(
                     box=box,
