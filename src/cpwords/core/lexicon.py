@@ -399,9 +399,8 @@ def check_lang(lang: str) -> str:
 WHOLE_LIST = 10**7
 
 
-@lru_cache(maxsize=8)
-def language_lexicon(lang: str = "en", n: int = WHOLE_LIST, fold: bool = False) -> Lexicon:
-    """The built-in lexicon of a language: wordfreq's ``n`` most frequent entries.
+def language_words(lang: str = "en", n: int = WHOLE_LIST, fold: bool = False) -> list[str]:
+    """wordfreq's ``n`` most frequent entries of ``lang`` that are words, most frequent first.
 
     English keeps the words of the letters a-z (as before the other languages came). Other
     languages keep the words of any letters written in the list's main scripts
@@ -419,9 +418,8 @@ def language_lexicon(lang: str = "en", n: int = WHOLE_LIST, fold: bool = False) 
 
     Returns
     -------
-    Lexicon
-        Named ``wordfreq top N (lang)`` or ``wordfreq (lang)`` for the whole list, with
-        ``, accents folded`` when ``fold``; ``skipped`` counts the entries left out.
+    list of str
+        Normalised words, each once.
 
     Raises
     ------
@@ -434,17 +432,43 @@ def language_lexicon(lang: str = "en", n: int = WHOLE_LIST, fold: bool = False) 
     """
     from cpwords.core.alphabet import main_scripts, script_of
 
-    alphabet: Alphabet = "a-z" if lang == "en" else "any"
-    words = wordfreq_lexicon(n, lang, alphabet, fold)
-    kept = words
-    if alphabet == "any":
-        scripts = main_scripts(words[:100_000])
-        kept = [w for w in words if all(script_of(ch) in scripts for ch in w)]
+    if lang == "en":
+        return wordfreq_lexicon(n, lang, "a-z", fold)
+    words = wordfreq_lexicon(n, lang, "any", fold)
+    scripts = main_scripts(words[:100_000])
+    return [w for w in words if all(script_of(ch) in scripts for ch in w)]
+
+
+@lru_cache(maxsize=8)
+def language_lexicon(lang: str = "en", n: int = WHOLE_LIST, fold: bool = False) -> Lexicon:
+    """The built-in lexicon of a language: :func:`language_words` as a :class:`Lexicon`.
+
+    Parameters
+    ----------
+    lang : str
+        ISO 639-1 code (:func:`known_languages`).
+    n : int
+        How many of the most frequent entries to read (default: the whole list).
+    fold : bool
+        Fold accents.
+
+    Returns
+    -------
+    Lexicon
+        Named ``wordfreq top N (lang)`` or ``wordfreq (lang)`` for the whole list, with
+        ``, accents folded`` when ``fold``.
+
+    Raises
+    ------
+    InputError
+        Unknown language or ``n < 1``.
+    """
+    kept = language_words(lang, n, fold)
     size = "" if n >= WHOLE_LIST else f" top {n:,}"
     name = f"wordfreq{size} ({lang}{', accents folded' if fold else ''})"
     if not kept:
         raise InputError(f"{name}: the lexicon has no words")
-    return Lexicon(tuple(sorted(set(kept))), name, len(words) - len(kept))
+    return Lexicon(tuple(sorted(set(kept))), name)
 
 
 def letter_frequencies(words: Iterable[str]) -> dict[str, float]:
