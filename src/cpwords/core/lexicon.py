@@ -72,7 +72,12 @@ def _read_text(path: str | os.PathLike[str], what: str) -> str:
 
 
 def parse_word_lines(
-    text: str, source: str = "<input>", *, lang: str | None = None, alphabet: Alphabet = "any"
+    text: str,
+    source: str = "<input>",
+    *,
+    lang: str | None = None,
+    alphabet: Alphabet = "any",
+    fold: bool = False,
 ) -> list[str]:
     """Parse puzzle input text: one word per line, blank and ``#`` lines ignored.
 
@@ -87,6 +92,8 @@ def parse_word_lines(
         dotless i); see :func:`cpwords.core.alphabet.normalize_word`.
     alphabet : {"any", "a-z"}
         Which letters a word may hold.
+    fold : bool
+        Fold accents (:func:`cpwords.core.alphabet.fold_accents`).
 
     Returns
     -------
@@ -111,7 +118,7 @@ def parse_word_lines(
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        word = normalize_word(line, lang)
+        word = normalize_word(line, lang, fold)
         if not is_word(word, alphabet):
             reason = word_problem(word, alphabet)
             raise InputError(f"{source}, line {lineno}: {excerpt(line)!r}: {reason}")
@@ -122,7 +129,11 @@ def parse_word_lines(
 
 
 def read_word_list(
-    path: str | os.PathLike[str], *, lang: str | None = None, alphabet: Alphabet = "any"
+    path: str | os.PathLike[str],
+    *,
+    lang: str | None = None,
+    alphabet: Alphabet = "any",
+    fold: bool = False,
 ) -> list[str]:
     """Read a puzzle word list from a file (see :func:`parse_word_lines` for the format).
 
@@ -133,6 +144,8 @@ def read_word_list(
     lang : str, optional
         The words' language, for its case rules.
     alphabet : {"any", "a-z"}
+    fold : bool
+        Fold accents.
 
     Returns
     -------
@@ -143,7 +156,9 @@ def read_word_list(
     InputError
         Missing file, directory, unreadable or non-UTF-8 file, malformed line, empty list.
     """
-    return parse_word_lines(_read_text(path, "word list"), str(path), lang=lang, alphabet=alphabet)
+    return parse_word_lines(
+        _read_text(path, "word list"), str(path), lang=lang, alphabet=alphabet, fold=fold
+    )
 
 
 @dataclass(frozen=True)
