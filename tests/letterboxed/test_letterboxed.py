@@ -526,3 +526,22 @@ def test_lang_help_lists_the_known_languages() -> None:
 
     helptext = next(p.help for p in f.params if p.name == "lang") or ""
     assert helptext.endswith("Known: " + " ".join(known_languages()) + ".")
+
+
+def test_generated_boxes_of_other_shapes_are_proven_and_recounted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cpwords.letterboxed.models.design import generate_boxes
+    from cpwords.letterboxed.models.dp import default_lexicon
+
+    gen = generate_boxes(2, default_lexicon("fr"), unique=True, shape=(3, 4), lang="fr")
+    assert len(gen.boxes) == 2 and gen.settings["shape"] == "3x4"
+    for b in gen.boxes:
+        assert b.box.shape == (4, 4, 4) and b.verified and b.counts[:2] == (0, 1)
+        one, two = brute_force_short_solutions(b.box, default_lexicon("fr").words)
+        assert (one, two) == ([], [b.solution])
+    for shape in ("4", "1x5", "5x4", "axb"):
+        code, out, err = _run(["letterboxed", "--generate", "1", "--shape", shape], capsys)
+        assert code == 2 and not out and "--shape" in err and err.count("\n") == 1
+    code, out, err = _run(["letterboxed", "abc-def-ghi-jkl", "--shape", "3x4"], capsys)
+    assert code == 2 and "3 sides of 4 letters" in err

@@ -36,6 +36,7 @@ from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
 from cpwords.letterboxed.rules import (
+    MAX_LETTERS,
     WORD_WEIGHT,
     LetterBox,
     letterboxed_problems,
@@ -66,8 +67,8 @@ list, so it holds some names and abbreviations; the output says which list was u
 Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
 of at most K words and --list lists them); --check FILE or --check-text "WORD WORD" checks a
 proposed solution (words separated by spaces, commas or dashes); --generate K makes K new
-boxes (no SIDES): 12 distinct letters drawn by letter frequency (--seed; English: Norvig's
-table, other languages: the letters of the dictionary), each kept
+boxes (no SIDES): 12 distinct letters (--shape KxM: K sides of M) drawn by letter frequency
+(--seed; English: Norvig's table, other languages: the letters of the dictionary), each kept
 only when its fewest-word solution is proven to be 2 words (--unique: exactly one 2-word
 solution; --max-solutions N, --min-playable M, --max-draws D), each recounted by an
 independent brute force.
@@ -93,12 +94,27 @@ def _load(dict_path: str | None, lang: str = "en", fold: bool = False) -> Lexico
     return load_dictionary(dict_path, lang, fold) if dict_path else default_lexicon(lang, fold)
 
 
+def _shape(text: str) -> tuple[int, int]:
+    """``"KxM"`` -> (K, M), at least 2 sides of 1+ letters, at most 16 letters."""
+    k, sep, m = text.lower().partition("x")
+    if not (sep and k.isdigit() and m.isdigit()):
+        raise InputError(f"--shape is K sides x M letters, like 4x3 or 3x4, not {text!r}")
+    shape = int(k), int(m)
+    if shape[0] < 2 or shape[1] < 1 or shape[0] * shape[1] > MAX_LETTERS:
+        raise InputError(f"--shape {text}: at least 2 sides and at most {MAX_LETTERS} letters")
+    return shape
+
+
 def _box(
-    sides: tuple[str, ...], any_shape: bool, lang: str = "en", fold: bool = False
+    sides: tuple[str, ...],
+    any_shape: bool,
+    lang: str = "en",
+    fold: bool = False,
+    shape: tuple[int, int] = (4, 3),
 ) -> LetterBox:
     if not sides:
         raise InputError("give the box, like abc-def-ghi-jkl or abc def ghi jkl")
-    return parse_box(list(sides), shape=None if any_shape else (4, 3), lang=lang, fold=fold)
+    return parse_box(list(sides), shape=None if any_shape else shape, lang=lang, fold=fold)
 
 
 def _usable(box: LetterBox, solver: LetterBoxedSolver) -> None:
@@ -153,6 +169,14 @@ def _run_check(
     help="; ".join(f"{m}: {i.description}" for m, i in METHODS.items()) + ".",
 )
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
+@click.option(
+    "--shape",
+    metavar="KxM",
+    default="4x3",
+    show_default=True,
+    help="Boxes of K sides of M letters (at most 16 letters): the shape SIDES must have, and "
+    "the shape --generate draws.",
+)
 @lang_options(f"the default dictionary (wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words)")
 @click.option(
     "--generate",
@@ -208,6 +232,7 @@ def letterboxed(
     check_file: str | None,
     check_text: str | None,
     any_shape: bool,
+    shape: str,
     lang: str,
     fold_accents: bool,
     generate: int | None,
@@ -223,6 +248,7 @@ def letterboxed(
 ) -> None:
     deadline = Deadline(time_limit)
     check_lang(lang)
+    box_shape = _shape(shape)
     if svg_path is not None and (generate is not None or check_file or check_text):
         raise InputError("--svg draws a solve's answer: drop --generate and --check")
     check_svg_target(svg_path, force)
@@ -254,6 +280,7 @@ def letterboxed(
                 load_blocklist(blocklist_file, enabled=not no_blocklist),
                 lang,
                 fold_accents,
+                box_shape,
             )
         )
     design = {
@@ -268,7 +295,7 @@ def letterboxed(
     if lonely:
         verb = "needs" if len(lonely) == 1 else "need"
         raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
-    box = _box(sides, any_shape, lang, fold_accents)
+    box = _box(sides, any_shape, lang, fold_accents, box_shape)
     one_stdin({"--dict": dict_path, "--check": check_file})
     if check_file is not None or check_text is not None:
         reject_unused(ctx, "with --check", _SOLVING)
@@ -427,6 +454,7 @@ def _run_generate(
     block: Blocklist | None = None,
     lang: str = "en",
     fold: bool = False,
+    shape: tuple[int, int] = (4, 3),
 ) -> int:
     from cpwords.letterboxed.models.design import generate_boxes
 
@@ -448,6 +476,7 @@ def _run_generate(
             time_limit=deadline.remaining(),
             blocklist=block,
             lang=lang,
+            shape=shape,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"

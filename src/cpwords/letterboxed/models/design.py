@@ -47,7 +47,13 @@ from cpwords.letterboxed.models.dp import (
     build_classes,
     count_tables,
 )
-from cpwords.letterboxed.rules import LetterBox, brute_force_short_solutions, letterboxed_problems
+from cpwords.letterboxed.rules import (
+    MAX_LETTERS,
+    NYT_SHAPE,
+    LetterBox,
+    brute_force_short_solutions,
+    letterboxed_problems,
+)
 
 __all__ = [
     "COMMON_ZIPF",
@@ -291,7 +297,7 @@ class BoxGeneration:
         }
 
 
-def draw_weights(solver: LetterBoxedSolver, lang: str = "en") -> dict[str, float]:
+def draw_weights(solver: LetterBoxedSolver, lang: str = "en", n: int = 12) -> dict[str, float]:
     """The letters a generator draws and their weights.
 
     :data:`LETTER_FREQUENCIES` (Norvig's English table) for an English lexicon of the letters
@@ -301,7 +307,7 @@ def draw_weights(solver: LetterBoxedSolver, lang: str = "en") -> dict[str, float
     Raises
     ------
     InputError
-        When the lexicon has fewer than 12 letters.
+        When the lexicon has fewer than ``n`` (the box's) letters.
 
     Examples
     --------
@@ -311,19 +317,26 @@ def draw_weights(solver: LetterBoxedSolver, lang: str = "en") -> dict[str, float
     if lang == "en" and solver.letters <= set(LETTER_FREQUENCIES):
         return LETTER_FREQUENCIES
     weights = letter_frequencies(w for w in solver.lexicon.words if len(w) >= 3)
-    if len(weights) < 12:
-        raise InputError(f"{solver.source}: fewer than 12 letters to draw a box from")
+    if len(weights) < n:
+        raise InputError(f"{solver.source}: fewer than {n} letters to draw a box from")
     return weights
 
 
-def draw_box(rng: np.random.Generator, weights: dict[str, float] | None = None) -> LetterBox:
-    """Draw 12 distinct letters by frequency and deal them onto 4 sides of 3.
+def draw_box(
+    rng: np.random.Generator,
+    weights: dict[str, float] | None = None,
+    shape: tuple[int, int] = NYT_SHAPE,
+) -> LetterBox:
+    """Draw ``k * m`` distinct letters by frequency and deal them onto ``k`` sides of ``m``.
 
     Parameters
     ----------
     rng : numpy.random.Generator
     weights : dict of str to float, optional
         Drawing weight of each letter (default :data:`LETTER_FREQUENCIES`).
+    shape : (int, int)
+        ``(k, m)``: sides and letters per side (the newspaper's 4 x 3 by default; the draws of
+        that shape are those of every earlier version).
 
     Returns
     -------
@@ -335,13 +348,16 @@ def draw_box(rng: np.random.Generator, weights: dict[str, float] | None = None) 
     >>> b = draw_box(np.random.default_rng(7))
     >>> b.shape, len(set(b.letters))
     ((3, 3, 3, 3), 12)
+    >>> draw_box(np.random.default_rng(7), shape=(3, 4)).shape
+    (4, 4, 4)
     """
     w = weights if weights is not None else LETTER_FREQUENCIES
+    k, m = shape
     letters = sorted(w)
     p = np.array([w[ch] for ch in letters], dtype=np.float64)
-    pick = rng.choice(len(letters), size=12, replace=False, p=p / p.sum())
+    pick = rng.choice(len(letters), size=k * m, replace=False, p=p / p.sum())
     drawn = [letters[i] for i in pick]
-    sides = sorted("".join(sorted(drawn[i : i + 3])) for i in range(0, 12, 3))
+    sides = sorted("".join(sorted(drawn[i : i + m])) for i in range(0, k * m, m))
     return LetterBox(tuple(sides))
 
 
@@ -381,6 +397,7 @@ def generate_boxes(
     time_limit: float | None = None,
     blocklist: Blocklist | None = None,
     lang: str = "en",
+    shape: tuple[int, int] = NYT_SHAPE,
 ) -> BoxGeneration:
     """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
 
@@ -414,6 +431,10 @@ def generate_boxes(
         for English words of the letters a-z, and by the letter frequencies of the lexicon
         itself otherwise (:func:`cpwords.core.lexicon.letter_frequencies`); the difficulty
         reads the language's Zipf frequencies.
+    shape : (int, int)
+        ``(k, m)``: boxes of ``k`` sides of ``m`` letters (at least 2 sides, at most
+        :data:`~cpwords.letterboxed.rules.MAX_LETTERS` letters); the newspaper's 4 x 3 by
+        default.
 
     Returns
     -------
@@ -459,11 +480,17 @@ def generate_boxes(
         max_draws = 1000 * k
     if max_draws < 1:
         raise InputError(f"max_draws must be at least 1, got {max_draws}")
+    k_sides, per_side = shape
+    if k_sides < 2 or per_side < 1 or k_sides * per_side > MAX_LETTERS:
+        raise InputError(
+            f"a box shape needs at least 2 sides and at most {MAX_LETTERS} letters, got "
+            f"{k_sides}x{per_side}"
+        )
     cap = 1 if unique else max_solutions
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
     lex_words = solver.lexicon.words
     lex_set = solver.lexicon.as_set()
-    weights = draw_weights(solver, lang)
+    weights = draw_weights(solver, lang, k_sides * per_side)
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     seen: set[str] = set()
@@ -481,7 +508,7 @@ def generate_boxes(
                 stopped = "time_limit"
                 break
             draws += 1
-            box = draw_box(rng, weights)
+            box = draw_box(rng, weights, shape)
             if str(box) in seen:
                 rejected["repeat"] += 1
                 continue
@@ -543,6 +570,7 @@ def generate_boxes(
             "max_solutions": cap,
             "min_playable": min_playable,
             "max_draws": max_draws,
+            "shape": f"{k_sides}x{per_side}",
         },
         wall_time=time.perf_counter() - t0,
         stopped=stopped,

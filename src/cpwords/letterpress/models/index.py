@@ -649,6 +649,7 @@ def query_letterpress_index(
     t2 = time.perf_counter()
     info = {
         "words": index.n,
+        "alphabet_size": int(index.alphabet.size),
         "source": index.source,
         "index_from_cache": index.from_cache,
         "letters": letters,
