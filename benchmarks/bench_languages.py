@@ -103,7 +103,7 @@ def _suite_tables(rows: list[dict[str, Any]]) -> list[str]:
             seq = r.get("solution") or []
             out.append(
                 f"| {r['instance_spec']['lexicon']} | {si.get('words', r['size']):,} "
-                f"| {r['objective']:.0f} | {si.get('count', '?')} "
+                f"| {r['objective']:.0f} | {si.get('count', '?'):,} "
                 f"| {' -> '.join(seq)} | {r['wall_time']:.2f} s |"
             )
         out.append("")

@@ -335,3 +335,20 @@ def test_cli_lang_letters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
             main(["letterpress", *argv])
         out, err = capsys.readouterr()
         assert exc.value.code == 2 and not out and needle in err and err.count("\n") == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_rare_letters_row_equals_brute_force(data: st.DataObject) -> None:
+    # 60 letters: the 40 most frequent are common, the others share one bitset row
+    pool = CJK[:60]
+    common = st.text(st.sampled_from(pool[:20]), min_size=1, max_size=5)
+    anyletter = st.text(st.sampled_from(pool), min_size=1, max_size=5)
+    words = data.draw(st.lists(st.one_of(common, common, anyletter), min_size=1, max_size=80))
+    words += [pool]  # every letter occurs
+    index = build_letterpress_index(words)
+    assert index.rare.sum() == 20 and index.bits.shape[0] == index.maxcount.sum() + 1
+    bag = data.draw(st.text(st.sampled_from(pool[:20] if data.draw(st.booleans()) else pool),
+                            min_size=1, max_size=14))  # fmt: skip
+    got, total = index.query(bag)
+    assert got == brute_force(words, bag) and total == len(got)

@@ -51,8 +51,13 @@ __all__ = [
     "query_letterpress_index",
 ]
 
-INDEX_FORMAT = 3  # bump whenever the layout, the parser or the word order changes (2: checksum,
-# 3: any alphabet, the letters stored)
+INDEX_FORMAT = 4  # bump whenever the layout, the parser or the word order changes (2: checksum,
+# 3: any alphabet, the letters stored, 4: the rare letters' row)
+
+#: Letters beyond this many most frequent of a lexicon are *rare*: one extra bitset holds every
+#: word with a rare letter, so a bag without rare letters excludes them all in one OR
+#: (wordfreq's French list has 116 letters, 0.05 % of its letters beyond the 40 most frequent).
+COMMON_LETTERS = 40
 
 #: The letters of an English index, as code points (column c is letter 97 + c).
 _AZ = np.arange(97, 123, dtype=np.uint32)
@@ -98,6 +103,10 @@ class LetterpressIndex:
         the index was rebuilt; front ends say it as a warning.
     alphabet : numpy.ndarray of uint32, shape (A,)
         The lexicon's letters as sorted code points (``a`` to ``z``, 26, for English).
+    rare : numpy.ndarray of bool, shape (A,) or (0,)
+        The rare letters (beyond the :data:`COMMON_LETTERS` most frequent); when any, the last
+        row of ``bits`` is the bitset of the words holding one. Empty for 40 letters or fewer
+        (English).
     """
 
     words: list[str]
@@ -111,6 +120,7 @@ class LetterpressIndex:
     from_cache: bool = False
     cache_problem: str = ""
     alphabet: np.ndarray = field(default_factory=lambda: _AZ.copy(), repr=False)
+    rare: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), repr=False)
 
     def __post_init__(self) -> None:
         # An object array turns a fancy index into a list of words ~3x faster than itemgetter.
@@ -160,7 +170,11 @@ class LetterpressIndex:
             return np.zeros(0, dtype=np.int64)
         w0, w1 = lo >> 6, (hi + 63) >> 6
         tight = np.flatnonzero(bag < self.maxcount)
-        rows = self.offset[tight] + bag[tight]
+        if self.rare.size and not bag[self.rare].any():  # one row excludes every rare letter
+            tight = tight[~self.rare[tight]]
+            rows = np.append(self.offset[tight] + bag[tight], self.bits.shape[0] - 1)
+        else:
+            rows = self.offset[tight] + bag[tight]
         if rows.size:
             bad = np.bitwise_or.reduce(self.bits[rows, w0:w1], axis=0)
             good = np.invert(bad, out=bad)
@@ -275,12 +289,20 @@ def build_letterpress_index(
     nw = (n + 63) // 64
     maxcount = counts.max(axis=0).astype(np.int64)
     offset = np.concatenate([[0], np.cumsum(maxcount)[:-1]]).astype(np.int64)
-    bits = np.zeros((int(maxcount.sum()), nw * 8), dtype=np.uint8)
+    rare = np.zeros(0, dtype=bool)
+    if alphabet.size > COMMON_LETTERS:
+        totals = counts.sum(axis=0)
+        rare = np.ones(alphabet.size, dtype=bool)
+        rare[np.argsort(-totals, kind="stable")[:COMMON_LETTERS]] = False
+    bits = np.zeros((int(maxcount.sum()) + int(rare.any()), nw * 8), dtype=np.uint8)
     for c in range(alphabet.size):
         col = counts[:, c]
         for k in range(1, int(maxcount[c]) + 1):
             packed = np.packbits(col >= k, bitorder="little")
             bits[offset[c] + k - 1, : packed.size] = packed
+    if rare.any():
+        packed = np.packbits(counts[:, rare].any(axis=1), bitorder="little")
+        bits[-1, : packed.size] = packed
     maxlen = int(lens[-1])
     length_start = np.searchsorted(lens, np.arange(0, maxlen + 2), side="left")
     fp = fingerprint or _fingerprint_words(ordered)
@@ -294,6 +316,7 @@ def build_letterpress_index(
         lex.skipped,
         fp,
         alphabet=alphabet,
+        rare=rare,
     )
 
 
@@ -414,6 +437,7 @@ def _save(index: LetterpressIndex, path: Path) -> bool:
         blob = np.frombuffer("\n".join(index.words).encode("utf-8"), dtype=np.uint8)
         arrays = (
             blob, index.bits, index.offset, index.maxcount, index.length_start, index.alphabet,
+            index.rare,
         )  # fmt: skip
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
         try:
@@ -426,6 +450,7 @@ def _save(index: LetterpressIndex, path: Path) -> bool:
                     maxcount=index.maxcount,
                     length_start=index.length_start,
                     alphabet=index.alphabet,
+                    rare=index.rare,
                     meta=np.array(
                         [index.fingerprint, index.source, str(index.skipped), _checksum(*arrays)]
                     ),
@@ -449,6 +474,10 @@ def _checksum(*arrays: np.ndarray) -> str:
     return h.hexdigest()
 
 
+#: The arrays of a cached index file, in checksum order.
+_ARRAYS = ("blob", "bits", "offset", "maxcount", "length_start", "alphabet", "rare")
+
+
 class _Corrupt(Exception):
     """A cached index file that cannot be trusted."""
 
@@ -468,18 +497,16 @@ def _load(path: Path, fp: str) -> LetterpressIndex | None:
             meta = z["meta"].tolist()
             if meta[0] != fp:
                 return None
-            arrays = [
-                z[k] for k in ("blob", "bits", "offset", "maxcount", "length_start", "alphabet")
-            ]
+            arrays = [z[k] for k in _ARRAYS]
     except Exception as exc:  # any unreadable cache file is rebuilt, never trusted
         raise _Corrupt(f"unreadable ({type(exc).__name__})") from None
     if len(meta) != 4 or meta[3] != _checksum(*arrays):
         raise _Corrupt("its content does not match its checksum")
-    blob, bits, offset, maxcount, length_start, alphabet = arrays
+    blob, bits, offset, maxcount, length_start, alphabet, rare = arrays
     try:
         index = LetterpressIndex(
             blob.tobytes().decode("utf-8").split("\n"), bits, offset, maxcount, length_start,
-            meta[1], int(meta[2]), fp, from_cache=True, alphabet=alphabet,
+            meta[1], int(meta[2]), fp, from_cache=True, alphabet=alphabet, rare=rare,
         )  # fmt: skip
     except Exception as exc:
         raise _Corrupt(f"unreadable ({type(exc).__name__})") from None
@@ -487,6 +514,8 @@ def _load(path: Path, fp: str) -> LetterpressIndex | None:
         index.bits.shape[1] * 64 < index.n
         or index.length_start[-1] != index.n
         or not (index.alphabet.size == index.offset.size == index.maxcount.size)
+        or index.rare.size not in (0, index.alphabet.size)
+        or index.bits.shape[0] != int(index.maxcount.sum()) + int(index.rare.any())
     ):
         raise _Corrupt("its arrays do not fit together")
     with contextlib.suppress(OSError):

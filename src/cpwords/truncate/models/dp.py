@@ -420,6 +420,7 @@ def truncate_dp(
         return SolveResult(Status.INFEASIBLE, None, None, wall, None, "dp", solver_info=info)
     best = int(tab.L[ends[0]])
     count = int(sum(int(tab.C[e]) for e in ends))
+    info["count"] = count
     sequence = _walk_down(dag, tab, ends[0])
     listed: tuple[tuple[str, ...], ...] | None = None
     if all_sequences:
