@@ -7,8 +7,9 @@
 Two worker processes, one per version of the code (``PYTHONPATH``), take the same tasks in turn:
 old, new, old, new..., never both at once, so a pair of timings sees the same load on a shared
 machine (timing the two versions one after the other, minutes apart, does not: the load of the
-other jobs moves in between). Each task runs ``REPEATS`` times in its worker; the worker answers
-the median time and a digest of the answer. Tasks: the Letter Boxed DP on every 4th NYT puzzle
+other jobs moves in between). Each task runs ``REPEATS`` times in its worker, which answers the
+median time and a digest of the answer; the whole list of tasks is run ``ROUNDS`` times, and a
+task's time is the median over the rounds. Tasks: the Letter Boxed DP on every 4th NYT puzzle
 of 2024 with the day's word list, and with ENABLE; Letterpress queries of the seed's four bags on
 the Letterpress list and ENABLE (index built before the clock); the Truncate DP on the Truncate
 list, web2 and ENABLE (DAG included); the grid's matching enumeration on wordfreq's 1,000 to
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 REPEATS = 5
+ROUNDS = 5
 SEED_BAGS = [
     "ovrkqlwislrecrtgmvpfprzey",
     "abcdefghifghijklmnopqrstuvxyz",
@@ -127,21 +129,29 @@ def main(old_src: str, new_src: str) -> None:
             [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             text=True, env=env,
         )  # fmt: skip
-    rows = []
+    rows = [dict(task, rounds=[]) for task in tasks(data)]
     load0 = os.getloadavg()
     t0 = time.time()
-    for k, task in enumerate(tasks(data)):
-        row: dict[str, Any] = dict(task)
-        order = ("old", "new") if k % 2 == 0 else ("new", "old")  # who goes first alternates
-        for name in order:
-            w = workers[name]
-            assert w.stdin is not None and w.stdout is not None
-            w.stdin.write(json.dumps(task) + "\n")
-            w.stdin.flush()
-            row[name] = json.loads(w.stdout.readline())
-        rows.append(row)
-        print(f"{k + 1} {task['kind']} {row['new']['wall_time'] / row['old']['wall_time']:.3f}",
-              file=sys.stderr)  # fmt: skip
+    for rnd in range(ROUNDS):
+        for k, row in enumerate(rows):
+            task = {key: v for key, v in row.items() if key != "rounds"}
+            pair: dict[str, Any] = {}
+            order = ("old", "new") if (k + rnd) % 2 == 0 else ("new", "old")  # alternate
+            for name in order:
+                w = workers[name]
+                assert w.stdin is not None and w.stdout is not None
+                w.stdin.write(json.dumps(task) + "\n")
+                w.stdin.flush()
+                pair[name] = json.loads(w.stdout.readline())
+            row["rounds"].append(pair)
+        print(f"round {rnd + 1} of {ROUNDS} done", file=sys.stderr)
+    for row in rows:  # per task: the median of its rounds' times; one answer digest per side
+        for name in ("old", "new"):
+            answers = {p[name]["answer"] for p in row["rounds"]}
+            row[name] = {
+                "wall_time": statistics.median(p[name]["wall_time"] for p in row["rounds"]),
+                "answer": answers.pop() if len(answers) == 1 else "varies",
+            }
     for w in workers.values():
         assert w.stdin is not None
         w.stdin.close()

@@ -155,40 +155,57 @@ def _suite_tables(rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _english_table(old_path: str, new_path: str) -> list[str]:
+def _english_answers(old_path: str, new_path: str) -> tuple[int, int]:
+    """(tasks, tasks with the same status, objective and solution) of two suite runs."""
+
     def key(r: dict[str, Any]) -> tuple[str, str, str]:
         return (r["puzzle"], r["instance"], r["method"])
 
     old = {key(r): r for r in read_rows(Path(old_path)) if r.get("status") != "ERROR"}
     new = {key(r): r for r in read_rows(Path(new_path)) if r.get("status") != "ERROR"}
-    groups: dict[tuple[str, str], list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
-    for k in sorted(old.keys() & new.keys()):
-        groups[(k[0], k[2])].append((old[k], new[k]))
-    out = [
-        "## English: before and after, side by side",
+    both = sorted(old.keys() & new.keys())
+    same = sum(
+        (old[k]["status"], old[k]["objective"], old[k].get("solution"))
+        == (new[k]["status"], new[k]["objective"], new[k].get("solution"))
+        for k in both
+    )
+    return len(both), same
+
+
+def _english_table(argv: list[str]) -> list[str]:
+    out = ["## English: before and after", ""]
+    if argv[:1] == ["--english"] and len(argv) >= 3:
+        n, same = _english_answers(argv[1], argv[2])
+        out += [
+            "Answers: `benchmarks/suites/languages-english.toml` (the English instances of the",
+            f"existing suites) run by the code before and after the languages work: {same} of {n}",
+            "tasks give the same status, objective and solution.",
+            "",
+        ]
+    paired = RESULTS / "languages-english.json"
+    if not paired.exists():
+        return out
+    data = json.loads(paired.read_text())
+    m = data["machine"]
+    out += [
+        "Times: `python benchmarks/bench_english_paired.py OLD/src NEW/src`: two worker processes",
+        "(the code before and after) take each task in turn, never both at once, so a pair sees",
+        "the same load (run one after the other, minutes apart, the same suite gave ratios from",
+        "0.37 to 4.1 as the other jobs' load moved). A task's time is the median of 5 rounds, each",
+        f"the median of its repeats; {m['seconds']:.0f} s in all, load "
+        f"{m['loadavg_start'][0]:.1f} at the start, {m['loadavg_end'][0]:.1f} at the end.",
         "",
-        "The English instances of the existing suites (`benchmarks/suites/languages-english.toml`)",
-        "run by the code before the languages work and after it, one after the other on the same",
-        "shared machine. Same answer: objective, status and solution equal. The ratio is new /",
-        "old wall time per task (each task's own median over its repeats); the table gives the",
-        "median ratio over the tasks and the medians of the times.",
-        "",
-        "| puzzle | method | tasks | same answer | median old | median new | median ratio "
-        "new/old |",
+        "| tasks | count | same answer | median old | median new | median ratio new/old "
+        "| ratio quartiles |",
         "|---|---|---|---|---|---|---|",
     ]
-    for (puzzle, method), pairs in groups.items():
-        same = sum(
-            (a["status"], a["objective"], a.get("solution"))
-            == (b["status"], b["objective"], b.get("solution"))
-            for a, b in pairs
-        )
-        ratios = [b["wall_time"] / a["wall_time"] for a, b in pairs if a["wall_time"] > 0]
-        t_old = _median([a["wall_time"] for a, _ in pairs])
-        t_new = _median([b["wall_time"] for _, b in pairs])
+    for g in data["summary"]:
+        q = g["ratio_q1_q3"]
+        quart = f"{q[0]:.2f} - {q[-1]:.2f}" if len(q) > 1 else "(one task)"
         out.append(
-            f"| {puzzle} | {method} | {len(pairs)} | {same}/{len(pairs)} "
-            f"| {1000 * t_old:.2f} ms | {1000 * t_new:.2f} ms | {_median(ratios):.3f} |"
+            f"| {g['group']} | {g['tasks']} | {g['same_answer']}/{g['tasks']} "
+            f"| {g['median_old_ms']:.2f} ms | {g['median_new_ms']:.2f} ms "
+            f"| {g['median_ratio']:.3f} | {quart} |"
         )
     return out
 
@@ -215,8 +232,7 @@ def report(argv: list[str]) -> None:
     suite = RESULTS / "languages.jsonl"
     if suite.exists():
         lines += _suite_tables([r for r in read_rows(suite) if r.get("status") != "ERROR"])
-    if argv[:1] == ["--english"] and len(argv) >= 3:
-        lines += _english_table(argv[1], argv[2])
+    lines += _english_table(argv)
     print("\n".join(lines))
 
 

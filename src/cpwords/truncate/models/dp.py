@@ -130,10 +130,10 @@ def truncate_dag(words: Lexicon | Iterable[str]) -> TruncateDag:
     n = len(ws)
     if n == 0:
         raise InputError("the dictionary is empty")
-    joined = "".join(ws)  # one pass in C: are all the words of the letters a-z?
-    if not (joined.isascii() and joined.isalpha() and joined.islower()):
+    try:  # normalised words in ASCII are words of a-z: the byte-string path
+        arr = np.array(ws, dtype="S")
+    except UnicodeEncodeError:
         return _dag_any_alphabet(ws)
-    arr = np.array(ws, dtype="S")
     width = arr.dtype.itemsize
     mat = arr.view(np.uint8).reshape(n, width)
     length = np.count_nonzero(mat, axis=1).astype(np.int64)
