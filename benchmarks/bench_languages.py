@@ -136,20 +136,27 @@ def _suite_tables(rows: list[dict[str, Any]]) -> list[str]:
             "## Letterpress: word finding per language",
             "",
             "Four bags of 25 letters per language, drawn (seed 20) by the letter frequencies of",
-            "the language's list; each query repeated 21 times (the median); the ratio is the",
-            "median over the four bags against English (web2, bags drawn the same way).",
+            "the language's list (what `--lang` reads); each query repeated 21 times (the",
+            "median); the ratios are medians over the four bags against English (web2, bags",
+            "drawn the same way). A query's time follows the number of words it lists (the",
+            "other lists are larger and their bags spell more words): per word found, the",
+            "languages run at English's speed.",
             "",
             "| language | list | words | letters (columns) | median query | ratio to English "
-            "| words found (median) |",
-            "|---|---|---|---|---|---|---|",
+            "| words found (median) | per 1,000 words found | its ratio to English |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
+        en_per = _median(
+            [1000 * r["wall_time"] / max(r["objective"] or 1, 1) for r in by_lang["en"]]
+        )
         for lang, rs in by_lang.items():
             q = _median([r["wall_time"] for r in rs])
             found = _median([float(r["objective"] or 0) for r in rs])
+            per = _median([r["wall_time"] / max(r["objective"] or 1, 1) for r in rs])
             out.append(
                 f"| {lang} | {rs[0]['instance_spec']['lexicon']} | {rs[0]['size']:,} "
                 f"| {rs[0].get('solver_info', {}).get('alphabet_size', '?')} | {1000 * q:.2f} ms "
-                f"| {q / en:.2f} | {found:,.0f} |"
+                f"| {q / en:.2f} | {found:,.0f} | {1e6 * per:.3f} ms | {per / en_per:.2f} |"
             )
         out.append("")
     return out

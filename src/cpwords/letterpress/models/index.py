@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import tempfile
 import time
 from collections.abc import Iterable
@@ -58,6 +59,9 @@ INDEX_FORMAT = 4  # bump whenever the layout, the parser or the word order chang
 #: word with a rare letter, so a bag without rare letters excludes them all in one OR
 #: (wordfreq's French list has 116 letters, 0.05 % of its letters beyond the 40 most frequent).
 COMMON_LETTERS = 40
+
+#: A bag of the letters a-z only.
+_AZ_BAG = re.compile("[a-z]*")
 
 #: The letters of an English index, as code points (column c is letter 97 + c).
 _AZ = np.arange(97, 123, dtype=np.uint32)
@@ -126,6 +130,8 @@ class LetterpressIndex:
         # An object array turns a fancy index into a list of words ~3x faster than itemgetter.
         self._word_array = np.empty(len(self.words), dtype=object)
         self._word_array[:] = self.words
+        # the 26 letters a-z in columns 0-25 (English): a bag's counts by one bincount
+        self._az = self.alphabet.size == 26 and bool(np.array_equal(self.alphabet, _AZ))
 
     @property
     def n(self) -> int:
@@ -161,8 +167,11 @@ class LetterpressIndex:
         ``letters`` must already be normalised (see :func:`parse_letters`); a letter that no
         word holds is never needed, so it is left out of the bag.
         """
-        cols = self.columns(letters)
-        bag = np.bincount(cols[cols >= 0], minlength=self.alphabet.size)
+        if self._az and _AZ_BAG.fullmatch(letters):
+            bag = np.bincount(np.frombuffer(letters.encode("ascii"), np.uint8) - 97, minlength=26)
+        else:
+            cols = self.columns(letters)
+            bag = np.bincount(cols[cols >= 0], minlength=self.alphabet.size)
         maxlen = self.length_start.size - 2
         lo = int(self.length_start[min(max(min_length, 1), maxlen + 1)])
         hi = int(self.length_start[min(len(letters), maxlen) + 1])
