@@ -36,3 +36,59 @@ def test_wordfreq_lists_in_other_alphabets_are_normalised_words() -> None:
     words = wordfreq_lexicon(2000, "de", alphabet="any")
     assert "für" in words and len(set(words)) == len(words)
     assert all(is_word(w) and normalize_word(w) == w for w in words)
+
+
+# ----------------------------------------------------------------------------- accents, scripts
+
+
+@given(st.text(min_size=1, max_size=8))
+def test_folding_is_idempotent_form_blind_and_drops_every_mark(text: str) -> None:
+    from cpwords.core.alphabet import fold_accents
+
+    once = normalize_word(text, fold=True)
+    assert normalize_word(once, fold=True) == once == fold_accents(normalize_word(text))
+    assert normalize_word(unicodedata.normalize("NFD", text), fold=True) == once
+    nfd = unicodedata.normalize("NFD", once)
+    assert not any(unicodedata.category(c) == "Mn" for c in nfd)
+
+
+def test_folding_is_the_players_choice() -> None:
+    from cpwords.core.alphabet import fold_accents
+
+    # off by default: Finnish ä is never an a, French é is not e
+    assert normalize_word("Äiti") == "äiti" and normalize_word("ÉTÉ") == "été"
+    assert normalize_word("Äiti", fold=True) == "aiti" and normalize_word("ÉTÉ", fold=True) == "ete"
+    # letters Unicode does not decompose stay: ß, ø, ł, æ, œ, ı
+    assert fold_accents("straße øl łza æble œuvre ılık") == "straße øl łza æble œuvre ılık"
+    assert fold_accents("français señor żółw") == "francais senor zołw"
+
+
+def test_scripts_and_foreign_letters() -> None:
+    from cpwords.core.alphabet import foreign_letters, main_scripts, script_of
+
+    assert [script_of(c) for c in "aéжλא中"] == [
+        "LATIN", "LATIN", "CYRILLIC", "GREEK", "HEBREW", "CJK",
+    ]  # fmt: skip
+    words = ["мир"] * 40 + ["ok"]
+    assert main_scripts(words) == {"CYRILLIC"}
+    assert main_scripts(words, share=0.01) == {"CYRILLIC", "LATIN"}
+    assert foreign_letters("мирq", set("мир"), "x") == (
+        "'q' (LATIN) is in no word of x (a list written in CYRILLIC)"
+    )
+    assert foreign_letters("мирж", set("мир"), "x") is None  # same script: a valid puzzle
+
+
+def test_language_lists_keep_their_scripts_and_unknown_codes_fail() -> None:
+    import pytest
+
+    from cpwords.core.errors import InputError
+    from cpwords.core.lexicon import check_lang, language_lexicon, language_words
+
+    ru = language_words("ru", 20_000)
+    assert len(ru) > 15_000 and all(not ("a" <= c <= "z") for w in ru for c in w)
+    assert language_words("en", 2_000) == wordfreq_lexicon(2_000)  # English unchanged
+    fr = language_lexicon("fr", 20_000, fold=True)
+    assert fr.source == "wordfreq top 20,000 (fr, accents folded)"
+    assert "ete" in fr.words and "été" not in fr.words
+    with pytest.raises(InputError, match=r"no word list for language 'xx' \(known: ar, bg"):
+        check_lang("xx")

@@ -75,17 +75,27 @@ def dense_tokens(seed: int, n_pre: int, n_suf: int, density: float) -> GridToken
     return cut_words(words, 2, 2, f"random-{seed}")
 
 
-def planted_tokens(seed: int, n_pre: int, n_suf: int, noise: float) -> GridTokens:
+#: The letters of the random tokens: (prefix consonants, vowels, suffix consonants).
+LATIN = ("bcdfgh", "aeiou", "lmnrst")
+CYRILLIC = ("бвгджз", "аеиоуяё", "лмнрсш")
+
+
+def planted_tokens(
+    seed: int, n_pre: int, n_suf: int, noise: float, letters: tuple[str, str, str] = LATIN
+) -> GridTokens:
     """A random lexicon holding the 24 words of one planted board plus random noise words."""
     rng = random.Random(seed)
-    pres = rng.sample([a + b for a in "bcdfgh" for b in "aeiou"], n_pre)
-    sufs = rng.sample([a + b for a in "lmnrst" for b in "aeiou"], n_suf)
+    cons, vowels, cons2 = letters
+    pres = rng.sample([a + b for a in cons for b in vowels], n_pre)
+    sufs = rng.sample([a + b for a in cons2 for b in vowels], n_suf)
     fill = dict(zip(BOARD.suffix_slots, sufs, strict=False)) | dict(
         zip(BOARD.prefix_slots, pres, strict=False)
     )
     words = {fill[p] + fill[s] for p, s in BOARD.edges}
     words |= {p + s for p in pres for s in sufs if rng.random() < noise}
-    return cut_words(sorted(words), 2, 2, f"planted-{seed}")
+    return cut_words(
+        sorted(words), 2, 2, f"planted-{seed}", lang="ru" if letters != LATIN else "en"
+    )
 
 
 def brute_count(board: Board, words: set[str], suffixes: tuple[str, ...], pre: list[str]) -> int:
@@ -251,7 +261,20 @@ def _union(cands: list[int], sub: tuple[int, ...]) -> int:
 def test_enumeration_matches_baseline_and_brute_force(
     seed: int, n_pre: int, n_suf: int, noise: float
 ) -> None:
-    tokens = planted_tokens(seed, n_pre, n_suf, noise)
+    _check_enumeration(planted_tokens(seed, n_pre, n_suf, noise))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.integers(9, 10), st.integers(4, 6), st.sampled_from([0.2, 0.35]))
+def test_enumeration_matches_brute_force_beyond_latin(
+    seed: int, n_pre: int, n_suf: int, noise: float
+) -> None:
+    tokens = planted_tokens(seed, n_pre, n_suf, noise, CYRILLIC)
+    assert all("а" <= ch <= "ё" for w in tokens.words for ch in w)
+    _check_enumeration(tokens)
+
+
+def _check_enumeration(tokens: GridTokens) -> None:
     fast = enumerate_quadruples(BOARD, tokens)
     base = backtrack_quadruples(BOARD, tokens)
     assert fast.count >= 1  # the planted board
@@ -456,3 +479,25 @@ def test_doctests(modname: str) -> None:
 
     res = doctest.testmod(importlib.import_module(modname))
     assert res.failed == 0 and res.attempted > 0
+
+
+def test_tokens_nfc_nfd_turkish_and_folding() -> None:
+    import unicodedata
+
+    from cpwords.grid.rules import parse_fill, parse_suffixes
+
+    words = ["kafé", "kalé", "ıslak", "café"]
+    nfc = cut_words(words, 2, 2, lang="fr")
+    nfd = cut_words([unicodedata.normalize("NFD", w) for w in words], 2, 2, lang="fr")
+    assert nfc == nfd and ("ka", "fé") in nfc.pairs
+    # English drops plurals by its rule; other languages keep every word
+    assert cut_words(["chat", "chats"], 2, 2, lang="fr").words == ("chat", "chats")
+    assert cut_words(["cat", "cats"], 1, 2).words == ("cat",)
+    # Turkish I is ı; folded accents merge café and cafe into one word
+    assert cut_words(["ISLAK"], 2, 2, lang="tr").words == ("ıslak",)
+    assert cut_words(["café", "cafe"], 2, 2, fold=True).words == ("cafe",)
+    assert parse_fill("s1=FÉ, c=ka") == {"s1": "fé", "c": "ka"}
+    assert parse_fill("s1=FÉ", fold=True) == {"s1": "fe"}
+    assert parse_suffixes("ÉE,te,TS,té", BOARD) == ("ée", "te", "ts", "té")
+    with pytest.raises(InputError, match="is not letters"):
+        parse_suffixes("é1,te,ts,té", BOARD)

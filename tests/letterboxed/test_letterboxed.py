@@ -25,12 +25,14 @@ from cpwords.letterboxed.models.setcover import solve_letterboxed_setcover
 from cpwords.letterboxed.rules import (
     WORD_WEIGHT,
     LetterBox,
+    brute_force_short_solutions,
     is_playable,
     is_valid_letterboxed,
     letterboxed_problems,
     objective_value,
     parse_box,
     score,
+    split_solution,
 )
 from cpwords.letterboxed.spec import solve_letterboxed
 
@@ -65,13 +67,14 @@ def brute_chains(box: LetterBox, words: list[str], depth: int) -> Iterator[list[
 
 
 @st.composite
-def small_cases(draw: st.DrawFn) -> tuple[LetterBox, list[str]]:
-    """A small box of any shape and a lexicon of mostly playable words over its letters."""
+def small_cases(draw: st.DrawFn, pool: str = string.ascii_lowercase) -> tuple[LetterBox, list[str]]:
+    """A small box of any shape and a lexicon of mostly playable words over its letters
+    (drawn from ``pool``: a-z, or another alphabet)."""
     n_sides = draw(st.integers(2, 4))
     per_side = draw(st.integers(1, 2))
     letters = draw(
         st.lists(
-            st.sampled_from(string.ascii_lowercase),
+            st.sampled_from(pool),
             min_size=n_sides * per_side,
             max_size=n_sides * per_side,
             unique=True,
@@ -116,7 +119,8 @@ def test_parse_box_forms(spec: str | list[str]) -> None:
         ("abc-dea-ghi-jkl", "'a' appears on sides 1 and 2"),
         ("aac-def-ghi-jkl", "twice on side 1"),
         ("ab1-def-ghi-jkl", "not a letter"),
-        ("abé-def-ghi-jkl", "not a letter"),
+        ("ab_-def-ghi-jkl", "not a letter"),
+        ("abé-def-ghi-jké", "appears on sides 1 and 4"),
         ("", "empty"),
     ],
 )
@@ -411,3 +415,133 @@ def test_cli_bad_lexicon_files(path: Path, capsys: pytest.CaptureFixture[str]) -
     code, out, err = _run(["letterboxed", "abc-def-ghi-jkl", "--dict", str(path)], capsys)
     assert code == 2 and not out
     assert err.startswith("cpwords: error: ") and err.count("\n") == 1
+
+
+# ----------------------------------------------------------------------------- any alphabet
+
+#: Greek and Cyrillic letters (with ё, й and ς: letters of their own, not a-z plus marks).
+NON_LATIN = "αβγδεζηθικλμνξοπρσςτυφχψωабвгдеёжзийклмнопрстуфхцчшщъыьэюя"
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_cases(NON_LATIN))
+def test_exact_matches_brute_force_beyond_latin(case: tuple[LetterBox, list[str]]) -> None:
+    box, words = case
+    brute = list(brute_chains(box, words, 3))
+    result = solve_letterboxed(box, words, all_solutions=True)
+    count = count_letterboxed(box, words, max_words=3, list_limit=None)
+    assert count.by_words == tuple(sum(len(c) == j for c in brute) for j in (1, 2, 3))
+    one, two = brute_force_short_solutions(box, words)
+    assert (len(one), len(two)) == count.by_words[:2]
+    if brute:
+        best = min(score(c) for c in brute)
+        assert result.status is Status.OPTIMAL
+        assert (result.solver_info["words"], result.solver_info["letters"]) == best
+    else:
+        assert result.status is Status.INFEASIBLE or result.solver_info["words"] > 3
+
+
+def test_nfc_and_nfd_are_the_same_box_and_words() -> None:
+    import unicodedata
+
+    box, words = "éra-tlo-sni-cuè", ["léon", "nautic", "crès", "ciel", "lac"]
+    nfd = unicodedata.normalize("NFD", box)
+    assert nfd != box and parse_box(nfd) == parse_box(box)
+    a = solve_letterboxed(box, words)
+    b = solve_letterboxed(nfd, [unicodedata.normalize("NFD", w) for w in words])
+    assert a.status is Status.OPTIMAL and (a.solution, a.objective) == (b.solution, b.objective)
+    assert a.solution == ["léon", "nautic", "crès"]
+
+
+def test_turkish_case_and_sharp_s() -> None:
+    # Turkish: I is dotless ı and İ is i, two letters of their own
+    assert parse_box("IİA-BCD-EFG-HJK", lang="tr").sides[0] == "ıia"
+    with pytest.raises(InputError, match="has 4 letter"):
+        parse_box("IİA-BCD-EFG-HJK")  # elsewhere I is i, and İ is i + a combining dot
+    # German ß is one letter (not ss), upper-case ẞ lower-cases to it
+    box = parse_box("SRE-TAU-ẞHK-LON")
+    assert box.side_of["ß"] == 2 and box.n == 12
+    solver = LetterBoxedSolver(["STRAẞE", "strasse", "elkohnu"])
+    assert solver.playable_words(box) == ["elkohnu", "straße"]
+    assert solver.solve(box).solution == ["straße", "elkohnu"]
+
+
+def test_fold_accents_is_the_players_choice() -> None:
+    words = ["café", "élan", "nacre"]
+    # without folding, é and e are two letters: café is not playable in a box with e
+    plain = LetterBoxedSolver(words)
+    assert plain.playable_words("cfx-aln-erq-zwy") == []
+    assert plain.playable_words("cfx-aln-érq-zwy") == ["café"]
+    # folded, the lexicon and the box meet
+    from cpwords.core.lexicon import lexicon_from_words
+
+    folded = LetterBoxedSolver(lexicon_from_words(words, alphabet="any", fold=True))
+    box = parse_box("CFX-ALN-ÉRQ-ZWY", fold=True)
+    assert box.sides[2] == "erq" and folded.playable_words(box) == ["cafe"]
+    assert split_solution("CAFÉ-ÉLAN", fold=True) == ["cafe", "elan"]
+
+
+def test_generator_draws_the_lexicons_letters() -> None:
+    from cpwords.letterboxed.models.design import (
+        LETTER_FREQUENCIES,
+        draw_weights,
+        generate_boxes,
+    )
+
+    words = ["абвгд", "двежз", "зийкл", "лмноп", "прсту", "уфхцч", "чшщэю", "юяабв"]
+    solver = LetterBoxedSolver(words)
+    weights = draw_weights(solver, "ru")
+    assert set(weights) == set("".join(words)) and abs(sum(weights.values()) - 1) < 1e-9
+    assert weights["а"] == 2 / 40  # а is 2 of the 40 letters
+    assert draw_weights(LetterBoxedSolver(["abcdefghijklm"])) is LETTER_FREQUENCIES
+    gen = generate_boxes(1, solver, seed=1, max_draws=5, lang="ru")
+    assert gen.draws == 5 and gen.rejected["few_playable"] + gen.rejected["repeat"] == 5
+
+
+def test_cli_lang_and_bad_letters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "fr.txt"
+    p.write_text("léon\nnautic\ncrès\n", encoding="utf-8")
+    code, out, _ = _run(["letterboxed", "ÉRA-TLO-SNI-CUÈ", "--dict", str(p), "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["solution"] == ["léon", "nautic", "crès"]
+    assert data["lang"] == "en" and data["fold_accents"] is False
+    for argv, needle in [
+        (["abc-def-ghi-jkж", "--dict", str(p)], "'ж' (CYRILLIC) is in no word of"),
+        (["abc-def-ghi-jkl", "--lang", "xx"], "no word list for language 'xx' (known: ar,"),
+        (["éra-tlo-sni-cuè", "--dict", str(p), "--fold-accents"], "appears on sides 1 and 4"),
+    ]:
+        code, out, err = _run(["letterboxed", *argv], capsys)
+        assert code == 2 and not out and needle in err and err.count("\n") == 1
+
+
+def test_lang_help_lists_the_known_languages() -> None:
+    import click
+
+    from cpwords.cli._common import lang_options
+    from cpwords.core.lexicon import known_languages
+
+    @click.command()
+    @lang_options("x")
+    def f(lang: str, fold_accents: bool) -> None: ...
+
+    helptext = next(p.help for p in f.params if p.name == "lang") or ""
+    assert helptext.endswith("Known: " + " ".join(known_languages()) + ".")
+
+
+def test_generated_boxes_of_other_shapes_are_proven_and_recounted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cpwords.letterboxed.models.design import generate_boxes
+    from cpwords.letterboxed.models.dp import default_lexicon
+
+    gen = generate_boxes(2, default_lexicon("fr"), unique=True, shape=(3, 4), lang="fr")
+    assert len(gen.boxes) == 2 and gen.settings["shape"] == "3x4"
+    for b in gen.boxes:
+        assert b.box.shape == (4, 4, 4) and b.verified and b.counts[:2] == (0, 1)
+        one, two = brute_force_short_solutions(b.box, default_lexicon("fr").words)
+        assert (one, two) == ([], [b.solution])
+    for shape in ("4", "1x5", "5x4", "axb"):
+        code, out, err = _run(["letterboxed", "--generate", "1", "--shape", shape], capsys)
+        assert code == 2 and not out and "--shape" in err and err.count("\n") == 1
+    code, out, err = _run(["letterboxed", "abc-def-ghi-jkl", "--shape", "3x4"], capsys)
+    assert code == 2 and "3 sides of 4 letters" in err

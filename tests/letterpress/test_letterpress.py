@@ -190,7 +190,7 @@ def test_default_dictionary_is_web2() -> None:
     assert "coast" in r.solution
 
 
-@pytest.mark.parametrize("letters", ["", "   ", "ab1", "été", "a b", "A-Z"])
+@pytest.mark.parametrize("letters", ["", "   ", "ab1", "a_b", "a b", "A-Z", "кот"])
 def test_bad_letters(letters: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with pytest.raises(InputError):
         find_letterpress_words(letters, ["cat"])
@@ -270,3 +270,85 @@ def test_real_lists_agree_with_naive_scan(shared_data: Path) -> None:
         assert total == len(got) > 0
         verify_letterpress_words(got, q, lex.as_set())
     assert load_letterpress_index(path).from_cache
+
+
+# ----------------------------------------------------------------------------- any alphabet
+
+#: Greek, Cyrillic and CJK letters: beyond a-z, and beyond 64 letters (the per-letter build).
+GREEK_CYRILLIC = "αβγδεζηθλμξπρσςφωабвгджзийклмнёэюя"
+CJK = "".join(chr(0x4E00 + i) for i in range(80))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data(), st.sampled_from([GREEK_CYRILLIC, CJK]))
+def test_index_equals_brute_force_beyond_latin(data: st.DataObject, pool: str) -> None:
+    letters = st.sampled_from(pool[:12])
+    words = data.draw(st.lists(st.text(letters, min_size=1, max_size=6), min_size=1, max_size=80))
+    bag = data.draw(st.text(st.sampled_from(pool[:14]), min_size=1, max_size=12))
+    index = build_letterpress_index(words)
+    assert index.letters == set("".join(words))
+    got, total = index.query(bag)
+    assert got == brute_force(words, bag) and total == len(got)
+
+
+def test_large_alphabet_index_survives_the_cache(tmp_path: Path) -> None:
+    words = [CJK[i : i + 3] for i in range(0, 78)] + ["αβγ", "жжж"]
+    f = tmp_path / "w.txt"
+    f.write_text("\n".join(words) + "\n", encoding="utf-8")
+    built = load_letterpress_index(f)
+    cached = load_letterpress_index(f)
+    assert cached.from_cache and not built.from_cache and built.alphabet.size > 64
+    bag = CJK[:10] + "жжж"
+    assert cached.query(bag) == built.query(bag) == (brute_force(words, bag), 9)
+
+
+def test_nfc_nfd_turkish_and_folding(tmp_path: Path) -> None:
+    import unicodedata
+
+    words = ["été", "tête", "fête", "ıslak", "islak", "straße"]
+    nfd = [unicodedata.normalize("NFD", w) for w in words]
+    a = find_letterpress_words("ÉTÉTÊFE", words)
+    b = find_letterpress_words(unicodedata.normalize("NFD", "ÉTÉTÊFE"), nfd)
+    assert a.solution == b.solution == ["été", "fête", "tête"]
+    # Turkish: I is ı, so ISLAK spells ıslak (not islak); elsewhere I is i
+    assert find_letterpress_words("ISLAK", words, lang="tr").solution == ["ıslak"]
+    assert find_letterpress_words("ISLAK", words).solution == ["islak"]
+    # ß is one letter; folded accents make é an e, in the bag and the dictionary alike
+    assert find_letterpress_words("STRAẞE", words).solution == ["straße"]
+    assert find_letterpress_words("eteft", words).objective is None
+    assert find_letterpress_words("eteft", words, fold=True).solution == ["ete", "fete", "tete"]
+
+
+def test_cli_lang_letters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "ru.txt"
+    f.write_text("кот\nток\nкто\nдом\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exc:
+        main(["letterpress", "КОТД", "--dict", str(f), "--lang", "ru", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert exc.value.code in (0, None) and data["solution"] == ["кот", "кто", "ток"]
+    assert data["lang"] == "ru" and data["fold_accents"] is False
+    for argv, needle in [
+        (["abc", "--dict", str(f)], "'a' (LATIN), 'b' (LATIN), 'c' (LATIN) are in no word"),
+        (["abc", "--lang", "xx"], "no word list for language 'xx'"),
+    ]:
+        with pytest.raises(SystemExit) as exc:
+            main(["letterpress", *argv])
+        out, err = capsys.readouterr()
+        assert exc.value.code == 2 and not out and needle in err and err.count("\n") == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_rare_letters_row_equals_brute_force(data: st.DataObject) -> None:
+    # 60 letters: the 40 most frequent are common, the others share one bitset row
+    pool = CJK[:60]
+    common = st.text(st.sampled_from(pool[:20]), min_size=1, max_size=5)
+    anyletter = st.text(st.sampled_from(pool), min_size=1, max_size=5)
+    words = data.draw(st.lists(st.one_of(common, common, anyletter), min_size=1, max_size=80))
+    words += [pool]  # every letter occurs
+    index = build_letterpress_index(words)
+    assert index.rare.sum() == 20 and index.bits.shape[0] == index.maxcount.sum() + 1
+    bag = data.draw(st.text(st.sampled_from(pool[:20] if data.draw(st.booleans()) else pool),
+                            min_size=1, max_size=14))  # fmt: skip
+    got, total = index.query(bag)
+    assert got == brute_force(words, bag) and total == len(got)

@@ -247,3 +247,50 @@ def test_real_truncate_dictionary(shared_data: Path) -> None:
     ending = solve_truncate(lex, ending="relapsed")
     assert ending.objective is not None and ending.objective >= len(SEED_CHAIN)
     assert shrink_search(lex).objective == res.objective
+
+
+# ----------------------------------------------------------------------------- any alphabet
+
+non_latin_lexicons = st.lists(
+    st.text(alphabet="жщяλß", min_size=1, max_size=6), min_size=1, max_size=40, unique=True
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(non_latin_lexicons)
+def test_dp_and_seed_searches_equal_brute_force_beyond_latin(words: list[str]) -> None:
+    expect = longest(brute_force(words))
+    res = solve_truncate(words, all_sequences=True)
+    assert res.status is Status.OPTIMAL and res.verified
+    assert set(res.solution.sequences) == expect and res.solution.count == len(expect)
+    assert extend_search(words).objective == shrink_search(words).objective == res.objective
+
+
+def test_nfc_nfd_turkish_and_folding() -> None:
+    import unicodedata
+
+    words = ["ü", "üb", "über", "übe", "ı", "ıs", "is", "i", "e", "é", "ét", "été"]
+    nfd = [unicodedata.normalize("NFD", w) for w in words]
+    a = solve_truncate(words, starting="Ü")
+    b = solve_truncate(nfd, starting=unicodedata.normalize("NFD", "Ü"))
+    assert a.solution.sequence == b.solution.sequence == ("ü", "üb", "übe", "über")
+    # Turkish: I is dotless ı; elsewhere it is i
+    assert solve_truncate(words, starting="I", lang="tr").solution.sequence == ("ı", "ıs")
+    assert solve_truncate(words, starting="I").solution.sequence == ("i", "is")
+    # é and e are two letters unless folded: then été is ete, reached from e
+    assert solve_truncate(words, ending="ÉTÉ").solution.sequence == ("é", "ét", "été")
+    with pytest.raises(InputError, match="not in the dictionary"):
+        solve_truncate(words, ending="ete")
+    folded = solve_truncate(words, ending="ete", fold=True, all_sequences=True)
+    assert folded.solution.sequences == (("e", "et", "ete"),)
+
+
+def test_cli_reads_words_beyond_a_z(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 23's pending item: --starting über said "not in the dictionary" (the reader kept a-z)
+    f = tmp_path / "de.txt"
+    f.write_text("b 1 1\nbe 2 1\nber 3 1\nüber 4 1\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exc:
+        main(["truncate", "--dict", str(f), "--ending", "ÜBER", "--lang", "de", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert exc.value.code in (0, None) and data["sequence"] == ["b", "be", "ber", "über"]
+    assert data["lang"] == "de" and data["lexicon_skipped"] == 0

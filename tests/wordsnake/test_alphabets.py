@@ -122,3 +122,15 @@ def test_the_cli_reads_a_german_list_and_proves_it(tmp_path: Path) -> None:
     assert out["status"] == "OPTIMAL" and out["verified"]
     words = WordsnakeInstance(tuple(f.read_text(encoding="utf-8").split())).words
     assert out["objective"] == brute_force(words, False, False)
+
+
+def test_folding_accents_is_the_players_choice(tmp_path: Path) -> None:
+    from cpwords.wordsnake.spec import load_instance
+
+    p = tmp_path / "fr.txt"
+    p.write_text("café\nete\n", encoding="utf-8")
+    plain = solve_wordsnake(load_instance(str(p)))
+    folded = solve_wordsnake(load_instance(str(p), fold=True))
+    # é and e are two letters: café and ete do not overlap; folded, cafe -> ete overlaps by 1
+    assert (plain.objective, folded.objective) == (0.0, 1.0)
+    assert folded.solution == ["cafe", "ete"] and folded.verified

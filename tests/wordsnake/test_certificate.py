@@ -8,12 +8,16 @@ import gzip
 import itertools
 import json
 import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpwords.cli import main
+from cpwords.core.result import SolveResult
 from cpwords.wordsnake.certificate import (
     Certificate,
     CertificateError,
@@ -36,11 +40,13 @@ word = st.text(alphabet="abc", min_size=1, max_size=4)
 small = st.lists(word, min_size=1, max_size=6)
 
 
-def brute_force(words, cyclic, proper):
+def brute_force(words: Sequence[str], cyclic: bool, proper: bool) -> int:
     return max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
 
 
-def certified(words, cyclic=False, proper=False, **kw):
+def certified(
+    words: Sequence[str], cyclic: bool = False, proper: bool = False, **kw: Any
+) -> tuple[WordsnakeInstance, SolveResult, Certificate]:
     inst = WordsnakeInstance(tuple(words), cyclic, proper)
     res = solve_wordsnake(inst, certificate=True, time_limit=60, workers=1, **kw)
     return inst, res, res.solver_info["certificate"]
@@ -69,7 +75,9 @@ def perturbed(cert: Certificate, rng: random.Random) -> Certificate:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small, st.booleans(), st.booleans(), st.integers(0, 10**6))
-def test_a_valid_certificate_never_proves_less_than_the_optimum(words, cyclic, proper, seed):
+def test_a_valid_certificate_never_proves_less_than_the_optimum(
+    words: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
     """Soundness, on the solver's certificates and on random perturbations of them: whenever
     the checker says VALID, its bound is at least the brute-force optimum."""
     inst, _res, cert = certified(words, cyclic, proper)
@@ -91,7 +99,9 @@ def test_a_valid_certificate_never_proves_less_than_the_optimum(words, cyclic, p
     st.booleans(),
     st.integers(0, 10**6),
 )
-def test_the_fast_check_equals_the_pairwise_check(words, cyclic, proper, seed):
+def test_the_fast_check_equals_the_pairwise_check(
+    words: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
     inst, _, cert = certified(words, cyclic, proper)
     rng = random.Random(seed)
     for c in [cert] + [perturbed(cert, rng) for _ in range(8)]:
@@ -103,7 +113,7 @@ def test_the_fast_check_equals_the_pairwise_check(words, cyclic, proper, seed):
             assert fast.pair is not None
 
 
-def test_certificates_with_lagrangian_cuts_are_valid_and_tight():
+def test_certificates_with_lagrangian_cuts_are_valid_and_tight() -> None:
     """Lists whose flow support falls apart: the bound comes from Lagrangian iterates with cut
     sets and multipliers in units of 1/64; the certificate proves the same bound."""
     rng = random.Random(7)
@@ -121,7 +131,7 @@ def test_certificates_with_lagrangian_cuts_are_valid_and_tight():
     assert seen_cuts > 0  # the test exercises cuts
 
 
-def test_repeated_words_get_a_copy_cut():
+def test_repeated_words_get_a_copy_cut() -> None:
     inst, _res, cert = certified(["abab", "abab", "abab", "ba", "b"])
     found = verify_certificate(inst.words, cert)
     assert found.status == "VALID" and found.optimal
@@ -130,14 +140,14 @@ def test_repeated_words_get_a_copy_cut():
 
 @pytest.mark.parametrize("words", [["solo"], ["aa", "aa", "aa"], ["ab", "ab"]])
 @pytest.mark.parametrize("cyclic", [False, True])
-def test_one_distinct_word(words, cyclic):
+def test_one_distinct_word(words: list[str], cyclic: bool) -> None:
     inst, _res, cert = certified(words, cyclic)
     found = verify_certificate(inst.words, cert)
     assert found.status == "VALID" and found.optimal
     assert found.bound == brute_force(inst.words, cyclic, False)
 
 
-def test_a_value_lowered_by_one_fails_naming_the_pair():
+def test_a_value_lowered_by_one_fails_naming_the_pair() -> None:
     inst, _, cert = certified(["alpha", "phase", "sea", "ease", "seal", "alps"])
     assert verify_certificate(inst.words, cert).status == "VALID"
     broken = 0
@@ -146,18 +156,19 @@ def test_a_value_lowered_by_one_fails_naming_the_pair():
         for i in range(len(cert.u)):
             vals = list(getattr(cert, side))
             vals[i] -= 1
-            bad = dataclasses.replace(cert, **{side: tuple(vals)})
+            changed: dict[str, Any] = {side: tuple(vals)}
+            bad = dataclasses.replace(cert, **changed)
             found = verify_certificate(inst.words, bad)
             slow = verify_pairwise(inst.words, bad)
             assert found.status == slow.status
             if found.status == "INVALID":
                 broken += 1
-                assert distinct[i] in found.pair
+                assert found.pair is not None and distinct[i] in found.pair
                 assert "INVALID: u(" in found.message
     assert broken > 0  # shortest-path potentials are tight somewhere
 
 
-def test_a_certificate_for_another_list_or_variant_is_refused():
+def test_a_certificate_for_another_list_or_variant_is_refused() -> None:
     inst, _, cert = certified(["alpha", "phase", "sea"])
     with pytest.raises(CertificateError, match="another word list"):
         verify_certificate(["alpha", "phase", "seal"], cert)
@@ -167,7 +178,7 @@ def test_a_certificate_for_another_list_or_variant_is_refused():
         verify_certificate(inst.words, cert, cyclic=True)
 
 
-def test_partial_when_the_bound_rests_on_a_core_search():
+def test_partial_when_the_bound_rests_on_a_core_search() -> None:
     """Without Lagrangian iterations a disconnected flow leaves the proof to the core search:
     the certificate says so (PARTIAL) and proves the flow's bound, above the optimum."""
     rng = random.Random(3)
@@ -179,14 +190,14 @@ def test_partial_when_the_bound_rests_on_a_core_search():
         if cert.core_pairs is None:
             continue
         found = verify_certificate(inst.words, cert)
-        assert found.status == "PARTIAL" and not found.optimal
+        assert found.status == "PARTIAL" and not found.optimal and found.bound is not None
         assert found.bound >= brute_force(inst.words, False, False) == res.objective
         assert "core" in found.message
         return
     pytest.fail("no list needed the core search")
 
 
-def test_file_round_trip_gzip_and_plain(tmp_path):
+def test_file_round_trip_gzip_and_plain(tmp_path: Path) -> None:
     _inst, _, cert = certified(["alpha", "phase", "sea"])
     for name in ("c.json", "c.json.gz"):
         path = tmp_path / name
@@ -209,7 +220,7 @@ def test_file_round_trip_gzip_and_plain(tmp_path):
         gzip.compress(b'{"format": "cpwords-wordsnake-certificate", "ver')[:-6],
     ],
 )
-def test_malformed_files_are_one_line_errors(tmp_path, content):
+def test_malformed_files_are_one_line_errors(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(content)
     with pytest.raises(CertificateError) as err:
@@ -217,7 +228,7 @@ def test_malformed_files_are_one_line_errors(tmp_path, content):
     assert "\n" not in str(err.value)
 
 
-def test_missing_keys_and_wrong_types_are_refused(tmp_path):
+def test_missing_keys_and_wrong_types_are_refused(tmp_path: Path) -> None:
     _, _, cert = certified(["alpha", "phase", "sea"])
     good = certificate_to_json(cert)
     for key, value in [("u", "x"), ("scale", 0), ("cuts", [{"words": [0], "lambda": -1}])]:
@@ -232,31 +243,31 @@ def test_missing_keys_and_wrong_types_are_refused(tmp_path):
         read_certificate(path)
 
 
-def test_fingerprint_is_of_the_multiset():
+def test_fingerprint_is_of_the_multiset() -> None:
     assert word_fingerprint(["a", "b"]) == word_fingerprint(["b", "a"])
     assert word_fingerprint(["a", "b"]) != word_fingerprint(["a", "b", "b"])
 
 
-def test_an_ordering_that_is_not_a_snake_of_the_list_is_invalid():
+def test_an_ordering_that_is_not_a_snake_of_the_list_is_invalid() -> None:
     inst, _, cert = certified(["alpha", "phase", "sea"])
     bad = dataclasses.replace(cert, order=(0, 0, 1))
     assert verify_certificate(inst.words, bad).status == "INVALID"
 
 
-def test_other_methods_refuse_to_certify():
+def test_other_methods_refuse_to_certify() -> None:
     inst = WordsnakeInstance(("alpha", "phase"))
     with pytest.raises(Exception, match="default exact method"):
         solve_wordsnake(inst, "mip", certificate=True)
 
 
-def run(args, capsys):
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[Any, str, str]:
     with pytest.raises(SystemExit) as exc:
         main(args)
     out, err = capsys.readouterr()
     return exc.value.code, out, err
 
 
-def test_cli_writes_and_verifies(tmp_path, capsys):
+def test_cli_writes_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lst = tmp_path / "words.txt"
     lst.write_text("alpha\nphase\nsea\nease\nseal\n")
     cert = tmp_path / "c.json.gz"
@@ -285,7 +296,7 @@ def test_cli_writes_and_verifies(tmp_path, capsys):
     assert code == 2 and "default exact method" in err
 
 
-def test_settled_potentials_are_repaired_locally_and_keep_the_bound():
+def test_settled_potentials_are_repaired_locally_and_keep_the_bound() -> None:
     """Large lists hand the certificate the potentials that settled the greedy's flow (capacities
     as built); lifting the implied capacities is repaired at exits, entries and private chains
     without a new Bellman-Ford, and the certified bound stays the flow's."""
@@ -298,6 +309,8 @@ def test_settled_potentials_are_repaired_locally_and_keep_the_bound():
         inst = WordsnakeInstance(tuple(words), rng.random() < 0.3, rng.random() < 0.3)
         net = build_string_network(inst)
         out = solve_string_flow(net)
+        assert out.dual is not None and out.order is not None and out.objective is not None
+        assert out.bound is not None
         pi = potentials(net, out.dual.cost, out.dual.flows)
         dual = dataclasses.replace(out.dual, pi=pi)
         assert _repaired(net, dual, pi) is not None
@@ -308,7 +321,9 @@ def test_settled_potentials_are_repaired_locally_and_keep_the_bound():
         assert found.bound == out.dual.value_scaled // out.dual.scale
 
 
-def test_compare_certifies_the_main_method_and_runs_the_heuristics(tmp_path, capsys):
+def test_compare_certifies_the_main_method_and_runs_the_heuristics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cert = tmp_path / "c.json"
     code, out, _ = run(["snake", "--compare", "--certificate", str(cert), "--json"], capsys)
     row = json.loads(out)
@@ -320,7 +335,9 @@ def test_compare_certifies_the_main_method_and_runs_the_heuristics(tmp_path, cap
     assert found.status == "VALID" and found.optimal
 
 
-def test_verify_mode_refuses_solving_options_and_missing_files(tmp_path, capsys):
+def test_verify_mode_refuses_solving_options_and_missing_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cert = tmp_path / "c.json"
     assert run(["snake", "--certificate", str(cert)], capsys)[0] == 0
     code, _, err = run(["snake", "--verify-certificate", str(cert), "--method", "mip"], capsys)

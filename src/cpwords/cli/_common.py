@@ -333,6 +333,35 @@ def blocklist_options() -> Callable[[F], F]:
     return deco
 
 
+def lang_options(what: str) -> Callable[[F], F]:
+    """``--lang CODE`` and ``--fold-accents``: the language of the puzzle and its letters
+    (:mod:`cpwords.core.alphabet`; the rules are on the docs' conventions page).
+
+    ``what`` names the built-in word list that ``--lang`` picks, for the help text.
+    """
+
+    def deco(f: F) -> F:
+        f = click.option(
+            "--fold-accents",
+            "fold_accents",
+            is_flag=True,
+            help="Fold accents (é -> e, ç -> c; ß, ø, ł stay) in the puzzle and the word "
+            "list, for games that ignore them (off: é and e are two letters).",
+        )(f)
+        return click.option(
+            "--lang",
+            metavar="CODE",
+            default="en",
+            show_default=True,
+            help=f"Language (ISO 639-1): picks {what} and the case rules ('tr', 'az': I -> ı, "
+            "İ -> i); letters of any script. Known: "
+            "ar bg bn ca cs da de el en es fa fi fil fr he hi hu id is it ja ko lt lv mk ms "
+            "nb nl pl pt ro ru sh sk sl sv ta tr uk ur vi zh.",
+        )(f)
+
+    return deco
+
+
 def force_option() -> Callable[[F], F]:
     """``--force``: write into a non-empty folder cpwords did not create."""
     return click.option("--force", is_flag=True, help=HELP["force"])

@@ -16,6 +16,7 @@ from cpwords.cli._common import (
     echo_json,
     exit_status,
     force_option,
+    lang_options,
     one_stdin,
     progress,
     reject_unused,
@@ -26,6 +27,7 @@ from cpwords.cli._common import (
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
+from cpwords.core.lexicon import check_lang
 from cpwords.core.result import Status, listing_status
 from cpwords.grid.rules import (
     DEFAULT_MIN_PREFIX,
@@ -47,31 +49,35 @@ from cpwords.grid.rules import (
 
 
 def _tokens(
-    top: int, lexicon: str | None, L: int, P: int, plurals: bool, block: Blocklist | None = None
-) -> GridTokens:
+    top: int, lexicon: str | None, L: int, P: int, plurals: bool, block: Blocklist | None = None,
+    lang: str = "en", fold: bool = False,
+) -> GridTokens:  # fmt: skip
     """The tokens of the lexicon; with ``block``, its blocked words left out first."""
     if lexicon is None and not block:
-        return wordfreq_tokens(top, L, P, plurals)
-    from cpwords.core.lexicon import load_lexicon, wordfreq_lexicon
+        return wordfreq_tokens(top, L, P, plurals, lang, fold)
+    from cpwords.core.lexicon import load_dictionary
 
     if lexicon is None:
         validate_cut_options(L, P)
-        words, source = list(wordfreq_lexicon(top)), f"wordfreq top {top}"
+        base = wordfreq_tokens(top, L, P, True, lang, fold)  # its words and name, uncut
+        words, source = list(base.words), base.source
     else:
-        lex = load_lexicon(lexicon)
+        lex = load_dictionary(lexicon, lang, fold)
         words, source = list(lex.words), lex.source
     if block:
         kept = [w for w in words if not block.blocks(w)]
         if len(kept) < len(words):
             source += f" less {len(words) - len(kept)} blocked words"
         words = kept
-    return cut_words(words, L, P, source, plurals)
+    return cut_words(words, L, P, source, plurals, lang, fold)
 
 
-def _fill(file: str | None, text: str | None, option: str) -> dict[str, str] | None:
+def _fill(
+    file: str | None, text: str | None, option: str, lang: str = "en", fold: bool = False
+) -> dict[str, str] | None:
     """A (partial) filled board from ``OPTION FILE`` or ``OPTION-text FILL``, or None."""
     got = answer(file, text, "filled-board file", option)
-    return None if got is None else parse_fill(*got)
+    return None if got is None else parse_fill(*got, lang, fold)
 
 
 def _header(board: Board, tokens: GridTokens, group: int) -> list[str]:
@@ -105,7 +111,8 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     metavar="N",
     default=DEFAULT_TOP,
     show_default=True,
-    help="Lexicon: the N most common English words (wordfreq), a-z only, plurals dropped.",
+    help="Lexicon: the N most common words of --lang (wordfreq; English: a-z only, plurals "
+    "dropped).",
 )
 @click.option("--lexicon", type=click.Path(dir_okay=False, allow_dash=True), hidden=True)
 @click.option(
@@ -177,6 +184,7 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 )
 @svg_option("the board shown (the checked, completed or first example board), its slots")
 @force_option()
+@lang_options("the --top N most common words of the language")
 @blocklist_options()
 @shared_options(
     dictionary="the --top N most common words",
@@ -208,6 +216,8 @@ def grid(
     all_orientations: bool,
     unique: bool,
     count_limit: int | None,
+    lang: str,
+    fold_accents: bool,
     blocklist_file: str | None,
     no_blocklist: bool,
     as_json: bool,
@@ -231,7 +241,8 @@ def grid(
     --solve leave the blocklist's words out of the lexicon, and --unique (whose uniqueness is
     proven on the whole lexicon) withholds the designs whose answer shows a blocked word.
 
-    JSON, beyond the conventions below: board, top, lexicon, lexicon_size, suffix_length,
+    JSON, beyond the conventions below: board, top, lexicon, lexicon_size, lang, fold_accents,
+    suffix_length,
     min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
     complete, stopped; blocklist (source, with --unique withheld).
     """
@@ -245,8 +256,9 @@ def grid(
     deadline = Deadline(time_limit)
     one_stdin({"--board": board_path, "--dict": dict_path, "--lexicon": lexicon,
                "--solve": solve_file, "--check": check_file})  # fmt: skip
-    partial = _fill(solve_file, solve_text, "--solve")
-    check = _fill(check_file, check_text, "--check")
+    check_lang(lang)
+    partial = _fill(solve_file, solve_text, "--solve", lang, fold_accents)
+    check = _fill(check_file, check_text, "--check", lang, fold_accents)
     modes = [m for m in (quadruple, partial, check) if m is not None]
     if len(modes) > 1:
         raise InputError("give at most one of --count, --solve, --check")
@@ -284,8 +296,9 @@ def grid(
         # A listing fills boards from the lexicon less its blocked words; --unique proves
         # uniqueness on the whole lexicon and withholds the designs that show a blocked word.
         tokens = _tokens(
-            top, lexicon, suffix_length, min_prefix, plurals, None if unique else block
-        )
+            top, lexicon, suffix_length, min_prefix, plurals, None if unique else block,
+            lang, fold_accents,
+        )  # fmt: skip
         tick.update(stage="symmetry")
         sym = board_symmetry(board, not all_orientations)
     base: dict[str, Any] = {
@@ -293,6 +306,8 @@ def grid(
         "top": top if lexicon is None else None,
         "lexicon": tokens.source,
         "lexicon_size": len(tokens.words),
+        "lang": lang,
+        "fold_accents": fold_accents,
         "suffix_length": suffix_length,
         "min_prefix": min_prefix,
         "group_order": sym.order,
@@ -326,7 +341,9 @@ def grid(
             if block and res.status is Status.INFEASIBLE:
                 # "No completion" must stay a proof on the whole lexicon: only the blocked
                 # words can complete this board, so one is shown, with a warning.
-                tokens = _tokens(top, lexicon, suffix_length, min_prefix, plurals)
+                tokens = _tokens(
+                    top, lexicon, suffix_length, min_prefix, plurals, None, lang, fold_accents
+                )
                 res = solve_grid(
                     board, tokens, fill, time_limit=deadline.remaining() or 60.0,
                     workers=workers, seed=seed,
@@ -360,7 +377,7 @@ def grid(
                 click.echo("interrupted (Ctrl-C) before the solve finished")
         raise SystemExit(exit_status(res.status.value, stopped))
     if quadruple is not None:
-        sufs = parse_suffixes(quadruple, board)
+        sufs = parse_suffixes(quadruple, board, lang, fold_accents)
         wrong = [t for t in sufs if len(t) != tokens.suffix_length]
         if wrong:  # no board can hold it: bad input, not "no answer"
             raise InputError(

@@ -18,6 +18,7 @@ from cpwords.cli._common import (
     echo_json,
     exit_status,
     force_option,
+    lang_options,
     one_stdin,
     progress,
     reject_unused,
@@ -26,14 +27,16 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+from cpwords.core.alphabet import foreign_letters
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, load_lexicon
+from cpwords.core.lexicon import Lexicon, check_lang, load_dictionary
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
 from cpwords.letterboxed.rules import (
+    MAX_LETTERS,
     WORD_WEIGHT,
     LetterBox,
     letterboxed_problems,
@@ -48,7 +51,8 @@ _HELP = f"""Solve a Letter Boxed puzzle with the fewest words.
 The optimum is the fewest words, then the fewest letters.
 
 SIDES is the box, as one argument abc-def-ghi-jkl or four (abc def ghi jkl): 4 sides of 3
-distinct letters a-z (--any-shape: other shapes, up to 16 letters). A playable word has 3+
+distinct letters of any script (--lang fr: éra-tlo-sni-cuè; --any-shape: other shapes, k
+sides of m letters, up to 16 letters). A playable word has 3+
 letters, only box letters, and never two consecutive letters from one side; each word starts
 with the last letter of the previous one; a solution uses every letter.
 
@@ -56,23 +60,25 @@ Methods: dp (default) is exact: a layered dynamic programme over (letters still 
 current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover model with
 chained word slots in CP-SAT; seed-first and seed-best are the seed article's two-word pair
 search (the first pair it finds, or its fewest-letter pair: baselines that prove nothing).
-The default dictionary ({DEFAULT_LEXICON_SIZE:,} entries, a-z only) is a frequency list, so it
-holds some names and abbreviations.
+The default dictionary is wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent entries of --lang
+(English: a-z words only; other languages: the words of the list's own scripts), a frequency
+list, so it holds some names and abbreviations; the output says which list was used.
 
 Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
 of at most K words and --list lists them); --check FILE or --check-text "WORD WORD" checks a
 proposed solution (words separated by spaces, commas or dashes); --generate K makes K new
-boxes (no SIDES): 12 distinct letters drawn by English letter frequency (--seed), each kept
+boxes (no SIDES): 12 distinct letters (--shape KxM: K sides of M) drawn by letter frequency
+(--seed; English: Norvig's table, other languages: the letters of the dictionary), each kept
 only when its fewest-word solution is proven to be 2 words (--unique: exactly one 2-word
 solution; --max-solutions N, --min-playable M, --max-draws D), each recounted by an
 independent brute force.
 
 JSON, beyond the conventions below: objective and bound are 1000 * words + letters (lower is
-better); num_words, num_letters, box, lexicon, lexicon_size, playable_words; with --all
-optimal_solutions and n_optimal; with --max-words max_words, counts {{"1": n1, "2": n2, ...}},
-count_total, count_wall_time and solutions (with --list); with --generate solution (the
-boxes), requested, found, complete, stopped, draws, rejected and boxes (each with its counts,
-difficulty and verification).
+better); num_words, num_letters, box, lexicon, lexicon_size, lang, fold_accents,
+playable_words; with --all optimal_solutions and n_optimal; with --max-words max_words,
+counts {{"1": n1, "2": n2, ...}}, count_total, count_wall_time and solutions (with --list);
+with --generate solution (the boxes), requested, found, complete, stopped, draws, rejected
+and boxes (each with its counts, difficulty and verification).
 """
 
 
@@ -84,18 +90,45 @@ _SOLVING = {
 }  # fmt: skip
 
 
-def _load(dict_path: str | None) -> Lexicon:
-    return load_lexicon(dict_path) if dict_path else default_lexicon()
+def _load(dict_path: str | None, lang: str = "en", fold: bool = False) -> Lexicon:
+    return load_dictionary(dict_path, lang, fold) if dict_path else default_lexicon(lang, fold)
 
 
-def _box(sides: tuple[str, ...], any_shape: bool) -> LetterBox:
+def _shape(text: str) -> tuple[int, int]:
+    """``"KxM"`` -> (K, M), at least 2 sides of 1+ letters, at most 16 letters."""
+    k, sep, m = text.lower().partition("x")
+    if not (sep and k.isdigit() and m.isdigit()):
+        raise InputError(f"--shape is K sides x M letters, like 4x3 or 3x4, not {text!r}")
+    shape = int(k), int(m)
+    if shape[0] < 2 or shape[1] < 1 or shape[0] * shape[1] > MAX_LETTERS:
+        raise InputError(f"--shape {text}: at least 2 sides and at most {MAX_LETTERS} letters")
+    return shape
+
+
+def _box(
+    sides: tuple[str, ...],
+    any_shape: bool,
+    lang: str = "en",
+    fold: bool = False,
+    shape: tuple[int, int] = (4, 3),
+) -> LetterBox:
     if not sides:
         raise InputError("give the box, like abc-def-ghi-jkl or abc def ghi jkl")
-    return parse_box(list(sides), shape=None if any_shape else (4, 3))
+    return parse_box(list(sides), shape=None if any_shape else shape, lang=lang, fold=fold)
 
 
-def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) -> int:
-    words = split_solution(text)
+def _usable(box: LetterBox, solver: LetterBoxedSolver) -> None:
+    """Refuse a box holding a letter that no word of the lexicon has (bad input, exit 2)."""
+    problem = foreign_letters(box.letters, solver.letters, solver.source)
+    if problem is not None:
+        raise InputError(f"box {box}: {problem}")
+
+
+def _run_check(
+    box: LetterBox, text: str, lex: Lexicon | None, as_json: bool, lang: str = "en",
+    fold: bool = False,
+) -> int:  # fmt: skip
+    words = split_solution(text, lang, fold)
     problems = letterboxed_problems(box, words, lex.as_set() if lex is not None else None)
     n_words, n_letters = score(words)
     if as_json:
@@ -136,6 +169,15 @@ def _run_check(box: LetterBox, text: str, lex: Lexicon | None, as_json: bool) ->
     help="; ".join(f"{m}: {i.description}" for m, i in METHODS.items()) + ".",
 )
 @click.option("--any-shape", is_flag=True, help="Accept boxes of other shapes (<= 16 letters).")
+@click.option(
+    "--shape",
+    metavar="KxM",
+    default="4x3",
+    show_default=True,
+    help="Boxes of K sides of M letters (at most 16 letters): the shape SIDES must have, and "
+    "the shape --generate draws.",
+)
+@lang_options(f"the default dictionary (wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words)")
 @click.option(
     "--generate",
     "generate",
@@ -190,6 +232,9 @@ def letterboxed(
     check_file: str | None,
     check_text: str | None,
     any_shape: bool,
+    shape: str,
+    lang: str,
+    fold_accents: bool,
     generate: int | None,
     unique: bool,
     max_solutions: int | None,
@@ -202,6 +247,8 @@ def letterboxed(
     as_json: bool,
 ) -> None:
     deadline = Deadline(time_limit)
+    check_lang(lang)
+    box_shape = _shape(shape)
     if svg_path is not None and (generate is not None or check_file or check_text):
         raise InputError("--svg draws a solve's answer: drop --generate and --check")
     check_svg_target(svg_path, force)
@@ -231,6 +278,9 @@ def letterboxed(
                 deadline,
                 as_json,
                 load_blocklist(blocklist_file, enabled=not no_blocklist),
+                lang,
+                fold_accents,
+                box_shape,
             )
         )
     design = {
@@ -245,7 +295,7 @@ def letterboxed(
     if lonely:
         verb = "needs" if len(lonely) == 1 else "need"
         raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
-    box = _box(sides, any_shape)
+    box = _box(sides, any_shape, lang, fold_accents, box_shape)
     one_stdin({"--dict": dict_path, "--check": check_file})
     if check_file is not None or check_text is not None:
         reject_unused(ctx, "with --check", _SOLVING)
@@ -257,7 +307,11 @@ def letterboxed(
     if proposed is not None:
         # Every word must be in the dictionary: --dict, else the default one (as the solver and
         # grid --check-text use).
-        ctx.exit(_run_check(box, proposed[0], _load(dict_path), as_json))
+        ctx.exit(
+            _run_check(
+                box, proposed[0], _load(dict_path, lang, fold_accents), as_json, lang, fold_accents
+            )
+        )
     if method != "dp" and (all_solutions or max_words):
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:
@@ -265,7 +319,8 @@ def letterboxed(
     with progress("letterboxed", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
         with time_guard(deadline):
-            solver = LetterBoxedSolver(_load(dict_path))
+            solver = LetterBoxedSolver(_load(dict_path, lang, fold_accents))
+        _usable(box, solver)
         tick.update(stage=f"solving ({method})")
         # CP-SAT keeps its own limit (and returns its best so far); the rest is pure Python.
         # The DP returns what it knows on Ctrl-C; the seed's search is stopped here.
@@ -311,6 +366,8 @@ def letterboxed(
         "box": str(box),
         "lexicon": solver.source,
         "lexicon_size": solver.size,
+        "lang": lang,
+        "fold_accents": fold_accents,
         "playable_words": info.get("playable_words", len(solver.playable(box))),
     }
     if "reason" in info:
@@ -395,6 +452,9 @@ def _run_generate(
     deadline: Deadline,
     as_json: bool,
     block: Blocklist | None = None,
+    lang: str = "en",
+    fold: bool = False,
+    shape: tuple[int, int] = (4, 3),
 ) -> int:
     from cpwords.letterboxed.models.design import generate_boxes
 
@@ -403,7 +463,7 @@ def _run_generate(
             f"--unique means one 2-word solution; drop --max-solutions {max_solutions}"
         )
     with progress("letterboxed: loading the lexicon", enabled=not as_json):
-        solver = LetterBoxedSolver(_load(dict_path))
+        solver = LetterBoxedSolver(_load(dict_path, lang, fold))
     with progress(f"letterboxed: generating {k} boxes", enabled=not as_json):
         gen = generate_boxes(
             k,
@@ -415,6 +475,8 @@ def _run_generate(
             max_draws=max_draws,
             time_limit=deadline.remaining(),
             blocklist=block,
+            lang=lang,
+            shape=shape,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
@@ -428,7 +490,8 @@ def _run_generate(
                 solution=[str(b.box) for b in gen.boxes],
                 counts={"boxes": found, "draws": gen.draws},
                 verified=all(b.verified for b in gen.boxes) if found else None,
-                interrupted=interrupted, lexicon_size=solver.size,
+                interrupted=interrupted, lexicon_size=solver.size, lang=lang,
+                fold_accents=fold,
             )
         )  # fmt: skip
         return exit_status(status, interrupted)

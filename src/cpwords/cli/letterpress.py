@@ -14,6 +14,7 @@ from cpwords.cli._common import (
     echo_json,
     exit_status,
     force_option,
+    lang_options,
     progress,
     reject_unused,
     result_row,
@@ -51,6 +52,7 @@ from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 @click.option("--played", multiple=True, metavar="WORD", help="With --board: already played.")
 @svg_option("the board with the best move (without --board: the bag, its longest word)")
 @force_option()
+@lang_options("the default dictionary (English: web2; others: wordfreq's whole list)")
 @shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
 def letterpress(
     letters: str,
@@ -61,6 +63,8 @@ def letterpress(
     no_cache: bool,
     colours: str | None,
     played: tuple[str, ...],
+    lang: str,
+    fold_accents: bool,
     time_limit: float,
     workers: int,
     seed: int,
@@ -76,14 +80,17 @@ def letterpress(
     cpwords cache). --board COLOURS finds the best move on the position instead (CP-SAT).
 
     JSON, beyond the conventions below: solution (the words), count, returned, letters,
-    lexicon, lexicon_size, index; with --board, solution is the move and word its word.
+    lexicon, lexicon_size, lang, fold_accents, index; with --board, solution is the move and
+    word its word. Letters are of any script (--lang picks the language's word list).
     """
+    from cpwords.core.lexicon import check_lang
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.spec import find_letterpress_words
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
     check_svg_target(svg_path, force)
+    check_lang(lang)
     if colours is not None:
         reject_unused(
             ctx,
@@ -93,6 +100,7 @@ def letterpress(
         _board_mode(
             letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json,
             svg_path,
+            lang, fold_accents,
         )  # fmt: skip
         return
     reject_unused(
@@ -103,7 +111,9 @@ def letterpress(
     with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:
         tick.update(stage="loading the index")
         t0 = time.perf_counter()
-        index = load_letterpress_index(dict_path, use_cache=not no_cache)
+        index = load_letterpress_index(
+            dict_path, use_cache=not no_cache, lang=lang, fold=fold_accents
+        )
         index_seconds = time.perf_counter() - t0
         _warn_cache(index.cache_problem)
         tick.update(stage="listing")
@@ -113,6 +123,8 @@ def letterpress(
             min_length=min_length,
             limit=limit,
             longest_first=longest_first,
+            lang=lang,
+            fold=fold_accents,
         )
     # The index was loaded here (for the progress display): its time is this load's.
     res = dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
@@ -128,7 +140,8 @@ def letterpress(
         row = result_row(
             res.to_dict(), counts={"words": count},
             letters=info["letters"], count=count, returned=len(words),
-            lexicon=info["source"], lexicon_size=info["words"],
+            lexicon=info["source"], lexicon_size=info["words"], lang=lang,
+            fold_accents=fold_accents,
             index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
         )  # fmt: skip
         echo_json(row)
@@ -168,17 +181,24 @@ def _board_mode(
     no_cache: bool,
     as_json: bool,
     svg_path: str | None = None,
+    lang: str = "en",
+    fold: bool = False,
 ) -> None:
+    from cpwords.core.alphabet import foreign_letters
+    from cpwords.core.errors import InputError
     from cpwords.letterpress.board_spec import best_letterpress_move
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board
 
-    board = parse_board(letters, colours)
+    board = parse_board(letters, colours, lang=lang, fold=fold)
     with progress("letterpress", enabled=not as_json) as tick:
         tick.update(stage="loading the index")
         with time_guard(deadline):
-            index = load_letterpress_index(dict_path, use_cache=not no_cache)
+            index = load_letterpress_index(dict_path, use_cache=not no_cache, lang=lang, fold=fold)
         _warn_cache(index.cache_problem)
+        problem = foreign_letters(board.letters, index.letters, index.source)
+        if problem is not None:
+            raise InputError(f"board: {problem}")
         tick.update(stage="solving the board (CP-SAT)")
         res = best_letterpress_move(
             board, index, played, deadline.remaining() or 20.0, workers=workers, seed=seed
@@ -197,6 +217,8 @@ def _board_mode(
             word=move.word if move is not None else None,
             lexicon=index.source,
             lexicon_size=index.n,
+            lang=lang,
+            fold_accents=fold,
         )
         echo_json(row)
     elif move is None:

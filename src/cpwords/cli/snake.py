@@ -52,15 +52,15 @@ from cpwords.wordsnake.spec import (
 
 
 def _instance(
-    file: str | None, cyclic: bool, proper: bool, lang: str | None = None
+    file: str | None, cyclic: bool, proper: bool, lang: str | None = None, fold: bool = False
 ) -> WordsnakeInstance:
     if file is None:
         return builtin_instance(cyclic, proper)
     if file == "-":  # as a file would be read: a byte-order mark dropped, non-UTF-8 refused
         text, _ = read_text("-", "word list")
-        words = parse_word_lines(text, "<stdin>", lang=lang)
+        words = parse_word_lines(text, "<stdin>", lang=lang, fold=fold)
         return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>")
-    return load_instance(file, cyclic, proper, lang=lang)
+    return load_instance(file, cyclic, proper, lang=lang, fold=fold)
 
 
 @click.command("snake", epilog=EPILOG)
@@ -73,6 +73,13 @@ def _instance(
     default=None,
     help="Language of the words (ISO 639-1), for its case rules: 'tr' and 'az' lower-case I "
     "to dotless ı and İ to i. Words of every script are read as they are (NFC, lower case).",
+)
+@click.option(
+    "--fold-accents",
+    "fold_accents",
+    is_flag=True,
+    help="Fold accents (é -> e, ç -> c; ß, ø, ł stay) in the words, for games that ignore "
+    "them (off: é and e are two letters).",
 )
 @click.option(
     "--method",
@@ -149,6 +156,7 @@ def snake(
     cyclic: bool,
     proper: bool,
     lang: str | None,
+    fold_accents: bool,
     method: str,
     compare: bool,
     time_limit: float,
@@ -207,12 +215,12 @@ def snake(
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
-        instance = _instance(file, cyclic, proper, lang)
+        instance = _instance(file, cyclic, proper, lang, fold_accents)
     if export_tsplib is not None or export_model is not None:
         export_files(instance, export_tsplib, export_model, export_connectivity, force, as_json)
         return
     if check_file is not None or check_text is not None:
-        _check(instance, _ordering(instance, check_file, check_text, lang), as_json)
+        _check(instance, _ordering(instance, check_file, check_text, lang, fold_accents), as_json)
         return
     if verify_path is not None:
         _verify(instance, verify_path, as_json)
@@ -372,13 +380,18 @@ def _refuse_unused(
 
 
 def _ordering(
-    instance: WordsnakeInstance, file: str | None, text: str | None, lang: str | None = None
+    instance: WordsnakeInstance,
+    file: str | None,
+    text: str | None,
+    lang: str | None = None,
+    fold: bool = False,
 ) -> list[str]:
     """The ordering to check: a file (word list or TSPLIB tour), or words given inline."""
     if file is not None:
-        return read_ordering(instance, file, lang=lang)
+        return read_ordering(instance, file, lang=lang, fold=fold)
     assert text is not None
-    return parse_word_lines("\n".join(re.split(r"[\s,]+", text)), "--check-text", lang=lang)
+    joined = "\n".join(re.split(r"[\s,]+", text))
+    return parse_word_lines(joined, "--check-text", lang=lang, fold=fold)
 
 
 #: Longer lists are summarised instead of listed word by word (their JSON has every word).

@@ -12,6 +12,7 @@ from cpwords.cli._common import (
     echo_json,
     exit_status,
     force_option,
+    lang_options,
     progress,
     reject_unused,
     result_row,
@@ -19,12 +20,18 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
-from cpwords.core.lexicon import Lexicon, english_words_lexicon, load_lexicon
+from cpwords.core.lexicon import Lexicon, english_words_lexicon, language_lexicon
+from cpwords.core.lexicon import load_dictionary as read_dictionary
 
 
-def load_dictionary(path: str | None) -> Lexicon:
-    """The ``--dict`` file, or Webster's 2nd from the english-words package when None."""
-    return english_words_lexicon("web2") if path is None else load_lexicon(path)
+def load_dictionary(path: str | None, lang: str = "en", fold: bool = False) -> Lexicon:
+    """The ``--dict`` file (any alphabet), or without one Webster's 2nd from the english-words
+    package for English and wordfreq's whole list for another ``lang``."""
+    if path is not None:
+        return read_dictionary(path, lang, fold)
+    if lang == "en" and not fold:
+        return english_words_lexicon("web2")
+    return language_lexicon(lang, fold=fold)
 
 
 @click.command("truncate", epilog=EPILOG)
@@ -34,6 +41,7 @@ def load_dictionary(path: str | None) -> Lexicon:
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
 @svg_option("the longest sequence as a ladder, the letter added at each play marked")
 @force_option()
+@lang_options("the default dictionary (English: web2; others: wordfreq's whole list)")
 @shared_options(dictionary=WEB2, limit="all (with --all)", time_limit=None)
 def truncate(
     dict_path: str | None,
@@ -42,6 +50,8 @@ def truncate(
     all_sequences: bool,
     limit: int | None,
     max_sequences: int | None,
+    lang: str,
+    fold_accents: bool,
     time_limit: float | None,
     as_json: bool,
     svg_path: str | None = None,
@@ -56,10 +66,13 @@ def truncate(
     fix the first and last word.
 
     JSON, beyond the conventions below: sequence, length, count, lexicon, lexicon_size,
-    lexicon_skipped, and with --all sequences and complete.
+    lexicon_skipped, lang, fold_accents, and with --all sequences and complete. Words are of
+    any alphabet; --lang picks the language's list and case rules.
     """
+    from cpwords.core.lexicon import check_lang
     from cpwords.truncate.spec import solve_truncate
 
+    check_lang(lang)
     max_sequences = alias(limit, max_sequences, "--limit", "--max-sequences")
     if not all_sequences:
         reject_unused(
@@ -70,14 +83,14 @@ def truncate(
     deadline = Deadline(time_limit)
     check_svg_target(svg_path, force)
     with time_guard(deadline):
-        lex = load_dictionary(dict_path)
+        lex = load_dictionary(dict_path, lang, fold_accents)
     with progress("truncate", enabled=not as_json) as tick:
         tick.update(stage="solving (and listing with --all)")
         # The listing keeps its own limit (what it listed is kept); the DP is guarded.
         with time_guard(deadline, grace=1.0):
             res = solve_truncate(
                 lex, starting, ending, all_sequences, max_sequences,
-                time_limit=deadline.remaining(),
+                time_limit=deadline.remaining(), lang=lang, fold=fold_accents,
             )  # fmt: skip
     sol = res.solution
     interrupted = bool(res.solver_info.get("interrupted"))
@@ -93,6 +106,7 @@ def truncate(
             interrupted=interrupted,
         )
         row.update(lexicon=lex.source, lexicon_size=len(lex), lexicon_skipped=lex.skipped)
+        row.update(lang=lang, fold_accents=fold_accents)
         row["sequence"] = list(sol.sequence) if sol is not None else []
         row["count"] = sol.count if sol is not None else 0
         row["length"] = sol.length if sol is not None else 0

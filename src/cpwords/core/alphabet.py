@@ -15,14 +15,30 @@ One place decides it, used by every reader (:mod:`cpwords.core.lexicon`) and eve
   (``M*``), starting with a letter. Digits, punctuation, spaces and symbols are not letters:
   a puzzle input holding one is refused naming the line and the character; a dictionary entry
   holding one is skipped and counted.
+* **Accents** are kept: ``é`` and ``e`` are two letters, as the Unicode standard and most
+  languages have it (Finnish ``ä`` is never an ``a``). Folding them is the player's choice
+  (``--fold-accents`` in every puzzle, :func:`fold_accents`): every letter is decomposed
+  (NFD), its non-spacing marks (category ``Mn``: accents, the cedilla, the ogonek, the
+  diaeresis) are dropped and the rest is recomposed, so ``é è ê ë`` become ``e`` and ``ç``
+  becomes ``c``. Letters that Unicode does not decompose stay as they are: ``ß``, ``ø``,
+  ``ł``, ``æ``, ``œ``, ``ı``.
 * **Alphabets.** ``"a-z"`` accepts only the 26 letters of basic Latin; ``"any"`` accepts the
-  words above in every script. Wordsnake reads every alphabet; the puzzles still written for
-  a-z read their dictionaries with ``"a-z"``.
+  words above in every script. The built-in English lexicons are read with ``"a-z"`` (their
+  answers do not change); a ``--dict`` file and the other languages' lists with ``"any"``.
+* **Scripts.** A letter's script is the first word of its Unicode name (``LATIN``,
+  ``CYRILLIC``, ``GREEK``...: :func:`script_of`). A language's built-in list keeps the words
+  written in its main scripts (:func:`main_scripts`), so the Russian list holds no Latin
+  brand names. A puzzle letter that no word of the lexicon holds is refused as bad input
+  when its script is not one the lexicon writes (:func:`foreign_letters`), naming the letter and
+  its script; a letter of the right script that no word holds leaves a puzzle with fewer
+  answers (Letter Boxed: none), not bad input.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
+from collections.abc import Collection, Iterable
 from typing import Literal
 
 #: Which words a reader keeps: basic Latin only, or the letters of every script.
@@ -32,8 +48,33 @@ Alphabet = Literal["a-z", "any"]
 TURKIC = frozenset({"tr", "az"})
 
 
-def normalize_word(text: str, lang: str | None = None) -> str:
-    """NFC form of ``text``, lower-cased with the rules of ``lang``.
+def fold_accents(word: str) -> str:
+    """``word`` with its accents removed: NFD, non-spacing marks (``Mn``) dropped, NFC again.
+
+    Parameters
+    ----------
+    word : str
+        A normalised word (see :func:`normalize_word`).
+
+    Returns
+    -------
+    str
+        The folded word; letters without a canonical decomposition (``ß``, ``ø``, ``ł``,
+        ``æ``, ``ı``) are kept.
+
+    Examples
+    --------
+    >>> fold_accents("crème"), fold_accents("straße"), fold_accents("żółć")
+    ('creme', 'straße', 'zołc')
+    """
+    if word.isascii():
+        return word
+    bare = "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
+    return unicodedata.normalize("NFC", bare)
+
+
+def normalize_word(text: str, lang: str | None = None, fold: bool = False) -> str:
+    """NFC form of ``text``, lower-cased with the rules of ``lang``, accents folded on demand.
 
     Parameters
     ----------
@@ -41,6 +82,8 @@ def normalize_word(text: str, lang: str | None = None) -> str:
         A word as typed (any case, NFC or NFD).
     lang : str, optional
         ISO 639-1 code; ``"tr"`` and ``"az"`` map ``I`` to ``ı`` and ``İ`` to ``i``.
+    fold : bool
+        Fold accents (:func:`fold_accents`), for games that ignore them.
 
     Returns
     -------
@@ -53,12 +96,102 @@ def normalize_word(text: str, lang: str | None = None) -> str:
     True
     >>> normalize_word("STRAßE"), normalize_word("DİYARBAKIR", lang="tr")
     ('straße', 'diyarbakır')
+    >>> normalize_word("Éra", fold=True)
+    'era'
     """
     s = unicodedata.normalize("NFC", text)
     if lang in TURKIC:
         s = s.replace("I", "ı").replace("İ", "i")
     s = s.lower()
-    return s if s.isascii() else unicodedata.normalize("NFC", s)
+    if s.isascii():
+        return s
+    s = unicodedata.normalize("NFC", s)
+    return fold_accents(s) if fold else s
+
+
+def script_of(ch: str) -> str:
+    """The script of one letter: the first word of its Unicode name (``"UNKNOWN"`` if none).
+
+    Examples
+    --------
+    >>> script_of("é"), script_of("ж"), script_of("λ"), script_of("中")
+    ('LATIN', 'CYRILLIC', 'GREEK', 'CJK')
+    """
+    if "a" <= ch <= "z":
+        return "LATIN"
+    name = unicodedata.name(ch, "")
+    return name.split(" ", 1)[0] if name else "UNKNOWN"
+
+
+def main_scripts(words: Iterable[str], share: float = 0.05) -> frozenset[str]:
+    """The scripts that write at least ``share`` of the letters of ``words``.
+
+    Parameters
+    ----------
+    words : iterable of str
+    share : float
+        Smallest share of all letters (0..1) that a script must write.
+
+    Returns
+    -------
+    frozenset of str
+        E.g. ``{"CYRILLIC"}`` for wordfreq's Russian list (1.8 % of its letters are Latin).
+
+    Examples
+    --------
+    >>> sorted(main_scripts(["мир", "дом", "ok"], share=0.3))
+    ['CYRILLIC']
+    """
+    counts: Counter[str] = Counter()
+    for w in words:
+        counts.update(w)
+    by_script: Counter[str] = Counter()
+    for ch, k in counts.items():
+        by_script[script_of(ch)] += k
+    total = sum(by_script.values())
+    return frozenset(s for s, k in by_script.items() if total and k >= share * total)
+
+
+def foreign_letters(letters: Iterable[str], alphabet: Collection[str], source: str) -> str | None:
+    """Why some of ``letters`` cannot be used with a lexicon whose letters are ``alphabet``.
+
+    A letter is *foreign* to a lexicon when no word holds it and its script is not one the
+    lexicon writes (a Cyrillic letter with a French list): the puzzle mixes scripts in a way
+    the lexicon cannot use, which is bad input. A letter of the lexicon's own script that no
+    word happens to hold (``q`` in a list without it) is not foreign: the puzzle is valid, its
+    solver proves what that letter allows.
+
+    Parameters
+    ----------
+    letters : iterable of str
+        The puzzle's letters (normalised).
+    alphabet : collection of str
+        Every letter of the lexicon's words.
+    source : str
+        The lexicon's name, for the message.
+
+    Returns
+    -------
+    str or None
+        None when no letter is foreign; else one line naming the foreign letters with their
+        scripts, and the lexicon's scripts.
+
+    Examples
+    --------
+    >>> print(foreign_letters("abж", set("abc"), "demo"))
+    'ж' (CYRILLIC) is in no word of demo (a list written in LATIN)
+    >>> foreign_letters("abz", set("abc"), "demo") is None
+    True
+    """
+    scripts = {script_of(ch) for ch in alphabet}
+    out = [
+        ch for ch in dict.fromkeys(letters) if ch not in alphabet and script_of(ch) not in scripts
+    ]
+    if not out:
+        return None
+    names = ", ".join(f"{ch!r} ({script_of(ch)})" for ch in out)
+    verb = "is" if len(out) == 1 else "are"
+    return f"{names} {verb} in no word of {source} (a list written in {'/'.join(sorted(scripts))})"
 
 
 def is_letter(ch: str) -> bool:

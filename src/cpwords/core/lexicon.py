@@ -72,7 +72,12 @@ def _read_text(path: str | os.PathLike[str], what: str) -> str:
 
 
 def parse_word_lines(
-    text: str, source: str = "<input>", *, lang: str | None = None, alphabet: Alphabet = "any"
+    text: str,
+    source: str = "<input>",
+    *,
+    lang: str | None = None,
+    alphabet: Alphabet = "any",
+    fold: bool = False,
 ) -> list[str]:
     """Parse puzzle input text: one word per line, blank and ``#`` lines ignored.
 
@@ -87,6 +92,8 @@ def parse_word_lines(
         dotless i); see :func:`cpwords.core.alphabet.normalize_word`.
     alphabet : {"any", "a-z"}
         Which letters a word may hold.
+    fold : bool
+        Fold accents (:func:`cpwords.core.alphabet.fold_accents`).
 
     Returns
     -------
@@ -111,7 +118,7 @@ def parse_word_lines(
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        word = normalize_word(line, lang)
+        word = normalize_word(line, lang, fold)
         if not is_word(word, alphabet):
             reason = word_problem(word, alphabet)
             raise InputError(f"{source}, line {lineno}: {excerpt(line)!r}: {reason}")
@@ -122,7 +129,11 @@ def parse_word_lines(
 
 
 def read_word_list(
-    path: str | os.PathLike[str], *, lang: str | None = None, alphabet: Alphabet = "any"
+    path: str | os.PathLike[str],
+    *,
+    lang: str | None = None,
+    alphabet: Alphabet = "any",
+    fold: bool = False,
 ) -> list[str]:
     """Read a puzzle word list from a file (see :func:`parse_word_lines` for the format).
 
@@ -133,6 +144,8 @@ def read_word_list(
     lang : str, optional
         The words' language, for its case rules.
     alphabet : {"any", "a-z"}
+    fold : bool
+        Fold accents.
 
     Returns
     -------
@@ -143,7 +156,9 @@ def read_word_list(
     InputError
         Missing file, directory, unreadable or non-UTF-8 file, malformed line, empty list.
     """
-    return parse_word_lines(_read_text(path, "word list"), str(path), lang=lang, alphabet=alphabet)
+    return parse_word_lines(
+        _read_text(path, "word list"), str(path), lang=lang, alphabet=alphabet, fold=fold
+    )
 
 
 @dataclass(frozen=True)
@@ -188,6 +203,7 @@ def lexicon_from_words(
     *,
     lang: str | None = None,
     alphabet: Alphabet = "a-z",
+    fold: bool = False,
 ) -> Lexicon:
     """Build a :class:`Lexicon` from an iterable of words (normalised like :func:`load_lexicon`).
 
@@ -200,6 +216,9 @@ def lexicon_from_words(
         The words' language, for its case rules (see :mod:`cpwords.core.alphabet`).
     alphabet : {"a-z", "any"}
         Which words are kept; the others are counted in ``skipped``.
+    fold : bool
+        Fold accents (:func:`cpwords.core.alphabet.fold_accents`); words that become equal
+        are kept once.
 
     Returns
     -------
@@ -213,7 +232,7 @@ def lexicon_from_words(
     kept: set[str] = set()
     skipped = 0
     for w in words:
-        w = normalize_word(w.strip(), lang)
+        w = normalize_word(w.strip(), lang, fold)
         if not w:
             continue
         if is_word(w, alphabet):
@@ -227,7 +246,12 @@ def lexicon_from_words(
 
 
 def parse_lexicon_text(
-    text: str, source: str = "<text>", *, lang: str | None = None, alphabet: Alphabet = "a-z"
+    text: str,
+    source: str = "<text>",
+    *,
+    lang: str | None = None,
+    alphabet: Alphabet = "a-z",
+    fold: bool = False,
 ) -> Lexicon:
     """Parse dictionary text: plain lists or the Truncate format.
 
@@ -246,11 +270,15 @@ def parse_lexicon_text(
         if not line or line.startswith("#"):
             continue
         entries.append(line.split()[0].replace("*", ""))
-    return lexicon_from_words(entries, source, lang=lang, alphabet=alphabet)
+    return lexicon_from_words(entries, source, lang=lang, alphabet=alphabet, fold=fold)
 
 
 def load_lexicon(
-    path: str | os.PathLike[str], *, lang: str | None = None, alphabet: Alphabet = "a-z"
+    path: str | os.PathLike[str],
+    *,
+    lang: str | None = None,
+    alphabet: Alphabet = "a-z",
+    fold: bool = False,
 ) -> Lexicon:
     """Load a dictionary file (plain list or Truncate ``word freq score`` format).
 
@@ -262,6 +290,8 @@ def load_lexicon(
         The words' language, for its case rules.
     alphabet : {"a-z", "any"}
         Which words are kept (the others are counted in ``Lexicon.skipped``).
+    fold : bool
+        Fold accents (see :func:`lexicon_from_words`).
 
     Returns
     -------
@@ -273,11 +303,18 @@ def load_lexicon(
         Missing, unreadable, non-UTF-8 or empty file.
     """
     return parse_lexicon_text(
-        _read_text(path, "dictionary"), str(path), lang=lang, alphabet=alphabet
+        _read_text(path, "dictionary"), str(path), lang=lang, alphabet=alphabet, fold=fold
     )
 
 
-def parse_lexicon_bytes(data: bytes, path: str | os.PathLike[str]) -> Lexicon:
+def parse_lexicon_bytes(
+    data: bytes,
+    path: str | os.PathLike[str],
+    *,
+    lang: str | None = None,
+    alphabet: Alphabet = "a-z",
+    fold: bool = False,
+) -> Lexicon:
     """:func:`load_lexicon` on bytes already read from ``path`` (read once, e.g. to hash them).
 
     Raises
@@ -285,10 +322,28 @@ def parse_lexicon_bytes(data: bytes, path: str | os.PathLike[str]) -> Lexicon:
     InputError
         Non-UTF-8 or empty dictionary.
     """
-    return parse_lexicon_text(_decode(data, path, "dictionary"), str(path))
+    return parse_lexicon_text(
+        _decode(data, path, "dictionary"), str(path), lang=lang, alphabet=alphabet, fold=fold
+    )
 
 
-def wordfreq_lexicon(n: int, lang: str = "en", alphabet: Alphabet = "a-z") -> list[str]:
+def load_dictionary(
+    path: str | os.PathLike[str], lang: str | None = None, fold: bool = False
+) -> Lexicon:
+    """A user's ``--dict`` file: every puzzle reads it in any alphabet (see
+    :mod:`cpwords.core.alphabet`), with the language's case rules and optional accent folding.
+
+    Raises
+    ------
+    InputError
+        Missing, unreadable, non-UTF-8 or empty file.
+    """
+    return load_lexicon(path, lang=lang, alphabet="any", fold=fold)
+
+
+def wordfreq_lexicon(
+    n: int, lang: str = "en", alphabet: Alphabet = "a-z", fold: bool = False
+) -> list[str]:
     """The ``n`` most frequent words of ``lang`` from the ``wordfreq`` package.
 
     Parameters
@@ -301,6 +356,8 @@ def wordfreq_lexicon(n: int, lang: str = "en", alphabet: Alphabet = "a-z") -> li
     alphabet : {"a-z", "any"}
         Which entries are kept: plain a-z words, or the words of every script (entries with
         digits, apostrophes, hyphens or spaces are dropped either way).
+    fold : bool
+        Fold accents (entries that become equal are kept once, at the first one's rank).
 
     Returns
     -------
@@ -312,22 +369,145 @@ def wordfreq_lexicon(n: int, lang: str = "en", alphabet: Alphabet = "a-z") -> li
     ----------
     R. Speer, *wordfreq* (PyPI), ``top_n_list``.
     """
-    from wordfreq import available_languages, top_n_list
+    from wordfreq import top_n_list
 
     if n <= 0:
         raise InputError(f"the number of words must be positive, got {n}")
-    known = available_languages()
-    if lang not in known:
-        names = ", ".join(sorted(known))
-        raise InputError(f"wordfreq has no word list for {lang!r} (known: {names})")
+    check_lang(lang)
     seen: set[str] = set()
     out = []
     for entry in top_n_list(lang, n):
-        w = normalize_word(entry, lang)
+        w = normalize_word(entry, lang, fold)
         if w not in seen and is_word(w, alphabet):
             seen.add(w)
             out.append(w)
     return out
+
+
+def known_languages() -> list[str]:
+    """The language codes that have a built-in word list (wordfreq's), sorted."""
+    from wordfreq import available_languages
+
+    return sorted(available_languages())
+
+
+def check_lang(lang: str) -> str:
+    """``lang`` when it names a language with a built-in word list.
+
+    Raises
+    ------
+    InputError
+        An unknown code, in one line listing the known ones.
+
+    Examples
+    --------
+    >>> check_lang("fr")
+    'fr'
+    """
+    known = known_languages()
+    if lang not in known:
+        raise InputError(f"no word list for language {lang!r} (known: {', '.join(known)})")
+    return lang
+
+
+#: Every entry of a wordfreq list (its largest lists hold about 700,000).
+WHOLE_LIST = 10**7
+
+
+def language_words(lang: str = "en", n: int = WHOLE_LIST, fold: bool = False) -> list[str]:
+    """wordfreq's ``n`` most frequent entries of ``lang`` that are words, most frequent first.
+
+    English keeps the words of the letters a-z (as before the other languages came). Other
+    languages keep the words of any letters written in the list's main scripts
+    (:func:`cpwords.core.alphabet.main_scripts` of the 100,000 most frequent words), so
+    foreign brand names in another script (Latin words in the Russian list) are left out.
+
+    Parameters
+    ----------
+    lang : str
+        ISO 639-1 code (:func:`known_languages`).
+    n : int
+        How many of the most frequent entries to read (default: the whole list).
+    fold : bool
+        Fold accents (:func:`cpwords.core.alphabet.fold_accents`).
+
+    Returns
+    -------
+    list of str
+        Normalised words, each once.
+
+    Raises
+    ------
+    InputError
+        Unknown language or ``n < 1``.
+
+    References
+    ----------
+    R. Speer, *wordfreq* (PyPI), ``top_n_list``.
+    """
+    from cpwords.core.alphabet import main_scripts, script_of
+
+    if lang == "en":
+        return wordfreq_lexicon(n, lang, "a-z", fold)
+    words = wordfreq_lexicon(n, lang, "any", fold)
+    scripts = main_scripts(words[:100_000])
+    return [w for w in words if all(script_of(ch) in scripts for ch in w)]
+
+
+@lru_cache(maxsize=8)
+def language_lexicon(lang: str = "en", n: int = WHOLE_LIST, fold: bool = False) -> Lexicon:
+    """The built-in lexicon of a language: :func:`language_words` as a :class:`Lexicon`.
+
+    Parameters
+    ----------
+    lang : str
+        ISO 639-1 code (:func:`known_languages`).
+    n : int
+        How many of the most frequent entries to read (default: the whole list).
+    fold : bool
+        Fold accents.
+
+    Returns
+    -------
+    Lexicon
+        Named ``wordfreq top N (lang)`` or ``wordfreq (lang)`` for the whole list, with
+        ``, accents folded`` when ``fold``.
+
+    Raises
+    ------
+    InputError
+        Unknown language or ``n < 1``.
+    """
+    kept = language_words(lang, n, fold)
+    size = "" if n >= WHOLE_LIST else f" top {n:,}"
+    name = f"wordfreq{size} ({lang}{', accents folded' if fold else ''})"
+    if not kept:
+        raise InputError(f"{name}: the lexicon has no words")
+    return Lexicon(tuple(sorted(set(kept))), name)
+
+
+def letter_frequencies(words: Iterable[str]) -> dict[str, float]:
+    """The share of each letter among all letters of ``words`` (values sum to 1).
+
+    Examples
+    --------
+    >>> letter_frequencies(["aab", "b"])
+    {'a': 0.5, 'b': 0.5}
+    """
+    counts: dict[str, int] = {}
+    for w in words:
+        for ch in w:
+            counts[ch] = counts.get(ch, 0) + 1
+    total = sum(counts.values())
+    return {ch: k / total for ch, k in sorted(counts.items())}
+
+
+def lexicon_letters(words: Iterable[str]) -> frozenset[str]:
+    """Every letter of ``words`` (the lexicon's alphabet)."""
+    out: set[str] = set()
+    for w in words:
+        out.update(w)
+    return frozenset(out)
 
 
 def shared_data_dir() -> Path | None:
@@ -387,23 +567,31 @@ def english_words_lexicon(source: str = "web2") -> Lexicon:
     return lexicon_from_words(words, f"english-words:{source}")
 
 
-@lru_cache(maxsize=1)
-def _frequencies() -> dict[str, float]:
+@lru_cache(maxsize=4)
+def _frequencies(lang: str = "en") -> dict[str, float]:
     from wordfreq import get_frequency_dict
 
-    return get_frequency_dict("en")
+    table = get_frequency_dict(lang)
+    if lang == "en":
+        return table
+    out: dict[str, float] = {}  # the keys as cpwords normalises words (NFC, the case rules)
+    for w, f in table.items():
+        key = normalize_word(w, lang)
+        out[key] = out.get(key, 0.0) + f
+    return out
 
 
-def zipf(word: str) -> float:
-    """wordfreq's Zipf frequency of a lower-case a-z word (0 when unknown).
+def zipf(word: str, lang: str = "en") -> float:
+    """wordfreq's Zipf frequency of a normalised word of ``lang`` (0 when unknown).
 
-    Equal to ``wordfreq.zipf_frequency(word, "en")`` on such words (log10 of occurrences per
-    10**9 words, rounded to 2 decimals), read from one cached frequency table.
+    Equal to ``wordfreq.zipf_frequency(word, "en")`` on lower-case a-z words (log10 of
+    occurrences per 10**9 words, rounded to 2 decimals), read from one cached frequency table
+    per language (its keys normalised like every word, see :mod:`cpwords.core.alphabet`).
 
     Examples
     --------
     >>> zipf("the") > 7 > zipf("highbrow") > 0 == zipf("qzxj")
     True
     """
-    f = _frequencies().get(word, 0.0)
+    f = _frequencies(lang).get(word, 0.0)
     return round(math.log10(f) + 9, 2) if f > 0 else 0.0

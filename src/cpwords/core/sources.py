@@ -14,7 +14,9 @@ from pathlib import Path
 
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import (
+    WHOLE_LIST,
     english_words_lexicon,
+    language_lexicon,
     load_lexicon,
     shared_data_dir,
     wordfreq_lexicon,
@@ -62,7 +64,9 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
         the english-words package), ``wordfreq:N`` (the N most frequent English words, a-z),
         ``wordfreq:LANG:N`` (the N most frequent entries of wordfreq's list for ``LANG``, words
         of any alphabet, e.g. ``wordfreq:de:1000000``; ``wordfreq:de+fr:N`` is the union of
-        several languages' lists), or a path (``shared:`` prefix allowed).
+        several languages' lists), ``lang:LANG`` or ``lang:LANG:N`` (what ``--lang LANG``
+        reads: :func:`cpwords.core.lexicon.language_lexicon`, the whole list or its N most
+        frequent entries, in the list's own scripts), or a path (``shared:`` prefix allowed).
     base_dir : str
         Folder that relative paths are resolved against.
 
@@ -86,6 +90,12 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
         for lang in parts[1].split("+"):
             words.update(wordfreq_lexicon(n, lang, alphabet="any"))
         return tuple(sorted(words))
+    if name.startswith("lang:"):
+        parts = name.split(":")
+        if len(parts) not in (2, 3) or not parts[1] or (len(parts) == 3 and not parts[2].isdigit()):
+            raise InputError(f"lexicon {name!r}: expected lang:LANG or lang:LANG:N")
+        n = int(parts[2]) if len(parts) == 3 else WHOLE_LIST
+        return language_lexicon(parts[1], n).words
     if name == "web2":  # Webster's 2nd, shipped by the english-words package
         return tuple(sorted(set(english_words_lexicon("web2").words)))
     if name in NAMED_LEXICONS:

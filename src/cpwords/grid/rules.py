@@ -31,9 +31,23 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cpwords.core.alphabet import is_letter, normalize_word
 from cpwords.core.errors import InputError, excerpt
 
-_TOKEN = re.compile(r"[a-z]+")
+_AZ_TOKEN = re.compile(r"[a-z]+")
+
+
+class _Token:
+    """A token is one or more letters of any script (:mod:`cpwords.core.alphabet`)."""
+
+    @staticmethod
+    def fullmatch(tok: str) -> bool:
+        if _AZ_TOKEN.fullmatch(tok):
+            return True
+        return bool(tok) and all(is_letter(ch) for ch in tok)
+
+
+_TOKEN = _Token()
 _SLOT = re.compile(r"[A-Za-z0-9_]+")
 
 #: Accepted ranges of the cutting options (letters).
@@ -344,6 +358,8 @@ class GridTokens:
         The cutting rule (letters).
     source : str
         Where the words came from.
+    lang : str
+        The words' language (ISO 639-1), for their Zipf frequencies in a difficulty.
     """
 
     words: tuple[str, ...]
@@ -351,6 +367,7 @@ class GridTokens:
     suffix_length: int
     min_prefix: int
     source: str = "<words>"
+    lang: str = "en"
 
     @property
     def prefixes(self) -> tuple[str, ...]:
@@ -374,7 +391,8 @@ def validate_cut_options(suffix_length: int, min_prefix: int) -> None:
 
 
 def drop_plurals(words: Iterable[str]) -> list[str]:
-    """Drop every word ``w`` ending in ``s`` whose ``w[:-1]`` is also in the list (the seed's rule).
+    """Drop every word ``w`` ending in ``s`` whose ``w[:-1]`` is also in the list (the seed's
+    rule, for English; other languages keep their words).
 
     Order is kept and duplicates are removed.
 
@@ -394,14 +412,16 @@ def cut_words(
     min_prefix: int = DEFAULT_MIN_PREFIX,
     source: str = "<words>",
     plurals: bool = False,
+    lang: str = "en",
+    fold: bool = False,
 ) -> GridTokens:
     """Cut every word once: suffix = last ``suffix_length`` letters, prefix = the rest.
 
     Parameters
     ----------
     words : iterable of str
-        Words of the letters a-z, in any case (lower-cased, as on the command line); others
-        raise.
+        Words of letters of any script, in any case (normalised: NFC, lower case with the
+        rules of ``lang``, see :mod:`cpwords.core.alphabet`); others raise.
     suffix_length : int
         Letters of a suffix token (1..8).
     min_prefix : int
@@ -409,7 +429,12 @@ def cut_words(
     source : str
         Name for messages.
     plurals : bool
-        Keep plural forms; by default they are dropped with :func:`drop_plurals`.
+        Keep plural forms; by default English plurals are dropped with :func:`drop_plurals`
+        (other languages keep every word: the rule is English).
+    lang : str
+        ISO 639-1 code of the words.
+    fold : bool
+        Fold accents (words that become equal are kept once).
 
     Returns
     -------
@@ -418,7 +443,7 @@ def cut_words(
     Raises
     ------
     InputError
-        Options out of range, a non a-z word, or no word long enough (an empty lexicon).
+        Options out of range, an entry that is not a word, or no word long enough.
 
     Examples
     --------
@@ -427,11 +452,11 @@ def cut_words(
     (('hel', 'lo'), ('jel', 'lo'))
     """
     validate_cut_options(suffix_length, min_prefix)
-    ws = list(dict.fromkeys(w.lower() for w in words))
+    ws = list(dict.fromkeys(normalize_word(w, lang, fold) for w in words))
     for w in ws:
         if not _TOKEN.fullmatch(w):
-            raise InputError(f"{source}: {excerpt(w)!r} is not a word of the letters a-z")
-    if not plurals:
+            raise InputError(f"{source}: {excerpt(w)!r} is not a word (letters only)")
+    if not plurals and lang == "en":
         ws = drop_plurals(ws)
     pairs = sorted(
         {
@@ -445,7 +470,7 @@ def cut_words(
             f"{source}: the lexicon is empty (no word has at least "
             f"{suffix_length + min_prefix} letters)"
         )
-    return GridTokens(tuple(ws), tuple(pairs), suffix_length, min_prefix, source)
+    return GridTokens(tuple(ws), tuple(pairs), suffix_length, min_prefix, source, lang)
 
 
 def wordfreq_tokens(
@@ -453,21 +478,29 @@ def wordfreq_tokens(
     suffix_length: int = DEFAULT_SUFFIX_LENGTH,
     min_prefix: int = DEFAULT_MIN_PREFIX,
     plurals: bool = False,
+    lang: str = "en",
+    fold: bool = False,
 ) -> GridTokens:
-    """Tokens of the ``top`` most common English words (``wordfreq.top_n_list("en", top)``).
+    """Tokens of the ``top`` most common words of ``lang`` (``wordfreq.top_n_list(lang, top)``).
 
-    Non a-z entries are dropped, then plural forms (see :func:`drop_plurals`) unless ``plurals``.
+    English keeps its a-z entries, then drops plural forms (see :func:`drop_plurals`) unless
+    ``plurals``; other languages keep the words of their main scripts
+    (:func:`cpwords.core.lexicon.language_words`).
 
     Raises
     ------
     InputError
-        ``top`` not positive, cutting options out of range, or no word long enough.
+        ``top`` not positive, cutting options out of range, no word long enough, unknown
+        language.
     """
-    from cpwords.core.lexicon import wordfreq_lexicon
+    from cpwords.core.lexicon import language_words
 
     validate_cut_options(suffix_length, min_prefix)
-    words = wordfreq_lexicon(top)
-    return cut_words(words, suffix_length, min_prefix, f"wordfreq top {top}", plurals)
+    words = language_words(lang, top, fold)
+    name = f"wordfreq top {top}"
+    if lang != "en" or fold:
+        name += f" ({lang}{', accents folded' if fold else ''})"
+    return cut_words(words, suffix_length, min_prefix, name, plurals, lang)
 
 
 # --------------------------------------------------------------------------------------------
@@ -513,8 +546,8 @@ def grid_problems(
     >>> grid_problems(b, {"s": "lo", "p": "hel", "q": "hel"}, ["hello"])
     ['prefix token hel is on 2 slots', 'word hello appears 2 times']
     """
-    lex = {w.lower() for w in words}  # case does not matter, as on the command line
-    fill = {v: t.lower() for v, t in fill.items()}
+    lex = {normalize_word(w) for w in words}  # case does not matter, as on the command line
+    fill = {v: normalize_word(t) for v, t in fill.items()}
     out: list[str] = []
     kinds = board.kinds
     for v in fill:
@@ -527,7 +560,7 @@ def grid_problems(
                 out.append(f"slot {v} is empty")
             continue
         if not _TOKEN.fullmatch(tok):
-            out.append(f"slot {v}: {tok!r} is not an a-z token")
+            out.append(f"slot {v}: {tok!r} is not a token of letters")
         elif kinds[v] == "suffix" and len(tok) != suffix_length:
             out.append(f"suffix slot {v}: {tok!r} does not have {suffix_length} letters")
         elif kinds[v] == "prefix" and len(tok) < min_prefix:
@@ -560,13 +593,16 @@ def is_valid_grid(
     return not grid_problems(board, fill, words, suffix_length, min_prefix)
 
 
-def parse_fill(text: str, source: str = "<fill>") -> dict[str, str]:
+def parse_fill(
+    text: str, source: str = "<fill>", lang: str | None = None, fold: bool = False
+) -> dict[str, str]:
     """Parse a (partial) filled board: a JSON object slot -> token, or ``slot=token,...``.
 
     Raises
     ------
     InputError
-        When the text is neither form, or a token is not lower-case a-z.
+        When the text is neither form, or a token is not letters (tokens are normalised with
+        the rules of ``lang``, accents folded when ``fold``).
 
     Examples
     --------
@@ -595,22 +631,30 @@ def parse_fill(text: str, source: str = "<fill>") -> dict[str, str]:
             items.append((k.strip(), v.strip()))
     fill: dict[str, str] = {}
     for k, v in items:
-        tok = v.lower()
+        tok = normalize_word(v, lang, fold)
         if not _TOKEN.fullmatch(tok):
-            raise InputError(f"{source}: token {excerpt(v)!r} of slot {excerpt(k)!r} is not a-z")
+            raise InputError(
+                f"{source}: token {excerpt(v)!r} of slot {excerpt(k)!r} is not letters"
+            )
         fill[k] = tok
     return fill
 
 
-def parse_suffixes(text: str, board: Board) -> tuple[str, ...]:
+def parse_suffixes(
+    text: str, board: Board, lang: str | None = None, fold: bool = False
+) -> tuple[str, ...]:
     """Parse ``"er,al,ly,on"`` into one suffix token per suffix slot, in the board's order.
 
     Raises
     ------
     InputError
-        Wrong number of tokens or a token that is not a-z.
+        Wrong number of tokens or a token that is not letters.
     """
-    toks = tuple(t.strip().lower() for t in re.split(r"[,\s]+", text.strip()) if t.strip())
+    toks = tuple(
+        normalize_word(t.strip(), lang, fold)
+        for t in re.split(r"[,\s]+", text.strip())
+        if t.strip()
+    )
     k = len(board.suffix_slots)
     if len(toks) != k:
         raise InputError(
@@ -618,7 +662,7 @@ def parse_suffixes(text: str, board: Board) -> tuple[str, ...]:
         )
     for t in toks:
         if not _TOKEN.fullmatch(t):
-            raise InputError(f"suffix {excerpt(t)!r} is not a-z")
+            raise InputError(f"suffix {excerpt(t)!r} is not letters")
     return toks
 
 

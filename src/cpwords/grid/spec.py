@@ -60,7 +60,8 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> GridCase:
     """Build a :class:`GridCase` from one instance table."""
     if "top" not in spec or not isinstance(spec["top"], int):
         raise InputError("a grid instance needs an integer 'top' (most frequent words)")
-    kwargs = {k: spec[k] for k in ("suffix_length", "min_prefix", "plurals") if k in spec}
+    keys = ("suffix_length", "min_prefix", "plurals", "lang", "fold")
+    kwargs = {k: spec[k] for k in keys if k in spec}
     tokens = wordfreq_tokens(int(spec["top"]), **kwargs)
     board = (
         load_board(resolve_path(str(spec["board"]), base_dir))
@@ -174,6 +175,6 @@ SPEC = PuzzleSpec(
     size=lambda case: len(case.tokens.words),
     solution_json=solution_json,
     size_label="lexicon words",
-    spec_keys=frozenset({"top", "suffix_length", "min_prefix", "plurals", "board"}),
+    spec_keys=frozenset({"top", "suffix_length", "min_prefix", "plurals", "board", "lang", "fold"}),
     objective_label="suffix classes with a full board",
 )

@@ -23,6 +23,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from cpwords.core.alphabet import is_letter, normalize_word
 from cpwords.core.errors import InputError
 
 #: The shape of the newspaper's puzzle: 4 sides of 3 letters.
@@ -46,15 +47,16 @@ class LetterBox:
     Parameters
     ----------
     sides : tuple of str
-        The letters of each side, lower-case a-z. The newspaper's shape is 4 sides of 3
+        The letters of each side, normalised (NFC, lower case: see
+        :mod:`cpwords.core.alphabet`), in any script. The newspaper's shape is 4 sides of 3
         letters (see :func:`parse_box`, which enforces it by default); this type accepts any
         shape of at least 2 non-empty sides with at most ``MAX_LETTERS`` distinct letters.
 
     Raises
     ------
     InputError
-        Fewer than 2 sides, an empty side, a character outside a-z, a letter on two sides or
-        twice on one side, more than ``MAX_LETTERS`` letters.
+        Fewer than 2 sides, an empty side, a character that is not a letter, a letter on two
+        sides or twice on one side, more than ``MAX_LETTERS`` letters.
 
     Examples
     --------
@@ -75,8 +77,8 @@ class LetterBox:
             if not isinstance(side, str) or not side:
                 raise InputError(f"side {i} is empty")
             for ch in side:
-                if not ("a" <= ch <= "z"):
-                    raise InputError(f"side {i} {side!r}: {ch!r} is not a letter a-z")
+                if not ("a" <= ch <= "z" or is_letter(ch)):
+                    raise InputError(f"side {i} {side!r}: {ch!r} is not a letter")
                 if ch in seen:
                     where = (
                         f"twice on side {i}" if seen[ch] == i else f"on sides {seen[ch]} and {i}"
@@ -110,17 +112,27 @@ class LetterBox:
         return "-".join(self.sides)
 
 
-def parse_box(spec: str | Sequence[str], shape: tuple[int, int] | None = NYT_SHAPE) -> LetterBox:
+def parse_box(
+    spec: str | Sequence[str],
+    shape: tuple[int, int] | None = NYT_SHAPE,
+    lang: str | None = None,
+    fold: bool = False,
+) -> LetterBox:
     """Parse a box from ``"abc-def-ghi-jkl"`` or from a sequence of side strings.
 
     Parameters
     ----------
     spec : str or sequence of str
         One string whose sides are separated by ``-``, ``,``, ``/``, ``|`` or spaces, or one
-        string per side (a sequence of one string is split like a string). Case is ignored.
+        string per side (a sequence of one string is split like a string). Case is ignored;
+        NFC and NFD are the same box.
     shape : (int, int) or None
         Required (number of sides, letters per side); None accepts any shape
         :class:`LetterBox` accepts.
+    lang : str, optional
+        ISO 639-1 code, for its case rules (``"tr"``: ``I`` is ``ı``).
+    fold : bool
+        Fold accents (``é`` -> ``e``); a box that then holds a letter twice is refused.
 
     Returns
     -------
@@ -137,15 +149,17 @@ def parse_box(spec: str | Sequence[str], shape: tuple[int, int] | None = NYT_SHA
     ('lua', 'sgc', 'yhk', 'zop')
     >>> parse_box(["lua", "sgc", "yhk", "zop"]) == parse_box("lua sgc yhk zop")
     True
+    >>> parse_box("ÉRA-TLO-SNI-CUÈ").sides
+    ('éra', 'tlo', 'sni', 'cuè')
     """
     if isinstance(spec, str):
         parts = [p for p in _SEPARATORS.split(spec.strip()) if p]
     else:
         spec = list(spec)
         if len(spec) == 1:
-            return parse_box(spec[0], shape)
+            return parse_box(spec[0], shape, lang, fold)
         parts = [str(p).strip() for p in spec]
-    parts = [p.lower() for p in parts]
+    parts = [normalize_word(p, lang, fold) for p in parts]
     if not parts:
         raise InputError("the box is empty; give sides like abc-def-ghi-jkl")
     if shape is not None:
@@ -236,7 +250,7 @@ def letterboxed_problems(
     ['letters never used: f, g, h, j, l']
     """
     problems: list[str] = []
-    words = [w.strip().lower() for w in words]
+    words = [normalize_word(w.strip()) for w in words]
     if not words:
         return ["the solution has no words"]
     for w in words:
@@ -268,11 +282,14 @@ def is_valid_letterboxed(
     return not letterboxed_problems(box, words, lexicon)
 
 
-def split_solution(text: str | Iterable[str]) -> list[str]:
-    """Split a proposed solution ``"WORD WORD"`` (spaces, commas or dashes) into words."""
+def split_solution(
+    text: str | Iterable[str], lang: str | None = None, fold: bool = False
+) -> list[str]:
+    """Split a proposed solution ``"WORD WORD"`` (spaces, commas or dashes) into normalised
+    words (NFC, lower case with the rules of ``lang``, accents folded when ``fold``)."""
     if isinstance(text, str):
-        return [w.lower() for w in _SEPARATORS.split(text.strip()) if w]
-    return [w.strip().lower() for w in text if w.strip()]
+        return [normalize_word(w, lang, fold) for w in _SEPARATORS.split(text.strip()) if w]
+    return [normalize_word(w.strip(), lang, fold) for w in text if w.strip()]
 
 
 def brute_force_short_solutions(
@@ -309,7 +326,7 @@ def brute_force_short_solutions(
     >>> brute_force_short_solutions(box, ["bechfag", "gjdkil", "bead", "dhl", "gila"])
     ([], [('bechfag', 'gjdkil')])
     """
-    only_box = re.compile(f"[{box.letters}]{{3,}}").fullmatch
+    only_box = re.compile(f"[{re.escape(box.letters)}]{{3,}}").fullmatch
     side = box.side_of
     playable = sorted(
         {w for w in words if only_box(w) and all(side[a] != side[b] for a, b in pairwise(w))}

@@ -20,30 +20,35 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from cpwords.core.alphabet import TURKIC, is_letter, normalize_word
 from cpwords.core.errors import CheckError, InputError
 
 _LETTERS = re.compile(r"[a-z]+")
 
 
-def parse_letters(letters: str) -> str:
-    """Normalise a bag of letters: strip, lower-case, and require a-z only.
+def parse_letters(letters: str, lang: str | None = None, fold: bool = False) -> str:
+    """Normalise a bag of letters: strip, NFC, lower-case (the rules of ``lang``), accents
+    folded when ``fold``, and require letters (of any script: :mod:`cpwords.core.alphabet`).
 
     Raises
     ------
     InputError
-        When the bag is empty or holds anything but the letters a-z.
+        When the bag is empty or holds anything but letters.
 
     Examples
     --------
-    >>> parse_letters(" OvrK ")
-    'ovrk'
+    >>> parse_letters(" OvrK "), parse_letters("ÇAĞRI", "tr"), parse_letters("Éte", fold=True)
+    ('ovrk', 'çağrı', 'ete')
     """
     bag = letters.strip().lower()
+    if bag and _LETTERS.fullmatch(bag) and lang not in TURKIC:
+        return bag
+    bag = normalize_word(letters.strip(), lang, fold)
     if not bag:
         raise InputError("the bag of letters is empty")
-    if not _LETTERS.fullmatch(bag):
-        bad = sorted({ch for ch in bag if not ("a" <= ch <= "z")})
-        raise InputError(f"letters must be a-z only; got {''.join(bad)!r} in {letters!r}")
+    bad = sorted({ch for ch in bag if not is_letter(ch)})
+    if bad:
+        raise InputError(f"letters must be letters only; got {''.join(bad)!r} in {letters!r}")
     return bag
 
 
@@ -107,7 +112,7 @@ def spellable_count(words: Iterable[str], letters: str, min_length: int = 1) -> 
     words : iterable of str
         The dictionary.
     letters : str
-        The bag, a-z (a letter given twice may be used twice).
+        The bag, normalised (a letter given twice may be used twice).
     min_length : int
         Shortest word counted, in letters.
 
@@ -158,7 +163,7 @@ class LetterpressBoard:
     Attributes
     ----------
     letters : str
-        ``rows * cols`` letters a-z.
+        ``rows * cols`` letters (NFC code points, any script).
     owners : tuple of int
         ``ME`` (1), ``NEUTRAL`` (0) or ``OPPONENT`` (-1) per tile.
     rows, cols : int
@@ -189,7 +194,14 @@ class LetterpressBoard:
         return out
 
 
-def parse_board(letters: str, colours: str, rows: int = 5, cols: int = 5) -> LetterpressBoard:
+def parse_board(
+    letters: str,
+    colours: str,
+    rows: int = 5,
+    cols: int = 5,
+    lang: str | None = None,
+    fold: bool = False,
+) -> LetterpressBoard:
     """Read a board from its letters and its colours, row-major (``/`` and spaces ignored).
 
     Colours: ``b`` or ``m`` = mine (blue, the player to move), ``r`` or ``o`` = the opponent's
@@ -198,7 +210,9 @@ def parse_board(letters: str, colours: str, rows: int = 5, cols: int = 5) -> Let
     Raises
     ------
     InputError
-        Letters outside a-z, unknown colour codes, or the wrong number of tiles.
+        A character that is not a letter, unknown colour codes, or the wrong number of tiles.
+        Letters are NFC code points of any script, lower-cased with the rules of ``lang``,
+        accents folded when ``fold`` (see :mod:`cpwords.core.alphabet`).
 
     Examples
     --------
@@ -206,10 +220,10 @@ def parse_board(letters: str, colours: str, rows: int = 5, cols: int = 5) -> Let
     >>> b.owners[:3], b.owners[-1]
     ((1, 1, 0), -1)
     """
-    clean_letters = "".join(letters.split()).replace("/", "").lower()
+    clean_letters = normalize_word("".join(letters.split()).replace("/", ""), lang, fold)
     clean_colours = "".join(colours.split()).replace("/", "").lower()
-    if not _LETTERS.fullmatch(clean_letters or "-"):
-        raise InputError(f"board letters must be a-z only, got {letters!r}")
+    if not clean_letters or not all(is_letter(ch) for ch in clean_letters):
+        raise InputError(f"board letters must be letters only, got {letters!r}")
     bad = sorted({ch for ch in clean_colours if ch not in _OWNER_CODES})
     if bad:
         raise InputError(

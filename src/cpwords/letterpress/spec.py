@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cpwords.core.alphabet import foreign_letters
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult, Status
@@ -41,10 +42,10 @@ class LetterpressQuery:
     lexicon : Lexicon or None
         The dictionary (None when ``index`` is given).
     letters : str
-        The bag, a-z.
+        The bag, normalised (letters of any script).
     index : LetterpressIndex, optional
         A built (or cached) index of the dictionary; the ``index`` method uses it as is,
-        otherwise it builds one from ``lexicon`` inside the timed call.
+        otherwise it builds one from ``lexicon`` once per case (the query alone is timed).
     min_length : int
         Shortest word to list (``index`` only).
     limit : int, optional
@@ -69,11 +70,16 @@ class LetterpressQuery:
         return frozenset(self.lexicon.as_set())
 
     @functools.cached_property
+    def built_index(self) -> LetterpressIndex:
+        """``index``, or one built from ``lexicon`` once (repeats of a query reuse it)."""
+        return self.index or build_letterpress_index(self.word_list.words)
+
+    @functools.cached_property
     def word_list(self) -> Lexicon:
         """The dictionary as a :class:`~cpwords.core.lexicon.Lexicon` (for the seed's methods)."""
         if self.lexicon is not None:
             return self.lexicon
-        return lexicon_from_words(sorted(self.dictionary), "<index>")
+        return lexicon_from_words(sorted(self.dictionary), "<index>", alphabet="any")
 
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> LetterpressQuery:
@@ -81,7 +87,7 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> LetterpressQuery:
     if "lexicon" not in spec or "letters" not in spec:
         raise InputError("a letterpress instance needs a 'lexicon' and 'letters'")
     name = str(spec["lexicon"])
-    lexicon = lexicon_from_words(lexicon_words(name, str(base_dir)), name)
+    lexicon = lexicon_from_words(lexicon_words(name, str(base_dir)), name, alphabet="any")
     return LetterpressQuery(lexicon, parse_letters(str(spec["letters"])))
 
 
@@ -100,8 +106,8 @@ def run(
     ``naive``: the seed's trie and frequency-map scan (whole listings only).
     """
     no_params("letterpress", params)
-    if method == "index":
-        index = query.index or build_letterpress_index(query.word_list.words)
+    if method == "index":  # the query alone is timed; the index is built once per case
+        index = query.built_index
         return query_letterpress_index(
             query.letters, index, query.min_length, query.limit, query.longest_first
         )
@@ -161,6 +167,8 @@ def find_letterpress_words(
     limit: int | None = None,
     longest_first: bool = False,
     use_cache: bool = True,
+    lang: str = "en",
+    fold: bool = False,
 ) -> SolveResult:
     """Every dictionary word that a bag of letters can spell, verified.
 
@@ -170,7 +178,7 @@ def find_letterpress_words(
     Parameters
     ----------
     letters : str
-        The bag (about 25 letters a-z; a letter given twice may be used twice).
+        The bag (about 25 letters of any script; a letter given twice may be used twice).
     dictionary : path, Lexicon, iterable of str, LetterpressIndex, or None
         See :func:`cpwords.letterpress.models.index.load_letterpress_index`; an index is used as is.
     min_length : int
@@ -181,6 +189,11 @@ def find_letterpress_words(
         Longest words first (default: shortest first; ties alphabetical).
     use_cache : bool
         Use the on-disk index cache.
+    lang : str
+        ISO 639-1 code: the default word list and the case rules of the bag and the
+        dictionary (see :mod:`cpwords.core.alphabet`).
+    fold : bool
+        Fold accents in the bag and the dictionary.
 
     Returns
     -------
@@ -193,7 +206,8 @@ def find_letterpress_words(
     Raises
     ------
     InputError
-        Letters outside a-z or empty; ``min_length < 1``; ``limit < 0``; bad dictionary.
+        A character that is not a letter, a letter of a script the dictionary does not write,
+        or an empty bag; ``min_length < 1``; ``limit < 0``; bad dictionary; unknown language.
     CheckError
         The listing fails the independent checker (a bug).
 
@@ -203,13 +217,16 @@ def find_letterpress_words(
     >>> r.solution, r.objective, r.verified
     (['a', 'act', 'cat', 'taco', 'coats'], 5.0, True)
     """
-    letters = parse_letters(letters)
+    letters = parse_letters(letters, lang, fold)
     t0 = time.perf_counter()
     if isinstance(dictionary, LetterpressIndex):
         index = dictionary
     else:
-        index = load_letterpress_index(dictionary, use_cache=use_cache)
+        index = load_letterpress_index(dictionary, use_cache=use_cache, lang=lang, fold=fold)
     index_seconds = time.perf_counter() - t0
+    problem = foreign_letters(letters, index.letters, index.source)
+    if problem is not None:
+        raise InputError(problem)
     query = LetterpressQuery(None, letters, index, min_length, limit, longest_first)
     res = solve(SPEC, query, "index")
     return dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})

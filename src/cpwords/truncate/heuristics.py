@@ -2,8 +2,9 @@
 
 G. Hogg-Blake, "Longest valid Truncate sequence - algorithm comparison" (2024), compares:
 
-* **extend** (the author's): from every word, try adding each of the 26 letters on both sides
-  (52 candidates), recurse into every candidate that is a word, keep the longest path;
+* **extend** (the author's): from every word, try adding each letter on both sides (a-z: 52
+  candidates; other alphabets: the lexicon's letters too), recurse into every candidate that
+  is a word, keep the longest path;
 * **shrink** (his brother's, an order of magnitude faster): from every word, remove its first or
   its last letter while the result is a word, recursing into both, to find the longest descent
   to a root; keep the longest over all words.
@@ -27,7 +28,15 @@ _LETTERS = string.ascii_lowercase
 
 
 def _word_list(words: Lexicon | Iterable[str]) -> tuple[str, ...]:
-    return words.words if isinstance(words, Lexicon) else lexicon_from_words(words).words
+    if isinstance(words, Lexicon):
+        return words.words
+    return lexicon_from_words(words, alphabet="any").words
+
+
+def _letters(words: Iterable[str]) -> str:
+    """The letters to try: a-z (in that order, as the seed) then the lexicon's others."""
+    extra = sorted({ch for w in words for ch in w} - set(_LETTERS))
+    return _LETTERS + "".join(extra)
 
 
 def _result(best: list[str], t0: float, method: str, n: int) -> SolveResult:
@@ -66,11 +75,12 @@ def extend_search(words: Lexicon | Iterable[str]) -> SolveResult:
     t0 = time.perf_counter()
     ws = _word_list(words)
     valid = frozenset(ws)
+    letters = _LETTERS if all(w.isascii() for w in ws) else _letters(ws)
 
     def longest_from(path: list[str]) -> list[str]:
         head = path[-1]
         best = path
-        for ch in _LETTERS:
+        for ch in letters:
             for ext in (ch + head, head + ch):
                 if ext in valid:
                     cand = longest_from([*path, ext])

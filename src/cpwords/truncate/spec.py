@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from cpwords.core.alphabet import normalize_word
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult
@@ -39,9 +40,9 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> Lexicon | Truncate
     name = str(spec["lexicon"])
     if "n" in spec:
         words = sample_words(name, int(spec["n"]), int(spec.get("seed", 0)), base_dir)
-        lexicon = lexicon_from_words(words, f"{name} sample n={spec['n']}")
+        lexicon = lexicon_from_words(words, f"{name} sample n={spec['n']}", alphabet="any")
     else:
-        lexicon = lexicon_from_words(lexicon_words(name, str(base_dir)), name)
+        lexicon = lexicon_from_words(lexicon_words(name, str(base_dir)), name, alphabet="any")
     if spec.get("prebuilt", False):
         return truncate_dag(lexicon)
     return lexicon
@@ -106,6 +107,8 @@ def solve_truncate(
     all_sequences: bool = False,
     max_sequences: int | None = None,
     time_limit: float | None = None,
+    lang: str | None = None,
+    fold: bool = False,
 ) -> SolveResult:
     """Find a longest Truncate sequence, count them, prove it longest, and verify it.
 
@@ -113,7 +116,9 @@ def solve_truncate(
     (:func:`cpwords.truncate.models.dp.truncate_dp`); the parameters and the result are that
     function's, and ``verified`` is True once the independent checker of
     :mod:`cpwords.truncate.rules` accepted the sequence, the restrictions, the count and
-    every listed sequence.
+    every listed sequence. ``lang`` (ISO 639-1, for its case rules) and ``fold`` (fold
+    accents) normalise ``starting``, ``ending`` and a plain word list (see
+    :mod:`cpwords.core.alphabet`); words of any alphabet are read.
 
     Raises
     ------
@@ -129,7 +134,11 @@ def solve_truncate(
     ('OPTIMAL', 5.0, ('a', 'la', 'lap', 'clap', 'claps'), 3, True)
     """
     if not isinstance(words, (Lexicon, TruncateDag)):
-        words = lexicon_from_words(words, "<words>")
+        words = lexicon_from_words(words, "<words>", lang=lang, alphabet="any", fold=fold)
+    if starting is not None:
+        starting = normalize_word(starting.strip(), lang, fold)
+    if ending is not None:
+        ending = normalize_word(ending.strip(), lang, fold)
     params: dict[str, Any] = {
         "starting": starting, "ending": ending, "all_sequences": all_sequences,
         "max_sequences": max_sequences,

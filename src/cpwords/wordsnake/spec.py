@@ -492,7 +492,12 @@ def builtin_instance(cyclic: bool = False, proper: bool = False) -> WordsnakeIns
 
 
 def load_instance(
-    path: str, cyclic: bool = False, proper: bool = False, *, lang: str | None = None
+    path: str,
+    cyclic: bool = False,
+    proper: bool = False,
+    *,
+    lang: str | None = None,
+    fold: bool = False,
 ) -> WordsnakeInstance:
     """Read a Wordsnake instance from a word-list file, in any alphabet.
 
@@ -504,6 +509,8 @@ def load_instance(
         The variant.
     lang : str, optional
         The words' language, for its case rules (``"tr"``: dotted and dotless i).
+    fold : bool
+        Fold accents (``é`` -> ``e``; :func:`cpwords.core.alphabet.fold_accents`).
 
     Returns
     -------
@@ -515,7 +522,8 @@ def load_instance(
         Missing, unreadable or non-UTF-8 file, a line that is not a word (a digit,
         punctuation, a space inside it), an empty list.
     """
-    return WordsnakeInstance(tuple(read_word_list(path, lang=lang)), cyclic, proper, str(path))
+    words = read_word_list(path, lang=lang, fold=fold)
+    return WordsnakeInstance(tuple(words), cyclic, proper, str(path))
 
 
 def solve_wordsnake(

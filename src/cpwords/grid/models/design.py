@@ -233,7 +233,7 @@ def _difficulty(
     fixed = {s: fill[s] for s in board.suffix_slots}
     cands = _candidates(board, tokens, fixed)
     nodes, solutions = fill_search(cands)
-    z = [zipf(w) for w in board_words(board, fill)]
+    z = [zipf(w, tokens.lang) for w in board_words(board, fill)]
     diff = GridDifficulty(
         search_nodes=nodes,
         candidates=tuple(len(c) for c in cands),

@@ -37,7 +37,7 @@ import numpy as np
 
 from cpwords.core.blocklist import Blocklist
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.lexicon import Lexicon, zipf
+from cpwords.core.lexicon import Lexicon, letter_frequencies, zipf
 from cpwords.core.result import Status
 from cpwords.letterboxed.models.dp import (
     BoxLike,
@@ -47,7 +47,13 @@ from cpwords.letterboxed.models.dp import (
     build_classes,
     count_tables,
 )
-from cpwords.letterboxed.rules import LetterBox, brute_force_short_solutions, letterboxed_problems
+from cpwords.letterboxed.rules import (
+    MAX_LETTERS,
+    NYT_SHAPE,
+    LetterBox,
+    brute_force_short_solutions,
+    letterboxed_problems,
+)
 
 __all__ = [
     "COMMON_ZIPF",
@@ -57,6 +63,7 @@ __all__ = [
     "GeneratedBox",
     "box_difficulty",
     "draw_box",
+    "draw_weights",
     "generate_boxes",
     "zipf",
 ]
@@ -110,14 +117,14 @@ class BoxDifficulty:
         }
 
 
-def _zipf(words: Iterable[str]) -> dict[str, float]:
-    return {w: zipf(w) for w in words}
+def _zipf(words: Iterable[str], lang: str = "en") -> dict[str, float]:
+    return {w: zipf(w, lang) for w in words}
 
 
 def _difficulty(
-    box: LetterBox, playable: Sequence[tuple[str, int]], zipf_threshold: float
+    box: LetterBox, playable: Sequence[tuple[str, int]], zipf_threshold: float, lang: str = "en"
 ) -> BoxDifficulty:
-    z = _zipf(w for w, _ in playable)
+    z = _zipf((w for w, _ in playable), lang)
     common = [(w, m) for w, m in playable if z[w] >= zipf_threshold]
     counts: tuple[int, ...] = (0,) * COUNT_WORDS
     if common:
@@ -290,14 +297,46 @@ class BoxGeneration:
         }
 
 
-def draw_box(rng: np.random.Generator, weights: dict[str, float] | None = None) -> LetterBox:
-    """Draw 12 distinct letters by frequency and deal them onto 4 sides of 3.
+def draw_weights(solver: LetterBoxedSolver, lang: str = "en", n: int = 12) -> dict[str, float]:
+    """The letters a generator draws and their weights.
+
+    :data:`LETTER_FREQUENCIES` (Norvig's English table) for an English lexicon of the letters
+    a-z, so English boxes do not change; otherwise the share of each letter among the letters
+    of the lexicon's words of 3 or more letters (the language's own frequencies).
+
+    Raises
+    ------
+    InputError
+        When the lexicon has fewer than ``n`` (the box's) letters.
+
+    Examples
+    --------
+    >>> sorted(draw_weights(LetterBoxedSolver(["абвгдеёжзийк"]), "ru"))[:3]
+    ['а', 'б', 'в']
+    """
+    if lang == "en" and solver.letters <= set(LETTER_FREQUENCIES):
+        return LETTER_FREQUENCIES
+    weights = letter_frequencies(w for w in solver.lexicon.words if len(w) >= 3)
+    if len(weights) < n:
+        raise InputError(f"{solver.source}: fewer than {n} letters to draw a box from")
+    return weights
+
+
+def draw_box(
+    rng: np.random.Generator,
+    weights: dict[str, float] | None = None,
+    shape: tuple[int, int] = NYT_SHAPE,
+) -> LetterBox:
+    """Draw ``k * m`` distinct letters by frequency and deal them onto ``k`` sides of ``m``.
 
     Parameters
     ----------
     rng : numpy.random.Generator
     weights : dict of str to float, optional
         Drawing weight of each letter (default :data:`LETTER_FREQUENCIES`).
+    shape : (int, int)
+        ``(k, m)``: sides and letters per side (the newspaper's 4 x 3 by default; the draws of
+        that shape are those of every earlier version).
 
     Returns
     -------
@@ -309,13 +348,16 @@ def draw_box(rng: np.random.Generator, weights: dict[str, float] | None = None) 
     >>> b = draw_box(np.random.default_rng(7))
     >>> b.shape, len(set(b.letters))
     ((3, 3, 3, 3), 12)
+    >>> draw_box(np.random.default_rng(7), shape=(3, 4)).shape
+    (4, 4, 4)
     """
     w = weights if weights is not None else LETTER_FREQUENCIES
+    k, m = shape
     letters = sorted(w)
     p = np.array([w[ch] for ch in letters], dtype=np.float64)
-    pick = rng.choice(len(letters), size=12, replace=False, p=p / p.sum())
+    pick = rng.choice(len(letters), size=k * m, replace=False, p=p / p.sum())
     drawn = [letters[i] for i in pick]
-    sides = sorted("".join(sorted(drawn[i : i + 3])) for i in range(0, 12, 3))
+    sides = sorted("".join(sorted(drawn[i : i + m])) for i in range(0, k * m, m))
     return LetterBox(tuple(sides))
 
 
@@ -354,6 +396,8 @@ def generate_boxes(
     zipf_threshold: float = COMMON_ZIPF,
     time_limit: float | None = None,
     blocklist: Blocklist | None = None,
+    lang: str = "en",
+    shape: tuple[int, int] = NYT_SHAPE,
 ) -> BoxGeneration:
     """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
 
@@ -382,6 +426,15 @@ def generate_boxes(
         Words a box must not show: a box whose optimal solution or any 2-word solution uses
         one is rejected (``rejected["blocked"]``). The counts and the proof still use the
         whole lexicon, so a kept box's solutions are all of its solutions.
+    lang : str
+        The words' language (ISO 639-1): the letters are drawn by :data:`LETTER_FREQUENCIES`
+        for English words of the letters a-z, and by the letter frequencies of the lexicon
+        itself otherwise (:func:`cpwords.core.lexicon.letter_frequencies`); the difficulty
+        reads the language's Zipf frequencies.
+    shape : (int, int)
+        ``(k, m)``: boxes of ``k`` sides of ``m`` letters (at least 2 sides, at most
+        :data:`~cpwords.letterboxed.rules.MAX_LETTERS` letters); the newspaper's 4 x 3 by
+        default.
 
     Returns
     -------
@@ -427,10 +480,17 @@ def generate_boxes(
         max_draws = 1000 * k
     if max_draws < 1:
         raise InputError(f"max_draws must be at least 1, got {max_draws}")
+    k_sides, per_side = shape
+    if k_sides < 2 or per_side < 1 or k_sides * per_side > MAX_LETTERS:
+        raise InputError(
+            f"a box shape needs at least 2 sides and at most {MAX_LETTERS} letters, got "
+            f"{k_sides}x{per_side}"
+        )
     cap = 1 if unique else max_solutions
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
     lex_words = solver.lexicon.words
     lex_set = solver.lexicon.as_set()
+    weights = draw_weights(solver, lang, k_sides * per_side)
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     seen: set[str] = set()
@@ -448,7 +508,7 @@ def generate_boxes(
                 stopped = "time_limit"
                 break
             draws += 1
-            box = draw_box(rng)
+            box = draw_box(rng, weights, shape)
             if str(box) in seen:
                 rejected["repeat"] += 1
                 continue
@@ -481,7 +541,7 @@ def generate_boxes(
             if blocklist and blocklist.any_blocked([*solution, *(w for p in pairs for w in p)]):
                 rejected["blocked"] += 1
                 continue
-            diff = _difficulty(box, playable, zipf_threshold)
+            diff = _difficulty(box, playable, zipf_threshold, lang)
             found.append(
                 GeneratedBox(
                     box=box,
@@ -510,6 +570,7 @@ def generate_boxes(
             "max_solutions": cap,
             "min_playable": min_playable,
             "max_draws": max_draws,
+            "shape": f"{k_sides}x{per_side}",
         },
         wall_time=time.perf_counter() - t0,
         stopped=stopped,

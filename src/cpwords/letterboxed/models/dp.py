@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.lexicon import Lexicon, lexicon_from_words, wordfreq_lexicon
+from cpwords.core.lexicon import Lexicon, language_lexicon, lexicon_from_words, wordfreq_lexicon
 from cpwords.core.result import SolveResult, Status
 from cpwords.letterboxed.rules import WORD_WEIGHT, LetterBox, parse_box
 
@@ -46,19 +46,35 @@ _INT64_SAFE = float(1 << 62)
 BoxLike = LetterBox | str | Sequence[str]
 
 
-@lru_cache(maxsize=1)
-def default_lexicon() -> Lexicon:
-    """The built-in lexicon: wordfreq's 100,000 most frequent English entries, a-z only.
+@lru_cache(maxsize=4)
+def default_lexicon(lang: str = "en", fold: bool = False) -> Lexicon:
+    """The built-in lexicon: wordfreq's 100,000 most frequent entries of ``lang``.
 
-    About 93,600 words, inflections included; being a frequency list it also holds some names
-    and abbreviations, so pass a dictionary (e.g. ENABLE) for an authoritative word list.
+    English keeps its a-z words: about 93,600, inflections included; being a frequency list
+    it also holds some names and abbreviations, so pass a dictionary (e.g. ENABLE) for an
+    authoritative word list. Other languages keep the words of their main scripts (see
+    :func:`cpwords.core.lexicon.language_lexicon`).
+
+    Parameters
+    ----------
+    lang : str
+        ISO 639-1 code.
+    fold : bool
+        Fold accents.
+
+    Raises
+    ------
+    InputError
+        Unknown language.
 
     References
     ----------
     R. Speer, *wordfreq* (PyPI), ``top_n_list("en", 100000)``.
     """
-    words = wordfreq_lexicon(DEFAULT_LEXICON_SIZE)
-    return lexicon_from_words(words, f"wordfreq top {DEFAULT_LEXICON_SIZE:,} (en)")
+    if lang == "en" and not fold:
+        words = wordfreq_lexicon(DEFAULT_LEXICON_SIZE)
+        return lexicon_from_words(words, f"wordfreq top {DEFAULT_LEXICON_SIZE:,} (en)")
+    return language_lexicon(lang, DEFAULT_LEXICON_SIZE, fold)
 
 
 def as_box(box: BoxLike) -> LetterBox:
@@ -120,8 +136,8 @@ class LetterBoxedSolver:
     Parameters
     ----------
     lexicon : Lexicon or iterable of str, optional
-        The word list; None uses :func:`default_lexicon`. Words shorter than 3 letters or
-        holding anything but a-z are ignored.
+        The word list; None uses :func:`default_lexicon`. Words shorter than 3 letters are
+        ignored; plain iterables are normalised and read in any alphabet.
 
     Raises
     ------
@@ -141,26 +157,43 @@ class LetterBoxedSolver:
         if lexicon is None:
             lexicon = default_lexicon()
         if not isinstance(lexicon, Lexicon):
-            lexicon = lexicon_from_words(lexicon, "<words>")
+            lexicon = lexicon_from_words(lexicon, "<words>", alphabet="any")
         self.lexicon = lexicon
         by_set: dict[int, list[str]] = {}
-        a = ord("a")
+        # one bit per letter of the lexicon: a-z keep their bits (ord - 97), others follow
+        bit = {chr(97 + i): 1 << i for i in range(26)}
         for w in lexicon.words:
             if len(w) < 3:
                 continue
             key = 0
             for ch in set(w):
-                key |= 1 << (ord(ch) - a)
+                b = bit.get(ch)
+                if b is None:
+                    b = bit[ch] = 1 << len(bit)
+                key |= b
             by_set.setdefault(key, []).append(w)
         if not by_set:
             raise InputError(f"{lexicon.source}: the lexicon has no word of 3 or more letters")
         self._by_set = by_set
+        self._bit = bit
         self.size = sum(len(v) for v in by_set.values())
 
     @property
     def source(self) -> str:
         """Where the lexicon came from."""
         return self.lexicon.source
+
+    @property
+    def letters(self) -> frozenset[str]:
+        """Every letter of the indexed words (of 3 or more letters)."""
+        cached = self.__dict__.get("_letters")
+        if cached is None:
+            union = 0
+            for key in self._by_set:
+                union |= key
+            cached = frozenset(ch for ch, b in self._bit.items() if b & union)
+            self.__dict__["_letters"] = cached
+        return cached
 
     def playable(self, box: BoxLike) -> list[tuple[str, int]]:
         """The playable words of ``box`` with their letter masks (bit i = ``box.letters[i]``).
@@ -176,8 +209,14 @@ class LetterBoxedSolver:
         the words that take two consecutive letters from one side: O(2**n + matching words).
         """
         box = as_box(box)
-        a = ord("a")
-        bits = [1 << (ord(ch) - a) for ch in box.letters]
+        # a letter of no word gets a bit of its own, which no word's key holds
+        spare = 1 << len(self._bit)
+        bits = []
+        for ch in box.letters:
+            b = self._bit.get(ch)
+            if b is None:
+                b, spare = spare, spare << 1
+            bits.append(b)
         subset26 = [0] * (1 << box.n)
         for i, b in enumerate(bits):
             step = 1 << i

@@ -4,8 +4,10 @@ A word ``w`` can be spelled from a bag ``b`` iff for every letter ``c``, ``count
 Equivalently ``w`` is *not* in any of the sets ``S(c, b(c) + 1)``, where ``S(c, k)`` is the set
 of words with at least ``k`` copies of ``c``. The index stores one bitset per ``(c, k)`` (one bit
 per word, ``k`` up to the largest count of ``c`` in the lexicon: about 110 bitsets of ``n`` bits);
-a query ORs at most 26 of them with NumPy and complements the result. Words are stored in the
-order (length, alphabetical), so the set bits come out already sorted and a length range is a
+a query ORs at most one per letter of the alphabet with NumPy and complements the result. The
+letters are the lexicon's own, in any script (:mod:`cpwords.core.alphabet`): column ``c`` is
+the ``c``-th of its distinct code points, sorted (``a`` to ``z`` for English). Words are stored
+in the order (length, alphabetical), so the set bits come out already sorted and a length range is a
 slice of the bitsets.
 
 The index is cached in the user's cache directory (``platformdirs``; ``$CPWORDS_CACHE_DIR``
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import tempfile
 import time
 from collections.abc import Iterable
@@ -31,7 +34,9 @@ import numpy as np
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import (
     Lexicon,
+    check_lang,
     english_words_lexicon,
+    language_lexicon,
     lexicon_from_words,
     parse_lexicon_bytes,
     read_file_bytes,
@@ -47,7 +52,28 @@ __all__ = [
     "query_letterpress_index",
 ]
 
-INDEX_FORMAT = 2  # bump whenever the layout, the parser or the word order changes (2: checksum)
+INDEX_FORMAT = 4  # bump whenever the layout, the parser or the word order changes (2: checksum,
+# 3: any alphabet, the letters stored, 4: the rare letters' row)
+
+#: Letters beyond this many most frequent of a lexicon are *rare*: one extra bitset holds every
+#: word with a rare letter, so a bag without rare letters excludes them all in one OR
+#: (wordfreq's French list has 116 letters, 0.05 % of its letters beyond the 40 most frequent).
+COMMON_LETTERS = 40
+
+#: A bag of the letters a-z only.
+_AZ_BAG = re.compile("[a-z]*")
+
+#: The letters of an English index, as code points (column c is letter 97 + c).
+_AZ = np.arange(97, 123, dtype=np.uint32)
+
+
+def _code_points(text: str) -> np.ndarray:
+    """The code points of ``text`` (uint32), ASCII by the fast path."""
+    if text.isascii():
+        return np.frombuffer(text.encode("ascii"), dtype=np.uint8).astype(np.uint32)
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
 DEFAULT_DICTIONARY = "english-words:web2"
 
 
@@ -61,17 +87,17 @@ class LetterpressIndex:
         The words, sorted by (length, word); word ``i`` is bit ``i``.
     bits : numpy.ndarray of uint64, shape (R, ceil(n / 64))
         Row ``offset[c] + k - 1`` is the bitset of ``S(c, k)``, words with at least ``k``
-        copies of letter ``c`` (``c = 0`` for ``a``), for ``k = 1 .. maxcount[c]``.
-    offset : numpy.ndarray of int64, shape (26,)
+        copies of letter ``c`` (``alphabet[c]``), for ``k = 1 .. maxcount[c]``.
+    offset : numpy.ndarray of int64, shape (A,)
         First row of each letter.
-    maxcount : numpy.ndarray of int64, shape (26,)
+    maxcount : numpy.ndarray of int64, shape (A,)
         Largest count of each letter in a word of the lexicon.
     length_start : numpy.ndarray of int64, shape (maxlen + 2,)
         ``length_start[l]`` is the index of the first word of length >= ``l``.
     source : str
         Where the lexicon came from.
     skipped : int
-        Entries of the source dropped as not a-z.
+        Entries of the source dropped as not words (see :mod:`cpwords.core.alphabet`).
     fingerprint : str
         Hex SHA-256 of the source content and the index format (the cache key).
     from_cache : bool
@@ -79,6 +105,12 @@ class LetterpressIndex:
     cache_problem : str
         Empty, or why the cached file of this lexicon could not be used (a corrupt file) and
         the index was rebuilt; front ends say it as a warning.
+    alphabet : numpy.ndarray of uint32, shape (A,)
+        The lexicon's letters as sorted code points (``a`` to ``z``, 26, for English).
+    rare : numpy.ndarray of bool, shape (A,) or (0,)
+        The rare letters (beyond the :data:`COMMON_LETTERS` most frequent); when any, the last
+        row of ``bits`` is the bitset of the words holding one. Empty for 40 letters or fewer
+        (English).
     """
 
     words: list[str]
@@ -91,11 +123,15 @@ class LetterpressIndex:
     fingerprint: str = ""
     from_cache: bool = False
     cache_problem: str = ""
+    alphabet: np.ndarray = field(default_factory=lambda: _AZ.copy(), repr=False)
+    rare: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), repr=False)
 
     def __post_init__(self) -> None:
         # An object array turns a fancy index into a list of words ~3x faster than itemgetter.
         self._word_array = np.empty(len(self.words), dtype=object)
         self._word_array[:] = self.words
+        # the 26 letters a-z in columns 0-25 (English): a bag's counts by one bincount
+        self._az = self.alphabet.size == 26 and bool(np.array_equal(self.alphabet, _AZ))
 
     @property
     def n(self) -> int:
@@ -113,12 +149,29 @@ class LetterpressIndex:
             self.__dict__["_set"] = cached
         return cached
 
+    @property
+    def letters(self) -> frozenset[str]:
+        """The lexicon's letters."""
+        return frozenset(map(chr, self.alphabet.tolist()))
+
+    def columns(self, text: str) -> np.ndarray:
+        """The column of each letter of ``text`` (int64), -1 for a letter no word holds."""
+        cps = _code_points(text)
+        pos = np.searchsorted(self.alphabet, cps)
+        np.minimum(pos, self.alphabet.size - 1, out=pos)
+        return np.where(self.alphabet[pos] == cps, pos, -1).astype(np.int64)
+
     def query_indices(self, letters: str, min_length: int = 1) -> np.ndarray:
         """Indices of the words spellable from ``letters`` (int64, increasing).
 
-        ``letters`` must already be normalised (see :func:`parse_letters`).
+        ``letters`` must already be normalised (see :func:`parse_letters`); a letter that no
+        word holds is never needed, so it is left out of the bag.
         """
-        bag = np.bincount(np.frombuffer(letters.encode("ascii"), np.uint8) - 97, minlength=26)
+        if self._az and _AZ_BAG.fullmatch(letters):
+            bag = np.bincount(np.frombuffer(letters.encode("ascii"), np.uint8) - 97, minlength=26)
+        else:
+            cols = self.columns(letters)
+            bag = np.bincount(cols[cols >= 0], minlength=self.alphabet.size)
         maxlen = self.length_start.size - 2
         lo = int(self.length_start[min(max(min_length, 1), maxlen + 1)])
         hi = int(self.length_start[min(len(letters), maxlen) + 1])
@@ -126,7 +179,11 @@ class LetterpressIndex:
             return np.zeros(0, dtype=np.int64)
         w0, w1 = lo >> 6, (hi + 63) >> 6
         tight = np.flatnonzero(bag < self.maxcount)
-        rows = self.offset[tight] + bag[tight]
+        if self.rare.size and not bag[self.rare].any():  # one row excludes every rare letter
+            tight = tight[~self.rare[tight]]
+            rows = np.append(self.offset[tight] + bag[tight], self.bits.shape[0] - 1)
+        else:
+            rows = self.offset[tight] + bag[tight]
         if rows.size:
             bad = np.bitwise_or.reduce(self.bits[rows, w0:w1], axis=0)
             good = np.invert(bad, out=bad)
@@ -156,7 +213,7 @@ class LetterpressIndex:
         Parameters
         ----------
         letters : str
-            The bag, a-z (normalised here).
+            The bag, letters of any script (normalised here).
         min_length : int
             Shortest word to list (letters).
         limit : int, optional
@@ -180,14 +237,29 @@ class LetterpressIndex:
         return self._word_array[idx].tolist(), total
 
 
-def _order_and_counts(words: Iterable[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+def _order_and_counts(
+    words: Iterable[str],
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Words in (length, word) order, their lengths, the alphabet (sorted code points) and the
+    letter counts, shape (n, A)."""
     ordered = sorted(words, key=lambda w: (len(w), w))
     n = len(ordered)
     lens = np.fromiter(map(len, ordered), dtype=np.int64, count=n)
-    buf = np.frombuffer("".join(ordered).encode("ascii"), dtype=np.uint8)
+    cps = _code_points("".join(ordered))
+    alphabet = np.unique(cps)
     rows = np.repeat(np.arange(n, dtype=np.int64), lens)
-    counts = np.bincount(rows * 26 + (buf.astype(np.int64) - 97), minlength=n * 26)
-    return ordered, lens, counts.reshape(n, 26)
+    a = alphabet.size
+    if a <= 64:  # one bincount (English: 26 columns)
+        cols = np.searchsorted(alphabet, cps).astype(np.int64)
+        counts = np.bincount(rows * a + cols, minlength=n * a).reshape(n, a)
+    else:  # large alphabets: one column at a time, in int32, to keep n * A small
+        cols = np.searchsorted(alphabet, cps)
+        order = np.argsort(cols, kind="stable")
+        cuts = np.searchsorted(cols[order], np.arange(a + 1))
+        counts = np.zeros((n, a), dtype=np.int32)
+        for c in range(a):
+            counts[:, c] = np.bincount(rows[order[cuts[c] : cuts[c + 1]]], minlength=n)
+    return ordered, lens, alphabet.astype(np.uint32), counts
 
 
 def build_letterpress_index(
@@ -212,25 +284,34 @@ def build_letterpress_index(
     Raises
     ------
     InputError
-        When no a-z word is left.
+        When no word is left.
 
     Notes
     -----
-    ``O(total letters)`` for the letter counts (one ``bincount``), ``O(R n / 8)`` bytes of
-    bitsets for ``R = sum(maxcount)`` rows (about 110 for English).
+    ``O(total letters)`` for the letter counts (one ``bincount`` up to 64 letters, one per
+    letter beyond), ``O(R n / 8)`` bytes of bitsets for ``R = sum(maxcount)`` rows (about 110
+    for English).
     """
-    lex = words if isinstance(words, Lexicon) else lexicon_from_words(words)
-    ordered, lens, counts = _order_and_counts(lex.words)
+    lex = words if isinstance(words, Lexicon) else lexicon_from_words(words, alphabet="any")
+    ordered, lens, alphabet, counts = _order_and_counts(lex.words)
     n = len(ordered)
     nw = (n + 63) // 64
     maxcount = counts.max(axis=0).astype(np.int64)
     offset = np.concatenate([[0], np.cumsum(maxcount)[:-1]]).astype(np.int64)
-    bits = np.zeros((int(maxcount.sum()), nw * 8), dtype=np.uint8)
-    for c in range(26):
+    rare = np.zeros(0, dtype=bool)
+    if alphabet.size > COMMON_LETTERS:
+        totals = counts.sum(axis=0)
+        rare = np.ones(alphabet.size, dtype=bool)
+        rare[np.argsort(-totals, kind="stable")[:COMMON_LETTERS]] = False
+    bits = np.zeros((int(maxcount.sum()) + int(rare.any()), nw * 8), dtype=np.uint8)
+    for c in range(alphabet.size):
         col = counts[:, c]
         for k in range(1, int(maxcount[c]) + 1):
             packed = np.packbits(col >= k, bitorder="little")
             bits[offset[c] + k - 1, : packed.size] = packed
+    if rare.any():
+        packed = np.packbits(counts[:, rare].any(axis=1), bitorder="little")
+        bits[-1, : packed.size] = packed
     maxlen = int(lens[-1])
     length_start = np.searchsorted(lens, np.arange(0, maxlen + 2), side="left")
     fp = fingerprint or _fingerprint_words(ordered)
@@ -243,6 +324,8 @@ def build_letterpress_index(
         source or lex.source,
         lex.skipped,
         fp,
+        alphabet=alphabet,
+        rare=rare,
     )
 
 
@@ -267,7 +350,7 @@ def _digest(payload: bytes, kind: str) -> str:
 
 
 def _fingerprint_words(ordered: Iterable[str]) -> str:
-    return _digest("\n".join(ordered).encode("ascii"), "words")
+    return _digest("\n".join(ordered).encode("utf-8"), "words")
 
 
 def _default_source_bytes() -> bytes:
@@ -360,8 +443,11 @@ def _save(index: LetterpressIndex, path: Path) -> bool:
     """Write atomically; a read-only or full cache only costs speed, never the answer."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        blob = np.frombuffer("\n".join(index.words).encode("ascii"), dtype=np.uint8)
-        arrays = (blob, index.bits, index.offset, index.maxcount, index.length_start)
+        blob = np.frombuffer("\n".join(index.words).encode("utf-8"), dtype=np.uint8)
+        arrays = (
+            blob, index.bits, index.offset, index.maxcount, index.length_start, index.alphabet,
+            index.rare,
+        )  # fmt: skip
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -372,6 +458,8 @@ def _save(index: LetterpressIndex, path: Path) -> bool:
                     offset=index.offset,
                     maxcount=index.maxcount,
                     length_start=index.length_start,
+                    alphabet=index.alphabet,
+                    rare=index.rare,
                     meta=np.array(
                         [index.fingerprint, index.source, str(index.skipped), _checksum(*arrays)]
                     ),
@@ -395,6 +483,10 @@ def _checksum(*arrays: np.ndarray) -> str:
     return h.hexdigest()
 
 
+#: The arrays of a cached index file, in checksum order.
+_ARRAYS = ("blob", "bits", "offset", "maxcount", "length_start", "alphabet", "rare")
+
+
 class _Corrupt(Exception):
     """A cached index file that cannot be trusted."""
 
@@ -414,20 +506,26 @@ def _load(path: Path, fp: str) -> LetterpressIndex | None:
             meta = z["meta"].tolist()
             if meta[0] != fp:
                 return None
-            arrays = [z[k] for k in ("blob", "bits", "offset", "maxcount", "length_start")]
+            arrays = [z[k] for k in _ARRAYS]
     except Exception as exc:  # any unreadable cache file is rebuilt, never trusted
         raise _Corrupt(f"unreadable ({type(exc).__name__})") from None
     if len(meta) != 4 or meta[3] != _checksum(*arrays):
         raise _Corrupt("its content does not match its checksum")
-    blob, bits, offset, maxcount, length_start = arrays
+    blob, bits, offset, maxcount, length_start, alphabet, rare = arrays
     try:
         index = LetterpressIndex(
-            blob.tobytes().decode("ascii").split("\n"), bits, offset, maxcount, length_start,
-            meta[1], int(meta[2]), fp, from_cache=True,
+            blob.tobytes().decode("utf-8").split("\n"), bits, offset, maxcount, length_start,
+            meta[1], int(meta[2]), fp, from_cache=True, alphabet=alphabet, rare=rare,
         )  # fmt: skip
     except Exception as exc:
         raise _Corrupt(f"unreadable ({type(exc).__name__})") from None
-    if index.bits.shape[1] * 64 < index.n or index.length_start[-1] != index.n:
+    if (
+        index.bits.shape[1] * 64 < index.n
+        or index.length_start[-1] != index.n
+        or not (index.alphabet.size == index.offset.size == index.maxcount.size)
+        or index.rare.size not in (0, index.alphabet.size)
+        or index.bits.shape[0] != int(index.maxcount.sum()) + int(index.rare.any())
+    ):
         raise _Corrupt("its arrays do not fit together")
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: evicted last
@@ -447,17 +545,25 @@ def _cached(path: Path, fp: str) -> tuple[LetterpressIndex | None, str]:
 def load_letterpress_index(
     dictionary: str | os.PathLike[str] | Lexicon | Iterable[str] | None = None,
     use_cache: bool = True,
+    lang: str = "en",
+    fold: bool = False,
 ) -> LetterpressIndex:
     """The index of a dictionary, from the on-disk cache when it is there.
 
     Parameters
     ----------
     dictionary : path, Lexicon, iterable of str, or None
-        A dictionary file (plain list or Truncate format, read with
-        :func:`cpwords.core.lexicon.load_lexicon`), a lexicon, words, or None for the default,
-        Webster's 2nd International (``web2``) from the english-words package.
+        A dictionary file (plain list or Truncate format, read in any alphabet with
+        :func:`cpwords.core.lexicon.load_dictionary`), a lexicon, words, or None for the
+        default: Webster's 2nd International (``web2``) from the english-words package for
+        English, wordfreq's whole list for another ``lang``
+        (:func:`cpwords.core.lexicon.language_lexicon`).
     use_cache : bool
         Read and write the cache (``cache_dir() / "letterpress"``).
+    lang : str
+        ISO 639-1 code: the default list and the case rules of a dictionary file.
+    fold : bool
+        Fold accents in the dictionary (:func:`cpwords.core.alphabet.fold_accents`).
 
     Returns
     -------
@@ -468,20 +574,32 @@ def load_letterpress_index(
     Raises
     ------
     InputError
-        Missing, unreadable, non-UTF-8 or empty dictionary.
+        Missing, unreadable, non-UTF-8 or empty dictionary; unknown language.
 
     Notes
     -----
-    The key hashes the *source bytes* (file content, or the packaged list and its version), so a
-    cache hit needs no parsing, and any edit of the file makes a new key. Words given in memory
-    are keyed by their sorted content.
+    The key hashes the *source bytes* (file content, or the packaged list and its version) and
+    the reading rules (``lang``, ``fold``), so a cache hit needs no parsing, and any edit of the
+    file makes a new key. Words given in memory (and the other languages' lists) are keyed by
+    their sorted content.
     """
-    if dictionary is None or isinstance(dictionary, (str, os.PathLike)):
+    if dictionary is None and (lang != "en" or fold):
+        # keyed by the list's package version and the reading rules: a hit reads no list
+        from importlib import metadata
+
+        check_lang(lang)
+        fp = _digest(f"{metadata.version('wordfreq')} {lang} {fold}".encode(), "wordfreq")
+        path = _cache_file(fp)
+        hit, problem = _cached(path, fp) if use_cache else (None, "")
+        if hit is not None:
+            return hit
+        index = build_letterpress_index(language_lexicon(lang, fold=fold), fingerprint=fp)
+    elif dictionary is None or isinstance(dictionary, (str, os.PathLike)):
         if dictionary is None:
             fp = _digest(_default_source_bytes(), DEFAULT_DICTIONARY)
         else:
             data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
-            fp = _digest(data, "file")
+            fp = _digest(data, f"file lang={lang} fold={fold}")
         path = _cache_file(fp)
         hit, problem = _cached(path, fp) if use_cache else (None, "")
         if hit is not None:
@@ -489,10 +607,14 @@ def load_letterpress_index(
         if dictionary is None:
             lex = english_words_lexicon("web2")
         else:
-            lex = parse_lexicon_bytes(data, dictionary)
+            lex = parse_lexicon_bytes(data, dictionary, lang=lang, alphabet="any", fold=fold)
         index = build_letterpress_index(lex, fingerprint=fp)
     else:
-        lex = dictionary if isinstance(dictionary, Lexicon) else lexicon_from_words(dictionary)
+        lex = (
+            dictionary
+            if isinstance(dictionary, Lexicon)
+            else lexicon_from_words(dictionary, lang=lang, alphabet="any", fold=fold)
+        )
         fp = _fingerprint_words(sorted(lex.words, key=lambda w: (len(w), w)))
         path = _cache_file(fp)
         hit, problem = _cached(path, fp) if use_cache else (None, "")
@@ -521,7 +643,7 @@ def query_letterpress_index(
     Parameters
     ----------
     letters : str
-        The bag (about 25 letters a-z; a letter given twice may be used twice).
+        The bag (about 25 letters; a letter given twice may be used twice).
     index : LetterpressIndex
         See :func:`load_letterpress_index` and :func:`build_letterpress_index`.
     min_length : int
@@ -542,7 +664,7 @@ def query_letterpress_index(
     Raises
     ------
     InputError
-        Letters outside a-z or empty; ``min_length < 1``; ``limit < 0``.
+        A character that is not a letter, or empty; ``min_length < 1``; ``limit < 0``.
 
     References
     ----------
@@ -565,6 +687,7 @@ def query_letterpress_index(
     t2 = time.perf_counter()
     info = {
         "words": index.n,
+        "alphabet_size": int(index.alphabet.size),
         "source": index.source,
         "index_from_cache": index.from_cache,
         "letters": letters,

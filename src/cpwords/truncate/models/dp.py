@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cpwords.core.alphabet import normalize_word
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult, Status
@@ -38,7 +39,8 @@ class TruncateDag:
     Attributes
     ----------
     words : tuple of str
-        The nodes: distinct a-z words, sorted (node ``i`` is ``words[i]``).
+        The nodes: distinct normalised words of any alphabet, sorted by code point (node ``i``
+        is ``words[i]``).
     length : numpy.ndarray of int64, shape (n,)
         Number of letters of each word.
     drop_last : numpy.ndarray of int64, shape (n,)
@@ -78,7 +80,19 @@ class TruncateDag:
 def _sorted_words(words: Lexicon | Iterable[str]) -> tuple[str, ...]:
     if isinstance(words, Lexicon):
         return words.words
-    return lexicon_from_words(words, "<words>").words
+    return lexicon_from_words(words, "<words>", alphabet="any").words
+
+
+def _dag_any_alphabet(ws: tuple[str, ...]) -> TruncateDag:
+    """The DAG of words beyond a-z, by dictionary look-ups: ``O(total letters)``."""
+    n = len(ws)
+    where = {w: i for i, w in enumerate(ws)}
+    get = where.get
+    length = np.fromiter(map(len, ws), dtype=np.int64, count=n)
+    drop_last = np.fromiter((get(w[:-1], n) if len(w) > 1 else n for w in ws), np.int64, n)
+    drop_first = np.fromiter((get(w[1:], n) if len(w) > 1 else n for w in ws), np.int64, n)
+    drop_first[drop_first == drop_last] = n
+    return TruncateDag(ws, length, drop_last, drop_first)
 
 
 def truncate_dag(words: Lexicon | Iterable[str]) -> TruncateDag:
@@ -88,7 +102,8 @@ def truncate_dag(words: Lexicon | Iterable[str]) -> TruncateDag:
     ----------
     words : Lexicon or iterable of str
         The dictionary. A :class:`~cpwords.core.lexicon.Lexicon` is used as is (sorted, distinct);
-        other iterables are normalised (lower-cased, non a-z entries skipped, deduplicated).
+        other iterables are normalised (NFC, lower-cased, entries that are not words skipped,
+        deduplicated: see :mod:`cpwords.core.alphabet`).
 
     Returns
     -------
@@ -97,18 +112,28 @@ def truncate_dag(words: Lexicon | Iterable[str]) -> TruncateDag:
     Raises
     ------
     InputError
-        When no a-z word is left.
+        When no word is left.
 
     Notes
     -----
-    ``O(n log n)`` comparisons of fixed-width byte strings (two ``searchsorted`` calls), all in
-    NumPy; ``O(n w)`` memory for ``w`` the longest word length.
+    Words of the letters a-z: ``O(n log n)`` comparisons of fixed-width byte strings (two
+    ``searchsorted`` calls), all in NumPy; ``O(n w)`` memory for ``w`` the longest word length.
+    Other alphabets: one dictionary look-up per arc, ``O(total letters)``.
+
+    Examples
+    --------
+    >>> dag = truncate_dag(["я", "ям", "яма", "ма"])
+    >>> [dag.words[p] for p in dag.predecessors(dag.index("яма"))]
+    ['ма', 'ям']
     """
     ws = _sorted_words(words)
     n = len(ws)
     if n == 0:
         raise InputError("the dictionary is empty")
-    arr = np.array(ws, dtype="S")
+    try:  # normalised words in ASCII are words of a-z: the byte-string path
+        arr = np.array(ws, dtype="S")
+    except UnicodeEncodeError:
+        return _dag_any_alphabet(ws)
     width = arr.dtype.itemsize
     mat = arr.view(np.uint8).reshape(n, width)
     length = np.count_nonzero(mat, axis=1).astype(np.int64)
@@ -298,7 +323,7 @@ def _restrictions(
         if w is None:
             out.append(None)
             continue
-        i = dag.index(w.strip().lower())
+        i = dag.index(normalize_word(w.strip()))
         if i < 0:
             raise InputError(f"the {what} word {w!r} is not in the dictionary")
         out.append(i)
@@ -377,8 +402,8 @@ def truncate_dp(
     """
     if max_sequences is not None and max_sequences < 0:
         raise InputError(f"max_sequences must be >= 0, got {max_sequences}")
-    starting = starting.strip().lower() if starting is not None else None
-    ending = ending.strip().lower() if ending is not None else None
+    starting = normalize_word(starting.strip()) if starting is not None else None
+    ending = normalize_word(ending.strip()) if ending is not None else None
     t0 = time.perf_counter()
     try:
         dag = words if isinstance(words, TruncateDag) else truncate_dag(words)
@@ -395,6 +420,7 @@ def truncate_dp(
         return SolveResult(Status.INFEASIBLE, None, None, wall, None, "dp", solver_info=info)
     best = int(tab.L[ends[0]])
     count = int(sum(int(tab.C[e]) for e in ends))
+    info["count"] = count
     sequence = _walk_down(dag, tab, ends[0])
     listed: tuple[tuple[str, ...], ...] | None = None
     if all_sequences:

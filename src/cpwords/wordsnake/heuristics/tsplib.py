@@ -416,7 +416,11 @@ def tour_text(tour: Sequence[int], name: str = "wordsnake", length: int | None =
 
 
 def read_ordering(
-    instance: WordsnakeInstance, path: str | os.PathLike[str], *, lang: str | None = None
+    instance: WordsnakeInstance,
+    path: str | os.PathLike[str],
+    *,
+    lang: str | None = None,
+    fold: bool = False,
 ) -> list[str]:
     """Read a proposed snake: a word list, or a TSPLIB tour of this instance's export.
 
@@ -438,4 +442,4 @@ def read_ordering(
         raise InputError(f"ordering {path} is not UTF-8 text") from None
     if str(path).lower().endswith(".tour") or looks_like_tour(text):
         return tour_to_order(instance, parse_tour(text, str(path)))
-    return parse_word_lines(text, str(path), lang=lang)
+    return parse_word_lines(text, str(path), lang=lang, fold=fold)
