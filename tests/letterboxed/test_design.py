@@ -19,6 +19,7 @@ from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import wordfreq_lexicon
 from cpwords.letterboxed.models import design as letterboxed_design
 from cpwords.letterboxed.models.design import (
+    DIFFICULTY_BANDS,
     BoxGeneration,
     box_difficulty,
     draw_box,
@@ -130,6 +131,28 @@ def test_max_solutions_and_min_playable_hold(solver: LetterBoxedSolver) -> None:
         assert sum(is_playable(w, b.box) for w in set(WORDS)) == b.playable_words >= 400
 
 
+@pytest.mark.parametrize("band", ["easy", "hard", (1.5, 2.5)])
+def test_a_difficulty_keeps_only_boxes_of_its_band(solver: LetterBoxedSolver, band: Any) -> None:
+    g = generate_boxes(2, solver, seed=4, difficulty=band, max_draws=4000)
+    low, high = DIFFICULTY_BANDS[band] if isinstance(band, str) else band
+    assert g.boxes, "no box in the band"
+    for b in g.boxes:
+        assert_box_verified(b, WORDS)
+        # the score recomputed by the public rating, not the one the generator stored
+        assert low <= box_difficulty(b.box, solver).score < high
+    # The same draws without the band: the banded boxes are its first boxes in the band.
+    everyone = generate_boxes(30, solver, seed=4, max_draws=4000)
+    inside = [str(b.box) for b in everyone.boxes if low <= b.difficulty.score < high]
+    assert [str(b.box) for b in g.boxes] == inside[: len(g.boxes)]
+    assert g.rejected["difficulty"] == len(
+        everyone.boxes[
+            : everyone.boxes.index(
+                next(b for b in everyone.boxes if str(b.box) == str(g.boxes[-1].box))
+            )
+        ]
+    ) - (len(g.boxes) - 1)
+
+
 def test_generator_refuses_a_box_the_brute_force_contradicts(
     solver: LetterBoxedSolver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -158,6 +181,8 @@ def test_generation_can_run_out_of_draws() -> None:
         {"k": 1, "max_solutions": 0},
         {"k": 1, "min_playable": -1},
         {"k": 1, "max_draws": 0},
+        {"k": 1, "difficulty": "brutal"},
+        {"k": 1, "difficulty": (3.0, 2.0)},
     ],
 )
 def test_generator_bad_arguments(kwargs: dict[str, object]) -> None:

@@ -205,6 +205,13 @@ def _run_check(
     metavar="D",
     help="With --generate: give up after D drawn boxes (default 1000 * K).",
 )
+@click.option(
+    "--difficulty",
+    type=click.Choice(["easy", "medium", "hard"]),
+    default=None,
+    help="With --generate: only boxes of this difficulty (box_difficulty's score: easy below "
+    "2, medium 2 to 3, hard 3 and up).",
+)
 @svg_option("the box with the solution's path drawn word by word")
 @force_option()
 @blocklist_options()
@@ -240,6 +247,7 @@ def letterboxed(
     max_solutions: int | None,
     min_playable: int,
     max_draws: int | None,
+    difficulty: str | None,
     svg_path: str | None,
     force: bool,
     blocklist_file: str | None,
@@ -281,6 +289,7 @@ def letterboxed(
                 lang,
                 fold_accents,
                 box_shape,
+                difficulty,
             )
         )
     design = {
@@ -290,6 +299,7 @@ def letterboxed(
         "--max-solutions": max_solutions is not None,
         "--min-playable": min_playable != 0,
         "--max-draws": max_draws is not None,
+        "--difficulty": difficulty is not None,
     }
     lonely = [k for k, v in design.items() if v]
     if lonely:
@@ -455,6 +465,7 @@ def _run_generate(
     lang: str = "en",
     fold: bool = False,
     shape: tuple[int, int] = (4, 3),
+    difficulty: str | None = None,
 ) -> int:
     from cpwords.letterboxed.models.design import generate_boxes
 
@@ -477,6 +488,7 @@ def _run_generate(
             blocklist=block,
             lang=lang,
             shape=shape,
+            difficulty=difficulty,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
@@ -512,6 +524,7 @@ def _run_generate(
         "needs_3_or_more": "no 2-word solution",
         "too_many_2_word": "too many 2-word solutions",
         "blocked": "a blocked word in a 2-word solution",
+        "difficulty": f"not {difficulty}",
     }
     rej = [f"{n:,} {reasons[r]}" for r, n in gen.rejected.items() if n]
     if rej:

@@ -31,6 +31,7 @@ from starlette.templating import Jinja2Templates
 import cpwords
 from cpwords.core.errors import CpwordsError, InputError
 from cpwords.letterboxed.draw import box_svg
+from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
 from cpwords.serve import views
 from cpwords.serve.jobs import Job, JobManager
 from cpwords.wordsnake.draw import snake_svg
@@ -135,7 +136,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             solver = await run_in_threadpool(lb_solver, views.check_dictionary(ctx["dict"]))
             async with busy:
                 found = await run_in_threadpool(
-                    _generate_box, solver, seed, unique, min_playable, DIFFICULTIES[level]
+                    _generate_box,
+                    solver,
+                    seed,
+                    unique,
+                    min_playable,
+                    None if level == "any" else level,
                 )
         except CpwordsError as exc:
             return page(request, "letterboxed.html", code=400, error=str(exc), **ctx)
@@ -329,11 +335,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 #: The Letter Boxed page's default dictionary (the CLI's: wordfreq's 100,000 words).
 LB_DEFAULT_DICT = "wordfreq:100000"
 
-#: Difficulty bands of a generated box (:func:`cpwords.box_difficulty`'s score, 0 to 6): about
-#: half of the boxes drawn are easy, a third medium, one in six hard (40 boxes, seed 1).
-DIFFICULTIES: dict[str, tuple[float, float]] = {
-    "any": (0.0, 99.0), "easy": (0.0, 2.0), "medium": (2.0, 3.0), "hard": (3.0, 99.0),
-}  # fmt: skip
+#: The difficulty choices of the page: the API's bands, or any.
+DIFFICULTIES: tuple[str, ...] = ("any", *DIFFICULTY_BANDS)
 
 
 def _lb_context(q: Any) -> dict[str, Any]:
@@ -345,35 +348,24 @@ def _lb_context(q: Any) -> dict[str, Any]:
 
 
 def _generate_box(
-    solver: Any, seed: int, unique: bool, min_playable: int, band: tuple[float, float]
+    solver: Any, seed: int, unique: bool, min_playable: int, difficulty: str | None
 ) -> tuple[str, int, float] | str:
-    """A generated box in the difficulty band (box, its seed, its score), or why there is none.
+    """A generated box of the difficulty (box, the seed, its score), or why there is none.
 
-    Boxes are drawn one seed after another (``seed``, ``seed + 1``, ...) until one rates inside
-    ``band``, for at most 20 s.
+    One :func:`cpwords.generate_boxes` call with the difficulty band (the CLI's
+    ``--generate 1 --difficulty``), for at most 20 s.
     """
     from cpwords.core.blocklist import load_blocklist
 
-    block = load_blocklist(None, enabled=True)
-    t0 = time.monotonic()
-    tried = 0
-    for s in range(seed, seed + 1000):
-        left = 20.0 - (time.monotonic() - t0)
-        if left <= 0:
-            break
-        gen = cpwords.generate_boxes(
-            1, solver, seed=s, unique=unique, min_playable=min_playable, max_draws=2000,
-            time_limit=left, blocklist=block,
-        )  # fmt: skip
-        tried += 1
-        if not gen.boxes:
-            break
+    gen = cpwords.generate_boxes(
+        1, solver, seed=seed, unique=unique, min_playable=min_playable, max_draws=20_000,
+        time_limit=20.0, blocklist=load_blocklist(None, enabled=True), difficulty=difficulty,
+    )  # fmt: skip
+    if gen.boxes:
         b = gen.boxes[0]
-        score = b.difficulty.score
-        if band[0] <= score < band[1]:
-            return str(b.box), s, score
+        return str(b.box), seed, b.difficulty.score
     return (
-        f"no box met the demands within the 20 s limit ({tried} tried from seed {seed}): "
+        f"no box met the demands within the 20 s limit ({gen.draws:,} drawn from seed {seed}): "
         "relax them or retry"
     )
 

@@ -384,6 +384,40 @@ def _verify(
     return tuple(two) if len(two) <= 10 else ()
 
 
+#: Difficulty bands of a generated box (:func:`box_difficulty`'s score, 0 to 6): of 40 boxes
+#: drawn from the default lexicon (seed 1), about half were easy, a third medium, one in six hard.
+DIFFICULTY_BANDS: dict[str, tuple[float, float]] = {
+    "easy": (0.0, 2.0), "medium": (2.0, 3.0), "hard": (3.0, 99.0),
+}  # fmt: skip
+
+
+def difficulty_band(difficulty: str | tuple[float, float] | None) -> tuple[float, float] | None:
+    """The score band of a difficulty name or ``(low, high)`` pair (None: every box).
+
+    Raises
+    ------
+    InputError
+        An unknown name (the known ones are listed), or ``low >= high``.
+
+    Examples
+    --------
+    >>> difficulty_band("medium")
+    (2.0, 3.0)
+    """
+    if difficulty is None:
+        return None
+    if isinstance(difficulty, str):
+        if difficulty not in DIFFICULTY_BANDS:
+            raise InputError(
+                f"unknown difficulty {difficulty!r}: choose from {', '.join(DIFFICULTY_BANDS)}"
+            )
+        return DIFFICULTY_BANDS[difficulty]
+    low, high = (float(x) for x in difficulty)
+    if not low < high:
+        raise InputError(f"a difficulty band needs low < high, got ({low:g}, {high:g})")
+    return low, high
+
+
 def generate_boxes(
     k: int,
     lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None,
@@ -398,6 +432,7 @@ def generate_boxes(
     blocklist: Blocklist | None = None,
     lang: str = "en",
     shape: tuple[int, int] = NYT_SHAPE,
+    difficulty: str | tuple[float, float] | None = None,
 ) -> BoxGeneration:
     """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
 
@@ -435,6 +470,10 @@ def generate_boxes(
         ``(k, m)``: boxes of ``k`` sides of ``m`` letters (at least 2 sides, at most
         :data:`~cpwords.letterboxed.rules.MAX_LETTERS` letters); the newspaper's 4 x 3 by
         default.
+    difficulty : {"easy", "medium", "hard"} or (float, float), optional
+        Keep only boxes whose :func:`box_difficulty` score lies in this band (a name of
+        :data:`DIFFICULTY_BANDS`, or ``(low, high)`` with ``low <= score < high``); the others
+        are rejected (``rejected["difficulty"]``). None keeps every box.
 
     Returns
     -------
@@ -486,6 +525,7 @@ def generate_boxes(
             f"a box shape needs at least 2 sides and at most {MAX_LETTERS} letters, got "
             f"{k_sides}x{per_side}"
         )
+    band = difficulty_band(difficulty)
     cap = 1 if unique else max_solutions
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
     lex_words = solver.lexicon.words
@@ -495,9 +535,12 @@ def generate_boxes(
     t0 = time.perf_counter()
     seen: set[str] = set()
     rejected = dict.fromkeys(
-        ("repeat", "few_playable", "one_word", "needs_3_or_more", "too_many_2_word", "blocked"),
+        (
+            "repeat", "few_playable", "one_word", "needs_3_or_more", "too_many_2_word",
+            "blocked", "difficulty",
+        ),
         0,
-    )
+    )  # fmt: skip
     found: list[GeneratedBox] = []
     draws = 0
     stopped: str | None = None
@@ -542,6 +585,9 @@ def generate_boxes(
                 rejected["blocked"] += 1
                 continue
             diff = _difficulty(box, playable, zipf_threshold, lang)
+            if band is not None and not band[0] <= diff.score < band[1]:
+                rejected["difficulty"] += 1
+                continue
             found.append(
                 GeneratedBox(
                     box=box,
