@@ -78,7 +78,9 @@ def test_local_search_stops_inside_a_scan_when_the_deadline_passes(monkeypatch):
     rng = random.Random(7)
     words = tuple("".join(rng.choice("abc") for _ in range(5)) for _ in range(300))
     inst = WordsnakeInstance(words)
-    wt = baselines._Weights(inst, baselines.overlap_graph(inst.words))
+    from cpwords.wordsnake.heuristics.overlaps import OverlapIndex
+
+    wt = OverlapIndex(inst.words)
     start = list(range(inst.n))
     unbounded = baselines._LocalSearch(wt, list(start)).run(None)
     assert unbounded != start  # the scans would improve this order
