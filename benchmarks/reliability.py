@@ -76,7 +76,13 @@ def _tree(root: int, sid: int, seen: dict[int, int]) -> list[int]:
 
 
 def run(
-    cmd: list[str], label: str, sig: str | None, at: float | None, cap_gb: float, timeout: float
+    cmd: list[str],
+    label: str,
+    sig: str | None,
+    at: float | None,
+    cap_gb: float,
+    timeout: float,
+    stdout: str | None = None,
 ) -> dict[str, Any]:
     cap = int(cap_gb * 2**30)
 
@@ -125,7 +131,9 @@ def run(
     for p in left:  # only processes this run started (same pid and start time)
         with contextlib.suppress(OSError):
             os.kill(p, signal.SIGKILL)
-    out = "".join(out_chunks).strip().splitlines()
+    if stdout:
+        Path(stdout).write_text("".join(out_chunks))
+    out = [line[:300] for line in "".join(out_chunks).strip().splitlines()]
     err = "".join(err_chunks).strip().splitlines()
     return {
         "label": label,
@@ -152,13 +160,16 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--at", type=float)
     r.add_argument("--cap-gb", type=float, default=10.0)
     r.add_argument("--timeout", type=float, default=900.0)
+    r.add_argument("--stdout", help="also write the command's whole stdout to this file")
     r.add_argument("cmd", nargs=argparse.REMAINDER)
     rep = sub.add_parser("report")
     rep.add_argument("path")
     a = ap.parse_args(argv)
     if a.verb == "run":
         cmd = a.cmd[1:] if a.cmd[:1] == ["--"] else a.cmd
-        print(json.dumps(run(cmd, a.label, a.signal, a.at, a.cap_gb, a.timeout)), flush=True)
+        print(
+            json.dumps(run(cmd, a.label, a.signal, a.at, a.cap_gb, a.timeout, a.stdout)), flush=True
+        )
         return
     rows = [json.loads(line) for line in Path(a.path).read_text().splitlines() if line.strip()]
     print(

@@ -287,3 +287,24 @@ def test_ctrl_c_during_a_compared_heuristic_keeps_the_answers_found(monkeypatch)
     cmp = spec.compare_wordsnake(inst, ("exact", "layered", "greedy"))
     assert cmp.interrupted and len(cmp.results) == 1
     assert cmp.optimum == 26 and cmp.results[0].verified
+
+
+def test_cpsat_routes_answers_its_incumbent_when_the_model_cannot_be_built_in_time(monkeypatch):
+    """Issue 23, item 5: 3,000 {a,b,c} strings, --method cpsat-routes --time-limit 5 took
+    54.6-156.8 s and 5.0 GB (3.96M arcs built, then loaded by CP-SAT beyond its limit). A model
+    that cannot be built and loaded in the time left is not built: the answer is the start."""
+    import cpwords.wordsnake.models.cpsat as cpsat
+    from cpwords.wordsnake.heuristics.baselines import layered_greedy
+    from cpwords.wordsnake.spec import random_strings
+
+    inst = WordsnakeInstance(tuple(random_strings("abc", 300, 1)))
+
+    def no_model() -> None:
+        raise AssertionError("the model was built")
+
+    monkeypatch.setattr(cpsat.cp_model, "CpModel", no_model)
+    monkeypatch.setattr(cpsat, "ROUTES_SECONDS_PER_ARC", 1.0)
+    res = solve_wordsnake(inst, "cpsat-routes", time_limit=5)
+    assert res.status is Status.FEASIBLE and res.verified and res.bound is None
+    assert res.objective == layered_greedy(inst, iterations=1).objective
+    assert "arcs would take about" in res.solver_info["skipped"]
