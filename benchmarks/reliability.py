@@ -147,7 +147,7 @@ def run(
         "processes_seen": len(seen),
         "left": left,
         "stdout_tail": out[-12:],
-        "stderr_tail": err[-3:],
+        "stderr_tail": err[-30:],
     }
 
 

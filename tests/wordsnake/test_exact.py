@@ -308,3 +308,45 @@ def test_cpsat_routes_answers_its_incumbent_when_the_model_cannot_be_built_in_ti
     assert res.status is Status.FEASIBLE and res.verified and res.bound is None
     assert res.objective == layered_greedy(inst, iterations=1).objective
     assert "arcs would take about" in res.solver_info["skipped"]
+
+
+def test_the_routes_fallback_does_not_build_a_graph_it_cannot_build_in_time(monkeypatch):
+    """Issue 23, item 5: three words of 120,000 letters with --time-limit 1 reached the routes
+    model (the default method's fallback), whose explicit overlap graph stores every prefix of
+    every word: 5.2 s, and a MemoryError after 15-26 s under a 10 GB cap. Now the graph is
+    not built when it cannot be built in the time left; the answer is the incumbent."""
+    import cpwords.wordsnake.models.common as common
+    from cpwords.wordsnake.models.cpsat import solve_routes_cpsat
+
+    rng = random.Random(5)
+    words = tuple("".join(rng.choice("ab") for _ in range(20_000)) for _ in range(3))
+    inst = WordsnakeInstance(words)
+
+    def no_graph(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the explicit overlap graph was built")
+
+    monkeypatch.setattr(common, "overlap_graph", no_graph)
+    res = solve_routes_cpsat(inst, time_limit=0.5, hint=words)
+    assert res.status is Status.FEASIBLE and res.bound is None
+    assert list(res.solution) == list(words)
+    assert "explicit overlap graph would take about" in res.solver_info["skipped"]
+
+
+def test_the_default_method_leaves_time_for_the_check_of_a_long_list(monkeypatch):
+    """Issue 23, item 5: a list of 1,037,915 words (10.1M letters) with --time-limit 10 ended at
+    14.6-15.5 s: the model kept half the limit however long the check would take. It now keeps
+    a quarter at least, the rest for the check (0.6 us a letter)."""
+    import cpwords.wordsnake.models.auto as auto
+    import cpwords.wordsnake.spec as spec
+
+    seen = {}
+
+    def fake(instance, *, time_limit, **kw):
+        seen["limit"] = time_limit
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(auto, "solve_exact", fake)
+    inst = WordsnakeInstance(tuple("ab" * 500 for _ in range(1000)))  # 1,000,000 letters
+    with pytest.raises(KeyboardInterrupt):
+        spec._run_auto(inst, "auto", time_limit=1.0)
+    assert seen["limit"] == pytest.approx(1.0 - (0.05 + 0.6))

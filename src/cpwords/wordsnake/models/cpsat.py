@@ -24,6 +24,7 @@ from cpwords.core.result import SolveResult, Status, TracePoint
 from cpwords.wordsnake.models.common import (
     PreparedInstance,
     ProgressCallback,
+    _check_limits,
     _cpsat_solver,
     _finish,
     _integral_bound,
@@ -34,7 +35,7 @@ from cpwords.wordsnake.models.common import (
     order_to_arcs,
 )
 from cpwords.wordsnake.models.letter_hub import DEPOT, entering_arcs
-from cpwords.wordsnake.rules import WordsnakeInstance
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 
 
 def solve_hub_cpsat(
@@ -182,6 +183,37 @@ def _path_cover_hint(
 ROUTES_SECONDS_PER_ARC = 8e-6
 
 
+#: Seconds per byte of the explicit overlap graph's estimate
+#: (:func:`~cpwords.wordsnake.models.common.explicit_graph_bytes`) to build it: 3,000 {a,b,c}
+#: strings, estimated at 324 MB, took 4.2 s (13 ns a byte) on a shared 2-core machine.
+GRAPH_SECONDS_PER_BYTE = 13e-9
+
+
+def _graph_unfit(instance: WordsnakeInstance, left: float | None) -> str | None:
+    """Why the explicit overlap graph cannot be built in ``left`` seconds or in memory, if so.
+
+    Three words of 120,000 letters (7.2 GB of prefixes) reached the routes model as the default
+    method's fallback and ended in a MemoryError after 15-21 s under a 1 s limit.
+    """
+    from cpwords.core.machine import available_memory
+    from cpwords.wordsnake.models.common import explicit_graph_bytes
+
+    # The prefixes of the longest word alone, as strings, are a lower bound (O(1) to compute;
+    # the full estimate builds a trie: 4.8 s on three words of 120,000 letters).
+    longest = max(len(w) for w in instance.words)
+    need = longest * (longest + 1) // 2
+    if need <= 0.8 * available_memory() and (left is None or GRAPH_SECONDS_PER_BYTE * need <= left):
+        need = explicit_graph_bytes(instance, 1)
+    if need > 0.8 * available_memory():
+        return f"the explicit overlap graph (about {need / 2**30:,.1f} GiB) does not fit in memory"
+    if left is not None and GRAPH_SECONDS_PER_BYTE * need > left:
+        return (
+            f"the explicit overlap graph would take about {GRAPH_SECONDS_PER_BYTE * need:,.0f} s "
+            f"to build, more than the {left:.1f} s left"
+        )
+    return None
+
+
 def solve_routes_cpsat(
     instance: WordsnakeInstance,
     *,
@@ -239,24 +271,38 @@ def solve_routes_cpsat(
     ----------
     L. Perron, F. Didier, *CP-SAT*, OR-Tools (Google): ``AddMultipleCircuit`` (routes).
     """
+    info = _solver_info("cp-sat", formulation="routes-path-cover", workers=workers, seed=seed)
+    if instance.n > 1 and (prepared is None or "graph" not in vars(prepared)):
+        # Will the explicit overlap graph fit in time and memory? (Asked before anything is
+        # built: scoring the hint builds the graph of overlaps >= 2, quadratic in a word's
+        # length too.)
+        _check_limits(time_limit, workers)
+        t0 = time.perf_counter()
+        reason = _graph_unfit(instance, time_limit)
+        if reason is not None:
+            info["skipped"] = reason
+            order = None if hint is None else list(hint)
+            value = None if order is None else snake_score(order, instance.cyclic, instance.proper)
+            return _finish(
+                instance=instance, proven=False, order=order, objective=value, bound=None,
+                start=t0, method="cpsat-routes", info=info, trace=[],
+            )  # fmt: skip
     ctx = open_context(
         instance, time_limit=time_limit, workers=workers, hint=hint, prepared=prepared
     )
     start, deadline = ctx.start, ctx.deadline
     n = instance.n
     scorer = ctx.prepared.scorer
-    info = _solver_info("cp-sat", formulation="routes-path-cover", workers=workers, seed=seed)
     if n == 1:
         return _finish(
             instance=instance, proven=True, order=list(instance.words), objective=0.0,
             bound=0.0, start=start, method="cpsat-routes", info=info, trace=[],
         )  # fmt: skip
+    remaining = ctx.remaining
+    best_order, best = ctx.best_order, ctx.best
     g = ctx.prepared.graph
     tails, heads, weights = g.tail.tolist(), g.head.tolist(), g.weight.tolist()
     info["arcs"] = g.m + 2 * n
-
-    remaining = ctx.remaining
-    best_order, best = ctx.best_order, ctx.best
 
     # Phase 1: maximum-weight path cover. Arc k joins arc_tail[k] -> arc_head[k] (depot 0,
     # item i is node i + 1): n arcs from the depot, n to it, then the positive-overlap arcs.
