@@ -247,3 +247,50 @@ def test_the_heuristics_run_where_the_explicit_graph_would_not_fit(
     res = solve_wordsnake(inst, method)
     assert res.status is Status.FEASIBLE and res.verified
     assert res.objective == snake_score(list(res.solution))
+
+
+def test_ctrl_c_in_a_local_search_returns_the_ordering_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 23: Ctrl-C during --method local printed 'cpwords: interrupted' and no ordering
+    (20,000 ENABLE words, SIGINT at 3 s). Now the scan stops at its next step and the ordering
+    so far is returned, marked interrupted."""
+    import signal
+
+    real = baselines._LocalSearch.try_block_moves
+
+    def ctrl_c_then_scan(self: baselines._LocalSearch, length: int) -> bool:
+        signal.raise_signal(signal.SIGINT)
+        return real(self, length)
+
+    monkeypatch.setattr(baselines._LocalSearch, "try_block_moves", ctrl_c_then_scan)
+    rng = random.Random(2)
+    inst = WordsnakeInstance(
+        tuple("".join(rng.choice("abc") for _ in range(5)) for _ in range(300))
+    )
+    res = baselines.local_search(inst)
+    assert res.solver_info["interrupted"] is True
+    assert_checked(inst, res)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_in_the_layered_greedy_returns_the_chains_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import signal
+
+    real = OverlapIndex.beginning
+
+    def ctrl_c_then_list(self: OverlapIndex, v: int):  # type: ignore[no-untyped-def]
+        signal.raise_signal(signal.SIGINT)
+        return real(self, v)
+
+    monkeypatch.setattr(OverlapIndex, "beginning", ctrl_c_then_list)
+    rng = random.Random(3)
+    inst = WordsnakeInstance(
+        tuple("".join(rng.choice("abc") for _ in range(5)) for _ in range(300))
+    )
+    res = baselines.layered_greedy(inst, iterations=50)
+    assert res.solver_info["interrupted"] is True and res.solver_info["iterations"] == 1
+    assert_checked(inst, res)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

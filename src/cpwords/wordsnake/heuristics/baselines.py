@@ -10,8 +10,11 @@ overlap they prefer the word first in sorted order (then the first listed).
 from __future__ import annotations
 
 import random
+import signal
+import threading
 import time
 from collections.abc import Mapping, Sequence
+from types import FrameType, TracebackType
 
 from cpwords.core.result import SolveResult, Status, TracePoint
 from cpwords.wordsnake.heuristics.overlaps import OverlapIndex
@@ -36,6 +39,33 @@ def _result(
 # ---------------------------------------------------------------------------------------------
 # The seed's randomised layered greedy (A. Tsirigos).
 # ---------------------------------------------------------------------------------------------
+
+
+class _CtrlC:
+    """Ctrl-C read as a flag at safe points (a scan step, an overlap string, an iteration)
+    instead of a KeyboardInterrupt in the middle of a move, so that the best ordering so far
+    is returned, marked interrupted. Only in the main thread, over Python's default handler."""
+
+    def __init__(self) -> None:
+        self.hit = False
+        self._old: object = None
+
+    def _flag(self, signum: int, frame: FrameType | None) -> None:
+        self.hit = True
+
+    def __enter__(self) -> _CtrlC:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            self._old = signal.signal(signal.SIGINT, self._flag)
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)  # type: ignore[arg-type]
 
 
 def _index(instance: WordsnakeInstance, deadline: float | None) -> OverlapIndex:
@@ -63,7 +93,7 @@ class _Levels:
 
 
 def _layered_once(
-    lv: _Levels, rng: random.Random, deadline: float | None = None
+    lv: _Levels, rng: random.Random, deadline: float | None = None, ctrl_c: _CtrlC | None = None
 ) -> tuple[list[int], bool]:
     """One randomised pass; returns the ordering and whether every level was processed."""
     ix = lv.ix
@@ -93,7 +123,10 @@ def _layered_once(
     # in one chain). A random pairing per string is the random choice among the conflicting
     # pairs, in O(tails + heads) instead of O(tails x heads).
     for count, v in enumerate(lv.nodes):
-        if deadline is not None and not count & 0x3F and time.perf_counter() > deadline:
+        if not count & 0x3F and (
+            (deadline is not None and time.perf_counter() > deadline)
+            or (ctrl_c is not None and ctrl_c.hit)
+        ):
             complete = False
             break
         tails = [a for a in lv.enders[v] if succ[a] == -1]
@@ -177,16 +210,19 @@ def layered_greedy(
     best = ix.score(best_seq)
     trace = [TracePoint(time.perf_counter() - start, float(best), None)]
     done = 0
-    for _ in range(max(1, iterations)):
-        seq, complete = _layered_once(lv, rng, deadline)
-        done += 1
-        value = ix.score(seq)
-        if value > best:
-            best, best_seq = value, seq
-            trace.append(TracePoint(time.perf_counter() - start, float(best), None))
-        if not complete or (deadline is not None and time.perf_counter() > deadline):
-            break
-    info = {"seed": seed, "iterations": done}
+    with _CtrlC() as ctrl_c:
+        for _ in range(max(1, iterations)):
+            seq, complete = _layered_once(lv, rng, deadline, ctrl_c)
+            done += 1
+            value = ix.score(seq)
+            if value > best:
+                best, best_seq = value, seq
+                trace.append(TracePoint(time.perf_counter() - start, float(best), None))
+            if not complete or (deadline is not None and time.perf_counter() > deadline):
+                break
+    info: dict[str, object] = {"seed": seed, "iterations": done}
+    if ctrl_c.hit:
+        info["interrupted"] = True
     return _result(instance, best_seq, best, start, "layered", info, trace)
 
 
@@ -273,6 +309,7 @@ class _LocalSearch:
     def __init__(self, wt: OverlapIndex, seq: list[int]) -> None:
         self.wt = wt
         self.deadline: float | None = None
+        self.ctrl_c: _CtrlC | None = None
         self.seq = seq
         self.n = len(seq)
         self.pos = [0] * self.n
@@ -300,7 +337,11 @@ class _LocalSearch:
         """Every 16 steps of a scan, stop if the deadline passed (at a step's start, where
         every move before it is complete or undone; on ENABLE one step may list 40,000
         candidates)."""
-        if not k & 0xF and self.deadline is not None and time.perf_counter() > self.deadline:
+        if k & 0xF:
+            return
+        if self.ctrl_c is not None and self.ctrl_c.hit:
+            raise _Stopped
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise _Stopped
 
     def _w(self, a: int | None, b: int | None) -> int:
@@ -415,6 +456,8 @@ class _LocalSearch:
             ):
                 if deadline is not None and time.perf_counter() > deadline:
                     return self.seq
+                if self.ctrl_c is not None and self.ctrl_c.hit:
+                    return self.seq
                 improved |= step()
             if not improved:
                 return self.seq
@@ -471,10 +514,16 @@ def local_search(
     else:
         seq = _nearest_neighbour_seq(wt, random.Random(seed))
     first = wt.score(seq)
-    seq = _LocalSearch(wt, list(seq)).run(deadline)
+    search = _LocalSearch(wt, list(seq))
+    with _CtrlC() as ctrl_c:
+        search.ctrl_c = ctrl_c
+        seq = search.run(deadline)
     value = wt.score(seq)
     trace = [
         TracePoint(0.0, float(first), None),
         TracePoint(time.perf_counter() - start, float(value), None),
     ]
-    return _result(instance, seq, value, start, "local", {"seed": seed}, trace)
+    info: dict[str, object] = {"seed": seed}
+    if ctrl_c.hit:
+        info["interrupted"] = True
+    return _result(instance, seq, value, start, "local", info, trace)
