@@ -2,8 +2,9 @@
 
 Each run starts the command in a session of its own (under ``nice``, with an address-space cap
 per process), samples every 0.1 s the resident memory of every process of that session and of
-every descendant seen, optionally sends a signal at a given second, and after the command ends
-looks for any process of the run still alive (same pid and start time)::
+every descendant seen, optionally sends a signal at a given second (SIGINT to the whole process
+group, as a terminal's Ctrl-C; SIGTERM and SIGKILL to the command alone), and after the command
+ends looks for any process of the run still alive (same pid and start time)::
 
     python benchmarks/reliability.py run [--signal INT|TERM|KILL --at SECONDS] \\
         [--cap-gb GB] [--timeout SECONDS] --label LABEL -- cpwords snake ...
@@ -112,7 +113,10 @@ def run(
         now = time.perf_counter() - t0
         peak = max(peak, sum(_rss_kb(p) for p in _tree(proc.pid, proc.pid, seen)))
         if sig is not None and at is not None and sent is None and now >= at:
-            proc.send_signal(getattr(signal, f"SIG{sig}"))
+            if sig == "INT":  # as a terminal's Ctrl-C: to the whole foreground process group
+                os.killpg(proc.pid, signal.SIGINT)
+            else:  # as `kill PID`: to the command alone (its children must follow it)
+                proc.send_signal(getattr(signal, f"SIG{sig}"))
             sent = now
         if now > timeout:
             os.killpg(proc.pid, signal.SIGKILL)
