@@ -271,20 +271,50 @@ def _run_exact(
     start: float | None = None,
 ) -> SolveResult:
     from cpwords.wordsnake.heuristics.baselines import layered_greedy
-    from cpwords.wordsnake.models import auto as exact
     from cpwords.wordsnake.models.common import PreparedInstance
 
     left = _clock(start, time_limit)
-    # Built once for this solve: the greedy start and the model share its overlap graph.
+    t0 = time.perf_counter()
+    # Built once for this solve: the overlap graphs and the scorer of the model.
     prepared = PreparedInstance(instance)
     if hint is None and method != "naive":
         # One pass of the layered greedy is the starting incumbent; when a limit stops a solve,
         # the answer is never worse than it. Its time counts against the limit.
-        hint = layered_greedy(instance, iterations=1, seed=seed).solution
-    common: dict[str, Any] = {
-        "time_limit": left(), "seed": seed, "hint": hint, "progress": progress,
-        "workers": workers, "prepared": prepared,
-    }  # fmt: skip
+        first = layered_greedy(instance, iterations=1, seed=seed)
+        if first.solver_info.get("interrupted"):  # Ctrl-C: its chains so far are the answer
+            return _interrupted_start(instance, method, first.solution, t0)
+        hint = first.solution
+    try:
+        return _dispatch_exact(instance, method, {
+            "time_limit": left(), "seed": seed, "hint": hint, "progress": progress,
+            "workers": workers, "prepared": prepared,
+        })  # fmt: skip
+    except KeyboardInterrupt:
+        # Ctrl-C while the model is built (a model interrupted in its search answers itself)
+        if hint is None:
+            raise
+        return _interrupted_start(instance, method, hint, t0)
+
+
+def _interrupted_start(
+    instance: WordsnakeInstance, method: str, order: Sequence[str] | None, t0: float
+) -> SolveResult:
+    """The starting ordering as the answer of a solve stopped by Ctrl-C before the model's own
+    (it printed only 'cpwords: interrupted': 20,000 ENABLE words, --method mip, at 3 s)."""
+    if order is None:
+        raise KeyboardInterrupt
+    return SolveResult(
+        Status.FEASIBLE, float(snake_score(list(order), instance.cyclic, instance.proper)), None,
+        time.perf_counter() - t0, list(order), method,
+        solver_info={"interrupted": True, "answer": "the layered greedy's start"},
+    )  # fmt: skip
+
+
+def _dispatch_exact(
+    instance: WordsnakeInstance, method: str, common: dict[str, Any]
+) -> SolveResult:
+    from cpwords.wordsnake.models import auto as exact
+
     if method == "mip":
         return exact.solve_hub_mip(instance, backend="highs", **common)
     if method == "mip-scip":
