@@ -243,7 +243,7 @@ def test_highs_left_by_an_exception_is_stopped_and_the_next_solve_runs() -> None
     assert again.objective is not None and again.verified
 
 
-@pytest.mark.parametrize("method", ["mip", "cpsat-routes", "greedy", "local", "layered"])
+@pytest.mark.parametrize("method", ["mip", "cpsat-routes", "cpsat", "mip-scip"])
 def test_a_method_whose_explicit_graph_cannot_fit_is_refused_in_one_line(method, monkeypatch):
     # Issue 23, item 8: --method mip on ENABLE grew to 7.5 GB and died with a MemoryError.
     import cpwords.wordsnake.models.common as common
@@ -254,12 +254,12 @@ def test_a_method_whose_explicit_graph_cannot_fit_is_refused_in_one_line(method,
     assert "\n" not in str(err.value)
 
 
-def test_compare_keeps_the_answers_found_when_a_heuristic_cannot_fit(monkeypatch):
+def test_compare_keeps_the_answers_found_when_a_method_cannot_fit(monkeypatch):
     import cpwords.wordsnake.models.common as common
 
     inst = WordsnakeInstance(("run", "nausea", "seasick", "sickle"))
     monkeypatch.setattr(common, "explicit_graph_bytes", lambda instance, lo: 10**15)
-    cmp = compare_wordsnake(inst, ("exact", "greedy"))
+    cmp = compare_wordsnake(inst, ("exact", "mip"))
     assert cmp.optimum == 26  # run-nausea-seasick-sickle: 1 + 9 + 16
     skipped = cmp.results[1]
     assert skipped.status is Status.UNKNOWN
@@ -298,3 +298,172 @@ def test_ctrl_c_during_a_compared_heuristic_keeps_the_answers_found(monkeypatch)
     cmp = spec.compare_wordsnake(inst, ("exact", "layered", "greedy"))
     assert cmp.interrupted and len(cmp.results) == 1
     assert cmp.optimum == 26 and cmp.results[0].verified
+
+
+def test_cpsat_routes_answers_its_incumbent_when_the_model_cannot_be_built_in_time(monkeypatch):
+    """Issue 23, item 5: 3,000 {a,b,c} strings, --method cpsat-routes --time-limit 5 took
+    54.6-156.8 s and 5.0 GB (3.96M arcs built, then loaded by CP-SAT beyond its limit). A model
+    that cannot be built and loaded in the time left is not built: the answer is the start."""
+    import cpwords.wordsnake.models.cpsat as cpsat
+    from cpwords.wordsnake.heuristics.baselines import layered_greedy
+    from cpwords.wordsnake.spec import random_strings
+
+    inst = WordsnakeInstance(tuple(random_strings("abc", 300, 1)))
+
+    def no_model() -> None:
+        raise AssertionError("the model was built")
+
+    monkeypatch.setattr(cpsat.cp_model, "CpModel", no_model)
+    monkeypatch.setattr(cpsat, "ROUTES_SECONDS_PER_ARC", 1.0)
+    res = solve_wordsnake(inst, "cpsat-routes", time_limit=5)
+    assert res.status is Status.FEASIBLE and res.verified and res.bound is None
+    assert res.objective == layered_greedy(inst, iterations=1).objective
+    assert "arcs would take about" in res.solver_info["skipped"]
+
+
+def test_the_routes_fallback_does_not_build_a_graph_it_cannot_build_in_time(monkeypatch):
+    """Issue 23, item 5: three words of 120,000 letters with --time-limit 1 reached the routes
+    model (the default method's fallback), whose explicit overlap graph stores every prefix of
+    every word: 5.2 s, and a MemoryError after 15-26 s under a 10 GB cap. Now the graph is
+    not built when it cannot be built in the time left; the answer is the incumbent."""
+    import cpwords.wordsnake.models.common as common
+    from cpwords.wordsnake.models.cpsat import solve_routes_cpsat
+
+    rng = random.Random(5)
+    words = tuple("".join(rng.choice("ab") for _ in range(20_000)) for _ in range(3))
+    inst = WordsnakeInstance(words)
+
+    def no_graph(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the explicit overlap graph was built")
+
+    monkeypatch.setattr(common, "overlap_graph", no_graph)
+    res = solve_routes_cpsat(inst, time_limit=0.5, hint=words)
+    assert res.status is Status.FEASIBLE and res.bound is None
+    assert list(res.solution) == list(words)
+    assert "explicit overlap graph would take about" in res.solver_info["skipped"]
+
+
+def test_the_default_method_leaves_time_for_the_check_of_a_long_list(monkeypatch):
+    """Issue 23, item 5: a list of 1,037,915 words (10.1M letters) with --time-limit 10 ended at
+    14.6-15.5 s: the model kept half the limit however long the check would take. It now keeps
+    a quarter at least, the rest for the check (0.6 us a letter)."""
+    import cpwords.wordsnake.models.auto as auto
+    import cpwords.wordsnake.spec as spec
+
+    seen = {}
+
+    def fake(instance, *, time_limit, **kw):
+        seen["limit"] = time_limit
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(auto, "solve_exact", fake)
+    inst = WordsnakeInstance(tuple("ab" * 500 for _ in range(1000)))  # 1,000,000 letters
+    with pytest.raises(KeyboardInterrupt):
+        spec._run_auto(inst, "auto", time_limit=1.0)
+    assert seen["limit"] == pytest.approx(1.0 - (0.05 + 0.6))
+
+
+def test_the_letter_hub_cpsat_model_is_not_built_when_it_cannot_be_in_time(monkeypatch):
+    """Issue 23, item 5: --method cpsat on 20,000 ENABLE words with --time-limit 5 ended at
+    24.5 s (1.19M arcs built as Python expressions, then loaded by CP-SAT)."""
+    import cpwords.wordsnake.models.cpsat as cpsat
+    from cpwords.wordsnake.heuristics.baselines import layered_greedy
+    from cpwords.wordsnake.spec import random_strings
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("CP-SAT was called")
+
+    inst = WordsnakeInstance(tuple(random_strings("abc", 300, 2)))
+    monkeypatch.setattr(cpsat, "solve_interruptibly", no_solve)
+    monkeypatch.setattr(cpsat, "HUB_SECONDS_PER_ARC", 1.0)
+    res = solve_wordsnake(inst, "cpsat", time_limit=5)
+    assert res.status is Status.FEASIBLE and res.verified and res.bound is None
+    assert res.objective == layered_greedy(inst, iterations=1).objective
+    assert "letter-hub model of" in res.solver_info["skipped"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 6), min_size=1, max_size=6), min_size=1, max_size=6))
+def test_the_euler_circuit_uses_every_arc_once(cycles: list[list[int]]) -> None:
+    """decode_order read the snake with networkx's eulerian_circuit, O(degree) a step: 8 s of
+    --method mip on 20,000 ENABLE words, which ended at 10.5 s under --time-limit 5."""
+    from collections import Counter
+
+    from cpwords.wordsnake.models.letter_hub import euler_circuit
+
+    tails, heads = [], []
+    for cyc in cycles:  # closed walks through node 0: connected and Eulerian
+        nodes = [0, *cyc, 0]
+        tails += nodes[:-1]
+        heads += nodes[1:]
+    walk = euler_circuit(tails, heads, 0)
+    assert walk[0] == 0 and len(walk) == len(tails)
+    used = Counter(zip(walk, [*walk[1:], walk[0]], strict=True))
+    assert used == Counter(zip(tails, heads, strict=True))
+
+
+@pytest.mark.parametrize("method", ["mip", "cpsat", "cpsat-routes"])
+def test_ctrl_c_before_the_model_answers_gives_the_start(method, monkeypatch):
+    """Issue 23: Ctrl-C at 3 s on 20,000 ENABLE words with --method mip (or cpsat, cpsat-routes)
+    printed only 'cpwords: interrupted', though the layered greedy's start was known."""
+    import cpwords.wordsnake.models.auto as auto
+    from cpwords.wordsnake.heuristics.baselines import layered_greedy
+
+    def ctrl_c(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    for name in ("solve_hub_mip", "solve_hub_cpsat", "solve_routes_cpsat"):
+        monkeypatch.setattr(auto, name, ctrl_c)
+    inst = WordsnakeInstance(("run", "nausea", "seasick", "sickle", "lease", "easel"))
+    res = solve_wordsnake(inst, method)
+    assert res.status is Status.FEASIBLE and res.verified and res.bound is None
+    assert res.solver_info["interrupted"] is True
+    assert res.objective == layered_greedy(inst, iterations=1).objective
+
+
+def test_ctrl_c_during_the_layered_start_ends_an_explicit_solve(monkeypatch):
+    """The layered greedy reads Ctrl-C as a flag and returns its chains so far: the solve ends
+    there with them (it must not swallow Ctrl-C and go on to build the model)."""
+    import dataclasses
+
+    import cpwords.wordsnake.heuristics.baselines as baselines
+    import cpwords.wordsnake.models.auto as auto
+
+    real = baselines.layered_greedy
+
+    def stopped_start(*args, **kwargs):
+        res = real(*args, **kwargs)
+        return dataclasses.replace(res, solver_info={**res.solver_info, "interrupted": True})
+
+    def no_model(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the model was started after Ctrl-C")
+
+    monkeypatch.setattr(baselines, "layered_greedy", stopped_start)
+    monkeypatch.setattr(auto, "solve_hub_mip", no_model)
+    inst = WordsnakeInstance(("run", "nausea", "seasick", "sickle"))
+    res = solve_wordsnake(inst, "mip")
+    assert res.solver_info["interrupted"] is True and res.verified
+
+
+@pytest.mark.parametrize("method", ["cpsat", "cpsat-routes"])
+def test_cpsat_is_given_the_limit_less_its_load_time(method, monkeypatch):
+    """--method cpsat on 20,000 ENABLE words with --time-limit 30 ended at 34.2 s: CP-SAT reads
+    its own limit only after loading 1.19M arcs. Its limit now leaves that time."""
+    import cpwords.wordsnake.models.cpsat as cpsat
+    from cpwords.wordsnake.spec import random_strings
+
+    given: list[float] = []
+    real = cpsat._cpsat_solver
+
+    def spy(workers, seed, limit):
+        given.append(limit)
+        return real(workers, seed, limit)
+
+    monkeypatch.setattr(cpsat, "_cpsat_solver", spy)
+    monkeypatch.setattr(cpsat, "CPSAT_LOAD_SECONDS_PER_ARC", 1e-4)
+    monkeypatch.setattr(cpsat, "HUB_SECONDS_PER_ARC", 1e-9)
+    monkeypatch.setattr(cpsat, "ROUTES_SECONDS_PER_ARC", 1e-9)
+    inst = WordsnakeInstance(tuple(random_strings("abc", 200, 3)))
+    res = solve_wordsnake(inst, method, time_limit=30)
+    arcs = res.solver_info["arcs"]
+    assert given and given[0] <= 30 - 1e-4 * arcs + 1e-6

@@ -177,10 +177,11 @@ def run(
 #: Methods that build the explicit overlap graph: the smallest overlap they keep as an arc, and
 #: the memory of what they build on it as a multiple of the graph's (a MIP or CP-SAT model holds
 #: the arcs again, twice at least: ENABLE's letter-hub MIP, estimated at 19.8 GiB for the graph
-#: alone, was killed by the kernel after 6 minutes on this 23 GiB machine).
+#: alone, was killed by the kernel after 6 minutes on this 23 GiB machine). The heuristics
+#: (greedy, layered, local) work on :class:`~cpwords.wordsnake.heuristics.overlaps.OverlapIndex`,
+#: linear in the letters, instead.
 EXPLICIT_GRAPH_METHODS = {
-    "greedy": (1, 1.0), "layered": (1, 1.0), "local": (1, 1.0), "mip": (2, 2.5),
-    "mip-scip": (2, 2.5), "cpsat": (2, 2.5), "cpsat-routes": (2, 2.5),
+    "mip": (2, 2.5), "mip-scip": (2, 2.5), "cpsat": (2, 2.5), "cpsat-routes": (2, 2.5),
 }  # fmt: skip
 
 #: Share of the available memory a method may plan to use (the rest: the interpreter, the
@@ -248,9 +249,11 @@ def _run_auto(
 ) -> SolveResult:
     from cpwords.wordsnake.models.auto import solve_exact
 
-    # Keep time for the independent check of the answer (about 0.6 us per letter).
+    # Keep time for the independent check of the answer and the report (about 0.6 us per
+    # letter). The model keeps a quarter of the limit at least (half, before: 1,037,915 words of
+    # 10.1M letters with --time-limit 10 then ended at 15.5 s).
     reserve = 0.05 + 6e-7 * sum(len(w) for w in instance.words)
-    limit = None if time_limit is None else max(0.5 * time_limit, time_limit - reserve)
+    limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
     return solve_exact(
         instance, time_limit=limit, workers=workers, seed=seed, hint=hint, progress=progress,
         start=start, core_search=core_search, certificate=certificate,
@@ -269,21 +272,50 @@ def _run_exact(
     start: float | None = None,
 ) -> SolveResult:
     from cpwords.wordsnake.heuristics.baselines import layered_greedy
-    from cpwords.wordsnake.models import auto as exact
     from cpwords.wordsnake.models.common import PreparedInstance
 
     left = _clock(start, time_limit)
-    # Built once for this solve: the greedy start and the model share its overlap graph.
+    t0 = time.perf_counter()
+    # Built once for this solve: the overlap graphs and the scorer of the model.
     prepared = PreparedInstance(instance)
     if hint is None and method != "naive":
         # One pass of the layered greedy is the starting incumbent; when a limit stops a solve,
         # the answer is never worse than it. Its time counts against the limit.
-        graph = prepared.heavy_graph
-        hint = layered_greedy(instance, iterations=1, seed=seed, graph=graph).solution
-    common: dict[str, Any] = {
-        "time_limit": left(), "seed": seed, "hint": hint, "progress": progress,
-        "workers": workers, "prepared": prepared,
-    }  # fmt: skip
+        first = layered_greedy(instance, iterations=1, seed=seed)
+        if first.solver_info.get("interrupted"):  # Ctrl-C: its chains so far are the answer
+            return _interrupted_start(instance, method, first.solution, t0)
+        hint = first.solution
+    try:
+        return _dispatch_exact(instance, method, {
+            "time_limit": left(), "seed": seed, "hint": hint, "progress": progress,
+            "workers": workers, "prepared": prepared,
+        })  # fmt: skip
+    except KeyboardInterrupt:
+        # Ctrl-C while the model is built (a model interrupted in its search answers itself)
+        if hint is None:
+            raise
+        return _interrupted_start(instance, method, hint, t0)
+
+
+def _interrupted_start(
+    instance: WordsnakeInstance, method: str, order: Sequence[str] | None, t0: float
+) -> SolveResult:
+    """The starting ordering as the answer of a solve stopped by Ctrl-C before the model's own
+    (it printed only 'cpwords: interrupted': 20,000 ENABLE words, --method mip, at 3 s)."""
+    if order is None:
+        raise KeyboardInterrupt
+    return SolveResult(
+        Status.FEASIBLE, float(snake_score(list(order), instance.cyclic, instance.proper)), None,
+        time.perf_counter() - t0, list(order), method,
+        solver_info={"interrupted": True, "answer": "the layered greedy's start"},
+    )  # fmt: skip
+
+
+def _dispatch_exact(
+    instance: WordsnakeInstance, method: str, common: dict[str, Any]
+) -> SolveResult:
+    from cpwords.wordsnake.models import auto as exact
+
     if method == "mip":
         return exact.solve_hub_mip(instance, backend="highs", **common)
     if method == "mip-scip":
@@ -309,7 +341,10 @@ def _run_layered(
     if iterations < 1:
         raise InputError(f"the number of iterations must be at least 1, got {iterations}")
     left = _clock(start, time_limit)
-    return layered_greedy(instance, iterations=iterations, seed=seed, time_limit=left())
+    return _indexed(
+        lambda: layered_greedy(instance, iterations=iterations, seed=seed, time_limit=left()),
+        "layered",
+    )
 
 
 def _run_local(
@@ -322,13 +357,36 @@ def _run_local(
 ) -> SolveResult:
     from cpwords.wordsnake.heuristics.baselines import local_search
 
-    return local_search(instance, seed=seed, time_limit=_clock(start, time_limit)())
+    left = _clock(start, time_limit)
+    return _indexed(lambda: local_search(instance, seed=seed, time_limit=left()), "local")
 
 
-def _run_greedy(instance: WordsnakeInstance, method: str, *, seed: int = 0) -> SolveResult:
+def _run_greedy(
+    instance: WordsnakeInstance,
+    method: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = None,
+    start: float | None = None,
+) -> SolveResult:
     from cpwords.wordsnake.heuristics.baselines import nearest_neighbour
 
-    return nearest_neighbour(instance, seed=seed)
+    left = _clock(start, time_limit)
+    return _indexed(lambda: nearest_neighbour(instance, seed=seed, time_limit=left()), "greedy")
+
+
+def _indexed(heuristic: Callable[[], SolveResult], method: str) -> SolveResult:
+    """Run a heuristic; a limit that passes before the words are indexed gives UNKNOWN."""
+    from cpwords.wordsnake.heuristics.overlaps import IndexStopped
+
+    t0 = time.perf_counter()
+    try:
+        return heuristic()
+    except IndexStopped as exc:
+        return SolveResult(
+            Status.UNKNOWN, None, None, time.perf_counter() - t0, None, method,
+            solver_info={"reason": str(exc)},
+        )  # fmt: skip
 
 
 def _run_peer(

@@ -1,91 +1,24 @@
 """Wordsnake heuristics: the seed's randomised layered greedy, nearest neighbour, local search.
 
 All three return a :class:`~cpwords.core.result.SolveResult` with status FEASIBLE (a heuristic
-proves
-nothing) and ``bound=None``. They work on item indices and the positive-overlap arcs of
-:func:`~cpwords.wordsnake.rules.overlap_graph`.
+proves nothing) and ``bound=None``. They work on item indices and an
+:class:`~cpwords.wordsnake.heuristics.overlaps.OverlapIndex`, whose memory is linear in the
+letters (the explicit overlap graph of ENABLE did not fit in 7 GB). Between words of equal
+overlap they prefer the word first in sorted order (then the first listed).
 """
 
 from __future__ import annotations
 
-import itertools
 import random
+import signal
+import threading
 import time
 from collections.abc import Mapping, Sequence
-
-import numpy as np
+from types import FrameType, TracebackType
 
 from cpwords.core.result import SolveResult, Status, TracePoint
-from cpwords.wordsnake.rules import OverlapGraph, WordsnakeInstance, overlap_graph
-
-
-class _Weights:
-    """Pair weights of an instance without materialising the ~n^2/20 overlap-1 arcs.
-
-    Overlaps >= 2 come from the overlap graph; an overlap of exactly 1 holds whenever the last
-    letter of a is the first letter of b (and, for proper overlaps, both words are longer than
-    one letter), so those pairs are served from per-letter buckets.
-    """
-
-    def __init__(self, instance: WordsnakeInstance, graph: OverlapGraph | None = None) -> None:
-        g = graph or overlap_graph(instance.words, proper=instance.proper, min_overlap=2)
-        self.n = instance.n
-        self.cyclic = instance.cyclic
-        self.words = instance.words
-        sel = g.overlap >= 2
-        self.heavy_levels: list[tuple[int, np.ndarray, np.ndarray]] = []
-        for k in sorted(set(g.overlap[sel].tolist()), reverse=True):
-            on = g.overlap == k
-            self.heavy_levels.append((k, g.tail[on], g.head[on]))
-        self.heavy: dict[tuple[int, int], int] = {
-            (t, h): k * k
-            for t, h, k in zip(
-                g.tail[sel].tolist(), g.head[sel].tolist(), g.overlap[sel].tolist(), strict=True
-            )
-        }
-        shortest = 2 if instance.proper else 1
-        self.eligible = [len(w) >= shortest for w in instance.words]
-        self.by_first: dict[str, list[int]] = {}
-        self.by_last: dict[str, list[int]] = {}
-        for i, w in enumerate(instance.words):
-            if self.eligible[i] and self.n > 1:
-                self.by_first.setdefault(w[0], []).append(i)
-                self.by_last.setdefault(w[-1], []).append(i)
-        order = sorted(self.heavy, key=lambda p: -self.heavy[p])
-        self.heavy_out: list[list[int]] = [[] for _ in range(self.n)]
-        self.heavy_in: list[list[int]] = [[] for _ in range(self.n)]
-        for t, h in order:
-            self.heavy_out[t].append(h)
-            self.heavy_in[h].append(t)
-
-    def weight(self, a: int, b: int) -> int:
-        """Squared maximal overlap of item a followed by item b."""
-        if a == b:
-            return 0
-        w = self.heavy.get((a, b))
-        if w is not None:
-            return w
-        if self.eligible[a] and self.eligible[b] and self.words[a][-1] == self.words[b][0]:
-            return 1
-        return 0
-
-    def out(self, a: int) -> list[int]:
-        """Items b with weight(a, b) > 0, largest overlaps first (may repeat, may contain a)."""
-        if not self.eligible[a]:
-            return self.heavy_out[a]
-        return self.heavy_out[a] + self.by_first.get(self.words[a][-1], [])
-
-    def inn(self, b: int) -> list[int]:
-        """Items a with weight(a, b) > 0, largest overlaps first (may repeat, may contain b)."""
-        if not self.eligible[b]:
-            return self.heavy_in[b]
-        return self.heavy_in[b] + self.by_last.get(self.words[b][0], [])
-
-    def score(self, seq: Sequence[int]) -> int:
-        s = sum(self.weight(a, b) for a, b in itertools.pairwise(seq))
-        if self.cyclic and len(seq) > 1:
-            s += self.weight(seq[-1], seq[0])
-        return s
+from cpwords.wordsnake.heuristics.overlaps import OverlapIndex
+from cpwords.wordsnake.rules import WordsnakeInstance
 
 
 def _result(
@@ -108,8 +41,63 @@ def _result(
 # ---------------------------------------------------------------------------------------------
 
 
-def _layered_once(wt: _Weights, rng: random.Random) -> list[int]:
-    n = wt.n
+class _CtrlC:
+    """Ctrl-C read as a flag at safe points (a scan step, an overlap string, an iteration)
+    instead of a KeyboardInterrupt in the middle of a move, so that the best ordering so far
+    is returned, marked interrupted. Only in the main thread, over Python's default handler."""
+
+    def __init__(self) -> None:
+        self.hit = False
+        self._old: object = None
+
+    def _flag(self, signum: int, frame: FrameType | None) -> None:
+        self.hit = True
+
+    def __enter__(self) -> _CtrlC:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            self._old = signal.signal(signal.SIGINT, self._flag)
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)  # type: ignore[arg-type]
+
+
+def _index(instance: WordsnakeInstance, deadline: float | None) -> OverlapIndex:
+    return OverlapIndex(
+        instance.words, proper=instance.proper, cyclic=instance.cyclic, deadline=deadline
+    )
+
+
+class _Levels:
+    """The overlap strings of an instance, longest first, with the items that end with each.
+
+    An item ``a`` ends with the overlap strings on its failure chain in the trie of the words,
+    so the lists hold O(total letters) entries in all.
+    """
+
+    def __init__(self, ix: OverlapIndex) -> None:
+        self.ix = ix
+        t = ix.heads
+        self.enders: dict[int, list[int]] = {}
+        for a in range(ix.n):
+            for v in ix.chain(t, a):
+                self.enders.setdefault(v, []).append(a)
+        # longest strings first; among equal lengths, preorder is sorted order of the strings
+        self.nodes = sorted(self.enders, key=lambda v: (-t.depth[v], v))
+
+
+def _layered_once(
+    lv: _Levels, rng: random.Random, deadline: float | None = None, ctrl_c: _CtrlC | None = None
+) -> tuple[list[int], bool]:
+    """One randomised pass; returns the ordering and whether every level was processed."""
+    ix = lv.ix
+    n = ix.n
     succ = [-1] * n
     pred = [-1] * n
     parent = list(range(n))  # union-find over chains, to refuse merges that close a cycle
@@ -121,8 +109,6 @@ def _layered_once(wt: _Weights, rng: random.Random) -> list[int]:
         return a
 
     def link(a: int, b: int) -> bool:
-        if succ[a] != -1 or pred[b] != -1:
-            return False
         ra, rb = find(a), find(b)
         if ra == rb:
             return False
@@ -130,44 +116,35 @@ def _layered_once(wt: _Weights, rng: random.Random) -> list[int]:
         succ[a], pred[b] = b, a
         return True
 
-    def take(pairs: list[tuple[int, int]]) -> None:
-        tail_count: dict[int, int] = {}
-        head_count: dict[int, int] = {}
-        for a, b in pairs:
-            tail_count[a] = tail_count.get(a, 0) + 1
-            head_count[b] = head_count.get(b, 0) + 1
-        rest = []
-        for a, b in pairs:  # conflict-free pairs first: no other pair shares their tail or head
-            if tail_count[a] == 1 and head_count[b] == 1:
-                link(a, b)
-            else:
-                rest.append((a, b))
-        rng.shuffle(rest)
-        for a, b in rest:
-            link(a, b)
-
-    for _, level_tails, level_heads in wt.heavy_levels:
-        take(
-            [
-                (a, b)
-                for a, b in zip(level_tails.tolist(), level_heads.tolist(), strict=True)
-                if succ[a] == -1 and pred[b] == -1
-            ]
-        )
-    # Level 1: every free tail ending in c may take every free head starting with c. A random
-    # pairing per letter is the same random choice among the conflicting pairs, done in
-    # O(bucket) instead of O(bucket^2).
-    for c, enders in wt.by_last.items():
-        tails = [a for a in enders if succ[a] == -1]
-        heads = [b for b in wt.by_first.get(c, []) if pred[b] == -1]
+    complete = True
+    # Level by level, longest overlap first: for each overlap string s, every free tail ending
+    # with s may take every free head beginning with s (a pair whose overlap is longer than s
+    # was met at its own level, and is refused here too: its tail or head is taken, or both are
+    # in one chain). A random pairing per string is the random choice among the conflicting
+    # pairs, in O(tails + heads) instead of O(tails x heads).
+    for count, v in enumerate(lv.nodes):
+        if not count & 0x3F and (
+            (deadline is not None and time.perf_counter() > deadline)
+            or (ctrl_c is not None and ctrl_c.hit)
+        ):
+            complete = False
+            break
+        tails = [a for a in lv.enders[v] if succ[a] == -1]
+        if not tails:
+            continue
+        heads = [b for b in ix.beginning(v) if pred[b] == -1]
+        if not heads:
+            continue
         rng.shuffle(tails)
         rng.shuffle(heads)
         for a in tails:
-            for k, b in enumerate(heads):
+            for k, b in enumerate(heads):  # at most one refusal: the head of a's own chain
                 if link(a, b):
                     heads[k] = heads[-1]
                     heads.pop()
                     break
+            if not heads:
+                break
     starts = [i for i in range(n) if pred[i] == -1]
     rng.shuffle(starts)
     seq: list[int] = []
@@ -175,7 +152,7 @@ def _layered_once(wt: _Weights, rng: random.Random) -> list[int]:
         while s != -1:
             seq.append(s)
             s = succ[s]
-    return seq
+    return seq, complete
 
 
 def layered_greedy(
@@ -184,15 +161,13 @@ def layered_greedy(
     iterations: int = 100,
     seed: int = 0,
     time_limit: float | None = None,
-    graph: OverlapGraph | None = None,
 ) -> SolveResult:
     """The seed's randomised layered greedy, best of many randomised iterations.
 
-    Overlap levels are processed from the largest down to 1. At each level every conflict-free
-    pair (no other candidate pair at that level shares its tail or its head) is merged, then the
-    remaining pairs are taken in random order, each refused if its tail already has a successor,
-    its head a predecessor, or the merge would close a cycle. The resulting chains
-    ("super-words") are concatenated in random order.
+    Overlap levels are processed from the largest down to 1. At each level, for each overlap
+    string, the words that end with it and have no successor yet and the words that begin with
+    it and have no predecessor yet are paired at random, a pair refused when the merge would
+    close a cycle. The resulting chains ("super-words") are concatenated in random order.
 
     Parameters
     ----------
@@ -202,14 +177,24 @@ def layered_greedy(
     seed : int
         Seed of the random number generator.
     time_limit : float, optional
-        Stop early after this many seconds.
-    graph : OverlapGraph, optional
-        Reuse a precomputed overlap graph.
+        Seconds. The limit is read inside an iteration too: an iteration it stops keeps the
+        chains merged so far (a valid snake), and counts when it is better.
 
     Returns
     -------
     SolveResult
         FEASIBLE, ``bound=None``.
+
+    Raises
+    ------
+    IndexStopped
+        The limit passed before the words were indexed (no snake is known).
+
+    Notes
+    -----
+    Time and memory O(total letters) per iteration (:class:`OverlapIndex`): the pairs of a level
+    are never listed. The seed paired every conflicting pair of a level in random order; pairing
+    per overlap string is the same rule where the tails and heads of a string all conflict.
 
     References
     ----------
@@ -217,22 +202,27 @@ def layered_greedy(
     Dr Dobb's Journal, July 2000.
     """
     start = time.perf_counter()
-    wt = _Weights(instance, graph)
+    deadline = None if time_limit is None else start + time_limit
+    ix = _index(instance, deadline)
+    lv = _Levels(ix)
     rng = random.Random(seed)
     best_seq: list[int] = list(range(instance.n))
-    best = wt.score(best_seq)
+    best = ix.score(best_seq)
     trace = [TracePoint(time.perf_counter() - start, float(best), None)]
     done = 0
-    for _ in range(max(1, iterations)):
-        seq = _layered_once(wt, rng)
-        done += 1
-        value = wt.score(seq)
-        if value > best:
-            best, best_seq = value, seq
-            trace.append(TracePoint(time.perf_counter() - start, float(best), None))
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
-    info = {"seed": seed, "iterations": done}
+    with _CtrlC() as ctrl_c:
+        for _ in range(max(1, iterations)):
+            seq, complete = _layered_once(lv, rng, deadline, ctrl_c)
+            done += 1
+            value = ix.score(seq)
+            if value > best:
+                best, best_seq = value, seq
+                trace.append(TracePoint(time.perf_counter() - start, float(best), None))
+            if not complete or (deadline is not None and time.perf_counter() > deadline):
+                break
+    info: dict[str, object] = {"seed": seed, "iterations": done}
+    if ctrl_c.hit:
+        info["interrupted"] = True
     return _result(instance, best_seq, best, start, "layered", info, trace)
 
 
@@ -241,32 +231,40 @@ def layered_greedy(
 # ---------------------------------------------------------------------------------------------
 
 
-def _nearest_neighbour_seq(wt: _Weights, rng: random.Random) -> list[int]:
-    n = wt.n
-    visited = [False] * n
-    unvisited = set(range(n))
-    free_by_first = {c: set(items) for c, items in wt.by_first.items()}
+def _nearest_neighbour_seq(ix: OverlapIndex, rng: random.Random) -> list[int]:
+    n = ix.n
+    t = ix.heads
+    # nxt[r]: the first rank >= r whose item is unvisited (path-compressed), n when none
+    nxt = list(range(n + 1))
+
+    def free(r: int) -> int:
+        root = r
+        while nxt[root] != root:
+            root = nxt[root]
+        while nxt[r] != root:
+            nxt[r], r = root, nxt[r]
+        return root
+
     cur = rng.randrange(n)
     seq = []
     while True:
         seq.append(cur)
-        visited[cur] = True
-        unvisited.discard(cur)
-        free_by_first.get(wt.words[cur][0], set()).discard(cur)
-        if not unvisited:
+        r = t.rank[cur]
+        nxt[r] = r + 1
+        if len(seq) == n:
             return seq
-        nxt = next((h for h in wt.heavy_out[cur] if not visited[h]), -1)
-        if nxt == -1 and wt.eligible[cur]:
-            bucket = free_by_first.get(wt.words[cur][-1])
-            if bucket:
-                nxt = min(bucket)
-        if nxt == -1:
-            nxt = min(unvisited)
-        cur = nxt
+        # the deepest overlap string of cur that begins an unvisited word: its first such word
+        nxt_item = -1
+        for v in ix.chain(t, cur):
+            r = free(ix.first(t, v))
+            if r < t.hi[v]:
+                nxt_item = t.order[r]
+                break
+        cur = nxt_item if nxt_item != -1 else t.order[free(0)]
 
 
 def nearest_neighbour(
-    instance: WordsnakeInstance, *, seed: int = 0, graph: OverlapGraph | None = None
+    instance: WordsnakeInstance, *, seed: int = 0, time_limit: float | None = None
 ) -> SolveResult:
     """Nearest-neighbour greedy: from a random first word, always append the unused word of
     largest overlap (an arbitrary unused word when none overlaps).
@@ -276,18 +274,29 @@ def nearest_neighbour(
     instance : WordsnakeInstance
     seed : int
         Chooses the first word.
-    graph : OverlapGraph, optional
-        Reuse a precomputed overlap graph.
+    time_limit : float, optional
+        Seconds for indexing the words (the walk itself is O(total letters)).
 
     Returns
     -------
     SolveResult
         FEASIBLE, ``bound=None``.
+
+    Raises
+    ------
+    IndexStopped
+        The limit passed before the words were indexed.
+
+    Notes
+    -----
+    Among unused words of equal overlap the first in sorted order is taken. Each step walks the
+    failure chain of the current word and finds the first unused word of a rank range in
+    amortised constant time, so the whole walk is O(total letters).
     """
     start = time.perf_counter()
-    wt = _Weights(instance, graph)
-    seq = _nearest_neighbour_seq(wt, random.Random(seed))
-    return _result(instance, seq, wt.score(seq), start, "greedy", {"seed": seed}, [])
+    ix = _index(instance, None if time_limit is None else start + time_limit)
+    seq = _nearest_neighbour_seq(ix, random.Random(seed))
+    return _result(instance, seq, ix.score(seq), start, "greedy", {"seed": seed}, [])
 
 
 class _Stopped(Exception):
@@ -297,9 +306,10 @@ class _Stopped(Exception):
 class _LocalSearch:
     """First-improvement local search over four neighbourhoods on a sequence of items."""
 
-    def __init__(self, wt: _Weights, seq: list[int]) -> None:
+    def __init__(self, wt: OverlapIndex, seq: list[int]) -> None:
         self.wt = wt
         self.deadline: float | None = None
+        self.ctrl_c: _CtrlC | None = None
         self.seq = seq
         self.n = len(seq)
         self.pos = [0] * self.n
@@ -324,9 +334,14 @@ class _LocalSearch:
         return None
 
     def _tick(self, k: int) -> None:
-        """Every 256 steps of a scan, stop if the deadline passed (at a step's start, where
-        every move before it is complete or undone)."""
-        if not k & 0xFF and self.deadline is not None and time.perf_counter() > self.deadline:
+        """Every 16 steps of a scan, stop if the deadline passed (at a step's start, where
+        every move before it is complete or undone; on ENABLE one step may list 40,000
+        candidates)."""
+        if k & 0xF:
+            return
+        if self.ctrl_c is not None and self.ctrl_c.hit:
+            raise _Stopped
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise _Stopped
 
     def _w(self, a: int | None, b: int | None) -> int:
@@ -352,7 +367,7 @@ class _LocalSearch:
             if not self.wt.cyclic:
                 gaps |= {-1, n - 1}
             best_gain, best_q = 0, None
-            for q in gaps:
+            for q in sorted(gaps):
                 q = q % n if self.wt.cyclic else q
                 if p - 1 <= q <= p + length - 1 or (self.wt.cyclic and q == (p - 1) % n):
                     continue
@@ -386,7 +401,7 @@ class _LocalSearch:
                 cands.update(self.wt.out(left))
             if right is not None:
                 cands.update(self.wt.inn(right))
-            for y in cands:
+            for y in sorted(cands):
                 j = self.pos[y]
                 if j == i:
                     continue
@@ -441,6 +456,8 @@ class _LocalSearch:
             ):
                 if deadline is not None and time.perf_counter() > deadline:
                     return self.seq
+                if self.ctrl_c is not None and self.ctrl_c.hit:
+                    return self.seq
                 improved |= step()
             if not improved:
                 return self.seq
@@ -452,14 +469,14 @@ def local_search(
     seed: int = 0,
     start_order: Sequence[str] | None = None,
     time_limit: float | None = None,
-    graph: OverlapGraph | None = None,
 ) -> SolveResult:
     """Nearest neighbour followed by Burkardt-style local search until no move improves.
 
     Neighbourhoods (first improvement, repeated until a whole pass improves nothing): move one
     word elsewhere, swap two words, rotate three consecutive words, and move a block of two or
     three words (an exchange of two adjacent blocks). Candidate positions are restricted to
-    those that create a positive-overlap link, so a pass costs O(number of positive arcs).
+    those that create a positive-overlap link, so a pass costs O(number of positive arcs); the
+    arcs are listed from the :class:`OverlapIndex` when needed, never stored.
 
     Parameters
     ----------
@@ -469,14 +486,17 @@ def local_search(
     start_order : sequence of str, optional
         Start from this ordering instead of nearest neighbour.
     time_limit : float, optional
-        Seconds; the search stops at the end of the current move when it is reached.
-    graph : OverlapGraph, optional
-        Reuse a precomputed overlap graph.
+        Seconds; the search stops at the start of the next move when it is reached.
 
     Returns
     -------
     SolveResult
         FEASIBLE, ``bound=None``.
+
+    Raises
+    ------
+    IndexStopped
+        The limit passed before the words were indexed.
 
     References
     ----------
@@ -484,7 +504,8 @@ def local_search(
     improvement by moving, swapping and rotating words.
     """
     start = time.perf_counter()
-    wt = _Weights(instance, graph)
+    deadline = None if time_limit is None else start + time_limit
+    wt = _index(instance, deadline)
     if start_order is not None:
         pools: dict[str, list[int]] = {}
         for i, w in enumerate(instance.words):
@@ -493,11 +514,16 @@ def local_search(
     else:
         seq = _nearest_neighbour_seq(wt, random.Random(seed))
     first = wt.score(seq)
-    deadline = None if time_limit is None else start + time_limit
-    seq = _LocalSearch(wt, list(seq)).run(deadline)
+    search = _LocalSearch(wt, list(seq))
+    with _CtrlC() as ctrl_c:
+        search.ctrl_c = ctrl_c
+        seq = search.run(deadline)
     value = wt.score(seq)
     trace = [
         TracePoint(0.0, float(first), None),
         TracePoint(time.perf_counter() - start, float(value), None),
     ]
-    return _result(instance, seq, value, start, "local", {"seed": seed}, trace)
+    info: dict[str, object] = {"seed": seed}
+    if ctrl_c.hit:
+        info["interrupted"] = True
+    return _result(instance, seq, value, start, "local", info, trace)

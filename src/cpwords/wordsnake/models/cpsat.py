@@ -24,6 +24,7 @@ from cpwords.core.result import SolveResult, Status, TracePoint
 from cpwords.wordsnake.models.common import (
     PreparedInstance,
     ProgressCallback,
+    _check_limits,
     _cpsat_solver,
     _finish,
     _integral_bound,
@@ -34,7 +35,17 @@ from cpwords.wordsnake.models.common import (
     order_to_arcs,
 )
 from cpwords.wordsnake.models.letter_hub import DEPOT, entering_arcs
-from cpwords.wordsnake.rules import WordsnakeInstance
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
+
+#: Seconds per arc CP-SAT takes to load a model before it reads its time limit (a solve limited
+#: to 1 s took 16 s on 3.96M arcs; a letter-hub solve of 1.19M arcs ended 4.2 s past a 30 s
+#: limit): subtracted from the limit it is given.
+CPSAT_LOAD_SECONDS_PER_ARC = 4e-6
+
+#: Seconds per arc to build the letter-hub model and for CP-SAT to load it (ENABLE, 20,000
+#: words: 1.13M arcs; measured on a shared 2-core machine). A limit shorter than this leaves
+#: the model unbuilt: the answer is the starting incumbent.
+HUB_SECONDS_PER_ARC = 8e-6
 
 
 def solve_hub_cpsat(
@@ -88,37 +99,76 @@ def solve_hub_cpsat(
     )
     start, deadline = ctx.start, ctx.deadline
     hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
+    info = _solver_info(
+        "cp-sat", formulation="letter-hub", workers=workers, seed=seed, arcs=hg.m,
+        nodes=hg.num_nodes, time_limit=time_limit,
+    )  # fmt: skip
+    left = ctx.remaining()
+    need = HUB_SECONDS_PER_ARC * hg.m
+    unbuilt = None
+    if left is not None and need > left:
+        unbuilt = (
+            f"the letter-hub model of {hg.m:,} arcs would take about {need:.0f} s to build and "
+            f"load, more than the {left:.1f} s left"
+        )
     model = cp_model.CpModel()
-    x = [model.new_bool_var(f"x{a}") for a in range(hg.m)]
+    x = []
+    for a in range(hg.m if unbuilt is None else 0):
+        if not a & 0xFFFF and deadline is not None and time.perf_counter() > deadline:
+            unbuilt = f"the time limit passed while building the letter-hub model ({hg.m:,} arcs)"
+            break
+        x.append(model.new_bool_var(""))
+    if unbuilt is not None:  # the incumbent (the hint) is the answer
+        info["skipped"] = unbuilt
+        return _finish(
+            instance=instance, proven=False, order=ctx.best_order,
+            objective=None if ctx.best is None else float(ctx.best), bound=None, start=start,
+            method="cpsat", info=info, trace=[],
+        )  # fmt: skip
+    # Flow conservation and the objective go into the proto in bulk (as Python expressions, the
+    # objective of 1.13M arcs took 8 s and the node sums 6 s, past a 5 s limit).
+    proto = model.proto
     outs, ins = hg.out_arcs(), hg.in_arcs()
+
+    def linear(terms: dict[int, int], lo: int, hi: int) -> None:
+        ct = proto.constraints.add().linear
+        ct.vars.extend([int(a) for a in terms])
+        ct.coeffs.extend([int(c) for c in terms.values()])
+        ct.domain.extend([lo, hi])
+
     for v in range(hg.num_nodes):
-        out_sum = sum(x[a] for a in outs[v])
-        in_sum = sum(x[a] for a in ins[v])
         if 1 <= v <= hg.n:
-            model.add(out_sum == 1)
-            model.add(in_sum == 1)
+            linear(dict.fromkeys(outs[v], 1), 1, 1)
+            linear(dict.fromkeys(ins[v], 1), 1, 1)
         else:
-            model.add(out_sum == in_sum)
+            net = dict.fromkeys(outs[v], 1)
+            for a in ins[v]:
+                net[a] = net.get(a, 0) - 1
+            linear({a: c for a, c in net.items() if c}, 0, 0)
     if not hg.cyclic:
-        model.add(sum(x[a] for a in outs[DEPOT]) >= 1)
+        linear(dict.fromkeys(outs[DEPOT], 1), 1, len(outs[DEPOT]))
     weights = hg.weight.tolist()
-    model.maximize(sum(w * x[a] for a, w in enumerate(weights) if w))
+    proto.objective.vars.extend([a for a, w in enumerate(weights) if w])
+    proto.objective.coeffs.extend([-w for w in weights if w])  # maximise: negated, scaling -1
+    proto.objective.scaling_factor = -1.0
 
     best_order, best = ctx.best_order, ctx.best
     bound: float | None = None
     trace: list[TracePoint] = []
     proven = interrupted = False
     rounds = cuts = 0
+    load = CPSAT_LOAD_SECONDS_PER_ARC * hg.m
     while True:
-        remaining = None if deadline is None else deadline - time.perf_counter()
+        # CP-SAT reads its own limit only once the model is loaded: keep the load's time
+        remaining = None if deadline is None else deadline - time.perf_counter() - load
         if remaining is not None and remaining <= 0:
             break
         solver = _cpsat_solver(workers, seed, remaining)
         model.clear_hints()
         if best_order is not None:
             use = order_to_arcs(hg, scorer.items(best_order), scorer)
-            for a, u in enumerate(use.tolist()):
-                model.add_hint(x[a], bool(u))
+            proto.solution_hint.vars.extend(list(range(hg.m)))
+            proto.solution_hint.values.extend([int(u) for u in use.tolist()])
         rounds += 1
         cb = _TraceCallback(start, progress)
         code, stopped = solve_interruptibly(solver, model, cb)
@@ -129,7 +179,7 @@ def solve_hub_cpsat(
         if status is Status.UNKNOWN:
             break  # no solution, and CP-SAT's objective bound is then not to be trusted
         bound = _integral_bound(solver.best_objective_bound, bound)
-        chosen = np.array([solver.boolean_value(v) for v in x], dtype=bool)
+        chosen = np.array(list(solver.response_proto.solution)[: hg.m], dtype=bool)
         missing, order, value = _read_round(hg, chosen, scorer)
         if best is None or value > best:
             best, best_order = value, order
@@ -145,11 +195,7 @@ def solve_hub_cpsat(
         for comp in missing:
             model.add(sum(x[a] for a in entering_arcs(hg, comp, ins)) >= 1)
             cuts += 1
-    info = _solver_info(
-        "cp-sat", formulation="letter-hub", workers=workers, seed=seed, rounds=rounds,
-        cuts=cuts, arcs=hg.m, nodes=hg.num_nodes, time_limit=time_limit,
-        interrupted=interrupted,
-    )  # fmt: skip
+    info.update(rounds=rounds, cuts=cuts, interrupted=interrupted)
     return _finish(
         instance=instance, proven=proven, order=best_order,
         objective=None if best is None else float(best), bound=bound, start=start,
@@ -173,6 +219,44 @@ def _path_cover_hint(
         else:
             chosen |= {(a + 1, 0), (0, b + 1)}
     return chosen
+
+
+#: Seconds per arc to build the routes model and for CP-SAT to load it, before its own time
+#: limit is read (measured on a shared 2-core machine: 3.96M arcs took 17 s to create the
+#: variables and 16 s in a solve limited to 1 s). A limit shorter than this leaves the model
+#: unbuilt: the answer is the starting incumbent.
+ROUTES_SECONDS_PER_ARC = 8e-6
+
+
+#: Seconds per byte of the explicit overlap graph's estimate
+#: (:func:`~cpwords.wordsnake.models.common.explicit_graph_bytes`) to build it: 3,000 {a,b,c}
+#: strings, estimated at 324 MB, took 4.2 s (13 ns a byte) on a shared 2-core machine.
+GRAPH_SECONDS_PER_BYTE = 13e-9
+
+
+def _graph_unfit(instance: WordsnakeInstance, left: float | None) -> str | None:
+    """Why the explicit overlap graph cannot be built in ``left`` seconds or in memory, if so.
+
+    Three words of 120,000 letters (7.2 GB of prefixes) reached the routes model as the default
+    method's fallback and ended in a MemoryError after 15-21 s under a 1 s limit.
+    """
+    from cpwords.core.machine import available_memory
+    from cpwords.wordsnake.models.common import explicit_graph_bytes
+
+    # The prefixes of the longest word alone, as strings, are a lower bound (O(1) to compute;
+    # the full estimate builds a trie: 4.8 s on three words of 120,000 letters).
+    longest = max(len(w) for w in instance.words)
+    need = longest * (longest + 1) // 2
+    if need <= 0.8 * available_memory() and (left is None or GRAPH_SECONDS_PER_BYTE * need <= left):
+        need = explicit_graph_bytes(instance, 1)
+    if need > 0.8 * available_memory():
+        return f"the explicit overlap graph (about {need / 2**30:,.1f} GiB) does not fit in memory"
+    if left is not None and GRAPH_SECONDS_PER_BYTE * need > left:
+        return (
+            f"the explicit overlap graph would take about {GRAPH_SECONDS_PER_BYTE * need:,.0f} s "
+            f"to build, more than the {left:.1f} s left"
+        )
+    return None
 
 
 def solve_routes_cpsat(
@@ -232,43 +316,88 @@ def solve_routes_cpsat(
     ----------
     L. Perron, F. Didier, *CP-SAT*, OR-Tools (Google): ``AddMultipleCircuit`` (routes).
     """
+    info = _solver_info("cp-sat", formulation="routes-path-cover", workers=workers, seed=seed)
+    if instance.n > 1 and (prepared is None or "graph" not in vars(prepared)):
+        # Will the explicit overlap graph fit in time and memory? (Asked before anything is
+        # built: scoring the hint builds the graph of overlaps >= 2, quadratic in a word's
+        # length too.)
+        _check_limits(time_limit, workers)
+        t0 = time.perf_counter()
+        reason = _graph_unfit(instance, time_limit)
+        if reason is not None:
+            info["skipped"] = reason
+            order = None if hint is None else list(hint)
+            value = None if order is None else snake_score(order, instance.cyclic, instance.proper)
+            return _finish(
+                instance=instance, proven=False, order=order, objective=value, bound=None,
+                start=t0, method="cpsat-routes", info=info, trace=[],
+            )  # fmt: skip
     ctx = open_context(
         instance, time_limit=time_limit, workers=workers, hint=hint, prepared=prepared
     )
     start, deadline = ctx.start, ctx.deadline
     n = instance.n
     scorer = ctx.prepared.scorer
-    info = _solver_info("cp-sat", formulation="routes-path-cover", workers=workers, seed=seed)
     if n == 1:
         return _finish(
             instance=instance, proven=True, order=list(instance.words), objective=0.0,
             bound=0.0, start=start, method="cpsat-routes", info=info, trace=[],
         )  # fmt: skip
+    remaining = ctx.remaining
+    best_order, best = ctx.best_order, ctx.best
     g = ctx.prepared.graph
     tails, heads, weights = g.tail.tolist(), g.head.tolist(), g.weight.tolist()
     info["arcs"] = g.m + 2 * n
 
-    remaining = ctx.remaining
-    best_order, best = ctx.best_order, ctx.best
+    # Phase 1: maximum-weight path cover. Arc k joins arc_tail[k] -> arc_head[k] (depot 0,
+    # item i is node i + 1): n arcs from the depot, n to it, then the positive-overlap arcs.
+    arc_tail = [0] * n + list(range(1, n + 1)) + [t + 1 for t in tails]
+    arc_head = list(range(1, n + 1)) + [0] * n + [h + 1 for h in heads]
+    arcs = len(arc_tail)
 
-    # Phase 1: maximum-weight path cover.
+    def unbuilt(reason: str) -> SolveResult:
+        """The incumbent (the hint), when the model cannot be built and loaded in time."""
+        info["skipped"] = reason
+        return _finish(
+            instance=instance, proven=False, order=best_order,
+            objective=None if best is None else float(best), bound=None, start=start,
+            method="cpsat-routes", info=info, trace=[],
+        )  # fmt: skip
+
+    left = remaining()
+    need = ROUTES_SECONDS_PER_ARC * arcs
+    if left is not None and need > left:
+        return unbuilt(
+            f"the routes model of {arcs:,} arcs would take about {need:.0f} s to build and load, "
+            f"more than the {left:.1f} s left"
+        )
     model = cp_model.CpModel()
-    lits: dict[tuple[int, int], Any] = {}
-    for i in range(1, n + 1):
-        lits[(0, i)] = model.new_bool_var("")
-        lits[(i, 0)] = model.new_bool_var("")
-    terms = []
-    for t, h, w in zip(tails, heads, weights, strict=True):
-        v = model.new_bool_var("")
-        lits[(t + 1, h + 1)] = v
-        terms.append(w * v)
-    model.add_multiple_circuit([(a, b, v) for (a, b), v in lits.items()])
-    model.maximize(sum(terms))
+    lits = []
+    for k in range(arcs):
+        if not k & 0xFFFF and deadline is not None and time.perf_counter() > deadline:
+            return unbuilt(f"the time limit passed while building the routes model ({arcs:,} arcs)")
+        lits.append(model.new_bool_var(""))
+    # The constraint, objective and hint go into the model's proto in bulk (one Python object per
+    # arc fewer: on 3.96M arcs the objective alone took 29 s as a weighted sum).
+    proto = model.proto
+    routes = proto.constraints.add().routes  # = add_multiple_circuit
+    routes.tails.extend(arc_tail)
+    routes.heads.extend(arc_head)
+    routes.literals.extend(v.index for v in lits)
+    proto.objective.vars.extend(v.index for v in lits[2 * n :])
+    proto.objective.coeffs.extend(-w for w in weights)  # maximise: negated, scaling -1
+    proto.objective.scaling_factor = -1.0
     if best_order is not None:
         chosen = _path_cover_hint(scorer.items(best_order), scorer.weight)
-        for key, v in lits.items():
-            model.add_hint(v, key in chosen)
-    solver = _cpsat_solver(workers, seed, remaining())
+        proto.solution_hint.vars.extend(v.index for v in lits)
+        proto.solution_hint.values.extend(
+            int((a, b) in chosen) for a, b in zip(arc_tail, arc_head, strict=True)
+        )
+    left = remaining()
+    # CP-SAT reads its own limit only once the model is loaded: keep the load's time
+    solver = _cpsat_solver(
+        workers, seed, None if left is None else max(0.01, left - CPSAT_LOAD_SECONDS_PER_ARC * arcs)
+    )
     cb = _TraceCallback(start, progress)
     code, stopped = solve_interruptibly(solver, model, cb)
     status = cpsat_status(code, Task.OPTIMISE, model, "routes model")
@@ -278,11 +407,14 @@ def solve_routes_cpsat(
     pc_bound: float | None = None
     if status in (Status.OPTIMAL, Status.FEASIBLE):
         pc_bound = _integral_bound(solver.best_objective_bound, None)
-        succ = {a: b for (a, b), v in lits.items() if a != 0 and solver.boolean_value(v)}
+        succ = {}
         items = []
-        for (a, b), v in lits.items():
-            if a == 0 and solver.boolean_value(v):
-                node = b
+        for a, b, v in zip(arc_tail, arc_head, lits, strict=True):
+            if a and solver.boolean_value(v):
+                succ[a] = b
+        for k in range(n):  # the arcs leaving the depot, in node order
+            if solver.boolean_value(lits[k]):
+                node = arc_head[k]
                 while node != 0:
                     items.append(node - 1)
                     node = succ[node]

@@ -217,10 +217,46 @@ def decode_order(hg: HubGraph, chosen: np.ndarray, words: tuple[str, ...]) -> li
         The words in snake order (for a linear snake, the depot visits are the joints between
         paths, so the circuit read from the depot is a valid order).
     """
-    graph = nx.MultiDiGraph()
-    graph.add_edges_from(zip(hg.tail[chosen].tolist(), hg.head[chosen].tolist(), strict=True))
-    source = hg.root if hg.root in graph else next(iter(graph.nodes))
-    if graph.number_of_edges() == 0:
+    tails, heads = hg.tail[chosen].tolist(), hg.head[chosen].tolist()
+    if not tails:
         return list(words)
-    order = [words[v - 1] for v, _ in nx.eulerian_circuit(graph, source=source) if 1 <= v <= hg.n]
-    return order
+    source = hg.root if hg.root in tails else tails[0]
+    return [words[v - 1] for v in euler_circuit(tails, heads, source) if 1 <= v <= hg.n]
+
+
+def euler_circuit(tails: list[int], heads: list[int], source: int) -> list[int]:
+    """The nodes of an Euler circuit of a connected Eulerian multigraph, from ``source``.
+
+    Hierholzer's algorithm on adjacency lists, O(arcs). (networkx's ``eulerian_circuit`` asks
+    a multigraph view for a node's out-degree at every step, O(degree): 8 s on 20,000 ENABLE
+    words, whose letter hubs and depot have thousands of arcs.)
+
+    Parameters
+    ----------
+    tails, heads : list of int
+        The arcs.
+    source : int
+        A node with an arc.
+
+    Returns
+    -------
+    list of int
+        The tail of each arc of the circuit, in order (as many as arcs).
+
+    Examples
+    --------
+    >>> euler_circuit([0, 1, 2, 0, 3], [1, 2, 0, 3, 0], 0)
+    [0, 3, 0, 1, 2]
+    """
+    out: dict[int, list[int]] = {}
+    for t, h in zip(tails, heads, strict=True):
+        out.setdefault(t, []).append(h)
+    stack, circuit = [source], []
+    while stack:
+        arcs = out.get(stack[-1])
+        if arcs:
+            stack.append(arcs.pop())
+        else:
+            circuit.append(stack.pop())
+    circuit.reverse()
+    return circuit[:-1]
