@@ -467,3 +467,20 @@ def test_cpsat_is_given_the_limit_less_its_load_time(method, monkeypatch):
     res = solve_wordsnake(inst, method, time_limit=30)
     arcs = res.solver_info["arcs"]
     assert given and given[0] <= 30 - 1e-4 * arcs + 1e-6
+
+
+def test_the_routes_model_estimate_counts_one_letter_overlaps(monkeypatch):
+    """cpsat-routes keeps every positive arc: a list whose overlaps are all one letter has no
+    arc of overlap >= 2, yet its routes model is refused when memory is short."""
+    import cpwords.core.machine as machine
+
+    from cpwords.wordsnake.models.common import explicit_graph_bytes
+
+    words = [a + b for a in "abcdefgh" for b in "abcdefgh" if a != b]
+    inst = WordsnakeInstance(tuple(words))
+    two, one = explicit_graph_bytes(inst, 2), explicit_graph_bytes(inst, 1)
+    assert 3 * two < one  # the one-letter overlaps are most of the graph
+    # Enough memory for 2.5 x the overlap->=2 graph, not for the routes model of every arc.
+    monkeypatch.setattr(machine, "available_memory", lambda: int(4 * one))
+    with pytest.raises(InputError, match="cpsat-routes"):
+        solve_wordsnake(inst, "cpsat-routes", time_limit=5)
