@@ -473,7 +473,6 @@ def test_the_routes_model_estimate_counts_one_letter_overlaps(monkeypatch):
     """cpsat-routes keeps every positive arc: a list whose overlaps are all one letter has no
     arc of overlap >= 2, yet its routes model is refused when memory is short."""
     import cpwords.core.machine as machine
-
     from cpwords.wordsnake.models.common import explicit_graph_bytes
 
     words = [a + b for a in "abcdefgh" for b in "abcdefgh" if a != b]
