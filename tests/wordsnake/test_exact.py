@@ -483,3 +483,24 @@ def test_the_routes_model_estimate_counts_one_letter_overlaps(monkeypatch):
     monkeypatch.setattr(machine, "available_memory", lambda: int(4 * one))
     with pytest.raises(InputError, match="cpsat-routes"):
         solve_wordsnake(inst, "cpsat-routes", time_limit=5)
+
+
+def test_an_unproven_comparison_reports_gaps_to_the_bound(capsys):
+    """Stopped before its proof, the exact method leaves a bound: every heuristic's gap to it
+    is reported, and is at least its gap to the brute-force optimum."""
+    rng = random.Random(5)
+    words = tuple("".join(rng.choice("ab") for _ in range(rng.randint(2, 4))) for _ in range(7))
+    inst = WordsnakeInstance(words)
+    comp = compare_wordsnake(inst, ["exact", *HEURISTIC_METHODS])
+    optimum = brute_force(words, False, False)
+    unproven = type(comp)(comp.results, None, optimum + 3)
+    for r in comp.results:
+        gb = unproven.gap_to_bound(r)
+        assert gb is not None and gb >= (optimum - r.objective) / max(1, optimum) - 1e-12
+    from cpwords.cli.snake import _print_comparison
+
+    _print_comparison(
+        comp.results, unproven.gap_to_optimum, None, unproven.gap_to_bound, optimum + 3
+    )
+    out = capsys.readouterr().out
+    assert "gaps to the best bound" in out and "gap to bound" in out

@@ -193,7 +193,7 @@ def snake(
 
     JSON, beyond the conventions below: n, cyclic, proper, duplicates, total_chars,
     snake_chars, solver_info, and with --compare comparison (one row per method with
-    gap_to_optimum); --check adds missing and extra.
+    gap_to_optimum and gap_to_bound); --check adds missing and extra.
     """
     one_stdin({"FILE": file, "--check": check_file})
     if check_file is not None and check_text is not None:
@@ -278,7 +278,12 @@ def snake(
             out["certificate"] = cert_json
         if comp is not None:
             out["comparison"] = [
-                {**_row(r), "gap_to_optimum": comp.gap_to_optimum(r)} for r in comp.results
+                {
+                    **_row(r),
+                    "gap_to_optimum": comp.gap_to_optimum(r),
+                    "gap_to_bound": comp.gap_to_bound(r),
+                }
+                for r in comp.results
             ]
             out["optimum"] = comp.optimum
         echo_json(out)
@@ -315,7 +320,8 @@ def snake(
                 "not run"
             )
         if comp is not None:
-            _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum)
+            _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum,
+                              comp.gap_to_bound, comp.best_bound)  # fmt: skip
     if svg_path is not None and found:
         write_svg(svg_path, snake_svg(main_res.solution, cyclic, proper))
     code = exit_status(main_res.status.value, interrupted)
@@ -511,20 +517,32 @@ def _row(r: SolveResult) -> dict[str, Any]:
     }
 
 
-def _print_comparison(results: Any, gap_fn: Any, optimum: float | None) -> None:
+def _print_comparison(
+    results: Any,
+    gap_fn: Any,
+    optimum: float | None,
+    bound_gap_fn: Any = None,
+    best_bound: float | None = None,
+) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    title = (
-        f"against the proven optimum {_fmt(optimum)}"
-        if optimum is not None
-        else "no proven optimum (gaps not computed)"
-    )
+    against_bound = optimum is None and best_bound is not None and bound_gap_fn is not None
+    if optimum is not None:
+        title = f"against the proven optimum {_fmt(optimum)}"
+    elif against_bound:
+        title = (
+            f"no proven optimum: gaps to the best bound {_fmt(best_bound)} (each at least the "
+            "gap to the optimum)"
+        )
+    else:
+        title = "no proven optimum (gaps not computed)"
+    gap_col = "gap to bound" if against_bound else "gap to optimum"
     table = Table(title=f"Methods compared, {title}")
-    for col in ("method", "status", "score", "bound", "gap to optimum", "time (s)"):
+    for col in ("method", "status", "score", "bound", gap_col, "time (s)"):
         table.add_column(col, justify="left" if col in ("method", "status") else "right")
     for r in results:
-        gap = gap_fn(r)
+        gap = bound_gap_fn(r) if against_bound else gap_fn(r)
         table.add_row(
             r.method, r.status.value, _fmt(r.objective), _fmt(r.bound),
             format_gap(gap), f"{r.wall_time:.3f}",

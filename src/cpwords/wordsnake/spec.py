@@ -714,6 +714,13 @@ class Comparison:
             return None
         return (self.optimum - result.objective) / max(1.0, abs(self.optimum))
 
+    def gap_to_bound(self, result: SolveResult) -> float | None:
+        """``(best_bound - score) / max(1, best_bound)``: at least the gap to the optimum, and
+        what can be said of a method when no optimum is proven."""
+        if self.best_bound is None or result.objective is None:
+            return None
+        return (self.best_bound - result.objective) / max(1.0, abs(self.best_bound))
+
 
 def compare_wordsnake(
     instance: WordsnakeInstance,
