@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 import cpwords
+import cpwords.serve.views
 from cpwords.core.errors import InputError
 from cpwords.core.sources import lexicon_words
 from cpwords.grid.rules import board_words, default_board, grid_problems, parse_fill
@@ -212,3 +213,23 @@ def test_json_api_answers_as_the_pages(live: LiveServer) -> None:
     resp = httpx.get(f"{live.url}/api/grid", params={"t_s1": "a1"})
     assert resp.status_code == 400
     assert resp.json() == {"error": message(parse_fill, "s1=a1", "the board")}
+
+
+def test_pages_in_other_languages(live: LiveServer) -> None:
+    """The dictionary menu offers French, German and Spanish lists: a French box with accented
+    letters is solved as the API solves it, and a French bag spells French words."""
+    name = "wordfreq:fr:100000"
+    assert name in [n for n, _ in cpwords.serve.views.dictionary_choices()]
+    box = "éra-tlo-sni-cuè"
+    data = httpx.get(f"{live.url}/api/letterboxed", params={"box": box, "dict": name},
+                     timeout=120).json()  # fmt: skip
+    res = cpwords.solve_letterboxed(box, lexicon_words(name))
+    assert res.status is cpwords.Status.OPTIMAL
+    assert data["status"] == "OPTIMAL" and data["solution"] == list(res.solution or [])
+    assert any("é" in w or "è" in w for w in data["solution"])
+    bag = "éléphantsàrosedécouvrir"
+    resp = httpx.get(f"{live.url}/api/letterpress", params={"letters": bag, "dict": name},
+                     timeout=120)  # fmt: skip
+    assert resp.status_code == 200
+    found = resp.json()
+    assert found["count"] == spellable_count(lexicon_words(name), bag) > 0

@@ -153,8 +153,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def api_letterboxed(request: Request) -> Response:
         text = request.query_params.get("box", "")
+        name = request.query_params.get("dict") or LB_DEFAULT_DICT
         try:
-            view = await run_in_threadpool(_letterboxed_view, lb.solver(), text, {})
+            solver = await run_in_threadpool(lb_solver, views.check_dictionary(name))
+            view = await run_in_threadpool(_letterboxed_view, solver, text, {})
         except CpwordsError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         keys = ("box", "status", "solution", "words", "letters", "optimal", "counts", "svg")

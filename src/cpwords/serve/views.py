@@ -27,6 +27,9 @@ DICTIONARIES = {
     "web2": "Webster's 2nd (web2, english-words)",
     "wordfreq:10000": "wordfreq's 10,000 most frequent English words",
     "wordfreq:1000": "wordfreq's 1,000 most frequent English words",
+    "wordfreq:fr:100000": "wordfreq's 100,000 most frequent French words",
+    "wordfreq:de:100000": "wordfreq's 100,000 most frequent German words",
+    "wordfreq:es:100000": "wordfreq's 100,000 most frequent Spanish words",
     "enable1": "ENABLE (enable1.txt, shared data)",
     "letterpress": "the Letterpress word list (shared data)",
     "truncate": "the Truncate word list (shared data)",
@@ -80,7 +83,13 @@ class Lexicons:
         with self._lock:
             key = (kind, name)
             if key not in self._items:
-                lex = lexicon_from_words(lexicon_words(check_dictionary(name)), name)
+                # The French, German and Spanish lists keep their accented words; the English
+                # ones keep a-z, as the CLI's English lexicons do.
+                english = name.count(":") < 2
+                lex = lexicon_from_words(
+                    lexicon_words(check_dictionary(name)), name,
+                    alphabet="a-z" if english else "any",
+                )  # fmt: skip
                 self._items[key] = build(lex)
             return self._items[key]
 
