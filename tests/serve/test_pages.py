@@ -233,3 +233,12 @@ def test_pages_in_other_languages(live: LiveServer) -> None:
     assert resp.status_code == 200
     found = resp.json()
     assert found["count"] == spellable_count(lexicon_words(name), bag) > 0
+    # A German chain through an umlaut, as the CLI reads it.
+    resp = httpx.get(f"{live.url}/api/truncate",
+                     params={"word": "über", "direction": "to", "dict": "wordfreq:de:100000"},
+                     timeout=120)  # fmt: skip
+    assert resp.status_code == 200, resp.text
+    chain = resp.json()["sequence"]
+    assert chain[-1] == "über" and len(chain) == 4
+    for a, b in zip(chain, chain[1:], strict=False):  # one letter added at either end
+        assert len(b) == len(a) + 1 and a in (b[1:], b[:-1])
