@@ -4,6 +4,7 @@ page draws is what the public API answers, and bad input is the CLI's one line."
 from __future__ import annotations
 
 import html
+import itertools
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -240,5 +241,5 @@ def test_pages_in_other_languages(live: LiveServer) -> None:
     assert resp.status_code == 200, resp.text
     chain = resp.json()["sequence"]
     assert chain[-1] == "über" and len(chain) == 4
-    for a, b in zip(chain, chain[1:], strict=False):  # one letter added at either end
+    for a, b in itertools.pairwise(chain):  # one letter added at either end
         assert len(b) == len(a) + 1 and a in (b[1:], b[:-1])
