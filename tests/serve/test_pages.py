@@ -243,3 +243,21 @@ def test_pages_in_other_languages(live: LiveServer) -> None:
     assert chain[-1] == "über" and len(chain) == 4
     for a, b in itertools.pairwise(chain):  # one letter added at either end
         assert len(b) == len(a) + 1 and a in (b[1:], b[:-1])
+
+
+def test_grid_page_in_another_language(live: LiveServer) -> None:
+    """``lang`` on the grid page cuts wordfreq's German words as ``grid --lang de`` does: the
+    same lexicon and the same puzzle classes as the API."""
+    from cpwords.grid.rules import wordfreq_tokens
+
+    tokens = wordfreq_tokens(2000, 2, 2, False, "de")
+    design = cpwords.design_grid_puzzles(BOARD, tokens, time_limit=60)
+    assert design.complete
+    params = {"top": "2000", "L": "2", "P": "2", "lang": "de", "action": "unique"}
+    data = httpx.get(f"{live.url}/api/grid", params=params, timeout=120).json()
+    assert data["lexicon"] == tokens.source and "(de)" in tokens.source
+    assert data["lexicon_size"] == len(tokens.words)
+    assert data["complete"] and data["classes"] == len(design.puzzles) > 0
+    assert len(data["unique"]) + data["withheld"] == len(design.unique)
+    resp = httpx.get(f"{live.url}/api/grid", params={**params, "lang": "xx"})
+    assert resp.status_code == 400 and resp.json()["error"].startswith("no word list for")

@@ -265,7 +265,8 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
 
 
 def grid_tokens_options(q: Mapping[str, str]) -> dict[str, Any]:
-    """The lexicon options of the grid page (``grid``'s --top, -L, -P, --plurals)."""
+    """The lexicon options of the grid page (``grid``'s --top, -L, -P, --plurals, --lang)."""
+    from cpwords.core.lexicon import check_lang
     from cpwords.grid.rules import DEFAULT_MIN_PREFIX, DEFAULT_SUFFIX_LENGTH, DEFAULT_TOP
 
     return {
@@ -273,6 +274,7 @@ def grid_tokens_options(q: Mapping[str, str]) -> dict[str, Any]:
         "suffix_length": _int(q.get("L") or str(DEFAULT_SUFFIX_LENGTH), "suffix length", 1, 8),
         "min_prefix": _int(q.get("P") or str(DEFAULT_MIN_PREFIX), "min prefix", 1, 8),
         "plurals": _flag(q, "plurals"),
+        "lang": check_lang((q.get("lang") or "en").strip().lower()),
     }
 
 
@@ -285,9 +287,15 @@ def _blocklist() -> Any:
 
 @functools.lru_cache(maxsize=6)
 def grid_tokens(
-    top: int, suffix_length: int, min_prefix: int, plurals: bool, unblocked: bool = False
+    top: int,
+    suffix_length: int,
+    min_prefix: int,
+    plurals: bool,
+    unblocked: bool = False,
+    lang: str = "en",
 ) -> Any:
-    """The tokens of wordfreq's ``top`` words, as ``cpwords grid --top`` cuts them.
+    """The tokens of wordfreq's ``top`` words of ``lang``, as ``cpwords grid --top --lang``
+    cuts them.
 
     With ``unblocked``, the default blocklist's words are left out first (what ``grid
     --solve`` fills boards from).
@@ -297,18 +305,20 @@ def grid_tokens(
     InputError
         Cutting options out of range, or no word long enough.
     """
-    from cpwords.core.lexicon import wordfreq_lexicon
+    from cpwords.core.lexicon import language_words
     from cpwords.grid.rules import cut_words, validate_cut_options, wordfreq_tokens
 
     if not unblocked:
-        return wordfreq_tokens(top, suffix_length, min_prefix, plurals)
+        return wordfreq_tokens(top, suffix_length, min_prefix, plurals, lang)
     validate_cut_options(suffix_length, min_prefix)
-    words = list(wordfreq_lexicon(top))
+    words = list(language_words(lang, top))
     kept = [w for w in words if not _blocklist().blocks(w)]
-    source = f"wordfreq top {top}" + (
-        f" less {len(words) - len(kept)} blocked words" if len(kept) < len(words) else ""
+    source = (
+        f"wordfreq top {top}"
+        + (f" ({lang})" if lang != "en" else "")
+        + (f" less {len(words) - len(kept)} blocked words" if len(kept) < len(words) else "")
     )
-    return cut_words(kept, suffix_length, min_prefix, source, plurals)
+    return cut_words(kept, suffix_length, min_prefix, source, plurals, lang)
 
 
 def grid_form(q: Mapping[str, str]) -> dict[str, Any]:
