@@ -2,6 +2,7 @@
 
     python benchmarks/bench_languages.py generate          # Letter Boxed, 4 languages (JSON)
     cpwords bench benchmarks/suites/languages.toml --out benchmarks/results/languages.jsonl
+    python benchmarks/bench_languages.py compact           # the grid rows' example boards out
     python benchmarks/bench_languages.py report \\
         [--english OLD.jsonl NEW.jsonl] > benchmarks/results/languages.md
 
@@ -260,9 +261,25 @@ def report(argv: list[str]) -> None:
     print("\n".join(lines))
 
 
+def compact() -> None:
+    """Keep the recorded rows small: a grid row's solution (one example board per puzzle class,
+    5.8 MB of the 5.9 MB file) becomes its suffix quadruples; the report reads ``solver_info``."""
+    path = RESULTS / "languages.jsonl"
+    rows = list(read_rows(path))
+    for r in rows:
+        if r.get("puzzle") == "grid" and isinstance(r.get("solution"), list):
+            r["solution"] = [p["suffixes"] for p in r["solution"] if isinstance(p, dict)]
+            r["solution_compacted"] = "the example boards were left out (bench_languages compact)"
+    tmp = path.with_suffix(".part")
+    tmp.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    tmp.replace(path)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["generate"]:
         generate()
+    elif sys.argv[1:2] == ["compact"]:
+        compact()
     elif sys.argv[1:2] == ["report"]:
         report(sys.argv[2:])
     else:
