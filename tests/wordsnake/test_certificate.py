@@ -348,3 +348,22 @@ def test_verify_mode_refuses_solving_options_and_missing_files(
     trunc.write_bytes(cert.read_bytes()[:40])
     code, _, err = run(["snake", "--verify-certificate", str(trunc)], capsys)
     assert code == 2 and "truncated" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_certificate_keeps_the_time_limit() -> None:
+    """A deadline already passed: no certificate, and the reason, instead of running on."""
+    import time
+
+    from cpwords.wordsnake.models.auto import _certificate
+
+    inst = WordsnakeInstance(("alpha", "phase", "sea", "ease", "seal", "alps", "sealpha"))
+    net = build_string_network(inst)
+    out = solve_string_flow(net)
+    assert out.order is not None and out.dual is not None and out.dual.pi is None
+    held = {"net": net, "out": out, "core_pairs": None}
+    result = {"order": [inst.words[i] for i in out.order], "objective": out.objective,
+              "bound": out.bound, "proven": True, "method": "exact/flow"}  # fmt: skip
+    info: dict[str, Any] = {}
+    assert _certificate(inst, held, result, info, deadline=time.perf_counter() - 1) is None
+    assert "time limit" in info["certificate_error"]
+    assert _certificate(inst, held, result, {}, deadline=None) is not None

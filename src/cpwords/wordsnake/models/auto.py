@@ -120,8 +120,10 @@ def _certificate(
     held: dict[str, Any],
     result: dict[str, Any],
     info: dict[str, Any],
+    deadline: float | None = None,
 ) -> Certificate | None:
-    """The certificate of a finished solve, or None (the reason in ``info``)."""
+    """The certificate of a finished solve, or None (the reason in ``info``); it too stops at
+    the solve's deadline (the time limit covers the whole command)."""
     order = result.get("order")
     objective = result.get("objective")
     if order is None or objective is None:
@@ -143,9 +145,13 @@ def _certificate(
         return flow_certificate(
             net, out.dual, order, int(objective), int(claimed), core_pairs=core_pairs,
             producer={"method": result.get("method"), "flow_bound": flow_bound},
+            deadline=deadline,
         )  # fmt: skip
     except KeyboardInterrupt:
         info["certificate_error"] = "interrupted while computing the certificate"
+        return None
+    except DeadlineReached:
+        info["certificate_error"] = "the time limit passed before the certificate was computed"
         return None
 
 
@@ -208,6 +214,11 @@ def solve_exact(
         (:func:`~cpwords.wordsnake.models.core.solve_core_mip`,
         the default: measured faster), or CP-SAT's routes constraint over the items
         (:func:`~cpwords.wordsnake.models.core.solve_core`).
+    certificate : bool
+        Also compute a certificate of the bound in ``solver_info["certificate"]``
+        (:func:`~cpwords.wordsnake.models.certify.flow_certificate`; None with
+        ``solver_info["certificate_error"]`` when stopped before the first flow bound or by the
+        time limit).
 
     Returns
     -------
@@ -238,7 +249,7 @@ def solve_exact(
         info["solve_time"] = time.perf_counter() - entered  # without start-up and reading
         if certificate:
             t_cert = time.perf_counter()
-            info["certificate"] = _certificate(instance, held, kwargs, info)
+            info["certificate"] = _certificate(instance, held, kwargs, info, deadline)
             info["certificate_time"] = time.perf_counter() - t_cert
         return _finish(**kwargs)
 
