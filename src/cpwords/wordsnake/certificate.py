@@ -54,6 +54,7 @@ import hashlib
 import itertools
 import json
 import os
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -285,9 +286,16 @@ def write_certificate(cert: Certificate, path: str | os.PathLike[str], force: bo
     try:
         if target.name.endswith(".gz"):
             data = gzip.compress(data, compresslevel=6, mtime=0)
-        tmp = target.with_name(target.name + ".part")
-        tmp.write_bytes(data)
-        tmp.replace(target)
+        # A fresh temporary name beside it (never a file of the user's), then one rename.
+        with tempfile.NamedTemporaryFile(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
+        ) as tmp:
+            try:
+                tmp.write(data)
+            except OSError:
+                Path(tmp.name).unlink(missing_ok=True)
+                raise
+        Path(tmp.name).replace(target)
     except OSError as err:
         raise InputError(f"cannot write {excerpt(str(target))}: {err.strerror}") from None
 
