@@ -78,6 +78,35 @@ class FlowDual:
 
 
 @dataclass
+class Refinement:
+    """What a refinement of the first bound found (see ``refine`` in :func:`solve_string_flow`).
+
+    Attributes
+    ----------
+    order : list of int or None
+        A better item sequence, or None.
+    objective : int or None
+        Its score.
+    bound : int or None
+        A proven bound, or None.
+    certificate : object
+        Its certificate (a :class:`~cpwords.wordsnake.certificate.Certificate`), or None.
+    info : dict
+        Sizes and times, reported in ``FlowOutcome.info["refinement"]``.
+    """
+
+    order: list[int] | None = None
+    objective: int | None = None
+    bound: int | None = None
+    certificate: Any = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+#: ``refine(dual, decoded, sequence, score)``: called once on the first bound's flow.
+RefineCallback = Callable[[FlowDual, Decoded, list[int], int], Refinement | None]
+
+
+@dataclass
 class FlowOutcome:
     """What the string-hub pipeline proved and found.
 
@@ -97,6 +126,8 @@ class FlowOutcome:
         Sizes, iteration counts and stage times.
     dual : FlowDual or None
         The iterate with the best bound (None when stopped before the first flow).
+    refined : Refinement or None
+        What ``refine`` returned, when it was called.
     """
 
     order: list[int] | None
@@ -106,6 +137,7 @@ class FlowOutcome:
     stopped: str | None
     info: dict[str, Any]
     dual: FlowDual | None = None
+    refined: Refinement | None = None
 
 
 def solve_string_flow(
@@ -117,6 +149,7 @@ def solve_string_flow(
     lagrangian_iterations: int = 50,
     stall_limit: int = 6,
     incumbent: list[int] | None = None,
+    refine: RefineCallback | None = None,
 ) -> FlowOutcome:
     """Flow relaxation, certificate, repair and Lagrangian bound on a string-hub network.
 
@@ -135,6 +168,12 @@ def solve_string_flow(
         Stop tightening after this many iterations without a better bound.
     incumbent : list of int, optional
         A starting item sequence.
+    refine : callable, optional
+        ``refine(dual, decoded, sequence, score) -> Refinement or None``, called once when the
+        first bound (the greedy assignment proven optimal) leaves a gap, with that iterate, its
+        decoded flow and the best sequence: a stronger bound and a better sequence (the
+        additive bound and the neighbourhood search of
+        :func:`~cpwords.wordsnake.models.auto.solve_exact`).
 
     Returns
     -------
@@ -170,6 +209,7 @@ def solve_string_flow(
     cuts: list[np.ndarray] = []
     cut_words: list[np.ndarray] = []
     lam: list[float] = []
+    refined: Refinement | None = None
     settled: list[np.ndarray | None] = [None]  # potentials of the flow just returned, if any
     base_cost = -SCALE * net.weight
 
@@ -272,6 +312,18 @@ def solve_string_flow(
                 consider(patch_cycles(net, dec, pair, index, deadline=deadline))
                 if best is not None and best >= bound:
                     break
+                if refine is not None and best_seq is not None and best is not None:
+                    report("additive bound")
+                    refined = refine(dual, dec, best_seq, best)
+                    if refined is not None:
+                        if refined.order is not None:
+                            consider(refined.order)
+                        if refined.bound is not None and refined.bound < bound:
+                            bound = refined.bound
+                        info["refinement"] = dict(refined.info)
+                        report("additive bound")
+                    if best is not None and best >= bound:
+                        break
             if it == 0 and warm["iterations"] and lagrangian_iterations > 0:
                 # The cuts come from the components of the flow decoded here; the cold solver's
                 # optimal flow (same value) gave the subgradient better ones than the greedy's
@@ -297,7 +349,11 @@ def solve_string_flow(
             report("bounding")
             if best is not None and best >= bound:
                 break
-            if it >= lagrangian_iterations or stall >= stall_limit:
+            # After the additive bound the iterates rarely beat it (French, Spanish lists:
+            # never): two that do not end the tightening.
+            if it >= lagrangian_iterations or stall >= (
+                stall_limit if refined is None else min(stall_limit, 2)
+            ):
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 stopped = "time"
@@ -338,7 +394,7 @@ def solve_string_flow(
     info["warm_solves"] = warm["iterations"]
     info["cold_solves"] = warm["cold"]
     proven = best is not None and bound is not None and best >= bound
-    return FlowOutcome(best_seq, best, bound, proven, stopped, info, dual)
+    return FlowOutcome(best_seq, best, bound, proven, stopped, info, dual, refined)
 
 
 def _component_cuts(

@@ -1,0 +1,517 @@
+"""Additive bounding: a path cover of the subtours' neighbourhood on the reduced costs.
+
+The assignment relaxation of a whole dictionary leaves a few dozen small subtours (periodic words
+such as ``hahahahaha``, ``blablabla``), each closed on itself with large overlaps. With the dual
+values ``u``, ``v`` of the relaxation (any valid certificate), every pair has a *reduced cost*
+(slack) ``s(a, b) = u(a) + v(b) - ov(a, b)^2 >= 0`` and every snake scores exactly
+``B - sum of the slacks of its joints``, ``B`` being the relaxation's bound. Restricted to a set
+``F`` of words (the subtours and the words that overlap them), the joints of a snake that touch
+``F`` form paths through ``F``: inside ``F`` a joint costs its slack, a path starts where a word
+outside ``F`` (or the depot) hands over to it, at least the smallest slack of such a pair, and ends
+likewise. The cheapest such *path cover* of ``F`` is therefore a lower bound on the slack of every
+snake, and ``B`` less it an upper bound on every score (Fischetti and Toth's additive bounding).
+
+The path cover is solved exactly, one weak component of its useful arcs at a time: the linear
+relaxation with the degree equations and the subtour cuts it violates (added until none is), then
+branch-and-cut (HiGHS) when that relaxation is fractional. The linear relaxation's dual values
+make a new certificate in the same format (:mod:`cpwords.wordsnake.certificate`): ``u`` less the
+out-degree duals, ``v`` less the in-degree duals, and each subtour cut as a cut set with its dual
+as multiplier, so the bound is checked by the independent checker. When branching was needed the
+certificate proves the relaxation's (weaker) bound and is marked as resting on a search.
+
+Formulation card: ``models/wordsnake.md`` (section "Additive bounding").
+
+References
+----------
+M. Fischetti, P. Toth, "An additive bounding procedure for the asymmetric travelling salesman
+problem", Mathematical Programming 53 (1992); G. Carpaneto, M. Dell'Amico, P. Toth, "Exact
+solution of large-scale asymmetric travelling salesman problems", ACM TOMS 21(4) (1995)
+(reduced-cost fixing on the assignment relaxation).
+"""
+
+from __future__ import annotations
+
+import bisect
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+from scipy.sparse import coo_matrix, csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from cpwords.wordsnake.certificate import Certificate
+from cpwords.wordsnake.models.repair import overlap
+from cpwords.wordsnake.models.string_hub import DeadlineReached
+
+#: Words whose overlap string starts (or ends) at most this many words join the neighbourhood.
+NEIGHBOURHOOD_CAP = 50
+
+#: Dual values are written in units of ``1 / (scale * DUAL_UNITS)``, rounded down (valid).
+DUAL_UNITS = 1 << 16
+
+_TOP = "\U0010ffff"
+
+
+@dataclass
+class PathCoverBound:
+    """What :func:`path_cover_bound` proved.
+
+    Attributes
+    ----------
+    bound : int
+        The upper bound on every snake's score (``floor``), at most the certificate's bound.
+    lp_bound : int
+        The bound the linear relaxation proves (what ``certificate`` checks to).
+    certificate : Certificate
+        The certificate of ``lp_bound`` (``core_pairs`` set when ``bound < lp_bound``).
+    neighbourhood : numpy.ndarray of int64
+        The distinct-word ids of ``F``.
+    info : dict
+        Sizes and times: ``words``, ``arcs``, ``components``, ``cuts``, ``branched``,
+        ``slack`` (the path cover's cost in score points), ``time``.
+    """
+
+    bound: int
+    lp_bound: int
+    certificate: Certificate
+    neighbourhood: np.ndarray
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class _Ranges:
+    """The distinct words sorted forwards and by their reversal, for range queries."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = list(words)
+        self.rev_ids = np.array(sorted(range(len(words)), key=lambda i: words[i][::-1]))
+        self.rev_words = [words[i][::-1] for i in self.rev_ids.tolist()]
+
+    def starting(self, s: str) -> tuple[int, int]:
+        """Index range (forward order) of the words that start with ``s``."""
+        return bisect.bisect_left(self.words, s), bisect.bisect_left(self.words, s + _TOP)
+
+    def ending(self, s: str) -> tuple[int, int]:
+        """Index range (reversed order) of the words that end with ``s``."""
+        r = s[::-1]
+        return bisect.bisect_left(self.rev_words, r), bisect.bisect_left(self.rev_words, r + _TOP)
+
+
+def neighbourhood(
+    words: Sequence[str], seeds: Sequence[int], cap: int = NEIGHBOURHOOD_CAP
+) -> np.ndarray:
+    """The seeds and the words that share an overlap string of 2 letters or more with one.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The distinct words, sorted by code point.
+    seeds : sequence of int
+        Word ids (the subtours' words).
+    cap : int
+        A string of a seed adds the words that start (or end) with it only when they are at most
+        this many (short strings such as ``a`` would add a good part of the list).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Sorted word ids.
+    """
+    ranges = _Ranges(words)
+    chosen = set(int(s) for s in seeds)
+    for a in list(chosen):
+        w = words[a]
+        for j in range(2, len(w) + 1):
+            lo, hi = ranges.starting(w[-j:])
+            if hi - lo <= cap:
+                chosen.update(range(lo, hi))
+            lo, hi = ranges.ending(w[:j])
+            if hi - lo <= cap:
+                chosen.update(ranges.rev_ids[lo:hi].tolist())
+    return np.array(sorted(chosen), dtype=np.int64)
+
+
+def path_cover_bound(
+    cert: Certificate,
+    words: Sequence[str],
+    mult: Sequence[int],
+    seeds: Sequence[int],
+    *,
+    cap: int = NEIGHBOURHOOD_CAP,
+    grow: int = 3,
+    deadline: float | None = None,
+) -> PathCoverBound:
+    """Strengthen a certificate's bound by the path cover of the subtours' neighbourhood.
+
+    Parameters
+    ----------
+    cert : Certificate
+        A valid certificate of the list (e.g. of the assignment relaxation's flow).
+    words : sequence of str
+        The distinct words, sorted by code point (the certificate's word ids).
+    mult : sequence of int
+        Multiplicity of each distinct word.
+    seeds : sequence of int
+        Word ids whose neighbourhood is covered: the words of the relaxation's subtours.
+    cap : int
+        See :func:`neighbourhood`.
+    grow : int
+        Most times ``F`` grows by the words outside it where the best cover's paths start or
+        end at a positive slack (two paths may want the same one: inside ``F`` only one can).
+    deadline : float, optional
+        ``time.perf_counter()`` value after which it stops.
+
+    Returns
+    -------
+    PathCoverBound
+        Never weaker than the certificate's own bound.
+
+    Raises
+    ------
+    DeadlineReached
+        The deadline passed.
+
+    Notes
+    -----
+    Words listed more than once stay outside ``F`` (their copies would need items of their own);
+    the slack of a pair ignores the certificate's cut terms of the pair's own cut, which can only
+    lower it, so the bound stays valid. Cost: one range minimum per prefix and suffix of a word of
+    ``F`` (O(len) bisections and a scan of the range), the pairs of ``F`` that share a string, and
+    one small linear program per weak component of the useful arcs.
+    """
+    t0 = time.perf_counter()
+    mult_arr = np.asarray(mult, dtype=np.int64)
+    ranges = _Ranges(words)
+    F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap)
+    F = F[mult_arr[F] == 1]
+    best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0)
+    for _ in range(grow):
+        wider = np.union1d(best.neighbourhood, partners)
+        wider = wider[mult_arr[wider] == 1]
+        if wider.size == best.neighbourhood.size:
+            break
+        found, partners = _bound_for(cert, words, mult_arr, wider, ranges, deadline, t0)
+        if found.bound <= best.bound:
+            best = found
+    best.info["time"] = time.perf_counter() - t0
+    return best
+
+
+def _bound_for(
+    cert: Certificate,
+    words: Sequence[str],
+    mult_arr: np.ndarray,
+    F: np.ndarray,
+    ranges: _Ranges,
+    deadline: float | None,
+    t0: float,
+) -> tuple[PathCoverBound, np.ndarray]:
+    """The bound of the path cover of ``F``, and the words outside ``F`` its paths start or
+    end at (where that costs slack)."""
+    sc = cert.scale
+    K = DUAL_UNITS
+    W = len(words)
+    u = np.array(cert.u, dtype=np.int64)
+    v = np.array(cert.v, dtype=np.int64)
+    held = np.zeros(W, dtype=np.int64)  # each word's multipliers (conservative slack)
+    for ids, lam in cert.cuts:
+        held[list(ids)] += lam
+    vp = v - held
+    proper = cert.proper
+    n = int(F.size)
+    if n == 0 or (n == W and cert.depot is None):
+        # Nothing to cover, or no word outside F to start a path (a cyclic snake of F alone).
+        return PathCoverBound(
+            cert.dual_value(mult_arr.tolist()) // sc,
+            cert.dual_value(mult_arr.tolist()) // sc,
+            cert,
+            F,
+            {"words": n, "arcs": 0, "components": 0, "cuts": 0, "branched": 0, "slack": 0.0,
+             "time": time.perf_counter() - t0},
+        ), np.zeros(0, dtype=np.int64)  # fmt: skip
+    infinity = np.iinfo(np.int64).max // 4
+    u_far = u.copy()
+    u_far[F] = infinity
+    v_far = vp.copy()
+    v_far[F] = infinity
+    u_far_rev = u_far[ranges.rev_ids]
+    depot = cert.depot
+    min_u = int(u_far.min())
+    min_v = int(v_far.min())
+    if depot is not None:
+        min_u = min(min_u, depot[0])  # the depot hands over to any word (overlap 0)
+        min_v = min(min_v, depot[1])
+    out_min = np.zeros(n, dtype=np.int64)
+    in_min = np.zeros(n, dtype=np.int64)
+    # The far word each minimum is attained at (-1: the depot).
+    out_arg = np.full(n, int(v_far.argmin()) if min_v == int(v_far.min()) else -1)
+    in_arg = np.full(n, int(u_far.argmin()) if min_u == int(u_far.min()) else -1)
+    for i, a in enumerate(F.tolist()):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        w = words[a]
+        top = len(w) - (1 if proper else 0)
+        best = int(u[a]) + min_v
+        for j in range(1, top + 1):
+            s = w[-j:]
+            lo, hi = ranges.starting(s)
+            if proper and lo < hi and words[lo] == s:
+                lo += 1  # a proper overlap is shorter than both words
+            if hi > lo:
+                at = lo + int(v_far[lo:hi].argmin())
+                here = int(u[a]) + int(v_far[at]) - sc * j * j
+                if here < best:
+                    best, out_arg[i] = here, at
+        out_min[i] = best
+        best = int(vp[a]) + min_u
+        for k in range(1, top + 1):
+            p = w[:k]
+            lo, hi = ranges.ending(p)
+            if proper and lo < hi and ranges.rev_words[lo] == p[::-1]:
+                lo += 1
+            if hi > lo:
+                at = lo + int(u_far_rev[lo:hi].argmin())
+                here = int(vp[a]) + int(u_far_rev[at]) - sc * k * k
+                if here < best:
+                    best, in_arg[i] = here, int(ranges.rev_ids[at])
+        in_min[i] = best
+    if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
+        raise ValueError("the certificate is not valid: a pair has a negative slack")
+    # Useful arcs inside F: a joint a -> b beats ending a path at a and starting one at b.
+    f_words = [words[a] for a in F.tolist()]
+    far_zero = min_u + min_v
+    zero_key_all = vp[F] - in_min
+    zero_order = np.argsort(zero_key_all, kind="stable")
+    zero_key = zero_key_all[zero_order]
+    arc_t: list[int] = []
+    arc_h: list[int] = []
+    arc_s: list[int] = []
+    for i, a in enumerate(F.tolist()):
+        w = words[a]
+        cand: set[int] = set()
+        for j in range(1, len(w) + 1):
+            s = w[-j:]
+            lo = bisect.bisect_left(f_words, s)
+            hi = bisect.bisect_left(f_words, s + _TOP)
+            cand.update(range(lo, hi))
+        if far_zero > 0:
+            # A zero-overlap joint a -> b inside F is useful when v'(b) - in(b) < out(a) - u(a).
+            cand.update(zero_order[: int(np.searchsorted(zero_key, out_min[i] - u[a]))].tolist())
+        for h in cand:
+            if h == i:
+                continue
+            ov = overlap(w, f_words[h], proper)
+            s_ab = int(u[a]) + int(vp[F[h]]) - sc * ov * ov
+            if s_ab < out_min[i] + in_min[h]:
+                arc_t.append(i)
+                arc_h.append(h)
+                arc_s.append(s_ab)
+    tails = np.array(arc_t, dtype=np.int64)
+    heads = np.array(arc_h, dtype=np.int64)
+    slack = np.array(arc_s, dtype=np.int64)
+    if n:
+        graph = csr_matrix((np.ones(tails.size), (tails, heads)), shape=(n, n))
+        ncomp, label = connected_components(graph, directed=True, connection="weak")
+    else:
+        ncomp, label = 0, np.zeros(0, dtype=np.int64)
+    alpha = in_min.astype(np.float64)  # isolated words: a path of their own
+    beta = out_min.astype(np.float64)
+    total_lp = 0.0
+    total_int = 0.0
+    cuts: list[tuple[list[int], float]] = []
+    starts: list[int] = []  # where the best cover's paths start and end
+    ends: list[int] = []
+    branched = 0
+    arc_comp = label[tails] if tails.size else tails
+    by_comp = np.argsort(arc_comp, kind="stable")
+    splits = np.searchsorted(arc_comp[by_comp], np.arange(ncomp + 1))
+    node_order = np.argsort(label, kind="stable")
+    node_splits = np.searchsorted(label[node_order], np.arange(ncomp + 1))
+    for c in range(ncomp):
+        nodes = node_order[node_splits[c] : node_splits[c + 1]]
+        arcs = by_comp[splits[c] : splits[c + 1]]
+        if arcs.size == 0:  # a path of its own
+            total_lp += float(in_min[nodes].sum() + out_min[nodes].sum())
+            total_int += float(in_min[nodes].sum() + out_min[nodes].sum())
+            starts.extend(nodes.tolist())
+            ends.extend(nodes.tolist())
+            continue
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        res = _cover(nodes, tails[arcs], heads[arcs], slack[arcs], in_min, out_min)
+        total_lp += res["lp"]
+        total_int += res["int"]
+        branched += int(res["branched"])
+        alpha[nodes] = res["alpha"]
+        beta[nodes] = res["beta"]
+        cuts.extend(res["cuts"])
+        starts.extend(nodes[res["starts"]].tolist())
+        ends.extend(nodes[res["ends"]].tolist())
+    # The new certificate: u - beta, v - alpha, the subtour cuts as cut sets (units 1/(sc*K)).
+    new_scale = sc * K
+    u_new = u * K
+    v_new = v * K
+    # Rounded down: every dual enters its constraints with coefficient +1, so still valid.
+    u_new[F] -= np.floor(beta * K).astype(np.int64)
+    v_new[F] -= np.floor(alpha * K).astype(np.int64)
+    new_cuts = [(ids, lam * K) for ids, lam in cert.cuts]
+    for members, weight in cuts:
+        units = int(np.floor(weight * K))
+        if units > 0:
+            new_cuts.append((tuple(int(F[m]) for m in members), units))
+    new_depot = None if depot is None else (depot[0] * K, depot[1] * K)
+    value = int((mult_arr * (u_new + v_new)).sum()) - sum(lam for _, lam in new_cuts)
+    if new_depot is not None:
+        value += new_depot[0] + new_depot[1]
+    lp_bound = value // new_scale
+    old_value = cert.dual_value(mult_arr.tolist())
+    old_bound = old_value // sc
+    int_bound = (old_value - int(np.ceil(total_int - 1e-6))) // sc
+    bound = min(old_bound, lp_bound, int_bound)
+    certificate = replace(
+        cert,
+        scale=new_scale,
+        u=tuple(u_new.tolist()),
+        v=tuple(v_new.tolist()),
+        depot=new_depot,
+        cuts=tuple(new_cuts),
+        bound=int(bound),
+        core_pairs=int(tails.size) if bound < lp_bound else cert.core_pairs,
+    )
+    info = {
+        "words": n,
+        "arcs": int(tails.size),
+        "components": int(ncomp),
+        "cuts": len(cuts),
+        "branched": branched,
+        "slack": total_int / sc,
+        "time": time.perf_counter() - t0,
+    }
+    st = np.array(starts, dtype=np.int64)
+    en = np.array(ends, dtype=np.int64)
+    partners = np.concatenate([in_arg[st[in_min[st] > 0]], out_arg[en[out_min[en] > 0]]]).astype(
+        np.int64
+    )
+    partners = np.unique(partners[partners >= 0])
+    result = PathCoverBound(int(bound), int(min(lp_bound, old_bound)), certificate, F, info)
+    return result, partners
+
+
+def _cover(
+    nodes: np.ndarray,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    slack: np.ndarray,
+    in_min: np.ndarray,
+    out_min: np.ndarray,
+) -> dict[str, Any]:
+    """The cheapest path cover of one component: LP with subtour cuts, then branch-and-cut."""
+    k = int(nodes.size)
+    loc = {int(x): i for i, x in enumerate(nodes.tolist())}
+    t = np.array([loc[int(x)] for x in tails.tolist()], dtype=np.int64)
+    h = np.array([loc[int(x)] for x in heads.tolist()], dtype=np.int64)
+    m = int(t.size)
+    # Variables: x (m arcs), y (k path starts), z (k path ends).
+    c = np.concatenate([slack, in_min[nodes], out_min[nodes]]).astype(np.float64)
+    rows = np.concatenate([h, k + t, np.arange(k), k + np.arange(k)])
+    cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])
+    a_eq = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(2 * k, m + 2 * k)).tocsr()
+    cut_sets: list[np.ndarray] = []
+
+    def cut_row(members: np.ndarray) -> np.ndarray:
+        inside = np.zeros(k, dtype=bool)
+        inside[members] = True
+        row = np.zeros(m + 2 * k)
+        row[:m] = (inside[h] & ~inside[t]).astype(float)
+        row[m + members] = 1.0
+        return row
+
+    def violated(x: np.ndarray, y: np.ndarray, integral: bool) -> list[np.ndarray]:
+        """Components of the arcs carrying flow that are entered less than once."""
+        sup = x > 1e-9
+        if not sup.any():
+            return []
+        g = csr_matrix((np.ones(int(sup.sum())), (t[sup], h[sup])), shape=(k, k))
+        how = "strong" if integral else "weak"
+        ncomp, lab = connected_components(g, directed=True, connection=how)
+        found = []
+        for comp in range(ncomp):
+            members = np.nonzero(lab == comp)[0]
+            if members.size < 2:
+                continue
+            inside = np.zeros(k, dtype=bool)
+            inside[members] = True
+            entering = float(x[inside[h] & ~inside[t]].sum() + y[members].sum())
+            if entering < 1 - 1e-7:
+                found.append(members)
+        return found
+
+    while True:
+        a_ub = np.array([-cut_row(s) for s in cut_sets]) if cut_sets else None
+        b_ub = -np.ones(len(cut_sets)) if cut_sets else None
+        lp = linprog(
+            c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.ones(2 * k), bounds=(0, None),
+            method="highs",
+        )  # fmt: skip
+        if lp.status != 0:  # pragma: no cover - the cover with every word a path is feasible
+            raise RuntimeError(f"path cover LP failed: {lp.message}")
+        x, y = lp.x[:m], lp.x[m : m + k]
+        new = violated(x, y, integral=False)
+        if not new:
+            break
+        cut_sets.extend(new)
+    # Duals: equality rows are in-degree (alpha, rows 0..k-1) then out-degree (beta).
+    eq = np.asarray(lp.eqlin.marginals)
+    alpha, beta = eq[:k], eq[k:]
+    lam = -np.asarray(lp.ineqlin.marginals) if cut_sets else np.zeros(0)
+    # Round down (every dual appears with coefficient +1 in the dual constraints: still valid).
+    lam = np.maximum(lam, 0.0)  # (x <= 1 is implied by the degree equations: no bound duals)
+    lp_value = float(alpha.sum() + beta.sum() + lam.sum())
+    integral = bool(np.all(np.abs(lp.x - np.round(lp.x)) < 1e-7))
+    int_value = lp_value
+    branched = False
+    if not integral:
+        branched = True
+        int_value = _branch_and_cut(c, a_eq, cut_sets, cut_row, violated, m, k)
+    starts = np.nonzero(lp.x[m : m + k] > 0.5)[0]
+    ends = np.nonzero(lp.x[m + k :] > 0.5)[0]
+    return {
+        "starts": starts,
+        "ends": ends,
+        "lp": lp_value,
+        "int": max(int_value, lp_value),
+        "branched": branched,
+        "alpha": alpha,
+        "beta": beta,
+        "cuts": [(nodes[s].tolist(), float(v)) for s, v in zip(cut_sets, lam, strict=True)],
+    }
+
+
+def _branch_and_cut(
+    c: np.ndarray,
+    a_eq: csr_matrix,
+    cut_sets: list[np.ndarray],
+    cut_row: Any,
+    violated: Any,
+    m: int,
+    k: int,
+) -> float:
+    """The integer path cover's cost: HiGHS MIP, subtour cuts added lazily."""
+    sets = list(cut_sets)
+    while True:
+        constraints = [LinearConstraint(a_eq, 1, 1)]
+        if sets:
+            constraints.append(LinearConstraint(np.array([cut_row(s) for s in sets]), 1, np.inf))
+        res = milp(
+            c, constraints=constraints, integrality=np.ones(c.size), bounds=Bounds(0, 1),
+            options={"time_limit": 30.0},
+        )  # fmt: skip
+        if res.status != 0 or res.x is None:
+            return -np.inf  # stopped: the linear relaxation's bound stands
+        x, y = np.round(res.x[:m]), np.round(res.x[m : m + k])
+        new = violated(x, y, integral=True)
+        if not new:
+            return float(res.fun)
+        sets.extend(new)

@@ -1,0 +1,190 @@
+"""Additive bounding (path cover of the subtours' neighbourhood) and the neighbourhood search:
+every bound is checked VALID by the independent checker and is never below the brute-force optimum,
+the search never loses score, and the whole pipeline with both stays exact on tiny lists."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from cpwords.wordsnake.certificate import Certificate, verify_certificate
+from cpwords.wordsnake.models import lagrangian
+from cpwords.wordsnake.models.auto import solve_exact
+from cpwords.wordsnake.models.certify import flow_certificate
+from cpwords.wordsnake.models.decode import decode_flow
+from cpwords.wordsnake.models.lagrangian import solve_string_flow
+from cpwords.wordsnake.models.lns import reorder_pieces
+from cpwords.wordsnake.models.pathcover import _cover, neighbourhood, path_cover_bound
+from cpwords.wordsnake.models.repair import PairScore
+from cpwords.wordsnake.models.string_hub import StringHubNetwork, build_string_network
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
+
+word = st.text(alphabet="ab", min_size=1, max_size=5)
+small = st.lists(word, min_size=2, max_size=7)
+
+
+def brute_force(words: Sequence[str], cyclic: bool, proper: bool) -> int:
+    return max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
+
+
+def first_certificate(
+    inst: WordsnakeInstance,
+) -> tuple[StringHubNetwork, Certificate, list[int]]:
+    """The relaxation's certificate and the words of its subtours (the path cover's seeds)."""
+    net = build_string_network(inst)
+    out = solve_string_flow(net, lagrangian_iterations=0)
+    assert out.dual is not None and out.order is not None and out.objective is not None
+    order = [inst.words[i] for i in out.order]
+    bound = out.dual.value_scaled // out.dual.scale
+    cert = flow_certificate(net, out.dual, order, out.objective, bound)
+    dec = decode_flow(net, out.dual.flows)
+    n = inst.n
+    comp = dec.comp
+    main = comp[n] if not inst.cyclic else Counter(comp[:n]).most_common(1)[0][0]
+    seeds = sorted({int(net.item_word[i]) for i in range(n) if comp[i] != main})
+    return net, cert, seeds
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=small,
+    cyclic=st.booleans(),
+    proper=st.booleans(),
+    everything=st.booleans(),
+    cap=st.sampled_from([0, 2, 50]),
+)
+def test_path_cover_bound_is_valid_and_sound(
+    words: list[str], cyclic: bool, proper: bool, everything: bool, cap: int
+) -> None:
+    assume(len(set(words)) > 1)  # one distinct word is the pipeline's special case
+    inst = WordsnakeInstance(tuple(words), cyclic, proper)
+    net, cert, seeds = first_certificate(inst)
+    if everything:  # every word in F: the strongest cover, the hardest test of validity
+        seeds = list(range(len(net.words)))
+    pc = path_cover_bound(cert, net.words, net.mult.tolist(), seeds, cap=cap)
+    optimum = brute_force(inst.words, cyclic, proper)
+    first = cert.dual_value(net.mult.tolist()) // cert.scale
+    assert optimum <= pc.bound <= pc.lp_bound <= first
+    check = verify_certificate(inst.words, pc.certificate)
+    assert check.status in ("VALID", "PARTIAL"), check.message
+    assert check.bound is not None and check.bound >= optimum
+    assert check.bound == pc.lp_bound
+    # PARTIAL exactly when the bound rests on branching beyond the certified relaxation.
+    assert (check.status == "PARTIAL") == (pc.certificate.bound < pc.lp_bound)
+
+
+def test_path_cover_closes_a_subtour_gap() -> None:
+    # The relaxation scores 35 with a subtour; the best snake scores 32, and so does the cover.
+    inst = WordsnakeInstance(("aa", "aaabb", "abab", "abbb", "bbaa", "bbba"))
+    net, cert, seeds = first_certificate(inst)
+    assert seeds
+    optimum = brute_force(inst.words, False, False)
+    first = cert.dual_value(net.mult.tolist()) // cert.scale
+    pc = path_cover_bound(cert, net.words, net.mult.tolist(), seeds)
+    assert (first, optimum) == (35, 32)
+    assert pc.bound == optimum
+    assert verify_certificate(inst.words, pc.certificate).status == "VALID"
+
+
+def test_cover_of_a_two_cycle_with_a_tail() -> None:
+    # 0 <-> 1 at slack 0, 1 -> 2 at slack 1; starting costs 5, 7, 3; ending 6, 4, 2.
+    nodes = np.arange(3)
+    res = _cover(
+        nodes, np.array([0, 1, 1]), np.array([1, 0, 2]), np.array([0, 0, 1]),
+        np.array([5, 7, 3]), np.array([6, 4, 2]),
+    )  # fmt: skip
+    # The cycle is cut: the best cover is the path 0 -> 1 -> 2 (5 + 0 + 1 + 2).
+    assert res["lp"] == pytest.approx(8.0)
+    assert res["int"] == pytest.approx(8.0)
+    assert res["cuts"] and sorted(res["cuts"][0][0]) == [0, 1]
+    assert res["starts"].tolist() == [0] and res["ends"].tolist() == [2]
+
+
+def test_neighbourhood_holds_the_seeds_and_the_overlapping_words() -> None:
+    words = sorted(["haha", "hahaha", "ahoy", "hat", "zebra", "aha"])
+    seeds = [words.index("haha")]
+    chosen = {words[i] for i in neighbourhood(words, seeds, cap=50).tolist()}
+    assert {"haha", "hahaha", "aha", "hat"} <= chosen  # strings "ha", "aha", "haha"
+    assert "zebra" not in chosen
+    assert {words[i] for i in neighbourhood(words, seeds, cap=0).tolist()} == {"haha"}
+
+
+def _best_order(sub: WordsnakeInstance, _limit: float | None) -> tuple[list[str] | None, bool]:
+    best = max(itertools.permutations(sub.words), key=lambda p: snake_score(p, sub.cyclic, False))
+    return list(best), True
+
+
+@pytest.mark.parametrize("cyclic", [False, True])
+@pytest.mark.parametrize("seed", range(12))
+def test_reorder_pieces_never_loses_and_recounts(seed: int, cyclic: bool) -> None:
+    rng = random.Random(seed)
+    words = tuple("".join(rng.choice("ab") for _ in range(rng.randint(1, 5))) for _ in range(8))
+    inst = WordsnakeInstance(words, cyclic=cyclic)
+    net = build_string_network(inst)
+    pair = PairScore(net)
+    order = list(range(inst.n))
+    rng.shuffle(order)
+    focus = set(rng.sample(range(inst.n), 3))
+    done = reorder_pieces(inst, order, focus, pair, _best_order)
+    assert sorted(done.order) == list(range(inst.n))
+    assert done.objective == snake_score([inst.words[i] for i in done.order], cyclic, False)
+    assert done.objective >= snake_score([inst.words[i] for i in order], cyclic, False)
+    # The runs between focus items are kept whole.
+    assert done.info["pieces"] <= 2 * len(focus) + 1
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_reorder_pieces_of_every_item_is_the_optimum(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(1, 4))) for _ in range(6))
+    inst = WordsnakeInstance(words)
+    net = build_string_network(inst)
+    order = list(range(inst.n))
+    done = reorder_pieces(inst, order, set(order), PairScore(net), _best_order)
+    assert done.objective == brute_force(words, False, False)
+
+
+def test_reorder_pieces_leaves_proper_snakes_alone() -> None:
+    inst = WordsnakeInstance(("abc", "bcd", "cde"), proper=True)
+    net = build_string_network(inst)
+    done = reorder_pieces(inst, [2, 1, 0], {0, 1, 2}, PairScore(net), _best_order)
+    assert done.order == [2, 1, 0] and done.info["pieces"] == 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=small, cyclic=st.booleans())
+def test_pipeline_with_the_refinement_stays_exact(words: list[str], cyclic: bool) -> None:
+    # The refinement runs on large networks only; with the threshold at 0 it runs on these.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lagrangian, "FORK_MIN_ARCS", 0)
+        inst = WordsnakeInstance(tuple(words), cyclic)
+        res = solve_exact(inst, time_limit=60, workers=1, certificate=True)
+    optimum = brute_force(inst.words, cyclic, False)
+    assert res.is_optimal and res.objective == optimum
+    cert = res.solver_info["certificate"]
+    if cert is not None:
+        check = verify_certificate(inst.words, cert)
+        assert check.status in ("VALID", "PARTIAL") and check.bound is not None
+        assert check.bound >= optimum
+
+
+def test_pipeline_proves_a_subtour_list_by_the_additive_bound() -> None:
+    words = ("aa", "aaabb", "abab", "abbb", "bbaa", "bbba")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lagrangian, "FORK_MIN_ARCS", 0)
+        res = solve_exact(
+            WordsnakeInstance(words), time_limit=60, workers=1, certificate=True,
+            lagrangian_iterations=0,
+        )  # fmt: skip
+    assert res.is_optimal and res.objective == 32
+    refinement = res.solver_info["refinement"]
+    assert refinement["first_bound"] == 35 and refinement["bound"] == 32
+    check = verify_certificate(words, res.solver_info["certificate"])
+    assert check.status == "VALID" and check.optimal and check.bound == 32
