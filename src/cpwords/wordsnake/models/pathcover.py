@@ -69,6 +69,9 @@ class PathCoverBound:
         The certificate of ``lp_bound`` (``core_pairs`` set when ``bound < lp_bound``).
     neighbourhood : numpy.ndarray of int64
         The distinct-word ids of ``F``.
+    families : list of numpy.ndarray of int64
+        The word ids of each component of the cover that costs slack, costliest first: where a
+        better ordering has to differ from the relaxation.
     info : dict
         Sizes and times: ``words``, ``arcs``, ``components``, ``cuts``, ``branched``,
         ``slack`` (the path cover's cost in score points), ``time``.
@@ -78,6 +81,7 @@ class PathCoverBound:
     lp_bound: int
     certificate: Certificate
     neighbourhood: np.ndarray
+    families: list[np.ndarray] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
 
 
@@ -228,6 +232,7 @@ def _bound_for(
             cert.dual_value(mult_arr.tolist()) // sc,
             cert,
             F,
+            [],
             {"words": n, "arcs": 0, "components": 0, "cuts": 0, "branched": 0, "slack": 0.0,
              "time": time.perf_counter() - t0},
         ), np.zeros(0, dtype=np.int64)  # fmt: skip
@@ -321,6 +326,7 @@ def _bound_for(
     total_lp = 0.0
     total_int = 0.0
     cuts: list[tuple[list[int], float]] = []
+    costly: list[tuple[float, np.ndarray]] = []
     starts: list[int] = []  # where the best cover's paths start and end
     ends: list[int] = []
     branched = 0
@@ -333,8 +339,11 @@ def _bound_for(
         nodes = node_order[node_splits[c] : node_splits[c + 1]]
         arcs = by_comp[splits[c] : splits[c + 1]]
         if arcs.size == 0:  # a path of its own
-            total_lp += float(in_min[nodes].sum() + out_min[nodes].sum())
-            total_int += float(in_min[nodes].sum() + out_min[nodes].sum())
+            alone = float(in_min[nodes].sum() + out_min[nodes].sum())
+            total_lp += alone
+            total_int += alone
+            if alone > 0:
+                costly.append((alone, F[nodes]))
             starts.extend(nodes.tolist())
             ends.extend(nodes.tolist())
             continue
@@ -343,6 +352,8 @@ def _bound_for(
         res = _cover(nodes, tails[arcs], heads[arcs], slack[arcs], in_min, out_min)
         total_lp += res["lp"]
         total_int += res["int"]
+        if res["int"] > 1e-9:
+            costly.append((res["int"], F[nodes]))
         branched += int(res["branched"])
         alpha[nodes] = res["alpha"]
         beta[nodes] = res["beta"]
@@ -395,7 +406,11 @@ def _bound_for(
         np.int64
     )
     partners = np.unique(partners[partners >= 0])
-    result = PathCoverBound(int(bound), int(min(lp_bound, old_bound)), certificate, F, info)
+    costly.sort(key=lambda item: -item[0])
+    families = [ids for _, ids in costly]
+    result = PathCoverBound(
+        int(bound), int(min(lp_bound, old_bound)), certificate, F, families, info
+    )
     return result, partners
 
 
@@ -478,6 +493,7 @@ def _cover(
     starts = np.nonzero(lp.x[m : m + k] > 0.5)[0]
     ends = np.nonzero(lp.x[m + k :] > 0.5)[0]
     return {
+        "x": lp.x[:m],
         "starts": starts,
         "ends": ends,
         "lp": lp_value,
