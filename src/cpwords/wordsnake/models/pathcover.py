@@ -475,6 +475,8 @@ def _cover(
         x, y = lp.x[:m], lp.x[m : m + k]
         new = violated(x, y, integral=False)
         if not new:
+            new = _min_cuts(t, h, x, y, k, {tuple(c.tolist()) for c in cut_sets})
+        if not new:
             break
         cut_sets.extend(new)
     # Duals: equality rows are in-degree (alpha, rows 0..k-1) then out-degree (beta).
@@ -503,6 +505,52 @@ def _cover(
         "beta": beta,
         "cuts": [(nodes[s].tolist(), float(v)) for s, v in zip(cut_sets, lam, strict=True)],
     }
+
+
+def _min_cuts(
+    t: np.ndarray, h: np.ndarray, x: np.ndarray, y: np.ndarray, k: int, known: set[tuple[int, ...]]
+) -> list[np.ndarray]:
+    """Violated cuts of a fractional cover by minimum cuts (exact separation).
+
+    Each word ``w`` must be reached at least once from outside: a maximum flow from a source
+    joined to every word ``b`` with capacity ``y(b)`` (the paths started there), over the arcs
+    with capacities ``x``, to ``w``; below 1, the words the source cannot reach in the residual
+    network form a violated set ``S`` (Padberg and Rinaldi's separation of subtour cuts).
+    """
+    from scipy.sparse.csgraph import breadth_first_order, maximum_flow
+
+    units = 1_000_000
+    src = k
+    sup = x > 1e-9
+    tails = np.concatenate([t[sup], np.full(k, src)])
+    heads = np.concatenate([h[sup], np.arange(k)])
+    caps = np.round(np.concatenate([x[sup], y]) * units).astype(np.int64)
+    keep = caps > 0
+    tails, heads, caps = tails[keep], heads[keep], caps[keep]
+    graph = csr_matrix((caps.astype(np.int32), (tails, heads)), shape=(k + 1, k + 1))
+    graph.sum_duplicates()
+    found: list[np.ndarray] = []
+    seen = set(known)
+    cut_off: set[int] = set()  # words already inside a new cut: their sets are found
+    for target in range(k):
+        if target in cut_off:
+            continue
+        flow = maximum_flow(graph, src, target)
+        if flow.flow_value >= units - 100:  # 1 within the rounding
+            continue
+        residual = graph - flow.flow
+        residual.data[residual.data < 0] = 0
+        residual.eliminate_zeros()
+        reach = breadth_first_order(residual, src, directed=True, return_predecessors=False)
+        inside = np.ones(k + 1, dtype=bool)
+        inside[reach] = False
+        members = np.nonzero(inside[:k])[0]
+        key = tuple(members.tolist())
+        if members.size >= 2 and key not in seen:
+            seen.add(key)
+            found.append(members)
+            cut_off.update(key)
+    return found
 
 
 def _branch_and_cut(
