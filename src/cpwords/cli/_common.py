@@ -74,14 +74,18 @@ def stop_reason(row: dict[str, Any]) -> str | None:
     None (it finished, or stopped for a reason of its own).
 
     Read from a result row (:meth:`SolveResult.to_dict` plus ``interrupted``): Ctrl-C first,
-    then the method's own ``solver_info["stopped"]``, then an exact solve left FEASIBLE with a
-    bound (not proven: only a limit stops a proof).
+    then the method's own ``solver_info["stopped"]`` (``"exhausted"``: the method ran out of
+    stages before the limit, not stopped), then an exact solve left FEASIBLE with a bound (not
+    proven: a limit stopped the proof).
 
     Examples
     --------
     >>> stop_reason({"status": "FEASIBLE", "bound": 31.0, "interrupted": False})
     'time_limit'
     >>> stop_reason({"status": "OPTIMAL", "bound": 30.0}) is None
+    True
+    >>> row = {"status": "FEASIBLE", "bound": 31.0, "solver_info": {"stopped": "exhausted"}}
+    >>> stop_reason(row) is None
     True
     """
     if row.get("interrupted"):
@@ -92,6 +96,8 @@ def stop_reason(row: dict[str, Any]) -> str | None:
         return "interrupted"
     if said in ("time", "time_limit"):
         return "time_limit"
+    if said == "exhausted":  # every stage of the method ended before the limit, gap open
+        return None
     if row.get("status") == "FEASIBLE" and row.get("bound") is not None:
         return "time_limit"
     return None

@@ -201,6 +201,7 @@ def _refiner(
             items_of: dict[int, list[int]] = {}
             for i, w in enumerate(item_word[:N].tolist()):
                 items_of.setdefault(int(w), []).append(i)
+            partner_items = {x for w in pc.partners.tolist() for x in items_of.get(int(w), [])}
             for fam in pc.families:
                 left = None if deadline is None else deadline - time.perf_counter()
                 if cur >= pc.bound or (left is not None and left <= 1.0):
@@ -208,6 +209,7 @@ def _refiner(
                 focus = {x for w in fam.tolist() for x in items_of.get(int(w), [])}
                 pos = np.empty(N, dtype=np.int64)
                 pos[np.asarray(cur_seq)] = np.arange(N)
+                focus |= partner_items  # where the cover hands over, outside F
                 for x in list(focus):
                     k = int(pos[x])
                     focus.update(cur_seq[max(0, k - 1) : k + 2])
@@ -424,6 +426,11 @@ def solve_exact(
 
     def finish(**kwargs: Any) -> SolveResult:
         info["solve_time"] = time.perf_counter() - entered  # without start-up and reading
+        early = deadline is None or time.perf_counter() < deadline - 1.0
+        if not kwargs.get("proven") and early and not info.get("interrupted"):
+            # Every stage ended before the limit with the gap open (a core too large for the
+            # search, say): not stopped by the limit, and said so.
+            info.setdefault("stopped", "exhausted")
         if certificate:
             t_cert = time.perf_counter()
             info["certificate"] = _certificate(instance, held, kwargs, info, deadline)

@@ -72,6 +72,9 @@ class PathCoverBound:
     families : list of numpy.ndarray of int64
         The word ids of each component of the cover that costs slack, costliest first: where a
         better ordering has to differ from the relaxation.
+    partners : numpy.ndarray of int64
+        The words outside ``F`` where the best cover's paths start or end at a positive slack
+        (an ordering that meets the bound hands over to them).
     info : dict
         Sizes and times: ``words``, ``arcs``, ``components``, ``cuts``, ``branched``,
         ``slack`` (the path cover's cost in score points), ``time``.
@@ -82,6 +85,7 @@ class PathCoverBound:
     certificate: Certificate
     neighbourhood: np.ndarray
     families: list[np.ndarray] = field(default_factory=list)
+    partners: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     info: dict[str, Any] = field(default_factory=dict)
 
 
@@ -233,6 +237,7 @@ def _bound_for(
             cert,
             F,
             [],
+            np.zeros(0, dtype=np.int64),
             {"words": n, "arcs": 0, "components": 0, "cuts": 0, "branched": 0, "slack": 0.0,
              "time": time.perf_counter() - t0},
         ), np.zeros(0, dtype=np.int64)  # fmt: skip
@@ -409,7 +414,7 @@ def _bound_for(
     costly.sort(key=lambda item: -item[0])
     families = [ids for _, ids in costly]
     result = PathCoverBound(
-        int(bound), int(min(lp_bound, old_bound)), certificate, F, families, info
+        int(bound), int(min(lp_bound, old_bound)), certificate, F, families, partners, info
     )
     return result, partners
 
