@@ -633,3 +633,20 @@ def test_params_cannot_set_what_the_harness_sets(tmp_path: Path) -> None:
     )
     with pytest.raises(InputError, match="'params' cannot set seed"):
         load_suite(write_suite(tmp_path, body, "clash.toml"))
+
+
+def test_isolated_peak_memory_counts_no_fork_made_after_the_solve(tmp_path: Path) -> None:
+    """No subprocess is forked inside an isolated task: read after the solve, platform's
+    ``uname -p`` (and, at the start, ctypes' ``ldconfig -p``) was a copy of the task that
+    ``ru_maxrss`` reported as a child as large as the task (its peak counted twice)."""
+    from cpwords.bench import runner
+
+    runner.environment.cache_clear()
+    (task, *_) = load_suite(toy_suite(tmp_path)).tasks
+    row = runner.run_task_isolated(task)
+    assert row["status"] != "ERROR", row.get("error")
+    assert row["env"]["platform"]
+    assert row["peak_memory_children_mb"] < row["peak_memory_self_mb"] / 2
+    assert row["peak_memory_mb"] == pytest.approx(
+        row["peak_memory_self_mb"] + row["peak_memory_children_mb"], abs=0.2
+    )

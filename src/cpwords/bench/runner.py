@@ -331,6 +331,10 @@ def run_task_isolated(task: Task, new_group: bool = True) -> dict[str, Any]:
 
     if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
         return run_task(task)
+    # Read the machine facts here: the task inherits them. Read in the task after its solve,
+    # platform's `uname -p` subprocess was a fork holding the task's whole peak (copy-on-write),
+    # which ru_maxrss then counted a second time as the task's "largest child".
+    environment()
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_start_isolated, args=(task, send, os.getpid(), new_group))

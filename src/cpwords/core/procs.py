@@ -43,7 +43,12 @@ def die_with_parent(parent_pid: int, watch: bool = True) -> None:
         import ctypes.util
 
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            # glibc's name first: find_library runs `ldconfig -p` in a forked subprocess, a
+            # copy of this process that rusage then reports as a child as large as it.
+            try:
+                libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            except OSError:  # pragma: no cover - not glibc
+                libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
             pr_set_pdeathsig = 1
             libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
         except (OSError, AttributeError):  # pragma: no cover - no usable libc
