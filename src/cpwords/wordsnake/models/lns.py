@@ -59,6 +59,7 @@ def reorder_pieces(
     solve: Callable[[WordsnakeInstance, float | None], tuple[list[str] | None, bool]],
     *,
     time_limit: float | None = None,
+    current: int | None = None,
 ) -> Reordered:
     """Cut ``order`` around the items of ``focus`` and re-order the pieces exactly.
 
@@ -76,6 +77,9 @@ def reorder_pieces(
         method for the sub-instance.
     time_limit : float, optional
         Seconds for the sub-instance.
+    current : int, optional
+        The score of ``order`` when the caller knows it (else counted here, O(items)): the
+        new score is counted from the joints between pieces only.
 
     Returns
     -------
@@ -87,19 +91,21 @@ def reorder_pieces(
     cyclic = instance.cyclic
     words = instance.words
 
-    def score(s: Sequence[int]) -> int:
-        total = sum(pair(s[i], s[i + 1]) for i in range(len(s) - 1))
-        if cyclic and len(s) > 1:
-            total += pair(s[-1], s[0])
+    def joints(ps: Sequence[list[int]]) -> int:
+        """The score of the joints between consecutive pieces (runs score the same anywhere)."""
+        total = sum(pair(ps[i][-1], ps[i + 1][0]) for i in range(len(ps) - 1))
+        if cyclic and len(ps) > 1:
+            total += pair(ps[-1][-1], ps[0][0])
         return total
 
-    base = score(seq)
+    if current is None:
+        current = joints([[x] for x in seq])
     if instance.proper or not focus or not seq:
-        return Reordered(seq, base, {"pieces": 0})
+        return Reordered(seq, current, {"pieces": 0})
     alphabet = set("".join(set(words)))
     sep = next((c for c in SEPARATORS if c not in alphabet and is_letter(c)), None)
     if sep is None:  # pragma: no cover - every separator is a letter of the list
-        return Reordered(seq, base, {"pieces": 0})
+        return Reordered(seq, current, {"pieces": 0})
     if cyclic:  # start at a focus item so that no run wraps around
         first = next(i for i, x in enumerate(seq) if x in focus)
         seq = seq[first:] + seq[:first]
@@ -119,18 +125,20 @@ def reorder_pieces(
     sub = WordsnakeInstance(tuple(written), cyclic=cyclic, proper=False, name="pieces")
     found, proven = solve(sub, time_limit)
     info: dict[str, Any] = {"pieces": len(pieces), "proven": proven}
-    if found is None:
-        return Reordered(list(order), base, info)
+    if found is None or len(found) != len(pieces):
+        return Reordered(list(order), current, info)
     slots: dict[str, list[int]] = {}
     for k, w in enumerate(written):
         slots.setdefault(w, []).append(k)
-    new: list[int] = []
+    chosen: list[list[int]] = []
     try:
         for w in found:
-            new.extend(pieces[slots[w].pop()])
+            chosen.append(pieces[slots[w].pop()])
     except (KeyError, IndexError):  # pragma: no cover - not an ordering of the pieces
-        return Reordered(list(order), base, info)
-    value = score(new)
-    if value <= base or sorted(new) != sorted(seq):
-        return Reordered(list(order), base, info)
+        return Reordered(list(order), current, info)
+    # Every piece once (one slot popped per written piece, as many as there are pieces).
+    value = current + joints(chosen) - joints(pieces)
+    if value <= current:
+        return Reordered(list(order), current, info)
+    new = [x for piece in chosen for x in piece]
     return Reordered(new, value, info)
