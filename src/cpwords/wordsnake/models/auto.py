@@ -368,8 +368,10 @@ def solve_exact(
        (:func:`~cpwords.wordsnake.models.lagrangian.solve_string_flow`). When the flow's support is
        connected, its
        Euler circuit is an ordering scoring the bound: OPTIMAL with no MIP (all of ENABLE and
-       of web2, measured). Otherwise the remaining cycles are patched
-       and a Lagrangian relaxation of the connectivity cuts tightens the bound.
+       of web2, measured). Otherwise the remaining cycles are patched; on large lists the
+       additive bound (:func:`~cpwords.wordsnake.models.pathcover.path_cover_bound`) and the
+       neighbourhood search (:func:`~cpwords.wordsnake.models.lns.reorder_pieces`) follow, and
+       elsewhere a Lagrangian relaxation of the connectivity cuts tightens the bound.
     2. If a gap remains, reduced-cost fixing on the iterate with the best bound keeps only the
        joints an ordering scoring above the incumbent may use
        (:func:`~cpwords.wordsnake.models.core.reduced_core`), and an exact search of that core

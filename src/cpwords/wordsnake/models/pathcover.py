@@ -126,6 +126,12 @@ def neighbourhood(
     -------
     numpy.ndarray of int64
         Sorted word ids.
+
+    Examples
+    --------
+    >>> words = sorted(["aha", "haha", "hahaha", "zebra"])
+    >>> [words[i] for i in neighbourhood(words, [words.index("haha")])]
+    ['aha', 'haha', 'hahaha']
     """
     ranges = _Ranges(words)
     chosen = set(int(s) for s in seeds)
