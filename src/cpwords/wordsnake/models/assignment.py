@@ -411,18 +411,20 @@ class Reoptimizer:
         rounds = 0
         while True:
             x = self.flows
-            fw = np.nonzero(x < self.cap)[0]
-            bw = np.nonzero(x > 0)[0]
-            tails = np.concatenate([net.tail[fw], net.head[bw]])
-            heads = np.concatenate([net.head[fw], net.tail[bw]])
-            costs = np.concatenate([cost[fw], -cost[bw]])
-            arc = np.concatenate([fw, bw])
-            forward = np.concatenate([np.ones(fw.shape[0], bool), np.zeros(bw.shape[0], bool)])
+            # Node and arc ids in 32 bits (a network has fewer than 2**31 of each): the
+            # residual arrays were the solve's memory peak on ENABLE (438 MB of 545 MB).
+            fw = np.nonzero(x < self.cap)[0].astype(np.int32)
+            bw = np.nonzero(x > 0)[0].astype(np.int32)
+            heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)
             # Residual arcs grouped by head: a round is one segmented minimum (reduceat), about
             # twice as fast as an unbuffered minimum.at over the same arcs.
-            order = np.argsort(heads, kind="stable")
-            tails, heads, costs = tails[order], heads[order], costs[order]
-            arc, forward = arc[order], forward[order]
+            order = np.argsort(heads, kind="stable").astype(np.int32)
+            heads = heads[order]
+            tails = np.concatenate([net.tail[fw], net.head[bw]]).astype(np.int32)[order]
+            costs = np.concatenate([cost[fw], -cost[bw]])[order]
+            arc = np.concatenate([fw, bw])[order]
+            forward = order < fw.shape[0]
+            del fw, bw, order
             starts = np.r_[0, np.nonzero(np.diff(heads))[0] + 1] if heads.size else heads
             seg_head = heads[starts]
             pred = np.full(net.num_nodes, -1, dtype=np.int64)

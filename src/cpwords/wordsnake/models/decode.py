@@ -357,9 +357,18 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     handover = [0] * (N + 1)
     pending = [list(c) for c in copies]  # exits still free, per word
     by_string: dict[int, list[int]] = {}
-    for count, (w, s, lo, hi) in enumerate(
-        zip(hw.tolist(), hs.tolist(), lo_word.tolist(), hi_word.tolist(), strict=True)
-    ):
+    # Read in chunks: four whole lists of Python ints (one per candidate) held 160 MB at once on
+    # ENABLE, the peak of the whole solve.
+    chunk = 1 << 15
+    candidates = (
+        item
+        for at in range(0, int(hw.size), chunk)
+        for item in zip(
+            hw[at : at + chunk].tolist(), hs[at : at + chunk].tolist(),
+            lo_word[at : at + chunk].tolist(), hi_word[at : at + chunk].tolist(), strict=True,
+        )
+    )  # fmt: skip
+    for count, (w, s, lo, hi) in enumerate(candidates):
         if not count & 0x3FFF and deadline is not None and time.perf_counter() >= deadline:
             raise FlowStopped
         units = pending[w]
