@@ -83,6 +83,9 @@ def stop_reason(row: dict[str, Any]) -> str | None:
     'time_limit'
     >>> stop_reason({"status": "OPTIMAL", "bound": 30.0}) is None
     True
+    >>> row = {"status": "FEASIBLE", "bound": 5.0, "solver_info": {"complete": True}}
+    >>> stop_reason(row) is None  # a complete listing (every word a bag spells) finished
+    True
     """
     if row.get("interrupted"):
         return "interrupted"
@@ -92,6 +95,8 @@ def stop_reason(row: dict[str, Any]) -> str | None:
         return "interrupted"
     if said in ("time", "time_limit"):
         return "time_limit"
+    if isinstance(info, dict) and info.get("complete") is True:  # a finished listing
+        return None
     if row.get("status") == "FEASIBLE" and row.get("bound") is not None:
         return "time_limit"
     return None
