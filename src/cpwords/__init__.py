@@ -35,6 +35,7 @@ _LAZY = {
     "box_difficulty": "cpwords.letterboxed.models.design",
     "solve_truncate": "cpwords.truncate.spec",
     "find_letterpress_words": "cpwords.letterpress.spec",
+    "random_letterpress_board": "cpwords.letterpress.spec",
     "best_letterpress_move": "cpwords.letterpress.board_spec",
     "find_grid_quadruples": "cpwords.grid.models.cpsat",
     "solve_grid": "cpwords.grid.fill_spec",
@@ -56,6 +57,7 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.letterboxed.spec import solve_letterboxed as solve_letterboxed
     from cpwords.letterpress.board_spec import best_letterpress_move as best_letterpress_move
     from cpwords.letterpress.spec import find_letterpress_words as find_letterpress_words
+    from cpwords.letterpress.spec import random_letterpress_board as random_letterpress_board
     from cpwords.truncate.spec import solve_truncate as solve_truncate
 
 

@@ -197,6 +197,7 @@ USED_OPTIONS = [
     ["letterboxed", "abc-def-ghi-jkl", "--dict", "{w}", "--method", "cpsat", "--workers", "1"],
     ["truncate", "--dict", "{w}", "--all", "--limit", "1"],
     ["grid", "--dict", "{w}", "--all-orientations", "--limit", "2"],
+    ["letterpress", "--random-board", "--dict", "{w}", "--seed", "1"],
 ]
 
 

@@ -28,6 +28,7 @@ from cpwords.grid.models.index import build_index, reduce_pairs
 from cpwords.grid.models.listing import count_matchings, match_slots
 from cpwords.grid.rules import (
     Board,
+    CheckerLexicon,
     GridTokens,
     cut_words,
     default_board,
@@ -394,6 +395,23 @@ def test_checker_rejects_each_broken_rule() -> None:
     nonword = dict(ex, ne="zz")
     assert any("not a word" in p for p in grid_problems(BOARD, nonword, words, 2, 2))
     assert any("letters" in p for p in grid_problems(BOARD, dict(ex, s2="abc"), words, 2, 2))
+
+
+def test_checker_lexicon_gives_the_same_verdicts_as_the_words() -> None:
+    """A lexicon normalised once (for many boards) checks like the raw word list, case and
+    normal form included."""
+    tokens = dense_tokens(7, 10, 5, 0.8)
+    ex = enumerate_quadruples(BOARD, tokens).quadruples[0].example
+    raw = [w.upper() for w in tokens.words]  # the checker lower-cases the words it is given
+    lex = CheckerLexicon.of(raw)
+    assert lex == {w.lower() for w in raw} and CheckerLexicon.of(lex) is lex
+    boards = [ex, dict(ex, n=ex["c"]), dict(ex, ne="zz"), {k: v for k, v in ex.items() if k != "w"}]
+    for fill in boards:
+        assert grid_problems(BOARD, fill, lex, 2, 2) == grid_problems(BOARD, fill, raw, 2, 2)
+    assert grid_problems(BOARD, ex, lex, 2, 2) == []
+    on_board = ex["c"] + ex["s1"]  # a word of the board, left out of the lexicon
+    less = CheckerLexicon.of(w for w in raw if w.lower() != on_board)
+    assert any(on_board in p for p in grid_problems(BOARD, ex, less, 2, 2))
 
 
 def test_parse_fill_forms() -> None:

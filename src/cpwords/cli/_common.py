@@ -87,6 +87,9 @@ def stop_reason(row: dict[str, Any]) -> str | None:
     >>> row = {"status": "FEASIBLE", "bound": 31.0, "solver_info": {"stopped": "exhausted"}}
     >>> stop_reason(row) is None
     True
+    >>> row = {"status": "FEASIBLE", "bound": 5.0, "solver_info": {"complete": True}}
+    >>> stop_reason(row) is None  # a complete listing (every word a bag spells) finished
+    True
     """
     if row.get("interrupted"):
         return "interrupted"
@@ -97,6 +100,8 @@ def stop_reason(row: dict[str, Any]) -> str | None:
     if said in ("time", "time_limit"):
         return "time_limit"
     if said == "exhausted":  # every stage of the method ended before the limit, gap open
+        return None
+    if isinstance(info, dict) and info.get("complete") is True:  # a finished listing
         return None
     if row.get("status") == "FEASIBLE" and row.get("bound") is not None:
         return "time_limit"

@@ -25,7 +25,7 @@ from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 
 
 @click.command("letterpress", epilog=EPILOG)
-@click.argument("letters")
+@click.argument("letters", required=False)
 @click.option(
     "--min-length",
     type=click.IntRange(min=1),
@@ -50,12 +50,19 @@ from cpwords.cli._svg import check_svg_target, svg_option, write_svg
     "the word and tiles maximising the score swing (CP-SAT), ties broken by defended tiles.",
 )
 @click.option("--played", multiple=True, metavar="WORD", help="With --board: already played.")
+@click.option(
+    "--random-board",
+    is_flag=True,
+    help="Draw the 25 letters instead of giving LETTERS: each tile by the dictionary's own "
+    "letter frequencies (--seed; the dictionary of --dict, --lang and --fold-accents), then "
+    "list their words (with --board: the best move on them).",
+)
 @svg_option("the board with the best move (without --board: the bag, its longest word)")
 @force_option()
 @lang_options("the default dictionary (English: web2; others: wordfreq's whole list)")
 @shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
 def letterpress(
-    letters: str,
+    letters: str | None,
     dict_path: str | None,
     min_length: int,
     limit: int | None,
@@ -63,6 +70,7 @@ def letterpress(
     no_cache: bool,
     colours: str | None,
     played: tuple[str, ...],
+    random_board: bool,
     lang: str,
     fold_accents: bool,
     time_limit: float,
@@ -78,19 +86,28 @@ def letterpress(
     often as it appears; words are listed by length, then alphabetically. The dictionary's
     bitset index is built once and cached on disk, keyed by a hash of its content (see
     cpwords cache). --board COLOURS finds the best move on the position instead (CP-SAT).
+    --random-board draws the 25 letters (no LETTERS) by the dictionary's letter frequencies:
+    the same --seed and dictionary give the same board.
 
     JSON, beyond the conventions below: solution (the words), count, returned, letters,
-    lexicon, lexicon_size, lang, fold_accents, index; with --board, solution is the move and
-    word its word. Letters are of any script (--lang picks the language's word list).
+    lexicon, lexicon_size, lang, fold_accents, index, random_board, seed (the board's seed,
+    null for given LETTERS); with --board, solution is the move and word its word. Letters
+    are of any script (--lang picks the language's word list).
     """
+    from cpwords.core.errors import InputError
     from cpwords.core.lexicon import check_lang
     from cpwords.letterpress.models.index import load_letterpress_index
-    from cpwords.letterpress.spec import find_letterpress_words
+    from cpwords.letterpress.spec import find_letterpress_words, random_letterpress_board
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
+    if random_board and letters is not None:
+        raise InputError("give LETTERS or --random-board, not both")
+    if not random_board and letters is None:
+        raise InputError("give LETTERS (the bag or the board's letters) or --random-board")
     check_svg_target(svg_path, force)
     check_lang(lang)
+    drawn = {"random_board": random_board, "seed": seed if random_board else None}
     if colours is not None:
         reject_unused(
             ctx,
@@ -104,10 +121,10 @@ def letterpress(
         )  # fmt: skip
         return
     reject_unused(
-        ctx,
-        "without --board (a word listing)",
-        {"played": "--played", "workers": "--workers", "seed": "--seed"},
+        ctx, "without --board (a word listing)", {"played": "--played", "workers": "--workers"}
     )
+    if not random_board:
+        reject_unused(ctx, "without --board or --random-board", {"seed": "--seed"})
     with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:
         tick.update(stage="loading the index")
         t0 = time.perf_counter()
@@ -116,6 +133,9 @@ def letterpress(
         )
         index_seconds = time.perf_counter() - t0
         _warn_cache(index.cache_problem)
+        if letters is None:
+            tick.update(stage="drawing the board")
+            letters = random_letterpress_board(index, seed=seed)
         tick.update(stage="listing")
         res = find_letterpress_words(
             letters,
@@ -143,12 +163,15 @@ def letterpress(
             lexicon=info["source"], lexicon_size=info["words"], lang=lang,
             fold_accents=fold_accents,
             index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
+            **drawn,
         )  # fmt: skip
         echo_json(row)
         if count == 0:
             raise SystemExit(1)
         return
     total = count
+    if random_board:
+        click.echo(f"random board {_rows(info['letters'])} (seed {seed})")
     shown = f" (showing {len(words)})" if len(words) < total else ""
     click.echo(
         f"{total} words from {info['letters']!r} in {info['source']} "
@@ -171,7 +194,7 @@ def letterpress(
 
 
 def _board_mode(
-    letters: str,
+    letters: str | None,
     colours: str,
     dict_path: str | None,
     played: tuple[str, ...],
@@ -189,13 +212,21 @@ def _board_mode(
     from cpwords.letterpress.board_spec import best_letterpress_move
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board
+    from cpwords.letterpress.spec import random_letterpress_board
 
-    board = parse_board(letters, colours, lang=lang, fold=fold)
+    random_board = letters is None
+    # given letters are read before the index is loaded (bad input fails fast)
+    board = None if letters is None else parse_board(letters, colours, lang=lang, fold=fold)
     with progress("letterpress", enabled=not as_json) as tick:
         tick.update(stage="loading the index")
         with time_guard(deadline):
             index = load_letterpress_index(dict_path, use_cache=not no_cache, lang=lang, fold=fold)
         _warn_cache(index.cache_problem)
+        if board is None:
+            tick.update(stage="drawing the board")
+            board = parse_board(
+                random_letterpress_board(index, seed=seed), colours, lang=lang, fold=fold
+            )
         problem = foreign_letters(board.letters, index.letters, index.source)
         if problem is not None:
             raise InputError(f"board: {problem}")
@@ -219,6 +250,9 @@ def _board_mode(
             lexicon_size=index.n,
             lang=lang,
             fold_accents=fold,
+            letters=board.letters,
+            random_board=random_board,
+            seed=seed if random_board else None,
         )
         echo_json(row)
     elif move is None:
@@ -230,6 +264,8 @@ def _board_mode(
             f"play        {move.word.upper()}  (swing {move.swing:+d}, {res.status.value}{mark})"
         )
         click.echo(f"defence     {move.defence:+d} (my defended tiles - opponent's, after)")
+        if random_board:
+            click.echo(f"board       {_rows(board.letters)} (random, seed {seed})")
         click.echo(f"candidates  {res.solver_info['candidates']} spellable words")
         for r in range(board.rows):
             cells = []
@@ -247,3 +283,8 @@ def _warn_cache(problem: str) -> None:
     """Say that a corrupt cached index was found and replaced (the answer is not affected)."""
     if problem:
         click.echo(f"cpwords: warning: {problem}", err=True)
+
+
+def _rows(letters: str, cols: int = 5) -> str:
+    """A board's letters row by row (``abcde/fghij/...``), as LETTERS may be given back."""
+    return "/".join(letters[i : i + cols] for i in range(0, len(letters), cols))

@@ -513,6 +513,37 @@ def board_words(board: Board, fill: Mapping[str, str]) -> list[str]:
     return [fill[p] + fill[s] for p, s in board.edges if p in fill and s in fill]
 
 
+class CheckerLexicon(frozenset[str]):
+    """A lexicon normalised once, for checking many boards against the same words.
+
+    :func:`grid_problems` normalises the words it is given on every call (NFC, lower case);
+    given a ``CheckerLexicon`` it uses the set as it is. Build one with :meth:`of`.
+
+    Examples
+    --------
+    >>> lex = CheckerLexicon.of(["Hello", "JELLO"])
+    >>> sorted(lex)
+    ['hello', 'jello']
+    """
+
+    @classmethod
+    def of(cls, words: Iterable[str]) -> CheckerLexicon:
+        """The normalised set of ``words`` (as :func:`grid_problems` reads them).
+
+        Parameters
+        ----------
+        words : iterable of str
+            The lexicon, in any case and normal form.
+
+        Returns
+        -------
+        CheckerLexicon
+        """
+        if isinstance(words, CheckerLexicon):
+            return words
+        return cls(normalize_word(w) for w in words)
+
+
 def grid_problems(
     board: Board,
     fill: Mapping[str, str],
@@ -529,7 +560,8 @@ def grid_problems(
     fill : mapping slot -> token
         The tokens on the board.
     words : iterable of str
-        The lexicon the words must come from.
+        The lexicon the words must come from (a :class:`CheckerLexicon` is used as it is, so
+        that checking many boards normalises the lexicon once).
     suffix_length, min_prefix : int
         The cutting rule.
     partial : bool
@@ -546,7 +578,7 @@ def grid_problems(
     >>> grid_problems(b, {"s": "lo", "p": "hel", "q": "hel"}, ["hello"])
     ['prefix token hel is on 2 slots', 'word hello appears 2 times']
     """
-    lex = {normalize_word(w) for w in words}  # case does not matter, as on the command line
+    lex = CheckerLexicon.of(words)  # case does not matter, as on the command line
     fill = {v: normalize_word(t) for v, t in fill.items()}
     out: list[str] = []
     kinds = board.kinds

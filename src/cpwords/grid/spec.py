@@ -25,6 +25,7 @@ from cpwords.grid.models.design import design_grid_puzzles
 from cpwords.grid.models.listing import enumerate_quadruples
 from cpwords.grid.rules import (
     Board,
+    CheckerLexicon,
     GridEnumeration,
     GridQuadruple,
     GridTokens,
@@ -137,8 +138,9 @@ def problems(case: GridCase, result: SolveResult) -> list[str]:
     if len({q.suffixes for q in quads}) != len(quads):
         return ["a suffix class is listed twice"]
     t = case.tokens
+    lex = CheckerLexicon.of(t.words)  # normalised once for every class's board
     for q in quads:
-        found = grid_problems(case.board, q.example, t.words, t.suffix_length, t.min_prefix)
+        found = grid_problems(case.board, q.example, lex, t.suffix_length, t.min_prefix)
         if found:
             return [f"class {'/'.join(q.suffixes)}: {found[0]}"]
         if tuple(q.example[v] for v in case.board.suffix_slots) != q.suffixes:

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from cpwords.core.alphabet import foreign_letters
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, lexicon_from_words
+from cpwords.core.lexicon import Lexicon, draw_letters, letter_frequencies, lexicon_from_words
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.sources import lexicon_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, no_params, solve
@@ -230,6 +232,76 @@ def find_letterpress_words(
     query = LetterpressQuery(None, letters, index, min_length, limit, longest_first)
     res = solve(SPEC, query, "index")
     return dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
+
+
+#: Tiles of a Letterpress board (5 x 5).
+BOARD_TILES = 25
+
+
+def random_letterpress_board(
+    dictionary: str | os.PathLike[str] | Lexicon | Iterable[str] | LetterpressIndex | None = None,
+    size: int = BOARD_TILES,
+    seed: int | np.random.Generator = 0,
+    use_cache: bool = True,
+    lang: str = "en",
+    fold: bool = False,
+) -> str:
+    """A random Letterpress board: letters drawn by the dictionary's own letter frequencies.
+
+    Each tile is drawn independently (a letter may come several times) with probability the
+    letter's share of all the letters of the dictionary's words
+    (:func:`cpwords.core.lexicon.letter_frequencies`, drawn by
+    :func:`cpwords.core.lexicon.draw_letters`, as Letter Boxed's generator draws its boxes),
+    so a French list gives French boards, accents included unless ``fold``.
+
+    Parameters
+    ----------
+    dictionary : path, Lexicon, iterable of str, LetterpressIndex, or None
+        See :func:`cpwords.letterpress.models.index.load_letterpress_index` (None: web2 for
+        English, wordfreq's whole list for another ``lang``); an index is used as is.
+    size : int
+        Tiles to draw (>= 1; 25 for the game's 5 x 5 board).
+    seed : int or numpy.random.Generator
+        Seed of a new ``numpy.random.default_rng``, or a generator to draw from (its state
+        advances); the same seed and dictionary give the same board.
+    use_cache : bool
+        Use the on-disk index cache.
+    lang : str
+        ISO 639-1 code: the default word list and the case rules of the dictionary.
+    fold : bool
+        Fold accents in the dictionary (then no drawn letter carries one).
+
+    Returns
+    -------
+    str
+        The ``size`` letters, row by row (a bag for :func:`find_letterpress_words`).
+
+    Raises
+    ------
+    InputError
+        ``size < 1``, a negative seed, a dictionary without words, bad dictionary, unknown
+        language.
+
+    Examples
+    --------
+    >>> board = random_letterpress_board(["tacos", "taco", "cat"], size=10, seed=3)
+    >>> len(board), set(board) <= set("tacos")
+    (10, True)
+    >>> board == random_letterpress_board(["tacos", "taco", "cat"], size=10, seed=3)
+    True
+    """
+    if size < 1:
+        raise InputError(f"a board needs at least 1 tile, got {size}")
+    if not isinstance(seed, np.random.Generator) and seed < 0:
+        raise InputError(f"the seed must be >= 0, got {seed}")
+    if isinstance(dictionary, LetterpressIndex):
+        index = dictionary
+    else:
+        index = load_letterpress_index(dictionary, use_cache=use_cache, lang=lang, fold=fold)
+    if not index.words:
+        raise InputError(f"{index.source}: no words to draw letters from")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    return "".join(draw_letters(rng, letter_frequencies(index.words), size))
 
 
 SPEC = PuzzleSpec(

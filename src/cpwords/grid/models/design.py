@@ -315,14 +315,19 @@ def design_grid_puzzles(
     # a limit below 2|K| could not tell one board per kernel orbit from two
     limit = None if count_limit is None else max(count_limit, 2 * k)
     sid = idx.suffix_id
+    bits = idx.bits_of_suf
+    # per prefix slot, the positions (in suffix-slot order) of its suffix neighbours: the
+    # board's adjacency, computed once rather than once per class
+    spos = {s: i for i, s in enumerate(board.suffix_slots)}
+    around = [tuple(spos[s] for s in board.neighbours(p)) for p in board.prefix_slots]
     counted: list[tuple[Any, int]] = []
     for q in e.quadruples if stopped is None else ():
-        fixed = dict(zip(board.suffix_slots, q.suffixes, strict=True))
+        ids = [sid[s] for s in q.suffixes]
         cands = []
-        for p in board.prefix_slots:
+        for nb in around:
             c = -1
-            for s in board.neighbours(p):
-                c &= idx.bits_of_suf[sid[fixed[s]]]
+            for j in nb:
+                c &= bits[ids[j]]
             cands.append(c)
         try:
             counted.append((q, count_matchings(cands, limit, deadline, True)))

@@ -37,7 +37,7 @@ import numpy as np
 
 from cpwords.core.blocklist import Blocklist
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.lexicon import Lexicon, letter_frequencies, zipf
+from cpwords.core.lexicon import Lexicon, draw_letters, letter_frequencies, zipf
 from cpwords.core.result import Status
 from cpwords.letterboxed.models.dp import (
     BoxLike,
@@ -353,10 +353,7 @@ def draw_box(
     """
     w = weights if weights is not None else LETTER_FREQUENCIES
     k, m = shape
-    letters = sorted(w)
-    p = np.array([w[ch] for ch in letters], dtype=np.float64)
-    pick = rng.choice(len(letters), size=k * m, replace=False, p=p / p.sum())
-    drawn = [letters[i] for i in pick]
+    drawn = draw_letters(rng, w, k * m, replace=False)
     sides = sorted("".join(sorted(drawn[i : i + m])) for i in range(0, k * m, m))
     return LetterBox(tuple(sides))
 
