@@ -402,7 +402,7 @@ def _bound_for(
         bound=int(bound),
         core_pairs=int(tails.size) if bound < lp_bound else cert.core_pairs,
     )
-    info = {
+    info: dict[str, Any] = {
         "words": n,
         "arcs": int(tails.size),
         "components": int(ncomp),
@@ -419,6 +419,7 @@ def _bound_for(
     partners = np.unique(partners[partners >= 0])
     costly.sort(key=lambda item: -item[0])
     families = [ids for _, ids in costly]
+    info["family_slack"] = [round(c / sc, 3) for c, _ in costly]
     result = PathCoverBound(
         int(bound), int(min(lp_bound, old_bound)), certificate, F, families, partners, info
     )
