@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -21,7 +21,12 @@ from cpwords.wordsnake.models.certify import flow_certificate
 from cpwords.wordsnake.models.decode import decode_flow
 from cpwords.wordsnake.models.lagrangian import solve_string_flow
 from cpwords.wordsnake.models.lns import reorder_pieces
-from cpwords.wordsnake.models.pathcover import _cover, neighbourhood, path_cover_bound
+from cpwords.wordsnake.models.pathcover import (
+    PathCoverBound,
+    _cover,
+    neighbourhood,
+    path_cover_bound,
+)
 from cpwords.wordsnake.models.repair import PairScore
 from cpwords.wordsnake.models.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
@@ -188,3 +193,35 @@ def test_pipeline_proves_a_subtour_list_by_the_additive_bound() -> None:
     assert refinement["first_bound"] == 35 and refinement["bound"] == 32
     check = verify_certificate(words, res.solver_info["certificate"])
     assert check.status == "VALID" and check.optimal and check.bound == 32
+
+
+def test_ctrl_c_in_the_neighbourhood_search_keeps_the_best_ordering() -> None:
+    # Ctrl-C inside a pieces' solve stops the search and the flow stage (it used to go on to
+    # the next family): the result is marked interrupted and keeps a checked ordering.
+    from cpwords.wordsnake.models import auto
+
+    words = ("aa", "aaabb", "abab", "abbb", "bbaa", "bbba")
+
+    def interrupted(*_args: object, **_kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lagrangian, "FORK_MIN_ARCS", 0)
+        mp.setattr(auto, "reorder_pieces", interrupted)
+        mp.setattr(auto, "path_cover_bound", _weaker_bound(auto.path_cover_bound))
+        res = solve_exact(WordsnakeInstance(words), time_limit=60, workers=1)
+    assert res.solver_info["interrupted"] is True
+    assert res.solver_info["refinement"]["interrupted"] is True
+    assert res.objective == snake_score(res.solution, False, False)
+    assert res.bound is not None and res.objective <= res.bound
+
+
+def _weaker_bound(real: Callable[..., PathCoverBound]) -> Callable[..., PathCoverBound]:
+    """The real bound, one point higher: the search then has a gap to close and runs."""
+
+    def bound(*args: object, **kwargs: object) -> PathCoverBound:
+        pc = real(*args, **kwargs)
+        pc.bound += 1
+        return pc
+
+    return bound

@@ -52,6 +52,7 @@ from cpwords.wordsnake.models.pathcover import neighbourhood, path_cover_bound
 from cpwords.wordsnake.models.repair import PairScore
 from cpwords.wordsnake.models.string_hub import (
     DeadlineReached,
+    StringHubNetwork,
     build_string_network,
     estimate_memory,
 )
@@ -130,7 +131,11 @@ def _share(most: float, left: float | None) -> float:
 
 
 def _loose_items(
-    net: Any, cert: Certificate, seq: list[int], pair: PairScore, inside: set[int]
+    net: StringHubNetwork,
+    cert: Certificate,
+    seq: list[int],
+    pair: PairScore,
+    inside: set[int],
 ) -> set[int]:
     """Both items of every joint of ``seq`` outside the words ``inside`` that has a slack."""
     item_word = net.item_word
@@ -151,7 +156,7 @@ def _loose_items(
 
 def _refiner(
     instance: WordsnakeInstance,
-    net: Any,
+    net: StringHubNetwork,
     deadline: float | None,
     workers: int,
     seed: int,
@@ -194,6 +199,8 @@ def _refiner(
                     sub, time_limit=limit, workers=workers, seed=seed,
                     neighbourhood_search=False,
                 )  # fmt: skip
+                if found.solver_info.get("interrupted"):
+                    raise KeyboardInterrupt  # Ctrl-C reached the pieces' solve: stop searching
                 return (list(found.solution) if found.solution else None), found.is_optimal
 
             t_lns = time.perf_counter()
@@ -233,31 +240,36 @@ def _refiner(
                         searched["family_gain"] += done.objective - cur
                         cur_seq, cur = done.order, done.objective
 
-            family_pass(1)
-            # 2. Wider neighbourhoods of each family while time is left (measured on the German
-            # list: the first pass over its 23 families took 15 s of a 120 s limit; the French
-            # list was proven by the pass with 2 neighbours).
-            for radius in (2, 4):
+            try:
+                family_pass(1)
+                # 2. Wider neighbourhoods of each family while time is left (measured on the German
+                # list: the first pass over its 23 families took 15 s of a 120 s limit; the French
+                # list was proven by the pass with 2 neighbours).
+                for radius in (2, 4):
+                    left = None if deadline is None else deadline - time.perf_counter()
+                    if cur >= pc.bound or (left is not None and left <= 2.0):
+                        break
+                    family_pass(radius)
+                # 3. Every piece around the subtours at once, with the time left (it gained 0-2
+                # points on the language lists, after the families; unproven, it takes its 60 s).
                 left = None if deadline is None else deadline - time.perf_counter()
-                if cur >= pc.bound or (left is not None and left <= 2.0):
-                    break
-                family_pass(radius)
-            # 3. Every piece around the subtours at once, with the time left (it gained 0-2
-            # points on the language lists, after the families; unproven, it takes its 60 s).
-            left = None if deadline is None else deadline - time.perf_counter()
-            if cur < pc.bound and (left is None or left > 2.0):
-                focus_words = set(neighbourhood(net.words, seeds, LNS_CAP).tolist())
-                focus = {i for i in range(N) if int(item_word[i]) in focus_words}
-                done = reorder_pieces(
-                    instance, cur_seq, focus, pair, solve_pieces,
-                    time_limit=_share(LNS_TIME, left),
-                    current=cur,
-                )  # fmt: skip
-                searched.update(done.info)
-                searched["items"] = len(focus)
-                searched["pieces_gain"] = done.objective - cur
-                if done.objective > cur:
-                    cur_seq, cur = done.order, done.objective
+                if cur < pc.bound and (left is None or left > 2.0):
+                    focus_words = set(neighbourhood(net.words, seeds, LNS_CAP).tolist())
+                    focus = {i for i in range(N) if int(item_word[i]) in focus_words}
+                    done = reorder_pieces(
+                        instance, cur_seq, focus, pair, solve_pieces,
+                        time_limit=_share(LNS_TIME, left),
+                        current=cur,
+                    )  # fmt: skip
+                    searched.update(done.info)
+                    searched["items"] = len(focus)
+                    searched["pieces_gain"] = done.objective - cur
+                    if done.objective > cur:
+                        cur_seq, cur = done.order, done.objective
+            except KeyboardInterrupt:
+                # Ctrl-C: the best ordering found so far goes back with the flag, and the
+                # flow stage stops there (solve_string_flow re-raises it).
+                info["interrupted"] = True
             searched["gain"] = cur - value
             searched["time"] = time.perf_counter() - t_lns
             info["neighbourhood_search"] = searched

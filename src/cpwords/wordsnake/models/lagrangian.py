@@ -289,12 +289,12 @@ def solve_string_flow(
             finally:
                 job.close()
 
-        asked = [False]
+        asked = False
 
         def refine_with(decoded: Decoded, current: int) -> int:
             """Call ``refine`` once on the first iterate; the bound it leaves."""
-            nonlocal refined
-            asked[0] = True
+            nonlocal refined, asked
+            asked = True
             # Large networks only: the hard lists of the suites keep their measured policy.
             large = net.m >= FORK_MIN_ARCS
             if refine is None or not large or best_seq is None or best is None or dual is None:
@@ -306,6 +306,8 @@ def solve_string_flow(
             if refined.order is not None:
                 consider(refined.order)
             info["refinement"] = dict(refined.info)
+            if refined.info.get("interrupted"):
+                raise KeyboardInterrupt  # Ctrl-C in its search: its best ordering is kept
             if refined.bound is not None and refined.bound < current:
                 current = refined.bound
             report("additive bound")
@@ -366,7 +368,7 @@ def solve_string_flow(
             report("repairing" if comps > 1 else "reading the certificate")
             seq = patch_cycles(net, dec, pair, index, deadline=deadline)
             consider(seq)
-            if it == 0 and not asked[0]:
+            if it == 0 and not asked:
                 bound = refine_with(dec, bound)
                 if best is not None and best >= bound:
                     break
