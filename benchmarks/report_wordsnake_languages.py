@@ -25,6 +25,12 @@ from cpwords.bench.results import read_rows
 from cpwords.core.sources import lexicon_words
 
 
+def _gap(r: dict) -> int | None:
+    if r.get("objective") is None or r.get("bound") is None:
+        return None
+    return int(r["bound"] - r["objective"])
+
+
 def main(path: str) -> None:
     rows = [r for r in read_rows(Path(path)) if r.get("status") not in (None, "ERROR")]
     print(
@@ -37,9 +43,7 @@ def main(path: str) -> None:
         spec = r.get("instance_spec") or {}
         words = lexicon_words(str(spec["lexicon"])) if "lexicon" in spec else ()
         letters = sum(len(w) for w in words)
-        gap = None
-        if r.get("objective") is not None and r.get("bound") is not None:
-            gap = int(r["bound"] - r["objective"])
+        gap = _gap(r)
         print(
             f"| {r['instance']} | {len(words):,} | {letters:,} | {r.get('time_limit')} s "
             f"| {r['status']} | {r.get('objective') or 0:,.0f} | {r.get('bound') or 0:,.0f} "
@@ -48,12 +52,6 @@ def main(path: str) -> None:
             f"| {si.get('cancelled_cycles', '-')} "
             f"| {si.get('lagrangian_iterations', '-')} / {si.get('cuts', '-')} |"
         )
-
-
-def _gap(r: dict) -> int | None:
-    if r.get("objective") is None or r.get("bound") is None:
-        return None
-    return int(r["bound"] - r["objective"])
 
 
 def compare(old_path: str, new_path: str) -> None:

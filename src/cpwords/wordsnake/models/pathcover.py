@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import bisect
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -108,7 +108,10 @@ class _Ranges:
 
 
 def neighbourhood(
-    words: Sequence[str], seeds: Sequence[int], cap: int = NEIGHBOURHOOD_CAP
+    words: Sequence[str],
+    seeds: Sequence[int],
+    cap: int = NEIGHBOURHOOD_CAP,
+    ranges: _Ranges | None = None,
 ) -> np.ndarray:
     """The seeds and the words that share an overlap string of 2 letters or more with one.
 
@@ -121,6 +124,8 @@ def neighbourhood(
     cap : int
         A string of a seed adds the words that start (or end) with it only when they are at most
         this many (short strings such as ``a`` would add a good part of the list).
+    ranges : _Ranges, optional
+        The words' sorted orders when the caller has them (built here otherwise, O(W log W)).
 
     Returns
     -------
@@ -133,7 +138,7 @@ def neighbourhood(
     >>> [words[i] for i in neighbourhood(words, [words.index("haha")])]
     ['aha', 'haha', 'hahaha']
     """
-    ranges = _Ranges(words)
+    ranges = _Ranges(words) if ranges is None else ranges
     chosen = set(int(s) for s in seeds)
     for a in list(chosen):
         w = words[a]
@@ -198,7 +203,7 @@ def path_cover_bound(
     t0 = time.perf_counter()
     mult_arr = np.asarray(mult, dtype=np.int64)
     ranges = _Ranges(words)
-    F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap)
+    F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
     F = F[mult_arr[F] == 1]
     best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0)
     for _ in range(grow):
@@ -507,7 +512,6 @@ def _cover(
     starts = np.nonzero(lp.x[m : m + k] > 0.5)[0]
     ends = np.nonzero(lp.x[m + k :] > 0.5)[0]
     return {
-        "x": lp.x[:m],
         "starts": starts,
         "ends": ends,
         "lp": lp_value,
@@ -569,8 +573,8 @@ def _branch_and_cut(
     c: np.ndarray,
     a_eq: csr_matrix,
     cut_sets: list[np.ndarray],
-    cut_row: Any,
-    violated: Any,
+    cut_row: Callable[[np.ndarray], np.ndarray],
+    violated: Callable[[np.ndarray, np.ndarray, bool], list[np.ndarray]],
     m: int,
     k: int,
 ) -> float:
@@ -587,7 +591,7 @@ def _branch_and_cut(
         if res.status != 0 or res.x is None:
             return -np.inf  # stopped: the linear relaxation's bound stands
         x, y = np.round(res.x[:m]), np.round(res.x[m : m + k])
-        new = violated(x, y, integral=True)
+        new = violated(x, y, True)
         if not new:
             return float(res.fun)
         sets.extend(new)
