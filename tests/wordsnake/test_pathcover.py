@@ -214,6 +214,7 @@ def test_ctrl_c_in_the_neighbourhood_search_keeps_the_best_ordering() -> None:
     assert res.solver_info["refinement"]["interrupted"] is True
     assert res.objective == snake_score(res.solution, False, False)
     assert res.bound is not None and res.objective <= res.bound
+    assert res.bound == res.solver_info["refinement"]["bound"]  # the additive bound is kept
 
 
 def _weaker_bound(real: Callable[..., PathCoverBound]) -> Callable[..., PathCoverBound]:

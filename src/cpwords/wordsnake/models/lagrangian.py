@@ -291,27 +291,26 @@ def solve_string_flow(
 
         asked = False
 
-        def refine_with(decoded: Decoded, current: int) -> int:
-            """Call ``refine`` once on the first iterate; the bound it leaves."""
-            nonlocal refined, asked
+        def refine_with(decoded: Decoded) -> None:
+            """Call ``refine`` once on the first iterate and take its ordering and bound."""
+            nonlocal refined, asked, bound
             asked = True
             # Large networks only: the hard lists of the suites keep their measured policy.
             large = net.m >= FORK_MIN_ARCS
             if refine is None or not large or best_seq is None or best is None or dual is None:
-                return current
+                return
             report("additive bound")
             refined = refine(dual, decoded, best_seq, best)
             if refined is None:
-                return current
+                return
             if refined.order is not None:
                 consider(refined.order)
+            if refined.bound is not None and (bound is None or refined.bound < bound):
+                bound = refined.bound
             info["refinement"] = dict(refined.info)
             if refined.info.get("interrupted"):
-                raise KeyboardInterrupt  # Ctrl-C in its search: its best ordering is kept
-            if refined.bound is not None and refined.bound < current:
-                current = refined.bound
+                raise KeyboardInterrupt  # Ctrl-C in its search: its ordering and bound are kept
             report("additive bound")
-            return current
 
         while True:
             flows, opt = next_flow()
@@ -338,7 +337,7 @@ def solve_string_flow(
                 if best is not None and best >= bound:
                     break
                 first = bound
-                bound = refine_with(dec, bound)  # before any cold solve
+                refine_with(dec)  # before any cold solve
                 if best is not None and best >= bound:
                     break
                 if bound < first:
@@ -369,7 +368,7 @@ def solve_string_flow(
             seq = patch_cycles(net, dec, pair, index, deadline=deadline)
             consider(seq)
             if it == 0 and not asked:
-                bound = refine_with(dec, bound)
+                refine_with(dec)
                 if best is not None and best >= bound:
                     break
             report("bounding")
