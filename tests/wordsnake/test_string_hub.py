@@ -324,3 +324,22 @@ def test_the_flow_child_dies_with_a_killed_parent_and_frees_its_output(tmp_path)
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abé", min_size=1, max_size=7), min_size=2, max_size=12),
+    st.booleans(),
+)
+def test_bulk_pair_scores_equal_the_checkers_overlaps(ws, proper):
+    words = tuple(ws)  # repeated words included: copies of a word are distinct items
+    inst = WordsnakeInstance(words, False, proper)
+    pair = PairScore(build_string_network(inst))
+    n = len(words)
+    a, b = (np.array(x) for x in zip(*itertools.product(range(n + 1), repeat=2), strict=True))
+    expected = [
+        0 if i == j or n in (i, j) else pair_overlap(words[i], words[j], proper) ** 2
+        for i, j in zip(a.tolist(), b.tolist(), strict=True)
+    ]
+    assert pair.many(a, b).tolist() == expected
+    assert [pair(i, j) for i, j in zip(a.tolist(), b.tolist(), strict=True)] == expected

@@ -415,39 +415,51 @@ class Reoptimizer:
             # residual arrays were the solve's memory peak on ENABLE (438 MB of 545 MB).
             fw = np.nonzero(x < self.cap)[0].astype(np.int32)
             bw = np.nonzero(x > 0)[0].astype(np.int32)
-            heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)
-            # Residual arcs grouped by head: a round is one segmented minimum (reduceat), about
-            # twice as fast as an unbuffered minimum.at over the same arcs.
-            order = np.argsort(heads, kind="stable").astype(np.int32)
-            heads = heads[order]
-            tails = np.concatenate([net.tail[fw], net.head[bw]]).astype(np.int32)[order]
+            tails = np.concatenate([net.tail[fw], net.head[bw]]).astype(np.int32)
+            # Residual arcs grouped by tail (CSR): a round relaxes only the arcs leaving the
+            # nodes whose label fell in the round before (the others cannot lower any label),
+            # which on web2 cut the rounds' time from 5.4 s to 2.4 s for the same labels.
+            order = np.argsort(tails, kind="stable").astype(np.int32)
+            tails = tails[order]
+            heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)[order]
             costs = np.concatenate([cost[fw], -cost[bw]])[order]
             arc = np.concatenate([fw, bw])[order]
             forward = order < fw.shape[0]
             del fw, bw, order
-            starts = np.r_[0, np.nonzero(np.diff(heads))[0] + 1] if heads.size else heads
-            seg_head = heads[starts]
-            pred = np.full(net.num_nodes, -1, dtype=np.int64)
+            n = net.num_nodes
+            indptr = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
+            pred = np.full(n, -1, dtype=np.int64)
             dist = self.dist
             found: list[list[int]] = []
+            active: np.ndarray | None = None  # None: every node (the first round)
             while not found:
                 if rounds >= max_rounds:
                     return None
                 if deadline is not None and time.perf_counter() >= deadline:
                     raise DeadlineReached
-                cand = dist[tails] + costs
+                if active is None:
+                    idx = None
+                    h = heads
+                    cand = dist[tails] + costs
+                else:
+                    cnt = indptr[active + 1] - indptr[active]
+                    total = int(cnt.sum())
+                    idx = np.repeat(indptr[active] - np.cumsum(cnt) + cnt, cnt) + np.arange(total)
+                    h = heads[idx]
+                    cand = dist[tails[idx]] + costs[idx]
                 nxt = dist.copy()
-                if starts.size:
-                    nxt[seg_head] = np.minimum(dist[seg_head], np.minimum.reduceat(cand, starts))
+                np.minimum.at(nxt, h, cand)
                 rounds += 1
                 self.rounds += 1
                 changed = nxt < dist
                 if not changed.any():
                     self.dist = dist
                     return dist
-                tight = (cand == nxt[heads]) & changed[heads]
-                pred[heads[tight]] = np.nonzero(tight)[0]
+                tight = np.nonzero((cand == nxt[h]) & changed[h])[0]
+                pred[h[tight]] = tight if idx is None else idx[tight]
                 dist = nxt
+                active = np.nonzero(changed)[0]
                 if rounds % check_every == 0:
                     # Only negative cycles are cancelled (any other: keep relaxing).
                     found = [c for c in _pred_cycles(pred, tails) if int(costs[c].sum()) < 0]

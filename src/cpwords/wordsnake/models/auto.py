@@ -15,7 +15,7 @@ import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,7 +38,6 @@ from cpwords.wordsnake.models.common import (
     score_order,
 )
 from cpwords.wordsnake.models.core import CoreTooLarge, reduced_core, solve_core, solve_core_mip
-from cpwords.wordsnake.models.cpsat import solve_hub_cpsat, solve_naive_circuit, solve_routes_cpsat
 from cpwords.wordsnake.models.decode import Decoded
 from cpwords.wordsnake.models.lagrangian import (
     FlowDual,
@@ -47,7 +46,6 @@ from cpwords.wordsnake.models.lagrangian import (
     solve_string_flow,
 )
 from cpwords.wordsnake.models.lns import reorder_pieces
-from cpwords.wordsnake.models.mip import solve_hub_mip
 from cpwords.wordsnake.models.pathcover import neighbourhood, path_cover_bound
 from cpwords.wordsnake.models.repair import PairScore
 from cpwords.wordsnake.models.string_hub import (
@@ -57,6 +55,14 @@ from cpwords.wordsnake.models.string_hub import (
     estimate_memory,
 )
 from cpwords.wordsnake.rules import WordsnakeInstance
+
+if TYPE_CHECKING:
+    from cpwords.wordsnake.models.cpsat import (
+        solve_hub_cpsat,
+        solve_naive_circuit,
+        solve_routes_cpsat,
+    )
+    from cpwords.wordsnake.models.mip import solve_hub_mip
 
 __all__ = [
     "CORE_MAX_PAIRS",
@@ -75,6 +81,24 @@ __all__ = [
     "solve_naive_circuit",
     "solve_routes_cpsat",
 ]
+
+#: The formulations re-exported here, imported on first use (PEP 562): CP-SAT and the MIP
+#: wrapper cost 0.6 s and 100 MB at import, and the default method on a whole dictionary
+#: never calls them.
+_LAZY = {
+    "solve_hub_cpsat": "cpwords.wordsnake.models.cpsat",
+    "solve_naive_circuit": "cpwords.wordsnake.models.cpsat",
+    "solve_routes_cpsat": "cpwords.wordsnake.models.cpsat",
+    "solve_hub_mip": "cpwords.wordsnake.models.mip",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -594,6 +618,8 @@ def solve_exact(
             start=start, method=method_name, info=info, trace=trace,
         )  # fmt: skip
     try:
+        from cpwords.wordsnake.models.cpsat import solve_routes_cpsat
+
         second = solve_routes_cpsat(
             instance, time_limit=remaining, workers=workers, seed=seed, hint=order,
             progress=progress,

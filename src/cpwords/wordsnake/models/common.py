@@ -21,13 +21,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from typing import Any
 
-import networkx as nx
 import numpy as np
-from ortools.graph.python import min_cost_flow
-from ortools.linear_solver import pywraplp
-from ortools.sat.python import cp_model
 
-from cpwords.core.cpsat_status import new_solver
 from cpwords.core.errors import InputError, ModelError
 from cpwords.core.result import SolveResult, Status, TracePoint
 from cpwords.wordsnake.models.letter_hub import (
@@ -42,14 +37,6 @@ from cpwords.wordsnake.rules import OverlapGraph, WordsnakeInstance, overlap_gra
 
 ProgressCallback = Callable[[float, float | None, float | None], None]
 """Called as ``progress(elapsed_seconds, incumbent, bound)`` while a solve runs."""
-
-#: Translation of pywraplp result codes.
-MIP_STATUS = {
-    pywraplp.Solver.OPTIMAL: Status.OPTIMAL,
-    pywraplp.Solver.FEASIBLE: Status.FEASIBLE,
-    pywraplp.Solver.INFEASIBLE: Status.INFEASIBLE,
-    pywraplp.Solver.NOT_SOLVED: Status.UNKNOWN,
-}
 
 MIP_BACKENDS = {"highs": "HIGHS", "scip": "SCIP", "cbc": "CBC"}
 
@@ -216,6 +203,8 @@ def _repair(hg: HubGraph, chosen: np.ndarray, scorer: _Scorer) -> list[str]:
     word-to-word transition (parts without the depot), gives paths that are concatenated.
     """
     words = scorer.instance.words
+    import networkx as nx
+
     multi = nx.MultiDiGraph()
     multi.add_edges_from(zip(hg.tail[chosen].tolist(), hg.head[chosen].tolist(), strict=True))
     multi.add_nodes_from(range(1, hg.n + 1))
@@ -374,6 +363,8 @@ def assignment_relaxation(hg: HubGraph) -> tuple[np.ndarray, int]:
         is_word = (v >= 1) & (v <= words)
         return np.where(is_word, hg.num_nodes + v - 1, v)
 
+    from ortools.graph.python import min_cost_flow
+
     flow = min_cost_flow.SimpleMinCostFlow()
     arcs = flow.add_arcs_with_capacity_and_unit_cost(
         hg.tail.astype(np.int32),
@@ -402,49 +393,6 @@ def assignment_relaxation(hg: HubGraph) -> tuple[np.ndarray, int]:
 #: assignment-type LP whose bound is nearly tight, so the LP-heavy workers come first: with the
 #: default 2-worker portfolio CP-SAT did not close a 300-word instance in 30 s, with ``max_lp``
 #: it proves 1,000 words in under a second (measured on ENABLE samples, 2026-11-22).
-LP_FIRST_SUBSOLVERS = (
-    "max_lp",
-    "default_lp",
-    "quick_restart",
-    "reduced_costs",
-    "pseudo_costs",
-    "core",
-)
-
-
-def _lp_first_portfolio(solver: cp_model.CpSolver, workers: int) -> None:
-    solver.parameters.num_workers = workers
-    if workers == 1:
-        solver.parameters.linearization_level = 2
-    else:
-        solver.parameters.subsolvers.extend(LP_FIRST_SUBSOLVERS[:workers])
-
-
-def _cpsat_solver(
-    workers: int, seed: int, seconds: float | None, lp_first: bool = True
-) -> cp_model.CpSolver:
-    """A CP-SAT solver with our worker portfolio, seed and time limit (None: no limit)."""
-    solver = new_solver(seconds, workers, seed)
-    if lp_first:
-        _lp_first_portfolio(solver, workers)
-    return solver
-
-
-class _TraceCallback(cp_model.CpSolverSolutionCallback):
-    def __init__(self, start: float, progress: ProgressCallback | None) -> None:
-        super().__init__()
-        self.start = start
-        self.progress = progress
-        self.points: list[TracePoint] = []
-
-    def on_solution_callback(self) -> None:
-        t = time.perf_counter() - self.start
-        p = TracePoint(t, self.objective_value, self.best_objective_bound)
-        self.points.append(p)
-        if self.progress is not None:
-            self.progress(t, p.objective, p.bound)
-
-
 def score_order(instance: WordsnakeInstance, order: Sequence[str]) -> int:
     """Model-side score of an ordering of words (the checker recomputes it independently).
 

@@ -31,21 +31,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from ortools.sat.python import cp_model
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
-from cpwords.core.cpsat_status import Task, cpsat_status, new_solver
-from cpwords.core.cpsat_stop import solve as solve_interruptibly
 from cpwords.core.result import Status
 from cpwords.wordsnake.models.assignment import potentials
 from cpwords.wordsnake.models.decode import item_copies
 from cpwords.wordsnake.models.lagrangian import FlowDual
 from cpwords.wordsnake.models.repair import PairScore, overlap, score_sequence
 from cpwords.wordsnake.models.string_hub import ROOTLINK, ZERO, DeadlineReached, StringHubNetwork
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 #: Dijkstra rows computed at once (each row holds one float per network node).
 _CELLS_PER_CHUNK = 20_000_000
@@ -142,6 +140,9 @@ def reduced_core(
     big = np.full(W, np.iinfo(np.int64).max // 4, dtype=np.int64)
     if budget < 0:
         return Core(target, budget, dual.scale, empty, empty, empty, big, big)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
     pi = potentials(net, dual.cost, dual.flows, deadline)
     rc = np.maximum(dual.cost + pi[net.tail] - pi[net.head], 0)
     end_rc = big.copy()
@@ -293,6 +294,11 @@ def solve_core(
 
     def left() -> float | None:
         return None if deadline is None else deadline - time.perf_counter()
+
+    from ortools.sat.python import cp_model
+
+    from cpwords.core.cpsat_status import Task, cpsat_status, new_solver
+    from cpwords.core.cpsat_stop import solve as solve_interruptibly
 
     def run(model: cp_model.CpModel) -> tuple[cp_model.CpSolver, Status, bool]:
         solver = new_solver(left(), workers, seed)
@@ -449,6 +455,7 @@ def _cuts(
     for a fractional ``x`` without such components, from minimum ``root -> t`` cuts (max flow
     on capacities ``x``), Padberg and Rinaldi's exact separation for the ATSP.
     """
+    from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order, connected_components, maximum_flow
 
     sup = x > _EPS

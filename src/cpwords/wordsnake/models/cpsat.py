@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from cpwords.core.cpsat_status import Task, cpsat_status
+from cpwords.core.cpsat_status import Task, cpsat_status, new_solver
 from cpwords.core.cpsat_stop import solve as solve_interruptibly
 from cpwords.core.errors import ModelError
 from cpwords.core.result import SolveResult, Status, TracePoint
@@ -25,17 +25,58 @@ from cpwords.wordsnake.models.common import (
     PreparedInstance,
     ProgressCallback,
     _check_limits,
-    _cpsat_solver,
     _finish,
     _integral_bound,
     _read_round,
     _solver_info,
-    _TraceCallback,
     open_context,
     order_to_arcs,
 )
 from cpwords.wordsnake.models.letter_hub import DEPOT, entering_arcs
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
+
+LP_FIRST_SUBSOLVERS = (
+    "max_lp",
+    "default_lp",
+    "quick_restart",
+    "reduced_costs",
+    "pseudo_costs",
+    "core",
+)
+
+
+def _lp_first_portfolio(solver: cp_model.CpSolver, workers: int) -> None:
+    solver.parameters.num_workers = workers
+    if workers == 1:
+        solver.parameters.linearization_level = 2
+    else:
+        solver.parameters.subsolvers.extend(LP_FIRST_SUBSOLVERS[:workers])
+
+
+def _cpsat_solver(
+    workers: int, seed: int, seconds: float | None, lp_first: bool = True
+) -> cp_model.CpSolver:
+    """A CP-SAT solver with our worker portfolio, seed and time limit (None: no limit)."""
+    solver = new_solver(seconds, workers, seed)
+    if lp_first:
+        _lp_first_portfolio(solver, workers)
+    return solver
+
+
+class _TraceCallback(cp_model.CpSolverSolutionCallback):
+    def __init__(self, start: float, progress: ProgressCallback | None) -> None:
+        super().__init__()
+        self.start = start
+        self.progress = progress
+        self.points: list[TracePoint] = []
+
+    def on_solution_callback(self) -> None:
+        t = time.perf_counter() - self.start
+        p = TracePoint(t, self.objective_value, self.best_objective_bound)
+        self.points.append(p)
+        if self.progress is not None:
+            self.progress(t, p.objective, p.bound)
+
 
 #: Seconds per arc CP-SAT takes to load a model before it reads its time limit (a solve limited
 #: to 1 s took 16 s on 3.96M arcs; a letter-hub solve of 1.19M arcs ended 4.2 s past a 30 s

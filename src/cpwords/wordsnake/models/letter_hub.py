@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 
 from cpwords.wordsnake.rules import OverlapGraph, WordsnakeInstance, overlap_graph
@@ -193,6 +192,8 @@ def components_missing_root(hg: HubGraph, chosen: np.ndarray) -> list[list[int]]
         Node sets S, each the vertex set of a weakly connected component without the root; each
         yields the violated connectivity cut ``x(delta_in(S)) >= 1``.
     """
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_nodes_from(range(1, hg.n + 1))
     graph.add_edges_from(zip(hg.tail[chosen].tolist(), hg.head[chosen].tolist(), strict=True))

@@ -24,7 +24,6 @@ from cpwords.wordsnake.models.common import (
     MIP_BACKENDS,
     MIP_MAX_ARCS,
     MIP_MIN_ROUND_SECONDS,
-    MIP_STATUS,
     PreparedInstance,
     ProgressCallback,
     _finish,
@@ -37,6 +36,15 @@ from cpwords.wordsnake.models.common import (
 )
 from cpwords.wordsnake.models.letter_hub import DEPOT, HubGraph, entering_arcs
 from cpwords.wordsnake.rules import WordsnakeInstance
+
+#: Translation of pywraplp result codes.
+MIP_STATUS = {
+    pywraplp.Solver.OPTIMAL: Status.OPTIMAL,
+    pywraplp.Solver.FEASIBLE: Status.FEASIBLE,
+    pywraplp.Solver.INFEASIBLE: Status.INFEASIBLE,
+    pywraplp.Solver.NOT_SOLVED: Status.UNKNOWN,
+}
+
 
 # ---------------------------------------------------------------------------------------------
 # Letter-hub formulation, MIP backend.

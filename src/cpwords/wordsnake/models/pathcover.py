@@ -35,16 +35,16 @@ import bisect
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, linprog, milp
-from scipy.sparse import coo_matrix, csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.models.repair import overlap
 from cpwords.wordsnake.models.string_hub import DeadlineReached
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 #: Words whose overlap string starts (or ends) at most this many words join the neighbourhood.
 NEIGHBOURHOOD_CAP = 50
@@ -229,6 +229,9 @@ def _bound_for(
 ) -> tuple[PathCoverBound, np.ndarray]:
     """The bound of the path cover of ``F``, and the words outside ``F`` its paths start or
     end at (where that costs slack)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
     sc = cert.scale
     K = DUAL_UNITS
     W = len(words)
@@ -440,6 +443,10 @@ def _cover(
     out_min: np.ndarray,
 ) -> dict[str, Any]:
     """The cheapest path cover of one component: LP with subtour cuts, then branch-and-cut."""
+    from scipy.optimize import linprog
+    from scipy.sparse import coo_matrix, csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
     k = int(nodes.size)
     loc = {int(x): i for i, x in enumerate(nodes.tolist())}
     t = np.array([loc[int(x)] for x in tails.tolist()], dtype=np.int64)
@@ -533,6 +540,7 @@ def _min_cuts(
     with capacities ``x``, to ``w``; below 1, the words the source cannot reach in the residual
     network form a violated set ``S`` (Padberg and Rinaldi's separation of subtour cuts).
     """
+    from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order, maximum_flow
 
     units = 1_000_000
@@ -579,6 +587,8 @@ def _branch_and_cut(
     k: int,
 ) -> float:
     """The integer path cover's cost: HiGHS MIP, subtour cuts added lazily."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
     sets = list(cut_sets)
     while True:
         constraints = [LinearConstraint(a_eq, 1, 1)]

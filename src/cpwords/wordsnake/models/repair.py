@@ -7,7 +7,6 @@ Formulation card: ``models/wordsnake.md``.
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 
@@ -91,12 +90,61 @@ class PairScore:
         self.words = net.instance.words
         self.n = net.instance.n
         self.proper = net.instance.proper
+        self.trie = net.trie
+        self.item_word = net.item_word
 
     def __call__(self, a: int, b: int) -> int:
         if a == b or a >= self.n or b >= self.n:
             return 0
         k = overlap(self.words[a], self.words[b], self.proper)
         return k * k
+
+    def many(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Squared overlaps of many pairs at once, by the trie's failure links.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray of int, shape (p,)
+            Items (``N``: the depot).
+
+        Returns
+        -------
+        numpy.ndarray of int64, shape (p,)
+            ``pair(a[i], b[i])`` for each ``i``.
+
+        Notes
+        -----
+        The overlap of ``a`` and ``b`` is the longest suffix of ``a`` that is a prefix of
+        ``b``: the deepest node on the failure chain of ``a``'s node (the node itself first,
+        a whole-word overlap) whose subtree holds ``b``'s node (node ids are in preorder). One
+        vectorised step per link of the longest chain, instead of one string comparison loop
+        per pair (web2: 0.05 s instead of 0.8 s for a whole ordering).
+        """
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        out = np.zeros(a.shape[0], dtype=np.int64)
+        live = np.nonzero((a != b) & (a < self.n) & (b < self.n))[0]
+        if live.size == 0:
+            return out
+        trie = self.trie
+        wn = trie.word_node.astype(np.int64)
+        na = wn[self.item_word[a[live]]]
+        nb = wn[self.item_word[b[live]]]
+        depth = trie.depth.astype(np.int64)
+        top = np.minimum(depth[na], depth[nb]) - (1 if self.proper else 0)
+        cur = na
+        while live.size:
+            inside = (cur <= nb) & (nb <= trie.end[cur]) & (depth[cur] <= top)
+            hit = inside & (cur > 0)
+            out[live[hit]] = depth[cur[hit]] ** 2
+            keep = ~inside & (cur > 0)
+            live, cur, nb, top = (
+                live[keep],
+                trie.fail[cur[keep]].astype(np.int64),
+                nb[keep],
+                top[keep],
+            )
+        return out
 
 
 def order_from_succ(succ: list[int], n: int, cyclic: bool) -> list[int]:
@@ -141,8 +189,11 @@ def score_sequence(seq: list[int], pair: PairScore, cyclic: bool) -> int:
     int
         Sum of squared overlaps.
     """
-    s = sum(pair(a, b) for a, b in itertools.pairwise(seq))
-    if cyclic and len(seq) > 1:
+    if len(seq) < 2:
+        return 0
+    arr = np.asarray(seq, dtype=np.int64)
+    s = int(pair.many(arr[:-1], arr[1:]).sum())
+    if cyclic:
         s += pair(seq[-1], seq[0])
     return s
 

@@ -1,0 +1,43 @@
+"""The default method's import footprint: solver libraries load only when a method needs them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("ortools.sat.python.cp_model", "ortools.linear_solver.pywraplp", "scipy.optimize",
+         "scipy.sparse", "networkx", "pandas")  # fmt: skip
+
+
+def test_the_default_method_imports_no_solver_it_may_not_need() -> None:
+    # A whole dictionary proven by the greedy's potentials never touches CP-SAT, the MIP
+    # wrapper or SciPy: importing them cost 0.6 s and 80 MB of the ENABLE command's 0.5 GB.
+    code = (
+        "import sys, cpwords.cli.snake, cpwords.wordsnake.spec, cpwords.wordsnake.models.auto;"
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [
+        ("solve_hub_cpsat", "cpsat"),
+        ("solve_naive_circuit", "cpsat"),
+        ("solve_routes_cpsat", "cpsat"),
+        ("solve_hub_mip", "mip"),
+    ],
+)
+def test_the_formulations_are_still_reexported_by_auto(name: str, module: str) -> None:
+    import importlib
+
+    from cpwords.wordsnake.models import auto
+
+    assert getattr(auto, name) is getattr(
+        importlib.import_module(f"cpwords.wordsnake.models.{module}"), name
+    )
+    with pytest.raises(AttributeError):
+        auto.no_such_method  # noqa: B018
