@@ -224,10 +224,42 @@ def snake_score(order: Sequence[str], cyclic: bool = False, proper: bool = False
     >>> snake_score(["run", "nausea", "seasick"])
     10
     """
+    return sum(k * k for k in snake_overlaps(order, cyclic, proper))
+
+
+def snake_overlaps(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> list[int]:
+    """Overlap of each consecutive pair of an ordering (and last -> first when cyclic).
+
+    Parameters
+    ----------
+    order : sequence of str
+    cyclic, proper : bool
+        The instance's rules.
+
+    Returns
+    -------
+    list of int, length ``len(order) - 1`` (``len(order)`` when cyclic)
+        Letters shared by each pair.
+
+    Notes
+    -----
+    The last ordering asked about is remembered: the check of a returned snake and the report
+    of its lengths read the same overlaps (a whole dictionary's pairs cost 0.4 s to compare).
+
+    Examples
+    --------
+    >>> snake_overlaps(["run", "nausea", "seasick"])
+    [1, 3]
+    """
+    return list(_overlaps_of(tuple(order), cyclic, proper))
+
+
+@functools.lru_cache(maxsize=1)
+def _overlaps_of(order: tuple[str, ...], cyclic: bool, proper: bool) -> tuple[int, ...]:
     pairs = list(itertools.pairwise(order))
     if cyclic and len(order) > 1:
         pairs.append((order[-1], order[0]))
-    return sum(pair_overlap(a, b, proper) ** 2 for a, b in pairs)
+    return tuple(pair_overlap(a, b, proper) for a, b in pairs)
 
 
 def snake_problems(instance: WordsnakeInstance, order: Sequence[str]) -> list[str]:
@@ -293,10 +325,7 @@ def snake_lengths(
 ) -> tuple[int, int]:
     """Total characters of the words and characters of the merged snake (overlaps counted once)."""
     total = sum(len(w) for w in order)
-    pairs = list(itertools.pairwise(order))
-    if cyclic and len(order) > 1:
-        pairs.append((order[-1], order[0]))
-    return total, total - sum(pair_overlap(a, b, proper) for a, b in pairs)
+    return total, total - sum(snake_overlaps(order, cyclic, proper))
 
 
 def render_snake(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> str:
