@@ -427,7 +427,7 @@ class Reoptimizer:
             forward = order < fw.shape[0]
             del fw, bw, order
             n = net.num_nodes
-            indptr = np.zeros(n + 1, dtype=np.int64)
+            indptr = np.zeros(n + 1, dtype=np.int32)  # fewer than 2**31 residual arcs
             np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
             pred = np.full(n, -1, dtype=np.int64)
             dist = self.dist
@@ -445,7 +445,8 @@ class Reoptimizer:
                 else:
                     cnt = indptr[active + 1] - indptr[active]
                     total = int(cnt.sum())
-                    idx = np.repeat(indptr[active] - np.cumsum(cnt) + cnt, cnt) + np.arange(total)
+                    idx = np.repeat(indptr[active] - np.cumsum(cnt, dtype=np.int32) + cnt, cnt)
+                    idx += np.arange(total, dtype=np.int32)
                     h = heads[idx]
                     cand = dist[tails[idx]] + costs[idx]
                 nxt = dist.copy()
@@ -456,7 +457,7 @@ class Reoptimizer:
                 if not changed.any():
                     self.dist = dist
                     return dist
-                tight = np.nonzero((cand == nxt[h]) & changed[h])[0]
+                tight = np.flatnonzero((cand == nxt[h]) & changed[h]).astype(np.int32)
                 pred[h[tight]] = tight if idx is None else idx[tight]
                 dist = nxt
                 active = np.nonzero(changed)[0]
