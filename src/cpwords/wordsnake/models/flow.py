@@ -15,7 +15,6 @@ import time
 from typing import Any
 
 import numpy as np
-from ortools.graph.python import min_cost_flow
 
 from cpwords.core.errors import ModelError
 from cpwords.core.procs import die_with_parent
@@ -37,6 +36,8 @@ FlowStopped = DeadlineReached
 
 
 def _solve_flow_inline(net: StringHubNetwork, cost: np.ndarray) -> tuple[np.ndarray, int]:
+    from ortools.graph.python import min_cost_flow  # 17 MB: only when a flow is solved
+
     flow = min_cost_flow.SimpleMinCostFlow()
     arcs = flow.add_arcs_with_capacity_and_unit_cost(
         net.tail.astype(np.int32), net.head.astype(np.int32), net.cap, cost
