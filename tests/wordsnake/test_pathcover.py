@@ -28,7 +28,11 @@ from cpwords.wordsnake.models.pathcover import (
     path_cover_bound,
 )
 from cpwords.wordsnake.models.repair import PairScore
-from cpwords.wordsnake.models.string_hub import StringHubNetwork, build_string_network
+from cpwords.wordsnake.models.string_hub import (
+    DeadlineReached,
+    StringHubNetwork,
+    build_string_network,
+)
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 
 word = st.text(alphabet="ab", min_size=1, max_size=5)
@@ -110,6 +114,27 @@ def test_cover_of_a_two_cycle_with_a_tail() -> None:
     assert res["int"] == pytest.approx(8.0)
     assert res["cuts"] and sorted(res["cuts"][0][0]) == [0, 1]
     assert res["starts"].tolist() == [0] and res["ends"].tolist() == [2]
+
+
+def test_the_cover_keeps_the_deadline() -> None:
+    # A deadline already past stops the cover (it used to give HiGHS a fixed 30 s per MIP and
+    # no limit per LP: a wide neighbourhood ran 9.6 s past a 150 s limit on a whole language).
+    import time
+
+    inst = WordsnakeInstance(("aa", "aaabb", "abab", "abbb", "bbaa", "bbba"))
+    net, cert, seeds = first_certificate(inst)
+    with pytest.raises(DeadlineReached):
+        path_cover_bound(cert, net.words, net.mult.tolist(), seeds, deadline=time.perf_counter())
+    with pytest.raises(DeadlineReached):
+        _cover(
+            np.arange(3), np.array([0, 1, 1]), np.array([1, 0, 2]), np.array([0, 0, 1]),
+            np.array([5, 7, 3]), np.array([6, 4, 2]), deadline=time.perf_counter() - 1.0,
+        )  # fmt: skip
+    # With time left the same cover is solved as before.
+    pc = path_cover_bound(
+        cert, net.words, net.mult.tolist(), seeds, deadline=time.perf_counter() + 60.0
+    )
+    assert pc.bound == 32
 
 
 def test_neighbourhood_holds_the_seeds_and_the_overlapping_words() -> None:

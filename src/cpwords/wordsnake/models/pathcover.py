@@ -190,7 +190,8 @@ def path_cover_bound(
     Raises
     ------
     DeadlineReached
-        The deadline passed.
+        The deadline passed before the first cover was solved (a later growth round that
+        meets it leaves the bound of the rounds before).
 
     Notes
     -----
@@ -211,7 +212,10 @@ def path_cover_bound(
         wider = wider[mult_arr[wider] == 1]
         if wider.size == best.neighbourhood.size:
             break
-        found, partners = _bound_for(cert, words, mult_arr, wider, ranges, deadline, t0)
+        try:
+            found, partners = _bound_for(cert, words, mult_arr, wider, ranges, deadline, t0)
+        except DeadlineReached:
+            break  # the bound of the last finished round stands
         if found.bound <= best.bound:
             best = found
     best.info["time"] = time.perf_counter() - t0
@@ -313,6 +317,8 @@ def _bound_for(
     arc_h: list[int] = []
     arc_s: list[int] = []
     for i, a in enumerate(F.tolist()):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
         w = words[a]
         cand: set[int] = set()
         for j in range(1, len(w) + 1):
@@ -368,7 +374,7 @@ def _bound_for(
             continue
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
-        res = _cover(nodes, tails[arcs], heads[arcs], slack[arcs], in_min, out_min)
+        res = _cover(nodes, tails[arcs], heads[arcs], slack[arcs], in_min, out_min, deadline)
         total_lp += res["lp"]
         total_int += res["int"]
         if res["int"] > 1e-9:
@@ -441,8 +447,12 @@ def _cover(
     slack: np.ndarray,
     in_min: np.ndarray,
     out_min: np.ndarray,
+    deadline: float | None = None,
 ) -> dict[str, Any]:
-    """The cheapest path cover of one component: LP with subtour cuts, then branch-and-cut."""
+    """The cheapest path cover of one component: LP with subtour cuts, then branch-and-cut.
+
+    Raises :class:`DeadlineReached` when the deadline passes (HiGHS gets the time left).
+    """
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix, csr_matrix
     from scipy.sparse.csgraph import connected_components
@@ -492,8 +502,10 @@ def _cover(
         b_ub = -np.ones(len(cut_sets)) if cut_sets else None
         lp = linprog(
             c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.ones(2 * k), bounds=(0, None),
-            method="highs",
+            method="highs", options={"time_limit": _seconds_left(deadline)},
         )  # fmt: skip
+        if lp.status == 1:  # HiGHS stopped at the time limit
+            raise DeadlineReached
         if lp.status != 0:  # pragma: no cover - the cover with every word a path is feasible
             raise RuntimeError(f"path cover LP failed: {lp.message}")
         x, y = lp.x[:m], lp.x[m : m + k]
@@ -515,7 +527,7 @@ def _cover(
     branched = False
     if not integral:
         branched = True
-        int_value = _branch_and_cut(c, a_eq, cut_sets, cut_row, violated, m, k)
+        int_value = _branch_and_cut(c, a_eq, cut_sets, cut_row, violated, m, k, deadline)
     starts = np.nonzero(lp.x[m : m + k] > 0.5)[0]
     ends = np.nonzero(lp.x[m + k :] > 0.5)[0]
     return {
@@ -577,6 +589,16 @@ def _min_cuts(
     return found
 
 
+def _seconds_left(deadline: float | None) -> float:
+    """Seconds until the deadline for HiGHS (at least 0.01; no deadline: an hour)."""
+    if deadline is None:
+        return 3600.0
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        raise DeadlineReached
+    return max(0.01, left)
+
+
 def _branch_and_cut(
     c: np.ndarray,
     a_eq: csr_matrix,
@@ -585,8 +607,10 @@ def _branch_and_cut(
     violated: Callable[[np.ndarray, np.ndarray, bool], list[np.ndarray]],
     m: int,
     k: int,
+    deadline: float | None = None,
 ) -> float:
-    """The integer path cover's cost: HiGHS MIP, subtour cuts added lazily."""
+    """The integer path cover's cost: HiGHS MIP, subtour cuts added lazily (at most 30 s, and
+    never past the deadline: then the linear relaxation's bound stands)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     sets = list(cut_sets)
@@ -594,9 +618,13 @@ def _branch_and_cut(
         constraints = [LinearConstraint(a_eq, 1, 1)]
         if sets:
             constraints.append(LinearConstraint(np.array([cut_row(s) for s in sets]), 1, np.inf))
+        try:
+            seconds = min(30.0, _seconds_left(deadline))
+        except DeadlineReached:
+            return -np.inf  # the linear relaxation's bound stands
         res = milp(
             c, constraints=constraints, integrality=np.ones(c.size), bounds=Bounds(0, 1),
-            options={"time_limit": 30.0},
+            options={"time_limit": seconds},
         )  # fmt: skip
         if res.status != 0 or res.x is None:
             return -np.inf  # stopped: the linear relaxation's bound stands
