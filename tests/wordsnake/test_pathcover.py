@@ -251,3 +251,65 @@ def _weaker_bound(real: Callable[..., PathCoverBound]) -> Callable[..., PathCove
         return pc
 
     return bound
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=small, cyclic=st.booleans(), everything=st.booleans())
+def test_the_reported_cover_is_a_path_cover_of_its_cost(
+    words: list[str], cyclic: bool, everything: bool
+) -> None:
+    # cover_next / cover_prev describe paths through F (no cycle, every word once) whose joints,
+    # starts and ends cost exactly the integer cover's slack.
+    assume(len(set(words)) > 1)
+    inst = WordsnakeInstance(tuple(words), cyclic)
+    net, cert, seeds = first_certificate(inst)
+    if everything:
+        seeds = list(range(len(net.words)))
+    pc = path_cover_bound(cert, net.words, net.mult.tolist(), seeds, grow=0)
+    F = pc.neighbourhood.tolist()
+    assume(F)
+    # A cyclic snake with every word in F has no word outside to start a path: no cover.
+    assume(not (cyclic and len(F) == len(net.words)))
+    at = {w: i for i, w in enumerate(F)}
+    u = np.array(cert.u, dtype=np.int64)
+    held = np.zeros(len(net.words), dtype=np.int64)
+    for ids, lam in cert.cuts:
+        held[list(ids)] += lam
+    v = np.array(cert.v, dtype=np.int64) - held
+    du, dv = cert.depot if cert.depot is not None else (None, None)
+
+    def slack(a: int, b: int) -> int:
+        if a < 0:
+            assert du is not None
+            return int(du + v[b])
+        if b < 0:
+            assert dv is not None
+            return int(u[a] + dv)
+        k = overlap_of(net.words[a], net.words[b])
+        return int(u[a] + v[b] - cert.scale * k * k)
+
+    total = 0
+    for i, w in enumerate(F):
+        nxt, prv = int(pc.cover_next[i]), int(pc.cover_prev[i])
+        if nxt in at:
+            assert int(pc.cover_prev[at[nxt]]) == w  # a joint is seen from both ends
+            total += slack(w, nxt)
+        else:
+            total += slack(w, nxt)  # the path ends: at a word outside F or the depot
+        if prv not in at:
+            total += slack(prv, w)
+    assert total == round(pc.info["slack"] * cert.scale)
+    # Following the joints from every path start visits each word of F once: no cycle.
+    seen: list[int] = []
+    for w in F:
+        if int(pc.cover_prev[at[w]]) not in at:
+            x = w
+            while x in at and len(seen) <= len(F):
+                seen.append(x)
+                x = int(pc.cover_next[at[x]])
+    assert sorted(seen) == sorted(F)
+
+
+def overlap_of(a: str, b: str) -> int:
+    """Longest suffix of ``a`` that is a prefix of ``b`` (no longer than either), by hand."""
+    return max(k for k in range(min(len(a), len(b)) + 1) if a.endswith(b[:k]))

@@ -132,6 +132,7 @@ def flow_certificate(
     core_pairs: int | None = None,
     producer: dict[str, Any] | None = None,
     deadline: float | None = None,
+    potentials: np.ndarray | None = None,
 ) -> Certificate:
     """The certificate of a string-hub flow iterate's bound.
 
@@ -151,6 +152,8 @@ def flow_certificate(
     producer : dict, optional
         Free-form information written with it.
     deadline : float, optional
+    potentials : numpy.ndarray of int64, shape (num_nodes,), optional
+        :func:`dual_potentials` of ``dual`` when the caller has them (computed here otherwise).
 
     Returns
     -------
@@ -163,7 +166,7 @@ def flow_certificate(
     DeadlineReached
         The deadline passed.
     """
-    pi = dual_potentials(net, dual, deadline)
+    pi = dual_potentials(net, dual, deadline) if potentials is None else potentials
     W = net.num_words
     exits = pi[net.out_base : net.out_base + W]
     entries = pi[net.in_base : net.in_base + W]

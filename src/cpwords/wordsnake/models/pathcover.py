@@ -75,6 +75,11 @@ class PathCoverBound:
     partners : numpy.ndarray of int64
         The words outside ``F`` where the best cover's paths start or end at a positive slack
         (an ordering that meets the bound hands over to them).
+    cover_next, cover_prev : numpy.ndarray of int64, shape ``(len(neighbourhood),)``
+        Each word of ``F``'s successor and predecessor in the best integer cover found: a word
+        of ``F`` (a joint of a path), the word outside ``F`` where its path ends or starts at
+        the smallest slack, or -1 (the depot). Where the cover ends or starts a path at a
+        word outside, several paths may name the same one (the relaxation allows it).
     info : dict
         Sizes and times: ``words``, ``arcs``, ``components``, ``cuts``, ``branched``,
         ``slack`` (the path cover's cost in score points), ``time``.
@@ -86,6 +91,8 @@ class PathCoverBound:
     neighbourhood: np.ndarray
     families: list[np.ndarray] = field(default_factory=list)
     partners: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    cover_next: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    cover_prev: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     info: dict[str, Any] = field(default_factory=dict)
 
 
@@ -256,6 +263,8 @@ def _bound_for(
             F,
             [],
             np.zeros(0, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64),
             {"words": n, "arcs": 0, "components": 0, "cuts": 0, "branched": 0, "slack": 0.0,
              "time": time.perf_counter() - t0},
         ), np.zeros(0, dtype=np.int64)  # fmt: skip
@@ -354,6 +363,9 @@ def _bound_for(
     costly: list[tuple[float, np.ndarray]] = []
     starts: list[int] = []  # where the best cover's paths start and end
     ends: list[int] = []
+    # The best integer cover, word by word (F-local index -> word id, -1 for the depot).
+    cover_next = out_arg.copy()
+    cover_prev = in_arg.copy()
     branched = 0
     arc_comp = label[tails] if tails.size else tails
     by_comp = np.argsort(arc_comp, kind="stable")
@@ -385,6 +397,10 @@ def _bound_for(
         cuts.extend(res["cuts"])
         starts.extend(nodes[res["starts"]].tolist())
         ends.extend(nodes[res["ends"]].tolist())
+        ct, ch = tails[arcs], heads[arcs]  # indices into F
+        used = res["joints"]
+        cover_next[ct[used]] = F[ch[used]]
+        cover_prev[ch[used]] = F[ct[used]]
     # The new certificate: u - beta, v - alpha, the subtour cuts as cut sets (units 1/(sc*K)).
     new_scale = sc * K
     u_new = u * K
@@ -435,7 +451,15 @@ def _bound_for(
     families = [ids for _, ids in costly]
     info["family_slack"] = [round(c / sc, 3) for c, _ in costly]
     result = PathCoverBound(
-        int(bound), int(min(lp_bound, old_bound)), certificate, F, families, partners, info
+        int(bound),
+        int(min(lp_bound, old_bound)),
+        certificate,
+        F,
+        families,
+        partners,
+        cover_next,
+        cover_prev,
+        info,
     )
     return result, partners
 
@@ -525,14 +549,18 @@ def _cover(
     integral = bool(np.all(np.abs(lp.x - np.round(lp.x)) < 1e-7))
     int_value = lp_value
     branched = False
+    best_x = lp.x
     if not integral:
         branched = True
-        int_value = _branch_and_cut(c, a_eq, cut_sets, cut_row, violated, m, k, deadline)
-    starts = np.nonzero(lp.x[m : m + k] > 0.5)[0]
-    ends = np.nonzero(lp.x[m + k :] > 0.5)[0]
+        int_value, found = _branch_and_cut(c, a_eq, cut_sets, cut_row, violated, m, k, deadline)
+        if found is not None:
+            best_x = found
+    starts = np.nonzero(best_x[m : m + k] > 0.5)[0]
+    ends = np.nonzero(best_x[m + k :] > 0.5)[0]
     return {
         "starts": starts,
         "ends": ends,
+        "joints": np.nonzero(best_x[:m] > 0.5)[0],
         "lp": lp_value,
         "int": max(int_value, lp_value),
         "branched": branched,
@@ -608,9 +636,10 @@ def _branch_and_cut(
     m: int,
     k: int,
     deadline: float | None = None,
-) -> float:
-    """The integer path cover's cost: HiGHS MIP, subtour cuts added lazily (at most 30 s, and
-    never past the deadline: then the linear relaxation's bound stands)."""
+) -> tuple[float, np.ndarray | None]:
+    """The integer path cover's cost and its solution: HiGHS MIP, subtour cuts added lazily (at
+    most 30 s, and never past the deadline: then the linear relaxation's bound stands, and no
+    solution, ``(-inf, None)``)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     sets = list(cut_sets)
@@ -621,15 +650,15 @@ def _branch_and_cut(
         try:
             seconds = min(30.0, _seconds_left(deadline))
         except DeadlineReached:
-            return -np.inf  # the linear relaxation's bound stands
+            return -np.inf, None  # the linear relaxation's bound stands
         res = milp(
             c, constraints=constraints, integrality=np.ones(c.size), bounds=Bounds(0, 1),
             options={"time_limit": seconds},
         )  # fmt: skip
         if res.status != 0 or res.x is None:
-            return -np.inf  # stopped: the linear relaxation's bound stands
+            return -np.inf, None  # stopped: the linear relaxation's bound stands
         x, y = np.round(res.x[:m]), np.round(res.x[m : m + k])
         new = violated(x, y, True)
         if not new:
-            return float(res.fun)
+            return float(res.fun), np.round(res.x)
         sets.extend(new)
