@@ -24,6 +24,7 @@ from cpwords.wordsnake.models.lns import reorder_pieces
 from cpwords.wordsnake.models.pathcover import (
     PathCoverBound,
     _cover,
+    _displaced,
     neighbourhood,
     path_cover_bound,
 )
@@ -68,16 +69,20 @@ def first_certificate(
     proper=st.booleans(),
     everything=st.booleans(),
     cap=st.sampled_from([0, 2, 50]),
+    displaced=st.booleans(),
 )
 def test_path_cover_bound_is_valid_and_sound(
-    words: list[str], cyclic: bool, proper: bool, everything: bool, cap: int
+    words: list[str], cyclic: bool, proper: bool, everything: bool, cap: int, displaced: bool
 ) -> None:
     assume(len(set(words)) > 1)  # one distinct word is the pipeline's special case
     inst = WordsnakeInstance(tuple(words), cyclic, proper)
     net, cert, seeds = first_certificate(inst)
     if everything:  # every word in F: the strongest cover, the hardest test of validity
         seeds = list(range(len(net.words)))
-    pc = path_cover_bound(cert, net.words, net.mult.tolist(), seeds, cap=cap)
+    relaxed = relaxed_joints(net, inst) if displaced else None
+    pc = path_cover_bound(cert, net.words, net.mult.tolist(), seeds, cap=cap, relaxed=relaxed)
+    once = path_cover_bound(cert, net.words, net.mult.tolist(), seeds, cap=cap, grow=0)
+    assert pc.bound <= once.bound  # growing F keeps the best round
     optimum = brute_force(inst.words, cyclic, proper)
     first = cert.dual_value(net.mult.tolist()) // cert.scale
     assert optimum <= pc.bound <= pc.lp_bound <= first
@@ -87,6 +92,55 @@ def test_path_cover_bound_is_valid_and_sound(
     assert check.bound == pc.lp_bound
     # PARTIAL exactly when the bound rests on branching beyond the certified relaxation.
     assert (check.status == "PARTIAL") == (pc.certificate.bound < pc.lp_bound)
+
+
+def relaxed_joints(net: StringHubNetwork, inst: WordsnakeInstance) -> tuple[np.ndarray, np.ndarray]:
+    """Word successors and predecessors of the relaxation's decoded flow (-1: the depot)."""
+    out = solve_string_flow(net, lagrangian_iterations=0)
+    assert out.dual is not None
+    dec = decode_flow(net, out.dual.flows)
+    succ = np.full(len(net.words), -1, dtype=np.int64)
+    pred = np.full(len(net.words), -1, dtype=np.int64)
+    for i in range(inst.n):
+        j = dec.succ[i]
+        a = int(net.item_word[i])
+        b = int(net.item_word[j]) if j < inst.n else -1
+        succ[a] = b
+        if b >= 0:
+            pred[b] = a
+    return succ, pred
+
+
+def test_displaced_words_are_the_relaxations_lost_partners() -> None:
+    # A word outside F that the relaxation joins to a word of F, which the cover joins to
+    # another word, must re-join too: the growth takes it into F (the cover assumed it free).
+    found = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        words = tuple("".join(rng.choice("ab") for _ in range(rng.randint(1, 5))) for _ in range(9))
+        inst = WordsnakeInstance(words)
+        if len(set(words)) < 2:
+            continue
+        net, cert, seeds = first_certificate(inst)
+        if not seeds:
+            continue
+        relaxed = relaxed_joints(net, inst)
+        pc = path_cover_bound(cert, net.words, net.mult.tolist(), seeds, cap=0, grow=0)
+        F = pc.neighbourhood.tolist()
+        at = {w: i for i, w in enumerate(F)}
+        expected = set()
+        for w in F:
+            for mine, cover in (
+                (relaxed[0][w], pc.cover_next[at[w]]),
+                (relaxed[1][w], pc.cover_prev[at[w]]),
+            ):
+                if mine >= 0 and mine != cover and mine not in at:
+                    expected.add(int(mine))
+        assert set(_displaced(pc, relaxed).tolist()) == expected
+        found += len(expected)
+        grown = path_cover_bound(cert, net.words, net.mult.tolist(), seeds, cap=0, relaxed=relaxed)
+        assert brute_force(inst.words, False, False) <= grown.bound <= pc.bound
+    assert found > 0  # some lists displace words: the comparison above was not vacuous
 
 
 def test_path_cover_closes_a_subtour_gap() -> None:

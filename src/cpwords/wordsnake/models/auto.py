@@ -158,6 +158,21 @@ def _share(most: float, left: float | None) -> float:
     return most if left is None else max(0.1, min(most, 0.75 * left))
 
 
+def _word_joints(net: StringHubNetwork, dec: Decoded) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct word's successor and predecessor (word ids, -1: the depot) in a decoded
+    flow (for a word listed more than once, those of one of its items)."""
+    N = net.instance.n
+    W = net.num_words
+    word = np.append(net.item_word, -1)  # the depot (item N) has no word
+    nxt = np.asarray(dec.succ[:N], dtype=np.int64)
+    succ = np.full(W, -1, dtype=np.int64)
+    pred = np.full(W, -1, dtype=np.int64)
+    succ[word[:N]] = word[nxt]
+    real = nxt < N
+    pred[word[nxt[real]]] = word[:N][real]
+    return succ, pred
+
+
 def _refiner(
     instance: WordsnakeInstance,
     net: StringHubNetwork,
@@ -184,7 +199,10 @@ def _refiner(
                 net, dual, [words[i] for i in seq], value, first, deadline=deadline,
                 potentials=pi,
             )  # fmt: skip
-            pc = path_cover_bound(cert, net.words, net.mult.tolist(), seeds, deadline=deadline)
+            pc = path_cover_bound(
+                cert, net.words, net.mult.tolist(), seeds, deadline=deadline,
+                relaxed=_word_joints(net, dec),
+            )  # fmt: skip
         except DeadlineReached:
             return None
         info: dict[str, Any] = {

@@ -168,6 +168,7 @@ def path_cover_bound(
     cap: int = NEIGHBOURHOOD_CAP,
     grow: int = 3,
     deadline: float | None = None,
+    relaxed: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> PathCoverBound:
     """Strengthen a certificate's bound by the path cover of the subtours' neighbourhood.
 
@@ -188,6 +189,11 @@ def path_cover_bound(
         end at a positive slack (two paths may want the same one: inside ``F`` only one can).
     deadline : float, optional
         ``time.perf_counter()`` value after which it stops.
+    relaxed : (numpy.ndarray, numpy.ndarray), optional
+        Each distinct word's successor and predecessor (word ids, -1 for the depot) in the
+        relaxation's solution. ``F`` then also grows by the words outside it that the cover
+        *displaces*: the relaxation joins them to a word of ``F`` that the cover joins
+        otherwise, so they have to re-join too (the cover assumed them free).
 
     Returns
     -------
@@ -214,8 +220,11 @@ def path_cover_bound(
     F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
     F = F[mult_arr[F] == 1]
     best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0)
+    last = best
     for _ in range(grow):
-        wider = np.union1d(best.neighbourhood, partners)
+        wider = np.union1d(last.neighbourhood, partners)
+        if relaxed is not None:
+            wider = np.union1d(wider, _displaced(last, relaxed))
         wider = wider[mult_arr[wider] == 1]
         if wider.size == best.neighbourhood.size:
             break
@@ -223,10 +232,26 @@ def path_cover_bound(
             found, partners = _bound_for(cert, words, mult_arr, wider, ranges, deadline, t0)
         except DeadlineReached:
             break  # the bound of the last finished round stands
+        last = found
         if found.bound <= best.bound:
             best = found
     best.info["time"] = time.perf_counter() - t0
     return best
+
+
+def _displaced(pc: PathCoverBound, relaxed: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Words outside ``F`` joined in the relaxation to a word of ``F`` that the cover joins to
+    another word (they lose that joint)."""
+    succ, pred = relaxed
+    F = pc.neighbourhood
+    inside = np.zeros(succ.shape[0], dtype=bool)
+    inside[F] = True
+    out: list[np.ndarray] = []
+    for mine, cover in ((pred[F], pc.cover_prev), (succ[F], pc.cover_next)):
+        lost = (mine >= 0) & (mine != cover)
+        lost[lost] &= ~inside[mine[lost]]
+        out.append(mine[lost])
+    return np.unique(np.concatenate(out)).astype(np.int64)
 
 
 def _bound_for(
