@@ -117,7 +117,7 @@ def test_displaced_words_are_the_relaxations_lost_partners() -> None:
     found = 0
     for seed in range(40):
         rng = random.Random(seed)
-        words = tuple("".join(rng.choice("ab") for _ in range(rng.randint(1, 5))) for _ in range(9))
+        words = tuple("".join(rng.choice("ab") for _ in range(rng.randint(1, 5))) for _ in range(7))
         inst = WordsnakeInstance(words)
         if len(set(words)) < 2:
             continue
