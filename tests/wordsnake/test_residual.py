@@ -85,12 +85,20 @@ def test_augmenting_paths_are_shortest_residual_paths(seed: int) -> None:
         found = paths.paths(excess)
         sources = [v for v, k in excess.items() if k > 0]
         sinks = {v for v, k in excess.items() if k < 0}
-        dist = _distances(arcs, sources)
-        assert {p[-1] for p in found} == {t for t in sinks if t in dist}
+        nearest = _distances(arcs, sources)
+        from_each = {s: _distances(arcs, [s]) for s in sources}
+        # Every sink some source reaches ends a path; every source that reaches a sink starts one.
+        assert {p[-1] for p in found} == {t for t in sinks if t in nearest}
+        assert {p[0] for p in found} == {s for s in sources if sinks & from_each[s].keys()}
         for p in found:
             assert p[0] in sources and p[-1] in sinks
             cost = sum(arcs[(x, y)] for x, y in itertools.pairwise(p))
-            assert cost == dist[p[-1]]  # a shortest path by reduced cost
+            assert cost == from_each[p[0]][p[-1]]  # a shortest path by reduced cost
+            # ... to the sink from the nearest source, or from the source to the nearest sink.
+            assert cost in (
+                nearest[p[-1]],
+                min(from_each[p[0]][t] for t in sinks & from_each[p[0]].keys()),
+            )
         on_paths = {v for p in found for v in p}
         assert paths.words_between(excess) == {
             v - base

@@ -81,6 +81,7 @@ class ResidualPaths:
         indptr = np.zeros(n + 1, dtype=np.int32)
         np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
         self.graph = csr_matrix((weights[order], heads[order], indptr), shape=(n, n))
+        self._transpose: csr_matrix | None = None  # built on first use
         del order, tails, heads, weights
         W = net.num_words
         # The arcs of every word's exit and entry (CSR by word), for the hub it uses.
@@ -149,7 +150,7 @@ class ResidualPaths:
         return {v: k for v, k in out.items() if k}
 
     def paths(self, excess: dict[int, int]) -> list[list[int]]:
-        """Shortest augmenting paths from the hubs with units too many to those with too few.
+        """Shortest augmenting paths between the hubs with units too many and too few.
 
         Parameters
         ----------
@@ -159,13 +160,17 @@ class ResidualPaths:
         Returns
         -------
         list of list of int
-            One node sequence per hub short of units that some hub with units too many reaches:
-            a shortest path (by reduced cost) from the nearest such hub, source first. Empty
-            when either side is.
+            Node sequences, source first: for every hub short of units that some hub with
+            units too many reaches, a shortest path (by reduced cost) from the nearest such hub;
+            and for every hub with units too many that reaches some hub short of units, a
+            shortest path to the nearest one. So every imbalanced hub that can be balanced is on
+            a path (one search from the sources alone would leave out a source that is nobody's
+            nearest). Empty when either side is.
 
         Notes
         -----
-        One multi-source Dijkstra (SciPy) over the residual network: O(arcs log nodes).
+        Two multi-source Dijkstra searches (SciPy), one on the residual network and one on its
+        transpose: O(arcs log nodes) each.
         """
         from scipy.sparse.csgraph import dijkstra
 
@@ -173,21 +178,17 @@ class ResidualPaths:
         sinks = [v for v, k in excess.items() if k < 0]
         if not sources or not sinks:
             return []
+        found: list[list[int]] = []
         _, pred, _ = dijkstra(
             self.graph, directed=True, indices=sources, min_only=True, return_predecessors=True
         )
-        start = set(sources)
-        found: list[list[int]] = []
-        for t in sinks:
-            path = [t]
-            v = t
-            for _ in range(_MAX_HOPS):
-                if v in start or pred[v] < 0:
-                    break
-                v = int(pred[v])
-                path.append(v)
-            if v in start:
-                found.append(path[::-1])
+        found.extend(p[::-1] for p in _walk(pred, sinks, set(sources)))
+        if self._transpose is None:
+            self._transpose = self.graph.T.tocsr()
+        _, nxt, _ = dijkstra(
+            self._transpose, directed=True, indices=sinks, min_only=True, return_predecessors=True
+        )
+        found.extend(_walk(nxt, sources, set(sinks)))
         return found
 
     def words_between(self, excess: dict[int, int]) -> set[int]:
@@ -214,6 +215,22 @@ class ResidualPaths:
                 elif lo_in <= v < lo_in + W:
                     found.add(v - lo_in)
         return found
+
+
+def _walk(pred: np.ndarray, starts: list[int], ends: set[int]) -> list[list[int]]:
+    """Follow ``pred`` from each start to a node of ``ends`` (the paths that get there)."""
+    out: list[list[int]] = []
+    for t in starts:
+        path = [t]
+        v = t
+        for _ in range(_MAX_HOPS):
+            if v in ends or pred[v] < 0:
+                break
+            v = int(pred[v])
+            path.append(v)
+        if v in ends:
+            out.append(path)
+    return out
 
 
 def _by_word(word_of_arc: np.ndarray, W: int) -> tuple[np.ndarray, np.ndarray]:
