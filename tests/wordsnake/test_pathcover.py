@@ -25,6 +25,7 @@ from cpwords.wordsnake.models.pathcover import (
     PathCoverBound,
     _cover,
     _displaced,
+    _useful_arcs,
     neighbourhood,
     path_cover_bound,
 )
@@ -367,3 +368,39 @@ def test_the_reported_cover_is_a_path_cover_of_its_cost(
 def overlap_of(a: str, b: str) -> int:
     """Longest suffix of ``a`` that is a prefix of ``b`` (no longer than either), by hand."""
     return max(k for k in range(min(len(a), len(b)) + 1) if a.endswith(b[:k]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.text(alphabet="ab", min_size=1, max_size=6), min_size=2, max_size=14),
+    proper=st.booleans(),
+    data=st.data(),
+)
+def test_useful_arcs_match_every_pair(words: list[str], proper: bool, data: st.DataObject) -> None:
+    # The suffix-range search (longest suffix first) finds exactly the pairs a check of every
+    # pair with the plain overlap finds, with the same slacks.
+    distinct = sorted(set(words))
+    n = len(distinct)
+    F = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1))), dtype=np.int64)
+    ints = st.integers(-30, 30)
+    u = np.array(data.draw(st.lists(ints, min_size=n, max_size=n)), dtype=np.int64)
+    vp = np.array(data.draw(st.lists(ints, min_size=n, max_size=n)), dtype=np.int64)
+    in_min = np.array(data.draw(st.lists(ints, min_size=F.size, max_size=F.size)), np.int64)
+    out_min = np.array(data.draw(st.lists(ints, min_size=F.size, max_size=F.size)), np.int64)
+    sc = data.draw(st.sampled_from([1, 3]))
+    far_zero = data.draw(st.sampled_from([0, 5]))
+    t, h, s = _useful_arcs(distinct, F, u, vp, in_min, out_min, sc, proper, far_zero, None)
+    got = {(int(a), int(b)): int(x) for a, b, x in zip(t, h, s, strict=True)}
+    assert len(got) == t.size  # no pair twice
+    want = {}
+    for i, a in enumerate(F.tolist()):
+        for k, b in enumerate(F.tolist()):
+            if i == k:
+                continue
+            x, y = distinct[a], distinct[b]
+            top = min(len(x), len(y)) - (1 if proper else 0)
+            ov = max(j for j in range(top + 1) if j == 0 or x.endswith(y[:j]))
+            slack = int(u[a] + vp[b] - sc * ov * ov)
+            if slack < out_min[i] + in_min[k] and (ov > 0 or far_zero > 0):
+                want[(i, k)] = slack
+    assert got == want

@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cpwords.wordsnake.certificate import Certificate
-from cpwords.wordsnake.models.repair import overlap
 from cpwords.wordsnake.models.string_hub import DeadlineReached
 
 if TYPE_CHECKING:
@@ -169,6 +168,8 @@ def path_cover_bound(
     grow: int = 3,
     deadline: float | None = None,
     relaxed: tuple[np.ndarray, np.ndarray] | None = None,
+    every_partner: bool = False,
+    expand: bool = True,
 ) -> PathCoverBound:
     """Strengthen a certificate's bound by the path cover of the subtours' neighbourhood.
 
@@ -194,6 +195,13 @@ def path_cover_bound(
         relaxation's solution. ``F`` then also grows by the words outside it that the cover
         *displaces*: the relaxation joins them to a word of ``F`` that the cover joins
         otherwise, so they have to re-join too (the cover assumed them free).
+    every_partner : bool
+        Grow ``F`` by every word outside it where the cover's paths start or end, not only
+        those where that costs slack (a partner of zero slack may be claimed by several paths,
+        and the words it displaces follow in the next round): a wider and slower growth.
+    expand : bool
+        Start from the seeds and the words that share an overlap string with them
+        (:func:`neighbourhood`); False starts from the seeds alone (a set ``F`` grown before).
 
     Returns
     -------
@@ -217,9 +225,10 @@ def path_cover_bound(
     t0 = time.perf_counter()
     mult_arr = np.asarray(mult, dtype=np.int64)
     ranges = _Ranges(words)
-    F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
-    F = F[mult_arr[F] == 1]
-    best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0)
+    single = [s for s in seeds if mult_arr[s] == 1]
+    F = neighbourhood(words, single, cap, ranges) if expand else np.unique(single)
+    F = F[mult_arr[F] == 1].astype(np.int64)
+    best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0, every_partner)
     last = best
     for _ in range(grow):
         wider = np.union1d(last.neighbourhood, partners)
@@ -229,7 +238,9 @@ def path_cover_bound(
         if wider.size == best.neighbourhood.size:
             break
         try:
-            found, partners = _bound_for(cert, words, mult_arr, wider, ranges, deadline, t0)
+            found, partners = _bound_for(
+                cert, words, mult_arr, wider, ranges, deadline, t0, every_partner
+            )
         except DeadlineReached:
             break  # the bound of the last finished round stands
         last = found
@@ -262,9 +273,10 @@ def _bound_for(
     ranges: _Ranges,
     deadline: float | None,
     t0: float,
+    every_partner: bool = False,
 ) -> tuple[PathCoverBound, np.ndarray]:
     """The bound of the path cover of ``F``, and the words outside ``F`` its paths start or
-    end at (where that costs slack)."""
+    end at (where that costs slack, or all of them with ``every_partner``)."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
@@ -342,39 +354,9 @@ def _bound_for(
     if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
         raise ValueError("the certificate is not valid: a pair has a negative slack")
     # Useful arcs inside F: a joint a -> b beats ending a path at a and starting one at b.
-    f_words = [words[a] for a in F.tolist()]
-    far_zero = min_u + min_v
-    zero_key_all = vp[F] - in_min
-    zero_order = np.argsort(zero_key_all, kind="stable")
-    zero_key = zero_key_all[zero_order]
-    arc_t: list[int] = []
-    arc_h: list[int] = []
-    arc_s: list[int] = []
-    for i, a in enumerate(F.tolist()):
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise DeadlineReached
-        w = words[a]
-        cand: set[int] = set()
-        for j in range(1, len(w) + 1):
-            s = w[-j:]
-            lo = bisect.bisect_left(f_words, s)
-            hi = bisect.bisect_left(f_words, s + _TOP)
-            cand.update(range(lo, hi))
-        if far_zero > 0:
-            # A zero-overlap joint a -> b inside F is useful when v'(b) - in(b) < out(a) - u(a).
-            cand.update(zero_order[: int(np.searchsorted(zero_key, out_min[i] - u[a]))].tolist())
-        for h in cand:
-            if h == i:
-                continue
-            ov = overlap(w, f_words[h], proper)
-            s_ab = int(u[a]) + int(vp[F[h]]) - sc * ov * ov
-            if s_ab < out_min[i] + in_min[h]:
-                arc_t.append(i)
-                arc_h.append(h)
-                arc_s.append(s_ab)
-    tails = np.array(arc_t, dtype=np.int64)
-    heads = np.array(arc_h, dtype=np.int64)
-    slack = np.array(arc_s, dtype=np.int64)
+    tails, heads, slack = _useful_arcs(
+        words, F, u, vp, in_min, out_min, sc, proper, min_u + min_v, deadline
+    )
     if n:
         graph = csr_matrix((np.ones(tails.size), (tails, heads)), shape=(n, n))
         ncomp, label = connected_components(graph, directed=True, connection="weak")
@@ -468,9 +450,9 @@ def _bound_for(
     }
     st = np.array(starts, dtype=np.int64)
     en = np.array(ends, dtype=np.int64)
-    partners = np.concatenate([in_arg[st[in_min[st] > 0]], out_arg[en[out_min[en] > 0]]]).astype(
-        np.int64
-    )
+    if not every_partner:
+        st, en = st[in_min[st] > 0], en[out_min[en] > 0]
+    partners = np.concatenate([in_arg[st], out_arg[en]]).astype(np.int64)
     partners = np.unique(partners[partners >= 0])
     costly.sort(key=lambda item: -item[0])
     families = [ids for _, ids in costly]
@@ -487,6 +469,82 @@ def _bound_for(
         info,
     )
     return result, partners
+
+
+def _useful_arcs(
+    words: Sequence[str],
+    F: np.ndarray,
+    u: np.ndarray,
+    vp: np.ndarray,
+    in_min: np.ndarray,
+    out_min: np.ndarray,
+    sc: int,
+    proper: bool,
+    far_zero: int,
+    deadline: float | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The joints ``a -> b`` inside ``F`` whose slack is below ``out(a) + in(b)``.
+
+    Returns the tails and heads (indices into ``F``) and the slacks. For each ``a`` the words of
+    ``F`` that start with a suffix of ``a`` are taken longest suffix first, so the first suffix
+    that reaches a word is its overlap with ``a`` (a periodic word reaches some words from
+    several suffixes); the slacks of a suffix's words are computed at once. A word no suffix
+    reaches overlaps ``a`` by nothing: it is kept when its zero-overlap joint is useful.
+    """
+    n = int(F.size)
+    f_words = [words[a] for a in F.tolist()]
+    vpF = vp[F]
+    zero_key_all = vpF - in_min
+    zero_order = np.argsort(zero_key_all, kind="stable")
+    zero_key = zero_key_all[zero_order]
+    mark = np.zeros(n, dtype=bool)
+    arc_t: list[np.ndarray] = []
+    arc_h: list[np.ndarray] = []
+    arc_s: list[np.ndarray] = []
+    for i, a in enumerate(F.tolist()):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        w = words[a]
+        ua = int(u[a])
+        limit = int(out_min[i])
+        touched: list[np.ndarray] = []
+        for j in range(len(w) - (1 if proper else 0), 0, -1):
+            s = w[-j:]
+            lo = bisect.bisect_left(f_words, s)
+            hi = bisect.bisect_left(f_words, s + _TOP)
+            if proper and lo < hi and f_words[lo] == s:
+                lo += 1  # a proper overlap is shorter than both words
+            if hi <= lo:
+                continue
+            fresh = np.flatnonzero(~mark[lo:hi]) + lo
+            if fresh.size == 0:
+                continue
+            mark[fresh] = True
+            touched.append(fresh)
+            s_ab = ua + vpF[fresh] - sc * j * j
+            keep = (s_ab < limit + in_min[fresh]) & (fresh != i)
+            if keep.any():
+                arc_t.append(np.full(int(keep.sum()), i, dtype=np.int64))
+                arc_h.append(fresh[keep])
+                arc_s.append(s_ab[keep])
+        if far_zero > 0:
+            # A zero-overlap joint a -> b inside F is useful when v'(b) - in(b) < out(a) - u(a).
+            z = zero_order[: int(np.searchsorted(zero_key, limit - ua))]
+            z = z[~mark[z] & (z != i)]
+            if z.size:
+                arc_t.append(np.full(z.size, i, dtype=np.int64))
+                arc_h.append(z.astype(np.int64))
+                arc_s.append(ua + vpF[z])
+        for t in touched:
+            mark[t] = False
+    if not arc_t:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy(), empty.copy()
+    return (
+        np.concatenate(arc_t),
+        np.concatenate(arc_h),
+        np.concatenate(arc_s).astype(np.int64),
+    )
 
 
 def _cover(
