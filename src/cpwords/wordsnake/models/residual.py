@@ -160,12 +160,29 @@ class ResidualPaths:
         Returns
         -------
         list of list of int
-            Node sequences, source first: for every hub short of units that some hub with
-            units too many reaches, a shortest path (by reduced cost) from the nearest such hub;
-            and for every hub with units too many that reaches some hub short of units, a
-            shortest path to the nearest one. So every imbalanced hub that can be balanced is on
-            a path (one search from the sources alone would leave out a source that is nobody's
-            nearest). Empty when either side is.
+            Node sequences, source first: :meth:`paths_by_end`'s two lists, concatenated.
+        """
+        into, out_of = self.paths_by_end(excess)
+        return into + out_of
+
+    def paths_by_end(self, excess: dict[int, int]) -> tuple[list[list[int]], list[list[int]]]:
+        """Shortest augmenting paths, grouped by the imbalanced hub they were searched for.
+
+        Parameters
+        ----------
+        excess : dict
+            As :meth:`excess` returns it.
+
+        Returns
+        -------
+        into : list of list of int
+            For every hub short of units that some hub with units too many reaches, a shortest
+            path (by reduced cost) from the nearest such hub (node ids, source first).
+        out_of : list of list of int
+            For every hub with units too many that reaches some hub short of units, a shortest
+            path to the nearest one. So every imbalanced hub that can be balanced is on a path
+            (one search from the sources alone would leave out a source that is nobody's
+            nearest). Both are empty when either side is.
 
         Notes
         -----
@@ -177,18 +194,29 @@ class ResidualPaths:
         sources = [v for v, k in excess.items() if k > 0]
         sinks = [v for v, k in excess.items() if k < 0]
         if not sources or not sinks:
-            return []
-        found: list[list[int]] = []
+            return [], []
         _, pred, _ = dijkstra(
             self.graph, directed=True, indices=sources, min_only=True, return_predecessors=True
         )
-        found.extend(p[::-1] for p in _walk(pred, sinks, set(sources)))
+        into = [p[::-1] for p in _walk(pred, sinks, set(sources))]
         if self._transpose is None:
             self._transpose = self.graph.T.tocsr()
         _, nxt, _ = dijkstra(
             self._transpose, directed=True, indices=sinks, min_only=True, return_predecessors=True
         )
-        found.extend(_walk(nxt, sources, set(sinks)))
+        return into, _walk(nxt, sources, set(sinks))
+
+    def words_on(self, path: list[int]) -> set[int]:
+        """Distinct-word ids whose exit or entry lies on ``path`` (node ids)."""
+        net = self.net
+        W = net.num_words
+        lo_out, lo_in = net.out_base, net.in_base
+        found: set[int] = set()
+        for v in path:
+            if lo_out <= v < lo_out + W:
+                found.add(v - lo_out)
+            elif lo_in <= v < lo_in + W:
+                found.add(v - lo_in)
         return found
 
     def words_between(self, excess: dict[int, int]) -> set[int]:
@@ -204,16 +232,9 @@ class ResidualPaths:
         set of int
             Distinct-word ids whose exit or entry lies on one of the paths.
         """
-        net = self.net
-        W = net.num_words
-        lo_out, lo_in = net.out_base, net.in_base
         found: set[int] = set()
         for path in self.paths(excess):
-            for v in path:
-                if lo_out <= v < lo_out + W:
-                    found.add(v - lo_out)
-                elif lo_in <= v < lo_in + W:
-                    found.add(v - lo_in)
+            found |= self.words_on(path)
         return found
 
 
