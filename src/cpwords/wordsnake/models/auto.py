@@ -154,6 +154,10 @@ WIDE_GROWTH = 4
 #: 25-100 pieces on the Spanish list).
 FAMILY_TIME = 10.0
 
+#: Seconds that must be left to search each family's own augmenting paths (searches that cannot
+#: be interrupted: about 0.5 s each on the Portuguese list, up to 3 s on the union of three).
+OWN_PATHS_TIME = 10.0
+
 
 def _share(most: float, left: float | None) -> float:
     """Seconds for a solve of the pieces: at most ``most`` and three quarters of what is left
@@ -245,51 +249,65 @@ def _refiner(
             proper = instance.proper
             plain = net.words
             focus_of: dict[int, set[int]] = {}
+            excess_of: dict[int, dict[int, int]] = {}
+            residual: list[ResidualPaths] = []
 
-            def family_words(k: int) -> set[int]:
-                """The words family ``k``'s change touches (every family's at the first call).
+            def family_words(k: int, own: bool = False) -> set[int]:
+                """The words family ``k``'s change touches.
 
-                One pair of shortest-path searches for all the families at once (two per family
-                took 113 s of the union's 242 s of search, 41 s of the German list's 56 s); a
-                path's words go to the families whose imbalance it was searched for.
+                The first call finds the augmenting paths of every family in one pair of
+                shortest-path searches (two per family took 113 s of the union's 242 s of search,
+                41 s of the German list's 56 s); a path's words go to the families whose
+                imbalance it was searched for. Such a path can start at another family's surplus
+                (or end at another's shortage); ``own=True`` adds family ``k``'s own paths, searched
+                for it alone (the Portuguese list's last 2 points needed those: 64 of 66 points
+                without, in 72 family searches).
                 """
-                if focus_of:
+                if not residual:
+                    t_paths = time.perf_counter()
+                    paths = ResidualPaths(net, dual.cost, dual.flows, pi)
+                    residual.append(paths)
+                    owners: dict[int, set[int]] = {}  # imbalanced node -> the families there
+                    total: dict[int, int] = {}
+                    for j, fam in enumerate(pc.families):
+                        chosen = {int(w) for w in fam.tolist()}
+                        moves = []
+                        for w in fam.tolist():
+                            i = in_f[int(w)]
+                            nxt, prv = int(pc.cover_next[i]), int(pc.cover_prev[i])
+                            d_out = 0 if nxt < 0 else overlap(plain[w], plain[nxt], proper)
+                            d_in = 0 if prv < 0 else overlap(plain[prv], plain[w], proper)
+                            moves.append((int(w), d_out, d_in))
+                            chosen.update(x for x in (nxt, prv) if x >= 0)
+                        excess_of[j] = paths.excess(moves)
+                        for v, units in excess_of[j].items():
+                            owners.setdefault(v, set()).add(j)
+                            total[v] = total.get(v, 0) + units
+                        focus_of[j] = chosen
+                    before = sum(len(f) for f in focus_of.values())
+                    into, out_of = paths.paths_by_end({v: u for v, u in total.items() if u})
+                    for path, end in [(p, p[-1]) for p in into] + [(p, p[0]) for p in out_of]:
+                        on_path = paths.words_on(path)
+                        for j in owners.get(end, set()):
+                            focus_of[j] |= on_path
+                    searched["path_words"] = sum(len(f) for f in focus_of.values()) - before
+                    searched["paths_time"] = time.perf_counter() - t_paths
+                if not own:
                     return focus_of[k]
-                t_paths = time.perf_counter()
-                paths = ResidualPaths(net, dual.cost, dual.flows, pi)
-                owners: dict[int, set[int]] = {}  # imbalanced node -> the families there
-                total: dict[int, int] = {}
-                for j, fam in enumerate(pc.families):
-                    chosen = {int(w) for w in fam.tolist()}
-                    moves = []
-                    for w in fam.tolist():
-                        i = in_f[int(w)]
-                        nxt, prv = int(pc.cover_next[i]), int(pc.cover_prev[i])
-                        d_out = 0 if nxt < 0 else overlap(plain[w], plain[nxt], proper)
-                        d_in = 0 if prv < 0 else overlap(plain[prv], plain[w], proper)
-                        moves.append((int(w), d_out, d_in))
-                        chosen.update(x for x in (nxt, prv) if x >= 0)
-                    for v, units in paths.excess(moves).items():
-                        owners.setdefault(v, set()).add(j)
-                        total[v] = total.get(v, 0) + units
-                    focus_of[j] = chosen
-                before = sum(len(f) for f in focus_of.values())
-                into, out_of = paths.paths_by_end({v: u for v, u in total.items() if u})
-                for path, end in [(p, p[-1]) for p in into] + [(p, p[0]) for p in out_of]:
-                    on_path = paths.words_on(path)
-                    for j in owners.get(end, set()):
-                        focus_of[j] |= on_path
-                searched["path_words"] = sum(len(f) for f in focus_of.values()) - before
-                searched["paths_time"] = time.perf_counter() - t_paths
-                return focus_of[k]
+                t_own = time.perf_counter()
+                mine = focus_of[k] | residual[0].words_between(excess_of[k])
+                searched["own_paths_time"] = searched.get("own_paths_time", 0.0) + (
+                    time.perf_counter() - t_own
+                )
+                return mine
 
-            def family_pass(radius: int) -> None:
+            def family_pass(radius: int, own: bool = False) -> None:
                 nonlocal cur_seq, cur
                 for k in range(len(pc.families)):
                     left = None if deadline is None else deadline - time.perf_counter()
                     if cur >= pc.bound or (left is not None and left <= 2.0):
                         return
-                    focus = {x for w in family_words(k) for x in items_of.get(w, [])}
+                    focus = {x for w in family_words(k, own) for x in items_of.get(w, [])}
                     pos = np.empty(N, dtype=np.int64)
                     pos[np.asarray(cur_seq)] = np.arange(N)
                     for x in list(focus):
@@ -328,6 +346,10 @@ def _refiner(
 
             try:
                 family_pass(FAMILY_RADII[0])
+                # 1b. The same with each family's own augmenting paths (a search per family).
+                left = None if deadline is None else deadline - time.perf_counter()
+                if cur < pc.bound and (left is None or left > OWN_PATHS_TIME):
+                    family_pass(FAMILY_RADII[0], own=True)
                 # 2. Wider neighbourhoods of each family while time is left (the Portuguese list
                 # was proven by the pass with 4 neighbours; each family takes under a second).
                 for radius in FAMILY_RADII[1:]:
