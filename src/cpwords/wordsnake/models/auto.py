@@ -220,6 +220,7 @@ def _refiner(
         }
         order: list[int] | None = None
         objective: int | None = None
+        best = pc  # the bound proven so far (the search keeps the families of ``pc``)
         remaining = None if deadline is None else deadline - time.perf_counter()
         if value < pc.bound and (remaining is None or remaining > 1.0):
 
@@ -301,18 +302,56 @@ def _refiner(
                 )
                 return mine
 
+            u_cert = np.asarray(cert.u, dtype=np.int64)
+            v_cert = np.asarray(cert.v, dtype=np.int64)
+            for cut_ids, lam in cert.cuts:  # as the cover counts it: cut multipliers held
+                v_cert[list(cut_ids)] -= lam
+            depot_u, depot_v = cert.depot if cert.depot is not None else (0, 0)
+            family_slack = pc.info.get("family_slack", [])
+
+            def family_open(k: int, pos: np.ndarray) -> bool:
+                """Whether the ordering's joints at family ``k``'s words cost more slack (reduced
+                cost of the certificate) than the cover's paths of the family: if not, the
+                family is already as good as the bound lets it be (on the union of three lists,
+                one family of 41 was left, and each family's own paths cost 2.5 s)."""
+                at: set[int] = set()  # positions p of the joints (cur_seq[p-1], cur_seq[p])
+                for w in pc.families[k].tolist():
+                    for x in items_of.get(int(w), []):
+                        at.update((int(pos[x]), int(pos[x]) + 1))
+                total = 0
+                for p in at:
+                    if instance.cyclic:
+                        a, b = cur_seq[(p - 1) % N], cur_seq[p % N]
+                    elif p == 0 or p == N:
+                        a, b = (-1, cur_seq[0]) if p == 0 else (cur_seq[-1], -1)
+                    else:
+                        a, b = cur_seq[p - 1], cur_seq[p]
+                    wa = -1 if a < 0 else int(item_word[a])
+                    wb = -1 if b < 0 else int(item_word[b])
+                    if wa < 0:
+                        total += depot_u + int(v_cert[wb])
+                    elif wb < 0:
+                        total += int(u_cert[wa]) + depot_v
+                    else:
+                        ov = overlap(plain[wa], plain[wb], proper)
+                        total += int(u_cert[wa]) + int(v_cert[wb]) - cert.scale * ov * ov
+                return total > cert.scale * family_slack[k] + 1e-9
+
             def family_pass(radius: int, own: bool = False) -> None:
                 nonlocal cur_seq, cur
                 for k in range(len(pc.families)):
                     left = None if deadline is None else deadline - time.perf_counter()
-                    if cur >= pc.bound or (left is not None and left <= 2.0):
+                    if cur >= best.bound or (left is not None and left <= 2.0):
                         return
-                    focus = {x for w in family_words(k, own) for x in items_of.get(w, [])}
                     pos = np.empty(N, dtype=np.int64)
                     pos[np.asarray(cur_seq)] = np.arange(N)
+                    if not family_open(k, pos):
+                        searched["closed"] = searched.get("closed", 0) + 1
+                        continue
+                    focus = {x for w in family_words(k, own) for x in items_of.get(w, [])}
                     for x in list(focus):
-                        k = int(pos[x])
-                        focus.update(cur_seq[max(0, k - radius) : k + radius + 1])
+                        p = int(pos[x])
+                        focus.update(cur_seq[max(0, p - radius) : p + radius + 1])
                     done = reorder_pieces(
                         instance, cur_seq, focus, pair, solve_pieces,
                         time_limit=_share(FAMILY_TIME, left),
@@ -327,7 +366,7 @@ def _refiner(
                 """Every family's words at once: changes that need two families together."""
                 nonlocal cur_seq, cur
                 left = None if deadline is None else deadline - time.perf_counter()
-                if cur >= pc.bound or (left is not None and left <= 2.0):
+                if cur >= best.bound or (left is not None and left <= 2.0):
                     return
                 words_f: set[int] = set()
                 for k in range(len(pc.families)):
@@ -344,22 +383,53 @@ def _refiner(
                 if done.objective > cur:
                     cur_seq, cur = done.order, done.objective
 
+            def wider_bound() -> None:
+                """F grows by every partner of the cover's paths and the words they displace
+                (measured on the Dutch list: the bound fell from 9,649,941 to the incumbent's
+                9,649,936 in 4 such rounds from the subtours, F 16,339 words, 11 s; the narrow
+                growth kept 9,649,941 with F up to 5,211 words)."""
+                nonlocal best
+                t_wide = time.perf_counter()
+                try:
+                    wide = path_cover_bound(
+                        cert, net.words, net.mult.tolist(), seeds, deadline=deadline,
+                        relaxed=relaxed, every_partner=True, grow=WIDE_GROWTH,
+                    )  # fmt: skip
+                except DeadlineReached:
+                    return
+                info["wider_bound"] = {
+                    "bound": wide.bound, "lp_bound": wide.lp_bound,
+                    "words": wide.info["words"], "time": time.perf_counter() - t_wide,
+                }  # fmt: skip
+                if wide.bound < best.bound:
+                    best = wide
+                    info["bound"] = best.bound
+                    info["lp_bound"] = best.lp_bound
+
+            def time_for(seconds: float) -> bool:
+                """Whether a gap is left and more than ``seconds`` of the time limit."""
+                left = None if deadline is None else deadline - time.perf_counter()
+                return cur < best.bound and (left is None or left > seconds)
+
             try:
                 family_pass(FAMILY_RADII[0])
-                # 1b. The same with each family's own augmenting paths (a search per family).
-                left = None if deadline is None else deadline - time.perf_counter()
-                if cur < pc.bound and (left is None or left > OWN_PATHS_TIME):
+                # 2. The wider bound, when the first pass leaves a gap (the Dutch list's first
+                # pass found the optimum, which only the wider bound proves; the later passes
+                # had spent 60 s before it).
+                if time_for(2.0):
+                    wider_bound()
+                # 3. Each family's own augmenting paths (the Portuguese list's last 2 points).
+                if time_for(OWN_PATHS_TIME):
                     family_pass(FAMILY_RADII[0], own=True)
-                # 2. Wider neighbourhoods of each family while time is left (the Portuguese list
-                # was proven by the pass with 4 neighbours; each family takes under a second).
+                # 4. Wider neighbourhoods of each family while time is left (the Portuguese list
+                # was proven by the pass with 4 neighbours, before the augmenting paths).
                 for radius in FAMILY_RADII[1:]:
-                    left = None if deadline is None else deadline - time.perf_counter()
-                    if cur >= pc.bound or (left is not None and left <= 2.0):
+                    if not time_for(2.0):
                         break
                     family_pass(radius)
-                # 3. Every family's words at once, with the time left (measured: the Russian
-                # list's last 3 points, 956 pieces proven in 20 s; the Dutch list gained 8 there;
-                # unproven, it takes its 60 s, so it comes last).
+                # 5. Every family's words at once, with the time left (measured: the Russian
+                # list's last 3 points, 956 pieces proven in 20 s; unproven, it takes its 60 s,
+                # so it comes last).
                 all_families()
             except KeyboardInterrupt:
                 # Ctrl-C: the best ordering found so far goes back with the flag, and the
@@ -370,34 +440,8 @@ def _refiner(
             info["neighbourhood_search"] = searched
             if cur > value:
                 order, objective = cur_seq, cur
-            # 4. When the search leaves a gap, a wider bound: F grows by every partner of the
-            # cover's paths and the words they displace (measured on the Dutch list: the bound
-            # fell from 9,649,941 to the incumbent's 9,649,936 in 4 such rounds from the
-            # subtours, F 16,339 words, 33 s; the narrow growth kept 9,649,941 with F up to 5,211
-            # words, and 3 wide rounds from the narrow F took 48 s).
-            left = None if deadline is None else deadline - time.perf_counter()
-            if cur < pc.bound and not info.get("interrupted") and (left is None or left > 2.0):
-                t_wide = time.perf_counter()
-                try:
-                    wide = path_cover_bound(
-                        cert, net.words, net.mult.tolist(), seeds, deadline=deadline,
-                        relaxed=relaxed, every_partner=True, grow=WIDE_GROWTH,
-                    )  # fmt: skip
-                except (DeadlineReached, KeyboardInterrupt) as stop:
-                    wide = None
-                    if isinstance(stop, KeyboardInterrupt):
-                        info["interrupted"] = True
-                if wide is not None:
-                    info["wider_bound"] = {
-                        "bound": wide.bound, "lp_bound": wide.lp_bound,
-                        "words": wide.info["words"], "time": time.perf_counter() - t_wide,
-                    }  # fmt: skip
-                    if wide.bound < pc.bound:
-                        pc = wide
-                        info["bound"] = pc.bound
-                        info["lp_bound"] = pc.lp_bound
         info["time"] = time.perf_counter() - t0
-        return Refinement(order, objective, pc.bound, pc.certificate, info)
+        return Refinement(order, objective, best.bound, best.certificate, info)
 
     return refine
 
