@@ -251,7 +251,7 @@ def _refiner(
             plain = net.words
             focus_of: dict[int, set[int]] = {}
             excess_of: dict[int, dict[int, int]] = {}
-            residual: list[ResidualPaths] = []
+            residual: list[ResidualPaths] = []  # while the own paths may be searched
 
             def family_words(k: int, own: bool = False) -> set[int]:
                 """The words family ``k``'s change touches.
@@ -264,7 +264,7 @@ def _refiner(
                 for it alone (the Portuguese list's last 2 points needed those: 64 of 66 points
                 without, in 72 family searches).
                 """
-                if not residual:
+                if not focus_of:
                     t_paths = time.perf_counter()
                     paths = ResidualPaths(net, dual.cost, dual.flows, pi)
                     residual.append(paths)
@@ -421,6 +421,7 @@ def _refiner(
                 # 3. Each family's own augmenting paths (the Portuguese list's last 2 points).
                 if time_for(OWN_PATHS_TIME):
                     family_pass(FAMILY_RADII[0], own=True)
+                residual.clear()  # a float and two integers per residual arc, and its transpose
                 # 4. Wider neighbourhoods of each family while time is left (the Portuguese list
                 # was proven by the pass with 4 neighbours, before the augmenting paths).
                 for radius in FAMILY_RADII[1:]:

@@ -169,7 +169,6 @@ def path_cover_bound(
     deadline: float | None = None,
     relaxed: tuple[np.ndarray, np.ndarray] | None = None,
     every_partner: bool = False,
-    expand: bool = True,
 ) -> PathCoverBound:
     """Strengthen a certificate's bound by the path cover of the subtours' neighbourhood.
 
@@ -199,9 +198,6 @@ def path_cover_bound(
         Grow ``F`` by every word outside it where the cover's paths start or end, not only
         those where that costs slack (a partner of zero slack may be claimed by several paths,
         and the words it displaces follow in the next round): a wider and slower growth.
-    expand : bool
-        Start from the seeds and the words that share an overlap string with them
-        (:func:`neighbourhood`); False starts from the seeds alone (a set ``F`` grown before).
 
     Returns
     -------
@@ -225,9 +221,8 @@ def path_cover_bound(
     t0 = time.perf_counter()
     mult_arr = np.asarray(mult, dtype=np.int64)
     ranges = _Ranges(words)
-    single = [s for s in seeds if mult_arr[s] == 1]
-    F = neighbourhood(words, single, cap, ranges) if expand else np.unique(single)
-    F = F[mult_arr[F] == 1].astype(np.int64)
+    F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
+    F = F[mult_arr[F] == 1]
     best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0, every_partner)
     last = best
     for _ in range(grow):
