@@ -2,7 +2,7 @@
 unique prefix/suffix grid puzzles.
 
 Run:  .venv/bin/python benchmarks/bench_design.py [--seeds 1 2 3] [--skip-nyt] [--skip-grid]
-Writes benchmarks/results/design.json and design.md.
+Writes benchmarks/results/design/design.json (its report: design/report.md).
 
 * Generation: ``generate_boxes(10, ...)`` with the default lexicon (wordfreq top 100,000), one
   run per seed and per mode (plain 2-word optimum, ``unique``); ``total_s`` includes loading and
@@ -35,7 +35,7 @@ from _machine import machine
 
 from cpwords.core.lexicon import shared_data_dir
 
-OUT = Path(__file__).parent / "results"
+OUT = Path(__file__).parent / "results" / "design"
 
 
 def spearman(a: list[float], b: list[float]) -> float:

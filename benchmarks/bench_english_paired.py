@@ -2,7 +2,7 @@
 
     git archive OLD_COMMIT src | tar -x -C /tmp/old
     python benchmarks/bench_english_paired.py /tmp/old/src src \
-        > benchmarks/results/languages-english.json
+        > benchmarks/results/languages/languages-english.json
 
 Two worker processes, one per version of the code (``PYTHONPATH``), take the same tasks in turn:
 old, new, old, new..., never both at once, so a pair of timings sees the same load on a shared

@@ -3,21 +3,22 @@
     python benchmarks/bench_languages.py generate          # Letter Boxed, 4 languages (JSON)
     python benchmarks/bench_languages.py grid              # unique grid puzzles, 9 languages
     python benchmarks/bench_languages.py boards            # random Letterpress boards
-    cpwords bench benchmarks/suites/languages.toml --out benchmarks/results/languages.jsonl
+    cpwords bench benchmarks/suites/languages.toml \\
+        --out benchmarks/results/languages/languages.jsonl
     python benchmarks/bench_languages.py compact           # the grid rows' example boards out
     python benchmarks/bench_languages.py report \\
-        [--english OLD.jsonl NEW.jsonl] > benchmarks/results/languages.md
+        [--english OLD.jsonl NEW.jsonl] > benchmarks/results/languages/report.md
 
 ``grid`` designs unique grid puzzles in nine languages (``cpwords grid --unique``), each one
 re-verified by the independent checker and a CP-SAT recount, into
-``benchmarks/results/languages-grid.json``; ``boards`` draws one random Letterpress board per
-language (``cpwords letterpress --random-board``) into
-``benchmarks/results/languages-letterpress-boards.json``.
+``benchmarks/results/languages/languages-grid.json``; ``boards`` draws one random Letterpress
+board per language (``cpwords letterpress --random-board``) into
+``benchmarks/results/languages/languages-letterpress-boards.json``.
 ``generate`` runs ``cpwords letterboxed --generate 10 --unique --lang L --json`` for French,
 German, Spanish and Polish (each box proven by the DP and recounted by the independent brute
 force before it is printed; ``verified``) and stores the answers in
-``benchmarks/results/languages-letterboxed.json``. ``report`` tabulates them with the suite's
-rows (Truncate chains, grid classes, Letterpress query times against English) and, given the
+``benchmarks/results/languages/languages-letterboxed.json``. ``report`` tabulates them with the
+suite's rows (Truncate chains, grid classes, Letterpress query times against English) and, given the
 rows of ``benchmarks/suites/languages-english.toml`` run by the code before and after the
 languages work, the English answers and times side by side.
 """
@@ -39,7 +40,7 @@ from _machine import machine
 from cpwords.bench.results import read_rows
 
 HERE = Path(__file__).parent
-RESULTS = HERE / "results"
+RESULTS = HERE / "results" / "languages"
 GENERATED = RESULTS / "languages-letterboxed.json"
 GRID = RESULTS / "languages-grid.json"
 LANGS = ("fr", "de", "es", "pl")
@@ -433,9 +434,11 @@ def report(argv: list[str]) -> None:
         "# Every puzzle in every language",
         "",
         "Issue 20's targets. Commands: `python benchmarks/bench_languages.py generate`, "
-        "`cpwords bench benchmarks/suites/languages.toml --out benchmarks/results/languages.jsonl"
+        "`cpwords bench benchmarks/suites/languages.toml --out "
+        "benchmarks/results/languages/languages.jsonl"
         " --jobs 1`, `python benchmarks/bench_languages.py report --english OLD NEW > "
-        "benchmarks/results/languages.md`. One run each on a shared 2-core machine (other jobs "
+        "benchmarks/results/languages/report.md`. One run each on a shared 2-core machine "
+        "(other jobs "
         "ran beside it): times are noisy, answers are exact.",
         "",
         "## Letter Boxed: `--generate 10 --unique` per language",

@@ -1,6 +1,7 @@
 """Per-instance table of a Wordsnake peers study: every method beside the proven optimum.
 
-    python benchmarks/peers_table.py benchmarks/results/study/wordsnake-peers-small.jsonl
+    python benchmarks/peers_table.py \
+        benchmarks/results/wordsnake-peers-small/wordsnake-peers-small.jsonl
 
 Prints a markdown table, one row per instance: the proven optimum (or, when no exact method
 proved it, the best incumbent and the smallest dual bound), then each method's score as a

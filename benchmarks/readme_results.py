@@ -25,12 +25,13 @@ END = "<!-- results:wordsnake:end -->"
 
 #: (label, rows file, page shown to the reader), relative to the repository root.
 STUDIES = [
-    ("hard lists", "benchmarks/results/study/wordsnake-hard.jsonl",
+    ("hard lists", "benchmarks/results/wordsnake-hard/wordsnake-hard.jsonl",
      "benchmarks/results/wordsnake-hard/report.md"),
-    ("peers study", "benchmarks/results/study/wordsnake-peers.jsonl",
-     "benchmarks/results/wordsnake-peers.md"),
-    ("whole dictionaries and large samples", "benchmarks/results/wordsnake-dictionary.jsonl",
-     "benchmarks/results/wordsnake-dictionary.md"),
+    ("peers study", "benchmarks/results/wordsnake-peers/wordsnake-peers.jsonl",
+     "benchmarks/results/wordsnake-peers/report.md"),
+    ("whole dictionaries and large samples",
+     "benchmarks/results/wordsnake-dictionary/wordsnake-dictionary.jsonl",
+     "benchmarks/results/wordsnake-dictionary/report.md"),
 ]  # fmt: skip
 
 

@@ -10,7 +10,7 @@ ends looks for any process of the run still alive (same pid and start time)::
         [--cap-gb GB] [--timeout SECONDS] --label LABEL -- cpwords snake ...
 
 prints one JSON line (label, command, wall_s, exit, signal, peak_tree_rss_mb, left, and the
-last lines of stdout and stderr). ``benchmarks/results/reliability.md`` was made from these
+last lines of stdout and stderr). ``benchmarks/results/reliability/report.md`` was made from these
 lines (``report`` turns a file of them into its tables)::
 
     python benchmarks/reliability.py report LINES.jsonl

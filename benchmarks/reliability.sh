@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Issue 23 (reliability): the runs behind benchmarks/results/reliability.md, one at a time.
+# Issue 23 (reliability): the runs behind benchmarks/results/reliability/report.md, one at a time.
 #   bash benchmarks/reliability.sh [PART...]     (parts: kill compare limits ctrlc bench)
 # Each run is one JSON line of benchmarks/reliability.py (wall time, exit status, peak memory
-# of the process tree, processes left), appended to benchmarks/results/reliability.jsonl.
+# of the process tree, processes left), appended to benchmarks/results/reliability/reliability.jsonl.
 # Needs ../shared/data (ENABLE); web2 comes from the english-words package.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 CPW=${CPW:-.venv/bin/cpwords}
 PY=${PY:-.venv/bin/python}
-OUT=${OUT:-benchmarks/results/reliability.jsonl}
+OUT=${OUT:-benchmarks/results/reliability/reliability.jsonl}
 TMP=${TMP:-/tmp/cpwords-reliability}
 ENABLE=${ENABLE:-/work/shared/data/enable1.txt}
 mkdir -p "$TMP"

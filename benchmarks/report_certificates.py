@@ -1,9 +1,10 @@
 """Summarise a Wordsnake certificate study (rows of `cpwords bench`) as markdown.
 
     cpwords bench benchmarks/suites/wordsnake-certificates.toml --isolate --jobs 1 \\
-        --out benchmarks/results/wordsnake-certificates.jsonl
-    python benchmarks/report_certificates.py benchmarks/results/wordsnake-certificates.jsonl \\
-        > benchmarks/results/wordsnake-certificates.md
+        --out benchmarks/results/wordsnake-certificates/wordsnake-certificates.jsonl
+    python benchmarks/report_certificates.py \\
+        benchmarks/results/wordsnake-certificates/wordsnake-certificates.jsonl \\
+        > benchmarks/results/wordsnake-certificates/report.md
 
 One row per list: the status of the certified solve, what the independent checker said of its
 certificate (VALID, PARTIAL, INVALID) and the bound it proves, the solve's time with and without

@@ -1,10 +1,10 @@
 """Summarise the dictionary-scale Wordsnake study (rows of `cpwords bench --isolate`) as markdown.
 
     cpwords bench benchmarks/suites/wordsnake-dictionary.toml --isolate --jobs 1 \\
-        --out benchmarks/results/wordsnake-dictionary.jsonl
+        --out benchmarks/results/wordsnake-dictionary/wordsnake-dictionary.jsonl
     python benchmarks/report_wordsnake_dictionary.py \\
-        benchmarks/results/wordsnake-dictionary.jsonl \\
-        > benchmarks/results/wordsnake-dictionary.md
+        benchmarks/results/wordsnake-dictionary/wordsnake-dictionary.jsonl \\
+        > benchmarks/results/wordsnake-dictionary/report.md
 
 Medians over seeds; ratios are today's explicit model (``mip``) over the default (``auto``),
 from the same run.

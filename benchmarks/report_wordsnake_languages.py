@@ -1,9 +1,10 @@
 """Summarise the whole-language Wordsnake study (rows of `cpwords bench --isolate`) as markdown.
 
     cpwords bench benchmarks/suites/wordsnake-languages.toml --isolate --jobs 1 \\
-        --out benchmarks/results/wordsnake-languages.jsonl
+        --out benchmarks/results/wordsnake-languages/wordsnake-languages.jsonl
     python benchmarks/report_wordsnake_languages.py \\
-        benchmarks/results/wordsnake-languages.jsonl > benchmarks/results/wordsnake-languages.md
+        benchmarks/results/wordsnake-languages/wordsnake-languages.jsonl \\
+        > benchmarks/results/wordsnake-languages/report.md
 
 One row per list: its size, what the default method proved within the limit, the time and the
 peak memory of the task's process tree (the task plus its largest child), and how the bound was

@@ -1,7 +1,7 @@
 """Measure ``cpwords serve`` on 127.0.0.1: page loads, Letter Boxed round trips, a bounded load
 test, and Wordsnake solves from the page's API (issue 21's targets).
 
-    python benchmarks/serve_bench.py [--out benchmarks/results/serve.json]
+    python benchmarks/serve_bench.py [--out benchmarks/results/serve/serve.json]
 
 Starts ``cpwords serve`` on a free loopback port, sends a bounded number of requests (every loop
 has a fixed count and a timeout), and stops the server. Wordsnake rows need ../shared/data
@@ -173,7 +173,7 @@ def follow(base: str, job: str, stop_after: float | None = None) -> dict[str, An
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default="benchmarks/results/serve.json")
+    ap.add_argument("--out", default="benchmarks/results/serve/serve.json")
     ap.add_argument("--requests", type=int, default=200)
     ap.add_argument("--concurrency", type=int, default=20)
     args = ap.parse_args()

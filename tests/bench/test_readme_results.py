@@ -29,7 +29,7 @@ def test_the_readme_block_matches_the_recorded_studies() -> None:
 
 def test_rewriting_is_idempotent_and_uses_only_proven_optima(tmp_path: Path) -> None:
     mod = _module()
-    rows_file = tmp_path / "benchmarks/results/study/wordsnake-hard.jsonl"
+    rows_file = tmp_path / "benchmarks/results/wordsnake-hard/wordsnake-hard.jsonl"
     rows_file.parent.mkdir(parents=True)
     base = {"puzzle": "wordsnake", "started_at": "2026-01-02T00:00:00", "time_limit": 10}
     rows = [
