@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -46,7 +48,7 @@ def test_the_report_pairs_tasks_and_counts_agreements(tmp_path: Path) -> None:
     assert "- Time ratio new / old: median 2.25 (min 0.50, max 4.00, over 2 tasks)." in text
 
 
-def test_the_command_prints_the_report(tmp_path: Path, capsys) -> None:
+def test_the_command_prints_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     row = {"suite": "tiny", "instance": "a", "method": "auto", "status": "OPTIMAL",
            "objective": 3, "bound": 3, "wall_time": 1.0}  # fmt: skip
     old, new = _write(tmp_path / "o.jsonl", [row]), _write(tmp_path / "n.jsonl", [row])
