@@ -27,11 +27,11 @@ from starlette.templating import Jinja2Templates
 import cpwords
 from cpwords.serve import views
 from cpwords.serve.jobs import JobManager
-from cpwords.serve.routes import grid, home, letterboxed, letterpress, truncate, wordsnake
+from cpwords.serve.routes import grid, home, letterboxed, letterpress, snake, truncate
 from cpwords.serve.routes.common import LetterBoxedDefault, Web
 from cpwords.serve.routes.letterboxed import DIFFICULTIES as DIFFICULTIES
 from cpwords.serve.routes.letterboxed import LB_DEFAULT_DICT as LB_DEFAULT_DICT
-from cpwords.serve.routes.wordsnake import SNAKE_METHODS as SNAKE_METHODS
+from cpwords.serve.routes.snake import SNAKE_METHODS as SNAKE_METHODS
 from cpwords.serve.settings import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
 from cpwords.serve.settings import MAX_TIME_LIMIT as MAX_TIME_LIMIT
 from cpwords.serve.settings import MAX_UPLOAD as MAX_UPLOAD
@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *letterpress.routes(web),
         *truncate.routes(web),
         *grid.routes(web),
-        *wordsnake.routes(web),
+        *snake.routes(web),
         Mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static"),
     ]
     app = Starlette(

@@ -16,7 +16,10 @@ def routes(web: Web) -> list[Route]:
 
 
 async def grid(web: Web, request: Request) -> Response:
-    """The page: the form (with its defaults), or the grid filled (:func:`views.grid_view`)."""
+    """The page: the form (with its defaults), or the grid filled.
+
+    The answer is :func:`~cpwords.serve.views.grid_view`'s.
+    """
     return await heavy_page(web, request, "grid.html", "Grid", views.grid_view)
 
 

@@ -21,7 +21,7 @@ def routes(web: Web) -> list[Route]:
 
 
 async def letterpress(web: Web, request: Request) -> Response:
-    """The page: the form, or the board's moves (:func:`views.letterpress_view`)."""
+    """The page: the form, or the board's moves (:func:`~cpwords.serve.views.letterpress_view`)."""
     view = functools.partial(views.letterpress_view, web.lexicons)
     return await heavy_page(web, request, "letterpress.html", "Letterpress", view)
 

@@ -21,7 +21,7 @@ def routes(web: Web) -> list[Route]:
 
 
 async def truncate(web: Web, request: Request) -> Response:
-    """The page: the form, or the board's moves (:func:`views.truncate_view`)."""
+    """The page: the form, or the board's moves (:func:`~cpwords.serve.views.truncate_view`)."""
     view = functools.partial(views.truncate_view, web.lexicons)
     return await heavy_page(web, request, "truncate.html", "Truncate", view)
 

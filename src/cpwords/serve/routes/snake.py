@@ -1,8 +1,9 @@
-"""Wordsnake: the page, and a solve's life cycle (submit, events, stop, result, drawings).
+"""The Wordsnake page, and a solve's life cycle (submit, events, stop, result, drawings).
 
 A solve is a job of the server's :class:`~cpwords.serve.jobs.JobManager`: it runs
 :func:`cpwords.solve_wordsnake` in a child process that the page can stop, and streams its
-progress to the page as server-sent events.
+progress to the page as server-sent events. (The module is ``snake``, not ``wordsnake``, so
+that its name does not shadow the :mod:`cpwords.wordsnake` wing in short cross-references.)
 """
 
 from __future__ import annotations
