@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,7 +31,7 @@ from cpwords.bench.suite import Task, canonical_json, instance_id
 from cpwords.core.errors import InputError
 from cpwords.core.procs import die_with_parent, kill_group, own_group
 from cpwords.core.result import SolveResult
-from cpwords.core.spec import get_spec, solve
+from cpwords.core.spec import PuzzleSpec, get_spec, solve
 
 EXECUTORS = ("process", "serial", "dask")
 
@@ -176,8 +176,41 @@ def run_task(task: Task) -> dict[str, Any]:
         Ctrl-C during the task, even when the method caught it and returned its best answer
         so far: an interrupted task has no row, so a re-run does it again.
     """
+    row = _start_row(task)
+    try:
+        spec = get_spec(task.puzzle)
+        row["puzzle"] = spec.puzzle  # the name, even when the suite gave an import path
+        row["sense"] = spec.sense
+        try:
+            inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
+        except InputError as exc:  # the suite's fault, not the method's: no row is kept
+            row.update(status="ERROR", error=f"InputError: {exc}", bad_instance=str(exc))
+            return _finish(row)
+        row["size"] = int(spec.size(inst))
+        row["size_label"] = spec.size_label
+        if spec.reference is not None:
+            row["reference"] = spec.reference(inst)
+        t0 = time.perf_counter()
+        try:
+            res, walls = _solve_repeats(task, spec, inst)
+        except HardTimeout as exc:
+            _record_timeout(row, exc, time.perf_counter() - t0)
+            return _finish(row)
+        elapsed = time.perf_counter() - t0
+        _record_result(row, task, spec, inst, res, walls, elapsed)
+    except Exception as exc:  # one failing task is recorded, never fatal
+        row.update(
+            status="ERROR",
+            error=f"{type(exc).__name__}: {exc}",
+            traceback=traceback.format_exc(limit=8),
+        )
+    return _finish(row)
+
+
+def _start_row(task: Task) -> dict[str, Any]:
+    """The row's description of the task, before anything runs."""
     started = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-    row: dict[str, Any] = {
+    return {
         "key": task.key,
         "suite": task.suite,
         "puzzle": task.puzzle,
@@ -193,87 +226,86 @@ def run_task(task: Task) -> dict[str, Any]:
         "params": dict(task.params),
         "started_at": started,
     }
-    try:
-        spec = get_spec(task.puzzle)
-        row["puzzle"] = spec.puzzle  # the name, even when the suite gave an import path
-        row["sense"] = spec.sense
-        try:
-            inst = _instance(task.puzzle, canonical_json(dict(task.instance)), task.base_dir)
-        except InputError as exc:  # the suite's fault, not the method's: no row is kept
-            row.update(status="ERROR", error=f"InputError: {exc}", bad_instance=str(exc))
-            return _finish(row)
-        row["size"] = int(spec.size(inst))
-        row["size_label"] = spec.size_label
-        if spec.reference is not None:
-            row["reference"] = spec.reference(inst)
-        t0 = time.perf_counter()
-        walls: list[float] = []
-        try:
-            with (
-                _noticing_interrupts() as interrupted,
-                _deadline(hard_limit(task.time_limit) * task.repeats),
-            ):
-                for k in range(task.repeats):
-                    res = solve(
-                        spec, inst, task.spec_method, seed=task.seed,
-                        time_limit=task.time_limit, workers=task.workers, strict=False,
-                        check=k == task.repeats - 1, **dict(task.params),
-                    )  # fmt: skip
-                    if interrupted[0] or res.solver_info.get("interrupted"):
-                        raise KeyboardInterrupt
-                    walls.append(float(res.wall_time))
-        except HardTimeout as exc:
-            elapsed = time.perf_counter() - t0
-            row.update(
-                status="TIMEOUT",
-                objective=None,
-                bound=None,
-                gap=None,
-                wall_time=elapsed,
-                harness_time=elapsed,
-                verified=None,
-                error=str(exc),
-            )
-            return _finish(row)
-        elapsed = time.perf_counter() - t0
-        if not isinstance(res, SolveResult):
-            raise TypeError(f"the spec's run returned {type(res).__name__}, not SolveResult")
-        # solve() ran the spec's independent checker and recomputed the objective.
-        checked = res.verified if res.solution is not None and res.objective is not None else None
-        if checked and spec.measures is not None:
-            row["measures"] = spec.measures(inst, res)
-        if spec.certify is not None:
-            found = spec.certify(inst, res)
-            if found is not None:
-                row["certified"] = found["status"]
-                row["certificate"] = found
-        sol = res.solution
-        if sol is not None and spec.solution_json is not None:
-            sol = spec.solution_json(sol)
-        d = res.to_dict(solution=sol)
-        row.update(
-            status=d["status"],
-            objective=_finite(d["objective"]),
-            bound=_finite(d["bound"]),
-            gap=_finite(d["gap"]),
-            wall_time=statistics.median(walls) if task.repeats > 1 else d["wall_time"],
-            harness_time=elapsed,
-            verified=checked,
-            sense=res.sense,
-            solver_method=d["method"],
-            solution=d["solution"],
-            solver_info=d["solver_info"],
-            trace=d["trace"],
-        )
-        if task.repeats > 1:
-            row.update(repeats=task.repeats, wall_time_min=min(walls), wall_times=walls)
-    except Exception as exc:  # one failing task is recorded, never fatal
-        row.update(
-            status="ERROR",
-            error=f"{type(exc).__name__}: {exc}",
-            traceback=traceback.format_exc(limit=8),
-        )
-    return _finish(row)
+
+
+def _solve_repeats(task: Task, spec: PuzzleSpec, inst: Any) -> tuple[Any, list[float]]:
+    """Solve ``task.repeats`` times (checking the last answer): the last result, the wall times.
+
+    Under the harness's deadline (:class:`HardTimeout`); Ctrl-C, even one the method caught,
+    raises KeyboardInterrupt.
+    """
+    walls: list[float] = []
+    with (
+        _noticing_interrupts() as interrupted,
+        _deadline(hard_limit(task.time_limit) * task.repeats),
+    ):
+        for k in range(task.repeats):
+            res = solve(
+                spec, inst, task.spec_method, seed=task.seed,
+                time_limit=task.time_limit, workers=task.workers, strict=False,
+                check=k == task.repeats - 1, **dict(task.params),
+            )  # fmt: skip
+            if interrupted[0] or res.solver_info.get("interrupted"):
+                raise KeyboardInterrupt
+            walls.append(float(res.wall_time))
+    return res, walls
+
+
+def _record_timeout(row: dict[str, Any], exc: HardTimeout, elapsed: float) -> None:
+    """Fill the row of a method the harness stopped (status ``TIMEOUT``)."""
+    row.update(
+        status="TIMEOUT",
+        objective=None,
+        bound=None,
+        gap=None,
+        wall_time=elapsed,
+        harness_time=elapsed,
+        verified=None,
+        error=str(exc),
+    )
+
+
+def _record_result(
+    row: dict[str, Any],
+    task: Task,
+    spec: PuzzleSpec,
+    inst: Any,
+    res: Any,
+    walls: list[float],
+    elapsed: float,
+) -> None:
+    """Fill the row with the checked result: figures, measures, certificate, solution, trace."""
+    if not isinstance(res, SolveResult):
+        raise TypeError(f"the spec's run returned {type(res).__name__}, not SolveResult")
+    # solve() ran the spec's independent checker and recomputed the objective.
+    checked = res.verified if res.solution is not None and res.objective is not None else None
+    if checked and spec.measures is not None:
+        row["measures"] = spec.measures(inst, res)
+    if spec.certify is not None:
+        found = spec.certify(inst, res)
+        if found is not None:
+            row["certified"] = found["status"]
+            row["certificate"] = found
+    sol = res.solution
+    if sol is not None and spec.solution_json is not None:
+        sol = spec.solution_json(sol)
+    d = res.to_dict(solution=sol)
+    row.update(
+        status=d["status"],
+        objective=_finite(d["objective"]),
+        bound=_finite(d["bound"]),
+        gap=_finite(d["gap"]),
+        wall_time=statistics.median(walls) if task.repeats > 1 else d["wall_time"],
+        harness_time=elapsed,
+        verified=checked,
+        sense=res.sense,
+        solver_method=d["method"],
+        solution=d["solution"],
+        solver_info=d["solver_info"],
+        trace=d["trace"],
+    )
+    if task.repeats > 1:
+        row.update(repeats=task.repeats, wall_time_min=min(walls), wall_times=walls)
 
 
 def _isolated_child(task: Task, conn: Any) -> None:  # pragma: no cover - runs in a child
@@ -470,6 +502,27 @@ def run_tasks(
     KeyboardInterrupt
         Re-raised after the rows finished so far are safely written.
     """
+    _check_options(executor, jobs, scheduler, isolate)
+    summary = RunSummary(total=len(tasks), out=str(out))
+    with ResultsWriter(out, forbidden=forbidden) as writer:
+        pending = _pending(tasks, writer.done_keys(), retry_errors, summary)
+        if not pending:
+            return summary
+        n_jobs = max(1, min(jobs or os.cpu_count() or 1, len(pending)))
+        with _progress(progress, len(pending), summary.skipped) as advance:
+            sink = _RowSink(summary, writer, on_row, advance)
+            try:
+                _dispatch(executor, pending, n_jobs, scheduler, sink, summary, writer, isolate)
+            except KeyboardInterrupt:
+                summary.interrupted = True
+                summary.lost = len(pending) - summary.ran - summary.invalid
+                raise
+        summary.lost = len(pending) - summary.ran - summary.invalid
+    return summary
+
+
+def _check_options(executor: str, jobs: int | None, scheduler: str | None, isolate: bool) -> None:
+    """Refuse an unknown executor and options that do not go together."""
     if executor not in EXECUTORS:
         raise InputError(f"unknown executor {executor!r} (choose from {', '.join(EXECUTORS)})")
     if jobs is not None and jobs < 1:
@@ -478,58 +531,81 @@ def run_tasks(
         raise InputError("--scheduler needs --executor dask")
     if isolate and executor == "dask":
         raise InputError("--isolate runs tasks in local processes: not with --executor dask")
-    summary = RunSummary(total=len(tasks), out=str(out))
-    with ResultsWriter(out, forbidden=forbidden) as writer:
-        done = writer.done_keys()
-        pending = []
-        for t in tasks:
-            prev = done.get(t.key)
-            if prev is not None and not (retry_errors and prev.get("status") == "ERROR"):
-                summary.skipped += 1
-            else:
-                pending.append(t)
-        # Unique by key: a task listed twice runs once.
-        pending = list({t.key: t for t in pending}.values())
-        if not pending:
-            return summary
-        n_jobs = max(1, min(jobs or os.cpu_count() or 1, len(pending)))
 
-        def write(row: dict[str, Any]) -> None:
-            if "bad_instance" in row:
-                summary.invalid += 1
-                why = f"instance {row.get('instance')!r}: {row['bad_instance']}"
-                if why not in summary.bad_instances:
-                    summary.bad_instances.append(why)
-                return
-            writer.append(row)
-            summary.ran += 1
-            if row.get("status") == "ERROR":
-                summary.errors += 1
-            if on_row is not None:
-                on_row(row)
 
-        with _progress(progress, len(pending), summary.skipped) as advance:
+def _pending(
+    tasks: Sequence[Task],
+    done: Mapping[str, Mapping[str, Any]],
+    retry_errors: bool,
+    summary: RunSummary,
+) -> list[Task]:
+    """The tasks still to run (resume): those not in ``done``, or there as errors to retry.
 
-            def sink(row: dict[str, Any]) -> None:
-                write(row)
-                advance(row)
+    Counts the others in ``summary.skipped``; a task listed twice runs once.
+    """
+    pending = []
+    for t in tasks:
+        prev = done.get(t.key)
+        if prev is not None and not (retry_errors and prev.get("status") == "ERROR"):
+            summary.skipped += 1
+        else:
+            pending.append(t)
+    # Unique by key: a task listed twice runs once.
+    return list({t.key: t for t in pending}.values())
 
-            try:
-                if executor == "serial":
-                    for t in pending:
-                        sink(run_task_isolated(t) if isolate else run_task(t))
-                elif executor == "process":
-                    _run_process_pool(
-                        pending, n_jobs, sink, summary, writer.fileno(), isolate=isolate
-                    )
-                else:
-                    _run_dask(pending, n_jobs, scheduler, sink)
-            except KeyboardInterrupt:
-                summary.interrupted = True
-                summary.lost = len(pending) - summary.ran - summary.invalid
-                raise
-        summary.lost = len(pending) - summary.ran - summary.invalid
-    return summary
+
+@dataclass
+class _RowSink:
+    """Where each finished row goes: the results file, the summary, the caller, the bar.
+
+    A row whose instance could not be made is only counted (``invalid``), never written.
+    """
+
+    summary: RunSummary
+    writer: ResultsWriter
+    on_row: ProgressFn | None
+    advance: ProgressFn
+
+    def __call__(self, row: dict[str, Any]) -> None:
+        """Take one row."""
+        self._write(row)
+        self.advance(row)
+
+    def _write(self, row: dict[str, Any]) -> None:
+        """Write the row and count it (or count its bad instance)."""
+        summary = self.summary
+        if "bad_instance" in row:
+            summary.invalid += 1
+            why = f"instance {row.get('instance')!r}: {row['bad_instance']}"
+            if why not in summary.bad_instances:
+                summary.bad_instances.append(why)
+            return
+        self.writer.append(row)
+        summary.ran += 1
+        if row.get("status") == "ERROR":
+            summary.errors += 1
+        if self.on_row is not None:
+            self.on_row(row)
+
+
+def _dispatch(
+    executor: str,
+    pending: Sequence[Task],
+    n_jobs: int,
+    scheduler: str | None,
+    sink: ProgressFn,
+    summary: RunSummary,
+    writer: ResultsWriter,
+    isolate: bool,
+) -> None:
+    """Run the pending tasks on the chosen executor, each row to ``sink`` as it arrives."""
+    if executor == "serial":
+        for t in pending:
+            sink(run_task_isolated(t) if isolate else run_task(t))
+    elif executor == "process":
+        _run_process_pool(pending, n_jobs, sink, summary, writer.fileno(), isolate=isolate)
+    else:
+        _run_dask(pending, n_jobs, scheduler, sink)
 
 
 def _run_process_pool(

@@ -217,133 +217,224 @@ def parse_suite(data: Mapping[str, Any], path: Path) -> Suite:
     """Validate and expand a parsed suite (see :func:`load_suite`)."""
     where = f"suite {path}"
     _no_unknown(data, {"suite", "instances", "methods"}, where)
+    head = _parse_head(data, path, where)
+    inst_tables = _table_list(data, "instances", where)
+    meth_tables = _table_list(data, "methods", where)
+    instances = _parse_instances(inst_tables, head, where)
+    if not instances:
+        raise InputError(f"{where}: no instances")
+    tasks: list[Task] = []
+    labels: list[str] = []
+    seen_labels: set[tuple[str, str]] = set()
+    for j, table in enumerate(meth_tables, start=1):
+        run = _parse_method(table, head, seen_labels, f"{where}: [[methods]] #{j}")
+        labels.append(run.label)
+        tasks.extend(_method_tasks(run, instances, head))
+    if not meth_tables:
+        raise InputError(f"{where}: no methods")
+    _check_tasks(tasks, instances, where)
+    return Suite(
+        name=head.name,
+        path=path,
+        description=head.description,
+        tasks=tuple(tasks),
+        instances=tuple((p, n, s) for p, n, s in instances),
+        methods=tuple(labels),
+    )
+
+
+@dataclass(frozen=True)
+class _Head:
+    """The ``[suite]`` table: the suite's name and the defaults of its tables."""
+
+    name: str
+    puzzle: str | None
+    time_limit: float
+    workers: int
+    description: str
+    base_dir: Path
+
+
+def _parse_head(data: Mapping[str, Any], path: Path, where: str) -> _Head:
+    """Validate the ``[suite]`` table (every key optional)."""
     head = data.get("suite", {})
     if not isinstance(head, Mapping):
         raise InputError(f"{where}: [suite] must be a table")
     _no_unknown(head, _SUITE_KEYS, f"{where}: [suite]")
-    name = _typed(head, "name", str, path.stem, f"{where}: [suite]")
-    default_puzzle = _typed(head, "puzzle", str, None, f"{where}: [suite]")
-    default_tl = _positive(head, "time_limit", 10.0, f"{where}: [suite]")
-    default_workers = int(_positive(head, "workers", 1, f"{where}: [suite]", integer=True))
-    description = _typed(head, "description", str, "", f"{where}: [suite]")
-    base_dir = path.resolve().parent
+    return _Head(
+        name=_typed(head, "name", str, path.stem, f"{where}: [suite]"),
+        puzzle=_typed(head, "puzzle", str, None, f"{where}: [suite]"),
+        time_limit=_positive(head, "time_limit", 10.0, f"{where}: [suite]"),
+        workers=int(_positive(head, "workers", 1, f"{where}: [suite]", integer=True)),
+        description=_typed(head, "description", str, "", f"{where}: [suite]"),
+        base_dir=path.resolve().parent,
+    )
 
-    inst_tables = _table_list(data, "instances", where)
-    meth_tables = _table_list(data, "methods", where)
 
+def _table_puzzle(table: Mapping[str, Any], head: _Head, tw: str) -> tuple[str, PuzzleSpec]:
+    """The puzzle of an ``[[instances]]`` or ``[[methods]]`` table (or the suite's) and its spec."""
+    puzzle = _typed(table, "puzzle", str, head.puzzle, tw)
+    if puzzle is None:
+        raise InputError(f"{tw}: no puzzle (set puzzle in [suite] or in the table)")
+    return puzzle, _puzzle_spec(puzzle, tw)
+
+
+def _parse_instances(
+    inst_tables: list[Mapping[str, Any]], head: _Head, where: str
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every ``[[instances]]`` table expanded: (puzzle, name, concrete table), each once."""
     instances: list[tuple[str, str, dict[str, Any]]] = []
     seen_ids: set[str] = set()
     for i, table in enumerate(inst_tables, start=1):
         tw = f"{where}: [[instances]] #{i}"
-        puzzle = _typed(table, "puzzle", str, default_puzzle, tw)
-        if puzzle is None:
-            raise InputError(f"{tw}: no puzzle (set puzzle in [suite] or in the table)")
-        pspec = _puzzle_spec(puzzle, tw)
+        puzzle, pspec = _table_puzzle(table, head, tw)
         _no_unknown(table, _INSTANCE_COMMON | pspec.spec_keys, tw)
-        for spec in _expand_instance(table, pspec, base_dir, tw):
+        for spec in _expand_instance(table, pspec, head.base_dir, tw):
             spec = {k: v for k, v in spec.items() if k != "puzzle"}
             iid = instance_id(puzzle, spec)
             if iid in seen_ids:
                 continue  # the same instance listed twice runs once
             seen_ids.add(iid)
             instances.append((puzzle, str(spec.get("name") or _auto_name(spec)), spec))
-    if not instances:
-        raise InputError(f"{where}: no instances")
+    return instances
 
+
+@dataclass(frozen=True)
+class _MethodRun:
+    """One validated ``[[methods]]`` table."""
+
+    where: str
+    puzzle: str
+    method: str
+    label: str
+    kind: str
+    seeds: list[int]
+    time_limit: float
+    workers: int
+    repeats: int
+    params: dict[str, Any]
+    patterns: list[str]
+
+
+def _parse_method(
+    table: Mapping[str, Any], head: _Head, seen_labels: set[tuple[str, str]], tw: str
+) -> _MethodRun:
+    """Validate one ``[[methods]]`` table; its label joins ``seen_labels``."""
+    _no_unknown(table, _METHOD_KEYS, tw)
+    puzzle, pspec = _table_puzzle(table, head, tw)
+    method = _method_name(table, pspec, puzzle, tw)
+    label = _typed(table, "name", str, method, tw)
+    if (puzzle, label) in seen_labels:
+        raise InputError(f"{tw}: method label {label!r} used twice; give a distinct 'name'")
+    seen_labels.add((puzzle, label))
+    seeds = _seeds(table, tw)
+    tl = _positive(table, "time_limit", head.time_limit, tw)
+    workers = int(_positive(table, "workers", head.workers, tw, integer=True))
+    repeats = int(_positive(table, "repeats", 1, tw, integer=True))
+    params = _params(table, tw)
+    patterns = table.get("instances", ["*"])
+    if not isinstance(patterns, list) or not all(isinstance(x, str) for x in patterns):
+        raise InputError(f"{tw}: 'instances' must be a list of name patterns")
+    kind = pspec.methods[method].kind
+    return _MethodRun(
+        tw, puzzle, method, label, kind, seeds, tl, workers, repeats, params, patterns
+    )
+
+
+def _method_name(table: Mapping[str, Any], pspec: PuzzleSpec, puzzle: str, tw: str) -> str:
+    """The table's ``method``: one of the puzzle spec's (a close match is suggested)."""
+    method = _typed(table, "method", str, None, tw)
+    if method is None:
+        raise InputError(f"{tw}: missing key 'method'")
+    if method not in pspec.methods:
+        hint = get_close_matches(method, list(pspec.methods), n=1)
+        raise InputError(
+            f"{tw}: unknown method {method!r} for {puzzle}"
+            + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            + f"; known: {', '.join(sorted(pspec.methods))}"
+        )
+    return str(method)
+
+
+def _seeds(table: Mapping[str, Any], tw: str) -> list[int]:
+    """The table's ``seeds``: a non-empty list of distinct integers (default ``[0]``)."""
+    seeds = table.get("seeds", [0])
+    if (
+        not isinstance(seeds, list)
+        or not seeds
+        or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds)
+    ):
+        raise InputError(f"{tw}: 'seeds' must be a non-empty list of integers")
+    if len(set(seeds)) != len(seeds):
+        raise InputError(f"{tw}: 'seeds' lists a seed twice")
+    return seeds
+
+
+def _params(table: Mapping[str, Any], tw: str) -> dict[str, Any]:
+    """The table's ``params``, none of them one the table or the harness sets itself."""
+    params = table.get("params", {})
+    if not isinstance(params, Mapping):
+        raise InputError(f"{tw}: 'params' must be a table")
+    params = dict(params)
+    reserved = sorted(set(params) & {"seed", "time_limit", "workers", "strict", "check"})
+    if reserved:
+        raise InputError(
+            f"{tw}: 'params' cannot set {', '.join(reserved)} (the method table's own keys "
+            "or the harness's)"
+        )
+    return params
+
+
+def _method_tasks(
+    run: _MethodRun, instances: list[tuple[str, str, dict[str, Any]]], head: _Head
+) -> list[Task]:
+    """One task per matching instance and seed; a method matching no instance is an error."""
     tasks: list[Task] = []
-    labels: list[str] = []
-    seen_labels: set[tuple[str, str]] = set()
-    for j, table in enumerate(meth_tables, start=1):
-        tw = f"{where}: [[methods]] #{j}"
-        _no_unknown(table, _METHOD_KEYS, tw)
-        puzzle = _typed(table, "puzzle", str, default_puzzle, tw)
-        if puzzle is None:
-            raise InputError(f"{tw}: no puzzle (set puzzle in [suite] or in the table)")
-        pspec = _puzzle_spec(puzzle, tw)
-        method = _typed(table, "method", str, None, tw)
-        if method is None:
-            raise InputError(f"{tw}: missing key 'method'")
-        if method not in pspec.methods:
-            hint = get_close_matches(method, list(pspec.methods), n=1)
-            raise InputError(
-                f"{tw}: unknown method {method!r} for {puzzle}"
-                + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                + f"; known: {', '.join(sorted(pspec.methods))}"
-            )
-        info = pspec.methods[method]
-        label = _typed(table, "name", str, method, tw)
-        if (puzzle, label) in seen_labels:
-            raise InputError(f"{tw}: method label {label!r} used twice; give a distinct 'name'")
-        seen_labels.add((puzzle, label))
-        labels.append(label)
-        seeds = table.get("seeds", [0])
-        if (
-            not isinstance(seeds, list)
-            or not seeds
-            or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds)
+    matched = 0
+    for ipuzzle, iname, spec in instances:
+        if ipuzzle != run.puzzle or not any(
+            fnmatch.fnmatchcase(iname, pat) for pat in run.patterns
         ):
-            raise InputError(f"{tw}: 'seeds' must be a non-empty list of integers")
-        if len(set(seeds)) != len(seeds):
-            raise InputError(f"{tw}: 'seeds' lists a seed twice")
-        tl = _positive(table, "time_limit", default_tl, tw)
-        workers = int(_positive(table, "workers", default_workers, tw, integer=True))
-        repeats = int(_positive(table, "repeats", 1, tw, integer=True))
-        params = table.get("params", {})
-        if not isinstance(params, Mapping):
-            raise InputError(f"{tw}: 'params' must be a table")
-        params = dict(params)
-        reserved = sorted(set(params) & {"seed", "time_limit", "workers", "strict", "check"})
-        if reserved:
-            raise InputError(
-                f"{tw}: 'params' cannot set {', '.join(reserved)} (the method table's own keys "
-                "or the harness's)"
-            )
-        patterns = table.get("instances", ["*"])
-        if not isinstance(patterns, list) or not all(isinstance(x, str) for x in patterns):
-            raise InputError(f"{tw}: 'instances' must be a list of name patterns")
-        matched = 0
-        for ipuzzle, iname, spec in instances:
-            if ipuzzle != puzzle or not any(fnmatch.fnmatchcase(iname, pat) for pat in patterns):
-                continue
-            matched += 1
-            for seed in seeds:
-                key = task_key(puzzle, spec, method, params, seed, tl, workers, repeats)
-                tasks.append(
-                    Task(
-                        key=key,
-                        suite=name,
-                        puzzle=puzzle,
-                        instance_name=iname,
-                        instance=spec,
-                        method=label,
-                        spec_method=method,
-                        kind=info.kind,
-                        seed=seed,
-                        time_limit=tl,
-                        workers=workers,
-                        params=params,
-                        base_dir=str(base_dir),
-                        repeats=repeats,
-                    )
+            continue
+        matched += 1
+        for seed in run.seeds:
+            key = task_key(
+                run.puzzle, spec, run.method, run.params, seed, run.time_limit, run.workers,
+                run.repeats,
+            )  # fmt: skip
+            tasks.append(
+                Task(
+                    key=key,
+                    suite=head.name,
+                    puzzle=run.puzzle,
+                    instance_name=iname,
+                    instance=spec,
+                    method=run.label,
+                    spec_method=run.method,
+                    kind=run.kind,
+                    seed=seed,
+                    time_limit=run.time_limit,
+                    workers=run.workers,
+                    params=run.params,
+                    base_dir=str(head.base_dir),
+                    repeats=run.repeats,
                 )
-        if not matched:
-            raise InputError(f"{tw}: no {puzzle} instance matches {patterns}")
-    if not meth_tables:
-        raise InputError(f"{where}: no methods")
+            )
+    if not matched:
+        raise InputError(f"{run.where}: no {run.puzzle} instance matches {run.patterns}")
+    return tasks
+
+
+def _check_tasks(
+    tasks: list[Task], instances: list[tuple[str, str, dict[str, Any]]], where: str
+) -> None:
+    """Every puzzle's instances get a method, and no two tasks are the same run."""
     for puzzle in {p for p, _, _ in instances}:
         if not any(t.puzzle == puzzle for t in tasks):
             raise InputError(f"{where}: no method runs on the {puzzle} instances")
     keys = [t.key for t in tasks]
     if len(set(keys)) != len(keys):
         raise InputError(f"{where}: two methods describe the same run (same method and params)")
-    return Suite(
-        name=name,
-        path=path,
-        description=description,
-        tasks=tuple(tasks),
-        instances=tuple((p, n, s) for p, n, s in instances),
-        methods=tuple(labels),
-    )
 
 
 def _expand_instance(

@@ -1,0 +1,197 @@
+"""Letter Boxed: the page (solve, hints, counts), box generation, and the JSON answer."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+import cpwords
+from cpwords.core.errors import CpwordsError, InputError
+from cpwords.letterboxed.draw import box_svg
+from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
+from cpwords.serve import views
+from cpwords.serve.routes.common import Web, route
+
+#: The Letter Boxed page's default dictionary (the CLI's: wordfreq's 100,000 words).
+LB_DEFAULT_DICT = "wordfreq:100000"
+
+#: The difficulty choices of the page: the API's bands, or any.
+DIFFICULTIES: tuple[str, ...] = ("any", *DIFFICULTY_BANDS)
+
+
+def routes(web: Web) -> list[Route]:
+    """The Letter Boxed page, its generator and its JSON answer."""
+    return [
+        route("/letterboxed", letterboxed, web),
+        route("/letterboxed/generate", letterboxed_generate, web),
+        route("/api/letterboxed", api_letterboxed, web),
+    ]
+
+
+async def letterboxed(web: Web, request: Request) -> Response:
+    """The page: the form, or the box solved and drawn (``?box=...``)."""
+    q = request.query_params
+    text = q.get("box", "").strip()
+    ctx: dict[str, Any] = _lb_context(q) | {"box_text": text}
+    if not text:
+        return web.page(request, "letterboxed.html", **ctx)
+    try:
+        solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(ctx["dict"]))
+        ctx |= await run_in_threadpool(_letterboxed_view, solver, text, q)
+    except CpwordsError as exc:
+        return web.page(request, "letterboxed.html", code=400, error=str(exc), **ctx)
+    return web.page(request, "letterboxed.html", **ctx)
+
+
+async def letterboxed_generate(web: Web, request: Request) -> Response:
+    """Generate a box and redirect to its page (or say why none was found)."""
+    q = request.query_params
+    ctx: dict[str, Any] = _lb_context(q) | {"box_text": ""}
+    try:
+        seed, min_playable, unique, level = _generate_options(q)
+        solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(ctx["dict"]))
+        async with web.busy:
+            found = await run_in_threadpool(
+                _generate_box, solver, seed, unique, min_playable, None if level == "any" else level
+            )
+    except CpwordsError as exc:
+        return web.page(request, "letterboxed.html", code=400, error=str(exc), **ctx)
+    if isinstance(found, str):
+        return web.page(request, "letterboxed.html", code=200, error=found, **ctx)
+    box, used, score = found
+    url = f"/letterboxed?box={box}&generated={used}&difficulty={score}&dict={ctx['dict']}"
+    return RedirectResponse(url, status_code=303)
+
+
+async def api_letterboxed(web: Web, request: Request) -> Response:
+    """The solved box as JSON (``?box=...&dict=...``)."""
+    text = request.query_params.get("box", "")
+    name = request.query_params.get("dict") or LB_DEFAULT_DICT
+    try:
+        solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(name))
+        view = await run_in_threadpool(_letterboxed_view, solver, text, {})
+    except CpwordsError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+    keys = ("box", "status", "solution", "words", "letters", "optimal", "counts", "svg")
+    return JSONResponse({k: view[k] for k in keys})
+
+
+def _lb_solver(web: Web, name: str) -> Any:
+    """The indexed solver of dictionary ``name`` (the default one is kept apart)."""
+    if name == LB_DEFAULT_DICT:
+        return web.lb.solver()
+    return web.lexicons.get("letterboxed", name, cpwords.LetterBoxedSolver)
+
+
+def _lb_context(q: Any) -> dict[str, Any]:
+    """What every Letter Boxed page shows: the title, the dictionary and difficulty choices."""
+    return {
+        "title": "Letter Boxed", "dict": q.get("dict") or LB_DEFAULT_DICT,
+        "dicts": views.dictionary_choices(), "difficulties": list(DIFFICULTIES),
+        "difficulty": q.get("difficulty") if q.get("difficulty") in DIFFICULTIES else "any",
+    }  # fmt: skip
+
+
+def _generate_options(q: Any) -> tuple[int, int, bool, str]:
+    """The generator's query: seed (default: from the clock), min_playable, unique, difficulty."""
+    seed = _int(q.get("seed") or str(int(time.time()) % 100_000), "seed", 0)
+    min_playable = _int(q.get("min_playable") or "0", "min_playable", 0)
+    unique = q.get("unique") in ("1", "on", "true")
+    level = q.get("difficulty") or "any"
+    if level not in DIFFICULTIES:
+        raise InputError(f"unknown difficulty {level!r}: choose from {', '.join(DIFFICULTIES)}")
+    return seed, min_playable, unique, level
+
+
+def _generate_box(
+    solver: Any, seed: int, unique: bool, min_playable: int, difficulty: str | None
+) -> tuple[str, int, float] | str:
+    """A generated box of the difficulty (box, the seed, its score), or why there is none.
+
+    One :func:`cpwords.generate_boxes` call with the difficulty band (the CLI's
+    ``--generate 1 --difficulty``), for at most 20 s.
+    """
+    from cpwords.core.blocklist import load_blocklist
+
+    gen = cpwords.generate_boxes(
+        1, solver, seed=seed, unique=unique, min_playable=min_playable, max_draws=20_000,
+        time_limit=20.0, blocklist=load_blocklist(None, enabled=True), difficulty=difficulty,
+    )  # fmt: skip
+    if gen.boxes:
+        b = gen.boxes[0]
+        return str(b.box), seed, b.difficulty.score
+    return (
+        f"no box met the demands within the 20 s limit ({gen.draws:,} drawn from seed {seed}): "
+        "relax them or retry"
+    )
+
+
+def _int(text: str, name: str, low: int) -> int:
+    """The whole number ``text`` (at least ``low``), or the one-line error naming ``name``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"{name} must be a whole number, got {text!r}") from None
+    if value < low:
+        raise InputError(f"{name} must be at least {low}, got {value}")
+    return value
+
+
+def _letterboxed_view(solver: Any, text: str, q: Any) -> dict[str, Any]:
+    """Solve and draw one box: everything the page and the JSON API show."""
+    from cpwords.letterboxed.rules import parse_box
+
+    if not text.strip():
+        raise InputError("give the box, like abc-def-ghi-jkl or abc def ghi jkl")
+    parsed = parse_box(text)
+    res = cpwords.solve_letterboxed(parsed, solver, all_solutions=True)
+    optimal = [list(s) for s in res.solver_info.get("optimal_solutions", [])]
+    pick = _int(q.get("pick", "0") or "0", "pick", 0) if q else 0
+    if optimal and pick >= len(optimal):
+        raise InputError(f"pick must be below {len(optimal)}, got {pick}")
+    chain = optimal[pick] if optimal else list(res.solution or [])
+    hint = bool(q) and q.get("hint") in ("1", "on", "true")
+    reveal = _int(q.get("reveal", "0") or "0", "reveal", 0) if hint else None
+    if reveal is not None:
+        reveal = min(reveal, len(chain))
+    words = res.solver_info.get("words")
+    # Counts up to 2 words cost a few ms; 3-word counts (boxes whose optimum is 3 words) take
+    # 0.1-0.2 s, so they are asked for with count=3 (a link on the page).
+    count_to = _int(q.get("count", "2") or "2", "count", 1) if q else 2
+    if count_to > 3:
+        raise InputError(f"count must be at most 3, got {count_to}")
+    counts = None
+    if words:
+        c = solver.count(parsed, max_words=min(int(words), count_to))
+        counts = {str(j + 1): n for j, n in enumerate(c.by_words)}
+    nxt = None
+    if reveal is not None and reveal < len(chain):
+        w = chain[reveal]
+        nxt = {"length": len(w), "first": w[0].upper()}
+    return {
+        "box": str(parsed),
+        "sides": [s.upper() for s in parsed.sides],
+        "status": res.status.value,
+        "proven": res.status is cpwords.Status.OPTIMAL,
+        "solution": chain,
+        "words": words,
+        "letters": res.solver_info.get("letters"),
+        "optimal": optimal,
+        "n_optimal": len(optimal),
+        "pick": pick,
+        "counts": counts,
+        "count_more": words is not None and int(words) > count_to,
+        "playable": res.solver_info.get("playable_words"),
+        "lexicon": solver.source,
+        "wall_time": res.wall_time,
+        "hint": hint,
+        "reveal": reveal,
+        "next": nxt,
+        "svg": box_svg(parsed, chain, reveal=reveal),
+        "reason": res.solver_info.get("reason"),
+    }
