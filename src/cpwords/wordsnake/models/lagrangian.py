@@ -37,6 +37,7 @@ from cpwords.wordsnake.models.pipeline.first_bound import (
     greedy_assignment,
     greedy_proof,
     min_cost_flow,
+    record_components,
     repair,
     take_iterate,
     trivial_bound,
@@ -163,6 +164,7 @@ def _start_from_cold_flow(f: FlowState) -> bool:
     if before is not None and f.bound is not None and f.bound < before:
         return False
     if f.lagrangian_iterations <= 0:
+        record_components(f)
         return False
     f.flows, _ = cold_solve(f, "solving the flow relaxation")
     decode_and_repair(f)

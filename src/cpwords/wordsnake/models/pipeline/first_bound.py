@@ -97,8 +97,9 @@ def min_cost_flow(f: FlowState) -> None:
 
 def repair(f: FlowState) -> None:
     """Stage "repair": the first iterate decoded (one cycle per support component) and its
-    remaining cycles patched into one ordering."""
-    decode_and_repair(f)
+    remaining cycles patched into one ordering (the greedy's flow is reported by the Lagrangian
+    stage, which decodes the cold solver's flow instead)."""
+    decode_and_repair(f, record=not f.warm_first)
     if f.proven:
         f.ended = True
 
@@ -142,16 +143,29 @@ def take_iterate(f: FlowState, flows: np.ndarray, opt: int) -> None:
         f.ended = True  # the incumbent meets the bound: no need to decode this flow
 
 
-def decode_and_repair(f: FlowState) -> None:
+def decode_and_repair(f: FlowState, record: bool = True) -> None:
     """Decode ``f.flows`` into a cycle cover merged at its hubs, patch its cycles into one
-    ordering and keep it if it scores more."""
+    ordering and keep it if it scores more (``record``: report the first iterate's cycles)."""
     assert f.flows is not None
     net = f.net
     dec = decode_flow(net, f.flows, f.deadline)
     f.decoded = dec
-    comps = len(set(dec.comp[: net.instance.n + (0 if net.instance.cyclic else 1)]))
-    if f.it == 0:
-        f.info["flow_cycles"] = dec.cycles
-        f.info["flow_components"] = comps
+    comps = record_components(f) if record else components(f)
     f.report("repairing" if comps > 1 else "reading the certificate")
     f.consider(patch_cycles(net, dec, f.pair, f.index, deadline=f.deadline))
+
+
+def components(f: FlowState) -> int:
+    """The number of support components of the decoded iterate (the depot's included)."""
+    assert f.decoded is not None
+    n, cyclic = f.net.instance.n, f.net.instance.cyclic
+    return len(set(f.decoded.comp[: n + (0 if cyclic else 1)]))
+
+
+def record_components(f: FlowState) -> int:
+    """:func:`components`, recorded in ``f.info`` for the first iterate."""
+    comps = components(f)
+    if f.it == 0 and f.decoded is not None:
+        f.info["flow_cycles"] = f.decoded.cycles
+        f.info["flow_components"] = comps
+    return comps
