@@ -354,16 +354,27 @@ def test_the_certificate_keeps_the_time_limit() -> None:
     """A deadline already passed: no certificate, and the reason, instead of running on."""
     import time
 
-    from cpwords.wordsnake.models.auto import _certificate
+    from cpwords.wordsnake.models.pipeline.certificate import certificate
+    from cpwords.wordsnake.models.pipeline.state import ProofState
 
     inst = WordsnakeInstance(("alpha", "phase", "sea", "ease", "seal", "alps", "sealpha"))
     net = build_string_network(inst)
     out = solve_string_flow(net)
     assert out.order is not None and out.dual is not None and out.dual.pi is None
-    held = {"net": net, "out": out, "core_pairs": None}
-    result = {"order": [inst.words[i] for i in out.order], "objective": out.objective,
-              "bound": out.bound, "proven": True, "method": "exact/flow"}  # fmt: skip
-    info: dict[str, Any] = {}
-    assert _certificate(inst, held, result, info, deadline=time.perf_counter() - 1) is None
-    assert "time limit" in info["certificate_error"]
-    assert _certificate(inst, held, result, {}, deadline=None) is not None
+    assert out.objective is not None and out.bound is not None
+    order, objective, bound = [inst.words[i] for i in out.order], out.objective, out.bound
+
+    def finished(deadline: float | None) -> ProofState:
+        return ProofState(
+            inst, {}, 0.0, 0.0, deadline, deadline, False, lambda *_: None, {}, net=net,
+            out=out, order=order, objective=float(objective), bound=float(bound), proven=True,
+            method="exact/flow",
+        )  # fmt: skip
+
+    late = finished(time.perf_counter() - 1)
+    certificate(late)
+    assert late.info["certificate"] is None
+    assert "time limit" in late.info["certificate_error"]
+    on_time = finished(None)
+    certificate(on_time)
+    assert on_time.info["certificate"] is not None

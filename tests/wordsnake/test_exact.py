@@ -167,8 +167,8 @@ def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
     (its bound is above the optimum), the default policy still proves the optimum (Lagrangian
     bound, the core search without it, or the routes stage when the core is too large), and
     five formulations agree."""
-    from cpwords.wordsnake.models import auto as models
     from cpwords.wordsnake.models.auto import solve_exact
+    from cpwords.wordsnake.models.pipeline import core_search
 
     rng = random.Random(5)
     words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(3, 6))) for _ in range(40))
@@ -179,7 +179,7 @@ def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
     assert forced.method == "exact/core" and forced.is_optimal
     assert [s["stage"] for s in forced.solver_info["stages"]] == ["flow", "core"]
     assert forced.objective == auto.objective
-    monkeypatch.setattr(models, "CORE_MAX_PAIRS", -1)  # every core is "too large"
+    monkeypatch.setattr(core_search, "CORE_MAX_PAIRS", -1)  # every core is "too large"
     routed = solve_exact(inst, lagrangian_iterations=0)
     assert routed.method == "exact/routes" and routed.is_optimal
     assert [s["stage"] for s in routed.solver_info["stages"]] == ["flow", "core", "routes"]

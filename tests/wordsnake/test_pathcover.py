@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cpwords.wordsnake.certificate import Certificate, verify_certificate
-from cpwords.wordsnake.models import lagrangian
 from cpwords.wordsnake.models.auto import solve_exact
 from cpwords.wordsnake.models.certify import flow_certificate
 from cpwords.wordsnake.models.decode import decode_flow
@@ -29,6 +28,7 @@ from cpwords.wordsnake.models.pathcover import (
     neighbourhood,
     path_cover_bound,
 )
+from cpwords.wordsnake.models.pipeline import state as flow_state
 from cpwords.wordsnake.models.repair import PairScore
 from cpwords.wordsnake.models.string_hub import (
     DeadlineReached,
@@ -248,7 +248,7 @@ def test_reorder_pieces_leaves_proper_snakes_alone() -> None:
 def test_pipeline_with_the_refinement_stays_exact(words: list[str], cyclic: bool) -> None:
     # The refinement runs on large networks only; with the threshold at 0 it runs on these.
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lagrangian, "FORK_MIN_ARCS", 0)
+        mp.setattr(flow_state, "FORK_MIN_ARCS", 0)
         inst = WordsnakeInstance(tuple(words), cyclic)
         res = solve_exact(inst, time_limit=60, workers=1, certificate=True)
     optimum = brute_force(inst.words, cyclic, False)
@@ -263,7 +263,7 @@ def test_pipeline_with_the_refinement_stays_exact(words: list[str], cyclic: bool
 def test_pipeline_proves_a_subtour_list_by_the_additive_bound() -> None:
     words = ("aa", "aaabb", "abab", "abbb", "bbaa", "bbba")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lagrangian, "FORK_MIN_ARCS", 0)
+        mp.setattr(flow_state, "FORK_MIN_ARCS", 0)
         res = solve_exact(
             WordsnakeInstance(words), time_limit=60, workers=1, certificate=True,
             lagrangian_iterations=0,
@@ -278,7 +278,7 @@ def test_pipeline_proves_a_subtour_list_by_the_additive_bound() -> None:
 def test_ctrl_c_in_the_neighbourhood_search_keeps_the_best_ordering() -> None:
     # Ctrl-C inside a pieces' solve stops the search and the flow stage (it used to go on to
     # the next family): the result is marked interrupted and keeps a checked ordering.
-    from cpwords.wordsnake.models import auto
+    from cpwords.wordsnake.models.pipeline import additive, neighbourhood
 
     words = ("aa", "aaabb", "abab", "abbb", "bbaa", "bbba")
 
@@ -286,9 +286,11 @@ def test_ctrl_c_in_the_neighbourhood_search_keeps_the_best_ordering() -> None:
         raise KeyboardInterrupt
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lagrangian, "FORK_MIN_ARCS", 0)
-        mp.setattr(auto, "reorder_pieces", interrupted)
-        mp.setattr(auto, "path_cover_bound", _weaker_bound(auto.path_cover_bound))
+        mp.setattr(flow_state, "FORK_MIN_ARCS", 0)
+        mp.setattr(neighbourhood, "reorder_pieces", interrupted)
+        weaker = _weaker_bound(additive.path_cover_bound)
+        mp.setattr(additive, "path_cover_bound", weaker)
+        mp.setattr(neighbourhood, "path_cover_bound", weaker)
         res = solve_exact(WordsnakeInstance(words), time_limit=60, workers=1)
     assert res.solver_info["interrupted"] is True
     assert res.solver_info["refinement"]["interrupted"] is True

@@ -18,10 +18,10 @@ from ortools.graph.python import min_cost_flow
 
 from cpwords.core.errors import InputError
 from cpwords.core.result import Status
-from cpwords.wordsnake.models import auto as exact
 from cpwords.wordsnake.models.decode import greedy_successors
 from cpwords.wordsnake.models.flow import SCALE, solve_flow
 from cpwords.wordsnake.models.lagrangian import solve_string_flow
+from cpwords.wordsnake.models.pipeline import policy
 from cpwords.wordsnake.models.repair import PairScore, patch_cycles, score_sequence
 from cpwords.wordsnake.models.string_hub import build_string_network, build_trie
 from cpwords.wordsnake.rules import WordsnakeInstance, check_snake, pair_overlap, snake_score
@@ -185,7 +185,7 @@ def test_relaxation_with_many_long_overlaps_is_tightened_by_the_lagrangian_bound
 
 
 def test_an_instance_too_large_for_memory_is_refused_in_one_line(monkeypatch):
-    monkeypatch.setattr(exact, "available_memory", lambda: 1_000)
+    monkeypatch.setattr(policy, "available_memory", lambda: 1_000)
     with pytest.raises(InputError, match="GB to solve exactly") as err:
         solve_wordsnake(WordsnakeInstance(("run", "nausea", "seasick")))
     assert "\n" not in str(err.value)

@@ -15,129 +15,52 @@
    ``x(delta_in(S)) >= 1``. Lagrangian relaxation prices the cuts into the arc costs; every iterate
    is the same min-cost flow with new integer costs, decoded and repaired too.
 
+Here: the Lagrangian stage of the default method (:func:`lagrangian_relaxation`) and
+:func:`solve_string_flow`, the flow stages run alone (greedy assignment, greedy proof, min-cost
+flow, repair, Lagrangian relaxation; the stages themselves are in
+:mod:`~cpwords.wordsnake.models.pipeline`).
+
 Formulation card: ``models/wordsnake.md``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from cpwords.wordsnake.models.assignment import (
-    WARM_CYCLES,
-    WARM_ROUNDS,
-    Reoptimizer,
-    route_successors,
+from cpwords.wordsnake.models.decode import Decoded
+from cpwords.wordsnake.models.flow import SCALE
+from cpwords.wordsnake.models.pipeline.first_bound import (
+    cold_solve,
+    decode_and_repair,
+    greedy_assignment,
+    greedy_proof,
+    min_cost_flow,
+    record_components,
+    repair,
+    take_iterate,
+    trivial_bound,
 )
-from cpwords.wordsnake.models.decode import Decoded, decode_flow, greedy_successors
-from cpwords.wordsnake.models.flow import FORK_MIN_ARCS, SCALE, FlowJob, FlowStopped
-from cpwords.wordsnake.models.repair import CandidateIndex, PairScore, patch_cycles, score_sequence
-from cpwords.wordsnake.models.string_hub import (
-    ROOTLINK,
-    StringHubNetwork,
+from cpwords.wordsnake.models.pipeline.state import (
+    FlowDual,
+    FlowOutcome,
+    FlowState,
+    ProgressCallback,
+    Refinement,
+    flow_limits,
 )
+from cpwords.wordsnake.models.string_hub import ROOTLINK, StringHubNetwork
 
-ProgressCallback = Callable[[float, float | None, float | None, str], None]
-
-
-@dataclass
-class FlowDual:
-    """The flow iterate that gave the best bound, for reduced-cost fixing.
-
-    Attributes
-    ----------
-    cost : numpy.ndarray of int64, shape ``(m,)``
-        The arc costs of that iterate (``-scale * weight`` less the multipliers' bonus).
-    flows : numpy.ndarray of int64, shape ``(m,)``
-        Its optimal flow.
-    value_scaled : int
-        Its Lagrangian value in cost units: ``scale * bound <= value_scaled < scale * (bound + 1)``.
-    scale : int
-        Cost units per score point (1 for plain costs, ``SCALE`` for Lagrangian iterates).
-    cut_words : list of numpy.ndarray of int64
-        The distinct words of each cut priced into ``cost`` (the words whose entry lies in the
-        cut's support component).
-    cut_units : list of int
-        Each cut's multiplier in cost units (``scale * lambda``).
-    pi : numpy.ndarray of int64 or None
-        Potentials that proved ``flows`` optimal, when the iterate was settled here (a warm
-        start for the certificate's).
-    """
-
-    cost: np.ndarray
-    flows: np.ndarray
-    value_scaled: int
-    scale: int
-    cut_words: list[np.ndarray] = field(default_factory=list)
-    cut_units: list[int] = field(default_factory=list)
-    pi: np.ndarray | None = None
-
-
-@dataclass
-class Refinement:
-    """What a refinement of the first bound found (see ``refine`` in :func:`solve_string_flow`).
-
-    Attributes
-    ----------
-    order : list of int or None
-        A better item sequence, or None.
-    objective : int or None
-        Its score.
-    bound : int or None
-        A proven bound, or None.
-    certificate : object
-        Its certificate (a :class:`~cpwords.wordsnake.certificate.Certificate`), or None.
-    info : dict
-        Sizes and times, reported in ``FlowOutcome.info["refinement"]``.
-    """
-
-    order: list[int] | None = None
-    objective: int | None = None
-    bound: int | None = None
-    certificate: Any = None
-    info: dict[str, Any] = field(default_factory=dict)
-
-
-#: ``refine(dual, decoded, sequence, score)``: called once on the first bound's flow.
-RefineCallback = Callable[[FlowDual, Decoded, list[int], int], Refinement | None]
-
-
-@dataclass
-class FlowOutcome:
-    """What the string-hub pipeline proved and found.
-
-    Attributes
-    ----------
-    order : list of int or None
-        Best item sequence found (None when stopped before the first flow).
-    objective : int or None
-        Its model-side score.
-    bound : int or None
-        Best proven upper bound (floored).
-    proven : bool
-        ``objective == bound``.
-    stopped : str or None
-        ``"time"`` or ``"interrupt"`` when a limit stopped the pipeline.
-    info : dict
-        Sizes, iteration counts and stage times.
-    dual : FlowDual or None
-        The iterate with the best bound (None when stopped before the first flow).
-    refined : Refinement or None
-        What ``refine`` returned, when it was called.
-    """
-
-    order: list[int] | None
-    objective: int | None
-    bound: int | None
-    proven: bool
-    stopped: str | None
-    info: dict[str, Any]
-    dual: FlowDual | None = None
-    refined: Refinement | None = None
+__all__ = [
+    "FlowDual",
+    "FlowOutcome",
+    "ProgressCallback",
+    "Refinement",
+    "lagrangian_relaxation",
+    "solve_string_flow",
+    "trivial_bound",
+]
 
 
 def solve_string_flow(
@@ -149,9 +72,12 @@ def solve_string_flow(
     lagrangian_iterations: int = 50,
     stall_limit: int = 6,
     incumbent: list[int] | None = None,
-    refine: RefineCallback | None = None,
 ) -> FlowOutcome:
     """Flow relaxation, certificate, repair and Lagrangian bound on a string-hub network.
+
+    The flow stages of the default method without the additive bound and the neighbourhood
+    search: greedy assignment, greedy proof, min-cost flow, repair, Lagrangian relaxation
+    (:mod:`~cpwords.wordsnake.models.pipeline`).
 
     Parameters
     ----------
@@ -168,18 +94,34 @@ def solve_string_flow(
         Stop tightening after this many iterations without a better bound.
     incumbent : list of int, optional
         A starting item sequence.
-    refine : callable, optional
-        ``refine(dual, decoded, sequence, score) -> Refinement or None``, called once when the
-        first bound (the greedy assignment proven optimal) leaves a gap, with that iterate, its
-        decoded flow and the best sequence: a stronger bound and a better sequence (the
-        additive bound and the neighbourhood search of
-        :func:`~cpwords.wordsnake.models.auto.solve_exact`).
 
     Returns
     -------
     FlowOutcome
-        Never raises on a limit: Ctrl-C (KeyboardInterrupt) and the deadline end the pipeline
-        with ``stopped`` set.
+        Never raises on the flow solver's deadline or Ctrl-C: they end the stages with
+        ``stopped`` set (a ``DeadlineReached`` of the decoding is raised).
+    """
+    f = FlowState.begin(
+        net, deadline=deadline, start=start, progress=progress,
+        lagrangian_iterations=lagrangian_iterations, stall_limit=stall_limit,
+        incumbent=incumbent,
+    )  # fmt: skip
+    with flow_limits(f):
+        greedy_assignment(f)
+        if f.reopt is not None:
+            greedy_proof(f)
+        if f.flows is None:
+            min_cost_flow(f)
+        for stage in (repair, lagrangian_relaxation):
+            if f.ended:
+                break
+            stage(f)
+    return f.outcome()
+
+
+def lagrangian_relaxation(f: FlowState) -> None:
+    """Stage "Lagrangian relaxation": price the connectivity cuts of each iterate's components
+    into the arc costs, solve the flow again, repair it, until the bound stalls.
 
     Notes
     -----
@@ -194,232 +136,82 @@ def solve_string_flow(
     M. Held, R. M. Karp, "The traveling-salesman problem and minimum spanning trees: Part II",
     Mathematical Programming 1 (1971) (Lagrangian relaxation, subgradient optimisation).
     """
-    t0 = time.perf_counter() if start is None else start
-    N = net.instance.n
-    cyclic = net.instance.cyclic
-    pair = PairScore(net)
-    info: dict[str, Any] = {"arcs": net.m, "nodes": net.num_nodes, "trie_nodes": net.trie.size}
-    best_seq = incumbent
-    best = score_sequence(incumbent, pair, cyclic) if incumbent is not None else None
-    # A bound from the first moment: every item's best joint out (its heaviest arc out of its
-    # exit), all summed; a linear snake's last item has none, so the smallest is left out.
-    bound: int | None = trivial_bound(net)
-    stopped: str | None = None
-    dual: FlowDual | None = None
-    cuts: list[np.ndarray] = []
-    cut_words: list[np.ndarray] = []
-    lam: list[float] = []
-    refined: Refinement | None = None
-    settled: list[np.ndarray | None] = [None]  # potentials of the flow just returned, if any
-    base_cost = -SCALE * net.weight
+    if f.warm_first and not _start_from_cold_flow(f):
+        return
+    f.report("bounding")
+    if f.proven:
+        return
+    while not _tightening_done(f):
+        if not _subgradient_step(f):
+            return
+        flows, opt = cold_solve(f, "bounding")
+        take_iterate(f, flows, opt)
+        if f.proven:
+            return
+        decode_and_repair(f)
+        f.report("bounding")
+        if f.proven:
+            return
 
-    def report(stage: str) -> None:
-        if progress is not None:
-            progress(time.perf_counter() - t0, best, bound, stage)
 
-    def consider(seq: list[int]) -> None:
-        nonlocal best, best_seq
-        value = score_sequence(seq, pair, cyclic)
-        if best is None or value > best:
-            best, best_seq = value, seq
+def _start_from_cold_flow(f: FlowState) -> bool:
+    """After a greedy proof, whether the Lagrangian runs: it then starts from the cold
+    solver's optimal flow (same value), whose components gave the subgradient better cuts than
+    the greedy's (card: "Warm Lagrangian iterates, measured and not used"). An additive bound
+    below the first bound ends the flow stages instead (card: no Lagrangian iterate ever beat
+    it on the nine language lists)."""
+    before = f.bound_before_refinement
+    if before is not None and f.bound is not None and f.bound < before:
+        return False
+    if f.lagrangian_iterations <= 0:
+        record_components(f)
+        return False
+    f.flows, _ = cold_solve(f, "solving the flow relaxation")
+    decode_and_repair(f)
+    return True
 
-    it = 0
-    stall = 0
-    job: FlowJob | None = None
-    cold_first: FlowJob | None = None
-    reopt: Reoptimizer | None = None
-    warm = {"iterations": 0, "cold": 0}
-    try:
-        report("greedy assignment")
-        # The first bound has plain costs (fewer cost-scaling phases than scaled ones); the
-        # Lagrangian iterates scale them to carry fractional multipliers.
-        scale = 1
-        cost = -net.weight
-        index_cache: list[CandidateIndex] = []
 
-        def index() -> CandidateIndex:
-            if not index_cache:
-                index_cache.append(CandidateIndex(net))
-            return index_cache[0]
+def _tightening_done(f: FlowState) -> bool:
+    """Whether the Lagrangian stops: its iterations spent, the bound stalled (after the
+    additive bound, two iterates that do not beat it), or the deadline passed."""
+    stall_limit = f.stall_limit if f.refined is None else min(f.stall_limit, 2)
+    if f.it >= f.lagrangian_iterations or f.stall >= stall_limit:
+        return True
+    if f.deadline is not None and time.perf_counter() >= f.deadline:
+        f.stopped = "time"
+        return True
+    return False
 
-        # Small networks solve the first costs cold at once (inline, milliseconds). Large ones
-        # first route the greedy and prove it optimal by potentials; the cold solve (a child
-        # process holding a copy of the network) starts only when that fails or when the
-        # Lagrangian needs it: measured, the greedy's proof settles every whole dictionary but
-        # one (Portuguese), and a child started at once doubled the peak memory of the process
-        # tree (German: 4.4 GB) for a flow that was then killed unused.
-        cold_first = FlowJob(net, cost) if net.m < FORK_MIN_ARCS else None
-        greedy = greedy_successors(net, deadline)
-        # The greedy's assignment as a flow, made optimal by cancelling negative cycles (none on
-        # most real lists) and proven so by potentials: the first bound without a cold solve.
-        # Small networks (solved inline, in milliseconds) keep the cold solve alone: the proof
-        # by potentials doubled their median time in the hard suite (0.043 -> 0.086 s).
-        routed = route_successors(net, greedy) if net.m >= FORK_MIN_ARCS else None
-        consider(patch_cycles(net, greedy, pair, index, deadline=deadline))
-        reopt = None if routed is None else Reoptimizer(net, routed)
-        info["first_bound"] = "greedy assignment" if reopt is not None else "min-cost flow"
 
-        def next_flow() -> tuple[np.ndarray, int]:
-            """The optimal flow for ``cost``: the greedy's made optimal first, else cold.
+def _subgradient_step(f: FlowState) -> bool:
+    """New cuts from the last iterate's components, then a subgradient step on every
+    multiplier; False when the step is zero (every cut is met).
 
-            Only the first bound is warm-started: warm Lagrangian iterates were measured (French
-            list: 5 of 6 settled, 28 s each against 43 s cold) but their optimal flows, other
-            than the cold solver's, gave the subgradient worse cuts (a list of 120 ab strings:
-            bound 5248 after 6 iterations against 5204 after 13), so they are solved cold.
-            """
-            nonlocal reopt, job, cold_first
-            if reopt is not None:
-                report("proving the greedy assignment optimal")
-                pi = reopt.settle(
-                    cost, max_rounds=WARM_ROUNDS, max_cycles=WARM_CYCLES, deadline=deadline
-                )
-                found, reopt = reopt, None
-                info["cancelled_cycles"] = found.cycles
-                if pi is not None:
-                    warm["iterations"] += 1
-                    settled[0] = pi
-                    return found.flows, int((cost * found.flows).sum())
-                info["first_bound"] = "min-cost flow"
-            warm["cold"] += 1
-            settled[0] = None
-            report("solving the flow relaxation" if it == 0 else "bounding")
-            job, cold_first = cold_first or FlowJob(net, cost), None
-            try:
-                return job.result(deadline)
-            finally:
-                job.close()
-
-        asked = False
-
-        def refine_with(decoded: Decoded) -> None:
-            """Call ``refine`` once on the first iterate and take its ordering and bound."""
-            nonlocal refined, asked, bound
-            asked = True
-            # Large networks only: the hard lists of the suites keep their measured policy.
-            large = net.m >= FORK_MIN_ARCS
-            if refine is None or not large or best_seq is None or best is None or dual is None:
-                return
-            report("additive bound")
-            refined = refine(dual, decoded, best_seq, best)
-            if refined is None:
-                return
-            if refined.order is not None:
-                consider(refined.order)
-            if refined.bound is not None and (bound is None or refined.bound < bound):
-                bound = refined.bound
-            info["refinement"] = dict(refined.info)
-            if refined.info.get("interrupted"):
-                raise KeyboardInterrupt  # Ctrl-C in its search: its ordering and bound are kept
-            report("additive bound")
-
-        while True:
-            flows, opt = next_flow()
-            penalty = round(sum(scale * x for x in lam))  # multipliers are integral/SCALE
-            value_scaled = -opt - penalty
-            this_bound = value_scaled // scale
-            if it == 0:
-                info["flow_bound"] = this_bound
-                info["flow_time"] = time.perf_counter() - t0
-            stall = 0 if bound is None or this_bound < bound else stall + 1
-            if dual is None or value_scaled * dual.scale < dual.value_scaled * scale:
-                units = [round(x * scale) for x in lam]
-                dual = FlowDual(
-                    cost, flows, value_scaled, scale, list(cut_words), units, settled[0]
-                )
-            bound = this_bound if bound is None else min(bound, this_bound)
-            if best is not None and best >= bound:
-                break  # the incumbent meets the bound: no need to decode this flow
-            dec = None
-            if it == 0 and warm["iterations"]:
-                # The greedy's flow, merged at its hubs: often one component already.
-                dec = decode_flow(net, flows, deadline)
-                consider(patch_cycles(net, dec, pair, index, deadline=deadline))
-                if best is not None and best >= bound:
-                    break
-                first = bound
-                refine_with(dec)  # before any cold solve
-                if best is not None and best >= bound:
-                    break
-                if bound < first:
-                    # Measured on the nine language lists: no Lagrangian iterate (each a cold
-                    # solve of 30-60 s and a child as large as the network) ever beat the
-                    # additive bound, so it ends the flow stage.
-                    break
-            if it == 0 and warm["iterations"] and lagrangian_iterations > 0:
-                # The cuts come from the components of the flow decoded here; the cold solver's
-                # optimal flow (same value) gave the subgradient better ones than the greedy's
-                # (measured: 40 abc strings proven at 408 against a stall at 410; 120 ab
-                # strings 5204 against 5248), so the Lagrangian starts from it.
-                report("solving the flow relaxation")
-                warm["cold"] += 1
-                job, cold_first = cold_first or FlowJob(net, cost), None
-                try:
-                    flows, _ = job.result(deadline)
-                finally:
-                    job.close()
-                dec = None
-            if dec is None:
-                dec = decode_flow(net, flows, deadline)
-            comps = len(set(dec.comp[: N + (0 if cyclic else 1)]))
-            if it == 0:
-                info["flow_cycles"] = dec.cycles
-                info["flow_components"] = comps
-            report("repairing" if comps > 1 else "reading the certificate")
-            seq = patch_cycles(net, dec, pair, index, deadline=deadline)
-            consider(seq)
-            if it == 0 and not asked:
-                refine_with(dec)
-                if best is not None and best >= bound:
-                    break
-            report("bounding")
-            if best is not None and best >= bound:
-                break
-            # After the additive bound the iterates rarely beat it (French, Spanish lists:
-            # never): two that do not end the tightening.
-            if it >= lagrangian_iterations or stall >= (
-                stall_limit if refined is None else min(stall_limit, 2)
-            ):
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                stopped = "time"
-                break
-            # New cuts from this iterate's components, then a subgradient step.
-            # New cuts start at the loss their component's patch cost: if no cheaper way into
-            # any of them exists, the next bound equals the incumbent (a proof in one step).
-            losses = dec.extra.get("losses", {})
-            for label, arcs, members in _component_cuts(net, dec, flows):
-                cuts.append(arcs)
-                cut_words.append(members)
-                lam.append(float(losses.get(label, 0)))
-            g = np.array([1 - int(flows[c].sum()) for c in cuts], dtype=float)
-            norm = float((g * g).sum())
-            if norm == 0:
-                break
-            step = 1.0 * (value_scaled / scale - float(best or 0)) / norm
-            for i in range(len(cuts)):
-                lam[i] = max(0.0, lam[i] + step * g[i])
-                lam[i] = round(lam[i] * SCALE) / SCALE
-            bonus = np.zeros(net.m, dtype=np.int64)
-            for c, x in zip(cuts, lam, strict=True):
-                if x > 0:
-                    np.add.at(bonus, c, round(x * SCALE))
-            scale = SCALE
-            cost = base_cost - bonus
-            it += 1
-    except FlowStopped:
-        stopped = "time"
-    except KeyboardInterrupt:
-        stopped = "interrupt"
-    finally:
-        for running in (job, cold_first):
-            if running is not None:
-                running.close()  # a child still solving is stopped at once
-    info["lagrangian_iterations"] = it
-    info["cuts"] = len(cuts)
-    info["warm_solves"] = warm["iterations"]
-    info["cold_solves"] = warm["cold"]
-    proven = best is not None and bound is not None and best >= bound
-    return FlowOutcome(best_seq, best, bound, proven, stopped, info, dual, refined)
+    A new cut starts at the loss its component's patch cost: if no cheaper way into any of them
+    exists, the next bound equals the incumbent (a proof in one step).
+    """
+    assert f.decoded is not None and f.flows is not None
+    losses = f.decoded.extra.get("losses", {})
+    for label, arcs, members in _component_cuts(f.net, f.decoded, f.flows):
+        f.cuts.append(arcs)
+        f.cut_words.append(members)
+        f.lam.append(float(losses.get(label, 0)))
+    g = np.array([1 - int(f.flows[c].sum()) for c in f.cuts], dtype=float)
+    norm = float((g * g).sum())
+    if norm == 0:
+        return False
+    step = 1.0 * (f.value_scaled / f.scale - float(f.best or 0)) / norm
+    for i in range(len(f.cuts)):
+        f.lam[i] = max(0.0, f.lam[i] + step * g[i])
+        f.lam[i] = round(f.lam[i] * SCALE) / SCALE
+    bonus = np.zeros(f.net.m, dtype=np.int64)
+    for c, x in zip(f.cuts, f.lam, strict=True):
+        if x > 0:
+            np.add.at(bonus, c, round(x * SCALE))
+    f.scale = SCALE
+    f.cost = -SCALE * f.net.weight - bonus
+    f.it += 1
+    return True
 
 
 def _component_cuts(
@@ -461,29 +253,3 @@ def _component_cuts(
             label = int(hc[a[0]])
             out.append((label, a, np.nonzero(entry_comp == label)[0]))
     return out
-
-
-def trivial_bound(net: StringHubNetwork) -> int:
-    """An upper bound computed from the network alone, before any flow.
-
-    Parameters
-    ----------
-    net : StringHubNetwork
-
-    Returns
-    -------
-    int
-        ``sum over items of u(a) - (min over items of u(a) for a linear snake)``, with ``u(a)``
-        the heaviest weight of an arc leaving ``a``'s exit: every joint ``a -> b`` scores at most
-        ``u(a)`` (its route starts with one of those arcs), and a linear snake has one joint
-        fewer than items. O(arcs).
-    """
-    W = net.num_words
-    out_base = net.out_base
-    is_out = (net.tail >= out_base) & (net.tail < out_base + W)
-    best = np.zeros(W, dtype=np.int64)
-    np.maximum.at(best, net.tail[is_out] - out_base, net.weight[is_out])
-    total = int((best * net.mult).sum())
-    if not net.instance.cyclic:
-        total -= int(best.min())
-    return total

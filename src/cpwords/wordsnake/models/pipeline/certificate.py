@@ -1,0 +1,94 @@
+"""Stage "certificate": a dual certificate of the bound of a finished solve.
+
+The additive bound's certificate when it proved the bound, else the best flow iterate's
+(:func:`~cpwords.wordsnake.models.certify.flow_certificate`); a core search that closed the gap
+is named by its size. Format and checker: card, "Certificates: a bound anyone can check".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from cpwords.wordsnake.certificate import Certificate
+from cpwords.wordsnake.models.certify import flow_certificate, single_word_certificate
+from cpwords.wordsnake.models.pipeline.state import ProofState
+from cpwords.wordsnake.models.string_hub import DeadlineReached
+
+
+def certificate(state: ProofState) -> None:
+    """Stage "certificate": ``solver_info["certificate"]`` (None with
+    ``solver_info["certificate_error"]`` when none can be given) and its time."""
+    t_cert = time.perf_counter()
+    state.info["certificate"] = _certificate(state)
+    state.info["certificate_time"] = time.perf_counter() - t_cert
+
+
+def _certificate(state: ProofState) -> Certificate | None:
+    """The certificate of the finished solve, or None (the reason in ``state.info``); it too
+    stops at the solve's deadline (the time limit covers the whole command)."""
+    info, instance = state.info, state.instance
+    if not state.order:
+        info["certificate_error"] = "no ordering to certify"
+        return None
+    objective = int(state.objective)
+    if len(set(instance.words)) == 1:
+        return single_word_certificate(instance, state.order, objective)
+    net, out = state.net, state.out
+    if net is None or out is None or out.dual is None:
+        info["certificate_error"] = "stopped before the first flow bound"
+        return None
+    flow_bound = out.dual.value_scaled // out.dual.scale
+    claimed = _claimed(state, flow_bound)
+    refined = out.refined
+    if refined is not None and refined.certificate is not None:
+        proved = int(refined.info.get("lp_bound", flow_bound))
+        if proved <= flow_bound:
+            # The additive bound's certificate: its values prove ``proved``.
+            word_id = {w: i for i, w in enumerate(net.words)}
+            core = None
+            if claimed < proved:
+                core = state.core_pairs or refined.certificate.core_pairs
+            return replace(
+                refined.certificate,
+                order=tuple(word_id[w] for w in state.order),
+                objective=objective,
+                bound=claimed,
+                core_pairs=core,
+                producer={
+                    "method": state.method,
+                    "flow_bound": flow_bound,
+                    "additive_bound": proved,
+                },
+            )
+    return _flow_certificate(state, claimed, flow_bound)
+
+
+def _claimed(state: ProofState, flow_bound: int) -> int:
+    """The bound the certificate claims: the optimum when proven, else the reported bound."""
+    if state.proven and state.bound is not None:
+        return int(state.objective)
+    if state.bound is not None:
+        return int(state.bound)
+    return flow_bound
+
+
+def _flow_certificate(state: ProofState, claimed: int, flow_bound: int) -> Certificate | None:
+    """The best flow iterate's certificate of ``claimed`` (a core search named by its size
+    when the claim is below the flow's bound)."""
+    assert state.net is not None and state.out is not None and state.out.dual is not None
+    core_pairs = state.core_pairs if claimed < flow_bound else None
+    try:
+        return flow_certificate(
+            state.net, state.out.dual, state.order, int(state.objective), claimed,
+            core_pairs=core_pairs,
+            producer={"method": state.method, "flow_bound": flow_bound},
+            deadline=state.deadline,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        state.info["certificate_error"] = "interrupted while computing the certificate"
+        return None
+    except DeadlineReached:
+        error = "the time limit passed before the certificate was computed"
+        state.info["certificate_error"] = error
+        return None

@@ -1,0 +1,171 @@
+"""Stages 2-5 of the default method: the greedy assignment, its proof, the flow, the repair.
+
+The card's sections "The first bound without a flow solve" and "Repair and bound when the
+support is disconnected" (``models/wordsnake.md``) give the measurements behind each step. Every
+flow iterate (this module's and the Lagrangian's) goes through :func:`take_iterate` (its bound
+and dual) and :func:`decode_and_repair` (its ordering).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from cpwords.wordsnake.models.assignment import (
+    WARM_CYCLES,
+    WARM_ROUNDS,
+    Reoptimizer,
+    route_successors,
+)
+from cpwords.wordsnake.models.decode import decode_flow, greedy_successors
+from cpwords.wordsnake.models.flow import FlowJob
+from cpwords.wordsnake.models.pipeline.state import FlowDual, FlowState
+from cpwords.wordsnake.models.repair import patch_cycles
+from cpwords.wordsnake.models.string_hub import StringHubNetwork
+
+
+def trivial_bound(net: StringHubNetwork) -> int:
+    """An upper bound computed from the network alone, before any flow.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+
+    Returns
+    -------
+    int
+        ``sum over items of u(a) - (min over items of u(a) for a linear snake)``, with ``u(a)``
+        the heaviest weight of an arc leaving ``a``'s exit: every joint ``a -> b`` scores at most
+        ``u(a)`` (its route starts with one of those arcs), and a linear snake has one joint
+        fewer than items. O(arcs).
+    """
+    W = net.num_words
+    out_base = net.out_base
+    is_out = (net.tail >= out_base) & (net.tail < out_base + W)
+    best = np.zeros(W, dtype=np.int64)
+    np.maximum.at(best, net.tail[is_out] - out_base, net.weight[is_out])
+    total = int((best * net.mult).sum())
+    if not net.instance.cyclic:
+        total -= int(best.min())
+    return total
+
+
+def greedy_assignment(f: FlowState) -> None:
+    """Stage "greedy assignment": the trivial bound, then the longest-overlap-first greedy
+    (its cycles patched: the first incumbent) and, on large networks, its routing as a flow.
+
+    Small networks solve the first costs cold at once (inline, milliseconds); large ones first
+    try to prove the greedy optimal, and start the cold solve (a child process holding a copy
+    of the network) only when that fails (card: "Only where it pays").
+    """
+    net = f.net
+    f.bound = trivial_bound(net)
+    f.report("greedy assignment")
+    f.cold_first = FlowJob(net, f.cost) if not f.large else None
+    greedy = greedy_successors(net, f.deadline)
+    routed = route_successors(net, greedy) if f.large else None
+    f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=f.deadline))
+    f.reopt = None if routed is None else Reoptimizer(net, routed)
+    f.info["first_bound"] = "greedy assignment" if f.reopt is not None else "min-cost flow"
+
+
+def greedy_proof(f: FlowState) -> None:
+    """Stage "greedy proof": the greedy's flow made optimal by cancelling negative cycles and
+    proven so by potentials, the first bound without a cold solve (when the rounds settle)."""
+    assert f.reopt is not None
+    f.report("proving the greedy assignment optimal")
+    found = f.reopt
+    pi = found.settle(f.cost, max_rounds=WARM_ROUNDS, max_cycles=WARM_CYCLES, deadline=f.deadline)
+    f.reopt = None
+    f.info["cancelled_cycles"] = found.cycles
+    if pi is None:
+        f.info["first_bound"] = "min-cost flow"
+        return
+    f.warm_solves += 1
+    f.settled = pi
+    f.warm_first = True
+    take_iterate(f, found.flows, int((f.cost * found.flows).sum()))
+
+
+def min_cost_flow(f: FlowState) -> None:
+    """Stage "min-cost flow": the assignment relaxation solved cold (when the greedy proof did
+    not settle, or at once on small networks)."""
+    flows, opt = cold_solve(f, "solving the flow relaxation")
+    take_iterate(f, flows, opt)
+
+
+def repair(f: FlowState) -> None:
+    """Stage "repair": the first iterate decoded (one cycle per support component) and its
+    remaining cycles patched into one ordering (the greedy's flow is reported by the Lagrangian
+    stage, which decodes the cold solver's flow instead)."""
+    decode_and_repair(f, record=not f.warm_first)
+    if f.proven:
+        f.ended = True
+
+
+def cold_solve(f: FlowState, stage: str) -> tuple[np.ndarray, int]:
+    """The optimal flow for ``f.cost``, solved cold (in a child process on large networks).
+
+    Returns
+    -------
+    (numpy.ndarray of int64, int)
+        The flow, shape ``(m,)``, and its cost.
+    """
+    f.cold_solves += 1
+    f.settled = None
+    f.report(stage)
+    f.job, f.cold_first = f.cold_first or FlowJob(f.net, f.cost), None
+    try:
+        return f.job.result(f.deadline)
+    finally:
+        f.job.close()
+
+
+def take_iterate(f: FlowState, flows: np.ndarray, opt: int) -> None:
+    """Read an iterate's bound (its Lagrangian value, floored), keep the best dual iterate, and
+    end the flow stages when the incumbent meets the bound."""
+    penalty = round(sum(f.scale * x for x in f.lam))  # multipliers are integral/SCALE
+    value_scaled = -opt - penalty
+    this_bound = value_scaled // f.scale
+    if f.it == 0:
+        f.info["flow_bound"] = this_bound
+        f.info["flow_time"] = time.perf_counter() - f.t0
+    f.stall = 0 if f.bound is None or this_bound < f.bound else f.stall + 1
+    dual = f.dual
+    if dual is None or value_scaled * dual.scale < dual.value_scaled * f.scale:
+        units = [round(x * f.scale) for x in f.lam]
+        f.dual = FlowDual(f.cost, flows, value_scaled, f.scale, list(f.cut_words), units, f.settled)
+    f.bound = this_bound if f.bound is None else min(f.bound, this_bound)
+    f.flows = flows
+    f.value_scaled = value_scaled
+    if f.proven:
+        f.ended = True  # the incumbent meets the bound: no need to decode this flow
+
+
+def decode_and_repair(f: FlowState, record: bool = True) -> None:
+    """Decode ``f.flows`` into a cycle cover merged at its hubs, patch its cycles into one
+    ordering and keep it if it scores more (``record``: report the first iterate's cycles)."""
+    assert f.flows is not None
+    net = f.net
+    dec = decode_flow(net, f.flows, f.deadline)
+    f.decoded = dec
+    comps = record_components(f) if record else components(f)
+    f.report("repairing" if comps > 1 else "reading the certificate")
+    f.consider(patch_cycles(net, dec, f.pair, f.index, deadline=f.deadline))
+
+
+def components(f: FlowState) -> int:
+    """The number of support components of the decoded iterate (the depot's included)."""
+    assert f.decoded is not None
+    n, cyclic = f.net.instance.n, f.net.instance.cyclic
+    return len(set(f.decoded.comp[: n + (0 if cyclic else 1)]))
+
+
+def record_components(f: FlowState) -> int:
+    """:func:`components`, recorded in ``f.info`` for the first iterate."""
+    comps = components(f)
+    if f.it == 0 and f.decoded is not None:
+        f.info["flow_cycles"] = f.decoded.cycles
+        f.info["flow_components"] = comps
+    return comps

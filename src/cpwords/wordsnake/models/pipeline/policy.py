@@ -1,0 +1,325 @@
+"""The default exact method's policy: its named stages, in the order of the card, and the loop
+that runs them.
+
+Adding or reordering a stage is a line in :data:`FLOW_STAGES` or :data:`SEARCH_STAGES` (and the
+stage's own module); :data:`STAGES` lists them all, one to one with the card's list
+(``models/wordsnake.md``, "The default `exact` method: its stages"; a test asserts it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from cpwords.core.errors import InputError
+from cpwords.core.machine import available_memory
+from cpwords.core.result import SolveResult
+from cpwords.wordsnake.models.common import (
+    ProgressCallback,
+    _check_limits,
+    _finish,
+    _items_of,
+    _solver_info,
+    _stage_progress,
+    score_order,
+)
+from cpwords.wordsnake.models.core import CoreTooLarge
+from cpwords.wordsnake.models.lagrangian import lagrangian_relaxation
+from cpwords.wordsnake.models.pipeline.additive import additive_bound, additive_wanted
+from cpwords.wordsnake.models.pipeline.certificate import certificate
+from cpwords.wordsnake.models.pipeline.core_search import (
+    core_search,
+    reduced_cost_fixing,
+    search_log_start,
+    search_wanted,
+)
+from cpwords.wordsnake.models.pipeline.first_bound import (
+    greedy_assignment,
+    greedy_proof,
+    min_cost_flow,
+    repair,
+)
+from cpwords.wordsnake.models.pipeline.neighbourhood import (
+    neighbourhood_search,
+    neighbourhood_wanted,
+)
+from cpwords.wordsnake.models.pipeline.routes import routes, routes_fallback, routes_wanted
+from cpwords.wordsnake.models.pipeline.state import FlowState, ProofState, Stage, flow_limits
+from cpwords.wordsnake.models.string_hub import (
+    DeadlineReached,
+    build_string_network,
+    estimate_memory,
+)
+from cpwords.wordsnake.rules import WordsnakeInstance
+
+
+def build_network(state: ProofState) -> None:
+    """Stage "string-hub network": the overlap graph as O(total letters) hubs and arcs
+    (:func:`~cpwords.wordsnake.models.string_hub.build_string_network`)."""
+    state.report(state.elapsed(), None, None, "building the string-hub network")
+    state.net = build_string_network(state.instance, state.flow_deadline)
+
+
+#: The network, built before the flow stages.
+NETWORK = Stage("string-hub network", build_network)
+
+#: The flow stages: the first bound and its ordering, then the bound tightened. They run on the
+#: flow's state until one ends them (the incumbent meets the bound, or a limit).
+FLOW_STAGES = (
+    Stage("greedy assignment", lambda s: greedy_assignment(s.flow)),
+    Stage("greedy proof", lambda s: greedy_proof(s.flow), lambda s: s.flow.reopt is not None),
+    Stage("min-cost flow", lambda s: min_cost_flow(s.flow), lambda s: s.flow.flows is None),
+    Stage("repair", lambda s: repair(s.flow)),
+    Stage("additive bound", additive_bound, additive_wanted),
+    Stage("neighbourhood search", neighbourhood_search, neighbourhood_wanted),
+    Stage("Lagrangian relaxation", lambda s: lagrangian_relaxation(s.flow)),
+)
+
+#: The exact search of what the flow stages leave open.
+SEARCH_STAGES = (
+    Stage("reduced-cost fixing", reduced_cost_fixing),
+    Stage("core search", core_search),
+)
+
+#: The routes model, on small lists whose core is too large.
+ROUTES = Stage("routes", routes, routes_wanted)
+
+#: The certificate of the bound, when asked for.
+CERTIFICATE = Stage("certificate", certificate, lambda s: bool(s.options["certificate"]))
+
+#: Every stage of the default method, in order (the card's list).
+STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, ROUTES, CERTIFICATE)
+
+
+def solve_exact(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None = 60.0,
+    workers: int = 2,
+    seed: int = 0,
+    hint: Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+    start: float | None = None,
+    lagrangian_iterations: int = 50,
+    core_search: str = "mip",
+    certificate: bool = False,
+    neighbourhood_search: bool = True,
+) -> SolveResult:
+    """The default exact method: the stages of :data:`STAGES`, in order.
+
+    1. The string-hub network, then the flow stages: the greedy assignment proven optimal by
+       potentials (or the min-cost flow solved cold), its cycles repaired into an ordering,
+       on large lists the additive bound and the neighbourhood search, then the Lagrangian
+       relaxation of the connectivity cuts. A connected support is an ordering scoring the
+       bound: OPTIMAL with no MIP (all of ENABLE and of web2, measured).
+    2. If a gap remains, reduced-cost fixing keeps only the joints an ordering scoring above the
+       incumbent may use, and an exact search of that core takes the rest of the time: a proof
+       that nothing in the core beats the incumbent is a proof for the whole list.
+    3. If the core is too large on a small list, CP-SAT's routes model takes over with the best
+       ordering as its hint.
+
+    The dual bound reported is the best of the bounds proven along the way.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        Seconds for the whole policy, counted from ``start``.
+    workers : int
+        Solver threads.
+    seed : int
+        Solver seed.
+    hint : sequence of str, optional
+        A starting ordering (the initial incumbent).
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound)`` or, when it takes a fourth argument,
+        ``progress(elapsed, incumbent, bound, stage)``.
+    start : float, optional
+        ``time.perf_counter()`` at which the time limit started (default: now).
+    lagrangian_iterations : int
+        Most flow solves spent tightening the bound (0: the relaxation's bound only).
+    core_search : {"mip", "cpsat"}
+        How the core left by reduced-cost fixing is searched: HiGHS branch-and-cut with
+        repeated words as one node of multiplicity k
+        (:func:`~cpwords.wordsnake.models.core.solve_core_mip`, the default: measured faster),
+        or CP-SAT's routes constraint over the items
+        (:func:`~cpwords.wordsnake.models.core.solve_core`).
+    certificate : bool
+        Also compute a certificate of the bound in ``solver_info["certificate"]``
+        (:func:`~cpwords.wordsnake.models.certify.flow_certificate`; None with
+        ``solver_info["certificate_error"]`` when stopped before the first flow bound or by the
+        time limit).
+    neighbourhood_search : bool
+        On large lists whose first bound leaves a gap: the additive bound
+        (:func:`~cpwords.wordsnake.models.pathcover.path_cover_bound`) and the exact
+        re-ordering of the pieces around it (:func:`~cpwords.wordsnake.models.lns.reorder_pieces`);
+        False skips both (the pieces' own solve uses it so).
+
+    Returns
+    -------
+    SolveResult
+        ``method`` names the stage that finished (``exact/flow``, ``exact/core`` or
+        ``exact/routes``); ``solver_info["stages"]`` logs the flow, core and routes stages;
+        ``solver_info["interrupted"]`` is True after Ctrl-C (the best ordering so far is
+        returned, FEASIBLE unless proven).
+
+    Raises
+    ------
+    InputError
+        Non-positive limits, or an instance too large for the memory available.
+    """
+    _check_limits(time_limit, workers)
+    if core_search not in ("mip", "cpsat"):
+        raise InputError(f"core_search must be 'mip' or 'cpsat', got {core_search!r}")
+    options = {
+        "time_limit": time_limit, "workers": workers, "seed": seed, "hint": hint,
+        "progress": progress, "lagrangian_iterations": lagrangian_iterations,
+        "core_search": core_search, "certificate": certificate,
+        "neighbourhood_search": neighbourhood_search,
+    }  # fmt: skip
+    state = _begin(instance, options, start)
+    if instance.n == 1 or len(set(instance.words)) == 1:
+        state.order = list(instance.words)
+        state.objective = state.bound = float(score_order(instance, state.order))
+        state.proven = True
+        return _finish_state(state)
+    check_memory(instance)
+    state.fallback = routes_fallback(instance)
+    if state.fallback and time_limit is not None:
+        state.flow_deadline = state.start + 0.4 * time_limit
+    run(state)
+    return _finish_state(state)
+
+
+def run(state: ProofState) -> None:
+    """Run the stages on ``state``: the network, the flow stages, the search, the routes."""
+    _run_network_and_flow(state)
+    _take_flow_result(state)
+    if search_wanted(state):
+        _run_search(state)
+    else:
+        state.method = "exact/flow"
+    if ROUTES.wanted(state):
+        ROUTES.run(state)
+
+
+def _begin(instance: WordsnakeInstance, options: dict[str, Any], start: float | None) -> ProofState:
+    """The state before the first stage."""
+    entered = time.perf_counter()
+    start = entered if start is None else start
+    limit = options["time_limit"]
+    deadline = None if limit is None else start + limit
+    info = _solver_info(
+        "min-cost-flow", formulation="string-hub", workers=options["workers"],
+        seed=options["seed"],
+    )  # fmt: skip
+    return ProofState(
+        instance, options, start, entered, deadline, deadline, False,
+        _stage_progress(options["progress"]), info,
+    )  # fmt: skip
+
+
+def _run_network_and_flow(state: ProofState) -> None:
+    """The network, then the flow stages until one ends them. Ctrl-C while building the network
+    leaves no flow; the deadline inside the flow stages drops their result (as a stop)."""
+    try:
+        NETWORK.run(state)
+        assert state.net is not None
+        hint = state.options["hint"]
+        state.flow = FlowState.begin(
+            state.net, deadline=state.flow_deadline, start=state.start,
+            progress=state.on_progress,
+            lagrangian_iterations=state.options["lagrangian_iterations"],
+            incumbent=None if hint is None else _items_of(state.instance, hint),
+        )  # fmt: skip
+        f = state.flow
+        with flow_limits(f):
+            for stage in FLOW_STAGES:
+                if f.ended:
+                    break
+                if stage.wanted(state):
+                    stage.run(state)
+        state.out = f.outcome()
+        state.interrupted = f.stopped == "interrupt"
+    except KeyboardInterrupt:
+        state.interrupted = True
+    except DeadlineReached:
+        state.info["stopped"] = "time"
+
+
+def _take_flow_result(state: ProofState) -> None:
+    """The incumbent and the bound the flow stages left (the hint, or the input order, when
+    they gave none), and the flow stage's log."""
+    out, info, words = state.out, state.info, state.instance.words
+    info.update(out.info if out is not None else {})
+    info["time_limit"] = state.options["time_limit"]
+    if out is not None and out.order is not None:
+        state.order = [words[i] for i in out.order]
+        state.objective = float(out.objective or 0)
+    else:  # stopped before any ordering: the given one (or the input order)
+        hint = state.options["hint"]
+        state.order = list(hint) if hint is not None else list(words)
+        state.objective = float(score_order(state.instance, state.order))
+    state.bound = None if out is None or out.bound is None else float(out.bound)
+    state.proven = state.bound is not None and state.objective >= state.bound
+    state.stages.append({"stage": "flow", "wall_time": state.elapsed(), "proven": state.proven})
+    info["stages"] = state.stages
+    info["interrupted"] = state.interrupted
+
+
+def _run_search(state: ProofState) -> None:
+    """Reduced-cost fixing and the core search, logged as one stage ``core``; a core too large
+    is left to the routes stage."""
+    t_core = search_log_start(state)
+    log = state.stages[-1]
+    try:
+        for stage in SEARCH_STAGES:
+            stage.run(state)
+    except CoreTooLarge:
+        log["too_large"] = True  # the routes model may take over
+    except DeadlineReached:
+        state.info["stopped"] = "time"
+    except KeyboardInterrupt:
+        state.interrupted = True
+    log["wall_time"] = time.perf_counter() - t_core
+    log["proven"] = state.proven
+    state.info["interrupted"] = state.interrupted
+    state.method = "exact/core"
+
+
+def _finish_state(state: ProofState) -> SolveResult:
+    """The result: the stop reason, the certificate when asked for, the checked answer."""
+    info = state.info
+    info["solve_time"] = time.perf_counter() - state.entered  # without start-up and reading
+    early = state.deadline is None or time.perf_counter() < state.deadline - 1.0
+    if not state.proven and early and not info.get("interrupted"):
+        # Every stage ended before the limit with the gap open (a core too large for the
+        # search, say): not stopped by the limit, and said so.
+        info.setdefault("stopped", "exhausted")
+    if CERTIFICATE.wanted(state):
+        CERTIFICATE.run(state)
+    return _finish(
+        instance=state.instance, proven=state.proven, order=state.order,
+        objective=state.objective, bound=state.bound, start=state.start, method=state.method,
+        info=info, trace=state.trace,
+    )  # fmt: skip
+
+
+def check_memory(instance: WordsnakeInstance) -> None:
+    """Refuse, in one line, an instance whose exact solve would not fit in memory.
+
+    Raises
+    ------
+    InputError
+        When :func:`~cpwords.wordsnake.models.string_hub.estimate_memory` exceeds
+        :func:`cpwords.core.machine.available_memory`.
+    """
+    need = estimate_memory(instance)
+    have = available_memory()
+    if need > have:
+        letters = sum(len(w) for w in instance.words)
+        raise InputError(
+            f"{instance.n:,} words ({letters:,} letters) need about {need / 1e9:.1f} GB to solve "
+            f"exactly, more than the {have / 1e9:.1f} GB available"
+        )
