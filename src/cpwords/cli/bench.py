@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from cpwords.cli._common import echo_json, force_option, json_option, reject_unused
 from cpwords.core.errors import InputError
+
+if TYPE_CHECKING:
+    from cpwords.bench.runner import RunSummary
+    from cpwords.bench.suite import Suite
 
 
 @click.command("bench")
@@ -83,50 +88,12 @@ def bench(
     cannot be made: a missing, unreadable or non-UTF-8 file; its tasks get no row, the others
     run), 130 interrupted (finished rows are kept; an interrupted task is not recorded).
     """
-    from cpwords.bench.results import read_rows
-    from cpwords.bench.runner import run_tasks
     from cpwords.bench.suite import load_suite
 
-    ctx = click.get_current_context()
-    if list_only:
-        reject_unused(ctx, "with --list (nothing runs)", {
-            "jobs": "--jobs", "isolate": "--isolate", "executor": "--executor",
-            "scheduler": "--scheduler", "retry_errors": "--retry-errors",
-            "report_dir": "--report", "force": "--force", "quiet": "--quiet",
-        })  # fmt: skip
-    if executor == "serial":
-        reject_unused(ctx, "with --executor serial (one task at a time)", {"jobs": "--jobs"})
-    if executor == "dask" and scheduler is not None:
-        reject_unused(ctx, "with --scheduler (the cluster sets its size)", {"jobs": "--jobs"})
+    _refuse_unused(click.get_current_context(), list_only, executor, scheduler)
     s = load_suite(suite)
     if list_only:
-        done: set[str] = set()
-        if out.is_file():
-            done = {r.get("key", "") for r in read_rows(out)}
-        tasks = [
-            {
-                "key": t.key,
-                "puzzle": t.puzzle,
-                "instance": t.instance_name,
-                "method": t.method,
-                "kind": t.kind,
-                "seed": t.seed,
-                "time_limit": t.time_limit,
-                "done": t.key in done,
-            }
-            for t in s.tasks
-        ]
-        if as_json:
-            echo_json({"suite": s.name, "tasks": tasks})
-        else:
-            for t in tasks:
-                mark = "done" if t["done"] else "todo"
-                click.echo(
-                    f"{mark}  {t['key']}  {t['puzzle']:<11} {t['instance']:<28} "
-                    f"{t['method']:<14} seed={t['seed']:<4} limit={t['time_limit']:g}s"
-                )
-            n_done = sum(bool(t["done"]) for t in tasks)
-            click.echo(f"{len(tasks)} tasks, {n_done} already in {out}")
+        _list_tasks(s, out, as_json)
         return
     if out.suffix.lower() == ".toml":
         raise InputError(f"--out {out} looks like a suite file; give a .jsonl results file")
@@ -136,24 +103,7 @@ def bench(
         from cpwords.bench.report import validate_report_dir
 
         validate_report_dir(report_dir, force)  # before the study, not after it
-    try:
-        summary = run_tasks(
-            s.tasks,
-            out,
-            jobs=jobs,
-            executor=executor,
-            scheduler=scheduler,
-            retry_errors=retry_errors,
-            progress=not quiet and not as_json,
-            forbidden=(suite,),
-            isolate=isolate,
-        )
-    except KeyboardInterrupt:
-        click.echo(
-            f"cpwords: interrupted; finished rows are in {out}; run the same command to resume",
-            err=True,
-        )
-        raise SystemExit(130) from None
+    summary = _run(s, suite, out, jobs, executor, scheduler, retry_errors, quiet, as_json, isolate)
     for msg in summary.messages:
         click.echo(f"cpwords: warning: {msg}", err=True)
     for why in summary.bad_instances:
@@ -170,16 +120,105 @@ def bench(
         d["report"] = str(report_path) if report_path else None
         echo_json(d)
     else:
-        click.echo(
-            f"{s.name}: {summary.total} tasks; ran {summary.ran} now ({summary.errors} errors), "
-            f"{summary.skipped} already done"
-            + (f", {summary.lost} unfinished (re-run to finish)" if summary.lost else "")
-            + (f", {summary.invalid} not run (bad instance)" if summary.invalid else "")
-            + f"; results in {out}"
-        )
-        if report_path:
-            click.echo(f"report: {report_path}")
+        _print_summary(s.name, summary, out, report_path)
     if summary.invalid:
         raise SystemExit(2)
     if summary.lost:
         raise SystemExit(1)
+
+
+def _refuse_unused(
+    ctx: click.Context, list_only: bool, executor: str, scheduler: str | None
+) -> None:
+    """Refuse the options that do nothing with --list, one worker or a dask cluster."""
+    if list_only:
+        reject_unused(ctx, "with --list (nothing runs)", {
+            "jobs": "--jobs", "isolate": "--isolate", "executor": "--executor",
+            "scheduler": "--scheduler", "retry_errors": "--retry-errors",
+            "report_dir": "--report", "force": "--force", "quiet": "--quiet",
+        })  # fmt: skip
+    if executor == "serial":
+        reject_unused(ctx, "with --executor serial (one task at a time)", {"jobs": "--jobs"})
+    if executor == "dask" and scheduler is not None:
+        reject_unused(ctx, "with --scheduler (the cluster sets its size)", {"jobs": "--jobs"})
+
+
+def _list_tasks(s: Suite, out: Path, as_json: bool) -> None:
+    """``--list``: every task of the suite, and whether --out already holds its row."""
+    from cpwords.bench.results import read_rows
+
+    done: set[str] = set()
+    if out.is_file():
+        done = {r.get("key", "") for r in read_rows(out)}
+    tasks = [
+        {
+            "key": t.key,
+            "puzzle": t.puzzle,
+            "instance": t.instance_name,
+            "method": t.method,
+            "kind": t.kind,
+            "seed": t.seed,
+            "time_limit": t.time_limit,
+            "done": t.key in done,
+        }
+        for t in s.tasks
+    ]
+    if as_json:
+        echo_json({"suite": s.name, "tasks": tasks})
+        return
+    for t in tasks:
+        mark = "done" if t["done"] else "todo"
+        click.echo(
+            f"{mark}  {t['key']}  {t['puzzle']:<11} {t['instance']:<28} "
+            f"{t['method']:<14} seed={t['seed']:<4} limit={t['time_limit']:g}s"
+        )
+    n_done = sum(bool(t["done"]) for t in tasks)
+    click.echo(f"{len(tasks)} tasks, {n_done} already in {out}")
+
+
+def _run(
+    s: Suite,
+    suite: Path,
+    out: Path,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
+    retry_errors: bool,
+    quiet: bool,
+    as_json: bool,
+    isolate: bool,
+) -> RunSummary:
+    """Run the suite's tasks (exit 130 on Ctrl-C, the finished rows kept)."""
+    from cpwords.bench.runner import run_tasks
+
+    try:
+        return run_tasks(
+            s.tasks,
+            out,
+            jobs=jobs,
+            executor=executor,
+            scheduler=scheduler,
+            retry_errors=retry_errors,
+            progress=not quiet and not as_json,
+            forbidden=(suite,),
+            isolate=isolate,
+        )
+    except KeyboardInterrupt:
+        click.echo(
+            f"cpwords: interrupted; finished rows are in {out}; run the same command to resume",
+            err=True,
+        )
+        raise SystemExit(130) from None
+
+
+def _print_summary(name: str, summary: RunSummary, out: Path, report_path: Path | None) -> None:
+    """One line: tasks run, skipped, unfinished and not run; the report's folder."""
+    click.echo(
+        f"{name}: {summary.total} tasks; ran {summary.ran} now ({summary.errors} errors), "
+        f"{summary.skipped} already done"
+        + (f", {summary.lost} unfinished (re-run to finish)" if summary.lost else "")
+        + (f", {summary.invalid} not run (bad instance)" if summary.invalid else "")
+        + f"; results in {out}"
+    )
+    if report_path:
+        click.echo(f"report: {report_path}")

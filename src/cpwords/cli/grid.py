@@ -1,8 +1,15 @@
-"""``cpwords grid``: the prefix/suffix grid (enumerate puzzles, count answers, solve, check)."""
+"""``cpwords grid``: the prefix/suffix grid (enumerate puzzles, count answers, solve, check).
+
+The command parses and prints; the work is the grid wing's Python API
+(:mod:`cpwords.grid.spec`: :class:`~cpwords.grid.spec.GridLexicon`,
+:func:`~cpwords.grid.spec.complete_board`, :func:`~cpwords.grid.spec.unique_grid_puzzles`,
+the ``matching`` listing; :func:`~cpwords.grid.models.cpsat.count_completions`).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,7 +35,7 @@ from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import check_lang
-from cpwords.core.result import Status, listing_status
+from cpwords.core.result import listing_status
 from cpwords.grid.rules import (
     DEFAULT_MIN_PREFIX,
     DEFAULT_SUFFIX_LENGTH,
@@ -37,39 +44,17 @@ from cpwords.grid.rules import (
     GridEnumeration,
     GridTokens,
     board_words,
-    cut_words,
     draw_grid,
     grid_problems,
     load_board,
     parse_fill,
-    parse_suffixes,
-    validate_cut_options,
-    wordfreq_tokens,
 )
 
-
-def _tokens(
-    top: int, lexicon: str | None, L: int, P: int, plurals: bool, block: Blocklist | None = None,
-    lang: str = "en", fold: bool = False,
-) -> GridTokens:  # fmt: skip
-    """The tokens of the lexicon; with ``block``, its blocked words left out first."""
-    if lexicon is None and not block:
-        return wordfreq_tokens(top, L, P, plurals, lang, fold)
-    from cpwords.core.lexicon import load_dictionary
-
-    if lexicon is None:
-        validate_cut_options(L, P)
-        base = wordfreq_tokens(top, L, P, True, lang, fold)  # its words and name, uncut
-        words, source = list(base.words), base.source
-    else:
-        lex = load_dictionary(lexicon, lang, fold)
-        words, source = list(lex.words), lex.source
-    if block:
-        kept = [w for w in words if not block.blocks(w)]
-        if len(kept) < len(words):
-            source += f" less {len(words) - len(kept)} blocked words"
-        words = kept
-    return cut_words(words, L, P, source, plurals, lang, fold)
+if TYPE_CHECKING:
+    from cpwords.core.result import SolveResult
+    from cpwords.grid.models.cpsat import GridCount
+    from cpwords.grid.spec import GridLexicon, UniqueGridPuzzles
+    from cpwords.grid.symmetry import BoardSymmetry
 
 
 def _fill(
@@ -246,11 +231,7 @@ def grid(
     min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
     complete, stopped; blocklist (source, with --unique withheld).
     """
-    from cpwords.core.spec import solve
-    from cpwords.grid.fill_spec import solve_grid
-    from cpwords.grid.models.cpsat import count_completions
-    from cpwords.grid.spec import SPEC, GridCase
-    from cpwords.grid.symmetry import board_symmetry
+    from cpwords.grid.spec import GridLexicon
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
@@ -259,6 +240,44 @@ def grid(
     check_lang(lang)
     partial = _fill(solve_file, solve_text, "--solve", lang, fold_accents)
     check = _fill(check_file, check_text, "--check", lang, fold_accents)
+    _check_modes(quadruple, partial, check, unique, all_orientations, count_limit)
+    lexicon = alias(dict_path, lexicon, "--dict", "--lexicon")
+    list_max = alias(limit, list_max, "--limit", "--list")
+    # --limit N caps the listing, text and JSON alike; without it, text shows 60, JSON all.
+    json_max = list_max
+    list_max = 60 if list_max is None else list_max
+    block = _refuse_unused(ctx, lexicon, quadruple, partial, check, blocklist_file, no_blocklist)
+    check_svg_target(svg_path, force)
+    board = load_board(board_path)
+    source = GridLexicon(top, lexicon, suffix_length, min_prefix, plurals, lang, fold_accents)
+    g = _load(board, source, block, unique, all_orientations, deadline, as_json, svg_path)
+    if check is not None:
+        _check_board(g, check)
+    elif partial is not None:
+        _solve_board(g, partial, source, block, workers, seed)
+    elif quadruple is not None:
+        _count(g, quadruple)
+    elif unique:
+        # The design keeps its own limit (and Ctrl-C): the classes counted so far are kept.
+        with time_guard(deadline, grace=1.0):
+            code = _run_unique(g, show, list_max, count_limit, json_max, block)
+        raise SystemExit(code)
+    else:
+        _list(g, show, list_max, json_max, all_orientations)
+
+
+# ---- Options ---------------------------------------------------------------------------------
+
+
+def _check_modes(
+    quadruple: str | None,
+    partial: dict[str, str] | None,
+    check: dict[str, str] | None,
+    unique: bool,
+    all_orientations: bool,
+    count_limit: int | None,
+) -> None:
+    """Refuse modes that cannot go together (one line, exit 2)."""
     modes = [m for m in (quadruple, partial, check) if m is not None]
     if len(modes) > 1:
         raise InputError("give at most one of --count, --solve, --check")
@@ -267,14 +286,21 @@ def grid(
                          "--all-orientations")  # fmt: skip
     if count_limit is not None and not unique:
         raise InputError("--count-limit needs --unique")
-    lexicon = alias(dict_path, lexicon, "--dict", "--lexicon")
-    list_max = alias(limit, list_max, "--limit", "--list")
-    # --limit N caps the listing, text and JSON alike; without it, text shows 60, JSON all.
-    json_max = list_max
-    list_max = 60 if list_max is None else list_max
+
+
+def _refuse_unused(
+    ctx: click.Context,
+    lexicon: str | None,
+    quadruple: str | None,
+    partial: dict[str, str] | None,
+    check: dict[str, str] | None,
+    blocklist_file: str | None,
+    no_blocklist: bool,
+) -> Blocklist | None:
+    """Refuse options the chosen mode does not use; the blocklist of a mode that generates."""
     if lexicon is not None:
         reject_unused(ctx, "with --dict", {"top": "--top"})
-    if modes:
+    if quadruple is not None or partial is not None or check is not None:
         reject_unused(
             ctx,
             "with --count/--solve/--check",
@@ -283,228 +309,72 @@ def grid(
         )  # fmt: skip
     if partial is None:
         reject_unused(ctx, "without --solve", {"workers": "--workers", "seed": "--seed"})
-    block = None
     if quadruple is not None or check is not None:  # the user's own board: counted as it is
         blocking = {"blocklist_file": "--blocklist", "no_blocklist": "--no-blocklist"}
         reject_unused(ctx, "with --count/--check (nothing is generated)", blocking)
-    else:  # a listing's example boards, a --solve completion, --unique designs
-        block = load_blocklist(blocklist_file, enabled=not no_blocklist)
-    check_svg_target(svg_path, force)
-    board = load_board(board_path)
+        return None
+    # a listing's example boards, a --solve completion, --unique designs
+    return load_blocklist(blocklist_file, enabled=not no_blocklist)
+
+
+# ---- What every mode shares ------------------------------------------------------------------
+
+
+@dataclass
+class _Grid:
+    """The board, its tokens and symmetry, and the JSON keys every mode's row starts with."""
+
+    board: Board
+    tokens: GridTokens
+    sym: BoardSymmetry
+    base: dict[str, Any]
+    deadline: Deadline
+    as_json: bool
+    svg_path: str | None
+
+    def header(self) -> str:
+        """The text output's first lines: the board and the lexicon."""
+        return "\n".join(_header(self.board, self.tokens, self.sym.order))
+
+    def svg(self, fill: dict[str, str], tokens: GridTokens | None = None) -> None:
+        """``--svg``: draw ``fill`` (against ``tokens``, by default the lexicon's)."""
+        _svg(self.svg_path, self.board, fill, self.tokens if tokens is None else tokens)
+
+
+def _load(
+    board: Board,
+    source: GridLexicon,
+    block: Blocklist | None,
+    unique: bool,
+    all_orientations: bool,
+    deadline: Deadline,
+    as_json: bool,
+    svg_path: str | None,
+) -> _Grid:
+    """Read the lexicon's tokens and the board's symmetry group."""
+    from cpwords.grid.symmetry import board_symmetry
+
     with time_guard(deadline), progress("grid", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
         # A listing fills boards from the lexicon less its blocked words; --unique proves
         # uniqueness on the whole lexicon and withholds the designs that show a blocked word.
-        tokens = _tokens(
-            top, lexicon, suffix_length, min_prefix, plurals, None if unique else block,
-            lang, fold_accents,
-        )  # fmt: skip
+        tokens = source.tokens(None if unique else block)
         tick.update(stage="symmetry")
         sym = board_symmetry(board, not all_orientations)
     base: dict[str, Any] = {
         "board": board.name,
-        "top": top if lexicon is None else None,
+        "top": source.top if source.path is None else None,
         "lexicon": tokens.source,
         "lexicon_size": len(tokens.words),
-        "lang": lang,
-        "fold_accents": fold_accents,
-        "suffix_length": suffix_length,
-        "min_prefix": min_prefix,
+        "lang": source.lang,
+        "fold_accents": source.fold,
+        "suffix_length": source.suffix_length,
+        "min_prefix": source.min_prefix,
         "group_order": sym.order,
     }
     if block is not None:
         base["blocklist"] = {"source": block.source}
-    if check is not None:
-        fill = check
-        problems = grid_problems(board, fill, tokens.words, suffix_length, min_prefix)
-        _svg(svg_path, board, fill, tokens)
-        if as_json:
-            echo_json(
-                check_row(not problems, problems, fill, None, **base,
-                          words_on_board=board_words(board, fill))
-            )  # fmt: skip
-        else:
-            _show_board(board, fill)
-            click.echo("valid board" if not problems else "INVALID board:")
-            for p in problems:
-                click.echo(f"  - {p}")
-        if problems:
-            raise SystemExit(1)
-        return
-    if partial is not None:
-        fill = partial
-        with time_guard(deadline), progress("grid: solving", enabled=not as_json):
-            res = solve_grid(
-                board, tokens, fill, time_limit=deadline.remaining() or 60.0, workers=workers,
-                seed=seed,
-            )  # fmt: skip
-            if block and res.status is Status.INFEASIBLE:
-                # "No completion" must stay a proof on the whole lexicon: only the blocked
-                # words can complete this board, so one is shown, with a warning.
-                tokens = _tokens(
-                    top, lexicon, suffix_length, min_prefix, plurals, None, lang, fold_accents
-                )
-                res = solve_grid(
-                    board, tokens, fill, time_limit=deadline.remaining() or 60.0,
-                    workers=workers, seed=seed,
-                )  # fmt: skip
-                if res.solution is not None:  # said in JSON by the key, in text here
-                    base["blocklist"]["every_completion_blocked"] = True
-                if res.solution is not None and not as_json:
-                    click.echo(
-                        "cpwords: warning: every completion of this board uses a blocked word",
-                        err=True,
-                    )
-        stopped = bool(res.solver_info.get("interrupted"))
-        _svg(svg_path, board, res.solution or fill, tokens)
-        if as_json:
-            sol = res.solution
-            row = result_row(base | res.to_dict(), interrupted=stopped)
-            row["quadruples"] = (
-                [{"suffixes": [sol[s] for s in board.suffix_slots], "board": sol,
-                  "words": board_words(board, sol)}] if sol else []
-            )  # fmt: skip
-            row["count"] = len(row["quadruples"])
-            echo_json(row)
-        else:
-            click.echo("\n".join(_header(board, tokens, sym.order)))
-            if res.solution is None:
-                click.echo(f"no completion of {len(fill)} placed tokens ({res.status})")
-            else:
-                click.echo(f"completed in {res.wall_time:.2f} s (verified: {res.verified}):")
-                _show_board(board, res.solution)
-            if stopped:
-                click.echo("interrupted (Ctrl-C) before the solve finished")
-        raise SystemExit(exit_status(res.status.value, stopped))
-    if quadruple is not None:
-        sufs = parse_suffixes(quadruple, board, lang, fold_accents)
-        wrong = [t for t in sufs if len(t) != tokens.suffix_length]
-        if wrong:  # no board can hold it: bad input, not "no answer"
-            raise InputError(
-                f"suffix {wrong[0]!r} has {len(wrong[0])} letters, not the "
-                f"{tokens.suffix_length} of --suffix-length"
-            )
-        # The count keeps its own limit (and Ctrl-C), so a stopped count is a lower bound.
-        with time_guard(deadline, grace=0.5), progress("grid: counting", enabled=not as_json):
-            cnt = count_completions(
-                board, tokens, sufs, symmetry=board_symmetry(board),
-                time_limit=deadline.remaining(),
-            )  # fmt: skip
-        # A count is never OPTIMAL: FEASIBLE (complete: an exact count; else a lower bound).
-        status = listing_status(cnt.count, cnt.complete).value
-        interrupted = cnt.stopped == "interrupted"
-        _svg(
-            svg_path, board, cnt.example or dict(zip(board.suffix_slots, sufs, strict=True)), tokens
-        )
-        if as_json:
-            qs: list[dict[str, Any]] = [] if cnt.example is None else [{
-                "suffixes": list(sufs), "board": cnt.example,
-                "words": board_words(board, cnt.example)}]  # fmt: skip
-            n = float(cnt.count)
-            exact = cnt.complete and cnt.count > 0
-            echo_json(
-                result_row(
-                    base, status=status, objective=n if cnt.count else None,
-                    bound=n if exact else None, gap=0.0 if exact else None,
-                    method=cnt.method, wall_time=cnt.wall_time, solution=cnt.example,
-                    counts={"boards": cnt.count,
-                            "boards_up_to_symmetry": cnt.count_up_to_symmetry},
-                    interrupted=interrupted, complete=cnt.complete, stopped=cnt.stopped,
-                    suffixes=list(sufs), count=cnt.count,
-                    count_up_to_symmetry=cnt.count_up_to_symmetry, unique=cnt.unique,
-                    quadruples=qs,
-                )
-            )  # fmt: skip
-        else:
-            click.echo("\n".join(_header(board, tokens, sym.order)))
-            named = " ".join(f"{s}={t}" for s, t in zip(board.suffix_slots, sufs, strict=True))
-            verdict = {True: "unique answer", False: "not unique", None: "undecided"}[cnt.unique]
-            if cnt.complete and not cnt.count:
-                verdict = "no answer"
-            least = "" if cnt.complete else "at least "
-            cut = "" if cnt.complete else f" [INCOMPLETE: stopped by {_STOPPED[cnt.stopped or '']}]"
-            click.echo(
-                f"puzzle   {named}: {least}{cnt.count} full boards "
-                f"({least}{cnt.count_up_to_symmetry} up to symmetry): {verdict}{cut}"
-            )
-            if cnt.example is not None:
-                click.echo("example:")
-                _show_board(board, cnt.example)
-        raise SystemExit(exit_status(status, interrupted))
-    if unique:
-        # The design keeps its own limit (and Ctrl-C): the classes counted so far are kept.
-        with time_guard(deadline, grace=1.0):
-            code = _run_unique(
-                board,
-                tokens,
-                sym,
-                base,
-                show,
-                list_max,
-                count_limit,
-                deadline,
-                as_json,
-                json_max,
-                block,
-                svg_path,
-            )
-        raise SystemExit(code)
-    guard = time_guard(deadline, grace=0.3)
-    with guard, progress("grid: enumerating", enabled=not as_json) as tick:
-        res = solve(
-            SPEC, GridCase(board, tokens, not all_orientations, sym), "matching",
-            time_limit=deadline.remaining(),
-            on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
-        )  # fmt: skip
-    e: GridEnumeration = res.solution
-    _svg(svg_path, board, e.quadruples[0].example if e.quadruples else {}, tokens)
-    # A listing is never OPTIMAL: FEASIBLE when it found something (complete or not, see
-    # "complete"), INFEASIBLE when it finished with nothing, UNKNOWN when stopped with nothing.
-    status = res.status.value
-    interrupted = e.stopped == "interrupted"
-    if as_json:
-        n = float(e.count)
-        echo_json(
-            result_row(
-                base, status=status, objective=n if e.count else None,
-                bound=n if e.complete and e.count else None,
-                gap=0.0 if e.complete and e.count else None, method=res.method,
-                verified=res.verified,
-                wall_time=e.wall_time,
-                solution=[list(q.suffixes) for q in e.quadruples[:json_max]],
-                counts={"quadruples": e.count}, interrupted=interrupted, complete=e.complete,
-                stopped=e.stopped, orbit_size=e.orbit_size, count=e.count, stats=e.stats,
-                quadruples=[q.to_dict(board) for q in e.quadruples[:json_max]],
-            )
-        )  # fmt: skip
-    else:
-        click.echo("\n".join(_header(board, tokens, sym.order)))
-        what = (
-            f"one per class of {e.orbit_size} rotations/reflections"
-            if not all_orientations
-            else "every orientation"
-        )
-        click.echo(
-            f"found    {e.count} suffix quadruples with a full board ({what}) "
-            f"in {e.wall_time:.2f} s"
-            + ("" if e.complete else f" [INCOMPLETE: stopped by {_STOPPED[e.stopped or '']}]")
-        )
-        for i, q in enumerate(e.quadruples[:show], 1):
-            named = " ".join(
-                f"{s}={t}" for s, t in zip(board.suffix_slots, q.suffixes, strict=True)
-            )
-            click.echo(f"\n#{i}  {named}")
-            _show_board(board, q.example)
-        if e.count:
-            click.echo(f"\nquadruples ({', '.join(board.suffix_slots)}):")
-            rows = [" ".join(q.suffixes) for q in e.quadruples[:list_max]]
-            for j in range(0, len(rows), 6):
-                click.echo("  " + "  |  ".join(rows[j : j + 6]))
-            if e.count > list_max:
-                click.echo(f"  ... {e.count - list_max} more (--limit N or --json for all)")
-    if e.count == 0 and e.complete and not as_json:
-        click.echo("no suffix quadruple admits a full board")
-    raise SystemExit(exit_status(status, interrupted))
+    return _Grid(board, tokens, sym, base, deadline, as_json, svg_path)
 
 
 def _svg(path: str | None, board: Board, fill: dict[str, str], tokens: GridTokens) -> None:
@@ -518,64 +388,323 @@ def _svg(path: str | None, board: Board, fill: dict[str, str], tokens: GridToken
     write_svg(path, grid_svg(board, fill, bad_edges=edges, bad_slots=slots))
 
 
+def _named(board: Board, suffixes: Any) -> str:
+    """``s1=er s2=al ...``: suffixes by slot."""
+    return " ".join(f"{s}={t}" for s, t in zip(board.suffix_slots, suffixes, strict=True))
+
+
+def _incomplete(complete: bool, stopped: str | None) -> str:
+    """The mark of a listing or count stopped early."""
+    return "" if complete else f" [INCOMPLETE: stopped by {_STOPPED[stopped or '']}]"
+
+
+_STOPPED = {"time_limit": "the time limit", "interrupted": "Ctrl-C", "": "?"}
+
+
+# ---- --check ---------------------------------------------------------------------------------
+
+
+def _check_board(g: _Grid, fill: dict[str, str]) -> None:
+    """Validate a filled board (exit 1 when it is not valid)."""
+    board, tokens = g.board, g.tokens
+    problems = grid_problems(board, fill, tokens.words, tokens.suffix_length, tokens.min_prefix)
+    g.svg(fill)
+    if g.as_json:
+        echo_json(
+            check_row(not problems, problems, fill, None, **g.base,
+                      words_on_board=board_words(board, fill))
+        )  # fmt: skip
+    else:
+        _show_board(board, fill)
+        click.echo("valid board" if not problems else "INVALID board:")
+        for p in problems:
+            click.echo(f"  - {p}")
+    if problems:
+        raise SystemExit(1)
+
+
+# ---- --solve ---------------------------------------------------------------------------------
+
+
+def _solve_board(
+    g: _Grid,
+    fill: dict[str, str],
+    source: GridLexicon,
+    block: Blocklist | None,
+    workers: int,
+    seed: int,
+) -> None:
+    """Complete a partial board, print it, exit with the solve's status."""
+    from cpwords.grid.spec import complete_board
+
+    with time_guard(g.deadline), progress("grid: solving", enabled=not g.as_json):
+        done = complete_board(
+            g.board, g.tokens, fill, source, block, time_left=g.deadline.remaining,
+            workers=workers, seed=seed,
+        )  # fmt: skip
+        if done.every_completion_blocked:  # said in JSON by the key, in text here
+            g.base["blocklist"]["every_completion_blocked"] = True
+            if not g.as_json:
+                click.echo(
+                    "cpwords: warning: every completion of this board uses a blocked word",
+                    err=True,
+                )
+    res = done.result
+    stopped = bool(res.solver_info.get("interrupted"))
+    g.svg(res.solution or fill, done.tokens)
+    if g.as_json:
+        _solve_json(g, res, stopped)
+    else:
+        _solve_text(g, res, fill, done.tokens, stopped)
+    raise SystemExit(exit_status(res.status.value, stopped))
+
+
+def _solve_json(g: _Grid, res: SolveResult, stopped: bool) -> None:
+    """``--solve --json``: the result's row, with the completed board as the one quadruple."""
+    board, sol = g.board, res.solution
+    row = result_row(g.base | res.to_dict(), interrupted=stopped)
+    row["quadruples"] = (
+        [{"suffixes": [sol[s] for s in board.suffix_slots], "board": sol,
+          "words": board_words(board, sol)}] if sol else []
+    )  # fmt: skip
+    row["count"] = len(row["quadruples"])
+    echo_json(row)
+
+
+def _solve_text(
+    g: _Grid, res: SolveResult, fill: dict[str, str], tokens: GridTokens, stopped: bool
+) -> None:
+    """``--solve``: the completed board, or why there is none."""
+    click.echo("\n".join(_header(g.board, tokens, g.sym.order)))
+    if res.solution is None:
+        click.echo(f"no completion of {len(fill)} placed tokens ({res.status})")
+    else:
+        click.echo(f"completed in {res.wall_time:.2f} s (verified: {res.verified}):")
+        _show_board(g.board, res.solution)
+    if stopped:
+        click.echo("interrupted (Ctrl-C) before the solve finished")
+
+
+# ---- --count ---------------------------------------------------------------------------------
+
+
+def _count(g: _Grid, quadruple: str) -> None:
+    """Count the full boards of one puzzle, print the count, exit with its status."""
+    from cpwords.grid.models.cpsat import count_completions
+    from cpwords.grid.spec import grid_suffixes
+    from cpwords.grid.symmetry import board_symmetry
+
+    board = g.board
+    sufs = grid_suffixes(quadruple, board, g.tokens, g.base["lang"], g.base["fold_accents"])
+    # The count keeps its own limit (and Ctrl-C), so a stopped count is a lower bound.
+    with time_guard(g.deadline, grace=0.5), progress("grid: counting", enabled=not g.as_json):
+        cnt = count_completions(
+            board, g.tokens, sufs, symmetry=board_symmetry(board),
+            time_limit=g.deadline.remaining(),
+        )  # fmt: skip
+    # A count is never OPTIMAL: FEASIBLE (complete: an exact count; else a lower bound).
+    status = listing_status(cnt.count, cnt.complete).value
+    interrupted = cnt.stopped == "interrupted"
+    g.svg(cnt.example or dict(zip(board.suffix_slots, sufs, strict=True)))
+    if g.as_json:
+        _count_json(g, cnt, sufs, status, interrupted)
+    else:
+        _count_text(g, cnt, sufs)
+    raise SystemExit(exit_status(status, interrupted))
+
+
+def _count_json(
+    g: _Grid, cnt: GridCount, sufs: tuple[str, ...], status: str, interrupted: bool
+) -> None:
+    """``--count --json``: the count as a result row (objective: the boards)."""
+    qs: list[dict[str, Any]] = [] if cnt.example is None else [{
+        "suffixes": list(sufs), "board": cnt.example,
+        "words": board_words(g.board, cnt.example)}]  # fmt: skip
+    n = float(cnt.count)
+    exact = cnt.complete and cnt.count > 0
+    echo_json(
+        result_row(
+            g.base, status=status, objective=n if cnt.count else None,
+            bound=n if exact else None, gap=0.0 if exact else None,
+            method=cnt.method, wall_time=cnt.wall_time, solution=cnt.example,
+            counts={"boards": cnt.count,
+                    "boards_up_to_symmetry": cnt.count_up_to_symmetry},
+            interrupted=interrupted, complete=cnt.complete, stopped=cnt.stopped,
+            suffixes=list(sufs), count=cnt.count,
+            count_up_to_symmetry=cnt.count_up_to_symmetry, unique=cnt.unique,
+            quadruples=qs,
+        )
+    )  # fmt: skip
+
+
+def _count_text(g: _Grid, cnt: GridCount, sufs: tuple[str, ...]) -> None:
+    """``--count``: the count, its verdict (unique?) and an example board."""
+    click.echo(g.header())
+    verdict = {True: "unique answer", False: "not unique", None: "undecided"}[cnt.unique]
+    if cnt.complete and not cnt.count:
+        verdict = "no answer"
+    least = "" if cnt.complete else "at least "
+    cut = _incomplete(cnt.complete, cnt.stopped)
+    click.echo(
+        f"puzzle   {_named(g.board, sufs)}: {least}{cnt.count} full boards "
+        f"({least}{cnt.count_up_to_symmetry} up to symmetry): {verdict}{cut}"
+    )
+    if cnt.example is not None:
+        click.echo("example:")
+        _show_board(g.board, cnt.example)
+
+
+# ---- The listing (default) -------------------------------------------------------------------
+
+
+def _list(g: _Grid, show: int, list_max: int, json_max: int | None, all_orientations: bool) -> None:
+    """List every suffix quadruple with a full board, exit with the listing's status."""
+    from cpwords.core.spec import solve
+    from cpwords.grid.spec import SPEC, GridCase
+
+    guard = time_guard(g.deadline, grace=0.3)
+    with guard, progress("grid: enumerating", enabled=not g.as_json) as tick:
+        res = solve(
+            SPEC, GridCase(g.board, g.tokens, not all_orientations, g.sym), "matching",
+            time_limit=g.deadline.remaining(),
+            on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
+        )  # fmt: skip
+    e: GridEnumeration = res.solution
+    g.svg(e.quadruples[0].example if e.quadruples else {})
+    # A listing is never OPTIMAL: FEASIBLE when it found something (complete or not, see
+    # "complete"), INFEASIBLE when it finished with nothing, UNKNOWN when stopped with nothing.
+    status = res.status.value
+    interrupted = e.stopped == "interrupted"
+    if g.as_json:
+        _list_json(g, res, status, interrupted, json_max)
+    else:
+        _list_text(g, e, show, list_max, all_orientations)
+    if e.count == 0 and e.complete and not g.as_json:
+        click.echo("no suffix quadruple admits a full board")
+    raise SystemExit(exit_status(status, interrupted))
+
+
+def _list_json(
+    g: _Grid, res: SolveResult, status: str, interrupted: bool, json_max: int | None
+) -> None:
+    """The listing as a result row (objective: the quadruples)."""
+    e: GridEnumeration = res.solution
+    n = float(e.count)
+    echo_json(
+        result_row(
+            g.base, status=status, objective=n if e.count else None,
+            bound=n if e.complete and e.count else None,
+            gap=0.0 if e.complete and e.count else None, method=res.method,
+            verified=res.verified,
+            wall_time=e.wall_time,
+            solution=[list(q.suffixes) for q in e.quadruples[:json_max]],
+            counts={"quadruples": e.count}, interrupted=interrupted, complete=e.complete,
+            stopped=e.stopped, orbit_size=e.orbit_size, count=e.count, stats=e.stats,
+            quadruples=[q.to_dict(g.board) for q in e.quadruples[:json_max]],
+        )
+    )  # fmt: skip
+
+
+def _list_text(
+    g: _Grid, e: GridEnumeration, show: int, list_max: int, all_orientations: bool
+) -> None:
+    """The listing: how many, the first ``show`` boards drawn, up to ``list_max`` quadruples."""
+    board = g.board
+    click.echo(g.header())
+    what = (
+        f"one per class of {e.orbit_size} rotations/reflections"
+        if not all_orientations
+        else "every orientation"
+    )
+    click.echo(
+        f"found    {e.count} suffix quadruples with a full board ({what}) "
+        f"in {e.wall_time:.2f} s" + _incomplete(e.complete, e.stopped)
+    )
+    for i, q in enumerate(e.quadruples[:show], 1):
+        click.echo(f"\n#{i}  {_named(board, q.suffixes)}")
+        _show_board(board, q.example)
+    if e.count:
+        click.echo(f"\nquadruples ({', '.join(board.suffix_slots)}):")
+        rows = [" ".join(q.suffixes) for q in e.quadruples[:list_max]]
+        for j in range(0, len(rows), 6):
+            click.echo("  " + "  |  ".join(rows[j : j + 6]))
+        if e.count > list_max:
+            click.echo(f"  ... {e.count - list_max} more (--limit N or --json for all)")
+
+
+# ---- --unique --------------------------------------------------------------------------------
+
+
 def _run_unique(
-    board: Board,
-    tokens: GridTokens,
-    sym: Any,
-    base: dict[str, Any],
+    g: _Grid,
     show: int,
     list_max: int,
     count_limit: int | None,
-    deadline: Deadline,
-    as_json: bool,
     json_max: int | None = None,
     block: Blocklist | None = None,
-    svg_path: str | None = None,
 ) -> int:
-    from collections import Counter
+    """The puzzles with a unique full board, each with its difficulty; the exit status."""
+    from cpwords.grid.spec import unique_grid_puzzles
 
-    from cpwords.grid.models.design import design_grid_puzzles
-
-    with progress("grid: enumerating and counting", enabled=not as_json):
-        d = design_grid_puzzles(
-            board, tokens, symmetry=sym, count_limit=count_limit,
-            time_limit=deadline.remaining(),
-        )  # fmt: skip
-    uniq = d.unique
-    others = [p for p in d.puzzles if not p.unique]
-    withheld = 0
+    with progress("grid: enumerating and counting", enabled=not g.as_json):
+        u = unique_grid_puzzles(
+            g.board, g.tokens, g.sym, count_limit, g.deadline.remaining(), block
+        )
+    base = g.base
     if block:  # unique on the whole lexicon, but not to be printed
-        clean = [p for p in uniq if not block.any_blocked(board_words(board, p.example))]
-        withheld = len(uniq) - len(clean)
-        uniq = tuple(clean)
-        base = base | {"blocklist": {"source": block.source, "withheld": withheld}}
-    _svg(svg_path, board, uniq[0].example if uniq else {}, tokens)
+        base = base | {"blocklist": {"source": block.source, "withheld": u.withheld}}
+    g.svg(u.unique[0].example if u.unique else {})
     # Complete: the unique puzzles are all of them (none: INFEASIBLE); stopped: those found in
     # the classes counted so far (FEASIBLE, or UNKNOWN when none yet).
-    status = listing_status(len(uniq), d.complete).value
-    interrupted = d.stopped == "interrupted"
-    if as_json:
-        n = float(len(uniq))
-        exact = d.complete and bool(uniq)
-        echo_json(
-            result_row(
-                base, status=status, objective=n if uniq else None,
-                bound=n if exact else None, gap=0.0 if exact else None, method="grid-design",
-                solution=[list(p.suffixes) for p in uniq[:json_max]],
-                counts={"classes": len(d.puzzles), "unique": len(uniq)},
-                verified=True if uniq else None,  # re-solved independently, else CheckError
-                interrupted=interrupted,
-            ) | {"complete": d.complete, "stopped": d.stopped,
-                    "orbit_size": d.orbit_size, "classes": len(d.puzzles),
-                    "unique_count": len(uniq), "count_limit": count_limit,
-                    "wall_time": d.wall_time,
-                    "stats": {k: v for k, v in d.stats.items() if k != "counts"},
-                    "quadruples": [p.to_dict(board) for p in uniq[:json_max]],
-                    "others": [{"suffixes": list(p.suffixes), "count": p.count_up_to_symmetry,
-                                "count_exact": p.count_exact} for p in others[:json_max]]}
-        )  # fmt: skip
-        return exit_status(status, interrupted)
-    click.echo("\n".join(_header(board, tokens, sym.order)))
+    status = listing_status(len(u.unique), u.design.complete).value
+    interrupted = u.design.stopped == "interrupted"
+    if g.as_json:
+        _unique_json(g, u, base, status, interrupted, count_limit, json_max)
+    else:
+        _unique_text(g, u, show, list_max, block)
+    return exit_status(status, interrupted)
+
+
+def _unique_json(
+    g: _Grid,
+    u: UniqueGridPuzzles,
+    base: dict[str, Any],
+    status: str,
+    interrupted: bool,
+    count_limit: int | None,
+    json_max: int | None,
+) -> None:
+    """``--unique --json``: the unique puzzles as a result row, the other classes' counts."""
+    d, uniq, others = u.design, u.unique, u.others
+    n = float(len(uniq))
+    exact = d.complete and bool(uniq)
+    echo_json(
+        result_row(
+            base, status=status, objective=n if uniq else None,
+            bound=n if exact else None, gap=0.0 if exact else None, method="grid-design",
+            solution=[list(p.suffixes) for p in uniq[:json_max]],
+            counts={"classes": len(d.puzzles), "unique": len(uniq)},
+            verified=True if uniq else None,  # re-solved independently, else CheckError
+            interrupted=interrupted,
+        ) | {"complete": d.complete, "stopped": d.stopped,
+                "orbit_size": d.orbit_size, "classes": len(d.puzzles),
+                "unique_count": len(uniq), "count_limit": count_limit,
+                "wall_time": d.wall_time,
+                "stats": {k: v for k, v in d.stats.items() if k != "counts"},
+                "quadruples": [p.to_dict(g.board) for p in uniq[:json_max]],
+                "others": [{"suffixes": list(p.suffixes), "count": p.count_up_to_symmetry,
+                            "count_exact": p.count_exact} for p in others[:json_max]]}
+    )  # fmt: skip
+
+
+def _unique_text(
+    g: _Grid, u: UniqueGridPuzzles, show: int, list_max: int, block: Blocklist | None
+) -> None:
+    """``--unique``: the summary, each unique puzzle (the first ``show`` drawn), the others."""
+    from collections import Counter
+
+    d, uniq = u.design, u.unique
+    click.echo(g.header())
     if not d.complete:
         click.echo(f"[INCOMPLETE: stopped by {_STOPPED[d.stopped or '']}; the classes counted "
                    "so far]")  # fmt: skip
@@ -584,9 +713,9 @@ def _run_unique(
         f"up to symmetry (enumerated in {d.stats['enumerate_time']:.2f} s, counted in "
         f"{d.stats['count_time']:.2f} s)"
     )
-    if block is not None and withheld:
+    if block is not None and u.withheld:
         click.echo(
-            f"withheld {withheld} more whose answer shows a blocked word ({block.source}; "
+            f"withheld {u.withheld} more whose answer shows a blocked word ({block.source}; "
             "--no-blocklist shows them)"
         )
     hist = Counter(p.count_up_to_symmetry for p in d.puzzles)
@@ -594,29 +723,31 @@ def _run_unique(
     click.echo(f"boards   classes by completions (up to symmetry): {top}" +
                (", ..." if len(hist) > 8 else ""))  # fmt: skip
     for i, p in enumerate(uniq, 1):
-        named = " ".join(f"{s}={t}" for s, t in zip(board.suffix_slots, p.suffixes, strict=True))
         df = p.difficulty
         assert df is not None
         click.echo(
-            f"\n#{i}  {named}  difficulty {df.score:.2f} ({df.search_nodes} partial fills; "
-            f"words Zipf min {df.min_zipf:.2f}, mean {df.mean_zipf:.2f})"
+            f"\n#{i}  {_named(g.board, p.suffixes)}  difficulty {df.score:.2f} "
+            f"({df.search_nodes} partial fills; words Zipf min {df.min_zipf:.2f}, "
+            f"mean {df.mean_zipf:.2f})"
         )
         if i <= show:
-            _show_board(board, p.example)
-    if others and list_max:
-        others.sort(key=lambda p: (p.count, p.suffixes))
-        click.echo(f"\nother quadruples ({', '.join(board.suffix_slots)}): completions")
-        rows = [
-            f"{' '.join(p.suffixes)} {p.count_up_to_symmetry:,}{'' if p.count_exact else '+'}"
-            for p in others[:list_max]
-        ]
-        for j in range(0, len(rows), 5):
-            click.echo("  " + "  |  ".join(rows[j : j + 5]))
-        if len(others) > list_max:
-            click.echo(f"  ... {len(others) - list_max:,} more (--limit N or --json for all)")
+            _show_board(g.board, p.example)
+    _others_text(g.board, u.others, list_max)
     if not uniq:
         click.echo("no suffix quadruple has a unique full board" + ("" if d.complete else " yet"))
-    return exit_status(status, interrupted)
 
 
-_STOPPED = {"time_limit": "the time limit", "interrupted": "Ctrl-C", "": "?"}
+def _others_text(board: Board, others: list[Any], list_max: int) -> None:
+    """The classes with other than one full board, by completions, up to ``list_max``."""
+    if not (others and list_max):
+        return
+    others.sort(key=lambda p: (p.count, p.suffixes))
+    click.echo(f"\nother quadruples ({', '.join(board.suffix_slots)}): completions")
+    rows = [
+        f"{' '.join(p.suffixes)} {p.count_up_to_symmetry:,}{'' if p.count_exact else '+'}"
+        for p in others[:list_max]
+    ]
+    for j in range(0, len(rows), 5):
+        click.echo("  " + "  |  ".join(rows[j : j + 5]))
+    if len(others) > list_max:
+        click.echo(f"  ... {len(others) - list_max:,} more (--limit N or --json for all)")

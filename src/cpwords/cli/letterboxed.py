@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -261,58 +262,23 @@ def letterboxed(
         raise InputError("--svg draws a solve's answer: drop --generate and --check")
     check_svg_target(svg_path, force)
     if generate is not None:
-        others = {
-            "SIDES": bool(sides),
-            "--check": check_file is not None or check_text is not None,
-            "--all": all_solutions,
-            "--max-words": max_words is not None,
-            "--list": list_solutions,
-            "--method": method != "dp",
-            "--any-shape": any_shape,
-        }
-        clash = [k for k, v in others.items() if v]
-        if clash:
-            raise InputError(f"--generate makes new boxes: drop {', '.join(clash)}")
-        reject_unused(ctx, "with --generate", {"limit": "--limit", "workers": "--workers"})
+        _refuse_with_generate(
+            ctx, sides, check_file is not None or check_text is not None, all_solutions,
+            max_words, list_solutions, method, any_shape,
+        )  # fmt: skip
+        design = _Design(unique, max_solutions, min_playable, max_draws, box_shape, difficulty)
+        block = load_blocklist(blocklist_file, enabled=not no_blocklist)
         ctx.exit(
             _run_generate(
-                generate,
-                dict_path,
-                unique,
-                max_solutions,
-                min_playable,
-                seed,
-                max_draws,
-                deadline,
-                as_json,
-                load_blocklist(blocklist_file, enabled=not no_blocklist),
-                lang,
-                fold_accents,
-                box_shape,
-                difficulty,
+                generate, dict_path, design, seed, deadline, as_json, block, lang, fold_accents
             )
         )
-    design = {
-        "--blocklist": blocklist_file is not None,
-        "--no-blocklist": no_blocklist,
-        "--unique": unique,
-        "--max-solutions": max_solutions is not None,
-        "--min-playable": min_playable != 0,
-        "--max-draws": max_draws is not None,
-        "--difficulty": difficulty is not None,
-    }
-    lonely = [k for k, v in design.items() if v]
-    if lonely:
-        verb = "needs" if len(lonely) == 1 else "need"
-        raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
+    _refuse_design_options(
+        blocklist_file, no_blocklist, unique, max_solutions, min_playable, max_draws, difficulty
+    )
     box = _box(sides, any_shape, lang, fold_accents, box_shape)
     one_stdin({"--dict": dict_path, "--check": check_file})
-    if check_file is not None or check_text is not None:
-        reject_unused(ctx, "with --check", _SOLVING)
-    if method != "cpsat":
-        reject_unused(ctx, f"with --method {method}", {"workers": "--workers", "seed": "--seed"})
-    if not (list_solutions or all_solutions):
-        reject_unused(ctx, "without --list or --all", {"limit": "--limit"})
+    _refuse_unused(ctx, check_file, check_text, method, list_solutions, all_solutions)
     proposed = answer(check_file, check_text, "proposed solution")
     if proposed is not None:
         # Every word must be in the dictionary: --dict, else the default one (as the solver and
@@ -326,42 +292,185 @@ def letterboxed(
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:
         raise InputError("--list needs --max-words K")
+    opts = _SolveOptions(
+        method, time_limit, workers, seed, all_solutions, max_words,
+        limit if list_solutions else 0,
+    )  # fmt: skip
+    solved = _solve(box, dict_path, lang, fold_accents, opts, deadline, as_json)
+    out = _solve_row(solved, box, lang, fold_accents, all_solutions, limit, list_solutions)
+    if svg_path is not None:
+        write_svg(svg_path, box_svg(box, solved.result.solution or []))
+    if as_json:
+        echo_json(out)
+    else:
+        _print_human(out, solved.result)
+    if out["interrupted"] and not as_json:
+        click.echo("cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True)
+    ctx.exit(exit_status(solved.result.status.value, out["interrupted"]))
+
+
+# ---- Options ---------------------------------------------------------------------------------
+
+
+def _refuse_with_generate(
+    ctx: click.Context,
+    sides: tuple[str, ...],
+    checking: bool,
+    all_solutions: bool,
+    max_words: int | None,
+    list_solutions: bool,
+    method: str,
+    any_shape: bool,
+) -> None:
+    """Refuse what --generate cannot use: a box, a check, the solve's options (exit 2)."""
+    others = {
+        "SIDES": bool(sides),
+        "--check": checking,
+        "--all": all_solutions,
+        "--max-words": max_words is not None,
+        "--list": list_solutions,
+        "--method": method != "dp",
+        "--any-shape": any_shape,
+    }
+    clash = [k for k, v in others.items() if v]
+    if clash:
+        raise InputError(f"--generate makes new boxes: drop {', '.join(clash)}")
+    reject_unused(ctx, "with --generate", {"limit": "--limit", "workers": "--workers"})
+
+
+def _refuse_design_options(
+    blocklist_file: str | None,
+    no_blocklist: bool,
+    unique: bool,
+    max_solutions: int | None,
+    min_playable: int,
+    max_draws: int | None,
+    difficulty: str | None,
+) -> None:
+    """Refuse the options of --generate without it (exit 2)."""
+    design = {
+        "--blocklist": blocklist_file is not None,
+        "--no-blocklist": no_blocklist,
+        "--unique": unique,
+        "--max-solutions": max_solutions is not None,
+        "--min-playable": min_playable != 0,
+        "--max-draws": max_draws is not None,
+        "--difficulty": difficulty is not None,
+    }
+    lonely = [k for k, v in design.items() if v]
+    if lonely:
+        verb = "needs" if len(lonely) == 1 else "need"
+        raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
+
+
+def _refuse_unused(
+    ctx: click.Context,
+    check_file: str | None,
+    check_text: str | None,
+    method: str,
+    list_solutions: bool,
+    all_solutions: bool,
+) -> None:
+    """Refuse the options a check, a method or a solve without a listing does not use."""
+    if check_file is not None or check_text is not None:
+        reject_unused(ctx, "with --check", _SOLVING)
+    if method != "cpsat":
+        reject_unused(ctx, f"with --method {method}", {"workers": "--workers", "seed": "--seed"})
+    if not (list_solutions or all_solutions):
+        reject_unused(ctx, "without --list or --all", {"limit": "--limit"})
+
+
+# ---- Solve -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Solved:
+    """A solve's result, the solver (its lexicon), and the count of --max-words if any."""
+
+    result: SolveResult
+    solver: LetterBoxedSolver
+    count: Any = None
+    count_stopped: str | None = None
+
+
+@dataclass(frozen=True)
+class _SolveOptions:
+    """How to solve: the method and its limits, and what to list or count."""
+
+    method: str
+    time_limit: float
+    workers: int
+    seed: int
+    all_solutions: bool
+    max_words: int | None
+    list_limit: int | None
+
+
+def _solve(
+    box: LetterBox,
+    dict_path: str | None,
+    lang: str,
+    fold: bool,
+    opts: _SolveOptions,
+    deadline: Deadline,
+    as_json: bool,
+) -> _Solved:
+    """Load the lexicon, solve the box, and count its solutions of at most ``max_words``."""
     with progress("letterboxed", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
         with time_guard(deadline):
-            solver = LetterBoxedSolver(_load(dict_path, lang, fold_accents))
+            solver = LetterBoxedSolver(_load(dict_path, lang, fold))
         _usable(box, solver)
-        tick.update(stage=f"solving ({method})")
-        # CP-SAT keeps its own limit (and returns its best so far); the rest is pure Python.
-        # The DP returns what it knows on Ctrl-C; the seed's search is stopped here.
-        t0 = time.perf_counter()
+        tick.update(stage=f"solving ({opts.method})")
+        result = _solve_box(box, solver, opts, deadline)
+        if not opts.max_words or result.solver_info.get("interrupted"):
+            return _Solved(result, solver)
+        tick.update(stage="counting")
         try:
-            with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
-                result = solve(
-                    SPEC, LetterBoxedCase(box, indexed=solver), method,
-                    time_limit=deadline.remaining() or time_limit, workers=workers, seed=seed,
-                    **({"all_solutions": True} if all_solutions else {}),
-                )  # fmt: skip
+            with time_guard(deadline):
+                count = solver.count(box, max_words=opts.max_words, list_limit=opts.list_limit)
         except KeyboardInterrupt:
-            result = SolveResult(
-                Status.UNKNOWN, None, None, time.perf_counter() - t0, None, f"{method}",
-                sense="min", solver_info={"interrupted": True},
+            return _Solved(result, solver, count_stopped="interrupted")
+        except TimeLimitReached:
+            return _Solved(result, solver, count_stopped="time_limit")
+    return _Solved(result, solver, count)
+
+
+def _solve_box(
+    box: LetterBox, solver: LetterBoxedSolver, opts: _SolveOptions, deadline: Deadline
+) -> SolveResult:
+    """Solve by ``opts.method``; on Ctrl-C, what the DP knows (or UNKNOWN)."""
+    # CP-SAT keeps its own limit (and returns its best so far); the rest is pure Python.
+    # The DP returns what it knows on Ctrl-C; the seed's search is stopped here.
+    method = opts.method
+    t0 = time.perf_counter()
+    try:
+        with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
+            return solve(
+                SPEC, LetterBoxedCase(box, indexed=solver), method,
+                time_limit=deadline.remaining() or opts.time_limit, workers=opts.workers,
+                seed=opts.seed, **({"all_solutions": True} if opts.all_solutions else {}),
             )  # fmt: skip
-        count = None
-        count_stopped = None
-        if max_words and not result.solver_info.get("interrupted"):
-            tick.update(stage="counting")
-            try:
-                with time_guard(deadline):
-                    count = solver.count(
-                        box, max_words=max_words, list_limit=(limit if list_solutions else 0)
-                    )
-            except KeyboardInterrupt:
-                count_stopped = "interrupted"
-            except TimeLimitReached:
-                count_stopped = "time_limit"
+    except KeyboardInterrupt:
+        return SolveResult(
+            Status.UNKNOWN, None, None, time.perf_counter() - t0, None, f"{method}",
+            sense="min", solver_info={"interrupted": True},
+        )  # fmt: skip
+
+
+def _solve_row(
+    solved: _Solved,
+    box: LetterBox,
+    lang: str,
+    fold_accents: bool,
+    all_solutions: bool,
+    limit: int | None,
+    list_solutions: bool,
+) -> dict[str, Any]:
+    """The JSON row of a solve (the text output prints from it too)."""
+    result, solver = solved.result, solved.solver
     info = dict(result.solver_info)
-    if count_stopped == "interrupted":
+    if solved.count_stopped == "interrupted":
         info["interrupted"] = True
     words = result.solution
     n_words, n_letters = score(words) if words else (None, None)
@@ -390,10 +499,17 @@ def letterboxed(
         sols = info["optimal_solutions"]
         out["n_optimal"] = len(sols)
         out["optimal_solutions"] = sols[:limit] if limit is not None else sols
-    if count_stopped is not None:
-        out["count_stopped"] = count_stopped
-        why = "Ctrl-C" if count_stopped == "interrupted" else "the time limit"
+    _count_keys(out, solved, list_solutions)
+    return result_row(out)
+
+
+def _count_keys(out: dict[str, Any], solved: _Solved, list_solutions: bool) -> None:
+    """Add the --max-words count to the row (or why it stopped, said on stderr too)."""
+    if solved.count_stopped is not None:
+        out["count_stopped"] = solved.count_stopped
+        why = "Ctrl-C" if solved.count_stopped == "interrupted" else "the time limit"
         click.echo(f"cpwords: counting stopped by {why}; the solve's answer stands", err=True)
+    count = solved.count
     if count is not None:
         out["max_words"] = count.max_words
         out["counts"] = {str(j + 1): c for j, c in enumerate(count.by_words)}
@@ -401,16 +517,6 @@ def letterboxed(
         out["count_wall_time"] = count.wall_time
         if list_solutions:
             out["solutions"] = [list(s) for s in count.solutions]
-    out = result_row(out)
-    if svg_path is not None:
-        write_svg(svg_path, box_svg(box, words or []))
-    if as_json:
-        echo_json(out)
-    else:
-        _print_human(out, result)
-    if out["interrupted"] and not as_json:
-        click.echo("cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True)
-    ctx.exit(exit_status(result.status.value, out["interrupted"]))
 
 
 def _print_human(out: dict[str, Any], result: SolveResult) -> None:
@@ -451,27 +557,38 @@ def _print_human(out: dict[str, Any], result: SolveResult) -> None:
         click.echo("  " + "-".join(w.upper() for w in sol))
 
 
+# ---- --generate ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Design:
+    """What --generate asks of each box."""
+
+    unique: bool = False
+    max_solutions: int | None = None
+    min_playable: int = 0
+    max_draws: int | None = None
+    shape: tuple[int, int] = (4, 3)
+    difficulty: str | None = None
+
+
 def _run_generate(
     k: int,
     dict_path: str | None,
-    unique: bool,
-    max_solutions: int | None,
-    min_playable: int,
+    design: _Design,
     seed: int,
-    max_draws: int | None,
     deadline: Deadline,
     as_json: bool,
     block: Blocklist | None = None,
     lang: str = "en",
     fold: bool = False,
-    shape: tuple[int, int] = (4, 3),
-    difficulty: str | None = None,
 ) -> int:
+    """Generate ``k`` boxes, print them; the exit status."""
     from cpwords.letterboxed.models.design import generate_boxes
 
-    if unique and max_solutions not in (None, 1):
+    if design.unique and design.max_solutions not in (None, 1):
         raise InputError(
-            f"--unique means one 2-word solution; drop --max-solutions {max_solutions}"
+            f"--unique means one 2-word solution; drop --max-solutions {design.max_solutions}"
         )
     with progress("letterboxed: loading the lexicon", enabled=not as_json):
         solver = LetterBoxedSolver(_load(dict_path, lang, fold))
@@ -480,15 +597,15 @@ def _run_generate(
             k,
             solver,
             seed=seed,
-            unique=unique,
-            max_solutions=max_solutions,
-            min_playable=min_playable,
-            max_draws=max_draws,
+            unique=design.unique,
+            max_solutions=design.max_solutions,
+            min_playable=design.min_playable,
+            max_draws=design.max_draws,
             time_limit=deadline.remaining(),
             blocklist=block,
             lang=lang,
-            shape=shape,
-            difficulty=difficulty,
+            shape=design.shape,
+            difficulty=design.difficulty,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
@@ -506,12 +623,19 @@ def _run_generate(
                 fold_accents=fold,
             )
         )  # fmt: skip
-        return exit_status(status, interrupted)
-    what = (
-        "exactly one 2-word solution"
-        if unique
-        else (f"at most {max_solutions} 2-word solutions" if max_solutions else "2-word optimum")
-    )
+    else:
+        _generate_text(k, gen, solver, design, seed)
+    return exit_status(status, interrupted)
+
+
+def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design, seed: int) -> None:
+    """The generated boxes: the draws, what was rejected and why, each box and its optimum."""
+    if design.unique:
+        what = "exactly one 2-word solution"
+    elif design.max_solutions:
+        what = f"at most {design.max_solutions} 2-word solutions"
+    else:
+        what = "2-word optimum"
     click.echo(f"lexicon    {solver.source} ({solver.size:,} words of 3+ letters)")
     click.echo(
         f"generated  {len(gen.boxes)} of {k} boxes ({what}) from {gen.draws:,} draws "
@@ -519,36 +643,40 @@ def _run_generate(
     )
     reasons = {
         "repeat": "repeated",
-        "few_playable": f"fewer than {max(min_playable, 1)} playable words",
+        "few_playable": f"fewer than {max(design.min_playable, 1)} playable words",
         "one_word": "a 1-word solution",
         "needs_3_or_more": "no 2-word solution",
         "too_many_2_word": "too many 2-word solutions",
         "blocked": "a blocked word in a 2-word solution",
-        "difficulty": f"not {difficulty}",
+        "difficulty": f"not {design.difficulty}",
     }
     rej = [f"{n:,} {reasons[r]}" for r, n in gen.rejected.items() if n]
     if rej:
         click.echo("rejected   " + ", ".join(rej))
     for i, b in enumerate(gen.boxes, 1):
-        d = b.difficulty
-        per = ", ".join(f"{c:,} of {j + 1} word(s)" for j, c in enumerate(b.counts))
-        click.echo(f"\n#{i}  {b.box}")
-        click.echo(
-            f"    optimum     {'-'.join(w.upper() for w in b.solution)}: {b.words} words, "
-            f"{b.letters} letters (proven fewest words, then fewest letters)"
-        )
-        click.echo(f"    solutions   {per} (verified: {b.verified})")
-        click.echo(f"    playable    {b.playable_words:,} words")
-        click.echo(
-            f"    difficulty  {d.score:.2f} ({sum(d.common_solutions):,} solutions of <= 3 "
-            f"common words, Zipf >= {d.zipf_threshold:g})"
-        )
+        _generated_box_text(i, b)
     if gen.stopped is not None:
-        why = "Ctrl-C" if interrupted else "the time limit"
+        why = "Ctrl-C" if gen.stopped == "interrupted" else "the time limit"
         click.echo(f"\nonly {len(gen.boxes)} of {k} boxes: stopped by {why}")
     elif not gen.complete:
         click.echo(
             f"\nonly {len(gen.boxes)} of {k} boxes within {gen.settings['max_draws']:,} draws "
             "(raise --max-draws or relax the demands)"
         )
-    return exit_status(status, interrupted)
+
+
+def _generated_box_text(i: int, b: Any) -> None:
+    """One generated box: its proven optimum, solution counts, playable words, difficulty."""
+    d = b.difficulty
+    per = ", ".join(f"{c:,} of {j + 1} word(s)" for j, c in enumerate(b.counts))
+    click.echo(f"\n#{i}  {b.box}")
+    click.echo(
+        f"    optimum     {'-'.join(w.upper() for w in b.solution)}: {b.words} words, "
+        f"{b.letters} letters (proven fewest words, then fewest letters)"
+    )
+    click.echo(f"    solutions   {per} (verified: {b.verified})")
+    click.echo(f"    playable    {b.playable_words:,} words")
+    click.echo(
+        f"    difficulty  {d.score:.2f} ({sum(d.common_solutions):,} solutions of <= 3 "
+        f"common words, Zipf >= {d.zipf_threshold:g})"
+    )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +24,9 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+
+if TYPE_CHECKING:
+    from cpwords.core.result import SolveResult
 
 
 @click.command("letterpress", epilog=EPILOG)
@@ -96,8 +101,6 @@ def letterpress(
     """
     from cpwords.core.errors import InputError
     from cpwords.core.lexicon import check_lang
-    from cpwords.letterpress.models.index import load_letterpress_index
-    from cpwords.letterpress.spec import find_letterpress_words, random_letterpress_board
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
@@ -125,29 +128,8 @@ def letterpress(
     )
     if not random_board:
         reject_unused(ctx, "without --board or --random-board", {"seed": "--seed"})
-    with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:
-        tick.update(stage="loading the index")
-        t0 = time.perf_counter()
-        index = load_letterpress_index(
-            dict_path, use_cache=not no_cache, lang=lang, fold=fold_accents
-        )
-        index_seconds = time.perf_counter() - t0
-        _warn_cache(index.cache_problem)
-        if letters is None:
-            tick.update(stage="drawing the board")
-            letters = random_letterpress_board(index, seed=seed)
-        tick.update(stage="listing")
-        res = find_letterpress_words(
-            letters,
-            index,
-            min_length=min_length,
-            limit=limit,
-            longest_first=longest_first,
-            lang=lang,
-            fold=fold_accents,
-        )
-    # The index was loaded here (for the progress display): its time is this load's.
-    res = dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
+    query = _Listing(min_length, limit, longest_first, lang, fold_accents)
+    res = _list_words(letters, dict_path, no_cache, seed, query, deadline, as_json)
     words: list[str] = res.solution
     info = res.solver_info
     count = int(res.objective or 0)
@@ -157,20 +139,80 @@ def letterpress(
         write_svg(svg_path, bag_svg(info["letters"], max(words, key=len) if words else None))
     # An exhaustive listing that found nothing is a proven "none" (INFEASIBLE, exit 1).
     if as_json:
-        row = result_row(
-            res.to_dict(), counts={"words": count},
-            letters=info["letters"], count=count, returned=len(words),
-            lexicon=info["source"], lexicon_size=info["words"], lang=lang,
-            fold_accents=fold_accents,
-            index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
-            **drawn,
-        )  # fmt: skip
-        echo_json(row)
-        if count == 0:
-            raise SystemExit(1)
-        return
-    total = count
-    if random_board:
+        _words_json(res, count, lang, fold_accents, drawn)
+    else:
+        _words_text(res, count, seed if random_board else None)
+    if count == 0:
+        raise SystemExit(1)
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """What to list: the shortest word, how many, in which order, of which language."""
+
+    min_length: int
+    limit: int | None
+    longest_first: bool
+    lang: str
+    fold: bool
+
+
+def _list_words(
+    letters: str | None,
+    dict_path: str | None,
+    no_cache: bool,
+    seed: int,
+    query: _Listing,
+    deadline: Deadline,
+    as_json: bool,
+) -> SolveResult:
+    """Load the index, draw the board when no LETTERS, list the words (with the index's time)."""
+    from cpwords.letterpress.models.index import load_letterpress_index
+    from cpwords.letterpress.spec import find_letterpress_words, random_letterpress_board
+
+    lang, fold = query.lang, query.fold
+    with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:
+        tick.update(stage="loading the index")
+        t0 = time.perf_counter()
+        index = load_letterpress_index(dict_path, use_cache=not no_cache, lang=lang, fold=fold)
+        index_seconds = time.perf_counter() - t0
+        _warn_cache(index.cache_problem)
+        if letters is None:
+            tick.update(stage="drawing the board")
+            letters = random_letterpress_board(index, seed=seed)
+        tick.update(stage="listing")
+        res = find_letterpress_words(
+            letters,
+            index,
+            min_length=query.min_length,
+            limit=query.limit,
+            longest_first=query.longest_first,
+            lang=lang,
+            fold=fold,
+        )
+    # The index was loaded here (for the progress display): its time is this load's.
+    return dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
+
+
+def _words_json(res: SolveResult, count: int, lang: str, fold: bool, drawn: dict[str, Any]) -> None:
+    """The listing as a result row."""
+    info = res.solver_info
+    row = result_row(
+        res.to_dict(), counts={"words": count},
+        letters=info["letters"], count=count, returned=len(res.solution),
+        lexicon=info["source"], lexicon_size=info["words"], lang=lang,
+        fold_accents=fold,
+        index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
+        **drawn,
+    )  # fmt: skip
+    echo_json(row)
+
+
+def _words_text(res: SolveResult, total: int, seed: int | None) -> None:
+    """The listing: a summary line, then the words, one line per length."""
+    words: list[str] = res.solution
+    info = res.solver_info
+    if seed is not None:
         click.echo(f"random board {_rows(info['letters'])} (seed {seed})")
     shown = f" (showing {len(words)})" if len(words) < total else ""
     click.echo(
@@ -189,8 +231,6 @@ def letterpress(
         line.append(w)
     if line:
         click.echo(f"{current:>2}: " + " ".join(line))
-    if count == 0:
-        raise SystemExit(1)
 
 
 def _board_mode(

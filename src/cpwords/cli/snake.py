@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
@@ -196,22 +197,9 @@ def snake(
     snake_chars, solver_info, and with --compare comparison (one row per method with
     gap_to_optimum and gap_to_bound); --check adds missing and extra.
     """
-    one_stdin({"FILE": file, "--check": check_file})
-    if check_file is not None and check_text is not None:
-        raise InputError("give --check FILE or --check-text TEXT, not both")
-    _refuse_unused(
-        method, compare, peers, export_tsplib, export_model, check_file, check_text,
-        writes=svg_path is not None or certificate_path is not None,
-        verifying=verify_path is not None,
-    )  # fmt: skip
-    if check_file is not None:
-        require_file(check_file, "--check")
-    if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
-        raise InputError("--svg draws a solve's snake: drop --check and --export-*")
-    check_svg_target(svg_path, force)
-    _check_certificate_options(
-        certificate_path, verify_path, method, compare, force,
-        bool(check_file or check_text or export_tsplib or export_model or svg_path),
+    _check_options(
+        file, check_file, check_text, method, compare, peers, export_tsplib, export_model,
+        svg_path, certificate_path, verify_path, force,
     )  # fmt: skip
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
@@ -238,96 +226,181 @@ def snake(
     }
     if certificate_path is not None:
         kwargs["certificate"] = True
-    label = f"solving {instance.n:,} words ({method})"
-    with progress(label, sense="max", enabled=not as_json) as status:
-
-        def report(
-            elapsed: float, incumbent: float | None, bound: float | None, stage: str | None = None
-        ) -> None:
-            status.update(incumbent=incumbent, bound=bound, stage=stage)
-
-        kwargs["progress"] = report
-        if compare:
-            others = [m for m in HEURISTIC_METHODS if m != method]
-            if peers:
-                others += [m for m in available_peers(as_json) if m != method]
-            over: dict[str, dict[str, Any]] = {
-                m: {"time_limit": peer_time_limit} for m in PEER_METHODS if m != method
-            }
-            if certificate_path is not None:  # the certificate is the main method's
-                for m in others:
-                    over.setdefault(m, {})["certificate"] = False
-            comp = compare_wordsnake(instance, [method, *others], over, **kwargs)
-            main_res = comp.results[0]
-        else:
-            comp = None
-            main_res = solve_wordsnake(instance, method, **kwargs)
+    main_res, comp = _solve(
+        instance, method, compare, peers, peer_time_limit, certificate_path, kwargs, as_json
+    )
     cert_line, cert_json = _write_certificate(main_res, certificate_path, force)
     main_stopped = bool(main_res.solver_info.get("interrupted"))
     interrupted = main_stopped or bool(comp and comp.interrupted)
-    found = main_res.solution is not None
-    total, merged = snake_lengths(main_res.solution, cyclic, proper) if found else (None, None)
     if as_json:
-        out = result_row(
-            main_res.to_dict(), counts=None, interrupted=interrupted, n=instance.n,
-            cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups), total_chars=total,
-            snake_chars=merged, instance=instance.name,
-        )  # fmt: skip
-        if not found and "reason" in main_res.solver_info:
-            out["reason"] = main_res.solver_info["reason"]
+        out = _solve_row(main_res, comp, instance, dups, interrupted)
         if certificate_path is not None:
             out["certificate"] = cert_json
-        if comp is not None:
-            out["comparison"] = [
-                {
-                    **_row(r),
-                    "gap_to_optimum": comp.gap_to_optimum(r),
-                    "gap_to_bound": comp.gap_to_bound(r),
-                }
-                for r in comp.results
-            ]
-            out["optimum"] = comp.optimum
-        echo_json(out)
+        echo_json(_with_comparison(out, comp))
     else:
-        if not found:
-            why = main_res.solver_info.get("reason", "stopped before any ordering was found")
-            click.echo(f"no ordering: {why}")
-        elif instance.n <= LISTING_MAX_WORDS:
-            click.echo(render_snake(main_res.solution, cyclic, proper))
-        else:
-            click.echo(f"(ordering of {instance.n:,} words not listed: use --json)")
-        click.echo()
-        kind = ("cyclic" if cyclic else "linear") + (", proper overlaps" if proper else "")
-        click.echo(f"{'words':<10}  {instance.n:,} ({kind})")
-        if total is not None and merged is not None:
-            click.echo(f"{'characters':<10}  {total:,} in the words, {merged:,} in the snake")
-        click.echo(main_res.summary(width=10))
-        solve_time = main_res.solver_info.get("solve_time")
-        if solve_time is not None:
-            click.echo(f"{'solve time':<10}  {solve_time:.3f} s (wall time includes start-up)")
-        line = stop_line(
-            stop_reason(main_res.to_dict() | {"interrupted": main_stopped}), time_limit,
-            click.get_current_context().get_parameter_source("time_limit")
-            is not click.core.ParameterSource.COMMANDLINE,
-            "best ordering so far",
-        )  # fmt: skip
-        if line:
-            click.echo(line)
+        _solve_text(main_res, instance, time_limit)
         if cert_line:
             click.echo(cert_line)
-        if comp is not None and comp.interrupted and not main_stopped:
-            click.echo(
-                f"{'stopped':<10}  the comparison, by Ctrl-C: the methods not listed below did "
-                "not run"
-            )
-        if comp is not None:
-            _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum,
-                              comp.gap_to_bound, comp.best_bound)  # fmt: skip
-    if svg_path is not None and found:
+        _comparison_text(comp, main_stopped)
+    if svg_path is not None and main_res.solution is not None:
         write_svg(svg_path, snake_svg(main_res.solution, cyclic, proper))
     code = exit_status(main_res.status.value, interrupted)
     if code:
         raise SystemExit(code)
+
+
+def _check_options(
+    file: str | None,
+    check_file: str | None,
+    check_text: str | None,
+    method: str,
+    compare: bool,
+    peers: bool,
+    export_tsplib: str | None,
+    export_model: str | None,
+    svg_path: str | None,
+    certificate_path: str | None,
+    verify_path: str | None,
+    force: bool,
+) -> None:
+    """Refuse, before reading anything, options that clash or do nothing (exit 2)."""
+    one_stdin({"FILE": file, "--check": check_file})
+    if check_file is not None and check_text is not None:
+        raise InputError("give --check FILE or --check-text TEXT, not both")
+    _refuse_unused(
+        method, compare, peers, export_tsplib, export_model, check_file, check_text,
+        writes=svg_path is not None or certificate_path is not None,
+        verifying=verify_path is not None,
+    )  # fmt: skip
+    if check_file is not None:
+        require_file(check_file, "--check")
+    if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
+        raise InputError("--svg draws a solve's snake: drop --check and --export-*")
+    check_svg_target(svg_path, force)
+    _check_certificate_options(
+        certificate_path, verify_path, method, compare, force,
+        bool(check_file or check_text or export_tsplib or export_model or svg_path),
+    )  # fmt: skip
+
+
+def _report(
+    ticker: Any,
+    elapsed: float,
+    incumbent: float | None,
+    bound: float | None,
+    stage: str | None = None,
+) -> None:
+    """A solve's progress callback: the incumbent, the bound and the stage, shown live."""
+    ticker.update(incumbent=incumbent, bound=bound, stage=stage)
+
+
+def _solve(
+    instance: WordsnakeInstance,
+    method: str,
+    compare: bool,
+    peers: bool,
+    peer_time_limit: float,
+    certificate_path: str | None,
+    kwargs: dict[str, Any],
+    as_json: bool,
+) -> tuple[SolveResult, Any]:
+    """Solve by ``method`` (and, with --compare, every heuristic and peer): the main result
+    and the comparison (None without --compare)."""
+    label = f"solving {instance.n:,} words ({method})"
+    with progress(label, sense="max", enabled=not as_json) as status:
+        kwargs["progress"] = functools.partial(_report, status)
+        if not compare:
+            return solve_wordsnake(instance, method, **kwargs), None
+        others = [m for m in HEURISTIC_METHODS if m != method]
+        if peers:
+            others += [m for m in available_peers(as_json) if m != method]
+        over: dict[str, dict[str, Any]] = {
+            m: {"time_limit": peer_time_limit} for m in PEER_METHODS if m != method
+        }
+        if certificate_path is not None:  # the certificate is the main method's
+            for m in others:
+                over.setdefault(m, {})["certificate"] = False
+        comp = compare_wordsnake(instance, [method, *others], over, **kwargs)
+        return comp.results[0], comp
+
+
+def _solve_row(
+    main_res: SolveResult,
+    comp: Any,
+    instance: WordsnakeInstance,
+    dups: dict[str, int],
+    interrupted: bool,
+) -> dict[str, Any]:
+    """The JSON row of a solve (before its certificate and comparison)."""
+    found = main_res.solution is not None
+    cyclic, proper = instance.cyclic, instance.proper
+    total, merged = snake_lengths(main_res.solution, cyclic, proper) if found else (None, None)
+    out = result_row(
+        main_res.to_dict(), counts=None, interrupted=interrupted, n=instance.n,
+        cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups), total_chars=total,
+        snake_chars=merged, instance=instance.name,
+    )  # fmt: skip
+    if not found and "reason" in main_res.solver_info:
+        out["reason"] = main_res.solver_info["reason"]
+    return out
+
+
+def _with_comparison(out: dict[str, Any], comp: Any) -> dict[str, Any]:
+    """With --compare: one row per method, its gaps, and the proven optimum."""
+    if comp is not None:
+        out["comparison"] = [
+            {
+                **_row(r),
+                "gap_to_optimum": comp.gap_to_optimum(r),
+                "gap_to_bound": comp.gap_to_bound(r),
+            }
+            for r in comp.results
+        ]
+        out["optimum"] = comp.optimum
+    return out
+
+
+def _solve_text(main_res: SolveResult, instance: WordsnakeInstance, time_limit: float) -> None:
+    """The snake (or why there is none), its size, the result's summary and why it stopped."""
+    cyclic, proper = instance.cyclic, instance.proper
+    if main_res.solution is None:
+        why = main_res.solver_info.get("reason", "stopped before any ordering was found")
+        click.echo(f"no ordering: {why}")
+    elif instance.n <= LISTING_MAX_WORDS:
+        click.echo(render_snake(main_res.solution, cyclic, proper))
+    else:
+        click.echo(f"(ordering of {instance.n:,} words not listed: use --json)")
+    click.echo()
+    kind = ("cyclic" if cyclic else "linear") + (", proper overlaps" if proper else "")
+    click.echo(f"{'words':<10}  {instance.n:,} ({kind})")
+    if main_res.solution is not None:
+        total, merged = snake_lengths(main_res.solution, cyclic, proper)
+        click.echo(f"{'characters':<10}  {total:,} in the words, {merged:,} in the snake")
+    click.echo(main_res.summary(width=10))
+    solve_time = main_res.solver_info.get("solve_time")
+    if solve_time is not None:
+        click.echo(f"{'solve time':<10}  {solve_time:.3f} s (wall time includes start-up)")
+    main_stopped = bool(main_res.solver_info.get("interrupted"))
+    line = stop_line(
+        stop_reason(main_res.to_dict() | {"interrupted": main_stopped}), time_limit,
+        click.get_current_context().get_parameter_source("time_limit")
+        is not click.core.ParameterSource.COMMANDLINE,
+        "best ordering so far",
+    )  # fmt: skip
+    if line:
+        click.echo(line)
+
+
+def _comparison_text(comp: Any, main_stopped: bool) -> None:
+    """With --compare: the table of methods (and a word when Ctrl-C cut the comparison)."""
+    if comp is None:
+        return
+    if comp.interrupted and not main_stopped:
+        click.echo(
+            f"{'stopped':<10}  the comparison, by Ctrl-C: the methods not listed below did not run"
+        )
+    _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum,
+                      comp.gap_to_bound, comp.best_bound)  # fmt: skip
 
 
 #: Options that only tune a solve (refused with --check and --export-*).

@@ -6,32 +6,47 @@ the seed's ``okwddm``). The objective is the number of suffix classes (one per s
 that admit a full board. All three methods are exhaustive listings (FEASIBLE with ``complete``
 when they finish, never OPTIMAL); the study compares their times (the seed's backtracking
 against the matching enumeration and CP-SAT).
+
+Below the spec, the Python API behind ``cpwords grid`` (the command parses, calls these and
+prints): :class:`GridLexicon` (the tokens of a lexicon, blocked words left out),
+:func:`grid_suffixes` (a puzzle's suffixes, checked against the tokens),
+:func:`complete_board` (``--solve``, which falls back to the whole lexicon rather than call a
+board with no unblocked completion infeasible) and :func:`unique_grid_puzzles` (``--unique``,
+designs that show a blocked word withheld).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cpwords.core.blocklist import Blocklist
 from cpwords.core.errors import InputError
-from cpwords.core.result import SolveResult, listing_status
+from cpwords.core.result import SolveResult, Status, listing_status
 from cpwords.core.sources import resolve_path
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, no_params
 from cpwords.grid.heuristics import backtrack_quadruples
 from cpwords.grid.models.cpsat import cpsat_quadruples
-from cpwords.grid.models.design import design_grid_puzzles
+from cpwords.grid.models.design import GridDesign, GridPuzzle, design_grid_puzzles
 from cpwords.grid.models.listing import enumerate_quadruples
 from cpwords.grid.rules import (
+    DEFAULT_MIN_PREFIX,
+    DEFAULT_SUFFIX_LENGTH,
+    DEFAULT_TOP,
     Board,
     CheckerLexicon,
     GridEnumeration,
     GridQuadruple,
     GridTokens,
+    board_words,
+    cut_words,
     default_board,
     grid_problems,
     load_board,
+    parse_suffixes,
+    validate_cut_options,
     wordfreq_tokens,
 )
 from cpwords.grid.symmetry import BoardSymmetry
@@ -180,3 +195,242 @@ SPEC = PuzzleSpec(
     spec_keys=frozenset({"top", "suffix_length", "min_prefix", "plurals", "board", "lang", "fold"}),
     objective_label="suffix classes with a full board",
 )
+
+
+# ---- The Python API of ``cpwords grid`` ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GridLexicon:
+    """Where a grid's tokens come from: a word list, cut into prefix and suffix tokens.
+
+    Parameters
+    ----------
+    top : int
+        The ``top`` most common words of ``lang`` (wordfreq), when ``path`` is None.
+    path : str, optional
+        A dictionary file (``cpwords grid --dict``) instead of wordfreq.
+    suffix_length : int
+        Letters of a suffix token (the last ``suffix_length`` letters of a word).
+    min_prefix : int
+        Least letters of a prefix token.
+    plurals : bool
+        Keep plural forms.
+    lang : str
+        ISO 639-1 code of the language.
+    fold : bool
+        Fold accents.
+
+    Examples
+    --------
+    >>> GridLexicon(top=500).tokens().suffix_length
+    2
+    """
+
+    top: int = DEFAULT_TOP
+    path: str | None = None
+    suffix_length: int = DEFAULT_SUFFIX_LENGTH
+    min_prefix: int = DEFAULT_MIN_PREFIX
+    plurals: bool = False
+    lang: str = "en"
+    fold: bool = False
+
+    def tokens(self, block: Blocklist | None = None) -> GridTokens:
+        """The tokens of the lexicon; with ``block``, its blocked words left out first.
+
+        Parameters
+        ----------
+        block : Blocklist, optional
+            Words to leave out (the source then says how many were).
+
+        Returns
+        -------
+        GridTokens
+        """
+        L, P = self.suffix_length, self.min_prefix
+        if self.path is None and not block:
+            return wordfreq_tokens(self.top, L, P, self.plurals, self.lang, self.fold)
+        from cpwords.core.lexicon import load_dictionary
+
+        if self.path is None:
+            validate_cut_options(L, P)
+            base = wordfreq_tokens(self.top, L, P, True, self.lang, self.fold)  # uncut words
+            words, source = list(base.words), base.source
+        else:
+            lex = load_dictionary(self.path, self.lang, self.fold)
+            words, source = list(lex.words), lex.source
+        if block:
+            kept = [w for w in words if not block.blocks(w)]
+            if len(kept) < len(words):
+                source += f" less {len(words) - len(kept)} blocked words"
+            words = kept
+        return cut_words(words, L, P, source, self.plurals, self.lang, self.fold)
+
+
+def grid_suffixes(
+    text: str, board: Board, tokens: GridTokens, lang: str | None = None, fold: bool = False
+) -> tuple[str, ...]:
+    """A puzzle's suffix tokens in slot order, each as long as the tokens' suffixes.
+
+    Parameters
+    ----------
+    text : str
+        The suffixes, ``"er,al,ly,on"`` (commas or spaces).
+    board : Board
+    tokens : GridTokens
+    lang : str, optional
+    fold : bool
+
+    Returns
+    -------
+    tuple of str
+        One suffix per suffix slot of ``board``.
+
+    Raises
+    ------
+    InputError
+        Wrong number of suffixes, a suffix that is not letters, or one of another length than
+        ``tokens.suffix_length`` (no board can hold it: bad input, not "no answer").
+    """
+    sufs = parse_suffixes(text, board, lang, fold)
+    wrong = [t for t in sufs if len(t) != tokens.suffix_length]
+    if wrong:
+        raise InputError(
+            f"suffix {wrong[0]!r} has {len(wrong[0])} letters, not the "
+            f"{tokens.suffix_length} of --suffix-length"
+        )
+    return sufs
+
+
+@dataclass(frozen=True)
+class GridCompletion:
+    """A completed board (``cpwords grid --solve``).
+
+    Attributes
+    ----------
+    result : SolveResult
+        The fill's result (see :func:`cpwords.grid.fill_spec.solve_grid`).
+    tokens : GridTokens
+        The tokens it was solved on (the whole lexicon when every completion is blocked).
+    every_completion_blocked : bool
+        Only the blocked words complete the board, and ``result`` shows one.
+    """
+
+    result: SolveResult
+    tokens: GridTokens
+    every_completion_blocked: bool = False
+
+
+def complete_board(
+    board: Board,
+    tokens: GridTokens,
+    partial: Mapping[str, str],
+    lexicon: GridLexicon,
+    block: Blocklist | None = None,
+    *,
+    time_left: Callable[[], float | None] = lambda: None,
+    workers: int = 2,
+    seed: int = 0,
+) -> GridCompletion:
+    """Complete a partial board from ``tokens`` (the lexicon less the blocked words).
+
+    Parameters
+    ----------
+    board : Board
+    tokens : GridTokens
+        The tokens to fill from (``lexicon.tokens(block)``).
+    partial : mapping slot -> token
+        Tokens already placed.
+    lexicon : GridLexicon
+        Where ``tokens`` came from: its whole tokens are tried when ``tokens`` has no completion.
+    block : Blocklist, optional
+        The words left out of ``tokens``.
+    time_left : callable
+        Seconds left for a solve (None: 60 s), asked before each solve.
+    workers, seed : int
+        CP-SAT search workers and random seed.
+
+    Returns
+    -------
+    GridCompletion
+
+    Notes
+    -----
+    "No completion" must stay a proof on the whole lexicon: when no completion avoids the
+    blocked words, the board is solved again on every word, and a completion found then is
+    returned with ``every_completion_blocked``.
+    """
+    # Imported here: fill_spec imports this module (for the instance tables).
+    from cpwords.grid.fill_spec import solve_grid
+
+    res = solve_grid(
+        board, tokens, partial, time_limit=time_left() or 60.0, workers=workers, seed=seed
+    )
+    if not (block and res.status is Status.INFEASIBLE):
+        return GridCompletion(res, tokens)
+    tokens = lexicon.tokens(None)
+    res = solve_grid(
+        board, tokens, partial, time_limit=time_left() or 60.0, workers=workers, seed=seed
+    )
+    return GridCompletion(res, tokens, res.solution is not None)
+
+
+@dataclass(frozen=True)
+class UniqueGridPuzzles:
+    """The puzzles whose full board is unique up to symmetry (``cpwords grid --unique``).
+
+    Attributes
+    ----------
+    design : GridDesign
+        Every puzzle class, with its completion count.
+    unique : tuple of GridPuzzle
+        The unique ones, less those withheld.
+    others : list of GridPuzzle
+        The classes with other than one completion.
+    withheld : int
+        Unique puzzles left out because their answer shows a blocked word.
+    """
+
+    design: GridDesign
+    unique: tuple[GridPuzzle, ...]
+    others: list[GridPuzzle] = field(default_factory=list)
+    withheld: int = 0
+
+
+def unique_grid_puzzles(
+    board: Board,
+    tokens: GridTokens,
+    symmetry: BoardSymmetry | None = None,
+    count_limit: int | None = None,
+    time_limit: float | None = None,
+    block: Blocklist | None = None,
+) -> UniqueGridPuzzles:
+    """Every puzzle class counted; the unique ones kept unless their answer shows a blocked word.
+
+    Parameters
+    ----------
+    board : Board
+    tokens : GridTokens
+        The whole lexicon's tokens (uniqueness is proven on every word).
+    symmetry : BoardSymmetry, optional
+        The board's automorphism group, when already computed.
+    count_limit : int, optional
+        Stop counting a class at this many boards.
+    time_limit : float, optional
+        Seconds; the classes counted so far are kept.
+    block : Blocklist, optional
+        Withhold the unique puzzles whose answer shows one of its words.
+
+    Returns
+    -------
+    UniqueGridPuzzles
+    """
+    d = design_grid_puzzles(
+        board, tokens, symmetry=symmetry, count_limit=count_limit, time_limit=time_limit
+    )
+    uniq = d.unique
+    others = [p for p in d.puzzles if not p.unique]
+    if not block:
+        return UniqueGridPuzzles(d, uniq, others)
+    clean = [p for p in uniq if not block.any_blocked(board_words(board, p.example))]
+    return UniqueGridPuzzles(d, tuple(clean), others, len(uniq) - len(clean))
