@@ -97,14 +97,7 @@ def grid_svg(
     (13, 24, 1)
     """
     fill = {v: t.lower() for v, t in (fill or {}).items()}
-    kinds = board.kinds
-    unknown = [v for v in [*fill, *bad_slots] if v not in kinds]
-    if unknown:
-        raise ValueError(f"board {board.name!r} has no slot {unknown[0]!r}")
-    edges = set(board.edges)
-    stray = [e for e in bad_edges if tuple(e) not in edges]
-    if stray:
-        raise ValueError(f"board {board.name!r} has no edge {stray[0][0]}-{stray[0][1]}")
+    _check_marks(board, fill, bad_edges, bad_slots)
     pos = slot_positions(board)
     w = max(x for x, _ in pos.values()) + _CELL_W / 2 + _PAD
     h = max(y for _, y in pos.values()) + _CELL_H / 2 + _PAD
@@ -117,48 +110,82 @@ def grid_svg(
         f"<title>{escape(label)}</title>",
         '<g class="edges">',
     ]
-    for p, s in board.edges:
-        (x1, y1), (x2, y2) = pos[p], pos[s]
-        cls = "edge bad" if (p, s) in bad_e else "edge"
-        colour, width = ("#b00020", 4) if (p, s) in bad_e else ("#8a8a8a", 2)
-        word = f" data-word={quoteattr(fill[p] + fill[s])}" if p in fill and s in fill else ""
-        out.append(
-            f'<line class="{cls}" data-prefix="{p}" data-suffix="{s}"{word} x1="{x1:g}" '
-            f'y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{colour}" stroke-width="{width}"/>'
-        )
+    out.extend(_edge_line(p, s, pos, fill, (p, s) in bad_e) for p, s in board.edges)
     out.append("</g>")
+    kinds = board.kinds
     for v in board.slots:
-        x, y = pos[v]
-        kind = kinds[v]
-        bad = v in bad_slots
-        tok = fill.get(v)
-        data = f" data-token={quoteattr(tok)}" if tok is not None else ""
-        out.append(f'<g class="slot {kind}{" bad" if bad else ""}" data-slot="{v}"{data}>')
-        out.append(
-            f'<rect x="{x - _BOX_W / 2:g}" y="{y - _BOX_H / 2:g}" width="{_BOX_W:g}" '
-            f'height="{_BOX_H:g}" rx="{_BOX_H / 2 if kind == "suffix" else 6:g}" '
-            f'fill="{_FILL[kind]}" stroke="{"#b00020" if bad else _STROKE[kind]}" '
-            f'stroke-width="{3 if bad else 2}"/>'
-        )
-        if tok is None:
-            text = f'<text class="name" fill="#999" font-size="13">{escape(v)}</text>'
-        else:
-            shown = f"-{tok}" if kind == "suffix" else f"{tok}-"
-            text = (
-                f'<text class="token" fill="#222" font-size="18" font-weight="bold">'
-                f"{escape(shown.upper())}</text>"
-            )
-        out.append(
-            text.replace(
-                "<text ",
-                f'<text x="{x:g}" y="{y:g}" text-anchor="middle" dominant-baseline="central" '
-                'font-family="ui-monospace, DejaVu Sans Mono, monospace" ',
-                1,
-            )
-        )
-        out.append("</g>")
+        out.extend(_slot_group(v, kinds[v], pos[v], fill.get(v), v in bad_slots))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _check_marks(
+    board: Board,
+    fill: Mapping[str, str],
+    bad_edges: Collection[tuple[str, str]],
+    bad_slots: Collection[str],
+) -> None:
+    """Raise ValueError when the fill or the marks name a slot or an edge the board lacks."""
+    kinds = board.kinds
+    unknown = [v for v in [*fill, *bad_slots] if v not in kinds]
+    if unknown:
+        raise ValueError(f"board {board.name!r} has no slot {unknown[0]!r}")
+    edges = set(board.edges)
+    stray = [e for e in bad_edges if tuple(e) not in edges]
+    if stray:
+        raise ValueError(f"board {board.name!r} has no edge {stray[0][0]}-{stray[0][1]}")
+
+
+def _edge_line(
+    p: str,
+    s: str,
+    pos: Mapping[str, tuple[float, float]],
+    fill: Mapping[str, str],
+    bad: bool,
+) -> str:
+    """The ``<line>`` of edge ``p``-``s``, with its word when both ends are filled."""
+    (x1, y1), (x2, y2) = pos[p], pos[s]
+    cls = "edge bad" if bad else "edge"
+    colour, width = ("#b00020", 4) if bad else ("#8a8a8a", 2)
+    word = f" data-word={quoteattr(fill[p] + fill[s])}" if p in fill and s in fill else ""
+    return (
+        f'<line class="{cls}" data-prefix="{p}" data-suffix="{s}"{word} x1="{x1:g}" '
+        f'y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{colour}" stroke-width="{width}"/>'
+    )
+
+
+def _slot_group(
+    v: str, kind: str, centre: tuple[float, float], tok: str | None, bad: bool
+) -> list[str]:
+    """The lines of slot ``v``'s ``<g>``: its box and its token (or its name when empty)."""
+    x, y = centre
+    data = f" data-token={quoteattr(tok)}" if tok is not None else ""
+    rect = (
+        f'<rect x="{x - _BOX_W / 2:g}" y="{y - _BOX_H / 2:g}" width="{_BOX_W:g}" '
+        f'height="{_BOX_H:g}" rx="{_BOX_H / 2 if kind == "suffix" else 6:g}" '
+        f'fill="{_FILL[kind]}" stroke="{"#b00020" if bad else _STROKE[kind]}" '
+        f'stroke-width="{3 if bad else 2}"/>'
+    )
+    if tok is None:
+        text = f'<text class="name" fill="#999" font-size="13">{escape(v)}</text>'
+    else:
+        shown = f"-{tok}" if kind == "suffix" else f"{tok}-"
+        text = (
+            f'<text class="token" fill="#222" font-size="18" font-weight="bold">'
+            f"{escape(shown.upper())}</text>"
+        )
+    text = text.replace(
+        "<text ",
+        f'<text x="{x:g}" y="{y:g}" text-anchor="middle" dominant-baseline="central" '
+        'font-family="ui-monospace, DejaVu Sans Mono, monospace" ',
+        1,
+    )
+    return [
+        f'<g class="slot {kind}{" bad" if bad else ""}" data-slot="{v}"{data}>',
+        rect,
+        text,
+        "</g>",
+    ]
 
 
 def problem_marks(

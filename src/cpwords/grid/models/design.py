@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpwords.core.errors import CheckError, InputError
-from cpwords.grid.models.index import build_index
-from cpwords.grid.models.listing import enumerate_quadruples
-from cpwords.grid.rules import Board, GridTokens, board_words
+from cpwords.grid.models.index import GridIndex, build_index
+from cpwords.grid.models.listing import CountStopped, count_matchings, enumerate_quadruples
+from cpwords.grid.rules import Board, GridQuadruple, GridTokens, board_words
 from cpwords.grid.symmetry import BoardSymmetry, board_symmetry
 
 __all__ = [
@@ -244,6 +244,62 @@ def _difficulty(
     return diff, solutions
 
 
+def _count_classes(
+    board: Board,
+    idx: GridIndex,
+    quadruples: Sequence[GridQuadruple],
+    limit: int | None,
+    deadline: float | None,
+    counted: list[tuple[Any, int]],
+) -> str | None:
+    """Append ``(quadruple, completions)`` to ``counted`` per class, by matching counts.
+
+    Returns why the counting stopped early (the class being counted is left out), or None.
+    """
+    sid = idx.suffix_id
+    bits = idx.bits_of_suf
+    # per prefix slot, the positions (in suffix-slot order) of its suffix neighbours: the
+    # board's adjacency, computed once rather than once per class
+    spos = {s: i for i, s in enumerate(board.suffix_slots)}
+    around = [tuple(spos[s] for s in board.neighbours(p)) for p in board.prefix_slots]
+    for q in quadruples:
+        ids = [sid[s] for s in q.suffixes]
+        cands = []
+        for nb in around:
+            c = -1
+            for j in nb:
+                c &= bits[ids[j]]
+            cands.append(c)
+        try:
+            counted.append((q, count_matchings(cands, limit, deadline, True)))
+        except CountStopped as stop:  # this class is not counted; the earlier ones are
+            return stop.reason
+    return None
+
+
+def _rate_class(
+    board: Board,
+    tokens: GridTokens,
+    q: GridQuadruple,
+    n: int,
+    k: int,
+    limit: int | None,
+    unique_only: bool,
+) -> GridPuzzle | None:
+    """The puzzle of one counted class (rated and re-counted when unique), or None to skip it."""
+    diff = None
+    if n // k == 1:
+        diff, again = _difficulty(board, tokens, q.example)
+        if again != n:
+            raise CheckError(
+                f"quadruple {q.suffixes}: matching count {n}, forward-checking search {again}"
+            )
+    elif unique_only:
+        return None
+    exact = limit is None or n < limit
+    return GridPuzzle(q.suffixes, n, n // k, dict(q.example), diff, exact)
+
+
 def design_grid_puzzles(
     board: Board,
     tokens: GridTokens,
@@ -298,8 +354,6 @@ def design_grid_puzzles(
     >>> [(p.suffixes, p.count) for p in d.puzzles]
     [(('an', 'er'), 2)]
     """
-    from cpwords.grid.models.listing import CountStopped, count_matchings
-
     if count_limit is not None and count_limit < 2:
         raise InputError(
             f"the count limit must be at least 2 to decide uniqueness, got {count_limit}"
@@ -314,42 +368,16 @@ def design_grid_puzzles(
     k = sym.kernel_order
     # a limit below 2|K| could not tell one board per kernel orbit from two
     limit = None if count_limit is None else max(count_limit, 2 * k)
-    sid = idx.suffix_id
-    bits = idx.bits_of_suf
-    # per prefix slot, the positions (in suffix-slot order) of its suffix neighbours: the
-    # board's adjacency, computed once rather than once per class
-    spos = {s: i for i, s in enumerate(board.suffix_slots)}
-    around = [tuple(spos[s] for s in board.neighbours(p)) for p in board.prefix_slots]
     counted: list[tuple[Any, int]] = []
-    for q in e.quadruples if stopped is None else ():
-        ids = [sid[s] for s in q.suffixes]
-        cands = []
-        for nb in around:
-            c = -1
-            for j in nb:
-                c &= bits[ids[j]]
-            cands.append(c)
-        try:
-            counted.append((q, count_matchings(cands, limit, deadline, True)))
-        except CountStopped as stop:  # this class is not counted; the earlier ones are
-            stopped = stop.reason
-            break
+    if stopped is None:
+        stopped = _count_classes(board, idx, e.quadruples, limit, deadline, counted)
     t2 = time.perf_counter()
     puzzles: list[GridPuzzle] = []
     try:
         for q, n in counted:
-            diff = None
-            if n // k == 1:
-                diff, again = _difficulty(board, tokens, q.example)
-                if again != n:
-                    raise CheckError(
-                        f"quadruple {q.suffixes}: matching count {n}, forward-checking search "
-                        f"{again}"
-                    )
-            elif unique_only:
-                continue
-            exact = limit is None or n < limit
-            puzzles.append(GridPuzzle(q.suffixes, n, n // k, dict(q.example), diff, exact))
+            puzzle = _rate_class(board, tokens, q, n, k, limit, unique_only)
+            if puzzle is not None:
+                puzzles.append(puzzle)
     except KeyboardInterrupt:
         stopped = "interrupted"
     return GridDesign(

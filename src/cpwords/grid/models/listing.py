@@ -165,43 +165,71 @@ def count_matchings(
     later = [0] * (k + 1)  # later[i]: tokens slots i.. could take
     for i in range(k - 1, -1, -1):
         later[i] = later[i + 1] | order[i]
-    memo: dict[tuple[int, int], int] = {}
-    calls = 0
+    n = _MatchingCounter(order, later, limit, deadline, partial_on_interrupt).count(0, 0)
+    return min(n, limit) if limit is not None else n
 
-    def rec(i: int, used: int) -> int:
-        nonlocal calls
-        if i == k - 2:
+
+class _MatchingCounter:
+    """The memoised depth-first count of :func:`count_matchings`, its state held explicitly."""
+
+    def __init__(
+        self,
+        order: Sequence[int],
+        later: Sequence[int],
+        limit: int | None,
+        deadline: float | None,
+        partial_on_interrupt: bool,
+    ) -> None:
+        self.order = order
+        self.k = len(order)
+        self.later = later  # later[i]: tokens slots i.. could take
+        self.limit = limit
+        self.deadline = deadline
+        self.partial_on_interrupt = partial_on_interrupt
+        self.memo: dict[tuple[int, int], int] = {}
+        self.calls = 0
+
+    def count(self, i: int, used: int) -> int:
+        """Systems for slots ``i..`` avoiding the tokens ``used`` (the last two in closed form)."""
+        order = self.order
+        if i == self.k - 2:
             a = order[i] & ~used
             b = order[i + 1] & ~used
             return a.bit_count() * b.bit_count() - (a & b).bit_count()
-        key = (i, used & later[i])
-        got = memo.get(key)
+        key = (i, used & self.later[i])
+        got = self.memo.get(key)
         if got is not None:
             return got
+        total = self._branch(i, used)
+        self.memo[key] = total
+        return total
+
+    def _branch(self, i: int, used: int) -> int:
+        """Sum over the free tokens of slot ``i``; a stop carries the finished subtrees' sum."""
         total = 0
-        rest = order[i] & ~used
+        rest = self.order[i] & ~used
         try:
             while rest:
-                calls += 1
-                if deadline is not None and calls & 1023 == 0 and time.perf_counter() > deadline:
+                self.calls += 1
+                if (
+                    self.deadline is not None
+                    and self.calls & 1023 == 0
+                    and time.perf_counter() > self.deadline
+                ):
                     raise CountStopped("time_limit")
                 bit = rest & -rest
                 rest ^= bit
-                total += rec(i + 1, used | bit)
-                if limit is not None and total >= limit:
+                total += self.count(i + 1, used | bit)
+                if self.limit is not None and total >= self.limit:
                     break
         except CountStopped as stop:
             stop.count += total  # the finished subtrees of this level
             raise
         except KeyboardInterrupt:
-            if not partial_on_interrupt:
+            if not self.partial_on_interrupt:
                 raise
             raise CountStopped("interrupted", total) from None
-        memo[key] = total
         return total
-
-    n = rec(0, 0)
-    return min(n, limit) if limit is not None else n
 
 
 def _suffix_order(board: Board) -> list[str]:
@@ -275,76 +303,11 @@ def enumerate_quadruples(
     t0 = time.perf_counter()
     idx = index if index is not None else build_index(tokens, board, preprocess)
     sym = symmetry if symmetry is not None else board_symmetry(board, break_symmetry)
-    order = _suffix_order(board)
-    pslots = list(board.prefix_slots)
-    pos = {s: i for i, s in enumerate(order)}
-    # for each depth: prefix-slot indices adjacent to the suffix slot placed at that depth
-    touch = [[pslots.index(p) for p in board.neighbours(s)] for s in order]
-    # rule (u, v): token[u] < token[v]; at depth d the bounds come from earlier depths
-    lower: list[list[int]] = [[] for _ in order]
-    upper: list[list[int]] = [[] for _ in order]
-    for u, v in sym.suffix_rules:
-        if pos[u] < pos[v]:
-            lower[pos[v]].append(pos[u])
-        else:
-            upper[pos[u]].append(pos[v])
-    bits = idx.bits_of_suf
-    n_suf = len(idx.suffixes)
-    depth_max = len(order)
-    found: list[GridQuadruple] = []
-    assign = [0] * depth_max
-    nodes = 0
     deadline = None if time_limit is None else t0 + time_limit
-    next_check = time.perf_counter() + 0.1
-    steps = 0
-
-    def dfs(d: int, cand: list[int]) -> None:
-        nonlocal nodes, steps, next_check
-        nodes += 1
-        lo = max((assign[e] + 1 for e in lower[d]), default=0)
-        hi = min((assign[e] for e in upper[d]), default=n_suf)
-        taken = set(assign[:d])
-        for t in range(lo, hi):
-            steps += 1
-            if steps & 255 == 0 and time.perf_counter() >= next_check:
-                now = time.perf_counter()
-                if deadline is not None and now >= deadline:
-                    raise _Stopped("time_limit")
-                next_check = now + 0.1
-                if on_progress is not None:
-                    on_progress(nodes, len(found))
-            if t in taken:
-                continue
-            bt = bits[t]
-            nc = cand.copy()
-            ok = True
-            for i in touch[d]:
-                x = nc[i] & bt
-                if not x:
-                    ok = False
-                    break
-                nc[i] = x
-            if not ok:
-                continue
-            m = match_slots([c for c in nc if c != -1])
-            if m is None:
-                continue
-            assign[d] = t
-            if d + 1 < depth_max:
-                dfs(d + 1, nc)
-            else:
-                sufs = {order[e]: idx.suffixes[assign[e]] for e in range(depth_max)}
-                ex = {p: idx.prefixes[j] for p, j in zip(pslots, m, strict=True)} | sufs
-                found.append(GridQuadruple(tuple(sufs[s] for s in board.suffix_slots), ex))
-
-    stopped: str | None = None
-    try:
-        if n_suf >= depth_max:
-            dfs(0, [-1] * len(pslots))  # -1 = all ones: no constraint yet
-    except _Stopped as stop:
-        stopped = stop.reason
-    except KeyboardInterrupt:
-        stopped = "interrupted"
+    search = _QuadrupleSearch(board, idx, sym, deadline, on_progress)
+    stopped = search.run()
+    found = search.found
+    nodes = search.nodes
     found.sort(key=lambda q: q.suffixes)
     return GridEnumeration(
         board,
@@ -362,6 +325,117 @@ def enumerate_quadruples(
         },
         stopped,
     )
+
+
+def _lex_bounds(
+    order: Sequence[str], rules: Sequence[tuple[str, str]]
+) -> tuple[list[list[int]], list[list[int]]]:
+    """Per depth, the earlier depths whose tokens bound this depth's token from below and above.
+
+    A rule ``(u, v)`` means token[u] < token[v]; at depth d the bounds come from earlier depths.
+    """
+    pos = {s: i for i, s in enumerate(order)}
+    lower: list[list[int]] = [[] for _ in order]
+    upper: list[list[int]] = [[] for _ in order]
+    for u, v in rules:
+        if pos[u] < pos[v]:
+            lower[pos[v]].append(pos[u])
+        else:
+            upper[pos[u]].append(pos[v])
+    return lower, upper
+
+
+class _QuadrupleSearch:
+    """The depth-first suffix search of :func:`enumerate_quadruples`, its state held explicitly."""
+
+    def __init__(
+        self,
+        board: Board,
+        idx: GridIndex,
+        sym: BoardSymmetry,
+        deadline: float | None,
+        on_progress: Callable[[int, int], None] | None,
+    ) -> None:
+        self.board = board
+        self.idx = idx
+        self.order = _suffix_order(board)
+        self.pslots = list(board.prefix_slots)
+        # for each depth: prefix-slot indices adjacent to the suffix slot placed at that depth
+        self.touch = [[self.pslots.index(p) for p in board.neighbours(s)] for s in self.order]
+        self.lower, self.upper = _lex_bounds(self.order, sym.suffix_rules)
+        self.bits = idx.bits_of_suf
+        self.n_suf = len(idx.suffixes)
+        self.depth_max = len(self.order)
+        self.found: list[GridQuadruple] = []
+        self.assign = [0] * self.depth_max
+        self.nodes = 0
+        self.deadline = deadline
+        self.on_progress = on_progress
+        self.next_check = time.perf_counter() + 0.1
+        self.steps = 0
+
+    def run(self) -> str | None:
+        """Search from the empty board; why it stopped early (``"time_limit"``, ...) or None."""
+        try:
+            if self.n_suf >= self.depth_max:
+                self.dfs(0, [-1] * len(self.pslots))  # -1 = all ones: no constraint yet
+        except _Stopped as stop:
+            return stop.reason
+        except KeyboardInterrupt:
+            return "interrupted"
+        return None
+
+    def dfs(self, d: int, cand: list[int]) -> None:
+        """Try each token (within the lex-leader bounds) on the suffix slot of depth ``d``."""
+        self.nodes += 1
+        assign = self.assign
+        lo = max((assign[e] + 1 for e in self.lower[d]), default=0)
+        hi = min((assign[e] for e in self.upper[d]), default=self.n_suf)
+        taken = set(assign[:d])
+        for t in range(lo, hi):
+            self.steps += 1
+            if self.steps & 255 == 0 and time.perf_counter() >= self.next_check:
+                self._checkpoint()
+            if t in taken:
+                continue
+            nc = self._narrow(d, t, cand)
+            if nc is None:
+                continue
+            m = match_slots([c for c in nc if c != -1])
+            if m is None:
+                continue
+            assign[d] = t
+            if d + 1 < self.depth_max:
+                self.dfs(d + 1, nc)
+            else:
+                self._record(m)
+
+    def _checkpoint(self) -> None:
+        """About every 0.1 s: stop at the deadline, else report progress."""
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
+            raise _Stopped("time_limit")
+        self.next_check = now + 0.1
+        if self.on_progress is not None:
+            self.on_progress(self.nodes, len(self.found))
+
+    def _narrow(self, d: int, t: int, cand: list[int]) -> list[int] | None:
+        """The prefix candidates with token ``t`` on depth ``d``'s slot; None if one empties."""
+        bt = self.bits[t]
+        nc = cand.copy()
+        for i in self.touch[d]:
+            x = nc[i] & bt
+            if not x:
+                return None
+            nc[i] = x
+        return nc
+
+    def _record(self, m: list[int]) -> None:
+        """Keep the full assignment, with the matching ``m`` as its example board."""
+        idx, order = self.idx, self.order
+        sufs = {order[e]: idx.suffixes[self.assign[e]] for e in range(self.depth_max)}
+        ex = {p: idx.prefixes[j] for p, j in zip(self.pslots, m, strict=True)} | sufs
+        self.found.append(GridQuadruple(tuple(sufs[s] for s in self.board.suffix_slots), ex))
 
 
 class _Stopped(Exception):

@@ -42,6 +42,7 @@ from cpwords.core.result import Status
 from cpwords.letterboxed.models.dp import (
     BoxLike,
     LetterBoxedSolver,
+    WordClasses,
     _solve_classes,
     as_box,
     build_classes,
@@ -504,6 +505,36 @@ def generate_boxes(
     >>> g.complete, g.draws, sum(g.rejected.values())
     (False, 20, 20)
     """
+    cfg = _settings(k, unique, max_solutions, min_playable, max_draws, shape, difficulty)
+    solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
+    gen = _BoxGenerator(cfg, solver, seed, time_limit, zipf_threshold, blocklist, lang)
+    gen.run()
+    return gen.outcome()
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """The checked settings of one :func:`generate_boxes` call (``cap``: most 2-word solutions)."""
+
+    k: int
+    unique: bool
+    cap: int | None
+    min_playable: int
+    max_draws: int
+    shape: tuple[int, int]
+    band: tuple[float, float] | None
+
+
+def _settings(
+    k: int,
+    unique: bool,
+    max_solutions: int | None,
+    min_playable: int,
+    max_draws: int | None,
+    shape: tuple[int, int],
+    difficulty: str | tuple[float, float] | None,
+) -> _Settings:
+    """Check :func:`generate_boxes`' arguments (InputError) and fill in the defaults."""
     if k < 1:
         raise InputError(f"the number of boxes to generate must be at least 1, got {k}")
     if max_solutions is not None and max_solutions < 1:
@@ -524,97 +555,147 @@ def generate_boxes(
         )
     band = difficulty_band(difficulty)
     cap = 1 if unique else max_solutions
-    solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
-    lex_words = solver.lexicon.words
-    lex_set = solver.lexicon.as_set()
-    weights = draw_weights(solver, lang, k_sides * per_side)
-    rng = np.random.default_rng(seed)
-    t0 = time.perf_counter()
-    seen: set[str] = set()
-    rejected = dict.fromkeys(
-        (
-            "repeat", "few_playable", "one_word", "needs_3_or_more", "too_many_2_word",
-            "blocked", "difficulty",
-        ),
-        0,
-    )  # fmt: skip
-    found: list[GeneratedBox] = []
-    draws = 0
-    stopped: str | None = None
-    deadline = None if time_limit is None else t0 + time_limit
-    try:
-        while len(found) < k and draws < max_draws:
-            if deadline is not None and time.perf_counter() >= deadline:
-                stopped = "time_limit"
-                break
-            draws += 1
-            box = draw_box(rng, weights, shape)
-            if str(box) in seen:
-                rejected["repeat"] += 1
-                continue
-            seen.add(str(box))
-            t1 = time.perf_counter()
-            playable = solver.playable(box)
-            if len(playable) < max(min_playable, 1):
-                rejected["few_playable"] += 1
-                continue
-            classes = build_classes(box, playable)
-            quick, _ = count_tables(classes, 2)
-            if quick[0]:
-                rejected["one_word"] += 1
-                continue
-            if not quick[1]:
-                rejected["needs_3_or_more"] += 1
-                continue
-            if cap is not None and quick[1] > cap:
-                rejected["too_many_2_word"] += 1
-                continue
-            res = _solve_classes(classes, False, t1, solver)
-            if res.solver_info.get("interrupted"):  # the DP returns what it has on Ctrl-C
-                raise KeyboardInterrupt
-            n_words = res.solver_info.get("words")
-            if res.status is not Status.OPTIMAL or n_words != 2:
-                raise CheckError(f"box {box}: counts show a 2-word optimum, the DP says {n_words}")
-            counts, _ = count_tables(classes, COUNT_WORDS)
-            solution = tuple(res.solution or ())
-            pairs = _verify(box, lex_words, counts, solution, lex_set)
-            if blocklist and blocklist.any_blocked([*solution, *(w for p in pairs for w in p)]):
-                rejected["blocked"] += 1
-                continue
-            diff = _difficulty(box, playable, zipf_threshold, lang)
-            if band is not None and not band[0] <= diff.score < band[1]:
-                rejected["difficulty"] += 1
-                continue
-            found.append(
-                GeneratedBox(
-                    box=box,
-                    words=2,
-                    letters=int(res.solver_info["letters"]),
-                    solution=solution,
-                    counts=tuple(counts),
-                    playable_words=len(playable),
-                    difficulty=diff,
-                    two_word_solutions=pairs,
-                    verified=True,
-                    wall_time=time.perf_counter() - t1,
-                )
-            )
-    except KeyboardInterrupt:  # Ctrl-C: the boxes finished so far
-        stopped = "interrupted"
-    return BoxGeneration(
-        boxes=tuple(found),
-        requested=k,
-        draws=draws,
-        rejected=rejected,
-        seed=seed,
-        lexicon=solver.source,
-        settings={
-            "unique": unique,
-            "max_solutions": cap,
-            "min_playable": min_playable,
-            "max_draws": max_draws,
-            "shape": f"{k_sides}x{per_side}",
-        },
-        wall_time=time.perf_counter() - t0,
-        stopped=stopped,
-    )
+    return _Settings(k, unique, cap, min_playable, max_draws, shape, band)
+
+
+class _BoxGenerator:
+    """The draw loop of :func:`generate_boxes`: its random generator, counters and boxes."""
+
+    def __init__(
+        self,
+        cfg: _Settings,
+        solver: LetterBoxedSolver,
+        seed: int,
+        time_limit: float | None,
+        zipf_threshold: float,
+        blocklist: Blocklist | None,
+        lang: str,
+    ) -> None:
+        self.cfg = cfg
+        self.solver = solver
+        self.seed = seed
+        self.zipf_threshold = zipf_threshold
+        self.blocklist = blocklist
+        self.lang = lang
+        self.lex_words = solver.lexicon.words
+        self.lex_set = solver.lexicon.as_set()
+        k_sides, per_side = cfg.shape
+        self.weights = draw_weights(solver, lang, k_sides * per_side)
+        self.rng = np.random.default_rng(seed)
+        self.t0 = time.perf_counter()
+        self.seen: set[str] = set()
+        self.rejected = dict.fromkeys(
+            (
+                "repeat", "few_playable", "one_word", "needs_3_or_more", "too_many_2_word",
+                "blocked", "difficulty",
+            ),
+            0,
+        )  # fmt: skip
+        self.found: list[GeneratedBox] = []
+        self.draws = 0
+        self.stopped: str | None = None
+        self.deadline = None if time_limit is None else self.t0 + time_limit
+
+    def run(self) -> None:
+        """Draw boxes until enough are found, the draws run out, time is up or Ctrl-C."""
+        try:
+            while len(self.found) < self.cfg.k and self.draws < self.cfg.max_draws:
+                if self.deadline is not None and time.perf_counter() >= self.deadline:
+                    self.stopped = "time_limit"
+                    break
+                self.draws += 1
+                box = self._draw_one()
+                if box is not None:
+                    self.found.append(box)
+        except KeyboardInterrupt:  # Ctrl-C: the boxes finished so far
+            self.stopped = "interrupted"
+
+    def _reject(self, reason: str) -> None:
+        """Count one drawn box rejected for ``reason``."""
+        self.rejected[reason] += 1
+
+    def _draw_one(self) -> GeneratedBox | None:
+        """Draw a box and return it when it passes every filter (None: counted as rejected)."""
+        box = draw_box(self.rng, self.weights, self.cfg.shape)
+        if str(box) in self.seen:
+            self._reject("repeat")
+            return None
+        self.seen.add(str(box))
+        t1 = time.perf_counter()
+        playable = self.solver.playable(box)
+        screened = self._screen(box, playable)
+        if isinstance(screened, str):
+            self._reject(screened)
+            return None
+        return self._prove(box, playable, screened, t1)
+
+    def _screen(self, box: LetterBox, playable: list[tuple[str, int]]) -> WordClasses | str:
+        """The box's word classes, or why the cheap filters (1- and 2-word counts) reject it."""
+        if len(playable) < max(self.cfg.min_playable, 1):
+            return "few_playable"
+        classes = build_classes(box, playable)
+        quick, _ = count_tables(classes, 2)
+        if quick[0]:
+            return "one_word"
+        if not quick[1]:
+            return "needs_3_or_more"
+        if self.cfg.cap is not None and quick[1] > self.cfg.cap:
+            return "too_many_2_word"
+        return classes
+
+    def _prove(
+        self, box: LetterBox, playable: list[tuple[str, int]], classes: WordClasses, t1: float
+    ) -> GeneratedBox | None:
+        """Solve, count, verify and rate a screened box (None: blocked or out of the band)."""
+        res = _solve_classes(classes, False, t1, self.solver)
+        if res.solver_info.get("interrupted"):  # the DP returns what it has on Ctrl-C
+            raise KeyboardInterrupt
+        n_words = res.solver_info.get("words")
+        if res.status is not Status.OPTIMAL or n_words != 2:
+            raise CheckError(f"box {box}: counts show a 2-word optimum, the DP says {n_words}")
+        counts, _ = count_tables(classes, COUNT_WORDS)
+        solution = tuple(res.solution or ())
+        pairs = _verify(box, self.lex_words, counts, solution, self.lex_set)
+        blocklist = self.blocklist
+        if blocklist and blocklist.any_blocked([*solution, *(w for p in pairs for w in p)]):
+            self._reject("blocked")
+            return None
+        diff = _difficulty(box, playable, self.zipf_threshold, self.lang)
+        band = self.cfg.band
+        if band is not None and not band[0] <= diff.score < band[1]:
+            self._reject("difficulty")
+            return None
+        return GeneratedBox(
+            box=box,
+            words=2,
+            letters=int(res.solver_info["letters"]),
+            solution=solution,
+            counts=tuple(counts),
+            playable_words=len(playable),
+            difficulty=diff,
+            two_word_solutions=pairs,
+            verified=True,
+            wall_time=time.perf_counter() - t1,
+        )
+
+    def outcome(self) -> BoxGeneration:
+        """The generation so far, with its settings and wall time."""
+        cfg = self.cfg
+        k_sides, per_side = cfg.shape
+        return BoxGeneration(
+            boxes=tuple(self.found),
+            requested=cfg.k,
+            draws=self.draws,
+            rejected=self.rejected,
+            seed=self.seed,
+            lexicon=self.solver.source,
+            settings={
+                "unique": cfg.unique,
+                "max_solutions": cfg.cap,
+                "min_playable": cfg.min_playable,
+                "max_draws": cfg.max_draws,
+                "shape": f"{k_sides}x{per_side}",
+            },
+            wall_time=time.perf_counter() - self.t0,
+            stopped=self.stopped,
+        )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from importlib.metadata import version
 from typing import Any
 
@@ -209,60 +210,92 @@ def solve_letterboxed_setcover(
         "playable_words": len(playable),
         "slots_tried": [],
     }
-    method = "cpsat"
-
-    def elapsed() -> float:
-        return time.perf_counter() - t0
-
+    run = _Run(t0, time_limit, workers, seed, info)
     cover_all = 0
     for _, _, m, _ in classes:
         cover_all |= m
     if not classes or cover_all != full:
         info["reason"] = "some letter is in no playable word"
-        return SolveResult(Status.INFEASIBLE, None, None, elapsed(), None, method, "min", info)
-
+        return run.result(Status.INFEASIBLE)
     for k in range(1, max_slots + 1):
-        model, x = slot_model(classes, n, k)
-        solver = new_solver(time_limit - elapsed(), workers, seed)
-        code, stopped = solve_interruptibly(solver, model)
-        info["slots_tried"].append([k, solver.status_name(code)])
-        status = cpsat_status(code, Task.OPTIMISE, model, "slot model")
-        if stopped:
-            info["interrupted"] = True
-        if status is Status.INFEASIBLE and not stopped:
-            continue
-        if status is Status.INFEASIBLE:  # proven: no k words; Ctrl-C came before k + 1
-            info["reason"] = f"interrupted after proving that {k} words are not enough"
-            bound = float(WORD_WEIGHT * (k + 1))
-            return SolveResult(Status.UNKNOWN, None, bound, elapsed(), None, method, "min", info)
-        if status is Status.UNKNOWN:
-            stop = "interrupted" if info.get("interrupted") else "time limit"
-            info["reason"] = f"{stop} while trying {k} words"
-            return SolveResult(Status.UNKNOWN, None, None, elapsed(), None, method, "min", info)
-        chain = [
-            next(w for c, (_, _, _, w) in enumerate(classes) if solver.value(x[p][c]))
-            for p in range(k)
-        ]
-        letters = sum(len(w) for w in chain)
-        objective = float(WORD_WEIGHT * k + letters)
-        if status is Status.OPTIMAL:
-            bound = objective
-        else:
-            bound = float(WORD_WEIGHT * k + round(solver.best_objective_bound))
-        info["words"] = k
-        info["letters"] = letters
-        return SolveResult(status, objective, bound, elapsed(), chain, method, "min", info)
-
+        res = _solve_slots(run, classes, n, k)
+        if res is not None:
+            return res
     # No solution within max_slots words: does any solution exist at all?
+    return _solve_euler(run, classes, n, max_slots)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One :func:`solve_letterboxed_setcover` call: its clock, CP-SAT settings and solver_info."""
+
+    t0: float
+    time_limit: float
+    workers: int
+    seed: int
+    info: dict[str, Any]
+
+    def elapsed(self) -> float:
+        """Seconds since the call started."""
+        return time.perf_counter() - self.t0
+
+    def result(
+        self,
+        status: Status,
+        objective: float | None = None,
+        bound: float | None = None,
+        chain: list[str] | None = None,
+    ) -> SolveResult:
+        """The call's answer (method ``cpsat``, minimised), timed now."""
+        return SolveResult(
+            status, objective, bound, self.elapsed(), chain, "cpsat", "min", self.info
+        )
+
+
+def _solve_slots(run: _Run, classes: Classes, n: int, k: int) -> SolveResult | None:
+    """Solve the ``k``-slot model: the answer, or None when CP-SAT proved ``k`` words too few."""
+    info = run.info
+    model, x = slot_model(classes, n, k)
+    solver = new_solver(run.time_limit - run.elapsed(), run.workers, run.seed)
+    code, stopped = solve_interruptibly(solver, model)
+    info["slots_tried"].append([k, solver.status_name(code)])
+    status = cpsat_status(code, Task.OPTIMISE, model, "slot model")
+    if stopped:
+        info["interrupted"] = True
+    if status is Status.INFEASIBLE and not stopped:
+        return None
+    if status is Status.INFEASIBLE:  # proven: no k words; Ctrl-C came before k + 1
+        info["reason"] = f"interrupted after proving that {k} words are not enough"
+        return run.result(Status.UNKNOWN, bound=float(WORD_WEIGHT * (k + 1)))
+    if status is Status.UNKNOWN:
+        stop = "interrupted" if info.get("interrupted") else "time limit"
+        info["reason"] = f"{stop} while trying {k} words"
+        return run.result(Status.UNKNOWN)
+    chain = [
+        next(w for c, (_, _, _, w) in enumerate(classes) if solver.value(x[p][c])) for p in range(k)
+    ]
+    letters = sum(len(w) for w in chain)
+    objective = float(WORD_WEIGHT * k + letters)
+    if status is Status.OPTIMAL:
+        bound = objective
+    else:
+        bound = float(WORD_WEIGHT * k + round(solver.best_objective_bound))
+    info["words"] = k
+    info["letters"] = letters
+    return run.result(status, objective, bound, chain)
+
+
+def _solve_euler(run: _Run, classes: Classes, n: int, max_slots: int) -> SolveResult:
+    """With no solution of at most ``max_slots`` words: prove none exists, or say it may."""
+    info = run.info
     model = euler_model(classes, n)
-    solver = new_solver(time_limit - elapsed(), workers, seed)
+    solver = new_solver(run.time_limit - run.elapsed(), run.workers, run.seed)
     code, stopped = solve_interruptibly(solver, model)
     if stopped:
         info["interrupted"] = True
     info["euler_status"] = solver.status_name(code)
     if cpsat_status(code, Task.SATISFY, model, "Euler-trail model") is Status.INFEASIBLE:
         info["reason"] = "CP-SAT proved that no trail of playable words covers the box"
-        return SolveResult(Status.INFEASIBLE, None, None, elapsed(), None, method, "min", info)
+        return run.result(Status.INFEASIBLE)
     info["reason"] = f"solutions exist but none with at most {max_slots} words"
-    bound = float(WORD_WEIGHT * (max_slots + 1))
-    return SolveResult(Status.UNKNOWN, None, bound, elapsed(), None, method, "min", info)
+    return run.result(Status.UNKNOWN, bound=float(WORD_WEIGHT * (max_slots + 1)))

@@ -118,8 +118,6 @@ def solve_board_cpsat(
     ----------
     S. H. Eskildsen, "Letterpress Cheater Algorithm" (2013), for the word listing.
     """
-    from ortools.sat.python import cp_model
-
     from cpwords.core.cpsat_status import Task, cpsat_status, new_solver
     from cpwords.core.cpsat_stop import solve as solve_interruptibly
 
@@ -127,13 +125,7 @@ def solve_board_cpsat(
     words, _ = index.query(board.letters)
     words = _playable(words, played)
     gains = _tile_gains(board)
-    n = len(board.letters)
-    by_letter: dict[str, list[int]] = {}
-    for t in range(n):
-        by_letter.setdefault(board.letters[t], []).append(t)
-    gains_by_letter = {
-        c: sorted((gains[t] for t in ts), reverse=True) for c, ts in by_letter.items()
-    }
+    by_letter = _tiles_by_letter(board)
     info: dict[str, object] = {"candidates": len(words), "solver": "CP-SAT", "workers": workers}
     if not words:
         return SolveResult(
@@ -145,11 +137,62 @@ def solve_board_cpsat(
             "cpsat-board",
             solver_info=info,
         )
+    top, keep = _max_swing_words(words, gains, by_letter)
+    info["kept_after_swing_bound"] = len(keep)
+    m, y, x = _board_model(board, keep, by_letter, gains)
+
+    # The limit covers the whole call: the candidate scan and model building included.
+    solver = new_solver(time_limit - (time.perf_counter() - t0), workers, seed)
+    code, stopped = solve_interruptibly(solver, m)
+    wall = time.perf_counter() - t0
+    info["cpsat_status"] = solver.status_name(code)
+    status = cpsat_status(code, Task.OPTIMISE, m, "Letterpress board model")
+    if stopped:
+        info["interrupted"] = True
+    if status not in (Status.OPTIMAL, Status.FEASIBLE):
+        return SolveResult(Status.UNKNOWN, None, None, wall, None, "cpsat-board", solver_info=info)
+    move = _checked_move(board, keep, solver, y, x, top, status is Status.OPTIMAL, info)
+    # The swing is optimal whatever CP-SAT proves (only max-swing words are in the model);
+    # OPTIMAL also claims the defence tie-break is proven.
+    return SolveResult(
+        status,
+        float(move.swing),
+        float(top),
+        wall,
+        move,
+        "cpsat-board",
+        solver_info=info,
+    )
+
+
+def _tiles_by_letter(board: LetterpressBoard) -> dict[str, list[int]]:
+    """The tiles of each letter, in board order."""
+    by_letter: dict[str, list[int]] = {}
+    for t in range(len(board.letters)):
+        by_letter.setdefault(board.letters[t], []).append(t)
+    return by_letter
+
+
+def _max_swing_words(
+    words: Sequence[str], gains: Sequence[int], by_letter: dict[str, list[int]]
+) -> tuple[int, list[str]]:
+    """The largest swing of any word and the words attaining it (the only ones kept)."""
+    gains_by_letter = {
+        c: sorted((gains[t] for t in ts), reverse=True) for c, ts in by_letter.items()
+    }
     swings = [_word_swing(w, gains_by_letter) for w in words]
     top = max(swings)
     keep = [w for w, s in zip(words, swings, strict=True) if s == top]
-    info["kept_after_swing_bound"] = len(keep)
+    return top, keep
 
+
+def _board_model(
+    board: LetterpressBoard, keep: Sequence[str], by_letter: dict[str, list[int]], gains: list[int]
+) -> tuple[Any, list[Any], list[Any]]:
+    """The CP-SAT model over the kept words: ``(model, y word chosen, x tile used)``."""
+    from ortools.sat.python import cp_model
+
+    n = len(board.letters)
     m = cp_model.CpModel()
     y = [m.new_bool_var(f"y[{w}]") for w in keep]
     x = [m.new_bool_var(f"x[{t}]") for t in range(n)]
@@ -157,6 +200,16 @@ def solve_board_cpsat(
     for c in set(board.letters) | {ch for w in keep for ch in w}:
         need = [(Counter(w)[c], y[i]) for i, w in enumerate(keep) if c in w]
         m.add(sum(x[t] for t in by_letter.get(c, [])) == sum(k * v for k, v in need))
+    me, opp = _owners_after(board, x)
+    dm, do = _defended_after(m, board, me, opp)
+    swing = sum(gains[t] * x[t] for t in range(n))
+    defence = sum(dm) - sum(do)
+    m.maximize(51 * swing + defence)
+    return m, y, x
+
+
+def _owners_after(board: LetterpressBoard, x: list[Any]) -> tuple[list[Any], list[Any]]:
+    """Per tile, whether I and the opponent own it after the move (constants or expressions)."""
     shield = defended(board.owners, board)
     me: list[Any] = []  # constants or CP-SAT expressions
     opp: list[Any] = []
@@ -173,8 +226,15 @@ def solve_board_cpsat(
         else:
             me.append(x[t])
             opp.append(0)
+    return me, opp
+
+
+def _defended_after(
+    m: Any, board: LetterpressBoard, me: list[Any], opp: list[Any]
+) -> tuple[list[Any], list[Any]]:
+    """Per tile, Booleans: defended for me (``dm``) and for the opponent (``do``) after the move."""
     dm, do = [], []
-    for t in range(n):
+    for t in range(len(board.letters)):
         closed = [t, *board.neighbours(t)]
         a = m.new_bool_var(f"dm[{t}]")
         b = m.new_bool_var(f"do[{t}]")
@@ -183,20 +243,24 @@ def solve_board_cpsat(
         m.add(b >= sum(opp[s] for s in closed) - (len(closed) - 1))  # minimised: b = AND(opp)
         dm.append(a)
         do.append(b)
-    swing = sum(gains[t] * x[t] for t in range(n))
-    defence = sum(dm) - sum(do)
-    m.maximize(51 * swing + defence)
+    return dm, do
 
-    # The limit covers the whole call: the candidate scan and model building included.
-    solver = new_solver(time_limit - (time.perf_counter() - t0), workers, seed)
-    code, stopped = solve_interruptibly(solver, m)
-    wall = time.perf_counter() - t0
-    info["cpsat_status"] = solver.status_name(code)
-    status = cpsat_status(code, Task.OPTIMISE, m, "Letterpress board model")
-    if stopped:
-        info["interrupted"] = True
-    if status not in (Status.OPTIMAL, Status.FEASIBLE):
-        return SolveResult(Status.UNKNOWN, None, None, wall, None, "cpsat-board", solver_info=info)
+
+def _checked_move(
+    board: LetterpressBoard,
+    keep: Sequence[str],
+    solver: Any,
+    y: list[Any],
+    x: list[Any],
+    top: int,
+    proven: bool,
+    info: dict[str, object],
+) -> LetterpressMove:
+    """Decode the solver's move, check its scores against the bound and the objective.
+
+    Records the defence and its bound in ``info``; raises ModelError on a mismatch.
+    """
+    n = len(board.letters)
     word = next(w for i, w in enumerate(keep) if solver.value(y[i]))
     used = [t for t in range(n) if solver.value(x[t])]
     pool: dict[str, list[int]] = {}
@@ -208,18 +272,6 @@ def solve_board_cpsat(
         raise ModelError(f"swing {s} of the decoded move differs from the bound {top}")
     info["defence"] = d
     info["defence_bound"] = int(solver.best_objective_bound) - 51 * top
-    proven = status is Status.OPTIMAL
     if proven and 51 * s + d != round(solver.objective_value):
         raise ModelError("the decoded move's scores differ from CP-SAT's objective")
-    move = LetterpressMove(word, tiles, s, d)
-    # The swing is optimal whatever CP-SAT proves (only max-swing words are in the model);
-    # OPTIMAL also claims the defence tie-break is proven.
-    return SolveResult(
-        status,
-        float(s),
-        float(top),
-        wall,
-        move,
-        "cpsat-board",
-        solver_info=info,
-    )
+    return LetterpressMove(word, tiles, s, d)

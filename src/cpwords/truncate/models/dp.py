@@ -424,21 +424,36 @@ def truncate_dp(
     sequence = _walk_down(dag, tab, ends[0])
     listed: tuple[tuple[str, ...], ...] | None = None
     if all_sequences:
-        acc: list[tuple[str, ...]] = []
         deadline = None if time_limit is None else t0 + time_limit
-        try:
-            for e in ends:
-                for s in _iter_from(dag, tab, e):
-                    if max_sequences is not None and len(acc) >= max_sequences:
-                        break
-                    if deadline is not None and time.perf_counter() >= deadline:
-                        info["stopped"] = "time_limit"
-                        break
-                    acc.append(s)
-        except KeyboardInterrupt:  # Ctrl-C: the optimum is proven, the listing is partial
-            info["interrupted"] = True
-            info["stopped"] = "interrupted"
-        listed = tuple(acc)
+        listed = _list_sequences(dag, tab, ends, max_sequences, deadline, info)
     wall = time.perf_counter() - t0
     sol = TruncateSolution(sequence, count, listed, starting, ending)
     return SolveResult(Status.OPTIMAL, float(best), float(best), wall, sol, "dp", solver_info=info)
+
+
+def _list_sequences(
+    dag: TruncateDag,
+    tab: _Table,
+    ends: list[int],
+    max_sequences: int | None,
+    deadline: float | None,
+    info: dict[str, object],
+) -> tuple[tuple[str, ...], ...]:
+    """The longest sequences ending at ``ends``, up to ``max_sequences`` or the deadline.
+
+    A stop (time limit or Ctrl-C) is recorded in ``info`` and keeps the sequences so far.
+    """
+    acc: list[tuple[str, ...]] = []
+    try:
+        for e in ends:
+            for s in _iter_from(dag, tab, e):
+                if max_sequences is not None and len(acc) >= max_sequences:
+                    break
+                if deadline is not None and time.perf_counter() >= deadline:
+                    info["stopped"] = "time_limit"
+                    break
+                acc.append(s)
+    except KeyboardInterrupt:  # Ctrl-C: the optimum is proven, the listing is partial
+        info["interrupted"] = True
+        info["stopped"] = "interrupted"
+    return tuple(acc)
