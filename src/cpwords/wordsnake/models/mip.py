@@ -129,7 +129,6 @@ def solve_hub_mip(
     ctx = open_context(
         instance, time_limit=time_limit, workers=workers, hint=hint, prepared=prepared
     )
-    deadline = ctx.deadline
     hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
     loop = _MipLoop(instance, ctx, f"mip-{backend}")
     missing, best, relaxation = _flow_round(hg, scorer, loop, progress)
@@ -140,9 +139,7 @@ def solve_hub_mip(
     if not missing or best >= relaxation:
         info.update(rounds=0, cuts=0)
         return loop.finish(True)
-    too_large = deadline is not None and hg.m > MIP_MAX_ARCS
-    info["mip_skipped"] = bool(too_large)
-    if (deadline is not None and time.perf_counter() >= deadline) or max_rounds == 0 or too_large:
+    if _no_mip_round(hg, ctx.deadline, max_rounds, info):
         info.update(rounds=0, cuts=0)
         return loop.finish(False)
     mip = _new_program(hg, scorer, ctx.best_order, backend, workers, seed)
@@ -155,6 +152,17 @@ def solve_hub_mip(
         info["interrupted"] = True
     info.update(rounds=loop.rounds, cuts=loop.cuts)
     return loop.finish(loop.proven)
+
+
+def _no_mip_round(
+    hg: HubGraph, deadline: float | None, max_rounds: int | None, info: dict[str, Any]
+) -> bool:
+    """Whether no MIP round is started: no time left, none asked, or a model too large to stop
+    on time (``info["mip_skipped"]``)."""
+    too_large = deadline is not None and hg.m > MIP_MAX_ARCS
+    info["mip_skipped"] = bool(too_large)
+    out_of_time = deadline is not None and time.perf_counter() >= deadline
+    return out_of_time or max_rounds == 0 or too_large
 
 
 @dataclass
