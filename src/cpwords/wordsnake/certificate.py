@@ -490,16 +490,26 @@ def _dual_violation(
     return None
 
 
-def _check_values(
-    words: Sequence[str],
-    mult: Sequence[int],
-    cert: Certificate,
-    deadline: float | None,
-) -> None:
-    """Raise :class:`_Violation` at the first violated inequality."""
-    W = len(words)
-    proper, scale = cert.proper, cert.scale
-    u, v = cert.u, cert.v
+@dataclass(frozen=True)
+class _CutTerms:
+    """What the cuts add to the inequalities, per distinct word (see the module docstring).
+
+    ``member[i]``: the cuts holding word ``i``; ``lams``: the multipliers; ``load[i]``: their sum
+    over the cuts holding ``i`` (``L(b)``); ``in_cut[i]``: ``i`` is in ``C`` (a cut of two words
+    or more); ``v_all = v - L``; ``v_out``: ``v`` less the one-word cuts only.
+    """
+
+    member: list[list[int]]
+    lams: list[int]
+    load: list[int]
+    in_cut: list[bool]
+    v_all: list[int]
+    v_out: list[int]
+
+
+def _cut_terms(cert: Certificate, W: int) -> _CutTerms:
+    """The cut terms of the certificate's ``W`` distinct words."""
+    v = cert.v
     member: list[list[int]] = [[] for _ in range(W)]
     for k, (ids, _lam) in enumerate(cert.cuts):
         for i in ids:
@@ -519,43 +529,98 @@ def _check_values(
                 in_cut[i] = True
     v_all = [v[i] - load[i] for i in range(W)]
     v_out = [v[i] - single[i] for i in range(W)]
+    return _CutTerms(member, lams, load, in_cut, v_all, v_out)
 
+
+def _check_values(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    deadline: float | None,
+) -> None:
+    """Raise :class:`_Violation` at the first violated inequality."""
+    terms = _cut_terms(cert, len(words))
+    _check_overlap_pairs(words, mult, cert, terms, deadline)
+    _check_pairs_in_cuts(words, mult, cert, terms, deadline)
+    if cert.depot is not None:
+        _check_depot(words, cert, cert.depot, terms)
+
+
+def _check_overlap_pairs(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    terms: _CutTerms,
+    deadline: float | None,
+) -> None:
+    """Every pair but those inside ``C``, through the two smallest values of each prefix."""
+    W = len(words)
+    proper = cert.proper
     everyone = [True] * W
-    outside = [not c for c in in_cut]
+    outside = [not c for c in terms.in_cut]
     # (table, which words query it, what a copy of the querying word adds back)
-    tables = [(_two_smallest(v_all, words, everyone, proper), outside)]
-    if any(in_cut):
-        tables.append((_two_smallest(v_out, words, outside, proper), in_cut))
+    tables = [(_two_smallest(terms.v_all, words, everyone, proper), outside)]
+    if any(terms.in_cut):
+        tables.append((_two_smallest(terms.v_out, words, outside, proper), terms.in_cut))
     for table, queries in tables:
-        get = table.get
-        for i, a in enumerate(words):
-            if not queries[i]:
+        _query_table(table, queries, words, mult, cert, terms, deadline)
+
+
+def _query_table(
+    table: dict[str, list[int]],
+    queries: Sequence[bool],
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    terms: _CutTerms,
+    deadline: float | None,
+) -> None:
+    """Check ``u(a)`` of every querying word ``a`` against the table, suffix by suffix."""
+    proper, scale = cert.proper, cert.scale
+    u, v = cert.u, cert.v
+    member, lams, load = terms.member, terms.lams, terms.load
+    get = table.get
+    for i, a in enumerate(words):
+        if not queries[i]:
+            continue
+        if deadline is not None and i % 4096 == 0 and time.perf_counter() > deadline:
+            raise TimeoutError
+        ua = u[i]
+        la = len(a)
+        for k in range(la if proper else la + 1):
+            e = get(a[la - k :])
+            if e is None:
                 continue
-            if deadline is not None and i % 4096 == 0 and time.perf_counter() > deadline:
-                raise TimeoutError
-            ua = u[i]
-            la = len(a)
-            for k in range(la if proper else la + 1):
-                e = get(a[la - k :])
-                if e is None:
-                    continue
-                j = e[1]
-                if j == i:
-                    # A copy of a (shares every cut with it: no cut term) if a has copies, and
-                    # the best other word.
-                    pairs = [] if e[3] < 0 else [(e[2], e[3])]
-                    if mult[i] > 1:
-                        pairs.append((e[0] + load[i], i))
-                else:
-                    pairs = [(e[0], j)]
-                for best, j in pairs:
-                    if ua + best < scale * k * k:
-                        b = words[j]
-                        ov = _overlap(a, b, proper)
-                        shared = set(member[i]) if j != i else set(member[j])
-                        rhs = scale * ov * ov + sum(lams[c] for c in member[j] if c not in shared)
-                        raise _Violation(a, b, ua + v[j], rhs)
-    cut_ids = [i for i in range(W) if in_cut[i]]
+            j = e[1]
+            if j == i:
+                # A copy of a (shares every cut with it: no cut term) if a has copies, and
+                # the best other word.
+                pairs = [] if e[3] < 0 else [(e[2], e[3])]
+                if mult[i] > 1:
+                    pairs.append((e[0] + load[i], i))
+            else:
+                pairs = [(e[0], j)]
+            for best, j in pairs:
+                if ua + best < scale * k * k:
+                    b = words[j]
+                    ov = _overlap(a, b, proper)
+                    shared = set(member[i]) if j != i else set(member[j])
+                    rhs = scale * ov * ov + sum(lams[c] for c in member[j] if c not in shared)
+                    raise _Violation(a, b, ua + v[j], rhs)
+
+
+def _check_pairs_in_cuts(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    terms: _CutTerms,
+    deadline: float | None,
+) -> None:
+    """The pairs of words of ``C`` (both in cuts of two words or more), one by one."""
+    proper, scale = cert.proper, cert.scale
+    u, v = cert.u, cert.v
+    member, lams = terms.member, terms.lams
+    cut_ids = [i for i in range(len(words)) if terms.in_cut[i]]
     for i in cut_ids:
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeoutError
@@ -569,13 +634,19 @@ def _check_values(
             rhs = scale * ov * ov + sum(lams[c] for c in member[j] if c not in mine)
             if u[i] + v[j] < rhs:
                 raise _Violation(a, b, u[i] + v[j], rhs)
-    if cert.depot is not None:
-        ud, vd = cert.depot
-        for i in range(W):
-            if ud + v_all[i] < 0:
-                raise _Violation("", words[i], ud + v[i], load[i])
-            if u[i] + vd < 0:
-                raise _Violation(words[i], "", u[i] + vd, 0)
+
+
+def _check_depot(
+    words: Sequence[str], cert: Certificate, depot: tuple[int, int], terms: _CutTerms
+) -> None:
+    """A linear snake's depot inequalities: ``u(d) + v(b) >= L(b)`` and ``u(a) + v(d) >= 0``."""
+    ud, vd = depot
+    u, v = cert.u, cert.v
+    for i in range(len(words)):
+        if ud + terms.v_all[i] < 0:
+            raise _Violation("", words[i], ud + v[i], terms.load[i])
+        if u[i] + vd < 0:
+            raise _Violation(words[i], "", u[i] + vd, 0)
 
 
 def verify_certificate(
@@ -633,6 +704,41 @@ def verify_certificate(
     if not isinstance(cert, Certificate):
         cert = read_certificate(cert)
     items = list(words)
+    _check_list_and_variant(items, cert, cyclic, proper)
+    counts = Counter(items)
+    distinct = sorted(counts)
+    mult = [counts[w] for w in distinct]
+    _check_format(cert, len(distinct))
+    deadline = None if time_limit is None else t0 + time_limit
+    claimed = cert.bound
+    if not _is_snake_of(cert.order, mult):
+        msg = "INVALID: the ordering is not a snake of this list"
+        return _verdict(t0, claimed, "INVALID", None, None, msg)
+    objective = _score([distinct[i] for i in cert.order], cert.cyclic, cert.proper)
+    bad = _dual_violation(distinct, mult, cert, deadline)
+    if bad is not None:
+        msg = _violation_message(bad, cert.scale)
+        return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
+    n = len(items)
+    bound = _proven_bound(cert, mult, n)
+    if cert.core_pairs is not None:
+        msg = (
+            f"PARTIAL: the values prove at most {bound:,}; the claimed {claimed:,} also rests on a "
+            f"search of a core of {cert.core_pairs:,} pairs that this certificate does not cover"
+        )
+        return _verdict(t0, claimed, "PARTIAL", bound, objective, msg)
+    tail = "(optimal)" if objective == bound else f"(gap {bound - objective:,})"
+    msg = (
+        f"VALID: every snake of these {n:,} words scores at most {bound:,}; "
+        f"the ordering scores {objective:,} {tail}"
+    )
+    return _verdict(t0, claimed, "VALID", bound, objective, msg)
+
+
+def _check_list_and_variant(
+    items: Sequence[str], cert: Certificate, cyclic: bool | None, proper: bool | None
+) -> None:
+    """Raise :class:`CertificateError` when the certificate is for another list or variant."""
     if word_fingerprint(items) != cert.fingerprint or len(items) != cert.items:
         raise CertificateError(
             "the certificate is for another word list (its fingerprint differs from this list's)"
@@ -644,10 +750,10 @@ def verify_certificate(
                 f"the certificate's snake {on} {name} and the one asked for {off}: "
                 f"{'drop' if not have else 'add'} --{name}"
             )
-    counts = Counter(items)
-    distinct = sorted(counts)
-    mult = [counts[w] for w in distinct]
-    W = len(distinct)
+
+
+def _check_format(cert: Certificate, W: int) -> None:
+    """Raise :class:`CertificateError` when the values, cuts or depot do not fit ``W`` words."""
     if len(cert.u) != W:
         raise CertificateError(f"certificate: u has {len(cert.u)} entries, the list {W} words")
     for ids, _ in cert.cuts:
@@ -657,50 +763,48 @@ def verify_certificate(
             raise CertificateError("certificate: a cut set of a cyclic snake holds every word")
     if (cert.depot is None) != cert.cyclic:
         raise CertificateError("certificate: a linear snake needs a depot, a cyclic one none")
-    deadline = None if time_limit is None else t0 + time_limit
-    claimed = cert.bound
 
-    def done(
-        status: str,
-        bound: int | None,
-        objective: int | None,
-        message: str,
-        pair: tuple[str, str] | None = None,
-    ) -> CertificateCheck:
-        optimal = status == "VALID" and bound is not None and objective == bound
-        return CertificateCheck(
-            status, bound, objective, claimed, optimal, message, pair, time.perf_counter() - t0
-        )
 
-    order = cert.order
-    if any(i < 0 or i >= W for i in order) or Counter(order) != Counter(dict(enumerate(mult))):
-        return done("INVALID", None, None, "INVALID: the ordering is not a snake of this list")
-    objective = _score([distinct[i] for i in order], cert.cyclic, cert.proper)
-    bad = _dual_violation(distinct, mult, cert, deadline)
-    if bad is not None:
-        name_a = bad.a if bad.a else "the start"
-        name_b = bad.b if bad.b else "the end"
-        msg = (
-            f"INVALID: u({excerpt(name_a, 30)}) + v({excerpt(name_b, 30)}) = {bad.lhs} "
-            f"< {bad.rhs} (overlap squared times {cert.scale}, plus the cuts entered)"
-        )
-        return done("INVALID", None, objective, msg, (bad.a, bad.b))
+def _is_snake_of(order: Sequence[int], mult: Sequence[int]) -> bool:
+    """Whether the ordering (ids of distinct words) lists every word as often as the list does."""
+    W = len(mult)
+    return not (
+        any(i < 0 or i >= W for i in order) or Counter(order) != Counter(dict(enumerate(mult)))
+    )
+
+
+def _violation_message(bad: _Violation, scale: int) -> str:
+    """The INVALID line naming the first violated inequality."""
+    name_a = bad.a if bad.a else "the start"
+    name_b = bad.b if bad.b else "the end"
+    return (
+        f"INVALID: u({excerpt(name_a, 30)}) + v({excerpt(name_b, 30)}) = {bad.lhs} "
+        f"< {bad.rhs} (overlap squared times {scale}, plus the cuts entered)"
+    )
+
+
+def _proven_bound(cert: Certificate, mult: Sequence[int], n: int) -> int:
+    """``floor(B / scale)``, the bound the (valid) values prove for ``n`` items."""
     bound = cert.dual_value(mult) // cert.scale
-    n = len(items)
     if cert.cyclic and n == 1:
         bound = 0  # one item has no joint (and no inequality): every snake scores 0
-    if cert.core_pairs is not None:
-        msg = (
-            f"PARTIAL: the values prove at most {bound:,}; the claimed {claimed:,} also rests on a "
-            f"search of a core of {cert.core_pairs:,} pairs that this certificate does not cover"
-        )
-        return done("PARTIAL", bound, objective, msg)
-    tail = "(optimal)" if objective == bound else f"(gap {bound - objective:,})"
-    msg = (
-        f"VALID: every snake of these {n:,} words scores at most {bound:,}; "
-        f"the ordering scores {objective:,} {tail}"
+    return bound
+
+
+def _verdict(
+    t0: float,
+    claimed: int,
+    status: str,
+    bound: int | None,
+    objective: int | None,
+    message: str,
+    pair: tuple[str, str] | None = None,
+) -> CertificateCheck:
+    """The check's answer, timed from ``t0`` (optimal: VALID, and the ordering scores the bound)."""
+    optimal = status == "VALID" and bound is not None and objective == bound
+    return CertificateCheck(
+        status, bound, objective, claimed, optimal, message, pair, time.perf_counter() - t0
     )
-    return done("VALID", bound, objective, msg)
 
 
 def verify_pairwise(words: Sequence[str], cert: Certificate) -> CertificateCheck:

@@ -26,6 +26,7 @@ _CELL_W = 14.0
 _ROW_H = 24.0
 _PAD = 12.0
 _HIGHLIGHT = ("#ffd24d", "#9be3c1")
+_FONT = 'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="17"'
 
 
 def layout(
@@ -118,52 +119,62 @@ def snake_svg(
         f"<title>{escape(label)}</title>",
         f'<rect width="{width:g}" height="{height:g}" fill="#fff"/>',
     ]
-    font = 'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="17"'
-
-    def cell_x(col: int) -> float:
-        return _PAD + col * _CELL_W
-
-    def row_y(row: int) -> float:
-        return _PAD + row * _ROW_H
-
-    def rect(row: int, col: int, k: int, pair: int, end: str) -> str:
-        colour = _HIGHLIGHT[pair % len(_HIGHLIGHT)]
-        return (
-            f'<rect class="overlap {end}" data-pair="{pair}" data-length="{k}" '
-            f'x="{cell_x(col):g}" y="{row_y(row) + 2:g}" width="{k * _CELL_W:g}" '
-            f'height="{_ROW_H - 4:g}" rx="3" fill="{colour}"/>'
-        )
-
     for i, (row, col, _) in enumerate(rows):
-        w = words[i]
-        parts = [f'<g class="word" data-index="{i}" data-word={quoteattr(w)}>']
         before = rows[i][2]
         after = rows[i + 1][2] if i + 1 < len(rows) else 0
-        if before:
-            parts.append(rect(row, col, before, i - 1, "head"))
-        if after:
-            parts.append(rect(row, col + len(w) - after, after, i, "tail"))
-        xs = " ".join(f"{cell_x(col + j) + _CELL_W / 2:g}" for j in range(len(w)))
-        parts.append(
-            f'<text x="{xs}" y="{row_y(row) + _ROW_H / 2:g}" text-anchor="middle" '
-            f'dominant-baseline="central" {font} fill="#222">{escape(w)}</text>'
-        )
-        parts.append("</g>")
-        out.append("".join(parts))
+        out.append(_word_group(i, words[i], row, col, before, after))
     y = len(rows)
     if len(order) > len(words):
-        out.append(
-            f'<text class="note" x="{_PAD:g}" y="{row_y(y) + _ROW_H / 2:g}" '
-            f'dominant-baseline="central" font-family="sans-serif" font-size="14" fill="#666">'
-            f"... and {len(order) - len(words):,} more words (see the JSON)</text>"
-        )
+        left_out = len(order) - len(words)
+        out.append(_note("note", y, f"... and {left_out:,} more words (see the JSON)"))
         y += 1
     if cyclic and len(order) > 1:
         ov = pair_overlap(order[-1], order[0], proper)
-        out.append(
-            f'<text class="note cyclic" x="{_PAD:g}" y="{row_y(y) + _ROW_H / 2:g}" '
-            f'dominant-baseline="central" font-family="sans-serif" font-size="14" fill="#666">'
-            f"back to the first word: overlap {ov}</text>"
-        )
+        out.append(_note("note cyclic", y, f"back to the first word: overlap {ov}"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _cell_x(col: int) -> float:
+    """Left edge of letter column ``col``."""
+    return _PAD + col * _CELL_W
+
+
+def _row_y(row: int) -> float:
+    """Top edge of row ``row``."""
+    return _PAD + row * _ROW_H
+
+
+def _overlap_rect(row: int, col: int, k: int, pair: int, end: str) -> str:
+    """The highlight behind ``k`` letters from column ``col`` (``end``: "head" or "tail")."""
+    colour = _HIGHLIGHT[pair % len(_HIGHLIGHT)]
+    return (
+        f'<rect class="overlap {end}" data-pair="{pair}" data-length="{k}" '
+        f'x="{_cell_x(col):g}" y="{_row_y(row) + 2:g}" width="{k * _CELL_W:g}" '
+        f'height="{_ROW_H - 4:g}" rx="3" fill="{colour}"/>'
+    )
+
+
+def _word_group(i: int, w: str, row: int, col: int, before: int, after: int) -> str:
+    """Word ``i`` as one ``<g>``: its overlaps with the words before and after, then its letters."""
+    parts = [f'<g class="word" data-index="{i}" data-word={quoteattr(w)}>']
+    if before:
+        parts.append(_overlap_rect(row, col, before, i - 1, "head"))
+    if after:
+        parts.append(_overlap_rect(row, col + len(w) - after, after, i, "tail"))
+    xs = " ".join(f"{_cell_x(col + j) + _CELL_W / 2:g}" for j in range(len(w)))
+    parts.append(
+        f'<text x="{xs}" y="{_row_y(row) + _ROW_H / 2:g}" text-anchor="middle" '
+        f'dominant-baseline="central" {_FONT} fill="#222">{escape(w)}</text>'
+    )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _note(cls: str, y: int, text: str) -> str:
+    """A grey line of text on row ``y`` (``text`` is not escaped)."""
+    return (
+        f'<text class="{cls}" x="{_PAD:g}" y="{_row_y(y) + _ROW_H / 2:g}" '
+        f'dominant-baseline="central" font-family="sans-serif" font-size="14" fill="#666">'
+        f"{text}</text>"
+    )

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from ortools.linear_solver import pywraplp
@@ -26,9 +28,11 @@ from cpwords.wordsnake.models.common import (
     MIP_MIN_ROUND_SECONDS,
     PreparedInstance,
     ProgressCallback,
+    SolveContext,
     _finish,
     _integral_bound,
     _read_round,
+    _Scorer,
     _solver_info,
     assignment_relaxation,
     open_context,
@@ -125,104 +129,175 @@ def solve_hub_mip(
     ctx = open_context(
         instance, time_limit=time_limit, workers=workers, hint=hint, prepared=prepared
     )
-    start, deadline = ctx.start, ctx.deadline
     hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
-    best_order, best = ctx.best_order, ctx.best
-    trace: list[TracePoint] = []
-
-    # Round 0: the assignment relaxation as a min-cost circulation (exact, no MIP needed).
-    chosen, relaxation = assignment_relaxation(hg)
-    bound: float | None = float(relaxation)
-    missing, order, value = _read_round(hg, chosen, scorer)
-    if best is None or value > best:
-        best, best_order = value, order
-    trace.append(TracePoint(time.perf_counter() - start, best, bound))
-    if progress is not None:
-        progress(trace[-1].time, best, bound)
-    info = _solver_info(
+    loop = _MipLoop(instance, ctx, f"mip-{backend}")
+    missing, best, relaxation = _flow_round(hg, scorer, loop, progress)
+    info = loop.info = _solver_info(
         backend, formulation="letter-hub", workers=workers, seed=seed,
         arcs=hg.m, nodes=hg.num_nodes, time_limit=time_limit, flow_bound=relaxation,
     )  # fmt: skip
     if not missing or best >= relaxation:
         info.update(rounds=0, cuts=0)
-        return _finish(
-            instance=instance, proven=True, order=best_order, objective=float(best),
-            bound=bound, start=start, method=f"mip-{backend}", info=info, trace=trace,
-        )  # fmt: skip
-    pending_cuts = missing
+        return loop.finish(True)
+    if _no_mip_round(hg, ctx.deadline, max_rounds, info):
+        info.update(rounds=0, cuts=0)
+        return loop.finish(False)
+    mip = _new_program(hg, scorer, ctx.best_order, backend, workers, seed)
+    info["threads"] = mip.threads
+    ins = hg.in_arcs()
+    _add_cuts(mip, hg, ins, missing, loop)
+    try:  # Ctrl-C in SCIP or CBC (HiGHS is cancelled in its own thread): keep the best so far
+        _mip_cut_loop(mip, hg, ins, scorer, loop, progress, max_rounds)
+    except KeyboardInterrupt:
+        info["interrupted"] = True
+    info.update(rounds=loop.rounds, cuts=loop.cuts)
+    return loop.finish(loop.proven)
+
+
+def _no_mip_round(
+    hg: HubGraph, deadline: float | None, max_rounds: int | None, info: dict[str, Any]
+) -> bool:
+    """Whether no MIP round is started: no time left, none asked, or a model too large to stop
+    on time (``info["mip_skipped"]``)."""
     too_large = deadline is not None and hg.m > MIP_MAX_ARCS
     info["mip_skipped"] = bool(too_large)
-    if (deadline is not None and time.perf_counter() >= deadline) or max_rounds == 0 or too_large:
-        info.update(rounds=0, cuts=0)
+    out_of_time = deadline is not None and time.perf_counter() >= deadline
+    return out_of_time or max_rounds == 0 or too_large
+
+
+@dataclass
+class _MipLoop:
+    """The MIP cut loop's state: its clock and incumbent (``ctx``), bound, trace and counts."""
+
+    instance: WordsnakeInstance
+    ctx: SolveContext
+    method: str
+    info: dict[str, Any] = field(default_factory=dict)
+    bound: float | None = None
+    trace: list[TracePoint] = field(default_factory=list)
+    proven: bool = False
+    rounds: int = 0
+    cuts: int = 0
+
+    def record(
+        self, hg: HubGraph, chosen: np.ndarray, scorer: _Scorer, progress: ProgressCallback | None
+    ) -> tuple[list[list[int]], int]:
+        """Read a round's solution, keep it if better, trace it.
+
+        Returns the components that miss the root and the best score so far.
+        """
+        missing, order, value = _read_round(hg, chosen, scorer)
+        best = self.ctx.best
+        if best is None or value > best:
+            best, self.ctx.best_order = value, order
+        self.ctx.best = best
+        elapsed = time.perf_counter() - self.ctx.start
+        self.trace.append(TracePoint(elapsed, best, self.bound))
+        if progress is not None:
+            progress(elapsed, best, self.bound)
+        return missing, best
+
+    def finish(self, proven: bool) -> SolveResult:
+        """The result: the incumbent with the best bound so far."""
+        best = self.ctx.best
         return _finish(
-            instance=instance, proven=False, order=best_order, objective=float(best),
-            bound=bound, start=start, method=f"mip-{backend}", info=info, trace=trace,
+            instance=self.instance, proven=proven, order=self.ctx.best_order,
+            objective=None if best is None else float(best), bound=self.bound,
+            start=self.ctx.start, method=self.method, info=self.info, trace=self.trace,
         )  # fmt: skip
 
+
+def _flow_round(
+    hg: HubGraph, scorer: _Scorer, loop: _MipLoop, progress: ProgressCallback | None
+) -> tuple[list[list[int]], int, int]:
+    """Round 0: the assignment relaxation as a min-cost circulation (exact, no MIP needed).
+
+    Returns the components of its solution that miss the root, the best score so far, and the
+    relaxation's value (the first bound).
+    """
+    chosen, relaxation = assignment_relaxation(hg)
+    loop.bound = float(relaxation)
+    missing, best = loop.record(hg, chosen, scorer, progress)
+    return missing, best, relaxation
+
+
+def _new_program(
+    hg: HubGraph,
+    scorer: _Scorer,
+    best_order: list[str] | None,
+    backend: str,
+    workers: int,
+    seed: int,
+) -> _HighsHub | _OrtoolsHub:
+    """The letter-hub program in ``backend``, the incumbent as its hint."""
     hint_arcs = None
     if best_order is not None:
         hint_arcs = np.minimum(order_to_arcs(hg, scorer.items(best_order), scorer), 1)
-    mip: _HighsHub | _OrtoolsHub = (
-        _HighsHub(hg, workers, seed, hint_arcs)
-        if backend == "highs"
-        else _OrtoolsHub(hg, backend, workers, seed, hint_arcs)
-    )
-    info["threads"] = mip.threads
-    ins = hg.in_arcs()
-    proven = False
-    rounds = cuts = 0
+    if backend == "highs":
+        return _HighsHub(hg, workers, seed, hint_arcs)
+    return _OrtoolsHub(hg, backend, workers, seed, hint_arcs)
 
-    def add_cuts(components: list[list[int]]) -> None:
-        nonlocal cuts
-        for comp in components:
-            mip.add_cut(entering_arcs(hg, comp, ins))
-            cuts += 1
 
-    add_cuts(pending_cuts)
+def _add_cuts(
+    mip: _HighsHub | _OrtoolsHub,
+    hg: HubGraph,
+    ins: list[Any],
+    components: list[list[int]],
+    loop: _MipLoop,
+) -> None:
+    """Add ``x(delta_in(S)) >= 1`` for each component ``S`` that misses the root."""
+    for comp in components:
+        mip.add_cut(entering_arcs(hg, comp, ins))
+        loop.cuts += 1
+
+
+def _mip_cut_loop(
+    mip: _HighsHub | _OrtoolsHub,
+    hg: HubGraph,
+    ins: list[Any],
+    scorer: _Scorer,
+    loop: _MipLoop,
+    progress: ProgressCallback | None,
+    max_rounds: int | None,
+) -> None:
+    """Solve, cut off the components that miss the root, solve again: until proven or stopped."""
+    deadline, info = loop.ctx.deadline, loop.info
     last = 0.0  # seconds the previous round took
-    try:  # Ctrl-C in SCIP or CBC (HiGHS is cancelled in its own thread): keep the best so far
-        while max_rounds is None or rounds < max_rounds:
-            remaining = None
-            if deadline is not None:
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0 or (rounds and remaining < max(MIP_MIN_ROUND_SECONDS, last)):
-                    break  # a round started now would overrun (see MIP_MIN_ROUND_SECONDS)
-            rounds += 1
-            began = time.perf_counter()
-            status, round_bound, picked, stopped = mip.solve(remaining)
-            last = time.perf_counter() - began
-            if stopped:
-                info["interrupted"] = True
-            if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
-                raise ModelError("the letter-hub model was reported infeasible")
-            if round_bound is not None:
-                bound = _integral_bound(round_bound, bound)
-            if status is Status.UNKNOWN or picked is None:
-                break
-            missing, order, value = _read_round(hg, picked, scorer)
-            if best is None or value > best:
-                best, best_order = value, order
-            elapsed = time.perf_counter() - start
-            trace.append(TracePoint(elapsed, best, bound))
-            if progress is not None:
-                progress(elapsed, best, bound)
-            if status is Status.OPTIMAL and not missing:
-                proven = True
-                break
-            if bound is not None and best is not None and best >= bound - 1e-9:
-                proven = True
-                break
-            if stopped or (status is Status.FEASIBLE and not missing):
-                break  # stopped inside the solve; the solution is valid but unproven
-            add_cuts(missing)
-    except KeyboardInterrupt:
-        info["interrupted"] = True
-    info.update(rounds=rounds, cuts=cuts)
-    return _finish(
-        instance=instance, proven=proven, order=best_order,
-        objective=None if best is None else float(best), bound=bound, start=start,
-        method=f"mip-{backend}", info=info, trace=trace,
-    )  # fmt: skip
+    while max_rounds is None or loop.rounds < max_rounds:
+        remaining = None
+        if deadline is not None:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0 or (loop.rounds and remaining < max(MIP_MIN_ROUND_SECONDS, last)):
+                break  # a round started now would overrun (see MIP_MIN_ROUND_SECONDS)
+        loop.rounds += 1
+        began = time.perf_counter()
+        status, round_bound, picked, stopped = mip.solve(remaining)
+        last = time.perf_counter() - began
+        if stopped:
+            info["interrupted"] = True
+        if status is Status.INFEASIBLE:  # pragma: no cover - the model always has a solution
+            raise ModelError("the letter-hub model was reported infeasible")
+        if round_bound is not None:
+            loop.bound = _integral_bound(round_bound, loop.bound)
+        if status is Status.UNKNOWN or picked is None:
+            break
+        missing, _ = loop.record(hg, picked, scorer, progress)
+        if _round_settles(loop, status, missing, stopped):
+            break
+        _add_cuts(mip, hg, ins, missing, loop)
+
+
+def _round_settles(loop: _MipLoop, status: Status, missing: list[list[int]], stopped: bool) -> bool:
+    """Whether the loop ends after this round (``loop.proven`` set when the round proves it)."""
+    best, bound = loop.ctx.best, loop.bound
+    if status is Status.OPTIMAL and not missing:
+        loop.proven = True
+        return True
+    if bound is not None and best is not None and best >= bound - 1e-9:
+        loop.proven = True
+        return True
+    # stopped inside the solve; the solution is valid but unproven
+    return stopped or (status is Status.FEASIBLE and not missing)
 
 
 class _HighsHub:
