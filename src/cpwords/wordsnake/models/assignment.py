@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import itertools
 import time
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -83,17 +85,8 @@ def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
     the joints through private chains.
     """
     N = net.instance.n
-    cyclic, proper = net.instance.cyclic, net.instance.proper
-    trie = net.trie
-    T, W = trie.size, net.num_words
-    out_base, in_base, r_in = net.out_base, net.in_base, net.r_in
-    root_sink = 0 if cyclic else r_in
-    depth = trie.depth.astype(np.int64)
-    parent = trie.parent.astype(np.int64)
-    wn = trie.word_node.astype(np.int64)
-    node_word = trie.node_word.astype(np.int64)
-    plus = np.arange(T, dtype=np.int64)
-    plus[wn] = T + np.arange(W)
+    cyclic = net.instance.cyclic
+    ta = _trie_arrays(net)
     iw = np.append(net.item_word, -1)  # the depot has no word
 
     succ = np.asarray(dec.succ, dtype=np.int64)
@@ -110,30 +103,98 @@ def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
     d = hand[items]
     if (v < 0).any():
         return None
-    tails: list[np.ndarray] = []
-    heads: list[np.ndarray] = []
+    hops = _Hops()
+    pos = _route_zero_and_copies(net, hops, ta, items, v, w, b, d)
+    if not _route_positive(net, hops, ta, w[pos], b[pos], d[pos]):
+        return None
+    return _flows_of(net, hops)
 
-    def hop(t: np.ndarray, h: np.ndarray) -> None:
-        tails.append(np.asarray(t, dtype=np.int64))
-        heads.append(np.asarray(h, dtype=np.int64))
 
+class _TrieArrays(NamedTuple):
+    """The trie's arrays as int64, and ``plus``: ``H+(v)`` for word nodes, ``v`` otherwise."""
+
+    depth: np.ndarray
+    parent: np.ndarray
+    wn: np.ndarray
+    node_word: np.ndarray
+    plus: np.ndarray
+
+
+def _trie_arrays(net: StringHubNetwork) -> _TrieArrays:
+    """The trie arrays a route needs."""
+    trie = net.trie
+    T, W = trie.size, net.num_words
+    depth = trie.depth.astype(np.int64)
+    parent = trie.parent.astype(np.int64)
+    wn = trie.word_node.astype(np.int64)
+    node_word = trie.node_word.astype(np.int64)
+    plus = np.arange(T, dtype=np.int64)
+    plus[wn] = T + np.arange(W)
+    return _TrieArrays(depth, parent, wn, node_word, plus)
+
+
+@dataclass
+class _Hops:
+    """The arcs of the routes, as arrays of tails and heads (one entry per unit)."""
+
+    tails: list[np.ndarray] = field(default_factory=list)
+    heads: list[np.ndarray] = field(default_factory=list)
+
+    def add(self, t: np.ndarray, h: np.ndarray) -> None:
+        """Append the hops ``t -> h``."""
+        self.tails.append(np.asarray(t, dtype=np.int64))
+        self.heads.append(np.asarray(h, dtype=np.int64))
+
+
+def _route_zero_and_copies(
+    net: StringHubNetwork,
+    hops: _Hops,
+    ta: _TrieArrays,
+    items: np.ndarray,
+    v: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray,
+    d: np.ndarray,
+) -> np.ndarray:
+    """Route the depot's joints, the zero joints (through the root) and the joints between
+    copies of a word (its self arc); returns the mask of the other, positive joints."""
+    N = net.instance.n
+    cyclic = net.instance.cyclic
+    out_base, in_base, r_in = net.out_base, net.in_base, net.r_in
+    root_sink = 0 if cyclic else r_in
+    depth, wn = ta.depth, ta.wn
     start = items == N  # the depot's first word (linear snakes)
     end = (v == N) & ~start
     joint = ~start & ~end
-    hop(np.zeros(int(start.sum()), np.int64), in_base + b[start])
-    hop(out_base + w[end], np.full(int(end.sum()), root_sink))
+    hops.add(np.zeros(int(start.sum()), np.int64), in_base + b[start])
+    hops.add(out_base + w[end], np.full(int(end.sum()), root_sink))
     zero = joint & (d == 0)
     # Copies of one word: its self arc (a one-letter border may also pass the shared hub).
     wlen = np.where(w >= 0, depth[wn[np.maximum(w, 0)]], 0)
     same = joint & (w == b) & ~zero & ((d >= 2) | (d == wlen))
-    hop(out_base + w[zero], np.full(int(zero.sum()), root_sink))
+    hops.add(out_base + w[zero], np.full(int(zero.sum()), root_sink))
     if not cyclic:
-        hop(np.full(int(zero.sum()), r_in), np.zeros(int(zero.sum()), np.int64))
-    hop(np.zeros(int(zero.sum()), np.int64), in_base + b[zero])
-    hop(out_base + w[same], in_base + b[same])
+        hops.add(np.full(int(zero.sum()), r_in), np.zeros(int(zero.sum()), np.int64))
+    hops.add(np.zeros(int(zero.sum()), np.int64), in_base + b[zero])
+    hops.add(out_base + w[same], in_base + b[same])
+    return joint & ~zero & ~same
 
-    pos = joint & ~zero & ~same
-    pw, pb, pd = w[pos], b[pos], d[pos]
+
+def _route_positive(
+    net: StringHubNetwork,
+    hops: _Hops,
+    ta: _TrieArrays,
+    pw: np.ndarray,
+    pb: np.ndarray,
+    pd: np.ndarray,
+) -> bool:
+    """Route the positive joints ``pw -> pb`` handed over at strings of lengths ``pd``: full
+    overlaps, shared hubs, private chains. False when one has no route."""
+    proper = net.instance.proper
+    trie = net.trie
+    T = trie.size
+    out_base, in_base = net.out_base, net.in_base
+    depth, parent, wn, node_word, plus = ta
     # The string's trie node: the ancestor of b's node at depth d.
     s = wn[pb].copy()
     while True:
@@ -142,27 +203,27 @@ def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
             break
         s[up] = parent[s[up]]
     if (depth[s] != pd).any():
-        return None
+        return False
     a_node = wn[pw]
     full = (s == a_node) & (not proper)
     border = (s <= a_node) & (a_node <= trie.end[s]) & (pd >= 2) & ~full
     shared = ~full & ~border
     # Full overlaps: exit(a) -> H+(a) -> entry(b).
-    hop(out_base + pw[full], T + pw[full])
-    hop(T + pw[full], in_base + pb[full])
+    hops.add(out_base + pw[full], T + pw[full])
+    hops.add(T + pw[full], in_base + pb[full])
     # Shared hubs.
     ss, sb, sw = s[shared], pb[shared], pw[shared]
     if proper:
-        hop(out_base + sw, plus[ss])
-        hop(plus[ss], in_base + sb)
+        hops.add(out_base + sw, plus[ss])
+        hops.add(plus[ss], in_base + sb)
     else:
-        hop(out_base + sw, ss)
+        hops.add(out_base + sw, ss)
         at = wn[sb] == ss  # the successor is the string itself
-        hop(ss[at], in_base + sb[at])
+        hops.add(ss[at], in_base + sb[at])
         down = ~at
         is_word = node_word[ss[down]] >= 0
-        hop(ss[down][is_word], plus[ss[down][is_word]])
-        hop(plus[ss[down]], in_base + sb[down])
+        hops.add(ss[down][is_word], plus[ss[down][is_word]])
+        hops.add(plus[ss[down]], in_base + sb[down])
     # Private chains, joint by joint (few: borders of two letters or more).
     bt: list[int] = []
     bh: list[int] = []
@@ -172,13 +233,18 @@ def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
     ):  # fmt: skip
         route = _chain_route(net, a, bb, dd, sn, plus, depth, parent, wn, node_word)
         if route is None:
-            return None
+            return False
         for x, y in itertools.pairwise(route):
             bt.append(x)
             bh.append(y)
-    hop(np.array(bt, dtype=np.int64), np.array(bh, dtype=np.int64))
+    hops.add(np.array(bt, dtype=np.int64), np.array(bh, dtype=np.int64))
+    return True
 
-    t_all, h_all = np.concatenate(tails), np.concatenate(heads)
+
+def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
+    """The arc flows of the hops, or None when a hop is not an arc, a capacity is exceeded or
+    a node's balance differs from its supply."""
+    t_all, h_all = np.concatenate(hops.tails), np.concatenate(hops.heads)
     arcs = _ArcIndex(net).find(t_all, h_all)
     if (arcs < 0).any():
         return None

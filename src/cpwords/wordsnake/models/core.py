@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -44,6 +45,7 @@ from cpwords.wordsnake.models.string_hub import ROOTLINK, ZERO, DeadlineReached,
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
+    from scipy.sparse import csr_matrix
 
 #: Dijkstra rows computed at once (each row holds one float per network node).
 _CELLS_PER_CHUNK = 20_000_000
@@ -140,14 +142,30 @@ def reduced_core(
     big = np.full(W, np.iinfo(np.int64).max // 4, dtype=np.int64)
     if budget < 0:
         return Core(target, budget, dual.scale, empty, empty, empty, big, big)
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import dijkstra
-
     pi = potentials(net, dual.cost, dual.flows, deadline)
     rc = np.maximum(dual.cost + pi[net.tail] - pi[net.head], 0)
     end_rc = big.copy()
     zero = np.nonzero(net.role == ZERO)[0]
     end_rc[net.tail[zero] - net.out_base] = rc[zero]
+    graph = _hub_graph(net, rc, budget)
+    us, vs, rcs, start_rc = _pairs_within(net, graph, budget, big, deadline, max_pairs)
+    return Core(
+        target,
+        budget,
+        dual.scale,
+        np.concatenate(us) if us else empty,
+        np.concatenate(vs) if vs else empty,
+        np.concatenate(rcs) if rcs else empty,
+        start_rc,
+        end_rc,
+    )
+
+
+def _hub_graph(net: StringHubNetwork, rc: np.ndarray, budget: int) -> csr_matrix:
+    """The hub arcs of reduced cost within the budget, as a sparse graph for Dijkstra (the
+    cheapest of parallel arcs, each plus a small epsilon)."""
+    from scipy.sparse import csr_matrix
+
     # Hub paths only: zero-overlap joints are the chain ends and starts.
     keep = (net.role != ZERO) & (net.role != ROOTLINK) & (rc <= budget)
     tails, heads, length = net.tail[keep], net.head[keep], rc[keep]
@@ -156,10 +174,25 @@ def reduced_core(
     first = np.r_[True, (tails[1:] != tails[:-1]) | (heads[1:] != heads[:-1])]
     # A small epsilon per arc: csgraph drops explicit zero weights; paths have few arcs.
     eps = 1e-6
-    graph = csr_matrix(
+    return csr_matrix(
         (length[first].astype(float) + eps, (tails[first], heads[first])),
         shape=(net.num_nodes, net.num_nodes),
     )
+
+
+def _pairs_within(
+    net: StringHubNetwork,
+    graph: csr_matrix,
+    budget: int,
+    big: np.ndarray,
+    deadline: float | None,
+    max_pairs: int | None,
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """Dijkstra from the root and every exit, in chunks of rows: the kept pairs (``u``, ``v``
+    and reduced-cost chunks) and the chain starts' reduced costs."""
+    from scipy.sparse.csgraph import dijkstra
+
+    W = net.num_words
     ins = net.in_base + np.arange(W)
     sources = np.r_[0, net.out_base + np.arange(W)]  # the root (chain starts), then exits
     rows = max(1, _CELLS_PER_CHUNK // max(1, net.num_nodes))
@@ -184,16 +217,7 @@ def reduced_core(
         us.append(src[~at_root] - 1)
         vs.append(v[~at_root])
         rcs.append(cost[~at_root])
-    return Core(
-        target,
-        budget,
-        dual.scale,
-        np.concatenate(us) if us else empty,
-        np.concatenate(vs) if vs else empty,
-        np.concatenate(rcs) if rcs else empty,
-        start_rc,
-        end_rc,
-    )
+    return us, vs, rcs, start_rc
 
 
 @dataclass
@@ -271,7 +295,44 @@ def solve_core(
     N = instance.n
     pair = PairScore(net)
     copies = item_copies(net)
-    arcs: list[tuple[int, int, int, int]] = []  # (tail item, head item, score, reduced cost)
+    arcs = _item_arcs(core, pair, copies)
+    item_word = net.item_word.tolist()
+    starts = [i for i in range(N) if core.start_rc[item_word[i]] <= core.budget]
+    ends = [i for i in range(N) if core.end_rc[item_word[i]] <= core.budget]
+    deadline = None if time_limit is None else start + time_limit
+    run = partial(_run_cpsat, deadline=deadline, workers=workers, seed=seed)
+    # Path cover over the core.
+    best_order, best, proven_pc, pc_bound, n_lits, interrupted = _search_path_cover(
+        net, core, arcs, starts, ends, item_word, pair, run, start, progress
+    )
+    if not instance.cyclic or interrupted:
+        return CoreOutcome(best_order, best, proven_pc, pc_bound, n_lits, interrupted)
+
+    # Cyclic: a Hamiltonian cycle of positive core joints scoring above the best so far.
+    heads_of = {a for a, _, _, _ in arcs}
+    tails_of = {b for _, b, _, _ in arcs}
+    goal = core.target if best is None else best + 1
+    proven_hc = True
+    hc_bound: int | None = None
+    if (
+        len(heads_of) == N
+        and len(tails_of) == N
+        and (_left(deadline) is None or (_left(deadline) or 0) > 0)
+    ):
+        seq, value, proven_hc, hc_bound, interrupted = _search_cycle(N, core, arcs, goal, pair, run)
+        if seq is not None and value is not None and (best is None or value > best):
+            best_order, best = seq, value
+    bound = None
+    if pc_bound is not None or hc_bound is not None:
+        bound = max(b for b in (pc_bound, hc_bound, best) if b is not None)
+    return CoreOutcome(best_order, best, proven_pc and proven_hc, bound, n_lits, interrupted)
+
+
+def _item_arcs(
+    core: Core, pair: PairScore, copies: list[list[int]]
+) -> list[tuple[int, int, int, int]]:
+    """The core's positive joints between items: (tail item, head item, score, reduced cost)."""
+    arcs: list[tuple[int, int, int, int]] = []
     for u, v, r in zip(core.pair_u.tolist(), core.pair_v.tolist(), core.pair_rc.tolist(),
                        strict=True):  # fmt: skip
         a0 = copies[u][0]
@@ -285,27 +346,46 @@ def solve_core(
             for b in copies[v]:
                 if a != b:
                     arcs.append((a, b, score, r))
-    item_word = net.item_word.tolist()
-    starts = [i for i in range(N) if core.start_rc[item_word[i]] <= core.budget]
-    ends = [i for i in range(N) if core.end_rc[item_word[i]] <= core.budget]
-    best_order: list[int] | None = None
-    best: int | None = None
-    deadline = None if time_limit is None else start + time_limit
+    return arcs
 
-    def left() -> float | None:
-        return None if deadline is None else deadline - time.perf_counter()
 
-    from ortools.sat.python import cp_model
+def _left(deadline: float | None) -> float | None:
+    """Seconds until the deadline (None: no deadline)."""
+    return None if deadline is None else deadline - time.perf_counter()
 
+
+def _run_cpsat(
+    model: cp_model.CpModel, *, deadline: float | None, workers: int, seed: int
+) -> tuple[cp_model.CpSolver, Status, bool]:
+    """Solve a core model with the time left: the solver, its status and whether Ctrl-C
+    stopped it."""
     from cpwords.core.cpsat_status import Task, cpsat_status, new_solver
     from cpwords.core.cpsat_stop import solve as solve_interruptibly
 
-    def run(model: cp_model.CpModel) -> tuple[cp_model.CpSolver, Status, bool]:
-        solver = new_solver(left(), workers, seed)
-        code, stopped = solve_interruptibly(solver, model)
-        return solver, cpsat_status(code, Task.OPTIMISE, model, "core model"), stopped
+    solver = new_solver(_left(deadline), workers, seed)
+    code, stopped = solve_interruptibly(solver, model)
+    return solver, cpsat_status(code, Task.OPTIMISE, model, "core model"), stopped
 
-    # Path cover over the core.
+
+def _search_path_cover(
+    net: StringHubNetwork,
+    core: Core,
+    arcs: list[tuple[int, int, int, int]],
+    starts: list[int],
+    ends: list[int],
+    item_word: list[int],
+    pair: PairScore,
+    run: Callable[[cp_model.CpModel], tuple[cp_model.CpSolver, Status, bool]],
+    start: float,
+    progress: Callable[[float, float | None, float | None], None] | None,
+) -> tuple[list[int] | None, int | None, bool, int | None, int, bool]:
+    """The path cover over the core (``add_multiple_circuit``, the depot 0): its best ordering,
+    score, whether proven, bound, number of arc literals and whether Ctrl-C stopped it."""
+    from ortools.sat.python import cp_model
+
+    N = net.instance.n
+    best_order: list[int] | None = None
+    best: int | None = None
     model = cp_model.CpModel()
     lits: list[tuple[int, int, Any]] = []
     score_terms: list[Any] = []
@@ -344,44 +424,48 @@ def solve_core(
                     while node != 0:
                         seq.append(node - 1)
                         node = succ[node]
-            best_order, best = seq, score_sequence(seq, pair, instance.cyclic)
+            best_order, best = seq, score_sequence(seq, pair, net.instance.cyclic)
             if progress is not None:
                 progress(time.perf_counter() - start, best, None)
         proven_pc = status in (Status.OPTIMAL, Status.INFEASIBLE)
         if status in (Status.OPTIMAL, Status.FEASIBLE):
             pc_bound = int(np.floor(solver.best_objective_bound + 1e-6))
-    if not instance.cyclic or interrupted:
-        return CoreOutcome(best_order, best, proven_pc, pc_bound, len(lits), interrupted)
+    return best_order, best, proven_pc, pc_bound, len(lits), interrupted
 
-    # Cyclic: a Hamiltonian cycle of positive core joints scoring above the best so far.
-    heads_of = {a for a, _, _, _ in arcs}
-    tails_of = {b for _, b, _, _ in arcs}
-    goal = core.target if best is None else best + 1
-    proven_hc = True
+
+def _search_cycle(
+    N: int,
+    core: Core,
+    arcs: list[tuple[int, int, int, int]],
+    goal: int,
+    pair: PairScore,
+    run: Callable[[cp_model.CpModel], tuple[cp_model.CpSolver, Status, bool]],
+) -> tuple[list[int] | None, int | None, bool, int | None, bool]:
+    """A Hamiltonian cycle of positive core joints scoring ``goal`` or more (``add_circuit``):
+    its ordering and score (None: none found), whether proven, the bound and whether Ctrl-C
+    stopped it."""
+    from ortools.sat.python import cp_model
+
+    seq: list[int] | None = None
+    value: int | None = None
     hc_bound: int | None = None
-    if len(heads_of) == N and len(tails_of) == N and (left() is None or (left() or 0) > 0):
-        cyc = cp_model.CpModel()
-        hc = [(a, b, cyc.new_bool_var(""), score, r) for a, b, score, r in arcs]
-        cyc.add_circuit([(a, b, x) for a, b, x, _, _ in hc])
-        cyc.add(sum(score * x for _, _, x, score, _ in hc) >= goal)
-        cyc.add(sum(r * x for _, _, x, _, r in hc) <= core.budget)
-        cyc.maximize(sum(score * x for _, _, x, score, _ in hc))
-        solver, status, interrupted = run(cyc)
-        if status in (Status.OPTIMAL, Status.FEASIBLE):
-            nxt = {a: b for a, b, x, _, _ in hc if solver.boolean_value(x)}
-            seq, node = [], 0
-            for _ in range(N):
-                seq.append(node)
-                node = nxt[node]
-            value = score_sequence(seq, pair, True)
-            if best is None or value > best:
-                best_order, best = seq, value
-            hc_bound = int(np.floor(solver.best_objective_bound + 1e-6))
-        proven_hc = status in (Status.OPTIMAL, Status.INFEASIBLE)
-    bound = None
-    if pc_bound is not None or hc_bound is not None:
-        bound = max(b for b in (pc_bound, hc_bound, best) if b is not None)
-    return CoreOutcome(best_order, best, proven_pc and proven_hc, bound, len(lits), interrupted)
+    cyc = cp_model.CpModel()
+    hc = [(a, b, cyc.new_bool_var(""), score, r) for a, b, score, r in arcs]
+    cyc.add_circuit([(a, b, x) for a, b, x, _, _ in hc])
+    cyc.add(sum(score * x for _, _, x, score, _ in hc) >= goal)
+    cyc.add(sum(r * x for _, _, x, _, r in hc) <= core.budget)
+    cyc.maximize(sum(score * x for _, _, x, score, _ in hc))
+    solver, status, interrupted = run(cyc)
+    if status in (Status.OPTIMAL, Status.FEASIBLE):
+        nxt = {a: b for a, b, x, _, _ in hc if solver.boolean_value(x)}
+        seq, node = [], 0
+        for _ in range(N):
+            seq.append(node)
+            node = nxt[node]
+        value = score_sequence(seq, pair, True)
+        hc_bound = int(np.floor(solver.best_objective_bound + 1e-6))
+    proven_hc = status in (Status.OPTIMAL, Status.INFEASIBLE)
+    return seq, value, proven_hc, hc_bound, interrupted
 
 
 # ---------------------------------------------------------------------------------------------
@@ -587,10 +671,6 @@ def solve_core_mip(
     M. Padberg, G. Rinaldi, "A branch-and-cut algorithm for the resolution of large-scale
     symmetric traveling salesman problems", SIAM Review 33 (1991); HiGHS (Huangfu, Hall).
     """
-    import highspy
-
-    from cpwords.core.native import new_highs, run_highs_interruptibly
-
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     W = net.num_words
@@ -601,10 +681,6 @@ def solve_core_mip(
     proven = True
     interrupted = False
     n_lits = 0
-
-    def left() -> float:
-        return float("inf") if deadline is None else deadline - time.perf_counter()
-
     modes = [True, False] if instance.cyclic else [True]
     for with_depot in modes:
         arcs = _core_arcs(net, core, with_depot)
@@ -619,73 +695,10 @@ def solve_core_mip(
         if not (touched_in[:W].all() and touched_out[:W].all()):
             continue  # some word cannot be placed within the budget: nothing here
         goal = core.target if best is None else best + 1
-        h = new_highs()
-        idx = np.arange(m, dtype=np.int32)
-        h.addVars(m, np.zeros(m), arcs.upper.astype(float))
-        h.changeColsCost(m, idx, arcs.score.astype(float))
-        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-
-        # Degree rows of every word, in bulk: in-degree = out-degree = multiplicity.
-        k = net.mult.astype(float)
-        for ends in (arcs.head, arcs.tail):
-            mine = np.nonzero(ends < W)[0]
-            cols = mine[np.argsort(ends[mine], kind="stable")]
-            starts = np.searchsorted(ends[cols], np.arange(W)).astype(np.int32)
-            h.addRows(W, k, k, int(cols.size), starts, cols.astype(np.int32), np.ones(cols.size))
-        if with_depot:
-            chain_starts = np.nonzero(arcs.tail == W)[0]
-            _add_row(h, chain_starts, np.ones(chain_starts.size), 1.0, float(net.instance.n))
-        _add_row(h, idx, arcs.score.astype(float), float(goal), highspy.kHighsInf)
-        _add_row(h, idx, arcs.rc.astype(float), -highspy.kHighsInf, float(core.budget))
-        found: list[int] | None = None
-        status_proven = False
-        integral = False
-        while left() > 0:
-            # HiGHS checks its clock between phases: measured 2 s past a 6 s limit on a
-            # 400,000-column core, so it gets 85% of what is left.
-            seconds = max(0.01, 0.85 * left()) if deadline is not None else highspy.kHighsInf
-            h.setOptionValue("time_limit", seconds)
-            if run_highs_interruptibly(h):
-                interrupted = True
-            st = h.getModelStatus()
-            if interrupted:
-                break
-            if st == highspy.HighsModelStatus.kInfeasible:
-                status_proven = True  # nothing in the core reaches the goal
-                break
-            if st not in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
-                          highspy.HighsModelStatus.kInterrupt):  # fmt: skip
-                break
-            x = np.asarray(h.getSolution().col_value, dtype=float)
-            has_x = x.size == m and (
-                not integral or h.getInfo().primal_solution_status == 2  # feasible point
-            )
-            if not has_x:
-                if integral:
-                    _append_bound(bounds, h.getInfo().mip_dual_bound)
-                break
-            cuts = _cuts(arcs, x, nodes, root, integral, deadline)
-            if cuts:
-                sizes = np.array([c.size for c in cuts], dtype=np.int64)
-                starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int32)
-                cols = np.concatenate(cuts).astype(np.int32)
-                h.addRows(
-                    len(cuts), np.ones(len(cuts)), np.full(len(cuts), highspy.kHighsInf),
-                    int(cols.size), starts, cols, np.ones(cols.size),
-                )  # fmt: skip
-            if cuts:
-                continue
-            if not integral:
-                integral = True
-                h.changeColsIntegrality(m, idx, np.full(m, 1, dtype=np.uint8))
-                continue
-            xi = np.round(x).astype(np.int64)
-            found = _euler_order(arcs, xi, root, W)
-            if st == highspy.HighsModelStatus.kOptimal and found is not None:
-                status_proven = True
-            else:
-                _append_bound(bounds, h.getInfo().mip_dual_bound)
-            break
+        h, idx = _core_highs(net, core, arcs, with_depot, goal)
+        found, status_proven, interrupted = _cut_and_branch(
+            h, arcs, idx, nodes, root, W, deadline, bounds
+        )
         if found is not None:
             pool = item_copies(net)
             seq = [pool[w].pop() for w in found]
@@ -701,3 +714,114 @@ def solve_core_mip(
     if bounds:
         bound = max([*bounds, *([best] if best is not None else [])])
     return CoreOutcome(best_seq, best, proven, bound, n_lits, interrupted)
+
+
+def _core_highs(
+    net: StringHubNetwork, core: Core, arcs: _CoreArcs, with_depot: bool, goal: int
+) -> tuple[Any, np.ndarray]:
+    """The HiGHS model of the core's arcs (linear: integrality comes later) and its column
+    ids: degree rows, at least one chain (with the depot), score >= goal, reduced cost <=
+    budget."""
+    import highspy
+
+    from cpwords.core.native import new_highs
+
+    W = net.num_words
+    m = int(arcs.tail.shape[0])
+    h = new_highs()
+    idx = np.arange(m, dtype=np.int32)
+    h.addVars(m, np.zeros(m), arcs.upper.astype(float))
+    h.changeColsCost(m, idx, arcs.score.astype(float))
+    h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+
+    # Degree rows of every word, in bulk: in-degree = out-degree = multiplicity.
+    k = net.mult.astype(float)
+    for ends in (arcs.head, arcs.tail):
+        mine = np.nonzero(ends < W)[0]
+        cols = mine[np.argsort(ends[mine], kind="stable")]
+        starts = np.searchsorted(ends[cols], np.arange(W)).astype(np.int32)
+        h.addRows(W, k, k, int(cols.size), starts, cols.astype(np.int32), np.ones(cols.size))
+    if with_depot:
+        chain_starts = np.nonzero(arcs.tail == W)[0]
+        _add_row(h, chain_starts, np.ones(chain_starts.size), 1.0, float(net.instance.n))
+    _add_row(h, idx, arcs.score.astype(float), float(goal), highspy.kHighsInf)
+    _add_row(h, idx, arcs.rc.astype(float), -highspy.kHighsInf, float(core.budget))
+    return h, idx
+
+
+def _mip_left(deadline: float | None) -> float:
+    """Seconds until the deadline (infinite without one)."""
+    return float("inf") if deadline is None else deadline - time.perf_counter()
+
+
+def _cut_and_branch(
+    h: Any,
+    arcs: _CoreArcs,
+    idx: np.ndarray,
+    nodes: int,
+    root: int,
+    W: int,
+    deadline: float | None,
+    bounds: list[int],
+) -> tuple[list[int] | None, bool, bool]:
+    """Solve the model, adding violated subtour cuts, first to the LP, then (integral) to the
+    MIP: the word order found (or None), whether it is proven optimal (or the model
+    infeasible) and whether Ctrl-C stopped it. HiGHS's dual bound goes into ``bounds``."""
+    import highspy
+
+    from cpwords.core.native import run_highs_interruptibly
+
+    m = int(arcs.tail.shape[0])
+    found: list[int] | None = None
+    status_proven = False
+    integral = False
+    interrupted = False
+    while _mip_left(deadline) > 0:
+        # HiGHS checks its clock between phases: measured 2 s past a 6 s limit on a
+        # 400,000-column core, so it gets 85% of what is left.
+        seconds = (
+            max(0.01, 0.85 * _mip_left(deadline)) if deadline is not None else highspy.kHighsInf
+        )
+        h.setOptionValue("time_limit", seconds)
+        if run_highs_interruptibly(h):
+            interrupted = True
+        st = h.getModelStatus()
+        if interrupted:
+            break
+        if st == highspy.HighsModelStatus.kInfeasible:
+            status_proven = True  # nothing in the core reaches the goal
+            break
+        if st not in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
+                      highspy.HighsModelStatus.kInterrupt):  # fmt: skip
+            break
+        x = np.asarray(h.getSolution().col_value, dtype=float)
+        has_x = x.size == m and (
+            not integral or h.getInfo().primal_solution_status == 2  # feasible point
+        )
+        if not has_x:
+            if integral:
+                _append_bound(bounds, h.getInfo().mip_dual_bound)
+            break
+        cuts = _cuts(arcs, x, nodes, root, integral, deadline)
+        if cuts:
+            sizes = np.array([c.size for c in cuts], dtype=np.int64)
+            starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int32)
+            cols = np.concatenate(cuts).astype(np.int32)
+            h.addRows(
+                len(cuts), np.ones(len(cuts)), np.full(len(cuts), highspy.kHighsInf),
+                int(cols.size), starts, cols, np.ones(cols.size),
+            )  # fmt: skip
+        if cuts:
+            continue
+        if not integral:
+            integral = True
+            h.changeColsIntegrality(m, idx, np.full(m, 1, dtype=np.uint8))
+            continue
+        xi = np.round(x).astype(np.int64)
+        found = _euler_order(arcs, xi, root, W)
+        if st == highspy.HighsModelStatus.kOptimal and found is not None:
+            status_proven = True
+        else:
+            _append_bound(bounds, h.getInfo().mip_dual_bound)
+        break
+    return found, status_proven, interrupted

@@ -21,6 +21,7 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.models.flow import FlowStopped
 from cpwords.wordsnake.models.string_hub import (
     StringHubNetwork,
+    Trie,
 )
 
 
@@ -189,11 +190,51 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
     sup = np.nonzero(flows > 0)[0]
     s_tail, s_head, s_flow = net.tail[sup], net.head[sup], flows[sup]
     s_w = net.weight[sup]
+    is_out = (s_tail >= out_base) & (s_tail < in_base)
+    need_pred, pools = _word_exits(net, copies, s_tail, s_head, s_flow, s_w, is_out, succ, handover)
+    if not cyclic:
+        pools.setdefault(0, []).append(depot)
+    rec_units, rec_starts = _descend_hubs(
+        net, s_tail, s_head, s_flow, ~is_out, pools, need_pred, copies, succ, node_rep, deadline
+    )
+    if cyclic:
+        succ[depot] = depot
+    if any(s < 0 for s in succ[:N]):  # pragma: no cover
+        raise ModelError("flow decoding left an item without a successor")
 
-    # Word exits: chains of copies on the self arcs, then units onto hubs.
+    rec_bounds = [*rec_starts, len(rec_units)]
+    groups = (
+        rec_units[rec_bounds[r] : rec_bounds[r + 1]] for r in range(len(rec_starts) - 1, -1, -1)
+    )
+    comp, ncyc, merges = merge_cycles(succ, handover, groups, copies, N, cyclic)
+    # Word nodes belong to their word's component.
+    first = [c[0] for c in copies]
+    node_rep[out_base : out_base + W] = first
+    node_rep[in_base : in_base + W] = first
+    return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+
+
+def _word_exits(
+    net: StringHubNetwork,
+    copies: list[list[int]],
+    s_tail: np.ndarray,
+    s_head: np.ndarray,
+    s_flow: np.ndarray,
+    s_w: np.ndarray,
+    is_out: np.ndarray,
+    succ: list[int],
+    handover: list[int],
+) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Word exits: chains of copies on the self arcs, then units onto hubs.
+
+    Fills ``succ`` and ``handover`` of the copy chains and ``handover`` of the units; returns
+    the items still needing a predecessor per word (where a self arc was used) and the units
+    arriving at each hub node.
+    """
+    W = net.num_words
+    out_base, in_base = net.out_base, net.in_base
     need_pred: dict[int, list[int]] = {}
     avail: dict[int, list[int]] = {}
-    is_out = (s_tail >= out_base) & (s_tail < in_base)
     is_self = is_out & (s_head >= in_base) & (s_head < in_base + W)
     self_flow = np.zeros(W, dtype=np.int64)
     self_w = np.zeros(W, dtype=np.int64)
@@ -224,11 +265,32 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
         for u in take:
             handover[u] = ov
         pools.setdefault(h, []).extend(take)
-    if not cyclic:
-        pools.setdefault(0, []).append(depot)
+    return need_pred, pools
 
+
+def _descend_hubs(
+    net: StringHubNetwork,
+    s_tail: np.ndarray,
+    s_head: np.ndarray,
+    s_flow: np.ndarray,
+    hub: np.ndarray,
+    pools: dict[int, list[int]],
+    need_pred: dict[int, list[int]],
+    copies: list[list[int]],
+    succ: list[int],
+    node_rep: np.ndarray,
+    deadline: float | None,
+) -> tuple[list[int], list[int]]:
+    """Hand the units down the hub nodes in topological order to the entries they reach.
+
+    Fills ``succ`` and ``node_rep``; returns the units that passed each hub holding two or
+    more (concatenated, in topological order) and where each hub's units start.
+    """
+    depot = net.instance.n
+    W = net.num_words
+    in_base = net.in_base
+    cyclic = net.instance.cyclic
     # Hub nodes in topological order.
-    hub = ~is_out
     h_tail, h_head, h_flow = s_tail[hub], s_head[hub], s_flow[hub]
     pos = np.empty(net.num_nodes, dtype=np.int64)
     pos[net.topo] = np.arange(net.topo.shape[0])
@@ -274,21 +336,7 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
             succ[pool[0]] = depot
         elif pool:  # pragma: no cover
             raise ModelError(f"flow decoding left {len(pool)} units at node {v}")
-    if cyclic:
-        succ[depot] = depot
-    if any(s < 0 for s in succ[:N]):  # pragma: no cover
-        raise ModelError("flow decoding left an item without a successor")
-
-    rec_bounds = [*rec_starts, len(rec_units)]
-    groups = (
-        rec_units[rec_bounds[r] : rec_bounds[r + 1]] for r in range(len(rec_starts) - 1, -1, -1)
-    )
-    comp, ncyc, merges = merge_cycles(succ, handover, groups, copies, N, cyclic)
-    # Word nodes belong to their word's component.
-    first = [c[0] for c in copies]
-    node_rep[out_base : out_base + W] = first
-    node_rep[in_base : in_base + W] = first
-    return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+    return rec_units, rec_starts
 
 
 def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> Decoded:
@@ -319,7 +367,6 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     """
     N = net.instance.n
     cyclic = net.instance.cyclic
-    proper = net.instance.proper
     trie = net.trie
     W = net.num_words
     copies = item_copies(net)
@@ -329,17 +376,40 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     slot_item = [i for w in range(W) for i in copies[w]]
     total = len(slot_item)
     nxt = list(range(total + 1))  # next free slot at or after i (total = none)
-
-    def free_from(i: int) -> int:
-        root = i
-        while nxt[root] != root:
-            root = nxt[root]
-        while nxt[i] != root:
-            nxt[i], i = root, nxt[i]
-        return root
-
-    wn = trie.word_node.astype(np.int64)
     depth = trie.depth.astype(np.int64)
+    hw, hs, lo_word, hi_word = _handover_candidates(trie, W, net.instance.proper, depth)
+    succ = [-1] * (N + 1)
+    handover = [0] * (N + 1)
+    pending = [list(c) for c in copies]  # exits still free, per word
+    by_string = _match_longest_first(
+        net, (hw, hs, lo_word, hi_word), depth, slot_start, slot_item, nxt, pending, succ,
+        handover, deadline,
+    )  # fmt: skip
+    tails = _join_free_ends(N, cyclic, slot_item, nxt, pending, succ)
+    # Units handed over at one string can exchange destinations (all lie below it), and so can
+    # the zero joints.
+    groups = [*by_string.values(), tails]
+    comp, ncyc, merges = merge_cycles(succ, handover, groups, copies, N, cyclic)
+    node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
+    return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+
+
+def _free_from(nxt: list[int], i: int) -> int:
+    """The first free slot at or after ``i`` (union-find with path compression on ``nxt``)."""
+    root = i
+    while nxt[root] != root:
+        root = nxt[root]
+    while nxt[i] != root:
+        nxt[i], i = root, nxt[i]
+    return root
+
+
+def _handover_candidates(
+    trie: Trie, W: int, proper: bool, depth: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Candidate hand-overs, deepest string first: the word, the trie node of the string and
+    the range of words allowed to follow (``lo_word`` .. ``hi_word`` - 1)."""
+    wn = trie.word_node.astype(np.int64)
     # Candidate hand-overs (word, trie node of the string, first slot allowed): failure chains,
     # full overlaps (strictly below the word), deepest first.
     hw, hs = trie.suffix_nodes()
@@ -353,14 +423,30 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     full = wn[hw] == hs
     strict = full | (proper & (wn[hw] != hs))  # words equal to the string are excluded
     lo_word = np.where(strict & (wn[np.minimum(lo_word, W - 1)] == hs), lo_word + 1, lo_word)
-    succ = [-1] * (N + 1)
-    handover = [0] * (N + 1)
-    pending = [list(c) for c in copies]  # exits still free, per word
+    return hw, hs, lo_word, hi_word
+
+
+def _match_longest_first(
+    net: StringHubNetwork,
+    candidates: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    depth: np.ndarray,
+    slot_start: np.ndarray,
+    slot_item: list[int],
+    nxt: list[int],
+    pending: list[list[int]],
+    succ: list[int],
+    handover: list[int],
+    deadline: float | None,
+) -> dict[int, list[int]]:
+    """Match each free exit to the first free entry below its candidate strings, longest
+    first; fills ``succ`` and ``handover`` and returns the units matched at each string."""
+    hw, hs, lo_word, hi_word = candidates
+    free_from = _free_from
     by_string: dict[int, list[int]] = {}
     # Read in chunks: four whole lists of Python ints (one per candidate) held 160 MB at once on
     # ENABLE, the peak of the whole solve.
     chunk = 1 << 15
-    candidates = (
+    chunks = (
         item
         for at in range(0, int(hw.size), chunk)
         for item in zip(
@@ -368,7 +454,7 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
             lo_word[at : at + chunk].tolist(), hi_word[at : at + chunk].tolist(), strict=True,
         )
     )  # fmt: skip
-    for count, (w, s, lo, hi) in enumerate(candidates):
+    for count, (w, s, lo, hi) in enumerate(chunks):
         if not count & 0x3FFF and deadline is not None and time.perf_counter() >= deadline:
             raise FlowStopped
         units = pending[w]
@@ -377,13 +463,13 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
         d = int(depth[s])
         a, b = int(slot_start[lo]), int(slot_start[hi])
         while units:
-            slot = free_from(a)
+            slot = free_from(nxt, a)
             if slot >= b:
                 break
             item = slot_item[slot]
             if net.item_word[item] == w and item == units[-1]:
                 # never the same item; try the next free slot
-                nxt_slot = free_from(slot + 1)
+                nxt_slot = free_from(nxt, slot + 1)
                 if nxt_slot >= b:
                     break
                 slot, item = nxt_slot, slot_item[nxt_slot]
@@ -392,8 +478,20 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
             handover[u] = d
             nxt[slot] = slot + 1
             by_string.setdefault(s, []).append(u)
-    # Unmatched exits and entries: joined through the depot (paths concatenated).
-    heads = [slot_item[i] for i in range(total) if free_from(i) == i]
+    return by_string
+
+
+def _join_free_ends(
+    N: int,
+    cyclic: bool,
+    slot_item: list[int],
+    nxt: list[int],
+    pending: list[list[int]],
+    succ: list[int],
+) -> list[int]:
+    """Join the unmatched exits to the unmatched entries (through the depot: paths
+    concatenated); returns the exits joined."""
+    heads = [slot_item[i] for i in range(len(slot_item)) if _free_from(nxt, i) == i]
     tails = [u for units in pending for u in units]
     if not cyclic:
         heads.append(N)
@@ -410,12 +508,7 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
             if j < k:
                 succ[tails[j]] = heads[j]
         succ[tails[k]] = heads[k]
-    # Units handed over at one string can exchange destinations (all lie below it), and so can
-    # the zero joints.
-    groups = [*by_string.values(), tails]
-    comp, ncyc, merges = merge_cycles(succ, handover, groups, copies, N, cyclic)
-    node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
-    return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+    return tails
 
 
 # ---------------------------------------------------------------------------------------------

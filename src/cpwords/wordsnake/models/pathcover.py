@@ -35,6 +35,7 @@ import bisect
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -272,11 +273,7 @@ def _bound_for(
 ) -> tuple[PathCoverBound, np.ndarray]:
     """The bound of the path cover of ``F``, and the words outside ``F`` its paths start or
     end at (where that costs slack, or all of them with ``every_partner``)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
     sc = cert.scale
-    K = DUAL_UNITS
     W = len(words)
     u = np.array(cert.u, dtype=np.int64)
     v = np.array(cert.v, dtype=np.int64)
@@ -288,25 +285,108 @@ def _bound_for(
     n = int(F.size)
     if n == 0 or (n == W and cert.depot is None):
         # Nothing to cover, or no word outside F to start a path (a cyclic snake of F alone).
-        return PathCoverBound(
-            cert.dual_value(mult_arr.tolist()) // sc,
-            cert.dual_value(mult_arr.tolist()) // sc,
-            cert,
-            F,
-            [],
-            np.zeros(0, dtype=np.int64),
-            np.full(n, -1, dtype=np.int64),
-            np.full(n, -1, dtype=np.int64),
-            {"words": n, "arcs": 0, "components": 0, "cuts": 0, "branched": 0, "slack": 0.0,
-             "time": time.perf_counter() - t0},
-        ), np.zeros(0, dtype=np.int64)  # fmt: skip
+        return _nothing_to_cover(cert, mult_arr, F, t0), np.zeros(0, dtype=np.int64)
+    ends = _path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline)
+    in_min, out_min = ends.in_min, ends.out_min
+    if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
+        raise ValueError("the certificate is not valid: a pair has a negative slack")
+    # Useful arcs inside F: a joint a -> b beats ending a path at a and starting one at b.
+    tails, heads, slack = _useful_arcs(
+        words, F, u, vp, in_min, out_min, sc, proper, ends.min_u + ends.min_v, deadline
+    )
+    cov = _cover_components(F, tails, heads, slack, ends, deadline)
+    certificate, bound, lp_bound, old_bound = _new_certificate(
+        cert, mult_arr, u, v, F, cov, int(tails.size)
+    )
+    info: dict[str, Any] = {
+        "words": n,
+        "arcs": int(tails.size),
+        "components": int(cov.ncomp),
+        "cuts": len(cov.cuts),
+        "branched": cov.branched,
+        "slack": cov.total_int / sc,
+        "time": time.perf_counter() - t0,
+    }
+    st = np.array(cov.starts, dtype=np.int64)
+    en = np.array(cov.ends, dtype=np.int64)
+    if not every_partner:
+        st, en = st[in_min[st] > 0], en[out_min[en] > 0]
+    partners = np.concatenate([ends.in_arg[st], ends.out_arg[en]]).astype(np.int64)
+    partners = np.unique(partners[partners >= 0])
+    costly = cov.costly
+    costly.sort(key=lambda item: -item[0])
+    families = [ids for _, ids in costly]
+    info["family_slack"] = [round(c / sc, 3) for c, _ in costly]
+    result = PathCoverBound(
+        int(bound),
+        int(min(lp_bound, old_bound)),
+        certificate,
+        F,
+        families,
+        partners,
+        cov.cover_next,
+        cov.cover_prev,
+        info,
+    )
+    return result, partners
+
+
+def _nothing_to_cover(
+    cert: Certificate, mult_arr: np.ndarray, F: np.ndarray, t0: float
+) -> PathCoverBound:
+    """The certificate's own bound, for an ``F`` without paths to cover."""
+    sc = cert.scale
+    n = int(F.size)
+    return PathCoverBound(
+        cert.dual_value(mult_arr.tolist()) // sc,
+        cert.dual_value(mult_arr.tolist()) // sc,
+        cert,
+        F,
+        [],
+        np.zeros(0, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        {"words": n, "arcs": 0, "components": 0, "cuts": 0, "branched": 0, "slack": 0.0,
+         "time": time.perf_counter() - t0},
+    )  # fmt: skip
+
+
+@dataclass
+class _PathEnds:
+    """The cheapest start and end of a path at each word of ``F`` (slack units).
+
+    ``in_min`` / ``out_min``: the least slack of a pair from (to) a word outside ``F`` or the
+    depot; ``in_arg`` / ``out_arg``: that word (-1: the depot); ``min_u`` / ``min_v``: the least
+    ``u`` and ``v'`` outside ``F`` (the depot included).
+    """
+
+    out_min: np.ndarray
+    in_min: np.ndarray
+    out_arg: np.ndarray
+    in_arg: np.ndarray
+    min_u: int
+    min_v: int
+
+
+def _path_ends(
+    words: Sequence[str],
+    F: np.ndarray,
+    u: np.ndarray,
+    vp: np.ndarray,
+    ranges: _Ranges,
+    depot: tuple[int, int] | None,
+    sc: int,
+    proper: bool,
+    deadline: float | None,
+) -> _PathEnds:
+    """Where each word of ``F`` can most cheaply start or end a path (a word outside ``F``)."""
+    n = int(F.size)
     infinity = np.iinfo(np.int64).max // 4
     u_far = u.copy()
     u_far[F] = infinity
     v_far = vp.copy()
     v_far[F] = infinity
     u_far_rev = u_far[ranges.rev_ids]
-    depot = cert.depot
     min_u = int(u_far.min())
     min_v = int(v_far.min())
     if depot is not None:
@@ -346,29 +426,51 @@ def _bound_for(
                 if here < best:
                     best, in_arg[i] = here, int(ranges.rev_ids[at])
         in_min[i] = best
-    if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
-        raise ValueError("the certificate is not valid: a pair has a negative slack")
-    # Useful arcs inside F: a joint a -> b beats ending a path at a and starting one at b.
-    tails, heads, slack = _useful_arcs(
-        words, F, u, vp, in_min, out_min, sc, proper, min_u + min_v, deadline
-    )
+    return _PathEnds(out_min, in_min, out_arg, in_arg, min_u, min_v)
+
+
+@dataclass
+class _Covered:
+    """The path covers of the components of the useful arcs, put together (``F``-local ids)."""
+
+    ncomp: int
+    alpha: np.ndarray  # in-degree duals
+    beta: np.ndarray  # out-degree duals
+    total_lp: float = 0.0
+    total_int: float = 0.0
+    cuts: list[tuple[list[int], float]] = field(default_factory=list)
+    costly: list[tuple[float, np.ndarray]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # where the best cover's paths start and end
+    ends: list[int] = field(default_factory=list)
+    # The best integer cover, word by word (F-local index -> word id, -1 for the depot).
+    cover_next: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    cover_prev: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    branched: int = 0
+
+
+def _cover_components(
+    F: np.ndarray,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    slack: np.ndarray,
+    ends: _PathEnds,
+    deadline: float | None,
+) -> _Covered:
+    """Solve the path cover of each weak component of the useful arcs (:func:`_cover`)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = int(F.size)
+    in_min, out_min = ends.in_min, ends.out_min
     if n:
         graph = csr_matrix((np.ones(tails.size), (tails, heads)), shape=(n, n))
         ncomp, label = connected_components(graph, directed=True, connection="weak")
     else:
         ncomp, label = 0, np.zeros(0, dtype=np.int64)
-    alpha = in_min.astype(np.float64)  # isolated words: a path of their own
-    beta = out_min.astype(np.float64)
-    total_lp = 0.0
-    total_int = 0.0
-    cuts: list[tuple[list[int], float]] = []
-    costly: list[tuple[float, np.ndarray]] = []
-    starts: list[int] = []  # where the best cover's paths start and end
-    ends: list[int] = []
-    # The best integer cover, word by word (F-local index -> word id, -1 for the depot).
-    cover_next = out_arg.copy()
-    cover_prev = in_arg.copy()
-    branched = 0
+    # Isolated words: a path of their own.
+    cov = _Covered(ncomp, in_min.astype(np.float64), out_min.astype(np.float64))
+    cov.cover_next = ends.out_arg.copy()
+    cov.cover_prev = ends.in_arg.copy()
     arc_comp = label[tails] if tails.size else tails
     by_comp = np.argsort(arc_comp, kind="stable")
     splits = np.searchsorted(arc_comp[by_comp], np.arange(ncomp + 1))
@@ -379,39 +481,56 @@ def _bound_for(
         arcs = by_comp[splits[c] : splits[c + 1]]
         if arcs.size == 0:  # a path of its own
             alone = float(in_min[nodes].sum() + out_min[nodes].sum())
-            total_lp += alone
-            total_int += alone
+            cov.total_lp += alone
+            cov.total_int += alone
             if alone > 0:
-                costly.append((alone, F[nodes]))
-            starts.extend(nodes.tolist())
-            ends.extend(nodes.tolist())
+                cov.costly.append((alone, F[nodes]))
+            cov.starts.extend(nodes.tolist())
+            cov.ends.extend(nodes.tolist())
             continue
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
         res = _cover(nodes, tails[arcs], heads[arcs], slack[arcs], in_min, out_min, deadline)
-        total_lp += res["lp"]
-        total_int += res["int"]
+        cov.total_lp += res["lp"]
+        cov.total_int += res["int"]
         if res["int"] > 1e-9:
-            costly.append((res["int"], F[nodes]))
-        branched += int(res["branched"])
-        alpha[nodes] = res["alpha"]
-        beta[nodes] = res["beta"]
-        cuts.extend(res["cuts"])
-        starts.extend(nodes[res["starts"]].tolist())
-        ends.extend(nodes[res["ends"]].tolist())
+            cov.costly.append((res["int"], F[nodes]))
+        cov.branched += int(res["branched"])
+        cov.alpha[nodes] = res["alpha"]
+        cov.beta[nodes] = res["beta"]
+        cov.cuts.extend(res["cuts"])
+        cov.starts.extend(nodes[res["starts"]].tolist())
+        cov.ends.extend(nodes[res["ends"]].tolist())
         ct, ch = tails[arcs], heads[arcs]  # indices into F
         used = res["joints"]
-        cover_next[ct[used]] = F[ch[used]]
-        cover_prev[ch[used]] = F[ct[used]]
+        cov.cover_next[ct[used]] = F[ch[used]]
+        cov.cover_prev[ch[used]] = F[ct[used]]
+    return cov
+
+
+def _new_certificate(
+    cert: Certificate,
+    mult_arr: np.ndarray,
+    u: np.ndarray,
+    v: np.ndarray,
+    F: np.ndarray,
+    cov: _Covered,
+    n_arcs: int,
+) -> tuple[Certificate, int, int, int]:
+    """The certificate of the covers' linear relaxations, and the bounds: the best proven, the
+    linear relaxation's and the old certificate's."""
     # The new certificate: u - beta, v - alpha, the subtour cuts as cut sets (units 1/(sc*K)).
+    sc = cert.scale
+    K = DUAL_UNITS
+    depot = cert.depot
     new_scale = sc * K
     u_new = u * K
     v_new = v * K
     # Rounded down: every dual enters its constraints with coefficient +1, so still valid.
-    u_new[F] -= np.floor(beta * K).astype(np.int64)
-    v_new[F] -= np.floor(alpha * K).astype(np.int64)
+    u_new[F] -= np.floor(cov.beta * K).astype(np.int64)
+    v_new[F] -= np.floor(cov.alpha * K).astype(np.int64)
     new_cuts = [(ids, lam * K) for ids, lam in cert.cuts]
-    for members, weight in cuts:
+    for members, weight in cov.cuts:
         units = int(np.floor(weight * K))
         if units > 0:
             new_cuts.append((tuple(int(F[m]) for m in members), units))
@@ -422,7 +541,7 @@ def _bound_for(
     lp_bound = value // new_scale
     old_value = cert.dual_value(mult_arr.tolist())
     old_bound = old_value // sc
-    int_bound = (old_value - int(np.ceil(total_int - 1e-6))) // sc
+    int_bound = (old_value - int(np.ceil(cov.total_int - 1e-6))) // sc
     bound = min(old_bound, lp_bound, int_bound)
     certificate = replace(
         cert,
@@ -432,38 +551,9 @@ def _bound_for(
         depot=new_depot,
         cuts=tuple(new_cuts),
         bound=int(bound),
-        core_pairs=int(tails.size) if bound < lp_bound else cert.core_pairs,
+        core_pairs=n_arcs if bound < lp_bound else cert.core_pairs,
     )
-    info: dict[str, Any] = {
-        "words": n,
-        "arcs": int(tails.size),
-        "components": int(ncomp),
-        "cuts": len(cuts),
-        "branched": branched,
-        "slack": total_int / sc,
-        "time": time.perf_counter() - t0,
-    }
-    st = np.array(starts, dtype=np.int64)
-    en = np.array(ends, dtype=np.int64)
-    if not every_partner:
-        st, en = st[in_min[st] > 0], en[out_min[en] > 0]
-    partners = np.concatenate([in_arg[st], out_arg[en]]).astype(np.int64)
-    partners = np.unique(partners[partners >= 0])
-    costly.sort(key=lambda item: -item[0])
-    families = [ids for _, ids in costly]
-    info["family_slack"] = [round(c / sc, 3) for c, _ in costly]
-    result = PathCoverBound(
-        int(bound),
-        int(min(lp_bound, old_bound)),
-        certificate,
-        F,
-        families,
-        partners,
-        cover_next,
-        cover_prev,
-        info,
-    )
-    return result, partners
+    return certificate, bound, lp_bound, old_bound
 
 
 def _useful_arcs(
@@ -556,8 +646,7 @@ def _cover(
     Raises :class:`DeadlineReached` when the deadline passes (HiGHS gets the time left).
     """
     from scipy.optimize import linprog
-    from scipy.sparse import coo_matrix, csr_matrix
-    from scipy.sparse.csgraph import connected_components
+    from scipy.sparse import coo_matrix
 
     k = int(nodes.size)
     loc = {int(x): i for i, x in enumerate(nodes.tolist())}
@@ -570,35 +659,8 @@ def _cover(
     cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])
     a_eq = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(2 * k, m + 2 * k)).tocsr()
     cut_sets: list[np.ndarray] = []
-
-    def cut_row(members: np.ndarray) -> np.ndarray:
-        inside = np.zeros(k, dtype=bool)
-        inside[members] = True
-        row = np.zeros(m + 2 * k)
-        row[:m] = (inside[h] & ~inside[t]).astype(float)
-        row[m + members] = 1.0
-        return row
-
-    def violated(x: np.ndarray, y: np.ndarray, integral: bool) -> list[np.ndarray]:
-        """Components of the arcs carrying flow that are entered less than once."""
-        sup = x > 1e-9
-        if not sup.any():
-            return []
-        g = csr_matrix((np.ones(int(sup.sum())), (t[sup], h[sup])), shape=(k, k))
-        how = "strong" if integral else "weak"
-        ncomp, lab = connected_components(g, directed=True, connection=how)
-        found = []
-        for comp in range(ncomp):
-            members = np.nonzero(lab == comp)[0]
-            if members.size < 2:
-                continue
-            inside = np.zeros(k, dtype=bool)
-            inside[members] = True
-            entering = float(x[inside[h] & ~inside[t]].sum() + y[members].sum())
-            if entering < 1 - 1e-7:
-                found.append(members)
-        return found
-
+    cut_row = partial(_cut_row, k, m, t, h)
+    violated = partial(_violated, k, t, h)
     while True:
         a_ub = np.array([-cut_row(s) for s in cut_sets]) if cut_sets else None
         b_ub = -np.ones(len(cut_sets)) if cut_sets else None
@@ -646,6 +708,42 @@ def _cover(
         "beta": beta,
         "cuts": [(nodes[s].tolist(), float(v)) for s, v in zip(cut_sets, lam, strict=True)],
     }
+
+
+def _cut_row(k: int, m: int, t: np.ndarray, h: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """The row of the cut ``x(delta_in(S)) + y(S) >= 1`` for ``S = members`` (local ids)."""
+    inside = np.zeros(k, dtype=bool)
+    inside[members] = True
+    row = np.zeros(m + 2 * k)
+    row[:m] = (inside[h] & ~inside[t]).astype(float)
+    row[m + members] = 1.0
+    return row
+
+
+def _violated(
+    k: int, t: np.ndarray, h: np.ndarray, x: np.ndarray, y: np.ndarray, integral: bool
+) -> list[np.ndarray]:
+    """Components of the arcs carrying flow that are entered less than once."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    sup = x > 1e-9
+    if not sup.any():
+        return []
+    g = csr_matrix((np.ones(int(sup.sum())), (t[sup], h[sup])), shape=(k, k))
+    how = "strong" if integral else "weak"
+    ncomp, lab = connected_components(g, directed=True, connection=how)
+    found = []
+    for comp in range(ncomp):
+        members = np.nonzero(lab == comp)[0]
+        if members.size < 2:
+            continue
+        inside = np.zeros(k, dtype=bool)
+        inside[members] = True
+        entering = float(x[inside[h] & ~inside[t]].sum() + y[members].sum())
+        if entering < 1 - 1e-7:
+            found.append(members)
+    return found
 
 
 def _min_cuts(

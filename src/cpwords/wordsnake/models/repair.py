@@ -281,7 +281,6 @@ def patch_cycles(
     cyclic = net.instance.cyclic
     succ = dec.succ
     comp = dec.comp
-    trie = net.trie
     main = comp[N] if not cyclic else max(set(comp[:N]), key=comp[:N].count)
     groups: dict[int, list[int]] = {}
     for i in range(N):
@@ -299,45 +298,8 @@ def patch_cycles(
     in_main = [c == main for c in comp]
     if cyclic:
         in_main[N] = False
-    item_word = net.item_word
     for members in sorted(groups.values(), key=len):
-        best: tuple[int, int, int] | None = None  # (gain, u, x)
-        for u in members:
-            v = succ[u]
-            base = pair(u, v)
-            cands: set[int] = set()
-            if not cyclic:
-                cands.update((pred[N], N))
-            if deadline is None or time.perf_counter() < deadline:
-                # y below a suffix of u: x = pred[y].
-                node = int(trie.word_node[item_word[u]])
-                chain = [node]
-                f = int(trie.fail[node])
-                while f > 0 and len(chain) < 8:
-                    chain.append(f)
-                    f = int(trie.fail[f])
-                for s in chain:
-                    for w in index.words_below(s, limit):
-                        for y in index.copies[w]:
-                            if in_main[y]:
-                                cands.add(pred[y])
-                # x ending with a prefix of v.
-                p = int(trie.word_node[item_word[v]])
-                steps = 0
-                while p > 0 and steps < 8:
-                    for w in index.words_ending(p, limit):
-                        for x in index.copies[w]:
-                            if in_main[x]:
-                                cands.add(x)
-                    p = int(trie.parent[p])
-                    steps += 1
-            for x in cands:
-                if not (x == N or in_main[x]):
-                    continue
-                y = succ[x]
-                gain = pair(x, v) + pair(u, y) - pair(x, y) - base
-                if best is None or gain > best[0]:
-                    best = (gain, u, x)
+        best = _best_exchange(net, members, succ, pred, in_main, pair, index, limit, deadline)
         if best is None:  # cyclic, no candidate: join anywhere
             u = members[0]
             x = next(i for i in range(N) if in_main[i])
@@ -350,6 +312,63 @@ def patch_cycles(
         for i in members:
             in_main[i] = True
     return order_from_succ(succ, N, cyclic)
+
+
+def _best_exchange(
+    net: StringHubNetwork,
+    members: list[int],
+    succ: list[int],
+    pred: list[int],
+    in_main: list[bool],
+    pair: PairScore,
+    index: CandidateIndex,
+    limit: int,
+    deadline: float | None,
+) -> tuple[int, int, int] | None:
+    """The best 2-exchange ``(gain, u, x)`` joining the cycle ``members`` to the main one
+    (None: no candidate)."""
+    N = net.instance.n
+    cyclic = net.instance.cyclic
+    trie = net.trie
+    item_word = net.item_word
+    best: tuple[int, int, int] | None = None  # (gain, u, x)
+    for u in members:
+        v = succ[u]
+        base = pair(u, v)
+        cands: set[int] = set()
+        if not cyclic:
+            cands.update((pred[N], N))
+        if deadline is None or time.perf_counter() < deadline:
+            # y below a suffix of u: x = pred[y].
+            node = int(trie.word_node[item_word[u]])
+            chain = [node]
+            f = int(trie.fail[node])
+            while f > 0 and len(chain) < 8:
+                chain.append(f)
+                f = int(trie.fail[f])
+            for s in chain:
+                for w in index.words_below(s, limit):
+                    for y in index.copies[w]:
+                        if in_main[y]:
+                            cands.add(pred[y])
+            # x ending with a prefix of v.
+            p = int(trie.word_node[item_word[v]])
+            steps = 0
+            while p > 0 and steps < 8:
+                for w in index.words_ending(p, limit):
+                    for x in index.copies[w]:
+                        if in_main[x]:
+                            cands.add(x)
+                p = int(trie.parent[p])
+                steps += 1
+        for x in cands:
+            if not (x == N or in_main[x]):
+                continue
+            y = succ[x]
+            gain = pair(x, v) + pair(u, y) - pair(x, y) - base
+            if best is None or gain > best[0]:
+                best = (gain, u, x)
+    return best
 
 
 # ---------------------------------------------------------------------------------------------

@@ -368,50 +368,113 @@ def build_string_network(
     del index
     trie = build_trie(words, deadline)
     _check(deadline)
-    T, W = trie.size, len(words)
-    proper, cyclic = instance.proper, instance.cyclic
-    big = int(instance.n)
+    ids = _node_ids(trie, len(words), instance.cyclic)
+    arcs = _Arcs()
+    pw, ps = _add_word_arcs(arcs, trie, ids, mult, instance)
+    private = _private_chains(trie, ids, mult, pw, ps, instance.proper, deadline)
+    _add_private_arcs(arcs, private)
+    _add_flat_arcs(arcs, trie, ids, mult)
+    num_nodes = private.next_id
+    supply = _supply(ids, mult, num_nodes, instance.cyclic)
+    topo = _topo_order(trie, ids, private.topo, instance.cyclic)
+    return StringHubNetwork(
+        instance=instance,
+        words=words,
+        mult=mult,
+        item_word=item_word,
+        trie=trie,
+        num_nodes=num_nodes,
+        tail=np.concatenate(arcs.tails),
+        head=np.concatenate(arcs.heads),
+        cap=np.concatenate(arcs.caps),
+        weight=np.concatenate(arcs.weights),
+        role=np.concatenate(arcs.roles),
+        supply=supply,
+        topo=topo,
+        chains=private.chains,
+    )
+
+
+@dataclass(frozen=True)
+class _NodeIds:
+    """Node ids of the network (see :class:`StringHubNetwork`) and per-word trie facts."""
+
+    T: int
+    W: int
+    wn: np.ndarray  # each word's trie node (int64)
+    depth: np.ndarray  # each trie node's depth (int64)
+    has_desc: np.ndarray  # whether a word strictly extends each word
+    plus: np.ndarray  # H+(v) for word nodes, v itself otherwise
+    out_n: np.ndarray
+    in_n: np.ndarray
+    r_in: int
+    root_sink: int  # where chain ends go: the root (cyclic) or R_in
+
+
+def _node_ids(trie: Trie, W: int, cyclic: bool) -> _NodeIds:
+    """The node ids of the hubs and word nodes of a network over ``trie``."""
+    T = trie.size
     wn = trie.word_node.astype(np.int64)
     depth = trie.depth.astype(np.int64)
     has_desc = trie.end[wn] > wn
-    # plus(v): H+(v) for word nodes, v itself otherwise.
     plus = np.arange(T, dtype=np.int64)
     plus[wn] = T + np.arange(W)
     out_n = T + W + np.arange(W)
     in_n = T + 2 * W + np.arange(W)
     r_in = T + 3 * W
-    root_sink = 0 if cyclic else r_in
+    return _NodeIds(T, W, wn, depth, has_desc, plus, out_n, in_n, r_in, 0 if cyclic else r_in)
 
-    tails: list[np.ndarray] = []
-    heads: list[np.ndarray] = []
-    caps: list[np.ndarray] = []
-    weights: list[np.ndarray] = []
-    roles: list[np.ndarray] = []
 
-    def add(t: np.ndarray, h: np.ndarray, c: np.ndarray | int, w: np.ndarray | int, r: int) -> None:
+@dataclass
+class _Arcs:
+    """Arc arrays in the order they are added (concatenated once, at the end)."""
+
+    tails: list[np.ndarray] = field(default_factory=list)
+    heads: list[np.ndarray] = field(default_factory=list)
+    caps: list[np.ndarray] = field(default_factory=list)
+    weights: list[np.ndarray] = field(default_factory=list)
+    roles: list[np.ndarray] = field(default_factory=list)
+
+    def add(
+        self, t: np.ndarray, h: np.ndarray, c: np.ndarray | int, w: np.ndarray | int, r: int
+    ) -> None:
+        """Append the arcs ``t -> h`` with capacities ``c``, weights ``w`` and role ``r``."""
         t = np.asarray(t, dtype=np.int64)
-        tails.append(t)
-        heads.append(np.asarray(h, dtype=np.int64))
-        caps.append(np.broadcast_to(np.asarray(c, dtype=np.int64), t.shape).copy())
-        weights.append(np.broadcast_to(np.asarray(w, dtype=np.int64), t.shape).copy())
-        roles.append(np.full(t.shape, r, dtype=np.int8))
+        self.tails.append(t)
+        self.heads.append(np.asarray(h, dtype=np.int64))
+        self.caps.append(np.broadcast_to(np.asarray(c, dtype=np.int64), t.shape).copy())
+        self.weights.append(np.broadcast_to(np.asarray(w, dtype=np.int64), t.shape).copy())
+        self.roles.append(np.full(t.shape, r, dtype=np.int8))
 
-    add(wn, T + np.arange(W), big, 0, SPLIT)
-    add(wn, in_n, mult, 0, DELIVER)
-    add(out_n, np.full(W, root_sink), mult, 0, ZERO)
+
+def _add_word_arcs(
+    arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray, instance: WordsnakeInstance
+) -> tuple[np.ndarray, np.ndarray]:
+    """Add the split, delivery, zero, root-link, shared hand-over and self arcs.
+
+    Returns the (word, suffix node) pairs of the borders of two letters or more, which hand over
+    to private chains instead.
+    """
+    T, W = ids.T, ids.W
+    wn, depth, out_n, in_n = ids.wn, ids.depth, ids.out_n, ids.in_n
+    proper, cyclic = instance.proper, instance.cyclic
+    big = int(instance.n)
+    arcs.add(wn, T + np.arange(W), big, 0, SPLIT)
+    arcs.add(wn, in_n, mult, 0, DELIVER)
+    arcs.add(out_n, np.full(W, ids.root_sink), mult, 0, ZERO)
     if not cyclic:
-        add(np.array([r_in]), np.array([0]), big, 0, ROOTLINK)
+        arcs.add(np.array([ids.r_in]), np.array([0]), big, 0, ROOTLINK)
     if not proper:
-        full = np.nonzero(has_desc)[0]
-        add(out_n[full], T + full, mult[full], depth[wn[full]] ** 2, HANDOVER)
+        full = np.nonzero(ids.has_desc)[0]
+        arcs.add(out_n[full], T + full, mult[full], depth[wn[full]] ** 2, HANDOVER)
 
     # Hand-over strings: the failure chain of each word's node.
     hw, hs = trie.suffix_nodes()
     border = (hs <= wn[hw]) & (wn[hw] <= trie.end[hs])
     private = border & (depth[hs] >= 2)
     shared = ~private
-    target = plus[hs[shared]] if proper else hs[shared]
-    add(out_n[hw[shared]], target, mult[hw[shared]], depth[hs[shared]] ** 2, HANDOVER)
+    target = ids.plus[hs[shared]] if proper else hs[shared]
+    arcs.add(out_n[hw[shared]], target, mult[hw[shared]], depth[hs[shared]] ** 2, HANDOVER)
 
     # Repeated words: copy-to-copy joints (a word followed by a copy of itself).
     if (mult > 1).any():
@@ -422,103 +485,140 @@ def build_string_network(
         else:
             self_ov = depth[wn]
         many = np.nonzero((mult > 1) & (self_ov > 0))[0]
-        add(out_n[many], in_n[many], mult[many] - 1, self_ov[many] ** 2, SELF)
+        arcs.add(out_n[many], in_n[many], mult[many] - 1, self_ov[many] ** 2, SELF)
+    return hw[private], hs[private]
 
-    # Private chains for borders of length >= 2.
-    pw, ps = hw[private], hs[private]
-    next_id = r_in + 1
-    priv_t: list[int] = []
-    priv_h: list[int] = []
-    priv_c: list[int] = []
-    priv_r: list[int] = []
-    ho_t: list[int] = []
-    ho_h: list[int] = []
-    ho_c: list[int] = []
-    ho_w: list[int] = []
-    topo_private: list[int] = []
-    chains: dict[int, tuple[int, list[int], list[int]]] = {}
-    if pw.size:
-        order = np.lexsort((depth[ps], pw))
-        pw, ps = pw[order], ps[order]
-        starts = np.nonzero(np.r_[True, pw[1:] != pw[:-1]])[0]
-        stops = np.r_[starts[1:], pw.size]
-        node_word = trie.node_word
-        par = trie.parent
-        for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
-            _check(deadline)
-            w = int(pw[a])
-            k = int(mult[w])
-            u = int(wn[w])
-            top = int(depth[ps[a]])
-            lw = int(depth[u])
-            path = [u]
-            while int(depth[path[-1]]) > top:
-                path.append(int(par[path[-1]]))
-            path.reverse()  # nodes at depths top .. lw
-            c_node: dict[int, int] = {}
-            cplus: dict[int, int] = {}
-            for d in range(top, lw):
-                p = path[d - top]
-                c_node[d] = next_id
+
+@dataclass
+class _PrivateChains:
+    """The private border chains: their nodes, arcs (lists of ints, in creation order) and
+    each chained word's ``(top, c_nodes, c_plus)`` (:attr:`StringHubNetwork.chains`)."""
+
+    next_id: int  # the first node id not used
+    priv_t: list[int] = field(default_factory=list)
+    priv_h: list[int] = field(default_factory=list)
+    priv_c: list[int] = field(default_factory=list)
+    priv_r: list[int] = field(default_factory=list)
+    ho_t: list[int] = field(default_factory=list)
+    ho_h: list[int] = field(default_factory=list)
+    ho_c: list[int] = field(default_factory=list)
+    ho_w: list[int] = field(default_factory=list)
+    topo: list[int] = field(default_factory=list)
+    chains: dict[int, tuple[int, list[int], list[int]]] = field(default_factory=dict)
+
+
+def _private_chains(
+    trie: Trie,
+    ids: _NodeIds,
+    mult: np.ndarray,
+    pw: np.ndarray,
+    ps: np.ndarray,
+    proper: bool,
+    deadline: float | None,
+) -> _PrivateChains:
+    """Private chains for the borders ``ps`` (of two letters or more) of the words ``pw``."""
+    out = _PrivateChains(ids.r_in + 1)
+    if not pw.size:
+        return out
+    priv_t, priv_h, priv_c, priv_r = out.priv_t, out.priv_h, out.priv_c, out.priv_r
+    ho_t, ho_h, ho_c, ho_w = out.ho_t, out.ho_h, out.ho_c, out.ho_w
+    topo_private, chains, next_id = out.topo, out.chains, out.next_id
+    T, wn, depth, has_desc = ids.T, ids.wn, ids.depth, ids.has_desc
+    out_n, in_n = ids.out_n, ids.in_n
+    order = np.lexsort((depth[ps], pw))
+    pw, ps = pw[order], ps[order]
+    starts = np.nonzero(np.r_[True, pw[1:] != pw[:-1]])[0]
+    stops = np.r_[starts[1:], pw.size]
+    node_word = trie.node_word
+    par = trie.parent
+    for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
+        _check(deadline)
+        w = int(pw[a])
+        k = int(mult[w])
+        u = int(wn[w])
+        top = int(depth[ps[a]])
+        lw = int(depth[u])
+        path = [u]
+        while int(depth[path[-1]]) > top:
+            path.append(int(par[path[-1]]))
+        path.reverse()  # nodes at depths top .. lw
+        c_node: dict[int, int] = {}
+        cplus: dict[int, int] = {}
+        for d in range(top, lw):
+            p = path[d - top]
+            c_node[d] = next_id
+            topo_private.append(next_id)
+            next_id += 1
+            pword = int(node_word[p])
+            if pword >= 0:
+                cplus[d] = next_id
                 topo_private.append(next_id)
                 next_id += 1
-                pword = int(node_word[p])
-                if pword >= 0:
-                    cplus[d] = next_id
-                    topo_private.append(next_id)
-                    next_id += 1
-                    priv_t += [c_node[d], c_node[d]]
-                    priv_h += [int(in_n[pword]), cplus[d]]
-                    priv_c += [int(mult[pword]), k]
-                    priv_r += [DELIVER, PRIVATE]
-                else:
-                    cplus[d] = c_node[d]
-            for d in range(top, lw):
-                p = path[d - top]
-                onward = path[d - top + 1]
-                for c in trie.children(p).tolist():
-                    if c != onward:
-                        priv_t.append(cplus[d])
-                        priv_h.append(int(c))
-                        priv_c.append(k)
-                        priv_r.append(PRIVATE)
-                if d + 1 < lw:
+                priv_t += [c_node[d], c_node[d]]
+                priv_h += [int(in_n[pword]), cplus[d]]
+                priv_c += [int(mult[pword]), k]
+                priv_r += [DELIVER, PRIVATE]
+            else:
+                cplus[d] = c_node[d]
+        for d in range(top, lw):
+            p = path[d - top]
+            onward = path[d - top + 1]
+            for c in trie.children(p).tolist():
+                if c != onward:
                     priv_t.append(cplus[d])
-                    priv_h.append(c_node[d + 1])
+                    priv_h.append(int(c))
                     priv_c.append(k)
                     priv_r.append(PRIVATE)
-                elif bool(has_desc[w]):
-                    priv_t.append(cplus[d])
-                    priv_h.append(T + w)
-                    priv_c.append(k)
-                    priv_r.append(PRIVATE)
-            chains[w] = (
-                top,
-                [c_node[d] for d in range(top, lw)],
-                [cplus[d] for d in range(top, lw)],
-            )
-            for s in ps[a:b].tolist():
-                d = int(depth[s])
-                ho_t.append(int(out_n[w]))
-                ho_h.append(cplus[d] if proper else c_node[d])
-                ho_c.append(k)
-                ho_w.append(d * d)
-    if priv_t:
-        t = np.array(priv_t, dtype=np.int64)
-        tails.append(t)
-        heads.append(np.array(priv_h, dtype=np.int64))
-        caps.append(np.array(priv_c, dtype=np.int64))
-        weights.append(np.zeros(t.shape, dtype=np.int64))
-        roles.append(np.array(priv_r, dtype=np.int8))
-    if ho_t:
-        add(np.array(ho_t), np.array(ho_h), np.array(ho_c), np.array(ho_w), HANDOVER)
+            if d + 1 < lw:
+                priv_t.append(cplus[d])
+                priv_h.append(c_node[d + 1])
+                priv_c.append(k)
+                priv_r.append(PRIVATE)
+            elif bool(has_desc[w]):
+                priv_t.append(cplus[d])
+                priv_h.append(T + w)
+                priv_c.append(k)
+                priv_r.append(PRIVATE)
+        chains[w] = (
+            top,
+            [c_node[d] for d in range(top, lw)],
+            [cplus[d] for d in range(top, lw)],
+        )
+        for s in ps[a:b].tolist():
+            d = int(depth[s])
+            ho_t.append(int(out_n[w]))
+            ho_h.append(cplus[d] if proper else c_node[d])
+            ho_c.append(k)
+            ho_w.append(d * d)
+    out.next_id = next_id
+    return out
 
+
+def _add_private_arcs(arcs: _Arcs, private: _PrivateChains) -> None:
+    """Add the arcs of the private chains, then the hand-overs into them."""
+    if private.priv_t:
+        t = np.array(private.priv_t, dtype=np.int64)
+        arcs.tails.append(t)
+        arcs.heads.append(np.array(private.priv_h, dtype=np.int64))
+        arcs.caps.append(np.array(private.priv_c, dtype=np.int64))
+        arcs.weights.append(np.zeros(t.shape, dtype=np.int64))
+        arcs.roles.append(np.array(private.priv_r, dtype=np.int8))
+    if private.ho_t:
+        arcs.add(
+            np.array(private.ho_t), np.array(private.ho_h), np.array(private.ho_c),
+            np.array(private.ho_w), HANDOVER,
+        )  # fmt: skip
+
+
+def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> None:
+    """Add the arcs from every hub that receives units to the entries of the words below it."""
     # Flat layout: every hub that receives units links straight to the entries of the words
     # below it (at most one arc per letter of each word). Paths have two arcs instead of one
     # per trie level, which push-relabel solves several times faster.
+    T, W, wn, plus, in_n = ids.T, ids.W, ids.wn, ids.plus, ids.in_n
     target = np.zeros(T, dtype=bool)
     target[0] = True
-    for h in heads:
+    for h in arcs.heads:
         target[h[h < T]] = True
         hp = h[(h >= T) & (h < T + W)]
         target[wn[hp - T]] = True  # H+(w) reached: treat the word's node as a target
@@ -534,43 +634,35 @@ def build_string_network(
         dst_l.append(in_n[word_ids[hit]])
         live = cur > 0
     dst = np.concatenate(dst_l)
-    add(np.concatenate(src_l), dst, mult[dst - in_n[0]], 0, TRIE)
+    arcs.add(np.concatenate(src_l), dst, mult[dst - in_n[0]], 0, TRIE)
 
-    num_nodes = next_id
+
+def _supply(ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool) -> np.ndarray:
+    """Node supplies: each word's copies leave its exit and arrive at its entry (and a linear
+    snake's depot unit goes from the root to ``R_in``)."""
     supply = np.zeros(num_nodes, dtype=np.int64)
-    supply[out_n] = mult
-    supply[in_n] = -mult
+    supply[ids.out_n] = mult
+    supply[ids.in_n] = -mult
     if not cyclic:
         supply[0] += 1
-        supply[r_in] -= 1
-    # Topological order of the hub nodes: R_in, private chains, then the trie in preorder with
-    # H+(v) right after H(v).
+        supply[ids.r_in] -= 1
+    return supply
+
+
+def _topo_order(trie: Trie, ids: _NodeIds, topo_private: list[int], cyclic: bool) -> np.ndarray:
+    """Topological order of the hub nodes: ``R_in``, private chains, then the trie in preorder
+    with ``H+(v)`` right after ``H(v)``."""
+    T, W = ids.T, ids.W
     shared_order = np.arange(T, dtype=np.int64)
     is_word = trie.node_word >= 0
     slot = np.arange(T, dtype=np.int64) * 2
-    plus_slot = slot[wn] + 1
+    plus_slot = slot[ids.wn] + 1
     merged = np.empty(T + W, dtype=np.int64)
     keys = np.concatenate([slot, plus_slot])
     vals = np.concatenate([shared_order, T + np.arange(W)])
     merged[:] = vals[np.argsort(keys, kind="stable")]
     del is_word
-    head_part = [] if cyclic else [r_in]
-    topo = np.concatenate(
+    head_part = [] if cyclic else [ids.r_in]
+    return np.concatenate(
         [np.array(head_part, dtype=np.int64), np.array(topo_private, dtype=np.int64), merged]
-    )
-    return StringHubNetwork(
-        instance=instance,
-        words=words,
-        mult=mult,
-        item_word=item_word,
-        trie=trie,
-        num_nodes=num_nodes,
-        tail=np.concatenate(tails),
-        head=np.concatenate(heads),
-        cap=np.concatenate(caps),
-        weight=np.concatenate(weights),
-        role=np.concatenate(roles),
-        supply=supply,
-        topo=topo,
-        chains=chains,
     )
