@@ -17,7 +17,7 @@ The difficulty score (:func:`box_difficulty`) counts the solutions of at most 3 
 *common* words (wordfreq Zipf frequency >= 3, about once per million words of text):
 ``difficulty = max(0, 6 - log10(1 + C))``. Fewer common solutions, harder box. On the 332 NYT
 puzzles of 2024 its Spearman correlation with the newspaper's par is +0.62 (see
-``benchmarks/results/design.md``).
+``benchmarks/results/design/report.md``).
 
 References
 ----------

@@ -53,7 +53,7 @@ def _check(deadline: float | None) -> None:
 TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
 
 #: Bytes of peak memory per letter of input and per word, used to refuse inputs that cannot
-#: fit. Calibrated on the whole-dictionary run (benchmarks/results/wordsnake-dictionary.md): the
+#: fit. Calibrated on the whole-dictionary run (benchmarks/results/wordsnake-dictionary/): the
 #: measured peaks of the solve plus its forked flow process, less ~200 MB of interpreter and
 #: libraries, were 0.85 (ENABLE), 0.87 (web2) and 0.97 (Letterpress list) of this estimate.
 BYTES_PER_LETTER = 440
