@@ -1,0 +1,254 @@
+"""Curated dictionaries: which words are valid, apart from how common they are.
+
+A word game's notion of "a word" is a dictionary's: Debian's word lists (``wfrench``,
+``wngerman``, ``wpolish``, ...) say what is valid; frequency (``wordfreq``'s Zipf values) only
+ranks the dictionary's words by how common they are. ``wordfreq``'s own lists (words seen in
+web text: names, brands, fragments) stay available by name for those who want them
+(``wordfreq:LANG:N`` in :func:`cpwords.core.sources.lexicon_words`), never as a language's
+dictionary.
+
+Proper nouns are left out by default where the source marks them by a capital letter (every
+list here but German's, where every noun is capitalised: there the capitals mark no proper
+noun, and every entry is kept); ``proper=True`` keeps them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from cpwords.core.alphabet import is_word, normalize_word
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import Lexicon, zipf
+
+#: Where Debian's word lists live.
+DICT_DIR = Path("/usr/share/dict")
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    """A curated dictionary cpwords can read.
+
+    Attributes
+    ----------
+    name : str
+        The lexicon's name (the Debian package's).
+    lang : str
+        ISO 639-1 code of its language.
+    language : str
+        The language's English name.
+    file : str
+        Its file name in :data:`DICT_DIR`.
+    licence : str
+        The licence its package states (``/usr/share/doc/<package>/copyright``).
+    encoding : str
+        The file's text encoding.
+    capitals_mark_proper_nouns : bool
+        Whether a capitalised entry is a proper noun (False for German, which capitalises
+        every noun).
+    """
+
+    name: str
+    lang: str
+    language: str
+    file: str
+    licence: str
+    encoding: str = "utf-8"
+    capitals_mark_proper_nouns: bool = True
+
+    @property
+    def package(self) -> str:
+        """The Debian package that installs it."""
+        return self.name
+
+    @property
+    def install(self) -> str:
+        """The one command that installs it."""
+        return f"apt-get install {self.package}"
+
+    @property
+    def path(self) -> Path:
+        """Where its file is once installed."""
+        return DICT_DIR / self.file
+
+    def installed(self) -> bool:
+        """Whether its file is on this machine."""
+        return self.path.is_file()
+
+
+_GPL = "GPL-2+"
+_SCOWL = "SCOWL (permissive, MIT-like; parts public domain)"
+#: The dictionaries cpwords knows, by language: the first of a language is its default. The
+#: licences are those the packages' ``/usr/share/doc/<package>/copyright`` states.
+DICTIONARIES: tuple[Dictionary, ...] = (
+    Dictionary("wamerican", "en", "English (US)", "american-english", _SCOWL),
+    Dictionary("wbritish", "en-gb", "English (UK)", "british-english", _SCOWL),
+    Dictionary("wfrench", "fr", "French", "french", _GPL),
+    Dictionary(
+        "wngerman",
+        "de",
+        "German",
+        "ngerman",
+        "GPL-2+ / BSD-4-clause",
+        capitals_mark_proper_nouns=False,
+    ),
+    Dictionary("wspanish", "es", "Spanish", "spanish", "public domain"),
+    Dictionary("witalian", "it", "Italian", "italian", "GPL-3+"),
+    Dictionary(
+        "wpolish", "pl", "Polish", "polish", "GPL-2 / LGPL-2.1 / MPL-1.1 / Apache-2.0 / CC-BY-4.0"
+    ),
+    Dictionary("wportuguese", "pt", "Portuguese", "portuguese", "GPL-2+ / LGPL-2.1+ / MPL-1.1"),
+    Dictionary("wswedish", "sv", "Swedish", "swedish", _GPL, encoding="latin-1"),
+    Dictionary("wdutch", "nl", "Dutch", "dutch", "BSD-3-Clause / CC-BY-3.0 (OpenTaal)"),
+    Dictionary("wdanish", "da", "Danish", "danish", _GPL),
+    Dictionary("wnorwegian", "nb", "Norwegian Bokmål", "bokmaal", "GPL", encoding="latin-1"),
+    Dictionary("wcatalan", "ca", "Catalan", "catalan", _GPL),
+    Dictionary("wukrainian", "uk", "Ukrainian", "ukrainian", "GPL / LGPL"),
+    Dictionary("wbulgarian", "bg", "Bulgarian", "bulgarian", "GPL-2"),
+)
+
+
+def find_dictionary(name: str) -> Dictionary:
+    """The dictionary named ``name`` (a package name such as ``wfrench``) or the default one of
+    a language code (``fr``).
+
+    Raises
+    ------
+    InputError
+        When cpwords knows no such dictionary (one line naming the known languages).
+
+    Examples
+    --------
+    >>> find_dictionary("fr").name, find_dictionary("wngerman").lang
+    ('wfrench', 'de')
+    """
+    for d in DICTIONARIES:
+        if name in (d.name, d.lang):
+            return d
+    known = ", ".join(d.lang for d in DICTIONARIES)
+    raise InputError(f"no dictionary for {name!r} (languages with one: {known})")
+
+
+def has_dictionary(lang: str) -> bool:
+    """Whether cpwords knows a dictionary for ``lang`` (installed or not)."""
+    return any(lang in (d.name, d.lang) for d in DICTIONARIES)
+
+
+def parse_dictionary_text(
+    text: str, lang: str, *, proper: bool = False, capitals_mark_proper_nouns: bool = True
+) -> tuple[list[str], int, int]:
+    """The words of a dictionary's text: one entry a line, normalised (NFC, lower case).
+
+    Parameters
+    ----------
+    text : str
+        The whole file.
+    lang : str
+        Its language (for its case rules: :func:`cpwords.core.alphabet.normalize_word`).
+    proper : bool
+        Keep the capitalised entries that mark proper nouns.
+    capitals_mark_proper_nouns : bool
+        Whether a capitalised entry is a proper noun in this source.
+
+    Returns
+    -------
+    (list of str, int, int)
+        The distinct words, sorted; the entries skipped as proper nouns; the entries skipped as
+        not words (an apostrophe, a hyphen, a digit).
+
+    Examples
+    --------
+    >>> parse_dictionary_text("Paris\\nparis\\nÉté\\nété\\naujourd'hui\\nchat\\n", "fr")
+    (['chat', 'paris', 'été'], 2, 1)
+    >>> parse_dictionary_text("Haus\\nBerlin\\ngehen\\n", "de", capitals_mark_proper_nouns=False)
+    (['berlin', 'gehen', 'haus'], 0, 0)
+    """
+    kept: set[str] = set()
+    proper_skipped = not_words = 0
+    for line in text.splitlines():
+        entry = line.strip()
+        if not entry:
+            continue
+        if capitals_mark_proper_nouns and not proper and entry[0].isupper():
+            proper_skipped += 1
+            continue
+        w = normalize_word(entry, lang)
+        if is_word(w, "any"):
+            kept.add(w)
+        else:
+            not_words += 1
+    return sorted(kept), proper_skipped, not_words
+
+
+@lru_cache(maxsize=4)
+def dictionary_lexicon(name: str, proper: bool = False) -> Lexicon:
+    """A curated dictionary as a :class:`~cpwords.core.lexicon.Lexicon`.
+
+    Parameters
+    ----------
+    name : str
+        A language code (its default dictionary) or a dictionary's name (:data:`DICTIONARIES`).
+    proper : bool
+        Keep proper nouns (capitalised entries, where they mark them).
+
+    Returns
+    -------
+    Lexicon
+        Named after the dictionary (``wfrench``, or ``wfrench with proper nouns``);
+        ``skipped`` counts the entries that are not words.
+
+    Raises
+    ------
+    InputError
+        Unknown dictionary, or not installed here (one line with the command that installs
+        it), or a file that cannot be read in its encoding.
+    """
+    d = find_dictionary(name)
+    if not d.installed():
+        raise InputError(f"the {d.language} dictionary ({d.name}) is not installed: {d.install}")
+    try:
+        text = d.path.read_text(encoding=d.encoding)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the {d.language} dictionary {d.path}: {exc}") from None
+    words, _proper, not_words = parse_dictionary_text(
+        text, d.lang.split("-")[0], proper=proper,
+        capitals_mark_proper_nouns=d.capitals_mark_proper_nouns,
+    )  # fmt: skip
+    if not words:
+        raise InputError(f"the {d.language} dictionary {d.path} holds no words")
+    label = d.name + (" with proper nouns" if proper else "")
+    return Lexicon(tuple(words), label, not_words)
+
+
+def ranked_words(name: str, n: int | None = None, proper: bool = False) -> list[str]:
+    """A dictionary's words, most common first (``wordfreq``'s Zipf value, then alphabetical).
+
+    Frequency only ranks: every word returned is the dictionary's. Words ``wordfreq`` has
+    never seen come last.
+
+    Parameters
+    ----------
+    name : str
+        A language code or a dictionary's name.
+    n : int, optional
+        Keep the ``n`` most common (default: all).
+    proper : bool
+        Keep proper nouns.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    InputError
+        As :func:`dictionary_lexicon`, or ``n < 1``.
+    """
+    if n is not None and n < 1:
+        raise InputError(f"the number of words must be positive, got {n}")
+    d = find_dictionary(name)
+    lex = dictionary_lexicon(d.name, proper)
+    lang = d.lang.split("-")[0]
+    ranked = sorted(lex.words, key=lambda w: (-zipf(w, lang), w))
+    return ranked if n is None else ranked[:n]
