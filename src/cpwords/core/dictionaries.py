@@ -252,3 +252,178 @@ def ranked_words(name: str, n: int | None = None, proper: bool = False) -> list[
     lang = d.lang.split("-")[0]
     ranked = sorted(lex.words, key=lambda w: (-zipf(w, lang), w))
     return ranked if n is None else ranked[:n]
+
+
+# --- Every lexicon cpwords knows --------------------------------------------------------------
+
+#: The English names of wordfreq's languages (``langcodes`` needs an extra package for them).
+WORDFREQ_LANGUAGES: dict[str, str] = {
+    "ar": "Arabic", "bg": "Bulgarian", "bn": "Bengali", "ca": "Catalan", "cs": "Czech",
+    "da": "Danish", "de": "German", "el": "Greek", "en": "English", "es": "Spanish",
+    "fa": "Persian", "fi": "Finnish", "fil": "Filipino", "fr": "French", "he": "Hebrew",
+    "hi": "Hindi", "hu": "Hungarian", "id": "Indonesian", "is": "Icelandic", "it": "Italian",
+    "ja": "Japanese", "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian", "mk": "Macedonian",
+    "ms": "Malay", "nb": "Norwegian Bokmål", "nl": "Dutch", "pl": "Polish", "pt": "Portuguese",
+    "ro": "Romanian", "ru": "Russian", "sh": "Serbo-Croatian", "sk": "Slovak", "sl": "Slovenian",
+    "sv": "Swedish", "ta": "Tamil", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu",
+    "vi": "Vietnamese", "zh": "Chinese",
+}  # fmt: skip
+
+#: The shared real-data lists (:data:`cpwords.core.sources.NAMED_LEXICONS`): source, licence.
+_SHARED_LISTS: dict[str, tuple[str, str]] = {
+    "enable1": ("ENABLE, Scrabble-style", "public domain"),
+    "letterpress": ("the game Letterpress", "CC0-1.0"),
+    "truncate": ("the game Truncate", "MIT"),
+}
+
+#: The word lists the ``english-words`` package ships: source, licence.
+_ENGLISH_WORDS: dict[str, tuple[str, str]] = {
+    "web2": ("Webster's 2nd International (1934)", "public domain"),
+    "gcide": ("GNU Collaborative International Dictionary of English", "GPL-3+"),
+}
+
+#: Where the shared lists come from (``../shared/data`` or ``$CPWORDS_DATA``).
+SHARED_INSTALL = "the project's shared data folder"
+
+
+@dataclass(frozen=True)
+class LexiconInfo:
+    """One lexicon cpwords knows, as ``cpwords lexicons`` lists it.
+
+    Attributes
+    ----------
+    name : str
+        Its name: a dictionary's (``wfrench``, ``dict:wfrench`` in a suite), a shared list's
+        (``enable1``), ``web2``/``gcide``, or ``wordfreq:LANG:N``.
+    lang : str
+        ISO 639-1 code of its language (``en-gb`` for British English).
+    language : str
+        The language's English name.
+    kind : str
+        ``dictionary`` (which words are valid), ``word list`` (a game's or a package's list)
+        or ``frequency list`` (words seen in text, not a dictionary).
+    source : str
+        Where it comes from.
+    licence : str
+        Its licence.
+    installed : bool
+        Whether it can be read on this machine.
+    words : int or None
+        The entries of its file (lines, not parsed) when installed; None when unknown (not
+        installed, or a wordfreq list, whose size is the ``N`` asked for).
+    install : str
+        The one command (or place) that installs it.
+    """
+
+    name: str
+    lang: str
+    language: str
+    kind: str
+    source: str
+    licence: str
+    installed: bool
+    words: int | None
+    install: str
+
+
+def count_lines(path: Path) -> int:
+    """The lines of a file, counted without decoding it (a last line without a newline counts).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "w.txt"
+    ...     _ = p.write_bytes(b"a\\nb\\nc")
+    ...     count_lines(p)
+    3
+    """
+    n = 0
+    last = b"\n"
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            n += chunk.count(b"\n")
+            last = chunk[-1:]
+    return n + (last != b"\n")
+
+
+def list_lexicons() -> list[LexiconInfo]:
+    """Every lexicon cpwords knows, installed or not, with the command that installs it.
+
+    In this order: the curated dictionaries (:data:`DICTIONARIES`), the shared real-data lists
+    (``enable1``, ``letterpress``, ``truncate``: :func:`cpwords.core.lexicon.shared_data_dir`),
+    the lists of the ``english-words`` package (``web2``, ``gcide``: always installed, a
+    dependency), then wordfreq's frequency lists, one per language (``wordfreq:LANG:N``).
+    Nothing is parsed: a file's entries are its lines.
+
+    Returns
+    -------
+    list of LexiconInfo
+
+    Examples
+    --------
+    >>> rows = list_lexicons()
+    >>> [r.name for r in rows][:3], rows[0].kind, rows[0].install
+    (['wamerican', 'wbritish', 'wfrench'], 'dictionary', 'apt-get install wamerican')
+    """
+    from cpwords.core.lexicon import shared_data_dir
+    from cpwords.core.sources import NAMED_LEXICONS
+
+    rows = []
+    for d in DICTIONARIES:
+        ok = d.installed()
+        rows.append(
+            LexiconInfo(
+                d.name, d.lang, d.language, "dictionary",
+                str(d.path), d.licence, ok,
+                count_lines(d.path) if ok else None, d.install,
+            )
+        )  # fmt: skip
+    root = shared_data_dir()
+    for name, file in NAMED_LEXICONS.items():
+        source, licence = _SHARED_LISTS.get(name, ("shared data", "see its folder"))
+        path = root / file if root is not None else None
+        ok = path is not None and path.is_file()
+        rows.append(
+            LexiconInfo(
+                name, "en", "English", "word list", f"{source} ({file}, shared data)", licence,
+                ok, count_lines(path) if ok and path is not None else None, SHARED_INSTALL,
+            )
+        )  # fmt: skip
+    for name, (source, licence) in _ENGLISH_WORDS.items():
+        size = _english_words_size(name)
+        rows.append(
+            LexiconInfo(
+                name, "en", "English", "word list", f"{source} (english-words)", licence,
+                size is not None, size,
+                "pip install english-words",
+            )
+        )  # fmt: skip
+    for lang in _wordfreq_languages():
+        rows.append(
+            LexiconInfo(
+                f"wordfreq:{lang}:N", lang, WORDFREQ_LANGUAGES.get(lang, lang), "frequency list",
+                "wordfreq: words seen in text, not a dictionary",
+                "Apache-2.0 (code) / CC-BY-SA-4.0 (data)", True, None, "pip install wordfreq",
+            )
+        )  # fmt: skip
+    return rows
+
+
+def _english_words_size(source: str) -> int | None:
+    """The entries of an ``english-words`` list (None when the package lacks it)."""
+    try:
+        from english_words import get_english_words_set
+
+        return len(get_english_words_set([source], alpha=False, lower=False))
+    except (ImportError, ValueError, OSError):
+        return None
+
+
+def _wordfreq_languages() -> list[str]:
+    """wordfreq's languages, sorted (none without the package)."""
+    try:
+        from wordfreq import available_languages
+    except ImportError:
+        return []
+    return sorted(available_languages())
