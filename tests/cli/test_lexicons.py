@@ -59,7 +59,8 @@ def test_text_is_a_table_with_install_commands(two_installed: Path) -> None:
     assert lines[0].split()[:3] == ["name", "language", "kind"]
     assert "install" in lines[0] and "installed" in lines[0]
     french = next(line for line in lines if line.startswith("wfrench "))
-    assert "French (fr)" in french and " yes " in french and french.endswith("apt-get install wfrench")
+    assert "French (fr)" in french and " yes " in french
+    assert french.endswith("apt-get install wfrench")
     dutch = next(line for line in lines if line.startswith("wdutch "))
     assert " no " in dutch and dutch.endswith("apt-get install wdutch")
     assert any(line.startswith("wordfreq:fr:N ") for line in lines)

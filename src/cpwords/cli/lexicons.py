@@ -6,7 +6,7 @@ import dataclasses
 
 import click
 
-from cpwords.cli._common import echo_json
+from cpwords.cli._common import echo_json, json_option
 
 #: The table's columns: (key of LexiconInfo, heading).
 COLUMNS = (
@@ -22,20 +22,21 @@ COLUMNS = (
 
 
 @click.command("lexicons")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of text.")
+@json_option()
 def lexicons(as_json: bool) -> None:
     """List every lexicon cpwords knows and how to install it.
 
     A lexicon is a dictionary (which words are valid) and, optionally, frequencies (how common
     they are, which only rank). Listed: the curated dictionaries (Debian's word lists in
     /usr/share/dict: wamerican, wfrench, wngerman...; `apt-get install wfrench`), the shared
-    real-data lists (enable1, letterpress, truncate: ../shared/data or $CPWORDS_DATA), the english-words
-    package's lists (web2, gcide) and wordfreq's frequency lists (wordfreq:LANG:N, words seen
-    in text, not a dictionary). A suite names a dictionary as dict:LANG or dict:NAME
-    (dict:fr, dict:wngerman). words is the entries of the file when installed (its lines).
+    real-data lists (enable1, letterpress, truncate: ../shared/data or $CPWORDS_DATA), the
+    english-words package's lists (web2, gcide) and wordfreq's frequency lists
+    (wordfreq:LANG:N, words seen in text, not a dictionary). A suite names a dictionary as
+    dict:LANG or dict:NAME (dict:fr, dict:wngerman). words is the entries of the file when
+    installed (its lines).
 
-    JSON: a list of objects with name, lang, language, kind, source, licence, installed,
-    words (null when unknown) and install. Exit status 0.
+    JSON (--json): a list of objects, one per lexicon, with name, lang, language, kind,
+    source, licence, installed, words (null when unknown) and install. Exit status 0.
 
     \b
     Examples:

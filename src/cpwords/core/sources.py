@@ -65,12 +65,13 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
         of English, from the same package), ``dict:LANG`` or ``dict:NAME`` (a curated
         dictionary: a language's default one, e.g. ``dict:fr``, or one by name, e.g.
         ``dict:wngerman``; proper nouns left out where the source capitalises them:
-        :func:`cpwords.core.dictionaries.dictionary_lexicon`), ``wordfreq:N`` (the N most frequent English words, a-z),
-        ``wordfreq:LANG:N`` (the N most frequent entries of wordfreq's list for ``LANG``, words
-        of any alphabet, e.g. ``wordfreq:de:1000000``; ``wordfreq:de+fr:N`` is the union of
-        several languages' lists), ``lang:LANG`` or ``lang:LANG:N`` (what ``--lang LANG``
-        reads: :func:`cpwords.core.lexicon.language_lexicon`, the whole list or its N most
-        frequent entries, in the list's own scripts), or a path (``shared:`` prefix allowed).
+        :func:`cpwords.core.dictionaries.dictionary_lexicon`), ``wordfreq:N`` (the N most
+        frequent English words, a-z), ``wordfreq:LANG:N`` (the N most frequent entries of
+        wordfreq's list for ``LANG``, words of any alphabet, e.g. ``wordfreq:de:1000000``;
+        ``wordfreq:de+fr:N`` is the union of several languages' lists), ``lang:LANG`` or
+        ``lang:LANG:N`` (what ``--lang LANG`` reads:
+        :func:`cpwords.core.lexicon.language_lexicon`, the whole list or its N most frequent
+        entries, in the list's own scripts), or a path (``shared:`` prefix allowed).
     base_dir : str
         Folder that relative paths are resolved against.
 
