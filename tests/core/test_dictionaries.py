@@ -113,9 +113,7 @@ def test_suite_names_dictionaries(dict_dir: Path) -> None:
 def test_list_lexicons_counts_lines_and_flags_installed(dict_dir: Path) -> None:
     write(dict_dir, "wfrench", ["chat", "Paris", "été"])
     rows = {r.name: r for r in list_lexicons()}
-    assert [r.name for r in list_lexicons()][: len(DICTIONARIES)] == [
-        d.name for d in DICTIONARIES
-    ]
+    assert [r.name for r in list_lexicons()][: len(DICTIONARIES)] == [d.name for d in DICTIONARIES]
     assert rows["wfrench"].installed and rows["wfrench"].words == 3
     assert not rows["wdutch"].installed and rows["wdutch"].words is None
     assert rows["wdutch"].install == "apt-get install wdutch"
