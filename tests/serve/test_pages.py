@@ -51,7 +51,7 @@ def test_letterpress_words_of_a_bag_recounted(live: LiveServer) -> None:
     assert resp.status_code == 200
     count = int(re.search(r'id="count">([\d,]+) words', resp.text).group(1).replace(",", ""))  # type: ignore[union-attr]
     # An independent recount: a plain scan of web2.
-    assert count == spellable_count(lexicon_words("web2"), LETTERS) > 5000
+    assert count == spellable_count(lexicon_words("web2"), LETTERS) > 4500  # no proper nouns
     listed = re.findall(r"<span>([a-z]+)</span>", resp.text)
     assert len(listed) == count and len(listed[0]) == max(map(len, listed))
     (drawing,) = svgs(resp.text)
