@@ -60,18 +60,17 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
     Parameters
     ----------
     name : str
-        ``enable1``, ``letterpress``, ``truncate`` (shared data), ``web2`` (Webster's 2nd, from
-        the english-words package), ``gcide`` (the GNU Collaborative International Dictionary
-        of English, from the same package), ``dict:LANG`` or ``dict:NAME`` (a curated
-        dictionary: a language's default one, e.g. ``dict:fr``, or one by name, e.g.
-        ``dict:wngerman``; proper nouns left out where the source capitalises them:
-        :func:`cpwords.core.dictionaries.dictionary_lexicon`), ``wordfreq:N`` (the N most
-        frequent English words, a-z), ``wordfreq:LANG:N`` (the N most frequent entries of
-        wordfreq's list for ``LANG``, words of any alphabet, e.g. ``wordfreq:de:1000000``;
-        ``wordfreq:de+fr:N`` is the union of several languages' lists), ``lang:LANG`` or
-        ``lang:LANG:N`` (what ``--lang LANG`` reads:
-        :func:`cpwords.core.lexicon.language_lexicon`, the whole list or its N most frequent
-        entries, in the list's own scripts), or a path (``shared:`` prefix allowed).
+        ``enable1``, ``letterpress``, ``truncate`` (shared data); ``web2`` (Webster's 2nd,
+        from the english-words package; every entry, proper nouns lower-cased) and ``gcide``
+        (the GNU Collaborative International Dictionary of English, same package);
+        ``dict:LANG`` or ``dict:NAME`` (a curated dictionary: a language's default one, e.g.
+        ``dict:fr``, or one by name, e.g. ``dict:wngerman``; proper nouns left out where the
+        source capitalises them: :func:`cpwords.core.dictionaries.dictionary_lexicon`);
+        ``wordfreq:N`` (the N most frequent English words, a-z); ``wordfreq:LANG:N`` (the N
+        most frequent entries of wordfreq's list for ``LANG``, words of any alphabet, e.g.
+        ``wordfreq:de:1000000``; ``wordfreq:de+fr:N`` is the union of several languages'
+        lists); ``lang:LANG`` or ``lang:LANG:N`` (what ``--lang LANG`` reads:
+        :func:`cpwords.core.lexicon.language_lexicon`); or a path (``shared:`` prefix allowed).
     base_dir : str
         Folder that relative paths are resolved against.
 
@@ -114,7 +113,9 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
         n = int(parts[2]) if len(parts) == 3 else WHOLE_LIST
         return language_lexicon(parts[1], n).words
     if name in ("web2", "gcide"):  # shipped by the english-words package
-        return tuple(sorted(set(english_words_lexicon(name).words)))
+        # Every entry, proper nouns lower-cased in (as the recorded Wordsnake runs read it: a
+        # benchmark's list of strings, not a game's dictionary).
+        return tuple(sorted(set(english_words_lexicon(name, proper=True).words)))
     if name in NAMED_LEXICONS:
         name = "shared:" + NAMED_LEXICONS[name]
     return load_lexicon(resolve_path(name, Path(base_dir))).words
