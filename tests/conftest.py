@@ -16,3 +16,14 @@ def shared_data() -> Path:
     if d is None:
         pytest.skip("../shared/data is absent (real-data tests run only inside the workplace)")
     return d
+
+
+def needs_dictionary(lang: str) -> pytest.MarkDecorator:
+    """Skip a test when the curated dictionary of ``lang`` (:mod:`cpwords.core.dictionaries`)
+    is not installed, with a reason naming the command that installs it."""
+    from cpwords.core.dictionaries import find_dictionary
+
+    d = find_dictionary(lang)
+    return pytest.mark.skipif(
+        not d.installed(), reason=f"the {d.language} dictionary is absent: {d.install}"
+    )

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from cpwords.core.alphabet import is_word, normalize_word, word_problem
 from cpwords.core.lexicon import lexicon_from_words, wordfreq_lexicon
+from tests.conftest import needs_dictionary
 
 
 @given(st.text(min_size=1, max_size=8))
@@ -87,8 +88,19 @@ def test_language_lists_keep_their_scripts_and_unknown_codes_fail() -> None:
     ru = language_words("ru", 20_000)
     assert len(ru) > 15_000 and all(not ("a" <= c <= "z") for w in ru for c in w)
     assert language_words("en", 2_000) == wordfreq_lexicon(2_000)  # English unchanged
-    fr = language_lexicon("fr", 20_000, fold=True)
-    assert fr.source == "wordfreq top 20,000 (fr, accents folded)"
-    assert "ete" in fr.words and "été" not in fr.words
+    ja = language_lexicon("ja", 2_000)
+    assert ja.source == "wordfreq top 2,000 (ja), a frequency list"
     with pytest.raises(InputError, match=r"no word list for language 'xx' \(known: ar, bg"):
         check_lang("xx")
+
+
+@needs_dictionary("fr")
+def test_french_reads_wfrench_folded_on_demand() -> None:
+    from cpwords.core.dictionaries import dictionary_lexicon
+    from cpwords.core.lexicon import language_lexicon
+
+    fr = language_lexicon("fr", 20_000, fold=True)
+    assert fr.source == "wfrench top 20,000, accents folded"
+    assert "ete" in fr.words and "été" not in fr.words
+    plain = language_lexicon("fr", 20_000)
+    assert set(plain.words) <= dictionary_lexicon("fr").as_set()

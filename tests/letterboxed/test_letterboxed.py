@@ -35,6 +35,7 @@ from cpwords.letterboxed.rules import (
     split_solution,
 )
 from cpwords.letterboxed.spec import solve_letterboxed
+from tests.conftest import needs_dictionary
 
 BAD = Path(__file__).parents[1] / "data" / "bad"
 BOX = parse_box("abc-def-ghi-jkl")
@@ -528,6 +529,7 @@ def test_lang_help_lists_the_known_languages() -> None:
     assert helptext.endswith("Known: " + " ".join(known_languages()) + ".")
 
 
+@needs_dictionary("fr")
 def test_generated_boxes_of_other_shapes_are_proven_and_recounted(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -15,6 +15,7 @@ from cpwords.core.errors import InputError
 from cpwords.core.lexicon import language_words, letter_frequencies
 from cpwords.letterpress.rules import can_spell
 from cpwords.letterpress.spec import random_letterpress_board
+from tests.conftest import needs_dictionary
 
 WORDS = ["cat", "act", "taco", "coats", "moon", "noon", "zoom", "quiz", "jazz", "mood"]
 
@@ -28,7 +29,7 @@ def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture(scope="module")
 def french() -> list[str]:
-    """wordfreq's 20,000 most frequent French words (a list with accents)."""
+    """The 20,000 most common words of wfrench (a list with accents)."""
     return language_words("fr", 20000)
 
 
@@ -50,6 +51,7 @@ def test_seeds_reproduce_and_differ() -> None:
     assert random_letterpress_board(WORDS, seed=rng) != boards[3]
 
 
+@needs_dictionary("fr")
 def test_french_boards_hold_accents_unless_folded(french: list[str]) -> None:
     accented = {ch for ch in "".join(french) if unicodedata.decomposition(ch)}
     assert accented  # é, è, à, ç...

@@ -43,12 +43,14 @@ def _register() -> None:
     from cpwords.cli.grid import grid
     from cpwords.cli.letterboxed import letterboxed
     from cpwords.cli.letterpress import letterpress
+    from cpwords.cli.lexicons import lexicons
     from cpwords.cli.report import report
     from cpwords.cli.serve import serve
     from cpwords.cli.snake import snake
     from cpwords.cli.truncate import truncate
 
-    for command in (snake, letterboxed, truncate, letterpress, grid, bench, report, cache, serve):
+    commands = (snake, letterboxed, truncate, letterpress, grid, bench, report, cache, lexicons)
+    for command in (*commands, serve):
         cli.add_command(command)
 
 
@@ -114,7 +116,7 @@ _first = True
 
 def _nothing_found(args: list[str], reason: str) -> None:
     """With ``--json``, the answer of a solving command stopped before it had any."""
-    if "--json" not in args or not args or args[0] in ("bench", "report", "cache"):
+    if "--json" not in args or not args or args[0] in ("bench", "report", "cache", "lexicons"):
         return
     interrupted = "interrupted" in reason
     stopped = "interrupted" if interrupted else "time_limit"

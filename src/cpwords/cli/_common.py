@@ -255,6 +255,15 @@ EPILOG = (
 #: The default dictionary of truncate and letterpress, as --help shows it.
 WEB2 = "Webster's 2nd International (web2, from the english-words package)"
 
+#: Truncate's default English dictionary, as --help shows it.
+WAMERICAN = "wamerican (Debian's American English list, inflected forms included)"
+
+#: What ``--lang`` picks for a language other than English, as --help shows it.
+CURATED = (
+    "others: the language's curated dictionary, e.g. wfrench (cpwords lexicons lists them), "
+    "or wordfreq's frequency list where it has none"
+)
+
 _NO = object()
 
 
@@ -348,10 +357,19 @@ def lang_options(what: str) -> Callable[[F], F]:
     """``--lang CODE`` and ``--fold-accents``: the language of the puzzle and its letters
     (:mod:`cpwords.core.alphabet`; the rules are on the docs' conventions page).
 
-    ``what`` names the built-in word list that ``--lang`` picks, for the help text.
+    ``what`` names the built-in word list that ``--lang`` picks, for the help text. Also
+    ``--proper-nouns`` (the ``proper_nouns`` parameter): keep the default dictionary's proper
+    nouns, where its source marks them by a capital letter.
     """
 
     def deco(f: F) -> F:
+        f = click.option(
+            "--proper-nouns",
+            "proper_nouns",
+            is_flag=True,
+            help="Keep the default dictionary's proper nouns (its capitalised entries: Iraq, "
+            "Paris; German capitalises every noun and keeps them all). Off: they are left out.",
+        )(f)
         f = click.option(
             "--fold-accents",
             "fold_accents",

@@ -96,8 +96,9 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     metavar="N",
     default=DEFAULT_TOP,
     show_default=True,
-    help="Lexicon: the N most common words of --lang (wordfreq; English: a-z only, plurals "
-    "dropped).",
+    help="Lexicon: the N most common words of --lang (English: wordfreq's, a-z only, plurals "
+    "dropped; others: of the language's curated dictionary, ranked by wordfreq, see cpwords "
+    "lexicons; wordfreq's where it has none).",
 )
 @click.option("--lexicon", type=click.Path(dir_okay=False, allow_dash=True), hidden=True)
 @click.option(
@@ -169,7 +170,10 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 )
 @svg_option("the board shown (the checked, completed or first example board), its slots")
 @force_option()
-@lang_options("the --top N most common words of the language")
+@lang_options(
+    "the --top N most common words of the language (English: wordfreq's; others: of its "
+    "curated dictionary, e.g. wfrench, see cpwords lexicons)"
+)
 @blocklist_options()
 @shared_options(
     dictionary="the --top N most common words",
@@ -203,6 +207,7 @@ def grid(
     count_limit: int | None,
     lang: str,
     fold_accents: bool,
+    proper_nouns: bool,
     blocklist_file: str | None,
     no_blocklist: bool,
     as_json: bool,
@@ -249,7 +254,9 @@ def grid(
     block = _refuse_unused(ctx, lexicon, quadruple, partial, check, blocklist_file, no_blocklist)
     check_svg_target(svg_path, force)
     board = load_board(board_path)
-    source = GridLexicon(top, lexicon, suffix_length, min_prefix, plurals, lang, fold_accents)
+    source = GridLexicon(
+        top, lexicon, suffix_length, min_prefix, plurals, lang, fold_accents, proper_nouns
+    )
     g = _load(board, source, block, unique, all_orientations, deadline, as_json, svg_path)
     if check is not None:
         _check_board(g, check)

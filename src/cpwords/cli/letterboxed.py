@@ -61,9 +61,12 @@ Methods: dp (default) is exact: a layered dynamic programme over (letters still 
 current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover model with
 chained word slots in CP-SAT; seed-first and seed-best are the seed article's two-word pair
 search (the first pair it finds, or its fewest-letter pair: baselines that prove nothing).
-The default dictionary is wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent entries of --lang
-(English: a-z words only; other languages: the words of the list's own scripts), a frequency
-list, so it holds some names and abbreviations; the output says which list was used.
+The default dictionary: for English, wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent a-z
+entries, a frequency list (so it holds some names and abbreviations); for another --lang, the
+{DEFAULT_LEXICON_SIZE:,} most common words of its curated dictionary (wfrench, wngerman, ...:
+cpwords lexicons lists them and how to install them), proper nouns left out unless
+--proper-nouns, or wordfreq's list where the language has no dictionary. The output says which
+list was used.
 
 Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
 of at most K words and --list lists them); --check FILE or --check-text "WORD WORD" checks a
@@ -91,8 +94,12 @@ _SOLVING = {
 }  # fmt: skip
 
 
-def _load(dict_path: str | None, lang: str = "en", fold: bool = False) -> Lexicon:
-    return load_dictionary(dict_path, lang, fold) if dict_path else default_lexicon(lang, fold)
+def _load(
+    dict_path: str | None, lang: str = "en", fold: bool = False, proper: bool = False
+) -> Lexicon:
+    if dict_path:
+        return load_dictionary(dict_path, lang, fold)
+    return default_lexicon(lang, fold, proper)
 
 
 def _shape(text: str) -> tuple[int, int]:
@@ -178,7 +185,11 @@ def _run_check(
     help="Boxes of K sides of M letters (at most 16 letters): the shape SIDES must have, and "
     "the shape --generate draws.",
 )
-@lang_options(f"the default dictionary (wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words)")
+@lang_options(
+    f"the default dictionary (English: wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words; "
+    f"others: the {DEFAULT_LEXICON_SIZE:,} most common words of the language's curated "
+    "dictionary, e.g. wfrench: cpwords lexicons lists them; wordfreq's list where it has none)"
+)
 @click.option(
     "--generate",
     "generate",
@@ -243,6 +254,7 @@ def letterboxed(
     shape: str,
     lang: str,
     fold_accents: bool,
+    proper_nouns: bool,
     generate: int | None,
     unique: bool,
     max_solutions: int | None,
@@ -270,7 +282,16 @@ def letterboxed(
         block = load_blocklist(blocklist_file, enabled=not no_blocklist)
         ctx.exit(
             _run_generate(
-                generate, dict_path, design, seed, deadline, as_json, block, lang, fold_accents
+                generate,
+                dict_path,
+                design,
+                seed,
+                deadline,
+                as_json,
+                block,
+                lang,
+                fold_accents,
+                proper_nouns,
             )
         )
     _refuse_design_options(
@@ -285,7 +306,12 @@ def letterboxed(
         # grid --check-text use).
         ctx.exit(
             _run_check(
-                box, proposed[0], _load(dict_path, lang, fold_accents), as_json, lang, fold_accents
+                box,
+                proposed[0],
+                _load(dict_path, lang, fold_accents, proper_nouns),
+                as_json,
+                lang,
+                fold_accents,
             )
         )
     if method != "dp" and (all_solutions or max_words):
@@ -296,7 +322,7 @@ def letterboxed(
         method, time_limit, workers, seed, all_solutions, max_words,
         limit if list_solutions else 0,
     )  # fmt: skip
-    solved = _solve(box, dict_path, lang, fold_accents, opts, deadline, as_json)
+    solved = _solve(box, dict_path, lang, fold_accents, opts, deadline, as_json, proper_nouns)
     out = _solve_row(solved, box, lang, fold_accents, all_solutions, limit, list_solutions)
     if svg_path is not None:
         write_svg(svg_path, box_svg(box, solved.result.solution or []))
@@ -414,12 +440,13 @@ def _solve(
     opts: _SolveOptions,
     deadline: Deadline,
     as_json: bool,
+    proper: bool = False,
 ) -> _Solved:
     """Load the lexicon, solve the box, and count its solutions of at most ``max_words``."""
     with progress("letterboxed", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
         with time_guard(deadline):
-            solver = LetterBoxedSolver(_load(dict_path, lang, fold))
+            solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper))
         _usable(box, solver)
         tick.update(stage=f"solving ({opts.method})")
         result = _solve_box(box, solver, opts, deadline)
@@ -582,6 +609,7 @@ def _run_generate(
     block: Blocklist | None = None,
     lang: str = "en",
     fold: bool = False,
+    proper: bool = False,
 ) -> int:
     """Generate ``k`` boxes, print them; the exit status."""
     from cpwords.letterboxed.models.design import generate_boxes
@@ -591,7 +619,7 @@ def _run_generate(
             f"--unique means one 2-word solution; drop --max-solutions {design.max_solutions}"
         )
     with progress("letterboxed: loading the lexicon", enabled=not as_json):
-        solver = LetterBoxedSolver(_load(dict_path, lang, fold))
+        solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper))
     with progress(f"letterboxed: generating {k} boxes", enabled=not as_json):
         gen = generate_boxes(
             k,

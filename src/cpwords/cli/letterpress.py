@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cpwords.cli._common import (
+    CURATED,
     EPILOG,
     WEB2,
     Deadline,
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
 )
 @svg_option("the board with the best move (without --board: the bag, its longest word)")
 @force_option()
-@lang_options("the default dictionary (English: web2; others: wordfreq's whole list)")
+@lang_options(f"the default dictionary (English: web2; {CURATED})")
 @shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
 def letterpress(
     letters: str | None,
@@ -78,6 +79,7 @@ def letterpress(
     random_board: bool,
     lang: str,
     fold_accents: bool,
+    proper_nouns: bool,
     time_limit: float,
     workers: int,
     seed: int,
@@ -120,7 +122,7 @@ def letterpress(
         _board_mode(
             letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json,
             svg_path,
-            lang, fold_accents,
+            lang, fold_accents, proper_nouns,
         )  # fmt: skip
         return
     reject_unused(
@@ -128,7 +130,7 @@ def letterpress(
     )
     if not random_board:
         reject_unused(ctx, "without --board or --random-board", {"seed": "--seed"})
-    query = _Listing(min_length, limit, longest_first, lang, fold_accents)
+    query = _Listing(min_length, limit, longest_first, lang, fold_accents, proper_nouns)
     res = _list_words(letters, dict_path, no_cache, seed, query, deadline, as_json)
     words: list[str] = res.solution
     info = res.solver_info
@@ -155,6 +157,7 @@ class _Listing:
     longest_first: bool
     lang: str
     fold: bool
+    proper: bool = False
 
 
 def _list_words(
@@ -174,7 +177,9 @@ def _list_words(
     with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:
         tick.update(stage="loading the index")
         t0 = time.perf_counter()
-        index = load_letterpress_index(dict_path, use_cache=not no_cache, lang=lang, fold=fold)
+        index = load_letterpress_index(
+            dict_path, use_cache=not no_cache, lang=lang, fold=fold, proper=query.proper
+        )
         index_seconds = time.perf_counter() - t0
         _warn_cache(index.cache_problem)
         if letters is None:
@@ -246,6 +251,7 @@ def _board_mode(
     svg_path: str | None = None,
     lang: str = "en",
     fold: bool = False,
+    proper: bool = False,
 ) -> None:
     from cpwords.core.alphabet import foreign_letters
     from cpwords.core.errors import InputError
@@ -260,7 +266,9 @@ def _board_mode(
     with progress("letterpress", enabled=not as_json) as tick:
         tick.update(stage="loading the index")
         with time_guard(deadline):
-            index = load_letterpress_index(dict_path, use_cache=not no_cache, lang=lang, fold=fold)
+            index = load_letterpress_index(
+                dict_path, use_cache=not no_cache, lang=lang, fold=fold, proper=proper
+            )
         _warn_cache(index.cache_problem)
         if board is None:
             tick.update(stage="drawing the board")

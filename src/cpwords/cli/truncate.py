@@ -5,8 +5,9 @@ from __future__ import annotations
 import click
 
 from cpwords.cli._common import (
+    CURATED,
     EPILOG,
-    WEB2,
+    WAMERICAN,
     Deadline,
     alias,
     echo_json,
@@ -20,18 +21,28 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
-from cpwords.core.lexicon import Lexicon, english_words_lexicon, language_lexicon
+from cpwords.core.lexicon import Lexicon, dictionary_language_lexicon, language_lexicon
 from cpwords.core.lexicon import load_dictionary as read_dictionary
 
 
-def load_dictionary(path: str | None, lang: str = "en", fold: bool = False) -> Lexicon:
-    """The ``--dict`` file (any alphabet), or without one Webster's 2nd from the english-words
-    package for English and wordfreq's whole list for another ``lang``."""
+def load_dictionary(
+    path: str | None, lang: str = "en", fold: bool = False, proper: bool = False
+) -> Lexicon:
+    """The ``--dict`` file (any alphabet), or without one the language's curated dictionary
+    (English: ``wamerican``, which has the inflected forms; French: ``wfrench``, ...), or
+    wordfreq's whole list for a language without one.
+
+    Raises
+    ------
+    InputError
+        A bad ``--dict`` file, or a dictionary that is not installed (one line with the
+        command that installs it).
+    """
     if path is not None:
         return read_dictionary(path, lang, fold)
-    if lang == "en" and not fold:
-        return english_words_lexicon("web2")
-    return language_lexicon(lang, fold=fold)
+    if lang == "en":
+        return dictionary_language_lexicon("en", fold=fold, proper=proper)
+    return language_lexicon(lang, fold=fold, proper=proper)
 
 
 @click.command("truncate", epilog=EPILOG)
@@ -41,8 +52,8 @@ def load_dictionary(path: str | None, lang: str = "en", fold: bool = False) -> L
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
 @svg_option("the longest sequence as a ladder, the letter added at each play marked")
 @force_option()
-@lang_options("the default dictionary (English: web2; others: wordfreq's whole list)")
-@shared_options(dictionary=WEB2, limit="all (with --all)", time_limit=None)
+@lang_options(f"the default dictionary (English: wamerican; {CURATED})")
+@shared_options(dictionary=WAMERICAN, limit="all (with --all)", time_limit=None)
 def truncate(
     dict_path: str | None,
     ending: str | None,
@@ -52,6 +63,7 @@ def truncate(
     max_sequences: int | None,
     lang: str,
     fold_accents: bool,
+    proper_nouns: bool,
     time_limit: float | None,
     as_json: bool,
     svg_path: str | None = None,
@@ -83,7 +95,7 @@ def truncate(
     deadline = Deadline(time_limit)
     check_svg_target(svg_path, force)
     with time_guard(deadline):
-        lex = load_dictionary(dict_path, lang, fold_accents)
+        lex = load_dictionary(dict_path, lang, fold_accents, proper_nouns)
     with progress("truncate", enabled=not as_json) as tick:
         tick.update(stage="solving (and listing with --all)")
         # The listing keeps its own limit (what it listed is kept); the DP is guarded.

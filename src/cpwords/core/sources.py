@@ -60,20 +60,36 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
     Parameters
     ----------
     name : str
-        ``enable1``, ``letterpress``, ``truncate`` (shared data), ``web2`` (Webster's 2nd, from
-        the english-words package), ``wordfreq:N`` (the N most frequent English words, a-z),
-        ``wordfreq:LANG:N`` (the N most frequent entries of wordfreq's list for ``LANG``, words
-        of any alphabet, e.g. ``wordfreq:de:1000000``; ``wordfreq:de+fr:N`` is the union of
-        several languages' lists), ``lang:LANG`` or ``lang:LANG:N`` (what ``--lang LANG``
-        reads: :func:`cpwords.core.lexicon.language_lexicon`, the whole list or its N most
-        frequent entries, in the list's own scripts), or a path (``shared:`` prefix allowed).
+        ``enable1``, ``letterpress``, ``truncate`` (shared data); ``web2`` (Webster's 2nd,
+        from the english-words package; every entry, proper nouns lower-cased) and ``gcide``
+        (the GNU Collaborative International Dictionary of English, same package);
+        ``dict:LANG`` or ``dict:NAME`` (a curated dictionary: a language's default one, e.g.
+        ``dict:fr``, or one by name, e.g. ``dict:wngerman``; proper nouns left out where the
+        source capitalises them: :func:`cpwords.core.dictionaries.dictionary_lexicon`);
+        ``wordfreq:N`` (the N most frequent English words, a-z); ``wordfreq:LANG:N`` (the N
+        most frequent entries of wordfreq's list for ``LANG``, words of any alphabet, e.g.
+        ``wordfreq:de:1000000``; ``wordfreq:de+fr:N`` is the union of several languages'
+        lists); ``lang:LANG`` or ``lang:LANG:N`` (what ``--lang LANG`` reads:
+        :func:`cpwords.core.lexicon.language_lexicon`); or a path (``shared:`` prefix allowed).
     base_dir : str
         Folder that relative paths are resolved against.
 
     Returns
     -------
     tuple of str
+
+    Raises
+    ------
+    InputError
+        A malformed name, an unknown or absent file, or a ``dict:`` dictionary that cpwords
+        does not know or that is not installed (one line with the command that installs it).
     """
+    if name.startswith("dict:"):
+        from cpwords.core.dictionaries import dictionary_lexicon
+
+        if not name[len("dict:") :]:
+            raise InputError(f"lexicon {name!r}: expected dict:LANG or dict:NAME (e.g. dict:fr)")
+        return dictionary_lexicon(name[len("dict:") :]).words
     if name.startswith("wordfreq:"):
         parts = name.split(":")
         try:
@@ -96,8 +112,10 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
             raise InputError(f"lexicon {name!r}: expected lang:LANG or lang:LANG:N")
         n = int(parts[2]) if len(parts) == 3 else WHOLE_LIST
         return language_lexicon(parts[1], n).words
-    if name == "web2":  # Webster's 2nd, shipped by the english-words package
-        return tuple(sorted(set(english_words_lexicon("web2").words)))
+    if name in ("web2", "gcide"):  # shipped by the english-words package
+        # Every entry, proper nouns lower-cased in (as the recorded Wordsnake runs read it: a
+        # benchmark's list of strings, not a game's dictionary).
+        return tuple(sorted(set(english_words_lexicon(name, proper=True).words)))
     if name in NAMED_LEXICONS:
         name = "shared:" + NAMED_LEXICONS[name]
     return load_lexicon(resolve_path(name, Path(base_dir))).words

@@ -480,26 +480,30 @@ def wordfreq_tokens(
     plurals: bool = False,
     lang: str = "en",
     fold: bool = False,
+    proper: bool = False,
 ) -> GridTokens:
-    """Tokens of the ``top`` most common words of ``lang`` (``wordfreq.top_n_list(lang, top)``).
-
-    English keeps its a-z entries, then drops plural forms (see :func:`drop_plurals`) unless
-    ``plurals``; other languages keep the words of their main scripts
+    """Tokens of the ``top`` most common words of ``lang``
     (:func:`cpwords.core.lexicon.language_words`).
+
+    English keeps wordfreq's a-z entries (``wordfreq.top_n_list("en", top)``), then drops
+    plural forms (see :func:`drop_plurals`) unless ``plurals``; a language with a curated
+    dictionary takes its ``top`` most common words (proper nouns left out unless ``proper``);
+    the others keep wordfreq's words of their main scripts.
 
     Raises
     ------
     InputError
         ``top`` not positive, cutting options out of range, no word long enough, unknown
-        language.
+        language, or its dictionary not installed (with the command that installs it).
     """
-    from cpwords.core.lexicon import language_words
+    from cpwords.core.lexicon import language_source, language_words
 
     validate_cut_options(suffix_length, min_prefix)
-    words = language_words(lang, top, fold)
-    name = f"wordfreq top {top}"
-    if lang != "en" or fold:
-        name += f" ({lang}{', accents folded' if fold else ''})"
+    words = language_words(lang, top, fold, proper)
+    if lang != "en":
+        name = language_source(lang, top, fold, proper)
+    else:
+        name = f"wordfreq top {top}" + (" (en, accents folded)" if fold else "")
     return cut_words(words, suffix_length, min_prefix, name, plurals, lang)
 
 

@@ -207,7 +207,9 @@ class GridLexicon:
     Parameters
     ----------
     top : int
-        The ``top`` most common words of ``lang`` (wordfreq), when ``path`` is None.
+        The ``top`` most common words of ``lang`` (its curated dictionary ranked by wordfreq,
+        or wordfreq's list; see :func:`cpwords.core.lexicon.language_words`), when ``path``
+        is None.
     path : str, optional
         A dictionary file (``cpwords grid --dict``) instead of wordfreq.
     suffix_length : int
@@ -220,6 +222,8 @@ class GridLexicon:
         ISO 639-1 code of the language.
     fold : bool
         Fold accents.
+    proper : bool
+        Keep the language dictionary's proper nouns (``--proper-nouns``).
 
     Examples
     --------
@@ -234,6 +238,7 @@ class GridLexicon:
     plurals: bool = False
     lang: str = "en"
     fold: bool = False
+    proper: bool = False
 
     def tokens(self, block: Blocklist | None = None) -> GridTokens:
         """The tokens of the lexicon; with ``block``, its blocked words left out first.
@@ -249,12 +254,14 @@ class GridLexicon:
         """
         L, P = self.suffix_length, self.min_prefix
         if self.path is None and not block:
-            return wordfreq_tokens(self.top, L, P, self.plurals, self.lang, self.fold)
+            return wordfreq_tokens(self.top, L, P, self.plurals, self.lang, self.fold, self.proper)
         from cpwords.core.lexicon import load_dictionary
 
         if self.path is None:
             validate_cut_options(L, P)
-            base = wordfreq_tokens(self.top, L, P, True, self.lang, self.fold)  # uncut words
+            base = wordfreq_tokens(
+                self.top, L, P, True, self.lang, self.fold, self.proper
+            )  # uncut words
             words, source = list(base.words), base.source
         else:
             lex = load_dictionary(self.path, self.lang, self.fold)

@@ -294,8 +294,8 @@ def grid_tokens(
     unblocked: bool = False,
     lang: str = "en",
 ) -> Any:
-    """The tokens of wordfreq's ``top`` words of ``lang``, as ``cpwords grid --top --lang``
-    cuts them.
+    """The tokens of the ``top`` most common words of ``lang`` (its curated dictionary's, or
+    wordfreq's), as ``cpwords grid --top --lang`` cuts them.
 
     With ``unblocked``, the default blocklist's words are left out first (what ``grid
     --solve`` fills boards from).
@@ -305,7 +305,7 @@ def grid_tokens(
     InputError
         Cutting options out of range, or no word long enough.
     """
-    from cpwords.core.lexicon import language_words
+    from cpwords.core.lexicon import language_source, language_words
     from cpwords.grid.rules import cut_words, validate_cut_options, wordfreq_tokens
 
     if not unblocked:
@@ -313,10 +313,8 @@ def grid_tokens(
     validate_cut_options(suffix_length, min_prefix)
     words = list(language_words(lang, top))
     kept = [w for w in words if not _blocklist().blocks(w)]
-    source = (
-        f"wordfreq top {top}"
-        + (f" ({lang})" if lang != "en" else "")
-        + (f" less {len(words) - len(kept)} blocked words" if len(kept) < len(words) else "")
+    source = (language_source(lang, top) if lang != "en" else f"wordfreq top {top}") + (
+        f" less {len(words) - len(kept)} blocked words" if len(kept) < len(words) else ""
     )
     return cut_words(kept, suffix_length, min_prefix, source, plurals, lang)
 

@@ -47,12 +47,14 @@ BoxLike = LetterBox | str | Sequence[str]
 
 
 @lru_cache(maxsize=4)
-def default_lexicon(lang: str = "en", fold: bool = False) -> Lexicon:
-    """The built-in lexicon: wordfreq's 100,000 most frequent entries of ``lang``.
+def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) -> Lexicon:
+    """The built-in lexicon: the 100,000 most common words of ``lang``.
 
-    English keeps its a-z words: about 93,600, inflections included; being a frequency list
-    it also holds some names and abbreviations, so pass a dictionary (e.g. ENABLE) for an
-    authoritative word list. Other languages keep the words of their main scripts (see
+    English keeps wordfreq's 100,000 most frequent entries, a-z words only: about 93,600,
+    inflections included; being a frequency list it also holds some names and abbreviations,
+    so pass a dictionary (e.g. ENABLE) for an authoritative word list. A language with a
+    curated dictionary (``wfrench``, ...) gives its 100,000 most common words, proper nouns
+    left out unless ``proper``; the others keep wordfreq's words of their main scripts (see
     :func:`cpwords.core.lexicon.language_lexicon`).
 
     Parameters
@@ -61,11 +63,13 @@ def default_lexicon(lang: str = "en", fold: bool = False) -> Lexicon:
         ISO 639-1 code.
     fold : bool
         Fold accents.
+    proper : bool
+        Keep a dictionary's proper nouns.
 
     Raises
     ------
     InputError
-        Unknown language.
+        Unknown language, or its dictionary not installed (with the command that installs it).
 
     References
     ----------
@@ -74,7 +78,7 @@ def default_lexicon(lang: str = "en", fold: bool = False) -> Lexicon:
     if lang == "en" and not fold:
         words = wordfreq_lexicon(DEFAULT_LEXICON_SIZE)
         return lexicon_from_words(words, f"wordfreq top {DEFAULT_LEXICON_SIZE:,} (en)")
-    return language_lexicon(lang, DEFAULT_LEXICON_SIZE, fold)
+    return language_lexicon(lang, DEFAULT_LEXICON_SIZE, fold, proper)
 
 
 def as_box(box: BoxLike) -> LetterBox:

@@ -35,6 +35,7 @@ from cpwords.core.errors import InputError
 from cpwords.core.lexicon import (
     Lexicon,
     check_lang,
+    curated_language,
     english_words_lexicon,
     language_lexicon,
     lexicon_from_words,
@@ -353,12 +354,14 @@ def _fingerprint_words(ordered: Iterable[str]) -> str:
     return _digest("\n".join(ordered).encode("utf-8"), "words")
 
 
-def _default_source_bytes() -> bytes:
-    """The packaged web2 list's bytes and the package version (the default's content key)."""
+def _default_source_bytes(proper: bool = False) -> bytes:
+    """The packaged web2 list's bytes, the package version and the proper-noun rule (the
+    default's content key)."""
     from importlib import metadata, resources
 
-    data = resources.files("english_words").joinpath("data", "web2_alpha_lower.pickle").read_bytes()
-    return metadata.version("english-words").encode() + b"\0" + data
+    data = resources.files("english_words").joinpath("data", "web2_alpha.pickle").read_bytes()
+    rule = b"proper" if proper else b"no-proper"
+    return metadata.version("english-words").encode() + b"\0" + rule + b"\0" + data
 
 
 def _cache_file(fp: str) -> Path:
@@ -547,6 +550,7 @@ def load_letterpress_index(
     use_cache: bool = True,
     lang: str = "en",
     fold: bool = False,
+    proper: bool = False,
 ) -> LetterpressIndex:
     """The index of a dictionary, from the on-disk cache when it is there.
 
@@ -556,14 +560,16 @@ def load_letterpress_index(
         A dictionary file (plain list or Truncate format, read in any alphabet with
         :func:`cpwords.core.lexicon.load_dictionary`), a lexicon, words, or None for the
         default: Webster's 2nd International (``web2``) from the english-words package for
-        English, wordfreq's whole list for another ``lang``
-        (:func:`cpwords.core.lexicon.language_lexicon`).
+        English, the curated dictionary of another ``lang`` (``wfrench``, ...), or wordfreq's
+        whole list for a language without one (:func:`cpwords.core.lexicon.language_lexicon`).
     use_cache : bool
         Read and write the cache (``cache_dir() / "letterpress"``).
     lang : str
         ISO 639-1 code: the default list and the case rules of a dictionary file.
     fold : bool
         Fold accents in the dictionary (:func:`cpwords.core.alphabet.fold_accents`).
+    proper : bool
+        Keep the default dictionary's proper nouns (its capitalised entries).
 
     Returns
     -------
@@ -574,7 +580,8 @@ def load_letterpress_index(
     Raises
     ------
     InputError
-        Missing, unreadable, non-UTF-8 or empty dictionary; unknown language.
+        Missing, unreadable, non-UTF-8 or empty dictionary; unknown language; a default
+        dictionary that is not installed (one line with the command that installs it).
 
     Notes
     -----
@@ -588,15 +595,25 @@ def load_letterpress_index(
         from importlib import metadata
 
         check_lang(lang)
-        fp = _digest(f"{metadata.version('wordfreq')} {lang} {fold}".encode(), "wordfreq")
+        if curated_language(lang):  # keyed by the dictionary file's bytes
+            from cpwords.core.dictionaries import find_dictionary
+
+            d = find_dictionary(lang)
+            if not d.installed():
+                language_lexicon(lang, fold=fold, proper=proper)  # the one-line install message
+            data = read_file_bytes(d.path, "dictionary")
+            fp = _digest(data, f"{d.name} lang={lang} fold={fold} proper={proper}")
+        else:
+            fp = _digest(f"{metadata.version('wordfreq')} {lang} {fold}".encode(), "wordfreq")
         path = _cache_file(fp)
         hit, problem = _cached(path, fp) if use_cache else (None, "")
         if hit is not None:
             return hit
-        index = build_letterpress_index(language_lexicon(lang, fold=fold), fingerprint=fp)
+        lex = language_lexicon(lang, fold=fold, proper=proper)
+        index = build_letterpress_index(lex, fingerprint=fp)
     elif dictionary is None or isinstance(dictionary, (str, os.PathLike)):
         if dictionary is None:
-            fp = _digest(_default_source_bytes(), DEFAULT_DICTIONARY)
+            fp = _digest(_default_source_bytes(proper), DEFAULT_DICTIONARY)
         else:
             data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
             fp = _digest(data, f"file lang={lang} fold={fold}")
@@ -605,7 +622,7 @@ def load_letterpress_index(
         if hit is not None:
             return hit
         if dictionary is None:
-            lex = english_words_lexicon("web2")
+            lex = english_words_lexicon("web2", proper)
         else:
             lex = parse_lexicon_bytes(data, dictionary, lang=lang, alphabet="any", fold=fold)
         index = build_letterpress_index(lex, fingerprint=fp)

@@ -1,0 +1,73 @@
+"""``cpwords lexicons``: every lexicon cpwords knows, whether it is installed, how to install it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import click
+
+from cpwords.cli._common import echo_json, json_option
+
+#: The table's columns: (key of LexiconInfo, heading).
+COLUMNS = (
+    ("name", "name"),
+    ("language", "language"),
+    ("kind", "kind"),
+    ("source", "source"),
+    ("licence", "licence"),
+    ("installed", "installed"),
+    ("words", "words"),
+    ("install", "install"),
+)
+
+
+@click.command("lexicons")
+@json_option()
+def lexicons(as_json: bool) -> None:
+    """List every lexicon cpwords knows and how to install it.
+
+    A lexicon is a dictionary (which words are valid) and, optionally, frequencies (how common
+    they are, which only rank). Listed: the curated dictionaries (Debian's word lists in
+    /usr/share/dict: wamerican, wfrench, wngerman...; `apt-get install wfrench`), the shared
+    real-data lists (enable1, letterpress, truncate: ../shared/data or $CPWORDS_DATA), the
+    english-words package's lists (web2, gcide) and wordfreq's frequency lists
+    (wordfreq:LANG:N, words seen in text, not a dictionary). A suite names a dictionary as
+    dict:LANG or dict:NAME (dict:fr, dict:wngerman). words is the entries of the file when
+    installed (its lines).
+
+    JSON (--json): a list of objects, one per lexicon, with name, lang, language, kind,
+    source, licence, installed, words (null when unknown) and install. Exit status 0.
+
+    \b
+    Examples:
+      cpwords lexicons
+      cpwords lexicons --json
+    """
+    from cpwords.core.dictionaries import list_lexicons
+
+    rows = list_lexicons()
+    if as_json:
+        echo_json([dataclasses.asdict(r) for r in rows])
+        return
+    table = [[heading for _key, heading in COLUMNS]]
+    for r in rows:
+        d = dataclasses.asdict(r)
+        cells = []
+        for key, _heading in COLUMNS:
+            v = d[key]
+            if key == "installed":
+                v = "yes" if v else "no"
+            elif key == "words":
+                v = "" if v is None else f"{v:,}"
+            elif key == "language" and "(" not in r.language:
+                v = f"{v} ({r.lang})"
+            cells.append(str(v))
+        table.append(cells)
+    widths = [max(len(row[i]) for row in table) for i in range(len(COLUMNS))]
+    words_col = [k for k, _h in COLUMNS].index("words")
+    for row in table:
+        cells = [
+            c.rjust(w) if i == words_col else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        click.echo("  ".join(cells).rstrip())

@@ -1,0 +1,429 @@
+"""Curated dictionaries: which words are valid, apart from how common they are.
+
+A word game's notion of "a word" is a dictionary's: Debian's word lists (``wfrench``,
+``wngerman``, ``wpolish``, ...) say what is valid; frequency (``wordfreq``'s Zipf values) only
+ranks the dictionary's words by how common they are. ``wordfreq``'s own lists (words seen in
+web text: names, brands, fragments) stay available by name for those who want them
+(``wordfreq:LANG:N`` in :func:`cpwords.core.sources.lexicon_words`), never as a language's
+dictionary.
+
+Proper nouns are left out by default where the source marks them by a capital letter (every
+list here but German's, where every noun is capitalised: there the capitals mark no proper
+noun, and every entry is kept); ``proper=True`` keeps them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from cpwords.core.alphabet import is_word, normalize_word
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import Lexicon, zipf
+
+#: Where Debian's word lists live.
+DICT_DIR = Path("/usr/share/dict")
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    """A curated dictionary cpwords can read.
+
+    Attributes
+    ----------
+    name : str
+        The lexicon's name (the Debian package's).
+    lang : str
+        ISO 639-1 code of its language.
+    language : str
+        The language's English name.
+    file : str
+        Its file name in :data:`DICT_DIR`.
+    licence : str
+        The licence its package states (``/usr/share/doc/<package>/copyright``).
+    encoding : str
+        The file's text encoding.
+    capitals_mark_proper_nouns : bool
+        Whether a capitalised entry is a proper noun (False for German, which capitalises
+        every noun).
+    """
+
+    name: str
+    lang: str
+    language: str
+    file: str
+    licence: str
+    encoding: str = "utf-8"
+    capitals_mark_proper_nouns: bool = True
+
+    @property
+    def package(self) -> str:
+        """The Debian package that installs it."""
+        return self.name
+
+    @property
+    def install(self) -> str:
+        """The one command that installs it."""
+        return f"apt-get install {self.package}"
+
+    @property
+    def path(self) -> Path:
+        """Where its file is once installed."""
+        return DICT_DIR / self.file
+
+    def installed(self) -> bool:
+        """Whether its file is on this machine."""
+        return self.path.is_file()
+
+
+_GPL = "GPL-2+"
+_SCOWL = "SCOWL (permissive, MIT-like; parts public domain)"
+#: The dictionaries cpwords knows, by language: the first of a language is its default. The
+#: licences are those the packages' ``/usr/share/doc/<package>/copyright`` states.
+DICTIONARIES: tuple[Dictionary, ...] = (
+    Dictionary("wamerican", "en", "English (US)", "american-english", _SCOWL),
+    Dictionary("wbritish", "en-gb", "English (UK)", "british-english", _SCOWL),
+    Dictionary("wfrench", "fr", "French", "french", _GPL),
+    Dictionary(
+        "wngerman",
+        "de",
+        "German",
+        "ngerman",
+        "GPL-2+ / BSD-4-clause",
+        capitals_mark_proper_nouns=False,
+    ),
+    Dictionary("wspanish", "es", "Spanish", "spanish", "public domain"),
+    Dictionary("witalian", "it", "Italian", "italian", "GPL-3+"),
+    Dictionary(
+        "wpolish", "pl", "Polish", "polish", "GPL-2 / LGPL-2.1 / MPL-1.1 / Apache-2.0 / CC-BY-4.0"
+    ),
+    Dictionary("wportuguese", "pt", "Portuguese", "portuguese", "GPL-2+ / LGPL-2.1+ / MPL-1.1"),
+    Dictionary("wswedish", "sv", "Swedish", "swedish", _GPL, encoding="latin-1"),
+    Dictionary("wdutch", "nl", "Dutch", "dutch", "BSD-3-Clause / CC-BY-3.0 (OpenTaal)"),
+    Dictionary("wdanish", "da", "Danish", "danish", _GPL),
+    Dictionary("wnorwegian", "nb", "Norwegian Bokmål", "bokmaal", "GPL", encoding="latin-1"),
+    Dictionary("wcatalan", "ca", "Catalan", "catalan", _GPL),
+    Dictionary("wukrainian", "uk", "Ukrainian", "ukrainian", "GPL / LGPL"),
+    Dictionary("wbulgarian", "bg", "Bulgarian", "bulgarian", "GPL-2"),
+)
+
+
+def find_dictionary(name: str) -> Dictionary:
+    """The dictionary named ``name`` (a package name such as ``wfrench``) or the default one of
+    a language code (``fr``).
+
+    Raises
+    ------
+    InputError
+        When cpwords knows no such dictionary (one line naming the known languages).
+
+    Examples
+    --------
+    >>> find_dictionary("fr").name, find_dictionary("wngerman").lang
+    ('wfrench', 'de')
+    """
+    for d in DICTIONARIES:
+        if name in (d.name, d.lang):
+            return d
+    known = ", ".join(d.lang for d in DICTIONARIES)
+    raise InputError(f"no dictionary for {name!r} (languages with one: {known})")
+
+
+def has_dictionary(lang: str) -> bool:
+    """Whether cpwords knows a dictionary for ``lang`` (installed or not)."""
+    return any(lang in (d.name, d.lang) for d in DICTIONARIES)
+
+
+def parse_dictionary_text(
+    text: str, lang: str, *, proper: bool = False, capitals_mark_proper_nouns: bool = True
+) -> tuple[list[str], int, int]:
+    """The words of a dictionary's text: one entry a line, normalised (NFC, lower case).
+
+    Parameters
+    ----------
+    text : str
+        The whole file.
+    lang : str
+        Its language (for its case rules: :func:`cpwords.core.alphabet.normalize_word`).
+    proper : bool
+        Keep the capitalised entries that mark proper nouns.
+    capitals_mark_proper_nouns : bool
+        Whether a capitalised entry is a proper noun in this source.
+
+    Returns
+    -------
+    (list of str, int, int)
+        The distinct words, sorted; the entries skipped as proper nouns; the entries skipped as
+        not words (an apostrophe, a hyphen, a digit).
+
+    Examples
+    --------
+    >>> parse_dictionary_text("Paris\\nparis\\nÉté\\nété\\naujourd'hui\\nchat\\n", "fr")
+    (['chat', 'paris', 'été'], 2, 1)
+    >>> parse_dictionary_text("Haus\\nBerlin\\ngehen\\n", "de", capitals_mark_proper_nouns=False)
+    (['berlin', 'gehen', 'haus'], 0, 0)
+    """
+    kept: set[str] = set()
+    proper_skipped = not_words = 0
+    for line in text.splitlines():
+        entry = line.strip()
+        if not entry:
+            continue
+        if capitals_mark_proper_nouns and not proper and entry[0].isupper():
+            proper_skipped += 1
+            continue
+        w = normalize_word(entry, lang)
+        if is_word(w, "any"):
+            kept.add(w)
+        else:
+            not_words += 1
+    return sorted(kept), proper_skipped, not_words
+
+
+@lru_cache(maxsize=4)
+def dictionary_lexicon(name: str, proper: bool = False) -> Lexicon:
+    """A curated dictionary as a :class:`~cpwords.core.lexicon.Lexicon`.
+
+    Parameters
+    ----------
+    name : str
+        A language code (its default dictionary) or a dictionary's name (:data:`DICTIONARIES`).
+    proper : bool
+        Keep proper nouns (capitalised entries, where they mark them).
+
+    Returns
+    -------
+    Lexicon
+        Named after the dictionary (``wfrench``, or ``wfrench with proper nouns``);
+        ``skipped`` counts the entries that are not words.
+
+    Raises
+    ------
+    InputError
+        Unknown dictionary, or not installed here (one line with the command that installs
+        it), or a file that cannot be read in its encoding.
+    """
+    d = find_dictionary(name)
+    if not d.installed():
+        raise InputError(f"the {d.language} dictionary ({d.name}) is not installed: {d.install}")
+    try:
+        text = d.path.read_text(encoding=d.encoding)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the {d.language} dictionary {d.path}: {exc}") from None
+    words, _proper, not_words = parse_dictionary_text(
+        text, d.lang.split("-")[0], proper=proper,
+        capitals_mark_proper_nouns=d.capitals_mark_proper_nouns,
+    )  # fmt: skip
+    if not words:
+        raise InputError(f"the {d.language} dictionary {d.path} holds no words")
+    label = d.name + (" with proper nouns" if proper else "")
+    return Lexicon(tuple(words), label, not_words)
+
+
+def ranked_words(name: str, n: int | None = None, proper: bool = False) -> list[str]:
+    """A dictionary's words, most common first (``wordfreq``'s Zipf value, then alphabetical).
+
+    Frequency only ranks: every word returned is the dictionary's. Words ``wordfreq`` has
+    never seen come last.
+
+    Parameters
+    ----------
+    name : str
+        A language code or a dictionary's name.
+    n : int, optional
+        Keep the ``n`` most common (default: all).
+    proper : bool
+        Keep proper nouns.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    InputError
+        As :func:`dictionary_lexicon`, or ``n < 1``.
+    """
+    if n is not None and n < 1:
+        raise InputError(f"the number of words must be positive, got {n}")
+    d = find_dictionary(name)
+    lex = dictionary_lexicon(d.name, proper)
+    lang = d.lang.split("-")[0]
+    ranked = sorted(lex.words, key=lambda w: (-zipf(w, lang), w))
+    return ranked if n is None else ranked[:n]
+
+
+# --- Every lexicon cpwords knows --------------------------------------------------------------
+
+#: The English names of wordfreq's languages (``langcodes`` needs an extra package for them).
+WORDFREQ_LANGUAGES: dict[str, str] = {
+    "ar": "Arabic", "bg": "Bulgarian", "bn": "Bengali", "ca": "Catalan", "cs": "Czech",
+    "da": "Danish", "de": "German", "el": "Greek", "en": "English", "es": "Spanish",
+    "fa": "Persian", "fi": "Finnish", "fil": "Filipino", "fr": "French", "he": "Hebrew",
+    "hi": "Hindi", "hu": "Hungarian", "id": "Indonesian", "is": "Icelandic", "it": "Italian",
+    "ja": "Japanese", "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian", "mk": "Macedonian",
+    "ms": "Malay", "nb": "Norwegian Bokmål", "nl": "Dutch", "pl": "Polish", "pt": "Portuguese",
+    "ro": "Romanian", "ru": "Russian", "sh": "Serbo-Croatian", "sk": "Slovak", "sl": "Slovenian",
+    "sv": "Swedish", "ta": "Tamil", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu",
+    "vi": "Vietnamese", "zh": "Chinese",
+}  # fmt: skip
+
+#: The shared real-data lists (:data:`cpwords.core.sources.NAMED_LEXICONS`): source, licence.
+_SHARED_LISTS: dict[str, tuple[str, str]] = {
+    "enable1": ("ENABLE, Scrabble-style", "public domain"),
+    "letterpress": ("the game Letterpress", "CC0-1.0"),
+    "truncate": ("the game Truncate", "MIT"),
+}
+
+#: The word lists the ``english-words`` package ships: source, licence.
+_ENGLISH_WORDS: dict[str, tuple[str, str]] = {
+    "web2": ("Webster's 2nd International (1934)", "public domain"),
+    "gcide": ("GNU Collaborative International Dictionary of English", "GPL-3+"),
+}
+
+#: Where the shared lists come from (``../shared/data`` or ``$CPWORDS_DATA``).
+SHARED_INSTALL = "the project's shared data folder"
+
+
+@dataclass(frozen=True)
+class LexiconInfo:
+    """One lexicon cpwords knows, as ``cpwords lexicons`` lists it.
+
+    Attributes
+    ----------
+    name : str
+        Its name: a dictionary's (``wfrench``, ``dict:wfrench`` in a suite), a shared list's
+        (``enable1``), ``web2``/``gcide``, or ``wordfreq:LANG:N``.
+    lang : str
+        ISO 639-1 code of its language (``en-gb`` for British English).
+    language : str
+        The language's English name.
+    kind : str
+        ``dictionary`` (which words are valid), ``word list`` (a game's or a package's list)
+        or ``frequency list`` (words seen in text, not a dictionary).
+    source : str
+        Where it comes from.
+    licence : str
+        Its licence.
+    installed : bool
+        Whether it can be read on this machine.
+    words : int or None
+        The entries of its file (lines, not parsed) when installed; None when unknown (not
+        installed, or a wordfreq list, whose size is the ``N`` asked for).
+    install : str
+        The one command (or place) that installs it.
+    """
+
+    name: str
+    lang: str
+    language: str
+    kind: str
+    source: str
+    licence: str
+    installed: bool
+    words: int | None
+    install: str
+
+
+def count_lines(path: Path) -> int:
+    """The lines of a file, counted without decoding it (a last line without a newline counts).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "w.txt"
+    ...     _ = p.write_bytes(b"a\\nb\\nc")
+    ...     count_lines(p)
+    3
+    """
+    n = 0
+    last = b"\n"
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            n += chunk.count(b"\n")
+            last = chunk[-1:]
+    return n + (last != b"\n")
+
+
+def list_lexicons() -> list[LexiconInfo]:
+    """Every lexicon cpwords knows, installed or not, with the command that installs it.
+
+    In this order: the curated dictionaries (:data:`DICTIONARIES`), the shared real-data lists
+    (``enable1``, ``letterpress``, ``truncate``: :func:`cpwords.core.lexicon.shared_data_dir`),
+    the lists of the ``english-words`` package (``web2``, ``gcide``: always installed, a
+    dependency), then wordfreq's frequency lists, one per language (``wordfreq:LANG:N``).
+    Nothing is parsed: a file's entries are its lines.
+
+    Returns
+    -------
+    list of LexiconInfo
+
+    Examples
+    --------
+    >>> rows = list_lexicons()
+    >>> [r.name for r in rows][:3], rows[0].kind, rows[0].install
+    (['wamerican', 'wbritish', 'wfrench'], 'dictionary', 'apt-get install wamerican')
+    """
+    from cpwords.core.lexicon import shared_data_dir
+    from cpwords.core.sources import NAMED_LEXICONS
+
+    rows = []
+    for d in DICTIONARIES:
+        ok = d.installed()
+        rows.append(
+            LexiconInfo(
+                d.name, d.lang, d.language, "dictionary",
+                str(d.path), d.licence, ok,
+                count_lines(d.path) if ok else None, d.install,
+            )
+        )  # fmt: skip
+    root = shared_data_dir()
+    for name, file in NAMED_LEXICONS.items():
+        source, licence = _SHARED_LISTS.get(name, ("shared data", "see its folder"))
+        path = root / file if root is not None else None
+        ok = path is not None and path.is_file()
+        rows.append(
+            LexiconInfo(
+                name, "en", "English", "word list", f"{source} ({file}, shared data)", licence,
+                ok, count_lines(path) if ok and path is not None else None, SHARED_INSTALL,
+            )
+        )  # fmt: skip
+    for name, (source, licence) in _ENGLISH_WORDS.items():
+        size = _english_words_size(name)
+        rows.append(
+            LexiconInfo(
+                name, "en", "English", "word list", f"{source} (english-words)", licence,
+                size is not None, size,
+                "pip install english-words",
+            )
+        )  # fmt: skip
+    for lang in _wordfreq_languages():
+        rows.append(
+            LexiconInfo(
+                f"wordfreq:{lang}:N", lang, WORDFREQ_LANGUAGES.get(lang, lang), "frequency list",
+                "wordfreq: words seen in text, not a dictionary",
+                "Apache-2.0 (code) / CC-BY-SA-4.0 (data)", True, None, "pip install wordfreq",
+            )
+        )  # fmt: skip
+    return rows
+
+
+def _english_words_size(source: str) -> int | None:
+    """The entries of an ``english-words`` list (None when the package lacks it)."""
+    try:
+        from english_words import get_english_words_set
+
+        return len(get_english_words_set([source], alpha=False, lower=False))
+    except (ImportError, ValueError, OSError):
+        return None
+
+
+def _wordfreq_languages() -> list[str]:
+    """wordfreq's languages, sorted (none without the package)."""
+    try:
+        from wordfreq import available_languages
+    except ImportError:
+        return []
+    return sorted(available_languages())
