@@ -14,6 +14,7 @@ noun, and every entry is kept); ``proper=True`` keeps them.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +23,8 @@ from cpwords.core.alphabet import is_word, normalize_word
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, zipf
 
-#: Where Debian's word lists live.
+#: Where Debian's word lists live (``$CPWORDS_DICT_DIR`` overrides it: a folder, or ``none`` for
+#: a machine without any, as the README's fresh-machine check runs the tests).
 DICT_DIR = Path("/usr/share/dict")
 
 
@@ -70,11 +72,20 @@ class Dictionary:
     @property
     def path(self) -> Path:
         """Where its file is once installed."""
-        return DICT_DIR / self.file
+        return dict_dir() / self.file
 
     def installed(self) -> bool:
         """Whether its file is on this machine."""
         return self.path.is_file()
+
+
+def dict_dir() -> Path:
+    """The folder of the word lists: ``$CPWORDS_DICT_DIR`` when set (``none``: a folder that
+    does not exist, so that no dictionary is installed), else :data:`DICT_DIR`."""
+    env = os.environ.get("CPWORDS_DICT_DIR")
+    if env:
+        return Path("/nonexistent/cpwords-dictionaries") if env == "none" else Path(env)
+    return DICT_DIR
 
 
 _GPL = "GPL-2+"
