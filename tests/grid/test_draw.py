@@ -27,7 +27,9 @@ BOARD = default_board()
 @pytest.fixture(scope="module")
 def solved() -> tuple[dict[str, str], tuple[str, ...]]:
     tokens = wordfreq_tokens(10000)
-    res = solve_grid(BOARD, tokens, {}, time_limit=30, workers=1)
+    # The first fill takes 25-35 s on the 2-core machine (34 s measured on 2026-11-27): a
+    # budget, not a timed assertion.
+    res = solve_grid(BOARD, tokens, {}, time_limit=120, workers=1)
     assert res.verified and res.solution is not None
     return dict(res.solution), tokens.words
 
