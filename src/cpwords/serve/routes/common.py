@@ -79,25 +79,52 @@ def route(path: str, handler: Handler, web: Web, methods: list[str] | None = Non
 
 
 async def heavy_page(
-    web: Web, request: Request, name: str, title: str, view: Callable[[Any], dict[str, Any]]
+    web: Web,
+    request: Request,
+    name: str,
+    title: str,
+    view: Callable[[Any], dict[str, Any]],
+    *,
+    form: Callable[[Any], dict[str, Any]] | None = None,
 ) -> Response:
     """A page whose view may solve for seconds: the form alone, or the view's answer.
 
-    The view runs in the thread pool, at most ``max_solves`` at once (``web.busy``).
+    The view runs in the thread pool, at most ``max_solves`` at once (``web.busy``). With
+    ``form``, the empty page is the view's answer to no query (its defaults), and a refused
+    query shows ``form(query)`` (the form keeps what was typed).
     """
     q = request.query_params
     ctx: dict[str, Any] = {"title": title, "q": q, "dicts": views.dictionary_choices()}
     if not q:
-        ctx |= await run_in_threadpool(view, {}) if name == "grid.html" else {}
+        ctx |= await run_in_threadpool(view, {}) if form is not None else {}
         return web.page(request, name, **ctx)
     try:
         async with web.busy:
             ctx |= await run_in_threadpool(view, q)
     except CpwordsError as exc:
-        if name == "grid.html":  # the form keeps what was typed
-            ctx |= views.grid_form(q)
+        if form is not None:
+            ctx |= form(q)
         return web.page(request, name, code=400, error=str(exc), **ctx)
     return web.page(request, name, **ctx)
+
+
+def view_routes(
+    web: Web,
+    page: str,
+    title: str,
+    view: Callable[[Any], dict[str, Any]],
+    form: Callable[[Any], dict[str, Any]] | None = None,
+) -> list[Route]:
+    """A page at ``/page`` (template ``page.html``) whose view may solve for seconds, and the
+    same view's answer as JSON at ``/api/page`` (routes named ``page`` and ``api_page``)."""
+
+    async def show(request: Request) -> Response:
+        return await heavy_page(web, request, f"{page}.html", title, view, form=form)
+
+    async def answer(request: Request) -> Response:
+        return await api_page(web, request, view)
+
+    return [Route(f"/{page}", show, name=page), Route(f"/api/{page}", answer, name=f"api_{page}")]
 
 
 async def api_page(web: Web, request: Request, view: Callable[[Any], dict[str, Any]]) -> Response:
