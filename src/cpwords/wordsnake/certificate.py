@@ -603,9 +603,8 @@ def _query_table(
             for best, j in pairs:
                 if ua + best < scale * k * k:
                     b = words[j]
-                    ov = _overlap(a, b, proper)
                     shared = set(member[i]) if j != i else set(member[j])
-                    rhs = scale * ov * ov + sum(lams[c] for c in member[j] if c not in shared)
+                    rhs = _pair_rhs(a, b, member[j], shared, lams, scale, proper)
                     raise _Violation(a, b, ua + v[j], rhs)
 
 
@@ -630,10 +629,24 @@ def _check_pairs_in_cuts(
             if j == i and mult[i] < 2:
                 continue
             b = words[j]
-            ov = _overlap(a, b, proper)
-            rhs = scale * ov * ov + sum(lams[c] for c in member[j] if c not in mine)
+            rhs = _pair_rhs(a, b, member[j], mine, lams, scale, proper)
             if u[i] + v[j] < rhs:
                 raise _Violation(a, b, u[i] + v[j], rhs)
+
+
+def _pair_rhs(
+    a: str,
+    b: str,
+    cuts_of_b: Sequence[int],
+    shared: set[int],
+    lams: Sequence[int],
+    scale: int,
+    proper: bool,
+) -> int:
+    """The right-hand side of the joint ``a -> b``: ``scale * ov(a, b)^2`` plus the multipliers
+    of the cuts ``b`` lies in and ``a`` does not (those the joint enters)."""
+    ov = _overlap(a, b, proper)
+    return scale * ov * ov + sum(lams[c] for c in cuts_of_b if c not in shared)
 
 
 def _check_depot(

@@ -306,9 +306,10 @@ class ProofState:
         Whether the routes model may take over (small enough list).
     net : StringHubNetwork or None
     flow : FlowState or None
-        The flow stages' state (None until the network is built, and again if the flow stages
-        were stopped by the deadline: their result is then not used).
+        The flow stages' state (None until the network is built).
     out : FlowOutcome or None
+        The flow stages' result (None when the deadline stopped them inside a decoding or a
+        repair: their result is then not used).
     order : list of str
         The incumbent.
     objective : float
