@@ -29,6 +29,22 @@ def test_help_names_the_defaults() -> None:
     res = CliRunner().invoke(cli, ["serve", "--help"])
     assert res.exit_code == 0
     assert "127.0.0.1" in res.output and "--open" in res.output and "--port" in res.output
+    assert "--allow-host" in res.output and "--max-queue" in res.output
+
+
+def test_serve_options_reach_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--allow-host and --max-queue become the server's settings (the run is stubbed)."""
+    import cpwords.serve
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(cpwords.serve, "run", lambda *a, **kw: seen.update(kw, args=a))
+    res = CliRunner().invoke(
+        cli, ["serve", "--allow-host", "pc.lan", "--allow-host", "box", "--max-queue", "3"]
+    )
+    assert res.exit_code == 0, res.output
+    assert seen["allow_hosts"] == ("pc.lan", "box") and seen["max_queue"] == 3
+    res = CliRunner().invoke(cli, ["serve", "--max-queue", "-1"])
+    assert res.exit_code == 2
 
 
 def test_cpwords_serve_starts_on_loopback_and_stops_on_ctrl_c() -> None:

@@ -62,7 +62,7 @@ def test_letterpress_words_of_a_bag_recounted(live: LiveServer) -> None:
 
 def test_letterpress_best_move_drawn_before_and_after(live: LiveServer) -> None:
     params = {"letters": LETTERS, "colours": COLOURS}
-    resp = httpx.get(f"{live.url}/letterpress", params=params, timeout=60)
+    resp = httpx.post(f"{live.url}/letterpress", data=params, timeout=60)
     board = parse_board(LETTERS, COLOURS)
     best = cpwords.best_letterpress_move(board, workers=1)
     assert best.status is cpwords.Status.OPTIMAL
@@ -104,13 +104,13 @@ def test_grid_check_solve_and_unique(live: LiveServer) -> None:
     design = cpwords.design_grid_puzzles(BOARD, tokens, time_limit=60)
     assert design.complete and design.unique
     params = {"top": "10000", "L": "2", "P": "2", "plurals": "1", "action": "unique"}
-    resp = httpx.get(f"{live.url}/grid", params=params, timeout=60)
+    resp = httpx.post(f"{live.url}/grid", data=params, timeout=60)
     shown = re.findall(r"<li><code>([a-z ]+)</code>", resp.text)
     assert shown == [" ".join(p.suffixes) for p in design.unique]
     # Complete the puzzle from its suffixes: the unique answer, drawn and accepted.
     puzzle = design.unique[0]
     fill = {f"t_{s}": t for s, t in zip(BOARD.suffix_slots, puzzle.suffixes, strict=True)}
-    resp = httpx.get(f"{live.url}/grid", params={**params, "action": "solve", **fill}, timeout=60)
+    resp = httpx.post(f"{live.url}/grid", data={**params, "action": "solve", **fill}, timeout=60)
     assert 'id="verdict">completed, verified<' in resp.text
     (drawing,) = svgs(resp.text)
     got = {g.get("data-slot", ""): g.get("data-token", "") for g in drawing.findall(".//svg:g", NS)
@@ -163,16 +163,16 @@ def test_bad_input_is_one_line(
 
 
 def test_letterboxed_generate_difficulty_and_dictionary(live: LiveServer) -> None:
-    resp = httpx.get(f"{live.url}/letterboxed/generate", params={"difficulty": "hard", "seed": 5},
+    resp = httpx.post(f"{live.url}/letterboxed/generate", data={"difficulty": "hard", "seed": 5},
                      timeout=60)  # fmt: skip
     assert resp.status_code == 303
     box = resp.headers["location"].split("box=")[1].split("&")[0]
     assert cpwords.box_difficulty(box).score >= 3.0  # the band's floor, recomputed
-    resp = httpx.get(f"{live.url}/letterboxed/generate", params={"difficulty": "easy", "seed": 5},
+    resp = httpx.post(f"{live.url}/letterboxed/generate", data={"difficulty": "easy", "seed": 5},
                      timeout=60)  # fmt: skip
     box = resp.headers["location"].split("box=")[1].split("&")[0]
     assert cpwords.box_difficulty(box).score < 2.0
-    resp = httpx.get(f"{live.url}/letterboxed/generate", params={"difficulty": "extreme"})
+    resp = httpx.post(f"{live.url}/letterboxed/generate", data={"difficulty": "extreme"})
     assert error_line(resp.text).startswith("unknown difficulty 'extreme'")
     # Another dictionary: its words, its answer.
     resp = httpx.get(f"{live.url}/letterboxed", params={"box": "lua-sgc-yhk-zop", "dict": "web2"},
@@ -210,7 +210,7 @@ def test_json_api_answers_as_the_pages(live: LiveServer) -> None:
     assert data["sequence"] == list(res.solution.sequence) and data["count"] == res.solution.count
     params = {"action": "solve", "t_s1": "de", "t_s2": "il", "t_s3": "ns", "t_s4": "te",
               "plurals": "1"}  # fmt: skip
-    data = httpx.get(f"{live.url}/api/grid", params=params, timeout=60).json()
+    data = httpx.post(f"{live.url}/api/grid", data=params, timeout=60).json()
     assert data["board"] == "okwddm" and data["verified"] is True and len(data["fill"]) == 13
     resp = httpx.get(f"{live.url}/api/grid", params={"t_s1": "a1"})
     assert resp.status_code == 400
@@ -256,10 +256,10 @@ def test_grid_page_in_another_language(live: LiveServer) -> None:
     design = cpwords.design_grid_puzzles(BOARD, tokens, time_limit=60)
     assert design.complete
     params = {"top": "2000", "L": "2", "P": "2", "lang": "de", "action": "unique"}
-    data = httpx.get(f"{live.url}/api/grid", params=params, timeout=120).json()
+    data = httpx.post(f"{live.url}/api/grid", data=params, timeout=120).json()
     assert data["lexicon"] == tokens.source and tokens.source.startswith("wngerman top 2,000")
     assert data["lexicon_size"] == len(tokens.words)
     assert data["complete"] and data["classes"] == len(design.puzzles) > 0
     assert len(data["unique"]) + data["withheld"] == len(design.unique)
-    resp = httpx.get(f"{live.url}/api/grid", params={**params, "lang": "xx"})
+    resp = httpx.post(f"{live.url}/api/grid", data={**params, "lang": "xx"})
     assert resp.status_code == 400 and resp.json()["error"].startswith("no word list for")

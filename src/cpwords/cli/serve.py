@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from cpwords.serve.settings import MAX_QUEUE
+
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
@@ -18,14 +20,39 @@ import click
     show_default=True,
     help="Wordsnake solves at once (each in its own process); the others wait in a queue.",
 )
-def serve(host: str, port: int, open_browser: bool, max_solves: int) -> None:
+@click.option(
+    "--max-queue",
+    type=click.IntRange(min=0),
+    default=MAX_QUEUE,
+    show_default=True,
+    help="Solves that may wait for a slot; one more is refused (429) until one ends.",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests addressed to NAME (a name this machine is reached by; "
+    "repeatable). 127.0.0.1, localhost, [::1] and --host are always accepted; other names are "
+    "refused (400), which keeps rebound names (DNS rebinding) out. '*' accepts any.",
+)
+def serve(
+    host: str,
+    port: int,
+    open_browser: bool,
+    max_solves: int,
+    max_queue: int,
+    allow_hosts: tuple[str, ...],
+) -> None:
     """Serve the puzzles as web pages on this machine.
 
     Letter Boxed (type or generate a box: the solution drawn on the square, every optimal
     solution, the counts, a hint mode) and Wordsnake (paste a list, watch the incumbent and the
     bound live, stop the solve, see the snake and download its JSON). The server binds
-    127.0.0.1 unless --host says otherwise, and warns when it does. Ctrl-C stops it and every
-    solve it started.
+    127.0.0.1 unless --host says otherwise, and warns when it does. Requests addressed to
+    another name, and requests that start work sent by another site's page, are refused; a
+    solve of seconds runs only when the page's own form sends it (POST). Ctrl-C stops the
+    server and every solve it started.
     """
     from cpwords.serve import run
 
@@ -34,5 +61,7 @@ def serve(host: str, port: int, open_browser: bool, max_solves: int) -> None:
         port,
         open_browser=open_browser,
         max_solves=max_solves,
+        max_queue=max_queue,
+        allow_hosts=allow_hosts,
         warn=lambda m: click.echo(f"cpwords: warning: {m}", err=True),
     )

@@ -12,7 +12,6 @@ assembles them around one shared state (:class:`~cpwords.serve.routes.common.Web
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 from collections.abc import AsyncIterator
@@ -20,15 +19,18 @@ from importlib import resources
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 import cpwords
 from cpwords.serve import views
+from cpwords.serve.guard import BodyDeadlineMiddleware, SameOriginMiddleware
 from cpwords.serve.jobs import JobManager
 from cpwords.serve.routes import grid, home, letterboxed, letterpress, snake, truncate
-from cpwords.serve.routes.common import LetterBoxedDefault, Web
+from cpwords.serve.routes.common import LetterBoxedDefault, Slots, Web
 from cpwords.serve.routes.letterboxed import DIFFICULTIES as DIFFICULTIES
 from cpwords.serve.routes.letterboxed import LB_DEFAULT_DICT as LB_DEFAULT_DICT
 from cpwords.serve.routes.snake import SNAKE_METHODS as SNAKE_METHODS
@@ -46,7 +48,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     Parameters
     ----------
     settings : Settings, optional
-        Limits (concurrent solves, upload size, time limit, stop grace).
+        Limits (concurrent and queued solves, upload size, time limit, stop grace) and the
+        Host names requests may be addressed to (default: this machine's loopback names).
 
     Returns
     -------
@@ -66,6 +69,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     app = Starlette(
         routes=routes,
+        middleware=_guards(settings),
         exception_handlers=home.exception_handlers(web),
         lifespan=functools.partial(_lifespan, web.jobs),
     )
@@ -74,16 +78,31 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return app
 
 
+def _guards(settings: Settings) -> list[Middleware]:
+    """The checks around every route (:mod:`cpwords.serve.guard`), outermost first: the Host
+    header (DNS rebinding), the sending page's origin (cross-site requests), the body's
+    deadline (slow clients)."""
+    return [
+        Middleware(
+            TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts), www_redirect=False
+        ),
+        Middleware(SameOriginMiddleware),
+        Middleware(BodyDeadlineMiddleware, timeout=settings.request_timeout),
+    ]
+
+
 def _web(settings: Settings) -> Web:
     """The server's shared state: templates, the solve queue, the lexicons, the page limit."""
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     templates.env.globals["version"] = cpwords.__version__
-    jobs = JobManager(max_running=settings.max_solves, grace=settings.grace)
+    jobs = JobManager(
+        max_running=settings.max_solves, grace=settings.grace, max_queued=settings.max_queue
+    )
     lb = LetterBoxedDefault()
     lexicons = views.Lexicons()
     # The pages' own solves (a Letterpress move, a grid fill or design: up to 20 s each) run
-    # at most max_solves at once; the rest wait their turn.
-    busy = asyncio.Semaphore(settings.max_solves)
+    # at most max_solves at once; at most max_queue others wait their turn.
+    busy = Slots(settings.max_solves, settings.max_queue)
     return Web(settings, templates, jobs, lb, lexicons, busy)
 
 

@@ -41,7 +41,10 @@ class Job:
     ----------
     id : str
     spec : dict
-        What the child solves (see :func:`cpwords.serve.worker.main`).
+        What the child solves (see :func:`cpwords.serve.worker.main`); its word list is let
+        go once the job is final (the result's ordering holds the words).
+    n : int
+        The number of words.
     state : str
         One of :data:`STATES`.
     events : list of (str, dict)
@@ -53,6 +56,7 @@ class Job:
 
     id: str
     spec: dict[str, Any]
+    n: int = 0
     state: str = "queued"
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     result: dict[str, Any] | None = None
@@ -74,9 +78,21 @@ class Job:
             return self.events[index:]
 
     @property
+    def interrupted(self) -> bool:
+        """Whether the result is a stopped solve's best so far, as the solve itself says
+        (``solver_info["interrupted"]``); a proven optimum never is, whenever Stop came."""
+        if self.result is None or self.result.get("status") == "OPTIMAL":
+            return False
+        return bool((self.result.get("solver_info") or {}).get("interrupted"))
+
+    @property
     def final(self) -> bool:
         """Whether nothing more will happen (the job is done, stopped or failed)."""
         return self.state in ("done", "stopped", "error")
+
+
+class QueueFull(RuntimeError):
+    """The queue holds as many solves as it may: the one-line reason."""
 
 
 class JobManager:
@@ -90,12 +106,18 @@ class JobManager:
         Seconds a stopped child has to answer before it is killed.
     keep : int
         Finished jobs kept for their result download (oldest forgotten first).
+    max_queued : int
+        Jobs that may wait for a slot; :meth:`submit` refuses one more (:class:`QueueFull`).
+        With ``keep``, this bounds the jobs (and word lists) the server holds.
     """
 
-    def __init__(self, max_running: int = 2, grace: float = 1.5, keep: int = 20) -> None:
-        if max_running < 1:
-            raise ValueError("max_running must be at least 1")
+    def __init__(
+        self, max_running: int = 2, grace: float = 1.5, keep: int = 20, max_queued: int = 8
+    ) -> None:
+        if max_running < 1 or max_queued < 0:
+            raise ValueError("max_running must be at least 1 and max_queued at least 0")
         self.max_running = max_running
+        self.max_queued = max_queued
         self.grace = grace
         self.keep = keep
         self._jobs: OrderedDict[str, Job] = OrderedDict()
@@ -107,11 +129,22 @@ class JobManager:
     # -- asking -------------------------------------------------------------------------------
 
     def submit(self, spec: dict[str, Any]) -> Job:
-        """Queue a solve; it starts as soon as a slot is free."""
-        job = Job(id=f"{next(_ids)}-{os.urandom(4).hex()}", spec=spec)
+        """Queue a solve; it starts as soon as a slot is free.
+
+        Raises
+        ------
+        QueueFull
+            ``max_queued`` solves already wait (and every slot is busy).
+        """
+        job = Job(id=f"{next(_ids)}-{os.urandom(8).hex()}", spec=spec, n=len(spec["words"]))
         with self._lock:
             if self._closed:
                 raise RuntimeError("the server is shutting down")
+            if len(self._queue) >= self.max_queued and len(self._running) >= self.max_running:
+                raise QueueFull(
+                    f"the server is busy: {len(self._running)} solves running and "
+                    f"{len(self._queue)} waiting, the most it queues; try again when one ends"
+                )
             self._jobs[job.id] = job
             self._queue.append(job)
             self._forget_old()
@@ -138,13 +171,19 @@ class JobManager:
             return len(self._running)
 
     def stop(self, job: Job) -> None:
-        """Stop a job: drop it from the queue, or interrupt its child (killed after the grace)."""
+        """Stop a job: drop it from the queue, or interrupt its child (killed after the grace).
+
+        A final job is left as it is (a Stop that comes after the answer changes nothing).
+        """
         with self._lock:
+            if job.final:
+                return
             job.stop_requested = True
             if job in self._queue:
                 self._queue.remove(job)
                 job.state = "stopped"
                 job.ended = time.monotonic()
+                job.spec["words"] = []  # let the list go: nothing will read it
                 job.add("done", {"state": "stopped", "reason": "stopped before it started"})
                 return
         self._pump()
@@ -253,9 +292,11 @@ class JobManager:
         self._finish(job, outcome, proc.returncode)
 
     def _finish(self, job: Job, outcome: tuple[str, Any] | None, exitcode: int | None) -> None:
+        job.spec["words"] = []  # the child has them; the result's ordering holds them too
         if outcome is not None and outcome[0] == "result":
             job.result = outcome[1]
-            job.state = "stopped" if job.stop_requested else "done"
+            # A Stop that came too late to interrupt anything leaves the answer as it is.
+            job.state = "stopped" if job.interrupted else "done"
             job.add("done", {"state": job.state})
         elif outcome is not None and outcome[0] == "error":
             job.error = str(outcome[1])

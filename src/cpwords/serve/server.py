@@ -5,9 +5,11 @@ from __future__ import annotations
 import ipaddress
 import threading
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from cpwords.core.errors import InputError
+from cpwords.serve.settings import MAX_QUEUE, Settings
 
 #: Hosts that only this machine can reach.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -45,6 +47,8 @@ def run(
     *,
     open_browser: bool = False,
     max_solves: int = 2,
+    max_queue: int = MAX_QUEUE,
+    allow_hosts: Sequence[str] = (),
     warn: Callable[[str], None] | None = None,
     log_level: str = "warning",
 ) -> None:
@@ -60,6 +64,11 @@ def run(
         Open the start page in the default browser once the server listens.
     max_solves : int
         Wordsnake solves run at once; others wait in a queue.
+    max_queue : int
+        Solves that may wait; one more is refused (429) until one ends.
+    allow_hosts : sequence of str
+        Names besides this machine's own (and ``host``) that requests may be addressed to
+        (``"*"``: any, which lets a rebound page name reach the server).
     warn : callable, optional
         Receives the warning of a non-loopback host (default: print to stderr).
 
@@ -72,7 +81,8 @@ def run(
         import uvicorn
     except ImportError:
         raise InputError("cpwords serve needs the web extra: pip install 'cpwords[web]'") from None
-    from cpwords.serve.app import Settings, create_app
+    from cpwords.serve.app import create_app
+    from cpwords.serve.guard import allowed_hosts
 
     message = exposure_warning(host)
     if message is not None:
@@ -82,8 +92,10 @@ def run(
             print(f"cpwords: warning: {message}", file=sys.stderr)
         else:
             warn(message)
-    app = create_app(Settings(max_solves=max_solves))
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
+    settings = Settings(
+        max_solves=max_solves, max_queue=max_queue, allowed_hosts=allowed_hosts(host, allow_hosts)
+    )
+    config = uvicorn_config(create_app(settings), host, port, settings, log_level)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     if open_browser:
@@ -97,6 +109,53 @@ def run(
         threading.Thread(target=opener, daemon=True).start()
     print(f"cpwords serve: http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
     server.run()
+
+
+def uvicorn_config(
+    app: Any, host: str, port: int, settings: Settings, log_level: str = "warning"
+) -> Any:
+    """The uvicorn configuration of a server: its connection limit and its deadlines.
+
+    At most ``settings.max_connections`` connections are served at once (uvicorn's
+    ``limit_concurrency``: 503 past it); a connection idle between requests is closed after
+    5 s (``timeout_keep_alive``), and one that does not finish sending a request's head within
+    ``settings.request_timeout`` seconds is closed (:func:`head_deadline_protocol`; the body
+    has the same deadline, :class:`~cpwords.serve.guard.BodyDeadlineMiddleware`).
+
+    Returns
+    -------
+    uvicorn.Config
+    """
+    import uvicorn
+
+    return uvicorn.Config(
+        app, host=host, port=port, log_level=log_level, lifespan="on",
+        http=head_deadline_protocol(settings.request_timeout),
+        limit_concurrency=settings.max_connections, timeout_keep_alive=5,
+        h11_max_incomplete_event_size=64 * 1024,
+    )  # fmt: skip
+
+
+def head_deadline_protocol(timeout: float) -> type:
+    """uvicorn's h11 protocol, closing a connection that starts no request within ``timeout``
+    seconds of opening or of its last answer (a client sending its head byte by byte)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeadDeadline(H11Protocol):  # type: ignore[misc]
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self.loop.call_later(timeout, self._overdue, self.cycle)
+
+        def on_response_complete(self) -> None:
+            waited_since = self.cycle  # a new request on this connection replaces it
+            super().on_response_complete()
+            self.loop.call_later(timeout, self._overdue, waited_since)
+
+        def _overdue(self, cycle: Any) -> None:
+            if self.cycle is cycle and not self.transport.is_closing():
+                self.transport.close()  # no request started since: its head is overdue
+
+    return HeadDeadline
 
 
 def _bound_port(server: object, port: int) -> int:

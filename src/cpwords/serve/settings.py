@@ -12,13 +12,51 @@ MAX_UPLOAD = 4 * 1024 * 1024
 MAX_TIME_LIMIT = 600.0
 DEFAULT_TIME_LIMIT = 60.0
 
+#: Solves that may wait for a slot (Wordsnake jobs; the other pages' solves likewise).
+MAX_QUEUE = 8
+
+#: Host names a request may be addressed to by default (the Host header, port left out):
+#: this machine's own names, so that a page whose name was rebound to 127.0.0.1 (DNS
+#: rebinding) is refused.
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+#: Seconds a client has to send a request's head, and then its body.
+REQUEST_TIMEOUT = 10.0
+
+#: Connections served at once; past it uvicorn answers 503.
+MAX_CONNECTIONS = 200
+
 
 @dataclass
 class Settings:
-    """What one server was started with."""
+    """What one server was started with.
+
+    Attributes
+    ----------
+    max_solves : int
+        Wordsnake solves running at once (and, apart, the other pages' solves at once).
+    max_queue : int
+        Solves that may wait for a slot; one more is answered 429 (503 on the pages).
+    max_upload : int
+        Largest request body of a Wordsnake solve (bytes).
+    max_time_limit : float
+        Longest time limit a solve may ask for (seconds).
+    grace : float
+        Seconds a stopped solve has to answer before its process is killed.
+    allowed_hosts : tuple of str
+        Names the Host header may carry (Starlette's ``TrustedHostMiddleware``; ``"*"``: any).
+    request_timeout : float
+        Seconds a client has to send a request's head, then its body (408 after that).
+    max_connections : int
+        Connections at once (uvicorn's ``limit_concurrency``).
+    """
 
     max_solves: int = 2
+    max_queue: int = MAX_QUEUE
     max_upload: int = MAX_UPLOAD
     max_time_limit: float = MAX_TIME_LIMIT
     grace: float = 1.5
+    allowed_hosts: tuple[str, ...] = LOCAL_HOSTS
+    request_timeout: float = REQUEST_TIMEOUT
+    max_connections: int = MAX_CONNECTIONS
     extra: dict[str, Any] = field(default_factory=dict)

@@ -145,12 +145,20 @@ def _int(text: str, name: str, low: int, high: int | None = None) -> int:
 # ---- Letterpress ------------------------------------------------------------------------------
 
 
-def letterpress_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
+def letterpress_costly(q: Mapping[str, str]) -> bool:
+    """Whether the Letterpress query asks for the best move (a CP-SAT solve of up to 20 s)."""
+    return bool(q.get("colours", "").strip())
+
+
+def letterpress_view(
+    lexicons: Lexicons, q: Mapping[str, str], solve: bool = True
+) -> dict[str, Any]:
     """The words a bag spells; with colours, the best move drawn on the board.
 
     Query keys: ``letters`` (the bag, or the 25 board letters, ``/`` allowed), ``colours``
     (optional, 25 of ``b r .``), ``dict``, ``played`` (words, spaces or commas between),
-    ``word`` (a listed word to draw).
+    ``word`` (a listed word to draw). With ``solve`` False the board is checked and drawn but
+    its best move is left for later (``pending``).
 
     Raises
     ------
@@ -185,6 +193,12 @@ def letterpress_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]
         return out
     board = parse_board(letters, colours)
     played = [w for w in q.get("played", "").replace(",", " ").split() if w]
+    if not solve:
+        tiles = spell_tiles(word, board.letters) if word is not None else ()
+        out |= {"pending": True, "shown": word, "svg": board_svg(board, tiles, word=word),
+                "colours": "".join(colours.split()).replace("/", ""), "played": " ".join(played),
+                "svg_after": None}  # fmt: skip
+        return out
     res = cpwords.best_letterpress_move(board, index, played, time_limit=PAGE_TIME_LIMIT, workers=1)
     move = res.solution
     out["move"] = None if move is None else move.to_dict()
@@ -332,11 +346,17 @@ def grid_form(q: Mapping[str, str]) -> dict[str, Any]:
     return {"board": board, "opts": opts, "fill": fill}
 
 
-def grid_view(q: Mapping[str, str]) -> dict[str, Any]:
+def grid_costly(q: Mapping[str, str]) -> bool:
+    """Whether the grid query asks for a completion or a design (a solve of up to 20 s)."""
+    return q.get("action", "") in ("solve", "unique")
+
+
+def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     """The board with its slots; a hand fill checked or completed; the unique puzzles.
 
     Query keys: the lexicon options (``top``, ``L``, ``P``, ``plurals``), one ``t_SLOT`` per
-    filled slot, ``action`` (``check``, ``solve`` or ``unique``).
+    filled slot, ``action`` (``check``, ``solve`` or ``unique``). With ``solve`` False, a
+    completion or a design is left for later (``pending`` names it) and the board is drawn.
 
     Raises
     ------
@@ -355,7 +375,10 @@ def grid_view(q: Mapping[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {"board": board, "opts": opts, "fill": fill, "action": action,
                            "problems": None, "unique": None}  # fmt: skip
     if action not in ("", "check", "solve", "unique"):
-        raise InputError(f"unknown action {action!r}: check, solve or unique")
+        raise InputError(f"unknown action {action[:40]!r}: check, solve or unique")
+    if not solve and grid_costly(q):
+        out |= {"pending": action, "action": ""}
+        action = ""
     if action:
         tokens = grid_tokens(**opts)
         out |= {"lexicon": tokens.source, "lexicon_size": len(tokens.words)}

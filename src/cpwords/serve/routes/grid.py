@@ -10,5 +10,8 @@ from cpwords.serve.routes.common import Web, view_routes
 
 def routes(web: Web) -> list[Route]:
     """The grid page (the form with its defaults, or the grid filled: the answer of
-    :func:`~cpwords.serve.views.grid_view`) and its JSON answer."""
-    return view_routes(web, "grid", "Grid", views.grid_view, form=views.grid_form)
+    :func:`~cpwords.serve.views.grid_view`) and its JSON answer; a completion or a design
+    runs on POST only."""
+    return view_routes(
+        web, "grid", "Grid", views.grid_view, form=views.grid_form, costly=views.grid_costly
+    )

@@ -28,9 +28,12 @@ async def not_found(web: Web, request: Request, exc: Exception) -> Response:
     """An HTTP error (404 and the like): the error page, or ``{"error": ...}`` under /api/."""
     code = getattr(exc, "status_code", 404)
     detail = getattr(exc, "detail", "not found")
+    headers = getattr(exc, "headers", None) or {}
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": detail}, status_code=code)
-    return web.page(request, "error.html", code=code, title="cpwords", error=detail)
+        return JSONResponse({"error": detail}, status_code=code, headers=headers)
+    page = web.page(request, "error.html", code=code, title="cpwords", error=detail)
+    page.headers.update(headers)
+    return page
 
 
 async def server_error(web: Web, request: Request, exc: Exception) -> Response:

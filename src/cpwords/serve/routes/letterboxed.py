@@ -15,7 +15,7 @@ from cpwords.core.errors import CpwordsError, InputError
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
 from cpwords.serve import views
-from cpwords.serve.routes.common import Web, route
+from cpwords.serve.routes.common import Web, fields, route
 
 #: The Letter Boxed page's default dictionary (the CLI's: wordfreq's 100,000 words).
 LB_DEFAULT_DICT = "wordfreq:100000"
@@ -28,7 +28,7 @@ def routes(web: Web) -> list[Route]:
     """The Letter Boxed page, its generator and its JSON answer."""
     return [
         route("/letterboxed", letterboxed, web),
-        route("/letterboxed/generate", letterboxed_generate, web),
+        route("/letterboxed/generate", letterboxed_generate, web, methods=["POST"]),
         route("/api/letterboxed", api_letterboxed, web),
     ]
 
@@ -49,13 +49,18 @@ async def letterboxed(web: Web, request: Request) -> Response:
 
 
 async def letterboxed_generate(web: Web, request: Request) -> Response:
-    """Generate a box and redirect to its page (or say why none was found)."""
-    q = request.query_params
-    ctx: dict[str, Any] = _lb_context(q) | {"box_text": ""}
+    """Generate a box and redirect to its page (or say why none was found).
+
+    POST only (the page's form): a generation runs up to 20 s, which no other site's page may
+    start.
+    """
+    ctx: dict[str, Any] = _lb_context({}) | {"box_text": ""}
     try:
+        q = await fields(request)
+        ctx = _lb_context(q) | {"box_text": ""}
         seed, min_playable, unique, level = _generate_options(q)
         solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(ctx["dict"]))
-        async with web.busy:
+        async with web.busy.hold():
             found = await run_in_threadpool(
                 _generate_box, solver, seed, unique, min_playable, None if level == "any" else level
             )

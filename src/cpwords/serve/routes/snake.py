@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -21,8 +22,8 @@ from starlette.routing import Route
 
 from cpwords.core.errors import CpwordsError, InputError
 from cpwords.serve import views
-from cpwords.serve.jobs import Job, JobManager
-from cpwords.serve.routes.common import Web, route
+from cpwords.serve.jobs import Job, JobManager, QueueFull
+from cpwords.serve.routes.common import NOT_JSON, Web, read_capped, route
 from cpwords.serve.settings import DEFAULT_TIME_LIMIT, Settings
 from cpwords.wordsnake.draw import snake_svg
 
@@ -56,16 +57,27 @@ async def wordsnake(web: Web, request: Request) -> Response:
 
 
 async def snake_submit(web: Web, request: Request) -> Response:
-    """Queue a solve (JSON body: the words or a lexicon, method, time limit, rules): 202."""
+    """Queue a solve (JSON body: the words or a lexicon, method, time limit, rules): 202.
+
+    The body must be ``application/json`` (415 otherwise: a form or text body is what another
+    site's page could send without asking); a full queue is 429, with the reason.
+    """
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        msg = f"send the solve as application/json, not {kind[:60] or 'no content type'}"
+        return JSONResponse({"error": msg}, status_code=415)
     try:
-        body = await _read_capped(request, web.settings.max_upload)
+        body = await read_capped(request, web.settings.max_upload)
         spec = _snake_spec(body, web.settings)
     except CpwordsError as exc:
         status = 413 if "upload cap" in str(exc) else 400
         return JSONResponse({"error": str(exc)}, status_code=status)
-    job = web.jobs.submit(spec)
+    try:
+        job = web.jobs.submit(spec)
+    except QueueFull as exc:
+        return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": "10"})
     return JSONResponse(
-        {"id": job.id, "n": len(spec["words"]), "position": web.jobs.position(job)},
+        {"id": job.id, "n": job.n, "position": web.jobs.position(job)},
         status_code=202,
     )
 
@@ -138,19 +150,53 @@ def _demo_words() -> list[str]:
     return list(builtin_instance().words)
 
 
-async def _read_capped(request: Request, cap: int) -> bytes:
-    """The request body, refused (the one-line error) past ``cap`` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > cap:
-        raise InputError(f"the list is larger than the {cap // 1024:,} KiB upload cap")
-    chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > cap:
-            raise InputError(f"the list is larger than the {cap // 1024:,} KiB upload cap")
-        chunks.append(chunk)
-    return b"".join(chunks)
+#: The keys of a submitted solve and the JSON types each takes (None: null allowed).
+SPEC_KEYS: dict[str, tuple[type, ...]] = {
+    "words": (str,), "lexicon": (str, type(None)), "name": (str, type(None)),
+    "method": (str,), "time_limit": (int, float), "cyclic": (bool,), "proper": (bool,),
+}  # fmt: skip
+
+_TYPE_NAMES = {str: "a string", type(None): "null", int: "a number", float: "a number",
+               bool: "true or false"}  # fmt: skip
+
+
+def _parse_request(body: bytes) -> dict[str, Any]:
+    """The request's JSON object, each key of :data:`SPEC_KEYS` of its type, or the one line.
+
+    Booleans are JSON's ``true``/``false`` (``"false"`` is refused, not taken as true) and a
+    number is not a boolean (``"time_limit": true`` is refused); nesting too deep, numbers
+    too long and unknown keys are refused too.
+    """
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError):  # bad JSON or UTF-8, a 5,000-digit number, deep nesting
+        raise InputError(NOT_JSON) from None
+    if not isinstance(data, dict):
+        raise InputError("the request is not a JSON object")
+    unknown = sorted(set(data) - set(SPEC_KEYS))
+    if unknown:
+        raise InputError(f"unknown key {unknown[0][:40]!r}: the keys are {', '.join(SPEC_KEYS)}")
+    for key, value in data.items():
+        kinds = SPEC_KEYS[key]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            wanted = " or ".join(dict.fromkeys(_TYPE_NAMES[k] for k in kinds))
+            raise InputError(f"{key!r} must be {wanted}, got {type(value).__name__}")
+    return data
+
+
+def _time_limit(data: dict[str, Any], settings: Settings) -> float:
+    """The time limit asked for (seconds), a finite number in the server's range."""
+    value = data.get("time_limit", DEFAULT_TIME_LIMIT)
+    try:
+        time_limit = float(value)
+    except OverflowError:
+        time_limit = math.inf
+    if not 0 < time_limit <= settings.max_time_limit:  # NaN and infinity fail too
+        shown = f"{time_limit:g}" if math.isfinite(time_limit) else "a number out of range"
+        raise InputError(
+            f"the time limit must be above 0 and at most {settings.max_time_limit:g} s, got {shown}"
+        )
+    return time_limit
 
 
 def _snake_spec(body: bytes, settings: Settings) -> dict[str, Any]:
@@ -158,40 +204,24 @@ def _snake_spec(body: bytes, settings: Settings) -> dict[str, Any]:
     from cpwords.core.lexicon import parse_word_lines
     from cpwords.core.sources import lexicon_words
 
-    try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise InputError("the request is not JSON") from None
-    if not isinstance(data, dict):
-        raise InputError("the request is not a JSON object")
+    data = _parse_request(body)
     text = data.get("words", "")
-    if not isinstance(text, str):
-        raise InputError("'words' must be the text of the list, one word a line")
     lexicon = data.get("lexicon") or None
     if lexicon is not None:
         if text.strip():
             raise InputError("give the words or pick a lexicon, not both")
-        name = views.check_dictionary(str(lexicon))
+        name = views.check_dictionary(lexicon)
         words: Any = lexicon_words(name)
     else:
-        name = str(data.get("name") or "the list")
+        name = data.get("name") or "the list"
         words = parse_word_lines(text, name)
-    method = str(data.get("method", "exact"))
+    method = data.get("method", "exact")
     if method not in SNAKE_METHODS:
-        raise InputError(f"unknown method {method!r}: choose from {', '.join(SNAKE_METHODS)}")
-    try:
-        time_limit = float(data.get("time_limit", DEFAULT_TIME_LIMIT))
-    except (TypeError, ValueError):
-        raise InputError("the time limit must be a number of seconds") from None
-    if not 0 < time_limit <= settings.max_time_limit:
-        raise InputError(
-            f"the time limit must be above 0 and at most {settings.max_time_limit:g} s, "
-            f"got {time_limit:g}"
-        )
+        raise InputError(f"unknown method {method[:40]!r}: choose from {', '.join(SNAKE_METHODS)}")
     return {
-        "words": list(words), "name": name, "cyclic": bool(data.get("cyclic")),
-        "proper": bool(data.get("proper")), "method": method, "time_limit": time_limit,
-        "workers": 1, "seed": 0,
+        "words": list(words), "name": name, "cyclic": data.get("cyclic", False),
+        "proper": data.get("proper", False), "method": method,
+        "time_limit": _time_limit(data, settings), "workers": 1, "seed": 0,
     }  # fmt: skip
 
 
@@ -205,11 +235,10 @@ def _snake_row(job: Job) -> dict[str, Any]:
     total, merged = (
         snake_lengths(order, job.spec["cyclic"], job.spec["proper"]) if order else (None, None)
     )
-    info = res.get("solver_info") or {}
     return {
         **res,
-        "interrupted": bool(info.get("interrupted")) or job.stop_requested,
-        "n": len(job.spec["words"]),
+        "interrupted": job.interrupted,
+        "n": job.n,
         "cyclic": job.spec["cyclic"],
         "proper": job.spec["proper"],
         "total_chars": total,
