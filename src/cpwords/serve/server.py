@@ -141,7 +141,7 @@ def head_deadline_protocol(timeout: float) -> type:
     seconds of opening or of its last answer (a client sending its head byte by byte)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class HeadDeadline(H11Protocol):  # type: ignore[misc]
+    class HeadDeadline(H11Protocol):
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self.loop.call_later(timeout, self._overdue, self.cycle)
