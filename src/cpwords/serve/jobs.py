@@ -140,17 +140,29 @@ class JobManager:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the server is shutting down")
-            if len(self._queue) >= self.max_queued and len(self._running) >= self.max_running:
-                raise QueueFull(
-                    f"the server is busy: {len(self._running)} solves running and "
-                    f"{len(self._queue)} waiting, the most it queues; try again when one ends"
-                )
+            if self._full():
+                raise QueueFull(self._busy())
             self._jobs[job.id] = job
             self._queue.append(job)
             self._forget_old()
         job.add("queued", {"position": self.position(job)})
         self._pump()
         return job
+
+    def full(self) -> str | None:
+        """Why :meth:`submit` would refuse a job now (every slot busy, the queue full), or
+        None when there is room."""
+        with self._lock:
+            return self._busy() if self._full() else None
+
+    def _full(self) -> bool:
+        return len(self._queue) >= self.max_queued and len(self._running) >= self.max_running
+
+    def _busy(self) -> str:
+        return (
+            f"the server is busy: {len(self._running)} solves running and "
+            f"{len(self._queue)} waiting, the most it queues; try again when one ends"
+        )
 
     def get(self, job_id: str) -> Job | None:
         """The job with this id, if it is still kept."""

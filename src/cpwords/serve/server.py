@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 import threading
 import webbrowser
 from collections.abc import Callable, Sequence
@@ -75,7 +76,7 @@ def run(
     Raises
     ------
     InputError
-        The web extra is not installed.
+        The web extra is not installed, the host is not known or the port cannot be bound.
     """
     try:
         import uvicorn
@@ -84,6 +85,8 @@ def run(
     from cpwords.serve.app import create_app
     from cpwords.serve.guard import allowed_hosts
 
+    sock = listen(host, port)  # a busy port or an unknown host: one line, before anything else
+    port = int(sock.getsockname()[1])
     message = exposure_warning(host)
     if message is not None:
         if warn is None:
@@ -108,7 +111,33 @@ def run(
 
         threading.Thread(target=opener, daemon=True).start()
     print(f"cpwords serve: http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
-    server.run()
+    server.run(sockets=[sock])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` and ``port`` (as uvicorn binds: IPv6 when ``host`` has a
+    colon), for the server to listen on.
+
+    Raises
+    ------
+    InputError
+        The host is not known, or the address cannot be bound (a port in use, an address
+        not of this machine, a privileged port): the one line, before anything is served.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        addr = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)[0][4]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise InputError(f"cannot listen on {host[:100]!r}: {exc} (--host)") from None
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+    except OSError as exc:
+        sock.close()
+        why = (exc.strerror or type(exc).__name__).lower()
+        raise InputError(f"cannot listen on {host}:{port}: {why}") from None
+    return sock
 
 
 def uvicorn_config(

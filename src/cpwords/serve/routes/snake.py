@@ -66,6 +66,9 @@ async def snake_submit(web: Web, request: Request) -> Response:
     if kind != "application/json":
         msg = f"send the solve as application/json, not {kind[:60] or 'no content type'}"
         return JSONResponse({"error": msg}, status_code=415)
+    busy = web.jobs.full()  # refused before its list is read and parsed
+    if busy is not None:
+        return JSONResponse({"error": busy}, status_code=429, headers={"Retry-After": "10"})
     try:
         body = await read_capped(request, web.settings.max_upload)
         spec = _snake_spec(body, web.settings)
