@@ -27,3 +27,24 @@ def needs_dictionary(lang: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(
         not d.installed(), reason=f"the {d.language} dictionary is absent: {d.install}"
     )
+
+
+# The README's test command is the fast suite (every test not marked slow); `--runslow` runs the
+# whole suite (CI runs both). The slow tests are those over about a second on the 2-core machine:
+# real dictionaries, whole-list solves, subprocess CLI runs, the browser.
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (the whole suite; the default is the fast part)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: the whole suite runs with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

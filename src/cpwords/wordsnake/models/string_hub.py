@@ -52,12 +52,15 @@ def _check(deadline: float | None) -> None:
 #: Arc roles (``StringHubNetwork.role``).
 TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
 
-#: Bytes of peak memory per letter of input and per word, used to refuse inputs that cannot
-#: fit. Calibrated on the whole-dictionary run (benchmarks/results/wordsnake-dictionary/): the
-#: measured peaks of the solve plus its forked flow process, less ~200 MB of interpreter and
-#: libraries, were 0.85 (ENABLE), 0.87 (web2) and 0.97 (Letterpress list) of this estimate.
-BYTES_PER_LETTER = 440
-BYTES_PER_WORD = 1530
+#: Peak memory of a whole exact solve (the process tree): a base plus bytes per letter of input
+#: and per word, used to refuse inputs that cannot fit. Fitted on 36 measured peaks
+#: (2026-11-27: the 13 curated dictionaries of benchmarks/results/wordsnake-dictionaries/, the 21
+#: wordfreq lists of wordsnake-languages and -more, and the whole Polish dictionary, 4,017,624
+#: words and 50.1 million letters, 11.66 GB): every peak is at most 0.98 of the estimate
+#: (Chinese, short words), median 0.68; Polish 0.68 (17.1 GB estimated).
+BYTES_BASE = 500_000_000
+BYTES_PER_LETTER = 220
+BYTES_PER_WORD = 1400
 
 
 def estimate_memory(instance: WordsnakeInstance) -> int:
@@ -70,11 +73,11 @@ def estimate_memory(instance: WordsnakeInstance) -> int:
     Returns
     -------
     int
-        ``BYTES_PER_LETTER * letters + BYTES_PER_WORD * words``: linear in the input, calibrated
-        on whole dictionaries (see the module constants).
+        ``BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * words``: linear in the
+        input, calibrated on whole dictionaries (see the module constants).
     """
     letters = sum(len(w) for w in instance.words)
-    return BYTES_PER_LETTER * letters + BYTES_PER_WORD * instance.n
+    return BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * instance.n
 
 
 @dataclass(frozen=True)
