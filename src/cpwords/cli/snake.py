@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
 import time
 from collections import Counter
@@ -32,6 +31,7 @@ from cpwords.cli._common import (
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
 from cpwords.core.errors import InputError
+from cpwords.core.files import check_output
 from cpwords.core.lexicon import check_lang, parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
@@ -229,7 +229,9 @@ def snake(
     main_res, comp = _solve(
         instance, method, compare, peers, peer_time_limit, certificate_path, kwargs, as_json
     )
-    cert_line, cert_json = _write_certificate(main_res, certificate_path, force)
+    # Written before the answer is printed, so the answer names it; a write that fails (a full
+    # disk) still prints the answer, then the error (exit 2).
+    cert_line, cert_json, cert_error = _write_certificate(main_res, certificate_path)
     main_stopped = bool(main_res.solver_info.get("interrupted"))
     interrupted = main_stopped or bool(comp and comp.interrupted)
     if as_json:
@@ -244,6 +246,8 @@ def snake(
         _comparison_text(comp, main_stopped)
     if svg_path is not None and main_res.solution is not None:
         write_svg(svg_path, snake_svg(main_res.solution, cyclic, proper))
+    if cert_error is not None:
+        raise cert_error
     code = exit_status(main_res.status.value, interrupted)
     if code:
         raise SystemExit(code)
@@ -277,6 +281,9 @@ def _check_options(
     if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
         raise InputError("--svg draws a solve's snake: drop --check and --export-*")
     check_svg_target(svg_path, force)
+    for path, option in ((export_tsplib, "--export-tsplib"), (export_model, "--export-model")):
+        if path is not None:
+            check_output(path, option, force)
     _check_certificate_options(
         certificate_path, verify_path, method, compare, force,
         bool(check_file or check_text or export_tsplib or export_model or svg_path),
@@ -536,33 +543,33 @@ def _check_certificate_options(
         raise InputError("--certificate comes with a solve: drop --check, --export-* and --svg")
     if SPEC.method_name(method) != "auto":
         raise InputError(f"certificates come from the default exact method: drop --method {method}")
-    if os.path.isdir(certificate_path):
-        raise InputError(f"--certificate {certificate_path}: is a folder, give a file name")
-    if os.path.exists(certificate_path) and not force:
-        raise InputError(
-            f"--certificate {certificate_path}: the file exists (add --force to overwrite it)"
-        )
+    check_output(certificate_path, "--certificate", force)
 
 
 def _write_certificate(
-    res: SolveResult, path: str | None, force: bool
-) -> tuple[str | None, dict[str, Any] | None]:
-    """Write the certificate a solve returned: the text line and the JSON entry."""
+    res: SolveResult, path: str | None
+) -> tuple[str | None, dict[str, Any] | None, InputError | None]:
+    """Write the certificate a solve returned: the text line, the JSON entry and the error of a
+    write that failed (raised by the caller once the answer is printed)."""
     if path is None:
-        return None, None
+        return None, None, None
     info = dict(res.solver_info)
     cert = info.pop("certificate", None)
     if cert is None:
         why = info.get("certificate_error", "no certificate was computed")
-        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}
-    write_certificate(cert, path, force=True)
+        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}, None
+    try:
+        write_certificate(cert, path, force=True)  # --force was decided before the solve
+    except InputError as err:
+        why = f"--certificate {err}"
+        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}, InputError(why)
     kind = (
         f"PARTIAL: the bound also rests on a core search of {cert.core_pairs:,} pairs"
         if cert.core_pairs is not None
         else "a certificate of the bound"
     )
     line = f"{'certified':<10}  {path} ({kind}; check it with --verify-certificate)"
-    return line, {"path": path, **cert.to_dict()}
+    return line, {"path": path, **cert.to_dict()}, None
 
 
 def _verify(instance: WordsnakeInstance, path: str, as_json: bool) -> None:

@@ -51,23 +51,30 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import itertools
 import json
 import os
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from cpwords.core.errors import InputError, excerpt
+from cpwords.core.files import check_output, read_cap, read_input, write_output
 
 #: The ``format`` value of a certificate file.
 FORMAT = "cpwords-wordsnake-certificate"
 #: The version of the format this module reads and writes.
 VERSION = 1
+#: Every integer of a certificate is a 64-bit signed integer (what the producer writes): larger
+#: ones are refused, so no sum or product the checker forms grows without bound.
+INT_LIMIT = 1 << 63
+#: Bytes of the longest integer (``-9223372036854775808``) with a separator and a space.
+NUMBER_BYTES = 22
+#: Numbers a word the size cap allows: ``u``, ``v`` and the ordering, and 29 for the cut sets.
+CAP_NUMBERS_PER_ITEM = 32
 
 
 class CertificateError(InputError):
@@ -271,38 +278,29 @@ def write_certificate(cert: Certificate, path: str | os.PathLike[str], force: bo
     ----------
     cert : Certificate
     path : str or path-like
+        A file (written to a temporary file beside it, then renamed over it), or a device or
+        pipe (written through; never replaced): see :func:`cpwords.core.files.open_output`.
     force : bool
         Replace an existing file (otherwise refused).
 
     Raises
     ------
     InputError
-        The file exists and ``force`` is False, or it cannot be written.
+        The file exists and ``force`` is False, or it cannot be written (an existing file is
+        then left as it was).
     """
-    target = Path(path)
-    if target.exists() and not force:
-        raise InputError(f"{excerpt(str(target))} exists; use --force to replace it")
+    check_output(path, None, force)
     data = json.dumps(certificate_to_json(cert), separators=(",", ":")).encode("utf-8")
-    try:
-        if target.name.endswith(".gz"):
-            data = gzip.compress(data, compresslevel=6, mtime=0)
-        # A fresh temporary name beside it (never a file of the user's), then one rename.
-        with tempfile.NamedTemporaryFile(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
-        ) as tmp:
-            try:
-                tmp.write(data)
-            except OSError:
-                Path(tmp.name).unlink(missing_ok=True)
-                raise
-        Path(tmp.name).replace(target)
-    except OSError as err:
-        raise InputError(f"cannot write {excerpt(str(target))}: {err.strerror}") from None
+    if str(path).endswith(".gz"):
+        data = gzip.compress(data, compresslevel=6, mtime=0)
+    write_output(path, data)
 
 
 def _int(obj: Any, key: str, low: int | None = None) -> int:
     if isinstance(obj, bool) or not isinstance(obj, int):
         raise CertificateError(f"certificate: {key} must be an integer")
+    if not -INT_LIMIT <= obj < INT_LIMIT:
+        raise CertificateError(f"certificate: {key} is beyond a 64-bit integer")
     if low is not None and obj < low:
         raise CertificateError(f"certificate: {key} must be >= {low}")
     return obj
@@ -315,6 +313,8 @@ def _ints(obj: Any, key: str, length: int | None = None) -> tuple[int, ...]:
         raise CertificateError(f"certificate: {key} has {len(obj)} entries, expected {length}")
     if any(isinstance(x, bool) or not isinstance(x, int) for x in obj):
         raise CertificateError(f"certificate: {key} must be a list of integers")
+    if any(not -INT_LIMIT <= x < INT_LIMIT for x in obj):
+        raise CertificateError(f"certificate: {key} holds an integer beyond 64 bits")
     return tuple(obj)
 
 
@@ -390,12 +390,42 @@ def certificate_from_json(obj: Any) -> Certificate:
         raise CertificateError(f"certificate: missing key {err.args[0]!r}") from None
 
 
-def read_certificate(path: str | os.PathLike[str]) -> Certificate:
+def certificate_cap(items: int) -> int:
+    """The largest certificate (uncompressed bytes) read for a list of ``items`` words.
+
+    A certificate holds three numbers a word (``u``, ``v`` and the ordering) and its cut sets;
+    the cap allows :data:`CAP_NUMBERS_PER_ITEM` numbers a word of the longest notation (64-bit
+    integers, :data:`NUMBER_BYTES` with their separators), 1 MiB more for the rest: 123 MB for
+    ENABLE's 172,823 words, whose certificate takes 2.7 MB.
+
+    Parameters
+    ----------
+    items : int
+        The words of the list (with repetition).
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Examples
+    --------
+    >>> certificate_cap(5)
+    1052096
+    """
+    return (1 << 20) + NUMBER_BYTES * CAP_NUMBERS_PER_ITEM * items
+
+
+def read_certificate(path: str | os.PathLike[str], max_bytes: int | None = None) -> Certificate:
     """Read a certificate file (plain or gzip-compressed JSON).
 
     Parameters
     ----------
     path : str or path-like
+    max_bytes : int, optional
+        The most JSON read (a ``.gz`` is decompressed as a stream and refused past it):
+        :func:`verify_certificate` passes :func:`certificate_cap` of the list; default
+        :func:`cpwords.core.files.read_cap`.
 
     Returns
     -------
@@ -404,20 +434,30 @@ def read_certificate(path: str | os.PathLike[str]) -> Certificate:
     Raises
     ------
     CertificateError
-        The file is missing, truncated, not JSON, or not a certificate (one line).
+        The file is missing, larger than ``max_bytes`` (compressed or not), truncated, not JSON,
+        nested too deep, or not a certificate (one line).
     """
-    target = Path(path)
+    cap = read_cap() if max_bytes is None else max_bytes
+    name = excerpt(str(path))
     try:
-        raw = target.read_bytes()
-    except OSError as err:
-        raise CertificateError(f"cannot read {excerpt(str(target))}: {err.strerror}") from None
+        raw = read_input(path, "certificate", cap, text=False)
+    except InputError as err:
+        raise CertificateError(str(err)) from None
     try:
         if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        obj = json.loads(raw.decode("utf-8"))
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
+                raw = gz.read(cap + 1)  # streamed: never more than the cap in memory
+            if len(raw) > cap:
+                raise CertificateError(
+                    f"{name} decompresses to more than {cap:,} bytes, more than a certificate "
+                    "of this list can hold"
+                )
+        obj = json.loads(raw.decode("utf-8-sig"))
+    except RecursionError:
+        raise CertificateError(f"{name} is not a certificate (JSON nested too deep)") from None
     except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError, ValueError):
         raise CertificateError(
-            f"{excerpt(str(target))} is not a readable certificate (truncated or not JSON)"
+            f"{name} is not a readable certificate (truncated or not JSON)"
         ) from None
     return certificate_from_json(obj)
 
@@ -714,9 +754,9 @@ def verify_certificate(
     'VALID: every snake of these 2 words scores at most 1; the ordering scores 1 (optimal)'
     """
     t0 = time.perf_counter()
-    if not isinstance(cert, Certificate):
-        cert = read_certificate(cert)
     items = list(words)
+    if not isinstance(cert, Certificate):
+        cert = read_certificate(cert, certificate_cap(len(items)))
     _check_list_and_variant(items, cert, cyclic, proper)
     counts = Counter(items)
     distinct = sorted(counts)
