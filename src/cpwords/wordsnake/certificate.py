@@ -447,18 +447,19 @@ def read_certificate(path: str | os.PathLike[str], max_bytes: int | None = None)
         if raw[:2] == b"\x1f\x8b":
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
                 raw = gz.read(cap + 1)  # streamed: never more than the cap in memory
-            if len(raw) > cap:
-                raise CertificateError(
-                    f"{name} decompresses to more than {cap:,} bytes, more than a certificate "
-                    "of this list can hold"
-                )
-        obj = json.loads(raw.decode("utf-8-sig"))
+        if len(raw) <= cap:
+            obj = json.loads(raw.decode("utf-8-sig"))
     except RecursionError:
         raise CertificateError(f"{name} is not a certificate (JSON nested too deep)") from None
     except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError, ValueError):
         raise CertificateError(
             f"{name} is not a readable certificate (truncated or not JSON)"
         ) from None
+    if len(raw) > cap:
+        raise CertificateError(
+            f"{name} decompresses to more than {cap:,} bytes, more than a certificate of this "
+            "list can hold"
+        )
     return certificate_from_json(obj)
 
 

@@ -1,0 +1,153 @@
+"""Issue 34, hostile certificates ("anyone can check" means anyone can send one): a gzip bomb is
+refused after at most the list's cap is decompressed; deep nesting and huge integers are one-line
+refusals (exit 2), never a traceback."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cpwords.cli import main
+from cpwords.wordsnake.certificate import (
+    INT_LIMIT,
+    CertificateError,
+    certificate_cap,
+    certificate_to_json,
+    read_certificate,
+    verify_certificate,
+)
+from cpwords.wordsnake.rules import WordsnakeInstance
+from cpwords.wordsnake.spec import solve_wordsnake
+
+WORDS = ["alpha", "phase", "sea", "ease", "seal"]
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[Any, str, str]:
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+@pytest.fixture(scope="module")
+def good() -> dict[str, Any]:
+    res = solve_wordsnake(WordsnakeInstance(tuple(WORDS)), certificate=True, time_limit=60)
+    return certificate_to_json(res.solver_info["certificate"])
+
+
+@pytest.fixture
+def words(tmp_path: Path) -> Path:
+    path = tmp_path / "five.txt"
+    path.write_text("\n".join(WORDS) + "\n")
+    return path
+
+
+def bomb(path: Path, megabytes: int) -> None:
+    """A valid start of a certificate, then ``megabytes`` MB of spaces, gzip-compressed."""
+    block = b" " * (1 << 20)
+    with gzip.open(path, "wb", compresslevel=9) as gz:
+        gz.write(b'{"format": "cpwords-wordsnake-certificate", "version": 1, "producer": "')
+        for _ in range(megabytes):
+            gz.write(block)
+        gz.write(b'"}')
+
+
+def test_a_gzip_bomb_is_refused_past_the_lists_cap(
+    words: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bomb.json.gz"
+    bomb(path, 64)
+    assert path.stat().st_size < 200_000  # 64 MB of JSON in well under 0.2 MB
+    cap = certificate_cap(len(WORDS))
+    tracemalloc.start()
+    try:
+        with pytest.raises(CertificateError, match="decompresses to more than") as err:
+            verify_certificate(WORDS, path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "\n" not in str(err.value)
+    assert peak < 4 * cap  # never the whole 64 MB
+    code, out, err_text = run(["snake", str(words), "--verify-certificate", str(path)], capsys)
+    assert code == 2 and out == "" and err_text.count("\n") == 1 and "Traceback" not in err_text
+
+
+def test_the_cap_holds_a_real_certificate_with_room(good: dict[str, Any]) -> None:
+    size = len(json.dumps(good))
+    assert size < certificate_cap(len(WORDS))
+    # The cap grows with the list: every word adds room for u, v, its place in the ordering and
+    # cut sets, in the longest notation of a 64-bit integer.
+    per_word = certificate_cap(1001) - certificate_cap(1000)
+    assert per_word >= 3 * len(str(-INT_LIMIT)) + 3
+
+
+def test_a_plain_file_over_the_cap_is_refused_from_its_size(
+    good: dict[str, Any], tmp_path: Path
+) -> None:
+    path = tmp_path / "padded.json"
+    path.write_text(json.dumps(good) + " " * certificate_cap(len(WORDS)))
+    with pytest.raises(CertificateError, match="more than"):
+        verify_certificate(WORDS, path)
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_deep_nesting_is_a_one_line_refusal(
+    depth: int, words: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(
+        '{"format": "cpwords-wordsnake-certificate", "version": 1, "producer": '
+        + "[" * depth
+        + "]" * depth
+        + "}"
+    )
+    with pytest.raises(CertificateError, match="nested too deep"):
+        read_certificate(path)
+    code, out, err = run(["snake", str(words), "--verify-certificate", str(path)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("key", ["u", "v", "scale", "bound", "depot", "lambda"])
+def test_integers_beyond_64_bits_are_refused(
+    key: str,
+    good: dict[str, Any],
+    words: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    huge = 9 * 10**4299  # 4,300 digits: Python parses it; sums of two cannot be printed
+    data = json.loads(json.dumps(good))
+    if key in ("u", "v", "depot"):
+        data[key] = [huge] * len(data[key])
+    elif key == "lambda":
+        data["cuts"] = [{"words": [0, 1], "lambda": huge}]
+    else:
+        data[key] = huge
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CertificateError, match="64"):
+        read_certificate(path)
+    code, out, err = run(["snake", str(words), "--verify-certificate", str(path)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_largest_64_bit_values_are_checked_not_refused(
+    good: dict[str, Any], tmp_path: Path
+) -> None:
+    data = json.loads(json.dumps(good))
+    data["u"] = [INT_LIMIT - 1] * len(data["u"])  # valid (huge u), a huge bound
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(data))
+    found = verify_certificate(WORDS, path)
+    assert found.status == "VALID" and found.bound is not None and found.bound > INT_LIMIT
+
+
+def test_a_byte_order_mark_is_accepted(good: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(good).encode())
+    assert verify_certificate(WORDS, path).status == "VALID"
