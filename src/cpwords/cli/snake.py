@@ -13,6 +13,7 @@ import click
 from cpwords.cli._common import (
     EPILOG,
     SECONDS,
+    TimeLimitReached,
     check_row,
     echo_json,
     exit_status,
@@ -212,7 +213,7 @@ def snake(
         _check(instance, _ordering(instance, check_file, check_text, lang, fold_accents), as_json)
         return
     if verify_path is not None:
-        _verify(instance, verify_path, as_json)
+        _verify(instance, verify_path, as_json, time_limit - (time.perf_counter() - start))
         return
     dups = instance.duplicates()
     if dups:
@@ -453,8 +454,9 @@ def _refuse_unused(
     if checking:
         reject_unused(ctx, "with --check", _SOLVING)
         return
-    if verifying:
-        reject_unused(ctx, "with --verify-certificate", _SOLVING)
+    if verifying:  # --time-limit bounds the check
+        rest = {k: v for k, v in _SOLVING.items() if k != "time_limit"}
+        reject_unused(ctx, "with --verify-certificate", rest)
         return
     if not compare:
         reject_unused(ctx, "without --compare", {"peers": "--peers"})
@@ -572,12 +574,16 @@ def _write_certificate(
     return line, {"path": path, **cert.to_dict()}, None
 
 
-def _verify(instance: WordsnakeInstance, path: str, as_json: bool) -> None:
-    """Check a certificate (exit 1 when INVALID)."""
+def _verify(instance: WordsnakeInstance, path: str, as_json: bool, seconds: float) -> None:
+    """Check a certificate within ``seconds`` (what --time-limit leaves; exit 1 when INVALID)."""
     with progress(f"checking {path}", enabled=not as_json):
-        found = verify_certificate(
-            instance.words, path, cyclic=instance.cyclic, proper=instance.proper
-        )
+        try:
+            found = verify_certificate(
+                instance.words, path, cyclic=instance.cyclic, proper=instance.proper,
+                time_limit=max(seconds, 0.05),
+            )  # fmt: skip
+        except TimeoutError:
+            raise TimeLimitReached("the certificate check reached --time-limit") from None
     if as_json:
         echo_json({"n": instance.n, "cyclic": instance.cyclic, "proper": instance.proper,
                    **found.to_dict()})  # fmt: skip
