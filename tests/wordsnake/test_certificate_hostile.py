@@ -247,3 +247,14 @@ def test_time_limit_bounds_the_check(
         ["snake", str(words), "--verify-certificate", str(path), "--time-limit", "60"], capsys
     )
     assert code == 0 and out.startswith("VALID"), err
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1", None, [1]])
+def test_a_version_that_is_not_the_integer_1_is_refused_naming_it(
+    version: Any, good: dict[str, Any], tmp_path: Path
+) -> None:
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps({**good, "version": version}))
+    with pytest.raises(CertificateError, match="is not supported") as err:
+        read_certificate(path)
+    assert json.dumps(version) in str(err.value)

@@ -341,9 +341,10 @@ def certificate_from_json(obj: Any) -> Certificate:
     """
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise CertificateError(f'not a Wordsnake certificate (no "format": "{FORMAT}")')
-    if obj.get("version") != VERSION:
+    version = obj.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
         raise CertificateError(
-            f"certificate version {excerpt(str(obj.get('version')))} is not supported "
+            f"certificate version {excerpt(json.dumps(version))} is not supported "
             f"(this checker reads version {VERSION})"
         )
     try:
