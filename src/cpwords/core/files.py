@@ -249,9 +249,9 @@ def _write_through(path: str | os.PathLike[str], binary: bool, encoding: str) ->
     """Open a device, a pipe or this process's output for writing, without creating anything."""
     std = _std_stream(os.stat(path))
     # This process's own output: the same open file (and offset), not the file reopened at 0.
-    fd = os.dup(std) if std is not None else os.open(path, os.O_WRONLY | os.O_NOCTTY)
+    fd = os.dup(std) if std is not None else os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
     if std is None and stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)  # replaced by a regular file since it was checked: write it as one
+        os.close(fd)  # replaced by a regular file since it was checked: refuse, never truncate
         raise InputError(f"{excerpt(str(path))} changed while being written; try again")
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()  # keep the order of what was printed before
