@@ -258,3 +258,12 @@ def test_a_version_that_is_not_the_integer_1_is_refused_naming_it(
     with pytest.raises(CertificateError, match="is not supported") as err:
         read_certificate(path)
     assert json.dumps(version) in str(err.value)
+
+
+def test_a_missing_certificate_names_no_option_that_does_not_exist(
+    words: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "none.json"
+    code, out, err = run(["snake", str(words), "--verify-certificate", str(missing)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "--verify-certificate: no file" in err and "-text" not in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 import time
 from collections import Counter
@@ -31,7 +32,7 @@ from cpwords.cli._common import (
 )
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
-from cpwords.core.errors import InputError
+from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
 from cpwords.core.lexicon import check_lang, parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
@@ -536,7 +537,8 @@ def _check_certificate_options(
     if certificate_path is not None and verify_path is not None:
         raise InputError("give --certificate (write one) or --verify-certificate (check one)")
     if verify_path is not None:
-        require_file(verify_path, "--verify-certificate")
+        if verify_path != "-" and not os.path.exists(verify_path):  # a file, never inline
+            raise InputError(f"--verify-certificate: no file {excerpt(verify_path)!r}")
         if other_mode or compare:
             raise InputError("--verify-certificate is a mode of its own: drop the other modes")
     if certificate_path is None:
