@@ -113,6 +113,22 @@ def test_a_failed_write_leaves_the_old_file_whole_and_nothing_beside_it(tmp_path
     assert target.read_text() == "new" and stat.S_IMODE(target.stat().st_mode) == 0o640
 
 
+def test_a_writer_killed_mid_write_leaves_the_old_file_whole(tmp_path: Path) -> None:
+    target = tmp_path / "keep.svg"
+    target.write_text("precious\n")
+    script = (
+        "import os, signal, sys\n"
+        "from cpwords.core.files import open_output\n"
+        "with open_output(sys.argv[1], '--svg') as fh:\n"
+        "    fh.write('<svg>' * 100000)\n"
+        "    fh.flush()\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(target)], timeout=120)
+    assert done.returncode == -9
+    assert target.read_text() == "precious\n"
+
+
 def test_a_new_output_follows_the_umask_and_a_link_stays_a_link(tmp_path: Path) -> None:
     old = os.umask(0o027)
     try:
