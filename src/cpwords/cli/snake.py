@@ -150,7 +150,8 @@ def _instance(
     metavar="CERT",
     default=None,
     help="Check a certificate against FILE (and --cyclic/--proper) instead of solving: prints "
-    "VALID with the proven bound, PARTIAL, or the first violated inequality (exit 1).",
+    "VALID with the proven bound, PARTIAL, or the first violated inequality (exit 1); "
+    "--time-limit bounds the check.",
 )
 @svg_option("the snake, each overlap highlighted (the first 400 words)")
 @force_option()
