@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from cpwords.cli._common import echo_json
+from cpwords.core.files import check_output, staged_output
 from cpwords.wordsnake.heuristics.tsplib import read_ordering as read_ordering
 from cpwords.wordsnake.rules import WordsnakeInstance
 from cpwords.wordsnake.spec import PEER_METHODS
@@ -57,7 +58,11 @@ def export_files(
     if model is not None:
         # The exported models are the letter-hub MIP and CP-SAT models: refuse what cannot fit.
         check_explicit_memory(instance, "mip" if not model.endswith((".pb", ".pbtxt")) else "cpsat")
-        fmt = export_model(instance, model, force=force, connectivity=connectivity)
+        # The exporter needs a file name: a fresh one beside the target, then moved into place
+        # as every output is (renamed over a file, copied into a device or pipe).
+        check_output(model, "--export-model", force)
+        with staged_output(model, "--export-model") as staged:
+            fmt = export_model(instance, staged, force=True, connectivity=connectivity)
         out["model"] = {"path": model, "format": fmt, "connectivity": connectivity}
         if not as_json:
             exact = fmt.startswith("cpsat") or connectivity == "flow"

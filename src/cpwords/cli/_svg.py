@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import TypeVar
 
 import click
 
-from cpwords.core.errors import InputError
+from cpwords.core.files import check_output, write_output
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -20,36 +19,31 @@ def svg_option(what: str) -> Callable[[F], F]:
         "svg_path",
         metavar="FILE",
         default=None,
-        help=f"Also write {what} as an SVG picture to FILE (an existing FILE needs --force).",
+        help=f"Also write {what} as an SVG picture to FILE (an existing FILE needs --force; "
+        "a device or pipe such as /dev/stdout is written through).",
     )
 
 
 def check_svg_target(path: str | None, force: bool) -> None:
-    """Refuse, before any solving, to overwrite a file without ``--force``.
+    """Refuse, before any solving, an SVG path that cannot be written or must not be replaced.
 
     Raises
     ------
     InputError
-        ``path`` exists and ``force`` is False, or it is a folder.
+        ``path`` is a folder, an existing file without ``force``, in a missing or unwritable
+        folder (see :func:`cpwords.core.files.check_output`).
     """
-    if path is None:
-        return
-    if os.path.isdir(path):
-        raise InputError(f"--svg {path}: is a folder, give a file name")
-    if os.path.exists(path) and not force:
-        raise InputError(f"--svg {path}: the file exists (add --force to overwrite it)")
+    if path is not None:
+        check_output(path, "--svg", force)
 
 
 def write_svg(path: str, svg: str) -> None:
-    """Write the drawing (UTF-8).
+    """Write the drawing (UTF-8): a temporary file renamed over the target, or written
+    through a device or pipe (:func:`cpwords.core.files.open_output`).
 
     Raises
     ------
     InputError
-        The file cannot be written.
+        The file cannot be written (an existing one is left as it was).
     """
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(svg)
-    except OSError as exc:
-        raise InputError(f"--svg {path}: cannot write it ({exc.strerror})") from None
+    write_output(path, svg, "--svg")

@@ -14,6 +14,7 @@ import click
 from cpwords.cli._common import (
     EPILOG,
     SECONDS,
+    TimeLimitReached,
     check_row,
     echo_json,
     exit_status,
@@ -31,7 +32,8 @@ from cpwords.cli._common import (
 )
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
 from cpwords.cli._svg import check_svg_target, svg_option, write_svg
-from cpwords.core.errors import InputError
+from cpwords.core.errors import InputError, excerpt
+from cpwords.core.files import check_output
 from cpwords.core.lexicon import check_lang, parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
@@ -148,7 +150,8 @@ def _instance(
     metavar="CERT",
     default=None,
     help="Check a certificate against FILE (and --cyclic/--proper) instead of solving: prints "
-    "VALID with the proven bound, PARTIAL, or the first violated inequality (exit 1).",
+    "VALID with the proven bound, PARTIAL, or the first violated inequality (exit 1); "
+    "--time-limit bounds the check.",
 )
 @svg_option("the snake, each overlap highlighted (the first 400 words)")
 @force_option()
@@ -212,7 +215,7 @@ def snake(
         _check(instance, _ordering(instance, check_file, check_text, lang, fold_accents), as_json)
         return
     if verify_path is not None:
-        _verify(instance, verify_path, as_json)
+        _verify(instance, verify_path, as_json, time_limit - (time.perf_counter() - start))
         return
     dups = instance.duplicates()
     if dups:
@@ -229,7 +232,9 @@ def snake(
     main_res, comp = _solve(
         instance, method, compare, peers, peer_time_limit, certificate_path, kwargs, as_json
     )
-    cert_line, cert_json = _write_certificate(main_res, certificate_path, force)
+    # Written before the answer is printed, so the answer names it; a write that fails (a full
+    # disk) still prints the answer, then the error (exit 2).
+    cert_line, cert_json, cert_error = _write_certificate(main_res, certificate_path)
     main_stopped = bool(main_res.solver_info.get("interrupted"))
     interrupted = main_stopped or bool(comp and comp.interrupted)
     if as_json:
@@ -244,6 +249,8 @@ def snake(
         _comparison_text(comp, main_stopped)
     if svg_path is not None and main_res.solution is not None:
         write_svg(svg_path, snake_svg(main_res.solution, cyclic, proper))
+    if cert_error is not None:
+        raise cert_error
     code = exit_status(main_res.status.value, interrupted)
     if code:
         raise SystemExit(code)
@@ -277,6 +284,9 @@ def _check_options(
     if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
         raise InputError("--svg draws a solve's snake: drop --check and --export-*")
     check_svg_target(svg_path, force)
+    for path, option in ((export_tsplib, "--export-tsplib"), (export_model, "--export-model")):
+        if path is not None:
+            check_output(path, option, force)
     _check_certificate_options(
         certificate_path, verify_path, method, compare, force,
         bool(check_file or check_text or export_tsplib or export_model or svg_path),
@@ -446,8 +456,9 @@ def _refuse_unused(
     if checking:
         reject_unused(ctx, "with --check", _SOLVING)
         return
-    if verifying:
-        reject_unused(ctx, "with --verify-certificate", _SOLVING)
+    if verifying:  # --time-limit bounds the check
+        rest = {k: v for k, v in _SOLVING.items() if k != "time_limit"}
+        reject_unused(ctx, "with --verify-certificate", rest)
         return
     if not compare:
         reject_unused(ctx, "without --compare", {"peers": "--peers"})
@@ -527,7 +538,8 @@ def _check_certificate_options(
     if certificate_path is not None and verify_path is not None:
         raise InputError("give --certificate (write one) or --verify-certificate (check one)")
     if verify_path is not None:
-        require_file(verify_path, "--verify-certificate")
+        if verify_path != "-" and not os.path.exists(verify_path):  # a file, never inline
+            raise InputError(f"--verify-certificate: no file {excerpt(verify_path)!r}")
         if other_mode or compare:
             raise InputError("--verify-certificate is a mode of its own: drop the other modes")
     if certificate_path is None:
@@ -536,41 +548,45 @@ def _check_certificate_options(
         raise InputError("--certificate comes with a solve: drop --check, --export-* and --svg")
     if SPEC.method_name(method) != "auto":
         raise InputError(f"certificates come from the default exact method: drop --method {method}")
-    if os.path.isdir(certificate_path):
-        raise InputError(f"--certificate {certificate_path}: is a folder, give a file name")
-    if os.path.exists(certificate_path) and not force:
-        raise InputError(
-            f"--certificate {certificate_path}: the file exists (add --force to overwrite it)"
-        )
+    check_output(certificate_path, "--certificate", force)
 
 
 def _write_certificate(
-    res: SolveResult, path: str | None, force: bool
-) -> tuple[str | None, dict[str, Any] | None]:
-    """Write the certificate a solve returned: the text line and the JSON entry."""
+    res: SolveResult, path: str | None
+) -> tuple[str | None, dict[str, Any] | None, InputError | None]:
+    """Write the certificate a solve returned: the text line, the JSON entry and the error of a
+    write that failed (raised by the caller once the answer is printed)."""
     if path is None:
-        return None, None
+        return None, None, None
     info = dict(res.solver_info)
     cert = info.pop("certificate", None)
     if cert is None:
         why = info.get("certificate_error", "no certificate was computed")
-        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}
-    write_certificate(cert, path, force=True)
+        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}, None
+    try:
+        write_certificate(cert, path, force=True)  # --force was decided before the solve
+    except InputError as err:
+        why = f"--certificate {err}"
+        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}, InputError(why)
     kind = (
         f"PARTIAL: the bound also rests on a core search of {cert.core_pairs:,} pairs"
         if cert.core_pairs is not None
         else "a certificate of the bound"
     )
     line = f"{'certified':<10}  {path} ({kind}; check it with --verify-certificate)"
-    return line, {"path": path, **cert.to_dict()}
+    return line, {"path": path, **cert.to_dict()}, None
 
 
-def _verify(instance: WordsnakeInstance, path: str, as_json: bool) -> None:
-    """Check a certificate (exit 1 when INVALID)."""
+def _verify(instance: WordsnakeInstance, path: str, as_json: bool, seconds: float) -> None:
+    """Check a certificate within ``seconds`` (what --time-limit leaves; exit 1 when INVALID)."""
     with progress(f"checking {path}", enabled=not as_json):
-        found = verify_certificate(
-            instance.words, path, cyclic=instance.cyclic, proper=instance.proper
-        )
+        try:
+            found = verify_certificate(
+                instance.words, path, cyclic=instance.cyclic, proper=instance.proper,
+                time_limit=max(seconds, 0.05),
+            )  # fmt: skip
+        except TimeoutError:
+            raise TimeLimitReached("the certificate check reached --time-limit") from None
     if as_json:
         echo_json({"n": instance.n, "cyclic": instance.cyclic, "proper": instance.proper,
                    **found.to_dict()})  # fmt: skip

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from cpwords.core.alphabet import Alphabet, is_word, normalize_word, word_problem
 from cpwords.core.errors import InputError, excerpt
+from cpwords.core.files import read_input
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,23 +44,15 @@ def read_file_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
     Raises
     ------
     InputError
-        Missing file, a directory, or an OS error while reading.
+        Missing file, a directory, an OS error while reading, a file larger than the machine
+        can read or one holding a NUL byte (see :func:`cpwords.core.files.read_input`: the size
+        is checked before reading, a NUL byte at the first chunk that holds one).
 
     Notes
     -----
     The path ``-`` reads standard input.
     """
-    if str(path) == "-":
-        return sys.stdin.buffer.read()
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"{what} not found: {p}")
-    if p.is_dir():
-        raise InputError(f"{what} is a directory, not a file: {p}")
-    try:
-        return p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+    return read_input(path, what)
 
 
 def _decode(data: bytes, path: str | os.PathLike[str], what: str) -> str:

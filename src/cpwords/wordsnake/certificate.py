@@ -38,9 +38,13 @@ keeps, for every prefix ``s`` of a word, the two smallest ``v'`` (and, when ``C`
 the two smallest ``v`` of words outside ``C``) over the distinct words that start with ``s`` and,
 for every word ``a`` and every suffix ``s`` of ``a``, checks ``u(a)`` against the smallest value
 of a word other than ``a`` (or of a copy of ``a``). The ``|s|^2`` of a shorter common string is
-at most ``ov^2``, so checking every common string is exactly checking the longest. Pairs inside
-``C`` are checked one by one. Time ``O(total letters + |C|^2 * longest word)``, memory O(total
-letters).
+at most ``ov^2``, so checking every common string is exactly checking the longest. For pairs
+inside ``C``, the words of ``C`` are grouped by the cuts of two words or more that hold them (their
+*signature*): ``a`` shares the same multipliers ``M`` with every word of a class, so the right-hand
+side is ``scale * ov^2 + L(b) - M`` and the class's own table of the two smallest ``v'``, queried
+with ``u(a) + M``, checks them all. Time ``O(total letters + letters of C * classes)``: linear
+for one cut or a few, whatever their size, and never more than checking the pairs of ``C`` one by
+one; memory O(total letters).
 
 **The file** is one JSON object, gzip-compressed when its name ends in ``.gz``; see
 :func:`certificate_to_json` for its keys and ``models/wordsnake.md`` (section "Certificates")
@@ -51,23 +55,30 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import itertools
 import json
 import os
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from cpwords.core.errors import InputError, excerpt
+from cpwords.core.files import check_output, read_cap, read_input, write_output
 
 #: The ``format`` value of a certificate file.
 FORMAT = "cpwords-wordsnake-certificate"
 #: The version of the format this module reads and writes.
 VERSION = 1
+#: Every integer of a certificate is a 64-bit signed integer (what the producer writes): larger
+#: ones are refused, so no sum or product the checker forms grows without bound.
+INT_LIMIT = 1 << 63
+#: Bytes of the longest integer (``-9223372036854775808``) with a separator and a space.
+NUMBER_BYTES = 22
+#: Numbers a word the size cap allows: ``u``, ``v`` and the ordering, and 29 for the cut sets.
+CAP_NUMBERS_PER_ITEM = 32
 
 
 class CertificateError(InputError):
@@ -271,38 +282,29 @@ def write_certificate(cert: Certificate, path: str | os.PathLike[str], force: bo
     ----------
     cert : Certificate
     path : str or path-like
+        A file (written to a temporary file beside it, then renamed over it), or a device or
+        pipe (written through; never replaced): see :func:`cpwords.core.files.open_output`.
     force : bool
         Replace an existing file (otherwise refused).
 
     Raises
     ------
     InputError
-        The file exists and ``force`` is False, or it cannot be written.
+        The file exists and ``force`` is False, or it cannot be written (an existing file is
+        then left as it was).
     """
-    target = Path(path)
-    if target.exists() and not force:
-        raise InputError(f"{excerpt(str(target))} exists; use --force to replace it")
+    check_output(path, None, force)
     data = json.dumps(certificate_to_json(cert), separators=(",", ":")).encode("utf-8")
-    try:
-        if target.name.endswith(".gz"):
-            data = gzip.compress(data, compresslevel=6, mtime=0)
-        # A fresh temporary name beside it (never a file of the user's), then one rename.
-        with tempfile.NamedTemporaryFile(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
-        ) as tmp:
-            try:
-                tmp.write(data)
-            except OSError:
-                Path(tmp.name).unlink(missing_ok=True)
-                raise
-        Path(tmp.name).replace(target)
-    except OSError as err:
-        raise InputError(f"cannot write {excerpt(str(target))}: {err.strerror}") from None
+    if str(path).endswith(".gz"):
+        data = gzip.compress(data, compresslevel=6, mtime=0)
+    write_output(path, data)
 
 
 def _int(obj: Any, key: str, low: int | None = None) -> int:
     if isinstance(obj, bool) or not isinstance(obj, int):
         raise CertificateError(f"certificate: {key} must be an integer")
+    if not -INT_LIMIT <= obj < INT_LIMIT:
+        raise CertificateError(f"certificate: {key} is beyond a 64-bit integer")
     if low is not None and obj < low:
         raise CertificateError(f"certificate: {key} must be >= {low}")
     return obj
@@ -315,6 +317,8 @@ def _ints(obj: Any, key: str, length: int | None = None) -> tuple[int, ...]:
         raise CertificateError(f"certificate: {key} has {len(obj)} entries, expected {length}")
     if any(isinstance(x, bool) or not isinstance(x, int) for x in obj):
         raise CertificateError(f"certificate: {key} must be a list of integers")
+    if any(not -INT_LIMIT <= x < INT_LIMIT for x in obj):
+        raise CertificateError(f"certificate: {key} holds an integer beyond 64 bits")
     return tuple(obj)
 
 
@@ -337,9 +341,10 @@ def certificate_from_json(obj: Any) -> Certificate:
     """
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise CertificateError(f'not a Wordsnake certificate (no "format": "{FORMAT}")')
-    if obj.get("version") != VERSION:
+    version = obj.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
         raise CertificateError(
-            f"certificate version {excerpt(str(obj.get('version')))} is not supported "
+            f"certificate version {excerpt(json.dumps(version))} is not supported "
             f"(this checker reads version {VERSION})"
         )
     try:
@@ -390,12 +395,42 @@ def certificate_from_json(obj: Any) -> Certificate:
         raise CertificateError(f"certificate: missing key {err.args[0]!r}") from None
 
 
-def read_certificate(path: str | os.PathLike[str]) -> Certificate:
+def certificate_cap(items: int) -> int:
+    """The largest certificate (uncompressed bytes) read for a list of ``items`` words.
+
+    A certificate holds three numbers a word (``u``, ``v`` and the ordering) and its cut sets;
+    the cap allows :data:`CAP_NUMBERS_PER_ITEM` numbers a word of the longest notation (64-bit
+    integers, :data:`NUMBER_BYTES` with their separators), 1 MiB more for the rest: 123 MB for
+    ENABLE's 172,823 words, whose certificate takes 2.7 MB.
+
+    Parameters
+    ----------
+    items : int
+        The words of the list (with repetition).
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Examples
+    --------
+    >>> certificate_cap(5)
+    1052096
+    """
+    return (1 << 20) + NUMBER_BYTES * CAP_NUMBERS_PER_ITEM * items
+
+
+def read_certificate(path: str | os.PathLike[str], max_bytes: int | None = None) -> Certificate:
     """Read a certificate file (plain or gzip-compressed JSON).
 
     Parameters
     ----------
     path : str or path-like
+    max_bytes : int, optional
+        The most JSON read (a ``.gz`` is decompressed as a stream and refused past it):
+        :func:`verify_certificate` passes :func:`certificate_cap` of the list; default
+        :func:`cpwords.core.files.read_cap`.
 
     Returns
     -------
@@ -404,21 +439,32 @@ def read_certificate(path: str | os.PathLike[str]) -> Certificate:
     Raises
     ------
     CertificateError
-        The file is missing, truncated, not JSON, or not a certificate (one line).
+        The file is missing, larger than ``max_bytes`` (compressed or not), truncated, not JSON,
+        nested too deep, or not a certificate (one line).
     """
-    target = Path(path)
+    cap = read_cap() if max_bytes is None else max_bytes
+    name = excerpt(str(path))
     try:
-        raw = target.read_bytes()
-    except OSError as err:
-        raise CertificateError(f"cannot read {excerpt(str(target))}: {err.strerror}") from None
+        raw = read_input(path, "certificate", cap, text=False)
+    except InputError as err:
+        raise CertificateError(str(err)) from None
     try:
         if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        obj = json.loads(raw.decode("utf-8"))
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
+                raw = gz.read(cap + 1)  # streamed: never more than the cap in memory
+        if len(raw) <= cap:
+            obj = json.loads(raw.decode("utf-8-sig"))
+    except RecursionError:
+        raise CertificateError(f"{name} is not a certificate (JSON nested too deep)") from None
     except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError, ValueError):
         raise CertificateError(
-            f"{excerpt(str(target))} is not a readable certificate (truncated or not JSON)"
+            f"{name} is not a readable certificate (truncated or not JSON)"
         ) from None
+    if len(raw) > cap:
+        raise CertificateError(
+            f"{name} decompresses to more than {cap:,} bytes, more than a certificate of this "
+            "list can hold"
+        )
     return certificate_from_json(obj)
 
 
@@ -451,17 +497,16 @@ class _Violation(Exception):
 
 
 def _two_smallest(
-    values: Sequence[int], words: Sequence[str], keep: Sequence[bool], proper: bool
+    values: Sequence[int], words: Sequence[str], ids: Iterable[int], proper: bool
 ) -> dict[str, list[int]]:
-    """``[v1, i1, v2, i2]`` for every prefix ``s`` of a kept word: the two smallest values of
-    distinct words that start with ``s`` (and are longer than ``s`` when ``proper``), with
-    their ids; ``i2 = -1`` when there is one. O(total letters) dictionary updates (measured
+    """``[v1, i1, v2, i2]`` for every prefix ``s`` of the words ``ids``: the two smallest values
+    of distinct words that start with ``s`` (and are longer than ``s`` when ``proper``), with
+    their ids; ``i2 = -1`` when there is one. O(their letters) dictionary updates (measured
     faster in CPython than one pass over the sorted words with a stack of open prefixes)."""
     table: dict[str, list[int]] = {}
     get = table.get
-    for i, w in enumerate(words):
-        if not keep[i]:
-            continue
+    for i in ids:
+        w = words[i]
         val = values[i]
         for k in range(len(w) if proper else len(w) + 1):
             s = w[:k]
@@ -518,7 +563,7 @@ def _cut_terms(cert: Certificate, W: int) -> _CutTerms:
     load = [sum(lams[k] for k in member[i]) for i in range(W)]
     # A cut of one word (the copy-to-copy cut of a repeated word) never holds both ends of a
     # pair of different words, so it is folded into v' like any cut seen from outside; only the
-    # words of larger cuts (C) need pairs checked one by one.
+    # words of larger cuts (C) need their pairs checked with the multipliers they share.
     single = [0] * W
     in_cut = [False] * W
     for ids, lam in cert.cuts:
@@ -556,36 +601,36 @@ def _check_overlap_pairs(
     """Every pair but those inside ``C``, through the two smallest values of each prefix."""
     W = len(words)
     proper = cert.proper
-    everyone = [True] * W
-    outside = [not c for c in terms.in_cut]
-    # (table, which words query it, what a copy of the querying word adds back)
-    tables = [(_two_smallest(terms.v_all, words, everyone, proper), outside)]
-    if any(terms.in_cut):
-        tables.append((_two_smallest(terms.v_out, words, outside, proper), terms.in_cut))
-    for table, queries in tables:
-        _query_table(table, queries, words, mult, cert, terms, deadline)
+    outside = [i for i in range(W) if not terms.in_cut[i]]
+    inside = [i for i in range(W) if terms.in_cut[i]]
+    table = _two_smallest(terms.v_all, words, range(W), proper)
+    _query_table(table, outside, [0] * len(outside), words, mult, cert, terms, deadline)
+    if inside:
+        table = _two_smallest(terms.v_out, words, outside, proper)
+        _query_table(table, inside, [0] * len(inside), words, mult, cert, terms, deadline)
 
 
 def _query_table(
     table: dict[str, list[int]],
-    queries: Sequence[bool],
+    ids: Sequence[int],
+    bonus: Sequence[int],
     words: Sequence[str],
     mult: Sequence[int],
     cert: Certificate,
     terms: _CutTerms,
     deadline: float | None,
 ) -> None:
-    """Check ``u(a)`` of every querying word ``a`` against the table, suffix by suffix."""
+    """Check ``u(a) + bonus`` of every word ``a`` of ``ids`` against the table, suffix by suffix
+    (``bonus``: the multipliers of the cuts ``a`` shares with every word of the table)."""
     proper, scale = cert.proper, cert.scale
     u, v = cert.u, cert.v
     member, lams, load = terms.member, terms.lams, terms.load
     get = table.get
-    for i, a in enumerate(words):
-        if not queries[i]:
-            continue
-        if deadline is not None and i % 4096 == 0 and time.perf_counter() > deadline:
+    for n, (i, extra) in enumerate(zip(ids, bonus, strict=True)):
+        if deadline is not None and n % 4096 == 0 and time.perf_counter() > deadline:
             raise TimeoutError
-        ua = u[i]
+        a = words[i]
+        ua = u[i] + extra
         la = len(a)
         for k in range(la if proper else la + 1):
             e = get(a[la - k :])
@@ -593,11 +638,11 @@ def _query_table(
                 continue
             j = e[1]
             if j == i:
-                # A copy of a (shares every cut with it: no cut term) if a has copies, and
-                # the best other word.
+                # A copy of a (shares every cut with it: no cut term, no bonus) if a has
+                # copies, and the best other word.
                 pairs = [] if e[3] < 0 else [(e[2], e[3])]
                 if mult[i] > 1:
-                    pairs.append((e[0] + load[i], i))
+                    pairs.append((e[0] + load[i] - extra, i))
             else:
                 pairs = [(e[0], j)]
             for best, j in pairs:
@@ -605,7 +650,7 @@ def _query_table(
                     b = words[j]
                     shared = set(member[i]) if j != i else set(member[j])
                     rhs = _pair_rhs(a, b, member[j], shared, lams, scale, proper)
-                    raise _Violation(a, b, ua + v[j], rhs)
+                    raise _Violation(a, b, u[i] + v[j], rhs)
 
 
 def _check_pairs_in_cuts(
@@ -615,23 +660,27 @@ def _check_pairs_in_cuts(
     terms: _CutTerms,
     deadline: float | None,
 ) -> None:
-    """The pairs of words of ``C`` (both in cuts of two words or more), one by one."""
-    proper, scale = cert.proper, cert.scale
-    u, v = cert.u, cert.v
-    member, lams = terms.member, terms.lams
-    cut_ids = [i for i in range(len(words)) if terms.in_cut[i]]
-    for i in cut_ids:
+    """The pairs of words of ``C`` (both in cuts of two words or more), by *signature*.
+
+    The words of ``C`` held by the same cuts of two words or more form one class; every word
+    ``a`` of ``C`` shares the same multipliers with all the words of a class, so one table of
+    the two smallest ``v'`` per class, queried with those multipliers added to ``u(a)``, checks
+    every pair exactly. Time O(letters of ``C`` times the number of classes): linear for one cut
+    or a few, whatever their size; never more than the pair-by-pair check.
+    """
+    proper, cuts = cert.proper, cert.cuts
+    inside = [i for i in range(len(words)) if terms.in_cut[i]]
+    sig = {i: frozenset(k for k in terms.member[i] if len(cuts[k][0]) > 1) for i in inside}
+    classes: dict[frozenset[int], list[int]] = {}
+    for i in inside:
+        classes.setdefault(sig[i], []).append(i)
+    lams = terms.lams
+    for held, ids in classes.items():
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeoutError
-        a = words[i]
-        mine = set(member[i])
-        for j in cut_ids:
-            if j == i and mult[i] < 2:
-                continue
-            b = words[j]
-            rhs = _pair_rhs(a, b, member[j], mine, lams, scale, proper)
-            if u[i] + v[j] < rhs:
-                raise _Violation(a, b, u[i] + v[j], rhs)
+        table = _two_smallest(terms.v_all, words, ids, proper)
+        bonus = [sum(lams[k] for k in sig[i] & held) for i in inside]
+        _query_table(table, inside, bonus, words, mult, cert, terms, deadline)
 
 
 def _pair_rhs(
@@ -699,11 +748,12 @@ def verify_certificate(
 
     Notes
     -----
-    Time ``O(total letters + |C|^2 * longest word)`` for ``C`` the words in cut sets; memory
-    O(total letters). See the module docstring for the inequalities and why they prove the
-    bound (weak duality of the assignment relaxation with connectivity cuts: Dantzig,
-    Fulkerson and Johnson, *Operations Research* 2 (1954); Balas and Toth, in Lawler et al.,
-    *The Traveling Salesman Problem*, 1985, ch. 10).
+    Time ``O(total letters + letters of C * signatures)`` for ``C`` the words in cut sets of two
+    words or more and *signatures* the distinct sets of such cuts that hold a word (one for a
+    single cut, whatever its size); memory O(total letters). See the module docstring for the
+    inequalities and why they prove the bound (weak duality of the assignment relaxation with
+    connectivity cuts: Dantzig, Fulkerson and Johnson, *Operations Research* 2 (1954); Balas and
+    Toth, in Lawler et al., *The Traveling Salesman Problem*, 1985, ch. 10).
 
     Examples
     --------
@@ -714,9 +764,9 @@ def verify_certificate(
     'VALID: every snake of these 2 words scores at most 1; the ordering scores 1 (optimal)'
     """
     t0 = time.perf_counter()
-    if not isinstance(cert, Certificate):
-        cert = read_certificate(cert)
     items = list(words)
+    if not isinstance(cert, Certificate):
+        cert = read_certificate(cert, certificate_cap(len(items)))
     _check_list_and_variant(items, cert, cyclic, proper)
     counts = Counter(items)
     distinct = sorted(counts)

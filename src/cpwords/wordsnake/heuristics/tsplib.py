@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from cpwords.core.errors import InputError
+from cpwords.core.files import check_output, open_output
 from cpwords.wordsnake.rules import WordsnakeInstance, overlap_graph
 
 #: Files larger than this are refused by default (bytes). An ``n``-word linear snake with
@@ -267,20 +268,12 @@ def write_atsp(
     O(n^2). A refused or failed write leaves no partial file.
     """
     p = Path(path)
-    if p.exists() and not force:
-        raise InputError(f"{p} exists; pass --force to overwrite it")
-    if not p.parent.is_dir():
-        raise InputError(f"cannot write {p}: folder {p.parent} does not exist")
-    _refuse_large(instance, max_bytes, p.parent)
+    check_output(p, None, force)
+    through = p.exists() and not p.is_file()  # a device or pipe: no disk space of its own
+    _refuse_large(instance, max_bytes, None if through else p.resolve().parent)
     sm = snake_matrix(instance)
-    tmp = p.with_name(f".{p.name}.part")
-    try:
-        with open(tmp, "w", encoding="ascii") as fh:
-            fh.writelines(_lines(sm, _tsplib_name(instance)))
-        os.replace(tmp, p)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise InputError(f"cannot write {p}: {exc.strerror or exc}") from None
+    with open_output(p, encoding="ascii") as fh:
+        fh.writelines(_lines(sm, _tsplib_name(instance)))
     return sm
 
 
