@@ -44,7 +44,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--runslow"):
         return
-    skip = pytest.mark.skip(reason="slow: the whole suite runs with --runslow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    slow = [item for item in items if "slow" in item.keywords]
+    if slow:  # deselected, not skipped: the summary says "N deselected" in one line
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if "slow" not in item.keywords]

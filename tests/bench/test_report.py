@@ -45,6 +45,7 @@ def row(method: str, kind: str, status: str, obj: float | None, bound: float | N
     }
 
 
+@pytest.mark.slow
 @given(st.integers(1, 1000), st.integers(0, 1000))
 def test_fraction_is_at_most_one_for_a_result_no_better_than_the_reference(
     ref: int, worse_by: int
@@ -125,6 +126,7 @@ def _write_rows(path: Path, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_report_files_and_png_plots(tmp_path: Path) -> None:
     import matplotlib.image
 
@@ -169,6 +171,7 @@ def test_report_refuses_bad_inputs(tmp_path: Path) -> None:
         write_report([empty], tmp_path / "rep")
 
 
+@pytest.mark.slow
 def test_wordsnake_study_end_to_end(tmp_path: Path) -> None:
     """A tiny real study: exact and heuristics on sampled snakes, then the report."""
     words = ["run", "nausea", "seasick", "sickle", "lemon", "once", "cement", "entrance"]
@@ -203,6 +206,7 @@ def _cpwords(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_report_never_overwrites_a_folder_cpwords_did_not_create(tmp_path: Path) -> None:
     # Issue 12: report --out DIR silently replaced the user's report.md in an existing folder.
     res = _write_rows(tmp_path / "r.jsonl", [row("h", "heuristic", "FEASIBLE", 1)])
@@ -224,6 +228,7 @@ def test_report_never_overwrites_a_folder_cpwords_did_not_create(tmp_path: Path)
     assert (mine / "report.md").read_bytes() != precious
 
 
+@pytest.mark.slow
 def test_bench_report_refuses_a_foreign_folder_before_running(tmp_path: Path) -> None:
     suite = tmp_path / "s.toml"
     suite.write_text(

@@ -162,6 +162,7 @@ def test_repeats_time_one_task_several_times(tmp_path: Path) -> None:
         load_suite(write_suite(tmp_path, body + "repeats = 0\n", "none.toml"))
 
 
+@pytest.mark.slow
 def test_suite_expands_the_cross_product(tmp_path: Path) -> None:
     s = load_suite(toy_suite(tmp_path))
     assert len(s.tasks) == 4 * (1 + 3)
@@ -298,6 +299,7 @@ def test_a_whole_last_row_without_its_newline_is_kept(tmp_path: Path) -> None:
     assert Counter(r["key"] for r in read_rows(out)) == Counter(t.key for t in s.tasks[:4])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("defect", ["missing", "directory", "not_utf8"])
 def test_an_instance_that_cannot_be_made_is_bad_input_and_gets_no_row(
     tmp_path: Path, defect: str
@@ -350,6 +352,7 @@ def test_foreign_files_and_directories_are_never_written(tmp_path: Path) -> None
     assert s.path.read_text() == suite_text
 
 
+@pytest.mark.slow
 def test_a_second_writer_is_refused_while_the_first_holds_the_file(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     with ResultsWriter(out), pytest.raises(InputError, match="another cpwords bench"):
@@ -435,6 +438,7 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 def test_sigkilled_parent_takes_its_workers_along_and_resume_works_at_once(
     tmp_path: Path,
@@ -478,6 +482,7 @@ def test_sigkilled_parent_takes_its_workers_along_and_resume_works_at_once(
                 os.kill(w, signal.SIGKILL)
 
 
+@pytest.mark.slow
 def test_interrupt_keeps_finished_rows_and_exits_130(tmp_path: Path) -> None:
     suite = toy_suite(tmp_path, sleep=0.3)
     out = tmp_path / "r.jsonl"
@@ -500,6 +505,7 @@ def test_interrupt_keeps_finished_rows_and_exits_130(tmp_path: Path) -> None:
     assert rows and len({r["key"] for r in rows}) == len(rows)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 @pytest.mark.parametrize(
     "mode",
@@ -562,6 +568,7 @@ def test_interrupted_task_is_not_recorded_and_nothing_is_left_running(
                 os.kill(k, signal.SIGKILL)
 
 
+@pytest.mark.slow
 def test_dask_executor_on_a_local_cluster(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     s = load_suite(toy_suite(tmp_path))
@@ -581,6 +588,7 @@ def test_dask_executor_on_a_local_cluster(tmp_path: Path) -> None:
     assert Counter(r["key"] for r in read_rows(out)) == Counter(t.key for t in s.tasks)
 
 
+@pytest.mark.slow
 def test_cli_bench_list_and_errors(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -603,6 +611,7 @@ def test_cli_bench_list_and_errors(tmp_path: Path) -> None:
     assert bad.stderr.startswith("cpwords: error:") and bad.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_isolated_tasks_stuck_in_native_code_are_killed_at_the_hard_limit(
     tmp_path: Path, monkeypatch: Any
 ) -> None:

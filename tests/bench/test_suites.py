@@ -62,6 +62,7 @@ def _run_suite(tmp_path: Path, body: str) -> list[dict]:
     return read_rows(out)
 
 
+@pytest.mark.slow
 def test_letterboxed_real_puzzles_optimum_never_above_par(
     tmp_path: Path, shared_data: Path
 ) -> None:

@@ -69,6 +69,7 @@ def test_json_never_prints_nan_or_infinity() -> None:
     assert "NaN" not in text and "Infinity" not in text
 
 
+@pytest.mark.slow
 def test_grid_time_limit_is_honoured_on_a_big_lexicon(tmp_path: Path) -> None:
     # Issue 12: grid --lexicon on a 1,000,000-word file ran for over 300 s with no bound.
     import random
@@ -96,6 +97,7 @@ def test_grid_time_limit_is_honoured_on_a_big_lexicon(tmp_path: Path) -> None:
         assert row["complete"] is False and res.returncode == 0
 
 
+@pytest.mark.slow
 def test_a_time_limit_before_any_answer_still_prints_one_json_object(tmp_path: Path) -> None:
     f = tmp_path / "w.txt"
     f.write_text(_sixteen_letter_words())
@@ -107,6 +109,7 @@ def test_a_time_limit_before_any_answer_still_prints_one_json_object(tmp_path: P
     assert res.stderr.count("\n") == 1 and "time limit" in res.stderr
 
 
+@pytest.mark.slow
 def test_grid_partial_enumeration_is_marked_incomplete() -> None:
     from cpwords.grid.models.listing import enumerate_quadruples
     from cpwords.grid.rules import load_board, wordfreq_tokens
@@ -120,6 +123,7 @@ def test_grid_partial_enumeration_is_marked_incomplete() -> None:
     assert cut.suffix_set() <= full.suffix_set()
 
 
+@pytest.mark.slow
 def test_grid_error_quotes_only_an_excerpt_of_a_huge_fill_file(tmp_path: Path) -> None:
     # Issue 12: grid --solve million.txt echoed the whole 8 MB file in one stderr line.
     big = tmp_path / "million.txt"
@@ -128,6 +132,7 @@ def test_grid_error_quotes_only_an_excerpt_of_a_huge_fill_file(tmp_path: Path) -
     one_error_line(res)
 
 
+@pytest.mark.slow
 def test_grid_fill_files_empty_bom_and_stdin(tmp_path: Path) -> None:
     empty = tmp_path / "empty.txt"
     empty.write_text("  \n")
@@ -239,6 +244,7 @@ def test_ticker_clock_runs_and_bound_never_gets_worse() -> None:
     assert (m.incumbent, m.bound) == (5, 1)
 
 
+@pytest.mark.slow
 def test_truncate_limit_and_its_old_name(tmp_path: Path) -> None:
     d = tmp_path / "d.txt"
     d.write_text("a\nla\nlap\nlaps\nlapse\nelapse\nlapsed\nelapsed\n")
@@ -272,6 +278,7 @@ def test_cache_info_clear_and_size_cap(tmp_path: Path, monkeypatch: pytest.Monke
     assert lp.cache_files() == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs SIGINT delivery")
 def test_ctrl_c_in_cpsat_prints_the_best_so_far_marked_interrupted(tmp_path: Path) -> None:
     # 3000 random playable words: CP-SAT takes far longer than the test waits.
@@ -375,6 +382,7 @@ def test_grid_board_and_solve_read_stdin_and_only_one_input_may(tmp_path: Path) 
 UPPER = ["RUN", "Nausea", "SEASICK", "sickle", "LEMON"]
 
 
+@pytest.mark.slow
 def test_upper_case_words_mean_the_same_in_the_api_as_on_the_command_line(
     tmp_path: Path,
 ) -> None:
@@ -465,6 +473,7 @@ def inputs(tmp_path: Path) -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "code"), SOLVING_MODES, ids=[" ".join(a[:3]) for a, _ in SOLVING_MODES]
 )
@@ -494,6 +503,7 @@ def test_every_solving_mode_has_the_same_json_keys_and_exit_statuses(
         assert isinstance(row["lexicon"], str) and isinstance(row["lexicon_size"], int)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid"])
 def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd: str) -> None:
     from cpwords.cli._common import CHECK_KEYS
@@ -521,6 +531,7 @@ def _same_candidates_lexicon(n_prefixes: int) -> list[str]:
     return [p + s for p in prefixes for s in ("ab", "od", "ef", "ug")]
 
 
+@pytest.mark.slow
 def test_a_stopped_grid_count_is_a_lower_bound_marked_incomplete(tmp_path: Path) -> None:
     # Issue 12: counting under --time-limit printed nothing; now the partial count, marked.
     from cpwords.grid.models.cpsat import count_completions
@@ -597,6 +608,7 @@ def _sixteen_letter_words() -> str:
     ) + "\n"  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs SIGINT delivery")
 @pytest.mark.parametrize(
     "case", ["letterboxed-dp", "truncate-all", "grid-count", "grid-unique", "generate", "loading"]
@@ -733,6 +745,7 @@ def _cpsat_box_words(n: int = 3000) -> str:
     return "\n".join(sorted(words)) + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "case",
     ["letterboxed-cpsat", "letterboxed-dp", "truncate-all", "generate", "grid-unique",
@@ -895,6 +908,7 @@ def test_progress_reports_every_stage(
     json.loads(res.stdout)  # stdout stays one JSON object
 
 
+@pytest.mark.slow
 def test_a_command_run_from_python_counts_its_time_limit_from_its_own_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -132,6 +132,7 @@ def test_languages_without_a_dictionary_say_they_read_a_frequency_list() -> None
     assert language_lexicon("ja", 2_000).source == "wordfreq top 2,000 (ja), a frequency list"
 
 
+@pytest.mark.slow
 def test_english_proper_nouns_are_out_of_letterpress_unless_asked(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -153,6 +154,7 @@ def test_english_proper_nouns_are_out_of_letterpress_unless_asked(
     assert code == 0 and "iraq" in json.loads(out)["solution"]
 
 
+@pytest.mark.slow
 @needs_dictionary("en")
 def test_truncate_s_english_default_has_inflected_forms(
     capsys: pytest.CaptureFixture[str],
@@ -166,6 +168,7 @@ def test_truncate_s_english_default_has_inflected_forms(
     assert set(data["sequence"]) <= dictionary_lexicon("en").as_set()
 
 
+@pytest.mark.slow
 @needs_dictionary("fr")
 def test_the_french_truncate_chain_is_made_of_french_words(
     capsys: pytest.CaptureFixture[str],
@@ -179,6 +182,7 @@ def test_the_french_truncate_chain_is_made_of_french_words(
     assert "internatio" not in data["sequence"] and "internati" not in data["sequence"]
 
 
+@pytest.mark.slow
 @needs_dictionary("fr")
 def test_the_french_letter_boxed_answer_uses_wfrench_words(
     capsys: pytest.CaptureFixture[str],
@@ -192,6 +196,7 @@ def test_the_french_letter_boxed_answer_uses_wfrench_words(
     assert "léon" not in data["solution"] and "nautic" not in data["solution"]
 
 
+@pytest.mark.slow
 @needs_dictionary("fr")
 def test_generated_french_boxes_are_answered_by_wfrench_words(
     capsys: pytest.CaptureFixture[str],
@@ -207,6 +212,7 @@ def test_generated_french_boxes_are_answered_by_wfrench_words(
         assert b.solution and set(b.solution) <= french
 
 
+@pytest.mark.slow
 @needs_dictionary("de")
 def test_the_german_grid_reads_wngerman() -> None:
     from cpwords.core.dictionaries import dictionary_lexicon

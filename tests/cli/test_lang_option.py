@@ -28,6 +28,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cmd", sorted(COMMANDS))
 def test_an_unknown_language_is_one_line_listing_the_known_ones(cmd: str) -> None:
     res = run(*COMMANDS[cmd], "--lang", "xx")
@@ -38,6 +39,7 @@ def test_an_unknown_language_is_one_line_listing_the_known_ones(cmd: str) -> Non
     assert f"known: {', '.join(known_languages())})" in res.stderr
 
 
+@pytest.mark.slow
 def test_snake_still_reads_a_known_language() -> None:
     # Turkish case rules: the dotted capital I of the input is the word's plain i
     res = run("snake", "--lang", "tr", "--check-text", "İnce ecel", "--json")

@@ -168,6 +168,7 @@ def test_outputs_the_user_cannot_write_are_one_line(
     assert "index-v2-0.npz" in err
 
 
+@pytest.mark.slow
 def test_report_reads_results_from_stdin(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -256,6 +257,7 @@ def _cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_snake_reads_stdin_as_it_reads_a_file() -> None:
     # A byte-order mark was refused on stdin only; Latin-1 was "not a word", not "not UTF-8".
     bom = _cli("snake", "-", "--json", stdin=b"\xef\xbb\xbfrun\nnausea\nseasick\n")
@@ -266,6 +268,7 @@ def test_snake_reads_stdin_as_it_reads_a_file() -> None:
     assert latin.stderr.count(b"\n") == 1
 
 
+@pytest.mark.slow
 def test_grid_limit_caps_the_json_listing_too(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["grid", "--limit", "3", "--json"], capsys)
     row = json.loads(out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -94,6 +95,7 @@ def test_language_lists_keep_their_scripts_and_unknown_codes_fail() -> None:
         check_lang("xx")
 
 
+@pytest.mark.slow
 @needs_dictionary("fr")
 def test_french_reads_wfrench_folded_on_demand() -> None:
     from cpwords.core.dictionaries import dictionary_lexicon

@@ -123,6 +123,7 @@ def test_list_lexicons_counts_lines_and_flags_installed(dict_dir: Path) -> None:
     assert {rows[n].kind for n in ("enable1", "letterpress", "truncate")} == {"word list"}
 
 
+@pytest.mark.slow
 def test_real_dictionaries_when_installed() -> None:
     dictionary_lexicon.cache_clear()
     for lang in ("en", "fr"):

@@ -142,6 +142,7 @@ def test_other_board_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
 # 's1=ck,c=ro' completion); a blocklist is now on by default for what cpwords generates.
 
 
+@pytest.mark.slow
 def test_generated_boards_show_no_blocked_word(capsys: pytest.CaptureFixture[str]) -> None:
     from cpwords.core.blocklist import load_blocklist
     from cpwords.grid.rules import board_words
@@ -160,6 +161,7 @@ def test_generated_boards_show_no_blocked_word(capsys: pytest.CaptureFixture[str
     assert code == 2 and "nothing is generated" in err
 
 
+@pytest.mark.slow
 def test_unique_designs_whose_answer_shows_a_blocked_word_are_withheld(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

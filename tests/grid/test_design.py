@@ -77,6 +77,7 @@ def design():  # type: ignore[no-untyped-def]
     return design_grid_puzzles(BOARD, cut_words(WORDS, 2, 2))
 
 
+@pytest.mark.slow
 def test_unique_puzzles_recounted_by_brute_force(design) -> None:  # type: ignore[no-untyped-def]
     assert design.unique, "the planted board should give a unique puzzle"
     assert ("ar", "ld", "at", "ng") in {p.suffixes for p in design.unique}

@@ -40,6 +40,7 @@ def parse(svg: str) -> tuple[list[ET.Element], list[ET.Element]]:
     return slots, root.findall(".//svg:line", NS)
 
 
+@pytest.mark.slow
 def test_a_solved_board_draws_every_slot_and_word(
     solved: tuple[dict[str, str], tuple[str, ...]],
 ) -> None:
@@ -59,6 +60,7 @@ def test_a_solved_board_draws_every_slot_and_word(
         assert (float(e.get("x2", 0)), float(e.get("y2", 0))) == pos[s]
 
 
+@pytest.mark.slow
 def test_tampered_board_marks_what_the_checker_refuses(
     solved: tuple[dict[str, str], tuple[str, ...]],
 ) -> None:
@@ -88,6 +90,7 @@ def test_partial_and_layoutless_boards() -> None:
         grid_svg(tiny, {}, bad_edges=[("q", "p")])
 
 
+@pytest.mark.slow
 def test_cli_check_svg_marks_the_wrong_words(
     solved: tuple[dict[str, str], tuple[str, ...]], tmp_path: Path
 ) -> None:

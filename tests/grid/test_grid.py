@@ -238,6 +238,7 @@ def test_matching_agrees_with_hall(cands: list[int]) -> None:
         assert all(cands[i] >> m[i] & 1 for i in range(len(cands)))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 255), min_size=0, max_size=6))
 def test_matching_count_agrees_with_brute_force(cands: list[int]) -> None:
@@ -257,6 +258,7 @@ def _union(cands: list[int], sub: tuple[int, ...]) -> int:
 # ----------------------------------------------------- enumeration == baseline == CP-SAT
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.integers(9, 10), st.integers(4, 6), st.sampled_from([0.2, 0.35]))
 def test_enumeration_matches_baseline_and_brute_force(
@@ -265,6 +267,7 @@ def test_enumeration_matches_baseline_and_brute_force(
     _check_enumeration(planted_tokens(seed, n_pre, n_suf, noise))
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.integers(9, 10), st.integers(4, 6), st.sampled_from([0.2, 0.35]))
 def test_enumeration_matches_brute_force_beyond_latin(
@@ -440,6 +443,7 @@ def test_seed_2000_words_admit_no_board() -> None:
     assert backtrack_quadruples(BOARD, tokens).count == 0
 
 
+@pytest.mark.slow
 def test_wordfreq_5000_matches_baseline_and_cpsat_sample() -> None:
     tokens = wordfreq_tokens(5000, 2, 2)
     fast = enumerate_quadruples(BOARD, tokens)
@@ -455,6 +459,7 @@ def test_wordfreq_5000_matches_baseline_and_cpsat_sample() -> None:
         assert c.count == count_completions(BOARD, tokens, q.suffixes).count
 
 
+@pytest.mark.slow
 def test_wordfreq_10000_cpsat_cross_check_on_a_sample() -> None:
     """CP-SAT agrees with the matching enumeration on sampled accepted and rejected
     suffix assignments (feasibility and completion counts)."""

@@ -92,6 +92,7 @@ def test_brute_force_agrees_with_the_dp_counts_on_random_boxes(solver: LetterBox
 # ----------------------------------------------------------------------------- generator
 
 
+@pytest.mark.slow
 def test_same_seed_same_boxes(solver: LetterBoxedSolver) -> None:
     a = generate_boxes(3, solver, seed=7)
     b = generate_boxes(3, LetterBoxedSolver(WORDS), seed=7)
@@ -102,6 +103,7 @@ def test_same_seed_same_boxes(solver: LetterBoxedSolver) -> None:
     assert [str(x.box) for x in a.boxes] != [str(x.box) for x in c.boxes]
 
 
+@pytest.mark.slow
 def test_generated_boxes_have_a_proven_two_word_optimum(solver: LetterBoxedSolver) -> None:
     g = generate_boxes(4, solver, seed=3)
     assert g.complete and len({str(b.box) for b in g.boxes}) == 4
@@ -112,6 +114,7 @@ def test_generated_boxes_have_a_proven_two_word_optimum(solver: LetterBoxedSolve
         assert count_letterboxed(b.box, solver, max_words=3).by_words == b.counts
 
 
+@pytest.mark.slow
 def test_unique_boxes_have_exactly_one_solution_by_brute_force(solver: LetterBoxedSolver) -> None:
     g = generate_boxes(3, solver, seed=11, unique=True)
     assert g.complete
@@ -131,6 +134,7 @@ def test_max_solutions_and_min_playable_hold(solver: LetterBoxedSolver) -> None:
         assert sum(is_playable(w, b.box) for w in set(WORDS)) == b.playable_words >= 400
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("band", ["easy", "hard", (1.5, 2.5)])
 def test_a_difficulty_keeps_only_boxes_of_its_band(solver: LetterBoxedSolver, band: Any) -> None:
     g = generate_boxes(2, solver, seed=4, difficulty=band, max_draws=4000)
@@ -199,6 +203,7 @@ def test_draw_box_weights_letters_by_frequency() -> None:
 # ----------------------------------------------------------------------------- difficulty
 
 
+@pytest.mark.slow
 def test_difficulty_counts_common_solutions(solver: LetterBoxedSolver) -> None:
     box = generate_boxes(1, solver, seed=3).boxes[0].box
     d = box_difficulty(box, solver)
@@ -227,6 +232,7 @@ def dict_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return p
 
 
+@pytest.mark.slow
 def test_cli_generate_json(dict_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["letterboxed", "--generate", "2", "--unique", "--seed", "4"]
     with pytest.raises(SystemExit) as exc:
@@ -282,6 +288,7 @@ def test_doctests() -> None:
         assert res.failed == 0 and res.attempted > 0
 
 
+@pytest.mark.slow
 def test_generated_boxes_show_no_blocked_word(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

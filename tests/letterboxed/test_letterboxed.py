@@ -161,6 +161,7 @@ def test_checker_reports_each_broken_rule() -> None:
 # ----------------------------------------------------------------------------- exact method
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_cases())
 def test_exact_matches_brute_force(case: tuple[LetterBox, list[str]]) -> None:
@@ -181,6 +182,7 @@ def test_exact_matches_brute_force(case: tuple[LetterBox, list[str]]) -> None:
         assert result.verified and is_valid_letterboxed(box, result.solution, set(words))
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_cases())
 def test_counts_and_listing_match_brute_force(case: tuple[LetterBox, list[str]]) -> None:
@@ -192,6 +194,7 @@ def test_counts_and_listing_match_brute_force(case: tuple[LetterBox, list[str]])
     assert [len(s) for s in count.solutions] == sorted(len(s) for s in count.solutions)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(small_cases())
 def test_playable_words_and_seed_walk_agree_with_rules(case: tuple[LetterBox, list[str]]) -> None:
@@ -201,6 +204,7 @@ def test_playable_words_and_seed_walk_agree_with_rules(case: tuple[LetterBox, li
     assert sorted({w for w, _ in seed_find_words(build_trie(words), box)}) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(small_cases())
 def test_seed_pairs_and_baseline_never_beat_the_optimum(
@@ -252,6 +256,7 @@ def six_letter_cases(draw: st.DrawFn) -> list[str]:
     return words
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(six_letter_cases())
 def test_deep_chains_match_brute_force(words: list[str]) -> None:
@@ -424,6 +429,7 @@ def test_cli_bad_lexicon_files(path: Path, capsys: pytest.CaptureFixture[str]) -
 NON_LATIN = "αβγδεζηθικλμνξοπρσςτυφχψωабвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_cases(NON_LATIN))
 def test_exact_matches_brute_force_beyond_latin(case: tuple[LetterBox, list[str]]) -> None:
@@ -529,6 +535,7 @@ def test_lang_help_lists_the_known_languages() -> None:
     assert helptext.endswith("Known: " + " ".join(known_languages()) + ".")
 
 
+@pytest.mark.slow
 @needs_dictionary("fr")
 def test_generated_boxes_of_other_shapes_are_proven_and_recounted(
     capsys: pytest.CaptureFixture[str],

@@ -38,6 +38,7 @@ def puzzles(shared_data: Path) -> list[dict[str, Any]]:
     return rows
 
 
+@pytest.mark.slow
 def test_every_nyt_solution_passes_and_the_optimum_is_never_worse(
     puzzles: list[dict[str, Any]],
 ) -> None:
@@ -62,6 +63,7 @@ def test_every_nyt_solution_passes_and_the_optimum_is_never_worse(
     assert strictly_better > 0  # the paper does not always print the shortest pair
 
 
+@pytest.mark.slow
 def test_two_word_counts_against_a_direct_pair_count(puzzles: list[dict[str, Any]]) -> None:
     for p in puzzles[::10]:
         box = parse_box(p["sides"])
@@ -95,6 +97,7 @@ def test_setcover_model_matches_the_dp_on_the_dev_set(puzzles: list[dict[str, An
         assert cp.verified
 
 
+@pytest.mark.slow
 def test_enable_lexicon_loaded_once_for_many_boxes(
     puzzles: list[dict[str, Any]], shared_data: Path
 ) -> None:

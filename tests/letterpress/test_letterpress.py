@@ -56,6 +56,7 @@ def test_doctests() -> None:
         assert doctest.testmod(mod).failed == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(lexicons, bags, st.integers(1, 5))
 def test_index_equals_brute_force_and_seed(words: list[str], letters: str, k: int) -> None:
@@ -260,6 +261,7 @@ def test_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert text.index("coats") < text.index("act")
 
 
+@pytest.mark.slow
 def test_real_lists_agree_with_naive_scan(shared_data: Path) -> None:
     path = shared_data / "letterpress-en.txt"
     lex = load_lexicon(path)

@@ -51,6 +51,7 @@ def test_seeds_reproduce_and_differ() -> None:
     assert random_letterpress_board(WORDS, seed=rng) != boards[3]
 
 
+@pytest.mark.slow
 @needs_dictionary("fr")
 def test_french_boards_hold_accents_unless_folded(french: list[str]) -> None:
     accented = {ch for ch in "".join(french) if unicodedata.decomposition(ch)}

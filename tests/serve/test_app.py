@@ -67,6 +67,7 @@ def test_pages_load(live: LiveServer) -> None:
         assert resp.status_code == 200 and text in resp.text, path
 
 
+@pytest.mark.slow
 def test_letterboxed_page_draws_the_proven_solution(live: LiveServer) -> None:
     resp = httpx.get(f"{live.url}/letterboxed", params={"box": NYT})
     assert resp.status_code == 200
@@ -86,6 +87,7 @@ def test_letterboxed_hint_mode_reveals_one_word_at_a_time(live: LiveServer) -> N
     assert "Next word: 6 letters, starting with Y." in resp.text
 
 
+@pytest.mark.slow
 def test_letterboxed_api_and_generate(live: LiveServer) -> None:
     data = httpx.get(f"{live.url}/api/letterboxed", params={"box": NYT}).json()
     assert data["solution"] == ["psychology", "yakuza"] and data["status"] == "OPTIMAL"
@@ -114,6 +116,7 @@ def test_unknown_page_and_job(live: LiveServer) -> None:
     assert resp.status_code == 404 and "no such solve" in resp.json()["error"]
 
 
+@pytest.mark.slow
 def test_wordsnake_solve_streams_progress_and_result(live: LiveServer) -> None:
     resp = httpx.post(f"{live.url}/api/wordsnake/jobs", json={"words": FIVE, "time_limit": 30})
     assert resp.status_code == 202
@@ -172,6 +175,7 @@ def _wait_pid(live: LiveServer, job_id: str) -> int:
     return int(job.pid)
 
 
+@pytest.mark.slow
 def test_stop_ends_the_solve_and_its_process_and_the_queue_moves(live: LiveServer) -> None:
     first = _long_solve(live)
     pid = _wait_pid(live, first)
@@ -211,6 +215,7 @@ def test_closing_the_page_stops_its_solve(live: LiveServer) -> None:
     assert record.state == "stopped"
 
 
+@pytest.mark.slow
 def test_a_solve_that_forks_its_flow_child_finishes(live: LiveServer) -> None:
     # 25,000 strings make a network past FORK_MIN_ARCS: the exact method solves its min-cost
     # flow in a forked child. (A worker thread blocked reading sys.stdin once deadlocked that

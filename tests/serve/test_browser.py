@@ -66,6 +66,7 @@ def shot(driver: Any, path: Path) -> None:
     assert path.stat().st_size > 10_000  # a real picture, not an empty page
 
 
+@pytest.mark.slow
 def test_letterboxed_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -103,6 +104,7 @@ def test_letterboxed_flow(live: LiveServer, browser: Any, tmp_path: Path) -> Non
     assert err == "error: letter 'o' appears twice on side 4; box letters must be distinct"
 
 
+@pytest.mark.slow
 def test_wordsnake_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -135,6 +137,7 @@ def test_wordsnake_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     assert err == "error: the list, line 2: 'Na-usea': '-' is not a letter"
 
 
+@pytest.mark.slow
 def test_wordsnake_stop_from_the_page(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -160,6 +163,7 @@ def test_wordsnake_stop_from_the_page(live: LiveServer, browser: Any, tmp_path: 
     shot(browser, tmp_path / "wordsnake-stopped.png")
 
 
+@pytest.mark.slow
 def test_letterpress_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -200,6 +204,7 @@ def test_letterpress_flow(live: LiveServer, browser: Any, tmp_path: Path) -> Non
     assert err == "error: unknown colour code(s) 'x': use b (mine), r (opponent), . (neutral)"
 
 
+@pytest.mark.slow
 def test_truncate_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -223,6 +228,7 @@ def test_truncate_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     assert err == "error: the starting word 'zzzq' is not in the dictionary"
 
 
+@pytest.mark.slow
 def test_grid_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -258,6 +264,7 @@ def test_grid_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     wait_for(lambda: browser.find_element(By.ID, "verdict").text == "valid board")
 
 
+@pytest.mark.slow
 def test_letterboxed_generate_by_difficulty(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -277,6 +284,7 @@ def test_letterboxed_generate_by_difficulty(live: LiveServer, browser: Any, tmp_
     shot(browser, tmp_path / "letterboxed-hard.png")
 
 
+@pytest.mark.slow
 def test_wordsnake_from_a_shipped_lexicon(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

@@ -47,6 +47,7 @@ def test_serve_options_reach_the_server(monkeypatch: pytest.MonkeyPatch) -> None
     assert res.exit_code == 2
 
 
+@pytest.mark.slow
 def test_cpwords_serve_starts_on_loopback_and_stops_on_ctrl_c() -> None:
     import signal
     import socket
@@ -77,6 +78,7 @@ def test_cpwords_serve_starts_on_loopback_and_stops_on_ctrl_c() -> None:
     assert "warning" not in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_busy_port_or_an_unknown_host_is_one_line() -> None:
     import socket
 

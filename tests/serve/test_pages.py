@@ -46,6 +46,7 @@ def message(call: Any, *args: Any) -> str:
     return str(info.value)
 
 
+@pytest.mark.slow
 def test_letterpress_words_of_a_bag_recounted(live: LiveServer) -> None:
     resp = httpx.get(f"{live.url}/letterpress", params={"letters": LETTERS}, timeout=60)
     assert resp.status_code == 200
@@ -60,6 +61,7 @@ def test_letterpress_words_of_a_bag_recounted(live: LiveServer) -> None:
     assert "".join(LETTERS[int(r.get("data-index", 0))] for r in used) == listed[0]
 
 
+@pytest.mark.slow
 def test_letterpress_best_move_drawn_before_and_after(live: LiveServer) -> None:
     params = {"letters": LETTERS, "colours": COLOURS}
     resp = httpx.post(f"{live.url}/letterpress", data=params, timeout=60)
@@ -82,6 +84,7 @@ def test_letterpress_best_move_drawn_before_and_after(live: LiveServer) -> None:
     assert sum(owners) - sum(board.owners) == best.objective
 
 
+@pytest.mark.slow
 def test_truncate_ladder_is_the_api_answer(live: LiveServer) -> None:
     resp = httpx.get(f"{live.url}/truncate", params={"word": "a"}, timeout=60)
     res = cpwords.solve_truncate(lexicon_words("web2"), starting="a")
@@ -99,6 +102,7 @@ def test_truncate_ladder_is_the_api_answer(live: LiveServer) -> None:
     assert other != seq and len(other) == len(seq) and other[0] == "a"
 
 
+@pytest.mark.slow
 def test_grid_check_solve_and_unique(live: LiveServer) -> None:
     tokens = grid_tokens(10000, 2, 2, True)
     design = cpwords.design_grid_puzzles(BOARD, tokens, time_limit=60)
@@ -139,6 +143,7 @@ def test_grid_check_solve_and_unique(live: LiveServer) -> None:
             if "bad" in g.get("class", "")} == {"c", "n"}  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "params", "expected"),
     [
@@ -162,6 +167,7 @@ def test_bad_input_is_one_line(
         assert 'name="t_s1"' in resp.text
 
 
+@pytest.mark.slow
 def test_letterboxed_generate_difficulty_and_dictionary(live: LiveServer) -> None:
     resp = httpx.post(f"{live.url}/letterboxed/generate", data={"difficulty": "hard", "seed": 5},
                      timeout=60)  # fmt: skip
@@ -200,6 +206,7 @@ def test_wordsnake_from_a_shipped_lexicon(live: LiveServer) -> None:
     assert resp.json()["error"].startswith("unknown dictionary 'nope'")
 
 
+@pytest.mark.slow
 def test_json_api_answers_as_the_pages(live: LiveServer) -> None:
     data = httpx.get(f"{live.url}/api/letterpress", params={"letters": "tacos"}, timeout=60).json()
     assert data["count"] == spellable_count(lexicon_words("web2"), "tacos")
@@ -217,6 +224,7 @@ def test_json_api_answers_as_the_pages(live: LiveServer) -> None:
     assert resp.json() == {"error": message(parse_fill, "s1=a1", "the board")}
 
 
+@pytest.mark.slow
 def test_pages_in_other_languages(live: LiveServer) -> None:
     """The dictionary menu offers French, German and Spanish lists: a French box with accented
     letters is solved as the API solves it, and a French bag spells French words."""
@@ -246,6 +254,7 @@ def test_pages_in_other_languages(live: LiveServer) -> None:
         assert len(b) == len(a) + 1 and a in (b[1:], b[:-1])
 
 
+@pytest.mark.slow
 @needs_dictionary("de")
 def test_grid_page_in_another_language(live: LiveServer) -> None:
     """``lang`` on the grid page cuts the German dictionary's words (wngerman's most common)

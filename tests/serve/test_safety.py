@@ -240,6 +240,7 @@ def test_a_costly_json_get_is_refused(
     assert "POST" in resp.headers["allow"]
 
 
+@pytest.mark.slow
 def test_a_costly_page_get_shows_the_query_unsolved(client: TestClient, no_solve: None) -> None:
     resp = client.get("/grid", params={**GRID, "action": "unique"})
     assert resp.status_code == 200 and 'id="pending"' in resp.text
@@ -253,6 +254,7 @@ def test_a_costly_page_get_shows_the_query_unsolved(client: TestClient, no_solve
     assert client.get("/letterboxed/generate", params={"seed": 3}).status_code == 405
 
 
+@pytest.mark.slow
 def test_the_costly_work_runs_on_the_pages_post(client: TestClient) -> None:
     own = {"Origin": LOCAL, "Sec-Fetch-Site": "same-origin"}
     resp = client.post("/api/grid", data={**GRID, "action": "unique"}, headers=own)

@@ -101,6 +101,7 @@ def test_dp_equals_brute_force(words: list[str]) -> None:
     verify_truncate_solution(res.solution, set(words))
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(lexicons, st.data())
 def test_restricted_dp_equals_brute_force(words: list[str], data: st.DataObject) -> None:

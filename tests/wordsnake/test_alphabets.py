@@ -37,6 +37,7 @@ lists = st.sampled_from(ALPHABETS).flatmap(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans())
 def test_relaxation_equals_the_explicit_model_in_other_scripts(
@@ -53,6 +54,7 @@ def test_relaxation_equals_the_explicit_model_in_other_scripts(
     assert value >= brute_force(inst.words, cyclic, proper)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans())
 def test_the_optimum_equals_brute_force_in_other_scripts(

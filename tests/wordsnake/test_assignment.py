@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ word = st.text(alphabet="abc", min_size=1, max_size=5)
 distinct = st.lists(word, min_size=2, max_size=8, unique=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(distinct, st.booleans(), st.booleans())
 def test_a_proven_greedy_flow_has_the_min_cost_flow_value(
@@ -52,6 +54,7 @@ def test_an_optimal_flow_that_is_not_the_greedy_is_still_proven() -> None:
     assert potentials(net, -net.weight, flows) is not None
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(distinct, st.booleans(), st.booleans(), st.integers(0, 2**31 - 1))
 def test_a_warm_started_iterate_has_the_value_of_a_cold_solve(
@@ -71,6 +74,7 @@ def test_a_warm_started_iterate_has_the_value_of_a_cold_solve(
     assert (rc[warm.flows < net.cap] >= 0).all() and (rc[warm.flows > 0] <= 0).all()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(word, min_size=2, max_size=6), st.booleans(), st.booleans())
 def test_the_bound_before_any_flow_is_above_the_relaxation_and_the_optimum(

@@ -113,6 +113,7 @@ def test_the_fast_check_equals_the_pairwise_check(
             assert fast.pair is not None
 
 
+@pytest.mark.slow
 def test_certificates_with_lagrangian_cuts_are_valid_and_tight() -> None:
     """Lists whose flow support falls apart: the bound comes from Lagrangian iterates with cut
     sets and multipliers in units of 1/64; the certificate proves the same bound."""
@@ -296,6 +297,7 @@ def test_cli_writes_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 2 and "default exact method" in err
 
 
+@pytest.mark.slow
 def test_settled_potentials_are_repaired_locally_and_keep_the_bound() -> None:
     """Large lists hand the certificate the potentials that settled the greedy's flow (capacities
     as built); lifting the implied capacities is repaired at exits, entries and private chains

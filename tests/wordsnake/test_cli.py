@@ -79,6 +79,7 @@ def test_bad_arguments(args, capsys):
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_console_script_subprocess(tmp_path):
     """The real entry point: no traceback, exit 2, one line on stderr."""
     proc = subprocess.run(

@@ -40,6 +40,7 @@ word = st.text(alphabet="ab", min_size=1, max_size=5)
 lists = st.lists(word, min_size=2, max_size=6).filter(lambda ws: len(set(ws)) > 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans())
 def test_potentials_prove_the_flow_optimal(ws: list[str], cyclic: bool, proper: bool) -> None:
@@ -51,6 +52,7 @@ def test_potentials_prove_the_flow_optimal(ws: list[str], cyclic: bool, proper: 
     assert (rc[dual.flows > 0] <= 0).all()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans(), st.integers(min_value=0, max_value=3))
 def test_a_core_below_the_optimum_holds_an_optimal_ordering(
@@ -101,6 +103,7 @@ GAPPED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "seed", "cyclic", "others"), GAPPED)
 def test_hard_lists_are_proven_and_independent_formulations_agree(
     n: int, seed: int, cyclic: bool, others: tuple[str, ...]
@@ -122,6 +125,7 @@ def test_hard_lists_are_proven_and_independent_formulations_agree(
         assert alt.objective == res.objective, other
 
 
+@pytest.mark.slow
 def test_repeated_words_give_the_same_optimum_with_and_without_the_multiplicity_model() -> None:
     # 15 items, 5 distinct words over {a, b}: interchangeable copies. (The item model is left
     # small: at 24 items of 6 words it did not finish in 20 s, the multiplicity model in 0.1 s.)

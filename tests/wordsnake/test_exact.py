@@ -37,6 +37,7 @@ instances = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances)
 def test_every_exact_method_equals_brute_force(inst):
@@ -97,6 +98,7 @@ def test_hand_solved_table(words, cyclic, proper, optimum, method):
     assert res.status is Status.OPTIMAL and res.objective == optimum
 
 
+@pytest.mark.slow
 def test_builtin_instance_backends_agree():
     for cyclic in (False, True):
         inst = builtin_instance(cyclic=cyclic)
@@ -197,6 +199,7 @@ def test_cyclic_routes_with_a_word_outside_every_overlap():
     assert res.is_optimal and res.objective == brute_force(inst.words, True, False) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["cpsat", "cpsat-routes", "naive", "mip", "mip-scip"])
 def test_stopped_solves_never_report_a_false_bound(method):
     """Stopped by a tiny limit, a solve may be FEASIBLE or UNKNOWN, but a dual bound it reports
@@ -215,6 +218,7 @@ def test_stopped_solves_never_report_a_false_bound(method):
     assert res.status is not Status.OPTIMAL or res.objective == optimum
 
 
+@pytest.mark.slow
 def test_highs_left_by_an_exception_is_stopped_and_the_next_solve_runs() -> None:
     # The benchmark harness stops an overrunning task by raising from a SIGALRM handler; HiGHS
     # solves in its own thread, and was once left running, so that the next task in the same
@@ -266,6 +270,7 @@ def test_compare_keeps_the_answers_found_when_a_method_cannot_fit(monkeypatch):
     assert "explicit overlap graph" in skipped.solver_info["reason"]
 
 
+@pytest.mark.slow
 def test_the_explicit_graph_estimate_is_above_what_the_graph_uses() -> None:
     import tracemalloc
 
@@ -445,6 +450,7 @@ def test_ctrl_c_during_the_layered_start_ends_an_explicit_solve(monkeypatch):
     assert res.solver_info["interrupted"] is True and res.verified
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["cpsat", "cpsat-routes"])
 def test_cpsat_is_given_the_limit_less_its_load_time(method, monkeypatch):
     """--method cpsat on 20,000 ENABLE words with --time-limit 30 ended at 34.2 s: CP-SAT reads

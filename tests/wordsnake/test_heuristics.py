@@ -191,6 +191,7 @@ def test_layered_greedy_equals_the_explicit_definition(
     assert_checked(inst, res)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(words_st, st.booleans(), st.booleans(), st.integers(0, 5))
 def test_local_search_on_the_index_equals_local_search_on_the_explicit_graph(
@@ -207,6 +208,7 @@ def test_local_search_on_the_index_equals_local_search_on_the_explicit_graph(
     assert_checked(inst, res)
 
 
+@pytest.mark.slow
 def test_three_long_words_are_indexed_in_memory_linear_in_their_letters() -> None:
     """Three words of 120,000 letters took 7.2 GB (every prefix stored). Measured with
     tracemalloc, the explicit structures took 1,171, 2,171 and 4,177 bytes per letter at 2,000,

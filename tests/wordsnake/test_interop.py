@@ -381,6 +381,7 @@ def test_lkh_killed_at_its_deadline_answers_unknown_with_the_reason(monkeypatch,
     assert "time limit" in res.solver_info["reason"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_ortools_routing_at_once_with_its_best_tour(tmp_path):
     import os
     import signal

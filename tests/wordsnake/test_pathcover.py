@@ -63,6 +63,7 @@ def first_certificate(
     return net, cert, seeds
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     words=small,
@@ -112,6 +113,7 @@ def relaxed_joints(net: StringHubNetwork, inst: WordsnakeInstance) -> tuple[np.n
     return succ, pred
 
 
+@pytest.mark.slow
 def test_displaced_words_are_the_relaxations_lost_partners() -> None:
     # A word outside F that the relaxation joins to a word of F, which the cover joins to
     # another word, must re-join too: the growth takes it into F (the cover assumed it free).
@@ -243,6 +245,7 @@ def test_reorder_pieces_leaves_proper_snakes_alone() -> None:
     assert done.order == [2, 1, 0] and done.info["pieces"] == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(words=small, cyclic=st.booleans())
 def test_pipeline_with_the_refinement_stays_exact(words: list[str], cyclic: bool) -> None:
@@ -310,6 +313,7 @@ def _weaker_bound(real: Callable[..., PathCoverBound]) -> Callable[..., PathCove
     return bound
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(words=small, cyclic=st.booleans(), everything=st.booleans())
 def test_the_reported_cover_is_a_path_cover_of_its_cost(
@@ -372,6 +376,7 @@ def overlap_of(a: str, b: str) -> int:
     return max(k for k in range(min(len(a), len(b)) + 1) if a.endswith(b[:k]))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     words=st.lists(st.text(alphabet="ab", min_size=1, max_size=6), min_size=2, max_size=14),

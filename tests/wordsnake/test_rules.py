@@ -2,6 +2,7 @@
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ def test_cyclic_score_adds_closing_pair():
     assert snake_score(["word"], cyclic=True) == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(words_st, min_size=1, max_size=8), st.booleans())
 def test_overlap_graph_matches_naive_definition(words, proper):
@@ -67,6 +69,7 @@ def test_render_capitalises_overlaps_and_lengths():
     assert snake_lengths(["run", "nausea", "seasick"]) == (16, 12)
 
 
+@pytest.mark.slow
 def test_local_search_stops_inside_a_scan_when_the_deadline_passes(monkeypatch):
     """Issue 23, item 5: the deadline was read only between whole passes (a 20,000-word list
     with --time-limit 10 ran 155 s). With a clock that passes the deadline at its second

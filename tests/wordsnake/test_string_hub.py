@@ -84,6 +84,7 @@ word = st.text(alphabet="ab", min_size=1, max_size=6) | st.text(alphabet="abc", 
 lists = st.lists(word, min_size=2, max_size=6).filter(lambda ws: len(set(ws)) > 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans())
 def test_relaxation_equals_the_explicit_model(ws, cyclic, proper):
@@ -98,6 +99,7 @@ def test_relaxation_equals_the_explicit_model(ws, cyclic, proper):
     assert value >= brute_force(words, cyclic, proper)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans())
 def test_pipeline_orders_pass_the_checker_and_proofs_are_true(ws, cyclic, proper):
@@ -112,6 +114,7 @@ def test_pipeline_orders_pass_the_checker_and_proofs_are_true(ws, cyclic, proper
         assert out.objective == optimum
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(lists, st.booleans(), st.booleans())
 def test_greedy_start_is_a_valid_ordering_never_above_the_optimum(ws, cyclic, proper):
@@ -165,6 +168,7 @@ def test_borders_and_full_overlaps_make_no_fake_self_loops(words, cyclic, proper
     assert res.is_optimal and res.objective == optimum and res.verified
 
 
+@pytest.mark.slow
 def test_a_100000_letter_word_is_solved_in_linear_memory():
     """Every prefix of every word used to be stored: 5 GB for this list."""
     long = "ab" * 50_000
@@ -262,6 +266,7 @@ def test_doctests(modname):
     assert res.failed == 0 and res.attempted > 0
 
 
+@pytest.mark.slow
 def test_the_flow_child_dies_with_a_killed_parent_and_frees_its_output(tmp_path):
     """Issue 23, item 1: a forked flow child outlived a SIGKILLed parent, holding the caller's
     stdout open, so `cpwords snake LIST | cat` never ended."""
