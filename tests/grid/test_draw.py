@@ -105,3 +105,13 @@ def test_cli_check_svg_marks_the_wrong_words(
     assert len(bad) == res.output.count("is not a word of the lexicon")
     res = CliRunner().invoke(cli, ["grid", "--check-text", text, "--svg", str(out)])
     assert isinstance(res.exception, InputError) and "add --force" in str(res.exception)
+
+
+def test_cli_check_svg_of_a_fill_naming_a_slot_the_board_lacks(tmp_path: Path) -> None:
+    """The check reports the unknown slot (exit 1); the drawing shows the board, no traceback."""
+    out = tmp_path / "grid.svg"
+    res = CliRunner().invoke(cli, ["grid", "--check-text", "a=abcde", "--svg", str(out)])
+    assert res.exit_code == 1 and "unknown slot 'a'" in res.output
+    slots, edges = parse(out.read_text())
+    assert len(slots) == len(BOARD.slots) and len(edges) == len(BOARD.edges)
+    assert all(g.get("data-token") in (None, "") for g in slots)

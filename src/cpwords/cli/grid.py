@@ -390,6 +390,8 @@ def _svg(path: str | None, board: Board, fill: dict[str, str], tokens: GridToken
         return
     from cpwords.grid.draw import grid_svg, problem_marks
 
+    # A checked fill may name slots the board lacks (the check reports them): draw the rest.
+    fill = {slot: token for slot, token in fill.items() if slot in board.kinds}
     words = set(tokens.words)
     edges, slots = problem_marks(board, fill, words, tokens.suffix_length, tokens.min_prefix)
     write_svg(path, grid_svg(board, fill, bad_edges=edges, bad_slots=slots))
