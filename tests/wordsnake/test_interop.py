@@ -20,7 +20,7 @@ from cpwords.wordsnake.spec import compare_wordsnake, solve_wordsnake
 
 needs_elkai = pytest.mark.skipif(
     not wordsnake_peers.elkai_available(),
-    reason="elkai (LKH-3) is the optional extra cpwords[peers], not installed here",
+    reason="elkai (LKH-3) is the optional extra peers, not installed: pip install -e '.[peers]'",
 )
 
 

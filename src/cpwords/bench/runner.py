@@ -678,7 +678,8 @@ def _run_dask(
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise InputError(
-            "--executor dask needs dask.distributed: pip install 'cpwords[dask]'"
+            "--executor dask needs dask.distributed: pip install -e '.[dask]' "
+            "(in the cpwords checkout)"
         ) from None
     cluster = None
     if scheduler is None:

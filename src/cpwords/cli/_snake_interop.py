@@ -24,7 +24,11 @@ def available_peers(quiet: bool) -> list[str]:
     if elkai_available():
         return list(PEER_METHODS)
     if not quiet:
-        click.echo("cpwords: note: lkh skipped (pip install 'cpwords[peers]' for elkai)", err=True)
+        click.echo(
+            "cpwords: note: lkh skipped (pip install -e '.[peers]' in the cpwords checkout, "
+            "for elkai)",
+            err=True,
+        )
     return [m for m in PEER_METHODS if m != "lkh"]
 
 

@@ -81,7 +81,9 @@ def run(
     try:
         import uvicorn
     except ImportError:
-        raise InputError("cpwords serve needs the web extra: pip install 'cpwords[web]'") from None
+        raise InputError(
+            "cpwords serve needs the web extra: pip install -e '.[web]' (in the cpwords checkout)"
+        ) from None
     from cpwords.serve.app import create_app
     from cpwords.serve.guard import allowed_hosts
 

@@ -43,7 +43,7 @@ REPORT_EVERY = 0.05
 
 
 def elkai_available() -> bool:
-    """Whether the optional ``elkai`` (LKH-3) is installed (``pip install cpwords[peers]``)."""
+    """Whether the optional ``elkai`` (LKH-3) is installed (``pip install -e '.[peers]'``)."""
     return importlib.util.find_spec("elkai") is not None
 
 
@@ -273,7 +273,7 @@ def lkh(
     Raises
     ------
     InputError
-        ``elkai`` is not installed (``pip install 'cpwords[peers]'``), a non-positive limit, or
+        ``elkai`` is not installed (``pip install -e '.[peers]'``), a non-positive limit, or
         a matrix that would not fit in memory.
 
     Notes
@@ -291,8 +291,8 @@ def lkh(
     """
     if not elkai_available():
         raise InputError(
-            "method 'lkh' needs the optional package elkai: pip install 'cpwords[peers]' "
-            "(LKH-3; free for non-commercial use only)"
+            "method 'lkh' needs the optional package elkai: pip install -e '.[peers]' in the "
+            "cpwords checkout (LKH-3; free for non-commercial use only)"
         )
     if time_limit is not None and time_limit <= 0:
         raise InputError(f"the time limit must be positive, got {time_limit}")
