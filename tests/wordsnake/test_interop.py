@@ -295,7 +295,7 @@ def test_peer_in_comparison_against_the_optimum(method):
 def test_lkh_without_elkai_is_a_clear_error(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(wordsnake_peers, "elkai_available", lambda: False)
     inst = WordsnakeInstance(("run", "nausea", "seasick", "sickle"))
-    with pytest.raises(InputError, match="cpwords\\[peers\\]"):
+    with pytest.raises(InputError, match=r"pip install -e .\.\[peers\]"):
         solve_wordsnake(inst, "lkh")
     wfile = tmp_path / "w.txt"
     wfile.write_text("\n".join(inst.words) + "\n")
