@@ -921,3 +921,15 @@ def test_a_command_run_from_python_counts_its_time_limit_from_its_own_start(
                                    "--json"])  # fmt: skip
     row = json.loads(res.output)
     assert res.exit_code == 0 and row["found"] == 5 and row["stopped"] is None, row["stopped"]
+
+
+def test_a_bare_cpwords_prints_the_help_as_click_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """No command: the group's help (no "error:" line), exit 2, as click does for a group."""
+    from cpwords.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main([])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Usage: cpwords") and "error" not in err.splitlines()[0]
+    assert "snake" in err and "letterboxed" in err

@@ -72,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     _first = False
     try:
         rv = cli.main(args=args, standalone_mode=False, obj={"start": start})
+    except click.exceptions.NoArgsIsHelpError as exc:  # a bare `cpwords`: the help, as click does
+        exc.show()
+        sys.exit(exc.exit_code)
     except click.ClickException as exc:
         click.echo(f"cpwords: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
