@@ -931,5 +931,5 @@ def test_a_bare_cpwords_prints_the_help_as_click_does(capsys: pytest.CaptureFixt
         main([])
     assert stop.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("Usage: cpwords") and "error" not in err.splitlines()[0]
+    assert err.startswith("Usage: ") and "error" not in err.splitlines()[0]
     assert "snake" in err and "letterboxed" in err
