@@ -14,7 +14,11 @@ def shared_data() -> Path:
     """Path of ../shared/data (real inputs nobody on the project wrote)."""
     d = shared_data_dir()
     if d is None:
-        pytest.skip("../shared/data is absent (real-data tests run only inside the workplace)")
+        pytest.skip(
+            "the real puzzle data (ENABLE, the Truncate and Letterpress lists, NYT Letter Boxed "
+            "days) is absent: put the project's shared/data folder at ../shared/data beside the "
+            "checkout, or name it with CPWORDS_DATA=DIR"
+        )
     return d
 
 
