@@ -295,3 +295,19 @@ def test_cli_reads_words_beyond_a_z(tmp_path: Path, capsys: pytest.CaptureFixtur
     data = json.loads(capsys.readouterr().out)
     assert exc.value.code in (0, None) and data["sequence"] == ["b", "be", "ber", "über"]
     assert data["lang"] == "de" and data["lexicon_skipped"] == 0
+
+
+def test_a_limited_listing_says_how_many_it_shows(tmp_path) -> None:
+    """`--all --limit 2` of 8 longest sequences says "2 of 8 shown"; the whole listing does not."""
+    from click.testing import CliRunner
+
+    from cpwords.cli import cli
+
+    d = tmp_path / "d.txt"
+    d.write_text("a\nab\nabc\nb\nbc\nc\nca\ncab\n")
+    out = CliRunner().invoke(cli, ["truncate", "--dict", str(d), "--all", "--limit", "2"]).output
+    count = int(out.split("count")[1].split()[0])
+    assert count > 2 and f"(2 of {count} shown: --limit)" in out
+    out = CliRunner().invoke(cli, ["truncate", "--dict", str(d), "--all"]).output
+    listed = [line for line in out.splitlines() if line.startswith("  ") and " -> " in line]
+    assert "shown" not in out and len(listed) == count

@@ -140,6 +140,8 @@ def truncate(
             if sol.sequences is not None:
                 for s in sol.sequences:
                     click.echo("  " + " -> ".join(s))
+                if stopped is None and len(sol.sequences) < sol.count:
+                    click.echo(f"  ({len(sol.sequences)} of {sol.count} shown: --limit)")
                 if stopped is not None:
                     why = "Ctrl-C" if interrupted else "the time limit"
                     click.echo(f"  [INCOMPLETE: listing stopped by {why}]")
