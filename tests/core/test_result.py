@@ -50,3 +50,11 @@ def test_a_gap_that_is_not_zero_never_prints_as_zero() -> None:
     assert "0.00%" not in res.summary() and "0.00025%" in res.summary()
     assert format_gap(0.0) == "0.00%" and format_gap(0.5) == "50.00%"
     assert format_gap(1e-12) != "0.00%"
+
+
+def test_whole_objectives_and_bounds_are_json_integers_as_in_the_checking_modes() -> None:
+    r = SolveResult(Status.OPTIMAL, objective=30.0, bound=30.0, wall_time=0.1)
+    row = json.loads(r.to_json())
+    assert type(row["objective"]) is int and type(row["bound"]) is int and row["objective"] == 30
+    half = SolveResult(Status.FEASIBLE, objective=2.5, bound=3.0, wall_time=0.1)
+    assert json.loads(half.to_json())["objective"] == 2.5

@@ -141,8 +141,8 @@ class SolveResult:
         """
         return {
             "status": self.status.value,
-            "objective": self.objective,
-            "bound": self.bound,
+            "objective": _whole(self.objective),
+            "bound": _whole(self.bound),
             "gap": self.gap,
             "wall_time": self.wall_time,
             "method": self.method,
@@ -254,3 +254,10 @@ def _json_default(obj: Any) -> Any:
     if hasattr(obj, "to_dict"):
         return json_safe(obj.to_dict())
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def _whole(x: Any) -> Any:
+    """A whole-number value as an int (``30.0`` -> ``30``), as the checking modes print it."""
+    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53:
+        return int(x)
+    return x
