@@ -53,8 +53,8 @@ def test_a_gap_that_is_not_zero_never_prints_as_zero() -> None:
 
 
 def test_whole_objectives_and_bounds_are_json_integers_as_in_the_checking_modes() -> None:
-    r = SolveResult(Status.OPTIMAL, objective=30.0, bound=30.0, wall_time=0.1)
+    r = SolveResult(Status.OPTIMAL, 30.0, 30.0, 0.1, solution=None, method="m")
     row = json.loads(r.to_json())
     assert type(row["objective"]) is int and type(row["bound"]) is int and row["objective"] == 30
-    half = SolveResult(Status.FEASIBLE, objective=2.5, bound=3.0, wall_time=0.1)
+    half = SolveResult(Status.FEASIBLE, 2.5, 3.0, 0.1, solution=None, method="m")
     assert json.loads(half.to_json())["objective"] == 2.5
