@@ -31,6 +31,7 @@ def _clear_caches() -> None:
     from cpwords.letterboxed.models import dp
 
     dictionaries.dictionary_lexicon.cache_clear()
+    dictionaries._ranked_english.cache_clear()
     lexicon.language_lexicon.cache_clear()
     lexicon._ranked_dictionary.cache_clear()
     dp.default_lexicon.cache_clear()

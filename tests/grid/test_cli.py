@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cpwords.cli import main
-from cpwords.grid.rules import default_board, grid_problems, load_board, wordfreq_tokens
+from cpwords.grid.rules import common_tokens, default_board, grid_problems, load_board
 
 BAD = Path(__file__).parents[1] / "data" / "bad"
 
@@ -26,7 +26,7 @@ def test_json_enumeration_lists_valid_boards(capsys: pytest.CaptureFixture[str])
     obj = json.loads(out)
     assert obj["count"] == len(obj["quadruples"]) > 0
     board = default_board()
-    words = wordfreq_tokens(5000).words
+    words = common_tokens(5000).words  # what the CLI reads by default
     for q in obj["quadruples"]:
         assert [q["board"][s] for s in board.suffix_slots] == q["suffixes"]
         assert not grid_problems(board, q["board"], words)

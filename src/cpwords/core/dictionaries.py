@@ -315,6 +315,68 @@ def ranked_words(name: str, n: int | None = None, proper: bool = False) -> list[
     return ranked if n is None else ranked[:n]
 
 
+# --- English's common words ------------------------------------------------------------------
+
+#: The English list the puzzles fall back to where ``wamerican`` is not installed: Webster's
+#: 2nd (the ``english-words`` package, a dependency, so on every machine).
+ENGLISH_FALLBACK = "web2"
+
+
+@lru_cache(maxsize=4)
+def _ranked_english(proper: bool) -> tuple[tuple[str, ...], str]:
+    d = find_dictionary("en")
+    if d.installed():
+        return tuple(ranked_words("en", None, proper)), d.name
+    from cpwords.core.lexicon import english_words_lexicon
+
+    lex = english_words_lexicon(ENGLISH_FALLBACK, proper)
+    name = f"{ENGLISH_FALLBACK} ({d.name} is not installed: {d.install})"
+    return tuple(sorted(lex.words, key=lambda w: (-zipf(w), w))), name
+
+
+def english_common_words(n: int | None = None, proper: bool = False) -> tuple[list[str], str]:
+    """The ``n`` most common English words of a dictionary, and the name of what was read.
+
+    The puzzles' default English lexicon (Letter Boxed, the grid's common words): ``wamerican``
+    (:func:`ranked_words`) where it is installed, else Webster's 2nd (``web2``, from the
+    ``english-words`` package, on every machine); capitalised entries (proper nouns) left out
+    unless ``proper``; ranked by wordfreq's Zipf value, which only ranks: every word is the
+    dictionary's. Never wordfreq's own list, whose top words hold names (``khadija``).
+
+    Parameters
+    ----------
+    n : int, optional
+        Keep the ``n`` most common (default: all).
+    proper : bool
+        Keep proper nouns.
+
+    Returns
+    -------
+    (list of str, str)
+        The words, most common first; the list's name (``wamerican top 100,000``, or
+        ``web2 top 100,000 (wamerican is not installed: apt-get install wamerican)``).
+
+    Raises
+    ------
+    InputError
+        ``n < 1``.
+
+    Examples
+    --------
+    >>> words, name = english_common_words(3)
+    >>> len(words), name.split()[1:3]
+    (3, ['top', '3'])
+    """
+    if n is not None and n < 1:
+        raise InputError(f"the number of words must be positive, got {n}")
+    words, name = _ranked_english(proper)
+    head, _, tail = name.partition(" ")
+    label = (
+        head + (f" top {n:,}" if n is not None else "") + (" with proper nouns" if proper else "")
+    )
+    return list(words[:n]), label + (f" {tail}" if tail else "")
+
+
 # --- Every lexicon cpwords knows --------------------------------------------------------------
 
 #: The English names of wordfreq's languages (``langcodes`` needs an extra package for them).
