@@ -87,8 +87,9 @@ def test_without_wamerican_letter_boxed_says_it_reads_web2(
     code, out, _ = _run(["letterboxed", "abc-def-ghi-jkl", "--json"], capsys)
     res = json.loads(out)
     assert code == 0
-    assert res["lexicon"].startswith("web2 top 100,000") and "apt-get install wamerican" in (
-        res["lexicon"]
+    assert (
+        res["lexicon"].startswith("web2 top 100,000")
+        and "apt-get install wamerican" in (res["lexicon"])
     )
     assert res["solution"] and set(res["solution"]) <= no_dictionary
 

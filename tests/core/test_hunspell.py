@@ -234,3 +234,31 @@ def test_the_real_russian_expansion_is_accepted_by_hunspell(cache: Path) -> None
     assert len(words) > 1_000_000  # a stem list would hold 146,269
     sample = random.Random(0).sample(words, 5_000)
     assert _hunspell_accepts(d.path.parent, d.file, sample) == set(sample)
+
+
+def test_lexicons_lists_the_hunspell_dictionary_with_its_stems(russian_fixture: Path) -> None:
+    from cpwords.core.dictionaries import list_lexicons
+
+    rows = {r.name: r for r in list_lexicons()}
+    ru, cs = rows["hunspell-ru"], rows["hunspell-cs"]
+    assert ru.installed and ru.words == 5 and ru.lang == "ru" and ru.kind == "dictionary"
+    assert ".dic/.aff" in ru.source and ru.install == "apt-get install hunspell-ru"
+    assert not cs.installed and cs.words is None
+
+
+def test_lang_ru_truncate_answers_are_the_dictionary_s_forms(
+    russian_fixture: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from cpwords.cli import main
+    from cpwords.core import lexicon
+
+    lexicon.language_lexicon.cache_clear()
+    with pytest.raises(SystemExit) as exc:
+        main(["truncate", "--lang", "ru", "--json"])
+    lexicon.language_lexicon.cache_clear()
+    data = json.loads(capsys.readouterr().out)
+    assert exc.value.code == 0 and data["lexicon"] == "hunspell-ru"
+    forms = {w for w in CYRILLIC_FORMS if not w[0].isupper()}
+    assert data["sequence"] and set(data["sequence"]) <= forms
