@@ -1,4 +1,4 @@
-"""Issue 30: English defaults without proper nouns (Letter Boxed, the grid's common words).
+"""Issue 30: English defaults without proper nouns (Letter Boxed; the grid's ``common_tokens``).
 
 The default English lexicon is a dictionary's words ranked by frequency: ``wamerican`` where it
 is installed, Webster's 2nd (``web2``, the ``english-words`` package) where it is not, never
@@ -112,16 +112,3 @@ def test_real_letter_boxed_answer_is_wamerican_words(capsys: pytest.CaptureFixtu
     words = set(dictionary_lexicon("en").words)  # proper nouns out
     assert set(res["solution"]) <= words
     assert "khadija" not in res["solution"]  # wordfreq's answer was GBF-FLECK-KHADIJA
-
-
-@needs_dictionary("en")
-def test_real_grid_boards_are_wamerican_words(capsys: pytest.CaptureFixture[str]) -> None:
-    from cpwords.core.dictionaries import dictionary_lexicon
-
-    code, out, _ = _run(["grid", "--top", "5000", "--json", "--limit", "20"], capsys)
-    res = json.loads(out)
-    assert code == 0 and res["lexicon"].startswith("wamerican top 5,000")
-    words = set(dictionary_lexicon("en").words)
-    assert res["quadruples"]
-    for q in res["quadruples"]:
-        assert set(q["words"]) <= words

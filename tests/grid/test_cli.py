@@ -8,13 +8,7 @@ from pathlib import Path
 import pytest
 
 from cpwords.cli import main
-from cpwords.grid.rules import (
-    common_tokens,
-    default_board,
-    grid_problems,
-    load_board,
-    wordfreq_tokens,
-)
+from cpwords.grid.rules import default_board, grid_problems, load_board, wordfreq_tokens
 
 BAD = Path(__file__).parents[1] / "data" / "bad"
 
@@ -26,21 +20,13 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return int(exc.value.code or 0), out, err
 
 
-def wordfreq_dict(tmp_path: Path, top: int) -> str:
-    """wordfreq's ``top`` English words as a --dict file: the lexicon these blocklist tests
-    were written on (the default reads wamerican, or web2 where it is absent)."""
-    path = tmp_path / f"wordfreq-{top}.txt"
-    path.write_text("\n".join(wordfreq_tokens(top, 2, 2, True).words) + "\n", encoding="utf-8")
-    return str(path)
-
-
 def test_json_enumeration_lists_valid_boards(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--top", "5000", "--json")
     assert code == 0
     obj = json.loads(out)
     assert obj["count"] == len(obj["quadruples"]) > 0
     board = default_board()
-    words = common_tokens(5000).words  # what the CLI reads by default
+    words = wordfreq_tokens(5000).words
     for q in obj["quadruples"]:
         assert [q["board"][s] for s in board.suffix_slots] == q["suffixes"]
         assert not grid_problems(board, q["board"], words)
@@ -177,7 +163,7 @@ def test_generated_boards_show_no_blocked_word(capsys: pytest.CaptureFixture[str
 def test_unique_designs_whose_answer_shows_a_blocked_word_are_withheld(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["--unique", "--dict", wordfreq_dict(tmp_path, 20000), "--count-limit", "2", "--json"]
+    args = ["--unique", "--top", "20000", "--count-limit", "2", "--json"]
     code, out, _ = run(capsys, *args)
     row = json.loads(out)
     assert code == 0 and row["blocklist"]["withheld"] == 0 and row["counts"]["unique"] >= 1
@@ -190,11 +176,10 @@ def test_unique_designs_whose_answer_shows_a_blocked_word_are_withheld(
 
 
 def test_a_board_only_blocked_words_complete_is_still_solved_not_called_infeasible(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     # "No completion" is a proof on the whole lexicon: the blocklist only chooses among them.
-    words = wordfreq_dict(tmp_path, 5000)
-    args = ["--dict", words, "--solve-text", "s1=ck,s2=ll,s3=nd,s4=ss", "--workers", "1"]
+    args = ["--top", "5000", "--solve-text", "s1=ck,s2=ll,s3=nd,s4=ss", "--workers", "1"]
     code, out, _ = run(capsys, *args, "--json")
     row = json.loads(out)
     assert code == 0 and row["status"] == "FEASIBLE"

@@ -516,15 +516,14 @@ def common_tokens(
     fold: bool = False,
     proper: bool = False,
 ) -> GridTokens:
-    """Tokens of the ``top`` most common words of ``lang``'s dictionary: what ``cpwords grid``
-    reads by default.
+    """Tokens of the ``top`` most common words of ``lang``'s dictionary.
 
     English takes ``wamerican``'s words (Webster's 2nd, ``web2``, where it is not installed),
     proper nouns left out unless ``proper``, ranked by wordfreq
     (:func:`cpwords.core.dictionaries.english_common_words`; the source says which list);
     another language is :func:`wordfreq_tokens` (its curated dictionary where it has one).
-    :func:`wordfreq_tokens` itself keeps wordfreq's English list, as the recorded grid suites
-    read it.
+    ``cpwords grid`` still reads :func:`wordfreq_tokens` (wordfreq's English list, as the
+    recorded grid suites and the CLI's convention tests do).
 
     Raises
     ------

@@ -41,7 +41,6 @@ from cpwords.grid.rules import (
     GridQuadruple,
     GridTokens,
     board_words,
-    common_tokens,
     cut_words,
     default_board,
     grid_problems,
@@ -208,9 +207,9 @@ class GridLexicon:
     Parameters
     ----------
     top : int
-        The ``top`` most common words of ``lang``'s dictionary, ranked by wordfreq (English:
-        wamerican, or web2 where it is not installed; see
-        :func:`cpwords.grid.rules.common_tokens`), when ``path`` is None.
+        The ``top`` most common words of ``lang`` (its curated dictionary ranked by wordfreq,
+        or wordfreq's list; see :func:`cpwords.core.lexicon.language_words`), when ``path``
+        is None.
     path : str, optional
         A dictionary file (``cpwords grid --dict``) instead of wordfreq.
     suffix_length : int
@@ -255,12 +254,12 @@ class GridLexicon:
         """
         L, P = self.suffix_length, self.min_prefix
         if self.path is None and not block:
-            return common_tokens(self.top, L, P, self.plurals, self.lang, self.fold, self.proper)
+            return wordfreq_tokens(self.top, L, P, self.plurals, self.lang, self.fold, self.proper)
         from cpwords.core.lexicon import load_dictionary
 
         if self.path is None:
             validate_cut_options(L, P)
-            base = common_tokens(
+            base = wordfreq_tokens(
                 self.top, L, P, True, self.lang, self.fold, self.proper
             )  # uncut words
             words, source = list(base.words), base.source
