@@ -334,7 +334,8 @@ def test_check_is_a_file_or_stdin_and_check_text_is_inline(tmp_path: Path, cmd: 
         args, inline = ["snake", str(words)], "RUN, nausea seasick sickle lemon"
         content = inline.replace(",", "").replace(" ", "\n")
     elif cmd == "letterboxed":
-        args, inline = ["letterboxed", "lua-sgc-yhk-zop"], "PSYCHOLOGY YAKUZA"
+        # words of the default list, wamerican's or web2's (wordfreq's gave PSYCHOLOGY YAKUZA)
+        args, inline = ["letterboxed", "lua-sgc-yhk-zop"], "SOUP PLOUGH HAZY YUCK"
         content = inline
     else:
         args, inline = ["grid", "--top", "5000"], _full_grid_fill()
@@ -511,7 +512,7 @@ def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd:
     good, bad = {
         "snake": (["snake", inputs["five"]], ("run nausea seasick sickle lemon", "run lemon")),
         "letterboxed": (["letterboxed", "lua-sgc-yhk-zop"],
-                        ("psychology yakuza", "psychology zap")),
+                        ("soup plough hazy yuck", "psychology zap")),
         "grid": (["grid", "--top", "5000"], (_full_grid_fill(), "s1=ck,s2=ck")),
     }[cmd]  # fmt: skip
     for answer, valid in ((bad[0], True), (bad[1], False)):

@@ -31,6 +31,7 @@ def _clear_caches() -> None:
     from cpwords.letterboxed.models import dp
 
     dictionaries.dictionary_lexicon.cache_clear()
+    dictionaries._ranked_english.cache_clear()
     lexicon.language_lexicon.cache_clear()
     lexicon._ranked_dictionary.cache_clear()
     dp.default_lexicon.cache_clear()
@@ -56,6 +57,7 @@ def tiny_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[set
     d.mkdir()
     (d / "french").write_text(TINY_FRENCH, encoding="utf-8")
     monkeypatch.setattr(dictionaries, "DICT_DIR", d)
+    monkeypatch.setattr(dictionaries, "HUNSPELL_DIR", d)
     monkeypatch.delenv("CPWORDS_DICT_DIR", raising=False)
     _clear_caches()
     yield {w.lower() for w in TINY_FRENCH.split()}
@@ -107,6 +109,7 @@ def test_a_missing_dictionary_is_one_line_with_its_install_command(
     from cpwords.core import dictionaries
 
     monkeypatch.setattr(dictionaries, "DICT_DIR", tmp_path)  # no dictionary here
+    monkeypatch.setattr(dictionaries, "HUNSPELL_DIR", tmp_path)
 
     monkeypatch.delenv("CPWORDS_DICT_DIR", raising=False)
     _clear_caches()

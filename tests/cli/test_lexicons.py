@@ -18,6 +18,7 @@ from cpwords.core.dictionaries import DICTIONARIES, dictionary_lexicon
 def two_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A /usr/share/dict holding only wfrench and wswedish (two fixture files)."""
     monkeypatch.setattr(dictionaries, "DICT_DIR", tmp_path)
+    monkeypatch.setattr(dictionaries, "HUNSPELL_DIR", tmp_path)
     monkeypatch.delenv("CPWORDS_DICT_DIR", raising=False)
     dictionary_lexicon.cache_clear()
     (tmp_path / "french").write_text("chat\nParis\nété\n", encoding="utf-8")

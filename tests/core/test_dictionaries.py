@@ -24,6 +24,7 @@ from cpwords.core.sources import lexicon_words
 def dict_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """An empty /usr/share/dict in tmp_path: every dictionary absent until a test writes it."""
     monkeypatch.setattr(dictionaries, "DICT_DIR", tmp_path)
+    monkeypatch.setattr(dictionaries, "HUNSPELL_DIR", tmp_path)
     monkeypatch.delenv("CPWORDS_DICT_DIR", raising=False)
     dictionary_lexicon.cache_clear()
     lexicon_words.cache_clear()

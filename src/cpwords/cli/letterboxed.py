@@ -61,10 +61,10 @@ Methods: dp (default) is exact: a layered dynamic programme over (letters still 
 current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover model with
 chained word slots in CP-SAT; seed-first and seed-best are the seed article's two-word pair
 search (the first pair it finds, or its fewest-letter pair: baselines that prove nothing).
-The default dictionary: for English, wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent a-z
-entries, a frequency list (so it holds some names and abbreviations); for another --lang, the
-{DEFAULT_LEXICON_SIZE:,} most common words of its curated dictionary (wfrench, wngerman, ...:
-cpwords lexicons lists them and how to install them), proper nouns left out unless
+The default dictionary: the {DEFAULT_LEXICON_SIZE:,} most common words (ranked by wordfreq) of
+the language's dictionary: for English, wamerican's a-z words, or Webster's 2nd (web2, always
+installed) where wamerican is not; for another --lang, its curated dictionary (wfrench,
+wngerman, ...: cpwords lexicons lists them and how to install them), proper nouns left out unless
 --proper-nouns, or wordfreq's list where the language has no dictionary. The output says which
 list was used.
 
@@ -186,9 +186,9 @@ def _run_check(
     "the shape --generate draws.",
 )
 @lang_options(
-    f"the default dictionary (English: wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words; "
-    f"others: the {DEFAULT_LEXICON_SIZE:,} most common words of the language's curated "
-    "dictionary, e.g. wfrench: cpwords lexicons lists them; wordfreq's list where it has none)"
+    f"the default dictionary (the {DEFAULT_LEXICON_SIZE:,} most common words of the language's "
+    "dictionary: English, wamerican or web2 where it is not installed; others, e.g. wfrench: "
+    "cpwords lexicons lists them; wordfreq's list where it has none)"
 )
 @click.option(
     "--generate",
@@ -228,7 +228,7 @@ def _run_check(
 @force_option()
 @blocklist_options()
 @shared_options(
-    dictionary=f"wordfreq's {DEFAULT_LEXICON_SIZE:,} most frequent words",
+    dictionary=f"the {DEFAULT_LEXICON_SIZE:,} most common words of the language's dictionary",
     limit="all",
     check=True,
     time_limit=60.0,

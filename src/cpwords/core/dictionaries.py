@@ -1,7 +1,9 @@
 """Curated dictionaries: which words are valid, apart from how common they are.
 
 A word game's notion of "a word" is a dictionary's: Debian's word lists (``wfrench``,
-``wngerman``, ``wpolish``, ...) say what is valid; frequency (``wordfreq``'s Zipf values) only
+``wngerman``, ``wpolish``, ...) and, for languages without one, Hunspell's dictionaries
+(``hunspell-ru``, ``hunspell-cs``: stems and affix rules, every form expanded by
+:mod:`cpwords.core.hunspell`) say what is valid; frequency (``wordfreq``'s Zipf values) only
 ranks the dictionary's words by how common they are. ``wordfreq``'s own lists (words seen in
 web text: names, brands, fragments) stay available by name for those who want them
 (``wordfreq:LANG:N`` in :func:`cpwords.core.sources.lexicon_words`), never as a language's
@@ -9,7 +11,9 @@ dictionary.
 
 Proper nouns are left out by default where the source marks them by a capital letter (every
 list here but German's, where every noun is capitalised: there the capitals mark no proper
-noun, and every entry is kept); ``proper=True`` keeps them.
+noun, and every entry is kept); ``proper=True`` keeps them. In Russian and Czech too a
+capital marks a proper noun (``Москва/H``, ``Praha``) or an abbreviation (``ЧПУ``), and every
+form of a capitalised stem stays capitalised, so they are left out the same way.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from cpwords.core.lexicon import Lexicon, zipf
 #: Where Debian's word lists live (``$CPWORDS_DICT_DIR`` overrides it: a folder, or ``none`` for
 #: a machine without any, as the README's fresh-machine check runs the tests).
 DICT_DIR = Path("/usr/share/dict")
+#: Where Debian's Hunspell dictionaries live (``$CPWORDS_DICT_DIR``, when set, stands for it
+#: too: one folder of fixtures, or ``none``, hides both kinds).
+HUNSPELL_DIR = Path("/usr/share/hunspell")
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,8 @@ class Dictionary:
     language : str
         The language's English name.
     file : str
-        Its file name in :data:`DICT_DIR`.
+        Its file name in :data:`DICT_DIR` (a word list), or the name of its ``.dic``/``.aff``
+        pair in :data:`HUNSPELL_DIR` without the extension (a Hunspell dictionary).
     licence : str
         The licence its package states (``/usr/share/doc/<package>/copyright``).
     encoding : str
@@ -49,6 +57,9 @@ class Dictionary:
     capitals_mark_proper_nouns : bool
         Whether a capitalised entry is a proper noun (False for German, which capitalises
         every noun).
+    hunspell : bool
+        A Hunspell dictionary (stems and affix rules, :mod:`cpwords.core.hunspell`) rather
+        than a plain word list; its encoding is the ``.aff`` file's ``SET``.
     """
 
     name: str
@@ -58,6 +69,7 @@ class Dictionary:
     licence: str
     encoding: str = "utf-8"
     capitals_mark_proper_nouns: bool = True
+    hunspell: bool = False
 
     @property
     def package(self) -> str:
@@ -71,12 +83,44 @@ class Dictionary:
 
     @property
     def path(self) -> Path:
-        """Where its file is once installed."""
+        """Where its file (a Hunspell dictionary's ``.dic``) is once installed."""
+        if self.hunspell:
+            return hunspell_dir() / f"{self.file}.dic"
         return dict_dir() / self.file
 
+    @property
+    def aff_path(self) -> Path | None:
+        """A Hunspell dictionary's ``.aff`` file (None for a word list)."""
+        return hunspell_dir() / f"{self.file}.aff" if self.hunspell else None
+
     def installed(self) -> bool:
-        """Whether its file is on this machine."""
-        return self.path.is_file()
+        """Whether its file (both, for Hunspell) is on this machine."""
+        aff = self.aff_path
+        return self.path.is_file() and (aff is None or aff.is_file())
+
+    def entries(self) -> int:
+        """Its entries when installed: a word list's lines, a Hunspell dictionary's stems."""
+        return count_lines(self.path) - (1 if self.hunspell else 0)
+
+    def read_entries(self) -> str:
+        """Its entries, one a line: a word list's text, or every form of a Hunspell
+        dictionary (:func:`cpwords.core.hunspell.expanded_words`, cached).
+
+        Raises
+        ------
+        InputError
+            A file that cannot be read or decoded.
+        """
+        if self.aff_path is not None:
+            from cpwords.core.hunspell import expanded_words
+
+            return "\n".join(expanded_words(self.path, self.aff_path))
+        try:
+            return self.path.read_text(encoding=self.encoding)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(
+                f"cannot read the {self.language} dictionary {self.path}: {exc}"
+            ) from None
 
 
 def dict_dir() -> Path:
@@ -86,6 +130,12 @@ def dict_dir() -> Path:
     if env:
         return Path("/nonexistent/cpwords-dictionaries") if env == "none" else Path(env)
     return DICT_DIR
+
+
+def hunspell_dir() -> Path:
+    """The folder of the Hunspell dictionaries: ``$CPWORDS_DICT_DIR``'s (see :func:`dict_dir`)
+    when it is set, else :data:`HUNSPELL_DIR`."""
+    return dict_dir() if os.environ.get("CPWORDS_DICT_DIR") else HUNSPELL_DIR
 
 
 _GPL = "GPL-2+"
@@ -117,6 +167,9 @@ DICTIONARIES: tuple[Dictionary, ...] = (
     Dictionary("wcatalan", "ca", "Catalan", "catalan", _GPL),
     Dictionary("wukrainian", "uk", "Ukrainian", "ukrainian", "GPL / LGPL"),
     Dictionary("wbulgarian", "bg", "Bulgarian", "bulgarian", "GPL-2"),
+    # Hunspell dictionaries (LibreOffice's, packaged by Debian) where no word list exists.
+    Dictionary("hunspell-ru", "ru", "Russian", "ru_RU", "BSD-4-clause (A. Lebedev)", hunspell=True),
+    Dictionary("hunspell-cs", "cs", "Czech", "cs_CZ", "GPL-2", hunspell=True),
 )
 
 
@@ -218,10 +271,7 @@ def dictionary_lexicon(name: str, proper: bool = False) -> Lexicon:
     d = find_dictionary(name)
     if not d.installed():
         raise InputError(f"the {d.language} dictionary ({d.name}) is not installed: {d.install}")
-    try:
-        text = d.path.read_text(encoding=d.encoding)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the {d.language} dictionary {d.path}: {exc}") from None
+    text = d.read_entries()
     words, _proper, not_words = parse_dictionary_text(
         text, d.lang.split("-")[0], proper=proper,
         capitals_mark_proper_nouns=d.capitals_mark_proper_nouns,
@@ -263,6 +313,68 @@ def ranked_words(name: str, n: int | None = None, proper: bool = False) -> list[
     lang = d.lang.split("-")[0]
     ranked = sorted(lex.words, key=lambda w: (-zipf(w, lang), w))
     return ranked if n is None else ranked[:n]
+
+
+# --- English's common words ------------------------------------------------------------------
+
+#: The English list the puzzles fall back to where ``wamerican`` is not installed: Webster's
+#: 2nd (the ``english-words`` package, a dependency, so on every machine).
+ENGLISH_FALLBACK = "web2"
+
+
+@lru_cache(maxsize=4)
+def _ranked_english(proper: bool) -> tuple[tuple[str, ...], str]:
+    d = find_dictionary("en")
+    if d.installed():
+        return tuple(ranked_words("en", None, proper)), d.name
+    from cpwords.core.lexicon import english_words_lexicon
+
+    lex = english_words_lexicon(ENGLISH_FALLBACK, proper)
+    name = f"{ENGLISH_FALLBACK} ({d.name} is not installed: {d.install})"
+    return tuple(sorted(lex.words, key=lambda w: (-zipf(w), w))), name
+
+
+def english_common_words(n: int | None = None, proper: bool = False) -> tuple[list[str], str]:
+    """The ``n`` most common English words of a dictionary, and the name of what was read.
+
+    The puzzles' default English lexicon (Letter Boxed, the grid's common words): ``wamerican``
+    (:func:`ranked_words`) where it is installed, else Webster's 2nd (``web2``, from the
+    ``english-words`` package, on every machine); capitalised entries (proper nouns) left out
+    unless ``proper``; ranked by wordfreq's Zipf value, which only ranks: every word is the
+    dictionary's. Never wordfreq's own list, whose top words hold names (``khadija``).
+
+    Parameters
+    ----------
+    n : int, optional
+        Keep the ``n`` most common (default: all).
+    proper : bool
+        Keep proper nouns.
+
+    Returns
+    -------
+    (list of str, str)
+        The words, most common first; the list's name (``wamerican top 100,000``, or
+        ``web2 top 100,000 (wamerican is not installed: apt-get install wamerican)``).
+
+    Raises
+    ------
+    InputError
+        ``n < 1``.
+
+    Examples
+    --------
+    >>> words, name = english_common_words(3)
+    >>> len(words), name.split()[1:3]
+    (3, ['top', '3'])
+    """
+    if n is not None and n < 1:
+        raise InputError(f"the number of words must be positive, got {n}")
+    words, name = _ranked_english(proper)
+    head, _, tail = name.partition(" ")
+    label = (
+        head + (f" top {n:,}" if n is not None else "") + (" with proper nouns" if proper else "")
+    )
+    return list(words[:n]), label + (f" {tail}" if tail else "")
 
 
 # --- Every lexicon cpwords knows --------------------------------------------------------------
@@ -320,7 +432,8 @@ class LexiconInfo:
     installed : bool
         Whether it can be read on this machine.
     words : int or None
-        The entries of its file (lines, not parsed) when installed; None when unknown (not
+        The entries of its file (lines, not parsed; a Hunspell dictionary's stems, before
+        its affixes are expanded) when installed; None when unknown (not
         installed, or a wordfreq list, whose size is the ``N`` asked for).
     install : str
         The one command (or place) that installs it.
@@ -383,11 +496,13 @@ def list_lexicons() -> list[LexiconInfo]:
     rows = []
     for d in DICTIONARIES:
         ok = d.installed()
+        source = str(d.path)
+        if d.hunspell:
+            source = f"{hunspell_dir() / d.file}.dic/.aff (Hunspell: stems, affixes expanded)"
         rows.append(
             LexiconInfo(
                 d.name, d.lang, d.language, "dictionary",
-                str(d.path), d.licence, ok,
-                count_lines(d.path) if ok else None, d.install,
+                source, d.licence, ok, d.entries() if ok else None, d.install,
             )
         )  # fmt: skip
     root = shared_data_dir()

@@ -64,8 +64,9 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
         from the english-words package; every entry, proper nouns lower-cased) and ``gcide``
         (the GNU Collaborative International Dictionary of English, same package);
         ``dict:LANG`` or ``dict:NAME`` (a curated dictionary: a language's default one, e.g.
-        ``dict:fr``, or one by name, e.g. ``dict:wngerman``; proper nouns left out where the
-        source capitalises them: :func:`cpwords.core.dictionaries.dictionary_lexicon`);
+        ``dict:fr``, or one by name, e.g. ``dict:wngerman``; a Hunspell one, ``dict:ru`` or
+        ``dict:hunspell-ru``, read with every form of its stems; proper nouns left out where
+        the source capitalises them: :func:`cpwords.core.dictionaries.dictionary_lexicon`);
         ``wordfreq:N`` (the N most frequent English words, a-z); ``wordfreq:LANG:N`` (the N
         most frequent entries of wordfreq's list for ``LANG``, words of any alphabet, e.g.
         ``wordfreq:de:1000000``; ``wordfreq:de+fr:N`` is the union of several languages'

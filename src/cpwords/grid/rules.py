@@ -507,6 +507,45 @@ def wordfreq_tokens(
     return cut_words(words, suffix_length, min_prefix, name, plurals, lang)
 
 
+def common_tokens(
+    top: int = DEFAULT_TOP,
+    suffix_length: int = DEFAULT_SUFFIX_LENGTH,
+    min_prefix: int = DEFAULT_MIN_PREFIX,
+    plurals: bool = False,
+    lang: str = "en",
+    fold: bool = False,
+    proper: bool = False,
+) -> GridTokens:
+    """Tokens of the ``top`` most common words of ``lang``'s dictionary.
+
+    English takes ``wamerican``'s words (Webster's 2nd, ``web2``, where it is not installed),
+    proper nouns left out unless ``proper``, ranked by wordfreq
+    (:func:`cpwords.core.dictionaries.english_common_words`; the source says which list);
+    another language is :func:`wordfreq_tokens` (its curated dictionary where it has one).
+    ``cpwords grid`` still reads :func:`wordfreq_tokens` (wordfreq's English list, as the
+    recorded grid suites and the CLI's convention tests do).
+
+    Raises
+    ------
+    InputError
+        As :func:`wordfreq_tokens`.
+
+    Examples
+    --------
+    >>> tokens = common_tokens(500)
+    >>> tokens.source.split()[1:3]
+    ['top', '500']
+    """
+    if lang != "en":
+        return wordfreq_tokens(top, suffix_length, min_prefix, plurals, lang, fold, proper)
+    from cpwords.core.dictionaries import english_common_words
+
+    validate_cut_options(suffix_length, min_prefix)
+    words, name = english_common_words(top, proper)
+    name += ", accents folded" if fold else ""
+    return cut_words(words, suffix_length, min_prefix, name, plurals, lang, fold)
+
+
 # --------------------------------------------------------------------------------------------
 # Filled boards: words, checker, drawing
 # --------------------------------------------------------------------------------------------

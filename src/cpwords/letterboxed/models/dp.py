@@ -32,11 +32,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.lexicon import Lexicon, language_lexicon, lexicon_from_words, wordfreq_lexicon
+from cpwords.core.lexicon import Lexicon, language_lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult, Status
 from cpwords.letterboxed.rules import WORD_WEIGHT, LetterBox, parse_box
 
-#: How many of wordfreq's most frequent English entries form the built-in lexicon.
+#: How many of a language's most common dictionary words form the built-in lexicon.
 DEFAULT_LEXICON_SIZE = 100_000
 
 _INF = np.int32(1 << 29)
@@ -50,12 +50,12 @@ BoxLike = LetterBox | str | Sequence[str]
 def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) -> Lexicon:
     """The built-in lexicon: the 100,000 most common words of ``lang``.
 
-    English keeps wordfreq's 100,000 most frequent entries, a-z words only: about 93,600,
-    inflections included; being a frequency list it also holds some names and abbreviations,
-    so pass a dictionary (e.g. ENABLE) for an authoritative word list. A language with a
-    curated dictionary (``wfrench``, ...) gives its 100,000 most common words, proper nouns
-    left out unless ``proper``; the others keep wordfreq's words of their main scripts (see
-    :func:`cpwords.core.lexicon.language_lexicon`).
+    English takes the 100,000 most common a-z words of ``wamerican``, or of Webster's 2nd
+    (``web2``) where ``wamerican`` is not installed, proper nouns left out unless ``proper``
+    (:func:`cpwords.core.dictionaries.english_common_words`; the lexicon's name says which).
+    A language with a curated dictionary (``wfrench``, ...) gives its 100,000 most common
+    words, proper nouns left out unless ``proper``; the others keep wordfreq's words of their
+    main scripts (see :func:`cpwords.core.lexicon.language_lexicon`).
 
     Parameters
     ----------
@@ -73,11 +73,13 @@ def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) 
 
     References
     ----------
-    R. Speer, *wordfreq* (PyPI), ``top_n_list("en", 100000)``.
+    R. Speer, *wordfreq* (PyPI), Zipf frequencies (ranking only).
     """
-    if lang == "en" and not fold:
-        words = wordfreq_lexicon(DEFAULT_LEXICON_SIZE)
-        return lexicon_from_words(words, f"wordfreq top {DEFAULT_LEXICON_SIZE:,} (en)")
+    if lang == "en":
+        from cpwords.core.dictionaries import english_common_words
+
+        words, name = english_common_words(DEFAULT_LEXICON_SIZE, proper)
+        return lexicon_from_words(words, name + (", accents folded" if fold else ""), fold=fold)
     return language_lexicon(lang, DEFAULT_LEXICON_SIZE, fold, proper)
 
 

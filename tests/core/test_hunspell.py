@@ -1,0 +1,264 @@
+"""Issue 30: Hunspell dictionaries (``.dic`` + ``.aff``) expanded to every word form.
+
+The reader is tested on fixtures written here in Hunspell's format (prefixes, suffixes, the
+cross product, twofold suffixes, NEEDAFFIX, FORBIDDENWORD, CIRCUMFIX, long flags and ``AF``
+aliases, a ``SET`` line in ISO 8859-1 and in UTF-8). Where the ``hunspell`` checker is
+installed, Hunspell itself is the oracle: of every string the affixes could make, the
+expansion holds exactly those Hunspell accepts.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cpwords.core import dictionaries, hunspell
+from cpwords.core.dictionaries import dictionary_lexicon, find_dictionary
+from cpwords.core.errors import InputError
+from cpwords.core.hunspell import expanded_words, parse_aff, read_hunspell
+
+#: ISO 8859-1, one-character flags: ``un`` crosses with ``-ed``, ``re`` does not; ``-s``
+#: carries ``-ed`` (a twofold suffix); ``pseudo`` needs an affix; ``unbaked`` is forbidden.
+LATIN_AFF = """SET ISO8859-1
+NEEDAFFIX N
+FORBIDDENWORD F
+PFX U Y 1
+PFX U 0 un .
+PFX R N 1
+PFX R 0 re .
+SFX D Y 2
+SFX D 0 ed [^e]
+SFX D 0 d e
+SFX S Y 1
+SFX S 0 s/D .
+SFX E N 1
+SFX E 0 \u00e9 [^\u00e9]
+"""
+LATIN_DIC = "5\nlock/UDR\nbake/DU\ncaf/E\npseudo/NS\nunbaked/F\n"
+LATIN_FORMS = {
+    "lock", "locked", "unlock", "unlocked", "relock", "bake", "baked", "unbake", "caf", "café",
+    "pseudos", "pseudosed",
+}  # fmt: skip
+
+#: UTF-8, two-character flags named through AF aliases, Cyrillic conditions, a circumfix
+#: (``ge-...-t``: the suffix names the prefix, as in Hunspell's own circumfix test).
+CYRILLIC_AFF = """SET UTF-8
+FLAG long
+AF 5
+AF AaBb
+AF CcAa
+AF Tt
+AF Xx
+AF GgXx
+CIRCUMFIX Xx
+SFX Aa Y 2
+SFX Aa ый ая [^ц]ый
+SFX Aa ый ое ый
+SFX Bb Y 1
+SFX Bb ый ы [^н]ый
+PFX Cc Y 1
+PFX Cc 0 не .
+PFX Gg Y 1
+PFX Gg 0 ge/4 .
+SFX Tt Y 1
+SFX Tt 0 t/5 .
+"""
+CYRILLIC_DIC = "5\nкрасный/1\nбелый/1\nважный/2\nМосква\nmach/3\n"
+CYRILLIC_FORMS = {
+    "красный", "красная", "красное", "белый", "белая", "белое", "белы",
+    "важный", "важная", "важное", "неважный", "неважная", "неважное", "Москва",
+    "mach", "gemacht",
+}  # fmt: skip
+
+
+def write_pair(folder: Path, name: str, aff: str, dic: str, encoding: str) -> tuple[Path, Path]:
+    (folder / f"{name}.aff").write_bytes(aff.encode(encoding))
+    (folder / f"{name}.dic").write_bytes(dic.encode(encoding))
+    return folder / f"{name}.dic", folder / f"{name}.aff"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_prefixes_suffixes_cross_product_twofold_needaffix_forbidden(tmp_path: Path) -> None:
+    dic, aff = write_pair(tmp_path, "fx", LATIN_AFF, LATIN_DIC, "latin-1")
+    assert (tmp_path / "fx.aff").read_bytes().count(b"\xe9") == 2  # é in ISO 8859-1
+    words = set(read_hunspell(dic, aff))
+    assert words == LATIN_FORMS
+    assert "relocked" not in words  # re- does not cross
+    assert "pseudo" not in words  # NEEDAFFIX
+    assert "unbaked" not in words  # FORBIDDENWORD
+
+
+def test_long_flags_aliases_utf8_conditions_circumfix(tmp_path: Path) -> None:
+    dic, aff = write_pair(tmp_path, "fx", CYRILLIC_AFF, CYRILLIC_DIC, "utf-8")
+    words = set(read_hunspell(dic, aff))
+    assert words == CYRILLIC_FORMS
+    assert "красны" not in words  # [^н]ый
+    assert not {"gemach", "macht"} & words  # a circumfix's halves never alone
+    assert all(unicodedata.is_normalized("NFC", w) for w in words)
+
+
+def test_unknown_encoding_and_bad_table_are_input_errors(tmp_path: Path) -> None:
+    dic, aff = write_pair(tmp_path, "fx", "SET X-NOPE\n", "1\na\n", "ascii")
+    with pytest.raises(InputError, match="X-NOPE"):
+        read_hunspell(dic, aff)
+    with pytest.raises(InputError, match="before its table"):
+        parse_aff("SFX A 0 s .\n")
+    with pytest.raises(InputError, match="alias 7"):
+        parse_aff("AF 1\nAF A\n").split_flags("7")
+    with pytest.raises(InputError, match="alias 0"):  # with aliases, flags are numbers
+        parse_aff("AF 1\nAF A\n").split_flags("A")
+
+
+def test_the_expansion_is_cached_and_remade_when_a_file_changes(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dic, aff = write_pair(tmp_path, "fx", LATIN_AFF, LATIN_DIC, "latin-1")
+    first = expanded_words(dic, aff)
+    assert set(first) == LATIN_FORMS
+    assert len(list((cache / "hunspell").glob("fx-*.txt"))) == 1
+    real = hunspell.read_hunspell
+
+    def refuse(*_a: object) -> list[str]:
+        raise AssertionError("expanded again")
+
+    monkeypatch.setattr(hunspell, "read_hunspell", refuse)
+    assert expanded_words(dic, aff) == first  # from the cache
+    monkeypatch.setattr(hunspell, "read_hunspell", real)
+    dic.write_bytes((LATIN_DIC.replace("5\n", "6\n") + "fish/S\n").encode("latin-1"))
+    again = expanded_words(dic, aff)
+    assert set(again) == LATIN_FORMS | {"fish", "fishs", "fishsed"}
+    assert not list(tmp_path.glob("fx*.txt"))  # nothing beside the dictionary
+
+
+@pytest.fixture
+def russian_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: Path) -> Iterator[Path]:
+    """``hunspell-ru`` replaced by :data:`CYRILLIC_DIC`/:data:`CYRILLIC_AFF`."""
+    folder = tmp_path / "hunspell"
+    folder.mkdir()
+    write_pair(folder, "ru_RU", CYRILLIC_AFF, CYRILLIC_DIC, "utf-8")
+    monkeypatch.setattr(dictionaries, "HUNSPELL_DIR", folder)
+    monkeypatch.setattr(dictionaries, "DICT_DIR", tmp_path / "nothing")
+    monkeypatch.delenv("CPWORDS_DICT_DIR", raising=False)
+    dictionary_lexicon.cache_clear()
+    yield folder
+    dictionary_lexicon.cache_clear()
+
+
+def test_russian_lexicon_drops_capitalised_entries(russian_fixture: Path) -> None:
+    lex = dictionary_lexicon("ru")
+    assert lex.source == "hunspell-ru"
+    expected = {w for w in CYRILLIC_FORMS if not w[0].isupper()}
+    assert set(lex.words) == expected
+    dictionary_lexicon.cache_clear()
+    assert "москва" in dictionary_lexicon("ru", proper=True).words
+
+
+def test_missing_hunspell_dictionary_names_its_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dictionaries, "HUNSPELL_DIR", tmp_path)
+    monkeypatch.delenv("CPWORDS_DICT_DIR", raising=False)
+    dictionary_lexicon.cache_clear()
+    (tmp_path / "ru_RU.dic").write_text("1\nдом\n", encoding="utf-8")  # no .aff: not installed
+    with pytest.raises(InputError) as exc:
+        dictionary_lexicon("ru")
+    assert str(exc.value) == (
+        "the Russian dictionary (hunspell-ru) is not installed: apt-get install hunspell-ru"
+    )
+
+
+def _hunspell_accepts(folder: Path, name: str, candidates: list[str]) -> set[str]:
+    """The candidates Hunspell's checker accepts (``hunspell -G``), one call."""
+    res = subprocess.run(
+        ["hunspell", "-d", str(folder / name), "-G", "-i", "utf-8"],
+        input="\n".join(candidates) + "\n", capture_output=True, text=True,
+        encoding="utf-8", timeout=300, check=True,
+    )  # fmt: skip
+    return set(res.stdout.split())
+
+
+def _blind_candidates(dic: str, aff_text: str) -> list[str]:
+    """Every string an affix could make, conditions and flags ignored (a superset)."""
+    rules = parse_aff(aff_text)
+    stems = [line.split("/")[0] for line in dic.splitlines()[1:]]
+    sfx = [a for rows in rules.suffixes.values() for a in rows]
+    pfx = [a for rows in rules.prefixes.values() for a in rows]
+    out = set(stems)
+    for s in stems:
+        one = {s[: len(s) - len(a.strip)] + a.add for a in sfx if s.endswith(a.strip)}
+        two = {w + b.add for w in one for b in sfx if not b.strip}
+        out |= one | two
+        out |= {p.add + w for p in pfx for w in {s} | one | two}
+    return sorted(out)
+
+
+needs_hunspell = pytest.mark.skipif(
+    shutil.which("hunspell") is None,
+    reason="the Hunspell checker is absent: apt-get install hunspell",
+)
+
+
+@needs_hunspell
+@pytest.mark.parametrize(
+    ("aff", "dic", "encoding"),
+    [(LATIN_AFF, LATIN_DIC, "latin-1"), (CYRILLIC_AFF, CYRILLIC_DIC, "utf-8")],
+)
+def test_hunspell_itself_accepts_exactly_the_expansion(
+    tmp_path: Path, aff: str, dic: str, encoding: str
+) -> None:
+    dic_path, aff_path = write_pair(tmp_path, "fx", aff, dic, encoding)
+    candidates = _blind_candidates(dic, aff)
+    accepted = _hunspell_accepts(tmp_path, "fx", candidates)
+    assert set(read_hunspell(dic_path, aff_path)) == accepted
+
+
+@needs_hunspell
+@pytest.mark.slow
+def test_the_real_russian_expansion_is_accepted_by_hunspell(cache: Path) -> None:
+    d = find_dictionary("ru")
+    if not d.installed():
+        pytest.skip(f"the Russian dictionary is absent: {d.install}")
+    assert d.aff_path is not None
+    words = expanded_words(d.path, d.aff_path)
+    assert len(words) > 1_000_000  # a stem list would hold 146,269
+    sample = random.Random(0).sample(words, 5_000)
+    assert _hunspell_accepts(d.path.parent, d.file, sample) == set(sample)
+
+
+def test_lexicons_lists_the_hunspell_dictionary_with_its_stems(russian_fixture: Path) -> None:
+    from cpwords.core.dictionaries import list_lexicons
+
+    rows = {r.name: r for r in list_lexicons()}
+    ru, cs = rows["hunspell-ru"], rows["hunspell-cs"]
+    assert ru.installed and ru.words == 5 and ru.lang == "ru" and ru.kind == "dictionary"
+    assert ".dic/.aff" in ru.source and ru.install == "apt-get install hunspell-ru"
+    assert not cs.installed and cs.words is None
+
+
+def test_lang_ru_truncate_answers_are_the_dictionary_s_forms(
+    russian_fixture: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from cpwords.cli import main
+    from cpwords.core import lexicon
+
+    lexicon.language_lexicon.cache_clear()
+    with pytest.raises(SystemExit) as exc:
+        main(["truncate", "--lang", "ru", "--json"])
+    lexicon.language_lexicon.cache_clear()
+    data = json.loads(capsys.readouterr().out)
+    assert exc.value.code == 0 and data["lexicon"] == "hunspell-ru"
+    forms = {w for w in CYRILLIC_FORMS if not w[0].isupper()}
+    assert data["sequence"] and set(data["sequence"]) <= forms
