@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+import cpwords
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import parse_word_lines
 from cpwords.letterboxed.rules import parse_box
@@ -20,7 +21,8 @@ from tests.serve.conftest import LiveServer
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 FIVE = "run\nnausea\nseasick\nsickle\nlemon\n"
-NYT = "lua-sgc-yhk-zop"  # 2024-02-04: PSYCHOLOGY-YAKUZA
+NYT = "lua-sgc-yhk-zop"  # 2024-02-04: PSYCHOLOGY-YAKUZA (on wordfreq's list; not the default)
+WORDFREQ = "wordfreq:100000"
 
 
 def message(call: Any, *args: Any) -> str:
@@ -69,7 +71,7 @@ def test_pages_load(live: LiveServer) -> None:
 
 @pytest.mark.slow
 def test_letterboxed_page_draws_the_proven_solution(live: LiveServer) -> None:
-    resp = httpx.get(f"{live.url}/letterboxed", params={"box": NYT})
+    resp = httpx.get(f"{live.url}/letterboxed", params={"box": NYT, "dict": WORDFREQ}, timeout=120)
     assert resp.status_code == 200
     assert "PSYCHOLOGY–YAKUZA" in resp.text and "proven fewest words" in resp.text
     svg = resp.text[resp.text.index("<svg") : resp.text.index("</svg>") + 6]
@@ -80,16 +82,23 @@ def test_letterboxed_page_draws_the_proven_solution(live: LiveServer) -> None:
 
 def test_letterboxed_hint_mode_reveals_one_word_at_a_time(live: LiveServer) -> None:
     for k, drawn in [(0, 0), (1, 1), (2, 2)]:
-        resp = httpx.get(f"{live.url}/letterboxed", params={"box": NYT, "hint": 1, "reveal": k})
+        resp = httpx.get(
+            f"{live.url}/letterboxed",
+            params={"box": NYT, "hint": 1, "reveal": k, "dict": WORDFREQ},
+            timeout=120,
+        )
         assert resp.text.count('class="word"') == drawn
         assert ("YAKUZA" in resp.text) == (k == 2)
-    resp = httpx.get(f"{live.url}/letterboxed", params={"box": NYT, "hint": 1, "reveal": 1})
+    resp = httpx.get(
+        f"{live.url}/letterboxed", params={"box": NYT, "hint": 1, "reveal": 1, "dict": WORDFREQ}
+    )
     assert "Next word: 6 letters, starting with Y." in resp.text
 
 
 @pytest.mark.slow
 def test_letterboxed_api_and_generate(live: LiveServer) -> None:
-    data = httpx.get(f"{live.url}/api/letterboxed", params={"box": NYT}).json()
+    params = {"box": NYT, "dict": WORDFREQ}
+    data = httpx.get(f"{live.url}/api/letterboxed", params=params, timeout=120).json()
     assert data["solution"] == ["psychology", "yakuza"] and data["status"] == "OPTIMAL"
     assert data["counts"]["2"] == len(data["optimal"]) == 1
     resp = httpx.post(f"{live.url}/letterboxed/generate", data={"unique": 1, "seed": 3})
@@ -226,3 +235,15 @@ def test_a_solve_that_forks_its_flow_child_finishes(live: LiveServer) -> None:
     done = events(live, resp.json()["id"], timeout=90)[-1][1]
     assert done["status"] == "OPTIMAL", done
     assert time.monotonic() - t0 < 40
+
+
+@pytest.mark.slow
+def test_the_letterboxed_pages_default_is_the_english_dictionary(live: LiveServer) -> None:
+    """The page's default list is the CLI's: common words of a dictionary, no names."""
+    from cpwords.core.dictionaries import english_common_words
+
+    data = httpx.get(f"{live.url}/api/letterboxed", params={"box": NYT}, timeout=120).json()
+    words, _name = english_common_words(100_000)
+    assert data["status"] == "OPTIMAL" and data["solution"]
+    assert set(data["solution"]) <= set(words)
+    assert data["solution"] == list(cpwords.solve_letterboxed(NYT).solution or [])

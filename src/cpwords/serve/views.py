@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import cpwords
+from cpwords.core.dictionaries import english_common_words, has_dictionary
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, lexicon_from_words, shared_data_dir
 from cpwords.core.sources import NAMED_LEXICONS, lexicon_words
@@ -21,19 +22,33 @@ from cpwords.core.sources import NAMED_LEXICONS, lexicon_words
 T = TypeVar("T")
 
 #: Dictionaries a page may offer: name (as suites name them) -> label. The shared-data ones
-#: are offered only where the shared data folder holds them.
+#: are offered only where the shared data folder holds them, the curated ones (``dict:LANG``)
+#: only where they are installed. ``english:N`` is the puzzles' English default
+#: (:func:`cpwords.core.dictionaries.english_common_words`); wordfreq's lists stay available by
+#: name, labelled as what they are.
 DICTIONARIES = {
-    "wordfreq:100000": "wordfreq's 100,000 most frequent English words",
+    "english:100000": "English: the 100,000 most common words of wamerican (web2 without it)",
     "web2": "Webster's 2nd (web2, english-words)",
-    "wordfreq:10000": "wordfreq's 10,000 most frequent English words",
-    "wordfreq:1000": "wordfreq's 1,000 most frequent English words",
-    "wordfreq:fr:100000": "wordfreq's 100,000 most frequent French words",
-    "wordfreq:de:100000": "wordfreq's 100,000 most frequent German words",
-    "wordfreq:es:100000": "wordfreq's 100,000 most frequent Spanish words",
+    "dict:fr": "French: wfrench",
+    "dict:de": "German: wngerman",
+    "dict:es": "Spanish: wspanish",
+    "dict:it": "Italian: witalian",
+    "dict:pt": "Portuguese: wportuguese",
+    "dict:nl": "Dutch: wdutch",
+    "dict:sv": "Swedish: wswedish",
+    "dict:pl": "Polish: wpolish",
+    "dict:ru": "Russian: hunspell-ru",
+    "wordfreq:100000": "wordfreq's 100,000 most frequent English tokens (names included)",
+    "wordfreq:10000": "wordfreq's 10,000 most frequent English tokens",
+    "wordfreq:1000": "wordfreq's 1,000 most frequent English tokens",
     "enable1": "ENABLE (enable1.txt, shared data)",
     "letterpress": "the Letterpress word list (shared data)",
     "truncate": "the Truncate word list (shared data)",
 }
+
+#: The English lists of :data:`DICTIONARIES` (read as a-z; the others keep their letters).
+ENGLISH = {"english:100000", "web2", "wordfreq:100000", "wordfreq:10000", "wordfreq:1000",
+           "enable1", "letterpress", "truncate"}  # fmt: skip
 
 #: Longest time a page's solve may take (seconds).
 PAGE_TIME_LIMIT = 20.0
@@ -52,6 +67,8 @@ def dictionary_choices() -> list[tuple[str, str]]:
     out = []
     for name, label in DICTIONARIES.items():
         if name in NAMED_LEXICONS and (root is None or not (root / NAMED_LEXICONS[name]).is_file()):
+            continue
+        if name.startswith("dict:") and not has_dictionary(name.split(":", 1)[1]):
             continue
         out.append((name, label))
     return out
@@ -83,15 +100,21 @@ class Lexicons:
         with self._lock:
             key = (kind, name)
             if key not in self._items:
-                # The French, German and Spanish lists keep their accented words; the English
-                # ones keep a-z, as the CLI's English lexicons do.
-                english = name.count(":") < 2
+                # The other languages keep their accented words; the English lists keep a-z,
+                # as the CLI's English lexicons do.
+                english = name in ENGLISH
                 lex = lexicon_from_words(
-                    lexicon_words(check_dictionary(name)), name,
-                    alphabet="a-z" if english else "any",
-                )  # fmt: skip
+                    _words(check_dictionary(name)), name, alphabet="a-z" if english else "any"
+                )
                 self._items[key] = build(lex)
             return self._items[key]
+
+
+def _words(name: str) -> list[str]:
+    """The words of dictionary ``name`` (``english:N``: the English default's ``N``)."""
+    if name.startswith("english:"):
+        return english_common_words(int(name.split(":")[1]))[0]
+    return list(lexicon_words(name))
 
 
 def as_json(view: Mapping[str, Any]) -> dict[str, Any]:

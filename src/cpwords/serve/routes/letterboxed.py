@@ -17,8 +17,9 @@ from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
 from cpwords.serve import views
 from cpwords.serve.routes.common import Web, fields, route
 
-#: The Letter Boxed page's default dictionary (the CLI's: wordfreq's 100,000 words).
-LB_DEFAULT_DICT = "wordfreq:100000"
+#: The Letter Boxed page's default dictionary (the CLI's: the 100,000 most common words of
+#: wamerican, or of web2 where wamerican is not installed; no proper nouns).
+LB_DEFAULT_DICT = "english:100000"
 
 #: The difficulty choices of the page: the API's bands, or any.
 DIFFICULTIES: tuple[str, ...] = ("any", *DIFFICULTY_BANDS)
