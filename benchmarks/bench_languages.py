@@ -97,7 +97,7 @@ DICTIONARIES = Target(
     HERE / "results" / "languages-dictionaries",
     "languages-dictionaries",
     DICT_LANGS,
-    tuple((lang, top, length) for length, top in ((2, 20000), (2, 50000), (3, 50000))
+    tuple((lang, top, length) for length, top in ((2, 20000), (3, 50000), (2, 50000))
           for lang in DICT_LANGS),
     (*((lang, False) for lang in DICT_LANGS), ("fr", True)),
 )  # fmt: skip
@@ -153,8 +153,10 @@ def _recheck_grid(lang: str, top: int, length: int, puzzles: list[dict[str, Any]
 
 
 def grid(target: Target = WORDFREQ, time_limit: float = 900.0) -> None:
-    """Design unique grid puzzles per language and re-verify each one; store the answers."""
+    """Design unique grid puzzles per language and re-verify each one; store the answers (after
+    every run, so that an interrupted run keeps the runs it finished)."""
     runs: list[dict[str, Any]] = []
+    host = machine()
     for lang, top, length in target.grid_runs:
         cmd = [
             sys.executable, "-m", "cpwords", "grid", "--unique", "--count-limit", "2",
@@ -177,7 +179,7 @@ def grid(target: Target = WORDFREQ, time_limit: float = 900.0) -> None:
             f"({ok} re-verified) in {wall:.1f} s",
             file=sys.stderr,
         )
-    target.grid.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
+        target.grid.write_text(json.dumps({"machine": host, "runs": runs}, indent=1) + "\n")
 
 
 def _grid_table(path: Path = WORDFREQ.grid) -> list[str]:
@@ -220,7 +222,7 @@ def boards(target: Target = WORDFREQ, seed: int = 0) -> None:
         cmd = [
             sys.executable, "-m", "cpwords", "letterpress", "--random-board", "--seed", str(seed),
             "--lang", lang, *(["--fold-accents"] if fold else []), "--longest-first",
-            "--limit", "3", "--json",
+            "--limit", "3", "--time-limit", "900", "--json",
         ]  # fmt: skip
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -229,8 +231,8 @@ def boards(target: Target = WORDFREQ, seed: int = 0) -> None:
         out["command_wall_time"] = time.perf_counter() - t0
         out["exit_status"] = proc.returncode
         runs.append(out)
-        print(f"{lang}{' folded' if fold else ''}: {out['letters']} {out['count']:,} words",
-              file=sys.stderr)  # fmt: skip
+        found = f"{out['letters']} {out['count']:,} words" if "letters" in out else out["status"]
+        print(f"{lang}{' folded' if fold else ''}: {found}", file=sys.stderr)
     target.boards.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
 
 

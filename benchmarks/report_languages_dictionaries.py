@@ -287,24 +287,25 @@ def _machine(data: dict[str, Any] | None) -> str:
 def suite_times(after: Record) -> list[str]:
     """The harness's rows: Truncate DP time, grid classes at 20,000 words, Letterpress queries."""
     out = [
-        "| puzzle | language | list | words | status | answer | time |",
+        "| puzzle | language | dictionary | words | status | answer | time |",
         "|---|---|---|---|---|---|---|",
     ]
     for r in after.rows:
         spec, si = r["instance_spec"], r.get("solver_info") or {}
         if r["puzzle"] == "truncate":
-            answer, lang = f"{r['objective']:.0f} plays", spec["lexicon"]
+            answer, lang = f"{r['objective']:.0f} plays", spec["lexicon"][len("lang:") :]
         elif r["puzzle"] == "grid":
             answer = (
                 f"{si.get('classes', '?')} classes, {si.get('unique', '?')} unique "
                 f"({spec.get('suffix_length', 2)}-letter suffixes)"
             )
-            lang = f"lang:{spec.get('lang')}"
+            lang = str(spec.get("lang"))
         else:
-            answer, lang = f"{spec['letters']}: {r['objective']:,.0f} words", spec["lexicon"]
+            answer = f"{spec['letters']}: {r['objective']:,.0f} words"
+            lang = spec["lexicon"][len("lang:") :]
         out.append(
-            f"| {r['puzzle']} | {lang} | {si.get('source', '')} | {r['size']:,} | {r['status']} "
-            f"| {answer} | {r['wall_time']:.3f} s |"
+            f"| {r['puzzle']} | {lang} | {find_dictionary(lang).name} | {r['size']:,} "
+            f"| {r['status']} | {answer} | {r['wall_time']:.3f} s |"
         )
     return out
 
@@ -345,6 +346,17 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         "entry is a proper noun except in German (nouns are capitalised there). The last two",
         "columns look the wordfreq answers of the record up in the same file.",
     ], check_table(after, before, langs))  # fmt: skip
+    lines += [
+        "What the check does not say. A word the dictionary lists is valid here even where a",
+        "player may frown: wfrench lists `int` and `inte` (both on the French chain), and",
+        "German keeps every capitalised entry (nouns are capitalised), so a name wngerman lists",
+        "(`Lacoste`) is playable. A wordfreq answer outside the dictionary is not always a",
+        "non-word: the dictionaries are smaller than the language (wspanish has 86,016 entries",
+        "and few inflected forms; wngerman lists few compounds such as `amateurastronomen`);",
+        "the record's fragments (`internatio`, `professi`, `ajajaj`), names and English words",
+        "are the rest.",
+        "",
+    ]
     lines += _section("Truncate: the longest chain, before and after", [
         "Each chain proven longest by the DP (exhaustive) and re-checked by the harness's",
         "independent checker; `chains` is the exact number of longest chains.",
