@@ -152,12 +152,32 @@ def _recheck_grid(lang: str, top: int, length: int, puzzles: list[dict[str, Any]
         }
 
 
-def grid(target: Target = WORDFREQ, time_limit: float = 900.0) -> None:
+def _save_grid(path: Path, host: dict[str, Any], runs: list[dict[str, Any]], merge: bool) -> None:
+    """Write the grid designs; with ``merge``, into the runs already in the file (a run of the
+    same language, size and suffix length replaced), under a lock, so that several processes
+    can share the work."""
+    import fcntl
+
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        old = json.loads(path.read_text())["runs"] if merge and path.exists() else []
+        key = lambda r: (r["lang"], r["top"], r["suffix_length"])  # noqa: E731
+        mine = {key(r) for r in runs}
+        kept = [r for r in old if key(r) not in mine] + runs
+        path.write_text(json.dumps({"machine": host, "runs": kept}, indent=1) + "\n")
+
+
+def grid(
+    target: Target = WORDFREQ,
+    time_limit: float = 900.0,
+    only: list[tuple[str, int, int]] | None = None,
+) -> None:
     """Design unique grid puzzles per language and re-verify each one; store the answers (after
-    every run, so that an interrupted run keeps the runs it finished)."""
+    every run, so that an interrupted run keeps the runs it finished). ``only``: these runs
+    (language, top, suffix letters), merged into the file's."""
     runs: list[dict[str, Any]] = []
     host = machine()
-    for lang, top, length in target.grid_runs:
+    for lang, top, length in only or target.grid_runs:
         cmd = [
             sys.executable, "-m", "cpwords", "grid", "--unique", "--count-limit", "2",
             "--lang", lang, "--top", str(top), "-L", str(length), "--limit", "100",
@@ -179,7 +199,7 @@ def grid(target: Target = WORDFREQ, time_limit: float = 900.0) -> None:
             f"({ok} re-verified) in {wall:.1f} s",
             file=sys.stderr,
         )
-        target.grid.write_text(json.dumps({"machine": host, "runs": runs}, indent=1) + "\n")
+        _save_grid(target.grid, host, runs, merge=only is not None)
 
 
 def _grid_table(path: Path = WORDFREQ.grid) -> list[str]:
@@ -542,8 +562,9 @@ def main(argv: list[str]) -> None:
     cmd, rest = (argv[0], argv[1:]) if argv else ("", [])
     if cmd == "generate":
         generate(target)
-    elif cmd == "grid":
-        grid(target)
+    elif cmd == "grid":  # grid [LANG:TOP:LETTERS ...]: only these runs, merged into the file
+        only = [(a, int(b), int(c)) for a, b, c in (x.split(":") for x in rest)]
+        grid(target, only=only or None)
     elif cmd == "boards":
         boards(target)
     elif cmd == "compact":
