@@ -373,6 +373,9 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         "before: wordfreq's N most frequent tokens). A cell: unique puzzles (+ designs withheld",
         "for a blocked word) of all suffix classes. Each unique puzzle re-verified by the",
         "independent checker and a CP-SAT recount of its full boards (below, `re-verified`).",
+        "Recorded on 2026-11-27: the 2-letter designs at 50,000 words ran in two more",
+        "processes beside the first (`grid LANG:50000:2 ...`, merged into the file), so the",
+        "times of those rows overlap (and the random boards ran beside the first designs).",
     ], grid_table(after, before, langs))  # fmt: skip
     lines += [*_grid_table(target.grid), ""]
     lines += _section("Letterpress: words per bag and per random board, before -> after", [
