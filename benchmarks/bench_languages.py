@@ -1,26 +1,34 @@
-"""Every puzzle in every language (issue 20): generate Letter Boxed puzzles, write the report.
+"""Every puzzle in every language (issues 20 and 30): generate Letter Boxed puzzles, design grid
+puzzles, draw Letterpress boards, write the report.
 
-    python benchmarks/bench_languages.py generate          # Letter Boxed, 4 languages (JSON)
-    python benchmarks/bench_languages.py grid              # unique grid puzzles, 9 languages
-    python benchmarks/bench_languages.py boards            # random Letterpress boards
+    python benchmarks/bench_languages.py [--dictionaries] generate   # Letter Boxed (JSON)
+    python benchmarks/bench_languages.py [--dictionaries] grid       # unique grid puzzles
+    python benchmarks/bench_languages.py [--dictionaries] boards     # random Letterpress boards
     cpwords bench benchmarks/suites/languages.toml \\
         --out benchmarks/results/languages/languages.jsonl
     python benchmarks/bench_languages.py compact           # the grid rows' example boards out
     python benchmarks/bench_languages.py report \\
         [--english OLD.jsonl NEW.jsonl] > benchmarks/results/languages/report.md
+    python benchmarks/bench_languages.py --dictionaries report \\
+        > benchmarks/results/languages-dictionaries/report.md
 
-``grid`` designs unique grid puzzles in nine languages (``cpwords grid --unique``), each one
-re-verified by the independent checker and a CP-SAT recount, into
-``benchmarks/results/languages/languages-grid.json``; ``boards`` draws one random Letterpress
-board per language (``cpwords letterpress --random-board``) into
-``benchmarks/results/languages/languages-letterpress-boards.json``.
-``generate`` runs ``cpwords letterboxed --generate 10 --unique --lang L --json`` for French,
-German, Spanish and Polish (each box proven by the DP and recounted by the independent brute
-force before it is printed; ``verified``) and stores the answers in
-``benchmarks/results/languages/languages-letterboxed.json``. ``report`` tabulates them with the
-suite's rows (Truncate chains, grid classes, Letterpress query times against English) and, given the
-rows of ``benchmarks/suites/languages-english.toml`` run by the code before and after the
-languages work, the English answers and times side by side.
+Without ``--dictionaries`` the commands write the wordfreq-era record of issue 20
+(``benchmarks/results/languages/``, files ``languages-*.json``; ``--lang`` read wordfreq's token
+lists then); with it, the run of issue 30 on the curated dictionaries in eight languages
+(:data:`DICT_LANGS`) into ``benchmarks/results/languages-dictionaries/`` (files
+``languages-dictionaries-*.json``, beside the rows of ``suites/languages-dictionaries.toml``),
+and ``report`` writes its report with the record as the "before"
+(``report_languages_dictionaries.py``).
+
+``grid`` designs unique grid puzzles per language (``cpwords grid --unique``), each one
+re-verified by the independent checker and a CP-SAT recount, into ``*-grid.json``; ``boards``
+draws one random Letterpress board per language (``cpwords letterpress --random-board``) into
+``*-letterpress-boards.json``. ``generate`` runs ``cpwords letterboxed --generate 10 --unique
+--lang L --json`` per language (each box proven by the DP and recounted by the independent
+brute force before it is printed; ``verified``) into ``*-letterboxed.json``. ``report``
+tabulates them with the suite's rows (Truncate chains, grid classes, Letterpress query times
+against English) and, given the rows of ``benchmarks/suites/languages-english.toml`` run by
+the code before and after the languages work, the English answers and times side by side.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,23 +49,65 @@ from _machine import machine
 from cpwords.bench.results import read_rows
 
 HERE = Path(__file__).parent
-RESULTS = HERE / "results" / "languages"
-GENERATED = RESULTS / "languages-letterboxed.json"
-GRID = RESULTS / "languages-grid.json"
-LANGS = ("fr", "de", "es", "pl")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One recorded run of the scripts: where its files go and which languages it covers."""
+
+    results: Path
+    prefix: str
+    lb_langs: tuple[str, ...]
+    grid_runs: tuple[tuple[str, int, int], ...]
+    board_runs: tuple[tuple[str, bool], ...]
+
+    @property
+    def generated(self) -> Path:
+        return self.results / f"{self.prefix}-letterboxed.json"
+
+    @property
+    def grid(self) -> Path:
+        return self.results / f"{self.prefix}-grid.json"
+
+    @property
+    def boards(self) -> Path:
+        return self.results / f"{self.prefix}-letterpress-boards.json"
+
+
 # Grid designs: nine languages at 20,000 and 50,000 words (2-letter suffixes), and 3-letter
 # suffixes at 50,000 words for the three languages whose 20,000-word lists had none.
 GRID_LANGS = ("de", "fr", "es", "it", "pt", "nl", "pl", "sv", "ru")
-GRID_RUNS = [
-    *((lang, top, 2) for top in (20000, 50000) for lang in GRID_LANGS),
-    *((lang, 50000, 3) for lang in ("de", "fr", "es")),
-]
+#: The wordfreq-era record (issue 20): ``--lang`` read wordfreq's token lists then.
+WORDFREQ = Target(
+    HERE / "results" / "languages",
+    "languages",
+    ("fr", "de", "es", "pl"),
+    (
+        *((lang, top, 2) for top in (20000, 50000) for lang in GRID_LANGS),
+        *((lang, 50000, 3) for lang in ("de", "fr", "es")),
+    ),
+    (("en", False), ("fr", False), ("fr", True), ("de", False), ("es", False), ("pl", False),
+     ("ru", False)),
+)  # fmt: skip
+#: The languages with a curated dictionary that issue 30 measures. RUSSIAN: add "ru" here once
+#: ``--lang ru`` reads a dictionary (a Hunspell reader); today it reads wordfreq's list.
+DICT_LANGS = ("fr", "de", "es", "it", "pl", "pt", "sv", "nl")
+#: Every puzzle on the dictionaries (issue 30): ``--dictionaries`` on the command line.
+DICTIONARIES = Target(
+    HERE / "results" / "languages-dictionaries",
+    "languages-dictionaries",
+    DICT_LANGS,
+    tuple((lang, top, length) for length, top in ((2, 20000), (3, 50000), (2, 50000))
+          for lang in DICT_LANGS),
+    (*((lang, False) for lang in DICT_LANGS), ("fr", True)),
+)  # fmt: skip
+RESULTS = WORDFREQ.results
 
 
-def generate(k: int = 10, time_limit: float = 1800.0) -> None:
+def generate(target: Target = WORDFREQ, k: int = 10, time_limit: float = 1800.0) -> None:
     """Run the generator for each language and store its JSON answers."""
     runs: list[dict[str, Any]] = []
-    for lang in LANGS:
+    for lang in target.lb_langs:
         cmd = [
             sys.executable, "-m", "cpwords", "letterboxed", "--generate", str(k), "--unique",
             "--lang", lang, "--seed", "0", "--time-limit", str(time_limit), "--json",
@@ -70,7 +121,7 @@ def generate(k: int = 10, time_limit: float = 1800.0) -> None:
         out["exit_status"] = proc.returncode
         runs.append(out)
         print(f"{lang}: {out.get('found')} boxes in {wall:.1f} s", file=sys.stderr)
-    GENERATED.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
+    target.generated.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
 
 
 def _recheck_grid(lang: str, top: int, length: int, puzzles: list[dict[str, Any]]) -> None:
@@ -101,10 +152,32 @@ def _recheck_grid(lang: str, top: int, length: int, puzzles: list[dict[str, Any]
         }
 
 
-def grid(time_limit: float = 900.0) -> None:
-    """Design unique grid puzzles per language and re-verify each one; store the answers."""
+def _save_grid(path: Path, host: dict[str, Any], runs: list[dict[str, Any]], merge: bool) -> None:
+    """Write the grid designs; with ``merge``, into the runs already in the file (a run of the
+    same language, size and suffix length replaced), under a lock, so that several processes
+    can share the work."""
+    import fcntl
+
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        old = json.loads(path.read_text())["runs"] if merge and path.exists() else []
+        key = lambda r: (r["lang"], r["top"], r["suffix_length"])  # noqa: E731
+        mine = {key(r) for r in runs}
+        kept = [r for r in old if key(r) not in mine] + runs
+        path.write_text(json.dumps({"machine": host, "runs": kept}, indent=1) + "\n")
+
+
+def grid(
+    target: Target = WORDFREQ,
+    time_limit: float = 900.0,
+    only: list[tuple[str, int, int]] | None = None,
+) -> None:
+    """Design unique grid puzzles per language and re-verify each one; store the answers (after
+    every run, so that an interrupted run keeps the runs it finished). ``only``: these runs
+    (language, top, suffix letters), merged into the file's."""
     runs: list[dict[str, Any]] = []
-    for lang, top, length in GRID_RUNS:
+    host = machine()
+    for lang, top, length in only or target.grid_runs:
         cmd = [
             sys.executable, "-m", "cpwords", "grid", "--unique", "--count-limit", "2",
             "--lang", lang, "--top", str(top), "-L", str(length), "--limit", "100",
@@ -126,13 +199,13 @@ def grid(time_limit: float = 900.0) -> None:
             f"({ok} re-verified) in {wall:.1f} s",
             file=sys.stderr,
         )
-    GRID.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
+        _save_grid(target.grid, host, runs, merge=only is not None)
 
 
-def _grid_table() -> list[str]:
-    if not GRID.exists():
-        return ["(not run: `python benchmarks/bench_languages.py grid`)"]
-    data = json.loads(GRID.read_text())
+def _grid_table(path: Path = WORDFREQ.grid) -> list[str]:
+    if not path.exists():
+        return [f"(not run: `python benchmarks/bench_languages.py grid`, {path.name})"]
+    data = json.loads(path.read_text())
     m = data["machine"]
     out = [
         f"Machine: {m['nproc']} cores, shared; load at start "
@@ -162,19 +235,14 @@ def _grid_table() -> list[str]:
     return out
 
 
-BOARDS = RESULTS / "languages-letterpress-boards.json"
-BOARD_RUNS = [("en", False), ("fr", False), ("fr", True), ("de", False), ("es", False),
-              ("pl", False), ("ru", False)]  # fmt: skip
-
-
-def boards(seed: int = 0) -> None:
+def boards(target: Target = WORDFREQ, seed: int = 0) -> None:
     """One random Letterpress board per language (``--random-board``) and the words it spells."""
     runs: list[dict[str, Any]] = []
-    for lang, fold in BOARD_RUNS:
+    for lang, fold in target.board_runs:
         cmd = [
             sys.executable, "-m", "cpwords", "letterpress", "--random-board", "--seed", str(seed),
             "--lang", lang, *(["--fold-accents"] if fold else []), "--longest-first",
-            "--limit", "3", "--json",
+            "--limit", "3", "--time-limit", "900", "--json",
         ]  # fmt: skip
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -183,15 +251,15 @@ def boards(seed: int = 0) -> None:
         out["command_wall_time"] = time.perf_counter() - t0
         out["exit_status"] = proc.returncode
         runs.append(out)
-        print(f"{lang}{' folded' if fold else ''}: {out['letters']} {out['count']:,} words",
-              file=sys.stderr)  # fmt: skip
-    BOARDS.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
+        found = f"{out['letters']} {out['count']:,} words" if "letters" in out else out["status"]
+        print(f"{lang}{' folded' if fold else ''}: {found}", file=sys.stderr)
+    target.boards.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
 
 
-def _boards_table() -> list[str]:
-    if not BOARDS.exists():
-        return ["(not run: `python benchmarks/bench_languages.py boards`)"]
-    data = json.loads(BOARDS.read_text())
+def _boards_table(path: Path = WORDFREQ.boards) -> list[str]:
+    if not path.exists():
+        return [f"(not run: `python benchmarks/bench_languages.py boards`, {path.name})"]
+    data = json.loads(path.read_text())
     out = [
         "| language | accents | list | board (seed 0, row by row) | words it spells "
         "| longest | verified |",
@@ -211,10 +279,10 @@ def _median(xs: list[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
-def _letterboxed_table() -> list[str]:
-    if not GENERATED.exists():
-        return ["(not run: `python benchmarks/bench_languages.py generate`)"]
-    data = json.loads(GENERATED.read_text())
+def _letterboxed_table(path: Path = WORDFREQ.generated) -> list[str]:
+    if not path.exists():
+        return [f"(not run: `python benchmarks/bench_languages.py generate`, {path.name})"]
+    data = json.loads(path.read_text())
     out = [
         f"Machine: {data['machine']['nproc']} cores, shared; load at start "
         f"{', '.join(f'{x:.1f}' for x in data['machine']['loadavg_start'])}; "
@@ -461,12 +529,11 @@ def report(argv: list[str]) -> None:
 COMPACT_CLASSES = 20000
 
 
-def compact() -> None:
+def compact(path: Path = WORDFREQ.results / "languages.jsonl") -> None:
     """Keep the recorded rows small: a grid row's solution (one example board per puzzle class,
     5.8 MB of the 5.9 MB file) becomes its suffix quadruples, or nothing beyond
     :data:`COMPACT_CLASSES` classes (151,459 quadruples are 5 MB); the report reads
     ``solver_info``. Rows compacted before are left as they are."""
-    path = RESULTS / "languages.jsonl"
     rows = list(read_rows(path))
     for r in rows:
         sol = r.get("solution")
@@ -487,16 +554,30 @@ def compact() -> None:
     tmp.replace(path)
 
 
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["generate"]:
-        generate()
-    elif sys.argv[1:2] == ["grid"]:
-        grid()
-    elif sys.argv[1:2] == ["boards"]:
-        boards()
-    elif sys.argv[1:2] == ["compact"]:
-        compact()
-    elif sys.argv[1:2] == ["report"]:
-        report(sys.argv[2:])
+def main(argv: list[str]) -> None:
+    """``[--dictionaries] generate|grid|boards|compact|report [ARGS]``."""
+    target = WORDFREQ
+    if argv[:1] == ["--dictionaries"]:
+        target, argv = DICTIONARIES, argv[1:]
+    cmd, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if cmd == "generate":
+        generate(target)
+    elif cmd == "grid":  # grid [LANG:TOP:LETTERS ...]: only these runs, merged into the file
+        only = [(a, int(b), int(c)) for a, b, c in (x.split(":") for x in rest)]
+        grid(target, only=only or None)
+    elif cmd == "boards":
+        boards(target)
+    elif cmd == "compact":
+        compact(target.results / f"{target.prefix}.jsonl")
+    elif cmd == "report" and target is DICTIONARIES:
+        from report_languages_dictionaries import report as dictionaries_report
+
+        print(dictionaries_report(DICTIONARIES, WORDFREQ))
+    elif cmd == "report":
+        report(rest)
     else:
         sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
