@@ -297,7 +297,7 @@ def test_cli_reads_words_beyond_a_z(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert data["lang"] == "de" and data["lexicon_skipped"] == 0
 
 
-def test_a_limited_listing_says_how_many_it_shows(tmp_path) -> None:
+def test_a_limited_listing_says_how_many_it_shows(tmp_path: Path) -> None:
     """`--all --limit 2` of 8 longest sequences says "2 of 8 shown"; the whole listing does not."""
     from click.testing import CliRunner
 
