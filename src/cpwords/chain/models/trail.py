@@ -22,7 +22,7 @@ import numpy as np
 from cpwords.chain.heuristics import random_dfs
 from cpwords.chain.rules import ChainInstance
 from cpwords.core.native import new_highs, run_highs_interruptibly
-from cpwords.core.result import SolveResult, Status
+from cpwords.core.result import SolveResult, Status, TracePoint
 
 
 @dataclass
@@ -172,6 +172,11 @@ def components(tg: TrailGraph, counts: np.ndarray) -> list[np.ndarray]:
     return [touched[label[touched] == c] for c in np.unique(label[touched])]
 
 
+#: A component's cuts cover every group inside it when it has at most this many (so that the
+#: next round cannot pick another subtour on the same nodes), else only the chosen ones.
+MAX_CUT_GROUPS = 500
+
+
 class _TrailMip:
     """The trail program in HiGHS: columns ``y`` (groups), then ``s`` and ``t`` (nodes)."""
 
@@ -183,6 +188,10 @@ class _TrailMip:
         G, N = tg.n_groups, len(tg.nodes)
         self.G, self.N = G, N
         h = new_highs(seed)
+        # Presolve's probing took 77 s on ENABLE with k = 3 (96k binaries) and overran the
+        # time limit by 42 s; without presolve the first round is proven in 8 s (its LP is a
+        # network flow, integral).
+        h.setOptionValue("presolve", "off")
         lower = np.zeros(G + 2 * N)
         upper = np.r_[tg.cap.astype(float), np.ones(2 * N)]
         if tg.source is not None:
@@ -228,16 +237,22 @@ class _TrailMip:
         return status, bound_or_none, x, stopped
 
     def add_cuts(self, comp: np.ndarray, chosen: np.ndarray) -> None:
-        """For each chosen group ``g`` inside ``comp`` (node set C), add
-        ``y_g <= cap_g (y(in C) + s(C))`` and ``y_g <= cap_g (y(out of C) + t(C))``."""
+        """For the groups ``g`` inside ``comp`` (node set C; all of them, or the chosen ones when
+        there are more than :data:`MAX_CUT_GROUPS`), add ``y_g <= cap_g (y(in C) + s(C))`` and
+        ``y_g <= cap_g (y(out of C) + t(C))``."""
         tg, G, N = self.tg, self.G, self.N
         inside = np.zeros(N, dtype=bool)
         inside[comp] = True
-        groups = chosen[inside[tg.tail[chosen]] & inside[tg.head[chosen]]]
+        leaving = np.concatenate([tg.outs[v] for v in comp])
+        every = leaving[inside[tg.head[leaving]]]  # every group inside C
+        groups = (
+            every
+            if every.size <= MAX_CUT_GROUPS
+            else chosen[inside[tg.tail[chosen]] & inside[tg.head[chosen]]]
+        )
         into = np.concatenate([tg.ins[v] for v in comp])
         into = into[~inside[tg.tail[into]]]
-        out = np.concatenate([tg.outs[v] for v in comp])
-        out = out[~inside[tg.head[out]]]
+        out = leaving[~inside[tg.head[leaving]]]
         for cross, offset in ((into, G), (out, G + N)):
             rest = np.r_[cross, offset + comp].astype(np.int32)
             for g in groups:
@@ -291,12 +306,19 @@ class _Search:
     rounds: int = 0
     interrupted: bool = False
     proven: bool = False
+    trace: list[TracePoint] = field(default_factory=list)
 
     def offer(self, chain: Sequence[str], value: int) -> bool:
         if value > self.value:
             self.best, self.value = tuple(chain), value
             return True
         return False
+
+    def point(self, t0: float) -> None:
+        """Record the incumbent and the bound now (one point per round)."""
+        bound = None if math.isinf(self.bound) else float(self.bound)
+        best = float(self.value) if self.best is not None else None
+        self.trace.append(TracePoint(time.perf_counter() - t0, best, bound))
 
 
 def chain_trail_mip(
@@ -348,6 +370,7 @@ def chain_trail_mip(
         h = random_dfs(instance, seed=seed, time_limit=budget, steps=20_000)
         if h.solution is not None:
             search.offer(h.solution, int(h.objective or 0))
+            search.point(t0)
     mip = _TrailMip(tg, seed)
     _cut_loop(instance, tg, mip, search, t0, time_limit)
     return _result(search, tg, mip, time.perf_counter() - t0)
@@ -380,12 +403,14 @@ def _cut_loop(
         if bound is not None:  # objectives are whole: the bound rounds down
             search.bound = min(search.bound, math.floor(bound + 1e-6) + tg.constant)
         if x is None:
+            search.point(t0)
             return
         counts, s_node = x[:G], int(np.argmax(x[G : G + N]))
         trail = euler_trail(tg, counts, s_node)
         chain = [*([instance.start] if instance.start else []), *trail,
                  *([instance.end] if instance.end else [])]  # fmt: skip
         search.offer(chain, _value(chain, letters))
+        search.point(t0)
         others = [c for c in components(tg, counts) if s_node not in set(c.tolist())]
         if not others:
             if status is Status.OPTIMAL:
@@ -413,5 +438,5 @@ def _result(search: _Search, tg: TrailGraph, mip: _TrailMip, wall: float) -> Sol
     proven = search.proven or (bound is not None and bound <= value)
     return SolveResult(
         Status.OPTIMAL if proven else Status.FEASIBLE, value, value if proven else bound,
-        wall, search.best, "trail-mip", "max", info,
+        wall, search.best, "trail-mip", "max", info, tuple(search.trace),
     )  # fmt: skip
