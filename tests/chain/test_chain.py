@@ -242,3 +242,16 @@ def test_bigger_random_lists_match_brute_force() -> None:
                 res = solve_chain(inst)
                 assert res.status is Status.OPTIMAL and res.verified
                 assert res.objective == brute_force(inst)
+
+
+@pytest.mark.slow
+def test_enable_one_letter_chain_is_proven(shared_data: Path) -> None:
+    from cpwords.chain.spec import load_chain_instance
+
+    inst = load_chain_instance(str(shared_data / "enable1.txt"))
+    res = solve_chain(inst, time_limit=300)
+    assert res.status is Status.OPTIMAL and res.verified is True
+    assert res.objective == res.bound == len(res.solution)
+    dfs = cpwords.solve("chain", inst, "random-dfs", steps=20_000)
+    assert dfs.verified is True and dfs.objective is not None
+    assert dfs.objective <= res.objective

@@ -136,7 +136,18 @@ def chain_problems(
 
 
 def instance_problems(instance: ChainInstance, chain: Sequence[str]) -> list[str]:
-    """:func:`chain_problems` under the instance's list, overlap and fixed ends."""
+    """:func:`chain_problems` under the instance's list, overlap and fixed ends.
+
+    Parameters
+    ----------
+    instance : ChainInstance
+    chain : sequence of str
+
+    Returns
+    -------
+    list of str
+        Empty when ``chain`` is a valid chain of ``instance``.
+    """
     return chain_problems(
         chain, frozenset(instance.words), instance.overlap, instance.start, instance.end
     )

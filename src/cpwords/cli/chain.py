@@ -141,9 +141,10 @@ def _text(
     else:
         click.echo(f"(chain of {len(found):,} words not listed: use --json)")
     click.echo()
-    usable = len(instance.usable())
+    usable, k = len(instance.usable()), instance.overlap
+    letter = "letter" if k == 1 else "letters"
     click.echo(f"{'list':<10}  {instance.source} ({len(instance.words):,} words, "
-               f"{usable:,} of at least {instance.overlap} letters)")  # fmt: skip
+               f"{usable:,} of at least {k} {letter})")  # fmt: skip
     click.echo(f"{'chain':<10}  {len(found):,} words, {letters:,} letters "
                f"(maximising {instance.objective})")  # fmt: skip
     click.echo(res.summary(width=10))
