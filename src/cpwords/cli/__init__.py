@@ -40,6 +40,7 @@ def cli(ctx: click.Context) -> None:
 def _register() -> None:
     from cpwords.cli.bench import bench
     from cpwords.cli.cache import cache
+    from cpwords.cli.chain import chain
     from cpwords.cli.grid import grid
     from cpwords.cli.letterboxed import letterboxed
     from cpwords.cli.letterpress import letterpress
@@ -50,7 +51,7 @@ def _register() -> None:
     from cpwords.cli.truncate import truncate
 
     commands = (snake, letterboxed, truncate, letterpress, grid, bench, report, cache, lexicons)
-    for command in (*commands, serve):
+    for command in (*commands, chain, serve):
         cli.add_command(command)
 
 

@@ -199,6 +199,7 @@ BUILTIN: dict[str, str] = {
     "grid-fill": "cpwords.grid.fill_spec",
     "letterpress": "cpwords.letterpress.spec",
     "letterpress-board": "cpwords.letterpress.board_spec",
+    "chain": "cpwords.chain.spec",
 }
 
 _REGISTERED: dict[str, PuzzleSpec] = {}

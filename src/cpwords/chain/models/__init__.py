@@ -1,0 +1,1 @@
+"""Exact models of word chains."""

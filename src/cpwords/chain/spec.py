@@ -1,0 +1,225 @@
+"""Word chains' spec: the exact trail MIP and the randomised depth-first search.
+
+Instance tables (keys): ``lexicon`` (``enable1``, ``wordfreq:N``, a path, ... as
+:func:`cpwords.core.sources.lexicon_words` reads them), optionally ``n`` and ``seed`` for a
+seeded sample of ``n`` of its words; ``overlap`` (default 1), ``objective`` (``words`` or
+``letters``), ``start`` and ``end``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from cpwords.chain.heuristics import random_dfs
+from cpwords.chain.models.trail import chain_trail_mip
+from cpwords.chain.rules import OBJECTIVES, ChainInstance, chain_value, instance_problems
+from cpwords.core.alphabet import normalize_word
+from cpwords.core.errors import InputError
+from cpwords.core.lexicon import read_word_list
+from cpwords.core.result import SolveResult
+from cpwords.core.sources import lexicon_words, sample_words
+from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
+
+
+def chain_instance(
+    words: Iterable[str],
+    overlap: int = 1,
+    objective: str = "words",
+    start: str | None = None,
+    end: str | None = None,
+    source: str = "<words>",
+) -> ChainInstance:
+    """A checked :class:`~cpwords.chain.rules.ChainInstance` (repeated words kept once).
+
+    Parameters
+    ----------
+    words : iterable of str
+        Normalised words (NFC, lower case), as :func:`cpwords.core.lexicon.read_word_list`
+        returns them.
+    overlap : int
+        ``k`` (at least 1).
+    objective : {"words", "letters"}
+    start, end : str, optional
+        Fixed first and last words (normalised).
+    source : str
+        Where the words came from.
+
+    Returns
+    -------
+    ChainInstance
+
+    Raises
+    ------
+    InputError
+        An empty list, ``overlap < 1``, an unknown objective, no word of at least ``overlap``
+        letters, or a fixed word that is not in the list or is too short to link.
+
+    Examples
+    --------
+    >>> chain_instance(["kiln", "kiln", "nausea"], start="kiln").words
+    ('kiln', 'nausea')
+    """
+    distinct = tuple(dict.fromkeys(words))
+    if not distinct:
+        raise InputError(f"the word list {source} is empty")
+    if overlap < 1:
+        raise InputError(f"the overlap must be at least 1 letter, got {overlap}")
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    if not any(len(w) >= overlap for w in distinct):
+        raise InputError(f"no word of {source} has at least {overlap} letters (the overlap)")
+    present = set(distinct)
+    for option, w in (("--start", start), ("--end", end)):
+        if w is not None and w not in present:
+            raise InputError(f"{option} {w!r} is not in the word list {source}")
+        if w is not None and len(w) < overlap:
+            raise InputError(f"{option} {w!r} is shorter than the overlap ({overlap} letters)")
+    return ChainInstance(distinct, overlap, objective, start, end, source)
+
+
+def load_chain_instance(
+    path: str,
+    overlap: int = 1,
+    objective: str = "words",
+    start: str | None = None,
+    end: str | None = None,
+    *,
+    lang: str | None = None,
+    fold: bool = False,
+) -> ChainInstance:
+    """Read a word list (one word a line, ``-``: stdin) as the Wordsnake's reader does.
+
+    ``start`` and ``end`` are normalised like the words (``lang``'s case rules, ``fold``).
+
+    Raises
+    ------
+    InputError
+        A bad file (see :func:`cpwords.core.lexicon.read_word_list`) or a bad instance (see
+        :func:`chain_instance`).
+    """
+    words = read_word_list(path, lang=lang, fold=fold)
+    fix = [None if w is None else normalize_word(w.strip(), lang, fold) for w in (start, end)]
+    source = "<stdin>" if path == "-" else str(path)
+    return chain_instance(words, overlap, objective, fix[0], fix[1], source)
+
+
+def make_instance(spec: Mapping[str, Any], base_dir: Path) -> ChainInstance:
+    """The instance of one suite table (see the module notes)."""
+    if "lexicon" not in spec:
+        raise InputError("a chain instance needs a 'lexicon'")
+    name = str(spec["lexicon"])
+    if "n" in spec:
+        words: Iterable[str] = sample_words(
+            name, int(spec["n"]), int(spec.get("seed", 0)), base_dir
+        )
+    else:
+        words = lexicon_words(name, str(base_dir))
+    return chain_instance(
+        words, int(spec.get("overlap", 1)), str(spec.get("objective", "words")),
+        spec.get("start"), spec.get("end"), name,
+    )  # fmt: skip
+
+
+def run(
+    instance: ChainInstance,
+    method: str,
+    *,
+    seed: int,
+    time_limit: float | None,
+    workers: int,
+    params: Mapping[str, Any],
+) -> SolveResult:
+    """Run one named method (see ``SPEC.methods``): the only dispatch on chain methods.
+
+    ``trail-mip`` takes ``hint``; ``random-dfs`` takes ``steps`` and ``restart_steps``.
+    """
+    fn = chain_trail_mip if method == "trail-mip" else random_dfs
+    return call_method(fn, instance, params=params, seed=seed, time_limit=time_limit)
+
+
+def problems(instance: ChainInstance, result: SolveResult) -> list[str]:
+    """The puzzle's independent checker (:func:`cpwords.chain.rules.instance_problems`)."""
+    return instance_problems(instance, list(result.solution))
+
+
+def objective(instance: ChainInstance, solution: Any) -> float:
+    """Words or letters of the chain, recomputed by the rules."""
+    return float(chain_value(list(solution), instance.objective))
+
+
+def solve_chain(
+    instance: ChainInstance | Iterable[str],
+    method: str = "trail-mip",
+    *,
+    overlap: int = 1,
+    objective: str = "words",
+    start: str | None = None,
+    end: str | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+) -> SolveResult:
+    """The longest word chain, proven (``trail-mip``) or searched (``random-dfs``), verified.
+
+    This is :func:`cpwords.core.spec.solve` for ``"chain"``; ``verified`` is True once the
+    independent checker of :mod:`cpwords.chain.rules` accepted the chain and its value.
+
+    Parameters
+    ----------
+    instance : ChainInstance or iterable of str
+        An instance, or words (then ``overlap``, ``objective``, ``start`` and ``end`` apply;
+        they are ignored for an instance).
+    method : {"trail-mip", "random-dfs"}
+    overlap, objective, start, end
+        See :class:`~cpwords.chain.rules.ChainInstance`.
+    time_limit : float, optional
+        Seconds.
+    seed : int
+
+    Returns
+    -------
+    SolveResult
+        ``solution``: the chain as a tuple of words.
+
+    Raises
+    ------
+    InputError
+        A bad instance or option.
+
+    Examples
+    --------
+    >>> r = solve_chain(["seasick", "kiln", "nausea", "dog", "apple"], overlap=1)
+    >>> r.status.value, r.objective, r.solution, r.verified
+    ('OPTIMAL', 4.0, ('seasick', 'kiln', 'nausea', 'apple'), True)
+    """
+    if not isinstance(instance, ChainInstance):
+        instance = chain_instance(instance, overlap, objective, start, end)
+    return solve(SPEC, instance, method, time_limit=time_limit, seed=seed)
+
+
+def _size(instance: ChainInstance) -> int:
+    return len(instance.words)
+
+
+SPEC = PuzzleSpec(
+    puzzle="chain",
+    sense="max",
+    default_method="trail-mip",
+    problems=problems,
+    objective=objective,
+    methods={
+        "trail-mip": MethodInfo("exact", description="longest trail, HiGHS MIP + lazy cuts"),
+        "random-dfs": MethodInfo(
+            "heuristic", seeded=True, description="randomised depth-first search, restarts"
+        ),
+    },
+    make_instance=make_instance,
+    run=run,
+    size=_size,
+    size_label="words in the list",
+    spec_keys=frozenset({"lexicon", "n", "seed", "overlap", "objective", "start", "end"}),
+    solution_json=lambda s: list(s),
+    objective_label="words (or letters) in the chain",
+    aliases={"exact": "trail-mip"},
+)

@@ -1,0 +1,158 @@
+"""``cpwords chain``: the longest word chain (shiritori) of a list, proven."""
+
+from __future__ import annotations
+
+import click
+
+from cpwords.chain.rules import ChainInstance
+from cpwords.cli._common import (
+    EPILOG,
+    Deadline,
+    echo_json,
+    exit_status,
+    progress,
+    result_row,
+    shared_options,
+    stop_line,
+    stop_reason,
+    time_guard,
+)
+from cpwords.core.lexicon import check_lang
+from cpwords.core.result import SolveResult
+
+#: Chains longer than this are not listed word by word in the text output (use --json).
+LISTING_MAX_WORDS = 300
+
+
+@click.command("chain", epilog=EPILOG)
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--overlap",
+    "overlap",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="K",
+    help="Each word begins with the last K letters of the one before (words shorter than K "
+    "take no part).",
+)
+@click.option(
+    "--maximise",
+    type=click.Choice(["words", "letters"]),
+    default="words",
+    show_default=True,
+    help="Maximise the number of words or of letters in the chain.",
+)
+@click.option("--start", metavar="WORD", default=None, help="The chain's first word.")
+@click.option("--end", metavar="WORD", default=None, help="The chain's last word.")
+@click.option(
+    "--method",
+    type=click.Choice(["trail-mip", "exact", "random-dfs"]),
+    default="exact",
+    show_default=True,
+    help="Exact longest-trail MIP (exact = trail-mip) or the randomised depth-first search.",
+)
+@click.option(
+    "--lang",
+    metavar="CODE",
+    default=None,
+    callback=lambda _ctx, _param, code: None if code is None else check_lang(code),
+    help="Language of the words (ISO 639-1), for its case rules ('tr', 'az': dotted and "
+    "dotless i). Words of every script are read as they are (NFC, lower case).",
+)
+@click.option(
+    "--fold-accents",
+    "fold_accents",
+    is_flag=True,
+    help="Fold accents (é -> e) in the words, for games that ignore them.",
+)
+@shared_options(time_limit=600.0, seed=True)
+def chain(
+    file: str,
+    overlap: int,
+    maximise: str,
+    start: str | None,
+    end: str | None,
+    method: str,
+    lang: str | None,
+    fold_accents: bool,
+    time_limit: float,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Find the longest word chain of a list and prove it.
+
+    FILE holds one word a line ('-': stdin); repeated words count once.
+
+    A chain is a sequence of distinct words of the list in which each word begins with the
+    last K letters of the one before (K = 1: shiritori, "last letter - first letter"). The
+    exact method solves it as the longest trail of the multigraph whose nodes are K-letter
+    strings and whose arcs are the words (a MIP in HiGHS, connectivity cuts added lazily):
+    OPTIMAL is a proof; a stopped solve prints its best chain with the bound. Every chain is
+    re-checked word by word by an independent checker.
+
+    JSON, beyond the conventions below: chain, words, letters, overlap, maximise, start, end,
+    list, list_size (distinct words) and usable (words of at least K letters).
+    """
+    from cpwords.chain.spec import load_chain_instance, solve_chain
+
+    deadline = Deadline(time_limit)
+    with time_guard(deadline):
+        instance = load_chain_instance(
+            file, overlap, maximise, start, end, lang=lang, fold=fold_accents
+        )
+    label = f"solving a chain of {len(instance.words):,} words ({method})"
+    with progress(label, sense="max", enabled=not as_json):
+        res = solve_chain(instance, method, time_limit=deadline.remaining(), seed=seed)
+    found = tuple(res.solution) if res.solution is not None else ()
+    letters = sum(len(w) for w in found)
+    interrupted = bool(res.solver_info.get("interrupted"))
+    if as_json:
+        row = result_row(
+            res.to_dict(solution=list(found) if found else None),
+            counts={"words": len(found), "letters": letters}, interrupted=interrupted,
+        )  # fmt: skip
+        row.update(chain=list(found), words=len(found), letters=letters, overlap=overlap)
+        row.update(maximise=maximise, start=instance.start, end=instance.end)
+        row.update(list=instance.source, list_size=len(instance.words))
+        row.update(usable=len(instance.usable()))
+        echo_json(row)
+    else:
+        _text(res, instance, found, letters, time_limit, interrupted)
+    code = exit_status(res.status.value, interrupted)
+    if code:
+        raise SystemExit(code)
+
+
+def _text(
+    res: SolveResult,
+    instance: ChainInstance,
+    found: tuple[str, ...],
+    letters: int,
+    time_limit: float,
+    interrupted: bool,
+) -> None:
+    """The chain (or why there is none), its size, the result's summary and why it stopped."""
+    if not found:
+        click.echo("no chain joins the fixed words" if res.status.value == "INFEASIBLE"
+                   else "stopped before any chain was found")  # fmt: skip
+    elif len(found) <= LISTING_MAX_WORDS:
+        click.echo(" -> ".join(found))
+    else:
+        click.echo(f"(chain of {len(found):,} words not listed: use --json)")
+    click.echo()
+    usable, k = len(instance.usable()), instance.overlap
+    letter = "letter" if k == 1 else "letters"
+    click.echo(f"{'list':<10}  {instance.source} ({len(instance.words):,} words, "
+               f"{usable:,} of at least {k} {letter})")  # fmt: skip
+    click.echo(f"{'chain':<10}  {len(found):,} words, {letters:,} letters "
+               f"(maximising {instance.objective})")  # fmt: skip
+    click.echo(res.summary(width=10))
+    line = stop_line(
+        stop_reason(res.to_dict() | {"interrupted": interrupted}), time_limit,
+        click.get_current_context().get_parameter_source("time_limit")
+        is not click.core.ParameterSource.COMMANDLINE,
+        "best chain so far",
+    )  # fmt: skip
+    if line:
+        click.echo(line)
