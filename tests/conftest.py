@@ -34,8 +34,11 @@ def needs_dictionary(lang: str) -> pytest.MarkDecorator:
 
 
 # The README's test command is the fast suite (every test not marked slow); `--runslow` runs the
-# whole suite (CI runs both). The slow tests are those over about a second on the 2-core machine:
-# real dictionaries, whole-list solves, subprocess CLI runs, the browser.
+# whole suite. The slow tests are those over about a second on the 2-core machine: real
+# dictionaries, whole-list solves, subprocess CLI runs, the browser. CI runs the fast suite as a
+# fresh machine does (no shared data, no dictionaries), writing the tests that skipped
+# (`--skipped-to FILE`), then, with the data, the slow tests and those (`--runslow --only-slow
+# FILE`): together, the whole suite once, every test with the data it needs.
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--runslow",
@@ -43,12 +46,47 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="also run the tests marked slow (the whole suite; the default is the fast part)",
     )
+    parser.addoption(
+        "--skipped-to",
+        metavar="FILE",
+        default=None,
+        help="write the node ids of the tests that skipped to FILE, one a line",
+    )
+    parser.addoption(
+        "--only-slow",
+        metavar="FILE",
+        default=None,
+        help="with --runslow: run only the slow tests and those FILE names (a --skipped-to file)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--runslow"):
-        return
-    slow = [item for item in items if "slow" in item.keywords]
-    if slow:  # deselected, not skipped: the summary says "N deselected" in one line
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if "slow" not in item.keywords]
+        only = config.getoption("--only-slow")
+        if only is None:
+            return
+        wanted = set(Path(only).read_text(encoding="utf-8").split())
+        keep = lambda item: "slow" in item.keywords or item.nodeid in wanted  # noqa: E731
+    else:
+        keep = lambda item: "slow" not in item.keywords  # noqa: E731
+    dropped = [item for item in items if not keep(item)]
+    if dropped:  # deselected, not skipped: the summary says "N deselected" in one line
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if keep(item)]
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = _SKIPPED_TO.get("path")
+    if path is not None and report.skipped:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(report.nodeid + "\n")
+
+
+_SKIPPED_TO: dict[str, str] = {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    path = config.getoption("--skipped-to", default=None)
+    if path is not None:
+        Path(path).write_text("", encoding="utf-8")  # a new list for this run
+        _SKIPPED_TO["path"] = path
