@@ -453,12 +453,14 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         "Recorded on 2026-11-27: the 2-letter designs at 50,000 words ran in two more",
         "processes beside the first (`grid LANG:50000:2 ...`, merged into the file), so the",
         "times of those rows overlap (and the random boards ran beside the first designs).",
+        "Russian's three designs ran later, one after the other, alone (`grid ru:20000:2",
+        "ru:50000:3 ru:50000:2`; dates in the first paragraph).",
     ], grid_table(after, before, langs))  # fmt: skip
     lines += [*_grid_table(target.grid), ""]
     lines += _section("Letterpress: words per bag and per random board, before -> after", [
         "Bags: four of 25 letters per language, each query repeated 21 times (the harness).",
-        "French, German, Spanish, Polish keep the record's bags, so a bag's words compare",
-        "directly; the others have none recorded. Random board: `--random-board --seed 0",
+        "French, German, Spanish, Polish, Russian keep the record's bags, so a bag's words",
+        "compare directly; the others have none recorded. Random board: `--random-board --seed 0",
         f"--longest-first --limit 3` (machine: {_machine(after.boards)}), tiles drawn by the",
         "list's letter frequencies, so the dictionary's board differs from wordfreq's.",
     ], letterpress_table(after, before, langs))  # fmt: skip
