@@ -1,9 +1,9 @@
 """Every puzzle in every language (issues 20 and 30): generate Letter Boxed puzzles, design grid
 puzzles, draw Letterpress boards, write the report.
 
-    python benchmarks/bench_languages.py [--dictionaries] generate   # Letter Boxed (JSON)
-    python benchmarks/bench_languages.py [--dictionaries] grid       # unique grid puzzles
-    python benchmarks/bench_languages.py [--dictionaries] boards     # random Letterpress boards
+    python benchmarks/bench_languages.py [--dictionaries] generate [LANG ...]  # Letter Boxed
+    python benchmarks/bench_languages.py [--dictionaries] grid [LANG:TOP:LETTERS ...]  # grid
+    python benchmarks/bench_languages.py [--dictionaries] boards [LANG ...]  # Letterpress boards
     cpwords bench benchmarks/suites/languages.toml \\
         --out benchmarks/results/languages/languages.jsonl
     python benchmarks/bench_languages.py compact           # the grid rows' example boards out
@@ -23,7 +23,9 @@ and ``report`` writes its report with the record as the "before"
 ``grid`` designs unique grid puzzles per language (``cpwords grid --unique``), each one
 re-verified by the independent checker and a CP-SAT recount, into ``*-grid.json``; ``boards``
 draws one random Letterpress board per language (``cpwords letterpress --random-board``) into
-``*-letterpress-boards.json``. ``generate`` runs ``cpwords letterboxed --generate 10 --unique
+``*-letterpress-boards.json``. Given languages (``generate ru``, ``boards ru``, ``grid
+ru:20000:2``), a command runs only those and merges them into its file, the other runs kept
+(:func:`merge_runs`). ``generate`` runs ``cpwords letterboxed --generate 10 --unique
 --lang L --json`` per language (each box proven by the DP and recounted by the independent
 brute force before it is printed; ``verified``) into ``*-letterboxed.json``. ``report``
 tabulates them with the suite's rows (Truncate chains, grid classes, Letterpress query times
@@ -39,6 +41,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,9 +92,10 @@ WORDFREQ = Target(
     (("en", False), ("fr", False), ("fr", True), ("de", False), ("es", False), ("pl", False),
      ("ru", False)),
 )  # fmt: skip
-#: The languages with a curated dictionary that issue 30 measures. RUSSIAN: add "ru" here once
-#: ``--lang ru`` reads a dictionary (a Hunspell reader); today it reads wordfreq's list.
-DICT_LANGS = ("fr", "de", "es", "it", "pl", "pt", "sv", "nl")
+#: The languages with a curated dictionary that issue 30 measures (Russian: hunspell-ru, its
+#: affix rules expanded by :mod:`cpwords.core.hunspell`; recorded after the other eight, its
+#: runs merged into the files: ``generate ru``, ``boards ru``, ``grid ru:20000:2 ...``).
+DICT_LANGS = ("fr", "de", "es", "it", "pl", "pt", "sv", "nl", "ru")
 #: Every puzzle on the dictionaries (issue 30): ``--dictionaries`` on the command line.
 DICTIONARIES = Target(
     HERE / "results" / "languages-dictionaries",
@@ -104,10 +108,16 @@ DICTIONARIES = Target(
 RESULTS = WORDFREQ.results
 
 
-def generate(target: Target = WORDFREQ, k: int = 10, time_limit: float = 1800.0) -> None:
-    """Run the generator for each language and store its JSON answers."""
+def generate(
+    target: Target = WORDFREQ,
+    k: int = 10,
+    time_limit: float = 1800.0,
+    only: list[str] | None = None,
+) -> None:
+    """Run the generator for each language and store its JSON answers. ``only``: these
+    languages, their runs merged into the file's (:func:`merge_runs`)."""
     runs: list[dict[str, Any]] = []
-    for lang in target.lb_langs:
+    for lang in only or target.lb_langs:
         cmd = [
             sys.executable, "-m", "cpwords", "letterboxed", "--generate", str(k), "--unique",
             "--lang", lang, "--seed", "0", "--time-limit", str(time_limit), "--json",
@@ -121,7 +131,7 @@ def generate(target: Target = WORDFREQ, k: int = 10, time_limit: float = 1800.0)
         out["exit_status"] = proc.returncode
         runs.append(out)
         print(f"{lang}: {out.get('found')} boxes in {wall:.1f} s", file=sys.stderr)
-    target.generated.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
+    merge_runs(target.generated, machine(), runs, lambda r: r["lang"], merge=only is not None)
 
 
 def _recheck_grid(lang: str, top: int, length: int, puzzles: list[dict[str, Any]]) -> None:
@@ -152,19 +162,33 @@ def _recheck_grid(lang: str, top: int, length: int, puzzles: list[dict[str, Any]
         }
 
 
-def _save_grid(path: Path, host: dict[str, Any], runs: list[dict[str, Any]], merge: bool) -> None:
-    """Write the grid designs; with ``merge``, into the runs already in the file (a run of the
-    same language, size and suffix length replaced), under a lock, so that several processes
-    can share the work."""
+def merge_runs(
+    path: Path,
+    host: dict[str, Any],
+    runs: list[dict[str, Any]],
+    key: Callable[[dict[str, Any]], Hashable],
+    merge: bool,
+) -> None:
+    """Write ``{"machine": host, "runs": runs}`` to ``path``; with ``merge``, into the runs
+    already in the file instead, under a lock (several processes may share the work): a run
+    with the same ``key`` is replaced in its place, the others are kept, new ones appended;
+    the file's machine stays and each merged run records its own (``run["machine"]``)."""
     import fcntl
 
     with open(path.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        old = json.loads(path.read_text())["runs"] if merge and path.exists() else []
-        key = lambda r: (r["lang"], r["top"], r["suffix_length"])  # noqa: E731
-        mine = {key(r) for r in runs}
-        kept = [r for r in old if key(r) not in mine] + runs
-        path.write_text(json.dumps({"machine": host, "runs": kept}, indent=1) + "\n")
+        if not merge or not path.exists():
+            path.write_text(json.dumps({"machine": host, "runs": runs}, indent=1) + "\n")
+            return
+        data = json.loads(path.read_text(encoding="utf-8"))
+        new = {key(r): {**r, "machine": host} for r in runs}
+        kept = [new.pop(key(r), r) for r in data["runs"]] + list(new.values())
+        data["runs"] = kept
+        path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def _grid_key(run: dict[str, Any]) -> tuple[str, int, int]:
+    return (run["lang"], run["top"], run["suffix_length"])
 
 
 def grid(
@@ -199,7 +223,7 @@ def grid(
             f"({ok} re-verified) in {wall:.1f} s",
             file=sys.stderr,
         )
-        _save_grid(target.grid, host, runs, merge=only is not None)
+        merge_runs(target.grid, host, runs, _grid_key, merge=only is not None)
 
 
 def _grid_table(path: Path = WORDFREQ.grid) -> list[str]:
@@ -235,10 +259,11 @@ def _grid_table(path: Path = WORDFREQ.grid) -> list[str]:
     return out
 
 
-def boards(target: Target = WORDFREQ, seed: int = 0) -> None:
-    """One random Letterpress board per language (``--random-board``) and the words it spells."""
+def boards(target: Target = WORDFREQ, seed: int = 0, only: list[str] | None = None) -> None:
+    """One random Letterpress board per language (``--random-board``) and the words it spells.
+    ``only``: these languages' runs (accents kept), merged into the file's (:func:`merge_runs`)."""
     runs: list[dict[str, Any]] = []
-    for lang, fold in target.board_runs:
+    for lang, fold in [(x, False) for x in only] if only else target.board_runs:
         cmd = [
             sys.executable, "-m", "cpwords", "letterpress", "--random-board", "--seed", str(seed),
             "--lang", lang, *(["--fold-accents"] if fold else []), "--longest-first",
@@ -253,7 +278,8 @@ def boards(target: Target = WORDFREQ, seed: int = 0) -> None:
         runs.append(out)
         found = f"{out['letters']} {out['count']:,} words" if "letters" in out else out["status"]
         print(f"{lang}{' folded' if fold else ''}: {found}", file=sys.stderr)
-    target.boards.write_text(json.dumps({"machine": machine(), "runs": runs}, indent=1) + "\n")
+    key = lambda r: (r["lang"], r["fold_accents"])  # noqa: E731
+    merge_runs(target.boards, machine(), runs, key, merge=only is not None)
 
 
 def _boards_table(path: Path = WORDFREQ.boards) -> list[str]:
@@ -560,13 +586,13 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["--dictionaries"]:
         target, argv = DICTIONARIES, argv[1:]
     cmd, rest = (argv[0], argv[1:]) if argv else ("", [])
-    if cmd == "generate":
-        generate(target)
+    if cmd == "generate":  # generate [LANG ...]: only these languages, merged into the file
+        generate(target, only=rest or None)
     elif cmd == "grid":  # grid [LANG:TOP:LETTERS ...]: only these runs, merged into the file
         only = [(a, int(b), int(c)) for a, b, c in (x.split(":") for x in rest)]
         grid(target, only=only or None)
-    elif cmd == "boards":
-        boards(target)
+    elif cmd == "boards":  # boards [LANG ...]: only these languages, merged into the file
+        boards(target, only=rest or None)
     elif cmd == "compact":
         compact(target.results / f"{target.prefix}.jsonl")
     elif cmd == "report" and target is DICTIONARIES:

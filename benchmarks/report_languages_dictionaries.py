@@ -15,7 +15,9 @@ no code with cpwords' reader; it checks the wordfreq answers against the same fi
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
+import subprocess
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
@@ -25,7 +27,7 @@ from typing import Any
 from bench_languages import Target, _boards_table, _grid_table, _letterboxed_table
 
 from cpwords.bench.results import read_rows
-from cpwords.core.dictionaries import find_dictionary
+from cpwords.core.dictionaries import Dictionary, find_dictionary
 
 #: The puzzles whose answers are checked, in the report's order.
 PUZZLES = ("truncate", "letterboxed", "grid", "letterpress")
@@ -105,13 +107,14 @@ class Record:
         return out
 
 
-def dictionary_status(path: Path, encoding: str, proper_capitals: bool,
+def dictionary_status(path: Path | Iterable[str], encoding: str, proper_capitals: bool,
                       wanted: Iterable[str]) -> dict[str, str]:  # fmt: skip
     """Look ``wanted`` up in a dictionary's file: ``"word"`` (an entry, lower-cased, is it),
     ``"proper noun"`` (only a capitalised entry is, where capitals mark proper nouns) or
     ``"absent"``.
 
-    The file is read here, not by cpwords: one entry a line, NFC, lower case.
+    The file is read here, not by cpwords: one entry a line, NFC, lower case. ``path`` may
+    also be the entries themselves (a Hunspell dictionary's expansion, :func:`entries`).
 
     Examples
     --------
@@ -123,14 +126,47 @@ def dictionary_status(path: Path, encoding: str, proper_capitals: bool,
     [('chat', 'word'), ('inte', 'absent'), ('paris', 'proper noun'), ('été', 'proper noun')]
     """
     status = dict.fromkeys(wanted, "absent")
+    if not isinstance(path, Path):
+        _lookup(path, proper_capitals, status)
+        return status
     with path.open(encoding=encoding) as f:
-        for line in f:
-            entry = unicodedata.normalize("NFC", line.strip())
-            key = entry.lower()
-            if key not in status or status[key] == "word":
-                continue
-            status[key] = "proper noun" if proper_capitals and entry[:1].isupper() else "word"
+        _lookup(f, proper_capitals, status)
     return status
+
+
+def _lookup(lines: Iterable[str], proper_capitals: bool, status: dict[str, str]) -> None:
+    """Mark in ``status`` each of its words that ``lines`` (one entry a line) hold."""
+    for line in lines:
+        entry = unicodedata.normalize("NFC", line.strip())
+        key = entry.lower()
+        if key not in status or status[key] == "word":
+            continue
+        status[key] = "proper noun" if proper_capitals and entry[:1].isupper() else "word"
+
+
+def entries(d: Dictionary) -> tuple[Path | list[str], str]:
+    """What the check reads for ``d``, and how the report names it: a word list's file, or a
+    Hunspell dictionary's every form as :func:`cpwords.core.hunspell.expanded_words` expands
+    its ``.dic``/``.aff`` (the list cached in the user's cache folder; the program
+    ``hunspell -G`` is asked too, :func:`hunspell_accepts`)."""
+    if d.aff_path is None:
+        return d.path, f"{d.name} ({d.path})"
+    from cpwords.core.hunspell import expanded_words
+
+    ref = f"{d.name}: its {d.path.name}/.aff expanded by cpwords.core.hunspell (cached list)"
+    return expanded_words(d.path, d.aff_path), ref
+
+
+def hunspell_accepts(d: Dictionary, words: Iterable[str]) -> set[str] | None:
+    """The ``words`` the program ``hunspell -G`` accepts with ``d``'s ``.dic``/``.aff`` (a
+    reference sharing no code with cpwords); None without ``hunspell`` or for a word list."""
+    if d.aff_path is None or shutil.which("hunspell") is None:
+        return None
+    proc = subprocess.run(
+        ["hunspell", "-d", str(d.path.with_suffix("")), "-i", "utf-8", "-G"],
+        input="\n".join(words) + "\n", capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return set(proc.stdout.split()) if proc.returncode == 0 else None
 
 
 def check_table(after: Record, before: Record, langs: Iterable[str]) -> list[str]:
@@ -144,17 +180,41 @@ def check_table(after: Record, before: Record, langs: Iterable[str]) -> list[str
         d = find_dictionary(lang)
         new, old = after.answers(lang), before.answers(lang)
         wanted = set().union(*new.values(), *old.values())
-        st = dictionary_status(d.path, d.encoding, d.capitals_mark_proper_nouns, wanted)
+        source, ref = entries(d)
+        st = dictionary_status(source, d.encoding, d.capitals_mark_proper_nouns, wanted)
         for puzzle in PUZZLES:
             words, prev = sorted(new[puzzle]), sorted(old[puzzle])
             bad = [w for w in words if st[w] != "word"]
             proper = sum(st[w] == "proper noun" for w in words)
             prev_bad = [w for w in prev if st[w] != "word"]
             out.append(
-                f"| {lang} | {d.name} ({d.path}) | {puzzle} | {len(words):,} "
+                f"| {lang} | {ref} | {puzzle} | {len(words):,} "
                 f"| {len(words) - len(bad):,} | {proper} | {_some(bad)} "
                 f"| {len(prev):,} | {_some(prev_bad, len(prev))} |"
             )
+    return out
+
+
+def hunspell_note(after: Record, before: Record, langs: Iterable[str]) -> list[str]:
+    """For each Hunspell dictionary: the answer words the program ``hunspell -G`` accepts, after
+    and before, beside the expansion's verdict (:func:`check_table`)."""
+    out = []
+    for lang in langs:
+        d = find_dictionary(lang)
+        new = set().union(*after.answers(lang).values())
+        old = set().union(*before.answers(lang).values())
+        ok = hunspell_accepts(d, sorted(new | old))
+        if d.aff_path is None:
+            continue
+        if ok is None:
+            out.append(f"- {lang}: `hunspell` is not installed here; not asked.")
+            continue
+        out.append(
+            f"- {lang}: `hunspell -d {d.path.with_suffix('')} -G` accepts "
+            f"{len(new & ok):,} of the {len(new):,} answer words after "
+            f"(rejects {_some(sorted(new - ok))}); before (wordfreq) "
+            f"{len(old & ok):,} of {len(old):,} (rejects {_some(sorted(old - ok))})."
+        )
     return out
 
 
@@ -310,6 +370,17 @@ def suite_times(after: Record) -> list[str]:
     return out
 
 
+def _later(after: Record) -> str:
+    """When the runs merged in later (those that carry their own machine) were recorded."""
+    runs = [
+        f"{name} {r['lang']}: {r['machine']['date']}"
+        for name, data in (("generate", after.letterboxed), ("grid", after.grid),
+                           ("boards", after.boards))
+        for r in (data or {}).get("runs", []) if "machine" in r
+    ]  # fmt: skip
+    return "; ".join(runs) or "none yet"
+
+
 def _section(title: str, text: list[str], table: list[str]) -> list[str]:
     return [f"## {title}", "", *text, "", *table, ""]
 
@@ -324,9 +395,10 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         "# Every puzzle on the curated dictionaries (issue 30)",
         "",
         f"Languages: {', '.join(langs)}, each on its Debian dictionary (what `--lang` reads; "
-        "`cpwords lexicons`). RUSSIAN: not yet here (`--lang ru` still reads wordfreq's list; "
-        "a Hunspell reader will give it a dictionary, then `ru` joins `DICT_LANGS` and the "
-        "suite). The before is the record of `benchmarks/results/languages/` (issue 20, "
+        "`cpwords lexicons`); Russian on hunspell-ru, its stems expanded by their affix rules "
+        "(cpwords.core.hunspell), recorded after the other eight and merged into their files "
+        f"({_later(after)}). The before is the record of `benchmarks/results/languages/` "
+        "(issue 20, "
         "when `--lang` read wordfreq's token lists). One run each, `nice -n 10`, one task at a "
         "time, on a shared 2-core machine with other jobs beside it: times are noisy, answers "
         "are exact.",
@@ -344,8 +416,13 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         "bag and the three of the random board), looked up by this report in the dictionary's",
         "file itself (one entry a line, NFC, lower case), not by cpwords' reader. A capitalised",
         "entry is a proper noun except in German (nouns are capitalised there). The last two",
-        "columns look the wordfreq answers of the record up in the same file.",
+        "columns look the wordfreq answers of the record up in the same file. Russian's",
+        "dictionary is Hunspell's (stems and affix rules), so its reference is every form the",
+        "rules allow, as cpwords.core.hunspell expands them (the list cached in the user's",
+        "cache folder: the same code as `--lang ru`'s reader, not an independent file); the",
+        "program `hunspell -G` (sharing no code with cpwords) is asked about the same words:",
     ], check_table(after, before, langs))  # fmt: skip
+    lines += [*hunspell_note(after, before, langs), ""]
     lines += [
         "What the check does not say. A word the dictionary lists is valid here even where a",
         "player may frown: wfrench lists `int` and `inte` (both on the French chain), and",
@@ -376,12 +453,14 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         "Recorded on 2026-11-27: the 2-letter designs at 50,000 words ran in two more",
         "processes beside the first (`grid LANG:50000:2 ...`, merged into the file), so the",
         "times of those rows overlap (and the random boards ran beside the first designs).",
+        "Russian's three designs ran later, one after the other, alone (`grid ru:20000:2",
+        "ru:50000:3 ru:50000:2`; dates in the first paragraph).",
     ], grid_table(after, before, langs))  # fmt: skip
     lines += [*_grid_table(target.grid), ""]
     lines += _section("Letterpress: words per bag and per random board, before -> after", [
         "Bags: four of 25 letters per language, each query repeated 21 times (the harness).",
-        "French, German, Spanish, Polish keep the record's bags, so a bag's words compare",
-        "directly; the others have none recorded. Random board: `--random-board --seed 0",
+        "French, German, Spanish, Polish, Russian keep the record's bags, so a bag's words",
+        "compare directly; the others have none recorded. Random board: `--random-board --seed 0",
         f"--longest-first --limit 3` (machine: {_machine(after.boards)}), tiles drawn by the",
         "list's letter frequencies, so the dictionary's board differs from wordfreq's.",
     ], letterpress_table(after, before, langs))  # fmt: skip
