@@ -37,7 +37,7 @@ def needs_dictionary(lang: str) -> pytest.MarkDecorator:
 # whole suite. The slow tests are those over about a second on the 2-core machine: real
 # dictionaries, whole-list solves, subprocess CLI runs, the browser. CI runs the fast suite as a
 # fresh machine does (no shared data, no dictionaries), writing the tests that skipped
-# (`--skipped-to FILE`), then, with the data, the slow tests and those (`--runslow --only-slow
+# (`--skipped-to=FILE`), then, with the data, the slow tests and those (`--runslow --only-slow=
 # FILE`): together, the whole suite once, every test with the data it needs.
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
@@ -50,13 +50,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--skipped-to",
         metavar="FILE",
         default=None,
-        help="write the node ids of the tests that skipped to FILE, one a line",
+        help="write the node ids of the tests that skipped to FILE, one a line (give it as "
+        "--skipped-to=FILE: a bare path would be taken for a test path)",
     )
     parser.addoption(
         "--only-slow",
         metavar="FILE",
         default=None,
-        help="with --runslow: run only the slow tests and those FILE names (a --skipped-to file)",
+        help="with --runslow: run only the slow tests and those FILE names (a --skipped-to "
+        "file; give it as --only-slow=FILE)",
     )
 
 
