@@ -70,7 +70,8 @@ def shot(driver: Any, path: Path) -> None:
 def test_letterboxed_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    browser.get(f"{live.url}/letterboxed")
+    # The NYT's answer of that day is on wordfreq's list (the page's default is wamerican's).
+    browser.get(f"{live.url}/letterboxed?dict=wordfreq:100000")
     box = browser.find_element(By.ID, "box")
     box.clear()
     box.send_keys("lua-sgc-yhk-zop")
