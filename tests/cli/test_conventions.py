@@ -564,10 +564,11 @@ QUAD = ["ab", "od", "ef", "ug"]
 
 
 def _interrupt_after(
-    marker: str, args: list[str], delay: float = 0.3, stdin_open: bool = False
+    marker: str, args: list[str], delay: float = 0.3, stdin_open: bool = False, sig: str = "SIGINT"
 ) -> tuple[int, str, str]:
     """Run cpwords, wait for the progress line ``marker`` (CPWORDS_PROGRESS=lines), then
-    Ctrl-C (SIGINT) it ``delay`` seconds later; (exit status, stdout, stderr)."""
+    Ctrl-C (SIGINT, or the signal named) it ``delay`` seconds later; (exit status, stdout,
+    stderr)."""
     import os
     import signal
     import threading
@@ -589,7 +590,7 @@ def _interrupt_after(
     else:
         raise AssertionError(f"no progress line {marker!r}: {seen}")
     time.sleep(delay)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(getattr(signal, sig))
     out, err = proc.communicate(timeout=280)
     watchdog.cancel()
     if proc.stdin is not None:
@@ -934,3 +935,20 @@ def test_a_bare_cpwords_prints_the_help_as_click_does(capsys: pytest.CaptureFixt
     err = capsys.readouterr().err
     assert err.startswith("Usage: ") and "error" not in err.splitlines()[0]
     assert "snake" in err and "letterboxed" in err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_stop_as_ctrl_c_does(tmp_path: Path, sig: str) -> None:
+    """``kill``, a closed terminal: the best answer so far, marked interrupted, exit 130."""
+    import itertools
+
+    f = tmp_path / "words.txt"
+    f.write_text("\n".join("".join(p) for n in range(1, 15)
+                           for p in itertools.product("ab", repeat=n)) + "\n")  # fmt: skip
+    args = ["truncate", "--dict", str(f), "--all", "--json"]
+    code, out, err = _interrupt_after("solving", args, sig=sig)
+    assert code == 130 and "Traceback" not in err, (code, err[-500:])
+    row = json.loads(out)
+    assert row["interrupted"] is True and row["status"] in ("OPTIMAL", "FEASIBLE", "UNKNOWN")

@@ -9,6 +9,7 @@ line on stderr with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -58,6 +59,19 @@ def _register() -> None:
 _register()
 
 
+#: Commands that manage their own worker processes and signals (process pools, dask, uvicorn).
+_OWN_SIGNALS = {"bench", "serve", "report"}
+
+
+def _terminate_as_interrupt() -> None:
+    """SIGTERM and SIGHUP (``kill``, a closed terminal, ``docker stop``) stop a command as
+    Ctrl-C does: the best answer so far, with its bound, marked interrupted (exit 130)."""
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+            signal.signal(sig, signal.default_int_handler)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point: run the click group, mapping errors to one stderr line.
 
@@ -70,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     # A real command line (the process's first, from sys.argv) counts its start-up (the
     # imports) against --time-limit; a call from Python (tests, scripts) counts from now.
     start = started() if _first and argv is None else None
+    if _first and argv is None and not (args and args[0] in _OWN_SIGNALS):
+        _terminate_as_interrupt()
     _first = False
     try:
         rv = cli.main(args=args, standalone_mode=False, obj={"start": start})

@@ -84,6 +84,9 @@ def own_group(parent_pid: int) -> None:
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):  # the parent's "stop as Ctrl-C does" is not the child's
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     die_with_parent(parent_pid)
 
 
