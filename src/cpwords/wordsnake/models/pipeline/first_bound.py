@@ -23,6 +23,31 @@ from cpwords.wordsnake.models.flow import FlowJob
 from cpwords.wordsnake.models.pipeline.state import FlowDual, FlowState
 from cpwords.wordsnake.models.repair import patch_cycles
 from cpwords.wordsnake.models.string_hub import StringHubNetwork
+from cpwords.wordsnake.rules import WordsnakeInstance
+
+
+def length_bound(instance: WordsnakeInstance) -> int:
+    """An upper bound known from the words' lengths alone, before any network is built.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+
+    Returns
+    -------
+    int
+        ``sum over words of (len(a) - p)**2``, less the smallest term for a linear snake
+        (``p`` = 1 with proper overlaps, else 0): a joint ``a -> b`` overlaps at most
+        ``len(a) - p`` letters, and a linear snake has one joint fewer than words. O(words).
+
+    Examples
+    --------
+    >>> length_bound(WordsnakeInstance(("run", "nausea", "seasick")))
+    85
+    """
+    p = 1 if instance.proper else 0
+    terms = [max(len(w) - p, 0) ** 2 for w in instance.words]
+    return sum(terms) - (0 if instance.cyclic else min(terms))
 
 
 def trivial_bound(net: StringHubNetwork) -> int:

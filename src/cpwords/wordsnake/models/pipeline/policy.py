@@ -37,6 +37,7 @@ from cpwords.wordsnake.models.pipeline.core_search import (
 from cpwords.wordsnake.models.pipeline.first_bound import (
     greedy_assignment,
     greedy_proof,
+    length_bound,
     min_cost_flow,
     repair,
 )
@@ -261,8 +262,12 @@ def _take_flow_result(state: ProofState) -> None:
         hint = state.options["hint"]
         state.order = list(hint) if hint is not None else list(words)
         state.objective = float(score_order(state.instance, state.order))
-    state.bound = None if out is None or out.bound is None else float(out.bound)
-    state.proven = state.bound is not None and state.objective >= state.bound
+    if out is None or out.bound is None:  # stopped before any flow bound: the words' lengths
+        state.bound = float(length_bound(state.instance))
+        info["length_bound"] = int(state.bound)
+    else:
+        state.bound = float(out.bound)
+    state.proven = state.objective >= state.bound
     state.stages.append({"stage": "flow", "wall_time": state.elapsed(), "proven": state.proven})
     info["stages"] = state.stages
     info["interrupted"] = state.interrupted
