@@ -33,6 +33,30 @@ def needs_dictionary(lang: str) -> pytest.MarkDecorator:
     )
 
 
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the command line in this process: (exit status, stdout, stderr)."""
+    from cpwords.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    out, err = capsys.readouterr()
+    code = exc.value.code
+    return (code if isinstance(code, int) else (0 if code is None else 1)), out, err
+
+
+def clear_lexicon_caches() -> None:
+    """Forget every dictionary and default lexicon read so far (the tests change what is
+    installed)."""
+    from cpwords.core import dictionaries, lexicon
+    from cpwords.letterboxed.models import dp
+
+    dictionaries.dictionary_lexicon.cache_clear()
+    dictionaries._ranked_english.cache_clear()
+    lexicon.language_lexicon.cache_clear()
+    lexicon._ranked_dictionary.cache_clear()
+    dp.default_lexicon.cache_clear()
+
+
 # The README's test command is the fast suite (every test not marked slow); `--runslow` runs the
 # whole suite. The slow tests are those over about a second on the 2-core machine: real
 # dictionaries, whole-list solves, subprocess CLI runs, the browser. CI runs the fast suite as a

@@ -15,25 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from cpwords.cli import main
-from tests.conftest import needs_dictionary
+from tests.conftest import clear_lexicon_caches, needs_dictionary, run_cli
 
-
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out, err = capsys.readouterr()
-    code = exc.value.code
-    return (code if isinstance(code, int) else (0 if code is None else 1)), out, err
-
-
-def _clear_caches() -> None:
-    from cpwords.core import dictionaries
-    from cpwords.letterboxed.models import dp
-
-    dictionaries.dictionary_lexicon.cache_clear()
-    dictionaries._ranked_english.cache_clear()
-    dp.default_lexicon.cache_clear()
+_run = run_cli
+_clear_caches = clear_lexicon_caches
 
 
 @pytest.fixture(autouse=True)
