@@ -30,6 +30,8 @@ import dataclasses
 import importlib
 import inspect
 import math
+import signal
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -357,6 +359,25 @@ def verify(spec: PuzzleSpec, instance: Any, result: SolveResult) -> tuple[bool, 
     return True, None
 
 
+def _shielded(step: Callable[[], _T]) -> tuple[_T, bool]:
+    """Run ``step`` (the independent check: linear in the answer, under a second on whole
+    dictionaries) with Ctrl-C, SIGTERM and SIGHUP held until it ends, so that an interrupt
+    arriving then does not throw a proven answer away; and whether one arrived."""
+    if threading.current_thread() is not threading.main_thread():
+        return step(), False
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    held = [getattr(signal, n) for n in names if hasattr(signal, n)]
+    held = [sig for sig in held if signal.getsignal(sig) is signal.default_int_handler]
+    arrived: list[int] = []
+    previous = {sig: signal.signal(sig, lambda num, _frame: arrived.append(num)) for sig in held}
+    try:
+        value = step()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return value, bool(arrived)
+
+
 def _stopped_by_limit(kind: str, res: SolveResult, time_limit: float | None) -> bool:
     """Whether an exact method ended unproven because its time limit ran out, without saying
     so itself (``solver_info["stopped"]``): FEASIBLE (no proof), or UNKNOWN at the limit."""
@@ -439,7 +460,9 @@ def solve(
         res = dataclasses.replace(res, solver_info={**res.solver_info, "stopped": "time_limit"})
     if not check or res.solution is None or res.objective is None:
         return res  # not asked, or nothing claimed: nothing to check
-    ok, problem = verify(spec, instance, res)
+    (ok, problem), late = _shielded(lambda: verify(spec, instance, res))
+    if late:  # Ctrl-C during the check: the checked answer, marked interrupted
+        res = dataclasses.replace(res, solver_info={**res.solver_info, "interrupted": True})
     if not ok and strict:
         raise CheckError(
             f"{spec.puzzle} method {name} returned a solution that fails the independent "
