@@ -247,3 +247,13 @@ def test_the_letterboxed_pages_default_is_the_english_dictionary(live: LiveServe
     assert data["status"] == "OPTIMAL" and data["solution"]
     assert set(data["solution"]) <= set(words)
     assert data["solution"] == list(cpwords.solve_letterboxed(NYT).solution or [])
+
+
+def test_page_titles_name_the_page_once_and_a_favicon_is_inline(live: LiveServer) -> None:
+    """The home page's title is not "cpwords · cpwords"; no page asks for /favicon.ico."""
+    home = httpx.get(live.url + "/").text
+    assert "<title>cpwords</title>" in home
+    page = httpx.get(live.url + "/truncate").text
+    title = page.split("<title>")[1].split("</title>")[0]
+    assert title.endswith(" · cpwords") and title.count("cpwords") == 1
+    assert 'rel="icon" href="data:image/svg+xml' in page
