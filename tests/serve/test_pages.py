@@ -100,6 +100,8 @@ def test_truncate_ladder_is_the_api_answer(live: LiveServer) -> None:
     (ladder,) = svgs(resp.text)
     other = [g.get("data-word", "") for g in ladder.findall(".//svg:g[@class='rung']", NS)]
     assert other != seq and len(other) == len(seq) and other[0] == "a"
+    # The listed chains are numbered from 1, as every list of the pages is.
+    assert '<ol class="optimal" id="listed">' in resp.text and 'start="0"' not in resp.text
 
 
 @pytest.mark.slow
