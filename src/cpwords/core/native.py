@@ -8,6 +8,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
+from cpwords.core.result import Status
+
 
 @contextlib.contextmanager
 def quiet_stdout() -> Iterator[None]:
@@ -93,3 +97,45 @@ def run_highs_interruptibly(h: Any) -> bool:
             if h.wait(0.05)[0]:
                 break
         raise
+
+
+def solve_highs_round(
+    h: Any, seconds: float | None
+) -> tuple[Status, float | None, np.ndarray | None, bool]:
+    """One MIP solve of ``h`` within ``seconds``, read as cpwords reads every HiGHS answer.
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        A model built on :func:`new_highs` (zero gap limits).
+    seconds : float or None
+        Its time limit (at least 0.01 s); None for none.
+
+    Returns
+    -------
+    (Status, float or None, numpy.ndarray of float or None, bool)
+        INFEASIBLE; OPTIMAL (HiGHS proved the incumbent optimal at zero gap) or FEASIBLE with
+        the column values (shape (columns,)); UNKNOWN without a feasible point. The dual bound
+        (``mip_dual_bound``, the objective's units) is read only when the solve ended optimal,
+        at its time limit or interrupted, and is finite; else None. Last, whether Ctrl-C
+        stopped it (:func:`run_highs_interruptibly`).
+    """
+    import highspy
+
+    h.setOptionValue("time_limit", highspy.kHighsInf if seconds is None else max(0.01, seconds))
+    stopped = run_highs_interruptibly(h)
+    st = h.getModelStatus()
+    if st == highspy.HighsModelStatus.kInfeasible:
+        return Status.INFEASIBLE, None, None, stopped
+    info = h.getInfo()
+    ended = st in (
+        highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
+        highspy.HighsModelStatus.kInterrupt,
+    )  # fmt: skip
+    finite = ended and np.isfinite(info.mip_dual_bound)
+    bound = float(info.mip_dual_bound) if finite else None
+    if info.primal_solution_status != 2:  # no feasible point
+        return Status.UNKNOWN, bound, None, stopped
+    values = np.asarray(h.getSolution().col_value, dtype=float)
+    status = Status.OPTIMAL if st == highspy.HighsModelStatus.kOptimal else Status.FEASIBLE
+    return status, bound, values, stopped

@@ -21,7 +21,7 @@ import numpy as np
 
 from cpwords.chain.heuristics import random_dfs
 from cpwords.chain.rules import ChainInstance
-from cpwords.core.native import new_highs, run_highs_interruptibly
+from cpwords.core.native import new_highs, solve_highs_round
 from cpwords.core.result import SolveResult, Status, TracePoint
 
 
@@ -221,20 +221,9 @@ class _TrailMip:
 
     def solve(self, seconds: float | None) -> tuple[Status, float | None, np.ndarray | None, bool]:
         """One round: (status, dual bound, column values or None, interrupted)."""
-        hs, h = self._hs, self.h
-        h.setOptionValue("time_limit", hs.kHighsInf if seconds is None else max(0.01, seconds))
-        stopped = run_highs_interruptibly(h)
-        st = h.getModelStatus()
-        if st == hs.HighsModelStatus.kInfeasible:
-            return Status.INFEASIBLE, None, None, stopped
-        info = h.getInfo()
-        bound = float(info.mip_dual_bound)
-        bound_or_none = bound if math.isfinite(bound) else None
-        if info.primal_solution_status != 2:  # no feasible point
-            return Status.UNKNOWN, bound_or_none, None, stopped
-        x = np.rint(np.asarray(h.getSolution().col_value, dtype=float)).astype(np.int64)
-        status = Status.OPTIMAL if st == hs.HighsModelStatus.kOptimal else Status.FEASIBLE
-        return status, bound_or_none, x, stopped
+        status, bound, values, stopped = solve_highs_round(self.h, seconds)
+        x = None if values is None else np.rint(values).astype(np.int64)
+        return status, bound, x, stopped
 
     def add_cuts(self, comp: np.ndarray, chosen: np.ndarray) -> None:
         """For the groups ``g`` inside ``comp`` (node set C; all of them, or the chosen ones when

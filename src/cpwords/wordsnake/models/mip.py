@@ -20,7 +20,7 @@ import numpy as np
 from ortools.linear_solver import pywraplp
 
 from cpwords.core.errors import InputError, ModelError
-from cpwords.core.native import new_highs, quiet_stdout, run_highs_interruptibly
+from cpwords.core.native import new_highs, quiet_stdout, solve_highs_round
 from cpwords.core.result import SolveResult, Status, TracePoint
 from cpwords.wordsnake.models.common import (
     MIP_BACKENDS,
@@ -365,24 +365,8 @@ class _HighsHub:
 
     def solve(self, seconds: float | None) -> tuple[Status, float | None, np.ndarray | None, bool]:
         """One round: (status, best bound, chosen arcs or None, interrupted)."""
-        hs, h = self._hs, self.h
-        h.setOptionValue("time_limit", hs.kHighsInf if seconds is None else max(0.01, seconds))
-        stopped = run_highs_interruptibly(h)
-        st = h.getModelStatus()
-        if st == hs.HighsModelStatus.kInfeasible:
-            return Status.INFEASIBLE, None, None, stopped
-        info = h.getInfo()
-        has = info.primal_solution_status == 2  # a feasible point
-        ended = st in (
-            hs.HighsModelStatus.kOptimal, hs.HighsModelStatus.kTimeLimit,
-            hs.HighsModelStatus.kInterrupt,
-        )  # fmt: skip
-        bound = float(info.mip_dual_bound) if ended and np.isfinite(info.mip_dual_bound) else None
-        if not has:
-            return Status.UNKNOWN, bound, None, stopped
-        x = np.asarray(h.getSolution().col_value, dtype=float)[: self.m]
-        status = Status.OPTIMAL if st == hs.HighsModelStatus.kOptimal else Status.FEASIBLE
-        return status, bound, x > 0.5, stopped
+        status, bound, values, stopped = solve_highs_round(self.h, seconds)
+        return status, bound, None if values is None else values[: self.m] > 0.5, stopped
 
 
 class _OrtoolsHub:
