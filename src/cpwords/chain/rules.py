@@ -64,6 +64,18 @@ class ChainInstance:
 def chain_value(chain: Sequence[str], objective: str) -> int:
     """The objective of ``chain``: its number of words, or its number of letters.
 
+    Parameters
+    ----------
+    chain : sequence of str
+        The words in order.
+    objective : {"words", "letters"}
+        What is counted.
+
+    Returns
+    -------
+    int
+        ``len(chain)``, or the sum of the words' lengths (in characters).
+
     Examples
     --------
     >>> chain_value(["seasick", "kiln", "nausea"], "words")
@@ -161,6 +173,22 @@ def is_valid_chain(
     end: str | None = None,
 ) -> bool:
     """True when ``chain`` is a valid word chain over ``words``.
+
+    Parameters
+    ----------
+    chain : sequence of str
+        The words in order.
+    words : collection of str
+        The list the chain must be drawn from (each word at most once).
+    overlap : int
+        ``k``: each word begins with the last ``k`` letters of the one before.
+    start, end : str, optional
+        The word the chain must begin, or end, with.
+
+    Returns
+    -------
+    bool
+        Whether every rule of the card (models/chain.md) holds.
 
     Examples
     --------

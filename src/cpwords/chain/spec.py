@@ -93,6 +93,25 @@ def load_chain_instance(
 
     ``start`` and ``end`` are normalised like the words (``lang``'s case rules, ``fold``).
 
+    Parameters
+    ----------
+    path : str
+        The list's file, or ``-`` for standard input.
+    overlap : int
+        ``k``, the letters each link shares.
+    objective : {"words", "letters"}
+        What the chain maximises.
+    start, end : str, optional
+        Words the chain must begin or end with.
+    lang : str, optional
+        Language code for the case rules (default: locale-independent Unicode).
+    fold : bool
+        Fold accents.
+
+    Returns
+    -------
+    ChainInstance
+
     Raises
     ------
     InputError

@@ -380,6 +380,17 @@ def expand_dictionary(dic_text: str, rules: AffixRules) -> set[str]:
     """Every word form of a ``.dic`` text (its first line, the entry count, is skipped), NFC;
     forms that an entry flags FORBIDDENWORD are left out.
 
+    Parameters
+    ----------
+    dic_text : str
+        The ``.dic`` file, decoded.
+    rules : AffixRules
+        The ``.aff`` file's rules (:func:`parse_aff`).
+
+    Returns
+    -------
+    set of str
+
     Examples
     --------
     >>> rules = parse_aff("SFX S Y 2\\nSFX S 0 s [^y]\\nSFX S y ies y\\n")
@@ -403,6 +414,17 @@ def expand_dictionary(dic_text: str, rules: AffixRules) -> set[str]:
 
 def read_hunspell(dic: Path, aff: Path) -> list[str]:
     """Expand a Hunspell dictionary's files (no cache): its word forms, sorted.
+
+    Parameters
+    ----------
+    dic, aff : pathlib.Path
+        The ``.dic`` (stems and their flags) and ``.aff`` (affix rules, ``SET`` encoding) files.
+
+    Returns
+    -------
+    list of str
+        Every word form the rules give, NFC, sorted by code point (Russian's 146,269 stems:
+        1,437,107 forms).
 
     Raises
     ------
@@ -442,6 +464,16 @@ def expanded_words(dic: Path, aff: Path) -> list[str]:
     """A Hunspell dictionary's word forms, sorted (:func:`read_hunspell`), from the cache when
     the files have not changed since it was written; written there otherwise (when the cache
     folder cannot be written, the expansion is only not kept).
+
+    Parameters
+    ----------
+    dic, aff : pathlib.Path
+        The dictionary's two files.
+
+    Returns
+    -------
+    list of str
+        As :func:`read_hunspell`.
 
     Raises
     ------
