@@ -144,14 +144,14 @@ def bench_grid() -> list[dict[str, Any]]:
     from collections import Counter
 
     from cpwords.grid.models.design import design_grid_puzzles
-    from cpwords.grid.rules import default_board, wordfreq_tokens
+    from cpwords.grid.rules import common_tokens, default_board
 
     board = default_board()
     rows = []
     for n in (5000, 10000, 20000):
         for limit in (2, None):
             t0 = time.perf_counter()
-            tokens = wordfreq_tokens(n, 2, 2, False)
+            tokens = common_tokens(n, 2, 2, False)
             d = design_grid_puzzles(board, tokens, count_limit=limit)
             total = time.perf_counter() - t0
             counts = Counter(p.count_up_to_symmetry for p in d.puzzles)

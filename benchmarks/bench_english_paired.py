@@ -84,8 +84,8 @@ def run(task):
         wall = lambda r: r.wall_time
     else:
         from cpwords.grid.models.listing import enumerate_quadruples
-        from cpwords.grid.rules import default_board, wordfreq_tokens
-        tokens = wordfreq_tokens(task["top"])
+        from cpwords.grid.rules import default_board, common_tokens
+        tokens = common_tokens(task["top"])
         board = default_board()
         f = lambda: (time.perf_counter(), enumerate_quadruples(board, tokens), time.perf_counter())
         answer = lambda r: sorted(r[1].suffix_set())

@@ -140,12 +140,12 @@ def _recheck_grid(lang: str, top: int, length: int, puzzles: list[dict[str, Any]
     every rule recomputed from the strings and the word list) and a recount of its full boards
     by CP-SAT (every solution of the board model with the suffixes fixed, no preprocessing)."""
     from cpwords.grid.models.cpsat import count_completions
-    from cpwords.grid.rules import default_board, grid_problems, wordfreq_tokens
+    from cpwords.grid.rules import common_tokens, default_board, grid_problems
     from cpwords.grid.symmetry import board_symmetry
 
     board = default_board()
     sym = board_symmetry(board)
-    tokens = wordfreq_tokens(top, length, 2, False, lang)
+    tokens = common_tokens(top, length, 2, False, lang)
     for p in puzzles:
         t0 = time.perf_counter()
         problems = grid_problems(board, p["board"], tokens.words, length, 2)

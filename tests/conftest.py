@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,33 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return (code if isinstance(code, int) else (0 if code is None else 1)), out, err
 
 
+def grid_example(top: int = 5000) -> tuple[str, str, str]:
+    """A puzzle of ``cpwords grid --top TOP`` on the lexicon installed here (wamerican's words,
+    or web2's where it is absent): ``(quadruple, suffix fill, full fill)`` such as
+    ``("ck,ll,nd,ss", "s1=ck,s2=ll,s3=nd,s4=ss", "s1=ck,...,c=ba,...")``, the first suffix
+    quadruple whose example board shows no word of the default blocklist, and that board.
+    Tests derive their boards from it rather than name suffixes that only one word list
+    completes."""
+    return _grid_example(top, os.environ.get("CPWORDS_DICT_DIR"))
+
+
+@lru_cache(maxsize=4)
+def _grid_example(top: int, dict_dir: str | None) -> tuple[str, str, str]:
+    from cpwords.core.blocklist import load_blocklist
+    from cpwords.grid.models.listing import enumerate_quadruples
+    from cpwords.grid.rules import board_words, common_tokens, load_board
+
+    board, block = load_board(None), load_blocklist()
+    listing = enumerate_quadruples(board, common_tokens(top, 2, 2, False)).quadruples
+    q = next(q for q in listing if not block.any_blocked(board_words(board, q.example)))
+    suffixes = dict(zip(board.suffix_slots, q.suffixes, strict=True))
+    return (
+        ",".join(q.suffixes),
+        ",".join(f"{slot}={token}" for slot, token in suffixes.items()),
+        ",".join(f"{slot}={token}" for slot, token in q.example.items()),
+    )
+
+
 def clear_lexicon_caches() -> None:
     """Forget every dictionary and default lexicon read so far (the tests change what is
     installed)."""
@@ -54,6 +83,7 @@ def clear_lexicon_caches() -> None:
     dictionaries._ranked_english.cache_clear()
     lexicon.language_lexicon.cache_clear()
     lexicon._ranked_dictionary.cache_clear()
+    lexicon._ranked_english.cache_clear()
     dp.default_lexicon.cache_clear()
 
 

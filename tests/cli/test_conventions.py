@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from cpwords.cli import cli
 from cpwords.cli._common import Ticker, dumps
+from tests.conftest import grid_example
 
 
 def cpwords(
@@ -112,10 +113,10 @@ def test_a_time_limit_before_any_answer_still_prints_one_json_object(tmp_path: P
 @pytest.mark.slow
 def test_grid_partial_enumeration_is_marked_incomplete() -> None:
     from cpwords.grid.models.listing import enumerate_quadruples
-    from cpwords.grid.rules import load_board, wordfreq_tokens
+    from cpwords.grid.rules import common_tokens, load_board
 
     board = load_board(None)
-    tokens = wordfreq_tokens(20000, 2, 2, False)
+    tokens = common_tokens(20000, 2, 2, False)
     full = enumerate_quadruples(board, tokens)
     assert full.complete and full.stopped is None
     cut = enumerate_quadruples(board, tokens, time_limit=1e-9)
@@ -139,7 +140,7 @@ def test_grid_fill_files_empty_bom_and_stdin(tmp_path: Path) -> None:
     res = cpwords("grid", "--top", "5000", "--check", str(empty))
     one_error_line(res)
     assert "empty" in res.stderr
-    fill = "s1=ck,s2=ll,s3=nd,s4=ss"
+    fill = grid_example()[1]
     bom = tmp_path / "bom.txt"
     bom.write_bytes(b"\xef\xbb\xbf" + fill.encode())
     for args, stdin in (([str(bom)], None), (["-"], fill)):
@@ -314,11 +315,7 @@ def test_ctrl_c_in_cpsat_prints_the_best_so_far_marked_interrupted(tmp_path: Pat
 
 
 def _full_grid_fill() -> str:
-    from cpwords.grid.models.listing import enumerate_quadruples
-    from cpwords.grid.rules import load_board, wordfreq_tokens
-
-    q = enumerate_quadruples(load_board(None), wordfreq_tokens(5000, 2, 2, False)).quadruples[0]
-    return ",".join(f"{slot}={token}" for slot, token in q.example.items())
+    return grid_example()[2]
 
 
 SNAKE_WORDS = "run\nnausea\nseasick\nsickle\nlemon\n"
@@ -361,7 +358,7 @@ def test_grid_board_and_solve_read_stdin_and_only_one_input_may(tmp_path: Path) 
 
     board = resources.files("cpwords").joinpath("data/boards/okwddm.json").read_text("utf-8")
     runner = CliRunner()
-    fill = "s1=ck,s2=ll,s3=nd,s4=ss"
+    fill = grid_example()[1]
     by_stdin = runner.invoke(
         cli, ["grid", "--top", "5000", "--board", "-", "--solve-text", fill, "--json"],
         input=board,
@@ -391,7 +388,7 @@ def test_upper_case_words_mean_the_same_in_the_api_as_on_the_command_line(
     from cpwords.core.errors import InputError
     from cpwords.grid.fill_spec import solve_grid
     from cpwords.grid.models.cpsat import count_completions
-    from cpwords.grid.rules import cut_words, load_board, wordfreq_tokens
+    from cpwords.grid.rules import common_tokens, cut_words, load_board
     from cpwords.letterboxed.spec import solve_letterboxed
     from cpwords.truncate.spec import solve_truncate
     from cpwords.wordsnake.rules import WordsnakeInstance
@@ -423,14 +420,17 @@ def test_upper_case_words_mean_the_same_in_the_api_as_on_the_command_line(
     assert api.solution == cli_row["solution"] == ["bechfag", "gjdkil"]
     # Grid: tokens, counting and solving
     assert cut_words(["HELLO", "Jello"], 2, 2).pairs == cut_words(["hello", "jello"], 2, 2).pairs
-    board, tokens = load_board(None), wordfreq_tokens(5000)
-    up = count_completions(board, tokens, ["CK", "LL", "ND", "SS"])
-    low = count_completions(board, tokens, ["ck", "ll", "nd", "ss"])
+    board, tokens = load_board(None), common_tokens(5000)
+    quadruple = grid_example()[0].split(",")
+    up = count_completions(board, tokens, [s.upper() for s in quadruple])
+    low = count_completions(board, tokens, quadruple)
     assert up.count == low.count > 0
-    cli_row = json.loads(invoke(["grid", "--top", "5000", "--count", "CK,LL,ND,SS", "--json"])[1])
+    upper = ",".join(quadruple).upper()
+    cli_row = json.loads(invoke(["grid", "--top", "5000", "--count", upper, "--json"])[1])
     assert cli_row["count"] == up.count
-    solved = solve_grid(board, tokens, {"s1": "CK"})
-    assert solved.status.value == "FEASIBLE" and solved.solution["s1"] == "ck" and solved.verified
+    solved = solve_grid(board, tokens, {"s1": quadruple[0].upper()})
+    assert solved.status.value == "FEASIBLE" and solved.solution["s1"] == quadruple[0]
+    assert solved.verified
 
 
 LB_WORDS = "bechfag\ngjdkil\nbead\ndhl\nlcfgjik\ncab\n"
@@ -456,10 +456,10 @@ SOLVING_MODES = [
     (["letterboxed", "--generate", "1", "--dict", "{lb}", "--max-draws", "2"], 1),
     (["grid", "--top", "5000", "--limit", "3"], 0),
     (["grid", "--dict", "{snake_words}"], 1),
-    (["grid", "--top", "5000", "--count", "ck,ll,nd,ss"], 0),
+    (["grid", "--top", "5000", "--count", "{quadruple}"], 0),
     (["grid", "--top", "2000", "--count", "er,ed,ly,al"], 1),
-    (["grid", "--top", "5000", "--solve-text", "s1=ck"], 0),
-    (["grid", "--top", "5000", "--unique"], 1),
+    (["grid", "--top", "5000", "--solve-text", "{s1}"], 0),
+    (["grid", "--top", "2000", "--unique"], 1),
 ]
 
 
@@ -471,7 +471,8 @@ def inputs(tmp_path: Path) -> dict[str, str]:
     for name, text in files.items():
         (tmp_path / f"{name}.txt").write_text(text)
         out[name] = str(tmp_path / f"{name}.txt")
-    return out
+    quadruple, suffix_fill, _ = grid_example()
+    return {**out, "quadruple": quadruple, "s1": suffix_fill.split(",")[0]}
 
 
 @pytest.mark.slow
@@ -668,7 +669,7 @@ def test_api_time_limits_keep_what_was_found_and_say_they_stopped() -> None:
     import itertools
 
     from cpwords.grid.models.design import design_grid_puzzles
-    from cpwords.grid.rules import load_board, wordfreq_tokens
+    from cpwords.grid.rules import common_tokens, load_board
     from cpwords.letterboxed.models.design import generate_boxes
     from cpwords.truncate.spec import solve_truncate
 
@@ -680,7 +681,7 @@ def test_api_time_limits_keep_what_was_found_and_say_they_stopped() -> None:
     gen = generate_boxes(3, ["bechfag", "gjdkil", "bead"], time_limit=1e-9)
     assert gen.stopped == "time_limit" and not gen.complete and gen.draws == 0
     # 20,000 words: the enumeration alone takes about a second, the counts about 2 minutes.
-    design = design_grid_puzzles(load_board(None), wordfreq_tokens(20000), time_limit=0.3)
+    design = design_grid_puzzles(load_board(None), common_tokens(20000), time_limit=0.3)
     assert design.stopped == "time_limit" and not design.complete
 
 
@@ -888,7 +889,7 @@ def test_every_file_option_reads_stdin_and_accepts_a_byte_order_mark(
         (["letterpress", "runxyz", "--dict", "{w}", "--no-cache"],
          ["loading the index", "listing"]),
         (["grid", "--top", "5000"], ["loading the lexicon", "symmetry", "enumerating"]),
-        (["grid", "--top", "5000", "--count", "ck,ll,nd,ss"], ["counting"]),
+        (["grid", "--top", "5000", "--count", "{quadruple}"], ["counting"]),
     ],
     ids=["snake", "letterboxed", "truncate", "letterpress", "grid", "grid-count"],
 )  # fmt: skip
@@ -901,7 +902,10 @@ def test_progress_reports_every_stage(
     files = {"w": SNAKE_WORDS, "lb": LB_WORDS, "t": "a\nla\nlap\n"}
     for name, text in files.items():
         (tmp_path / f"{name}.txt").write_text(text)
-    argv = [a.format(**{k: tmp_path / f"{k}.txt" for k in files}) for a in args]
+    names = {k: tmp_path / f"{k}.txt" for k in files}
+    if "{quadruple}" in args:
+        names["quadruple"] = grid_example()[0]  # type: ignore[assignment]
+    argv = [a.format(**names) for a in args]
     res = CliRunner().invoke(cli, [*argv, "--json"])
     assert res.exit_code == 0, res.output
     lines = [line for line in res.stderr.splitlines() if line.startswith("cpwords: progress:")]

@@ -202,8 +202,8 @@ def test_generated_french_boxes_are_answered_by_wfrench_words(
 @needs_dictionary("de")
 def test_the_german_grid_reads_wngerman() -> None:
     from cpwords.core.dictionaries import dictionary_lexicon
-    from cpwords.grid.rules import wordfreq_tokens
+    from cpwords.grid.rules import common_tokens
 
-    tokens = wordfreq_tokens(2000, 2, 2, False, "de")
+    tokens = common_tokens(2000, 2, 2, False, "de")
     assert tokens.source == "wngerman top 2,000"
     assert set(tokens.words) <= dictionary_lexicon("de").as_set()

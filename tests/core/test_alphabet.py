@@ -88,7 +88,11 @@ def test_language_lists_keep_their_scripts_and_unknown_codes_fail() -> None:
 
     mk = language_words("mk", 20_000)  # Macedonian: wordfreq's list (Russian reads hunspell-ru)
     assert len(mk) > 15_000 and all(not ("a" <= c <= "z") for w in mk for c in w)
-    assert language_words("en", 2_000) == wordfreq_lexicon(2_000)  # English unchanged
+    # English: its dictionary's words (wamerican, else web2), ranked by wordfreq, not
+    # wordfreq's own list (whose top words hold names).
+    en = language_words("en", 2_000)
+    assert len(en) == 2_000 and en[0] == "the" and set(en) < set(language_words("en"))
+    assert "khadija" not in language_words("en", 100_000)
     ja = language_lexicon("ja", 2_000)
     assert ja.source == "wordfreq top 2,000 (ja), a frequency list"
     with pytest.raises(InputError, match=r"no word list for language 'xx' \(known: ar, bg"):

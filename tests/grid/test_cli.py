@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from cpwords.cli import main
-from cpwords.grid.rules import default_board, grid_problems, load_board, wordfreq_tokens
+from cpwords.grid.rules import common_tokens, default_board, grid_problems, load_board
+from tests.conftest import grid_example
 
 BAD = Path(__file__).parents[1] / "data" / "bad"
 
@@ -26,7 +27,7 @@ def test_json_enumeration_lists_valid_boards(capsys: pytest.CaptureFixture[str])
     obj = json.loads(out)
     assert obj["count"] == len(obj["quadruples"]) > 0
     board = default_board()
-    words = wordfreq_tokens(5000).words
+    words = common_tokens(5000).words
     for q in obj["quadruples"]:
         assert [q["board"][s] for s in board.suffix_slots] == q["suffixes"]
         assert not grid_problems(board, q["board"], words)
@@ -178,10 +179,16 @@ def test_unique_designs_whose_answer_shows_a_blocked_word_are_withheld(
 
 
 def test_a_board_only_blocked_words_complete_is_still_solved_not_called_infeasible(
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # "No completion" is a proof on the whole lexicon: the blocklist only chooses among them.
-    args = ["--top", "5000", "--solve-text", "s1=ck,s2=ll,s3=nd,s4=ss", "--workers", "1"]
+    # Blocking every word that ends in the first suffix blocks a word of every completion.
+    quadruple, suffix_fill, _ = grid_example()
+    first = quadruple.split(",")[0]
+    mine = tmp_path / "mine.txt"
+    mine.write_text("\n".join(w for w in common_tokens(5000).words if w.endswith(first)) + "\n")
+    args = ["--top", "5000", "--solve-text", suffix_fill, "--workers", "1"]
+    args += ["--blocklist", str(mine)]
     code, out, _ = run(capsys, *args, "--json")
     row = json.loads(out)
     assert code == 0 and row["status"] == "FEASIBLE"

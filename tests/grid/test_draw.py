@@ -15,9 +15,9 @@ from cpwords.grid.fill_spec import solve_grid
 from cpwords.grid.rules import (
     Board,
     board_words,
+    common_tokens,
     default_board,
     grid_problems,
-    wordfreq_tokens,
 )
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -26,7 +26,7 @@ BOARD = default_board()
 
 @pytest.fixture(scope="module")
 def solved() -> tuple[dict[str, str], tuple[str, ...]]:
-    tokens = wordfreq_tokens(10000)
+    tokens = common_tokens(10000)
     # The first fill takes 25-35 s on the 2-core machine (34 s measured on 2026-11-27): a
     # budget, not a timed assertion.
     res = solve_grid(BOARD, tokens, {}, time_limit=120, workers=1)

@@ -30,6 +30,7 @@ from cpwords.grid.rules import (
     Board,
     CheckerLexicon,
     GridTokens,
+    common_tokens,
     cut_words,
     default_board,
     draw_grid,
@@ -37,7 +38,6 @@ from cpwords.grid.rules import (
     grid_problems,
     parse_board,
     parse_fill,
-    wordfreq_tokens,
 )
 from cpwords.grid.symmetry import board_automorphisms, board_symmetry
 
@@ -209,7 +209,7 @@ def test_empty_lexicon_is_an_error() -> None:
     with pytest.raises(InputError, match="empty"):
         cut_words(["ab", "cd"], 2, 2)
     with pytest.raises(InputError):
-        wordfreq_tokens(0)
+        common_tokens(0)
 
 
 def test_preprocessing_reaches_a_fixpoint() -> None:
@@ -438,14 +438,14 @@ def test_model_domains_and_search_order() -> None:
 
 def test_seed_2000_words_admit_no_board() -> None:
     """The seed's author found no board with the 2,000 most common words."""
-    tokens = wordfreq_tokens(2000, 2, 2)
+    tokens = common_tokens(2000, 2, 2)
     assert enumerate_quadruples(BOARD, tokens).count == 0
     assert backtrack_quadruples(BOARD, tokens).count == 0
 
 
 @pytest.mark.slow
 def test_wordfreq_5000_matches_baseline_and_cpsat_sample() -> None:
-    tokens = wordfreq_tokens(5000, 2, 2)
+    tokens = common_tokens(5000, 2, 2)
     fast = enumerate_quadruples(BOARD, tokens)
     assert fast.count > 0
     base = backtrack_quadruples(BOARD, tokens)
@@ -463,7 +463,7 @@ def test_wordfreq_5000_matches_baseline_and_cpsat_sample() -> None:
 def test_wordfreq_10000_cpsat_cross_check_on_a_sample() -> None:
     """CP-SAT agrees with the matching enumeration on sampled accepted and rejected
     suffix assignments (feasibility and completion counts)."""
-    tokens = wordfreq_tokens(10000, 2, 2)
+    tokens = common_tokens(10000, 2, 2)
     fast = enumerate_quadruples(BOARD, tokens)
     found = fast.suffix_set()
     rng = random.Random(0)

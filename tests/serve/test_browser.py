@@ -233,6 +233,7 @@ def test_truncate_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
 def test_grid_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
+    import cpwords
     from cpwords.grid.rules import default_board, grid_problems
     from cpwords.serve.views import grid_tokens
 
@@ -240,7 +241,12 @@ def test_grid_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     browser.get(f"{live.url}/grid")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#drawing g.slot")) == 13
     assert len(browser.find_elements(By.CSS_SELECTOR, "#drawing line.edge")) == 24
-    browser.find_element(By.LINK_TEXT, "10,000 words with plurals").click()
+    if not cpwords.design_grid_puzzles(board, grid_tokens(5000, 2, 2, False)).unique:
+        pytest.skip(
+            "web2's 5,000 most common words have no unique grid puzzle: apt-get install "
+            "wamerican (the English dictionary the page's link reads where installed)"
+        )
+    browser.find_element(By.LINK_TEXT, "5,000 most common words").click()
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#unique li"), 60)
     browser.find_element(By.CSS_SELECTOR, "#unique a.play").click()
     wait_for(lambda: browser.find_element(By.ID, "t_s1").get_attribute("value"))
@@ -258,7 +264,7 @@ def test_grid_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     slots = browser.find_elements(By.CSS_SELECTOR, "#drawing g.slot")
     fill = {g.get_attribute("data-slot"): g.get_attribute("data-token") for g in slots}
     assert all(fill.values()) and len(fill) == 13
-    assert not grid_problems(board, fill, grid_tokens(10000, 2, 2, True).words)
+    assert not grid_problems(board, fill, grid_tokens(5000, 2, 2, False).words)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#words li")) == 24
     shot(browser, tmp_path / "grid.png")
     browser.find_element(By.ID, "check").click()

@@ -19,7 +19,7 @@ from cpwords.core.sources import lexicon_words
 from cpwords.grid.rules import board_words, default_board, grid_problems, parse_fill
 from cpwords.letterpress.rules import parse_board, parse_letters, play, spellable_count
 from cpwords.serve.views import grid_tokens
-from tests.conftest import needs_dictionary
+from tests.conftest import grid_example, needs_dictionary
 from tests.serve.conftest import LiveServer
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -106,10 +106,17 @@ def test_truncate_ladder_is_the_api_answer(live: LiveServer) -> None:
 
 @pytest.mark.slow
 def test_grid_check_solve_and_unique(live: LiveServer) -> None:
-    tokens = grid_tokens(10000, 2, 2, True)
-    design = cpwords.design_grid_puzzles(BOARD, tokens, time_limit=60)
-    assert design.complete and design.unique
-    params = {"top": "10000", "L": "2", "P": "2", "plurals": "1", "action": "unique"}
+    # The first lexicon size whose puzzles include a unique one (which depends on the English
+    # list installed: wamerican's words, or web2's).
+    for top, plurals in ((5000, False), (10000, True), (10000, False), (20000, False)):
+        tokens = grid_tokens(top, 2, 2, plurals)
+        design = cpwords.design_grid_puzzles(BOARD, tokens, time_limit=60)
+        assert design.complete
+        if design.unique:
+            break
+    assert design.unique
+    params = {"top": str(top), "L": "2", "P": "2", "action": "unique"}
+    params.update({"plurals": "1"} if plurals else {})
     resp = httpx.post(f"{live.url}/grid", data=params, timeout=60)
     shown = re.findall(r"<li><code>([a-z ]+)</code>", resp.text)
     assert shown == [" ".join(p.suffixes) for p in design.unique]
@@ -217,8 +224,8 @@ def test_json_api_answers_as_the_pages(live: LiveServer) -> None:
     data = httpx.get(f"{live.url}/api/truncate", params={"word": "a"}, timeout=60).json()
     res = cpwords.solve_truncate(lexicon_words("web2"), starting="a")
     assert data["sequence"] == list(res.solution.sequence) and data["count"] == res.solution.count
-    params = {"action": "solve", "t_s1": "de", "t_s2": "il", "t_s3": "ns", "t_s4": "te",
-              "plurals": "1"}  # fmt: skip
+    suffixes = dict(pair.split("=") for pair in grid_example(10000)[1].split(","))
+    params = {"action": "solve", **{f"t_{slot}": token for slot, token in suffixes.items()}}
     data = httpx.post(f"{live.url}/api/grid", data=params, timeout=60).json()
     assert data["board"] == "okwddm" and data["verified"] is True and len(data["fill"]) == 13
     resp = httpx.get(f"{live.url}/api/grid", params={"t_s1": "a1"})
@@ -265,9 +272,9 @@ def test_pages_in_other_languages(live: LiveServer) -> None:
 def test_grid_page_in_another_language(live: LiveServer) -> None:
     """``lang`` on the grid page cuts the German dictionary's words (wngerman's most common)
     as ``grid --lang de`` does: the same lexicon and the same puzzle classes as the API."""
-    from cpwords.grid.rules import wordfreq_tokens
+    from cpwords.grid.rules import common_tokens
 
-    tokens = wordfreq_tokens(2000, 2, 2, False, "de")
+    tokens = common_tokens(2000, 2, 2, False, "de")
     design = cpwords.design_grid_puzzles(BOARD, tokens, time_limit=60)
     assert design.complete
     params = {"top": "2000", "L": "2", "P": "2", "lang": "de", "action": "unique"}

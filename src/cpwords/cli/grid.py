@@ -96,9 +96,9 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     metavar="N",
     default=DEFAULT_TOP,
     show_default=True,
-    help="Lexicon: the N most common words of --lang (English: wordfreq's, a-z only, plurals "
-    "dropped; others: of the language's curated dictionary, ranked by wordfreq, see cpwords "
-    "lexicons; wordfreq's where it has none).",
+    help="Lexicon: the N most common words of --lang's dictionary, ranked by wordfreq, plurals "
+    "dropped (English: wamerican, else Webster's 2nd; others: see cpwords lexicons; wordfreq's "
+    "own list for a language without one).",
 )
 @click.option("--lexicon", type=click.Path(dir_okay=False, allow_dash=True), hidden=True)
 @click.option(
@@ -171,8 +171,8 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 @svg_option("the board shown (the checked, completed or first example board), its slots")
 @force_option()
 @lang_options(
-    "the --top N most common words of the language (English: wordfreq's; others: of its "
-    "curated dictionary, e.g. wfrench, see cpwords lexicons)"
+    "the --top N most common words of the language's dictionary (English: wamerican, else "
+    "Webster's 2nd; others: e.g. wfrench, see cpwords lexicons)"
 )
 @blocklist_options()
 @shared_options(

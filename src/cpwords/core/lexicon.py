@@ -447,7 +447,24 @@ def language_source(
 
         name = find_dictionary(lang).name + size + (" with proper nouns" if proper else "")
         return name + (", accents folded" if fold else "")
+    if lang == "en":
+        from cpwords.core.dictionaries import english_common_words
+
+        name = english_common_words(None if n >= WHOLE_LIST else n, proper)[1]
+        return name + (", accents folded" if fold else "")
     return f"wordfreq{size} ({lang}{', accents folded' if fold else ''}), a frequency list"
+
+
+@lru_cache(maxsize=2)
+def _ranked_english(fold: bool, proper: bool) -> tuple[str, ...]:
+    """English's default dictionary words, most common first
+    (:func:`cpwords.core.dictionaries.english_common_words`), folded when ``fold``."""
+    from cpwords.core.dictionaries import english_common_words
+
+    words = english_common_words(None, proper)[0]
+    if not fold:
+        return tuple(words)
+    return tuple(dict.fromkeys(normalize_word(w, "en", True) for w in words))
 
 
 @lru_cache(maxsize=2)
@@ -474,13 +491,14 @@ def language_words(
     """The words ``--lang`` reads, most common first: a curated dictionary's where the language
     has one, else wordfreq's ``n`` most frequent entries that are words.
 
-    A language with a curated dictionary (:func:`curated_language`; English excepted) gives
-    its ``n`` most common words (:func:`cpwords.core.dictionaries.ranked_words`: the
-    dictionary says what is a word, wordfreq's Zipf values only rank them). English keeps
-    wordfreq's words of the letters a-z. Other languages keep wordfreq's words of any letters
-    written in the list's main scripts (:func:`cpwords.core.alphabet.main_scripts` of the
-    100,000 most frequent words), so foreign brand names in another script (Latin words in
-    the Russian list) are left out.
+    A language with a curated dictionary (:func:`curated_language`) gives its ``n`` most
+    common words (:func:`cpwords.core.dictionaries.ranked_words`: the dictionary says what is
+    a word, wordfreq's Zipf values only rank them). English reads its default dictionary the
+    same way (:func:`cpwords.core.dictionaries.english_common_words`: ``wamerican``, else
+    Webster's 2nd, proper nouns left out unless ``proper``). Other languages keep wordfreq's
+    words of any letters written in the list's main scripts
+    (:func:`cpwords.core.alphabet.main_scripts` of the 100,000 most frequent words), so
+    foreign brand names in another script (Latin words in the Russian list) are left out.
 
     Parameters
     ----------
@@ -515,7 +533,7 @@ def language_words(
     if curated_language(lang):
         return list(_ranked_dictionary(lang, fold, proper)[:n])
     if lang == "en":
-        return wordfreq_lexicon(n, lang, "a-z", fold)
+        return list(_ranked_english(fold, proper)[:n])
     words = wordfreq_lexicon(n, lang, "any", fold)
     scripts = main_scripts(words[:100_000])
     return [w for w in words if all(script_of(ch) in scripts for ch in w)]

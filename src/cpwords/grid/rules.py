@@ -473,40 +473,6 @@ def cut_words(
     return GridTokens(tuple(ws), tuple(pairs), suffix_length, min_prefix, source, lang)
 
 
-def wordfreq_tokens(
-    top: int = DEFAULT_TOP,
-    suffix_length: int = DEFAULT_SUFFIX_LENGTH,
-    min_prefix: int = DEFAULT_MIN_PREFIX,
-    plurals: bool = False,
-    lang: str = "en",
-    fold: bool = False,
-    proper: bool = False,
-) -> GridTokens:
-    """Tokens of the ``top`` most common words of ``lang``
-    (:func:`cpwords.core.lexicon.language_words`).
-
-    English keeps wordfreq's a-z entries (``wordfreq.top_n_list("en", top)``), then drops
-    plural forms (see :func:`drop_plurals`) unless ``plurals``; a language with a curated
-    dictionary takes its ``top`` most common words (proper nouns left out unless ``proper``);
-    the others keep wordfreq's words of their main scripts.
-
-    Raises
-    ------
-    InputError
-        ``top`` not positive, cutting options out of range, no word long enough, unknown
-        language, or its dictionary not installed (with the command that installs it).
-    """
-    from cpwords.core.lexicon import language_source, language_words
-
-    validate_cut_options(suffix_length, min_prefix)
-    words = language_words(lang, top, fold, proper)
-    if lang != "en":
-        name = language_source(lang, top, fold, proper)
-    else:
-        name = f"wordfreq top {top}" + (" (en, accents folded)" if fold else "")
-    return cut_words(words, suffix_length, min_prefix, name, plurals, lang)
-
-
 def common_tokens(
     top: int = DEFAULT_TOP,
     suffix_length: int = DEFAULT_SUFFIX_LENGTH,
@@ -516,19 +482,41 @@ def common_tokens(
     fold: bool = False,
     proper: bool = False,
 ) -> GridTokens:
-    """Tokens of the ``top`` most common words of ``lang``'s dictionary.
+    """Tokens of the ``top`` most common words of ``lang``'s dictionary
+    (:func:`cpwords.core.lexicon.language_words`): what ``cpwords grid --top --lang`` reads.
 
-    English takes ``wamerican``'s words (Webster's 2nd, ``web2``, where it is not installed),
-    proper nouns left out unless ``proper``, ranked by wordfreq
-    (:func:`cpwords.core.dictionaries.english_common_words`; the source says which list);
-    another language is :func:`wordfreq_tokens` (its curated dictionary where it has one).
-    ``cpwords grid`` still reads :func:`wordfreq_tokens` (wordfreq's English list, as the
-    recorded grid suites and the CLI's convention tests do).
+    The dictionary says what is a word and wordfreq's Zipf values only rank them: English
+    takes ``wamerican`` (Webster's 2nd, ``web2``, where it is not installed), another language
+    its curated dictionary (``cpwords lexicons``), proper nouns left out unless ``proper``; a
+    language without one keeps wordfreq's words of its main scripts. Plural forms are dropped
+    (see :func:`drop_plurals`) unless ``plurals``.
+
+    Parameters
+    ----------
+    top : int
+        How many of the most common words.
+    suffix_length, min_prefix : int
+        The cut of each word: its last ``suffix_length`` letters are the suffix token, the
+        rest (at least ``min_prefix`` letters) the prefix token.
+    plurals : bool
+        Keep plural forms.
+    lang : str
+        ISO 639-1 code.
+    fold : bool
+        Fold accents.
+    proper : bool
+        Keep the dictionary's proper nouns.
+
+    Returns
+    -------
+    GridTokens
+        Named after the list read (``wamerican top 500``).
 
     Raises
     ------
     InputError
-        As :func:`wordfreq_tokens`.
+        ``top`` not positive, cutting options out of range, no word long enough, unknown
+        language, or its dictionary not installed (with the command that installs it).
 
     Examples
     --------
@@ -536,14 +524,12 @@ def common_tokens(
     >>> tokens.source.split()[1:3]
     ['top', '500']
     """
-    if lang != "en":
-        return wordfreq_tokens(top, suffix_length, min_prefix, plurals, lang, fold, proper)
-    from cpwords.core.dictionaries import english_common_words
+    from cpwords.core.lexicon import language_source, language_words
 
     validate_cut_options(suffix_length, min_prefix)
-    words, name = english_common_words(top, proper)
-    name += ", accents folded" if fold else ""
-    return cut_words(words, suffix_length, min_prefix, name, plurals, lang, fold)
+    words = language_words(lang, top, fold, proper)
+    name = language_source(lang, top, fold, proper)
+    return cut_words(words, suffix_length, min_prefix, name, plurals, lang)
 
 
 # --------------------------------------------------------------------------------------------

@@ -41,13 +41,13 @@ from cpwords.grid.rules import (
     GridQuadruple,
     GridTokens,
     board_words,
+    common_tokens,
     cut_words,
     default_board,
     grid_problems,
     load_board,
     parse_suffixes,
     validate_cut_options,
-    wordfreq_tokens,
 )
 from cpwords.grid.symmetry import BoardSymmetry
 
@@ -78,7 +78,7 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> GridCase:
         raise InputError("a grid instance needs an integer 'top' (most frequent words)")
     keys = ("suffix_length", "min_prefix", "plurals", "lang", "fold")
     kwargs = {k: spec[k] for k in keys if k in spec}
-    tokens = wordfreq_tokens(int(spec["top"]), **kwargs)
+    tokens = common_tokens(int(spec["top"]), **kwargs)
     board = (
         load_board(resolve_path(str(spec["board"]), base_dir))
         if "board" in spec
@@ -254,12 +254,12 @@ class GridLexicon:
         """
         L, P = self.suffix_length, self.min_prefix
         if self.path is None and not block:
-            return wordfreq_tokens(self.top, L, P, self.plurals, self.lang, self.fold, self.proper)
+            return common_tokens(self.top, L, P, self.plurals, self.lang, self.fold, self.proper)
         from cpwords.core.lexicon import load_dictionary
 
         if self.path is None:
             validate_cut_options(L, P)
-            base = wordfreq_tokens(
+            base = common_tokens(
                 self.top, L, P, True, self.lang, self.fold, self.proper
             )  # uncut words
             words, source = list(base.words), base.source

@@ -331,8 +331,9 @@ def grid_tokens(
     unblocked: bool = False,
     lang: str = "en",
 ) -> Any:
-    """The tokens of the ``top`` most common words of ``lang`` (its curated dictionary's, or
-    wordfreq's), as ``cpwords grid --top --lang`` cuts them.
+    """The tokens of the ``top`` most common words of ``lang`` (its dictionary's, ranked by
+    wordfreq; wordfreq's own list for a language without one), as ``cpwords grid --top
+    --lang`` cuts them.
 
     With ``unblocked``, the default blocklist's words are left out first (what ``grid
     --solve`` fills boards from).
@@ -343,14 +344,14 @@ def grid_tokens(
         Cutting options out of range, or no word long enough.
     """
     from cpwords.core.lexicon import language_source, language_words
-    from cpwords.grid.rules import cut_words, validate_cut_options, wordfreq_tokens
+    from cpwords.grid.rules import common_tokens, cut_words, validate_cut_options
 
     if not unblocked:
-        return wordfreq_tokens(top, suffix_length, min_prefix, plurals, lang)
+        return common_tokens(top, suffix_length, min_prefix, plurals, lang)
     validate_cut_options(suffix_length, min_prefix)
     words = list(language_words(lang, top))
     kept = [w for w in words if not _blocklist().blocks(w)]
-    source = (language_source(lang, top) if lang != "en" else f"wordfreq top {top}") + (
+    source = language_source(lang, top) + (
         f" less {len(words) - len(kept)} blocked words" if len(kept) < len(words) else ""
     )
     return cut_words(kept, suffix_length, min_prefix, source, plurals, lang)

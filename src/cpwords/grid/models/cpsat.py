@@ -467,11 +467,11 @@ def grid_tokens(
     InputError
         Options out of range or an empty lexicon.
     """
-    from cpwords.grid.rules import cut_words, wordfreq_tokens
+    from cpwords.grid.rules import common_tokens, cut_words
 
     if lexicon is not None:
         return cut_words(lexicon, suffix_length, min_prefix, "<lexicon>", plurals)
-    return wordfreq_tokens(top, suffix_length, min_prefix, plurals)
+    return common_tokens(top, suffix_length, min_prefix, plurals)
 
 
 def find_grid_quadruples(
