@@ -6,17 +6,30 @@ only the rules (no solver) and recomputes every overlap with the independent che
 
 Layout: word ``i`` is on row ``i``, shifted right so that the letters it shares with word
 ``i - 1`` stand under the same letters of that word; a word that would run past ``columns``
-starts again at the left margin. Every letter sits in its own fixed-width cell (one ``x`` per
-glyph), so the columns line up whatever the font. Each positive overlap of ``k`` letters is one
+starts again at the left margin. Every letter is its own ``<text>`` centred in a fixed-width
+cell, so the columns line up whatever the font and every renderer (browsers, librsvg, CairoSVG)
+places it alike (:mod:`cpwords.core.svg`). Each positive overlap of ``k`` letters is one
 ``<rect class="overlap">`` behind the end of the earlier word and one behind the start of the
-later word (the pair share ``data-pair``).
+later word (the pair share ``data-pair``). A caption under the drawing gives the number of
+words, the score and the status.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from cpwords.core.svg import (
+    MONO,
+    baseline,
+    caption,
+    caption_height,
+    caption_lines,
+    char_width,
+    glyph,
+    plural,
+)
 from cpwords.wordsnake.rules import pair_overlap
 
 #: Words drawn at most (a whole dictionary is listed in the JSON, not drawn).
@@ -24,9 +37,11 @@ MAX_DRAWN = 400
 
 _CELL_W = 14.0
 _ROW_H = 24.0
+_MIN_WIDTH = 240.0  # room for the caption under a short snake
 _PAD = 12.0
 _HIGHLIGHT = ("#ffd24d", "#9be3c1")
-_FONT = 'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="17"'
+_FONT_SIZE = 17.0
+_GLYPH = f'class="glyph" font-family="{MONO}" fill="#222"'
 
 
 def layout(
@@ -73,8 +88,9 @@ def snake_svg(
     columns: int = 64,
     max_words: int = MAX_DRAWN,
     title: str | None = None,
+    note: str | None = None,
 ) -> str:
-    """The snake as an SVG document, overlaps highlighted.
+    """The snake as an SVG document, overlaps highlighted, with a caption.
 
     Parameters
     ----------
@@ -85,44 +101,57 @@ def snake_svg(
     proper : bool
         Overlaps must be shorter than both words.
     columns : int
-        Width in letter cells (at least the longest word drawn).
+        Wrap the staircase at this many letter cells (at least the longest word drawn); the
+        picture is as wide as the cells used (at least 240 pixels, for the caption).
     max_words : int
         Draw the first ``max_words`` words only; a note says how many are left out.
     title : str, optional
-        The drawing's ``<title>``.
+        The drawing's ``<title>`` and the caption's first line.
+    note : str, optional
+        What the caller knows of the snake (the solve's status: ``OPTIMAL``, ``FEASIBLE``...),
+        after the score in the caption.
 
     Returns
     -------
     str
-        A standalone SVG document: one ``<g class="word">`` per word drawn (its letters in one
-        ``<text>``), one ``<rect class="overlap">`` per word end that overlaps.
+        A standalone SVG document: one ``<g class="word">`` per word drawn holding one
+        ``<text class="glyph">`` per letter (each with its own ``x``, so every renderer places
+        it alike), one ``<rect class="overlap">`` per word end that overlaps, and a
+        ``<g class="caption">`` (the number of words, the score of the whole snake, ``note``).
+        A picture with a double-width (CJK) letter has double-width cells.
 
     Examples
     --------
-    >>> svg = snake_svg(["run", "nausea", "seasick", "sickle", "lemon"])
-    >>> svg.count('class="word"'), svg.count('class="overlap')
-    (5, 8)
+    >>> svg = snake_svg(["run", "nausea", "seasick", "sickle", "lemon"], note="OPTIMAL")
+    >>> svg.count('class="word"'), svg.count('class="overlap'), svg.count('class="glyph"')
+    (5, 8, 27)
+    >>> "score 30 · OPTIMAL" in svg
+    True
     """
     words = list(order[:max_words])
     if words:
         columns = max(columns, max(len(w) for w in words))
+    cell = _CELL_W * max((char_width(c) for w in words for c in w), default=1)
     rows = layout(words, proper, columns)
     n_rows = len(rows) + (1 if len(order) > len(words) else 0) + (1 if cyclic else 0)
-    width = 2 * _PAD + columns * _CELL_W
-    height = 2 * _PAD + max(1, n_rows) * _ROW_H
+    used = max((col + len(w) for (_, col, _), w in zip(rows, words, strict=True)), default=1)
+    width = 2 * _PAD + max(used * cell, _MIN_WIDTH)
+    label = title or f"Wordsnake of {plural(len(order), 'word')}"
     score = sum(ov * ov for _, _, ov in rows)
-    label = title or f"Wordsnake of {len(order):,} words"
+    lines = caption_lines([label, _score_line(order, cyclic, proper, note)], width - 2 * _PAD)
+    top = _PAD + max(1, n_rows) * _ROW_H
+    height = top + caption_height(lines) + _PAD
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="wordsnake" width="{width:g}" '
         f'height="{height:g}" viewBox="0 0 {width:g} {height:g}" role="img" '
-        f'data-words="{len(words)}" data-score="{score}">',
+        f'data-words="{len(words)}" data-score="{score}" data-cell="{cell:g}">',
         f"<title>{escape(label)}</title>",
         f'<rect width="{width:g}" height="{height:g}" fill="#fff"/>',
     ]
     for i, (row, col, _) in enumerate(rows):
         before = rows[i][2]
         after = rows[i + 1][2] if i + 1 < len(rows) else 0
-        out.append(_word_group(i, words[i], row, col, before, after))
+        out.append(_word_group(i, words[i], (row, col), (before, after), cell))
     y = len(rows)
     if len(order) > len(words):
         left_out = len(order) - len(words)
@@ -131,13 +160,18 @@ def snake_svg(
     if cyclic and len(order) > 1:
         ov = pair_overlap(order[-1], order[0], proper)
         out.append(_note("note cyclic", y, f"back to the first word: overlap {ov}"))
+    out.append(caption(lines, _PAD, top))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _cell_x(col: int) -> float:
-    """Left edge of letter column ``col``."""
-    return _PAD + col * _CELL_W
+def _score_line(order: Sequence[str], cyclic: bool, proper: bool, note: str | None) -> str:
+    """The caption's second line: the score of the whole snake, then ``note``."""
+    pairs = list(itertools.pairwise(order))
+    if cyclic and len(order) > 1:
+        pairs.append((order[-1], order[0]))
+    total = sum(pair_overlap(a, b, proper) ** 2 for a, b in pairs)
+    return f"score {total:,}" + (f" · {note}" if note else "")
 
 
 def _row_y(row: int) -> float:
@@ -145,27 +179,31 @@ def _row_y(row: int) -> float:
     return _PAD + row * _ROW_H
 
 
-def _overlap_rect(row: int, col: int, k: int, pair: int, end: str) -> str:
-    """The highlight behind ``k`` letters from column ``col`` (``end``: "head" or "tail")."""
+def _overlap_rect(row: int, x: float, width: float, k: int, pair: int, end: str) -> str:
+    """The highlight behind ``k`` letters from ``x`` (``end``: "head" or "tail")."""
     colour = _HIGHLIGHT[pair % len(_HIGHLIGHT)]
     return (
         f'<rect class="overlap {end}" data-pair="{pair}" data-length="{k}" '
-        f'x="{_cell_x(col):g}" y="{_row_y(row) + 2:g}" width="{k * _CELL_W:g}" '
+        f'x="{x:g}" y="{_row_y(row) + 2:g}" width="{width:g}" '
         f'height="{_ROW_H - 4:g}" rx="3" fill="{colour}"/>'
     )
 
 
-def _word_group(i: int, w: str, row: int, col: int, before: int, after: int) -> str:
-    """Word ``i`` as one ``<g>``: its overlaps with the words before and after, then its letters."""
+def _word_group(i: int, w: str, at: tuple[int, int], overlaps: tuple[int, int], cell: float) -> str:
+    """Word ``i`` as one ``<g>``: its overlaps with the words before and after (``overlaps``),
+    then one ``<text>`` per letter, centred in its cell (``at``: row and first column)."""
+    row, col = at
+    before, after = overlaps
+    left = _PAD + col * cell
     parts = [f'<g class="word" data-index="{i}" data-word={quoteattr(w)}>']
     if before:
-        parts.append(_overlap_rect(row, col, before, i - 1, "head"))
+        parts.append(_overlap_rect(row, left, before * cell, before, i - 1, "head"))
     if after:
-        parts.append(_overlap_rect(row, col + len(w) - after, after, i, "tail"))
-    xs = " ".join(f"{_cell_x(col + j) + _CELL_W / 2:g}" for j in range(len(w)))
-    parts.append(
-        f'<text x="{xs}" y="{_row_y(row) + _ROW_H / 2:g}" text-anchor="middle" '
-        f'dominant-baseline="central" {_FONT} fill="#222">{escape(w)}</text>'
+        x = left + (len(w) - after) * cell
+        parts.append(_overlap_rect(row, x, after * cell, after, i, "tail"))
+    centre_y = _row_y(row) + _ROW_H / 2
+    parts.extend(
+        glyph(ch, left + (j + 0.5) * cell, centre_y, _FONT_SIZE, _GLYPH) for j, ch in enumerate(w)
     )
     parts.append("</g>")
     return "".join(parts)
@@ -174,7 +212,6 @@ def _word_group(i: int, w: str, row: int, col: int, before: int, after: int) -> 
 def _note(cls: str, y: int, text: str) -> str:
     """A grey line of text on row ``y`` (``text`` is not escaped)."""
     return (
-        f'<text class="{cls}" x="{_PAD:g}" y="{_row_y(y) + _ROW_H / 2:g}" '
-        f'dominant-baseline="central" font-family="sans-serif" font-size="14" fill="#666">'
-        f"{text}</text>"
+        f'<text class="{cls}" x="{_PAD:g}" y="{baseline(_row_y(y) + _ROW_H / 2, 14):g}" '
+        f'font-family="{MONO}" font-size="14" fill="#666">{text}</text>'
     )
