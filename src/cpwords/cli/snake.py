@@ -31,7 +31,7 @@ from cpwords.cli._common import (
     stop_reason,
 )
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
-from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
 from cpwords.core.lexicon import check_lang, parse_word_lines
@@ -154,6 +154,7 @@ def _instance(
     "--time-limit bounds the check.",
 )
 @svg_option("the snake, each overlap highlighted (the first 400 words)")
+@png_option("the snake")
 @force_option()
 @shared_options(check=True, time_limit=600.0, workers=2, seed=True)
 def snake(
@@ -180,6 +181,7 @@ def snake(
     peers: bool,
     peer_time_limit: float,
     as_json: bool,
+    png_path: str | None = None,
 ) -> None:
     """Find the best Wordsnake of a word list and prove it.
 
@@ -202,8 +204,9 @@ def snake(
     """
     _check_options(
         file, check_file, check_text, method, compare, peers, export_tsplib, export_model,
-        svg_path, certificate_path, verify_path, force,
+        svg_path or png_path, certificate_path, verify_path, force,
     )  # fmt: skip
+    check_svg_target(svg_path, force, png_path)
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
@@ -247,8 +250,9 @@ def snake(
         if cert_line:
             click.echo(cert_line)
         _comparison_text(comp, main_stopped)
-    if svg_path is not None and main_res.solution is not None:
-        write_svg(svg_path, snake_svg(main_res.solution, cyclic, proper))
+    if (svg_path or png_path) is not None and main_res.solution is not None:
+        picture = snake_svg(main_res.solution, cyclic, proper, note=main_res.status.value)
+        write_svg(svg_path, picture, png_path)
     if cert_error is not None:
         raise cert_error
     code = exit_status(main_res.status.value, interrupted)
@@ -282,8 +286,7 @@ def _check_options(
     if check_file is not None:
         require_file(check_file, "--check")
     if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
-        raise InputError("--svg draws a solve's snake: drop --check and --export-*")
-    check_svg_target(svg_path, force)
+        raise InputError("--svg and --png draw a solve's snake: drop --check and --export-*")
     for path, option in ((export_tsplib, "--export-tsplib"), (export_model, "--export-model")):
         if path is not None:
             check_output(path, option, force)

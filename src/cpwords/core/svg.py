@@ -15,6 +15,8 @@ from xml.sax.saxutils import escape
 
 from wcwidth import wcswidth, wcwidth
 
+from cpwords.core.errors import InputError
+
 #: The monospace stack of the drawings' letters and captions.
 MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 #: Width of a monospace column, in em (DejaVu Sans Mono and its peers: 0.6 em).
@@ -179,3 +181,55 @@ def caption(lines: list[str], x: float, top: float) -> str:
         )
     out.append("</g>")
     return "".join(out)
+
+
+#: The one line that says how to get ``--png`` (CairoSVG is the ``png`` extra).
+PNG_HINT = "pip install -e '.[png]' in the cpwords checkout"
+
+
+def png_problem() -> str | None:
+    """Why :func:`svg_to_png` cannot run here, or None when it can.
+
+    Returns
+    -------
+    str or None
+        One line naming what is missing: CairoSVG (the ``png`` extra) or the system's cairo
+        library it loads.
+    """
+    try:
+        import cairosvg  # noqa: F401
+    except ImportError:
+        return f"--png needs CairoSVG: {PNG_HINT}"
+    except OSError:  # cairocffi found no libcairo
+        return "--png needs the cairo library (libcairo2 on Debian), which CairoSVG loads"
+    return None
+
+
+def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
+    """A drawing as a PNG image on white, rendered by CairoSVG.
+
+    Parameters
+    ----------
+    svg : str
+        A standalone SVG document (any of the drawings).
+    scale : float
+        Pixels per SVG pixel.
+
+    Returns
+    -------
+    bytes
+        The PNG file, as wide and high as the SVG's ``width`` and ``height`` times ``scale``.
+
+    Raises
+    ------
+    InputError
+        CairoSVG or the cairo library is missing (see :func:`png_problem`).
+    """
+    problem = png_problem()
+    if problem is not None:
+        raise InputError(problem)
+    import cairosvg
+
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), background_color="white", scale=scale)
+    assert isinstance(png, bytes)
+    return png
