@@ -38,8 +38,8 @@ from cpwords.core.lexicon import check_lang, parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
 from cpwords.wordsnake.certificate import verify_certificate, write_certificate
-from cpwords.wordsnake.draw import snake_svg
-from cpwords.wordsnake.rules import WordsnakeInstance, render_snake, snake_lengths, snake_score
+from cpwords.wordsnake.draw import LEGEND, snake_svg, snake_table, table_lines
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_lengths, snake_score
 from cpwords.wordsnake.spec import (
     DEFAULT_EXACT,
     EXACT_METHODS,
@@ -380,7 +380,7 @@ def _solve_text(main_res: SolveResult, instance: WordsnakeInstance, time_limit: 
         why = main_res.solver_info.get("reason", "stopped before any ordering was found")
         click.echo(f"no ordering: {why}")
     elif instance.n <= LISTING_MAX_WORDS:
-        click.echo(render_snake(main_res.solution, cyclic, proper))
+        _echo_table(main_res.solution, cyclic, proper)
     else:
         click.echo(f"(ordering of {instance.n:,} words not listed: use --json)")
     click.echo()
@@ -518,7 +518,7 @@ def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None
         ]
         echo_json(check_row(valid, problems, order, score, missing=missing, extra=extra))
     else:
-        click.echo(render_snake(order, instance.cyclic, instance.proper))
+        _echo_table(order, instance.cyclic, instance.proper)
         click.echo(f"{'score':<11}  {score}")
         click.echo(f"{'valid':<11}  {'yes' if valid else 'NO'}")
         if missing:
@@ -645,3 +645,27 @@ def _print_comparison(
         reason = r.solver_info.get("reason") if r.objective is None else None
         if reason:
             click.echo(f"{r.method}: {reason}")
+
+
+def _echo_table(order: list[str], cyclic: bool, proper: bool) -> None:
+    """The snake's table and its legend: shared letters highlighted on a colour terminal
+    (``rich``; not with ``NO_COLOR`` or ``TERM=dumb``), in brackets otherwise."""
+    import os
+    import sys
+
+    env = os.environ
+    colour = sys.stdout.isatty() and not env.get("NO_COLOR") and env.get("TERM") != "dumb"
+    if not colour:
+        click.echo(snake_table(order, cyclic, proper))
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(file=sys.stdout, force_terminal=True, highlight=False, soft_wrap=True)
+    for line in table_lines(order, cyclic, proper, brackets=False):
+        text = Text()
+        for part, shared in line:
+            text.append(part, style="bold reverse" if shared else None)
+        text.rstrip()
+        console.print(text)
+    console.print(LEGEND["colour"])

@@ -1,6 +1,8 @@
-"""A Wordsnake drawn in SVG: the words as a staircase, each overlap highlighted in both words.
+"""A Wordsnake drawn in SVG (the words as a staircase, each overlap highlighted in both words)
+and as a text table (the overlaps in brackets or colour).
 
-One renderer shared by ``cpwords snake --svg FILE`` and the ``cpwords serve`` page. It imports
+The SVG renderer is shared by ``cpwords snake --svg FILE`` and the ``cpwords serve`` page; the
+table (:func:`snake_table`, :func:`table_lines`) is ``cpwords snake``'s listing. It imports
 only the rules (no solver) and recomputes every overlap with the independent checker's
 :func:`~cpwords.wordsnake.rules.pair_overlap`.
 
@@ -17,11 +19,13 @@ words, the score and the status.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from cpwords.core.svg import (
     MONO,
+    MONO_EM,
     baseline,
     caption,
     caption_height,
@@ -29,6 +33,7 @@ from cpwords.core.svg import (
     char_width,
     glyph,
     plural,
+    text_width,
 )
 from cpwords.wordsnake.rules import pair_overlap
 
@@ -38,6 +43,7 @@ MAX_DRAWN = 400
 _CELL_W = 14.0
 _ROW_H = 24.0
 _MIN_WIDTH = 240.0  # room for the caption under a short snake
+_NOTE_SIZE = 14.0
 _PAD = 12.0
 _HIGHLIGHT = ("#ffd24d", "#9be3c1")
 _FONT_SIZE = 17.0
@@ -133,13 +139,14 @@ def snake_svg(
         columns = max(columns, max(len(w) for w in words))
     cell = _CELL_W * max((char_width(c) for w in words for c in w), default=1)
     rows = layout(words, proper, columns)
-    n_rows = len(rows) + (1 if len(order) > len(words) else 0) + (1 if cyclic else 0)
+    notes = _notes(order, len(words), cyclic, proper)
     used = max((col + len(w) for (_, col, _), w in zip(rows, words, strict=True)), default=1)
-    width = 2 * _PAD + max(used * cell, _MIN_WIDTH)
+    wide = max((text_width(t) * _NOTE_SIZE * MONO_EM for _, t in notes), default=0.0)
+    width = 2 * _PAD + math.ceil(max(used * cell, _MIN_WIDTH, wide))
     label = title or f"Wordsnake of {plural(len(order), 'word')}"
     score = sum(ov * ov for _, _, ov in rows)
     lines = caption_lines([label, _score_line(order, cyclic, proper, note)], width - 2 * _PAD)
-    top = _PAD + max(1, n_rows) * _ROW_H
+    top = _PAD + max(1, len(rows) + len(notes)) * _ROW_H
     height = top + caption_height(lines) + _PAD
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="wordsnake" width="{width:g}" '
@@ -152,17 +159,21 @@ def snake_svg(
         before = rows[i][2]
         after = rows[i + 1][2] if i + 1 < len(rows) else 0
         out.append(_word_group(i, words[i], (row, col), (before, after), cell))
-    y = len(rows)
-    if len(order) > len(words):
-        left_out = len(order) - len(words)
-        out.append(_note("note", y, f"... and {left_out:,} more words (see the JSON)"))
-        y += 1
-    if cyclic and len(order) > 1:
-        ov = pair_overlap(order[-1], order[0], proper)
-        out.append(_note("note cyclic", y, f"back to the first word: overlap {ov}"))
+    out.extend(_note(cls, len(rows) + k, text) for k, (cls, text) in enumerate(notes))
     out.append(caption(lines, _PAD, top))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _notes(order: Sequence[str], drawn: int, cyclic: bool, proper: bool) -> list[tuple[str, str]]:
+    """The grey lines under the staircase (class, text): the words left out, the way back."""
+    out = []
+    if len(order) > drawn:
+        out.append(("note", f"... and {len(order) - drawn:,} more words (see the JSON)"))
+    if cyclic and len(order) > 1:
+        ov = pair_overlap(order[-1], order[0], proper)
+        out.append(("note cyclic", f"back to the first word: overlap {ov}"))
+    return out
 
 
 def _score_line(order: Sequence[str], cyclic: bool, proper: bool, note: str | None) -> str:
@@ -210,8 +221,125 @@ def _word_group(i: int, w: str, at: tuple[int, int], overlaps: tuple[int, int], 
 
 
 def _note(cls: str, y: int, text: str) -> str:
-    """A grey line of text on row ``y`` (``text`` is not escaped)."""
+    """A grey line of text on row ``y``."""
     return (
-        f'<text class="{cls}" x="{_PAD:g}" y="{baseline(_row_y(y) + _ROW_H / 2, 14):g}" '
-        f'font-family="{MONO}" font-size="14" fill="#666">{text}</text>'
+        f'<text class="{cls}" x="{_PAD:g}" y="{baseline(_row_y(y) + _ROW_H / 2, _NOTE_SIZE):g}" '
+        f'font-family="{MONO}" font-size="{_NOTE_SIZE:g}" fill="#666">{escape(text)}</text>'
     )
+
+
+# ---- The text table (cpwords snake's listing) --------------------------------------------------
+
+#: The legends of the table's two ways of marking the letters a word shares with its neighbours.
+LEGEND = {
+    "brackets": "[abc]: letters shared with the previous or the next word (the overlap)",
+    "colour": "highlighted: letters shared with the previous or the next word (the overlap)",
+}
+
+#: One piece of a table line: its text and whether it is shared with a neighbouring word.
+Segment = tuple[str, bool]
+
+
+def _shared_runs(w: str, before: int, after: int) -> list[Segment]:
+    """``w`` cut into runs of letters shared with a neighbour (its first ``before`` and last
+    ``after`` letters) and runs of its own letters."""
+    shared = [k < before or k >= len(w) - after for k in range(len(w))]
+    runs: list[Segment] = []
+    for k, ch in enumerate(w):
+        if runs and runs[-1][1] == shared[k]:
+            runs[-1] = (runs[-1][0] + ch, shared[k])
+        else:
+            runs.append((ch, shared[k]))
+    return runs
+
+
+def _marked_width(runs: list[Segment], brackets: bool) -> int:
+    """Display columns of a word's runs, with the brackets round the shared ones."""
+    return sum(text_width(t) + (2 if brackets and s else 0) for t, s in runs)
+
+
+def table_lines(
+    order: Sequence[str], cyclic: bool = False, proper: bool = False, *, brackets: bool = True
+) -> list[list[Segment]]:
+    """The snake as a table: rank, word, overlap with the previous word, running score.
+
+    The letters a word shares with the previous word (at its start) or the next one (at its
+    end) are segments marked shared: in brackets when ``brackets`` (shown as they are
+    otherwise, for the caller to colour). Columns are padded by display width (``wcwidth``),
+    so double-width (CJK) letters line up; no letter changes case (``ß``, scripts without case).
+
+    Parameters
+    ----------
+    order : sequence of str
+        The snake's words in order (at least one).
+    cyclic, proper : bool
+        The variant (a cyclic snake ends with a line back to word 1).
+    brackets : bool
+        Put the shared letters in brackets (``[abc]``).
+
+    Returns
+    -------
+    list of list of (str, bool)
+        One list of segments per line (the header first); ``True`` marks shared letters.
+
+    Examples
+    --------
+    >>> lines = table_lines(["grüßen", "ßen"])
+    >>> ["".join(t for t, _ in line).rstrip() for line in lines[1:]]
+    ['    1  grü[ßen]        -        0', '    2  [ßen]           3        9']
+    """
+    n = len(order)
+    ov = [pair_overlap(a, b, proper) for a, b in itertools.pairwise(order)]
+    if cyclic and n > 1:
+        ov.append(pair_overlap(order[-1], order[0], proper))
+    runs = []
+    for i, w in enumerate(order):
+        before = ov[i - 1] if i > 0 else (ov[-1] if cyclic and n > 1 else 0)
+        runs.append(_shared_runs(w, before, ov[i] if i < len(ov) else 0))
+    back = "(back to #1)" if cyclic and n > 1 else ""
+    width = max(4, len(back), *(_marked_width(r, brackets) for r in runs))
+    out: list[list[Segment]] = [
+        [(f"{'#':>5}  {'word'.ljust(width)}  {'overlap':>7}  {'score':>7}", False)]
+    ]
+    running = 0
+    for i, word_runs in enumerate(runs):
+        running += ov[i - 1] ** 2 if i > 0 else 0
+        line: list[Segment] = [(f"{i + 1:>5}  ", False)]
+        for text, shared in word_runs:
+            line.append((f"[{text}]" if brackets and shared else text, shared))
+        pad = " " * (width - _marked_width(word_runs, brackets))
+        shown = str(ov[i - 1]) if i > 0 else "-"
+        line.append((f"{pad}  {shown:>7}  {running:>7}", False))
+        out.append(line)
+    if cyclic and n > 1:
+        running += ov[-1] ** 2
+        out.append([(f"{'':>5}  {back.ljust(width)}  {ov[-1]:>7}  {running:>7}", False)])
+    return out
+
+
+def snake_table(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> str:
+    """The snake as a plain-text table, shared letters in brackets, the legend last.
+
+    Parameters
+    ----------
+    order : sequence of str
+        The snake's words in order (at least one).
+    cyclic, proper : bool
+        The variant.
+
+    Returns
+    -------
+    str
+        The lines of :func:`table_lines` (brackets) and the legend, without a final newline.
+
+    Examples
+    --------
+    >>> print(snake_table(["run", "nausea", "seasick"]))
+        #  word        overlap    score
+        1  ru[n]             -        0
+        2  [n]au[sea]        1        1
+        3  [sea]sick         3       10
+    [abc]: letters shared with the previous or the next word (the overlap)
+    """
+    lines = ["".join(t for t, _ in line).rstrip() for line in table_lines(order, cyclic, proper)]
+    return "\n".join([*lines, LEGEND["brackets"]])
