@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from cpwords.cli import cli
-from cpwords.core.svg import png_problem, svg_to_png
+from cpwords.core.svg import svg_to_png
 from cpwords.grid.draw import grid_svg
 from cpwords.grid.rules import default_board
 from cpwords.letterboxed.draw import box_svg
@@ -34,15 +34,12 @@ from cpwords.truncate.draw import ladder_svg
 from cpwords.wordsnake.draw import snake_svg
 from cpwords.wordsnake.rules import snake_score
 from tests.conftest import run_cli
+from tests.pictures import PNG_MAGIC, assert_png_of_svg, needs_cairo
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 RSVG = shutil.which("rsvg-convert")
 needs_rsvg = pytest.mark.skipif(
     RSVG is None, reason="no rsvg-convert: apt-get install librsvg2-bin"
-)
-needs_cairo = pytest.mark.skipif(
-    png_problem() is not None, reason=f"{png_problem()} (and apt-get install libcairo2)"
 )
 
 SNAKE = ["run", "nausea", "seasick", "sickle", "lemon"]
@@ -199,12 +196,8 @@ def test_cli_png_of_the_snake(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     svg, png = tmp_path / "s.svg", tmp_path / "s.png"
     res = CliRunner().invoke(cli, ["snake", str(lst), "--svg", str(svg), "--png", str(png)])
     assert res.exit_code == 0, res.output
+    assert_png_of_svg(png, svg)
     data = png.read_bytes()
-    assert data.startswith(PNG_MAGIC)
-    w, h = size_of(ET.fromstring(svg.read_text()))
-    # The PNG header's width and height (IHDR) are the SVG's.
-    assert int.from_bytes(data[16:20], "big") == round(w)
-    assert int.from_bytes(data[20:24], "big") == round(h)
     code, _, err = run_cli(["snake", str(lst), "--png", str(png)], capsys)
     assert code == 2 and "--png" in err and "--force" in err and png.read_bytes() == data
     code, _, err = run_cli(["snake", str(lst), "--png", str(png), "--check-text", "run"], capsys)

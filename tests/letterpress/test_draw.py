@@ -14,6 +14,7 @@ from cpwords.cli import cli
 from cpwords.core.errors import InputError
 from cpwords.letterpress.draw import bag_svg, board_svg, spell_tiles
 from cpwords.letterpress.rules import OPPONENT, defended, parse_board, play
+from tests.pictures import assert_png_of_svg, needs_cairo
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 LETTERS = "ovrkqlwislrecrtgmvpfprzey"
@@ -99,6 +100,7 @@ def test_bad_moves_are_refused() -> None:
         board_svg(board, [25])
 
 
+@needs_cairo
 def test_cli_svg_both_modes_and_never_overwrites(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("\n".join(WORDS) + "\n")
@@ -115,10 +117,11 @@ def test_cli_svg_both_modes_and_never_overwrites(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, args)
     assert isinstance(res.exception, InputError) and "add --force" in str(res.exception)
     assert out.read_text() == "mine"
-    bag = tmp_path / "bag.svg"
+    bag, png = tmp_path / "bag.svg", tmp_path / "bag.png"
     res = CliRunner().invoke(cli, ["letterpress", "provesx", "--dict", str(words), "--no-cache",
-                                   "--svg", str(bag)])  # fmt: skip
+                                   "--svg", str(bag), "--png", str(png)])  # fmt: skip
     assert res.exit_code == 0, res.output
+    assert_png_of_svg(png, bag)
     root = ET.fromstring(bag.read_text())
     assert root.get("data-word") == "proves"  # the longest word the bag spells
     assert len(root.findall(".//svg:rect[@class='used']", NS)) == 6
