@@ -220,11 +220,11 @@ def test_every_subcommand_with_svg_has_png() -> None:
 
     with_svg = {
         name
-        for name, cmd in cli.commands.items()  # type: ignore[attr-defined]
+        for name, cmd in cli.commands.items()
         if any("--svg" in p.opts for p in cmd.params if isinstance(p, click.Option))
     }
     assert with_svg >= {"snake", "letterboxed", "letterpress", "truncate", "grid"}
     for name in with_svg:
-        cmd = cli.commands[name]  # type: ignore[attr-defined]
+        cmd = cli.commands[name]
         (png,) = [p for p in cmd.params if "--png" in getattr(p, "opts", [])]
         assert png.name == "png_path" and png.metavar == "FILE"

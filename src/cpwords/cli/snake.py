@@ -250,9 +250,7 @@ def snake(
         if cert_line:
             click.echo(cert_line)
         _comparison_text(comp, main_stopped)
-    if (svg_path or png_path) is not None and main_res.solution is not None:
-        picture = snake_svg(main_res.solution, cyclic, proper, note=main_res.status.value)
-        write_svg(svg_path, picture, png_path)
+    _write_pictures(main_res, instance, svg_path, png_path)
     if cert_error is not None:
         raise cert_error
     code = exit_status(main_res.status.value, interrupted)
@@ -669,3 +667,12 @@ def _echo_table(order: list[str], cyclic: bool, proper: bool) -> None:
         text.rstrip()
         console.print(text)
     console.print(LEGEND["colour"])
+
+
+def _write_pictures(
+    res: SolveResult, instance: WordsnakeInstance, svg_path: str | None, png_path: str | None
+) -> None:
+    """``--svg``, ``--png``: the snake drawn, its status in the caption (nothing without one)."""
+    if (svg_path or png_path) is not None and res.solution is not None:
+        picture = snake_svg(res.solution, instance.cyclic, instance.proper, note=res.status.value)
+        write_svg(svg_path, picture, png_path)

@@ -109,7 +109,7 @@ def grid_svg(
     top = max(y for _, y in pos.values()) + _CELL_H / 2
     bad_e = {tuple(e) for e in bad_edges}
     label = title or f"grid board {board.name}"
-    lines = caption_lines(_caption_parts(board, fill, bad_e, bad_slots, note), w - 2 * _PAD)
+    lines = caption_lines(_caption_parts(board, fill, bad_edges, bad_slots, note), w - 2 * _PAD)
     h = top + caption_height(lines) + _PAD
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="grid" width="{w:g}" height="{h:g}" '

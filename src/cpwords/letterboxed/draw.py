@@ -164,12 +164,26 @@ def box_svg(
             f'<circle class="start" cx="{x:g}" cy="{y:g}" r="13" fill="none" '
             f'stroke="{colour}" stroke-width="3"/>'
         )
+    out.extend(_letters_svg(box, pos, corners, used))
+    out.append(caption(lines, _PAD, size))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _letters_svg(
+    box: LetterBox,
+    pos: dict[str, tuple[float, float]],
+    corners: list[tuple[float, float]],
+    used: set[str],
+) -> list[str]:
+    """Each letter's dot on its side (filled when ``used``) and its label outside the box."""
     side_of = box.side_of
     normals = []
     for i in range(len(corners)):
         (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % len(corners)]
         length = math.hypot(x1 - x0, y1 - y0) or 1.0
         normals.append(((y1 - y0) / length, -(x1 - x0) / length))
+    out = []
     for ch, (x, y) in pos.items():
         fill = "#222" if ch in used else "#fff"
         out.append(
@@ -181,9 +195,7 @@ def box_svg(
         lx, ly = x + 28 * nx, y + 28 * ny
         colour = "#222" if ch in used else "#666"
         out.append(glyph(ch.upper(), round(lx, 2), round(ly, 2), 24, _LETTER + f' fill="{colour}"'))
-    out.append(caption(lines, _PAD, size))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _caption_parts(box: LetterBox, shown: Sequence[str], n: int, note: str | None) -> list[str]:
