@@ -68,7 +68,7 @@ def size_of(root: ET.Element) -> tuple[float, float]:
 @pytest.mark.parametrize("name", sorted(PICTURES))
 def test_every_text_has_one_x_inside_the_picture_and_a_caption(name: str) -> None:
     svg = PICTURES[name]()
-    assert "dominant-baseline" not in svg  # librsvg and CairoSVG ignore it
+    assert "dominant-baseline" not in svg  # librsvg ignores it, browsers and CairoSVG do not
     root = ET.fromstring(svg)
     w, h = size_of(root)
     texts = root.findall(".//svg:text", NS)

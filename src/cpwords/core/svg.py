@@ -1,13 +1,13 @@
 """Pieces every drawing shares, written so that every renderer draws them alike.
 
-Browsers, librsvg (``rsvg-convert``, GNOME's viewers, ImageMagick), CairoSVG and Inkscape agree
-on a ``<text>`` element with one ``x`` and one ``y`` and a ``text-anchor``; they disagree on a
-list of ``x`` (one per glyph) combined with ``text-anchor="middle"`` and on
-``dominant-baseline``. So every glyph the drawings place is one ``<text>`` with one ``x`` and
-its baseline computed here (:func:`glyph`), and every caption is a few ``<text>`` lines
-anchored at their start (:func:`caption`), wrapped by display width (``wcwidth``: a CJK
-character is two columns wide).
-"""
+Chromium, librsvg (``rsvg-convert``, GNOME's viewers, ImageMagick) and CairoSVG (``--png``)
+agree on a ``<text>`` element with one ``x`` and one ``y`` and a ``text-anchor``; they disagree
+on a list of ``x`` (one per glyph) combined with ``text-anchor="middle"`` (librsvg centres the
+whole word on its first ``x``) and on ``dominant-baseline`` (librsvg 2.54 ignores it). So every
+glyph the drawings place is one ``<text>`` with one ``x`` and its baseline computed here
+(:func:`glyph`), and every caption is a few ``<text>`` lines anchored at their start
+(:func:`caption`), wrapped by display width (``wcwidth``: a CJK character is two columns wide).
+``tests/core/test_pictures.py`` renders every drawing with librsvg and CairoSVG."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ def text_width(text: str) -> int:
 def baseline(centre_y: float, size: float) -> float:
     """The baseline that centres a line of letters of ``size`` pixels on ``centre_y``.
 
-    (``dominant-baseline="central"`` says the same, but librsvg and CairoSVG ignore it.)
+    (``dominant-baseline="central"`` says the same, but librsvg 2.54 ignores it where
+    browsers and CairoSVG honour it.)
 
     Examples
     --------
