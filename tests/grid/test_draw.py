@@ -19,6 +19,7 @@ from cpwords.grid.rules import (
     default_board,
     grid_problems,
 )
+from tests.pictures import assert_png_of_svg, needs_cairo
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 BOARD = default_board()
@@ -107,11 +108,14 @@ def test_cli_check_svg_marks_the_wrong_words(
     assert isinstance(res.exception, InputError) and "add --force" in str(res.exception)
 
 
+@needs_cairo
 def test_cli_check_svg_of_a_fill_naming_a_slot_the_board_lacks(tmp_path: Path) -> None:
     """The check reports the unknown slot (exit 1); the drawing shows the board, no traceback."""
-    out = tmp_path / "grid.svg"
-    res = CliRunner().invoke(cli, ["grid", "--check-text", "a=abcde", "--svg", str(out)])
+    out, png = tmp_path / "grid.svg", tmp_path / "grid.png"
+    args = ["grid", "--check-text", "a=abcde", "--svg", str(out), "--png", str(png)]
+    res = CliRunner().invoke(cli, args)
     assert res.exit_code == 1 and "unknown slot 'a'" in res.output
+    assert_png_of_svg(png, out)
     slots, edges = parse(out.read_text())
     assert len(slots) == len(BOARD.slots) and len(edges) == len(BOARD.edges)
     assert all(g.get("data-token") in (None, "") for g in slots)

@@ -14,6 +14,7 @@ from cpwords.cli import cli
 from cpwords.core.errors import InputError
 from cpwords.letterboxed.draw import box_svg, letter_positions
 from cpwords.letterboxed.rules import parse_box
+from tests.pictures import assert_png_of_svg, needs_cairo
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 BOX = parse_box("abc-def-ghi-jkl")
@@ -76,13 +77,15 @@ def test_a_word_off_the_box_is_refused() -> None:
         box_svg(BOX, ["xyz"])
 
 
+@needs_cairo
 def test_cli_svg_writes_the_drawing_and_never_overwrites(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("\n".join(WORDS) + "\n")
-    out = tmp_path / "box.svg"
+    out, png = tmp_path / "box.svg", tmp_path / "box.png"
     args = ["letterboxed", "abc-def-ghi-jkl", "--dict", str(words), "--svg", str(out)]
-    res = CliRunner().invoke(cli, args)
+    res = CliRunner().invoke(cli, [*args, "--png", str(png)])
     assert res.exit_code == 0, res.output
+    assert_png_of_svg(png, out)
     root = ET.fromstring(out.read_text())
     assert [p.get("data-word") for p in root.findall(".//svg:path", NS)] == ["bechfag", "gjdkil"]
     out.write_text("mine")

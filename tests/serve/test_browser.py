@@ -184,8 +184,8 @@ def test_letterpress_flow(live: LiveServer, browser: Any, tmp_path: Path) -> Non
     used = browser.find_elements(By.CSS_SELECTOR, "#drawing rect.used")
     tiles = [int(r.get_attribute("data-index")) for r in used]
     assert "".join(letters[t] for t in tiles) == word.lower() and len(tiles) == len(word)
-    d = browser.find_element(By.CSS_SELECTOR, "#drawing path.move").get_attribute("d")
-    assert d.count(" L ") == len(word) - 1
+    order = browser.find_elements(By.CSS_SELECTOR, "#drawing text.order")  # numbered, not joined
+    assert [int(t.text) for t in order] == list(range(1, len(word) + 1))
     after = browser.find_elements(By.CSS_SELECTOR, "#drawing-after rect.tile")
     owners = {"me": 1, "neutral": 0, "opponent": -1}
     assert [owners[r.get_attribute("data-owner")] for r in after] == list(play(board, tiles))

@@ -74,8 +74,8 @@ def test_letterpress_best_move_drawn_before_and_after(live: LiveServer) -> None:
     tiles = [int(r.get("data-index", 0)) for r in before.findall(".//svg:rect[@class='used']", NS)]
     assert "".join(LETTERS[t] for t in tiles) == word.lower()
     assert board.letters and len(tiles) == len(word)
-    (path,) = before.findall(".//svg:path[@class='move']", NS)
-    assert path.get("d", "").count(" L ") == len(word) - 1
+    order = before.findall(".//svg:text[@class='order']", NS)  # numbered, not joined
+    assert [int(t.text or 0) for t in order] == list(range(1, len(word) + 1))
     owners = [
         OWNER[r.get("data-owner", "")] for r in after.findall(".//svg:rect[@class='tile']", NS)
     ]

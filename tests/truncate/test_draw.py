@@ -13,6 +13,7 @@ import cpwords
 from cpwords.cli import cli
 from cpwords.core.errors import InputError
 from cpwords.truncate.draw import ladder_layout, ladder_svg
+from tests.pictures import assert_png_of_svg, needs_cairo
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 WORDS = ["a", "la", "lap", "laps", "lapse", "elapse", "elapsed", "relapsed", "clap", "claps"]
@@ -56,13 +57,15 @@ def test_not_a_sequence_is_refused(seq: list[str]) -> None:
         ladder_svg(seq)
 
 
-def test_cli_svg(tmp_path: Path) -> None:
+@needs_cairo
+def test_cli_svg_and_png(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("\n".join(WORDS) + "\n")
-    out = tmp_path / "ladder.svg"
+    out, png = tmp_path / "ladder.svg", tmp_path / "ladder.png"
     args = ["truncate", "--dict", str(words), "--ending", "claps", "--svg", str(out)]
-    res = CliRunner().invoke(cli, args)
+    res = CliRunner().invoke(cli, [*args, "--png", str(png)])
     assert res.exit_code == 0, res.output
+    assert_png_of_svg(png, out)
     assert [w for w, _, _ in rungs(out.read_text())] == ["a", "la", "lap", "clap", "claps"]
     res = CliRunner().invoke(cli, args)
     assert isinstance(res.exception, InputError) and "add --force" in str(res.exception)

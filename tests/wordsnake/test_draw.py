@@ -21,7 +21,13 @@ def test_one_group_per_word_and_two_rects_per_overlap() -> None:
     root = ET.fromstring(snake_svg(FIVE))
     groups = root.findall(".//svg:g[@class='word']", NS)
     assert [g.get("data-word") for g in groups] == FIVE
-    assert [g.findtext("svg:text", namespaces=NS) for g in groups] == FIVE
+    # One <text> per letter, each with one x, in order and inside the picture.
+    width = float(root.get("width", "0"))
+    for g in groups:
+        glyphs = g.findall("svg:text[@class='glyph']", NS)
+        assert "".join(t.text or "" for t in glyphs) == g.get("data-word")
+        xs = [float(t.get("x", "nan")) for t in glyphs]
+        assert all(0 < x < width for x in xs) and xs == sorted(xs) and len(set(xs)) == len(xs)
     rects = root.findall(".//svg:rect", NS)
     overlaps = [r for r in rects if (r.get("class") or "").startswith("overlap")]
     expected = [pair_overlap(a, b) for a, b in itertools.pairwise(FIVE)]

@@ -31,7 +31,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
-from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import check_lang
@@ -169,6 +169,7 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     help="With --unique: stop counting a class at N boards (faster; default exact).",
 )
 @svg_option("the board shown (the checked, completed or first example board), its slots")
+@png_option("the board shown")
 @force_option()
 @lang_options(
     "the --top N most common words of the language's dictionary (English: wamerican, else "
@@ -213,6 +214,7 @@ def grid(
     as_json: bool,
     svg_path: str | None = None,
     force: bool = False,
+    png_path: str | None = None,
 ) -> None:
     """List, count, solve or check prefix/suffix grid puzzles.
 
@@ -252,12 +254,13 @@ def grid(
     json_max = list_max
     list_max = 60 if list_max is None else list_max
     block = _refuse_unused(ctx, lexicon, quadruple, partial, check, blocklist_file, no_blocklist)
-    check_svg_target(svg_path, force)
+    check_svg_target(svg_path, force, png_path)
     board = load_board(board_path)
     source = GridLexicon(
         top, lexicon, suffix_length, min_prefix, plurals, lang, fold_accents, proper_nouns
     )
-    g = _load(board, source, block, unique, all_orientations, deadline, as_json, svg_path)
+    pictures = (svg_path, png_path)
+    g = _load(board, source, block, unique, all_orientations, deadline, as_json, pictures)
     if check is not None:
         _check_board(g, check)
     elif partial is not None:
@@ -337,15 +340,15 @@ class _Grid:
     base: dict[str, Any]
     deadline: Deadline
     as_json: bool
-    svg_path: str | None
+    pictures: tuple[str | None, str | None]  # --svg, --png
 
     def header(self) -> str:
         """The text output's first lines: the board and the lexicon."""
         return "\n".join(_header(self.board, self.tokens, self.sym.order))
 
     def svg(self, fill: dict[str, str], tokens: GridTokens | None = None) -> None:
-        """``--svg``: draw ``fill`` (against ``tokens``, by default the lexicon's)."""
-        _svg(self.svg_path, self.board, fill, self.tokens if tokens is None else tokens)
+        """``--svg``, ``--png``: draw ``fill`` (against ``tokens``, by default the lexicon's)."""
+        _svg(self.pictures, self.board, fill, self.tokens if tokens is None else tokens)
 
 
 def _load(
@@ -356,7 +359,7 @@ def _load(
     all_orientations: bool,
     deadline: Deadline,
     as_json: bool,
-    svg_path: str | None,
+    pictures: tuple[str | None, str | None],
 ) -> _Grid:
     """Read the lexicon's tokens and the board's symmetry group."""
     from cpwords.grid.symmetry import board_symmetry
@@ -381,12 +384,14 @@ def _load(
     }
     if block is not None:
         base["blocklist"] = {"source": block.source}
-    return _Grid(board, tokens, sym, base, deadline, as_json, svg_path)
+    return _Grid(board, tokens, sym, base, deadline, as_json, pictures)
 
 
-def _svg(path: str | None, board: Board, fill: dict[str, str], tokens: GridTokens) -> None:
-    """``--svg``: the board shown, wrong words and tokens marked (cpwords.grid.draw)."""
-    if path is None:
+def _svg(
+    pictures: tuple[str | None, str | None], board: Board, fill: dict[str, str], tokens: GridTokens
+) -> None:
+    """``--svg``, ``--png``: the board shown, wrong words and tokens marked (cpwords.grid.draw)."""
+    if pictures == (None, None):
         return
     from cpwords.grid.draw import grid_svg, problem_marks
 
@@ -394,7 +399,7 @@ def _svg(path: str | None, board: Board, fill: dict[str, str], tokens: GridToken
     fill = {slot: token for slot, token in fill.items() if slot in board.kinds}
     words = set(tokens.words)
     edges, slots = problem_marks(board, fill, words, tokens.suffix_length, tokens.min_prefix)
-    write_svg(path, grid_svg(board, fill, bad_edges=edges, bad_slots=slots))
+    write_svg(pictures[0], grid_svg(board, fill, bad_edges=edges, bad_slots=slots), pictures[1])
 
 
 def _named(board: Board, suffixes: Any) -> str:

@@ -27,7 +27,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
-from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.alphabet import foreign_letters
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
@@ -225,6 +225,7 @@ def _run_check(
     "2, medium 2 to 3, hard 3 and up).",
 )
 @svg_option("the box with the solution's path drawn word by word")
+@png_option("the box and the solution's path")
 @force_option()
 @blocklist_options()
 @shared_options(
@@ -263,6 +264,7 @@ def letterboxed(
     difficulty: str | None,
     svg_path: str | None,
     force: bool,
+    png_path: str | None,
     blocklist_file: str | None,
     no_blocklist: bool,
     as_json: bool,
@@ -270,9 +272,9 @@ def letterboxed(
     deadline = Deadline(time_limit)
     check_lang(lang)
     box_shape = _shape(shape)
-    if svg_path is not None and (generate is not None or check_file or check_text):
-        raise InputError("--svg draws a solve's answer: drop --generate and --check")
-    check_svg_target(svg_path, force)
+    if (svg_path or png_path) is not None and (generate is not None or check_file or check_text):
+        raise InputError("--svg and --png draw a solve's answer: drop --generate and --check")
+    check_svg_target(svg_path, force, png_path)
     if generate is not None:
         _refuse_with_generate(
             ctx, sides, check_file is not None or check_text is not None, all_solutions,
@@ -324,8 +326,10 @@ def letterboxed(
     )  # fmt: skip
     solved = _solve(box, dict_path, lang, fold_accents, opts, deadline, as_json, proper_nouns)
     out = _solve_row(solved, box, lang, fold_accents, all_solutions, limit, list_solutions)
-    if svg_path is not None:
-        write_svg(svg_path, box_svg(box, solved.result.solution or []))
+    if svg_path is not None or png_path is not None:
+        res = solved.result
+        picture = box_svg(box, res.solution or [], note=res.status.value)
+        write_svg(svg_path, picture, png_path)
     if as_json:
         echo_json(out)
     else:

@@ -24,7 +24,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
-from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 
 if TYPE_CHECKING:
     from cpwords.core.result import SolveResult
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     "list their words (with --board: the best move on them).",
 )
 @svg_option("the board with the best move (without --board: the bag, its longest word)")
+@png_option("the board (or the bag)")
 @force_option()
 @lang_options(f"the default dictionary (English: web2; {CURATED})")
 @shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
@@ -86,6 +87,7 @@ def letterpress(
     as_json: bool,
     svg_path: str | None = None,
     force: bool = False,
+    png_path: str | None = None,
 ) -> None:
     """Find every word some letters spell, or the best move.
 
@@ -110,7 +112,7 @@ def letterpress(
         raise InputError("give LETTERS or --random-board, not both")
     if not random_board and letters is None:
         raise InputError("give LETTERS (the bag or the board's letters) or --random-board")
-    check_svg_target(svg_path, force)
+    check_svg_target(svg_path, force, png_path)
     check_lang(lang)
     drawn = {"random_board": random_board, "seed": seed if random_board else None}
     if colours is not None:
@@ -121,7 +123,7 @@ def letterpress(
         )
         _board_mode(
             letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json,
-            svg_path,
+            (svg_path, png_path),
             lang, fold_accents, proper_nouns,
         )  # fmt: skip
         return
@@ -135,10 +137,12 @@ def letterpress(
     words: list[str] = res.solution
     info = res.solver_info
     count = int(res.objective or 0)
-    if svg_path is not None:
+    if svg_path is not None or png_path is not None:
         from cpwords.letterpress.draw import bag_svg
 
-        write_svg(svg_path, bag_svg(info["letters"], max(words, key=len) if words else None))
+        longest = max(words, key=len) if words else None
+        note = f"the longest of {count:,} words" if longest else "no word"
+        write_svg(svg_path, bag_svg(info["letters"], longest, note=note), png_path)
     # An exhaustive listing that found nothing is a proven "none" (INFEASIBLE, exit 1).
     if as_json:
         _words_json(res, count, lang, fold_accents, drawn)
@@ -248,7 +252,7 @@ def _board_mode(
     seed: int,
     no_cache: bool,
     as_json: bool,
-    svg_path: str | None = None,
+    pictures: tuple[str | None, str | None] = (None, None),
     lang: str = "en",
     fold: bool = False,
     proper: bool = False,
@@ -284,11 +288,13 @@ def _board_mode(
         )
     move = res.solution
     stopped = bool(res.solver_info.get("interrupted"))
-    if svg_path is not None:
+    if pictures != (None, None):
         from cpwords.letterpress.draw import board_svg
 
         tiles = move.tiles if move is not None else ()
-        write_svg(svg_path, board_svg(board, tiles, word=move.word if move else None))
+        note = f"swing {move.swing:+d} · {res.status.value}" if move else res.status.value
+        svg = board_svg(board, tiles, word=move.word if move else None, note=note)
+        write_svg(pictures[0], svg, pictures[1])
     if as_json:
         row = result_row(
             res.to_dict(solution=move.to_dict() if move is not None else None),

@@ -31,15 +31,15 @@ from cpwords.cli._common import (
     stop_reason,
 )
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
-from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
 from cpwords.core.lexicon import check_lang, parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
 from cpwords.wordsnake.certificate import verify_certificate, write_certificate
-from cpwords.wordsnake.draw import snake_svg
-from cpwords.wordsnake.rules import WordsnakeInstance, render_snake, snake_lengths, snake_score
+from cpwords.wordsnake.draw import LEGEND, snake_svg, snake_table, table_lines
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_lengths, snake_score
 from cpwords.wordsnake.spec import (
     DEFAULT_EXACT,
     EXACT_METHODS,
@@ -154,6 +154,7 @@ def _instance(
     "--time-limit bounds the check.",
 )
 @svg_option("the snake, each overlap highlighted (the first 400 words)")
+@png_option("the snake")
 @force_option()
 @shared_options(check=True, time_limit=600.0, workers=2, seed=True)
 def snake(
@@ -180,6 +181,7 @@ def snake(
     peers: bool,
     peer_time_limit: float,
     as_json: bool,
+    png_path: str | None = None,
 ) -> None:
     """Find the best Wordsnake of a word list and prove it.
 
@@ -202,8 +204,9 @@ def snake(
     """
     _check_options(
         file, check_file, check_text, method, compare, peers, export_tsplib, export_model,
-        svg_path, certificate_path, verify_path, force,
+        svg_path or png_path, certificate_path, verify_path, force,
     )  # fmt: skip
+    check_svg_target(svg_path, force, png_path)
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
@@ -247,8 +250,7 @@ def snake(
         if cert_line:
             click.echo(cert_line)
         _comparison_text(comp, main_stopped)
-    if svg_path is not None and main_res.solution is not None:
-        write_svg(svg_path, snake_svg(main_res.solution, cyclic, proper))
+    _write_pictures(main_res, instance, svg_path, png_path)
     if cert_error is not None:
         raise cert_error
     code = exit_status(main_res.status.value, interrupted)
@@ -282,8 +284,7 @@ def _check_options(
     if check_file is not None:
         require_file(check_file, "--check")
     if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
-        raise InputError("--svg draws a solve's snake: drop --check and --export-*")
-    check_svg_target(svg_path, force)
+        raise InputError("--svg and --png draw a solve's snake: drop --check and --export-*")
     for path, option in ((export_tsplib, "--export-tsplib"), (export_model, "--export-model")):
         if path is not None:
             check_output(path, option, force)
@@ -377,7 +378,7 @@ def _solve_text(main_res: SolveResult, instance: WordsnakeInstance, time_limit: 
         why = main_res.solver_info.get("reason", "stopped before any ordering was found")
         click.echo(f"no ordering: {why}")
     elif instance.n <= LISTING_MAX_WORDS:
-        click.echo(render_snake(main_res.solution, cyclic, proper))
+        _echo_table(main_res.solution, cyclic, proper)
     else:
         click.echo(f"(ordering of {instance.n:,} words not listed: use --json)")
     click.echo()
@@ -515,7 +516,7 @@ def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None
         ]
         echo_json(check_row(valid, problems, order, score, missing=missing, extra=extra))
     else:
-        click.echo(render_snake(order, instance.cyclic, instance.proper))
+        _echo_table(order, instance.cyclic, instance.proper)
         click.echo(f"{'score':<11}  {score}")
         click.echo(f"{'valid':<11}  {'yes' if valid else 'NO'}")
         if missing:
@@ -642,3 +643,36 @@ def _print_comparison(
         reason = r.solver_info.get("reason") if r.objective is None else None
         if reason:
             click.echo(f"{r.method}: {reason}")
+
+
+def _echo_table(order: list[str], cyclic: bool, proper: bool) -> None:
+    """The snake's table and its legend: shared letters highlighted on a colour terminal
+    (``rich``; not with ``NO_COLOR`` or ``TERM=dumb``), in brackets otherwise."""
+    import os
+    import sys
+
+    env = os.environ
+    colour = sys.stdout.isatty() and not env.get("NO_COLOR") and env.get("TERM") != "dumb"
+    if not colour:
+        click.echo(snake_table(order, cyclic, proper))
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(file=sys.stdout, force_terminal=True, highlight=False, soft_wrap=True)
+    for line in table_lines(order, cyclic, proper, brackets=False):
+        text = Text()
+        for part, shared in line:
+            text.append(part, style="bold reverse" if shared else None)
+        text.rstrip()
+        console.print(text)
+    console.print(LEGEND["colour"])
+
+
+def _write_pictures(
+    res: SolveResult, instance: WordsnakeInstance, svg_path: str | None, png_path: str | None
+) -> None:
+    """``--svg``, ``--png``: the snake drawn, its status in the caption (nothing without one)."""
+    if (svg_path or png_path) is not None and res.solution is not None:
+        picture = snake_svg(res.solution, instance.cyclic, instance.proper, note=res.status.value)
+        write_svg(svg_path, picture, png_path)

@@ -20,7 +20,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
-from cpwords.cli._svg import check_svg_target, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.lexicon import Lexicon, dictionary_language_lexicon, language_lexicon
 from cpwords.core.lexicon import load_dictionary as read_dictionary
 
@@ -51,6 +51,7 @@ def load_dictionary(
 @click.option("--all", "all_sequences", is_flag=True, help="List every longest sequence.")
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
 @svg_option("the longest sequence as a ladder, the letter added at each play marked")
+@png_option("the ladder")
 @force_option()
 @lang_options(f"the default dictionary (English: wamerican; {CURATED})")
 @shared_options(dictionary=WAMERICAN, limit="all (with --all)", time_limit=None)
@@ -68,6 +69,7 @@ def truncate(
     as_json: bool,
     svg_path: str | None = None,
     force: bool = False,
+    png_path: str | None = None,
 ) -> None:
     """Find the longest Truncate sequence and prove it.
 
@@ -93,7 +95,7 @@ def truncate(
             {"limit": "--limit", "max_sequences": "--max-sequences"},
         )
     deadline = Deadline(time_limit)
-    check_svg_target(svg_path, force)
+    check_svg_target(svg_path, force, png_path)
     with time_guard(deadline):
         lex = load_dictionary(dict_path, lang, fold_accents, proper_nouns)
     with progress("truncate", enabled=not as_json) as tick:
@@ -107,10 +109,10 @@ def truncate(
     sol = res.solution
     interrupted = bool(res.solver_info.get("interrupted"))
     stopped = res.solver_info.get("stopped")
-    if svg_path is not None and sol is not None:
+    if (svg_path is not None or png_path is not None) and sol is not None:
         from cpwords.truncate.draw import ladder_svg
 
-        write_svg(svg_path, ladder_svg(sol.sequence))
+        write_svg(svg_path, ladder_svg(sol.sequence, note=res.status.value), png_path)
     if as_json:
         row = result_row(
             res.to_dict(solution=sol.to_dict() if sol is not None else None),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
+from cpwords.core.svg import MONO, caption, caption_height, caption_lines, glyph, plural
 from cpwords.grid.rules import Board
 
 _CELL_W = 92.0
@@ -23,6 +24,7 @@ _CELL_H = 64.0
 _BOX_W = 76.0
 _BOX_H = 40.0
 _PAD = 12.0
+_MIN_WIDTH = 260.0  # room for the caption under a small board
 _FILL = {"prefix": "#e8f1fb", "suffix": "#fff3c4"}
 _STROKE = {"prefix": "#0072b2", "suffix": "#b07d00"}
 
@@ -64,6 +66,7 @@ def grid_svg(
     bad_edges: Collection[tuple[str, str]] = (),
     bad_slots: Collection[str] = (),
     title: str | None = None,
+    note: str | None = None,
 ) -> str:
     """A board as an SVG document, with the tokens of ``fill`` on its slots.
 
@@ -78,11 +81,14 @@ def grid_svg(
         Slots to draw as wrong (``class="slot ... bad"``), e.g. a token placed twice.
     title : str, optional
         The drawing's ``<title>`` (default: the board's name).
+    note : str, optional
+        What the caller knows of the fill (the status, the count), in the caption.
 
     Returns
     -------
     str
-        A standalone SVG document.
+        A standalone SVG document, the caption (the board, the slots filled, the words spelled
+        and the marks, ``note``) under the board.
 
     Raises
     ------
@@ -99,15 +105,18 @@ def grid_svg(
     fill = {v: t.lower() for v, t in (fill or {}).items()}
     _check_marks(board, fill, bad_edges, bad_slots)
     pos = slot_positions(board)
-    w = max(x for x, _ in pos.values()) + _CELL_W / 2 + _PAD
-    h = max(y for _, y in pos.values()) + _CELL_H / 2 + _PAD
+    w = max(max(x for x, _ in pos.values()) + _CELL_W / 2, _MIN_WIDTH) + _PAD
+    top = max(y for _, y in pos.values()) + _CELL_H / 2
     bad_e = {tuple(e) for e in bad_edges}
     label = title or f"grid board {board.name}"
+    lines = caption_lines(_caption_parts(board, fill, bad_edges, bad_slots, note), w - 2 * _PAD)
+    h = top + caption_height(lines) + _PAD
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="grid" width="{w:g}" height="{h:g}" '
         f'viewBox="0 0 {w:g} {h:g}" role="img" data-board={quoteattr(board.name)} '
         f'data-filled="{len(fill)}">',
         f"<title>{escape(label)}</title>",
+        f'<rect width="{w:g}" height="{h:g}" fill="#fff"/>',
         '<g class="edges">',
     ]
     out.extend(_edge_line(p, s, pos, fill, (p, s) in bad_e) for p, s in board.edges)
@@ -115,8 +124,25 @@ def grid_svg(
     kinds = board.kinds
     for v in board.slots:
         out.extend(_slot_group(v, kinds[v], pos[v], fill.get(v), v in bad_slots))
+    out.append(caption(lines, _PAD, top))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _caption_parts(
+    board: Board,
+    fill: Mapping[str, str],
+    bad_edges: Collection[tuple[str, str]],
+    bad_slots: Collection[str],
+    note: str | None,
+) -> list[str]:
+    """The caption: the board and how much of it is filled, the words spelled, the marks."""
+    spelled = [fill[p] + fill[s] for p, s in board.edges if p in fill and s in fill]
+    head = f"board {board.name}: {len(fill)} of {len(board.slots)} slots filled"
+    marks = [f"{plural(n, what)} wrong (red)" for n, what in
+             ((len(bad_edges), "word"), (len(bad_slots), "token")) if n]  # fmt: skip
+    words = plural(len(spelled), "word") + ": " + " ".join(w.upper() for w in spelled)
+    return [head + (f" · {note}" if note else ""), words if spelled else "", ", ".join(marks)]
 
 
 def _check_marks(
@@ -167,19 +193,11 @@ def _slot_group(
         f'stroke-width="{3 if bad else 2}"/>'
     )
     if tok is None:
-        text = f'<text class="name" fill="#999" font-size="13">{escape(v)}</text>'
+        text = glyph(v, x, y, 13, f'class="name" font-family="{MONO}" fill="#999"')
     else:
         shown = f"-{tok}" if kind == "suffix" else f"{tok}-"
-        text = (
-            f'<text class="token" fill="#222" font-size="18" font-weight="bold">'
-            f"{escape(shown.upper())}</text>"
-        )
-    text = text.replace(
-        "<text ",
-        f'<text x="{x:g}" y="{y:g}" text-anchor="middle" dominant-baseline="central" '
-        'font-family="ui-monospace, DejaVu Sans Mono, monospace" ',
-        1,
-    )
+        attrs = f'class="token" font-family="{MONO}" font-weight="bold" fill="#222"'
+        text = glyph(shown.upper(), x, y, 18, attrs)
     return [
         f'<g class="slot {kind}{" bad" if bad else ""}" data-slot="{v}"{data}>',
         rect,

@@ -15,6 +15,7 @@ import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from cpwords.core.svg import caption, caption_height, caption_lines, glyph, plural
 from cpwords.letterboxed.rules import LetterBox
 
 #: Stroke colours of the words, in order (a colour-blind-safe qualitative palette).
@@ -22,6 +23,10 @@ WORD_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"
 
 _SIZE = 360.0
 _MARGIN = 60.0
+_PAD = 12.0
+_LETTER = (
+    'class="letter" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-weight="bold"'
+)
 
 
 def _corners(k: int, size: float) -> list[tuple[float, float]]:
@@ -83,6 +88,7 @@ def box_svg(
     reveal: int | None = None,
     title: str | None = None,
     size: float = _SIZE,
+    note: str | None = None,
 ) -> str:
     """The box as an SVG document, with the first ``reveal`` words of ``solution`` drawn.
 
@@ -96,12 +102,15 @@ def box_svg(
     title : str, optional
         The drawing's ``<title>`` (default: the box and the solution).
     size : float
-        Canvas width and height in pixels.
+        Width of the drawing (and height of the box's square, the caption below it).
+    note : str, optional
+        What the caller knows of the solution (the status), in the caption.
 
     Returns
     -------
     str
-        A standalone SVG document. Letters used by the drawn words are filled in.
+        A standalone SVG document. Letters used by the drawn words are filled in; the caption
+        under the box gives the box, the words drawn and ``note``.
 
     Raises
     ------
@@ -114,6 +123,8 @@ def box_svg(
     >>> svg = box_svg(parse_box("abc-def-ghi-jkl"), ["bechfag", "gjdkil"])
     >>> svg.count('class="word"'), svg.count(" L ")
     (2, 11)
+    >>> "BECHFAG-GJDKIL: 2 words" in svg
+    True
     """
     pos = letter_positions(box, size)
     words = [w.lower() for w in solution]
@@ -127,10 +138,13 @@ def box_svg(
     corners = _corners(len(box.sides), size)
     poly = " ".join(f"{x:.2f},{y:.2f}" for x, y in corners)
     s = f"{size:g}"
+    lines = caption_lines(_caption_parts(box, shown, len(words), note), size - 2 * _PAD)
+    h = f"{size + caption_height(lines) + _PAD:g}"
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="letterbox" width="{s}" height="{s}" '
-        f'viewBox="0 0 {s} {s}" role="img" data-box="{box}" data-words="{len(shown)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="letterbox" width="{s}" height="{h}" '
+        f'viewBox="0 0 {s} {h}" role="img" data-box="{box}" data-words="{len(shown)}">',
         f"<title>{escape(label)}</title>",
+        f'<rect width="{s}" height="{h}" fill="#fff"/>',
         f'<polygon class="box" points="{poly}" fill="#fff" stroke="#222" stroke-width="3"/>',
         '<g class="words" fill="none" stroke-linecap="round" stroke-linejoin="round">',
     ]
@@ -150,12 +164,26 @@ def box_svg(
             f'<circle class="start" cx="{x:g}" cy="{y:g}" r="13" fill="none" '
             f'stroke="{colour}" stroke-width="3"/>'
         )
+    out.extend(_letters_svg(box, pos, corners, used))
+    out.append(caption(lines, _PAD, size))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _letters_svg(
+    box: LetterBox,
+    pos: dict[str, tuple[float, float]],
+    corners: list[tuple[float, float]],
+    used: set[str],
+) -> list[str]:
+    """Each letter's dot on its side (filled when ``used``) and its label outside the box."""
     side_of = box.side_of
     normals = []
     for i in range(len(corners)):
         (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % len(corners)]
         length = math.hypot(x1 - x0, y1 - y0) or 1.0
         normals.append(((y1 - y0) / length, -(x1 - x0) / length))
+    out = []
     for ch, (x, y) in pos.items():
         fill = "#222" if ch in used else "#fff"
         out.append(
@@ -165,11 +193,17 @@ def box_svg(
         # Labels sit outside the polygon, along the outward normal of the letter's side.
         nx, ny = normals[side_of[ch]]
         lx, ly = x + 28 * nx, y + 28 * ny
-        out.append(
-            f'<text class="letter" x="{lx:.2f}" y="{ly:.2f}" text-anchor="middle" '
-            f'dominant-baseline="central" font-family="Helvetica, Arial, sans-serif" '
-            f'font-size="24" font-weight="bold" fill="{"#222" if ch in used else "#666"}">'
-            f"{ch.upper()}</text>"
-        )
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        colour = "#222" if ch in used else "#666"
+        out.append(glyph(ch.upper(), round(lx, 2), round(ly, 2), 24, _LETTER + f' fill="{colour}"'))
+    return out
+
+
+def _caption_parts(box: LetterBox, shown: Sequence[str], n: int, note: str | None) -> list[str]:
+    """The caption: the box, then the words drawn (of how many) and ``note``."""
+    if not shown:
+        words = "no words drawn" if not n else f"0 of {plural(n, 'word')} drawn"
+    else:
+        more = f": the first {len(shown)} of {plural(n, 'word')}" if len(shown) < n else ""
+        more = more or f": {plural(n, 'word')}"
+        words = "-".join(w.upper() for w in shown) + more
+    return [f"box {str(box).upper()}", words + (f" · {note}" if note else "")]

@@ -1,14 +1,15 @@
-"""Letterpress drawn in SVG: the board with its colours, and a word's tiles joined in order.
+"""Letterpress drawn in SVG: the board with its colours, and a word's tiles marked in order.
 
 One renderer shared by ``cpwords letterpress --svg FILE`` and the ``cpwords serve`` page. It
 imports only the rules (no solver, no index): it draws what it is given.
 
 Each tile is one ``<rect class="tile">`` (``data-owner`` = ``me``, ``neutral`` or ``opponent``,
 ``data-defended`` = ``1`` for a defended tile), its letter one ``<text class="letter">``. A move
-(or a word spelled from a bag) is one ``<path class="move">`` through the centres of its tiles
-in spelling order, one straight segment per pair of consecutive letters (``len(word) - 1``),
-each used tile ringed (``<rect class="used">``) and numbered (``<text class="order">``), so a
-test can count them against the move.
+(or a word spelled from a bag) rings each of its tiles (``<rect class="used">``) and numbers
+them in spelling order (``<text class="order">``, 1 to ``len(word)``), so a test can count them
+against the move. The tiles are not joined: the game has no path (any tiles may spell a word).
+A caption under the board gives the letters row by row, the word, the caller's note (the
+swing, the status) and the key of the colours.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from cpwords.core.svg import MONO, caption, caption_height, caption_lines, glyph
 from cpwords.letterpress.rules import ME, OPPONENT, LetterpressBoard, defended, play
 
 #: Tile fills: (undefended, defended) per owner, the game's blue and red, and a neutral grey.
@@ -24,6 +26,13 @@ _OWNER_NAMES = {ME: "me", OPPONENT: "opponent", 0: "neutral"}
 _MOVE = "#222"
 _CELL = 64.0
 _PAD = 8.0
+_MIN_WIDTH = 300.0  # room for the caption under a small bag
+_LETTER = (
+    'class="letter" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
+    'font-weight="bold" fill="#222"'
+)
+#: The caption's key to the colours and marks of a board.
+KEY = "blue: yours, red: the opponent's, darker: defended; 1, 2, ...: the word's tiles in order"
 
 
 def spell_tiles(word: str, letters: str) -> tuple[int, ...]:
@@ -61,22 +70,31 @@ def spell_tiles(word: str, letters: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _centre(t: int, cols: int) -> tuple[float, float]:
+def _tile_svg(t: int, ch: str, cols: int, owner: int, shielded: bool) -> list[str]:
+    """Tile ``t``: its square in its owner's colour and its letter."""
     r, c = divmod(t, cols)
-    return (_PAD + (c + 0.5) * _CELL, _PAD + (r + 0.5) * _CELL)
+    x, y = _PAD + c * _CELL, _PAD + r * _CELL
+    fill = COLOURS[owner][int(shielded)]
+    return [
+        f'<rect class="tile" data-index="{t}" data-owner="{_OWNER_NAMES[owner]}" '
+        f'data-defended="{int(shielded)}" x="{x:g}" y="{y:g}" width="{_CELL:g}" '
+        f'height="{_CELL:g}" fill="{fill}" stroke="#fff" stroke-width="2"/>',
+        glyph(ch.upper(), x + _CELL / 2, y + _CELL / 2, 30, _LETTER + f' data-index="{t}"'),
+    ]
 
 
-def move_path(tiles: Sequence[int], cols: int = 5) -> str:
-    """SVG path data of a move: ``M`` at its first tile's centre, one ``L`` per next tile.
-
-    Examples
-    --------
-    >>> move_path([0, 1, 6])
-    'M 40 40 L 104 40 L 104 104'
-    """
-    pts = [_centre(t, cols) for t in tiles]
-    head = f"M {pts[0][0]:g} {pts[0][1]:g}"
-    return " ".join([head, *(f"L {x:g} {y:g}" for x, y in pts[1:])])
+def _used_svg(t: int, rank: int, cols: int) -> list[str]:
+    """The ring round tile ``t`` of a word and its rank in the word (from 1)."""
+    r, c = divmod(t, cols)
+    x, y = _PAD + c * _CELL, _PAD + r * _CELL
+    return [
+        f'<rect class="used" data-index="{t}" x="{x + 4:g}" y="{y + 4:g}" '
+        f'width="{_CELL - 8:g}" height="{_CELL - 8:g}" rx="6" fill="none" '
+        f'stroke="{_MOVE}" stroke-width="3"/>',
+        f'<text class="order" data-index="{t}" x="{x + 10:g}" y="{y + 22:g}" '
+        f'font-family="{MONO}" font-size="13" font-weight="bold" text-anchor="start" '
+        f'fill="{_MOVE}">{rank}</text>',
+    ]
 
 
 def _tiles_svg(
@@ -85,59 +103,37 @@ def _tiles_svg(
     shield: Sequence[bool],
     cols: int,
     tiles: Sequence[int],
-    word: str | None,
-    label: str,
     kind: str,
+    texts: tuple[str, list[str]],
 ) -> str:
-    n = len(letters)
-    rows = -(-n // cols)
-    w, h = 2 * _PAD + cols * _CELL, 2 * _PAD + rows * _CELL
-    order = {t: i for i, t in enumerate(tiles)}
+    """The tiles, the word's tiles ringed and numbered, and the caption (``texts``: the
+    ``<title>`` and the caption's parts)."""
+    label, parts = texts
+    rows = -(-len(letters) // cols)
+    w = 2 * _PAD + max(cols * _CELL, _MIN_WIDTH)
+    lines = caption_lines(parts, w - 2 * _PAD)
+    top = _PAD + rows * _CELL
+    h = top + caption_height(lines) + _PAD
+    word = "".join(letters[t] for t in tiles)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="letterpress {kind}" width="{w:g}" '
         f'height="{h:g}" viewBox="0 0 {w:g} {h:g}" role="img" data-rows="{rows}" '
-        f'data-cols="{cols}" data-word={quoteattr(word or "")}>',
+        f'data-cols="{cols}" data-word={quoteattr(word)}>',
         f"<title>{escape(label)}</title>",
+        f'<rect width="{w:g}" height="{h:g}" fill="#fff"/>',
     ]
     for t, ch in enumerate(letters):
-        r, c = divmod(t, cols)
-        x, y = _PAD + c * _CELL, _PAD + r * _CELL
-        fill = COLOURS[owners[t]][int(shield[t])]
-        out.append(
-            f'<rect class="tile" data-index="{t}" data-owner="{_OWNER_NAMES[owners[t]]}" '
-            f'data-defended="{int(shield[t])}" x="{x:g}" y="{y:g}" width="{_CELL:g}" '
-            f'height="{_CELL:g}" fill="{fill}" stroke="#fff" stroke-width="2"/>'
-        )
-        out.append(
-            f'<text class="letter" data-index="{t}" x="{x + _CELL / 2:g}" y="{y + _CELL / 2:g}" '
-            f'text-anchor="middle" dominant-baseline="central" '
-            f'font-family="Helvetica, Arial, sans-serif" font-size="30" font-weight="bold" '
-            f'fill="#222">{ch.upper()}</text>'
-        )
-    if tiles:
-        for t in tiles:
-            r, c = divmod(t, cols)
-            x, y = _PAD + c * _CELL + 4, _PAD + r * _CELL + 4
-            out.append(
-                f'<rect class="used" data-index="{t}" x="{x:g}" y="{y:g}" '
-                f'width="{_CELL - 8:g}" height="{_CELL - 8:g}" rx="6" fill="none" '
-                f'stroke="{_MOVE}" stroke-width="3"/>'
-            )
-        out.append(
-            f'<path class="move" d="{move_path(tiles, cols)}" fill="none" stroke="{_MOVE}" '
-            f'stroke-opacity="0.55" stroke-width="5" stroke-linecap="round" '
-            f'stroke-linejoin="round"/>'
-        )
-        for t in tiles:
-            r, c = divmod(t, cols)
-            x, y = _PAD + c * _CELL + 8, _PAD + r * _CELL + 15
-            out.append(
-                f'<text class="order" data-index="{t}" x="{x:g}" y="{y:g}" '
-                f'font-family="Helvetica, Arial, sans-serif" font-size="12" '
-                f'fill="#222">{order[t] + 1}</text>'
-            )
+        out.extend(_tile_svg(t, ch, cols, owners[t], shield[t]))
+    for rank, t in enumerate(tiles, 1):
+        out.extend(_used_svg(t, rank, cols))
+    out.append(caption(lines, _PAD, top))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _rows_text(letters: str, cols: int) -> str:
+    """The letters row by row, upper case, rows separated by a space."""
+    return " ".join(letters[i : i + cols].upper() for i in range(0, len(letters), cols))
 
 
 def _check_tiles(word: str | None, tiles: Sequence[int], letters: str) -> None:
@@ -157,8 +153,9 @@ def board_svg(
     word: str | None = None,
     after: bool = False,
     title: str | None = None,
+    note: str | None = None,
 ) -> str:
-    """A Letterpress position as an SVG document, with a move's tiles joined in order.
+    """A Letterpress position as an SVG document, a move's tiles ringed and numbered in order.
 
     Parameters
     ----------
@@ -173,11 +170,14 @@ def board_svg(
         defended tiles included, instead of before.
     title : str, optional
         The drawing's ``<title>``.
+    note : str, optional
+        What the caller knows of the move (the swing, the status), in the caption.
 
     Returns
     -------
     str
-        A standalone SVG document, ``64 * cols + 16`` pixels wide.
+        A standalone SVG document, ``64 * cols + 16`` pixels wide (at least 316), the caption
+        (the board's rows, the word, ``note``, the key of the colours) under the board.
 
     Raises
     ------
@@ -188,9 +188,11 @@ def board_svg(
     --------
     >>> from cpwords.letterpress.rules import parse_board
     >>> b = parse_board("abcde/fghij/klmno/pqrst/uvwxy", "bb.../...../...../...../....r")
-    >>> svg = board_svg(b, [0, 1, 6], word="abg")
-    >>> svg.count('class="tile"'), svg.count('class="used"'), svg.count(" L ")
-    (25, 3, 2)
+    >>> svg = board_svg(b, [0, 1, 6], word="abg", note="swing +3")
+    >>> svg.count('class="tile"'), svg.count('class="used"'), svg.count('class="order"')
+    (25, 3, 3)
+    >>> "<path" in svg, "ABCDE FGHIJ KLMNO PQRST UVWXY" in svg, "ABG · swing +3" in svg
+    (False, True, True)
     """
     _check_tiles(word, tiles, board.letters)
     owners = play(board, tiles) if after else board.owners
@@ -200,13 +202,19 @@ def board_svg(
         f"Letterpress board {board.letters}" + (f": {spelled.upper()}" if tiles else "")
     )
     kind = "after" if after else "board"
-    return _tiles_svg(
-        board.letters, owners, shield, board.cols, tiles, spelled or None, label, kind
-    )
+    head = "after the move" if after else "board"
+    parts = [
+        f"{head} {_rows_text(board.letters, board.cols)}",
+        " · ".join(x for x in (spelled.upper() if tiles else "", note or "") if x),
+        KEY if tiles else KEY.split(";")[0],
+    ]
+    return _tiles_svg(board.letters, owners, shield, board.cols, tiles, kind, (label, parts))
 
 
-def bag_svg(letters: str, word: str | None = None, *, cols: int = 5) -> str:
-    """A bag of letters as neutral tiles (rows of ``cols``), with a word's tiles joined.
+def bag_svg(
+    letters: str, word: str | None = None, *, cols: int = 5, note: str | None = None
+) -> str:
+    """A bag of letters as neutral tiles (rows of ``cols``), a word's tiles numbered.
 
     Parameters
     ----------
@@ -216,11 +224,13 @@ def bag_svg(letters: str, word: str | None = None, *, cols: int = 5) -> str:
         A word the bag spells; its tiles are picked by :func:`spell_tiles`.
     cols : int
         Tiles per row.
+    note : str, optional
+        What the caller knows of the word (e.g. the longest of how many), in the caption.
 
     Returns
     -------
     str
-        A standalone SVG document.
+        A standalone SVG document, the caption (the bag, the word, ``note``) under the tiles.
 
     Raises
     ------
@@ -230,10 +240,15 @@ def bag_svg(letters: str, word: str | None = None, *, cols: int = 5) -> str:
     Examples
     --------
     >>> svg = bag_svg("tacos", "coat")
-    >>> svg.count('class="tile"'), svg.count(" L ")
-    (5, 3)
+    >>> svg.count('class="tile"'), svg.count('class="order"'), "<path" in svg
+    (5, 4, False)
     """
     tiles = spell_tiles(word, letters) if word else ()
     neutral = [0] * len(letters)
     label = f"the bag {letters}" + (f": {word.upper()}" if word else "")
-    return _tiles_svg(letters, neutral, [False] * len(letters), cols, tiles, word, label, "bag")
+    parts = [
+        f"bag {_rows_text(letters, cols)}",
+        " · ".join(x for x in ((word or "").upper(), note or "") if x),
+    ]
+    shield = [False] * len(letters)
+    return _tiles_svg(letters, neutral, shield, cols, tiles, "bag", (label, parts))

@@ -17,6 +17,7 @@ import itertools
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from cpwords.core.svg import caption, caption_height, caption_lines, glyph, plural
 from cpwords.truncate.rules import truncate_step_ok
 
 _CELL = 30.0
@@ -24,6 +25,8 @@ _ROW = 40.0
 _PAD = 16.0
 _RAIL = 18.0
 _ADDED = ("#ffd24d", "#9be3c1")  # front, back
+_MIN_INNER = 220.0  # room for the caption under a short ladder
+_LETTER = 'class="letter" font-family="DejaVu Sans Mono, monospace" font-weight="bold" fill="#222"'
 
 
 def ladder_layout(sequence: Sequence[str]) -> list[tuple[int, str | None]]:
@@ -65,7 +68,9 @@ def ladder_layout(sequence: Sequence[str]) -> list[tuple[int, str | None]]:
     return [(c - low, s) for c, s in zip(cols, sides, strict=True)]
 
 
-def ladder_svg(sequence: Sequence[str], *, title: str | None = None) -> str:
+def ladder_svg(
+    sequence: Sequence[str], *, title: str | None = None, note: str | None = None
+) -> str:
     """A Truncate sequence as an SVG ladder.
 
     Parameters
@@ -73,12 +78,15 @@ def ladder_svg(sequence: Sequence[str], *, title: str | None = None) -> str:
     sequence : sequence of str
         The words, shortest first (each one play longer than the previous).
     title : str, optional
-        The drawing's ``<title>`` (default: the sequence).
+        The drawing's ``<title>`` and the caption's first line (default: the sequence).
+    note : str, optional
+        What the caller knows of the sequence (the status), in the caption.
 
     Returns
     -------
     str
-        A standalone SVG document.
+        A standalone SVG document, the caption (the sequence, its length, ``note``) under the
+        ladder.
 
     Raises
     ------
@@ -96,19 +104,24 @@ def ladder_svg(sequence: Sequence[str], *, title: str | None = None) -> str:
         raise ValueError("nothing to draw: the sequence is empty")
     lay = ladder_layout(words)
     width_cells = max(c + len(w) for (c, _), w in zip(lay, words, strict=True))
-    left = _PAD + _RAIL
-    w = left + width_cells * _CELL + _RAIL + _PAD
-    h = 2 * _PAD + len(words) * _ROW
+    inner = width_cells * _CELL
+    w = 2 * (_PAD + _RAIL) + max(inner, _MIN_INNER)
+    left = _PAD + _RAIL + max(0.0, (_MIN_INNER - inner) / 2)  # a short ladder is centred
+    bottom = _PAD + len(words) * _ROW  # the rails' end; the caption is below
     label = title or " -> ".join(words)
+    parts = [label, plural(len(words), "word") + (f" · {note}" if note else "")]
+    lines = caption_lines(parts, w - 2 * _PAD)
+    h = bottom + caption_height(lines) + _PAD
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ladder" width="{w:g}" height="{h:g}" '
         f'viewBox="0 0 {w:g} {h:g}" role="img" data-words="{len(words)}">',
         f"<title>{escape(label)}</title>",
+        f'<rect width="{w:g}" height="{h:g}" fill="#fff"/>',
         # The two rails of the ladder.
-        f'<line class="rail" x1="{_PAD + 4:g}" y1="{_PAD:g}" x2="{_PAD + 4:g}" y2="{h - _PAD:g}" '
-        f'stroke="#b08d57" stroke-width="5"/>',
+        f'<line class="rail" x1="{_PAD + 4:g}" y1="{_PAD:g}" x2="{_PAD + 4:g}" '
+        f'y2="{bottom:g}" stroke="#b08d57" stroke-width="5"/>',
         f'<line class="rail" x1="{w - _PAD - 4:g}" y1="{_PAD:g}" x2="{w - _PAD - 4:g}" '
-        f'y2="{h - _PAD:g}" stroke="#b08d57" stroke-width="5"/>',
+        f'y2="{bottom:g}" stroke="#b08d57" stroke-width="5"/>',
     ]
     for i, (word, (col, side)) in enumerate(zip(words, lay, strict=True)):
         y = _PAD + i * _ROW + (_ROW - _CELL) / 2
@@ -132,12 +145,8 @@ def ladder_svg(sequence: Sequence[str], *, title: str | None = None) -> str:
                 f'<rect class="{cls}"{extra} x="{x + 1:g}" y="{y:g}" width="{_CELL - 2:g}" '
                 f'height="{_CELL:g}" rx="3" fill="{fill}" stroke="#555" stroke-width="1.5"/>'
             )
-            out.append(
-                f'<text class="letter" x="{x + _CELL / 2:g}" y="{y + _CELL / 2:g}" '
-                f'text-anchor="middle" dominant-baseline="central" '
-                f'font-family="ui-monospace, DejaVu Sans Mono, monospace" font-size="18" '
-                f'font-weight="bold" fill="#222">{escape(ch.upper())}</text>'
-            )
+            out.append(glyph(ch.upper(), x + _CELL / 2, y + _CELL / 2, 18, _LETTER))
         out.append("</g>")
+    out.append(caption(lines, _PAD, bottom))
     out.append("</svg>")
     return "\n".join(out) + "\n"
