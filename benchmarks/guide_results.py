@@ -69,12 +69,23 @@ def how(row: dict[str, Any]) -> str:
     if info.get("cancelled_cycles"):
         parts.append(f"{info['cancelled_cycles']} cycles cancelled")
     if info.get("lagrangian_iterations"):
-        parts.append(f"{info['lagrangian_iterations']} Lagrangian iteration(s), {info['cuts']} cuts")
+        its, cuts = info["lagrangian_iterations"], info.get("cuts", 0)
+        parts.append(f"{its} Lagrangian iteration(s), {cuts} cuts")
     return ", ".join(parts)
 
 
 def _link(page: str, row: dict[str, Any]) -> str:
     return f"[{(row.get('started_at') or '')[:10]}](../{page})"
+
+
+def _default_exact(r: dict[str, Any] | None) -> bool:
+    """A Wordsnake row of the default method (``auto``, under any limit)."""
+    return bool(
+        r
+        and r.get("puzzle") == "wordsnake"
+        and r.get("kind") == "exact"
+        and (r.get("name") or r["method"]).startswith("auto")
+    )
 
 
 def _rows(root: Path) -> list[tuple[dict[str, Any], str]]:
@@ -84,9 +95,8 @@ def _rows(root: Path) -> list[tuple[dict[str, Any], str]]:
         if path.exists():
             for line in path.read_text("utf-8").splitlines():
                 r = json.loads(line) if line else None
-                if r and r.get("puzzle") == "wordsnake" and r.get("kind") == "exact":
-                    if (r.get("name") or r["method"]).startswith("auto"):
-                        out.append((r, page))
+                if _default_exact(r):
+                    out.append((r, page))
     return out
 
 
@@ -118,10 +128,9 @@ def _sample_line(rows: list[tuple[dict[str, Any], str]]) -> list[str]:
     sizes = sorted(by_size)
     every = [r for s in sizes for r in by_size[s]]
     proven = sum(r["status"] == "OPTIMAL" for r in every)
-    times = " / ".join(_seconds(statistics.median(r["wall_time"] for r in by_size[s])) for s in sizes)
-    mems = " / ".join(
-        _memory(statistics.median(r.get("peak_memory_mb") or 0.0 for r in by_size[s])) for s in sizes
-    )
+    med = statistics.median
+    times = " / ".join(_seconds(med(r["wall_time"] for r in by_size[s])) for s in sizes)
+    mems = " / ".join(_memory(med(r.get("peak_memory_mb") or 0 for r in by_size[s])) for s in sizes)
     label = "ENABLE samples, " + " / ".join(f"{s:,}" for s in sizes) + " words (medians)"
     return [
         f"| {label} | | {proven}/{len(every)} proven | min-cost flow | {times} | {mems} "

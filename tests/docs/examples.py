@@ -29,11 +29,11 @@ from markdown_it.token import Token
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The pages whose examples are run: the README, the site's own pages and the included cards.
-PAGES = (
-    ["README.md"]
-    + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))
-    + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "models").glob("*.md"))
-)
+PAGES = [
+    "README.md",
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md")),
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "models").glob("*.md")),
+]
 RUN_LANGS = {"bash", "console", "sh", "shell"}
 OUTPUT_LANGS = {"", "text"}
 PYTHON_LANGS = {"python", "pycon"}
@@ -97,9 +97,13 @@ def _examples_of(page: str, tokens: list[Token]) -> Iterator[Example]:
         marker = None
         ex.data = ex.data or "../shared/data" in ex.code
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if ex.lang in RUN_LANGS and nxt is not None and nxt.type == "fence":
-            if nxt.info.strip() in OUTPUT_LANGS:
-                ex.shown = nxt.content
+        if (
+            ex.lang in RUN_LANGS
+            and nxt is not None
+            and nxt.type == "fence"
+            and nxt.info.strip() in OUTPUT_LANGS
+        ):
+            ex.shown = nxt.content
         yield ex
 
 

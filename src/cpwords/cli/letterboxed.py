@@ -705,6 +705,23 @@ def _generated_box_text(i: int, b: Any) -> None:
     click.echo(f"    solutions   {per} (verified: {b.verified})")
     click.echo(f"    playable    {b.playable_words:,} words")
     click.echo(
-        f"    difficulty  {d.score:.2f} ({sum(d.common_solutions):,} solutions of <= 3 "
-        f"common words, Zipf >= {d.zipf_threshold:g})"
+        f"    difficulty  {difficulty_text(d.score)}: {sum(d.common_solutions):,} solutions of "
+        f"<= 3 common words (Zipf >= {d.zipf_threshold:g})"
     )
+
+
+def difficulty_text(score: float) -> str:
+    """A box's difficulty with its scale and band, as printed: the score runs from 0 (easiest)
+    to 6 (``max(0, 6 - log10(1 + C))``, C the solutions of <= 3 common words).
+
+    Examples
+    --------
+    >>> difficulty_text(3.12)
+    '3.12 of 6 (hard)'
+    >>> difficulty_text(1.9)
+    '1.90 of 6 (easy)'
+    """
+    from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
+
+    band = next((n for n, (lo, hi) in DIFFICULTY_BANDS.items() if lo <= score < hi), "")
+    return f"{score:.2f} of 6" + (f" ({band})" if band else "")
