@@ -98,10 +98,11 @@ def letterpress(
     --random-board draws the 25 letters (no LETTERS) by the dictionary's letter frequencies:
     the same --seed and dictionary give the same board.
 
-    JSON, beyond the conventions below: solution (the words), count, returned, letters,
-    lexicon, lexicon_size, lang, fold_accents, index, random_board, seed (the board's seed,
-    null for given LETTERS); with --board, solution is the move and word its word. Letters
-    are of any script (--lang picks the language's word list).
+    JSON, beyond the conventions below: solution (the words), count, returned, complete
+    (the listing is exhaustive), letters, lexicon, lexicon_size, lang, fold_accents, index,
+    random_board, seed (the board's seed, null for given LETTERS); with --board, solution is
+    the move and word its word. Letters are of any script (--lang picks the language's word
+    list).
     """
     from cpwords.core.errors import InputError
     from cpwords.core.lexicon import check_lang
@@ -207,8 +208,8 @@ def _words_json(res: SolveResult, count: int, lang: str, fold: bool, drawn: dict
     row = result_row(
         res.to_dict(), counts={"words": count},
         letters=info["letters"], count=count, returned=len(res.solution),
-        lexicon=info["source"], lexicon_size=info["words"], lang=lang,
-        fold_accents=fold,
+        complete=info.get("complete", True), lexicon=info["source"],
+        lexicon_size=info["words"], lang=lang, fold_accents=fold,
         index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
         **drawn,
     )  # fmt: skip
