@@ -171,6 +171,12 @@ def _figure(width: float = 7.0, height: float = 4.5) -> Any:
     return fig
 
 
+def _legend_outside(fig: Any, ax: Any) -> None:
+    """The legend beside the axes, where it hides no point (the figure widens for it)."""
+    fig.set_figwidth(fig.get_figwidth() + 2.5)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside right upper", fontsize=8)
+
+
 def _size_ticks(ax: Any, sizes: Sequence[int]) -> None:
     """Label a (log) size axis with the sizes themselves rather than powers of ten, spaced so
     that their labels do not overlap (each at least ``MIN_TICK_RATIO`` times the one before)."""
@@ -295,7 +301,7 @@ def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
     ax.set_ylim(max(0.0, min(lo - 3, 95)), 101.5)
     ax.set_title(f"{puzzle}: heuristics as a fraction of the proven optimum")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
+    _legend_outside(fig, ax)
     fig.savefig(path)
     return True
 
@@ -360,7 +366,7 @@ def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
     ax.set_ylabel("wall time, s (log scale)")
     ax.set_title(f"{puzzle}: exact solve time (dotted: time limits)")
     ax.grid(True, which="both", alpha=0.25)
-    ax.legend(fontsize=8, loc="upper left")
+    _legend_outside(fig, ax)
     fig.savefig(path)
     return True
 
