@@ -59,23 +59,46 @@ def gap_series(an: Analysis, puzzle: str) -> dict[str, dict[str, list[tuple[int,
 
 
 def fitted_exponent(sizes: Sequence[float], times: Sequence[float]) -> float | None:
-    """Least-squares exponent ``b`` of ``t ~ a n^b`` (a line on log-log axes).
+    """Least-squares exponent ``b`` of ``t ~ a n^b`` (a line on log-log axes), or None when the
+    fit says nothing about growth.
 
-    Returns None with fewer than 3 distinct sizes (a fit through two points says nothing).
+    None with fewer than 3 distinct sizes (a fit through two points says nothing), with sizes
+    spanning less than a factor of 10, when ``b <= 0`` (time not growing with size: start-up or
+    noise dominates) or when the line explains less than ``MIN_R2`` of the variance.
+
+    Parameters
+    ----------
+    sizes, times : sequence of float
+        Instance sizes and their (median) times; non-positive pairs are left out.
+
+    Returns
+    -------
+    float or None
 
     Examples
     --------
     >>> round(fitted_exponent([10, 100, 1000], [0.01, 0.1, 1.0]), 6)
     1.0
+    >>> fitted_exponent([10, 100, 1000], [0.3, 0.2, 0.1]) is None  # shrinking: no growth law
+    True
     """
     import numpy as np
 
     pairs = [(float(n), float(t)) for n, t in zip(sizes, times, strict=True) if n > 0 and t > 0]
-    if len({n for n, _ in pairs}) < 3:
+    ns = {n for n, _ in pairs}
+    if len(ns) < 3 or max(ns) < 10 * min(ns):
         return None
     x = np.log([n for n, _ in pairs])
     y = np.log([t for _, t in pairs])
-    return float(np.polyfit(x, y, 1)[0])
+    b, a = np.polyfit(x, y, 1)
+    residual = float(np.sum((y - (a + b * x)) ** 2))
+    total = float(np.sum((y - y.mean()) ** 2))
+    r2 = 1.0 - residual / total if total > 0 else 0.0
+    return float(b) if b > 0 and r2 >= MIN_R2 else None
+
+
+#: The least share of the variance of log time a fitted growth exponent must explain to be shown.
+MIN_R2 = 0.8
 
 
 def proof_time_exponents(an: Analysis, puzzle: str) -> dict[str, float | None]:
@@ -148,16 +171,60 @@ def _figure(width: float = 7.0, height: float = 4.5) -> Any:
     return fig
 
 
+def _legend_outside(fig: Any, ax: Any) -> None:
+    """The legend beside the axes, where it hides no point (the figure widens for it)."""
+    fig.set_figwidth(fig.get_figwidth() + 2.5)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside right upper", fontsize=8)
+
+
 def _size_ticks(ax: Any, sizes: Sequence[int]) -> None:
-    """Label a (log) size axis with the sizes themselves rather than powers of ten."""
+    """Label a (log) size axis with the sizes themselves rather than powers of ten, spaced so
+    that their labels do not overlap (each at least ``MIN_TICK_RATIO`` times the one before)."""
     from matplotlib.ticker import NullFormatter
 
-    ticks = sorted(set(sizes))
-    while len(ticks) > 12:
-        ticks = ticks[::2] + ([ticks[-1]] if ticks[-1] not in ticks[::2] else [])
+    ticks = spaced_ticks(sizes)
     ax.set_xticks(ticks)
-    ax.set_xticklabels([str(t) for t in ticks])
+    ax.set_xticklabels([compact_size(t) for t in ticks])
     ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def spaced_ticks(sizes: Sequence[int], most: int = 10) -> list[int]:
+    """Sizes to label on a log axis: the smallest, then each one at least a fixed ratio above
+    the last kept (``most`` labels at most over the axis's span, and a ratio of 1.5 at least).
+
+    Examples
+    --------
+    >>> spaced_ticks([100, 200, 400, 500, 1000, 3000])
+    [100, 200, 400, 1000, 3000]
+    """
+    ticks = sorted({int(z) for z in sizes if z > 0})
+    if len(ticks) < 2:
+        return ticks
+    ratio = max(MIN_TICK_RATIO, (ticks[-1] / ticks[0]) ** (1 / most))
+    kept = [ticks[0]]
+    for t in ticks[1:]:
+        if t >= kept[-1] * ratio:
+            kept.append(t)
+    return kept
+
+
+#: The least ratio between two labelled sizes of a log axis (nearer labels overlap).
+MIN_TICK_RATIO = 1.5
+
+
+def compact_size(n: int) -> str:
+    """A size as a short tick label.
+
+    Examples
+    --------
+    >>> [compact_size(n) for n in (800, 20000, 172823, 1037915)]
+    ['800', '20k', '173k', '1.04M']
+    """
+    if n >= 1_000_000:
+        return f"{n / 1e6:.3g}M"
+    if n >= 10_000:
+        return f"{n / 1e3:.3g}k"
+    return str(n)
 
 
 def safe_name(name: str) -> str:
@@ -234,7 +301,7 @@ def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
     ax.set_ylim(max(0.0, min(lo - 3, 95)), 101.5)
     ax.set_title(f"{puzzle}: heuristics as a fraction of the proven optimum")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
+    _legend_outside(fig, ax)
     fig.savefig(path)
     return True
 
@@ -299,7 +366,7 @@ def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
     ax.set_ylabel("wall time, s (log scale)")
     ax.set_title(f"{puzzle}: exact solve time (dotted: time limits)")
     ax.grid(True, which="both", alpha=0.25)
-    ax.legend(fontsize=8, loc="upper left")
+    _legend_outside(fig, ax)
     fig.savefig(path)
     return True
 

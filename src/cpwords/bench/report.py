@@ -34,6 +34,7 @@ from cpwords.bench.analysis import (
     size_label,
 )
 from cpwords.bench.plots import (
+    MIN_R2,
     plot_exact_times,
     plot_gap_by_family,
     plot_heuristics,
@@ -423,6 +424,23 @@ def _preamble(an: Analysis, results: Sequence[str | Path]) -> list[str]:
     return lines
 
 
+def instances_text(count: int, sizes: Sequence[int], label: str) -> str:
+    """How many instances, of which sizes, in words.
+
+    Examples
+    --------
+    >>> instances_text(1, [4270, 4270], "lexicon words")
+    '1 instance of 4,270 lexicon words'
+    >>> instances_text(18, [25, 800], "words")
+    '18 instances of 25 to 800 words'
+    """
+    text = f"{count:,} instance" + ("" if count == 1 else "s")
+    if not sizes:
+        return text
+    lo, hi = min(sizes), max(sizes)
+    return text + (f" of {lo:,} {label}" if lo == hi else f" of {lo:,} to {hi:,} {label}")
+
+
 def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any]) -> list[str]:
     refs = [r for r in an.refs.values() if r.puzzle == puzzle]
     sizes = [r.size for r in refs if r.size is not None]
@@ -431,9 +449,7 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
     md = [
         f"## {puzzle}",
         "",
-        f"{len(refs)} instances"
-        + (f" of {min(sizes)} to {max(sizes)} {label}" if sizes else "")
-        + f"; proven optimum on {proven} of them.",
+        instances_text(len(refs), sizes, label) + f"; proven optimum on {proven} of them.",
         "",
     ]
     psum: dict[str, Any] = {"instances": len(refs), "proven": proven}
@@ -463,7 +479,10 @@ def _puzzle_section(an: Analysis, puzzle: str, out: Path, summary: dict[str, Any
         if fitted:
             md += [
                 "Time to proof grows as n^b (least squares on log-log medians, sizes with a "
-                "proof only): " + ", ".join(fitted) + ".",
+                "proof only; a fit is shown only where time grows with size over a factor of 10 "
+                f"in size and the line explains at least {MIN_R2:.0%} of the variance): "
+                + ", ".join(fitted)
+                + ".",
                 "",
             ]
         png = out / f"{safe_name(puzzle)}-exact-time.png"

@@ -741,8 +741,8 @@ def _unique_text(
         assert df is not None
         click.echo(
             f"\n#{i}  {_named(g.board, p.suffixes)}  difficulty {df.score:.2f} "
-            f"({df.search_nodes} partial fills; words Zipf min {df.min_zipf:.2f}, "
-            f"mean {df.mean_zipf:.2f})"
+            f"(log2 of {df.search_nodes} partial fills searched; words Zipf min "
+            f"{df.min_zipf:.2f}, mean {df.mean_zipf:.2f})"
         )
         if i <= show:
             _show_board(g.board, p.example)

@@ -78,7 +78,8 @@ solution; --max-solutions N, --min-playable M, --max-draws D), each recounted by
 independent brute force.
 
 JSON, beyond the conventions below: objective and bound are 1000 * words + letters (lower is
-better); num_words, num_letters, box, lexicon, lexicon_size, lang, fold_accents,
+better); num_words, num_letters, box, lexicon, lexicon_size (its words, as in every
+subcommand), lexicon_size_3plus (those of 3+ letters, the ones a box can use), lang, fold_accents,
 playable_words; with --all optimal_solutions and n_optimal; with --max-words max_words,
 counts {{"1": n1, "2": n2, ...}}, count_total, count_wall_time and solutions (with --list);
 with --generate solution (the boxes), requested, found, complete, stopped, draws, rejected
@@ -515,7 +516,8 @@ def _solve_row(
         "num_letters": n_letters,
         "box": str(box),
         "lexicon": solver.source,
-        "lexicon_size": solver.size,
+        "lexicon_size": len(solver.lexicon),
+        "lexicon_size_3plus": solver.size,
         "lang": lang,
         "fold_accents": fold_accents,
         "playable_words": info.get("playable_words", len(solver.playable(box))),
@@ -532,6 +534,17 @@ def _solve_row(
         out["optimal_solutions"] = sols[:limit] if limit is not None else sols
     _count_keys(out, solved, list_solutions)
     return result_row(out)
+
+
+def _lexicon_text(source: str, size: int, size_3plus: int) -> str:
+    """The lexicon line: its words, and how many have the 3 letters a Letter Boxed word needs.
+
+    Examples
+    --------
+    >>> _lexicon_text("wamerican", 64005, 63746)
+    'wamerican (64,005 words, 63,746 of 3+ letters)'
+    """
+    return f"{source} ({size:,} words, {size_3plus:,} of 3+ letters)"
 
 
 def _count_keys(out: dict[str, Any], solved: _Solved, list_solutions: bool) -> None:
@@ -553,7 +566,7 @@ def _count_keys(out: dict[str, Any], solved: _Solved, list_solutions: bool) -> N
 def _print_human(out: dict[str, Any], result: SolveResult) -> None:
     rows: list[tuple[str, str]] = [
         ("box", out["box"]),
-        ("lexicon", f"{out['lexicon']} ({out['lexicon_size']:,} words of 3+ letters)"),
+        ("lexicon", _lexicon_text(out["lexicon"], out["lexicon_size"], out["lexicon_size_3plus"])),
         ("playable", f"{out['playable_words']:,} words"),
     ]
     status = result.status
@@ -651,7 +664,8 @@ def _run_generate(
                 solution=[str(b.box) for b in gen.boxes],
                 counts={"boxes": found, "draws": gen.draws},
                 verified=all(b.verified for b in gen.boxes) if found else None,
-                interrupted=interrupted, lexicon_size=solver.size, lang=lang,
+                interrupted=interrupted, lexicon_size=len(solver.lexicon),
+                lexicon_size_3plus=solver.size, lang=lang,
                 fold_accents=fold,
             )
         )  # fmt: skip
@@ -668,7 +682,7 @@ def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design,
         what = f"at most {design.max_solutions} 2-word solutions"
     else:
         what = "2-word optimum"
-    click.echo(f"lexicon    {solver.source} ({solver.size:,} words of 3+ letters)")
+    click.echo(f"lexicon    {_lexicon_text(solver.source, len(solver.lexicon), solver.size)}")
     click.echo(
         f"generated  {len(gen.boxes)} of {k} boxes ({what}) from {gen.draws:,} draws "
         f"in {gen.wall_time:.2f} s (seed {seed})"
@@ -709,6 +723,23 @@ def _generated_box_text(i: int, b: Any) -> None:
     click.echo(f"    solutions   {per} (verified: {b.verified})")
     click.echo(f"    playable    {b.playable_words:,} words")
     click.echo(
-        f"    difficulty  {d.score:.2f} ({sum(d.common_solutions):,} solutions of <= 3 "
-        f"common words, Zipf >= {d.zipf_threshold:g})"
+        f"    difficulty  {difficulty_text(d.score)}: {sum(d.common_solutions):,} solutions of "
+        f"<= 3 common words (Zipf >= {d.zipf_threshold:g})"
     )
+
+
+def difficulty_text(score: float) -> str:
+    """A box's difficulty with its scale and band, as printed: the score runs from 0 (easiest)
+    to 6 (``max(0, 6 - log10(1 + C))``, C the solutions of <= 3 common words).
+
+    Examples
+    --------
+    >>> difficulty_text(3.12)
+    '3.12 of 6 (hard)'
+    >>> difficulty_text(1.9)
+    '1.90 of 6 (easy)'
+    """
+    from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
+
+    band = next((n for n, (lo, hi) in DIFFICULTY_BANDS.items() if lo <= score < hi), "")
+    return f"{score:.2f} of 6" + (f" ({band})" if band else "")

@@ -27,6 +27,8 @@ from cpwords.cli._common import (
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 
 if TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
+
     from cpwords.core.result import SolveResult
 
 
@@ -98,10 +100,11 @@ def letterpress(
     --random-board draws the 25 letters (no LETTERS) by the dictionary's letter frequencies:
     the same --seed and dictionary give the same board.
 
-    JSON, beyond the conventions below: solution (the words), count, returned, letters,
-    lexicon, lexicon_size, lang, fold_accents, index, random_board, seed (the board's seed,
-    null for given LETTERS); with --board, solution is the move and word its word. Letters
-    are of any script (--lang picks the language's word list).
+    JSON, beyond the conventions below: solution (the words), count, returned, complete
+    (the listing is exhaustive), letters, lexicon, lexicon_size, lang, fold_accents, index,
+    random_board, seed (the board's seed, null for given LETTERS); with --board, solution is
+    the move and word its word. Letters are of any script (--lang picks the language's word
+    list).
     """
     from cpwords.core.errors import InputError
     from cpwords.core.lexicon import check_lang
@@ -209,8 +212,8 @@ def _words_json(res: SolveResult, count: int, lang: str, fold: bool, drawn: dict
     row = result_row(
         res.to_dict(), counts={"words": count},
         letters=info["letters"], count=count, returned=len(res.solution),
-        lexicon=info["source"], lexicon_size=info["words"], lang=lang,
-        fold_accents=fold,
+        complete=info.get("complete", True), lexicon=info["source"],
+        lexicon_size=info["words"], lang=lang, fold_accents=fold,
         index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
         **drawn,
     )  # fmt: skip
@@ -321,16 +324,54 @@ def _board_mode(
         if random_board:
             click.echo(f"board       {_rows(board.letters)} (random, seed {seed})")
         click.echo(f"candidates  {res.solver_info['candidates']} spellable words")
-        for r in range(board.rows):
-            cells = []
-            for c in range(board.cols):
-                t = r * board.cols + c
-                ch = board.letters[t].upper() if t in used else board.letters[t]
-                cells.append(ch + ".br"[board.owners[t]])
-            click.echo("  " + " ".join(cells))
+        for line in board_lines(board.letters, board.owners, used, board.cols):
+            click.echo(line)
+        click.echo(BOARD_KEY.format(word=move.word.upper()))
     code = exit_status(res.status.value, stopped)
     if code:
         raise SystemExit(code)
+
+
+#: The key printed under a board (the cells are those of :func:`board_lines`).
+BOARD_KEY = (
+    "key         [..] a tile {word} uses; after each letter its colour before the move:\n"
+    "            b mine, r the opponent's, . neutral"
+)
+
+
+def board_lines(
+    letters: str, owners: Sequence[int], used: Collection[int], cols: int = 5
+) -> list[str]:
+    """A board as text, row by row: each tile its letter and its colour (``b`` mine, ``r`` the
+    opponent's, ``.`` neutral), the tiles of the move in brackets (no letter case, so ``ß`` and
+    scripts without case read the same).
+
+    Parameters
+    ----------
+    letters : str
+        The tiles' letters, row-major.
+    owners : sequence of int
+        Per tile 0 neutral, 1 mine, 2 the opponent's.
+    used : collection of int
+        The tiles the move takes.
+    cols : int
+        Tiles per row.
+
+    Returns
+    -------
+    list of str
+        One line per row.
+
+    Examples
+    --------
+    >>> board_lines("abcd", [1, 0, 2, 0], {0, 3}, cols=2)
+    ['  [ab]  b.', '   cr  [d.]']
+    """
+    cells = [
+        f"[{ch}{'.br'[o]}]" if t in used else f" {ch}{'.br'[o]} "
+        for t, (ch, o) in enumerate(zip(letters, owners, strict=True))
+    ]
+    return ["  " + " ".join(cells[i : i + cols]).rstrip() for i in range(0, len(cells), cols)]
 
 
 def _warn_cache(problem: str) -> None:

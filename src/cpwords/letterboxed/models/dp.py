@@ -512,7 +512,8 @@ def _solve_classes(
     }
     if solver is not None:
         info["lexicon"] = solver.source
-        info["lexicon_size"] = solver.size
+        info["lexicon_size"] = len(solver.lexicon)
+        info["lexicon_size_3plus"] = solver.size
     floor = [1]
     try:
         found = fewest_words(c, floor)
