@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cpwords.wordsnake.draw import snake_table
 from cpwords.wordsnake.rules import (
     WordsnakeInstance,
     check_snake,
     overlap_graph,
     pair_overlap,
-    render_snake,
     snake_lengths,
     snake_score,
 )
@@ -63,9 +63,9 @@ def test_checker_rejects_wrong_multiset_and_wrong_score():
     assert not check_snake(inst, ["aa", "aa", "ab"], 6)  # wrong score
 
 
-def test_render_capitalises_overlaps_and_lengths():
-    text = render_snake(["run", "nausea", "seasick"])
-    assert "ruN" in text and "NauSEA" in text and "SEAsick" in text
+def test_the_table_brackets_overlaps_and_lengths():
+    text = snake_table(["run", "nausea", "seasick"])
+    assert "ru[n]" in text and "[n]au[sea]" in text and "[sea]sick" in text
     assert snake_lengths(["run", "nausea", "seasick"]) == (16, 12)
 
 

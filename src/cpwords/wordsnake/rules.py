@@ -326,34 +326,3 @@ def snake_lengths(
     """Total characters of the words and characters of the merged snake (overlaps counted once)."""
     total = sum(len(w) for w in order)
     return total, total - sum(snake_overlaps(order, cyclic, proper))
-
-
-def render_snake(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> str:
-    """Burkardt-style listing: each word with the overlapping letters in capitals.
-
-    Each row shows the word, its overlap with the previous word and the running score; letters
-    shared with the previous word (at the start) or the next word (at the end) are upper-case.
-    """
-    n = len(order)
-    ov = [pair_overlap(order[i], order[i + 1], proper) for i in range(n - 1)]
-    if cyclic and n > 1:
-        ov.append(pair_overlap(order[-1], order[0], proper))
-    width = max(len(w) for w in order)
-    lines = [f"{'#':>5}  {'word':<{width}}  {'overlap':>7}  {'score':>7}"]
-    running = 0
-    for i, w in enumerate(order):
-        before = ov[i - 1] if i > 0 else (ov[-1] if cyclic and n > 1 else 0)
-        after = ov[i] if i < len(ov) else 0
-        chars = list(w)
-        for k in [*range(before), *range(len(w) - after, len(w))]:
-            up = chars[k].upper()
-            # A letter whose capital is two letters (German ß -> SS) keeps its place as it is.
-            chars[k] = up if len(up) == 1 else chars[k]
-        if i > 0:
-            running += ov[i - 1] ** 2
-        shown = str(ov[i - 1]) if i > 0 else "-"
-        lines.append(f"{i + 1:>5}  {''.join(chars):<{width}}  {shown:>7}  {running:>7}")
-    if cyclic and n > 1:
-        running += ov[-1] ** 2
-        lines.append(f"{'':>5}  {'(back to #1)':<{width}}  {ov[-1]:>7}  {running:>7}")
-    return "\n".join(lines)
