@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,13 +32,41 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("cmd", sorted(COMMANDS))
-def test_an_unknown_language_is_one_line_listing_the_known_ones(cmd: str) -> None:
+def test_a_code_that_is_no_language_is_one_line(cmd: str) -> None:
     res = run(*COMMANDS[cmd], "--lang", "xx")
     assert res.returncode == 2, (res.returncode, res.stderr)
     assert res.stdout == ""
     assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
-    assert "no word list for language 'xx'" in res.stderr
+    assert "--lang 'xx' is not a language code" in res.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cmd", sorted(set(COMMANDS) - {"snake"}))
+def test_a_language_without_a_list_is_refused_only_where_the_built_in_list_is_read(
+    cmd: str, tmp_path: Path
+) -> None:
+    # Issue 35, item 18: --lang also sets the case rules (Azerbaijani: I -> ı, İ -> i), which a
+    # list of one's own needs; only a built-in list that does not exist is refused.
+    res = run(*COMMANDS[cmd], "--lang", "az")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "no built-in word list for language 'az'" in res.stderr and "--dict FILE" in res.stderr
     assert f"known: {', '.join(known_languages())})" in res.stderr
+    words = tmp_path / "az.txt"
+    words.write_text("ILIK\nKILIÇ\nDİYARBAKIR\nabcdefghijkl\n", encoding="utf-8")
+    own = [a for a in COMMANDS[cmd] if a not in ("--top", "100")]
+    res = run(*own, "--lang", "az", "--dict", str(words), "--json")
+    assert res.returncode in (0, 1), res.stderr
+    row = json.loads(res.stdout)
+    assert row["lang"] == "az"
+
+
+@pytest.mark.slow
+def test_snake_reads_any_language_code_for_its_case_rules(tmp_path: Path) -> None:
+    words = tmp_path / "l.txt"
+    words.write_text("DİYARBAKIR\nILIK\n", encoding="utf-8")
+    res = run("snake", str(words), "--lang", "az", "--json")
+    assert res.returncode == 0, res.stderr
+    assert sorted(json.loads(res.stdout)["solution"]) == ["diyarbakır", "ılık"]
 
 
 @pytest.mark.slow

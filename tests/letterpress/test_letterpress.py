@@ -331,7 +331,7 @@ def test_cli_lang_letters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert data["lang"] == "ru" and data["fold_accents"] is False
     for argv, needle in [
         (["abc", "--dict", str(f)], "'a' (LATIN), 'b' (LATIN), 'c' (LATIN) are in no word"),
-        (["abc", "--lang", "xx"], "no word list for language 'xx'"),
+        (["abc", "--lang", "xx"], "--lang 'xx' is not a language code"),
     ]:
         with pytest.raises(SystemExit) as exc:
             main(["letterpress", *argv])

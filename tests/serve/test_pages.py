@@ -284,4 +284,4 @@ def test_grid_page_in_another_language(live: LiveServer) -> None:
     assert data["complete"] and data["classes"] == len(design.puzzles) > 0
     assert len(data["unique"]) + data["withheld"] == len(design.unique)
     resp = httpx.post(f"{live.url}/api/grid", data={**params, "lang": "xx"})
-    assert resp.status_code == 400 and resp.json()["error"].startswith("no word list for")
+    assert resp.status_code == 400 and resp.json()["error"].startswith("no built-in word list for")

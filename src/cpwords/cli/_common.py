@@ -382,10 +382,10 @@ def lang_options(what: str) -> Callable[[F], F]:
             metavar="CODE",
             default="en",
             show_default=True,
-            help=f"Language (ISO 639-1): picks {what} and the case rules ('tr', 'az': I -> ı, "
-            "İ -> i); letters of any script. Known: "
+            help=f"Language (any ISO 639 code): the case rules ('tr', 'az': I -> ı, İ -> i; "
+            f"letters of any script) and {what}, for the languages cpwords has a list of: "
             "ar bg bn ca cs da de el en es fa fi fil fr he hi hu id is it ja ko lt lv mk ms "
-            "nb nl pl pt ro ru sh sk sl sv ta tr uk ur vi zh.",
+            "nb nl pl pt ro ru sh sk sl sv ta tr uk ur vi zh (others: --dict FILE).",
         )(f)
 
     return deco

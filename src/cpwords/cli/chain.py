@@ -17,7 +17,7 @@ from cpwords.cli._common import (
     stop_reason,
     time_guard,
 )
-from cpwords.core.lexicon import check_lang
+from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import SolveResult
 
 #: Chains longer than this are not listed word by word in the text output (use --json).
@@ -56,7 +56,7 @@ LISTING_MAX_WORDS = 300
     "--lang",
     metavar="CODE",
     default=None,
-    callback=lambda _ctx, _param, code: None if code is None else check_lang(code),
+    callback=lambda _ctx, _param, code: None if code is None else check_language_code(code),
     help="Language of the words (ISO 639-1), for its case rules ('tr', 'az': dotted and "
     "dotless i). Words of every script are read as they are (NFC, lower case).",
 )

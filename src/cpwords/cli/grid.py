@@ -34,7 +34,7 @@ from cpwords.cli._common import (
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import check_lang
+from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import listing_status
 from cpwords.grid.rules import (
     DEFAULT_MIN_PREFIX,
@@ -244,7 +244,7 @@ def grid(
     deadline = Deadline(time_limit)
     one_stdin({"--board": board_path, "--dict": dict_path, "--lexicon": lexicon,
                "--solve": solve_file, "--check": check_file})  # fmt: skip
-    check_lang(lang)
+    check_language_code(lang)
     partial = _fill(solve_file, solve_text, "--solve", lang, fold_accents)
     check = _fill(check_file, check_text, "--check", lang, fold_accents)
     _check_modes(quadruple, partial, check, unique, all_orientations, count_limit)

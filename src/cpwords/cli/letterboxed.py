@@ -31,7 +31,7 @@ from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.alphabet import foreign_letters
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, check_lang, load_dictionary
+from cpwords.core.lexicon import Lexicon, check_language_code, load_dictionary
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
@@ -271,7 +271,7 @@ def letterboxed(
     as_json: bool,
 ) -> None:
     deadline = Deadline(time_limit)
-    check_lang(lang)
+    check_language_code(lang)
     box_shape = _shape(shape)
     if (svg_path or png_path) is not None and (generate is not None or check_file or check_text):
         raise InputError("--svg and --png draw a solve's answer: drop --generate and --check")

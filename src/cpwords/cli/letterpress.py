@@ -107,7 +107,7 @@ def letterpress(
     list).
     """
     from cpwords.core.errors import InputError
-    from cpwords.core.lexicon import check_lang
+    from cpwords.core.lexicon import check_language_code
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
@@ -116,7 +116,7 @@ def letterpress(
     if not random_board and letters is None:
         raise InputError("give LETTERS (the bag or the board's letters) or --random-board")
     check_svg_target(svg_path, force, png_path)
-    check_lang(lang)
+    check_language_code(lang)
     drawn = {"random_board": random_board, "seed": seed if random_board else None}
     if colours is not None:
         reject_unused(

@@ -34,7 +34,7 @@ from cpwords.cli._snake_interop import available_peers, export_files, read_order
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
-from cpwords.core.lexicon import check_lang, parse_word_lines
+from cpwords.core.lexicon import check_language_code, parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
 from cpwords.wordsnake.certificate import verify_certificate, write_certificate
@@ -74,7 +74,7 @@ def _instance(
     "--lang",
     metavar="CODE",
     default=None,
-    callback=lambda _ctx, _param, code: None if code is None else check_lang(code),
+    callback=lambda _ctx, _param, code: None if code is None else check_language_code(code),
     help="Language of the words (ISO 639-1), for its case rules: 'tr' and 'az' lower-case I "
     "to dotless ı and İ to i. Words of every script are read as they are (NFC, lower case).",
 )

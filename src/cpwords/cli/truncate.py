@@ -83,10 +83,10 @@ def truncate(
     lexicon_skipped, lang, fold_accents, and with --all sequences and complete. Words are of
     any alphabet; --lang picks the language's list and case rules.
     """
-    from cpwords.core.lexicon import check_lang
+    from cpwords.core.lexicon import check_language_code
     from cpwords.truncate.spec import solve_truncate
 
-    check_lang(lang)
+    check_language_code(lang)
     max_sequences = alias(limit, max_sequences, "--limit", "--max-sequences")
     if not all_sequences:
         reject_unused(

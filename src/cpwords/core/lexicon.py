@@ -403,7 +403,50 @@ def check_lang(lang: str) -> str:
     """
     known = known_languages()
     if lang not in known:
-        raise InputError(f"no word list for language {lang!r} (known: {', '.join(known)})")
+        raise InputError(
+            f"no built-in word list for language {lang!r} (known: {', '.join(known)}); "
+            "give a list of your own with --dict FILE"
+        )
+    return lang
+
+
+def check_language_code(lang: str) -> str:
+    """``lang`` when it is a language code (ISO 639, as an IETF tag: ``fr``, ``az``, ``pt-BR``),
+    with or without a built-in word list: ``--lang`` also chooses the case rules
+    (:func:`cpwords.core.alphabet.normalize_word`), which a list of one's own needs too.
+
+    Parameters
+    ----------
+    lang : str
+        The code given to ``--lang``.
+
+    Returns
+    -------
+    str
+        ``lang`` unchanged.
+
+    Raises
+    ------
+    InputError
+        Not a valid language tag, in one line.
+
+    References
+    ----------
+    R. Speer, *langcodes* (PyPI), ``tag_is_valid`` (BCP 47 / ISO 639).
+
+    Examples
+    --------
+    >>> check_language_code("az")
+    'az'
+    >>> check_language_code("xx")
+    Traceback (most recent call last):
+    ...
+    cpwords.core.errors.InputError: --lang 'xx' is not a language code (ISO 639, such as fr or az)
+    """
+    import langcodes
+
+    if not langcodes.tag_is_valid(lang) or langcodes.get(lang).language in (None, "und"):
+        raise InputError(f"--lang {lang!r} is not a language code (ISO 639, such as fr or az)")
     return lang
 
 
