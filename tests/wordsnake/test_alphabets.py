@@ -106,7 +106,8 @@ def test_a_word_that_is_not_letters_is_refused_naming_line_and_character(
     with pytest.raises(InputError) as err:
         parse_word_lines(f"ok\n{line}\n", "list.txt")
     msg = str(err.value)
-    assert "list.txt, line 2" in msg and char in msg and "\n" not in msg
+    assert "list.txt: 1 line that is not a word: line 2" in msg and char in msg
+    assert "\n" not in msg and "--skip-invalid" in msg
 
 
 def test_the_cli_reads_a_german_list_and_proves_it(tmp_path: Path) -> None:

@@ -88,6 +88,7 @@ def load_chain_instance(
     *,
     lang: str | None = None,
     fold: bool = False,
+    skip_invalid: bool = False,
 ) -> ChainInstance:
     """Read a word list (one word a line, ``-``: stdin) as the Wordsnake's reader does.
 
@@ -107,6 +108,8 @@ def load_chain_instance(
         Language code for the case rules (default: locale-independent Unicode).
     fold : bool
         Fold accents.
+    skip_invalid : bool
+        Leave out the lines that are not words, with a warning, instead of refusing the list.
 
     Returns
     -------
@@ -118,7 +121,7 @@ def load_chain_instance(
         A bad file (see :func:`cpwords.core.lexicon.read_word_list`) or a bad instance (see
         :func:`chain_instance`).
     """
-    words = read_word_list(path, lang=lang, fold=fold)
+    words = read_word_list(path, lang=lang, fold=fold, skip_invalid=skip_invalid)
     fix = [None if w is None else normalize_word(w.strip(), lang, fold) for w in (start, end)]
     source = "<stdin>" if path == "-" else str(path)
     return chain_instance(words, overlap, objective, fix[0], fix[1], source)

@@ -8,6 +8,7 @@ line on stderr with exit status 2, never as a traceback.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -36,6 +37,23 @@ def cli(ctx: click.Context) -> None:
     """Solve word puzzles exactly, prove the optimum, and measure the heuristics against it."""
     # Time limits count from here, or from the process's start-up when main() says so.
     begin_command((ctx.obj or {}).get("start"))
+    _print_notes()
+
+
+class _NoteHandler(logging.Handler):
+    """The ``cpwords`` logger's warnings (lines left out of a list) as ``cpwords: note: ...``
+    on the command's stderr (the current one: tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"cpwords: note: {record.getMessage()}", err=True)
+
+
+def _print_notes() -> None:
+    """Route the ``cpwords`` logger to stderr, once per process."""
+    log = logging.getLogger("cpwords")
+    if not any(isinstance(h, _NoteHandler) for h in log.handlers):
+        log.addHandler(_NoteHandler(logging.WARNING))
+        log.propagate = False
 
 
 def _register() -> None:

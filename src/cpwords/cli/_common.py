@@ -391,6 +391,18 @@ def lang_options(what: str) -> Callable[[F], F]:
     return deco
 
 
+def skip_invalid_option() -> Callable[[F], F]:
+    """``--skip-invalid``: leave out the lines of a word list that are not words (a note on
+    stderr says how many and where) instead of refusing the list."""
+    return click.option(
+        "--skip-invalid",
+        "skip_invalid",
+        is_flag=True,
+        help="Leave out the lines of the list that are not words (a note says how many and "
+        "where); off: the list is refused, naming them.",
+    )
+
+
 def force_option() -> Callable[[F], F]:
     """``--force``: write into a non-empty folder cpwords did not create."""
     return click.option("--force", is_flag=True, help=HELP["force"])

@@ -13,6 +13,7 @@ from cpwords.cli._common import (
     progress,
     result_row,
     shared_options,
+    skip_invalid_option,
     stop_line,
     stop_reason,
     time_guard,
@@ -66,6 +67,7 @@ LISTING_MAX_WORDS = 300
     is_flag=True,
     help="Fold accents (é -> e) in the words, for games that ignore them.",
 )
+@skip_invalid_option()
 @shared_options(time_limit=600.0, seed=True)
 def chain(
     file: str,
@@ -76,6 +78,7 @@ def chain(
     method: str,
     lang: str | None,
     fold_accents: bool,
+    skip_invalid: bool,
     time_limit: float,
     seed: int,
     as_json: bool,
@@ -99,8 +102,9 @@ def chain(
     deadline = Deadline(time_limit)
     with time_guard(deadline):
         instance = load_chain_instance(
-            file, overlap, maximise, start, end, lang=lang, fold=fold_accents
-        )
+            file, overlap, maximise, start, end, lang=lang, fold=fold_accents,
+            skip_invalid=skip_invalid,
+        )  # fmt: skip
     label = f"solving a chain of {len(instance.words):,} words ({method})"
     with progress(label, sense="max", enabled=not as_json):
         res = solve_chain(instance, method, time_limit=deadline.remaining(), seed=seed)

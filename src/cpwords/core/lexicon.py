@@ -15,10 +15,11 @@ Every word is normalised the same way (NFC, lower case with the language's rules
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +28,10 @@ from typing import TYPE_CHECKING
 from cpwords.core.alphabet import Alphabet, is_word, normalize_word, word_problem
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import read_input
+
+#: Notes for the user (lines left out of a list); the command line prints them on stderr as
+#: ``cpwords: note: ...``.
+log = logging.getLogger("cpwords")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -75,6 +80,7 @@ def parse_word_lines(
     lang: str | None = None,
     alphabet: Alphabet = "any",
     fold: bool = False,
+    skip_invalid: bool = False,
 ) -> list[str]:
     """Parse puzzle input text: one word per line, blank and ``#`` lines ignored.
 
@@ -91,6 +97,9 @@ def parse_word_lines(
         Which letters a word may hold.
     fold : bool
         Fold accents (:func:`cpwords.core.alphabet.fold_accents`).
+    skip_invalid : bool
+        Leave out the lines that are not words, with a warning on the ``cpwords`` logger
+        (:func:`bad_lines`; the command line prints it as ``cpwords: note: ...``).
 
     Returns
     -------
@@ -101,9 +110,9 @@ def parse_word_lines(
     Raises
     ------
     InputError
-        When a line holds anything but letters and combining marks (a digit, punctuation, a
-        space inside a word), naming the line number and the character, or when no word is
-        left.
+        When lines hold anything but letters and combining marks (a digit, punctuation, a
+        space inside a word) and not ``skip_invalid``: how many, and where (:func:`bad_lines`);
+        or when no word is left.
 
     Examples
     --------
@@ -111,18 +120,56 @@ def parse_word_lines(
     ['run', 'nausea', 'für']
     """
     words: list[str] = []
+    bad: list[tuple[int, str, str]] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         word = normalize_word(line, lang, fold)
-        if not is_word(word, alphabet):
-            reason = word_problem(word, alphabet)
-            raise InputError(f"{source}, line {lineno}: {excerpt(line)!r}: {reason}")
-        words.append(word)
+        if is_word(word, alphabet):
+            words.append(word)
+        else:
+            bad.append((lineno, line, word_problem(word, alphabet) or "not a word"))
+    if bad and not skip_invalid:
+        raise InputError(
+            f"{source}: {bad_lines(bad)} (fix them, or leave them out with --skip-invalid)"
+        )
+    if bad:
+        log.warning("%s: left out %s", source, bad_lines(bad))
     if not words:
         raise InputError(f"{source}: the word list is empty")
     return words
+
+
+def bad_lines(bad: Sequence[tuple[int, str, str]], shown: int = 3) -> str:
+    """How many lines are not words, and where: the first ``shown`` with their reasons.
+
+    Parameters
+    ----------
+    bad : sequence of (int, str, str)
+        Each line's number (from 1), its text and what is wrong with it.
+    shown : int
+        How many to quote (short excerpts).
+
+    Returns
+    -------
+    str
+        One line, such as ``2 lines that are not words: line 3 'it's' (...), line 9 ...``.
+
+    Examples
+    --------
+    >>> print(bad_lines([(3, "it's", "an apostrophe"), (9, "a1", "a digit"),
+    ...                  (12, "b2", "a digit"), (20, "c3", "a digit")], shown=1))
+    4 lines that are not words: line 3 "it's" (an apostrophe), and 3 more (lines 9, 12, 20)
+    """
+    quoted = ", ".join(f"line {n} {excerpt(t)!r} ({why})" for n, t, why in bad[:shown])
+    rest = [n for n, _, _ in bad[shown:]]
+    more = ""
+    if rest:
+        where = ", ".join(f"{n}" for n in rest[:5]) + (", ..." if len(rest) > 5 else "")
+        more = f", and {len(rest)} more (line{'s' if len(rest) > 1 else ''} {where})"
+    lines = "line that is not a word" if len(bad) == 1 else "lines that are not words"
+    return f"{len(bad)} {lines}: {quoted}{more}"
 
 
 def read_word_list(
@@ -131,6 +178,7 @@ def read_word_list(
     lang: str | None = None,
     alphabet: Alphabet = "any",
     fold: bool = False,
+    skip_invalid: bool = False,
 ) -> list[str]:
     """Read a puzzle word list from a file (see :func:`parse_word_lines` for the format).
 
@@ -143,6 +191,8 @@ def read_word_list(
     alphabet : {"any", "a-z"}
     fold : bool
         Fold accents.
+    skip_invalid : bool
+        Leave out the lines that are not words (with a warning) instead of refusing the list.
 
     Returns
     -------
@@ -151,10 +201,12 @@ def read_word_list(
     Raises
     ------
     InputError
-        Missing file, directory, unreadable or non-UTF-8 file, malformed line, empty list.
+        Missing file, directory, unreadable or non-UTF-8 file, lines that are not words
+        (unless ``skip_invalid``), empty list.
     """
+    text = _read_text(path, "word list")
     return parse_word_lines(
-        _read_text(path, "word list"), str(path), lang=lang, alphabet=alphabet, fold=fold
+        text, str(path), lang=lang, alphabet=alphabet, fold=fold, skip_invalid=skip_invalid
     )
 
 
@@ -254,20 +306,30 @@ def parse_lexicon_text(
 
     The first whitespace-separated field of each line is the word; further fields (the Truncate
     dictionary's ``word freq score``) are ignored, and ``*`` marks are stripped. Blank lines and
-    lines starting with ``#`` are skipped.
+    lines starting with ``#`` are skipped; entries that are not words are left out, counted in
+    ``Lexicon.skipped`` and named in a warning on the ``cpwords`` logger (:func:`bad_lines`).
 
     Raises
     ------
     InputError
         When no valid word is left.
     """
-    entries = []
-    for raw in text.splitlines():
+    entries, linenos = [], []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         entries.append(line.split()[0].replace("*", ""))
-    return lexicon_from_words(entries, source, lang=lang, alphabet=alphabet, fold=fold)
+        linenos.append(lineno)
+    lex = lexicon_from_words(entries, source, lang=lang, alphabet=alphabet, fold=fold)
+    if lex.skipped:
+        bad = []
+        for n, entry in zip(linenos, entries, strict=True):
+            w = normalize_word(entry.strip(), lang, fold)
+            if w and not is_word(w, alphabet):
+                bad.append((n, entry, word_problem(w, alphabet) or "not a word"))
+        log.warning("%s: left out %s", source, bad_lines(bad))
+    return lex
 
 
 def load_lexicon(
