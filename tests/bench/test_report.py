@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -155,6 +156,29 @@ def test_report_files_and_png_plots(tmp_path: Path) -> None:
         img = matplotlib.image.imread(report.parent / p)
         assert img.shape[0] > 300 and img.shape[1] > 500
     assert "None: every solution passed" in text
+
+
+def test_without_matplotlib_the_report_is_written_without_pictures_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import importlib.util
+
+    from cpwords.bench import plots
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
+    )
+    monkeypatch.setattr(plots, "_NOTED", [])
+    monkeypatch.setattr(logging.getLogger("cpwords"), "propagate", True)
+    rows = [row("exact", "exact", "OPTIMAL", n, n, inst=f"n{n}", size=n) for n in (5, 10, 20)]
+    rows += [row("greedy", "heuristic", "FEASIBLE", n - 1, inst=f"n{n}", size=n) for n in (5, 10)]
+    res = _write_rows(tmp_path / "r.jsonl", rows)
+    with caplog.at_level(logging.WARNING, logger="cpwords"):
+        report = write_report([res], tmp_path / "rep")
+    assert "### Heuristics" in report.read_text() and not list(report.parent.glob("*.png"))
+    notes = [r.getMessage() for r in caplog.records if "matplotlib" in r.getMessage()]
+    assert len(notes) == 1 and "pip install -e '.[plots]'" in notes[0]
 
 
 def test_report_refuses_bad_inputs(tmp_path: Path) -> None:

@@ -195,3 +195,14 @@ def test_a_board_only_blocked_words_complete_is_still_solved_not_called_infeasib
     assert row["blocklist"]["every_completion_blocked"] is True
     code, _, err = run(capsys, *args)
     assert code == 0 and "every completion of this board uses a blocked word" in err
+
+
+def test_a_count_says_its_example_board_was_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 35, item 16: --count gave "verified": null although it shows an example board.
+    quadruple = grid_example()[0]
+    code, out, _ = run(capsys, "--top", "5000", "--count", quadruple, "--json")
+    row = json.loads(out)
+    assert code == 0 and row["solution"] and row["verified"] is True
+    assert not grid_problems(default_board(), row["solution"], common_tokens(5000).words)
+    code, out, _ = run(capsys, "--top", "2000", "--count", "er,ed,ly,al", "--json")
+    assert code == 1 and json.loads(out)["verified"] is None  # no board, nothing to check

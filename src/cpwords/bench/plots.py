@@ -128,6 +128,8 @@ def proof_time_exponents(an: Analysis, puzzle: str) -> dict[str, float | None]:
 
 def plot_gap_by_family(an: Analysis, puzzle: str, path: Path) -> bool:
     """Percentage of the proven optimum against size, one panel per family, one line a method."""
+    if not can_plot():
+        return False
     series = gap_series(an, puzzle)
     if not series:
         return False
@@ -162,6 +164,32 @@ def plot_gap_by_family(an: Analysis, puzzle: str, path: Path) -> bool:
     fig.suptitle(f"{puzzle}: heuristics and peers against the proven optimum, by family")
     fig.savefig(path)
     return True
+
+
+def can_plot() -> bool:
+    """Whether matplotlib (the ``plots`` extra) is installed; when it is not, a report is
+    written without its pictures and one note on the ``cpwords`` logger says how to get them.
+
+    Returns
+    -------
+    bool
+    """
+    import importlib.util
+    import logging
+
+    if importlib.util.find_spec("matplotlib") is not None:
+        return True
+    if not _NOTED:
+        _NOTED.append(True)
+        logging.getLogger("cpwords").warning(
+            "the report's plots are left out: matplotlib is not installed "
+            "(pip install -e '.[plots]' in the cpwords checkout)"
+        )
+    return False
+
+
+#: Whether the missing-matplotlib note was given (once per process).
+_NOTED: list[bool] = []
 
 
 def _figure(width: float = 7.0, height: float = 4.5) -> Any:
@@ -240,6 +268,8 @@ def _jitter(i: int, k: int, spread: float) -> float:
 
 def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
     """Fraction of the optimum against instance size, one series per heuristic method."""
+    if not can_plot():
+        return False
     scores = [s for s in score_rows(an, puzzle) if s.value is not None and s.size is not None]
     if not scores:
         return False
@@ -308,6 +338,8 @@ def plot_heuristics(an: Analysis, puzzle: str, path: Path) -> bool:
 
 def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
     """Exact solve time against instance size, log-log, one series per formulation."""
+    if not can_plot():
+        return False
     rows = [
         r
         for r in an.rows
@@ -373,6 +405,8 @@ def plot_exact_times(an: Analysis, puzzle: str, path: Path) -> bool:
 
 def plot_par(recs: Sequence[tuple[str, float, float]], puzzle: str, path: Path) -> bool:
     """Bubble chart of (published par, proven optimum) pairs."""
+    if not can_plot():
+        return False
     if not recs:
         return False
     counts: dict[tuple[float, float], int] = defaultdict(int)

@@ -495,8 +495,8 @@ def require_file(path: str, option: str) -> None:
 
     if path != "-" and not Path(path).exists():
         raise InputError(
-            f"{option} takes a file ('-' for stdin): no file {excerpt(path)!r}; give an answer "
-            f"inline with {option}-text"
+            f"{option} file not found: {excerpt(path)} ({option} takes a file, '-' for stdin; "
+            f"give an answer inline with {option}-text)"
         )
 
 

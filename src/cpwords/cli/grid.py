@@ -33,7 +33,7 @@ from cpwords.cli._common import (
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
-from cpwords.core.errors import InputError
+from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import listing_status
 from cpwords.grid.rules import (
@@ -541,6 +541,7 @@ def _count_json(
             g.base, status=status, objective=n if cnt.count else None,
             bound=n if exact else None, gap=0.0 if exact else None,
             method=cnt.method, wall_time=cnt.wall_time, solution=cnt.example,
+            verified=_example_checked(g, cnt.example),
             counts={"boards": cnt.count,
                     "boards_up_to_symmetry": cnt.count_up_to_symmetry},
             interrupted=interrupted, complete=cnt.complete, stopped=cnt.stopped,
@@ -549,6 +550,23 @@ def _count_json(
             quadruples=qs,
         )
     )  # fmt: skip
+
+
+def _example_checked(g: _Grid, example: dict[str, str] | None) -> bool | None:
+    """A count's example board re-checked by the independent checker (None: no example).
+
+    Raises
+    ------
+    CheckError
+        The checker rejects the board (a defect of the model, never of the input).
+    """
+    if example is None:
+        return None
+    t = g.tokens
+    problems = grid_problems(g.board, example, t.words, t.suffix_length, t.min_prefix)
+    if problems:
+        raise CheckError(f"the counted example board fails the checker: {problems[0]}")
+    return True
 
 
 def _count_text(g: _Grid, cnt: GridCount, sufs: tuple[str, ...]) -> None:
