@@ -333,3 +333,33 @@ def test_the_blocklist_is_better_profanity_plus_ones_own(tmp_path: Path) -> None
     (tmp_path / "latin.txt").write_bytes(b"caf\xe9\n")
     with pytest.raises(InputError, match="not UTF-8"):
         load_blocklist(tmp_path / "latin.txt")
+
+
+@pytest.mark.slow
+def test_a_box_counted_past_the_time_limit_is_dropped_and_the_stop_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 34, item 16: a 16x1 box took 42 s to count with --time-limit 5 (the limit was read
+    # only between boxes). The count now reads it between chunks of word classes.
+    import time as _time
+
+    from cpwords.letterboxed.models import dp
+
+    seen: list[float | None] = []
+    real = dp.count_tables
+
+    def spy(c, max_words, deadline=None):  # type: ignore[no-untyped-def]
+        seen.append(deadline)
+        return real(c, max_words, deadline)
+
+    monkeypatch.setattr(letterboxed_design, "count_tables", spy)
+    words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
+    t0 = _time.perf_counter()
+    g = generate_boxes(1, words, max_draws=10_000, time_limit=0.5)
+    assert _time.perf_counter() - t0 < 5
+    assert g.stopped in ("time_limit", None) and all(d is not None for d in seen)
+    # A count whose deadline has passed stops at once.
+    box = dp.as_box("abc-def-ghi-jkl")
+    classes = dp.build_classes(box, LetterBoxedSolver(words).playable(box))
+    with pytest.raises(dp.CountStopped):
+        dp.count_tables(classes, 3, deadline=_time.perf_counter() - 1)

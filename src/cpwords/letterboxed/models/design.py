@@ -41,6 +41,7 @@ from cpwords.core.lexicon import Lexicon, draw_letters, letter_frequencies, zipf
 from cpwords.core.result import Status
 from cpwords.letterboxed.models.dp import (
     BoxLike,
+    CountStopped,
     LetterBoxedSolver,
     WordClasses,
     _solve_classes,
@@ -123,13 +124,17 @@ def _zipf(words: Iterable[str], lang: str = "en") -> dict[str, float]:
 
 
 def _difficulty(
-    box: LetterBox, playable: Sequence[tuple[str, int]], zipf_threshold: float, lang: str = "en"
+    box: LetterBox,
+    playable: Sequence[tuple[str, int]],
+    zipf_threshold: float,
+    lang: str = "en",
+    deadline: float | None = None,
 ) -> BoxDifficulty:
     z = _zipf((w for w, _ in playable), lang)
     common = [(w, m) for w, m in playable if z[w] >= zipf_threshold]
     counts: tuple[int, ...] = (0,) * COUNT_WORDS
     if common:
-        by_words, _ = count_tables(build_classes(box, common), COUNT_WORDS)
+        by_words, _ = count_tables(build_classes(box, common), COUNT_WORDS, deadline)
         counts = tuple(by_words)
     total = sum(counts)
     score = max(0.0, DIFFICULTY_MAX - math.log10(1 + total))
@@ -505,9 +510,12 @@ def generate_boxes(
     >>> g.complete, g.draws, sum(g.rejected.values())
     (False, 20, 20)
     """
+    t_start = time.perf_counter()
     cfg = _settings(k, unique, max_solutions, min_playable, max_draws, shape, difficulty)
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
-    gen = _BoxGenerator(cfg, solver, seed, time_limit, zipf_threshold, blocklist, lang)
+    # The limit counts from the call: reading the lexicon is part of it.
+    left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
+    gen = _BoxGenerator(cfg, solver, seed, left, zipf_threshold, blocklist, lang)
     gen.run()
     return gen.outcome()
 
@@ -607,6 +615,8 @@ class _BoxGenerator:
                 box = self._draw_one()
                 if box is not None:
                     self.found.append(box)
+        except CountStopped:  # the limit passed while a box was counted: it is dropped
+            self.stopped = "time_limit"
         except KeyboardInterrupt:  # Ctrl-C: the boxes finished so far
             self.stopped = "interrupted"
 
@@ -634,7 +644,7 @@ class _BoxGenerator:
         if len(playable) < max(self.cfg.min_playable, 1):
             return "few_playable"
         classes = build_classes(box, playable)
-        quick, _ = count_tables(classes, 2)
+        quick, _ = count_tables(classes, 2, self.deadline)
         if quick[0]:
             return "one_word"
         if not quick[1]:
@@ -653,14 +663,14 @@ class _BoxGenerator:
         n_words = res.solver_info.get("words")
         if res.status is not Status.OPTIMAL or n_words != 2:
             raise CheckError(f"box {box}: counts show a 2-word optimum, the DP says {n_words}")
-        counts, _ = count_tables(classes, COUNT_WORDS)
+        counts, _ = count_tables(classes, COUNT_WORDS, self.deadline)
         solution = tuple(res.solution or ())
         pairs = _verify(box, self.lex_words, counts, solution, self.lex_set)
         blocklist = self.blocklist
         if blocklist and blocklist.any_blocked([*solution, *(w for p in pairs for w in p)]):
             self._reject("blocked")
             return None
-        diff = _difficulty(box, playable, self.zipf_threshold, self.lang)
+        diff = _difficulty(box, playable, self.zipf_threshold, self.lang, self.deadline)
         band = self.cfg.band
         if band is not None and not band[0] <= diff.score < band[1]:
             self._reject("difficulty")

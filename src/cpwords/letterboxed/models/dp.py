@@ -618,8 +618,19 @@ class LetterBoxedCount:
         }
 
 
-def _count_layer(prev: NDArray[Any], c: WordClasses) -> NDArray[Any]:
-    """``N[f, r] = sum_B count_B * prev[last_B, r & ~mask_B]`` (r != 0), column 0 kept 0."""
+class CountStopped(Exception):
+    """A count passed its deadline (:func:`count_tables`); nothing of it is kept."""
+
+
+def _check_deadline(deadline: float | None) -> None:
+    """Raise :class:`CountStopped` once ``time.perf_counter()`` has passed ``deadline``."""
+    if deadline is not None and time.perf_counter() >= deadline:
+        raise CountStopped
+
+
+def _count_layer(prev: NDArray[Any], c: WordClasses, deadline: float | None) -> NDArray[Any]:
+    """``N[f, r] = sum_B count_B * prev[last_B, r & ~mask_B]`` (r != 0), column 0 kept 0;
+    the deadline is read between chunks of classes."""
     n = c.box.n
     size = 1 << n
     rr = np.arange(size, dtype=np.int64)
@@ -631,6 +642,7 @@ def _count_layer(prev: NDArray[Any], c: WordClasses) -> NDArray[Any]:
     for f in range(n):
         group = by_first[f]
         for s in range(0, len(group), chunk):
+            _check_deadline(deadline)
             g = group[s : s + chunk]
             rest = rr[None, :] & ~c.mask[g][:, None]
             est[f] += (prev_f[c.last[g][:, None], rest] * c.count[g][:, None]).sum(axis=0)
@@ -640,6 +652,7 @@ def _count_layer(prev: NDArray[Any], c: WordClasses) -> NDArray[Any]:
     for f in range(n):
         group = by_first[f]
         for s in range(0, len(group), chunk):
+            _check_deadline(deadline)
             g = group[s : s + chunk]
             rest = rr[None, :] & ~c.mask[g][:, None]
             out[f] += (src[c.last[g][:, None], rest] * c.count[g].astype(dtype)[:, None]).sum(
@@ -649,8 +662,20 @@ def _count_layer(prev: NDArray[Any], c: WordClasses) -> NDArray[Any]:
     return out
 
 
-def count_tables(c: WordClasses, max_words: int) -> tuple[list[int], list[NDArray[Any]]]:
+def count_tables(
+    c: WordClasses, max_words: int, deadline: float | None = None
+) -> tuple[list[int], list[NDArray[Any]]]:
     """Exact counts of solutions with exactly j words, j = 1..max_words.
+
+    Parameters
+    ----------
+    c : WordClasses
+        The box's playable words, grouped by (first letter, last letter, letters covered).
+    max_words : int
+        Count solutions of up to this many words.
+    deadline : float, optional
+        A ``time.perf_counter()`` instant: past it, :class:`CountStopped` is raised (a box of
+        16 letters on one side takes a minute to count to three words).
 
     Returns
     -------
@@ -689,7 +714,7 @@ def count_tables(c: WordClasses, max_words: int) -> tuple[list[int], list[NDArra
         else:
             by_words.append(int(sum(int(x) for x in (top.astype(object) * c.count.astype(object)))))
         if j < max_words:
-            tables.append(_count_layer(prev, c))
+            tables.append(_count_layer(prev, c, deadline))
     return by_words, tables
 
 
