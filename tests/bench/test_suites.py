@@ -229,9 +229,14 @@ def test_grid_unique_lists_the_same_classes_as_matching(tmp_path: Path) -> None:
     )
     by = {r["method"]: r for r in rows}
     assert set(by) == {"matching", "unique", "unique-limit2"}
-    assert {r["objective"] for r in rows} == {10.0}  # 10 classes at N = 5,000, none unique
+    # The same classes by every method (how many depends on the English list installed).
+    (classes,) = {r["objective"] for r in rows}
+    assert classes >= 1
     assert all(r["verified"] is True and r["solver_info"]["complete"] for r in rows)
+    uniques = set()
     for m in ("unique", "unique-limit2"):
         info = by[m]["solver_info"]
-        assert info["classes"] == 10 and info["unique"] == 0 and info["unique_puzzles"] == []
+        assert info["classes"] == classes and len(info["unique_puzzles"]) == info["unique"]
+        uniques.add(info["unique"])
+    assert len(uniques) == 1  # a limit of 2 boards decides uniqueness as well
     assert by["unique-limit2"]["solver_info"]["count_limit"] == 2
