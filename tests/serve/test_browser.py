@@ -155,6 +155,7 @@ def test_wordsnake_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
         assert dot.get_attribute("visibility") == "visible" and dot.is_displayed()
         assert 0 <= float(dot.get_attribute("cx")) <= 480
     assert browser.find_element(By.ID, "chart-time").text.endswith(" s")
+    assert browser.find_element(By.ID, "chart-last").text == f"incumbent {score}, bound {score}"
     href = browser.find_element(By.ID, "download").get_attribute("href")
     assert href.endswith("/result.json")
     cert = browser.find_element(By.ID, "cert-link")
@@ -367,22 +368,29 @@ def test_no_page_scrolls_sideways_on_a_phone(
     fixed grid columns and wide drawings shrink or wrap), a solved snake included."""
     from selenium.webdriver.common.by import By
 
-    wide = {}
+    widths = {}
     with phone(browser):
         for path in PAGES:
             browser.get(live.url + path)
-            width, _ = page_size(browser)
-            if width > PHONE:
-                wide[path] = width
+            widths[path] = page_size(browser)[0]
         browser.get(f"{live.url}/wordsnake")
         browser.find_element(By.ID, "demo").click()
         browser.find_element(By.ID, "start").click()
         wait_for(lambda: browser.find_element(By.ID, "result").is_displayed(), timeout=60)
-        width, _ = page_size(browser)
-        if width > PHONE:
-            wide["/wordsnake (solved)"] = width
+        widths["/wordsnake (solved)"] = page_size(browser)[0]
         shot(browser, tmp_path / "wordsnake-phone.png")
-    assert wide == {}
+        # The answers sent by POST: a best move drawn before and after, a grid design's list.
+        browser.get(f"{live.url}/letterpress?letters=ovrkqlwislrecrtgmvpfprzey")
+        browser.find_element(By.ID, "colours").send_keys("bb...b..r.....r...r.....r")
+        browser.find_element(By.ID, "go").click()
+        wait_for(lambda: browser.find_elements(By.ID, "drawing-after"), timeout=60)
+        widths["/letterpress (best move)"] = page_size(browser)[0]
+        browser.get(f"{live.url}/grid")
+        browser.find_element(By.LINK_TEXT, "5,000 most common words").click()
+        wait_for(lambda: browser.find_elements(By.ID, "unique-list"), timeout=60)
+        widths["/grid (unique puzzles)"] = page_size(browser)[0]
+    assert len(widths) == len(PAGES) + 3
+    assert {page: width for page, width in widths.items() if width > PHONE} == {}
 
 
 @pytest.mark.slow

@@ -44,6 +44,8 @@
       }
     }
     $("chart-time").textContent = tMax < 10 ? tMax.toFixed(2) + " s" : tMax.toFixed(0) + " s";
+    const last = valid[valid.length - 1];
+    $("chart-last").textContent = "incumbent " + fmt(last.inc) + ", bound " + fmt(last.bnd);
   }
   function running(on) {
     $("start").disabled = on;
@@ -76,6 +78,7 @@
     ["line-incumbent", "line-bound"].forEach((k) => $(k).setAttribute("points", ""));
     ["dot-incumbent", "dot-bound"].forEach((k) => $(k).setAttribute("visibility", "hidden"));
     $("chart-time").textContent = "";
+    $("chart-last").textContent = "";
     const lexicon = $("lexicon").value;
     const body = JSON.stringify({
       words: lexicon ? "" : $("words").value, lexicon: lexicon || null, method: $("method").value,
