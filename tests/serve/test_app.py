@@ -100,12 +100,12 @@ def test_letterboxed_api_and_generate(live: LiveServer) -> None:
     params = {"box": NYT, "dict": WORDFREQ}
     data = httpx.get(f"{live.url}/api/letterboxed", params=params, timeout=120).json()
     assert data["solution"] == ["psychology", "yakuza"] and data["status"] == "OPTIMAL"
-    assert data["counts"]["2"] == len(data["optimal"]) == 1
+    assert data["counts"]["2"] == len(data["optimal_solutions"]) == data["n_optimal"] == 1
     resp = httpx.post(f"{live.url}/letterboxed/generate", data={"unique": 1, "seed": 3})
     assert resp.status_code == 303
     box = resp.headers["location"].split("box=")[1].split("&")[0]
     data = httpx.get(f"{live.url}/api/letterboxed", params={"box": box}).json()
-    assert data["words"] == 2 and data["counts"]["2"] == 1
+    assert data["num_words"] == 2 and data["counts"]["2"] == 1
 
 
 @pytest.mark.parametrize("box", ["lua-sgc-yhk-zoo", "abc-def", "ab1-cde-fgh-ijk", ""])

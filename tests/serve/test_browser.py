@@ -6,6 +6,7 @@ Skipped with a reason where no browser is installed (``.ci/run`` installs Debian
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -59,6 +60,31 @@ def wait_for(condition: Callable[[], Any], timeout: float = 30.0) -> Any:
         if time.monotonic() - t0 > timeout:
             raise AssertionError("timed out waiting for the page")
         time.sleep(0.05)
+
+
+#: A phone's width in CSS pixels (an iPhone 12 to 15); headless Chromium's window cannot be
+#: made narrower than 500 px, so the width is emulated (DevTools' device metrics).
+PHONE = 390
+
+
+@contextlib.contextmanager
+def phone(driver: Any, width: int = PHONE, height: int = 844) -> Iterator[None]:
+    """The browser as a phone of ``width`` CSS pixels (its viewport meta honoured)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def page_size(driver: Any) -> tuple[int, int]:
+    """The page's scrollable width and height (CSS pixels)."""
+    return tuple(driver.execute_script(
+        "const e = document.documentElement; return [e.scrollWidth, e.scrollHeight];"
+    ))  # fmt: skip
 
 
 def shot(driver: Any, path: Path) -> None:
@@ -123,6 +149,13 @@ def test_wordsnake_flow(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     assert len(tails) == len(heads) > 40
     score = sum(int(r.get_attribute("data-length")) ** 2 for r in tails)
     assert score == 510  # the highlighted overlaps add up to the proven score
+    # The chart shows the final point even when the solve ended before any progress event.
+    for name in ("incumbent", "bound"):
+        dot = browser.find_element(By.ID, f"dot-{name}")
+        assert dot.get_attribute("visibility") == "visible" and dot.is_displayed()
+        assert 0 <= float(dot.get_attribute("cx")) <= 480
+    assert browser.find_element(By.ID, "chart-time").text.endswith(" s")
+    assert browser.find_element(By.ID, "chart-last").text == f"incumbent {score}, bound {score}"
     href = browser.find_element(By.ID, "download").get_attribute("href")
     assert href.endswith("/result.json")
     cert = browser.find_element(By.ID, "cert-link")
@@ -191,8 +224,12 @@ def test_letterpress_flow(live: LiveServer, browser: Any, tmp_path: Path) -> Non
     assert [owners[r.get_attribute("data-owner")] for r in after] == list(play(board, tiles))
     shot(browser, tmp_path / "letterpress.png")
 
-    # A click on a listed word draws that word instead.
+    # The words are grouped by length, the longest open: a click opens the 5-letter group,
+    # and a click on one of its words draws that word instead.
     span = browser.find_element(By.CSS_SELECTOR, "#words p[data-length='5'] span")
+    assert not span.is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "#words details[data-length='5'] summary").click()
+    wait_for(span.is_displayed)
     picked = span.text
     span.click()
     wait_for(lambda: browser.find_element(By.ID, "move").text == picked.upper())
@@ -310,3 +347,103 @@ def test_wordsnake_from_a_shipped_lexicon(live: LiveServer, browser: Any, tmp_pa
     n = len(lexicon_words("wordfreq:1000"))
     assert n > 400 and len(browser.find_elements(By.CSS_SELECTOR, "#snake g.word")) == 400
     shot(browser, tmp_path / "wordsnake-lexicon.png")
+
+
+#: Every page, with an answer where it has one (GET only: a solve of seconds is POST).
+PAGES = (
+    "/", "/letterboxed", "/letterboxed?box=lua-sgc-yhk-zop",
+    "/letterboxed?box=lua-sgc-yhk-zop&check=plough+hazy", "/wordsnake", "/letterpress",
+    "/letterpress?letters=ovrkqlwislrecrtgmvpfprzey",
+    "/letterpress?letters=ovrkqlwislrecrtgmvpfprzey&colours=bb...b..r.....r...r.....r",
+    "/truncate", "/truncate?word=sheathery&direction=to", "/grid",
+    "/grid?top=5000&L=2&P=2&action=check&t_s1=de", "/no-such-page",
+)  # fmt: skip
+
+
+@pytest.mark.slow
+def test_no_page_scrolls_sideways_on_a_phone(
+    live: LiveServer, browser: Any, tmp_path: Path
+) -> None:
+    """At a phone's width every page fits: nothing wider than the screen (long menu options,
+    fixed grid columns and wide drawings shrink or wrap), a solved snake included."""
+    from selenium.webdriver.common.by import By
+
+    widths = {}
+    with phone(browser):
+        for path in PAGES:
+            browser.get(live.url + path)
+            widths[path] = page_size(browser)[0]
+        browser.get(f"{live.url}/wordsnake")
+        browser.find_element(By.ID, "demo").click()
+        browser.find_element(By.ID, "start").click()
+        wait_for(lambda: browser.find_element(By.ID, "result").is_displayed(), timeout=60)
+        widths["/wordsnake (solved)"] = page_size(browser)[0]
+        shot(browser, tmp_path / "wordsnake-phone.png")
+        # The answers sent by POST: a best move drawn before and after, a grid design's list.
+        browser.get(f"{live.url}/letterpress?letters=ovrkqlwislrecrtgmvpfprzey")
+        browser.find_element(By.ID, "colours").send_keys("bb...b..r.....r...r.....r")
+        browser.find_element(By.ID, "go").click()
+        wait_for(lambda: browser.find_elements(By.ID, "drawing-after"), timeout=60)
+        widths["/letterpress (best move)"] = page_size(browser)[0]
+        browser.get(f"{live.url}/grid")
+        browser.find_element(By.LINK_TEXT, "5,000 most common words").click()
+        wait_for(lambda: browser.find_elements(By.ID, "unique-list"), timeout=60)
+        widths["/grid (unique puzzles)"] = page_size(browser)[0]
+    assert len(widths) == len(PAGES) + 3
+    assert {page: width for page, width in widths.items() if width > PHONE} == {}
+
+
+@pytest.mark.slow
+def test_letterpress_listing_stays_short(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    """A bag that spells thousands of words: the page stays within a few screens on a phone
+    and on a desktop (grouped by length, collapsed), and opening a group shows its words."""
+    from selenium.webdriver.common.by import By
+
+    url = f"{live.url}/letterpress?letters=ovrkqlwislrecrtgmvpfprzey"
+    browser.get(url)
+    count = int(browser.find_element(By.ID, "count").text.split()[0].replace(",", ""))
+    _, desktop = page_size(browser)
+    screen = browser.execute_script("return window.innerHeight")
+    assert count > 4500 and desktop < 2 * screen
+    with phone(browser, height=844):
+        browser.get(url)
+        _, height = page_size(browser)
+        assert height < 3 * 844
+        shot(browser, tmp_path / "letterpress-phone.png")
+        summaries = browser.find_elements(By.CSS_SELECTOR, "#words summary")
+        for summary in summaries[1:]:
+            summary.click()
+        shown = browser.find_elements(By.CSS_SELECTOR, "#words span")
+        assert len(shown) == count and all(s.is_displayed() for s in shown[-3:])
+        _, opened = page_size(browser)
+        assert opened > 5 * height  # what the grouping saves
+
+
+@pytest.mark.slow
+def test_letterboxed_check_my_answer(live: LiveServer, browser: Any, tmp_path: Path) -> None:
+    """A player types an answer under the box: the checker's verdict and problems, the answer
+    drawn on the box, the solution kept hidden until asked for."""
+    from selenium.webdriver.common.by import By
+
+    from cpwords.letterboxed.models.dp import default_lexicon
+    from cpwords.letterboxed.rules import letterboxed_problems, parse_box
+
+    box = "lua-sgc-yhk-zop"
+    browser.get(f"{live.url}/letterboxed?box={box}&hint=1&reveal=0")
+    for answer in ("plough hazy", "pucks slough hazy"):
+        field = browser.find_element(By.ID, "check")
+        field.clear()
+        field.send_keys(answer)
+        browser.find_element(By.ID, "check-go").click()
+        verdict = wait_for(lambda: browser.find_element(By.ID, "verdict").text)
+        words = answer.split()
+        problems = letterboxed_problems(parse_box(box), words, default_lexicon().as_set())
+        expected = "valid" if not problems else "invalid"
+        assert verdict == f"{expected}: {'–'.join(words).upper()}"
+        listed = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#check-problems li")]
+        assert listed == problems
+        drawn = browser.find_elements(By.CSS_SELECTOR, "#drawing path.word")
+        assert [p.get_attribute("data-word") for p in drawn] == words
+        assert browser.find_elements(By.ID, "solution") == []  # not given away
+    assert browser.find_element(By.ID, "hint").is_displayed()  # still in hint mode
+    shot(browser, tmp_path / "letterboxed-check.png")

@@ -285,3 +285,40 @@ def test_grid_page_in_another_language(live: LiveServer) -> None:
     assert len(data["unique"]) + data["withheld"] == len(design.unique)
     resp = httpx.post(f"{live.url}/api/grid", data={**params, "lang": "xx"})
     assert resp.status_code == 400 and resp.json()["error"].startswith("no built-in word list for")
+
+
+@pytest.mark.slow
+def test_letterpress_words_are_grouped_by_length_the_longest_open(live: LiveServer) -> None:
+    """Thousands of words stay off the first screen: one collapsed group per length, the
+    longest (and the drawn word's) open, every word listed once."""
+    resp = httpx.get(f"{live.url}/letterpress", params={"letters": LETTERS}, timeout=60)
+    groups = re.findall(r'<details data-length="(\d+)"( open)?>(.*?)</details>', resp.text, re.S)
+    lengths = [int(n) for n, _, _ in groups]
+    assert lengths == sorted(set(lengths), reverse=True) and len(lengths) > 5
+    assert [n for n, is_open, _ in groups if is_open] == [str(lengths[0])]
+    words = {int(n): re.findall(r"<span>([a-z]+)</span>", body) for n, _, body in groups}
+    assert all(len(w) == n for n, ws in words.items() for w in ws)
+    count = sum(map(len, words.values()))
+    assert count == spellable_count(lexicon_words("web2"), LETTERS)
+    drawn = words[lengths[-1]][0]  # a shortest word drawn: its group opens too
+    resp = httpx.get(f"{live.url}/letterpress", params={"letters": LETTERS, "word": drawn})
+    opened = re.findall(r'<details data-length="(\d+)" open>', resp.text)
+    assert opened == [str(lengths[0]), str(len(drawn))]
+
+
+def test_wordsnake_page_says_why_its_time_limit_differs_from_the_commands(
+    live: LiveServer,
+) -> None:
+    """The page's default (a solve holds one of the server's slots) is named beside the
+    command's own, read from ``cpwords snake``'s option."""
+    from cpwords.cli.snake import snake
+    from cpwords.serve.settings import DEFAULT_TIME_LIMIT
+
+    (cli_default,) = [p.default for p in snake.params if p.name == "time_limit"]
+    page = html.unescape(httpx.get(f"{live.url}/wordsnake").text)
+    field = re.search(r'id="time-limit"[^>]*value="(\d+)"', page, re.S)
+    assert field and float(field.group(1)) == DEFAULT_TIME_LIMIT
+    note = page.split('id="time-limit-note">')[1].split("</span>")[0]
+    note = " ".join(re.sub(r"<[^>]+>", " ", note).split())
+    assert f"{DEFAULT_TIME_LIMIT:g} s by default here" in note
+    assert f"cpwords snake defaults to {cli_default:g} s" in note

@@ -8,9 +8,17 @@ from typing import Any
 #: Largest word list accepted by the Wordsnake page (bytes of the request body).
 MAX_UPLOAD = 4 * 1024 * 1024
 
-#: Longest time limit a page may ask for (seconds); the CLI's default is the page's default.
+#: Longest time limit a page may ask for (seconds): ``cpwords snake``'s default.
 MAX_TIME_LIMIT = 600.0
+
+#: The Wordsnake page's default time limit (seconds). Shorter than ``cpwords snake``'s 600 s
+#: (:data:`CLI_TIME_LIMIT`) on purpose: a page's solve holds one of the server's few slots
+#: (``--max-solves``) while other solves wait in the queue, and a page is watched (its Stop
+#: button ends a solve sooner still); the page says so beside the field.
 DEFAULT_TIME_LIMIT = 60.0
+
+#: ``cpwords snake``'s default time limit (seconds), which the page names beside its own.
+CLI_TIME_LIMIT = 600.0
 
 #: Solves that may wait for a slot (Wordsnake jobs; the other pages' solves likewise).
 MAX_QUEUE = 8

@@ -1,4 +1,5 @@
-"""Letter Boxed: the page (solve, hints, counts), box generation, and the JSON answer."""
+"""Letter Boxed: the page (solve, hints, counts, a player's answer checked), box generation,
+and the JSON answer."""
 
 from __future__ import annotations
 
@@ -21,6 +22,14 @@ from cpwords.serve.routes.common import Web, fields, route
 #: wamerican, or of web2 where wamerican is not installed; no proper nouns).
 LB_DEFAULT_DICT = "english:100000"
 
+#: The keys every solving mode of the command line puts first in its ``--json`` object, in this
+#: order (``cpwords.cli._common.RESULT_KEYS``, which this package may not import: the command
+#: line sits above it; a test keeps the two equal).
+RESULT_KEYS = (
+    "status", "objective", "bound", "gap", "method", "wall_time", "solution", "counts",
+    "verified", "interrupted", "stopped",
+)  # fmt: skip
+
 #: The difficulty choices of the page: the API's bands, or any.
 DIFFICULTIES: tuple[str, ...] = ("any", *DIFFICULTY_BANDS)
 
@@ -42,11 +51,25 @@ async def letterboxed(web: Web, request: Request) -> Response:
     if not text:
         return web.page(request, "letterboxed.html", **ctx)
     try:
-        solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(ctx["dict"]))
-        ctx |= await run_in_threadpool(_letterboxed_view, solver, text, q)
+        name = views.check_dictionary(ctx["dict"])
+        solver = await run_in_threadpool(_lb_solver, web, name)
+        ctx |= await run_in_threadpool(_letterboxed_view, solver, text, q, _lang(name))
+        if "check" in q:  # a player's answer: its verdict, drawn, the solution kept hidden
+            checked = await run_in_threadpool(check_answer, solver, text, q["check"], name)
+            ctx |= {"checked": checked, "check_text": q["check"]}
+            ctx["svg"] = _answer_svg(ctx["box"], checked["solution"])
     except CpwordsError as exc:
         return web.page(request, "letterboxed.html", code=400, error=str(exc), **ctx)
     return web.page(request, "letterboxed.html", **ctx)
+
+
+def _answer_svg(box_text: str, words: list[str]) -> str:
+    """The box with a player's words drawn, or bare when a word has a letter off the box."""
+    from cpwords.letterboxed.rules import parse_box
+
+    box = parse_box(box_text)
+    on_box = all(set(w) <= set(box.letters) for w in words)
+    return box_svg(box, words if on_box else [], note="your answer")
 
 
 async def letterboxed_generate(web: Web, request: Request) -> Response:
@@ -71,20 +94,64 @@ async def letterboxed_generate(web: Web, request: Request) -> Response:
         return web.page(request, "letterboxed.html", code=200, error=found, **ctx)
     box, used, score = found
     url = f"/letterboxed?box={box}&generated={used}&difficulty={score}&dict={ctx['dict']}"
+    if q.get("hint") in ("1", "on", "true"):  # the one form's hint box: play it in hint mode
+        url += "&hint=1&reveal=0"
     return RedirectResponse(url, status_code=303)
 
 
 async def api_letterboxed(web: Web, request: Request) -> Response:
-    """The solved box as JSON (``?box=...&dict=...``)."""
-    text = request.query_params.get("box", "")
-    name = request.query_params.get("dict") or LB_DEFAULT_DICT
+    """The solved box as JSON (``?box=...&dict=...``), keyed as ``cpwords letterboxed --all
+    --max-words 2 --json`` keys it, plus the drawing (``svg``); with ``check=WORD WORD``, the
+    answer checked, keyed as ``--check-text ... --json`` keys it (no solve)."""
+    q = request.query_params
+    text = q.get("box", "")
+    name = q.get("dict") or LB_DEFAULT_DICT
     try:
         solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(name))
-        view = await run_in_threadpool(_letterboxed_view, solver, text, {})
+        if "check" in q:
+            row = await run_in_threadpool(check_answer, solver, text, q["check"], name)
+            return JSONResponse(row)
+        view = await run_in_threadpool(_letterboxed_view, solver, text, {}, _lang(name))
     except CpwordsError as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
-    keys = ("box", "status", "solution", "words", "letters", "optimal", "counts", "svg")
-    return JSONResponse({k: view[k] for k in keys})
+    return JSONResponse(view["row"] | {"svg": view["svg"]})
+
+
+def check_answer(solver: Any, box_text: str, answer: str, name: str) -> dict[str, Any]:
+    """A player's answer checked as ``cpwords letterboxed BOX --check-text ANSWER --json``
+    checks it: the same checker (:func:`cpwords.letterboxed.rules.letterboxed_problems`, every
+    word in the dictionary), the same keys (``valid, problems, solution, objective``, then
+    ``box, num_words, num_letters, lexicon``).
+
+    Raises
+    ------
+    InputError
+        The box is malformed (the command line's line).
+    """
+    from cpwords.letterboxed.rules import (
+        letterboxed_problems,
+        objective_value,
+        parse_box,
+        score,
+        split_solution,
+    )
+
+    if not box_text.strip():
+        raise InputError("give the box, like abc-def-ghi-jkl or abc def ghi jkl")
+    box = parse_box(box_text)
+    words = split_solution(answer, _lang(name))
+    problems = letterboxed_problems(box, words, solver.lexicon.as_set())
+    n_words, n_letters = score(words)
+    return {
+        "valid": not problems, "problems": problems, "solution": words,
+        "objective": objective_value(words) if words else None, "box": str(box),
+        "num_words": n_words, "num_letters": n_letters, "lexicon": solver.source,
+    }  # fmt: skip
+
+
+def _lang(name: str) -> str:
+    """The language whose casing rules read words of dictionary ``name`` (``dict:fr``: fr)."""
+    return name.split(":", 1)[1] if name.startswith("dict:") else "en"
 
 
 def _lb_solver(web: Web, name: str) -> Any:
@@ -148,8 +215,9 @@ def _int(text: str, name: str, low: int) -> int:
     return value
 
 
-def _letterboxed_view(solver: Any, text: str, q: Any) -> dict[str, Any]:
-    """Solve and draw one box: everything the page and the JSON API show."""
+def _letterboxed_view(solver: Any, text: str, q: Any, lang: str = "en") -> dict[str, Any]:
+    """Solve and draw one box: everything the page and the JSON API show (``row``: the
+    command line's JSON object)."""
     from cpwords.letterboxed.rules import parse_box
 
     if not text.strip():
@@ -171,10 +239,8 @@ def _letterboxed_view(solver: Any, text: str, q: Any) -> dict[str, Any]:
     count_to = _int(q.get("count", "2") or "2", "count", 1) if q else 2
     if count_to > 3:
         raise InputError(f"count must be at most 3, got {count_to}")
-    counts = None
-    if words:
-        c = solver.count(parsed, max_words=min(int(words), count_to))
-        counts = {str(j + 1): n for j, n in enumerate(c.by_words)}
+    count = solver.count(parsed, max_words=min(int(words), count_to)) if words else None
+    counts = None if count is None else {str(j + 1): n for j, n in enumerate(count.by_words)}
     nxt = None
     if reveal is not None and reveal < len(chain):
         w = chain[reveal]
@@ -200,4 +266,34 @@ def _letterboxed_view(solver: Any, text: str, q: Any) -> dict[str, Any]:
         "next": nxt,
         "svg": box_svg(parsed, chain, reveal=reveal),
         "reason": res.solver_info.get("reason"),
+        "row": _cli_row(res, solver, parsed, count, lang),
+    }
+
+
+def _cli_row(res: Any, solver: Any, box: Any, count: Any, lang: str) -> dict[str, Any]:
+    """The solve as ``cpwords letterboxed BOX --all --max-words K --json`` writes it: the
+    :data:`RESULT_KEYS` first, then the command's own keys, in its order."""
+    from cpwords.letterboxed.rules import score
+
+    info = res.solver_info
+    row = {k: v for k, v in res.to_dict().items() if k not in ("solver_info", "trace")}
+    n_words, n_letters = score(res.solution) if res.solution else (None, None)
+    row |= {
+        "interrupted": False, "stopped": None,  # the page's exact solve has no time limit
+        "num_words": n_words, "num_letters": n_letters, "box": str(box),
+        "lexicon": solver.source, "lexicon_size": len(solver.lexicon),
+        "lexicon_size_3plus": solver.size, "lang": lang, "fold_accents": False,
+        "playable_words": info.get("playable_words"),
+    }  # fmt: skip
+    if "reason" in info:
+        row["reason"] = info["reason"]
+    row["n_optimal"] = len(info.get("optimal_solutions", []))
+    row["optimal_solutions"] = [list(s) for s in info.get("optimal_solutions", [])]
+    row["counts"] = None
+    if count is not None:
+        row |= {"max_words": count.max_words,
+                "counts": {str(j + 1): c for j, c in enumerate(count.by_words)},
+                "count_total": count.total, "count_wall_time": count.wall_time}  # fmt: skip
+    return {k: row.get(k) for k in RESULT_KEYS} | {
+        k: v for k, v in row.items() if k not in RESULT_KEYS
     }

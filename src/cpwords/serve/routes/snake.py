@@ -24,7 +24,7 @@ from cpwords.core.errors import CpwordsError, InputError
 from cpwords.serve import views
 from cpwords.serve.jobs import Job, JobManager, QueueFull
 from cpwords.serve.routes.common import NOT_JSON, Web, read_capped, route
-from cpwords.serve.settings import DEFAULT_TIME_LIMIT, Settings
+from cpwords.serve.settings import CLI_TIME_LIMIT, DEFAULT_TIME_LIMIT, Settings
 from cpwords.wordsnake.draw import snake_svg
 
 #: Wordsnake methods offered on the page (the outside peers are left to the CLI).
@@ -51,7 +51,8 @@ async def wordsnake(web: Web, request: Request) -> Response:
     return web.page(
         request, "wordsnake.html", title="Wordsnake", methods=SNAKE_METHODS,
         max_upload=settings.max_upload, max_time_limit=settings.max_time_limit,
-        default_time_limit=DEFAULT_TIME_LIMIT, demo="\n".join(_demo_words()),
+        default_time_limit=DEFAULT_TIME_LIMIT, cli_time_limit=CLI_TIME_LIMIT,
+        max_solves=settings.max_solves, demo="\n".join(_demo_words()),
         lexicons=views.dictionary_choices(),
     )  # fmt: skip
 

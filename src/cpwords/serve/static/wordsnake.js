@@ -21,6 +21,8 @@
     if (inc === null || bnd === null || inc === undefined || bnd === undefined) return "-";
     return (100 * Math.abs(bnd - inc) / Math.max(1, Math.abs(inc))).toFixed(2) + " %";
   }
+  // The chart: each series a line through its points and a dot at its last one, so that a
+  // solve that ends before its first progress event still shows its final point.
   function draw() {
     const valid = points.filter((p) => p.inc !== null || p.bnd !== null);
     if (!valid.length) return;
@@ -28,11 +30,22 @@
     const vals = valid.flatMap((p) => [p.inc, p.bnd]).filter((v) => v !== null);
     const lo = Math.min(...vals), hi = Math.max(...vals);
     const x = (t) => 10 + 460 * t / tMax;
-    const y = (v) => 130 - 100 * (hi === lo ? 0.5 : (v - lo) / (hi - lo));
-    const line = (key) => valid.filter((p) => p[key] !== null)
-      .map((p) => x(p.t).toFixed(1) + "," + y(p[key]).toFixed(1)).join(" ");
-    $("line-incumbent").setAttribute("points", line("inc"));
-    $("line-bound").setAttribute("points", line("bnd"));
+    const y = (v) => 120 - 90 * (hi === lo ? 0.5 : (v - lo) / (hi - lo));
+    for (const [key, name] of [["inc", "incumbent"], ["bnd", "bound"]]) {
+      const own = valid.filter((p) => p[key] !== null);
+      $("line-" + name).setAttribute("points",
+        own.map((p) => x(p.t).toFixed(1) + "," + y(p[key]).toFixed(1)).join(" "));
+      const dot = $("dot-" + name);
+      dot.setAttribute("visibility", own.length ? "visible" : "hidden");
+      if (own.length) {
+        const last = own[own.length - 1];
+        dot.setAttribute("cx", x(last.t).toFixed(1));
+        dot.setAttribute("cy", y(last[key]).toFixed(1));
+      }
+    }
+    $("chart-time").textContent = tMax < 10 ? tMax.toFixed(2) + " s" : tMax.toFixed(0) + " s";
+    const last = valid[valid.length - 1];
+    $("chart-last").textContent = "incumbent " + fmt(last.inc) + ", bound " + fmt(last.bnd);
   }
   function running(on) {
     $("start").disabled = on;
@@ -62,6 +75,10 @@
     showError("");
     $("result").hidden = true;
     points = [];
+    ["line-incumbent", "line-bound"].forEach((k) => $(k).setAttribute("points", ""));
+    ["dot-incumbent", "dot-bound"].forEach((k) => $(k).setAttribute("visibility", "hidden"));
+    $("chart-time").textContent = "";
+    $("chart-last").textContent = "";
     const lexicon = $("lexicon").value;
     const body = JSON.stringify({
       words: lexicon ? "" : $("words").value, lexicon: lexicon || null, method: $("method").value,
@@ -141,8 +158,10 @@
       return;
     }
     $("stage").textContent = "finished";
-    if (d.wall_time !== undefined) {
-      points.push({t: d.wall_time, inc: d.objective, bnd: d.bound});
+    if (d.wall_time !== undefined && d.wall_time !== null) {
+      // The final point, never before the last progress event (which counts from the start).
+      const after = points.length ? points[points.length - 1].t : 0;
+      points.push({t: Math.max(d.wall_time, after), inc: d.objective, bnd: d.bound});
       draw();
     }
     $("incumbent").textContent = fmt(d.objective);
