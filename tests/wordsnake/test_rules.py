@@ -129,3 +129,38 @@ def test_long_overlaps_are_computed_once_for_the_check_and_the_report():
     assert rules._overlaps_of.cache_info().hits == 1
     overlaps = [pair_overlap(a, b) for a, b in itertools.pairwise(words)]
     assert value == sum(k * k for k in overlaps) and merged == total - sum(overlaps)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab", min_size=1, max_size=12), min_size=1, max_size=7),
+    st.booleans(),
+    st.integers(min_value=1, max_value=3),
+)
+def test_the_pairwise_overlap_graph_equals_the_prefix_index(
+    words: list[str], proper: bool, lo: int
+) -> None:
+    # Issue 34, item 15: long words take the pairwise (KMP) way; both ways give the same arcs,
+    # and every arc's overlap is the independent checker's.
+    from cpwords.wordsnake import rules
+
+    def arcs(g: rules.OverlapGraph) -> set[tuple[int, int, int]]:
+        return set(zip(g.tail.tolist(), g.head.tolist(), g.overlap.tolist(), strict=True))
+
+    indexed = arcs(overlap_graph(words, proper, lo))
+    pairwise = arcs(rules._pairwise_overlap_graph(words, proper, lo))
+    assert indexed == pairwise
+    for i, j, k in pairwise:
+        assert k == pair_overlap(words[i], words[j], proper) >= lo
+
+
+@pytest.mark.slow
+def test_three_words_of_200000_letters_build_their_graph_pair_by_pair() -> None:
+    import random
+
+    rng = random.Random(1)
+    w = "".join(rng.choice("ab") for _ in range(200_000))
+    words = [w, w[:100_000], w[50_000:150_000]]
+    g = overlap_graph(words, min_overlap=2)  # the prefix index would hold 2.5e10 characters
+    got = set(zip(g.tail.tolist(), g.head.tolist(), g.overlap.tolist(), strict=True))
+    assert (0, 1, 0) not in got and all(k == pair_overlap(words[i], words[j]) for i, j, k in got)

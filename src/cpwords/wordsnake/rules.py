@@ -124,11 +124,21 @@ def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int =
         Only arcs with overlap >= ``min_overlap`` (>= 1), so the formulations grow with the
         number of positive arcs rather than with n^2.
 
+    Raises
+    ------
+    InputError
+        Words so long and so many that neither way below fits (more than
+        :data:`PAIRWISE_LETTERS` letters to compare pair by pair).
+
     Notes
     -----
     Every prefix of every word is indexed once; each suffix of each word is then looked up,
     and the largest matching length per ordered pair is kept. The cost is
-    O(sum of word lengths + number of (suffix, prefix) matches).
+    O(sum of word lengths + number of (suffix, prefix) matches) lookups, but the index holds
+    every prefix as a string: sum over the words of ``len(w)^2 / 2`` characters. Beyond
+    :data:`PREFIX_INDEX_CHARS` (a list of very long words: three words of 200,000 letters would
+    need 40 GB) the pairs are compared one by one with the Knuth-Morris-Pratt failure function
+    instead, in memory linear in the longest word.
 
     Examples
     --------
@@ -137,6 +147,8 @@ def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int =
     [(0, 1, 1), (1, 2, 3)]
     """
     lo = max(1, min_overlap)
+    if sum(len(w) * (len(w) + 1) // 2 for w in words) > PREFIX_INDEX_CHARS:
+        return _pairwise_overlap_graph(words, proper, lo)
     by_prefix: dict[str, list[int]] = defaultdict(list)
     for j, w in enumerate(words):
         for k in range(lo, len(w) + 1):
@@ -156,6 +168,73 @@ def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int =
     head = np.fromiter((j for _, j in best), dtype=np.int32, count=m)
     ov = np.fromiter(best.values(), dtype=np.int32, count=m)
     return OverlapGraph(len(words), tail, head, ov, ov.astype(np.int64) ** 2)
+
+
+#: Characters the prefix index of :func:`overlap_graph` may hold (about 60 bytes each with the
+#: dictionary's keys): past it, the pairs are compared one by one.
+PREFIX_INDEX_CHARS = 50_000_000
+
+#: Letters the pairwise comparison may read in all (``(n - 1) * sum of lengths``): past it the
+#: explicit overlap graph is refused (the default method's string-hub network is linear).
+PAIRWISE_LETTERS = 2_000_000_000
+
+
+def _pairwise_overlap_graph(words: Sequence[str], proper: bool, lo: int) -> OverlapGraph:
+    """:func:`overlap_graph` by comparing every ordered pair (KMP), for lists of long words."""
+    n = len(words)
+    total = (n - 1) * sum(len(w) for w in words)
+    if total > PAIRWISE_LETTERS:
+        raise InputError(
+            f"the explicit overlap graph of these {n:,} words (up to {max(map(len, words)):,} "
+            f"letters each) means comparing {total:,} letters pair by pair; the default method "
+            "(exact) works on the string-hub network instead"
+        )
+    arcs = []
+    for j, b in enumerate(words):
+        fail = _failure(b)
+        for i, a in enumerate(words):
+            top = min(len(a), len(b)) - (1 if proper else 0)
+            if i != j and top >= lo:
+                k = _capped(a, b, fail, top)
+                if k >= lo:
+                    arcs.append((i, j, k))
+    tail = np.array([i for i, _, _ in arcs], dtype=np.int32)
+    head = np.array([j for _, j, _ in arcs], dtype=np.int32)
+    ov = np.array([k for _, _, k in arcs], dtype=np.int32)
+    return OverlapGraph(n, tail, head, ov, ov.astype(np.int64) ** 2)
+
+
+def _failure(b: str) -> list[int]:
+    """The KMP failure function of ``b``: ``f[q]`` = longest proper border of ``b[:q + 1]``."""
+    f = [0] * len(b)
+    k = 0
+    for q in range(1, len(b)):
+        while k and b[q] != b[k]:
+            k = f[k - 1]
+        if b[q] == b[k]:
+            k += 1
+        f[q] = k
+    return f
+
+
+def _suffix_prefix(a: str, b: str, fail: list[int]) -> int:
+    """The longest suffix of ``a`` that is a prefix of ``b`` (``fail``: :func:`_failure` of b),
+    reading only the last ``len(b)`` letters of ``a``."""
+    k = 0
+    for ch in a[max(0, len(a) - len(b)) :]:
+        while k and (k == len(b) or ch != b[k]):
+            k = fail[k - 1]
+        if ch == b[k]:
+            k += 1
+    return k
+
+
+def _capped(a: str, b: str, fail: list[int], top: int) -> int:
+    """The longest suffix-prefix match of at most ``top`` letters (a border of a longer one)."""
+    k = _suffix_prefix(a, b, fail)
+    while k > top:
+        k = fail[k - 1]
+    return k
 
 
 # --------------------------------------------------------------------------------------------
