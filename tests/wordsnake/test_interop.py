@@ -415,3 +415,12 @@ def test_ctrl_c_stops_ortools_routing_at_once_with_its_best_tour(tmp_path):
     assert proc.returncode == 130, err
     row = json.loads(out)
     assert row["interrupted"] and row["status"] == "FEASIBLE" and row["objective"] == 30
+
+
+def test_a_routing_search_that_ran_its_time_says_it_stopped_at_the_limit() -> None:
+    # Issue 34, item 19: guided local search runs to its limit; it said stopped: null.
+    res = wordsnake_peers.ortools_routing(FIVE, time_limit=0.3)
+    assert res.status.value == "FEASIBLE" and res.solver_info["stopped"] == "time_limit"
+    assert res.wall_time >= 0.3
+    res = wordsnake_peers.ortools_routing(FIVE, time_limit=None)  # no metaheuristic: it ends
+    assert "stopped" not in res.solver_info

@@ -191,6 +191,9 @@ def ortools_routing(
     )
     if run.stopped is not None:
         return _stopped(instance, sm, run.last_report, run.stopped, start, "ortools-routing", info)
+    if time_limit is not None:
+        # Guided local search has no stopping rule of its own: it ran to its time limit.
+        info["stopped"] = "time_limit"
     tour, length = run.value
     return _finish(instance, sm, tour, length, start, "ortools-routing", info)
 
