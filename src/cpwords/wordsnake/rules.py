@@ -361,7 +361,9 @@ def snake_problems(instance: WordsnakeInstance, order: Sequence[str]) -> list[st
     ['nausea is missing', 'run appears 2 times, the list holds it 1 time']
     """
     have, want = Counter(order), Counter(instance.words)
-    if have == want:  # the usual case, without sorting a million words (2.5 s)
+    # The usual case, without sorting a million words (2.5 s); dict's own comparison (C), as
+    # Counter's (which reads missing keys as 0, in Python) took 1.0 s on 300,000 words.
+    if dict.__eq__(have, want):
         return []
     out = []
     for w in sorted(set(have) | set(want)):
