@@ -6,10 +6,13 @@ from __future__ import annotations
 import doctest
 import json
 import random
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cpwords
 import cpwords.chain.heuristics as heuristics
@@ -255,3 +258,26 @@ def test_enable_one_letter_chain_is_proven(shared_data: Path) -> None:
     dfs = cpwords.solve("chain", inst, "random-dfs", steps=20_000)
     assert dfs.verified is True and dfs.objective is not None
     assert dfs.objective <= res.objective
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["seasick", "kiln", "nausea", "run", "lemon", "nab"]), max_size=5))
+def test_check_text_agrees_with_the_rules(chain: list[str]) -> None:
+    # cpwords chain --check-text gives the checker's verdict, its problems and exit status.
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from cpwords.chain.rules import chain_problems
+    from cpwords.cli import cli
+
+    words = ["seasick", "kiln", "nausea", "run", "lemon"]
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "w.txt"
+        path.write_text("\n".join(words) + "\n")
+        res = CliRunner().invoke(cli, ["chain", str(path), "--check-text", " ".join(chain) or " ",
+                                       "--json"])  # fmt: skip
+    row = _json.loads(res.output)
+    expected = chain_problems(chain, set(words), 1)
+    assert row["problems"] == expected and row["valid"] is (not expected)
+    assert res.exit_code == (0 if not expected else 1)

@@ -321,7 +321,7 @@ def _full_grid_fill() -> str:
 SNAKE_WORDS = "run\nnausea\nseasick\nsickle\nlemon\n"
 
 
-@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid"])
+@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid", "chain"])
 def test_check_is_a_file_or_stdin_and_check_text_is_inline(tmp_path: Path, cmd: str) -> None:
     # Issue 12: --check took a file in snake and text in letterboxed; now --check is always
     # a file ('-': stdin) and --check-text the same answer inline, in every subcommand.
@@ -334,6 +334,11 @@ def test_check_is_a_file_or_stdin_and_check_text_is_inline(tmp_path: Path, cmd: 
         # words of the default list, wamerican's or web2's (wordfreq's gave PSYCHOLOGY YAKUZA)
         args, inline = ["letterboxed", "lua-sgc-yhk-zop"], "SOUP PLOUGH HAZY YUCK"
         content = inline
+    elif cmd == "chain":
+        words = tmp_path / "five.txt"
+        words.write_text(SNAKE_WORDS)
+        args, inline = ["chain", str(words)], "RUN -> nausea"
+        content = "run\nnausea\n"
     else:
         args, inline = ["grid", "--top", "5000"], _full_grid_fill()
         content = "\ufeff" + inline  # a byte-order mark is accepted
@@ -506,7 +511,7 @@ def test_every_solving_mode_has_the_same_json_keys_and_exit_statuses(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid"])
+@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid", "chain"])
 def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd: str) -> None:
     from cpwords.cli._common import CHECK_KEYS
 
@@ -515,6 +520,7 @@ def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd:
         "letterboxed": (["letterboxed", "lua-sgc-yhk-zop"],
                         ("soup plough hazy yuck", "psychology zap")),
         "grid": (["grid", "--top", "5000"], (_full_grid_fill(), "s1=ck,s2=ck")),
+        "chain": (["chain", inputs["five"]], ("run -> nausea", "nausea -> run")),
     }[cmd]  # fmt: skip
     for answer, valid in ((bad[0], True), (bad[1], False)):
         res = CliRunner().invoke(cli, [*good, "--check-text", answer, "--json"])

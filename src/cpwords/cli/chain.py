@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from cpwords.chain.rules import ChainInstance
 from cpwords.cli._common import (
     EPILOG,
     Deadline,
+    answer,
+    check_options,
+    check_row,
     echo_json,
     exit_status,
+    one_stdin,
     progress,
     result_row,
     shared_options,
@@ -68,6 +74,7 @@ LISTING_MAX_WORDS = 300
     help="Fold accents (é -> e) in the words, for games that ignore them.",
 )
 @skip_invalid_option()
+@check_options()
 @shared_options(time_limit=600.0, seed=True)
 def chain(
     file: str,
@@ -79,6 +86,8 @@ def chain(
     lang: str | None,
     fold_accents: bool,
     skip_invalid: bool,
+    check_file: str | None,
+    check_text: str | None,
     time_limit: float,
     seed: int,
     as_json: bool,
@@ -94,17 +103,25 @@ def chain(
     OPTIMAL is a proof; a stopped solve prints its best chain with the bound. Every chain is
     re-checked word by word by an independent checker.
 
+    --check FILE or --check-text TEXT checks a chain of one's own instead (words separated by
+    spaces, commas, '->' or new lines): every word of the list, each once, each link sharing K
+    letters, the fixed ends; exit 0 valid, 1 not.
+
     JSON, beyond the conventions below: chain, words, letters, overlap, maximise, start, end,
     list, list_size (distinct words) and usable (words of at least K letters).
     """
     from cpwords.chain.spec import load_chain_instance, solve_chain
 
+    one_stdin({"FILE": file, "--check": check_file})
     deadline = Deadline(time_limit)
     with time_guard(deadline):
         instance = load_chain_instance(
             file, overlap, maximise, start, end, lang=lang, fold=fold_accents,
             skip_invalid=skip_invalid,
         )  # fmt: skip
+    proposed = answer(check_file, check_text, "chain")
+    if proposed is not None:
+        raise SystemExit(_check(instance, proposed[0], as_json))
     label = f"solving a chain of {len(instance.words):,} words ({method})"
     with progress(label, sense="max", enabled=not as_json):
         res = solve_chain(instance, method, time_limit=deadline.remaining(), seed=seed)
@@ -126,6 +143,30 @@ def chain(
     code = exit_status(res.status.value, interrupted)
     if code:
         raise SystemExit(code)
+
+
+def _check(instance: ChainInstance, text: str, as_json: bool) -> int:
+    """Check a chain of one's own against the list's rules; print the verdict; its status."""
+    from cpwords.chain.rules import chain_value, instance_problems
+    from cpwords.core.alphabet import normalize_word
+
+    lang = click.get_current_context().params.get("lang")
+    fold = bool(click.get_current_context().params.get("fold_accents"))
+    words = [normalize_word(w, lang, fold) for w in re.split(r"[\s,]+|->", text) if w.strip()]
+    words = [w for w in words if w]
+    problems = instance_problems(instance, words)
+    value = chain_value(words, instance.objective) if words and not problems else None
+    if as_json:
+        echo_json(check_row(not problems, problems, words, value, overlap=instance.overlap,
+                            maximise=instance.objective, list=instance.source))  # fmt: skip
+    elif problems:
+        click.echo(f"invalid: {' -> '.join(words)}")
+        for p in problems:
+            click.echo(f"  - {p}")
+    else:
+        letters = sum(map(len, words))
+        click.echo(f"valid: {' -> '.join(words)} ({len(words)} words, {letters} letters)")
+    return 0 if not problems else 1
 
 
 def _text(
