@@ -281,3 +281,37 @@ def test_check_text_agrees_with_the_rules(chain: list[str]) -> None:
     expected = chain_problems(chain, set(words), 1)
     assert row["problems"] == expected and row["valid"] is (not expected)
     assert res.exit_code == (0 if not expected else 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=1, max_value=40), st.integers(min_value=1, max_value=3))
+def test_the_drawing_has_a_row_per_word_and_marks_every_shared_letter(n: int, k: int) -> None:
+    from cpwords.chain.draw import MAX_DRAWN, chain_svg
+
+    rng = random.Random(n * 7 + k)
+    chain = ["".join(rng.choice("abc") for _ in range(rng.randint(k, 9)))]
+    for _ in range(n - 1):
+        chain.append(chain[-1][-k:] + "".join(rng.choice("abc") for _ in range(rng.randint(0, 12))))
+    svg = chain_svg(chain, k)
+    drawn = min(len(chain), MAX_DRAWN)
+    assert svg.count('class="word"') == drawn
+    shared = 0
+    for i, w in enumerate(chain[:drawn]):  # a word of k letters shares the same cells twice
+        cells = set(range(k)) if i else set()
+        shared += len(cells | (set(range(len(w) - k, len(w))) if i < drawn - 1 else set()))
+    assert svg.count('class="cell shared"') == shared
+    assert svg.count('class="letter"') == sum(map(len, chain[:drawn]))
+    with pytest.raises(ValueError):
+        chain_svg([*chain, "zz" * k], k)  # a link that shares nothing
+
+
+def test_cli_svg_draws_the_proven_chain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cpwords.cli import main
+
+    words = tmp_path / "w.txt"
+    words.write_text("seasick\nkiln\nnausea\nrun\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["chain", str(words), "--svg", str(tmp_path / "c.svg")])
+    assert exc.value.code in (0, None)
+    svg = (tmp_path / "c.svg").read_text()
+    assert svg.count('class="word"') == 3 and "OPTIMAL" in svg

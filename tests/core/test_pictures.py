@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from cpwords.chain.draw import chain_svg
 from cpwords.cli import cli
 from cpwords.core.svg import svg_to_png
 from cpwords.grid.draw import grid_svg
@@ -55,6 +56,7 @@ PICTURES: dict[str, Callable[[], str]] = {
     "bag": lambda: bag_svg("tacos", "coat"),
     "truncate": lambda: ladder_svg(["a", "la", "lap", "laps", "lapse"]),
     "grid": lambda: grid_svg(default_board(), {"s1": "er", "c": "ov"}),
+    "chain": lambda: chain_svg(["seasick", "kiln", "nausea", "abcdefghijklmnopqrstuvwxyza", "an"]),
 }
 
 

@@ -6,6 +6,7 @@ import re
 
 import click
 
+from cpwords.chain.draw import chain_svg
 from cpwords.chain.rules import ChainInstance
 from cpwords.cli._common import (
     EPILOG,
@@ -15,6 +16,7 @@ from cpwords.cli._common import (
     check_row,
     echo_json,
     exit_status,
+    force_option,
     one_stdin,
     progress,
     result_row,
@@ -24,6 +26,7 @@ from cpwords.cli._common import (
     stop_reason,
     time_guard,
 )
+from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import SolveResult
 
@@ -75,6 +78,9 @@ LISTING_MAX_WORDS = 300
 )
 @skip_invalid_option()
 @check_options()
+@svg_option("the chain as a staircase, each link's shared letters marked")
+@png_option("the chain")
+@force_option()
 @shared_options(time_limit=600.0, seed=True)
 def chain(
     file: str,
@@ -88,6 +94,9 @@ def chain(
     skip_invalid: bool,
     check_file: str | None,
     check_text: str | None,
+    svg_path: str | None,
+    png_path: str | None,
+    force: bool,
     time_limit: float,
     seed: int,
     as_json: bool,
@@ -113,6 +122,7 @@ def chain(
     from cpwords.chain.spec import load_chain_instance, solve_chain
 
     one_stdin({"FILE": file, "--check": check_file})
+    check_svg_target(svg_path, force, png_path)
     deadline = Deadline(time_limit)
     with time_guard(deadline):
         instance = load_chain_instance(
@@ -140,6 +150,8 @@ def chain(
         echo_json(row)
     else:
         _text(res, instance, found, letters, time_limit, interrupted)
+    if (svg_path or png_path) is not None and found:
+        write_svg(svg_path, chain_svg(found, overlap, note=res.status.value), png_path)
     code = exit_status(res.status.value, interrupted)
     if code:
         raise SystemExit(code)
