@@ -315,3 +315,24 @@ def test_cli_svg_draws_the_proven_chain(tmp_path: Path, capsys: pytest.CaptureFi
     assert exc.value.code in (0, None)
     svg = (tmp_path / "c.svg").read_text()
     assert svg.count('class="word"') == 3 and "OPTIMAL" in svg
+
+
+@pytest.mark.slow
+def test_compare_never_puts_the_search_above_the_proven_chain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cpwords.cli import main
+
+    rng = random.Random(5)
+    words = {"".join(rng.choice("abcde") for _ in range(rng.randint(2, 6))) for _ in range(300)}
+    f = tmp_path / "w.txt"
+    f.write_text("\n".join(sorted(words)) + "\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["chain", str(f), "--compare", "--time-limit", "20", "--json"])
+    row = json.loads(capsys.readouterr().out)
+    assert exc.value.code == 0 and row["status"] == "OPTIMAL"
+    exact, search = row["comparison"]
+    assert (exact["method"], search["method"]) == ("trail-mip", "random-dfs")
+    assert exact["objective"] == row["objective"] >= search["objective"] > 0
+    assert exact["verified"] and search["verified"] and exact["gap_to_optimum"] == 0
+    assert search["gap_to_optimum"] == pytest.approx(1 - search["objective"] / exact["objective"])

@@ -220,6 +220,55 @@ def solve_chain(
     return solve(SPEC, instance, method, time_limit=time_limit, seed=seed)
 
 
+#: With a time limit, the share of it the exact method may take in :func:`compare_chain`.
+COMPARE_EXACT_SHARE = 0.5
+
+
+def compare_chain(
+    instance: ChainInstance, *, time_limit: float | None = None, seed: int = 0
+) -> list[SolveResult]:
+    """The proven chain and the randomised DFS side by side, within one time limit.
+
+    The exact method (``trail-mip``) runs first with :data:`COMPARE_EXACT_SHARE` of
+    ``time_limit``; the randomised depth-first search (``random-dfs``, the way a player would
+    try) then has as long as the exact method took (at least 0.5 s), within what is left.
+
+    Parameters
+    ----------
+    instance : ChainInstance
+    time_limit : float, optional
+        Seconds for the whole comparison (None: the exact method unlimited).
+    seed : int
+        The search's random seed.
+
+    Returns
+    -------
+    list of SolveResult
+        ``[exact, heuristic]``, each verified by the independent checker.
+
+    Raises
+    ------
+    InputError
+        A bad time limit.
+
+    Examples
+    --------
+    >>> inst = chain_instance(["seasick", "kiln", "nausea", "apple", "egg"], 1)
+    >>> [(r.method, r.objective) for r in compare_chain(inst, time_limit=10)]
+    [('trail-mip', 5.0), ('random-dfs', 5.0)]
+    """
+    import time
+
+    t0 = time.perf_counter()
+    share = None if time_limit is None else COMPARE_EXACT_SHARE * time_limit
+    exact = solve_chain(instance, "trail-mip", time_limit=share, seed=seed)
+    budget = max(0.5, exact.wall_time)
+    if time_limit is not None:
+        budget = max(0.05, min(budget, time_limit - (time.perf_counter() - t0)))
+    heuristic = solve_chain(instance, "random-dfs", time_limit=budget, seed=seed)
+    return [exact, heuristic]
+
+
 def _size(instance: ChainInstance) -> int:
     return len(instance.words)
 

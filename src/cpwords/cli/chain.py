@@ -28,7 +28,7 @@ from cpwords.cli._common import (
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.lexicon import check_language_code
-from cpwords.core.result import SolveResult
+from cpwords.core.result import SolveResult, format_gap, format_value
 
 #: Chains longer than this are not listed word by word in the text output (use --json).
 LISTING_MAX_WORDS = 300
@@ -76,6 +76,13 @@ LISTING_MAX_WORDS = 300
     is_flag=True,
     help="Fold accents (é -> e) in the words, for games that ignore them.",
 )
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="Also run the randomised depth-first search (as a player would try) and print both "
+    "against the proven chain: the exact method has half of --time-limit, the search as long as "
+    "the exact method took (at least 0.5 s).",
+)
 @skip_invalid_option()
 @check_options()
 @svg_option("the chain as a staircase, each link's shared letters marked")
@@ -91,6 +98,7 @@ def chain(
     method: str,
     lang: str | None,
     fold_accents: bool,
+    compare: bool,
     skip_invalid: bool,
     check_file: str | None,
     check_text: str | None,
@@ -132,6 +140,8 @@ def chain(
     proposed = answer(check_file, check_text, "chain")
     if proposed is not None:
         raise SystemExit(_check(instance, proposed[0], as_json))
+    if compare:
+        raise SystemExit(_compare(instance, deadline, seed, as_json))
     label = f"solving a chain of {len(instance.words):,} words ({method})"
     with progress(label, sense="max", enabled=not as_json):
         res = solve_chain(instance, method, time_limit=deadline.remaining(), seed=seed)
@@ -155,6 +165,47 @@ def chain(
     code = exit_status(res.status.value, interrupted)
     if code:
         raise SystemExit(code)
+
+
+def _compare(instance: ChainInstance, deadline: Deadline, seed: int, as_json: bool) -> int:
+    """``--compare``: the proven chain and the randomised search, a row each; the exit status
+    of the exact method's result."""
+    from cpwords.chain.spec import compare_chain
+
+    label = f"comparing on a chain of {len(instance.words):,} words"
+    with progress(label, sense="max", enabled=not as_json):
+        results = compare_chain(instance, time_limit=deadline.remaining(), seed=seed)
+    exact = results[0]
+    optimum = exact.objective if exact.status.value == "OPTIMAL" else None
+
+    def gap(r: SolveResult) -> float | None:
+        if optimum is None or r.objective is None:
+            return None
+        return (optimum - r.objective) / max(1.0, optimum)
+
+    rows = [{"method": r.method, "status": r.status.value, "objective": r.objective,
+             "bound": r.bound, "gap_to_optimum": gap(r), "wall_time": r.wall_time,
+             "verified": r.verified} for r in results]  # fmt: skip
+    interrupted = any(bool(r.solver_info.get("interrupted")) for r in results)
+    if as_json:
+        found = list(exact.solution) if exact.solution is not None else None
+        echo_json(result_row(exact.to_dict(solution=found), interrupted=interrupted,
+                             comparison=rows, list=instance.source, overlap=instance.overlap,
+                             maximise=instance.objective))  # fmt: skip
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        title = "no proven optimum" if optimum is None else f"the proven optimum {optimum:g}"
+        table = Table(title=f"Chains compared, against {title} ({instance.objective})")
+        for col in ("method", "status", "chain", "bound", "gap to optimum", "time (s)"):
+            table.add_column(col, justify="left" if col in ("method", "status") else "right")
+        for r, row in zip(results, rows, strict=True):
+            table.add_row(r.method, r.status.value, format_value(r.objective),
+                          format_value(r.bound), format_gap(row["gap_to_optimum"]),
+                          f"{r.wall_time:.3f}")  # fmt: skip
+        Console(width=100).print(table)
+    return exit_status(exact.status.value, interrupted)
 
 
 def _check(instance: ChainInstance, text: str, as_json: bool) -> int:
