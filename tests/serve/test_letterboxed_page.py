@@ -16,7 +16,6 @@ from click.testing import CliRunner
 from cpwords.cli import cli
 from cpwords.cli._common import CHECK_KEYS, RESULT_KEYS
 from cpwords.letterboxed.rules import letterboxed_problems, parse_box, split_solution
-from cpwords.serve.routes.letterboxed import RESULT_KEYS as SERVE_RESULT_KEYS
 from tests.serve.conftest import LiveServer
 
 BOX = "lua-sgc-yhk-zop"
@@ -30,9 +29,11 @@ def cli_json(*args: str) -> tuple[int, dict[str, Any]]:
     return res.exit_code, json.loads(res.stdout)
 
 
-def test_the_result_keys_are_the_command_lines() -> None:
-    """The serve package may not import the command line (the layers): its copy stays equal."""
-    assert SERVE_RESULT_KEYS == RESULT_KEYS
+def test_the_pages_and_the_command_line_share_one_row_shape() -> None:
+    """One definition of the rows (core.rows), re-exported by the command line."""
+    from cpwords.core import rows
+
+    assert rows.RESULT_KEYS is RESULT_KEYS and rows.CHECK_KEYS is CHECK_KEYS
 
 
 @pytest.mark.slow

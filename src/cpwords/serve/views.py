@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 import cpwords
 from cpwords.core.dictionaries import english_common_words, has_dictionary
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, lexicon_from_words, shared_data_dir
+from cpwords.core.lexicon import Lexicon, lexicon_from_words, parse_word_lines, shared_data_dir
+from cpwords.core.rows import result_row
 from cpwords.core.sources import NAMED_LEXICONS, lexicon_words
 
 T = TypeVar("T")
@@ -296,6 +297,58 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
         "pick": pick, "svg": ladder_svg(chain),
     }  # fmt: skip
     return out
+
+
+# ---- Word chains ------------------------------------------------------------------------------
+
+#: Words of a proven chain listed on the page (the drawing shows the first 300).
+CHAIN_LISTED = 500
+
+
+def chain_costly(q: Mapping[str, str]) -> bool:
+    """Every chain query solves a MIP (seconds on a whole dictionary): POST only."""
+    return bool(q.get("dict") or q.get("words"))
+
+
+def chain_view(lexicons: Lexicons, q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
+    """The longest chain of a dictionary or of pasted words, proven and drawn.
+
+    Query keys: ``dict`` (a dictionary name) or ``words`` (one a line), ``k`` (1-3, the
+    letters each link shares), ``maximise`` (``words`` or ``letters``), ``start``, ``end``.
+
+    Raises
+    ------
+    InputError
+        The CLI's messages (a fixed word not in the list, a bad ``k``, both or neither of
+        ``dict`` and ``words``).
+    """
+    from cpwords.chain.draw import chain_svg
+    from cpwords.chain.spec import chain_instance, solve_chain
+
+    k = _int(q.get("k") or "1", "k", 1, 3)
+    maximise = q.get("maximise") or "words"
+    name, pasted = q.get("dict", "").strip(), q.get("words", "").strip()
+    if bool(name) == bool(pasted):
+        raise InputError("give the words or pick a dictionary, not both")
+    if pasted:
+        words: Any = parse_word_lines(pasted, "the list")
+    else:
+        words = lexicons.get("chain", name, lambda lex: lex.words)
+    ends = [(q.get(key) or "").strip().lower() or None for key in ("start", "end")]
+    instance = chain_instance(words, k, maximise, ends[0], ends[1], name or "the list")
+    out: dict[str, Any] = {"k": k, "maximise": maximise, "lexicon": name or "the list",
+                           "lexicon_size": len(instance.words), "svg": None}  # fmt: skip
+    if not solve:
+        return out | {"pending": True}
+    res = solve_chain(instance, time_limit=PAGE_TIME_LIMIT)
+    chain = list(res.solution or ())
+    row = result_row(res.to_dict(solution=chain or None))
+    row.pop("solver_info", None)
+    row.pop("trace", None)
+    return row | out | {
+        "chain": chain[:CHAIN_LISTED], "words": len(chain), "letters": sum(map(len, chain)),
+        "svg": chain_svg(chain, k, note=res.status.value) if chain else None,
+    }  # fmt: skip
 
 
 # ---- Grid -------------------------------------------------------------------------------------

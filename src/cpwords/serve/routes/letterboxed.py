@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 import cpwords
 from cpwords.core.errors import CpwordsError, InputError
+from cpwords.core.rows import check_row, result_row
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
 from cpwords.serve import views
@@ -21,14 +22,6 @@ from cpwords.serve.routes.common import Web, fields, route
 #: The Letter Boxed page's default dictionary (the CLI's: the 100,000 most common words of
 #: wamerican, or of web2 where wamerican is not installed; no proper nouns).
 LB_DEFAULT_DICT = "english:100000"
-
-#: The keys every solving mode of the command line puts first in its ``--json`` object, in this
-#: order (``cpwords.cli._common.RESULT_KEYS``, which this package may not import: the command
-#: line sits above it; a test keeps the two equal).
-RESULT_KEYS = (
-    "status", "objective", "bound", "gap", "method", "wall_time", "solution", "counts",
-    "verified", "interrupted", "stopped",
-)  # fmt: skip
 
 #: The difficulty choices of the page: the API's bands, or any.
 DIFFICULTIES: tuple[str, ...] = ("any", *DIFFICULTY_BANDS)
@@ -142,11 +135,10 @@ def check_answer(solver: Any, box_text: str, answer: str, name: str) -> dict[str
     words = split_solution(answer, _lang(name))
     problems = letterboxed_problems(box, words, solver.lexicon.as_set())
     n_words, n_letters = score(words)
-    return {
-        "valid": not problems, "problems": problems, "solution": words,
-        "objective": objective_value(words) if words else None, "box": str(box),
-        "num_words": n_words, "num_letters": n_letters, "lexicon": solver.source,
-    }  # fmt: skip
+    return check_row(
+        not problems, problems, words, objective_value(words) if words else None,
+        box=str(box), num_words=n_words, num_letters=n_letters, lexicon=solver.source,
+    )  # fmt: skip
 
 
 def _lang(name: str) -> str:
@@ -272,7 +264,8 @@ def _letterboxed_view(solver: Any, text: str, q: Any, lang: str = "en") -> dict[
 
 def _cli_row(res: Any, solver: Any, box: Any, count: Any, lang: str) -> dict[str, Any]:
     """The solve as ``cpwords letterboxed BOX --all --max-words K --json`` writes it: the
-    :data:`RESULT_KEYS` first, then the command's own keys, in its order."""
+    :data:`~cpwords.core.rows.RESULT_KEYS` first (:func:`~cpwords.core.rows.result_row`, the
+    command line's own), then the command's own keys, in its order."""
     from cpwords.letterboxed.rules import score
 
     info = res.solver_info
@@ -294,6 +287,4 @@ def _cli_row(res: Any, solver: Any, box: Any, count: Any, lang: str) -> dict[str
         row |= {"max_words": count.max_words,
                 "counts": {str(j + 1): c for j, c in enumerate(count.by_words)},
                 "count_total": count.total, "count_wall_time": count.wall_time}  # fmt: skip
-    return {k: row.get(k) for k in RESULT_KEYS} | {
-        k: v for k, v in row.items() if k not in RESULT_KEYS
-    }
+    return result_row(row)
