@@ -356,7 +356,7 @@ PAGES = (
     "/letterpress?letters=ovrkqlwislrecrtgmvpfprzey",
     "/letterpress?letters=ovrkqlwislrecrtgmvpfprzey&colours=bb...b..r.....r...r.....r",
     "/truncate", "/truncate?word=sheathery&direction=to", "/grid",
-    "/grid?top=5000&L=2&P=2&action=check&t_s1=de", "/no-such-page",
+    "/grid?top=5000&L=2&P=2&action=check&t_s1=de", "/chain", "/no-such-page",
 )  # fmt: skip
 
 
@@ -389,7 +389,15 @@ def test_no_page_scrolls_sideways_on_a_phone(
         browser.find_element(By.LINK_TEXT, "5,000 most common words").click()
         wait_for(lambda: browser.find_elements(By.ID, "unique-list"), timeout=60)
         widths["/grid (unique puzzles)"] = page_size(browser)[0]
-    assert len(widths) == len(PAGES) + 3
+        # A long chain drawn (the staircase wraps at the picture's width).
+        browser.get(f"{live.url}/chain")
+        words = "\n".join(f"{a}{b}{a}" for a in "abcdefgh" for b in "xyz")
+        browser.find_element(By.ID, "words").send_keys(words)
+        browser.find_element(By.ID, "go").click()
+        wait_for(lambda: browser.find_elements(By.ID, "drawing"), timeout=60)
+        widths["/chain (a chain drawn)"] = page_size(browser)[0]
+        shot(browser, tmp_path / "chain-phone.png")
+    assert len(widths) == len(PAGES) + 4
     assert {page: width for page, width in widths.items() if width > PHONE} == {}
 
 
