@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -26,8 +27,8 @@ def test_the_page_offers_the_form(live: LiveServer) -> None:
 
 
 def test_a_pasted_list_gets_the_proven_chain_as_the_command_line_does(
-    live: LiveServer, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+    live: LiveServer, tmp_path: Path
+) -> None:
     data = {"words": WORDS, "k": "1", "maximise": "words"}
     got = httpx.post(f"{live.url}/api/chain", data=data, timeout=60).json()
     assert list(got)[: len(RESULT_KEYS)] == list(RESULT_KEYS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import click
 
@@ -183,9 +184,11 @@ def _compare(instance: ChainInstance, deadline: Deadline, seed: int, as_json: bo
             return None
         return (optimum - r.objective) / max(1.0, optimum)
 
-    rows = [{"method": r.method, "status": r.status.value, "objective": r.objective,
-             "bound": r.bound, "gap_to_optimum": gap(r), "wall_time": r.wall_time,
-             "verified": r.verified} for r in results]  # fmt: skip
+    rows: list[dict[str, Any]] = [
+        {"method": r.method, "status": r.status.value, "objective": r.objective,
+         "bound": r.bound, "gap_to_optimum": gap(r), "wall_time": r.wall_time,
+         "verified": r.verified} for r in results
+    ]  # fmt: skip
     interrupted = any(bool(r.solver_info.get("interrupted")) for r in results)
     if as_json:
         found = list(exact.solution) if exact.solution is not None else None
@@ -200,9 +203,9 @@ def _compare(instance: ChainInstance, deadline: Deadline, seed: int, as_json: bo
         table = Table(title=f"Chains compared, against {title} ({instance.objective})")
         for col in ("method", "status", "chain", "bound", "gap to optimum", "time (s)"):
             table.add_column(col, justify="left" if col in ("method", "status") else "right")
-        for r, row in zip(results, rows, strict=True):
+        for r in results:
             table.add_row(r.method, r.status.value, format_value(r.objective),
-                          format_value(r.bound), format_gap(row["gap_to_optimum"]),
+                          format_value(r.bound), format_gap(gap(r)),
                           f"{r.wall_time:.3f}")  # fmt: skip
         Console(width=100).print(table)
     return exit_status(exact.status.value, interrupted)
