@@ -93,9 +93,11 @@ async def letterboxed_generate(web: Web, request: Request) -> Response:
 
 
 async def api_letterboxed(web: Web, request: Request) -> Response:
-    """The solved box as JSON (``?box=...&dict=...``), keyed as ``cpwords letterboxed --all
-    --max-words 2 --json`` keys it, plus the drawing (``svg``); with ``check=WORD WORD``, the
-    answer checked, keyed as ``--check-text ... --json`` keys it (no solve)."""
+    """The solved box as JSON, keyed as the command line keys it.
+
+    ``?box=BOX&dict=NAME``: the keys of ``cpwords letterboxed BOX --all --max-words 2 --json``,
+    plus the drawing (``svg``); with ``check=WORD WORD``, the answer checked, keyed as
+    ``--check-text ANSWER --json`` keys it (no solve)."""
     q = request.query_params
     text = q.get("box", "")
     name = q.get("dict") or LB_DEFAULT_DICT
@@ -111,10 +113,12 @@ async def api_letterboxed(web: Web, request: Request) -> Response:
 
 
 def check_answer(solver: Any, box_text: str, answer: str, name: str) -> dict[str, Any]:
-    """A player's answer checked as ``cpwords letterboxed BOX --check-text ANSWER --json``
-    checks it: the same checker (:func:`cpwords.letterboxed.rules.letterboxed_problems`, every
-    word in the dictionary), the same keys (``valid, problems, solution, objective``, then
-    ``box, num_words, num_letters, lexicon``).
+    """A player's answer, checked as the command line checks it.
+
+    As ``cpwords letterboxed BOX --check-text ANSWER --json``: the same checker
+    (:func:`cpwords.letterboxed.rules.letterboxed_problems`, every word in the dictionary), the
+    same keys (``valid``, ``problems``, ``solution``, ``objective``, then ``box``,
+    ``num_words``, ``num_letters``, ``lexicon``).
 
     Raises
     ------
