@@ -281,12 +281,20 @@ def test_cli_writes_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[s
     code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert), "--json"], capsys)
     row = json.loads(out)
     assert code == 0 and row["status"] == "VALID" and row["optimal"] is True
+    # The checking modes' keys first (tests/cli/test_conventions.py): the ordering it carries.
+    assert list(row)[:4] == ["valid", "problems", "solution", "objective"]
+    assert row["valid"] is True and row["problems"] == []
+    assert sorted(row["solution"]) == sorted(lst.read_text().split())
+    assert row["objective"] == snake_score(row["solution"], False, False)
     # Tampered: one u lowered well below anything valid.
     data = json.loads(gzip.decompress(cert.read_bytes()))
     data["u"][0] -= 10**6
     cert.write_bytes(gzip.compress(json.dumps(data).encode()))
     code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert)], capsys)
     assert code == 1 and out.startswith("INVALID")
+    code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert), "--json"], capsys)
+    row = json.loads(out)
+    assert code == 1 and row["valid"] is False and row["problems"] == [row["message"]]
     # Another list: one line, exit 2.
     other = tmp_path / "other.txt"
     other.write_text("alpha\nphase\n")

@@ -28,6 +28,7 @@ from cpwords.wordsnake.models.core import CoreTooLarge
 from cpwords.wordsnake.models.lagrangian import lagrangian_relaxation
 from cpwords.wordsnake.models.pipeline.additive import additive_bound, additive_wanted
 from cpwords.wordsnake.models.pipeline.certificate import certificate
+from cpwords.wordsnake.models.pipeline.checked import checked_proof
 from cpwords.wordsnake.models.pipeline.core_search import (
     core_search,
     reduced_cost_fixing,
@@ -86,11 +87,14 @@ SEARCH_STAGES = (
 #: The routes model, on small lists whose core is too large.
 ROUTES = Stage("routes", routes, routes_wanted)
 
-#: The certificate of the bound, when asked for.
-CERTIFICATE = Stage("certificate", certificate, lambda s: bool(s.options["certificate"]))
+#: The certificate of the bound: always computed (in memory when no file was asked for).
+CERTIFICATE = Stage("certificate", certificate)
+
+#: The certificate checked by the independent checker: its verdict sets the status.
+CHECKED_PROOF = Stage("checked proof", checked_proof)
 
 #: Every stage of the default method, in order (the card's list).
-STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, ROUTES, CERTIFICATE)
+STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, ROUTES, CERTIFICATE, CHECKED_PROOF)
 
 
 def solve_exact(
@@ -147,10 +151,11 @@ def solve_exact(
         or CP-SAT's routes constraint over the items
         (:func:`~cpwords.wordsnake.models.core.solve_core`).
     certificate : bool
-        Also compute a certificate of the bound in ``solver_info["certificate"]``
+        Also return the certificate of the bound in ``solver_info["certificate"]``
         (:func:`~cpwords.wordsnake.models.certify.flow_certificate`; None with
         ``solver_info["certificate_error"]`` when stopped before the first flow bound or by the
-        time limit).
+        time limit). It is computed and checked in any case: the status is OPTIMAL only when
+        it checks VALID (:mod:`~cpwords.wordsnake.models.pipeline.checked`).
     neighbourhood_search : bool
         On large lists whose first bound leaves a gap: the additive bound
         (:func:`~cpwords.wordsnake.models.pathcover.path_cover_bound`) and the exact
@@ -160,8 +165,11 @@ def solve_exact(
     Returns
     -------
     SolveResult
-        ``method`` names the stage that finished (``exact/flow``, ``exact/core`` or
-        ``exact/routes``); ``solver_info["stages"]`` logs the flow, core and routes stages;
+        OPTIMAL only when the certificate checks VALID (``solver_info["proof"]`` is then
+        ``"certificate"``); otherwise FEASIBLE with the bound the checker proved
+        (``solver_info["solver_bound"]``: the solver's own). ``method`` names the stage that
+        finished (``exact/flow``, ``exact/core`` or ``exact/routes``);
+        ``solver_info["stages"]`` logs the flow, core and routes stages;
         ``solver_info["interrupted"]`` is True after Ctrl-C (the best ordering so far is
         returned, FEASIBLE unless proven).
 
@@ -302,8 +310,10 @@ def _finish_state(state: ProofState) -> SolveResult:
         # Every stage ended before the limit with the gap open (a core too large for the
         # search, say): not stopped by the limit, and said so.
         info.setdefault("stopped", "exhausted")
-    if CERTIFICATE.wanted(state):
-        CERTIFICATE.run(state)
+    CERTIFICATE.run(state)
+    CHECKED_PROOF.run(state)
+    if not state.options["certificate"]:
+        info.pop("certificate", None)
     return _finish(
         instance=state.instance, proven=state.proven, order=state.order,
         objective=state.objective, bound=state.bound, start=state.start, method=state.method,
