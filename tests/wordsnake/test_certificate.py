@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +127,12 @@ def test_certificates_with_lagrangian_cuts_are_valid_and_tight() -> None:
         cert = res.solver_info["certificate"]
         found = verify_certificate(inst.words, cert)
         assert found.status in ("VALID", "PARTIAL")
-        assert found.bound == cert.producer["flow_bound"]
+        root = verify_certificate(inst.words, replace(cert, tree=(), core=None, target=None))
+        assert root.bound == cert.producer["flow_bound"]  # the values prove the flow's bound
+        if cert.tree:  # and a proof tree the optimum
+            assert found.optimal and found.bound == res.objective
+        else:
+            assert found.bound == root.bound
         assert verify_pairwise(inst.words, cert).bound == found.bound
         seen_cuts += len(cert.cuts)
     assert seen_cuts > 0  # the test exercises cuts
@@ -179,21 +185,30 @@ def test_a_certificate_for_another_list_or_variant_is_refused() -> None:
         verify_certificate(inst.words, cert, cyclic=True)
 
 
-def test_partial_when_the_bound_rests_on_a_core_search() -> None:
+def test_partial_when_the_bound_rests_on_a_core_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without Lagrangian iterations a disconnected flow leaves the proof to the core search:
-    the certificate says so (PARTIAL) and proves the flow's bound, above the optimum."""
+    without a proof tree the certificate says so (PARTIAL) and proves the flow's bound, above
+    the optimum, and the answer is FEASIBLE; with one (version 2) it proves the optimum."""
+    from cpwords.wordsnake.models import proof_tree
+
     rng = random.Random(3)
     for _ in range(40):
         words = ["".join(rng.choice("ab") for _ in range(rng.randint(1, 4))) for _ in range(7)]
         inst = WordsnakeInstance(tuple(words))
-        res = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
+        with monkeypatch.context() as mp:
+            mp.setattr(proof_tree, "tree_certificate", lambda *_a, **_k: None)
+            res = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
         cert = res.solver_info["certificate"]
         if cert.core_pairs is None:
             continue
         found = verify_certificate(inst.words, cert)
         assert found.status == "PARTIAL" and not found.optimal and found.bound is not None
         assert found.bound >= brute_force(inst.words, False, False) == res.objective
-        assert "core" in found.message
+        assert "core" in found.message and not res.is_optimal and res.bound == found.bound
+        treed = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
+        again = verify_certificate(inst.words, treed.solver_info["certificate"])
+        assert treed.is_optimal == again.optimal
+        assert again.optimal or again.status == "PARTIAL"
         return
     pytest.fail("no list needed the core search")
 
