@@ -34,7 +34,8 @@ def test_a_proof_by_a_search_the_certificate_does_not_cover_is_not_optimal() -> 
         assert res.status is Status.OPTIMAL and info["proof"] == "certificate"
     else:
         assert res.status is Status.FEASIBLE and info["proof"] is None
-        assert res.objective is not None and res.bound > res.objective
+        assert res.objective is not None and res.bound is not None
+        assert res.bound > res.objective
         assert res.gap is not None and res.gap > 0
 
 
@@ -60,7 +61,7 @@ def test_a_core_search_that_lies_cannot_make_the_answer_optimal(
     assert lies, "the core search ran"
     check = verify_certificate(inst.words, res.solver_info["certificate"])
     assert res.status is Status.FEASIBLE and res.solver_info["proof"] is None
-    assert res.bound == check.bound is not None
+    assert res.bound == check.bound and res.bound is not None
     assert res.bound >= honest.objective  # the certified bound bounds the true optimum
     assert res.objective is not None and res.objective < honest.objective  # the lie was one
     assert res.solver_info["solver_bound"] < res.bound

@@ -1165,6 +1165,7 @@ def _check_tree(
                 f"INVALID: node {k}: the joint {excerpt(words[a], 30)} -> {excerpt(words[b], 30)} "
                 "is both used and not used on its path"
             )
+        found: int | None
         if _no_snake(used, mult, cert.items, cert.cyclic):
             found, problem = node.bound, None  # the leaf covers no snake
         else:

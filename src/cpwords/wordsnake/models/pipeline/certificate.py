@@ -27,7 +27,8 @@ def certificate(state: ProofState) -> None:
     ``solver_info["certificate_error"]`` when none can be given) and its time."""
     t_cert = time.perf_counter()
     cert = _certificate(state)
-    if cert is not None and state.proven and _values_bound(state, cert) > cert.objective:
+    tree = state.options.get("checked", True) and state.proven
+    if cert is not None and tree and _values_bound(state, cert) > cert.objective:
         cert = _with_tree(state, cert)
     state.info["certificate"] = cert
     state.info["certificate_time"] = time.perf_counter() - t_cert

@@ -110,6 +110,7 @@ def solve_exact(
     core_search: str = "mip",
     certificate: bool = False,
     neighbourhood_search: bool = True,
+    checked: bool = True,
 ) -> SolveResult:
     """The default exact method: the stages of :data:`STAGES`, in order.
 
@@ -134,12 +135,10 @@ def solve_exact(
     workers : int
         Solver threads.
     seed : int
-        Solver seed.
     hint : sequence of str, optional
         A starting ordering (the initial incumbent).
     progress : callable, optional
-        ``progress(elapsed, incumbent, bound)`` or, when it takes a fourth argument,
-        ``progress(elapsed, incumbent, bound, stage)``.
+        ``progress(elapsed, incumbent, bound[, stage])``.
     start : float, optional
         ``time.perf_counter()`` at which the time limit started (default: now).
     lagrangian_iterations : int
@@ -154,8 +153,8 @@ def solve_exact(
         Also return the certificate of the bound in ``solver_info["certificate"]``
         (:func:`~cpwords.wordsnake.models.certify.flow_certificate`; None with
         ``solver_info["certificate_error"]`` when stopped before the first flow bound or by the
-        time limit). It is computed and checked in any case: the status is OPTIMAL only when
-        it checks VALID (:mod:`~cpwords.wordsnake.models.pipeline.checked`).
+        time limit). It is computed and checked in any case (``pipeline.checked``) unless
+        ``checked`` is False (the neighbourhood search's own solves of pieces: the solver's word).
     neighbourhood_search : bool
         On large lists whose first bound leaves a gap: the additive bound
         (:func:`~cpwords.wordsnake.models.pathcover.path_cover_bound`) and the exact
@@ -165,10 +164,9 @@ def solve_exact(
     Returns
     -------
     SolveResult
-        OPTIMAL only when the certificate checks VALID (``solver_info["proof"]`` is then
-        ``"certificate"``); otherwise FEASIBLE with the bound the checker proved
-        (``solver_info["solver_bound"]``: the solver's own). ``method`` names the stage that
-        finished (``exact/flow``, ``exact/core`` or ``exact/routes``);
+        OPTIMAL only when the certificate checks VALID (``proof``: ``"certificate"``), else
+        FEASIBLE with the checked bound (``solver_bound``: the solver's). ``method`` names the
+        stage that finished (``exact/flow``, ``exact/core`` or ``exact/routes``);
         ``solver_info["stages"]`` logs the flow, core and routes stages;
         ``solver_info["interrupted"]`` is True after Ctrl-C (the best ordering so far is
         returned, FEASIBLE unless proven).
@@ -185,7 +183,7 @@ def solve_exact(
         "time_limit": time_limit, "workers": workers, "seed": seed, "hint": hint,
         "progress": progress, "lagrangian_iterations": lagrangian_iterations,
         "core_search": core_search, "certificate": certificate,
-        "neighbourhood_search": neighbourhood_search,
+        "neighbourhood_search": neighbourhood_search, "checked": checked,
     }  # fmt: skip
     state = _begin(instance, options, start)
     if instance.n == 1 or len(set(instance.words)) == 1:
@@ -310,8 +308,10 @@ def _finish_state(state: ProofState) -> SolveResult:
         # Every stage ended before the limit with the gap open (a core too large for the
         # search, say): not stopped by the limit, and said so.
         info.setdefault("stopped", "exhausted")
-    CERTIFICATE.run(state)
-    CHECKED_PROOF.run(state)
+    if state.options["checked"] or state.options["certificate"]:
+        CERTIFICATE.run(state)
+    if state.options["checked"]:
+        CHECKED_PROOF.run(state)
     if not state.options["certificate"]:
         info.pop("certificate", None)
     return _finish(
