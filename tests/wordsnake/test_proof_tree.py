@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -14,9 +15,11 @@ from hypothesis import strategies as st
 from cpwords.wordsnake.certificate import (
     Certificate,
     CertificateError,
+    CoreSet,
     TreeNode,
     certificate_from_json,
     certificate_to_json,
+    root_core,
     verify_certificate,
 )
 from cpwords.wordsnake.models.certify import flow_certificate
@@ -155,6 +158,15 @@ def test_a_tree_certificate_closes_a_gap_the_values_leave_and_is_refused_for_ano
     assert check.status == "VALID" and check.optimal and check.bound == res.objective
     assert json.loads(json.dumps(certificate_to_json(cert)))["version"] == 2
     assert certificate_to_json(root)["version"] == 1  # no tree: still written as version 1
+    # The core is the checker's to compute; a listed one must be exactly it.
+    counts = Counter(inst.words)
+    words = sorted(counts)
+    core = root_core(words, [counts[w] for w in words], cert, int(res.objective) + 1)
+    pairs = tuple(sorted(core.pairs))
+    listed = CoreSet(pairs, tuple(sorted(core.starts)), tuple(sorted(core.ends)))
+    assert verify_certificate(inst.words, replace(cert, core=listed)).optimal
+    short = replace(cert, core=replace(listed, pairs=pairs[1:]))
+    assert verify_certificate(inst.words, short).status == "INVALID"
     other = WordsnakeInstance(tuple(inst.words[1:]))
     with pytest.raises(CertificateError, match="another word list"):
         verify_certificate(other.words, cert)

@@ -609,6 +609,8 @@ def _write_certificate(
     kind = (
         f"PARTIAL: the bound also rests on a core search of {cert.core_pairs:,} pairs"
         if cert.core_pairs is not None
+        else f"a certificate of the bound, with a proof tree of {len(cert.tree):,} nodes"
+        if cert.tree
         else "a certificate of the bound"
     )
     line = f"{'certified':<10}  {path} ({kind}; check it with --verify-certificate)"

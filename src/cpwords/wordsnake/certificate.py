@@ -75,6 +75,8 @@ FORMAT = "cpwords-wordsnake-certificate"
 VERSION = 2
 #: The versions read.
 VERSIONS = (1, 2)
+#: The largest core (word pairs within the budget at the target) a version 2 check computes.
+CORE_CHECK_MAX = 4_000_000
 #: Bytes a certificate may take, per word and in all, beyond :func:`certificate_cap`'s per-word
 #: allowance for its core and proof tree (version 2).
 TREE_BYTES_PER_ITEM = 16 << 10
@@ -181,7 +183,8 @@ class Certificate:
     target : int or None
         Version 2: the score the proof tree rules out (the ordering's score + 1).
     core : CoreSet or None
-        Version 2: every joint whose root slack is at most the budget at ``target``.
+        Version 2, optional: every joint whose root slack is at most the budget at ``target``
+        (the checker computes it in any case, and refuses a listed core that differs).
     tree : tuple of TreeNode
         Version 2: the proof tree, its root first (empty: no tree, version 1).
     """
@@ -344,13 +347,13 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
         "producer": cert.producer,
     }
     if cert.tree:
-        core = cert.core or CoreSet(())
+        core = cert.core
         out["target"] = cert.target
-        out["core"] = {
+        out["core"] = None if core is None else {
             "pairs": [list(p) for p in core.pairs],
             "starts": list(core.starts),
             "ends": list(core.ends),
-        }
+        }  # fmt: skip
         out["tree"] = [_node_json(node) for node in cert.tree]
     return out
 
@@ -517,14 +520,18 @@ def _cuts(obj: Any, key: str) -> tuple[tuple[tuple[int, ...], int], ...]:
 def _tree_from_json(obj: dict[str, Any]) -> dict[str, Any]:
     """The version 2 keys ``target``, ``core`` and ``tree`` (raises :class:`CertificateError`,
     or KeyError for a missing key)."""
-    core_raw, tree_raw = obj["core"], obj["tree"]
-    if not isinstance(core_raw, dict) or not isinstance(tree_raw, list) or not tree_raw:
-        raise CertificateError("certificate: core must be an object and tree a non-empty list")
-    core = CoreSet(
-        _pairs(core_raw["pairs"], "core.pairs"),
-        _ints(core_raw["starts"], "core.starts"),
-        _ints(core_raw["ends"], "core.ends"),
-    )
+    core_raw, tree_raw = obj.get("core"), obj["tree"]
+    if not (core_raw is None or isinstance(core_raw, dict)) or not isinstance(tree_raw, list):
+        raise CertificateError("certificate: core must be an object or null, tree a list")
+    if not tree_raw:
+        raise CertificateError("certificate: a version 2 tree needs a node")
+    core = None
+    if core_raw is not None:
+        core = CoreSet(
+            _pairs(core_raw["pairs"], "core.pairs"),
+            _ints(core_raw["starts"], "core.starts"),
+            _ints(core_raw["ends"], "core.ends"),
+        )
     nodes = []
     for k, n in enumerate(tree_raw):
         if not isinstance(n, dict):
@@ -1133,12 +1140,15 @@ def _check_tree(
     problem = _tree_problem(cert, len(words))
     if problem is not None:
         return None, problem
-    listed = cert.core or CoreSet(())
+    cap = CORE_CHECK_MAX if cert.core is None else len(cert.core.pairs)
     try:
-        core = root_core(words, mult, cert, cert.target, deadline, max_pairs=len(listed.pairs))
+        core = root_core(words, mult, cert, cert.target, deadline, max_pairs=cap)
     except RootCoreTooLarge:
-        return None, "INVALID: the core misses joints the root values leave within the budget"
-    problem = _core_problem(cert, core, words)
+        return None, (
+            f"INVALID: the root values leave more than {cap:,} joints within the budget at the "
+            "target (more than the core listed, or than this checker takes)"
+        )
+    problem = None if cert.core is None else _core_problem(cert, core, words)
     if problem is not None:
         return None, problem
     by_tail: dict[int, list[int]] = {}

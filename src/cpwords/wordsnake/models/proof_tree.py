@@ -33,7 +33,6 @@ import numpy as np
 from cpwords.core.native import new_highs
 from cpwords.wordsnake.certificate import (
     Certificate,
-    CoreSet,
     RootCore,
     RootCoreTooLarge,
     TreeNode,
@@ -111,11 +110,9 @@ def tree_certificate(
     nodes = _branch(lp, max_nodes, deadline)
     if nodes is None:
         return None
-    listed = CoreSet(tuple(sorted(core.pairs)), tuple(sorted(core.starts)),
-                     tuple(sorted(core.ends)))  # fmt: skip
     producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": len(core.pairs)}
     return replace(
-        cert, core_pairs=None, bound=cert.objective, target=target, core=listed,
+        cert, core_pairs=None, bound=cert.objective, target=target, core=None,
         tree=tuple(nodes), producer=producer,
     )  # fmt: skip
 
