@@ -106,8 +106,15 @@ def tree_certificate(
         return None
     if core.budget < 0:  # the root values alone prove the objective
         return replace(cert, core_pairs=None, bound=cert.objective)
-    lp = _CoreLP(cert, core, mult)
-    nodes = _branch(lp, max_nodes, deadline)
+    # Without cuts first (measured: `ab` n=60 seed 18 in 27 nodes and 1.7 s, against no tree
+    # in 60 s with them), then with them on what time is left.
+    nodes = None
+    for rounds in (1, CUT_ROUNDS):
+        now = time.perf_counter()
+        until = deadline if deadline is None or rounds > 1 else now + (deadline - now) / 2
+        nodes = _branch(_CoreLP(cert, core, mult, rounds), max_nodes, until)
+        if nodes is not None:
+            break
     if nodes is None:
         return None
     producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": len(core.pairs)}
@@ -155,8 +162,8 @@ class _CoreLP:
     with the subtour cuts found so far (a pool shared by every node: each is valid for every
     snake)."""
 
-    def __init__(self, cert: Certificate, core: RootCore, mult: list[int]) -> None:
-        self.cert, self.core, self.mult = cert, core, mult
+    def __init__(self, cert: Certificate, core: RootCore, mult: list[int], rounds: int) -> None:
+        self.cert, self.core, self.mult, self.rounds = cert, core, mult, rounds
         self.items = sum(mult)
         self.target = cert.objective + 1
         self.W = W = len(mult)
@@ -203,7 +210,7 @@ class _CoreLP:
         subtour cuts."""
         cols = self._columns(used, unused)
         leaf = None
-        for _ in range(CUT_ROUNDS):
+        for _ in range(self.rounds):
             y, x = self._highs(*cols[:4])
             if y is None or x is None:
                 return None
@@ -211,7 +218,7 @@ class _CoreLP:
             if leaf.bound < self.target:
                 return leaf
             new = [c for c in leaf.closed if c not in self.pool]
-            if not new:
+            if not new or self.rounds == 1:
                 return leaf
             self.pool += new
         return leaf
