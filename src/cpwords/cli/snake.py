@@ -659,6 +659,7 @@ def _row(r: SolveResult) -> dict[str, Any]:
         "bound": r.bound,
         "wall_time": r.wall_time,
         "verified": r.verified,
+        "proof": r.solver_info.get("proof"),
     }
 
 
