@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,10 @@ def test_the_fast_check_equals_the_pairwise_check(
 ) -> None:
     inst, _, cert = certified(words, cyclic, proper)
     rng = random.Random(seed)
-    for c in [cert] + [perturbed(cert, rng) for _ in range(8)]:
+    # The values' check; a proof tree (whose core the perturbations change) is checked, and
+    # tampered with, in test_proof_tree.py.
+    root = replace(cert, tree=(), core=None, target=None)
+    for c in [cert] + [perturbed(root, rng) for _ in range(8)]:
         if c.cyclic and any(len(ids) == len(c.u) for ids, _ in c.cuts):
             continue  # refused before any check
         fast, slow = verify_certificate(inst.words, c), verify_pairwise(inst.words, c)
@@ -126,7 +130,12 @@ def test_certificates_with_lagrangian_cuts_are_valid_and_tight() -> None:
         cert = res.solver_info["certificate"]
         found = verify_certificate(inst.words, cert)
         assert found.status in ("VALID", "PARTIAL")
-        assert found.bound == cert.producer["flow_bound"]
+        root = verify_certificate(inst.words, replace(cert, tree=(), core=None, target=None))
+        assert root.bound == cert.producer["flow_bound"]  # the values prove the flow's bound
+        if cert.tree:  # and a proof tree the optimum
+            assert found.optimal and found.bound == res.objective
+        else:
+            assert found.bound == root.bound
         assert verify_pairwise(inst.words, cert).bound == found.bound
         seen_cuts += len(cert.cuts)
     assert seen_cuts > 0  # the test exercises cuts
@@ -179,21 +188,30 @@ def test_a_certificate_for_another_list_or_variant_is_refused() -> None:
         verify_certificate(inst.words, cert, cyclic=True)
 
 
-def test_partial_when_the_bound_rests_on_a_core_search() -> None:
+def test_partial_when_the_bound_rests_on_a_core_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without Lagrangian iterations a disconnected flow leaves the proof to the core search:
-    the certificate says so (PARTIAL) and proves the flow's bound, above the optimum."""
+    without a proof tree the certificate says so (PARTIAL) and proves the flow's bound, above
+    the optimum, and the answer is FEASIBLE; with one (version 2) it proves the optimum."""
+    from cpwords.wordsnake.models import proof_tree
+
     rng = random.Random(3)
     for _ in range(40):
         words = ["".join(rng.choice("ab") for _ in range(rng.randint(1, 4))) for _ in range(7)]
         inst = WordsnakeInstance(tuple(words))
-        res = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
+        with monkeypatch.context() as mp:
+            mp.setattr(proof_tree, "tree_certificate", lambda *_a, **_k: None)
+            res = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
         cert = res.solver_info["certificate"]
         if cert.core_pairs is None:
             continue
         found = verify_certificate(inst.words, cert)
         assert found.status == "PARTIAL" and not found.optimal and found.bound is not None
         assert found.bound >= brute_force(inst.words, False, False) == res.objective
-        assert "core" in found.message
+        assert "core" in found.message and not res.is_optimal and res.bound == found.bound
+        treed = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
+        again = verify_certificate(inst.words, treed.solver_info["certificate"])
+        assert treed.is_optimal == again.optimal
+        assert again.optimal or again.status == "PARTIAL"
         return
     pytest.fail("no list needed the core search")
 
@@ -281,12 +299,20 @@ def test_cli_writes_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[s
     code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert), "--json"], capsys)
     row = json.loads(out)
     assert code == 0 and row["status"] == "VALID" and row["optimal"] is True
+    # The checking modes' keys first (tests/cli/test_conventions.py): the ordering it carries.
+    assert list(row)[:4] == ["valid", "problems", "solution", "objective"]
+    assert row["valid"] is True and row["problems"] == []
+    assert sorted(row["solution"]) == sorted(lst.read_text().split())
+    assert row["objective"] == snake_score(row["solution"], False, False)
     # Tampered: one u lowered well below anything valid.
     data = json.loads(gzip.decompress(cert.read_bytes()))
     data["u"][0] -= 10**6
     cert.write_bytes(gzip.compress(json.dumps(data).encode()))
     code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert)], capsys)
     assert code == 1 and out.startswith("INVALID")
+    code, out, _ = run(["snake", str(lst), "--verify-certificate", str(cert), "--json"], capsys)
+    row = json.loads(out)
+    assert code == 1 and row["valid"] is False and row["problems"] == [row["message"]]
     # Another list: one line, exit 2.
     other = tmp_path / "other.txt"
     other.write_text("alpha\nphase\n")

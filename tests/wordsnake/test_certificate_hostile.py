@@ -10,6 +10,7 @@ import gzip
 import json
 import random
 import tracemalloc
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -226,6 +227,8 @@ def test_overlapping_cuts_are_checked_as_the_pairwise_check_does(
     inst = WordsnakeInstance(tuple(words), cyclic, proper)
     res = solve_wordsnake(inst, certificate=True, time_limit=60, workers=1)
     cert = res.solver_info["certificate"]
+    # The values' check (a proof tree, whose core the new cuts change, is checked elsewhere).
+    cert = replace(cert, tree=(), core=None, target=None)
     rng = random.Random(seed)
     for _ in range(6):
         c = overlapping_cuts(cert, rng)

@@ -21,6 +21,7 @@ from cpwords.wordsnake.spec import (
     compare_wordsnake,
     solve_wordsnake,
 )
+from tests.wordsnake.checked import assert_optimum_found
 
 
 def brute_force(words: tuple[str, ...], cyclic: bool, proper: bool) -> int:
@@ -166,29 +167,34 @@ def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
     cyclic, monkeypatch
 ):
     """Random 'abc' strings have many long overlap cycles: the flow relaxation is disconnected
-    (its bound is above the optimum), the default policy still proves the optimum (Lagrangian
-    bound, the core search without it, or the routes stage when the core is too large), and
-    five formulations agree."""
+    (its bound is above the optimum), the default policy still finds the optimum (Lagrangian
+    bound, the core search without it, or the routes stage when the core is too large; OPTIMAL
+    only when its certificate checks VALID), and five formulations agree."""
     from cpwords.wordsnake.models.auto import solve_exact
     from cpwords.wordsnake.models.pipeline import core_search
 
     rng = random.Random(5)
     words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(3, 6))) for _ in range(40))
     inst = WordsnakeInstance(words, cyclic=cyclic)
+    reference = solve_wordsnake(inst, "mip")
+    assert reference.is_optimal and reference.solver_info["proof"] == "highs"
+    optimum = reference.objective
     auto = solve_wordsnake(inst, "exact")
-    assert auto.is_optimal and auto.solver_info["flow_bound"] > auto.objective
+    assert_optimum_found(auto, optimum)
+    assert auto.solver_info["flow_bound"] > auto.objective
     forced = solve_exact(inst, lagrangian_iterations=0)
-    assert forced.method == "exact/core" and forced.is_optimal
+    assert forced.method == "exact/core"
+    assert_optimum_found(forced, optimum)
     assert [s["stage"] for s in forced.solver_info["stages"]] == ["flow", "core"]
-    assert forced.objective == auto.objective
     monkeypatch.setattr(core_search, "CORE_MAX_PAIRS", -1)  # every core is "too large"
     routed = solve_exact(inst, lagrangian_iterations=0)
-    assert routed.method == "exact/routes" and routed.is_optimal
+    assert routed.method == "exact/routes"
+    assert_optimum_found(routed, optimum)
     assert [s["stage"] for s in routed.solver_info["stages"]] == ["flow", "core", "routes"]
-    assert routed.objective == auto.objective
-    for method in ("mip", "cpsat", "cpsat-routes"):
+    for method in ("cpsat", "cpsat-routes"):
         res = solve_wordsnake(inst, method)
-        assert res.is_optimal and res.objective == auto.objective, method
+        assert res.is_optimal and res.objective == optimum, method
+        assert res.solver_info["proof"] == "cp-sat", method
 
 
 def test_cyclic_routes_with_a_word_outside_every_overlap():

@@ -37,7 +37,13 @@ from cpwords.core.files import check_output
 from cpwords.core.lexicon import check_language_code, parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
-from cpwords.wordsnake.certificate import verify_certificate, write_certificate
+from cpwords.wordsnake.certificate import (
+    Certificate,
+    certificate_cap,
+    read_certificate,
+    verify_certificate,
+    write_certificate,
+)
 from cpwords.wordsnake.draw import LEGEND, snake_svg, snake_table, table_lines
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_lengths, snake_score
 from cpwords.wordsnake.spec import (
@@ -50,6 +56,7 @@ from cpwords.wordsnake.spec import (
     builtin_instance,
     compare_wordsnake,
     load_instance,
+    solution_json,
     solve_wordsnake,
 )
 
@@ -353,7 +360,35 @@ def _solve_row(
     )  # fmt: skip
     if not found and "reason" in main_res.solver_info:
         out["reason"] = main_res.solver_info["reason"]
+    out["proof"] = main_res.solver_info.get("proof")
     return out
+
+
+#: The text line of each ``proof``: what an OPTIMAL answer rests on.
+PROOF_LINES = {
+    "certificate": "certificate, checked VALID by the independent checker",
+    "highs": "HiGHS's branch-and-cut (the solver's word, not checked)",
+    "scip": "SCIP's branch-and-cut (the solver's word, not checked)",
+    "cp-sat": "CP-SAT's search (the solver's word, not checked)",
+}
+
+
+def _proof_line(res: SolveResult) -> str | None:
+    """The text line saying what the answer's OPTIMAL rests on (or why a bound is unchecked)."""
+    info = res.solver_info
+    proof = info.get("proof")
+    if proof is not None:
+        return f"{'proof':<10}  {PROOF_LINES.get(proof, proof)}"
+    if "bound_checked" in info and res.bound is not None:
+        if info.get("bound_checked") is False:
+            return f"{'proof':<10}  none: the bound is the solver's, not checked"
+        claimed = info.get("solver_bound")
+        if claimed is not None and claimed < res.bound:
+            return (
+                f"{'proof':<10}  none: the checked certificate proves {_fmt(res.bound)}; the "
+                f"solver's {_fmt(claimed)} rests on a search it does not cover"
+            )
+    return None
 
 
 def _with_comparison(out: dict[str, Any], comp: Any) -> dict[str, Any]:
@@ -388,6 +423,9 @@ def _solve_text(main_res: SolveResult, instance: WordsnakeInstance, time_limit: 
         total, merged = snake_lengths(main_res.solution, cyclic, proper)
         click.echo(f"{'characters':<10}  {total:,} in the words, {merged:,} in the snake")
     click.echo(main_res.summary(width=10))
+    proof = _proof_line(main_res)
+    if proof:
+        click.echo(proof)
     solve_time = main_res.solver_info.get("solve_time")
     if solve_time is not None:
         click.echo(f"{'solve time':<10}  {solve_time:.3f} s (wall time includes start-up)")
@@ -572,6 +610,8 @@ def _write_certificate(
     kind = (
         f"PARTIAL: the bound also rests on a core search of {cert.core_pairs:,} pairs"
         if cert.core_pairs is not None
+        else f"a certificate of the bound, with a proof tree of {len(cert.tree):,} nodes"
+        if cert.tree
         else "a certificate of the bound"
     )
     line = f"{'certified':<10}  {path} ({kind}; check it with --verify-certificate)"
@@ -582,19 +622,34 @@ def _verify(instance: WordsnakeInstance, path: str, as_json: bool, seconds: floa
     """Check a certificate within ``seconds`` (what --time-limit leaves; exit 1 when INVALID)."""
     with progress(f"checking {path}", enabled=not as_json):
         try:
+            cert = read_certificate(path, certificate_cap(instance.n))
             found = verify_certificate(
-                instance.words, path, cyclic=instance.cyclic, proper=instance.proper,
+                instance.words, cert, cyclic=instance.cyclic, proper=instance.proper,
                 time_limit=max(seconds, 0.05),
             )  # fmt: skip
         except TimeoutError:
             raise TimeLimitReached("the certificate check reached --time-limit") from None
     if as_json:
-        echo_json({"n": instance.n, "cyclic": instance.cyclic, "proper": instance.proper,
-                   **found.to_dict()})  # fmt: skip
+        echo_json(_verify_row(instance, cert, found))
     else:
         click.echo(found.message)
     if found.status == "INVALID":
         raise SystemExit(1)
+
+
+def _verify_row(instance: WordsnakeInstance, cert: Certificate, found: Any) -> dict[str, Any]:
+    """--verify-certificate --json: the checking modes' keys first (``valid``: VALID;
+    ``problems``: the verdict when not; ``solution``: the certificate's ordering;
+    ``objective``: its score, recounted), then the check's own."""
+    distinct = sorted(set(instance.words))
+    order = None
+    if found.objective is not None:
+        order = solution_json([distinct[i] for i in cert.order])
+    valid = found.status == "VALID"
+    row = check_row(valid, [] if valid else [found.message], order, found.objective)
+    row.update({"n": instance.n, "cyclic": instance.cyclic, "proper": instance.proper})
+    row.update((k, v) for k, v in found.to_dict().items() if k not in row)
+    return row
 
 
 def _row(r: SolveResult) -> dict[str, Any]:
@@ -605,6 +660,7 @@ def _row(r: SolveResult) -> dict[str, Any]:
         "bound": r.bound,
         "wall_time": r.wall_time,
         "verified": r.verified,
+        "proof": r.solver_info.get("proof"),
     }
 
 

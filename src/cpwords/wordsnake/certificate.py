@@ -70,8 +70,17 @@ from cpwords.core.files import check_output, read_cap, read_input, write_output
 
 #: The ``format`` value of a certificate file.
 FORMAT = "cpwords-wordsnake-certificate"
-#: The version of the format this module reads and writes.
-VERSION = 1
+#: The newest version of the format this module reads and writes: 2 holds a proof tree
+#: (written only when there is one; a certificate without a tree is written as version 1).
+VERSION = 2
+#: The versions read.
+VERSIONS = (1, 2)
+#: The largest core (word pairs within the budget at the target) a version 2 check computes.
+CORE_CHECK_MAX = 4_000_000
+#: Bytes a certificate may take, per word and in all, beyond :func:`certificate_cap`'s per-word
+#: allowance for its core and proof tree (version 2).
+TREE_BYTES_PER_ITEM = 16 << 10
+TREE_BYTES = 64 << 20
 #: Every integer of a certificate is a 64-bit signed integer (what the producer writes): larger
 #: ones are refused, so no sum or product the checker forms grows without bound.
 INT_LIMIT = 1 << 63
@@ -83,6 +92,59 @@ CAP_NUMBERS_PER_ITEM = 32
 
 class CertificateError(InputError):
     """A certificate file that cannot be read, or that belongs to another list or variant."""
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """One node of a version 2 proof tree (see :func:`verify_certificate`).
+
+    Attributes
+    ----------
+    joint : tuple of (int, int) or None
+        An internal node's joint ``(a, b)`` (distinct-word ids): the child ``used`` covers the
+        snakes with an arc from a copy of ``a`` to a copy of ``b``, ``unused`` the others.
+        None for a leaf.
+    used, unused : int
+        The children's indices (internal nodes; -1 for a leaf).
+    u, v : tuple of (int, int)
+        A leaf's values that differ from the root's: ``(word id, value)``.
+    depot : tuple of (int, int) or None
+        A leaf's ``(u(d), v(d))`` when they differ from the root's.
+    bound : int
+        A leaf's claimed bound on the snakes it covers (at most ``target - 1``).
+    copies : tuple of (int, int)
+        ``(word id, gamma)``: the leaf's inequality of a copy followed by another copy of that
+        word (listed at least twice) may fall short by ``gamma >= 0``, paid ``(m - 1) gamma``.
+    cuts : tuple of (tuple of int, int)
+        A leaf's own cut sets ``(word ids, lambda >= 0)``, added to the root's.
+    """
+
+    joint: tuple[int, int] | None = None
+    used: int = -1
+    unused: int = -1
+    u: tuple[tuple[int, int], ...] = ()
+    v: tuple[tuple[int, int], ...] = ()
+    depot: tuple[int, int] | None = None
+    bound: int = 0
+    copies: tuple[tuple[int, int], ...] = ()
+    cuts: tuple[tuple[tuple[int, ...], int], ...] = ()
+
+
+@dataclass(frozen=True)
+class CoreSet:
+    """The joints the root values do not exclude at ``target`` (version 2).
+
+    Attributes
+    ----------
+    pairs : tuple of (int, int)
+        Word pairs ``(a, b)`` (``a == b``: a copy followed by another copy).
+    starts, ends : tuple of int
+        Words a linear snake may start and end with.
+    """
+
+    pairs: tuple[tuple[int, int], ...]
+    starts: tuple[int, ...] = ()
+    ends: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,6 +180,13 @@ class Certificate:
         pairs that this certificate does not cover: it is at best PARTIAL.
     producer : dict
         Free-form information (method, version, times); not checked.
+    target : int or None
+        Version 2: the score the proof tree rules out (the ordering's score + 1).
+    core : CoreSet or None
+        Version 2, optional: every joint whose root slack is at most the budget at ``target``
+        (the checker computes it in any case, and refuses a listed core that differs).
+    tree : tuple of TreeNode
+        Version 2: the proof tree, its root first (empty: no tree, version 1).
     """
 
     fingerprint: str
@@ -134,6 +203,9 @@ class Certificate:
     objective: int
     core_pairs: int | None = None
     producer: dict[str, Any] = field(default_factory=dict)
+    target: int | None = None
+    core: CoreSet | None = None
+    tree: tuple[TreeNode, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A short summary for result rows (``--json``); the file holds
@@ -144,6 +216,7 @@ class Certificate:
             "cuts": len(self.cuts),
             "bound": self.bound,
             "core_pairs": self.core_pairs,
+            "tree_nodes": len(self.tree),
         }
 
     def dual_value(self, mult: Sequence[int]) -> int:
@@ -256,9 +329,9 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
     -------
     dict
     """
-    return {
+    out = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": 2 if cert.tree else 1,
         "fingerprint": cert.fingerprint,
         "items": cert.items,
         "variant": {"cyclic": cert.cyclic, "proper": cert.proper},
@@ -272,6 +345,31 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
         "objective": cert.objective,
         "core_pairs": cert.core_pairs,
         "producer": cert.producer,
+    }
+    if cert.tree:
+        core = cert.core
+        out["target"] = cert.target
+        out["core"] = None if core is None else {
+            "pairs": [list(p) for p in core.pairs],
+            "starts": list(core.starts),
+            "ends": list(core.ends),
+        }  # fmt: skip
+        out["tree"] = [_node_json(node) for node in cert.tree]
+    return out
+
+
+def _node_json(node: TreeNode) -> dict[str, Any]:
+    """A proof tree node as JSON: ``{"joint": [a, b], "used": i, "unused": j}`` or
+    ``{"u": [[id, value]...], "v": [...], "depot": [u, v] or null, "bound": int}``."""
+    if node.joint is not None:
+        return {"joint": list(node.joint), "used": node.used, "unused": node.unused}
+    return {
+        "u": [list(c) for c in node.u],
+        "v": [list(c) for c in node.v],
+        "depot": None if node.depot is None else list(node.depot),
+        "bound": node.bound,
+        "copies": [list(c) for c in node.copies],
+        "cuts": [{"words": list(ids), "lambda": lam} for ids, lam in node.cuts],
     }
 
 
@@ -342,10 +440,10 @@ def certificate_from_json(obj: Any) -> Certificate:
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise CertificateError(f'not a Wordsnake certificate (no "format": "{FORMAT}")')
     version = obj.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+    if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
         raise CertificateError(
             f"certificate version {excerpt(json.dumps(version))} is not supported "
-            f"(this checker reads version {VERSION})"
+            f"(this checker reads versions 1 and {VERSION})"
         )
     try:
         variant = obj["variant"]
@@ -375,6 +473,7 @@ def certificate_from_json(obj: Any) -> Certificate:
             cuts.append((ids, _int(c["lambda"], f"cuts[{i}].lambda", 0)))
         core = obj.get("core_pairs")
         producer = obj.get("producer") or {}
+        tree = _tree_from_json(obj) if version == 2 else {}
         return Certificate(
             fingerprint=fingerprint,
             items=_int(obj["items"], "items", 1),
@@ -390,9 +489,73 @@ def certificate_from_json(obj: Any) -> Certificate:
             objective=_int(obj["objective"], "objective"),
             core_pairs=None if core is None else _int(core, "core_pairs", 0),
             producer=producer if isinstance(producer, dict) else {},
+            **tree,
         )
     except KeyError as err:
         raise CertificateError(f"certificate: missing key {err.args[0]!r}") from None
+
+
+def _pairs(obj: Any, key: str) -> tuple[tuple[int, int], ...]:
+    if not isinstance(obj, list):
+        raise CertificateError(f"certificate: {key} must be a list of pairs")
+    out = []
+    for k, p in enumerate(obj):
+        a, b = _ints(p, f"{key}[{k}]", 2)
+        out.append((a, b))
+    return tuple(out)
+
+
+def _cuts(obj: Any, key: str) -> tuple[tuple[tuple[int, ...], int], ...]:
+    if not isinstance(obj, list):
+        raise CertificateError(f"certificate: {key} must be a list")
+    cuts = []
+    for i, c in enumerate(obj):
+        if not isinstance(c, dict):
+            raise CertificateError(f"certificate: {key}[{i}] must be an object")
+        ids = _ints(c["words"], f"{key}[{i}].words")
+        cuts.append((ids, _int(c["lambda"], f"{key}[{i}].lambda", 0)))
+    return tuple(cuts)
+
+
+def _tree_from_json(obj: dict[str, Any]) -> dict[str, Any]:
+    """The version 2 keys ``target``, ``core`` and ``tree`` (raises :class:`CertificateError`,
+    or KeyError for a missing key)."""
+    core_raw, tree_raw = obj.get("core"), obj["tree"]
+    if not (core_raw is None or isinstance(core_raw, dict)) or not isinstance(tree_raw, list):
+        raise CertificateError("certificate: core must be an object or null, tree a list")
+    if not tree_raw:
+        raise CertificateError("certificate: a version 2 tree needs a node")
+    core = None
+    if core_raw is not None:
+        core = CoreSet(
+            _pairs(core_raw["pairs"], "core.pairs"),
+            _ints(core_raw["starts"], "core.starts"),
+            _ints(core_raw["ends"], "core.ends"),
+        )
+    nodes = []
+    for k, n in enumerate(tree_raw):
+        if not isinstance(n, dict):
+            raise CertificateError(f"certificate: tree[{k}] must be an object")
+        if "joint" in n:
+            a, b = _ints(n["joint"], f"tree[{k}].joint", 2)
+            used, unused = (
+                _int(n["used"], f"tree[{k}].used"),
+                _int(n["unused"], f"tree[{k}].unused"),
+            )
+            nodes.append(TreeNode((a, b), used, unused))
+            continue
+        depot = None if n["depot"] is None else _ints(n["depot"], f"tree[{k}].depot", 2)
+        nodes.append(
+            TreeNode(
+                u=_pairs(n["u"], f"tree[{k}].u"),
+                v=_pairs(n["v"], f"tree[{k}].v"),
+                depot=None if depot is None else (depot[0], depot[1]),
+                bound=_int(n["bound"], f"tree[{k}].bound"),
+                copies=_pairs(n.get("copies", []), f"tree[{k}].copies"),
+                cuts=_cuts(n.get("cuts", []), f"tree[{k}].cuts"),
+            )
+        )
+    return {"target": _int(obj["target"], "target"), "core": core, "tree": tuple(nodes)}
 
 
 def certificate_cap(items: int) -> int:
@@ -400,8 +563,9 @@ def certificate_cap(items: int) -> int:
 
     A certificate holds three numbers a word (``u``, ``v`` and the ordering) and its cut sets;
     the cap allows :data:`CAP_NUMBERS_PER_ITEM` numbers a word of the longest notation (64-bit
-    integers, :data:`NUMBER_BYTES` with their separators), 1 MiB more for the rest: 123 MB for
-    ENABLE's 172,823 words, whose certificate takes 2.7 MB.
+    integers, :data:`NUMBER_BYTES` with their separators), 1 MiB more for the rest and
+    :data:`TREE_BYTES_PER_ITEM` a word (at most :data:`TREE_BYTES`) for a version 2 core and
+    proof tree: 190 MB for ENABLE's 172,823 words, whose certificate takes 2.7 MB.
 
     Parameters
     ----------
@@ -416,9 +580,10 @@ def certificate_cap(items: int) -> int:
     Examples
     --------
     >>> certificate_cap(5)
-    1052096
+    1134016
     """
-    return (1 << 20) + NUMBER_BYTES * CAP_NUMBERS_PER_ITEM * items
+    tree = min(TREE_BYTES, TREE_BYTES_PER_ITEM * items)
+    return (1 << 20) + tree + NUMBER_BYTES * CAP_NUMBERS_PER_ITEM * items
 
 
 def read_certificate(path: str | os.PathLike[str], max_bytes: int | None = None) -> Certificate:
@@ -475,9 +640,16 @@ def read_certificate(path: str | os.PathLike[str], max_bytes: int | None = None)
 def _overlap(a: str, b: str, proper: bool) -> int:
     """Longest suffix of ``a`` that is a prefix of ``b`` (shorter than both when proper)."""
     top = min(len(a), len(b)) - (1 if proper else 0)
-    for k in range(top, 0, -1):
-        if a.endswith(b[:k]):
-            return k
+    if top <= 0:
+        return 0
+    # Only the places of b's first letter among a's last ``top`` letters can start an overlap
+    # (the longest first): a few tests a pair instead of ``top``.
+    la, first = len(a), b[0]
+    i = a.find(first, la - top)
+    while i >= 0:
+        if a.endswith(b[: la - i]):
+            return la - i
+        i = a.find(first, i + 1)
     return 0
 
 
@@ -711,6 +883,447 @@ def _check_depot(
             raise _Violation(words[i], "", u[i] + vd, 0)
 
 
+# ---------------------------------------------------------------------------------------------
+# Version 2: reduced-cost fixing and the proof tree, checked.
+
+
+class _MinTree:
+    """A segment tree of the minimum over ``values``: the indices of a range whose value is at
+    most a threshold, in O((found + 1) log n)."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        n = 1
+        while n < max(1, len(values)):
+            n *= 2
+        big = INT_LIMIT * 4
+        tree = [big] * (2 * n)
+        tree[n : n + len(values)] = list(values)
+        for k in range(n - 1, 0, -1):
+            tree[k] = min(tree[2 * k], tree[2 * k + 1])
+        self.n, self.tree = n, tree
+
+    def at_most(self, lo: int, hi: int, limit: int) -> list[int]:
+        """Indices ``i`` in ``[lo, hi)`` with ``values[i] <= limit``."""
+        out: list[int] = []
+        stack = [(1, 0, self.n)]
+        tree = self.tree
+        while stack:
+            k, a, b = stack.pop()
+            if b <= lo or hi <= a or tree[k] > limit:
+                continue
+            if b - a == 1:
+                out.append(a)
+                continue
+            mid = (a + b) // 2
+            stack.append((2 * k + 1, mid, b))
+            stack.append((2 * k, a, mid))
+        return out
+
+
+@dataclass(frozen=True)
+class RootCore:
+    """The joints the root values leave within the budget at a target (version 2).
+
+    Attributes
+    ----------
+    budget : int
+        ``B - scale * target`` (units): a snake using a joint of larger slack scores less than
+        ``target``.
+    pairs : dict
+        ``(a, b) -> slack`` for every word pair whose root slack is at most the budget.
+    starts, ends : dict
+        ``word -> slack`` of the depot's joints (a linear snake) within the budget.
+    """
+
+    budget: int
+    pairs: dict[tuple[int, int], int]
+    starts: dict[int, int]
+    ends: dict[int, int]
+
+
+class RootCoreTooLarge(Exception):
+    """:func:`root_core` found more joints than its caller's cap."""
+
+
+class _Group:
+    """Some words (ids in code-point order) with values: the range of every prefix among them
+    and its smallest value, and a segment tree that lists the words of a range under a limit."""
+
+    def __init__(
+        self, ids: Sequence[int], words: Sequence[str], values: Sequence[int], proper: bool
+    ) -> None:
+        self.ids = list(ids)
+        self.values = [values[i] for i in self.ids]
+        ranges: dict[str, list[int]] = {}
+        get = ranges.get
+        for p, i in enumerate(self.ids):
+            w, val = words[i], values[i]
+            for k in range(len(w) if proper else len(w) + 1):
+                e = get(w[:k])
+                if e is None:
+                    ranges[w[:k]] = [p, p + 1, val]
+                else:
+                    e[1] = p + 1
+                    if val < e[2]:
+                        e[2] = val
+        self.ranges = ranges
+        self.tree: _MinTree | None = None
+
+    def below(self, prefix: str, limit: int) -> list[int]:
+        """The ids of the words that start with ``prefix`` (and are longer, when proper) whose
+        value is at most ``limit``."""
+        e = self.ranges.get(prefix)
+        if e is None or e[2] > limit:
+            return []
+        if self.tree is None:
+            self.tree = _MinTree(self.values)
+        return [self.ids[p] for p in self.tree.at_most(e[0], e[1], limit)]
+
+
+def root_core(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    target: int,
+    deadline: float | None = None,
+    max_pairs: int | None = None,
+) -> RootCore:
+    """Every joint whose slack under the root values is at most the budget at ``target``.
+
+    The slack of ``a -> b`` is ``u(a) + v(b) - scale ov(a, b)^2 - (the multipliers of the cuts
+    it enters)``; a snake using it scores at most ``floor((B - slack) / scale)``, so with
+    ``budget = B - scale * target`` every joint of larger slack is excluded at ``target``. As in
+    the check of the values, the cut terms are exact per group: for ``a`` outside ``C`` (the
+    words of cuts of two words or more) the right side is ``scale ov^2 + L(b)``; for ``a`` in
+    ``C``, ``scale ov^2 + L(b)`` for ``b`` outside ``C`` and ``scale ov^2 + L(b) - M(a, P)`` for
+    ``b`` in the signature class ``P``. So ``u(a) (+ M) + (v - L)(b) - scale |s|^2`` is at least
+    the slack for every common string ``s`` and equal to it at the longest one: every word
+    under the limit in the range of a suffix of ``a`` is in the core, and every core joint is
+    found at its overlap. Time O(total letters (x classes, for ``C``) + core x log W).
+
+    Parameters
+    ----------
+    words : sequence of str
+        The distinct words in code-point order.
+    mult : sequence of int
+        Their multiplicities.
+    cert : Certificate
+        Values already checked valid (the root).
+    target : int
+    deadline : float, optional
+        ``time.perf_counter()`` value after which it stops (``TimeoutError``).
+    max_pairs : int, optional
+        Stop (:class:`RootCoreTooLarge`) past this many word pairs.
+
+    Returns
+    -------
+    RootCore
+
+    Raises
+    ------
+    RootCoreTooLarge
+        More than ``max_pairs`` joints.
+    TimeoutError
+        The deadline passed.
+    """
+    D, proper, W = cert.scale, cert.proper, len(words)
+    terms = _cut_terms(cert, W)
+    budget = cert.dual_value(mult) - D * target
+    lookups = _core_lookups(words, cert, terms)
+    pairs: dict[tuple[int, int], int] = {}
+    u, v = cert.u, cert.v
+    for i, a in enumerate(words):
+        if deadline is not None and i % 4096 == 0 and time.perf_counter() > deadline:
+            raise TimeoutError
+        la, ua = len(a), u[i]
+        mine = set(terms.member[i])
+        for group, bonus in lookups(i):
+            for k in range(la if proper else la + 1):
+                for j in group.below(a[la - k :], budget + D * k * k - ua - bonus):
+                    if j == i or (i, j) in pairs:
+                        continue
+                    rhs = _pair_rhs(a, words[j], terms.member[j], mine, terms.lams, D, proper)
+                    if ua + v[j] - rhs <= budget:  # always, by the argument above
+                        pairs[(i, j)] = ua + v[j] - rhs
+        if mult[i] > 1:  # a copy followed by another: they share every cut
+            ov = _overlap(a, a, proper)
+            if ua + v[i] - D * ov * ov <= budget:
+                pairs[(i, i)] = ua + v[i] - D * ov * ov
+        if max_pairs is not None and len(pairs) > max_pairs:
+            raise RootCoreTooLarge
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    if cert.depot is not None:
+        ud, vd = cert.depot
+        starts = {j: ud + terms.v_all[j] for j in range(W) if ud + terms.v_all[j] <= budget}
+        ends = {i: u[i] + vd for i in range(W) if u[i] + vd <= budget}
+    return RootCore(budget, pairs, starts, ends)
+
+
+def _core_lookups(words: Sequence[str], cert: Certificate, terms: _CutTerms) -> Any:
+    """``lookups(i)``: the groups of words to search for the joints out of word ``i``, each with
+    the multipliers ``i`` shares with all of its words (see :func:`root_core`)."""
+    W, proper, cuts = len(words), cert.proper, cert.cuts
+    everyone = _Group(range(W), words, terms.v_all, proper)
+    inside = [i for i in range(W) if terms.in_cut[i]]
+    if not inside:
+        return lambda i: [(everyone, 0)]
+    outside = _Group([i for i in range(W) if not terms.in_cut[i]], words, terms.v_all, proper)
+    sig = {i: frozenset(k for k in terms.member[i] if len(cuts[k][0]) > 1) for i in inside}
+    members: dict[frozenset[int], list[int]] = {}
+    for i in inside:
+        members.setdefault(sig[i], []).append(i)
+    classes = [(held, _Group(ids, words, terms.v_all, proper)) for held, ids in members.items()]
+    lams = terms.lams
+
+    def lookups(i: int) -> list[tuple[_Group, int]]:
+        if not terms.in_cut[i]:
+            return [(everyone, 0)]
+        return [(outside, 0)] + [(g, sum(lams[k] for k in sig[i] & held)) for held, g in classes]
+
+    return lookups
+
+
+def _core_problem(cert: Certificate, core: RootCore, words: Sequence[str]) -> str | None:
+    """Why the certificate's core is not exactly the root's at its target, or None."""
+    listed = cert.core or CoreSet(())
+    if set(listed.pairs) != set(core.pairs) or len(listed.pairs) != len(core.pairs):
+        missing = sorted(set(core.pairs) - set(listed.pairs))
+        if missing:
+            a, b = missing[0]
+            return (
+                f"INVALID: the core misses the joint {excerpt(words[a], 30)} -> "
+                f"{excerpt(words[b], 30)}, whose root slack {core.pairs[(a, b)]} is within the "
+                f"budget {core.budget} at {cert.target}"
+            )
+        return "INVALID: the core lists joints the root values already exclude (or twice)"
+    if set(listed.starts) != set(core.starts) or set(listed.ends) != set(core.ends):
+        return "INVALID: the core's starts and ends are not those the root values leave"
+    if len(listed.starts) != len(core.starts) or len(listed.ends) != len(core.ends):
+        return "INVALID: the core lists a start or an end twice"
+    return None
+
+
+def _tree_problem(cert: Certificate, W: int) -> str | None:
+    """Why the tree is not a tree over joints of known words, or None."""
+    nodes = cert.tree
+    parents = [0] * len(nodes)
+    for k, node in enumerate(nodes):
+        if node.joint is None:
+            if any(not 0 <= i < W for i, _ in (*node.u, *node.v, *node.copies)):
+                return f"INVALID: node {k} changes the value of an unknown word"
+            for ids, _ in node.cuts:
+                if not ids or any(not 0 <= i < W for i in ids) or len(set(ids)) != len(ids):
+                    return f"INVALID: node {k} has a cut set empty, repeated or of unknown words"
+                if cert.cyclic and len(ids) == W:
+                    return f"INVALID: node {k} has a cut set of a cyclic snake holding every word"
+            continue
+        if any(not 0 <= i < W for i in node.joint):
+            return f"INVALID: node {k} branches on an unknown word"
+        for child in (node.used, node.unused):
+            if not k < child < len(nodes):
+                return f"INVALID: node {k} has a missing child ({child})"
+            parents[child] += 1
+    for k in range(1, len(nodes)):
+        if parents[k] != 1:
+            return f"INVALID: node {k} is not the child of exactly one node"
+    return None
+
+
+def _check_tree(
+    words: Sequence[str], mult: Sequence[int], cert: Certificate, deadline: float | None
+) -> tuple[int | None, str | None]:
+    """The largest leaf bound of a version 2 certificate, or the line naming its first failing
+    node (see :func:`verify_certificate`)."""
+    if cert.target is None:
+        return None, "INVALID: a proof tree needs a target"
+    problem = _tree_problem(cert, len(words))
+    if problem is not None:
+        return None, problem
+    cap = CORE_CHECK_MAX if cert.core is None else len(cert.core.pairs)
+    try:
+        core = root_core(words, mult, cert, cert.target, deadline, max_pairs=cap)
+    except RootCoreTooLarge:
+        return None, (
+            f"INVALID: the root values leave more than {cap:,} joints within the budget at the "
+            "target (more than the core listed, or than this checker takes)"
+        )
+    problem = None if cert.core is None else _core_problem(cert, core, words)
+    if problem is not None:
+        return None, problem
+    by_tail: dict[int, list[int]] = {}
+    by_head: dict[int, list[int]] = {}
+    for a, b in core.pairs:
+        by_tail.setdefault(a, []).append(b)
+        by_head.setdefault(b, []).append(a)
+    top = None
+    stack: list[tuple[int, frozenset[tuple[int, int]], frozenset[tuple[int, int]]]]
+    stack = [(0, frozenset(), frozenset())]
+    while stack:
+        k, used, unused = stack.pop()
+        if deadline is not None and time.perf_counter() > deadline:
+            raise TimeoutError
+        node = cert.tree[k]
+        if node.joint is not None:
+            j = node.joint
+            stack.append((node.unused, used, unused | {j}))
+            stack.append((node.used, used | {j}, unused))
+            continue
+        if used & unused:
+            a, b = sorted(used & unused)[0]
+            return None, (
+                f"INVALID: node {k}: the joint {excerpt(words[a], 30)} -> {excerpt(words[b], 30)} "
+                "is both used and not used on its path"
+            )
+        found: int | None
+        if _no_snake(used, mult, cert.items, cert.cyclic):
+            found, problem = node.bound, None  # the leaf covers no snake
+        else:
+            found, problem = _leaf_bound(words, mult, cert, core, (by_tail, by_head), node,
+                                         (used, unused))  # fmt: skip
+        if problem is not None:
+            return None, f"INVALID: node {k} (leaf): {problem}"
+        assert found is not None
+        if node.bound < found:
+            return None, f"INVALID: node {k} (leaf) claims {node.bound}, its values prove {found}"
+        if node.bound >= cert.target:
+            return None, f"INVALID: node {k} (leaf) proves {node.bound}, not below {cert.target}"
+        top = node.bound if top is None else max(top, node.bound)
+    return top, None
+
+
+def no_snake(
+    used: frozenset[tuple[int, int]], mult: Sequence[int], items: int, cyclic: bool
+) -> bool:
+    """Whether no snake uses every joint of ``used`` (each at least once).
+
+    True when a joint ``w -> w`` names a word listed once; when a word has more distinct forced
+    successors (or predecessors) than copies; or when a connected set ``S`` of words of the
+    forced joints holds at least as many forced joints as items: every item of ``S`` then has
+    its successor in ``S`` (an item has one), so the snake never leaves ``S``, which misses an
+    item (the depot of a linear snake, or a word of a cyclic one).
+
+    Parameters
+    ----------
+    used : frozenset of (int, int)
+        Forced joints (distinct-word ids).
+    mult : sequence of int
+        The words' multiplicities.
+    items : int
+    cyclic : bool
+
+    Returns
+    -------
+    bool
+    """
+    outs: Counter[int] = Counter()
+    ins: Counter[int] = Counter()
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in used:
+        if a == b and mult[a] < 2:
+            return True
+        outs[a] += 1
+        ins[b] += 1
+        parent[root(a)] = root(b)
+    if any(outs[w] > mult[w] for w in outs) or any(ins[w] > mult[w] for w in ins):
+        return True
+    joints: Counter[int] = Counter(root(a) for a, _ in used)
+    size: Counter[int] = Counter()
+    for w in parent:
+        size[root(w)] += mult[w]
+    return any(joints[r] >= size[r] and (not cyclic or size[r] < items) for r in joints)
+
+
+_no_snake = no_snake
+
+
+def _leaf_cut_terms(
+    node: TreeNode, by_head: dict[int, list[int]]
+) -> tuple[dict[tuple[int, int], int], dict[int, int]]:
+    """What a leaf's own cuts add to the right-hand sides of the core joints (those entering
+    them: head inside, tail outside) and of the starts into them (the depot is in no cut)."""
+    entered: dict[tuple[int, int], int] = {}
+    start_extra: dict[int, int] = {}
+    for ids, lam in node.cuts:
+        inside = set(ids)
+        for b in ids:
+            start_extra[b] = start_extra.get(b, 0) + lam
+            for a in by_head.get(b, ()):
+                if a not in inside:
+                    entered[(a, b)] = entered.get((a, b), 0) + lam
+    return entered, start_extra
+
+
+def _joint_name(words: Sequence[str]) -> Any:
+    """``name(a, b)``: the joint ``a -> b`` for messages."""
+    return lambda a, b: f"{excerpt(words[a], 30)} -> {excerpt(words[b], 30)}"
+
+
+def _leaf_bound(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    core: RootCore,
+    index: tuple[dict[int, list[int]], dict[int, list[int]]],
+    node: TreeNode,
+    path: tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]],
+) -> tuple[int | None, str | None]:
+    """The bound a leaf's values prove on the snakes of its path that use core joints only, or
+    the first inequality that fails. Only the joints of changed words (and the forced ones)
+    differ from the root's, whose values are valid."""
+    used, unused = path
+    du = {i: val - cert.u[i] for i, val in node.u}
+    dv = {i: val - cert.v[i] for i, val in node.v}
+    root_depot = cert.depot or (0, 0)
+    dd = (0, 0) if node.depot is None else (node.depot[0] - root_depot[0],
+                                            node.depot[1] - root_depot[1])  # fmt: skip
+    if node.depot is not None and cert.depot is None:
+        return None, "a cyclic snake has no depot"
+    value = cert.dual_value(mult) + dd[0] + dd[1]
+    value += sum(mult[i] * d for i, d in du.items()) + sum(mult[i] * d for i, d in dv.items())
+    by_tail, by_head = index
+    check = {(a, b) for a in du for b in by_tail.get(a, ())}
+    check |= {(a, b) for b in dv for a in by_head.get(b, ())}
+    name = _joint_name(words)
+    entered, start_extra = _leaf_cut_terms(node, by_head)
+    value -= sum(lam for _, lam in node.cuts)
+    check |= set(entered)
+    short: dict[int, int] = {}
+    for a, gamma in node.copies:
+        if gamma < 0 or mult[a] < 2 or a in short or (cert.cyclic and len(words) == 1):
+            return None, f"the copies of {excerpt(words[a], 30)} cannot fall short by {gamma}"
+        short[a] = gamma
+        value += (mult[a] - 1) * gamma
+    for a, b in check - used - unused:
+        slack = core.pairs[(a, b)] + du.get(a, 0) + dv.get(b, 0) - entered.get((a, b), 0)
+        slack += short.get(a, 0) if a == b else 0
+        if slack < 0:
+            return None, f"the joint {name(a, b)} is short by {-slack}"
+    for a, b in used:
+        if (a, b) not in core.pairs:
+            return None, f"the forced joint {name(a, b)} is not in the core"
+        slack = core.pairs[(a, b)] + du.get(a, 0) + dv.get(b, 0) - entered.get((a, b), 0)
+        cap = mult[a] - 1 if a == b else min(mult[a], mult[b])
+        value += -slack if slack >= 0 else -slack * cap
+    touched = set(dv) | set(start_extra)
+    starts = core.starts if dd[0] else {b: core.starts[b] for b in touched if b in core.starts}
+    for b, s in starts.items():
+        if s + dd[0] + dv.get(b, 0) - start_extra.get(b, 0) < 0:
+            return None, f"the start -> {excerpt(words[b], 30)} is short"
+    ends = core.ends if dd[1] else {a: core.ends[a] for a in du if a in core.ends}
+    for a, s in ends.items():
+        if s + du.get(a, 0) + dd[1] < 0:
+            return None, f"{excerpt(words[a], 30)} -> the end is short"
+    return value // cert.scale, None
+
+
 def verify_certificate(
     words: Sequence[str],
     cert: Certificate | str | os.PathLike[str],
@@ -784,7 +1397,13 @@ def verify_certificate(
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
     n = len(items)
     bound = _proven_bound(cert, mult, n)
-    if cert.core_pairs is not None:
+    if cert.tree and n > 1:
+        top, problem = _check_tree(distinct, mult, cert, deadline)
+        if problem is not None:
+            return _verdict(t0, claimed, "INVALID", None, objective, problem)
+        assert cert.target is not None and top is not None
+        bound = min(bound, max(cert.target - 1, top))
+    elif cert.core_pairs is not None:
         msg = (
             f"PARTIAL: the values prove at most {bound:,}; the claimed {claimed:,} also rests on a "
             f"search of a core of {cert.core_pairs:,} pairs that this certificate does not cover"
@@ -920,6 +1539,12 @@ def verify_pairwise(words: Sequence[str], cert: Certificate) -> CertificateCheck
     if cert.cyclic and len(items) == 1:
         bound = 0
     status = "PARTIAL" if cert.core_pairs is not None else "VALID"
+    if cert.tree and len(items) > 1:  # the tree's own check (its leaves are few joints each)
+        top, problem = _check_tree(distinct, mult, cert, None)
+        if problem is not None:
+            return fail("", "")
+        assert cert.target is not None and top is not None
+        bound, status = min(bound, max(cert.target - 1, top)), "VALID"
     return CertificateCheck(
         status, bound, objective, cert.bound, status == "VALID" and objective == bound,
         status, None, time.perf_counter() - t0,

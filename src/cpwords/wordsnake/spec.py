@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -168,10 +168,52 @@ def run(
     :func:`cpwords.wordsnake.spec.solve_wordsnake`).
     """
     check_explicit_memory(instance, method)
-    return call_method(
+    result = call_method(
         _RUNNERS[method], instance, method, params=params, seed=seed, time_limit=time_limit,
         workers=workers,
     )  # fmt: skip
+    return with_proof(result, method)
+
+
+#: What an OPTIMAL answer of each exact method rests on: the default method's certificate,
+#: checked by the independent checker (set by the method itself), or the solver's word.
+PROOF_OF = {
+    "mip": "highs", "mip-scip": "scip", "cpsat": "cp-sat", "cpsat-routes": "cp-sat",
+    "naive": "cp-sat",
+}  # fmt: skip
+
+
+def with_proof(result: SolveResult, method: str) -> SolveResult:
+    """The result with ``solver_info["proof"]``: what its OPTIMAL rests on.
+
+    Parameters
+    ----------
+    result : SolveResult
+    method : str
+        The registry name of the method that gave it.
+
+    Returns
+    -------
+    SolveResult
+        ``proof`` is ``"certificate"`` (the default method: its certificate checked VALID),
+        ``"highs"``, ``"scip"`` or ``"cp-sat"`` (the solver's own proof, not checked here), or
+        None when the result is not OPTIMAL (heuristics never are).
+
+    Examples
+    --------
+    >>> from cpwords.core.result import SolveResult, Status
+    >>> r = SolveResult(Status.OPTIMAL, 3.0, 3.0, 0.1, ["ab", "bc"], "mip")
+    >>> with_proof(r, "mip").solver_info["proof"]
+    'highs'
+    """
+    info = dict(result.solver_info)
+    if not result.is_optimal:
+        info["proof"] = None
+    elif method == "auto":
+        info["proof"] = info.get("proof")
+    else:
+        info["proof"] = PROOF_OF.get(method)
+    return replace(result, solver_info=info)
 
 
 #: Methods that build the explicit overlap graph: the smallest overlap they keep as an arc, and

@@ -1,13 +1,16 @@
 """Stage "certificate": a dual certificate of the bound of a finished solve.
 
 The additive bound's certificate when it proved the bound, else the best flow iterate's
-(:func:`~cpwords.wordsnake.models.certify.flow_certificate`); a core search that closed the gap
-is named by its size. Format and checker: card, "Certificates: a bound anyone can check".
+(:func:`~cpwords.wordsnake.models.certify.flow_certificate`); when the solver proved more than
+the values do (a core search or the routes model closed the gap), a proof tree on the core makes
+it a version 2 certificate (:mod:`~cpwords.wordsnake.models.proof_tree`), or else the search is
+named by its size (PARTIAL). Format and checker: card, "Certificates: a bound anyone can check".
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import replace
 
 from cpwords.wordsnake.certificate import Certificate
@@ -15,13 +18,47 @@ from cpwords.wordsnake.models.certify import flow_certificate, single_word_certi
 from cpwords.wordsnake.models.pipeline.state import ProofState
 from cpwords.wordsnake.models.string_hub import DeadlineReached
 
+#: Seconds the proof tree may take at least (when the time limit leaves them).
+TREE_MIN_SECONDS = 5.0
+
 
 def certificate(state: ProofState) -> None:
     """Stage "certificate": ``solver_info["certificate"]`` (None with
     ``solver_info["certificate_error"]`` when none can be given) and its time."""
     t_cert = time.perf_counter()
-    state.info["certificate"] = _certificate(state)
+    cert = _certificate(state)
+    tree = state.options.get("checked", True) and state.proven
+    if cert is not None and tree and _values_bound(state, cert) > cert.objective:
+        cert = _with_tree(state, cert)
+    state.info["certificate"] = cert
     state.info["certificate_time"] = time.perf_counter() - t_cert
+
+
+def _values_bound(state: ProofState, cert: Certificate) -> int:
+    """The bound the certificate's values prove (the checker's, without the check)."""
+    counts = Counter(state.instance.words)
+    return cert.dual_value([counts[w] for w in sorted(counts)]) // cert.scale
+
+
+def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
+    """The solver proved more than the values do (a core search, the routes model): the
+    version 2 certificate with a proof tree on the core
+    (:func:`~cpwords.wordsnake.models.proof_tree.tree_certificate`), within the time left and
+    at most as long again as the solve so far; ``cert`` when none is found."""
+    from cpwords.wordsnake.models.proof_tree import tree_certificate
+
+    now = time.perf_counter()
+    until = now + max(TREE_MIN_SECONDS, now - state.start)
+    if state.deadline is not None:
+        until = min(until, state.deadline)
+    t0 = time.perf_counter()
+    try:
+        tree = tree_certificate(state.instance, cert, deadline=until)
+    except KeyboardInterrupt:
+        tree = None
+    state.info["proof_tree_time"] = time.perf_counter() - t0
+    state.info["proof_tree_nodes"] = None if tree is None else len(tree.tree)
+    return cert if tree is None else tree
 
 
 def _certificate(state: ProofState) -> Certificate | None:

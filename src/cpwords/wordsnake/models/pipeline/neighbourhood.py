@@ -159,7 +159,7 @@ class FamilySearch:
 
         found = solve_exact(
             sub, time_limit=limit, workers=self.workers, seed=self.seed,
-            neighbourhood_search=False,
+            neighbourhood_search=False, checked=False,
         )  # fmt: skip
         if found.solver_info.get("interrupted"):
             raise KeyboardInterrupt  # Ctrl-C reached the pieces' solve: stop searching

@@ -28,6 +28,7 @@ from cpwords.wordsnake.models.core import CoreTooLarge
 from cpwords.wordsnake.models.lagrangian import lagrangian_relaxation
 from cpwords.wordsnake.models.pipeline.additive import additive_bound, additive_wanted
 from cpwords.wordsnake.models.pipeline.certificate import certificate
+from cpwords.wordsnake.models.pipeline.checked import checked_proof
 from cpwords.wordsnake.models.pipeline.core_search import (
     core_search,
     reduced_cost_fixing,
@@ -86,11 +87,14 @@ SEARCH_STAGES = (
 #: The routes model, on small lists whose core is too large.
 ROUTES = Stage("routes", routes, routes_wanted)
 
-#: The certificate of the bound, when asked for.
-CERTIFICATE = Stage("certificate", certificate, lambda s: bool(s.options["certificate"]))
+#: The certificate of the bound: always computed (in memory when no file was asked for).
+CERTIFICATE = Stage("certificate", certificate)
+
+#: The certificate checked by the independent checker: its verdict sets the status.
+CHECKED_PROOF = Stage("checked proof", checked_proof)
 
 #: Every stage of the default method, in order (the card's list).
-STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, ROUTES, CERTIFICATE)
+STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, ROUTES, CERTIFICATE, CHECKED_PROOF)
 
 
 def solve_exact(
@@ -106,6 +110,7 @@ def solve_exact(
     core_search: str = "mip",
     certificate: bool = False,
     neighbourhood_search: bool = True,
+    checked: bool = True,
 ) -> SolveResult:
     """The default exact method: the stages of :data:`STAGES`, in order.
 
@@ -130,12 +135,10 @@ def solve_exact(
     workers : int
         Solver threads.
     seed : int
-        Solver seed.
     hint : sequence of str, optional
         A starting ordering (the initial incumbent).
     progress : callable, optional
-        ``progress(elapsed, incumbent, bound)`` or, when it takes a fourth argument,
-        ``progress(elapsed, incumbent, bound, stage)``.
+        ``progress(elapsed, incumbent, bound[, stage])``.
     start : float, optional
         ``time.perf_counter()`` at which the time limit started (default: now).
     lagrangian_iterations : int
@@ -147,10 +150,11 @@ def solve_exact(
         or CP-SAT's routes constraint over the items
         (:func:`~cpwords.wordsnake.models.core.solve_core`).
     certificate : bool
-        Also compute a certificate of the bound in ``solver_info["certificate"]``
+        Also return the certificate of the bound in ``solver_info["certificate"]``
         (:func:`~cpwords.wordsnake.models.certify.flow_certificate`; None with
         ``solver_info["certificate_error"]`` when stopped before the first flow bound or by the
-        time limit).
+        time limit). It is computed and checked in any case (``pipeline.checked``) unless
+        ``checked`` is False (the neighbourhood search's own solves of pieces: the solver's word).
     neighbourhood_search : bool
         On large lists whose first bound leaves a gap: the additive bound
         (:func:`~cpwords.wordsnake.models.pathcover.path_cover_bound`) and the exact
@@ -160,8 +164,10 @@ def solve_exact(
     Returns
     -------
     SolveResult
-        ``method`` names the stage that finished (``exact/flow``, ``exact/core`` or
-        ``exact/routes``); ``solver_info["stages"]`` logs the flow, core and routes stages;
+        OPTIMAL only when the certificate checks VALID (``proof``: ``"certificate"``), else
+        FEASIBLE with the checked bound (``solver_bound``: the solver's). ``method`` names the
+        stage that finished (``exact/flow``, ``exact/core`` or ``exact/routes``);
+        ``solver_info["stages"]`` logs the flow, core and routes stages;
         ``solver_info["interrupted"]`` is True after Ctrl-C (the best ordering so far is
         returned, FEASIBLE unless proven).
 
@@ -177,7 +183,7 @@ def solve_exact(
         "time_limit": time_limit, "workers": workers, "seed": seed, "hint": hint,
         "progress": progress, "lagrangian_iterations": lagrangian_iterations,
         "core_search": core_search, "certificate": certificate,
-        "neighbourhood_search": neighbourhood_search,
+        "neighbourhood_search": neighbourhood_search, "checked": checked,
     }  # fmt: skip
     state = _begin(instance, options, start)
     if instance.n == 1 or len(set(instance.words)) == 1:
@@ -302,8 +308,12 @@ def _finish_state(state: ProofState) -> SolveResult:
         # Every stage ended before the limit with the gap open (a core too large for the
         # search, say): not stopped by the limit, and said so.
         info.setdefault("stopped", "exhausted")
-    if CERTIFICATE.wanted(state):
+    if state.options["checked"] or state.options["certificate"]:
         CERTIFICATE.run(state)
+    if state.options["checked"]:
+        CHECKED_PROOF.run(state)
+    if not state.options["certificate"]:
+        info.pop("certificate", None)
     return _finish(
         instance=state.instance, proven=state.proven, order=state.order,
         objective=state.objective, bound=state.bound, start=state.start, method=state.method,

@@ -65,10 +65,15 @@ def routes(state: ProofState) -> None:
     """
     from cpwords.wordsnake.models.cpsat import solve_routes_cpsat
 
+    # The first import of CP-SAT (with pandas) took seconds on a loaded machine: the time left
+    # is read after it (a negative limit stopped a whole solve with an error, issue 31's runs).
+    seconds = state.remaining()
+    if seconds is not None and seconds <= 0.05:
+        return
     opts = state.options
     try:
         second = solve_routes_cpsat(
-            state.instance, time_limit=state.remaining(), workers=opts["workers"],
+            state.instance, time_limit=seconds, workers=opts["workers"],
             seed=opts["seed"], hint=state.order, progress=opts["progress"],
         )  # fmt: skip
     except KeyboardInterrupt:

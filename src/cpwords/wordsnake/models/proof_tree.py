@@ -1,0 +1,394 @@
+"""A proof tree for a version 2 certificate: our own branching on the core, one integer dual
+per leaf (issue 31).
+
+The root is the flow's certificate (valid values ``u``, ``v``, cuts). At ``target = objective +
+1`` the root values exclude every joint whose slack exceeds the budget ``B - scale * target``
+(:func:`~cpwords.wordsnake.certificate.root_core`, the checker's own function); what is left is
+a small explicit set of joints, the core. At a node (some joints forced, some forbidden) the
+leaf's values are the root's lowered by the duals ``alpha``, ``beta`` of the assignment problem
+on the core with the root slacks as costs::
+
+    min sum s_e x_e   over the core's joints (forced: x >= 1, forbidden: left out),
+    each word's copies leave once and enter once (the depot too, for a linear snake),
+
+plus, for every word, an escape through a hub at cost ``budget + 1`` (so the problem is always
+feasible, and a solution using one is beyond the budget). HiGHS solves it as an LP; its row duals
+are rounded to integers and repaired (each ``alpha`` lowered until every core joint's slack is
+``>= 0``), so the leaf's bound is recomputed exactly: ``floor((B - C) / scale)`` with ``C`` the
+repaired dual's value. A node whose bound is below ``target`` is a leaf; otherwise it branches on a
+joint its assignment uses (one of a subtour, when there is one): used / not used.
+
+Format, checker and the proof of the leaf rule: ``models/wordsnake.md``, "Certificates", version 2.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from cpwords.core.native import new_highs
+from cpwords.wordsnake.certificate import (
+    Certificate,
+    RootCore,
+    RootCoreTooLarge,
+    TreeNode,
+    no_snake,
+    root_core,
+)
+from cpwords.wordsnake.rules import WordsnakeInstance
+
+#: The largest core the tree is built on (the search's own cap, ``CORE_MAX_PAIRS``).
+MAX_CORE_PAIRS = 400_000
+
+#: Rounds of subtour cuts at a node (each adds the closed components of its assignment).
+CUT_ROUNDS = 8
+
+#: The most nodes a proof tree is given before the producer gives up (the certificate then stays
+#: PARTIAL): VIPR's measurements say small trees are cheap and large ones are not.
+MAX_NODES = 4_000
+
+Joint = tuple[int, int]
+
+
+@dataclass
+class _Leaf:
+    """A node's repaired dual: the values changed against the root, its bound, and the joints
+    its assignment uses (to branch on)."""
+
+    u: dict[int, int]
+    v: dict[int, int]
+    depot: tuple[int, int] | None
+    bound: int
+    copies: dict[int, int]
+    cuts: list[tuple[tuple[int, ...], int]]
+    used: list[Joint]
+    frac: list[Joint]
+    subtour: list[Joint]
+    closed: list[frozenset[int]]
+
+
+def tree_certificate(
+    instance: WordsnakeInstance,
+    cert: Certificate,
+    *,
+    deadline: float | None = None,
+    max_nodes: int = MAX_NODES,
+) -> Certificate | None:
+    """The version 2 certificate of ``cert.objective``: ``cert``'s values as the root, the core
+    they leave at ``objective + 1`` and a proof tree over it.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    cert : Certificate
+        A valid (version 1) certificate whose ordering scores ``objective``.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which it gives up.
+    max_nodes : int
+        The most nodes of the tree.
+
+    Returns
+    -------
+    Certificate or None
+        None when the tree needs more nodes or time, or a node's dual cannot close it.
+    """
+    counts = Counter(instance.words)
+    words = sorted(counts)
+    mult = [counts[w] for w in words]
+    target = cert.objective + 1
+    try:
+        core = root_core(words, mult, cert, target, deadline, max_pairs=MAX_CORE_PAIRS)
+    except (TimeoutError, RootCoreTooLarge):
+        return None
+    if core.budget < 0:  # the root values alone prove the objective
+        return replace(cert, core_pairs=None, bound=cert.objective)
+    # Without cuts first (measured: `ab` n=60 seed 18 in 27 nodes and 1.7 s, against no tree
+    # in 60 s with them), then with them on what time is left.
+    nodes = None
+    for rounds in (1, CUT_ROUNDS):
+        now = time.perf_counter()
+        until = deadline if deadline is None or rounds > 1 else now + (deadline - now) / 2
+        nodes = _branch(_CoreLP(cert, core, mult, rounds), max_nodes, until)
+        if nodes is not None:
+            break
+    if nodes is None:
+        return None
+    producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": len(core.pairs)}
+    return replace(
+        cert, core_pairs=None, bound=cert.objective, target=target, core=None,
+        tree=tuple(nodes), producer=producer,
+    )  # fmt: skip
+
+
+def _branch(lp: _CoreLP, max_nodes: int, deadline: float | None) -> list[TreeNode] | None:
+    """Depth-first branching from the root: the tree's nodes, or None when it gives up."""
+    nodes: list[TreeNode | None] = [None]
+    stack: list[tuple[int, frozenset[Joint], frozenset[Joint]]] = [(0, frozenset(), frozenset())]
+    while stack:
+        if len(nodes) > max_nodes or (deadline is not None and time.perf_counter() > deadline):
+            return None
+        k, used, unused = stack.pop()
+        if no_snake(used, lp.mult, lp.items, not lp.linear):
+            nodes[k] = TreeNode(bound=lp.target - 1)  # covers no snake: no values needed
+            continue
+        leaf = lp.solve(used, unused)
+        if leaf is None:
+            return None
+        if leaf.bound < lp.target:
+            nodes[k] = TreeNode(
+                u=tuple(sorted(leaf.u.items())), v=tuple(sorted(leaf.v.items())),
+                depot=leaf.depot, bound=leaf.bound, copies=tuple(sorted(leaf.copies.items())),
+                cuts=tuple(leaf.cuts),
+            )  # fmt: skip
+            continue
+        free = [j for j in (*leaf.frac, *leaf.subtour, *leaf.used) if j not in used]
+        if not free:
+            return None  # every joint of the assignment is forced: branching cannot close it
+        joint = free[0]
+        yes, no = len(nodes), len(nodes) + 1
+        nodes += [None, None]
+        nodes[k] = TreeNode(joint, yes, no)
+        stack.append((no, used, unused | {joint}))
+        stack.append((yes, used | {joint}, unused))
+    return [n for n in nodes if n is not None] if all(n is not None for n in nodes) else None
+
+
+class _CoreLP:
+    """The assignment problem on the core (root slacks as costs), solved per node by HiGHS,
+    with the subtour cuts found so far (a pool shared by every node: each is valid for every
+    snake)."""
+
+    def __init__(self, cert: Certificate, core: RootCore, mult: list[int], rounds: int) -> None:
+        self.cert, self.core, self.mult, self.rounds = cert, core, mult, rounds
+        self.items = sum(mult)
+        self.target = cert.objective + 1
+        self.W = W = len(mult)
+        self.B = cert.dual_value(mult)
+        self.linear = cert.depot is not None
+        self.pairs = sorted(core.pairs)
+        # Rows: out(w) = w, in(w) = W + w, then dout, din (linear), then the hub, then the cuts.
+        self.dout, self.din = 2 * W, 2 * W + 1
+        self.hub = 2 * W + (2 if self.linear else 0)
+        self.escape = core.budget + 1
+        self.pool: list[frozenset[int]] = []
+
+    def _columns(
+        self, used: frozenset[Joint], unused: frozenset[Joint]
+    ) -> tuple[list[int], list[int], list[float], list[float], list[Joint | None]]:
+        """Every column's two rows, cost and lower bound, and its joint (None: not a word pair)."""
+        W, core = self.W, self.core
+        tails, heads, costs, lows, joints = [], [], [], [], []
+
+        def add(t: int, h: int, c: int, low: float, j: Joint | None) -> None:
+            tails.append(t)
+            heads.append(h)
+            costs.append(float(c))
+            lows.append(low)
+            joints.append(j)
+
+        for a, b in self.pairs:
+            if (a, b) not in unused:
+                add(a, W + b, core.pairs[(a, b)], 1.0 if (a, b) in used else 0.0, (a, b))
+        for b, s in core.starts.items():
+            add(self.dout, W + b, s, 0.0, None)
+        for a, s in core.ends.items():
+            add(a, self.din, s, 0.0, None)
+        sources = list(range(W)) + ([self.dout] if self.linear else [])
+        sinks = [W + w for w in range(W)] + ([self.din] if self.linear else [])
+        for r in sources:
+            add(r, self.hub, self.escape, 0.0, None)
+        for r in sinks:
+            add(self.hub, r, 0, 0.0, None)
+        return tails, heads, costs, lows, joints
+
+    def solve(self, used: frozenset[Joint], unused: frozenset[Joint]) -> _Leaf | None:
+        """The node's repaired integer dual and its bound (None: HiGHS failed), after rounds of
+        subtour cuts."""
+        cols = self._columns(used, unused)
+        leaf = None
+        for _ in range(self.rounds):
+            y, x = self._highs(*cols[:4])
+            if y is None or x is None:
+                return None
+            leaf = self._leaf(y, x, cols, used)
+            if leaf.bound < self.target:
+                return leaf
+            new = [c for c in leaf.closed if c not in self.pool]
+            if not new or self.rounds == 1:
+                return leaf
+            self.pool += new
+        return leaf
+
+    def _entering(self, tails: list[int], heads: list[int], cut: frozenset[int]) -> list[int]:
+        """The columns that enter ``cut`` (their head a word of it, their tail not)."""
+        W = self.W
+        return [
+            c for c, (t, h) in enumerate(zip(tails, heads, strict=True))
+            if W <= h < 2 * W and h - W in cut and not (t < W and t in cut)
+        ]  # fmt: skip
+
+    def _highs(
+        self, tails: list[int], heads: list[int], costs: list[float], lows: list[float]
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Row duals and the solution of the LP (None, None when not optimal)."""
+        import highspy
+
+        W, n = self.W, len(tails)
+        rows = self.hub + 1
+        ups = [
+            float(self.mult[t] - 1) if t < W and h == W + t else highspy.kHighsInf
+            for t, h in zip(tails, heads, strict=True)
+        ]
+        rhs = np.zeros(rows)
+        rhs[:W] = self.mult
+        rhs[W : 2 * W] = self.mult
+        if self.linear:
+            rhs[self.dout] = rhs[self.din] = 1.0
+        h = new_highs()
+        h.addVars(n, np.array(lows), np.array(ups))
+        h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(costs))
+        starts, index, value = _row_matrix(rows, tails, heads, self.hub)
+        h.addRows(rows, rhs, rhs, len(index), starts, index, value)
+        for cut in self.pool:
+            cols = self._entering(tails, heads, cut)
+            h.addRow(1.0, highspy.kHighsInf, len(cols), np.array(cols, dtype=np.int32),
+                     np.ones(len(cols)))  # fmt: skip
+        h.setOptionValue("solver", "simplex")
+        h.run()
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None, None
+        sol = h.getSolution()
+        return np.asarray(sol.row_dual, dtype=float), np.asarray(sol.col_value, dtype=float)
+
+    def _leaf(self, y: np.ndarray, x: np.ndarray, cols: Any, used: frozenset[Joint]) -> _Leaf:
+        """Round and repair the duals (each ``alpha`` lowered until every core column's slack,
+        less the multipliers of the cuts it enters, is >= 0; escapes need none), then the exact
+        bound."""
+        tails, heads, _costs, _lows, joints = cols
+        W, hub = self.W, self.hub
+        dual = np.rint(y).astype(np.int64).tolist()
+        alpha, beta = dual[:W], dual[W : 2 * W]
+        ad, bd = (dual[self.dout], dual[self.din]) if self.linear else (0, 0)
+        lams = [max(0, lam) for lam in dual[hub + 1 :]]
+        cuts = [(c, lam) for c, lam in zip(self.pool, lams, strict=True) if lam > 0]
+        load = [0] * W  # the multipliers of the cuts holding each word
+        for c, lam in cuts:
+            for w in c:
+                load[w] += lam
+        slack_of = _Slacks(self.core)
+        for t, h, j in zip(tails, heads, joints, strict=True):
+            if t == hub or h == hub or (j is not None and j[0] == j[1]):
+                continue  # escapes need no inequality; copy pairs may fall short (below)
+            b_head = bd if h == self.din else beta[h - W] + _entered(t, h - W, cuts, load, W)
+            room = slack_of(t, h, j, W, self.dout, self.din) - b_head
+            if t == self.dout:
+                ad = min(ad, room)
+            elif alpha[t] > room:
+                alpha[t] = room
+        value = sum(m * (a + b) for m, a, b in zip(self.mult, alpha, beta, strict=True)) + ad + bd
+        value += sum(lam for _, lam in cuts)
+        copies: dict[int, int] = {}
+        for j in joints:
+            if j is not None and j[0] == j[1]:
+                a = j[0]
+                slack = self.core.pairs[j] - alpha[a] - beta[a]
+                if j in used:
+                    value += slack if slack >= 0 else slack * (self.mult[a] - 1)
+                elif slack < 0:
+                    copies[a] = -slack
+                    value += slack * (self.mult[a] - 1)
+        for a, b in used:
+            if a != b:  # >= 0 after the repair
+                value += (
+                    self.core.pairs[(a, b)] - alpha[a] - beta[b] - _entered(a, b, cuts, load, W)
+                )
+        bound = (self.B - value) // self.cert.scale
+        xs = x.tolist()
+        chosen = [j for j, xv in zip(joints, xs, strict=True) if j is not None and xv > 0.5]
+        frac = sorted(
+            ((abs(xv - round(xv)), j) for j, xv in zip(joints, xs, strict=True)
+             if j is not None and abs(xv - round(xv)) > 1e-6),
+            reverse=True,
+        )  # fmt: skip
+        ends = {
+            h - W if t == self.dout else t
+            for t, h, j, xv in zip(tails, heads, joints, xs, strict=True)
+            if j is None and xv > 0.5 and hub not in (t, h)
+        }
+        closed = _closed(chosen, ends, W, self.linear)
+        cert = self.cert
+        return _Leaf(
+            u={i: cert.u[i] - a for i, a in enumerate(alpha) if a},
+            v={i: cert.v[i] - b for i, b in enumerate(beta) if b},
+            depot=None if cert.depot is None or not (ad or bd)
+            else (cert.depot[0] - ad, cert.depot[1] - bd),
+            bound=int(bound),
+            copies=copies,
+            cuts=[(tuple(sorted(c)), lam) for c, lam in cuts],
+            used=chosen,
+            frac=[j for _, j in frac],
+            subtour=sorted((j for j in chosen if closed and j[0] in closed[0]),
+                           key=lambda j: j[0] == j[1]),
+            closed=[frozenset(c) for c in closed],
+        )  # fmt: skip
+
+
+def _entered(
+    t: int, b: int, cuts: list[tuple[frozenset[int], int]], load: list[int], W: int
+) -> int:
+    """The multipliers of the cuts the column from row ``t`` into word ``b`` enters."""
+    if not cuts or not load[b]:
+        return 0
+    if t >= W:  # the depot (or the hub) is in no cut
+        return load[b]
+    return sum(lam for c, lam in cuts if b in c and t not in c)
+
+
+class _Slacks:
+    """The root slack of a core column (a word pair, a start or an end)."""
+
+    def __init__(self, core: RootCore) -> None:
+        self.core = core
+
+    def __call__(self, t: int, h: int, j: Joint | None, W: int, dout: int, din: int) -> int:
+        if j is not None:
+            return self.core.pairs[j]
+        if t == dout:
+            return self.core.starts[h - W]
+        return self.core.ends[t]
+
+
+def _row_matrix(
+    rows: int, tails: list[int], heads: list[int], hub: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of the LP in HiGHS's row-wise format: a column leaves its tail row (+1) and
+    enters its head row (+1), except at the hub, where entering is +1 and leaving -1."""
+    entries: list[list[tuple[int, float]]] = [[] for _ in range(rows)]
+    for col, (t, h) in enumerate(zip(tails, heads, strict=True)):
+        entries[t].append((col, -1.0 if t == hub else 1.0))
+        entries[h].append((col, 1.0))
+    starts = np.zeros(rows, dtype=np.int32)
+    index: list[int] = []
+    value: list[float] = []
+    for r, row in enumerate(entries):
+        starts[r] = len(index)
+        index += [c for c, _ in row]
+        value += [v for _, v in row]
+    return starts, np.array(index, dtype=np.int32), np.array(value)
+
+
+def _closed(chosen: list[Joint], ends: set[int], W: int, linear: bool) -> list[set[int]]:
+    """The closed components of the chosen word pairs, smallest first: those with no chain end
+    (linear), or every one of several (cyclic)."""
+    import networkx as nx
+
+    g: Any = nx.Graph()
+    g.add_edges_from(chosen)
+    parts = sorted(nx.connected_components(g), key=len)
+    if not linear:
+        return [] if len(parts) == 1 and len(parts[0]) == W else parts
+    return [p for p in parts if not p & ends]

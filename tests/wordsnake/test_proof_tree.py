@@ -1,0 +1,173 @@
+"""Version 2 certificates (issue 31): a proof tree of joint disjunctions on the core the root
+values leave, one integer dual per leaf, checked by the independent checker."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from cpwords.wordsnake.certificate import (
+    Certificate,
+    CertificateError,
+    CoreSet,
+    TreeNode,
+    certificate_from_json,
+    certificate_to_json,
+    root_core,
+    verify_certificate,
+)
+from cpwords.wordsnake.models.certify import flow_certificate
+from cpwords.wordsnake.models.lagrangian import solve_string_flow
+from cpwords.wordsnake.models.proof_tree import tree_certificate
+from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
+
+word = st.text(alphabet="ab", min_size=1, max_size=5)
+lists = st.lists(word, min_size=3, max_size=7).filter(lambda ws: len(set(ws)) > 1)
+
+
+def best(words: tuple[str, ...], cyclic: bool, proper: bool) -> tuple[int, list[str]]:
+    """The brute-force optimum and an ordering scoring it."""
+    top = max(itertools.permutations(words), key=lambda p: snake_score(p, cyclic, proper))
+    return snake_score(top, cyclic, proper), list(top)
+
+
+def tree_for(
+    ws: list[str], cyclic: bool, proper: bool, iterations: int
+) -> tuple[WordsnakeInstance, int, Certificate | None]:
+    """The list, its optimum, and the tree certificate of it built on the flow's values (None
+    when the producer gave up; the root certificate when it alone proves the optimum)."""
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    optimum, order = best(inst.words, cyclic, proper)
+    net = build_string_network(inst)
+    out = solve_string_flow(net, lagrangian_iterations=iterations)
+    assert out.dual is not None
+    root = flow_certificate(net, out.dual, order, optimum, optimum)
+    return inst, optimum, tree_certificate(inst, root)
+
+
+def leaf_paths(cert: Certificate) -> dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+    """Every leaf's forced and forbidden joints."""
+    out = {}
+    stack: list[tuple[int, list[tuple[int, int]], list[tuple[int, int]]]] = [(0, [], [])]
+    while stack:
+        k, used, unused = stack.pop()
+        node = cert.tree[k]
+        if node.joint is None:
+            out[k] = (used, unused)
+        else:
+            stack.append((node.used, [*used, node.joint], unused))
+            stack.append((node.unused, used, [*unused, node.joint]))
+    return out
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lists, st.booleans(), st.booleans(), st.sampled_from([0, 3]))
+def test_every_valid_tree_certificate_bounds_the_brute_force_optimum(
+    ws: list[str], cyclic: bool, proper: bool, iterations: int
+) -> None:
+    inst, optimum, cert = tree_for(ws, cyclic, proper, iterations)
+    assume(cert is not None)
+    assert cert is not None
+    check = verify_certificate(inst.words, cert)
+    assert check.status == "VALID", check.message
+    assert check.bound is not None and check.bound >= optimum
+    assert check.optimal  # the tree proves the optimum itself
+    # The file round trip keeps it.
+    again = certificate_from_json(json.loads(json.dumps(certificate_to_json(cert))))
+    assert verify_certificate(inst.words, again).bound == check.bound
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=30, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)  # fmt: skip
+@given(lists, st.booleans(), st.sampled_from([0, 3]), st.data())
+def test_a_tampered_tree_is_refused_naming_the_node(
+    ws: list[str], cyclic: bool, iterations: int, data: st.DataObject
+) -> None:
+    inst, optimum, cert = tree_for(ws, cyclic, False, iterations)
+    assume(cert is not None and len(cert.tree) > 1)
+    assert cert is not None
+    nodes = list(cert.tree)
+    leaves = leaf_paths(cert)
+    inner = [k for k, n in enumerate(nodes) if n.joint is not None]
+
+    def refused(tree: list[TreeNode]) -> str:
+        found = verify_certificate(inst.words, replace(cert, tree=tuple(tree)))
+        return found.message if found.status == "INVALID" else ""
+
+    # Removing a leaf: the tree no longer covers every snake.
+    k = data.draw(st.sampled_from(sorted(leaves)))
+    gone = [replace(n, used=n.used - (n.used > k), unused=n.unused - (n.unused > k))
+            if n.joint is not None else n for i, n in enumerate(nodes) if i != k]  # fmt: skip
+    assert "node " in refused(gone)
+    # Lowering a leaf's value below what its values prove (a leaf with a dual).
+    dual_leaves = [k for k in leaves if nodes[k].u or nodes[k].v or nodes[k].depot]
+    if dual_leaves:
+        k = data.draw(st.sampled_from(dual_leaves))
+        low = [*nodes]
+        low[k] = replace(nodes[k], bound=nodes[k].bound - 1)
+        assert f"node {k} " in refused(low)
+    # Forcing a joint the leaf forbids: its path then both uses and excludes it.
+    forbidding = [k for k, (_, unused) in leaves.items() if unused]
+    if forbidding:
+        k = data.draw(st.sampled_from(forbidding))
+        joint = leaves[k][1][0]
+        forced = [*nodes, nodes[k], nodes[k]]
+        forced[k] = TreeNode(joint, len(nodes), len(nodes) + 1)
+        assert f"node {len(nodes)}" in refused(forced)
+    # Swapping a branch's sides: refused naming a node, or still a sound proof.
+    k = data.draw(st.sampled_from(inner))
+    swapped = [*nodes]
+    swapped[k] = replace(nodes[k], used=nodes[k].unused, unused=nodes[k].used)
+    found = verify_certificate(inst.words, replace(cert, tree=tuple(swapped)))
+    if found.status == "INVALID":
+        assert "node " in found.message
+    else:
+        assert found.bound is not None and found.bound >= optimum
+
+
+def test_a_tree_certificate_closes_a_gap_the_values_leave_and_is_refused_for_another_list() -> None:
+    from cpwords.wordsnake.spec import random_strings
+
+    inst = WordsnakeInstance(tuple(random_strings("ab", 40, 25, 6, 12)))
+    optimum_order = None
+    net = build_string_network(inst)
+    out = solve_string_flow(net, lagrangian_iterations=5)
+    assert out.dual is not None and out.order is not None and out.objective is not None
+    optimum_order = [inst.words[i] for i in out.order]
+    from cpwords.wordsnake.spec import solve_wordsnake
+
+    res = solve_wordsnake(inst, "mip", time_limit=None)
+    assert res.is_optimal and res.objective is not None
+    root = flow_certificate(net, out.dual, res.solution, int(res.objective), int(res.objective))
+    gap_bound = verify_certificate(inst.words, root).bound
+    assert gap_bound is not None and gap_bound > res.objective  # the values leave a gap
+    cert = tree_certificate(inst, root)
+    assert cert is not None and cert.tree
+    check = verify_certificate(inst.words, cert)
+    assert check.status == "VALID" and check.optimal and check.bound == res.objective
+    assert json.loads(json.dumps(certificate_to_json(cert)))["version"] == 2
+    assert certificate_to_json(root)["version"] == 1  # no tree: still written as version 1
+    # The core is the checker's to compute; a listed one must be exactly it.
+    counts = Counter(inst.words)
+    words = sorted(counts)
+    core = root_core(words, [counts[w] for w in words], cert, int(res.objective) + 1)
+    pairs = tuple(sorted(core.pairs))
+    listed = CoreSet(pairs, tuple(sorted(core.starts)), tuple(sorted(core.ends)))
+    assert verify_certificate(inst.words, replace(cert, core=listed)).optimal
+    short = replace(cert, core=replace(listed, pairs=pairs[1:]))
+    assert verify_certificate(inst.words, short).status == "INVALID"
+    other = WordsnakeInstance(tuple(inst.words[1:]))
+    with pytest.raises(CertificateError, match="another word list"):
+        verify_certificate(other.words, cert)
+    del optimum_order
