@@ -62,3 +62,13 @@ def test_the_count_and_the_lines_named_are_the_bad_ones(lines: list[str]) -> Non
         assert len(parse_word_lines(text, "l", skip_invalid=True)) == good
         entries = sum(line in ("a1", "it's") for line in lines)  # 'x y' reads as 'x'
         assert parse_lexicon_text(text, "l", alphabet="any").skipped == entries
+
+
+def test_snake_takes_the_same_option_with_the_same_note(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "bad.txt"
+    f.write_text(BAD)
+    code, _, err = run_cli(["snake", str(f)], capsys)
+    assert code == 2 and "3 lines that are not words" in err and "--skip-invalid" in err
+    code, out, err = run_cli(["snake", str(f), "--skip-invalid", "--json"], capsys)
+    assert code == 0 and "left out 3 lines that are not words" in err
+    assert sorted(json.loads(out)["solution"]) == sorted(["run", "nausea", "seasick", "lemon"])

@@ -269,4 +269,4 @@ def test_a_missing_certificate_names_no_option_that_does_not_exist(
     missing = tmp_path / "none.json"
     code, out, err = run(["snake", str(words), "--verify-certificate", str(missing)], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert "--verify-certificate: no file" in err and "-text" not in err
+    assert "certificate not found: " in err and "-text" not in err

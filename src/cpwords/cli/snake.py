@@ -26,6 +26,7 @@ from cpwords.cli._common import (
     require_file,
     result_row,
     shared_options,
+    skip_invalid_option,
     started,
     stop_line,
     stop_reason,
@@ -62,15 +63,20 @@ from cpwords.wordsnake.spec import (
 
 
 def _instance(
-    file: str | None, cyclic: bool, proper: bool, lang: str | None = None, fold: bool = False
+    file: str | None,
+    cyclic: bool,
+    proper: bool,
+    lang: str | None = None,
+    fold: bool = False,
+    skip_invalid: bool = False,
 ) -> WordsnakeInstance:
     if file is None:
         return builtin_instance(cyclic, proper)
     if file == "-":  # as a file would be read: a byte-order mark dropped, non-UTF-8 refused
         text, _ = read_text("-", "word list")
-        words = parse_word_lines(text, "<stdin>", lang=lang, fold=fold)
+        words = parse_word_lines(text, "<stdin>", lang=lang, fold=fold, skip_invalid=skip_invalid)
         return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>")
-    return load_instance(file, cyclic, proper, lang=lang, fold=fold)
+    return load_instance(file, cyclic, proper, lang=lang, fold=fold, skip_invalid=skip_invalid)
 
 
 @click.command("snake", epilog=EPILOG)
@@ -163,6 +169,7 @@ def _instance(
 @svg_option("the snake, each overlap highlighted (the first 400 words)")
 @png_option("the snake")
 @force_option()
+@skip_invalid_option()
 @shared_options(check=True, time_limit=600.0, workers=2, seed=True)
 def snake(
     file: str | None,
@@ -189,6 +196,7 @@ def snake(
     peer_time_limit: float,
     as_json: bool,
     png_path: str | None = None,
+    skip_invalid: bool = False,
 ) -> None:
     """Find the best Wordsnake of a word list and prove it.
 
@@ -217,7 +225,7 @@ def snake(
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
-        instance = _instance(file, cyclic, proper, lang, fold_accents)
+        instance = _instance(file, cyclic, proper, lang, fold_accents, skip_invalid)
     if export_tsplib is not None or export_model is not None:
         export_files(instance, export_tsplib, export_model, export_connectivity, force, as_json)
         return
@@ -578,7 +586,7 @@ def _check_certificate_options(
         raise InputError("give --certificate (write one) or --verify-certificate (check one)")
     if verify_path is not None:
         if verify_path != "-" and not os.path.exists(verify_path):  # a file, never inline
-            raise InputError(f"--verify-certificate: no file {excerpt(verify_path)!r}")
+            raise InputError(f"certificate not found: {excerpt(verify_path)}")
         if other_mode or compare:
             raise InputError("--verify-certificate is a mode of its own: drop the other modes")
     if certificate_path is None:

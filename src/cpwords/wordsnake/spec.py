@@ -601,6 +601,7 @@ def load_instance(
     *,
     lang: str | None = None,
     fold: bool = False,
+    skip_invalid: bool = False,
 ) -> WordsnakeInstance:
     """Read a Wordsnake instance from a word-list file, in any alphabet.
 
@@ -614,6 +615,9 @@ def load_instance(
         The words' language, for its case rules (``"tr"``: dotted and dotless i).
     fold : bool
         Fold accents (``é`` -> ``e``; :func:`cpwords.core.alphabet.fold_accents`).
+    skip_invalid : bool
+        Leave out the lines that are not words (a warning says how many and where) instead
+        of refusing the list.
 
     Returns
     -------
@@ -622,10 +626,10 @@ def load_instance(
     Raises
     ------
     InputError
-        Missing, unreadable or non-UTF-8 file, a line that is not a word (a digit,
-        punctuation, a space inside it), an empty list.
+        Missing, unreadable or non-UTF-8 file, lines that are not words (a digit,
+        punctuation, a space inside it; unless ``skip_invalid``), an empty list.
     """
-    words = read_word_list(path, lang=lang, fold=fold)
+    words = read_word_list(path, lang=lang, fold=fold, skip_invalid=skip_invalid)
     return WordsnakeInstance(tuple(words), cyclic, proper, str(path))
 
 
