@@ -109,7 +109,8 @@ def _instance(
 @click.option(
     "--compare",
     is_flag=True,
-    help="Also run every heuristic (each with its own time limit); show gaps to the optimum.",
+    help="Also run every heuristic; show gaps to the optimum. --time-limit covers them all: "
+    "the main method has half of it, each other method an equal part of what is left.",
 )
 @click.option(
     "--peers",

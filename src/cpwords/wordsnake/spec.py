@@ -768,6 +768,31 @@ class Comparison:
         return (self.best_bound - result.objective) / max(1.0, abs(self.best_bound))
 
 
+#: The share of a comparison's time limit the first (exact) method may take.
+COMPARE_FIRST_SHARE = 0.5
+
+
+def _time_shares(
+    time_limit: float | None, start: float | None, n: int
+) -> Callable[[int], float | None]:
+    """Seconds for the ``k``-th of ``n`` methods sharing ``time_limit`` (see
+    :func:`compare_wordsnake`); None without a limit."""
+    t0 = time.perf_counter() if start is None else start
+
+    def share(k: int) -> float | None:
+        if time_limit is None:
+            return None
+        left = time_limit - (time.perf_counter() - t0)
+        part = (
+            COMPARE_FIRST_SHARE * time_limit - (time.perf_counter() - t0)
+            if k == 0
+            else left / (n - k)
+        )
+        return max(0.05, min(part, left))
+
+    return share
+
+
 def compare_wordsnake(
     instance: WordsnakeInstance,
     methods: Sequence[str] = ("exact", "layered", "local", "greedy"),
@@ -795,14 +820,24 @@ def compare_wordsnake(
     ------
     CheckError
         A heuristic beats a proven optimum (a bug in the exact model).
+
+    Notes
+    -----
+    ``time_limit`` (in ``kwargs``) is the whole comparison's: the first method has
+    :data:`COMPARE_FIRST_SHARE` of it, counted from ``start`` when given; each method after it
+    an equal part of what is left (a peer's own limit in ``overrides`` caps its part).
     """
     over = overrides or {}
     runs = []
     interrupted = False
+    share = _time_shares(kwargs.get("time_limit"), kwargs.get("start"), len(methods))
     for k, m in enumerate(methods):
         kw = {**kwargs, **over.get(m, {})}
         if k:  # ``start`` (the command's start) times the first method; the others get their own
             kw.pop("start", None)
+        if kwargs.get("time_limit") is not None:
+            own = over.get(m, {}).get("time_limit")  # a peer's own limit, within its share
+            kw["time_limit"] = share(k) if own is None else min(own, share(k))
         try:
             runs.append(solve_wordsnake(instance, m, **kw))
         except KeyboardInterrupt:
