@@ -13,7 +13,6 @@ from cpwords.cli._common import (
     EPILOG,
     Deadline,
     answer,
-    check_options,
     check_row,
     echo_json,
     exit_status,
@@ -84,12 +83,11 @@ LISTING_MAX_WORDS = 300
     "against the proven chain: the exact method has half of --time-limit, the search as long as "
     "the exact method took (at least 0.5 s).",
 )
-@skip_invalid_option()
-@check_options()
 @svg_option("the chain as a staircase, each link's shared letters marked")
 @png_option("the chain")
 @force_option()
-@shared_options(time_limit=600.0, seed=True)
+@skip_invalid_option()
+@shared_options(check=True, time_limit=600.0, seed=True)
 def chain(
     file: str,
     overlap: int,
