@@ -19,6 +19,7 @@ from cpwords.grid.rules import (
     default_board,
     grid_problems,
 )
+from tests.conftest import grid_example
 from tests.pictures import assert_png_of_svg, needs_cairo
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -27,10 +28,11 @@ BOARD = default_board()
 
 @pytest.fixture(scope="module")
 def solved() -> tuple[dict[str, str], tuple[str, ...]]:
-    tokens = common_tokens(10000)
-    # The first fill takes 25-35 s on the 2-core machine (34 s measured on 2026-11-27): a
-    # budget, not a timed assertion.
-    res = solve_grid(BOARD, tokens, {}, time_limit=120, workers=1)
+    tokens = common_tokens(5000)
+    # A puzzle's suffixes, completed (an empty board's first fill took 25-45 s; this, well
+    # under a second).
+    suffixes = dict(pair.split("=") for pair in grid_example(5000)[1].split(","))
+    res = solve_grid(BOARD, tokens, suffixes, time_limit=120, workers=1)
     assert res.verified and res.solution is not None
     return dict(res.solution), tokens.words
 

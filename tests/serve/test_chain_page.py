@@ -14,7 +14,6 @@ from click.testing import CliRunner
 from cpwords.chain.rules import chain_problems
 from cpwords.cli import cli
 from cpwords.cli._common import RESULT_KEYS
-from tests.conftest import needs_dictionary
 from tests.serve.conftest import LiveServer
 
 WORDS = "seasick\nkiln\nnausea\nrun\nnab\nbee\neel\nlemon\n"
@@ -68,14 +67,3 @@ def test_a_solve_is_never_run_by_a_get(live: LiveServer) -> None:
     assert httpx.get(f"{live.url}/api/chain", params={"words": WORDS}).status_code == 405
     page = httpx.get(f"{live.url}/chain", params={"words": WORDS}, timeout=60).text
     assert 'id="pending"' in page and 'id="size"' not in page
-
-
-@pytest.mark.slow
-@needs_dictionary("en")
-def test_a_dictionary_chain_is_proven_on_the_page(live: LiveServer) -> None:
-    data = {"dict": "english:100000", "k": "3"}
-    got = httpx.post(f"{live.url}/api/chain", data=data, timeout=120).json()
-    assert got["status"] in ("OPTIMAL", "FEASIBLE") and got["verified"] is True
-    assert got["words"] > 100 and len(got["solution"]) == got["words"]
-    if got["status"] == "OPTIMAL":
-        assert got["bound"] == got["objective"] == got["words"]

@@ -55,7 +55,7 @@ def test_relaxation_equals_the_explicit_model_in_other_scripts(
 
 
 @pytest.mark.slow
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists, st.booleans(), st.booleans())
 def test_the_optimum_equals_brute_force_in_other_scripts(
     ws: list[str], cyclic: bool, proper: bool

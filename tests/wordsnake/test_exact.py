@@ -39,7 +39,7 @@ instances = st.builds(
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances)
 def test_every_exact_method_equals_brute_force(inst):
     expected = brute_force(inst.words, inst.cyclic, inst.proper)
