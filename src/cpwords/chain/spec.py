@@ -8,6 +8,7 @@ seeded sample of ``n`` of its words; ``overlap`` (default 1), ``objective`` (``w
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -244,7 +245,8 @@ def compare_chain(
     Returns
     -------
     list of SolveResult
-        ``[exact, heuristic]``, each verified by the independent checker.
+        ``[exact, heuristic]``, each verified by the independent checker; ``[exact]`` alone
+        when Ctrl-C stopped the exact method.
 
     Raises
     ------
@@ -257,11 +259,11 @@ def compare_chain(
     >>> [(r.method, r.objective) for r in compare_chain(inst, time_limit=10)]
     [('trail-mip', 5.0), ('random-dfs', 5.0)]
     """
-    import time
-
     t0 = time.perf_counter()
     share = None if time_limit is None else COMPARE_EXACT_SHARE * time_limit
     exact = solve_chain(instance, "trail-mip", time_limit=share, seed=seed)
+    if exact.solver_info.get("interrupted"):  # Ctrl-C: the exact answer so far, nothing more
+        return [exact]
     budget = max(0.5, exact.wall_time)
     if time_limit is not None:
         budget = max(0.05, min(budget, time_limit - (time.perf_counter() - t0)))

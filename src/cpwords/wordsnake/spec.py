@@ -777,18 +777,14 @@ def _time_shares(
 ) -> Callable[[int], float | None]:
     """Seconds for the ``k``-th of ``n`` methods sharing ``time_limit`` (see
     :func:`compare_wordsnake`); None without a limit."""
-    t0 = time.perf_counter() if start is None else start
+    left = _clock(start, time_limit)  # what is left of the whole comparison's limit
 
     def share(k: int) -> float | None:
-        if time_limit is None:
+        remaining = left()
+        if remaining is None or time_limit is None:
             return None
-        left = time_limit - (time.perf_counter() - t0)
-        part = (
-            COMPARE_FIRST_SHARE * time_limit - (time.perf_counter() - t0)
-            if k == 0
-            else left / (n - k)
-        )
-        return max(0.05, min(part, left))
+        first = remaining - (1 - COMPARE_FIRST_SHARE) * time_limit  # its share, less the time gone
+        return max(0.05, min(first if k == 0 else remaining / (n - k), remaining))
 
     return share
 
