@@ -20,7 +20,25 @@ CHECK_KEYS = ("valid", "problems", "solution", "objective")
 def result_row(row: dict[str, Any], **values: Any) -> dict[str, Any]:
     """``row`` with ``values`` merged in and the :data:`RESULT_KEYS` first (missing: None,
     ``interrupted``: False, ``stopped``: see :func:`stop_reason`), the mode's own keys after
-    them."""
+    them.
+
+    Parameters
+    ----------
+    row : dict
+        A result's row (:meth:`cpwords.core.result.SolveResult.to_dict`, or a mode's own).
+    **values
+        Keys to set or add (they win over ``row``'s).
+
+    Returns
+    -------
+    dict
+        A new dict; ``row`` is left as it was.
+
+    Examples
+    --------
+    >>> list(result_row({"extra": 1, "status": "OPTIMAL"}))[:3], result_row({})["interrupted"]
+    (['status', 'objective', 'bound'], False)
+    """
     merged = {**row, **values}
     out = {k: merged.get(k) for k in RESULT_KEYS}
     out["interrupted"] = bool(out["interrupted"])
@@ -70,6 +88,29 @@ def stop_reason(row: dict[str, Any]) -> str | None:
 
 
 def check_row(valid: bool, problems: list[str], solution: Any, objective: Any, **rest: Any) -> dict:
-    """One checking mode's JSON object: the :data:`CHECK_KEYS`, then the mode's own keys."""
+    """One checking mode's JSON object: the :data:`CHECK_KEYS`, then the mode's own keys.
+
+    Parameters
+    ----------
+    valid : bool
+        Whether the answer passed the puzzle's checker.
+    problems : list of str
+        The checker's findings (empty when valid).
+    solution : Any
+        The answer as read (words, a board).
+    objective : Any
+        Its score, or None.
+    **rest
+        The mode's own keys, after these.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> list(check_row(True, [], ["run"], 0, box="abc"))
+    ['valid', 'problems', 'solution', 'objective', 'box']
+    """
     return {"valid": valid, "problems": problems, "solution": solution, "objective": objective,
             **rest}  # fmt: skip

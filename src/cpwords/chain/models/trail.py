@@ -298,6 +298,7 @@ class _Search:
     trace: list[TracePoint] = field(default_factory=list)
 
     def offer(self, chain: Sequence[str], value: int) -> bool:
+        """Keep ``chain`` (worth ``value``) when it beats the best so far; whether it did."""
         if value > self.value:
             self.best, self.value = tuple(chain), value
             return True
