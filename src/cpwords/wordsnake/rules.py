@@ -174,9 +174,10 @@ def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int =
 #: dictionary's keys): past it, the pairs are compared one by one.
 PREFIX_INDEX_CHARS = 50_000_000
 
-#: Letters the pairwise comparison may read in all (``(n - 1) * sum of lengths``): past it the
-#: explicit overlap graph is refused (the default method's string-hub network is linear).
-PAIRWISE_LETTERS = 2_000_000_000
+#: Letters the pairwise comparison may read in all (``(n - 1) * sum of lengths``; Python reads
+#: about 5 million a second): past it the explicit overlap graph is refused in one line, before
+#: it starts (the default method's string-hub network is linear in the letters).
+PAIRWISE_LETTERS = 200_000_000
 
 
 def _pairwise_overlap_graph(words: Sequence[str], proper: bool, lo: int) -> OverlapGraph:
