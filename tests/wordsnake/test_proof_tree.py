@@ -19,6 +19,7 @@ from cpwords.wordsnake.certificate import (
     TreeNode,
     certificate_from_json,
     certificate_to_json,
+    no_snake,
     root_core,
     verify_certificate,
 )
@@ -171,3 +172,87 @@ def test_a_tree_certificate_closes_a_gap_the_values_leave_and_is_refused_for_ano
     with pytest.raises(CertificateError, match="another word list"):
         verify_certificate(other.words, cert)
     del optimum_order
+
+
+# Lists the tree once could not prove (found by the brute-force property test): a snake whose
+# forced joints are all its arcs (the root's slacks miss what its second entry into a root cut
+# costs), and repeated words whose snakes enter a root cut twice (the leaf lowers that cut).
+CLOSED_BY_THE_TREE = [
+    (("a", "aa", "aabb", "bbaa"), False, True),
+    (("a", "aaaa", "aaaa", "a", "aaa"), False, True),
+    (("aaa", "aa", "aaaa", "aaaa", "a", "aaaa", "aa"), False, False),
+    (("aaa", "a", "a", "aa", "aaaa", "a"), True, True),
+]
+
+
+@pytest.mark.parametrize(("words", "cyclic", "proper"), CLOSED_BY_THE_TREE)
+def test_the_default_method_proves_with_a_checked_tree_what_the_values_leave_open(
+    words: tuple[str, ...], cyclic: bool, proper: bool
+) -> None:
+    from cpwords.core.result import Status
+    from cpwords.wordsnake.spec import solve_wordsnake
+
+    inst = WordsnakeInstance(words, cyclic, proper)
+    optimum, _ = best(words, cyclic, proper)
+    res = solve_wordsnake(inst, "auto", time_limit=30, workers=1, certificate=True)
+    assert res.status is Status.OPTIMAL and res.objective == optimum == res.bound
+    cert = res.solver_info["certificate"]
+    assert cert.tree  # the values alone leave a gap here
+    check = verify_certificate(inst.words, cert)
+    assert check.status == "VALID" and check.optimal and check.bound == optimum
+
+
+def solved_certificate(
+    words: tuple[str, ...], cyclic: bool, proper: bool
+) -> tuple[WordsnakeInstance, Certificate]:
+    """The list and the certificate the default method wrote for it."""
+    from cpwords.wordsnake.spec import solve_wordsnake
+
+    inst = WordsnakeInstance(words, cyclic, proper)
+    res = solve_wordsnake(inst, "auto", time_limit=30, workers=1, certificate=True)
+    return inst, res.solver_info["certificate"]
+
+
+def test_a_leaf_may_lower_a_root_cut_to_zero_and_no_further() -> None:
+    inst, cert = solved_certificate(("a", "aaaa", "aaaa", "a", "aaa"), False, True)
+    assert cert.tree
+    lowered = [
+        (k, node) for k, node in enumerate(cert.tree) if any(lam < 0 for _, lam in node.cuts)
+    ]
+    assert lowered  # this proof needs a root cut lowered
+    k, node = lowered[0]
+    ids, lam = next((ids, lam) for ids, lam in node.cuts if lam < 0)
+    root_total = sum(m for s, m in cert.cuts if set(s) == set(ids))
+    assert root_total + lam >= 0
+    # One point more below zero is refused, naming the node.
+    deeper = replace(node, cuts=(*node.cuts, (ids, -(root_total + lam) - 1)))
+    tree = [*cert.tree]
+    tree[k] = deeper
+    found = verify_certificate(inst.words, replace(cert, tree=tuple(tree)))
+    assert found.status == "INVALID" and f"node {k} lowers a cut" in found.message
+    # A negative multiplier on a set the root does not cut is refused too.
+    others = [s for s in itertools.chain.from_iterable(
+        itertools.combinations(range(3), r) for r in (1, 2)
+    ) if not any(set(s) == set(c) for c, _ in cert.cuts)]  # fmt: skip
+    tree[k] = replace(node, cuts=(*node.cuts, (others[0], -1)))
+    found = verify_certificate(inst.words, replace(cert, tree=tuple(tree)))
+    assert found.status == "INVALID" and f"node {k} lowers a cut" in found.message
+
+
+def test_a_whole_snake_leaf_claims_at_least_its_score() -> None:
+    words, cyclic, proper = ("a", "aa", "aabb", "bbaa"), False, True
+    inst, cert = solved_certificate(words, cyclic, proper)
+    paths = leaf_paths(cert)
+    distinct = sorted(set(words))
+    whole = [
+        k for k, (used, _) in paths.items()
+        if len(used) == len(words) - 1 and not no_snake(frozenset(used), [1] * 4, 4, cyclic)
+    ]  # fmt: skip
+    assert whole  # a leaf whose forced joints are a whole snake
+    k = whole[0]
+    score = sum(snake_score([distinct[a], distinct[b]], False, proper) for a, b in paths[k][0])
+    assert score > 0 and cert.tree[k].bound == score
+    tree = [*cert.tree]
+    tree[k] = replace(cert.tree[k], bound=cert.tree[k].bound - 1)
+    found = verify_certificate(inst.words, replace(cert, tree=tuple(tree)))
+    assert found.status == "INVALID" and f"node {k} (leaf) claims" in found.message

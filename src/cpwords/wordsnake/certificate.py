@@ -116,7 +116,8 @@ class TreeNode:
         ``(word id, gamma)``: the leaf's inequality of a copy followed by another copy of that
         word (listed at least twice) may fall short by ``gamma >= 0``, paid ``(m - 1) gamma``.
     cuts : tuple of (tuple of int, int)
-        A leaf's own cut sets ``(word ids, lambda >= 0)``, added to the root's.
+        A leaf's own cut sets ``(word ids, lambda)``, added to the root's; ``lambda < 0`` only
+        on a set the root cuts, whose multipliers then total ``>= 0`` (a root cut lowered).
     """
 
     joint: tuple[int, int] | None = None
@@ -505,7 +506,7 @@ def _pairs(obj: Any, key: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _cuts(obj: Any, key: str) -> tuple[tuple[tuple[int, ...], int], ...]:
+def _cuts(obj: Any, key: str, low: int | None = 0) -> tuple[tuple[tuple[int, ...], int], ...]:
     if not isinstance(obj, list):
         raise CertificateError(f"certificate: {key} must be a list")
     cuts = []
@@ -513,7 +514,7 @@ def _cuts(obj: Any, key: str) -> tuple[tuple[tuple[int, ...], int], ...]:
         if not isinstance(c, dict):
             raise CertificateError(f"certificate: {key}[{i}] must be an object")
         ids = _ints(c["words"], f"{key}[{i}].words")
-        cuts.append((ids, _int(c["lambda"], f"{key}[{i}].lambda", 0)))
+        cuts.append((ids, _int(c["lambda"], f"{key}[{i}].lambda", low)))
     return tuple(cuts)
 
 
@@ -552,7 +553,7 @@ def _tree_from_json(obj: dict[str, Any]) -> dict[str, Any]:
                 depot=None if depot is None else (depot[0], depot[1]),
                 bound=_int(n["bound"], f"tree[{k}].bound"),
                 copies=_pairs(n.get("copies", []), f"tree[{k}].copies"),
-                cuts=_cuts(n.get("cuts", []), f"tree[{k}].cuts"),
+                cuts=_cuts(n.get("cuts", []), f"tree[{k}].cuts", None),
             )
         )
     return {"target": _int(obj["target"], "target"), "core": core, "tree": tuple(nodes)}
@@ -1104,19 +1105,38 @@ def _core_problem(cert: Certificate, core: RootCore, words: Sequence[str]) -> st
     return None
 
 
+def _root_multipliers(cert: Certificate) -> dict[frozenset[int], int]:
+    """The root's cut multipliers summed by set."""
+    out: dict[frozenset[int], int] = {}
+    for ids, lam in cert.cuts:
+        out[frozenset(ids)] = out.get(frozenset(ids), 0) + lam
+    return out
+
+
 def _tree_problem(cert: Certificate, W: int) -> str | None:
     """Why the tree is not a tree over joints of known words, or None."""
     nodes = cert.tree
     parents = [0] * len(nodes)
+    root: dict[frozenset[int], int] | None = None  # the root's multipliers by set, when needed
     for k, node in enumerate(nodes):
         if node.joint is None:
             if any(not 0 <= i < W for i, _ in (*node.u, *node.v, *node.copies)):
                 return f"INVALID: node {k} changes the value of an unknown word"
-            for ids, _ in node.cuts:
+            changes: dict[frozenset[int], int] = {}
+            for ids, lam in node.cuts:
                 if not ids or any(not 0 <= i < W for i in ids) or len(set(ids)) != len(ids):
                     return f"INVALID: node {k} has a cut set empty, repeated or of unknown words"
                 if cert.cyclic and len(ids) == W:
                     return f"INVALID: node {k} has a cut set of a cyclic snake holding every word"
+                changes[frozenset(ids)] = changes.get(frozenset(ids), 0) + lam
+            for cut, change in changes.items():
+                if change < 0:
+                    root = _root_multipliers(cert) if root is None else root
+                    if root.get(cut, 0) + change < 0:
+                        return (
+                            f"INVALID: node {k} lowers a cut's multiplier below 0 (a leaf may "
+                            "lower only the root's cut of the same set, to 0 at least)"
+                        )
             continue
         if any(not 0 <= i < W for i in node.joint):
             return f"INVALID: node {k} branches on an unknown word"
@@ -1176,8 +1196,12 @@ def _check_tree(
                 "is both used and not used on its path"
             )
         found: int | None
-        if _no_snake(used, mult, cert.items, cert.cyclic):
+        arcs = cert.items if cert.cyclic else cert.items - 1
+        if _no_snake(used, mult, cert.items, cert.cyclic) or len(used) > arcs:
             found, problem = node.bound, None  # the leaf covers no snake
+        elif len(used) == arcs:  # its snakes use exactly the forced joints, once each
+            found, problem = sum(_overlap(words[a], words[b], cert.proper) ** 2
+                                 for a, b in used), None  # fmt: skip
         else:
             found, problem = _leaf_bound(words, mult, cert, core, (by_tail, by_head), node,
                                          (used, unused))  # fmt: skip

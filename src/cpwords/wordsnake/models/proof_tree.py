@@ -39,7 +39,7 @@ from cpwords.wordsnake.certificate import (
     no_snake,
     root_core,
 )
-from cpwords.wordsnake.rules import WordsnakeInstance
+from cpwords.wordsnake.rules import WordsnakeInstance, pair_overlap
 
 #: The largest core the tree is built on (the search's own cap, ``CORE_MAX_PAIRS``).
 MAX_CORE_PAIRS = 400_000
@@ -107,12 +107,17 @@ def tree_certificate(
     if core.budget < 0:  # the root values alone prove the objective
         return replace(cert, core_pairs=None, bound=cert.objective)
     # Without cuts first (measured: `ab` n=60 seed 18 in 27 nodes and 1.7 s, against no tree
-    # in 60 s with them), then with them on what time is left.
+    # in 60 s with them), then with them, then with the root's cuts re-priced too (repeated
+    # words whose snakes enter a root cut twice: the root's slacks alone miss that), each on a
+    # share of the time left.
     nodes = None
-    for rounds in (1, CUT_ROUNDS):
+    attempts = ((1, False), (CUT_ROUNDS, False), (CUT_ROUNDS, True))
+    for k, (rounds, free_root) in enumerate(attempts):
         now = time.perf_counter()
-        until = deadline if deadline is None or rounds > 1 else now + (deadline - now) / 2
-        nodes = _branch(_CoreLP(cert, core, mult, rounds), max_nodes, until)
+        left = len(attempts) - k
+        until = None if deadline is None else now + (deadline - now) / left
+        lp = _CoreLP(cert, core, words, mult, rounds, free_root=free_root)
+        nodes = _branch(lp, max_nodes, until)
         if nodes is not None:
             break
     if nodes is None:
@@ -132,8 +137,14 @@ def _branch(lp: _CoreLP, max_nodes: int, deadline: float | None) -> list[TreeNod
         if len(nodes) > max_nodes or (deadline is not None and time.perf_counter() > deadline):
             return None
         k, used, unused = stack.pop()
-        if no_snake(used, lp.mult, lp.items, not lp.linear):
+        if no_snake(used, lp.mult, lp.items, not lp.linear) or len(used) > lp.arcs:
             nodes[k] = TreeNode(bound=lp.target - 1)  # covers no snake: no values needed
+            continue
+        if len(used) == lp.arcs:  # its snakes use exactly the forced joints: their score
+            score = lp.score(used)
+            if score >= lp.target:
+                return None  # a snake better than the ordering: not a proof of its score
+            nodes[k] = TreeNode(bound=score)
             continue
         leaf = lp.solve(used, unused)
         if leaf is None:
@@ -162,9 +173,21 @@ class _CoreLP:
     with the subtour cuts found so far (a pool shared by every node: each is valid for every
     snake)."""
 
-    def __init__(self, cert: Certificate, core: RootCore, mult: list[int], rounds: int) -> None:
+    def __init__(
+        self,
+        cert: Certificate,
+        core: RootCore,
+        words: list[str],
+        mult: list[int],
+        rounds: int,
+        *,
+        free_root: bool = False,
+    ) -> None:
         self.cert, self.core, self.mult, self.rounds = cert, core, mult, rounds
         self.items = sum(mult)
+        self.words = words
+        self.proper = cert.proper
+        self.arcs = self.items - (1 if cert.depot is not None else 0)
         self.target = cert.objective + 1
         self.W = W = len(mult)
         self.B = cert.dual_value(mult)
@@ -173,8 +196,34 @@ class _CoreLP:
         # Rows: out(w) = w, in(w) = W + w, then dout, din (linear), then the hub, then the cuts.
         self.dout, self.din = 2 * W, 2 * W + 1
         self.hub = 2 * W + (2 if self.linear else 0)
-        self.escape = core.budget + 1
-        self.pool: list[frozenset[int]] = []
+        # The root's cut multipliers, by set, when the leaves may re-price them (a leaf's cut on
+        # a root set lowers or raises the root's multiplier, never below 0): the columns then
+        # cost their slacks plus the root multipliers they enter, and the root sets start the
+        # pool. Otherwise they stay fixed inside the slacks.
+        self.base: dict[frozenset[int], int] = {}
+        if free_root:
+            for ids, lam in cert.cuts:
+                key = frozenset(ids)
+                self.base[key] = self.base.get(key, 0) + lam
+        self.pair_cost = dict(core.pairs)
+        self.start_cost = dict(core.starts)
+        for cut, lam in self.base.items():
+            for b in cut:
+                if b in self.start_cost:
+                    self.start_cost[b] += lam
+        if self.base:
+            for a, b in self.pairs:
+                self.pair_cost[(a, b)] += sum(
+                    lam for cut, lam in self.base.items() if b in cut and a not in cut
+                )
+        self.escape = core.budget + 1 + sum(self.base.values())
+        self.pool: list[frozenset[int]] = list(self.base)
+
+    def score(self, joints: frozenset[Joint]) -> int:
+        """The score of arcs along ``joints``, each once (a whole snake's, when they are all
+        its arcs)."""
+        w = self.words
+        return sum(pair_overlap(w[a], w[b], self.proper) ** 2 for a, b in joints)
 
     def _columns(
         self, used: frozenset[Joint], unused: frozenset[Joint]
@@ -192,8 +241,8 @@ class _CoreLP:
 
         for a, b in self.pairs:
             if (a, b) not in unused:
-                add(a, W + b, core.pairs[(a, b)], 1.0 if (a, b) in used else 0.0, (a, b))
-        for b, s in core.starts.items():
+                add(a, W + b, self.pair_cost[(a, b)], 1.0 if (a, b) in used else 0.0, (a, b))
+        for b, s in self.start_cost.items():
             add(self.dout, W + b, s, 0.0, None)
         for a, s in core.ends.items():
             add(a, self.din, s, 0.0, None)
@@ -222,6 +271,17 @@ class _CoreLP:
                 return leaf
             self.pool += new
         return leaf
+
+    def _changes(self, cuts: list[tuple[frozenset[int], int]]) -> list[tuple[tuple[int, ...], int]]:
+        """A leaf's cuts as changes against the root: each set's multiplier less the root's
+        (negative: a root cut lowered), the unchanged ones left out."""
+        full = dict(cuts)
+        out = []
+        for c in dict.fromkeys([*self.base, *full]):
+            change = full.get(c, 0) - self.base.get(c, 0)
+            if change:
+                out.append((tuple(sorted(c)), change))
+        return out
 
     def _entering(self, tails: list[int], heads: list[int], cut: frozenset[int]) -> list[int]:
         """The columns that enter ``cut`` (their head a word of it, their tail not)."""
@@ -279,7 +339,7 @@ class _CoreLP:
         for c, lam in cuts:
             for w in c:
                 load[w] += lam
-        slack_of = _Slacks(self.core)
+        slack_of = _Slacks(self.pair_cost, self.start_cost, self.core.ends)
         for t, h, j in zip(tails, heads, joints, strict=True):
             if t == hub or h == hub or (j is not None and j[0] == j[1]):
                 continue  # escapes need no inequality; copy pairs may fall short (below)
@@ -290,12 +350,12 @@ class _CoreLP:
             elif alpha[t] > room:
                 alpha[t] = room
         value = sum(m * (a + b) for m, a, b in zip(self.mult, alpha, beta, strict=True)) + ad + bd
-        value += sum(lam for _, lam in cuts)
+        value += sum(lam for _, lam in cuts) - sum(self.base.values())
         copies: dict[int, int] = {}
         for j in joints:
             if j is not None and j[0] == j[1]:
                 a = j[0]
-                slack = self.core.pairs[j] - alpha[a] - beta[a]
+                slack = self.pair_cost[j] - alpha[a] - beta[a]
                 if j in used:
                     value += slack if slack >= 0 else slack * (self.mult[a] - 1)
                 elif slack < 0:
@@ -303,9 +363,7 @@ class _CoreLP:
                     value += slack * (self.mult[a] - 1)
         for a, b in used:
             if a != b:  # >= 0 after the repair
-                value += (
-                    self.core.pairs[(a, b)] - alpha[a] - beta[b] - _entered(a, b, cuts, load, W)
-                )
+                value += self.pair_cost[(a, b)] - alpha[a] - beta[b] - _entered(a, b, cuts, load, W)
         bound = (self.B - value) // self.cert.scale
         xs = x.tolist()
         chosen = [j for j, xv in zip(joints, xs, strict=True) if j is not None and xv > 0.5]
@@ -328,7 +386,7 @@ class _CoreLP:
             else (cert.depot[0] - ad, cert.depot[1] - bd),
             bound=int(bound),
             copies=copies,
-            cuts=[(tuple(sorted(c)), lam) for c, lam in cuts],
+            cuts=self._changes(cuts),
             used=chosen,
             frac=[j for _, j in frac],
             subtour=sorted((j for j in chosen if closed and j[0] in closed[0]),
@@ -349,17 +407,20 @@ def _entered(
 
 
 class _Slacks:
-    """The root slack of a core column (a word pair, a start or an end)."""
+    """The cost of a core column (a word pair, a start or an end) in the node's LP: its root
+    slack, plus the root multipliers it enters when they are re-priced."""
 
-    def __init__(self, core: RootCore) -> None:
-        self.core = core
+    def __init__(
+        self, pairs: dict[Joint, int], starts: dict[int, int], ends: dict[int, int]
+    ) -> None:
+        self.pairs, self.starts, self.ends = pairs, starts, ends
 
     def __call__(self, t: int, h: int, j: Joint | None, W: int, dout: int, din: int) -> int:
         if j is not None:
-            return self.core.pairs[j]
+            return self.pairs[j]
         if t == dout:
-            return self.core.starts[h - W]
-        return self.core.ends[t]
+            return self.starts[h - W]
+        return self.ends[t]
 
 
 def _row_matrix(
