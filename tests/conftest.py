@@ -143,6 +143,6 @@ _SKIPPED_TO: dict[str, str] = {}
 
 def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("--skipped-to", default=None)
-    if path is not None:
+    if path is not None and not hasattr(config, "workerinput"):  # pytest-xdist: the controller
         Path(path).write_text("", encoding="utf-8")  # a new list for this run
         _SKIPPED_TO["path"] = path

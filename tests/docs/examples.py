@@ -6,6 +6,7 @@ The convention (written out for authors in ``docs/examples.md``):
   package under test; ``../shared/data`` is the real-data folder when it is present). When the
   next block is a fence with no language (or ``text``), that block is the output the commands
   print on stdout: the same lines, except that a time (``0.81 s``, ``73 ms``) matches any time,
+  ``index built in`` and ``index cached in`` match each other (a first run builds the index),
   and a line ``...`` stands for any number of lines (the block is an excerpt).
 - A ``pycon`` block (``>>>`` prompts) is run by :mod:`doctest`; a ``python`` block is run and
   must not raise.
@@ -40,6 +41,8 @@ PYTHON_LANGS = {"python", "pycon"}
 _MARKER = re.compile(r"<!--\s*example:(.*?)-->", re.S)
 #: A time as the commands print it: 0.814 s, 73 ms, 1.2 min.
 _TIME = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:ms|s|min)\b")
+#: Whether a cached index was read or built depends on what ran before: either matches either.
+_INDEX = re.compile(r"\bindex (?:built|cached) in\b")
 
 
 @dataclass
@@ -117,7 +120,10 @@ def collect(pages: list[str] = PAGES) -> list[Example]:
 
 
 def _normalise(text: str) -> list[str]:
-    lines = [_TIME.sub("<time>", line.rstrip()) for line in text.splitlines()]
+    lines = [
+        _INDEX.sub("index <built or cached> in", _TIME.sub("<time>", line.rstrip()))
+        for line in text.splitlines()
+    ]
     while lines and not lines[-1]:
         lines.pop()
     return lines

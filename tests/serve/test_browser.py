@@ -190,8 +190,8 @@ def test_wordsnake_stop_from_the_page(live: LiveServer, browser: Any, tmp_path: 
     time.sleep(1.0)
     t0 = time.monotonic()
     browser.find_element(By.ID, "stop").click()
-    wait_for(lambda: browser.find_element(By.ID, "state").text == "stopped", timeout=10)
-    assert time.monotonic() - t0 < 3.0
+    wait_for(lambda: browser.find_element(By.ID, "state").text == "stopped", timeout=20)
+    assert time.monotonic() - t0 < 15.0  # against the page's 60 s: stopped, not run out
     assert not os.path.exists(f"/proc/{pid}")
     assert browser.find_element(By.ID, "start").is_enabled()
     shot(browser, tmp_path / "wordsnake-stopped.png")
