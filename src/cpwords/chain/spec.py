@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from cpwords.chain.certificate import verify_chain_certificate
 from cpwords.chain.heuristics import random_dfs
 from cpwords.chain.models.trail import chain_trail_mip
 from cpwords.chain.rules import OBJECTIVES, ChainInstance, chain_value, instance_problems
@@ -159,7 +161,49 @@ def run(
     ``trail-mip`` takes ``hint``; ``random-dfs`` takes ``steps`` and ``restart_steps``.
     """
     fn = chain_trail_mip if method == "trail-mip" else random_dfs
-    return call_method(fn, instance, params=params, seed=seed, time_limit=time_limit)
+    result = call_method(fn, instance, params=params, seed=seed, time_limit=time_limit)
+    return checked_proof(instance, result)
+
+
+def checked_proof(instance: ChainInstance, result: SolveResult) -> SolveResult:
+    """The result with its certificate checked by the independent checker and
+    ``solver_info["proof"]`` saying what its OPTIMAL rests on.
+
+    ``proof`` is ``"certificate"`` when the certificate (the relaxation's duals with the cuts
+    of the solve) checks VALID and proves the chain optimal, ``"highs"`` when the result is
+    OPTIMAL on HiGHS's word alone (its MIP solved to a zero gap, the relaxation's bound not
+    tight), None when it is not OPTIMAL. ``certificate_check`` is the checker's status (None:
+    no certificate: a heuristic, a stopped solve, or one fixed word as both ends).
+
+    Parameters
+    ----------
+    instance : ChainInstance
+    result : SolveResult
+
+    Returns
+    -------
+    SolveResult
+    """
+    info = dict(result.solver_info)
+    cert = info.get("certificate")
+    found = None
+    if cert is not None:
+        found = verify_chain_certificate(
+            instance.words, cert, overlap=instance.overlap, maximise=instance.objective,
+            start=instance.start, end=instance.end,
+        )  # fmt: skip
+        info["certificate_check"] = found.status
+        info["certificate_check_time"] = found.check_time
+        info["certificate_bound"] = found.bound
+    else:
+        info["certificate_check"] = None
+    if not result.is_optimal:
+        info["proof"] = None
+    elif found is not None and found.optimal and found.objective == result.objective:
+        info["proof"] = "certificate"
+    else:
+        info["proof"] = "highs" if result.method == "trail-mip" else None
+    return replace(result, solver_info=info)
 
 
 def problems(instance: ChainInstance, result: SolveResult) -> list[str]:

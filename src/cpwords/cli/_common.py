@@ -667,3 +667,12 @@ def progress(
         transient=True,
     ):
         yield ticker
+
+
+#: The text line of each ``proof``: what an OPTIMAL answer rests on.
+PROOF_LINES = {
+    "certificate": "certificate, checked VALID by the independent checker",
+    "highs": "HiGHS's branch-and-cut (the solver's word, not checked)",
+    "scip": "SCIP's branch-and-cut (the solver's word, not checked)",
+    "cp-sat": "CP-SAT's search (the solver's word, not checked)",
+}

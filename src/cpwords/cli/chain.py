@@ -11,6 +11,7 @@ from cpwords.chain.draw import chain_svg
 from cpwords.chain.rules import ChainInstance
 from cpwords.cli._common import (
     EPILOG,
+    PROOF_LINES,
     Deadline,
     answer,
     check_row,
@@ -27,6 +28,8 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
+from cpwords.core.errors import InputError
+from cpwords.core.files import check_output
 from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import SolveResult, format_gap, format_value
 
@@ -83,6 +86,22 @@ LISTING_MAX_WORDS = 300
     "against the proven chain: the exact method has half of --time-limit, the search as long as "
     "the exact method took (at least 0.5 s).",
 )
+@click.option(
+    "--certificate",
+    "certificate_path",
+    metavar="CERT",
+    default=None,
+    help="Also write a certificate of the bound (JSON; gzip when CERT ends in .gz) that anyone "
+    "can check with --verify-certificate (the exact method).",
+)
+@click.option(
+    "--verify-certificate",
+    "verify_path",
+    metavar="CERT",
+    default=None,
+    help="Check a certificate against FILE (and --overlap, --maximise, --start, --end) instead "
+    "of solving: prints VALID with the proven bound, or what fails (exit 1).",
+)
 @svg_option("the chain as a staircase, each link's shared letters marked")
 @png_option("the chain")
 @force_option()
@@ -101,6 +120,8 @@ def chain(
     skip_invalid: bool,
     check_file: str | None,
     check_text: str | None,
+    certificate_path: str | None,
+    verify_path: str | None,
     svg_path: str | None,
     png_path: str | None,
     force: bool,
@@ -123,19 +144,28 @@ def chain(
     spaces, commas, '->' or new lines): every word of the list, each once, each link sharing K
     letters, the fixed ends; exit 0 valid, 1 not.
 
+    The exact method's OPTIMAL rests on a certificate (the relaxation's duals with the solve's
+    cuts, in integers) that the independent checker finds VALID ("proof: certificate"), or on
+    HiGHS's branch-and-cut when the relaxation is not tight ("proof: highs");
+    --certificate CERT writes it and --verify-certificate CERT checks one.
+
     JSON, beyond the conventions below: chain, words, letters, overlap, maximise, start, end,
     list, list_size (distinct words) and usable (words of at least K letters).
     """
     from cpwords.chain.spec import load_chain_instance, solve_chain
 
-    one_stdin({"FILE": file, "--check": check_file})
+    one_stdin({"FILE": file, "--check": check_file, "--verify-certificate": verify_path})
     check_svg_target(svg_path, force, png_path)
+    _check_certificate_options(certificate_path, verify_path, method, compare, check_file,
+                               check_text, force)  # fmt: skip
     deadline = Deadline(time_limit)
     with time_guard(deadline):
         instance = load_chain_instance(
             file, overlap, maximise, start, end, lang=lang, fold=fold_accents,
             skip_invalid=skip_invalid,
         )  # fmt: skip
+    if verify_path is not None:
+        raise SystemExit(_verify(instance, verify_path, as_json))
     proposed = answer(check_file, check_text, "chain")
     if proposed is not None:
         raise SystemExit(_check(instance, proposed[0], as_json))
@@ -147,6 +177,7 @@ def chain(
     found = tuple(res.solution) if res.solution is not None else ()
     letters = sum(len(w) for w in found)
     interrupted = bool(res.solver_info.get("interrupted"))
+    cert_line, cert_json, cert_error = _write_certificate(res, certificate_path)
     if as_json:
         row = result_row(
             res.to_dict(solution=list(found) if found else None),
@@ -155,12 +186,18 @@ def chain(
         row.update(chain=list(found), words=len(found), letters=letters, overlap=overlap)
         row.update(maximise=maximise, start=instance.start, end=instance.end)
         row.update(list=instance.source, list_size=len(instance.words))
-        row.update(usable=len(instance.usable()))
+        row.update(usable=len(instance.usable()), proof=res.solver_info.get("proof"))
+        if certificate_path is not None:
+            row["certificate"] = cert_json
         echo_json(row)
     else:
         _text(res, instance, found, letters, time_limit, interrupted)
+        if cert_line:
+            click.echo(cert_line)
     if (svg_path or png_path) is not None and found:
         write_svg(svg_path, chain_svg(found, overlap, note=res.status.value), png_path)
+    if cert_error is not None:
+        raise cert_error
     code = exit_status(res.status.value, interrupted)
     if code:
         raise SystemExit(code)
@@ -257,6 +294,9 @@ def _text(
     click.echo(f"{'chain':<10}  {len(found):,} words, {letters:,} letters "
                f"(maximising {instance.objective})")  # fmt: skip
     click.echo(res.summary(width=10))
+    proof = res.solver_info.get("proof")
+    if proof is not None:
+        click.echo(f"{'proof':<10}  {PROOF_LINES.get(proof, proof)}")
     line = stop_line(
         stop_reason(res.to_dict() | {"interrupted": interrupted}), time_limit,
         click.get_current_context().get_parameter_source("time_limit")
@@ -265,3 +305,69 @@ def _text(
     )  # fmt: skip
     if line:
         click.echo(line)
+
+
+def _check_certificate_options(
+    certificate_path: str | None,
+    verify_path: str | None,
+    method: str,
+    compare: bool,
+    check_file: str | None,
+    check_text: str | None,
+    force: bool,
+) -> None:
+    """Refuse, before anything is read or solved, a certificate option that cannot apply, and
+    an unwritable --certificate."""
+    if verify_path is not None and (certificate_path or compare or check_file or check_text):
+        raise InputError("--verify-certificate checks instead of solving: drop the other modes")
+    if certificate_path is None:
+        return
+    if compare or check_file is not None or check_text is not None:
+        raise InputError("--certificate comes with a solve: drop --compare and --check")
+    if method == "random-dfs":
+        raise InputError("certificates come from the exact method: drop --method random-dfs")
+    check_output(certificate_path, "--certificate", force)
+
+
+def _write_certificate(
+    res: SolveResult, path: str | None
+) -> tuple[str | None, dict[str, Any] | None, InputError | None]:
+    """Write the solve's certificate: the text line, the JSON entry, and the error of a write
+    that failed (raised once the answer is printed)."""
+    from cpwords.chain.certificate import write_chain_certificate
+
+    if path is None:
+        return None, None, None
+    cert = res.solver_info.get("certificate")
+    if cert is None:
+        why = "no certificate was computed (a stopped solve, or one word as both ends)"
+        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}, None
+    try:
+        write_chain_certificate(cert, path, force=True)  # --force was decided before the solve
+    except InputError as err:
+        why = f"--certificate {err}"
+        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}, InputError(why)
+    line = f"{'certified':<10}  {path} (check it with --verify-certificate)"
+    return line, {"path": path, **cert.to_dict()}, None
+
+
+def _verify(instance: ChainInstance, path: str, as_json: bool) -> int:
+    """Check a certificate against the list and options; print the verdict; exit 1 when
+    INVALID (a certificate of another list or variant: one line, exit 2)."""
+    from cpwords.chain.certificate import read_chain_certificate, verify_chain_certificate
+
+    cert = read_chain_certificate(path)
+    found = verify_chain_certificate(
+        instance.words, cert, overlap=instance.overlap, maximise=instance.objective,
+        start=instance.start, end=instance.end,
+    )  # fmt: skip
+    if as_json:
+        chain = list(cert.chain) if found.objective is not None else None
+        row = check_row(found.status == "VALID", found.to_dict()["problems"], chain,
+                        found.objective, overlap=instance.overlap, maximise=instance.objective,
+                        list=instance.source)  # fmt: skip
+        row.update((k, v) for k, v in found.to_dict().items() if k not in row)
+        echo_json(row)
+    else:
+        click.echo(found.message)
+    return 0 if found.status == "VALID" else 1

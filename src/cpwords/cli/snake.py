@@ -13,6 +13,7 @@ import click
 
 from cpwords.cli._common import (
     EPILOG,
+    PROOF_LINES,
     SECONDS,
     TimeLimitReached,
     check_row,
@@ -371,15 +372,6 @@ def _solve_row(
         out["reason"] = main_res.solver_info["reason"]
     out["proof"] = main_res.solver_info.get("proof")
     return out
-
-
-#: The text line of each ``proof``: what an OPTIMAL answer rests on.
-PROOF_LINES = {
-    "certificate": "certificate, checked VALID by the independent checker",
-    "highs": "HiGHS's branch-and-cut (the solver's word, not checked)",
-    "scip": "SCIP's branch-and-cut (the solver's word, not checked)",
-    "cp-sat": "CP-SAT's search (the solver's word, not checked)",
-}
 
 
 def _proof_line(res: SolveResult) -> str | None:

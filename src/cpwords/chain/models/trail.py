@@ -16,6 +16,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -218,6 +219,8 @@ class _TrailMip:
             h.addRow(1.0, 1.0, N, np.arange(first, first + N, dtype=np.int32), np.ones(N))
         self.h = h
         self.cuts = 0
+        #: Per cut row, in the order added: (node set, group, side), for the certificate.
+        self.cut_rows: list[tuple[np.ndarray, int, str]] = []
 
     def solve(self, seconds: float | None) -> tuple[Status, float | None, np.ndarray | None, bool]:
         """One round: (status, dual bound, column values or None, interrupted)."""
@@ -242,7 +245,7 @@ class _TrailMip:
         into = np.concatenate([tg.ins[v] for v in comp])
         into = into[~inside[tg.tail[into]]]
         out = leaving[~inside[tg.head[leaving]]]
-        for cross, offset in ((into, G), (out, G + N)):
+        for cross, offset, side in ((into, G, "in"), (out, G + N, "out")):
             rest = np.r_[cross, offset + comp].astype(np.int32)
             for g in groups:
                 c = float(tg.cap[g])
@@ -250,6 +253,7 @@ class _TrailMip:
                 val = np.r_[1.0, -c * np.ones(rest.size)]
                 self.h.addRow(-self._hs.kHighsInf, 0.0, int(idx.size), idx, val)
                 self.cuts += 1
+                self.cut_rows.append((comp, int(g), side))
 
     def set_start(self, values: np.ndarray) -> None:
         """Give HiGHS a feasible point (a connected trail) to start from."""
@@ -317,6 +321,7 @@ def chain_trail_mip(
     time_limit: float | None = None,
     seed: int = 0,
     hint: bool = True,
+    certificate: bool = True,
 ) -> SolveResult:
     """The longest chain, proven: the trail program solved round by round with lazy cuts.
 
@@ -330,6 +335,9 @@ def chain_trail_mip(
         HiGHS's and the starting search's seed.
     hint : bool
         Start HiGHS from the randomised search's chain (a short run).
+    certificate : bool
+        Also compute the certificate of the bound (:mod:`cpwords.chain.models.certify`: the
+        relaxation's duals in integers), in ``solver_info["certificate"]``.
 
     Returns
     -------
@@ -363,7 +371,12 @@ def chain_trail_mip(
             search.point(t0)
     mip = _TrailMip(tg, seed)
     _cut_loop(instance, tg, mip, search, t0, time_limit)
-    return _result(search, tg, mip, time.perf_counter() - t0)
+    cert = None
+    if certificate and search.best is not None and not search.interrupted:
+        from cpwords.chain.models.certify import lp_certificate
+
+        cert = lp_certificate(instance, tg, mip, search.best)
+    return _result(search, tg, mip, time.perf_counter() - t0, cert)
 
 
 def _cut_loop(
@@ -413,11 +426,15 @@ def _cut_loop(
             mip.add_cuts(comp, chosen)
 
 
-def _result(search: _Search, tg: TrailGraph, mip: _TrailMip, wall: float) -> SolveResult:
-    info = {
+def _result(
+    search: _Search, tg: TrailGraph, mip: _TrailMip, wall: float, cert: Any = None
+) -> SolveResult:
+    info: dict[str, Any] = {
         "rounds": search.rounds, "cuts": mip.cuts, "groups": tg.n_groups,
         "nodes": len(tg.nodes), "interrupted": search.interrupted,
     }  # fmt: skip
+    if cert is not None:
+        info["certificate"] = cert
     if search.best is None:
         if search.bound == -math.inf:
             return SolveResult(Status.INFEASIBLE, None, None, wall, None, "trail-mip", "max", info)

@@ -1,0 +1,248 @@
+"""Chain certificates: the relaxation's duals, checked independently of the solver."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cpwords.chain import certificate as cc
+from cpwords.chain.certificate import (
+    ChainCertificate,
+    ChainCertificateError,
+    ChainCut,
+    chain_certificate_from_json,
+    chain_certificate_to_json,
+    read_chain_certificate,
+    verify_chain_certificate,
+    write_chain_certificate,
+)
+from cpwords.chain.rules import ChainInstance
+from cpwords.chain.spec import chain_instance, solve_chain
+from cpwords.core.result import Status
+from tests.chain.test_chain import CASES, _cli, brute_force
+
+#: Two disjoint cycles of words (k = 1): the relaxation needs a cut to be tight.
+TWO_CYCLES = ["ab", "ba", "cd", "dc", "de", "ec", "efg"]
+
+
+def check(inst: ChainInstance, cert: ChainCertificate) -> cc.ChainCertificateCheck:
+    return verify_chain_certificate(
+        inst.words, cert, overlap=inst.overlap, maximise=inst.objective,
+        start=inst.start, end=inst.end,
+    )  # fmt: skip
+
+
+def test_doctests() -> None:
+    import doctest
+
+    assert doctest.testmod(cc).failed == 0
+
+
+@pytest.mark.parametrize("inst", CASES, ids=[f"case{i}" for i in range(len(CASES))])
+def test_every_certificate_checks_and_bounds_the_brute_force_optimum(inst: ChainInstance) -> None:
+    best = brute_force(inst)
+    res = solve_chain(inst)
+    cert = res.solver_info.get("certificate")
+    if best is None or (inst.start is not None and inst.start == inst.end):
+        return  # INFEASIBLE, or the one-word chain: nothing to certify
+    assert cert is not None
+    found = check(inst, cert)
+    assert found.status == "VALID", found.message
+    assert found.bound is not None and found.bound >= best
+    assert found.objective == best
+    # OPTIMAL rests on the certificate when it proves the optimum, else on HiGHS's word.
+    assert res.solver_info["proof"] == ("certificate" if found.optimal else "highs")
+
+
+def test_most_small_lists_are_proven_by_the_certificate_alone() -> None:
+    proven = [
+        solve_chain(inst).solver_info["proof"] == "certificate"
+        for inst in CASES
+        if brute_force(inst) is not None and not (inst.start and inst.start == inst.end)
+    ]
+    assert sum(proven) >= 0.8 * len(proven)
+
+
+def test_a_cut_is_needed_and_dropping_it_loses_the_proof() -> None:
+    inst = chain_instance(TWO_CYCLES, 1)
+    res = solve_chain(inst)
+    cert = res.solver_info["certificate"]
+    assert res.status is Status.OPTIMAL and res.solver_info["proof"] == "certificate"
+    assert cert.cuts  # the connectivity cut carries part of the proof
+    found = check(inst, replace(cert, cuts=()))
+    assert found.status == "VALID" and found.bound is not None
+    assert found.bound > res.objective and not found.optimal
+
+
+def test_a_cut_whose_set_misses_its_group_is_refused() -> None:
+    inst = chain_instance(TWO_CYCLES, 1)
+    cert = solve_chain(inst).solver_info["certificate"]
+    cut = cert.cuts[0]
+    outside = next(v for v in ("a", "b", "c", "d", "e", "g") if v not in cut.nodes)
+    for nodes in (tuple(v for v in cut.nodes if v != cut.group[0]), (*cut.nodes, "zz")):
+        bad = replace(cert, cuts=(replace(cut, nodes=nodes), *cert.cuts[1:]))
+        found = check(inst, bad)
+        assert found.status == "INVALID" and "cut 0" in found.message
+    bad = replace(cert, cuts=(replace(cut, group=(outside, outside, 1)), *cert.cuts[1:]))
+    assert check(inst, bad).status == "INVALID"
+
+
+def test_a_chain_that_breaks_a_rule_is_refused() -> None:
+    inst = chain_instance(TWO_CYCLES, 1)
+    cert = solve_chain(inst).solver_info["certificate"]
+    for chain, what in (
+        ((*cert.chain, cert.chain[0]), "repeats"),
+        (("ab", "cd"), "share"),
+        (("ab", "zz"), "not a word"),
+    ):
+        found = check(inst, replace(cert, chain=chain))
+        assert found.status == "INVALID" and what in found.message
+    shorter = check(inst, replace(cert, chain=cert.chain[:1]))
+    assert shorter.status == "VALID" and not shorter.optimal
+
+
+def test_another_list_or_variant_is_one_line() -> None:
+    inst = chain_instance(TWO_CYCLES, 1)
+    cert = solve_chain(inst).solver_info["certificate"]
+    with pytest.raises(ChainCertificateError, match="another word list"):
+        verify_chain_certificate([*TWO_CYCLES, "xy"], cert, overlap=1)
+    with pytest.raises(ChainCertificateError, match="overlap 1"):
+        verify_chain_certificate(TWO_CYCLES, cert, overlap=2)
+    with pytest.raises(ChainCertificateError, match="maximising words"):
+        verify_chain_certificate(TWO_CYCLES, cert, overlap=1, maximise="letters")
+
+
+# Any values are sound (weak duality): whatever is changed, a VALID bound never falls below the
+# brute-force optimum; only a cut that is not a valid inequality could, and those are refused.
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(CASES) - 1), st.data())
+def test_perturbed_values_never_prove_less_than_the_optimum(case: int, data: st.DataObject) -> None:
+    inst = CASES[case]
+    best = brute_force(inst)
+    cert = solve_chain(inst).solver_info.get("certificate")
+    if cert is None or best is None:
+        return
+    k = inst.overlap
+    free = [w for w in inst.usable() if w not in (inst.start, inst.end)]
+    ends = {inst.start[-k:] if inst.start else None, inst.end[:k] if inst.end else None}
+    nodes = sorted({w[:k] for w in free} | {w[-k:] for w in free} | (ends - {None}))
+    D = cert.scale
+    delta = st.integers(-3 * D, 3 * D)
+    pot = dict(cert.potentials)
+    for v in data.draw(st.lists(st.sampled_from(nodes), max_size=3)):
+        pot[v] = pot.get(v, 0) + data.draw(delta)
+    groups = sorted({
+        (w[: inst.overlap], w[-inst.overlap :], len(w) if inst.objective == "letters" else 1)
+        for w in inst.usable() if w not in (inst.start, inst.end)
+    })  # fmt: skip
+    cuts = list(cert.cuts)
+    if groups and data.draw(st.booleans()):  # a valid cut: its group's ends inside the set
+        g = data.draw(st.sampled_from(groups))
+        extra = data.draw(st.lists(st.sampled_from(nodes), max_size=3))
+        inside = tuple(dict.fromkeys([g[0], g[1], *extra]))
+        side = data.draw(st.sampled_from(["in", "out"]))
+        cuts.append(ChainCut(inside, g, side, data.draw(st.integers(0, 3 * D))))
+    tampered = replace(
+        cert, potentials=tuple(pot.items()), cuts=tuple(cuts),
+        one_start=cert.one_start + data.draw(delta), one_end=cert.one_end + data.draw(delta),
+    )  # fmt: skip
+    found = check(inst, tampered)
+    assert found.status == "VALID", found.message
+    assert found.bound is not None and found.bound >= best
+
+
+def test_file_round_trip_plain_gzip_and_bom(tmp_path: Path) -> None:
+    inst = chain_instance(TWO_CYCLES, 1)
+    cert = solve_chain(inst).solver_info["certificate"]
+    for name in ("c.json", "c.json.gz"):
+        write_chain_certificate(cert, tmp_path / name)
+        assert read_chain_certificate(tmp_path / name) == cert
+    with pytest.raises(Exception, match="exists"):
+        write_chain_certificate(cert, tmp_path / "c.json")
+    text = json.dumps(chain_certificate_to_json(cert))
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert read_chain_certificate(tmp_path / "bom.json") == cert
+    (tmp_path / "bomb.gz").write_bytes(gzip.compress(b" " * 200_000))
+    with pytest.raises(ChainCertificateError, match="more than"):
+        read_chain_certificate(tmp_path / "bomb.gz", max_bytes=100_000)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"version": 2}, "version"),
+        ({"version": True}, "version"),
+        ({"format": "x"}, "not a chain certificate"),
+        ({"scale": 0}, "scale"),
+        ({"cuts": [{"nodes": ["a"], "group": ["a", "a", 1], "side": "in", "mu": -1}]}, "mu"),
+        ({"cuts": [{"nodes": ["a"], "group": ["a", "a"], "side": "in", "mu": 1}]}, "group"),
+        ({"potentials": [["a"]]}, "pairs"),
+        ({"bound": 1.5}, "bound"),
+        ({"maximise": "both"}, "maximise"),
+    ],
+)
+def test_malformed_certificates_are_one_line(change: dict, message: str) -> None:
+    inst = chain_instance(TWO_CYCLES, 1)
+    obj = chain_certificate_to_json(solve_chain(inst).solver_info["certificate"])
+    with pytest.raises(ChainCertificateError, match=message):
+        chain_certificate_from_json({**obj, **change})
+    with pytest.raises(ChainCertificateError, match="missing"):
+        chain_certificate_from_json({k: v for k, v in obj.items() if k != "chain"})
+
+
+def test_cli_writes_a_certificate_and_checks_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(TWO_CYCLES) + "\n", encoding="utf-8")
+    cert = tmp_path / "c.json"
+    code, out, _ = _cli(["chain", str(words), "--certificate", str(cert), "--json"], capsys)
+    row = json.loads(out)
+    assert code == 0 and row["status"] == "OPTIMAL" and row["proof"] == "certificate"
+    assert row["certificate"]["path"] == str(cert) and cert.exists()
+    code, out, _ = _cli(["chain", str(words), "--verify-certificate", str(cert), "--json"], capsys)
+    row = json.loads(out)
+    assert code == 0 and list(row)[:4] == ["valid", "problems", "solution", "objective"]
+    assert row["valid"] and row["optimal"] and row["bound"] == row["objective"]
+    code, out, _ = _cli(["chain", str(words), "--verify-certificate", str(cert)], capsys)
+    assert code == 0 and out.startswith("VALID")
+    # Another overlap: one line, exit 2; a chain that breaks the rules: exit 1.
+    code, _, err = _cli(
+        ["chain", str(words), "--overlap", "2", "--verify-certificate", str(cert)], capsys
+    )
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    obj = json.loads(cert.read_text(encoding="utf-8"))
+    obj["chain"] = ["ab", "cd"]
+    cert.write_text(json.dumps(obj), encoding="utf-8")
+    code, out, _ = _cli(["chain", str(words), "--verify-certificate", str(cert)], capsys)
+    assert code == 1 and out.startswith("INVALID")
+    # Refused before solving: with the search, or an existing file without --force.
+    for args in (["--method", "random-dfs"], ["--compare"]):
+        code, _, err = _cli(
+            ["chain", str(words), "--certificate", str(tmp_path / "x.json"), *args], capsys
+        )
+        assert code == 2 and "certificate" in err
+    code, _, err = _cli(["chain", str(words), "--certificate", str(cert)], capsys)
+    assert code == 2 and "exists" in err
+
+
+def test_a_random_letters_chain_with_fixed_ends_is_certified() -> None:
+    rng = random.Random(7)
+    words = list(dict.fromkeys(
+        "".join(rng.choice("abc") for _ in range(rng.randint(2, 4))) for _ in range(14)
+    ))  # fmt: skip
+    inst = chain_instance(words, 1, "letters", start=words[0], end=words[1])
+    res = solve_chain(inst)
+    if res.status is Status.INFEASIBLE:
+        assert brute_force(inst) is None
+        return
+    found = check(inst, res.solver_info["certificate"])
+    assert found.status == "VALID" and found.bound is not None
+    assert found.bound >= (brute_force(inst) or 0)
