@@ -77,7 +77,7 @@ def test_a_cut_is_needed_and_dropping_it_loses_the_proof() -> None:
     assert res.status is Status.OPTIMAL and res.solver_info["proof"] == "certificate"
     assert cert.cuts  # the connectivity cut carries part of the proof
     found = check(inst, replace(cert, cuts=()))
-    assert found.status == "VALID" and found.bound is not None
+    assert found.status == "VALID" and found.bound is not None and res.objective is not None
     assert found.bound > res.objective and not found.optimal
 
 
@@ -131,19 +131,20 @@ def test_perturbed_values_never_prove_less_than_the_optimum(case: int, data: st.
         return
     k = inst.overlap
     free = [w for w in inst.usable() if w not in (inst.start, inst.end)]
-    ends = {inst.start[-k:] if inst.start else None, inst.end[:k] if inst.end else None}
-    nodes = sorted({w[:k] for w in free} | {w[-k:] for w in free} | (ends - {None}))
+    ends = {w for w in (inst.start and inst.start[-k:], inst.end and inst.end[:k]) if w}
+    nodes: list[str] = sorted({w[:k] for w in free} | {w[-k:] for w in free} | ends)
     D = cert.scale
     delta = st.integers(-3 * D, 3 * D)
     pot = dict(cert.potentials)
     for v in data.draw(st.lists(st.sampled_from(nodes), max_size=3)):
         pot[v] = pot.get(v, 0) + data.draw(delta)
-    groups = sorted({
+    groups: list[tuple[str, str, int]] = sorted({
         (w[: inst.overlap], w[-inst.overlap :], len(w) if inst.objective == "letters" else 1)
         for w in inst.usable() if w not in (inst.start, inst.end)
     })  # fmt: skip
     cuts = list(cert.cuts)
-    if groups and data.draw(st.booleans()):  # a valid cut: its group's ends inside the set
+    add_cut: bool = data.draw(st.booleans())
+    if groups and add_cut:  # a valid cut: its group's ends inside the set
         g = data.draw(st.sampled_from(groups))
         extra = data.draw(st.lists(st.sampled_from(nodes), max_size=3))
         inside = tuple(dict.fromkeys([g[0], g[1], *extra]))
