@@ -131,3 +131,17 @@ def test_an_exact_method_stopped_without_any_ordering_answers_unknown(
         assert row["reason"].startswith("the time limit") and row["total_chars"] is None
     else:
         assert "no ordering: the time limit" in out and "UNKNOWN" in out
+
+
+def test_a_limit_shorter_than_reading_and_checking_says_so(tmp_path, capsys):
+    # 30,000 words of 12 letters: checking the answer alone is given about 0.27 s.
+    from cpwords.wordsnake.spec import random_strings
+
+    f = tmp_path / "w.txt"
+    f.write_text("\n".join(random_strings("abcdefgh", 30_000, 3, 12, 12)) + "\n")
+    code, out, err = run(["snake", str(f), "--time-limit", "0.1", "--json"], capsys)
+    assert code == 0 and json.loads(out)["verified"] is True
+    assert "note: --time-limit 0.1 s is less than reading this list" in err
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = run(["snake", "--time-limit", "30"], capsys)
+    assert code == 0 and "note" not in err

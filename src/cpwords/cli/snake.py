@@ -240,6 +240,7 @@ def snake(
     dups = instance.duplicates()
     if dups:
         click.echo(f"cpwords: warning: {_repeats(dups)}", err=True)
+    _short_limit_note(instance, time.perf_counter() - start, time_limit, compare)
     kwargs: dict[str, Any] = {
         "time_limit": time_limit,
         "workers": workers,
@@ -589,6 +590,25 @@ def _check_certificate_options(
     if SPEC.method_name(method) != "auto":
         raise InputError(f"certificates come from the default exact method: drop --method {method}")
     check_output(certificate_path, "--certificate", force)
+
+
+def _short_limit_note(
+    instance: WordsnakeInstance, elapsed: float, time_limit: float, compare: bool
+) -> None:
+    """Say so (stderr) when the limit leaves the search no time at all: reading the list and
+    checking its answer alone take longer (issue 34, item 18: the French wordfreq list,
+    2.3 million letters, with --time-limit 1)."""
+    from cpwords.wordsnake.spec import check_reserve
+
+    check = check_reserve(instance)
+    if compare or elapsed + check <= time_limit:
+        return
+    click.echo(
+        f"cpwords: note: --time-limit {time_limit:g} s is less than reading this list "
+        f"({elapsed:.1f} s) and checking its answer (about {check:.1f} s) take; the answer is "
+        "the first ordering the search finds, and the command ends after the check",
+        err=True,
+    )
 
 
 def _write_certificate(

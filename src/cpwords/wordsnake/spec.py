@@ -267,6 +267,28 @@ def check_explicit_memory(instance: WordsnakeInstance, method: str) -> None:
         )
 
 
+def check_reserve(instance: WordsnakeInstance) -> float:
+    """Seconds kept, out of a time limit, for the independent check of the answer and the
+    report: ``0.05 + 6e-7`` per letter (measured about 0.6 us a letter: 1.0 s for the French
+    wordfreq list's 2.3 million letters).
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+
+    Returns
+    -------
+    float
+        Seconds.
+
+    Examples
+    --------
+    >>> round(check_reserve(WordsnakeInstance(("ab", "bc"))), 6)
+    0.050002
+    """
+    return 0.05 + 6e-7 * sum(len(w) for w in instance.words)
+
+
 def _clock(start: float | None, time_limit: float | None) -> Callable[[], float | None]:
     """Seconds left of ``time_limit`` counted from ``start`` (None: no limit)."""
     t0 = time.perf_counter() if start is None else start
@@ -294,10 +316,9 @@ def _run_auto(
 ) -> SolveResult:
     from cpwords.wordsnake.models.auto import solve_exact
 
-    # Keep time for the independent check of the answer and the report (about 0.6 us per
-    # letter). The model keeps a quarter of the limit at least (half, before: 1,037,915 words of
-    # 10.1M letters with --time-limit 10 then ended at 15.5 s).
-    reserve = 0.05 + 6e-7 * sum(len(w) for w in instance.words)
+    # The model keeps a quarter of the limit at least (half, before: 1,037,915 words of 10.1M
+    # letters with --time-limit 10 then ended at 15.5 s).
+    reserve = check_reserve(instance)
     limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
     return solve_exact(
         instance, time_limit=limit, workers=workers, seed=seed, hint=hint, progress=progress,
