@@ -22,11 +22,8 @@ p(head) + p(tail) - (the cuts' terms)``, ``r_s(v) = -p(v) - a + ...`` and ``r_t(
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import io
 import itertools
-import json
 import os
 import time
 from collections.abc import Iterable, Sequence
@@ -34,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpwords.core.errors import InputError, excerpt
-from cpwords.core.files import check_output, read_cap, read_input, write_output
+from cpwords.core.files import read_cap, read_json_document, write_json_document
 
 #: The ``format`` key of a chain certificate file.
 FORMAT = "cpwords-chain-certificate"
@@ -249,11 +246,7 @@ def write_chain_certificate(
     InputError
         The file exists and ``force`` is False, or it cannot be written.
     """
-    check_output(path, None, force)
-    data = json.dumps(chain_certificate_to_json(cert), separators=(",", ":")).encode("utf-8")
-    if str(path).endswith(".gz"):
-        data = gzip.compress(data, compresslevel=6, mtime=0)
-    write_output(path, data)
+    write_json_document(chain_certificate_to_json(cert), path, force)
 
 
 def read_chain_certificate(
@@ -278,24 +271,10 @@ def read_chain_certificate(
         Missing, too large, truncated, not JSON, or not a chain certificate (one line).
     """
     cap = read_cap() if max_bytes is None else max_bytes
-    name = excerpt(str(path))
     try:
-        raw = read_input(path, "certificate", cap, text=False)
+        obj = read_json_document(path, "certificate", cap)
     except InputError as err:
         raise ChainCertificateError(str(err)) from None
-    try:
-        if raw[:2] == b"\x1f\x8b":
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
-                raw = gz.read(cap + 1)
-        if len(raw) > cap:
-            raise ChainCertificateError(f"{name} decompresses to more than {cap:,} bytes")
-        obj = json.loads(raw.decode("utf-8-sig"))
-    except RecursionError:
-        raise ChainCertificateError(f"{name} is not a certificate (nested too deep)") from None
-    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError, ValueError) as err:
-        if isinstance(err, ChainCertificateError):
-            raise
-        raise ChainCertificateError(f"{name} is not a readable certificate (not JSON)") from None
     return chain_certificate_from_json(obj)
 
 

@@ -389,3 +389,79 @@ def staged_output(path: str | os.PathLike[str], option: str | None = None) -> It
         raise InputError(f"{_label(path, option)}: cannot write it ({why})") from None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def write_json_document(
+    obj: Any, path: str | os.PathLike[str], force: bool = False, option: str | None = None
+) -> None:
+    """Write a JSON document compactly (gzip when the name ends in ``.gz``), with
+    :func:`check_output` and :func:`write_output` (atomic; devices and pipes written through).
+
+    Parameters
+    ----------
+    obj : JSON-serialisable object
+    path : path-like
+    force : bool
+        Replace an existing file (otherwise refused).
+    option : str, optional
+        The option that named the path, for messages.
+
+    Raises
+    ------
+    InputError
+        The file exists and ``force`` is False, or it cannot be written.
+    """
+    import gzip
+    import json
+
+    check_output(path, option, force)
+    data = json.dumps(obj, separators=(",", ":")).encode("utf-8")
+    if str(path).endswith(".gz"):
+        data = gzip.compress(data, compresslevel=6, mtime=0)
+    write_output(path, data, option)
+
+
+def read_json_document(path: str | os.PathLike[str], what: str, max_bytes: int) -> Any:
+    """Read a JSON document, plain or gzip-compressed, never holding more than ``max_bytes`` of
+    JSON: the file is read with :func:`read_input` and a ``.gz`` is decompressed as a stream
+    and refused past the cap (a gzip bomb stops there). A UTF-8 byte-order mark is accepted.
+
+    Parameters
+    ----------
+    path : path-like
+    what : str
+        What the document is, for messages (``"certificate"``).
+    max_bytes : int
+        The most JSON read.
+
+    Returns
+    -------
+    object
+        What :func:`json.loads` gives.
+
+    Raises
+    ------
+    InputError
+        Missing, too large (compressed or not), truncated, not JSON, or nested too deep (one
+        line naming the file).
+    """
+    import gzip
+    import io
+    import json
+
+    name = excerpt(str(path))
+    raw = read_input(path, what, max_bytes, text=False)
+    try:
+        if raw[:2] == b"\x1f\x8b":
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
+                raw = gz.read(max_bytes + 1)  # streamed: never more than the cap in memory
+        if len(raw) <= max_bytes:
+            return json.loads(raw.decode("utf-8-sig"))
+    except RecursionError:
+        raise InputError(f"{name} is not a {what} (JSON nested too deep)") from None
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError, ValueError):
+        raise InputError(f"{name} is not a readable {what} (truncated or not JSON)") from None
+    raise InputError(
+        f"{name} decompresses to more than {max_bytes:,} bytes, more than a {what} of this "
+        "list can hold"
+    )

@@ -53,9 +53,7 @@ for the exact meaning, enough to write another checker from the text alone.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import io
 import itertools
 import json
 import os
@@ -66,7 +64,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpwords.core.errors import InputError, excerpt
-from cpwords.core.files import check_output, read_cap, read_input, write_output
+from cpwords.core.files import read_cap, read_json_document, write_json_document
 
 #: The ``format`` value of a certificate file.
 FORMAT = "cpwords-wordsnake-certificate"
@@ -392,11 +390,7 @@ def write_certificate(cert: Certificate, path: str | os.PathLike[str], force: bo
         The file exists and ``force`` is False, or it cannot be written (an existing file is
         then left as it was).
     """
-    check_output(path, None, force)
-    data = json.dumps(certificate_to_json(cert), separators=(",", ":")).encode("utf-8")
-    if str(path).endswith(".gz"):
-        data = gzip.compress(data, compresslevel=6, mtime=0)
-    write_output(path, data)
+    write_json_document(certificate_to_json(cert), path, force)
 
 
 def _int(obj: Any, key: str, low: int | None = None) -> int:
@@ -609,28 +603,10 @@ def read_certificate(path: str | os.PathLike[str], max_bytes: int | None = None)
         nested too deep, or not a certificate (one line).
     """
     cap = read_cap() if max_bytes is None else max_bytes
-    name = excerpt(str(path))
     try:
-        raw = read_input(path, "certificate", cap, text=False)
+        obj = read_json_document(path, "certificate", cap)
     except InputError as err:
         raise CertificateError(str(err)) from None
-    try:
-        if raw[:2] == b"\x1f\x8b":
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
-                raw = gz.read(cap + 1)  # streamed: never more than the cap in memory
-        if len(raw) <= cap:
-            obj = json.loads(raw.decode("utf-8-sig"))
-    except RecursionError:
-        raise CertificateError(f"{name} is not a certificate (JSON nested too deep)") from None
-    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError, ValueError):
-        raise CertificateError(
-            f"{name} is not a readable certificate (truncated or not JSON)"
-        ) from None
-    if len(raw) > cap:
-        raise CertificateError(
-            f"{name} decompresses to more than {cap:,} bytes, more than a certificate of this "
-            "list can hold"
-        )
     return certificate_from_json(obj)
 
 
