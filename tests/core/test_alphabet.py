@@ -44,14 +44,32 @@ def test_wordfreq_lists_in_other_alphabets_are_normalised_words() -> None:
 
 
 @given(st.text(min_size=1, max_size=8))
-def test_folding_is_idempotent_form_blind_and_drops_every_mark(text: str) -> None:
-    from cpwords.core.alphabet import fold_accents
+def test_folding_is_idempotent_form_blind_and_drops_every_accent(text: str) -> None:
+    from cpwords.core.alphabet import KEPT_LETTERS, fold_accents, is_accent
 
     once = normalize_word(text, fold=True)
     assert normalize_word(once, fold=True) == once == fold_accents(normalize_word(text))
     assert normalize_word(unicodedata.normalize("NFD", text), fold=True) == once
-    nfd = unicodedata.normalize("NFD", once)
-    assert not any(unicodedata.category(c) == "Mn" for c in nfd)
+    marks = [d for c in once if c not in KEPT_LETTERS for d in unicodedata.normalize("NFD", c)]
+    assert not any(is_accent(d) for d in marks)
+    # Only accents go: every other mark of the word stays, in order.
+    word = normalize_word(text)
+    if not any(c in "йїў" for c in word):
+        kept = [c for c in unicodedata.normalize("NFD", word) if not is_accent(c)]
+        assert unicodedata.normalize("NFC", "".join(kept)) == once
+
+
+def test_marks_that_are_letters_of_their_script_are_not_folded() -> None:
+    from cpwords.core.alphabet import fold_accents
+
+    # Devanagari and Tamil vowel signs, the Japanese voiced sound mark: letters, not accents.
+    for word in ("कुछ", "किताब", "தமிழ்", "が", "ぱん"):
+        assert fold_accents(normalize_word(word)) == normalize_word(word)
+    # Hebrew and Arabic optional vowel points are.
+    assert fold_accents("שָׁלוֹם") == "שלום" and fold_accents("كَتَبَ") == "كتب"
+    assert fold_accents("ёлка") == "елка" and fold_accents("άλφα") == "αλφα"
+    # Cyrillic short i, yi and short u are letters of their own.
+    assert fold_accents("йогурт їжа ўсё") == "йогурт їжа ўсе"
 
 
 def test_folding_is_the_players_choice() -> None:

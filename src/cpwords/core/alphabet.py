@@ -18,10 +18,15 @@ One place decides it, used by every reader (:mod:`cpwords.core.lexicon`) and eve
 * **Accents** are kept: ``é`` and ``e`` are two letters, as the Unicode standard and most
   languages have it (Finnish ``ä`` is never an ``a``). Folding them is the player's choice
   (``--fold-accents`` in every puzzle, :func:`fold_accents`): every letter is decomposed
-  (NFD), its non-spacing marks (category ``Mn``: accents, the cedilla, the ogonek, the
-  diaeresis) are dropped and the rest is recomposed, so ``é è ê ë`` become ``e`` and ``ç``
-  becomes ``c``. Letters that Unicode does not decompose stay as they are: ``ß``, ``ø``,
-  ``ł``, ``æ``, ``œ``, ``ı``.
+  (NFD), its accent marks (:data:`ACCENT_MARKS`: the combining diacritics of Latin, Greek and
+  Cyrillic, such as accents, the cedilla, the ogonek and the diaeresis; Hebrew's and Arabic's
+  optional vowel points) are dropped and the rest is recomposed, so ``é è ê ë`` become ``e``
+  and ``ç`` becomes ``c``. Letters that Unicode does not decompose stay as they are: ``ß``,
+  ``ø``, ``ł``, ``æ``, ``œ``, ``ı``; so do Cyrillic ``й``, ``ї`` and ``ў`` (letters of their
+  own, :data:`KEPT_LETTERS`), and the marks that are letters of their script (the
+  vowel signs of Devanagari, Tamil or Bengali, the Japanese voiced sound marks). A word list
+  read with folding says how many words it changed and which letters it folded
+  (:func:`cpwords.core.lexicon.parse_word_lines`).
 * **Alphabets.** ``"a-z"`` accepts only the 26 letters of basic Latin; ``"any"`` accepts the
   words above in every script. The built-in English lexicons are read with ``"a-z"`` (their
   answers do not change); a ``--dict`` file and the other languages' lists with ``"any"``.
@@ -48,8 +53,47 @@ Alphabet = Literal["a-z", "any"]
 TURKIC = frozenset({"tr", "az"})
 
 
+#: The marks :func:`fold_accents` drops (code point ranges, inclusive): the combining
+#: diacritical marks of Latin, Greek and Cyrillic (accents, the cedilla, the ogonek, the
+#: diaeresis, the breve, ...), and the optional vowel points and cantillation of Hebrew and
+#: the harakat of Arabic, which words are written without as often as with. Not in them, and
+#: kept: the vowel signs of Brahmic scripts (Devanagari ``ु`` in ``कुछ``, Tamil, Bengali:
+#: letters of the word, not accents), the Japanese voiced sound marks (``が`` is not ``か``),
+#: and every spacing mark.
+ACCENT_MARKS = (
+    (0x0300, 0x036F),  # Combining Diacritical Marks
+    (0x1AB0, 0x1AFF),  # ... Extended
+    (0x1DC0, 0x1DFF),  # ... Supplement
+    (0x20D0, 0x20FF),  # ... for Symbols
+    (0xFE20, 0xFE2F),  # Combining Half Marks
+    (0x0483, 0x0489),  # Cyrillic combining titlo and others
+    (0x0591, 0x05C7),  # Hebrew points and cantillation
+    (0x0610, 0x061A),  # Arabic marks
+    (0x064B, 0x065F),  # Arabic harakat
+    (0x0670, 0x0670),  # Arabic superscript alef
+)
+
+
+#: Letters that Unicode decomposes into a base letter and a mark but that are letters of their
+#: own in every alphabet that writes them (Cyrillic short i, yi, short u): never folded.
+KEPT_LETTERS = frozenset("йЙїЇўЎ")
+
+
+def is_accent(ch: str) -> bool:
+    """Whether :func:`fold_accents` drops the mark ``ch`` (see :data:`ACCENT_MARKS`).
+
+    Examples
+    --------
+    >>> is_accent("\u0301"), is_accent("\u0941"), is_accent("\u3099")
+    (True, False, False)
+    """
+    o = ord(ch)
+    return any(lo <= o <= hi for lo, hi in ACCENT_MARKS)
+
+
 def fold_accents(word: str) -> str:
-    """``word`` with its accents removed: NFD, non-spacing marks (``Mn``) dropped, NFC again.
+    """``word`` with its accents removed: NFD, the accent marks of :data:`ACCENT_MARKS`
+    dropped, NFC again.
 
     Parameters
     ----------
@@ -60,16 +104,24 @@ def fold_accents(word: str) -> str:
     -------
     str
         The folded word; letters without a canonical decomposition (``ß``, ``ø``, ``ł``,
-        ``æ``, ``ı``) are kept.
+        ``æ``, ``ı``) are kept, and so are the marks that are letters of their script (the
+        vowel signs of Devanagari, Tamil or Bengali; the Japanese voiced sound marks).
 
     Examples
     --------
     >>> fold_accents("crème"), fold_accents("straße"), fold_accents("żółć")
     ('creme', 'straße', 'zołc')
+    >>> fold_accents("कुछ"), fold_accents("が") == "が"
+    ('कुछ', True)
     """
     if word.isascii():
         return word
-    bare = "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
+    bare = "".join(
+        c if c in KEPT_LETTERS else "".join(
+            d for d in unicodedata.normalize("NFD", c) if not is_accent(d)
+        )
+        for c in unicodedata.normalize("NFC", word)
+    )  # fmt: skip
     return unicodedata.normalize("NFC", bare)
 
 

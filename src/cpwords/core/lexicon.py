@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cpwords.core.alphabet import Alphabet, is_word, normalize_word, word_problem
+from cpwords.core.alphabet import Alphabet, fold_accents, is_word, normalize_word, word_problem
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import read_input
 
@@ -71,6 +72,32 @@ def _decode(data: bytes, path: str | os.PathLike[str], what: str) -> str:
 def _read_text(path: str | os.PathLike[str], what: str) -> str:
     """Read a UTF-8 text file, turning every OS or decoding failure into :class:`InputError`."""
     return _decode(read_file_bytes(path, what), path, what)
+
+
+def text_lines(text: str) -> list[str]:
+    r"""The lines of a text file: split at ``\n``, ``\r\n`` and ``\r`` only.
+
+    :meth:`str.splitlines` also splits at U+2028, U+2029, U+0085 and form feeds, which would
+    cut a word holding one in two without a word said (issue 34); here such a character stays
+    in its line, and the line is then refused as not a word, with its number.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> text_lines("ab\u2028cd\r\nef\rgh\n")
+    ['ab\u2028cd', 'ef', 'gh', '']
+    """
+    return _LINE_BREAK.split(text)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def parse_word_lines(
@@ -121,15 +148,23 @@ def parse_word_lines(
     """
     words: list[str] = []
     bad: list[tuple[int, str, str]] = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    before: list[str] = []  # with fold: each kept word as it was before folding
+    for lineno, raw in enumerate(text_lines(text), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        word = normalize_word(line, lang, fold)
-        if is_word(word, alphabet):
-            words.append(word)
+        word = normalize_word(line, lang)
+        folded = fold_accents(word) if fold else word
+        if is_word(folded, alphabet):
+            words.append(folded)
+            if fold:
+                before.append(word)
         else:
-            bad.append((lineno, line, word_problem(word, alphabet) or "not a word"))
+            bad.append((lineno, line, word_problem(folded, alphabet) or "not a word"))
+    if fold and words:
+        note = folding_note(before, words)
+        if note:
+            log.warning("%s: %s", source, note)
     if bad and not skip_invalid:
         raise InputError(
             f"{source}: {bad_lines(bad)} (fix them, or leave them out with --skip-invalid)"
@@ -139,6 +174,44 @@ def parse_word_lines(
     if not words:
         raise InputError(f"{source}: the word list is empty")
     return words
+
+
+def folding_note(before: Sequence[str], after: Sequence[str], shown: int = 4) -> str | None:
+    """What folding accents did to a list, in one line (None when it changed nothing).
+
+    Parameters
+    ----------
+    before, after : sequence of str
+        Each word before and after folding, in the same order.
+    shown : int
+        How many letter foldings to name, the most frequent first.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> folding_note(["été", "ete", "noël"], ["ete", "ete", "noel"])
+    'accents folded in 2 of 3 words (é -> e 2, ë -> e 1); 1 now the same as another word'
+    """
+    letters: Counter[tuple[str, str]] = Counter()
+    changed = 0
+    for old, new in zip(before, after, strict=True):
+        if old != new:
+            changed += 1
+            letters.update((c, fold_accents(c)) for c in old if fold_accents(c) != c)
+    if not changed:
+        return None
+    top = letters.most_common(shown)
+    names = ", ".join(f"{a} -> {b or '(nothing)'} {n:,}" for (a, b), n in top)
+    more = "" if len(letters) <= shown else f", {len(letters) - shown:,} more"
+    sources: dict[str, set[str]] = {}
+    for old, new in zip(before, after, strict=True):
+        sources.setdefault(new, set()).add(old)
+    merged = sum(len(s) - 1 for s in sources.values() if len(s) > 1)
+    tail = f"; {merged:,} now the same as another word" if merged else ""
+    return f"accents folded in {changed:,} of {len(after):,} words ({names}{more}){tail}"
 
 
 def bad_lines(bad: Sequence[tuple[int, str, str]], shown: int = 3) -> str:
@@ -315,7 +388,7 @@ def parse_lexicon_text(
         When no valid word is left.
     """
     entries, linenos = [], []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(text_lines(text), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -508,7 +581,8 @@ def check_language_code(lang: str) -> str:
     import langcodes
 
     if not langcodes.tag_is_valid(lang) or langcodes.get(lang).language in (None, "und"):
-        raise InputError(f"--lang {lang!r} is not a language code (ISO 639, such as fr or az)")
+        shown = repr(lang) if len(lang) <= 40 else repr(excerpt(lang, 30))
+        raise InputError(f"--lang {shown} is not a language code (ISO 639, such as fr or az)")
     return lang
 
 
