@@ -483,26 +483,32 @@ def test_sigkilled_parent_takes_its_workers_along_and_resume_works_at_once(
 
 
 @pytest.mark.slow
-def test_interrupt_keeps_finished_rows_and_exits_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_interrupt_keeps_finished_rows_and_exits_130(tmp_path: Path, as_json: bool) -> None:
     suite = toy_suite(tmp_path, sleep=0.3)
     out = tmp_path / "r.jsonl"
     proc = subprocess.Popen(
-        _cli("bench", str(suite), "--out", str(out), "--jobs", "2", "--quiet"),
+        _cli("bench", str(suite), "--out", str(out), "--jobs", "2", "--quiet",
+             *(["--json"] if as_json else [])),
         env=_env(),
         start_new_session=True,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    )
+    )  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (out.exists() and out.read_bytes().count(b"\n")):
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
-    _, err = proc.communicate(timeout=30)
+    stdout, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "resume" in err
     rows = read_rows(out)
     assert rows and len({r["key"] for r in rows}) == len(rows)
+    if as_json:  # the summary still comes, on stdout
+        summary = json.loads(stdout)
+        assert summary["interrupted"] is True and summary["done"] == len(rows)
+        assert summary["done"] + summary["left"] == summary["total"]
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -208,7 +208,24 @@ def _run(
             f"cpwords: interrupted; finished rows are in {out}; run the same command to resume",
             err=True,
         )
+        if as_json:
+            echo_json(_interrupted_summary(s, out))
         raise SystemExit(130) from None
+
+
+def _interrupted_summary(s: Suite, out: Path) -> dict[str, Any]:
+    """``--json`` after Ctrl-C: how many of the suite's tasks have their row in ``out``."""
+    from cpwords.bench.results import read_rows
+
+    keys = {t.key for t in s.tasks}
+    try:
+        done = sum(1 for r in read_rows(out, strict=False) if r.get("key") in keys)
+    except InputError:  # no results file yet
+        done = 0
+    return {
+        "suite": s.name, "total": len(keys), "done": done, "left": len(keys) - done,
+        "out": str(out), "interrupted": True,
+    }  # fmt: skip
 
 
 def _print_summary(name: str, summary: RunSummary, out: Path, report_path: Path | None) -> None:
