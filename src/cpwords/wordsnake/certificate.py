@@ -76,7 +76,9 @@ FORMAT = "cpwords-wordsnake-certificate"
 VERSION = 2
 #: The versions read.
 VERSIONS = (1, 2)
-#: The largest core (word pairs within the budget at the target) a version 2 check computes.
+#: The most joints a version 2 check examines for its leaves (those of the words whose values a
+#: leaf changes; the core itself is never listed unless the certificate lists it): past it the
+#: certificate is refused as more than this checker takes.
 CORE_CHECK_MAX = 4_000_000
 #: Bytes a certificate may take, per word and in all, beyond :func:`certificate_cap`'s per-word
 #: allowance for its core and proof tree (version 2).
@@ -186,7 +188,8 @@ class Certificate:
         Version 2: the score the proof tree rules out (the ordering's score + 1).
     core : CoreSet or None
         Version 2, optional: every joint whose root slack is at most the budget at ``target``
-        (the checker computes it in any case, and refuses a listed core that differs).
+        (a listed core is computed and compared, and refused when it differs; without one the
+        checker looks only at the core joints of the words a leaf changes).
     tree : tuple of TreeNode
         Version 2: the proof tree, its root first (empty: no tree, version 1).
     """
