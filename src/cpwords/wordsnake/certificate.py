@@ -53,6 +53,7 @@ for the exact meaning, enough to write another checker from the text alone.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import itertools
 import json
@@ -73,7 +74,9 @@ FORMAT = "cpwords-wordsnake-certificate"
 VERSION = 2
 #: The versions read.
 VERSIONS = (1, 2)
-#: The largest core (word pairs within the budget at the target) a version 2 check computes.
+#: The most joints a version 2 check examines for its leaves (those of the words whose values a
+#: leaf changes; the core itself is never listed unless the certificate lists it): past it the
+#: certificate is refused as more than this checker takes.
 CORE_CHECK_MAX = 4_000_000
 #: Bytes a certificate may take, per word and in all, beyond :func:`certificate_cap`'s per-word
 #: allowance for its core and proof tree (version 2).
@@ -183,7 +186,8 @@ class Certificate:
         Version 2: the score the proof tree rules out (the ordering's score + 1).
     core : CoreSet or None
         Version 2, optional: every joint whose root slack is at most the budget at ``target``
-        (the checker computes it in any case, and refuses a listed core that differs).
+        (a listed core is computed and compared, and refused when it differs; without one the
+        checker looks only at the core joints of the words a leaf changes).
     tree : tuple of TreeNode
         Version 2: the proof tree, its root first (empty: no tree, version 1).
     """
@@ -1126,72 +1130,6 @@ def _tree_problem(cert: Certificate, W: int) -> str | None:
     return None
 
 
-def _check_tree(
-    words: Sequence[str], mult: Sequence[int], cert: Certificate, deadline: float | None
-) -> tuple[int | None, str | None]:
-    """The largest leaf bound of a version 2 certificate, or the line naming its first failing
-    node (see :func:`verify_certificate`)."""
-    if cert.target is None:
-        return None, "INVALID: a proof tree needs a target"
-    problem = _tree_problem(cert, len(words))
-    if problem is not None:
-        return None, problem
-    cap = CORE_CHECK_MAX if cert.core is None else len(cert.core.pairs)
-    try:
-        core = root_core(words, mult, cert, cert.target, deadline, max_pairs=cap)
-    except RootCoreTooLarge:
-        return None, (
-            f"INVALID: the root values leave more than {cap:,} joints within the budget at the "
-            "target (more than the core listed, or than this checker takes)"
-        )
-    problem = None if cert.core is None else _core_problem(cert, core, words)
-    if problem is not None:
-        return None, problem
-    by_tail: dict[int, list[int]] = {}
-    by_head: dict[int, list[int]] = {}
-    for a, b in core.pairs:
-        by_tail.setdefault(a, []).append(b)
-        by_head.setdefault(b, []).append(a)
-    top = None
-    stack: list[tuple[int, frozenset[tuple[int, int]], frozenset[tuple[int, int]]]]
-    stack = [(0, frozenset(), frozenset())]
-    while stack:
-        k, used, unused = stack.pop()
-        if deadline is not None and time.perf_counter() > deadline:
-            raise TimeoutError
-        node = cert.tree[k]
-        if node.joint is not None:
-            j = node.joint
-            stack.append((node.unused, used, unused | {j}))
-            stack.append((node.used, used | {j}, unused))
-            continue
-        if used & unused:
-            a, b = sorted(used & unused)[0]
-            return None, (
-                f"INVALID: node {k}: the joint {excerpt(words[a], 30)} -> {excerpt(words[b], 30)} "
-                "is both used and not used on its path"
-            )
-        found: int | None
-        arcs = cert.items if cert.cyclic else cert.items - 1
-        if _no_snake(used, mult, cert.items, cert.cyclic) or len(used) > arcs:
-            found, problem = node.bound, None  # the leaf covers no snake
-        elif len(used) == arcs:  # its snakes use exactly the forced joints, once each
-            found, problem = sum(_overlap(words[a], words[b], cert.proper) ** 2
-                                 for a, b in used), None  # fmt: skip
-        else:
-            found, problem = _leaf_bound(words, mult, cert, core, (by_tail, by_head), node,
-                                         (used, unused))  # fmt: skip
-        if problem is not None:
-            return None, f"INVALID: node {k} (leaf): {problem}"
-        assert found is not None
-        if node.bound < found:
-            return None, f"INVALID: node {k} (leaf) claims {node.bound}, its values prove {found}"
-        if node.bound >= cert.target:
-            return None, f"INVALID: node {k} (leaf) proves {node.bound}, not below {cert.target}"
-        top = node.bound if top is None else max(top, node.bound)
-    return top, None
-
-
 def no_snake(
     used: frozenset[tuple[int, int]], mult: Sequence[int], items: int, cyclic: bool
 ) -> bool:
@@ -1244,21 +1182,267 @@ def no_snake(
 _no_snake = no_snake
 
 
-def _leaf_cut_terms(
-    node: TreeNode, by_head: dict[int, list[int]]
-) -> tuple[dict[tuple[int, int], int], dict[int, int]]:
-    """What a leaf's own cuts add to the right-hand sides of the core joints (those entering
-    them: head inside, tail outside) and of the starts into them (the depot is in no cut)."""
-    entered: dict[tuple[int, int], int] = {}
-    start_extra: dict[int, int] = {}
-    for ids, lam in node.cuts:
-        inside = set(ids)
-        for b in ids:
-            start_extra[b] = start_extra.get(b, 0) + lam
-            for a in by_head.get(b, ()):
-                if a not in inside:
-                    entered[(a, b)] = entered.get((a, b), 0) + lam
-    return entered, start_extra
+def _check_tree(
+    words: Sequence[str], mult: Sequence[int], cert: Certificate, deadline: float | None
+) -> tuple[int | None, str | None]:
+    """The largest leaf bound of a version 2 certificate, or the line naming its first failing
+    node (see :func:`verify_certificate`)."""
+    if cert.target is None:
+        return None, "INVALID: a proof tree needs a target"
+    problem = _tree_problem(cert, len(words))
+    if problem is not None:
+        return None, problem
+    if cert.core is not None:  # a listed core must be exactly the root's
+        cap = len(cert.core.pairs)
+        try:
+            core = root_core(words, mult, cert, cert.target, deadline, max_pairs=cap)
+        except RootCoreTooLarge:
+            return None, (
+                f"INVALID: the root values leave more than the {cap:,} joints the core lists "
+                "within the budget at the target"
+            )
+        problem = _core_problem(cert, core, words)
+        if problem is not None:
+            return None, problem
+    leaves, problem = _leaves(words, cert, deadline)
+    if problem is not None:
+        return None, problem
+    joints = _RootJoints(words, mult, cert, deadline)
+    changes = [_LeafChange(cert, node) for _, node, _ in leaves]
+    joints.prepare(changes)
+    top = None
+    arcs = cert.items if cert.cyclic else cert.items - 1
+    for (k, node, (used, unused)), change in zip(leaves, changes, strict=True):
+        found: int | None
+        if _no_snake(used, mult, cert.items, cert.cyclic) or len(used) > arcs:
+            found, problem = node.bound, None  # the leaf covers no snake
+        elif len(used) == arcs:  # its snakes use exactly the forced joints, once each
+            found, problem = sum(_overlap(words[a], words[b], cert.proper) ** 2
+                                 for a, b in used), None  # fmt: skip
+        else:
+            found, problem = _leaf_bound(joints, change, (used, unused))
+        if problem is not None:
+            return None, f"INVALID: node {k} (leaf): {problem}"
+        assert found is not None
+        if node.bound < found:
+            return None, f"INVALID: node {k} (leaf) claims {node.bound}, its values prove {found}"
+        if node.bound >= cert.target:
+            return None, f"INVALID: node {k} (leaf) proves {node.bound}, not below {cert.target}"
+        top = node.bound if top is None else max(top, node.bound)
+    return top, None
+
+
+#: A leaf's path: its forced joints and its forbidden ones.
+_Path = tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]
+
+
+def _leaves(
+    words: Sequence[str], cert: Certificate, deadline: float | None
+) -> tuple[list[tuple[int, TreeNode, _Path]], str | None]:
+    """Every leaf with its path, depth first (the used side first), or the line naming the
+    first leaf whose path both forces and forbids a joint."""
+    out: list[tuple[int, TreeNode, _Path]] = []
+    stack: list[tuple[int, frozenset[tuple[int, int]], frozenset[tuple[int, int]]]]
+    stack = [(0, frozenset(), frozenset())]
+    while stack:
+        k, used, unused = stack.pop()
+        if deadline is not None and time.perf_counter() > deadline:
+            raise TimeoutError
+        node = cert.tree[k]
+        if node.joint is not None:
+            j = node.joint
+            stack.append((node.unused, used, unused | {j}))
+            stack.append((node.used, used | {j}, unused))
+            continue
+        if used & unused:
+            a, b = sorted(used & unused)[0]
+            return out, (
+                f"INVALID: node {k}: the joint {excerpt(words[a], 30)} -> {excerpt(words[b], 30)} "
+                "is both used and not used on its path"
+            )
+        out.append((k, node, (used, unused)))
+    return out, None
+
+
+#: Above every code point: ``s + _TOP`` bounds the strings that start with ``s``.
+_TOP = "\U0010ffff"
+
+
+class _Sorted:
+    """Strings in code-point order, each with an id and a value: the ids of the strings that
+    start with a prefix (longer than it, when asked) whose value is at most a limit, by
+    bisection and a segment tree of the minima."""
+
+    def __init__(self, keys: list[str], ids: list[int], values: list[int]) -> None:
+        self.keys, self.ids = keys, ids
+        self.tree = _MinTree(values)
+
+    def below(self, prefix: str, limit: int, longer: bool) -> list[int]:
+        keys = self.keys
+        lo = bisect.bisect_left(keys, prefix)
+        hi = bisect.bisect_left(keys, prefix + _TOP, lo)
+        if longer and lo < hi and keys[lo] == prefix:
+            lo += 1
+        if lo >= hi:
+            return []
+        return [self.ids[p] for p in self.tree.at_most(lo, hi, limit)]
+
+
+class _TooMuch(Exception):
+    """The leaves need more joints checked than :data:`CORE_CHECK_MAX`."""
+
+
+class _RootJoints:
+    """The root's slacks, and the joints of a word whose root slack is below a threshold,
+    found without listing the core.
+
+    ``u(a) + (v - L)(b) - scale |s|^2`` is at most the root slack of ``a -> b`` at every string
+    ``s`` that ends ``a`` and starts ``b`` (the multipliers of the cuts holding both are >= 0),
+    and at the longest such string it is that slack less those multipliers. So the words of the
+    prefix range of each suffix of ``a`` whose ``v - L`` is under the threshold plus
+    ``scale |s|^2 - u(a)`` hold every joint out of ``a`` below the threshold (likewise the words
+    of the suffix range of each prefix of ``b``, by ``u``, for the joints into ``b``); each found
+    is computed exactly. Each word is searched once, at the largest threshold a leaf needs
+    (:meth:`prepare`): O(its letters x log W + joints found).
+    """
+
+    def __init__(
+        self, words: Sequence[str], mult: Sequence[int], cert: Certificate, deadline: float | None
+    ) -> None:
+        self.words, self.mult, self.cert, self.deadline = words, mult, cert, deadline
+        self.terms = _cut_terms(cert, len(words))
+        self.value = cert.dual_value(mult)
+        self.budget = self.value - cert.scale * (cert.target or 0)
+        self.member = [set(m) for m in self.terms.member]
+        self._fwd: _Sorted | None = None
+        self._rev: _Sorted | None = None
+        self.out_need: dict[int, int] = {}
+        self.in_need: dict[int, int] = {}
+        self.outs: dict[int, list[tuple[int, int]]] = {}
+        self.ins: dict[int, list[tuple[int, int]]] = {}
+        self.by_v: list[int] | None = None
+        self.by_u: list[int] | None = None
+        self.work = 0
+
+    def slack(self, a: int, b: int) -> int:
+        """The root slack of ``a -> b`` (``a == b``: a copy followed by another copy)."""
+        cert, words = self.cert, self.words
+        if a == b:
+            ov = _overlap(words[a], words[a], cert.proper)
+            return cert.u[a] + cert.v[a] - cert.scale * ov * ov
+        rhs = _pair_rhs(words[a], words[b], self.terms.member[b], self.member[a],
+                        self.terms.lams, cert.scale, cert.proper)  # fmt: skip
+        return cert.u[a] + cert.v[b] - rhs
+
+    def prepare(self, changes: list[_LeafChange]) -> None:
+        """The largest threshold each changed word's joints are searched to, over the leaves."""
+        for ch in changes:
+            for a, d in ch.du.items():
+                if d < 0:
+                    self.out_need[a] = max(self.out_need.get(a, 0), -d)
+            for b in ch.dv_star:
+                need = ch.load.get(b, 0) - ch.dv.get(b, 0)
+                if need > 0:
+                    self.in_need[b] = max(self.in_need.get(b, 0), need)
+
+    def count(self, n: int) -> None:
+        """Count ``n`` joints examined (:class:`_TooMuch` past :data:`CORE_CHECK_MAX`)."""
+        self.work += n
+        if self.work > CORE_CHECK_MAX:
+            raise _TooMuch
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise TimeoutError
+
+    def out_joints(self, a: int) -> list[tuple[int, int]]:
+        """``(root slack, b)`` in ascending order for the joints ``a -> b``, ``b != a``, whose
+        root slack is below ``out_need[a]``."""
+        got = self.outs.get(a)
+        if got is not None:
+            return got
+        if self._fwd is None:
+            self._fwd = _Sorted(list(self.words), list(range(len(self.words))), self.terms.v_all)
+        D, proper = self.cert.scale, self.cert.proper
+        need, w, ua = self.out_need.get(a, 0), self.words[a], self.cert.u[a]
+        found: dict[int, int] = {}
+        for k in range(len(w) if proper else len(w) + 1):
+            fresh = [b for b in self._fwd.below(w[len(w) - k :], need - 1 + D * k * k - ua, proper)
+                     if b != a and b not in found]  # fmt: skip
+            self.count(len(fresh) + 1)
+            for b in fresh:
+                found[b] = self.slack(a, b)
+        got = sorted((s, b) for b, s in found.items() if s < need)
+        self.outs[a] = got
+        return got
+
+    def in_joints(self, b: int) -> list[tuple[int, int]]:
+        """``(root slack, a)`` in ascending order for the joints ``a -> b``, ``a != b``, whose
+        root slack is below ``in_need[b]``."""
+        got = self.ins.get(b)
+        if got is not None:
+            return got
+        if self._rev is None:
+            words, u = self.words, self.cert.u
+            order = sorted(range(len(words)), key=lambda i: words[i][::-1])
+            self._rev = _Sorted([words[i][::-1] for i in order], order, [u[i] for i in order])
+        D, proper = self.cert.scale, self.cert.proper
+        need, w, vb = self.in_need.get(b, 0), self.words[b], self.terms.v_all[b]
+        found: dict[int, int] = {}
+        for k in range(len(w) if proper else len(w) + 1):
+            fresh = [a for a in self._rev.below(w[:k][::-1], need - 1 + D * k * k - vb, proper)
+                     if a != b and a not in found]  # fmt: skip
+            self.count(len(fresh) + 1)
+            for a in fresh:
+                found[a] = self.slack(a, b)
+        got = sorted((s, a) for a, s in found.items() if s < need)
+        self.ins[b] = got
+        return got
+
+    def ascending_starts(self) -> list[int]:
+        """The words by their root start slack ``u(d) + v(b) - L(b)``, ascending."""
+        if self.by_v is None:
+            v_all = self.terms.v_all
+            self.by_v = sorted(range(len(self.words)), key=lambda i: v_all[i])
+        return self.by_v
+
+    def ascending_ends(self) -> list[int]:
+        """The words by their root end slack ``u(a) + v(d)``, ascending."""
+        if self.by_u is None:
+            u = self.cert.u
+            self.by_u = sorted(range(len(self.words)), key=lambda i: u[i])
+        return self.by_u
+
+
+class _LeafChange:
+    """A leaf's changes against the root: values, depot, copies and cut multipliers by set
+    (``load``: the change of ``L(b)``, what a joint into ``b`` from a word in none of the
+    changed sets enters more than at the root; ``dv_star``: the words whose ``v`` or ``L``
+    changed; ``tails``: the words whose ``u`` changed or that lie in a changed set)."""
+
+    def __init__(self, cert: Certificate, node: TreeNode) -> None:
+        self.node = node
+        self.du = {i: val - cert.u[i] for i, val in node.u if val != cert.u[i]}
+        self.dv = {i: val - cert.v[i] for i, val in node.v if val != cert.v[i]}
+        root_depot = cert.depot or (0, 0)
+        self.dd = (0, 0) if node.depot is None else (node.depot[0] - root_depot[0],
+                                                     node.depot[1] - root_depot[1])  # fmt: skip
+        sets: dict[frozenset[int], int] = {}
+        for ids, lam in node.cuts:
+            sets[frozenset(ids)] = sets.get(frozenset(ids), 0) + lam
+        self.total = sum(lam for _, lam in node.cuts)
+        self.sets = {s: lam for s, lam in sets.items() if lam}
+        self.load: dict[int, int] = {}
+        for s, lam in self.sets.items():
+            for b in s:
+                self.load[b] = self.load.get(b, 0) + lam
+        self.dv_star = set(self.dv) | set(self.load)
+        self.tails = set(self.du) | set(self.load)
+
+    def slack(self, a: int, b: int, root: int) -> int:
+        """The leaf's slack of ``a -> b`` (``a != b``) from its root slack."""
+        s = root + self.du.get(a, 0) + self.dv.get(b, 0)
+        if b in self.load:
+            s -= sum(lam for c, lam in self.sets.items() if b in c and a not in c)
+        return s
 
 
 def _joint_name(words: Sequence[str]) -> Any:
@@ -1266,62 +1450,144 @@ def _joint_name(words: Sequence[str]) -> Any:
     return lambda a, b: f"{excerpt(words[a], 30)} -> {excerpt(words[b], 30)}"
 
 
-def _leaf_bound(
-    words: Sequence[str],
-    mult: Sequence[int],
-    cert: Certificate,
-    core: RootCore,
-    index: tuple[dict[int, list[int]], dict[int, list[int]]],
-    node: TreeNode,
-    path: tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]],
-) -> tuple[int | None, str | None]:
+def _leaf_bound(joints: _RootJoints, ch: _LeafChange, path: _Path) -> tuple[int | None, str | None]:
     """The bound a leaf's values prove on the snakes of its path that use core joints only, or
     the first inequality that fails. Only the joints of changed words (and the forced ones)
-    differ from the root's, whose values are valid."""
-    used, unused = path
-    du = {i: val - cert.u[i] for i, val in node.u}
-    dv = {i: val - cert.v[i] for i, val in node.v}
-    root_depot = cert.depot or (0, 0)
-    dd = (0, 0) if node.depot is None else (node.depot[0] - root_depot[0],
-                                            node.depot[1] - root_depot[1])  # fmt: skip
-    if node.depot is not None and cert.depot is None:
+    differ from the root's, whose values are valid; a joint whose root slack exceeds the budget
+    is outside the core and needs nothing (its snakes score below the target)."""
+    cert, words, mult = joints.cert, joints.words, joints.mult
+    if ch.dd != (0, 0) and cert.depot is None:
         return None, "a cyclic snake has no depot"
-    value = cert.dual_value(mult) + dd[0] + dd[1]
-    value += sum(mult[i] * d for i, d in du.items()) + sum(mult[i] * d for i, d in dv.items())
-    by_tail, by_head = index
-    check = {(a, b) for a in du for b in by_tail.get(a, ())}
-    check |= {(a, b) for b in dv for a in by_head.get(b, ())}
-    name = _joint_name(words)
-    entered, start_extra = _leaf_cut_terms(node, by_head)
-    value -= sum(lam for _, lam in node.cuts)
-    check |= set(entered)
     short: dict[int, int] = {}
-    for a, gamma in node.copies:
+    for a, gamma in ch.node.copies:
         if gamma < 0 or mult[a] < 2 or a in short or (cert.cyclic and len(words) == 1):
             return None, f"the copies of {excerpt(words[a], 30)} cannot fall short by {gamma}"
         short[a] = gamma
-        value += (mult[a] - 1) * gamma
-    for a, b in check - used - unused:
-        slack = core.pairs[(a, b)] + du.get(a, 0) + dv.get(b, 0) - entered.get((a, b), 0)
-        slack += short.get(a, 0) if a == b else 0
-        if slack < 0:
-            return None, f"the joint {name(a, b)} is short by {-slack}"
+    value = joints.value + ch.dd[0] + ch.dd[1] - ch.total
+    value += sum(mult[i] * d for i, d in ch.du.items()) + sum(mult[i] * d for i, d in ch.dv.items())
+    value += sum((mult[a] - 1) * g for a, g in short.items())
+    used, unused = path
+    try:
+        bad = _short_joint(joints, ch, short, used | unused)
+    except _TooMuch:
+        return None, (
+            f"its changed words need more than {CORE_CHECK_MAX:,} joints checked (more than this "
+            "checker takes)"
+        )
+    if bad is not None:
+        return None, bad
+    name = _joint_name(words)
     for a, b in used:
-        if (a, b) not in core.pairs:
+        root = joints.slack(a, b)
+        if root > joints.budget:
             return None, f"the forced joint {name(a, b)} is not in the core"
-        slack = core.pairs[(a, b)] + du.get(a, 0) + dv.get(b, 0) - entered.get((a, b), 0)
+        if a == b:
+            slack = root + ch.du.get(a, 0) + ch.dv.get(a, 0) + short.get(a, 0)
+        else:
+            slack = ch.slack(a, b, root)
         cap = mult[a] - 1 if a == b else min(mult[a], mult[b])
         value += -slack if slack >= 0 else -slack * cap
-    touched = set(dv) | set(start_extra)
-    starts = core.starts if dd[0] else {b: core.starts[b] for b in touched if b in core.starts}
-    for b, s in starts.items():
-        if s + dd[0] + dv.get(b, 0) - start_extra.get(b, 0) < 0:
-            return None, f"the start -> {excerpt(words[b], 30)} is short"
-    ends = core.ends if dd[1] else {a: core.ends[a] for a in du if a in core.ends}
-    for a, s in ends.items():
-        if s + du.get(a, 0) + dd[1] < 0:
-            return None, f"{excerpt(words[a], 30)} -> the end is short"
+    if cert.depot is not None:
+        bad = _short_depot(joints, ch)
+        if bad is not None:
+            return None, bad
     return value // cert.scale, None
+
+
+def _short_joint(
+    joints: _RootJoints, ch: _LeafChange, short: dict[int, int], skip: frozenset[tuple[int, int]]
+) -> str | None:
+    """The first core joint (not in ``skip``) whose leaf slack is negative, named, or None:
+    out of the words whose ``u`` fell to words whose ``v`` and ``L`` did not change (the slack
+    changes by ``du``), into the words whose ``v`` or ``L`` changed from words in none of the
+    changed sets whose ``u`` did not (by ``dv - load``), between the two kinds, and a changed
+    word's copy joint."""
+    name, budget = _joint_name(joints.words), joints.budget
+    for a, d in ch.du.items():
+        if d >= 0:
+            continue
+        for root, b in joints.out_joints(a):
+            if root >= -d:
+                break
+            if b not in ch.dv_star and (a, b) not in skip and root <= budget:
+                return f"the joint {name(a, b)} is short by {-(root + d)}"
+    for b in ch.dv_star:
+        need = ch.load.get(b, 0) - ch.dv.get(b, 0)
+        if need <= 0:
+            continue
+        for root, a in joints.in_joints(b):
+            if root >= need:
+                break
+            if a not in ch.tails and (a, b) not in skip and root <= budget:
+                return f"the joint {name(a, b)} is short by {need - root}"
+    bad = _short_between(joints, ch, skip) if ch.tails and ch.dv_star else None
+    if bad is not None:
+        return bad
+    for w in sorted(set(ch.du) | set(ch.dv)):
+        if joints.mult[w] > 1 and (w, w) not in skip:
+            root = joints.slack(w, w)
+            slack = root + ch.du.get(w, 0) + ch.dv.get(w, 0) + short.get(w, 0)
+            if slack < 0 and root <= budget:
+                return f"the joint {name(w, w)} is short by {-slack}"
+    return None
+
+
+def _short_between(
+    joints: _RootJoints, ch: _LeafChange, skip: frozenset[tuple[int, int]]
+) -> str | None:
+    """The joints from a word whose ``u`` changed or that lies in a changed set to a word whose
+    ``v`` or ``L`` changed: the root's search on the leaf's own values of those words
+    (``u'(a) + v'(b) - L'(b) - scale |s|^2`` is at most the leaf's slack)."""
+    words, cert, terms = joints.words, joints.cert, joints.terms
+    D, proper = cert.scale, cert.proper
+    heads = sorted(ch.dv_star)
+    values = [terms.v_all[b] + ch.dv.get(b, 0) - ch.load.get(b, 0) for b in heads]
+    table = _Sorted([words[b] for b in heads], heads, values)
+    name = _joint_name(words)
+    for a in sorted(ch.tails):
+        w, ua = words[a], cert.u[a] + ch.du.get(a, 0)
+        seen: set[int] = set()
+        for k in range(len(w) if proper else len(w) + 1):
+            fresh = [b for b in table.below(w[len(w) - k :], D * k * k - ua - 1, proper)
+                     if b != a and b not in seen]  # fmt: skip
+            joints.count(len(fresh) + 1)
+            for b in fresh:
+                seen.add(b)
+                root = joints.slack(a, b)
+                slack = ch.slack(a, b, root)
+                if slack < 0 and (a, b) not in skip and root <= joints.budget:
+                    return f"the joint {name(a, b)} is short by {-slack}"
+    return None
+
+
+def _short_depot(joints: _RootJoints, ch: _LeafChange) -> str | None:
+    """The first start or end in the core whose leaf slack is negative, named, or None."""
+    cert, words, budget = joints.cert, joints.words, joints.budget
+    assert cert.depot is not None
+    ud, vd = cert.depot
+    v_all, u = joints.terms.v_all, cert.u
+    d0, d1 = ch.dd
+    starts = sorted(ch.dv_star)
+    if d0 < 0:  # every start may fall short: the words by their root start slack
+        for b in joints.ascending_starts():
+            if ud + v_all[b] >= -d0:
+                break
+            starts.append(b)
+    for b in starts:
+        root = ud + v_all[b]
+        if root + d0 + ch.dv.get(b, 0) - ch.load.get(b, 0) < 0 and root <= budget:
+            return f"the start -> {excerpt(words[b], 30)} is short"
+    ends = sorted(ch.du)
+    if d1 < 0:
+        for a in joints.ascending_ends():
+            if u[a] + vd >= -d1:
+                break
+            ends.append(a)
+    for a in ends:
+        root = u[a] + vd
+        if root + d1 + ch.du.get(a, 0) < 0 and root <= budget:
+            return f"{excerpt(words[a], 30)} -> the end is short"
+    return None
 
 
 def verify_certificate(

@@ -56,6 +56,61 @@ _TOP = "\U0010ffff"
 
 
 @dataclass
+class CoverPart:
+    """One component of the path cover whose linear relaxation was fractional.
+
+    Attributes
+    ----------
+    nodes : numpy.ndarray of int64
+        Its words (indices into ``F``).
+    arcs : numpy.ndarray of int64
+        Its useful joints (indices into the cover's joints).
+    pool : list of numpy.ndarray
+        Its subtour cuts (sets of indices into ``nodes``).
+    lp, integer : float
+        The cost of its linear relaxation and of its cheapest integer cover (slack units;
+        ``integer`` is ``lp`` when the branch-and-cut stopped first).
+    """
+
+    nodes: np.ndarray
+    arcs: np.ndarray
+    pool: list[np.ndarray]
+    lp: float
+    integer: float
+
+
+@dataclass
+class CoverData:
+    """The path cover's linear programs as the proof tree re-solves them
+    (:mod:`~cpwords.wordsnake.models.cover_tree`).
+
+    Attributes
+    ----------
+    cert : Certificate
+        The certificate that prices the cover (its slacks are the costs).
+    neighbourhood : numpy.ndarray of int64
+        The distinct-word ids of ``F``.
+    tails, heads : numpy.ndarray of int64
+        The useful joints inside ``F`` (indices into ``neighbourhood``).
+    slack : numpy.ndarray of int64
+        Their slacks (units of ``cert.scale``; the cut multipliers held, as the cover counts).
+    in_min, out_min : numpy.ndarray of int64
+        The cheapest start and end of a path at each word of ``F``.
+    fractional : list of CoverPart
+        The components whose linear relaxation was fractional.
+    """
+
+    cert: Certificate
+    neighbourhood: np.ndarray
+    tails: np.ndarray
+    heads: np.ndarray
+    slack: np.ndarray
+    in_min: np.ndarray
+    out_min: np.ndarray
+    fractional: list[CoverPart]
+
+
+@dataclass
 class PathCoverBound:
     """What :func:`path_cover_bound` proved.
 
@@ -83,6 +138,8 @@ class PathCoverBound:
     info : dict
         Sizes and times: ``words``, ``arcs``, ``components``, ``cuts``, ``branched``,
         ``slack`` (the path cover's cost in score points), ``time``.
+    data : CoverData or None
+        The cover's linear programs, for a proof tree when branching was needed.
     """
 
     bound: int
@@ -94,6 +151,7 @@ class PathCoverBound:
     cover_next: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     cover_prev: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     info: dict[str, Any] = field(default_factory=dict)
+    data: CoverData | None = None
 
 
 class _Ranges:
@@ -327,7 +385,10 @@ def _bound_for(
         cov.cover_next,
         cov.cover_prev,
         info,
-    )
+        None if not cov.fractional else CoverData(
+            cert, F, tails, heads, slack, in_min, out_min, cov.fractional
+        ),
+    )  # fmt: skip
     return result, partners
 
 
@@ -446,6 +507,7 @@ class _Covered:
     cover_next: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     cover_prev: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     branched: int = 0
+    fractional: list[CoverPart] = field(default_factory=list)
 
 
 def _cover_components(
@@ -496,6 +558,8 @@ def _cover_components(
         if res["int"] > 1e-9:
             cov.costly.append((res["int"], F[nodes]))
         cov.branched += int(res["branched"])
+        if res["branched"]:
+            cov.fractional.append(CoverPart(nodes, arcs, res["pool"], res["lp"], res["int"]))
         cov.alpha[nodes] = res["alpha"]
         cov.beta[nodes] = res["beta"]
         cov.cuts.extend(res["cuts"])
@@ -707,6 +771,7 @@ def _cover(
         "alpha": alpha,
         "beta": beta,
         "cuts": [(nodes[s].tolist(), float(v)) for s, v in zip(cut_sets, lam, strict=True)],
+        "pool": cut_sets,
     }
 
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.models.certify import flow_certificate, single_word_certificate
+from cpwords.wordsnake.models.pathcover import CoverData
 from cpwords.wordsnake.models.pipeline.state import ProofState
 from cpwords.wordsnake.models.string_hub import DeadlineReached
 
@@ -41,10 +42,13 @@ def _values_bound(state: ProofState, cert: Certificate) -> int:
 
 
 def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
-    """The solver proved more than the values do (a core search, the routes model): the
-    version 2 certificate with a proof tree on the core
-    (:func:`~cpwords.wordsnake.models.proof_tree.tree_certificate`), within the time left and
+    """The solver proved more than the values do: the version 2 certificate with a proof tree,
+    on the path cover when the proof rests on the additive bound's branch-and-cut
+    (:func:`~cpwords.wordsnake.models.cover_tree.cover_tree_certificate`), else on the core
+    (a core search, the routes model:
+    :func:`~cpwords.wordsnake.models.proof_tree.tree_certificate`), within the time left and
     at most as long again as the solve so far; ``cert`` when none is found."""
+    from cpwords.wordsnake.models.cover_tree import cover_tree_certificate
     from cpwords.wordsnake.models.proof_tree import tree_certificate
 
     now = time.perf_counter()
@@ -52,13 +56,34 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
     if state.deadline is not None:
         until = min(until, state.deadline)
     t0 = time.perf_counter()
+    data = _cover_data(state, cert)
     try:
-        tree = tree_certificate(state.instance, cert, deadline=until)
+        if data is not None:
+            counts = Counter(state.instance.words)
+            words = sorted(counts)
+            mult = [counts[w] for w in words]
+            tree = cover_tree_certificate(cert, data, words, mult, deadline=until)
+            state.info["proof_tree_kind"] = "path cover"
+        else:
+            tree = tree_certificate(state.instance, cert, deadline=until)
+            state.info["proof_tree_kind"] = "core"
     except KeyboardInterrupt:
         tree = None
     state.info["proof_tree_time"] = time.perf_counter() - t0
     state.info["proof_tree_nodes"] = None if tree is None else len(tree.tree)
     return cert if tree is None else tree
+
+
+def _cover_data(state: ProofState, cert: Certificate) -> CoverData | None:
+    """The additive bound's cover when ``cert`` is its certificate and the solver's bound rests
+    on it (its integer cover meets the ordering), else None."""
+    add = state.additive
+    if add is None or add.cover.data is None or "additive_bound" not in cert.producer:
+        return None
+    cover = add.cover
+    if cover.bound > cert.objective or cover.certificate.u != cert.u:
+        return None
+    return cover.data
 
 
 def _certificate(state: ProofState) -> Certificate | None:
