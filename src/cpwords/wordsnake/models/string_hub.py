@@ -2,12 +2,13 @@
 
 Every joint ``a -> b`` with overlap ``k`` passes a *string hub*: the prefix-trie node of the
 overlap string ``s = a[-k:] = b[:k]``. A unit of flow leaves the exit of ``a`` by a *hand-over*
-arc to ``H(s)`` (weight ``|s|^2``) and goes on to the entry of a word below ``s`` in the trie. The
-hand-over strings of ``a`` are exactly its suffixes that are trie nodes: the failure chain of
-``a``'s node in the Aho-Corasick automaton of the list. Hubs link straight to the entries below
-them (a *flat* layout, at most one arc per letter of each word), so the network has O(total
-letters) nodes and arcs instead of one arc per pair with a positive overlap. Its min-cost flow is
-the assignment relaxation (a cycle cover of the overlap graph) with the explicit model's value.
+arc to ``H(s)`` (weight ``|s|^2``; ``|s|`` for the linear score) and goes on to the entry of a
+word below ``s`` in the trie. The hand-over strings of ``a`` are exactly its suffixes that are
+trie nodes: the failure chain of ``a``'s node in the Aho-Corasick automaton of the list. Hubs
+link straight to the entries below them (a *flat* layout, at most one arc per letter of each
+word), so the network has O(total letters) nodes and arcs instead of one arc per pair with a
+positive overlap. Its min-cost flow is the assignment relaxation (a cycle cover of the overlap
+graph) with the explicit model's value.
 
 Traps closed here (proofs in ``models/wordsnake.md``):
 
@@ -375,7 +376,7 @@ def build_string_network(
     arcs = _Arcs()
     pw, ps = _add_word_arcs(arcs, trie, ids, mult, instance)
     private = _private_chains(trie, ids, mult, pw, ps, instance.proper, deadline)
-    _add_private_arcs(arcs, private)
+    _add_private_arcs(arcs, private, instance)
     _add_flat_arcs(arcs, trie, ids, mult)
     num_nodes = private.next_id
     supply = _supply(ids, mult, num_nodes, instance.cyclic)
@@ -469,7 +470,7 @@ def _add_word_arcs(
         arcs.add(np.array([ids.r_in]), np.array([0]), big, 0, ROOTLINK)
     if not proper:
         full = np.nonzero(ids.has_desc)[0]
-        arcs.add(out_n[full], T + full, mult[full], depth[wn[full]] ** 2, HANDOVER)
+        arcs.add(out_n[full], T + full, mult[full], instance.weight(depth[wn[full]]), HANDOVER)
 
     # Hand-over strings: the failure chain of each word's node.
     hw, hs = trie.suffix_nodes()
@@ -477,7 +478,8 @@ def _add_word_arcs(
     private = border & (depth[hs] >= 2)
     shared = ~private
     target = ids.plus[hs[shared]] if proper else hs[shared]
-    arcs.add(out_n[hw[shared]], target, mult[hw[shared]], depth[hs[shared]] ** 2, HANDOVER)
+    gain = instance.weight(depth[hs[shared]])
+    arcs.add(out_n[hw[shared]], target, mult[hw[shared]], gain, HANDOVER)
 
     # Repeated words: copy-to-copy joints (a word followed by a copy of itself).
     if (mult > 1).any():
@@ -488,7 +490,7 @@ def _add_word_arcs(
         else:
             self_ov = depth[wn]
         many = np.nonzero((mult > 1) & (self_ov > 0))[0]
-        arcs.add(out_n[many], in_n[many], mult[many] - 1, self_ov[many] ** 2, SELF)
+        arcs.add(out_n[many], in_n[many], mult[many] - 1, instance.weight(self_ov[many]), SELF)
     return hw[private], hs[private]
 
 
@@ -592,13 +594,14 @@ def _private_chains(
             ho_t.append(int(out_n[w]))
             ho_h.append(cplus[d] if proper else c_node[d])
             ho_c.append(k)
-            ho_w.append(d * d)
+            ho_w.append(d)  # the overlap; _add_private_arcs weighs it
     out.next_id = next_id
     return out
 
 
-def _add_private_arcs(arcs: _Arcs, private: _PrivateChains) -> None:
-    """Add the arcs of the private chains, then the hand-overs into them."""
+def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeInstance) -> None:
+    """Add the arcs of the private chains, then the hand-overs into them (each weighted by
+    the instance's score of its overlap)."""
     if private.priv_t:
         t = np.array(private.priv_t, dtype=np.int64)
         arcs.tails.append(t)
@@ -609,7 +612,7 @@ def _add_private_arcs(arcs: _Arcs, private: _PrivateChains) -> None:
     if private.ho_t:
         arcs.add(
             np.array(private.ho_t), np.array(private.ho_h), np.array(private.ho_c),
-            np.array(private.ho_w), HANDOVER,
+            instance.weight(np.array(private.ho_w, dtype=np.int64)), HANDOVER,
         )  # fmt: skip
 
 
