@@ -10,6 +10,7 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from cpwords.core.errors import InputError
 from cpwords.core.result import Status
 from cpwords.wordsnake.certificate import (
+    Certificate,
     CertificateError,
     certificate_to_json,
     read_certificate,
@@ -105,7 +107,7 @@ def test_a_larger_list_is_proven_with_a_valid_certificate() -> None:
             assert found.optimal
 
 
-def _certified(words: Sequence[str]) -> tuple[tuple[str, ...], object]:
+def _certified(words: Sequence[str]) -> tuple[tuple[str, ...], Certificate]:
     inst = WordsnakeInstance(tuple(words), score="linear")
     res = solve_wordsnake(inst, time_limit=30, workers=1, certificate=True)
     return inst.words, res.solver_info["certificate"]
@@ -116,10 +118,11 @@ def test_tampered_linear_certificates_are_refused() -> None:
     assert verify_certificate(words, cert).status == "VALID"
     broken = 0
     for side in ("u", "v"):
-        for i in range(len(cert.u)):  # type: ignore[attr-defined]
+        for i in range(len(cert.u)):
             vals = list(getattr(cert, side))
             vals[i] -= 1
-            bad = dataclasses.replace(cert, **{side: tuple(vals)})  # type: ignore[arg-type]
+            changed: dict[str, Any] = {side: tuple(vals)}
+            bad = dataclasses.replace(cert, **changed)
             found = verify_certificate(words, bad)
             assert found.status == verify_pairwise(words, bad).status
             if found.status == "INVALID":
@@ -127,14 +130,14 @@ def test_tampered_linear_certificates_are_refused() -> None:
                 assert "overlap times" in found.message
     assert broken > 0
     # A larger claimed score for the ordering: recounted, so the claim changes nothing.
-    claimed = dataclasses.replace(cert, objective=cert.objective + 5)  # type: ignore[attr-defined]
-    assert verify_certificate(words, claimed).objective == cert.objective  # type: ignore[attr-defined]
+    claimed = dataclasses.replace(cert, objective=cert.objective + 5)
+    assert verify_certificate(words, claimed).objective == cert.objective
 
 
 def test_the_score_is_in_the_file_and_a_mismatch_is_refused_in_one_line(tmp_path: Path) -> None:
     words, cert = _certified(["run", "nausea", "seasick", "sickle", "lemon"])
     path = tmp_path / "c.json"
-    write_certificate(cert, path)  # type: ignore[arg-type]
+    write_certificate(cert, path)
     data = json.loads(path.read_text())
     assert data["variant"] == {"cyclic": False, "proper": False, "score": "linear"}
     back = read_certificate(path)

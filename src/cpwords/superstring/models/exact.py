@@ -1,0 +1,188 @@
+"""The shortest superstring, proven: the kept words ordered by the linear Wordsnake.
+
+Of a substring-free list of total length ``L``, every superstring is at least ``L`` less the
+largest sum of overlaps of an ordering of the words, and the ordering that achieves it gives a
+superstring of exactly that length (card ``models/superstring.md``). That ordering is the
+Wordsnake's with the linear score (a joint of overlap ``k`` scores ``k``), whose default method
+proves it with a certificate checked by the Wordsnake's independent checker; an upper bound
+``B`` on the overlaps is a lower bound ``L - B`` on the length. The bound also needs the kept
+words to be substring-free: :func:`~cpwords.superstring.rules.substring_free_problem` checks it
+independently of the reduction before a bound is claimed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from cpwords.core.result import SolveResult, Status
+from cpwords.superstring.models.reduce import Reduction, reduce_words
+from cpwords.superstring.rules import SuperstringInstance, substring_free_problem
+from cpwords.wordsnake.models.string_hub import DeadlineReached
+from cpwords.wordsnake.rules import WordsnakeInstance
+from cpwords.wordsnake.spec import solve_wordsnake
+
+#: The Wordsnake's ``solver_info`` keys a superstring result keeps (under ``"wordsnake"``).
+SNAKE_KEYS = (
+    "first_bound", "flow_bound", "flow_components", "stages", "proof", "certificate_check",
+    "certificate_check_time", "solver_bound", "bound_checked", "solve_time", "stopped",
+    "certificate_error", "certificate_problem",
+)  # fmt: skip
+
+#: Seconds per letter kept for the substring-free check and the superstring's own check past
+#: the Wordsnake's share of the limit (measured: 2.2 s and 0.3 s on ENABLE's 929,335 kept
+#: letters, doubled), and a floor.
+CHECK_SECONDS_PER_LETTER = 6e-6
+CHECK_MIN_SECONDS = 0.2
+
+
+def snake_instance(reduction: Reduction, name: str) -> WordsnakeInstance:
+    """The linear Wordsnake of the kept words (the model of the superstring)."""
+    return WordsnakeInstance(reduction.kept, name=name, score="linear")
+
+
+def solve_exact(
+    instance: SuperstringInstance,
+    *,
+    time_limit: float | None = 600.0,
+    workers: int = 2,
+    seed: int = 0,
+    start: float | None = None,
+    progress: Callable[..., None] | None = None,
+    certificate: bool = False,
+) -> SolveResult:
+    """The shortest superstring of ``instance``, proven (see the module docstring).
+
+    Parameters
+    ----------
+    instance : SuperstringInstance
+    time_limit : float or None
+        Seconds for the whole call, counted from ``start``.
+    workers : int
+        Solver threads (the Wordsnake's core search, when it runs).
+    seed : int
+    start : float, optional
+        ``time.perf_counter()`` at which the limit started (default: now).
+    progress : callable, optional
+        ``progress(elapsed, length, bound_length[, stage])``: the best superstring's length and
+        the lower bound so far.
+    certificate : bool
+        Also return the Wordsnake certificate of the bound (of the kept words, linear score) in
+        ``solver_info["certificate"]``.
+
+    Returns
+    -------
+    SolveResult
+        ``sense="min"``; ``objective`` the superstring's length, ``bound`` the proven lower
+        bound (None when the time limit or Ctrl-C came first); ``solution`` a
+        :class:`~cpwords.superstring.rules.Superstring`. OPTIMAL only when the Wordsnake's
+        certificate checked VALID and the kept words checked substring-free (``proof``:
+        ``"certificate"``).
+
+    Raises
+    ------
+    InputError
+        Bad limits, or a list too large for the memory available.
+    """
+    t0 = time.perf_counter() if start is None else start
+    deadline = None if time_limit is None else t0 + time_limit
+    try:
+        red = reduce_words(instance.words, deadline)
+    except DeadlineReached:
+        return _nothing(t0, {"stopped": "time"})
+    except KeyboardInterrupt:
+        return _nothing(t0, {"interrupted": True})
+    total = red.kept_letters
+    reserve = CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * total
+    snake_limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
+    res = solve_wordsnake(
+        snake_instance(red, instance.source), "exact", time_limit=snake_limit, workers=workers,
+        seed=seed, start=t0, progress=_lengths(progress, total), certificate=certificate,
+    )  # fmt: skip
+    return from_snake(red, res, t0, deadline)
+
+
+def _lengths(progress: Callable[..., None] | None, total: int) -> Callable[..., None] | None:
+    """The Wordsnake's progress (overlaps) as the superstring's (lengths)."""
+    if progress is None:
+        return None
+
+    def report(elapsed: float, inc: float | None, bound: float | None, *stage: Any) -> None:
+        progress(
+            elapsed, None if inc is None else total - inc, None if bound is None else total - bound,
+            *stage,
+        )  # fmt: skip
+
+    return report
+
+
+def from_snake(
+    red: Reduction, res: SolveResult, t0: float, deadline: float | None = None
+) -> SolveResult:
+    """The superstring result of the linear Wordsnake's result on the kept words.
+
+    Parameters
+    ----------
+    red : Reduction
+    res : SolveResult
+        The Wordsnake's (its ordering, its overlaps, its bound on them).
+    t0 : float
+        ``time.perf_counter()`` at the start (for ``wall_time``).
+    deadline : float, optional
+        When the substring-free check must stop (the bound is then left unclaimed).
+
+    Returns
+    -------
+    SolveResult
+        See :func:`solve_exact`.
+    """
+    snake = res.solver_info
+    info: dict[str, Any] = {
+        "kept": len(red.kept), "contained": red.contained, "kept_letters": red.kept_letters,
+        "proof": snake.get("proof"), "interrupted": bool(snake.get("interrupted")),
+        "wordsnake": {k: snake[k] for k in SNAKE_KEYS if k in snake},
+    }  # fmt: skip
+    if "stopped" in snake:
+        info["stopped"] = snake["stopped"]
+    if "certificate" in snake:
+        info["certificate"] = snake["certificate"]
+    if res.solution is None or res.objective is None:
+        return _nothing(t0, info)
+    found = red.place(list(res.solution))
+    total = red.kept_letters
+    bound = None if res.bound is None else total - int(res.bound)
+    if bound is not None:
+        problem = _kept_problem(red, deadline, info)
+        if problem is not None:
+            bound = None
+            info["bound_problem"] = problem
+    status = Status.FEASIBLE
+    if res.is_optimal and bound is not None and bound == len(found.text):
+        status = Status.OPTIMAL
+    else:
+        info["proof"] = None
+    return SolveResult(
+        status, float(len(found.text)), None if bound is None else float(bound),
+        time.perf_counter() - t0, found, "exact", sense="min", solver_info=info,
+    )  # fmt: skip
+
+
+def _kept_problem(red: Reduction, deadline: float | None, info: dict[str, Any]) -> str | None:
+    """Why the bound cannot be claimed (the kept words not substring-free, or no time to
+    check), or None; the check's time in ``info``."""
+    t_check = time.perf_counter()
+    try:
+        problem = substring_free_problem(red.kept, deadline)
+    except TimeoutError:
+        problem = "the time limit passed before the kept words were checked substring-free"
+    info["substring_free_check_time"] = time.perf_counter() - t_check
+    return problem
+
+
+def _nothing(t0: float, info: dict[str, Any]) -> SolveResult:
+    """No superstring (stopped while reducing the list)."""
+    return SolveResult(
+        Status.UNKNOWN, None, None, time.perf_counter() - t0, None, "exact", sense="min",
+        solver_info=info,
+    )  # fmt: skip
