@@ -52,9 +52,20 @@ def test_the_linear_score_counts_overlaps() -> None:
         WordsnakeInstance(("ab",), score="cubed")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances)
 def test_the_default_method_proves_the_brute_force_optimum(inst: WordsnakeInstance) -> None:
+    _proven_with_a_valid_certificate(inst)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances)
+def test_many_more_lists(inst: WordsnakeInstance) -> None:
+    _proven_with_a_valid_certificate(inst)
+
+
+def _proven_with_a_valid_certificate(inst: WordsnakeInstance) -> None:
     expected = brute_force(inst.words, inst.cyclic, inst.proper)
     res = solve_wordsnake(inst, time_limit=30, workers=1, certificate=True)
     assert res.status is Status.OPTIMAL and res.objective == expected == res.bound

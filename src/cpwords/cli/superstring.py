@@ -118,7 +118,7 @@ def superstring(
     seed: int,
     as_json: bool,
 ) -> None:
-    """Find the shortest string that contains every word of a list, and prove it.
+    """Find the shortest superstring of a list and prove it.
 
     FILE holds one word a line ('-': stdin); repeated words count once.
 
