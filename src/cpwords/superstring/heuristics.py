@@ -10,14 +10,15 @@ found for all words at once, longest first: for each word ``a`` and each suffix 
 shorter than ``a``, the words that start with ``s`` are a range of the sorted words, and a
 "next word without a predecessor" union-find (over the sorted words) gives the first one still
 free in O(alpha) (the head of ``a``'s own string is skipped: joining it would close a cycle).
-Time O(total letters x log(words)) for the range searches; memory O(words).
+A word leaves the pool once it has a successor. Time O(total letters x log(words)) for the
+range searches at most; memory O(words).
 """
 
 from __future__ import annotations
 
 import bisect
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 #: Above every letter (the ranges of words that start with a string end below ``s + _TOP``).
 _TOP = chr(0x10FFFF)
@@ -47,15 +48,6 @@ def greedy_order(kept: Sequence[str], deadline: float | None = None) -> list[str
     """
     words = sorted(kept)
     n = len(words)
-    # Candidate joints (overlap k, tail a): every proper suffix of a that starts some word.
-    cand: list[tuple[int, int, int, int]] = []
-    for a, w in enumerate(words):
-        for k in range(len(w) - 1, 0, -1):
-            s = w[-k:]
-            lo = bisect.bisect_left(words, s)
-            if lo < n and words[lo].startswith(s):
-                cand.append((-k, a, lo, bisect.bisect_left(words, s + _TOP, lo)))
-    cand.sort()
     succ = [-1] * n
     nxt = list(range(n + 1))  # next word without a predecessor, at or after i (n: none)
     head_of = list(range(n))  # for the last word of a string: its first word
@@ -69,23 +61,44 @@ def greedy_order(kept: Sequence[str], deadline: float | None = None) -> list[str
             nxt[i], i = root, nxt[i]
         return root
 
-    for count, (_, a, lo, hi) in enumerate(cand):
-        if deadline is not None and not count & 0x3FFF and time.perf_counter() > deadline:
-            break
-        if succ[a] >= 0:
-            continue
-        b = free(lo)
-        if b == head_of[a]:  # a's own string: joining would close a cycle
-            b = free(b + 1)
-        if b >= hi:
-            continue
-        succ[a] = b
-        nxt[b] = b + 1
-        h, t = head_of[a], tail_of[b]
-        head_of[t] = h
-        tail_of[h] = t
+    # Overlaps of k letters for every word at once, the longest first; a word that has its
+    # successor leaves the pool (most words of a k-mer set find theirs at k - 1).
+    by_length = sorted(range(n), key=lambda i: -len(words[i]))
+    pool: list[int] = []
+    added = 0
+    count = 0
+    for k in range(max((len(w) for w in words), default=1) - 1, 0, -1):
+        while added < n and len(words[by_length[added]]) > k:
+            pool.append(by_length[added])
+            added += 1
+        pool = sorted(a for a in pool if succ[a] < 0)
+        for a in pool:
+            count += 1
+            if deadline is not None and not count & 0x3FFF and time.perf_counter() > deadline:
+                return _strings(words, succ, free)
+            if succ[a] >= 0:
+                continue
+            s = words[a][-k:]
+            lo = bisect.bisect_left(words, s)
+            if lo == n or not words[lo].startswith(s):
+                continue
+            b = free(lo)
+            if b == head_of[a]:  # a's own string: joining would close a cycle
+                b = free(b + 1)
+            if b >= n or not words[b].startswith(s):
+                continue
+            succ[a] = b
+            nxt[b] = b + 1
+            h, t = head_of[a], tail_of[b]
+            head_of[t] = h
+            tail_of[h] = t
+    return _strings(words, succ, free)
+
+
+def _strings(words: list[str], succ: list[int], free: Callable[[int], int]) -> list[str]:
+    """The merged strings one after the other, each from its first word."""
     order: list[str] = []
-    for h in range(n):
+    for h in range(len(words)):
         if free(h) == h:  # no predecessor: the first word of a string
             x = h
             while x >= 0:
