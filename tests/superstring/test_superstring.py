@@ -249,6 +249,27 @@ def test_the_bound_needs_the_kept_words_substring_free(monkeypatch: pytest.Monke
     assert "b is contained in abc" in res.solver_info["bound_problem"]
 
 
+@pytest.mark.parametrize("beside", [False, True])
+def test_the_substring_free_check_in_a_child_process(
+    monkeypatch: pytest.MonkeyPatch, beside: bool
+) -> None:
+    """Large lists check their kept words in a child process while the Wordsnake runs: the
+    same verdicts as in this process."""
+    monkeypatch.setattr(exact, "SIDE_CHECK_LETTERS", 0 if beside else 10**9)
+    res = solve_superstring(["cat", "atom", "tomb", "bat"])
+    assert res.is_optimal and res.objective == shortest(["cat", "atom", "tomb", "bat"])
+    real = reduce.reduce_words
+
+    def keeps_all(words: Sequence[str], deadline: float | None = None) -> reduce.Reduction:
+        red = real(words, deadline)
+        n = len(red.words)
+        return reduce.Reduction(red.words, red.words, (-1,) * n, (0,) * n)
+
+    monkeypatch.setattr(exact, "reduce_words", keeps_all)
+    res = solve_superstring(["abc", "b"])
+    assert res.bound is None and "b is contained in abc" in res.solver_info["bound_problem"]
+
+
 def test_kmers_of_a_random_genome() -> None:
     kmers = random_kmers(5, 300, seed=2)
     assert len(set(kmers)) == len(kmers) and all(len(k) == 5 for k in kmers)

@@ -12,10 +12,12 @@ independently of the reduction before a bound is claimed.
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from cpwords.core.procs import kill_group, own_group
 from cpwords.core.result import SolveResult, Status
 from cpwords.superstring.models.reduce import Reduction, reduce_words
 from cpwords.superstring.rules import SuperstringInstance, substring_free_problem
@@ -30,11 +32,16 @@ SNAKE_KEYS = (
     "certificate_error", "certificate_problem",
 )  # fmt: skip
 
-#: Seconds per letter kept for the substring-free check and the superstring's own check past
-#: the Wordsnake's share of the limit (measured: 2.2 s and 0.3 s on ENABLE's 929,335 kept
-#: letters, doubled), and a floor.
-CHECK_SECONDS_PER_LETTER = 6e-6
+#: Seconds per kept letter left after the Wordsnake for the superstring's assembly and its
+#: independent check (measured 0.23 s and 0.2 s on ENABLE's 929,335 kept letters, doubled),
+#: and a floor. The substring-free check runs beside the Wordsnake, in a child process.
+CHECK_SECONDS_PER_LETTER = 1e-6
 CHECK_MIN_SECONDS = 0.2
+
+#: Kept letters from which the substring-free check runs in a child process beside the
+#: Wordsnake (below, in this process afterwards: it takes well under a second, less than a fork
+#: and its pipe are worth).
+SIDE_CHECK_LETTERS = 300_000
 
 
 def snake_instance(reduction: Reduction, name: str) -> WordsnakeInstance:
@@ -96,11 +103,17 @@ def solve_exact(
     total = red.kept_letters
     reserve = CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * total
     snake_limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
-    res = solve_wordsnake(
-        snake_instance(red, instance.source), "exact", time_limit=snake_limit, workers=workers,
-        seed=seed, start=t0, progress=_lengths(progress, total), certificate=certificate,
-    )  # fmt: skip
-    return from_snake(red, res, t0, deadline)
+    beside = SideCheck(red.kept, deadline) if total >= SIDE_CHECK_LETTERS else None
+    try:
+        res = solve_wordsnake(
+            snake_instance(red, instance.source), "exact", time_limit=snake_limit,
+            workers=workers, seed=seed, start=t0, progress=_lengths(progress, total),
+            certificate=certificate,
+        )  # fmt: skip
+        return from_snake(red, res, t0, deadline, beside)
+    finally:
+        if beside is not None:
+            beside.close()
 
 
 def _lengths(progress: Callable[..., None] | None, total: int) -> Callable[..., None] | None:
@@ -118,7 +131,11 @@ def _lengths(progress: Callable[..., None] | None, total: int) -> Callable[..., 
 
 
 def from_snake(
-    red: Reduction, res: SolveResult, t0: float, deadline: float | None = None
+    red: Reduction,
+    res: SolveResult,
+    t0: float,
+    deadline: float | None = None,
+    beside: SideCheck | None = None,
 ) -> SolveResult:
     """The superstring result of the linear Wordsnake's result on the kept words.
 
@@ -131,6 +148,8 @@ def from_snake(
         ``time.perf_counter()`` at the start (for ``wall_time``).
     deadline : float, optional
         When the substring-free check must stop (the bound is then left unclaimed).
+    beside : SideCheck, optional
+        The substring-free check already running (else it runs here).
 
     Returns
     -------
@@ -153,7 +172,7 @@ def from_snake(
     total = red.kept_letters
     bound = None if res.bound is None else total - int(res.bound)
     if bound is not None:
-        problem = _kept_problem(red, deadline, info)
+        problem = _kept_problem(red, deadline, info, beside)
         if problem is not None:
             bound = None
             info["bound_problem"] = problem
@@ -168,16 +187,95 @@ def from_snake(
     )  # fmt: skip
 
 
-def _kept_problem(red: Reduction, deadline: float | None, info: dict[str, Any]) -> str | None:
+def _kept_problem(
+    red: Reduction, deadline: float | None, info: dict[str, Any], beside: SideCheck | None
+) -> str | None:
     """Why the bound cannot be claimed (the kept words not substring-free, or no time to
-    check), or None; the check's time in ``info``."""
+    check), or None; the time spent waiting for the check in ``info``."""
     t_check = time.perf_counter()
+    late = "the time limit passed before the kept words were checked substring-free"
     try:
-        problem = substring_free_problem(red.kept, deadline)
+        if beside is not None and beside.running:
+            done, problem = beside.result(deadline)
+            if not done:
+                problem = late
+        else:
+            problem = substring_free_problem(red.kept, deadline)
     except TimeoutError:
-        problem = "the time limit passed before the kept words were checked substring-free"
-    info["substring_free_check_time"] = time.perf_counter() - t_check
+        problem = late
+    info["substring_free_wait"] = time.perf_counter() - t_check
     return problem
+
+
+class SideCheck:
+    """:func:`~cpwords.superstring.rules.substring_free_problem` of the kept words in a forked
+    child, while the Wordsnake runs (ENABLE's kept words: 2.2 s; the Norwegian dictionary's,
+    43.6 million runs of letters: 11 s, a fifth of a minute's limit).
+
+    Parameters
+    ----------
+    kept : sequence of str
+    deadline : float, optional
+        ``time.perf_counter()`` value at which the child gives up.
+
+    Notes
+    -----
+    The child has its own process group, ignores Ctrl-C and dies with its parent
+    (:func:`cpwords.core.procs.own_group`); :meth:`close` kills it if it is still running.
+    Without ``fork`` nothing is started and the check runs in this process afterwards.
+    """
+
+    def __init__(self, kept: Sequence[str], deadline: float | None) -> None:
+        import multiprocessing
+
+        self.kept = kept
+        self.proc: Any = None
+        if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+            return
+        ctx = multiprocessing.get_context("fork")
+        self.recv, send = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_side_child, args=(kept, deadline, send, os.getpid()))
+        self.proc.start()
+        send.close()
+
+    @property
+    def running(self) -> bool:
+        """Whether a child was started (and not closed)."""
+        return self.proc is not None
+
+    def result(self, deadline: float | None) -> tuple[bool, str | None]:
+        """Wait (until ``deadline``) for the child: whether it answered, and its answer."""
+        while True:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                return False, None
+            if self.recv.poll(0.05 if left is None else min(0.05, left)):
+                try:
+                    kind, payload = self.recv.recv()
+                except EOFError:  # the child died (out of memory): check here, as without one
+                    self.close()
+                    return True, substring_free_problem(self.kept, deadline)
+                return kind == "done", payload
+
+    def close(self) -> None:
+        """Stop the child if it still runs."""
+        if self.proc is None:
+            return
+        if self.proc.exitcode is None:
+            kill_group(int(self.proc.pid or 0))
+        self.proc.join()
+        self.recv.close()
+        self.proc = None
+
+
+def _side_child(
+    kept: Sequence[str], deadline: float | None, conn: Any, parent_pid: int
+) -> None:  # pragma: no cover - runs in a child
+    own_group(parent_pid)
+    try:
+        conn.send(("done", substring_free_problem(kept, deadline)))
+    except TimeoutError:
+        conn.send(("late", None))
 
 
 def _nothing(t0: float, info: dict[str, Any]) -> SolveResult:

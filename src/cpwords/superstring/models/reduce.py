@@ -74,7 +74,7 @@ class Reduction:
         ValueError
             ``order`` is not an ordering of the kept words.
         """
-        if sorted(order) != sorted(self.kept):
+        if len(order) != len(self.kept) or set(order) != set(self.kept):
             raise ValueError("not an ordering of the kept words")
         pieces: list[str] = []
         at: dict[str, int] = {}
@@ -87,11 +87,14 @@ class Reduction:
             length += len(w) - k
             prev = w
         starts = [at.get(w, -1) for w in self.words]
-        # Holders are longer than what they hold: the longest first, each holder placed.
-        for i in sorted(range(len(self.words)), key=lambda i: -len(self.words[i])):
-            h = self.holder[i]
-            if h >= 0:
-                starts[i] = starts[h] + self.offset[i]
+        holder, offset = self.holder, self.offset
+        for i in range(len(starts)):
+            if starts[i] < 0:  # follow the holders up to a kept word, then back down
+                chain = [i]
+                while starts[holder[chain[-1]]] < 0:
+                    chain.append(holder[chain[-1]])
+                for j in reversed(chain):
+                    starts[j] = starts[holder[j]] + offset[j]
         return Superstring("".join(pieces), tuple(order), tuple(starts))
 
 
