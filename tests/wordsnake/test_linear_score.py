@@ -177,3 +177,48 @@ def test_a_file_without_a_score_is_a_squared_certificate(tmp_path: Path) -> None
     assert verify_certificate(inst.words, path, score="squared").optimal
     with pytest.raises(CertificateError, match="squared score"):
         verify_certificate(inst.words, path, score="linear")
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from cpwords.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    return int(exc.value.code or 0), out, err
+
+
+def test_snake_score_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`cpwords snake --score linear`: the table's running score and the objective count the
+    overlaps; `--score squared` is the default, accepted explicitly; the certificate written
+    with one score is refused in one line when checked with the other."""
+    f = tmp_path / "five.txt"
+    f.write_text("run\nnausea\nseasick\nsickle\nlemon\n")
+    code, out, _ = _cli(["snake", str(f), "--score", "linear", "--json"], capsys)
+    row = json.loads(out)
+    assert code == 0 and row["objective"] == 10 and row["score"] == "linear"
+    assert row["status"] == "OPTIMAL" and row["proof"] == "certificate"
+    code, out, _ = _cli(["snake", str(f), "--score", "squared", "--json"], capsys)
+    assert (
+        code == 0 and json.loads(out)["objective"] == 30 and json.loads(out)["score"] == "squared"
+    )
+    code, out, _ = _cli(["snake", str(f), "--score", "linear"], capsys)
+    assert "    5  [le]mon           2       10" in out and "overlaps not squared" in out
+    cert = tmp_path / "c.json"
+    code, out, _ = _cli(["snake", str(f), "--score", "linear", "--certificate", str(cert)], capsys)
+    assert code == 0
+    code, out, _ = _cli(
+        ["snake", str(f), "--score", "linear", "--verify-certificate", str(cert)], capsys
+    )
+    assert code == 0 and out.startswith("VALID") and "at most 10" in out
+    code, out, err = _cli(["snake", str(f), "--verify-certificate", str(cert)], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "linear score" in err
+    code, out, err = _cli(
+        ["snake", str(f), "--score", "linear", "--export-tsplib", str(tmp_path / "x.atsp")], capsys
+    )
+    assert code == 2 and "squared score only" in err
+    code, out, _ = _cli(
+        ["snake", str(f), "--score", "linear", "--check-text", "lemon run nausea seasick sickle"],
+        capsys,
+    )
+    assert code == 0 and "score        8" in out  # 0 + 1 + 3 + 4 (lemon -> run: 0)
