@@ -142,7 +142,7 @@ def superstring(
     """
     _refuse_options(cyclic, proper, method, compare, certificate_path, verify_path, force,
                     check_file, check_text, svg_path or png_path)  # fmt: skip
-    one_stdin({"FILE": file, "--check": check_file})
+    one_stdin({"FILE": file, "--check": check_file, "--verify-certificate": verify_path})
     check_svg_target(svg_path, force, png_path)
     if certificate_path is not None:
         check_output(certificate_path, "--certificate", force)

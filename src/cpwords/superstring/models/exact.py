@@ -203,6 +203,9 @@ def _kept_problem(
             problem = substring_free_problem(red.kept, deadline)
     except TimeoutError:
         problem = late
+    except KeyboardInterrupt:  # the superstring is kept, without the bound it cannot claim
+        problem = "interrupted (Ctrl-C) before the kept words were checked substring-free"
+        info["interrupted"] = True
     info["substring_free_wait"] = time.perf_counter() - t_check
     return problem
 
