@@ -326,6 +326,9 @@ def _text(res: SolveResult, instance: SuperstringInstance, time_limit: float) ->
         click.echo(f"{'proof':<11}  {PROOF_LINE}")
     elif info.get("bound_problem"):
         click.echo(f"{'proof':<11}  none: {info['bound_problem']}")
+    elif res.bound is not None and info.get("wordsnake", {}).get("bound_checked") is False:
+        why = info["wordsnake"].get("certificate_unchecked", "no certificate")
+        click.echo(f"{'proof':<11}  none: the bound is the solver's, not checked ({why})")
     line = stop_line(
         stop_reason(res.to_dict() | {"interrupted": bool(info.get("interrupted"))}), time_limit,
         click.get_current_context().get_parameter_source("time_limit")
