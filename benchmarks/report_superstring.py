@@ -62,15 +62,21 @@ def _lists(paths: list[str]) -> None:
         )
 
 
-def _relaxation(path: str) -> None:
-    with open(path, encoding="utf-8") as f:
-        rows = json.load(f)["rows"]
+def _relaxation(paths: list[str]) -> None:
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            rows += json.load(f)["rows"]
     print("\n## The relaxation, linear and squared\n")
     print("The same kept words (those inside no other), solved by the Wordsnake's default method")
     print("with each score: the assignment relaxation's first bound (before any cut) against the")
-    print("optimum, the components of its decoded support (blank: one, the proof at once), and")
-    print("the stages the proof needed beyond the flow.\n")
-    print("| list | kept words | score | optimum | first bound | relaxation gap | components "
+    print("best ordering (the optimum when the status is OPTIMAL), the components of its decoded")
+    print("support (-: one), and the stages the proof needed beyond the flow. Rows marked")
+    print("'every word' keep the words that are inside others (the Wordsnake, not the")
+    print("superstring). Time limit 120 s each.\n")
+    families = [r for r in rows if "family" in r]
+    rows = [r for r in rows if "family" not in r]
+    print("| list | kept words | score | objective | first bound | relaxation gap | components "
           "| further stages | status | time |")  # fmt: skip
     print("|---|---:|---|---:|---:|---:|---:|---|---|---:|")
     for r in rows:
@@ -85,13 +91,23 @@ def _relaxation(path: str) -> None:
             f"{_n(r.get('first_bound'))} | {_n(gap)} | {_n(r.get('components'))} | "
             f"{', '.join(extra) or '-'} | {r['status']} | {_s(r.get('wall_time'))} |"
         )
+    if families:
+        print("\nFamilies of random lists (seeds 1 to the count), the kept words of each:\n")
+        print("| family | kept words (median) | score | proven | first bound = optimum | "
+              "gap points, sum | gap points, largest |")  # fmt: skip
+        print("|---|---:|---|---:|---:|---:|---:|")
+        for r in families:
+            print(
+                f"| {r['family']} | {r['kept_median']:,} | {r['score']} | {r['lists']} | "
+                f"{r['tight']} | {r['gap_total']:,} | {r['gap_max']:,} |"
+            )
 
 
 def main() -> None:
     """Print the report (markdown) on stdout."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="+")
-    ap.add_argument("--relaxation")
+    ap.add_argument("--relaxation", nargs="*", default=[])
     args = ap.parse_args()
     print("# Shortest common superstrings\n")
     _lists(args.results)
