@@ -455,3 +455,23 @@ def test_a_stopped_solve_keeps_a_checked_superstring(monkeypatch: pytest.MonkeyP
     # The bound the words' lengths give (the longest overlaps they could have) still holds.
     assert res.bound is not None and res.objective is not None
     assert res.bound <= shortest(words) <= res.objective
+
+
+def test_cli_no_answer_in_time_is_unknown_exit_1(
+    listfile: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped while the contained words are found (no superstring yet): UNKNOWN, exit 1,
+    the JSON keys all there."""
+    from cpwords.wordsnake.models.string_hub import DeadlineReached
+
+    def late(words: Sequence[str], deadline: float | None = None) -> reduce.Reduction:
+        raise DeadlineReached
+
+    monkeypatch.setattr(exact, "reduce_words", late)
+    code, out, _ = _cli(["superstring", str(listfile), "--json", "--time-limit", "5"], capsys)
+    row = json.loads(out)
+    assert code == 1 and list(row)[: len(RESULT_KEYS)] == list(RESULT_KEYS)
+    assert row["status"] == "UNKNOWN" and row["solution"] is None and row["superstring"] is None
+    assert row["stopped"] == "time_limit" and row["interrupted"] is False
+    code, out, _ = _cli(["superstring", str(listfile), "--time-limit", "5"], capsys)
+    assert code == 1 and "stopped before any superstring was found" in out
