@@ -41,6 +41,11 @@ _LAZY = {
     "solve_grid": "cpwords.grid.fill_spec",
     "count_completions": "cpwords.grid.models.cpsat",
     "design_grid_puzzles": "cpwords.grid.models.design",
+    "solve_superstring": "cpwords.superstring.spec",
+    "compare_superstring": "cpwords.superstring.spec",
+    "verify_superstring_certificate": "cpwords.superstring.spec",
+    "superstring_instance": "cpwords.superstring.spec",
+    "SuperstringInstance": "cpwords.superstring.spec",
 }
 
 if TYPE_CHECKING:  # static view of the lazy re-exports
@@ -58,6 +63,13 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.letterpress.board_spec import best_letterpress_move as best_letterpress_move
     from cpwords.letterpress.spec import find_letterpress_words as find_letterpress_words
     from cpwords.letterpress.spec import random_letterpress_board as random_letterpress_board
+    from cpwords.superstring.spec import SuperstringInstance as SuperstringInstance
+    from cpwords.superstring.spec import compare_superstring as compare_superstring
+    from cpwords.superstring.spec import solve_superstring as solve_superstring
+    from cpwords.superstring.spec import superstring_instance as superstring_instance
+    from cpwords.superstring.spec import (
+        verify_superstring_certificate as verify_superstring_certificate,
+    )
     from cpwords.truncate.spec import solve_truncate as solve_truncate
 
 

@@ -179,6 +179,10 @@ IDLE_OPTIONS = [
     ["snake", "{w}", "--export-tsplib", "{tmp}/x.atsp", "--seed", "4"],
     ["snake", "{w}", "--export-tsplib", "{tmp}/x.atsp", "--export-connectivity", "none"],
     ["snake", "{w}", "--force"],
+    ["superstring", "{w}", "--method", "greedy", "--workers", "2"],
+    ["superstring", "{w}", "--check-text", "beanbeer", "--time-limit", "5"],
+    ["superstring", "{w}", "--compare", "--method", "greedy"],
+    ["superstring", "{w}", "--force"],
     ["letterboxed", "abc-def-ghi-jkl", "--check-text", "bead dhl", "--method", "dp"],
     ["letterboxed", "abc-def-ghi-jkl", "--check-text", "bead dhl", "--time-limit", "5"],
     ["letterboxed", "abc-def-ghi-jkl", "--check-text", "bead dhl", "--all"],
@@ -199,6 +203,7 @@ IDLE_OPTIONS = [
 USED_OPTIONS = [
     ["snake", "{w}", "--method", "layered", "--iterations", "5"],
     ["snake", "{w}", "--method", "exact", "--workers", "1", "--seed", "2"],
+    ["superstring", "{w}", "--workers", "1", "--seed", "2"],
     ["letterboxed", "abc-def-ghi-jkl", "--dict", "{w}", "--all", "--limit", "3"],
     ["letterboxed", "abc-def-ghi-jkl", "--dict", "{w}", "--method", "cpsat", "--workers", "1"],
     ["truncate", "--dict", "{w}", "--all", "--limit", "1"],
@@ -321,7 +326,7 @@ def _full_grid_fill() -> str:
 SNAKE_WORDS = "run\nnausea\nseasick\nsickle\nlemon\n"
 
 
-@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid", "chain"])
+@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid", "chain", "superstring"])
 def test_check_is_a_file_or_stdin_and_check_text_is_inline(tmp_path: Path, cmd: str) -> None:
     # Issue 12: --check took a file in snake and text in letterboxed; now --check is always
     # a file ('-': stdin) and --check-text the same answer inline, in every subcommand.
@@ -339,6 +344,11 @@ def test_check_is_a_file_or_stdin_and_check_text_is_inline(tmp_path: Path, cmd: 
         words.write_text(SNAKE_WORDS)
         args, inline = ["chain", str(words)], "RUN -> nausea"
         content = "run\nnausea\n"
+    elif cmd == "superstring":
+        words = tmp_path / "five.txt"
+        words.write_text(SNAKE_WORDS)
+        args, inline = ["superstring", str(words)], "RUNAUSEASICKLEMON"
+        content = "runauseasick\nlemon\n"  # spaces and new lines are ignored
     else:
         args, inline = ["grid", "--top", "5000"], _full_grid_fill()
         content = "\ufeff" + inline  # a byte-order mark is accepted
@@ -446,6 +456,9 @@ SOLVING_MODES = [
     (["snake", "{five}"], 0),
     (["snake", "{five}", "--method", "greedy"], 0),
     (["snake", "{five}", "--compare"], 0),
+    (["superstring", "{five}"], 0),
+    (["superstring", "{five}", "--method", "greedy"], 0),
+    (["superstring", "{five}", "--compare"], 0),
     (["truncate", "--dict", "{trunc}"], 0),
     (["truncate", "--dict", "{trunc}", "--all", "--limit", "2"], 0),
     (["truncate", "--dict", "{trunc}", "--starting", "lap", "--ending", "la"], 1),
@@ -506,12 +519,12 @@ def test_every_solving_mode_has_the_same_json_keys_and_exit_statuses(
         assert not row["solution"]
     # One mapping from status to exit status everywhere: 0 found, 1 none.
     assert res.exit_code == exit_status(row["status"]) == code, (res.exit_code, row["status"])
-    if args[0] != "snake" and "--generate" not in args:
+    if args[0] not in ("snake", "superstring") and "--generate" not in args:
         assert isinstance(row["lexicon"], str) and isinstance(row["lexicon_size"], int)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid", "chain"])
+@pytest.mark.parametrize("cmd", ["snake", "letterboxed", "grid", "chain", "superstring"])
 def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd: str) -> None:
     from cpwords.cli._common import CHECK_KEYS
 
@@ -521,13 +534,14 @@ def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd:
                         ("soup plough hazy yuck", "psychology zap")),
         "grid": (["grid", "--top", "5000"], (_full_grid_fill(), "s1=ck,s2=ck")),
         "chain": (["chain", inputs["five"]], ("run -> nausea", "nausea -> run")),
+        "superstring": (["superstring", inputs["five"]], ("runauseasicklemon", "runausea")),
     }[cmd]  # fmt: skip
     for answer, valid in ((bad[0], True), (bad[1], False)):
         res = CliRunner().invoke(cli, [*good, "--check-text", answer, "--json"])
         row = json.loads(res.output)
         assert tuple(row)[: len(CHECK_KEYS)] == CHECK_KEYS, list(row)
         assert row["valid"] is valid and bool(row["problems"]) is not valid
-        assert isinstance(row["solution"], (list, dict)) and row["solution"]
+        assert isinstance(row["solution"], (list, dict, str)) and row["solution"]
         assert res.exit_code == (0 if valid else 1)
 
 

@@ -67,10 +67,11 @@ def _register() -> None:
     from cpwords.cli.report import report
     from cpwords.cli.serve import serve
     from cpwords.cli.snake import snake
+    from cpwords.cli.superstring import superstring
     from cpwords.cli.truncate import truncate
 
     commands = (snake, letterboxed, truncate, letterpress, grid, bench, report, cache, lexicons)
-    for command in (*commands, chain, serve):
+    for command in (*commands, chain, superstring, serve):
         cli.add_command(command)
 
 

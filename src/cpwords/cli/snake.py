@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -70,20 +71,30 @@ def _instance(
     lang: str | None = None,
     fold: bool = False,
     skip_invalid: bool = False,
+    score: str = "squared",
 ) -> WordsnakeInstance:
     if file is None:
-        return builtin_instance(cyclic, proper)
+        return dataclasses.replace(builtin_instance(cyclic, proper), score=score)
     if file == "-":  # as a file would be read: a byte-order mark dropped, non-UTF-8 refused
         text, _ = read_text("-", "word list")
         words = parse_word_lines(text, "<stdin>", lang=lang, fold=fold, skip_invalid=skip_invalid)
-        return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>")
-    return load_instance(file, cyclic, proper, lang=lang, fold=fold, skip_invalid=skip_invalid)
+        return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>", score=score)
+    inst = load_instance(file, cyclic, proper, lang=lang, fold=fold, skip_invalid=skip_invalid)
+    return dataclasses.replace(inst, score=score)
 
 
 @click.command("snake", epilog=EPILOG)
 @click.argument("file", required=False, metavar="[FILE]")
 @click.option("--cyclic", is_flag=True, help="Score the pair last -> first too (Burkardt).")
 @click.option("--proper", is_flag=True, help="Overlaps must be shorter than both words.")
+@click.option(
+    "--score",
+    type=click.Choice(["squared", "linear"]),
+    default="squared",
+    show_default=True,
+    help="What a joint of overlap k scores: k^2 (Shasha's Wordsnake) or k (the sum of overlaps; "
+    "'cpwords superstring' drops the words inside others and prints the shortest superstring).",
+)
 @click.option(
     "--lang",
     metavar="CODE",
@@ -177,6 +188,7 @@ def snake(
     file: str | None,
     cyclic: bool,
     proper: bool,
+    score: str,
     lang: str | None,
     fold_accents: bool,
     method: str,
@@ -215,7 +227,10 @@ def snake(
     --verify-certificate CERT checks one (independently of the solver: see the formulation
     card, section "Certificates").
 
-    JSON, beyond the conventions below: n, cyclic, proper, duplicates, total_chars,
+    --score linear scores a joint of overlap k by k instead of k^2 (the certificate says which
+    score it bounds; the checker refuses the other in one line).
+
+    JSON, beyond the conventions below: n, cyclic, proper, score, duplicates, total_chars,
     snake_chars, solver_info, and with --compare comparison (one row per method with
     gap_to_optimum and gap_to_bound); --check adds missing and extra.
     """
@@ -227,8 +242,10 @@ def snake(
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
-        instance = _instance(file, cyclic, proper, lang, fold_accents, skip_invalid)
+        instance = _instance(file, cyclic, proper, lang, fold_accents, skip_invalid, score)
     if export_tsplib is not None or export_model is not None:
+        if instance.score != "squared":
+            raise InputError("--export-* writes the squared score only: drop --score linear")
         export_files(instance, export_tsplib, export_model, export_connectivity, force, as_json)
         return
     if check_file is not None or check_text is not None:
@@ -366,7 +383,8 @@ def _solve_row(
     total, merged = snake_lengths(main_res.solution, cyclic, proper) if found else (None, None)
     out = result_row(
         main_res.to_dict(), counts=None, interrupted=interrupted, n=instance.n,
-        cyclic=cyclic, proper=proper, duplicates=_dups_summary(dups), total_chars=total,
+        cyclic=cyclic, proper=proper, score=instance.score, duplicates=_dups_summary(dups),
+        total_chars=total,
         snake_chars=merged, instance=instance.name,
     )  # fmt: skip
     if not found and "reason" in main_res.solver_info:
@@ -415,11 +433,12 @@ def _solve_text(main_res: SolveResult, instance: WordsnakeInstance, time_limit: 
         why = main_res.solver_info.get("reason", "stopped before any ordering was found")
         click.echo(f"no ordering: {why}")
     elif instance.n <= LISTING_MAX_WORDS:
-        _echo_table(main_res.solution, cyclic, proper)
+        _echo_table(main_res.solution, cyclic, proper, instance.score)
     else:
         click.echo(f"(ordering of {instance.n:,} words not listed: use --json)")
     click.echo()
     kind = ("cyclic" if cyclic else "linear") + (", proper overlaps" if proper else "")
+    kind += ", overlaps not squared (--score linear)" if instance.score == "linear" else ""
     click.echo(f"{'words':<10}  {instance.n:,} ({kind})")
     if main_res.solution is not None:
         total, merged = snake_lengths(main_res.solution, cyclic, proper)
@@ -545,7 +564,7 @@ def _dups_summary(dups: dict[str, int]) -> dict[str, int]:
 def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None:
     """Score a proposed ordering with the independent checker (exit 1 when it is not valid)."""
     valid = Counter(order) == Counter(instance.words)
-    score = snake_score(order, instance.cyclic, instance.proper)
+    score = snake_score(order, instance.cyclic, instance.proper, instance.score)
     missing = sorted((Counter(instance.words) - Counter(order)).elements())
     extra = sorted((Counter(order) - Counter(instance.words)).elements())
     if as_json:
@@ -556,7 +575,7 @@ def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None
         ]
         echo_json(check_row(valid, problems, order, score, missing=missing, extra=extra))
     else:
-        _echo_table(order, instance.cyclic, instance.proper)
+        _echo_table(order, instance.cyclic, instance.proper, instance.score)
         click.echo(f"{'score':<11}  {score}")
         click.echo(f"{'valid':<11}  {'yes' if valid else 'NO'}")
         if missing:
@@ -646,7 +665,7 @@ def _verify(instance: WordsnakeInstance, path: str, as_json: bool, seconds: floa
             cert = read_certificate(path, certificate_cap(instance.n))
             found = verify_certificate(
                 instance.words, cert, cyclic=instance.cyclic, proper=instance.proper,
-                time_limit=max(seconds, 0.05),
+                time_limit=max(seconds, 0.05), score=instance.score,
             )  # fmt: skip
         except TimeoutError:
             raise TimeLimitReached("the certificate check reached --time-limit") from None
@@ -668,7 +687,8 @@ def _verify_row(instance: WordsnakeInstance, cert: Certificate, found: Any) -> d
         order = solution_json([distinct[i] for i in cert.order])
     valid = found.status == "VALID"
     row = check_row(valid, [] if valid else [found.message], order, found.objective)
-    row.update({"n": instance.n, "cyclic": instance.cyclic, "proper": instance.proper})
+    row.update({"n": instance.n, "cyclic": instance.cyclic, "proper": instance.proper,
+                "score": instance.score})  # fmt: skip
     row.update((k, v) for k, v in found.to_dict().items() if k not in row)
     return row
 
@@ -722,7 +742,7 @@ def _print_comparison(
             click.echo(f"{r.method}: {reason}")
 
 
-def _echo_table(order: list[str], cyclic: bool, proper: bool) -> None:
+def _echo_table(order: list[str], cyclic: bool, proper: bool, score: str = "squared") -> None:
     """The snake's table and its legend: shared letters highlighted on a colour terminal
     (``rich``; not with ``NO_COLOR`` or ``TERM=dumb``), in brackets otherwise."""
     import os
@@ -731,13 +751,13 @@ def _echo_table(order: list[str], cyclic: bool, proper: bool) -> None:
     env = os.environ
     colour = sys.stdout.isatty() and not env.get("NO_COLOR") and env.get("TERM") != "dumb"
     if not colour:
-        click.echo(snake_table(order, cyclic, proper))
+        click.echo(snake_table(order, cyclic, proper, score))
         return
     from rich.console import Console
     from rich.text import Text
 
     console = Console(file=sys.stdout, force_terminal=True, highlight=False, soft_wrap=True)
-    for line in table_lines(order, cyclic, proper, brackets=False):
+    for line in table_lines(order, cyclic, proper, brackets=False, score=score):
         text = Text()
         for part, shared in line:
             text.append(part, style="bold reverse" if shared else None)
@@ -751,5 +771,8 @@ def _write_pictures(
 ) -> None:
     """``--svg``, ``--png``: the snake drawn, its status in the caption (nothing without one)."""
     if (svg_path or png_path) is not None and res.solution is not None:
-        picture = snake_svg(res.solution, instance.cyclic, instance.proper, note=res.status.value)
+        picture = snake_svg(
+            res.solution, instance.cyclic, instance.proper, note=res.status.value,
+            score=instance.score,
+        )  # fmt: skip
         write_svg(svg_path, picture, png_path)

@@ -202,6 +202,7 @@ BUILTIN: dict[str, str] = {
     "letterpress": "cpwords.letterpress.spec",
     "letterpress-board": "cpwords.letterpress.board_spec",
     "chain": "cpwords.chain.spec",
+    "superstring": "cpwords.superstring.spec",
 }
 
 _REGISTERED: dict[str, PuzzleSpec] = {}

@@ -9,7 +9,8 @@ them from the strings alone and shares no code with the models (nor with the ove
 its *copies*). A linear snake also has the *depot* ``d`` (its start and end). A solution is a
 cycle through all items (and ``d``): ``a -> b`` scores ``ov(a, b)^2``, ``ov`` being the longest
 suffix of ``a`` that is a prefix of ``b`` (``--proper``: shorter than both words); arcs into and
-out of ``d`` score 0.
+out of ``d`` score 0. A certificate of the *linear* score (``variant.score``: ``"linear"``, the
+shortest superstring's) reads ``ov(a, b)`` for ``ov(a, b)^2`` everywhere below.
 
 **Values.** Integers in units of ``1 / scale``: ``u(w)`` and ``v(w)`` for every distinct word
 ``w`` (shared by its copies), ``u(d)`` and ``v(d)`` for a linear snake, and cut sets ``S_k``
@@ -74,6 +75,9 @@ FORMAT = "cpwords-wordsnake-certificate"
 VERSION = 2
 #: The versions read.
 VERSIONS = (1, 2)
+#: The scores a certificate may bound (``variant.score``; absent: ``"squared"``): a joint of
+#: overlap ``k`` scores ``k ** 2`` or ``k``.
+SCORES = ("squared", "linear")
 #: The most joints a version 2 check examines for its leaves (those of the words whose values a
 #: leaf changes; the core itself is never listed unless the certificate lists it): past it the
 #: certificate is refused as more than this checker takes.
@@ -190,6 +194,9 @@ class Certificate:
         checker looks only at the core joints of the words a leaf changes).
     tree : tuple of TreeNode
         Version 2: the proof tree, its root first (empty: no tree, version 1).
+    score : {"squared", "linear"}
+        What a joint of overlap ``k`` scores: ``k ** 2`` (Shasha's Wordsnake) or ``k`` (the
+        sum of overlaps, the shortest superstring's); the file's ``variant.score``.
     """
 
     fingerprint: str
@@ -209,6 +216,7 @@ class Certificate:
     target: int | None = None
     core: CoreSet | None = None
     tree: tuple[TreeNode, ...] = ()
+    score: str = "squared"
 
     def to_dict(self) -> dict[str, Any]:
         """A short summary for result rows (``--json``); the file holds
@@ -216,6 +224,7 @@ class Certificate:
         return {
             "fingerprint": self.fingerprint,
             "scale": self.scale,
+            "score": self.score,
             "cuts": len(self.cuts),
             "bound": self.bound,
             "core_pairs": self.core_pairs,
@@ -318,7 +327,8 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
     """The JSON object written to a certificate file.
 
     Keys: ``format`` (:data:`FORMAT`), ``version`` (:data:`VERSION`), ``fingerprint``,
-    ``items``, ``variant`` (``{"cyclic": bool, "proper": bool}``), ``scale``, ``u`` and ``v``
+    ``items``, ``variant`` (``{"cyclic": bool, "proper": bool, "score": "squared" or
+    "linear"}``; a file without ``score`` is ``"squared"``), ``scale``, ``u`` and ``v``
     (lists of W integers), ``depot`` (``[u, v]`` or null), ``cuts`` (a list of
     ``{"words": [ids], "lambda": int}``), ``order`` (a list of ``items`` word ids), ``bound``,
     ``objective``, ``core_pairs`` (int or null) and ``producer`` (an object, not checked).
@@ -337,7 +347,7 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
         "version": 2 if cert.tree else 1,
         "fingerprint": cert.fingerprint,
         "items": cert.items,
-        "variant": {"cyclic": cert.cyclic, "proper": cert.proper},
+        "variant": {"cyclic": cert.cyclic, "proper": cert.proper, "score": cert.score},
         "scale": cert.scale,
         "u": list(cert.u),
         "v": list(cert.v),
@@ -451,6 +461,12 @@ def certificate_from_json(obj: Any) -> Certificate:
         cyclic, proper = variant["cyclic"], variant["proper"]
         if not isinstance(cyclic, bool) or not isinstance(proper, bool):
             raise CertificateError("certificate: variant.cyclic and .proper must be true/false")
+        score = variant.get("score", "squared")
+        if score not in SCORES:
+            raise CertificateError(
+                f"certificate: variant.score must be one of {', '.join(SCORES)}, not "
+                f"{excerpt(json.dumps(score))}"
+            )
         fingerprint = obj["fingerprint"]
         if not isinstance(fingerprint, str):
             raise CertificateError("certificate: fingerprint must be a string")
@@ -488,6 +504,7 @@ def certificate_from_json(obj: Any) -> Certificate:
             objective=_int(obj["objective"], "objective"),
             core_pairs=None if core is None else _int(core, "core_pairs", 0),
             producer=producer if isinstance(producer, dict) else {},
+            score=score,
             **tree,
         )
     except KeyError as err:
@@ -634,10 +651,15 @@ def _overlap(a: str, b: str, proper: bool) -> int:
     return 0
 
 
-def _score(seq: Sequence[str], cyclic: bool, proper: bool) -> int:
-    total = sum(_overlap(a, b, proper) ** 2 for a, b in itertools.pairwise(seq))
+def _gain(k: int, score: str) -> int:
+    """What a joint of overlap ``k`` scores: ``k ** 2``, or ``k`` for the linear score."""
+    return k if score == "linear" else k * k
+
+
+def _score(seq: Sequence[str], cyclic: bool, proper: bool, score: str = "squared") -> int:
+    total = sum(_gain(_overlap(a, b, proper), score) for a, b in itertools.pairwise(seq))
     if cyclic and len(seq) > 1:
-        total += _overlap(seq[-1], seq[0], proper) ** 2
+        total += _gain(_overlap(seq[-1], seq[0], proper), score)
     return total
 
 
@@ -776,6 +798,7 @@ def _query_table(
     """Check ``u(a) + bonus`` of every word ``a`` of ``ids`` against the table, suffix by suffix
     (``bonus``: the multipliers of the cuts ``a`` shares with every word of the table)."""
     proper, scale = cert.proper, cert.scale
+    squared = cert.score != "linear"
     u, v = cert.u, cert.v
     member, lams, load = terms.member, terms.lams, terms.load
     get = table.get
@@ -799,10 +822,10 @@ def _query_table(
             else:
                 pairs = [(e[0], j)]
             for best, j in pairs:
-                if ua + best < scale * k * k:
+                if ua + best < scale * (k * k if squared else k):
                     b = words[j]
                     shared = set(member[i]) if j != i else set(member[j])
-                    rhs = _pair_rhs(a, b, member[j], shared, lams, scale, proper)
+                    rhs = _pair_rhs(a, b, member[j], shared, lams, scale, proper, cert.score)
                     raise _Violation(a, b, u[i] + v[j], rhs)
 
 
@@ -844,11 +867,13 @@ def _pair_rhs(
     lams: Sequence[int],
     scale: int,
     proper: bool,
+    score: str = "squared",
 ) -> int:
-    """The right-hand side of the joint ``a -> b``: ``scale * ov(a, b)^2`` plus the multipliers
-    of the cuts ``b`` lies in and ``a`` does not (those the joint enters)."""
+    """The right-hand side of the joint ``a -> b``: ``scale * ov(a, b)^2`` (``ov`` for the
+    linear score) plus the multipliers of the cuts ``b`` lies in and ``a`` does not (those the
+    joint enters)."""
     ov = _overlap(a, b, proper)
-    return scale * ov * ov + sum(lams[c] for c in cuts_of_b if c not in shared)
+    return scale * _gain(ov, score) + sum(lams[c] for c in cuts_of_b if c not in shared)
 
 
 def _check_depot(
@@ -1007,7 +1032,7 @@ def root_core(
     TimeoutError
         The deadline passed.
     """
-    D, proper, W = cert.scale, cert.proper, len(words)
+    D, proper, W, score = cert.scale, cert.proper, len(words), cert.score
     terms = _cut_terms(cert, W)
     budget = cert.dual_value(mult) - D * target
     lookups = _core_lookups(words, cert, terms)
@@ -1020,16 +1045,18 @@ def root_core(
         mine = set(terms.member[i])
         for group, bonus in lookups(i):
             for k in range(la if proper else la + 1):
-                for j in group.below(a[la - k :], budget + D * k * k - ua - bonus):
+                for j in group.below(a[la - k :], budget + D * _gain(k, score) - ua - bonus):
                     if j == i or (i, j) in pairs:
                         continue
-                    rhs = _pair_rhs(a, words[j], terms.member[j], mine, terms.lams, D, proper)
+                    rhs = _pair_rhs(
+                        a, words[j], terms.member[j], mine, terms.lams, D, proper, score
+                    )
                     if ua + v[j] - rhs <= budget:  # always, by the argument above
                         pairs[(i, j)] = ua + v[j] - rhs
         if mult[i] > 1:  # a copy followed by another: they share every cut
-            ov = _overlap(a, a, proper)
-            if ua + v[i] - D * ov * ov <= budget:
-                pairs[(i, i)] = ua + v[i] - D * ov * ov
+            gain = _gain(_overlap(a, a, proper), score)
+            if ua + v[i] - D * gain <= budget:
+                pairs[(i, i)] = ua + v[i] - D * gain
         if max_pairs is not None and len(pairs) > max_pairs:
             raise RootCoreTooLarge
     starts: dict[int, int] = {}
@@ -1217,7 +1244,7 @@ def _check_tree(
         if _no_snake(used, mult, cert.items, cert.cyclic) or len(used) > arcs:
             found, problem = node.bound, None  # the leaf covers no snake
         elif len(used) == arcs:  # its snakes use exactly the forced joints, once each
-            found, problem = sum(_overlap(words[a], words[b], cert.proper) ** 2
+            found, problem = sum(_gain(_overlap(words[a], words[b], cert.proper), cert.score)
                                  for a, b in used), None  # fmt: skip
         else:
             found, problem = _leaf_bound(joints, change, (used, unused))
@@ -1329,9 +1356,9 @@ class _RootJoints:
         cert, words = self.cert, self.words
         if a == b:
             ov = _overlap(words[a], words[a], cert.proper)
-            return cert.u[a] + cert.v[a] - cert.scale * ov * ov
+            return cert.u[a] + cert.v[a] - cert.scale * _gain(ov, cert.score)
         rhs = _pair_rhs(words[a], words[b], self.terms.member[b], self.member[a],
-                        self.terms.lams, cert.scale, cert.proper)  # fmt: skip
+                        self.terms.lams, cert.scale, cert.proper, cert.score)  # fmt: skip
         return cert.u[a] + cert.v[b] - rhs
 
     def prepare(self, changes: list[_LeafChange]) -> None:
@@ -1365,7 +1392,8 @@ class _RootJoints:
         need, w, ua = self.out_need.get(a, 0), self.words[a], self.cert.u[a]
         found: dict[int, int] = {}
         for k in range(len(w) if proper else len(w) + 1):
-            fresh = [b for b in self._fwd.below(w[len(w) - k :], need - 1 + D * k * k - ua, proper)
+            limit = need - 1 + D * _gain(k, self.cert.score) - ua
+            fresh = [b for b in self._fwd.below(w[len(w) - k :], limit, proper)
                      if b != a and b not in found]  # fmt: skip
             self.count(len(fresh) + 1)
             for b in fresh:
@@ -1388,7 +1416,8 @@ class _RootJoints:
         need, w, vb = self.in_need.get(b, 0), self.words[b], self.terms.v_all[b]
         found: dict[int, int] = {}
         for k in range(len(w) if proper else len(w) + 1):
-            fresh = [a for a in self._rev.below(w[:k][::-1], need - 1 + D * k * k - vb, proper)
+            limit = need - 1 + D * _gain(k, self.cert.score) - vb
+            fresh = [a for a in self._rev.below(w[:k][::-1], limit, proper)
                      if a != b and a not in found]  # fmt: skip
             self.count(len(fresh) + 1)
             for a in fresh:
@@ -1548,7 +1577,8 @@ def _short_between(
         w, ua = words[a], cert.u[a] + ch.du.get(a, 0)
         seen: set[int] = set()
         for k in range(len(w) if proper else len(w) + 1):
-            fresh = [b for b in table.below(w[len(w) - k :], D * k * k - ua - 1, proper)
+            limit = D * _gain(k, cert.score) - ua - 1
+            fresh = [b for b in table.below(w[len(w) - k :], limit, proper)
                      if b != a and b not in seen]  # fmt: skip
             joints.count(len(fresh) + 1)
             for b in fresh:
@@ -1597,6 +1627,7 @@ def verify_certificate(
     cyclic: bool | None = None,
     proper: bool | None = None,
     time_limit: float | None = None,
+    score: str | None = None,
 ) -> CertificateCheck:
     """Check a Wordsnake certificate against a word list, from the strings alone.
 
@@ -1611,6 +1642,9 @@ def verify_certificate(
         accepts the certificate's.
     time_limit : float, optional
         Seconds after which the check stops (``TimeoutError``).
+    score : {"squared", "linear"}, optional
+        The score the caller means; a certificate of the other score is refused. None accepts
+        the certificate's.
 
     Returns
     -------
@@ -1646,7 +1680,7 @@ def verify_certificate(
     items = list(words)
     if not isinstance(cert, Certificate):
         cert = read_certificate(cert, certificate_cap(len(items)))
-    _check_list_and_variant(items, cert, cyclic, proper)
+    _check_list_and_variant(items, cert, cyclic, proper, score)
     counts = Counter(items)
     distinct = sorted(counts)
     mult = [counts[w] for w in distinct]
@@ -1656,10 +1690,10 @@ def verify_certificate(
     if not _is_snake_of(cert.order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)
-    objective = _score([distinct[i] for i in cert.order], cert.cyclic, cert.proper)
+    objective = _score([distinct[i] for i in cert.order], cert.cyclic, cert.proper, cert.score)
     bad = _dual_violation(distinct, mult, cert, deadline)
     if bad is not None:
-        msg = _violation_message(bad, cert.scale)
+        msg = _violation_message(bad, cert.scale, cert.score)
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
     n = len(items)
     bound = _proven_bound(cert, mult, n)
@@ -1684,7 +1718,11 @@ def verify_certificate(
 
 
 def _check_list_and_variant(
-    items: Sequence[str], cert: Certificate, cyclic: bool | None, proper: bool | None
+    items: Sequence[str],
+    cert: Certificate,
+    cyclic: bool | None,
+    proper: bool | None,
+    score: str | None = None,
 ) -> None:
     """Raise :class:`CertificateError` when the certificate is for another list or variant."""
     if word_fingerprint(items) != cert.fingerprint or len(items) != cert.items:
@@ -1698,6 +1736,12 @@ def _check_list_and_variant(
                 f"the certificate's snake {on} {name} and the one asked for {off}: "
                 f"{'drop' if not have else 'add'} --{name}"
             )
+    if score is not None and score != cert.score:
+        raise CertificateError(
+            f"the certificate bounds the {cert.score} score and the one asked for is the "
+            f"{score} score (a joint of overlap k scores {'k' if cert.score == 'linear' else 'k^2'}"
+            f" there, {'k' if score == 'linear' else 'k^2'} here)"
+        )
 
 
 def _check_format(cert: Certificate, W: int) -> None:
@@ -1721,13 +1765,14 @@ def _is_snake_of(order: Sequence[int], mult: Sequence[int]) -> bool:
     )
 
 
-def _violation_message(bad: _Violation, scale: int) -> str:
+def _violation_message(bad: _Violation, scale: int, score: str = "squared") -> str:
     """The INVALID line naming the first violated inequality."""
     name_a = bad.a if bad.a else "the start"
     name_b = bad.b if bad.b else "the end"
+    what = "overlap" if score == "linear" else "overlap squared"
     return (
         f"INVALID: u({excerpt(name_a, 30)}) + v({excerpt(name_b, 30)}) = {bad.lhs} "
-        f"< {bad.rhs} (overlap squared times {scale}, plus the cuts entered)"
+        f"< {bad.rhs} ({what} times {scale}, plus the cuts entered)"
     )
 
 
@@ -1775,7 +1820,7 @@ def verify_pairwise(words: Sequence[str], cert: Certificate) -> CertificateCheck
     items = [i for i, m in enumerate(mult) for _ in range(m)]
     sets = [set(ids) for ids, _ in cert.cuts]
     lams = [lam for _, lam in cert.cuts]
-    objective = _score([distinct[i] for i in cert.order], cert.cyclic, cert.proper)
+    objective = _score([distinct[i] for i in cert.order], cert.cyclic, cert.proper, cert.score)
 
     def entered(a: int | None, b: int | None) -> int:
         return sum(
@@ -1793,7 +1838,7 @@ def verify_pairwise(words: Sequence[str], cert: Certificate) -> CertificateCheck
             if x == y:
                 continue
             ov = _overlap(distinct[i], distinct[j], cert.proper)
-            if cert.u[i] + cert.v[j] < cert.scale * ov * ov + entered(i, j):
+            if cert.u[i] + cert.v[j] < cert.scale * _gain(ov, cert.score) + entered(i, j):
                 return fail(distinct[i], distinct[j])
     if cert.depot is not None:
         for i in range(len(distinct)):

@@ -35,7 +35,7 @@ from cpwords.core.svg import (
     plural,
     text_width,
 )
-from cpwords.wordsnake.rules import pair_overlap
+from cpwords.wordsnake.rules import joint_weight, pair_overlap
 
 #: Words drawn at most (a whole dictionary is listed in the JSON, not drawn).
 MAX_DRAWN = 400
@@ -95,6 +95,7 @@ def snake_svg(
     max_words: int = MAX_DRAWN,
     title: str | None = None,
     note: str | None = None,
+    score: str = "squared",
 ) -> str:
     """The snake as an SVG document, overlaps highlighted, with a caption.
 
@@ -116,6 +117,8 @@ def snake_svg(
     note : str, optional
         What the caller knows of the snake (the solve's status: ``OPTIMAL``, ``FEASIBLE``...),
         after the score in the caption.
+    score : {"squared", "linear"}
+        The instance's score (a joint of overlap ``k`` scores ``k ** 2`` or ``k``).
 
     Returns
     -------
@@ -144,14 +147,15 @@ def snake_svg(
     wide = max((text_width(t) * _NOTE_SIZE * MONO_EM for _, t in notes), default=0.0)
     width = 2 * _PAD + math.ceil(max(used * cell, _MIN_WIDTH, wide))
     label = title or f"Wordsnake of {plural(len(order), 'word')}"
-    score = sum(ov * ov for _, _, ov in rows)
-    lines = caption_lines([label, _score_line(order, cyclic, proper, note)], width - 2 * _PAD)
+    total = sum(joint_weight(ov, score) for _, _, ov in rows)
+    caption_parts = [label, _score_line(order, cyclic, proper, note, score)]
+    lines = caption_lines(caption_parts, width - 2 * _PAD)
     top = _PAD + max(1, len(rows) + len(notes)) * _ROW_H
     height = top + caption_height(lines) + _PAD
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="wordsnake" width="{width:g}" '
         f'height="{height:g}" viewBox="0 0 {width:g} {height:g}" role="img" '
-        f'data-words="{len(words)}" data-score="{score}" data-cell="{cell:g}">',
+        f'data-words="{len(words)}" data-score="{total}" data-cell="{cell:g}">',
         f"<title>{escape(label)}</title>",
         f'<rect width="{width:g}" height="{height:g}" fill="#fff"/>',
     ]
@@ -176,13 +180,16 @@ def _notes(order: Sequence[str], drawn: int, cyclic: bool, proper: bool) -> list
     return out
 
 
-def _score_line(order: Sequence[str], cyclic: bool, proper: bool, note: str | None) -> str:
+def _score_line(
+    order: Sequence[str], cyclic: bool, proper: bool, note: str | None, score: str = "squared"
+) -> str:
     """The caption's second line: the score of the whole snake, then ``note``."""
     pairs = list(itertools.pairwise(order))
     if cyclic and len(order) > 1:
         pairs.append((order[-1], order[0]))
-    total = sum(pair_overlap(a, b, proper) ** 2 for a, b in pairs)
-    return f"score {total:,}" + (f" · {note}" if note else "")
+    total = sum(joint_weight(pair_overlap(a, b, proper), score) for a, b in pairs)
+    kind = " (linear)" if score == "linear" else ""
+    return f"score{kind} {total:,}" + (f" · {note}" if note else "")
 
 
 def _row_y(row: int) -> float:
@@ -259,7 +266,12 @@ def _marked_width(runs: list[Segment], brackets: bool) -> int:
 
 
 def table_lines(
-    order: Sequence[str], cyclic: bool = False, proper: bool = False, *, brackets: bool = True
+    order: Sequence[str],
+    cyclic: bool = False,
+    proper: bool = False,
+    *,
+    brackets: bool = True,
+    score: str = "squared",
 ) -> list[list[Segment]]:
     """The snake as a table: rank, word, overlap with the previous word, running score.
 
@@ -276,6 +288,8 @@ def table_lines(
         The variant (a cyclic snake ends with a line back to word 1).
     brackets : bool
         Put the shared letters in brackets (``[abc]``).
+    score : {"squared", "linear"}
+        What the running score adds for a joint of overlap ``k``: ``k ** 2`` or ``k``.
 
     Returns
     -------
@@ -303,7 +317,7 @@ def table_lines(
     ]
     running = 0
     for i, word_runs in enumerate(runs):
-        running += ov[i - 1] ** 2 if i > 0 else 0
+        running += joint_weight(ov[i - 1], score) if i > 0 else 0
         line: list[Segment] = [(f"{i + 1:>5}  ", False)]
         for text, shared in word_runs:
             line.append((f"[{text}]" if brackets and shared else text, shared))
@@ -312,12 +326,14 @@ def table_lines(
         line.append((f"{pad}  {shown:>7}  {running:>7}", False))
         out.append(line)
     if cyclic and n > 1:
-        running += ov[-1] ** 2
+        running += joint_weight(ov[-1], score)
         out.append([(f"{'':>5}  {back.ljust(width)}  {ov[-1]:>7}  {running:>7}", False)])
     return out
 
 
-def snake_table(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> str:
+def snake_table(
+    order: Sequence[str], cyclic: bool = False, proper: bool = False, score: str = "squared"
+) -> str:
     """The snake as a plain-text table, shared letters in brackets, the legend last.
 
     Parameters
@@ -326,6 +342,8 @@ def snake_table(order: Sequence[str], cyclic: bool = False, proper: bool = False
         The snake's words in order (at least one).
     cyclic, proper : bool
         The variant.
+    score : {"squared", "linear"}
+        The score of a joint (``k ** 2`` or ``k``).
 
     Returns
     -------
@@ -341,5 +359,6 @@ def snake_table(order: Sequence[str], cyclic: bool = False, proper: bool = False
         3  [sea]sick         3       10
     [abc]: letters shared with the previous or the next word (the overlap)
     """
-    lines = ["".join(t for t, _ in line).rstrip() for line in table_lines(order, cyclic, proper)]
+    table = table_lines(order, cyclic, proper, score=score)
+    lines = ["".join(t for t, _ in line).rstrip() for line in table]
     return "\n".join([*lines, LEGEND["brackets"]])

@@ -16,11 +16,42 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
 from cpwords.core.alphabet import is_word, normalize_word, word_problem
 from cpwords.core.errors import InputError, excerpt
+
+#: What a joint of overlap ``k`` scores: ``"squared"``, ``k ** 2`` (Shasha's Wordsnake, the
+#: default), or ``"linear"``, ``k`` (the sum of overlaps: the shortest common superstring's
+#: objective, see ``models/superstring.md``).
+SCORES = ("squared", "linear")
+
+_Weighable = TypeVar("_Weighable", int, np.ndarray)
+
+
+def joint_weight(k: _Weighable, score: str = "squared") -> _Weighable:
+    """The score of a joint of overlap ``k``: ``k ** 2`` or, with ``score="linear"``, ``k``.
+
+    Parameters
+    ----------
+    k : int or numpy.ndarray of int
+        Overlap lengths (>= 0).
+    score : {"squared", "linear"}
+        The instance's score (:data:`SCORES`).
+
+    Returns
+    -------
+    int or numpy.ndarray
+        The same shape as ``k``.
+
+    Examples
+    --------
+    >>> joint_weight(3), joint_weight(3, "linear")
+    (9, 3)
+    """
+    return k if score == "linear" else k * k
 
 
 @dataclass(frozen=True)
@@ -39,18 +70,23 @@ class WordsnakeInstance:
         Restrict overlaps to ``k < min(len(a), len(b))`` (default: ``k <= min``).
     name : str
         A label for reports.
+    score : {"squared", "linear"}
+        What a joint of overlap ``k`` scores: ``k ** 2`` (the default, Shasha's) or ``k``
+        (:func:`joint_weight`).
 
     Raises
     ------
     InputError
         When ``words`` is one string, is empty, or holds something that is not a word (a
-        digit, punctuation, a space: see :func:`cpwords.core.alphabet.word_problem`).
+        digit, punctuation, a space: see :func:`cpwords.core.alphabet.word_problem`); an
+        unknown ``score``.
     """
 
     words: tuple[str, ...]
     cyclic: bool = False
     proper: bool = False
     name: str = "wordsnake"
+    score: str = "squared"
 
     def __post_init__(self) -> None:
         if isinstance(self.words, str):
@@ -61,6 +97,8 @@ class WordsnakeInstance:
         object.__setattr__(self, "words", words)
         if not self.words:
             raise InputError("a Wordsnake needs at least one word")
+        if self.score not in SCORES:
+            raise InputError(f"score must be one of {', '.join(SCORES)}, not {self.score!r}")
         for w in self.words:
             if not isinstance(w, str):
                 raise InputError(f"{excerpt(str(w))!r} is not a word (a string)")
@@ -71,6 +109,10 @@ class WordsnakeInstance:
     def n(self) -> int:
         """Number of items."""
         return len(self.words)
+
+    def weight(self, k: _Weighable) -> _Weighable:
+        """The score of a joint of overlap ``k`` (:func:`joint_weight` of :attr:`score`)."""
+        return joint_weight(k, self.score)
 
     def duplicates(self) -> dict[str, int]:
         """Words listed more than once, with their multiplicity."""
@@ -90,7 +132,7 @@ class OverlapGraph:
     overlap : numpy.ndarray of int32, shape (m,)
         Maximal suffix-prefix overlap of each arc, >= 1.
     weight : numpy.ndarray of int64, shape (m,)
-        ``overlap ** 2``, the score of the arc.
+        The score of the arc: ``overlap ** 2`` (``overlap`` with ``score="linear"``).
     """
 
     n: int
@@ -105,7 +147,9 @@ class OverlapGraph:
         return int(self.tail.shape[0])
 
 
-def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int = 1) -> OverlapGraph:
+def overlap_graph(
+    words: Sequence[str], proper: bool = False, min_overlap: int = 1, score: str = "squared"
+) -> OverlapGraph:
     """Build the positive-overlap arcs of the overlap digraph.
 
     Parameters
@@ -117,6 +161,8 @@ def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int =
     min_overlap : int
         Keep only arcs whose maximal overlap is at least this (the letter-hub models need
         only overlaps >= 2, which are far fewer).
+    score : {"squared", "linear"}
+        The arcs' weight (:func:`joint_weight`).
 
     Returns
     -------
@@ -148,7 +194,7 @@ def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int =
     """
     lo = max(1, min_overlap)
     if sum(len(w) * (len(w) + 1) // 2 for w in words) > PREFIX_INDEX_CHARS:
-        return _pairwise_overlap_graph(words, proper, lo)
+        return _pairwise_overlap_graph(words, proper, lo, score)
     by_prefix: dict[str, list[int]] = defaultdict(list)
     for j, w in enumerate(words):
         for k in range(lo, len(w) + 1):
@@ -167,7 +213,7 @@ def overlap_graph(words: Sequence[str], proper: bool = False, min_overlap: int =
     tail = np.fromiter((i for i, _ in best), dtype=np.int32, count=m)
     head = np.fromiter((j for _, j in best), dtype=np.int32, count=m)
     ov = np.fromiter(best.values(), dtype=np.int32, count=m)
-    return OverlapGraph(len(words), tail, head, ov, ov.astype(np.int64) ** 2)
+    return OverlapGraph(len(words), tail, head, ov, joint_weight(ov.astype(np.int64), score))
 
 
 #: Characters the prefix index of :func:`overlap_graph` may hold (about 60 bytes each with the
@@ -180,7 +226,9 @@ PREFIX_INDEX_CHARS = 50_000_000
 PAIRWISE_LETTERS = 200_000_000
 
 
-def _pairwise_overlap_graph(words: Sequence[str], proper: bool, lo: int) -> OverlapGraph:
+def _pairwise_overlap_graph(
+    words: Sequence[str], proper: bool, lo: int, score: str = "squared"
+) -> OverlapGraph:
     """:func:`overlap_graph` by comparing every ordered pair (KMP), for lists of long words."""
     n = len(words)
     total = (n - 1) * sum(len(w) for w in words)
@@ -202,7 +250,7 @@ def _pairwise_overlap_graph(words: Sequence[str], proper: bool, lo: int) -> Over
     tail = np.array([i for i, _, _ in arcs], dtype=np.int32)
     head = np.array([j for _, j, _ in arcs], dtype=np.int32)
     ov = np.array([k for _, _, k in arcs], dtype=np.int32)
-    return OverlapGraph(n, tail, head, ov, ov.astype(np.int64) ** 2)
+    return OverlapGraph(n, tail, head, ov, joint_weight(ov.astype(np.int64), score))
 
 
 def _failure(b: str) -> list[int]:
@@ -296,15 +344,21 @@ def _long_overlap(a: str, b: str, top: int) -> int:
     return 0
 
 
-def snake_score(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> int:
+def snake_score(
+    order: Sequence[str], cyclic: bool = False, proper: bool = False, score: str = "squared"
+) -> int:
     """Score of an ordering: sum of squared overlaps of consecutive words.
+
+    With ``score="linear"``, the sum of the overlaps themselves.
 
     Examples
     --------
-    >>> snake_score(["run", "nausea", "seasick"])
-    10
+    >>> snake_score(["run", "nausea", "seasick"]), snake_score(["run", "nausea", "seasick"],
+    ...                                                        score="linear")
+    (10, 4)
     """
-    return sum(k * k for k in snake_overlaps(order, cyclic, proper))
+    overlaps = snake_overlaps(order, cyclic, proper)
+    return sum(overlaps) if score == "linear" else sum(k * k for k in overlaps)
 
 
 def snake_overlaps(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> list[int]:
@@ -399,7 +453,7 @@ def check_snake(instance: WordsnakeInstance, order: Sequence[str], objective: fl
     """
     if Counter(order) != Counter(instance.words):
         return False
-    return snake_score(order, instance.cyclic, instance.proper) == objective
+    return snake_score(order, instance.cyclic, instance.proper, instance.score) == objective
 
 
 def snake_lengths(

@@ -2,7 +2,8 @@
 
 Instance tables (keys): ``file`` (a word list), ``words`` (inline list), or ``lexicon`` alone
 (the whole lexicon) or with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (a seeded
-sample, see :func:`cpwords.bench.sources.sample_words`); plus ``cyclic`` and ``proper``.
+sample, see :func:`cpwords.bench.sources.sample_words`); plus ``cyclic``, ``proper`` and
+``score`` (``"squared"``, the default, or ``"linear"``).
 Two generated families where heuristics are tested harder:
 
 * ``alphabet`` with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (default 3 and 8):
@@ -149,6 +150,7 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> WordsnakeInstance:
         cyclic=bool(spec.get("cyclic", False)),
         proper=bool(spec.get("proper", False)),
         name=str(spec.get("name", "wordsnake")),
+        score=str(spec.get("score", "squared")),
     )
 
 
@@ -371,7 +373,8 @@ def _interrupted_start(
     if order is None:
         raise KeyboardInterrupt
     return SolveResult(
-        Status.FEASIBLE, float(snake_score(list(order), instance.cyclic, instance.proper)), None,
+        Status.FEASIBLE,
+        float(snake_score(list(order), instance.cyclic, instance.proper, instance.score)), None,
         time.perf_counter() - t0, list(order), method,
         solver_info={"interrupted": True, "answer": "the layered greedy's start"},
     )  # fmt: skip
@@ -487,8 +490,9 @@ def problems(instance: WordsnakeInstance, result: SolveResult) -> list[str]:
 
 
 def objective(instance: WordsnakeInstance, solution: Any) -> float:
-    """The snake's score recomputed from the strings (sum of squared overlaps)."""
-    return float(snake_score(list(solution), instance.cyclic, instance.proper))
+    """The snake's score recomputed from the strings (sum of squared overlaps, or of overlaps
+    with ``score="linear"``)."""
+    return float(snake_score(list(solution), instance.cyclic, instance.proper, instance.score))
 
 
 #: Orderings longer than this are stored as a summary in study rows (a whole dictionary's
@@ -570,7 +574,7 @@ SPEC = PuzzleSpec(
     size_label="words",
     spec_keys=frozenset(
         {"file", "words", "lexicon", "n", "seed", "min_len", "max_len", "cyclic", "proper"}
-        | {"alphabet", "distinct"}
+        | {"alphabet", "distinct", "score"}
     ),
     objective_label="sum of squared overlaps",
     certify=certify,

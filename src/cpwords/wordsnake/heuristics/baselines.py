@@ -70,8 +70,9 @@ class _CtrlC:
 
 def _index(instance: WordsnakeInstance, deadline: float | None) -> OverlapIndex:
     return OverlapIndex(
-        instance.words, proper=instance.proper, cyclic=instance.cyclic, deadline=deadline
-    )
+        instance.words, proper=instance.proper, cyclic=instance.cyclic, deadline=deadline,
+        score=instance.score,
+    )  # fmt: skip
 
 
 class _Levels:

@@ -120,6 +120,8 @@ class OverlapIndex:
         Whether :meth:`score` counts the pair last -> first.
     deadline : float, optional
         ``time.perf_counter()`` value after which the construction stops.
+    score : {"squared", "linear"}
+        What :meth:`weight` gives: the squared overlap, or the overlap.
 
     Raises
     ------
@@ -150,11 +152,13 @@ class OverlapIndex:
         proper: bool = False,
         cyclic: bool = False,
         deadline: float | None = None,
+        score: str = "squared",
     ) -> None:
         self.words = tuple(words)
         self.n = len(self.words)
         self.proper = proper
         self.cyclic = cyclic
+        self.linear = score == "linear"
         self.lengths = [len(w) for w in self.words]
         self.heads = _Trie(self.words, deadline)
         self.tails = _Trie([w[::-1] for w in self.words], deadline)
@@ -196,9 +200,10 @@ class OverlapIndex:
         return 0
 
     def weight(self, a: int, b: int) -> int:
-        """Squared maximal overlap of item ``a`` followed by item ``b``."""
+        """Squared maximal overlap of item ``a`` followed by item ``b`` (the overlap itself with
+        the linear score)."""
         k = self.overlap(a, b)
-        return k * k
+        return k if self.linear else k * k
 
     def _around(self, trie: _Trie, i: int) -> list[int]:
         out: list[int] = []

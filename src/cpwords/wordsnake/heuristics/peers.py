@@ -64,9 +64,9 @@ def _trivial(instance: WordsnakeInstance, method: str, start: float) -> SolveRes
         return None
     best = max(
         itertools.permutations(instance.words),
-        key=lambda o: snake_score(o, instance.cyclic, instance.proper),
+        key=lambda o: snake_score(o, instance.cyclic, instance.proper, instance.score),
     )
-    value = snake_score(best, instance.cyclic, instance.proper)
+    value = snake_score(best, instance.cyclic, instance.proper, instance.score)
     return SolveResult(
         Status.FEASIBLE, float(value), None, time.perf_counter() - start, list(best), method,
         solver_info={"enumerated": True},
@@ -83,7 +83,7 @@ def _finish(
     info: dict[str, Any],
 ) -> SolveResult:
     order = tour_to_order(instance, tour)
-    value = snake_score(order, instance.cyclic, instance.proper)
+    value = snake_score(order, instance.cyclic, instance.proper, instance.score)
     elapsed = time.perf_counter() - start
     info.update(big_m=sm.big_m, word_edges=sm.word_edges, tour_length=int(length))
     return SolveResult(

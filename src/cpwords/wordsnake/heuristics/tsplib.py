@@ -144,7 +144,7 @@ def snake_matrix(instance: WordsnakeInstance) -> SnakeMatrix:
     """
     words = instance.words
     n = len(words)
-    g = overlap_graph(words, proper=instance.proper, min_overlap=2)
+    g = overlap_graph(words, proper=instance.proper, min_overlap=2, score=instance.score)
     order = np.argsort(g.tail, kind="stable")
     bounds = np.searchsorted(g.tail[order], np.arange(n + 1))
     heads = tuple(g.head[order[bounds[i] : bounds[i + 1]]].astype(np.int64) for i in range(n))

@@ -202,6 +202,7 @@ def flow_certificate(
         objective=int(objective),
         core_pairs=core_pairs,
         producer=info,
+        score=net.instance.score,
     )
 
 
@@ -222,12 +223,13 @@ def single_word_certificate(
     -------
     Certificate
         ``u(w) = ov(w, w)^2``, ``v(w) = 0`` (and ``v(d) = -ov(w, w)^2`` for a linear snake), which
-        proves ``(m - 1) ov^2`` (linear) or ``m ov^2`` (cyclic, ``m > 1``; 0 for one item).
+        proves ``(m - 1) ov^2`` (linear) or ``m ov^2`` (cyclic, ``m > 1``; 0 for one item);
+        ``ov`` for ``ov^2`` with the linear score.
     """
     w = instance.words[0]
     m = instance.n
     ov = pair_overlap(w, w, instance.proper) if m > 1 else 0
-    sq = ov * ov
+    sq = instance.weight(ov)
     bound = sq * (m if instance.cyclic else m - 1)
     return Certificate(
         fingerprint=word_fingerprint(instance.words),
@@ -243,4 +245,5 @@ def single_word_certificate(
         bound=bound,
         objective=int(objective),
         producer={"method": "exact/flow"},
+        score=instance.score,
     )

@@ -102,12 +102,15 @@ class PreparedInstance:
     @functools.cached_property
     def heavy_graph(self) -> OverlapGraph:
         """Pairs with overlap >= 2 (the explicit arcs of the letter-hub model)."""
-        return overlap_graph(self.instance.words, proper=self.instance.proper, min_overlap=2)
+        inst = self.instance
+        return overlap_graph(inst.words, proper=inst.proper, min_overlap=2, score=inst.score)
 
     @functools.cached_property
     def graph(self) -> OverlapGraph:
         """Every pair with a positive overlap (the routes and naive models' arcs)."""
-        return overlap_graph(self.instance.words, proper=self.instance.proper)
+        return overlap_graph(
+            self.instance.words, proper=self.instance.proper, score=self.instance.score
+        )
 
     @functools.cached_property
     def hub(self) -> HubGraph:
@@ -405,12 +408,14 @@ def score_order(instance: WordsnakeInstance, order: Sequence[str]) -> int:
     Returns
     -------
     int
-        Sum of squared overlaps of consecutive words (and last -> first when cyclic).
+        Sum of squared overlaps of consecutive words (and last -> first when cyclic); of the
+        overlaps with the linear score.
     """
     seq = list(order)
-    total = sum(overlap(a, b, instance.proper) ** 2 for a, b in itertools.pairwise(seq))
+    weight = instance.weight
+    total = sum(weight(overlap(a, b, instance.proper)) for a, b in itertools.pairwise(seq))
     if instance.cyclic and len(seq) > 1:
-        total += overlap(seq[-1], seq[0], instance.proper) ** 2
+        total += weight(overlap(seq[-1], seq[0], instance.proper))
     return total
 
 

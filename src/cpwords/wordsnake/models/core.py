@@ -505,7 +505,7 @@ def _core_arcs(net: StringHubNetwork, core: Core, with_depot: bool) -> _CoreArcs
         t.append(u)
         h.append(v)
         up.append(cap)
-        sc.append(k * k)
+        sc.append(net.instance.weight(k))
         rc.append(r)
     if with_depot:
         for w in range(W):

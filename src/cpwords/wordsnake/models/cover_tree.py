@@ -43,7 +43,7 @@ from cpwords.wordsnake.models.pathcover import (
     _min_cuts,
     _violated,
 )
-from cpwords.wordsnake.rules import pair_overlap
+from cpwords.wordsnake.rules import joint_weight, pair_overlap
 
 #: The most nodes a tree is given before the producer gives up (the certificate stays PARTIAL).
 MAX_NODES = 4_000
@@ -214,7 +214,7 @@ class CoverTree:
         ov = pair_overlap(self.words[a], self.words[b], root.proper)
         entered = sum(root.cuts[c][1] for c in self.member.get(b, ())
                       if a not in root.cuts[c][0])  # fmt: skip
-        return root.u[a] + root.v[b] - root.scale * ov * ov - entered
+        return root.u[a] + root.v[b] - root.scale * joint_weight(ov, root.score) - entered
 
     def build(
         self, deadline: float | None = None, max_nodes: int = MAX_NODES

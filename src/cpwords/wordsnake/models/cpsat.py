@@ -471,7 +471,11 @@ def _routes_without_graph(
         return None
     info["skipped"] = reason
     order = None if hint is None else list(hint)
-    value = None if order is None else snake_score(order, instance.cyclic, instance.proper)
+    value = (
+        None
+        if order is None
+        else snake_score(order, instance.cyclic, instance.proper, instance.score)
+    )
     return _finish(
         instance=instance, proven=False, order=order, objective=value, bound=None,
         start=t0, method="cpsat-routes", info=info, trace=[],

@@ -136,7 +136,7 @@ def routes_cpsat(instance: WordsnakeInstance) -> Any:
 
     n = instance.n
     model = cp_model.CpModel()
-    g = overlap_graph(instance.words, proper=instance.proper)
+    g = overlap_graph(instance.words, proper=instance.proper, score=instance.score)
     arcs = []
     for i in range(1, n + 1):
         arcs.append((0, i, model.new_bool_var(f"start_w{i}")))

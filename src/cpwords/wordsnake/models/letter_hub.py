@@ -102,7 +102,9 @@ def build_hub_graph(instance: WordsnakeInstance, graph: OverlapGraph | None = No
     """
     words = instance.words
     n = len(words)
-    g = graph if graph is not None else overlap_graph(words, proper=instance.proper, min_overlap=2)
+    if graph is None:
+        graph = overlap_graph(words, proper=instance.proper, min_overlap=2, score=instance.score)
+    g = graph
     heavy = g.overlap >= 2
     tails: list[np.ndarray] = [np.zeros(n, np.int64), np.arange(1, n + 1)]
     heads: list[np.ndarray] = [np.arange(1, n + 1), np.zeros(n, np.int64)]

@@ -122,7 +122,9 @@ def reorder_pieces(
     if run:
         pieces.append(run)
     written = [words[p[0]] if len(p) == 1 else f"{words[p[0]]}{sep}{words[p[-1]]}" for p in pieces]
-    sub = WordsnakeInstance(tuple(written), cyclic=cyclic, proper=False, name="pieces")
+    sub = WordsnakeInstance(
+        tuple(written), cyclic=cyclic, proper=False, name="pieces", score=instance.score
+    )
     found, proven = solve(sub, time_limit)
     info: dict[str, Any] = {"pieces": len(pieces), "proven": proven}
     if found is None or len(found) != len(pieces):

@@ -42,6 +42,7 @@ import numpy as np
 
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.models.string_hub import DeadlineReached
+from cpwords.wordsnake.rules import joint_weight
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
@@ -344,14 +345,15 @@ def _bound_for(
     if n == 0 or (n == W and cert.depot is None):
         # Nothing to cover, or no word outside F to start a path (a cyclic snake of F alone).
         return _nothing_to_cover(cert, mult_arr, F, t0), np.zeros(0, dtype=np.int64)
-    ends = _path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline)
+    ends = _path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score)
     in_min, out_min = ends.in_min, ends.out_min
     if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
         raise ValueError("the certificate is not valid: a pair has a negative slack")
     # Useful arcs inside F: a joint a -> b beats ending a path at a and starting one at b.
     tails, heads, slack = _useful_arcs(
-        words, F, u, vp, in_min, out_min, sc, proper, ends.min_u + ends.min_v, deadline
-    )
+        words, F, u, vp, in_min, out_min, sc, proper, ends.min_u + ends.min_v, deadline,
+        cert.score,
+    )  # fmt: skip
     cov = _cover_components(F, tails, heads, slack, ends, deadline)
     certificate, bound, lp_bound, old_bound = _new_certificate(
         cert, mult_arr, u, v, F, cov, int(tails.size)
@@ -439,8 +441,10 @@ def _path_ends(
     sc: int,
     proper: bool,
     deadline: float | None,
+    score: str = "squared",
 ) -> _PathEnds:
-    """Where each word of ``F`` can most cheaply start or end a path (a word outside ``F``)."""
+    """Where each word of ``F`` can most cheaply start or end a path (a word outside ``F``);
+    ``score``: the joints' weight (:func:`~cpwords.wordsnake.rules.joint_weight`)."""
     n = int(F.size)
     infinity = np.iinfo(np.int64).max // 4
     u_far = u.copy()
@@ -471,7 +475,7 @@ def _path_ends(
                 lo += 1  # a proper overlap is shorter than both words
             if hi > lo:
                 at = lo + int(v_far[lo:hi].argmin())
-                here = int(u[a]) + int(v_far[at]) - sc * j * j
+                here = int(u[a]) + int(v_far[at]) - sc * joint_weight(j, score)
                 if here < best:
                     best, out_arg[i] = here, at
         out_min[i] = best
@@ -483,7 +487,7 @@ def _path_ends(
                 lo += 1
             if hi > lo:
                 at = lo + int(u_far_rev[lo:hi].argmin())
-                here = int(vp[a]) + int(u_far_rev[at]) - sc * k * k
+                here = int(vp[a]) + int(u_far_rev[at]) - sc * joint_weight(k, score)
                 if here < best:
                     best, in_arg[i] = here, int(ranges.rev_ids[at])
         in_min[i] = best
@@ -631,6 +635,7 @@ def _useful_arcs(
     proper: bool,
     far_zero: int,
     deadline: float | None,
+    score: str = "squared",
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The joints ``a -> b`` inside ``F`` whose slack is below ``out(a) + in(b)``.
 
@@ -670,7 +675,7 @@ def _useful_arcs(
                 continue
             mark[fresh] = True
             touched.append(fresh)
-            s_ab = ua + vpF[fresh] - sc * j * j
+            s_ab = ua + vpF[fresh] - sc * joint_weight(j, score)
             keep = (s_ab < limit + in_min[fresh]) & (fresh != i)
             if keep.any():
                 arc_t.append(np.full(int(keep.sum()), i, dtype=np.int64))

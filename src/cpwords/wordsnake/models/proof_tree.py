@@ -39,7 +39,7 @@ from cpwords.wordsnake.certificate import (
     no_snake,
     root_core,
 )
-from cpwords.wordsnake.rules import WordsnakeInstance, pair_overlap
+from cpwords.wordsnake.rules import WordsnakeInstance, joint_weight, pair_overlap
 
 #: The largest core the tree is built on (the search's own cap, ``CORE_MAX_PAIRS``).
 MAX_CORE_PAIRS = 400_000
@@ -187,6 +187,7 @@ class _CoreLP:
         self.items = sum(mult)
         self.words = words
         self.proper = cert.proper
+        self.scoring = cert.score
         self.arcs = self.items - (1 if cert.depot is not None else 0)
         self.target = cert.objective + 1
         self.W = W = len(mult)
@@ -223,7 +224,9 @@ class _CoreLP:
         """The score of arcs along ``joints``, each once (a whole snake's, when they are all
         its arcs)."""
         w = self.words
-        return sum(pair_overlap(w[a], w[b], self.proper) ** 2 for a, b in joints)
+        return sum(
+            joint_weight(pair_overlap(w[a], w[b], self.proper), self.scoring) for a, b in joints
+        )
 
     def _columns(
         self, used: frozenset[Joint], unused: frozenset[Joint]

@@ -76,7 +76,8 @@ def overlap(a: str, b: str, proper: bool) -> int:
 
 
 class PairScore:
-    """Squared overlaps of item pairs: ``pair(a, b) = overlap(words[a], words[b]) ** 2``.
+    """Squared overlaps of item pairs: ``pair(a, b) = overlap(words[a], words[b]) ** 2``
+    (the overlap itself with the instance's linear score).
 
     Item ``N`` (the depot) and an item with itself score 0.
 
@@ -90,14 +91,14 @@ class PairScore:
         self.words = net.instance.words
         self.n = net.instance.n
         self.proper = net.instance.proper
+        self.weight = net.instance.weight
         self.trie = net.trie
         self.item_word = net.item_word
 
     def __call__(self, a: int, b: int) -> int:
         if a == b or a >= self.n or b >= self.n:
             return 0
-        k = overlap(self.words[a], self.words[b], self.proper)
-        return k * k
+        return self.weight(overlap(self.words[a], self.words[b], self.proper))
 
     def many(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Squared overlaps of many pairs at once, by the trie's failure links.
@@ -136,7 +137,7 @@ class PairScore:
         while live.size:
             inside = (cur <= nb) & (nb <= trie.end[cur]) & (depth[cur] <= top)
             hit = inside & (cur > 0)
-            out[live[hit]] = depth[cur[hit]] ** 2
+            out[live[hit]] = self.weight(depth[cur[hit]])
             keep = ~inside & (cur > 0)
             live, cur, nb, top = (
                 live[keep],

@@ -125,7 +125,7 @@ class ResidualPaths:
                 want = [
                     a
                     for a in arcs.tolist()
-                    if int(net.weight[a]) == d_out * d_out
+                    if int(net.weight[a]) == net.instance.weight(d_out)
                     and int(net.role[a]) in ((ZERO,) if d_out == 0 else (HANDOVER,))
                 ]
                 used = [a for a in arcs.tolist() if x[a] > 0]

@@ -2,12 +2,13 @@
 
 Every joint ``a -> b`` with overlap ``k`` passes a *string hub*: the prefix-trie node of the
 overlap string ``s = a[-k:] = b[:k]``. A unit of flow leaves the exit of ``a`` by a *hand-over*
-arc to ``H(s)`` (weight ``|s|^2``) and goes on to the entry of a word below ``s`` in the trie. The
-hand-over strings of ``a`` are exactly its suffixes that are trie nodes: the failure chain of
-``a``'s node in the Aho-Corasick automaton of the list. Hubs link straight to the entries below
-them (a *flat* layout, at most one arc per letter of each word), so the network has O(total
-letters) nodes and arcs instead of one arc per pair with a positive overlap. Its min-cost flow is
-the assignment relaxation (a cycle cover of the overlap graph) with the explicit model's value.
+arc to ``H(s)`` (weight ``|s|^2``; ``|s|`` for the linear score) and goes on to the entry of a
+word below ``s`` in the trie. The hand-over strings of ``a`` are exactly its suffixes that are
+trie nodes: the failure chain of ``a``'s node in the Aho-Corasick automaton of the list. Hubs
+link straight to the entries below them (a *flat* layout, at most one arc per letter of each
+word), so the network has O(total letters) nodes and arcs instead of one arc per pair with a
+positive overlap. Its min-cost flow is the assignment relaxation (a cycle cover of the overlap
+graph) with the explicit model's value.
 
 Traps closed here (proofs in ``models/wordsnake.md``):
 
@@ -29,7 +30,6 @@ No solver is imported here: :mod:`~cpwords.wordsnake.models.lagrangian` solves t
 from __future__ import annotations
 
 import time
-from array import array
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -186,42 +186,17 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
     Notes
     -----
     Insertion of sorted words: each word shares its longest common prefix with the previous one
-    and creates one node per further letter, O(total letters). Failure links are computed level by
-    level (vectorised per depth) as in Aho and Corasick's construction, amortised O(total letters).
+    and creates one node per further letter, O(total letters), vectorised
+    (:func:`_insert_sorted`). Failure links are computed level by level (vectorised per depth)
+    as in Aho and Corasick's construction, amortised O(total letters).
 
     References
     ----------
     A. V. Aho, M. J. Corasick, "Efficient string matching: an aid to bibliographic search",
     Communications of the ACM 18(6), 1975.
     """
-    alphabet = "".join(sorted(set("".join(words))))
-    code = {c: i for i, c in enumerate(alphabet)}
+    alphabet, dep, par, ch, wn = _insert_sorted(words, deadline)
     radix = max(1, len(alphabet))
-    depth = array("i", [0])
-    parent = array("i", [-1])
-    char = array("i", [0])
-    word_node = array("i")
-    path = [0]
-    prev = ""
-    for count, w in enumerate(words):
-        if not count & 0x3FFF:
-            _check(deadline)
-        m = min(len(prev), len(w))
-        lcp = 0
-        while lcp < m and prev[lcp] == w[lcp]:
-            lcp += 1
-        del path[lcp + 1 :]
-        for d in range(lcp, len(w)):
-            path.append(len(depth))
-            depth.append(d + 1)
-            parent.append(path[d])
-            char.append(code[w[d]])
-        word_node.append(path[len(w)])
-        prev = w
-    dep = np.frombuffer(depth, dtype=np.int32).copy()
-    par = np.frombuffer(parent, dtype=np.int32).copy()
-    ch = np.frombuffer(char, dtype=np.int32).astype(np.int64)
-    wn = np.frombuffer(word_node, dtype=np.int32).copy()
     size = dep.shape[0]
     keys = par[1:].astype(np.int64) * radix + ch[1:]
     order = np.argsort(keys, kind="stable")
@@ -257,6 +232,74 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
             active = rest
         fail[level] = result
     return trie
+
+
+def _insert_sorted(
+    words: Sequence[str], deadline: float | None
+) -> tuple[str, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The trie's nodes in insertion order (the root first, then each word's new letters, word
+    by word): the alphabet, and each node's depth, parent and letter code, and each word's node.
+
+    Word ``i`` shares ``lcp_i`` letters with word ``i - 1`` and creates the nodes of its letters
+    ``lcp_i .. len_i - 1`` (at least one: the words are sorted and distinct), numbered in a row
+    from ``start_i``. The parent of its first new node is the node of its first ``lcp_i``
+    letters, created by the last word ``k < i`` with ``lcp_k < lcp_i`` (the words between share
+    those letters and created nothing up to there). All of it in array operations: the letter
+    columns for the common prefixes, one pass per prefix length for the parents. Measured on
+    the Ukrainian dictionary (1,468,397 words, 15.7 million letters): 6.2 s in a Python loop of
+    appends, which this replaces.
+    """
+    n = len(words)
+    lens = np.fromiter((len(w) for w in words), dtype=np.int64, count=n)
+    points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
+    letters = np.unique(points)
+    alphabet = "".join(map(chr, letters.tolist()))
+    codes = np.searchsorted(letters, points).astype(np.int64)
+    del points
+    offsets = np.zeros(n, dtype=np.int64)
+    np.cumsum(lens[:-1], out=offsets[1:])
+    _check(deadline)
+    # The common prefix of each word with the one before, one letter column at a time.
+    lcp = np.zeros(n, dtype=np.int64)
+    shorter = np.minimum(lens[:-1], lens[1:])
+    pairs = np.arange(n - 1, dtype=np.int64)  # pair p: words p and p + 1
+    d = 0
+    while pairs.size:
+        pairs = pairs[shorter[pairs] > d]
+        pairs = pairs[codes[offsets[pairs] + d] == codes[offsets[pairs + 1] + d]]
+        lcp[pairs + 1] += 1
+        d += 1
+    _check(deadline)
+    new = lens - lcp
+    start = np.ones(n, dtype=np.int64)
+    np.cumsum(new[:-1], out=start[1:])
+    start[1:] += 1
+    size = 1 + int(new.sum())
+    owner = np.repeat(np.arange(n, dtype=np.int64), new)
+    ids = np.arange(1, size, dtype=np.int64)
+    letter_at = lcp[owner] + ids - start[owner]  # the letter index each node stands for
+    dep = np.empty(size, dtype=np.int32)
+    dep[0] = 0
+    dep[1:] = letter_at + 1
+    ch = np.zeros(size, dtype=np.int64)
+    ch[1:] = codes[offsets[owner] + letter_at]
+    par = np.empty(size, dtype=np.int32)
+    par[0] = -1
+    par[1:] = ids - 1
+    first = start[lcp == 0]
+    par[first] = 0
+    needs = np.nonzero(lcp > 0)[0]
+    if needs.size:
+        at = lcp[needs] - 1  # the letter index of the parent node
+        everyone = np.arange(n, dtype=np.int64)
+        for t in np.unique(at).tolist():
+            _check(deadline)
+            last = np.maximum.accumulate(np.where(lcp <= t, everyone, -1))
+            sel = needs[at == t]
+            maker = last[sel - 1]
+            par[start[sel]] = start[maker] + (t - lcp[maker])
+    wn = (start + new - 1).astype(np.int32)
+    return alphabet, dep, par, ch, wn
 
 
 @dataclass(frozen=True)
@@ -375,7 +418,7 @@ def build_string_network(
     arcs = _Arcs()
     pw, ps = _add_word_arcs(arcs, trie, ids, mult, instance)
     private = _private_chains(trie, ids, mult, pw, ps, instance.proper, deadline)
-    _add_private_arcs(arcs, private)
+    _add_private_arcs(arcs, private, instance)
     _add_flat_arcs(arcs, trie, ids, mult)
     num_nodes = private.next_id
     supply = _supply(ids, mult, num_nodes, instance.cyclic)
@@ -469,7 +512,7 @@ def _add_word_arcs(
         arcs.add(np.array([ids.r_in]), np.array([0]), big, 0, ROOTLINK)
     if not proper:
         full = np.nonzero(ids.has_desc)[0]
-        arcs.add(out_n[full], T + full, mult[full], depth[wn[full]] ** 2, HANDOVER)
+        arcs.add(out_n[full], T + full, mult[full], instance.weight(depth[wn[full]]), HANDOVER)
 
     # Hand-over strings: the failure chain of each word's node.
     hw, hs = trie.suffix_nodes()
@@ -477,7 +520,8 @@ def _add_word_arcs(
     private = border & (depth[hs] >= 2)
     shared = ~private
     target = ids.plus[hs[shared]] if proper else hs[shared]
-    arcs.add(out_n[hw[shared]], target, mult[hw[shared]], depth[hs[shared]] ** 2, HANDOVER)
+    gain = instance.weight(depth[hs[shared]])
+    arcs.add(out_n[hw[shared]], target, mult[hw[shared]], gain, HANDOVER)
 
     # Repeated words: copy-to-copy joints (a word followed by a copy of itself).
     if (mult > 1).any():
@@ -488,7 +532,7 @@ def _add_word_arcs(
         else:
             self_ov = depth[wn]
         many = np.nonzero((mult > 1) & (self_ov > 0))[0]
-        arcs.add(out_n[many], in_n[many], mult[many] - 1, self_ov[many] ** 2, SELF)
+        arcs.add(out_n[many], in_n[many], mult[many] - 1, instance.weight(self_ov[many]), SELF)
     return hw[private], hs[private]
 
 
@@ -592,13 +636,14 @@ def _private_chains(
             ho_t.append(int(out_n[w]))
             ho_h.append(cplus[d] if proper else c_node[d])
             ho_c.append(k)
-            ho_w.append(d * d)
+            ho_w.append(d)  # the overlap; _add_private_arcs weighs it
     out.next_id = next_id
     return out
 
 
-def _add_private_arcs(arcs: _Arcs, private: _PrivateChains) -> None:
-    """Add the arcs of the private chains, then the hand-overs into them."""
+def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeInstance) -> None:
+    """Add the arcs of the private chains, then the hand-overs into them (each weighted by
+    the instance's score of its overlap)."""
     if private.priv_t:
         t = np.array(private.priv_t, dtype=np.int64)
         arcs.tails.append(t)
@@ -609,7 +654,7 @@ def _add_private_arcs(arcs: _Arcs, private: _PrivateChains) -> None:
     if private.ho_t:
         arcs.add(
             np.array(private.ho_t), np.array(private.ho_h), np.array(private.ho_c),
-            np.array(private.ho_w), HANDOVER,
+            instance.weight(np.array(private.ho_w, dtype=np.int64)), HANDOVER,
         )  # fmt: skip
 
 

@@ -51,7 +51,7 @@ def checked_proof(state: ProofState) -> None:
     try:
         found = verify_certificate(
             state.instance.words, cert, cyclic=state.instance.cyclic,
-            proper=state.instance.proper, time_limit=limit,
+            proper=state.instance.proper, time_limit=limit, score=state.instance.score,
         )  # fmt: skip
     except TimeoutError:
         _unchecked(state, "the time limit passed before the certificate was checked")

@@ -36,9 +36,10 @@ def length_bound(instance: WordsnakeInstance) -> int:
     Returns
     -------
     int
-        ``sum over words of (len(a) - p)**2``, less the smallest term for a linear snake
-        (``p`` = 1 with proper overlaps, else 0): a joint ``a -> b`` overlaps at most
-        ``len(a) - p`` letters, and a linear snake has one joint fewer than words. O(words).
+        ``sum over words of (len(a) - p)**2`` (of ``len(a) - p`` with the linear score), less
+        the smallest term for a linear snake (``p`` = 1 with proper overlaps, else 0): a joint
+        ``a -> b`` overlaps at most ``len(a) - p`` letters, and a linear snake has one joint
+        fewer than words. O(words).
 
     Examples
     --------
@@ -46,7 +47,7 @@ def length_bound(instance: WordsnakeInstance) -> int:
     85
     """
     p = 1 if instance.proper else 0
-    terms = [max(len(w) - p, 0) ** 2 for w in instance.words]
+    terms = [instance.weight(max(len(w) - p, 0)) for w in instance.words]
     return sum(terms) - (0 if instance.cyclic else min(terms))
 
 

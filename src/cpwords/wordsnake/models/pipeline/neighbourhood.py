@@ -263,7 +263,8 @@ class FamilySearch:
             return int(int(self.u_cert[wa]) + self.depot_v)
         ov = overlap(self.net.words[wa], self.net.words[wb], self.instance.proper)
         scale = self.add.cert.scale
-        return int(int(self.u_cert[wa]) + int(self.v_cert[wb]) - scale * ov * ov)
+        gain = self.instance.weight(ov)
+        return int(int(self.u_cert[wa]) + int(self.v_cert[wb]) - scale * gain)
 
     def family_words(self, k: int, own: bool = False) -> set[int]:
         """The words family ``k``'s change touches: its cover's paths' words and partners, and

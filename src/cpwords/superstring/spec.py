@@ -1,0 +1,493 @@
+"""The shortest superstring's spec: the exact method and the greedy baseline, its Python API.
+
+Instance tables (keys): ``lexicon`` (``enable1``, ``dict:fr``, ``wordfreq:en:10000``, a path,
+... as :func:`cpwords.core.sources.lexicon_words` reads them) or ``file`` (a word list; a path
+may use ``${VAR}`` and ``~``: a suite names a list the user keeps outside the repository, and
+the table is skipped, with the reason, when it is absent), optionally ``n`` and ``seed`` for a
+seeded sample of ``n`` of the lexicon's words; or ``kmers`` (``k``, ``genome`` length, ``seed``:
+every ``k``-mer of a seeded random genome over ``acgt``, see :func:`random_kmers`).
+
+>>> from cpwords.superstring.spec import solve_superstring
+>>> res = solve_superstring(["cat", "atom", "a"])
+>>> res.status.value, res.objective, res.solution.text, res.verified
+('OPTIMAL', 5.0, 'catom', True)
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cpwords.core.errors import CheckError, InputError
+from cpwords.core.lexicon import read_word_list
+from cpwords.core.result import SolveResult, Status
+from cpwords.core.sources import lexicon_words, resolve_path, sample_words
+from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
+from cpwords.superstring.heuristics import greedy_order
+from cpwords.superstring.models.exact import snake_instance, solve_exact
+from cpwords.superstring.models.reduce import reduce_words
+from cpwords.superstring.rules import (
+    Superstring,
+    SuperstringInstance,
+    substring_free_problem,
+    superstring_instance,
+    superstring_problems,
+)
+from cpwords.wordsnake.certificate import Certificate, certificate_cap, read_certificate
+from cpwords.wordsnake.certificate import verify_certificate as verify_snake_certificate
+from cpwords.wordsnake.models.string_hub import DeadlineReached
+
+#: The registry (``cpwords superstring --method``, suites, ``SolveResult.method``).
+METHODS = {
+    "exact": MethodInfo(
+        "exact", description="the linear Wordsnake of the kept words, proven by a certificate"
+    ),
+    "greedy": MethodInfo("heuristic", description="greedy merging: the largest overlap first"),
+}
+
+
+def load_superstring_instance(
+    path: str, *, lang: str | None = None, fold: bool = False, skip_invalid: bool = False
+) -> SuperstringInstance:
+    """Read a word list (one word a line, ``-``: stdin) as every cpwords puzzle reads one.
+
+    Parameters
+    ----------
+    path : str
+        The list's file, or ``-`` for standard input.
+    lang : str, optional
+        Language code for the case rules.
+    fold : bool
+        Fold accents.
+    skip_invalid : bool
+        Leave out the lines that are not words, with a warning, instead of refusing the list.
+
+    Returns
+    -------
+    SuperstringInstance
+
+    Raises
+    ------
+    InputError
+        A bad file (see :func:`cpwords.core.lexicon.read_word_list`).
+    """
+    words = read_word_list(path, lang=lang, fold=fold, skip_invalid=skip_invalid)
+    return superstring_instance(words, "<stdin>" if path == "-" else str(path))
+
+
+def random_kmers(k: int, genome: int, seed: int) -> list[str]:
+    """Every distinct ``k``-mer of a seeded random genome of ``genome`` bases over ``acgt``.
+
+    Parameters
+    ----------
+    k : int
+        The k-mers' length (at least 1).
+    genome : int
+        The genome's length (at least ``k``).
+    seed : int
+
+    Returns
+    -------
+    list of str
+        In the order of their first occurrence (the genome itself is a superstring of them).
+
+    Raises
+    ------
+    InputError
+        Bad sizes.
+
+    Examples
+    --------
+    >>> random_kmers(3, 7, 1)
+    ['cag', 'aga', 'gat', 'att', 'ttt']
+    """
+    import random
+
+    if k < 1 or genome < k:
+        raise InputError(f"bad k-mer sizes: k={k}, genome={genome}")
+    rng = random.Random(seed)
+    text = "".join(rng.choice("acgt") for _ in range(genome))
+    return list(dict.fromkeys(text[i : i + k] for i in range(genome - k + 1)))
+
+
+def make_instance(spec: Mapping[str, Any], base_dir: Path) -> SuperstringInstance:
+    """The instance of one suite table (see the module notes)."""
+    sources = [k for k in ("lexicon", "file", "kmers") if k in spec]
+    if len(sources) != 1:
+        raise InputError("a superstring instance needs exactly one of 'lexicon', 'file', 'kmers'")
+    if "kmers" in spec:
+        km = spec["kmers"]
+        if not isinstance(km, Mapping):
+            raise InputError("'kmers' is a table: {k = 31, genome = 1000000, seed = 1}")
+        k, genome, seed = (int(km.get(x, d)) for x, d in (("k", 31), ("genome", 0), ("seed", 0)))
+        return superstring_instance(random_kmers(k, genome, seed), f"{k}-mers of {genome:,} bases")
+    if "file" in spec:
+        raw = str(spec["file"])
+        path = os.path.expanduser(os.path.expandvars(raw))
+        if "$" in path:
+            raise InputError(f"the file {raw!r} names an unset variable: set it to the list's path")
+        resolved = resolve_path(path, base_dir)
+        if not Path(resolved).exists():
+            raise InputError(f"the word list {raw} ({resolved}) is absent")
+        return superstring_instance(read_word_list(resolved), raw)
+    name = str(spec["lexicon"])
+    if "n" in spec:
+        words: Iterable[str] = sample_words(
+            name, int(spec["n"]), int(spec.get("seed", 0)), base_dir
+        )
+    else:
+        words = lexicon_words(name, str(base_dir))
+    return superstring_instance(words, name)
+
+
+def _run_greedy(instance: SuperstringInstance, *, time_limit: float | None = None) -> SolveResult:
+    """The greedy superstring (FEASIBLE, no bound)."""
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    try:
+        red = reduce_words(instance.words, deadline)
+    except DeadlineReached:
+        return SolveResult(Status.UNKNOWN, None, None, time.perf_counter() - t0, None, "greedy",
+                           sense="min", solver_info={"stopped": "time"})  # fmt: skip
+    found = red.place(greedy_order(red.kept, deadline))
+    info = {"kept": len(red.kept), "contained": red.contained, "kept_letters": red.kept_letters}
+    return SolveResult(
+        Status.FEASIBLE, float(len(found.text)), None, time.perf_counter() - t0, found, "greedy",
+        sense="min", solver_info=info,
+    )  # fmt: skip
+
+
+def run(
+    instance: SuperstringInstance,
+    method: str,
+    *,
+    seed: int,
+    time_limit: float | None,
+    workers: int,
+    params: Mapping[str, Any],
+) -> SolveResult:
+    """Run one named method (see ``SPEC.methods``): the only dispatch on superstring methods.
+
+    ``exact`` takes ``start``, ``progress`` and ``certificate`` (see :func:`solve_superstring`).
+    """
+    fn = solve_exact if method == "exact" else _run_greedy
+    return call_method(
+        fn, instance, params=params, seed=seed, time_limit=time_limit, workers=workers
+    )
+
+
+def problems(instance: SuperstringInstance, result: SolveResult) -> list[str]:
+    """The puzzle's independent checker (:func:`cpwords.superstring.rules.superstring_problems`)."""
+    return superstring_problems(instance.words, result.solution)
+
+
+def objective(instance: SuperstringInstance, solution: Any) -> float:
+    """The superstring's length, recounted."""
+    text = solution.text if isinstance(solution, Superstring) else str(solution)
+    return float(len(text))
+
+
+#: Superstrings longer than this are stored as a summary in study rows.
+ROW_MAX_LETTERS = 2_000
+
+
+def solution_json(solution: Any) -> Any:
+    """A study row's superstring: itself when short, else its length, start and SHA-256."""
+    text = solution.text if isinstance(solution, Superstring) else str(solution)
+    if len(text) <= ROW_MAX_LETTERS:
+        return text
+    import hashlib
+
+    return {"letters": len(text), "first": text[:200],
+            "sha256": hashlib.sha256(text.encode()).hexdigest()}  # fmt: skip
+
+
+def measures(instance: SuperstringInstance, result: SolveResult) -> dict[str, float]:
+    """A study row's parts: the list's letters, the kept words and what dropped out."""
+    info = result.solver_info
+    out = {"letters": float(instance.letters)}
+    for key in ("kept", "contained", "kept_letters"):
+        if key in info:
+            out[key] = float(info[key])
+    return out
+
+
+def certify(instance: SuperstringInstance, result: SolveResult) -> dict[str, Any] | None:
+    """Check the certificate a result carries (``solver_info["certificate"]``) for a study row:
+    the Wordsnake checker's verdict on the kept words (see :func:`verify_superstring_certificate`).
+    """
+    info = result.solver_info
+    if "certificate" not in info:
+        return None
+    cert = info["certificate"]
+    if cert is None:
+        return {
+            "status": "not written",
+            "reason": info.get("wordsnake", {}).get("certificate_error"),
+        }
+    found = verify_superstring_certificate(instance.words, cert)
+    return {"status": found.status, "bound": found.bound, "check_time": found.check_time,
+            "message": found.message}  # fmt: skip
+
+
+SPEC = PuzzleSpec(
+    puzzle="superstring",
+    sense="min",
+    default_method="exact",
+    problems=problems,
+    objective=objective,
+    methods=METHODS,
+    make_instance=make_instance,
+    run=run,
+    size=lambda inst: len(inst.words),
+    size_label="words",
+    spec_keys=frozenset({"lexicon", "file", "kmers", "n", "seed"}),
+    solution_json=solution_json,
+    measures=measures,
+    certify=certify,
+    objective_label="letters in the superstring",
+    aliases={"auto": "exact"},
+)
+
+
+def solve_superstring(
+    instance: SuperstringInstance | Iterable[str],
+    method: str = "exact",
+    *,
+    time_limit: float | None = 600.0,
+    workers: int = 2,
+    seed: int = 0,
+    start: float | None = None,
+    progress: Callable[..., None] | None = None,
+    certificate: bool = False,
+) -> SolveResult:
+    """The shortest superstring of a word list, proven (``exact``) or greedy, verified.
+
+    This is :func:`cpwords.core.spec.solve` for ``"superstring"``: the words contained in
+    others drop out, the kept words are ordered (the exact method: the Wordsnake's default
+    method with the linear score; ``greedy``: greedy merging) and merged, and the independent
+    checker finds every word in the result.
+
+    Parameters
+    ----------
+    instance : SuperstringInstance or iterable of str
+        An instance, or the words (normalised as on the command line: NFC, lower case).
+    method : {"exact", "greedy"}
+    time_limit : float or None
+        Seconds for the whole call, counted from ``start``.
+    workers : int
+        Solver threads (``exact``).
+    seed : int
+    start : float, optional
+        ``time.perf_counter()`` at which the limit started (``exact``; default: now).
+    progress : callable, optional
+        ``progress(elapsed, length, bound_length[, stage])`` (``exact``).
+    certificate : bool
+        ``exact`` only: also return the certificate of the bound in
+        ``solver_info["certificate"]`` (a Wordsnake certificate of the kept words, linear
+        score; check it with :func:`verify_superstring_certificate`).
+
+    Returns
+    -------
+    SolveResult
+        ``sense="min"``: ``objective`` is the superstring's length, ``bound`` the proven
+        lower bound; ``solution`` a :class:`~cpwords.superstring.rules.Superstring` (its
+        ``text``, the kept words' ``order``, every word's ``starts``); ``solver_info``:
+        ``kept``, ``contained`` (how many words dropped out), ``kept_letters``, ``proof``.
+
+    Raises
+    ------
+    InputError
+        A bad list, method, option or limit; ``certificate`` with ``greedy``.
+    CheckError
+        The superstring misses a word (a bug).
+
+    Examples
+    --------
+    >>> r = solve_superstring(["alpha", "phase", "sea", "seal"])
+    >>> r.solution.text, r.objective, r.bound, r.solver_info["contained"]
+    ('sealphase', 9.0, 9.0, 1)
+    """
+    if not isinstance(instance, SuperstringInstance):
+        instance = superstring_instance(instance)
+    name = SPEC.method_name(method)
+    params: dict[str, Any] = {}
+    if name == "exact":
+        params = {"start": start, "progress": progress, "certificate": certificate}
+    elif certificate:
+        raise InputError(f"certificates come from the exact method: drop --method {method}")
+    return solve(SPEC, instance, name, time_limit=time_limit, workers=workers, seed=seed, **params)
+
+
+#: The share of a comparison's time limit the exact method may take.
+COMPARE_EXACT_SHARE = 0.5
+
+
+def compare_superstring(
+    instance: SuperstringInstance | Iterable[str],
+    *,
+    time_limit: float | None = 600.0,
+    start: float | None = None,
+    **kwargs: Any,
+) -> list[SolveResult]:
+    """The proven superstring and the greedy one side by side, within one time limit.
+
+    The exact method runs first with :data:`COMPARE_EXACT_SHARE` of ``time_limit`` (counted
+    from ``start``), the greedy merging with what is left (as ``cpwords snake --compare``).
+
+    Parameters
+    ----------
+    instance : SuperstringInstance or iterable of str
+    time_limit : float or None
+        Seconds for the whole comparison.
+    start : float, optional
+        ``time.perf_counter()`` at which the limit started (default: now).
+    **kwargs
+        Passed to the exact method (:func:`solve_superstring`: ``workers``, ``seed``,
+        ``progress``, ``certificate``).
+
+    Returns
+    -------
+    list of SolveResult
+        ``[exact, greedy]``; ``[exact]`` alone when Ctrl-C stopped the exact method.
+
+    Raises
+    ------
+    CheckError
+        The greedy superstring is shorter than a proven optimum (a bug in the exact method).
+
+    Examples
+    --------
+    >>> [(r.method, r.objective) for r in compare_superstring(["cat", "atom", "a"])]
+    [('exact', 5.0), ('greedy', 5.0)]
+    """
+    if not isinstance(instance, SuperstringInstance):
+        instance = superstring_instance(instance)
+    t0 = time.perf_counter() if start is None else start
+    share = None if time_limit is None else COMPARE_EXACT_SHARE * time_limit
+    exact = solve_superstring(instance, "exact", time_limit=share, start=t0, **kwargs)
+    if exact.solver_info.get("interrupted"):
+        return [exact]
+    left = None if time_limit is None else max(0.05, time_limit - (time.perf_counter() - t0))
+    greedy = solve_superstring(instance, "greedy", time_limit=left)
+    proven = exact.objective if exact.is_optimal else None
+    if proven is not None and greedy.objective is not None and greedy.objective < proven:
+        raise CheckError(
+            f"greedy found {greedy.objective:g} letters, below the proven optimum {proven:g}"
+        )
+    return [exact, greedy]
+
+
+@dataclass(frozen=True)
+class SuperstringCheck:
+    """What :func:`verify_superstring_certificate` found.
+
+    Attributes
+    ----------
+    status : {"VALID", "PARTIAL", "INVALID"}
+        The Wordsnake checker's verdict on the kept words (INVALID too when the kept words are
+        not substring-free).
+    bound : int or None
+        The proven lower bound on a superstring's length (None when INVALID).
+    length : int or None
+        The length of the superstring the certificate's ordering gives.
+    optimal : bool
+        VALID and that superstring meets the bound.
+    message : str
+        One line.
+    kept, contained : int
+        The words kept and those dropped out (contained in others).
+    check_time : float
+        Seconds.
+    """
+
+    status: str
+    bound: int | None
+    length: int | None
+    optimal: bool
+    message: str
+    kept: int
+    contained: int
+    check_time: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dictionary."""
+        return dict(self.__dict__)
+
+
+def verify_superstring_certificate(
+    words: Sequence[str],
+    cert: Certificate | str | os.PathLike[str],
+    *,
+    time_limit: float | None = None,
+) -> SuperstringCheck:
+    """Check a superstring certificate: a lower bound on the length of every superstring.
+
+    The words contained in others drop out (the reduction of the solver, re-checked here: the
+    kept words must be substring-free, by :func:`~cpwords.superstring.rules.
+    substring_free_problem`); the certificate is then a Wordsnake certificate of the kept words
+    with the linear score, checked by the Wordsnake's independent checker
+    (:func:`cpwords.wordsnake.certificate.verify_certificate`): if it proves that no ordering
+    of them overlaps by more than ``B`` letters, every superstring of the list has at least
+    ``kept letters - B`` letters (card ``models/superstring.md``).
+
+    Parameters
+    ----------
+    words : sequence of str
+        The list's words (normalised; repeats count once).
+    cert : Certificate or path
+        The certificate, or its file.
+    time_limit : float, optional
+        Seconds for the check (``TimeoutError`` past it).
+
+    Returns
+    -------
+    SuperstringCheck
+
+    Raises
+    ------
+    CertificateError
+        The file cannot be read, or it is for another list, variant or score (one line).
+    TimeoutError
+        ``time_limit`` passed.
+
+    Examples
+    --------
+    >>> r = solve_superstring(["cat", "atom", "a"], certificate=True)
+    >>> found = verify_superstring_certificate(["cat", "atom", "a"], r.solver_info["certificate"])
+    >>> found.status, found.bound, found.length, found.optimal
+    ('VALID', 5, 5, True)
+    """
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    inst = superstring_instance(words)
+    red = reduce_words(inst.words)
+    if not isinstance(cert, Certificate):
+        cert = read_certificate(cert, certificate_cap(len(red.kept)))
+    problem = substring_free_problem(red.kept, deadline)
+    kept, dropped = len(red.kept), red.contained
+    if problem is not None:
+        return SuperstringCheck("INVALID", None, None, False, f"INVALID: {problem}", kept, dropped,
+                                time.perf_counter() - t0)  # fmt: skip
+    left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+    snake = snake_instance(red, inst.source)
+    found = verify_snake_certificate(
+        snake.words, cert, cyclic=False, proper=False, score="linear", time_limit=left
+    )
+    total = red.kept_letters
+    bound = None if found.bound is None else total - found.bound
+    length = None if found.objective is None else total - found.objective
+    if found.status == "INVALID":
+        msg = found.message
+    else:
+        tail = "optimal" if found.optimal else f"gap {length - bound:,}" if length and bound else ""
+        msg = (
+            f"{found.status}: every superstring of these {len(inst.words):,} words has at least "
+            f"{bound:,} letters; the certificate's has {length:,} ({tail})"
+        )
+    return SuperstringCheck(found.status, bound, length, found.optimal, msg, kept, dropped,
+                            time.perf_counter() - t0)  # fmt: skip
