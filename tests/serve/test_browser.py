@@ -356,7 +356,7 @@ PAGES = (
     "/letterpress?letters=ovrkqlwislrecrtgmvpfprzey",
     "/letterpress?letters=ovrkqlwislrecrtgmvpfprzey&colours=bb...b..r.....r...r.....r",
     "/truncate", "/truncate?word=sheathery&direction=to", "/grid",
-    "/grid?top=5000&L=2&P=2&action=check&t_s1=de", "/chain", "/no-such-page",
+    "/grid?top=5000&L=2&P=2&action=check&t_s1=de", "/chain", "/superstring", "/no-such-page",
 )  # fmt: skip
 
 
@@ -397,7 +397,15 @@ def test_no_page_scrolls_sideways_on_a_phone(
         wait_for(lambda: browser.find_elements(By.ID, "drawing"), timeout=60)
         widths["/chain (a chain drawn)"] = page_size(browser)[0]
         shot(browser, tmp_path / "chain-phone.png")
-    assert len(widths) == len(PAGES) + 4
+        # A superstring drawn (its words underlined in lanes below it).
+        browser.get(f"{live.url}/superstring")
+        words = "\n".join(f"{a}{b}{c}" for a in "abc" for b in "abc" for c in "ab")
+        browser.find_element(By.ID, "words").send_keys(words)
+        browser.find_element(By.ID, "go").click()
+        wait_for(lambda: browser.find_elements(By.ID, "drawing"), timeout=60)
+        widths["/superstring (drawn)"] = page_size(browser)[0]
+        shot(browser, tmp_path / "superstring-phone.png")
+    assert len(widths) == len(PAGES) + 5
     assert {page: width for page, width in widths.items() if width > PHONE} == {}
 
 

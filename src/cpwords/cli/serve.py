@@ -46,12 +46,13 @@ def serve(
 ) -> None:
     """Serve the puzzles as web pages on this machine.
 
-    Six pages: Letter Boxed (type or generate a box: the solution drawn on the square, every
+    Seven pages: Letter Boxed (type or generate a box: the solution drawn on the square, every
     optimal solution, the counts, a hint mode), Wordsnake (paste a list, watch the incumbent and
     the bound live, stop the solve, see the snake and download its JSON), Letterpress (every
     word a bag of letters spells; the best move on a coloured board), Truncate (the longest
-    chains to or from a word), the prefix/suffix grid (check, solve or design a board) and word
-    chains (the longest chain of a dictionary or of your words, proven and drawn). The
+    chains to or from a word), the prefix/suffix grid (check, solve or design a board), word
+    chains (the longest chain of a dictionary or of your words, proven and drawn) and the
+    shortest superstring (of a dictionary or of your words, proven, each word underlined). The
     dictionary menus offer the curated dictionaries installed here. The server binds
     127.0.0.1 unless --host says otherwise, and warns when it does. Requests addressed to
     another name, and requests that start work sent by another site's page, are refused; a

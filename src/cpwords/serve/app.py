@@ -29,7 +29,16 @@ import cpwords
 from cpwords.serve import views
 from cpwords.serve.guard import BodyDeadlineMiddleware, SameOriginMiddleware
 from cpwords.serve.jobs import JobManager
-from cpwords.serve.routes import chain, grid, home, letterboxed, letterpress, snake, truncate
+from cpwords.serve.routes import (
+    chain,
+    grid,
+    home,
+    letterboxed,
+    letterpress,
+    snake,
+    superstring,
+    truncate,
+)
 from cpwords.serve.routes.common import LetterBoxedDefault, Slots, Web
 from cpwords.serve.routes.letterboxed import DIFFICULTIES as DIFFICULTIES
 from cpwords.serve.routes.letterboxed import LB_DEFAULT_DICT as LB_DEFAULT_DICT
@@ -66,6 +75,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *grid.routes(web),
         *snake.routes(web),
         *chain.routes(web),
+        *superstring.routes(web),
         Mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static"),
     ]
     app = Starlette(

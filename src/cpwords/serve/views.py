@@ -351,6 +351,64 @@ def chain_view(lexicons: Lexicons, q: Mapping[str, str], solve: bool = True) -> 
     }  # fmt: skip
 
 
+# ---- Shortest superstrings ---------------------------------------------------------------------
+
+#: Letters of a proven superstring shown on the page (the drawing shows its own start).
+SUPERSTRING_SHOWN = 5000
+
+
+def superstring_costly(q: Mapping[str, str]) -> bool:
+    """Every superstring query runs the exact method (seconds on a whole dictionary): POST
+    only."""
+    return bool(q.get("dict") or q.get("words"))
+
+
+def superstring_view(
+    lexicons: Lexicons, q: Mapping[str, str], solve: bool = True
+) -> dict[str, Any]:
+    """The shortest superstring of a dictionary or of pasted words, proven and drawn.
+
+    Query keys: ``dict`` (a dictionary name) or ``words`` (one a line).
+
+    Raises
+    ------
+    InputError
+        The CLI's messages (a bad list; both or neither of ``dict`` and ``words``).
+    """
+    from cpwords.superstring.draw import superstring_svg
+    from cpwords.superstring.rules import superstring_instance
+    from cpwords.superstring.spec import solve_superstring
+
+    name, pasted = q.get("dict", "").strip(), q.get("words", "").strip()
+    if bool(name) == bool(pasted):
+        raise InputError("give the words or pick a dictionary, not both")
+    if pasted:
+        words: Any = parse_word_lines(pasted, "the list")
+    else:
+        words = lexicons.get("superstring", name, lambda lex: lex.words)
+    instance = superstring_instance(words, name or "the list")
+    out: dict[str, Any] = {"lexicon": name or "the list", "lexicon_size": len(instance.words),
+                           "svg": None}  # fmt: skip
+    if not solve:
+        return out | {"pending": True}
+    res = solve_superstring(instance, time_limit=PAGE_TIME_LIMIT, workers=1)
+    found = res.solution
+    text = found.text if found is not None else ""
+    row = result_row(res.to_dict(solution=text or None))
+    info = res.solver_info
+    row.pop("solver_info", None)
+    row.pop("trace", None)
+    svg = None
+    if found is not None:
+        svg = superstring_svg(instance.words, found, note=res.status.value,
+                              contained=info.get("contained"))  # fmt: skip
+    return row | out | {
+        "superstring": text[:SUPERSTRING_SHOWN], "length": len(text),
+        "kept": info.get("kept"), "contained": info.get("contained"),
+        "proof": info.get("proof"), "svg": svg,
+    }  # fmt: skip
+
+
 # ---- Grid -------------------------------------------------------------------------------------
 
 
