@@ -396,9 +396,9 @@ def test_the_certificate_keeps_the_time_limit() -> None:
 
     def finished(deadline: float | None) -> ProofState:
         return ProofState(
-            inst, {}, 0.0, 0.0, deadline, deadline, False, lambda *_: None, {}, net=net,
-            out=out, order=order, objective=float(objective), bound=float(bound), proven=True,
-            method="exact/flow",
+            inst, {}, 0.0, 0.0, deadline, deadline, False, lambda *_: None, {}, end=deadline,
+            net=net, out=out, order=order, objective=float(objective), bound=float(bound),
+            proven=True, method="exact/flow",
         )  # fmt: skip
 
     late = finished(time.perf_counter() - 1)

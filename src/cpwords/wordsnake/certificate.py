@@ -672,15 +672,22 @@ class _Violation(Exception):
 
 
 def _two_smallest(
-    values: Sequence[int], words: Sequence[str], ids: Iterable[int], proper: bool
+    values: Sequence[int],
+    words: Sequence[str],
+    ids: Iterable[int],
+    proper: bool,
+    deadline: float | None = None,
 ) -> dict[str, list[int]]:
     """``[v1, i1, v2, i2]`` for every prefix ``s`` of the words ``ids``: the two smallest values
     of distinct words that start with ``s`` (and are longer than ``s`` when ``proper``), with
     their ids; ``i2 = -1`` when there is one. O(their letters) dictionary updates (measured
-    faster in CPython than one pass over the sorted words with a stack of open prefixes)."""
+    faster in CPython than one pass over the sorted words with a stack of open prefixes).
+    ``TimeoutError`` once ``deadline`` has passed."""
     table: dict[str, list[int]] = {}
     get = table.get
-    for i in ids:
+    for n, i in enumerate(ids):
+        if deadline is not None and n % 4096 == 0 and time.perf_counter() > deadline:
+            raise TimeoutError
         w = words[i]
         val = values[i]
         for k in range(len(w) if proper else len(w) + 1):
@@ -778,10 +785,10 @@ def _check_overlap_pairs(
     proper = cert.proper
     outside = [i for i in range(W) if not terms.in_cut[i]]
     inside = [i for i in range(W) if terms.in_cut[i]]
-    table = _two_smallest(terms.v_all, words, range(W), proper)
+    table = _two_smallest(terms.v_all, words, range(W), proper, deadline)
     _query_table(table, outside, [0] * len(outside), words, mult, cert, terms, deadline)
     if inside:
-        table = _two_smallest(terms.v_out, words, outside, proper)
+        table = _two_smallest(terms.v_out, words, outside, proper, deadline)
         _query_table(table, inside, [0] * len(inside), words, mult, cert, terms, deadline)
 
 
@@ -854,7 +861,7 @@ def _check_pairs_in_cuts(
     for held, ids in classes.items():
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeoutError
-        table = _two_smallest(terms.v_all, words, ids, proper)
+        table = _two_smallest(terms.v_all, words, ids, proper, deadline)
         bonus = [sum(lams[k] for k in sig[i] & held) for i in inside]
         _query_table(table, inside, bonus, words, mult, cert, terms, deadline)
 

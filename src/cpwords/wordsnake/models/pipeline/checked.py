@@ -5,9 +5,10 @@ status.
 The default method answers OPTIMAL only when its certificate checks VALID and the ordering
 scores the bound the checker proved; otherwise FEASIBLE with the checker's bound (the bound the
 values prove), the solver's own bound kept in ``solver_info["solver_bound"]``. A certificate
-that could not be computed or checked in time leaves the solver's bound, marked unchecked
-(``solver_info["bound_checked"]`` False). Card: ``models/wordsnake.md``, "Certificates: a bound
-anyone can check".
+that could not be computed or checked within the time limit leaves the solver's bound, marked
+unchecked (``solver_info["bound_checked"]`` False): the check never runs past the limit, and the
+stages end early enough to leave it :func:`proof_reserve`. Card: ``models/wordsnake.md``,
+"Certificates: a bound anyone can check".
 """
 
 from __future__ import annotations
@@ -17,11 +18,37 @@ import time
 
 from cpwords.wordsnake.certificate import verify_certificate
 from cpwords.wordsnake.models.pipeline.state import ProofState
+from cpwords.wordsnake.rules import WordsnakeInstance
 
-#: Seconds per letter kept for the check past the deadline (the checker's measured 0.6 us per
-#: letter, doubled), and a floor.
-CHECK_SECONDS_PER_LETTER = 1.2e-6
+#: Seconds per letter kept at the end of the time limit for the certificate and its check, and
+#: a floor. Measured (2026-11-28, 2 shared cores): the check 1.7 us a letter on the union of
+#: three wordfreq lists (17.0 s for 10.1 million letters), more under load (it did not end in
+#: 12.6 s); the certificate 0.1 us a letter from the additive bound, up to 1 us from the flow's
+#: potentials (the French dictionary: 1.0-3.9 s).
+CHECK_SECONDS_PER_LETTER = 2.5e-6
 CHECK_MIN_SECONDS = 0.5
+
+
+def proof_reserve(instance: WordsnakeInstance) -> float:
+    """Seconds the default method keeps at the end of its time limit for the certificate and
+    its check: ``CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * letters``.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+
+    Returns
+    -------
+    float
+        Seconds (linear in the letters: 25.9 s for the 10.1 million letters of the union of
+        the German, French and Spanish wordfreq lists).
+
+    Examples
+    --------
+    >>> round(proof_reserve(WordsnakeInstance(("ab", "bc"))), 6)
+    0.50001
+    """
+    return CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * sum(len(w) for w in instance.words)
 
 
 def checked_proof(state: ProofState) -> None:
@@ -38,10 +65,10 @@ def checked_proof(state: ProofState) -> None:
     if cert is None:
         _unchecked(state, info.get("certificate_error", "no certificate"))
         return
-    letters = sum(len(w) for w in state.instance.words)
-    reserve = CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * letters
-    left = state.remaining()
-    limit = None if left is None else max(left, reserve)
+    limit = state.left_in_limit()  # never past the limit (the stages left it the reserve)
+    if limit is not None and limit <= 0:
+        _unchecked(state, "the time limit passed before the certificate was checked")
+        return
     t0 = time.perf_counter()
     # The checker allocates millions of small objects and no cycles: the cyclic collector,
     # traversing the whole solve's heap at each of its passes, tripled the check (ENABLE:

@@ -43,14 +43,23 @@ FAMILY_TIME = 10.0
 #: be interrupted: about 0.5 s each on the Portuguese list, up to 3 s on the union of three).
 OWN_PATHS_TIME = 10.0
 
+#: Seconds per network arc the first augmenting-path searches take at most (the residual
+#: network and two Dijkstra searches, which cannot be interrupted; measured 2026-11-28 on the
+#: union of three wordfreq lists, 16.1 million arcs: 10.4 s on a quiet machine, 12.3 s under
+#: load; the search does not start without this time left, as they come first).
+JOINT_PATHS_SECONDS_PER_ARC = 1.0e-6
+
 
 def neighbourhood_wanted(state: ProofState) -> bool:
-    """When the additive bound leaves a gap and more than a second is left."""
+    """When the additive bound leaves a gap and the time left holds the first augmenting-path
+    searches (:data:`JOINT_PATHS_SECONDS_PER_ARC`) and a second more: they come first and
+    cannot be interrupted."""
     add, f = state.additive, state.flow
     if add is None or f is None:
         return False
     remaining = None if f.deadline is None else f.deadline - time.perf_counter()
-    return add.value < add.cover.bound and (remaining is None or remaining > 1.0)
+    need = 1.0 + JOINT_PATHS_SECONDS_PER_ARC * f.net.m
+    return add.value < add.cover.bound and (remaining is None or remaining > need)
 
 
 def neighbourhood_search(state: ProofState) -> None:
@@ -188,6 +197,9 @@ class FamilySearch:
             for x in list(focus):
                 p = int(pos[x])
                 focus.update(self.cur_seq[max(0, p - radius) : p + radius + 1])
+            left = self.left()  # the paths cannot be interrupted: what they left
+            if left is not None and left <= 2.0:
+                return
             done = self.reorder(focus, _share(FAMILY_TIME, left))
             self.searched["families"] += 1
             if done.objective > self.cur:
@@ -203,6 +215,9 @@ class FamilySearch:
         for k in range(len(self.cover.families)):
             words_f |= self.family_words(k)
         focus = {x for w in words_f for x in self.items_of.get(w, [])}
+        left = self.left()  # what the paths left, when they were searched here
+        if left is not None and left <= 2.0:
+            return
         done = self.reorder(focus, _share(LNS_TIME, left))
         self.searched.update(done.info)
         self.searched["items"] = len(focus)

@@ -28,7 +28,7 @@ from cpwords.wordsnake.models.core import CoreTooLarge
 from cpwords.wordsnake.models.lagrangian import lagrangian_relaxation
 from cpwords.wordsnake.models.pipeline.additive import additive_bound, additive_wanted
 from cpwords.wordsnake.models.pipeline.certificate import certificate
-from cpwords.wordsnake.models.pipeline.checked import checked_proof
+from cpwords.wordsnake.models.pipeline.checked import checked_proof, proof_reserve
 from cpwords.wordsnake.models.pipeline.core_search import (
     core_search,
     reduced_cost_fixing,
@@ -92,6 +92,10 @@ CERTIFICATE = Stage("certificate", certificate)
 
 #: The certificate checked by the independent checker: its verdict sets the status.
 CHECKED_PROOF = Stage("checked proof", checked_proof)
+
+#: Most of the time limit the certificate and its check keep at its end (the stages keep the
+#: rest, however large the list: a limit too short for the check still gets an ordering).
+PROOF_SHARE = 0.5
 
 #: Every stage of the default method, in order (the card's list).
 STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, ROUTES, CERTIFICATE, CHECKED_PROOF)
@@ -193,8 +197,8 @@ def solve_exact(
         return _finish_state(state)
     check_memory(instance)
     state.fallback = routes_fallback(instance)
-    if state.fallback and time_limit is not None:
-        state.flow_deadline = state.start + 0.4 * time_limit
+    if state.fallback and time_limit is not None and state.deadline is not None:
+        state.flow_deadline = min(state.deadline, state.start + 0.4 * time_limit)
     run(state)
     return _finish_state(state)
 
@@ -212,18 +216,22 @@ def run(state: ProofState) -> None:
 
 
 def _begin(instance: WordsnakeInstance, options: dict[str, Any], start: float | None) -> ProofState:
-    """The state before the first stage."""
+    """The state before the first stage: the stages end early enough to leave the certificate
+    and its check their time (:func:`~cpwords.wordsnake.models.pipeline.checked.proof_reserve`,
+    at most :data:`PROOF_SHARE` of the limit), all of it within the limit."""
     entered = time.perf_counter()
     start = entered if start is None else start
     limit = options["time_limit"]
-    deadline = None if limit is None else start + limit
+    end = deadline = None if limit is None else start + limit
+    if limit is not None and (options["checked"] or options["certificate"]):
+        deadline = start + limit - min(proof_reserve(instance), PROOF_SHARE * limit)
     info = _solver_info(
         "min-cost-flow", formulation="string-hub", workers=options["workers"],
         seed=options["seed"],
     )  # fmt: skip
     return ProofState(
         instance, options, start, entered, deadline, deadline, False,
-        _stage_progress(options["progress"]), info,
+        _stage_progress(options["progress"]), info, end,
     )  # fmt: skip
 
 

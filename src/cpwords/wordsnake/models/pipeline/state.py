@@ -300,8 +300,11 @@ class ProofState:
     start, entered : float
         ``time.perf_counter()`` at which the time limit started, and at which the method did.
     deadline, flow_deadline : float or None
-        The end of the time limit, and of the flow stages (40% of it on lists the routes model
-        may take over).
+        The end of the stages (the time limit less what the certificate and its check keep:
+        :func:`~cpwords.wordsnake.models.pipeline.checked.proof_reserve`), and of the flow
+        stages (40% of the limit on lists the routes model may take over).
+    end : float or None
+        The end of the whole time limit: the certificate and its check stop there.
     fallback : bool
         Whether the routes model may take over (small enough list).
     net : StringHubNetwork or None
@@ -343,6 +346,7 @@ class ProofState:
     fallback: bool
     report: Callable[..., None]
     info: dict[str, Any]
+    end: float | None = None
     net: StringHubNetwork | None = None
     flow: FlowState | None = None
     out: FlowOutcome | None = None
@@ -363,8 +367,13 @@ class ProofState:
         return time.perf_counter() - self.start
 
     def remaining(self) -> float | None:
-        """Seconds left of the time limit (None: no limit)."""
+        """Seconds left for the stages (None: no limit)."""
         return None if self.deadline is None else self.deadline - time.perf_counter()
+
+    def left_in_limit(self) -> float | None:
+        """Seconds left of the whole time limit, for the certificate and its check (None: no
+        limit)."""
+        return None if self.end is None else self.end - time.perf_counter()
 
     def on_progress(self, elapsed: float, inc: float | None, bnd: float | None, stage: str) -> None:
         """Record a trace point and report it."""
