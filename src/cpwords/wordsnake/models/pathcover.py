@@ -228,6 +228,7 @@ def path_cover_bound(
     deadline: float | None = None,
     relaxed: tuple[np.ndarray, np.ndarray] | None = None,
     every_partner: bool = False,
+    target: int | None = None,
 ) -> PathCoverBound:
     """Strengthen a certificate's bound by the path cover of the subtours' neighbourhood.
 
@@ -257,6 +258,8 @@ def path_cover_bound(
         Grow ``F`` by every word outside it where the cover's paths start or end, not only
         those where that costs slack (a partner of zero slack may be claimed by several paths,
         and the words it displaces follow in the next round): a wider and slower growth.
+    target : int, optional
+        Stop growing once the bound is at most this (the incumbent's score: nothing to gain).
 
     Returns
     -------
@@ -285,6 +288,8 @@ def path_cover_bound(
     best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0, every_partner)
     last = best
     for _ in range(grow):
+        if target is not None and best.bound <= target:
+            break
         wider = np.union1d(last.neighbourhood, partners)
         if relaxed is not None:
             wider = np.union1d(wider, _displaced(last, relaxed))
