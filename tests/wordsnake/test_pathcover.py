@@ -414,3 +414,24 @@ def test_useful_arcs_match_every_pair(words: list[str], proper: bool, data: st.D
             if slack < out_min[i] + in_min[k] and (ov > 0 or far_zero > 0):
                 want[(i, k)] = slack
     assert got == want
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=small, cyclic=st.booleans())
+def test_the_growth_stops_once_the_bound_meets_the_target(words: list[str], cyclic: bool) -> None:
+    """``target`` (the incumbent's score) ends the growth of F at the first round whose bound
+    meets it, and changes nothing when no round does; every bound holds the optimum."""
+    assume(len(set(words)) > 1)
+    inst = WordsnakeInstance(tuple(words), cyclic)
+    net, cert, seeds = first_certificate(inst)
+    mult = net.mult.tolist()
+    once = path_cover_bound(cert, net.words, mult, seeds, grow=0, every_partner=True)
+    wide = path_cover_bound(cert, net.words, mult, seeds, grow=6, every_partner=True)
+    met = path_cover_bound(cert, net.words, mult, seeds, grow=6, every_partner=True,
+                           target=once.bound)  # fmt: skip
+    assert (met.bound, met.info["words"]) == (once.bound, once.info["words"])
+    optimum = brute_force(inst.words, cyclic, False)
+    never = path_cover_bound(cert, net.words, mult, seeds, grow=6, every_partner=True,
+                             target=optimum - 1)  # fmt: skip
+    assert (never.bound, never.info["words"]) == (wide.bound, wide.info["words"])
+    assert optimum <= wide.bound <= once.bound
