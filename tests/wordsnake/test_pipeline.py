@@ -69,3 +69,57 @@ def test_a_stop_before_any_flow_bound_reports_the_length_bound(
     assert res.bound == first_bound.length_bound(inst) >= best
     assert res.objective is not None and res.objective <= best
     assert res.solver_info["length_bound"] == res.bound
+
+
+def _shuffled_words(seed: int, n: int) -> tuple[str, ...]:
+    rng = random.Random(seed)
+    return tuple({"".join(rng.choice("abc") for _ in range(rng.randint(2, 7))): 0
+                  for _ in range(n)})  # fmt: skip
+
+
+def test_a_greedy_matching_stopped_at_its_deadline_still_gives_every_word_once() -> None:
+    """Issue 34, item 22: the greedy matching is anytime: stopped at once, the free ends are
+    joined through the depot, a cover all the same, and its repair an ordering of every word."""
+    import time
+
+    from cpwords.wordsnake.models.decode import greedy_successors
+    from cpwords.wordsnake.models.repair import PairScore, patch_cycles
+
+    words = _shuffled_words(11, 200)
+    net = build_string_network(WordsnakeInstance(words))
+    dec = greedy_successors(net, deadline=time.perf_counter() - 1.0)
+    assert dec.extra.get("stopped") is True
+    n = len(words)
+    assert sorted(dec.succ) == list(range(n + 1))  # a permutation of the items and the depot
+    seq = patch_cycles(net, dec, PairScore(net), deadline=time.perf_counter() - 1.0)
+    assert sorted(seq) == list(range(n))
+    full = greedy_successors(net)
+    assert "stopped" not in full.extra
+
+
+def test_a_limit_that_ends_the_flow_stages_early_still_answers_the_greedy_assignment() -> None:
+    """Issue 34, item 22: the French wordfreq list at --time-limit 5 returned its input order
+    (4,868,119) where the greedy assignment scores 7,375,786: the first incumbent may now run
+    past the flow stages' deadline to the end of the limit, then the flow stages stop."""
+    import time
+
+    from cpwords.wordsnake.models.decode import greedy_successors
+    from cpwords.wordsnake.models.flow import FlowStopped
+    from cpwords.wordsnake.models.pipeline.first_bound import greedy_assignment
+    from cpwords.wordsnake.models.pipeline.state import FlowState
+    from cpwords.wordsnake.models.repair import PairScore, patch_cycles, score_sequence
+
+    words = _shuffled_words(12, 300)
+    inst = WordsnakeInstance(words)
+    net = build_string_network(inst)
+    now = time.perf_counter()
+    f = FlowState.begin(net, deadline=now - 1.0, start=now, progress=None,
+                        first_deadline=now + 600.0)  # fmt: skip
+    with pytest.raises(FlowStopped):
+        greedy_assignment(f)
+    pair = PairScore(net)
+    greedy = score_sequence(patch_cycles(net, greedy_successors(net), pair), pair, False)
+    assert f.best == greedy > snake_score(words)
+    assert f.best_seq is not None
+    assert snake_score([words[i] for i in f.best_seq]) == f.best
+    assert f.bound is not None and f.bound >= f.best  # the trivial bound came with it

@@ -347,7 +347,10 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     net : StringHubNetwork
 
     deadline : float, optional
-        ``time.perf_counter()`` value after which the matching stops (:class:`FlowStopped`).
+        ``time.perf_counter()`` value after which the matching stops: the exits still free are
+        then joined to the entries still free (through the depot), a cover all the same, and
+        ``extra["stopped"]`` is True (an ordering is owed however short the limit: the French
+        wordfreq list's matching takes 2.8 s).
 
     Returns
     -------
@@ -381,17 +384,25 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     succ = [-1] * (N + 1)
     handover = [0] * (N + 1)
     pending = [list(c) for c in copies]  # exits still free, per word
-    by_string = _match_longest_first(
-        net, (hw, hs, lo_word, hi_word), depth, slot_start, slot_item, nxt, pending, succ,
-        handover, deadline,
-    )  # fmt: skip
+    by_string: dict[int, list[int]] = {}
+    stopped = False
+    try:
+        _match_longest_first(
+            net, (hw, hs, lo_word, hi_word), depth, slot_start, slot_item, nxt, pending, succ,
+            handover, deadline, by_string,
+        )  # fmt: skip
+    except FlowStopped:
+        stopped = True  # the matching so far stands; the free ends are joined below
     tails = _join_free_ends(N, cyclic, slot_item, nxt, pending, succ)
     # Units handed over at one string can exchange destinations (all lie below it), and so can
     # the zero joints.
     groups = [*by_string.values(), tails]
     comp, ncyc, merges = merge_cycles(succ, handover, groups, copies, N, cyclic)
     node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
-    return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+    dec = Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+    if stopped:
+        dec.extra["stopped"] = True
+    return dec
 
 
 def _free_from(nxt: list[int], i: int) -> int:
@@ -437,12 +448,13 @@ def _match_longest_first(
     succ: list[int],
     handover: list[int],
     deadline: float | None,
-) -> dict[int, list[int]]:
+    by_string: dict[int, list[int]],
+) -> None:
     """Match each free exit to the first free entry below its candidate strings, longest
-    first; fills ``succ`` and ``handover`` and returns the units matched at each string."""
+    first; fills ``succ``, ``handover`` and ``by_string`` (the units matched at each string;
+    consistent when :class:`FlowStopped` ends it at the deadline)."""
     hw, hs, lo_word, hi_word = candidates
     free_from = _free_from
-    by_string: dict[int, list[int]] = {}
     # Read in chunks: four whole lists of Python ints (one per candidate) held 160 MB at once on
     # ENABLE, the peak of the whole solve.
     chunk = 1 << 15
@@ -478,7 +490,6 @@ def _match_longest_first(
             handover[u] = d
             nxt[slot] = slot + 1
             by_string.setdefault(s, []).append(u)
-    return by_string
 
 
 def _join_free_ends(

@@ -19,7 +19,7 @@ from cpwords.wordsnake.models.assignment import (
     route_successors,
 )
 from cpwords.wordsnake.models.decode import decode_flow, greedy_successors
-from cpwords.wordsnake.models.flow import FlowJob
+from cpwords.wordsnake.models.flow import FlowJob, FlowStopped
 from cpwords.wordsnake.models.pipeline.state import FlowDual, FlowState
 from cpwords.wordsnake.models.repair import patch_cycles
 from cpwords.wordsnake.models.string_hub import StringHubNetwork
@@ -81,6 +81,8 @@ def greedy_assignment(f: FlowState) -> None:
     """Stage "greedy assignment": the trivial bound, then the longest-overlap-first greedy
     (its cycles patched: the first incumbent) and, on large networks, its routing as a flow.
 
+    The greedy and its repair may run to ``f.first_deadline`` (the end of the whole limit),
+    past the flow stages' deadline: the answer is then that ordering, with the trivial bound.
     Small networks solve the first costs cold at once (inline, milliseconds); large ones first
     try to prove the greedy optimal, and start the cold solve (a child process holding a copy
     of the network) only when that fails (card: "Only where it pays").
@@ -89,9 +91,12 @@ def greedy_assignment(f: FlowState) -> None:
     f.bound = trivial_bound(net)
     f.report("greedy assignment")
     f.cold_first = FlowJob(net, f.cost) if not f.large else None
-    greedy = greedy_successors(net, f.deadline)
-    routed = route_successors(net, greedy) if f.large else None
-    f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=f.deadline))
+    greedy = greedy_successors(net, f.first_deadline)
+    late = f.deadline is not None and time.perf_counter() >= f.deadline
+    routed = route_successors(net, greedy) if f.large and not late else None  # before the patch
+    f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=f.first_deadline))
+    if late:
+        raise FlowStopped  # the first incumbent took the flow stages' time (and no more)
     f.reopt = None if routed is None else Reoptimizer(net, routed)
     f.info["first_bound"] = "greedy assignment" if f.reopt is not None else "min-cost flow"
 

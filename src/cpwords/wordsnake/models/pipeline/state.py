@@ -129,6 +129,9 @@ class FlowState:
     net : StringHubNetwork
     deadline : float or None
         ``time.perf_counter()`` value at which the flow stages stop.
+    first_deadline : float or None
+        The end of the first incumbent (the greedy assignment and its repair): the end of the
+        whole limit, later than ``deadline`` (an ordering is owed however short the limit).
     t0 : float
         Reference time of the progress reports.
     progress : callable or None
@@ -193,6 +196,7 @@ class FlowState:
     warm_solves: int = 0
     cold_solves: int = 0
     info: dict[str, Any] = field(default_factory=dict)
+    first_deadline: float | None = None
     _pair: PairScore | None = None
     _index: CandidateIndex | None = None
 
@@ -207,13 +211,16 @@ class FlowState:
         lagrangian_iterations: int = 50,
         stall_limit: int = 6,
         incumbent: list[int] | None = None,
+        first_deadline: float | None = None,
     ) -> FlowState:
-        """The state before the first flow stage (``incumbent``: a starting item sequence)."""
+        """The state before the first flow stage (``incumbent``: a starting item sequence;
+        ``first_deadline``: the end of the first incumbent, ``deadline`` when None)."""
         state = cls(
             net, deadline, time.perf_counter() if start is None else start, progress,
             lagrangian_iterations, stall_limit,
         )  # fmt: skip
         state.info = {"arcs": net.m, "nodes": net.num_nodes, "trie_nodes": net.trie.size}
+        state.first_deadline = deadline if first_deadline is None else first_deadline
         state.cost = -net.weight
         state.best_seq = incumbent
         if incumbent is not None:
