@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import click
 
 from cpwords.core.errors import excerpt as _excerpt
+from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import _json_default, json_safe
 from cpwords.core.result import format_value as _fmt
 
@@ -324,6 +325,32 @@ def lang_options(what: str) -> Callable[[F], F]:
             f"letters of any script) and {what}, for the languages cpwords has a list of: "
             "ar bg bn ca cs da de el en es fa fi fil fr he hi hu id is it ja ko lt lv mk ms "
             "nb nl pl pt ro ru sh sk sl sv ta tr uk ur vi zh (others: --dict FILE).",
+        )(f)
+
+    return deco
+
+
+def word_list_lang_options() -> Callable[[F], F]:
+    """``--lang CODE`` (no default) and ``--fold-accents`` for the commands that read the user's
+    own word list (``snake``, ``superstring``, ``chain``): the language only sets the case rules
+    (:mod:`cpwords.core.alphabet`), it picks no list."""
+
+    def deco(f: F) -> F:
+        f = click.option(
+            "--fold-accents",
+            "fold_accents",
+            is_flag=True,
+            help="Fold accents (é -> e, ç -> c; ß, ø, ł stay) in the words, for games that "
+            "ignore them (off: é and e are two letters).",
+        )(f)
+        return click.option(
+            "--lang",
+            metavar="CODE",
+            default=None,
+            callback=lambda _ctx, _param, code: None if code is None else check_language_code(code),
+            help="Language of the words (ISO 639-1), for its case rules: 'tr' and 'az' "
+            "lower-case I to dotless ı and İ to i. Words of every script are read as they are "
+            "(NFC, lower case).",
         )(f)
 
     return deco

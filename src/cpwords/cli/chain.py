@@ -26,11 +26,11 @@ from cpwords.cli._common import (
     stop_line,
     stop_reason,
     time_guard,
+    word_list_lang_options,
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError
 from cpwords.core.files import check_output
-from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import SolveResult, format_gap, format_value
 
 #: Chains longer than this are not listed word by word in the text output (use --json).
@@ -65,20 +65,7 @@ LISTING_MAX_WORDS = 300
     show_default=True,
     help="Exact longest-trail MIP (exact = trail-mip) or the randomised depth-first search.",
 )
-@click.option(
-    "--lang",
-    metavar="CODE",
-    default=None,
-    callback=lambda _ctx, _param, code: None if code is None else check_language_code(code),
-    help="Language of the words (ISO 639-1), for its case rules ('tr', 'az': dotted and "
-    "dotless i). Words of every script are read as they are (NFC, lower case).",
-)
-@click.option(
-    "--fold-accents",
-    "fold_accents",
-    is_flag=True,
-    help="Fold accents (é -> e) in the words, for games that ignore them.",
-)
+@word_list_lang_options()
 @click.option(
     "--compare",
     is_flag=True,

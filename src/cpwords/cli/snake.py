@@ -32,12 +32,13 @@ from cpwords.cli._common import (
     started,
     stop_line,
     stop_reason,
+    word_list_lang_options,
 )
 from cpwords.cli._snake_interop import available_peers, export_files, read_ordering
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
-from cpwords.core.lexicon import check_language_code, parse_word_lines
+from cpwords.core.lexicon import parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
 from cpwords.wordsnake.certificate import (
@@ -95,21 +96,7 @@ def _instance(
     help="What a joint of overlap k scores: k^2 (Shasha's Wordsnake) or k (the sum of overlaps; "
     "'cpwords superstring' drops the words inside others and prints the shortest superstring).",
 )
-@click.option(
-    "--lang",
-    metavar="CODE",
-    default=None,
-    callback=lambda _ctx, _param, code: None if code is None else check_language_code(code),
-    help="Language of the words (ISO 639-1), for its case rules: 'tr' and 'az' lower-case I "
-    "to dotless ı and İ to i. Words of every script are read as they are (NFC, lower case).",
-)
-@click.option(
-    "--fold-accents",
-    "fold_accents",
-    is_flag=True,
-    help="Fold accents (é -> e, ç -> c; ß, ø, ł stay) in the words, for games that ignore "
-    "them (off: é and e are two letters).",
-)
+@word_list_lang_options()
 @click.option(
     "--method",
     type=click.Choice(METHOD_NAMES),

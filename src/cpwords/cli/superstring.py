@@ -27,11 +27,11 @@ from cpwords.cli._common import (
     started,
     stop_line,
     stop_reason,
+    word_list_lang_options,
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
-from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import SolveResult, format_gap, format_value
 from cpwords.superstring.draw import superstring_svg
 from cpwords.superstring.rules import Superstring, SuperstringInstance
@@ -53,20 +53,7 @@ PROOF_LINE = "certificate, checked VALID by the independent checker (kept words 
     help="The proven shortest superstring (the Wordsnake's default method with the linear "
     "score) or greedy merging (the largest overlap first).",
 )
-@click.option(
-    "--lang",
-    metavar="CODE",
-    default=None,
-    callback=lambda _ctx, _param, code: None if code is None else check_language_code(code),
-    help="Language of the words (ISO 639-1), for its case rules ('tr', 'az': dotted and "
-    "dotless i). Words of every script are read as they are (NFC, lower case).",
-)
-@click.option(
-    "--fold-accents",
-    "fold_accents",
-    is_flag=True,
-    help="Fold accents (é -> e) in the words, for games that ignore them.",
-)
+@word_list_lang_options()
 @click.option(
     "--compare",
     is_flag=True,
