@@ -123,3 +123,33 @@ def test_a_limit_that_ends_the_flow_stages_early_still_answers_the_greedy_assign
     assert f.best_seq is not None
     assert snake_score([words[i] for i in f.best_seq]) == f.best
     assert f.bound is not None and f.bound >= f.best  # the trivial bound came with it
+
+
+def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34, items 21-22: a SIGTERM 8 s into the French wordfreq list (the machine loaded)
+    answered the input order, 4,868,119: Ctrl-C in the matching dropped it. Now the matching so
+    far is joined into a cover, patched at once, kept, and the interrupt goes on."""
+    import time
+
+    from cpwords.wordsnake.models import decode
+    from cpwords.wordsnake.models.pipeline.first_bound import greedy_assignment
+    from cpwords.wordsnake.models.pipeline.state import FlowState
+
+    words = _shuffled_words(13, 300)
+    net = build_string_network(WordsnakeInstance(words))
+    real = decode._match_longest_first
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        real(*args, **kwargs)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(decode, "_match_longest_first", interrupted)
+    dec = decode.greedy_successors(net)
+    assert dec.extra.get("interrupted") is True
+    assert sorted(dec.succ) == list(range(len(words) + 1))
+    now = time.perf_counter()
+    f = FlowState.begin(net, deadline=now + 600.0, start=now, progress=None)
+    with pytest.raises(KeyboardInterrupt):
+        greedy_assignment(f)
+    assert f.best_seq is not None and sorted(f.best_seq) == list(range(len(words)))
+    assert snake_score([words[i] for i in f.best_seq]) == f.best

@@ -350,7 +350,8 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
         ``time.perf_counter()`` value after which the matching stops: the exits still free are
         then joined to the entries still free (through the depot), a cover all the same, and
         ``extra["stopped"]`` is True (an ordering is owed however short the limit: the French
-        wordfreq list's matching takes 2.8 s).
+        wordfreq list's matching takes 2.8 s). Ctrl-C (``KeyboardInterrupt``) stops it the same
+        way and sets ``extra["interrupted"]``: the caller re-raises it.
 
     Returns
     -------
@@ -385,7 +386,7 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     handover = [0] * (N + 1)
     pending = [list(c) for c in copies]  # exits still free, per word
     by_string: dict[int, list[int]] = {}
-    stopped = False
+    stopped = interrupted = False
     try:
         _match_longest_first(
             net, (hw, hs, lo_word, hi_word), depth, slot_start, slot_item, nxt, pending, succ,
@@ -393,6 +394,8 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
         )  # fmt: skip
     except FlowStopped:
         stopped = True  # the matching so far stands; the free ends are joined below
+    except KeyboardInterrupt:  # the same, and the caller re-raises it once it has an ordering
+        stopped = interrupted = True
     tails = _join_free_ends(N, cyclic, slot_item, nxt, pending, succ)
     # Units handed over at one string can exchange destinations (all lie below it), and so can
     # the zero joints.
@@ -402,6 +405,8 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     dec = Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
     if stopped:
         dec.extra["stopped"] = True
+    if interrupted:
+        dec.extra["interrupted"] = True
     return dec
 
 

@@ -8,6 +8,7 @@ and dual) and :func:`decode_and_repair` (its ordering).
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -92,9 +93,14 @@ def greedy_assignment(f: FlowState) -> None:
     f.report("greedy assignment")
     f.cold_first = FlowJob(net, f.cost) if not f.large else None
     greedy = greedy_successors(net, f.first_deadline)
-    late = f.deadline is not None and time.perf_counter() >= f.deadline
+    interrupted = bool(greedy.extra.get("interrupted"))
+    late = interrupted or (f.deadline is not None and time.perf_counter() >= f.deadline)
     routed = route_successors(net, greedy) if f.large and not late else None  # before the patch
-    f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=f.first_deadline))
+    # Interrupted: the cycles are joined at the depot at once (no candidate search).
+    patch_by = -math.inf if interrupted else f.first_deadline
+    f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=patch_by))
+    if interrupted:
+        raise KeyboardInterrupt  # Ctrl-C in the matching: its ordering is kept
     if late:
         raise FlowStopped  # the first incumbent took the flow stages' time (and no more)
     f.reopt = None if routed is None else Reoptimizer(net, routed)
