@@ -22,6 +22,7 @@ from cpwords.core.alphabet import normalize_word
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import read_word_list
 from cpwords.core.result import SolveResult
+from cpwords.core.rows import sequence_json
 from cpwords.core.sources import lexicon_words, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
 
@@ -336,7 +337,7 @@ SPEC = PuzzleSpec(
     size=_size,
     size_label="words in the list",
     spec_keys=frozenset({"lexicon", "n", "seed", "overlap", "objective", "start", "end"}),
-    solution_json=lambda s: list(s),
+    solution_json=sequence_json,
     objective_label="words (or letters) in the chain",
     aliases={"exact": "trail-mip"},
 )

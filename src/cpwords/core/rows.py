@@ -114,3 +114,40 @@ def check_row(valid: bool, problems: list[str], solution: Any, objective: Any, *
     """
     return {"valid": valid, "problems": problems, "solution": solution, "objective": objective,
             **rest}  # fmt: skip
+
+
+#: Sequences longer than this are stored as a summary in study rows (a whole dictionary's
+#: Wordsnake ordering or word chain would make each row megabytes long).
+ROW_MAX_WORDS = 1_000
+
+
+def sequence_json(solution: Any, max_words: int = ROW_MAX_WORDS) -> Any:
+    """A study row's copy of a sequence of words: the words, or for long ones a summary.
+
+    Parameters
+    ----------
+    solution : iterable of str
+        The words in order (a Wordsnake ordering, a word chain).
+    max_words : int
+        Longest sequence stored whole.
+
+    Returns
+    -------
+    list of str or dict
+        Up to ``max_words`` words as they are; longer sequences as ``{"words": n, "first":
+        [...20 words], "sha256": hex digest of the words joined by newlines}``.
+
+    Examples
+    --------
+    >>> sequence_json(["run", "nausea"])
+    ['run', 'nausea']
+    >>> sequence_json(["a", "b", "c"], max_words=2)["words"]
+    3
+    """
+    words = list(solution)
+    if len(words) <= max_words:
+        return words
+    import hashlib
+
+    digest = hashlib.sha256("\n".join(words).encode()).hexdigest()
+    return {"words": len(words), "first": words[:20], "sha256": digest}

@@ -34,6 +34,7 @@ from cpwords.core.alphabet import is_word, normalize_word
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import parse_word_lines, read_word_list
 from cpwords.core.result import SolveResult, Status
+from cpwords.core.rows import sequence_json
 from cpwords.core.sources import lexicon_words, resolve_path, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_problems, snake_score
@@ -496,27 +497,10 @@ def objective(instance: WordsnakeInstance, solution: Any) -> float:
     return float(snake_score(list(solution), instance.cyclic, instance.proper, instance.score))
 
 
-#: Orderings longer than this are stored as a summary in study rows (a whole dictionary's
-#: ordering would make each row megabytes long).
-ROW_MAX_WORDS = 1_000
-
-
 def solution_json(solution: Any) -> Any:
-    """A study row's copy of an ordering: the words, or for long ones a summary.
-
-    Returns
-    -------
-    list of str or dict
-        Up to ``ROW_MAX_WORDS`` words as they are; longer orderings as ``{"words": n,
-        "first": [...20 words], "sha256": hex digest of the words joined by newlines}``.
-    """
-    words = list(solution)
-    if len(words) <= ROW_MAX_WORDS:
-        return words
-    import hashlib
-
-    digest = hashlib.sha256("\n".join(words).encode()).hexdigest()
-    return {"words": len(words), "first": words[:20], "sha256": digest}
+    """A study row's copy of an ordering: :func:`cpwords.core.rows.sequence_json` (the words,
+    or for more than 1,000 a summary with their count, the first 20 and a SHA-256 digest)."""
+    return sequence_json(solution)
 
 
 def certify(instance: WordsnakeInstance, result: SolveResult) -> dict[str, Any] | None:
