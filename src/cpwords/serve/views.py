@@ -305,6 +305,18 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
 CHAIN_LISTED = 500
 
 
+def _words_or_dictionary(q: Mapping[str, str], page: str, lexicons: Lexicons) -> tuple[str, Any]:
+    """The list a page solves: the pasted ``words`` or the dictionary ``dict`` (exactly one),
+    as ``(dictionary name or "", words)``; :class:`InputError` for both or neither, or a bad
+    pasted list."""
+    name, pasted = q.get("dict", "").strip(), q.get("words", "").strip()
+    if bool(name) == bool(pasted):
+        raise InputError("give the words or pick a dictionary, not both")
+    if pasted:
+        return name, parse_word_lines(pasted, "the list")
+    return name, lexicons.get(page, name, lambda lex: lex.words)
+
+
 def chain_costly(q: Mapping[str, str]) -> bool:
     """Every chain query solves a MIP (seconds on a whole dictionary): POST only."""
     return bool(q.get("dict") or q.get("words"))
@@ -327,13 +339,7 @@ def chain_view(lexicons: Lexicons, q: Mapping[str, str], solve: bool = True) -> 
 
     k = _int(q.get("k") or "1", "k", 1, 3)
     maximise = q.get("maximise") or "words"
-    name, pasted = q.get("dict", "").strip(), q.get("words", "").strip()
-    if bool(name) == bool(pasted):
-        raise InputError("give the words or pick a dictionary, not both")
-    if pasted:
-        words: Any = parse_word_lines(pasted, "the list")
-    else:
-        words = lexicons.get("chain", name, lambda lex: lex.words)
+    name, words = _words_or_dictionary(q, "chain", lexicons)
     ends = [(q.get(key) or "").strip().lower() or None for key in ("start", "end")]
     instance = chain_instance(words, k, maximise, ends[0], ends[1], name or "the list")
     out: dict[str, Any] = {"k": k, "maximise": maximise, "lexicon": name or "the list",
@@ -379,13 +385,7 @@ def superstring_view(
     from cpwords.superstring.rules import superstring_instance
     from cpwords.superstring.spec import solve_superstring
 
-    name, pasted = q.get("dict", "").strip(), q.get("words", "").strip()
-    if bool(name) == bool(pasted):
-        raise InputError("give the words or pick a dictionary, not both")
-    if pasted:
-        words: Any = parse_word_lines(pasted, "the list")
-    else:
-        words = lexicons.get("superstring", name, lambda lex: lex.words)
+    name, words = _words_or_dictionary(q, "superstring", lexicons)
     instance = superstring_instance(words, name or "the list")
     out: dict[str, Any] = {"lexicon": name or "the list", "lexicon_size": len(instance.words),
                            "svg": None}  # fmt: skip
