@@ -241,17 +241,35 @@ def snake(
     if verify_path is not None:
         _verify(instance, verify_path, as_json, time_limit - (time.perf_counter() - start))
         return
+    kwargs: dict[str, Any] = {
+        "time_limit": time_limit, "workers": workers, "seed": seed, "iterations": iterations,
+        "start": start,
+    }  # fmt: skip
+    _solve_and_report(
+        instance, method, compare, peers, peer_time_limit, certificate_path, kwargs, as_json,
+        (svg_path, png_path),
+    )  # fmt: skip
+
+
+def _solve_and_report(
+    instance: WordsnakeInstance,
+    method: str,
+    compare: bool,
+    peers: bool,
+    peer_time_limit: float,
+    certificate_path: str | None,
+    kwargs: dict[str, Any],
+    as_json: bool,
+    pictures: tuple[str | None, str | None],
+) -> None:
+    """The solve mode: the answer (with --compare's rows), the certificate file, the pictures
+    (``pictures``: the --svg and --png paths) and the exit status; ``kwargs`` are the solver's
+    (``time_limit``, ``start``, ``workers``, ``seed``, ``iterations``)."""
     dups = instance.duplicates()
     if dups:
         click.echo(f"cpwords: warning: {_repeats(dups)}", err=True)
+    time_limit, start = kwargs["time_limit"], kwargs["start"]
     _short_limit_note(instance, time.perf_counter() - start, time_limit, compare)
-    kwargs: dict[str, Any] = {
-        "time_limit": time_limit,
-        "workers": workers,
-        "seed": seed,
-        "iterations": iterations,
-        "start": start,
-    }
     if certificate_path is not None:
         kwargs["certificate"] = True
     main_res, comp = _solve(
@@ -272,7 +290,7 @@ def snake(
         if cert_line:
             click.echo(cert_line)
         _comparison_text(comp, main_stopped)
-    _write_pictures(main_res, instance, svg_path, png_path)
+    _write_pictures(main_res, instance, *pictures)
     if cert_error is not None:
         raise cert_error
     code = exit_status(main_res.status.value, interrupted)
