@@ -220,6 +220,18 @@ def hall_step(
         already meets the ordering, no Hall set is found, time ran out, or the certificate is
         one this step does not handle (cyclic, ``proper``, repeated words, a proof tree, an
         ordering with a joint of negative slack).
+
+    Notes
+    -----
+    Soundness does not rest on this function: the independent checker verifies the result
+    like any certificate. Card: ``models/wordsnake.md``, stage 12; measured on the Chinese
+    wordfreq list in ``benchmarks/results/wordsnake-languages-more/zh-last-point.md``.
+
+    References
+    ----------
+    H. W. Kuhn, "The Hungarian method for the assignment problem", Naval Research Logistics
+    Quarterly 2 (1955) 83-97 (the dual step on a set of rows whose tight columns are fewer);
+    P. Hall, "On representatives of subsets", J. London Math. Soc. 10 (1935) 26-30.
     """
     W = len(words)
     if (
