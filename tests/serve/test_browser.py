@@ -451,11 +451,16 @@ def test_letterboxed_check_my_answer(live: LiveServer, browser: Any, tmp_path: P
         field.clear()
         field.send_keys(answer)
         browser.find_element(By.ID, "check-go").click()
-        verdict = wait_for(lambda: browser.find_element(By.ID, "verdict").text)
         words = answer.split()
+        shown = "–".join(words).upper()
+        # the form reloads the page: wait for this answer's verdict, not the last one's
+        verdict = wait_for(
+            lambda: (text := browser.find_element(By.ID, "verdict").text).endswith(f": {shown}")
+            and text
+        )
         problems = letterboxed_problems(parse_box(box), words, default_lexicon().as_set())
         expected = "valid" if not problems else "invalid"
-        assert verdict == f"{expected}: {'–'.join(words).upper()}"
+        assert verdict == f"{expected}: {shown}"
         listed = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#check-problems li")]
         assert listed == problems
         drawn = browser.find_elements(By.CSS_SELECTOR, "#drawing path.word")
