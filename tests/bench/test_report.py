@@ -170,7 +170,9 @@ def test_without_matplotlib_the_report_is_written_without_pictures_and_says_so(
         importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
     )
     monkeypatch.setattr(plots, "_NOTED", [])
+    # As a library user has it (no CLI has routed the logger to stderr in this process).
     monkeypatch.setattr(logging.getLogger("cpwords"), "propagate", True)
+    monkeypatch.setattr(logging.getLogger("cpwords"), "handlers", [])
     rows = [row("exact", "exact", "OPTIMAL", n, n, inst=f"n{n}", size=n) for n in (5, 10, 20)]
     rows += [row("greedy", "heuristic", "FEASIBLE", n - 1, inst=f"n{n}", size=n) for n in (5, 10)]
     res = _write_rows(tmp_path / "r.jsonl", rows)
