@@ -26,11 +26,17 @@ def _gain(k: int, score: str) -> int:
 
 
 def loose_certificate(
-    words: Sequence[str], rng: random.Random, cuts: bool, score: str = "squared"
+    words: Sequence[str],
+    rng: random.Random,
+    cuts: bool,
+    score: str = "squared",
+    mult: Sequence[int] | None = None,
 ) -> Certificate:
     """A valid certificate built from random ``v`` and cuts, ``u`` the smallest that keeps
-    every inequality: usually far above the optimum. The ordering is random."""
+    every inequality: usually far above the optimum. The ordering is random; ``mult``: the
+    copies of each word (a word to itself is then a joint too)."""
     W = len(words)
+    mult = [1] * W if mult is None else list(mult)
     D = rng.choice((1, 3, 64))
     cut_sets: list[tuple[tuple[int, ...], int]] = []
     if cuts:
@@ -48,16 +54,16 @@ def loose_certificate(
         need = [
             D * _gain(pair_overlap(words[a], words[b]), score) + term(a, b) - v[b]
             for b in range(W)
-            if b != a
+            if b != a or mult[a] > 1
         ]
         u.append(max([*need, -vd]) + rng.choice((0, 0, 0, 1, D)))
     ud = max(term(-1, b) - v[b] for b in range(W))
-    order = list(range(W))
+    order = [i for i in range(W) for _ in range(mult[i])]
     rng.shuffle(order)
     objective = snake_score([words[i] for i in order], False, False, score=score)
     return Certificate(
-        fingerprint=word_fingerprint(words),
-        items=W,
+        fingerprint=word_fingerprint([words[i] for i in order]),
+        items=len(order),
         cyclic=False,
         proper=False,
         scale=D,
@@ -77,11 +83,12 @@ def brute_force(words: Sequence[str], score: str = "squared") -> int:
 
 
 def assignment_optimum(words: Sequence[str], score: str) -> int:
-    """The assignment relaxation with the depot: every item one successor and predecessor."""
+    """The assignment relaxation with the depot: every item (a word's copies are items) one
+    successor and predecessor."""
     W = len(words)
     big = 10**6
     w = np.zeros((W + 1, W + 1), dtype=np.int64)
-    for a, b in itertools.product(range(W), repeat=2):
+    for a, b in itertools.product(range(W), repeat=2):  # two copies of a word are a joint
         w[a, b] = -big if a == b else _gain(pair_overlap(words[a], words[b]), score)
     w[W, W] = -big
     rows, cols = linear_sum_assignment(w, maximize=True)
@@ -170,6 +177,64 @@ def test_steps_with_a_cut_set_as_one_node_are_valid() -> None:
     assert moved >= 5
 
 
+listed = st.lists(word, min_size=2, max_size=6).filter(lambda ws: len(set(ws)) >= 2)
+
+
+def _distinct_and_copies(items: list[str]) -> tuple[list[str], list[int]]:
+    words = sorted(set(items))
+    return words, [items.count(w) for w in words]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(listed, st.integers(0, 10**6), st.booleans(), st.sampled_from(["squared", "linear"]))
+def test_with_repeated_words_a_stepped_certificate_is_valid_and_bounds_the_optimum(
+    items: list[str], seed: int, cuts: bool, score: str
+) -> None:
+    """A word listed several times is one node of capacity its copies: every stepped
+    certificate checks VALID and bounds the brute-force optimum of the items."""
+    words, mult = _distinct_and_copies(items)
+    cert = loose_certificate(words, random.Random(seed), cuts, score, mult)
+    assert verify_certificate(items, cert).status == "VALID"
+    new = hall_step(cert, words)
+    if new is None:
+        return
+    found = verify_certificate(items, new)
+    assert found.status == "VALID", found.message
+    assert found.bound is not None and found.bound >= brute_force(items, score)
+    assert new.dual_value(mult) < cert.dual_value(mult)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(listed, st.integers(0, 10**6), st.sampled_from(["squared", "linear"]))
+def test_with_repeated_words_the_steps_reach_the_assignment_optimum(
+    items: list[str], seed: int, score: str
+) -> None:
+    """Without cuts, the b-matching steps end where the assignment relaxation of the items
+    (every copy its own row and column) has its optimum."""
+    words, mult = _distinct_and_copies(items)
+    cert = loose_certificate(words, random.Random(seed), False, score, mult)
+    new = hall_step(cert, words)
+    final = cert if new is None else new
+    assert final.dual_value(mult) // final.scale == assignment_optimum(sorted(items), score)
+
+
+def test_steps_happen_on_repeated_words() -> None:
+    """Seeded lists with copies: the step lowers loose bounds there too."""
+    rng = random.Random(11)
+    lowered = 0
+    for _ in range(60):
+        items = [rng.choice(("a", "ab", "ba", "bab", "aa")) for _ in range(rng.randint(3, 6))]
+        words, mult = _distinct_and_copies(items)
+        if len(words) < 2 or max(mult) < 2:
+            continue
+        cert = loose_certificate(words, rng, cuts=False, mult=mult)
+        new = hall_step(cert, words)
+        if new is not None:
+            lowered += 1
+            assert verify_certificate(items, new).status == "VALID"
+    assert lowered >= 10
+
+
 def test_refused_cases_return_none() -> None:
     words = ["ab", "ba", "bc"]
     cert = loose_certificate(words, random.Random(1), cuts=False)
@@ -177,7 +242,7 @@ def test_refused_cases_return_none() -> None:
 
     assert hall_step(replace(cert, cyclic=True, depot=None), words) is None
     assert hall_step(replace(cert, proper=True), words) is None
-    assert hall_step(replace(cert, order=(0, 0, 1), items=3), words) is None
+    assert hall_step(replace(cert, order=(0, 0, 1), items=3), words) is None  # a word missing
     # a certificate whose bound already meets the ordering: nothing to do
     assert hall_step(replace(cert, objective=values_bound(cert)), words) is None
 
@@ -192,7 +257,7 @@ def test_the_smallest_slacks_in_and_out_equal_the_pairwise_ones(
 
     words = sorted(words)
     rng = random.Random(seed)
-    duals = hs._Duals(loose_certificate(words, rng, cuts=True), words)
+    duals = hs._Duals(loose_certificate(words, rng, cuts=True), words, [1] * len(words))
     W = len(words)
     leave = set(rng.sample(range(W), rng.randint(0, W - 1)))
     tree = hs._MinTree([hs._INF if b in leave else duals.vp(b) for b in range(W)])

@@ -28,9 +28,13 @@ bounds it by ``slack // -c``), and the step is made only when it lowers ``B``. T
 found by hand on the Chinese wordfreq list
 (``benchmarks/results/wordsnake-languages-more/zh-last-point.md``).
 
-Linear snakes of distinct words only (the step refuses cyclic, ``--proper`` and repeated words,
-and version 2 certificates). Soundness does not rest on this module: the independent checker
-verifies the certificate it returns like any other. Card: ``models/wordsnake.md``,
+A word listed ``m`` times is one node of capacity ``m`` on each side (its copies share their
+values): the ordering's zero-slack joints are then a b-matching, a Hall set's successor side
+holds more copies than the predecessor nodes it reaches, ``B`` falls by ``delta`` times the
+difference, and a joint between two copies of a word is a joint like any other (a tight cut set
+is taken as one node only when its words are distinct). Linear snakes only (the step refuses
+cyclic and ``--proper`` snakes, and version 2 certificates). Soundness does not rest on this
+module: the independent checker verifies the certificate it returns like any other. Card: ``models/wordsnake.md``,
 "Certificates: a bound anyone can check".
 """
 
@@ -39,7 +43,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -126,11 +130,12 @@ class _MinTree:
 class _Duals:
     """The values of one certificate and the exact slack of every joint."""
 
-    def __init__(self, cert: Certificate, words: Sequence[str]) -> None:
+    def __init__(self, cert: Certificate, words: Sequence[str], mult: Sequence[int]) -> None:
         assert cert.depot is not None
         W = len(words)
         self.words = words
         self.W = W
+        self.mult = list(mult)
         self.scale = cert.scale
         self.squared = cert.score == "squared"
         self.u = list(cert.u)
@@ -173,7 +178,16 @@ class _Duals:
         return found
 
     def value(self) -> int:
-        return sum(self.u) + sum(self.v) + self.ud + self.vd - sum(self.lam)
+        total = sum(m * (a + b) for m, a, b in zip(self.mult, self.u, self.v, strict=True))
+        return total + self.ud + self.vd - sum(self.lam)
+
+    def weight(self, x: int) -> int:
+        """The items a node stands for: a word's copies; the depot (and a group) one."""
+        return self.mult[x] if x < self.W else 1
+
+    def joint(self, a: int, b: int) -> bool:
+        """Whether ``a -> b`` is a joint of two items (a word to itself: two of its copies)."""
+        return a != b or (a < self.W and self.mult[a] >= 2)
 
     def by_suffix(self) -> tuple[list[str], list[int]]:
         """The reversed words, sorted, and their ids (words ending with ``s``: a range)."""
@@ -218,8 +232,8 @@ def hall_step(
         bound when it is at most the claimed one, ``core_pairs`` then dropped,
         ``producer["hall_steps"]`` their number), or None when no step was made: the bound
         already meets the ordering, no Hall set is found, time ran out, or the certificate is
-        one this step does not handle (cyclic, ``proper``, repeated words, a proof tree, an
-        ordering with a joint of negative slack).
+        one this step does not handle (cyclic, ``proper``, a proof tree, an ordering with a
+        joint of negative slack).
 
     Notes
     -----
@@ -242,12 +256,13 @@ def hall_step(
         or cert.core is not None
         or W < 2
         or len(cert.u) != W
-        or len(cert.order) != W
-        or sorted(cert.order) != list(range(W))
+        or len(cert.order) != cert.items
+        or set(cert.order) != set(range(W))
         or cert.score not in ("squared", "linear")
     ):
         return None
-    duals = _Duals(cert, words)
+    counts = Counter(cert.order)
+    duals = _Duals(cert, words, [counts[i] for i in range(W)])
     D = cert.scale
     steps = 0
     while steps < max_steps and duals.value() // D > cert.objective:
@@ -300,7 +315,8 @@ def _one_step(duals: _Duals, order: Sequence[int], deadline: float | None) -> bo
                 change += 1
             if W + 1 in matched:  # its way in raised: the cut falls
                 change -= 1
-        if len(lowered) + change - len(raised) <= 0:
+        weight = duals.weight
+        if sum(map(weight, lowered)) + change - sum(map(weight, raised)) <= 0:
             continue
         _check(deadline)
         delta = _step_size(duals, set(lowered), set(raised), group, change)
@@ -333,6 +349,8 @@ def _groups(duals: _Duals, order: Sequence[int]) -> list[_Group]:
         group = duals.sets[k]
         if duals.lam[k] <= 0 or not 2 <= len(group) <= GROUP_MAX:
             continue
+        if any(duals.mult[x] > 1 for x in group):
+            continue  # its paths through all its words are those of distinct words
         # Entered from a zero-slack joint from outside, left by one to outside (or the depot).
         tree = _MinTree([_INF if b in group else duals.vp(b) for b in range(W)])
         first = {e for e in group if duals.slack(W, e) == 0 or _in_min(duals, e, group) == 0}
@@ -362,61 +380,76 @@ def _hall_set(
     duals: _Duals, order: Sequence[int], deadline: float | None, group: _Group | None
 ) -> tuple[list[int], list[int]] | None:
     """A Hall set of the zero-slack joints (``group``, when given, one node ``W + 1`` on both
-    sides): its successor-side nodes and the predecessor-side nodes they reach (one fewer,
+    sides): its successor-side nodes and the predecessor-side nodes they reach (fewer items,
     all matched), or None when the ordering's zero-slack joints extend to a perfect
-    matching."""
+    matching. A word listed ``m`` times is one node of capacity ``m`` on each side (its
+    copies), so the matching is a b-matching and its augmenting paths pass a node as long as
+    it has a copy free."""
     W = duals.W
     inside = frozenset() if group is None else group.words
-    match_l: dict[int, int] = {}
-    match_r: dict[int, int] = {}
+    out: dict[int, Counter[int]] = {}  # successor side: the matched joints, with multiplicity
+    into: dict[int, Counter[int]] = {}  # predecessor side: likewise
     joints = [(W, order[0]), *itertools.pairwise(order), (order[-1], W)]
     for a, b in joints:
         s = duals.slack(a, b)
         if s < 0:
             return None  # not a valid certificate: the checker says so
         if s == 0 and a not in inside and b not in inside:
-            match_l[a], match_r[b] = b, a
+            out.setdefault(a, Counter())[b] += 1
+            into.setdefault(b, Counter())[a] += 1
     left = [a for a in range(W + 1) if a not in inside]
     if group is not None:
         left.append(W + 1)
-    free = [a for a in left if a not in match_l]
+
+    def spare(x: int, side: dict[int, Counter[int]]) -> int:
+        return duals.weight(x) - sum(side.get(x, Counter()).values())
+
     base = [_INF if b in inside else duals.vp(b) for b in range(W)]
     pops = 0
-    for root in free:
-        _check(deadline)
-        tree = _MinTree(base)
-        parent: dict[int, int] = {}
-        reached = [root]
-        queue = deque([root])
-        end = None
-        while queue and end is None:
-            pops += 1
-            if deadline is not None and pops % 256 == 0 and time.perf_counter() > deadline:
-                raise _Deadline
-            a = queue.popleft()
-            for b in _zero_slack(duals, tree, a, parent, group):
-                if b in parent:
-                    continue
-                parent[b] = a
-                if b < W:
-                    tree.delete(b)
-                if b not in match_r:
-                    end = b
+    for root in left:
+        while spare(root, out) > 0:
+            _check(deadline)
+            tree = _MinTree(base)
+            parent: dict[int, int] = {}  # predecessor-side node -> the node that reached it
+            via: dict[int, int] = {}  # successor-side node -> its matched joint's other end
+            reached, seen = [root], {root}
+            queue = deque([root])
+            end = None
+            while queue and end is None:
+                pops += 1
+                if deadline is not None and pops % 256 == 0 and time.perf_counter() > deadline:
+                    raise _Deadline
+                a = queue.popleft()
+                for b in _zero_slack(duals, tree, a, parent, group):
+                    if b in parent:
+                        continue
+                    parent[b] = a
+                    if b < W:
+                        tree.delete(b)
+                    if spare(b, into) > 0:
+                        end = b
+                        break
+                    for nxt in into[b]:
+                        if nxt not in seen:
+                            seen.add(nxt)
+                            via[nxt] = b
+                            reached.append(nxt)
+                            queue.append(nxt)
+            if end is None:
+                return reached, sorted(parent)
+            b = end
+            while True:  # augment along the alternating path
+                a = parent[b]
+                out.setdefault(a, Counter())[b] += 1
+                into.setdefault(b, Counter())[a] += 1
+                if a == root:
                     break
-                nxt = match_r[b]
-                reached.append(nxt)
-                queue.append(nxt)
-        if end is None:
-            return reached, sorted(parent)
-        b = end
-        while True:  # augment along the alternating path
-            a = parent[b]
-            prev = match_l.get(a)
-            match_l[a], match_r[b] = b, a
-            if a == root:
-                break
-            assert prev is not None
-            b = prev
+                prev = via[a]
+                out[a][prev] -= 1
+                into[prev][a] -= 1
+                if not out[a][prev]:
+                    del out[a][prev], into[prev][a]
+                b = prev
     return None
 
 
@@ -440,7 +473,7 @@ def _zero_slack(
             if W not in seen and ux + duals.vd == 0:
                 out.append(W)
         for b in dict.fromkeys(cands):
-            if b != x and b not in seen and duals.slack(x, b) == 0:
+            if duals.joint(x, b) and b not in seen and duals.slack(x, b) == 0:
                 out.append(b)
     if (
         group is not None
@@ -499,7 +532,9 @@ def _out_min(duals: _Duals, tree: _MinTree, a: int, leave: set[int] | frozenset[
     ``v'`` with ``leave`` deleted)."""
     word, ua = duals.words[a], duals.u[a]
     skip = sorted({a} | duals.mates(a))  # their exact slack here
-    best = min((duals.slack(a, b) for b in skip if b != a and b not in leave), default=_INF)
+    best = min(
+        (duals.slack(a, b) for b in skip if duals.joint(a, b) and b not in leave), default=_INF
+    )
     for k in range(len(word), -1, -1):
         lo, hi = _prefix_range(duals.words, word[len(word) - k :])
         if lo < hi:
