@@ -26,6 +26,11 @@ from cpwords.wordsnake.models.string_hub import DeadlineReached
 #: Seconds the proof tree may take at least (when the time limit leaves them).
 TREE_MIN_SECONDS = 5.0
 
+#: The proof tree may take this many times the solve so far (within the limit): the tree is
+#: the only way to OPTIMAL once the solver has proved more than its values. `abc` n=1,000
+#: seed 3 needs about 1.5x its 6.5 s solve (a root of complete cuts, then 3 nodes).
+TREE_SOLVE_RATIO = 2.0
+
 #: The share of :func:`~cpwords.wordsnake.models.pipeline.checked.proof_reserve` the check
 #: keeps when a proof tree is built (the rest is the certificate's: the check measured at 1.7
 #: of its 2.5 us a letter).
@@ -65,13 +70,14 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
     (:func:`~cpwords.wordsnake.models.cover_tree.cover_tree_certificate`), else on the core
     (a core search, the routes model:
     :func:`~cpwords.wordsnake.models.proof_tree.tree_certificate`), within the time left and
-    at most as long again as the solve so far, and leaving the check its share of the reserve;
+    at most :data:`TREE_SOLVE_RATIO` times the solve so far, and leaving the check its share of
+    the reserve;
     ``cert`` when none is found."""
     from cpwords.wordsnake.models.cover_tree import cover_tree_certificate
     from cpwords.wordsnake.models.proof_tree import tree_certificate
 
     now = time.perf_counter()
-    until = now + max(TREE_MIN_SECONDS, now - state.start)
+    until = now + max(TREE_MIN_SECONDS, TREE_SOLVE_RATIO * (now - state.start))
     if state.end is not None:  # the check's own time is kept (the stages left it the reserve)
         until = min(until, state.end - proof_reserve(state.instance) * CHECK_SHARE)
     t0 = time.perf_counter()
