@@ -11,6 +11,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -435,6 +436,14 @@ def test_letterpress_listing_stays_short(live: LiveServer, browser: Any, tmp_pat
         assert opened > 5 * height  # what the grouping saves
 
 
+def _verdict_of(browser: Any, shown: str) -> str | None:
+    """The page's verdict once it names ``shown`` (the page of this answer), else None."""
+    from selenium.webdriver.common.by import By
+
+    text: str = browser.find_element(By.ID, "verdict").text
+    return text if text.endswith(f": {shown}") else None
+
+
 @pytest.mark.slow
 def test_letterboxed_check_my_answer(live: LiveServer, browser: Any, tmp_path: Path) -> None:
     """A player types an answer under the box: the checker's verdict and problems, the answer
@@ -454,10 +463,7 @@ def test_letterboxed_check_my_answer(live: LiveServer, browser: Any, tmp_path: P
         words = answer.split()
         shown = "–".join(words).upper()
         # the form reloads the page: wait for this answer's verdict, not the last one's
-        verdict = wait_for(
-            lambda: (text := browser.find_element(By.ID, "verdict").text).endswith(f": {shown}")
-            and text
-        )
+        verdict = wait_for(partial(_verdict_of, browser, shown))
         problems = letterboxed_problems(parse_box(box), words, default_lexicon().as_set())
         expected = "valid" if not problems else "invalid"
         assert verdict == f"{expected}: {shown}"

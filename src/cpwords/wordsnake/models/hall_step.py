@@ -34,8 +34,8 @@ holds more copies than the predecessor nodes it reaches, ``B`` falls by ``delta`
 difference, and a joint between two copies of a word is a joint like any other (a tight cut set
 is taken as one node only when its words are distinct). Linear snakes only (the step refuses
 cyclic and ``--proper`` snakes, and version 2 certificates). Soundness does not rest on this
-module: the independent checker verifies the certificate it returns like any other. Card: ``models/wordsnake.md``,
-"Certificates: a bound anyone can check".
+module: the independent checker verifies the certificate it returns like any other. Card:
+``models/wordsnake.md``, "Certificates: a bound anyone can check".
 """
 
 from __future__ import annotations
