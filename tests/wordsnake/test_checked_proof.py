@@ -67,6 +67,20 @@ def test_a_core_search_that_lies_cannot_make_the_answer_optimal(
     assert res.solver_info["solver_bound"] < res.bound
 
 
+@pytest.mark.slow
+def test_repeated_words_whose_snakes_enter_a_root_cut_twice_get_a_tree() -> None:
+    """`abc` n=1,000 seed 3 (132 repeated words): the root values bound it 3 points above the
+    optimum, the gap of cuts entered more than once; the proof tree with the root's cuts
+    re-priced closes it, and the independent checker agrees."""
+    inst = WordsnakeInstance(tuple(random_strings("abc", 1000, 3)))
+    assert len(set(inst.words)) < len(inst.words)
+    res = solve_wordsnake(inst, time_limit=None, certificate=True)
+    cert = res.solver_info["certificate"]
+    check = verify_certificate(inst.words, cert)
+    assert cert.tree and check.status == "VALID" and check.optimal, check.message
+    assert res.status is Status.OPTIMAL and res.objective == check.bound
+
+
 def test_every_method_says_what_its_optimal_rests_on() -> None:
     inst = WordsnakeInstance(("run", "nausea", "seasick", "sickle", "lemon"))
     expected = {"exact": "certificate", "mip": "highs", "cpsat": "cp-sat", "greedy": None}
