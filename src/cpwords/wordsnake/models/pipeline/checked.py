@@ -20,12 +20,16 @@ from cpwords.wordsnake.certificate import verify_certificate
 from cpwords.wordsnake.models.pipeline.state import ProofState
 from cpwords.wordsnake.rules import WordsnakeInstance
 
-#: Seconds per letter kept at the end of the time limit for the certificate and its check, and
-#: a floor. Measured (2026-11-28, 2 shared cores): the check 1.7 us a letter on the union of
-#: three wordfreq lists (17.0 s for 10.1 million letters), more under load (it did not end in
-#: 12.6 s); the certificate 0.1 us a letter from the additive bound, up to 1 us from the flow's
-#: potentials (the French dictionary: 1.0-3.9 s).
-CHECK_SECONDS_PER_LETTER = 2.5e-6
+#: Seconds per letter and per word kept at the end of the time limit for the certificate and
+#: its check, and a floor. Measured (2026-11-28, 2 shared cores): the check 1.7 us a letter on
+#: the union of three wordfreq lists (17.0 s for 10.1 million letters), more under load (it did
+#: not end in 12.6 s); the certificate 0.1 us a letter from the additive bound, up to 1 us from
+#: the flow's potentials (the French dictionary: 1.0-3.9 s). Lists of short words cost more a
+#: letter (every word its own tables): Japanese 2.1-3.4 s for 844,568 letters (4.0 us a letter,
+#: 16 us a word), which a letters-only reserve of 2.6 s left unchecked at a 300 s limit; the 24
+#: language lists of 2026-11-28 took 8-26 us a word.
+CHECK_SECONDS_PER_LETTER = 1.5e-6
+CHECK_SECONDS_PER_WORD = 1.0e-5
 CHECK_MIN_SECONDS = 0.5
 
 #: The fastest check measured, seconds per letter (ENABLE on a quiet machine): a check given
@@ -35,7 +39,8 @@ CHECK_FASTEST_PER_LETTER = 0.6e-6
 
 def proof_reserve(instance: WordsnakeInstance) -> float:
     """Seconds the default method keeps at the end of its time limit for the certificate and
-    its check: ``CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * letters``.
+    its check: ``CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * letters +
+    CHECK_SECONDS_PER_WORD * words``.
 
     Parameters
     ----------
@@ -44,15 +49,21 @@ def proof_reserve(instance: WordsnakeInstance) -> float:
     Returns
     -------
     float
-        Seconds (linear in the letters: 25.9 s for the 10.1 million letters of the union of
-        the German, French and Spanish wordfreq lists).
+        Seconds (linear in the letters and words: about 26 s for the union of the German,
+        French and Spanish wordfreq lists, 10.1 million letters in 1,037,915 words; 3.9 s for
+        the Japanese list).
 
     Examples
     --------
     >>> round(proof_reserve(WordsnakeInstance(("ab", "bc"))), 6)
-    0.50001
+    0.500026
     """
-    return CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * sum(len(w) for w in instance.words)
+    letters = sum(len(w) for w in instance.words)
+    return (
+        CHECK_MIN_SECONDS
+        + CHECK_SECONDS_PER_LETTER * letters
+        + CHECK_SECONDS_PER_WORD * len(instance.words)
+    )
 
 
 def checked_proof(state: ProofState) -> None:
