@@ -92,6 +92,15 @@ def _leaf(node, used, unused, pairs, root_slack, mult, cert, budget):  # type: i
     if any(g < 0 or mult[a] < 2 for a, g in gamma.items()) or len(gamma) != len(node.copies):
         return False, 0
     leaf_sets = [(set(ids), lam) for ids, lam in node.cuts]
+    # A multiplier may fall only on a set the root cuts, its total staying at 0 or above.
+    total: dict[frozenset[int], int] = {}
+    for ids, lam in cert.cuts:
+        total[frozenset(ids)] = total.get(frozenset(ids), 0) + lam
+    lowered = {frozenset(ids) for ids, lam in node.cuts if lam < 0}
+    for ids, lam in node.cuts:
+        total[frozenset(ids)] = total.get(frozenset(ids), 0) + lam
+    if any(total[c] < 0 for c in lowered):
+        return False, 0
 
     def slack(a: int, b: int) -> int:
         s = root_slack(a, b) + du.get(a, 0) + dv.get(b, 0)

@@ -126,6 +126,7 @@ def tree_certificate(
         now = time.perf_counter()
         until = None if deadline is None else now + (deadline - now) / share
         lp = _CoreLP(cert, core, words, mult, rounds, free_root=free_root)
+        lp.deadline = until
         nodes = _branch(lp, max_nodes, until)
         if nodes is not None:
             break
@@ -217,17 +218,22 @@ class _CoreLP:
                 self.base[key] = self.base.get(key, 0) + lam
         self.pair_cost = dict(core.pairs)
         self.start_cost = dict(core.starts)
+        holding: dict[int, list[tuple[frozenset[int], int]]] = {}  # a word's root cuts
         for cut, lam in self.base.items():
             for b in cut:
+                holding.setdefault(b, []).append((cut, lam))
                 if b in self.start_cost:
                     self.start_cost[b] += lam
-        if self.base:
+        if holding:  # each pair the multipliers of the cuts it enters (per pair, not per cut)
             for a, b in self.pairs:
-                self.pair_cost[(a, b)] += sum(
-                    lam for cut, lam in self.base.items() if b in cut and a not in cut
-                )
+                enters = sum(lam for cut, lam in holding.get(b, ()) if a not in cut)
+                if enters:
+                    self.pair_cost[(a, b)] += enters
         self.escape = core.budget + 1 + sum(self.base.values())
         self.pool: list[frozenset[int]] = list(self.base)
+        #: ``time.perf_counter()`` value after which no program is solved (HiGHS's own time
+        #: limit; a root of 400,000 joints over 64 rounds takes minutes).
+        self.deadline: float | None = None
 
     def score(self, joints: frozenset[Joint]) -> int:
         """The score of arcs along ``joints``, each once (a whole snake's, when they are all
@@ -269,11 +275,14 @@ class _CoreLP:
     def solve(
         self, used: frozenset[Joint], unused: frozenset[Joint], rounds: int | None = None
     ) -> _Leaf | None:
-        """The node's repaired integer dual and its bound (None: HiGHS failed), after rounds of
-        subtour cuts (``rounds``, default the LP's, ending early when none is new)."""
+        """The node's repaired integer dual and its bound (None: HiGHS failed or the deadline
+        passed), after rounds of subtour cuts (``rounds``, default the LP's, ending early when
+        none is new)."""
         cols = self._columns(used, unused)
         leaf = None
         for _ in range(self.rounds if rounds is None else rounds):
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                return None
             y, x = self._highs(*cols[:4])
             if y is None or x is None:
                 return None
@@ -297,13 +306,15 @@ class _CoreLP:
                 out.append((tuple(sorted(c)), change))
         return out
 
-    def _entering(self, tails: list[int], heads: list[int], cut: frozenset[int]) -> list[int]:
-        """The columns that enter ``cut`` (their head a word of it, their tail not)."""
+    def _entering(
+        self, tails: list[int], into: dict[int, list[int]], cut: frozenset[int]
+    ) -> list[int]:
+        """The columns that enter ``cut`` (their head a word of it, their tail not); ``into``:
+        each word's columns by head (a cut's own words' columns only, not every column)."""
         W = self.W
-        return [
-            c for c, (t, h) in enumerate(zip(tails, heads, strict=True))
-            if W <= h < 2 * W and h - W in cut and not (t < W and t in cut)
-        ]  # fmt: skip
+        return sorted(
+            c for b in cut for c in into.get(b, ()) if not (tails[c] < W and tails[c] in cut)
+        )
 
     def _highs(
         self, tails: list[int], heads: list[int], costs: list[float], lows: list[float]
@@ -327,11 +338,17 @@ class _CoreLP:
         h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(costs))
         starts, index, value = _row_matrix(rows, tails, heads, self.hub)
         h.addRows(rows, rhs, rhs, len(index), starts, index, value)
+        into: dict[int, list[int]] = {}
+        for c, hd in enumerate(heads):
+            if W <= hd < 2 * W:
+                into.setdefault(hd - W, []).append(c)
         for cut in self.pool:
-            cols = self._entering(tails, heads, cut)
+            cols = self._entering(tails, into, cut)
             h.addRow(1.0, highspy.kHighsInf, len(cols), np.array(cols, dtype=np.int32),
                      np.ones(len(cols)))  # fmt: skip
         h.setOptionValue("solver", "simplex")
+        if self.deadline is not None:
+            h.setOptionValue("time_limit", max(0.01, self.deadline - time.perf_counter()))
         h.run()
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return None, None
