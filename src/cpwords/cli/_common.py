@@ -292,6 +292,17 @@ def blocklist_options() -> Callable[[F], F]:
     return deco
 
 
+def _fold_accents_option(where: str) -> Callable[[F], F]:
+    """``--fold-accents`` (the ``fold_accents`` parameter), folding the accents of ``where``."""
+    return click.option(
+        "--fold-accents",
+        "fold_accents",
+        is_flag=True,
+        help=f"Fold accents (é -> e, ç -> c; ß, ø, ł stay) in {where}, for games that ignore "
+        "them (off: é and e are two letters).",
+    )
+
+
 def lang_options(what: str) -> Callable[[F], F]:
     """``--lang CODE`` and ``--fold-accents``: the language of the puzzle and its letters
     (:mod:`cpwords.core.alphabet`; the rules are on the docs' conventions page).
@@ -309,13 +320,7 @@ def lang_options(what: str) -> Callable[[F], F]:
             help="Keep the default dictionary's proper nouns (its capitalised entries: Iraq, "
             "Paris; German capitalises every noun and keeps them all). Off: they are left out.",
         )(f)
-        f = click.option(
-            "--fold-accents",
-            "fold_accents",
-            is_flag=True,
-            help="Fold accents (é -> e, ç -> c; ß, ø, ł stay) in the puzzle and the word "
-            "list, for games that ignore them (off: é and e are two letters).",
-        )(f)
+        f = _fold_accents_option("the puzzle and the word list")(f)
         return click.option(
             "--lang",
             metavar="CODE",
@@ -336,13 +341,7 @@ def word_list_lang_options() -> Callable[[F], F]:
     (:mod:`cpwords.core.alphabet`), it picks no list."""
 
     def deco(f: F) -> F:
-        f = click.option(
-            "--fold-accents",
-            "fold_accents",
-            is_flag=True,
-            help="Fold accents (é -> e, ç -> c; ß, ø, ł stay) in the words, for games that "
-            "ignore them (off: é and e are two letters).",
-        )(f)
+        f = _fold_accents_option("the words")(f)
         return click.option(
             "--lang",
             metavar="CODE",
