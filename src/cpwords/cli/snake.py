@@ -241,40 +241,43 @@ def snake(
     if verify_path is not None:
         _verify(instance, verify_path, as_json, time_limit - (time.perf_counter() - start))
         return
-    kwargs: dict[str, Any] = {
+    solver: dict[str, Any] = {
         "time_limit": time_limit, "workers": workers, "seed": seed, "iterations": iterations,
         "start": start,
     }  # fmt: skip
-    _solve_and_report(
-        instance, method, compare, peers, peer_time_limit, certificate_path, kwargs, as_json,
-        (svg_path, png_path),
-    )  # fmt: skip
+    if certificate_path is not None:
+        solver["certificate"] = True
+    request = _Request(method, compare, peers, peer_time_limit, certificate_path, as_json, solver)
+    _solve_and_report(instance, request, (svg_path, png_path))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Request:
+    """The solve mode's options: the method, --compare (--peers, --peer-time-limit), the
+    --certificate path, --json, and ``solver``, the solver's keyword arguments
+    (``time_limit``, ``start``, ``workers``, ``seed``, ``iterations``, ``certificate``)."""
+
+    method: str
+    compare: bool
+    peers: bool
+    peer_time_limit: float
+    certificate_path: str | None
+    as_json: bool
+    solver: dict[str, Any]
 
 
 def _solve_and_report(
-    instance: WordsnakeInstance,
-    method: str,
-    compare: bool,
-    peers: bool,
-    peer_time_limit: float,
-    certificate_path: str | None,
-    kwargs: dict[str, Any],
-    as_json: bool,
-    pictures: tuple[str | None, str | None],
+    instance: WordsnakeInstance, request: _Request, pictures: tuple[str | None, str | None]
 ) -> None:
     """The solve mode: the answer (with --compare's rows), the certificate file, the pictures
-    (``pictures``: the --svg and --png paths) and the exit status; ``kwargs`` are the solver's
-    (``time_limit``, ``start``, ``workers``, ``seed``, ``iterations``)."""
+    (``pictures``: the --svg and --png paths) and the exit status."""
     dups = instance.duplicates()
     if dups:
         click.echo(f"cpwords: warning: {_repeats(dups)}", err=True)
-    time_limit, start = kwargs["time_limit"], kwargs["start"]
-    _short_limit_note(instance, time.perf_counter() - start, time_limit, compare)
-    if certificate_path is not None:
-        kwargs["certificate"] = True
-    main_res, comp = _solve(
-        instance, method, compare, peers, peer_time_limit, certificate_path, kwargs, as_json
-    )
+    time_limit, start = request.solver["time_limit"], request.solver["start"]
+    _short_limit_note(instance, time.perf_counter() - start, time_limit, request.compare)
+    main_res, comp = _solve(instance, request)
+    certificate_path, as_json = request.certificate_path, request.as_json
     # Written before the answer is printed, so the answer names it; a write that fails (a full
     # disk) still prints the answer, then the error (exit 2).
     cert_line, cert_json, cert_error = _write_certificate(main_res, certificate_path)
@@ -345,30 +348,22 @@ def _report(
     ticker.update(incumbent=incumbent, bound=bound, stage=stage)
 
 
-def _solve(
-    instance: WordsnakeInstance,
-    method: str,
-    compare: bool,
-    peers: bool,
-    peer_time_limit: float,
-    certificate_path: str | None,
-    kwargs: dict[str, Any],
-    as_json: bool,
-) -> tuple[SolveResult, Any]:
-    """Solve by ``method`` (and, with --compare, every heuristic and peer): the main result
-    and the comparison (None without --compare)."""
+def _solve(instance: WordsnakeInstance, request: _Request) -> tuple[SolveResult, Any]:
+    """Solve by the request's method (and, with --compare, every heuristic and peer): the main
+    result and the comparison (None without --compare)."""
+    method = request.method
     label = f"solving {instance.n:,} words ({method})"
-    with progress(label, sense="max", enabled=not as_json) as status:
-        kwargs["progress"] = functools.partial(_report, status)
-        if not compare:
+    with progress(label, sense="max", enabled=not request.as_json) as status:
+        kwargs = {**request.solver, "progress": functools.partial(_report, status)}
+        if not request.compare:
             return solve_wordsnake(instance, method, **kwargs), None
         others = [m for m in HEURISTIC_METHODS if m != method]
-        if peers:
-            others += [m for m in available_peers(as_json) if m != method]
+        if request.peers:
+            others += [m for m in available_peers(request.as_json) if m != method]
         over: dict[str, dict[str, Any]] = {
-            m: {"time_limit": peer_time_limit} for m in PEER_METHODS if m != method
+            m: {"time_limit": request.peer_time_limit} for m in PEER_METHODS if m != method
         }
-        if certificate_path is not None:  # the certificate is the main method's
+        if request.certificate_path is not None:  # the certificate is the main method's
             for m in others:
                 over.setdefault(m, {})["certificate"] = False
         comp = compare_wordsnake(instance, [method, *others], over, **kwargs)
