@@ -76,10 +76,7 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
     from cpwords.wordsnake.models.cover_tree import cover_tree_certificate
     from cpwords.wordsnake.models.proof_tree import tree_certificate
 
-    now = time.perf_counter()
-    until = now + max(TREE_MIN_SECONDS, TREE_SOLVE_RATIO * (now - state.start))
-    if state.end is not None:  # the check's own time is kept (the stages left it the reserve)
-        until = min(until, state.end - proof_reserve(state.instance) * CHECK_SHARE)
+    until = _until(state, TREE_SOLVE_RATIO)
     t0 = time.perf_counter()
     data = _cover_data(state, cert)
     try:
@@ -108,14 +105,12 @@ HALL_SECONDS_PER_WORD = 2.5e-5
 def _with_hall_steps(state: ProofState, cert: Certificate) -> Certificate:
     """A gap is left under the values: Hungarian dual steps on Hall sets of the zero-slack
     joints (:func:`~cpwords.wordsnake.models.hall_step.hall_step`) lower the bound when they
-    can, as long as a proof tree may take and leaving the check its share of the reserve;
-    ``cert`` when no step is made."""
+    can, at most as long again as the solve so far and leaving the check its share of the
+    reserve; ``cert`` when no step is made."""
     from cpwords.wordsnake.models.hall_step import hall_step
 
     now = time.perf_counter()
-    until = now + max(TREE_MIN_SECONDS, now - state.start)
-    if state.end is not None:
-        until = min(until, state.end - proof_reserve(state.instance) * CHECK_SHARE)
+    until = _until(state, 1.0)
     if until - now < HALL_SECONDS_PER_WORD * state.instance.n:
         return cert  # not time for one step: its searches look at the clock only now and then
     t0 = time.perf_counter()
@@ -126,6 +121,17 @@ def _with_hall_steps(state: ProofState, cert: Certificate) -> Certificate:
     state.info["hall_step_time"] = time.perf_counter() - t0
     state.info["hall_steps"] = 0 if stepped is None else stepped.producer["hall_steps"]
     return cert if stepped is None else stepped
+
+
+def _until(state: ProofState, ratio: float) -> float:
+    """When a certificate step that follows the solve must end: ``ratio`` times the solve so
+    far (:data:`TREE_MIN_SECONDS` at least), within the limit less the check's share of the
+    reserve (the stages left it the reserve)."""
+    now = time.perf_counter()
+    until = now + max(TREE_MIN_SECONDS, ratio * (now - state.start))
+    if state.end is not None:
+        until = min(until, state.end - proof_reserve(state.instance) * CHECK_SHARE)
+    return until
 
 
 def _cover_data(state: ProofState, cert: Certificate) -> CoverData | None:
