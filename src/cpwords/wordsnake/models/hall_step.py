@@ -266,9 +266,8 @@ def hall_step(
     D = cert.scale
     steps = 0
     while steps < max_steps and duals.value() // D > cert.objective:
-        if deadline is not None and time.perf_counter() > deadline:
-            break
         try:
+            _check(deadline)
             made = _one_step(duals, cert.order, deadline)
         except _Deadline:
             break

@@ -125,9 +125,8 @@ def tree_certificate(
     for rounds, free_root, share in attempts:
         now = time.perf_counter()
         until = None if deadline is None else now + (deadline - now) / share
-        lp = _CoreLP(cert, core, words, mult, rounds, free_root=free_root)
-        lp.deadline = until
-        nodes = _branch(lp, max_nodes, until)
+        lp = _CoreLP(cert, core, words, mult, rounds, free_root=free_root, deadline=until)
+        nodes = _branch(lp, max_nodes)
         if nodes is not None:
             break
     if nodes is None:
@@ -139,8 +138,10 @@ def tree_certificate(
     )  # fmt: skip
 
 
-def _branch(lp: _CoreLP, max_nodes: int, deadline: float | None) -> list[TreeNode] | None:
-    """Depth-first branching from the root: the tree's nodes, or None when it gives up."""
+def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
+    """Depth-first branching from the root: the tree's nodes, or None when it gives up (past
+    ``max_nodes`` or the LP's deadline)."""
+    deadline = lp.deadline
     nodes: list[TreeNode | None] = [None]
     stack: list[tuple[int, frozenset[Joint], frozenset[Joint]]] = [(0, frozenset(), frozenset())]
     while stack:
@@ -192,8 +193,12 @@ class _CoreLP:
         rounds: int,
         *,
         free_root: bool = False,
+        deadline: float | None = None,
     ) -> None:
         self.cert, self.core, self.mult, self.rounds = cert, core, mult, rounds
+        #: ``time.perf_counter()`` value after which no program is solved (HiGHS's own time
+        #: limit too: a root of 400,000 joints over 64 rounds takes minutes).
+        self.deadline = deadline
         self.items = sum(mult)
         self.words = words
         self.proper = cert.proper
@@ -231,9 +236,6 @@ class _CoreLP:
                     self.pair_cost[(a, b)] += enters
         self.escape = core.budget + 1 + sum(self.base.values())
         self.pool: list[frozenset[int]] = list(self.base)
-        #: ``time.perf_counter()`` value after which no program is solved (HiGHS's own time
-        #: limit; a root of 400,000 joints over 64 rounds takes minutes).
-        self.deadline: float | None = None
 
     def score(self, joints: frozenset[Joint]) -> int:
         """The score of arcs along ``joints``, each once (a whole snake's, when they are all
