@@ -147,7 +147,7 @@ class _Duals:
         for k, s in enumerate(self.sets):
             for b in s:
                 self.incut[b].append(k)
-        self._reversed: tuple[list[str], list[int]] | None = None
+        self._reversed: tuple[list[str], list[int], dict[int, int]] | None = None
 
     def gain(self, k: int) -> int:
         return self.scale * (k * k if self.squared else k)
@@ -189,11 +189,13 @@ class _Duals:
         """Whether ``a -> b`` is a joint of two items (a word to itself: two of its copies)."""
         return a != b or (a < self.W and self.mult[a] >= 2)
 
-    def by_suffix(self) -> tuple[list[str], list[int]]:
-        """The reversed words, sorted, and their ids (words ending with ``s``: a range)."""
+    def by_suffix(self) -> tuple[list[str], list[int], dict[int, int]]:
+        """The reversed words, sorted, their ids (words ending with ``s``: a range) and each
+        id's place among them."""
         if self._reversed is None:
             ids = sorted(range(self.W), key=lambda i: self.words[i][::-1])
-            self._reversed = ([self.words[i][::-1] for i in ids], ids)
+            pos = {i: p for p, i in enumerate(ids)}
+            self._reversed = ([self.words[i][::-1] for i in ids], ids, pos)
         return self._reversed
 
 
@@ -298,7 +300,7 @@ def _one_step(duals: _Duals, order: Sequence[int], deadline: float | None) -> bo
     """One dual step on a Hall set (first without a group, then with each tight cut set at an
     end of a joint of positive slack taken as one node); False when none lowers ``B``."""
     W = duals.W
-    for group in [None, *_groups(duals, order)]:
+    for group in [None, *_groups(duals, order, deadline)]:
         _check(deadline)
         found = _hall_set(duals, order, deadline, group)
         if found is None:
@@ -337,14 +339,16 @@ def _one_step(duals: _Duals, order: Sequence[int], deadline: float | None) -> bo
     return False
 
 
-def _groups(duals: _Duals, order: Sequence[int]) -> list[_Group]:
+def _groups(duals: _Duals, order: Sequence[int], deadline: float | None) -> list[_Group]:
     """The cut sets of positive multiplier and at most :data:`GROUP_MAX` words holding an end
-    of a joint of positive slack, with a zero-slack path through all their words."""
+    of a joint of positive slack, with a zero-slack path through all their words (each takes
+    passes over every word: the deadline is checked between them)."""
     W = duals.W
     joints = [(W, order[0]), *itertools.pairwise(order), (order[-1], W)]
     ends = {x for a, b in joints if duals.slack(a, b) > 0 for x in (a, b) if x < W}
     found = []
     for k in sorted({k for x in ends for k in duals.incut[x]}):
+        _check(deadline)
         group = duals.sets[k]
         if duals.lam[k] <= 0 or not 2 <= len(group) <= GROUP_MAX:
             continue
@@ -554,8 +558,7 @@ def _range_min(tree: _MinTree, lo: int, hi: int, skip: Sequence[int]) -> int:
 
 def _in_min(duals: _Duals, b: int, leave: set[int] | frozenset[int]) -> int:
     """The smallest slack of a joint ``a -> b`` over the words ``a`` not in ``leave``."""
-    keys, ids = duals.by_suffix()
-    pos = {i: p for p, i in enumerate(ids)}
+    keys, ids, pos = duals.by_suffix()
     values = [_INF if i in leave or i == b else duals.u[i] for i in ids]
     tree = _MinTree(values)
     mates = duals.mates(b) - leave - {b}
