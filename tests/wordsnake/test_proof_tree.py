@@ -256,3 +256,74 @@ def test_a_whole_snake_leaf_claims_at_least_its_score() -> None:
     tree[k] = replace(cert.tree[k], bound=cert.tree[k].bound - 1)
     found = verify_certificate(inst.words, replace(cert, tree=tuple(tree)))
     assert found.status == "INVALID" and f"node {k} (leaf) claims" in found.message
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=40, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)  # fmt: skip
+@given(lists, st.booleans(), st.sampled_from([0, 3]), st.data())
+def test_a_leaf_checked_from_the_root_and_on_its_own_values_gets_one_verdict(
+    ws: list[str], cyclic: bool, iterations: int, data: st.DataObject
+) -> None:
+    """The two searches of a leaf's joints (from the root's slacks, for a few changed words; on
+    the leaf's own values over every word, for many) agree, on the tree and on a leaf whose
+    value of one word was moved."""
+    from cpwords.wordsnake import certificate as checker
+
+    inst, _optimum, cert = tree_for(ws, cyclic, False, iterations)
+    assume(cert is not None and len(cert.tree) > 1)
+    assert cert is not None
+    leaves = sorted(leaf_paths(cert))
+    k = data.draw(st.sampled_from(leaves))
+    W = len(set(inst.words))
+    i = data.draw(st.integers(0, W - 1))
+    delta = data.draw(st.sampled_from([-cert.scale * 4, -1, 1, cert.scale]))
+    node = cert.tree[k]
+    moved = dict(node.u)
+    moved[i] = moved.get(i, cert.u[i]) + delta
+    tree = [*cert.tree]
+    tree[k] = replace(node, u=tuple(sorted(moved.items())))
+    for probe in (cert, replace(cert, tree=tuple(tree))):
+        found = []
+        for share in (0.0, 2.0):  # every leaf on its own values; every leaf from the root
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(checker, "WHOLE_LEAF_SHARE", share)
+                check = verify_certificate(inst.words, probe)
+            found.append((check.status, check.bound))
+        assert found[0] == found[1]
+
+
+small = st.integers(-5, 5)
+
+
+@given(
+    st.lists(small, min_size=1, max_size=8).flatmap(
+        lambda a: st.tuples(st.just(a), st.lists(small, min_size=len(a), max_size=len(a)))
+    ),
+    st.integers(-5, 5),
+    st.integers(-5, 5),
+    st.booleans(),
+)
+def test_the_gauge_keeps_every_slack_and_the_value_with_fewer_changes(
+    duals: tuple[list[int], list[int]], ad: int, bd: int, linear: bool
+) -> None:
+    from cpwords.wordsnake.models.proof_tree import _gauge
+
+    alpha, beta = duals
+    if not linear:
+        ad = bd = 0
+    a2, b2, ad2, bd2 = _gauge(alpha, beta, ad, bd, linear)
+    n = len(alpha)
+    assert all(a2[i] + b2[j] == alpha[i] + beta[j] for i in range(n) for j in range(n))
+    if linear:  # a start and an end keep their slacks too
+        assert all(ad2 + b2[j] == ad + beta[j] and a2[j] + bd2 == alpha[j] + bd for j in range(n))
+    else:
+        assert ad2 == bd2 == 0
+    assert sum(a2) + sum(b2) + ad2 + bd2 == sum(alpha) + sum(beta) + ad + bd
+
+    def changed(*vals: list[int]) -> int:
+        return sum(x != 0 for v in vals for x in v)
+
+    assert changed(a2, b2, [ad2, bd2]) <= changed(alpha, beta, [ad, bd])

@@ -82,6 +82,11 @@ SCORES = ("squared", "linear")
 #: leaf changes; the core itself is never listed unless the certificate lists it): past it the
 #: certificate is refused as more than this checker takes.
 CORE_CHECK_MAX = 4_000_000
+
+#: A leaf whose changed words (heads and tails counted apart) outnumber this share of the
+#: words is checked by one search over every word on its own values, not from the root's.
+WHOLE_LEAF_SHARE = 0.5
+
 #: Bytes a certificate may take, per word and in all, beyond :func:`certificate_cap`'s per-word
 #: allowance for its core and proof tree (version 2).
 TREE_BYTES_PER_ITEM = 16 << 10
@@ -1369,15 +1374,17 @@ class _RootJoints:
         return cert.u[a] + cert.v[b] - rhs
 
     def prepare(self, changes: list[_LeafChange]) -> None:
-        """The largest threshold each changed word's joints are searched to, over the leaves."""
+        """The largest threshold each changed word's joints are searched to, over the leaves
+        (at most ``budget + 1``: a joint of larger root slack is outside the core)."""
+        top = max(self.budget + 1, 0)
         for ch in changes:
             for a, d in ch.du.items():
                 if d < 0:
-                    self.out_need[a] = max(self.out_need.get(a, 0), -d)
+                    self.out_need[a] = min(max(self.out_need.get(a, 0), -d), top)
             for b in ch.dv_star:
                 need = ch.load.get(b, 0) - ch.dv.get(b, 0)
                 if need > 0:
-                    self.in_need[b] = max(self.in_need.get(b, 0), need)
+                    self.in_need[b] = min(max(self.in_need.get(b, 0), need), top)
 
     def count(self, n: int) -> None:
         """Count ``n`` joints examined (:class:`_TooMuch` past :data:`CORE_CHECK_MAX`)."""
@@ -1539,6 +1546,11 @@ def _short_joint(
     changed sets whose ``u`` did not (by ``dv - load``), between the two kinds, and a changed
     word's copy joint."""
     name, budget = _joint_name(joints.words), joints.budget
+    W = len(joints.words)
+    if len(ch.dv_star) + len(ch.tails) > WHOLE_LEAF_SHARE * W:
+        everyone = range(W)  # most values changed: the leaf's own search over every word
+        bad = _short_between(joints, ch, skip, heads=everyone, tails=everyone)
+        return bad if bad is not None else _short_copy(joints, ch, short, skip)
     for a, d in ch.du.items():
         if d >= 0:
             continue
@@ -1557,8 +1569,14 @@ def _short_joint(
             if a not in ch.tails and (a, b) not in skip and root <= budget:
                 return f"the joint {name(a, b)} is short by {need - root}"
     bad = _short_between(joints, ch, skip) if ch.tails and ch.dv_star else None
-    if bad is not None:
-        return bad
+    return bad if bad is not None else _short_copy(joints, ch, short, skip)
+
+
+def _short_copy(
+    joints: _RootJoints, ch: _LeafChange, short: dict[int, int], skip: frozenset[tuple[int, int]]
+) -> str | None:
+    """The first changed word whose copy joint (a copy followed by another) is short, or None."""
+    name, budget = _joint_name(joints.words), joints.budget
     for w in sorted(set(ch.du) | set(ch.dv)):
         if joints.mult[w] > 1 and (w, w) not in skip:
             root = joints.slack(w, w)
@@ -1569,18 +1587,23 @@ def _short_joint(
 
 
 def _short_between(
-    joints: _RootJoints, ch: _LeafChange, skip: frozenset[tuple[int, int]]
+    joints: _RootJoints,
+    ch: _LeafChange,
+    skip: frozenset[tuple[int, int]],
+    heads: Iterable[int] | None = None,
+    tails: Iterable[int] | None = None,
 ) -> str | None:
-    """The joints from a word whose ``u`` changed or that lies in a changed set to a word whose
-    ``v`` or ``L`` changed: the root's search on the leaf's own values of those words
-    (``u'(a) + v'(b) - L'(b) - scale |s|^2`` is at most the leaf's slack)."""
+    """The joints from a word whose ``u`` changed or that lies in a changed set (or of
+    ``tails``) to a word whose ``v`` or ``L`` changed (or of ``heads``): the root's search on
+    the leaf's own values of those words (``u'(a) + v'(b) - L'(b) - scale |s|^2`` is at most
+    the leaf's slack)."""
     words, cert, terms = joints.words, joints.cert, joints.terms
     D, proper = cert.scale, cert.proper
-    heads = sorted(ch.dv_star)
-    values = [terms.v_all[b] + ch.dv.get(b, 0) - ch.load.get(b, 0) for b in heads]
-    table = _Sorted([words[b] for b in heads], heads, values)
+    ends = sorted(ch.dv_star if heads is None else heads, key=words.__getitem__)
+    values = [terms.v_all[b] + ch.dv.get(b, 0) - ch.load.get(b, 0) for b in ends]
+    table = _Sorted([words[b] for b in ends], ends, values)
     name = _joint_name(words)
-    for a in sorted(ch.tails):
+    for a in sorted(ch.tails if tails is None else tails):
         w, ua = words[a], cert.u[a] + ch.du.get(a, 0)
         seen: set[int] = set()
         for k in range(len(w) if proper else len(w) + 1):

@@ -411,6 +411,7 @@ class _CoreLP:
             if j is None and xv > 0.5 and hub not in (t, h)
         }
         closed = _closed(chosen, ends, W, self.linear)
+        alpha, beta, ad, bd = _gauge(alpha, beta, ad, bd, self.linear)
         cert = self.cert
         return _Leaf(
             u={i: cert.u[i] - a for i, a in enumerate(alpha) if a},
@@ -426,6 +427,27 @@ class _CoreLP:
                            key=lambda j: j[0] == j[1]),
             closed=[frozenset(c) for c in closed],
         )  # fmt: skip
+
+
+def _gauge(
+    alpha: list[int], beta: list[int], ad: int, bd: int, linear: bool
+) -> tuple[list[int], list[int], int, int]:
+    """The same dual with the fewest values changed against the root.
+
+    ``alpha - c``, ``beta + c`` (and the depot's ``ad - c``, ``bd + c``) leave every joint's
+    slack and the dual's value as they were, for any integer ``c``: the assignment dual's one
+    degree of freedom. HiGHS's leaf duals often differ from the root's by such a shift on nearly
+    every word (``abc`` n=1,000 seed 3: 706 ``u`` and 705 ``v`` of 708 words), which the checker
+    then examines one by one; ``c`` is the shift that zeroes the most entries."""
+    votes = Counter(alpha)
+    votes.update(-b for b in beta)
+    if linear:
+        votes.update((ad, -bd))
+    c = max(votes.items(), key=lambda kv: (kv[1], kv[0] == 0))[0] if votes else 0
+    if c == 0:
+        return alpha, beta, ad, bd
+    shifted = [a - c for a in alpha], [b + c for b in beta]
+    return shifted[0], shifted[1], (ad - c if linear else 0), (bd + c if linear else 0)
 
 
 def _entered(
