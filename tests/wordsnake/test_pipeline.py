@@ -26,7 +26,7 @@ def card_stages() -> list[str]:
 def test_the_policy_runs_the_cards_stages_in_the_cards_order() -> None:
     names = [stage.name for stage in STAGES]
     assert names == card_stages()
-    assert len(set(names)) == len(names) == 13
+    assert len(set(names)) == len(names) == 14
 
 
 def test_the_flow_stages_alone_give_a_sound_bound_and_a_checked_ordering() -> None:

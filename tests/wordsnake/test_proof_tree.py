@@ -70,11 +70,15 @@ def leaf_paths(cert: Certificate) -> dict[int, tuple[list[tuple[int, int]], list
 
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lists, st.booleans(), st.booleans(), st.sampled_from([0, 3]))
+@given(lists, st.booleans(), st.booleans(), st.sampled_from([0, 3]), st.booleans())
 def test_every_valid_tree_certificate_bounds_the_brute_force_optimum(
-    ws: list[str], cyclic: bool, proper: bool, iterations: int
+    ws: list[str], cyclic: bool, proper: bool, iterations: int, warm: bool
 ) -> None:
-    inst, optimum, cert = tree_for(ws, cyclic, proper, iterations)
+    from cpwords.wordsnake.models import proof_tree
+
+    with pytest.MonkeyPatch.context() as mp:  # warm: one model and its basis for every node
+        mp.setattr(proof_tree, "WARM_START_PAIRS", 0 if warm else 10**9)
+        inst, optimum, cert = tree_for(ws, cyclic, proper, iterations)
     assume(cert is not None)
     assert cert is not None
     check = verify_certificate(inst.words, cert)
@@ -185,13 +189,16 @@ CLOSED_BY_THE_TREE = [
 ]
 
 
+@pytest.mark.parametrize("warm", [False, True])
 @pytest.mark.parametrize(("words", "cyclic", "proper"), CLOSED_BY_THE_TREE)
 def test_the_default_method_proves_with_a_checked_tree_what_the_values_leave_open(
-    words: tuple[str, ...], cyclic: bool, proper: bool
+    words: tuple[str, ...], cyclic: bool, proper: bool, warm: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from cpwords.core.result import Status
+    from cpwords.wordsnake.models import proof_tree
     from cpwords.wordsnake.spec import solve_wordsnake
 
+    monkeypatch.setattr(proof_tree, "WARM_START_PAIRS", 0 if warm else 10**9)
     inst = WordsnakeInstance(words, cyclic, proper)
     optimum, _ = best(words, cyclic, proper)
     res = solve_wordsnake(inst, "auto", time_limit=30, workers=1, certificate=True)

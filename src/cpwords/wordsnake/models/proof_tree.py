@@ -41,8 +41,10 @@ from cpwords.wordsnake.certificate import (
 )
 from cpwords.wordsnake.rules import WordsnakeInstance, joint_weight, pair_overlap
 
-#: The largest core the tree is built on (the search's own cap, ``CORE_MAX_PAIRS``).
-MAX_CORE_PAIRS = 400_000
+#: The largest core the tree is built on. The root's values are the flow's, whose core at the
+#: target may exceed the search's (``CORE_MAX_PAIRS``, on the dual iterate): `ab` n=30,000
+#: leaves 406,577 joints.
+MAX_CORE_PAIRS = 600_000
 
 #: Rounds of subtour cuts at a node (each adds the closed components of its assignment).
 CUT_ROUNDS = 8
@@ -51,6 +53,13 @@ CUT_ROUNDS = 8
 #: `abc` n=1,000 seed 3 (132 repeated words) the tree with the root cuts re-priced closed in 3
 #: nodes and 3.8 s after the root's cuts were complete, and not in 66 s after 8 rounds.
 ROOT_CUT_ROUNDS = 64
+
+#: Cores of at least this many joints keep one HiGHS model and its basis from node to node;
+#: smaller ones are solved afresh at each node. `ab` n=30,000 (420,287 columns): 3.6-7.9 s a
+#: node afresh, no tree in 180 s; 0.1-1.5 s warm, 27 nodes in 79 s. `abc` n=1,000 seed 3
+#: (20,420 joints): warm, the tree forced joint after joint of an integral solution that
+#: never changed (no tree in 60 s); afresh it closes in 3 nodes.
+WARM_START_PAIRS = 100_000
 
 #: The most nodes a proof tree is given before the producer gives up (the certificate then stays
 #: PARTIAL): VIPR's measurements say small trees are cheap and large ones are not.
@@ -236,6 +245,16 @@ class _CoreLP:
                     self.pair_cost[(a, b)] += enters
         self.escape = core.budget + 1 + sum(self.base.values())
         self.pool: list[frozenset[int]] = list(self.base)
+        # On a large core, one HiGHS model for every node: a node changes its joints' bounds
+        # (forced: at least 1, forbidden: 0) and a round adds the new cuts' rows, so each solve
+        # starts from the last basis (WARM_START_PAIRS).
+        self._cols: Any = None
+        self._col_of: dict[Joint, int] = {}
+        self._model: Any = None
+        self._cut_rows = 0
+        self._bounded: dict[int, float] = {}
+        self._into: dict[int, list[int]] = {}  # each word's columns by head
+        self._node: tuple[frozenset[Joint], frozenset[Joint]] = frozenset(), frozenset()
 
     def score(self, joints: frozenset[Joint]) -> int:
         """The score of arcs along ``joints``, each once (a whole snake's, when they are all
@@ -245,34 +264,39 @@ class _CoreLP:
             joint_weight(pair_overlap(w[a], w[b], self.proper), self.scoring) for a, b in joints
         )
 
-    def _columns(
-        self, used: frozenset[Joint], unused: frozenset[Joint]
-    ) -> tuple[list[int], list[int], list[float], list[float], list[Joint | None]]:
-        """Every column's two rows, cost and lower bound, and its joint (None: not a word pair)."""
+    def _columns(self) -> tuple[list[int], list[int], list[float], list[float], list[Joint | None]]:
+        """Every column's two rows, cost, upper bound and joint (None: not a word pair), built
+        once: a node's forced and forbidden joints are bounds (:meth:`_set_bounds`)."""
+        if self._cols is not None:
+            return self._cols
         W, core = self.W, self.core
-        tails, heads, costs, lows, joints = [], [], [], [], []
+        tails, heads, costs, ups, joints = [], [], [], [], []
 
-        def add(t: int, h: int, c: int, low: float, j: Joint | None) -> None:
+        def add(t: int, h: int, c: int, j: Joint | None) -> None:
             tails.append(t)
             heads.append(h)
             costs.append(float(c))
-            lows.append(low)
+            ups.append(float(self.mult[t] - 1) if t < W and h == W + t else float("inf"))
             joints.append(j)
 
         for a, b in self.pairs:
-            if (a, b) not in unused:
-                add(a, W + b, self.pair_cost[(a, b)], 1.0 if (a, b) in used else 0.0, (a, b))
+            self._col_of[(a, b)] = len(tails)
+            add(a, W + b, self.pair_cost[(a, b)], (a, b))
         for b, s in self.start_cost.items():
-            add(self.dout, W + b, s, 0.0, None)
+            add(self.dout, W + b, s, None)
         for a, s in core.ends.items():
-            add(a, self.din, s, 0.0, None)
+            add(a, self.din, s, None)
         sources = list(range(W)) + ([self.dout] if self.linear else [])
         sinks = [W + w for w in range(W)] + ([self.din] if self.linear else [])
         for r in sources:
-            add(r, self.hub, self.escape, 0.0, None)
+            add(r, self.hub, self.escape, None)
         for r in sinks:
-            add(self.hub, r, 0, 0.0, None)
-        return tails, heads, costs, lows, joints
+            add(self.hub, r, 0, None)
+        for c, hd in enumerate(heads):
+            if W <= hd < 2 * W:
+                self._into.setdefault(hd - W, []).append(c)
+        self._cols = tails, heads, costs, ups, joints
+        return self._cols
 
     def solve(
         self, used: frozenset[Joint], unused: frozenset[Joint], rounds: int | None = None
@@ -280,15 +304,16 @@ class _CoreLP:
         """The node's repaired integer dual and its bound (None: HiGHS failed or the deadline
         passed), after rounds of subtour cuts (``rounds``, default the LP's, ending early when
         none is new)."""
-        cols = self._columns(used, unused)
+        cols = self._columns()
+        self._node = used, unused
         leaf = None
         for _ in range(self.rounds if rounds is None else rounds):
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 return None
-            y, x = self._highs(*cols[:4])
+            y, x = self._highs()
             if y is None or x is None:
                 return None
-            leaf = self._leaf(y, x, cols, used)
+            leaf = self._leaf(y, x, cols, used, unused)
             if leaf.bound < self.target:
                 return leaf
             new = [c for c in leaf.closed if c not in self.pool]
@@ -296,6 +321,70 @@ class _CoreLP:
                 return leaf
             self.pool += new
         return leaf
+
+    def _set_bounds(self, used: frozenset[Joint], unused: frozenset[Joint]) -> None:
+        """The node's bounds on the model: its forced joints at least 1, its forbidden ones 0,
+        the columns the last node bounded back to theirs."""
+        model = self._build()
+        ups = self._cols[3]
+        want = {self._col_of[j]: 1.0 for j in used} | {self._col_of[j]: -1.0 for j in unused}
+        change = {c: 0.0 for c in self._bounded if c not in want}
+        change |= {c: lo for c, lo in want.items() if self._bounded.get(c) != lo}
+        if change:
+            idx = np.array(sorted(change), dtype=np.int32)
+            lows = np.array([max(change[c], 0.0) for c in idx])
+            highs = np.array([0.0 if change[c] < 0 else ups[c] for c in idx])
+            model.changeColsBounds(len(idx), idx, lows, highs)
+        self._bounded = want
+
+    def _build(self) -> Any:
+        """The HiGHS model of every column and the degree rows (the cuts are added by
+        :meth:`_highs` as the pool grows)."""
+        if self._model is not None:
+            return self._model
+        tails, heads, costs, ups, _joints = self._columns()
+        W, n = self.W, len(tails)
+        rows = self.hub + 1
+        rhs = np.zeros(rows)
+        rhs[:W] = self.mult
+        rhs[W : 2 * W] = self.mult
+        if self.linear:
+            rhs[self.dout] = rhs[self.din] = 1.0
+        import highspy
+
+        h = new_highs()
+        h.addVars(n, np.zeros(n), np.array([highspy.kHighsInf if u == float("inf") else u
+                                            for u in ups]))  # fmt: skip
+        h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(costs))
+        starts, index, value = _row_matrix(rows, tails, heads, self.hub)
+        h.addRows(rows, rhs, rhs, len(index), starts, index, value)
+        h.setOptionValue("solver", "simplex")
+        self._model = h
+        return h
+
+    def _violated(
+        self, xs: list[float], joints: list[Joint | None], known: list[set[int]]
+    ) -> list[set[int]]:
+        """Word sets whose cut the fractional solution violates (entered less than once): the
+        components of the joints used more than a threshold, for a few thresholds (a closed
+        component of the joints used at least half may be entered by fractions; its cut, in
+        the pool already, then holds while a larger set's does not)."""
+        tails = self._cols[0]
+        W, out = self.W, []
+        seen = [frozenset(c) for c in known]
+        for least in (0.5, 0.25, 0.1, 1e-6):
+            edges = [j for j, xv in zip(joints, xs, strict=True)
+                     if j is not None and j[0] != j[1] and xv > least]  # fmt: skip
+            for part in _components(edges):
+                key = frozenset(part)
+                if key in seen or (len(key) == W and not self.linear):
+                    continue
+                seen.append(key)
+                entering = sum(xs[c] for b in key for c in self._into.get(b, ())
+                               if not (tails[c] < W and tails[c] in key))  # fmt: skip
+                if entering < 1 - 1e-6:
+                    out.append(set(key))
+        return out
 
     def _changes(self, cuts: list[tuple[frozenset[int], int]]) -> list[tuple[tuple[int, ...], int]]:
         """A leaf's cuts as changes against the root: each set's multiplier less the root's
@@ -318,37 +407,23 @@ class _CoreLP:
             c for b in cut for c in into.get(b, ()) if not (tails[c] < W and tails[c] in cut)
         )
 
-    def _highs(
-        self, tails: list[int], heads: list[int], costs: list[float], lows: list[float]
-    ) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """Row duals and the solution of the LP (None, None when not optimal)."""
+    def _highs(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Row duals and the solution of the LP (None, None when not optimal), the new cuts'
+        rows added first."""
         import highspy
 
-        W, n = self.W, len(tails)
-        rows = self.hub + 1
-        ups = [
-            float(self.mult[t] - 1) if t < W and h == W + t else highspy.kHighsInf
-            for t, h in zip(tails, heads, strict=True)
-        ]
-        rhs = np.zeros(rows)
-        rhs[:W] = self.mult
-        rhs[W : 2 * W] = self.mult
-        if self.linear:
-            rhs[self.dout] = rhs[self.din] = 1.0
-        h = new_highs()
-        h.addVars(n, np.array(lows), np.array(ups))
-        h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(costs))
-        starts, index, value = _row_matrix(rows, tails, heads, self.hub)
-        h.addRows(rows, rhs, rhs, len(index), starts, index, value)
-        into: dict[int, list[int]] = {}
-        for c, hd in enumerate(heads):
-            if W <= hd < 2 * W:
-                into.setdefault(hd - W, []).append(c)
-        for cut in self.pool:
-            cols = self._entering(tails, into, cut)
+        if len(self.pairs) < WARM_START_PAIRS:  # a model of its own, from no basis
+            self._model, self._cut_rows, self._bounded = None, 0, {}
+        h = self._build()
+        self._set_bounds(*self._node)
+        tails = self._cols[0]
+        for cut in self.pool[self._cut_rows :]:
+            cols = self._entering(tails, self._into, cut)
             h.addRow(1.0, highspy.kHighsInf, len(cols), np.array(cols, dtype=np.int32),
                      np.ones(len(cols)))  # fmt: skip
-        h.setOptionValue("solver", "simplex")
+        self._cut_rows = len(self.pool)
+        if h.getNumRow() != self.hub + 1 + len(self.pool):  # a row HiGHS refused
+            return None, None
         if self.deadline is not None:
             h.setOptionValue("time_limit", max(0.01, self.deadline - time.perf_counter()))
         h.run()
@@ -357,7 +432,10 @@ class _CoreLP:
         sol = h.getSolution()
         return np.asarray(sol.row_dual, dtype=float), np.asarray(sol.col_value, dtype=float)
 
-    def _leaf(self, y: np.ndarray, x: np.ndarray, cols: Any, used: frozenset[Joint]) -> _Leaf:
+    def _leaf(
+        self, y: np.ndarray, x: np.ndarray, cols: Any, used: frozenset[Joint],
+        unused: frozenset[Joint],
+    ) -> _Leaf:  # fmt: skip
         """Round and repair the duals (each ``alpha`` lowered until every core column's slack,
         less the multipliers of the cuts it enters, is >= 0; escapes need none), then the exact
         bound."""
@@ -374,8 +452,9 @@ class _CoreLP:
                 load[w] += lam
         slack_of = _Slacks(self.pair_cost, self.start_cost, self.core.ends)
         for t, h, j in zip(tails, heads, joints, strict=True):
-            if t == hub or h == hub or (j is not None and j[0] == j[1]):
-                continue  # escapes need no inequality; copy pairs may fall short (below)
+            if t == hub or h == hub or (j is not None and (j[0] == j[1] or j in unused)):
+                continue  # escapes and forbidden joints need no inequality; copy pairs may
+                # fall short (below)
             b_head = bd if h == self.din else beta[h - W] + _entered(t, h - W, cuts, load, W)
             room = slack_of(t, h, j, W, self.dout, self.din) - b_head
             if t == self.dout:
@@ -386,7 +465,7 @@ class _CoreLP:
         value += sum(lam for _, lam in cuts) - sum(self.base.values())
         copies: dict[int, int] = {}
         for j in joints:
-            if j is not None and j[0] == j[1]:
+            if j is not None and j[0] == j[1] and j not in unused:
                 a = j[0]
                 slack = self.pair_cost[j] - alpha[a] - beta[a]
                 if j in used:
@@ -405,12 +484,16 @@ class _CoreLP:
              if j is not None and abs(xv - round(xv)) > 1e-6),
             reverse=True,
         )  # fmt: skip
-        ends = {
-            h - W if t == self.dout else t
-            for t, h, j, xv in zip(tails, heads, joints, xs, strict=True)
-            if j is None and xv > 0.5 and hub not in (t, h)
-        }
-        closed = _closed(chosen, ends, W, self.linear)
+
+        def ends(least: float) -> set[int]:
+            return {
+                h - W if t == self.dout else t
+                for t, h, j, xv in zip(tails, heads, joints, xs, strict=True)
+                if j is None and xv > least and hub not in (t, h)
+            }
+
+        closed = _closed(chosen, ends(0.5), W, self.linear)
+        closed += self._violated(xs, joints, closed)
         alpha, beta, ad, bd = _gauge(alpha, beta, ad, bd, self.linear)
         cert = self.cert
         return _Leaf(
@@ -495,6 +578,15 @@ def _row_matrix(
         index += [c for c, _ in row]
         value += [v for _, v in row]
     return starts, np.array(index, dtype=np.int32), np.array(value)
+
+
+def _components(edges: list[Joint]) -> list[set[int]]:
+    """The connected components of the words the edges join."""
+    import networkx as nx
+
+    g: Any = nx.Graph()
+    g.add_edges_from(edges)
+    return [set(c) for c in nx.connected_components(g)]
 
 
 def _closed(chosen: list[Joint], ends: set[int], W: int, linear: bool) -> list[set[int]]:

@@ -27,7 +27,7 @@ from cpwords.wordsnake.models.common import (
 from cpwords.wordsnake.models.core import CoreTooLarge
 from cpwords.wordsnake.models.lagrangian import lagrangian_relaxation
 from cpwords.wordsnake.models.pipeline.additive import additive_bound, additive_wanted
-from cpwords.wordsnake.models.pipeline.certificate import certificate
+from cpwords.wordsnake.models.pipeline.certificate import certificate, early_tree, early_tree_wanted
 from cpwords.wordsnake.models.pipeline.checked import checked_proof, proof_reserve
 from cpwords.wordsnake.models.pipeline.core_search import (
     core_search,
@@ -91,7 +91,8 @@ FLOW_STAGES = (
 #: The exact search of what the flow stages leave open.
 SEARCH_STAGES = (
     Stage("reduced-cost fixing", reduced_cost_fixing),
-    Stage("core search", core_search),
+    Stage("proof tree", early_tree, early_tree_wanted),
+    Stage("core search", core_search, lambda s: not s.proven),
 )
 
 #: The routes model, on small lists whose core is too large.
@@ -305,7 +306,8 @@ def _run_search(state: ProofState) -> None:
     log = state.stages[-1]
     try:
         for stage in SEARCH_STAGES:
-            stage.run(state)
+            if stage.wanted(state):
+                stage.run(state)
     except CoreTooLarge:
         log["too_large"] = True  # the routes model may take over
     except DeadlineReached:

@@ -335,6 +335,8 @@ class ProofState:
         The core left by reduced-cost fixing, or None.
     core_pairs : int or None
         The size of the exact search that closed the gap (for the certificate).
+    early_certificate : Certificate or None
+        The version 2 certificate the stage "proof tree" proved the incumbent optimal with.
     stages : list of dict
         Each stage's log (``solver_info["stages"]``).
     info : dict
@@ -366,6 +368,7 @@ class ProofState:
     additive: Any = None
     core: Any = None
     core_pairs: int | None = None
+    early_certificate: Any = None
     stages: list[dict[str, Any]] = field(default_factory=list)
     trace: list[TracePoint] = field(default_factory=list)
 
