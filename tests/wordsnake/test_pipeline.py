@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cpwords.core.result import SolveResult
 from cpwords.wordsnake.models.auto import STAGES, solve_exact
 from cpwords.wordsnake.models.lagrangian import solve_string_flow
 from cpwords.wordsnake.models.string_hub import build_string_network
@@ -153,3 +154,58 @@ def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(monkeypatch: pytest.Mo
         greedy_assignment(f)
     assert f.best_seq is not None and sorted(f.best_seq) == list(range(len(words)))
     assert snake_score([words[i] for i in f.best_seq]) == f.best
+
+
+def _needs_the_core() -> WordsnakeInstance:
+    """`ab` n=40 seed 25: the flow stages leave 48 points to the core (its values too)."""
+    from cpwords.wordsnake.spec import random_strings
+
+    return WordsnakeInstance(tuple(random_strings("ab", 40, 25, 6, 12)))
+
+
+def _exact(inst: WordsnakeInstance) -> SolveResult:
+    from cpwords.wordsnake.spec import solve_wordsnake
+
+    return solve_wordsnake(inst, "auto", time_limit=60, workers=1, certificate=True)
+
+
+def test_the_proof_tree_stage_proves_a_large_core_before_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cpwords.core.result import Status
+    from cpwords.wordsnake.certificate import verify_certificate
+    from cpwords.wordsnake.models.pipeline import certificate as stage
+
+    inst = _needs_the_core()
+    reference = _exact(inst)  # the search, then the tree after it
+    assert reference.status is Status.OPTIMAL
+    assert "arcs" in reference.solver_info["stages"][-1]  # the core search ran
+    monkeypatch.setattr(stage, "EARLY_TREE_PAIRS", 0)  # every core counts as large
+    res = _exact(inst)
+    assert res.status is Status.OPTIMAL and res.objective == reference.objective == res.bound
+    log = res.solver_info["stages"][-1]
+    assert "proof_tree_time" in log and "arcs" not in log  # the tree, and no core search
+    cert = res.solver_info["certificate"]
+    assert cert.tree and verify_certificate(inst.words, cert).optimal
+
+
+def test_a_core_too_large_for_the_search_gets_the_proof_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cpwords.core.result import Status
+    from cpwords.wordsnake.certificate import verify_certificate
+    from cpwords.wordsnake.models.pipeline import core_search, policy
+    from cpwords.wordsnake.models.pipeline.state import Stage
+
+    inst = _needs_the_core()
+    monkeypatch.setattr(core_search, "CORE_MAX_PAIRS", 10)  # too large for the search
+    monkeypatch.setattr(policy, "ROUTES", Stage("routes", policy.ROUTES.run, lambda s: False))
+    res = _exact(inst)
+    log = res.solver_info["stages"][-1]
+    assert log.get("too_large") and "proof_tree_time" in log
+    assert res.status is Status.OPTIMAL and res.objective == res.bound
+    cert = res.solver_info["certificate"]
+    assert cert.tree and verify_certificate(inst.words, cert).optimal
+    # Without the tree the same solve stops with the gap open.
+    monkeypatch.setattr(policy, "tree_after_too_large", lambda state: None)
+    assert _exact(inst).status is Status.FEASIBLE

@@ -76,21 +76,34 @@ EARLY_TREE_SHARE = 0.5
 def early_tree_wanted(state: ProofState) -> bool:
     """On a checked solve whose reduced-cost fixing kept a large core (:data:`EARLY_TREE_PAIRS`),
     with an ordering and time left."""
+    large = state.core_pairs is not None and state.core_pairs >= EARLY_TREE_PAIRS
+    return large and _tree_may_run(state)
+
+
+def _tree_may_run(state: ProofState) -> bool:
+    """A checked solve left open, with an ordering, not interrupted, with time left."""
     remaining = state.remaining()
     return (
         bool(state.options.get("checked", True))
-        and not state.proven
+        and not (state.proven or state.interrupted)
         and bool(state.order)
-        and state.core_pairs is not None
-        and state.core_pairs >= EARLY_TREE_PAIRS
         and (remaining is None or remaining > TREE_MIN_SECONDS)
     )
 
 
-def early_tree(state: ProofState) -> None:
+def tree_after_too_large(state: ProofState) -> None:
+    """The core was too large for the search (and the list for the routes model): the stage
+    "proof tree" may take all the stages' time left (the tree's own core, from the
+    certificate's values, may be smaller than the search's cap or a little larger). `ab`
+    n=30,000 seed 3 ended FEASIBLE after 7.2 s of a 300 s limit without it."""
+    if _tree_may_run(state):
+        early_tree(state, share=1.0)
+
+
+def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
     """Stage "proof tree": before the core search, a proof tree that the incumbent is optimal,
-    on the core the flow's certificate leaves at ``objective + 1``, within
-    :data:`EARLY_TREE_SHARE` of the time left. When it closes, the solve is proven (the
+    on the core the flow's certificate leaves at ``objective + 1``, within ``share`` of the
+    time left (:data:`EARLY_TREE_SHARE`). When it closes, the solve is proven (the
     certificate stage takes this certificate, the checked proof stage checks it) and the core
     search is skipped."""
     from cpwords.wordsnake.models.proof_tree import tree_certificate
@@ -98,11 +111,15 @@ def early_tree(state: ProofState) -> None:
     state.report(state.elapsed(), state.objective, state.bound, "proof tree")
     t0 = time.perf_counter()
     remaining = state.remaining()
-    until = None if remaining is None else t0 + EARLY_TREE_SHARE * remaining
-    cert = _certificate(state)
+    until = None if remaining is None else t0 + share * remaining
     tree = None
-    if cert is not None:
-        tree = tree_certificate(state.instance, cert, deadline=until)
+    try:
+        cert = _certificate(state)
+        if cert is not None:
+            tree = tree_certificate(state.instance, cert, deadline=until)
+    except KeyboardInterrupt:  # the ordering stands; the certificate stage still runs
+        state.interrupted = True
+        state.info["interrupted"] = True
     log = state.stages[-1]
     log["proof_tree_time"] = time.perf_counter() - t0
     if tree is None or not tree.tree:

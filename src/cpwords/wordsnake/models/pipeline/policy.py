@@ -27,7 +27,12 @@ from cpwords.wordsnake.models.common import (
 from cpwords.wordsnake.models.core import CoreTooLarge
 from cpwords.wordsnake.models.lagrangian import lagrangian_relaxation
 from cpwords.wordsnake.models.pipeline.additive import additive_bound, additive_wanted
-from cpwords.wordsnake.models.pipeline.certificate import certificate, early_tree, early_tree_wanted
+from cpwords.wordsnake.models.pipeline.certificate import (
+    certificate,
+    early_tree,
+    early_tree_wanted,
+    tree_after_too_large,
+)
 from cpwords.wordsnake.models.pipeline.checked import checked_proof, proof_reserve
 from cpwords.wordsnake.models.pipeline.core_search import (
     core_search,
@@ -309,7 +314,9 @@ def _run_search(state: ProofState) -> None:
             if stage.wanted(state):
                 stage.run(state)
     except CoreTooLarge:
-        log["too_large"] = True  # the routes model may take over
+        log["too_large"] = True  # the routes model may take over, or else the proof tree
+        if not ROUTES.wanted(state):
+            tree_after_too_large(state)
     except DeadlineReached:
         state.info["stopped"] = "time"
     except KeyboardInterrupt:
