@@ -152,11 +152,12 @@ def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
     ``max_nodes`` or the LP's deadline)."""
     deadline = lp.deadline
     nodes: list[TreeNode | None] = [None]
-    stack: list[tuple[int, frozenset[Joint], frozenset[Joint]]] = [(0, frozenset(), frozenset())]
+    stack: list[tuple[int, frozenset[Joint], frozenset[Joint], _Leaf | None]]
+    stack = [(0, frozenset(), frozenset(), None)]
     while stack:
         if len(nodes) > max_nodes or (deadline is not None and time.perf_counter() > deadline):
             return None
-        k, used, unused = stack.pop()
+        k, used, unused, parent = stack.pop()
         if no_snake(used, lp.mult, lp.items, not lp.linear) or len(used) > lp.arcs:
             nodes[k] = TreeNode(bound=lp.target - 1)  # covers no snake: no values needed
             continue
@@ -166,7 +167,10 @@ def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
                 return None  # a snake better than the ordering: not a proof of its score
             nodes[k] = TreeNode(bound=score)
             continue
-        leaf = lp.solve(used, unused, ROOT_CUT_ROUNDS if k == 0 and lp.rounds > 1 else None)
+        if parent is not None:  # the parent's solution already uses the joint forced here
+            leaf: _Leaf | None = parent  # so it is this node's optimum too: no program solved
+        else:
+            leaf = lp.solve(used, unused, ROOT_CUT_ROUNDS if k == 0 and lp.rounds > 1 else None)
         if leaf is None:
             return None
         if leaf.bound < lp.target:
@@ -183,8 +187,12 @@ def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
         yes, no = len(nodes), len(nodes) + 1
         nodes += [None, None]
         nodes[k] = TreeNode(joint, yes, no)
-        stack.append((no, used, unused | {joint}))
-        stack.append((yes, used | {joint}, unused))
+        # Forcing a joint the solution uses integrally leaves that solution optimal: with a
+        # warm start the child's solve would return it unchanged (afresh, another vertex may
+        # bring other cuts: `abc` n=1,000 seed 3 closes so).
+        whole = lp.warm and joint in leaf.used and joint not in leaf.frac
+        stack.append((no, used, unused | {joint}, None))
+        stack.append((yes, used | {joint}, unused, leaf if whole else None))
     return [n for n in nodes if n is not None] if all(n is not None for n in nodes) else None
 
 
@@ -255,6 +263,7 @@ class _CoreLP:
         self._bounded: dict[int, float] = {}
         self._into: dict[int, list[int]] = {}  # each word's columns by head
         self._node: tuple[frozenset[Joint], frozenset[Joint]] = frozenset(), frozenset()
+        self.warm = len(self.pairs) >= WARM_START_PAIRS
 
     def score(self, joints: frozenset[Joint]) -> int:
         """The score of arcs along ``joints``, each once (a whole snake's, when they are all
@@ -412,7 +421,7 @@ class _CoreLP:
         rows added first."""
         import highspy
 
-        if len(self.pairs) < WARM_START_PAIRS:  # a model of its own, from no basis
+        if not self.warm:  # a model of its own, from no basis
             self._model, self._cut_rows, self._bounded = None, 0, {}
         h = self._build()
         self._set_bounds(*self._node)
