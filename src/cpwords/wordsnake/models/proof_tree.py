@@ -262,7 +262,6 @@ class _CoreLP:
         self._cut_rows = 0
         self._bounded: dict[int, float] = {}
         self._into: dict[int, list[int]] = {}  # each word's columns by head
-        self._node: tuple[frozenset[Joint], frozenset[Joint]] = frozenset(), frozenset()
         self.warm = len(self.pairs) >= WARM_START_PAIRS
 
     def score(self, joints: frozenset[Joint]) -> int:
@@ -314,12 +313,11 @@ class _CoreLP:
         passed), after rounds of subtour cuts (``rounds``, default the LP's, ending early when
         none is new)."""
         cols = self._columns()
-        self._node = used, unused
         leaf = None
         for _ in range(self.rounds if rounds is None else rounds):
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 return None
-            y, x = self._highs()
+            y, x = self._highs(used, unused)
             if y is None or x is None:
                 return None
             leaf = self._leaf(y, x, cols, used, unused)
@@ -331,10 +329,9 @@ class _CoreLP:
             self.pool += new
         return leaf
 
-    def _set_bounds(self, used: frozenset[Joint], unused: frozenset[Joint]) -> None:
+    def _set_bounds(self, model: Any, used: frozenset[Joint], unused: frozenset[Joint]) -> None:
         """The node's bounds on the model: its forced joints at least 1, its forbidden ones 0,
         the columns the last node bounded back to theirs."""
-        model = self._build()
         ups = self._cols[3]
         want = {self._col_of[j]: 1.0 for j in used} | {self._col_of[j]: -1.0 for j in unused}
         change = {c: 0.0 for c in self._bounded if c not in want}
@@ -359,11 +356,8 @@ class _CoreLP:
         rhs[W : 2 * W] = self.mult
         if self.linear:
             rhs[self.dout] = rhs[self.din] = 1.0
-        import highspy
-
         h = new_highs()
-        h.addVars(n, np.zeros(n), np.array([highspy.kHighsInf if u == float("inf") else u
-                                            for u in ups]))  # fmt: skip
+        h.addVars(n, np.zeros(n), np.array(ups))  # an infinite upper bound is HiGHS's kHighsInf
         h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(costs))
         starts, index, value = _row_matrix(rows, tails, heads, self.hub)
         h.addRows(rows, rhs, rhs, len(index), starts, index, value)
@@ -380,7 +374,7 @@ class _CoreLP:
         the pool already, then holds while a larger set's does not)."""
         tails = self._cols[0]
         W, out = self.W, []
-        seen = [frozenset(c) for c in known]
+        seen = {frozenset(c) for c in known}
         for least in (0.5, 0.25, 0.1, 1e-6):
             edges = [j for j, xv in zip(joints, xs, strict=True)
                      if j is not None and j[0] != j[1] and xv > least]  # fmt: skip
@@ -388,7 +382,7 @@ class _CoreLP:
                 key = frozenset(part)
                 if key in seen or (len(key) == W and not self.linear):
                     continue
-                seen.append(key)
+                seen.add(key)
                 entering = sum(xs[c] for b in key for c in self._into.get(b, ())
                                if not (tails[c] < W and tails[c] in key))  # fmt: skip
                 if entering < 1 - 1e-6:
@@ -416,15 +410,17 @@ class _CoreLP:
             c for b in cut for c in into.get(b, ()) if not (tails[c] < W and tails[c] in cut)
         )
 
-    def _highs(self) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """Row duals and the solution of the LP (None, None when not optimal), the new cuts'
-        rows added first."""
+    def _highs(
+        self, used: frozenset[Joint], unused: frozenset[Joint]
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Row duals and the solution of the node's LP (None, None when not optimal): its
+        bounds set and the new cuts' rows added first."""
         import highspy
 
         if not self.warm:  # a model of its own, from no basis
             self._model, self._cut_rows, self._bounded = None, 0, {}
         h = self._build()
-        self._set_bounds(*self._node)
+        self._set_bounds(h, used, unused)
         tails = self._cols[0]
         for cut in self.pool[self._cut_rows :]:
             cols = self._entering(tails, self._into, cut)
@@ -493,15 +489,12 @@ class _CoreLP:
              if j is not None and abs(xv - round(xv)) > 1e-6),
             reverse=True,
         )  # fmt: skip
-
-        def ends(least: float) -> set[int]:
-            return {
-                h - W if t == self.dout else t
-                for t, h, j, xv in zip(tails, heads, joints, xs, strict=True)
-                if j is None and xv > least and hub not in (t, h)
-            }
-
-        closed = _closed(chosen, ends(0.5), W, self.linear)
+        ends = {
+            h - W if t == self.dout else t
+            for t, h, j, xv in zip(tails, heads, joints, xs, strict=True)
+            if j is None and xv > 0.5 and hub not in (t, h)
+        }
+        closed = _closed(chosen, ends, W, self.linear)
         closed += self._violated(xs, joints, closed)
         alpha, beta, ad, bd = _gauge(alpha, beta, ad, bd, self.linear)
         cert = self.cert
@@ -601,11 +594,7 @@ def _components(edges: list[Joint]) -> list[set[int]]:
 def _closed(chosen: list[Joint], ends: set[int], W: int, linear: bool) -> list[set[int]]:
     """The closed components of the chosen word pairs, smallest first: those with no chain end
     (linear), or every one of several (cyclic)."""
-    import networkx as nx
-
-    g: Any = nx.Graph()
-    g.add_edges_from(chosen)
-    parts = sorted(nx.connected_components(g), key=len)
+    parts = sorted(_components(chosen), key=len)
     if not linear:
         return [] if len(parts) == 1 and len(parts[0]) == W else parts
     return [p for p in parts if not p & ends]

@@ -48,13 +48,11 @@ def certificate(state: ProofState) -> None:
             "the time limit passed before the certificate was computed"
         )
         return
-    cert = _certificate(state)
-    early = state.early_certificate
-    if early is not None and cert is not None and early.objective == cert.objective:
-        cert = early  # the stage "proof tree" proved this ordering optimal
+    # The stage "proof tree" proved the ordering optimal (nothing after it changes a proven
+    # ordering): its certificate, not the flow's again.
+    cert = state.early_certificate or _certificate(state)
     tree = state.options.get("checked", True) and state.proven
-    tree = tree and cert is not None and not cert.tree
-    if cert is not None and tree and _values_bound(state, cert) > cert.objective:
+    if cert is not None and tree and not cert.tree and _values_bound(state, cert) > cert.objective:
         cert = _with_tree(state, cert)
     if cert is not None and not cert.tree and _values_bound(state, cert) > cert.objective:
         cert = _with_hall_steps(state, cert)
@@ -74,8 +72,19 @@ EARLY_TREE_SHARE = 0.5
 
 
 def early_tree_wanted(state: ProofState) -> bool:
-    """On a checked solve whose reduced-cost fixing kept a large core (:data:`EARLY_TREE_PAIRS`),
-    with an ordering and time left."""
+    """Whether the stage "proof tree" runs before the core search.
+
+    Parameters
+    ----------
+    state : ProofState
+        After reduced-cost fixing.
+
+    Returns
+    -------
+    bool
+        On a checked solve left open whose core holds at least :data:`EARLY_TREE_PAIRS` joints,
+        with an ordering, not interrupted, and more than :data:`TREE_MIN_SECONDS` left.
+    """
     large = state.core_pairs is not None and state.core_pairs >= EARLY_TREE_PAIRS
     return large and _tree_may_run(state)
 
@@ -92,20 +101,43 @@ def _tree_may_run(state: ProofState) -> bool:
 
 
 def tree_after_too_large(state: ProofState) -> None:
-    """The core was too large for the search (and the list for the routes model): the stage
-    "proof tree" may take all the stages' time left (the tree's own core, from the
-    certificate's values, may be smaller than the search's cap or a little larger). `ab`
-    n=30,000 seed 3 ended FEASIBLE after 7.2 s of a 300 s limit without it."""
+    """The stage "proof tree" after a core too large for the search (and a list too large for
+    the routes model), with all the stages' time left.
+
+    Parameters
+    ----------
+    state : ProofState
+        After reduced-cost fixing raised ``CoreTooLarge``; updated as by :func:`early_tree`.
+
+    Notes
+    -----
+    The tree's own core (from the certificate's values, capped at
+    ``proof_tree.MAX_CORE_PAIRS``) may be smaller than the search's or a little larger. Without
+    it `ab` n=30,000 seed 3 ended FEASIBLE after 7.2 s of a 300 s limit.
+    """
     if _tree_may_run(state):
         early_tree(state, share=1.0)
 
 
 def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
-    """Stage "proof tree": before the core search, a proof tree that the incumbent is optimal,
-    on the core the flow's certificate leaves at ``objective + 1``, within ``share`` of the
-    time left (:data:`EARLY_TREE_SHARE`). When it closes, the solve is proven (the
-    certificate stage takes this certificate, the checked proof stage checks it) and the core
-    search is skipped."""
+    """Stage "proof tree": before the core search, a proof tree that the incumbent is optimal.
+
+    Parameters
+    ----------
+    state : ProofState
+        After reduced-cost fixing. When the tree closes: ``proven``, ``bound`` (the
+        objective), ``early_certificate`` (the version 2 certificate, which the certificate
+        stage takes and the checked proof stage checks) and ``info["proof_tree_*"]``; the core
+        search is then skipped. Ctrl-C sets ``interrupted`` and keeps the ordering.
+    share : float
+        The share of the stages' time left it may take (:data:`EARLY_TREE_SHARE`).
+
+    Notes
+    -----
+    The tree is built on the core the flow's certificate leaves at ``objective + 1``
+    (:func:`~cpwords.wordsnake.models.proof_tree.tree_certificate`; format: the card's
+    "Certificates", version 2).
+    """
     from cpwords.wordsnake.models.proof_tree import tree_certificate
 
     state.report(state.elapsed(), state.objective, state.bound, "proof tree")
@@ -120,16 +152,15 @@ def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
     except KeyboardInterrupt:  # the ordering stands; the certificate stage still runs
         state.interrupted = True
         state.info["interrupted"] = True
-    log = state.stages[-1]
-    log["proof_tree_time"] = time.perf_counter() - t0
+    elapsed = time.perf_counter() - t0
+    state.stages[-1]["proof_tree_time"] = elapsed
     if tree is None or not tree.tree:
         return
     state.early_certificate = tree
     state.proven = True
     state.bound = state.objective
-    state.info["proof_tree_kind"] = "core"
-    state.info["proof_tree_time"] = time.perf_counter() - t0
-    state.info["proof_tree_nodes"] = len(tree.tree)
+    state.info.update(proof_tree_kind="core", proof_tree_time=elapsed,
+                      proof_tree_nodes=len(tree.tree))  # fmt: skip
     state.on_progress(state.elapsed(), state.objective, state.bound, "proof tree")
 
 
