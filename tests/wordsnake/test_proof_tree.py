@@ -246,6 +246,28 @@ def test_a_leaf_may_lower_a_root_cut_to_zero_and_no_further() -> None:
     assert found.status == "INVALID" and f"node {k} lowers a cut" in found.message
 
 
+def test_a_leaf_names_the_root_cuts_by_index_in_the_file() -> None:
+    inst, cert = solved_certificate(("a", "aaaa", "aaaa", "a", "aaa"), False, True)
+    data = json.loads(json.dumps(certificate_to_json(cert)))
+    named = [(k, c) for k, n in enumerate(data["tree"]) for c in n.get("cuts", []) if "root" in c]
+    assert named  # the leaf that lowers a root cut names it
+    k, entry = named[0]
+    assert "words" not in entry and set(cert.cuts[entry["root"]][0]) == set(
+        next(ids for ids, lam in cert.tree[k].cuts if lam == entry["lambda"])
+    )
+    again = certificate_from_json(data)
+    assert again.tree == cert.tree  # read back to the same word sets
+    assert verify_certificate(inst.words, again).status == "VALID"
+    # Naming a cut the root does not have is refused in one line; so is "root" at the root.
+    entry["root"] = len(cert.cuts)
+    with pytest.raises(CertificateError, match=rf"root names cut {len(cert.cuts)}, the root has"):
+        certificate_from_json(data)
+    data = json.loads(json.dumps(certificate_to_json(cert)))
+    data["cuts"][0] = {"root": 0, "lambda": 1}
+    with pytest.raises((CertificateError, KeyError)):
+        certificate_from_json(data)
+
+
 def test_a_whole_snake_leaf_claims_at_least_its_score() -> None:
     words, cyclic, proper = ("a", "aa", "aabb", "bbaa"), False, True
     inst, cert = solved_certificate(words, cyclic, proper)

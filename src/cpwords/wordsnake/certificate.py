@@ -372,22 +372,32 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
             "starts": list(core.starts),
             "ends": list(core.ends),
         }  # fmt: skip
-        out["tree"] = [_node_json(node) for node in cert.tree]
+        root: dict[frozenset[int], int] = {}
+        for k, (ids, _) in enumerate(cert.cuts):
+            root.setdefault(frozenset(ids), k)
+        out["tree"] = [_node_json(node, root) for node in cert.tree]
     return out
 
 
-def _node_json(node: TreeNode) -> dict[str, Any]:
+def _node_json(node: TreeNode, root: dict[frozenset[int], int]) -> dict[str, Any]:
     """A proof tree node as JSON: ``{"joint": [a, b], "used": i, "unused": j}`` or
-    ``{"u": [[id, value]...], "v": [...], "depot": [u, v] or null, "bound": int}``."""
+    ``{"u": [[id, value]...], "v": [...], "depot": [u, v] or null, "bound": int, "copies":
+    [...], "cuts": [...]}``; a leaf's cut on a set the root cuts names it by its index in the
+    root's ``cuts`` (``{"root": k, "lambda": int}``), any other lists its words."""
     if node.joint is not None:
         return {"joint": list(node.joint), "used": node.used, "unused": node.unused}
+    cuts: list[dict[str, Any]] = []
+    for ids, lam in node.cuts:
+        k = root.get(frozenset(ids))
+        named: dict[str, Any] = {"words": list(ids)} if k is None else {"root": k}
+        cuts.append({**named, "lambda": lam})
     return {
         "u": [list(c) for c in node.u],
         "v": [list(c) for c in node.v],
         "depot": None if node.depot is None else list(node.depot),
         "bound": node.bound,
         "copies": [list(c) for c in node.copies],
-        "cuts": [{"words": list(ids), "lambda": lam} for ids, lam in node.cuts],
+        "cuts": cuts,
     }
 
 
@@ -482,18 +492,10 @@ def certificate_from_json(obj: Any) -> Certificate:
         if depot_raw is not None:
             d = _ints(depot_raw, "depot", 2)
             depot = (d[0], d[1])
-        cuts_raw = obj["cuts"]
-        if not isinstance(cuts_raw, list):
-            raise CertificateError("certificate: cuts must be a list")
-        cuts = []
-        for i, c in enumerate(cuts_raw):
-            if not isinstance(c, dict):
-                raise CertificateError(f"certificate: cuts[{i}] must be an object")
-            ids = _ints(c["words"], f"cuts[{i}].words")
-            cuts.append((ids, _int(c["lambda"], f"cuts[{i}].lambda", 0)))
+        cuts = _cuts(obj["cuts"], "cuts")
         core = obj.get("core_pairs")
         producer = obj.get("producer") or {}
-        tree = _tree_from_json(obj) if version == 2 else {}
+        tree = _tree_from_json(obj, cuts) if version == 2 else {}
         return Certificate(
             fingerprint=fingerprint,
             items=_int(obj["items"], "items", 1),
@@ -526,21 +528,38 @@ def _pairs(obj: Any, key: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _cuts(obj: Any, key: str, low: int | None = 0) -> tuple[tuple[tuple[int, ...], int], ...]:
+def _cuts(
+    obj: Any,
+    key: str,
+    low: int | None = 0,
+    root: Sequence[tuple[tuple[int, ...], int]] | None = None,
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """A list of cuts; with ``root`` (a leaf's), an entry may name the root's cut ``k`` by
+    ``{"root": k}`` instead of listing its words."""
     if not isinstance(obj, list):
         raise CertificateError(f"certificate: {key} must be a list")
     cuts = []
     for i, c in enumerate(obj):
         if not isinstance(c, dict):
             raise CertificateError(f"certificate: {key}[{i}] must be an object")
-        ids = _ints(c["words"], f"{key}[{i}].words")
+        if root is not None and "root" in c:
+            k = _int(c["root"], f"{key}[{i}].root", 0)
+            if k >= len(root):
+                raise CertificateError(
+                    f"certificate: {key}[{i}].root names cut {k}, the root has {len(root)}"
+                )
+            ids = root[k][0]
+        else:
+            ids = _ints(c["words"], f"{key}[{i}].words")
         cuts.append((ids, _int(c["lambda"], f"{key}[{i}].lambda", low)))
     return tuple(cuts)
 
 
-def _tree_from_json(obj: dict[str, Any]) -> dict[str, Any]:
+def _tree_from_json(
+    obj: dict[str, Any], root: Sequence[tuple[tuple[int, ...], int]]
+) -> dict[str, Any]:
     """The version 2 keys ``target``, ``core`` and ``tree`` (raises :class:`CertificateError`,
-    or KeyError for a missing key)."""
+    or KeyError for a missing key); ``root``: the root's cuts, which a leaf's may name."""
     core_raw, tree_raw = obj.get("core"), obj["tree"]
     if not (core_raw is None or isinstance(core_raw, dict)) or not isinstance(tree_raw, list):
         raise CertificateError("certificate: core must be an object or null, tree a list")
@@ -573,7 +592,7 @@ def _tree_from_json(obj: dict[str, Any]) -> dict[str, Any]:
                 depot=None if depot is None else (depot[0], depot[1]),
                 bound=_int(n["bound"], f"tree[{k}].bound"),
                 copies=_pairs(n.get("copies", []), f"tree[{k}].copies"),
-                cuts=_cuts(n.get("cuts", []), f"tree[{k}].cuts", None),
+                cuts=_cuts(n.get("cuts", []), f"tree[{k}].cuts", None, root),
             )
         )
     return {"target": _int(obj["target"], "target"), "core": core, "tree": tuple(nodes)}
@@ -1459,7 +1478,8 @@ class _LeafChange:
     """A leaf's changes against the root: values, depot, copies and cut multipliers by set
     (``load``: the change of ``L(b)``, what a joint into ``b`` from a word in none of the
     changed sets enters more than at the root; ``dv_star``: the words whose ``v`` or ``L``
-    changed; ``tails``: the words whose ``u`` changed or that lie in a changed set)."""
+    changed; ``tails``: the words whose ``u`` changed or that lie in a changed set;
+    ``holding``: the changed sets holding each word, with their changes)."""
 
     def __init__(self, cert: Certificate, node: TreeNode) -> None:
         self.node = node
@@ -1474,17 +1494,19 @@ class _LeafChange:
         self.total = sum(lam for _, lam in node.cuts)
         self.sets = {s: lam for s, lam in sets.items() if lam}
         self.load: dict[int, int] = {}
+        self.holding: dict[int, list[tuple[frozenset[int], int]]] = {}
         for s, lam in self.sets.items():
             for b in s:
                 self.load[b] = self.load.get(b, 0) + lam
+                self.holding.setdefault(b, []).append((s, lam))
         self.dv_star = set(self.dv) | set(self.load)
         self.tails = set(self.du) | set(self.load)
 
     def slack(self, a: int, b: int, root: int) -> int:
         """The leaf's slack of ``a -> b`` (``a != b``) from its root slack."""
         s = root + self.du.get(a, 0) + self.dv.get(b, 0)
-        if b in self.load:
-            s -= sum(lam for c, lam in self.sets.items() if b in c and a not in c)
+        if b in self.holding:
+            s -= sum(lam for c, lam in self.holding[b] if a not in c)
         return s
 
 

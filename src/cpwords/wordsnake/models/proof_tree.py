@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -126,7 +127,10 @@ def tree_certificate(
     # share of the time left at its start. When words repeat, the re-priced tree comes second,
     # on half of what the first left, and the first gets an eighth: `abc` n=1,000 seed 3 is
     # proven only re-priced, while the trees without cuts, when they close, close at once and
-    # check fastest (`ab` n=1,000 seed 1: 0.01 s, against 0.8 s re-priced).
+    # check fastest (`ab` n=1,000 seed 1: 0.01 s, against 0.8 s re-priced). The tree without
+    # cuts gets its share of the nodes too: on an integral assignment it forces a subtour's
+    # joints one by one, each child taking its parent's solution (`ab` n=30,000 seed 1: 1,890
+    # such nodes in its 18 s, and no tree).
     nodes = None
     attempts = [(1, False, 3), (CUT_ROUNDS, False, 2), (CUT_ROUNDS, True, 1)]
     if max(mult) > 1:
@@ -135,7 +139,7 @@ def tree_certificate(
         now = time.perf_counter()
         until = None if deadline is None else now + (deadline - now) / share
         lp = _CoreLP(cert, core, words, mult, rounds, free_root=free_root, deadline=until)
-        nodes = _branch(lp, max_nodes)
+        nodes = _branch(lp, max_nodes if rounds > 1 else max_nodes // share)
         if nodes is not None:
             break
     if nodes is None:
@@ -180,10 +184,10 @@ def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
                 cuts=tuple(leaf.cuts),
             )  # fmt: skip
             continue
-        free = [j for j in (*leaf.frac, *leaf.subtour, *leaf.used) if j not in used]
-        if not free:
+        joint = next((j for j in chain(leaf.frac, leaf.subtour, leaf.used) if j not in used),
+                     None)  # fmt: skip
+        if joint is None:
             return None  # every joint of the assignment is forced: branching cannot close it
-        joint = free[0]
         yes, no = len(nodes), len(nodes) + 1
         nodes += [None, None]
         nodes[k] = TreeNode(joint, yes, no)
@@ -262,6 +266,7 @@ class _CoreLP:
         self._cut_rows = 0
         self._bounded: dict[int, float] = {}
         self._into: dict[int, list[int]] = {}  # each word's columns by head
+        self._arr: _Arrays | None = None  # the columns as arrays (:meth:`_leaf`)
         self.warm = len(self.pairs) >= WARM_START_PAIRS
 
     def score(self, joints: frozenset[Joint]) -> int:
@@ -304,6 +309,7 @@ class _CoreLP:
             if W <= hd < 2 * W:
                 self._into.setdefault(hd - W, []).append(c)
         self._cols = tails, heads, costs, ups, joints
+        self._arr = _Arrays(self, tails, heads, costs)
         return self._cols
 
     def solve(
@@ -365,28 +371,32 @@ class _CoreLP:
         self._model = h
         return h
 
-    def _violated(
-        self, xs: list[float], joints: list[Joint | None], known: list[set[int]]
-    ) -> list[set[int]]:
+    def _violated(self, x: np.ndarray, known: list[set[int]]) -> list[set[int]]:
         """Word sets whose cut the fractional solution violates (entered less than once): the
         components of the joints used more than a threshold, for a few thresholds (a closed
         component of the joints used at least half may be entered by fractions; its cut, in
         the pool already, then holds while a larger set's does not)."""
-        tails = self._cols[0]
+        arr = self._arr
+        assert arr is not None
         W, out = self.W, []
         seen = {frozenset(c) for c in known}
+        xp = x[: arr.pairs]
+        into_x = x[arr.into_cols]
         for least in (0.5, 0.25, 0.1, 1e-6):
-            edges = [j for j, xv in zip(joints, xs, strict=True)
-                     if j is not None and j[0] != j[1] and xv > least]  # fmt: skip
-            for part in _components(edges):
+            on = (xp > least) & arr.proper_pair
+            if not on.any():
+                continue
+            label, n = _labels(arr.pair_a[on], arr.pair_b[on], W)
+            head = label[arr.into_head]
+            tail = np.where(arr.into_tail < W, label[np.minimum(arr.into_tail, W - 1)], -2)
+            enters = (head >= 0) & (tail != head)
+            entering = np.bincount(head[enters], weights=into_x[enters], minlength=n)
+            for part in _groups(label, np.nonzero(entering < 1 - 1e-6)[0]):
                 key = frozenset(part)
                 if key in seen or (len(key) == W and not self.linear):
                     continue
                 seen.add(key)
-                entering = sum(xs[c] for b in key for c in self._into.get(b, ())
-                               if not (tails[c] < W and tails[c] in key))  # fmt: skip
-                if entering < 1 - 1e-6:
-                    out.append(set(key))
+                out.append(set(key))
         return out
 
     def _changes(self, cuts: list[tuple[frozenset[int], int]]) -> list[tuple[tuple[int, ...], int]]:
@@ -445,57 +455,57 @@ class _CoreLP:
         less the multipliers of the cuts it enters, is >= 0; escapes need none), then the exact
         bound."""
         tails, heads, _costs, _lows, joints = cols
+        arr = self._arr
+        assert arr is not None
         W, hub = self.W, self.hub
-        dual = np.rint(y).astype(np.int64).tolist()
-        alpha, beta = dual[:W], dual[W : 2 * W]
-        ad, bd = (dual[self.dout], dual[self.din]) if self.linear else (0, 0)
-        lams = [max(0, lam) for lam in dual[hub + 1 :]]
+        dual = np.rint(y).astype(np.int64)
+        ad, bd = (int(dual[self.dout]), int(dual[self.din])) if self.linear else (0, 0)
+        lams = [max(0, lam) for lam in dual[hub + 1 :].tolist()]
         cuts = [(c, lam) for c, lam in zip(self.pool, lams, strict=True) if lam > 0]
-        load = [0] * W  # the multipliers of the cuts holding each word
-        for c, lam in cuts:
-            for w in c:
-                load[w] += lam
-        slack_of = _Slacks(self.pair_cost, self.start_cost, self.core.ends)
-        for t, h, j in zip(tails, heads, joints, strict=True):
-            if t == hub or h == hub or (j is not None and (j[0] == j[1] or j in unused)):
-                continue  # escapes and forbidden joints need no inequality; copy pairs may
-                # fall short (below)
-            b_head = bd if h == self.din else beta[h - W] + _entered(t, h - W, cuts, load, W)
-            room = slack_of(t, h, j, W, self.dout, self.din) - b_head
-            if t == self.dout:
-                ad = min(ad, room)
-            elif alpha[t] > room:
-                alpha[t] = room
-        value = sum(m * (a + b) for m, a, b in zip(self.mult, alpha, beta, strict=True)) + ad + bd
+        alpha_np, beta_np = dual[:W].copy(), dual[W : 2 * W]
+        # The multipliers of the cuts each column enters: its head's load, less those of the
+        # cuts holding its tail too; then each alpha lowered to its columns' least room.
+        load, entered = arr.entered(cuts)
+        room = arr.costs - np.where(arr.heads == self.din, bd, beta_np[arr.head_word] + entered)
+        keep = arr.repair.copy()
+        for j in unused:
+            keep[self._col_of[j]] = False
+        if self.linear:
+            starts = keep & (arr.tails == self.dout)
+            if starts.any():
+                ad = min(ad, int(room[starts].min()))
+        words = keep & (arr.tails < W)
+        np.minimum.at(alpha_np, arr.tails[words], room[words])
+        alpha, beta = alpha_np.tolist(), beta_np.tolist()
+        load_list = load.tolist()
+        value = int(arr.mult @ (alpha_np + beta_np)) + ad + bd
         value += sum(lam for _, lam in cuts) - sum(self.base.values())
         copies: dict[int, int] = {}
-        for j in joints:
-            if j is not None and j[0] == j[1] and j not in unused:
-                a = j[0]
-                slack = self.pair_cost[j] - alpha[a] - beta[a]
-                if j in used:
-                    value += slack if slack >= 0 else slack * (self.mult[a] - 1)
-                elif slack < 0:
-                    copies[a] = -slack
-                    value += slack * (self.mult[a] - 1)
+        for c in arr.copy_cols:
+            j = joints[c]
+            if j in unused:
+                continue
+            a = j[0]
+            slack = self.pair_cost[j] - alpha[a] - beta[a]
+            if j in used:
+                value += slack if slack >= 0 else slack * (self.mult[a] - 1)
+            elif slack < 0:
+                copies[a] = -slack
+                value += slack * (self.mult[a] - 1)
         for a, b in used:
             if a != b:  # >= 0 after the repair
-                value += self.pair_cost[(a, b)] - alpha[a] - beta[b] - _entered(a, b, cuts, load, W)
+                value += (self.pair_cost[(a, b)] - alpha[a] - beta[b]
+                          - _entered(a, b, cuts, load_list, W))  # fmt: skip
         bound = (self.B - value) // self.cert.scale
-        xs = x.tolist()
-        chosen = [j for j, xv in zip(joints, xs, strict=True) if j is not None and xv > 0.5]
-        frac = sorted(
-            ((abs(xv - round(xv)), j) for j, xv in zip(joints, xs, strict=True)
-             if j is not None and abs(xv - round(xv)) > 1e-6),
-            reverse=True,
-        )  # fmt: skip
-        ends = {
-            h - W if t == self.dout else t
-            for t, h, j, xv in zip(tails, heads, joints, xs, strict=True)
-            if j is None and xv > 0.5 and hub not in (t, h)
-        }
+        xp = x[: arr.pairs]
+        chosen = [joints[c] for c in np.nonzero(xp > 0.5)[0].tolist()]
+        off = np.abs(xp - np.rint(xp))
+        frac = sorted(((off[c], joints[c]) for c in np.nonzero(off > 1e-6)[0].tolist()),
+                      reverse=True)  # fmt: skip
+        ends = {heads[c] - W for c in arr.start_cols if x[c] > 0.5}
+        ends |= {tails[c] for c in arr.end_cols if x[c] > 0.5}
         closed = _closed(chosen, ends, W, self.linear)
-        closed += self._violated(xs, joints, closed)
+        closed += self._violated(x, closed)
         alpha, beta, ad, bd = _gauge(alpha, beta, ad, bd, self.linear)
         cert = self.cert
         return _Leaf(
@@ -546,21 +556,95 @@ def _entered(
     return sum(lam for c, lam in cuts if b in c and t not in c)
 
 
-class _Slacks:
-    """The cost of a core column (a word pair, a start or an end) in the node's LP: its root
-    slack, plus the root multipliers it enters when they are re-priced."""
+class _Arrays:
+    """The columns of a core LP as arrays, built once (:meth:`_CoreLP._columns`): what the
+    repair of a node's dual and the search for violated cuts read at every node. The word
+    pairs are the first ``pairs`` columns."""
 
-    def __init__(
-        self, pairs: dict[Joint, int], starts: dict[int, int], ends: dict[int, int]
-    ) -> None:
-        self.pairs, self.starts, self.ends = pairs, starts, ends
+    def __init__(self, lp: _CoreLP, tails: list[int], heads: list[int], costs: list[float]) -> None:
+        W = lp.W
+        self.W = W
+        self.pairs = len(lp.pairs)
+        self.tails = np.array(tails, dtype=np.int64)
+        self.heads = np.array(heads, dtype=np.int64)
+        # the costs are integers (slacks and multipliers); float64 holds them exactly
+        self.costs = np.array(costs, dtype=np.float64).astype(np.int64)
+        self.mult = np.array(lp.mult, dtype=np.int64)
+        pair_a = self.tails[: self.pairs]
+        pair_b = self.heads[: self.pairs] - W
+        self.pair_a, self.pair_b = pair_a, pair_b
+        self.proper_pair = pair_a != pair_b
+        self.copy_cols = np.nonzero(~self.proper_pair)[0].tolist()
+        word_head = (self.heads >= W) & (self.heads < 2 * W)
+        self.head_word = np.where(word_head, self.heads - W, 0)
+        hub = lp.hub
+        # the columns whose inequality the repair keeps: neither an escape nor a copy pair
+        self.repair = (self.tails != hub) & (self.heads != hub)
+        self.repair[: self.pairs] &= self.proper_pair
+        self.start_cols: list[int] = []
+        self.end_cols: list[int] = []
+        if lp.linear:
+            free = np.arange(self.pairs, len(tails))
+            outside = free[(self.tails[free] != hub) & (self.heads[free] != hub)]
+            self.start_cols = outside[self.tails[outside] == lp.dout].tolist()
+            self.end_cols = outside[self.heads[outside] == lp.din].tolist()
+        # the columns into each word (by head), as one sorted array and offsets
+        into = np.nonzero(word_head)[0]
+        into = into[np.argsort(self.heads[into], kind="stable")]
+        self.into_cols = into
+        self.into_head = self.heads[into] - W
+        self.into_tail = self.tails[into]
+        self.into_ptr = np.searchsorted(self.into_head, np.arange(W + 1))
 
-    def __call__(self, t: int, h: int, j: Joint | None, W: int, dout: int, din: int) -> int:
-        if j is not None:
-            return self.pairs[j]
-        if t == dout:
-            return self.starts[h - W]
-        return self.ends[t]
+    def entered(self, cuts: list[tuple[frozenset[int], int]]) -> tuple[np.ndarray, np.ndarray]:
+        """Each word's load (the multipliers of the cuts holding it) and, per column, the
+        multipliers of the cuts it enters (its head in the cut, its tail not)."""
+        W = self.W
+        load = np.zeros(W, dtype=np.int64)
+        both = np.zeros(len(self.tails), dtype=np.int64)
+        inside = np.zeros(W, dtype=bool)
+        ptr = self.into_ptr
+        for cut, lam in cuts:
+            ids = np.fromiter(cut, dtype=np.int64, count=len(cut))
+            load[ids] += lam
+            inside[ids] = True
+            cols = self.into_cols[np.concatenate([np.arange(ptr[i], ptr[i + 1]) for i in ids])]
+            tail = self.tails[cols]
+            mine = tail < W
+            mine[mine] = inside[tail[mine]]
+            both[cols[mine]] += lam
+            inside[ids] = False
+        entered = load[self.head_word] - both
+        entered[~((self.heads >= W) & (self.heads < 2 * W))] = 0
+        return load, entered
+
+
+def _labels(a: np.ndarray, b: np.ndarray, W: int) -> tuple[np.ndarray, int]:
+    """The connected components of the words the edges ``a[i] - b[i]`` join: a label per
+    word (-1 for a word on no edge) and the number of labels."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    graph = csr_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(W, W))
+    _, label = connected_components(graph, directed=False)
+    present = np.zeros(W, dtype=bool)
+    present[a] = True
+    present[b] = True
+    used, label = np.unique(label[present], return_inverse=True)
+    out = np.full(W, -1, dtype=np.int64)
+    out[present] = label
+    return out, len(used)
+
+
+def _groups(label: np.ndarray, which: np.ndarray) -> list[list[int]]:
+    """The words of each label in ``which`` (ascending ids), by ascending label."""
+    if not len(which):
+        return []
+    words = np.nonzero(np.isin(label, which))[0]
+    order = np.argsort(label[words], kind="stable")
+    words, labs = words[order], label[words][order]
+    cuts = np.nonzero(np.diff(labs))[0] + 1
+    return [part.tolist() for part in np.split(words, cuts)]
 
 
 def _row_matrix(
@@ -582,19 +666,20 @@ def _row_matrix(
     return starts, np.array(index, dtype=np.int32), np.array(value)
 
 
-def _components(edges: list[Joint]) -> list[set[int]]:
-    """The connected components of the words the edges join."""
-    import networkx as nx
-
-    g: Any = nx.Graph()
-    g.add_edges_from(edges)
-    return [set(c) for c in nx.connected_components(g)]
+def _components(edges: list[Joint], W: int) -> list[set[int]]:
+    """The connected components of the words the edges join (among ``W`` words)."""
+    if not edges:
+        return []
+    a = np.array([e[0] for e in edges], dtype=np.int64)
+    b = np.array([e[1] for e in edges], dtype=np.int64)
+    label, n = _labels(a, b, W)
+    return [set(part) for part in _groups(label, np.arange(n))]
 
 
 def _closed(chosen: list[Joint], ends: set[int], W: int, linear: bool) -> list[set[int]]:
     """The closed components of the chosen word pairs, smallest first: those with no chain end
     (linear), or every one of several (cyclic)."""
-    parts = sorted(_components(chosen), key=len)
+    parts = sorted(_components(chosen, W), key=len)
     if not linear:
         return [] if len(parts) == 1 and len(parts[0]) == W else parts
     return [p for p in parts if not p & ends]
