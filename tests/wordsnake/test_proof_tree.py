@@ -141,6 +141,124 @@ def test_a_tampered_tree_is_refused_naming_the_node(
         assert found.bound is not None and found.bound >= optimum
 
 
+def flatten(cert: Certificate) -> Certificate:
+    """The same tree with its base's values written into every leaf (node 0 then lists none)."""
+    base = cert.tree[0]
+
+    def merged(leaf: TreeNode) -> TreeNode:
+        if leaf.joint is not None or not (leaf.u or leaf.v or leaf.depot or leaf.cuts):
+            return leaf  # an inner node, or a leaf that needs no values
+        own = {a for a, _ in leaf.copies}
+        return replace(
+            leaf,
+            u=tuple(sorted({**dict(base.u), **dict(leaf.u)}.items())),
+            v=tuple(sorted({**dict(base.v), **dict(leaf.v)}.items())),
+            depot=leaf.depot if leaf.depot is not None else base.depot,
+            copies=(*((a, g) for a, g in base.copies if a not in own), *leaf.copies),
+            cuts=(*base.cuts, *leaf.cuts),
+        )
+
+    plain = replace(base, u=(), v=(), depot=None, copies=(), cuts=())
+    return replace(cert, tree=(plain, *(merged(n) for n in cert.tree[1:])))
+
+
+def has_base(cert: Certificate) -> bool:
+    if not cert.tree:
+        return False
+    root = cert.tree[0]
+    return root.joint is not None and bool(root.u or root.v or root.copies or root.cuts)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=40, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)  # fmt: skip
+@given(lists, st.booleans(), st.booleans(), st.data())
+def test_a_tree_restated_against_any_valid_base_keeps_its_verdict_and_bound(
+    ws: list[str], cyclic: bool, proper: bool, data: st.DataObject
+) -> None:
+    from cpwords.wordsnake.models.proof_tree import _against
+
+    inst, _, cert = tree_for(ws, cyclic, proper, 0)
+    assume(cert is not None and len(cert.tree) > 1)
+    assert cert is not None
+    check = verify_certificate(inst.words, cert)
+    assert check.status == "VALID", check.message
+    # A base no core joint falls short under: the root's values with some raised, some cut
+    # multipliers lowered (each slack only grows) and some copies allowed to fall short.
+    W, big = len(cert.u), st.integers(1, 10 * cert.scale)
+    ids = st.integers(0, W - 1)
+    raised_u = data.draw(st.dictionaries(ids, big, max_size=3))
+    raised_v = data.draw(st.dictionaries(ids, big, max_size=3))
+    lowered = [(c, -data.draw(st.integers(0, lam))) for c, lam in cert.cuts[:2]]
+    copies = data.draw(st.dictionaries(ids, big, max_size=2))
+    counts = Counter(inst.words)
+    base = TreeNode(
+        u=tuple((i, cert.u[i] + r) for i, r in sorted(raised_u.items())),
+        v=tuple((i, cert.v[i] + r) for i, r in sorted(raised_v.items())),
+        copies=tuple((i, g) for i, g in sorted(copies.items())
+                     if counts[sorted(counts)[i]] > 1 and not (cyclic and W == 1)),
+        cuts=tuple((c, d) for c, d in lowered if d),
+    )  # fmt: skip
+    root = replace(cert.tree[0], u=base.u, v=base.v, copies=base.copies, cuts=base.cuts)
+    restated = [_against(n, base, cert) if n.joint is None and carries(n) else n
+                for n in cert.tree[1:]]  # fmt: skip
+    based = replace(cert, tree=(root, *restated))
+    found = verify_certificate(inst.words, based)
+    assert (found.status, found.bound) == (check.status, check.bound), found.message
+    flat = verify_certificate(inst.words, flatten(based))
+    assert (flat.status, flat.bound) == (check.status, check.bound), flat.message
+    again = certificate_from_json(json.loads(json.dumps(certificate_to_json(based))))
+    assert verify_certificate(inst.words, again).bound == check.bound
+
+
+def carries(node: TreeNode) -> bool:
+    return bool(node.u or node.v or node.depot or node.copies or node.cuts)
+
+
+def test_a_tree_base_is_checked_and_only_the_root_node_may_carry_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cpwords.wordsnake.models import proof_tree
+    from cpwords.wordsnake.spec import random_strings, solve_wordsnake
+
+    monkeypatch.setattr(proof_tree, "WARM_START_PAIRS", 0)
+    monkeypatch.setattr(proof_tree, "BASE_SHARE", 10**9)
+    inst = WordsnakeInstance(tuple(random_strings("ab", 20, 13, 3, 6)))  # a tree with a base
+    net = build_string_network(inst)
+    out = solve_string_flow(net, lagrangian_iterations=0)
+    assert out.dual is not None
+    res = solve_wordsnake(inst, "mip", time_limit=None)
+    assert res.is_optimal and res.objective is not None
+    optimum = int(res.objective)
+    root = flow_certificate(net, out.dual, res.solution, optimum, optimum)
+    cert = tree_for_root(inst, root)
+    assert has_base(cert) and len(cert.tree) > 2
+    check = verify_certificate(inst.words, cert)
+    assert check.status == "VALID" and check.optimal and check.bound == optimum
+    flat = verify_certificate(inst.words, flatten(cert))
+    assert (flat.status, flat.bound) == ("VALID", optimum)
+    base = cert.tree[0]
+    # A base value lowered so far that a core joint falls short: refused, naming the base.
+    word, value = (base.v or ((0, root.v[0]),))[0]
+    lowered = replace(base, v=(*((i, x) for i, x in base.v if i != word), (word, value - 10**12)))
+    found = verify_certificate(inst.words, replace(cert, tree=(lowered, *cert.tree[1:])))
+    assert found.status == "INVALID" and "node 0 (the tree's base)" in found.message
+    # Values on an inner node other than the root node: refused, naming it.
+    k = next(k for k, n in enumerate(cert.tree) if k > 0 and n.joint is not None)
+    tree = list(cert.tree)
+    tree[k] = replace(tree[k], u=base.u or ((0, root.u[0]),))
+    found = verify_certificate(inst.words, replace(cert, tree=tuple(tree)))
+    assert found.status == "INVALID" and f"node {k} lists values" in found.message
+
+
+def tree_for_root(inst: WordsnakeInstance, root: Certificate) -> Certificate:
+    cert = tree_certificate(inst, root)
+    assert cert is not None
+    return cert
+
+
 def test_a_tree_certificate_closes_a_gap_the_values_leave_and_is_refused_for_another_list() -> None:
     from cpwords.wordsnake.spec import random_strings
 

@@ -62,7 +62,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cpwords.core.errors import InputError, excerpt
@@ -117,7 +117,9 @@ class TreeNode:
     used, unused : int
         The children's indices (internal nodes; -1 for a leaf).
     u, v : tuple of (int, int)
-        A leaf's values that differ from the root's: ``(word id, value)``.
+        A leaf's values that differ from the root's: ``(word id, value)``; from the base's
+        when node 0 is an internal node that lists values (the tree's *base*: ``u``, ``v``,
+        ``depot``, ``copies`` and ``cuts`` against the root, checked once like a leaf's).
     depot : tuple of (int, int) or None
         A leaf's ``(u(d), v(d))`` when they differ from the root's.
     bound : int
@@ -385,7 +387,11 @@ def _node_json(node: TreeNode, root: dict[frozenset[int], int]) -> dict[str, Any
     [...], "cuts": [...]}``; a leaf's cut on a set the root cuts names it by its index in the
     root's ``cuts`` (``{"root": k, "lambda": int}``), any other lists its words."""
     if node.joint is not None:
-        return {"joint": list(node.joint), "used": node.used, "unused": node.unused}
+        out: dict[str, Any] = {"joint": list(node.joint), "used": node.used, "unused": node.unused}
+        if carries_values(node):  # the tree's base
+            values = _node_json(replace(node, joint=None), root)
+            out.update((k, values[k]) for k in ("u", "v", "depot", "copies", "cuts"))
+        return out
     cuts: list[dict[str, Any]] = []
     for ids, lam in node.cuts:
         k = root.get(frozenset(ids))
@@ -576,21 +582,31 @@ def _tree_from_json(
     for k, n in enumerate(tree_raw):
         if not isinstance(n, dict):
             raise CertificateError(f"certificate: tree[{k}] must be an object")
+        joint = None
         if "joint" in n:
             a, b = _ints(n["joint"], f"tree[{k}].joint", 2)
-            used, unused = (
-                _int(n["used"], f"tree[{k}].used"),
-                _int(n["unused"], f"tree[{k}].unused"),
-            )
-            nodes.append(TreeNode((a, b), used, unused))
-            continue
-        depot = None if n["depot"] is None else _ints(n["depot"], f"tree[{k}].depot", 2)
+            joint = (a, b)
+            if not any(key in n for key in ("u", "v", "depot", "copies", "cuts")):
+                used, unused = (
+                    _int(n["used"], f"tree[{k}].used"),
+                    _int(n["unused"], f"tree[{k}].unused"),
+                )
+                nodes.append(TreeNode((a, b), used, unused))
+                continue
+        missing = [key for key in ("u", "v", "depot") if key not in n]
+        if joint is None and missing:  # a leaf lists them, empty or null when unchanged
+            raise KeyError(missing[0])
+        raw = n.get("depot")
+        depot = None if raw is None else _ints(raw, f"tree[{k}].depot", 2)
         nodes.append(
             TreeNode(
-                u=_pairs(n["u"], f"tree[{k}].u"),
-                v=_pairs(n["v"], f"tree[{k}].v"),
+                joint=joint,
+                used=-1 if joint is None else _int(n["used"], f"tree[{k}].used"),
+                unused=-1 if joint is None else _int(n["unused"], f"tree[{k}].unused"),
+                u=_pairs(n.get("u", []), f"tree[{k}].u"),
+                v=_pairs(n.get("v", []), f"tree[{k}].v"),
                 depot=None if depot is None else (depot[0], depot[1]),
-                bound=_int(n["bound"], f"tree[{k}].bound"),
+                bound=0 if joint is not None else _int(n["bound"], f"tree[{k}].bound"),
                 copies=_pairs(n.get("copies", []), f"tree[{k}].copies"),
                 cuts=_cuts(n.get("cuts", []), f"tree[{k}].cuts", None, root),
             )
@@ -1151,30 +1167,63 @@ def _root_multipliers(cert: Certificate) -> dict[frozenset[int], int]:
     return out
 
 
+def carries_values(node: TreeNode) -> bool:
+    """Whether a node lists values (a leaf, or the tree's root node carrying its base)."""
+    return bool(node.u or node.v or node.depot is not None or node.copies or node.cuts)
+
+
+def _shift(root: Certificate, based: Certificate) -> int:
+    """At least the most any joint's slack under ``based``'s values exceeds its root slack:
+    the largest rise of a ``u``, plus the largest rise of a ``v`` with the falls of the
+    multipliers of the cuts holding its word (a joint enters at most those less)."""
+    rise_u = max([0, *(b - a for a, b in zip(root.u, based.u, strict=True))])
+    falls = _root_multipliers(root)
+    for ids, lam in based.cuts:
+        falls[frozenset(ids)] = falls.get(frozenset(ids), 0) - lam
+    fall = [0] * len(root.v)
+    for cut, drop in falls.items():
+        if drop > 0:
+            for i in cut:
+                fall[i] += drop
+    rise_v = max([0, *(max(0, b - a) + f for a, b, f in zip(root.v, based.v, fall, strict=True))])
+    return rise_u + rise_v
+
+
+def _based(cert: Certificate, base: TreeNode) -> Certificate:
+    """The root's values with the base's changes: the values the leaves are stated against
+    (the base's copies are the leaves' business, :class:`_LeafChange`)."""
+    u, v = list(cert.u), list(cert.v)
+    for i, val in base.u:
+        u[i] = val
+    for i, val in base.v:
+        v[i] = val
+    sets = _root_multipliers(cert)
+    for ids, lam in base.cuts:
+        sets[frozenset(ids)] = sets.get(frozenset(ids), 0) + lam
+    cuts = tuple((tuple(sorted(c)), lam) for c, lam in sets.items() if lam)
+    depot = base.depot if base.depot is not None else cert.depot
+    return replace(cert, u=tuple(u), v=tuple(v), depot=depot, cuts=cuts)
+
+
 def _tree_problem(cert: Certificate, W: int) -> str | None:
     """Why the tree is not a tree over joints of known words, or None."""
     nodes = cert.tree
     parents = [0] * len(nodes)
-    root: dict[frozenset[int], int] | None = None  # the root's multipliers by set, when needed
+    below: dict[frozenset[int], int] | None = None  # the multipliers a leaf's cuts change
     for k, node in enumerate(nodes):
+        if node.joint is not None and carries_values(node) and k > 0:
+            return f"INVALID: node {k} lists values: only a leaf or the tree's root node may"
+        if node.joint is None or (k == 0 and carries_values(node)):
+            if below is None:
+                below = _root_multipliers(cert)
+            problem = _values_problem(k, node, cert, W, below)
+            if problem is not None:
+                return problem
+            if node.joint is not None:  # the base: the leaves' cuts change its multipliers
+                below = dict(below)
+                for ids, lam in node.cuts:
+                    below[frozenset(ids)] = below.get(frozenset(ids), 0) + lam
         if node.joint is None:
-            if any(not 0 <= i < W for i, _ in (*node.u, *node.v, *node.copies)):
-                return f"INVALID: node {k} changes the value of an unknown word"
-            changes: dict[frozenset[int], int] = {}
-            for ids, lam in node.cuts:
-                if not ids or any(not 0 <= i < W for i in ids) or len(set(ids)) != len(ids):
-                    return f"INVALID: node {k} has a cut set empty, repeated or of unknown words"
-                if cert.cyclic and len(ids) == W:
-                    return f"INVALID: node {k} has a cut set of a cyclic snake holding every word"
-                changes[frozenset(ids)] = changes.get(frozenset(ids), 0) + lam
-            for cut, change in changes.items():
-                if change < 0:
-                    root = _root_multipliers(cert) if root is None else root
-                    if root.get(cut, 0) + change < 0:
-                        return (
-                            f"INVALID: node {k} lowers a cut's multiplier below 0 (a leaf may "
-                            "lower only the root's cut of the same set, to 0 at least)"
-                        )
             continue
         if any(not 0 <= i < W for i in node.joint):
             return f"INVALID: node {k} branches on an unknown word"
@@ -1185,6 +1234,29 @@ def _tree_problem(cert: Certificate, W: int) -> str | None:
     for k in range(1, len(nodes)):
         if parents[k] != 1:
             return f"INVALID: node {k} is not the child of exactly one node"
+    return None
+
+
+def _values_problem(
+    k: int, node: TreeNode, cert: Certificate, W: int, below: dict[frozenset[int], int]
+) -> str | None:
+    """Why the values node ``k`` lists name unknown words or bad cut sets, or lower a cut's
+    multiplier (``below``: the multipliers by set that its cuts change) below 0; or None."""
+    if any(not 0 <= i < W for i, _ in (*node.u, *node.v, *node.copies)):
+        return f"INVALID: node {k} changes the value of an unknown word"
+    changes: dict[frozenset[int], int] = {}
+    for ids, lam in node.cuts:
+        if not ids or any(not 0 <= i < W for i in ids) or len(set(ids)) != len(ids):
+            return f"INVALID: node {k} has a cut set empty, repeated or of unknown words"
+        if cert.cyclic and len(ids) == W:
+            return f"INVALID: node {k} has a cut set of a cyclic snake holding every word"
+        changes[frozenset(ids)] = changes.get(frozenset(ids), 0) + lam
+    for cut, change in changes.items():
+        if change < 0 and below.get(cut, 0) + change < 0:
+            return (
+                f"INVALID: node {k} lowers a cut's multiplier below 0 (a leaf may "
+                "lower only the root's cut of the same set, to 0 at least)"
+            )
     return None
 
 
@@ -1266,7 +1338,17 @@ def _check_tree(
     if problem is not None:
         return None, problem
     joints = _RootJoints(words, mult, cert, deadline)
-    changes = [_LeafChange(cert, node) for _, node, _ in leaves]
+    base = cert.tree[0] if cert.tree[0].joint is not None and carries_values(cert.tree[0]) else None
+    if base is not None:  # checked once as a leaf of no path, then the leaves against it
+        first = _LeafChange(cert, base)
+        joints.prepare([first])
+        _, problem = _leaf_bound(joints, first, (frozenset(), frozenset()))
+        if problem is not None:
+            return None, f"INVALID: node 0 (the tree's base): {problem}"
+        based = _based(cert, base)
+        shift = _shift(cert, based)
+        joints = _RootJoints(words, mult, based, deadline, core=joints, shift=shift)
+    changes = [_LeafChange(joints.cert, node, base) for _, node, _ in leaves]
     joints.prepare(changes)
     top = None
     arcs = cert.items if cert.cyclic else cert.items - 1
@@ -1365,9 +1447,19 @@ class _RootJoints:
     """
 
     def __init__(
-        self, words: Sequence[str], mult: Sequence[int], cert: Certificate, deadline: float | None
+        self,
+        words: Sequence[str],
+        mult: Sequence[int],
+        cert: Certificate,
+        deadline: float | None,
+        core: _RootJoints | None = None,
+        shift: int = 0,
     ) -> None:
         self.words, self.mult, self.cert, self.deadline = words, mult, cert, deadline
+        #: The root's joints when these values are the tree's base (``cert``: the root with
+        #: the base's changes): a joint is in the core by its root slack, not its base slack;
+        #: ``shift`` bounds how much larger a joint's base slack is than its root slack.
+        self.core, self.shift = core, shift
         self.terms = _cut_terms(cert, len(words))
         self.value = cert.dual_value(mult)
         self.budget = self.value - cert.scale * (cert.target or 0)
@@ -1382,6 +1474,29 @@ class _RootJoints:
         self.by_u: list[int] | None = None
         self.work = 0
 
+    def in_core(self, a: int, b: int, slack: int) -> bool:
+        """Whether ``a -> b``, whose slack under these values is ``slack``, is in the core
+        (its root slack at most the budget)."""
+        if self.core is None:
+            return slack <= self.budget
+        return self.core.slack(a, b) <= self.core.budget
+
+    def start_in_core(self, b: int, slack: int) -> bool:
+        """Whether the start ``-> b`` (slack ``slack`` under these values) is in the core."""
+        if self.core is None:
+            return slack <= self.budget
+        root = self.core
+        assert root.cert.depot is not None
+        return root.cert.depot[0] + root.terms.v_all[b] <= root.budget
+
+    def end_in_core(self, a: int, slack: int) -> bool:
+        """Whether the end ``a ->`` (slack ``slack`` under these values) is in the core."""
+        if self.core is None:
+            return slack <= self.budget
+        root = self.core
+        assert root.cert.depot is not None
+        return root.cert.u[a] + root.cert.depot[1] <= root.budget
+
     def slack(self, a: int, b: int) -> int:
         """The root slack of ``a -> b`` (``a == b``: a copy followed by another copy)."""
         cert, words = self.cert, self.words
@@ -1394,8 +1509,12 @@ class _RootJoints:
 
     def prepare(self, changes: list[_LeafChange]) -> None:
         """The largest threshold each changed word's joints are searched to, over the leaves
-        (at most ``budget + 1``: a joint of larger root slack is outside the core)."""
-        top = max(self.budget + 1, 0)
+        (at most ``budget + 1``: a joint of larger root slack is outside the core; on a
+        base's values, ``budget + shift + 1`` of the root's budget)."""
+        if self.core is None:
+            top = max(self.budget + 1, 0)
+        else:
+            top = max(self.core.budget + self.shift + 1, 0)
         for ch in changes:
             for a, d in ch.du.items():
                 if d < 0:
@@ -1481,8 +1600,15 @@ class _LeafChange:
     changed; ``tails``: the words whose ``u`` changed or that lie in a changed set;
     ``holding``: the changed sets holding each word, with their changes)."""
 
-    def __init__(self, cert: Certificate, node: TreeNode) -> None:
+    def __init__(self, cert: Certificate, node: TreeNode, base: TreeNode | None = None) -> None:
         self.node = node
+        # The copies in force: the leaf's, and the base's of the words the leaf does not list;
+        # a word whose gamma differs from the base's has its copy joint checked again.
+        own = {a for a, _ in node.copies}
+        kept = [] if base is None else [(a, g) for a, g in base.copies if a not in own]
+        self.copies = [*kept, *node.copies]
+        before = {} if base is None else dict(base.copies)
+        self.copy_words = {a for a, g in node.copies if g != before.get(a, 0)}
         self.du = {i: val - cert.u[i] for i, val in node.u if val != cert.u[i]}
         self.dv = {i: val - cert.v[i] for i, val in node.v if val != cert.v[i]}
         root_depot = cert.depot or (0, 0)
@@ -1524,7 +1650,7 @@ def _leaf_bound(joints: _RootJoints, ch: _LeafChange, path: _Path) -> tuple[int 
     if ch.dd != (0, 0) and cert.depot is None:
         return None, "a cyclic snake has no depot"
     short: dict[int, int] = {}
-    for a, gamma in ch.node.copies:
+    for a, gamma in ch.copies:
         if gamma < 0 or mult[a] < 2 or a in short or (cert.cyclic and len(words) == 1):
             return None, f"the copies of {excerpt(words[a], 30)} cannot fall short by {gamma}"
         short[a] = gamma
@@ -1544,7 +1670,7 @@ def _leaf_bound(joints: _RootJoints, ch: _LeafChange, path: _Path) -> tuple[int 
     name = _joint_name(words)
     for a, b in used:
         root = joints.slack(a, b)
-        if root > joints.budget:
+        if not joints.in_core(a, b, root):
             return None, f"the forced joint {name(a, b)} is not in the core"
         if a == b:
             slack = root + ch.du.get(a, 0) + ch.dv.get(a, 0) + short.get(a, 0)
@@ -1567,7 +1693,7 @@ def _short_joint(
     changes by ``du``), into the words whose ``v`` or ``L`` changed from words in none of the
     changed sets whose ``u`` did not (by ``dv - load``), between the two kinds, and a changed
     word's copy joint."""
-    name, budget = _joint_name(joints.words), joints.budget
+    name = _joint_name(joints.words)
     W = len(joints.words)
     if len(ch.dv_star) + len(ch.tails) > WHOLE_LEAF_SHARE * W:
         everyone = range(W)  # most values changed: the leaf's own search over every word
@@ -1579,7 +1705,7 @@ def _short_joint(
         for root, b in joints.out_joints(a):
             if root >= -d:
                 break
-            if b not in ch.dv_star and (a, b) not in skip and root <= budget:
+            if b not in ch.dv_star and (a, b) not in skip and joints.in_core(a, b, root):
                 return f"the joint {name(a, b)} is short by {-(root + d)}"
     for b in ch.dv_star:
         need = ch.load.get(b, 0) - ch.dv.get(b, 0)
@@ -1588,7 +1714,7 @@ def _short_joint(
         for root, a in joints.in_joints(b):
             if root >= need:
                 break
-            if a not in ch.tails and (a, b) not in skip and root <= budget:
+            if a not in ch.tails and (a, b) not in skip and joints.in_core(a, b, root):
                 return f"the joint {name(a, b)} is short by {need - root}"
     bad = _short_between(joints, ch, skip) if ch.tails and ch.dv_star else None
     return bad if bad is not None else _short_copy(joints, ch, short, skip)
@@ -1598,12 +1724,12 @@ def _short_copy(
     joints: _RootJoints, ch: _LeafChange, short: dict[int, int], skip: frozenset[tuple[int, int]]
 ) -> str | None:
     """The first changed word whose copy joint (a copy followed by another) is short, or None."""
-    name, budget = _joint_name(joints.words), joints.budget
-    for w in sorted(set(ch.du) | set(ch.dv)):
+    name = _joint_name(joints.words)
+    for w in sorted(set(ch.du) | set(ch.dv) | ch.copy_words):
         if joints.mult[w] > 1 and (w, w) not in skip:
             root = joints.slack(w, w)
             slack = root + ch.du.get(w, 0) + ch.dv.get(w, 0) + short.get(w, 0)
-            if slack < 0 and root <= budget:
+            if slack < 0 and joints.in_core(w, w, root):
                 return f"the joint {name(w, w)} is short by {-slack}"
     return None
 
@@ -1637,14 +1763,14 @@ def _short_between(
                 seen.add(b)
                 root = joints.slack(a, b)
                 slack = ch.slack(a, b, root)
-                if slack < 0 and (a, b) not in skip and root <= joints.budget:
+                if slack < 0 and (a, b) not in skip and joints.in_core(a, b, root):
                     return f"the joint {name(a, b)} is short by {-slack}"
     return None
 
 
 def _short_depot(joints: _RootJoints, ch: _LeafChange) -> str | None:
     """The first start or end in the core whose leaf slack is negative, named, or None."""
-    cert, words, budget = joints.cert, joints.words, joints.budget
+    cert, words = joints.cert, joints.words
     assert cert.depot is not None
     ud, vd = cert.depot
     v_all, u = joints.terms.v_all, cert.u
@@ -1657,7 +1783,7 @@ def _short_depot(joints: _RootJoints, ch: _LeafChange) -> str | None:
             starts.append(b)
     for b in starts:
         root = ud + v_all[b]
-        if root + d0 + ch.dv.get(b, 0) - ch.load.get(b, 0) < 0 and root <= budget:
+        if root + d0 + ch.dv.get(b, 0) - ch.load.get(b, 0) < 0 and joints.start_in_core(b, root):
             return f"the start -> {excerpt(words[b], 30)} is short"
     ends = sorted(ch.du)
     if d1 < 0:
@@ -1667,7 +1793,7 @@ def _short_depot(joints: _RootJoints, ch: _LeafChange) -> str | None:
             ends.append(a)
     for a in ends:
         root = u[a] + vd
-        if root + d1 + ch.du.get(a, 0) < 0 and root <= budget:
+        if root + d1 + ch.du.get(a, 0) < 0 and joints.end_in_core(a, root):
             return f"{excerpt(words[a], 30)} -> the end is short"
     return None
 
