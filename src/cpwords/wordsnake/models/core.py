@@ -783,7 +783,7 @@ def _cut_and_branch(
             max(0.01, 0.85 * _mip_left(deadline)) if deadline is not None else highspy.kHighsInf
         )
         h.setOptionValue("time_limit", seconds)
-        if run_highs_interruptibly(h):
+        if run_highs_interruptibly(h, deadline):
             interrupted = True
         st = h.getModelStatus()
         if interrupted:

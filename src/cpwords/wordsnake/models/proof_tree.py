@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.core.native import new_highs
+from cpwords.core.native import new_highs, run_highs_interruptibly
 from cpwords.wordsnake.certificate import (
     Certificate,
     RootCore,
@@ -514,7 +514,8 @@ class _CoreLP:
             return None, None
         if self.deadline is not None:
             h.setOptionValue("time_limit", max(0.01, self.deadline - time.perf_counter()))
-        h.run()
+        if run_highs_interruptibly(h, self.deadline):  # Ctrl-C: the stage keeps the ordering
+            raise KeyboardInterrupt
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return None, None
         sol = h.getSolution()
