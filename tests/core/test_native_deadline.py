@@ -32,3 +32,43 @@ def test_a_solve_past_its_deadline_is_cancelled_and_reports_an_interrupt() -> No
     h.setOptionValue("time_limit", highspy.kHighsInf)  # HiGHS would not stop on its own
     assert run_highs_interruptibly(h, deadline=time.perf_counter() + 0.1) is False  # no Ctrl-C
     assert h.getModelStatus() == highspy.HighsModelStatus.kInterrupt
+
+
+def assignment_lp(n: int, seed: int) -> object:
+    """An assignment LP of ``n`` x ``n`` columns (simplex)."""
+    from cpwords.core.native import new_highs
+
+    rng = np.random.default_rng(seed)
+    h = new_highs()
+    m = n * n
+    h.addVars(m, np.zeros(m), np.full(m, highspy.kHighsInf))
+    h.changeColsCost(m, np.arange(m, dtype=np.int32), rng.random(m))
+    rows = [np.arange(i * n, (i + 1) * n) for i in range(n)] + [
+        np.arange(j, m, n) for j in range(n)
+    ]
+    starts = np.cumsum([0] + [len(r) for r in rows[:-1]]).astype(np.int32)
+    index = np.concatenate(rows).astype(np.int32)
+    h.addRows(2 * n, np.ones(2 * n), np.ones(2 * n), len(index), starts, index, np.ones(len(index)))
+    h.setOptionValue("solver", "simplex")
+    return h
+
+
+def test_an_lp_solved_again_gets_its_time_counted_from_the_earlier_runs() -> None:
+    from cpwords.core.native import lp_time_limit
+
+    h = assignment_lp(200, 0)
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    spent = h.getRunTime()
+    # HiGHS's simplex counts the earlier run: a limit below it stops the next solve at once.
+    h.changeColsCost(
+        40_000, np.arange(40_000, dtype=np.int32), np.random.default_rng(1).random(40_000)
+    )
+    h.setOptionValue("time_limit", spent / 2)
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kTimeLimit
+    # The helper's limit gives the solve its time on top of what is spent.
+    assert lp_time_limit(h, 60.0) == pytest.approx(h.getRunTime() + 60.0)
+    h.setOptionValue("time_limit", lp_time_limit(h, 60.0))
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal

@@ -65,6 +65,29 @@ def new_highs(seed: int = 0) -> Any:
     return h
 
 
+def lp_time_limit(h: Any, seconds: float) -> float:
+    """The ``time_limit`` option that gives an LP solve of ``h`` ``seconds`` more.
+
+    HiGHS's simplex compares its limit with the run time accumulated over every run of the
+    object, not the current run's (measured: an assignment LP re-solved with ``time_limit``
+    1.5 s stopped at its time limit after 0.51 s, then after 0.05 s); its MIP solver uses the
+    current run's. A model solved again and again (a proof tree's nodes, a cut loop) would
+    otherwise stop early.
+
+    Parameters
+    ----------
+    h : highspy.Highs
+    seconds : float
+        The time the next LP solve may take (s).
+
+    Returns
+    -------
+    float
+        ``h.getRunTime() + seconds`` (s).
+    """
+    return float(h.getRunTime()) + seconds
+
+
 def run_highs_interruptibly(h: Any, deadline: float | None = None) -> bool:
     """Run a ``highspy.Highs`` solve in its solver thread; Ctrl-C cancels it, and so does
     ``deadline`` when HiGHS's own time limit has not stopped it by then.

@@ -769,7 +769,7 @@ def _cut_and_branch(
     infeasible) and whether Ctrl-C stopped it. HiGHS's dual bound goes into ``bounds``."""
     import highspy
 
-    from cpwords.core.native import run_highs_interruptibly
+    from cpwords.core.native import lp_time_limit, run_highs_interruptibly
 
     m = int(arcs.tail.shape[0])
     found: list[int] | None = None
@@ -782,6 +782,8 @@ def _cut_and_branch(
         seconds = (
             max(0.01, 0.85 * _mip_left(deadline)) if deadline is not None else highspy.kHighsInf
         )
+        if not integral and deadline is not None:  # the simplex counts every earlier run
+            seconds = lp_time_limit(h, seconds)
         h.setOptionValue("time_limit", seconds)
         if run_highs_interruptibly(h, deadline):
             interrupted = True

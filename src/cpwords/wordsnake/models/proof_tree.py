@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.core.native import new_highs, run_highs_interruptibly
+from cpwords.core.native import lp_time_limit, new_highs, run_highs_interruptibly
 from cpwords.wordsnake.certificate import (
     Certificate,
     RootCore,
@@ -513,7 +513,8 @@ class _CoreLP:
         if h.getNumRow() != self.hub + 1 + len(self.pool):  # a row HiGHS refused
             return None, None
         if self.deadline is not None:
-            h.setOptionValue("time_limit", max(0.01, self.deadline - time.perf_counter()))
+            left = max(0.01, self.deadline - time.perf_counter())
+            h.setOptionValue("time_limit", lp_time_limit(h, left))
         if run_highs_interruptibly(h, self.deadline):  # Ctrl-C: the stage keeps the ordering
             raise KeyboardInterrupt
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
