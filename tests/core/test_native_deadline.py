@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import pytest
 highspy = pytest.importorskip("highspy")
 
 
-def hard_knapsacks(n: int = 120, rows: int = 30, seed: int = 0) -> object:
+def hard_knapsacks(n: int = 120, rows: int = 30, seed: int = 0) -> Any:
     """A MIP HiGHS needs seconds for: random multi-dimensional knapsacks."""
     from cpwords.core.native import new_highs
 
@@ -34,7 +35,7 @@ def test_a_solve_past_its_deadline_is_cancelled_and_reports_an_interrupt() -> No
     assert h.getModelStatus() == highspy.HighsModelStatus.kInterrupt
 
 
-def assignment_lp(n: int, seed: int) -> object:
+def assignment_lp(n: int, seed: int) -> Any:
     """An assignment LP of ``n`` x ``n`` columns (simplex)."""
     from cpwords.core.native import new_highs
 
