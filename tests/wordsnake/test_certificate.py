@@ -408,3 +408,28 @@ def test_the_certificate_keeps_the_time_limit() -> None:
     on_time = finished(None)
     certificate(on_time)
     assert on_time.info["certificate"] is not None
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.text(alphabet="ab", max_size=5), st.integers(-9, 9)), min_size=1,
+             max_size=12, unique_by=lambda kv: kv[0]),
+    st.lists(st.tuples(st.text(alphabet="ab", max_size=4), st.integers(-12, 12), st.booleans()),
+             min_size=1, max_size=30),
+)  # fmt: skip
+def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima(
+    entries: list[tuple[str, int]], queries: list[tuple[str, int, bool]]
+) -> None:
+    from cpwords.wordsnake.certificate import _Sorted
+
+    entries.sort()
+    keys, values = [k for k, _ in entries], [v for _, v in entries]
+    ids = list(range(len(keys)))
+    plain, fast = _Sorted(keys, ids, values), _Sorted(keys, ids, values)
+    fast.least = fast._prefix_minima()  # as after many queries
+    plain.calls = -(10**9)  # never builds them
+    for prefix, limit, longer in queries:
+        want = sorted(i for i, k in enumerate(keys) if k.startswith(prefix)
+                      and (not longer or k != prefix) and values[i] <= limit)  # fmt: skip
+        assert sorted(plain.below(prefix, limit, longer)) == want
+        assert sorted(fast.below(prefix, limit, longer)) == want

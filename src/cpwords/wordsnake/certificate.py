@@ -1414,10 +1414,33 @@ class _Sorted:
     bisection and a segment tree of the minima."""
 
     def __init__(self, keys: list[str], ids: list[int], values: list[int]) -> None:
-        self.keys, self.ids = keys, ids
+        self.keys, self.ids, self.values = keys, ids, values
         self.tree = _MinTree(values)
+        # After as many queries as strings, the least value of every prefix (O(letters) once):
+        # a query whose prefix's least value is above the limit then costs one look-up.
+        self.calls = 0
+        self.least: dict[str, int] | None = None
+
+    def _prefix_minima(self) -> dict[str, int]:
+        least: dict[str, int] = {}
+        get = least.get
+        for key, val in zip(self.keys, self.values, strict=True):
+            for k in range(len(key) + 1):
+                p = key[:k]
+                e = get(p)
+                if e is None or val < e:
+                    least[p] = val
+        return least
 
     def below(self, prefix: str, limit: int, longer: bool) -> list[int]:
+        if self.least is None:
+            self.calls += 1
+            if self.calls > len(self.keys):
+                self.least = self._prefix_minima()
+        if self.least is not None:
+            least = self.least.get(prefix)
+            if least is None or least > limit:
+                return []
         keys = self.keys
         lo = bisect.bisect_left(keys, prefix)
         hi = bisect.bisect_left(keys, prefix + _TOP, lo)
