@@ -388,7 +388,7 @@ def _node_json(node: TreeNode, root: dict[frozenset[int], int]) -> dict[str, Any
     root's ``cuts`` (``{"root": k, "lambda": int}``), any other lists its words."""
     if node.joint is not None:
         out: dict[str, Any] = {"joint": list(node.joint), "used": node.used, "unused": node.unused}
-        if carries_values(node):  # the tree's base
+        if _carries_values(node):  # the tree's base
             values = _node_json(replace(node, joint=None), root)
             out.update((k, values[k]) for k in ("u", "v", "depot", "copies", "cuts"))
         return out
@@ -1167,7 +1167,7 @@ def _root_multipliers(cert: Certificate) -> dict[frozenset[int], int]:
     return out
 
 
-def carries_values(node: TreeNode) -> bool:
+def _carries_values(node: TreeNode) -> bool:
     """Whether a node lists values (a leaf, or the tree's root node carrying its base)."""
     return bool(node.u or node.v or node.depot is not None or node.copies or node.cuts)
 
@@ -1211,9 +1211,9 @@ def _tree_problem(cert: Certificate, W: int) -> str | None:
     parents = [0] * len(nodes)
     below: dict[frozenset[int], int] | None = None  # the multipliers a leaf's cuts change
     for k, node in enumerate(nodes):
-        if node.joint is not None and carries_values(node) and k > 0:
+        if node.joint is not None and _carries_values(node) and k > 0:
             return f"INVALID: node {k} lists values: only a leaf or the tree's root node may"
-        if node.joint is None or (k == 0 and carries_values(node)):
+        if node.joint is None or (k == 0 and _carries_values(node)):
             if below is None:
                 below = _root_multipliers(cert)
             problem = _values_problem(k, node, cert, W, below)
@@ -1338,7 +1338,8 @@ def _check_tree(
     if problem is not None:
         return None, problem
     joints = _RootJoints(words, mult, cert, deadline)
-    base = cert.tree[0] if cert.tree[0].joint is not None and carries_values(cert.tree[0]) else None
+    node0 = cert.tree[0]
+    base = node0 if node0.joint is not None and _carries_values(node0) else None
     if base is not None:  # checked once as a leaf of no path, then the leaves against it
         first = _LeafChange(cert, base)
         joints.prepare([first])

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any
@@ -216,19 +217,18 @@ def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
 def _with_base(nodes: list[TreeNode], first: _Leaf, cert: Certificate) -> list[TreeNode]:
     """The tree with its root node carrying the root program's values as the tree's base and
     each leaf's values stated against them, when that lists at most :data:`BASE_SHARE` of the
-    values (the leaves
-    of a warm-started tree differ from the root program's values in a few words, and from the
-    root's in most: `ab` n=30,000 seed 1, 1 to 7 ``u`` against 587). The checker checks the
-    base once, as a leaf, then each leaf against it: with 2 leaves (`abc` n=1,000 seed 3,
-    318 values based and 330 not) the base costs more check time than it saves."""
-    base = _values(first, cert)
+    values. The leaves of a warm-started tree differ from the root program's values in a few
+    words, and from the root's in most (`ab` n=30,000 seed 1: 1 to 7 ``u`` against 587). The
+    checker checks the base once, as a leaf, then each leaf against it: with 2 leaves (`abc`
+    n=1,000 seed 3: 318 values based, 330 not) the base costs more check time than it saves."""
+    base = _values(first)
     based = [replace(nodes[0], u=base.u, v=base.v, depot=base.depot, copies=base.copies,
                      cuts=base.cuts)]  # fmt: skip
     based += [_against(node, base, cert) if node.joint is None else node for node in nodes[1:]]
     return based if _size(based) <= BASE_SHARE * _size(nodes) else nodes
 
 
-def _values(leaf: _Leaf, cert: Certificate) -> TreeNode:
+def _values(leaf: _Leaf) -> TreeNode:
     """A program's values as a node's (changes against the root)."""
     return TreeNode(
         u=tuple(sorted(leaf.u.items())), v=tuple(sorted(leaf.v.items())), depot=leaf.depot,
@@ -242,7 +242,9 @@ def _against(node: TreeNode, base: TreeNode, cert: Certificate) -> TreeNode:
     the cut multipliers less the base's, the depot when it differs."""
 
     def differ(
-        mine: tuple[tuple[int, int], ...], theirs: tuple[tuple[int, int], ...], at: Any
+        mine: tuple[tuple[int, int], ...],
+        theirs: tuple[tuple[int, int], ...],
+        at: Callable[[int], int],
     ) -> tuple[tuple[int, int], ...]:
         a, b = dict(mine), dict(theirs)
         return tuple(sorted((i, a.get(i, at(i))) for i in a.keys() | b.keys()
