@@ -189,6 +189,26 @@ def test_the_proof_tree_stage_proves_a_large_core_before_the_search(
     assert cert.tree and verify_certificate(inst.words, cert).optimal
 
 
+def test_ctrl_c_in_the_proof_tree_stage_ends_the_solve_without_the_core_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cpwords.core.result import Status
+    from cpwords.wordsnake.models import proof_tree
+    from cpwords.wordsnake.models.pipeline import certificate as stage
+
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt  # as Ctrl-C inside one of the tree's LP solves
+
+    inst = _needs_the_core()
+    monkeypatch.setattr(stage, "EARLY_TREE_PAIRS", 0)
+    monkeypatch.setattr(proof_tree, "tree_certificate", interrupted)
+    res = _exact(inst)
+    log = res.solver_info["stages"][-1]
+    assert res.solver_info["interrupted"] and "proof_tree_time" in log
+    assert "arcs" not in log  # the core search did not start after Ctrl-C
+    assert res.status is Status.FEASIBLE and res.bound is not None and res.bound > res.objective
+
+
 def test_a_core_too_large_for_the_search_gets_the_proof_tree(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
