@@ -206,7 +206,8 @@ def test_ctrl_c_in_the_proof_tree_stage_ends_the_solve_without_the_core_search(
     log = res.solver_info["stages"][-1]
     assert res.solver_info["interrupted"] and "proof_tree_time" in log
     assert "arcs" not in log  # the core search did not start after Ctrl-C
-    assert res.status is Status.FEASIBLE and res.bound is not None and res.bound > res.objective
+    assert res.status is Status.FEASIBLE and res.objective is not None and res.bound is not None
+    assert res.bound > res.objective
 
 
 def test_a_core_too_large_for_the_search_gets_the_proof_tree(
