@@ -388,7 +388,7 @@ def _node_json(node: TreeNode, root: dict[frozenset[int], int]) -> dict[str, Any
     root's ``cuts`` (``{"root": k, "lambda": int}``), any other lists its words."""
     if node.joint is not None:
         out: dict[str, Any] = {"joint": list(node.joint), "used": node.used, "unused": node.unused}
-        if _carries_values(node):  # the tree's base
+        if carries_values(node):  # the tree's base
             values = _node_json(replace(node, joint=None), root)
             out.update((k, values[k]) for k in ("u", "v", "depot", "copies", "cuts"))
         return out
@@ -583,19 +583,13 @@ def _tree_from_json(
         if not isinstance(n, dict):
             raise CertificateError(f"certificate: tree[{k}] must be an object")
         joint = None
-        if "joint" in n:
+        if "joint" in n:  # an internal node (node 0 may carry the tree's base too)
             a, b = _ints(n["joint"], f"tree[{k}].joint", 2)
             joint = (a, b)
-            if not any(key in n for key in ("u", "v", "depot", "copies", "cuts")):
-                used, unused = (
-                    _int(n["used"], f"tree[{k}].used"),
-                    _int(n["unused"], f"tree[{k}].unused"),
-                )
-                nodes.append(TreeNode((a, b), used, unused))
-                continue
-        missing = [key for key in ("u", "v", "depot") if key not in n]
-        if joint is None and missing:  # a leaf lists them, empty or null when unchanged
-            raise KeyError(missing[0])
+        else:  # a leaf lists its values and depot, empty or null when unchanged
+            missing = [key for key in ("u", "v", "depot") if key not in n]
+            if missing:
+                raise KeyError(missing[0])
         raw = n.get("depot")
         depot = None if raw is None else _ints(raw, f"tree[{k}].depot", 2)
         nodes.append(
@@ -1159,33 +1153,46 @@ def _core_problem(cert: Certificate, core: RootCore, words: Sequence[str]) -> st
     return None
 
 
-def _root_multipliers(cert: Certificate) -> dict[frozenset[int], int]:
-    """The root's cut multipliers summed by set."""
-    out: dict[frozenset[int], int] = {}
-    for ids, lam in cert.cuts:
-        out[frozenset(ids)] = out.get(frozenset(ids), 0) + lam
+def _by_set(
+    cuts: Iterable[tuple[Sequence[int], int]], start: dict[frozenset[int], int] | None = None
+) -> dict[frozenset[int], int]:
+    """Cut multipliers summed by set, added to a copy of ``start`` when given."""
+    out = dict(start or {})
+    for ids, lam in cuts:
+        key = frozenset(ids)
+        out[key] = out.get(key, 0) + lam
     return out
 
 
-def _carries_values(node: TreeNode) -> bool:
-    """Whether a node lists values (a leaf, or the tree's root node carrying its base)."""
+def carries_values(node: TreeNode) -> bool:
+    """Whether a proof tree node lists values.
+
+    Parameters
+    ----------
+    node : TreeNode
+
+    Returns
+    -------
+    bool
+        True for a leaf with values, or for the tree's root node carrying the tree's base
+        (``models/wordsnake.md``, "Certificates", version 2, item 5); False for a plain
+        internal node and for a leaf that needs none (it covers no snake, or exactly one set
+        of arcs).
+    """
     return bool(node.u or node.v or node.depot is not None or node.copies or node.cuts)
 
 
-def _shift(root: Certificate, based: Certificate) -> int:
-    """At least the most any joint's slack under ``based``'s values exceeds its root slack:
+def _shift(base: _LeafChange) -> int:
+    """At least the most any joint's slack under the base's values exceeds its root slack:
     the largest rise of a ``u``, plus the largest rise of a ``v`` with the falls of the
     multipliers of the cuts holding its word (a joint enters at most those less)."""
-    rise_u = max([0, *(b - a for a, b in zip(root.u, based.u, strict=True))])
-    falls = _root_multipliers(root)
-    for ids, lam in based.cuts:
-        falls[frozenset(ids)] = falls.get(frozenset(ids), 0) - lam
-    fall = [0] * len(root.v)
-    for cut, drop in falls.items():
-        if drop > 0:
+    fall: dict[int, int] = {}
+    for cut, change in base.sets.items():
+        if change < 0:
             for i in cut:
-                fall[i] += drop
-    rise_v = max([0, *(max(0, b - a) + f for a, b, f in zip(root.v, based.v, fall, strict=True))])
+                fall[i] = fall.get(i, 0) - change
+    rise_u = max([0, *base.du.values()])
+    rise_v = max([0, *(max(0, base.dv.get(i, 0)) + fall.get(i, 0) for i in {*base.dv, *fall})])
     return rise_u + rise_v
 
 
@@ -1197,9 +1204,7 @@ def _based(cert: Certificate, base: TreeNode) -> Certificate:
         u[i] = val
     for i, val in base.v:
         v[i] = val
-    sets = _root_multipliers(cert)
-    for ids, lam in base.cuts:
-        sets[frozenset(ids)] = sets.get(frozenset(ids), 0) + lam
+    sets = _by_set(base.cuts, _by_set(cert.cuts))
     cuts = tuple((tuple(sorted(c)), lam) for c, lam in sets.items() if lam)
     depot = base.depot if base.depot is not None else cert.depot
     return replace(cert, u=tuple(u), v=tuple(v), depot=depot, cuts=cuts)
@@ -1211,18 +1216,16 @@ def _tree_problem(cert: Certificate, W: int) -> str | None:
     parents = [0] * len(nodes)
     below: dict[frozenset[int], int] | None = None  # the multipliers a leaf's cuts change
     for k, node in enumerate(nodes):
-        if node.joint is not None and _carries_values(node) and k > 0:
+        if node.joint is not None and carries_values(node) and k > 0:
             return f"INVALID: node {k} lists values: only a leaf or the tree's root node may"
-        if node.joint is None or (k == 0 and _carries_values(node)):
+        if node.joint is None or (k == 0 and carries_values(node)):
             if below is None:
-                below = _root_multipliers(cert)
+                below = _by_set(cert.cuts)
             problem = _values_problem(k, node, cert, W, below)
             if problem is not None:
                 return problem
             if node.joint is not None:  # the base: the leaves' cuts change its multipliers
-                below = dict(below)
-                for ids, lam in node.cuts:
-                    below[frozenset(ids)] = below.get(frozenset(ids), 0) + lam
+                below = _by_set(node.cuts, below)
         if node.joint is None:
             continue
         if any(not 0 <= i < W for i in node.joint):
@@ -1339,7 +1342,7 @@ def _check_tree(
         return None, problem
     joints = _RootJoints(words, mult, cert, deadline)
     node0 = cert.tree[0]
-    base = node0 if node0.joint is not None and _carries_values(node0) else None
+    base = node0 if node0.joint is not None and carries_values(node0) else None
     if base is not None:  # checked once as a leaf of no path, then the leaves against it
         first = _LeafChange(cert, base)
         joints.prepare([first])
@@ -1347,8 +1350,7 @@ def _check_tree(
         if problem is not None:
             return None, f"INVALID: node 0 (the tree's base): {problem}"
         based = _based(cert, base)
-        shift = _shift(cert, based)
-        joints = _RootJoints(words, mult, based, deadline, core=joints, shift=shift)
+        joints = _RootJoints(words, mult, based, deadline, core=joints, shift=_shift(first))
     changes = [_LeafChange(joints.cert, node, base) for _, node, _ in leaves]
     joints.prepare(changes)
     top = None
@@ -1644,11 +1646,8 @@ class _LeafChange:
         root_depot = cert.depot or (0, 0)
         self.dd = (0, 0) if node.depot is None else (node.depot[0] - root_depot[0],
                                                      node.depot[1] - root_depot[1])  # fmt: skip
-        sets: dict[frozenset[int], int] = {}
-        for ids, lam in node.cuts:
-            sets[frozenset(ids)] = sets.get(frozenset(ids), 0) + lam
         self.total = sum(lam for _, lam in node.cuts)
-        self.sets = {s: lam for s, lam in sets.items() if lam}
+        self.sets = {s: lam for s, lam in _by_set(node.cuts).items() if lam}
         self.load: dict[int, int] = {}
         self.holding: dict[int, list[tuple[frozenset[int], int]]] = {}
         for s, lam in self.sets.items():
@@ -1659,7 +1658,8 @@ class _LeafChange:
         self.tails = set(self.du) | set(self.load)
 
     def slack(self, a: int, b: int, root: int) -> int:
-        """The leaf's slack of ``a -> b`` (``a != b``) from its root slack."""
+        """The leaf's slack of ``a -> b`` (``a != b``) from its slack under the values it is
+        stated against (``root``: the root's, or the base's)."""
         s = root + self.du.get(a, 0) + self.dv.get(b, 0)
         if b in self.holding:
             s -= sum(lam for c, lam in self.holding[b] if a not in c)
