@@ -17,6 +17,7 @@ from cpwords.wordsnake.certificate import (
     CertificateError,
     CoreSet,
     TreeNode,
+    carries_values,
     certificate_from_json,
     certificate_to_json,
     no_snake,
@@ -146,7 +147,7 @@ def flatten(cert: Certificate) -> Certificate:
     base = cert.tree[0]
 
     def merged(leaf: TreeNode) -> TreeNode:
-        if leaf.joint is not None or not (leaf.u or leaf.v or leaf.depot or leaf.cuts):
+        if leaf.joint is not None or not carries_values(leaf):
             return leaf  # an inner node, or a leaf that needs no values
         own = {a for a, _ in leaf.copies}
         return replace(
@@ -163,10 +164,7 @@ def flatten(cert: Certificate) -> Certificate:
 
 
 def has_base(cert: Certificate) -> bool:
-    if not cert.tree:
-        return False
-    root = cert.tree[0]
-    return root.joint is not None and bool(root.u or root.v or root.copies or root.cuts)
+    return bool(cert.tree) and cert.tree[0].joint is not None and carries_values(cert.tree[0])
 
 
 @pytest.mark.slow
@@ -202,7 +200,7 @@ def test_a_tree_restated_against_any_valid_base_keeps_its_verdict_and_bound(
         cuts=tuple((c, d) for c, d in lowered if d),
     )  # fmt: skip
     root = replace(cert.tree[0], u=base.u, v=base.v, copies=base.copies, cuts=base.cuts)
-    restated = [_against(n, base, cert) if n.joint is None and carries(n) else n
+    restated = [_against(n, base, cert) if n.joint is None and carries_values(n) else n
                 for n in cert.tree[1:]]  # fmt: skip
     based = replace(cert, tree=(root, *restated))
     found = verify_certificate(inst.words, based)
@@ -211,10 +209,6 @@ def test_a_tree_restated_against_any_valid_base_keeps_its_verdict_and_bound(
     assert (flat.status, flat.bound) == (check.status, check.bound), flat.message
     again = certificate_from_json(json.loads(json.dumps(certificate_to_json(based))))
     assert verify_certificate(inst.words, again).bound == check.bound
-
-
-def carries(node: TreeNode) -> bool:
-    return bool(node.u or node.v or node.depot or node.copies or node.cuts)
 
 
 def test_a_tree_base_is_checked_and_only_the_root_node_may_carry_one(

@@ -38,6 +38,7 @@ from cpwords.wordsnake.certificate import (
     RootCore,
     RootCoreTooLarge,
     TreeNode,
+    carries_values,
     no_snake,
     root_core,
 )
@@ -187,11 +188,7 @@ def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
         if k == 0:
             first = leaf
         if leaf.bound < lp.target:
-            nodes[k] = TreeNode(
-                u=tuple(sorted(leaf.u.items())), v=tuple(sorted(leaf.v.items())),
-                depot=leaf.depot, bound=leaf.bound, copies=tuple(sorted(leaf.copies.items())),
-                cuts=tuple(leaf.cuts),
-            )  # fmt: skip
+            nodes[k] = replace(_values(leaf), bound=leaf.bound)
             continue
         joint = next((j for j in chain(leaf.frac, leaf.subtour, leaf.used) if j not in used),
                      None)  # fmt: skip
@@ -224,7 +221,9 @@ def _with_base(nodes: list[TreeNode], first: _Leaf, cert: Certificate) -> list[T
     base = _values(first)
     based = [replace(nodes[0], u=base.u, v=base.v, depot=base.depot, copies=base.copies,
                      cuts=base.cuts)]  # fmt: skip
-    based += [_against(node, base, cert) if node.joint is None else node for node in nodes[1:]]
+    # a leaf that needs no values (it covers no snake, or one set of arcs) keeps none
+    based += [_against(node, base, cert) if node.joint is None and carries_values(node)
+              else node for node in nodes[1:]]  # fmt: skip
     return based if _size(based) <= BASE_SHARE * _size(nodes) else nodes
 
 
@@ -340,7 +339,6 @@ class _CoreLP:
         self._model: Any = None
         self._cut_rows = 0
         self._bounded: dict[int, float] = {}
-        self._into: dict[int, list[int]] = {}  # each word's columns by head
         self._arr: _Arrays | None = None  # the columns as arrays (:meth:`_leaf`)
         self.warm = len(self.pairs) >= WARM_START_PAIRS
 
@@ -380,9 +378,6 @@ class _CoreLP:
             add(r, self.hub, self.escape, None)
         for r in sinks:
             add(self.hub, r, 0, None)
-        for c, hd in enumerate(heads):
-            if W <= hd < 2 * W:
-                self._into.setdefault(hd - W, []).append(c)
         self._cols = tails, heads, costs, ups, joints
         self._arr = _Arrays(self, tails, heads, costs)
         return self._cols
@@ -485,16 +480,6 @@ class _CoreLP:
                 out.append((tuple(sorted(c)), change))
         return out
 
-    def _entering(
-        self, tails: list[int], into: dict[int, list[int]], cut: frozenset[int]
-    ) -> list[int]:
-        """The columns that enter ``cut`` (their head a word of it, their tail not); ``into``:
-        each word's columns by head (a cut's own words' columns only, not every column)."""
-        W = self.W
-        return sorted(
-            c for b in cut for c in into.get(b, ()) if not (tails[c] < W and tails[c] in cut)
-        )
-
     def _highs(
         self, used: frozenset[Joint], unused: frozenset[Joint]
     ) -> tuple[np.ndarray | None, np.ndarray | None]:
@@ -506,11 +491,12 @@ class _CoreLP:
             self._model, self._cut_rows, self._bounded = None, 0, {}
         h = self._build()
         self._set_bounds(h, used, unused)
-        tails = self._cols[0]
+        arr = self._arr
+        assert arr is not None
         for cut in self.pool[self._cut_rows :]:
-            cols = self._entering(tails, self._into, cut)
-            h.addRow(1.0, highspy.kHighsInf, len(cols), np.array(cols, dtype=np.int32),
-                     np.ones(len(cols)))  # fmt: skip
+            into, inside = arr.into(cut)
+            cols = np.sort(into[~inside]).astype(np.int32)  # the columns entering the cut
+            h.addRow(1.0, highspy.kHighsInf, len(cols), cols, np.ones(len(cols)))
         self._cut_rows = len(self.pool)
         if h.getNumRow() != self.hub + 1 + len(self.pool):  # a row HiGHS refused
             return None, None
@@ -653,6 +639,7 @@ class _Arrays:
         self.proper_pair = pair_a != pair_b
         self.copy_cols = np.nonzero(~self.proper_pair)[0].tolist()
         word_head = (self.heads >= W) & (self.heads < 2 * W)
+        self.word_head = word_head
         self.head_word = np.where(word_head, self.heads - W, 0)
         hub = lp.hub
         # the columns whose inequality the repair keeps: neither an escape nor a copy pair
@@ -672,27 +659,32 @@ class _Arrays:
         self.into_head = self.heads[into] - W
         self.into_tail = self.tails[into]
         self.into_ptr = np.searchsorted(self.into_head, np.arange(W + 1))
+        self._marked = np.zeros(W, dtype=bool)  # scratch: the words of one cut
+
+    def into(self, cut: frozenset[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The columns into the words of ``cut``, and which of them leave a word of it too
+        (the others enter the cut)."""
+        ids = np.fromiter(cut, dtype=np.int64, count=len(cut))
+        ptr = self.into_ptr
+        cols = self.into_cols[np.concatenate([np.arange(ptr[i], ptr[i + 1]) for i in ids])]
+        tail = self.tails[cols]
+        inside = tail < self.W
+        self._marked[ids] = True
+        inside[inside] = self._marked[tail[inside]]
+        self._marked[ids] = False
+        return cols, inside
 
     def entered(self, cuts: list[tuple[frozenset[int], int]]) -> tuple[np.ndarray, np.ndarray]:
         """Each word's load (the multipliers of the cuts holding it) and, per column, the
         multipliers of the cuts it enters (its head in the cut, its tail not)."""
-        W = self.W
-        load = np.zeros(W, dtype=np.int64)
+        load = np.zeros(self.W, dtype=np.int64)
         both = np.zeros(len(self.tails), dtype=np.int64)
-        inside = np.zeros(W, dtype=bool)
-        ptr = self.into_ptr
         for cut, lam in cuts:
-            ids = np.fromiter(cut, dtype=np.int64, count=len(cut))
-            load[ids] += lam
-            inside[ids] = True
-            cols = self.into_cols[np.concatenate([np.arange(ptr[i], ptr[i + 1]) for i in ids])]
-            tail = self.tails[cols]
-            mine = tail < W
-            mine[mine] = inside[tail[mine]]
-            both[cols[mine]] += lam
-            inside[ids] = False
+            load[np.fromiter(cut, dtype=np.int64, count=len(cut))] += lam
+            cols, inside = self.into(cut)
+            both[cols[inside]] += lam
         entered = load[self.head_word] - both
-        entered[~((self.heads >= W) & (self.heads < 2 * W))] = 0
+        entered[~self.word_head] = 0
         return load, entered
 
 

@@ -97,7 +97,7 @@ FLOW_STAGES = (
 SEARCH_STAGES = (
     Stage("reduced-cost fixing", reduced_cost_fixing),
     Stage("proof tree", early_tree, early_tree_wanted),
-    Stage("core search", core_search, lambda s: not (s.proven or s.interrupted)),
+    Stage("core search", core_search, search_wanted),
 )
 
 #: The routes model, on small lists whose core is too large.
