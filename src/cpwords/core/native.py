@@ -65,6 +65,20 @@ def new_highs(seed: int = 0) -> Any:
     return h
 
 
+def highs_after_fork() -> None:
+    """Give a forked child a fresh HiGHS task scheduler (call before its first solve).
+
+    HiGHS keeps one scheduler per process; a child forked after the parent ran HiGHS inherits
+    it without its worker threads. Measured: a MIP with HiGHS's default thread count, forked
+    after the parent had solved one, never ended in the child (alive after 30 s; 0.01 s with
+    this reset). cpwords' models use one thread (:func:`new_highs`), where the child did not
+    hang; the reset costs nothing and keeps it so.
+    """
+    import highspy
+
+    highspy.Highs.resetGlobalScheduler(False)
+
+
 def lp_time_limit(h: Any, seconds: float) -> float:
     """The ``time_limit`` option that gives an LP solve of ``h`` ``seconds`` more.
 
@@ -103,7 +117,9 @@ def run_highs_interruptibly(h: Any, deadline: float | None = None) -> bool:
         2 s past a 6 s limit on a 400,000-column core), so the solve is cancelled at it
         (HiGHS then reports ``kInterrupt``, its best solution so far kept). HiGHS honours a
         cancel at its own next check too: its MIP on `ab` n=30,000 seed 2's core (392,786
-        columns) ran on 32 s after one, so this bounds an overrun without ending it at once.
+        columns) ran on 32 s after one, so this bounds an overrun without ending it at once
+        (the core search therefore runs a large core in a child it can kill:
+        :func:`~cpwords.wordsnake.models.core.solve_core_mip`).
 
     Returns
     -------

@@ -129,6 +129,7 @@ def run_stoppable(
     fn: Callable[..., Any],
     *args: Any,
     deadline: float | None = None,
+    on_report: Callable[[Any], None] | None = None,
     **kwargs: Any,
 ) -> ChildRun:
     """Run ``fn(report, *args, **kwargs)`` in a forked child that the deadline or Ctrl-C kills.
@@ -146,6 +147,8 @@ def run_stoppable(
         Passed to ``fn``.
     deadline : float, optional
         ``time.perf_counter()`` value at which the child is killed.
+    on_report : callable, optional
+        Called in the parent with each report as it arrives (live progress).
 
     Returns
     -------
@@ -168,7 +171,7 @@ def run_stoppable(
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
-        return ChildRun(value=fn(lambda value: None, *args, **kwargs))
+        return ChildRun(value=fn(on_report or (lambda value: None), *args, **kwargs))
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_stoppable_child, args=(fn, args, kwargs, send, os.getpid()))
@@ -188,6 +191,8 @@ def run_stoppable(
                     ) from None
                 if kind == "report":
                     out.last_report = payload
+                    if on_report is not None:
+                        on_report(payload)
                 elif kind == "done":
                     out.value = payload
                     return out

@@ -1,0 +1,101 @@
+"""The core's HiGHS search in a forked child (issue 31: a time limit HiGHS cannot overrun).
+
+HiGHS honours a cancel only at its own next check (32 s after Ctrl-C on a 392,786-column core),
+so a large core is searched in a child process that the deadline or Ctrl-C kills. Properties:
+the child's answer is the in-process answer; a child that never answers is killed at the time
+limit (plus the stated grace) or at once on Ctrl-C, and its best ordering so far comes back.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from cpwords.wordsnake.models import core as core_module
+from cpwords.wordsnake.models.core import CHILD_GRACE, reduced_core, solve_core_mip
+from cpwords.wordsnake.models.lagrangian import solve_string_flow
+from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.rules import WordsnakeInstance, check_snake
+from cpwords.wordsnake.spec import random_strings
+
+fork = pytest.mark.skipif(
+    "fork" not in __import__("multiprocessing").get_all_start_methods(),
+    reason="needs fork (Linux or macOS)",
+)
+
+
+def gapped_core(below: int = 0) -> tuple[Any, Any, WordsnakeInstance]:
+    """A list the flow stage leaves open (test_core's first), with the core at its incumbent
+    less ``below``."""
+    inst = WordsnakeInstance(tuple(random_strings("ab", 40, 25, 6, 12)))
+    net = build_string_network(inst)
+    out = solve_string_flow(net, lagrangian_iterations=3)
+    assert out.dual is not None and out.objective is not None and not out.proven
+    return net, reduced_core(net, out.dual, int(out.objective) - below), inst
+
+
+@fork
+@pytest.mark.parametrize("below", [0, 3])
+def test_the_child_finds_what_the_search_in_this_process_finds(below: int) -> None:
+    net, core, inst = gapped_core(below)
+    here = solve_core_mip(net, core, time_limit=None, isolate=False)
+    seen: list[float | None] = []
+    there = solve_core_mip(
+        net, core, time_limit=None, isolate=True, progress=lambda t, inc, b: seen.append(inc)
+    )
+    assert there.proven == here.proven and there.objective == here.objective
+    assert there.bound == here.bound and there.arcs == here.arcs and not there.interrupted
+    if here.objective is not None:
+        assert there.order is not None
+        assert check_snake(inst, [inst.words[i] for i in there.order], here.objective)
+        assert seen and seen[-1] == here.objective  # the child's progress reached the parent
+
+
+def _finds_then_hangs(
+    net: Any,
+    core: Any,
+    time_limit: float | None,
+    progress: Any,
+    report: Any,
+) -> Any:  # runs in the child: a search that ignores every limit after one ordering
+    if report is not None:
+        report({"arcs": 7})
+        report({"seconds": 0.0, "order": list(range(net.instance.n)), "objective": 1})
+    time.sleep(300)
+
+
+@fork
+def test_a_child_that_overruns_is_killed_at_the_limit_with_its_best_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    net, core, _ = gapped_core()
+    monkeypatch.setattr(core_module, "_solve_core_mip", _finds_then_hangs)
+    t0 = time.perf_counter()
+    found = solve_core_mip(net, core, time_limit=0.5, isolate=True)
+    took = time.perf_counter() - t0
+    assert 0.5 + CHILD_GRACE <= took < 0.5 + CHILD_GRACE + 5
+    assert not found.proven and found.bound is None and not found.interrupted
+    assert found.order == list(range(net.instance.n)) and found.objective == 1
+    assert found.arcs == 7
+
+
+@fork
+def test_ctrl_c_kills_the_child_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    net, core, _ = gapped_core()
+    monkeypatch.setattr(core_module, "_solve_core_mip", _finds_then_hangs)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    timer = threading.Timer(0.5, signal.raise_signal, (signal.SIGINT,))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        found = solve_core_mip(net, core, time_limit=60, isolate=True)
+    finally:
+        timer.cancel()
+    took = time.perf_counter() - t0
+    assert took < 10  # not the 60 s limit
+    assert found.interrupted and not found.proven and found.bound is None
+    assert found.objective == 1
