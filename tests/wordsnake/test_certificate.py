@@ -416,20 +416,34 @@ def test_the_certificate_keeps_the_time_limit() -> None:
              max_size=12, unique_by=lambda kv: kv[0]),
     st.lists(st.tuples(st.text(alphabet="ab", max_size=4), st.integers(-12, 12), st.booleans()),
              min_size=1, max_size=30),
+    st.integers(-1, 12),
 )  # fmt: skip
 def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima(
-    entries: list[tuple[str, int]], queries: list[tuple[str, int, bool]]
+    entries: list[tuple[str, int]], queries: list[tuple[str, int, bool]], other: int
 ) -> None:
     from cpwords.wordsnake.certificate import _Sorted
 
     entries.sort()
     keys, values = [k for k, _ in entries], [v for _, v in entries]
     ids = list(range(len(keys)))
-    plain, fast = _Sorted(keys, ids, values), _Sorted(keys, ids, values)
-    fast.least = fast._prefix_minima()  # as after many queries
+    plain = _Sorted(keys, ids, values)
+    fast = _Sorted(keys, ids, values, queries=len(keys))  # prefix minima at once
+    assert fast.least is not None
     plain.calls = -(10**9)  # never builds them
     for prefix, limit, longer in queries:
         want = sorted(i for i, k in enumerate(keys) if k.startswith(prefix)
                       and (not longer or k != prefix) and values[i] <= limit)  # fmt: skip
         assert sorted(plain.below(prefix, limit, longer)) == want
         assert sorted(fast.below(prefix, limit, longer)) == want
+    # Many prefixes at once, one string left out: the minima skip only searches finding nothing.
+    prefixes = [q[0] for q in queries]
+    limits = [q[1] for q in queries]
+    for longer in (False, True):
+        want_ids: list[int] = []
+        for prefix, limit in zip(prefixes, limits, strict=True):
+            want_ids += [i for i in sorted(plain.below(prefix, limit, longer))
+                         if i != other and i not in want_ids]  # fmt: skip
+        got, searches = fast.search(prefixes, limits, longer, other)
+        assert sorted(got) == sorted(want_ids) and len(got) == len(set(got))
+        assert searches <= len(prefixes)
+        assert sorted(plain.search(prefixes, limits, longer, other)[0]) == sorted(want_ids)

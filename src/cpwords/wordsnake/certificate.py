@@ -1422,32 +1422,74 @@ class _Sorted:
     start with a prefix (longer than it, when asked) whose value is at most a limit, by
     bisection and a segment tree of the minima."""
 
-    def __init__(self, keys: list[str], ids: list[int], values: list[int]) -> None:
+    def __init__(
+        self, keys: list[str], ids: list[int], values: list[int], queries: int = 0
+    ) -> None:
         self.keys, self.ids, self.values = keys, ids, values
-        self.tree = _MinTree(values)
-        # After as many queries as strings, the least value of every prefix (O(letters) once):
-        # a query whose prefix's least value is above the limit then costs one look-up.
+        self.tree: _MinTree | None = None  # built at the first range search
+        # After as many queries as strings (at once when the caller expects ``queries`` at least
+        # that many), the least value of every prefix (O(letters) once): a query whose prefix's
+        # least value is above the limit then costs one look-up.
         self.calls = 0
         self.least: dict[str, int] | None = None
+        #: The least value of the strings strictly longer than each prefix, and each string's id.
+        self.longer: dict[str, int] = {}
+        self.owner = dict(zip(keys, ids, strict=True))
+        if len(keys) <= min(queries, PREFIX_MINIMA_MAX):
+            self._prefix_minima()
 
-    def _prefix_minima(self) -> dict[str, int]:
-        least: dict[str, int] = {}
-        get = least.get
+    def _prefix_minima(self) -> None:
+        longer: dict[str, int] = {}
+        get = longer.get
         for key, val in zip(self.keys, self.values, strict=True):
-            for k in range(len(key) + 1):
+            for k in range(len(key)):
                 p = key[:k]
                 e = get(p)
                 if e is None or val < e:
-                    least[p] = val
-        return least
+                    longer[p] = val
+        least = dict(longer)
+        for key, val in zip(self.keys, self.values, strict=True):
+            e = least.get(key)
+            if e is None or val < e:
+                least[key] = val
+        self.longer, self.least = longer, least
+
+    def search(
+        self, prefixes: Iterable[str], limits: Iterable[int], longer: bool, other_than: int
+    ) -> tuple[list[int], int]:
+        """The distinct ids (``other_than`` left out) of :meth:`below` over pairs of prefix and
+        limit, in the order first found, and the number of range searches made (a prefix whose
+        strings, ``other_than`` left out, all have values above its limit costs one look-up
+        and no search)."""
+        found: list[int] = []
+        seen = {other_than}
+        searches = 0
+        least, strict, owner = self.least, self.longer.get, self.owner.get
+        for prefix, limit in zip(prefixes, limits, strict=True):
+            if least is None:  # (the prefix minima may come with a search below)
+                least = self.least
+                strict = self.longer.get
+            if least is not None:  # most prefixes end here, after one or two look-ups
+                # the strings longer than the prefix when asked, or when it is other_than's
+                low = strict(prefix) if longer else least.get(prefix)
+                if low is not None and low <= limit and not longer and owner(prefix) == other_than:
+                    low = strict(prefix)
+                if low is None or low > limit:
+                    continue
+            searches += 1
+            for i in self.below(prefix, limit, longer):
+                if i not in seen:
+                    seen.add(i)
+                    found.append(i)
+        return found, searches
 
     def below(self, prefix: str, limit: int, longer: bool) -> list[int]:
         if self.least is None:
             self.calls += 1
             if self.calls > len(self.keys) and len(self.keys) <= PREFIX_MINIMA_MAX:
-                self.least = self._prefix_minima()
+                self._prefix_minima()
         if self.least is not None:
-            least = self.least.get(prefix)
+            least = (self.longer if longer else self.least).get(prefix)
             if least is None or least > limit:
                 return []
         keys = self.keys
@@ -1457,6 +1499,8 @@ class _Sorted:
             lo += 1
         if lo >= hi:
             return []
+        if self.tree is None:
+            self.tree = _MinTree(self.values)
         return [self.ids[p] for p in self.tree.at_most(lo, hi, limit)]
 
 
@@ -1572,17 +1616,16 @@ class _RootJoints:
             return got
         if self._fwd is None:
             self._fwd = _Sorted(list(self.words), list(range(len(self.words))), self.terms.v_all)
-        D, proper = self.cert.scale, self.cert.proper
+        D, proper, score = self.cert.scale, self.cert.proper, self.cert.score
         need, w, ua = self.out_need.get(a, 0), self.words[a], self.cert.u[a]
-        found: dict[int, int] = {}
-        for k in range(len(w) if proper else len(w) + 1):
-            limit = need - 1 + D * _gain(k, self.cert.score) - ua
-            fresh = [b for b in self._fwd.below(w[len(w) - k :], limit, proper)
-                     if b != a and b not in found]  # fmt: skip
-            self.count(len(fresh) + 1)
-            for b in fresh:
-                found[b] = self.slack(a, b)
-        got = sorted((s, b) for b, s in found.items() if s < need)
+        n = len(w)
+        ks = range(n if proper else n + 1)
+        fresh, searches = self._fwd.search(
+            (w[n - k :] for k in ks), (need - 1 + D * _gain(k, score) - ua for k in ks), proper, a
+        )
+        self.count(len(fresh) + searches + 1)
+        found = [(self.slack(a, b), b) for b in fresh]
+        got = sorted((s, b) for s, b in found if s < need)
         self.outs[a] = got
         return got
 
@@ -1596,17 +1639,15 @@ class _RootJoints:
             words, u = self.words, self.cert.u
             order = sorted(range(len(words)), key=lambda i: words[i][::-1])
             self._rev = _Sorted([words[i][::-1] for i in order], order, [u[i] for i in order])
-        D, proper = self.cert.scale, self.cert.proper
+        D, proper, score = self.cert.scale, self.cert.proper, self.cert.score
         need, w, vb = self.in_need.get(b, 0), self.words[b], self.terms.v_all[b]
-        found: dict[int, int] = {}
-        for k in range(len(w) if proper else len(w) + 1):
-            limit = need - 1 + D * _gain(k, self.cert.score) - vb
-            fresh = [a for a in self._rev.below(w[:k][::-1], limit, proper)
-                     if a != b and a not in found]  # fmt: skip
-            self.count(len(fresh) + 1)
-            for a in fresh:
-                found[a] = self.slack(a, b)
-        got = sorted((s, a) for a, s in found.items() if s < need)
+        ks = range(len(w) if proper else len(w) + 1)
+        fresh, searches = self._rev.search(
+            (w[:k][::-1] for k in ks), (need - 1 + D * _gain(k, score) - vb for k in ks), proper, b
+        )
+        self.count(len(fresh) + searches + 1)
+        found = [(self.slack(a, b), a) for a in fresh]
+        got = sorted((s, a) for s, a in found if s < need)
         self.ins[b] = got
         return got
 
@@ -1779,22 +1820,25 @@ def _short_between(
     D, proper = cert.scale, cert.proper
     ends = sorted(ch.dv_star if heads is None else heads, key=words.__getitem__)
     values = [terms.v_all[b] + ch.dv.get(b, 0) - ch.load.get(b, 0) for b in ends]
-    table = _Sorted([words[b] for b in ends], ends, values)
+    starts = sorted(ch.tails if tails is None else tails)
+    queries = sum(len(words[a]) + 1 for a in starts)
+    table = _Sorted([words[b] for b in ends], ends, values, queries)
     name = _joint_name(words)
-    for a in sorted(ch.tails if tails is None else tails):
-        w, ua = words[a], cert.u[a] + ch.du.get(a, 0)
-        seen: set[int] = set()
-        for k in range(len(w) if proper else len(w) + 1):
-            limit = D * _gain(k, cert.score) - ua - 1
-            fresh = [b for b in table.below(w[len(w) - k :], limit, proper)
-                     if b != a and b not in seen]  # fmt: skip
-            joints.count(len(fresh) + 1)
-            for b in fresh:
-                seen.add(b)
-                root = joints.slack(a, b)
-                slack = ch.slack(a, b, root)
-                if slack < 0 and (a, b) not in skip and joints.in_core(a, b, root):
-                    return f"the joint {name(a, b)} is short by {-slack}"
+    top = max((len(words[a]) for a in starts), default=0)
+    gains = [D * _gain(k, cert.score) - 1 for k in range(top + 1)]
+    du, u = ch.du, cert.u
+    for a in starts:
+        w, ua = words[a], u[a] + du.get(a, 0)
+        n = len(w)
+        m = n if proper else n + 1
+        fresh, searches = table.search([w[n - k :] for k in range(m)],
+                                       [g - ua for g in gains[:m]], proper, a)  # fmt: skip
+        joints.count(len(fresh) + searches + 1)
+        for b in fresh:
+            root = joints.slack(a, b)
+            slack = ch.slack(a, b, root)
+            if slack < 0 and (a, b) not in skip and joints.in_core(a, b, root):
+                return f"the joint {name(a, b)} is short by {-slack}"
     return None
 
 
