@@ -447,3 +447,12 @@ def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima
         assert sorted(got) == sorted(want_ids) and len(got) == len(set(got))
         assert searches <= len(prefixes)
         assert sorted(plain.search(prefixes, limits, longer, other)[0]) == sorted(want_ids)
+        # A second condition: an id failing it for one prefix is still found for a later one.
+        second = [(3 * i) % 7 - 3 for i in range(len(keys))]
+        bounds = [(limit % 5) - 2 for limit in limits]
+        want_both = {i for k, (prefix, limit) in enumerate(zip(prefixes, limits, strict=True))
+                     for i in plain.below(prefix, limit, longer)
+                     if i != other and second[i] <= bounds[k]}  # fmt: skip
+        for table in (plain, fast):
+            got, _ = table.search(prefixes, limits, longer, other, (second, bounds))
+            assert sorted(got) == sorted(want_both)

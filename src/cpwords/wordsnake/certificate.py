@@ -1455,17 +1455,23 @@ class _Sorted:
         self.longer, self.least = longer, least
 
     def search(
-        self, prefixes: Iterable[str], limits: Iterable[int], longer: bool, other_than: int
+        self,
+        prefixes: Sequence[str],
+        limits: Sequence[int],
+        longer: bool,
+        other_than: int,
+        also: tuple[Sequence[int], Sequence[int]] | None = None,
     ) -> tuple[list[int], int]:
         """The distinct ids (``other_than`` left out) of :meth:`below` over pairs of prefix and
         limit, in the order first found, and the number of range searches made (a prefix whose
         strings, ``other_than`` left out, all have values above its limit costs one look-up
-        and no search)."""
+        and no search). ``also = (values, bounds)``: an id found for the ``k``-th prefix is
+        kept only if ``values[id] <= bounds[k]`` too (else it may be found again later)."""
         found: list[int] = []
         seen = {other_than}
         searches = 0
         least, strict, owner = self.least, self.longer.get, self.owner.get
-        for prefix, limit in zip(prefixes, limits, strict=True):
+        for k, (prefix, limit) in enumerate(zip(prefixes, limits, strict=True)):
             if least is None:  # (the prefix minima may come with a search below)
                 least = self.least
                 strict = self.longer.get
@@ -1478,7 +1484,7 @@ class _Sorted:
                     continue
             searches += 1
             for i in self.below(prefix, limit, longer):
-                if i not in seen:
+                if i not in seen and (also is None or also[0][i] <= also[1][k]):
                     seen.add(i)
                     found.append(i)
         return found, searches
@@ -1621,7 +1627,7 @@ class _RootJoints:
         n = len(w)
         ks = range(n if proper else n + 1)
         fresh, searches = self._fwd.search(
-            (w[n - k :] for k in ks), (need - 1 + D * _gain(k, score) - ua for k in ks), proper, a
+            [w[n - k :] for k in ks], [need - 1 + D * _gain(k, score) - ua for k in ks], proper, a
         )
         self.count(len(fresh) + searches + 1)
         found = [(self.slack(a, b), b) for b in fresh]
@@ -1643,7 +1649,7 @@ class _RootJoints:
         need, w, vb = self.in_need.get(b, 0), self.words[b], self.terms.v_all[b]
         ks = range(len(w) if proper else len(w) + 1)
         fresh, searches = self._rev.search(
-            (w[:k][::-1] for k in ks), (need - 1 + D * _gain(k, score) - vb for k in ks), proper, b
+            [w[:k][::-1] for k in ks], [need - 1 + D * _gain(k, score) - vb for k in ks], proper, b
         )
         self.count(len(fresh) + searches + 1)
         found = [(self.slack(a, b), a) for a in fresh]
@@ -1827,12 +1833,19 @@ def _short_between(
     top = max((len(words[a]) for a in starts), default=0)
     gains = [D * _gain(k, cert.score) - 1 for k in range(top + 1)]
     du, u = ch.du, cert.u
+    # A joint in the core has its root slack within the root's budget, and that slack is at
+    # least the root's u(a) + (v - L)(b) - scale |s|^2 at the longest such string s: a word
+    # found at a shorter s (a smaller square) is kept only once that bound is met.
+    at_root = joints if joints.core is None else joints.core
+    root_u, root_v, budget = at_root.cert.u, at_root.terms.v_all, at_root.budget
     for a in starts:
         w, ua = words[a], u[a] + du.get(a, 0)
         n = len(w)
         m = n if proper else n + 1
+        bounds = [budget + g + 1 - root_u[a] for g in gains[:m]]
         fresh, searches = table.search([w[n - k :] for k in range(m)],
-                                       [g - ua for g in gains[:m]], proper, a)  # fmt: skip
+                                       [g - ua for g in gains[:m]], proper, a,
+                                       (root_v, bounds))  # fmt: skip
         joints.count(len(fresh) + searches + 1)
         for b in fresh:
             root = joints.slack(a, b)
