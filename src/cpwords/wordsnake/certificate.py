@@ -1417,13 +1417,37 @@ _TOP = "\U0010ffff"
 PREFIX_MINIMA_MAX = 300_000
 
 
+def _prefix_minima(keys: list[str], values: list[int]) -> tuple[dict[str, int], dict[str, int]]:
+    """The least value of the strings strictly longer than each prefix of ``keys`` (distinct),
+    and of all the strings that start with it: O(letters)."""
+    longer: dict[str, int] = {}
+    get = longer.get
+    for key, val in zip(keys, values, strict=True):
+        for k in range(len(key)):
+            p = key[:k]
+            e = get(p)
+            if e is None or val < e:
+                longer[p] = val
+    least = dict(longer)
+    for key, val in zip(keys, values, strict=True):
+        e = least.get(key)
+        if e is None or val < e:
+            least[key] = val
+    return longer, least
+
+
 class _Sorted:
     """Strings in code-point order, each with an id and a value: the ids of the strings that
     start with a prefix (longer than it, when asked) whose value is at most a limit, by
     bisection and a segment tree of the minima."""
 
     def __init__(
-        self, keys: list[str], ids: list[int], values: list[int], queries: int = 0
+        self,
+        keys: list[str],
+        ids: list[int],
+        values: list[int],
+        queries: int = 0,
+        second: list[int] | None = None,
     ) -> None:
         self.keys, self.ids, self.values = keys, ids, values
         self.tree: _MinTree | None = None  # built at the first range search
@@ -1435,24 +1459,27 @@ class _Sorted:
         #: The least value of the strings strictly longer than each prefix, and each string's id.
         self.longer: dict[str, int] = {}
         self.owner = dict(zip(keys, ids, strict=True))
+        #: A second value of each string (by id) that :meth:`search` may bound too, and its
+        #: prefix minima (strictly longer strings, then all), built after as many searches
+        #: as strings that the first minima did not end.
+        self.second = {} if second is None else dict(zip(ids, second, strict=True))
+        self.second_minima: tuple[dict[str, int], dict[str, int]] | None = None
+        self.passed = 0
         if len(keys) <= min(queries, PREFIX_MINIMA_MAX):
             self._prefix_minima()
 
     def _prefix_minima(self) -> None:
-        longer: dict[str, int] = {}
-        get = longer.get
-        for key, val in zip(self.keys, self.values, strict=True):
-            for k in range(len(key)):
-                p = key[:k]
-                e = get(p)
-                if e is None or val < e:
-                    longer[p] = val
-        least = dict(longer)
-        for key, val in zip(self.keys, self.values, strict=True):
-            e = least.get(key)
-            if e is None or val < e:
-                least[key] = val
-        self.longer, self.least = longer, least
+        self.longer, self.least = _prefix_minima(self.keys, self.values)
+
+    def _low(
+        self, minima: tuple[dict[str, int], dict[str, int]], prefix: str, longer: bool, other: int
+    ) -> int | None:
+        """The least value, by ``minima``, of the strings that start with ``prefix`` (longer
+        than it when asked, or when it is the string of ``other``)."""
+        strict, least = minima
+        if longer or self.owner.get(prefix) == other:
+            return strict.get(prefix)
+        return least.get(prefix)
 
     def search(
         self,
@@ -1460,31 +1487,40 @@ class _Sorted:
         limits: Sequence[int],
         longer: bool,
         other_than: int,
-        also: tuple[Sequence[int], Sequence[int]] | None = None,
+        bounds: Sequence[int] | None = None,
     ) -> tuple[list[int], int]:
         """The distinct ids (``other_than`` left out) of :meth:`below` over pairs of prefix and
         limit, in the order first found, and the number of range searches made (a prefix whose
-        strings, ``other_than`` left out, all have values above its limit costs one look-up
-        and no search). ``also = (values, bounds)``: an id found for the ``k``-th prefix is
-        kept only if ``values[id] <= bounds[k]`` too (else it may be found again later)."""
+        strings, ``other_than`` left out, all have values above its limit costs one or two
+        look-ups and no search). With ``bounds``, an id found for the ``k``-th prefix is kept
+        only if its second value is at most ``bounds[k]`` too (else it may be found again for a
+        later prefix), and a prefix whose strings' second values all exceed it is skipped."""
         found: list[int] = []
         seen = {other_than}
         searches = 0
+        second = self.second
         least, strict, owner = self.least, self.longer.get, self.owner.get
         for k, (prefix, limit) in enumerate(zip(prefixes, limits, strict=True)):
             if least is None:  # (the prefix minima may come with a search below)
-                least = self.least
-                strict = self.longer.get
-            if least is not None:  # most prefixes end here, after one or two look-ups
-                # the strings longer than the prefix when asked, or when it is other_than's
+                least, strict = self.least, self.longer.get
+            if least is not None:  # most prefixes end here: :meth:`_low`, inline
                 low = strict(prefix) if longer else least.get(prefix)
                 if low is not None and low <= limit and not longer and owner(prefix) == other_than:
                     low = strict(prefix)
                 if low is None or low > limit:
                     continue
+                if bounds is not None and self.second_minima is None and self.second:
+                    self.passed += 1
+                    if self.passed > len(self.keys):
+                        ordered = [self.second[i] for i in self.ids]
+                        self.second_minima = _prefix_minima(self.keys, ordered)
+                if bounds is not None and self.second_minima is not None:
+                    low = self._low(self.second_minima, prefix, longer, other_than)
+                    if low is None or low > bounds[k]:
+                        continue
             searches += 1
             for i in self.below(prefix, limit, longer):
-                if i not in seen and (also is None or also[0][i] <= also[1][k]):
+                if i not in seen and (bounds is None or second[i] <= bounds[k]):
                     seen.add(i)
                     found.append(i)
         return found, searches
@@ -1828,24 +1864,23 @@ def _short_between(
     values = [terms.v_all[b] + ch.dv.get(b, 0) - ch.load.get(b, 0) for b in ends]
     starts = sorted(ch.tails if tails is None else tails)
     queries = sum(len(words[a]) + 1 for a in starts)
-    table = _Sorted([words[b] for b in ends], ends, values, queries)
-    name = _joint_name(words)
-    top = max((len(words[a]) for a in starts), default=0)
-    gains = [D * _gain(k, cert.score) - 1 for k in range(top + 1)]
-    du, u = ch.du, cert.u
     # A joint in the core has its root slack within the root's budget, and that slack is at
     # least the root's u(a) + (v - L)(b) - scale |s|^2 at the longest such string s: a word
     # found at a shorter s (a smaller square) is kept only once that bound is met.
     at_root = joints if joints.core is None else joints.core
     root_u, root_v, budget = at_root.cert.u, at_root.terms.v_all, at_root.budget
+    table = _Sorted([words[b] for b in ends], ends, values, queries, [root_v[b] for b in ends])
+    name = _joint_name(words)
+    top = max((len(words[a]) for a in starts), default=0)
+    gains = [D * _gain(k, cert.score) - 1 for k in range(top + 1)]
+    du, u = ch.du, cert.u
     for a in starts:
         w, ua = words[a], u[a] + du.get(a, 0)
         n = len(w)
         m = n if proper else n + 1
         bounds = [budget + g + 1 - root_u[a] for g in gains[:m]]
         fresh, searches = table.search([w[n - k :] for k in range(m)],
-                                       [g - ua for g in gains[:m]], proper, a,
-                                       (root_v, bounds))  # fmt: skip
+                                       [g - ua for g in gains[:m]], proper, a, bounds)  # fmt: skip
         joints.count(len(fresh) + searches + 1)
         for b in fresh:
             root = joints.slack(a, b)
