@@ -8,6 +8,7 @@ limit (plus the stated grace) or at once on Ctrl-C, and its best ordering so far
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -99,3 +100,58 @@ def test_ctrl_c_kills_the_child_at_once(monkeypatch: pytest.MonkeyPatch) -> None
     assert took < 10  # not the 60 s limit
     assert found.interrupted and not found.proven and found.bound is None
     assert found.objective == 1
+
+
+def _finds_then_dies(
+    net: Any,
+    core: Any,
+    time_limit: float | None,
+    progress: Any,
+    report: Any,
+) -> Any:  # runs in the child: killed as the kernel's out-of-memory killer would
+    if report is not None:
+        report({"arcs": 7})
+        report({"seconds": 0.0, "order": list(range(net.instance.n)), "objective": 1})
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@fork
+def test_a_child_that_dies_leaves_its_best_so_far_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    net, core, _ = gapped_core()
+    monkeypatch.setattr(core_module, "_solve_core_mip", _finds_then_dies)
+    found = solve_core_mip(net, core, time_limit=30, isolate=True)
+    assert found.error is not None and "died" in found.error
+    assert not found.proven and found.bound is None and not found.interrupted
+    assert found.order == list(range(net.instance.n)) and found.objective == 1
+
+
+@fork
+def test_the_solve_survives_a_core_search_whose_process_dies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pipeline keeps its incumbent and its checked bound, the stage log says why, no
+    traceback; OPTIMAL only on the certificate's own proof (here its proof tree closes the gap
+    the flow left)."""
+    from cpwords.core.result import Status
+    from cpwords.wordsnake.spec import solve_wordsnake
+
+    inst = WordsnakeInstance(tuple(random_strings("ab", 40, 25, 6, 12)))
+
+    def dies(*args: Any) -> Any:  # before any ordering
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(core_module, "CHILD_MIN_PAIRS", 0)
+    monkeypatch.setattr(core_module, "_solve_core_mip", dies)
+    res = solve_wordsnake(inst, time_limit=60)
+    core_logs = [s for s in res.solver_info["stages"] if s.get("stage") == "core"]
+    assert core_logs and "died" in core_logs[0]["error"]
+    assert res.objective is not None and res.bound is not None
+    info = res.solver_info
+    if res.status is Status.OPTIMAL:
+        assert info["proof"] == "certificate" and info["certificate_check"] == "VALID"
+    else:
+        assert res.status is Status.FEASIBLE and res.bound > res.objective
+    assert res.verified and res.solution is not None
+    assert check_snake(inst, list(res.solution), int(res.objective))

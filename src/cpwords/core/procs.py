@@ -18,7 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ChildRun", "die_with_parent", "kill_group", "own_group", "run_stoppable"]
+__all__ = [
+    "ChildDied", "ChildRun", "die_with_parent", "kill_group", "own_group", "run_stoppable",
+]  # fmt: skip
 
 
 def die_with_parent(parent_pid: int, watch: bool = True) -> None:
@@ -106,6 +108,11 @@ def kill_group(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
+class ChildDied(RuntimeError):
+    """A child of :func:`run_stoppable` ended without answering (killed: out of memory, a
+    crash)."""
+
+
 @dataclass
 class ChildRun:
     """What :func:`run_stoppable` got from its child.
@@ -158,7 +165,7 @@ def run_stoppable(
     ------
     Exception
         What ``fn`` raised, re-raised in the parent.
-    RuntimeError
+    ChildDied
         The child died without answering (out of memory, a crash).
 
     Notes
@@ -186,7 +193,7 @@ def run_stoppable(
                     kind, payload = recv.recv()
                 except EOFError:
                     proc.join()
-                    raise RuntimeError(
+                    raise ChildDied(
                         f"the solver process died (exit code {proc.exitcode}; out of memory?)"
                     ) from None
                 if kind == "report":

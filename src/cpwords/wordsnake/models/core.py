@@ -240,6 +240,8 @@ class CoreOutcome:
         Arc literals of the model (item pairs and chain starts/ends).
     interrupted : bool
         Ctrl-C stopped the search.
+    error : str or None
+        Why the search ended without an answer of its own (its process died), else None.
     """
 
     order: list[int] | None
@@ -248,6 +250,7 @@ class CoreOutcome:
     bound: int | None
     arcs: int
     interrupted: bool
+    error: str | None = None
 
 
 def solve_core(
@@ -670,12 +673,8 @@ def solve_core_mip(
     -------
     CoreOutcome
         From a killed child: its best ordering so far (None if none), not proven, no bound,
-        ``interrupted`` on Ctrl-C.
-
-    Raises
-    ------
-    RuntimeError
-        The child process died without answering (out of memory, a crash).
+        ``interrupted`` on Ctrl-C; from a child that died (out of memory, a crash) the same,
+        with ``error`` saying so.
 
     Notes
     -----
@@ -698,9 +697,11 @@ def solve_core_mip(
         isolate = core.num_pairs >= CHILD_MIN_PAIRS
     if not isolate:
         return _solve_core_mip(net, core, time_limit, progress, None)
-    from cpwords.core.procs import run_stoppable
+    from cpwords.core.procs import ChildDied, run_stoppable
 
     seen: dict[str, Any] = {}
+    stopped: str | None
+    error: str | None
 
     def on_report(event: dict[str, Any]) -> None:
         seen.update(event)
@@ -708,13 +709,20 @@ def solve_core_mip(
             progress(event["seconds"], event["objective"], None)
 
     hard = None if time_limit is None else time.perf_counter() + time_limit + CHILD_GRACE
-    run = run_stoppable(_core_mip_child, net, core, time_limit, deadline=hard, on_report=on_report)
-    if run.stopped is None:
-        out: CoreOutcome = run.value
-        return out
+    try:
+        run = run_stoppable(
+            _core_mip_child, net, core, time_limit, deadline=hard, on_report=on_report
+        )
+    except ChildDied as exc:
+        stopped, error = None, str(exc)
+    else:
+        if run.stopped is None:
+            out: CoreOutcome = run.value
+            return out
+        stopped, error = run.stopped, None
     return CoreOutcome(
         seen.get("order"), seen.get("objective"), False, None, int(seen.get("arcs", 0)),
-        run.stopped == "interrupted",
+        stopped == "interrupted", error,
     )  # fmt: skip
 
 

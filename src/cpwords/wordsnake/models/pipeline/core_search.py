@@ -66,6 +66,8 @@ def core_search(state: ProofState) -> None:
     else:
         found = solve_core_mip(state.net, state.core, time_limit=seconds, progress=core_progress)
     state.stages[-1]["arcs"] = found.arcs
+    if found.error is not None:  # the search's process died: the incumbent and bound stand
+        state.stages[-1]["error"] = found.error
     state.interrupted = state.interrupted or found.interrupted
     better = found.objective is not None and found.objective > state.objective
     if better and found.order is not None and found.objective is not None:
