@@ -435,3 +435,67 @@ def test_the_growth_stops_once_the_bound_meets_the_target(words: list[str], cycl
                              target=optimum - 1)  # fmt: skip
     assert (never.bound, never.info["words"]) == (wide.bound, wide.info["words"])
     assert optimum <= wide.bound <= once.bound
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(2, 9).flatmap(
+        lambda k: st.tuples(
+            st.just(k),
+            st.lists(st.tuples(st.integers(0, k - 1), st.integers(0, k - 1),
+                               st.sampled_from([0.0, 0.25, 0.5, 1.0])), max_size=20),
+            st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=k, max_size=k),
+        )
+    ),
+    st.booleans(),
+)  # fmt: skip
+def test_the_violated_components_are_those_entered_less_than_once(
+    case: tuple[int, list[tuple[int, int, float]], list[float]], integral: bool
+) -> None:
+    """The components found at once (by label counts) are exactly those of the definition:
+    two words or more, entered (arcs from outside plus path starts) less than once."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from cpwords.wordsnake.models.pathcover import _violated
+
+    k, arcs, starts = case
+    arcs = [(a, b, w) for a, b, w in arcs if a != b]
+    t = np.array([a for a, _, _ in arcs], dtype=np.int64)
+    h = np.array([b for _, b, _ in arcs], dtype=np.int64)
+    x = np.array([w for _, _, w in arcs], dtype=float)
+    y = np.array(starts, dtype=float)
+    found = _violated(k, t, h, x, y, integral)
+    want: list[list[int]] = []
+    sup = x > 1e-9
+    if sup.any():
+        g = csr_matrix((np.ones(int(sup.sum())), (t[sup], h[sup])), shape=(k, k))
+        how = "strong" if integral else "weak"
+        _, lab = connected_components(g, directed=True, connection=how)
+        for comp in sorted(set(lab.tolist())):
+            members = [i for i in range(k) if lab[i] == comp]
+            inside = set(members)
+            entering = sum(w for a, b, w in arcs if b in inside and a not in inside)
+            entering += sum(starts[i] for i in members)
+            if len(members) >= 2 and entering < 1 - 1e-7:
+                want.append(members)
+    assert sorted(sorted(f.tolist()) for f in found) == sorted(want)
+
+
+def test_the_minimum_cut_separation_keeps_the_deadline() -> None:
+    """One maximum flow a word: past the deadline the separation stops (Japanese's widest
+    bound ran 11.7 s past a 900 s limit in this part of the cover)."""
+    import time
+
+    from cpwords.wordsnake.models.pathcover import _min_cuts
+
+    # Two 2-cycles at one half each; a path starts at word 0 only: {2, 3} is never entered.
+    t, h = np.array([0, 1, 2, 3]), np.array([1, 0, 3, 2])
+    x, y = np.full(4, 0.5), np.array([1.0, 0.0, 0.0, 0.0])
+    found = _min_cuts(t, h, x, y, 4, set())
+    assert found
+    for members in found:  # each a violated subtour cut: entered less than once
+        inside = np.isin(np.arange(4), members)
+        assert x[inside[h] & ~inside[t]].sum() + y[members].sum() < 1
+    with pytest.raises(DeadlineReached):
+        _min_cuts(t, h, x, y, 4, set(), deadline=time.perf_counter() - 1.0)
