@@ -56,32 +56,21 @@ def test_the_child_finds_what_the_search_in_this_process_finds(below: int) -> No
         assert seen and seen[-1] == here.objective  # the child's progress reached the parent
 
 
-def _finds_then_hangs(
-    net: Any,
-    core: Any,
-    time_limit: float | None,
-    progress: Any,
-    report: Any,
-) -> Any:  # runs in the child: a search that ignores every limit after one ordering
-    if report is not None:
-        report({"arcs": 7})
-        report({"seconds": 0.0, "order": list(range(net.instance.n)), "objective": 1})
-    time.sleep(300)
+def _finds_then(end: Any) -> Any:
+    """A search for the child: it reports one model and one ordering, then ``end()``."""
+
+    def search(net: Any, core: Any, time_limit: Any, progress: Any, report: Any) -> Any:
+        if report is not None:
+            report({"arcs": 7})
+            report({"seconds": 0.0, "order": list(range(net.instance.n)), "objective": 1})
+        end()
+
+    return search
 
 
-@fork
-def test_a_child_that_overruns_is_killed_at_the_limit_with_its_best_so_far(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    net, core, _ = gapped_core()
-    monkeypatch.setattr(core_module, "_solve_core_mip", _finds_then_hangs)
-    t0 = time.perf_counter()
-    found = solve_core_mip(net, core, time_limit=0.5, isolate=True)
-    took = time.perf_counter() - t0
-    assert 0.5 + CHILD_GRACE <= took < 0.5 + CHILD_GRACE + 5
-    assert not found.proven and found.bound is None and not found.interrupted
-    assert found.order == list(range(net.instance.n)) and found.objective == 1
-    assert found.arcs == 7
+#: Ignores every limit after one ordering; killed as the out-of-memory killer would.
+_finds_then_hangs = _finds_then(lambda: time.sleep(300))
+_finds_then_dies = _finds_then(lambda: os.kill(os.getpid(), signal.SIGKILL))
 
 
 @fork
@@ -102,29 +91,28 @@ def test_ctrl_c_kills_the_child_at_once(monkeypatch: pytest.MonkeyPatch) -> None
     assert found.objective == 1
 
 
-def _finds_then_dies(
-    net: Any,
-    core: Any,
-    time_limit: float | None,
-    progress: Any,
-    report: Any,
-) -> Any:  # runs in the child: killed as the kernel's out-of-memory killer would
-    if report is not None:
-        report({"arcs": 7})
-        report({"seconds": 0.0, "order": list(range(net.instance.n)), "objective": 1})
-    os.kill(os.getpid(), signal.SIGKILL)
-
-
 @fork
-def test_a_child_that_dies_leaves_its_best_so_far_and_says_why(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("dies", [False, True])
+def test_a_child_that_overruns_or_dies_leaves_its_best_so_far(
+    monkeypatch: pytest.MonkeyPatch, dies: bool
 ) -> None:
+    """Overrunning: killed at the limit plus the grace. Dying: the error says why. Either way
+    its last reported ordering comes back, unproven, with no bound."""
     net, core, _ = gapped_core()
-    monkeypatch.setattr(core_module, "_solve_core_mip", _finds_then_dies)
-    found = solve_core_mip(net, core, time_limit=30, isolate=True)
-    assert found.error is not None and "died" in found.error
+    monkeypatch.setattr(
+        core_module, "_solve_core_mip", _finds_then_dies if dies else _finds_then_hangs
+    )
+    t0 = time.perf_counter()
+    found = solve_core_mip(net, core, time_limit=0.5, isolate=True)
+    took = time.perf_counter() - t0
+    if dies:
+        assert found.error is not None and "died" in found.error
+    else:
+        assert found.error is None
+        assert 0.5 + CHILD_GRACE <= took < 0.5 + CHILD_GRACE + 5
     assert not found.proven and found.bound is None and not found.interrupted
     assert found.order == list(range(net.instance.n)) and found.objective == 1
+    assert found.arcs == 7
 
 
 @fork
