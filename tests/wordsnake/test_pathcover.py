@@ -499,31 +499,3 @@ def test_the_minimum_cut_separation_keeps_the_deadline() -> None:
         assert x[inside[h] & ~inside[t]].sum() + y[members].sum() < 1
     with pytest.raises(DeadlineReached):
         _min_cuts(t, h, x, y, 4, set(), deadline=time.perf_counter() - 1.0)
-
-
-@settings(max_examples=100, deadline=None)
-@given(
-    st.integers(2, 8).flatmap(
-        lambda k: st.tuples(
-            st.just(k),
-            st.lists(st.tuples(st.integers(0, k - 1), st.integers(0, k - 1)), max_size=15),
-            st.lists(st.sets(st.integers(0, k - 1), min_size=1), max_size=4),
-        )
-    )
-)
-def test_the_cut_rows_are_the_subtour_cuts(
-    case: tuple[int, list[tuple[int, int]], list[set[int]]],
-) -> None:
-    """Row r: 1 on every arc entering set r and on its words' path starts, 0 elsewhere."""
-    from cpwords.wordsnake.models.pathcover import _cut_rows
-
-    k, arcs, sets = case
-    t = np.array([a for a, _ in arcs], dtype=np.int64)
-    h = np.array([b for _, b in arcs], dtype=np.int64)
-    m = len(arcs)
-    got = _cut_rows(k, m, t, h, [np.array(sorted(s)) for s in sets]).toarray()
-    assert got.shape == (len(sets), m + 2 * k)
-    for r, s in enumerate(sets):
-        want = [1.0 if (b in s and a not in s) else 0.0 for a, b in arcs]
-        want += [1.0 if i in s else 0.0 for i in range(k)] + [0.0] * k
-        assert got[r].tolist() == want

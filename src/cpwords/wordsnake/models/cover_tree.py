@@ -39,7 +39,7 @@ from cpwords.wordsnake.models.pathcover import (
     DUAL_UNITS,
     CoverData,
     CoverPart,
-    _cut_rows,
+    _cut_row,
     _min_cuts,
     _violated,
 )
@@ -115,11 +115,11 @@ class _Component:
         bounds[np.flatnonzero(self.outside), 1] = 0.0
         bounds[list(br[0]), 0] = 1.0
         bounds[list(br[1]), 1] = 0.0
-        cut_rows = partial(_cut_rows, k, m, self.t, self.h)
+        cut_row = partial(_cut_row, k, m, self.t, self.h)
         while True:
             if deadline is not None and time.perf_counter() > deadline:
                 raise TimeoutError
-            a_ub = -cut_rows(self.pool) if self.pool else None
+            a_ub = np.array([-cut_row(s) for s in self.pool]) if self.pool else None
             b_ub = -np.ones(len(self.pool)) if self.pool else None
             lp = linprog(
                 self.cost, A_ub=a_ub, b_ub=b_ub, A_eq=self.a_eq, b_eq=np.ones(2 * k),

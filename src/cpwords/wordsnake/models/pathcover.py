@@ -745,10 +745,10 @@ def _cover(
     cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])
     a_eq = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(2 * k, m + 2 * k)).tocsr()
     cut_sets: list[np.ndarray] = []
-    cut_rows = partial(_cut_rows, k, m, t, h)
+    cut_row = partial(_cut_row, k, m, t, h)
     violated = partial(_violated, k, t, h)
     while True:
-        a_ub = -cut_rows(cut_sets) if cut_sets else None
+        a_ub = np.array([-cut_row(s) for s in cut_sets]) if cut_sets else None
         b_ub = -np.ones(len(cut_sets)) if cut_sets else None
         lp = linprog(
             c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.ones(2 * k), bounds=(0, None),
@@ -778,7 +778,7 @@ def _cover(
     best_x = lp.x
     if not integral:
         branched = True
-        int_value, found = _branch_and_cut(c, a_eq, cut_sets, cut_rows, violated, m, k, deadline)
+        int_value, found = _branch_and_cut(c, a_eq, cut_sets, cut_row, violated, m, k, deadline)
         if found is not None:
             best_x = found
     starts = np.nonzero(best_x[m : m + k] > 0.5)[0]
@@ -797,25 +797,14 @@ def _cover(
     }
 
 
-def _cut_rows(
-    k: int, m: int, t: np.ndarray, h: np.ndarray, sets: Sequence[np.ndarray]
-) -> csr_matrix:
-    """The rows of the cuts ``x(delta_in(S)) + y(S) >= 1``, one per set ``S`` (local ids), as a
-    sparse matrix of shape (sets, m + 2k): the arcs entering ``S`` and its path starts. (Dense
-    rows cost sets x columns: Japanese's widest bound peaked at 2.7 GB with them.)"""
-    from scipy.sparse import csr_matrix
-
-    rows: list[np.ndarray] = []
-    cols: list[np.ndarray] = []
-    for r, members in enumerate(sets):
-        inside = np.zeros(k, dtype=bool)
-        inside[members] = True
-        entering = np.nonzero(inside[h] & ~inside[t])[0]
-        cols.append(np.concatenate([entering, m + np.asarray(members)]))
-        rows.append(np.full(cols[-1].size, r))
-    r_all = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    c_all = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
-    return csr_matrix((np.ones(r_all.size), (r_all, c_all)), shape=(len(sets), m + 2 * k))
+def _cut_row(k: int, m: int, t: np.ndarray, h: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """The row of the cut ``x(delta_in(S)) + y(S) >= 1`` for ``S = members`` (local ids)."""
+    inside = np.zeros(k, dtype=bool)
+    inside[members] = True
+    row = np.zeros(m + 2 * k)
+    row[:m] = (inside[h] & ~inside[t]).astype(float)
+    row[m + members] = 1.0
+    return row
 
 
 def _violated(
@@ -915,7 +904,7 @@ def _branch_and_cut(
     c: np.ndarray,
     a_eq: csr_matrix,
     cut_sets: list[np.ndarray],
-    cut_rows: Callable[[list[np.ndarray]], csr_matrix],
+    cut_row: Callable[[np.ndarray], np.ndarray],
     violated: Callable[[np.ndarray, np.ndarray, bool], list[np.ndarray]],
     m: int,
     k: int,
@@ -930,7 +919,7 @@ def _branch_and_cut(
     while True:
         constraints = [LinearConstraint(a_eq, 1, 1)]
         if sets:
-            constraints.append(LinearConstraint(cut_rows(sets), 1, np.inf))
+            constraints.append(LinearConstraint(np.array([cut_row(s) for s in sets]), 1, np.inf))
         try:
             seconds = min(30.0, _seconds_left(deadline))
         except DeadlineReached:
