@@ -43,6 +43,7 @@ from cpwords.wordsnake.models.pathcover import (
     _min_cuts,
     _violated,
 )
+from cpwords.wordsnake.models.string_hub import DeadlineReached
 from cpwords.wordsnake.rules import joint_weight, pair_overlap
 
 #: The most nodes a tree is given before the producer gives up (the certificate stays PARTIAL).
@@ -131,7 +132,11 @@ class _Component:
             x, y = lp.x[:m], lp.x[m : m + k]
             new = _violated(k, self.t, self.h, x, y, integral=False)
             if not new:
-                new = _min_cuts(self.t, self.h, x, y, k, {tuple(c.tolist()) for c in self.pool})
+                known = {tuple(c.tolist()) for c in self.pool}
+                try:
+                    new = _min_cuts(self.t, self.h, x, y, k, known, deadline)
+                except DeadlineReached:
+                    raise TimeoutError from None  # how this tree stops at its deadline
             if not new:
                 break
             self.pool.extend(new)
