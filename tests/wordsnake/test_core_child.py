@@ -59,10 +59,9 @@ def test_the_child_finds_what_the_search_in_this_process_finds(below: int) -> No
 def _finds_then(end: Any) -> Any:
     """A search for the child: it reports one model and one ordering, then ``end()``."""
 
-    def search(net: Any, core: Any, time_limit: Any, progress: Any, report: Any) -> Any:
-        if report is not None:
-            report({"arcs": 7})
-            report({"seconds": 0.0, "order": list(range(net.instance.n)), "objective": 1})
+    def search(net: Any, core: Any, time_limit: Any, report: Any) -> Any:
+        report({"arcs": 7})
+        report({"seconds": 0.0, "order": list(range(net.instance.n)), "objective": 1})
         end()
 
     return search

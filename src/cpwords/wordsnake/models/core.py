@@ -693,21 +693,21 @@ def solve_core_mip(
     M. Padberg, G. Rinaldi, "A branch-and-cut algorithm for the resolution of large-scale
     symmetric traveling salesman problems", SIAM Review 33 (1991); HiGHS (Huangfu, Hall).
     """
-    if isolate is None:
-        isolate = core.num_pairs >= CHILD_MIN_PAIRS
-    if not isolate:
-        return _solve_core_mip(net, core, time_limit, progress, None)
-    from cpwords.core.procs import ChildDied, run_stoppable
-
     seen: dict[str, Any] = {}
-    stopped: str | None
-    error: str | None
 
     def on_report(event: dict[str, Any]) -> None:
         seen.update(event)
         if progress is not None and "objective" in event:
             progress(event["seconds"], event["objective"], None)
 
+    if isolate is None:
+        isolate = core.num_pairs >= CHILD_MIN_PAIRS
+    if not isolate:
+        return _solve_core_mip(net, core, time_limit, on_report)
+    from cpwords.core.procs import ChildDied, run_stoppable
+
+    stopped: str | None
+    error: str | None
     hard = None if time_limit is None else time.perf_counter() + time_limit + CHILD_GRACE
     try:
         run = run_stoppable(
@@ -737,19 +737,17 @@ def _core_mip_child(
     from cpwords.core.native import highs_after_fork
 
     highs_after_fork()
-    return _solve_core_mip(net, core, time_limit, None, report)
+    return _solve_core_mip(net, core, time_limit, report)
 
 
 def _solve_core_mip(
     net: StringHubNetwork,
     core: Core,
     time_limit: float | None,
-    progress: Callable[[float, float | None, float | None], None] | None,
-    report: Callable[[dict[str, Any]], None] | None,
+    report: Callable[[dict[str, Any]], None],
 ) -> CoreOutcome:
-    """:func:`solve_core_mip` in this process; ``report`` (if given) receives ``{"arcs": n}``
-    as each model is built and ``{"seconds", "order", "objective"}`` on each improving
-    ordering."""
+    """:func:`solve_core_mip` in this process; ``report`` receives ``{"arcs": n}`` as each
+    model is built and ``{"seconds", "order", "objective"}`` on each improving ordering."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     W = net.num_words
@@ -765,8 +763,7 @@ def _solve_core_mip(
         arcs = _core_arcs(net, core, with_depot)
         m = int(arcs.tail.shape[0])
         n_lits += m
-        if report is not None:
-            report({"arcs": n_lits})
+        report({"arcs": n_lits})
         nodes = W + 1 if with_depot else W
         root = W if with_depot else 0
         touched_in = np.zeros(nodes, dtype=bool)
@@ -787,10 +784,7 @@ def _solve_core_mip(
             if best is None or value > best:
                 best_seq, best = seq, value
                 seconds = time.perf_counter() - start
-                if progress is not None:
-                    progress(seconds, best, None)
-                if report is not None:
-                    report({"seconds": seconds, "order": seq, "objective": best})
+                report({"seconds": seconds, "order": seq, "objective": best})
         proven = proven and status_proven and not interrupted
         if interrupted:
             break
