@@ -1462,6 +1462,7 @@ class _Sorted:
         #: A second value of each string (by id) that :meth:`search` may bound too, and its
         #: prefix minima (strictly longer strings, then all), built after as many searches
         #: as strings that the first minima did not end.
+        self.second_values = second
         self.second = {} if second is None else dict(zip(ids, second, strict=True))
         self.second_minima: tuple[dict[str, int], dict[str, int]] | None = None
         self.passed = 0
@@ -1509,11 +1510,10 @@ class _Sorted:
                     low = strict(prefix)
                 if low is None or low > limit:
                     continue
-                if bounds is not None and self.second_minima is None and self.second:
+                if bounds is not None and self.second_minima is None and self.second_values:
                     self.passed += 1
                     if self.passed > len(self.keys):
-                        ordered = [self.second[i] for i in self.ids]
-                        self.second_minima = _prefix_minima(self.keys, ordered)
+                        self.second_minima = _prefix_minima(self.keys, self.second_values)
                 if bounds is not None and self.second_minima is not None:
                     low = self._low(self.second_minima, prefix, longer, other_than)
                     if low is None or low > bounds[k]:
@@ -1658,16 +1658,11 @@ class _RootJoints:
             return got
         if self._fwd is None:
             self._fwd = _Sorted(list(self.words), list(range(len(self.words))), self.terms.v_all)
-        D, proper, score = self.cert.scale, self.cert.proper, self.cert.score
-        need, w, ua = self.out_need.get(a, 0), self.words[a], self.cert.u[a]
+        need, w = self.out_need.get(a, 0), self.words[a]
         n = len(w)
-        ks = range(n if proper else n + 1)
-        fresh, searches = self._fwd.search(
-            [w[n - k :] for k in ks], [need - 1 + D * _gain(k, score) - ua for k in ks], proper, a
-        )
-        self.count(len(fresh) + searches + 1)
-        found = [(self.slack(a, b), b) for b in fresh]
-        got = sorted((s, b) for s, b in found if s < need)
+        suffixes = [w[n - k :] for k in range(n if self.cert.proper else n + 1)]
+        fresh = self._below_need(self._fwd, suffixes, self.cert.u[a], need, a)
+        got = sorted((s, b) for s, b in ((self.slack(a, b), b) for b in fresh) if s < need)
         self.outs[a] = got
         return got
 
@@ -1681,17 +1676,24 @@ class _RootJoints:
             words, u = self.words, self.cert.u
             order = sorted(range(len(words)), key=lambda i: words[i][::-1])
             self._rev = _Sorted([words[i][::-1] for i in order], order, [u[i] for i in order])
-        D, proper, score = self.cert.scale, self.cert.proper, self.cert.score
-        need, w, vb = self.in_need.get(b, 0), self.words[b], self.terms.v_all[b]
-        ks = range(len(w) if proper else len(w) + 1)
-        fresh, searches = self._rev.search(
-            [w[:k][::-1] for k in ks], [need - 1 + D * _gain(k, score) - vb for k in ks], proper, b
-        )
-        self.count(len(fresh) + searches + 1)
-        found = [(self.slack(a, b), a) for a in fresh]
-        got = sorted((s, a) for s, a in found if s < need)
+        need, w = self.in_need.get(b, 0), self.words[b]
+        prefixes = [w[:k][::-1] for k in range(len(w) if self.cert.proper else len(w) + 1)]
+        fresh = self._below_need(self._rev, prefixes, self.terms.v_all[b], need, b)
+        got = sorted((s, a) for s, a in ((self.slack(a, b), a) for a in fresh) if s < need)
         self.ins[b] = got
         return got
+
+    def _below_need(
+        self, table: _Sorted, strings: list[str], own: int, need: int, word: int
+    ) -> list[int]:
+        """The words of ``table`` (``word`` left out) whose value is below ``need + scale
+        |s|^2 - own`` for the ``k``-th string ``s`` (``|s| = k``): every joint of ``word``
+        (out of it, or into it) whose root slack is below ``need``, and others."""
+        D, score = self.cert.scale, self.cert.score
+        limits = [need - 1 + D * _gain(k, score) - own for k in range(len(strings))]
+        fresh, searches = table.search(strings, limits, self.cert.proper, word)
+        self.count(len(fresh) + searches + 1)
+        return fresh
 
     def ascending_starts(self) -> list[int]:
         """The words by their root start slack ``u(d) + v(b) - L(b)``, ascending."""
