@@ -417,9 +417,15 @@ def test_the_certificate_keeps_the_time_limit() -> None:
     st.lists(st.tuples(st.text(alphabet="ab", max_size=4), st.integers(-12, 12), st.booleans()),
              min_size=1, max_size=30),
     st.integers(-1, 12),
+    st.text(alphabet="ab", max_size=6),
+    st.lists(st.integers(-12, 12), min_size=7, max_size=7),
 )  # fmt: skip
 def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima(
-    entries: list[tuple[str, int]], queries: list[tuple[str, int, bool]], other: int
+    entries: list[tuple[str, int]],
+    queries: list[tuple[str, int, bool]],
+    other: int,
+    string: str,
+    gains: list[int],
 ) -> None:
     from cpwords.wordsnake.certificate import _prefix_minima, _Sorted
 
@@ -436,25 +442,30 @@ def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima
                       and (not longer or k != prefix) and values[i] <= limit)  # fmt: skip
         assert sorted(plain.below(prefix, limit, longer)) == want
         assert sorted(fast.below(prefix, limit, longer)) == want
-    # Many prefixes at once, one string left out: the minima skip only searches finding nothing.
-    prefixes = [q[0] for q in queries]
-    limits = [q[1] for q in queries]
+    # The suffixes of one string at once, one string left out: the minima skip only searches
+    # finding nothing.
+    count = len(string) + 1
+    prefixes = [string[len(string) - k :] for k in range(count)]
+    limits = gains[:count]
     for longer in (False, True):
         want_ids: list[int] = []
         for prefix, limit in zip(prefixes, limits, strict=True):
             want_ids += [i for i in sorted(plain.below(prefix, limit, longer))
                          if i != other and i not in want_ids]  # fmt: skip
-        got, searches = fast.search(prefixes, limits, longer, other)
+        got, searches = fast.search(string, count, gains, 0, longer, other)
         assert sorted(got) == sorted(want_ids) and len(got) == len(set(got))
-        assert searches <= len(prefixes)
-        assert sorted(plain.search(prefixes, limits, longer, other)[0]) == sorted(want_ids)
+        assert searches <= count
+        assert sorted(plain.search(string, count, gains, 0, longer, other)[0]) == sorted(want_ids)
+        # A shift lowers every limit by as much.
+        lower = {i for k, prefix in enumerate(prefixes)
+                 for i in plain.below(prefix, limits[k] - 3, longer) if i != other}  # fmt: skip
+        assert set(fast.search(string, count, gains, 3, longer, other)[0]) == lower
         # A second condition: an id failing it for one prefix is still found for a later one.
-        bounds = [(limit % 5) - 2 for limit in limits]
         want_both = {i for k, (prefix, limit) in enumerate(zip(prefixes, limits, strict=True))
                      for i in plain.below(prefix, limit, longer)
-                     if i != other and second[i] <= bounds[k]}  # fmt: skip
+                     if i != other and second[i] <= limit - 9}  # fmt: skip
         both = _Sorted(keys, ids, values, len(keys), second)
         both.second_minima = _prefix_minima(keys, second)  # as after many searches
         for table in (plain, fast, both):
-            got, _ = table.search(prefixes, limits, longer, other, bounds)
+            got, _ = table.search(string, count, gains, 0, longer, other, -9)
             assert sorted(got) == sorted(want_both)
