@@ -665,3 +665,52 @@ def test_isolated_peak_memory_counts_no_fork_made_after_the_solve(tmp_path: Path
     assert row["peak_memory_mb"] == pytest.approx(
         row["peak_memory_self_mb"] + row["peak_memory_children_mb"], abs=0.2
     )
+
+
+_SHARING = """
+import os, sys, time
+block = bytearray(200 * 2**20)
+for i in range(0, len(block), 4096):
+    block[i] = 1  # resident, then shared with the child by the fork
+child = os.fork()
+if child == 0:
+    time.sleep(60)
+    os._exit(0)
+print(child, flush=True)
+time.sleep(60)
+"""
+
+
+def test_tree_memory_counts_pages_shared_after_a_fork_once() -> None:
+    """A 200 MiB process that forks holds 200 MiB, not 400: the summed resident sets count the
+    shared pages twice, the summed PSS once."""
+    import psutil
+
+    from cpwords.bench.runner import TreeMemory
+
+    proc = subprocess.Popen([sys.executable, "-c", _SHARING], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        child = int(proc.stdout.readline())
+        tree = TreeMemory(proc.pid)
+        pss = tree.sample() / 2**20
+        rss = sum(psutil.Process(p).memory_info().rss for p in (proc.pid, child)) / 2**20
+        assert rss > 400  # each process's resident set holds the block
+        assert 200 <= pss < 300, pss
+        assert tree.peak_mb == pytest.approx(pss, abs=0.1) and tree.samples == 1
+    finally:
+        for p in psutil.Process(proc.pid).children(recursive=True):
+            p.kill()
+        proc.kill()
+        proc.wait()
+    assert TreeMemory(proc.pid).sample() == 0  # an ended root: nothing to count
+
+
+def test_an_isolated_row_records_its_process_trees_summed_pss(tmp_path: Path) -> None:
+    from cpwords.bench import runner
+
+    (task, *_) = load_suite(toy_suite(tmp_path)).tasks
+    row = runner.run_task_isolated(task)
+    assert row["status"] != "ERROR", row.get("error")
+    assert row["memory_samples"] >= 1
+    assert 0 < row["peak_memory_pss_mb"] <= row["peak_memory_mb"] + 1

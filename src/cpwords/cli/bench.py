@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 @click.option(
     "--isolate",
     is_flag=True,
-    help="Run every task in a fresh process and record its peak memory (peak_memory_mb).",
+    help="Run every task in a fresh process and record the peak memory of its process tree "
+    "(peak_memory_mb: resident sets added, an upper bound; peak_memory_pss_mb: sampled PSS, "
+    "shared pages once).",
 )
 @click.option(
     "--executor",
