@@ -16,6 +16,6 @@ def assert_optimum_found(res: SolveResult, optimum: float) -> None:
         assert info["proof"] == "certificate" and info["certificate_check"] == "VALID"
         return
     assert res.status is Status.FEASIBLE and info["proof"] is None
-    assert info["certificate_check"] in ("VALID", "PARTIAL"), info.get("certificate_check")
+    assert info["certificate_check"] == "VALID", info.get("certificate_check")  # its own claim
     assert res.bound is not None and res.bound > optimum
     assert res.gap is not None and res.gap > 0

@@ -1,5 +1,5 @@
 """Wordsnake certificates: the checker is sound, the fast check equals the pairwise one, and the
-solver's certificates check VALID (or PARTIAL for core searches, never more)."""
+solver's certificates check VALID (never claiming more than they prove)."""
 
 from __future__ import annotations
 
@@ -188,10 +188,13 @@ def test_a_certificate_for_another_list_or_variant_is_refused() -> None:
         verify_certificate(inst.words, cert, cyclic=True)
 
 
-def test_partial_when_the_bound_rests_on_a_core_search(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bound_resting_on_a_core_search_is_the_solvers_not_the_certificates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Without Lagrangian iterations a disconnected flow leaves the proof to the core search:
-    without a proof tree the certificate says so (PARTIAL) and proves the flow's bound, above
-    the optimum, and the answer is FEASIBLE; with one (version 2) it proves the optimum."""
+    without a proof tree the certificate claims only what its values prove (above the optimum)
+    and checks VALID with the gap open, the solver's bound kept in its producer; the answer is
+    FEASIBLE with that bound. With a tree (version 2) it proves the optimum."""
     from cpwords.wordsnake.models import proof_tree
 
     rng = random.Random(3)
@@ -202,16 +205,19 @@ def test_partial_when_the_bound_rests_on_a_core_search(monkeypatch: pytest.Monke
             mp.setattr(proof_tree, "tree_certificate", lambda *_a, **_k: None)
             res = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
         cert = res.solver_info["certificate"]
-        if cert.core_pairs is None:
+        if "searched_core_pairs" not in cert.producer:
             continue
+        optimum = brute_force(inst.words, False, False)
+        assert cert.core_pairs is None and cert.producer["searched_core_pairs"] > 0
+        assert cert.producer["solver_bound"] == optimum == res.objective  # HiGHS's word
         found = verify_certificate(inst.words, cert)
-        assert found.status == "PARTIAL" and not found.optimal and found.bound is not None
-        assert found.bound >= brute_force(inst.words, False, False) == res.objective
-        assert "core" in found.message and not res.is_optimal and res.bound == found.bound
+        assert found.status == "VALID" and not found.optimal and found.bound is not None
+        assert found.bound == cert.bound > optimum and "gap" in found.message
+        assert not res.is_optimal and res.bound == found.bound
         treed = solve_exact(inst, lagrangian_iterations=0, certificate=True, workers=1)
         again = verify_certificate(inst.words, treed.solver_info["certificate"])
         assert treed.is_optimal == again.optimal
-        assert again.optimal or again.status == "PARTIAL"
+        assert again.status == "VALID"
         return
     pytest.fail("no list needed the core search")
 

@@ -52,14 +52,10 @@ def test_every_exact_method_equals_brute_force(inst):
         assert res.verified is True
         assert check_snake(inst, res.solution, expected)
         if cert:
-            # The optimum's certificate checks: VALID proves it; PARTIAL (a core search) proves
-            # a bound above it and says so.
+            # OPTIMAL means checked: the certificate proves the optimum.
             found = verify_certificate(inst.words, res.solver_info["certificate"])
             assert found.objective == expected
-            if found.status == "VALID":
-                assert found.bound == expected and found.optimal
-            else:
-                assert found.status == "PARTIAL" and found.bound >= expected
+            assert found.status == "VALID" and found.bound == expected and found.optimal
 
 
 @settings(max_examples=40, deadline=None)

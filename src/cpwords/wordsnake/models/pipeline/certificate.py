@@ -3,11 +3,12 @@
 The additive bound's certificate when it proved the bound, else the best flow iterate's
 (:func:`~cpwords.wordsnake.models.certify.flow_certificate`); when the solver proved more than
 the values do (a core search or the routes model closed the gap), a proof tree on the core makes
-it a version 2 certificate (:mod:`~cpwords.wordsnake.models.proof_tree`), or else the search is
-named by its size (PARTIAL). A version 1 certificate whose values still prove more than the
-ordering scores gets Hungarian dual steps on Hall sets of its zero-slack joints
-(:func:`~cpwords.wordsnake.models.hall_step.hall_step`). Format and checker: card,
-"Certificates: a bound anyone can check".
+it a version 2 certificate (:mod:`~cpwords.wordsnake.models.proof_tree`). A version 1
+certificate whose values still prove more than the ordering scores gets Hungarian dual steps on
+Hall sets of its zero-slack joints (:func:`~cpwords.wordsnake.models.hall_step.hall_step`). A
+certificate without a tree claims only what its values prove (the solver's bound and the
+search's size kept in its ``producer``): it checks VALID with the gap open, never PARTIAL.
+Format and checker: card, "Certificates: a bound anyone can check".
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ def certificate(state: ProofState) -> None:
         cert = _with_tree(state, cert)
     if cert is not None and not cert.tree and _values_bound(state, cert) > cert.objective:
         cert = _with_hall_steps(state, cert)
+    if cert is not None and cert.core_pairs is not None and not cert.tree:
+        cert = _values_claim(state, cert)
     state.info["certificate"] = cert
     state.info["certificate_time"] = time.perf_counter() - t_cert
 
@@ -162,6 +165,15 @@ def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
     state.info.update(proof_tree_kind="core", proof_tree_time=elapsed,
                       proof_tree_nodes=len(tree.tree))  # fmt: skip
     state.on_progress(state.elapsed(), state.objective, state.bound, "proof tree")
+
+
+def _values_claim(state: ProofState, cert: Certificate) -> Certificate:
+    """``cert`` claiming what its values prove: a bound that also rests on a search no tree
+    covers is the solver's word, not the certificate's. The solver's bound and the search's
+    size are kept in ``producer`` (``solver_bound``, ``searched_core_pairs``): the file checks VALID
+    with the gap left open instead of PARTIAL."""
+    producer = {**cert.producer, "solver_bound": cert.bound, "searched_core_pairs": cert.core_pairs}
+    return replace(cert, bound=_values_bound(state, cert), core_pairs=None, producer=producer)
 
 
 def _values_bound(state: ProofState, cert: Certificate) -> int:
