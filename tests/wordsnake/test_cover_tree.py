@@ -425,3 +425,59 @@ def test_a_tampered_cover_tree_is_refused_naming_the_node(
 def test_a_lie_in_the_claim_makes_no_tree() -> None:
     inst, optimum, root, pc = cover_of(FRACTIONAL, False, False)
     assert cover_tree_of(inst, root, pc, optimum - 1) is None
+
+
+def test_a_cover_tree_proves_the_covers_bound_for_an_ordering_short_of_it() -> None:
+    """A FEASIBLE answer's tree: target above the ordering's score + 1 (the cover's integer
+    bound + 1) proves that bound, VALID with the gap open; a target at the optimum (a lie)
+    gets no tree."""
+    inst, optimum, root, pc = cover_of(FRACTIONAL, False, False)
+    assert pc.data is not None and pc.lp_bound > pc.bound == optimum
+    distinct = sorted(set(inst.words))
+    order = tuple(range(len(distinct)))  # code-point order: not the best snake
+    weak = verify_certificate(inst.words, replace(root, order=order)).objective
+    assert weak is not None and weak < optimum
+    cert = replace(pc.certificate, order=order, objective=weak, bound=weak, core_pairs=None)
+    ones = [1] * len(distinct)
+    tree = cover_tree_certificate(cert, pc.data, distinct, ones, target=pc.bound + 1)
+    assert tree is not None and tree.tree and tree.bound == optimum
+    found = verify_certificate(inst.words, tree)
+    assert found.status == "VALID" and not found.optimal
+    assert (found.bound, found.objective) == (optimum, weak)
+    assert cover_tree_certificate(cert, pc.data, distinct, ones, target=optimum) is None
+
+
+def test_the_certificate_stage_certifies_the_covers_bound_of_an_open_answer() -> None:
+    """Stage "certificate" on an answer left open (FEASIBLE) whose bound is the cover's integer
+    bound: the cover's tree at that bound; not without the time for it and its check."""
+    import time
+    from types import SimpleNamespace
+
+    from cpwords.wordsnake.models.pipeline.certificate import _with_cover_bound_tree
+
+    inst, optimum, root, pc = cover_of(FRACTIONAL, False, False)
+    assert pc.data is not None
+    order = tuple(range(len(set(inst.words))))
+    weak = verify_certificate(inst.words, replace(root, order=order)).objective
+    assert weak is not None and weak < optimum
+    cert = replace(pc.certificate, order=order, objective=weak, bound=pc.bound, core_pairs=3,
+                   producer={"additive_bound": pc.lp_bound})  # fmt: skip
+    now = time.perf_counter()
+
+    def state(end: float | None) -> SimpleNamespace:
+        add = SimpleNamespace(cover=pc)
+        return SimpleNamespace(options={}, interrupted=False, additive=add, instance=inst,
+                               start=now, end=end, info={}, proven=False)  # fmt: skip
+
+    open_answer = state(None)
+    tree = _with_cover_bound_tree(open_answer, cert)  # type: ignore[arg-type]
+    assert tree.tree and open_answer.info["proof_tree_nodes"] == len(tree.tree)
+    found = verify_certificate(inst.words, tree)
+    assert (found.status, found.bound, found.objective) == ("VALID", pc.bound, weak)
+    assert pc.bound == optimum < pc.lp_bound
+    # No time for the tree and twice the check's reserve: the certificate as it was.
+    late = state(time.perf_counter() + 1e-3)
+    assert _with_cover_bound_tree(late, cert) is cert  # type: ignore[arg-type]
+    # Another certificate than the cover's (a flow iterate's): untouched.
+    other = replace(cert, producer={})
+    assert _with_cover_bound_tree(state(None), other) is other  # type: ignore[arg-type]

@@ -173,7 +173,8 @@ class _Component:
 
 
 class CoverTree:
-    """The proof tree of the additive bound's certificate ``root`` at ``root.objective + 1``.
+    """The proof tree of the additive bound's certificate ``root`` at ``target`` (by default
+    ``root.objective + 1``: the ordering is optimal).
 
     Parameters
     ----------
@@ -186,14 +187,22 @@ class CoverTree:
         The distinct words in code-point order.
     mult : sequence of int
         Their multiplicities.
+    target : int, optional
+        Every snake is proven to score below it (above ``root.objective + 1``: a bound for an
+        ordering not proven optimal, such as the cover's integer bound).
     """
 
     def __init__(
-        self, root: Certificate, data: CoverData, words: Sequence[str], mult: Sequence[int]
+        self,
+        root: Certificate,
+        data: CoverData,
+        words: Sequence[str],
+        mult: Sequence[int],
+        target: int | None = None,
     ) -> None:
         self.root, self.data, self.words, self.mult = root, data, words, mult
         self.units = root.scale // data.cert.scale
-        self.target = root.objective + 1
+        self.target = root.objective + 1 if target is None else target
         self.B = root.dual_value(mult)
         self.budget = self.B - root.scale * self.target
         self.items = root.items
@@ -224,8 +233,8 @@ class CoverTree:
     def build(
         self, deadline: float | None = None, max_nodes: int = MAX_NODES
     ) -> Certificate | None:
-        """The version 2 certificate of ``root.objective``, or None when the tree needs more
-        nodes or time, or a node's program cannot close it.
+        """The version 2 certificate of ``target - 1``, or None when the tree needs more nodes
+        or time, or a node's program cannot close it.
 
         Parameters
         ----------
@@ -247,7 +256,7 @@ class CoverTree:
         root = self.root
         producer = {**root.producer, "tree_nodes": len(nodes), "tree": "path cover"}
         return replace(
-            root, core_pairs=None, bound=root.objective, target=self.target, core=None,
+            root, core_pairs=None, bound=self.target - 1, target=self.target, core=None,
             tree=tuple(nodes), producer=producer,
         )  # fmt: skip
 
@@ -380,8 +389,10 @@ def cover_tree_certificate(
     *,
     deadline: float | None = None,
     max_nodes: int = MAX_NODES,
+    target: int | None = None,
 ) -> Certificate | None:
-    """The version 2 certificate of ``root.objective`` by a proof tree on the path cover.
+    """The version 2 certificate of ``target - 1`` (by default ``root.objective``) by a proof
+    tree on the path cover.
 
     Parameters
     ----------
@@ -397,6 +408,8 @@ def cover_tree_certificate(
         ``time.perf_counter()`` value after which it gives up.
     max_nodes : int
         The most nodes of the tree.
+    target : int, optional
+        The tree proves every snake scores below it (default ``root.objective + 1``).
 
     Returns
     -------
@@ -410,4 +423,4 @@ def cover_tree_certificate(
     """
     if DUAL_UNITS <= 0 or root.scale % data.cert.scale:  # pragma: no cover - not this root's
         return None
-    return CoverTree(root, data, words, mult).build(deadline, max_nodes)
+    return CoverTree(root, data, words, mult, target).build(deadline, max_nodes)
