@@ -69,8 +69,10 @@ def certificate(state: ProofState) -> None:
         # point): the lower bound is kept, and the steps leave a tree's check its time.
         keep = CHECK_SHARE if covered is None or not covered.tree else TREE_CHECK_SHARE
         cert = _with_hall_steps(state, cert, keep)
-        if covered is not None and covered.tree and _values_bound(state, cert) > covered.bound:
-            cert = covered
+        if covered is not None and covered.tree:
+            if _values_bound(state, cert) > covered.bound:
+                cert = covered
+            state.info["proof_tree_kept"] = cert is covered
     if cert is not None and cert.core_pairs is not None and not cert.tree:
         cert = _values_claim(state, cert)
     state.info["certificate"] = cert
