@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.models.certify import flow_certificate, single_word_certificate
-from cpwords.wordsnake.models.pathcover import CoverData
+from cpwords.wordsnake.models.pathcover import PathCoverBound
 from cpwords.wordsnake.models.pipeline.checked import proof_reserve
 from cpwords.wordsnake.models.pipeline.state import ProofState
 from cpwords.wordsnake.models.string_hub import DeadlineReached
@@ -194,8 +194,14 @@ def _values_claim(state: ProofState, cert: Certificate) -> Certificate:
 
 def _values_bound(state: ProofState, cert: Certificate) -> int:
     """The bound the certificate's values prove (the checker's, without the check)."""
+    return cert.dual_value(_distinct(state)[1]) // cert.scale
+
+
+def _distinct(state: ProofState) -> tuple[list[str], list[int]]:
+    """The distinct words in code-point order and their multiplicities."""
     counts = Counter(state.instance.words)
-    return cert.dual_value([counts[w] for w in sorted(counts)]) // cert.scale
+    words = sorted(counts)
+    return words, [counts[w] for w in words]
 
 
 def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
@@ -212,13 +218,11 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
 
     until = _until(state, TREE_SOLVE_RATIO)
     t0 = time.perf_counter()
-    data = _cover_data(state, cert)
+    cover = _cover_behind(state, cert)
     try:
-        if data is not None:
-            counts = Counter(state.instance.words)
-            words = sorted(counts)
-            mult = [counts[w] for w in words]
-            tree = cover_tree_certificate(cert, data, words, mult, deadline=until)
+        if cover is not None and cover.data is not None and cover.bound <= cert.objective:
+            # The solver's bound rests on the cover: its integer cover meets the ordering.
+            tree = cover_tree_certificate(cert, cover.data, *_distinct(state), deadline=until)
             state.info["proof_tree_kind"] = "path cover"
         else:
             tree = tree_certificate(state.instance, cert, deadline=until)
@@ -245,24 +249,20 @@ def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
     """
     from cpwords.wordsnake.models.cover_tree import cover_tree_certificate
 
-    add = state.additive
-    checked = bool(state.options.get("checked", True))
-    if not checked or state.interrupted or add is None or add.cover.data is None:
+    if not state.options.get("checked", True) or state.interrupted:
         return cert
-    cover = add.cover
-    if "additive_bound" not in cert.producer or cover.certificate.u != cert.u:
-        return cert  # not the cover's certificate
+    cover = _cover_behind(state, cert)
+    if cover is None or cover.data is None:
+        return cert
     if not cert.objective <= cover.bound < _values_bound(state, cert):
         return cert
     now = time.perf_counter()
     until = _until(state, TREE_SOLVE_RATIO, TREE_CHECK_SHARE)
     if until <= now:
         return cert
-    counts = Counter(state.instance.words)
-    words = sorted(counts)
     try:
-        tree = cover_tree_certificate(cert, cover.data, words, [counts[w] for w in words],
-                                      deadline=until, target=cover.bound + 1)  # fmt: skip
+        tree = cover_tree_certificate(cert, cover.data, *_distinct(state), deadline=until,
+                                      target=cover.bound + 1)  # fmt: skip
     except KeyboardInterrupt:
         tree = None
     state.info.update(proof_tree_kind="path cover (its bound)",
@@ -311,16 +311,12 @@ def _until(state: ProofState, ratio: float, keep: float = CHECK_SHARE) -> float:
     return until
 
 
-def _cover_data(state: ProofState, cert: Certificate) -> CoverData | None:
-    """The additive bound's cover when ``cert`` is its certificate and the solver's bound rests
-    on it (its integer cover meets the ordering), else None."""
+def _cover_behind(state: ProofState, cert: Certificate) -> PathCoverBound | None:
+    """The additive bound's cover when ``cert`` is its certificate, else None."""
     add = state.additive
-    if add is None or add.cover.data is None or "additive_bound" not in cert.producer:
+    if add is None or "additive_bound" not in cert.producer:
         return None
-    cover = add.cover
-    if cover.bound > cert.objective or cover.certificate.u != cert.u:
-        return None
-    return cover.data
+    return add.cover if add.cover.certificate.u == cert.u else None
 
 
 def _certificate(state: ProofState) -> Certificate | None:
