@@ -345,6 +345,18 @@ class TreeMemory:
     pid : int
         The root of the tree (a process of this machine).
 
+    Attributes
+    ----------
+    peak : int
+        The largest sample so far, in bytes (0 before the first).
+    samples : int
+        Samples taken while the root was alive.
+
+    References
+    ----------
+    ``/proc/PID/smaps_rollup``, Linux ``proc(5)``; read through psutil's
+    ``Process.memory_full_info``.
+
     Examples
     --------
     >>> import os

@@ -850,6 +850,8 @@ def _min_cuts(
     joined to every word ``b`` with capacity ``y(b)`` (the paths started there), over the arcs
     with capacities ``x``, to ``w``; below 1, the words the source cannot reach in the residual
     network form a violated set ``S`` (Padberg and Rinaldi's separation of subtour cuts).
+    Raises ``DeadlineReached`` once ``deadline`` (a ``time.perf_counter()`` value) has passed,
+    checked before each maximum flow.
     """
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order, maximum_flow
