@@ -121,6 +121,7 @@ class FamilySearch:
         self.focus_of: dict[int, set[int]] = {}
         self.excess_of: dict[int, dict[int, int]] = {}
         self.residual: list[ResidualPaths] = []  # while the own paths may be searched
+        self.local_optimum: list[int] | None = None  # where the last local search ended
         self._prices()
 
     def _prices(self) -> None:
@@ -226,6 +227,8 @@ class FamilySearch:
         deadline less 2 s or a local optimum; linear snakes without the ``proper`` rule."""
         if self.instance.cyclic or self.instance.proper or not self.time_for(2.0):
             return
+        if self.cur_seq is self.local_optimum:  # nothing moved since the last local search
+            return
         left = self.left()
         done = reduced_cost_search(
             self.pair, self.net.words, self.cur_seq, self.u_cert, self.v_cert,
@@ -237,6 +240,8 @@ class FamilySearch:
         runs.append({"gain": done.gain, **done.info})
         if done.gain > 0:
             self.cur_seq, self.cur = done.order, self.cur + done.gain
+        if done.info["stopped"] == "local optimum":
+            self.local_optimum = self.cur_seq
 
     def all_families(self) -> None:
         """Every family's words at once: changes that need two families together."""

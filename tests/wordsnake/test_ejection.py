@@ -1,0 +1,179 @@
+"""Local search on reduced costs (segment moves and ejection chains): every result is an
+ordering of the items whose score, counted again from the words, is the old one plus the
+reported gain, never above the brute-force optimum; each kind of move reaches the optimum
+where it alone must; and the neighbourhood search keeps the pipeline exact with it."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cpwords.wordsnake.models.ejection as ejection
+from cpwords.wordsnake.models.auto import solve_exact
+from cpwords.wordsnake.models.ejection import LocalSearchResult, reduced_cost_search
+from cpwords.wordsnake.models.pipeline import neighbourhood
+from cpwords.wordsnake.models.pipeline import state as flow_state
+from cpwords.wordsnake.models.repair import PairScore
+from cpwords.wordsnake.models.string_hub import StringHubNetwork
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
+from tests.wordsnake.checked import assert_optimum_found
+from tests.wordsnake.test_pathcover import brute_force, first_certificate
+
+Prices = tuple[np.ndarray, np.ndarray, tuple[int, int], int]
+
+
+def relaxation_prices(inst: WordsnakeInstance) -> tuple[StringHubNetwork, Prices]:
+    """The assignment relaxation's dual values, cut multipliers held as the search holds them."""
+    net, cert, _ = first_certificate(inst)
+    v = np.asarray(cert.v, dtype=np.int64).copy()
+    for ids, lam in cert.cuts:
+        v[list(ids)] -= lam
+    depot = cert.depot if cert.depot is not None else (0, 0)
+    return net, (np.asarray(cert.u, dtype=np.int64), v, depot, cert.scale)
+
+
+def search(
+    inst: WordsnakeInstance,
+    net: StringHubNetwork,
+    order: Sequence[int],
+    prices: Prices,
+    **kw: object,
+) -> LocalSearchResult:
+    u, v, depot, scale = prices
+    return reduced_cost_search(PairScore(net), net.words, order, u, v, depot, scale, **kw)  # type: ignore[arg-type]
+
+
+def score(inst: WordsnakeInstance, order: Sequence[int]) -> int:
+    return snake_score([inst.words[i] for i in order])
+
+
+word = st.text(alphabet="abc", min_size=1, max_size=4)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(word, min_size=2, max_size=7),
+    seed=st.integers(0, 10**6),
+    random_prices=st.booleans(),
+)
+def test_the_search_never_loses_and_its_gain_is_the_words(
+    words: list[str], seed: int, random_prices: bool
+) -> None:
+    inst = WordsnakeInstance(tuple(words))
+    net, prices = relaxation_prices(inst)
+    if random_prices:  # any prices: they only guide the search
+        rng = np.random.default_rng(seed)
+        k = len(net.words)
+        scale = int(rng.integers(1, 5))
+        depot = (int(rng.integers(-9, 9)), int(rng.integers(-9, 9)))
+        prices = (rng.integers(-20, 20, k), rng.integers(-20, 20, k), depot, scale)
+    order = list(range(inst.n))
+    random.Random(seed).shuffle(order)
+    done = search(inst, net, order, prices)
+    assert sorted(done.order) == list(range(inst.n))
+    assert done.gain >= 0
+    assert score(inst, done.order) == score(inst, order) + done.gain
+    assert score(inst, done.order) <= brute_force(inst.words, False, False)
+    if done.gain == 0:
+        assert done.order == order
+
+
+def test_ejection_chains_alone_reach_the_optimum() -> None:
+    # No segment may move: the chains give the ordering its tight joints, opening the cycles
+    # they close (the shuffled orders score 1 to 3, the optimum 16).
+    words = ("ca", "abb", "cbaa", "abbc", "c", "bcac", "b")
+    inst = WordsnakeInstance(words)
+    net, prices = relaxation_prices(inst)
+    assert brute_force(words, False, False) == 16
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ejection, "SEGMENT", 0)
+        for seed in range(6):
+            order = list(range(inst.n))
+            random.Random(seed).shuffle(order)
+            done = search(inst, net, order, prices)
+            assert score(inst, order) <= 3
+            assert done.info["chains"] > 0 and done.info["segment_moves"] == 0
+            assert score(inst, done.order) == 16
+
+
+def test_segment_moves_alone_rebuild_a_chain_of_words() -> None:
+    words = ("ab", "bc", "cd", "de", "ef", "fg")
+    inst = WordsnakeInstance(words)
+    net, prices = relaxation_prices(inst)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ejection._Search, "chain", lambda self, a, b: 0)
+        for seed in range(10):
+            order = list(range(inst.n))
+            random.Random(seed).shuffle(order)
+            done = search(inst, net, order, prices)
+            assert done.info["chains"] == 0
+            assert [words[i] for i in done.order] == list(words)  # the only order scoring 5
+
+
+def test_the_search_stops_at_its_target_and_its_deadline() -> None:
+    words = ("ca", "abb", "cbaa", "abbc", "c", "bcac", "b")
+    inst = WordsnakeInstance(words)
+    net, prices = relaxation_prices(inst)
+    order = list(range(inst.n))
+    random.Random(1).shuffle(order)
+    done = search(inst, net, order, prices, target=0)
+    assert done.info["stopped"] == "target" and done.info["rounds"] == 1
+    late = search(inst, net, order, prices, deadline=time.perf_counter() - 1.0)
+    assert late.info["stopped"] == "deadline" and late.order == order and late.gain == 0
+    free = search(inst, net, order, prices)
+    assert free.info["stopped"] == "local optimum" and score(inst, free.order) == 16
+
+
+def test_repeated_words_are_items_of_their_own() -> None:
+    words = ("aba", "aba", "bab", "bab", "ab", "ba")
+    inst = WordsnakeInstance(words)
+    net, prices = relaxation_prices(inst)
+    for seed in range(10):
+        order = list(range(inst.n))
+        random.Random(seed).shuffle(order)
+        done = search(inst, net, order, prices)
+        assert sorted(done.order) == list(range(inst.n))
+        assert score(inst, done.order) == score(inst, order) + done.gain
+        assert score(inst, done.order) <= brute_force(words, False, False)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(st.text(alphabet="ab", min_size=1, max_size=5), min_size=2, max_size=7))
+def test_the_pipeline_stays_exact_when_the_local_search_does_the_searching(
+    words: list[str],
+) -> None:
+    # The refinement runs on large networks only (threshold at 0 here); with the pieces'
+    # searches off, what the neighbourhood search gains is the local search's.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(flow_state, "FORK_MIN_ARCS", 0)
+        mp.setattr(neighbourhood.FamilySearch, "family_pass", lambda self, *a, **k: None)
+        mp.setattr(neighbourhood.FamilySearch, "all_families", lambda self: None)
+        inst = WordsnakeInstance(tuple(words))
+        res = solve_exact(inst, time_limit=60, workers=1, certificate=True)
+    assert_optimum_found(res, brute_force(inst.words, False, False))
+    refinement = res.solver_info.get("refinement") or {}
+    for run in refinement.get("neighbourhood_search", {}).get("local_search", []):
+        assert run["gain"] >= 0 and run["stopped"] in ("target", "deadline", "local optimum")
+
+
+def test_every_item_pair_is_priced_as_the_words_score() -> None:
+    # The slack of a joint is its tail's u, its head's v, less the scaled score: summed over a
+    # snake (with the depot's joints) it is the same constant less the scaled score.
+    words = ("abc", "bca", "cab", "ab", "ca")
+    inst = WordsnakeInstance(words)
+    net, (u, v, depot, scale) = relaxation_prices(inst)
+    prices = ejection._Prices(PairScore(net), u, v, depot, scale)
+    totals = set()
+    for perm in itertools.permutations(range(inst.n)):
+        chain = [inst.n, *perm, inst.n]
+        slack = sum(prices(a, b) for a, b in itertools.pairwise(chain))
+        totals.add(slack + scale * score(inst, perm))
+    assert len(totals) == 1
