@@ -337,7 +337,6 @@ class _Search:
         self.deadline = deadline
         self.n = pair.n
         self.words = pair.words
-        self.item_word = np.asarray(pair.item_word)[: self.n].tolist()
         self.free: list[int] = []
         self.joint = [0] * (self.n + 1)  # the slack of x -> nxt[x]
 
@@ -353,6 +352,7 @@ class _Search:
         return self.goal is not None and self.gained >= self.goal
 
     def late(self) -> bool:
+        """Whether the deadline has passed."""
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def round(self, info: dict[str, Any]) -> int:
@@ -405,7 +405,9 @@ class _Search:
             runs.append((b, last))
             last = nxt[last]
         first = a
-        while first != n and len(runs) < 2 * SEGMENT:  # runs that end at a
+        for _ in range(SEGMENT):  # runs that end at a
+            if first == n:
+                break
             runs.append((first, a))
             first = prv[first]
         for f, ll in runs:
