@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.wordsnake.models.pathcover import WordRanges
 from cpwords.wordsnake.models.repair import PairScore, score_sequence
 
 #: Longest run of items a segment move carries.
@@ -67,8 +68,6 @@ CHAIN_VISITS = 2_000
 
 #: Free joints tried for each joint of a cycle that a chain closed.
 SPLICE_FREE = 50
-
-_TOP = "\U0010ffff"
 
 
 @dataclass
@@ -123,11 +122,9 @@ class _Candidates:
     """Range queries on the distinct words: the cheapest words that start (end) with a string."""
 
     def __init__(self, words: Sequence[str], wu: np.ndarray, wv: np.ndarray, items: Any) -> None:
-        self.words = list(words)
-        self.rev_ids = np.array(sorted(range(len(words)), key=lambda i: words[i][::-1]))
-        self.rev_words = [words[i][::-1] for i in self.rev_ids.tolist()]
+        self.ranges = WordRanges(words)
         self.v_fwd = np.asarray(wv, dtype=np.int64)
-        self.u_rev = np.asarray(wu, dtype=np.int64)[self.rev_ids]
+        self.u_rev = np.asarray(wu, dtype=np.int64)[self.ranges.rev_ids]
         self.items = items  # distinct word -> its items
         self._start: dict[str, list[int]] = {}
         self._end: dict[str, list[int]] = {}
@@ -137,7 +134,7 @@ class _Candidates:
     def _range(self, s: str) -> tuple[int, int]:
         got = self._ranges.get(s)
         if got is None:
-            got = bisect.bisect_left(self.words, s), bisect.bisect_left(self.words, s + _TOP)
+            got = self.ranges.starting(s)
             self._ranges[s] = got
         return got
 
@@ -146,10 +143,8 @@ class _Candidates:
         key = ("\0" + s, limit)
         got = self._at_most.get(key)
         if got is None:
-            r = s[::-1]
-            lo = bisect.bisect_left(self.rev_words, r)
-            hi = bisect.bisect_left(self.rev_words, r + _TOP)
-            got = self.rev_ids[np.flatnonzero(self.u_rev[lo:hi] <= limit) + lo].tolist()
+            lo, hi = self.ranges.ending(s)
+            got = self.ranges.rev_ids[np.flatnonzero(self.u_rev[lo:hi] <= limit) + lo].tolist()
             self._at_most[key] = got
         return got
 
@@ -176,10 +171,8 @@ class _Candidates:
         """Up to :data:`CANDIDATES` words that end with ``s``, smallest ``u`` first."""
         got = self._end.get(s)
         if got is None:
-            r = s[::-1]
-            lo = bisect.bisect_left(self.rev_words, r)
-            hi = bisect.bisect_left(self.rev_words, r + _TOP)
-            got = self.rev_ids[_cheapest(self.u_rev[lo:hi], lo)].tolist()
+            lo, hi = self.ranges.ending(s)
+            got = self.ranges.rev_ids[_cheapest(self.u_rev[lo:hi], lo)].tolist()
             self._end[s] = got
         return got
 

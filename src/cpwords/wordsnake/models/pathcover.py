@@ -160,8 +160,21 @@ class PathCoverBound:
     data: CoverData | None = None
 
 
-class _Ranges:
-    """The distinct words sorted forwards and by their reversal, for range queries."""
+class WordRanges:
+    """The distinct words sorted forwards and by their reversal, for range queries.
+
+    Parameters
+    ----------
+    words : sequence of str
+        Distinct words, sorted.
+
+    Attributes
+    ----------
+    rev_ids : numpy.ndarray of int64, shape ``(len(words),)``
+        The word ids sorted by the reversed words.
+    rev_words : list of str
+        The reversed words in that order.
+    """
 
     def __init__(self, words: Sequence[str]) -> None:
         self.words = list(words)
@@ -182,7 +195,7 @@ def neighbourhood(
     words: Sequence[str],
     seeds: Sequence[int],
     cap: int = NEIGHBOURHOOD_CAP,
-    ranges: _Ranges | None = None,
+    ranges: WordRanges | None = None,
 ) -> np.ndarray:
     """The seeds and the words that share an overlap string of 2 letters or more with one.
 
@@ -195,7 +208,7 @@ def neighbourhood(
     cap : int
         A string of a seed adds the words that start (or end) with it only when they are at most
         this many (short strings such as ``a`` would add a good part of the list).
-    ranges : _Ranges, optional
+    ranges : WordRanges, optional
         The words' sorted orders when the caller has them (built here otherwise, O(W log W)).
 
     Returns
@@ -209,7 +222,7 @@ def neighbourhood(
     >>> [words[i] for i in neighbourhood(words, [words.index("haha")])]
     ['aha', 'haha', 'hahaha']
     """
-    ranges = _Ranges(words) if ranges is None else ranges
+    ranges = WordRanges(words) if ranges is None else ranges
     chosen = set(int(s) for s in seeds)
     for a in list(chosen):
         w = words[a]
@@ -288,7 +301,7 @@ def path_cover_bound(
     """
     t0 = time.perf_counter()
     mult_arr = np.asarray(mult, dtype=np.int64)
-    ranges = _Ranges(words)
+    ranges = WordRanges(words)
     F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
     F = F[mult_arr[F] == 1]
     best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0, every_partner)
@@ -342,7 +355,7 @@ def _bound_for(
     words: Sequence[str],
     mult_arr: np.ndarray,
     F: np.ndarray,
-    ranges: _Ranges,
+    ranges: WordRanges,
     deadline: float | None,
     t0: float,
     every_partner: bool = False,
@@ -453,7 +466,7 @@ def _path_ends(
     F: np.ndarray,
     u: np.ndarray,
     vp: np.ndarray,
-    ranges: _Ranges,
+    ranges: WordRanges,
     depot: tuple[int, int] | None,
     sc: int,
     proper: bool,
