@@ -69,6 +69,10 @@ CHAIN_VISITS = 2_000
 #: Free joints tried for each joint of a cycle that a chain closed.
 SPLICE_FREE = 50
 
+#: Most answers of the range queries kept at once (the cache is emptied when it holds more:
+#: the memory stays linear in the list).
+CACHED_QUERIES = 200_000
+
 
 @dataclass
 class LocalSearchResult:
@@ -82,7 +86,7 @@ class LocalSearchResult:
         Score points gained (``>= 0``).
     info : dict
         ``segment_moves``, ``chains``, ``rounds``, ``time`` (seconds) and ``stopped``
-        (``"deadline"`` or ``"local optimum"``).
+        (``"target"``, ``"deadline"`` or ``"local optimum"``).
     """
 
     order: list[int]
@@ -104,8 +108,10 @@ class _Prices:
         self.pair = pair
         self.n = pair.n
         iw = np.asarray(pair.item_word, dtype=np.int64)[: self.n]
-        self.iu = [int(x) for x in np.asarray(u, dtype=np.int64)[iw].tolist()] + [int(depot[0])]
-        self.iv = [int(x) for x in np.asarray(v, dtype=np.int64)[iw].tolist()] + [int(depot[1])]
+        self.iu_arr = np.append(np.asarray(u, dtype=np.int64)[iw], np.int64(depot[0]))
+        self.iv_arr = np.append(np.asarray(v, dtype=np.int64)[iw], np.int64(depot[1]))
+        self.iu: list[int] = self.iu_arr.tolist()
+        self.iv: list[int] = self.iv_arr.tolist()
         self.scale = int(scale)
 
     def __call__(self, a: int, b: int) -> int:
@@ -114,8 +120,7 @@ class _Prices:
 
     def many(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """The slacks of the joints ``a[i] -> b[i]`` (scaled units)."""
-        iu, iv = np.asarray(self.iu, dtype=np.int64), np.asarray(self.iv, dtype=np.int64)
-        return iu[a] + iv[b] - self.scale * self.pair.many(a, b)
+        return self.iu_arr[a] + self.iv_arr[b] - self.scale * self.pair.many(a, b)
 
 
 class _Candidates:
@@ -131,6 +136,12 @@ class _Candidates:
         self._ranges: dict[str, tuple[int, int]] = {}
         self._at_most: dict[tuple[str, int], list[int]] = {}
 
+    def _room(self) -> None:
+        """Empty the caches once they hold :data:`CACHED_QUERIES` answers."""
+        if len(self._at_most) + len(self._start) + len(self._end) > CACHED_QUERIES:
+            for cache in (self._at_most, self._start, self._end, self._ranges):
+                cache.clear()
+
     def _range(self, s: str) -> tuple[int, int]:
         got = self._ranges.get(s)
         if got is None:
@@ -145,6 +156,7 @@ class _Candidates:
         if got is None:
             lo, hi = self.ranges.ending(s)
             got = self.ranges.rev_ids[np.flatnonzero(self.u_rev[lo:hi] <= limit) + lo].tolist()
+            self._room()
             self._at_most[key] = got
         return got
 
@@ -155,6 +167,7 @@ class _Candidates:
         if got is None:
             lo, hi = self._range(s)
             got = (np.flatnonzero(self.v_fwd[lo:hi] <= limit) + lo).tolist()
+            self._room()
             self._at_most[key] = got
         return got
 
@@ -164,6 +177,7 @@ class _Candidates:
         if got is None:
             lo, hi = self._range(s)
             got = _cheapest(self.v_fwd[lo:hi], lo)
+            self._room()
             self._start[s] = got
         return got
 
@@ -173,6 +187,7 @@ class _Candidates:
         if got is None:
             lo, hi = self.ranges.ending(s)
             got = self.ranges.rev_ids[_cheapest(self.u_rev[lo:hi], lo)].tolist()
+            self._room()
             self._end[s] = got
         return got
 

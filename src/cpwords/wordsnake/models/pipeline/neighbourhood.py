@@ -1,10 +1,11 @@
 """Stage "neighbourhood search": re-order the pieces around each family of the path cover.
 
 Runs after the additive bound when it leaves a gap. The families are searched in passes
-(:data:`FAMILY_RADII`), the wider bound comes after the first pass, each family's own augmenting
-paths after that, and every family's words at once last; the card's section "Additive bound
-and neighbourhood search (large lists)" (``models/wordsnake.md``) gives the measurements that
-set this order.
+(:data:`FAMILY_RADII`), the local search on reduced costs (segment moves and ejection chains,
+:mod:`~cpwords.wordsnake.models.ejection`) and the wider bound come after the first pass, each
+family's own augmenting paths after that, every family's words at once and the local search
+again last; the card's section "Additive bound and neighbourhood search (large lists)"
+(``models/wordsnake.md``) gives the measurements that set this order.
 """
 
 from __future__ import annotations
