@@ -177,3 +177,27 @@ def test_every_item_pair_is_priced_as_the_words_score() -> None:
         slack = sum(prices(a, b) for a, b in itertools.pairwise(chain))
         totals.add(slack + scale * score(inst, perm))
     assert len(totals) == 1
+
+
+def test_ctrl_c_keeps_the_moves_made_before_it() -> None:
+    words = ("ca", "abb", "cbaa", "abbc", "c", "bcac", "b")
+    inst = WordsnakeInstance(words)
+    net, prices = relaxation_prices(inst)
+    order = list(range(inst.n))
+    random.Random(1).shuffle(order)
+    real = ejection._Search.chain
+    gains: list[int] = []
+
+    def interrupted_after_a_gain(self: ejection._Search, a: int, b: int) -> int:
+        if any(gains):
+            raise KeyboardInterrupt
+        gains.append(real(self, a, b))
+        return gains[-1]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ejection, "SEGMENT", 0)
+        mp.setattr(ejection._Search, "chain", interrupted_after_a_gain)
+        done = search(inst, net, order, prices)
+    assert done.info["stopped"] == "interrupted"
+    assert sorted(done.order) == list(range(inst.n))
+    assert done.gain > 0 and score(inst, done.order) == score(inst, order) + done.gain

@@ -86,7 +86,8 @@ class LocalSearchResult:
         Score points gained (``>= 0``).
     info : dict
         ``segment_moves``, ``chains``, ``rounds``, ``time`` (seconds) and ``stopped``
-        (``"target"``, ``"deadline"`` or ``"local optimum"``).
+        (``"target"``, ``"deadline"``, ``"local optimum"`` or ``"interrupted"``: Ctrl-C,
+        the moves made before it kept).
     """
 
     order: list[int]
@@ -240,12 +241,16 @@ class _Snake:
         """The links changed for good: positions are stale."""
         self._pos = None
 
-    def order(self) -> list[int]:
-        out, x = [], self.nxt[self.n]
-        while x != self.n:
+    def whole_order(self) -> list[int] | None:
+        """The items from the depot's successor on, or None unless they are every item once
+        (links left half-changed: a walk that does not come back to the depot within ``n``
+        steps)."""
+        out: list[int] = []
+        x = self.nxt[self.n]
+        while x != self.n and len(out) < self.n:
             out.append(x)
             x = self.nxt[x]
-        return out
+        return out if x == self.n and len(out) == self.n else None
 
     def link(self, a: int, b: int) -> None:
         self.nxt[a] = b
@@ -304,20 +309,25 @@ def reduced_cost_search(
     search = _Search(pair, price, cand, _Snake(order, n), deadline, goal)
     info: dict[str, Any] = {"segment_moves": 0, "chains": 0, "rounds": 0}
     stopped = "local optimum"
-    while True:
-        info["rounds"] += 1
-        round_gain = search.round(info)
-        if search.done():
-            stopped = "target"
-            break
-        if search.late():
-            stopped = "deadline"
-            break
-        if round_gain <= 0:
-            break
+    try:
+        while True:
+            info["rounds"] += 1
+            round_gain = search.round(info)
+            if search.done():
+                stopped = "target"
+                break
+            if search.late():
+                stopped = "deadline"
+                break
+            if round_gain <= 0:
+                break
+    except KeyboardInterrupt:  # the moves so far, if Ctrl-C did not fall inside one
+        stopped = "interrupted"
     info["time"] = time.perf_counter() - t0
     info["stopped"] = stopped
-    new = search.snake.order()
+    new = search.snake.whole_order()
+    if new is None:  # stopped half-way through a move
+        return LocalSearchResult(list(order), 0, info)
     gain = score_sequence(new, pair, False) - score_sequence(list(order), pair, False)
     if gain <= 0:
         return LocalSearchResult(list(order), 0, info)
@@ -366,7 +376,7 @@ class _Search:
     def round(self, info: dict[str, Any]) -> int:
         """One pass over the joints of positive slack, costliest first; the slack gained."""
         n = self.n
-        tails = np.array([n, *self.snake.order()], dtype=np.int64)
+        tails = np.array([n, *(self.snake.whole_order() or [])], dtype=np.int64)
         heads = np.array([self.snake.nxt[a] for a in tails.tolist()], dtype=np.int64)
         slack = self.s.many(tails, heads)
         joints = list(zip(slack.tolist(), tails.tolist(), strict=True))
@@ -509,6 +519,8 @@ class _Search:
         frontier, end = [start], -1
         while frontier and end < 0 and len(parent) < CHAIN_VISITS:
             grown = []
+            if self.late():
+                return 0
             for p in frontier:
                 closing = s(p, goal) if forward else s(goal, p)
                 if p != start and closing < old + removed[p]:
@@ -609,8 +621,8 @@ class _Search:
                 cost = s(p, c2) + s(c1, q) - here - there
                 if best is None or cost < best[0]:
                     best = (cost, c1, c2, p, q)
-            if best is not None and best[0] <= 0:
-                break
+            if best is not None and (best[0] <= 0 or self.late()):
+                break  # late: the cheapest so far (the change is kept only if it gains)
         assert best is not None  # the depot is on the path
         cost, c1, c2, p, q = best
         for x in (c1, c2, p, q):

@@ -243,6 +243,8 @@ class FamilySearch:
             self.cur_seq, self.cur = done.order, self.cur + done.gain
         if done.info["stopped"] == "local optimum":
             self.local_optimum = self.cur_seq
+        if done.info["stopped"] == "interrupted":
+            raise KeyboardInterrupt  # its moves kept: Ctrl-C stops the search as elsewhere
 
     def all_families(self) -> None:
         """Every family's words at once: changes that need two families together."""
