@@ -40,11 +40,7 @@ def relaxation_prices(inst: WordsnakeInstance) -> tuple[StringHubNetwork, Prices
 
 
 def search(
-    inst: WordsnakeInstance,
-    net: StringHubNetwork,
-    order: Sequence[int],
-    prices: Prices,
-    **kw: object,
+    net: StringHubNetwork, order: Sequence[int], prices: Prices, **kw: object
 ) -> LocalSearchResult:
     u, v, depot, scale = prices
     return reduced_cost_search(PairScore(net), net.words, order, u, v, depot, scale, **kw)  # type: ignore[arg-type]
@@ -76,7 +72,7 @@ def test_the_search_never_loses_and_its_gain_is_the_words(
         prices = (rng.integers(-20, 20, k), rng.integers(-20, 20, k), depot, scale)
     order = list(range(inst.n))
     random.Random(seed).shuffle(order)
-    done = search(inst, net, order, prices)
+    done = search(net, order, prices)
     assert sorted(done.order) == list(range(inst.n))
     assert done.gain >= 0
     assert score(inst, done.order) == score(inst, order) + done.gain
@@ -97,7 +93,7 @@ def test_ejection_chains_alone_reach_the_optimum() -> None:
         for seed in range(6):
             order = list(range(inst.n))
             random.Random(seed).shuffle(order)
-            done = search(inst, net, order, prices)
+            done = search(net, order, prices)
             assert score(inst, order) <= 3
             assert done.info["chains"] > 0 and done.info["segment_moves"] == 0
             assert score(inst, done.order) == 16
@@ -112,7 +108,7 @@ def test_segment_moves_alone_rebuild_a_chain_of_words() -> None:
         for seed in range(10):
             order = list(range(inst.n))
             random.Random(seed).shuffle(order)
-            done = search(inst, net, order, prices)
+            done = search(net, order, prices)
             assert done.info["chains"] == 0
             assert [words[i] for i in done.order] == list(words)  # the only order scoring 5
 
@@ -123,11 +119,11 @@ def test_the_search_stops_at_its_target_and_its_deadline() -> None:
     net, prices = relaxation_prices(inst)
     order = list(range(inst.n))
     random.Random(1).shuffle(order)
-    done = search(inst, net, order, prices, target=0)
+    done = search(net, order, prices, target=0)
     assert done.info["stopped"] == "target" and done.info["rounds"] == 1
-    late = search(inst, net, order, prices, deadline=time.perf_counter() - 1.0)
+    late = search(net, order, prices, deadline=time.perf_counter() - 1.0)
     assert late.info["stopped"] == "deadline" and late.order == order and late.gain == 0
-    free = search(inst, net, order, prices)
+    free = search(net, order, prices)
     assert free.info["stopped"] == "local optimum" and score(inst, free.order) == 16
 
 
@@ -138,7 +134,7 @@ def test_repeated_words_are_items_of_their_own() -> None:
     for seed in range(10):
         order = list(range(inst.n))
         random.Random(seed).shuffle(order)
-        done = search(inst, net, order, prices)
+        done = search(net, order, prices)
         assert sorted(done.order) == list(range(inst.n))
         assert score(inst, done.order) == score(inst, order) + done.gain
         assert score(inst, done.order) <= brute_force(words, False, False)
@@ -197,7 +193,7 @@ def test_ctrl_c_keeps_the_moves_made_before_it() -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(ejection, "SEGMENT", 0)
         mp.setattr(ejection._Search, "chain", interrupted_after_a_gain)
-        done = search(inst, net, order, prices)
+        done = search(net, order, prices)
     assert done.info["stopped"] == "interrupted"
     assert sorted(done.order) == list(range(inst.n))
     assert done.gain > 0 and score(inst, done.order) == score(inst, order) + done.gain

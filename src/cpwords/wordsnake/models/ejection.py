@@ -109,6 +109,8 @@ class _Prices:
         self.pair = pair
         self.n = pair.n
         iw = np.asarray(pair.item_word, dtype=np.int64)[: self.n]
+        # Arrays for the vectorised slacks of a round, lists for one joint at a time (a list
+        # element is read several times faster than a numpy scalar).
         self.iu_arr = np.append(np.asarray(u, dtype=np.int64)[iw], np.int64(depot[0]))
         self.iv_arr = np.append(np.asarray(v, dtype=np.int64)[iw], np.int64(depot[1]))
         self.iu: list[int] = self.iu_arr.tolist()
@@ -132,64 +134,25 @@ class _Candidates:
         self.v_fwd = np.asarray(wv, dtype=np.int64)
         self.u_rev = np.asarray(wu, dtype=np.int64)[self.ranges.rev_ids]
         self.items = items  # distinct word -> its items
-        self._start: dict[str, list[int]] = {}
-        self._end: dict[str, list[int]] = {}
-        self._ranges: dict[str, tuple[int, int]] = {}
-        self._at_most: dict[tuple[str, int], list[int]] = {}
+        self._cache: dict[tuple[str, bool, int | None], list[int]] = {}
 
-    def _room(self) -> None:
-        """Empty the caches once they hold :data:`CACHED_QUERIES` answers."""
-        if len(self._at_most) + len(self._start) + len(self._end) > CACHED_QUERIES:
-            for cache in (self._at_most, self._start, self._end, self._ranges):
-                cache.clear()
-
-    def _range(self, s: str) -> tuple[int, int]:
-        got = self._ranges.get(s)
+    def words_with(self, s: str, end: bool, limit: int | None = None) -> list[int]:
+        """Words that start with ``s`` (``end=False``: smallest ``v`` first) or end with it
+        (``end=True``: smallest ``u`` first): the :data:`CANDIDATES` cheapest, or every one
+        whose value is at most ``limit``."""
+        key = (s, end, limit)
+        got = self._cache.get(key)
         if got is None:
-            got = self.ranges.starting(s)
-            self._ranges[s] = got
-        return got
-
-    def ending_at_most(self, s: str, limit: int) -> list[int]:
-        """Every word that ends with ``s`` and has ``u`` at most ``limit``."""
-        key = ("\0" + s, limit)
-        got = self._at_most.get(key)
-        if got is None:
-            lo, hi = self.ranges.ending(s)
-            got = self.ranges.rev_ids[np.flatnonzero(self.u_rev[lo:hi] <= limit) + lo].tolist()
-            self._room()
-            self._at_most[key] = got
-        return got
-
-    def starting_at_most(self, s: str, limit: int) -> list[int]:
-        """Every word that starts with ``s`` and has ``v`` at most ``limit``."""
-        key = (s, limit)
-        got = self._at_most.get(key)
-        if got is None:
-            lo, hi = self._range(s)
-            got = (np.flatnonzero(self.v_fwd[lo:hi] <= limit) + lo).tolist()
-            self._room()
-            self._at_most[key] = got
-        return got
-
-    def starting(self, s: str) -> list[int]:
-        """Up to :data:`CANDIDATES` words that start with ``s``, smallest ``v`` first."""
-        got = self._start.get(s)
-        if got is None:
-            lo, hi = self._range(s)
-            got = _cheapest(self.v_fwd[lo:hi], lo)
-            self._room()
-            self._start[s] = got
-        return got
-
-    def ending(self, s: str) -> list[int]:
-        """Up to :data:`CANDIDATES` words that end with ``s``, smallest ``u`` first."""
-        got = self._end.get(s)
-        if got is None:
-            lo, hi = self.ranges.ending(s)
-            got = self.ranges.rev_ids[_cheapest(self.u_rev[lo:hi], lo)].tolist()
-            self._room()
-            self._end[s] = got
+            lo, hi = self.ranges.ending(s) if end else self.ranges.starting(s)
+            values = (self.u_rev if end else self.v_fwd)[lo:hi]
+            if limit is None:
+                found = np.asarray(_cheapest(values, lo), dtype=np.int64)
+            else:
+                found = np.flatnonzero(values <= limit) + lo
+            got = (self.ranges.rev_ids[found] if end else found).tolist()
+            if len(self._cache) >= CACHED_QUERIES:  # memory stays linear in the list
+                self._cache.clear()
+            self._cache[key] = got
         return got
 
 
@@ -297,6 +260,26 @@ def reduced_cost_search(
     LocalSearchResult
         Never scores below ``order``: the gain is counted again from the joints' scores, not
         from the reduced costs, and the given order is returned unless it is positive.
+
+    Raises
+    ------
+    Nothing of its own: Ctrl-C ends the search with the moves made so far
+    (``info["stopped"] == "interrupted"``), and the caller decides whether to stop.
+
+    Notes
+    -----
+    Time: each round computes every joint's slack (vectorised) and tries the joints of
+    positive slack; a chain's search visits at most :data:`CHAIN_VISITS` items. The deadline
+    is looked at between moves, between a chain's search levels and while a cycle is
+    opened. Memory: a few lists of one entry per item and a cache of at most
+    :data:`CACHED_QUERIES` range queries.
+
+    References
+    ----------
+    I. Or (1976), segment moves; F. Glover, Discrete Applied Mathematics 65 (1996), ejection
+    chains; R. M. Karp, SIAM J. Computing 8 (1979), opening cycles by exchanging joints.
+    Measured on the Japanese wordfreq list: card ``models/wordsnake.md``, "Local search on
+    reduced costs".
     """
     t0 = time.perf_counter()
     n = pair.n
@@ -375,10 +358,8 @@ class _Search:
 
     def round(self, info: dict[str, Any]) -> int:
         """One pass over the joints of positive slack, costliest first; the slack gained."""
-        n = self.n
-        tails = np.array([n, *(self.snake.whole_order() or [])], dtype=np.int64)
-        heads = np.array([self.snake.nxt[a] for a in tails.tolist()], dtype=np.int64)
-        slack = self.s.many(tails, heads)
+        tails = np.asarray(self.snake.positions()[1], dtype=np.int64)  # the depot first
+        slack = self.s.many(tails, np.roll(tails, -1))
         joints = list(zip(slack.tolist(), tails.tolist(), strict=True))
         for c, a in joints:
             self.joint[a] = c
@@ -465,40 +446,30 @@ class _Search:
         places = set(self.free)
         first, last = self.words[f], self.words[ll]
         for k in range(1, len(first) + 1):
-            for w in self.cand.ending(first[:k]):
+            for w in self.cand.words_with(first[:k], end=True):
                 places.update(items.get(w, ()))
         for k in range(1, len(last) + 1):
-            for w in self.cand.starting(last[-k:]):
+            for w in self.cand.words_with(last[-k:], end=False):
                 places.update(prv[x] for x in items.get(w, ()))
         places.add(n)
         return places
 
     # Ejection chains -------------------------------------------------------------------------
 
-    def tight_successors(self, p: int) -> list[int]:
-        """Items ``y`` with ``s(p, y) <= 0`` at an overlap of one letter or more (a word
-        that starts with ``p``'s last ``k`` letters overlaps it by ``k`` or more, so its ``v``
-        at most ``scale * weight(k) - u(p)`` makes the slack at most 0)."""
+    def tight(self, p: int, forward: bool) -> list[int]:
+        """Items ``y`` with ``s(p, y) <= 0`` (``forward``) or ``s(y, p) <= 0`` at an overlap of
+        one letter or more: a word that starts with ``p``'s last ``k`` letters overlaps it by
+        ``k`` or more, so its ``v`` at most ``scale * weight(k) - u(p)`` makes the slack at
+        most 0 (backwards: words ending with its first ``k`` letters, by ``u``)."""
         if p == self.n:
             return []
         word, out = self.words[p], set()
-        scale, weight, up = self.s.scale, self.pair.weight, self.s.iu[p]
-        for k in range(1, len(word) + 1):  # overlap k or more: slack at most 0
-            for w in self.cand.starting_at_most(word[-k:], scale * weight(k) - up):
+        own = self.s.iu[p] if forward else self.s.iv[p]
+        for k in range(1, len(word) + 1):
+            limit = self.s.scale * self.pair.weight(k) - own
+            for w in self.cand.words_with(word[-k:] if forward else word[:k], not forward, limit):
                 out.update(self.cand.items.get(w, ()))
         out.discard(p)
-        return list(out)
-
-    def tight_predecessors(self, q: int) -> list[int]:
-        """Items ``x`` with ``s(x, q) <= 0`` at an overlap of one letter or more."""
-        if q == self.n:
-            return []
-        word, out = self.words[q], set()
-        scale, weight, vq = self.s.scale, self.pair.weight, self.s.iv[q]
-        for k in range(1, len(word) + 1):  # overlap k or more: slack at most 0
-            for w in self.cand.ending_at_most(word[:k], scale * weight(k) - vq):
-                out.update(self.cand.items.get(w, ()))
-        out.discard(q)
         return list(out)
 
     def chain(self, a: int, b: int) -> int:
@@ -526,8 +497,7 @@ class _Search:
                 if p != start and closing < old + removed[p]:
                     end = p
                     break
-                step = self.tight_successors(p) if forward else self.tight_predecessors(p)
-                for y in step:
+                for y in self.tight(p, forward):
                     r = prv[y] if forward else nxt[y]
                     if y == goal or r == n or r in parent:
                         continue
@@ -596,14 +566,14 @@ class _Search:
                 component[i] = 1
                 members.append(i)
                 i = following(i)
-            cycle = [at[q % size] for i in members for q in _span(cuts, i, size)]
+            cycle = [at[q % size] for j in members for q in _span(cuts, j, size)]
 
             def on_path(x: int) -> bool:
                 return component[bisect.bisect_left(cuts, pos[x]) % m] == 0
 
             cost += self._splice(cycle, on_path, saved)
-            for i in members:
-                component[i] = 0
+            for j in members:
+                component[j] = 0
         return cost
 
     def _splice(self, cycle: list[int], on_path: Any, saved: dict[int, Any]) -> int:
@@ -637,7 +607,7 @@ class _Search:
         if c1 != self.n:
             word = self.words[c1]
             for k in range(1, len(word) + 1):
-                for w in self.cand.starting(word[-k:]):
+                for w in self.cand.words_with(word[-k:], end=False):
                     out.extend(self.cand.items.get(w, ()))
         out.append(self.n)
         return out
