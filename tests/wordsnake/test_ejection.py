@@ -81,13 +81,25 @@ def test_the_search_never_loses_and_its_gain_is_the_words(
         assert done.order == order
 
 
+#: A list whose shuffled orders score 1 to 3 and whose optimum is 16 (chains reach it).
+SEVEN = ("ca", "abb", "cbaa", "abbc", "c", "bcac", "b")
+
+
+def seven_words_shuffled() -> tuple[WordsnakeInstance, StringHubNetwork, Prices, list[int]]:
+    """:data:`SEVEN`, its relaxation's prices and the order ``random.Random(1)`` shuffles."""
+    inst = WordsnakeInstance(SEVEN)
+    net, prices = relaxation_prices(inst)
+    order = list(range(inst.n))
+    random.Random(1).shuffle(order)
+    return inst, net, prices, order
+
+
 def test_ejection_chains_alone_reach_the_optimum() -> None:
     # No segment may move: the chains give the ordering its tight joints, opening the cycles
     # they close (the shuffled orders score 1 to 3, the optimum 16).
-    words = ("ca", "abb", "cbaa", "abbc", "c", "bcac", "b")
-    inst = WordsnakeInstance(words)
+    inst = WordsnakeInstance(SEVEN)
     net, prices = relaxation_prices(inst)
-    assert brute_force(words, False, False) == 16
+    assert brute_force(SEVEN, False, False) == 16
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(ejection, "SEGMENT", 0)
         for seed in range(6):
@@ -114,11 +126,7 @@ def test_segment_moves_alone_rebuild_a_chain_of_words() -> None:
 
 
 def test_the_search_stops_at_its_target_and_its_deadline() -> None:
-    words = ("ca", "abb", "cbaa", "abbc", "c", "bcac", "b")
-    inst = WordsnakeInstance(words)
-    net, prices = relaxation_prices(inst)
-    order = list(range(inst.n))
-    random.Random(1).shuffle(order)
+    inst, net, prices, order = seven_words_shuffled()
     done = search(net, order, prices, target=0)
     assert done.info["stopped"] == "target" and done.info["rounds"] == 1
     late = search(net, order, prices, deadline=time.perf_counter() - 1.0)
@@ -176,11 +184,7 @@ def test_every_item_pair_is_priced_as_the_words_score() -> None:
 
 
 def test_ctrl_c_keeps_the_moves_made_before_it() -> None:
-    words = ("ca", "abb", "cbaa", "abbc", "c", "bcac", "b")
-    inst = WordsnakeInstance(words)
-    net, prices = relaxation_prices(inst)
-    order = list(range(inst.n))
-    random.Random(1).shuffle(order)
+    inst, net, prices, order = seven_words_shuffled()
     real = ejection._Search.chain
     gains: list[int] = []
 
