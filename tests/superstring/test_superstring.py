@@ -413,7 +413,7 @@ def test_cli_ctrl_c_prints_the_best_so_far_marked_interrupted(
     listfile: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ctrl-C in the Wordsnake's stages: its best ordering, marked interrupted, exit 130."""
-    from cpwords.wordsnake.models.pipeline import policy
+    from cpwords.wordsnake.exact import policy
 
     def interrupted(state: Any) -> None:
         raise KeyboardInterrupt
@@ -440,7 +440,7 @@ def test_cli_ctrl_c_before_any_answer(
 def test_a_stopped_solve_keeps_a_checked_superstring(monkeypatch: pytest.MonkeyPatch) -> None:
     """A time limit that stops the Wordsnake before any bound: the superstring of the order it
     had, FEASIBLE without a bound, and said to be stopped."""
-    from cpwords.wordsnake.models.pipeline import policy
+    from cpwords.wordsnake.exact import policy
 
     def late(state: Any) -> None:
         raise policy.DeadlineReached
@@ -462,7 +462,7 @@ def test_cli_no_answer_in_time_is_unknown_exit_1(
 ) -> None:
     """Stopped while the contained words are found (no superstring yet): UNKNOWN, exit 1,
     the JSON keys all there."""
-    from cpwords.wordsnake.models.string_hub import DeadlineReached
+    from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 
     def late(words: Sequence[str], deadline: float | None = None) -> reduce.Reduction:
         raise DeadlineReached

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import parse_word_lines
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, check_snake
 from cpwords.wordsnake.spec import EXACT_METHODS, solve_wordsnake
 

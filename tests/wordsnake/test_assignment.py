@@ -7,15 +7,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpwords.wordsnake.models.assignment import (
+from cpwords.wordsnake.relaxation.assignment import (
     Reoptimizer,
     potentials,
     potentials_within,
     route_successors,
 )
-from cpwords.wordsnake.models.decode import greedy_successors
-from cpwords.wordsnake.models.flow import solve_flow
-from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.relaxation.decode import greedy_successors
+from cpwords.wordsnake.relaxation.flow import solve_flow
+from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 word = st.text(alphabet="abc", min_size=1, max_size=5)
@@ -82,7 +82,7 @@ def test_the_bound_before_any_flow_is_above_the_relaxation_and_the_optimum(
 ) -> None:
     import itertools
 
-    from cpwords.wordsnake.models.lagrangian import trivial_bound
+    from cpwords.wordsnake.exact.flow_steps import trivial_bound
     from cpwords.wordsnake.rules import snake_score
 
     inst = WordsnakeInstance(tuple(ws), cyclic, proper)

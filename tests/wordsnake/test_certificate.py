@@ -29,11 +29,11 @@ from cpwords.wordsnake.certificate import (
     word_fingerprint,
     write_certificate,
 )
-from cpwords.wordsnake.models.assignment import potentials
-from cpwords.wordsnake.models.auto import solve_exact
-from cpwords.wordsnake.models.certify import _repaired, flow_certificate
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.exact.methods import solve_exact
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation.assignment import potentials
+from cpwords.wordsnake.relaxation.dual_certificate import _repaired, flow_certificate
+from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 from cpwords.wordsnake.spec import solve_wordsnake
 
@@ -195,7 +195,7 @@ def test_a_bound_resting_on_a_core_search_is_the_solvers_not_the_certificates(
     without a proof tree the certificate claims only what its values prove (above the optimum)
     and checks VALID with the gap open, the solver's bound kept in its producer; the answer is
     FEASIBLE with that bound. With a tree (version 2) it proves the optimum."""
-    from cpwords.wordsnake.models import proof_tree
+    from cpwords.wordsnake.closure import proof_tree
 
     rng = random.Random(3)
     for _ in range(40):
@@ -390,8 +390,8 @@ def test_the_certificate_keeps_the_time_limit() -> None:
     """A deadline already passed: no certificate, and the reason, instead of running on."""
     import time
 
-    from cpwords.wordsnake.models.pipeline.certificate import certificate
-    from cpwords.wordsnake.models.pipeline.state import ProofState
+    from cpwords.wordsnake.exact.stages.certificate import certificate
+    from cpwords.wordsnake.exact.state import ProofState
 
     inst = WordsnakeInstance(("alpha", "phase", "sea", "ease", "seal", "alps", "sealpha"))
     net = build_string_network(inst)
@@ -433,14 +433,14 @@ def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima
     string: str,
     gains: list[int],
 ) -> None:
-    from cpwords.wordsnake.certificate import _prefix_minima, _Sorted
+    from cpwords.wordsnake.certificate.leaves import SortedStrings, prefix_minima
 
     entries.sort()
     keys, values = [k for k, _ in entries], [v for _, v in entries]
     ids = list(range(len(keys)))
     second = [(3 * i) % 7 - 3 for i in range(len(keys))]  # a second value each, by id
-    plain = _Sorted(keys, ids, values, 0, second)
-    fast = _Sorted(keys, ids, values, len(keys), second)  # prefix minima at once
+    plain = SortedStrings(keys, ids, values, 0, second)
+    fast = SortedStrings(keys, ids, values, len(keys), second)  # prefix minima at once
     assert fast.least is not None
     plain.calls = -(10**9)  # never builds them
     for prefix, limit, longer in queries:
@@ -470,8 +470,8 @@ def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima
         want_both = {i for k, (prefix, limit) in enumerate(zip(prefixes, limits, strict=True))
                      for i in plain.below(prefix, limit, longer)
                      if i != other and second[i] <= limit - 9}  # fmt: skip
-        both = _Sorted(keys, ids, values, len(keys), second)
-        both.second_minima = _prefix_minima(keys, second)  # as after many searches
+        both = SortedStrings(keys, ids, values, len(keys), second)
+        both.second_minima = prefix_minima(keys, second)  # as after many searches
         for table in (plain, fast, both):
             got, _ = table.search(string, count, gains, 0, longer, other, -9)
             assert sorted(got) == sorted(want_both)

@@ -186,13 +186,14 @@ def test_a_cut_of_thousands_of_words_is_checked_without_enumerating_its_pairs(
 ) -> None:
     words, cert = one_cut_certificate(3000, 2500)
     calls = [0]
-    real = certificate._overlap
+    real = certificate.duals.suffix_prefix_overlap
 
     def counted(a: str, b: str, proper: bool) -> int:
         calls[0] += 1
         return real(a, b, proper)
 
-    monkeypatch.setattr(certificate, "_overlap", counted)
+    for part in (certificate.duals, certificate.tree, certificate.leaves):
+        monkeypatch.setattr(part, "suffix_prefix_overlap", counted)
     found = verify_certificate(words, cert)
     assert found.status == "VALID"
     assert calls[0] <= len(words)  # the ordering's joints, not the 6 million pairs of the cut

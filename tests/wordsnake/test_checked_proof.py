@@ -11,8 +11,9 @@ import pytest
 
 from cpwords.core.result import Status
 from cpwords.wordsnake.certificate import verify_certificate
-from cpwords.wordsnake.models.core import CoreOutcome, solve_core_mip
-from cpwords.wordsnake.models.pipeline import core_search
+from cpwords.wordsnake.closure.core import CoreOutcome
+from cpwords.wordsnake.closure.core_mip import solve_core_mip
+from cpwords.wordsnake.exact.stages import core_search
 from cpwords.wordsnake.rules import WordsnakeInstance
 from cpwords.wordsnake.spec import random_strings, solve_wordsnake
 from tests.conftest import run_cli

@@ -111,7 +111,7 @@ def test_an_exact_method_stopped_without_any_ordering_answers_unknown(
 ):
     # The CLI once raised a TypeError (no ordering to measure) when an exact method returned
     # no solution, e.g. the naive model stopped by the limit while it was being built.
-    import cpwords.wordsnake.models.auto as models
+    import cpwords.wordsnake.exact.methods as models
     from cpwords.core.result import SolveResult, Status
 
     def stopped(instance, **_):

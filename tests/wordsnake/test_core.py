@@ -16,11 +16,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cpwords.core.result import Status
-from cpwords.wordsnake.models import auto as exact
-from cpwords.wordsnake.models.assignment import potentials
-from cpwords.wordsnake.models.core import reduced_core, solve_core, solve_core_mip
-from cpwords.wordsnake.models.lagrangian import FlowDual, solve_string_flow
-from cpwords.wordsnake.models.string_hub import StringHubNetwork, build_string_network
+from cpwords.wordsnake.closure.core import reduced_core, solve_core
+from cpwords.wordsnake.closure.core_mip import solve_core_mip
+from cpwords.wordsnake.exact import methods as exact
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation.assignment import potentials
+from cpwords.wordsnake.relaxation.flow import FlowDual
+from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, check_snake, snake_score
 from cpwords.wordsnake.spec import random_strings, solve_wordsnake
 from tests.wordsnake.checked import assert_optimum_found

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from cpwords.wordsnake.models import core as core_module
-from cpwords.wordsnake.models.core import CHILD_GRACE, reduced_core, solve_core_mip
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.closure import core_mip as core_module
+from cpwords.wordsnake.closure.core import reduced_core
+from cpwords.wordsnake.closure.core_mip import CHILD_GRACE, solve_core_mip
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, check_snake
 from cpwords.wordsnake.spec import random_strings
 

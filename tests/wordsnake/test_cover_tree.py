@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
+from cpwords.wordsnake.bounds.path_cover import PathCoverBound, path_cover_bound
 from cpwords.wordsnake.certificate import (
     Certificate,
     CertificateError,
@@ -21,12 +22,11 @@ from cpwords.wordsnake.certificate import (
     no_snake,
     verify_certificate,
 )
-from cpwords.wordsnake.models.certify import flow_certificate
-from cpwords.wordsnake.models.cover_tree import cover_tree_certificate
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.pathcover import PathCoverBound, path_cover_bound
-from cpwords.wordsnake.models.proof_tree import tree_certificate
-from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.closure.cover_tree import cover_tree_certificate
+from cpwords.wordsnake.closure.proof_tree import tree_certificate
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation.dual_certificate import flow_certificate
+from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, pair_overlap
 
 from .test_proof_tree import best, leaf_paths
@@ -453,7 +453,7 @@ def test_the_certificate_stage_certifies_the_covers_bound_of_an_open_answer() ->
     import time
     from types import SimpleNamespace
 
-    from cpwords.wordsnake.models.pipeline.certificate import _with_cover_bound_tree
+    from cpwords.wordsnake.exact.stages.certificate import _with_cover_bound_tree
 
     inst, optimum, root, pc = cover_of(FRACTIONAL, False, False)
     assert pc.data is not None

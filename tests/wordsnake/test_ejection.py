@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import cpwords.wordsnake.models.ejection as ejection
-from cpwords.wordsnake.models.auto import solve_exact
-from cpwords.wordsnake.models.ejection import LocalSearchResult, reduced_cost_search
-from cpwords.wordsnake.models.pipeline import neighbourhood
-from cpwords.wordsnake.models.pipeline import state as flow_state
-from cpwords.wordsnake.models.repair import PairScore
-from cpwords.wordsnake.models.string_hub import StringHubNetwork
+import cpwords.wordsnake.primal.local_search as ejection
+from cpwords.wordsnake.exact import state as flow_state
+from cpwords.wordsnake.exact.methods import solve_exact
+from cpwords.wordsnake.exact.stages import neighbourhood_search as neighbourhood
+from cpwords.wordsnake.primal.local_search import LocalSearchResult, reduced_cost_search
+from cpwords.wordsnake.primal.repair import PairScore
+from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 from tests.wordsnake.checked import assert_optimum_found
 from tests.wordsnake.test_pathcover import brute_force, first_certificate

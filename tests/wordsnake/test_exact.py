@@ -150,7 +150,7 @@ def test_time_limit_never_claims_optimal_without_proof(shared_data):
 def test_cut_loop_runs_when_the_relaxation_is_disconnected():
     """abc -> bca -> cab -> abc is a ring of overlap-2 arcs: the assignment relaxation takes the
     whole ring (12) and leaves the depot out, so a linear snake needs a connectivity cut."""
-    from cpwords.wordsnake.models.auto import solve_hub_mip
+    from cpwords.wordsnake.exact.methods import solve_hub_mip
 
     res = solve_hub_mip(WordsnakeInstance(("abc", "bca", "cab")))
     assert res.solver_info["flow_bound"] == 12
@@ -166,8 +166,8 @@ def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
     (its bound is above the optimum), the default policy still finds the optimum (Lagrangian
     bound, the core search without it, or the routes stage when the core is too large; OPTIMAL
     only when its certificate checks VALID), and five formulations agree."""
-    from cpwords.wordsnake.models.auto import solve_exact
-    from cpwords.wordsnake.models.pipeline import core_search
+    from cpwords.wordsnake.exact.methods import solve_exact
+    from cpwords.wordsnake.exact.stages import reduced_cost_fixing
 
     rng = random.Random(5)
     words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(3, 6))) for _ in range(40))
@@ -182,7 +182,7 @@ def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
     assert forced.method == "exact/core"
     assert_optimum_found(forced, optimum)
     assert [s["stage"] for s in forced.solver_info["stages"]] == ["flow", "core"]
-    monkeypatch.setattr(core_search, "CORE_MAX_PAIRS", -1)  # every core is "too large"
+    monkeypatch.setattr(reduced_cost_fixing, "CORE_MAX_PAIRS", -1)  # every core is "too large"
     routed = solve_exact(inst, lagrangian_iterations=0)
     assert routed.method == "exact/routes"
     assert_optimum_found(routed, optimum)
@@ -252,7 +252,7 @@ def test_highs_left_by_an_exception_is_stopped_and_the_next_solve_runs() -> None
 @pytest.mark.parametrize("method", ["mip", "cpsat-routes", "cpsat", "mip-scip"])
 def test_a_method_whose_explicit_graph_cannot_fit_is_refused_in_one_line(method, monkeypatch):
     # Issue 23, item 8: --method mip on ENABLE grew to 7.5 GB and died with a MemoryError.
-    import cpwords.wordsnake.models.common as common
+    import cpwords.wordsnake.formulations.common as common
 
     monkeypatch.setattr(common, "explicit_graph_bytes", lambda instance, lo: 10**15)
     with pytest.raises(InputError, match="explicit overlap graph") as err:
@@ -261,7 +261,7 @@ def test_a_method_whose_explicit_graph_cannot_fit_is_refused_in_one_line(method,
 
 
 def test_compare_keeps_the_answers_found_when_a_method_cannot_fit(monkeypatch):
-    import cpwords.wordsnake.models.common as common
+    import cpwords.wordsnake.formulations.common as common
 
     inst = WordsnakeInstance(("run", "nausea", "seasick", "sickle"))
     monkeypatch.setattr(common, "explicit_graph_bytes", lambda instance, lo: 10**15)
@@ -276,7 +276,7 @@ def test_compare_keeps_the_answers_found_when_a_method_cannot_fit(monkeypatch):
 def test_the_explicit_graph_estimate_is_above_what_the_graph_uses() -> None:
     import tracemalloc
 
-    from cpwords.wordsnake.models.common import explicit_graph_bytes
+    from cpwords.wordsnake.formulations.common import explicit_graph_bytes
     from cpwords.wordsnake.rules import overlap_graph
 
     rng = __import__("random").Random(4)
@@ -311,7 +311,7 @@ def test_cpsat_routes_answers_its_incumbent_when_the_model_cannot_be_built_in_ti
     """Issue 23, item 5: 3,000 {a,b,c} strings, --method cpsat-routes --time-limit 5 took
     54.6-156.8 s and 5.0 GB (3.96M arcs built, then loaded by CP-SAT beyond its limit). A model
     that cannot be built and loaded in the time left is not built: the answer is the start."""
-    import cpwords.wordsnake.models.cpsat as cpsat
+    import cpwords.wordsnake.formulations.routes as routes
     from cpwords.wordsnake.heuristics.baselines import layered_greedy
     from cpwords.wordsnake.spec import random_strings
 
@@ -320,8 +320,8 @@ def test_cpsat_routes_answers_its_incumbent_when_the_model_cannot_be_built_in_ti
     def no_model() -> None:
         raise AssertionError("the model was built")
 
-    monkeypatch.setattr(cpsat.cp_model, "CpModel", no_model)
-    monkeypatch.setattr(cpsat, "ROUTES_SECONDS_PER_ARC", 1.0)
+    monkeypatch.setattr(routes.cp_model, "CpModel", no_model)
+    monkeypatch.setattr(routes, "ROUTES_SECONDS_PER_ARC", 1.0)
     res = solve_wordsnake(inst, "cpsat-routes", time_limit=5)
     assert res.status is Status.FEASIBLE and res.verified and res.bound is None
     assert res.objective == layered_greedy(inst, iterations=1).objective
@@ -333,8 +333,8 @@ def test_the_routes_fallback_does_not_build_a_graph_it_cannot_build_in_time(monk
     model (the default method's fallback), whose explicit overlap graph stores every prefix of
     every word: 5.2 s, and a MemoryError after 15-26 s under a 10 GB cap. Now the graph is
     not built when it cannot be built in the time left; the answer is the incumbent."""
-    import cpwords.wordsnake.models.common as common
-    from cpwords.wordsnake.models.cpsat import solve_routes_cpsat
+    import cpwords.wordsnake.formulations.common as common
+    from cpwords.wordsnake.formulations.routes import solve_routes_cpsat
 
     rng = random.Random(5)
     words = tuple("".join(rng.choice("ab") for _ in range(20_000)) for _ in range(3))
@@ -354,7 +354,7 @@ def test_the_default_method_leaves_time_for_the_check_of_a_long_list(monkeypatch
     """Issue 23, item 5: a list of 1,037,915 words (10.1M letters) with --time-limit 10 ended at
     14.6-15.5 s: the model kept half the limit however long the check would take. It now keeps
     a quarter at least, the rest for the check (0.6 us a letter, 1.5 us a word)."""
-    import cpwords.wordsnake.models.auto as auto
+    import cpwords.wordsnake.exact.methods as auto
     import cpwords.wordsnake.spec as spec
 
     seen = {}
@@ -373,7 +373,7 @@ def test_the_default_method_leaves_time_for_the_check_of_a_long_list(monkeypatch
 def test_the_letter_hub_cpsat_model_is_not_built_when_it_cannot_be_in_time(monkeypatch):
     """Issue 23, item 5: --method cpsat on 20,000 ENABLE words with --time-limit 5 ended at
     24.5 s (1.19M arcs built as Python expressions, then loaded by CP-SAT)."""
-    import cpwords.wordsnake.models.cpsat as cpsat
+    import cpwords.wordsnake.formulations.cpsat as cpsat
     from cpwords.wordsnake.heuristics.baselines import layered_greedy
     from cpwords.wordsnake.spec import random_strings
 
@@ -396,7 +396,7 @@ def test_the_euler_circuit_uses_every_arc_once(cycles: list[list[int]]) -> None:
     --method mip on 20,000 ENABLE words, which ended at 10.5 s under --time-limit 5."""
     from collections import Counter
 
-    from cpwords.wordsnake.models.letter_hub import euler_circuit
+    from cpwords.wordsnake.formulations.letter_hub import euler_circuit
 
     tails, heads = [], []
     for cyc in cycles:  # closed walks through node 0: connected and Eulerian
@@ -413,7 +413,7 @@ def test_the_euler_circuit_uses_every_arc_once(cycles: list[list[int]]) -> None:
 def test_ctrl_c_before_the_model_answers_gives_the_start(method, monkeypatch):
     """Issue 23: Ctrl-C at 3 s on 20,000 ENABLE words with --method mip (or cpsat, cpsat-routes)
     printed only 'cpwords: interrupted', though the layered greedy's start was known."""
-    import cpwords.wordsnake.models.auto as auto
+    import cpwords.wordsnake.exact.methods as auto
     from cpwords.wordsnake.heuristics.baselines import layered_greedy
 
     def ctrl_c(*args: object, **kwargs: object) -> None:
@@ -433,8 +433,8 @@ def test_ctrl_c_during_the_layered_start_ends_an_explicit_solve(monkeypatch):
     there with them (it must not swallow Ctrl-C and go on to build the model)."""
     import dataclasses
 
+    import cpwords.wordsnake.exact.methods as auto
     import cpwords.wordsnake.heuristics.baselines as baselines
-    import cpwords.wordsnake.models.auto as auto
 
     real = baselines.layered_greedy
 
@@ -457,20 +457,22 @@ def test_ctrl_c_during_the_layered_start_ends_an_explicit_solve(monkeypatch):
 def test_cpsat_is_given_the_limit_less_its_load_time(method, monkeypatch):
     """--method cpsat on 20,000 ENABLE words with --time-limit 30 ended at 34.2 s: CP-SAT reads
     its own limit only after loading 1.19M arcs. Its limit now leaves that time."""
-    import cpwords.wordsnake.models.cpsat as cpsat
+    import cpwords.wordsnake.formulations.cpsat as cpsat
+    import cpwords.wordsnake.formulations.routes as routes
     from cpwords.wordsnake.spec import random_strings
 
     given: list[float] = []
-    real = cpsat._cpsat_solver
+    real = cpsat.cpsat_solver
 
     def spy(workers, seed, limit):
         given.append(limit)
         return real(workers, seed, limit)
 
-    monkeypatch.setattr(cpsat, "_cpsat_solver", spy)
-    monkeypatch.setattr(cpsat, "CPSAT_LOAD_SECONDS_PER_ARC", 1e-4)
+    for module in (cpsat, routes):
+        monkeypatch.setattr(module, "cpsat_solver", spy)
+        monkeypatch.setattr(module, "CPSAT_LOAD_SECONDS_PER_ARC", 1e-4)
     monkeypatch.setattr(cpsat, "HUB_SECONDS_PER_ARC", 1e-9)
-    monkeypatch.setattr(cpsat, "ROUTES_SECONDS_PER_ARC", 1e-9)
+    monkeypatch.setattr(routes, "ROUTES_SECONDS_PER_ARC", 1e-9)
     inst = WordsnakeInstance(tuple(random_strings("abc", 200, 3)))
     res = solve_wordsnake(inst, method, time_limit=30)
     arcs = res.solver_info["arcs"]
@@ -481,7 +483,7 @@ def test_the_routes_model_estimate_counts_one_letter_overlaps(monkeypatch):
     """cpsat-routes keeps every positive arc: a list whose overlaps are all one letter has no
     arc of overlap >= 2, yet its routes model is refused when memory is short."""
     import cpwords.core.machine as machine
-    from cpwords.wordsnake.models.common import explicit_graph_bytes
+    from cpwords.wordsnake.formulations.common import explicit_graph_bytes
 
     words = [a + b for a in "abcdefgh" for b in "abcdefgh" if a != b]
     inst = WordsnakeInstance(tuple(words))

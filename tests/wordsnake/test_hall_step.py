@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
+from cpwords.wordsnake.bounds.hall_step import hall_step
 from cpwords.wordsnake.certificate import Certificate, verify_certificate, word_fingerprint
-from cpwords.wordsnake.models.hall_step import hall_step
 from cpwords.wordsnake.rules import pair_overlap, snake_score
 
 word = st.text(alphabet="abc", min_size=1, max_size=4)
@@ -253,7 +253,7 @@ def test_the_smallest_slacks_in_and_out_equal_the_pairwise_ones(
     words: list[str], seed: int
 ) -> None:
     """The range queries of the step size (cut mates counted exactly) against every pair."""
-    from cpwords.wordsnake.models import hall_step as hs
+    from cpwords.wordsnake.bounds import hall_step as hs
 
     words = sorted(words)
     rng = random.Random(seed)

@@ -241,7 +241,7 @@ def test_the_heuristics_run_where_the_explicit_graph_would_not_fit(
     method: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 23, item 3: they were refused in one line (after 7.5 GB and a MemoryError before).
-    import cpwords.wordsnake.models.common as common
+    import cpwords.wordsnake.formulations.common as common
     from cpwords.wordsnake.spec import solve_wordsnake
 
     monkeypatch.setattr(common, "explicit_graph_bytes", lambda instance, lo: 10**15)

@@ -15,7 +15,7 @@ def test_the_default_method_imports_no_solver_it_may_not_need() -> None:
     # A whole dictionary proven by the greedy's potentials never touches CP-SAT, the MIP
     # wrapper or SciPy: importing them cost 0.6 s and 80 MB of the ENABLE command's 0.5 GB.
     code = (
-        "import sys, cpwords.cli.snake, cpwords.wordsnake.spec, cpwords.wordsnake.models.auto;"
+        "import sys, cpwords.cli.snake, cpwords.wordsnake.spec, cpwords.wordsnake.exact.methods;"
         f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -27,17 +27,17 @@ def test_the_default_method_imports_no_solver_it_may_not_need() -> None:
     [
         ("solve_hub_cpsat", "cpsat"),
         ("solve_naive_circuit", "cpsat"),
-        ("solve_routes_cpsat", "cpsat"),
+        ("solve_routes_cpsat", "routes"),
         ("solve_hub_mip", "mip"),
     ],
 )
 def test_the_formulations_are_still_reexported_by_auto(name: str, module: str) -> None:
     import importlib
 
-    from cpwords.wordsnake.models import auto
+    from cpwords.wordsnake.exact import methods as auto
 
     assert getattr(auto, name) is getattr(
-        importlib.import_module(f"cpwords.wordsnake.models.{module}"), name
+        importlib.import_module(f"cpwords.wordsnake.formulations.{module}"), name
     )
     with pytest.raises(AttributeError):
         auto.no_such_method  # noqa: B018

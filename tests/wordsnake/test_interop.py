@@ -12,9 +12,14 @@ import pytest
 
 from cpwords.cli import main
 from cpwords.core.errors import InputError
+from cpwords.wordsnake.formulations.export import (
+    export_model,
+    hub_flow_cpsat,
+    hub_mip,
+    routes_cpsat,
+)
 from cpwords.wordsnake.heuristics import peers as wordsnake_peers
 from cpwords.wordsnake.heuristics import tsplib
-from cpwords.wordsnake.models.export import export_model, hub_flow_cpsat, hub_mip, routes_cpsat
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 from cpwords.wordsnake.spec import compare_wordsnake, solve_wordsnake
 

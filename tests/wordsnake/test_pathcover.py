@@ -14,13 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cpwords.wordsnake.certificate import Certificate, verify_certificate
-from cpwords.wordsnake.models.auto import solve_exact
-from cpwords.wordsnake.models.certify import flow_certificate
-from cpwords.wordsnake.models.decode import decode_flow
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.lns import reorder_pieces
-from cpwords.wordsnake.models.pathcover import (
+from cpwords.wordsnake.bounds.path_cover import (
     PathCoverBound,
     _cover,
     _displaced,
@@ -28,9 +22,15 @@ from cpwords.wordsnake.models.pathcover import (
     neighbourhood,
     path_cover_bound,
 )
-from cpwords.wordsnake.models.pipeline import state as flow_state
-from cpwords.wordsnake.models.repair import PairScore
-from cpwords.wordsnake.models.string_hub import (
+from cpwords.wordsnake.certificate import Certificate, verify_certificate
+from cpwords.wordsnake.exact import state as flow_state
+from cpwords.wordsnake.exact.methods import solve_exact
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.primal.lns import reorder_pieces
+from cpwords.wordsnake.primal.repair import PairScore
+from cpwords.wordsnake.relaxation.decode import decode_flow
+from cpwords.wordsnake.relaxation.dual_certificate import flow_certificate
+from cpwords.wordsnake.relaxation.string_hub import (
     DeadlineReached,
     StringHubNetwork,
     build_string_network,
@@ -282,7 +282,8 @@ def test_pipeline_proves_a_subtour_list_by_the_additive_bound() -> None:
 def test_ctrl_c_in_the_neighbourhood_search_keeps_the_best_ordering() -> None:
     # Ctrl-C inside a pieces' solve stops the search and the flow stage (it used to go on to
     # the next family): the result is marked interrupted and keeps a checked ordering.
-    from cpwords.wordsnake.models.pipeline import additive, neighbourhood
+    from cpwords.wordsnake.exact.stages import additive_bound as additive
+    from cpwords.wordsnake.exact.stages import neighbourhood_search as neighbourhood
 
     words = ("aa", "aaabb", "abab", "abbb", "bbaa", "bbba")
 
@@ -457,7 +458,7 @@ def test_the_violated_components_are_those_entered_less_than_once(
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
-    from cpwords.wordsnake.models.pathcover import _violated
+    from cpwords.wordsnake.bounds.cover_cuts import violated_cuts
 
     k, arcs, starts = case
     arcs = [(a, b, w) for a, b, w in arcs if a != b]
@@ -465,7 +466,7 @@ def test_the_violated_components_are_those_entered_less_than_once(
     h = np.array([b for _, b, _ in arcs], dtype=np.int64)
     x = np.array([w for _, _, w in arcs], dtype=float)
     y = np.array(starts, dtype=float)
-    found = _violated(k, t, h, x, y, integral)
+    found = violated_cuts(k, t, h, x, y, integral)
     want: list[list[int]] = []
     sup = x > 1e-9
     if sup.any():
@@ -487,15 +488,15 @@ def test_the_minimum_cut_separation_keeps_the_deadline() -> None:
     bound ran 11.7 s past a 900 s limit in this part of the cover)."""
     import time
 
-    from cpwords.wordsnake.models.pathcover import _min_cuts
+    from cpwords.wordsnake.bounds.cover_cuts import min_cuts
 
     # Two 2-cycles at one half each; a path starts at word 0 only: {2, 3} is never entered.
     t, h = np.array([0, 1, 2, 3]), np.array([1, 0, 3, 2])
     x, y = np.full(4, 0.5), np.array([1.0, 0.0, 0.0, 0.0])
-    found = _min_cuts(t, h, x, y, 4, set())
+    found = min_cuts(t, h, x, y, 4, set())
     assert found
     for members in found:  # each a violated subtour cut: entered less than once
         inside = np.isin(np.arange(4), members)
         assert x[inside[h] & ~inside[t]].sum() + y[members].sum() < 1
     with pytest.raises(DeadlineReached):
-        _min_cuts(t, h, x, y, 4, set(), deadline=time.perf_counter() - 1.0)
+        min_cuts(t, h, x, y, 4, set(), deadline=time.perf_counter() - 1.0)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cpwords.core.result import SolveResult
-from cpwords.wordsnake.models.auto import STAGES, solve_exact
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.exact.methods import STAGES, solve_exact
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 
 CARD = Path(__file__).resolve().parents[2] / "models" / "wordsnake.md"
@@ -28,6 +28,32 @@ def test_the_policy_runs_the_cards_stages_in_the_cards_order() -> None:
     names = [stage.name for stage in STAGES]
     assert names == card_stages()
     assert len(set(names)) == len(names) == 14
+
+
+def stage_module(name: str) -> str:
+    """The module a stage's name gives: ``"min-cost flow"`` is ``min_cost_flow``."""
+    return re.sub(r"[^a-z]+", "_", name.lower()).strip("_")
+
+
+def test_every_stage_has_its_own_module_named_like_it() -> None:
+    """``exact/stages/`` holds one module per entry of ``STAGES`` and nothing else, and each
+    stage's function is defined in the module named like the stage."""
+    import importlib
+    import inspect
+
+    from cpwords.wordsnake.exact import stages
+
+    folder = Path(stages.__file__).parent
+    modules = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    assert modules == sorted(stage_module(stage.name) for stage in STAGES)
+    for stage in STAGES:
+        module = importlib.import_module(f"{stages.__name__}.{stage_module(stage.name)}")
+        run = stage.run
+        if run.__name__ == "<lambda>":  # the flow stages take the flow's state
+            run = next(
+                v for k, v in vars(module).items() if k in run.__code__.co_names and callable(v)
+            )
+        assert inspect.getmodule(run) is module, stage.name
 
 
 def test_the_flow_stages_alone_give_a_sound_bound_and_a_checked_ordering() -> None:
@@ -52,7 +78,8 @@ def test_a_stop_before_any_flow_bound_reports_the_length_bound(
     lengths' (issue 34: it was null), at least the brute-force optimum."""
     import itertools
 
-    from cpwords.wordsnake.models.pipeline import first_bound, policy
+    from cpwords.wordsnake.exact import flow_steps as first_bound
+    from cpwords.wordsnake.exact import policy
 
     rng = random.Random(5)
     words = tuple(sorted({"".join(rng.choice("abc") for _ in range(rng.randint(2, 5)))
@@ -83,8 +110,8 @@ def test_a_greedy_matching_stopped_at_its_deadline_still_gives_every_word_once()
     joined through the depot, a cover all the same, and its repair an ordering of every word."""
     import time
 
-    from cpwords.wordsnake.models.decode import greedy_successors
-    from cpwords.wordsnake.models.repair import PairScore, patch_cycles
+    from cpwords.wordsnake.primal.repair import PairScore, patch_cycles
+    from cpwords.wordsnake.relaxation.decode import greedy_successors
 
     words = _shuffled_words(11, 200)
     net = build_string_network(WordsnakeInstance(words))
@@ -104,11 +131,11 @@ def test_a_limit_that_ends_the_flow_stages_early_still_answers_the_greedy_assign
     past the flow stages' deadline to the end of the limit, then the flow stages stop."""
     import time
 
-    from cpwords.wordsnake.models.decode import greedy_successors
-    from cpwords.wordsnake.models.flow import FlowStopped
-    from cpwords.wordsnake.models.pipeline.first_bound import greedy_assignment
-    from cpwords.wordsnake.models.pipeline.state import FlowState
-    from cpwords.wordsnake.models.repair import PairScore, patch_cycles, score_sequence
+    from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
+    from cpwords.wordsnake.exact.state import FlowState
+    from cpwords.wordsnake.primal.repair import PairScore, patch_cycles, score_sequence
+    from cpwords.wordsnake.relaxation.decode import greedy_successors
+    from cpwords.wordsnake.relaxation.flow import FlowStopped
 
     words = _shuffled_words(12, 300)
     inst = WordsnakeInstance(words)
@@ -132,9 +159,9 @@ def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(monkeypatch: pytest.Mo
     far is joined into a cover, patched at once, kept, and the interrupt goes on."""
     import time
 
-    from cpwords.wordsnake.models import decode
-    from cpwords.wordsnake.models.pipeline.first_bound import greedy_assignment
-    from cpwords.wordsnake.models.pipeline.state import FlowState
+    from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
+    from cpwords.wordsnake.exact.state import FlowState
+    from cpwords.wordsnake.relaxation import decode
 
     words = _shuffled_words(13, 300)
     net = build_string_network(WordsnakeInstance(words))
@@ -174,7 +201,7 @@ def test_the_proof_tree_stage_proves_a_large_core_before_the_search(
 ) -> None:
     from cpwords.core.result import Status
     from cpwords.wordsnake.certificate import verify_certificate
-    from cpwords.wordsnake.models.pipeline import certificate as stage
+    from cpwords.wordsnake.exact.stages import proof_tree as stage
 
     inst = _needs_the_core()
     reference = _exact(inst)  # the search, then the tree after it
@@ -193,8 +220,8 @@ def test_ctrl_c_in_the_proof_tree_stage_ends_the_solve_without_the_core_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from cpwords.core.result import Status
-    from cpwords.wordsnake.models import proof_tree
-    from cpwords.wordsnake.models.pipeline import certificate as stage
+    from cpwords.wordsnake.closure import proof_tree
+    from cpwords.wordsnake.exact.stages import proof_tree as stage
 
     def interrupted(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt  # as Ctrl-C inside one of the tree's LP solves
@@ -215,11 +242,12 @@ def test_a_core_too_large_for_the_search_gets_the_proof_tree(
 ) -> None:
     from cpwords.core.result import Status
     from cpwords.wordsnake.certificate import verify_certificate
-    from cpwords.wordsnake.models.pipeline import core_search, policy
-    from cpwords.wordsnake.models.pipeline.state import Stage
+    from cpwords.wordsnake.exact import policy
+    from cpwords.wordsnake.exact.stages import reduced_cost_fixing
+    from cpwords.wordsnake.exact.state import Stage
 
     inst = _needs_the_core()
-    monkeypatch.setattr(core_search, "CORE_MAX_PAIRS", 10)  # too large for the search
+    monkeypatch.setattr(reduced_cost_fixing, "CORE_MAX_PAIRS", 10)  # too large for the search
     monkeypatch.setattr(policy, "ROUTES", Stage("routes", policy.ROUTES.run, lambda s: False))
     res = _exact(inst)
     log = res.solver_info["stages"][-1]

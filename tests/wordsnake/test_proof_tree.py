@@ -24,10 +24,10 @@ from cpwords.wordsnake.certificate import (
     root_core,
     verify_certificate,
 )
-from cpwords.wordsnake.models.certify import flow_certificate
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.proof_tree import tree_certificate
-from cpwords.wordsnake.models.string_hub import build_string_network
+from cpwords.wordsnake.closure.proof_tree import tree_certificate
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation.dual_certificate import flow_certificate
+from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 
 word = st.text(alphabet="ab", min_size=1, max_size=5)
@@ -75,7 +75,7 @@ def leaf_paths(cert: Certificate) -> dict[int, tuple[list[tuple[int, int]], list
 def test_every_valid_tree_certificate_bounds_the_brute_force_optimum(
     ws: list[str], cyclic: bool, proper: bool, iterations: int, warm: bool
 ) -> None:
-    from cpwords.wordsnake.models import proof_tree
+    from cpwords.wordsnake.closure import proof_tree
 
     with pytest.MonkeyPatch.context() as mp:  # warm: one model and its basis for every node
         mp.setattr(proof_tree, "WARM_START_PAIRS", 0 if warm else 10**9)
@@ -176,7 +176,7 @@ def has_base(cert: Certificate) -> bool:
 def test_a_tree_restated_against_any_valid_base_keeps_its_verdict_and_bound(
     ws: list[str], cyclic: bool, proper: bool, data: st.DataObject
 ) -> None:
-    from cpwords.wordsnake.models.proof_tree import _against
+    from cpwords.wordsnake.closure.proof_tree import _against
 
     inst, _, cert = tree_for(ws, cyclic, proper, 0)
     assume(cert is not None and len(cert.tree) > 1)
@@ -214,7 +214,7 @@ def test_a_tree_restated_against_any_valid_base_keeps_its_verdict_and_bound(
 def test_a_tree_base_is_checked_and_only_the_root_node_may_carry_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cpwords.wordsnake.models import proof_tree
+    from cpwords.wordsnake.closure import proof_tree
     from cpwords.wordsnake.spec import random_strings, solve_wordsnake
 
     monkeypatch.setattr(proof_tree, "WARM_START_PAIRS", 0)
@@ -307,7 +307,7 @@ def test_the_default_method_proves_with_a_checked_tree_what_the_values_leave_ope
     words: tuple[str, ...], cyclic: bool, proper: bool, warm: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from cpwords.core.result import Status
-    from cpwords.wordsnake.models import proof_tree
+    from cpwords.wordsnake.closure import proof_tree
     from cpwords.wordsnake.spec import solve_wordsnake
 
     monkeypatch.setattr(proof_tree, "WARM_START_PAIRS", 0 if warm else 10**9)
@@ -450,7 +450,7 @@ small = st.integers(-5, 5)
 def test_the_gauge_keeps_every_slack_and_the_value_with_fewer_changes(
     duals: tuple[list[int], list[int]], ad: int, bd: int, linear: bool
 ) -> None:
-    from cpwords.wordsnake.models.proof_tree import _gauge
+    from cpwords.wordsnake.closure.proof_tree import _gauge
 
     alpha, beta = duals
     if not linear:

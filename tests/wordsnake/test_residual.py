@@ -11,10 +11,10 @@ import random
 import numpy as np
 import pytest
 
-from cpwords.wordsnake.models.certify import dual_potentials
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.residual import ResidualPaths
-from cpwords.wordsnake.models.string_hub import (
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation.dual_certificate import dual_potentials
+from cpwords.wordsnake.relaxation.residual import ResidualPaths
+from cpwords.wordsnake.relaxation.string_hub import (
     HANDOVER,
     SELF,
     ZERO,

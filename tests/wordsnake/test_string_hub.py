@@ -18,12 +18,12 @@ from ortools.graph.python import min_cost_flow
 
 from cpwords.core.errors import InputError
 from cpwords.core.result import Status
-from cpwords.wordsnake.models.decode import greedy_successors
-from cpwords.wordsnake.models.flow import SCALE, solve_flow
-from cpwords.wordsnake.models.lagrangian import solve_string_flow
-from cpwords.wordsnake.models.pipeline import policy
-from cpwords.wordsnake.models.repair import PairScore, patch_cycles, score_sequence
-from cpwords.wordsnake.models.string_hub import build_string_network, build_trie
+from cpwords.wordsnake.exact import policy
+from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.primal.repair import PairScore, patch_cycles, score_sequence
+from cpwords.wordsnake.relaxation.decode import greedy_successors
+from cpwords.wordsnake.relaxation.flow import SCALE, solve_flow
+from cpwords.wordsnake.relaxation.string_hub import build_string_network, build_trie
 from cpwords.wordsnake.rules import WordsnakeInstance, check_snake, pair_overlap, snake_score
 from cpwords.wordsnake.spec import solve_wordsnake
 
@@ -254,7 +254,7 @@ def test_ctrl_c_returns_the_best_ordering_so_far(tmp_path):
     [
         "cpwords.core.machine",
         "cpwords.core.result",
-        "cpwords.wordsnake.models.repair",
+        "cpwords.wordsnake.primal.repair",
         "cpwords.wordsnake.rules",
         "cpwords.wordsnake.spec",
     ],

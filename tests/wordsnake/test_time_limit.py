@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 
 from cpwords.core.result import Status
-from cpwords.wordsnake.models.pipeline import certificate as certificate_stage
-from cpwords.wordsnake.models.pipeline import checked, core_search, neighbourhood
-from cpwords.wordsnake.models.pipeline import state as state_module
-from cpwords.wordsnake.models.pipeline.checked import proof_reserve
+from cpwords.wordsnake.exact import state as state_module
+from cpwords.wordsnake.exact.stages import certificate as certificate_stage
+from cpwords.wordsnake.exact.stages import checked_proof as checked
+from cpwords.wordsnake.exact.stages import core_search
+from cpwords.wordsnake.exact.stages import neighbourhood_search as neighbourhood
+from cpwords.wordsnake.exact.stages.checked_proof import proof_reserve
 from cpwords.wordsnake.rules import WordsnakeInstance
 from cpwords.wordsnake.spec import random_strings, solve_wordsnake
 
@@ -113,13 +115,13 @@ def test_no_certificate_is_computed_once_the_limit_has_passed(
     ran = slow_core_search(monkeypatch, clock, lambda end: end + 5.0)
     calls = spy_check(monkeypatch, clock)
     computed: list[float] = []
-    real = certificate_stage._certificate
+    real = certificate_stage.solve_certificate
 
     def spy(state: Any) -> Any:
         computed.append(clock())
         return real(state)
 
-    monkeypatch.setattr(certificate_stage, "_certificate", spy)
+    monkeypatch.setattr(certificate_stage, "solve_certificate", spy)
     START[0] = clock()
     res = solve_wordsnake(inst, time_limit=LIMIT, start=START[0])
     assert ran and not computed and not calls

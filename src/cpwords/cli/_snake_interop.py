@@ -41,8 +41,8 @@ def export_files(
     as_json: bool,
 ) -> None:
     """Write the TSPLIB file and/or the model file; one line (or JSON object) per file."""
+    from cpwords.wordsnake.formulations.export import export_model
     from cpwords.wordsnake.heuristics.tsplib import write_atsp
-    from cpwords.wordsnake.models.export import export_model
     from cpwords.wordsnake.spec import check_explicit_memory
 
     out: dict[str, Any] = {"n": instance.n, "cyclic": instance.cyclic}

@@ -119,7 +119,7 @@ def run_highs_interruptibly(h: Any, deadline: float | None = None) -> bool:
         cancel at its own next check too: its MIP on `ab` n=30,000 seed 2's core (392,786
         columns) ran on 32 s after one, so this bounds an overrun without ending it at once
         (the core search therefore runs a large core in a child it can kill:
-        :func:`~cpwords.wordsnake.models.core.solve_core_mip`).
+        :func:`~cpwords.wordsnake.closure.core.solve_core_mip`).
 
     Returns
     -------

@@ -19,8 +19,7 @@ from typing import Any
 from cpwords.core.result import SolveResult
 from cpwords.core.spec import MethodInfo, PuzzleSpec, no_params, solve
 from cpwords.grid.models.cpsat import complete_grid_cpsat
-from cpwords.grid.rules import Board, GridTokens, grid_problems, parse_fill
-from cpwords.grid.spec import make_instance as grid_case
+from cpwords.grid.rules import Board, GridTokens, board_and_tokens, grid_problems, parse_fill
 
 
 @dataclass(frozen=True)
@@ -34,9 +33,9 @@ class GridFill:
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> GridFill:
     """The board, tokens and placed tokens of one instance table."""
-    case = grid_case({k: v for k, v in spec.items() if k != "fill"}, base_dir)
+    board, tokens = board_and_tokens(spec, base_dir)
     partial = parse_fill(str(spec["fill"]), "fill") if "fill" in spec else {}
-    return GridFill(case.board, case.tokens, partial)
+    return GridFill(board, tokens, partial)
 
 
 def run(

@@ -33,6 +33,7 @@ from typing import Any
 
 from cpwords.core.alphabet import is_letter, normalize_word
 from cpwords.core.errors import InputError, excerpt
+from cpwords.core.sources import resolve_path
 
 _AZ_TOKEN = re.compile(r"[a-z]+")
 
@@ -767,3 +768,34 @@ def draw_grid(board: Board, fill: Mapping[str, str], mark_suffixes: bool = True)
         ws = [f"{label(p)}{label(s)}" for p in board.neighbours(s)]
         out.append(f"{s}: " + " ".join(ws))
     return "\n".join(out)
+
+
+def board_and_tokens(spec: Mapping[str, Any], base_dir: Path) -> tuple[Board, GridTokens]:
+    """The board and the tokens of one instance table (a study suite's ``[[instances]]``).
+
+    Parameters
+    ----------
+    spec : mapping
+        ``top`` (int, the most frequent words kept), and optionally ``board`` (a board file,
+        relative to ``base_dir``), ``suffix_length``, ``min_prefix``, ``plurals``, ``lang`` and
+        ``fold`` (as :func:`common_tokens` takes them).
+    base_dir : Path
+        The folder relative paths are read from.
+
+    Returns
+    -------
+    (Board, GridTokens)
+
+    Raises
+    ------
+    InputError
+        Without an integer ``top``, or with a board file that cannot be read.
+    """
+    if "top" not in spec or not isinstance(spec["top"], int):
+        raise InputError("a grid instance needs an integer 'top' (most frequent words)")
+    keys = ("suffix_length", "min_prefix", "plurals", "lang", "fold")
+    kwargs = {k: spec[k] for k in keys if k in spec}
+    tokens = common_tokens(int(spec["top"]), **kwargs)
+    if "board" in spec:
+        return load_board(resolve_path(str(spec["board"]), base_dir)), tokens
+    return default_board(), tokens

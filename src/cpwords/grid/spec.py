@@ -25,7 +25,6 @@ from typing import Any
 from cpwords.core.blocklist import Blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.result import SolveResult, Status, listing_status
-from cpwords.core.sources import resolve_path
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, no_params
 from cpwords.grid.heuristics import backtrack_quadruples
 from cpwords.grid.models.cpsat import cpsat_quadruples
@@ -40,12 +39,11 @@ from cpwords.grid.rules import (
     GridEnumeration,
     GridQuadruple,
     GridTokens,
+    board_and_tokens,
     board_words,
     common_tokens,
     cut_words,
-    default_board,
     grid_problems,
-    load_board,
     parse_suffixes,
     validate_cut_options,
 )
@@ -74,17 +72,7 @@ class GridCase:
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> GridCase:
     """Build a :class:`GridCase` from one instance table."""
-    if "top" not in spec or not isinstance(spec["top"], int):
-        raise InputError("a grid instance needs an integer 'top' (most frequent words)")
-    keys = ("suffix_length", "min_prefix", "plurals", "lang", "fold")
-    kwargs = {k: spec[k] for k in keys if k in spec}
-    tokens = common_tokens(int(spec["top"]), **kwargs)
-    board = (
-        load_board(resolve_path(str(spec["board"]), base_dir))
-        if "board" in spec
-        else default_board()
-    )
-    return GridCase(board, tokens)
+    return GridCase(*board_and_tokens(spec, base_dir))
 
 
 def _as_result(e: GridEnumeration) -> SolveResult:
@@ -367,7 +355,6 @@ def complete_board(
     blocked words, the board is solved again on every word, and a completion found then is
     returned with ``every_completion_blocked``.
     """
-    # Imported here: fill_spec imports this module (for the instance tables).
     from cpwords.grid.fill_spec import solve_grid
 
     res = solve_grid(

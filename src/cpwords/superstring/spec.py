@@ -39,7 +39,7 @@ from cpwords.superstring.rules import (
 )
 from cpwords.wordsnake.certificate import Certificate, certificate_cap, read_certificate
 from cpwords.wordsnake.certificate import verify_certificate as verify_snake_certificate
-from cpwords.wordsnake.models.string_hub import DeadlineReached
+from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 
 #: The registry (``cpwords superstring --method``, suites, ``SolveResult.method``).
 METHODS = {

@@ -8,9 +8,9 @@ Two generated families where heuristics are tested harder:
 
 * ``alphabet`` with ``n``, ``seed`` and optional ``min_len`` / ``max_len`` (default 3 and 8):
   ``n`` random strings over a small alphabet (long overlaps, many ties, repeats), see
-  :func:`random_strings`;
+  :func:`~cpwords.wordsnake.instances.random_strings`;
 * ``lexicon`` with ``distinct = k``: ``n`` items drawn with replacement from ``k`` sampled words
-  (a list with many repeats), see :func:`repeated_sample`.
+  (a list with many repeats), see :func:`~cpwords.wordsnake.instances.repeated_sample`.
 
 The Wordsnake job's Python entry points live here too (:func:`solve_wordsnake`,
 :func:`compare_wordsnake`):
@@ -26,17 +26,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from cpwords.core.alphabet import is_word, normalize_word
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.lexicon import parse_word_lines, read_word_list
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.rows import sequence_json
-from cpwords.core.sources import lexicon_words, resolve_path, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
+from cpwords.wordsnake.instances import builtin_instance as builtin_instance
+from cpwords.wordsnake.instances import load_instance as load_instance
+from cpwords.wordsnake.instances import make_instance as make_instance
+from cpwords.wordsnake.instances import random_strings as random_strings
+from cpwords.wordsnake.instances import repeated_sample as repeated_sample
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_problems, snake_score
 
 #: The registry (``cpwords snake --method``, suites, ``SolveResult.method``); ``exact`` is an
@@ -67,92 +67,6 @@ METHODS: dict[str, MethodInfo] = {
 
 #: The outside solvers among the heuristics (on the ATSP form; FEASIBLE, no bound).
 PEERS = ("ortools-routing", "lkh")
-
-
-def random_strings(
-    alphabet: str, n: int, seed: int, min_len: int = 3, max_len: int = 8
-) -> list[str]:
-    """``n`` seeded random strings over ``alphabet`` with lengths uniform in [min_len, max_len].
-
-    Repeats are kept (they are separate items).
-
-    Raises
-    ------
-    InputError
-        An alphabet that is not lower-case letters (of any script), or bad sizes.
-    """
-    import random
-
-    if not is_word(alphabet) or normalize_word(alphabet) != alphabet:
-        raise InputError(f"alphabet {alphabet!r} must be lower-case letters")
-    if n <= 0 or not 1 <= min_len <= max_len:
-        raise InputError(f"bad sizes: n={n}, min_len={min_len}, max_len={max_len}")
-    rng = random.Random(1000 * n + seed)
-    return [
-        "".join(rng.choice(alphabet) for _ in range(rng.randint(min_len, max_len)))
-        for _ in range(n)
-    ]
-
-
-def repeated_sample(
-    lexicon: str, n: int, distinct: int, seed: int, base_dir: Path, min_len: int, max_len: int
-) -> list[str]:
-    """``n`` items drawn (seeded, with replacement) from ``distinct`` sampled lexicon words."""
-    import random
-
-    pool = sample_words(lexicon, distinct, seed, base_dir, min_len=min_len, max_len=max_len)
-    rng = random.Random(seed)
-    return sorted(rng.choice(pool) for _ in range(n))
-
-
-def make_instance(spec: Mapping[str, Any], base_dir: Path) -> WordsnakeInstance:
-    """Build a :class:`WordsnakeInstance` from one instance table."""
-    sources = [k for k in ("file", "words", "lexicon", "alphabet") if k in spec]
-    if len(sources) != 1:
-        raise InputError(
-            "a wordsnake instance needs exactly one of 'file', 'words', 'lexicon', 'alphabet'"
-        )
-    if "file" in spec:
-        words = read_word_list(resolve_path(str(spec["file"]), base_dir))
-    elif "words" in spec:
-        words = [str(w) for w in spec["words"]]
-    elif "alphabet" in spec:
-        for k in ("n", "seed"):
-            if not isinstance(spec.get(k), int):
-                raise InputError(f"random strings need an integer {k!r}")
-        words = random_strings(
-            str(spec["alphabet"]), int(spec["n"]), int(spec["seed"]),
-            min_len=int(spec.get("min_len", 3)), max_len=int(spec.get("max_len", 8)),
-        )  # fmt: skip
-    elif "distinct" in spec:
-        for k in ("n", "seed", "distinct"):
-            if not isinstance(spec.get(k), int):
-                raise InputError(f"a repeated sample needs an integer {k!r}")
-        words = repeated_sample(
-            str(spec["lexicon"]), int(spec["n"]), int(spec["distinct"]), int(spec["seed"]),
-            base_dir, int(spec.get("min_len", 1)), int(spec.get("max_len", 99)),
-        )  # fmt: skip
-    elif "n" not in spec and "seed" not in spec:  # the whole lexicon
-        words = list(lexicon_words(str(spec["lexicon"]), str(base_dir)))
-    else:
-        for k in ("n", "seed"):
-            if not isinstance(spec.get(k), int):
-                raise InputError(f"a lexicon sample needs an integer {k!r}")
-        words = sample_words(
-            str(spec["lexicon"]),
-            int(spec["n"]),
-            int(spec["seed"]),
-            base_dir,
-            min_len=int(spec.get("min_len", 1)),
-            max_len=int(spec.get("max_len", 99)),
-        )
-    return WordsnakeInstance(
-        tuple(words),
-        cyclic=bool(spec.get("cyclic", False)),
-        proper=bool(spec.get("proper", False)),
-        name=str(spec.get("name", "wordsnake")),
-        score=str(spec.get("score", "squared")),
-    )
 
 
 def run(
@@ -252,13 +166,13 @@ def check_explicit_memory(instance: WordsnakeInstance, method: str) -> None:
     InputError
         When the explicit overlap graph the method builds, and its model, would need more than
         ``MEMORY_HEADROOM`` of the memory available
-        (:func:`cpwords.wordsnake.models.common.explicit_graph_bytes`).
+        (:func:`cpwords.wordsnake.formulations.common.explicit_graph_bytes`).
     """
     entry = EXPLICIT_GRAPH_METHODS.get(method)
     if entry is None or instance.n < 2:
         return
     from cpwords.core.machine import available_memory
-    from cpwords.wordsnake.models.common import explicit_graph_bytes
+    from cpwords.wordsnake.formulations.common import explicit_graph_bytes
 
     lo, factor = entry
     need, have = factor * explicit_graph_bytes(instance, lo), available_memory()
@@ -318,7 +232,7 @@ def _run_auto(
     core_search: str = "mip",
     certificate: bool = False,
 ) -> SolveResult:
-    from cpwords.wordsnake.models.auto import solve_exact
+    from cpwords.wordsnake.exact.methods import solve_exact
 
     # The model keeps a quarter of the limit at least (half, before: 1,037,915 words of 10.1M
     # letters with --time-limit 10 then ended at 15.5 s).
@@ -341,8 +255,8 @@ def _run_exact(
     progress: Callable[..., None] | None = None,
     start: float | None = None,
 ) -> SolveResult:
+    from cpwords.wordsnake.formulations.common import PreparedInstance
     from cpwords.wordsnake.heuristics.baselines import layered_greedy
-    from cpwords.wordsnake.models.common import PreparedInstance
 
     left = _clock(start, time_limit)
     t0 = time.perf_counter()
@@ -385,7 +299,7 @@ def _interrupted_start(
 def _dispatch_exact(
     instance: WordsnakeInstance, method: str, common: dict[str, Any]
 ) -> SolveResult:
-    from cpwords.wordsnake.models import auto as exact
+    from cpwords.wordsnake.exact import methods as exact
 
     if method == "mip":
         return exact.solve_hub_mip(instance, backend="highs", **common)
@@ -590,59 +504,6 @@ __all__ = [
 ]
 
 
-def builtin_instance(cyclic: bool = False, proper: bool = False) -> WordsnakeInstance:
-    """The built-in demonstration list (``cpwords snake`` without a file).
-
-    Returns
-    -------
-    WordsnakeInstance
-        The words of ``cpwords/data/wordsnake_demo.txt`` (written for this project).
-    """
-    text = resources.files("cpwords.data").joinpath("wordsnake_demo.txt").read_text("utf-8")
-    return WordsnakeInstance(
-        tuple(parse_word_lines(text, "wordsnake_demo.txt")), cyclic, proper, "builtin-demo"
-    )
-
-
-def load_instance(
-    path: str,
-    cyclic: bool = False,
-    proper: bool = False,
-    *,
-    lang: str | None = None,
-    fold: bool = False,
-    skip_invalid: bool = False,
-) -> WordsnakeInstance:
-    """Read a Wordsnake instance from a word-list file, in any alphabet.
-
-    Parameters
-    ----------
-    path : str
-        One word a line, UTF-8 (see :func:`cpwords.core.lexicon.parse_word_lines`).
-    cyclic, proper : bool
-        The variant.
-    lang : str, optional
-        The words' language, for its case rules (``"tr"``: dotted and dotless i).
-    fold : bool
-        Fold accents (``é`` -> ``e``; :func:`cpwords.core.alphabet.fold_accents`).
-    skip_invalid : bool
-        Leave out the lines that are not words (a warning says how many and where) instead
-        of refusing the list.
-
-    Returns
-    -------
-    WordsnakeInstance
-
-    Raises
-    ------
-    InputError
-        Missing, unreadable or non-UTF-8 file, lines that are not words (a digit,
-        punctuation, a space inside it; unless ``skip_invalid``), an empty list.
-    """
-    words = read_word_list(path, lang=lang, fold=fold, skip_invalid=skip_invalid)
-    return WordsnakeInstance(tuple(words), cyclic, proper, str(path))
-
-
 def solve_wordsnake(
     instance: WordsnakeInstance,
     method: str = "exact",
@@ -667,7 +528,7 @@ def solve_wordsnake(
     method : str
         ``"exact"`` (= ``DEFAULT_EXACT``, ``"auto"``: the string-hub min-cost flow with its
         certificate, repair and Lagrangian bound, then reduced-cost fixing and an exact search
-        of the joints that remain, see :func:`cpwords.wordsnake.models.auto.solve_exact`),
+        of the joints that remain, see :func:`cpwords.wordsnake.exact.methods.solve_exact`),
         ``"mip"`` (letter-hub integer program in HiGHS), ``"mip-scip"`` (the same in SCIP),
         ``"cpsat"`` (letter-hub model in CP-SAT), ``"cpsat-routes"`` (path cover with CP-SAT's
         routes constraint), ``"naive"`` (CP-SAT circuit over the complete digraph), or a

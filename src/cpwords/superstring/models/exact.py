@@ -22,7 +22,7 @@ from cpwords.core.result import SolveResult, Status
 from cpwords.core.spec import solve
 from cpwords.superstring.models.reduce import Reduction, reduce_words
 from cpwords.superstring.rules import SuperstringInstance, substring_free_problem
-from cpwords.wordsnake.models.string_hub import DeadlineReached
+from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 from cpwords.wordsnake.rules import WordsnakeInstance
 from cpwords.wordsnake.spec import SPEC as WORDSNAKE
 

@@ -4,7 +4,7 @@ A word contained in another is, in a trie of the words with Aho-Corasick failure
 a proper prefix of another word (its node has a descendant) or a proper suffix of a prefix of
 another word (its node is the failure link of some node: the failure links of all nodes are
 closed under taking failure links, so a node on any failure chain is some node's failure
-link). Both are read off the trie of :func:`cpwords.wordsnake.models.string_hub.build_trie` in
+link). Both are read off the trie of :func:`cpwords.wordsnake.relaxation.string_hub.build_trie` in
 O(total letters), with, for each contained word, a longer word holding it and the offset where
 it sits there: the place of every word in the superstring follows from the kept words' places.
 The independent checker (:mod:`cpwords.superstring.rules`) re-checks both the result (every
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpwords.superstring.rules import Superstring
-from cpwords.wordsnake.models.repair import overlap
-from cpwords.wordsnake.models.string_hub import build_trie
+from cpwords.wordsnake.primal.repair import overlap
+from cpwords.wordsnake.relaxation.string_hub import build_trie
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def reduce_words(words: Sequence[str], deadline: float | None = None) -> Reducti
         Distinct words.
     deadline : float, optional
         ``time.perf_counter()`` value after which the trie's construction stops
-        (:class:`~cpwords.wordsnake.models.string_hub.DeadlineReached`).
+        (:class:`~cpwords.wordsnake.relaxation.string_hub.DeadlineReached`).
 
     Returns
     -------

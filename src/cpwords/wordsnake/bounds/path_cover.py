@@ -1,0 +1,787 @@
+"""Additive bounding: a path cover of the subtours' neighbourhood on the reduced costs.
+
+The assignment relaxation of a whole dictionary leaves a few dozen small subtours (periodic words
+such as ``hahahahaha``, ``blablabla``), each closed on itself with large overlaps. With the dual
+values ``u``, ``v`` of the relaxation (any valid certificate), every pair has a *reduced cost*
+(slack) ``s(a, b) = u(a) + v(b) - ov(a, b)^2 >= 0`` and every snake scores exactly
+``B - sum of the slacks of its joints``, ``B`` being the relaxation's bound. Restricted to a set
+``F`` of words (the subtours and the words that overlap them), the joints of a snake that touch
+``F`` form paths through ``F``: inside ``F`` a joint costs its slack, a path starts where a word
+outside ``F`` (or the depot) hands over to it, at least the smallest slack of such a pair, and ends
+likewise. The cheapest such *path cover* of ``F`` is therefore a lower bound on the slack of every
+snake, and ``B`` less it an upper bound on every score (Fischetti and Toth's additive bounding).
+
+The path cover is solved exactly, one weak component of its useful arcs at a time: the linear
+relaxation with the degree equations and the subtour cuts it violates (added until none is), then
+branch-and-cut (HiGHS) when that relaxation is fractional. The linear relaxation's dual values
+make a new certificate in the same format (:mod:`cpwords.wordsnake.certificate`): ``u`` less the
+out-degree duals, ``v`` less the in-degree duals, and each subtour cut as a cut set with its dual
+as multiplier, so the bound is checked by the independent checker. When branching was needed the
+certificate proves the relaxation's (weaker) bound and is marked as resting on a search.
+
+Formulation card: ``models/wordsnake.md`` (section "Additive bounding").
+
+References
+----------
+M. Fischetti, P. Toth, "An additive bounding procedure for the asymmetric travelling salesman
+problem", Mathematical Programming 53 (1992); G. Carpaneto, M. Dell'Amico, P. Toth, "Exact
+solution of large-scale asymmetric travelling salesman problems", ACM TOMS 21(4) (1995)
+(reduced-cost fixing on the assignment relaxation).
+"""
+
+from __future__ import annotations
+
+import bisect
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cpwords.wordsnake.bounds.cover_cuts import (
+    branch_and_cut,
+    cut_row,
+    min_cuts,
+    seconds_left,
+    violated_cuts,
+)
+from cpwords.wordsnake.certificate import Certificate
+from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
+from cpwords.wordsnake.relaxation.word_ranges import WordRanges
+from cpwords.wordsnake.rules import joint_weight
+
+if TYPE_CHECKING:
+    pass
+
+#: Words whose overlap string starts (or ends) at most this many words join the neighbourhood.
+NEIGHBOURHOOD_CAP = 50
+
+#: Dual values are written in units of ``1 / (scale * DUAL_UNITS)``, rounded down (valid).
+DUAL_UNITS = 1 << 16
+
+#: A growth round's expected time, in units of the round before (F about doubles a round:
+#: 3,451 -> 16,339 words in 4 rounds on the Dutch list; the widest growth of the Chinese list
+#: ran 2.3 s past its deadline in a round of 56,953 words before this guard).
+ROUND_GROWTH = 2.0
+
+_TOP = "\U0010ffff"
+
+
+@dataclass
+class CoverPart:
+    """One component of the path cover whose linear relaxation was fractional.
+
+    Attributes
+    ----------
+    nodes : numpy.ndarray of int64
+        Its words (indices into ``F``).
+    arcs : numpy.ndarray of int64
+        Its useful joints (indices into the cover's joints).
+    pool : list of numpy.ndarray
+        Its subtour cuts (sets of indices into ``nodes``).
+    lp, integer : float
+        The cost of its linear relaxation and of its cheapest integer cover (slack units;
+        ``integer`` is ``lp`` when the branch-and-cut stopped first).
+    """
+
+    nodes: np.ndarray
+    arcs: np.ndarray
+    pool: list[np.ndarray]
+    lp: float
+    integer: float
+
+
+@dataclass
+class CoverData:
+    """The path cover's linear programs as the proof tree re-solves them
+    (:mod:`~cpwords.wordsnake.closure.cover_tree`).
+
+    Attributes
+    ----------
+    cert : Certificate
+        The certificate that prices the cover (its slacks are the costs).
+    neighbourhood : numpy.ndarray of int64
+        The distinct-word ids of ``F``.
+    tails, heads : numpy.ndarray of int64
+        The useful joints inside ``F`` (indices into ``neighbourhood``).
+    slack : numpy.ndarray of int64
+        Their slacks (units of ``cert.scale``; the cut multipliers held, as the cover counts).
+    in_min, out_min : numpy.ndarray of int64
+        The cheapest start and end of a path at each word of ``F``.
+    fractional : list of CoverPart
+        The components whose linear relaxation was fractional.
+    """
+
+    cert: Certificate
+    neighbourhood: np.ndarray
+    tails: np.ndarray
+    heads: np.ndarray
+    slack: np.ndarray
+    in_min: np.ndarray
+    out_min: np.ndarray
+    fractional: list[CoverPart]
+
+
+@dataclass
+class PathCoverBound:
+    """What :func:`path_cover_bound` proved.
+
+    Attributes
+    ----------
+    bound : int
+        The upper bound on every snake's score (``floor``), at most the certificate's bound.
+    lp_bound : int
+        The bound the linear relaxation proves (what ``certificate`` checks to).
+    certificate : Certificate
+        The certificate of ``lp_bound`` (``core_pairs`` set when ``bound < lp_bound``).
+    neighbourhood : numpy.ndarray of int64
+        The distinct-word ids of ``F``.
+    families : list of numpy.ndarray of int64
+        The word ids of each component of the cover that costs slack, costliest first: where a
+        better ordering has to differ from the relaxation.
+    partners : numpy.ndarray of int64
+        The words outside ``F`` where the best cover's paths start or end at a positive slack
+        (an ordering that meets the bound hands over to them).
+    cover_next, cover_prev : numpy.ndarray of int64, shape ``(len(neighbourhood),)``
+        Each word of ``F``'s successor and predecessor in the best integer cover found: a word
+        of ``F`` (a joint of a path), the word outside ``F`` where its path ends or starts at
+        the smallest slack, or -1 (the depot). Where the cover ends or starts a path at a
+        word outside, several paths may name the same one (the relaxation allows it).
+    info : dict
+        Sizes and times: ``words``, ``arcs``, ``components``, ``cuts``, ``branched``,
+        ``slack`` (the path cover's cost in score points), ``time``.
+    data : CoverData or None
+        The cover's linear programs, for a proof tree when branching was needed.
+    """
+
+    bound: int
+    lp_bound: int
+    certificate: Certificate
+    neighbourhood: np.ndarray
+    families: list[np.ndarray] = field(default_factory=list)
+    partners: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    cover_next: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    cover_prev: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    info: dict[str, Any] = field(default_factory=dict)
+    data: CoverData | None = None
+
+
+def neighbourhood(
+    words: Sequence[str],
+    seeds: Sequence[int],
+    cap: int = NEIGHBOURHOOD_CAP,
+    ranges: WordRanges | None = None,
+) -> np.ndarray:
+    """The seeds and the words that share an overlap string of 2 letters or more with one.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The distinct words, sorted by code point.
+    seeds : sequence of int
+        Word ids (the subtours' words).
+    cap : int
+        A string of a seed adds the words that start (or end) with it only when they are at most
+        this many (short strings such as ``a`` would add a good part of the list).
+    ranges : WordRanges, optional
+        The words' sorted orders when the caller has them (built here otherwise, O(W log W)).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Sorted word ids.
+
+    Examples
+    --------
+    >>> words = sorted(["aha", "haha", "hahaha", "zebra"])
+    >>> [words[i] for i in neighbourhood(words, [words.index("haha")])]
+    ['aha', 'haha', 'hahaha']
+    """
+    ranges = WordRanges(words) if ranges is None else ranges
+    chosen = set(int(s) for s in seeds)
+    for a in list(chosen):
+        w = words[a]
+        for j in range(2, len(w) + 1):
+            lo, hi = ranges.starting(w[-j:])
+            if hi - lo <= cap:
+                chosen.update(range(lo, hi))
+            lo, hi = ranges.ending(w[:j])
+            if hi - lo <= cap:
+                chosen.update(ranges.rev_ids[lo:hi].tolist())
+    return np.array(sorted(chosen), dtype=np.int64)
+
+
+def path_cover_bound(
+    cert: Certificate,
+    words: Sequence[str],
+    mult: Sequence[int],
+    seeds: Sequence[int],
+    *,
+    cap: int = NEIGHBOURHOOD_CAP,
+    grow: int = 3,
+    deadline: float | None = None,
+    relaxed: tuple[np.ndarray, np.ndarray] | None = None,
+    every_partner: bool = False,
+    target: int | None = None,
+) -> PathCoverBound:
+    """Strengthen a certificate's bound by the path cover of the subtours' neighbourhood.
+
+    Parameters
+    ----------
+    cert : Certificate
+        A valid certificate of the list (e.g. of the assignment relaxation's flow).
+    words : sequence of str
+        The distinct words, sorted by code point (the certificate's word ids).
+    mult : sequence of int
+        Multiplicity of each distinct word.
+    seeds : sequence of int
+        Word ids whose neighbourhood is covered: the words of the relaxation's subtours.
+    cap : int
+        See :func:`neighbourhood`.
+    grow : int
+        Most times ``F`` grows by the words outside it where the best cover's paths start or
+        end at a positive slack (two paths may want the same one: inside ``F`` only one can).
+    deadline : float, optional
+        ``time.perf_counter()`` value after which it stops.
+    relaxed : (numpy.ndarray, numpy.ndarray), optional
+        Each distinct word's successor and predecessor (word ids, -1 for the depot) in the
+        relaxation's solution. ``F`` then also grows by the words outside it that the cover
+        *displaces*: the relaxation joins them to a word of ``F`` that the cover joins
+        otherwise, so they have to re-join too (the cover assumed them free).
+    every_partner : bool
+        Grow ``F`` by every word outside it where the cover's paths start or end, not only
+        those where that costs slack (a partner of zero slack may be claimed by several paths,
+        and the words it displaces follow in the next round): a wider and slower growth.
+    target : int, optional
+        Stop growing once the bound is at most this (the incumbent's score: nothing to gain).
+
+    Returns
+    -------
+    PathCoverBound
+        Never weaker than the certificate's own bound.
+
+    Raises
+    ------
+    DeadlineReached
+        The deadline passed before the first cover was solved (a later growth round that
+        meets it leaves the bound of the rounds before).
+
+    Notes
+    -----
+    Words listed more than once stay outside ``F`` (their copies would need items of their own);
+    the slack of a pair ignores the certificate's cut terms of the pair's own cut, which can only
+    lower it, so the bound stays valid. Cost: one range minimum per prefix and suffix of a word of
+    ``F`` (O(len) bisections and a scan of the range), the pairs of ``F`` that share a string, and
+    one small linear program per weak component of the useful arcs.
+    """
+    t0 = time.perf_counter()
+    mult_arr = np.asarray(mult, dtype=np.int64)
+    ranges = WordRanges(words)
+    F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
+    F = F[mult_arr[F] == 1]
+    best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0, every_partner)
+    last = best
+    took = time.perf_counter() - t0
+    for _ in range(grow):
+        if target is not None and best.bound <= target:
+            break
+        # A round takes about twice the one before (F about doubles) and its pieces do not all
+        # look at the clock: none is started that would end past the deadline.
+        t_round = time.perf_counter()
+        if deadline is not None and t_round + ROUND_GROWTH * took > deadline:
+            break
+        wider = np.union1d(last.neighbourhood, partners)
+        if relaxed is not None:
+            wider = np.union1d(wider, _displaced(last, relaxed))
+        wider = wider[mult_arr[wider] == 1]
+        if wider.size == best.neighbourhood.size:
+            break
+        try:
+            found, partners = _bound_for(
+                cert, words, mult_arr, wider, ranges, deadline, t0, every_partner
+            )
+        except DeadlineReached:
+            break  # the bound of the last finished round stands
+        took = time.perf_counter() - t_round
+        last = found
+        if found.bound <= best.bound:
+            best = found
+    best.info["time"] = time.perf_counter() - t0
+    return best
+
+
+def _displaced(pc: PathCoverBound, relaxed: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Words outside ``F`` joined in the relaxation to a word of ``F`` that the cover joins to
+    another word (they lose that joint)."""
+    succ, pred = relaxed
+    F = pc.neighbourhood
+    inside = np.zeros(succ.shape[0], dtype=bool)
+    inside[F] = True
+    out: list[np.ndarray] = []
+    for mine, cover in ((pred[F], pc.cover_prev), (succ[F], pc.cover_next)):
+        lost = (mine >= 0) & (mine != cover)
+        lost[lost] &= ~inside[mine[lost]]
+        out.append(mine[lost])
+    return np.unique(np.concatenate(out)).astype(np.int64)
+
+
+def _bound_for(
+    cert: Certificate,
+    words: Sequence[str],
+    mult_arr: np.ndarray,
+    F: np.ndarray,
+    ranges: WordRanges,
+    deadline: float | None,
+    t0: float,
+    every_partner: bool = False,
+) -> tuple[PathCoverBound, np.ndarray]:
+    """The bound of the path cover of ``F``, and the words outside ``F`` its paths start or
+    end at (where that costs slack, or all of them with ``every_partner``)."""
+    sc = cert.scale
+    W = len(words)
+    u = np.array(cert.u, dtype=np.int64)
+    v = np.array(cert.v, dtype=np.int64)
+    held = np.zeros(W, dtype=np.int64)  # each word's multipliers (conservative slack)
+    for ids, lam in cert.cuts:
+        held[list(ids)] += lam
+    vp = v - held
+    proper = cert.proper
+    n = int(F.size)
+    if n == 0 or (n == W and cert.depot is None):
+        # Nothing to cover, or no word outside F to start a path (a cyclic snake of F alone).
+        return _nothing_to_cover(cert, mult_arr, F, t0), np.zeros(0, dtype=np.int64)
+    ends = _path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score)
+    in_min, out_min = ends.in_min, ends.out_min
+    if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
+        raise ValueError("the certificate is not valid: a pair has a negative slack")
+    # Useful arcs inside F: a joint a -> b beats ending a path at a and starting one at b.
+    tails, heads, slack = _useful_arcs(
+        words, F, u, vp, in_min, out_min, sc, proper, ends.min_u + ends.min_v, deadline,
+        cert.score,
+    )  # fmt: skip
+    cov = _cover_components(F, tails, heads, slack, ends, deadline)
+    certificate, bound, lp_bound, old_bound = _new_certificate(
+        cert, mult_arr, u, v, F, cov, int(tails.size)
+    )
+    info: dict[str, Any] = {
+        "words": n,
+        "arcs": int(tails.size),
+        "components": int(cov.ncomp),
+        "cuts": len(cov.cuts),
+        "branched": cov.branched,
+        "slack": cov.total_int / sc,
+        "time": time.perf_counter() - t0,
+    }
+    st = np.array(cov.starts, dtype=np.int64)
+    en = np.array(cov.ends, dtype=np.int64)
+    if not every_partner:
+        st, en = st[in_min[st] > 0], en[out_min[en] > 0]
+    partners = np.concatenate([ends.in_arg[st], ends.out_arg[en]]).astype(np.int64)
+    partners = np.unique(partners[partners >= 0])
+    costly = cov.costly
+    costly.sort(key=lambda item: -item[0])
+    families = [ids for _, ids in costly]
+    info["family_slack"] = [round(c / sc, 3) for c, _ in costly]
+    result = PathCoverBound(
+        int(bound),
+        int(min(lp_bound, old_bound)),
+        certificate,
+        F,
+        families,
+        partners,
+        cov.cover_next,
+        cov.cover_prev,
+        info,
+        None if not cov.fractional else CoverData(
+            cert, F, tails, heads, slack, in_min, out_min, cov.fractional
+        ),
+    )  # fmt: skip
+    return result, partners
+
+
+def _nothing_to_cover(
+    cert: Certificate, mult_arr: np.ndarray, F: np.ndarray, t0: float
+) -> PathCoverBound:
+    """The certificate's own bound, for an ``F`` without paths to cover."""
+    sc = cert.scale
+    n = int(F.size)
+    return PathCoverBound(
+        cert.dual_value(mult_arr.tolist()) // sc,
+        cert.dual_value(mult_arr.tolist()) // sc,
+        cert,
+        F,
+        [],
+        np.zeros(0, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        {"words": n, "arcs": 0, "components": 0, "cuts": 0, "branched": 0, "slack": 0.0,
+         "time": time.perf_counter() - t0},
+    )  # fmt: skip
+
+
+@dataclass
+class _PathEnds:
+    """The cheapest start and end of a path at each word of ``F`` (slack units).
+
+    ``in_min`` / ``out_min``: the least slack of a pair from (to) a word outside ``F`` or the
+    depot; ``in_arg`` / ``out_arg``: that word (-1: the depot); ``min_u`` / ``min_v``: the least
+    ``u`` and ``v'`` outside ``F`` (the depot included).
+    """
+
+    out_min: np.ndarray
+    in_min: np.ndarray
+    out_arg: np.ndarray
+    in_arg: np.ndarray
+    min_u: int
+    min_v: int
+
+
+def _path_ends(
+    words: Sequence[str],
+    F: np.ndarray,
+    u: np.ndarray,
+    vp: np.ndarray,
+    ranges: WordRanges,
+    depot: tuple[int, int] | None,
+    sc: int,
+    proper: bool,
+    deadline: float | None,
+    score: str = "squared",
+) -> _PathEnds:
+    """Where each word of ``F`` can most cheaply start or end a path (a word outside ``F``);
+    ``score``: the joints' weight (:func:`~cpwords.wordsnake.rules.joint_weight`)."""
+    n = int(F.size)
+    infinity = np.iinfo(np.int64).max // 4
+    u_far = u.copy()
+    u_far[F] = infinity
+    v_far = vp.copy()
+    v_far[F] = infinity
+    u_far_rev = u_far[ranges.rev_ids]
+    min_u = int(u_far.min())
+    min_v = int(v_far.min())
+    if depot is not None:
+        min_u = min(min_u, depot[0])  # the depot hands over to any word (overlap 0)
+        min_v = min(min_v, depot[1])
+    out_min = np.zeros(n, dtype=np.int64)
+    in_min = np.zeros(n, dtype=np.int64)
+    # The far word each minimum is attained at (-1: the depot).
+    out_arg = np.full(n, int(v_far.argmin()) if min_v == int(v_far.min()) else -1)
+    in_arg = np.full(n, int(u_far.argmin()) if min_u == int(u_far.min()) else -1)
+    for i, a in enumerate(F.tolist()):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        w = words[a]
+        top = len(w) - (1 if proper else 0)
+        best = int(u[a]) + min_v
+        for j in range(1, top + 1):
+            s = w[-j:]
+            lo, hi = ranges.starting(s)
+            if proper and lo < hi and words[lo] == s:
+                lo += 1  # a proper overlap is shorter than both words
+            if hi > lo:
+                at = lo + int(v_far[lo:hi].argmin())
+                here = int(u[a]) + int(v_far[at]) - sc * joint_weight(j, score)
+                if here < best:
+                    best, out_arg[i] = here, at
+        out_min[i] = best
+        best = int(vp[a]) + min_u
+        for k in range(1, top + 1):
+            p = w[:k]
+            lo, hi = ranges.ending(p)
+            if proper and lo < hi and ranges.rev_words[lo] == p[::-1]:
+                lo += 1
+            if hi > lo:
+                at = lo + int(u_far_rev[lo:hi].argmin())
+                here = int(vp[a]) + int(u_far_rev[at]) - sc * joint_weight(k, score)
+                if here < best:
+                    best, in_arg[i] = here, int(ranges.rev_ids[at])
+        in_min[i] = best
+    return _PathEnds(out_min, in_min, out_arg, in_arg, min_u, min_v)
+
+
+@dataclass
+class _Covered:
+    """The path covers of the components of the useful arcs, put together (``F``-local ids)."""
+
+    ncomp: int
+    alpha: np.ndarray  # in-degree duals
+    beta: np.ndarray  # out-degree duals
+    total_lp: float = 0.0
+    total_int: float = 0.0
+    cuts: list[tuple[list[int], float]] = field(default_factory=list)
+    costly: list[tuple[float, np.ndarray]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # where the best cover's paths start and end
+    ends: list[int] = field(default_factory=list)
+    # The best integer cover, word by word (F-local index -> word id, -1 for the depot).
+    cover_next: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    cover_prev: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    branched: int = 0
+    fractional: list[CoverPart] = field(default_factory=list)
+
+
+def _cover_components(
+    F: np.ndarray,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    slack: np.ndarray,
+    ends: _PathEnds,
+    deadline: float | None,
+) -> _Covered:
+    """Solve the path cover of each weak component of the useful arcs (:func:`_cover`)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = int(F.size)
+    in_min, out_min = ends.in_min, ends.out_min
+    if n:
+        graph = csr_matrix((np.ones(tails.size), (tails, heads)), shape=(n, n))
+        ncomp, label = connected_components(graph, directed=True, connection="weak")
+    else:
+        ncomp, label = 0, np.zeros(0, dtype=np.int64)
+    # Isolated words: a path of their own.
+    cov = _Covered(ncomp, in_min.astype(np.float64), out_min.astype(np.float64))
+    cov.cover_next = ends.out_arg.copy()
+    cov.cover_prev = ends.in_arg.copy()
+    arc_comp = label[tails] if tails.size else tails
+    by_comp = np.argsort(arc_comp, kind="stable")
+    splits = np.searchsorted(arc_comp[by_comp], np.arange(ncomp + 1))
+    node_order = np.argsort(label, kind="stable")
+    node_splits = np.searchsorted(label[node_order], np.arange(ncomp + 1))
+    for c in range(ncomp):
+        nodes = node_order[node_splits[c] : node_splits[c + 1]]
+        arcs = by_comp[splits[c] : splits[c + 1]]
+        if arcs.size == 0:  # a path of its own
+            alone = float(in_min[nodes].sum() + out_min[nodes].sum())
+            cov.total_lp += alone
+            cov.total_int += alone
+            if alone > 0:
+                cov.costly.append((alone, F[nodes]))
+            cov.starts.extend(nodes.tolist())
+            cov.ends.extend(nodes.tolist())
+            continue
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        res = _cover(nodes, tails[arcs], heads[arcs], slack[arcs], in_min, out_min, deadline)
+        cov.total_lp += res["lp"]
+        cov.total_int += res["int"]
+        if res["int"] > 1e-9:
+            cov.costly.append((res["int"], F[nodes]))
+        cov.branched += int(res["branched"])
+        if res["branched"]:
+            cov.fractional.append(CoverPart(nodes, arcs, res["pool"], res["lp"], res["int"]))
+        cov.alpha[nodes] = res["alpha"]
+        cov.beta[nodes] = res["beta"]
+        cov.cuts.extend(res["cuts"])
+        cov.starts.extend(nodes[res["starts"]].tolist())
+        cov.ends.extend(nodes[res["ends"]].tolist())
+        ct, ch = tails[arcs], heads[arcs]  # indices into F
+        used = res["joints"]
+        cov.cover_next[ct[used]] = F[ch[used]]
+        cov.cover_prev[ch[used]] = F[ct[used]]
+    return cov
+
+
+def _new_certificate(
+    cert: Certificate,
+    mult_arr: np.ndarray,
+    u: np.ndarray,
+    v: np.ndarray,
+    F: np.ndarray,
+    cov: _Covered,
+    n_arcs: int,
+) -> tuple[Certificate, int, int, int]:
+    """The certificate of the covers' linear relaxations, and the bounds: the best proven, the
+    linear relaxation's and the old certificate's."""
+    # The new certificate: u - beta, v - alpha, the subtour cuts as cut sets (units 1/(sc*K)).
+    sc = cert.scale
+    K = DUAL_UNITS
+    depot = cert.depot
+    new_scale = sc * K
+    u_new = u * K
+    v_new = v * K
+    # Rounded down: every dual enters its constraints with coefficient +1, so still valid.
+    u_new[F] -= np.floor(cov.beta * K).astype(np.int64)
+    v_new[F] -= np.floor(cov.alpha * K).astype(np.int64)
+    new_cuts = [(ids, lam * K) for ids, lam in cert.cuts]
+    for members, weight in cov.cuts:
+        units = int(np.floor(weight * K))
+        if units > 0:
+            new_cuts.append((tuple(int(F[m]) for m in members), units))
+    new_depot = None if depot is None else (depot[0] * K, depot[1] * K)
+    value = int((mult_arr * (u_new + v_new)).sum()) - sum(lam for _, lam in new_cuts)
+    if new_depot is not None:
+        value += new_depot[0] + new_depot[1]
+    lp_bound = value // new_scale
+    old_value = cert.dual_value(mult_arr.tolist())
+    old_bound = old_value // sc
+    int_bound = (old_value - int(np.ceil(cov.total_int - 1e-6))) // sc
+    bound = min(old_bound, lp_bound, int_bound)
+    certificate = replace(
+        cert,
+        scale=new_scale,
+        u=tuple(u_new.tolist()),
+        v=tuple(v_new.tolist()),
+        depot=new_depot,
+        cuts=tuple(new_cuts),
+        bound=int(bound),
+        core_pairs=n_arcs if bound < lp_bound else cert.core_pairs,
+    )
+    return certificate, bound, lp_bound, old_bound
+
+
+def _useful_arcs(
+    words: Sequence[str],
+    F: np.ndarray,
+    u: np.ndarray,
+    vp: np.ndarray,
+    in_min: np.ndarray,
+    out_min: np.ndarray,
+    sc: int,
+    proper: bool,
+    far_zero: int,
+    deadline: float | None,
+    score: str = "squared",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The joints ``a -> b`` inside ``F`` whose slack is below ``out(a) + in(b)``.
+
+    Returns the tails and heads (indices into ``F``) and the slacks. For each ``a`` the words of
+    ``F`` that start with a suffix of ``a`` are taken longest suffix first, so the first suffix
+    that reaches a word is its overlap with ``a`` (a periodic word reaches some words from
+    several suffixes); the slacks of a suffix's words are computed at once. A word no suffix
+    reaches overlaps ``a`` by nothing: it is kept when its zero-overlap joint is useful.
+    """
+    n = int(F.size)
+    f_words = [words[a] for a in F.tolist()]
+    vpF = vp[F]
+    zero_key_all = vpF - in_min
+    zero_order = np.argsort(zero_key_all, kind="stable")
+    zero_key = zero_key_all[zero_order]
+    mark = np.zeros(n, dtype=bool)
+    arc_t: list[np.ndarray] = []
+    arc_h: list[np.ndarray] = []
+    arc_s: list[np.ndarray] = []
+    for i, a in enumerate(F.tolist()):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        w = words[a]
+        ua = int(u[a])
+        limit = int(out_min[i])
+        touched: list[np.ndarray] = []
+        for j in range(len(w) - (1 if proper else 0), 0, -1):
+            s = w[-j:]
+            lo = bisect.bisect_left(f_words, s)
+            hi = bisect.bisect_left(f_words, s + _TOP)
+            if proper and lo < hi and f_words[lo] == s:
+                lo += 1  # a proper overlap is shorter than both words
+            if hi <= lo:
+                continue
+            fresh = np.flatnonzero(~mark[lo:hi]) + lo
+            if fresh.size == 0:
+                continue
+            mark[fresh] = True
+            touched.append(fresh)
+            s_ab = ua + vpF[fresh] - sc * joint_weight(j, score)
+            keep = (s_ab < limit + in_min[fresh]) & (fresh != i)
+            if keep.any():
+                arc_t.append(np.full(int(keep.sum()), i, dtype=np.int64))
+                arc_h.append(fresh[keep])
+                arc_s.append(s_ab[keep])
+        if far_zero > 0:
+            # A zero-overlap joint a -> b inside F is useful when v'(b) - in(b) < out(a) - u(a).
+            z = zero_order[: int(np.searchsorted(zero_key, limit - ua))]
+            z = z[~mark[z] & (z != i)]
+            if z.size:
+                arc_t.append(np.full(z.size, i, dtype=np.int64))
+                arc_h.append(z.astype(np.int64))
+                arc_s.append(ua + vpF[z])
+        for t in touched:
+            mark[t] = False
+    if not arc_t:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy(), empty.copy()
+    return (
+        np.concatenate(arc_t),
+        np.concatenate(arc_h),
+        np.concatenate(arc_s).astype(np.int64),
+    )
+
+
+def _cover(
+    nodes: np.ndarray,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    slack: np.ndarray,
+    in_min: np.ndarray,
+    out_min: np.ndarray,
+    deadline: float | None = None,
+) -> dict[str, Any]:
+    """The cheapest path cover of one component: LP with subtour cuts, then branch-and-cut.
+
+    Raises :class:`DeadlineReached` when the deadline passes (HiGHS gets the time left).
+    """
+    from scipy.optimize import linprog
+    from scipy.sparse import coo_matrix
+
+    k = int(nodes.size)
+    loc = {int(x): i for i, x in enumerate(nodes.tolist())}
+    t = np.array([loc[int(x)] for x in tails.tolist()], dtype=np.int64)
+    h = np.array([loc[int(x)] for x in heads.tolist()], dtype=np.int64)
+    m = int(t.size)
+    # Variables: x (m arcs), y (k path starts), z (k path ends).
+    c = np.concatenate([slack, in_min[nodes], out_min[nodes]]).astype(np.float64)
+    rows = np.concatenate([h, k + t, np.arange(k), k + np.arange(k)])
+    cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])
+    a_eq = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(2 * k, m + 2 * k)).tocsr()
+    cut_sets: list[np.ndarray] = []
+    row_of = partial(cut_row, k, m, t, h)
+    violated = partial(violated_cuts, k, t, h)
+    while True:
+        a_ub = np.array([-row_of(s) for s in cut_sets]) if cut_sets else None
+        b_ub = -np.ones(len(cut_sets)) if cut_sets else None
+        lp = linprog(
+            c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.ones(2 * k), bounds=(0, None),
+            method="highs", options={"time_limit": seconds_left(deadline)},
+        )  # fmt: skip
+        if lp.status == 1:  # HiGHS stopped at the time limit
+            raise DeadlineReached
+        if lp.status != 0:  # pragma: no cover - the cover with every word a path is feasible
+            raise RuntimeError(f"path cover LP failed: {lp.message}")
+        x, y = lp.x[:m], lp.x[m : m + k]
+        new = violated(x, y, integral=False)
+        if not new:
+            new = min_cuts(t, h, x, y, k, {tuple(c.tolist()) for c in cut_sets}, deadline)
+        if not new:
+            break
+        cut_sets.extend(new)
+    # Duals: equality rows are in-degree (alpha, rows 0..k-1) then out-degree (beta).
+    eq = np.asarray(lp.eqlin.marginals)
+    alpha, beta = eq[:k], eq[k:]
+    lam = -np.asarray(lp.ineqlin.marginals) if cut_sets else np.zeros(0)
+    # Round down (every dual appears with coefficient +1 in the dual constraints: still valid).
+    lam = np.maximum(lam, 0.0)  # (x <= 1 is implied by the degree equations: no bound duals)
+    lp_value = float(alpha.sum() + beta.sum() + lam.sum())
+    integral = bool(np.all(np.abs(lp.x - np.round(lp.x)) < 1e-7))
+    int_value = lp_value
+    branched = False
+    best_x = lp.x
+    if not integral:
+        branched = True
+        int_value, found = branch_and_cut(c, a_eq, cut_sets, row_of, violated, m, k, deadline)
+        if found is not None:
+            best_x = found
+    starts = np.nonzero(best_x[m : m + k] > 0.5)[0]
+    ends = np.nonzero(best_x[m + k :] > 0.5)[0]
+    return {
+        "starts": starts,
+        "ends": ends,
+        "joints": np.nonzero(best_x[:m] > 0.5)[0],
+        "lp": lp_value,
+        "int": max(int_value, lp_value),
+        "branched": branched,
+        "alpha": alpha,
+        "beta": beta,
+        "cuts": [(nodes[s].tolist(), float(v)) for s, v in zip(cut_sets, lam, strict=True)],
+        "pool": cut_sets,
+    }

@@ -1,0 +1,276 @@
+"""The one public entry of the independent checker: :func:`verify_certificate` (and
+:func:`verify_pairwise`, its quadratic reference for tests).
+
+The format and the argument: :mod:`cpwords.wordsnake.certificate`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+from cpwords.core.errors import excerpt
+from cpwords.wordsnake.certificate.duals import (
+    DualViolation,
+    dual_violation,
+    joint_gain,
+    ordering_score,
+    suffix_prefix_overlap,
+)
+from cpwords.wordsnake.certificate.format import (
+    Certificate,
+    CertificateCheck,
+    CertificateError,
+    certificate_cap,
+    read_certificate,
+    word_fingerprint,
+)
+from cpwords.wordsnake.certificate.tree import check_tree
+
+
+def verify_certificate(
+    words: Sequence[str],
+    cert: Certificate | str | os.PathLike[str],
+    *,
+    cyclic: bool | None = None,
+    proper: bool | None = None,
+    time_limit: float | None = None,
+    score: str | None = None,
+) -> CertificateCheck:
+    """Check a Wordsnake certificate against a word list, from the strings alone.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The items, normalised as the solver read them (``WordsnakeInstance.words``).
+    cert : Certificate or path
+        The certificate, or the path of its file.
+    cyclic, proper : bool, optional
+        The variant the caller means; a certificate for another variant is refused. None
+        accepts the certificate's.
+    time_limit : float, optional
+        Seconds after which the check stops (``TimeoutError``).
+    score : {"squared", "linear"}, optional
+        The score the caller means; a certificate of the other score is refused. None accepts
+        the certificate's.
+
+    Returns
+    -------
+    CertificateCheck
+        VALID, PARTIAL or INVALID with the proven bound and the recounted ordering.
+
+    Raises
+    ------
+    CertificateError
+        The file cannot be read, or the certificate belongs to another list or variant, or its
+        ids are out of range (one line each).
+    TimeoutError
+        ``time_limit`` passed.
+
+    Notes
+    -----
+    Time ``O(total letters + letters of C * signatures)`` for ``C`` the words in cut sets of two
+    words or more and *signatures* the distinct sets of such cuts that hold a word (one for a
+    single cut, whatever its size); memory O(total letters). See the module docstring for the
+    inequalities and why they prove the bound (weak duality of the assignment relaxation with
+    connectivity cuts: Dantzig, Fulkerson and Johnson, *Operations Research* 2 (1954); Balas and
+    Toth, in Lawler et al., *The Traveling Salesman Problem*, 1985, ch. 10).
+
+    Examples
+    --------
+    >>> from cpwords.wordsnake.certificate import Certificate, verify_certificate
+    >>> c = Certificate(word_fingerprint(["ab", "bc"]), 2, False, False, 1, u=(1, 0),
+    ...                 v=(0, 0), depot=(0, 0), cuts=(), order=(0, 1), bound=1, objective=1)
+    >>> verify_certificate(["ab", "bc"], c).message
+    'VALID: every snake of these 2 words scores at most 1; the ordering scores 1 (optimal)'
+    """
+    t0 = time.perf_counter()
+    items = list(words)
+    if not isinstance(cert, Certificate):
+        cert = read_certificate(cert, certificate_cap(len(items)))
+    _check_list_and_variant(items, cert, cyclic, proper, score)
+    counts = Counter(items)
+    distinct = sorted(counts)
+    mult = [counts[w] for w in distinct]
+    _check_format(cert, len(distinct))
+    deadline = None if time_limit is None else t0 + time_limit
+    claimed = cert.bound
+    if not _is_snake_of(cert.order, mult):
+        msg = "INVALID: the ordering is not a snake of this list"
+        return _verdict(t0, claimed, "INVALID", None, None, msg)
+    objective = ordering_score(
+        [distinct[i] for i in cert.order], cert.cyclic, cert.proper, cert.score
+    )
+    bad = dual_violation(distinct, mult, cert, deadline)
+    if bad is not None:
+        msg = _violation_message(bad, cert.scale, cert.score)
+        return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
+    n = len(items)
+    bound = _proven_bound(cert, mult, n)
+    if cert.tree and n > 1:
+        top, problem = check_tree(distinct, mult, cert, deadline)
+        if problem is not None:
+            return _verdict(t0, claimed, "INVALID", None, objective, problem)
+        assert cert.target is not None and top is not None
+        bound = min(bound, max(cert.target - 1, top))
+    elif cert.core_pairs is not None:
+        msg = (
+            f"PARTIAL: the values prove at most {bound:,}; the claimed {claimed:,} also rests on a "
+            f"search of a core of {cert.core_pairs:,} pairs that this certificate does not cover"
+        )
+        return _verdict(t0, claimed, "PARTIAL", bound, objective, msg)
+    tail = "(optimal)" if objective == bound else f"(gap {bound - objective:,})"
+    msg = (
+        f"VALID: every snake of these {n:,} words scores at most {bound:,}; "
+        f"the ordering scores {objective:,} {tail}"
+    )
+    return _verdict(t0, claimed, "VALID", bound, objective, msg)
+
+
+def _check_list_and_variant(
+    items: Sequence[str],
+    cert: Certificate,
+    cyclic: bool | None,
+    proper: bool | None,
+    score: str | None = None,
+) -> None:
+    """Raise :class:`CertificateError` when the certificate is for another list or variant."""
+    if word_fingerprint(items) != cert.fingerprint or len(items) != cert.items:
+        raise CertificateError(
+            "the certificate is for another word list (its fingerprint differs from this list's)"
+        )
+    for name, want, have in (("cyclic", cyclic, cert.cyclic), ("proper", proper, cert.proper)):
+        if want is not None and want != have:
+            on, off = ("is", "is not") if have else ("is not", "is")
+            raise CertificateError(
+                f"the certificate's snake {on} {name} and the one asked for {off}: "
+                f"{'drop' if not have else 'add'} --{name}"
+            )
+    if score is not None and score != cert.score:
+        raise CertificateError(
+            f"the certificate bounds the {cert.score} score and the one asked for is the "
+            f"{score} score (a joint of overlap k scores {'k' if cert.score == 'linear' else 'k^2'}"
+            f" there, {'k' if score == 'linear' else 'k^2'} here)"
+        )
+
+
+def _check_format(cert: Certificate, W: int) -> None:
+    """Raise :class:`CertificateError` when the values, cuts or depot do not fit ``W`` words."""
+    if len(cert.u) != W:
+        raise CertificateError(f"certificate: u has {len(cert.u)} entries, the list {W} words")
+    for ids, _ in cert.cuts:
+        if not ids or any(i < 0 or i >= W for i in ids) or len(set(ids)) != len(ids):
+            raise CertificateError("certificate: a cut set is empty, repeats or has an unknown id")
+        if cert.cyclic and len(ids) == W:
+            raise CertificateError("certificate: a cut set of a cyclic snake holds every word")
+    if (cert.depot is None) != cert.cyclic:
+        raise CertificateError("certificate: a linear snake needs a depot, a cyclic one none")
+
+
+def _is_snake_of(order: Sequence[int], mult: Sequence[int]) -> bool:
+    """Whether the ordering (ids of distinct words) lists every word as often as the list does."""
+    W = len(mult)
+    return not (
+        any(i < 0 or i >= W for i in order) or Counter(order) != Counter(dict(enumerate(mult)))
+    )
+
+
+def _violation_message(bad: DualViolation, scale: int, score: str = "squared") -> str:
+    """The INVALID line naming the first violated inequality."""
+    name_a = bad.a if bad.a else "the start"
+    name_b = bad.b if bad.b else "the end"
+    what = "overlap" if score == "linear" else "overlap squared"
+    return (
+        f"INVALID: u({excerpt(name_a, 30)}) + v({excerpt(name_b, 30)}) = {bad.lhs} "
+        f"< {bad.rhs} ({what} times {scale}, plus the cuts entered)"
+    )
+
+
+def _proven_bound(cert: Certificate, mult: Sequence[int], n: int) -> int:
+    """``floor(B / scale)``, the bound the (valid) values prove for ``n`` items."""
+    bound = cert.dual_value(mult) // cert.scale
+    if cert.cyclic and n == 1:
+        bound = 0  # one item has no joint (and no inequality): every snake scores 0
+    return bound
+
+
+def _verdict(
+    t0: float,
+    claimed: int,
+    status: str,
+    bound: int | None,
+    objective: int | None,
+    message: str,
+    pair: tuple[str, str] | None = None,
+) -> CertificateCheck:
+    """The check's answer, timed from ``t0`` (optimal: VALID, and the ordering scores the bound)."""
+    optimal = status == "VALID" and bound is not None and objective == bound
+    return CertificateCheck(
+        status, bound, objective, claimed, optimal, message, pair, time.perf_counter() - t0
+    )
+
+
+def verify_pairwise(words: Sequence[str], cert: Certificate) -> CertificateCheck:
+    """The same check by enumerating every ordered pair of items: O(n^2), for tests.
+
+    Parameters
+    ----------
+    words : sequence of str
+    cert : Certificate
+
+    Returns
+    -------
+    CertificateCheck
+        Status and bound as :func:`verify_certificate` (messages are shorter).
+    """
+    t0 = time.perf_counter()
+    counts = Counter(words)
+    distinct = sorted(counts)
+    mult = [counts[w] for w in distinct]
+    items = [i for i, m in enumerate(mult) for _ in range(m)]
+    sets = [set(ids) for ids, _ in cert.cuts]
+    lams = [lam for _, lam in cert.cuts]
+    objective = ordering_score(
+        [distinct[i] for i in cert.order], cert.cyclic, cert.proper, cert.score
+    )
+
+    def entered(a: int | None, b: int | None) -> int:
+        return sum(
+            lam for s, lam in zip(sets, lams, strict=True) if b in s and (a is None or a not in s)
+        )
+
+    def fail(a: str, b: str) -> CertificateCheck:
+        return CertificateCheck(
+            "INVALID", None, objective, cert.bound, False, "INVALID", (a, b),
+            time.perf_counter() - t0,
+        )  # fmt: skip
+
+    for x, i in enumerate(items):
+        for y, j in enumerate(items):
+            if x == y:
+                continue
+            ov = suffix_prefix_overlap(distinct[i], distinct[j], cert.proper)
+            if cert.u[i] + cert.v[j] < cert.scale * joint_gain(ov, cert.score) + entered(i, j):
+                return fail(distinct[i], distinct[j])
+    if cert.depot is not None:
+        for i in range(len(distinct)):
+            if cert.depot[0] + cert.v[i] < entered(None, i):
+                return fail("", distinct[i])
+            if cert.u[i] + cert.depot[1] < 0:
+                return fail(distinct[i], "")
+    bound = cert.dual_value(mult) // cert.scale
+    if cert.cyclic and len(items) == 1:
+        bound = 0
+    status = "PARTIAL" if cert.core_pairs is not None else "VALID"
+    if cert.tree and len(items) > 1:  # the tree's own check (its leaves are few joints each)
+        top, problem = check_tree(distinct, mult, cert, None)
+        if problem is not None:
+            return fail("", "")
+        assert cert.target is not None and top is not None
+        bound, status = min(bound, max(cert.target - 1, top)), "VALID"
+    return CertificateCheck(
+        status, bound, objective, cert.bound, status == "VALID" and objective == bound,
+        status, None, time.perf_counter() - t0,
+    )  # fmt: skip

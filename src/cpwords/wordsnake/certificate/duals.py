@@ -1,0 +1,281 @@
+"""Dual feasibility of a certificate's values and cuts, checked from the strings alone: every
+ordered pair of items through the two smallest values of the words that start with each
+prefix, the pairs inside cut sets by the classes of their cut signatures.
+
+The format and the argument: :mod:`cpwords.wordsnake.certificate`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cpwords.wordsnake.certificate.format import Certificate
+
+# ---------------------------------------------------------------------------------------------
+# The checker: the strings and the values, nothing else.
+
+
+def suffix_prefix_overlap(a: str, b: str, proper: bool) -> int:
+    """Longest suffix of ``a`` that is a prefix of ``b`` (shorter than both when proper)."""
+    top = min(len(a), len(b)) - (1 if proper else 0)
+    if top <= 0:
+        return 0
+    # Only the places of b's first letter among a's last ``top`` letters can start an overlap
+    # (the longest first): a few tests a pair instead of ``top``.
+    la, first = len(a), b[0]
+    i = a.find(first, la - top)
+    while i >= 0:
+        if a.endswith(b[: la - i]):
+            return la - i
+        i = a.find(first, i + 1)
+    return 0
+
+
+def joint_gain(k: int, score: str) -> int:
+    """What a joint of overlap ``k`` scores: ``k ** 2``, or ``k`` for the linear score."""
+    return k if score == "linear" else k * k
+
+
+def ordering_score(seq: Sequence[str], cyclic: bool, proper: bool, score: str = "squared") -> int:
+    total = sum(
+        joint_gain(suffix_prefix_overlap(a, b, proper), score) for a, b in itertools.pairwise(seq)
+    )
+    if cyclic and len(seq) > 1:
+        total += joint_gain(suffix_prefix_overlap(seq[-1], seq[0], proper), score)
+    return total
+
+
+@dataclass
+class DualViolation(Exception):
+    a: str
+    b: str
+    lhs: int
+    rhs: int
+
+
+def _two_smallest(
+    values: Sequence[int],
+    words: Sequence[str],
+    ids: Iterable[int],
+    proper: bool,
+    deadline: float | None = None,
+) -> dict[str, list[int]]:
+    """``[v1, i1, v2, i2]`` for every prefix ``s`` of the words ``ids``: the two smallest values
+    of distinct words that start with ``s`` (and are longer than ``s`` when ``proper``), with
+    their ids; ``i2 = -1`` when there is one. O(their letters) dictionary updates (measured
+    faster in CPython than one pass over the sorted words with a stack of open prefixes).
+    ``TimeoutError`` once ``deadline`` has passed."""
+    table: dict[str, list[int]] = {}
+    get = table.get
+    for n, i in enumerate(ids):
+        if deadline is not None and n % 4096 == 0 and time.perf_counter() > deadline:
+            raise TimeoutError
+        w = words[i]
+        val = values[i]
+        for k in range(len(w) if proper else len(w) + 1):
+            s = w[:k]
+            e = get(s)
+            if e is None:
+                table[s] = [val, i, 0, -1]
+            elif val < e[0]:
+                e[2], e[3] = e[0], e[1]
+                e[0], e[1] = val, i
+            elif e[3] < 0 or val < e[2]:
+                e[2], e[3] = val, i
+    return table
+
+
+def dual_violation(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    deadline: float | None,
+) -> DualViolation | None:
+    """The first violated inequality of the values, or None (see the module docstring)."""
+    try:
+        _check_values(words, mult, cert, deadline)
+    except DualViolation as bad:
+        return bad
+    return None
+
+
+@dataclass(frozen=True)
+class CutTerms:
+    """What the cuts add to the inequalities, per distinct word (see the module docstring).
+
+    ``member[i]``: the cuts holding word ``i``; ``lams``: the multipliers; ``load[i]``: their sum
+    over the cuts holding ``i`` (``L(b)``); ``in_cut[i]``: ``i`` is in ``C`` (a cut of two words
+    or more); ``v_all = v - L``; ``v_out``: ``v`` less the one-word cuts only.
+    """
+
+    member: list[list[int]]
+    lams: list[int]
+    load: list[int]
+    in_cut: list[bool]
+    v_all: list[int]
+    v_out: list[int]
+
+
+def cut_terms(cert: Certificate, W: int) -> CutTerms:
+    """The cut terms of the certificate's ``W`` distinct words."""
+    v = cert.v
+    member: list[list[int]] = [[] for _ in range(W)]
+    for k, (ids, _lam) in enumerate(cert.cuts):
+        for i in ids:
+            member[i].append(k)
+    lams = [lam for _, lam in cert.cuts]
+    load = [sum(lams[k] for k in member[i]) for i in range(W)]
+    # A cut of one word (the copy-to-copy cut of a repeated word) never holds both ends of a
+    # pair of different words, so it is folded into v' like any cut seen from outside; only the
+    # words of larger cuts (C) need their pairs checked with the multipliers they share.
+    single = [0] * W
+    in_cut = [False] * W
+    for ids, lam in cert.cuts:
+        if len(ids) == 1:
+            single[ids[0]] += lam
+        else:
+            for i in ids:
+                in_cut[i] = True
+    v_all = [v[i] - load[i] for i in range(W)]
+    v_out = [v[i] - single[i] for i in range(W)]
+    return CutTerms(member, lams, load, in_cut, v_all, v_out)
+
+
+def _check_values(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    deadline: float | None,
+) -> None:
+    """Raise :class:`DualViolation` at the first violated inequality."""
+    terms = cut_terms(cert, len(words))
+    _check_overlap_pairs(words, mult, cert, terms, deadline)
+    _check_pairs_in_cuts(words, mult, cert, terms, deadline)
+    if cert.depot is not None:
+        _check_depot(words, cert, cert.depot, terms)
+
+
+def _check_overlap_pairs(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    terms: CutTerms,
+    deadline: float | None,
+) -> None:
+    """Every pair but those inside ``C``, through the two smallest values of each prefix."""
+    W = len(words)
+    proper = cert.proper
+    outside = [i for i in range(W) if not terms.in_cut[i]]
+    inside = [i for i in range(W) if terms.in_cut[i]]
+    table = _two_smallest(terms.v_all, words, range(W), proper, deadline)
+    _query_table(table, outside, [0] * len(outside), words, mult, cert, terms, deadline)
+    if inside:
+        table = _two_smallest(terms.v_out, words, outside, proper, deadline)
+        _query_table(table, inside, [0] * len(inside), words, mult, cert, terms, deadline)
+
+
+def _query_table(
+    table: dict[str, list[int]],
+    ids: Sequence[int],
+    bonus: Sequence[int],
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    terms: CutTerms,
+    deadline: float | None,
+) -> None:
+    """Check ``u(a) + bonus`` of every word ``a`` of ``ids`` against the table, suffix by suffix
+    (``bonus``: the multipliers of the cuts ``a`` shares with every word of the table)."""
+    proper, scale = cert.proper, cert.scale
+    squared = cert.score != "linear"
+    u, v = cert.u, cert.v
+    member, lams, load = terms.member, terms.lams, terms.load
+    get = table.get
+    for n, (i, extra) in enumerate(zip(ids, bonus, strict=True)):
+        if deadline is not None and n % 4096 == 0 and time.perf_counter() > deadline:
+            raise TimeoutError
+        a = words[i]
+        ua = u[i] + extra
+        la = len(a)
+        for k in range(la if proper else la + 1):
+            e = get(a[la - k :])
+            if e is None:
+                continue
+            j = e[1]
+            if j == i:
+                # A copy of a (shares every cut with it: no cut term, no bonus) if a has
+                # copies, and the best other word.
+                pairs = [] if e[3] < 0 else [(e[2], e[3])]
+                if mult[i] > 1:
+                    pairs.append((e[0] + load[i] - extra, i))
+            else:
+                pairs = [(e[0], j)]
+            for best, j in pairs:
+                if ua + best < scale * (k * k if squared else k):
+                    b = words[j]
+                    shared = set(member[i]) if j != i else set(member[j])
+                    rhs = pair_rhs(a, b, member[j], shared, lams, scale, proper, cert.score)
+                    raise DualViolation(a, b, u[i] + v[j], rhs)
+
+
+def _check_pairs_in_cuts(
+    words: Sequence[str],
+    mult: Sequence[int],
+    cert: Certificate,
+    terms: CutTerms,
+    deadline: float | None,
+) -> None:
+    """The pairs of words of ``C`` (both in cuts of two words or more), by *signature*.
+
+    The words of ``C`` held by the same cuts of two words or more form one class; every word
+    ``a`` of ``C`` shares the same multipliers with all the words of a class, so one table of
+    the two smallest ``v'`` per class, queried with those multipliers added to ``u(a)``, checks
+    every pair exactly. Time O(letters of ``C`` times the number of classes): linear for one cut
+    or a few, whatever their size; never more than the pair-by-pair check.
+    """
+    proper, cuts = cert.proper, cert.cuts
+    inside = [i for i in range(len(words)) if terms.in_cut[i]]
+    sig = {i: frozenset(k for k in terms.member[i] if len(cuts[k][0]) > 1) for i in inside}
+    classes: dict[frozenset[int], list[int]] = {}
+    for i in inside:
+        classes.setdefault(sig[i], []).append(i)
+    lams = terms.lams
+    for held, ids in classes.items():
+        if deadline is not None and time.perf_counter() > deadline:
+            raise TimeoutError
+        table = _two_smallest(terms.v_all, words, ids, proper, deadline)
+        bonus = [sum(lams[k] for k in sig[i] & held) for i in inside]
+        _query_table(table, inside, bonus, words, mult, cert, terms, deadline)
+
+
+def pair_rhs(
+    a: str,
+    b: str,
+    cuts_of_b: Sequence[int],
+    shared: set[int],
+    lams: Sequence[int],
+    scale: int,
+    proper: bool,
+    score: str = "squared",
+) -> int:
+    """The right-hand side of the joint ``a -> b``: ``scale * ov(a, b)^2`` (``ov`` for the
+    linear score) plus the multipliers of the cuts ``b`` lies in and ``a`` does not (those the
+    joint enters)."""
+    ov = suffix_prefix_overlap(a, b, proper)
+    return scale * joint_gain(ov, score) + sum(lams[c] for c in cuts_of_b if c not in shared)
+
+
+def _check_depot(
+    words: Sequence[str], cert: Certificate, depot: tuple[int, int], terms: CutTerms
+) -> None:
+    """A linear snake's depot inequalities: ``u(d) + v(b) >= L(b)`` and ``u(a) + v(d) >= 0``."""
+    ud, vd = depot
+    u, v = cert.u, cert.v
+    for i in range(len(words)):
+        if ud + terms.v_all[i] < 0:
+            raise DualViolation("", words[i], ud + v[i], terms.load[i])
+        if u[i] + vd < 0:
+            raise DualViolation(words[i], "", u[i] + vd, 0)

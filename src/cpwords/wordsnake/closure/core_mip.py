@@ -1,0 +1,459 @@
+"""The exact search of the core by branch-and-cut (HiGHS): repeated words as one node of
+multiplicity ``k``, connectivity cuts added lazily, in a child process on large cores so that a
+deadline or Ctrl-C can stop it.
+
+The core is what reduced-cost fixing keeps (:func:`~cpwords.wordsnake.closure.core.reduced_core`);
+the argument that a proof on the core is a proof for the whole list is in the card
+(``models/wordsnake.md``, "Reduced-cost fixing and the core search").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cpwords.wordsnake.primal.repair import PairScore, overlap, score_sequence
+from cpwords.wordsnake.relaxation.decode import item_copies
+from cpwords.wordsnake.relaxation.string_hub import (
+    StringHubNetwork,
+)
+
+if TYPE_CHECKING:
+    pass
+
+from cpwords.wordsnake.closure.core import Core, CoreOutcome
+
+_EPS = 1e-6
+
+
+@dataclass
+class _CoreArcs:
+    """Word-level arcs of the core: words ``0..W-1`` and the depot ``W``."""
+
+    tail: np.ndarray
+    head: np.ndarray
+    upper: np.ndarray
+    score: np.ndarray
+    rc: np.ndarray
+
+
+def _core_arcs(net: StringHubNetwork, core: Core, with_depot: bool) -> _CoreArcs:
+    W = net.num_words
+    mult = net.mult
+    words = net.words
+    proper = net.instance.proper
+    t: list[int] = []
+    h: list[int] = []
+    up: list[int] = []
+    sc: list[int] = []
+    rc: list[int] = []
+    for u, v, r in zip(core.pair_u.tolist(), core.pair_v.tolist(), core.pair_rc.tolist(),
+                       strict=True):  # fmt: skip
+        cap = int(mult[u]) - 1 if u == v else min(int(mult[u]), int(mult[v]))
+        k = overlap(words[u], words[v], proper)
+        if cap <= 0 or k <= 0:
+            continue
+        t.append(u)
+        h.append(v)
+        up.append(cap)
+        sc.append(net.instance.weight(k))
+        rc.append(r)
+    if with_depot:
+        for w in range(W):
+            if core.start_rc[w] <= core.budget:
+                t.append(W)
+                h.append(w)
+                up.append(int(mult[w]))
+                sc.append(0)
+                rc.append(int(core.start_rc[w]))
+            if core.end_rc[w] <= core.budget:
+                t.append(w)
+                h.append(W)
+                up.append(int(mult[w]))
+                sc.append(0)
+                rc.append(int(core.end_rc[w]))
+    return _CoreArcs(*(np.array(x, dtype=np.int64) for x in (t, h, up, sc, rc)))
+
+
+def _cuts(
+    arcs: _CoreArcs,
+    x: np.ndarray,
+    nodes: int,
+    root: int,
+    integral: bool,
+    deadline: float | None = None,
+    most: int = 200,
+) -> list[np.ndarray]:
+    """Violated subtour elimination cuts ``x(delta_in(S)) >= 1``, as arc index arrays.
+
+    Sets ``S`` (not holding ``root``) from the components of the support that miss the root;
+    for a fractional ``x`` without such components, from minimum ``root -> t`` cuts (max flow
+    on capacities ``x``), Padberg and Rinaldi's exact separation for the ATSP.
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order, connected_components, maximum_flow
+
+    sup = x > _EPS
+    g = csr_matrix(
+        (np.ones(int(sup.sum())), (arcs.tail[sup], arcs.head[sup])), shape=(nodes, nodes)
+    )
+    _, label = connected_components(g, directed=True, connection="weak")
+    root_label = label[root]
+    others = np.unique(label[label != root_label])
+    if others.size:
+        # Every support component that misses the root: the arcs entering it (none carry x).
+        lt, lh = label[arcs.tail], label[arcs.head]
+        enter = np.nonzero((lt != lh) & (lh != root_label))[0]
+        enter = enter[np.argsort(lh[enter], kind="stable")]
+        keys = lh[enter]
+        lo = np.searchsorted(keys, others, side="left")
+        hi = np.searchsorted(keys, others, side="right")
+        return [enter[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
+    sets: list[np.ndarray] = []
+    if not integral:
+        scale = 1_000_000
+        cap_int = np.floor(x[sup] * scale).astype(np.int32)
+        ok = cap_int > 0
+        tt, hh, cc = arcs.tail[sup][ok], arcs.head[sup][ok], cap_int[ok]
+        # Merge parallel arcs (max flow wants one entry per node pair).
+        key = tt * nodes + hh
+        uniq, inv = np.unique(key, return_inverse=True)
+        cap_m = np.zeros(uniq.size, dtype=np.int64)
+        np.add.at(cap_m, inv, cc)
+        graph = csr_matrix(
+            (cap_m.astype(np.int32), (uniq // nodes, uniq % nodes)), shape=(nodes, nodes)
+        )
+        done = np.zeros(nodes, dtype=bool)
+        done[root] = True
+        for target in range(nodes):
+            if done[target]:
+                continue
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            res = maximum_flow(graph, root, target)
+            if res.flow_value >= scale - nodes:  # at least 1 up to rounding
+                continue
+            flow = res.flow.tocsr()
+            resid = (graph - flow).tocsr()
+            resid.data[resid.data < 0] = 0
+            resid.eliminate_zeros()
+            back = flow.T.tocsr()
+            back.data[back.data < 0] = 0
+            back.eliminate_zeros()
+            reach = breadth_first_order(resid + back, root, directed=True,
+                                        return_predecessors=False)  # fmt: skip
+            side = np.ones(nodes, dtype=bool)
+            side[reach] = False  # S: the nodes the root cannot reach in the residual network
+            sets.append(side)
+            done |= side
+            if len(sets) >= most:
+                break
+    cuts = []
+    for side in sets:
+        entering = np.nonzero(~side[arcs.tail] & side[arcs.head])[0]
+        if x[entering].sum() < 1 - _EPS:
+            cuts.append(entering)
+    return cuts
+
+
+def _euler_order(arcs: _CoreArcs, xi: np.ndarray, root: int, W: int) -> list[int] | None:
+    """Word sequence of a connected integral solution (an Euler circuit from the root)."""
+    import networkx as nx
+
+    g = nx.MultiDiGraph()
+    for a in np.nonzero(xi > 0)[0].tolist():
+        for _ in range(int(xi[a])):
+            g.add_edge(int(arcs.tail[a]), int(arcs.head[a]))
+    if not nx.is_eulerian(g):
+        return None
+    seq = [v for _, v in nx.eulerian_circuit(g, source=root)]
+    if root == W:
+        return [v for v in seq if v != W]
+    return [seq[-1], *seq[:-1]]  # a cycle through the words, starting at the root
+
+
+def _add_row(h: Any, cols: np.ndarray, vals: np.ndarray, lo: float, hi: float) -> None:
+    h.addRow(lo, hi, int(cols.size), cols.astype(np.int32), vals.astype(float))
+
+
+def _append_bound(bounds: list[int], dual_bound: float) -> None:
+    """Keep HiGHS's MIP dual bound (floored), unless it has none yet (infinite: stopped in
+    presolve, measured on a 1,100-piece list at a 24 s limit)."""
+    if np.isfinite(dual_bound):
+        bounds.append(int(np.floor(dual_bound + 1e-6)))
+
+
+#: A core of at least this many joints is searched in a forked child process (where ``fork``
+#: exists), killed at the deadline or on Ctrl-C: HiGHS honours a cancel only at its own next
+#: check, 32 s after Ctrl-C on `ab` n=30,000 seed 2's core (392,786 columns). Smaller cores
+#: are searched in this process (a fork's pages count again in the process tree's memory).
+CHILD_MIN_PAIRS = 50_000
+
+#: Seconds past its time limit at which the child searching a core is killed (HiGHS's own
+#: limit and the cancel at the deadline come first).
+CHILD_GRACE = 0.5
+
+
+def solve_core_mip(
+    net: StringHubNetwork,
+    core: Core,
+    *,
+    time_limit: float | None,
+    progress: Callable[[float, float | None, float | None], None] | None = None,
+    isolate: bool | None = None,
+) -> CoreOutcome:
+    """Branch-and-cut over the core: word nodes of multiplicity k, subtour elimination.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    core : Core
+    time_limit : float or None
+        Seconds for the search.
+    progress : callable, optional
+        ``progress(seconds, incumbent, bound)`` on each improving ordering or bound.
+    isolate : bool, optional
+        Search in a forked child process that is killed ``CHILD_GRACE`` seconds past the time
+        limit or at once on Ctrl-C (its best ordering so far is kept). Default: when the core
+        holds at least ``CHILD_MIN_PAIRS`` joints.
+
+    Returns
+    -------
+    CoreOutcome
+        From a killed child: its best ordering so far (None if none), not proven, no bound,
+        ``interrupted`` on Ctrl-C; from a child that died (out of memory, a crash) the same,
+        with ``error`` saying so.
+
+    Notes
+    -----
+    One integer variable per core joint ``u -> v`` (bounded by the copies available:
+    ``min(k_u, k_v)``, or ``k_u - 1`` for a word followed by a copy of itself) and per chain
+    start and end; every word has in- and out-degree equal to its multiplicity ``k``, so the
+    ``k!`` orders of interchangeable copies are one solution. Two rows restrict the search to
+    what can beat the incumbent (score ``>= target``, reduced cost ``<= budget``).
+    Subtour elimination cuts ``x(delta_in(S)) >= 1`` are separated first from fractional LP
+    solutions (components of the support, then minimum cuts from the depot), then from
+    integral ones; HiGHS solves the LPs and the MIPs with a zero gap tolerance. A cyclic snake
+    also searches, with the depot left out, for a single cycle of positive joints.
+
+    References
+    ----------
+    M. Padberg, G. Rinaldi, "A branch-and-cut algorithm for the resolution of large-scale
+    symmetric traveling salesman problems", SIAM Review 33 (1991); HiGHS (Huangfu, Hall).
+    """
+    seen: dict[str, Any] = {}
+
+    def on_report(event: dict[str, Any]) -> None:
+        seen.update(event)
+        if progress is not None and "objective" in event:
+            progress(event["seconds"], event["objective"], None)
+
+    if isolate is None:
+        isolate = core.num_pairs >= CHILD_MIN_PAIRS
+    if not isolate:
+        return _solve_core_mip(net, core, time_limit, on_report)
+    from cpwords.core.procs import ChildDied, run_stoppable
+
+    stopped: str | None
+    error: str | None
+    hard = None if time_limit is None else time.perf_counter() + time_limit + CHILD_GRACE
+    try:
+        run = run_stoppable(
+            _core_mip_child, net, core, time_limit, deadline=hard, on_report=on_report
+        )
+    except ChildDied as exc:
+        stopped, error = None, str(exc)
+    else:
+        if run.stopped is None:
+            out: CoreOutcome = run.value
+            return out
+        stopped, error = run.stopped, None
+    return CoreOutcome(
+        seen.get("order"), seen.get("objective"), False, None, int(seen.get("arcs", 0)),
+        stopped == "interrupted", error,
+    )  # fmt: skip
+
+
+def _core_mip_child(
+    report: Callable[[dict[str, Any]], None],
+    net: StringHubNetwork,
+    core: Core,
+    time_limit: float | None,
+) -> CoreOutcome:  # pragma: no cover - runs in a child
+    """:func:`solve_core_mip` in the forked child: the arcs of each model and each improving
+    ordering are reported to the parent as they come."""
+    from cpwords.core.native import highs_after_fork
+
+    highs_after_fork()
+    return _solve_core_mip(net, core, time_limit, report)
+
+
+def _solve_core_mip(
+    net: StringHubNetwork,
+    core: Core,
+    time_limit: float | None,
+    report: Callable[[dict[str, Any]], None],
+) -> CoreOutcome:
+    """:func:`solve_core_mip` in this process; ``report`` receives ``{"arcs": n}`` as each
+    model is built and ``{"seconds", "order", "objective"}`` on each improving ordering."""
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    W = net.num_words
+    instance = net.instance
+    best_seq: list[int] | None = None
+    best: int | None = None
+    bounds: list[int] = []
+    proven = True
+    interrupted = False
+    n_lits = 0
+    modes = [True, False] if instance.cyclic else [True]
+    for with_depot in modes:
+        arcs = _core_arcs(net, core, with_depot)
+        m = int(arcs.tail.shape[0])
+        n_lits += m
+        report({"arcs": n_lits})
+        nodes = W + 1 if with_depot else W
+        root = W if with_depot else 0
+        touched_in = np.zeros(nodes, dtype=bool)
+        touched_out = np.zeros(nodes, dtype=bool)
+        touched_in[arcs.head] = True
+        touched_out[arcs.tail] = True
+        if not (touched_in[:W].all() and touched_out[:W].all()):
+            continue  # some word cannot be placed within the budget: nothing here
+        goal = core.target if best is None else best + 1
+        h, idx = _core_highs(net, core, arcs, with_depot, goal)
+        found, status_proven, interrupted = _cut_and_branch(
+            h, arcs, idx, nodes, root, W, deadline, bounds
+        )
+        if found is not None:
+            pool = item_copies(net)
+            seq = [pool[w].pop() for w in found]
+            value = score_sequence(seq, PairScore(net), instance.cyclic)
+            if best is None or value > best:
+                best_seq, best = seq, value
+                seconds = time.perf_counter() - start
+                report({"seconds": seconds, "order": seq, "objective": best})
+        proven = proven and status_proven and not interrupted
+        if interrupted:
+            break
+    bound = None
+    if bounds:
+        bound = max([*bounds, *([best] if best is not None else [])])
+    return CoreOutcome(best_seq, best, proven, bound, n_lits, interrupted)
+
+
+def _core_highs(
+    net: StringHubNetwork, core: Core, arcs: _CoreArcs, with_depot: bool, goal: int
+) -> tuple[Any, np.ndarray]:
+    """The HiGHS model of the core's arcs (linear: integrality comes later) and its column
+    ids: degree rows, at least one chain (with the depot), score >= goal, reduced cost <=
+    budget."""
+    import highspy
+
+    from cpwords.core.native import new_highs
+
+    W = net.num_words
+    m = int(arcs.tail.shape[0])
+    h = new_highs()
+    idx = np.arange(m, dtype=np.int32)
+    h.addVars(m, np.zeros(m), arcs.upper.astype(float))
+    h.changeColsCost(m, idx, arcs.score.astype(float))
+    h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+
+    # Degree rows of every word, in bulk: in-degree = out-degree = multiplicity.
+    k = net.mult.astype(float)
+    for ends in (arcs.head, arcs.tail):
+        mine = np.nonzero(ends < W)[0]
+        cols = mine[np.argsort(ends[mine], kind="stable")]
+        starts = np.searchsorted(ends[cols], np.arange(W)).astype(np.int32)
+        h.addRows(W, k, k, int(cols.size), starts, cols.astype(np.int32), np.ones(cols.size))
+    if with_depot:
+        chain_starts = np.nonzero(arcs.tail == W)[0]
+        _add_row(h, chain_starts, np.ones(chain_starts.size), 1.0, float(net.instance.n))
+    _add_row(h, idx, arcs.score.astype(float), float(goal), highspy.kHighsInf)
+    _add_row(h, idx, arcs.rc.astype(float), -highspy.kHighsInf, float(core.budget))
+    return h, idx
+
+
+def _mip_left(deadline: float | None) -> float:
+    """Seconds until the deadline (infinite without one)."""
+    return float("inf") if deadline is None else deadline - time.perf_counter()
+
+
+def _cut_and_branch(
+    h: Any,
+    arcs: _CoreArcs,
+    idx: np.ndarray,
+    nodes: int,
+    root: int,
+    W: int,
+    deadline: float | None,
+    bounds: list[int],
+) -> tuple[list[int] | None, bool, bool]:
+    """Solve the model, adding violated subtour cuts, first to the LP, then (integral) to the
+    MIP: the word order found (or None), whether it is proven optimal (or the model
+    infeasible) and whether Ctrl-C stopped it. HiGHS's dual bound goes into ``bounds``."""
+    import highspy
+
+    from cpwords.core.native import lp_time_limit, run_highs_interruptibly
+
+    m = int(arcs.tail.shape[0])
+    found: list[int] | None = None
+    status_proven = False
+    integral = False
+    interrupted = False
+    while _mip_left(deadline) > 0:
+        # HiGHS checks its clock between phases: measured 2 s past a 6 s limit on a
+        # 400,000-column core, so it gets 85% of what is left.
+        seconds = (
+            max(0.01, 0.85 * _mip_left(deadline)) if deadline is not None else highspy.kHighsInf
+        )
+        if not integral and deadline is not None:  # the simplex counts every earlier run
+            seconds = lp_time_limit(h, seconds)
+        h.setOptionValue("time_limit", seconds)
+        if run_highs_interruptibly(h, deadline):
+            interrupted = True
+        st = h.getModelStatus()
+        if interrupted:
+            break
+        if st == highspy.HighsModelStatus.kInfeasible:
+            status_proven = True  # nothing in the core reaches the goal
+            break
+        if st not in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
+                      highspy.HighsModelStatus.kInterrupt):  # fmt: skip
+            break
+        x = np.asarray(h.getSolution().col_value, dtype=float)
+        has_x = x.size == m and (
+            not integral or h.getInfo().primal_solution_status == 2  # feasible point
+        )
+        if not has_x:
+            if integral:
+                _append_bound(bounds, h.getInfo().mip_dual_bound)
+            break
+        cuts = _cuts(arcs, x, nodes, root, integral, deadline)
+        if cuts:
+            sizes = np.array([c.size for c in cuts], dtype=np.int64)
+            starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int32)
+            cols = np.concatenate(cuts).astype(np.int32)
+            h.addRows(
+                len(cuts), np.ones(len(cuts)), np.full(len(cuts), highspy.kHighsInf),
+                int(cols.size), starts, cols, np.ones(cols.size),
+            )  # fmt: skip
+        if cuts:
+            continue
+        if not integral:
+            integral = True
+            h.changeColsIntegrality(m, idx, np.full(m, 1, dtype=np.uint8))
+            continue
+        xi = np.round(x).astype(np.int64)
+        found = _euler_order(arcs, xi, root, W)
+        if st == highspy.HighsModelStatus.kOptimal and found is not None:
+            status_proven = True
+        else:
+            _append_bound(bounds, h.getInfo().mip_dual_bound)
+        break
+    return found, status_proven, interrupted

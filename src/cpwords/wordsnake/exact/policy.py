@@ -1,0 +1,423 @@
+"""The default exact method's policy: its named stages, in the order of the card, and the loop
+that runs them.
+
+Adding or reordering a stage is a line in :data:`FLOW_STAGES` or :data:`SEARCH_STAGES` (and the
+stage's own module); :data:`STAGES` lists them all, one to one with the card's list
+(``models/wordsnake.md``, "The default `exact` method: its stages"; a test asserts it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from cpwords.core.errors import InputError
+from cpwords.core.machine import available_memory
+from cpwords.core.result import SolveResult
+from cpwords.wordsnake.closure.core import CoreTooLarge
+from cpwords.wordsnake.exact.flow_steps import length_bound
+from cpwords.wordsnake.exact.stages.additive_bound import additive_bound, additive_wanted
+from cpwords.wordsnake.exact.stages.certificate import certificate
+from cpwords.wordsnake.exact.stages.checked_proof import checked_proof, proof_reserve
+from cpwords.wordsnake.exact.stages.core_search import core_search, search_log_start, search_wanted
+from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
+from cpwords.wordsnake.exact.stages.greedy_proof import greedy_proof
+from cpwords.wordsnake.exact.stages.lagrangian_relaxation import lagrangian_relaxation
+from cpwords.wordsnake.exact.stages.min_cost_flow import min_cost_flow
+from cpwords.wordsnake.exact.stages.neighbourhood_search import (
+    neighbourhood_search,
+    neighbourhood_wanted,
+)
+from cpwords.wordsnake.exact.stages.proof_tree import (
+    early_tree,
+    early_tree_wanted,
+    tree_after_too_large,
+)
+from cpwords.wordsnake.exact.stages.reduced_cost_fixing import reduced_cost_fixing
+from cpwords.wordsnake.exact.stages.repair import repair
+from cpwords.wordsnake.exact.stages.routes import routes, routes_fallback, routes_wanted
+from cpwords.wordsnake.exact.stages.string_hub_network import build_network, first_deadline
+from cpwords.wordsnake.exact.state import (
+    FlowOutcome,
+    FlowState,
+    PieceSolver,
+    ProofState,
+    Stage,
+    flow_limits,
+)
+from cpwords.wordsnake.exact.state import ProgressCallback as StageProgress
+from cpwords.wordsnake.formulations.common import (
+    ProgressCallback,
+    backend_info,
+    check_limits,
+    finish_result,
+    items_of,
+    score_order,
+    stage_progress,
+)
+from cpwords.wordsnake.relaxation.string_hub import (
+    DeadlineReached,
+    StringHubNetwork,
+    estimate_memory,
+)
+from cpwords.wordsnake.rules import WordsnakeInstance
+
+#: The network, built before the flow stages.
+NETWORK = Stage("string-hub network", build_network)
+
+#: The flow stages: the first bound and its ordering, then the bound tightened. They run on the
+#: flow's state until one ends them (the incumbent meets the bound, or a limit).
+FLOW_STAGES = (
+    Stage("greedy assignment", lambda s: greedy_assignment(s.flow)),
+    Stage("greedy proof", lambda s: greedy_proof(s.flow), lambda s: s.flow.reopt is not None),
+    Stage("min-cost flow", lambda s: min_cost_flow(s.flow), lambda s: s.flow.flows is None),
+    Stage("repair", lambda s: repair(s.flow)),
+    Stage("additive bound", additive_bound, additive_wanted),
+    Stage("neighbourhood search", neighbourhood_search, neighbourhood_wanted),
+    Stage("Lagrangian relaxation", lambda s: lagrangian_relaxation(s.flow)),
+)
+
+#: The exact search of what the flow stages leave open.
+SEARCH_STAGES = (
+    Stage("reduced-cost fixing", reduced_cost_fixing),
+    Stage("proof tree", early_tree, early_tree_wanted),
+    Stage("core search", core_search, search_wanted),
+)
+
+#: The routes model, on small lists whose core is too large.
+ROUTES = Stage("routes", routes, routes_wanted)
+
+#: The certificate of the bound: always computed (in memory when no file was asked for).
+CERTIFICATE = Stage("certificate", certificate)
+
+#: The certificate checked by the independent checker: its verdict sets the status.
+CHECKED_PROOF = Stage("checked proof", checked_proof)
+
+#: Most of the time limit the certificate and its check keep at its end (the stages keep the
+#: rest, however large the list: a limit too short for the check still gets an ordering).
+PROOF_SHARE = 0.5
+
+#: Every stage of the default method, in order (the card's list).
+STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, ROUTES, CERTIFICATE, CHECKED_PROOF)
+
+
+def solve_exact(
+    instance: WordsnakeInstance,
+    *,
+    time_limit: float | None = 60.0,
+    workers: int = 2,
+    seed: int = 0,
+    hint: Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+    start: float | None = None,
+    lagrangian_iterations: int = 50,
+    core_search: str = "mip",
+    certificate: bool = False,
+    neighbourhood_search: bool = True,
+    checked: bool = True,
+) -> SolveResult:
+    """The default exact method: the stages of :data:`STAGES`, in order.
+
+    1. The string-hub network, then the flow stages: the greedy assignment proven optimal by
+       potentials (or the min-cost flow solved cold), its cycles repaired into an ordering,
+       on large lists the additive bound and the neighbourhood search, then the Lagrangian
+       relaxation of the connectivity cuts. A connected support is an ordering scoring the
+       bound: OPTIMAL with no MIP (all of ENABLE and of web2, measured).
+    2. If a gap remains, reduced-cost fixing keeps only the joints an ordering scoring above the
+       incumbent may use, and an exact search of that core takes the rest of the time: a proof
+       that nothing in the core beats the incumbent is a proof for the whole list.
+    3. If the core is too large on a small list, CP-SAT's routes model takes over with the best
+       ordering as its hint.
+
+    The dual bound reported is the best of the bounds proven along the way.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    time_limit : float or None
+        Seconds for the whole policy, counted from ``start``.
+    workers : int
+        Solver threads.
+    seed : int
+    hint : sequence of str, optional
+        A starting ordering (the initial incumbent).
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound[, stage])``.
+    start : float, optional
+        ``time.perf_counter()`` at which the time limit started (default: now).
+    lagrangian_iterations : int
+        Most flow solves spent tightening the bound (0: the relaxation's bound only).
+    core_search : {"mip", "cpsat"}
+        How the core left by reduced-cost fixing is searched: HiGHS branch-and-cut with
+        repeated words as one node of multiplicity k
+        (:func:`~cpwords.wordsnake.closure.core.solve_core_mip`, the default: measured faster),
+        or CP-SAT's routes constraint over the items
+        (:func:`~cpwords.wordsnake.closure.core.solve_core`).
+    certificate : bool
+        Also return the certificate of the bound in ``solver_info["certificate"]``
+        (:func:`~cpwords.wordsnake.relaxation.dual_certificate.flow_certificate`; None with
+        ``solver_info["certificate_error"]`` when stopped before the first flow bound or by the
+        time limit). It is computed and checked in any case (``pipeline.checked``) unless
+        ``checked`` is False (the neighbourhood search's own solves of pieces: the solver's word).
+    neighbourhood_search : bool
+        On large lists whose first bound leaves a gap: the additive bound
+        (:func:`~cpwords.wordsnake.bounds.path_cover.path_cover_bound`) and the exact
+        re-ordering of the pieces around it (:func:`~cpwords.wordsnake.primal.lns.reorder_pieces`);
+        False skips both (the pieces' own solve uses it so).
+
+    Returns
+    -------
+    SolveResult
+        OPTIMAL only when the certificate checks VALID (``proof``: ``"certificate"``), else
+        FEASIBLE with the checked bound (``solver_bound``: the solver's). ``method`` names the
+        stage that finished (``exact/flow``, ``exact/core`` or ``exact/routes``);
+        ``solver_info["stages"]`` logs the flow, core and routes stages;
+        ``solver_info["interrupted"]`` is True after Ctrl-C (the best ordering so far is
+        returned, FEASIBLE unless proven).
+
+    Raises
+    ------
+    InputError
+        Non-positive limits, or an instance too large for the memory available.
+    """
+    check_limits(time_limit, workers)
+    if core_search not in ("mip", "cpsat"):
+        raise InputError(f"core_search must be 'mip' or 'cpsat', got {core_search!r}")
+    options = {
+        "time_limit": time_limit, "workers": workers, "seed": seed, "hint": hint,
+        "progress": progress, "lagrangian_iterations": lagrangian_iterations,
+        "core_search": core_search, "certificate": certificate,
+        "neighbourhood_search": neighbourhood_search, "checked": checked,
+    }  # fmt: skip
+    state = _begin(instance, options, start)
+    if instance.n == 1 or len(set(instance.words)) == 1:
+        state.order = list(instance.words)
+        state.objective = state.bound = float(score_order(instance, state.order))
+        state.proven = True
+        return _finish_state(state)
+    check_memory(instance)
+    state.fallback = routes_fallback(instance)
+    if state.fallback and time_limit is not None and state.deadline is not None:
+        state.flow_deadline = min(state.deadline, state.start + 0.4 * time_limit)
+    run(state)
+    return _finish_state(state)
+
+
+def run(state: ProofState) -> None:
+    """Run the stages on ``state``: the network, the flow stages, the search, the routes."""
+    _run_network_and_flow(state)
+    _take_flow_result(state)
+    if search_wanted(state):
+        _run_search(state)
+    else:
+        state.method = "exact/flow"
+    if ROUTES.wanted(state):
+        ROUTES.run(state)
+
+
+def _begin(instance: WordsnakeInstance, options: dict[str, Any], start: float | None) -> ProofState:
+    """The state before the first stage: the stages end early enough to leave the certificate
+    and its check their time (:func:`~cpwords.wordsnake.exact.stages.checked_proof.proof_reserve`,
+    at most :data:`PROOF_SHARE` of the limit), all of it within the limit."""
+    entered = time.perf_counter()
+    start = entered if start is None else start
+    limit = options["time_limit"]
+    end = deadline = None if limit is None else start + limit
+    if limit is not None and (options["checked"] or options["certificate"]):
+        deadline = start + limit - min(proof_reserve(instance), PROOF_SHARE * limit)
+    info = backend_info(
+        "min-cost-flow", formulation="string-hub", workers=options["workers"],
+        seed=options["seed"],
+    )  # fmt: skip
+    return ProofState(
+        instance, options, start, entered, deadline, deadline, False,
+        stage_progress(options["progress"]), info, end,
+        piece_solver=_piece_solver(options["workers"], options["seed"]),
+    )  # fmt: skip
+
+
+def _piece_solver(workers: int, seed: int) -> PieceSolver:
+    """The neighbourhood search's solve of its pieces: this method without that search, and
+    unchecked (the pieces' answers are the search's, the whole list is checked)."""
+
+    def solve(sub: WordsnakeInstance, limit: float | None) -> SolveResult:
+        return solve_exact(
+            sub, time_limit=limit, workers=workers, seed=seed, neighbourhood_search=False,
+            checked=False,
+        )  # fmt: skip
+
+    return solve
+
+
+def _run_network_and_flow(state: ProofState) -> None:
+    """The network, then the flow stages until one ends them. Ctrl-C while building the network
+    leaves no flow; the deadline inside the flow stages drops their result (as a stop)."""
+    try:
+        NETWORK.run(state)
+        assert state.net is not None
+        hint = state.options["hint"]
+        state.flow = FlowState.begin(
+            state.net, deadline=state.flow_deadline, start=state.start,
+            first_deadline=first_deadline(state),
+            progress=state.on_progress,
+            lagrangian_iterations=state.options["lagrangian_iterations"],
+            incumbent=None if hint is None else items_of(state.instance, hint),
+        )  # fmt: skip
+        f = state.flow
+        with flow_limits(f):
+            for stage in FLOW_STAGES:
+                if f.ended:
+                    break
+                if stage.wanted(state):
+                    stage.run(state)
+        state.out = f.outcome()
+        state.interrupted = f.stopped == "interrupt"
+    except KeyboardInterrupt:
+        state.interrupted = True
+    except DeadlineReached:
+        state.info["stopped"] = "time"
+
+
+def _take_flow_result(state: ProofState) -> None:
+    """The incumbent and the bound the flow stages left (the hint, or the input order, when
+    they gave none), and the flow stage's log."""
+    out, info, words = state.out, state.info, state.instance.words
+    info.update(out.info if out is not None else {})
+    info["time_limit"] = state.options["time_limit"]
+    if out is not None and out.order is not None:
+        state.order = [words[i] for i in out.order]
+        state.objective = float(out.objective or 0)
+    else:  # stopped before any ordering: the given one (or the input order)
+        hint = state.options["hint"]
+        state.order = list(hint) if hint is not None else list(words)
+        state.objective = float(score_order(state.instance, state.order))
+    if out is None or out.bound is None:  # stopped before any flow bound: the words' lengths
+        state.bound = float(length_bound(state.instance))
+        info["length_bound"] = int(state.bound)
+    else:
+        state.bound = float(out.bound)
+    state.proven = state.objective >= state.bound
+    state.stages.append({"stage": "flow", "wall_time": state.elapsed(), "proven": state.proven})
+    info["stages"] = state.stages
+    info["interrupted"] = state.interrupted
+
+
+def _run_search(state: ProofState) -> None:
+    """Reduced-cost fixing and the core search, logged as one stage ``core``; a core too large
+    is left to the routes stage."""
+    t_core = search_log_start(state)
+    log = state.stages[-1]
+    try:
+        for stage in SEARCH_STAGES:
+            if stage.wanted(state):
+                stage.run(state)
+    except CoreTooLarge:
+        log["too_large"] = True  # the routes model may take over, or else the proof tree
+        if not ROUTES.wanted(state):
+            tree_after_too_large(state)
+    except DeadlineReached:
+        state.info["stopped"] = "time"
+    except KeyboardInterrupt:
+        state.interrupted = True
+    log["wall_time"] = time.perf_counter() - t_core
+    log["proven"] = state.proven
+    state.info["interrupted"] = state.interrupted
+    state.method = "exact/core"
+
+
+def _finish_state(state: ProofState) -> SolveResult:
+    """The result: the stop reason, the certificate when asked for, the checked answer."""
+    info = state.info
+    info["solve_time"] = time.perf_counter() - state.entered  # without start-up and reading
+    early = state.deadline is None or time.perf_counter() < state.deadline - 1.0
+    if not state.proven and early and not info.get("interrupted"):
+        # Every stage ended before the limit with the gap open (a core too large for the
+        # search, say): not stopped by the limit, and said so.
+        info.setdefault("stopped", "exhausted")
+    if state.options["checked"] or state.options["certificate"]:
+        CERTIFICATE.run(state)
+    if state.options["checked"]:
+        CHECKED_PROOF.run(state)
+    if not state.options["certificate"]:
+        info.pop("certificate", None)
+    return finish_result(
+        instance=state.instance, proven=state.proven, order=state.order,
+        objective=state.objective, bound=state.bound, start=state.start, method=state.method,
+        info=info, trace=state.trace,
+    )  # fmt: skip
+
+
+def check_memory(instance: WordsnakeInstance) -> None:
+    """Refuse, in one line, an instance whose exact solve would not fit in memory.
+
+    Raises
+    ------
+    InputError
+        When :func:`~cpwords.wordsnake.relaxation.string_hub.estimate_memory` exceeds
+        :func:`cpwords.core.machine.available_memory`.
+    """
+    need = estimate_memory(instance)
+    have = available_memory()
+    if need > have:
+        letters = sum(len(w) for w in instance.words)
+        raise InputError(
+            f"{instance.n:,} words ({letters:,} letters) need about {need / 1e9:.1f} GB to solve "
+            f"exactly, more than the {have / 1e9:.1f} GB available"
+        )
+
+
+def solve_string_flow(
+    net: StringHubNetwork,
+    *,
+    deadline: float | None = None,
+    start: float | None = None,
+    progress: StageProgress | None = None,
+    lagrangian_iterations: int = 50,
+    stall_limit: int = 6,
+    incumbent: list[int] | None = None,
+) -> FlowOutcome:
+    """Flow relaxation, certificate, repair and Lagrangian bound on a string-hub network.
+
+    The flow stages of the default method without the additive bound and the neighbourhood
+    search: greedy assignment, greedy proof, min-cost flow, repair, Lagrangian relaxation
+    (:mod:`~cpwords.wordsnake.models.pipeline`).
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    deadline : float, optional
+        ``time.perf_counter()`` value at which to stop with the best answer so far.
+    start : float, optional
+        Reference time for progress reports.
+    progress : callable, optional
+        ``progress(elapsed, incumbent, bound, stage)``.
+    lagrangian_iterations : int
+        Most flow solves spent on tightening the bound.
+    stall_limit : int
+        Stop tightening after this many iterations without a better bound.
+    incumbent : list of int, optional
+        A starting item sequence.
+
+    Returns
+    -------
+    FlowOutcome
+        Never raises on the flow solver's deadline or Ctrl-C: they end the stages with
+        ``stopped`` set (a ``DeadlineReached`` of the decoding is raised).
+    """
+    f = FlowState.begin(
+        net, deadline=deadline, start=start, progress=progress,
+        lagrangian_iterations=lagrangian_iterations, stall_limit=stall_limit,
+        incumbent=incumbent,
+    )  # fmt: skip
+    with flow_limits(f):
+        greedy_assignment(f)
+        if f.reopt is not None:
+            greedy_proof(f)
+        if f.flows is None:
+            min_cost_flow(f)
+        for stage in (repair, lagrangian_relaxation):
+            if f.ended:
+                break
+            stage(f)
+    return f.outcome()

@@ -1,0 +1,99 @@
+"""Stage "additive bound": the path cover of the subtours' neighbourhood on the first bound.
+
+Large lists only (at least ``FORK_MIN_ARCS`` network arcs), when the first iterate's support is
+not connected. The card's section "Additive bound and neighbourhood search (large lists)"
+(``models/wordsnake.md``) gives the bound, its soundness and the measurements.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from cpwords.wordsnake.bounds.path_cover import path_cover_bound
+from cpwords.wordsnake.exact.state import AdditiveBound, ProofState, publish
+from cpwords.wordsnake.relaxation.decode import Decoded
+from cpwords.wordsnake.relaxation.dual_certificate import dual_potentials, flow_certificate
+from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
+
+
+def additive_wanted(state: ProofState) -> bool:
+    """On large networks, with the neighbourhood search on, once the first bound has a dual."""
+    f = state.flow
+    return (
+        f is not None
+        and bool(state.options["neighbourhood_search"])
+        and f.large
+        and f.best_seq is not None
+        and f.best is not None
+        and f.dual is not None
+    )
+
+
+def additive_bound(state: ProofState) -> None:
+    """Stage "additive bound": bound the subtours' neighbourhood by a path cover priced with the
+    first bound's certificate (:func:`~cpwords.wordsnake.bounds.path_cover.path_cover_bound`).
+
+    Sets ``state.additive`` and lowers the flow's bound; nothing when the first iterate is one
+    component or the deadline passes first.
+    """
+    f = state.flow
+    assert f is not None and f.dual is not None and f.decoded is not None
+    assert f.best_seq is not None and f.best is not None
+    f.bound_before_refinement = f.bound
+    f.report("additive bound")
+    t0 = time.perf_counter()
+    net, dec = f.net, f.decoded
+    seeds = _subtour_words(net, dec)
+    if not seeds:
+        return
+    deadline = f.deadline
+    try:
+        first = f.dual.value_scaled // f.dual.scale
+        pi = dual_potentials(net, f.dual, deadline)
+        words = state.instance.words
+        cert = flow_certificate(
+            net, f.dual, [words[i] for i in f.best_seq], f.best, first, deadline=deadline,
+            potentials=pi,
+        )  # fmt: skip
+        relaxed = _word_joints(net, dec)
+        pc = path_cover_bound(
+            cert, net.words, net.mult.tolist(), seeds, deadline=deadline, relaxed=relaxed
+        )  # fmt: skip
+    except DeadlineReached:
+        return
+    info: dict[str, Any] = {
+        "path_cover": pc.info,
+        "bound": pc.bound,
+        "lp_bound": pc.lp_bound,
+        "first_bound": first,
+    }
+    state.additive = AdditiveBound(t0, f.best_seq, f.best, seeds, pi, cert, relaxed, pc, info)
+    publish(state, None, None)
+
+
+def _subtour_words(net: StringHubNetwork, dec: Decoded) -> list[int]:
+    """The distinct words of the items outside the decoded flow's main component."""
+    instance = net.instance
+    N = instance.n
+    comp = dec.comp
+    main = comp[N] if not instance.cyclic else max(set(comp[:N]), key=comp[:N].count)
+    item_word = net.item_word
+    return sorted({int(item_word[i]) for i in range(N) if comp[i] != main})
+
+
+def _word_joints(net: StringHubNetwork, dec: Decoded) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct word's successor and predecessor (word ids, -1: the depot) in a decoded
+    flow (for a word listed more than once, those of one of its items)."""
+    N = net.instance.n
+    W = net.num_words
+    word = np.append(net.item_word, -1)  # the depot (item N) has no word
+    nxt = np.asarray(dec.succ[:N], dtype=np.int64)
+    succ = np.full(W, -1, dtype=np.int64)
+    pred = np.full(W, -1, dtype=np.int64)
+    succ[word[:N]] = word[nxt]
+    real = nxt < N
+    pred[word[nxt[real]]] = word[:N][real]
+    return succ, pred

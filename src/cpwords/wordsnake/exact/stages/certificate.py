@@ -1,0 +1,284 @@
+"""Stage "certificate": a dual certificate of the bound of a finished solve.
+
+The additive bound's certificate when it proved the bound, else the best flow iterate's
+(:func:`~cpwords.wordsnake.relaxation.dual_certificate.flow_certificate`); when the solver proved
+more than the values do (a core search or the routes model closed the gap), a proof tree on the core
+makes it a version 2 certificate (:mod:`~cpwords.wordsnake.closure.proof_tree`). A version 1
+certificate whose values still prove more than the ordering scores gets Hungarian dual steps on Hall
+sets of its zero-slack joints (:func:`~cpwords.wordsnake.bounds.hall_step.hall_step`). A certificate
+without a tree claims only what its values prove (the solver's bound and the search's size kept in
+its ``producer``): it checks VALID with the gap open, never PARTIAL. An answer left open whose bound
+is the path cover's integer bound gets a tree on the cover at that bound, which certifies it. Format
+and checker: card, "Certificates: a bound anyone can check".
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import replace
+
+from cpwords.wordsnake.bounds.path_cover import PathCoverBound
+from cpwords.wordsnake.certificate import Certificate
+from cpwords.wordsnake.exact.stages.checked_proof import proof_reserve
+from cpwords.wordsnake.exact.state import ProofState
+from cpwords.wordsnake.relaxation.dual_certificate import flow_certificate, single_word_certificate
+from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
+
+#: Seconds the proof tree may take at least (when the time limit leaves them).
+TREE_MIN_SECONDS = 5.0
+
+#: The proof tree may take this many times the solve so far (within the limit): the tree is
+#: the only way to OPTIMAL once the solver has proved more than its values. `abc` n=1,000
+#: seed 3 needs about 1.5x its 6.5 s solve (a root of complete cuts, then 3 nodes).
+TREE_SOLVE_RATIO = 2.0
+
+#: The share of :func:`~cpwords.wordsnake.exact.stages.checked_proof.proof_reserve` the check
+#: keeps when a proof tree is built (the rest is the certificate's: the check measured at 8-26
+#: us a word against the reserve's 10 us a word and 1.5 us a letter).
+CHECK_SHARE = 0.8
+
+#: The share of the reserve kept for checking an open answer's tree on the cover: a tree's
+#: check takes up to about twice the root-only check (``benchmarks/check_ratio.py``).
+TREE_CHECK_SHARE = 2.0
+
+
+def certificate(state: ProofState) -> None:
+    """Stage "certificate": ``solver_info["certificate"]`` (None with
+    ``solver_info["certificate_error"]`` when none can be given) and its time."""
+    t_cert = time.perf_counter()
+    left = state.left_in_limit()
+    if left is not None and left <= 0:  # it could not be checked: none is computed
+        state.info["certificate"] = None
+        state.info["certificate_error"] = (
+            "the time limit passed before the certificate was computed"
+        )
+        return
+    # The stage "proof tree" proved the ordering optimal (nothing after it changes a proven
+    # ordering): its certificate, not the flow's again.
+    cert = state.early_certificate or solve_certificate(state)
+    tree = state.options.get("checked", True) and state.proven
+    covered = None  # an open answer's tree at the cover's bound
+    if cert is not None and tree and not cert.tree and _values_bound(state, cert) > cert.objective:
+        cert = _with_tree(state, cert)
+    elif cert is not None and not state.proven and not cert.tree:
+        covered = _with_cover_bound_tree(state, cert)
+    if cert is not None and not cert.tree and _values_bound(state, cert) > cert.objective:
+        # Hall steps may prove less than the cover's tree, or more (the Chinese list's last
+        # point): the lower bound is kept, and the steps leave a tree's check its time.
+        keep = CHECK_SHARE if covered is None or not covered.tree else TREE_CHECK_SHARE
+        cert = _with_hall_steps(state, cert, keep)
+        if covered is not None and covered.tree:
+            if _values_bound(state, cert) > covered.bound:
+                cert = covered
+            state.info["proof_tree_kept"] = cert is covered
+    if cert is not None and cert.core_pairs is not None and not cert.tree:
+        cert = _values_claim(state, cert)
+    state.info["certificate"] = cert
+    state.info["certificate_time"] = time.perf_counter() - t_cert
+
+
+def _values_claim(state: ProofState, cert: Certificate) -> Certificate:
+    """``cert`` claiming what its values prove: a bound that also rests on a search no tree
+    covers is the solver's word, not the certificate's. The solver's bound and the search's
+    size are kept in ``producer`` (``solver_bound``, ``searched_core_pairs``): the file checks VALID
+    with the gap left open instead of PARTIAL."""
+    producer = {**cert.producer, "solver_bound": cert.bound, "searched_core_pairs": cert.core_pairs}
+    return replace(cert, bound=_values_bound(state, cert), core_pairs=None, producer=producer)
+
+
+def _values_bound(state: ProofState, cert: Certificate) -> int:
+    """The bound the certificate's values prove (the checker's, without the check)."""
+    return cert.dual_value(_distinct(state)[1]) // cert.scale
+
+
+def _distinct(state: ProofState) -> tuple[list[str], list[int]]:
+    """The distinct words in code-point order and their multiplicities."""
+    counts = Counter(state.instance.words)
+    words = sorted(counts)
+    return words, [counts[w] for w in words]
+
+
+def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
+    """The solver proved more than the values do: the version 2 certificate with a proof tree,
+    on the path cover when the proof rests on the additive bound's branch-and-cut
+    (:func:`~cpwords.wordsnake.closure.cover_tree.cover_tree_certificate`), else on the core
+    (a core search, the routes model:
+    :func:`~cpwords.wordsnake.closure.proof_tree.tree_certificate`), within the time left and
+    at most :data:`TREE_SOLVE_RATIO` times the solve so far, and leaving the check its share of
+    the reserve;
+    ``cert`` when none is found."""
+    from cpwords.wordsnake.closure.cover_tree import cover_tree_certificate
+    from cpwords.wordsnake.closure.proof_tree import tree_certificate
+
+    until = _until(state, TREE_SOLVE_RATIO)
+    t0 = time.perf_counter()
+    cover = _cover_behind(state, cert)
+    try:
+        if cover is not None and cover.data is not None and cover.bound <= cert.objective:
+            # The solver's bound rests on the cover: its integer cover meets the ordering.
+            tree = cover_tree_certificate(cert, cover.data, *_distinct(state), deadline=until)
+            state.info["proof_tree_kind"] = "path cover"
+        else:
+            tree = tree_certificate(state.instance, cert, deadline=until)
+            state.info["proof_tree_kind"] = "core"
+    except KeyboardInterrupt:
+        tree = None
+    state.info["proof_tree_time"] = time.perf_counter() - t0
+    state.info["proof_tree_nodes"] = None if tree is None else len(tree.tree)
+    return cert if tree is None else tree
+
+
+def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
+    """An answer left open whose bound is the path cover's integer bound (its branch-and-cut):
+    a proof tree on the cover at that bound + 1
+    (:func:`~cpwords.wordsnake.closure.cover_tree.cover_tree_certificate`) certifies it, the gap
+    to the ordering left open. Within the time left less :data:`TREE_CHECK_SHARE` times the
+    check's reserve and at most :data:`TREE_SOLVE_RATIO` times the solve so far; ``cert`` when
+    no tree is found.
+
+    Notes
+    -----
+    The Japanese wordfreq list at 300 s: 11 nodes in 0.19 s, checked VALID in 3.8 s at the
+    cover's 1,197,674 (its values alone prove 1,197,681).
+    """
+    from cpwords.wordsnake.closure.cover_tree import cover_tree_certificate
+
+    if not state.options.get("checked", True) or state.interrupted:
+        return cert
+    cover = _cover_behind(state, cert)
+    if cover is None or cover.data is None:
+        return cert
+    if not cert.objective <= cover.bound < _values_bound(state, cert):
+        return cert
+    now = time.perf_counter()
+    until = _until(state, TREE_SOLVE_RATIO, TREE_CHECK_SHARE)
+    if until <= now:
+        return cert
+    try:
+        tree = cover_tree_certificate(cert, cover.data, *_distinct(state), deadline=until,
+                                      target=cover.bound + 1)  # fmt: skip
+    except KeyboardInterrupt:
+        tree = None
+    state.info.update(proof_tree_kind="path cover (its bound)",
+                      proof_tree_time=time.perf_counter() - now,
+                      proof_tree_nodes=None if tree is None else len(tree.tree))  # fmt: skip
+    return cert if tree is None else tree
+
+
+#: Seconds a Hall step takes a word (the Chinese wordfreq list: 6.3-7.0 s for 332,191 words).
+#: A step is not started with less time than this: its searches check the clock every 256
+#: nodes, and one over-ran 0.5 s of time to 2.3 s on that list.
+HALL_SECONDS_PER_WORD = 2.5e-5
+
+
+def _with_hall_steps(
+    state: ProofState, cert: Certificate, keep: float = CHECK_SHARE
+) -> Certificate:
+    """A gap is left under the values: Hungarian dual steps on Hall sets of the zero-slack
+    joints (:func:`~cpwords.wordsnake.bounds.hall_step.hall_step`) lower the bound when they
+    can, at most as long again as the solve so far and leaving the check ``keep`` times the
+    reserve; ``cert`` when no step is made."""
+    from cpwords.wordsnake.bounds.hall_step import hall_step
+
+    now = time.perf_counter()
+    until = _until(state, 1.0, keep)
+    if until - now < HALL_SECONDS_PER_WORD * state.instance.n:
+        return cert  # not time for one step: its searches look at the clock only now and then
+    t0 = time.perf_counter()
+    try:
+        stepped = hall_step(cert, sorted(set(state.instance.words)), deadline=until)
+    except KeyboardInterrupt:
+        stepped = None
+    state.info["hall_step_time"] = time.perf_counter() - t0
+    state.info["hall_steps"] = 0 if stepped is None else stepped.producer["hall_steps"]
+    return cert if stepped is None else stepped
+
+
+def _until(state: ProofState, ratio: float, keep: float = CHECK_SHARE) -> float:
+    """When a certificate step that follows the solve must end: ``ratio`` times the solve so
+    far (:data:`TREE_MIN_SECONDS` at least), within the limit less ``keep`` times the check's
+    reserve (the stages left it the reserve)."""
+    now = time.perf_counter()
+    until = now + max(TREE_MIN_SECONDS, ratio * (now - state.start))
+    if state.end is not None:
+        until = min(until, state.end - proof_reserve(state.instance) * keep)
+    return until
+
+
+def _cover_behind(state: ProofState, cert: Certificate) -> PathCoverBound | None:
+    """The additive bound's cover when ``cert`` is its certificate, else None."""
+    add = state.additive
+    if add is None or "additive_bound" not in cert.producer:
+        return None
+    return add.cover if add.cover.certificate.u == cert.u else None
+
+
+def solve_certificate(state: ProofState) -> Certificate | None:
+    """The certificate of the finished solve, or None (the reason in ``state.info``); it too
+    stops at the solve's deadline (the time limit covers the whole command)."""
+    info, instance = state.info, state.instance
+    if not state.order:
+        info["certificate_error"] = "no ordering to certify"
+        return None
+    objective = int(state.objective)
+    if len(set(instance.words)) == 1:
+        return single_word_certificate(instance, state.order, objective)
+    net, out = state.net, state.out
+    if net is None or out is None or out.dual is None:
+        info["certificate_error"] = "stopped before the first flow bound"
+        return None
+    flow_bound = out.dual.value_scaled // out.dual.scale
+    claimed = _claimed(state, flow_bound)
+    refined = out.refined
+    if refined is not None and refined.certificate is not None:
+        proved = int(refined.info.get("lp_bound", flow_bound))
+        if proved <= flow_bound:
+            # The additive bound's certificate: its values prove ``proved``.
+            word_id = {w: i for i, w in enumerate(net.words)}
+            core = None
+            if claimed < proved:
+                core = state.core_pairs or refined.certificate.core_pairs
+            return replace(
+                refined.certificate,
+                order=tuple(word_id[w] for w in state.order),
+                objective=objective,
+                bound=claimed,
+                core_pairs=core,
+                producer={
+                    "method": state.method,
+                    "flow_bound": flow_bound,
+                    "additive_bound": proved,
+                },
+            )
+    return _flow_certificate(state, claimed, flow_bound)
+
+
+def _claimed(state: ProofState, flow_bound: int) -> int:
+    """The bound the certificate claims: the optimum when proven, else the reported bound."""
+    if state.proven and state.bound is not None:
+        return int(state.objective)
+    if state.bound is not None:
+        return int(state.bound)
+    return flow_bound
+
+
+def _flow_certificate(state: ProofState, claimed: int, flow_bound: int) -> Certificate | None:
+    """The best flow iterate's certificate of ``claimed`` (a core search named by its size
+    when the claim is below the flow's bound)."""
+    assert state.net is not None and state.out is not None and state.out.dual is not None
+    core_pairs = state.core_pairs if claimed < flow_bound else None
+    try:
+        return flow_certificate(
+            state.net, state.out.dual, state.order, int(state.objective), claimed,
+            core_pairs=core_pairs,
+            producer={"method": state.method, "flow_bound": flow_bound},
+            deadline=state.end,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        state.info["certificate_error"] = "interrupted while computing the certificate"
+        return None
+    except DeadlineReached:
+        error = "the time limit passed before the certificate was computed"
+        state.info["certificate_error"] = error
+        return None

@@ -1,0 +1,130 @@
+"""Stage "checked proof": the certificate of the finished solve, checked in memory by the
+independent checker (:func:`cpwords.wordsnake.certificate.verify_certificate`), decides the
+status.
+
+The default method answers OPTIMAL only when its certificate checks VALID and the ordering
+scores the bound the checker proved; otherwise FEASIBLE with the checker's bound (the bound the
+values prove), the solver's own bound kept in ``solver_info["solver_bound"]``. A certificate
+that could not be computed or checked within the time limit leaves the solver's bound, marked
+unchecked (``solver_info["bound_checked"]`` False): the check never runs past the limit, and the
+stages end early enough to leave it :func:`proof_reserve`. Card: ``models/wordsnake.md``,
+"Certificates: a bound anyone can check".
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+
+from cpwords.wordsnake.certificate import verify_certificate
+from cpwords.wordsnake.exact.state import ProofState
+from cpwords.wordsnake.rules import WordsnakeInstance
+
+#: Seconds per letter and per word kept at the end of the time limit for the certificate and
+#: its check, and a floor. Measured (2026-11-28, 2 shared cores): the check 1.7 us a letter on
+#: the union of three wordfreq lists (17.0 s for 10.1 million letters), more under load (it did
+#: not end in 12.6 s); the certificate 0.1 us a letter from the additive bound, up to 1 us from
+#: the flow's potentials (the French dictionary: 1.0-3.9 s). Lists of short words cost more a
+#: letter (every word its own tables): Japanese 2.1-3.4 s for 844,568 letters (4.0 us a letter,
+#: 16 us a word), which a letters-only reserve of 2.6 s left unchecked at a 300 s limit; the 24
+#: language lists of 2026-11-28 took 8-26 us a word.
+CHECK_SECONDS_PER_LETTER = 1.5e-6
+CHECK_SECONDS_PER_WORD = 1.0e-5
+CHECK_MIN_SECONDS = 0.5
+
+#: The fastest check measured, seconds per letter (ENABLE on a quiet machine): a check given
+#: less time than this cannot end, and is not started.
+CHECK_FASTEST_PER_LETTER = 0.6e-6
+
+
+def proof_reserve(instance: WordsnakeInstance) -> float:
+    """Seconds the default method keeps at the end of its time limit for the certificate and
+    its check: ``CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * letters +
+    CHECK_SECONDS_PER_WORD * words``.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+
+    Returns
+    -------
+    float
+        Seconds (linear in the letters and words: about 26 s for the union of the German,
+        French and Spanish wordfreq lists, 10.1 million letters in 1,037,915 words; 3.9 s for
+        the Japanese list).
+
+    Examples
+    --------
+    >>> round(proof_reserve(WordsnakeInstance(("ab", "bc"))), 6)
+    0.500026
+    """
+    letters = sum(len(w) for w in instance.words)
+    return (
+        CHECK_MIN_SECONDS
+        + CHECK_SECONDS_PER_LETTER * letters
+        + CHECK_SECONDS_PER_WORD * len(instance.words)
+    )
+
+
+def checked_proof(state: ProofState) -> None:
+    """Stage "checked proof": check ``solver_info["certificate"]`` and set the status from the
+    checker's verdict (``proof`` is ``"certificate"`` when OPTIMAL, else None)."""
+    info = state.info
+    cert = info.get("certificate")
+    info["proof"] = None
+    claimed = state.bound
+    # The network and the flow's arrays are not needed any more: the checker's tables take
+    # their place in memory (see string_hub.estimate_memory).
+    state.net = state.flow = state.out = state.core = None
+    gc.collect()
+    if cert is None:
+        _unchecked(state, info.get("certificate_error", "no certificate"))
+        return
+    limit = state.left_in_limit()  # never past the limit (the stages left it the reserve)
+    letters = sum(len(w) for w in state.instance.words)
+    if limit is not None and limit <= CHECK_FASTEST_PER_LETTER * letters:
+        _unchecked(state, "the time limit passed before the certificate was checked")
+        return
+    t0 = time.perf_counter()
+    # The checker allocates millions of small objects and no cycles: the cyclic collector,
+    # traversing the whole solve's heap at each of its passes, tripled the check (ENABLE:
+    # 4.4-8.7 s instead of about 1.5 s).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        found = verify_certificate(
+            state.instance.words, cert, cyclic=state.instance.cyclic,
+            proper=state.instance.proper, time_limit=limit, score=state.instance.score,
+        )  # fmt: skip
+    except TimeoutError:
+        _unchecked(state, "the time limit passed before the certificate was checked")
+        return
+    finally:
+        if collecting:
+            gc.enable()
+    info["certificate_check"] = found.status
+    info["certificate_check_time"] = time.perf_counter() - t0
+    info["solver_bound"] = claimed
+    info["bound_checked"] = found.bound is not None
+    if found.optimal:
+        state.bound = float(found.bound)  # type: ignore[arg-type]
+        state.proven = True
+        info["proof"] = "certificate"
+        return
+    if state.proven and not state.interrupted:
+        info.setdefault("stopped", "exhausted")  # the solver finished; its proof is not checked
+    state.proven = False
+    state.bound = None if found.bound is None else float(found.bound)
+    if found.status == "INVALID":
+        info["certificate_problem"] = found.message
+
+
+def _unchecked(state: ProofState, why: str) -> None:
+    """No checked certificate: FEASIBLE with the solver's bound, marked unchecked."""
+    state.info["bound_checked"] = False
+    state.info["certificate_check"] = None
+    state.info["certificate_unchecked"] = why
+    state.info["solver_bound"] = state.bound
+    if state.proven and not state.interrupted:
+        state.info.setdefault("stopped", "exhausted")
+    state.proven = False

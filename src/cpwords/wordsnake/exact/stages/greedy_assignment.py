@@ -1,0 +1,44 @@
+"""Stage "greedy assignment": the trivial bound, then the longest-overlap-first greedy matching
+(its cycles patched into the first incumbent) and, on large networks, its routing as a flow.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from cpwords.wordsnake.exact.flow_steps import trivial_bound
+from cpwords.wordsnake.exact.state import FlowState
+from cpwords.wordsnake.primal.repair import patch_cycles
+from cpwords.wordsnake.relaxation.assignment import Reoptimizer, route_successors
+from cpwords.wordsnake.relaxation.decode import greedy_successors
+from cpwords.wordsnake.relaxation.flow import FlowJob, FlowStopped
+
+
+def greedy_assignment(f: FlowState) -> None:
+    """Stage "greedy assignment": the trivial bound, then the longest-overlap-first greedy
+    (its cycles patched: the first incumbent) and, on large networks, its routing as a flow.
+
+    The greedy and its repair may run to ``f.first_deadline`` (the end of the whole limit),
+    past the flow stages' deadline: the answer is then that ordering, with the trivial bound.
+    Small networks solve the first costs cold at once (inline, milliseconds); large ones first
+    try to prove the greedy optimal, and start the cold solve (a child process holding a copy
+    of the network) only when that fails (card: "Only where it pays").
+    """
+    net = f.net
+    f.bound = trivial_bound(net)
+    f.report("greedy assignment")
+    f.cold_first = FlowJob(net, f.cost) if not f.large else None
+    greedy = greedy_successors(net, f.first_deadline)
+    interrupted = bool(greedy.extra.get("interrupted"))
+    late = interrupted or (f.deadline is not None and time.perf_counter() >= f.deadline)
+    routed = route_successors(net, greedy) if f.large and not late else None  # before the patch
+    # Interrupted: the cycles are joined at the depot at once (no candidate search).
+    patch_by = -math.inf if interrupted else f.first_deadline
+    f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=patch_by))
+    if interrupted:
+        raise KeyboardInterrupt  # Ctrl-C in the matching: its ordering is kept
+    if late:
+        raise FlowStopped  # the first incumbent took the flow stages' time (and no more)
+    f.reopt = None if routed is None else Reoptimizer(net, routed)
+    f.info["first_bound"] = "greedy assignment" if f.reopt is not None else "min-cost flow"

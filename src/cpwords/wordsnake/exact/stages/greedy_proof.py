@@ -1,0 +1,27 @@
+"""Stage "greedy proof": the greedy assignment's flow made optimal by cancelling negative cycles,
+proven so by potentials (the first bound without a cold solve).
+"""
+
+from __future__ import annotations
+
+from cpwords.wordsnake.exact.flow_steps import take_iterate
+from cpwords.wordsnake.exact.state import FlowState
+from cpwords.wordsnake.relaxation.assignment import WARM_CYCLES, WARM_ROUNDS
+
+
+def greedy_proof(f: FlowState) -> None:
+    """Stage "greedy proof": the greedy's flow made optimal by cancelling negative cycles and
+    proven so by potentials, the first bound without a cold solve (when the rounds settle)."""
+    assert f.reopt is not None
+    f.report("proving the greedy assignment optimal")
+    found = f.reopt
+    pi = found.settle(f.cost, max_rounds=WARM_ROUNDS, max_cycles=WARM_CYCLES, deadline=f.deadline)
+    f.reopt = None
+    f.info["cancelled_cycles"] = found.cycles
+    if pi is None:
+        f.info["first_bound"] = "min-cost flow"
+        return
+    f.warm_solves += 1
+    f.settled = pi
+    f.warm_first = True
+    take_iterate(f, found.flows, int((f.cost * found.flows).sum()))

@@ -1,0 +1,15 @@
+"""Stage "repair": the first flow iterate decoded and its cycles patched into one ordering."""
+
+from __future__ import annotations
+
+from cpwords.wordsnake.exact.flow_steps import decode_and_repair
+from cpwords.wordsnake.exact.state import FlowState
+
+
+def repair(f: FlowState) -> None:
+    """Stage "repair": the first iterate decoded (one cycle per support component) and its
+    remaining cycles patched into one ordering (the greedy's flow is reported by the Lagrangian
+    stage, which decodes the cold solver's flow instead)."""
+    decode_and_repair(f, record=not f.warm_first)
+    if f.proven:
+        f.ended = True

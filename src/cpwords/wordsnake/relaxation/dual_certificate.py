@@ -1,0 +1,249 @@
+"""A certificate from the string-hub flow: dual values per word from node potentials.
+
+The bound of :func:`~cpwords.wordsnake.exact.policy.solve_string_flow` is the value of a min-cost
+flow on the string-hub network, with the Lagrangian multipliers of the connectivity cuts priced into
+the arc costs. Node potentials ``pi`` that prove that flow optimal (reduced cost ``cost + pi[tail] -
+pi[head] >= 0`` on every arc with residual capacity) are a dual solution; on the word level they
+read
+
+* ``u(w) = pi[exit of w]`` and ``v(w) = -pi[entry of w]``; ``u(d) = pi[root]`` and
+  ``v(d) = -pi[R_in]`` for a linear snake's depot.
+
+Every joint ``a -> b`` has a route from ``a``'s exit to ``b``'s entry whose arcs add up to
+``-scale * ov(a, b)^2`` less the multipliers of the cuts it enters, so summing reduced costs
+along it gives the certificate's inequality (:mod:`cpwords.wordsnake.certificate`).
+
+Capacities. The potentials are computed with every capacity that the supplies already imply
+lifted (a word's exit has supply ``m`` and no arc in, so no arc out of it can carry more; the
+same for entries, private chains and the depot), so the reduced costs are >= 0 on those arcs
+whatever the flow. The one capacity that binds is the copy-to-copy arc of a repeated word
+(``m - 1``): when its reduced cost is ``-delta < 0``, ``v(w)`` is raised by ``delta`` and the
+cut ``{w}`` gets the multiplier ``delta`` (the constraint "the copies of ``w`` do not close a
+cycle among themselves" is the connectivity cut of ``{w}``), which keeps the value.
+
+Formulation card: ``models/wordsnake.md`` (section "Certificates").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from cpwords.core.errors import ModelError
+from cpwords.wordsnake.certificate import Certificate, word_fingerprint
+from cpwords.wordsnake.relaxation.assignment import Reoptimizer
+from cpwords.wordsnake.relaxation.flow import FlowDual
+from cpwords.wordsnake.relaxation.string_hub import SELF, StringHubNetwork
+from cpwords.wordsnake.rules import WordsnakeInstance, pair_overlap
+
+#: A capacity no flow can reach (the supplies imply the real one).
+_LIFTED = np.int64(1) << np.int64(60)
+
+
+def dual_potentials(
+    net: StringHubNetwork, dual: FlowDual, deadline: float | None = None
+) -> np.ndarray:
+    """Potentials proving ``dual.flows`` optimal, with the implied capacities lifted.
+
+    With the potentials that settled the iterate (``dual.pi``), a local repair suffices: only a
+    saturated arc can have a negative reduced cost, and a saturated arc whose capacity the
+    supplies imply carries all of its word's units, so raising the potential of the exit it
+    leaves (or of the private-chain nodes up to that exit), or lowering that of the entry it
+    reaches, adds to the dual value exactly the capacity term the arc had. Exits have no arc in
+    and entries no arc out, so nothing else changes. Otherwise (a cold iterate, or a repair that
+    does not keep the value), Bellman-Ford with the capacities lifted.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    dual : FlowDual
+        The iterate (costs, optimal flow, warm potentials if any).
+    deadline : float, optional
+        ``time.perf_counter()`` value after which it stops.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (num_nodes,)
+        Reduced costs ``>= 0`` on every arc but the copy-to-copy ones.
+
+    Raises
+    ------
+    ModelError
+        The flow is not optimal for its costs (a negative residual cycle): a bug.
+    DeadlineReached
+        The deadline passed.
+    """
+    if dual.pi is not None:
+        pi = _repaired(net, dual, dual.pi)
+        if pi is not None:
+            return pi
+    cap = np.where(net.role == SELF, net.cap, _LIFTED)
+    reopt = Reoptimizer(net, dual.flows.copy(), cap=cap)
+    if dual.pi is not None:
+        reopt.dist = dual.pi.copy()
+    pi = reopt.settle(dual.cost, max_rounds=net.num_nodes + 1, max_cycles=0, deadline=deadline)
+    if pi is None:
+        raise ModelError("the flow is not optimal for its costs: no certificate")
+    return pi
+
+
+def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndarray | None:
+    """The local repair of :func:`dual_potentials`, or None when it does not keep the value."""
+    pi = pi0.copy()
+    cost, tail, head = dual.cost, net.tail, net.head
+    W = net.num_words
+    lifted = net.role != SELF
+    is_entry = np.zeros(net.num_nodes, dtype=bool)
+    is_entry[net.in_base : net.in_base + W] = True
+    # Raise tails (exits, private-chain nodes) on the arcs that do not end at an entry; a raised
+    # chain node may break the arc into it, whose tail is raised next (chains are short).
+    upward = lifted & ~is_entry[head]
+    up_t, up_h, up_c = tail[upward], head[upward], cost[upward]
+    for _ in range(net.num_nodes + 1):
+        rc = up_c + pi[up_t] - pi[up_h]
+        bad = rc < 0
+        if not bad.any():
+            break
+        np.maximum.at(pi, up_t[bad], pi[up_h[bad]] - up_c[bad])
+    else:  # pragma: no cover - a negative cycle: the flow is not optimal
+        return None
+    into = lifted & is_entry[head]
+    it, ih, ic = tail[into], head[into], cost[into]
+    np.minimum.at(pi, ih, pi[it] + ic)
+    # The value must be the iterate's: sum of supplies x potentials plus the copy-to-copy terms.
+    self_arcs = net.role == SELF
+    rc_self = cost[self_arcs] + pi[tail[self_arcs]] - pi[head[self_arcs]]
+    value = int((net.supply * pi).sum()) - int((net.cap[self_arcs] * np.minimum(rc_self, 0)).sum())
+    penalty = sum(dual.cut_units)
+    if value - penalty != dual.value_scaled:
+        return None
+    return pi
+
+
+def flow_certificate(
+    net: StringHubNetwork,
+    dual: FlowDual,
+    order: Sequence[str],
+    objective: int,
+    bound: int,
+    *,
+    core_pairs: int | None = None,
+    producer: dict[str, Any] | None = None,
+    deadline: float | None = None,
+    potentials: np.ndarray | None = None,
+) -> Certificate:
+    """The certificate of a string-hub flow iterate's bound.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    dual : FlowDual
+        The iterate whose bound is certified (``FlowOutcome.dual``).
+    order : sequence of str
+        The ordering (words).
+    objective : int
+        Its score.
+    bound : int
+        The solver's proven bound (written as claimed; the values prove ``dual``'s).
+    core_pairs : int, optional
+        Size of a core search the bound also rests on (the certificate is then PARTIAL).
+    producer : dict, optional
+        Free-form information written with it.
+    deadline : float, optional
+    potentials : numpy.ndarray of int64, shape (num_nodes,), optional
+        :func:`dual_potentials` of ``dual`` when the caller has them (computed here otherwise).
+
+    Returns
+    -------
+    Certificate
+
+    Raises
+    ------
+    ModelError
+        The iterate's flow is not optimal for its costs (a bug).
+    DeadlineReached
+        The deadline passed.
+    """
+    pi = dual_potentials(net, dual, deadline) if potentials is None else potentials
+    W = net.num_words
+    exits = pi[net.out_base : net.out_base + W]
+    entries = pi[net.in_base : net.in_base + W]
+    u = exits.astype(np.int64)
+    v = (-entries).astype(np.int64)
+    cuts: list[tuple[tuple[int, ...], int]] = []
+    for members, lam in zip(dual.cut_words, dual.cut_units, strict=True):
+        if lam > 0 and members.size:
+            cuts.append((tuple(int(i) for i in members), int(lam)))
+    self_arcs = np.nonzero(net.role == SELF)[0]
+    if self_arcs.size:
+        rc = dual.cost[self_arcs] + pi[net.tail[self_arcs]] - pi[net.head[self_arcs]]
+        for arc, r in zip(self_arcs.tolist(), rc.tolist(), strict=True):
+            if r < 0:
+                w = int(net.tail[arc]) - net.out_base
+                v[w] += -r
+                cuts.append(((w,), -r))
+    depot = None if net.instance.cyclic else (int(pi[0]), int(-pi[net.r_in]))
+    word_id = {w: i for i, w in enumerate(net.words)}
+    info = dict(producer or {})
+    return Certificate(
+        fingerprint=word_fingerprint(net.instance.words),
+        items=net.instance.n,
+        cyclic=net.instance.cyclic,
+        proper=net.instance.proper,
+        scale=int(dual.scale),
+        u=tuple(u.tolist()),
+        v=tuple(v.tolist()),
+        depot=depot,
+        cuts=tuple(cuts),
+        order=tuple(word_id[w] for w in order),
+        bound=int(bound),
+        objective=int(objective),
+        core_pairs=core_pairs,
+        producer=info,
+        score=net.instance.score,
+    )
+
+
+def single_word_certificate(
+    instance: WordsnakeInstance, order: Sequence[str], objective: int
+) -> Certificate:
+    """The certificate of a list of one distinct word (possibly repeated).
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+        Every item the same word ``w``, ``m`` times.
+    order : sequence of str
+        The ordering (every item the same word).
+    objective : int
+
+    Returns
+    -------
+    Certificate
+        ``u(w) = ov(w, w)^2``, ``v(w) = 0`` (and ``v(d) = -ov(w, w)^2`` for a linear snake), which
+        proves ``(m - 1) ov^2`` (linear) or ``m ov^2`` (cyclic, ``m > 1``; 0 for one item);
+        ``ov`` for ``ov^2`` with the linear score.
+    """
+    w = instance.words[0]
+    m = instance.n
+    ov = pair_overlap(w, w, instance.proper) if m > 1 else 0
+    sq = instance.weight(ov)
+    bound = sq * (m if instance.cyclic else m - 1)
+    return Certificate(
+        fingerprint=word_fingerprint(instance.words),
+        items=m,
+        cyclic=instance.cyclic,
+        proper=instance.proper,
+        scale=1,
+        u=(sq,),
+        v=(0,),
+        depot=None if instance.cyclic else (0, -sq),
+        cuts=(),
+        order=tuple(0 for _ in order),
+        bound=bound,
+        objective=int(objective),
+        producer={"method": "exact/flow"},
+        score=instance.score,
+    )
