@@ -117,20 +117,8 @@ def solve_exact(
     neighbourhood_search: bool = True,
     checked: bool = True,
 ) -> SolveResult:
-    """The default exact method: the stages of :data:`STAGES`, in order.
-
-    1. The string-hub network, then the flow stages: the greedy assignment proven optimal by
-       potentials (or the min-cost flow solved cold), its cycles repaired into an ordering,
-       on large lists the additive bound and the neighbourhood search, then the Lagrangian
-       relaxation of the connectivity cuts. A connected support is an ordering scoring the
-       bound: OPTIMAL with no MIP (all of ENABLE and of web2, measured).
-    2. If a gap remains, reduced-cost fixing keeps only the joints an ordering scoring above the
-       incumbent may use, and an exact search of that core takes the rest of the time: a proof
-       that nothing in the core beats the incumbent is a proof for the whole list.
-    3. If the core is too large on a small list, CP-SAT's routes model takes over with the best
-       ordering as its hint.
-
-    The dual bound reported is the best of the bounds proven along the way.
+    """The default exact method: the stages of :data:`STAGES`, in order (:func:`run` says what
+    each step does). The dual bound reported is the best of the bounds proven along the way.
 
     Parameters
     ----------
@@ -181,15 +169,30 @@ def solve_exact(
     InputError
         Non-positive limits, or an instance too large for the memory available.
     """
-    check_limits(time_limit, workers)
-    if core_search not in ("mip", "cpsat"):
-        raise InputError(f"core_search must be 'mip' or 'cpsat', got {core_search!r}")
     options = {
-        "time_limit": time_limit, "workers": workers, "seed": seed, "hint": hint,
-        "progress": progress, "lagrangian_iterations": lagrangian_iterations,
-        "core_search": core_search, "certificate": certificate,
-        "neighbourhood_search": neighbourhood_search, "checked": checked,
-    }  # fmt: skip
+        "time_limit": time_limit,
+        "workers": workers,
+        "seed": seed,
+        "hint": hint,
+        "progress": progress,
+        "lagrangian_iterations": lagrangian_iterations,
+        "core_search": core_search,
+        "certificate": certificate,
+        "neighbourhood_search": neighbourhood_search,
+        "checked": checked,
+    }
+    return _solve(instance, options, start)
+
+
+def _solve(
+    instance: WordsnakeInstance, options: dict[str, Any], start: float | None
+) -> SolveResult:
+    """:func:`solve_exact` on its gathered options: they are checked, a list of one distinct
+    word is answered at once, any other has its memory checked and the stages run."""
+    time_limit = options["time_limit"]
+    check_limits(time_limit, options["workers"])
+    if options["core_search"] not in ("mip", "cpsat"):
+        raise InputError(f"core_search must be 'mip' or 'cpsat', got {options['core_search']!r}")
     state = _begin(instance, options, start)
     if instance.n == 1 or len(set(instance.words)) == 1:
         state.order = list(instance.words)
@@ -205,7 +208,19 @@ def solve_exact(
 
 
 def run(state: ProofState) -> None:
-    """Run the stages on ``state``: the network, the flow stages, the search, the routes."""
+    """Run the stages on ``state``: the network, the flow stages, the search, the routes.
+
+    1. The string-hub network, then the flow stages: the greedy assignment proven optimal by
+       potentials (or the min-cost flow solved cold), its cycles repaired into an ordering,
+       on large lists the additive bound and the neighbourhood search, then the Lagrangian
+       relaxation of the connectivity cuts. A connected support is an ordering scoring the
+       bound: OPTIMAL with no MIP (all of ENABLE and of web2, measured).
+    2. If a gap remains, reduced-cost fixing keeps only the joints an ordering scoring above the
+       incumbent may use, and an exact search of that core takes the rest of the time: a proof
+       that nothing in the core beats the incumbent is a proof for the whole list.
+    3. If the core is too large on a small list, CP-SAT's routes model takes over with the best
+       ordering as its hint.
+    """
     _run_network_and_flow(state)
     _take_flow_result(state)
     if search_wanted(state):
@@ -227,14 +242,24 @@ def _begin(instance: WordsnakeInstance, options: dict[str, Any], start: float | 
     if limit is not None and (options["checked"] or options["certificate"]):
         deadline = start + limit - min(proof_reserve(instance), PROOF_SHARE * limit)
     info = backend_info(
-        "min-cost-flow", formulation="string-hub", workers=options["workers"],
+        "min-cost-flow",
+        formulation="string-hub",
+        workers=options["workers"],
         seed=options["seed"],
-    )  # fmt: skip
+    )
     return ProofState(
-        instance, options, start, entered, deadline, deadline, False,
-        stage_progress(options["progress"]), info, end,
+        instance,
+        options,
+        start,
+        entered,
+        deadline,
+        deadline,
+        False,
+        stage_progress(options["progress"]),
+        info,
+        end,
         piece_solver=_piece_solver(options["workers"], options["seed"]),
-    )  # fmt: skip
+    )
 
 
 def _piece_solver(workers: int, seed: int) -> PieceSolver:
@@ -243,9 +268,13 @@ def _piece_solver(workers: int, seed: int) -> PieceSolver:
 
     def solve(sub: WordsnakeInstance, limit: float | None) -> SolveResult:
         return solve_exact(
-            sub, time_limit=limit, workers=workers, seed=seed, neighbourhood_search=False,
+            sub,
+            time_limit=limit,
+            workers=workers,
+            seed=seed,
+            neighbourhood_search=False,
             checked=False,
-        )  # fmt: skip
+        )
 
     return solve
 
@@ -258,12 +287,14 @@ def _run_network_and_flow(state: ProofState) -> None:
         assert state.net is not None
         hint = state.options["hint"]
         state.flow = FlowState.begin(
-            state.net, deadline=state.flow_deadline, start=state.start,
+            state.net,
+            deadline=state.flow_deadline,
+            start=state.start,
             first_deadline=first_deadline(state),
             progress=state.on_progress,
             lagrangian_iterations=state.options["lagrangian_iterations"],
             incumbent=None if hint is None else items_of(state.instance, hint),
-        )  # fmt: skip
+        )
         f = state.flow
         with flow_limits(f):
             for stage in FLOW_STAGES:
@@ -342,10 +373,16 @@ def _finish_state(state: ProofState) -> SolveResult:
     if not state.options["certificate"]:
         info.pop("certificate", None)
     return finish_result(
-        instance=state.instance, proven=state.proven, order=state.order,
-        objective=state.objective, bound=state.bound, start=state.start, method=state.method,
-        info=info, trace=state.trace,
-    )  # fmt: skip
+        instance=state.instance,
+        proven=state.proven,
+        order=state.order,
+        objective=state.objective,
+        bound=state.bound,
+        start=state.start,
+        method=state.method,
+        info=info,
+        trace=state.trace,
+    )
 
 
 def check_memory(instance: WordsnakeInstance) -> None:
@@ -406,10 +443,14 @@ def solve_string_flow(
         ``stopped`` set (a ``DeadlineReached`` of the decoding is raised).
     """
     f = FlowState.begin(
-        net, deadline=deadline, start=start, progress=progress,
-        lagrangian_iterations=lagrangian_iterations, stall_limit=stall_limit,
+        net,
+        deadline=deadline,
+        start=start,
+        progress=progress,
+        lagrangian_iterations=lagrangian_iterations,
+        stall_limit=stall_limit,
         incumbent=incumbent,
-    )  # fmt: skip
+    )
     with flow_limits(f):
         greedy_assignment(f)
         if f.reopt is not None:

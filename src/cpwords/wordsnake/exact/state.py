@@ -187,9 +187,13 @@ class FlowState:
         """The state before the first flow stage (``incumbent``: a starting item sequence;
         ``first_deadline``: the end of the first incumbent, ``deadline`` when None)."""
         state = cls(
-            net, deadline, time.perf_counter() if start is None else start, progress,
-            lagrangian_iterations, stall_limit,
-        )  # fmt: skip
+            net,
+            deadline,
+            time.perf_counter() if start is None else start,
+            progress,
+            lagrangian_iterations,
+            stall_limit,
+        )
         state.info = {"arcs": net.m, "nodes": net.num_nodes, "trie_nodes": net.trie.size}
         state.first_deadline = deadline if first_deadline is None else first_deadline
         state.cost = -net.weight
@@ -246,9 +250,15 @@ class FlowState:
         self.info["warm_solves"] = self.warm_solves
         self.info["cold_solves"] = self.cold_solves
         return FlowOutcome(
-            self.best_seq, self.best, self.bound, self.proven, self.stopped, self.info,
-            self.dual, self.refined,
-        )  # fmt: skip
+            self.best_seq,
+            self.best,
+            self.bound,
+            self.proven,
+            self.stopped,
+            self.info,
+            self.dual,
+            self.refined,
+        )
 
 
 @contextmanager

@@ -55,13 +55,18 @@ def additive_bound(state: ProofState) -> None:
         pi = dual_potentials(net, f.dual, deadline)
         words = state.instance.words
         cert = flow_certificate(
-            net, f.dual, [words[i] for i in f.best_seq], f.best, first, deadline=deadline,
+            net,
+            f.dual,
+            [words[i] for i in f.best_seq],
+            f.best,
+            first,
+            deadline=deadline,
             potentials=pi,
-        )  # fmt: skip
+        )
         relaxed = _word_joints(net, dec)
         pc = path_cover_bound(
             cert, net.words, net.mult.tolist(), seeds, deadline=deadline, relaxed=relaxed
-        )  # fmt: skip
+        )
     except DeadlineReached:
         return
     info: dict[str, Any] = {

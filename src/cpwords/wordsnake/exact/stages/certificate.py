@@ -156,13 +156,16 @@ def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
     if until <= now:
         return cert
     try:
-        tree = cover_tree_certificate(cert, cover.data, *_distinct(state), deadline=until,
-                                      target=cover.bound + 1)  # fmt: skip
+        tree = cover_tree_certificate(
+            cert, cover.data, *_distinct(state), deadline=until, target=cover.bound + 1
+        )
     except KeyboardInterrupt:
         tree = None
-    state.info.update(proof_tree_kind="path cover (its bound)",
-                      proof_tree_time=time.perf_counter() - now,
-                      proof_tree_nodes=None if tree is None else len(tree.tree))  # fmt: skip
+    state.info.update(
+        proof_tree_kind="path cover (its bound)",
+        proof_tree_time=time.perf_counter() - now,
+        proof_tree_nodes=None if tree is None else len(tree.tree),
+    )
     return cert if tree is None else tree
 
 
@@ -270,11 +273,15 @@ def _flow_certificate(state: ProofState, claimed: int, flow_bound: int) -> Certi
     core_pairs = state.core_pairs if claimed < flow_bound else None
     try:
         return flow_certificate(
-            state.net, state.out.dual, state.order, int(state.objective), claimed,
+            state.net,
+            state.out.dual,
+            state.order,
+            int(state.objective),
+            claimed,
             core_pairs=core_pairs,
             producer={"method": state.method, "flow_bound": flow_bound},
             deadline=state.end,
-        )  # fmt: skip
+        )
     except KeyboardInterrupt:
         state.info["certificate_error"] = "interrupted while computing the certificate"
         return None

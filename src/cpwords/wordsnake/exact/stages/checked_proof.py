@@ -93,9 +93,13 @@ def checked_proof(state: ProofState) -> None:
     gc.disable()
     try:
         found = verify_certificate(
-            state.instance.words, cert, cyclic=state.instance.cyclic,
-            proper=state.instance.proper, time_limit=limit, score=state.instance.score,
-        )  # fmt: skip
+            state.instance.words,
+            cert,
+            cyclic=state.instance.cyclic,
+            proper=state.instance.proper,
+            time_limit=limit,
+            score=state.instance.score,
+        )
     except TimeoutError:
         _unchecked(state, "the time limit passed before the certificate was checked")
         return

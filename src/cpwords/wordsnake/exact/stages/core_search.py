@@ -40,9 +40,13 @@ def core_search(state: ProofState) -> None:
 
     if opts["core_search"] == "cpsat":
         found = solve_core(
-            state.net, state.core, time_limit=seconds, workers=opts["workers"],
-            seed=opts["seed"], progress=core_progress,
-        )  # fmt: skip
+            state.net,
+            state.core,
+            time_limit=seconds,
+            workers=opts["workers"],
+            seed=opts["seed"],
+            progress=core_progress,
+        )
     else:
         found = solve_core_mip(state.net, state.core, time_limit=seconds, progress=core_progress)
     state.stages[-1]["arcs"] = found.arcs

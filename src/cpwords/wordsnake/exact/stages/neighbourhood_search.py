@@ -188,9 +188,14 @@ class FamilySearch:
     def reorder(self, focus: set[int], seconds: float) -> Any:
         """Re-order the pieces of the current ordering around ``focus`` exactly."""
         return reorder_pieces(
-            self.instance, self.cur_seq, focus, self.pair, self.solve_pieces,
-            time_limit=seconds, current=self.cur,
-        )  # fmt: skip
+            self.instance,
+            self.cur_seq,
+            focus,
+            self.pair,
+            self.solve_pieces,
+            time_limit=seconds,
+            current=self.cur,
+        )
 
     def family_pass(self, radius: int, own: bool = False) -> None:
         """Each open family's words with ``radius`` neighbours in the ordering, re-ordered."""
@@ -227,11 +232,16 @@ class FamilySearch:
             return
         left = self.left()
         done = reduced_cost_search(
-            self.pair, self.net.words, self.cur_seq, self.u_cert, self.v_cert,
-            (self.depot_u, self.depot_v), self.add.cert.scale,
+            self.pair,
+            self.net.words,
+            self.cur_seq,
+            self.u_cert,
+            self.v_cert,
+            (self.depot_u, self.depot_v),
+            self.add.cert.scale,
             deadline=None if left is None else time.perf_counter() + left - 2.0,
             target=self.best.bound - self.cur,
-        )  # fmt: skip
+        )
         runs = self.searched.setdefault("local_search", [])
         runs.append({"gain": done.gain, **done.info})
         if done.gain > 0:
@@ -270,16 +280,24 @@ class FamilySearch:
         add = self.add
         try:
             wide = path_cover_bound(
-                add.cert, self.net.words, self.net.mult.tolist(), add.seeds,
-                deadline=self.deadline, relaxed=add.relaxed, every_partner=True,
-                grow=grow, target=self.cur,
-            )  # fmt: skip
+                add.cert,
+                self.net.words,
+                self.net.mult.tolist(),
+                add.seeds,
+                deadline=self.deadline,
+                relaxed=add.relaxed,
+                every_partner=True,
+                grow=grow,
+                target=self.cur,
+            )
         except DeadlineReached:
             return
         add.info[key] = {
-            "bound": wide.bound, "lp_bound": wide.lp_bound,
-            "words": wide.info["words"], "time": time.perf_counter() - t_wide,
-        }  # fmt: skip
+            "bound": wide.bound,
+            "lp_bound": wide.lp_bound,
+            "words": wide.info["words"],
+            "time": time.perf_counter() - t_wide,
+        }
         if wide.bound < self.best.bound:
             self.best = wide
             add.info["bound"] = wide.bound

@@ -111,6 +111,7 @@ def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
     state.early_certificate = tree
     state.proven = True
     state.bound = state.objective
-    state.info.update(proof_tree_kind="core", proof_tree_time=elapsed,
-                      proof_tree_nodes=len(tree.tree))  # fmt: skip
+    state.info.update(
+        proof_tree_kind="core", proof_tree_time=elapsed, proof_tree_nodes=len(tree.tree)
+    )
     state.on_progress(state.elapsed(), state.objective, state.bound, "proof tree")

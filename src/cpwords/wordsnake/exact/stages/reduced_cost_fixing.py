@@ -20,9 +20,12 @@ def reduced_cost_fixing(state: ProofState) -> None:
     log = state.stages[-1]
     state.report(state.elapsed(), state.objective, state.bound, "reduced-cost fixing")
     core = reduced_core(
-        state.net, state.out.dual, int(state.objective), state.deadline,
+        state.net,
+        state.out.dual,
+        int(state.objective),
+        state.deadline,
         max_pairs=CORE_MAX_PAIRS,
-    )  # fmt: skip
+    )
     log["pairs"] = core.num_pairs
     state.core_pairs = core.num_pairs
     log["budget"] = core.budget / core.scale

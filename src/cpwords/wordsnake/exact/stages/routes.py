@@ -73,9 +73,13 @@ def routes(state: ProofState) -> None:
     opts = state.options
     try:
         second = solve_routes_cpsat(
-            state.instance, time_limit=seconds, workers=opts["workers"],
-            seed=opts["seed"], hint=state.order, progress=opts["progress"],
-        )  # fmt: skip
+            state.instance,
+            time_limit=seconds,
+            workers=opts["workers"],
+            seed=opts["seed"],
+            hint=state.order,
+            progress=opts["progress"],
+        )
     except KeyboardInterrupt:
         state.info["interrupted"] = True
         state.proven, state.method = False, "exact/flow"
