@@ -1,6 +1,8 @@
 """The certificate's file format: its types, JSON reading and writing, and the size caps.
 
-The format and the argument: :mod:`cpwords.wordsnake.certificate`.
+The format and the argument: :mod:`cpwords.wordsnake.certificate`. The format as a JSON Schema
+(draft 2020-12): ``schema.json`` beside this module, which the writer's files and the reader's
+refusals are tested against (``tests/wordsnake/test_certificate_schema.py``).
 """
 
 from __future__ import annotations
