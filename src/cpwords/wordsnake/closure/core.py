@@ -340,8 +340,9 @@ def _item_arcs(
 ) -> list[tuple[int, int, int, int]]:
     """The core's positive joints between items: (tail item, head item, score, reduced cost)."""
     arcs: list[tuple[int, int, int, int]] = []
-    for u, v, r in zip(core.pair_u.tolist(), core.pair_v.tolist(), core.pair_rc.tolist(),
-                       strict=True):  # fmt: skip
+    for u, v, r in zip(
+        core.pair_u.tolist(), core.pair_v.tolist(), core.pair_rc.tolist(), strict=True
+    ):
         a0 = copies[u][0]
         b0 = copies[v][0] if v != u else (copies[u][1] if len(copies[u]) > 1 else -1)
         if b0 < 0:

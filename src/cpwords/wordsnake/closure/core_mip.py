@@ -51,8 +51,9 @@ def _core_arcs(net: StringHubNetwork, core: Core, with_depot: bool) -> _CoreArcs
     up: list[int] = []
     sc: list[int] = []
     rc: list[int] = []
-    for u, v, r in zip(core.pair_u.tolist(), core.pair_v.tolist(), core.pair_rc.tolist(),
-                       strict=True):  # fmt: skip
+    for u, v, r in zip(
+        core.pair_u.tolist(), core.pair_v.tolist(), core.pair_rc.tolist(), strict=True
+    ):
         cap = int(mult[u]) - 1 if u == v else min(int(mult[u]), int(mult[v]))
         k = overlap(words[u], words[v], proper)
         if cap <= 0 or k <= 0:
@@ -144,8 +145,9 @@ def _cuts(
             back = flow.T.tocsr()
             back.data[back.data < 0] = 0
             back.eliminate_zeros()
-            reach = breadth_first_order(resid + back, root, directed=True,
-                                        return_predecessors=False)  # fmt: skip
+            reach = breadth_first_order(
+                resid + back, root, directed=True, return_predecessors=False
+            )
             side = np.ones(nodes, dtype=bool)
             side[reach] = False  # S: the nodes the root cannot reach in the residual network
             sets.append(side)
@@ -256,6 +258,19 @@ def solve_core_mip(
         isolate = core.num_pairs >= CHILD_MIN_PAIRS
     if not isolate:
         return _solve_core_mip(net, core, time_limit, on_report)
+    return _solve_in_child(net, core, time_limit, on_report, seen)
+
+
+def _solve_in_child(
+    net: StringHubNetwork,
+    core: Core,
+    time_limit: float | None,
+    on_report: Callable[[dict[str, Any]], None],
+    seen: dict[str, Any],
+) -> CoreOutcome:
+    """:func:`solve_core_mip` in a forked child killed :data:`CHILD_GRACE` seconds past the
+    time limit or on Ctrl-C: its outcome, or else what it reported (``seen``, kept up to date
+    by ``on_report``) as an unproven one."""
     from cpwords.core.procs import ChildDied, run_stoppable
 
     stopped: str | None
@@ -273,9 +288,14 @@ def solve_core_mip(
             return out
         stopped, error = run.stopped, None
     return CoreOutcome(
-        seen.get("order"), seen.get("objective"), False, None, int(seen.get("arcs", 0)),
-        stopped == "interrupted", error,
-    )  # fmt: skip
+        seen.get("order"),
+        seen.get("objective"),
+        False,
+        None,
+        int(seen.get("arcs", 0)),
+        stopped == "interrupted",
+        error,
+    )
 
 
 def _core_mip_child(
@@ -379,6 +399,24 @@ def _core_highs(
     return h, idx
 
 
+def _add_cuts(h: Any, cuts: list[np.ndarray]) -> None:
+    """Add the subtour cuts ``x(cut) >= 1`` (each the columns it counts) to the model, at once."""
+    import highspy
+
+    sizes = np.array([c.size for c in cuts], dtype=np.int64)
+    starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int32)
+    cols = np.concatenate(cuts).astype(np.int32)
+    h.addRows(
+        len(cuts),
+        np.ones(len(cuts)),
+        np.full(len(cuts), highspy.kHighsInf),
+        int(cols.size),
+        starts,
+        cols,
+        np.ones(cols.size),
+    )
+
+
 def _mip_left(deadline: float | None) -> float:
     """Seconds until the deadline (infinite without one)."""
     return float("inf") if deadline is None else deadline - time.perf_counter()
@@ -423,8 +461,11 @@ def _cut_and_branch(
         if st == highspy.HighsModelStatus.kInfeasible:
             status_proven = True  # nothing in the core reaches the goal
             break
-        if st not in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
-                      highspy.HighsModelStatus.kInterrupt):  # fmt: skip
+        if st not in (
+            highspy.HighsModelStatus.kOptimal,
+            highspy.HighsModelStatus.kTimeLimit,
+            highspy.HighsModelStatus.kInterrupt,
+        ):
             break
         x = np.asarray(h.getSolution().col_value, dtype=float)
         has_x = x.size == m and (
@@ -436,14 +477,7 @@ def _cut_and_branch(
             break
         cuts = _cuts(arcs, x, nodes, root, integral, deadline)
         if cuts:
-            sizes = np.array([c.size for c in cuts], dtype=np.int64)
-            starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int32)
-            cols = np.concatenate(cuts).astype(np.int32)
-            h.addRows(
-                len(cuts), np.ones(len(cuts)), np.full(len(cuts), highspy.kHighsInf),
-                int(cols.size), starts, cols, np.ones(cols.size),
-            )  # fmt: skip
-        if cuts:
+            _add_cuts(h, cuts)
             continue
         if not integral:
             integral = True

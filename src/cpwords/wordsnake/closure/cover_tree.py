@@ -117,9 +117,14 @@ class _Component:
             a_ub = np.array([-row_of(s) for s in self.pool]) if self.pool else None
             b_ub = -np.ones(len(self.pool)) if self.pool else None
             lp = linprog(
-                self.cost, A_ub=a_ub, b_ub=b_ub, A_eq=self.a_eq, b_eq=np.ones(2 * k),
-                bounds=bounds, method="highs",
-            )  # fmt: skip
+                self.cost,
+                A_ub=a_ub,
+                b_ub=b_ub,
+                A_eq=self.a_eq,
+                b_eq=np.ones(2 * k),
+                bounds=bounds,
+                method="highs",
+            )
             if lp.status != 0:  # infeasible (forced joints no snake can use together)
                 self.cache[br] = None
                 return None
@@ -155,8 +160,9 @@ class _Component:
             inside[members] = True
             held[members] += v
             entered[inside[self.h] & ~inside[self.t]] += v
-        alpha = np.minimum(np.floor(solved.alpha * units).astype(np.int64),
-                           units * self.in_min - held)  # fmt: skip
+        alpha = np.minimum(
+            np.floor(solved.alpha * units).astype(np.int64), units * self.in_min - held
+        )
         beta = np.minimum(np.floor(solved.beta * units).astype(np.int64), units * self.out_min)
         free = ~self.outside.copy()
         free[list(br[0])] = False
@@ -220,8 +226,7 @@ class CoverTree:
         """The root slack of ``a -> b`` (two different words of the components)."""
         root = self.root
         ov = pair_overlap(self.words[a], self.words[b], root.proper)
-        entered = sum(root.cuts[c][1] for c in self.member.get(b, ())
-                      if a not in root.cuts[c][0])  # fmt: skip
+        entered = sum(root.cuts[c][1] for c in self.member.get(b, ()) if a not in root.cuts[c][0])
         return root.u[a] + root.v[b] - root.scale * joint_weight(ov, root.score) - entered
 
     def build(
@@ -250,9 +255,14 @@ class CoverTree:
         root = self.root
         producer = {**root.producer, "tree_nodes": len(nodes), "tree": "path cover"}
         return replace(
-            root, core_pairs=None, bound=self.target - 1, target=self.target, core=None,
-            tree=tuple(nodes), producer=producer,
-        )  # fmt: skip
+            root,
+            core_pairs=None,
+            bound=self.target - 1,
+            target=self.target,
+            core=None,
+            tree=tuple(nodes),
+            producer=producer,
+        )
 
     def _branch(self, deadline: float | None, max_nodes: int) -> list[TreeNode] | None:
         """Depth first from the root: the tree's nodes, or None when it gives up."""
@@ -294,9 +304,10 @@ class CoverTree:
     def _used(self, state: tuple[Branching, ...]) -> frozenset[tuple[int, int]]:
         """The forced joints of a node, as word pairs."""
         return frozenset(
-            comp.joint(e) for comp, (forced, _) in zip(self.comps, state, strict=True)
+            comp.joint(e)
+            for comp, (forced, _) in zip(self.comps, state, strict=True)
             for e in forced
-        )  # fmt: skip
+        )
 
     def _choose(
         self,
@@ -312,8 +323,11 @@ class CoverTree:
         for c, (comp, br, sol) in enumerate(zip(self.comps, state, solved, strict=True)):
             x = sol.x[: comp.m]
             frac = np.abs(x - np.round(x))
-            order = [int(e) for e in np.argsort(-frac, kind="stable")[:STRONG_CANDIDATES]
-                     if frac[e] > 1e-6]  # fmt: skip
+            order = [
+                int(e)
+                for e in np.argsort(-frac, kind="stable")[:STRONG_CANDIDATES]
+                if frac[e] > 1e-6
+            ]
             for e in order:
                 gains = []
                 for child in ((br[0] + (e,), br[1]), (br[0], br[1] + (e,))):
@@ -324,9 +338,13 @@ class CoverTree:
         return None if best is None else (best[2], best[3])
 
     def _gain(
-        self, state: tuple[Branching, ...], c: int, child: Branching, value: float,
+        self,
+        state: tuple[Branching, ...],
+        c: int,
+        child: Branching,
+        value: float,
         deadline: float | None,
-    ) -> float:  # fmt: skip
+    ) -> float:
         """How much component ``c``'s program rises in a child (infinite: no snake there; -1: a
         child the tree could not close, infeasible for another reason)."""
         used = self._used((*state[:c], child, *state[c + 1 :]))

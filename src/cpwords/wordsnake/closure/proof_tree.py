@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -93,6 +93,18 @@ class _Leaf:
     closed: list[frozenset[int]]
 
 
+class _Duals(NamedTuple):
+    """A node's duals rounded and repaired: the words' ``alpha`` and ``beta``, the depot's two,
+    the cuts with a positive multiplier, and each head's load of them."""
+
+    alpha: np.ndarray
+    beta: np.ndarray
+    ad: int
+    bd: int
+    cuts: list[tuple[frozenset[int], int]]
+    load: np.ndarray
+
+
 def tree_certificate(
     instance: WordsnakeInstance,
     cert: Certificate,
@@ -153,9 +165,14 @@ def tree_certificate(
         return None
     producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": len(core.pairs)}
     return replace(
-        cert, core_pairs=None, bound=cert.objective, target=target, core=None,
-        tree=tuple(nodes), producer=producer,
-    )  # fmt: skip
+        cert,
+        core_pairs=None,
+        bound=cert.objective,
+        target=target,
+        core=None,
+        tree=tuple(nodes),
+        producer=producer,
+    )
 
 
 def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
@@ -190,8 +207,7 @@ def _branch(lp: _CoreLP, max_nodes: int) -> list[TreeNode] | None:
         if leaf.bound < lp.target:
             nodes[k] = replace(_values(leaf), bound=leaf.bound)
             continue
-        joint = next((j for j in chain(leaf.frac, leaf.subtour, leaf.used) if j not in used),
-                     None)  # fmt: skip
+        joint = next((j for j in chain(leaf.frac, leaf.subtour, leaf.used) if j not in used), None)
         if joint is None:
             return None  # every joint of the assignment is forced: branching cannot close it
         yes, no = len(nodes), len(nodes) + 1
@@ -219,20 +235,26 @@ def _with_base(nodes: list[TreeNode], first: _Leaf, cert: Certificate) -> list[T
     checker checks the base once, as a leaf, then each leaf against it: with 2 leaves (`abc`
     n=1,000 seed 3: 318 values based, 330 not) the base costs more check time than it saves."""
     base = _values(first)
-    based = [replace(nodes[0], u=base.u, v=base.v, depot=base.depot, copies=base.copies,
-                     cuts=base.cuts)]  # fmt: skip
+    based = [
+        replace(nodes[0], u=base.u, v=base.v, depot=base.depot, copies=base.copies, cuts=base.cuts)
+    ]
     # a leaf that needs no values (it covers no snake, or one set of arcs) keeps none
-    based += [_against(node, base, cert) if node.joint is None and carries_values(node)
-              else node for node in nodes[1:]]  # fmt: skip
+    based += [
+        _against(node, base, cert) if node.joint is None and carries_values(node) else node
+        for node in nodes[1:]
+    ]
     return based if _size(based) <= BASE_SHARE * _size(nodes) else nodes
 
 
 def _values(leaf: _Leaf) -> TreeNode:
     """A program's values as a node's (changes against the root)."""
     return TreeNode(
-        u=tuple(sorted(leaf.u.items())), v=tuple(sorted(leaf.v.items())), depot=leaf.depot,
-        copies=tuple(sorted(leaf.copies.items())), cuts=tuple(leaf.cuts),
-    )  # fmt: skip
+        u=tuple(sorted(leaf.u.items())),
+        v=tuple(sorted(leaf.v.items())),
+        depot=leaf.depot,
+        copies=tuple(sorted(leaf.copies.items())),
+        cuts=tuple(leaf.cuts),
+    )
 
 
 def _against(node: TreeNode, base: TreeNode, cert: Certificate) -> TreeNode:
@@ -246,8 +268,13 @@ def _against(node: TreeNode, base: TreeNode, cert: Certificate) -> TreeNode:
         at: Callable[[int], int],
     ) -> tuple[tuple[int, int], ...]:
         a, b = dict(mine), dict(theirs)
-        return tuple(sorted((i, a.get(i, at(i))) for i in a.keys() | b.keys()
-                            if a.get(i, at(i)) != b.get(i, at(i))))  # fmt: skip
+        return tuple(
+            sorted(
+                (i, a.get(i, at(i)))
+                for i in a.keys() | b.keys()
+                if a.get(i, at(i)) != b.get(i, at(i))
+            )
+        )
 
     sets: dict[frozenset[int], int] = {}
     for ids, lam in node.cuts:
@@ -511,13 +538,45 @@ class _CoreLP:
         return np.asarray(sol.row_dual, dtype=float), np.asarray(sol.col_value, dtype=float)
 
     def _leaf(
-        self, y: np.ndarray, x: np.ndarray, cols: Any, used: frozenset[Joint],
+        self,
+        y: np.ndarray,
+        x: np.ndarray,
+        cols: Any,
+        used: frozenset[Joint],
         unused: frozenset[Joint],
-    ) -> _Leaf:  # fmt: skip
+    ) -> _Leaf:
         """Round and repair the duals (each ``alpha`` lowered until every core column's slack,
         less the multipliers of the cuts it enters, is >= 0; escapes need none), then the exact
         bound."""
-        tails, heads, _costs, _lows, joints = cols
+        duals = self._repaired(y, unused)
+        value, copies = self._value(duals, used, unused, cols[4])
+        bound = (self.B - value) // self.cert.scale
+        chosen, frac, closed = self._assignment(x, cols)
+        alpha, beta, ad, bd = _gauge(
+            duals.alpha.tolist(), duals.beta.tolist(), duals.ad, duals.bd, self.linear
+        )
+        cert = self.cert
+        depot = None
+        if cert.depot is not None and (ad or bd):
+            depot = (cert.depot[0] - ad, cert.depot[1] - bd)
+        return _Leaf(
+            u={i: cert.u[i] - a for i, a in enumerate(alpha) if a},
+            v={i: cert.v[i] - b for i, b in enumerate(beta) if b},
+            depot=depot,
+            bound=int(bound),
+            copies=copies,
+            cuts=self._changes(duals.cuts),
+            used=chosen,
+            frac=frac,
+            subtour=sorted(
+                (j for j in chosen if closed and j[0] in closed[0]), key=lambda j: j[0] == j[1]
+            ),
+            closed=[frozenset(c) for c in closed],
+        )
+
+    def _repaired(self, y: np.ndarray, unused: frozenset[Joint]) -> _Duals:
+        """The row duals ``y`` rounded, the cuts with a positive multiplier kept, and each
+        ``alpha`` (and the depot's) lowered to the least room of its columns not forbidden."""
         arr = self._arr
         assert arr is not None
         W, hub = self.W, self.hub
@@ -539,9 +598,24 @@ class _CoreLP:
                 ad = min(ad, int(room[starts].min()))
         words = keep & (arr.tails < W)
         np.minimum.at(alpha_np, arr.tails[words], room[words])
-        alpha, beta = alpha_np.tolist(), beta_np.tolist()
-        load_list = load.tolist()
-        value = int(arr.mult @ (alpha_np + beta_np)) + ad + bd
+        return _Duals(alpha_np, beta_np, ad, bd, cuts, load)
+
+    def _value(
+        self,
+        duals: _Duals,
+        used: frozenset[Joint],
+        unused: frozenset[Joint],
+        joints: list[Joint],
+    ) -> tuple[int, dict[int, int]]:
+        """The repaired duals' objective, exactly (the copy joints' negative slacks paid on
+        every copy past the first, the forced joints' slacks paid once), and the words whose
+        copy joint has a negative slack (the amount it lacks)."""
+        arr = self._arr
+        assert arr is not None
+        alpha, beta = duals.alpha.tolist(), duals.beta.tolist()
+        load_list = duals.load.tolist()
+        cuts = duals.cuts
+        value = int(arr.mult @ (duals.alpha + duals.beta)) + duals.ad + duals.bd
         value += sum(lam for _, lam in cuts) - sum(self.base.values())
         copies: dict[int, int] = {}
         for c in arr.copy_cols:
@@ -557,34 +631,34 @@ class _CoreLP:
                 value += slack * (self.mult[a] - 1)
         for a, b in used:
             if a != b:  # >= 0 after the repair
-                value += (self.pair_cost[(a, b)] - alpha[a] - beta[b]
-                          - _entered(a, b, cuts, load_list, W))  # fmt: skip
-        bound = (self.B - value) // self.cert.scale
+                value += (
+                    self.pair_cost[(a, b)]
+                    - alpha[a]
+                    - beta[b]
+                    - _entered(a, b, cuts, load_list, self.W)
+                )
+        return value, copies
+
+    def _assignment(
+        self, x: np.ndarray, cols: Any
+    ) -> tuple[list[Joint], list[Joint], list[set[int]]]:
+        """The LP's assignment ``x``, to branch on: the joints it uses, its fractional ones (the
+        most fractional first), and the sets it closes (its cycles, then the cuts it violates)."""
+        tails, heads, _costs, _lows, joints = cols
+        arr = self._arr
+        assert arr is not None
+        W = self.W
         xp = x[: arr.pairs]
         chosen = [joints[c] for c in np.nonzero(xp > 0.5)[0].tolist()]
         off = np.abs(xp - np.rint(xp))
-        frac = sorted(((off[c], joints[c]) for c in np.nonzero(off > 1e-6)[0].tolist()),
-                      reverse=True)  # fmt: skip
+        frac = sorted(
+            ((off[c], joints[c]) for c in np.nonzero(off > 1e-6)[0].tolist()), reverse=True
+        )
         ends = {heads[c] - W for c in arr.start_cols if x[c] > 0.5}
         ends |= {tails[c] for c in arr.end_cols if x[c] > 0.5}
         closed = _closed(chosen, ends, W, self.linear)
         closed += self._violated(x, closed)
-        alpha, beta, ad, bd = _gauge(alpha, beta, ad, bd, self.linear)
-        cert = self.cert
-        return _Leaf(
-            u={i: cert.u[i] - a for i, a in enumerate(alpha) if a},
-            v={i: cert.v[i] - b for i, b in enumerate(beta) if b},
-            depot=None if cert.depot is None or not (ad or bd)
-            else (cert.depot[0] - ad, cert.depot[1] - bd),
-            bound=int(bound),
-            copies=copies,
-            cuts=self._changes(cuts),
-            used=chosen,
-            frac=[j for _, j in frac],
-            subtour=sorted((j for j in chosen if closed and j[0] in closed[0]),
-                           key=lambda j: j[0] == j[1]),
-            closed=[frozenset(c) for c in closed],
-        )  # fmt: skip
+        return chosen, [j for _, j in frac], closed
 
 
 def _gauge(
