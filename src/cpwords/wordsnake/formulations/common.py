@@ -284,6 +284,23 @@ def backend_info(backend: str, **params: Any) -> dict[str, Any]:
     return {"ortools": version("ortools"), "backend": backend, **params}
 
 
+def hub_info(
+    backend: str, hg: HubGraph, workers: int, seed: int, time_limit: float | None, **more: Any
+) -> dict[str, Any]:
+    """:func:`backend_info` of a letter-hub model: the formulation, the workers, the seed, the
+    graph's size and the time limit, then ``more``."""
+    return backend_info(
+        backend,
+        formulation="letter-hub",
+        workers=workers,
+        seed=seed,
+        arcs=hg.m,
+        nodes=hg.num_nodes,
+        time_limit=time_limit,
+        **more,
+    )
+
+
 def check_limits(time_limit: float | None, workers: int) -> None:
     if time_limit is not None and time_limit <= 0:
         raise InputError(f"the time limit must be positive, got {time_limit}")
@@ -305,9 +322,15 @@ def finish_result(
 ) -> SolveResult:
     if order is None or objective is None:
         return SolveResult(
-            Status.UNKNOWN, None, bound, time.perf_counter() - start, None, method,
-            solver_info=info, trace=tuple(trace),
-        )  # fmt: skip
+            Status.UNKNOWN,
+            None,
+            bound,
+            time.perf_counter() - start,
+            None,
+            method,
+            solver_info=info,
+            trace=tuple(trace),
+        )
     if bound is not None and bound < objective:
         # A valid dual bound is never below a feasible score (bounds are floored integers, so
         # there is no rounding slack): report none rather than a false one.
@@ -319,9 +342,32 @@ def finish_result(
     if status is Status.OPTIMAL:
         bound = objective
     return SolveResult(
-        status, objective, bound, time.perf_counter() - start, order, method,
-        solver_info=info, trace=tuple(trace),
-    )  # fmt: skip
+        status,
+        objective,
+        bound,
+        time.perf_counter() - start,
+        order,
+        method,
+        solver_info=info,
+        trace=tuple(trace),
+    )
+
+
+def one_word_result(
+    instance: WordsnakeInstance, start: float, method: str, info: dict[str, Any]
+) -> SolveResult:
+    """The result of a list of one word: that word, scoring 0, proven."""
+    return finish_result(
+        instance=instance,
+        proven=True,
+        order=list(instance.words),
+        objective=0.0,
+        bound=0.0,
+        start=start,
+        method=method,
+        info=info,
+        trace=[],
+    )
 
 
 def assignment_relaxation(hg: HubGraph) -> tuple[np.ndarray, int]:

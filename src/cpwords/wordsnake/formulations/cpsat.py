@@ -28,7 +28,9 @@ from cpwords.wordsnake.formulations.common import (
     SolveContext,
     backend_info,
     finish_result,
+    hub_info,
     integral_bound,
+    one_word_result,
     open_context,
     order_to_arcs,
     read_round,
@@ -140,28 +142,34 @@ def solve_hub_cpsat(
         instance, time_limit=time_limit, workers=workers, hint=hint, prepared=prepared
     )
     hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
-    info = backend_info(
-        "cp-sat", formulation="letter-hub", workers=workers, seed=seed, arcs=hg.m,
-        nodes=hg.num_nodes, time_limit=time_limit,
-    )  # fmt: skip
+    info = hub_info("cp-sat", hg, workers, seed, time_limit)
     built = _new_hub_model(hg, ctx)
     if isinstance(built, str):  # the incumbent (the hint) is the answer
         info["skipped"] = built
-        return finish_result(
-            instance=instance, proven=False, order=ctx.best_order,
-            objective=None if ctx.best is None else float(ctx.best), bound=None,
-            start=ctx.start, method="cpsat", info=info, trace=[],
-        )  # fmt: skip
+        return _hub_result(instance, ctx, info, _HubLoop())
     model, x = built
     outs, ins = hg.out_arcs(), hg.in_arcs()
     _add_hub_rows(model.proto, hg, outs, ins)
     loop = _hub_cut_loop(_HubModel(model, x, hg, ins, scorer), ctx, workers, seed, progress)
     info.update(rounds=loop.rounds, cuts=loop.cuts, interrupted=loop.interrupted)
+    return _hub_result(instance, ctx, info, loop)
+
+
+def _hub_result(
+    instance: WordsnakeInstance, ctx: SolveContext, info: dict[str, Any], loop: _HubLoop
+) -> SolveResult:
+    """The letter-hub model's result: the incumbent, with the cut loop's bound and trace."""
     return finish_result(
-        instance=instance, proven=loop.proven, order=ctx.best_order,
-        objective=None if ctx.best is None else float(ctx.best), bound=loop.bound,
-        start=ctx.start, method="cpsat", info=info, trace=loop.trace,
-    )  # fmt: skip
+        instance=instance,
+        proven=loop.proven,
+        order=ctx.best_order,
+        objective=None if ctx.best is None else float(ctx.best),
+        bound=loop.bound,
+        start=ctx.start,
+        method="cpsat",
+        info=info,
+        trace=loop.trace,
+    )
 
 
 def _new_hub_model(hg: HubGraph, ctx: SolveContext) -> tuple[cp_model.CpModel, list[Any]] | str:
@@ -363,26 +371,56 @@ def solve_naive_circuit(
     quadratically, which is the point of the comparison.
     """
     ctx = open_context(instance, time_limit=time_limit, workers=workers, prepared=prepared)
-    start, scorer = ctx.start, ctx.prepared.scorer
-    n = instance.n
-    words = instance.words
-    if n == 1:
-        return finish_result(
-            instance=instance, proven=True, order=list(words), objective=0.0, bound=0.0,
-            start=start, method="naive-circuit", info=backend_info("cp-sat"), trace=[],
-        )  # fmt: skip
-    built = _build_naive_model(instance, scorer, ctx.deadline)
+    if instance.n == 1:
+        return one_word_result(instance, ctx.start, "naive-circuit", backend_info("cp-sat"))
+    built = _build_naive_model(instance, ctx.prepared.scorer, ctx.deadline)
     if isinstance(built, int):
-        info = backend_info("cp-sat", formulation="complete-circuit", workers=workers,
-                            seed=seed, time_limit=time_limit, built_rows=built)  # fmt: skip
-        info["reason"] = (
-            f"the time limit does not leave time to build the model ({built} of {n} rows built)"
-        )
-        return finish_result(
-            instance=instance, proven=False, order=None, objective=None, bound=None,
-            start=start, method="naive-circuit", info=info, trace=[],
-        )  # fmt: skip
+        return _naive_unbuilt(instance, ctx, built, workers, seed)
+    return _solve_naive_model(instance, ctx, built, hint, workers, seed, progress)
+
+
+def _naive_unbuilt(
+    instance: WordsnakeInstance, ctx: SolveContext, rows: int, workers: int, seed: int
+) -> SolveResult:
+    """No answer: the time limit leaves no time to build the naive model (``rows`` of its rows
+    were built)."""
+    info = backend_info(
+        "cp-sat",
+        formulation="complete-circuit",
+        workers=workers,
+        seed=seed,
+        time_limit=ctx.time_limit,
+        built_rows=rows,
+    )
+    info["reason"] = (
+        f"the time limit does not leave time to build the model ({rows} of {instance.n} rows built)"
+    )
+    return finish_result(
+        instance=instance,
+        proven=False,
+        order=None,
+        objective=None,
+        bound=None,
+        start=ctx.start,
+        method="naive-circuit",
+        info=info,
+        trace=[],
+    )
+
+
+def _solve_naive_model(
+    instance: WordsnakeInstance,
+    ctx: SolveContext,
+    built: tuple[cp_model.CpModel, list[tuple[int, int, Any]], dict[tuple[int, int], Any]],
+    hint: Sequence[str] | None,
+    workers: int,
+    seed: int,
+    progress: ProgressCallback | None,
+) -> SolveResult:
+    """Hint the naive model with ``hint``, solve it in the time left, and read its circuit."""
     model, arcs, lit = built
+    start, scorer, time_limit = ctx.start, ctx.prepared.scorer, ctx.time_limit
+    n = instance.n
     if hint is not None:
         _hint_naive_circuit(model, lit, scorer.items(hint), n, instance.cyclic)
     seconds = None if time_limit is None else time_limit - (time.perf_counter() - start)
@@ -394,17 +432,28 @@ def solve_naive_circuit(
     objective: float | None = None
     if status in (Status.OPTIMAL, Status.FEASIBLE):
         seq = _read_naive_circuit(solver, lit, n, instance.cyclic)
-        order = [words[i] for i in seq]
+        order = [instance.words[i] for i in seq]
         objective = float(scorer.score_items(seq))
-    info = backend_info("cp-sat", formulation="complete-circuit", workers=workers, seed=seed,
-                        arcs=len(arcs), time_limit=time_limit,
-                        interrupted=naive_interrupted)  # fmt: skip
+    info = backend_info(
+        "cp-sat",
+        formulation="complete-circuit",
+        workers=workers,
+        seed=seed,
+        arcs=len(arcs),
+        time_limit=time_limit,
+        interrupted=naive_interrupted,
+    )
     return finish_result(
-        instance=instance, proven=status is Status.OPTIMAL, order=order, objective=objective,
+        instance=instance,
+        proven=status is Status.OPTIMAL,
+        order=order,
+        objective=objective,
         bound=None if order is None else integral_bound(solver.best_objective_bound, None),
         start=start,
-        method="naive-circuit", info=info, trace=cb.points,
-    )  # fmt: skip
+        method="naive-circuit",
+        info=info,
+        trace=cb.points,
+    )
 
 
 def _build_naive_model(

@@ -6,6 +6,14 @@ through ``highspy`` (default) or in SCIP or CBC through OR-Tools' ``pywraplp``, 
 cuts added lazily: solve, find the components that miss the root, cut them off, solve again, until
 the integer optimum is connected. OPTIMAL only when the last relaxation was proven optimal *and* its
 solution was connected.
+
+Variables: one binary per arc of the letter-hub graph (depot arcs, explicit arcs with overlap >= 2,
+word-hub arcs), so the program grows with n plus the number of overlap->=2 pairs, not with n^2.
+Constraints: in- and out-degree one at every word, balance at hubs and at the depot, at least one
+depot departure for a linear snake, and the connectivity cuts ``x(delta_in(S)) >= 1`` for node sets
+S without the root, added lazily (the assignment relaxation with subtour elimination of the ATSP
+literature, with hubs that may be visited many times). Each round re-solves from scratch with the
+cuts found so far.
 """
 
 from __future__ import annotations
@@ -30,8 +38,8 @@ from cpwords.wordsnake.formulations.common import (
     Scorer,
     SolveContext,
     assignment_relaxation,
-    backend_info,
     finish_result,
+    hub_info,
     integral_bound,
     open_context,
     order_to_arcs,
@@ -105,17 +113,10 @@ def solve_hub_mip(
 
     Notes
     -----
-    Variables: one binary per arc of the letter-hub graph (depot arcs, explicit arcs with
-    overlap >= 2, word-hub arcs), so the program grows with n plus the number of overlap->=2
-    pairs, not with n^2. Constraints: in- and out-degree one at every word, balance at hubs and at
-    the depot, at least one depot departure for a linear snake, and the connectivity cuts
-    ``x(delta_in(S)) >= 1`` for node sets S without the root, added lazily (the assignment
-    relaxation with subtour elimination of the ATSP literature, with hubs that may be visited
-    many times). Each round re-solves from scratch with the cuts found so far.
-
-    With a finite ``time_limit``, no MIP round is started on a model with more than
-    ``MIP_MAX_ARCS`` arcs (the MIP solver does not stop on time there); the answer is then
-    FEASIBLE with the flow bound, and ``solver_info["mip_skipped"]`` says so.
+    The formulation and its cuts: the module's docstring. With a finite ``time_limit``, no MIP
+    round is started on a model with more than ``MIP_MAX_ARCS`` arcs (the MIP solver does not
+    stop on time there); the answer is then FEASIBLE with the flow bound, and
+    ``solver_info["mip_skipped"]`` says so.
 
     References
     ----------
@@ -131,13 +132,26 @@ def solve_hub_mip(
     hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
     loop = _MipLoop(instance, ctx, f"mip-{backend}")
     missing, best, relaxation = _flow_round(hg, scorer, loop, progress)
-    info = loop.info = backend_info(
-        backend, formulation="letter-hub", workers=workers, seed=seed,
-        arcs=hg.m, nodes=hg.num_nodes, time_limit=time_limit, flow_bound=relaxation,
-    )  # fmt: skip
+    info = loop.info = hub_info(backend, hg, workers, seed, time_limit, flow_bound=relaxation)
     if not missing or best >= relaxation:
         info.update(rounds=0, cuts=0)
         return loop.finish(True)
+    return _mip_rounds(loop, missing, backend, workers, seed, progress, max_rounds)
+
+
+def _mip_rounds(
+    loop: _MipLoop,
+    missing: list[list[int]],
+    backend: str,
+    workers: int,
+    seed: int,
+    progress: ProgressCallback | None,
+    max_rounds: int | None,
+) -> SolveResult:
+    """The MIP rounds of the cut loop once the flow round left a gap (the components it left
+    ``missing`` cut off first), unless none is to be started."""
+    ctx, info = loop.ctx, loop.info
+    hg, scorer = ctx.prepared.hub, ctx.prepared.scorer
     if _no_mip_round(hg, ctx.deadline, max_rounds, info):
         info.update(rounds=0, cuts=0)
         return loop.finish(False)
@@ -200,10 +214,16 @@ class _MipLoop:
         """The result: the incumbent with the best bound so far."""
         best = self.ctx.best
         return finish_result(
-            instance=self.instance, proven=proven, order=self.ctx.best_order,
-            objective=None if best is None else float(best), bound=self.bound,
-            start=self.ctx.start, method=self.method, info=self.info, trace=self.trace,
-        )  # fmt: skip
+            instance=self.instance,
+            proven=proven,
+            order=self.ctx.best_order,
+            objective=None if best is None else float(best),
+            bound=self.bound,
+            start=self.ctx.start,
+            method=self.method,
+            info=self.info,
+            trace=self.trace,
+        )
 
 
 def _flow_round(
@@ -344,9 +364,14 @@ class _HighsHub:
                 nnz += c.size
         rhs_arr = np.asarray(lo)
         h.addRows(
-            len(lo), rhs_arr, rhs_arr, nnz, np.asarray(starts, dtype=np.int32),
-            np.concatenate(cols).astype(np.int32), np.concatenate(vals).astype(float),
-        )  # fmt: skip
+            len(lo),
+            rhs_arr,
+            rhs_arr,
+            nnz,
+            np.asarray(starts, dtype=np.int32),
+            np.concatenate(cols).astype(np.int32),
+            np.concatenate(vals).astype(float),
+        )
         if not hg.cyclic:  # a linear snake leaves the depot at least once
             o = np.asarray(outs[DEPOT], dtype=np.int32)
             h.addRow(1.0, highspy.kHighsInf, int(o.size), o, np.ones(o.size))

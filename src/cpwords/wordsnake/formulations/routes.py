@@ -27,6 +27,7 @@ from cpwords.wordsnake.formulations.common import (
     check_limits,
     finish_result,
     integral_bound,
+    one_word_result,
     open_context,
 )
 from cpwords.wordsnake.formulations.cpsat import (
@@ -158,18 +159,21 @@ def solve_routes_cpsat(
     )
     scorer = ctx.prepared.scorer  # the letter-hub graph is built here, before the overlap graph
     if instance.n == 1:
-        return finish_result(
-            instance=instance, proven=True, order=list(instance.words), objective=0.0,
-            bound=0.0, start=ctx.start, method="cpsat-routes", info=info, trace=[],
-        )  # fmt: skip
-    run = _routes_run(instance, ctx, scorer, info)
+        return one_word_result(instance, ctx.start, "cpsat-routes", info)
+    return _solve_routes(_routes_run(instance, ctx, scorer, info), workers, seed, progress)
+
+
+def _solve_routes(
+    run: _RoutesRun, workers: int, seed: int, progress: ProgressCallback | None
+) -> SolveResult:
+    """Phase 1, the path cover; then, for a cyclic snake, phase 2: a positive cycle."""
     built = _build_routes_model(run)
     if isinstance(built, str):  # the incumbent (the hint) is the answer
-        info["skipped"] = built
+        run.info["skipped"] = built
         return run.finish(False, None)
     status, pc_bound = _solve_path_cover(run, *built, workers, seed, progress)
     pc_proven = status is Status.OPTIMAL
-    if not instance.cyclic or info.get("interrupted"):
+    if not run.instance.cyclic or run.info.get("interrupted"):
         return run.finish(pc_proven, pc_bound)
     if pc_bound is None:  # phase 1 found nothing: no bound to build on
         return run.finish(False, None)
@@ -198,9 +202,16 @@ def _routes_without_graph(
         else snake_score(order, instance.cyclic, instance.proper, instance.score)
     )
     return finish_result(
-        instance=instance, proven=False, order=order, objective=value, bound=None,
-        start=t0, method="cpsat-routes", info=info, trace=[],
-    )  # fmt: skip
+        instance=instance,
+        proven=False,
+        order=order,
+        objective=value,
+        bound=None,
+        start=t0,
+        method="cpsat-routes",
+        info=info,
+        trace=[],
+    )
 
 
 @dataclass
@@ -233,10 +244,16 @@ class _RoutesRun:
         """The result: the incumbent with this bound."""
         best = self.ctx.best
         return finish_result(
-            instance=self.instance, proven=proven, order=self.ctx.best_order,
-            objective=None if best is None else float(best), bound=bound, start=self.ctx.start,
-            method="cpsat-routes", info=self.info, trace=self.trace,
-        )  # fmt: skip
+            instance=self.instance,
+            proven=proven,
+            order=self.ctx.best_order,
+            objective=None if best is None else float(best),
+            bound=bound,
+            start=self.ctx.start,
+            method="cpsat-routes",
+            info=self.info,
+            trace=self.trace,
+        )
 
 
 def _routes_run(
