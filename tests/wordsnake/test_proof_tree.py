@@ -430,7 +430,7 @@ def test_a_leaf_checked_from_the_root_and_on_its_own_values_gets_one_verdict(
         found = []
         for share in (0.0, 2.0):  # every leaf on its own values; every leaf from the root
             with pytest.MonkeyPatch.context() as mp:
-                mp.setattr(checker, "WHOLE_LEAF_SHARE", share)
+                mp.setattr(checker.leaves, "WHOLE_LEAF_SHARE", share)
                 check = verify_certificate(inst.words, probe)
             found.append((check.status, check.bound))
         assert found[0] == found[1]

@@ -11,11 +11,15 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
+import numpy as np
+
 from cpwords.core.errors import excerpt
+from cpwords.wordsnake.certificate.arrays import Letters
 from cpwords.wordsnake.certificate.duals import (
     DualViolation,
     dual_violation,
     joint_gain,
+    order_score,
     ordering_score,
     suffix_prefix_overlap,
 )
@@ -100,10 +104,9 @@ def verify_certificate(
     if not _is_snake_of(cert.order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)
-    objective = ordering_score(
-        [distinct[i] for i in cert.order], cert.cyclic, cert.proper, cert.score
-    )
-    bad = dual_violation(distinct, mult, cert, deadline)
+    letters = Letters(distinct)
+    objective = order_score(letters, cert.order, cert.cyclic, cert.proper, cert.score)
+    bad = dual_violation(distinct, mult, cert, deadline, letters)
     if bad is not None:
         msg = _violation_message(bad, cert.scale, cert.score)
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
@@ -171,10 +174,10 @@ def _check_format(cert: Certificate, W: int) -> None:
 
 def _is_snake_of(order: Sequence[int], mult: Sequence[int]) -> bool:
     """Whether the ordering (ids of distinct words) lists every word as often as the list does."""
-    W = len(mult)
-    return not (
-        any(i < 0 or i >= W for i in order) or Counter(order) != Counter(dict(enumerate(mult)))
-    )
+    ids = np.asarray(order, dtype=np.int64)
+    if ids.size and (ids.min() < 0 or ids.max() >= len(mult)):
+        return False
+    return bool(np.array_equal(np.bincount(ids, minlength=len(mult)), mult))
 
 
 def _violation_message(bad: DualViolation, scale: int, score: str = "squared") -> str:

@@ -8,10 +8,20 @@ The format and the argument: :mod:`cpwords.wordsnake.certificate`.
 from __future__ import annotations
 
 import itertools
+import operator
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from cpwords.wordsnake.certificate.arrays import (
+    HashCollision,
+    Letters,
+    PrefixTable,
+    SuffixQueries,
+    joint_overlaps,
+)
 from cpwords.wordsnake.certificate.format import Certificate
 
 # ---------------------------------------------------------------------------------------------
@@ -37,6 +47,21 @@ def suffix_prefix_overlap(a: str, b: str, proper: bool) -> int:
 def joint_gain(k: int, score: str) -> int:
     """What a joint of overlap ``k`` scores: ``k ** 2``, or ``k`` for the linear score."""
     return k if score == "linear" else k * k
+
+
+def order_score(
+    letters: Letters, order: Sequence[int], cyclic: bool, proper: bool, score: str = "squared"
+) -> int:
+    """The score of an ordering of word ids, its joints' overlaps counted as whole arrays
+    (:func:`~cpwords.wordsnake.certificate.arrays.joint_overlaps`)."""
+    ids = np.asarray(order, dtype=np.int64)
+    if ids.size < 2:
+        return 0
+    a, b = ids[:-1], ids[1:]
+    if cyclic:
+        a, b = np.append(a, ids[-1]), np.append(b, ids[0])
+    k = joint_overlaps(letters, a, b, proper)
+    return int((k if score == "linear" else k * k).sum())
 
 
 def ordering_score(seq: Sequence[str], cyclic: bool, proper: bool, score: str = "squared") -> int:
@@ -93,10 +118,12 @@ def dual_violation(
     mult: Sequence[int],
     cert: Certificate,
     deadline: float | None,
+    letters: Letters | None = None,
 ) -> DualViolation | None:
-    """The first violated inequality of the values, or None (see the module docstring)."""
+    """The first violated inequality of the values, or None (see the module docstring);
+    ``letters``: the words' arrays, when the caller has them."""
     try:
-        _check_values(words, mult, cert, deadline)
+        _check_values(words, mult, cert, deadline, letters)
     except DualViolation as bad:
         return bad
     return None
@@ -120,27 +147,27 @@ class CutTerms:
 
 
 def cut_terms(cert: Certificate, W: int) -> CutTerms:
-    """The cut terms of the certificate's ``W`` distinct words."""
-    v = cert.v
+    """The cut terms of the certificate's ``W`` distinct words (time O(W + the cuts' sizes),
+    Python's exact integers)."""
     member: list[list[int]] = [[] for _ in range(W)]
-    for k, (ids, _lam) in enumerate(cert.cuts):
-        for i in ids:
-            member[i].append(k)
-    lams = [lam for _, lam in cert.cuts]
-    load = [sum(lams[k] for k in member[i]) for i in range(W)]
+    load = [0] * W
     # A cut of one word (the copy-to-copy cut of a repeated word) never holds both ends of a
     # pair of different words, so it is folded into v' like any cut seen from outside; only the
     # words of larger cuts (C) need their pairs checked with the multipliers they share.
     single = [0] * W
     in_cut = [False] * W
-    for ids, lam in cert.cuts:
+    for k, (ids, lam) in enumerate(cert.cuts):
+        for i in ids:
+            member[i].append(k)
+            load[i] += lam
         if len(ids) == 1:
             single[ids[0]] += lam
         else:
             for i in ids:
                 in_cut[i] = True
-    v_all = [v[i] - load[i] for i in range(W)]
-    v_out = [v[i] - single[i] for i in range(W)]
+    lams = [lam for _, lam in cert.cuts]
+    v_all = list(map(operator.sub, cert.v, load)) if cert.cuts else list(cert.v)
+    v_out = list(map(operator.sub, cert.v, single)) if cert.cuts else v_all
     return CutTerms(member, lams, load, in_cut, v_all, v_out)
 
 
@@ -149,11 +176,13 @@ def _check_values(
     mult: Sequence[int],
     cert: Certificate,
     deadline: float | None,
+    letters: Letters | None = None,
 ) -> None:
     """Raise :class:`DualViolation` at the first violated inequality."""
     terms = cut_terms(cert, len(words))
-    _check_overlap_pairs(words, mult, cert, terms, deadline)
-    _check_pairs_in_cuts(words, mult, cert, terms, deadline)
+    arrays = _ArrayCheck.of(words, mult, cert, terms, letters)
+    _check_overlap_pairs(words, mult, cert, terms, deadline, arrays)
+    _check_pairs_in_cuts(words, mult, cert, terms, deadline, arrays)
     if cert.depot is not None:
         _check_depot(words, cert, cert.depot, terms)
 
@@ -164,17 +193,159 @@ def _check_overlap_pairs(
     cert: Certificate,
     terms: CutTerms,
     deadline: float | None,
+    arrays: _ArrayCheck | None = None,
 ) -> None:
-    """Every pair but those inside ``C``, through the two smallest values of each prefix."""
+    """Every pair but those inside ``C``, through the two smallest values of each prefix (as
+    whole-array passes with ``arrays``, else dict tables)."""
     W = len(words)
     proper = cert.proper
     outside = [i for i in range(W) if not terms.in_cut[i]]
     inside = [i for i in range(W) if terms.in_cut[i]]
-    table = _two_smallest(terms.v_all, words, range(W), proper, deadline)
-    _query_table(table, outside, [0] * len(outside), words, mult, cert, terms, deadline)
+    checks: list[tuple[Sequence[int], Iterable[int], list[int], list[int]]] = [
+        (terms.v_all, range(W), outside, [0] * len(outside))
+    ]
     if inside:
-        table = _two_smallest(terms.v_out, words, outside, proper, deadline)
-        _query_table(table, inside, [0] * len(inside), words, mult, cert, terms, deadline)
+        checks.append((terms.v_out, outside, inside, [0] * len(inside)))
+    for values, table_ids, ids, bonus in checks:
+        _past(deadline)
+        if arrays is not None and arrays.fits(values, bonus):
+            arrays.check(values, table_ids, ids, bonus)
+        else:
+            table = _two_smallest(values, words, table_ids, proper, deadline)
+            _query_table(table, ids, bonus, words, mult, cert, terms, deadline)
+
+
+def _past(deadline: float | None) -> None:
+    """``TimeoutError`` once ``deadline`` (a ``time.perf_counter()`` value) has passed."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeoutError
+
+
+class _ArrayCheck:
+    """The dict tables' check as whole-array passes (:mod:`.arrays`), where every sum it forms
+    fits in 62 bits; the dict tables check the rest (Python's integers do not overflow)."""
+
+    #: The largest magnitude of a sum of values the array check forms.
+    LIMIT = 1 << 61
+
+    def __init__(
+        self, letters: Letters, mult: Sequence[int], cert: Certificate, terms: CutTerms
+    ) -> None:
+        self.letters, self.mult, self.cert, self.terms = letters, mult, cert, terms
+        self.u = np.asarray(cert.u, dtype=np.int64)
+        self.load = np.asarray(terms.load, dtype=np.int64)
+
+    @classmethod
+    def of(
+        cls,
+        words: Sequence[str],
+        mult: Sequence[int],
+        cert: Certificate,
+        terms: CutTerms,
+        letters: Letters | None = None,
+    ) -> _ArrayCheck | None:
+        """The array check, or None when the values or the longest joint's right-hand side are
+        too large for 62 bits."""
+        longest = max(map(len, words), default=0)
+        if cert.scale * joint_gain(longest, cert.score) >= cls.LIMIT:
+            return None
+        if not cls.fits(cert.u, terms.load):
+            return None
+        return cls(letters or Letters(words), mult, cert, terms)
+
+    @classmethod
+    def fits(cls, *values: Sequence[int]) -> bool:
+        """Whether every value of ``values`` is below :data:`LIMIT` / 4 in magnitude, so that
+        the sums the check forms stay within :data:`LIMIT`."""
+        for vals in values:
+            try:
+                top = int(np.abs(np.asarray(vals, dtype=np.int64)).max(initial=0))
+            except OverflowError:  # beyond 64 bits: Python's integers check them
+                return False
+            if 4 * top >= cls.LIMIT:
+                return False
+        return True
+
+    def check(
+        self,
+        values: Sequence[int],
+        table_ids: Iterable[int],
+        ids: Sequence[int],
+        bonus: Sequence[int],
+    ) -> None:
+        """:func:`_query_table` on the table of ``table_ids``: raise :class:`DualViolation` at
+        the first violated inequality, in the same order."""
+        cert, letters = self.cert, self.letters
+        tids = np.fromiter(table_ids, dtype=np.int64)
+        qids = np.asarray(ids, dtype=np.int64)
+        if tids.size == 0 or qids.size == 0:
+            return
+        try:
+            table = PrefixTable.build(
+                letters, tids, np.asarray(values, dtype=np.int64), cert.proper
+            )
+        except HashCollision:  # pragma: no cover - probability about prefixes**2 / 2**62
+            self._dict_check(values, tids, ids, bonus)
+            return
+        q = SuffixQueries.build(letters, qids, table, cert.proper)
+        extra = np.zeros(len(self.mult), dtype=np.int64)
+        extra[qids] = np.asarray(bonus, dtype=np.int64)
+        for e, j in self._violations(table, q, extra):
+            i, k, node = int(q.word[e]), int(q.k[e]), int(q.node[e])
+            a = letters.words[i]
+            if table.prefix_of(node) != a[len(a) - k :]:
+                continue  # a hash match only: no such joint
+            self._raise(i, j)
+
+    def _violations(
+        self, table: PrefixTable, q: SuffixQueries, extra: np.ndarray
+    ) -> list[tuple[int, int]]:
+        """The (query, partner) pairs whose inequality fails by the table, in check order."""
+        cert = self.cert
+        hit = np.flatnonzero(q.node >= 0)
+        i, k, p = q.word[hit], q.k[hit], q.node[hit]
+        ua = self.u[i] + extra[i]
+        need = cert.scale * (k * k if cert.score != "linear" else k)
+        own = table.i1[p] == i
+        # The best other word: the smallest, or the second smallest when the smallest is a.
+        best = np.where(own, table.v2[p], table.v1[p])
+        partner = np.where(own, table.i2[p], table.i1[p])
+        other_bad = (partner >= 0) & (ua + best < need)
+        # A copy of a, when a is the smallest and is listed more than once.
+        mult = np.asarray(self.mult, dtype=np.int64)[i]
+        copy_bad = own & (mult > 1) & (ua + table.v1[p] + self.load[i] - extra[i] < need)
+        found: list[tuple[int, int]] = []
+        for n in np.flatnonzero(other_bad | copy_bad).tolist():
+            e = int(hit[n])
+            if other_bad[n]:
+                found.append((e, int(partner[n])))
+            if copy_bad[n]:
+                found.append((e, int(i[n])))
+        return found
+
+    def _raise(self, i: int, j: int) -> None:
+        """Raise the :class:`DualViolation` of the joint from word ``i`` to word ``j``."""
+        cert, terms, words = self.cert, self.terms, self.letters.words
+        shared = set(terms.member[i]) if j != i else set(terms.member[j])
+        rhs = pair_rhs(
+            words[i],
+            words[j],
+            terms.member[j],
+            shared,
+            terms.lams,
+            cert.scale,
+            cert.proper,
+            cert.score,
+        )
+        raise DualViolation(words[i], words[j], cert.u[i] + cert.v[j], rhs)
+
+    def _dict_check(
+        self, values: Sequence[int], tids: np.ndarray, ids: Sequence[int], bonus: Sequence[int]
+    ) -> None:
+        """The dict tables' check of the same table and queries."""
+        words, cert = self.letters.words, self.cert
+        table = _two_smallest(values, words, tids.tolist(), cert.proper)
+        _query_table(table, ids, bonus, words, self.mult, cert, self.terms, None)
 
 
 def _query_table(
@@ -227,6 +398,7 @@ def _check_pairs_in_cuts(
     cert: Certificate,
     terms: CutTerms,
     deadline: float | None,
+    arrays: _ArrayCheck | None = None,
 ) -> None:
     """The pairs of words of ``C`` (both in cuts of two words or more), by *signature*.
 
@@ -244,11 +416,13 @@ def _check_pairs_in_cuts(
         classes.setdefault(sig[i], []).append(i)
     lams = terms.lams
     for held, ids in classes.items():
-        if deadline is not None and time.perf_counter() > deadline:
-            raise TimeoutError
-        table = _two_smallest(terms.v_all, words, ids, proper, deadline)
+        _past(deadline)
         bonus = [sum(lams[k] for k in sig[i] & held) for i in inside]
-        _query_table(table, inside, bonus, words, mult, cert, terms, deadline)
+        if arrays is not None and arrays.fits(terms.v_all, bonus):
+            arrays.check(terms.v_all, ids, inside, bonus)
+        else:
+            table = _two_smallest(terms.v_all, words, ids, proper, deadline)
+            _query_table(table, inside, bonus, words, mult, cert, terms, deadline)
 
 
 def pair_rhs(

@@ -32,9 +32,6 @@ SCORES = ("squared", "linear")
 #: certificate is refused as more than this checker takes.
 CORE_CHECK_MAX = 4_000_000
 
-#: A leaf whose changed words (heads and tails counted apart) outnumber this share of the
-#: words is checked by one search over every word on its own values, not from the root's.
-WHOLE_LEAF_SHARE = 0.5
 
 #: Bytes a certificate may take, per word and in all, beyond :func:`certificate_cap`'s per-word
 #: allowance for its core and proof tree (version 2).

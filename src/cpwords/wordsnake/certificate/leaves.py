@@ -21,10 +21,13 @@ from cpwords.wordsnake.certificate.duals import (
 from cpwords.wordsnake.certificate.format import (
     CORE_CHECK_MAX,
     INT_LIMIT,
-    WHOLE_LEAF_SHARE,
     Certificate,
     TreeNode,
 )
+
+#: A leaf whose changed words (heads and tails counted apart) outnumber this share of the
+#: words is checked by one search over every word on its own values, not from the root's.
+WHOLE_LEAF_SHARE = 0.5
 
 #: Above every code point: ``s + _TOP`` bounds the strings that start with ``s``.
 _TOP = "\U0010ffff"

@@ -1,0 +1,315 @@
+"""The checker's own array code: the words as one array of code points, the prefixes a set of
+words share found exactly from their sorted order, and every suffix of a word looked up among
+them, all as whole-array passes (NumPy).
+
+It shares no code with the models: the model's prefix trie (``relaxation/string_hub.py``) is
+another construction, and nothing here is imported from it.
+
+**Prefixes, exactly.** In sorted order, the words that start with a string form a run, so the
+prefix of length ``L`` of the ``r``-th word is the one of the word before it exactly when their
+longest common prefix is at least ``L`` (and the word before has that prefix in the table). The
+prefixes are numbered from that rule alone: no string is hashed to decide which prefixes are the
+same.
+
+**Suffixes, looked up by hashing, then verified.** A suffix of a query word is matched to a
+prefix by a polynomial hash of its letters modulo ``2**64`` (an odd base drawn at random for
+every check). Distinct prefixes are distinct
+strings, so two prefixes with the same hash are a collision, found exactly: the hashes are then
+drawn again. A suffix that *is* a prefix has that prefix's hash, so every real match is found; a
+suffix that only collides with a prefix can at worst raise a false alarm, and every inequality
+found violated is checked again letter by letter (:meth:`PrefixTable.prefix_of`) before it is
+reported. So the verdict never rests on a hash.
+
+Time O(total letters) array operations (a sort of the table's entries by value), memory
+O(total letters) integers.
+
+References
+----------
+R. M. Karp, M. O. Rabin, "Efficient randomized pattern-matching algorithms", IBM Journal of
+Research and Development 31(2) (1987) (polynomial hashing of substrings).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Draws of the hash base before the array path gives up on a table (then the dict tables check
+#: it): the hashes are polynomials modulo ``2**64``, where a few families of strings (Thue-Morse
+#: words of thousands of letters) collide for every base; on other lists a collision among the
+#: prefixes of one table happens with probability about ``prefixes**2 * length / 2**64`` a draw.
+HASH_DRAWS = 3
+
+
+class HashCollision(Exception):
+    """Two distinct prefixes of one table hashed alike ``HASH_DRAWS`` times."""
+
+
+class Letters:
+    """The words as one integer array of code points, with the hashes of their substrings.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The distinct words, sorted.
+
+    Attributes
+    ----------
+    lens : numpy.ndarray of int64, shape ``(n,)``
+        The words' lengths in code points.
+    start : numpy.ndarray of int64, shape ``(n + 1,)``
+        Where each word starts in ``cp`` (and ``start[n]``, the total).
+    cp : numpy.ndarray of int64, shape ``(total letters,)``
+        The code points, word after word.
+    """
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = words
+        self.lens = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        self.start = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(self.lens, out=self.start[1:])
+        text = "".join(words).encode("utf-32-le")
+        self.cp = np.frombuffer(text, dtype="<u4").astype(np.int64)
+        self._sums = self._powers = np.zeros(0, dtype=np.uint64)
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw a new hash base (after a collision): an odd 64-bit integer."""
+        total = self.cp.size
+        base = secrets.randbits(64) | 1
+        inverse = pow(base, -1, 1 << 64)
+        with np.errstate(over="ignore"):  # arithmetic modulo 2**64 is the point
+            inverses = np.full(total + 1, inverse, dtype=np.uint64)
+            inverses[0] = 1
+            inverses = np.cumprod(inverses)  # base ** -g
+            powers = np.full(max(total, 1), base, dtype=np.uint64)
+            powers[0] = 1
+            self._powers = np.cumprod(powers)  # base ** g
+            # sum over g < y of (c_g + 1) * base ** -g: H(x, y) = base ** (y-1) * (S[y] - S[x]).
+            self._sums = np.zeros(total + 1, dtype=np.uint64)
+            np.cumsum((self.cp.astype(np.uint64) + 1) * inverses[:total], out=self._sums[1:])
+
+    def keys(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The hash keys of the substrings ``cp[x:y]``, shape of ``x``, uint64 (0 for empty)."""
+        with np.errstate(over="ignore"):
+            key = (self._sums[y] - self._sums[x]) * self._powers[np.maximum(y - 1, 0)]
+        return np.where(y > x, key, np.uint64(0))
+
+    def lcp_with_previous(self, ids: np.ndarray) -> np.ndarray:
+        """The longest common prefix of each word of ``ids`` with the one before it (``ids``
+        in sorted order; -1 for the first), shape ``(len(ids),)``."""
+        out = np.full(ids.size, -1, dtype=np.int64)
+        if ids.size < 2:
+            return out
+        a, b = ids[:-1], ids[1:]
+        m = np.minimum(self.lens[a], self.lens[b])
+        pair, pos = _segments(m)
+        left = self.cp[self.start[a][pair] + pos]
+        right = self.cp[self.start[b][pair] + pos]
+        first = np.where(left != right, pos, np.iinfo(np.int64).max)
+        seg = np.cumsum(m) - m
+        nonempty = m > 0
+        found = np.full(m.size, np.iinfo(np.int64).max, dtype=np.int64)
+        if nonempty.any():
+            found[nonempty] = np.minimum.reduceat(first, seg[nonempty])
+        out[1:] = np.minimum(found, m)
+        return out
+
+
+@dataclass
+class PrefixTable:
+    """The prefixes of a set of words, each with the two smallest values of the words that
+    start with it.
+
+    Attributes
+    ----------
+    keys : numpy.ndarray of uint64, shape ``(prefixes,)``
+        The prefixes' hash keys, sorted.
+    word, length : numpy.ndarray of int64, shape ``(prefixes,)``
+        A word of the table that starts with the prefix, and the prefix's length.
+    v1, i1, v2, i2 : numpy.ndarray of int64, shape ``(prefixes,)``
+        The smallest value and its word, the second smallest and its word (``i2 = -1``: one
+        word starts with the prefix).
+    """
+
+    letters: Letters
+    keys: np.ndarray
+    word: np.ndarray
+    length: np.ndarray
+    v1: np.ndarray
+    i1: np.ndarray
+    v2: np.ndarray
+    i2: np.ndarray
+
+    @classmethod
+    def build(
+        cls, letters: Letters, ids: np.ndarray, values: np.ndarray, proper: bool
+    ) -> PrefixTable:
+        """The table of the words ``ids`` (sorted, ascending: the words are sorted) with their
+        ``values`` (indexed by word id): every prefix of each word, shorter than the word when
+        ``proper``.
+
+        Raises
+        ------
+        HashCollision
+            Two distinct prefixes hashed alike ``HASH_DRAWS`` times.
+        """
+        ids = np.asarray(ids, dtype=np.int64)
+        count = np.maximum(letters.lens[ids] + (0 if proper else 1), 0)
+        ent_r, ent_len = _segments(count)
+        # The prefix of length L of the r-th word is the r-1-th's when they share L letters and
+        # the r-1-th has an entry of that length (with proper, a word has none of its own length).
+        shared = letters.lcp_with_previous(ids)
+        prev_len = np.concatenate([[-1], letters.lens[ids[:-1]] - (1 if proper else 0)])
+        same_as_previous = ent_len <= np.minimum(shared, prev_len)[ent_r]
+        by_len = np.argsort(ent_len, kind="stable")  # (length, word) order
+        pos = np.arange(by_len.size, dtype=np.int64)
+        owner_pos = np.maximum.accumulate(np.where(same_as_previous[by_len], -1, pos))
+        owner = np.empty_like(by_len)
+        owner[by_len] = by_len[owner_pos]  # each entry's first entry with the same prefix
+        nodes = np.flatnonzero(~same_as_previous)
+        number = np.cumsum(~same_as_previous) - 1
+        node_of = number[owner]
+        word = ids[ent_r[nodes]]
+        length = ent_len[nodes]
+        begin = letters.start[word]
+        for _ in range(HASH_DRAWS):
+            keys = letters.keys(begin, begin + length)
+            order = np.argsort(keys, kind="stable")
+            if not np.any(keys[order][1:] == keys[order][:-1]):
+                break
+            letters.draw()
+        else:
+            raise HashCollision
+        place = np.empty_like(order)
+        place[order] = np.arange(order.size)
+        node = place[node_of]
+        # Each prefix's words by value: one sort of (prefix, the word's rank by value).
+        val = np.asarray(values, dtype=np.int64)[ids]
+        by_value = np.argsort(val, kind="stable")
+        rank = np.empty_like(by_value)
+        rank[by_value] = np.arange(by_value.size)
+        srt = np.argsort(node * ids.size + rank[ent_r])
+        node_s, who_r = node[srt], ent_r[srt]
+        first = np.flatnonzero(np.concatenate([[True], node_s[1:] != node_s[:-1]]))
+        second = first + 1
+        has_two = np.zeros(first.size, dtype=bool)
+        inside = second < node_s.size
+        has_two[inside] = node_s[second[inside]] == node_s[first[inside]]
+        safe = np.where(has_two, second, first)
+        val_s, who_s = val[who_r], ids[who_r]
+        return cls(
+            letters,
+            keys[order],
+            word[order],
+            length[order],
+            val_s[first],
+            who_s[first],
+            np.where(has_two, val_s[safe], 0),
+            np.where(has_two, who_s[safe], -1),
+        )
+
+    def find(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The prefix whose hash is that of ``cp[x:y]``, or -1, shape of ``x`` (a match is a
+        candidate: :meth:`prefix_of` confirms it)."""
+        key = self.letters.keys(x, y)
+        if self.keys.size == 0:
+            return np.full(key.shape, -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.keys, key), self.keys.size - 1)
+        return np.where(self.keys[at] == key, at, -1)
+
+    def prefix_of(self, node: int) -> str:
+        """The prefix's string, read from the words."""
+        return self.letters.words[int(self.word[node])][: int(self.length[node])]
+
+
+@dataclass
+class SuffixQueries:
+    """Every suffix of some words, each with the prefix of a table it matches.
+
+    Attributes
+    ----------
+    word, k : numpy.ndarray of int64, shape ``(queries,)``
+        The query word and the suffix's length, word after word, shortest suffix first.
+    node : numpy.ndarray of int64, shape ``(queries,)``
+        The matched prefix of the table, or -1.
+    """
+
+    word: np.ndarray
+    k: np.ndarray
+    node: np.ndarray
+
+    @classmethod
+    def build(
+        cls, letters: Letters, ids: np.ndarray, table: PrefixTable, proper: bool
+    ) -> SuffixQueries:
+        """The suffixes of the words ``ids`` (of every length up to the word's, shorter when
+        ``proper``), matched against ``table``."""
+        ids = np.asarray(ids, dtype=np.int64)
+        count = np.maximum(letters.lens[ids] + (0 if proper else 1), 0)
+        which, k = _segments(count)
+        word = ids[which]
+        end = letters.start[word + 1]
+        return cls(word, k, table.find(end - k, end))
+
+
+def _segments(count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For segments of ``count`` entries each: every entry's segment and its place in it."""
+    seg = np.repeat(np.arange(count.size, dtype=np.int64), count)
+    place = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+    return seg, place
+
+
+def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool) -> np.ndarray:
+    """The longest suffix of word ``a[t]`` that is a prefix of word ``b[t]`` (shorter than both
+    when ``proper``), for every ``t``, exactly.
+
+    Parameters
+    ----------
+    letters : Letters
+    a, b : numpy.ndarray of int64, shape ``(pairs,)``
+        Word ids.
+    proper : bool
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape ``(pairs,)``
+        The overlaps, in letters.
+
+    Notes
+    -----
+    Every length up to the shorter word is compared by hash (O(sum of the shorter words'
+    lengths)); the longest match of each pair is then compared letter by letter, and a pair
+    whose longest match was a collision is counted again in Python.
+    """
+    top = np.maximum(np.minimum(letters.lens[a], letters.lens[b]) - (1 if proper else 0), 0)
+    pair, place = _segments(top)
+    k = place + 1
+    end_a = letters.start[a + 1][pair]
+    begin_b = letters.start[b][pair]
+    equal = letters.keys(end_a - k, end_a) == letters.keys(begin_b, begin_b + k)
+    best = np.zeros(a.size, dtype=np.int64)
+    some = top > 0
+    if some.any():
+        best[some] = np.maximum.reduceat(np.where(equal, k, 0), (np.cumsum(top) - top)[some])
+    # The longest match of each pair, letter by letter.
+    which, at = _segments(best)
+    same = (
+        letters.cp[letters.start[a + 1][which] - best[which] + at]
+        == letters.cp[letters.start[b][which] + at]
+    )
+    wrong = np.zeros(a.size, dtype=bool)
+    if not same.all():
+        wrong[np.unique(which[~same])] = True
+    for t in np.flatnonzero(wrong).tolist():  # pragma: no cover - a 62-bit hash collision
+        best[t] = _overlap_of(letters.words[int(a[t])], letters.words[int(b[t])], proper)
+    return best
+
+
+def _overlap_of(x: str, y: str, proper: bool) -> int:
+    """The longest suffix of ``x`` that is a prefix of ``y``, letter by letter."""
+    top = min(len(x), len(y)) - (1 if proper else 0)
+    return next((k for k in range(top, 0, -1) if x.endswith(y[:k])), 0)

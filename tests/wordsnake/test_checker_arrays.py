@@ -1,0 +1,162 @@
+"""The checker's array code against its dict tables and the pair-by-pair reference.
+
+The array path (:mod:`cpwords.wordsnake.certificate.arrays`) must give the same verdict, the
+same first violated joint and the same recount as the dict tables it replaced, on any alphabet,
+with repeated words, words inside others and combining marks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpwords.wordsnake.certificate import (
+    Certificate,
+    arrays,
+    duals,
+    verify_certificate,
+    verify_pairwise,
+    word_fingerprint,
+)
+
+#: Letters of several scripts, a combining acute accent and a letter outside the BMP.
+LETTERS = ["a", "b", "é", "\u0301", "字", "ж", "\U00010400"]
+
+words_st = st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=6), min_size=1, max_size=9).map(
+    lambda ws: [*ws, ws[0] * 2, *ws[:2]]
+)  # a word inside another, repeats
+
+
+def _random_certificate(
+    words: list[str], data: st.DataObject, cyclic: bool, proper: bool
+) -> Certificate:
+    """Values drawn near the tight ones, so that some checks pass and some fail."""
+    counts = Counter(words)
+    distinct = sorted(counts)
+    W = len(distinct)
+    scale = data.draw(st.sampled_from([1, 3, 1 << 20]))
+    longest = max(map(len, distinct))
+    top = scale * longest * longest
+    u = data.draw(st.lists(st.integers(-top, 2 * top), min_size=W, max_size=W))
+    v = data.draw(st.lists(st.integers(-top, 2 * top), min_size=W, max_size=W))
+    cut_ids = st.lists(st.integers(0, W - 1), min_size=1, max_size=W, unique=True)
+    cuts = data.draw(st.lists(st.tuples(cut_ids.map(tuple), st.integers(0, top)), max_size=3))
+    if cyclic:
+        cuts = [(ids, lam) for ids, lam in cuts if len(ids) < W]
+    order = [i for i, w in enumerate(distinct) for _ in range(counts[w])]
+    depot = None if cyclic else data.draw(st.tuples(st.integers(-top, top), st.integers(-top, top)))
+    return Certificate(
+        word_fingerprint(words),
+        len(words),
+        cyclic,
+        proper,
+        scale,
+        u=tuple(u),
+        v=tuple(v),
+        depot=depot,
+        cuts=tuple(cuts),
+        order=tuple(order),
+        bound=0,
+        objective=0,
+    )
+
+
+def _dict_tables_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(duals._ArrayCheck, "of", classmethod(lambda cls, *args: None))
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=words_st, data=st.data(), cyclic=st.booleans(), proper=st.booleans())
+def test_the_array_check_finds_the_dict_tables_verdict_and_first_violation(
+    words: list[str], data: st.DataObject, cyclic: bool, proper: bool
+) -> None:
+    cert = _random_certificate(words, data, cyclic, proper)
+    counts = Counter(words)
+    distinct = sorted(counts)
+    mult = [counts[w] for w in distinct]
+    fast = duals.dual_violation(distinct, mult, cert, None)
+    with pytest.MonkeyPatch.context() as mp:
+        _dict_tables_only(mp)
+        slow = duals.dual_violation(distinct, mult, cert, None)
+    assert fast == slow
+    reference = verify_pairwise(words, cert)
+    assert (fast is None) == (reference.status != "INVALID")
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=words_st, data=st.data(), cyclic=st.booleans(), proper=st.booleans())
+def test_the_joints_overlaps_as_arrays_are_the_letter_by_letter_ones(
+    words: list[str], data: st.DataObject, cyclic: bool, proper: bool
+) -> None:
+    distinct = sorted(set(words))
+    order = data.draw(st.permutations(range(len(distinct))))
+    letters = arrays.Letters(distinct)
+    seq = [distinct[i] for i in order]
+    for score in ("squared", "linear"):
+        assert duals.order_score(letters, order, cyclic, proper, score) == duals.ordering_score(
+            seq, cyclic, proper, score
+        )
+
+
+def test_prefixes_shared_by_runs_of_words_are_one_prefix_each() -> None:
+    """Every distinct prefix is numbered once, with the two smallest values of the words that
+    start with it (checked against a dictionary of every prefix)."""
+    words = sorted({"a", "ab", "abc", "abd", "b", "ba", "bab", "é", "é\u0301", "字字"})
+    values = np.array([7, 3, 5, 3, 9, 1, 2, 4, 8, 6])
+    letters = arrays.Letters(words)
+    for proper in (False, True):
+        table = arrays.PrefixTable.build(letters, np.arange(len(words)), values, proper)
+        expect: dict[str, list[tuple[int, int]]] = {}
+        for i, w in enumerate(words):
+            for k in range(len(w) if proper else len(w) + 1):
+                expect.setdefault(w[:k], []).append((int(values[i]), i))
+        assert table.keys.size == len(expect)
+        for node in range(table.keys.size):
+            best = sorted(expect[table.prefix_of(node)])
+            assert (int(table.v1[node]), int(table.i1[node])) == best[0]
+            if len(best) > 1:
+                assert int(table.v2[node]) == best[1][0]
+            else:
+                assert int(table.i2[node]) == -1
+
+
+def test_a_long_word_among_short_ones_is_checked_in_linear_time() -> None:
+    """A word of 100,000 letters and two short ones: the valid certificate of their optimum
+    checks VALID (the dict tables would take one slice of the long word per suffix)."""
+    from cpwords.wordsnake.spec import WordsnakeInstance, solve_wordsnake
+
+    words = ("a" * 100_000, "aaaaab", "baaa")
+    res = solve_wordsnake(WordsnakeInstance(words), certificate=True, time_limit=60)
+    cert = res.solver_info["certificate"]
+    check = verify_certificate(words, cert)
+    assert check.status == "VALID" and check.objective == res.objective
+
+
+def test_a_tampered_value_is_found_by_the_array_check() -> None:
+    words = ["ab", "bc", "cd", "abc"]
+    distinct = sorted(words)
+    cert = Certificate(
+        word_fingerprint(words),
+        4,
+        False,
+        False,
+        1,
+        u=(4, 4, 4, 4),
+        v=(0, 0, 0, 0),
+        depot=(0, 0),
+        cuts=(),
+        order=(0, 1, 2, 3),
+        bound=16,
+        objective=0,
+    )
+    assert verify_certificate(words, cert).status == "VALID"
+    bad = replace(cert, u=(4, 0, 4, 4))  # abc -> cd overlaps 1, and bc -> cd too
+    check = verify_certificate(words, bad)
+    assert check.status == "INVALID"
+    assert verify_pairwise(words, bad).status == "INVALID"
+    assert distinct[1] in check.message
