@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cpwords.core.codepoints import Letters
 from cpwords.wordsnake.certificate import (
     Certificate,
     arrays,
@@ -95,7 +96,7 @@ def test_the_joints_overlaps_as_arrays_are_the_letter_by_letter_ones(
 ) -> None:
     distinct = sorted(set(words))
     order = data.draw(st.permutations(range(len(distinct))))
-    letters = arrays.Letters(distinct)
+    letters = Letters(distinct)
     seq = [distinct[i] for i in order]
     for score in ("squared", "linear"):
         assert duals.order_score(letters, order, cyclic, proper, score) == duals.ordering_score(
@@ -108,7 +109,7 @@ def test_prefixes_shared_by_runs_of_words_are_one_prefix_each() -> None:
     start with it (checked against a dictionary of every prefix)."""
     words = sorted({"a", "ab", "abc", "abd", "b", "ba", "bab", "é", "é\u0301", "字字"})
     values = np.array([7, 3, 5, 3, 9, 1, 2, 4, 8, 6])
-    letters = arrays.Letters(words)
+    letters = Letters(words)
     for proper in (False, True):
         table = arrays.PrefixTable.build(letters, np.arange(len(words)), values, proper)
         expect: dict[str, list[tuple[int, int]]] = {}

@@ -12,7 +12,7 @@ with its own naive comparison, sharing no code with the graph builder or the mod
 from __future__ import annotations
 
 import functools
-import itertools
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from typing import TypeVar
 import numpy as np
 
 from cpwords.core.alphabet import is_word, normalize_word, word_problem
+from cpwords.core.codepoints import Letters, joint_overlaps, overlap_of
 from cpwords.core.errors import InputError, excerpt
 
 #: What a joint of overlap ``k`` scores: ``"squared"``, ``k ** 2`` (Shasha's Wordsnake, the
@@ -52,6 +53,18 @@ def joint_weight(k: _Weighable, score: str = "squared") -> _Weighable:
     (9, 3)
     """
     return k if score == "linear" else k * k
+
+
+#: Words of ``a`` to ``z`` only, one a line: normalised and valid as they stand.
+_PLAIN = re.compile(r"[a-z]+(?:\n[a-z]+)*")
+
+
+def _plain_lower_case(words: Sequence[object]) -> bool:
+    """Whether every word is a string of ``a`` to ``z`` (one regular-expression match over the
+    joined list instead of a normalisation and a check a word)."""
+    if not all(isinstance(w, str) for w in words):
+        return False
+    return _PLAIN.fullmatch("\n".join(words)) is not None  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -93,12 +106,15 @@ class WordsnakeInstance:
             raise InputError(
                 f"give the words as a sequence, e.g. ({self.words[:20]!r},), not one string"
             )
-        words = tuple(normalize_word(w) if isinstance(w, str) else w for w in self.words)
-        object.__setattr__(self, "words", words)
         if not self.words:
             raise InputError("a Wordsnake needs at least one word")
         if self.score not in SCORES:
             raise InputError(f"score must be one of {', '.join(SCORES)}, not {self.score!r}")
+        if _plain_lower_case(self.words):
+            object.__setattr__(self, "words", tuple(self.words))
+            return  # already normalised words of a to z: nothing to change or refuse
+        words = tuple(normalize_word(w) if isinstance(w, str) else w for w in self.words)
+        object.__setattr__(self, "words", words)
         for w in self.words:
             if not isinstance(w, str):
                 raise InputError(f"{excerpt(str(w))!r} is not a word (a string)")
@@ -309,7 +325,7 @@ def pair_overlap(a: str, b: str, proper: bool = False) -> int:
     if top <= 0:
         return 0
     if top > 64:
-        return _long_overlap(a, b, top)
+        return overlap_of(a, b, proper)  # the prefix function: O(len), not O(len^2)
     # An overlap of k starts at position len(a) - k of a, where b's first letter must stand:
     # try those positions from the left (longest overlap first).
     i = a.find(b[0], len(a) - top)
@@ -317,30 +333,6 @@ def pair_overlap(a: str, b: str, proper: bool = False) -> int:
         if a.endswith(b[: len(a) - i]):
             return len(a) - i
         i = a.find(b[0], i + 1)
-    return 0
-
-
-@functools.lru_cache(maxsize=64)  # the check and the report ask again about the same long pairs
-def _long_overlap(a: str, b: str, top: int) -> int:
-    """Z-function of ``b[:top] + '#' + a[-top:]``: the first suffix of the tail that matches.
-
-    O(len) instead of the O(len^2) letter comparisons of the direct scan, so a 100,000-letter
-    word is checked in a fraction of a second.
-    """
-    s = b[:top] + "#" + a[len(a) - top :]
-    n = len(s)
-    z = [0] * n
-    left = right = 0
-    for i in range(1, n):
-        if i < right:
-            z[i] = min(right - i, z[i - left])
-        while i + z[i] < n and s[z[i]] == s[i + z[i]]:
-            z[i] += 1
-        if i + z[i] > right:
-            left, right = i, i + z[i]
-    for i in range(top + 1, n):  # leftmost start in the tail = longest overlap
-        if i + z[i] == n:
-            return n - i
     return 0
 
 
@@ -390,10 +382,13 @@ def snake_overlaps(order: Sequence[str], cyclic: bool = False, proper: bool = Fa
 
 @functools.lru_cache(maxsize=1)
 def _overlaps_of(order: tuple[str, ...], cyclic: bool, proper: bool) -> tuple[int, ...]:
-    pairs = list(itertools.pairwise(order))
-    if cyclic and len(order) > 1:
-        pairs.append((order[-1], order[0]))
-    return tuple(pair_overlap(a, b, proper) for a, b in pairs)
+    if len(order) < 2:
+        return ()
+    ids = np.arange(len(order), dtype=np.int64)
+    a, b = ids[:-1], ids[1:]
+    if cyclic:
+        a, b = np.append(a, ids[-1]), np.append(b, 0)
+    return tuple(joint_overlaps(Letters(order), a, b, proper).tolist())
 
 
 def snake_problems(instance: WordsnakeInstance, order: Sequence[str]) -> list[str]:

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from cpwords.core.codepoints import Letters
 from cpwords.core.errors import excerpt
-from cpwords.wordsnake.certificate.arrays import Letters
 from cpwords.wordsnake.certificate.duals import (
     DualViolation,
     dual_violation,

@@ -15,13 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpwords.wordsnake.certificate.arrays import (
-    HashCollision,
-    Letters,
-    PrefixTable,
-    SuffixQueries,
-    joint_overlaps,
-)
+from cpwords.core.codepoints import Letters, joint_overlaps
+from cpwords.wordsnake.certificate.arrays import HashCollision, PrefixTable, SuffixQueries
 from cpwords.wordsnake.certificate.format import Certificate
 
 # ---------------------------------------------------------------------------------------------

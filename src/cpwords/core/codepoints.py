@@ -1,0 +1,193 @@
+"""Words as one array of code points, with hashes of their substrings: array code for the
+independent checkers (the ordering checker of a wing's rules, the Wordsnake's certificate
+checker), which share none of it with the models.
+
+**Hashing, then verifying.** A substring's key is a polynomial hash of its code points modulo
+``2**64`` with an odd base drawn at random for every :class:`Letters` (a few families of strings,
+Thue-Morse words of thousands of letters, collide for every base: callers confirm every match
+they act on letter by letter, as :func:`joint_overlaps` does, so a collision costs time, never a
+wrong answer).
+
+References
+----------
+R. M. Karp, M. O. Rabin, "Efficient randomized pattern-matching algorithms", IBM Journal of
+Research and Development 31(2) (1987) (polynomial hashing of substrings).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def segments(count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For segments of ``count`` entries each: every entry's segment and its place in it."""
+    seg = np.repeat(np.arange(count.size, dtype=np.int64), count)
+    place = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+    return seg, place
+
+
+class Letters:
+    """The words as one integer array of code points, with the hashes of their substrings.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The distinct words, sorted.
+
+    Attributes
+    ----------
+    lens : numpy.ndarray of int64, shape ``(n,)``
+        The words' lengths in code points.
+    start : numpy.ndarray of int64, shape ``(n + 1,)``
+        Where each word starts in ``cp`` (and ``start[n]``, the total).
+    cp : numpy.ndarray of int64, shape ``(total letters,)``
+        The code points, word after word.
+    """
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = words
+        self.lens = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        self.start = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(self.lens, out=self.start[1:])
+        text = "".join(words).encode("utf-32-le")
+        self.cp = np.frombuffer(text, dtype="<u4").astype(np.int64)
+        self._sums = self._powers = np.zeros(0, dtype=np.uint64)
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw a new hash base (after a collision): an odd 64-bit integer."""
+        total = self.cp.size
+        base = secrets.randbits(64) | 1
+        inverse = pow(base, -1, 1 << 64)
+        with np.errstate(over="ignore"):  # arithmetic modulo 2**64 is the point
+            inverses = np.full(total + 1, inverse, dtype=np.uint64)
+            inverses[0] = 1
+            inverses = np.cumprod(inverses)  # base ** -g
+            powers = np.full(max(total, 1), base, dtype=np.uint64)
+            powers[0] = 1
+            self._powers = np.cumprod(powers)  # base ** g
+            # sum over g < y of (c_g + 1) * base ** -g: H(x, y) = base ** (y-1) * (S[y] - S[x]).
+            self._sums = np.zeros(total + 1, dtype=np.uint64)
+            np.cumsum((self.cp.astype(np.uint64) + 1) * inverses[:total], out=self._sums[1:])
+
+    def keys(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The hash keys of the substrings ``cp[x:y]``, shape of ``x``, uint64 (0 for empty)."""
+        with np.errstate(over="ignore"):
+            key = (self._sums[y] - self._sums[x]) * self._powers[np.maximum(y - 1, 0)]
+        return np.where(y > x, key, np.uint64(0))
+
+    def lcp_with_previous(self, ids: np.ndarray) -> np.ndarray:
+        """The longest common prefix of each word of ``ids`` with the one before it (``ids``
+        in sorted order; -1 for the first), shape ``(len(ids),)``."""
+        out = np.full(ids.size, -1, dtype=np.int64)
+        if ids.size < 2:
+            return out
+        a, b = ids[:-1], ids[1:]
+        m = np.minimum(self.lens[a], self.lens[b])
+        pair, pos = segments(m)
+        left = self.cp[self.start[a][pair] + pos]
+        right = self.cp[self.start[b][pair] + pos]
+        first = np.where(left != right, pos, np.iinfo(np.int64).max)
+        seg = np.cumsum(m) - m
+        nonempty = m > 0
+        found = np.full(m.size, np.iinfo(np.int64).max, dtype=np.int64)
+        if nonempty.any():
+            found[nonempty] = np.minimum.reduceat(first, seg[nonempty])
+        out[1:] = np.minimum(found, m)
+        return out
+
+
+#: Hash comparisons made at once by :func:`joint_overlaps` (its memory: about 80 bytes each).
+OVERLAP_CHUNK = 1 << 22
+
+
+def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool) -> np.ndarray:
+    """The longest suffix of word ``a[t]`` that is a prefix of word ``b[t]`` (shorter than both
+    when ``proper``), for every ``t``, exactly.
+
+    Parameters
+    ----------
+    letters : Letters
+    a, b : numpy.ndarray of int64, shape ``(pairs,)``
+        Word ids.
+    proper : bool
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape ``(pairs,)``
+        The overlaps, in letters.
+
+    Notes
+    -----
+    Every length up to the shorter word is compared by hash (time O(sum of the shorter words'
+    lengths), in chunks of :data:`OVERLAP_CHUNK` comparisons); the longest match of each pair
+    is then compared letter by letter, and a pair whose longest match was a collision is
+    counted again by the prefix function (Knuth, Morris and Pratt), in time linear in it.
+    """
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    top = np.maximum(np.minimum(letters.lens[a], letters.lens[b]) - (1 if proper else 0), 0)
+    best = np.zeros(a.size, dtype=np.int64)
+    bounds = np.searchsorted(
+        np.cumsum(top), np.arange(OVERLAP_CHUNK, int(top.sum()), OVERLAP_CHUNK)
+    )
+    for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), a.size], strict=True):
+        best[lo:hi] = _longest_matches(letters, a[lo:hi], b[lo:hi], top[lo:hi])
+    # The longest match of each pair, letter by letter.
+    which, at = segments(best)
+    same = (
+        letters.cp[letters.start[a + 1][which] - best[which] + at]
+        == letters.cp[letters.start[b][which] + at]
+    )
+    wrong = np.zeros(a.size, dtype=bool)
+    if not same.all():
+        wrong[np.unique(which[~same])] = True
+    for t in np.flatnonzero(wrong).tolist():  # pragma: no cover - a hash collision
+        best[t] = overlap_of(letters.words[int(a[t])], letters.words[int(b[t])], proper)
+    return best
+
+
+def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """The longest ``k <= top`` whose hashes of ``a``'s suffix and ``b``'s prefix agree."""
+    pair, place = segments(top)
+    k = place + 1
+    end_a = letters.start[a + 1][pair]
+    begin_b = letters.start[b][pair]
+    equal = letters.keys(end_a - k, end_a) == letters.keys(begin_b, begin_b + k)
+    best = np.zeros(a.size, dtype=np.int64)
+    some = top > 0
+    if some.any():
+        best[some] = np.maximum.reduceat(np.where(equal, k, 0), (np.cumsum(top) - top)[some])
+    return best
+
+
+def overlap_of(x: str, y: str, proper: bool = False) -> int:
+    """The longest suffix of ``x`` that is a prefix of ``y`` (shorter than both when
+    ``proper``), letter by letter, in time O(len(x) + len(y)).
+
+    Examples
+    --------
+    >>> overlap_of("seasick", "sickle"), overlap_of("abab", "abab", proper=True)
+    (4, 2)
+    """
+    top = min(len(x), len(y)) - (1 if proper else 0)
+    if top <= 0:
+        return 0
+    pattern, text = y[:top], x[len(x) - top :]
+    fail = [0] * top  # the prefix function of the pattern
+    k = 0
+    for i in range(1, top):
+        while k and pattern[i] != pattern[k]:
+            k = fail[k - 1]
+        if pattern[i] == pattern[k]:
+            k += 1
+        fail[i] = k
+    k = 0
+    for ch in text:  # the longest prefix of the pattern ending at each letter of the text
+        while k and (k == top or ch != pattern[k]):
+            k = fail[k - 1]
+        if ch == pattern[k]:
+            k += 1
+    return k
