@@ -31,8 +31,9 @@ from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.alphabet import foreign_letters
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, check_language_code, load_dictionary
+from cpwords.core.lexicon import Lexicon, check_language_code
 from cpwords.core.result import SolveResult, Status
+from cpwords.core.sources import read_dictionary
 from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
@@ -99,7 +100,7 @@ def _load(
     dict_path: str | None, lang: str = "en", fold: bool = False, proper: bool = False
 ) -> Lexicon:
     if dict_path:
-        return load_dictionary(dict_path, lang, fold)
+        return read_dictionary(dict_path, lang=lang, fold=fold, proper=proper)
     return default_lexicon(lang, fold, proper)
 
 

@@ -12,7 +12,7 @@ import click
 from cpwords.cli._common import (
     CURATED,
     EPILOG,
-    WEB2,
+    LETTERPRESS_LIST,
     Deadline,
     echo_json,
     exit_status,
@@ -68,8 +68,8 @@ if TYPE_CHECKING:
 @svg_option("the board with the best move (without --board: the bag, its longest word)")
 @png_option("the board (or the bag)")
 @force_option()
-@lang_options(f"the default dictionary (English: web2; {CURATED})")
-@shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
+@lang_options(f"the default dictionary (English: the game's own list, letterpress; {CURATED})")
+@shared_options(dictionary=LETTERPRESS_LIST, limit="all", time_limit=20.0, workers=2, seed=True)
 def letterpress(
     letters: str | None,
     dict_path: str | None,

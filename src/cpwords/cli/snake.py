@@ -41,6 +41,7 @@ from cpwords.core.files import check_output
 from cpwords.core.lexicon import parse_word_lines
 from cpwords.core.result import SolveResult, format_gap
 from cpwords.core.result import format_value as _fmt
+from cpwords.core.sources import is_lexicon_name, read_dictionary
 from cpwords.wordsnake.certificate import (
     Certificate,
     certificate_cap,
@@ -80,6 +81,9 @@ def _instance(
         text, _ = read_text("-", "word list")
         words = parse_word_lines(text, "<stdin>", lang=lang, fold=fold, skip_invalid=skip_invalid)
         return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>", score=score)
+    if not os.path.exists(file) and is_lexicon_name(file):  # a file of that name wins
+        lex = read_dictionary(file, lang=lang or "en", fold=fold)  # enable1, web2, wfrench...
+        return WordsnakeInstance(lex.words, cyclic, proper, file, score=score)
     inst = load_instance(file, cyclic, proper, lang=lang, fold=fold, skip_invalid=skip_invalid)
     return dataclasses.replace(inst, score=score)
 
@@ -201,7 +205,8 @@ def snake(
 ) -> None:
     """Find the best Wordsnake of a word list and prove it.
 
-    FILE holds one word a line ('-': stdin; without FILE, a built-in 50-word list). The score
+    FILE holds one word a line ('-': stdin; without FILE, a built-in 50-word list; where no
+    file has that name, a lexicon name that cpwords lexicons lists: enable1, web2). The score
     of an order is the sum over consecutive words of the squared length of the longest suffix
     of one that is a prefix of the next (Shasha, Dr Dobb's Journal, 2000).
 

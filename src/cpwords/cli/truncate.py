@@ -7,7 +7,7 @@ import click
 from cpwords.cli._common import (
     CURATED,
     EPILOG,
-    WAMERICAN,
+    TRUNCATE_LIST,
     Deadline,
     alias,
     echo_json,
@@ -21,28 +21,26 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
-from cpwords.core.lexicon import Lexicon, dictionary_language_lexicon, language_lexicon
-from cpwords.core.lexicon import load_dictionary as read_dictionary
+from cpwords.core.lexicon import Lexicon
 
 
 def load_dictionary(
     path: str | None, lang: str = "en", fold: bool = False, proper: bool = False
 ) -> Lexicon:
-    """The ``--dict`` file (any alphabet), or without one the language's curated dictionary
-    (English: ``wamerican``, which has the inflected forms; French: ``wfrench``, ...), or
-    wordfreq's whole list for a language without one.
+    """The ``--dict`` file or lexicon name, or without one the language's default: English,
+    the game's own list (``truncate``, shipped with cpwords); French, ``wfrench``, ...; or
+    wordfreq's whole list for a language without a dictionary
+    (:func:`cpwords.truncate.spec.truncate_dictionary`, which the page reads too).
 
     Raises
     ------
     InputError
-        A bad ``--dict`` file, or a dictionary that is not installed (one line with the
-        command that installs it).
+        A bad ``--dict`` file or name, or a dictionary that is not installed (one line with
+        the command that installs it).
     """
-    if path is not None:
-        return read_dictionary(path, lang, fold)
-    if lang == "en":
-        return dictionary_language_lexicon("en", fold=fold, proper=proper)
-    return language_lexicon(lang, fold=fold, proper=proper)
+    from cpwords.truncate.spec import truncate_dictionary
+
+    return truncate_dictionary(path, lang, fold, proper)
 
 
 @click.command("truncate", epilog=EPILOG)
@@ -53,8 +51,8 @@ def load_dictionary(
 @svg_option("the longest sequence as a ladder, the letter added at each play marked")
 @png_option("the ladder")
 @force_option()
-@lang_options(f"the default dictionary (English: wamerican; {CURATED})")
-@shared_options(dictionary=WAMERICAN, limit="all (with --all)", time_limit=None)
+@lang_options(f"the default dictionary (English: the game's own list, truncate; {CURATED})")
+@shared_options(dictionary=TRUNCATE_LIST, limit="all (with --all)", time_limit=None)
 def truncate(
     dict_path: str | None,
     ending: str | None,
