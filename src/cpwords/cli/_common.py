@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import click
 
 from cpwords.core.errors import excerpt as _excerpt
+from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import _json_default, json_safe
 from cpwords.core.result import format_value as _fmt
@@ -68,7 +69,7 @@ def stop_line(stopped: str | None, time_limit: float | None, default: bool, what
         What is printed ("best ordering so far").
     """
     if stopped == "interrupted":
-        return f"{'stopped':<10}  interrupted (Ctrl-C): {what}, not proven"
+        return f"{'stopped':<10}  interrupted ({interrupt_name()}): {what}, not proven"
     if stopped == "time_limit":
         limit = "the time limit" if time_limit is None else f"the time limit of {time_limit:g} s"
         if default:

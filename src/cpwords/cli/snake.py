@@ -38,8 +38,9 @@ from cpwords.cli._snake_interop import available_peers, export_files, read_order
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
+from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import parse_word_lines
-from cpwords.core.result import SolveResult, format_gap
+from cpwords.core.result import SolveResult, counted, format_gap
 from cpwords.core.result import format_value as _fmt
 from cpwords.core.sources import is_lexicon_name, read_dictionary
 from cpwords.wordsnake.certificate import (
@@ -472,7 +473,8 @@ def _comparison_text(comp: Any, main_stopped: bool) -> None:
         return
     if comp.interrupted and not main_stopped:
         click.echo(
-            f"{'stopped':<10}  the comparison, by Ctrl-C: the methods not listed below did not run"
+            f"{'stopped':<10}  the comparison, by {interrupt_name()}: the methods not listed "
+            "below did not run"
         )
     _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum,
                       comp.gap_to_bound, comp.best_bound)  # fmt: skip
@@ -558,7 +560,8 @@ def _repeats(dups: dict[str, int]) -> str:
     """One short line about repeated words: how many, and the first few."""
     shown = ", ".join(f"{w} x{c}" for w, c in sorted(dups.items())[:5])
     more = f" and {len(dups) - 5:,} more" if len(dups) > 5 else ""
-    return f"{len(dups):,} repeated words count as separate items: {shown}{more}"
+    count = "counts" if len(dups) == 1 else "count"
+    return f"{counted(len(dups), 'repeated word')} {count} as separate items: {shown}{more}"
 
 
 def _dups_summary(dups: dict[str, int]) -> dict[str, int]:
