@@ -109,3 +109,17 @@ def test_a_page_reads_names_never_files(tmp_path: Path, monkeypatch: pytest.Monk
     assert len(views.page_lexicon("enable1")) == 172_823
     with pytest.raises(InputError, match=r"unknown dictionary 'shared:enable1\.txt'"):
         views.page_lexicon("shared:enable1.txt")
+
+
+def test_a_page_takes_every_name_lexicons_lists(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """gcide is not among the page's choices, but `cpwords lexicons` lists it: the page reads
+    it by name, as `--dict gcide` does."""
+    assert "gcide" not in dict(views.dictionary_choices())
+    params = {"word": "cat", "direction": "to", "dict": "gcide"}
+    data = client.get("/api/truncate", params=params).json()
+    row = cli_json(capsys, "truncate", "--end", "cat", "--all", "--dict", "gcide")
+    assert data["lexicon_size"] == row["lexicon_size"] and data["listed"] == row["sequences"]
+    resp = client.get("/api/truncate", params={**params, "dict": "gcidex"})
+    assert resp.status_code == 400 and resp.json()["error"].startswith("unknown dictionary")

@@ -18,7 +18,7 @@ from cpwords.core.dictionaries import english_common_words, has_dictionary
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, lexicon_from_words, parse_word_lines
 from cpwords.core.rows import result_row
-from cpwords.core.sources import lexicon_words, read_dictionary
+from cpwords.core.sources import lexicon_names, lexicon_words, read_dictionary
 
 T = TypeVar("T")
 
@@ -78,7 +78,8 @@ def dictionary_choices() -> list[tuple[str, str]]:
 
 
 def check_dictionary(name: str) -> str:
-    """The dictionary's name, or the one-line error listing the choices.
+    """The dictionary's name, or the one-line error listing the choices: a page's choice, or
+    a name ``cpwords lexicons`` lists (``wbritish``, ``gcide``: as ``--dict NAME``).
 
     Raises
     ------
@@ -86,7 +87,7 @@ def check_dictionary(name: str) -> str:
         ``name`` is not offered here.
     """
     names = [n for n, _ in dictionary_choices()]
-    if name not in names:
+    if name not in names and name not in lexicon_names():
         raise InputError(f"unknown dictionary {name!r}: choose from {', '.join(names)}")
     return name
 
