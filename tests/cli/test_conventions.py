@@ -976,3 +976,24 @@ def test_sigterm_and_sighup_stop_as_ctrl_c_does(tmp_path: Path, sig: str) -> Non
     assert code == 130 and "Traceback" not in err, (code, err[-500:])
     row = json.loads(out)
     assert row["interrupted"] is True and row["status"] in ("OPTIMAL", "FEASIBLE", "UNKNOWN")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+@pytest.mark.parametrize(("sig", "said"), [("SIGTERM", "SIGTERM"), ("SIGHUP", "SIGHUP"),
+                                           ("SIGINT", "Ctrl-C")])  # fmt: skip
+def test_an_interrupt_says_which_signal_it_was(tmp_path: Path, sig: str, said: str) -> None:
+    """Issue 47: a `kill` was reported as "interrupted (Ctrl-C)"."""
+    import itertools
+
+    f = tmp_path / "words.txt"
+    f.write_text("\n".join("".join(p) for n in range(1, 15)
+                           for p in itertools.product("ab", repeat=n)) + "\n")  # fmt: skip
+    code, out, err = _interrupt_after("solving", ["truncate", "--dict", str(f), "--all"], sig=sig)
+    assert code == 130 and "Traceback" not in err, (code, err[-500:])
+    stopped = [
+        line for line in (out + err).splitlines() if "interrupted" in line or "stopped" in line
+    ]
+    assert stopped and all(said in line for line in stopped), stopped
+    others = {"SIGTERM", "SIGHUP", "Ctrl-C"} - {said}
+    assert not any(o in out + err for o in others)

@@ -102,12 +102,16 @@ def test_a_missing_dictionary_is_one_line_with_its_install_command(
             ["letterboxed", "éra-tlo-sni-cuè", "--lang", "fr"],
             ["letterpress", "abc", "--lang", "fr", "--no-cache"],
             ["grid", "--top", "100", "--lang", "fr"],
-            ["truncate", "--ending", "relapsed"],
+            ["truncate", "--ending", "relapsed", "--dict", "wamerican"],
+            ["letterpress", "abc", "--dict", "dict:fr", "--no-cache"],
         ):
             code, out, err = _run(argv, capsys)
             assert code == 2 and not out, (argv, code, err)
             assert err.count("\n") == 1 and "Traceback" not in err
             assert "is not installed: apt-get install w" in err, err
+        # English's game lists ship with cpwords: no dictionary needed
+        code, out, err = _run(["truncate", "--ending", "relapsed"], capsys)
+        assert code == 0 and out.startswith("dictionary  truncate (112774 words)"), err
     finally:
         _clear_caches()
 
@@ -131,23 +135,44 @@ def test_english_proper_nouns_are_out_of_letterpress_unless_asked(
     assert {"iraq", "utah", "john"} <= with_proper.as_set()
     assert with_proper.source == "english-words:web2 with proper nouns"
     letters = "abcdefghijklmnopqrstuvwxy"
-    code, out, _ = _run(["letterpress", letters, "--min-length", "4", "--json"], capsys)
+    argv = ["letterpress", letters, "--min-length", "4", "--dict", "web2", "--json"]
+    code, out, _ = _run(argv, capsys)
     data = json.loads(out)
     assert code == 0 and data["lexicon"] == "english-words:web2"
     assert "iraq" not in data["solution"] and "jump" in data["solution"]
-    argv = ["letterpress", letters, "--min-length", "4", "--proper-nouns", "--json"]
-    code, out, _ = _run(argv, capsys)
+    code, out, _ = _run([*argv[:-1], "--proper-nouns", "--json"], capsys)
     assert code == 0 and "iraq" in json.loads(out)["solution"]
+    # The default, the game's own list, is lower case: no proper noun to leave out.
+    code, out, _ = _run(["letterpress", letters, "--min-length", "4", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["lexicon"] == "letterpress" and "iraq" not in data["solution"]
+
+
+def test_truncate_s_english_default_is_the_games_own_list(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The seed's chain out of the box, every word the Truncate game's (issue 47; wamerican's
+    longest chain went through 'ea', an abbreviation)."""
+    from cpwords.core.wordlists import packaged_lexicon
+
+    code, out, _ = _run(["truncate", "--ending", "relapsed", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["lexicon"] == "truncate" and data["lexicon_size"] == 112_774
+    assert data["sequence"] == ["a", "la", "lap", "laps", "lapse", "elapse", "elapsed", "relapsed"]
+    game = packaged_lexicon("truncate").as_set()
+    assert set(data["sequence"]) <= game and "ea" not in game
+    code, out, _ = _run(["truncate", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["length"] == 8 and set(data["sequence"]) <= game
 
 
 @pytest.mark.slow
 @needs_dictionary("en")
-def test_truncate_s_english_default_has_inflected_forms(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_truncate_reads_wamerican_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     from cpwords.core.dictionaries import dictionary_lexicon
 
-    code, out, _ = _run(["truncate", "--ending", "relapsed", "--json"], capsys)
+    argv = ["truncate", "--ending", "relapsed", "--dict", "wamerican", "--json"]
+    code, out, _ = _run(argv, capsys)
     data = json.loads(out)
     assert code == 0 and data["lexicon"] == "wamerican"
     assert data["sequence"][-1] == "relapsed" and data["length"] == 8

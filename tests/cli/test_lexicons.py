@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from cpwords.cli import cli
 from cpwords.core import dictionaries
 from cpwords.core.dictionaries import DICTIONARIES, dictionary_lexicon
+from tests.conftest import run_cli
 
 
 @pytest.fixture
@@ -73,3 +74,66 @@ def test_help_has_an_example() -> None:
     code, out = run("--help")
     assert code == 0
     assert "cpwords lexicons --json" in out
+
+
+def _truncate_json(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> tuple[int, dict[str, object] | str]:
+    """``cpwords truncate ARGV --json``: (0, its row) or (exit status, stderr)."""
+    code, out, err = run_cli(["truncate", *argv, "--json"], capsys)
+    if code != 0:
+        return code, err
+    row = json.loads(out)
+    assert isinstance(row, dict)
+    return 0, row
+
+
+@pytest.mark.slow
+def test_every_name_lexicons_lists_works_in_dict(
+    two_installed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 47: `--dict enable1` and `--dict dict:fr` once said "dictionary not found"."""
+    rows = [r for r in dictionaries.list_lexicons() if r.installed]
+    names = [r.name for r in rows if not r.name.startswith("wordfreq:")]
+    assert {"wfrench", "wswedish", "enable1", "letterpress", "truncate", "web2"} <= set(names)
+    for name in [*names, "dict:fr", "wordfreq:de:100", "lang:fr"]:
+        code, row = _truncate_json(["--dict", name], capsys)
+        assert code == 0, (name, row)
+        assert isinstance(row, dict) and row["lexicon_size"], name
+    _, row = _truncate_json(["--dict", "dict:fr"], capsys)
+    assert isinstance(row, dict) and row["lexicon"] == "wfrench" and row["lexicon_size"] == 2
+
+
+def test_a_listed_dictionary_not_installed_says_how_to_install_it(
+    two_installed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = _truncate_json(["--dict", "wdutch"], capsys)
+    assert code == 2 and err == (
+        "cpwords: error: the Dutch dictionary (wdutch) is not installed: apt-get install wdutch\n"
+    )
+    code, err = _truncate_json(["--dict", "enable2"], capsys)
+    assert code == 2 and err == (
+        "cpwords: error: dictionary not found: enable2 (neither a file nor a lexicon name; "
+        "cpwords lexicons lists the names)\n"
+    )
+
+
+def test_a_file_named_like_a_lexicon_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "enable1").write_text("la\nlap\nlaps\n", encoding="utf-8")
+    code, row = _truncate_json(["--dict", "enable1"], capsys)
+    assert code == 0 and isinstance(row, dict)
+    assert row["lexicon"] == "enable1" and row["lexicon_size"] == 3 and row["length"] == 3
+
+
+def test_snake_takes_a_lexicon_name_for_its_list(capsys: pytest.CaptureFixture[str]) -> None:
+    from cpwords.cli.snake import _instance
+    from cpwords.core.sources import lexicon_words
+
+    inst = _instance("enable1", cyclic=False, proper=False)
+    assert inst.name == "enable1" and len(inst.words) == 172_823 and "aardvark" in inst.words
+    code, out, err = run_cli(["snake", "wordfreq:40", "--method", "greedy", "--json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["n"] == len(lexicon_words("wordfreq:40"))

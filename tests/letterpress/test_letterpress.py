@@ -185,9 +185,9 @@ def test_in_memory_words_are_cached_by_content() -> None:
 
 
 @pytest.mark.slow
-def test_default_dictionary_is_web2() -> None:
+def test_default_dictionary_is_the_games_own_list() -> None:
     r = find_letterpress_words("tacos")
-    assert r.solver_info["source"] == "english-words:web2" and r.solver_info["words"] > 200_000
+    assert r.solver_info["source"] == "letterpress" and r.solver_info["words"] == 274_926
     assert "coast" in r.solution
 
 

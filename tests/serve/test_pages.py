@@ -51,8 +51,8 @@ def test_letterpress_words_of_a_bag_recounted(live: LiveServer) -> None:
     resp = httpx.get(f"{live.url}/letterpress", params={"letters": LETTERS}, timeout=60)
     assert resp.status_code == 200
     count = int(re.search(r'id="count">([\d,]+) words', resp.text).group(1).replace(",", ""))  # type: ignore[union-attr]
-    # An independent recount: a plain scan of web2.
-    assert count == spellable_count(lexicon_words("web2"), LETTERS) > 4500  # no proper nouns
+    # An independent recount: a plain scan of the game's own list (the page's default).
+    assert count == spellable_count(lexicon_words("letterpress"), LETTERS) > 4500
     listed = re.findall(r"<span>([a-z]+)</span>", resp.text)
     assert len(listed) == count and len(listed[0]) == max(map(len, listed))
     (drawing,) = svgs(resp.text)
@@ -87,7 +87,7 @@ def test_letterpress_best_move_drawn_before_and_after(live: LiveServer) -> None:
 @pytest.mark.slow
 def test_truncate_ladder_is_the_api_answer(live: LiveServer) -> None:
     resp = httpx.get(f"{live.url}/truncate", params={"word": "a"}, timeout=60)
-    res = cpwords.solve_truncate(lexicon_words("web2"), starting="a")
+    res = cpwords.solve_truncate(lexicon_words("truncate"), starting="a")
     seq = list(res.solution.sequence)
     (ladder,) = svgs(resp.text)
     rungs = ladder.findall(".//svg:g[@class='rung']", NS)
@@ -218,11 +218,11 @@ def test_wordsnake_from_a_shipped_lexicon(live: LiveServer) -> None:
 @pytest.mark.slow
 def test_json_api_answers_as_the_pages(live: LiveServer) -> None:
     data = httpx.get(f"{live.url}/api/letterpress", params={"letters": "tacos"}, timeout=60).json()
-    assert data["count"] == spellable_count(lexicon_words("web2"), "tacos")
+    assert data["count"] == spellable_count(lexicon_words("letterpress"), "tacos")
     assert sum(len(ws) for _, ws in data["by_length"]) == data["count"]
     assert ET.fromstring(data["svg"]).get("data-word") == data["shown"]
     data = httpx.get(f"{live.url}/api/truncate", params={"word": "a"}, timeout=60).json()
-    res = cpwords.solve_truncate(lexicon_words("web2"), starting="a")
+    res = cpwords.solve_truncate(lexicon_words("truncate"), starting="a")
     assert data["sequence"] == list(res.solution.sequence) and data["count"] == res.solution.count
     suffixes = dict(pair.split("=") for pair in grid_example(10000)[1].split(","))
     params = {"action": "solve", **{f"t_{slot}": token for slot, token in suffixes.items()}}
@@ -299,7 +299,7 @@ def test_letterpress_words_are_grouped_by_length_the_longest_open(live: LiveServ
     words = {int(n): re.findall(r"<span>([a-z]+)</span>", body) for n, _, body in groups}
     assert all(len(w) == n for n, ws in words.items() for w in ws)
     count = sum(map(len, words.values()))
-    assert count == spellable_count(lexicon_words("web2"), LETTERS)
+    assert count == spellable_count(lexicon_words("letterpress"), LETTERS)
     drawn = words[lengths[-1]][0]  # a shortest word drawn: its group opens too
     resp = httpx.get(f"{live.url}/letterpress", params={"letters": LETTERS, "word": drawn})
     opened = re.findall(r'<details data-length="(\d+)" open>', resp.text)

@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from cpwords.core.result import counted
+
 #: The objectives a chain may maximise.
 OBJECTIVES = ("words", "letters")
 
@@ -118,7 +120,7 @@ def chain_problems(
     >>> chain_problems(["seasick", "kiln", "nausea"], {"seasick", "kiln", "nausea"}, 1)
     []
     >>> chain_problems(["kiln", "seasick"], {"seasick", "kiln"}, 1)
-    ["link 1: 'seasick' does not begin with 'n', the last 1 letters of 'kiln'"]
+    ["link 1: 'seasick' does not begin with 'n', the last 1 letter of 'kiln'"]
     """
     if len(chain) == 0:
         return ["the chain is empty"]
@@ -137,8 +139,8 @@ def chain_problems(
         tail = a[len(a) - overlap :]
         if len(a) < overlap or len(b) < overlap or b[:overlap] != tail:
             problems.append(
-                f"link {i + 1}: {b!r} does not begin with {tail!r}, the last {overlap} "
-                f"letters of {a!r}"
+                f"link {i + 1}: {b!r} does not begin with {tail!r}, the last "
+                f"{counted(overlap, 'letter')} of {a!r}"
             )
     if start is not None and chain[0] != start:
         problems.append(f"the chain starts at {chain[0]!r}, not {start!r}")

@@ -28,6 +28,8 @@ from cpwords.cli._common import (
     started,
 )
 from cpwords.core.errors import CpwordsError
+from cpwords.core.interrupts import interrupt_name
+from cpwords.core.interrupts import reset as reset_interrupts
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -85,10 +87,12 @@ _OWN_SIGNALS = {"bench", "serve", "report"}
 def _terminate_as_interrupt() -> None:
     """SIGTERM and SIGHUP (``kill``, a closed terminal, ``docker stop``) stop a command as
     Ctrl-C does: the best answer so far, with its bound, marked interrupted (exit 130)."""
+    from cpwords.core.interrupts import stop_as_interrupt
+
     for name in ("SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
         if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
-            signal.signal(sig, signal.default_int_handler)
+            signal.signal(sig, stop_as_interrupt)  # KeyboardInterrupt, the signal remembered
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -106,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if _first and argv is None and not (args and args[0] in _OWN_SIGNALS):
         _terminate_as_interrupt()
     _first = False
+    reset_interrupts()
     try:
         rv = cli.main(args=args, standalone_mode=False, obj={"start": start})
     except click.exceptions.NoArgsIsHelpError as exc:  # a bare `cpwords`: the help, as click does
@@ -133,8 +138,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo(f"cpwords: error: {why}: {exc.filename}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except (KeyboardInterrupt, click.exceptions.Abort):
-        _nothing_found(args, reason="interrupted (Ctrl-C) before any answer was found")
-        click.echo("cpwords: interrupted", err=True)
+        why = interrupt_name()
+        _nothing_found(args, reason=f"interrupted ({why}) before any answer was found")
+        click.echo(f"cpwords: interrupted ({why})", err=True)
         sys.exit(EXIT_INTERRUPTED)
     except SystemExit as exc:  # a command's own exit status (0 found, 1 none, 130 Ctrl-C)
         status = exc.code

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import click
 
 from cpwords.core.errors import excerpt as _excerpt
+from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import check_language_code
 from cpwords.core.result import _json_default, json_safe
 from cpwords.core.result import format_value as _fmt
@@ -68,7 +69,7 @@ def stop_line(stopped: str | None, time_limit: float | None, default: bool, what
         What is printed ("best ordering so far").
     """
     if stopped == "interrupted":
-        return f"{'stopped':<10}  interrupted (Ctrl-C): {what}, not proven"
+        return f"{'stopped':<10}  interrupted ({interrupt_name()}): {what}, not proven"
     if stopped == "time_limit":
         limit = "the time limit" if time_limit is None else f"the time limit of {time_limit:g} s"
         if default:
@@ -164,8 +165,10 @@ def seed_option() -> Callable[[F], F]:
 #: The help text of every option shared by several subcommands: one wording everywhere (the
 #: defaults, which differ, are shown after it).
 HELP = {
-    "dict_path": "Dictionary file ('-': stdin): one word a line; extra columns (the Truncate "
-    "'word freq score' format) and '*' marks are ignored.",
+    "dict_path": "Dictionary: a file ('-': stdin; one word a line; extra columns, the Truncate "
+    "'word freq score' format, and '*' marks are ignored) or, where no file has that name, a "
+    "name that cpwords lexicons lists (letterpress, truncate, enable1, web2, wfrench, dict:fr, "
+    "wordfreq:de:10000).",
     "limit": "Show at most N results.",
     "check_file": "Check the answer in FILE ('-': stdin) with the independent checker instead "
     "of solving (exit 1 if it is not valid).",
@@ -191,11 +194,11 @@ EPILOG = (
     "interrupted: Ctrl-C prints the best answer so far, marked interrupted."
 )
 
-#: The default dictionary of truncate and letterpress, as --help shows it.
-WEB2 = "Webster's 2nd International (web2, from the english-words package)"
+#: Letterpress's default English dictionary, as --help shows it.
+LETTERPRESS_LIST = "letterpress, the game's own word list (shipped with cpwords)"
 
 #: Truncate's default English dictionary, as --help shows it.
-WAMERICAN = "wamerican (Debian's American English list, inflected forms included)"
+TRUNCATE_LIST = "truncate, the game's own dictionary (shipped with cpwords)"
 
 #: What ``--lang`` picks for a language other than English, as --help shows it.
 CURATED = (
@@ -234,7 +237,7 @@ def shared_options(
                 "dict_path",
                 type=click.Path(dir_okay=False, allow_dash=True),
                 default=None,
-                metavar="FILE",
+                metavar="FILE|NAME",
                 show_default=dictionary,
                 help=HELP["dict_path"],
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cpwords.cli._common import echo_json, json_option
+from cpwords.core.result import counted
 
 
 @click.group("cache")
@@ -49,4 +50,4 @@ def clear(as_json: bool) -> None:
     if as_json:
         echo_json({"removed": n, "dir": str(cache_dir() / "letterpress")})
     else:
-        click.echo(f"removed {n} cached index file(s) from {cache_dir() / 'letterpress'}")
+        click.echo(f"removed {counted(n, 'cached index file')} from {cache_dir() / 'letterpress'}")

@@ -31,7 +31,7 @@ from cpwords.cli._common import (
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError
 from cpwords.core.files import check_output
-from cpwords.core.result import SolveResult, format_gap, format_value
+from cpwords.core.result import SolveResult, counted, format_gap, format_value
 
 #: Chains longer than this are not listed word by word in the text output (use --json).
 LISTING_MAX_WORDS = 300
@@ -253,7 +253,8 @@ def _check(instance: ChainInstance, text: str, as_json: bool) -> int:
             click.echo(f"  - {p}")
     else:
         letters = sum(map(len, words))
-        click.echo(f"valid: {' -> '.join(words)} ({len(words)} words, {letters} letters)")
+        size = f"{counted(len(words), 'word', grouped=False)}, {counted(letters, 'letter')}"
+        click.echo(f"valid: {' -> '.join(words)} ({size})")
     return 0 if not problems else 1
 
 
@@ -275,10 +276,9 @@ def _text(
         click.echo(f"(chain of {len(found):,} words not listed: use --json)")
     click.echo()
     usable, k = len(instance.usable()), instance.overlap
-    letter = "letter" if k == 1 else "letters"
-    click.echo(f"{'list':<10}  {instance.source} ({len(instance.words):,} words, "
-               f"{usable:,} of at least {k} {letter})")  # fmt: skip
-    click.echo(f"{'chain':<10}  {len(found):,} words, {letters:,} letters "
+    click.echo(f"{'list':<10}  {instance.source} ({counted(len(instance.words), 'word')}, "
+               f"{usable:,} of at least {counted(k, 'letter')})")  # fmt: skip
+    click.echo(f"{'chain':<10}  {counted(len(found), 'word')}, {counted(letters, 'letter')} "
                f"(maximising {instance.objective})")  # fmt: skip
     click.echo(res.summary(width=10))
     proof = res.solver_info.get("proof")

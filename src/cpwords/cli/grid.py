@@ -34,8 +34,9 @@ from cpwords.cli._common import (
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import CheckError, InputError
+from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import check_language_code
-from cpwords.core.result import listing_status
+from cpwords.core.result import counted, listing_status
 from cpwords.grid.rules import (
     DEFAULT_MIN_PREFIX,
     DEFAULT_SUFFIX_LENGTH,
@@ -70,7 +71,8 @@ def _header(board: Board, tokens: GridTokens, group: int) -> list[str]:
     return [
         f"board    {board.name}: {np_} prefix + {ns} suffix slots, {len(board.edges)} words, "
         f"{group} automorphisms",
-        f"lexicon  {tokens.source}: {len(tokens.words)} words, {len(tokens.pairs)} cut "
+        f"lexicon  {tokens.source}: {counted(len(tokens.words), 'word', grouped=False)}, "
+        f"{len(tokens.pairs)} cut "
         f"(suffix length {tokens.suffix_length}, prefix >= {tokens.min_prefix} letters)",
     ]
 
@@ -409,10 +411,14 @@ def _named(board: Board, suffixes: Any) -> str:
 
 def _incomplete(complete: bool, stopped: str | None) -> str:
     """The mark of a listing or count stopped early."""
-    return "" if complete else f" [INCOMPLETE: stopped by {_STOPPED[stopped or '']}]"
+    return "" if complete else f" [INCOMPLETE: stopped by {_stopped_by(stopped)}]"
 
 
-_STOPPED = {"time_limit": "the time limit", "interrupted": "Ctrl-C", "": "?"}
+def _stopped_by(stopped: str | None) -> str:
+    """What stopped a listing: the time limit, Ctrl-C or the signal's name, ``?`` unknown."""
+    if stopped == "interrupted":
+        return interrupt_name()
+    return "the time limit" if stopped == "time_limit" else "?"
 
 
 # ---- --check ---------------------------------------------------------------------------------
@@ -496,7 +502,7 @@ def _solve_text(
         click.echo(f"completed in {res.wall_time:.2f} s (verified: {res.verified}):")
         _show_board(g.board, res.solution)
     if stopped:
-        click.echo("interrupted (Ctrl-C) before the solve finished")
+        click.echo(f"interrupted ({interrupt_name()}) before the solve finished")
 
 
 # ---- --count ---------------------------------------------------------------------------------
@@ -738,7 +744,7 @@ def _unique_text(
     d, uniq = u.design, u.unique
     click.echo(g.header())
     if not d.complete:
-        click.echo(f"[INCOMPLETE: stopped by {_STOPPED[d.stopped or '']}; the classes counted "
+        click.echo(f"[INCOMPLETE: stopped by {_stopped_by(d.stopped)}; the classes counted "
                    "so far]")  # fmt: skip
     click.echo(
         f"unique   {len(uniq)} of {len(d.puzzles):,} puzzle classes have exactly one full board "

@@ -31,8 +31,10 @@ from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.alphabet import foreign_letters
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, check_language_code, load_dictionary
-from cpwords.core.result import SolveResult, Status
+from cpwords.core.interrupts import interrupt_name
+from cpwords.core.lexicon import Lexicon, check_language_code
+from cpwords.core.result import SolveResult, Status, counted
+from cpwords.core.sources import read_dictionary
 from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
@@ -99,7 +101,7 @@ def _load(
     dict_path: str | None, lang: str = "en", fold: bool = False, proper: bool = False
 ) -> Lexicon:
     if dict_path:
-        return load_dictionary(dict_path, lang, fold)
+        return read_dictionary(dict_path, lang=lang, fold=fold, proper=proper)
     return default_lexicon(lang, fold, proper)
 
 
@@ -153,9 +155,8 @@ def _run_check(
         for p in problems:
             click.echo(f"  - {p}")
     else:
-        click.echo(
-            f"valid: {'-'.join(w.upper() for w in words)} ({n_words} words, {n_letters} letters)"
-        )
+        size = f"{counted(n_words, 'word')}, {counted(n_letters, 'letter')}"
+        click.echo(f"valid: {'-'.join(w.upper() for w in words)} ({size})")
     return 0 if not problems else 1
 
 
@@ -336,7 +337,8 @@ def letterboxed(
     else:
         _print_human(out, solved.result)
     if out["interrupted"] and not as_json:
-        click.echo("cpwords: interrupted (Ctrl-C): the answer above is the best so far", err=True)
+        why = interrupt_name()
+        click.echo(f"cpwords: interrupted ({why}): the answer above is the best so far", err=True)
     ctx.exit(exit_status(solved.result.status.value, out["interrupted"]))
 
 
@@ -525,8 +527,8 @@ def _solve_row(
     if "reason" in info:
         out["reason"] = info["reason"]
     elif info.get("interrupted") and not words:
-        least = f": at least {info['min_words']} words" if "min_words" in info else ""
-        out["reason"] = f"interrupted (Ctrl-C) before a solution was found{least}"
+        least = f": at least {counted(info['min_words'], 'word')}" if "min_words" in info else ""
+        out["reason"] = f"interrupted ({interrupt_name()}) before a solution was found{least}"
     out["interrupted"] = bool(info.get("interrupted"))
     if all_solutions and "optimal_solutions" in info:
         sols = info["optimal_solutions"]
@@ -544,14 +546,14 @@ def _lexicon_text(source: str, size: int, size_3plus: int) -> str:
     >>> _lexicon_text("wamerican", 64005, 63746)
     'wamerican (64,005 words, 63,746 of 3+ letters)'
     """
-    return f"{source} ({size:,} words, {size_3plus:,} of 3+ letters)"
+    return f"{source} ({counted(size, 'word')}, {size_3plus:,} of 3+ letters)"
 
 
 def _count_keys(out: dict[str, Any], solved: _Solved, list_solutions: bool) -> None:
     """Add the --max-words count to the row (or why it stopped, said on stderr too)."""
     if solved.count_stopped is not None:
         out["count_stopped"] = solved.count_stopped
-        why = "Ctrl-C" if solved.count_stopped == "interrupted" else "the time limit"
+        why = interrupt_name() if solved.count_stopped == "interrupted" else "the time limit"
         click.echo(f"cpwords: counting stopped by {why}; the solve's answer stands", err=True)
     count = solved.count
     if count is not None:
@@ -567,7 +569,7 @@ def _print_human(out: dict[str, Any], result: SolveResult) -> None:
     rows: list[tuple[str, str]] = [
         ("box", out["box"]),
         ("lexicon", _lexicon_text(out["lexicon"], out["lexicon_size"], out["lexicon_size_3plus"])),
-        ("playable", f"{out['playable_words']:,} words"),
+        ("playable", counted(out["playable_words"], "word")),
     ]
     status = result.status
     if out["solution"]:
@@ -576,7 +578,7 @@ def _print_human(out: dict[str, Any], result: SolveResult) -> None:
         rows.append(
             (
                 "score",
-                f"{out['num_words']} words, {out['num_letters']} letters"
+                f"{counted(out['num_words'], 'word')}, {counted(out['num_letters'], 'letter')}"
                 + (" (proven fewest words, then fewest letters)" if proven else ""),
             )
         )
@@ -587,10 +589,11 @@ def _print_human(out: dict[str, Any], result: SolveResult) -> None:
     rows.append(("status", f"{status.value} by {result.method} in {result.wall_time:.3f} s"))
     if "optimal_solutions" in out:
         shown = out["optimal_solutions"]
-        rows.append(("optimal", f"{out['n_optimal']} solution(s), {len(shown)} shown"))
+        rows.append(("optimal", f"{counted(out['n_optimal'], 'solution')}, {len(shown)} shown"))
     if out.get("counts") is not None:
-        per = ", ".join(f"{c:,} with {j} word(s)" for j, c in out["counts"].items())
-        rows.append(("count", f"{out['count_total']:,} solutions of <= {out['max_words']} words"))
+        per = ", ".join(f"{c:,} with {counted(int(j), 'word')}" for j, c in out["counts"].items())
+        total = counted(out["count_total"], "solution")
+        rows.append(("count", f"{total} of <= {counted(out['max_words'], 'word')}"))
         rows.append(("", per))
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
@@ -684,7 +687,8 @@ def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design,
         what = "2-word optimum"
     click.echo(f"lexicon    {_lexicon_text(solver.source, len(solver.lexicon), solver.size)}")
     click.echo(
-        f"generated  {len(gen.boxes)} of {k} boxes ({what}) from {gen.draws:,} draws "
+        f"generated  {len(gen.boxes)} of {counted(k, 'box', 'boxes')} ({what}) from "
+        f"{counted(gen.draws, 'draw')} "
         f"in {gen.wall_time:.2f} s (seed {seed})"
     )
     reasons = {
@@ -702,11 +706,12 @@ def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design,
     for i, b in enumerate(gen.boxes, 1):
         _generated_box_text(i, b)
     if gen.stopped is not None:
-        why = "Ctrl-C" if gen.stopped == "interrupted" else "the time limit"
-        click.echo(f"\nonly {len(gen.boxes)} of {k} boxes: stopped by {why}")
+        why = interrupt_name() if gen.stopped == "interrupted" else "the time limit"
+        click.echo(f"\nonly {len(gen.boxes)} of {counted(k, 'box', 'boxes')}: stopped by {why}")
     elif not gen.complete:
         click.echo(
-            f"\nonly {len(gen.boxes)} of {k} boxes within {gen.settings['max_draws']:,} draws "
+            f"\nonly {len(gen.boxes)} of {counted(k, 'box', 'boxes')} within "
+            f"{counted(gen.settings['max_draws'], 'draw')} "
             "(raise --max-draws or relax the demands)"
         )
 
@@ -714,16 +719,17 @@ def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design,
 def _generated_box_text(i: int, b: Any) -> None:
     """One generated box: its proven optimum, solution counts, playable words, difficulty."""
     d = b.difficulty
-    per = ", ".join(f"{c:,} of {j + 1} word(s)" for j, c in enumerate(b.counts))
+    per = ", ".join(f"{c:,} of {counted(j + 1, 'word')}" for j, c in enumerate(b.counts))
     click.echo(f"\n#{i}  {b.box}")
     click.echo(
-        f"    optimum     {'-'.join(w.upper() for w in b.solution)}: {b.words} words, "
-        f"{b.letters} letters (proven fewest words, then fewest letters)"
+        f"    optimum     {'-'.join(w.upper() for w in b.solution)}: {counted(b.words, 'word')}, "
+        f"{counted(b.letters, 'letter')} (proven fewest words, then fewest letters)"
     )
     click.echo(f"    solutions   {per} (verified: {b.verified})")
-    click.echo(f"    playable    {b.playable_words:,} words")
+    click.echo(f"    playable    {counted(b.playable_words, 'word')}")
     click.echo(
-        f"    difficulty  {difficulty_text(d.score)}: {sum(d.common_solutions):,} solutions of "
+        f"    difficulty  {difficulty_text(d.score)}: "
+        f"{counted(sum(d.common_solutions), 'solution')} of "
         f"<= 3 common words (Zipf >= {d.zipf_threshold:g})"
     )
 

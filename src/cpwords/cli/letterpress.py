@@ -12,7 +12,7 @@ import click
 from cpwords.cli._common import (
     CURATED,
     EPILOG,
-    WEB2,
+    LETTERPRESS_LIST,
     Deadline,
     echo_json,
     exit_status,
@@ -25,6 +25,7 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
+from cpwords.core.result import counted
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
@@ -68,8 +69,8 @@ if TYPE_CHECKING:
 @svg_option("the board with the best move (without --board: the bag, its longest word)")
 @png_option("the board (or the bag)")
 @force_option()
-@lang_options(f"the default dictionary (English: web2; {CURATED})")
-@shared_options(dictionary=WEB2, limit="all", time_limit=20.0, workers=2, seed=True)
+@lang_options(f"the default dictionary (English: the game's own list, letterpress; {CURATED})")
+@shared_options(dictionary=LETTERPRESS_LIST, limit="all", time_limit=20.0, workers=2, seed=True)
 def letterpress(
     letters: str | None,
     dict_path: str | None,
@@ -144,7 +145,7 @@ def letterpress(
         from cpwords.letterpress.draw import bag_svg
 
         longest = max(words, key=len) if words else None
-        note = f"the longest of {count:,} words" if longest else "no word"
+        note = f"the longest of {counted(count, 'word')}" if longest else "no word"
         write_svg(svg_path, bag_svg(info["letters"], longest, note=note), png_path)
     # An exhaustive listing that found nothing is a proven "none" (INFEASIBLE, exit 1).
     if as_json:
@@ -228,8 +229,9 @@ def _words_text(res: SolveResult, total: int, seed: int | None) -> None:
         click.echo(f"random board {_rows(info['letters'])} (seed {seed})")
     shown = f" (showing {len(words)})" if len(words) < total else ""
     click.echo(
-        f"{total} words from {info['letters']!r} in {info['source']} "
-        f"({info['words']} words){shown}; query {1000 * res.wall_time:.2f} ms, index "
+        f"{counted(total, 'word', grouped=False)} from {info['letters']!r} in {info['source']} "
+        f"({counted(info['words'], 'word', grouped=False)}){shown}; "
+        f"query {1000 * res.wall_time:.2f} ms, index "
         f"{'cached' if info['index_from_cache'] else 'built'} in "
         f"{1000 * info['index_seconds']:.0f} ms"
     )
@@ -323,7 +325,8 @@ def _board_mode(
         click.echo(f"defence     {move.defence:+d} (my defended tiles - opponent's, after)")
         if random_board:
             click.echo(f"board       {_rows(board.letters)} (random, seed {seed})")
-        click.echo(f"candidates  {res.solver_info['candidates']} spellable words")
+        candidates = counted(res.solver_info["candidates"], "spellable word", grouped=False)
+        click.echo(f"candidates  {candidates}")
         for line in board_lines(board.letters, board.owners, used, board.cols):
             click.echo(line)
         click.echo(BOARD_KEY.format(word=move.word.upper()))

@@ -30,12 +30,12 @@ def lexicons(as_json: bool) -> None:
     they are, which only rank). Listed: the curated dictionaries (Debian's word lists in
     /usr/share/dict: wamerican, wfrench, wngerman...; `apt-get install wfrench`; and Hunspell's
     in /usr/share/hunspell where Debian has no word list: hunspell-ru, hunspell-cs, their stems
-    expanded with their affix rules on first use and cached), the shared
-    real-data lists (enable1, letterpress, truncate: ../shared/data or $CPWORDS_DATA), the
-    english-words package's lists (web2, gcide) and wordfreq's frequency lists
-    (wordfreq:LANG:N, words seen in text, not a dictionary). A suite names a dictionary as
-    dict:LANG or dict:NAME (dict:fr, dict:wngerman). words is the entries of the file when
-    installed (its lines; a Hunspell dictionary's stems).
+    expanded with their affix rules on first use and cached), the word lists shipped with
+    cpwords (enable1, and the games' own: letterpress, truncate), the english-words package's
+    lists (web2, gcide) and wordfreq's frequency lists (wordfreq:LANG:N, words seen in text,
+    not a dictionary). Every name listed works in --dict (a file of that name wins) and in a
+    suite; a dictionary is also named dict:LANG or dict:NAME (dict:fr, dict:wngerman). words
+    is the entries of the file when installed (its lines; a Hunspell dictionary's stems).
 
     JSON (--json): a list of objects, one per lexicon, with name, lang, language, kind,
     source, licence, installed, words (null when unknown) and install. Exit status 0.

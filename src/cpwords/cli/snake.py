@@ -38,9 +38,11 @@ from cpwords.cli._snake_interop import available_peers, export_files, read_order
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
+from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import parse_word_lines
-from cpwords.core.result import SolveResult, format_gap
+from cpwords.core.result import SolveResult, counted, format_gap
 from cpwords.core.result import format_value as _fmt
+from cpwords.core.sources import is_lexicon_name, read_dictionary
 from cpwords.wordsnake.certificate import (
     Certificate,
     certificate_cap,
@@ -80,6 +82,9 @@ def _instance(
         text, _ = read_text("-", "word list")
         words = parse_word_lines(text, "<stdin>", lang=lang, fold=fold, skip_invalid=skip_invalid)
         return WordsnakeInstance(tuple(words), cyclic, proper, "<stdin>", score=score)
+    if not os.path.exists(file) and is_lexicon_name(file):  # a file of that name wins
+        lex = read_dictionary(file, lang=lang or "en", fold=fold)  # enable1, web2, wfrench...
+        return WordsnakeInstance(lex.words, cyclic, proper, file, score=score)
     inst = load_instance(file, cyclic, proper, lang=lang, fold=fold, skip_invalid=skip_invalid)
     return dataclasses.replace(inst, score=score)
 
@@ -201,7 +206,8 @@ def snake(
 ) -> None:
     """Find the best Wordsnake of a word list and prove it.
 
-    FILE holds one word a line ('-': stdin; without FILE, a built-in 50-word list). The score
+    FILE holds one word a line ('-': stdin; without FILE, a built-in 50-word list; where no
+    file has that name, a lexicon name that cpwords lexicons lists: enable1, web2). The score
     of an order is the sum over consecutive words of the squared length of the longest suffix
     of one that is a prefix of the next (Shasha, Dr Dobb's Journal, 2000).
 
@@ -467,7 +473,8 @@ def _comparison_text(comp: Any, main_stopped: bool) -> None:
         return
     if comp.interrupted and not main_stopped:
         click.echo(
-            f"{'stopped':<10}  the comparison, by Ctrl-C: the methods not listed below did not run"
+            f"{'stopped':<10}  the comparison, by {interrupt_name()}: the methods not listed "
+            "below did not run"
         )
     _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum,
                       comp.gap_to_bound, comp.best_bound)  # fmt: skip
@@ -553,7 +560,8 @@ def _repeats(dups: dict[str, int]) -> str:
     """One short line about repeated words: how many, and the first few."""
     shown = ", ".join(f"{w} x{c}" for w, c in sorted(dups.items())[:5])
     more = f" and {len(dups) - 5:,} more" if len(dups) > 5 else ""
-    return f"{len(dups):,} repeated words count as separate items: {shown}{more}"
+    count = "counts" if len(dups) == 1 else "count"
+    return f"{counted(len(dups), 'repeated word')} {count} as separate items: {shown}{more}"
 
 
 def _dups_summary(dups: dict[str, int]) -> dict[str, int]:

@@ -31,8 +31,8 @@ from cpwords.cli._common import (
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
-from cpwords.core.files import check_output
-from cpwords.core.result import SolveResult, format_gap, format_value
+from cpwords.core.files import check_output, write_output
+from cpwords.core.result import SolveResult, counted, format_gap, format_value
 from cpwords.superstring.draw import superstring_svg
 from cpwords.superstring.rules import Superstring, SuperstringInstance
 
@@ -77,6 +77,14 @@ PROOF_LINE = "certificate, checked VALID by the independent checker (kept words 
     "lower bound on the length, PARTIAL, or the first violated inequality (exit 1); "
     "--time-limit bounds the check.",
 )
+@click.option(
+    "--out",
+    "out_path",
+    metavar="FILE",
+    default=None,
+    help="Also write the superstring itself to FILE (one line), for `superstring LIST > s.txt` "
+    "prints the summary too; an existing FILE is never replaced (exit 2).",
+)
 @click.option("--cyclic", is_flag=True, hidden=True)
 @click.option("--proper", is_flag=True, hidden=True)
 @svg_option("the superstring, each word underlined where it sits (the first 800 letters)")
@@ -92,6 +100,7 @@ def superstring(
     compare: bool,
     certificate_path: str | None,
     verify_path: str | None,
+    out_path: str | None,
     cyclic: bool,
     proper: bool,
     svg_path: str | None,
@@ -125,7 +134,8 @@ def superstring(
     JSON, beyond the conventions below: superstring, length, list, list_size (distinct words),
     repeated, contained (words inside others), kept, letters (of the distinct words),
     kept_letters, overlap (letters the kept words share), order (the kept words in order),
-    proof, solver_info; with --compare comparison; with --certificate certificate.
+    proof, solver_info; with --compare comparison; with --certificate certificate; with --out
+    out (the file written, null when no superstring was found).
     """
     _refuse_options(cyclic, proper, method, compare, certificate_path, verify_path, force,
                     check_file, check_text, svg_path or png_path)  # fmt: skip
@@ -133,6 +143,8 @@ def superstring(
     check_svg_target(svg_path, force, png_path)
     if certificate_path is not None:
         check_output(certificate_path, "--certificate", force)
+    if out_path is not None:
+        _check_out(out_path, check_file is not None or check_text is not None or bool(verify_path))
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
     instance = _load(file, lang, fold_accents, skip_invalid)
@@ -148,8 +160,11 @@ def superstring(
     res, others = _solve(instance, method, compare, time_limit, start, kwargs, as_json)
     cert_line, cert_json, cert_error = _write_certificate(res, certificate_path)
     interrupted = any(bool(r.solver_info.get("interrupted")) for r in (res, *others))
+    written = _write_out(res, out_path)
     if as_json:
         row = _row(res, instance, interrupted)
+        if out_path is not None:
+            row["out"] = written
         if others:
             row["comparison"] = _comparison_rows(res, others)
         if certificate_path is not None:
@@ -157,6 +172,10 @@ def superstring(
         echo_json(row)
     else:
         _text(res, instance, time_limit)
+        if written is not None:
+            found = res.solution
+            assert isinstance(found, Superstring)
+            click.echo(f"{'written':<11}  {written} ({counted(len(found.text), 'letter')})")
         if cert_line:
             click.echo(cert_line)
         if others:
@@ -223,6 +242,44 @@ def _refuse_options(
     writes = certificate_path is not None or picture is not None
     if not writes:
         reject_unused(ctx, "without --svg, --png or --certificate", {"force": "--force"})
+
+
+def _check_out(path: str, checking: bool) -> None:
+    """Refuse ``--out`` before any work: with a checking mode, on an existing file (never
+    replaced), or where it cannot be written (one line, exit 2)."""
+    if checking:
+        raise InputError("--out writes a solve's superstring: drop --check/--verify-certificate")
+    if os.path.isfile(path):
+        raise InputError(
+            f"--out {excerpt(path)}: the file exists; cpwords does not replace it (remove it "
+            "or name another file)"
+        )
+    check_output(path, "--out")
+
+
+def _write_out(res: SolveResult, path: str | None) -> str | None:
+    """Write the superstring to ``--out`` (one line); the path written, or None (no --out, or
+    nothing written: no superstring found, or a file made there while the solve ran, which is
+    never replaced; said on stderr).
+
+    Raises
+    ------
+    InputError
+        The write failed (the target is left as it was).
+    """
+    if path is None:
+        return None
+    why = None
+    if not isinstance(res.solution, Superstring):
+        why = "no superstring was found"
+    elif os.path.isfile(path):
+        why = "the file appeared while solving; cpwords does not replace it"
+    if why is not None:
+        click.echo(f"cpwords: note: --out {excerpt(path)} not written: {why}", err=True)
+        return None
+    assert isinstance(res.solution, Superstring)
+    write_output(path, res.solution.text + "\n", "--out")
+    return path
 
 
 def _load(file: str, lang: str | None, fold: bool, skip_invalid: bool) -> SuperstringInstance:
@@ -301,7 +358,7 @@ def _text(res: SolveResult, instance: SuperstringInstance, time_limit: float) ->
     n = len(instance.words)
     kept, dropped = info.get("kept"), info.get("contained")
     inside = "inside another" if dropped == 1 else "inside others"
-    parts = f"{n:,} words" + ("" if kept is None else f": {dropped:,} {inside}, {kept:,} kept")
+    parts = counted(n, "word") + ("" if kept is None else f": {dropped:,} {inside}, {kept:,} kept")
     click.echo(f"{'list':<11}  {instance.source} ({parts})")
     if found is not None:
         click.echo(f"{'letters':<11}  {instance.letters:,} in the words, "
@@ -374,10 +431,14 @@ def _check(
         echo_json(check_row(valid, problems, proposed, len(proposed), list=instance.source,
                             list_size=len(instance.words)))  # fmt: skip
     elif valid:
-        click.echo(f"valid: {len(proposed):,} letters, every one of the "
-                   f"{len(instance.words):,} words in it")  # fmt: skip
+        every = (
+            "the one word"
+            if len(instance.words) == 1
+            else (f"every one of the {len(instance.words):,} words")
+        )
+        click.echo(f"valid: {counted(len(proposed), 'letter')}, {every} in it")
     else:
-        click.echo(f"invalid: {len(proposed):,} letters")
+        click.echo(f"invalid: {counted(len(proposed), 'letter')}")
         for p in problems:
             click.echo(f"  - {p}")
     return 0 if valid else 1

@@ -7,7 +7,7 @@ import click
 from cpwords.cli._common import (
     CURATED,
     EPILOG,
-    WAMERICAN,
+    TRUNCATE_LIST,
     Deadline,
     alias,
     echo_json,
@@ -21,44 +21,49 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
-from cpwords.core.lexicon import Lexicon, dictionary_language_lexicon, language_lexicon
-from cpwords.core.lexicon import load_dictionary as read_dictionary
+from cpwords.core.interrupts import interrupt_name
+from cpwords.core.lexicon import Lexicon
+from cpwords.core.result import counted
 
 
 def load_dictionary(
     path: str | None, lang: str = "en", fold: bool = False, proper: bool = False
 ) -> Lexicon:
-    """The ``--dict`` file (any alphabet), or without one the language's curated dictionary
-    (English: ``wamerican``, which has the inflected forms; French: ``wfrench``, ...), or
-    wordfreq's whole list for a language without one.
+    """The ``--dict`` file or lexicon name, or without one the language's default: English,
+    the game's own list (``truncate``, shipped with cpwords); French, ``wfrench``, ...; or
+    wordfreq's whole list for a language without a dictionary
+    (:func:`cpwords.truncate.spec.truncate_dictionary`, which the page reads too).
 
     Raises
     ------
     InputError
-        A bad ``--dict`` file, or a dictionary that is not installed (one line with the
-        command that installs it).
+        A bad ``--dict`` file or name, or a dictionary that is not installed (one line with
+        the command that installs it).
     """
-    if path is not None:
-        return read_dictionary(path, lang, fold)
-    if lang == "en":
-        return dictionary_language_lexicon("en", fold=fold, proper=proper)
-    return language_lexicon(lang, fold=fold, proper=proper)
+    from cpwords.truncate.spec import truncate_dictionary
+
+    return truncate_dictionary(path, lang, fold, proper)
 
 
 @click.command("truncate", epilog=EPILOG)
-@click.option("--ending", metavar="WORD", help="Only sequences that end at this word.")
-@click.option("--starting", metavar="WORD", help="Only sequences that start at this word.")
+@click.option("--start", "starting", metavar="WORD", help="Only sequences that start at this word.")
+@click.option("--end", "ending", metavar="WORD", help="Only sequences that end at this word.")
+# The old names, as `chain` had --start/--end: hidden aliases.
+@click.option("--starting", "starting_old", metavar="WORD", hidden=True)
+@click.option("--ending", "ending_old", metavar="WORD", hidden=True)
 @click.option("--all", "all_sequences", is_flag=True, help="List every longest sequence.")
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
 @svg_option("the longest sequence as a ladder, the letter added at each play marked")
 @png_option("the ladder")
 @force_option()
-@lang_options(f"the default dictionary (English: wamerican; {CURATED})")
-@shared_options(dictionary=WAMERICAN, limit="all (with --all)", time_limit=None)
+@lang_options(f"the default dictionary (English: the game's own list, truncate; {CURATED})")
+@shared_options(dictionary=TRUNCATE_LIST, limit="all (with --all)", time_limit=None)
 def truncate(
     dict_path: str | None,
-    ending: str | None,
     starting: str | None,
+    ending: str | None,
+    starting_old: str | None,
+    ending_old: str | None,
     all_sequences: bool,
     limit: int | None,
     max_sequences: int | None,
@@ -76,8 +81,8 @@ def truncate(
     Each play adds one letter at either end of the word and every word must be in the
     dictionary (a, la, lap, laps, lapse, elapse, elapsed, relapsed). A longest-path DP with
     path counting on the word DAG gives one longest sequence (smallest word first), its length
-    and the number of distinct longest sequences; --all lists them; --starting and --ending
-    fix the first and last word.
+    and the number of distinct longest sequences; --all lists them; --start and --end fix the
+    first and last word (as in cpwords chain; --starting and --ending are their old names).
 
     JSON, beyond the conventions below: sequence, length, count, lexicon, lexicon_size,
     lexicon_skipped, lang, fold_accents, and with --all sequences and complete. Words are of
@@ -87,6 +92,8 @@ def truncate(
     from cpwords.truncate.spec import solve_truncate
 
     check_language_code(lang)
+    starting = alias(starting, starting_old, "--start", "--starting")
+    ending = alias(ending, ending_old, "--end", "--ending")
     max_sequences = alias(limit, max_sequences, "--limit", "--max-sequences")
     if not all_sequences:
         reject_unused(
@@ -129,15 +136,17 @@ def truncate(
             row["complete"] = stopped is None
         echo_json(row)
     else:
-        click.echo(f"dictionary  {lex.source} ({len(lex)} words)")
+        click.echo(f"dictionary  {lex.source} ({counted(len(lex), 'word', grouped=False)})")
         if sol is None and interrupted:
-            click.echo("interrupted (Ctrl-C) before the longest sequence was found")
+            click.echo(f"interrupted ({interrupt_name()}) before the longest sequence was found")
         elif sol is None:
             click.echo(_no_solution(starting, ending))
         else:
             click.echo(f"sequence    {' -> '.join(sol.sequence)}")
-            click.echo(f"length      {sol.length} plays (proven longest: exhaustive DP)")
-            click.echo(f"count       {sol.count} distinct longest sequences")
+            plays = counted(sol.length, "play", grouped=False)
+            click.echo(f"length      {plays} (proven longest: exhaustive DP)")
+            longest = counted(sol.count, "distinct longest sequence", grouped=False)
+            click.echo(f"count       {longest}")
             click.echo(f"time        {1000 * res.wall_time:.1f} ms")
             if sol.sequences is not None:
                 for s in sol.sequences:
@@ -145,7 +154,7 @@ def truncate(
                 if stopped is None and len(sol.sequences) < sol.count:
                     click.echo(f"  ({len(sol.sequences)} of {sol.count} shown: --limit)")
                 if stopped is not None:
-                    why = "Ctrl-C" if interrupted else "the time limit"
+                    why = interrupt_name() if interrupted else "the time limit"
                     click.echo(f"  [INCOMPLETE: listing stopped by {why}]")
     code = exit_status(res.status.value, interrupted)
     if code:

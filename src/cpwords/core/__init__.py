@@ -9,11 +9,13 @@
   :class:`~cpwords.core.errors.CheckError` (a solver's answer failed its checker),
   :class:`~cpwords.core.errors.ModelError`;
 * :mod:`~cpwords.core.lexicon` — reading word lists and lexicons (files, ``wordfreq``,
-  ``english-words``), word frequencies; :mod:`~cpwords.core.sources` — where benchmark instances
-  come from;
+  ``english-words``), word frequencies; :mod:`~cpwords.core.sources` — where word lists come
+  from (one resolver for ``--dict`` and the pages, and the benchmark instances);
+  :mod:`~cpwords.core.wordlists` — the games' word lists shipped inside the package;
 * :mod:`~cpwords.core.cpsat_status`, :mod:`~cpwords.core.cpsat_stop`,
   :mod:`~cpwords.core.native` — living with CP-SAT and HiGHS (status translation, Ctrl-C,
-  silenced banners); :mod:`~cpwords.core.machine` — memory and cores.
+  silenced banners); :mod:`~cpwords.core.interrupts` — which signal interrupted a command;
+  :mod:`~cpwords.core.machine` — memory and cores.
 
 Every wing names its checkers alike:
 

@@ -392,11 +392,11 @@ WORDFREQ_LANGUAGES: dict[str, str] = {
     "vi": "Vietnamese", "zh": "Chinese",
 }  # fmt: skip
 
-#: The shared real-data lists (:data:`cpwords.core.sources.NAMED_LEXICONS`): source, licence.
-_SHARED_LISTS: dict[str, tuple[str, str]] = {
-    "enable1": ("ENABLE, Scrabble-style", "public domain"),
-    "letterpress": ("the game Letterpress", "CC0-1.0"),
-    "truncate": ("the game Truncate", "MIT"),
+#: The lists shipped with cpwords (:mod:`cpwords.core.wordlists`): what they are.
+_SHIPPED_LISTS: dict[str, str] = {
+    "enable1": "ENABLE, Scrabble-style",
+    "letterpress": "the game Letterpress",
+    "truncate": "the game Truncate",
 }
 
 #: The word lists the ``english-words`` package ships: source, licence.
@@ -405,8 +405,8 @@ _ENGLISH_WORDS: dict[str, tuple[str, str]] = {
     "gcide": ("GNU Collaborative International Dictionary of English", "GPL-3+"),
 }
 
-#: Where the shared lists come from (``../shared/data`` or ``$CPWORDS_DATA``).
-SHARED_INSTALL = "the project's shared data folder"
+#: Where the shipped lists come from: the package itself (``cpwords/data/wordlists``).
+SHIPPED_INSTALL = "shipped with cpwords"
 
 
 @dataclass(frozen=True)
@@ -416,8 +416,9 @@ class LexiconInfo:
     Attributes
     ----------
     name : str
-        Its name: a dictionary's (``wfrench``, ``dict:wfrench`` in a suite), a shared list's
-        (``enable1``), ``web2``/``gcide``, or ``wordfreq:LANG:N``.
+        Its name, as ``--dict`` and a suite take it: a dictionary's (``wfrench``, also
+        ``dict:wfrench``), a shipped list's (``enable1``), ``web2``/``gcide``, or
+        ``wordfreq:LANG:N``.
     lang : str
         ISO 639-1 code of its language (``en-gb`` for British English).
     language : str
@@ -474,8 +475,9 @@ def count_lines(path: Path) -> int:
 def list_lexicons() -> list[LexiconInfo]:
     """Every lexicon cpwords knows, installed or not, with the command that installs it.
 
-    In this order: the curated dictionaries (:data:`DICTIONARIES`), the shared real-data lists
-    (``enable1``, ``letterpress``, ``truncate``: :func:`cpwords.core.lexicon.shared_data_dir`),
+    In this order: the curated dictionaries (:data:`DICTIONARIES`), the lists shipped with
+    cpwords (``enable1``, ``letterpress``, ``truncate``: :mod:`cpwords.core.wordlists`, always
+    installed),
     the lists of the ``english-words`` package (``web2``, ``gcide``: always installed, a
     dependency), then wordfreq's frequency lists, one per language (``wordfreq:LANG:N``).
     Nothing is parsed: a file's entries are its lines.
@@ -490,8 +492,7 @@ def list_lexicons() -> list[LexiconInfo]:
     >>> [r.name for r in rows][:3], rows[0].kind, rows[0].install
     (['wamerican', 'wbritish', 'wfrench'], 'dictionary', 'apt-get install wamerican')
     """
-    from cpwords.core.lexicon import shared_data_dir
-    from cpwords.core.sources import NAMED_LEXICONS
+    from cpwords.core.wordlists import packaged_lists
 
     rows = []
     for d in DICTIONARIES:
@@ -505,15 +506,12 @@ def list_lexicons() -> list[LexiconInfo]:
                 source, d.licence, ok, d.entries() if ok else None, d.install,
             )
         )  # fmt: skip
-    root = shared_data_dir()
-    for name, file in NAMED_LEXICONS.items():
-        source, licence = _SHARED_LISTS.get(name, ("shared data", "see its folder"))
-        path = root / file if root is not None else None
-        ok = path is not None and path.is_file()
+    for name, entry in packaged_lists().items():
+        source = _SHIPPED_LISTS.get(name, entry.origin)
         rows.append(
             LexiconInfo(
-                name, "en", "English", "word list", f"{source} ({file}, shared data)", licence,
-                ok, count_lines(path) if ok and path is not None else None, SHARED_INSTALL,
+                name, "en", "English", "word list", f"{source} ({entry.source_file}, shipped)",
+                entry.licence, True, entry.lines, SHIPPED_INSTALL,
             )
         )  # fmt: skip
     for name, (source, licence) in _ENGLISH_WORDS.items():

@@ -204,6 +204,35 @@ def format_value(x: float | None) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.6g}"
 
 
+def counted(n: int, noun: str, plural: str | None = None, *, grouped: bool = True) -> str:
+    """A count and its noun, singular for one: ``1 word``, ``2 words``, ``0 words``.
+
+    Parameters
+    ----------
+    n : int
+        The count.
+    noun : str
+        The singular (``"word"``, ``"distinct longest sequence"``).
+    plural : str, optional
+        The plural (default: ``noun + "s"``).
+    grouped : bool
+        Thousands separated by commas (``1,000``), as most outputs print them.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> counted(1, "word"), counted(2, "play"), counted(1234, "word"), counted(0, "word")
+    ('1 word', '2 plays', '1,234 words', '0 words')
+    >>> counted(1, "solution"), counted(3, "match", "matches", grouped=False)
+    ('1 solution', '3 matches')
+    """
+    number = f"{n:,}" if grouped else str(n)
+    return f"{number} {noun if n == 1 else plural or noun + 's'}"
+
+
 def format_gap(gap: float | None) -> str:
     """A relative gap as a percentage that never reads 0 unless it is 0.
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from cpwords.core.errors import CheckError, InputError
+from cpwords.core.interrupts import is_interrupt_handler, note_signal
 from cpwords.core.result import SolveResult, Status
 
 _T = TypeVar("_T")
@@ -368,9 +369,14 @@ def _shielded(step: Callable[[], _T]) -> tuple[_T, bool]:
         return step(), False
     names = ("SIGINT", "SIGTERM", "SIGHUP")
     held = [getattr(signal, n) for n in names if hasattr(signal, n)]
-    held = [sig for sig in held if signal.getsignal(sig) is signal.default_int_handler]
+    held = [sig for sig in held if is_interrupt_handler(signal.getsignal(sig))]
     arrived: list[int] = []
-    previous = {sig: signal.signal(sig, lambda num, _frame: arrived.append(num)) for sig in held}
+
+    def hold(num: int, _frame: object) -> None:
+        arrived.append(num)
+        note_signal(num)  # its name, for the messages
+
+    previous = {sig: signal.signal(sig, hold) for sig in held}
     try:
         value = step()
     finally:

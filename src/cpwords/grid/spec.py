@@ -199,7 +199,8 @@ class GridLexicon:
         or wordfreq's list; see :func:`cpwords.core.lexicon.language_words`), when ``path``
         is None.
     path : str, optional
-        A dictionary file (``cpwords grid --dict``) instead of wordfreq.
+        A dictionary file or a lexicon name (``cpwords grid --dict``:
+        :func:`cpwords.core.sources.read_dictionary`) instead of the ``top`` common words.
     suffix_length : int
         Letters of a suffix token (the last ``suffix_length`` letters of a word).
     min_prefix : int
@@ -243,7 +244,7 @@ class GridLexicon:
         L, P = self.suffix_length, self.min_prefix
         if self.path is None and not block:
             return common_tokens(self.top, L, P, self.plurals, self.lang, self.fold, self.proper)
-        from cpwords.core.lexicon import load_dictionary
+        from cpwords.core.sources import read_dictionary
 
         if self.path is None:
             validate_cut_options(L, P)
@@ -252,7 +253,7 @@ class GridLexicon:
             )  # uncut words
             words, source = list(base.words), base.source
         else:
-            lex = load_dictionary(self.path, self.lang, self.fold)
+            lex = read_dictionary(self.path, lang=self.lang, fold=self.fold, proper=self.proper)
             words, source = list(lex.words), lex.source
         if block:
             kept = [w for w in words if not block.blocks(w)]

@@ -16,17 +16,17 @@ from typing import Any, TypeVar
 import cpwords
 from cpwords.core.dictionaries import english_common_words, has_dictionary
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, lexicon_from_words, parse_word_lines, shared_data_dir
+from cpwords.core.lexicon import Lexicon, lexicon_from_words, parse_word_lines
 from cpwords.core.rows import result_row
-from cpwords.core.sources import NAMED_LEXICONS, lexicon_words
+from cpwords.core.sources import lexicon_names, lexicon_words, read_dictionary
 
 T = TypeVar("T")
 
-#: Dictionaries a page may offer: name (as suites name them) -> label. The shared-data ones
-#: are offered only where the shared data folder holds them, the curated ones (``dict:LANG``)
-#: only where they are installed. ``english:N`` is the puzzles' English default
-#: (:func:`cpwords.core.dictionaries.english_common_words`); wordfreq's lists stay available by
-#: name, labelled as what they are.
+#: Dictionaries a page may offer: name (as suites name them) -> label. The game lists and
+#: ENABLE ship with cpwords; the curated ones (``dict:LANG``) are offered where cpwords knows
+#: them (a missing one's error names its install command). ``english:N`` is the puzzles'
+#: English default (:func:`cpwords.core.dictionaries.english_common_words`); wordfreq's lists
+#: stay available by name, labelled as what they are.
 DICTIONARIES = {
     "english:100000": "English: the 100,000 most common words of wamerican (web2 without it)",
     "web2": "Webster's 2nd (web2, english-words)",
@@ -42,14 +42,19 @@ DICTIONARIES = {
     "wordfreq:100000": "wordfreq's 100,000 most frequent English tokens (names included)",
     "wordfreq:10000": "wordfreq's 10,000 most frequent English tokens",
     "wordfreq:1000": "wordfreq's 1,000 most frequent English tokens",
-    "enable1": "ENABLE (enable1.txt, shared data)",
-    "letterpress": "the Letterpress word list (shared data)",
-    "truncate": "the Truncate word list (shared data)",
+    "enable1": "ENABLE (enable1, public domain)",
+    "letterpress": "Letterpress: the game's own word list",
+    "truncate": "Truncate: the game's own dictionary",
 }
 
 #: The English lists of :data:`DICTIONARIES` (read as a-z; the others keep their letters).
 ENGLISH = {"english:100000", "web2", "wordfreq:100000", "wordfreq:10000", "wordfreq:1000",
            "enable1", "letterpress", "truncate"}  # fmt: skip
+
+#: The Letterpress and Truncate pages' default dictionaries: the games' own lists, as on the
+#: command line (:data:`cpwords.letterpress.models.index.DEFAULT_DICTIONARY`,
+#: :data:`cpwords.truncate.spec.DEFAULT_DICTIONARY`).
+LETTERPRESS_DEFAULT, TRUNCATE_DEFAULT = "letterpress", "truncate"
 
 #: Longest time a page's solve may take (seconds).
 PAGE_TIME_LIMIT = 20.0
@@ -61,14 +66,11 @@ def dictionary_choices() -> list[tuple[str, str]]:
     Returns
     -------
     list of (str, str)
-        The packaged lists always; ``enable1``, ``letterpress`` and ``truncate`` when
-        :func:`cpwords.core.lexicon.shared_data_dir` holds their files.
+        The lists shipped with cpwords or its dependencies always; a curated dictionary
+        where cpwords knows it.
     """
-    root = shared_data_dir()
     out = []
     for name, label in DICTIONARIES.items():
-        if name in NAMED_LEXICONS and (root is None or not (root / NAMED_LEXICONS[name]).is_file()):
-            continue
         if name.startswith("dict:") and not has_dictionary(name.split(":", 1)[1]):
             continue
         out.append((name, label))
@@ -76,7 +78,8 @@ def dictionary_choices() -> list[tuple[str, str]]:
 
 
 def check_dictionary(name: str) -> str:
-    """The dictionary's name, or the one-line error listing the choices.
+    """The dictionary's name, or the one-line error listing the choices: a page's choice, or
+    a name ``cpwords lexicons`` lists (``wbritish``, ``gcide``: as ``--dict NAME``).
 
     Raises
     ------
@@ -84,7 +87,7 @@ def check_dictionary(name: str) -> str:
         ``name`` is not offered here.
     """
     names = [n for n, _ in dictionary_choices()]
-    if name not in names:
+    if name not in names and name not in lexicon_names():
         raise InputError(f"unknown dictionary {name!r}: choose from {', '.join(names)}")
     return name
 
@@ -95,6 +98,14 @@ class Lexicons:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: dict[tuple[str, str], Any] = {}
+
+    def once(self, kind: str, name: str, make: Callable[[], T]) -> T:
+        """The ``kind`` structure of dictionary ``name``, made by ``make`` once."""
+        with self._lock:
+            key = (kind, name)
+            if key not in self._items:
+                self._items[key] = make()
+            return self._items[key]
 
     def get(self, kind: str, name: str, build: Callable[[Lexicon], T]) -> T:
         """The ``kind`` structure of dictionary ``name`` (``build`` runs once)."""
@@ -109,6 +120,22 @@ class Lexicons:
                 )
                 self._items[key] = build(lex)
             return self._items[key]
+
+
+def page_lexicon(name: str) -> Lexicon:
+    """Dictionary ``name`` of a page as the command line's ``--dict NAME`` reads it
+    (:func:`cpwords.core.sources.read_dictionary`; a name only, never a file of the server's
+    folder). ``english:N`` is ``lang:en:N``, the English default's ``N`` most common words.
+
+    Raises
+    ------
+    InputError
+        ``name`` is not offered here, or its dictionary is not installed.
+    """
+    check_dictionary(name)
+    if name.startswith("english:"):
+        name = "lang:en:" + name.split(":")[1]
+    return read_dictionary(name, files=False)
 
 
 def _words(name: str) -> list[str]:
@@ -193,10 +220,10 @@ def letterpress_view(
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board, parse_letters
 
-    name = q.get("dict") or "web2"
+    name = q.get("dict") or LETTERPRESS_DEFAULT
     letters = q.get("letters", "")
     colours = q.get("colours", "").strip()
-    index = lexicons.get("letterpress", name, load_letterpress_index)
+    index = lexicons.once("letterpress", name, lambda: load_letterpress_index(page_lexicon(name)))
     bag = parse_letters("".join(letters.split()).replace("/", ""))
     listing = cpwords.find_letterpress_words(bag, index, longest_first=True)
     words: list[str] = listing.solution
@@ -265,12 +292,12 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
     from cpwords.truncate.draw import ladder_svg
     from cpwords.truncate.models.dp import truncate_dag
 
-    name = q.get("dict") or "web2"
+    name = q.get("dict") or TRUNCATE_DEFAULT
     word = q.get("word", "").strip().lower() or None
     direction = q.get("direction") or "from"
     if direction not in ("from", "to"):
         raise InputError(f"direction must be 'from' or 'to', got {direction!r}")
-    dag = lexicons.get("truncate", name, truncate_dag)
+    dag = lexicons.once("truncate", name, lambda: truncate_dag(page_lexicon(name)))
     starting, ending = (word, None) if direction == "from" else (None, word)
     res = cpwords.solve_truncate(
         dag, starting, ending, all_sequences=True, max_sequences=TRUNCATE_LISTED,

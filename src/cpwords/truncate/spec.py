@@ -16,9 +16,9 @@ from typing import Any
 
 from cpwords.core.alphabet import normalize_word
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, lexicon_from_words
+from cpwords.core.lexicon import Lexicon, language_lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult
-from cpwords.core.sources import lexicon_words, sample_words
+from cpwords.core.sources import lexicon_words, read_dictionary, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, no_params, solve
 from cpwords.truncate.heuristics import extend_search, shrink_search
 from cpwords.truncate.models.dp import TruncateDag, truncate_dag, truncate_dp
@@ -27,6 +27,53 @@ from cpwords.truncate.rules import (
     truncate_sequence_problems,
     truncate_solution_problems,
 )
+
+#: The English default: the game's own dictionary (shipped with cpwords, MIT).
+DEFAULT_DICTIONARY = "truncate"
+
+
+def truncate_dictionary(
+    dictionary: str | None = None, lang: str = "en", fold: bool = False, proper: bool = False
+) -> Lexicon:
+    """The dictionary ``cpwords truncate`` and the Truncate page read.
+
+    Parameters
+    ----------
+    dictionary : str, optional
+        What ``--dict`` names: a file or a lexicon name
+        (:func:`cpwords.core.sources.read_dictionary`). None: the default of ``lang``: for
+        English the game's own list (:data:`DEFAULT_DICTIONARY`, 112,774 words, shipped with
+        cpwords), for another language its curated dictionary (``wfrench``, ...) or
+        wordfreq's whole list where it has none (:func:`cpwords.core.lexicon.language_lexicon`).
+    lang : str
+        ISO 639 code: the default list and the case rules of a file's words.
+    fold : bool
+        Fold accents.
+    proper : bool
+        Keep the proper nouns of a dictionary that marks them by a capital.
+
+    Returns
+    -------
+    Lexicon
+        In any alphabet, named after its file or lexicon (``truncate``, ``wfrench``).
+
+    Raises
+    ------
+    InputError
+        A bad file, an unknown name, or a dictionary that is not installed (one line with the
+        command that installs it).
+
+    Examples
+    --------
+    >>> lex = truncate_dictionary()
+    >>> lex.source, len(lex), "relapsed" in lex
+    ('truncate', 112774, True)
+    """
+    if dictionary is not None:
+        return read_dictionary(dictionary, lang=lang, fold=fold, proper=proper)
+    if lang == "en":
+        return read_dictionary(DEFAULT_DICTIONARY, lang=lang, fold=fold)
+    return language_lexicon(lang, fold=fold, proper=proper)
 
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> Lexicon | TruncateDag:

@@ -197,7 +197,7 @@ def _board_model(
     y = [m.new_bool_var(f"y[{w}]") for w in keep]
     x = [m.new_bool_var(f"x[{t}]") for t in range(n)]
     m.add_exactly_one(y)
-    for c in set(board.letters) | {ch for w in keep for ch in w}:
+    for c in sorted(set(board.letters) | {ch for w in keep for ch in w}):  # the same model each run
         need = [(Counter(w)[c], y[i]) for i, w in enumerate(keep) if c in w]
         m.add(sum(x[t] for t in by_letter.get(c, [])) == sum(k * v for k, v in need))
     me, opp = _owners_after(board, x)

@@ -43,6 +43,8 @@ from cpwords.core.lexicon import (
     read_file_bytes,
 )
 from cpwords.core.result import SolveResult, listing_status
+from cpwords.core.sources import dictionary_kind, read_dictionary
+from cpwords.core.wordlists import packaged_bytes
 from cpwords.letterpress.rules import parse_letters
 
 __all__ = [
@@ -75,7 +77,10 @@ def _code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
-DEFAULT_DICTIONARY = "english-words:web2"
+#: The English default: the game's own word list (shipped with cpwords, CC0).
+DEFAULT_DICTIONARY = "letterpress"
+#: The name web2's index is keyed under (the list of the english-words package).
+WEB2_DICTIONARY = "english-words:web2"
 
 
 @dataclass
@@ -556,12 +561,15 @@ def load_letterpress_index(
 
     Parameters
     ----------
-    dictionary : path, Lexicon, iterable of str, or None
+    dictionary : path, str, Lexicon, iterable of str, or None
         A dictionary file (plain list or Truncate format, read in any alphabet with
-        :func:`cpwords.core.lexicon.load_dictionary`), a lexicon, words, or None for the
-        default: Webster's 2nd International (``web2``) from the english-words package for
-        English, the curated dictionary of another ``lang`` (``wfrench``, ...), or wordfreq's
-        whole list for a language without one (:func:`cpwords.core.lexicon.language_lexicon`).
+        :func:`cpwords.core.lexicon.load_dictionary`) or, where no file has that name, a
+        lexicon name (``enable1``, ``web2``, ``wfrench``, ``dict:fr``: what ``--dict`` takes,
+        :func:`cpwords.core.sources.read_dictionary`); a lexicon; words; or None for the
+        default: the game's own list (``letterpress``, shipped with cpwords:
+        :mod:`cpwords.core.wordlists`) for English, the curated dictionary of another ``lang``
+        (``wfrench``, ...), or wordfreq's whole list for a language without one
+        (:func:`cpwords.core.lexicon.language_lexicon`).
     use_cache : bool
         Read and write the cache (``cache_dir() / "letterpress"``).
     lang : str
@@ -585,12 +593,25 @@ def load_letterpress_index(
 
     Notes
     -----
-    The key hashes the *source bytes* (file content, or the packaged list and its version) and
-    the reading rules (``lang``, ``fold``), so a cache hit needs no parsing, and any edit of the
-    file makes a new key. Words given in memory (and the other languages' lists) are keyed by
-    their sorted content.
+    The key hashes the *source bytes* (file content, the shipped list's text, or the packaged
+    web2 list and its version) and the reading rules (``lang``, ``fold``), so a cache hit needs
+    no parsing, and any edit of the file makes a new key. Words given in memory (and the other
+    languages' lists, and lexicon names read by :func:`cpwords.core.sources.read_dictionary`)
+    are keyed by their sorted content.
     """
-    if dictionary is None and (lang != "en" or fold):
+    if dictionary is None and lang == "en":
+        dictionary = DEFAULT_DICTIONARY
+    kind = "words"
+    if isinstance(dictionary, os.PathLike):
+        kind = "file"
+    elif isinstance(dictionary, str):
+        kind = dictionary_kind(dictionary)  # a file of that name wins over a name
+        if kind == "name" and dictionary == "web2":  # keyed by the package's bytes
+            kind = "web2"
+        elif kind == "name":  # a lexicon cpwords reads (a curated dictionary, wordfreq's list)
+            dictionary = read_dictionary(dictionary, lang=lang, fold=fold, proper=proper)
+            kind = "words"
+    if dictionary is None:
         # keyed by the list's package version and the reading rules: a hit reads no list
         from importlib import metadata
 
@@ -611,9 +632,13 @@ def load_letterpress_index(
             return hit
         lex = language_lexicon(lang, fold=fold, proper=proper)
         index = build_letterpress_index(lex, fingerprint=fp)
-    elif dictionary is None or isinstance(dictionary, (str, os.PathLike)):
-        if dictionary is None:
-            fp = _digest(_default_source_bytes(proper), DEFAULT_DICTIONARY)
+    elif kind in ("web2", "file", "packaged"):
+        assert isinstance(dictionary, (str, os.PathLike))
+        if kind == "web2":
+            fp = _digest(_default_source_bytes(proper), WEB2_DICTIONARY)
+        elif kind == "packaged":  # the shipped list's text, checked by its SHA-256
+            data = packaged_bytes(str(dictionary))
+            fp = _digest(data, f"packaged {dictionary} lang={lang} fold={fold}")
         else:
             data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
             fp = _digest(data, f"file lang={lang} fold={fold}")
@@ -621,12 +646,13 @@ def load_letterpress_index(
         hit, problem = _cached(path, fp) if use_cache else (None, "")
         if hit is not None:
             return hit
-        if dictionary is None:
+        if kind == "web2":
             lex = english_words_lexicon("web2", proper)
         else:
             lex = parse_lexicon_bytes(data, dictionary, lang=lang, alphabet="any", fold=fold)
         index = build_letterpress_index(lex, fingerprint=fp)
     else:
+        assert not isinstance(dictionary, (str, os.PathLike))  # kind "words"
         lex = (
             dictionary
             if isinstance(dictionary, Lexicon)
