@@ -154,9 +154,12 @@ def branch_and_cut(
         except DeadlineReached:
             return -np.inf, None  # the linear relaxation's bound stands
         res = milp(
-            c, constraints=constraints, integrality=np.ones(c.size), bounds=Bounds(0, 1),
+            c,
+            constraints=constraints,
+            integrality=np.ones(c.size),
+            bounds=Bounds(0, 1),
             options={"time_limit": seconds},
-        )  # fmt: skip
+        )
         if res.status != 0 or res.x is None:
             return -np.inf, None  # stopped: the linear relaxation's bound stands
         x, y = np.round(res.x[:m]), np.round(res.x[m : m + k])

@@ -250,18 +250,7 @@ def hall_step(
     P. Hall, "On representatives of subsets", J. London Math. Soc. 10 (1935) 26-30.
     """
     W = len(words)
-    if (
-        cert.cyclic
-        or cert.proper
-        or cert.depot is None
-        or cert.tree
-        or cert.core is not None
-        or W < 2
-        or len(cert.u) != W
-        or len(cert.order) != cert.items
-        or set(cert.order) != set(range(W))
-        or cert.score not in ("squared", "linear")
-    ):
+    if not _handled(cert, W):
         return None
     counts = Counter(cert.order)
     duals = _Duals(cert, words, [counts[i] for i in range(W)])
@@ -293,6 +282,23 @@ def hall_step(
         bound=bound,
         core_pairs=core_pairs,
         producer=producer,
+    )
+
+
+def _handled(cert: Certificate, W: int) -> bool:
+    """Whether the step handles ``cert`` on ``W`` distinct words: a linear snake's certificate
+    without a proof tree or a core, its ordering of every word, squared or linear scores."""
+    return not (
+        cert.cyclic
+        or cert.proper
+        or cert.depot is None
+        or cert.tree
+        or cert.core is not None
+        or W < 2
+        or len(cert.u) != W
+        or len(cert.order) != cert.items
+        or set(cert.order) != set(range(W))
+        or cert.score not in ("squared", "linear")
     )
 
 

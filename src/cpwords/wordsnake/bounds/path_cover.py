@@ -36,7 +36,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -47,13 +47,11 @@ from cpwords.wordsnake.bounds.cover_cuts import (
     seconds_left,
     violated_cuts,
 )
+from cpwords.wordsnake.bounds.path_ends import PathEnds, path_ends
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 from cpwords.wordsnake.relaxation.word_ranges import WordRanges
 from cpwords.wordsnake.rules import joint_weight
-
-if TYPE_CHECKING:
-    pass
 
 #: Words whose overlap string starts (or ends) at most this many words join the neighbourhood.
 NEIGHBOURHOOD_CAP = 50
@@ -279,11 +277,54 @@ def path_cover_bound(
     t0 = time.perf_counter()
     mult_arr = np.asarray(mult, dtype=np.int64)
     ranges = WordRanges(words)
+    rounds = _Rounds(cert, words, mult_arr, ranges, deadline, t0, every_partner)
     F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
-    F = F[mult_arr[F] == 1]
-    best, partners = _bound_for(cert, words, mult_arr, F, ranges, deadline, t0, every_partner)
+    best = _grow(rounds, rounds.bound_for(F[mult_arr[F] == 1]), grow, relaxed, target)
+    best.info["time"] = time.perf_counter() - t0
+    return best
+
+
+@dataclass
+class _Rounds:
+    """What every round of :func:`path_cover_bound` covers with (only ``F`` changes)."""
+
+    cert: Certificate
+    words: Sequence[str]
+    mult: np.ndarray
+    ranges: WordRanges
+    deadline: float | None
+    t0: float
+    every_partner: bool
+
+    def bound_for(self, F: np.ndarray) -> tuple[PathCoverBound, np.ndarray]:
+        """:func:`_bound_for` of ``F``."""
+        return _bound_for(
+            self.cert,
+            self.words,
+            self.mult,
+            F,
+            self.ranges,
+            self.deadline,
+            self.t0,
+            self.every_partner,
+        )
+
+
+def _grow(
+    rounds: _Rounds,
+    first: tuple[PathCoverBound, np.ndarray],
+    grow: int,
+    relaxed: tuple[np.ndarray, np.ndarray] | None,
+    target: int | None,
+) -> PathCoverBound:
+    """The best bound of the first round (``first``: its bound and partners) and of at most
+    ``grow`` more, each on ``F`` grown by the partners of the round before (and the words it
+    displaces): none once the bound is at most ``target``, none that would end past the
+    deadline."""
+    best, partners = first
     last = best
-    took = time.perf_counter() - t0
+    took = time.perf_counter() - rounds.t0
+    mult_arr, deadline = rounds.mult, rounds.deadline
     for _ in range(grow):
         if target is not None and best.bound <= target:
             break
@@ -299,16 +340,13 @@ def path_cover_bound(
         if wider.size == best.neighbourhood.size:
             break
         try:
-            found, partners = _bound_for(
-                cert, words, mult_arr, wider, ranges, deadline, t0, every_partner
-            )
+            found, partners = rounds.bound_for(wider)
         except DeadlineReached:
             break  # the bound of the last finished round stands
         took = time.perf_counter() - t_round
         last = found
         if found.bound <= best.bound:
             best = found
-    best.info["time"] = time.perf_counter() - t0
     return best
 
 
@@ -352,15 +390,24 @@ def _bound_for(
     if n == 0 or (n == W and cert.depot is None):
         # Nothing to cover, or no word outside F to start a path (a cyclic snake of F alone).
         return _nothing_to_cover(cert, mult_arr, F, t0), np.zeros(0, dtype=np.int64)
-    ends = _path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score)
+    ends = path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score)
     in_min, out_min = ends.in_min, ends.out_min
     if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
         raise ValueError("the certificate is not valid: a pair has a negative slack")
     # Useful arcs inside F: a joint a -> b beats ending a path at a and starting one at b.
     tails, heads, slack = _useful_arcs(
-        words, F, u, vp, in_min, out_min, sc, proper, ends.min_u + ends.min_v, deadline,
+        words,
+        F,
+        u,
+        vp,
+        in_min,
+        out_min,
+        sc,
+        proper,
+        ends.min_u + ends.min_v,
+        deadline,
         cert.score,
-    )  # fmt: skip
+    )
     cov = _cover_components(F, tails, heads, slack, ends, deadline)
     certificate, bound, lp_bound, old_bound = _new_certificate(
         cert, mult_arr, u, v, F, cov, int(tails.size)
@@ -374,12 +421,7 @@ def _bound_for(
         "slack": cov.total_int / sc,
         "time": time.perf_counter() - t0,
     }
-    st = np.array(cov.starts, dtype=np.int64)
-    en = np.array(cov.ends, dtype=np.int64)
-    if not every_partner:
-        st, en = st[in_min[st] > 0], en[out_min[en] > 0]
-    partners = np.concatenate([ends.in_arg[st], ends.out_arg[en]]).astype(np.int64)
-    partners = np.unique(partners[partners >= 0])
+    partners = _partners(cov, ends, every_partner)
     costly = cov.costly
     costly.sort(key=lambda item: -item[0])
     families = [ids for _, ids in costly]
@@ -394,11 +436,22 @@ def _bound_for(
         cov.cover_next,
         cov.cover_prev,
         info,
-        None if not cov.fractional else CoverData(
-            cert, F, tails, heads, slack, in_min, out_min, cov.fractional
-        ),
-    )  # fmt: skip
+        None
+        if not cov.fractional
+        else CoverData(cert, F, tails, heads, slack, in_min, out_min, cov.fractional),
+    )
     return result, partners
+
+
+def _partners(cov: _Covered, ends: PathEnds, every_partner: bool) -> np.ndarray:
+    """The words outside ``F`` where the cover's paths start or end: where that costs slack,
+    or all of them with ``every_partner``."""
+    st = np.array(cov.starts, dtype=np.int64)
+    en = np.array(cov.ends, dtype=np.int64)
+    if not every_partner:
+        st, en = st[ends.in_min[st] > 0], en[ends.out_min[en] > 0]
+    partners = np.concatenate([ends.in_arg[st], ends.out_arg[en]]).astype(np.int64)
+    return np.unique(partners[partners >= 0])
 
 
 def _nothing_to_cover(
@@ -416,89 +469,16 @@ def _nothing_to_cover(
         np.zeros(0, dtype=np.int64),
         np.full(n, -1, dtype=np.int64),
         np.full(n, -1, dtype=np.int64),
-        {"words": n, "arcs": 0, "components": 0, "cuts": 0, "branched": 0, "slack": 0.0,
-         "time": time.perf_counter() - t0},
-    )  # fmt: skip
-
-
-@dataclass
-class _PathEnds:
-    """The cheapest start and end of a path at each word of ``F`` (slack units).
-
-    ``in_min`` / ``out_min``: the least slack of a pair from (to) a word outside ``F`` or the
-    depot; ``in_arg`` / ``out_arg``: that word (-1: the depot); ``min_u`` / ``min_v``: the least
-    ``u`` and ``v'`` outside ``F`` (the depot included).
-    """
-
-    out_min: np.ndarray
-    in_min: np.ndarray
-    out_arg: np.ndarray
-    in_arg: np.ndarray
-    min_u: int
-    min_v: int
-
-
-def _path_ends(
-    words: Sequence[str],
-    F: np.ndarray,
-    u: np.ndarray,
-    vp: np.ndarray,
-    ranges: WordRanges,
-    depot: tuple[int, int] | None,
-    sc: int,
-    proper: bool,
-    deadline: float | None,
-    score: str = "squared",
-) -> _PathEnds:
-    """Where each word of ``F`` can most cheaply start or end a path (a word outside ``F``);
-    ``score``: the joints' weight (:func:`~cpwords.wordsnake.rules.joint_weight`)."""
-    n = int(F.size)
-    infinity = np.iinfo(np.int64).max // 4
-    u_far = u.copy()
-    u_far[F] = infinity
-    v_far = vp.copy()
-    v_far[F] = infinity
-    u_far_rev = u_far[ranges.rev_ids]
-    min_u = int(u_far.min())
-    min_v = int(v_far.min())
-    if depot is not None:
-        min_u = min(min_u, depot[0])  # the depot hands over to any word (overlap 0)
-        min_v = min(min_v, depot[1])
-    out_min = np.zeros(n, dtype=np.int64)
-    in_min = np.zeros(n, dtype=np.int64)
-    # The far word each minimum is attained at (-1: the depot).
-    out_arg = np.full(n, int(v_far.argmin()) if min_v == int(v_far.min()) else -1)
-    in_arg = np.full(n, int(u_far.argmin()) if min_u == int(u_far.min()) else -1)
-    for i, a in enumerate(F.tolist()):
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise DeadlineReached
-        w = words[a]
-        top = len(w) - (1 if proper else 0)
-        best = int(u[a]) + min_v
-        for j in range(1, top + 1):
-            s = w[-j:]
-            lo, hi = ranges.starting(s)
-            if proper and lo < hi and words[lo] == s:
-                lo += 1  # a proper overlap is shorter than both words
-            if hi > lo:
-                at = lo + int(v_far[lo:hi].argmin())
-                here = int(u[a]) + int(v_far[at]) - sc * joint_weight(j, score)
-                if here < best:
-                    best, out_arg[i] = here, at
-        out_min[i] = best
-        best = int(vp[a]) + min_u
-        for k in range(1, top + 1):
-            p = w[:k]
-            lo, hi = ranges.ending(p)
-            if proper and lo < hi and ranges.rev_words[lo] == p[::-1]:
-                lo += 1
-            if hi > lo:
-                at = lo + int(u_far_rev[lo:hi].argmin())
-                here = int(vp[a]) + int(u_far_rev[at]) - sc * joint_weight(k, score)
-                if here < best:
-                    best, in_arg[i] = here, int(ranges.rev_ids[at])
-        in_min[i] = best
-    return _PathEnds(out_min, in_min, out_arg, in_arg, min_u, min_v)
+        {
+            "words": n,
+            "arcs": 0,
+            "components": 0,
+            "cuts": 0,
+            "branched": 0,
+            "slack": 0.0,
+            "time": time.perf_counter() - t0,
+        },
+    )
 
 
 @dataclass
@@ -526,7 +506,7 @@ def _cover_components(
     tails: np.ndarray,
     heads: np.ndarray,
     slack: np.ndarray,
-    ends: _PathEnds,
+    ends: PathEnds,
     deadline: float | None,
 ) -> _Covered:
     """Solve the path cover of each weak component of the useful arcs (:func:`_cover`)."""
@@ -721,7 +701,6 @@ def _cover(
 
     Raises :class:`DeadlineReached` when the deadline passes (HiGHS gets the time left).
     """
-    from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 
     k = int(nodes.size)
@@ -734,27 +713,9 @@ def _cover(
     rows = np.concatenate([h, k + t, np.arange(k), k + np.arange(k)])
     cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])
     a_eq = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(2 * k, m + 2 * k)).tocsr()
-    cut_sets: list[np.ndarray] = []
     row_of = partial(cut_row, k, m, t, h)
     violated = partial(violated_cuts, k, t, h)
-    while True:
-        a_ub = np.array([-row_of(s) for s in cut_sets]) if cut_sets else None
-        b_ub = -np.ones(len(cut_sets)) if cut_sets else None
-        lp = linprog(
-            c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.ones(2 * k), bounds=(0, None),
-            method="highs", options={"time_limit": seconds_left(deadline)},
-        )  # fmt: skip
-        if lp.status == 1:  # HiGHS stopped at the time limit
-            raise DeadlineReached
-        if lp.status != 0:  # pragma: no cover - the cover with every word a path is feasible
-            raise RuntimeError(f"path cover LP failed: {lp.message}")
-        x, y = lp.x[:m], lp.x[m : m + k]
-        new = violated(x, y, integral=False)
-        if not new:
-            new = min_cuts(t, h, x, y, k, {tuple(c.tolist()) for c in cut_sets}, deadline)
-        if not new:
-            break
-        cut_sets.extend(new)
+    lp, cut_sets = _cut_loop(c, a_eq, t, h, k, deadline)
     # Duals: equality rows are in-degree (alpha, rows 0..k-1) then out-degree (beta).
     eq = np.asarray(lp.eqlin.marginals)
     alpha, beta = eq[:k], eq[k:]
@@ -785,3 +746,45 @@ def _cover(
         "cuts": [(nodes[s].tolist(), float(v)) for s, v in zip(cut_sets, lam, strict=True)],
         "pool": cut_sets,
     }
+
+
+def _cut_loop(
+    c: np.ndarray,
+    a_eq: Any,
+    t: np.ndarray,
+    h: np.ndarray,
+    k: int,
+    deadline: float | None,
+) -> tuple[Any, list[np.ndarray]]:
+    """The linear relaxation of a component's path cover (costs ``c``, degree rows ``a_eq``,
+    joints ``t -> h`` among ``k`` words) with the subtour cuts it violates, added until none
+    is: HiGHS's solution and the cuts."""
+    from scipy.optimize import linprog
+
+    m = int(t.size)
+    cut_sets: list[np.ndarray] = []
+    row_of = partial(cut_row, k, m, t, h)
+    while True:
+        a_ub = np.array([-row_of(s) for s in cut_sets]) if cut_sets else None
+        b_ub = -np.ones(len(cut_sets)) if cut_sets else None
+        lp = linprog(
+            c,
+            A_ub=a_ub,
+            b_ub=b_ub,
+            A_eq=a_eq,
+            b_eq=np.ones(2 * k),
+            bounds=(0, None),
+            method="highs",
+            options={"time_limit": seconds_left(deadline)},
+        )
+        if lp.status == 1:  # HiGHS stopped at the time limit
+            raise DeadlineReached
+        if lp.status != 0:  # pragma: no cover - the cover with every word a path is feasible
+            raise RuntimeError(f"path cover LP failed: {lp.message}")
+        x, y = lp.x[:m], lp.x[m : m + k]
+        new = violated_cuts(k, t, h, x, y, integral=False)
+        if not new:
+            new = min_cuts(t, h, x, y, k, {tuple(c.tolist()) for c in cut_sets}, deadline)
+        if not new:
+            return lp, cut_sets
+        cut_sets.extend(new)

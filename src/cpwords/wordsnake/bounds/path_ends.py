@@ -1,0 +1,160 @@
+"""Where a path of the additive bound's path cover starts and ends: for each word of the
+neighbourhood ``F``, the cheapest pair (on the reduced costs) from or to a word outside ``F`` or
+the depot (:mod:`~cpwords.wordsnake.bounds.path_cover`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
+from cpwords.wordsnake.relaxation.word_ranges import WordRanges
+from cpwords.wordsnake.rules import joint_weight
+
+
+@dataclass
+class PathEnds:
+    """The cheapest start and end of a path at each word of ``F`` (slack units).
+
+    ``in_min`` / ``out_min``: the least slack of a pair from (to) a word outside ``F`` or the
+    depot; ``in_arg`` / ``out_arg``: that word (-1: the depot); ``min_u`` / ``min_v``: the least
+    ``u`` and ``v'`` outside ``F`` (the depot included).
+    """
+
+    out_min: np.ndarray
+    in_min: np.ndarray
+    out_arg: np.ndarray
+    in_arg: np.ndarray
+    min_u: int
+    min_v: int
+
+
+def path_ends(
+    words: Sequence[str],
+    F: np.ndarray,
+    u: np.ndarray,
+    vp: np.ndarray,
+    ranges: WordRanges,
+    depot: tuple[int, int] | None,
+    sc: int,
+    proper: bool,
+    deadline: float | None,
+    score: str = "squared",
+) -> PathEnds:
+    """Where each word of ``F`` can most cheaply start or end a path (a word outside ``F``).
+
+    Parameters
+    ----------
+    words : sequence of str
+        The distinct words, sorted by code point.
+    F : numpy.ndarray of int64
+        The word ids of the neighbourhood.
+    u, vp : numpy.ndarray of int64
+        The certificate's ``u`` and ``v'`` (``v`` less the multipliers each word holds).
+    ranges : WordRanges
+        The words' sorted orders.
+    depot : (int, int) or None
+        The certificate's depot values (None: a cyclic snake).
+    sc : int
+        The certificate's scale.
+    proper : bool
+        Overlaps shorter than both words only.
+    deadline : float or None
+        ``time.perf_counter()`` value after which it stops.
+    score : str
+        The joints' weight (:func:`~cpwords.wordsnake.rules.joint_weight`).
+
+    Returns
+    -------
+    PathEnds
+
+    Raises
+    ------
+    DeadlineReached
+        The deadline passed.
+    """
+    n = int(F.size)
+    infinity = np.iinfo(np.int64).max // 4
+    u_far = u.copy()
+    u_far[F] = infinity
+    v_far = vp.copy()
+    v_far[F] = infinity
+    far = _Far(words, ranges, v_far, u_far[ranges.rev_ids], sc, proper, score)
+    min_u = int(u_far.min())
+    min_v = int(v_far.min())
+    if depot is not None:
+        min_u = min(min_u, depot[0])  # the depot hands over to any word (overlap 0)
+        min_v = min(min_v, depot[1])
+    out_min = np.zeros(n, dtype=np.int64)
+    in_min = np.zeros(n, dtype=np.int64)
+    # The far word each minimum is attained at (-1: the depot).
+    out_arg = np.full(n, int(v_far.argmin()) if min_v == int(v_far.min()) else -1)
+    in_arg = np.full(n, int(u_far.argmin()) if min_u == int(u_far.min()) else -1)
+    for i, a in enumerate(F.tolist()):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        w = words[a]
+        out_min[i], at = far.after(w, int(u[a]), int(u[a]) + min_v)
+        if at is not None:
+            out_arg[i] = at
+        in_min[i], at = far.before(w, int(vp[a]), int(vp[a]) + min_u)
+        if at is not None:
+            in_arg[i] = at
+    return PathEnds(out_min, in_min, out_arg, in_arg, min_u, min_v)
+
+
+@dataclass
+class _Far:
+    """The words outside ``F``, where the paths of ``F`` end and start: their ``v'`` in sorted
+    order and their ``u`` in the order of the reversed words (both infinite on ``F``), and how a
+    joint is priced (the scale, proper overlaps, the joints' weight)."""
+
+    words: Sequence[str]
+    ranges: WordRanges
+    v: np.ndarray
+    u_rev: np.ndarray
+    sc: int
+    proper: bool
+    score: str
+
+    def after(self, w: str, own: int, best: int) -> tuple[int, int | None]:
+        """The least slack ``own + v'(b) - sc * weight(j)`` below ``best`` of a joint from ``w``
+        (``own``: its ``u``) to a word ``b`` outside ``F`` that starts with the last ``j``
+        letters of ``w``, and ``b`` (None when no joint is below ``best``)."""
+        words, ranges, v = self.words, self.ranges, self.v
+        sc, proper, score = self.sc, self.proper, self.score
+        arg = None
+        for j in range(1, len(w) - (1 if proper else 0) + 1):
+            s = w[-j:]
+            lo, hi = ranges.starting(s)
+            if proper and lo < hi and words[lo] == s:
+                lo += 1  # a proper overlap is shorter than both words
+            if hi > lo:
+                at = lo + int(v[lo:hi].argmin())
+                here = own + int(v[at]) - sc * joint_weight(j, score)
+                if here < best:
+                    best, arg = here, at
+        return best, arg
+
+    def before(self, w: str, own: int, best: int) -> tuple[int, int | None]:
+        """The least slack ``own + u(b) - sc * weight(k)`` below ``best`` of a joint to ``w``
+        (``own``: its ``v'``) from a word ``b`` outside ``F`` that ends with the first ``k``
+        letters of ``w``, and ``b`` (None when no joint is below ``best``)."""
+        ranges, u_rev = self.ranges, self.u_rev
+        sc, proper, score = self.sc, self.proper, self.score
+        arg = None
+        for k in range(1, len(w) - (1 if proper else 0) + 1):
+            p = w[:k]
+            lo, hi = ranges.ending(p)
+            if proper and lo < hi and ranges.rev_words[lo] == p[::-1]:
+                lo += 1
+            if hi > lo:
+                at = lo + int(u_rev[lo:hi].argmin())
+                here = own + int(u_rev[at]) - sc * joint_weight(k, score)
+                if here < best:
+                    best, arg = here, int(ranges.rev_ids[at])
+        return best, arg
