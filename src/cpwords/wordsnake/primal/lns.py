@@ -109,6 +109,27 @@ def reorder_pieces(
     if cyclic:  # start at a focus item so that no run wraps around
         first = next(i for i, x in enumerate(seq) if x in focus)
         seq = seq[first:] + seq[:first]
+    pieces = _cut(seq, focus)
+    written = [words[p[0]] if len(p) == 1 else f"{words[p[0]]}{sep}{words[p[-1]]}" for p in pieces]
+    sub = WordsnakeInstance(
+        tuple(written), cyclic=cyclic, proper=False, name="pieces", score=instance.score
+    )
+    found, proven = solve(sub, time_limit)
+    info: dict[str, Any] = {"pieces": len(pieces), "proven": proven}
+    if found is None or len(found) != len(pieces):
+        return Reordered(list(order), current, info)
+    chosen = _pieces_of(found, written, pieces)
+    if chosen is None:  # pragma: no cover - not an ordering of the pieces
+        return Reordered(list(order), current, info)
+    value = current + joints(chosen) - joints(pieces)
+    if value <= current:
+        return Reordered(list(order), current, info)
+    new = [x for piece in chosen for x in piece]
+    return Reordered(new, value, info)
+
+
+def _cut(seq: list[int], focus: set[int]) -> list[list[int]]:
+    """The pieces of ``seq``: each item of ``focus`` alone, each run between them as it is."""
     pieces: list[list[int]] = []
     run: list[int] = []
     for x in seq:
@@ -121,14 +142,14 @@ def reorder_pieces(
             run.append(x)
     if run:
         pieces.append(run)
-    written = [words[p[0]] if len(p) == 1 else f"{words[p[0]]}{sep}{words[p[-1]]}" for p in pieces]
-    sub = WordsnakeInstance(
-        tuple(written), cyclic=cyclic, proper=False, name="pieces", score=instance.score
-    )
-    found, proven = solve(sub, time_limit)
-    info: dict[str, Any] = {"pieces": len(pieces), "proven": proven}
-    if found is None or len(found) != len(pieces):
-        return Reordered(list(order), current, info)
+    return pieces
+
+
+def _pieces_of(
+    found: list[str], written: list[str], pieces: list[list[int]]
+) -> list[list[int]] | None:
+    """The pieces in the order of ``found`` (their written forms, as many as there are pieces),
+    or None when ``found`` is not an ordering of them."""
     slots: dict[str, list[int]] = {}
     for k, w in enumerate(written):
         slots.setdefault(w, []).append(k)
@@ -137,10 +158,6 @@ def reorder_pieces(
         for w in found:
             chosen.append(pieces[slots[w].pop()])
     except (KeyError, IndexError):  # pragma: no cover - not an ordering of the pieces
-        return Reordered(list(order), current, info)
+        return None
     # Every piece once (one slot popped per written piece, as many as there are pieces).
-    value = current + joints(chosen) - joints(pieces)
-    if value <= current:
-        return Reordered(list(order), current, info)
-    new = [x for piece in chosen for x in piece]
-    return Reordered(new, value, info)
+    return chosen

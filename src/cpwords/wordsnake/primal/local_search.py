@@ -291,24 +291,17 @@ def reduced_cost_search(
     goal = None if target is None else int(target) * int(scale)
     search = _Search(pair, price, cand, _Snake(order, n), deadline, goal)
     info: dict[str, Any] = {"segment_moves": 0, "chains": 0, "rounds": 0}
-    stopped = "local optimum"
-    try:
-        while True:
-            info["rounds"] += 1
-            round_gain = search.round(info)
-            if search.done():
-                stopped = "target"
-                break
-            if search.late():
-                stopped = "deadline"
-                break
-            if round_gain <= 0:
-                break
-    except KeyboardInterrupt:  # the moves so far, if Ctrl-C did not fall inside one
-        stopped = "interrupted"
+    stopped = search.run(info)
     info["time"] = time.perf_counter() - t0
     info["stopped"] = stopped
-    new = search.snake.whole_order()
+    return _result(search.snake.whole_order(), order, pair, info)
+
+
+def _result(
+    new: list[int] | None, order: Sequence[int], pair: PairScore, info: dict[str, Any]
+) -> LocalSearchResult:
+    """The ordering found and its gain over ``order``, counted from the joints' scores: the
+    given order unless the gain is positive (or when ``new`` is None: a move left half-made)."""
     if new is None:  # stopped half-way through a move
         return LocalSearchResult(list(order), 0, info)
     gain = score_sequence(new, pair, False) - score_sequence(list(order), pair, False)
@@ -347,6 +340,22 @@ class _Search:
         for x in tails:
             self.joint[x] = s(x, nxt[x])
         self.snake.changed()
+
+    def run(self, info: dict[str, Any]) -> str:
+        """Rounds until one gains nothing, the goal or the deadline is reached, or Ctrl-C
+        (the moves so far kept, if it did not fall inside one): why it stopped."""
+        try:
+            while True:
+                info["rounds"] += 1
+                round_gain = self.round(info)
+                if self.done():
+                    return "target"
+                if self.late():
+                    return "deadline"
+                if round_gain <= 0:
+                    return "local optimum"
+        except KeyboardInterrupt:
+            return "interrupted"
 
     def done(self) -> bool:
         """Whether the gain so far reached the goal."""
