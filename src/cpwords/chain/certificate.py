@@ -18,6 +18,25 @@ node,
 (a fixed start or end node: ``r`` itself, not its positive part), where ``r_g = scale * c_g -
 p(head) + p(tail) - (the cuts' terms)``, ``r_s(v) = -p(v) - a + ...`` and ``r_t(v) = p(v) - b +
 ...``; so ``value <= floor(...) / scale + (the fixed words' value)``.
+
+The inequality holds for a chain only when the chain is a point of the relaxation; when no chain
+is, any values "prove" any bound. So the checker accepts a case only where it knows that every
+chain is one (``σ = start[-k:]``, ``τ = end[:k]``; the fixed words are not arcs):
+
+- no fixed end: a chain's words are the ``y``, ``s`` at its first word's first ``k`` letters,
+  ``t`` at its last word's last ``k``;
+- ``start`` only: the start word, then a trail from ``σ`` (``s_σ = 1``); the start word alone
+  is the empty trail, ``s_σ = t_σ = 1``; ``end`` only: the same backwards, to ``τ``;
+- ``start != end``: the start word, a trail from ``σ`` to ``τ``, the end word; the two words
+  alone are the empty trail, which is a chain only when ``σ = τ``, and then a point too;
+- ``start == end``: the only chain is that word, which is *not* a point (a trail from ``σ`` to
+  ``τ`` of the graph without the word: none at all when ``σ != τ``). Refused: the answer
+  needs no proof and cpwords writes no certificate for it;
+- one word, no arc, no chain at all: the certificate must carry a chain of the list (the rules
+  recounted here), so a VALID certificate's relaxation always holds that chain.
+
+As a last guard, values proving less than the chain they carry are refused (they would mean
+a case above is wrong).
 """
 
 from __future__ import annotations
@@ -415,7 +434,8 @@ def verify_chain_certificate(
     -------
     ChainCertificateCheck
         VALID with the bound the values prove (``optimal`` when the chain meets it), or
-        INVALID naming the first thing that fails.
+        INVALID naming the first thing that fails (always INVALID with one word as both ends:
+        see the module's cases).
 
     Raises
     ------
@@ -442,8 +462,19 @@ def verify_chain_certificate(
     distinct = set(words)
     _same_puzzle(cert, distinct, overlap, maximise, start, end)
     objective, problem = _chain_value(cert, distinct)
+    bound = None
+    if problem is None and cert.start is not None and cert.start == cert.end:
+        problem = (
+            "one word as both ends: its only chain is that word, which needs no certificate "
+            "(the relaxation does not hold it, so values for it prove nothing)"
+        )
     if problem is None:
         bound, problem = _proven_bound(cert, distinct)
+    if problem is None and bound is not None and objective is not None and bound < objective:
+        problem = (
+            f"the values prove {bound}, less than the chain they carry ({objective}): a "
+            "relaxation without that chain proves nothing"
+        )
     if problem is not None:
         return ChainCertificateCheck(
             "INVALID", None, objective, cert.bound, False, f"INVALID: {problem}",
