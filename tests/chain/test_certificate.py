@@ -429,3 +429,25 @@ def test_values_proving_less_than_their_own_chain_are_refused(
     monkeypatch.setattr(cc, "_proven_bound", lambda cert, distinct: (len(cert.chain) - 1, None))
     found = check(inst, cert)
     assert found.status == "INVALID" and "less than the chain" in found.message
+
+
+def test_cut_sets_asking_for_more_work_than_the_cap_are_refused() -> None:
+    # A node ("aa", a loop) that 676 groups enter: every small set holding it costs 676 visits
+    # for a few names. 3,000 such sets ask for about 2 million visits, over the cap.
+    k = 2
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ["aaa"] + [x + y + "aa" for x in letters for y in letters if x + y != "aa"]
+    words += [f"{x}{y}" for x in "bcdefgh" for y in letters]  # more nodes
+    inst = chain_instance(words, k)
+    others = sorted({w[:k] for w in words} - {"aa"})
+    sets = itertools.islice(itertools.combinations(others, 2), 3000)
+    cuts = tuple(ChainCut(("aa", a, b), ("aa", "aa", 1), "in", 1) for a, b in sets)
+    cert = ChainCertificate(
+        cc.list_fingerprint(words), k, "words", None, None, 1, (), 0, 0, (), ("aaa",), 1,
+    )  # fmt: skip
+    assert check(inst, replace(cert, cuts=cuts[:10])).status == "VALID"
+    with pytest.raises(ChainCertificateError, match="visits"):
+        check(inst, replace(cert, cuts=cuts))
+    # The same number of cuts on one set is one set's visits: checked.
+    same = tuple(replace(c, nodes=cuts[0].nodes) for c in cuts)
+    assert check(inst, replace(cert, cuts=same)).status == "VALID"
