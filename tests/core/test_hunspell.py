@@ -9,6 +9,7 @@ expansion holds exactly those Hunspell accepts.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
@@ -262,3 +263,59 @@ def test_lang_ru_truncate_answers_are_the_dictionary_s_forms(
     assert exc.value.code == 0 and data["lexicon"] == "hunspell-ru"
     forms = {w for w in CYRILLIC_FORMS if not w[0].isupper()}
     assert data["sequence"] and set(data["sequence"]) <= forms
+
+
+def _edit_aff_keeping_size_and_time(aff: Path) -> None:
+    """``[^н]ый`` becomes ``[^ж]ый`` (so ``красны`` is a form), same bytes, same times."""
+    st = aff.stat()
+    text = aff.read_text(encoding="utf-8")
+    assert "[^н]ый" in text
+    aff.write_text(text.replace("[^н]ый", "[^ж]ый"), encoding="utf-8")
+    os.utime(aff, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert aff.stat().st_size == st.st_size and aff.stat().st_mtime_ns == st.st_mtime_ns
+
+
+def test_the_expansion_cache_follows_the_aff_contents_and_the_expansion_version(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dic, aff = write_pair(tmp_path, "fx", CYRILLIC_AFF, CYRILLIC_DIC, "utf-8")
+    assert "красны" not in expanded_words(dic, aff)
+    _edit_aff_keeping_size_and_time(aff)
+    assert "красны" in expanded_words(dic, aff)
+    calls: list[Path] = []
+    real = hunspell.read_hunspell
+
+    def counted(dic: Path, aff: Path) -> list[str]:
+        calls.append(dic)
+        return real(dic, aff)
+
+    monkeypatch.setattr(hunspell, "read_hunspell", counted)
+    expanded_words(dic, aff)
+    assert calls == []  # unchanged: from the cache
+    monkeypatch.setattr(hunspell, "EXPANSION_VERSION", hunspell.EXPANSION_VERSION + 1)
+    expanded_words(dic, aff)
+    assert calls == [dic]  # another expansion code: made anew
+
+
+def test_the_letterpress_index_of_a_hunspell_dictionary_follows_its_aff(
+    russian_fixture: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    from cpwords.core import lexicon
+    from cpwords.letterpress.models.index import load_letterpress_index
+
+    request.addfinalizer(lexicon.language_lexicon.cache_clear)
+
+    def index() -> tuple[bool, set[str]]:
+        dictionary_lexicon.cache_clear()
+        lexicon.language_lexicon.cache_clear()
+        found = load_letterpress_index(None, lang="ru")
+        return found.from_cache, set(found.words)
+
+    built, words = index()
+    assert not built and "красны" not in words and "красная" in words
+    assert index()[0]  # the second time, from the cache
+    _edit_aff_keeping_size_and_time(russian_fixture / "ru_RU.aff")
+    cached, words = index()
+    assert not cached and "красны" in words
+    monkeypatch.setattr(hunspell, "EXPANSION_VERSION", hunspell.EXPANSION_VERSION + 1)
+    assert not index()[0]

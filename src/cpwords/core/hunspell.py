@@ -17,8 +17,8 @@ gives exactly the forms, each accepted by ``hunspell -G``
 
 The expansion of a large dictionary takes seconds (``ru_RU``: about 20 s), so
 :func:`expanded_words` caches it in the user's cache directory (``platformdirs``;
-``$CPWORDS_CACHE_DIR`` overrides it), keyed by both files' size and modification time; nothing
-is ever written beside the dictionary.
+``$CPWORDS_CACHE_DIR`` overrides it), keyed by both files' contents and the expansion's version
+(:func:`source_digest`); nothing is ever written beside the dictionary.
 
 References
 ----------
@@ -451,13 +451,40 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("cpwords"))
 
 
-def cache_key(dic: Path, aff: Path) -> str:
-    """The expansion's cache key: both files' path, size and modification time."""
-    h = hashlib.sha256(f"cpwords hunspell v{EXPANSION_VERSION}".encode())
+def source_digest(dic: Path, aff: Path) -> str:
+    """SHA-256 of both files' contents and of :data:`EXPANSION_VERSION`: what the expansion
+    depends on, so what every cache made from it is keyed by.
+
+    Parameters
+    ----------
+    dic, aff : pathlib.Path
+        The dictionary's two files.
+
+    Returns
+    -------
+    str
+        64 hex digits; another ``.dic``, another ``.aff`` or another expansion code (a new
+        :data:`EXPANSION_VERSION`) gives another digest, whatever the files' sizes and times.
+
+    Raises
+    ------
+    OSError
+        A file that cannot be read.
+    """
+    h = hashlib.sha256(f"cpwords hunspell expansion v{EXPANSION_VERSION}".encode())
     for p in (dic, aff):
-        st = p.stat()
-        h.update(f"\0{p.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode())
-    return h.hexdigest()[:24]
+        part = hashlib.sha256()
+        with p.open("rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                part.update(chunk)
+        h.update(b"\0" + part.digest())
+    return h.hexdigest()
+
+
+def cache_key(dic: Path, aff: Path) -> str:
+    """The expansion's cache key: :func:`source_digest` (both files' contents and the
+    expansion's version), shortened."""
+    return source_digest(dic, aff)[:24]
 
 
 def expanded_words(dic: Path, aff: Path) -> list[str]:

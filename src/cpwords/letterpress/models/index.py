@@ -587,8 +587,9 @@ def load_letterpress_index(
     -----
     The key hashes the *source bytes* (file content, or the packaged list and its version) and
     the reading rules (``lang``, ``fold``), so a cache hit needs no parsing, and any edit of the
-    file makes a new key. Words given in memory (and the other languages' lists) are keyed by
-    their sorted content.
+    file makes a new key. A Hunspell dictionary's key hashes both its files and the expansion's
+    version (:func:`cpwords.core.hunspell.source_digest`). Words given in memory (and the other
+    languages' lists) are keyed by their sorted content.
     """
     if dictionary is None and (lang != "en" or fold):
         # keyed by the list's package version and the reading rules: a hit reads no list
@@ -601,8 +602,18 @@ def load_letterpress_index(
             d = find_dictionary(lang)
             if not d.installed():
                 language_lexicon(lang, fold=fold, proper=proper)  # the one-line install message
-            data = read_file_bytes(d.path, "dictionary")
-            fp = _digest(data, f"{d.name} lang={lang} fold={fold} proper={proper}")
+            kind = f"{d.name} lang={lang} fold={fold} proper={proper}"
+            if d.aff_path is not None:  # Hunspell: both files and the expansion's version
+                from cpwords.core.hunspell import source_digest
+
+                try:
+                    data = source_digest(d.path, d.aff_path).encode()
+                except OSError as exc:
+                    raise InputError(f"cannot read the dictionary {d.path}: {exc}") from None
+                kind += " hunspell"
+            else:
+                data = read_file_bytes(d.path, "dictionary")
+            fp = _digest(data, kind)
         else:
             fp = _digest(f"{metadata.version('wordfreq')} {lang} {fold}".encode(), "wordfreq")
         path = _cache_file(fp)
