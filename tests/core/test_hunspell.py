@@ -18,11 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cpwords.core import dictionaries, hunspell
 from cpwords.core.dictionaries import dictionary_lexicon, find_dictionary
 from cpwords.core.errors import InputError
-from cpwords.core.hunspell import expanded_words, parse_aff, read_hunspell
+from cpwords.core.hunspell import expand_dictionary, expanded_words, parse_aff, read_hunspell
 
 #: ISO 8859-1, one-character flags: ``un`` crosses with ``-ed``, ``re`` does not; ``-s``
 #: carries ``-ed`` (a twofold suffix); ``pseudo`` needs an affix; ``unbaked`` is forbidden.
@@ -117,7 +119,7 @@ def test_unknown_encoding_and_bad_table_are_input_errors(tmp_path: Path) -> None
         parse_aff("SFX A 0 s .\n")
     with pytest.raises(InputError, match="alias 7"):
         parse_aff("AF 1\nAF A\n").split_flags("7")
-    with pytest.raises(InputError, match="alias 0"):  # with aliases, flags are numbers
+    with pytest.raises(InputError, match="'A' is not a number"):  # with aliases: numbers
         parse_aff("AF 1\nAF A\n").split_flags("A")
 
 
@@ -319,3 +321,89 @@ def test_the_letterpress_index_of_a_hunspell_dictionary_follows_its_aff(
     assert not cached and "красны" in words
     monkeypatch.setattr(hunspell, "EXPANSION_VERSION", hunspell.EXPANSION_VERSION + 1)
     assert not index()[0]
+
+
+@pytest.mark.parametrize(
+    ("aff_edit", "dic_edit", "message"),
+    [
+        ({}, {"красный/1": "красный/\u00b2"}, "'\u00b2' is not a number"),  # "²".isdigit()
+        ({}, {"красный/1": "красный/" + "7" * 5000}, "is not a number"),  # int() refuses it
+        ({"[^н]ый": "[^]ый"}, {}, "empty class"),
+        ({"[^н]ый": "[]ый"}, {}, "empty class"),
+        ({"AF 5": "AF 5\nAF \u00b2"}, {}, None),  # an alias line of any flags is fine
+    ],
+)
+def test_a_malformed_hunspell_dictionary_is_one_line_exit_2(
+    russian_fixture: Path,
+    capsys: pytest.CaptureFixture[str],
+    aff_edit: dict[str, str],
+    dic_edit: dict[str, str],
+    message: str | None,
+) -> None:
+    from cpwords.cli import main
+    from cpwords.core import lexicon
+
+    for name, edits in (("ru_RU.aff", aff_edit), ("ru_RU.dic", dic_edit)):
+        path = russian_fixture / name
+        text = path.read_text(encoding="utf-8")
+        for old, new in edits.items():
+            assert old in text
+            text = text.replace(old, new)
+        path.write_text(text, encoding="utf-8")
+    for args in (["truncate", "--lang", "ru"], ["letterpress", "--lang", "ru", "красныйбелая"]):
+        lexicon.language_lexicon.cache_clear()
+        dictionary_lexicon.cache_clear()
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        lexicon.language_lexicon.cache_clear()
+        _, err = capsys.readouterr()
+        if message is None:
+            assert exc.value.code == 0 and err == ""
+        else:
+            assert exc.value.code == 2 and len(err.strip().splitlines()) == 1
+            assert err.startswith("cpwords: error: Hunspell") and message in err
+            assert len(err) < 200
+
+
+#: Fields of affix rows and ``.dic`` entries, malformed ones among them.
+_FIELDS = st.sampled_from([
+    "0", "a", "ab", "\u00b2", "[^]", "[]", "[", "]", "[^a]", "a/B", "a/1", "a/\u00b2", "/", ".",
+    "9" * 5000, "(", "\\", "*", "[a-", "[^", "[]]", "[^]a", "x/AB", "x/1,2", "$",
+])  # fmt: skip
+_ENTRIES = st.sampled_from(
+    ["ab", "ab/A", "ab/1", "ab/\u00b2", "a/" + "9" * 5000, "b/AB", "x/", "\\/a/A", "ba/1,2"]
+)
+_TABLES = st.lists(
+    st.tuples(
+        st.sampled_from(["SFX", "PFX"]),
+        st.sampled_from(["A", "B", "1", "AB"]),
+        st.sampled_from("YN"),
+        st.lists(st.tuples(_FIELDS, _FIELDS, _FIELDS), min_size=1, max_size=3),
+    ),
+    max_size=4,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["", "FLAG long\n", "FLAG num\n", "FLAG UTF-8\n"]),
+    st.booleans(),
+    _TABLES,
+    st.lists(_ENTRIES, max_size=4),
+)
+def test_any_dictionary_expands_or_is_an_input_error(
+    flag: str,
+    aliases: bool,
+    tables: list[tuple[str, str, str, list[tuple[str, str, str]]]],
+    dic: list[str],
+) -> None:
+    lines = [flag + ("AF 2\nAF AB\nAF 1\n" if aliases else "") + "CIRCUMFIX B\nNEEDAFFIX 1"]
+    for kind, name, cross, rows in tables:
+        lines.append(f"{kind} {name} {cross} {len(rows)}")
+        lines += [f"{kind} {name} {' '.join(r)}" for r in rows]
+    try:
+        words = expand_dictionary("\n".join([str(len(dic)), *dic]), parse_aff("\n".join(lines)))
+    except InputError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 200
+    else:
+        assert all(isinstance(w, str) for w in words)

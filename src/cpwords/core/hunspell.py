@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cpwords.core.errors import InputError
+from cpwords.core.errors import InputError, excerpt
 
 #: Bump when the expansion changes, so that cached expansions are made anew.
 EXPANSION_VERSION = 1
@@ -139,9 +139,15 @@ class AffixRules:
         ['12', '7']
         """
         if self.aliases:  # then every flag field is an alias's number (as Hunspell reads it)
-            k = int(text) if text.isdigit() else 0
-            if not 1 <= k <= len(self.aliases):
-                raise InputError(f"Hunspell flag alias {k} is not defined (AF)")
+            n = len(self.aliases)
+            # ASCII digits only ("²".isdigit() is true), and few: int() refuses 4,300 digits.
+            if re.fullmatch(r"[0-9]{1,9}", text) is None:
+                raise InputError(
+                    f"Hunspell flag alias {excerpt(text, 20)!r} is not a number from 1 to {n} (AF)"
+                )
+            k = int(text)
+            if not 1 <= k <= n:
+                raise InputError(f"Hunspell flag alias {k} is not defined (AF, 1 to {n})")
             return self.aliases[k - 1]
         return self.raw_flags(text)
 
@@ -207,16 +213,29 @@ def condition_regex(cond: str, suffix: bool) -> re.Pattern[str]:
     >>> un = condition_regex("un.", False)
     >>> bool(un.match("undo")), bool(un.match("do"))
     (True, False)
+
+    Raises
+    ------
+    InputError
+        An empty class (``[]``, ``[^]``), or a condition that is no pattern.
     """
     out = []
     for m in re.finditer(r"\[(\^?)([^\]]*)\]|(.)", cond):
         if m.group(3) is not None:
             out.append("." if m.group(3) == "." else re.escape(m.group(3)))
+        elif not m.group(2):
+            raise InputError(
+                f"Hunspell affix condition {excerpt(cond, 40)!r} holds an empty class "
+                f"({m.group(0)})"
+            )
         else:
             chars = "".join(re.escape(c) for c in m.group(2))
             out.append(f"[{m.group(1)}{chars}]")
     rx = "".join(out)
-    return re.compile(f"(?:{rx})$" if suffix else f"^(?:{rx})")
+    try:
+        return re.compile(f"(?:{rx})$" if suffix else f"^(?:{rx})")
+    except re.error as exc:  # every character is escaped: a last guard
+        raise InputError(f"Hunspell affix condition {excerpt(cond, 40)!r}: {exc}") from None
 
 
 _ROLES = {
