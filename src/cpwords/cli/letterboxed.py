@@ -35,6 +35,7 @@ from cpwords.core.lexicon import Lexicon, check_language_code, load_dictionary
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
+from cpwords.letterboxed.models.design import MAX_BOXES
 from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
 from cpwords.letterboxed.rules import (
     MAX_LETTERS,
@@ -194,9 +195,9 @@ def _run_check(
 @click.option(
     "--generate",
     "generate",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_BOXES),
     metavar="K",
-    help="Generate K new boxes with a proven 2-word optimum (no SIDES).",
+    help=f"Generate K new boxes with a proven 2-word optimum (no SIDES; K at most {MAX_BOXES:,}).",
 )
 @click.option("--unique", is_flag=True, help="With --generate: exactly one 2-word solution.")
 @click.option(
