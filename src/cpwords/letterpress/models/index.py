@@ -53,8 +53,9 @@ __all__ = [
     "query_letterpress_index",
 ]
 
-INDEX_FORMAT = 4  # bump whenever the layout, the parser or the word order changes (2: checksum,
-# 3: any alphabet, the letters stored, 4: the rare letters' row)
+INDEX_FORMAT = 5  # bump whenever the layout, the parser or the word order changes (2: checksum,
+# 3: any alphabet, the letters stored, 4: the rare letters' row, 5: fields split on spaces and
+# tabs only, so a line with a U+2028 is no longer its first part)
 
 #: Letters beyond this many most frequent of a lexicon are *rare*: one extra bitset holds every
 #: word with a rare letter, so a bag without rare letters excludes them all in one OR
