@@ -407,3 +407,104 @@ def test_any_dictionary_expands_or_is_an_input_error(
         assert "\n" not in str(exc) and len(str(exc)) < 200
     else:
         assert all(isinstance(w, str) for w in words)
+
+
+# ---- Issue 48: the roles as hunspell -G reads them --------------------------------------------
+
+#: (what, .aff rows after the roles, .dic entries, the forms hunspell -G accepts). Measured
+#: with Hunspell 1.7.1; the forms before issue 48 in the comments.
+ROLE_CASES = [
+    (  # before: neither "mach" nor "lauf" (a stem's CIRCUMFIX refused it), nor "gemach"
+        "CIRCUMFIX on a stem, and a CIRCUMFIX prefix alone",
+        "PFX A Y 1\nPFX A 0 ge/X .\nSFX B Y 1\nSFX B 0 t/X .\nSFX S Y 1\nSFX S 0 s .\n",
+        "mach/ABX\nlauf/SX\n",
+        {"mach", "gemach", "gemacht", "lauf", "laufs"},
+    ),
+    (  # before: no "foo" (any FORBIDDENWORD homonym removed it)
+        "a later homonym flagged FORBIDDENWORD",
+        "SFX S Y 1\nSFX S 0 s .\nPFX U Y 1\nPFX U 0 un .\n",
+        "foo/SU\nfoo/F\nbar/F\nbar/S\n",
+        {"foo", "foos", "unfoo", "unfoos", "bars"},
+    ),
+    (  # before: no "walkers", no "runx"
+        "FORBIDDENWORD among a suffix's continuation flags",
+        "SFX A Y 1\nSFX A 0 er/B .\nSFX B Y 1\nSFX B 0 s/F .\nSFX C Y 1\nSFX C 0 x/F .\n",
+        "walk/A\nrun/C\n",
+        {"walk", "walker", "walkers", "run", "runx"},
+    ),
+    (  # before: no "walkers"
+        "NEEDAFFIX among a second suffix's continuation flags",
+        "SFX A Y 1\nSFX A 0 er/B .\nSFX B Y 1\nSFX B 0 s/N .\nSFX C Y 1\nSFX C 0 x/N .\n",
+        "walk/A\nrun/C\n",
+        {"walk", "walker", "walkers", "run"},
+    ),
+    (  # before: "apxytt" too (only the outer suffix's cross product was read)
+        "a prefix on a twofold suffix needs both suffixes' cross product",
+        "PFX P Y 1\nPFX P 0 ap .\nSFX S N 1\nSFX S 0 ss/T .\nSFX T Y 1\nSFX T 0 tt .\n",
+        "xy/PS\n",
+        {"xy", "apxy", "xyss", "xysstt"},
+    ),
+]
+ROLES = "NEEDAFFIX N\nFORBIDDENWORD F\nCIRCUMFIX X\nONLYINCOMPOUND O\n"
+
+
+def _role_pair(folder: Path, rows: str, entries: str) -> tuple[Path, Path]:
+    dic = f"{len(entries.splitlines())}\n{entries}"
+    return write_pair(folder, "fx", "SET UTF-8\n" + ROLES + rows, dic, "utf-8")
+
+
+@pytest.mark.parametrize(("what", "rows", "entries", "forms"), ROLE_CASES,
+                         ids=[c[0] for c in ROLE_CASES])  # fmt: skip
+def test_the_roles_expand_as_hunspell_reads_them(
+    tmp_path: Path, what: str, rows: str, entries: str, forms: set[str]
+) -> None:
+    dic, aff = _role_pair(tmp_path, rows, entries)
+    assert set(read_hunspell(dic, aff)) == forms
+
+
+@needs_hunspell
+@pytest.mark.parametrize(("what", "rows", "entries", "forms"), ROLE_CASES,
+                         ids=[c[0] for c in ROLE_CASES])  # fmt: skip
+def test_hunspell_accepts_exactly_the_roles_expansion(
+    tmp_path: Path, what: str, rows: str, entries: str, forms: set[str]
+) -> None:
+    dic, aff = _role_pair(tmp_path, rows, entries)
+    dic_text = dic.read_text(encoding="utf-8")
+    aff_text = aff.read_text(encoding="utf-8")
+    assert _hunspell_accepts(tmp_path, "fx", _blind_candidates(dic_text, aff_text)) == forms
+
+
+def _random_tables(rng: random.Random) -> tuple[str, str]:
+    """A random ``.aff`` (two prefix and three suffix tables, one or two rows each, random
+    cross products, continuation flags naming second suffixes, prefixes and the four roles)
+    and ``.dic`` (two stems, one of them twice; FORBIDDENWORD on an entry of no other flag, as
+    dictionaries use it)."""
+    lines = [ROLES.rstrip("\n")]
+    for kind, flag in (("PFX", "P"), ("PFX", "Q"), ("SFX", "S"), ("SFX", "T"), ("SFX", "U")):
+        rows = rng.randint(1, 2)
+        lines.append(f"{kind} {flag} {rng.choice('YN')} {rows}")
+        pool = "NFXO" if kind == "PFX" else ("TU" if flag == "S" else "") + "NFXOPQ"
+        for _ in range(rows):
+            cont = "".join(sorted(set(rng.sample(pool, rng.randint(0, 3)))))
+            add = rng.choice(["a", "b", "ab", "ba", "c"])
+            lines.append(f"{kind} {flag} 0 {add}{'/' + cont if cont else ''} .")
+    entries = []
+    for stem in rng.choice([["xy", "zz"], ["xy", "zz", "xy"], ["xy", "xy", "zz"]]):
+        if rng.random() < 0.15:
+            entries.append(f"{stem}/F")
+            continue
+        flags = "".join(sorted(set(rng.sample("PQSTUNXO", rng.randint(0, 4)))))
+        entries.append(stem + (f"/{flags}" if flags else ""))
+    return "\n".join(lines) + "\n", "\n".join(entries) + "\n"
+
+
+@needs_hunspell
+@pytest.mark.slow
+def test_hunspell_accepts_exactly_the_expansion_of_random_tables(tmp_path: Path) -> None:
+    rng = random.Random(48)
+    for _ in range(150):
+        rows, entries = _random_tables(rng)
+        dic, aff = _role_pair(tmp_path, rows.removeprefix(ROLES), entries)
+        candidates = _blind_candidates(dic.read_text(encoding="utf-8"), aff.read_text("utf-8"))
+        accepted = _hunspell_accepts(tmp_path, "fx", candidates)
+        assert set(read_hunspell(dic, aff)) == accepted, (rows, entries)
