@@ -6,6 +6,11 @@ The puzzles' entry points are re-exported here; those that need OR-Tools are imp
 ``import cpwords`` (and every CLI start) stays light.
 """
 
+# First of all: on the command line, a Ctrl-C during the imports below waits for cli.main
+# (then exit 130, no traceback).
+from cpwords import _startup  # noqa: F401
+
+# isort: split
 from typing import TYPE_CHECKING, Any
 
 from cpwords.core.errors import CheckError as CheckError

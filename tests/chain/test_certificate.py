@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -247,3 +249,205 @@ def test_a_random_letters_chain_with_fixed_ends_is_certified() -> None:
     found = check(inst, res.solver_info["certificate"])
     assert found.status == "VALID" and found.bound is not None
     assert found.bound >= (brute_force(inst) or 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 48: every case of fixed ends, with values of any size.
+
+
+def _best_chain(
+    words: Sequence[str], k: int, letters: bool, start: str | None, end: str | None
+) -> tuple[int, tuple[str, ...]] | None:
+    """The best chain by trying every sequence of distinct words (None: there is none)."""
+    usable = [w for w in words if len(w) >= k]
+    best: list[tuple[int, tuple[str, ...]]] = []
+
+    def grow(path: tuple[str, ...]) -> None:
+        if end is None or path[-1] == end:
+            value = sum(len(w) if letters else 1 for w in path)
+            if not best or value > best[0][0]:
+                best[:] = [(value, path)]
+            if end is not None:
+                return
+        for w in usable:
+            if w not in path and w[:k] == path[-1][len(path[-1]) - k :]:
+                grow((*path, w))
+
+    for w in usable:
+        if start is None or w == start:
+            grow((w,))
+    return best[0] if best else None
+
+
+@st.composite
+def _puzzle_and_values(draw: st.DrawFn) -> tuple[ChainInstance, ChainCertificate, str]:
+    """A small list, one of the five cases of fixed ends, and a certificate with arbitrary
+    values (potentials, the two ones, valid cuts) carrying the best chain (or any word when
+    there is no chain)."""
+    k = draw(st.sampled_from([1, 2]))
+    letters = draw(st.booleans())
+    words = draw(st.lists(st.text("abc", min_size=k, max_size=4), min_size=1, max_size=6,
+                          unique=True))  # fmt: skip
+    case = draw(st.sampled_from(["none", "start", "end", "both", "same"]))
+    start = end = None
+    if case in ("start", "both", "same"):
+        start = draw(st.sampled_from(words))
+    if case in ("end", "both"):
+        end = draw(st.sampled_from(words))
+    if case == "same":
+        end = start
+    inst = chain_instance(words, k, "letters" if letters else "words", start, end)
+    fixed = {start, end} - {None}
+    groups = sorted({(w[:k], w[len(w) - k :], len(w) if letters else 1)
+                     for w in words if w not in fixed})  # fmt: skip
+    ends = {w for w in (start and start[len(start) - k :], end and end[:k]) if w}
+    nodes = sorted({g[0] for g in groups} | {g[1] for g in groups} | ends)
+    scale = draw(st.sampled_from([1, 3, 1 << 32]))
+    value = st.integers(-4 * scale, 4 * scale)
+    chosen = draw(st.lists(st.sampled_from(nodes), unique=True)) if nodes else []
+    potentials = tuple((v, draw(value)) for v in chosen)
+    cuts = []
+    for _ in range(draw(st.integers(0, 3)) if groups else 0):
+        g = draw(st.sampled_from(groups))
+        extra = draw(st.lists(st.sampled_from(nodes), max_size=2))
+        inside = tuple(dict.fromkeys([g[0], g[1], *extra]))
+        side = draw(st.sampled_from(["in", "out"]))
+        cuts.append(ChainCut(inside, g, side, draw(st.integers(0, 4 * scale))))
+    found = _best_chain(words, k, letters, start, end)
+    chain = found[1] if found else (words[0],)
+    cert = ChainCertificate(
+        cc.list_fingerprint(words), k, inst.objective, start, end, scale, potentials,
+        draw(value), draw(value), tuple(cuts), chain, draw(st.integers(-5, 20)),
+    )  # fmt: skip
+    return inst, cert, case
+
+
+@settings(max_examples=400, deadline=None)
+@given(_puzzle_and_values())
+def test_a_valid_bound_is_never_below_the_brute_force_optimum_in_every_case(
+    drawn: tuple[ChainInstance, ChainCertificate, str],
+) -> None:
+    inst, cert, case = drawn
+    letters = inst.objective == "letters"
+    best = _best_chain(inst.words, inst.overlap, letters, inst.start, inst.end)
+    found = check(inst, cert)
+    if case == "same":  # one word as both ends: refused, whatever the values
+        assert found.status == "INVALID" and "both ends" in found.message
+    if best is None:  # no chain: the certificate's chain cannot be one
+        assert found.status == "INVALID"
+    if found.status == "VALID":
+        assert best is not None and found.bound is not None and found.bound >= best[0]
+        assert found.objective == best[0] and found.optimal == (found.bound == best[0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(_puzzle_and_values(), st.sampled_from(["fingerprint", "overlap", "maximise", "ends"]))
+def test_a_certificate_of_another_puzzle_is_refused(
+    drawn: tuple[ChainInstance, ChainCertificate, str], what: str
+) -> None:
+    inst, cert, _ = drawn
+    other = {
+        "fingerprint": replace(cert, fingerprint=cc.list_fingerprint([*inst.words, "zz"])),
+        "overlap": replace(cert, overlap=cert.overlap + 1),
+        "maximise": replace(cert, maximise="words" if inst.objective == "letters" else "letters"),
+        "ends": replace(cert, start=None if cert.start else inst.words[0]),
+    }[what]
+    with pytest.raises(ChainCertificateError):
+        check(inst, other)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_puzzle_and_values(), st.data())
+def test_a_chain_that_is_not_one_is_refused_whatever_the_values(
+    drawn: tuple[ChainInstance, ChainCertificate, str], data: st.DataObject
+) -> None:
+    inst, cert, _ = drawn
+    chain = data.draw(st.lists(st.sampled_from([*inst.words, "zz"]), max_size=4))
+    k = inst.overlap
+    is_chain = (
+        bool(chain)
+        and len(set(chain)) == len(chain)
+        and all(w in inst.words and len(w) >= k for w in chain)
+        and all(a[len(a) - k :] == b[:k] for a, b in itertools.pairwise(chain))
+        and inst.start in (None, chain[0])
+        and inst.end in (None, chain[-1])
+    )
+    found = check(inst, replace(cert, chain=tuple(chain)))
+    if not is_chain:
+        assert found.status == "INVALID" and found.bound is None
+
+
+def _attack(tmp_path: Path, maximise: str) -> tuple[Path, Path]:
+    """The audit's forged certificate: one word as both ends, values that prove any bound."""
+    words = tmp_path / "chain2.txt"
+    words.write_text("ab\ncd\n", encoding="utf-8")
+    D = 2**32
+    M = 5 * D if maximise == "words" else 1_000_000 * D
+    attack = tmp_path / "attack.json"
+    attack.write_text(json.dumps({
+        "format": "cpwords-chain-certificate", "version": 1,
+        "fingerprint": cc.list_fingerprint(["ab", "cd"]), "overlap": 1, "maximise": maximise,
+        "start": "ab", "end": "ab", "scale": D, "potentials": [["b", M], ["a", 0]],
+        "one_start": 0, "one_end": M, "cuts": [], "chain": ["ab"], "bound": 1, "producer": {},
+    }), encoding="utf-8")  # fmt: skip
+    return words, attack
+
+
+@pytest.mark.parametrize("maximise", ["words", "letters"])
+def test_the_audits_forged_certificate_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], maximise: str
+) -> None:
+    words, attack = _attack(tmp_path, maximise)
+    args = ["chain", str(words), "--start", "ab", "--end", "ab", "--maximise", maximise]
+    code, out, _ = _cli([*args, "--verify-certificate", str(attack)], capsys)
+    assert code == 1 and out.startswith("INVALID") and "both ends" in out
+    code, out, _ = _cli([*args, "--verify-certificate", str(attack), "--json"], capsys)
+    row = json.loads(out)
+    assert code == 1 and not row["valid"] and row["bound"] is None
+
+
+def test_two_fixed_words_meeting_directly_are_a_point_of_the_relaxation() -> None:
+    # The empty trail between them (σ = τ = "b"): whatever the values, at least the chain.
+    inst = chain_instance(["ab", "bc"], 1, start="ab", end="bc")
+    D = 2**32
+    for one_start, pot in ((-5 * D, 0), (0, 7 * D), (3 * D, -7 * D)):
+        cert = ChainCertificate(
+            cc.list_fingerprint(inst.words), 1, "words", "ab", "bc", D, (("b", pot),),
+            one_start, -one_start, (), ("ab", "bc"), 2,
+        )  # fmt: skip
+        found = check(inst, cert)
+        assert found.status == "VALID" and found.bound is not None and found.bound >= 2
+
+
+def test_values_proving_less_than_their_own_chain_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The last guard: were a case of the relaxation wrong, a bound below the carried chain.
+    inst = chain_instance(TWO_CYCLES, 1)
+    cert = solve_chain(inst).solver_info["certificate"]
+    assert check(inst, cert).status == "VALID"
+    monkeypatch.setattr(cc, "_proven_bound", lambda cert, distinct: (len(cert.chain) - 1, None))
+    found = check(inst, cert)
+    assert found.status == "INVALID" and "less than the chain" in found.message
+
+
+def test_cut_sets_asking_for_more_work_than_the_cap_are_refused() -> None:
+    # A node ("aa", a loop) that 676 groups enter: every small set holding it costs 676 visits
+    # for a few names. 3,000 such sets ask for about 2 million visits, over the cap.
+    k = 2
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ["aaa"] + [x + y + "aa" for x in letters for y in letters if x + y != "aa"]
+    words += [f"{x}{y}" for x in "bcdefgh" for y in letters]  # more nodes
+    inst = chain_instance(words, k)
+    others = sorted({w[:k] for w in words} - {"aa"})
+    sets = itertools.islice(itertools.combinations(others, 2), 3000)
+    cuts = tuple(ChainCut(("aa", a, b), ("aa", "aa", 1), "in", 1) for a, b in sets)
+    cert = ChainCertificate(
+        cc.list_fingerprint(words), k, "words", None, None, 1, (), 0, 0, (), ("aaa",), 1,
+    )  # fmt: skip
+    assert check(inst, replace(cert, cuts=cuts[:10])).status == "VALID"
+    with pytest.raises(ChainCertificateError, match="visits"):
+        check(inst, replace(cert, cuts=cuts))
+    # The same number of cuts on one set is one set's visits: checked.
+    same = tuple(replace(c, nodes=cuts[0].nodes) for c in cuts)
+    assert check(inst, replace(cert, cuts=same)).status == "VALID"

@@ -34,6 +34,22 @@ def test_a_line_separator_inside_a_line_is_not_a_line_break() -> None:
     assert parse_word_lines("run\r\nab\rcd\n", "w.txt") == ["run", "ab", "cd"]
 
 
+@pytest.mark.parametrize("sep", ["\u2028", "\u2029", "\x85", "\x0c", "\u00a0", "\u3000"])
+def test_a_dict_line_with_a_separator_inside_is_not_cut_silently(
+    sep: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Issue 48: "ab<U+2028>cd" in a --dict file was read as "ab" (the first field of
+    # str.split(), which splits at any Unicode space): now the line is left out, and said so.
+    from cpwords.core.lexicon import load_dictionary
+
+    f = tmp_path / "d.txt"
+    f.write_text(f"cat\nab{sep}cd\ndog 12 3.5\nefg\tx\n", encoding="utf-8")
+    with caplog.at_level("WARNING", logger="cpwords"):
+        lex = load_dictionary(f)
+    assert lex.words == ("cat", "dog", "efg") and lex.skipped == 1
+    assert "line 2" in caplog.text and "left out 1 line" in caplog.text
+
+
 def test_folding_says_what_it_folded(caplog: pytest.LogCaptureFixture) -> None:
     from cpwords.core.lexicon import parse_word_lines
 

@@ -181,6 +181,8 @@ def test_generation_can_run_out_of_draws() -> None:
     "kwargs",
     [
         {"k": 0},
+        {"k": 10**30},  # issue 48: accepted, it ran until the time limit
+        {"k": 10_001},
         {"k": 1, "unique": True, "max_solutions": 2},
         {"k": 1, "max_solutions": 0},
         {"k": 1, "min_playable": -1},
@@ -260,6 +262,9 @@ def test_cli_generate_human(dict_file: Path, capsys: pytest.CaptureFixture[str])
         ["--generate", "0"],
         ["--generate", "-3"],
         ["--generate", "x"],
+        ["--generate", str(10**30)],  # issue 48: accepted, it ran until the time limit
+        ["--generate", "10001"],
+        ["--generate", "9" * 5000],
         ["--generate", "2", "--unique", "--max-solutions", "3"],
         ["--unique", "abc-def-ghi-jkl"],
         ["--max-solutions", "2", "abc-def-ghi-jkl"],

@@ -39,6 +39,7 @@ def browser() -> Iterator[Any]:
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--window-size=1200,1000"):  # fmt: skip
         opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for the CSP
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     driver.set_page_load_timeout(30)
     yield driver
@@ -474,3 +475,19 @@ def test_letterboxed_check_my_answer(live: LiveServer, browser: Any, tmp_path: P
         assert browser.find_elements(By.ID, "solution") == []  # not given away
     assert browser.find_element(By.ID, "hint").is_displayed()  # still in hint mode
     shot(browser, tmp_path / "letterboxed-check.png")
+
+
+@pytest.mark.slow
+def test_no_page_breaks_its_content_security_policy(live: LiveServer, browser: Any) -> None:
+    # Issue 48: every answer carries a CSP without inline scripts or styles; a page that
+    # needed one would log "Refused to ..." in the console (and its script would not run; the
+    # flows above click through the scripts).
+    browser.get_log("browser")  # drop what earlier tests logged
+    pages = ["/", "/letterboxed?box=lua-sgc-yhk-zop", "/wordsnake", "/letterpress?letters=abc",
+             "/truncate?word=cat", "/grid", "/chain", "/superstring"]  # fmt: skip
+    for path in pages:
+        browser.get(live.url + path)
+        wait_for(lambda: browser.execute_script("return document.readyState") == "complete")
+        refused = [e["message"] for e in browser.get_log("browser")
+                   if "Content Security Policy" in e["message"]]  # fmt: skip
+        assert refused == [], (path, refused)

@@ -3,7 +3,8 @@
 Every subcommand lives in its own module of this package and is registered below. Errors that
 cpwords raises on purpose (:class:`~cpwords.core.errors.CpwordsError`), click's usage errors and
 an operating-system error on a named file (a folder the user cannot write) are printed as one
-line on stderr with exit status 2, never as a traceback.
+line on stderr with exit status 2, never as a traceback. A Ctrl-C is exit 130 with one line,
+also during the imports that precede :func:`main` (:mod:`cpwords._startup` holds it until then).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 import click
 
 from cpwords import __version__
+from cpwords._startup import release_interrupt
 from cpwords.cli._common import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -103,6 +105,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     always gets the same keys.
     """
     global _first
+    # A Ctrl-C during the imports (held by cpwords._startup) is a Ctrl-C before any answer.
+    early_interrupt = release_interrupt()
     args = list(argv) if argv is not None else sys.argv[1:]
     # A real command line (the process's first, from sys.argv) counts its start-up (the
     # imports) against --time-limit; a call from Python (tests, scripts) counts from now.
@@ -112,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     _first = False
     reset_interrupts()
     try:
+        if early_interrupt:
+            raise KeyboardInterrupt
         rv = cli.main(args=args, standalone_mode=False, obj={"start": start})
     except click.exceptions.NoArgsIsHelpError as exc:  # a bare `cpwords`: the help, as click does
         exc.show()

@@ -37,6 +37,7 @@ from cpwords.core.result import SolveResult, Status, counted
 from cpwords.core.sources import read_dictionary
 from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
+from cpwords.letterboxed.models.design import MAX_BOXES
 from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
 from cpwords.letterboxed.rules import (
     MAX_LETTERS,
@@ -195,9 +196,9 @@ def _run_check(
 @click.option(
     "--generate",
     "generate",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_BOXES),
     metavar="K",
-    help="Generate K new boxes with a proven 2-word optimum (no SIDES).",
+    help=f"Generate K new boxes with a proven 2-word optimum (no SIDES; K at most {MAX_BOXES:,}).",
 )
 @click.option("--unique", is_flag=True, help="With --generate: exactly one 2-word solution.")
 @click.option(

@@ -3,11 +3,19 @@
 A Hunspell dictionary stores stems with flags (``читать/BLMP``); the ``.aff`` file says what
 each flag adds (``SFX B ть ешь ть``: strip ``ть``, add ``ешь`` where the stem ends in ``ть``).
 :func:`expand_dictionary` applies them the way Hunspell's own checker accepts words: the stem
-(unless flagged NEEDAFFIX, ONLYINCOMPOUND or FORBIDDENWORD), each suffix and prefix whose
-condition the stem meets, a prefix on a suffixed form where both allow the cross product, a
-second suffix where the first one's continuation flags name it (twofold suffixes), CIRCUMFIX
-pairs together only. Compounds (COMPOUNDFLAG, COMPOUNDRULE) are not expanded: they make an
-unbounded set, and a word game takes the dictionary's own words.
+(unless flagged NEEDAFFIX or ONLYINCOMPOUND, or its first homonym FORBIDDENWORD), each suffix
+and prefix whose condition the stem meets, a prefix on a suffixed form where every affix
+allows the cross product, a second suffix where the first one's continuation flags name it
+(twofold suffixes), a CIRCUMFIX suffix with a CIRCUMFIX prefix only; the roles on affixes as
+Hunspell 1.7 reads them (:func:`_affixed`: FORBIDDENWORD counts on stems only, the outer suffix
+of a twofold one adds no role). Compounds (COMPOUNDFLAG, COMPOUNDRULE) are not expanded: they
+make an unbounded set, and a word game takes the dictionary's own words.
+
+Measured against ``hunspell -G`` (issue 48) on 3,000 random tables of the four roles, prefixes,
+twofold suffixes and homonyms: the same forms on all but 4, each a form with two readings, one
+resting on a FORBIDDENWORD or ONLYINCOMPOUND homonym that also carries affix flags: Hunspell
+keeps the first reading it finds (by its tables' inner order), this expansion refuses the form.
+``hunspell-ru`` and ``hunspell-cs`` expand to the same forms as before.
 
 Why not Hunspell's ``unmunch`` (Debian ``hunspell-tools``): measured on ``hunspell-ru``, it
 matches conditions byte by byte, so in UTF-8 it loses 181,666 of the 1,437,107 forms Hunspell
@@ -17,8 +25,8 @@ gives exactly the forms, each accepted by ``hunspell -G``
 
 The expansion of a large dictionary takes seconds (``ru_RU``: about 20 s), so
 :func:`expanded_words` caches it in the user's cache directory (``platformdirs``;
-``$CPWORDS_CACHE_DIR`` overrides it), keyed by both files' size and modification time; nothing
-is ever written beside the dictionary.
+``$CPWORDS_CACHE_DIR`` overrides it), keyed by both files' contents and the expansion's version
+(:func:`source_digest`); nothing is ever written beside the dictionary.
 
 References
 ----------
@@ -35,11 +43,12 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
-from cpwords.core.errors import InputError
+from cpwords.core.errors import InputError, excerpt
 
 #: Bump when the expansion changes, so that cached expansions are made anew.
-EXPANSION_VERSION = 1
+EXPANSION_VERSION = 2  # 2: the roles as hunspell -G reads them (issue 48)
 
 
 @dataclass(frozen=True)
@@ -139,9 +148,15 @@ class AffixRules:
         ['12', '7']
         """
         if self.aliases:  # then every flag field is an alias's number (as Hunspell reads it)
-            k = int(text) if text.isdigit() else 0
-            if not 1 <= k <= len(self.aliases):
-                raise InputError(f"Hunspell flag alias {k} is not defined (AF)")
+            n = len(self.aliases)
+            # ASCII digits only ("²".isdigit() is true), and few: int() refuses 4,300 digits.
+            if re.fullmatch(r"[0-9]{1,9}", text) is None:
+                raise InputError(
+                    f"Hunspell flag alias {excerpt(text, 20)!r} is not a number from 1 to {n} (AF)"
+                )
+            k = int(text)
+            if not 1 <= k <= n:
+                raise InputError(f"Hunspell flag alias {k} is not defined (AF, 1 to {n})")
             return self.aliases[k - 1]
         return self.raw_flags(text)
 
@@ -152,13 +167,6 @@ class AffixRules:
         if self.flag_type == "num":
             return frozenset(f for f in text.split(",") if f)
         return frozenset(text)
-
-    def blocks_alone(self, flags: frozenset[str]) -> bool:
-        """Whether a form with these flags is no word on its own."""
-        return any(
-            f is not None and f in flags
-            for f in (self.needaffix, self.onlyincompound, self.forbidden, self.circumfix)
-        )
 
 
 def python_encoding(name: str) -> str:
@@ -207,16 +215,29 @@ def condition_regex(cond: str, suffix: bool) -> re.Pattern[str]:
     >>> un = condition_regex("un.", False)
     >>> bool(un.match("undo")), bool(un.match("do"))
     (True, False)
+
+    Raises
+    ------
+    InputError
+        An empty class (``[]``, ``[^]``), or a condition that is no pattern.
     """
     out = []
     for m in re.finditer(r"\[(\^?)([^\]]*)\]|(.)", cond):
         if m.group(3) is not None:
             out.append("." if m.group(3) == "." else re.escape(m.group(3)))
+        elif not m.group(2):
+            raise InputError(
+                f"Hunspell affix condition {excerpt(cond, 40)!r} holds an empty class "
+                f"({m.group(0)})"
+            )
         else:
             chars = "".join(re.escape(c) for c in m.group(2))
             out.append(f"[{m.group(1)}{chars}]")
     rx = "".join(out)
-    return re.compile(f"(?:{rx})$" if suffix else f"^(?:{rx})")
+    try:
+        return re.compile(f"(?:{rx})$" if suffix else f"^(?:{rx})")
+    except re.error as exc:  # every character is escaped: a last guard
+        raise InputError(f"Hunspell affix condition {excerpt(cond, 40)!r}: {exc}") from None
 
 
 _ROLES = {
@@ -243,7 +264,7 @@ def parse_aff(text: str, encoding: str = "utf-8") -> AffixRules:
     [('y', 'ies')]
     """
     rules = AffixRules(encoding=encoding)
-    rows = [line.split() for line in text.splitlines()]
+    rows = [line.split() for line in _dic_lines(text)]
     rows = [r for r in rows if r and not r[0].startswith("#")]
     seen_af_header = False
     for r in rows:  # the flag format first: the tables' flags depend on it
@@ -314,25 +335,119 @@ def _apply_prefix(word: str, a: Affix, fullstrip: bool) -> str | None:
     return a.add + word[len(a.strip) :]
 
 
-def _suffixed(
-    stem: str, flags: frozenset[str], rules: AffixRules
-) -> Iterator[tuple[str, Affix, frozenset[str]]]:
+class _Suffixed(NamedTuple):
+    """A stem with one suffix (``inner``), or two (``outer`` named by ``inner``'s continuation
+    flags): the form, the stem flag that names ``inner``, the suffixes from the stem outwards."""
+
+    form: str
+    flag: str
+    inner: Affix
+    outer: Affix | None = None
+
+
+def _suffixed(stem: str, flags: frozenset[str], rules: AffixRules) -> Iterator[_Suffixed]:
     """The stem with one suffix, then with a second one where the first's continuation flags
-    allow it: (form, the outer-most suffix, the flags the form carries)."""
+    name it (a twofold suffix)."""
     for f in flags:
         for a in rules.matching_suffixes(stem, f):
             if a.cond is not None and not a.cond.search(stem):
                 continue
             form = stem[: len(stem) - len(a.strip)] + a.add
-            yield form, a, a.cont
+            yield _Suffixed(form, f, a)
             for g in a.cont:
                 for b in rules.matching_suffixes(form, g):
                     if b.cond is None or b.cond.search(form):
-                        yield form[: len(form) - len(b.strip)] + b.add, b, b.cont | (a.cont - {g})
+                        yield _Suffixed(form[: len(form) - len(b.strip)] + b.add, f, a, b)
+
+
+def _has(flag: str | None, flags: frozenset[str]) -> bool:
+    return flag is not None and flag in flags
+
+
+def _affixed(
+    stem: str, flags: frozenset[str], rules: AffixRules
+) -> Iterator[tuple[str, frozenset[str], bool]]:
+    """Every affixed form of one entry that ``hunspell -G`` accepts, with the stem flags it
+    rests on (the homonym Hunspell checks it against is the first entry holding them) and
+    whether it has a suffix (then ONLYINCOMPOUND homonyms are passed over in that search).
+
+    The roles, as Hunspell 1.7 reads them (measured with ``hunspell -G``, issue 48):
+    NEEDAFFIX on a stem asks for an affix; on a suffix or a prefix, for another affix (a
+    prefix and a suffix that both need one do not do); ONLYINCOMPOUND on a stem or an inner
+    suffix rules out every form, on a prefix its forms without a twofold suffix; CIRCUMFIX
+    pairs a prefix with the inner suffix (a CIRCUMFIX prefix may stand alone, a CIRCUMFIX
+    suffix may not); FORBIDDENWORD counts on stems only (:func:`expand_dictionary`). The outer
+    suffix of a twofold one adds nothing: its continuation flags are not read.
+    """
+    need, only, circ = rules.needaffix, rules.onlyincompound, rules.circumfix
+    one = frozenset(r for r in (need, circ, only) if r is not None)  # refuse one suffix
+    two = one - {need} if need is not None else one  # refuse the inner of two
+    no_prefix = frozenset(r for r in (need, only) if r is not None)  # refuse a prefix alone
+    sfx = list(_suffixed(stem, flags, rules))
+    for s in sfx:
+        if s.inner.cont.isdisjoint(one if s.outer is None else two):
+            yield s.form, frozenset((s.flag,)), True
+    for f in flags:
+        for p in rules.prefixes.get(f, ()):
+            pform = _apply_prefix(stem, p, rules.fullstrip)
+            if pform is not None and p.cont.isdisjoint(no_prefix):
+                yield pform, frozenset((f,)), False
+    if rules.prefixes:
+        yield from _prefixed_suffixed(flags, sfx, rules)
+
+
+def _prefixed_suffixed(
+    flags: frozenset[str], sfx: list[_Suffixed], rules: AffixRules
+) -> Iterator[tuple[str, frozenset[str], bool]]:
+    """A prefix on each suffixed form, under the roles of :func:`_affixed`.
+
+    The prefix is one of the stem's flags or of the inner suffix's continuation flags, and
+    every affix allows the cross product; or, on a twofold suffix, one that the outer suffix's
+    continuation flags name: then Hunspell reads the inner suffix as without a prefix (only
+    the prefix and the outer suffix need the cross product, and no CIRCUMFIX pairs them).
+    """
+    only, circ = rules.onlyincompound, rules.circumfix
+    for s in sfx:
+        a, b = s.inner, s.outer
+        if _has(only, a.cont):
+            continue
+        # Each prefix flag: the stem flags the form rests on, and whether the outer suffix
+        # names it (Hunspell's reading then).
+        named: dict[str, tuple[frozenset[str], bool]] = {}
+        outer = frozenset() if b is None else b.cont  # a prefix it names is read its way only
+        if b is not None and b.cross and not _has(circ, a.cont):
+            named.update((f, (frozenset({s.flag}), True)) for f in b.cont)
+        if a.cross and (b is None or b.cross):
+            for f in a.cont - outer:
+                named.setdefault(f, (frozenset({s.flag}), False))
+            for f in flags - outer:
+                named.setdefault(f, (frozenset({f, s.flag}), False))
+        seen: set[str] = set()
+        for f, (key, by_outer) in named.items():
+            for p in rules.prefixes.get(f, ()):
+                if not p.cross or not (by_outer or _pairs(p, s, rules)):
+                    continue
+                pform = _apply_prefix(s.form, p, rules.fullstrip)
+                if pform is not None and pform not in seen:
+                    seen.add(pform)
+                    yield pform, key, True
+
+
+def _pairs(p: Affix, s: _Suffixed, rules: AffixRules) -> bool:
+    """Whether prefix ``p`` goes with the suffixes of ``s`` (a prefix the stem or the inner
+    suffix names): CIRCUMFIX on both or neither of ``p`` and the inner suffix; with one suffix
+    also no ONLYINCOMPOUND on ``p``, and not NEEDAFFIX on both."""
+    need, only, circ = rules.needaffix, rules.onlyincompound, rules.circumfix
+    if _has(circ, p.cont) != _has(circ, s.inner.cont):
+        return False
+    if s.outer is not None:
+        return True
+    return not (_has(only, p.cont) or (_has(need, s.inner.cont) and _has(need, p.cont)))
 
 
 def expand_entry(stem: str, flags: frozenset[str], rules: AffixRules) -> Iterator[str]:
-    """Every word form of one ``.dic`` entry (see the module's docstring for the rules).
+    """Every word form of one ``.dic`` entry on its own (see :func:`_affixed` for the rules; a
+    FORBIDDENWORD entry has none, and :func:`expand_dictionary` weighs homonyms).
 
     Examples
     --------
@@ -340,45 +455,24 @@ def expand_entry(stem: str, flags: frozenset[str], rules: AffixRules) -> Iterato
     >>> sorted(expand_entry("lock", frozenset("UD"), rules))
     ['lock', 'locked', 'unlock', 'unlocked']
     """
-    if not rules.blocks_alone(flags):
+    if _has(rules.forbidden, flags) or _has(rules.onlyincompound, flags):
+        return
+    if not _has(rules.needaffix, flags):
         yield stem
-    sfx_forms = list(_suffixed(stem, flags, rules))
-    for form, _a, cont in sfx_forms:
-        if not rules.blocks_alone(cont):
-            yield form
-    for f in flags:
-        for p in rules.prefixes.get(f, ()):
-            pform = _apply_prefix(stem, p, rules.fullstrip)
-            if pform is not None and not rules.blocks_alone(p.cont):
-                yield pform
-    if rules.prefixes:
-        yield from _prefixed_suffixed(flags, sfx_forms, rules)
-
-
-def _prefixed_suffixed(
-    flags: frozenset[str], sfx_forms: list[tuple[str, Affix, frozenset[str]]], rules: AffixRules
-) -> Iterator[str]:
-    """A prefix (of the stem's flags or the suffix's continuation flags) on each suffixed form
-    where both allow the cross product: a CIRCUMFIX suffix only with a CIRCUMFIX prefix and
-    back; NEEDAFFIX on either one is met by the other."""
-    circ = rules.circumfix
-    for form, a, cont in sfx_forms:
-        if not a.cross:
-            continue
-        for f in flags | cont:
-            for p in rules.prefixes.get(f, ()):
-                if not p.cross or (circ is not None and (circ in cont) != (circ in p.cont)):
-                    continue
-                if rules.blocks_alone((p.cont | cont) - {rules.needaffix, circ}):
-                    continue
-                pform = _apply_prefix(form, p, rules.fullstrip)
-                if pform is not None:
-                    yield pform
+    for form, _key, _suffix in _affixed(stem, flags, rules):
+        yield form
 
 
 def expand_dictionary(dic_text: str, rules: AffixRules) -> set[str]:
-    """Every word form of a ``.dic`` text (its first line, the entry count, is skipped), NFC;
-    forms that an entry flags FORBIDDENWORD are left out.
+    """Every word form of a ``.dic`` text (its first line, the entry count, is skipped), NFC.
+
+    Homonyms (entries of the same stem) are weighed as Hunspell does, in the file's order: a
+    stem is no word when its first entry is FORBIDDENWORD (and then no form of any entry
+    spelled like it is one), and a word on its own when an entry has neither NEEDAFFIX nor
+    ONLYINCOMPOUND; an affixed form counts when the first entry holding the flags it rests on
+    (past the ONLYINCOMPOUND ones, for a form with a suffix) is neither FORBIDDENWORD nor
+    ONLYINCOMPOUND, and is refused when a reading of it rests on such an entry (Hunspell stops
+    at the first reading it finds).
 
     Parameters
     ----------
@@ -396,20 +490,48 @@ def expand_dictionary(dic_text: str, rules: AffixRules) -> set[str]:
     >>> rules = parse_aff("SFX S Y 2\\nSFX S 0 s [^y]\\nSFX S y ies y\\n")
     >>> sorted(expand_dictionary("2\\ncat/S\\nfly/S\\n", rules))
     ['cat', 'cats', 'flies', 'fly']
+    >>> rules = parse_aff("FORBIDDENWORD F\\nSFX S Y 1\\nSFX S 0 s .\\n")
+    >>> sorted(expand_dictionary("2\\nfoo/S\\nfoo/F\\n", rules))  # the first entry decides
+    ['foo', 'foos']
     """
-    out: set[str] = set()
-    forbidden: set[str] = set()
-    lines = dic_text.splitlines()
+    homonyms: dict[str, list[frozenset[str]]] = {}
+    lines = _dic_lines(dic_text)
     start = 1 if lines and lines[0].strip().isdigit() else 0
     for line in lines[start:]:
         stem, flags = parse_dic_line(line, rules)
-        if not stem:
-            continue
-        if rules.forbidden is not None and rules.forbidden in flags:
+        if stem:
+            homonyms.setdefault(stem, []).append(flags)
+    forb, need, only = rules.forbidden, rules.needaffix, rules.onlyincompound
+    out: set[str] = set()
+    forbidden: set[str] = set()
+    for stem, entries in homonyms.items():
+        if _has(forb, entries[0]):
             forbidden.add(stem)
-            continue
-        out.update(expand_entry(stem, flags, rules))
+        elif any(not (_has(need, e) or _has(only, e)) for e in entries):
+            out.add(stem)
+        if len(entries) == 1 and not (_has(forb, entries[0]) or _has(only, entries[0])):
+            out.update(form for form, _key, _suffix in _affixed(stem, entries[0], rules))
+            continue  # its own root: nothing to weigh
+        for flags in entries:
+            for form, key, suffix in _affixed(stem, flags, rules):
+                # Hunspell's root: the first homonym holding the flags (its suffix search
+                # passes over the ONLYINCOMPOUND ones, its prefix search does not).
+                root = next(
+                    (e for e in entries if key <= e and not (suffix and _has(only, e))), None
+                )
+                if root is None:
+                    continue
+                if _has(forb, root) or _has(only, root):
+                    forbidden.add(form)  # Hunspell stops at such a root: no other reading
+                else:
+                    out.add(form)
     return {unicodedata.normalize("NFC", w) for w in out - forbidden}
+
+
+def _dic_lines(text: str) -> list[str]:
+    """A ``.dic`` or ``.aff`` file's lines, split at ``\\n`` (and ``\\r\\n``) only, as
+    Hunspell reads them (not at U+2028 and the other breaks of :meth:`str.splitlines`)."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
 
 
 def read_hunspell(dic: Path, aff: Path) -> list[str]:
@@ -451,13 +573,40 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("cpwords"))
 
 
-def cache_key(dic: Path, aff: Path) -> str:
-    """The expansion's cache key: both files' path, size and modification time."""
-    h = hashlib.sha256(f"cpwords hunspell v{EXPANSION_VERSION}".encode())
+def source_digest(dic: Path, aff: Path) -> str:
+    """SHA-256 of both files' contents and of :data:`EXPANSION_VERSION`: what the expansion
+    depends on, so what every cache made from it is keyed by.
+
+    Parameters
+    ----------
+    dic, aff : pathlib.Path
+        The dictionary's two files.
+
+    Returns
+    -------
+    str
+        64 hex digits; another ``.dic``, another ``.aff`` or another expansion code (a new
+        :data:`EXPANSION_VERSION`) gives another digest, whatever the files' sizes and times.
+
+    Raises
+    ------
+    OSError
+        A file that cannot be read.
+    """
+    h = hashlib.sha256(f"cpwords hunspell expansion v{EXPANSION_VERSION}".encode())
     for p in (dic, aff):
-        st = p.stat()
-        h.update(f"\0{p.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode())
-    return h.hexdigest()[:24]
+        part = hashlib.sha256()
+        with p.open("rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                part.update(chunk)
+        h.update(b"\0" + part.digest())
+    return h.hexdigest()
+
+
+def cache_key(dic: Path, aff: Path) -> str:
+    """The expansion's cache key: :func:`source_digest` (both files' contents and the
+    expansion's version), shortened."""
+    return source_digest(dic, aff)[:24]
 
 
 def expanded_words(dic: Path, aff: Path) -> list[str]:
@@ -485,7 +634,7 @@ def expanded_words(dic: Path, aff: Path) -> list[str]:
     except OSError as exc:
         raise InputError(f"cannot read the Hunspell dictionary {dic}: {exc}") from None
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return path.read_text(encoding="utf-8").split("\n")[:-1]  # one word a line, each ended
     except (OSError, UnicodeDecodeError):
         pass
     words = read_hunspell(dic, aff)

@@ -98,6 +98,8 @@ def text_lines(text: str) -> list[str]:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: What separates a dictionary line's fields (``word freq score``): spaces and tabs only.
+_FIELD_BREAK = re.compile(r"[ \t]+")
 
 
 def parse_word_lines(
@@ -377,8 +379,9 @@ def parse_lexicon_text(
 ) -> Lexicon:
     """Parse dictionary text: plain lists or the Truncate format.
 
-    The first whitespace-separated field of each line is the word; further fields (the Truncate
-    dictionary's ``word freq score``) are ignored, and ``*`` marks are stripped. Blank lines and
+    Lines end at ``\n``, ``\r\n`` or ``\r`` only (:func:`text_lines`). The first field of each
+    line (up to a space or a tab) is the word; further fields (the Truncate dictionary's ``word
+    freq score``) are ignored, and ``*`` marks are stripped. Blank lines and
     lines starting with ``#`` are skipped; entries that are not words are left out, counted in
     ``Lexicon.skipped`` and named in a warning on the ``cpwords`` logger (:func:`bad_lines`).
 
@@ -392,7 +395,9 @@ def parse_lexicon_text(
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        entries.append(line.split()[0].replace("*", ""))
+        # Fields are split on spaces and tabs only: str.split() would also cut at a U+2028,
+        # a no-break space..., keeping a word's first part silently.
+        entries.append(_FIELD_BREAK.split(line, maxsplit=1)[0].replace("*", ""))
         linenos.append(lineno)
     lex = lexicon_from_words(entries, source, lang=lang, alphabet=alphabet, fold=fold)
     if lex.skipped:

@@ -27,7 +27,12 @@ from starlette.templating import Jinja2Templates
 
 import cpwords
 from cpwords.serve import views
-from cpwords.serve.guard import BodyDeadlineMiddleware, SameOriginMiddleware
+from cpwords.serve.guard import (
+    BodyDeadlineMiddleware,
+    RequestLimitMiddleware,
+    SameOriginMiddleware,
+    SecurityHeadersMiddleware,
+)
 from cpwords.serve.jobs import JobManager
 from cpwords.serve.routes import (
     chain,
@@ -90,10 +95,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
 
 def _guards(settings: Settings) -> list[Middleware]:
-    """The checks around every route (:mod:`cpwords.serve.guard`), outermost first: the Host
-    header (DNS rebinding), the sending page's origin (cross-site requests), the body's
-    deadline (slow clients)."""
+    """The checks around every route (:mod:`cpwords.serve.guard`), outermost first: the
+    security headers of every answer, the requests served at once, the Host header (DNS
+    rebinding), the sending page's origin (cross-site requests), the body's deadline (slow
+    clients)."""
     return [
+        Middleware(SecurityHeadersMiddleware),
+        Middleware(RequestLimitMiddleware, limit=settings.max_connections),
         Middleware(
             TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts), www_redirect=False
         ),

@@ -16,7 +16,14 @@ checks keep it from starting solves or reading their results:
 
 Slow clients: :class:`BodyDeadlineMiddleware` answers 408 to a request whose body has not
 arrived within the deadline; the request's head has the same deadline, kept by the server's
-protocol (:mod:`cpwords.serve.server`).
+protocol (:mod:`cpwords.serve.server`), which also closes idle connections past its limit of
+open ones. Requests served at once are limited apart (:class:`RequestLimitMiddleware`: 503).
+
+Every answer carries ``X-Content-Type-Options: nosniff`` and the :data:`CONTENT_SECURITY_POLICY`
+(:class:`SecurityHeadersMiddleware`): the pages' scripts and styles are files of the server's
+(no inline script, no inline style), so a string that slipped into a page could run nothing;
+and an error quotes at most a short excerpt of what was sent
+(:func:`cpwords.core.errors.short_message`).
 """
 
 from __future__ import annotations
@@ -24,11 +31,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cpwords.core.errors import short_message
 from cpwords.serve.settings import LOCAL_HOSTS
 
 #: Methods that change nothing (the only ones another site's page may send us).
@@ -80,6 +88,7 @@ def allowed_hosts(bind: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
 
 def _refusal(scope: Scope, code: int, message: str) -> Response:
     """The one-line answer: ``{"error": ...}`` under /api/, plain text elsewhere."""
+    message = short_message(message)
     if str(scope.get("path", "")).startswith("/api/"):
         return JSONResponse({"error": message}, status_code=code)
     return PlainTextResponse(f"error: {message}\n", status_code=code)
@@ -157,3 +166,68 @@ class BodyDeadlineMiddleware:
             return message
 
         await self.app(scope, timed_receive, send)
+
+
+#: The Content-Security-Policy of every answer. The pages load their scripts and style sheet
+#: from the server (``/static/``), use no inline script, style attribute or ``eval``, draw
+#: with inline SVG (no style in it), show a ``data:`` icon, and talk to the server only
+#: (``fetch``, ``EventSource``, forms).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+#: The headers :class:`SecurityHeadersMiddleware` adds to every answer.
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+}
+
+
+class SecurityHeadersMiddleware:
+    """``X-Content-Type-Options: nosniff`` and the Content-Security-Policy on every answer
+    (:data:`SECURITY_HEADERS`; a route's own value of either is kept)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class RequestLimitMiddleware:
+    """503 for a request past ``limit`` being served at once (idle connections do not count:
+    they are the server protocol's, :func:`cpwords.serve.server.guarded_protocol`)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.active = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.active >= self.limit:
+            msg = f"the server is serving {self.active} requests, its limit: try again shortly"
+            response = _refusal(scope, 503, msg)
+            response.headers["Retry-After"] = "5"
+            await response(scope, receive, send)
+            return
+        self.active += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.active -= 1

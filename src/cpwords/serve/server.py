@@ -147,11 +147,17 @@ def uvicorn_config(
 ) -> Any:
     """The uvicorn configuration of a server: its connection limit and its deadlines.
 
-    At most ``settings.max_connections`` connections are served at once (uvicorn's
-    ``limit_concurrency``: 503 past it); a connection idle between requests is closed after
-    5 s (``timeout_keep_alive``), and one that does not finish sending a request's head within
-    ``settings.request_timeout`` seconds is closed (:func:`head_deadline_protocol`; the body
-    has the same deadline, :class:`~cpwords.serve.guard.BodyDeadlineMiddleware`).
+    Idle connections never lock clients out. At most ``settings.max_connections`` connections
+    stay open: past it, a new connection closes those idle the longest (open with no request
+    being served: none sent yet, or between two of a keep-alive connection), oldest first
+    (:func:`guarded_protocol`). Requests are limited apart: past ``settings.max_connections``
+    served at once, 503 (:class:`~cpwords.serve.guard.RequestLimitMiddleware`). uvicorn's own
+    ``limit_concurrency`` is off: it counted every open connection, so 200 connections opened
+    and left silent made every client's request 503 until the head deadline closed them (10
+    s, and again as often as they were opened). A connection idle between requests is closed
+    after 5 s (``timeout_keep_alive``), and one that does not finish sending a request's head
+    within ``settings.request_timeout`` seconds is closed (the body has the same deadline,
+    :class:`~cpwords.serve.guard.BodyDeadlineMiddleware`).
 
     Returns
     -------
@@ -161,32 +167,70 @@ def uvicorn_config(
 
     return uvicorn.Config(
         app, host=host, port=port, log_level=log_level, lifespan="on",
-        http=head_deadline_protocol(settings.request_timeout),
-        limit_concurrency=settings.max_connections, timeout_keep_alive=5,
-        h11_max_incomplete_event_size=64 * 1024,
+        http=guarded_protocol(settings.request_timeout, settings.max_connections),
+        limit_concurrency=None, timeout_keep_alive=5, h11_max_incomplete_event_size=64 * 1024,
     )  # fmt: skip
 
 
-def head_deadline_protocol(timeout: float) -> type:
-    """uvicorn's h11 protocol, closing a connection that starts no request within ``timeout``
-    seconds of opening or of its last answer (a client sending its head byte by byte)."""
+def guarded_protocol(timeout: float, max_connections: int) -> type:
+    """uvicorn's h11 protocol with the server's two connection guards.
+
+    - A connection that starts no request within ``timeout`` seconds of opening or of its last
+      answer (a client sending its head byte by byte, or nothing) is closed.
+    - Past ``max_connections`` open connections, each new one closes the idle connections
+      (no request being served) that have waited longest, so that connections opened and left
+      silent cannot keep others out: a client's request gets its turn as soon as it is sent.
+
+    Parameters
+    ----------
+    timeout : float
+        Seconds to send a request's head.
+    max_connections : int
+        Open connections past which the idle ones are closed.
+
+    Returns
+    -------
+    type
+        A subclass of ``uvicorn.protocols.http.h11_impl.H11Protocol``.
+    """
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class HeadDeadline(H11Protocol):
+    class Guarded(H11Protocol):
+        idle_since = 0.0
+
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            self.idle_since = self.loop.time()
             self.loop.call_later(timeout, self._overdue, self.cycle)
+            if len(self.connections) > max_connections:
+                self._close_idle(len(self.connections) - max_connections)
 
         def on_response_complete(self) -> None:
             waited_since = self.cycle  # a new request on this connection replaces it
+            self.idle_since = self.loop.time()
             super().on_response_complete()
             self.loop.call_later(timeout, self._overdue, waited_since)
+
+        def is_idle(self) -> bool:
+            """No request being served (none started, or the last one answered)."""
+            return not self.transport.is_closing() and (
+                self.cycle is None or self.cycle.response_complete
+            )
+
+        def _close_idle(self, count: int) -> None:
+            idle = [
+                c for c in self.connections
+                if c is not self and isinstance(c, Guarded) and c.is_idle()
+            ]  # fmt: skip
+            idle.sort(key=lambda c: c.idle_since)
+            for c in idle[:count]:
+                c.transport.close()
 
         def _overdue(self, cycle: Any) -> None:
             if self.cycle is cycle and not self.transport.is_closing():
                 self.transport.close()  # no request started since: its head is overdue
 
-    return HeadDeadline
+    return Guarded
 
 
 def _bound_port(server: object, port: int) -> int:

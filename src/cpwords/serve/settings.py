@@ -31,7 +31,8 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 #: Seconds a client has to send a request's head, and then its body.
 REQUEST_TIMEOUT = 10.0
 
-#: Connections served at once; past it uvicorn answers 503.
+#: Requests served at once (503 past it), and connections kept open (past it, the idle ones
+#: are closed, longest idle first).
 MAX_CONNECTIONS = 200
 
 
@@ -56,7 +57,8 @@ class Settings:
     request_timeout : float
         Seconds a client has to send a request's head, then its body (408 after that).
     max_connections : int
-        Connections at once (uvicorn's ``limit_concurrency``).
+        Requests served at once (503 past it), and connections kept open (past it, the idle
+        ones are closed, longest idle first; :func:`cpwords.serve.server.guarded_protocol`).
     """
 
     max_solves: int = 2

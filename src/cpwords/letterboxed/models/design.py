@@ -87,6 +87,10 @@ DIFFICULTY_MAX = 6.0
 #: Solutions are counted up to this many words for the report and the difficulty.
 COUNT_WORDS = 3
 
+#: The most boxes one call generates (each is a draw loop and a proof: ``--generate 10**30``
+#: used to be accepted and ran until the time limit).
+MAX_BOXES = 10_000
+
 
 @dataclass(frozen=True)
 class BoxDifficulty:
@@ -442,7 +446,7 @@ def generate_boxes(
     Parameters
     ----------
     k : int
-        Number of boxes, >= 1.
+        Number of boxes, from 1 to :data:`MAX_BOXES`.
     lexicon : Lexicon, iterable of str, LetterBoxedSolver or None
         The accepted words (None: wordfreq's 100,000 most frequent English entries).
     seed : int
@@ -487,8 +491,8 @@ def generate_boxes(
     Raises
     ------
     InputError
-        ``k < 1``, ``max_solutions < 1``, ``unique`` with ``max_solutions != 1``,
-        ``min_playable < 0``, ``max_draws < 1``, an empty lexicon.
+        ``k`` not from 1 to :data:`MAX_BOXES`, ``max_solutions < 1``, ``unique`` with
+        ``max_solutions != 1``, ``min_playable < 0``, ``max_draws < 1``, an empty lexicon.
     CheckError
         The independent brute force disagrees with the DP (a bug, never a silent box).
 
@@ -545,6 +549,8 @@ def _settings(
     """Check :func:`generate_boxes`' arguments (InputError) and fill in the defaults."""
     if k < 1:
         raise InputError(f"the number of boxes to generate must be at least 1, got {k}")
+    if k > MAX_BOXES:  # k itself is not quoted: it may have thousands of digits
+        raise InputError(f"at most {MAX_BOXES:,} boxes are generated at once")
     if max_solutions is not None and max_solutions < 1:
         raise InputError(f"the most 2-word solutions must be at least 1, got {max_solutions}")
     if unique and max_solutions not in (None, 1):

@@ -55,8 +55,9 @@ __all__ = [
     "query_letterpress_index",
 ]
 
-INDEX_FORMAT = 4  # bump whenever the layout, the parser or the word order changes (2: checksum,
-# 3: any alphabet, the letters stored, 4: the rare letters' row)
+INDEX_FORMAT = 5  # bump whenever the layout, the parser or the word order changes (2: checksum,
+# 3: any alphabet, the letters stored, 4: the rare letters' row, 5: fields split on spaces and
+# tabs only, so a line with a U+2028 is no longer its first part)
 
 #: Letters beyond this many most frequent of a lexicon are *rare*: one extra bitset holds every
 #: word with a rare letter, so a bag without rare letters excludes them all in one OR
@@ -595,9 +596,10 @@ def load_letterpress_index(
     -----
     The key hashes the *source bytes* (file content, the shipped list's text, or the packaged
     web2 list and its version) and the reading rules (``lang``, ``fold``), so a cache hit needs
-    no parsing, and any edit of the file makes a new key. Words given in memory (and the other
-    languages' lists, and lexicon names read by :func:`cpwords.core.sources.read_dictionary`)
-    are keyed by their sorted content.
+    no parsing, and any edit of the file makes a new key. A Hunspell dictionary's key hashes
+    both its files and the expansion's version (:func:`cpwords.core.hunspell.source_digest`).
+    Words given in memory (and the other languages' lists, and lexicon names read by
+    :func:`cpwords.core.sources.read_dictionary`) are keyed by their sorted content.
     """
     if dictionary is None and lang == "en":
         dictionary = DEFAULT_DICTIONARY
@@ -622,8 +624,18 @@ def load_letterpress_index(
             d = find_dictionary(lang)
             if not d.installed():
                 language_lexicon(lang, fold=fold, proper=proper)  # the one-line install message
-            data = read_file_bytes(d.path, "dictionary")
-            fp = _digest(data, f"{d.name} lang={lang} fold={fold} proper={proper}")
+            kind = f"{d.name} lang={lang} fold={fold} proper={proper}"
+            if d.aff_path is not None:  # Hunspell: both files and the expansion's version
+                from cpwords.core.hunspell import source_digest
+
+                try:
+                    data = source_digest(d.path, d.aff_path).encode()
+                except OSError as exc:
+                    raise InputError(f"cannot read the dictionary {d.path}: {exc}") from None
+                kind += " hunspell"
+            else:
+                data = read_file_bytes(d.path, "dictionary")
+            fp = _digest(data, kind)
         else:
             fp = _digest(f"{metadata.version('wordfreq')} {lang} {fold}".encode(), "wordfreq")
         path = _cache_file(fp)

@@ -11,6 +11,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from cpwords.core.errors import short_message
+from cpwords.serve.guard import SECURITY_HEADERS
 from cpwords.serve.routes.common import Web, route
 
 
@@ -27,7 +29,7 @@ async def status(web: Web, request: Request) -> Response:
 async def not_found(web: Web, request: Request, exc: Exception) -> Response:
     """An HTTP error (404 and the like): the error page, or ``{"error": ...}`` under /api/."""
     code = getattr(exc, "status_code", 404)
-    detail = getattr(exc, "detail", "not found")
+    detail = short_message(str(getattr(exc, "detail", "not found")))
     headers = getattr(exc, "headers", None) or {}
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": detail}, status_code=code, headers=headers)
@@ -39,9 +41,12 @@ async def not_found(web: Web, request: Request, exc: Exception) -> Response:
 async def server_error(web: Web, request: Request, exc: Exception) -> Response:
     """An unexpected exception: a plain "internal error", never a traceback."""
     msg = "internal error (a bug in cpwords: the server log has the details)"
+    # Starlette answers it outside the middleware: the security headers are added here.
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": msg}, status_code=500)
-    return web.page(request, "error.html", code=500, title="cpwords", error=msg)
+        return JSONResponse({"error": msg}, status_code=500, headers=SECURITY_HEADERS)
+    page = web.page(request, "error.html", code=500, title="cpwords", error=msg)
+    page.headers.update(SECURITY_HEADERS)
+    return page
 
 
 def routes(web: Web) -> list[Route]:

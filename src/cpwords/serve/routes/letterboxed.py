@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 import cpwords
-from cpwords.core.errors import CpwordsError, InputError
+from cpwords.core.errors import CpwordsError, InputError, short_message
 from cpwords.core.rows import check_row, result_row
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
@@ -52,7 +52,7 @@ async def letterboxed(web: Web, request: Request) -> Response:
             ctx |= {"checked": checked, "check_text": q["check"]}
             ctx["svg"] = _answer_svg(ctx["box"], checked["solution"])
     except CpwordsError as exc:
-        return web.page(request, "letterboxed.html", code=400, error=str(exc), **ctx)
+        return web.page(request, "letterboxed.html", code=400, error=short_message(str(exc)), **ctx)
     return web.page(request, "letterboxed.html", **ctx)
 
 
@@ -82,7 +82,7 @@ async def letterboxed_generate(web: Web, request: Request) -> Response:
                 _generate_box, solver, seed, unique, min_playable, None if level == "any" else level
             )
     except CpwordsError as exc:
-        return web.page(request, "letterboxed.html", code=400, error=str(exc), **ctx)
+        return web.page(request, "letterboxed.html", code=400, error=short_message(str(exc)), **ctx)
     if isinstance(found, str):
         return web.page(request, "letterboxed.html", code=200, error=found, **ctx)
     box, used, score = found
@@ -108,7 +108,7 @@ async def api_letterboxed(web: Web, request: Request) -> Response:
             return JSONResponse(row)
         view = await run_in_threadpool(_letterboxed_view, solver, text, {}, _lang(name))
     except CpwordsError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"error": short_message(str(exc))}, status_code=400)
     return JSONResponse(view["row"] | {"svg": view["svg"]})
 
 

@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from cpwords.core.errors import CpwordsError, InputError
+from cpwords.core.errors import CpwordsError, InputError, short_message
 from cpwords.serve import views
 from cpwords.serve.jobs import Job, JobManager, QueueFull
 from cpwords.serve.routes.common import NOT_JSON, Web, read_capped, route
@@ -75,11 +75,13 @@ async def snake_submit(web: Web, request: Request) -> Response:
         spec = _snake_spec(body, web.settings)
     except CpwordsError as exc:
         status = 413 if "upload cap" in str(exc) else 400
-        return JSONResponse({"error": str(exc)}, status_code=status)
+        return JSONResponse({"error": short_message(str(exc))}, status_code=status)
     try:
         job = web.jobs.submit(spec)
     except QueueFull as exc:
-        return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": "10"})
+        return JSONResponse(
+            {"error": short_message(str(exc))}, status_code=429, headers={"Retry-After": "10"}
+        )
     return JSONResponse(
         {"id": job.id, "n": job.n, "position": web.jobs.position(job)},
         status_code=202,
@@ -154,6 +156,9 @@ def _demo_words() -> list[str]:
     return list(builtin_instance().words)
 
 
+#: The longest ``name`` of a submitted list (characters).
+MAX_NAME = 200
+
 #: The keys of a submitted solve and the JSON types each takes (None: null allowed).
 SPEC_KEYS: dict[str, tuple[type, ...]] = {
     "words": (str,), "lexicon": (str, type(None)), "name": (str, type(None)),
@@ -218,6 +223,8 @@ def _snake_spec(body: bytes, settings: Settings) -> dict[str, Any]:
         words: Any = lexicon_words(name)
     else:
         name = data.get("name") or "the list"
+        if len(name) > MAX_NAME:  # it names the list in every answer and error
+            raise InputError(f"'name' is {len(name):,} characters long: at most {MAX_NAME}")
         words = parse_word_lines(text, name)
     method = data.get("method", "exact")
     if method not in SNAKE_METHODS:
