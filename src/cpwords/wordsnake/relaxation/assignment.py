@@ -228,9 +228,12 @@ def _route_positive(
     bt: list[int] = []
     bh: list[int] = []
     for a, bb, dd, sn in zip(
-        pw[border].tolist(), pb[border].tolist(), pd[border].tolist(), s[border].tolist(),
+        pw[border].tolist(),
+        pb[border].tolist(),
+        pd[border].tolist(),
+        s[border].tolist(),
         strict=True,
-    ):  # fmt: skip
+    ):
         route = _chain_route(net, a, bb, dd, sn, plus, depth, parent, wn, node_word)
         if route is None:
             return False
@@ -473,28 +476,11 @@ class Reoptimizer:
         DeadlineReached
             The deadline passed.
         """
-        net = self.net
         rounds = 0
         while True:
-            x = self.flows
-            # Node and arc ids in 32 bits (a network has fewer than 2**31 of each): the
-            # residual arrays were the solve's memory peak on ENABLE (438 MB of 545 MB).
-            fw = np.nonzero(x < self.cap)[0].astype(np.int32)
-            bw = np.nonzero(x > 0)[0].astype(np.int32)
-            tails = np.concatenate([net.tail[fw], net.head[bw]]).astype(np.int32)
-            # Residual arcs grouped by tail (CSR): a round relaxes only the arcs leaving the
-            # nodes whose label fell in the round before (the others cannot lower any label),
-            # which on web2 cut the rounds' time from 5.4 s to 2.4 s for the same labels.
-            order = np.argsort(tails, kind="stable").astype(np.int32)
-            tails = tails[order]
-            heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)[order]
-            costs = np.concatenate([cost[fw], -cost[bw]])[order]
-            arc = np.concatenate([fw, bw])[order]
-            forward = order < fw.shape[0]
-            del fw, bw, order
-            n = net.num_nodes
-            indptr = np.zeros(n + 1, dtype=np.int32)  # fewer than 2**31 residual arcs
-            np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
+            res = self._residual(cost)
+            tails, costs = res.tails, res.costs
+            n = self.net.num_nodes
             pred = np.full(n, -1, dtype=np.int64)
             dist = self.dist
             found: list[list[int]] = []
@@ -504,17 +490,7 @@ class Reoptimizer:
                     return None
                 if deadline is not None and time.perf_counter() >= deadline:
                     raise DeadlineReached
-                if active is None:
-                    idx = None
-                    h = heads
-                    cand = dist[tails] + costs
-                else:
-                    cnt = indptr[active + 1] - indptr[active]
-                    total = int(cnt.sum())
-                    idx = np.repeat(indptr[active] - np.cumsum(cnt, dtype=np.int32) + cnt, cnt)
-                    idx += np.arange(total, dtype=np.int32)
-                    h = heads[idx]
-                    cand = dist[tails[idx]] + costs[idx]
+                idx, h, cand = _relaxed(res, dist, active)
                 nxt = dist.copy()
                 np.minimum.at(nxt, h, cand)
                 rounds += 1
@@ -534,8 +510,32 @@ class Reoptimizer:
             if self.cycles >= max_cycles:
                 return None
             for c in found:  # the cycles of a functional graph share no arc
-                self._cancel(c, arc, forward)
+                self._cancel(c, res.arc, res.forward)
             self.cycles += len(found)
+
+    def _residual(self, cost: np.ndarray) -> _Residual:
+        """The residual network of the flow under ``cost``, its arcs grouped by tail."""
+        net = self.net
+        x = self.flows
+        # Node and arc ids in 32 bits (a network has fewer than 2**31 of each): the
+        # residual arrays were the solve's memory peak on ENABLE (438 MB of 545 MB).
+        fw = np.nonzero(x < self.cap)[0].astype(np.int32)
+        bw = np.nonzero(x > 0)[0].astype(np.int32)
+        tails = np.concatenate([net.tail[fw], net.head[bw]]).astype(np.int32)
+        # Residual arcs grouped by tail (CSR): a round relaxes only the arcs leaving the
+        # nodes whose label fell in the round before (the others cannot lower any label),
+        # which on web2 cut the rounds' time from 5.4 s to 2.4 s for the same labels.
+        order = np.argsort(tails, kind="stable").astype(np.int32)
+        tails = tails[order]
+        heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)[order]
+        costs = np.concatenate([cost[fw], -cost[bw]])[order]
+        arc = np.concatenate([fw, bw])[order]
+        forward = order < fw.shape[0]
+        del fw, bw, order
+        n = net.num_nodes
+        indptr = np.zeros(n + 1, dtype=np.int32)  # fewer than 2**31 residual arcs
+        np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
+        return _Residual(tails, heads, costs, arc, forward, indptr)
 
     def _cancel(self, cycle: list[int], arc: np.ndarray, forward: np.ndarray) -> None:
         x = self.flows
@@ -547,6 +547,34 @@ class Reoptimizer:
             raise ModelError("a residual cycle without capacity")
         np.add.at(x, a[fwd], delta)
         np.subtract.at(x, a[~fwd], delta)
+
+
+class _Residual(NamedTuple):
+    """A flow's residual network, its arcs sorted by tail: their ``tails``, ``heads`` and
+    ``costs``, the network's ``arc`` each one stands for and whether ``forward`` (else its
+    reverse), and where each node's arcs start (``indptr``, CSR)."""
+
+    tails: np.ndarray
+    heads: np.ndarray
+    costs: np.ndarray
+    arc: np.ndarray
+    forward: np.ndarray
+    indptr: np.ndarray
+
+
+def _relaxed(
+    res: _Residual, dist: np.ndarray, active: np.ndarray | None
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The residual arcs a Bellman-Ford round relaxes: those leaving the ``active`` nodes
+    (every arc when None), as their ids (None: all of them), heads and candidate labels."""
+    if active is None:
+        return None, res.heads, dist[res.tails] + res.costs
+    indptr = res.indptr
+    cnt = indptr[active + 1] - indptr[active]
+    total = int(cnt.sum())
+    idx = np.repeat(indptr[active] - np.cumsum(cnt, dtype=np.int32) + cnt, cnt)
+    idx += np.arange(total, dtype=np.int32)
+    return idx, res.heads[idx], dist[res.tails[idx]] + res.costs[idx]
 
 
 def _pred_cycles(pred: np.ndarray, tails: np.ndarray) -> list[list[int]]:

@@ -172,18 +172,7 @@ def flow_certificate(
     entries = pi[net.in_base : net.in_base + W]
     u = exits.astype(np.int64)
     v = (-entries).astype(np.int64)
-    cuts: list[tuple[tuple[int, ...], int]] = []
-    for members, lam in zip(dual.cut_words, dual.cut_units, strict=True):
-        if lam > 0 and members.size:
-            cuts.append((tuple(int(i) for i in members), int(lam)))
-    self_arcs = np.nonzero(net.role == SELF)[0]
-    if self_arcs.size:
-        rc = dual.cost[self_arcs] + pi[net.tail[self_arcs]] - pi[net.head[self_arcs]]
-        for arc, r in zip(self_arcs.tolist(), rc.tolist(), strict=True):
-            if r < 0:
-                w = int(net.tail[arc]) - net.out_base
-                v[w] += -r
-                cuts.append(((w,), -r))
+    cuts = _cuts(net, dual, pi, v)
     depot = None if net.instance.cyclic else (int(pi[0]), int(-pi[net.r_in]))
     word_id = {w: i for i, w in enumerate(net.words)}
     info = dict(producer or {})
@@ -204,6 +193,27 @@ def flow_certificate(
         producer=info,
         score=net.instance.score,
     )
+
+
+def _cuts(
+    net: StringHubNetwork, dual: FlowDual, pi: np.ndarray, v: np.ndarray
+) -> list[tuple[tuple[int, ...], int]]:
+    """The certificate's cuts: the iterate's cut sets with a positive multiplier, then a cut
+    of one word for each copy-to-copy arc of negative reduced cost ``-r``, whose ``v`` is
+    raised by ``r`` here (in place)."""
+    cuts: list[tuple[tuple[int, ...], int]] = []
+    for members, lam in zip(dual.cut_words, dual.cut_units, strict=True):
+        if lam > 0 and members.size:
+            cuts.append((tuple(int(i) for i in members), int(lam)))
+    self_arcs = np.nonzero(net.role == SELF)[0]
+    if self_arcs.size:
+        rc = dual.cost[self_arcs] + pi[net.tail[self_arcs]] - pi[net.head[self_arcs]]
+        for arc, r in zip(self_arcs.tolist(), rc.tolist(), strict=True):
+            if r < 0:
+                w = int(net.tail[arc]) - net.out_base
+                v[w] += -r
+                cuts.append(((w,), -r))
+    return cuts
 
 
 def single_word_certificate(
