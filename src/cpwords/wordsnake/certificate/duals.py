@@ -17,7 +17,7 @@ import numpy as np
 
 from cpwords.core.codepoints import Letters, joint_overlaps
 from cpwords.wordsnake.certificate.arrays import HashCollision, PrefixTable, SuffixQueries
-from cpwords.wordsnake.certificate.format import Certificate
+from cpwords.wordsnake.certificate.format import Certificate, CertificateError
 
 # ---------------------------------------------------------------------------------------------
 # The checker: the strings and the values, nothing else.
@@ -387,6 +387,46 @@ def _query_table(
                     raise DualViolation(a, b, u[i] + v[j], rhs)
 
 
+#: The table queries a certificate's cut sets may ask for, per letter of its words (and at
+#: least :data:`CUT_WORK_MIN`): one query per letter of ``C`` and per signature class (see
+#: :func:`signature_classes`). The solver's certificates ask for under one per letter (the hard
+#: lists: at most 0.1); overlapping cut sets chosen to give every word its own class would ask
+#: for a number quadratic in the list.
+CUT_WORK_PER_LETTER = 16
+CUT_WORK_MIN = 1 << 22
+
+
+def signature_classes(
+    words: Sequence[str], cert: Certificate, terms: CutTerms
+) -> tuple[list[int], dict[int, frozenset[int]], dict[frozenset[int], list[int]]]:
+    """The words of ``C`` (in cut sets of two words or more), each one's *signature* (the set
+    of such cuts holding it) and the classes of words with the same signature.
+
+    Raises
+    ------
+    CertificateError
+        When checking the pairs inside ``C`` class by class would take more than
+        :data:`CUT_WORK_PER_LETTER` table queries per letter of the list (at least
+        :data:`CUT_WORK_MIN`): the certificate is refused as more than this checker takes,
+        so that a check's time stays linear in the certificate's size.
+    """
+    cuts = cert.cuts
+    inside = [i for i in range(len(words)) if terms.in_cut[i]]
+    sig = {i: frozenset(k for k in terms.member[i] if len(cuts[k][0]) > 1) for i in inside}
+    classes: dict[frozenset[int], list[int]] = {}
+    for i in inside:
+        classes.setdefault(sig[i], []).append(i)
+    work = len(classes) * sum(len(words[i]) + 1 for i in inside)
+    cap = max(CUT_WORK_MIN, CUT_WORK_PER_LETTER * sum(len(w) + 1 for w in words))
+    if work > cap:
+        raise CertificateError(
+            f"certificate: its cut sets give {len(classes):,} distinct signatures over "
+            f"{len(inside):,} words, {work:,} table queries, more than the {cap:,} this checker "
+            f"makes ({CUT_WORK_PER_LETTER} per letter of the list)"
+        )
+    return inside, sig, classes
+
+
 def _check_pairs_in_cuts(
     words: Sequence[str],
     mult: Sequence[int],
@@ -403,12 +443,8 @@ def _check_pairs_in_cuts(
     every pair exactly. Time O(letters of ``C`` times the number of classes): linear for one cut
     or a few, whatever their size; never more than the pair-by-pair check.
     """
-    proper, cuts = cert.proper, cert.cuts
-    inside = [i for i in range(len(words)) if terms.in_cut[i]]
-    sig = {i: frozenset(k for k in terms.member[i] if len(cuts[k][0]) > 1) for i in inside}
-    classes: dict[frozenset[int], list[int]] = {}
-    for i in inside:
-        classes.setdefault(sig[i], []).append(i)
+    proper = cert.proper
+    inside, sig, classes = signature_classes(words, cert, terms)
     lams = terms.lams
     for held, ids in classes.items():
         _past(deadline)

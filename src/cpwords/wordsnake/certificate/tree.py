@@ -18,6 +18,7 @@ from cpwords.wordsnake.certificate.duals import (
     cut_terms,
     joint_gain,
     pair_rhs,
+    signature_classes,
     suffix_prefix_overlap,
 )
 from cpwords.wordsnake.certificate.format import (
@@ -182,16 +183,13 @@ def root_core(
 def _core_lookups(words: Sequence[str], cert: Certificate, terms: CutTerms) -> Any:
     """``lookups(i)``: the groups of words to search for the joints out of word ``i``, each with
     the multipliers ``i`` shares with all of its words (see :func:`root_core`)."""
-    W, proper, cuts = len(words), cert.proper, cert.cuts
+    W, proper = len(words), cert.proper
     everyone = _Group(range(W), words, terms.v_all, proper)
     inside = [i for i in range(W) if terms.in_cut[i]]
     if not inside:
         return lambda i: [(everyone, 0)]
     outside = _Group([i for i in range(W) if not terms.in_cut[i]], words, terms.v_all, proper)
-    sig = {i: frozenset(k for k in terms.member[i] if len(cuts[k][0]) > 1) for i in inside}
-    members: dict[frozenset[int], list[int]] = {}
-    for i in inside:
-        members.setdefault(sig[i], []).append(i)
+    _, sig, members = signature_classes(words, cert, terms)
     classes = [(held, _Group(ids, words, terms.v_all, proper)) for held, ids in members.items()]
     lams = terms.lams
 
