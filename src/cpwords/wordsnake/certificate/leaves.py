@@ -251,8 +251,16 @@ class RootJoints:
         held = self.member.get(a)
         if held is None:
             held = self.member[a] = set(self.terms.member[a])
-        rhs = pair_rhs(words[a], words[b], self.terms.member[b], held,
-                        self.terms.lams, cert.scale, cert.proper, cert.score)  # fmt: skip
+        rhs = pair_rhs(
+            words[a],
+            words[b],
+            self.terms.member[b],
+            held,
+            self.terms.lams,
+            cert.scale,
+            cert.proper,
+            cert.score,
+        )
         return cert.u[a] + cert.v[b] - rhs
 
     def prepare(self, changes: list[LeafChange]) -> None:
@@ -320,8 +328,9 @@ class RootJoints:
         joint of ``word`` (out of it, or into it, ``string`` reversed) whose root slack is below
         ``need``, and others."""
         count = len(string) if self.cert.proper else len(string) + 1
-        fresh, searches = table.search(string, count, self.gains, own - need, self.cert.proper,
-                                       word)  # fmt: skip
+        fresh, searches = table.search(
+            string, count, self.gains, own - need, self.cert.proper, word
+        )
         self.count(len(fresh) + searches + 1)
         return fresh
 
@@ -364,8 +373,11 @@ class LeafChange:
         self.du = {i: val - cert.u[i] for i, val in node.u if val != cert.u[i]}
         self.dv = {i: val - cert.v[i] for i, val in node.v if val != cert.v[i]}
         root_depot = cert.depot or (0, 0)
-        self.dd = (0, 0) if node.depot is None else (node.depot[0] - root_depot[0],
-                                                     node.depot[1] - root_depot[1])  # fmt: skip
+        self.dd = (
+            (0, 0)
+            if node.depot is None
+            else (node.depot[0] - root_depot[0], node.depot[1] - root_depot[1])
+        )
         self.total = sum(lam for _, lam in node.cuts)
         self.sets = {s: lam for s, lam in by_set(node.cuts).items() if lam}
         self.load: dict[int, int] = {}

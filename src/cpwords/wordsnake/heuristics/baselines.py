@@ -31,9 +31,15 @@ def _result(
     trace: list[TracePoint],
 ) -> SolveResult:
     return SolveResult(
-        Status.FEASIBLE, float(value), None, time.perf_counter() - start,
-        [instance.words[i] for i in seq], method, solver_info=info, trace=tuple(trace),
-    )  # fmt: skip
+        Status.FEASIBLE,
+        float(value),
+        None,
+        time.perf_counter() - start,
+        [instance.words[i] for i in seq],
+        method,
+        solver_info=info,
+        trace=tuple(trace),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,9 +76,12 @@ class _CtrlC:
 
 def _index(instance: WordsnakeInstance, deadline: float | None) -> OverlapIndex:
     return OverlapIndex(
-        instance.words, proper=instance.proper, cyclic=instance.cyclic, deadline=deadline,
+        instance.words,
+        proper=instance.proper,
+        cyclic=instance.cyclic,
+        deadline=deadline,
         score=instance.score,
-    )  # fmt: skip
+    )
 
 
 class _Levels:

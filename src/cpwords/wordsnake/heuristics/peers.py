@@ -68,9 +68,14 @@ def _trivial(instance: WordsnakeInstance, method: str, start: float) -> SolveRes
     )
     value = snake_score(best, instance.cyclic, instance.proper, instance.score)
     return SolveResult(
-        Status.FEASIBLE, float(value), None, time.perf_counter() - start, list(best), method,
+        Status.FEASIBLE,
+        float(value),
+        None,
+        time.perf_counter() - start,
+        list(best),
+        method,
         solver_info={"enumerated": True},
-    )  # fmt: skip
+    )
 
 
 def _finish(
@@ -87,9 +92,15 @@ def _finish(
     elapsed = time.perf_counter() - start
     info.update(big_m=sm.big_m, word_edges=sm.word_edges, tour_length=int(length))
     return SolveResult(
-        Status.FEASIBLE, float(value), None, elapsed, order, method, solver_info=info,
+        Status.FEASIBLE,
+        float(value),
+        None,
+        elapsed,
+        order,
+        method,
+        solver_info=info,
         trace=(TracePoint(elapsed, float(value), None),),
-    )  # fmt: skip
+    )
 
 
 def _stopped(
@@ -292,15 +303,7 @@ def lkh(
     K. Helsgaun, "An extension of the Lin-Kernighan-Helsgaun TSP solver for constrained
     traveling salesman and vehicle routing problems", Roskilde University (2017) (LKH-3).
     """
-    if not elkai_available():
-        raise InputError(
-            "method 'lkh' needs the optional package elkai: pip install -e '.[peers]' in the "
-            "cpwords checkout (LKH-3; free for non-commercial use only)"
-        )
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"the time limit must be positive, got {time_limit}")
-    if runs < 1:
-        raise InputError(f"runs must be positive, got {runs}")
+    _check_lkh(time_limit, runs)
     start = time.perf_counter()
     trivial = _trivial(instance, "lkh", start)
     if trivial is not None:
@@ -314,13 +317,9 @@ def lkh(
     if time_limit is not None:
         left = max(0.001, time_limit - (time.perf_counter() - start))
         params += f"TIME_LIMIT = {left:.3f}\n"
-    try:
-        elkai_version = version("elkai")
-    except PackageNotFoundError:  # pragma: no cover
-        elkai_version = "unknown"
     info: dict[str, Any] = {
         "solver": "LKH-3 (elkai)",
-        "version": elkai_version,
+        "version": _elkai_version(),
         "runs": runs,
         "seed": seed + 1,
         "time_limit": time_limit,
@@ -330,6 +329,26 @@ def lkh(
         return _stopped(instance, sm, None, run.stopped, start, "lkh", info)
     tour = run.value
     return _finish(instance, sm, tour, _tour_length(sm, tour), start, "lkh", info)
+
+
+def _check_lkh(time_limit: float | None, runs: int) -> None:
+    """Refuse, in one line, a call of :func:`lkh` without elkai or with a non-positive limit."""
+    if not elkai_available():
+        raise InputError(
+            "method 'lkh' needs the optional package elkai: pip install -e '.[peers]' in the "
+            "cpwords checkout (LKH-3; free for non-commercial use only)"
+        )
+    if time_limit is not None and time_limit <= 0:
+        raise InputError(f"the time limit must be positive, got {time_limit}")
+    if runs < 1:
+        raise InputError(f"runs must be positive, got {runs}")
+
+
+def _elkai_version() -> str:
+    try:
+        return version("elkai")
+    except PackageNotFoundError:  # pragma: no cover
+        return "unknown"
 
 
 def _lkh_search(report: Any, params: str, problem: str) -> list[int]:  # pragma: no cover
