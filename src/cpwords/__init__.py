@@ -2,8 +2,9 @@
 
 ``cpwords.solve(puzzle, instance, method)`` runs any puzzle's method and re-checks the answer
 with the puzzle's independent checker (see :mod:`cpwords.core.spec`).
-The puzzles' entry points are re-exported here; those that need OR-Tools are imported lazily, so
-``import cpwords`` (and every CLI start) stays light.
+The puzzles' entry points are re-exported here, each imported when it is first used, so
+``import cpwords`` (and every CLI start) loads no NumPy, SciPy, OR-Tools or HiGHS
+(tests/core/test_light_start.py).
 """
 
 # First of all: on the command line, a Ctrl-C during the imports below waits for cli.main
@@ -17,20 +18,21 @@ from cpwords.core.errors import CheckError as CheckError
 from cpwords.core.errors import CpwordsError as CpwordsError
 from cpwords.core.errors import InputError as InputError
 from cpwords.core.errors import ModelError as ModelError
-from cpwords.core.lexicon import load_lexicon as load_lexicon
-from cpwords.core.lexicon import read_word_list as read_word_list
 from cpwords.core.result import SolveResult as SolveResult
 from cpwords.core.result import Status as Status
 from cpwords.core.result import TracePoint as TracePoint
-from cpwords.wordsnake.certificate import read_certificate as read_certificate
-from cpwords.wordsnake.certificate import verify_certificate as verify_certificate
-from cpwords.wordsnake.spec import WordsnakeInstance as WordsnakeInstance
-from cpwords.wordsnake.spec import compare_wordsnake as compare_wordsnake
-from cpwords.wordsnake.spec import solve_wordsnake as solve_wordsnake
 
 __version__ = "0.1.0"
 
+#: The lazy re-exports: each name and the module that defines it.
 _LAZY = {
+    "load_lexicon": "cpwords.core.lexicon",
+    "read_word_list": "cpwords.core.lexicon",
+    "read_certificate": "cpwords.wordsnake.certificate",
+    "verify_certificate": "cpwords.wordsnake.certificate",
+    "WordsnakeInstance": "cpwords.wordsnake.spec",
+    "compare_wordsnake": "cpwords.wordsnake.spec",
+    "solve_wordsnake": "cpwords.wordsnake.spec",
     "solve": "cpwords.core.spec",
     "get_spec": "cpwords.core.spec",
     "solve_letterboxed": "cpwords.letterboxed.spec",
@@ -54,6 +56,8 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # static view of the lazy re-exports
+    from cpwords.core.lexicon import load_lexicon as load_lexicon
+    from cpwords.core.lexicon import read_word_list as read_word_list
     from cpwords.core.spec import get_spec as get_spec
     from cpwords.core.spec import solve as solve
     from cpwords.grid.fill_spec import solve_grid as solve_grid
@@ -76,6 +80,11 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
         verify_superstring_certificate as verify_superstring_certificate,
     )
     from cpwords.truncate.spec import solve_truncate as solve_truncate
+    from cpwords.wordsnake.certificate import read_certificate as read_certificate
+    from cpwords.wordsnake.certificate import verify_certificate as verify_certificate
+    from cpwords.wordsnake.spec import WordsnakeInstance as WordsnakeInstance
+    from cpwords.wordsnake.spec import compare_wordsnake as compare_wordsnake
+    from cpwords.wordsnake.spec import solve_wordsnake as solve_wordsnake
 
 
 def __getattr__(name: str) -> Any:
@@ -95,13 +104,6 @@ __all__ = [
     "SolveResult",
     "Status",
     "TracePoint",
-    "WordsnakeInstance",
     "__version__",
-    "compare_wordsnake",
-    "load_lexicon",
-    "read_word_list",
-    "solve_wordsnake",
-    "verify_certificate",
-    "read_certificate",
     *_LAZY,
 ]

@@ -1,7 +1,8 @@
 """A Ctrl-C while the command line is still importing, held until :func:`cpwords.cli.main`.
 
 The console script (``cpwords``, which runs ``from cpwords.cli import main``) and ``python -m
-cpwords`` import the whole package (about 0.25 s) before any code of cpwords can catch a
+cpwords`` import the package and its command line (about 0.1 s; the command's own module, with
+its solvers, is imported later, inside ``main``) before any code of cpwords can catch a
 ``KeyboardInterrupt``: a Ctrl-C then ended the process with a traceback. So when the process is
 one of those two (a program that imports cpwords keeps its own signal handlers), this module,
 the package's first import, holds SIGINT: the first Ctrl-C is only noted, and

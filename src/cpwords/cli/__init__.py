@@ -1,9 +1,11 @@
 """The ``cpwords`` command line: a thin click layer over the Python API.
 
-Every subcommand lives in its own module of this package and is registered below. Errors that
-cpwords raises on purpose (:class:`~cpwords.core.errors.CpwordsError`), click's usage errors and
-an operating-system error on a named file (a folder the user cannot write) are printed as one
-line on stderr with exit status 2, never as a traceback. A Ctrl-C is exit 130 with one line,
+Every subcommand lives in its own module of this package, named below with its one-line summary:
+the module is imported only when its command runs or shows its help (:mod:`cpwords.cli._lazy`),
+so ``cpwords --help`` imports no puzzle, NumPy or OR-Tools. Errors that cpwords raises on
+purpose (:class:`~cpwords.core.errors.CpwordsError`), click's usage errors and an
+operating-system error on a named file (a folder the user cannot write) are printed as one line
+on stderr with exit status 2, never as a traceback. A Ctrl-C is exit 130 with one line,
 also during the imports that precede :func:`main` (:mod:`cpwords._startup` holds it until then).
 """
 
@@ -29,12 +31,34 @@ from cpwords.cli._common import (
     result_row,
     started,
 )
+from cpwords.cli._lazy import LazyCommands, LazyGroup
 from cpwords.core.errors import CpwordsError
 from cpwords.core.interrupts import interrupt_name
 from cpwords.core.interrupts import reset as reset_interrupts
 
+#: Each subcommand (defined in the module ``cpwords.cli.<name>`` as an attribute of its name) and
+#: the first line of its docstring, which ``cpwords --help`` prints without importing the module.
+SUMMARIES = {
+    "bench": "Run a study suite, resumably and in parallel.",
+    "cache": "See or clear the Letterpress index cache.",
+    "chain": "Find the longest word chain of a list and prove it.",
+    "grid": "List, count, solve or check prefix/suffix grid puzzles.",
+    "letterboxed": "Solve a Letter Boxed puzzle with the fewest words.",
+    "letterpress": "Find every word some letters spell, or the best move.",
+    "lexicons": "List every lexicon cpwords knows and how to install it.",
+    "report": "Write the study report from results files.",
+    "serve": "Serve the puzzles as web pages on this machine.",
+    "snake": "Find the best Wordsnake of a word list and prove it.",
+    "superstring": "Find the shortest superstring of a list and prove it.",
+    "truncate": "Find the longest Truncate sequence and prove it.",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(
+    cls=LazyGroup,
+    commands=LazyCommands({n: (f"cpwords.cli.{n}", h) for n, h in SUMMARIES.items()}),
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="cpwords")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
@@ -58,28 +82,6 @@ def _print_notes() -> None:
     if not any(isinstance(h, _NoteHandler) for h in log.handlers):
         log.addHandler(_NoteHandler(logging.WARNING))
         log.propagate = False
-
-
-def _register() -> None:
-    from cpwords.cli.bench import bench
-    from cpwords.cli.cache import cache
-    from cpwords.cli.chain import chain
-    from cpwords.cli.grid import grid
-    from cpwords.cli.letterboxed import letterboxed
-    from cpwords.cli.letterpress import letterpress
-    from cpwords.cli.lexicons import lexicons
-    from cpwords.cli.report import report
-    from cpwords.cli.serve import serve
-    from cpwords.cli.snake import snake
-    from cpwords.cli.superstring import superstring
-    from cpwords.cli.truncate import truncate
-
-    commands = (snake, letterboxed, truncate, letterpress, grid, bench, report, cache, lexicons)
-    for command in (*commands, chain, superstring, serve):
-        cli.add_command(command)
-
-
-_register()
 
 
 #: Commands that manage their own worker processes and signals (process pools, dask, uvicorn).
