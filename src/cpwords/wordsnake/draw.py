@@ -159,10 +159,7 @@ def snake_svg(
         f"<title>{escape(label)}</title>",
         f'<rect width="{width:g}" height="{height:g}" fill="#fff"/>',
     ]
-    for i, (row, col, _) in enumerate(rows):
-        before = rows[i][2]
-        after = rows[i + 1][2] if i + 1 < len(rows) else 0
-        out.append(_word_group(i, words[i], (row, col), (before, after), cell))
+    out.extend(_word_groups(words, rows, cell))
     out.extend(_note(cls, len(rows) + k, text) for k, (cls, text) in enumerate(notes))
     out.append(caption(lines, _PAD, top))
     out.append("</svg>")
@@ -205,6 +202,16 @@ def _overlap_rect(row: int, x: float, width: float, k: int, pair: int, end: str)
         f'x="{x:g}" y="{_row_y(row) + 2:g}" width="{width:g}" '
         f'height="{_ROW_H - 4:g}" rx="3" fill="{colour}"/>'
     )
+
+
+def _word_groups(words: list[str], rows: list[tuple[int, int, int]], cell: float) -> list[str]:
+    """One ``<g>`` per word drawn (:func:`_word_group`), at its place in ``rows``."""
+    out = []
+    for i, (row, col, _) in enumerate(rows):
+        before = rows[i][2]
+        after = rows[i + 1][2] if i + 1 < len(rows) else 0
+        out.append(_word_group(i, words[i], (row, col), (before, after), cell))
+    return out
 
 
 def _word_group(i: int, w: str, at: tuple[int, int], overlaps: tuple[int, int], cell: float) -> str:

@@ -86,9 +86,14 @@ def run(
     """
     check_explicit_memory(instance, method)
     result = call_method(
-        _RUNNERS[method], instance, method, params=params, seed=seed, time_limit=time_limit,
+        _RUNNERS[method],
+        instance,
+        method,
+        params=params,
+        seed=seed,
+        time_limit=time_limit,
         workers=workers,
-    )  # fmt: skip
+    )
     return with_proof(result, method)
 
 
@@ -239,9 +244,16 @@ def _run_auto(
     reserve = check_reserve(instance)
     limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
     return solve_exact(
-        instance, time_limit=limit, workers=workers, seed=seed, hint=hint, progress=progress,
-        start=start, core_search=core_search, certificate=certificate,
-    )  # fmt: skip
+        instance,
+        time_limit=limit,
+        workers=workers,
+        seed=seed,
+        hint=hint,
+        progress=progress,
+        start=start,
+        core_search=core_search,
+        certificate=certificate,
+    )
 
 
 def _run_exact(
@@ -270,10 +282,18 @@ def _run_exact(
             return _interrupted_start(instance, method, first.solution, t0)
         hint = first.solution
     try:
-        return _dispatch_exact(instance, method, {
-            "time_limit": left(), "seed": seed, "hint": hint, "progress": progress,
-            "workers": workers, "prepared": prepared,
-        })  # fmt: skip
+        return _dispatch_exact(
+            instance,
+            method,
+            {
+                "time_limit": left(),
+                "seed": seed,
+                "hint": hint,
+                "progress": progress,
+                "workers": workers,
+                "prepared": prepared,
+            },
+        )
     except KeyboardInterrupt:
         # Ctrl-C while the model is built (a model interrupted in its search answers itself)
         if hint is None:
@@ -290,10 +310,13 @@ def _interrupted_start(
         raise KeyboardInterrupt
     return SolveResult(
         Status.FEASIBLE,
-        float(snake_score(list(order), instance.cyclic, instance.proper, instance.score)), None,
-        time.perf_counter() - t0, list(order), method,
+        float(snake_score(list(order), instance.cyclic, instance.proper, instance.score)),
+        None,
+        time.perf_counter() - t0,
+        list(order),
+        method,
         solver_info={"interrupted": True, "answer": "the layered greedy's start"},
-    )  # fmt: skip
+    )
 
 
 def _dispatch_exact(
@@ -369,9 +392,14 @@ def _indexed(heuristic: Callable[[], SolveResult], method: str) -> SolveResult:
         return heuristic()
     except IndexStopped as exc:
         return SolveResult(
-            Status.UNKNOWN, None, None, time.perf_counter() - t0, None, method,
+            Status.UNKNOWN,
+            None,
+            None,
+            time.perf_counter() - t0,
+            None,
+            method,
             solver_info={"reason": str(exc)},
-        )  # fmt: skip
+        )
 
 
 def _run_peer(
@@ -580,6 +608,23 @@ def solve_wordsnake(
     CheckError
         A solution fails the independent checker (a bug).
     """
+    params = _method_params(method, iterations, hint, progress, start, core_search, certificate)
+    return solve(
+        SPEC, instance, method, time_limit=time_limit, workers=workers, seed=seed, **params
+    )
+
+
+def _method_params(
+    method: str,
+    iterations: int,
+    hint: Sequence[str] | None,
+    progress: ProgressCallback | None,
+    start: float | None,
+    core_search: str,
+    certificate: bool,
+) -> dict[str, Any]:
+    """The parameters of :func:`solve_wordsnake` that ``method`` takes, checked: at least one
+    iteration, a known method, a certificate only from the default exact method."""
     if iterations < 1:
         raise InputError(f"the number of iterations must be at least 1, got {iterations}")
     name = SPEC.method_name(method)
@@ -598,9 +643,7 @@ def solve_wordsnake(
             f"certificates come from the default exact method; drop --method {method} "
             "(or use --method exact)"
         )
-    return solve(
-        SPEC, instance, method, time_limit=time_limit, workers=workers, seed=seed, **params
-    )
+    return params
 
 
 @dataclass(frozen=True)
@@ -717,10 +760,15 @@ def compare_wordsnake(
             # and the answers already found are kept.
             runs.append(
                 SolveResult(
-                    Status.UNKNOWN, None, None, 0.0, None, SPEC.method_name(m),
+                    Status.UNKNOWN,
+                    None,
+                    None,
+                    0.0,
+                    None,
+                    SPEC.method_name(m),
                     solver_info={"reason": str(exc)},
                 )
-            )  # fmt: skip
+            )
         if runs[-1].solver_info.get("interrupted"):
             interrupted = True  # Ctrl-C stopped this method: the others are not started
             break
