@@ -132,8 +132,16 @@ def test_greedy_start_is_a_valid_ordering_never_above_the_optimum(ws, cyclic, pr
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=1, max_size=8))
 def test_failure_links_are_the_longest_proper_suffix_in_the_trie(ws):
+    from cpwords.wordsnake.relaxation import string_hub
+
     words = sorted(set(ws))
-    trie = build_trie(words)
+    for small in (0, 10**9):  # every level as arrays, then every level in a loop
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(string_hub, "SMALL_LEVEL", small)
+            _check_trie(words, build_trie(words))
+
+
+def _check_trie(words, trie):
     strings = {0: ""}
     for v in range(1, trie.size):
         strings[v] = strings[int(trie.parent[v])] + trie.alphabet[int(trie.char[v])]

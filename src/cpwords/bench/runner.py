@@ -395,13 +395,15 @@ class TreeMemory:
 
 
 def _start_isolated(
-    task: Task, conn: Any, parent_pid: int, new_group: bool
+    task: Task, conn: Any, parent_pid: int, new_group: bool, go: Any = None
 ) -> None:  # pragma: no cover - runs in a child
     if new_group:
         own_group(parent_pid)
     else:  # inside a pool worker, whose process group the runner kills
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         die_with_parent(parent_pid)
+    if go is not None:  # the parent's first memory sample is taken: a task that ends at once
+        go.recv_bytes()  # is still sampled alive once
     _isolated_child(task, conn)
 
 
@@ -443,15 +445,20 @@ def run_task_isolated(task: Task, new_group: bool = True) -> dict[str, Any]:
     environment()
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_start_isolated, args=(task, send, os.getpid(), new_group))
+    go_recv, go_send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_start_isolated, args=(task, send, os.getpid(), new_group, go_recv))
     proc.start()
     pid = int(proc.pid or 0)
     send.close()
+    go_recv.close()
     # The child's SIGALRM cannot stop native code that holds the interpreter (LKH inside
     # elkai did not return for minutes): past the hard limit plus a margin, the parent kills it.
     wait = hard_limit(task.time_limit) + 10.0
     answered = False
     tree = TreeMemory(pid)
+    tree.sample()  # before the task starts (it waits for this): at least one live sample
+    go_send.send_bytes(b"go")
+    go_send.close()
     try:
         if not _wait_sampling(recv, wait, tree):
             return _finish(_base_row(task) | {

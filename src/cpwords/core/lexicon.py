@@ -98,6 +98,10 @@ def text_lines(text: str) -> list[str]:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+#: A whole text of lines of ``a`` to ``z`` (blank lines and line breaks of any kind between):
+#: one regular-expression match reads a plain English list without a step a word.
+_PLAIN_LIST = re.compile(r"[a-z\r\n]*")
 #: What separates a dictionary line's fields (``word freq score``): spaces and tabs only.
 _FIELD_BREAK = re.compile(r"[ \t]+")
 
@@ -148,6 +152,11 @@ def parse_word_lines(
     >>> parse_word_lines("# demo\\nRun\\n\\nnausea\\nFür\\n")
     ['run', 'nausea', 'für']
     """
+    if _PLAIN_LIST.fullmatch(text) is not None:
+        # Lines of a to z only (and blank lines): normalised, folded and valid as they stand.
+        plain = text.split()
+        if plain:
+            return plain
     words: list[str] = []
     bad: list[tuple[int, str, str]] = []
     before: list[str] = []  # with fold: each kept word as it was before folding

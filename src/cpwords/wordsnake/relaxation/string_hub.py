@@ -151,12 +151,31 @@ class Trie:
             if not live.any():
                 break
             wid, cur = wid[live], cur[live]
+            if wid.size < SMALL_LEVEL:  # a few long chains: one step a link, not an array pass
+                more_w, more_s = self._chains_in_a_loop(wid.tolist(), cur.tolist())
+                rec_w.append(more_w)
+                rec_s.append(more_s)
+                break
             rec_w.append(wid)
             rec_s.append(cur)
             cur = self.fail[cur].astype(np.int64)
         if not rec_w:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         return np.concatenate(rec_w), np.concatenate(rec_s)
+
+    def _chains_in_a_loop(self, wid: list[int], cur: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The rest of :meth:`suffix_nodes` for a few words, in the same order (every word's
+        next link, then the next ones)."""
+        fail = self.fail
+        out_w: list[int] = []
+        out_s: list[int] = []
+        while wid:
+            out_w += wid
+            out_s += cur
+            nxt = [int(fail[c]) for c in cur]
+            wid = [w for w, c in zip(wid, nxt, strict=True) if c > 0]
+            cur = [c for c in nxt if c > 0]
+        return np.array(out_w, dtype=np.int64), np.array(out_s, dtype=np.int64)
 
     def children(self, node: int) -> np.ndarray:
         """Children of one node, in letter order."""
@@ -209,16 +228,50 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
     # Levels: nodes grouped by depth.
     by_depth = np.argsort(dep, kind="stable")
     cuts = np.searchsorted(dep[by_depth], np.arange(int(dep.max(initial=0)) + 2))
-    end = np.arange(size, dtype=np.int32)
-    for d in range(len(cuts) - 2, 0, -1):
-        level = by_depth[cuts[d] : cuts[d + 1]]
-        np.maximum.at(end, par[level], end[level])
+    levels = [by_depth[cuts[d] : cuts[d + 1]] for d in range(len(cuts) - 1)]
+    end = _subtree_ends(par, levels)
     fail = np.zeros(size, dtype=np.int32)
     trie = Trie(
         dep, par, ch.astype(np.int32), end, fail, wn, node_word, child_key, child_id, alphabet
     )
-    for d in range(2, len(cuts) - 1):
-        level = by_depth[cuts[d] : cuts[d + 1]]
+    _failure_links(trie, levels, ch, deadline)
+    return trie
+
+
+#: A level of the trie with fewer nodes than this is done in a plain loop: array operations
+#: cost about a microsecond each whatever their size, and a word of 100,000 letters makes
+#: 100,000 levels of one node.
+SMALL_LEVEL = 64
+
+
+def _subtree_ends(par: np.ndarray, levels: list[np.ndarray]) -> np.ndarray:
+    """The last id of each node's subtree (ids in preorder), deepest level first."""
+    end = np.arange(par.shape[0], dtype=np.int32)
+    for level in reversed(levels[1:]):
+        if level.size >= SMALL_LEVEL:
+            np.maximum.at(end, par[level], end[level])
+            continue
+        for v in level.tolist():
+            p = int(par[v])
+            if end[v] > end[p]:
+                end[p] = end[v]
+    return end
+
+
+def _failure_links(
+    trie: Trie, levels: list[np.ndarray], ch: np.ndarray, deadline: float | None
+) -> None:
+    """Aho and Corasick's failure links, level by level (as arrays on large levels, in a loop
+    on small ones); fills ``trie.fail``."""
+    fail, par = trie.fail, trie.parent
+    child_of: dict[int, int] | None = None  # parent * radix + letter -> child, for small levels
+    for level in levels[2:]:
+        _check(deadline)
+        if level.size < SMALL_LEVEL:
+            if child_of is None:
+                child_of = dict(zip(trie.child_key.tolist(), trie.child_id.tolist(), strict=True))
+            _links_in_a_loop(trie, level, ch, child_of)
+            continue
         letters = ch[level]
         f = fail[par[level]].astype(np.int64)
         result = np.zeros(level.shape[0], dtype=np.int64)
@@ -232,7 +285,21 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
             f[rest] = fail[f[rest]]
             active = rest
         fail[level] = result
-    return trie
+
+
+def _links_in_a_loop(
+    trie: Trie, level: np.ndarray, ch: np.ndarray, child_of: dict[int, int]
+) -> None:
+    """The failure links of one small level, node by node (``child_of``: each child by its
+    key ``parent * radix + letter``)."""
+    fail, par, radix = trie.fail, trie.parent, trie.radix
+    for v in level.tolist():
+        node, letter = int(fail[par[v]]), int(ch[v])
+        link = child_of.get(node * radix + letter, -1)
+        while link < 0 and node != 0:
+            node = int(fail[node])
+            link = child_of.get(node * radix + letter, -1)
+        fail[v] = max(link, 0)
 
 
 def _insert_sorted(
@@ -579,6 +646,11 @@ def _private_chains(
     stops = np.r_[starts[1:], pw.size]
     node_word = trie.node_word
     par = trie.parent
+    # Each node's children: a range of the sorted child keys (one search for all nodes).
+    child_id = trie.child_id
+    first_child = np.searchsorted(
+        trie.child_key, np.arange(trie.size + 1, dtype=np.int64) * trie.radix
+    ).tolist()
     for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
         _check(deadline)
         w = int(pw[a])
@@ -611,7 +683,7 @@ def _private_chains(
         for d in range(top, lw):
             p = path[d - top]
             onward = path[d - top + 1]
-            for c in trie.children(p).tolist():
+            for c in child_id[first_child[p] : first_child[p + 1]].tolist():
                 if c != onward:
                     priv_t.append(cplus[d])
                     priv_h.append(int(c))
