@@ -87,23 +87,10 @@ class PrefixTable:
             Two distinct prefixes hashed alike ``HASH_DRAWS`` times.
         """
         ids = np.asarray(ids, dtype=np.int64)
-        count = np.maximum(letters.lens[ids] + (0 if proper else 1), 0)
-        ent_r, ent_len = segments(count)
-        # The prefix of length L of the r-th word is the r-1-th's when they share L letters and
-        # the r-1-th has an entry of that length (with proper, a word has none of its own length).
-        shared = letters.lcp_with_previous(ids)
-        prev_len = np.concatenate([[-1], letters.lens[ids[:-1]] - (1 if proper else 0)])
-        same_as_previous = ent_len <= np.minimum(shared, prev_len)[ent_r]
-        by_len = np.argsort(ent_len, kind="stable")  # (length, word) order
-        pos = np.arange(by_len.size, dtype=np.int64)
-        owner_pos = np.maximum.accumulate(np.where(same_as_previous[by_len], -1, pos))
-        owner = np.empty_like(by_len)
-        owner[by_len] = by_len[owner_pos]  # each entry's first entry with the same prefix
-        nodes = np.flatnonzero(~same_as_previous)
-        number = np.cumsum(~same_as_previous) - 1
-        node_of = number[owner]
+        ent_r, ent_len, nodes, node_of = _prefix_numbers(letters, ids, proper)
         word = ids[ent_r[nodes]]
         length = ent_len[nodes]
+        del ent_len, nodes
         begin = letters.start[word]
         for _ in range(HASH_DRAWS):
             keys = letters.keys(begin, begin + length)
@@ -116,30 +103,11 @@ class PrefixTable:
         place = np.empty_like(order)
         place[order] = np.arange(order.size)
         node = place[node_of]
-        # Each prefix's words by value: one sort of (prefix, the word's rank by value).
-        val = np.asarray(values, dtype=np.int64)[ids]
-        by_value = np.argsort(val, kind="stable")
-        rank = np.empty_like(by_value)
-        rank[by_value] = np.arange(by_value.size)
-        srt = np.argsort(node * ids.size + rank[ent_r])
-        node_s, who_r = node[srt], ent_r[srt]
-        first = np.flatnonzero(np.concatenate([[True], node_s[1:] != node_s[:-1]]))
-        second = first + 1
-        has_two = np.zeros(first.size, dtype=bool)
-        inside = second < node_s.size
-        has_two[inside] = node_s[second[inside]] == node_s[first[inside]]
-        safe = np.where(has_two, second, first)
-        val_s, who_s = val[who_r], ids[who_r]
-        return cls(
-            letters,
-            keys[order],
-            word[order],
-            length[order],
-            val_s[first],
-            who_s[first],
-            np.where(has_two, val_s[safe], 0),
-            np.where(has_two, who_s[safe], -1),
+        del node_of
+        v1, i1, v2, i2 = _two_smallest_by_prefix(
+            node, ent_r, ids, np.asarray(values, dtype=np.int64)
         )
+        return cls(letters, keys[order], word[order], length[order], v1, i1, v2, i2)
 
     def find(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The prefix whose hash is that of ``cp[x:y]``, or -1, shape of ``x`` (a match is a
@@ -183,3 +151,53 @@ class SuffixQueries:
         word = ids[which]
         end = letters.start[word + 1]
         return cls(word, k, table.find(end - k, end))
+
+
+def _prefix_numbers(
+    letters: Letters, ids: np.ndarray, proper: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every (word, prefix length) entry of the words ``ids`` (sorted) with the number of its
+    prefix: ``(entry's word position, entry's length, each prefix's first entry, each entry's
+    prefix)``. The prefix of length L of the r-th word is the r-1-th's when they share L
+    letters and the r-1-th has an entry of that length (with ``proper``, a word has none of its
+    own length)."""
+    count = np.maximum(letters.lens[ids] + (0 if proper else 1), 0)
+    ent_r, ent_len = segments(count)
+    shared = letters.lcp_with_previous(ids)
+    prev_len = np.concatenate([[-1], letters.lens[ids[:-1]] - (1 if proper else 0)])
+    same_as_previous = ent_len <= np.minimum(shared, prev_len)[ent_r]
+    by_len = np.argsort(ent_len, kind="stable")  # (length, word) order
+    owner_pos = np.where(same_as_previous[by_len], -1, np.arange(by_len.size, dtype=np.int64))
+    np.maximum.accumulate(owner_pos, out=owner_pos)
+    owner = np.empty_like(by_len)
+    owner[by_len] = by_len[owner_pos]  # each entry's first entry with the same prefix
+    del by_len, owner_pos
+    number = np.cumsum(~same_as_previous) - 1
+    return ent_r, ent_len, np.flatnonzero(~same_as_previous), number[owner]
+
+
+def _two_smallest_by_prefix(
+    node: np.ndarray, ent_r: np.ndarray, ids: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each prefix: the smallest value and its word, the second and its word (0 and -1
+    when one word starts with it), by one sort of (prefix, the word's rank by value)."""
+    val = values[ids]
+    by_value = np.argsort(val, kind="stable")
+    rank = np.empty_like(by_value)
+    rank[by_value] = np.arange(by_value.size)
+    srt = np.argsort(node * ids.size + rank[ent_r])
+    node_s, who_r = node[srt], ent_r[srt]
+    del srt
+    first = np.flatnonzero(np.concatenate([[True], node_s[1:] != node_s[:-1]]))
+    second = first + 1
+    has_two = np.zeros(first.size, dtype=bool)
+    inside = second < node_s.size
+    has_two[inside] = node_s[second[inside]] == node_s[first[inside]]
+    safe = np.where(has_two, second, first)
+    val_s, who_s = val[who_r], ids[who_r]
+    return (
+        val_s[first],
+        who_s[first],
+        np.where(has_two, val_s[safe], 0),
+        np.where(has_two, who_s[safe], -1),
+    )

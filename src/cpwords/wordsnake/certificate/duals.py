@@ -216,6 +216,10 @@ def _past(deadline: float | None) -> None:
         raise TimeoutError
 
 
+#: Suffixes looked up at once by the array check (its memory: about 80 bytes each).
+QUERY_CHUNK = 1 << 20
+
+
 class _ArrayCheck:
     """The dict tables' check as whole-array passes (:mod:`.arrays`), where every sum it forms
     fits in 62 bits; the dict tables check the rest (Python's integers do not overflow)."""
@@ -282,15 +286,19 @@ class _ArrayCheck:
         except HashCollision:  # pragma: no cover - probability about prefixes**2 / 2**62
             self._dict_check(values, tids, ids, bonus)
             return
-        q = SuffixQueries.build(letters, qids, table, cert.proper)
         extra = np.zeros(len(self.mult), dtype=np.int64)
         extra[qids] = np.asarray(bonus, dtype=np.int64)
-        for e, j in self._violations(table, q, extra):
-            i, k, node = int(q.word[e]), int(q.k[e]), int(q.node[e])
-            a = letters.words[i]
-            if table.prefix_of(node) != a[len(a) - k :]:
-                continue  # a hash match only: no such joint
-            self._raise(i, j)
+        # The query words in chunks of about QUERY_CHUNK suffixes (memory), in order.
+        ends = np.cumsum(letters.lens[qids] + 1)
+        cuts = np.searchsorted(ends, np.arange(QUERY_CHUNK, int(ends[-1]), QUERY_CHUNK))
+        for part in np.split(qids, np.unique(cuts)):
+            q = SuffixQueries.build(letters, part, table, cert.proper)
+            for e, j in self._violations(table, q, extra):
+                i, k, node = int(q.word[e]), int(q.k[e]), int(q.node[e])
+                a = letters.words[i]
+                if table.prefix_of(node) != a[len(a) - k :]:
+                    continue  # a hash match only: no such joint
+                self._raise(i, j)
 
     def _violations(
         self, table: PrefixTable, q: SuffixQueries, extra: np.ndarray
