@@ -42,6 +42,7 @@ from cpwords.wordsnake.certificate import (
     no_snake,
     root_core,
 )
+from cpwords.wordsnake.closure.components import closed_components, label_groups, word_labels
 from cpwords.wordsnake.rules import WordsnakeInstance, joint_weight, pair_overlap
 
 #: The largest core the tree is built on. The root's values are the flow's, whose core at the
@@ -483,12 +484,12 @@ class _CoreLP:
             on = (xp > least) & arr.proper_pair
             if not on.any():
                 continue
-            label, n = _labels(arr.pair_a[on], arr.pair_b[on], W)
+            label, n = word_labels(arr.pair_a[on], arr.pair_b[on], W)
             head = label[arr.into_head]
             tail = np.where(arr.into_tail < W, label[np.minimum(arr.into_tail, W - 1)], -2)
             enters = (head >= 0) & (tail != head)
             entering = np.bincount(head[enters], weights=into_x[enters], minlength=n)
-            for part in _groups(label, np.nonzero(entering < 1 - 1e-6)[0]):
+            for part in label_groups(label, np.nonzero(entering < 1 - 1e-6)[0]):
                 key = frozenset(part)
                 if key in seen or (len(key) == W and not self.linear):
                     continue
@@ -656,7 +657,7 @@ class _CoreLP:
         )
         ends = {heads[c] - W for c in arr.start_cols if x[c] > 0.5}
         ends |= {tails[c] for c in arr.end_cols if x[c] > 0.5}
-        closed = _closed(chosen, ends, W, self.linear)
+        closed = closed_components(chosen, ends, W, self.linear)
         closed += self._violated(x, closed)
         return chosen, [j for _, j in frac], closed
 
@@ -762,34 +763,6 @@ class _Arrays:
         return load, entered
 
 
-def _labels(a: np.ndarray, b: np.ndarray, W: int) -> tuple[np.ndarray, int]:
-    """The connected components of the words the edges ``a[i] - b[i]`` join: a label per
-    word (-1 for a word on no edge) and the number of labels."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    graph = csr_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(W, W))
-    _, label = connected_components(graph, directed=False)
-    present = np.zeros(W, dtype=bool)
-    present[a] = True
-    present[b] = True
-    used, label = np.unique(label[present], return_inverse=True)
-    out = np.full(W, -1, dtype=np.int64)
-    out[present] = label
-    return out, len(used)
-
-
-def _groups(label: np.ndarray, which: np.ndarray) -> list[list[int]]:
-    """The words of each label in ``which`` (ascending ids), by ascending label."""
-    if not len(which):
-        return []
-    words = np.nonzero(np.isin(label, which))[0]
-    order = np.argsort(label[words], kind="stable")
-    words, labs = words[order], label[words][order]
-    cuts = np.nonzero(np.diff(labs))[0] + 1
-    return [part.tolist() for part in np.split(words, cuts)]
-
-
 def _row_matrix(
     rows: int, tails: list[int], heads: list[int], hub: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -807,22 +780,3 @@ def _row_matrix(
         index += [c for c, _ in row]
         value += [v for _, v in row]
     return starts, np.array(index, dtype=np.int32), np.array(value)
-
-
-def _components(edges: list[Joint], W: int) -> list[set[int]]:
-    """The connected components of the words the edges join (among ``W`` words)."""
-    if not edges:
-        return []
-    a = np.array([e[0] for e in edges], dtype=np.int64)
-    b = np.array([e[1] for e in edges], dtype=np.int64)
-    label, n = _labels(a, b, W)
-    return [set(part) for part in _groups(label, np.arange(n))]
-
-
-def _closed(chosen: list[Joint], ends: set[int], W: int, linear: bool) -> list[set[int]]:
-    """The closed components of the chosen word pairs, smallest first: those with no chain end
-    (linear), or every one of several (cyclic)."""
-    parts = sorted(_components(chosen, W), key=len)
-    if not linear:
-        return [] if len(parts) == 1 and len(parts[0]) == W else parts
-    return [p for p in parts if not p & ends]
