@@ -161,17 +161,17 @@ def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(monkeypatch: pytest.Mo
 
     from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
     from cpwords.wordsnake.exact.state import FlowState
-    from cpwords.wordsnake.relaxation import decode
+    from cpwords.wordsnake.relaxation import decode, matching
 
     words = _shuffled_words(13, 300)
     net = build_string_network(WordsnakeInstance(words))
-    real = decode._match_longest_first
+    real = matching.GreedyMatching.run
 
     def interrupted(*args: object, **kwargs: object) -> None:
         real(*args, **kwargs)  # type: ignore[arg-type]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(decode, "_match_longest_first", interrupted)
+    monkeypatch.setattr(matching.GreedyMatching, "run", interrupted)
     dec = decode.greedy_successors(net)
     assert dec.extra.get("interrupted") is True
     assert sorted(dec.succ) == list(range(len(words) + 1))
