@@ -23,16 +23,13 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _machine import machine
-
+from cpwords.bench.runner import machine
 from cpwords.core.lexicon import shared_data_dir
 
 OUT = Path(__file__).parent / "results" / "design"

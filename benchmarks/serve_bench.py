@@ -25,8 +25,7 @@ from typing import Any
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _machine import machine
+from cpwords.bench.runner import machine
 
 NYT = Path(__file__).resolve().parents[2] / "shared" / "data" / "letterboxed" / "nyt-2024.jsonl"
 ENABLE = NYT.parents[1] / "enable1.txt"

@@ -1,4 +1,5 @@
-"""The greedy assignment's compiled matching against the Python loop it replaced."""
+"""The greedy assignment's compiled matching against the Python loop (small lists keep the
+loop: no compiler to load)."""
 
 from __future__ import annotations
 
@@ -14,70 +15,6 @@ from cpwords.wordsnake.relaxation.decode import item_copies
 from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance
-
-
-def _free_from(nxt: list[int], i: int) -> int:
-    root = i
-    while nxt[root] != root:
-        root = nxt[root]
-    while nxt[i] != root:
-        nxt[i], i = root, nxt[i]
-    return root
-
-
-def _match_longest_first(
-    net: StringHubNetwork,
-    candidates: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    depth: np.ndarray,
-    slot_start: np.ndarray,
-    slot_item: list[int],
-    nxt: list[int],
-    pending: list[list[int]],
-    succ: list[int],
-    handover: list[int],
-    deadline: float | None,
-    by_string: dict[int, list[int]],
-) -> None:
-    """Match each free exit to the first free entry below its candidate strings, longest
-    first; fills ``succ``, ``handover`` and ``by_string`` (the units matched at each string;
-    consistent when :class:`FlowStopped` ends it at the deadline)."""
-    hw, hs, lo_word, hi_word = candidates
-    free_from = _free_from
-    # Read in chunks: four whole lists of Python ints (one per candidate) held 160 MB at once on
-    # ENABLE, the peak of the whole solve.
-    chunk = 1 << 15
-    chunks = (
-        item
-        for at in range(0, int(hw.size), chunk)
-        for item in zip(
-            hw[at : at + chunk].tolist(), hs[at : at + chunk].tolist(),
-            lo_word[at : at + chunk].tolist(), hi_word[at : at + chunk].tolist(), strict=True,
-        )
-    )  # fmt: skip
-    for count, (w, s, lo, hi) in enumerate(chunks):
-        if not count & 0x3FFF and deadline is not None and time.perf_counter() >= deadline:
-            raise FlowStopped
-        units = pending[w]
-        if not units or lo >= hi:
-            continue
-        d = int(depth[s])
-        a, b = int(slot_start[lo]), int(slot_start[hi])
-        while units:
-            slot = free_from(nxt, a)
-            if slot >= b:
-                break
-            item = slot_item[slot]
-            if net.item_word[item] == w and item == units[-1]:
-                # never the same item; try the next free slot
-                nxt_slot = free_from(nxt, slot + 1)
-                if nxt_slot >= b:
-                    break
-                slot, item = nxt_slot, slot_item[nxt_slot]
-            u = units.pop()
-            succ[u] = item
-            handover[u] = d
-            nxt[slot] = slot + 1
-            by_string.setdefault(s, []).append(u)
 
 
 def _inputs(net: StringHubNetwork) -> tuple[list[list[int]], np.ndarray, list[int], np.ndarray]:
@@ -103,7 +40,7 @@ def reference(
     by_string: dict[int, list[int]] = {}
     nxt = list(range(len(slot_item) + 1))
     pending = [list(c) for c in copies]
-    _match_longest_first(
+    decode._match_longest_first(
         net, cand, depth, slot_start, slot_item, nxt, pending, succ, handover, None, by_string
     )
     return succ, handover, by_string, pending

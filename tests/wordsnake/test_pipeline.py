@@ -153,7 +153,10 @@ def test_a_limit_that_ends_the_flow_stages_early_still_answers_the_greedy_assign
     assert f.bound is not None and f.bound >= f.best  # the trivial bound came with it
 
 
-def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("compiled", [False, True])
+def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(
+    monkeypatch: pytest.MonkeyPatch, compiled: bool
+) -> None:
     """Issue 34, items 21-22: a SIGTERM 8 s into the French wordfreq list (the machine loaded)
     answered the input order, 4,868,119: Ctrl-C in the matching dropped it. Now the matching so
     far is joined into a cover, patched at once, kept, and the interrupt goes on."""
@@ -165,13 +168,15 @@ def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(monkeypatch: pytest.Mo
 
     words = _shuffled_words(13, 300)
     net = build_string_network(WordsnakeInstance(words))
-    real = matching.GreedyMatching.run
+    owner, name = (matching.GreedyMatching, "run") if compiled else (decode, "_match_longest_first")
+    monkeypatch.setattr(decode, "COMPILED_MATCHING_MIN", 0 if compiled else 10**9)
+    real = getattr(owner, name)
 
     def interrupted(*args: object, **kwargs: object) -> None:
-        real(*args, **kwargs)  # type: ignore[arg-type]
+        real(*args, **kwargs)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(matching.GreedyMatching, "run", interrupted)
+    monkeypatch.setattr(owner, name, interrupted)
     dec = decode.greedy_successors(net)
     assert dec.extra.get("interrupted") is True
     assert sorted(dec.succ) == list(range(len(words) + 1))

@@ -95,6 +95,16 @@ def environment() -> dict[str, Any]:
     return env
 
 
+def machine() -> dict[str, Any]:
+    """What a measurement that is not a suite records about its run (the scripts of
+    ``benchmarks/``): :func:`environment`, the 1/5/15-minute load averages now, and the date."""
+    return {
+        **environment(),
+        "loadavg_start": os.getloadavg(),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+
+
 @functools.lru_cache(maxsize=4)
 def _instance(puzzle: str, spec_json: str, base_dir: str) -> Any:
     import json

@@ -1,15 +1,31 @@
-"""Every puzzle on the curated dictionaries (issue 30): the report, with wordfreq's as the before.
+"""Every puzzle on the curated dictionaries (issue 30): the measurements the harness cannot make,
+and the report.
 
-    python benchmarks/bench_languages.py --dictionaries report \\
+    cpwords bench benchmarks/suites/languages-dictionaries.toml --jobs 1 \\
+        --out benchmarks/results/languages-dictionaries/languages-dictionaries.jsonl
+    python benchmarks/languages.py compact            # the grid rows' example boards out
+    python benchmarks/languages.py generate [LANG ...]  # Letter Boxed boxes
+    python benchmarks/languages.py grid [LANG:TOP:LETTERS ...]  # unique grid puzzles
+    python benchmarks/languages.py boards [LANG ...]  # random Letterpress boards
+    python benchmarks/languages.py report [--before-commit 8d17b24] \\
         > benchmarks/results/languages-dictionaries/report.md
 
-Reads the rows of ``suites/languages-dictionaries.toml`` and the scripts' JSON
-(``bench_languages.py --dictionaries generate|grid|boards``) in
-``results/languages-dictionaries/``, and the wordfreq-era record in ``results/languages/`` (the
-same puzzles when ``--lang`` read wordfreq's token lists). Its check that every answer word is
-in the language's dictionary reads the dictionary's file itself (one entry a line, NFC, lower
-case; a capitalised entry counts as a proper noun where the source marks them so), sharing
-no code with cpwords' reader; it checks the wordfreq answers against the same files.
+``generate`` runs ``cpwords letterboxed --generate 10 --unique --lang L --json`` per language
+(each box proven by the DP and recounted by the independent brute force before it is printed;
+``verified``); ``grid`` designs unique grid puzzles per language (``cpwords grid --unique``),
+each one re-verified by the independent checker and a CP-SAT recount; ``boards`` draws one
+random Letterpress board per language (``cpwords letterpress --random-board``). Their runs go
+into one file beside the suite's rows, ``languages-dictionaries-designs.json`` (a section per
+command); given languages (``generate ru``, ``boards ru``, ``grid ru:20000:2``), a command runs
+only those and merges them into its section, the other runs kept (:func:`merge_runs`).
+
+``report`` writes the report with the wordfreq-era record of issue 20 as the "before" (the same
+puzzles when ``--lang`` read wordfreq's token lists): ``benchmarks/results/languages/`` as it
+was at ``--before-commit`` (read with ``git show``; the record left the tree with issue 49).
+Its check that every answer word is in the language's dictionary reads the dictionary's file
+itself (one entry a line, NFC, lower case; a capitalised entry counts as a proper noun where the
+source marks them so), sharing no code with cpwords' reader; it checks the wordfreq answers
+against the same files.
 """
 
 from __future__ import annotations
@@ -18,19 +34,322 @@ import json
 import shutil
 import statistics
 import subprocess
+import sys
+import time
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench_languages import Target, _boards_table, _grid_table, _letterboxed_table
-
 from cpwords.bench.results import read_rows
+from cpwords.bench.runner import machine
 from cpwords.core.dictionaries import Dictionary, find_dictionary
 
+HERE = Path(__file__).parent
+ROOT = HERE.parent
+#: The commit whose tree holds the wordfreq-era record (``benchmarks/results/languages/``).
+BEFORE_COMMIT = "8d17b24"
 #: The puzzles whose answers are checked, in the report's order.
 PUZZLES = ("truncate", "letterboxed", "grid", "letterpress")
+#: The languages with a curated dictionary that issue 30 measures (Russian: hunspell-ru, its
+#: affix rules expanded by :mod:`cpwords.core.hunspell`; recorded after the other eight, its
+#: runs merged into the file: ``generate ru``, ``boards ru``, ``grid ru:20000:2 ...``).
+DICT_LANGS = ("fr", "de", "es", "it", "pl", "pt", "sv", "nl", "ru")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One recorded run: where its files go and which languages each command covers."""
+
+    results: Path
+    prefix: str
+    lb_langs: tuple[str, ...]
+    grid_runs: tuple[tuple[str, int, int], ...]
+    board_runs: tuple[tuple[str, bool], ...]
+
+    @property
+    def rows(self) -> Path:
+        """The suite's rows (``cpwords bench``)."""
+        return self.results / f"{self.prefix}.jsonl"
+
+    @property
+    def designs(self) -> Path:
+        """The runs of ``generate``, ``grid`` and ``boards``: a section each."""
+        return self.results / f"{self.prefix}-designs.json"
+
+
+#: Every puzzle on the dictionaries (issue 30).
+DICTIONARIES = Target(
+    HERE / "results" / "languages-dictionaries",
+    "languages-dictionaries",
+    DICT_LANGS,
+    tuple((lang, top, length) for length, top in ((2, 20000), (3, 50000), (2, 50000))
+          for lang in DICT_LANGS),
+    (*((lang, False) for lang in DICT_LANGS), ("fr", True)),
+)  # fmt: skip
+
+
+def generate(
+    target: Target = DICTIONARIES,
+    k: int = 10,
+    time_limit: float = 1800.0,
+    only: list[str] | None = None,
+) -> None:
+    """Run the generator for each language and store its JSON answers. ``only``: these
+    languages, their runs merged into the section's (:func:`merge_runs`)."""
+    runs: list[dict[str, Any]] = []
+    for lang in only or target.lb_langs:
+        cmd = [
+            sys.executable, "-m", "cpwords", "letterboxed", "--generate", str(k), "--unique",
+            "--lang", lang, "--seed", "0", "--time-limit", str(time_limit), "--json",
+        ]  # fmt: skip
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - t0
+        out = json.loads(proc.stdout)
+        out["command"] = " ".join(["cpwords", *cmd[3:]])
+        out["command_wall_time"] = wall
+        out["exit_status"] = proc.returncode
+        runs.append(out)
+        print(f"{lang}: {out.get('found')} boxes in {wall:.1f} s", file=sys.stderr)
+    merge_runs(
+        target.designs, "letterboxed", machine(), runs, lambda r: r["lang"], only is not None
+    )
+
+
+def _recheck_grid(lang: str, top: int, length: int, puzzles: list[dict[str, Any]]) -> None:
+    """Re-verify each unique puzzle of a ``--unique`` run, in place, by two paths that share no
+    code with the design: the independent checker on its answer board (``grid_problems``,
+    every rule recomputed from the strings and the word list) and a recount of its full boards
+    by CP-SAT (every solution of the board model with the suffixes fixed, no preprocessing)."""
+    from cpwords.grid.models.cpsat import count_completions
+    from cpwords.grid.rules import common_tokens, default_board, grid_problems
+    from cpwords.grid.symmetry import board_symmetry
+
+    board = default_board()
+    sym = board_symmetry(board)
+    tokens = common_tokens(top, length, 2, False, lang)
+    for p in puzzles:
+        t0 = time.perf_counter()
+        problems = grid_problems(board, p["board"], tokens.words, length, 2)
+        cnt = count_completions(
+            board, tokens, p["suffixes"], method="cpsat", preprocess=False, symmetry=sym
+        )
+        p["recheck"] = {
+            "checker_problems": problems,
+            "cpsat_boards": cnt.count,
+            "cpsat_boards_up_to_symmetry": cnt.count_up_to_symmetry,
+            "cpsat_complete": cnt.complete,
+            "ok": not problems and cnt.complete and cnt.count_up_to_symmetry == 1,
+            "seconds": time.perf_counter() - t0,
+        }
+
+
+def merge_runs(
+    path: Path,
+    section: str,
+    host: dict[str, Any],
+    runs: list[dict[str, Any]],
+    key: Callable[[dict[str, Any]], Hashable],
+    merge: bool,
+) -> None:
+    """Write ``{"machine": host, "runs": runs}`` as the file's ``section`` (the others kept);
+    with ``merge``, into the runs already in the section instead, under a lock (several
+    processes may share the work): a run with the same ``key`` is replaced in its place, the
+    others are kept, new ones appended; the section's machine stays and each merged run
+    records its own (``run["machine"]``)."""
+    import fcntl
+
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        if not merge or section not in data:
+            data[section] = {"machine": host, "runs": runs}
+        else:
+            new = {key(r): {**r, "machine": host} for r in runs}
+            old = data[section]["runs"]
+            data[section]["runs"] = [new.pop(key(r), r) for r in old] + list(new.values())
+        path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def _grid_key(run: dict[str, Any]) -> tuple[str, int, int]:
+    return (run["lang"], run["top"], run["suffix_length"])
+
+
+def grid(
+    target: Target = DICTIONARIES,
+    time_limit: float = 900.0,
+    only: list[tuple[str, int, int]] | None = None,
+) -> None:
+    """Design unique grid puzzles per language and re-verify each one; store the answers (after
+    every run, so that an interrupted run keeps the runs it finished). ``only``: these runs
+    (language, top, suffix letters), merged into the section's."""
+    runs: list[dict[str, Any]] = []
+    host = machine()
+    for lang, top, length in only or target.grid_runs:
+        cmd = [
+            sys.executable, "-m", "cpwords", "grid", "--unique", "--count-limit", "2",
+            "--lang", lang, "--top", str(top), "-L", str(length), "--limit", "100",
+            "--time-limit", str(time_limit), "--json",
+        ]  # fmt: skip
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - t0
+        out = json.loads(proc.stdout)
+        del out["others"]  # the first 100 classes that are not unique: not reported
+        out["command"] = " ".join(["cpwords", *cmd[3:]])
+        out["command_wall_time"] = wall
+        out["exit_status"] = proc.returncode
+        _recheck_grid(lang, top, length, out["quadruples"])
+        runs.append(out)
+        ok = sum(p["recheck"]["ok"] for p in out["quadruples"])
+        print(
+            f"{lang} {top} L{length}: {out['classes']:,} classes, {out['unique_count']} unique "
+            f"({ok} re-verified) in {wall:.1f} s",
+            file=sys.stderr,
+        )
+        merge_runs(target.designs, "grid", host, runs, _grid_key, only is not None)
+
+
+def _grid_table(data: dict[str, Any] | None) -> list[str]:
+    if not data:
+        return ["(not run: `python benchmarks/languages.py grid`)"]
+    m = data["machine"]
+    out = [
+        f"Machine: {m['nproc']} cores, shared; load at start "
+        f"{', '.join(f'{x:.1f}' for x in m['loadavg_start'])}; {m['date']}.",
+        "",
+        "| language | top N | suffix letters | lexicon words | classes | unique puzzles "
+        "| re-verified | enumerate + count | command time | an example (suffixes: the 24 words) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in data["runs"]:
+        st = r["stats"]
+        uniq = r["quadruples"]
+        ok = sum(p["recheck"]["ok"] for p in uniq)
+        withheld = r.get("blocklist", {}).get("withheld", 0)
+        shown = f"{r['unique_count']}" + (f" (+{withheld} withheld)" if withheld else "")
+        if uniq:
+            ex = max(uniq, key=lambda p: p["min_zipf"])  # the one with the commonest words
+            example = f"{'-'.join(ex['suffixes'])}: {' '.join(ex['words'])}"
+        else:
+            example = "none"
+        out.append(
+            f"| {r['lang']} | {r['top']:,} | {r['suffix_length']} | {r['lexicon_size']:,} "
+            f"| {r['classes']:,} | {shown} | {ok} of {len(uniq)} "
+            f"| {st['enumerate_time']:.1f} + {st['count_time']:.1f} s "
+            f"| {r['command_wall_time']:.1f} s | {example} |"
+        )
+    return out
+
+
+def boards(target: Target = DICTIONARIES, seed: int = 0, only: list[str] | None = None) -> None:
+    """One random Letterpress board per language (``--random-board``) and the words it spells.
+    ``only``: these languages' runs (accents kept), merged into the section's
+    (:func:`merge_runs`)."""
+    runs: list[dict[str, Any]] = []
+    for lang, fold in [(x, False) for x in only] if only else target.board_runs:
+        cmd = [
+            sys.executable, "-m", "cpwords", "letterpress", "--random-board", "--seed", str(seed),
+            "--lang", lang, *(["--fold-accents"] if fold else []), "--longest-first",
+            "--limit", "3", "--time-limit", "900", "--json",
+        ]  # fmt: skip
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        out = json.loads(proc.stdout)
+        out["command"] = " ".join(["cpwords", *cmd[3:]])
+        out["command_wall_time"] = time.perf_counter() - t0
+        out["exit_status"] = proc.returncode
+        runs.append(out)
+        found = f"{out['letters']} {out['count']:,} words" if "letters" in out else out["status"]
+        print(f"{lang}{' folded' if fold else ''}: {found}", file=sys.stderr)
+    key = lambda r: (r["lang"], r["fold_accents"])  # noqa: E731
+    merge_runs(target.designs, "boards", machine(), runs, key, only is not None)
+
+
+def _boards_table(data: dict[str, Any] | None) -> list[str]:
+    if not data:
+        return ["(not run: `python benchmarks/languages.py boards`)"]
+    out = [
+        "| language | accents | list | board (seed 0, row by row) | words it spells "
+        "| longest | verified |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in data["runs"]:
+        rows = "/".join(r["letters"][i : i + 5] for i in range(0, len(r["letters"]), 5))
+        out.append(
+            f"| {r['lang']} | {'folded' if r['fold_accents'] else 'kept'} | {r['lexicon']} "
+            f"| {rows} | {r['count']:,} | {', '.join(r['solution'])} "
+            f"| {'yes' if r['verified'] else 'no'} |"
+        )
+    return out
+
+
+def _median(xs: list[float]) -> float:
+    return statistics.median(xs) if xs else float("nan")
+
+
+def _letterboxed_table(data: dict[str, Any] | None) -> list[str]:
+    if not data:
+        return ["(not run: `python benchmarks/languages.py generate`)"]
+    out = [
+        f"Machine: {data['machine']['nproc']} cores, shared; load at start "
+        f"{', '.join(f'{x:.1f}' for x in data['machine']['loadavg_start'])}; "
+        f"{data['machine']['date']}.",
+        "",
+        "| language | lexicon | boxes | verified | draws | total time | median time per box "
+        "| median playable words | an example (proven optimum) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for run in data["runs"]:
+        boxes = run.get("boxes", [])
+        per_box = [b["wall_time"] for b in boxes]
+        playable = [b["playable_words"] for b in boxes]
+        ex = boxes[0] if boxes else None
+        example = f"{ex['box']}: {'-'.join(w.upper() for w in ex['solution'])}" if ex else "none"
+        verified = sum(bool(b.get("verified")) for b in boxes)
+        out.append(
+            f"| {run['lang']} | {run['lexicon']} | {len(boxes)} of {run['requested']} "
+            f"| {verified} | {run['draws']:,} | {run['wall_time']:.1f} s "
+            f"| {_median(per_box):.3f} s | {_median(playable):,.0f} | {example} |"
+        )
+    return out
+
+
+#: A compacted grid row keeps its classes' suffix quadruples up to this many classes: its
+#: quadruples held 1.8 MB of the record's 1.9 MB (the report reads only their
+#: ``solver_info``), over the repository's 1 MB for one file.
+COMPACT_CLASSES = 1000
+
+
+def compact(path: Path = DICTIONARIES.rows, most: int = COMPACT_CLASSES) -> None:
+    """Keep the recorded rows small: a grid row's solution (one example board per puzzle class,
+    5.8 MB of the 5.9 MB file) becomes its suffix quadruples, or nothing beyond ``most``
+    classes (151,459 quadruples are 5 MB); the report reads ``solver_info``. A row compacted
+    before to its quadruples is cut again when it holds more than ``most``."""
+    rows = list(read_rows(path))
+    for r in rows:
+        sol = r.get("solution")
+        if r.get("puzzle") != "grid" or not isinstance(sol, list):
+            continue
+        quads = [p["suffixes"] if isinstance(p, dict) else p for p in sol]
+        if len(quads) <= most:
+            if "solution_compacted" not in r:
+                r["solution"] = quads
+                r["solution_compacted"] = (
+                    "the example boards were left out (benchmarks/languages.py compact)"
+                )
+        else:
+            r["solution"] = None
+            r["solution_compacted"] = (
+                f"the {len(quads):,} classes were left out (languages.py compact; more than "
+                f"{most:,}); solver_info keeps their number and the unique puzzles"
+            )
+    tmp = path.with_suffix(".part")
+    tmp.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    tmp.replace(path)
 
 
 def _lang_of_lexicon(name: str) -> str | None:
@@ -38,20 +357,54 @@ def _lang_of_lexicon(name: str) -> str | None:
     return name.split(":")[1] if name.startswith("lang:") else None
 
 
-def _load(path: Path) -> dict[str, Any] | None:
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+def _git_show(commit: str, path: str) -> str | None:
+    """A file of the repository as it was at ``commit`` (None when it had none)."""
+    proc = subprocess.run(
+        ["git", "show", f"{commit}:{path}"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    return proc.stdout if proc.returncode == 0 else None
 
 
 class Record:
-    """One recorded run: the harness's rows and the scripts' JSON of a :class:`Target`."""
+    """One recorded run: the harness's rows and the runs of ``generate``, ``grid`` and
+    ``boards`` (:meth:`of` a :class:`Target`, or :meth:`at` a commit for the wordfreq-era
+    record, whose three commands each wrote a file of their own)."""
 
-    def __init__(self, target: Target) -> None:
-        path = target.results / f"{target.prefix}.jsonl"
-        rows = read_rows(path) if path.exists() else []
+    def __init__(
+        self,
+        rows: list[dict[str, Any]],
+        letterboxed: dict[str, Any] | None = None,
+        grid: dict[str, Any] | None = None,
+        boards: dict[str, Any] | None = None,
+    ) -> None:
         self.rows = [r for r in rows if r.get("status") != "ERROR"]
-        self.letterboxed = _load(target.generated)
-        self.grid = _load(target.grid)
-        self.boards = _load(target.boards)
+        self.letterboxed, self.grid, self.boards = letterboxed, grid, boards
+
+    @classmethod
+    def of(cls, target: Target) -> Record:
+        """The record in ``target``'s folder."""
+        rows = read_rows(target.rows) if target.rows.exists() else []
+        designs = json.loads(target.designs.read_text("utf-8")) if target.designs.exists() else {}
+        return cls(rows, designs.get("letterboxed"), designs.get("grid"), designs.get("boards"))
+
+    @classmethod
+    def at(cls, commit: str, folder: str = "benchmarks/results/languages") -> Record:
+        """The wordfreq-era record as the tree held it at ``commit`` (``languages.jsonl``,
+        ``languages-letterboxed.json``, ``languages-grid.json``,
+        ``languages-letterpress-boards.json``)."""
+
+        def load(name: str) -> dict[str, Any] | None:
+            text = _git_show(commit, f"{folder}/{name}")
+            return None if text is None else json.loads(text)
+
+        text = _git_show(commit, f"{folder}/languages.jsonl") or ""
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+        return cls(
+            rows,
+            load("languages-letterboxed.json"),
+            load("languages-grid.json"),
+            load("languages-letterpress-boards.json"),
+        )
 
     def truncate(self) -> dict[str, dict[str, Any]]:
         """Truncate rows by language."""
@@ -297,10 +650,6 @@ def grid_table(after: Record, before: Record, langs: Iterable[str]) -> list[str]
     return out
 
 
-def _median(xs: list[float]) -> float:
-    return statistics.median(xs) if xs else float("nan")
-
-
 def letterpress_table(after: Record, before: Record, langs: Iterable[str]) -> list[str]:
     """Words each bag spells (the same bags where both runs have them) and the random boards."""
     new, old = after.letterpress(), before.letterpress()
@@ -385,11 +734,11 @@ def _section(title: str, text: list[str], table: list[str]) -> list[str]:
     return [f"## {title}", "", *text, "", *table, ""]
 
 
-def report(target: Target, record: Target, langs: Iterable[str] | None = None) -> str:
-    """The markdown report of ``target`` (the dictionaries' run) against ``record`` (wordfreq's)."""
-    from bench_languages import DICT_LANGS
-
-    after, before = Record(target), Record(record)
+def report(
+    after: Record, before: Record, before_commit: str, langs: Iterable[str] | None = None
+) -> str:
+    """The markdown report of ``after`` (the dictionaries' run) against ``before`` (wordfreq's,
+    the record at ``before_commit``)."""
     langs = tuple(langs or DICT_LANGS)
     lines = [
         "# Every puzzle on the curated dictionaries (issue 30)",
@@ -397,17 +746,17 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         f"Languages: {', '.join(langs)}, each on its Debian dictionary (what `--lang` reads; "
         "`cpwords lexicons`); Russian on hunspell-ru, its stems expanded by their affix rules "
         "(cpwords.core.hunspell), recorded after the other eight and merged into their files "
-        f"({_later(after)}). The before is the record of `benchmarks/results/languages/` "
-        "(issue 20, "
-        "when `--lang` read wordfreq's token lists). One run each, `nice -n 10`, one task at a "
+        f"({_later(after)}). The before is the record of issue 20 (`benchmarks/results/"
+        f"languages/` at commit {before_commit}, when `--lang` read wordfreq's token lists). "
+        "One run each, `nice -n 10`, one task at a "
         "time, on a shared 2-core machine with other jobs beside it: times are noisy, answers "
         "are exact.",
         "",
         "Commands: `cpwords bench benchmarks/suites/languages-dictionaries.toml --out "
         "benchmarks/results/languages-dictionaries/languages-dictionaries.jsonl --jobs 1`; "
-        "`python benchmarks/bench_languages.py --dictionaries generate` (then `boards`, `grid`); "
-        "`python benchmarks/bench_languages.py --dictionaries report > "
-        "benchmarks/results/languages-dictionaries/report.md`.",
+        "`python benchmarks/languages.py generate` (then `boards`, `grid`: their runs in "
+        "`languages-dictionaries-designs.json`); `python benchmarks/languages.py report "
+        f"--before-commit {before_commit} > benchmarks/results/languages-dictionaries/report.md`.",
         "",
     ]
     lines += _section("Every answer word is in the dictionary", [
@@ -443,7 +792,7 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         "proven by the DP and recounted by the independent brute force over word pairs",
         "(`verified`); letters drawn by the list's own letter frequencies (seed 0).",
     ], letterboxed_table(after, before, langs))  # fmt: skip
-    lines += [*_letterboxed_table(target.generated), ""]
+    lines += [*_letterboxed_table(after.letterboxed), ""]
     lines += _section("Grid: unique puzzles, before -> after", [
         f"Machine: {_machine(after.grid)}. `cpwords grid --unique --count-limit 2 --lang L",
         "--top N -L S`: the dictionary's N commonest words (ranked by wordfreq's Zipf values;",
@@ -456,7 +805,7 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         "Russian's three designs ran later, one after the other, alone (`grid ru:20000:2",
         "ru:50000:3 ru:50000:2`; dates in the first paragraph).",
     ], grid_table(after, before, langs))  # fmt: skip
-    lines += [*_grid_table(target.grid), ""]
+    lines += [*_grid_table(after.grid), ""]
     lines += _section("Letterpress: words per bag and per random board, before -> after", [
         "Bags: four of 25 letters per language, each query repeated 21 times (the harness).",
         "French, German, Spanish, Polish, Russian keep the record's bags, so a bag's words",
@@ -464,9 +813,32 @@ def report(target: Target, record: Target, langs: Iterable[str] | None = None) -
         f"--longest-first --limit 3` (machine: {_machine(after.boards)}), tiles drawn by the",
         "list's letter frequencies, so the dictionary's board differs from wordfreq's.",
     ], letterpress_table(after, before, langs))  # fmt: skip
-    lines += [*_boards_table(target.boards), ""]
+    lines += [*_boards_table(after.boards), ""]
     lines += _section("The harness's rows", [
         "Times are one run each (Letterpress: the median of 21 queries, the index built",
         "once), on the shared machine.",
     ], suite_times(after))  # fmt: skip
     return "\n".join(lines)
+
+
+def main(argv: list[str]) -> None:
+    """``generate|grid|boards|compact|report [ARGS]``."""
+    cmd, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if cmd == "generate":  # generate [LANG ...]: only these languages, merged into the file
+        generate(DICTIONARIES, only=rest or None)
+    elif cmd == "grid":  # grid [LANG:TOP:LETTERS ...]: only these runs, merged into the file
+        only = [(a, int(b), int(c)) for a, b, c in (x.split(":") for x in rest)]
+        grid(DICTIONARIES, only=only or None)
+    elif cmd == "boards":  # boards [LANG ...]: only these languages, merged into the file
+        boards(DICTIONARIES, only=rest or None)
+    elif cmd == "compact":
+        compact(DICTIONARIES.rows, COMPACT_CLASSES)
+    elif cmd == "report":  # report [--before-commit COMMIT]
+        commit = rest[1] if rest[:1] == ["--before-commit"] and len(rest) > 1 else BEFORE_COMMIT
+        print(report(Record.of(DICTIONARIES), Record.at(commit), commit))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
