@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -197,7 +198,10 @@ class Certificate:
         int
             In ``1 / scale`` units; the certified bound is ``B // scale``.
         """
-        total = sum(m * (a + b) for m, a, b in zip(mult, self.u, self.v, strict=True))
+        if len(mult) != len(self.u) or len(self.u) != len(self.v):
+            raise ValueError("mult, u and v must have one entry a distinct word")
+        # map and sum run in C over Python's exact integers (a generator took 0.2 s on ENABLE)
+        total = sum(map(operator.mul, mult, map(operator.add, self.u, self.v)))
         if self.depot is not None:
             total += self.depot[0] + self.depot[1]
         return total - sum(lam for _, lam in self.cuts)
