@@ -62,9 +62,11 @@ _PLAIN = re.compile(r"[a-z]+(?:\n[a-z]+)*")
 def _plain_lower_case(words: Sequence[object]) -> bool:
     """Whether every word is a string of ``a`` to ``z`` (one regular-expression match over the
     joined list instead of a normalisation and a check a word)."""
-    if not all(isinstance(w, str) for w in words):
+    try:
+        joined = "\n".join(words)  # type: ignore[arg-type]
+    except TypeError:  # not every word is a string
         return False
-    return _PLAIN.fullmatch("\n".join(words)) is not None  # type: ignore[arg-type]
+    return _PLAIN.fullmatch(joined) is not None
 
 
 @dataclass(frozen=True)
@@ -247,7 +249,7 @@ def _pairwise_overlap_graph(
 ) -> OverlapGraph:
     """:func:`overlap_graph` by comparing every ordered pair (KMP), for lists of long words."""
     n = len(words)
-    total = (n - 1) * sum(len(w) for w in words)
+    total = (n - 1) * sum(map(len, words))
     if total > PAIRWISE_LETTERS:
         raise InputError(
             f"the explicit overlap graph of these {n:,} words (up to {max(map(len, words)):,} "
@@ -455,5 +457,5 @@ def snake_lengths(
     order: Sequence[str], cyclic: bool = False, proper: bool = False
 ) -> tuple[int, int]:
     """Total characters of the words and characters of the merged snake (overlaps counted once)."""
-    total = sum(len(w) for w in order)
+    total = sum(map(len, order))
     return total, total - sum(snake_overlaps(order, cyclic, proper))

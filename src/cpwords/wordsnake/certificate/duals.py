@@ -425,7 +425,7 @@ def signature_classes(
     for i in inside:
         classes.setdefault(sig[i], []).append(i)
     work = len(classes) * sum(len(words[i]) + 1 for i in inside)
-    cap = max(CUT_WORK_MIN, CUT_WORK_PER_LETTER * sum(len(w) + 1 for w in words))
+    cap = max(CUT_WORK_MIN, CUT_WORK_PER_LETTER * sum(map(len, words)) + len(words))
     if work > cap:
         raise CertificateError(
             f"certificate: its cut sets give {len(classes):,} distinct signatures over "

@@ -518,5 +518,5 @@ def explicit_graph_bytes(instance: WordsnakeInstance, min_overlap: int) -> int:
     below = np.searchsorted(wn, trie.end[strings], side="right") - np.searchsorted(wn, strings)
     triples = int(below.sum()) * max(1, instance.n // max(1, len(wn)))
     prefixes = int(depth.sum()) + 80 * trie.size
-    letters = sum(len(w) for w in instance.words)
+    letters = sum(map(len, instance.words))
     return EXPLICIT_BYTES_PER_TRIPLE * triples + prefixes + 16 * letters

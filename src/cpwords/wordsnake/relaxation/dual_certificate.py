@@ -186,7 +186,7 @@ def flow_certificate(
         v=tuple(v.tolist()),
         depot=depot,
         cuts=tuple(cuts),
-        order=tuple(word_id[w] for w in order),
+        order=tuple(map(word_id.__getitem__, order)),
         bound=int(bound),
         objective=int(objective),
         core_pairs=core_pairs,

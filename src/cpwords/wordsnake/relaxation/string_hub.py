@@ -77,7 +77,7 @@ def estimate_memory(instance: WordsnakeInstance) -> int:
         ``BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * words``: linear in the
         input, calibrated on whole dictionaries (see the module constants).
     """
-    letters = sum(len(w) for w in instance.words)
+    letters = sum(map(len, instance.words))
     return BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * instance.n
 
 
@@ -318,7 +318,7 @@ def _insert_sorted(
     appends, which this replaces.
     """
     n = len(words)
-    lens = np.fromiter((len(w) for w in words), dtype=np.int64, count=n)
+    lens = np.fromiter(map(len, words), dtype=np.int64, count=n)
     points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
     letters = np.unique(points)
     alphabet = "".join(map(chr, letters.tolist()))
