@@ -17,15 +17,7 @@ import cpwords.wordsnake
 WING = Path(cpwords.wordsnake.__file__).parent
 
 #: Being rewritten as arrays: exempt from the function and ``# fmt: skip`` rules until then.
-EXEMPT = {
-    "rules.py",
-    "instances.py",
-    "relaxation/string_hub.py",
-    "relaxation/decode.py",
-    "certificate/duals.py",
-    "certificate/check.py",
-    "certificate/format.py",
-}
+EXEMPT: set[str] = set()
 
 #: The most lines of a module of the wing.
 MAX_MODULE_LINES = 800

@@ -69,17 +69,25 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> WordsnakeInstance:
             if not isinstance(spec.get(k), int):
                 raise InputError(f"random strings need an integer {k!r}")
         words = random_strings(
-            str(spec["alphabet"]), int(spec["n"]), int(spec["seed"]),
-            min_len=int(spec.get("min_len", 3)), max_len=int(spec.get("max_len", 8)),
-        )  # fmt: skip
+            str(spec["alphabet"]),
+            int(spec["n"]),
+            int(spec["seed"]),
+            min_len=int(spec.get("min_len", 3)),
+            max_len=int(spec.get("max_len", 8)),
+        )
     elif "distinct" in spec:
         for k in ("n", "seed", "distinct"):
             if not isinstance(spec.get(k), int):
                 raise InputError(f"a repeated sample needs an integer {k!r}")
         words = repeated_sample(
-            str(spec["lexicon"]), int(spec["n"]), int(spec["distinct"]), int(spec["seed"]),
-            base_dir, int(spec.get("min_len", 1)), int(spec.get("max_len", 99)),
-        )  # fmt: skip
+            str(spec["lexicon"]),
+            int(spec["n"]),
+            int(spec["distinct"]),
+            int(spec["seed"]),
+            base_dir,
+            int(spec.get("min_len", 1)),
+            int(spec.get("max_len", 99)),
+        )
     elif "n" not in spec and "seed" not in spec:  # the whole lexicon
         words = list(lexicon_words(str(spec["lexicon"]), str(base_dir)))
     else:

@@ -110,7 +110,22 @@ def verify_certificate(
     if bad is not None:
         msg = _violation_message(bad, cert.scale, cert.score)
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
-    n = len(items)
+    return _bound_verdict(t0, cert, distinct, mult, len(items), objective, deadline)
+
+
+def _bound_verdict(
+    t0: float,
+    cert: Certificate,
+    distinct: Sequence[str],
+    mult: Sequence[int],
+    n: int,
+    objective: int,
+    deadline: float | None,
+) -> CertificateCheck:
+    """The verdict once the values are dual feasible: the bound they prove, the proof tree's
+    when it has one (INVALID if a leaf fails), PARTIAL when the claim rests on a search no tree
+    covers, else VALID."""
+    claimed = cert.bound
     bound = _proven_bound(cert, mult, n)
     if cert.tree and n > 1:
         top, problem = check_tree(distinct, mult, cert, deadline)
@@ -246,9 +261,15 @@ def verify_pairwise(words: Sequence[str], cert: Certificate) -> CertificateCheck
 
     def fail(a: str, b: str) -> CertificateCheck:
         return CertificateCheck(
-            "INVALID", None, objective, cert.bound, False, "INVALID", (a, b),
+            "INVALID",
+            None,
+            objective,
+            cert.bound,
+            False,
+            "INVALID",
+            (a, b),
             time.perf_counter() - t0,
-        )  # fmt: skip
+        )
 
     for x, i in enumerate(items):
         for y, j in enumerate(items):
@@ -274,6 +295,12 @@ def verify_pairwise(words: Sequence[str], cert: Certificate) -> CertificateCheck
         assert cert.target is not None and top is not None
         bound, status = min(bound, max(cert.target - 1, top)), "VALID"
     return CertificateCheck(
-        status, bound, objective, cert.bound, status == "VALID" and objective == bound,
-        status, None, time.perf_counter() - t0,
-    )  # fmt: skip
+        status,
+        bound,
+        objective,
+        cert.bound,
+        status == "VALID" and objective == bound,
+        status,
+        None,
+        time.perf_counter() - t0,
+    )

@@ -319,11 +319,15 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
     if cert.tree:
         core = cert.core
         out["target"] = cert.target
-        out["core"] = None if core is None else {
-            "pairs": [list(p) for p in core.pairs],
-            "starts": list(core.starts),
-            "ends": list(core.ends),
-        }  # fmt: skip
+        out["core"] = (
+            None
+            if core is None
+            else {
+                "pairs": [list(p) for p in core.pairs],
+                "starts": list(core.starts),
+                "ends": list(core.ends),
+            }
+        )
         root: dict[frozenset[int], int] = {}
         for k, (ids, _) in enumerate(cert.cuts):
             root.setdefault(frozenset(ids), k)

@@ -390,41 +390,11 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     hw, hs, lo_word, hi_word = _handover_candidates(trie, W, net.instance.proper, depth)
     succ = [-1] * (N + 1)
     handover = [0] * (N + 1)
-    stopped = interrupted = False
-    if hw.size < COMPILED_MATCHING_MIN:  # the Python loop: no compiler to load
-        nxt = list(range(len(slot_item) + 1))  # next free slot at or after i (total = none)
-        pending = [list(c) for c in copies]  # exits still free, per word
-        by_string: dict[int, list[int]] = {}
-        try:
-            _match_longest_first(
-                net,
-                (hw, hs, lo_word, hi_word),
-                depth,
-                slot_start,
-                slot_item,
-                nxt,
-                pending,
-                succ,
-                handover,
-                deadline,
-                by_string,
-            )
-        except FlowStopped:
-            stopped = True  # the matching so far stands; the free ends are joined below
-        except KeyboardInterrupt:  # the same; the caller re-raises it once it has an ordering
-            stopped = interrupted = True
-    else:
-        from cpwords.wordsnake.relaxation.matching import GreedyMatching
-
-        matching = GreedyMatching(copies, slot_start, np.array(slot_item), net.item_word)
-        try:
-            matching.run(np.stack([hw, hs, lo_word, hi_word], axis=1), depth, deadline)
-        except FlowStopped:
-            stopped = True
-        except KeyboardInterrupt:
-            stopped = interrupted = True
-        by_string = _record_matches(matching.matches(), succ, handover)
-        nxt, pending = matching.free_entries(), matching.pending()
+    cand = (hw, hs, lo_word, hi_word)
+    matched = _greedy_matches(
+        net, copies, slot_start, slot_item, depth, cand, succ, handover, deadline
+    )
+    by_string, nxt, pending, stopped, interrupted = matched
     tails = _join_free_ends(N, cyclic, slot_item, nxt, pending, succ)
     # Units handed over at one string can exchange destinations (all lie below it), and so can
     # the zero joints.
@@ -437,6 +407,58 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     if interrupted:
         dec.extra["interrupted"] = True
     return dec
+
+
+def _greedy_matches(
+    net: StringHubNetwork,
+    copies: list[list[int]],
+    slot_start: np.ndarray,
+    slot_item: list[int],
+    depth: np.ndarray,
+    cand: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    succ: list[int],
+    handover: list[int],
+    deadline: float | None,
+) -> tuple[dict[int, list[int]], list[int], list[list[int]], bool, bool]:
+    """The matching (in Python below :data:`COMPILED_MATCHING_MIN` candidates, compiled from
+    there), written into ``succ`` and ``handover``: the units matched at each string, the free
+    entries' union-find, the free exits per word, and whether the deadline or Ctrl-C stopped
+    it (the matches so far stand)."""
+    stopped = interrupted = False
+    if cand[0].size < COMPILED_MATCHING_MIN:  # the Python loop: no compiler to load
+        nxt = list(range(len(slot_item) + 1))  # next free slot at or after i (total = none)
+        pending = [list(c) for c in copies]  # exits still free, per word
+        by_string: dict[int, list[int]] = {}
+        try:
+            _match_longest_first(
+                net,
+                cand,
+                depth,
+                slot_start,
+                slot_item,
+                nxt,
+                pending,
+                succ,
+                handover,
+                deadline,
+                by_string,
+            )
+        except FlowStopped:
+            stopped = True
+        except KeyboardInterrupt:  # the caller re-raises it once it has an ordering
+            stopped = interrupted = True
+        return by_string, nxt, pending, stopped, interrupted
+    from cpwords.wordsnake.relaxation.matching import GreedyMatching
+
+    matching = GreedyMatching(copies, slot_start, np.array(slot_item), net.item_word)
+    try:
+        matching.run(np.stack(cand, axis=1), depth, deadline)
+    except FlowStopped:
+        stopped = True
+    except KeyboardInterrupt:
+        stopped = interrupted = True
+    by_string = _record_matches(matching.matches(), succ, handover)
+    return by_string, matching.free_entries(), matching.pending(), stopped, interrupted
 
 
 def _free_from(nxt: list[int], i: int) -> int:

@@ -635,83 +635,77 @@ def _private_chains(
     out = _PrivateChains(ids.r_in + 1)
     if not pw.size:
         return out
-    priv_t, priv_h, priv_c, priv_r = out.priv_t, out.priv_h, out.priv_c, out.priv_r
-    ho_t, ho_h, ho_c, ho_w = out.ho_t, out.ho_h, out.ho_c, out.ho_w
-    topo_private, chains, next_id = out.topo, out.chains, out.next_id
-    T, wn, depth, has_desc = ids.T, ids.wn, ids.depth, ids.has_desc
-    out_n, in_n = ids.out_n, ids.in_n
-    order = np.lexsort((depth[ps], pw))
+    order = np.lexsort((ids.depth[ps], pw))
     pw, ps = pw[order], ps[order]
     starts = np.nonzero(np.r_[True, pw[1:] != pw[:-1]])[0]
     stops = np.r_[starts[1:], pw.size]
-    node_word = trie.node_word
-    par = trie.parent
     # Each node's children: a range of the sorted child keys (one search for all nodes).
-    child_id = trie.child_id
     first_child = np.searchsorted(
         trie.child_key, np.arange(trie.size + 1, dtype=np.int64) * trie.radix
     ).tolist()
     for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
         _check(deadline)
-        w = int(pw[a])
-        k = int(mult[w])
-        u = int(wn[w])
-        top = int(depth[ps[a]])
-        lw = int(depth[u])
-        path = [u]
-        while int(depth[path[-1]]) > top:
-            path.append(int(par[path[-1]]))
-        path.reverse()  # nodes at depths top .. lw
-        c_node: dict[int, int] = {}
-        cplus: dict[int, int] = {}
-        for d in range(top, lw):
-            p = path[d - top]
-            c_node[d] = next_id
-            topo_private.append(next_id)
-            next_id += 1
-            pword = int(node_word[p])
-            if pword >= 0:
-                cplus[d] = next_id
-                topo_private.append(next_id)
-                next_id += 1
-                priv_t += [c_node[d], c_node[d]]
-                priv_h += [int(in_n[pword]), cplus[d]]
-                priv_c += [int(mult[pword]), k]
-                priv_r += [DELIVER, PRIVATE]
-            else:
-                cplus[d] = c_node[d]
-        for d in range(top, lw):
-            p = path[d - top]
-            onward = path[d - top + 1]
-            for c in child_id[first_child[p] : first_child[p + 1]].tolist():
-                if c != onward:
-                    priv_t.append(cplus[d])
-                    priv_h.append(int(c))
-                    priv_c.append(k)
-                    priv_r.append(PRIVATE)
-            if d + 1 < lw:
-                priv_t.append(cplus[d])
-                priv_h.append(c_node[d + 1])
-                priv_c.append(k)
-                priv_r.append(PRIVATE)
-            elif bool(has_desc[w]):
-                priv_t.append(cplus[d])
-                priv_h.append(T + w)
-                priv_c.append(k)
-                priv_r.append(PRIVATE)
-        chains[w] = (
-            top,
-            [c_node[d] for d in range(top, lw)],
-            [cplus[d] for d in range(top, lw)],
-        )
-        for s in ps[a:b].tolist():
-            d = int(depth[s])
-            ho_t.append(int(out_n[w]))
-            ho_h.append(cplus[d] if proper else c_node[d])
-            ho_c.append(k)
-            ho_w.append(d)  # the overlap; _add_private_arcs weighs it
-    out.next_id = next_id
+        _chain_of_word(out, trie, ids, mult, first_child, int(pw[a]), ps[a:b], proper)
     return out
+
+
+def _chain_of_word(
+    out: _PrivateChains,
+    trie: Trie,
+    ids: _NodeIds,
+    mult: np.ndarray,
+    first_child: list[int],
+    w: int,
+    borders: np.ndarray,
+    proper: bool,
+) -> None:
+    """Word ``w``'s private chain from its shortest border (``borders``, by depth) down to the
+    word: a node a letter (and a ``+`` node where a word ends there), the other children
+    left at each node, and the hand-overs from ``w``'s exit into the chain."""
+    T, wn, depth, par = ids.T, ids.wn, ids.depth, trie.parent
+    k, u = int(mult[w]), int(wn[w])
+    top, lw = int(depth[borders[0]]), int(depth[u])
+    path = [u]
+    while int(depth[path[-1]]) > top:
+        path.append(int(par[path[-1]]))
+    path.reverse()  # nodes at depths top .. lw
+    c_node: dict[int, int] = {}
+    cplus: dict[int, int] = {}
+    for d in range(top, lw):
+        c_node[d] = out.next_id
+        out.topo.append(out.next_id)
+        out.next_id += 1
+        pword = int(trie.node_word[path[d - top]])
+        if pword >= 0:
+            cplus[d] = out.next_id
+            out.topo.append(out.next_id)
+            out.next_id += 1
+            out.priv_t += [c_node[d], c_node[d]]
+            out.priv_h += [int(ids.in_n[pword]), cplus[d]]
+            out.priv_c += [int(mult[pword]), k]
+            out.priv_r += [DELIVER, PRIVATE]
+        else:
+            cplus[d] = c_node[d]
+    for d in range(top, lw):
+        p, onward = path[d - top], path[d - top + 1]
+        heads = [
+            c for c in trie.child_id[first_child[p] : first_child[p + 1]].tolist() if c != onward
+        ]
+        if d + 1 < lw:
+            heads.append(c_node[d + 1])
+        elif bool(ids.has_desc[w]):
+            heads.append(T + w)
+        out.priv_t += [cplus[d]] * len(heads)
+        out.priv_h += heads
+        out.priv_c += [k] * len(heads)
+        out.priv_r += [PRIVATE] * len(heads)
+    out.chains[w] = (top, [c_node[d] for d in range(top, lw)], [cplus[d] for d in range(top, lw)])
+    for s in borders.tolist():
+        d = int(depth[s])
+        out.ho_t.append(int(ids.out_n[w]))
+        out.ho_h.append(cplus[d] if proper else c_node[d])
+        out.ho_c.append(k)
+        out.ho_w.append(d)  # the overlap; _add_private_arcs weighs it
 
 
 def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeInstance) -> None:
@@ -726,9 +720,12 @@ def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeI
         arcs.roles.append(np.array(private.priv_r, dtype=np.int8))
     if private.ho_t:
         arcs.add(
-            np.array(private.ho_t), np.array(private.ho_h), np.array(private.ho_c),
-            instance.weight(np.array(private.ho_w, dtype=np.int64)), HANDOVER,
-        )  # fmt: skip
+            np.array(private.ho_t),
+            np.array(private.ho_h),
+            np.array(private.ho_c),
+            instance.weight(np.array(private.ho_w, dtype=np.int64)),
+            HANDOVER,
+        )
 
 
 def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> None:
