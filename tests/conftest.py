@@ -76,14 +76,14 @@ def _grid_example(top: int, dict_dir: str | None) -> tuple[str, str, str]:
 def clear_lexicon_caches() -> None:
     """Forget every dictionary and default lexicon read so far (the tests change what is
     installed)."""
-    from cpwords.core import dictionaries, lexicon
+    from cpwords.core import dictionaries, languages
     from cpwords.letterboxed.models import dp
 
     dictionaries.dictionary_lexicon.cache_clear()
     dictionaries._ranked_english.cache_clear()
-    lexicon.language_lexicon.cache_clear()
-    lexicon._ranked_dictionary.cache_clear()
-    lexicon._ranked_english.cache_clear()
+    languages.language_lexicon.cache_clear()
+    languages._ranked_dictionary.cache_clear()
+    languages._ranked_english.cache_clear()
     dp.default_lexicon.cache_clear()
 
 

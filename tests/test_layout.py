@@ -65,10 +65,6 @@ def _is_table(tree: ast.Module, line: int) -> bool:
     return False
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="cpwords.core.dictionaries <-> lexicon <-> wordlists import one another: being fixed",
-)
 def test_no_import_cycle_in_the_package() -> None:
     grimp = pytest.importorskip("grimp")  # installed with import-linter (the test extra)
     graph = grimp.build_graph("cpwords", exclude_type_checking_imports=True)

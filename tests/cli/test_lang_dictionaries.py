@@ -74,7 +74,7 @@ def test_letterboxed_answers_only_use_the_dictionary(
 
 
 def test_the_language_words_are_the_dictionary_s_most_common_first(tiny_french: set[str]) -> None:
-    from cpwords.core.lexicon import language_lexicon, language_words
+    from cpwords.core.languages import language_lexicon, language_words
 
     words = language_words("fr")
     assert set(words) == tiny_french - {"orsa", "orsay", "adgjbehkcfil"}
@@ -117,7 +117,7 @@ def test_a_missing_dictionary_is_one_line_with_its_install_command(
 
 
 def test_languages_without_a_dictionary_say_they_read_a_frequency_list() -> None:
-    from cpwords.core.lexicon import language_lexicon
+    from cpwords.core.languages import language_lexicon
 
     assert language_lexicon("ja", 2_000).source == "wordfreq top 2,000 (ja), a frequency list"
 

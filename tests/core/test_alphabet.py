@@ -102,7 +102,8 @@ def test_language_lists_keep_their_scripts_and_unknown_codes_fail() -> None:
     import pytest
 
     from cpwords.core.errors import InputError
-    from cpwords.core.lexicon import check_lang, language_lexicon, language_words
+    from cpwords.core.languages import language_lexicon, language_words
+    from cpwords.core.lexicon import check_lang
 
     mk = language_words("mk", 20_000)  # Macedonian: wordfreq's list (Russian reads hunspell-ru)
     assert len(mk) > 15_000 and all(not ("a" <= c <= "z") for w in mk for c in w)
@@ -121,7 +122,7 @@ def test_language_lists_keep_their_scripts_and_unknown_codes_fail() -> None:
 @needs_dictionary("fr")
 def test_french_reads_wfrench_folded_on_demand() -> None:
     from cpwords.core.dictionaries import dictionary_lexicon
-    from cpwords.core.lexicon import language_lexicon
+    from cpwords.core.languages import language_lexicon
 
     fr = language_lexicon("fr", 20_000, fold=True)
     assert fr.source == "wfrench top 20,000, accents folded"

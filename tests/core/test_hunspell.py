@@ -255,12 +255,12 @@ def test_lang_ru_truncate_answers_are_the_dictionary_s_forms(
     import json
 
     from cpwords.cli import main
-    from cpwords.core import lexicon
+    from cpwords.core import languages
 
-    lexicon.language_lexicon.cache_clear()
+    languages.language_lexicon.cache_clear()
     with pytest.raises(SystemExit) as exc:
         main(["truncate", "--lang", "ru", "--json"])
-    lexicon.language_lexicon.cache_clear()
+    languages.language_lexicon.cache_clear()
     data = json.loads(capsys.readouterr().out)
     assert exc.value.code == 0 and data["lexicon"] == "hunspell-ru"
     forms = {w for w in CYRILLIC_FORMS if not w[0].isupper()}
@@ -302,14 +302,14 @@ def test_the_expansion_cache_follows_the_aff_contents_and_the_expansion_version(
 def test_the_letterpress_index_of_a_hunspell_dictionary_follows_its_aff(
     russian_fixture: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
-    from cpwords.core import lexicon
+    from cpwords.core import languages
     from cpwords.letterpress.models.index import load_letterpress_index
 
-    request.addfinalizer(lexicon.language_lexicon.cache_clear)
+    request.addfinalizer(languages.language_lexicon.cache_clear)
 
     def index() -> tuple[bool, set[str]]:
         dictionary_lexicon.cache_clear()
-        lexicon.language_lexicon.cache_clear()
+        languages.language_lexicon.cache_clear()
         found = load_letterpress_index(None, lang="ru")
         return found.from_cache, set(found.words)
 
@@ -341,7 +341,7 @@ def test_a_malformed_hunspell_dictionary_is_one_line_exit_2(
     message: str | None,
 ) -> None:
     from cpwords.cli import main
-    from cpwords.core import lexicon
+    from cpwords.core import languages
 
     for name, edits in (("ru_RU.aff", aff_edit), ("ru_RU.dic", dic_edit)):
         path = russian_fixture / name
@@ -351,11 +351,11 @@ def test_a_malformed_hunspell_dictionary_is_one_line_exit_2(
             text = text.replace(old, new)
         path.write_text(text, encoding="utf-8")
     for args in (["truncate", "--lang", "ru"], ["letterpress", "--lang", "ru", "красныйбелая"]):
-        lexicon.language_lexicon.cache_clear()
+        languages.language_lexicon.cache_clear()
         dictionary_lexicon.cache_clear()
         with pytest.raises(SystemExit) as exc:
             main(args)
-        lexicon.language_lexicon.cache_clear()
+        languages.language_lexicon.cache_clear()
         _, err = capsys.readouterr()
         if message is None:
             assert exc.value.code == 0 and err == ""

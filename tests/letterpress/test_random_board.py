@@ -12,7 +12,8 @@ import pytest
 
 from cpwords.cli import main
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import language_words, letter_frequencies
+from cpwords.core.languages import language_words
+from cpwords.core.lexicon import letter_frequencies
 from cpwords.letterpress.rules import can_spell
 from cpwords.letterpress.spec import random_letterpress_board
 from tests.conftest import needs_dictionary

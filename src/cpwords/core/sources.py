@@ -18,12 +18,11 @@ import random
 from pathlib import Path
 
 from cpwords.core.errors import InputError, excerpt
+from cpwords.core.languages import dictionary_language_lexicon, language_lexicon
 from cpwords.core.lexicon import (
     WHOLE_LIST,
     Lexicon,
-    dictionary_language_lexicon,
     english_words_lexicon,
-    language_lexicon,
     lexicon_from_words,
     load_dictionary,
     load_lexicon,
@@ -81,7 +80,7 @@ def lexicon_words(name: str, base_dir: str = ".") -> tuple[str, ...]:
         most frequent entries of wordfreq's list for ``LANG``, words of any alphabet, e.g.
         ``wordfreq:de:1000000``; ``wordfreq:de+fr:N`` is the union of several languages'
         lists); ``lang:LANG`` or ``lang:LANG:N`` (what ``--lang LANG`` reads:
-        :func:`cpwords.core.lexicon.language_lexicon`); or a path (``shared:`` prefix allowed).
+        :func:`cpwords.core.languages.language_lexicon`); or a path (``shared:`` prefix allowed).
     base_dir : str
         Folder that relative paths are resolved against.
 
@@ -223,7 +222,7 @@ def read_dictionary(
         that name, a lexicon name: ``letterpress``, ``truncate``, ``enable1`` (shipped with
         cpwords), ``web2``, ``gcide`` (english-words), a curated dictionary (``wamerican``,
         ``wfrench``, ``dict:fr``), ``wordfreq:N``, ``wordfreq:LANG:N``, ``lang:LANG[:N]``
-        (:func:`cpwords.core.lexicon.language_lexicon`) or ``shared:PATH``.
+        (:func:`cpwords.core.languages.language_lexicon`) or ``shared:PATH``.
     lang : str
         The case rules of a file's words (a named list has its own language).
     fold : bool

@@ -484,7 +484,7 @@ def common_tokens(
     proper: bool = False,
 ) -> GridTokens:
     """Tokens of the ``top`` most common words of ``lang``'s dictionary
-    (:func:`cpwords.core.lexicon.language_words`): what ``cpwords grid --top --lang`` reads.
+    (:func:`cpwords.core.languages.language_words`): what ``cpwords grid --top --lang`` reads.
 
     The dictionary says what is a word and wordfreq's Zipf values only rank them: English
     takes ``wamerican`` (Webster's 2nd, ``web2``, where it is not installed), another language
@@ -525,7 +525,7 @@ def common_tokens(
     >>> tokens.source.split()[1:3]
     ['top', '500']
     """
-    from cpwords.core.lexicon import language_source, language_words
+    from cpwords.core.languages import language_source, language_words
 
     validate_cut_options(suffix_length, min_prefix)
     words = language_words(lang, top, fold, proper)

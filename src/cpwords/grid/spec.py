@@ -196,7 +196,7 @@ class GridLexicon:
     ----------
     top : int
         The ``top`` most common words of ``lang`` (its curated dictionary ranked by wordfreq,
-        or wordfreq's list; see :func:`cpwords.core.lexicon.language_words`), when ``path``
+        or wordfreq's list; see :func:`cpwords.core.languages.language_words`), when ``path``
         is None.
     path : str, optional
         A dictionary file or a lexicon name (``cpwords grid --dict``:

@@ -481,7 +481,7 @@ def grid_tokens(
     InputError
         Cutting options out of range, or no word long enough.
     """
-    from cpwords.core.lexicon import language_source, language_words
+    from cpwords.core.languages import language_source, language_words
     from cpwords.grid.rules import common_tokens, cut_words, validate_cut_options
 
     if not unblocked:

@@ -16,7 +16,8 @@ from typing import Any
 
 from cpwords.core.alphabet import normalize_word
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import Lexicon, language_lexicon, lexicon_from_words
+from cpwords.core.languages import language_lexicon
+from cpwords.core.lexicon import Lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult
 from cpwords.core.sources import lexicon_words, read_dictionary, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, no_params, solve
@@ -44,7 +45,7 @@ def truncate_dictionary(
         (:func:`cpwords.core.sources.read_dictionary`). None: the default of ``lang``: for
         English the game's own list (:data:`DEFAULT_DICTIONARY`, 112,774 words, shipped with
         cpwords), for another language its curated dictionary (``wfrench``, ...) or
-        wordfreq's whole list where it has none (:func:`cpwords.core.lexicon.language_lexicon`).
+        wordfreq's whole list where it has none (:func:`cpwords.core.languages.language_lexicon`).
     lang : str
         ISO 639 code: the default list and the case rules of a file's words.
     fold : bool

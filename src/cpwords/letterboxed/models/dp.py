@@ -32,7 +32,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.lexicon import Lexicon, language_lexicon, lexicon_from_words
+from cpwords.core.languages import language_lexicon
+from cpwords.core.lexicon import Lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult, Status
 from cpwords.letterboxed.rules import WORD_WEIGHT, LetterBox, parse_box
 
@@ -55,7 +56,7 @@ def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) 
     (:func:`cpwords.core.dictionaries.english_common_words`; the lexicon's name says which).
     A language with a curated dictionary (``wfrench``, ...) gives its 100,000 most common
     words, proper nouns left out unless ``proper``; the others keep wordfreq's words of their
-    main scripts (see :func:`cpwords.core.lexicon.language_lexicon`).
+    main scripts (see :func:`cpwords.core.languages.language_lexicon`).
 
     Parameters
     ----------

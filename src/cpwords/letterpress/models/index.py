@@ -32,12 +32,11 @@ from typing import Any
 import numpy as np
 
 from cpwords.core.errors import InputError
+from cpwords.core.languages import curated_language, language_lexicon
 from cpwords.core.lexicon import (
     Lexicon,
     check_lang,
-    curated_language,
     english_words_lexicon,
-    language_lexicon,
     lexicon_from_words,
     parse_lexicon_bytes,
     read_file_bytes,
@@ -570,7 +569,7 @@ def load_letterpress_index(
         default: the game's own list (``letterpress``, shipped with cpwords:
         :mod:`cpwords.core.wordlists`) for English, the curated dictionary of another ``lang``
         (``wfrench``, ...), or wordfreq's whole list for a language without one
-        (:func:`cpwords.core.lexicon.language_lexicon`).
+        (:func:`cpwords.core.languages.language_lexicon`).
     use_cache : bool
         Read and write the cache (``cache_dir() / "letterpress"``).
     lang : str
