@@ -65,7 +65,8 @@ def test_ctrl_c_during_the_imports_is_exit_130_without_a_traceback(
     head = [str(script)] if entry == "console script" else ["-m", "cpwords"]
     code, out, err = _interrupt_during_imports([*head, "chain", str(words), "--json"])
     lines = [x for x in err.splitlines() if not x.startswith("import time:")]
-    assert code == 130 and "Traceback" not in err and lines == ["cpwords: interrupted"], err
+    assert code == 130 and "Traceback" not in err, err
+    assert lines in (["cpwords: interrupted"], ["cpwords: interrupted (Ctrl-C)"]), err
     row = json.loads(out)  # the same answer as a Ctrl-C before any answer, after the imports
     assert row["status"] == "UNKNOWN" and row["interrupted"] is True
 
