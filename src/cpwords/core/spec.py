@@ -30,15 +30,13 @@ import dataclasses
 import importlib
 import inspect
 import math
-import signal
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from cpwords.core.errors import CheckError, InputError
-from cpwords.core.interrupts import is_interrupt_handler, note_signal
+from cpwords.core.interrupts import current_stop, stop_scope
 from cpwords.core.result import SolveResult, Status
 
 _T = TypeVar("_T")
@@ -361,30 +359,6 @@ def verify(spec: PuzzleSpec, instance: Any, result: SolveResult) -> tuple[bool, 
     return True, None
 
 
-def _shielded(step: Callable[[], _T]) -> tuple[_T, bool]:
-    """Run ``step`` (the independent check: linear in the answer, under a second on whole
-    dictionaries) with Ctrl-C, SIGTERM and SIGHUP held until it ends, so that an interrupt
-    arriving then does not throw a proven answer away; and whether one arrived."""
-    if threading.current_thread() is not threading.main_thread():
-        return step(), False
-    names = ("SIGINT", "SIGTERM", "SIGHUP")
-    held = [getattr(signal, n) for n in names if hasattr(signal, n)]
-    held = [sig for sig in held if is_interrupt_handler(signal.getsignal(sig))]
-    arrived: list[int] = []
-
-    def hold(num: int, _frame: object) -> None:
-        arrived.append(num)
-        note_signal(num)  # its name, for the messages
-
-    previous = {sig: signal.signal(sig, hold) for sig in held}
-    try:
-        value = step()
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    return value, bool(arrived)
-
-
 def _stopped_by_limit(kind: str, res: SolveResult, time_limit: float | None) -> bool:
     """Whether an exact method ended unproven because its time limit ran out, without saying
     so itself (``solver_info["stopped"]``): FEASIBLE (no proof), or UNKNOWN at the limit."""
@@ -443,7 +417,11 @@ def solve(
         ``solver_info["model"]``. An exact method stopped unproven by ``time_limit`` has
         ``solver_info["stopped"] = "time_limit"``. ``verified`` is True when a solution
         passed the checker (False only with ``strict=False``); None when there is no solution
-        to check.
+        to check. Ctrl-C, SIGTERM and SIGHUP (in the main thread; SIGTERM and SIGHUP where the
+        command line made them stop as Ctrl-C does) set the call's stop
+        (:func:`~cpwords.core.interrupts.stop_scope`): the method returns its best answer so
+        far, and one that arrives after it answered, or during the check, is held until the
+        check ends; either way ``solver_info["interrupted"]`` is True.
 
     Raises
     ------
@@ -458,18 +436,44 @@ def solve(
         raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
     if workers < 1:
         raise InputError(f"workers must be at least 1, got {workers}")
-    res = spec.run(instance, name, seed=seed, time_limit=time_limit, workers=workers, params=params)
+    with stop_scope() as stop, stop.held():
+        with stop.raising():  # the methods stop on KeyboardInterrupt, or look at the flag
+            res = spec.run(
+                instance, name, seed=seed, time_limit=time_limit, workers=workers, params=params
+            )
+        return _checked(spec, name, instance, res, time_limit, strict=strict, check=check)
+
+
+def _checked(
+    spec: PuzzleSpec,
+    name: str,
+    instance: Any,
+    res: SolveResult,
+    time_limit: float | None,
+    *,
+    strict: bool,
+    check: bool,
+) -> SolveResult:
+    """:func:`solve`'s answer named, marked and checked by the independent checker, with
+    Ctrl-C, SIGTERM and SIGHUP held (the check is linear in the answer, under a second on whole
+    dictionaries): a signal that arrives after the method answered, or during the check, does
+    not throw the answer away; it is marked interrupted."""
+    stop = current_stop()
     if res.method != name:
         res = dataclasses.replace(
             res, method=name, solver_info={**res.solver_info, "model": res.method}
         )
     if _stopped_by_limit(spec.methods[name].kind, res, time_limit):
         res = dataclasses.replace(res, solver_info={**res.solver_info, "stopped": "time_limit"})
-    if not check or res.solution is None or res.objective is None:
-        return res  # not asked, or nothing claimed: nothing to check
-    (ok, problem), late = _shielded(lambda: verify(spec, instance, res))
-    if late:  # Ctrl-C during the check: the checked answer, marked interrupted
+    if check and res.solution is not None and res.objective is not None:
+        ok, problem = verify(spec, instance, res)
+    else:
+        ok, problem = None, None  # not asked, or nothing claimed: nothing to check
+    if stop is not None and stop.interrupted and not res.solver_info.get("interrupted"):
+        # Ctrl-C after the method answered, or during the check: the answer, marked interrupted
         res = dataclasses.replace(res, solver_info={**res.solver_info, "interrupted": True})
+    if ok is None:
+        return res
     if not ok and strict:
         raise CheckError(
             f"{spec.puzzle} method {name} returned a solution that fails the independent "

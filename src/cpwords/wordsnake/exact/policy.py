@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cpwords.core.errors import InputError
+from cpwords.core.interrupts import StopFlag, stop_scope
 from cpwords.core.machine import available_memory
 from cpwords.core.result import SolveResult
 from cpwords.wordsnake.closure.core import CoreTooLarge
@@ -39,6 +40,7 @@ from cpwords.wordsnake.exact.stages.repair import repair
 from cpwords.wordsnake.exact.stages.routes import routes, routes_fallback, routes_wanted
 from cpwords.wordsnake.exact.stages.string_hub_network import build_network, first_deadline
 from cpwords.wordsnake.exact.state import (
+    STOP_PROOF_SECONDS,
     FlowOutcome,
     FlowState,
     PieceSolver,
@@ -161,8 +163,8 @@ def solve_exact(
         FEASIBLE with the checked bound (``solver_bound``: the solver's). ``method`` names the
         stage that finished (``exact/flow``, ``exact/core`` or ``exact/routes``);
         ``solver_info["stages"]`` logs the flow, core and routes stages;
-        ``solver_info["interrupted"]`` is True after Ctrl-C (the best ordering so far is
-        returned, FEASIBLE unless proven).
+        ``solver_info["interrupted"]`` is True after Ctrl-C, SIGTERM or SIGHUP: the best
+        ordering so far, FEASIBLE unless checked optimal (:func:`run_stage`).
 
     Raises
     ------
@@ -188,23 +190,50 @@ def _solve(
     instance: WordsnakeInstance, options: dict[str, Any], start: float | None
 ) -> SolveResult:
     """:func:`solve_exact` on its gathered options: they are checked, a list of one distinct
-    word is answered at once, any other has its memory checked and the stages run."""
+    word is answered at once, any other has its memory checked and the stages run, under the
+    solve's stop (:func:`~cpwords.core.interrupts.stop_scope`: Ctrl-C, SIGTERM and SIGHUP set
+    it; a stage sees it at its next check and returns with what it has)."""
     time_limit = options["time_limit"]
     check_limits(time_limit, options["workers"])
     if options["core_search"] not in ("mip", "cpsat"):
         raise InputError(f"core_search must be 'mip' or 'cpsat', got {options['core_search']!r}")
-    state = _begin(instance, options, start)
-    if instance.n == 1 or len(set(instance.words)) == 1:
-        state.order = list(instance.words)
-        state.objective = state.bound = float(score_order(instance, state.order))
-        state.proven = True
+    with stop_scope() as stop, stop.held():
+        state = _begin(instance, options, start, stop)
+        if instance.n == 1 or len(set(instance.words)) == 1:
+            state.order = list(instance.words)
+            state.objective = state.bound = float(score_order(instance, state.order))
+            state.proven = True
+            return _finish_state(state)
+        check_memory(instance)
+        state.fallback = routes_fallback(instance)
+        if state.fallback and time_limit is not None and state.deadline is not None:
+            state.flow_deadline = min(state.deadline, state.start + 0.4 * time_limit)
+        run(state)
         return _finish_state(state)
-    check_memory(instance)
-    state.fallback = routes_fallback(instance)
-    if state.fallback and time_limit is not None and state.deadline is not None:
-        state.flow_deadline = min(state.deadline, state.start + 0.4 * time_limit)
-    run(state)
-    return _finish_state(state)
+
+
+def run_stage(state: ProofState, stage: Stage, after_stop: bool = False) -> bool:
+    """Run ``stage`` on ``state`` unless a stop was asked (``after_stop``: even then, as the
+    certificate is); whether no stop was asked after it.
+
+    Ctrl-C, SIGTERM and SIGHUP set the solve's stop (``state.stop``), the one place the stages
+    look at. Inside a stage a signal also raises ``KeyboardInterrupt`` (the check of code that
+    cannot look at the stop: a native solve, a NumPy pass); the stage keeps what it has, and
+    an interrupt that leaves it asks the stop here. Outside, in the policy's own bookkeeping,
+    signals only set the stop, and the stages after it are skipped. After a stop the
+    certificate and its check run only when they fit in
+    :data:`~cpwords.wordsnake.exact.state.STOP_PROOF_SECONDS` (else the solver's bound is
+    reported, ``bound_checked`` False).
+    """
+    stop = state.stop
+    if stop.asked and not after_stop:
+        return False
+    try:
+        with stop.raising():
+            stage.run(state)
+    except KeyboardInterrupt:
+        stop.ask("interrupt")
+    return not stop.asked
 
 
 def run(state: ProofState) -> None:
@@ -220,6 +249,8 @@ def run(state: ProofState) -> None:
        that nothing in the core beats the incumbent is a proof for the whole list.
     3. If the core is too large on a small list, CP-SAT's routes model takes over with the best
        ordering as its hint.
+
+    After a stop (Ctrl-C, SIGTERM, SIGHUP), every stage still to run is skipped.
     """
     _run_network_and_flow(state)
     _take_flow_result(state)
@@ -228,13 +259,16 @@ def run(state: ProofState) -> None:
     else:
         state.method = "exact/flow"
     if ROUTES.wanted(state):
-        ROUTES.run(state)
+        run_stage(state, ROUTES)
 
 
-def _begin(instance: WordsnakeInstance, options: dict[str, Any], start: float | None) -> ProofState:
+def _begin(
+    instance: WordsnakeInstance, options: dict[str, Any], start: float | None, stop: StopFlag
+) -> ProofState:
     """The state before the first stage: the stages end early enough to leave the certificate
     and its check their time (:func:`~cpwords.wordsnake.exact.stages.checked_proof.proof_reserve`,
-    at most :data:`PROOF_SHARE` of the limit), all of it within the limit."""
+    at most :data:`PROOF_SHARE` of the limit), all of it within the limit; ``stop`` is the
+    solve's."""
     entered = time.perf_counter()
     start = entered if start is None else start
     limit = options["time_limit"]
@@ -259,6 +293,7 @@ def _begin(instance: WordsnakeInstance, options: dict[str, Any], start: float | 
         info,
         end,
         piece_solver=_piece_solver(options["workers"], options["seed"]),
+        stop=stop,
     )
 
 
@@ -280,10 +315,13 @@ def _piece_solver(workers: int, seed: int) -> PieceSolver:
 
 
 def _run_network_and_flow(state: ProofState) -> None:
-    """The network, then the flow stages until one ends them. Ctrl-C while building the network
-    leaves no flow; the deadline inside the flow stages drops their result (as a stop)."""
+    """The network, then the flow stages until one ends them or a stop is asked. A stop while
+    building the network leaves no flow; the deadline inside the flow stages drops their
+    result."""
+    stop = state.stop
     try:
-        NETWORK.run(state)
+        if not run_stage(state, NETWORK):
+            return
         assert state.net is not None
         hint = state.options["hint"]
         state.flow = FlowState.begin(
@@ -294,18 +332,17 @@ def _run_network_and_flow(state: ProofState) -> None:
             progress=state.on_progress,
             lagrangian_iterations=state.options["lagrangian_iterations"],
             incumbent=None if hint is None else items_of(state.instance, hint),
+            stop=stop,
         )
         f = state.flow
         with flow_limits(f):
             for stage in FLOW_STAGES:
-                if f.ended:
+                if f.ended or stop.asked:
                     break
                 if stage.wanted(state):
-                    stage.run(state)
+                    with stop.raising():
+                        stage.run(state)
         state.out = f.outcome()
-        state.interrupted = f.stopped == "interrupt"
-    except KeyboardInterrupt:
-        state.interrupted = True
     except DeadlineReached:
         state.info["stopped"] = "time"
 
@@ -331,47 +368,51 @@ def _take_flow_result(state: ProofState) -> None:
     state.proven = state.objective >= state.bound
     state.stages.append({"stage": "flow", "wall_time": state.elapsed(), "proven": state.proven})
     info["stages"] = state.stages
-    info["interrupted"] = state.interrupted
 
 
 def _run_search(state: ProofState) -> None:
-    """Reduced-cost fixing and the core search, logged as one stage ``core``; a core too large
-    is left to the routes stage."""
+    """Reduced-cost fixing and the core search, logged as one stage ``core``, until a stop is
+    asked; a core too large is left to the routes stage (or else to the proof tree)."""
     t_core = search_log_start(state)
     log = state.stages[-1]
     try:
         for stage in SEARCH_STAGES:
-            if stage.wanted(state):
-                stage.run(state)
+            if stage.wanted(state) and not run_stage(state, stage):
+                break
     except CoreTooLarge:
         log["too_large"] = True  # the routes model may take over, or else the proof tree
         if not ROUTES.wanted(state):
-            tree_after_too_large(state)
+            run_stage(state, Stage("proof tree", tree_after_too_large))
     except DeadlineReached:
         state.info["stopped"] = "time"
-    except KeyboardInterrupt:
-        state.interrupted = True
     log["wall_time"] = time.perf_counter() - t_core
     log["proven"] = state.proven
-    state.info["interrupted"] = state.interrupted
     state.method = "exact/core"
 
 
 def _finish_state(state: ProofState) -> SolveResult:
-    """The result: the stop reason, the certificate when asked for, the checked answer."""
+    """The result: the stop reason, the certificate when asked for, the checked answer.
+
+    After a stop, the certificate and its check are bounded: they must end within
+    :data:`~cpwords.wordsnake.exact.state.STOP_PROOF_SECONDS` (or the limit, if sooner), else
+    the solver's bound is reported, marked unchecked (FEASIBLE, never OPTIMAL unchecked).
+    """
     info = state.info
     info["solve_time"] = time.perf_counter() - state.entered  # without start-up and reading
     early = state.deadline is None or time.perf_counter() < state.deadline - 1.0
-    if not state.proven and early and not info.get("interrupted"):
+    if not state.proven and early and not state.interrupted:
         # Every stage ended before the limit with the gap open (a core too large for the
         # search, say): not stopped by the limit, and said so.
         info.setdefault("stopped", "exhausted")
     if state.options["checked"] or state.options["certificate"]:
-        CERTIFICATE.run(state)
+        _stop_bounds_the_proof(state)
+        run_stage(state, CERTIFICATE, after_stop=True)
     if state.options["checked"]:
-        CHECKED_PROOF.run(state)
+        _stop_bounds_the_proof(state)  # a stop during the certificate bounds its check
+        CHECKED_PROOF.run(state)  # its check stops on a signal
     if not state.options["certificate"]:
         info.pop("certificate", None)
+    info["interrupted"] = state.interrupted
     return finish_result(
         instance=state.instance,
         proven=state.proven,
@@ -383,6 +424,14 @@ def _finish_state(state: ProofState) -> SolveResult:
         info=info,
         trace=state.trace,
     )
+
+
+def _stop_bounds_the_proof(state: ProofState) -> None:
+    """After a stop, the certificate and its check end within
+    :data:`~cpwords.wordsnake.exact.state.STOP_PROOF_SECONDS` from now (or the limit)."""
+    if state.stop.asked:
+        soon = time.perf_counter() + STOP_PROOF_SECONDS
+        state.end = soon if state.end is None else min(state.end, soon)
 
 
 def check_memory(instance: WordsnakeInstance) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.core.interrupts import StopFlag
 from cpwords.core.result import SolveResult, TracePoint
 from cpwords.wordsnake.bounds.path_cover import PathCoverBound
 from cpwords.wordsnake.primal.repair import CandidateIndex, PairScore, score_sequence
@@ -27,6 +28,10 @@ from cpwords.wordsnake.rules import WordsnakeInstance
 
 #: ``piece_solver(instance, time_limit)``: an exact solve of a sub-list.
 PieceSolver = Callable[[WordsnakeInstance, float | None], SolveResult]
+
+#: Seconds the certificate and its check may take after a stop (Ctrl-C, SIGTERM, the page's
+#: Stop): an ordering and its bound are owed within a second of the signal.
+STOP_PROOF_SECONDS = 0.5
 
 #: ``progress(elapsed, incumbent, bound, stage)``.
 ProgressCallback = Callable[[float, float | None, float | None, str], None]
@@ -133,6 +138,9 @@ class FlowState:
     refined : Refinement or None
     info : dict
         Sizes, counts and times (``FlowOutcome.info``).
+    stop : StopFlag
+        The solve's "stop asked" (:class:`~cpwords.core.interrupts.StopFlag`): the flow stages
+        end at their next check once it is set.
     """
 
     net: StringHubNetwork
@@ -168,6 +176,7 @@ class FlowState:
     cold_solves: int = 0
     info: dict[str, Any] = field(default_factory=dict)
     first_deadline: float | None = None
+    stop: StopFlag = field(default_factory=StopFlag)
     _pair: PairScore | None = None
     _index: CandidateIndex | None = None
 
@@ -183,9 +192,11 @@ class FlowState:
         stall_limit: int = 6,
         incumbent: list[int] | None = None,
         first_deadline: float | None = None,
+        stop: StopFlag | None = None,
     ) -> FlowState:
         """The state before the first flow stage (``incumbent``: a starting item sequence;
-        ``first_deadline``: the end of the first incumbent, ``deadline`` when None)."""
+        ``first_deadline``: the end of the first incumbent, ``deadline`` when None; ``stop``:
+        the solve's flag, a new one when None)."""
         state = cls(
             net,
             deadline,
@@ -195,6 +206,7 @@ class FlowState:
             stall_limit,
         )
         state.info = {"arcs": net.m, "nodes": net.num_nodes, "trie_nodes": net.trie.size}
+        state.stop = StopFlag() if stop is None else stop
         state.first_deadline = deadline if first_deadline is None else first_deadline
         state.cost = -net.weight
         state.best_seq = incumbent
@@ -232,10 +244,13 @@ class FlowState:
             self.progress(time.perf_counter() - self.t0, self.best, self.bound, stage)
 
     def consider(self, seq: list[int]) -> None:
-        """Keep ``seq`` as the incumbent if it scores more."""
+        """Keep ``seq`` as the incumbent if it scores more (a signal meanwhile only sets the
+        stop, seen after: the score and its sequence change together)."""
         value = score_sequence(seq, self.pair, self.net.instance.cyclic)
-        if self.best is None or value > self.best:
-            self.best, self.best_seq = value, seq
+        with self.stop.held():
+            if self.best is None or value > self.best:
+                self.best, self.best_seq = value, seq
+        self.stop.check()
 
     def close_jobs(self) -> None:
         """Stop a flow solve still running in a child process."""
@@ -264,14 +279,17 @@ class FlowState:
 @contextmanager
 def flow_limits(f: FlowState) -> Iterator[None]:
     """Run flow stages under the limits: the flow solver's deadline (``FlowStopped``) and
-    Ctrl-C end them with ``f.stopped`` set, and a child still solving is stopped at once."""
+    Ctrl-C end them with ``f.stopped`` set (Ctrl-C also sets the stop), and a child still
+    solving is stopped at once."""
     try:
         yield
     except FlowStopped:
         f.stopped = "time"
     except KeyboardInterrupt:
-        f.stopped = "interrupt"
+        f.stop.ask("interrupt")
     finally:
+        if f.stop.interrupted:
+            f.stopped = "interrupt"
         f.close_jobs()
 
 
@@ -307,7 +325,13 @@ class ProofState:
         Its score.
     bound : float or None
         The best proven bound.
-    proven, interrupted : bool
+    proven : bool
+    stop : StopFlag
+        "Stop asked" (:class:`~cpwords.core.interrupts.StopFlag`, the solve's): every stage
+        returns at its next check once it is set, the later ones are skipped, and the
+        certificate and its check get at most :data:`STOP_PROOF_SECONDS`.
+    interrupted : bool
+        Whether an interrupt asked the stop (setting it True asks one).
     method : str
         The stage that finished (``exact/flow``, ``exact/core``, ``exact/routes``).
     additive : AdditiveBound or None
@@ -348,7 +372,7 @@ class ProofState:
     objective: float = 0.0
     bound: float | None = None
     proven: bool = False
-    interrupted: bool = False
+    stop: StopFlag = field(default_factory=StopFlag)
     method: str = "exact/flow"
     additive: Any = None
     core: Any = None
@@ -357,6 +381,16 @@ class ProofState:
     piece_solver: PieceSolver | None = None
     stages: list[dict[str, Any]] = field(default_factory=list)
     trace: list[TracePoint] = field(default_factory=list)
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether an interrupt asked the stop."""
+        return self.stop.interrupted
+
+    @interrupted.setter
+    def interrupted(self, value: bool) -> None:
+        if value:
+            self.stop.ask("interrupt")
 
     def elapsed(self) -> float:
         """Seconds since the time limit started."""

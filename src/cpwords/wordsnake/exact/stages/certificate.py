@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from cpwords.wordsnake.bounds.path_cover import PathCoverBound
 from cpwords.wordsnake.certificate import Certificate
-from cpwords.wordsnake.exact.stages.checked_proof import proof_reserve
+from cpwords.wordsnake.exact.stages.checked_proof import fits_after_stop, proof_reserve
 from cpwords.wordsnake.exact.state import ProofState
 from cpwords.wordsnake.relaxation.dual_certificate import flow_certificate, single_word_certificate
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
@@ -45,9 +45,18 @@ TREE_CHECK_SHARE = 2.0
 
 def certificate(state: ProofState) -> None:
     """Stage "certificate": ``solver_info["certificate"]`` (None with
-    ``solver_info["certificate_error"]`` when none can be given) and its time."""
+    ``solver_info["certificate_error"]`` when none can be given) and its time.
+
+    After a stop (``state.stop``), only the certificate of the values, and only when it and
+    its check fit in the time left (:func:`~.checked_proof.fits_after_stop`): no proof tree
+    and no Hall step, which are searches too; a stop during one ends it with what it has.
+    """
     t_cert = time.perf_counter()
     left = state.left_in_limit()
+    if state.stop.asked and not fits_after_stop(state):
+        state.info["certificate"] = None
+        state.info["certificate_error"] = "stopped before the certificate could be computed"
+        return
     if left is not None and left <= 0:  # it could not be checked: none is computed
         state.info["certificate"] = None
         state.info["certificate_error"] = (
@@ -57,13 +66,15 @@ def certificate(state: ProofState) -> None:
     # The stage "proof tree" proved the ordering optimal (nothing after it changes a proven
     # ordering): its certificate, not the flow's again.
     cert = state.early_certificate or solve_certificate(state)
-    tree = state.options.get("checked", True) and state.proven
+    tree = state.options.get("checked", True) and state.proven and not state.stop.asked
     covered = None  # an open answer's tree at the cover's bound
     if cert is not None and tree and not cert.tree and _values_bound(state, cert) > cert.objective:
         cert = _with_tree(state, cert)
     elif cert is not None and not state.proven and not cert.tree:
         covered = _with_cover_bound_tree(state, cert)
-    if cert is not None and not cert.tree and _values_bound(state, cert) > cert.objective:
+    # After a stop, no Hall step: it is a search too.
+    stepping = cert is not None and not cert.tree and not state.stop.asked
+    if stepping and cert is not None and _values_bound(state, cert) > cert.objective:
         # Hall steps may prove less than the cover's tree, or more (the Chinese list's last
         # point): the lower bound is kept, and the steps leave a tree's check its time.
         keep = CHECK_SHARE if covered is None or not covered.tree else TREE_CHECK_SHARE
@@ -72,6 +83,8 @@ def certificate(state: ProofState) -> None:
             if _values_bound(state, cert) > covered.bound:
                 cert = covered
             state.info["proof_tree_kept"] = cert is covered
+    elif covered is not None and covered.tree:
+        cert = covered  # stopped after the cover's tree: it proves more than the values
     if cert is not None and cert.core_pairs is not None and not cert.tree:
         cert = _values_claim(state, cert)
     state.info["certificate"] = cert
@@ -123,6 +136,7 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
             tree = tree_certificate(state.instance, cert, deadline=until)
             state.info["proof_tree_kind"] = "core"
     except KeyboardInterrupt:
+        state.stop.ask("interrupt")
         tree = None
     state.info["proof_tree_time"] = time.perf_counter() - t0
     state.info["proof_tree_nodes"] = None if tree is None else len(tree.tree)
@@ -144,7 +158,7 @@ def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
     """
     from cpwords.wordsnake.closure.cover_tree import cover_tree_certificate
 
-    if not state.options.get("checked", True) or state.interrupted:
+    if not state.options.get("checked", True) or state.stop.asked:
         return cert
     cover = _cover_behind(state, cert)
     if cover is None or cover.data is None:
@@ -160,6 +174,7 @@ def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
             cert, cover.data, *_distinct(state), deadline=until, target=cover.bound + 1
         )
     except KeyboardInterrupt:
+        state.stop.ask("interrupt")
         tree = None
     state.info.update(
         proof_tree_kind="path cover (its bound)",
@@ -192,6 +207,7 @@ def _with_hall_steps(
     try:
         stepped = hall_step(cert, sorted(set(state.instance.words)), deadline=until)
     except KeyboardInterrupt:
+        state.stop.ask("interrupt")
         stepped = None
     state.info["hall_step_time"] = time.perf_counter() - t0
     state.info["hall_steps"] = 0 if stepped is None else stepped.producer["hall_steps"]
@@ -283,6 +299,7 @@ def _flow_certificate(state: ProofState, claimed: int, flow_bound: int) -> Certi
             deadline=state.end,
         )
     except KeyboardInterrupt:
+        state.stop.ask("interrupt")
         state.info["certificate_error"] = "interrupted while computing the certificate"
         return None
     except DeadlineReached:

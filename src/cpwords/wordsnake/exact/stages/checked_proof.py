@@ -66,9 +66,32 @@ def proof_reserve(instance: WordsnakeInstance) -> float:
     )
 
 
+def fits_after_stop(state: ProofState) -> bool:
+    """After a stop: whether a certificate and its check fit in the time left (the share of
+    :func:`proof_reserve` its letters and words take, without its floor).
+
+    Parameters
+    ----------
+    state : ProofState
+        Its ``end`` is the stop's bound on the certificate and its check
+        (:data:`~cpwords.wordsnake.exact.state.STOP_PROOF_SECONDS` after the stop).
+
+    Returns
+    -------
+    bool
+        True for a list of up to about 20,000 words within half a second; False for whole
+        dictionaries (ENABLE: 4.1 s), whose bound is then reported unchecked.
+    """
+    left = state.left_in_limit()
+    return left is None or proof_reserve(state.instance) - CHECK_MIN_SECONDS < left
+
+
 def checked_proof(state: ProofState) -> None:
     """Stage "checked proof": check ``solver_info["certificate"]`` and set the status from the
-    checker's verdict (``proof`` is ``"certificate"`` when OPTIMAL, else None)."""
+    checker's verdict (``proof`` is ``"certificate"`` when OPTIMAL, else None).
+
+    A signal stops the check (the solver's bound is then reported, unchecked); after a stop
+    the check runs only when it fits in the time left (:func:`fits_after_stop`)."""
     info = state.info
     cert = info.get("certificate")
     info["proof"] = None
@@ -85,6 +108,9 @@ def checked_proof(state: ProofState) -> None:
     if limit is not None and limit <= CHECK_FASTEST_PER_LETTER * letters:
         _unchecked(state, "the time limit passed before the certificate was checked")
         return
+    if state.stop.asked and not fits_after_stop(state):
+        _unchecked(state, "stopped before the certificate could be checked")
+        return
     t0 = time.perf_counter()
     # The checker allocates millions of small objects and no cycles: the cyclic collector,
     # traversing the whole solve's heap at each of its passes, tripled the check (ENABLE:
@@ -92,16 +118,21 @@ def checked_proof(state: ProofState) -> None:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        found = verify_certificate(
-            state.instance.words,
-            cert,
-            cyclic=state.instance.cyclic,
-            proper=state.instance.proper,
-            time_limit=limit,
-            score=state.instance.score,
-        )
+        with state.stop.raising():
+            found = verify_certificate(
+                state.instance.words,
+                cert,
+                cyclic=state.instance.cyclic,
+                proper=state.instance.proper,
+                time_limit=limit,
+                score=state.instance.score,
+            )
     except TimeoutError:
         _unchecked(state, "the time limit passed before the certificate was checked")
+        return
+    except KeyboardInterrupt:
+        state.stop.ask("interrupt")
+        _unchecked(state, "stopped while the certificate was checked")
         return
     finally:
         if collecting:

@@ -32,7 +32,12 @@ def greedy_assignment(f: FlowState) -> None:
     greedy = greedy_successors(net, f.first_deadline)
     interrupted = bool(greedy.extra.get("interrupted"))
     late = interrupted or (f.deadline is not None and time.perf_counter() >= f.deadline)
-    routed = route_successors(net, greedy) if f.large and not late else None  # before the patch
+    routed = None
+    if f.large and not late:
+        try:
+            routed = route_successors(net, greedy)  # before the patch
+        except KeyboardInterrupt:
+            interrupted = True  # the matching is whole: its ordering is kept as below
     # Interrupted: the cycles are joined at the depot at once (no candidate search).
     patch_by = -math.inf if interrupted else f.first_deadline
     f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=patch_by))

@@ -103,7 +103,6 @@ def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
             tree = tree_certificate(state.instance, cert, deadline=until)
     except KeyboardInterrupt:  # the ordering stands; the certificate stage still runs
         state.interrupted = True
-        state.info["interrupted"] = True
     elapsed = time.perf_counter() - t0
     state.stages[-1]["proof_tree_time"] = elapsed
     if tree is None or not tree.tree:

@@ -81,7 +81,7 @@ def routes(state: ProofState) -> None:
             progress=opts["progress"],
         )
     except KeyboardInterrupt:
-        state.info["interrupted"] = True
+        state.interrupted = True
         state.proven, state.method = False, "exact/flow"
         return
     state.stages.append(
@@ -89,7 +89,7 @@ def routes(state: ProofState) -> None:
     )
     state.core_pairs = positive_arc_count_bound(state.instance)
     if second.solver_info.get("interrupted"):
-        state.info["interrupted"] = True
+        state.interrupted = True
     if second.objective is not None and second.objective > state.objective:
         state.order, state.objective = list(second.solution), float(second.objective)
     if second.bound is not None:
