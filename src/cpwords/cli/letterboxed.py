@@ -48,7 +48,14 @@ from cpwords.letterboxed.rules import (
     score,
     split_solution,
 )
-from cpwords.letterboxed.spec import METHODS, SPEC, LetterBoxedCase
+from cpwords.letterboxed.spec import (
+    HINT_LEVELS,
+    METHODS,
+    SPEC,
+    LetterBoxedCase,
+    continue_box,
+    hint_box,
+)
 
 _HELP = f"""Solve a Letter Boxed puzzle with the fewest words.
 
@@ -72,13 +79,16 @@ wngerman, ...: cpwords lexicons lists them and how to install them), proper noun
 list was used.
 
 Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
-of at most K words and --list lists them); --check FILE or --check-text "WORD WORD" checks a
-proposed solution (words separated by spaces, commas or dashes); --generate K makes K new
-boxes (no SIDES): 12 distinct letters (--shape KxM: K sides of M) drawn by letter frequency
-(--seed; English: Norvig's table, other languages: the letters of the dictionary), each kept
-only when its fewest-word solution is proven to be 2 words (--unique: exactly one 2-word
-solution; --max-solutions N, --min-playable M, --max-draws D), each recounted by an
-independent brute force.
+of at most K words and --list lists them); --from WORD,... takes the words played so far (each
+a playable word of the dictionary, chained) and says whether the box is still solvable and the
+proven fewest words that finish it (--all: every such finish); --hint 1, 2 or 3 gives instead
+the next word of such a finish: its first letter, its length too, or the word; --check FILE
+or --check-text "WORD WORD" checks a proposed solution (words separated by spaces, commas or
+dashes); --generate K makes K new boxes (no SIDES): 12 distinct letters (--shape KxM: K sides
+of M) drawn by letter frequency (--seed; English: Norvig's table, other languages: the letters
+of the dictionary), each kept only when its fewest-word solution is proven to be 2 words
+(--unique: exactly one 2-word solution; --max-solutions N, --min-playable M, --max-draws D),
+each recounted by an independent brute force.
 
 JSON, beyond the conventions below: objective and bound are 1000 * words + letters (lower is
 better); num_words, num_letters, box, lexicon, lexicon_size (its words, as in every
@@ -86,7 +96,10 @@ subcommand), lexicon_size_3plus (those of 3+ letters, the ones a box can use), l
 playable_words; with --all optimal_solutions and n_optimal; with --max-words max_words,
 counts {{"1": n1, "2": n2, ...}}, count_total, count_wall_time and solutions (with --list);
 with --generate solution (the boxes), requested, found, complete, stopped, draws, rejected
-and boxes (each with its counts, difficulty and verification).
+and boxes (each with its counts, difficulty and verification); with --from or --hint solution
+(the finish: the words still to play; null with --hint), num_words and num_letters (the
+finish's), plays, letters_used, letters_left, next_letter, solvable and, with --hint, hint
+{{level, words_left, first_letter, length, word}}.
 """
 
 
@@ -94,7 +107,7 @@ and boxes (each with its counts, difficulty and verification).
 _SOLVING = {
     "all_solutions": "--all", "max_words": "--max-words", "list_solutions": "--list",
     "limit": "--limit", "method": "--method", "time_limit": "--time-limit",
-    "workers": "--workers", "seed": "--seed",
+    "workers": "--workers", "seed": "--seed", "plays": "--from", "hint": "--hint",
 }  # fmt: skip
 
 
@@ -172,6 +185,21 @@ def _run_check(
 )
 @click.option("--list", "list_solutions", is_flag=True, help="With --max-words: list them too.")
 @click.option(
+    "--from",
+    "plays",
+    metavar="WORD,...",
+    help="The words played so far: is the box still solvable, and the proven fewest words that "
+    "finish it.",
+)
+@click.option(
+    "--hint",
+    type=click.IntRange(min=1, max=3),
+    metavar="LEVEL",
+    help="The next word of a fewest-word finish (from --from, else from the start): "
+    + "; ".join(f"{k}: {v}" for k, v in HINT_LEVELS.items())
+    + ".",
+)
+@click.option(
     "--method",
     "-m",
     type=click.Choice(list(METHODS)),
@@ -247,6 +275,8 @@ def letterboxed(
     all_solutions: bool,
     max_words: int | None,
     list_solutions: bool,
+    plays: str | None,
+    hint: int | None,
     limit: int | None,
     method: str,
     time_limit: float,
@@ -281,7 +311,7 @@ def letterboxed(
     if generate is not None:
         _refuse_with_generate(
             ctx, sides, check_file is not None or check_text is not None, all_solutions,
-            max_words, list_solutions, method, any_shape,
+            max_words, list_solutions, method, any_shape, plays is not None or hint is not None,
         )  # fmt: skip
         design = _Design(unique, max_solutions, min_playable, max_draws, box_shape, difficulty)
         block = load_blocklist(blocklist_file, enabled=not no_blocklist)
@@ -319,6 +349,15 @@ def letterboxed(
                 fold_accents,
             )
         )
+    if plays is not None or hint is not None:
+        _refuse_with_from(ctx, method, max_words, list_solutions, all_solutions, hint)
+        here = _Position(plays, hint, all_solutions)
+        ctx.exit(
+            _run_from(
+                box, here, dict_path, lang, fold_accents, proper_nouns, deadline, as_json,
+                svg_path, png_path, limit,
+            )
+        )  # fmt: skip
     if method != "dp" and (all_solutions or max_words):
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:
@@ -355,11 +394,13 @@ def _refuse_with_generate(
     list_solutions: bool,
     method: str,
     any_shape: bool,
+    helping: bool = False,
 ) -> None:
     """Refuse what --generate cannot use: a box, a check, the solve's options (exit 2)."""
     others = {
         "SIDES": bool(sides),
         "--check": checking,
+        "--from and --hint": helping,
         "--all": all_solutions,
         "--max-words": max_words is not None,
         "--list": list_solutions,
@@ -603,6 +644,201 @@ def _print_human(out: dict[str, Any], result: SolveResult) -> None:
         click.echo("  " + "-".join(w.upper() for w in sol))
     for sol in out.get("solutions", []):
         click.echo("  " + "-".join(w.upper() for w in sol))
+
+
+# ---- --from and --hint ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Position:
+    """Where the player stands: the --from words (as typed), the hint level, --all."""
+
+    plays: str | None
+    hint: int | None
+    all_finishes: bool
+
+
+def _refuse_with_from(
+    ctx: click.Context,
+    method: str,
+    max_words: int | None,
+    list_solutions: bool,
+    all_solutions: bool,
+    hint: int | None,
+) -> None:
+    """Refuse what --from and --hint do not use (exit 2)."""
+    if method != "dp":
+        raise InputError("--from and --hint need --method dp (the exact DP)")
+    if max_words is not None or list_solutions:
+        raise InputError("--max-words and --list count from the start: drop --from and --hint")
+    if hint is not None and all_solutions:
+        raise InputError("--hint reveals one word: drop --all")
+    reject_unused(ctx, "with --from or --hint", {"workers": "--workers", "seed": "--seed"})
+
+
+def _run_from(
+    box: LetterBox,
+    here: _Position,
+    dict_path: str | None,
+    lang: str,
+    fold: bool,
+    proper: bool,
+    deadline: Deadline,
+    as_json: bool,
+    svg_path: str | None,
+    png_path: str | None,
+    limit: int | None,
+) -> int:
+    """--from and --hint: the position's proven finish (or hint), printed; the exit status."""
+    if here.plays is not None and not split_solution(here.plays, lang, fold):
+        raise InputError("--from needs the words played so far, like --from bead,dhl")
+    with progress("letterboxed", enabled=not as_json) as tick:
+        tick.update(stage="loading the lexicon")
+        with time_guard(deadline):
+            solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper))
+        _usable(box, solver)
+        tick.update(stage="finishing from the plays")
+        plays = here.plays or ""
+        try:
+            with time_guard(deadline):
+                if here.hint is not None:
+                    hint = hint_box(box, plays, here.hint, solver, lang=lang, fold=fold)
+                    res = hint.result
+                else:
+                    hint = None
+                    res = continue_box(
+                        box, plays, solver, all_solutions=here.all_finishes, lang=lang, fold=fold
+                    )
+        except KeyboardInterrupt:
+            hint = None
+            res = SolveResult(
+                Status.UNKNOWN, None, None, deadline.elapsed(), None, "dp", sense="min",
+                solver_info={"interrupted": True},
+            )  # fmt: skip
+    out = _from_row(res, hint, box, solver, lang, fold, limit)
+    if svg_path is not None or png_path is not None:
+        drawn = list(out["plays"]) + list(out["solution"] or [])
+        write_svg(svg_path, box_svg(box, drawn, note=res.status.value), png_path)
+    if as_json:
+        echo_json(out)
+    else:
+        _print_from(out, res)
+    if out["interrupted"] and not as_json:
+        click.echo(
+            f"cpwords: interrupted ({interrupt_name()}) before the finish was found", err=True
+        )
+    return exit_status(res.status.value, out["interrupted"])
+
+
+def _from_row(
+    res: SolveResult,
+    hint: Any,
+    box: LetterBox,
+    solver: LetterBoxedSolver,
+    lang: str,
+    fold: bool,
+    limit: int | None,
+) -> dict[str, Any]:
+    """The JSON row of --from and --hint (the text output prints from it too)."""
+    info = dict(res.solver_info)
+    finish = res.solution
+    row: dict[str, Any] = {
+        k: v for k, v in res.to_dict().items() if k not in ("solver_info", "trace")
+    }
+    n_words, n_letters = score(finish) if finish is not None else (None, None)
+    row |= {
+        "num_words": n_words,
+        "num_letters": n_letters,
+        "box": str(box),
+        "lexicon": solver.source,
+        "lexicon_size": len(solver.lexicon),
+        "lexicon_size_3plus": solver.size,
+        "lang": lang,
+        "fold_accents": fold,
+        "playable_words": info.get("playable_words", len(solver.playable(box))),
+        "plays": info.get("plays", []),
+        "letters_used": info.get("used"),
+        "letters_left": info.get("left"),
+        "next_letter": info.get("next_letter"),
+        "solvable": {"OPTIMAL": True, "INFEASIBLE": False}.get(res.status.value),
+        "interrupted": bool(info.get("interrupted")),
+    }
+    if "reason" in info:
+        row["reason"] = info["reason"]
+    if "optimal_solutions" in info:
+        finishes = info["optimal_solutions"]
+        row["n_optimal"] = len(finishes)
+        row["optimal_solutions"] = finishes[:limit] if limit is not None else finishes
+    if hint is not None:
+        row["solution"] = None  # a hint keeps the finish hidden
+        row["hint"] = hint.to_dict()
+    return result_row(row)
+
+
+def _hint_text(hint: dict[str, Any]) -> str:
+    """What a hint reveals, as a sentence.
+
+    Examples
+    --------
+    >>> _hint_text({"level": 2, "first_letter": "d", "length": 3, "word": None})
+    'the next word starts with D and has 3 letters'
+    """
+    if hint["word"] is not None:
+        return f"the next word is {hint['word'].upper()}"
+    start = f"the next word starts with {hint['first_letter'].upper()}"
+    if hint["length"] is not None:
+        return f"{start} and has {hint['length']} letters"
+    return start
+
+
+def _print_from(out: dict[str, Any], res: SolveResult) -> None:
+    """The text of --from and --hint: the plays, whether the box is solvable, the finish."""
+    plays = "-".join(w.upper() for w in out["plays"]) or "none yet"
+    rows: list[tuple[str, str]] = [
+        ("box", out["box"]),
+        ("lexicon", _lexicon_text(out["lexicon"], out["lexicon_size"], out["lexicon_size_3plus"])),
+        ("playable", counted(out["playable_words"], "word")),
+    ]
+    left = out["letters_left"]
+    if left is not None:
+        plays += (
+            f" ({counted(len(left), 'letter')} left: {', '.join(left.upper())})" if left else ""
+        )
+    rows.append(("plays", plays))
+    hint = out.get("hint")
+    status = res.status
+    if status is Status.OPTIMAL and out["num_words"] == 0:
+        rows.append(("solvable", "solved: the plays used every letter"))
+    elif status is Status.OPTIMAL:
+        more = counted(out["num_words"], "more word")
+        rows.append(("solvable", f"yes, in {more} at fewest (proven)"))
+        if hint is not None:
+            rows.append(("hint", _hint_text(hint)))
+        else:
+            rows.append(("finish", "-".join(w.upper() for w in out["solution"])))
+            rows.append(
+                (
+                    "score",
+                    f"{counted(out['num_words'], 'word')}, "
+                    f"{counted(out['num_letters'], 'letter')} "
+                    "(proven fewest words, then fewest letters)",
+                )
+            )
+    elif status is Status.INFEASIBLE:
+        rows.append(("solvable", f"no: {out.get('reason', 'no finish exists')}"))
+    else:
+        rows.append(("solvable", f"unknown ({out.get('reason', status.value)})"))
+    rows.append(("status", f"{status.value} by {res.method} in {res.wall_time:.3f} s"))
+    if "optimal_solutions" in out:
+        shown = out["optimal_solutions"]
+        rows.append(
+            ("fewest", f"{counted(out['n_optimal'], 'finish', 'finishes')}, {len(shown)} shown")
+        )
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        click.echo(f"{k:<{width}}  {v}")
+    for finish in out.get("optimal_solutions", []):
+        click.echo("  " + "-".join(w.upper() for w in finish))
 
 
 # ---- --generate ------------------------------------------------------------------------------

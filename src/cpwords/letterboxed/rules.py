@@ -275,6 +275,61 @@ def letterboxed_problems(
     return problems
 
 
+def plays_problems(
+    box: LetterBox,
+    plays: Sequence[str],
+    lexicon: Collection[str] | None = None,
+    lexicon_name: str = "the lexicon",
+) -> list[str]:
+    """Every rule the words played so far break; an empty list means the game can go on.
+
+    The rules of :func:`letterboxed_problems` for a game in progress: every play is a playable
+    word (in ``lexicon`` when given), each starts with the last letter of the one before, and
+    no play comes after the one that used the last letter (the game ended there). Unlike a
+    solution, plays need not use every letter.
+
+    Parameters
+    ----------
+    box : LetterBox
+    plays : sequence of str
+        The words played, in order (normalised: see :func:`split_solution`).
+    lexicon : collection of str, optional
+        When given, every play must be in it.
+    lexicon_name : str
+        How the messages name the lexicon.
+
+    Returns
+    -------
+    list of str
+        One message per broken rule, each naming the play (``play 2 'dhl': ...``).
+
+    Examples
+    --------
+    >>> box = LetterBox(("abc", "def", "ghi", "jkl"))
+    >>> plays_problems(box, ["bead", "dhl"]), plays_problems(box, ["bead", "lid"])
+    ([], ["play 2 'lid' does not start with 'd', the last letter of 'bead'"])
+    """
+    problems: list[str] = []
+    letters = set(box.letters)
+    used: set[str] = set()
+    for i, w in enumerate(plays, start=1):
+        if used == letters:
+            problems.append(f"play {i} {w!r} comes after every letter was used; the game ended")
+            break
+        reason = unplayable_reason(w, box)
+        if reason is not None:
+            problems.append(f"play {i} is not playable: {reason}")
+        elif lexicon is not None and w not in lexicon:
+            problems.append(f"play {i} {w!r} is not in {lexicon_name}")
+        if i > 1 and w and plays[i - 2] and w[0] != plays[i - 2][-1]:
+            before = plays[i - 2]
+            problems.append(
+                f"play {i} {w!r} does not start with {before[-1]!r}, the last letter of {before!r}"
+            )
+        used.update(letters.intersection(w))
+    return problems
+
+
 def is_valid_letterboxed(
     box: LetterBox, words: Sequence[str], lexicon: Collection[str] | None = None
 ) -> bool:

@@ -24,12 +24,12 @@ import dataclasses
 import functools
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cpwords.core.errors import InputError
+from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon
 from cpwords.core.result import SolveResult
 from cpwords.core.sources import lexicon_words, resolve_path
@@ -42,6 +42,8 @@ from cpwords.letterboxed.rules import (
     letterboxed_problems,
     objective_value,
     parse_box,
+    plays_problems,
+    split_solution,
 )
 
 
@@ -290,6 +292,202 @@ def solve_letterboxed(
         SPEC, LetterBoxedCase.of(box, lexicon), method, time_limit=time_limit, workers=workers,
         seed=seed, **params,
     )  # fmt: skip
+
+
+# ---- Help from where the player stands -------------------------------------------------------
+
+#: What each hint level reveals of the next word of a fewest-word finish.
+HINT_LEVELS: dict[int, str] = {1: "its first letter", 2: "its first letter and length", 3: "it"}
+
+
+def continue_box(
+    box: BoxLike,
+    plays: str | Sequence[str],
+    lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None,
+    *,
+    all_solutions: bool = False,
+    lang: str | None = None,
+    fold: bool = False,
+) -> SolveResult:
+    """Whether a box is still solvable after the words played, and the proven fewest that
+    finish it.
+
+    The plays leave a position: the letters used and the letter the next word starts with
+    (the last letter of the last play). The exact DP of
+    :meth:`~cpwords.letterboxed.models.dp.LetterBoxedSolver.solve_from` finds, from there, the
+    fewest more words, then the fewest letters, or proves that no chain finishes the box.
+
+    Parameters
+    ----------
+    box : LetterBox, str or sequence of str
+        The box (``"abc-def-ghi-jkl"``).
+    plays : str or sequence of str
+        The words played so far, in order (``"bead dhl"``, ``"BEAD,DHL"`` or a list); empty:
+        the start of the game (then the result is the box's own optimum).
+    lexicon : Lexicon, iterable of str or LetterBoxedSolver, optional
+        The word list (default: the built-in frequency list), or a solver that indexed it.
+        The plays must be words of it.
+    all_solutions : bool
+        Also list every fewest-word finish in ``solver_info["optimal_solutions"]``.
+    lang : str, optional
+        ISO 639-1 code, for the case rules of the plays.
+    fold : bool
+        Fold the plays' accents.
+
+    Returns
+    -------
+    SolveResult
+        ``method="dp"``, ``sense="min"``. OPTIMAL: ``solution`` the words still to play
+        (``[]`` when the plays used every letter), ``objective = bound = 1000 * words +
+        letters`` of those words. INFEASIBLE: no chain finishes the box (proven), the reason in
+        ``solver_info["reason"]``. ``solver_info`` also holds ``plays``, ``used`` and ``left``
+        (the box letters used and still to use) and ``next_letter`` (None before the first
+        play). ``verified`` is True: the plays followed by the finish (and by every listed
+        finish) passed the independent checker
+        :func:`~cpwords.letterboxed.rules.letterboxed_problems`.
+
+    Raises
+    ------
+    InputError
+        Malformed box, empty lexicon, or plays that break a rule (one line: the first
+        problem :func:`~cpwords.letterboxed.rules.plays_problems` finds).
+    CheckError
+        A finish fails the independent checker (a bug).
+
+    Examples
+    --------
+    >>> words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
+    >>> r = continue_box("abc-def-ghi-jkl", "bead", words)
+    >>> r.status.value, r.solution, r.solver_info["left"], r.verified
+    ('OPTIMAL', ['dhl', 'lcfgjik'], 'cfghijkl', True)
+    >>> continue_box("abc-def-ghi-jkl", "bechfag gjdkil", words).solution
+    []
+    """
+    case = LetterBoxedCase.of(box, lexicon)
+    solver, box = case.solver, case.box
+    played = split_solution(plays, lang, fold)
+    problems = plays_problems(box, played, case.lexicon_set, f"the lexicon ({solver.source})")
+    if problems:
+        raise InputError(problems[0])
+    used = "".join(ch for ch in box.letters if any(ch in w for w in played))
+    first = played[-1][-1] if played else None
+    res = solver.solve_from(box, used, first, all_solutions=all_solutions)
+    info = dict(res.solver_info)
+    left = "".join(ch for ch in box.letters if ch not in used)
+    info |= {"plays": played, "used": used, "left": left, "next_letter": first}
+    if res.solution is None:
+        return dataclasses.replace(res, solver_info=info)
+    finishes = [res.solution, *info.get("optimal_solutions", ())]
+    for finish in finishes:
+        found = letterboxed_problems(box, played + list(finish), case.lexicon_set)
+        if found:
+            raise CheckError(f"{'-'.join(played + list(finish))}: {found[0]}")
+    return dataclasses.replace(res, solver_info=info, verified=True)
+
+
+@dataclass(frozen=True)
+class BoxHint:
+    """A graded hint: the next word of a proven fewest-word finish, revealed by level.
+
+    Attributes
+    ----------
+    level : int
+        1 reveals the next word's first letter, 2 its length too, 3 the word (see
+        :data:`HINT_LEVELS`).
+    words_left : int or None
+        The proven fewest more words that finish the box (0: the plays used every letter);
+        None when no chain finishes it.
+    first_letter : str or None
+        The next word's first letter (None when there is no next word).
+    length : int or None
+        Its length, from level 2.
+    word : str or None
+        The word, at level 3.
+    result : SolveResult
+        The :func:`continue_box` answer the hint is taken from (its ``solution`` is the
+        whole finish: not for the player's eyes).
+    """
+
+    level: int
+    words_left: int | None
+    first_letter: str | None
+    length: int | None
+    word: str | None
+    result: SolveResult
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly: the revealed fields only (what the level does not reveal is None)."""
+        return {
+            "level": self.level,
+            "words_left": self.words_left,
+            "first_letter": self.first_letter,
+            "length": self.length,
+            "word": self.word,
+        }
+
+
+def hint_box(
+    box: BoxLike,
+    plays: str | Sequence[str] = (),
+    level: int = 1,
+    lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None,
+    *,
+    lang: str | None = None,
+    fold: bool = False,
+) -> BoxHint:
+    """A graded hint from where the player stands: the next word of a fewest-word finish.
+
+    The word is the first word of :func:`continue_box`'s finish (fewest words, then fewest
+    letters), the same at every level, so a higher level reveals more of the same word.
+
+    Parameters
+    ----------
+    box : LetterBox, str or sequence of str
+    plays : str or sequence of str
+        The words played so far (none: a hint for the first word).
+    level : {1, 2, 3}
+        1: the next word's first letter; 2: its length too; 3: the word.
+    lexicon : Lexicon, iterable of str or LetterBoxedSolver, optional
+        As in :func:`continue_box`.
+    lang : str, optional
+    fold : bool
+        As in :func:`continue_box`.
+
+    Returns
+    -------
+    BoxHint
+        With ``words_left`` None (and nothing revealed) when no chain finishes the box, 0
+        when the plays used every letter.
+
+    Raises
+    ------
+    InputError
+        A level other than 1, 2, 3, or as :func:`continue_box`.
+
+    Examples
+    --------
+    >>> words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
+    >>> [hint_box("abc-def-ghi-jkl", "bead", level, words).to_dict() for level in (1, 3)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'level': 1, 'words_left': 2, 'first_letter': 'd', 'length': None, 'word': None},
+     {'level': 3, 'words_left': 2, 'first_letter': 'd', 'length': 3, 'word': 'dhl'}]
+    """
+    if level not in HINT_LEVELS:
+        raise InputError(f"a hint level is 1, 2 or 3, not {level!r}")
+    res = continue_box(box, plays, lexicon, lang=lang, fold=fold)
+    if res.solution is None:
+        return BoxHint(level, None, None, None, None, res)
+    if not res.solution:
+        return BoxHint(level, 0, None, None, None, res)
+    word = str(res.solution[0])
+    return BoxHint(
+        level,
+        len(res.solution),
+        word[0],
+        len(word) if level >= 2 else None,
+        word if level >= 3 else None,
+        res,
+    )
 
 
 SPEC = PuzzleSpec(

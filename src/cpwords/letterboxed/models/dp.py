@@ -297,6 +297,64 @@ class LetterBoxedSolver:
         classes = self.classes(box)
         return _solve_classes(classes, all_solutions, t0, self)
 
+    def solve_from(
+        self,
+        box: BoxLike,
+        used: str = "",
+        first: str | None = None,
+        all_solutions: bool = False,
+    ) -> SolveResult:
+        """Proven fewest more words, then fewest letters, that finish a box from a position.
+
+        The position is what plays leave: the letters already used and the letter the next
+        word starts with (:func:`cpwords.letterboxed.spec.continue_box` reads it from the
+        plays and checks them).
+
+        Parameters
+        ----------
+        box : LetterBox, str or sequence of str
+        used : str
+            The box letters already used (any order; letters off the box are refused).
+        first : str, optional
+            The letter the next word must start with (the last letter of the last play);
+            None: any letter.
+        all_solutions : bool
+            Also list every fewest-word finish in ``solver_info["optimal_solutions"]``.
+
+        Returns
+        -------
+        SolveResult
+            As :meth:`solve`, for the finish alone: ``solution`` the words still to play
+            (``[]`` when ``used`` covers the box), ``objective = bound = 1000 * words +
+            letters`` of those words; INFEASIBLE, with ``solver_info["reason"]``, when no
+            chain finishes the box (proven by the exhaustive table).
+
+        Raises
+        ------
+        InputError
+            Malformed box, or a letter of ``used`` or ``first`` off the box.
+
+        Examples
+        --------
+        >>> solver = LetterBoxedSolver(["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"])
+        >>> r = solver.solve_from("abc-def-ghi-jkl", used="abde", first="d")
+        >>> r.status.value, r.solution, r.objective
+        ('OPTIMAL', ['dhl', 'lcfgjik'], 2010.0)
+        """
+        t0 = time.perf_counter()
+        box = as_box(box)
+        index = {ch: i for i, ch in enumerate(box.letters)}
+        off = sorted({ch for ch in used if ch not in index})
+        if first is not None and first not in index:
+            off.append(first)
+        if off:
+            raise InputError(f"{', '.join(map(repr, off))} not in the box {box}")
+        mask = 0
+        for ch in used:
+            mask |= 1 << index[ch]
+        start = None if first is None else index[first]
+        return _solve_classes(self.classes(box), all_solutions, t0, self, mask, start)
+
     def count(
         self, box: BoxLike, max_words: int = 3, list_limit: int | None = 0
     ) -> LetterBoxedCount:
@@ -401,6 +459,7 @@ def fewest_words(
 ) -> tuple[int, int, list[NDArray[np.int32]]] | None:
     """Proven lexicographic minimum (words, letters) over all solutions, or None if none.
 
+    :func:`fewest_from` from the start of the game (no letter used, any first letter).
     ``floor``, when given, holds in ``floor[0]`` the fewest words a solution can have as far
     as the layers have gone (a proven lower bound, for a search stopped by Ctrl-C).
 
@@ -419,40 +478,79 @@ def fewest_words(
     solution when the set of finite entries of ``T`` stops growing (a fixpoint: no longer chain
     can cover anything new), which proves that the box has no solution.
     """
+    return fewest_from(c, 0, None, floor)
+
+
+def fewest_from(
+    c: WordClasses, used: int, first: int | None, floor: list[int] | None = None
+) -> tuple[int, int, list[NDArray[np.int32]]] | None:
+    """Proven fewest more words, then fewest letters, that finish the box from a position.
+
+    A position is what a player's plays leave: the letters already used and the letter the
+    next word must start with (the last letter of the last play).
+
+    Parameters
+    ----------
+    c : WordClasses
+        The box's playable words, in classes.
+    used : int
+        The letters already used, as a mask over ``c.box.letters`` (0 at the start).
+    first : int or None
+        Index in ``c.box.letters`` of the letter the next word starts with; None: any letter
+        (no word played yet).
+    floor : list of int, optional
+        ``floor[0]`` is kept at the fewest more words a finish can have as far as the layers
+        have gone (a proven lower bound, for a search stopped by Ctrl-C).
+
+    Returns
+    -------
+    (k, letters, T) or None
+        ``k`` more words of ``letters`` letters in all, lexicographically fewest; ``(0, 0,
+        [T[0]])`` when ``used`` covers the box already. ``T[j]`` for ``j < k`` as in
+        :func:`fewest_words`. None when no chain finishes the box (proven).
+
+    Notes
+    -----
+    The layers of :func:`fewest_words`, read at one state: with ``need = full & ~used`` and
+    ``B`` over the classes starting with ``first``, ``best_k = min_B len_B + T[k-1][last_B,
+    need & ~mask_B]``; the first finite ``best_k`` gives the fewest words and letters. No
+    finish exists when some needed letter is in no playable word, when no playable word
+    starts with ``first``, or when the finite entries of ``T`` reach a fixpoint (nothing new
+    is coverable by longer chains). O(k * C * 2**n), as a solve.
+    """
     n = c.box.n
     size = 1 << n
     full = size - 1
-    if c.n_classes == 0:
-        return None
-    if np.bitwise_or.reduce(c.mask) != full:
-        return None  # some letter is in no playable word
+    need = full & ~used
     t0 = np.full((n, size), _INF, dtype=np.int32)
     t0[:, 0] = 0
     tables = [t0]
-    one = c.mask == full
-    if one.any():
-        return 1, int(c.minlen[one].min()), tables
-    t1 = np.full((n, size), _INF, dtype=np.int32)
-    np.minimum.at(t1, (c.first, c.mask), c.minlen)
-    _superset_min(t1, n)
-    np.minimum(t1, t0, out=t1)
-    tables.append(t1)
-    rest_all = full & ~c.mask
+    if need == 0:
+        return 0, 0, tables
+    cands = np.arange(c.n_classes) if first is None else c.by_first()[first]
+    if cands.size == 0 or need & ~int(np.bitwise_or.reduce(c.mask)):
+        return None  # no word starts there, or some needed letter is in no playable word
+    rest = need & ~c.mask[cands]
     kept: NDArray[np.int64] | None = None
-    k = 2
+    k = 1
     while True:
         if floor is not None:
-            floor[0] = k  # no solution of fewer than k words
+            floor[0] = k  # no finish of fewer than k words
         prev = tables[-1]
-        best = prev[c.last, rest_all] + c.minlen
-        lo = int(best.min())
+        lo = int((prev[c.last[cands], rest] + c.minlen[cands]).min())
         if lo < _INF:
             return k, lo, tables
-        if kept is None:
-            kept = _undominated(c)
-        nxt = _layer_min(prev, c, kept)
+        if k == 1:
+            nxt = np.full((n, size), _INF, dtype=np.int32)
+            np.minimum.at(nxt, (c.first, c.mask), c.minlen)
+            _superset_min(nxt, n)
+            np.minimum(nxt, t0, out=nxt)
+        else:
+            if kept is None:
+                kept = _undominated(c)
+            nxt = _layer_min(prev, c, kept)
         if np.array_equal(nxt < _INF, prev < _INF):
-            return None  # fixpoint: nothing new is coverable, so full never will be
+            return None  # fixpoint: nothing new is coverable, so the letters left never will be
         tables.append(nxt)
         k += 1
 
@@ -464,10 +562,14 @@ def _optimal_chains(
     tables: list[NDArray[np.int32]],
     limit: int | None,
     out: list[list[str]] | None = None,
+    used: int = 0,
+    first: int | None = None,
 ) -> list[list[str]]:
     """Every chain of ``k`` words and ``letters`` letters covering the box (at most ``limit``),
     appended to ``out`` (a new list by default; given, it keeps the chains found so far when
-    the search is interrupted).
+    the search is interrupted). From a position (:func:`fewest_from`): the chains that cover
+    the letters not in ``used``, starting with letter ``first`` (None: any); ``k = 0`` is the
+    empty chain.
 
     Depth-first over (current letter, letters still needed, words left, letters left); a branch
     is entered only when the table's lower bound fits the budget, and the bound is exact, so
@@ -499,12 +601,34 @@ def _optimal_chains(
                     return True
         return False
 
-    rec(np.arange(c.n_classes), full, k, letters)
+    if k == 0:
+        out.append([])
+        return out
+    cands = np.arange(c.n_classes) if first is None else by_first[first]
+    rec(cands, full & ~used, k, letters)
     return out
 
 
+def _no_finish_reason(c: WordClasses, used: int, first: int | None) -> str:
+    """Why no chain finishes the box from a position (:func:`fewest_from` returned None)."""
+    if c.n_classes == 0:
+        return "no playable word"
+    if used == 0 and first is None:
+        return "exhaustive search: no chain of playable words covers the box"
+    letters = c.box.letters
+    if first is not None and c.by_first()[first].size == 0:
+        return f"no playable word starts with {letters[first]!r}"
+    start = "" if first is None else f" starting with {letters[first]!r}"
+    return f"exhaustive search: no chain of playable words{start} uses every letter left"
+
+
 def _solve_classes(
-    c: WordClasses, all_solutions: bool, t0: float, solver: LetterBoxedSolver | None
+    c: WordClasses,
+    all_solutions: bool,
+    t0: float,
+    solver: LetterBoxedSolver | None,
+    used: int = 0,
+    first: int | None = None,
 ) -> SolveResult:
     info: dict[str, Any] = {
         "box": str(c.box),
@@ -515,9 +639,10 @@ def _solve_classes(
         info["lexicon"] = solver.source
         info["lexicon_size"] = len(solver.lexicon)
         info["lexicon_size_3plus"] = solver.size
-    floor = [1]
+    full = (1 << c.box.n) - 1
+    floor = [0 if used == full else 1]
     try:
-        found = fewest_words(c, floor)
+        found = fewest_from(c, used, first, floor)
     except KeyboardInterrupt:  # Ctrl-C: no answer yet, but a proven fewest number of words
         info |= {"interrupted": True, "min_words": floor[0]}
         return SolveResult(
@@ -525,11 +650,7 @@ def _solve_classes(
             None, "dp", sense="min", solver_info=info,
         )  # fmt: skip
     if found is None:
-        info["reason"] = (
-            "no playable word"
-            if c.n_classes == 0
-            else "exhaustive search: no chain of playable words covers the box"
-        )
+        info["reason"] = _no_finish_reason(c, used, first)
         return SolveResult(
             status=Status.INFEASIBLE,
             objective=None,
@@ -546,7 +667,8 @@ def _solve_classes(
     objective = float(WORD_WEIGHT * k + letters)
     chains: list[list[str]] = []
     try:
-        _optimal_chains(c, k, letters, tables, None if all_solutions else 1, chains)
+        limit = None if all_solutions else 1
+        _optimal_chains(c, k, letters, tables, limit, chains, used, first)
     except KeyboardInterrupt:  # Ctrl-C: the optimum is proven; the listing may be partial
         info["interrupted"] = True
     info["words"] = k
