@@ -388,7 +388,7 @@ def parse_lexicon_text(
 ) -> Lexicon:
     """Parse dictionary text: plain lists or the Truncate format.
 
-    Lines end at ``\n``, ``\r\n`` or ``\r`` only (:func:`text_lines`). The first field of each
+    Lines end at ``\\n``, ``\\r\\n`` or ``\\r`` only (:func:`text_lines`). The first field of each
     line (up to a space or a tab) is the word; further fields (the Truncate dictionary's ``word
     freq score``) are ignored, and ``*`` marks are stripped. Blank lines and
     lines starting with ``#`` are skipped; entries that are not words are left out, counted in
