@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import click
 
 from cpwords.cli._common import (
@@ -21,6 +24,7 @@ from cpwords.cli._common import (
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
+from cpwords.core.errors import InputError
 from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import Lexicon
 from cpwords.core.result import counted
@@ -48,6 +52,13 @@ def load_dictionary(
 @click.command("truncate", epilog=EPILOG)
 @click.option("--start", "starting", metavar="WORD", help="Only sequences that start at this word.")
 @click.option("--end", "ending", metavar="WORD", help="Only sequences that end at this word.")
+@click.option(
+    "--from",
+    "from_word",
+    metavar="WORD",
+    help="Where the player stands: the longest continuation from WORD, and whether it is a "
+    "dead end.",
+)
 # The old names, as `chain` had --start/--end: hidden aliases.
 @click.option("--starting", "starting_old", metavar="WORD", hidden=True)
 @click.option("--ending", "ending_old", metavar="WORD", hidden=True)
@@ -62,6 +73,7 @@ def truncate(
     dict_path: str | None,
     starting: str | None,
     ending: str | None,
+    from_word: str | None,
     starting_old: str | None,
     ending_old: str | None,
     all_sequences: bool,
@@ -83,13 +95,16 @@ def truncate(
     path counting on the word DAG gives one longest sequence (smallest word first), its length
     and the number of distinct longest sequences; --all lists them; --start and --end fix the
     first and last word (as in cpwords chain; --starting and --ending are their old names).
+    --from WORD is help from where the player stands: the proven longest continuation from
+    WORD, the words one play away, and whether WORD is a dead end (no play extends it).
 
     JSON, beyond the conventions below: sequence, length, count, lexicon, lexicon_size,
-    lexicon_skipped, lang, fold_accents, and with --all sequences and complete. Words are of
-    any alphabet; --lang picks the language's list and case rules.
+    lexicon_skipped, lang, fold_accents, and with --all sequences and complete; with --from
+    also from, plays_left, dead_end and next_words. Words are of any alphabet; --lang picks
+    the language's list and case rules.
     """
     from cpwords.core.lexicon import check_language_code
-    from cpwords.truncate.spec import solve_truncate
+    from cpwords.truncate.spec import continue_truncate, solve_truncate
 
     check_language_code(lang)
     starting = alias(starting, starting_old, "--start", "--starting")
@@ -101,6 +116,8 @@ def truncate(
             "without --all",
             {"limit": "--limit", "max_sequences": "--max-sequences"},
         )
+    if from_word is not None and (starting is not None or ending is not None):
+        raise InputError("--from is where the sequence starts: drop --start and --end")
     deadline = Deadline(time_limit)
     check_svg_target(svg_path, force, png_path)
     with time_guard(deadline):
@@ -109,10 +126,16 @@ def truncate(
         tick.update(stage="solving (and listing with --all)")
         # The listing keeps its own limit (what it listed is kept); the DP is guarded.
         with time_guard(deadline, grace=1.0):
-            res = solve_truncate(
-                lex, starting, ending, all_sequences, max_sequences,
-                time_limit=deadline.remaining(), lang=lang, fold=fold_accents,
-            )  # fmt: skip
+            if from_word is not None:
+                res = continue_truncate(
+                    lex, from_word, all_sequences, max_sequences,
+                    time_limit=deadline.remaining(), lang=lang, fold=fold_accents,
+                )  # fmt: skip
+            else:
+                res = solve_truncate(
+                    lex, starting, ending, all_sequences, max_sequences,
+                    time_limit=deadline.remaining(), lang=lang, fold=fold_accents,
+                )  # fmt: skip
     sol = res.solution
     interrupted = bool(res.solver_info.get("interrupted"))
     stopped = res.solver_info.get("stopped")
@@ -134,9 +157,14 @@ def truncate(
         if sol is not None and sol.sequences is not None:
             row["sequences"] = [list(s) for s in sol.sequences]
             row["complete"] = stopped is None
+        if from_word is not None:
+            info = res.solver_info
+            row.update({k: info.get(k) for k in ("from", "plays_left", "dead_end", "next_words")})
         echo_json(row)
     else:
         click.echo(f"dictionary  {lex.source} ({counted(len(lex), 'word', grouped=False)})")
+        if from_word is not None:
+            _print_from(res.solver_info)
         if sol is None and interrupted:
             click.echo(f"interrupted ({interrupt_name()}) before the longest sequence was found")
         elif sol is None:
@@ -144,6 +172,8 @@ def truncate(
         else:
             click.echo(f"sequence    {' -> '.join(sol.sequence)}")
             plays = counted(sol.length, "play", grouped=False)
+            if from_word is not None:
+                plays += f": {sol.sequence[0]} and {sol.length - 1:,} more"
             click.echo(f"length      {plays} (proven longest: exhaustive DP)")
             longest = counted(sol.count, "distinct longest sequence", grouped=False)
             click.echo(f"count       {longest}")
@@ -159,6 +189,21 @@ def truncate(
     code = exit_status(res.status.value, interrupted)
     if code:
         raise SystemExit(code)
+
+
+def _print_from(info: Mapping[str, Any]) -> None:
+    """The lines of --from: the word, the plays one letter on, or that it is a dead end."""
+    click.echo(f"from        {info['from']}")
+    nxt = info["next_words"]
+    if info["dead_end"]:
+        click.echo("dead end    yes: no word is it plus one letter at either end")
+    else:
+        shown = ", ".join(nxt[:_NEXT_SHOWN]) + (", ..." if len(nxt) > _NEXT_SHOWN else "")
+        click.echo(f"next plays  {len(nxt)}: {shown}")
+
+
+#: How many of the next plays --from prints (JSON lists them all).
+_NEXT_SHOWN = 10
 
 
 def _no_solution(starting: str | None, ending: str | None) -> str:

@@ -10,12 +10,14 @@ by the harness (status ``TIMEOUT``) when they run far past the suite's limit.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from cpwords.core.alphabet import normalize_word
-from cpwords.core.errors import InputError
+from cpwords.core.errors import CheckError, InputError
 from cpwords.core.languages import language_lexicon
 from cpwords.core.lexicon import Lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult
@@ -27,6 +29,7 @@ from cpwords.truncate.rules import (
     TruncateSolution,
     truncate_sequence_problems,
     truncate_solution_problems,
+    truncate_step_ok,
 )
 
 #: The English default: the game's own dictionary (shipped with cpwords, MIT).
@@ -192,6 +195,81 @@ def solve_truncate(
         "max_sequences": max_sequences,
     }  # fmt: skip
     return solve(SPEC, words, "dp", time_limit=time_limit, **params)
+
+
+def continue_truncate(
+    words: Lexicon | Iterable[str] | TruncateDag,
+    word: str,
+    all_sequences: bool = False,
+    max_sequences: int | None = None,
+    time_limit: float | None = None,
+    lang: str | None = None,
+    fold: bool = False,
+) -> SolveResult:
+    """Help from where the player stands: the longest continuation from a word, and whether
+    it is a dead end.
+
+    The longest Truncate sequence that starts at ``word`` (:func:`solve_truncate` with
+    ``starting=word``: the exhaustive DP, so the continuation is proven longest), with the
+    plays one letter on from ``word``.
+
+    Parameters
+    ----------
+    words : Lexicon, iterable of str or TruncateDag
+        The dictionary (see :func:`solve_truncate`).
+    word : str
+        Where the player stands: a word of the dictionary.
+    all_sequences, max_sequences, time_limit, lang, fold
+        As in :func:`solve_truncate`.
+
+    Returns
+    -------
+    SolveResult
+        OPTIMAL, as :func:`solve_truncate`'s: ``solution.sequence`` starts at ``word`` (only
+        ``word`` at a dead end), ``objective`` its number of words. ``solver_info`` also holds
+        ``from`` (the word, normalised), ``plays_left`` (the proven most plays after it: 0 at
+        a dead end, None when Ctrl-C stopped the DP), ``dead_end`` (no word is ``word`` plus
+        one letter at either end) and ``next_words`` (those words, sorted). ``verified`` is
+        True: the sequence passed the independent checker and every next word is one play
+        from ``word``. ``wall_time`` (s) includes building the word DAG unless one was passed.
+
+    Raises
+    ------
+    InputError
+        ``word`` is not in the dictionary, or as :func:`solve_truncate`.
+
+    Examples
+    --------
+    >>> words = ["a", "la", "lap", "laps", "clap", "claps", "lapse"]
+    >>> r = continue_truncate(words, "lap")
+    >>> r.solution.sequence, r.solver_info["plays_left"], r.solver_info["next_words"]
+    (('lap', 'clap', 'claps'), 2, ['clap', 'laps'])
+    >>> continue_truncate(words, "lapse").solver_info["dead_end"]
+    True
+    """
+    t0 = time.perf_counter()
+    if not isinstance(words, TruncateDag):
+        if not isinstance(words, Lexicon):
+            words = lexicon_from_words(words, "<words>", lang=lang, alphabet="any", fold=fold)
+        words = truncate_dag(words)
+    here = normalize_word(word.strip(), lang, fold)
+    i = words.index(here)
+    if i < 0:
+        raise InputError(f"{word!r} is not in the dictionary")
+    res = solve_truncate(
+        words, here, None, all_sequences, max_sequences, time_limit=time_limit, lang=lang,
+        fold=fold,
+    )  # fmt: skip
+    nxt = [words.words[j] for j in words.successors(i)]
+    wrong = [w for w in nxt if not truncate_step_ok(here, w)]
+    if wrong:
+        raise CheckError(f"{wrong[0]!r} is not one play from {here!r}")
+    left = res.solution.length - 1 if res.solution is not None else None
+    if left is not None and (left > 0) == (not nxt):
+        raise CheckError(f"{left} plays from {here!r}, yet {len(nxt)} next words")
+    info = dict(res.solver_info)
+    info |= {"from": here, "plays_left": left, "dead_end": not nxt, "next_words": nxt}
+    return dataclasses.replace(res, solver_info=info, wall_time=time.perf_counter() - t0)
 
 
 SPEC = PuzzleSpec(

@@ -76,6 +76,11 @@ class TruncateDag:
         """Indices of the words obtained from node ``i`` by removing one end letter, sorted."""
         return sorted(p for p in (int(self.drop_last[i]), int(self.drop_first[i])) if p < self.n)
 
+    def successors(self, i: int) -> list[int]:
+        """Indices of the words that are node ``i`` plus one letter at either end, sorted (the
+        plays from ``i``; none: ``i`` is a dead end). One pass over the arcs, ``O(n)``."""
+        return np.flatnonzero((self.drop_last == i) | (self.drop_first == i)).tolist()
+
 
 def _sorted_words(words: Lexicon | Iterable[str]) -> tuple[str, ...]:
     if isinstance(words, Lexicon):
