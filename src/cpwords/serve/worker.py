@@ -103,7 +103,22 @@ def _exit_on_eof(fd: int) -> None:
 
 
 def _solve(job: dict[str, Any], send: Any, start: float) -> None:
+    """Solve the job and send its result; a stop (SIGINT) during the solve sets the solve's
+    stop (its best ordering so far comes back), and one after it answered is held until the
+    result is sent."""
+    from cpwords.core.interrupts import stop_scope
+
+    with stop_scope() as stop:
+        row = _solved_row(job, send, start)
+        with stop.held():
+            if row is not None:
+                send("result", row)
+
+
+def _solved_row(job: dict[str, Any], send: Any, start: float) -> dict[str, Any] | None:
+    """The job's result row (None after an error, which is sent)."""
     from cpwords import CpwordsError, WordsnakeInstance, solve_wordsnake
+    from cpwords.core.interrupts import current_stop
     from cpwords.wordsnake.certificate import certificate_to_json
     from cpwords.wordsnake.spec import SPEC
 
@@ -137,13 +152,16 @@ def _solve(job: dict[str, Any], send: Any, start: float) -> None:
         )
     except CpwordsError as exc:
         send("error", str(exc))
-        return
-    row = res.to_dict()
-    cert = res.solver_info.get("certificate")
-    if cert is not None:  # the default method's certificate, for the page's download
-        row["solver_info"]["certificate"] = cert.to_dict()
-        row["certificate_file"] = certificate_to_json(cert)
-    send("result", row)
+        return None
+    stop = current_stop()
+    assert stop is not None
+    with stop.held():  # the answer is in: a stop now changes nothing but its mark
+        row = res.to_dict()
+        cert = res.solver_info.get("certificate")
+        if cert is not None:  # the default method's certificate, for the page's download
+            row["solver_info"]["certificate"] = cert.to_dict()
+            row["certificate_file"] = certificate_to_json(cert)
+    return row
 
 
 if __name__ == "__main__":

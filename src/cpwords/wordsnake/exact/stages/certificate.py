@@ -136,7 +136,7 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
             tree = tree_certificate(state.instance, cert, deadline=until)
             state.info["proof_tree_kind"] = "core"
     except KeyboardInterrupt:
-        state.stop.ask("interrupt")
+        state.interrupted = True
         tree = None
     state.info["proof_tree_time"] = time.perf_counter() - t0
     state.info["proof_tree_nodes"] = None if tree is None else len(tree.tree)
@@ -158,7 +158,7 @@ def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
     """
     from cpwords.wordsnake.closure.cover_tree import cover_tree_certificate
 
-    if not state.options.get("checked", True) or state.stop.asked:
+    if not state.options.get("checked", True) or state.interrupted:
         return cert
     cover = _cover_behind(state, cert)
     if cover is None or cover.data is None:
@@ -174,7 +174,7 @@ def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
             cert, cover.data, *_distinct(state), deadline=until, target=cover.bound + 1
         )
     except KeyboardInterrupt:
-        state.stop.ask("interrupt")
+        state.interrupted = True
         tree = None
     state.info.update(
         proof_tree_kind="path cover (its bound)",
@@ -207,7 +207,7 @@ def _with_hall_steps(
     try:
         stepped = hall_step(cert, sorted(set(state.instance.words)), deadline=until)
     except KeyboardInterrupt:
-        state.stop.ask("interrupt")
+        state.interrupted = True
         stepped = None
     state.info["hall_step_time"] = time.perf_counter() - t0
     state.info["hall_steps"] = 0 if stepped is None else stepped.producer["hall_steps"]
@@ -299,7 +299,7 @@ def _flow_certificate(state: ProofState, claimed: int, flow_bound: int) -> Certi
             deadline=state.end,
         )
     except KeyboardInterrupt:
-        state.stop.ask("interrupt")
+        state.interrupted = True
         state.info["certificate_error"] = "interrupted while computing the certificate"
         return None
     except DeadlineReached:
