@@ -1,0 +1,77 @@
+"""``cpwords superstring --time-limit`` covers the whole command (issue 48, item 4: ENABLE with
+``--time-limit 1`` took 1.3-1.7 s): when finding the contained words leaves the Wordsnake no time,
+the kept words are placed in input order at once, and a signal is named in the messages."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cpwords.superstring.models.exact as exact
+from cpwords.core import interrupts
+from cpwords.superstring.rules import superstring_instance
+
+WORDS = superstring_instance(["cat", "atom", "tomb", "bat", "a", "tom"])
+
+
+def test_no_wordsnake_when_the_reduction_spent_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Wordsnake built its network with no time left (0.5 s on ENABLE), to return the
+    input order."""
+    real = exact.reduce_words
+
+    def slow(words: Sequence[str], deadline: float | None = None) -> Any:
+        found = real(words, None)
+        time.sleep(0.3)  # the reduction ended past the Wordsnake's share
+        return found
+
+    def unwanted(*args: Any, **kw: Any) -> None:
+        raise AssertionError("the Wordsnake ran with no time left")
+
+    monkeypatch.setattr(exact, "reduce_words", slow)
+    monkeypatch.setattr(exact, "solve", unwanted)
+    res = exact.solve_exact(WORDS, time_limit=0.2)
+    assert res.status.value == "FEASIBLE" and res.bound is None
+    assert res.solver_info["stopped"] == "time"
+    assert res.solver_info["answer"] == "the kept words in input order"
+    assert res.solution.order == ("cat", "atom", "tomb", "bat")
+    assert all(w in res.solution.text for w in WORDS.words)
+    assert res.objective == len(res.solution.text)
+
+
+def test_a_signal_during_the_substring_check_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It said "(Ctrl-C)" for any signal."""
+
+    def interrupted(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(exact, "substring_free_problem", interrupted)
+    red = exact.reduce_words(WORDS.words)
+    info: dict[str, Any] = {}
+    interrupts.note_signal(signal.SIGTERM)
+    try:
+        problem = exact._kept_problem(red, None, info, None)
+    finally:
+        interrupts.reset()
+    assert problem is not None and "interrupted (SIGTERM)" in problem and info["interrupted"]
+
+
+@pytest.mark.slow
+def test_enable_ends_within_its_limit(shared_data: Path) -> None:
+    words = str(shared_data / "enable1.txt")
+    t0 = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "cpwords", "superstring", words, "--time-limit", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    seconds = time.perf_counter() - t0
+    assert done.returncode in (0, 1), done.stderr  # 1: stopped while reducing (UNKNOWN)
+    assert seconds <= 1.1 * 1 + 0.5, seconds
