@@ -54,6 +54,7 @@ from cpwords.letterboxed.spec import (
     SPEC,
     LetterBoxedCase,
     continue_box,
+    continue_row,
     hint_box,
 )
 
@@ -711,11 +712,17 @@ def _run_from(
                     )
         except KeyboardInterrupt:
             hint = None
+            info = {
+                "interrupted": True,
+                "box": str(box),
+                "plays": split_solution(plays, lang, fold),
+                "playable_words": len(solver.playable(box)),
+            }
             res = SolveResult(
                 Status.UNKNOWN, None, None, deadline.elapsed(), None, "dp", sense="min",
-                solver_info={"interrupted": True},
+                solver_info=info,
             )  # fmt: skip
-    out = _from_row(res, hint, box, solver, lang, fold, limit)
+    out = continue_row(res, solver, hint, lang=lang, fold=fold, limit=limit)
     if svg_path is not None or png_path is not None:
         drawn = list(out["plays"]) + list(out["solution"] or [])
         write_svg(svg_path, box_svg(box, drawn, note=res.status.value), png_path)
@@ -728,51 +735,6 @@ def _run_from(
             f"cpwords: interrupted ({interrupt_name()}) before the finish was found", err=True
         )
     return exit_status(res.status.value, out["interrupted"])
-
-
-def _from_row(
-    res: SolveResult,
-    hint: Any,
-    box: LetterBox,
-    solver: LetterBoxedSolver,
-    lang: str,
-    fold: bool,
-    limit: int | None,
-) -> dict[str, Any]:
-    """The JSON row of --from and --hint (the text output prints from it too)."""
-    info = dict(res.solver_info)
-    finish = res.solution
-    row: dict[str, Any] = {
-        k: v for k, v in res.to_dict().items() if k not in ("solver_info", "trace")
-    }
-    n_words, n_letters = score(finish) if finish is not None else (None, None)
-    row |= {
-        "num_words": n_words,
-        "num_letters": n_letters,
-        "box": str(box),
-        "lexicon": solver.source,
-        "lexicon_size": len(solver.lexicon),
-        "lexicon_size_3plus": solver.size,
-        "lang": lang,
-        "fold_accents": fold,
-        "playable_words": info.get("playable_words", len(solver.playable(box))),
-        "plays": info.get("plays", []),
-        "letters_used": info.get("used"),
-        "letters_left": info.get("left"),
-        "next_letter": info.get("next_letter"),
-        "solvable": {"OPTIMAL": True, "INFEASIBLE": False}.get(res.status.value),
-        "interrupted": bool(info.get("interrupted")),
-    }
-    if "reason" in info:
-        row["reason"] = info["reason"]
-    if "optimal_solutions" in info:
-        finishes = info["optimal_solutions"]
-        row["n_optimal"] = len(finishes)
-        row["optimal_solutions"] = finishes[:limit] if limit is not None else finishes
-    if hint is not None:
-        row["solution"] = None  # a hint keeps the finish hidden
-        row["hint"] = hint.to_dict()
-    return result_row(row)
 
 
 def _hint_text(hint: dict[str, Any]) -> str:

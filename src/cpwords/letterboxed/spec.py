@@ -32,6 +32,7 @@ from typing import Any
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon
 from cpwords.core.result import SolveResult
+from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_words, resolve_path
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
 from cpwords.letterboxed.heuristics import build_trie, seed_baseline
@@ -43,6 +44,7 @@ from cpwords.letterboxed.rules import (
     objective_value,
     parse_box,
     plays_problems,
+    score,
     split_solution,
 )
 
@@ -488,6 +490,75 @@ def hint_box(
         word if level >= 3 else None,
         res,
     )
+
+
+def continue_row(
+    result: SolveResult,
+    solver: LetterBoxedSolver,
+    hint: BoxHint | None = None,
+    *,
+    lang: str = "en",
+    fold: bool = False,
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """The JSON object of ``cpwords letterboxed BOX --from PLAYS [--hint N] --json`` (the
+    ``cpwords serve`` API answers with it too).
+
+    Parameters
+    ----------
+    result : SolveResult
+        A :func:`continue_box` answer (or :attr:`BoxHint.result`).
+    solver : LetterBoxedSolver
+        The solver it used (its lexicon is named).
+    hint : BoxHint, optional
+        A hint: the finish is left out (``solution`` None) and the hint added.
+    lang : str
+    fold : bool
+        How the plays were read.
+    limit : int, optional
+        Most fewest finishes to list (with ``all_solutions``).
+
+    Returns
+    -------
+    dict
+        The :data:`~cpwords.core.rows.RESULT_KEYS` first (``solution``: the finish), then
+        ``num_words``, ``num_letters`` (the finish's), ``box``, ``lexicon``, ``lexicon_size``,
+        ``lexicon_size_3plus``, ``lang``, ``fold_accents``, ``playable_words``, ``plays``,
+        ``letters_used``, ``letters_left``, ``next_letter``, ``solvable`` (None when
+        interrupted), and ``reason``, ``n_optimal``, ``optimal_solutions``, ``hint`` when
+        there are.
+    """
+    info = dict(result.solver_info)
+    finish = result.solution
+    row = {k: v for k, v in result.to_dict().items() if k not in ("solver_info", "trace")}
+    n_words, n_letters = score(finish) if finish is not None else (None, None)
+    row |= {
+        "num_words": n_words,
+        "num_letters": n_letters,
+        "box": info.get("box"),
+        "lexicon": solver.source,
+        "lexicon_size": len(solver.lexicon),
+        "lexicon_size_3plus": solver.size,
+        "lang": lang,
+        "fold_accents": fold,
+        "playable_words": info.get("playable_words"),
+        "plays": info.get("plays", []),
+        "letters_used": info.get("used"),
+        "letters_left": info.get("left"),
+        "next_letter": info.get("next_letter"),
+        "solvable": {"OPTIMAL": True, "INFEASIBLE": False}.get(result.status.value),
+        "interrupted": bool(info.get("interrupted")),
+    }
+    if "reason" in info:
+        row["reason"] = info["reason"]
+    if "optimal_solutions" in info:
+        finishes = [list(f) for f in info["optimal_solutions"]]
+        row["n_optimal"] = len(finishes)
+        row["optimal_solutions"] = finishes[:limit] if limit is not None else finishes
+    if hint is not None:
+        row["solution"] = None  # a hint keeps the finish hidden
+        row["hint"] = hint.to_dict()
+    return result_row(row)
 
 
 SPEC = PuzzleSpec(

@@ -97,7 +97,9 @@ async def api_letterboxed(web: Web, request: Request) -> Response:
 
     ``?box=BOX&dict=NAME``: the keys of ``cpwords letterboxed BOX --all --max-words 2 --json``,
     plus the drawing (``svg``); with ``check=WORD WORD``, the answer checked, keyed as
-    ``--check-text ANSWER --json`` keys it (no solve)."""
+    ``--check-text ANSWER --json`` keys it (no solve); with ``from=WORD,WORD`` and/or
+    ``hint=1|2|3``, help from where the player stands, keyed as ``--from PLAYS [--hint N]
+    --json`` keys it (plus the plays drawn)."""
     q = request.query_params
     text = q.get("box", "")
     name = q.get("dict") or LB_DEFAULT_DICT
@@ -105,6 +107,9 @@ async def api_letterboxed(web: Web, request: Request) -> Response:
         solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(name))
         if "check" in q:
             row = await run_in_threadpool(check_answer, solver, text, q["check"], name)
+            return JSONResponse(row)
+        if "from" in q or "hint" in q:
+            row = await run_in_threadpool(help_row, solver, text, q, _lang(name))
             return JSONResponse(row)
         view = await run_in_threadpool(_letterboxed_view, solver, text, {}, _lang(name))
     except CpwordsError as exc:
@@ -143,6 +148,35 @@ def check_answer(solver: Any, box_text: str, answer: str, name: str) -> dict[str
         not problems, problems, words, objective_value(words) if words else None,
         box=str(box), num_words=n_words, num_letters=n_letters, lexicon=solver.source,
     )  # fmt: skip
+
+
+def help_row(solver: Any, box_text: str, q: Any, lang: str = "en") -> dict[str, Any]:
+    """Help from where the player stands, as ``cpwords letterboxed BOX --from PLAYS [--hint N]
+    --json`` answers (:func:`cpwords.letterboxed.spec.continue_row`), with the plays drawn
+    (``svg``; the finish too unless it is a hint).
+
+    Raises
+    ------
+    InputError
+        The box is malformed, a play breaks a rule, a hint level is not 1, 2 or 3 (the command
+        line's line).
+    """
+    from cpwords.letterboxed.rules import parse_box
+    from cpwords.letterboxed.spec import continue_box, continue_row, hint_box
+
+    if not box_text.strip():
+        raise InputError("give the box, like abc-def-ghi-jkl or abc def ghi jkl")
+    box = parse_box(box_text)
+    plays = q.get("from", "")
+    hint = None
+    if q.get("hint"):
+        hint = hint_box(box, plays, _int(q["hint"], "hint", 1), solver, lang=lang)
+        res = hint.result
+    else:
+        res = continue_box(box, plays, solver, lang=lang)
+    row = continue_row(res, solver, hint, lang=lang)
+    drawn = list(row["plays"]) + list(row["solution"] or [])
+    return row | {"svg": box_svg(box, drawn, note=res.status.value)}
 
 
 def _lang(name: str) -> str:
