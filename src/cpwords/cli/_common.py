@@ -59,7 +59,7 @@ def stop_line(stopped: str | None, time_limit: float | None, default: bool, what
 
     Parameters
     ----------
-    stopped : {None, "time_limit", "interrupted"}
+    stopped : {None, "time_limit", "interrupted", "model_too_large"}
     time_limit : float or None
         The command's limit in seconds.
     default : bool
@@ -75,6 +75,11 @@ def stop_line(stopped: str | None, time_limit: float | None, default: bool, what
         if default:
             limit += " (the default; --time-limit sets it)"
         return f"{'stopped':<10}  by {limit}: {what}, not proven"
+    if stopped == "model_too_large":
+        return (
+            f"{'stopped':<10}  before the model's search: too large to stop on time: {what}, "
+            "not proven"
+        )
     return ""
 
 

@@ -49,8 +49,9 @@ def result_row(row: dict[str, Any], **values: Any) -> dict[str, Any]:
 
 
 def stop_reason(row: dict[str, Any]) -> str | None:
-    """Why a solve ended before it finished: ``"interrupted"`` (Ctrl-C), ``"time_limit"``, or
-    None (it finished, or stopped for a reason of its own).
+    """Why a solve ended before it finished: ``"interrupted"`` (Ctrl-C), ``"time_limit"``,
+    ``"model_too_large"`` (a model it did not start: too large to stop on time), or None (it
+    finished, or stopped for a reason of its own).
 
     Read from a result row (:meth:`SolveResult.to_dict` plus ``interrupted``): Ctrl-C first,
     then the method's own ``solver_info["stopped"]`` (``"exhausted"``: the method ran out of
@@ -69,6 +70,9 @@ def stop_reason(row: dict[str, Any]) -> str | None:
     >>> row = {"status": "FEASIBLE", "bound": 5.0, "solver_info": {"complete": True}}
     >>> stop_reason(row) is None  # a complete listing (every word a bag spells) finished
     True
+    >>> row = {"status": "FEASIBLE", "bound": 5.0, "solver_info": {"stopped": "model_too_large"}}
+    >>> stop_reason(row)
+    'model_too_large'
     """
     if row.get("interrupted"):
         return "interrupted"
@@ -80,6 +84,8 @@ def stop_reason(row: dict[str, Any]) -> str | None:
         return "time_limit"
     if said == "exhausted":  # every stage of the method ended before the limit, gap open
         return None
+    if said == "model_too_large":  # its model was not started (it would not stop on time)
+        return "model_too_large"
     if isinstance(info, dict) and info.get("complete") is True:  # a finished listing
         return None
     if row.get("status") == "FEASIBLE" and row.get("bound") is not None:

@@ -57,7 +57,9 @@ METHODS: dict[str, MethodInfo] = {
     "greedy": MethodInfo("heuristic", seeded=True, description="nearest-neighbour greedy"),
     "local": MethodInfo("heuristic", seeded=True, description="nearest neighbour + local search"),
     "ortools-routing": MethodInfo(
-        "heuristic", description="peer: OR-Tools routing, guided local search until the limit"
+        "heuristic",
+        description="peer: OR-Tools routing, guided local search until it converges (no better "
+        "tour for as long as its best took, at least 1 s) or the limit",
     ),
     "lkh": MethodInfo(
         "heuristic", seeded=True, description="peer: LKH-3 through elkai (cpwords[peers])"
@@ -195,6 +197,10 @@ def check_reserve(instance: WordsnakeInstance) -> float:
     1.0 s for the French wordfreq list's 2.3 million letters; a list of short words costs more a
     letter: 1.0 s for the Chinese list's 968,897 letters in 332,191 words).
 
+    The letters counted leave out the longest word: the check compares each joint's two words
+    over the shorter one's letters at most, so a list of one word (no joint) costs nothing more
+    however long it is (a word of 200 million letters was given 126 s).
+
     Parameters
     ----------
     instance : WordsnakeInstance
@@ -207,9 +213,23 @@ def check_reserve(instance: WordsnakeInstance) -> float:
     Examples
     --------
     >>> round(check_reserve(WordsnakeInstance(("ab", "bc"))), 6)
-    0.050005
+    0.050004
+    >>> round(check_reserve(WordsnakeInstance(("a" * 10**8,))), 6)
+    0.050002
     """
-    return 0.05 + 6e-7 * sum(len(w) for w in instance.words) + 1.5e-6 * instance.n
+    lengths = [len(w) for w in instance.words]
+    letters = sum(lengths) - max(lengths, default=0)
+    return 0.05 + 6e-7 * letters + 1.5e-6 * instance.n
+
+
+def _heuristic_limit(
+    instance: WordsnakeInstance, start: float | None, time_limit: float | None
+) -> float | None:
+    """Seconds a heuristic or a peer may search: what is left of ``time_limit`` counted from
+    ``start``, less the time its answer's score and independent check take
+    (:func:`check_reserve`); at least 0.01 s (a limit already spent: the input order)."""
+    left = _clock(start, time_limit)()
+    return None if left is None else max(0.01, left - check_reserve(instance))
 
 
 def _clock(start: float | None, time_limit: float | None) -> Callable[[], float | None]:
@@ -243,6 +263,10 @@ def _run_auto(
     # letters with --time-limit 10 then ended at 15.5 s).
     reserve = check_reserve(instance)
     limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
+    if limit is not None and start is not None and time.perf_counter() >= start + limit:
+        spent = _limit_spent(instance, hint, start, certificate)
+        if spent is not None:
+            return spent
     return solve_exact(
         instance,
         time_limit=limit,
@@ -253,6 +277,43 @@ def _run_auto(
         start=start,
         core_search=core_search,
         certificate=certificate,
+    )
+
+
+def _limit_spent(
+    instance: WordsnakeInstance, hint: Sequence[str] | None, start: float, certificate: bool
+) -> SolveResult | None:
+    """The default method's answer when its limit was spent before it began (reading the list
+    took it): the hint or the input order, FEASIBLE with its score and the bound of the words'
+    lengths, as the method itself returns it once it stops before any ordering of its own, but
+    without building the network first (the French wordfreq list with ``--time-limit 1``:
+    0.4 s of network, then the input order). None when that order is optimal by the lengths
+    (one word: the method says so itself, at once).
+    """
+    from cpwords.wordsnake.exact.flow_steps import length_bound
+
+    t0 = time.perf_counter()
+    order = list(hint) if hint is not None else list(instance.words)
+    score = snake_score(order, instance.cyclic, instance.proper, instance.score)
+    bound = length_bound(instance)
+    if score >= bound:
+        return None
+    info: dict[str, Any] = {
+        "stopped": "time",
+        "answer": "the given ordering" if hint is not None else "the input order",
+        "length_bound": bound,
+        "solve_time": time.perf_counter() - t0,
+    }
+    if certificate:
+        info.update(certificate=None, certificate_error="stopped before the first flow bound")
+    return SolveResult(
+        Status.FEASIBLE,
+        float(score),
+        float(bound),
+        time.perf_counter() - start,
+        order,
+        "auto",
+        solver_info=info,
     )
 
 
@@ -276,8 +337,13 @@ def _run_exact(
     prepared = PreparedInstance(instance)
     if hint is None and method != "naive":
         # One pass of the layered greedy is the starting incumbent; when a limit stops a solve,
-        # the answer is never worse than it. Its time counts against the limit.
-        first = layered_greedy(instance, iterations=1, seed=seed)
+        # the answer is never worse than it. Its time counts against the limit (a limit that
+        # ends it before the words are indexed: the input order).
+        first = _indexed(
+            lambda: layered_greedy(instance, iterations=1, seed=seed, time_limit=left()),
+            instance,
+            "layered",
+        )
         if first.solver_info.get("interrupted"):  # Ctrl-C: its chains so far are the answer
             return _interrupted_start(instance, method, first.solution, t0)
         hint = first.solution
@@ -348,9 +414,14 @@ def _run_layered(
 
     if iterations < 1:
         raise InputError(f"the number of iterations must be at least 1, got {iterations}")
-    left = _clock(start, time_limit)
     return _indexed(
-        lambda: layered_greedy(instance, iterations=iterations, seed=seed, time_limit=left()),
+        lambda: layered_greedy(
+            instance,
+            iterations=iterations,
+            seed=seed,
+            time_limit=_heuristic_limit(instance, start, time_limit),
+        ),
+        instance,
         "layered",
     )
 
@@ -365,8 +436,13 @@ def _run_local(
 ) -> SolveResult:
     from cpwords.wordsnake.heuristics.baselines import local_search
 
-    left = _clock(start, time_limit)
-    return _indexed(lambda: local_search(instance, seed=seed, time_limit=left()), "local")
+    return _indexed(
+        lambda: local_search(
+            instance, seed=seed, time_limit=_heuristic_limit(instance, start, time_limit)
+        ),
+        instance,
+        "local",
+    )
 
 
 def _run_greedy(
@@ -379,27 +455,70 @@ def _run_greedy(
 ) -> SolveResult:
     from cpwords.wordsnake.heuristics.baselines import nearest_neighbour
 
-    left = _clock(start, time_limit)
-    return _indexed(lambda: nearest_neighbour(instance, seed=seed, time_limit=left()), "greedy")
+    return _indexed(
+        lambda: nearest_neighbour(
+            instance, seed=seed, time_limit=_heuristic_limit(instance, start, time_limit)
+        ),
+        instance,
+        "greedy",
+    )
 
 
-def _indexed(heuristic: Callable[[], SolveResult], method: str) -> SolveResult:
-    """Run a heuristic; a limit that passes before the words are indexed gives UNKNOWN."""
+def _indexed(
+    heuristic: Callable[[], SolveResult], instance: WordsnakeInstance, method: str
+) -> SolveResult:
+    """Run a heuristic on the words' index; a list of one word is answered at once (its one
+    ordering: an index of a word of 200 million letters would not fit in memory), and a limit
+    that passes before the words are indexed gives the input order."""
     from cpwords.wordsnake.heuristics.overlaps import IndexStopped
 
     t0 = time.perf_counter()
+    if instance.n < 2:
+        return _input_order(instance, method, t0, {"answer": "the only ordering"})
     try:
         return heuristic()
     except IndexStopped as exc:
-        return SolveResult(
-            Status.UNKNOWN,
-            None,
-            None,
-            time.perf_counter() - t0,
-            None,
-            method,
-            solver_info={"reason": str(exc)},
-        )
+        why = f"{exc}: the answer is the input order"
+        return _input_order(instance, method, t0, {"stopped": "time_limit", "reason": why})
+
+
+def _input_order(
+    instance: WordsnakeInstance, method: str, t0: float, info: Mapping[str, Any]
+) -> SolveResult:
+    """The list's own order as a method's answer, FEASIBLE with its score: what every method
+    returns when its limit ends before it found an ordering of its own.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    method : str
+        The method's registry name.
+    t0 : float
+        ``time.perf_counter()`` when the method started (for ``wall_time``).
+    info : mapping
+        The result's ``solver_info`` (``answer`` is set to ``"the input order"`` unless given).
+
+    Returns
+    -------
+    SolveResult
+
+    Examples
+    --------
+    >>> r = _input_order(WordsnakeInstance(("run", "nausea")), "local", time.perf_counter(), {})
+    >>> r.status.value, r.objective, r.solution, r.solver_info["answer"]
+    ('FEASIBLE', 1.0, ['run', 'nausea'], 'the input order')
+    """
+    order = list(instance.words)
+    score = snake_score(order, instance.cyclic, instance.proper, instance.score)
+    return SolveResult(
+        Status.FEASIBLE,
+        float(score),
+        None,
+        time.perf_counter() - t0,
+        order,
+        method,
+        solver_info={"answer": "the input order", **info},
+    )
 
 
 def _run_peer(
@@ -412,8 +531,15 @@ def _run_peer(
 ) -> SolveResult:
     from cpwords.wordsnake.heuristics import peers
 
+    t0 = time.perf_counter()
     peer = peers.ortools_routing if method == "ortools-routing" else peers.lkh
-    return peer(instance, time_limit=_clock(start, time_limit)(), seed=seed)
+    found = peer(instance, time_limit=_heuristic_limit(instance, start, time_limit), seed=seed)
+    if found.solution is not None:
+        return found
+    # Stopped before its first tour: the input order (said in ``reason``).
+    info = dict(found.solver_info)
+    info["reason"] = f"{info.get('reason', 'no tour')}: the answer is the input order"
+    return _input_order(instance, method, t0, info)
 
 
 #: The runner of every method of :data:`METHODS` (its keywords are the method's params).
@@ -562,10 +688,12 @@ def solve_wordsnake(
         routes constraint), ``"naive"`` (CP-SAT circuit over the complete digraph), or a
         heuristic: ``"layered"`` (the seed's randomised layered greedy), ``"local"`` (nearest
         neighbour + local search), ``"greedy"`` (nearest neighbour); or an outside solver on
-        the ATSP form: ``"ortools-routing"`` (OR-Tools routing, guided local search until the
-        time limit), ``"lkh"`` (LKH-3 through the optional ``elkai``).
+        the ATSP form: ``"ortools-routing"`` (OR-Tools routing, guided local search until it
+        converges or the time limit), ``"lkh"`` (LKH-3 through the optional ``elkai``).
     time_limit : float or None
-        Seconds for the whole call, heuristic start included, counted from ``start``.
+        Seconds for the whole call, heuristic start and the check of the answer included,
+        counted from ``start``. A method that its limit stops before it found an ordering
+        returns the input order (FEASIBLE, its score; ``solver_info["answer"]`` says so).
     workers : int
         Solver threads / CP-SAT workers.
     seed : int
@@ -636,7 +764,7 @@ def _method_params(
             params["certificate"] = certificate
     elif name == "layered":
         params = {"iterations": iterations, "start": start}
-    elif name != "greedy":
+    else:
         params = {"start": start}
     if certificate and name != "auto":
         raise InputError(
@@ -718,7 +846,8 @@ def compare_wordsnake(
         Methods as in :func:`solve_wordsnake`.
     overrides : mapping, optional
         Per-method keyword arguments that replace ``kwargs`` for that method (e.g. a shorter
-        ``time_limit`` for the peers, whose local search runs until the limit).
+        ``time_limit`` for the peers, whose local search runs until it converges or the
+        limit).
     **kwargs
         Passed to :func:`solve_wordsnake`.
 

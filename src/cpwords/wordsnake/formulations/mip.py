@@ -116,7 +116,7 @@ def solve_hub_mip(
     The formulation and its cuts: the module's docstring. With a finite ``time_limit``, no MIP
     round is started on a model with more than ``MIP_MAX_ARCS`` arcs (the MIP solver does not
     stop on time there); the answer is then FEASIBLE with the flow bound, and
-    ``solver_info["mip_skipped"]`` says so.
+    ``solver_info["mip_skipped"]`` says so (``stopped``: ``"model_too_large"``).
 
     References
     ----------
@@ -171,9 +171,12 @@ def _no_mip_round(
     hg: HubGraph, deadline: float | None, max_rounds: int | None, info: dict[str, Any]
 ) -> bool:
     """Whether no MIP round is started: no time left, none asked, or a model too large to stop
-    on time (``info["mip_skipped"]``)."""
+    on time (``info["mip_skipped"]``, and ``info["stopped"] = "model_too_large"``: the gap is
+    left open by that, not by the time limit)."""
     too_large = deadline is not None and hg.m > MIP_MAX_ARCS
     info["mip_skipped"] = bool(too_large)
+    if too_large:
+        info["stopped"] = "model_too_large"
     out_of_time = deadline is not None and time.perf_counter() >= deadline
     return out_of_time or max_rounds == 0 or too_large
 
