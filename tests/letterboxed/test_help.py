@@ -292,7 +292,7 @@ def test_the_command_json_keys(lb: str, capsys: pytest.CaptureFixture[str]) -> N
 def test_nyt_2024_after_the_paper_first_word_one_more_word_finishes_every_box(
     shared_data: Path,
 ) -> None:
-    # The target of issue 47, item 3 (benchmarks/results/letterboxed-hints/report.md): after
+    # The target of issue 47, item 3 (docs/reports/letterboxed-hints.md): after
     # nyt_solution[0], with the day's dictionary, --from says one more word on all 332 boxes,
     # and the fewest letters agree with a scan of every dictionary word.
     path = shared_data / "letterboxed" / "nyt-2024.jsonl"
