@@ -138,10 +138,15 @@ class ChainCertificate:
     def to_dict(self) -> dict[str, Any]:
         """A summary for JSON rows (the values themselves are in the file)."""
         return {
-            "format": FORMAT, "version": VERSION, "fingerprint": self.fingerprint,
-            "scale": self.scale, "potentials": len(self.potentials), "cuts": len(self.cuts),
-            "bound": self.bound, "chain_words": len(self.chain),
-        }  # fmt: skip
+            "format": FORMAT,
+            "version": VERSION,
+            "fingerprint": self.fingerprint,
+            "scale": self.scale,
+            "potentials": len(self.potentials),
+            "cuts": len(self.cuts),
+            "bound": self.bound,
+            "chain_words": len(self.chain),
+        }
 
 
 @dataclass(frozen=True)
@@ -489,9 +494,14 @@ def verify_chain_certificate(
         )
     if problem is not None:
         return ChainCertificateCheck(
-            "INVALID", None, objective, cert.bound, False, f"INVALID: {problem}",
+            "INVALID",
+            None,
+            objective,
+            cert.bound,
+            False,
+            f"INVALID: {problem}",
             time.perf_counter() - t0,
-        )  # fmt: skip
+        )
     assert bound is not None and objective is not None
     optimal = objective == bound
     message = (

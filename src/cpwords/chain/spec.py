@@ -143,9 +143,13 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> ChainInstance:
     else:
         words = lexicon_words(name, str(base_dir))
     return chain_instance(
-        words, int(spec.get("overlap", 1)), str(spec.get("objective", "words")),
-        spec.get("start"), spec.get("end"), name,
-    )  # fmt: skip
+        words,
+        int(spec.get("overlap", 1)),
+        str(spec.get("objective", "words")),
+        spec.get("start"),
+        spec.get("end"),
+        name,
+    )
 
 
 def run(
@@ -190,9 +194,13 @@ def checked_proof(instance: ChainInstance, result: SolveResult) -> SolveResult:
     found = None
     if cert is not None:
         found = verify_chain_certificate(
-            instance.words, cert, overlap=instance.overlap, maximise=instance.objective,
-            start=instance.start, end=instance.end,
-        )  # fmt: skip
+            instance.words,
+            cert,
+            overlap=instance.overlap,
+            maximise=instance.objective,
+            start=instance.start,
+            end=instance.end,
+        )
         info["certificate_check"] = found.status
         info["certificate_check_time"] = found.check_time
         info["certificate_bound"] = found.bound

@@ -98,9 +98,14 @@ def trail_graph(instance: ChainInstance) -> TrailGraph:
         members[g].append(w)
     arr = np.asarray(keys, dtype=np.int64).reshape(-1, 3)
     tg = TrailGraph(
-        [], arr[:, 0], arr[:, 1], arr[:, 2], np.asarray([len(m) for m in members]),
-        members, {w: g for g, ws in enumerate(members) for w in ws},
-    )  # fmt: skip
+        [],
+        arr[:, 0],
+        arr[:, 1],
+        arr[:, 2],
+        np.asarray([len(m) for m in members]),
+        members,
+        {w: g for g, ws in enumerate(members) for w in ws},
+    )
     weigh = (lambda w: len(w)) if letters else (lambda w: 1)
     tg.constant = sum(weigh(w) for w in fixed)
     if instance.start is not None:
@@ -236,9 +241,14 @@ class _TrailMip:
         a = coo_matrix((vals, (rows, colv)), shape=(N, G + 2 * N)).tocsr()
         a.eliminate_zeros()
         h.addRows(
-            N, np.zeros(N), np.zeros(N), a.nnz, a.indptr[:-1].astype(np.int32),
-            a.indices.astype(np.int32), a.data.astype(float),
-        )  # fmt: skip
+            N,
+            np.zeros(N),
+            np.zeros(N),
+            a.nnz,
+            a.indptr[:-1].astype(np.int32),
+            a.indices.astype(np.int32),
+            a.data.astype(float),
+        )
         for first in (G, G + N):  # one start, one end: sum s = sum t = 1
             h.addRow(1.0, 1.0, N, np.arange(first, first + N, dtype=np.int32), np.ones(N))
         self.h = h
@@ -385,9 +395,15 @@ def chain_trail_mip(
     if instance.start is not None and instance.start == instance.end:
         value = float(_value([instance.start], letters))
         return SolveResult(
-            Status.OPTIMAL, value, value, time.perf_counter() - t0, (instance.start,),
-            "trail-mip", "max", {"rounds": 0, "cuts": 0},
-        )  # fmt: skip
+            Status.OPTIMAL,
+            value,
+            value,
+            time.perf_counter() - t0,
+            (instance.start,),
+            "trail-mip",
+            "max",
+            {"rounds": 0, "cuts": 0},
+        )
     tg = trail_graph(instance)
     search = _Search()
     if hint:
@@ -444,8 +460,11 @@ def _cut_loop(
             return
         counts, s_node = x[:G], int(np.argmax(x[G : G + N]))
         trail = euler_trail(tg, counts, s_node)
-        chain = [*([instance.start] if instance.start else []), *trail,
-                 *([instance.end] if instance.end else [])]  # fmt: skip
+        chain = [
+            *([instance.start] if instance.start else []),
+            *trail,
+            *([instance.end] if instance.end else []),
+        ]
         search.offer(chain, _value(chain, letters))
         search.point(t0)
         others = [c for c in components(tg, counts) if s_node not in set(c.tolist())]
@@ -487,6 +506,13 @@ def _result(
     bound = max(value, search.bound) if math.isfinite(search.bound) else None
     proven = search.proven or (bound is not None and bound <= value)
     return SolveResult(
-        Status.OPTIMAL if proven else Status.FEASIBLE, value, value if proven else bound,
-        wall, search.best, "trail-mip", "max", info, tuple(search.trace),
-    )  # fmt: skip
+        Status.OPTIMAL if proven else Status.FEASIBLE,
+        value,
+        value if proven else bound,
+        wall,
+        search.best,
+        "trail-mip",
+        "max",
+        info,
+        tuple(search.trace),
+    )
