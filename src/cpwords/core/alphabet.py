@@ -117,11 +117,11 @@ def fold_accents(word: str) -> str:
     if word.isascii():
         return word
     bare = "".join(
-        c if c in KEPT_LETTERS else "".join(
-            d for d in unicodedata.normalize("NFD", c) if not is_accent(d)
-        )
+        c
+        if c in KEPT_LETTERS
+        else "".join(d for d in unicodedata.normalize("NFD", c) if not is_accent(d))
         for c in unicodedata.normalize("NFC", word)
-    )  # fmt: skip
+    )
     return unicodedata.normalize("NFC", bare)
 
 

@@ -273,9 +273,11 @@ def dictionary_lexicon(name: str, proper: bool = False) -> Lexicon:
         raise InputError(f"the {d.language} dictionary ({d.name}) is not installed: {d.install}")
     text = d.read_entries()
     words, _proper, not_words = parse_dictionary_text(
-        text, d.lang.split("-")[0], proper=proper,
+        text,
+        d.lang.split("-")[0],
+        proper=proper,
         capitals_mark_proper_nouns=d.capitals_mark_proper_nouns,
-    )  # fmt: skip
+    )
     if not words:
         raise InputError(f"the {d.language} dictionary {d.path} holds no words")
     label = d.name + (" with proper nouns" if proper else "")
@@ -502,35 +504,61 @@ def list_lexicons() -> list[LexiconInfo]:
             source = f"{hunspell_dir() / d.file}.dic/.aff (Hunspell: stems, affixes expanded)"
         rows.append(
             LexiconInfo(
-                d.name, d.lang, d.language, "dictionary",
-                source, d.licence, ok, d.entries() if ok else None, d.install,
+                d.name,
+                d.lang,
+                d.language,
+                "dictionary",
+                source,
+                d.licence,
+                ok,
+                d.entries() if ok else None,
+                d.install,
             )
-        )  # fmt: skip
+        )
     for name, entry in packaged_lists().items():
         source = _SHIPPED_LISTS.get(name, entry.origin)
         rows.append(
             LexiconInfo(
-                name, "en", "English", "word list", f"{source} ({entry.source_file}, shipped)",
-                entry.licence, True, entry.lines, SHIPPED_INSTALL,
+                name,
+                "en",
+                "English",
+                "word list",
+                f"{source} ({entry.source_file}, shipped)",
+                entry.licence,
+                True,
+                entry.lines,
+                SHIPPED_INSTALL,
             )
-        )  # fmt: skip
+        )
     for name, (source, licence) in _ENGLISH_WORDS.items():
         size = _english_words_size(name)
         rows.append(
             LexiconInfo(
-                name, "en", "English", "word list", f"{source} (english-words)", licence,
-                size is not None, size,
+                name,
+                "en",
+                "English",
+                "word list",
+                f"{source} (english-words)",
+                licence,
+                size is not None,
+                size,
                 "pip install english-words",
             )
-        )  # fmt: skip
+        )
     for lang in _wordfreq_languages():
         rows.append(
             LexiconInfo(
-                f"wordfreq:{lang}:N", lang, WORDFREQ_LANGUAGES.get(lang, lang), "frequency list",
+                f"wordfreq:{lang}:N",
+                lang,
+                WORDFREQ_LANGUAGES.get(lang, lang),
+                "frequency list",
                 "wordfreq: words seen in text, not a dictionary",
-                "Apache-2.0 (code) / CC-BY-SA-4.0 (data)", True, None, "pip install wordfreq",
+                "Apache-2.0 (code) / CC-BY-SA-4.0 (data)",
+                True,
+                None,
+                "pip install wordfreq",
             )
-        )  # fmt: skip
+        )
     return rows
 
 

@@ -303,9 +303,15 @@ def _read_tables(rows: list[list[str]], rules: AffixRules) -> None:
         rx = None if cond in (".", strip) else condition_regex(cond, kind == "SFX")
         table = rules.suffixes if kind == "SFX" else rules.prefixes
         table.setdefault(flag, []).append(
-            Affix(flag, cross[kind, flag], strip, add,
-                  rules.split_flags(cont) if cont else frozenset(), rx)
-        )  # fmt: skip
+            Affix(
+                flag,
+                cross[kind, flag],
+                strip,
+                add,
+                rules.split_flags(cont) if cont else frozenset(),
+                rx,
+            )
+        )
     rules.index()
 
 

@@ -175,8 +175,9 @@ def dictionary_language_lexicon(
     whole = dictionary_lexicon(d.name, proper)
     if not fold:
         return Lexicon(whole.words, name, whole.skipped)
-    folded = lexicon_from_words(whole.words, name, lang=d.lang.split("-")[0], alphabet="any",
-                                fold=True)  # fmt: skip
+    folded = lexicon_from_words(
+        whole.words, name, lang=d.lang.split("-")[0], alphabet="any", fold=True
+    )
     return Lexicon(folded.words, name, whole.skipped)
 
 

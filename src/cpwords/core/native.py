@@ -185,9 +185,10 @@ def solve_highs_round(
         return Status.INFEASIBLE, None, None, stopped
     info = h.getInfo()
     ended = st in (
-        highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kTimeLimit,
+        highspy.HighsModelStatus.kOptimal,
+        highspy.HighsModelStatus.kTimeLimit,
         highspy.HighsModelStatus.kInterrupt,
-    )  # fmt: skip
+    )
     finite = ended and np.isfinite(info.mip_dual_bound)
     bound = float(info.mip_dual_bound) if finite else None
     if info.primal_solution_status != 2:  # no feasible point

@@ -118,8 +118,13 @@ def check_row(valid: bool, problems: list[str], solution: Any, objective: Any, *
     >>> list(check_row(True, [], ["run"], 0, box="abc"))
     ['valid', 'problems', 'solution', 'objective', 'box']
     """
-    return {"valid": valid, "problems": problems, "solution": solution, "objective": objective,
-            **rest}  # fmt: skip
+    return {
+        "valid": valid,
+        "problems": problems,
+        "solution": solution,
+        "objective": objective,
+        **rest,
+    }
 
 
 #: Sequences longer than this are stored as a summary in study rows (a whole dictionary's
