@@ -139,8 +139,11 @@ def _caption_parts(
     """The caption: the board and how much of it is filled, the words spelled, the marks."""
     spelled = [fill[p] + fill[s] for p, s in board.edges if p in fill and s in fill]
     head = f"board {board.name}: {len(fill)} of {len(board.slots)} slots filled"
-    marks = [f"{plural(n, what)} wrong (red)" for n, what in
-             ((len(bad_edges), "word"), (len(bad_slots), "token")) if n]  # fmt: skip
+    marks = [
+        f"{plural(n, what)} wrong (red)"
+        for n, what in ((len(bad_edges), "word"), (len(bad_slots), "token"))
+        if n
+    ]
     words = plural(len(spelled), "word") + ": " + " ".join(w.upper() for w in spelled)
     return [head + (f" · {note}" if note else ""), words if spelled else "", ", ".join(marks)]
 

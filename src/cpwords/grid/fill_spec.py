@@ -110,9 +110,13 @@ def solve_grid(
     """
     placed = {v: tok.lower() for v, tok in (partial or {}).items()}
     return solve(
-        SPEC, GridFill(board, tokens, placed), "cpsat", time_limit=time_limit, workers=workers,
+        SPEC,
+        GridFill(board, tokens, placed),
+        "cpsat",
+        time_limit=time_limit,
+        workers=workers,
         seed=seed,
-    )  # fmt: skip
+    )
 
 
 SPEC = PuzzleSpec(

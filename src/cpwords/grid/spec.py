@@ -81,14 +81,21 @@ def _as_result(e: GridEnumeration) -> SolveResult:
     when empty, for its statistics; the objective is then None)."""
     n = float(e.count)
     info = {
-        "group_order": e.group_order, "orbit_size": e.orbit_size, "complete": e.complete,
-        "stopped": e.stopped, **e.stats,
-    }  # fmt: skip
+        "group_order": e.group_order,
+        "orbit_size": e.orbit_size,
+        "complete": e.complete,
+        "stopped": e.stopped,
+        **e.stats,
+    }
     return SolveResult(
-        listing_status(e.count, e.complete), n if e.count else None,
-        n if e.complete and e.count else None, e.wall_time, e, e.method,
+        listing_status(e.count, e.complete),
+        n if e.count else None,
+        n if e.complete and e.count else None,
+        e.wall_time,
+        e,
+        e.method,
         solver_info=info,
-    )  # fmt: skip
+    )
 
 
 def run(
@@ -110,15 +117,25 @@ def run(
     if method == "matching":
         return _as_result(
             call_method(
-                enumerate_quadruples, case.board, case.tokens, case.break_symmetry,
-                params=params, symmetry=case.symmetry, time_limit=time_limit,
+                enumerate_quadruples,
+                case.board,
+                case.tokens,
+                case.break_symmetry,
+                params=params,
+                symmetry=case.symmetry,
+                time_limit=time_limit,
             )
-        )  # fmt: skip
+        )
     if method == "unique":  # the listing of cpwords grid --unique: each class counted too
         d = call_method(
-            design_grid_puzzles, case.board, case.tokens, params=params, symmetry=case.symmetry,
-            unique_only=False, time_limit=time_limit,
-        )  # fmt: skip
+            design_grid_puzzles,
+            case.board,
+            case.tokens,
+            params=params,
+            symmetry=case.symmetry,
+            unique_only=False,
+            time_limit=time_limit,
+        )
         quads = tuple(GridQuadruple(p.suffixes, p.example) for p in d.puzzles)
         stats = {k: v for k, v in d.stats.items() if k != "counts"}
         stats["unique_puzzles"] = [" ".join(p.suffixes) for p in d.unique]

@@ -234,9 +234,14 @@ def complete_grid_cpsat(
     method = "cpsat-table"
     if not gm.feasible:
         return SolveResult(
-            Status.INFEASIBLE, None, None, time.perf_counter() - t0, None, method,
+            Status.INFEASIBLE,
+            None,
+            None,
+            time.perf_counter() - t0,
+            None,
+            method,
             solver_info=info | {"reason": "a placed token cannot be on any full board"},
-        )  # fmt: skip
+        )
     # The limit covers the whole call: indexing and model building included.
     solver = new_solver(time_limit - (time.perf_counter() - t0), workers, seed)
     code, stopped = solve_interruptibly(solver, gm.model)
@@ -372,9 +377,14 @@ def count_completions(
                 p: idx.prefixes[j] for p, j in zip(board.prefix_slots, m, strict=True)
             }
         return GridCount(
-            tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "matching-count",
+            tuple(suffixes),
+            n,
+            n // k,
+            example,
+            time.perf_counter() - t0,
+            "matching-count",
             stopped,
-        )  # fmt: skip
+        )
     if method != "cpsat":
         raise InputError(f"unknown counting method {method!r} (matching, cpsat)")
     gm = build_grid_model(board, idx, fixed, ())
