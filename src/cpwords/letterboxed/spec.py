@@ -73,8 +73,9 @@ class LetterBoxedCase:
     indexed: LetterBoxedSolver | None = None
 
     @classmethod
-    def of(cls, box: BoxLike, lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None
-           ) -> LetterBoxedCase:  # fmt: skip
+    def of(
+        cls, box: BoxLike, lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None
+    ) -> LetterBoxedCase:
         """A case for ``box`` over a lexicon, word list or indexed solver (None: the default).
 
         Raises
@@ -191,9 +192,12 @@ def run(
 
         playable = [w for w, _ in case.solver.playable(case.box)]
         return solve_letterboxed_setcover(
-            case.box, playable, time_limit=60.0 if time_limit is None else time_limit,
-            workers=workers, seed=seed,
-        )  # fmt: skip
+            case.box,
+            playable,
+            time_limit=60.0 if time_limit is None else time_limit,
+            workers=workers,
+            seed=seed,
+        )
     pick = {"seed-first": "first", "seed-best": "fewest-letters"}[method]
     return seed_baseline(case.box, trie=case.trie, pick=pick)
 
@@ -291,9 +295,14 @@ def solve_letterboxed(
     """
     params = {"all_solutions": True} if all_solutions else {}
     return solve(
-        SPEC, LetterBoxedCase.of(box, lexicon), method, time_limit=time_limit, workers=workers,
-        seed=seed, **params,
-    )  # fmt: skip
+        SPEC,
+        LetterBoxedCase.of(box, lexicon),
+        method,
+        time_limit=time_limit,
+        workers=workers,
+        seed=seed,
+        **params,
+    )
 
 
 # ---- Help from where the player stands -------------------------------------------------------

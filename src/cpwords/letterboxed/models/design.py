@@ -600,11 +600,16 @@ class _BoxGenerator:
         self.seen: set[str] = set()
         self.rejected = dict.fromkeys(
             (
-                "repeat", "few_playable", "one_word", "needs_3_or_more", "too_many_2_word",
-                "blocked", "difficulty",
+                "repeat",
+                "few_playable",
+                "one_word",
+                "needs_3_or_more",
+                "too_many_2_word",
+                "blocked",
+                "difficulty",
             ),
             0,
-        )  # fmt: skip
+        )
         self.found: list[GeneratedBox] = []
         self.draws = 0
         self.stopped: str | None = None

@@ -646,9 +646,15 @@ def _solve_classes(
     except KeyboardInterrupt:  # Ctrl-C: no answer yet, but a proven fewest number of words
         info |= {"interrupted": True, "min_words": floor[0]}
         return SolveResult(
-            Status.UNKNOWN, None, float(WORD_WEIGHT * floor[0]), time.perf_counter() - t0,
-            None, "dp", sense="min", solver_info=info,
-        )  # fmt: skip
+            Status.UNKNOWN,
+            None,
+            float(WORD_WEIGHT * floor[0]),
+            time.perf_counter() - t0,
+            None,
+            "dp",
+            sense="min",
+            solver_info=info,
+        )
     if found is None:
         info["reason"] = _no_finish_reason(c, used, first)
         return SolveResult(
@@ -675,9 +681,15 @@ def _solve_classes(
     info["letters"] = letters
     if not chains:
         return SolveResult(
-            Status.UNKNOWN, None, objective, time.perf_counter() - t0, None, "dp",
-            sense="min", solver_info=info,
-        )  # fmt: skip
+            Status.UNKNOWN,
+            None,
+            objective,
+            time.perf_counter() - t0,
+            None,
+            "dp",
+            sense="min",
+            solver_info=info,
+        )
     if all_solutions:
         info["optimal_solutions"] = chains
         info["n_optimal"] = len(chains)
