@@ -453,9 +453,14 @@ def _save(index: LetterpressIndex, path: Path) -> bool:
         path.parent.mkdir(parents=True, exist_ok=True)
         blob = np.frombuffer("\n".join(index.words).encode("utf-8"), dtype=np.uint8)
         arrays = (
-            blob, index.bits, index.offset, index.maxcount, index.length_start, index.alphabet,
+            blob,
+            index.bits,
+            index.offset,
+            index.maxcount,
+            index.length_start,
+            index.alphabet,
             index.rare,
-        )  # fmt: skip
+        )
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -522,9 +527,18 @@ def _load(path: Path, fp: str) -> LetterpressIndex | None:
     blob, bits, offset, maxcount, length_start, alphabet, rare = arrays
     try:
         index = LetterpressIndex(
-            blob.tobytes().decode("utf-8").split("\n"), bits, offset, maxcount, length_start,
-            meta[1], int(meta[2]), fp, from_cache=True, alphabet=alphabet, rare=rare,
-        )  # fmt: skip
+            blob.tobytes().decode("utf-8").split("\n"),
+            bits,
+            offset,
+            maxcount,
+            length_start,
+            meta[1],
+            int(meta[2]),
+            fp,
+            from_cache=True,
+            alphabet=alphabet,
+            rare=rare,
+        )
     except Exception as exc:
         raise _Corrupt(f"unreadable ({type(exc).__name__})") from None
     if (
