@@ -191,9 +191,11 @@ def solve_truncate(
     if ending is not None:
         ending = normalize_word(ending.strip(), lang, fold)
     params: dict[str, Any] = {
-        "starting": starting, "ending": ending, "all_sequences": all_sequences,
+        "starting": starting,
+        "ending": ending,
+        "all_sequences": all_sequences,
         "max_sequences": max_sequences,
-    }  # fmt: skip
+    }
     return solve(SPEC, words, "dp", time_limit=time_limit, **params)
 
 
@@ -257,9 +259,15 @@ def continue_truncate(
     if i < 0:
         raise InputError(f"{word!r} is not in the dictionary")
     res = solve_truncate(
-        words, here, None, all_sequences, max_sequences, time_limit=time_limit, lang=lang,
+        words,
+        here,
+        None,
+        all_sequences,
+        max_sequences,
+        time_limit=time_limit,
+        lang=lang,
         fold=fold,
-    )  # fmt: skip
+    )
     nxt = [words.words[j] for j in words.successors(i)]
     wrong = [w for w in nxt if not truncate_step_ok(here, w)]
     if wrong:
