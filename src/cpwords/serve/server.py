@@ -166,10 +166,16 @@ def uvicorn_config(
     import uvicorn
 
     return uvicorn.Config(
-        app, host=host, port=port, log_level=log_level, lifespan="on",
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        lifespan="on",
         http=guarded_protocol(settings.request_timeout, settings.max_connections),
-        limit_concurrency=None, timeout_keep_alive=5, h11_max_incomplete_event_size=64 * 1024,
-    )  # fmt: skip
+        limit_concurrency=None,
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=64 * 1024,
+    )
 
 
 def guarded_protocol(timeout: float, max_connections: int) -> type:
@@ -219,9 +225,10 @@ def guarded_protocol(timeout: float, max_connections: int) -> type:
 
         def _close_idle(self, count: int) -> None:
             idle = [
-                c for c in self.connections
+                c
+                for c in self.connections
                 if c is not self and isinstance(c, Guarded) and c.is_idle()
-            ]  # fmt: skip
+            ]
             idle.sort(key=lambda c: c.idle_since)
             for c in idle[:count]:
                 c.transport.close()

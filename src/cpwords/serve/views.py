@@ -231,10 +231,15 @@ def letterpress_view(
     for w in words:
         by_length.setdefault(len(w), []).append(w)
     out: dict[str, Any] = {
-        "bag": bag, "count": len(words), "by_length": sorted(by_length.items(), reverse=True),
-        "lexicon": index.source, "lexicon_size": index.n, "list_time": listing.wall_time,
-        "verified": listing.verified, "move": None,
-    }  # fmt: skip
+        "bag": bag,
+        "count": len(words),
+        "by_length": sorted(by_length.items(), reverse=True),
+        "lexicon": index.source,
+        "lexicon_size": index.n,
+        "list_time": listing.wall_time,
+        "verified": listing.verified,
+        "move": None,
+    }
     word = q.get("word", "").strip().lower() or None
     if word is not None and word not in set(words):
         raise InputError(f"{word!r} is not a word the bag spells in {index.source}")
@@ -246,19 +251,27 @@ def letterpress_view(
     played = [w for w in q.get("played", "").replace(",", " ").split() if w]
     if not solve:
         tiles = spell_tiles(word, board.letters) if word is not None else ()
-        out |= {"pending": True, "shown": word, "svg": board_svg(board, tiles, word=word),
-                "colours": "".join(colours.split()).replace("/", ""), "played": " ".join(played),
-                "svg_after": None}  # fmt: skip
+        out |= {
+            "pending": True,
+            "shown": word,
+            "svg": board_svg(board, tiles, word=word),
+            "colours": "".join(colours.split()).replace("/", ""),
+            "played": " ".join(played),
+            "svg_after": None,
+        }
         return out
     res = cpwords.best_letterpress_move(board, index, played, time_limit=PAGE_TIME_LIMIT, workers=1)
     move = res.solution
     out["move"] = None if move is None else move.to_dict()
     out |= {
-        "status": res.status.value, "proven": res.status is cpwords.Status.OPTIMAL,
-        "move_time": res.wall_time, "candidates": res.solver_info.get("candidates"),
-        "colours": "".join(colours.split()).replace("/", ""), "played": " ".join(played),
+        "status": res.status.value,
+        "proven": res.status is cpwords.Status.OPTIMAL,
+        "move_time": res.wall_time,
+        "candidates": res.solver_info.get("candidates"),
+        "colours": "".join(colours.split()).replace("/", ""),
+        "played": " ".join(played),
         "move_verified": res.verified,
-    }  # fmt: skip
+    }
     if word is not None:  # a listed word drawn on the board instead of the best move
         tiles = spell_tiles(word, board.letters)
         out |= {"shown": word, "svg": board_svg(board, tiles, word=word)}
@@ -300,15 +313,25 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
     dag = lexicons.once("truncate", name, lambda: truncate_dag(page_lexicon(name)))
     starting, ending = (word, None) if direction == "from" else (None, word)
     res = cpwords.solve_truncate(
-        dag, starting, ending, all_sequences=True, max_sequences=TRUNCATE_LISTED,
+        dag,
+        starting,
+        ending,
+        all_sequences=True,
+        max_sequences=TRUNCATE_LISTED,
         time_limit=PAGE_TIME_LIMIT,
-    )  # fmt: skip
+    )
     sol = res.solution
     out: dict[str, Any] = {
-        "word": word or "", "direction": direction, "status": res.status.value,
-        "wall_time": res.wall_time, "verified": res.verified, "lexicon": name,
-        "lexicon_size": dag.n, "sequence": None, "svg": None,
-    }  # fmt: skip
+        "word": word or "",
+        "direction": direction,
+        "status": res.status.value,
+        "wall_time": res.wall_time,
+        "verified": res.verified,
+        "lexicon": name,
+        "lexicon_size": dag.n,
+        "sequence": None,
+        "svg": None,
+    }
     if sol is None:
         out["no_answer"] = (
             f"no Truncate sequence {'starts' if direction == 'from' else 'ends'} at {word!r}"
@@ -320,9 +343,13 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
         raise InputError(f"pick must be below {len(listed)}, got {pick}")
     chain = listed[pick]
     out |= {
-        "sequence": chain, "length": len(chain), "count": sol.count, "listed": listed,
-        "pick": pick, "svg": ladder_svg(chain),
-    }  # fmt: skip
+        "sequence": chain,
+        "length": len(chain),
+        "count": sol.count,
+        "listed": listed,
+        "pick": pick,
+        "svg": ladder_svg(chain),
+    }
     return out
 
 
@@ -369,8 +396,13 @@ def chain_view(lexicons: Lexicons, q: Mapping[str, str], solve: bool = True) -> 
     name, words = _words_or_dictionary(q, "chain", lexicons)
     ends = [(q.get(key) or "").strip().lower() or None for key in ("start", "end")]
     instance = chain_instance(words, k, maximise, ends[0], ends[1], name or "the list")
-    out: dict[str, Any] = {"k": k, "maximise": maximise, "lexicon": name or "the list",
-                           "lexicon_size": len(instance.words), "svg": None}  # fmt: skip
+    out: dict[str, Any] = {
+        "k": k,
+        "maximise": maximise,
+        "lexicon": name or "the list",
+        "lexicon_size": len(instance.words),
+        "svg": None,
+    }
     if not solve:
         return out | {"pending": True}
     res = solve_chain(instance, time_limit=PAGE_TIME_LIMIT)
@@ -378,10 +410,13 @@ def chain_view(lexicons: Lexicons, q: Mapping[str, str], solve: bool = True) -> 
     row = result_row(res.to_dict(solution=chain or None))
     row.pop("solver_info", None)
     row.pop("trace", None)
-    return row | out | {
-        "chain": chain[:CHAIN_LISTED], "words": len(chain), "letters": sum(map(len, chain)),
+    shown: dict[str, Any] = {
+        "chain": chain[:CHAIN_LISTED],
+        "words": len(chain),
+        "letters": sum(map(len, chain)),
         "svg": chain_svg(chain, k, note=res.status.value) if chain else None,
-    }  # fmt: skip
+    }
+    return row | out | shown
 
 
 # ---- Shortest superstrings ---------------------------------------------------------------------
@@ -414,8 +449,11 @@ def superstring_view(
 
     name, words = _words_or_dictionary(q, "superstring", lexicons)
     instance = superstring_instance(words, name or "the list")
-    out: dict[str, Any] = {"lexicon": name or "the list", "lexicon_size": len(instance.words),
-                           "svg": None}  # fmt: skip
+    out: dict[str, Any] = {
+        "lexicon": name or "the list",
+        "lexicon_size": len(instance.words),
+        "svg": None,
+    }
     if not solve:
         return out | {"pending": True}
     res = solve_superstring(instance, time_limit=PAGE_TIME_LIMIT, workers=1)
@@ -427,13 +465,18 @@ def superstring_view(
     row.pop("trace", None)
     svg = None
     if found is not None:
-        svg = superstring_svg(instance.words, found, note=res.status.value,
-                              contained=info.get("contained"))  # fmt: skip
-    return row | out | {
-        "superstring": text[:SUPERSTRING_SHOWN], "length": len(text),
-        "kept": info.get("kept"), "contained": info.get("contained"),
-        "proof": info.get("proof"), "svg": svg,
-    }  # fmt: skip
+        svg = superstring_svg(
+            instance.words, found, note=res.status.value, contained=info.get("contained")
+        )
+    shown: dict[str, Any] = {
+        "superstring": text[:SUPERSTRING_SHOWN],
+        "length": len(text),
+        "kept": info.get("kept"),
+        "contained": info.get("contained"),
+        "proof": info.get("proof"),
+        "svg": svg,
+    }
+    return row | out | shown
 
 
 # ---- Grid -------------------------------------------------------------------------------------
@@ -534,8 +577,14 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     text = ",".join(f"{v}={t}" for v, t in placed.items() if t)
     fill = parse_fill(text, "the board") if text else {}
     action = q.get("action", "")
-    out: dict[str, Any] = {"board": board, "opts": opts, "fill": fill, "action": action,
-                           "problems": None, "unique": None}  # fmt: skip
+    out: dict[str, Any] = {
+        "board": board,
+        "opts": opts,
+        "fill": fill,
+        "action": action,
+        "problems": None,
+        "unique": None,
+    }
     if action not in ("", "check", "solve", "unique"):
         raise InputError(f"unknown action {action[:40]!r}: check, solve or unique")
     if not solve and grid_costly(q):
@@ -553,13 +602,15 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
         # As grid --solve: filled from the lexicon less its blocked words; when only blocked
         # words complete the board, one completion from the whole lexicon, with a warning.
         res = cpwords.solve_grid(
-            board, grid_tokens(**opts, unblocked=True), fill, time_limit=PAGE_TIME_LIMIT,
+            board,
+            grid_tokens(**opts, unblocked=True),
+            fill,
+            time_limit=PAGE_TIME_LIMIT,
             workers=1,
-        )  # fmt: skip
+        )
         if res.status is cpwords.Status.INFEASIBLE:
             res = cpwords.solve_grid(board, tokens, fill, time_limit=PAGE_TIME_LIMIT, workers=1)
-        out |= {"status": res.status.value, "wall_time": res.wall_time,
-                "verified": res.verified}  # fmt: skip
+        out |= {"status": res.status.value, "wall_time": res.wall_time, "verified": res.verified}
         if res.solution is not None:
             out["solved_from"] = dict(fill)
             fill = dict(res.solution)
@@ -570,9 +621,12 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     elif action == "unique":
         out |= _grid_unique(board, tokens)
     bad_edges, bad_slots = problem_marks(
-        board, fill, set(tokens.words) if action else set(), opts["suffix_length"],
+        board,
+        fill,
+        set(tokens.words) if action else set(),
+        opts["suffix_length"],
         opts["min_prefix"],
-    )  # fmt: skip
+    )
     if not action:  # nothing checked yet: no word is called wrong
         bad_edges = set()
     out["words"] = [
@@ -592,11 +646,16 @@ def _grid_unique(board: Any, tokens: Any) -> dict[str, Any]:
     uniq = [p for p in d.unique if not block.any_blocked(board_words(board, p.example))]
     return {
         "unique": [
-            {"suffixes": list(p.suffixes), "difficulty": p.difficulty,
-             "fill": dict(zip(board.suffix_slots, p.suffixes, strict=True)),
-             "example": p.example}
+            {
+                "suffixes": list(p.suffixes),
+                "difficulty": p.difficulty,
+                "fill": dict(zip(board.suffix_slots, p.suffixes, strict=True)),
+                "example": p.example,
+            }
             for p in uniq
         ],
-        "classes": len(d.puzzles), "withheld": len(d.unique) - len(uniq),
-        "complete": d.complete, "design_time": d.wall_time,
-    }  # fmt: skip
+        "classes": len(d.puzzles),
+        "withheld": len(d.unique) - len(uniq),
+        "complete": d.complete,
+        "design_time": d.wall_time,
+    }

@@ -177,9 +177,10 @@ class Slots:
         """
         if self._free.locked() and self._waiting >= self.max_waiting:
             raise HTTPException(
-                503, f"the server is busy ({self._waiting} solves waiting): try again shortly",
+                503,
+                f"the server is busy ({self._waiting} solves waiting): try again shortly",
                 headers={"Retry-After": "10"},
-            )  # fmt: skip
+            )
         self._waiting += 1
         try:
             await self._free.acquire()
@@ -209,8 +210,11 @@ async def heavy_page(
     runs its solve on POST only: on GET the view is called with ``solve=False`` (the page
     shows the query checked and a button that sends it with POST).
     """
-    ctx: dict[str, Any] = {"title": title, "q": request.query_params,
-                           "dicts": views.dictionary_choices()}  # fmt: skip
+    ctx: dict[str, Any] = {
+        "title": title,
+        "q": request.query_params,
+        "dicts": views.dictionary_choices(),
+    }
     try:
         q = await fields(request)
         ctx["q"] = q
@@ -243,8 +247,7 @@ def view_routes(
     (the page on GET shows it unsolved; the JSON answer on GET is 405)."""
 
     async def show(request: Request) -> Response:
-        return await heavy_page(web, request, f"{page}.html", title, view, form=form,
-                                costly=costly)  # fmt: skip
+        return await heavy_page(web, request, f"{page}.html", title, view, form=form, costly=costly)
 
     async def answer(request: Request) -> Response:
         return await api_page(web, request, view, costly)
@@ -266,8 +269,9 @@ async def api_page(
     try:
         q = await fields(request)
         if request.method != "POST" and costly is not None and costly(q):
-            return JSONResponse({"error": POST_ONLY}, status_code=405,
-                                headers={"Allow": "GET, POST"})  # fmt: skip
+            return JSONResponse(
+                {"error": POST_ONLY}, status_code=405, headers={"Allow": "GET, POST"}
+            )
         async with web.busy.hold():
             ctx = await run_in_threadpool(view, q)
     except CpwordsError as exc:

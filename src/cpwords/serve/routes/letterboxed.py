@@ -145,9 +145,15 @@ def check_answer(solver: Any, box_text: str, answer: str, name: str) -> dict[str
     problems = letterboxed_problems(box, words, solver.lexicon.as_set())
     n_words, n_letters = score(words)
     return check_row(
-        not problems, problems, words, objective_value(words) if words else None,
-        box=str(box), num_words=n_words, num_letters=n_letters, lexicon=solver.source,
-    )  # fmt: skip
+        not problems,
+        problems,
+        words,
+        objective_value(words) if words else None,
+        box=str(box),
+        num_words=n_words,
+        num_letters=n_letters,
+        lexicon=solver.source,
+    )
 
 
 def help_row(solver: Any, box_text: str, q: Any, lang: str = "en") -> dict[str, Any]:
@@ -194,10 +200,12 @@ def _lb_solver(web: Web, name: str) -> Any:
 def _lb_context(q: Any) -> dict[str, Any]:
     """What every Letter Boxed page shows: the title, the dictionary and difficulty choices."""
     return {
-        "title": "Letter Boxed", "dict": q.get("dict") or LB_DEFAULT_DICT,
-        "dicts": views.dictionary_choices(), "difficulties": list(DIFFICULTIES),
+        "title": "Letter Boxed",
+        "dict": q.get("dict") or LB_DEFAULT_DICT,
+        "dicts": views.dictionary_choices(),
+        "difficulties": list(DIFFICULTIES),
         "difficulty": q.get("difficulty") if q.get("difficulty") in DIFFICULTIES else "any",
-    }  # fmt: skip
+    }
 
 
 def _generate_options(q: Any) -> tuple[int, int, bool, str]:
@@ -222,9 +230,16 @@ def _generate_box(
     from cpwords.core.blocklist import load_blocklist
 
     gen = cpwords.generate_boxes(
-        1, solver, seed=seed, unique=unique, min_playable=min_playable, max_draws=20_000,
-        time_limit=20.0, blocklist=load_blocklist(None, enabled=True), difficulty=difficulty,
-    )  # fmt: skip
+        1,
+        solver,
+        seed=seed,
+        unique=unique,
+        min_playable=min_playable,
+        max_draws=20_000,
+        time_limit=20.0,
+        blocklist=load_blocklist(None, enabled=True),
+        difficulty=difficulty,
+    )
     if gen.boxes:
         b = gen.boxes[0]
         return str(b.box), seed, b.difficulty.score
@@ -310,19 +325,28 @@ def _cli_row(res: Any, solver: Any, box: Any, count: Any, lang: str) -> dict[str
     row = {k: v for k, v in res.to_dict().items() if k not in ("solver_info", "trace")}
     n_words, n_letters = score(res.solution) if res.solution else (None, None)
     row |= {
-        "interrupted": False, "stopped": None,  # the page's exact solve has no time limit
-        "num_words": n_words, "num_letters": n_letters, "box": str(box),
-        "lexicon": solver.source, "lexicon_size": len(solver.lexicon),
-        "lexicon_size_3plus": solver.size, "lang": lang, "fold_accents": False,
+        "interrupted": False,
+        "stopped": None,  # the page's exact solve has no time limit
+        "num_words": n_words,
+        "num_letters": n_letters,
+        "box": str(box),
+        "lexicon": solver.source,
+        "lexicon_size": len(solver.lexicon),
+        "lexicon_size_3plus": solver.size,
+        "lang": lang,
+        "fold_accents": False,
         "playable_words": info.get("playable_words"),
-    }  # fmt: skip
+    }
     if "reason" in info:
         row["reason"] = info["reason"]
     row["n_optimal"] = len(info.get("optimal_solutions", []))
     row["optimal_solutions"] = [list(s) for s in info.get("optimal_solutions", [])]
     row["counts"] = None
     if count is not None:
-        row |= {"max_words": count.max_words,
-                "counts": {str(j + 1): c for j, c in enumerate(count.by_words)},
-                "count_total": count.total, "count_wall_time": count.wall_time}  # fmt: skip
+        row |= {
+            "max_words": count.max_words,
+            "counts": {str(j + 1): c for j, c in enumerate(count.by_words)},
+            "count_total": count.total,
+            "count_wall_time": count.wall_time,
+        }
     return result_row(row)

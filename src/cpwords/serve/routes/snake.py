@@ -49,12 +49,18 @@ async def wordsnake(web: Web, request: Request) -> Response:
     """The page: the form, with the demo list and the server's limits."""
     settings = web.settings
     return web.page(
-        request, "wordsnake.html", title="Wordsnake", methods=SNAKE_METHODS,
-        max_upload=settings.max_upload, max_time_limit=settings.max_time_limit,
-        default_time_limit=DEFAULT_TIME_LIMIT, cli_time_limit=CLI_TIME_LIMIT,
-        max_solves=settings.max_solves, demo="\n".join(_demo_words()),
+        request,
+        "wordsnake.html",
+        title="Wordsnake",
+        methods=SNAKE_METHODS,
+        max_upload=settings.max_upload,
+        max_time_limit=settings.max_time_limit,
+        default_time_limit=DEFAULT_TIME_LIMIT,
+        cli_time_limit=CLI_TIME_LIMIT,
+        max_solves=settings.max_solves,
+        demo="\n".join(_demo_words()),
         lexicons=views.dictionary_choices(),
-    )  # fmt: skip
+    )
 
 
 async def snake_submit(web: Web, request: Request) -> Response:
@@ -161,12 +167,22 @@ MAX_NAME = 200
 
 #: The keys of a submitted solve and the JSON types each takes (None: null allowed).
 SPEC_KEYS: dict[str, tuple[type, ...]] = {
-    "words": (str,), "lexicon": (str, type(None)), "name": (str, type(None)),
-    "method": (str,), "time_limit": (int, float), "cyclic": (bool,), "proper": (bool,),
-}  # fmt: skip
+    "words": (str,),
+    "lexicon": (str, type(None)),
+    "name": (str, type(None)),
+    "method": (str,),
+    "time_limit": (int, float),
+    "cyclic": (bool,),
+    "proper": (bool,),
+}
 
-_TYPE_NAMES = {str: "a string", type(None): "null", int: "a number", float: "a number",
-               bool: "true or false"}  # fmt: skip
+_TYPE_NAMES = {
+    str: "a string",
+    type(None): "null",
+    int: "a number",
+    float: "a number",
+    bool: "true or false",
+}
 
 
 def _parse_request(body: bytes) -> dict[str, Any]:
@@ -230,10 +246,15 @@ def _snake_spec(body: bytes, settings: Settings) -> dict[str, Any]:
     if method not in SNAKE_METHODS:
         raise InputError(f"unknown method {method[:40]!r}: choose from {', '.join(SNAKE_METHODS)}")
     return {
-        "words": list(words), "name": name, "cyclic": data.get("cyclic", False),
-        "proper": data.get("proper", False), "method": method,
-        "time_limit": _time_limit(data, settings), "workers": 1, "seed": 0,
-    }  # fmt: skip
+        "words": list(words),
+        "name": name,
+        "cyclic": data.get("cyclic", False),
+        "proper": data.get("proper", False),
+        "method": method,
+        "time_limit": _time_limit(data, settings),
+        "workers": 1,
+        "seed": 0,
+    }
 
 
 def _snake_row(job: Job) -> dict[str, Any]:
@@ -270,10 +291,13 @@ def _done_payload(job: Job) -> dict[str, Any]:
         for k in ("status", "objective", "bound", "gap", "wall_time", "method", "verified")
     }
     out |= {
-        "n": row["n"], "interrupted": row["interrupted"], "total_chars": row["total_chars"],
-        "snake_chars": row["snake_chars"], "reason": (row.get("solver_info") or {}).get("reason"),
+        "n": row["n"],
+        "interrupted": row["interrupted"],
+        "total_chars": row["total_chars"],
+        "snake_chars": row["snake_chars"],
+        "reason": (row.get("solver_info") or {}).get("reason"),
         "certificate": (row.get("solver_info") or {}).get("certificate"),
-    }  # fmt: skip
+    }
     if order:
         out["svg"] = snake_svg(order, job.spec["cyclic"], job.spec["proper"])
     return out
