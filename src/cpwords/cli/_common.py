@@ -651,8 +651,9 @@ class LineTicker(Ticker):
 
     def say(self) -> None:
         """Print the current label and stage."""
-        click.echo(f"cpwords: progress: {self.label}" + (f": {self.stage}" if self.stage else ""),
-                   err=True)  # fmt: skip
+        click.echo(
+            f"cpwords: progress: {self.label}" + (f": {self.stage}" if self.stage else ""), err=True
+        )
 
     def update(
         self,

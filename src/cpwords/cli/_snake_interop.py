@@ -49,10 +49,12 @@ def export_files(
     if tsplib is not None:
         sm = write_atsp(instance, tsplib, force=force)
         out["tsplib"] = {
-            "path": tsplib, "dimension": sm.dimension, "big_m": sm.big_m,
+            "path": tsplib,
+            "dimension": sm.dimension,
+            "big_m": sm.big_m,
             "dummy_node": None if sm.dummy is None else sm.dummy + 1,
             "word_edges": sm.word_edges,
-        }  # fmt: skip
+        }
         if not as_json:
             dummy = "no dummy" if sm.dummy is None else f"dummy node {sm.dummy + 1}"
             click.echo(

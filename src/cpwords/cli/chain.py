@@ -143,14 +143,21 @@ def chain(
 
     one_stdin({"FILE": file, "--check": check_file, "--verify-certificate": verify_path})
     check_svg_target(svg_path, force, png_path)
-    _check_certificate_options(certificate_path, verify_path, method, compare, check_file,
-                               check_text, force)  # fmt: skip
+    _check_certificate_options(
+        certificate_path, verify_path, method, compare, check_file, check_text, force
+    )
     deadline = Deadline(time_limit)
     with time_guard(deadline):
         instance = load_chain_instance(
-            file, overlap, maximise, start, end, lang=lang, fold=fold_accents,
+            file,
+            overlap,
+            maximise,
+            start,
+            end,
+            lang=lang,
+            fold=fold_accents,
             skip_invalid=skip_invalid,
-        )  # fmt: skip
+        )
     if verify_path is not None:
         raise SystemExit(_verify(instance, verify_path, as_json))
     proposed = answer(check_file, check_text, "chain")
@@ -168,8 +175,9 @@ def chain(
     if as_json:
         row = result_row(
             res.to_dict(solution=list(found) if found else None),
-            counts={"words": len(found), "letters": letters}, interrupted=interrupted,
-        )  # fmt: skip
+            counts={"words": len(found), "letters": letters},
+            interrupted=interrupted,
+        )
         row.update(chain=list(found), words=len(found), letters=letters, overlap=overlap)
         row.update(maximise=maximise, start=instance.start, end=instance.end)
         row.update(list=instance.source, list_size=len(instance.words))
@@ -207,16 +215,30 @@ def _compare(instance: ChainInstance, deadline: Deadline, seed: int, as_json: bo
         return (optimum - r.objective) / max(1.0, optimum)
 
     rows: list[dict[str, Any]] = [
-        {"method": r.method, "status": r.status.value, "objective": r.objective,
-         "bound": r.bound, "gap_to_optimum": gap(r), "wall_time": r.wall_time,
-         "verified": r.verified} for r in results
-    ]  # fmt: skip
+        {
+            "method": r.method,
+            "status": r.status.value,
+            "objective": r.objective,
+            "bound": r.bound,
+            "gap_to_optimum": gap(r),
+            "wall_time": r.wall_time,
+            "verified": r.verified,
+        }
+        for r in results
+    ]
     interrupted = any(bool(r.solver_info.get("interrupted")) for r in results)
     if as_json:
         found = list(exact.solution) if exact.solution is not None else None
-        echo_json(result_row(exact.to_dict(solution=found), interrupted=interrupted,
-                             comparison=rows, list=instance.source, overlap=instance.overlap,
-                             maximise=instance.objective))  # fmt: skip
+        echo_json(
+            result_row(
+                exact.to_dict(solution=found),
+                interrupted=interrupted,
+                comparison=rows,
+                list=instance.source,
+                overlap=instance.overlap,
+                maximise=instance.objective,
+            )
+        )
     else:
         from rich.console import Console
         from rich.table import Table
@@ -226,9 +248,14 @@ def _compare(instance: ChainInstance, deadline: Deadline, seed: int, as_json: bo
         for col in ("method", "status", "chain", "bound", "gap to optimum", "time (s)"):
             table.add_column(col, justify="left" if col in ("method", "status") else "right")
         for r in results:
-            table.add_row(r.method, r.status.value, format_value(r.objective),
-                          format_value(r.bound), format_gap(gap(r)),
-                          f"{r.wall_time:.3f}")  # fmt: skip
+            table.add_row(
+                r.method,
+                r.status.value,
+                format_value(r.objective),
+                format_value(r.bound),
+                format_gap(gap(r)),
+                f"{r.wall_time:.3f}",
+            )
         Console(width=100).print(table)
     return exit_status(exact.status.value, interrupted)
 
@@ -245,8 +272,17 @@ def _check(instance: ChainInstance, text: str, as_json: bool) -> int:
     problems = instance_problems(instance, words)
     value = chain_value(words, instance.objective) if words and not problems else None
     if as_json:
-        echo_json(check_row(not problems, problems, words, value, overlap=instance.overlap,
-                            maximise=instance.objective, list=instance.source))  # fmt: skip
+        echo_json(
+            check_row(
+                not problems,
+                problems,
+                words,
+                value,
+                overlap=instance.overlap,
+                maximise=instance.objective,
+                list=instance.source,
+            )
+        )
     elif problems:
         click.echo(f"invalid: {' -> '.join(words)}")
         for p in problems:
@@ -268,28 +304,36 @@ def _text(
 ) -> None:
     """The chain (or why there is none), its size, the result's summary and why it stopped."""
     if not found:
-        click.echo("no chain joins the fixed words" if res.status.value == "INFEASIBLE"
-                   else "stopped before any chain was found")  # fmt: skip
+        click.echo(
+            "no chain joins the fixed words"
+            if res.status.value == "INFEASIBLE"
+            else "stopped before any chain was found"
+        )
     elif len(found) <= LISTING_MAX_WORDS:
         click.echo(" -> ".join(found))
     else:
         click.echo(f"(chain of {len(found):,} words not listed: use --json)")
     click.echo()
     usable, k = len(instance.usable()), instance.overlap
-    click.echo(f"{'list':<10}  {instance.source} ({counted(len(instance.words), 'word')}, "
-               f"{usable:,} of at least {counted(k, 'letter')})")  # fmt: skip
-    click.echo(f"{'chain':<10}  {counted(len(found), 'word')}, {counted(letters, 'letter')} "
-               f"(maximising {instance.objective})")  # fmt: skip
+    click.echo(
+        f"{'list':<10}  {instance.source} ({counted(len(instance.words), 'word')}, "
+        f"{usable:,} of at least {counted(k, 'letter')})"
+    )
+    click.echo(
+        f"{'chain':<10}  {counted(len(found), 'word')}, {counted(letters, 'letter')} "
+        f"(maximising {instance.objective})"
+    )
     click.echo(res.summary(width=10))
     proof = res.solver_info.get("proof")
     if proof is not None:
         click.echo(f"{'proof':<10}  {PROOF_LINES.get(proof, proof)}")
     line = stop_line(
-        stop_reason(res.to_dict() | {"interrupted": interrupted}), time_limit,
+        stop_reason(res.to_dict() | {"interrupted": interrupted}),
+        time_limit,
         click.get_current_context().get_parameter_source("time_limit")
         is not click.core.ParameterSource.COMMANDLINE,
         "best chain so far",
-    )  # fmt: skip
+    )
     if line:
         click.echo(line)
 
@@ -345,14 +389,24 @@ def _verify(instance: ChainInstance, path: str, as_json: bool) -> int:
 
     cert = read_chain_certificate(path)
     found = verify_chain_certificate(
-        instance.words, cert, overlap=instance.overlap, maximise=instance.objective,
-        start=instance.start, end=instance.end,
-    )  # fmt: skip
+        instance.words,
+        cert,
+        overlap=instance.overlap,
+        maximise=instance.objective,
+        start=instance.start,
+        end=instance.end,
+    )
     if as_json:
         chain = list(cert.chain) if found.objective is not None else None
-        row = check_row(found.status == "VALID", found.to_dict()["problems"], chain,
-                        found.objective, overlap=instance.overlap, maximise=instance.objective,
-                        list=instance.source)  # fmt: skip
+        row = check_row(
+            found.status == "VALID",
+            found.to_dict()["problems"],
+            chain,
+            found.objective,
+            overlap=instance.overlap,
+            maximise=instance.objective,
+            list=instance.source,
+        )
         row.update((k, v) for k, v in found.to_dict().items() if k not in row)
         echo_json(row)
     else:

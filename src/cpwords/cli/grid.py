@@ -52,6 +52,8 @@ from cpwords.grid.rules import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cpwords.core.result import SolveResult
     from cpwords.grid.models.cpsat import GridCount
     from cpwords.grid.spec import GridLexicon, UniqueGridPuzzles
@@ -244,8 +246,15 @@ def grid(
 
     ctx = click.get_current_context()
     deadline = Deadline(time_limit)
-    one_stdin({"--board": board_path, "--dict": dict_path, "--lexicon": lexicon,
-               "--solve": solve_file, "--check": check_file})  # fmt: skip
+    one_stdin(
+        {
+            "--board": board_path,
+            "--dict": dict_path,
+            "--lexicon": lexicon,
+            "--solve": solve_file,
+            "--check": check_file,
+        }
+    )
     check_language_code(lang)
     partial = _fill(solve_file, solve_text, "--solve", lang, fold_accents)
     check = _fill(check_file, check_text, "--check", lang, fold_accents)
@@ -294,8 +303,9 @@ def _check_modes(
     if len(modes) > 1:
         raise InputError("give at most one of --count, --solve, --check")
     if unique and (modes or all_orientations):
-        raise InputError("--unique lists whole puzzle classes: drop --count/--solve/--check/"
-                         "--all-orientations")  # fmt: skip
+        raise InputError(
+            "--unique lists whole puzzle classes: drop --count/--solve/--check/--all-orientations"
+        )
     if count_limit is not None and not unique:
         raise InputError("--count-limit needs --unique")
 
@@ -316,9 +326,13 @@ def _refuse_unused(
         reject_unused(
             ctx,
             "with --count/--solve/--check",
-            {"show": "--show", "limit": "--limit", "list_max": "--list",
-             "all_orientations": "--all-orientations"},
-        )  # fmt: skip
+            {
+                "show": "--show",
+                "limit": "--limit",
+                "list_max": "--list",
+                "all_orientations": "--all-orientations",
+            },
+        )
     if partial is None:
         reject_unused(ctx, "without --solve", {"workers": "--workers", "seed": "--seed"})
     if quadruple is not None or check is not None:  # the user's own board: counted as it is
@@ -431,9 +445,15 @@ def _check_board(g: _Grid, fill: dict[str, str]) -> None:
     g.svg(fill)
     if g.as_json:
         echo_json(
-            check_row(not problems, problems, fill, None, **g.base,
-                      words_on_board=board_words(board, fill))
-        )  # fmt: skip
+            check_row(
+                not problems,
+                problems,
+                fill,
+                None,
+                **g.base,
+                words_on_board=board_words(board, fill),
+            )
+        )
     else:
         _show_board(board, fill)
         click.echo("valid board" if not problems else "INVALID board:")
@@ -459,9 +479,15 @@ def _solve_board(
 
     with time_guard(g.deadline), progress("grid: solving", enabled=not g.as_json):
         done = complete_board(
-            g.board, g.tokens, fill, source, block, time_left=g.deadline.remaining,
-            workers=workers, seed=seed,
-        )  # fmt: skip
+            g.board,
+            g.tokens,
+            fill,
+            source,
+            block,
+            time_left=g.deadline.remaining,
+            workers=workers,
+            seed=seed,
+        )
         if done.every_completion_blocked:  # said in JSON by the key, in text here
             g.base["blocklist"]["every_completion_blocked"] = True
             if not g.as_json:
@@ -483,12 +509,17 @@ def _solve_json(g: _Grid, res: SolveResult, stopped: bool) -> None:
     """``--solve --json``: the result's row, with the completed board as the one quadruple."""
     board, sol = g.board, res.solution
     row = result_row(g.base | res.to_dict(), interrupted=stopped)
-    row["quadruples"] = (
-        [{"suffixes": [sol[s] for s in board.suffix_slots], "board": sol,
-          "words": board_words(board, sol)}] if sol else []
-    )  # fmt: skip
+    row["quadruples"] = []
+    if sol:
+        suffixes = [sol[s] for s in board.suffix_slots]
+        row["quadruples"].append(_quadruple_row(board, suffixes, sol))
     row["count"] = len(row["quadruples"])
     echo_json(row)
+
+
+def _quadruple_row(board: Board, suffixes: Sequence[str], fill: dict[str, str]) -> dict[str, Any]:
+    """One quadruple of a JSON row: its suffixes, the board they fill and its words."""
+    return {"suffixes": list(suffixes), "board": fill, "words": board_words(board, fill)}
 
 
 def _solve_text(
@@ -519,9 +550,12 @@ def _count(g: _Grid, quadruple: str) -> None:
     # The count keeps its own limit (and Ctrl-C), so a stopped count is a lower bound.
     with time_guard(g.deadline, grace=0.5), progress("grid: counting", enabled=not g.as_json):
         cnt = count_completions(
-            board, g.tokens, sufs, symmetry=board_symmetry(board),
+            board,
+            g.tokens,
+            sufs,
+            symmetry=board_symmetry(board),
             time_limit=g.deadline.remaining(),
-        )  # fmt: skip
+        )
     # A count is never OPTIMAL: FEASIBLE (complete: an exact count; else a lower bound).
     status = listing_status(cnt.count, cnt.complete).value
     interrupted = cnt.stopped == "interrupted"
@@ -537,25 +571,31 @@ def _count_json(
     g: _Grid, cnt: GridCount, sufs: tuple[str, ...], status: str, interrupted: bool
 ) -> None:
     """``--count --json``: the count as a result row (objective: the boards)."""
-    qs: list[dict[str, Any]] = [] if cnt.example is None else [{
-        "suffixes": list(sufs), "board": cnt.example,
-        "words": board_words(g.board, cnt.example)}]  # fmt: skip
+    qs = [] if cnt.example is None else [_quadruple_row(g.board, sufs, cnt.example)]
     n = float(cnt.count)
     exact = cnt.complete and cnt.count > 0
     echo_json(
         result_row(
-            g.base, status=status, objective=n if cnt.count else None,
-            bound=n if exact else None, gap=0.0 if exact else None,
-            method=cnt.method, wall_time=cnt.wall_time, solution=cnt.example,
+            g.base,
+            status=status,
+            objective=n if cnt.count else None,
+            bound=n if exact else None,
+            gap=0.0 if exact else None,
+            method=cnt.method,
+            wall_time=cnt.wall_time,
+            solution=cnt.example,
             verified=_example_checked(g, cnt.example),
-            counts={"boards": cnt.count,
-                    "boards_up_to_symmetry": cnt.count_up_to_symmetry},
-            interrupted=interrupted, complete=cnt.complete, stopped=cnt.stopped,
-            suffixes=list(sufs), count=cnt.count,
-            count_up_to_symmetry=cnt.count_up_to_symmetry, unique=cnt.unique,
+            counts={"boards": cnt.count, "boards_up_to_symmetry": cnt.count_up_to_symmetry},
+            interrupted=interrupted,
+            complete=cnt.complete,
+            stopped=cnt.stopped,
+            suffixes=list(sufs),
+            count=cnt.count,
+            count_up_to_symmetry=cnt.count_up_to_symmetry,
+            unique=cnt.unique,
             quadruples=qs,
         )
-    )  # fmt: skip
+    )
 
 
 def _example_checked(g: _Grid, example: dict[str, str] | None) -> bool | None:
@@ -603,10 +643,12 @@ def _list(g: _Grid, show: int, list_max: int, json_max: int | None, all_orientat
     guard = time_guard(g.deadline, grace=0.3)
     with guard, progress("grid: enumerating", enabled=not g.as_json) as tick:
         res = solve(
-            SPEC, GridCase(g.board, g.tokens, not all_orientations, g.sym), "matching",
+            SPEC,
+            GridCase(g.board, g.tokens, not all_orientations, g.sym),
+            "matching",
             time_limit=g.deadline.remaining(),
             on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
-        )  # fmt: skip
+        )
     e: GridEnumeration = res.solution
     g.svg(e.quadruples[0].example if e.quadruples else {})
     # A listing is never OPTIMAL: FEASIBLE when it found something (complete or not, see
@@ -630,17 +672,25 @@ def _list_json(
     n = float(e.count)
     echo_json(
         result_row(
-            g.base, status=status, objective=n if e.count else None,
+            g.base,
+            status=status,
+            objective=n if e.count else None,
             bound=n if e.complete and e.count else None,
-            gap=0.0 if e.complete and e.count else None, method=res.method,
+            gap=0.0 if e.complete and e.count else None,
+            method=res.method,
             verified=res.verified,
             wall_time=e.wall_time,
             solution=[list(q.suffixes) for q in e.quadruples[:json_max]],
-            counts={"quadruples": e.count}, interrupted=interrupted, complete=e.complete,
-            stopped=e.stopped, orbit_size=e.orbit_size, count=e.count, stats=e.stats,
+            counts={"quadruples": e.count},
+            interrupted=interrupted,
+            complete=e.complete,
+            stopped=e.stopped,
+            orbit_size=e.orbit_size,
+            count=e.count,
+            stats=e.stats,
             quadruples=[q.to_dict(g.board) for q in e.quadruples[:json_max]],
         )
-    )  # fmt: skip
+    )
 
 
 def _list_text(
@@ -716,23 +766,39 @@ def _unique_json(
     d, uniq, others = u.design, u.unique, u.others
     n = float(len(uniq))
     exact = d.complete and bool(uniq)
-    echo_json(
-        result_row(
-            base, status=status, objective=n if uniq else None,
-            bound=n if exact else None, gap=0.0 if exact else None, method="grid-design",
-            solution=[list(p.suffixes) for p in uniq[:json_max]],
-            counts={"classes": len(d.puzzles), "unique": len(uniq)},
-            verified=True if uniq else None,  # re-solved independently, else CheckError
-            interrupted=interrupted,
-        ) | {"complete": d.complete, "stopped": d.stopped,
-                "orbit_size": d.orbit_size, "classes": len(d.puzzles),
-                "unique_count": len(uniq), "count_limit": count_limit,
-                "wall_time": d.wall_time,
-                "stats": {k: v for k, v in d.stats.items() if k != "counts"},
-                "quadruples": [p.to_dict(g.board) for p in uniq[:json_max]],
-                "others": [{"suffixes": list(p.suffixes), "count": p.count_up_to_symmetry,
-                            "count_exact": p.count_exact} for p in others[:json_max]]}
-    )  # fmt: skip
+    row = result_row(
+        base,
+        status=status,
+        objective=n if uniq else None,
+        bound=n if exact else None,
+        gap=0.0 if exact else None,
+        method="grid-design",
+        solution=[list(p.suffixes) for p in uniq[:json_max]],
+        counts={"classes": len(d.puzzles), "unique": len(uniq)},
+        verified=True if uniq else None,  # re-solved independently, else CheckError
+        interrupted=interrupted,
+    )
+    other_rows = [
+        {
+            "suffixes": list(p.suffixes),
+            "count": p.count_up_to_symmetry,
+            "count_exact": p.count_exact,
+        }
+        for p in others[:json_max]
+    ]
+    row |= {
+        "complete": d.complete,
+        "stopped": d.stopped,
+        "orbit_size": d.orbit_size,
+        "classes": len(d.puzzles),
+        "unique_count": len(uniq),
+        "count_limit": count_limit,
+        "wall_time": d.wall_time,
+        "stats": {k: v for k, v in d.stats.items() if k != "counts"},
+        "quadruples": [p.to_dict(g.board) for p in uniq[:json_max]],
+        "others": other_rows,
+    }
+    echo_json(row)
 
 
 def _unique_text(
@@ -744,8 +810,7 @@ def _unique_text(
     d, uniq = u.design, u.unique
     click.echo(g.header())
     if not d.complete:
-        click.echo(f"[INCOMPLETE: stopped by {_stopped_by(d.stopped)}; the classes counted "
-                   "so far]")  # fmt: skip
+        click.echo(f"[INCOMPLETE: stopped by {_stopped_by(d.stopped)}; the classes counted so far]")
     click.echo(
         f"unique   {len(uniq)} of {len(d.puzzles):,} puzzle classes have exactly one full board "
         f"up to symmetry (enumerated in {d.stats['enumerate_time']:.2f} s, counted in "
@@ -758,8 +823,10 @@ def _unique_text(
         )
     hist = Counter(p.count_up_to_symmetry for p in d.puzzles)
     top = ", ".join(f"{c:,}: {n:,}" for c, n in sorted(hist.items())[:8])
-    click.echo(f"boards   classes by completions (up to symmetry): {top}" +
-               (", ..." if len(hist) > 8 else ""))  # fmt: skip
+    click.echo(
+        f"boards   classes by completions (up to symmetry): {top}"
+        + (", ..." if len(hist) > 8 else "")
+    )
     for i, p in enumerate(uniq, 1):
         df = p.difficulty
         assert df is not None

@@ -151,20 +151,29 @@ def _usable(box: LetterBox, solver: LetterBoxedSolver) -> None:
 
 
 def _run_check(
-    box: LetterBox, text: str, lex: Lexicon | None, as_json: bool, lang: str = "en",
+    box: LetterBox,
+    text: str,
+    lex: Lexicon | None,
+    as_json: bool,
+    lang: str = "en",
     fold: bool = False,
-) -> int:  # fmt: skip
+) -> int:
     words = split_solution(text, lang, fold)
     problems = letterboxed_problems(box, words, lex.as_set() if lex is not None else None)
     n_words, n_letters = score(words)
     if as_json:
         echo_json(
             check_row(
-                not problems, problems, words, WORD_WEIGHT * n_words + n_letters if words else None,
-                box=str(box), num_words=n_words, num_letters=n_letters,
+                not problems,
+                problems,
+                words,
+                WORD_WEIGHT * n_words + n_letters if words else None,
+                box=str(box),
+                num_words=n_words,
+                num_letters=n_letters,
                 lexicon=lex.source if lex is not None else None,
             )
-        )  # fmt: skip
+        )
     elif problems:
         click.echo(f"invalid: {'-'.join(w.upper() for w in words)}")
         for p in problems:
@@ -311,9 +320,16 @@ def letterboxed(
     check_svg_target(svg_path, force, png_path)
     if generate is not None:
         _refuse_with_generate(
-            ctx, sides, check_file is not None or check_text is not None, all_solutions,
-            max_words, list_solutions, method, any_shape, plays is not None or hint is not None,
-        )  # fmt: skip
+            ctx,
+            sides,
+            check_file is not None or check_text is not None,
+            all_solutions,
+            max_words,
+            list_solutions,
+            method,
+            any_shape,
+            plays is not None or hint is not None,
+        )
         design = _Design(unique, max_solutions, min_playable, max_draws, box_shape, difficulty)
         block = load_blocklist(blocklist_file, enabled=not no_blocklist)
         ctx.exit(
@@ -355,18 +371,32 @@ def letterboxed(
         here = _Position(plays, hint, all_solutions)
         ctx.exit(
             _run_from(
-                box, here, dict_path, lang, fold_accents, proper_nouns, deadline, as_json,
-                svg_path, png_path, limit,
+                box,
+                here,
+                dict_path,
+                lang,
+                fold_accents,
+                proper_nouns,
+                deadline,
+                as_json,
+                svg_path,
+                png_path,
+                limit,
             )
-        )  # fmt: skip
+        )
     if method != "dp" and (all_solutions or max_words):
         raise InputError("--all and --max-words need --method dp")
     if list_solutions and not max_words:
         raise InputError("--list needs --max-words K")
     opts = _SolveOptions(
-        method, time_limit, workers, seed, all_solutions, max_words,
+        method,
+        time_limit,
+        workers,
+        seed,
+        all_solutions,
+        max_words,
         limit if list_solutions else 0,
-    )  # fmt: skip
+    )
     solved = _solve(box, dict_path, lang, fold_accents, opts, deadline, as_json, proper_nouns)
     out = _solve_row(solved, box, lang, fold_accents, all_solutions, limit, list_solutions)
     if svg_path is not None or png_path is not None:
@@ -524,15 +554,25 @@ def _solve_box(
     try:
         with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
             return solve(
-                SPEC, LetterBoxedCase(box, indexed=solver), method,
-                time_limit=deadline.remaining() or opts.time_limit, workers=opts.workers,
-                seed=opts.seed, **({"all_solutions": True} if opts.all_solutions else {}),
-            )  # fmt: skip
+                SPEC,
+                LetterBoxedCase(box, indexed=solver),
+                method,
+                time_limit=deadline.remaining() or opts.time_limit,
+                workers=opts.workers,
+                seed=opts.seed,
+                **({"all_solutions": True} if opts.all_solutions else {}),
+            )
     except KeyboardInterrupt:
         return SolveResult(
-            Status.UNKNOWN, None, None, time.perf_counter() - t0, None, f"{method}",
-            sense="min", solver_info={"interrupted": True},
-        )  # fmt: skip
+            Status.UNKNOWN,
+            None,
+            None,
+            time.perf_counter() - t0,
+            None,
+            f"{method}",
+            sense="min",
+            solver_info={"interrupted": True},
+        )
 
 
 def _solve_row(
@@ -719,9 +759,15 @@ def _run_from(
                 "playable_words": len(solver.playable(box)),
             }
             res = SolveResult(
-                Status.UNKNOWN, None, None, deadline.elapsed(), None, "dp", sense="min",
+                Status.UNKNOWN,
+                None,
+                None,
+                deadline.elapsed(),
+                None,
+                "dp",
+                sense="min",
                 solver_info=info,
-            )  # fmt: skip
+            )
     out = continue_row(res, solver, hint, lang=lang, fold=fold, limit=limit)
     if svg_path is not None or png_path is not None:
         drawn = list(out["plays"]) + list(out["solution"] or [])
@@ -862,15 +908,19 @@ def _run_generate(
     if as_json:
         echo_json(
             result_row(
-                gen.to_dict(), status=status, method="letterboxed-generate",
+                gen.to_dict(),
+                status=status,
+                method="letterboxed-generate",
                 solution=[str(b.box) for b in gen.boxes],
                 counts={"boxes": found, "draws": gen.draws},
                 verified=all(b.verified for b in gen.boxes) if found else None,
-                interrupted=interrupted, lexicon_size=len(solver.lexicon),
-                lexicon_size_3plus=solver.size, lang=lang,
+                interrupted=interrupted,
+                lexicon_size=len(solver.lexicon),
+                lexicon_size_3plus=solver.size,
+                lang=lang,
                 fold_accents=fold,
             )
-        )  # fmt: skip
+        )
     else:
         _generate_text(k, gen, solver, design, seed)
     return exit_status(status, interrupted)

@@ -126,10 +126,20 @@ def letterpress(
             {"min_length": "--min-length", "limit": "--limit", "longest_first": "--longest-first"},
         )
         _board_mode(
-            letters, colours, dict_path, played, deadline, workers, seed, no_cache, as_json,
+            letters,
+            colours,
+            dict_path,
+            played,
+            deadline,
+            workers,
+            seed,
+            no_cache,
+            as_json,
             (svg_path, png_path),
-            lang, fold_accents, proper_nouns,
-        )  # fmt: skip
+            lang,
+            fold_accents,
+            proper_nouns,
+        )
         return
     reject_unused(
         ctx, "without --board (a word listing)", {"played": "--played", "workers": "--workers"}
@@ -211,13 +221,19 @@ def _words_json(res: SolveResult, count: int, lang: str, fold: bool, drawn: dict
     """The listing as a result row."""
     info = res.solver_info
     row = result_row(
-        res.to_dict(), counts={"words": count},
-        letters=info["letters"], count=count, returned=len(res.solution),
-        complete=info.get("complete", True), lexicon=info["source"],
-        lexicon_size=info["words"], lang=lang, fold_accents=fold,
+        res.to_dict(),
+        counts={"words": count},
+        letters=info["letters"],
+        count=count,
+        returned=len(res.solution),
+        complete=info.get("complete", True),
+        lexicon=info["source"],
+        lexicon_size=info["words"],
+        lang=lang,
+        fold_accents=fold,
         index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
         **drawn,
-    )  # fmt: skip
+    )
     echo_json(row)
 
 

@@ -137,8 +137,18 @@ def superstring(
     proof, solver_info; with --compare comparison; with --certificate certificate; with --out
     out (the file written, null when no superstring was found).
     """
-    _refuse_options(cyclic, proper, method, compare, certificate_path, verify_path, force,
-                    check_file, check_text, svg_path or png_path)  # fmt: skip
+    _refuse_options(
+        cyclic,
+        proper,
+        method,
+        compare,
+        certificate_path,
+        verify_path,
+        force,
+        check_file,
+        check_text,
+        svg_path or png_path,
+    )
     one_stdin({"FILE": file, "--check": check_file, "--verify-certificate": verify_path})
     check_svg_target(svg_path, force, png_path)
     if certificate_path is not None:
@@ -182,9 +192,11 @@ def superstring(
             _comparison_text(res, others)
     if (svg_path or png_path) is not None and isinstance(res.solution, Superstring):
         picture = superstring_svg(
-            instance.words, res.solution, note=res.status.value,
+            instance.words,
+            res.solution,
+            note=res.status.value,
             contained=res.solver_info.get("contained"),
-        )  # fmt: skip
+        )
         write_svg(svg_path, picture, png_path)
     if cert_error is not None:
         raise cert_error
@@ -218,8 +230,8 @@ def _refuse_options(
         )
     ctx = click.get_current_context()
     checking = check_file is not None or check_text is not None
-    modes = [m for m, on in (("--check", checking), ("--verify-certificate", verify_path),
-                             ("--compare", compare)) if on]  # fmt: skip
+    asked = (("--check", checking), ("--verify-certificate", verify_path), ("--compare", compare))
+    modes = [m for m, on in asked if on]
     if len(modes) > 1:
         raise InputError(f"give one of {', '.join(modes)}")
     if certificate_path is not None and (checking or verify_path is not None):
@@ -332,7 +344,7 @@ def _row(res: SolveResult, instance: SuperstringInstance, interrupted: bool) -> 
         res.to_dict(solution=None if found is None else found.text) | {"solver_info": info},
         counts=None if found is None else {"letters": length, "words": len(instance.words)},
         interrupted=interrupted,
-    )  # fmt: skip
+    )
     row.update(superstring=None if found is None else found.text, length=length)
     row.update(list=instance.source, list_size=len(instance.words), repeated=instance.repeated)
     row.update(contained=info.get("contained"), kept=info.get("kept"), letters=instance.letters)
@@ -361,9 +373,11 @@ def _text(res: SolveResult, instance: SuperstringInstance, time_limit: float) ->
     parts = counted(n, "word") + ("" if kept is None else f": {dropped:,} {inside}, {kept:,} kept")
     click.echo(f"{'list':<11}  {instance.source} ({parts})")
     if found is not None:
-        click.echo(f"{'letters':<11}  {instance.letters:,} in the words, "
-                   f"{info.get('kept_letters', 0):,} in the kept words, "
-                   f"{len(found.text):,} in the superstring")  # fmt: skip
+        click.echo(
+            f"{'letters':<11}  {instance.letters:,} in the words, "
+            f"{info.get('kept_letters', 0):,} in the kept words, "
+            f"{len(found.text):,} in the superstring"
+        )
     click.echo(res.summary(width=11))
     proof = info.get("proof")
     if proof == "certificate" and res.is_optimal:
@@ -374,11 +388,12 @@ def _text(res: SolveResult, instance: SuperstringInstance, time_limit: float) ->
         why = info["wordsnake"].get("certificate_unchecked", "no certificate")
         click.echo(f"{'proof':<11}  none: the bound is the solver's, not checked ({why})")
     line = stop_line(
-        stop_reason(res.to_dict() | {"interrupted": bool(info.get("interrupted"))}), time_limit,
+        stop_reason(res.to_dict() | {"interrupted": bool(info.get("interrupted"))}),
+        time_limit,
         click.get_current_context().get_parameter_source("time_limit")
         is not click.core.ParameterSource.COMMANDLINE,
         "best superstring so far",
-    )  # fmt: skip
+    )
     if line:
         click.echo(line.replace(f"{'stopped':<10}", f"{'stopped':<11}", 1))
 
@@ -387,11 +402,18 @@ def _comparison_rows(res: SolveResult, others: list[SolveResult]) -> list[dict[s
     """With --compare: one row per method, its gap to the proven optimum."""
     optimum = res.objective if res.is_optimal else None
     return [
-        {"method": r.method, "status": r.status.value, "objective": r.objective,
-         "bound": r.bound, "gap_to_optimum": _gap(r, optimum), "wall_time": r.wall_time,
-         "verified": r.verified, "proof": r.solver_info.get("proof")}
+        {
+            "method": r.method,
+            "status": r.status.value,
+            "objective": r.objective,
+            "bound": r.bound,
+            "gap_to_optimum": _gap(r, optimum),
+            "wall_time": r.wall_time,
+            "verified": r.verified,
+            "proof": r.solver_info.get("proof"),
+        }
         for r in (res, *others)
-    ]  # fmt: skip
+    ]
 
 
 def _gap(r: SolveResult, optimum: float | None) -> float | None:
@@ -412,8 +434,14 @@ def _comparison_text(res: SolveResult, others: list[SolveResult]) -> None:
     for col in ("method", "status", "letters", "bound", "gap to optimum", "time (s)"):
         table.add_column(col, justify="left" if col in ("method", "status") else "right")
     for r in (res, *others):
-        table.add_row(r.method, r.status.value, format_value(r.objective), format_value(r.bound),
-                      format_gap(_gap(r, optimum)), f"{r.wall_time:.3f}")  # fmt: skip
+        table.add_row(
+            r.method,
+            r.status.value,
+            format_value(r.objective),
+            format_value(r.bound),
+            format_gap(_gap(r, optimum)),
+            f"{r.wall_time:.3f}",
+        )
     Console(width=100).print(table)
 
 
@@ -428,8 +456,16 @@ def _check(
     problems = superstring_problems(instance.words, proposed) if proposed else ["it is empty"]
     valid = not problems
     if as_json:
-        echo_json(check_row(valid, problems, proposed, len(proposed), list=instance.source,
-                            list_size=len(instance.words)))  # fmt: skip
+        echo_json(
+            check_row(
+                valid,
+                problems,
+                proposed,
+                len(proposed),
+                list=instance.source,
+                list_size=len(instance.words),
+            )
+        )
     elif valid:
         every = (
             "the one word"
@@ -454,8 +490,14 @@ def _verify(instance: SuperstringInstance, path: str, as_json: bool, seconds: fl
         raise TimeLimitReached("the certificate check reached --time-limit") from None
     if as_json:
         valid = found.status == "VALID"
-        row = check_row(valid, [] if valid else [found.message], None, found.length,
-                        list=instance.source, list_size=len(instance.words))  # fmt: skip
+        row = check_row(
+            valid,
+            [] if valid else [found.message],
+            None,
+            found.length,
+            list=instance.source,
+            list_size=len(instance.words),
+        )
         row.update((k, v) for k, v in found.to_dict().items() if k not in row)
         echo_json(row)
     else:

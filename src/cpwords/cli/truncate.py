@@ -128,14 +128,25 @@ def truncate(
         with time_guard(deadline, grace=1.0):
             if from_word is not None:
                 res = continue_truncate(
-                    lex, from_word, all_sequences, max_sequences,
-                    time_limit=deadline.remaining(), lang=lang, fold=fold_accents,
-                )  # fmt: skip
+                    lex,
+                    from_word,
+                    all_sequences,
+                    max_sequences,
+                    time_limit=deadline.remaining(),
+                    lang=lang,
+                    fold=fold_accents,
+                )
             else:
                 res = solve_truncate(
-                    lex, starting, ending, all_sequences, max_sequences,
-                    time_limit=deadline.remaining(), lang=lang, fold=fold_accents,
-                )  # fmt: skip
+                    lex,
+                    starting,
+                    ending,
+                    all_sequences,
+                    max_sequences,
+                    time_limit=deadline.remaining(),
+                    lang=lang,
+                    fold=fold_accents,
+                )
     sol = res.solution
     interrupted = bool(res.solver_info.get("interrupted"))
     stopped = res.solver_info.get("stopped")
