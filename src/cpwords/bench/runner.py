@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -569,6 +569,8 @@ def run_tasks(
     forbidden: tuple[str | Path, ...] = (),
     on_row: ProgressFn | None = None,
     isolate: bool = False,
+    worker_memory: float | None = None,
+    memory_from: Sequence[str | Path] = (),
 ) -> RunSummary:
     """Run the tasks not yet in ``out`` and append their rows.
 
@@ -598,6 +600,13 @@ def run_tasks(
     isolate : bool
         Run every task in a fresh forked process and record its peak memory
         (:func:`run_task_isolated`); ``process`` and ``serial`` executors only.
+    worker_memory : float, optional
+        ``dask`` only: MiB of each worker (:func:`cpwords.bench.cluster.run_dask`). Every task
+        asks for its estimated memory as the workers' ``memory`` resource
+        (:mod:`cpwords.bench.estimate`), and small tasks run in batches.
+    memory_from : sequence of path-like
+        ``dask`` only: results files whose rows' recorded peaks estimate the tasks' memory,
+        besides ``out`` (absent files are skipped).
 
     Returns
     -------
@@ -613,16 +622,31 @@ def run_tasks(
         Re-raised after the rows finished so far are safely written.
     """
     _check_options(executor, jobs, scheduler, isolate)
+    if executor != "dask" and (worker_memory is not None or memory_from):
+        raise InputError("--worker-memory and --memory-from need --executor dask")
     summary = RunSummary(total=len(tasks), out=str(out))
     with ResultsWriter(out, forbidden=forbidden) as writer:
-        pending = _pending(tasks, writer.done_keys(), retry_errors, summary)
+        done = writer.done_keys()
+        pending = _pending(tasks, done, retry_errors, summary)
         if not pending:
             return summary
         n_jobs = max(1, min(jobs or os.cpu_count() or 1, len(pending)))
         with _progress(progress, len(pending), summary.skipped) as advance:
             sink = _RowSink(summary, writer, on_row, advance)
             try:
-                _dispatch(executor, pending, n_jobs, scheduler, sink, summary, writer, isolate)
+                if executor == "dask":
+                    _run_dask(
+                        pending,
+                        n_jobs,
+                        scheduler,
+                        sink,
+                        summary,
+                        worker_memory,
+                        done.values(),
+                        memory_from,
+                    )
+                else:
+                    _dispatch(executor, pending, n_jobs, sink, summary, writer, isolate)
             except KeyboardInterrupt:
                 summary.interrupted = True
                 summary.lost = len(pending) - summary.ran - summary.invalid
@@ -702,20 +726,45 @@ def _dispatch(
     executor: str,
     pending: Sequence[Task],
     n_jobs: int,
-    scheduler: str | None,
     sink: ProgressFn,
     summary: RunSummary,
     writer: ResultsWriter,
     isolate: bool,
 ) -> None:
-    """Run the pending tasks on the chosen executor, each row to ``sink`` as it arrives."""
+    """Run the pending tasks on a local executor, each row to ``sink`` as it arrives."""
     if executor == "serial":
         for t in pending:
             sink(run_task_isolated(t) if isolate else run_task(t))
-    elif executor == "process":
-        _run_process_pool(pending, n_jobs, sink, summary, writer.fileno(), isolate=isolate)
     else:
-        _run_dask(pending, n_jobs, scheduler, sink)
+        _run_process_pool(pending, n_jobs, sink, summary, writer.fileno(), isolate=isolate)
+
+
+def _run_dask(
+    pending: Sequence[Task],
+    n_jobs: int,
+    scheduler: str | None,
+    sink: ProgressFn,
+    summary: RunSummary,
+    worker_memory: float | None,
+    rows: Iterable[Mapping[str, Any]],
+    memory_from: Sequence[str | Path],
+) -> None:
+    """The pending tasks on a dask cluster, each with its memory estimate made from ``rows``
+    (those of the results file) and the rows of ``memory_from``
+    (:mod:`cpwords.bench.cluster`)."""
+    from cpwords.bench.cluster import run_dask
+    from cpwords.bench.estimate import estimate_tasks, recorded
+
+    estimates = estimate_tasks(pending, recorded(rows, memory_from))
+    run_dask(
+        pending,
+        estimates,
+        sink,
+        summary,
+        n_jobs=n_jobs,
+        scheduler=scheduler,
+        worker_memory=worker_memory,
+    )
 
 
 def _run_process_pool(
@@ -776,51 +825,6 @@ def _run_process_pool(
                 proc.join(1.0)
         else:
             pool.shutdown(wait=True)
-
-
-def _run_dask(
-    pending: Sequence[Task],
-    n_jobs: int,
-    scheduler: str | None,
-    sink: Callable[[dict[str, Any]], None],
-) -> None:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise InputError(
-            "--executor dask needs dask.distributed: pip install -e '.[dask]' "
-            "(in the cpwords checkout)"
-        ) from None
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=n_jobs, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = Client(cluster)
-    else:
-        try:
-            client = Client(scheduler, timeout="10s")
-        except OSError as exc:
-            raise InputError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
-    interrupted = False
-    try:
-        futures = [client.submit(run_task, t, key=f"cpwords-{t.key}", pure=False) for t in pending]
-        try:
-            for fut in as_completed(futures):
-                sink(fut.result())
-        except KeyboardInterrupt:
-            interrupted = True
-            raise
-        finally:
-            for fut in futures:
-                if not fut.done():
-                    fut.cancel()
-    finally:
-        if interrupted and cluster is not None:
-            _kill_local_workers(cluster)
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _kill_local_workers(cluster: Any) -> None:

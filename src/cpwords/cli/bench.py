@@ -51,6 +51,24 @@ if TYPE_CHECKING:
     default=None,
     help="Address of a running dask scheduler (with --executor dask; else a local cluster).",
 )
+@click.option(
+    "--worker-memory",
+    type=click.FloatRange(min=1),
+    default=None,
+    metavar="MB",
+    help="With --executor dask: MiB of each worker; a task runs where its estimated memory fits "
+    "(the workers' 'memory' resource: dask worker --resources memory=MB) [default: the local "
+    "cluster shares the available memory out; a running cluster's workers say].",
+)
+@click.option(
+    "--memory-from",
+    "memory_from",
+    multiple=True,
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    metavar="FILE",
+    help="With --executor dask: a results file whose recorded peaks (--isolate rows) estimate "
+    "the tasks' memory, besides --out and the suite's run in benchmarks/results/ (repeatable).",
+)
 @click.option("--retry-errors", is_flag=True, help="Redo tasks whose stored row is an ERROR.")
 @click.option(
     "--report",
@@ -71,6 +89,8 @@ def bench(
     isolate: bool,
     executor: str,
     scheduler: str | None,
+    worker_memory: float | None,
+    memory_from: tuple[Path, ...],
     retry_errors: bool,
     report_dir: Path | None,
     force: bool,
@@ -105,7 +125,10 @@ def bench(
         from cpwords.bench.report import validate_report_dir
 
         validate_report_dir(report_dir, force)  # before the study, not after it
-    summary = _run(s, suite, out, jobs, executor, scheduler, retry_errors, quiet, as_json, isolate)
+    dask = {"worker_memory": worker_memory, "memory_from": memory_from}
+    summary = _run(
+        s, suite, out, jobs, executor, scheduler, retry_errors, quiet, as_json, isolate, dask
+    )
     for msg in summary.messages:
         click.echo(f"cpwords: warning: {msg}", err=True)
     for why in summary.bad_instances:
@@ -138,6 +161,11 @@ def _refuse_unused(
             "jobs": "--jobs", "isolate": "--isolate", "executor": "--executor",
             "scheduler": "--scheduler", "retry_errors": "--retry-errors",
             "report_dir": "--report", "force": "--force", "quiet": "--quiet",
+            "worker_memory": "--worker-memory", "memory_from": "--memory-from",
+        })  # fmt: skip
+    if executor != "dask":
+        reject_unused(ctx, "without --executor dask", {
+            "worker_memory": "--worker-memory", "memory_from": "--memory-from",
         })  # fmt: skip
     if executor == "serial":
         reject_unused(ctx, "with --executor serial (one task at a time)", {"jobs": "--jobs"})
@@ -189,10 +217,17 @@ def _run(
     quiet: bool,
     as_json: bool,
     isolate: bool,
+    dask: dict[str, Any],
 ) -> RunSummary:
-    """Run the suite's tasks (exit 130 on Ctrl-C, the finished rows kept)."""
+    """Run the suite's tasks (exit 130 on Ctrl-C, the finished rows kept). With dask, the
+    recorded peaks of the suite's run in ``benchmarks/results/`` also estimate memory."""
     from cpwords.bench.runner import run_tasks
 
+    memory_from: tuple[Path, ...] = ()
+    if executor == "dask":
+        from cpwords.bench.estimate import suite_results_file
+
+        memory_from = (suite_results_file(suite, s.name), *dask["memory_from"])
     try:
         return run_tasks(
             s.tasks,
@@ -204,6 +239,8 @@ def _run(
             progress=not quiet and not as_json,
             forbidden=(suite,),
             isolate=isolate,
+            worker_memory=dask["worker_memory"],
+            memory_from=memory_from,
         )
     except KeyboardInterrupt:
         click.echo(
