@@ -1,5 +1,6 @@
-"""The package's layout: no import cycle, and the Wordsnake wing read as ``ruff format`` writes it
-(modules of at most 800 lines, functions of at most 80, ``# fmt: skip`` only on tables)."""
+"""The package's layout: no import cycle, the package read as ``ruff format`` writes it (``# fmt:
+skip`` only on tables), and the Wordsnake wing's modules of at most 800 lines, functions of at
+most 80."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+import cpwords
 import cpwords.wordsnake
+
+#: The package's source.
+PACKAGE = Path(cpwords.__file__).parent
 
 #: The Wordsnake wing's source.
 WING = Path(cpwords.wordsnake.__file__).parent
@@ -25,8 +30,24 @@ MAX_MODULE_LINES = 800
 #: The most lines of a function of the wing, from its ``def`` line to its last line.
 MAX_FUNCTION_LINES = 80
 
-#: The most ``# fmt: skip`` comments in the wing (each on a table).
+#: The most ``# fmt: skip`` comments in the wing, and in the whole package (each on a table).
 MAX_FMT_SKIPS = 20
+
+#: Modules (paths from the package) still being edited elsewhere, which hold ``# fmt: skip`` on
+#: code: left out of the package's ``# fmt: skip`` rule until they read as ``ruff format``
+#: writes them (then drop them from this set).
+FMT_SKIP_PENDING: set[str] = {
+    "bench/cluster.py",
+    "bench/generated.py",
+    "bench/plots.py",
+    "bench/runner.py",
+    "bench/suite.py",
+    "bench/tables.py",
+    "cli/bench.py",
+    "cli/snake.py",
+    "superstring/models/exact.py",
+    "superstring/spec.py",
+}
 
 
 def _modules(exempt: bool = True) -> list[tuple[str, str]]:
@@ -37,6 +58,29 @@ def _modules(exempt: bool = True) -> list[tuple[str, str]]:
         if not (exempt and rel in EXEMPT):
             out.append((rel, path.read_text(encoding="utf-8")))
     return out
+
+
+def _package_modules() -> list[tuple[str, str]]:
+    """The package's modules as (path from the package, source), less :data:`FMT_SKIP_PENDING`."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel not in FMT_SKIP_PENDING:
+            out.append((rel, path.read_text(encoding="utf-8")))
+    return out
+
+
+def _skips_and_code(modules: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """The ``# fmt: skip`` comments of ``modules`` (``path:line``), and those not on a table."""
+    skips = []
+    not_tables = []
+    for rel, source in modules:
+        tree = ast.parse(source)
+        for line in _fmt_skips(source):
+            skips.append(f"{rel}:{line}")
+            if not _is_table(tree, line):
+                not_tables.append(f"{rel}:{line}")
+    return skips, not_tables
 
 
 def _fmt_skips(source: str) -> list[int]:
@@ -99,14 +143,17 @@ def test_no_function_of_the_wordsnake_wing_is_over_80_lines() -> None:
 
 
 def test_fmt_skip_in_the_wordsnake_wing_only_on_tables() -> None:
-    skips = []
-    not_tables = []
-    for rel, source in _modules():
-        tree = ast.parse(source)
-        for line in _fmt_skips(source):
-            skips.append(f"{rel}:{line}")
-            if not _is_table(tree, line):
-                not_tables.append(f"{rel}:{line}")
+    skips, not_tables = _skips_and_code(_modules())
+    assert not not_tables, (
+        f"# fmt: skip on code, not on a table (let ruff format lay it out): {not_tables}"
+    )
+    assert len(skips) <= MAX_FMT_SKIPS, (
+        f"{len(skips)} # fmt: skip (at most {MAX_FMT_SKIPS}): {skips}"
+    )
+
+
+def test_fmt_skip_in_the_package_only_on_tables() -> None:
+    skips, not_tables = _skips_and_code(_package_modules())
     assert not not_tables, (
         f"# fmt: skip on code, not on a table (let ruff format lay it out): {not_tables}"
     )
