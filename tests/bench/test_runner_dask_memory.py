@@ -25,7 +25,6 @@ from cpwords.bench.estimate import (
     recorded,
 )
 from cpwords.bench.results import encode_row
-from cpwords.bench.runner import RunSummary
 from cpwords.bench.suite import Task, instance_id
 from cpwords.core.errors import InputError
 
@@ -55,10 +54,9 @@ def peaks_file(path: Path, tasks: list[Task], peak_mb: float) -> Path:
     """A results file recording ``peak_mb`` as the peak of each task (as --isolate would)."""
     with open(path, "wb") as fh:
         for t in tasks:
-            fh.write(encode_row({
-                "key": t.key, "puzzle": "toy", "instance_id": instance_id(t.puzzle, t.instance),
-                "spec_method": t.spec_method, "status": "OPTIMAL", "peak_memory_mb": peak_mb,
-            }))  # fmt: skip
+            iid = instance_id(t.puzzle, t.instance)
+            row = {"key": t.key, "puzzle": "toy", "instance_id": iid, "spec_method": "exact"}
+            fh.write(encode_row(row | {"status": "OPTIMAL", "peak_memory_mb": peak_mb}))
     return path
 
 
@@ -119,13 +117,14 @@ def test_the_estimate_is_the_recorded_peak_then_the_instance_s_then_a_model(
         encoding="utf-8",
     )
     ws = load_suite(snake).tasks
-    rows = [{
-        "key": toy[0].key, "puzzle": "toy", "instance_id": instance_id(PUZZLE, toy[0].instance),
-        "spec_method": "exact", "peak_memory_mb": 800.0, "harness_time": 0.5,
-    }, {  # another seed of the Wordsnake task: the same instance and method
-        "key": "elsewhere", "puzzle": "wordsnake", "spec_method": "greedy",
-        "instance_id": instance_id("wordsnake", ws[0].instance), "peak_memory_pss_mb": 90.0,
-    }]  # fmt: skip
+    toy_row: dict[str, Any] = {"key": toy[0].key, "puzzle": "toy", "spec_method": "exact"}
+    toy_row |= {"instance_id": instance_id(PUZZLE, toy[0].instance)}
+    toy_row |= {"peak_memory_mb": 800.0, "harness_time": 0.5}
+    # Another seed of the Wordsnake task: the same instance and method.
+    snake_row: dict[str, Any] = {"key": "elsewhere", "puzzle": "wordsnake", "spec_method": "greedy"}
+    snake_row |= {"instance_id": instance_id("wordsnake", ws[0].instance)}
+    snake_row |= {"peak_memory_pss_mb": 90.0}
+    rows = [toy_row, snake_row]
     est = estimate_tasks([*toy, *ws], recorded(rows))
     assert est[toy[0].key] == Estimate(800.0 * RECORDED_MARGIN, 0.5, "recorded")
     assert est[toy[1].key] == Estimate(DEFAULT_MEMORY_MB, 5.0, "default")
@@ -150,9 +149,8 @@ def test_a_search_of_100000_small_tasks_is_at_most_2000_dask_tasks() -> None:
     mixed = {**tiny, "k0": Estimate(200.0, 600.0, "default"), "k1": Estimate(5000.0, 1, "x")}
     mixed["k2"] = Estimate(900.0, 0.05, "recorded")
     units = plan_units(tasks[:20], mixed, threads=1)
-    assert [len(u) for u in units[:2]] == [1, 1] and {units[0].key, units[1].key} == {
-        "cpwords-k0", "cpwords-k1",
-    }  # fmt: skip
+    assert [len(u) for u in units[:2]] == [1, 1]
+    assert {units[0].key, units[1].key} == {"cpwords-k0", "cpwords-k1"}
     assert units[2].memory_mb == 900.0 and units[2].key.startswith("cpwords-batch-k2-")
 
 
@@ -161,17 +159,16 @@ def test_the_workers_memory_is_what_they_declare() -> None:
         workers = {f"w{i}": {"resources": r, "nthreads": 2} for i, r in enumerate(resources)}
         return SimpleNamespace(scheduler_info=lambda: {"workers": workers})
 
-    summary = RunSummary()
-    assert _cluster_memory(client({"memory": 8000}, {"memory": 24000}), None, summary) == (
-        24000.0, 4,
-    )  # fmt: skip
-    assert _cluster_memory(client({"memory": 8000}), 30000, summary) == (30000.0, 2)
-    assert not summary.messages
+    messages: list[str] = []
+    two = client({"memory": 8000}, {"memory": 24000})
+    assert _cluster_memory(two, None, messages) == (24000.0, 4)
+    assert _cluster_memory(client({"memory": 8000}), 30000, messages) == (30000.0, 2)
+    assert not messages
     # Workers that declare no memory: no constraint, and a warning.
-    assert _cluster_memory(client({}, {}), None, summary) == (None, 4)
-    assert "declare no 'memory' resource" in summary.messages[0]
+    assert _cluster_memory(client({}, {}), None, messages) == (None, 4)
+    assert "declare no 'memory' resource" in messages[0]
     with pytest.raises(InputError, match="--resources memory=MB"):
-        _cluster_memory(client({}), 30000, summary)
+        _cluster_memory(client({}), 30000, messages)
 
 
 def test_memory_options_need_the_dask_executor(tmp_path: Path) -> None:
@@ -195,10 +192,12 @@ def test_two_heavy_tasks_never_run_at_once_on_a_worker(tmp_path: Path, cluster: 
     peaks = peaks_file(tmp_path / "peaks.jsonl", heavy, 2000.0)
     peaks_file(tmp_path / "huge.jsonl", [huge], 5000.0)
     out = tmp_path / "r.jsonl"
-    summary, stream = _task_stream(cluster, lambda: run_tasks(
-        tasks, out, executor="dask", scheduler=cluster.scheduler_address,
-        memory_from=(peaks, tmp_path / "huge.jsonl"),
-    ))  # fmt: skip
+    memory_from = (peaks, tmp_path / "huge.jsonl")
+    address = cluster.scheduler_address
+    summary, stream = _task_stream(
+        cluster,
+        lambda: run_tasks(tasks, out, executor="dask", scheduler=address, memory_from=memory_from),
+    )
     assert (summary.ran, summary.errors, summary.lost) == (9, 1, 0)
     rows = {r["key"]: r for r in read_rows(out)}
     assert set(rows) == {t.key for t in tasks}
@@ -244,3 +243,39 @@ def test_small_tasks_run_in_batches_and_resume_task_by_task(tmp_path: Path, clus
     again = run_tasks(tasks, out, executor="dask", scheduler=cluster.scheduler_address)
     assert (again.ran, again.skipped) == (5, 55)
     assert Counter(r["key"] for r in read_rows(out)) == Counter(t.key for t in tasks)
+
+
+def _dies_on_n3(task: Task) -> dict[str, Any]:
+    """A task runner whose worker "dies" on the instance n = 3 (as a killed worker does)."""
+    from cpwords.bench.runner import run_task
+
+    if task.instance["n"] == 3:
+        raise RuntimeError("worker lost")
+    return run_task(task)
+
+
+def test_a_failed_batch_is_rerun_task_by_task(tmp_path: Path, cluster: Any) -> None:
+    """Forty-eight small tasks on six threads are 24 batches of two; the batch holding n = 3
+    fails, its two tasks are resubmitted alone: one row each, the failing one an ERROR that says
+    so."""
+    from cpwords.bench.cluster import run_dask
+    from cpwords.bench.runner import _error_row
+
+    tasks = list(load_suite(toy_suite(tmp_path, list(range(48)), 0.0)).tasks)
+    rows: list[dict[str, Any]] = []
+    run_dask(
+        tasks,
+        estimate_tasks(tasks, recorded()),
+        rows.append,
+        [],
+        n_jobs=1,
+        scheduler=cluster.scheduler_address,
+        worker_memory=None,
+        run=_dies_on_n3,
+        error_row=_error_row,
+    )
+    assert Counter(r["key"] for r in rows) == Counter(t.key for t in tasks)
+    failed = [r for r in rows if r["status"] == "ERROR"]
+    assert [r["instance_spec"]["n"] for r in failed] == [3]
+    assert "the dask worker died running it" in failed[0]["error"]
+    assert sorted(r["dask"]["batch"] for r in rows if r["status"] != "ERROR") == [1] + [2] * 46

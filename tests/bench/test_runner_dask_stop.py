@@ -4,7 +4,7 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
-from cpwords.bench.runner import _kill_local_workers
+from cpwords.bench.cluster import _kill_local_workers
 
 
 def test_ctrl_c_kills_the_local_dask_workers_at_once() -> None:

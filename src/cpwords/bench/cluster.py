@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
+import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cpwords.bench.estimate import Estimate
-from cpwords.bench.runner import RunSummary, _base_row, _finish, _kill_local_workers, run_task
 from cpwords.bench.suite import Task
 from cpwords.core.errors import InputError
 
@@ -51,6 +52,10 @@ BATCHES_PER_THREAD = 4
 RESOURCE = "memory"
 
 Sink = Callable[[dict[str, Any]], None]
+#: How a task runs and gives its row (:func:`cpwords.bench.runner.run_task`).
+RunFn = Callable[[Task], dict[str, Any]]
+#: The row of a task that did not run, from its ``status`` and ``error`` fields.
+ErrorRowFn = Callable[[Task, dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -138,9 +143,12 @@ def plan_units(
     return sorted(large, key=lambda u: -u.seconds) + batches
 
 
-def run_unit(tasks: Sequence[Task], estimates: Sequence[Estimate]) -> list[dict[str, Any]]:
-    """Run a unit's tasks in turn on a dask worker: their rows, each with its estimate and the
-    ``dask`` facts (``worker`` address, ``batch`` size, ``start`` and ``end`` as Unix times)."""
+def run_unit(
+    run: RunFn, tasks: Sequence[Task], estimates: Sequence[Estimate]
+) -> list[dict[str, Any]]:
+    """Run a unit's tasks in turn on a dask worker (each with ``run``): their rows, each with
+    its estimate and the ``dask`` facts (``worker`` address, ``batch`` size, ``start`` and
+    ``end`` as Unix times)."""
     worker = ""
     with contextlib.suppress(ImportError, ValueError):
         from distributed import get_worker
@@ -149,7 +157,7 @@ def run_unit(tasks: Sequence[Task], estimates: Sequence[Estimate]) -> list[dict[
     rows = []
     for task, est in zip(tasks, estimates, strict=True):
         start = time.time()
-        row = run_task(task)
+        row = run(task)
         row["memory_estimate_mb"] = round(est.memory_mb, 1)
         row["memory_estimate_source"] = est.source
         row["dask"] = {"worker": worker, "batch": len(tasks), "start": start, "end": time.time()}
@@ -157,28 +165,29 @@ def run_unit(tasks: Sequence[Task], estimates: Sequence[Estimate]) -> list[dict[
     return rows
 
 
-def too_large_row(task: Task, est: Estimate, largest: float) -> dict[str, Any]:
-    """The ``ERROR`` row of a task estimated above every worker's memory."""
-    return _finish(_base_row(task) | {
-        "status": "ERROR",
-        "error": (
-            f"needs about {est.memory_mb:,.0f} MiB ({est.source} estimate), more than the "
-            f"{largest:,.0f} MiB of the largest dask worker: start workers with more "
-            "(dask worker --resources memory=MB; cpwords bench --worker-memory MB)"
-        ),
-        "memory_estimate_mb": round(est.memory_mb, 1),
-        "memory_estimate_source": est.source,
-    })  # fmt: skip
+def too_large(est: Estimate, largest: float) -> dict[str, Any]:
+    """The ``ERROR`` fields of a task estimated above every worker's memory."""
+    error = (
+        f"needs about {est.memory_mb:,.0f} MiB ({est.source} estimate), more than the "
+        f"{largest:,.0f} MiB of the largest dask worker: start workers with more "
+        "(dask worker --resources memory=MB; cpwords bench --worker-memory MB)"
+    )
+    return _error_fields(est, error)
 
 
-def died_row(task: Task, est: Estimate, exc: BaseException) -> dict[str, Any]:
-    """The ``ERROR`` row of a task whose dask worker died running it (out of memory?)."""
-    return _finish(_base_row(task) | {
+def died(est: Estimate, exc: BaseException) -> dict[str, Any]:
+    """The ``ERROR`` fields of a task whose dask worker died running it (out of memory?)."""
+    error = f"the dask worker died running it (out of memory?): {type(exc).__name__}: {exc}"
+    return _error_fields(est, error)
+
+
+def _error_fields(est: Estimate, error: str) -> dict[str, Any]:
+    return {
         "status": "ERROR",
-        "error": f"the dask worker died running it (out of memory?): {type(exc).__name__}: {exc}",
+        "error": error,
         "memory_estimate_mb": round(est.memory_mb, 1),
         "memory_estimate_source": est.source,
-    })  # fmt: skip
+    }
 
 
 def _import_distributed() -> Any:
@@ -196,17 +205,21 @@ def run_dask(
     pending: Sequence[Task],
     estimates: Mapping[str, Estimate],
     sink: Sink,
-    summary: RunSummary,
+    messages: list[str],
     *,
     n_jobs: int,
     scheduler: str | None,
     worker_memory: float | None,
+    run: RunFn,
+    error_row: ErrorRowFn,
 ) -> None:
     """Run ``pending`` on a dask cluster (the one at ``scheduler``, else a local one of
     ``n_jobs`` worker processes), each row to ``sink`` as its unit returns.
 
     Parameters
     ----------
+    messages : list of str
+        Warnings for the user are appended here.
     worker_memory : float, optional
         MiB of each worker. Local cluster: what each declares (default: the available memory
         over ``n_jobs``). Running cluster: what the largest worker declares, for workers still
@@ -225,19 +238,19 @@ def run_dask(
             raise InputError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
     interrupted = False
     try:
-        largest, threads = _cluster_memory(client, worker_memory, summary)
+        largest, threads = _cluster_memory(client, worker_memory, messages)
         fits = [t for t in pending if largest is None or estimates[t.key].memory_mb <= largest]
         if largest is not None and len(fits) < len(pending):
-            summary.messages.append(
+            messages.append(
                 f"{len(pending) - len(fits)} tasks need more memory than the largest dask worker's "
                 f"{largest:,.0f} MiB: their rows are errors (--retry-errors redoes them)"
             )
             for t in pending:
                 if estimates[t.key].memory_mb > largest:
-                    sink(too_large_row(t, estimates[t.key], largest))
+                    sink(error_row(t, too_large(estimates[t.key], largest)))
         units = plan_units(fits, estimates, threads)
         try:
-            _submit_and_collect(distributed, client, units, sink, largest)
+            _submit_and_collect(distributed, client, units, sink, largest, run, error_row)
         except KeyboardInterrupt:
             interrupted = True
             raise
@@ -268,7 +281,7 @@ def _local_cluster(distributed: Any, n_jobs: int, worker_memory: float | None) -
 
 
 def _cluster_memory(
-    client: Any, worker_memory: float | None, summary: RunSummary
+    client: Any, worker_memory: float | None, messages: list[str]
 ) -> tuple[float | None, int]:
     """The largest worker's memory (None: the workers declare none, tasks go unconstrained) and
     the worker threads connected (the run waits for the first worker)."""
@@ -288,7 +301,7 @@ def _cluster_memory(
             )
         return float(worker_memory), threads
     if not declared:
-        summary.messages.append(
+        messages.append(
             f"the dask workers declare no {RESOURCE!r} resource (dask worker --resources "
             f"{RESOURCE}=MB): tasks are given to workers by threads alone, whatever memory they "
             "need"
@@ -298,7 +311,13 @@ def _cluster_memory(
 
 
 def _submit_and_collect(
-    distributed: Any, client: Any, units: Sequence[Unit], sink: Sink, largest: float | None
+    distributed: Any,
+    client: Any,
+    units: Sequence[Unit],
+    sink: Sink,
+    largest: float | None,
+    run: RunFn,
+    error_row: ErrorRowFn,
 ) -> None:
     """Submit every unit, write the rows of each as it returns; a failed batch is resubmitted
     task by task, a failed task gets its ``ERROR`` row."""
@@ -308,7 +327,13 @@ def _submit_and_collect(
         if largest is not None:
             resources = {RESOURCE: min(float(math.ceil(unit.memory_mb)), largest)}
         return client.submit(
-            run_unit, unit.tasks, unit.estimates, key=unit.key, pure=False, resources=resources
+            run_unit,
+            run,
+            unit.tasks,
+            unit.estimates,
+            key=unit.key,
+            pure=False,
+            resources=resources,
         )
 
     futures = {submit(u): u for u in units}
@@ -325,7 +350,7 @@ def _submit_and_collect(
                         futures[alone] = Unit((t,), (e,))
                         queue.add(alone)
                 else:
-                    sink(died_row(unit.tasks[0], unit.estimates[0], exc))
+                    sink(error_row(unit.tasks[0], died(unit.estimates[0], exc)))
                 continue
             for row in rows:
                 sink(row)
@@ -333,3 +358,14 @@ def _submit_and_collect(
         for fut in futures:
             if not fut.done():
                 fut.cancel()
+
+
+def _kill_local_workers(cluster: Any) -> None:
+    """Kill the worker processes of our own local cluster (Ctrl-C): a nanny otherwise waits 4 s
+    for a worker busy with a task before it kills it (``cpwords bench --executor dask`` ended
+    4.2 s after Ctrl-C)."""
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+        if isinstance(pid, int) and pid > 0:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

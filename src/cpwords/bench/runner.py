@@ -760,11 +760,19 @@ def _run_dask(
         pending,
         estimates,
         sink,
-        summary,
+        summary.messages,
         n_jobs=n_jobs,
         scheduler=scheduler,
         worker_memory=worker_memory,
+        run=run_task,
+        error_row=_error_row,
     )
+
+
+def _error_row(task: Task, fields: dict[str, Any]) -> dict[str, Any]:
+    """The row of a task that did not run: its description, ``fields`` (status, error), the
+    machine."""
+    return _finish(_base_row(task) | fields)
 
 
 def _run_process_pool(
@@ -825,21 +833,6 @@ def _run_process_pool(
                 proc.join(1.0)
         else:
             pool.shutdown(wait=True)
-
-
-def _kill_local_workers(cluster: Any) -> None:
-    """Kill the worker processes of our own local cluster (Ctrl-C): a nanny otherwise waits 4 s
-    for a worker busy with a task before it kills it (``cpwords bench --executor dask`` ended
-    4.2 s after Ctrl-C)."""
-    import contextlib
-    import os
-    import signal
-
-    for nanny in list(getattr(cluster, "workers", {}).values()):
-        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
-        if isinstance(pid, int) and pid > 0:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
 
 
 class _progress:

@@ -164,9 +164,8 @@ def _refuse_unused(
             "worker_memory": "--worker-memory", "memory_from": "--memory-from",
         })  # fmt: skip
     if executor != "dask":
-        reject_unused(ctx, "without --executor dask", {
-            "worker_memory": "--worker-memory", "memory_from": "--memory-from",
-        })  # fmt: skip
+        dask_only = {"worker_memory": "--worker-memory", "memory_from": "--memory-from"}
+        reject_unused(ctx, "without --executor dask", dask_only)
     if executor == "serial":
         reject_unused(ctx, "with --executor serial (one task at a time)", {"jobs": "--jobs"})
     if executor == "dask" and scheduler is not None:
