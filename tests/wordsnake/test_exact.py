@@ -356,7 +356,7 @@ def test_the_default_method_leaves_time_for_the_check_of_a_long_list(monkeypatch
     a quarter at least, the rest for the check (0.6 us a letter, the longest word's left out:
     it has no shorter partner to be compared over; 1.5 us a word)."""
     import cpwords.wordsnake.exact.methods as auto
-    import cpwords.wordsnake.spec as spec
+    import cpwords.wordsnake.runners as runners
 
     seen = {}
 
@@ -367,7 +367,7 @@ def test_the_default_method_leaves_time_for_the_check_of_a_long_list(monkeypatch
     monkeypatch.setattr(auto, "solve_exact", fake)
     inst = WordsnakeInstance(tuple("ab" * 500 for _ in range(1000)))  # 1,000,000 letters
     with pytest.raises(KeyboardInterrupt):
-        spec._run_auto(inst, "auto", time_limit=1.0)
+        runners._run_auto(inst, "auto", time_limit=1.0)
     assert seen["limit"] == pytest.approx(1.0 - (0.05 + 0.6 * 0.999 + 1000 * 1.5e-6))
 
 
