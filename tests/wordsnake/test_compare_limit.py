@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from cpwords.core.result import SolveResult, Status
@@ -23,7 +25,7 @@ def test_the_methods_share_the_limit(monkeypatch: pytest.MonkeyPatch, limit: flo
         return SolveResult(Status.FEASIBLE, 1.0, None, 0.0, list(instance.words), method)
 
     monkeypatch.setattr(spec, "solve_wordsnake", fake)
-    monkeypatch.setattr(spec.time, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
     methods = ("exact", "layered", "local", "greedy", "ortools-routing")
     spec.compare_wordsnake(FIVE, methods, {"ortools-routing": {"time_limit": 0.2}},
                            time_limit=limit)  # fmt: skip
