@@ -25,22 +25,34 @@ Row = dict[str, Any]
 
 #: The README's studies: (label, rows file, page shown to the reader), from the repository root.
 STUDIES = [
-    ("hard lists", "benchmarks/results/wordsnake-hard/wordsnake-hard.jsonl",
-     "benchmarks/results/wordsnake-hard/report.md"),
-    ("peers study", "benchmarks/results/wordsnake-peers/wordsnake-peers.jsonl",
-     "benchmarks/results/wordsnake-peers/report.md"),
-    ("whole dictionaries and large samples",
-     "benchmarks/results/wordsnake-dictionary/wordsnake-dictionary.jsonl",
-     "benchmarks/results/wordsnake-dictionary/report.md"),
-]  # fmt: skip
+    (
+        "hard lists",
+        "benchmarks/results/wordsnake-hard/wordsnake-hard.jsonl",
+        "benchmarks/results/wordsnake-hard/report.md",
+    ),
+    (
+        "peers study",
+        "benchmarks/results/wordsnake-peers/wordsnake-peers.jsonl",
+        "benchmarks/results/wordsnake-peers/report.md",
+    ),
+    (
+        "whole dictionaries and large samples",
+        "benchmarks/results/wordsnake-dictionary/wordsnake-dictionary.jsonl",
+        "benchmarks/results/wordsnake-dictionary/report.md",
+    ),
+]
 
 #: The guide's rows: (rows file from the repository root, its report's page relative to docs/).
 GUIDE_STUDIES = [
-    ("benchmarks/results/wordsnake-dictionary/wordsnake-dictionary.jsonl",
-     "reports/wordsnake-dictionary.md"),
-    ("benchmarks/results/wordsnake-languages/wordsnake-languages.jsonl",
-     "reports/wordsnake-languages.md"),
-]  # fmt: skip
+    (
+        "benchmarks/results/wordsnake-dictionary/wordsnake-dictionary.jsonl",
+        "reports/wordsnake-dictionary.md",
+    ),
+    (
+        "benchmarks/results/wordsnake-languages/wordsnake-languages.jsonl",
+        "reports/wordsnake-languages.md",
+    ),
+]
 
 #: The guide's whole lists, by instance name: how its table names them.
 WHOLE = {
@@ -114,8 +126,10 @@ def _heuristic_line(where: str, method: str, rs: list[Row], optimum: dict[str, f
     scored = [r for r in rs if r["instance"] in optimum and r.get("objective") is not None]
     if not scored:
         return ""
-    pct = [100.0 * float(r["objective"]) / optimum[r["instance"]] if optimum[r["instance"]]
-           else 100.0 for r in scored]  # fmt: skip
+    pct = [
+        100.0 * float(r["objective"]) / optimum[r["instance"]] if optimum[r["instance"]] else 100.0
+        for r in scored
+    ]
     at = sum(1 for r in scored if float(r["objective"]) >= optimum[r["instance"]])
     unanswered = sum(1 for r in rs if r["instance"] in optimum) - len(scored)
     note = f", no answer on {unanswered}" if unanswered else ""
@@ -127,10 +141,14 @@ def _heuristic_line(where: str, method: str, rs: list[Row], optimum: dict[str, f
 
 def readme_block(root: Path) -> str:
     """The README's generated block (markers included) from the recorded study files."""
-    exact = ["| study | exact method (limit) | proven | median / max time | largest proven |",
-             "|---|---|---|---|---|"]  # fmt: skip
-    others = ["| study | method (kind) | % of proven optimum (median / worst) | at optimum |",
-              "|---|---|---|---|"]  # fmt: skip
+    exact = [
+        "| study | exact method (limit) | proven | median / max time | largest proven |",
+        "|---|---|---|---|---|",
+    ]
+    others = [
+        "| study | method (kind) | % of proven optimum (median / worst) | at optimum |",
+        "|---|---|---|---|",
+    ]
     for label, rows_file, page in STUDIES:
         path = root / rows_file
         if not path.exists():

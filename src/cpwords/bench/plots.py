@@ -144,8 +144,14 @@ def plot_gap_by_family(an: Analysis, puzzle: str, path: Path) -> bool:
             pts = by_method.get(m)
             if not pts:
                 continue
-            ax.plot(*zip(*pts, strict=True), marker=_MARKERS[i % len(_MARKERS)],
-                    color=f"C{i % 10}", label=m, lw=1.2, ms=4)  # fmt: skip
+            ax.plot(
+                *zip(*pts, strict=True),
+                marker=_MARKERS[i % len(_MARKERS)],
+                color=f"C{i % 10}",
+                label=m,
+                lw=1.2,
+                ms=4,
+            )
         ax.set_xscale("log")
         _size_ticks(ax, [z for pts in by_method.values() for z, _ in pts])
         ax.ticklabel_format(axis="y", useOffset=False)

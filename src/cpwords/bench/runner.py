@@ -251,10 +251,16 @@ def _solve_repeats(task: Task, spec: PuzzleSpec, inst: Any) -> tuple[Any, list[f
     ):
         for k in range(task.repeats):
             res = solve(
-                spec, inst, task.spec_method, seed=task.seed,
-                time_limit=task.time_limit, workers=task.workers, strict=False,
-                check=k == task.repeats - 1, **dict(task.params),
-            )  # fmt: skip
+                spec,
+                inst,
+                task.spec_method,
+                seed=task.seed,
+                time_limit=task.time_limit,
+                workers=task.workers,
+                strict=False,
+                check=k == task.repeats - 1,
+                **dict(task.params),
+            )
             if interrupted[0] or res.solver_info.get("interrupted"):
                 raise KeyboardInterrupt
             walls.append(float(res.wall_time))
@@ -471,10 +477,13 @@ def run_task_isolated(task: Task, new_group: bool = True) -> dict[str, Any]:
     go_send.close()
     try:
         if not _wait_sampling(recv, wait, tree):
-            return _finish(_base_row(task) | {
-                "status": "TIMEOUT",
-                "error": f"killed by the harness after {wait:g} s (it ignored its time limit)",
-            })  # fmt: skip
+            return _finish(
+                _base_row(task)
+                | {
+                    "status": "TIMEOUT",
+                    "error": f"killed by the harness after {wait:g} s (it ignored its time limit)",
+                }
+            )
         try:
             row: dict[str, Any] = recv.recv()
             row["peak_memory_pss_mb"] = tree.peak_mb
@@ -482,10 +491,13 @@ def run_task_isolated(task: Task, new_group: bool = True) -> dict[str, Any]:
         except EOFError:
             kill_group(pid)  # what it forked, before join reaps its pid
             proc.join()
-            return _finish(_base_row(task) | {
-                "status": "ERROR",
-                "error": f"the task process died (exit code {proc.exitcode}; out of memory?)",
-            })  # fmt: skip
+            return _finish(
+                _base_row(task)
+                | {
+                    "status": "ERROR",
+                    "error": f"the task process died (exit code {proc.exitcode}; out of memory?)",
+                }
+            )
         answered = True
         return row
     finally:
@@ -517,11 +529,17 @@ def _wait_sampling(conn: Any, wait: float, tree: TreeMemory) -> bool:
 
 def _base_row(task: Task) -> dict[str, Any]:
     return {
-        "key": task.key, "suite": task.suite, "puzzle": task.puzzle,
-        "instance": task.instance_name, "instance_spec": dict(task.instance),
-        "method": task.method, "kind": task.kind, "seed": task.seed,
-        "time_limit": task.time_limit, "workers": task.workers,
-    }  # fmt: skip
+        "key": task.key,
+        "suite": task.suite,
+        "puzzle": task.puzzle,
+        "instance": task.instance_name,
+        "instance_spec": dict(task.instance),
+        "method": task.method,
+        "kind": task.kind,
+        "seed": task.seed,
+        "time_limit": task.time_limit,
+        "workers": task.workers,
+    }
 
 
 def _finish(row: dict[str, Any]) -> dict[str, Any]:

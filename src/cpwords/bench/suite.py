@@ -399,9 +399,15 @@ def _method_tasks(
         matched += 1
         for seed in run.seeds:
             key = task_key(
-                run.puzzle, spec, run.method, run.params, seed, run.time_limit, run.workers,
+                run.puzzle,
+                spec,
+                run.method,
+                run.params,
+                seed,
+                run.time_limit,
+                run.workers,
                 run.repeats,
-            )  # fmt: skip
+            )
             tasks.append(
                 Task(
                     key=key,

@@ -130,14 +130,17 @@ def certificates_table(rows: Sequence[Row]) -> str:
     def med(xs: list[float]) -> str:
         return "-" if not xs else f"{statistics.median(xs):.2f} (max {max(xs):.2f})"
 
-    return "\n".join([
-        *out, "",
-        f"- Certificates: {', '.join(f'{v} {k}' for k, v in sorted(counts.items()))}.",
-        "- Solve time with / without the certificate (where both ran): median "
-        f"{med(ratios['write'])}.",
-        f"- Check time / solve time: median {med(ratios['check'])}.",
-        f"- Certificate gzip size / word list gzip size: median {med(ratios['size'])}.",
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            *out,
+            "",
+            f"- Certificates: {', '.join(f'{v} {k}' for k, v in sorted(counts.items()))}.",
+            "- Solve time with / without the certificate (where both ran): median "
+            f"{med(ratios['write'])}.",
+            f"- Check time / solve time: median {med(ratios['check'])}.",
+            f"- Certificate gzip size / word list gzip size: median {med(ratios['size'])}.",
+        ]
+    )
 
 
 def _certificate_line(

@@ -157,12 +157,22 @@ def _refuse_unused(
 ) -> None:
     """Refuse the options that do nothing with --list, one worker or a dask cluster."""
     if list_only:
-        reject_unused(ctx, "with --list (nothing runs)", {
-            "jobs": "--jobs", "isolate": "--isolate", "executor": "--executor",
-            "scheduler": "--scheduler", "retry_errors": "--retry-errors",
-            "report_dir": "--report", "force": "--force", "quiet": "--quiet",
-            "worker_memory": "--worker-memory", "memory_from": "--memory-from",
-        })  # fmt: skip
+        reject_unused(
+            ctx,
+            "with --list (nothing runs)",
+            {
+                "jobs": "--jobs",
+                "isolate": "--isolate",
+                "executor": "--executor",
+                "scheduler": "--scheduler",
+                "retry_errors": "--retry-errors",
+                "report_dir": "--report",
+                "force": "--force",
+                "quiet": "--quiet",
+                "worker_memory": "--worker-memory",
+                "memory_from": "--memory-from",
+            },
+        )
     if executor != "dask":
         dask_only = {"worker_memory": "--worker-memory", "memory_from": "--memory-from"}
         reject_unused(ctx, "without --executor dask", dask_only)
@@ -261,9 +271,13 @@ def _interrupted_summary(s: Suite, out: Path) -> dict[str, Any]:
     except InputError:  # no results file yet
         done = 0
     return {
-        "suite": s.name, "total": len(keys), "done": done, "left": len(keys) - done,
-        "out": str(out), "interrupted": True,
-    }  # fmt: skip
+        "suite": s.name,
+        "total": len(keys),
+        "done": done,
+        "left": len(keys) - done,
+        "out": str(out),
+        "interrupted": True,
+    }
 
 
 def _print_summary(name: str, summary: RunSummary, out: Path, report_path: Path | None) -> None:

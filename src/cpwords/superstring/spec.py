@@ -151,14 +151,28 @@ def _run_greedy(instance: SuperstringInstance, *, time_limit: float | None = Non
     try:
         red = reduce_words(instance.words, deadline)
     except DeadlineReached:
-        return SolveResult(Status.UNKNOWN, None, None, time.perf_counter() - t0, None, "greedy",
-                           sense="min", solver_info={"stopped": "time"})  # fmt: skip
+        return SolveResult(
+            Status.UNKNOWN,
+            None,
+            None,
+            time.perf_counter() - t0,
+            None,
+            "greedy",
+            sense="min",
+            solver_info={"stopped": "time"},
+        )
     found = red.place(greedy_order(red.kept, deadline))
     info = {"kept": len(red.kept), "contained": red.contained, "kept_letters": red.kept_letters}
     return SolveResult(
-        Status.FEASIBLE, float(len(found.text)), None, time.perf_counter() - t0, found, "greedy",
-        sense="min", solver_info=info,
-    )  # fmt: skip
+        Status.FEASIBLE,
+        float(len(found.text)),
+        None,
+        time.perf_counter() - t0,
+        found,
+        "greedy",
+        sense="min",
+        solver_info=info,
+    )
 
 
 def run(
@@ -202,8 +216,11 @@ def solution_json(solution: Any) -> Any:
         return text
     import hashlib
 
-    return {"letters": len(text), "first": text[:200],
-            "sha256": hashlib.sha256(text.encode()).hexdigest()}  # fmt: skip
+    return {
+        "letters": len(text),
+        "first": text[:200],
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+    }
 
 
 def measures(instance: SuperstringInstance, result: SolveResult) -> dict[str, float]:
@@ -230,8 +247,12 @@ def certify(instance: SuperstringInstance, result: SolveResult) -> dict[str, Any
             "reason": info.get("wordsnake", {}).get("certificate_error"),
         }
     found = verify_superstring_certificate(instance.words, cert)
-    return {"status": found.status, "bound": found.bound, "check_time": found.check_time,
-            "message": found.message}  # fmt: skip
+    return {
+        "status": found.status,
+        "bound": found.bound,
+        "check_time": found.check_time,
+        "message": found.message,
+    }
 
 
 SPEC = PuzzleSpec(
@@ -471,8 +492,16 @@ def verify_superstring_certificate(
     problem = substring_free_problem(red.kept, deadline)
     kept, dropped = len(red.kept), red.contained
     if problem is not None:
-        return SuperstringCheck("INVALID", None, None, False, f"INVALID: {problem}", kept, dropped,
-                                time.perf_counter() - t0)  # fmt: skip
+        return SuperstringCheck(
+            "INVALID",
+            None,
+            None,
+            False,
+            f"INVALID: {problem}",
+            kept,
+            dropped,
+            time.perf_counter() - t0,
+        )
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
     snake = snake_instance(red, inst.source)
     found = verify_snake_certificate(
@@ -489,5 +518,6 @@ def verify_superstring_certificate(
             f"{found.status}: every superstring of these {len(inst.words):,} words has at least "
             f"{bound:,} letters; the certificate's has {length:,} ({tail})"
         )
-    return SuperstringCheck(found.status, bound, length, found.optimal, msg, kept, dropped,
-                            time.perf_counter() - t0)  # fmt: skip
+    return SuperstringCheck(
+        found.status, bound, length, found.optimal, msg, kept, dropped, time.perf_counter() - t0
+    )

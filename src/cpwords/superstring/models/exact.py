@@ -29,10 +29,21 @@ from cpwords.wordsnake.spec import SPEC as WORDSNAKE
 
 #: The Wordsnake's ``solver_info`` keys a superstring result keeps (under ``"wordsnake"``).
 SNAKE_KEYS = (
-    "first_bound", "flow_bound", "flow_components", "stages", "proof", "certificate_check",
-    "certificate_check_time", "solver_bound", "bound_checked", "solve_time", "stopped",
-    "certificate_error", "certificate_problem", "certificate_unchecked",
-)  # fmt: skip
+    "first_bound",
+    "flow_bound",
+    "flow_components",
+    "stages",
+    "proof",
+    "certificate_check",
+    "certificate_check_time",
+    "solver_bound",
+    "bound_checked",
+    "solve_time",
+    "stopped",
+    "certificate_error",
+    "certificate_problem",
+    "certificate_unchecked",
+)
 
 #: Seconds per kept letter left after the Wordsnake for the superstring's assembly and its
 #: independent check, and a floor. The Wordsnake keeps 0.6 us a letter for its own check of
@@ -115,10 +126,18 @@ def solve_exact(
         # The Wordsnake's seam without its own check of the ordering (check=False): the
         # superstring's checker checks the answer, every word of the list in it.
         res = solve(
-            WORDSNAKE, snake_instance(red, instance.source), "auto", time_limit=snake_limit,
-            workers=workers, seed=seed, check=False, start=t0,
-            progress=_lengths(progress, total), core_search="mip", certificate=certificate,
-        )  # fmt: skip
+            WORDSNAKE,
+            snake_instance(red, instance.source),
+            "auto",
+            time_limit=snake_limit,
+            workers=workers,
+            seed=seed,
+            check=False,
+            start=t0,
+            progress=_lengths(progress, total),
+            core_search="mip",
+            certificate=certificate,
+        )
         return from_snake(red, res, t0, deadline, beside)
     finally:
         if beside is not None:
@@ -158,9 +177,11 @@ def _lengths(progress: Callable[..., None] | None, total: int) -> Callable[..., 
 
     def report(elapsed: float, inc: float | None, bound: float | None, *stage: Any) -> None:
         progress(
-            elapsed, None if inc is None else total - inc, None if bound is None else total - bound,
+            elapsed,
+            None if inc is None else total - inc,
+            None if bound is None else total - bound,
             *stage,
-        )  # fmt: skip
+        )
 
     return report
 
@@ -193,10 +214,13 @@ def from_snake(
     """
     snake = res.solver_info
     info: dict[str, Any] = {
-        "kept": len(red.kept), "contained": red.contained, "kept_letters": red.kept_letters,
-        "proof": snake.get("proof"), "interrupted": bool(snake.get("interrupted")),
+        "kept": len(red.kept),
+        "contained": red.contained,
+        "kept_letters": red.kept_letters,
+        "proof": snake.get("proof"),
+        "interrupted": bool(snake.get("interrupted")),
         "wordsnake": {k: snake[k] for k in SNAKE_KEYS if k in snake},
-    }  # fmt: skip
+    }
     if "stopped" in snake:
         info["stopped"] = snake["stopped"]
     if "certificate" in snake:
@@ -217,9 +241,15 @@ def from_snake(
     else:
         info["proof"] = None
     return SolveResult(
-        status, float(len(found.text)), None if bound is None else float(bound),
-        time.perf_counter() - t0, found, "exact", sense="min", solver_info=info,
-    )  # fmt: skip
+        status,
+        float(len(found.text)),
+        None if bound is None else float(bound),
+        time.perf_counter() - t0,
+        found,
+        "exact",
+        sense="min",
+        solver_info=info,
+    )
 
 
 def _kept_problem(
@@ -320,6 +350,12 @@ def _side_child(
 def _nothing(t0: float, info: dict[str, Any]) -> SolveResult:
     """No superstring (stopped while reducing the list)."""
     return SolveResult(
-        Status.UNKNOWN, None, None, time.perf_counter() - t0, None, "exact", sense="min",
+        Status.UNKNOWN,
+        None,
+        None,
+        time.perf_counter() - t0,
+        None,
+        "exact",
+        sense="min",
         solver_info=info,
-    )  # fmt: skip
+    )
