@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
 import re
+import sys
 import time
 from collections import Counter
 from typing import Any
@@ -38,7 +40,7 @@ from cpwords.cli._snake_interop import available_peers, export_files, read_order
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import check_output
-from cpwords.core.interrupts import interrupt_name
+from cpwords.core.interrupts import interrupt_name, signals_blocked, stop_scope
 from cpwords.core.lexicon import parse_word_lines
 from cpwords.core.result import SolveResult, counted, format_gap
 from cpwords.core.result import format_value as _fmt
@@ -276,14 +278,37 @@ def _solve_and_report(
     instance: WordsnakeInstance, request: _Request, pictures: tuple[str | None, str | None]
 ) -> None:
     """The solve mode: the answer (with --compare's rows), the certificate file, the pictures
-    (``pictures``: the --svg and --png paths) and the exit status."""
+    (``pictures``: the --svg and --png paths) and the exit status.
+
+    Ctrl-C, SIGTERM and SIGHUP during a method's solve set the solve's stop (its best answer so
+    far is printed, exit 130); between the methods and once the answer is in they are held
+    until it is printed (a Ctrl-C in the middle of the JSON row cut it short:
+    :func:`~cpwords.core.interrupts.signals_blocked`)."""
     # A set first: a Counter of the French list's 304,595 words took 0.1 s, with none repeated.
     dups = instance.duplicates() if len(set(instance.words)) < instance.n else {}
     if dups:
         click.echo(f"cpwords: warning: {_repeats(dups)}", err=True)
     time_limit, start = request.solver["time_limit"], request.solver["start"]
     _short_limit_note(instance, time.perf_counter() - start, time_limit, request.compare)
-    main_res, comp = _solve(instance, request)
+    with stop_scope() as stop, stop.held():
+        main_res, comp = _solve(instance, request)
+        with signals_blocked():  # a signal in a write to a pipe lost the row's end
+            code = _print_answer(instance, request, pictures, main_res, comp, dups)
+            with contextlib.suppress(OSError):  # a reader that closed the pipe (``| head``)
+                sys.stdout.flush()  # the row's last part too, within the block
+    if code:
+        raise SystemExit(code)
+
+
+def _print_answer(
+    instance: WordsnakeInstance,
+    request: _Request,
+    pictures: tuple[str | None, str | None],
+    main_res: SolveResult,
+    comp: Any,
+    dups: dict[str, int],
+) -> int:
+    """Print the answer, write the certificate and the pictures; the exit status."""
     certificate_path, as_json = request.certificate_path, request.as_json
     # Written before the answer is printed, so the answer names it; a write that fails (a full
     # disk) still prints the answer, then the error (exit 2).
@@ -296,16 +321,14 @@ def _solve_and_report(
             out["certificate"] = cert_json
         echo_json(_with_comparison(out, comp))
     else:
-        _solve_text(main_res, instance, time_limit)
+        _solve_text(main_res, instance, request.solver["time_limit"])
         if cert_line:
             click.echo(cert_line)
         _comparison_text(comp, main_stopped)
     _write_pictures(main_res, instance, *pictures)
     if cert_error is not None:
         raise cert_error
-    code = exit_status(main_res.status.value, interrupted)
-    if code:
-        raise SystemExit(code)
+    return exit_status(main_res.status.value, interrupted)
 
 
 def _check_options(

@@ -251,3 +251,24 @@ def stop_scope() -> Iterator[StopFlag]:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         _scope.flag = None
+
+
+@contextmanager
+def signals_blocked() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP kept pending in this thread while an answer is written.
+
+    A write to a pipe that a signal interrupts loses data when the handler returns instead of
+    raising (CPython's buffered text writer reports the partial write as whole: 65,536 of
+    1,000,000 bytes written, no error), so a held answer is printed with the signals blocked
+    (``pthread_sigmask``, the main thread, POSIX); they are delivered when the block ends.
+    Elsewhere it does nothing.
+    """
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = block(signal.SIG_BLOCK, STOPPING_SIGNALS)
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, old)

@@ -438,6 +438,7 @@ def solve(
         raise InputError(f"workers must be at least 1, got {workers}")
     with stop_scope() as stop, stop.held():
         with stop.raising():  # the methods stop on KeyboardInterrupt, or look at the flag
+            stop.check()  # a stop asked before (held between a comparison's methods)
             res = spec.run(
                 instance, name, seed=seed, time_limit=time_limit, workers=workers, params=params
             )

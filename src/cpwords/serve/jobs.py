@@ -114,7 +114,7 @@ class JobManager:
     """
 
     def __init__(
-        self, max_running: int = 2, grace: float = 1.5, keep: int = 20, max_queued: int = 8
+        self, max_running: int = 2, grace: float = 3.0, keep: int = 20, max_queued: int = 8
     ) -> None:
         if max_running < 1 or max_queued < 0:
             raise ValueError("max_running must be at least 1 and max_queued at least 0")

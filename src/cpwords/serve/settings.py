@@ -51,7 +51,9 @@ class Settings:
     max_time_limit : float
         Longest time limit a solve may ask for (seconds).
     grace : float
-        Seconds a stopped solve has to answer before its process is killed.
+        Seconds a stopped solve has to answer before its process is killed (a stopped
+        default method answers within about a second of the signal; the French wordfreq
+        list took up to 1.8 s on a loaded machine, 2026-12-04).
     allowed_hosts : tuple of str
         Names the Host header may carry (Starlette's ``TrustedHostMiddleware``; ``"*"``: any).
     request_timeout : float
@@ -65,7 +67,7 @@ class Settings:
     max_queue: int = MAX_QUEUE
     max_upload: int = MAX_UPLOAD
     max_time_limit: float = MAX_TIME_LIMIT
-    grace: float = 1.5
+    grace: float = 3.0
     allowed_hosts: tuple[str, ...] = LOCAL_HOSTS
     request_timeout: float = REQUEST_TIMEOUT
     max_connections: int = MAX_CONNECTIONS

@@ -106,11 +106,11 @@ def _solve(job: dict[str, Any], send: Any, start: float) -> None:
     """Solve the job and send its result; a stop (SIGINT) during the solve sets the solve's
     stop (its best ordering so far comes back), and one after it answered is held until the
     result is sent."""
-    from cpwords.core.interrupts import stop_scope
+    from cpwords.core.interrupts import signals_blocked, stop_scope
 
     with stop_scope() as stop:
         row = _solved_row(job, send, start)
-        with stop.held():
+        with stop.held(), signals_blocked():  # a signal in a write to a pipe lost its end
             if row is not None:
                 send("result", row)
 

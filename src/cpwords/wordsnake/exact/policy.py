@@ -353,12 +353,20 @@ def _take_flow_result(state: ProofState) -> None:
     out, info, words = state.out, state.info, state.instance.words
     info.update(out.info if out is not None else {})
     info["time_limit"] = state.options["time_limit"]
+    hint = state.options["hint"]
+    start = list(hint) if hint is not None else list(words)  # the given ordering, or the input's
     if out is not None and out.order is not None:
         state.order = [words[i] for i in out.order]
         state.objective = float(out.objective or 0)
-    else:  # stopped before any ordering: the given one (or the input order)
-        hint = state.options["hint"]
-        state.order = list(hint) if hint is not None else list(words)
+        if out.info.get("greedy_cut") and out.dual is None and hint is None:
+            # A greedy matching cut short (a stop, a limit), its free ends joined through the
+            # depot, may score less than the input order (the French wordfreq list's matching
+            # stopped 4.7 s in: 27,203 against 4,868,119).
+            given = float(score_order(state.instance, start))
+            if given > state.objective:
+                state.order, state.objective = start, given
+    else:  # stopped before any ordering
+        state.order = start
         state.objective = float(score_order(state.instance, state.order))
     if out is None or out.bound is None:  # stopped before any flow bound: the words' lengths
         state.bound = float(length_bound(state.instance))

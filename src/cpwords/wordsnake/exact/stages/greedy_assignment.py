@@ -31,6 +31,8 @@ def greedy_assignment(f: FlowState) -> None:
     f.cold_first = FlowJob(net, f.cost) if not f.large else None
     greedy = greedy_successors(net, f.first_deadline)
     interrupted = bool(greedy.extra.get("interrupted"))
+    if greedy.extra.get("stopped"):
+        f.info["greedy_cut"] = True  # the matching was cut short: the policy weighs the input
     late = interrupted or (f.deadline is not None and time.perf_counter() >= f.deadline)
     routed = None
     if f.large and not late:
