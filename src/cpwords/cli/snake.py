@@ -230,9 +230,19 @@ def snake(
     gap_to_optimum and gap_to_bound); --check adds missing and extra.
     """
     _check_options(
-        file, check_file, check_text, method, compare, peers, export_tsplib, export_model,
-        svg_path or png_path, certificate_path, verify_path, force,
-    )  # fmt: skip
+        file,
+        check_file,
+        check_text,
+        method,
+        compare,
+        peers,
+        export_tsplib,
+        export_model,
+        svg_path or png_path,
+        certificate_path,
+        verify_path,
+        force,
+    )
     check_svg_target(svg_path, force, png_path)
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
@@ -250,9 +260,12 @@ def snake(
         _verify(instance, verify_path, as_json, time_limit - (time.perf_counter() - start))
         return
     solver: dict[str, Any] = {
-        "time_limit": time_limit, "workers": workers, "seed": seed, "iterations": iterations,
+        "time_limit": time_limit,
+        "workers": workers,
+        "seed": seed,
+        "iterations": iterations,
         "start": start,
-    }  # fmt: skip
+    }
     if certificate_path is not None:
         solver["certificate"] = True
     request = _Request(method, compare, peers, peer_time_limit, certificate_path, as_json, solver)
@@ -350,10 +363,16 @@ def _check_options(
     if check_file is not None and check_text is not None:
         raise InputError("give --check FILE or --check-text TEXT, not both")
     _refuse_unused(
-        method, compare, peers, export_tsplib, export_model, check_file, check_text,
+        method,
+        compare,
+        peers,
+        export_tsplib,
+        export_model,
+        check_file,
+        check_text,
         writes=svg_path is not None or certificate_path is not None,
         verifying=verify_path is not None,
-    )  # fmt: skip
+    )
     if check_file is not None:
         require_file(check_file, "--check")
     if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
@@ -362,9 +381,13 @@ def _check_options(
         if path is not None:
             check_output(path, option, force)
     _check_certificate_options(
-        certificate_path, verify_path, method, compare, force,
+        certificate_path,
+        verify_path,
+        method,
+        compare,
+        force,
         bool(check_file or check_text or export_tsplib or export_model or svg_path),
-    )  # fmt: skip
+    )
 
 
 def _report(
@@ -412,11 +435,18 @@ def _solve_row(
     cyclic, proper = instance.cyclic, instance.proper
     total, merged = snake_lengths(main_res.solution, cyclic, proper) if found else (None, None)
     out = result_row(
-        main_res.to_dict(), counts=None, interrupted=interrupted, n=instance.n,
-        cyclic=cyclic, proper=proper, score=instance.score, duplicates=_dups_summary(dups),
+        main_res.to_dict(),
+        counts=None,
+        interrupted=interrupted,
+        n=instance.n,
+        cyclic=cyclic,
+        proper=proper,
+        score=instance.score,
+        duplicates=_dups_summary(dups),
         total_chars=total,
-        snake_chars=merged, instance=instance.name,
-    )  # fmt: skip
+        snake_chars=merged,
+        instance=instance.name,
+    )
     if not found and "reason" in main_res.solver_info:
         out["reason"] = main_res.solver_info["reason"]
     out["proof"] = main_res.solver_info.get("proof")
@@ -485,11 +515,12 @@ def _solve_text(main_res: SolveResult, instance: WordsnakeInstance, time_limit: 
         click.echo(f"{'solve time':<10}  {solve_time:.3f} s (wall time includes start-up)")
     main_stopped = bool(main_res.solver_info.get("interrupted"))
     line = stop_line(
-        stop_reason(main_res.to_dict() | {"interrupted": main_stopped}), time_limit,
+        stop_reason(main_res.to_dict() | {"interrupted": main_stopped}),
+        time_limit,
         click.get_current_context().get_parameter_source("time_limit")
         is not click.core.ParameterSource.COMMANDLINE,
         "best ordering so far",
-    )  # fmt: skip
+    )
     if line:
         click.echo(line)
 
@@ -503,16 +534,22 @@ def _comparison_text(comp: Any, main_stopped: bool) -> None:
             f"{'stopped':<10}  the comparison, by {interrupt_name()}: the methods not listed "
             "below did not run"
         )
-    _print_comparison(comp.results, comp.gap_to_optimum, comp.optimum,
-                      comp.gap_to_bound, comp.best_bound)  # fmt: skip
+    _print_comparison(
+        comp.results, comp.gap_to_optimum, comp.optimum, comp.gap_to_bound, comp.best_bound
+    )
 
 
 #: Options that only tune a solve (refused with --check and --export-*).
 _SOLVING = {
-    "method": "--method", "compare": "--compare", "peers": "--peers",
-    "peer_time_limit": "--peer-time-limit", "time_limit": "--time-limit",
-    "workers": "--workers", "seed": "--seed", "iterations": "--iterations",
-}  # fmt: skip
+    "method": "--method",
+    "compare": "--compare",
+    "peers": "--peers",
+    "peer_time_limit": "--peer-time-limit",
+    "time_limit": "--time-limit",
+    "workers": "--workers",
+    "seed": "--seed",
+    "iterations": "--iterations",
+}
 _CONNECTIVITY = "--export-connectivity"
 
 
@@ -540,8 +577,9 @@ def _refuse_unused(
             reject_unused(ctx, "with --export-tsplib alone", {"export_connectivity": _CONNECTIVITY})
         elif export_model.lower().endswith((".pb", ".pbtxt")):
             # A CP-SAT model (.pb, .pbtxt) is always exact: it has no relaxation to choose.
-            reject_unused(ctx, "with a CP-SAT model (MPS/LP only)",
-                          {"export_connectivity": _CONNECTIVITY})  # fmt: skip
+            reject_unused(
+                ctx, "with a CP-SAT model (MPS/LP only)", {"export_connectivity": _CONNECTIVITY}
+            )
         return
     unused = {"export_connectivity": _CONNECTIVITY}
     if not writes:
@@ -701,9 +739,13 @@ def _verify(instance: WordsnakeInstance, path: str, as_json: bool, seconds: floa
         try:
             cert = read_certificate(path, certificate_cap(instance.n))
             found = verify_certificate(
-                instance.words, cert, cyclic=instance.cyclic, proper=instance.proper,
-                time_limit=max(seconds, 0.05), score=instance.score,
-            )  # fmt: skip
+                instance.words,
+                cert,
+                cyclic=instance.cyclic,
+                proper=instance.proper,
+                time_limit=max(seconds, 0.05),
+                score=instance.score,
+            )
         except TimeoutError:
             raise TimeLimitReached("the certificate check reached --time-limit") from None
     if as_json:
@@ -724,8 +766,14 @@ def _verify_row(instance: WordsnakeInstance, cert: Certificate, found: Any) -> d
         order = solution_json([distinct[i] for i in cert.order])
     valid = found.status == "VALID"
     row = check_row(valid, [] if valid else [found.message], order, found.objective)
-    row.update({"n": instance.n, "cyclic": instance.cyclic, "proper": instance.proper,
-                "score": instance.score})  # fmt: skip
+    row.update(
+        {
+            "n": instance.n,
+            "cyclic": instance.cyclic,
+            "proper": instance.proper,
+            "score": instance.score,
+        }
+    )
     row.update((k, v) for k, v in found.to_dict().items() if k not in row)
     return row
 
@@ -769,9 +817,13 @@ def _print_comparison(
     for r in results:
         gap = bound_gap_fn(r) if against_bound else gap_fn(r)
         table.add_row(
-            r.method, r.status.value, _fmt(r.objective), _fmt(r.bound),
-            format_gap(gap), f"{r.wall_time:.3f}",
-        )  # fmt: skip
+            r.method,
+            r.status.value,
+            _fmt(r.objective),
+            _fmt(r.bound),
+            format_gap(gap),
+            f"{r.wall_time:.3f}",
+        )
     Console(width=100).print(table)
     for r in results:  # why a method gave no answer (too large for memory, a peer stopped...)
         fallback = r.objective is None or r.solver_info.get("answer") == "the input order"
@@ -810,7 +862,10 @@ def _write_pictures(
     """``--svg``, ``--png``: the snake drawn, its status in the caption (nothing without one)."""
     if (svg_path or png_path) is not None and res.solution is not None:
         picture = snake_svg(
-            res.solution, instance.cyclic, instance.proper, note=res.status.value,
+            res.solution,
+            instance.cyclic,
+            instance.proper,
+            note=res.status.value,
             score=instance.score,
-        )  # fmt: skip
+        )
         write_svg(svg_path, picture, png_path)
