@@ -64,8 +64,8 @@ class Unit:
 
     Attributes
     ----------
-    tasks : tuple of Task
-    estimates : tuple of Estimate
+    tasks : tuple of cpwords.bench.suite.Task
+    estimates : tuple of cpwords.bench.estimate.Estimate
         One a task.
     """
 
@@ -78,7 +78,7 @@ class Unit:
         return max(e.memory_mb for e in self.estimates)
 
     @property
-    def seconds(self) -> float:
+    def total_seconds(self) -> float:
         """Estimated time of the whole unit."""
         return sum(e.seconds for e in self.estimates)
 
@@ -140,7 +140,7 @@ def plan_units(
         secs += e.seconds
     if batch:
         batches.append(Unit(tuple(batch), tuple(estimates[b.key] for b in batch)))
-    return sorted(large, key=lambda u: -u.seconds) + batches
+    return sorted(large, key=lambda u: -u.total_seconds) + batches
 
 
 def run_unit(

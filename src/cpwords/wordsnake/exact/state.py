@@ -330,8 +330,6 @@ class ProofState:
         "Stop asked" (:class:`~cpwords.core.interrupts.StopFlag`, the solve's): every stage
         returns at its next check once it is set, the later ones are skipped, and the
         certificate and its check get at most :data:`STOP_PROOF_SECONDS`.
-    interrupted : bool
-        Whether an interrupt asked the stop (setting it True asks one).
     method : str
         The stage that finished (``exact/flow``, ``exact/core``, ``exact/routes``).
     additive : AdditiveBound or None
