@@ -176,6 +176,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         return
     rows = [json.loads(line) for line in Path(a.path).read_text().splitlines() if line.strip()]
+    rows = [row for row in rows if "kind" not in row]  # interrupt_times.py's rows: its report
     print(
         "| run | wall (s) | signal at (s) | exit after it (s) | exit | peak tree RSS (MB) |", end=""
     )
