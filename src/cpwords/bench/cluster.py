@@ -269,14 +269,20 @@ def _local_cluster(distributed: Any, n_jobs: int, worker_memory: float | None) -
         from cpwords.core.machine import available_memory
 
         worker_memory = max(1.0, math.floor(available_memory() / 2**20 / n_jobs))
-    cluster = distributed.LocalCluster(
-        n_workers=n_jobs,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        resources={RESOURCE: worker_memory},
-        memory_limit=f"{int(worker_memory)}MiB",
-    )
+    import dask
+
+    # Not daemonic: the Wordsnake's flow solve of a large list runs in a child process of its
+    # own (the union of three wordfreq lists failed: "daemonic processes are not allowed to
+    # have children"). Remote workers: DASK_DISTRIBUTED__WORKER__DAEMON=False.
+    with dask.config.set({"distributed.worker.daemon": False}):
+        cluster = distributed.LocalCluster(
+            n_workers=n_jobs,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            resources={RESOURCE: worker_memory},
+            memory_limit=f"{int(worker_memory)}MiB",
+        )
     return cluster, worker_memory
 
 
