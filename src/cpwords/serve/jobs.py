@@ -223,17 +223,16 @@ class JobManager:
 
     def _pump(self) -> None:
         """Start queued jobs while slots are free, and tell the waiting ones their place."""
-        started = []
         with self._lock:
             while self._queue and len(self._running) < self.max_running and not self._closed:
                 job = self._queue.pop(0)
                 t = threading.Thread(target=self._run, args=(job,), daemon=True)
                 self._running[job.id] = t
                 job.state = "running"
-                started.append(t)
+                # Started under the lock: shutdown() joins every thread it finds in _running,
+                # and joining one not yet started raises (seen once in CI's teardown).
+                t.start()
             waiting = list(self._queue)
-        for t in started:
-            t.start()
         for i, job in enumerate(waiting):
             job.add("queued", {"position": i + 1})
 
