@@ -115,7 +115,12 @@ class PrefixTable:
         key = self.letters.keys(x, y)
         if self.keys.size == 0:
             return np.full(key.shape, -1, dtype=np.int64)
-        at = np.minimum(np.searchsorted(self.keys, key), self.keys.size - 1)
+        # Searched in sorted order: a binary search per key in random order misses the cache at
+        # almost every step (3-4 times slower on a million keys).
+        order = np.argsort(key)
+        at = np.empty(key.size, dtype=np.int64)
+        at[order] = np.searchsorted(self.keys, key[order])
+        np.minimum(at, self.keys.size - 1, out=at)
         return np.where(self.keys[at] == key, at, -1)
 
     def prefix_of(self, node: int) -> str:

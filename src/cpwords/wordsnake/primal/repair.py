@@ -7,7 +7,6 @@ Formulation card: ``models/wordsnake.md``.
 
 from __future__ import annotations
 
-import bisect
 import time
 from collections.abc import Callable
 
@@ -17,6 +16,7 @@ from cpwords.wordsnake.relaxation.decode import Decoded, item_copies
 from cpwords.wordsnake.relaxation.string_hub import (
     HANDOVER,
     StringHubNetwork,
+    lookup_sorted,
 )
 
 
@@ -228,27 +228,30 @@ class CandidateIndex:
         order = np.argsort(node[keep], kind="stable")
         self.suf_node = node[keep][order]
         self.suf_word = w[keep][order]
-        # As Python lists, searched by bisect: the repair asks one node at a time, hundreds of
-        # thousands of times (phage lambda's 31-mers: 0.78 M array searches of one value each
-        # cost 7 s of a 25 s profile).
-        self._word_node = self.word_node.tolist()
-        self._suf_node = self.suf_node.tolist()
+        # Each node's ranges, found for all nodes at once: the repair asks one node at a time,
+        # hundreds of thousands of times (phage lambda's 31-mers: 0.78 M array searches of one
+        # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
+        nodes = np.arange(T, dtype=np.int64)
+        self._below_lo = np.searchsorted(self.word_node, nodes)
+        self._below_hi = lookup_sorted(self.word_node, trie.end.astype(np.int64), side="right")
+        self._ending_lo = np.searchsorted(self.suf_node, nodes)
+        self._ending_hi = np.searchsorted(self.suf_node, nodes + 1)
         self._suf_word = self.suf_word.tolist()
-        self._end = trie.end
         self._node_word = trie.node_word
+        self.item_node = self.word_node[net.item_word].tolist()  # each item's word's node
+        self.fail = trie.fail
+        self.parent = trie.parent
 
-    def words_below(self, node: int, limit: int) -> list[int]:
+    def words_below(self, node: int, limit: int) -> range:
         """Up to ``limit`` words (ids) that start with the node's string."""
-        lo = bisect.bisect_left(self._word_node, node)
-        hi = bisect.bisect_right(self._word_node, int(self._end[node]), lo)
-        return list(range(lo, min(hi, lo + limit)))
+        lo = self._below_lo.item(node)
+        return range(lo, min(self._below_hi.item(node), lo + limit))
 
     def words_ending(self, node: int, limit: int) -> list[int]:
         """Up to ``limit`` words that end with the node's string, and the node's own word."""
-        lo = bisect.bisect_left(self._suf_node, node)
-        hi = bisect.bisect_left(self._suf_node, node + 1, lo)
-        out = self._suf_word[lo : min(hi, lo + limit)]
-        word = int(self._node_word[node])
+        lo = self._ending_lo.item(node)
+        out = self._suf_word[lo : min(self._ending_hi.item(node), lo + limit)]
+        word = self._node_word.item(node)
         if word >= 0:
             out.append(word)
         return out
@@ -301,20 +304,27 @@ def patch_cycles(
             groups.setdefault(comp[i], []).append(i)
     if not groups:
         return order_from_succ(succ, N, cyclic)
-    if deadline is not None and time.perf_counter() >= deadline:
-        index = None  # only the depot's joints are tried: no index (0.5 s on a dictionary)
-    elif index is None:
-        index = CandidateIndex(net)
-    elif callable(index):
-        index = index()
+    # Past the deadline only the depot's joints are tried: no index (0.5 s on a dictionary).
+    late = deadline is not None and time.perf_counter() >= deadline
+    built: CandidateIndex | None = None
     pred = [0] * (N + 1)
     for i, s in enumerate(succ):
         pred[s] = i
     in_main = [c == main for c in comp]
     if cyclic:
         in_main[N] = False
+    main_items = [i for i, inside in enumerate(in_main) if inside] if not cyclic else None
     for members in sorted(groups.values(), key=len):
-        best = _best_exchange(net, members, succ, pred, in_main, pair, index, limit, deadline)
+        if main_items is not None and len(main_items) <= SMALL_MAIN:
+            # Every joint of the main cycle is a candidate: the index could only find these.
+            best = _best_of(members, main_items, succ, pair, None)
+        else:
+            if built is None and not late:  # built when a cycle first needs it
+                if isinstance(index, CandidateIndex):
+                    built = index
+                else:
+                    built = CandidateIndex(net) if index is None else index()
+            best = _best_exchange(net, members, succ, pred, in_main, pair, built, limit, deadline)
         if best is None:  # cyclic, no candidate: join anywhere
             u = members[0]
             x = next(i for i in range(N) if in_main[i])
@@ -326,7 +336,35 @@ def patch_cycles(
         pred[v], pred[y] = x, u
         for i in members:
             in_main[i] = True
+        if main_items is not None:
+            main_items.extend(members)
     return order_from_succ(succ, N, cyclic)
+
+
+#: A main cycle of at most this many items (the depot's, before any cycle joined it: phage
+#: lambda's 48,472 31-mers make one cycle and the depot) is searched whole for the best joint
+#: to exchange with: the candidate index could only propose these, at a cost per member.
+SMALL_MAIN = 16
+
+
+def _best_of(
+    members: list[int],
+    main_items: list[int],
+    succ: list[int],
+    pair: PairScore,
+    best: tuple[int, int, int] | None,
+) -> tuple[int, int, int] | None:
+    """The best 2-exchange ``(gain, u, x)`` of a joint ``u -> succ[u]`` of the cycle with a
+    joint ``x -> succ[x]`` of the main cycle, every pair tried, or ``best`` if no better."""
+    for u in members:
+        v = succ[u]
+        base = pair(u, v)
+        for x in main_items:
+            y = succ[x]
+            gain = pair(x, v) + pair(u, y) - pair(x, y) - base
+            if best is None or gain > best[0]:
+                best = (gain, u, x)
+    return best
 
 
 def _best_exchange(
@@ -344,8 +382,6 @@ def _best_exchange(
     (None: no candidate; without ``index``, or past ``deadline``, the depot's joints only)."""
     N = net.instance.n
     cyclic = net.instance.cyclic
-    trie = net.trie
-    item_word = net.item_word
     best: tuple[int, int, int] | None = None  # (gain, u, x)
     for u in members:
         v = succ[u]
@@ -354,28 +390,7 @@ def _best_exchange(
         if not cyclic:
             cands.update((pred[N], N))
         if index is not None and (deadline is None or time.perf_counter() < deadline):
-            # y below a suffix of u: x = pred[y].
-            node = int(trie.word_node[item_word[u]])
-            chain = [node]
-            f = int(trie.fail[node])
-            while f > 0 and len(chain) < 8:
-                chain.append(f)
-                f = int(trie.fail[f])
-            for s in chain:
-                for w in index.words_below(s, limit):
-                    for y in index.copies[w]:
-                        if in_main[y]:
-                            cands.add(pred[y])
-            # x ending with a prefix of v.
-            p = int(trie.word_node[item_word[v]])
-            steps = 0
-            while p > 0 and steps < 8:
-                for w in index.words_ending(p, limit):
-                    for x in index.copies[w]:
-                        if in_main[x]:
-                            cands.add(x)
-                p = int(trie.parent[p])
-                steps += 1
+            _add_candidates(index, u, v, limit, pred, in_main, cands)
         for x in cands:
             if not (x == N or in_main[x]):
                 continue
@@ -384,6 +399,41 @@ def _best_exchange(
             if best is None or gain > best[0]:
                 best = (gain, u, x)
     return best
+
+
+def _add_candidates(
+    index: CandidateIndex,
+    u: int,
+    v: int,
+    limit: int,
+    pred: list[int],
+    in_main: list[bool],
+    cands: set[int],
+) -> None:
+    """Add to ``cands`` the joints ``x -> y`` of the main cycle worth exchanging with ``u -> v``:
+    ``y`` below a suffix of ``u`` (up to 8 of its failure chain), ``x`` ending with a prefix of
+    ``v`` (up to 8 of its ancestors)."""
+    fail, parent, copies = index.fail, index.parent, index.copies
+    node = index.item_node[u]
+    chain = [node]
+    f = fail.item(node)
+    while f > 0 and len(chain) < 8:
+        chain.append(f)
+        f = fail.item(f)
+    for s in chain:
+        for w in index.words_below(s, limit):
+            for y in copies[w]:
+                if in_main[y]:
+                    cands.add(pred[y])
+    p = index.item_node[v]
+    steps = 0
+    while p > 0 and steps < 8:
+        for w in index.words_ending(p, limit):
+            for x in copies[w]:
+                if in_main[x]:
+                    cands.add(x)
+        p = parent.item(p)
+        steps += 1
 
 
 # ---------------------------------------------------------------------------------------------

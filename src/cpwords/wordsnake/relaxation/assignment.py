@@ -32,7 +32,11 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.decode import Decoded
-from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
+from cpwords.wordsnake.relaxation.string_hub import (
+    DeadlineReached,
+    StringHubNetwork,
+    lookup_sorted,
+)
 
 #: Budgets of the warm start (:class:`Reoptimizer`) before a cold min-cost flow solve is used
 #: instead: Bellman-Ford rounds (the optimal flows of whole dictionaries settle in a few dozen;
@@ -47,13 +51,13 @@ class _ArcIndex:
     def __init__(self, net: StringHubNetwork) -> None:
         self.n = np.int64(net.num_nodes)
         keys = net.tail.astype(np.int64) * self.n + net.head
-        self.order = np.argsort(keys, kind="stable")
+        self.order = np.argsort(keys)  # distinct keys: any sort gives this order
         self.keys = keys[self.order]
 
     def find(self, tails: np.ndarray, heads: np.ndarray) -> np.ndarray:
         """Arc id of each pair, -1 where there is no such arc."""
         keys = np.asarray(tails, dtype=np.int64) * self.n + np.asarray(heads, dtype=np.int64)
-        pos = np.searchsorted(self.keys, keys)
+        pos = lookup_sorted(self.keys, keys)
         pos_c = np.minimum(pos, max(0, self.keys.shape[0] - 1))
         ok = (pos < self.keys.shape[0]) & (self.keys[pos_c] == keys)
         return np.where(ok, self.order[pos_c], -1)

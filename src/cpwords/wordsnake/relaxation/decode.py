@@ -19,10 +19,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.flow import FlowStopped
-from cpwords.wordsnake.relaxation.string_hub import (
-    StringHubNetwork,
-    Trie,
-)
+from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie, lookup_sorted
 
 
 @dataclass
@@ -486,14 +483,23 @@ def _handover_candidates(
     if not proper:  # the whole word: words that strictly extend it
         hw = np.concatenate([np.arange(W, dtype=np.int64), hw])
         hs = np.concatenate([wn, hs])
-    order = np.argsort(-depth[hs], kind="stable")
+    order = _deepest_first(depth[hs])
     hw, hs = hw[order], hs[order]
-    lo_word = np.searchsorted(wn, hs)
-    hi_word = np.searchsorted(wn, trie.end[hs], side="right")
+    lo_word = lookup_sorted(wn, hs)
+    hi_word = lookup_sorted(wn, trie.end[hs], side="right")
     full = wn[hw] == hs
     strict = full | (proper & (wn[hw] != hs))  # words equal to the string are excluded
     lo_word = np.where(strict & (wn[np.minimum(lo_word, W - 1)] == hs), lo_word + 1, lo_word)
     return hw, hs, lo_word, hi_word
+
+
+def _deepest_first(depth: np.ndarray) -> np.ndarray:
+    """A stable sort by depth, deepest first (a radix sort on 16-bit keys when words are shorter
+    than 65,536 letters: 2 ms against 27 ms for ENABLE's 800,000 candidates)."""
+    top = int(depth.max(initial=0))
+    if top < 1 << 16:
+        return np.argsort((top - depth).astype(np.uint16), kind="stable")
+    return np.argsort(-depth, kind="stable")
 
 
 def _match_longest_first(
@@ -514,44 +520,45 @@ def _match_longest_first(
     consistent when :class:`FlowStopped` ends it at the deadline)."""
     hw, hs, lo_word, hi_word = candidates
     free_from = _free_from
-    # Read in chunks: four whole lists of Python ints (one per candidate) held 160 MB at once on
-    # ENABLE, the peak of the whole solve.
+    item_word = net.item_word.tolist()
+    # Only candidates with a word below their string; the depth and slot range read once, as
+    # arrays (a NumPy scalar read per candidate cost as much as the rest of the loop).
+    keep = np.flatnonzero(lo_word < hi_word)
+    # Read in chunks: five whole lists of Python ints (one per candidate) held 160 MB at once
+    # on ENABLE, the peak of the whole solve.
     chunk = 1 << 15
-    chunks = (
-        item
-        for at in range(0, int(hw.size), chunk)
-        for item in zip(
-            hw[at : at + chunk].tolist(),
-            hs[at : at + chunk].tolist(),
-            lo_word[at : at + chunk].tolist(),
-            hi_word[at : at + chunk].tolist(),
+    for at in range(0, int(keep.size), chunk):
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise FlowStopped
+        rows = keep[at : at + chunk]
+        part = zip(
+            hw[rows].tolist(),
+            hs[rows].tolist(),
+            depth[hs[rows]].tolist(),
+            slot_start[lo_word[rows]].tolist(),
+            slot_start[hi_word[rows]].tolist(),
             strict=True,
         )
-    )
-    for count, (w, s, lo, hi) in enumerate(chunks):
-        if not count & 0x3FFF and deadline is not None and time.perf_counter() >= deadline:
-            raise FlowStopped
-        units = pending[w]
-        if not units or lo >= hi:
-            continue
-        d = int(depth[s])
-        a, b = int(slot_start[lo]), int(slot_start[hi])
-        while units:
-            slot = free_from(nxt, a)
-            if slot >= b:
-                break
-            item = slot_item[slot]
-            if net.item_word[item] == w and item == units[-1]:
-                # never the same item; try the next free slot
-                nxt_slot = free_from(nxt, slot + 1)
-                if nxt_slot >= b:
+        for w, s, d, a, b in part:
+            units = pending[w]
+            if not units:
+                continue
+            while units:
+                slot = a if nxt[a] == a else free_from(nxt, a)
+                if slot >= b:
                     break
-                slot, item = nxt_slot, slot_item[nxt_slot]
-            u = units.pop()
-            succ[u] = item
-            handover[u] = d
-            nxt[slot] = slot + 1
-            by_string.setdefault(s, []).append(u)
+                item = slot_item[slot]
+                if item == units[-1] and item_word[item] == w:
+                    # never the same item; try the next free slot
+                    slot = free_from(nxt, slot + 1)
+                    if slot >= b:
+                        break
+                    item = slot_item[slot]
+                u = units.pop()
+                succ[u] = item
+                handover[u] = d
+                nxt[slot] = slot + 1
+                by_string.setdefault(s, []).append(u)
 
 
 def _record_matches(
@@ -577,7 +584,8 @@ def _join_free_ends(
 ) -> list[int]:
     """Join the unmatched exits to the unmatched entries (through the depot: paths
     concatenated); returns the exits joined."""
-    heads = [slot_item[i] for i in range(len(slot_item)) if _free_from(nxt, i) == i]
+    # A slot is free exactly when it is its own root (a taken slot points past itself).
+    heads = [item for i, item in enumerate(slot_item) if nxt[i] == i]
     tails = [u for units in pending for u in units]
     if not cyclic:
         heads.append(N)
