@@ -94,7 +94,7 @@ class PrefixTable:
         begin = letters.start[word]
         for _ in range(HASH_DRAWS):
             keys = letters.keys(begin, begin + length)
-            order = np.argsort(keys, kind="stable")
+            order = np.argsort(keys)  # equal keys are a collision, found whatever their order
             if not np.any(keys[order][1:] == keys[order][:-1]):
                 break
             letters.draw()
@@ -171,7 +171,7 @@ def _prefix_numbers(
     shared = letters.lcp_with_previous(ids)
     prev_len = np.concatenate([[-1], letters.lens[ids[:-1]] - (1 if proper else 0)])
     same_as_previous = ent_len <= np.minimum(shared, prev_len)[ent_r]
-    by_len = np.argsort(ent_len, kind="stable")  # (length, word) order
+    by_len = _by_length(ent_len)  # (length, word) order
     owner_pos = np.where(same_as_previous[by_len], -1, np.arange(by_len.size, dtype=np.int64))
     np.maximum.accumulate(owner_pos, out=owner_pos)
     owner = np.empty_like(by_len)
@@ -179,6 +179,13 @@ def _prefix_numbers(
     del by_len, owner_pos
     number = np.cumsum(~same_as_previous) - 1
     return ent_r, ent_len, np.flatnonzero(~same_as_previous), number[owner]
+
+
+def _by_length(lengths: np.ndarray) -> np.ndarray:
+    """The stable sort of ``lengths`` (a radix sort when they fit 16 bits, as words do)."""
+    if lengths.size and int(lengths.max()) < 1 << 16 and int(lengths.min()) >= 0:
+        return np.argsort(lengths.astype(np.uint16), kind="stable")
+    return np.argsort(lengths, kind="stable")
 
 
 def _two_smallest_by_prefix(

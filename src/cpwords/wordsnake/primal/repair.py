@@ -17,6 +17,7 @@ from cpwords.wordsnake.relaxation.string_hub import (
     HANDOVER,
     StringHubNetwork,
     lookup_sorted,
+    stable_order,
 )
 
 
@@ -225,7 +226,7 @@ class CandidateIndex:
         plus = (h >= T) & (h < T + W)
         node[plus] = self.word_node[h[plus] - T]
         keep = node > 0
-        order = np.argsort(node[keep], kind="stable")
+        order = stable_order(node[keep])
         self.suf_node = node[keep][order]
         self.suf_word = w[keep][order]
         # Each node's ranges, found for all nodes at once: the repair asks one node at a time,

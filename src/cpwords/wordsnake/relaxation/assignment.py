@@ -36,6 +36,7 @@ from cpwords.wordsnake.relaxation.string_hub import (
     DeadlineReached,
     StringHubNetwork,
     lookup_sorted,
+    stable_order,
 )
 
 #: Budgets of the warm start (:class:`Reoptimizer`) before a cold min-cost flow solve is used
@@ -529,7 +530,7 @@ class Reoptimizer:
         # Residual arcs grouped by tail (CSR): a round relaxes only the arcs leaving the
         # nodes whose label fell in the round before (the others cannot lower any label),
         # which on web2 cut the rounds' time from 5.4 s to 2.4 s for the same labels.
-        order = np.argsort(tails, kind="stable").astype(np.int32)
+        order = stable_order(tails).astype(np.int32)
         tails = tails[order]
         heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)[order]
         costs = np.concatenate([cost[fw], -cost[bw]])[order]
