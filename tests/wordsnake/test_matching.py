@@ -1,5 +1,6 @@
-"""The greedy assignment's compiled matching against the Python loop (small lists keep the
-loop: no compiler to load)."""
+"""The greedy assignment's matching, a depth of strings at a time as array passes
+(:mod:`cpwords.wordsnake.relaxation.level_matching`), against the loop it replaced: one
+candidate at a time, each exit taking the first free entry below its string."""
 
 from __future__ import annotations
 
@@ -10,86 +11,118 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpwords.wordsnake.relaxation import decode, matching
+from cpwords.wordsnake.relaxation import decode, level_matching
 from cpwords.wordsnake.relaxation.decode import item_copies
 from cpwords.wordsnake.relaxation.flow import FlowStopped
+from cpwords.wordsnake.relaxation.level_matching import LevelMatching
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance
 
+Matching = tuple[list[int], list[int], list[list[int]], list[int], list[int]]
 
-def _inputs(net: StringHubNetwork) -> tuple[list[list[int]], np.ndarray, list[int], np.ndarray]:
-    W = net.num_words
+
+def _inputs(net: StringHubNetwork) -> tuple[np.ndarray, list[int], np.ndarray]:
     copies = item_copies(net)
-    slot_start = np.zeros(W + 1, dtype=np.int64)
+    slot_start = np.zeros(net.num_words + 1, dtype=np.int64)
     np.cumsum(net.mult, out=slot_start[1:])
-    return (
-        copies,
-        slot_start,
-        [i for w in range(W) for i in copies[w]],
-        net.trie.depth.astype(np.int64),
-    )
+    return slot_start, [i for c in copies for i in c], net.trie.depth.astype(np.int64)
 
 
-def reference(
-    net: StringHubNetwork,
-) -> tuple[list[int], list[int], dict[int, list[int]], list[list[int]]]:
-    """The matching as the Python loop made it (cpwords before the array core)."""
-    copies, slot_start, slot_item, depth = _inputs(net)
-    cand = decode._handover_candidates(net.trie, net.num_words, net.instance.proper, depth)
-    succ, handover = [-1] * (net.instance.n + 1), [0] * (net.instance.n + 1)
-    by_string: dict[int, list[int]] = {}
+def _candidates(net: StringHubNetwork, depth: np.ndarray) -> tuple[np.ndarray, ...]:
+    return decode._handover_candidates(net.trie, net.num_words, net.instance.proper, depth)
+
+
+def reference(net: StringHubNetwork) -> Matching:
+    """The matching as cpwords made it before the array core: candidate after candidate, a
+    "next free" union-find over the entries (slots, the words in preorder)."""
+    slot_start, slot_item, depth = _inputs(net)
+    hw, hs, lo_word, hi_word = _candidates(net, depth)
+    n = net.instance.n
+    succ, handover = [-1] * (n + 1), [0] * (n + 1)
     nxt = list(range(len(slot_item) + 1))
-    pending = [list(c) for c in copies]
-    decode._match_longest_first(
-        net, cand, depth, slot_start, slot_item, nxt, pending, succ, handover, None, by_string
-    )
-    return succ, handover, by_string, pending
+    pending = [list(c) for c in item_copies(net)]
+    by_string: dict[int, list[int]] = {}
+
+    def free_from(i: int) -> int:
+        while nxt[i] != i:
+            i = nxt[i]
+        return i
+
+    rows = zip(hw.tolist(), hs.tolist(), lo_word.tolist(), hi_word.tolist(), strict=True)
+    for w, s, lo, hi in rows:
+        units = pending[w]
+        a, b = int(slot_start[lo]), int(slot_start[hi])
+        while units and lo < hi:
+            slot = free_from(a)
+            if slot >= b:
+                break
+            if slot_item[slot] == units[-1]:  # never its own entry
+                slot = free_from(slot + 1)
+                if slot >= b:
+                    break
+            u = units.pop()
+            succ[u], handover[u] = slot_item[slot], int(depth[s])
+            nxt[slot] = slot + 1
+            by_string.setdefault(s, []).append(u)
+    heads = [item for i, item in enumerate(slot_item) if nxt[i] == i]
+    tails = [u for units in pending for u in units]
+    groups = [units for units in by_string.values() if len(units) > 1]
+    return succ, handover, groups, heads, tails
 
 
-def compiled(
-    net: StringHubNetwork, chunk: int
-) -> tuple[list[int], list[int], dict[int, list[int]], list[list[int]]]:
-    """The same through :class:`~cpwords.wordsnake.relaxation.matching.GreedyMatching`."""
-    copies, slot_start, slot_item, depth = _inputs(net)
-    cand = decode._handover_candidates(net.trie, net.num_words, net.instance.proper, depth)
-    m = matching.GreedyMatching(copies, slot_start, np.array(slot_item), net.item_word)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(matching, "CHUNK", chunk)
-        m.run(np.stack(cand, axis=1), depth, None)
-    succ, handover = [-1] * (net.instance.n + 1), [0] * (net.instance.n + 1)
-    by_string = decode._record_matches(m.matches(), succ, handover)
-    return succ, handover, by_string, m.pending()
+def by_levels(net: StringHubNetwork) -> Matching:
+    """The same through :class:`LevelMatching`."""
+    slot_start, slot_item, depth = _inputs(net)
+    n = net.instance.n
+    succ, handover = [-1] * (n + 1), [0] * (n + 1)
+    word_node = net.trie.word_node.astype(np.int64)
+    m = LevelMatching(word_node, slot_start, np.array(slot_item, dtype=np.int64), succ, handover)
+    m.run(_candidates(net, depth), depth, None)
+    heads, tails = m.free_ends()
+    return succ, handover, m.groups, heads, tails
 
 
-words_st = st.lists(st.text(alphabet="abc", min_size=1, max_size=6), min_size=2, max_size=12)
-chunks = st.sampled_from([1, 3, 1 << 16])
+words_st = st.lists(st.text(alphabet="abc", min_size=1, max_size=6), min_size=2, max_size=16)
+small_depths = st.sampled_from([0, 1, 3, 64])
 
 
-@settings(max_examples=150, deadline=None)
-@given(words=words_st, cyclic=st.booleans(), proper=st.booleans(), chunk=chunks)
-def test_the_compiled_matching_makes_the_python_loops_matches(
-    words: list[str], cyclic: bool, proper: bool, chunk: int
+@settings(max_examples=300, deadline=None)
+@given(words=words_st, cyclic=st.booleans(), proper=st.booleans(), small=small_depths)
+def test_the_matching_by_depths_makes_the_loops_matches(
+    words: list[str], cyclic: bool, proper: bool, small: int
 ) -> None:
-    """Same successors, hand-overs, groups (in order) and free exits, on lists with repeated
-    words and words inside others, whatever the chunks."""
+    """Same successors, hand-overs, groups (in order) and free ends, on lists with repeated
+    words and words inside others (``small``: depths of fewer candidates go one by one; 0:
+    every depth as arrays)."""
     net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
-    assert compiled(net, chunk) == reference(net)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(level_matching, "SMALL_DEPTH", small)
+        assert by_levels(net) == reference(net)
 
 
-def test_a_deadline_between_chunks_keeps_the_matches_made() -> None:
+@settings(max_examples=100, deadline=None)
+@given(words=st.lists(st.text(alphabet="ab", min_size=1, max_size=5), min_size=20, max_size=60))
+def test_borders_and_copies_on_two_letters(words: list[str]) -> None:
+    """Two letters: many words whose own entry lies below their hand-over strings (borders),
+    and many copies of a word: the strings where an exit meets its own entry go one by one."""
+    net = build_string_network(WordsnakeInstance(tuple(words)))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(level_matching, "SMALL_DEPTH", 0)
+        assert by_levels(net) == reference(net)
+
+
+def test_a_deadline_between_depths_keeps_the_matches_made() -> None:
     words = tuple(f"{a}{b}{c}" for a in "abc" for b in "abc" for c in "abc")
     net = build_string_network(WordsnakeInstance(words))
-    m = matching.GreedyMatching(
-        item_copies(net),
-        np.concatenate([[0], np.cumsum(net.mult)]),
-        np.array([i for c in item_copies(net) for i in c]),
-        net.item_word,
-    )
-    depth = net.trie.depth.astype(np.int64)
-    cand = np.stack(decode._handover_candidates(net.trie, net.num_words, False, depth), axis=1)
+    slot_start, slot_item, depth = _inputs(net)
+    n = net.instance.n
+    succ, handover = [-1] * (n + 1), [0] * (n + 1)
+    word_node = net.trie.word_node.astype(np.int64)
+    m = LevelMatching(word_node, slot_start, np.array(slot_item, dtype=np.int64), succ, handover)
     with pytest.raises(FlowStopped):
-        m.run(cand, depth, time.perf_counter() - 1.0)
-    assert m.matches().shape == (0, 4)
-    m.run(cand, depth, None)
-    assert m.matches().shape[0] > 0
-    assert sum(map(len, m.pending())) == net.instance.n - m.matches().shape[0]
+        m.run(_candidates(net, depth), depth, time.perf_counter() - 1.0)
+    assert succ == [-1] * (n + 1)
+    m.run(_candidates(net, depth), depth, None)
+    heads, tails = m.free_ends()
+    matched = sum(s >= 0 for s in succ)
+    assert matched > 0 and len(tails) == n - matched == len(heads)

@@ -153,9 +153,9 @@ def test_a_limit_that_ends_the_flow_stages_early_still_answers_the_greedy_assign
     assert f.bound is not None and f.bound >= f.best  # the trivial bound came with it
 
 
-@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("at_depth", [1, 3])
 def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(
-    monkeypatch: pytest.MonkeyPatch, compiled: bool
+    monkeypatch: pytest.MonkeyPatch, at_depth: int
 ) -> None:
     """Issue 34, items 21-22: a SIGTERM 8 s into the French wordfreq list (the machine loaded)
     answered the input order, 4,868,119: Ctrl-C in the matching dropped it. Now the matching so
@@ -164,22 +164,24 @@ def test_ctrl_c_in_the_greedy_matching_keeps_its_ordering(
 
     from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
     from cpwords.wordsnake.exact.state import FlowState
-    from cpwords.wordsnake.relaxation import decode, matching
+    from cpwords.wordsnake.relaxation import decode, level_matching
 
     words = _shuffled_words(13, 300)
     net = build_string_network(WordsnakeInstance(words))
-    owner, name = (matching.GreedyMatching, "run") if compiled else (decode, "_match_longest_first")
-    monkeypatch.setattr(decode, "COMPILED_MATCHING_MIN", 0 if compiled else 10**9)
-    real = getattr(owner, name)
+    real = level_matching.LevelMatching._record
+    seen = []
 
-    def interrupted(*args: object, **kwargs: object) -> None:
-        real(*args, **kwargs)
-        raise KeyboardInterrupt
+    def interrupted(self: level_matching.LevelMatching, found: list) -> None:
+        real(self, found)  # Ctrl-C after a depth (the depths are matched whole)
+        seen.append(1)
+        if len(seen) == at_depth:
+            raise KeyboardInterrupt
 
-    monkeypatch.setattr(owner, name, interrupted)
+    monkeypatch.setattr(level_matching.LevelMatching, "_record", interrupted)
     dec = decode.greedy_successors(net)
     assert dec.extra.get("interrupted") is True
     assert sorted(dec.succ) == list(range(len(words) + 1))
+    seen.clear()
     now = time.perf_counter()
     f = FlowState.begin(net, deadline=now + 600.0, start=now, progress=None)
     with pytest.raises(KeyboardInterrupt):

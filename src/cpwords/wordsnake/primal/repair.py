@@ -13,12 +13,8 @@ from collections.abc import Callable
 import numpy as np
 
 from cpwords.wordsnake.relaxation.decode import Decoded, item_copies
-from cpwords.wordsnake.relaxation.string_hub import (
-    HANDOVER,
-    StringHubNetwork,
-    lookup_sorted,
-    stable_order,
-)
+from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
+from cpwords.wordsnake.relaxation.string_hub import HANDOVER, StringHubNetwork
 
 
 def overlap(a: str, b: str, proper: bool) -> int:
@@ -321,10 +317,7 @@ def patch_cycles(
             best = _best_of(members, main_items, succ, pair, None)
         else:
             if built is None and not late:  # built when a cycle first needs it
-                if isinstance(index, CandidateIndex):
-                    built = index
-                else:
-                    built = CandidateIndex(net) if index is None else index()
+                built = _index_of(net, index)
             best = _best_exchange(net, members, succ, pred, in_main, pair, built, limit, deadline)
         if best is None:  # cyclic, no candidate: join anywhere
             u = members[0]
@@ -340,6 +333,15 @@ def patch_cycles(
         if main_items is not None:
             main_items.extend(members)
     return order_from_succ(succ, N, cyclic)
+
+
+def _index_of(
+    net: StringHubNetwork, index: CandidateIndex | Callable[[], CandidateIndex] | None
+) -> CandidateIndex:
+    """The candidate index given, made by the function given, or built."""
+    if isinstance(index, CandidateIndex):
+        return index
+    return CandidateIndex(net) if index is None else index()
 
 
 #: A main cycle of at most this many items (the depot's, before any cycle joined it: phage

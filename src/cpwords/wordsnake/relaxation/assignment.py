@@ -32,12 +32,8 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.decode import Decoded
-from cpwords.wordsnake.relaxation.string_hub import (
-    DeadlineReached,
-    StringHubNetwork,
-    lookup_sorted,
-    stable_order,
-)
+from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
+from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
 #: Budgets of the warm start (:class:`Reoptimizer`) before a cold min-cost flow solve is used
 #: instead: Bellman-Ford rounds (the optimal flows of whole dictionaries settle in a few dozen;

@@ -19,7 +19,9 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.flow import FlowStopped
-from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie, lookup_sorted
+from cpwords.wordsnake.relaxation.level_matching import LevelMatching
+from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
+from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie
 
 
 @dataclass
@@ -339,14 +341,6 @@ def _descend_hubs(
     return rec_units, rec_starts
 
 
-#: Candidates from which the matching runs compiled (:mod:`.matching`). Below, the Python loop
-#: costs less than loading the compiler: on ENABLE (791,815 candidates) the whole command took
-#: 3.13 s of CPU and 352 MB with the loop against 3.4-3.6 s and 503 MB compiled (Numba's import
-#: and its cached code: about 0.3 s and 150 MB), so the compiled loop is kept for lists of
-#: several million candidates, where the loop's seconds grow with the list.
-COMPILED_MATCHING_MIN = 2_000_000
-
-
 def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> Decoded:
     """Longest-overlap-first matching of exits to entries, read as item successors.
 
@@ -370,12 +364,13 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     Notes
     -----
     Hand-over strings are taken from the longest down; each exit still free is matched to the
-    first free entry below its string in the trie (a "next free" union-find over the words in
-    preorder, so every query is O(alpha(n))), never to itself. Squared overlaps satisfy the
-    inverse Monge inequality ``ov(a,b)^2 + ov(c,d)^2 >= ov(a,d)^2 + ov(c,b)^2`` when ``ov(a,b)``
-    is largest in its row and column (with ``u = ov(a,d)``, ``v = ov(c,b)``,
-    ``ov(c,d) >= u + v - k``), the reason greedy matching does well on overlap graphs (Blum et
-    al., "Linear approximation of shortest superstrings", J. ACM 41(4), 1994). O(total letters).
+    first free entry below its string in the trie (the words in preorder), never to itself: a
+    depth of strings at a time, as whole-array passes (:mod:`.level_matching`). Squared overlaps
+    satisfy the inverse Monge inequality ``ov(a,b)^2 + ov(c,d)^2 >= ov(a,d)^2 + ov(c,b)^2``
+    when ``ov(a,b)`` is largest in its row and column (with ``u = ov(a,d)``,
+    ``v = ov(c,b)``, ``ov(c,d) >= u + v - k``), the reason greedy matching does well on overlap
+    graphs (Blum et al., "Linear approximation of shortest superstrings", J. ACM 41(4), 1994).
+    O(total letters).
     """
     N = net.instance.n
     cyclic = net.instance.cyclic
@@ -385,20 +380,18 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     # Entries as slots in word (= preorder) order: slot_start[w] .. slot_start[w] + mult[w].
     slot_start = np.zeros(W + 1, dtype=np.int64)
     np.cumsum(net.mult, out=slot_start[1:])
-    slot_item = [i for w in range(W) for i in copies[w]]
+    slot_item = stable_order(net.item_word)  # each word's copies, ascending, word by word
     depth = trie.depth.astype(np.int64)
     hw, hs, lo_word, hi_word = _handover_candidates(trie, W, net.instance.proper, depth)
     succ = [-1] * (N + 1)
     handover = [0] * (N + 1)
     cand = (hw, hs, lo_word, hi_word)
-    matched = _greedy_matches(
-        net, copies, slot_start, slot_item, depth, cand, succ, handover, deadline
-    )
-    by_string, nxt, pending, stopped, interrupted = matched
-    tails = _join_free_ends(N, cyclic, slot_item, nxt, pending, succ)
+    matched = _greedy_matches(net, slot_start, slot_item, depth, cand, succ, handover, deadline)
+    by_string, (heads, tails), stopped, interrupted = matched
+    _join_free_ends(N, cyclic, heads, tails, succ)
     # Units handed over at one string can exchange destinations (all lie below it), and so can
     # the zero joints.
-    groups = [*by_string.values(), tails]
+    groups = [*by_string, tails]
     comp, ncyc, merges = merge_cycles(succ, handover, groups, copies, N, cyclic)
     node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
     dec = Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
@@ -411,64 +404,28 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
 
 def _greedy_matches(
     net: StringHubNetwork,
-    copies: list[list[int]],
     slot_start: np.ndarray,
-    slot_item: list[int],
+    slot_item: np.ndarray,
     depth: np.ndarray,
     cand: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     succ: list[int],
     handover: list[int],
     deadline: float | None,
-) -> tuple[dict[int, list[int]], list[int], list[list[int]], bool, bool]:
-    """The matching (in Python below :data:`COMPILED_MATCHING_MIN` candidates, compiled from
-    there), written into ``succ`` and ``handover``: the units matched at each string, the free
-    entries' union-find, the free exits per word, and whether the deadline or Ctrl-C stopped
-    it (the matches so far stand)."""
+) -> tuple[list[list[int]], tuple[list[int], list[int]], bool, bool]:
+    """The matching (:class:`~.level_matching.LevelMatching`), written into ``succ`` and
+    ``handover``: the exits matched at each string where two or more were, the entries and
+    exits left free, and whether the deadline or Ctrl-C stopped it (the matches so far
+    stand)."""
     stopped = interrupted = False
-    if cand[0].size < COMPILED_MATCHING_MIN:  # the Python loop: no compiler to load
-        nxt = list(range(len(slot_item) + 1))  # next free slot at or after i (total = none)
-        pending = [list(c) for c in copies]  # exits still free, per word
-        by_string: dict[int, list[int]] = {}
-        try:
-            _match_longest_first(
-                net,
-                cand,
-                depth,
-                slot_start,
-                slot_item,
-                nxt,
-                pending,
-                succ,
-                handover,
-                deadline,
-                by_string,
-            )
-        except FlowStopped:
-            stopped = True
-        except KeyboardInterrupt:  # the caller re-raises it once it has an ordering
-            stopped = interrupted = True
-        return by_string, nxt, pending, stopped, interrupted
-    from cpwords.wordsnake.relaxation.matching import GreedyMatching
-
-    matching = GreedyMatching(copies, slot_start, np.array(slot_item), net.item_word)
+    word_node = net.trie.word_node.astype(np.int64)
+    matching = LevelMatching(word_node, slot_start, slot_item.astype(np.int64), succ, handover)
     try:
-        matching.run(np.stack(cand, axis=1), depth, deadline)
+        matching.run(cand, depth, deadline)
     except FlowStopped:
         stopped = True
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # the caller re-raises it once it has an ordering
         stopped = interrupted = True
-    by_string = _record_matches(matching.matches(), succ, handover)
-    return by_string, matching.free_entries(), matching.pending(), stopped, interrupted
-
-
-def _free_from(nxt: list[int], i: int) -> int:
-    """The first free slot at or after ``i`` (union-find with path compression on ``nxt``)."""
-    root = i
-    while nxt[root] != root:
-        root = nxt[root]
-    while nxt[i] != root:
-        nxt[i], i = root, nxt[i]
-    return root
+    return matching.groups, matching.free_ends(), stopped, interrupted
 
 
 def _handover_candidates(
@@ -502,91 +459,11 @@ def _deepest_first(depth: np.ndarray) -> np.ndarray:
     return np.argsort(-depth, kind="stable")
 
 
-def _match_longest_first(
-    net: StringHubNetwork,
-    candidates: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    depth: np.ndarray,
-    slot_start: np.ndarray,
-    slot_item: list[int],
-    nxt: list[int],
-    pending: list[list[int]],
-    succ: list[int],
-    handover: list[int],
-    deadline: float | None,
-    by_string: dict[int, list[int]],
-) -> None:
-    """Match each free exit to the first free entry below its candidate strings, longest
-    first; fills ``succ``, ``handover`` and ``by_string`` (the units matched at each string;
-    consistent when :class:`FlowStopped` ends it at the deadline)."""
-    hw, hs, lo_word, hi_word = candidates
-    free_from = _free_from
-    item_word = net.item_word.tolist()
-    # Only candidates with a word below their string; the depth and slot range read once, as
-    # arrays (a NumPy scalar read per candidate cost as much as the rest of the loop).
-    keep = np.flatnonzero(lo_word < hi_word)
-    # Read in chunks: five whole lists of Python ints (one per candidate) held 160 MB at once
-    # on ENABLE, the peak of the whole solve.
-    chunk = 1 << 15
-    for at in range(0, int(keep.size), chunk):
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise FlowStopped
-        rows = keep[at : at + chunk]
-        part = zip(
-            hw[rows].tolist(),
-            hs[rows].tolist(),
-            depth[hs[rows]].tolist(),
-            slot_start[lo_word[rows]].tolist(),
-            slot_start[hi_word[rows]].tolist(),
-            strict=True,
-        )
-        for w, s, d, a, b in part:
-            units = pending[w]
-            if not units:
-                continue
-            while units:
-                slot = a if nxt[a] == a else free_from(nxt, a)
-                if slot >= b:
-                    break
-                item = slot_item[slot]
-                if item == units[-1] and item_word[item] == w:
-                    # never the same item; try the next free slot
-                    slot = free_from(nxt, slot + 1)
-                    if slot >= b:
-                        break
-                    item = slot_item[slot]
-                u = units.pop()
-                succ[u] = item
-                handover[u] = d
-                nxt[slot] = slot + 1
-                by_string.setdefault(s, []).append(u)
-
-
-def _record_matches(
-    matches: np.ndarray, succ: list[int], handover: list[int]
-) -> dict[int, list[int]]:
-    """Write the matches (rows ``unit, item, string, depth``) into ``succ`` and ``handover``;
-    returns the units matched at each string, in order."""
-    by_string: dict[int, list[int]] = {}
-    for unit, item, string, d in matches.tolist():
-        succ[unit] = item
-        handover[unit] = d
-        by_string.setdefault(string, []).append(unit)
-    return by_string
-
-
 def _join_free_ends(
-    N: int,
-    cyclic: bool,
-    slot_item: list[int],
-    nxt: list[int],
-    pending: list[list[int]],
-    succ: list[int],
-) -> list[int]:
-    """Join the unmatched exits to the unmatched entries (through the depot: paths
-    concatenated); returns the exits joined."""
-    # A slot is free exactly when it is its own root (a taken slot points past itself).
-    heads = [item for i, item in enumerate(slot_item) if nxt[i] == i]
-    tails = [u for units in pending for u in units]
+    N: int, cyclic: bool, heads: list[int], tails: list[int], succ: list[int]
+) -> None:
+    """Join the unmatched exits ``tails`` to the unmatched entries ``heads`` (through the
+    depot: paths concatenated); ``tails`` gets the depot's exit on a linear snake."""
     if not cyclic:
         heads.append(N)
         tails.append(N)
@@ -602,7 +479,6 @@ def _join_free_ends(
             if j < k:
                 succ[tails[j]] = heads[j]
         succ[tails[k]] = heads[k]
-    return tails
 
 
 # ---------------------------------------------------------------------------------------------

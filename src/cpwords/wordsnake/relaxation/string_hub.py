@@ -38,71 +38,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cpwords.core.errors import InputError
+from cpwords.wordsnake.relaxation.sorting import dense_table, lookup_sorted, stable_order
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 
 class DeadlineReached(Exception):
     """A time limit passed while building or solving (the caller returns its best so far)."""
-
-
-def lookup_sorted(haystack: np.ndarray, needles: np.ndarray, side: str = "left") -> np.ndarray:
-    """``numpy.searchsorted(haystack, needles, side)``, with the needles searched in sorted order.
-
-    Parameters
-    ----------
-    haystack : numpy.ndarray, shape (n,)
-        Sorted ascending.
-    needles : numpy.ndarray, shape (q,)
-    side : {"left", "right"}
-
-    Returns
-    -------
-    numpy.ndarray of intp, shape (q,)
-        The insertion points, as :func:`numpy.searchsorted` gives them.
-
-    Notes
-    -----
-    A binary search per needle in random order misses the cache at almost every step; sorted
-    needles walk the haystack in order (NumPy starts each search from the previous one). On a
-    million needles into two million keys: 0.35 s in random order, 0.09 s sorted (the sort
-    included).
-    """
-    if needles.size < 4096:
-        return np.searchsorted(haystack, needles, side=side)  # type: ignore[call-overload]
-    order = np.argsort(needles)
-    out = np.empty(needles.size, dtype=np.intp)
-    out[order] = np.searchsorted(haystack, needles[order], side=side)  # type: ignore[call-overload]
-    return out
-
-
-def stable_order(keys: np.ndarray) -> np.ndarray:
-    """``numpy.argsort(keys, kind="stable")``, by radix passes on 16-bit digits where they apply.
-
-    Parameters
-    ----------
-    keys : numpy.ndarray of int, shape (n,)
-
-    Returns
-    -------
-    numpy.ndarray of intp, shape (n,)
-        The stable sorting permutation.
-
-    Notes
-    -----
-    NumPy sorts 16-bit integers stably by radix sort and wider ones by timsort; keys in
-    ``[0, 2**32)`` are sorted by their low digit, then stably by their high one (least
-    significant digit first). Measured on 2.1 M node ids: 0.24 s by timsort, 0.045 s in two
-    passes.
-    """
-    if keys.size < 4096:
-        return np.argsort(keys, kind="stable")
-    low, high = int(keys.min()), int(keys.max())
-    if low < 0 or high >= 1 << 32:
-        return np.argsort(keys, kind="stable")
-    if high < 1 << 16:
-        return np.argsort(keys.astype(np.uint16), kind="stable")
-    order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
-    return order[np.argsort((keys[order] >> 16).astype(np.uint16), kind="stable")]
 
 
 def _check(deadline: float | None) -> None:
@@ -325,7 +266,8 @@ def _failure_links(
     on small ones); fills ``trie.fail``."""
     fail, par = trie.fail, trie.parent
     child_of: dict[int, int] | None = None  # parent * radix + letter -> child, for small levels
-    dense = _dense_children(trie)
+    # Each node's child by each letter in one flat table, where the alphabet is small.
+    dense = dense_table(trie.child_key, trie.child_id, trie.size * trie.radix, 16 * trie.size)
     for level in levels[2:]:
         _check(deadline)
         if level.size < SMALL_LEVEL:
@@ -349,24 +291,6 @@ def _failure_links(
             f[rest] = fail[f[rest]]
             active = rest
         fail[level] = result
-
-
-#: Entries of the dense child table (:func:`_dense_children`): 64 MB of int32 at most.
-DENSE_CHILDREN_MAX = 1 << 24
-
-
-def _dense_children(trie: Trie) -> np.ndarray | None:
-    """Each node's child by each letter as one flat table (index ``node * radix + letter``, -1
-    where there is none), or None when it would exceed :data:`DENSE_CHILDREN_MAX` entries and
-    16 per node (then children are searched in the sorted keys). A failure link is found in
-    one read instead of a search: phage lambda's 31-mers (1.15 M nodes, 4 letters) 0.30 s ->
-    measured below."""
-    entries = trie.size * trie.radix
-    if entries > max(DENSE_CHILDREN_MAX, 16 * trie.size):
-        return None
-    table = np.full(entries, -1, dtype=np.int32)
-    table[trie.child_key] = trie.child_id
-    return table
 
 
 def _links_in_a_loop(

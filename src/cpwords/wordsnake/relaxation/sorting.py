@@ -1,0 +1,109 @@
+"""Sorting and searching whole arrays faster than NumPy's defaults where the data allow it: searches
+in sorted order, stable sorts of small integers by 16-bit radix passes.
+
+Both give exactly what :func:`numpy.searchsorted` and ``numpy.argsort(kind="stable")`` give.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def lookup_sorted(haystack: np.ndarray, needles: np.ndarray, side: str = "left") -> np.ndarray:
+    """``numpy.searchsorted(haystack, needles, side)``, with the needles searched in sorted order.
+
+    Parameters
+    ----------
+    haystack : numpy.ndarray, shape (n,)
+        Sorted ascending.
+    needles : numpy.ndarray, shape (q,)
+    side : {"left", "right"}
+
+    Returns
+    -------
+    numpy.ndarray of intp, shape (q,)
+        The insertion points, as :func:`numpy.searchsorted` gives them.
+
+    Notes
+    -----
+    A binary search per needle in random order misses the cache at almost every step; sorted
+    needles walk the haystack in order (NumPy starts each search from the previous one). On a
+    million needles into two million keys: 0.35 s in random order, 0.09 s sorted (the sort
+    included).
+    """
+    if needles.size < 4096:
+        return np.searchsorted(haystack, needles, side=side)  # type: ignore[call-overload]
+    order = np.argsort(needles)
+    out = np.empty(needles.size, dtype=np.intp)
+    out[order] = np.searchsorted(haystack, needles[order], side=side)  # type: ignore[call-overload]
+    return out
+
+
+def stable_order(keys: np.ndarray) -> np.ndarray:
+    """``numpy.argsort(keys, kind="stable")``, by radix passes on 16-bit digits where they apply.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray of int, shape (n,)
+
+    Returns
+    -------
+    numpy.ndarray of intp, shape (n,)
+        The stable sorting permutation.
+
+    Notes
+    -----
+    NumPy sorts 16-bit integers stably by radix sort and wider ones by timsort; keys in
+    ``[0, 2**32)`` are sorted by their low digit, then stably by their high one (least
+    significant digit first). Measured on 2.1 M node ids: 0.24 s by timsort, 0.045 s in two
+    passes.
+    """
+    if keys.size < 4096:
+        return np.argsort(keys, kind="stable")
+    low, high = int(keys.min()), int(keys.max())
+    if low < 0 or high >= 1 << 32:
+        return np.argsort(keys, kind="stable")
+    if high < 1 << 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
+    return order[np.argsort((keys[order] >> 16).astype(np.uint16), kind="stable")]
+
+
+#: The most entries of a dense table (:func:`dense_table`) whatever its keys: 64 MB of int32.
+DENSE_TABLE_MAX = 1 << 24
+
+
+def dense_table(
+    keys: np.ndarray, values: np.ndarray, entries: int, per_keys: int
+) -> np.ndarray | None:
+    """The values by key as one flat table, to be read without a search.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray of int, shape (n,)
+        Distinct, in ``[0, entries)``.
+    values : numpy.ndarray of int, shape (n,)
+        Below ``2**31``.
+    entries : int
+        The table's size.
+    per_keys : int
+        A size the caller accepts whatever :data:`DENSE_TABLE_MAX` says (a few times the
+        keys: memory stays linear in them).
+
+    Returns
+    -------
+    numpy.ndarray of int32, shape (entries,) or None
+        ``table[keys] = values``, -1 elsewhere; None when ``entries`` exceeds both
+        :data:`DENSE_TABLE_MAX` and ``per_keys``.
+
+    Notes
+    -----
+    The trie's failure links read each node's child by letter this way where the alphabet is
+    small: one read instead of a binary search. Measured (the whole trie, CPU): Debian's French
+    list 0.68 -> 0.40 s, ENABLE 0.20 -> 0.17 s.
+    """
+    if entries > max(DENSE_TABLE_MAX, per_keys):
+        return None
+    table = np.full(entries, -1, dtype=np.int32)
+    table[keys] = values
+    return table
