@@ -18,19 +18,18 @@ never below 3 (once per million words of running text).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 import numpy as np
 
 from cpwords.core.alphabet import accent_twins
-from cpwords.core.errors import InputError
-from cpwords.core.lexicon import zipf
+from cpwords.core.lexicon import MAX_ZIPF, check_zipf_floor, zipf
 from cpwords.letterboxed.rules import LetterBox
 
 __all__ = [
     "ANSWER_ZIPF",
+    "MAX_ZIPF",
     "OTHER_ANSWER_ZIPF",
     "CommonPairs",
     "answer_floor",
@@ -43,9 +42,6 @@ ANSWER_ZIPF: dict[str, float] = {"en": 3.0, "fr": 3.0, "de": 3.25, "es": 3.0}
 #: The floor of the other languages wordfreq has a list for (once per million words); a
 #: language without one has no floor (0: no frequencies to read).
 OTHER_ANSWER_ZIPF = 3.0
-
-#: The highest floor accepted (wordfreq's most frequent English word, "the", is at 7.73).
-MAX_ZIPF = 8.0
 
 
 def answer_floor(lang: str = "en", min_zipf: float | None = None) -> float:
@@ -75,10 +71,7 @@ def answer_floor(lang: str = "en", min_zipf: float | None = None) -> float:
     (3.25, 3.0, 0.0, 0.0)
     """
     if min_zipf is not None:
-        z = float(min_zipf)
-        if not (math.isfinite(z) and 0.0 <= z <= MAX_ZIPF):
-            raise InputError(f"the Zipf floor must be from 0 to {MAX_ZIPF:g}, got {min_zipf}")
-        return z
+        return check_zipf_floor(min_zipf)
     if lang in ANSWER_ZIPF:
         return ANSWER_ZIPF[lang]
     from cpwords.core.languages import language_scripts
