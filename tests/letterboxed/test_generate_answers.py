@@ -144,9 +144,9 @@ def test_a_deal_makes_both_words_playable() -> None:
     "lang", [pytest.param(lang, marks=needs_dictionary(lang)) for lang in ("fr", "de", "es")]
 )
 def test_default_boxes_of_a_language_have_no_accent_twins(lang: str) -> None:
-    from cpwords.letterboxed.models.dp import default_lexicon
+    from cpwords.letterboxed.models.dp import whole_lexicon
 
-    lex = default_lexicon(lang)
+    lex = whole_lexicon(lang)
     gen = generate_boxes(3, lex, seed=2, unique=True, lang=lang)
     assert gen.complete
     for b in gen.boxes:

@@ -39,7 +39,12 @@ from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.answers import ANSWER_ZIPF, MAX_ZIPF, OTHER_ANSWER_ZIPF
 from cpwords.letterboxed.models.design import MAX_BOXES
-from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
+from cpwords.letterboxed.models.dp import (
+    DEFAULT_LEXICON_SIZE,
+    LetterBoxedSolver,
+    default_lexicon,
+    whole_lexicon,
+)
 from cpwords.letterboxed.rules import (
     MAX_LETTERS,
     WORD_WEIGHT,
@@ -74,12 +79,14 @@ Methods: dp (default) is exact: a layered dynamic programme over (letters still 
 current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover model with
 chained word slots in CP-SAT; seed-first and seed-best are the seed article's two-word pair
 search (the first pair it finds, or its fewest-letter pair: baselines that prove nothing).
-The default dictionary: the {DEFAULT_LEXICON_SIZE:,} most common words (ranked by wordfreq) of
-the language's dictionary: for English, wamerican's a-z words, or Webster's 2nd (web2, always
-installed) where wamerican is not; for another --lang, its curated dictionary (wfrench,
-wngerman, ...: cpwords lexicons lists them and how to install them), proper nouns left out unless
---proper-nouns, or wordfreq's list where the language has no dictionary. The output says which
-list was used.
+The default dictionary: the language's dictionary, cut to its {DEFAULT_LEXICON_SIZE:,} most
+common words (ranked by wordfreq; a fixed cut, no option changes it: --dict NAME reads a whole
+list, e.g. --dict wfrench); --generate reads all of it, so that a box's uniqueness counts every
+word. For English, wamerican's a-z words (about 64,000: all of them), or Webster's 2nd (web2,
+always installed) where wamerican is not; for another --lang, its curated dictionary (wfrench,
+wngerman, ...: cpwords lexicons lists them and how to install them), proper nouns left out
+unless --proper-nouns, or wordfreq's list where the language has no dictionary. The output
+says which list was used.
 
 Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
 of at most K words and --list lists them); --from WORD,... takes the words played so far (each
@@ -233,9 +240,10 @@ def _run_check(
     "the shape --generate draws.",
 )
 @lang_options(
-    f"the default dictionary (the {DEFAULT_LEXICON_SIZE:,} most common words of the language's "
-    "dictionary: English, wamerican or web2 where it is not installed; others, e.g. wfrench: "
-    "cpwords lexicons lists them; wordfreq's list where it has none)"
+    f"the default dictionary (the language's dictionary, at most its {DEFAULT_LEXICON_SIZE:,} "
+    "most common words, all with --generate: English, wamerican or web2 where it is not "
+    "installed; others, e.g. wfrench: cpwords lexicons lists them; wordfreq's list where it "
+    "has none)"
 )
 @click.option(
     "--generate",
@@ -292,7 +300,8 @@ def _run_check(
 @force_option()
 @blocklist_options()
 @shared_options(
-    dictionary=f"the {DEFAULT_LEXICON_SIZE:,} most common words of the language's dictionary",
+    dictionary=f"the language's dictionary, at most its {DEFAULT_LEXICON_SIZE:,} most common "
+    "words; all of it with --generate",
     limit="all",
     check=True,
     time_limit=60.0,
@@ -932,7 +941,11 @@ def _run_generate(
             f"--unique means one 2-word solution; drop --max-solutions {design.max_solutions}"
         )
     with progress("letterboxed: loading the lexicon", enabled=not as_json):
-        solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper))
+        # Without --dict, the language's whole dictionary: a box is unique among all its words.
+        lex = (
+            _load(dict_path, lang, fold, proper) if dict_path else whole_lexicon(lang, fold, proper)
+        )
+        solver = LetterBoxedSolver(lex)
     with progress(f"letterboxed: generating {k} boxes", enabled=not as_json):
         gen = generate_boxes(
             k,
