@@ -36,13 +36,15 @@ def quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-def new_highs(seed: int = 0) -> Any:
-    """A silent ``highspy.Highs`` set up for proofs: gap limits zero, one thread.
+def new_highs(seed: int = 0, threads: int = 1) -> Any:
+    """A silent ``highspy.Highs`` set up for proofs: gap limits zero, one thread by default.
 
     Parameters
     ----------
     seed : int
         HiGHS's ``random_seed``.
+    threads : int
+        HiGHS's ``threads`` (``--workers``; at least 1).
 
     Returns
     -------
@@ -60,7 +62,7 @@ def new_highs(seed: int = 0) -> Any:
     h.setOptionValue("output_flag", False)
     h.setOptionValue("mip_rel_gap", 0.0)
     h.setOptionValue("mip_abs_gap", 0.0)
-    h.setOptionValue("threads", 1)
+    h.setOptionValue("threads", max(1, int(threads)))
     h.setOptionValue("random_seed", int(seed))
     return h
 
