@@ -4,9 +4,9 @@ Runs the command (``cpwords letterboxed --generate K --unique --lang L --seed S 
 language, times it from the outside, and re-checks every box with code written here from the
 rules alone (no cpwords solver or brute force): every 2-word solution is enumerated over the
 lexicon the command read (the language's whole dictionary, ``whole_lexicon``) and over the
-dictionary's file as ``--dict NAME`` reads it (proper nouns and all), the answer's words are looked up in wordfreq directly, and the box's letters
-are compared by their base letter (NFD) for accent twins. Prints the markdown of
-``docs/reports/letterboxed-generate.md``'s tables.
+dictionary's file as ``--dict NAME`` reads it (proper nouns and all), the answer's words are
+looked up in wordfreq directly, and the box's letters are compared by their base letter (NFD)
+for accent twins. Prints the markdown of ``docs/reports/letterboxed-generate.md``'s tables.
 
 Usage: ``python benchmarks/letterboxed_generate.py [--boxes 10] [--seed 0] [--langs en,fr,de,es]
 [--whole]`` (``--whole``: the command reads ``--dict wamerican``, ``--dict wfrench``...).
@@ -123,7 +123,7 @@ def main() -> None:
             f"{sum(b['pairs_whole'] == 1 for b in boxes)} |"
         )
         print(f"\n### {lang}\n")
-        print("| box | answer | Zipf | 2-word solutions (lexicon / whole dictionary) | difficulty |")
+        print("| box | answer | Zipf | 2-word solutions (lexicon / --dict list) | difficulty |")
         print("|---|---|---|---|---|")
         for b in boxes:
             print(
@@ -133,8 +133,8 @@ def main() -> None:
             )
     print(
         "\n| lang | lexicon | floor | boxes | draws | generation (s) | command (s) | "
-        "answers above floor | unique by brute force | no accent twins | unique in the whole "
-        "dictionary |"
+        "answers above floor | unique by brute force | no accent twins | unique in the --dict "
+        "list |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(summary))

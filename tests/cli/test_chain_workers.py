@@ -56,3 +56,13 @@ def test_workers_refused_where_highs_does_not_run(
 ) -> None:
     code, out, err = run_cli(["chain", words, *args], capsys)
     assert code == 2 and not out and err.count("\n") == 1 and err.startswith("cpwords: error: ")
+
+
+def test_a_solve_after_another_thread_count_keeps_its_certificate() -> None:
+    # HiGHS's task scheduler is one per process: a one-thread solve after a two-thread one
+    # lost its certificate (its LP ended not optimal) until new_highs reset the scheduler.
+    from cpwords.chain.spec import solve_chain
+
+    for workers in (2, 1, 2):
+        res = solve_chain(WORDS, workers=workers)
+        assert res.status.value == "OPTIMAL" and res.solver_info["proof"] == "certificate"

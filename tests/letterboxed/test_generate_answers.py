@@ -204,3 +204,29 @@ def test_a_box_outside_the_language_script_is_refused(capsys: pytest.CaptureFixt
     code, out, err = run_cli(["letterboxed", "tae-lin-orc-gsu", "--lang", "ja"], capsys)
     assert code == 2 and not out and err.count("\n") == 1
     assert "LATIN" in err and "--lang ja" in err
+
+
+def test_the_help_says_what_the_default_dictionary_is(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 47, item 6: the help said "100,000 most common words" as if an option set it.
+    code, out, _ = run_cli(["letterboxed", "--help"], capsys)
+    text = " ".join(out.split())
+    assert code == 0 and "--top" not in text
+    assert "a fixed cut, no option changes it" in text and "--generate reads all of it" in text
+    assert "--min-zipf Z" in text and "--allow-accent-twins" in text
+
+
+@pytest.mark.slow
+@needs_dictionary("fr")
+def test_generation_reads_the_whole_dictionary(capsys: pytest.CaptureFixture[str]) -> None:
+    from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, whole_lexicon
+
+    argv = ["letterboxed", "--generate", "1", "--unique", "--lang", "fr", "--json"]
+    code, out, _ = run_cli(argv, capsys)
+    row = json.loads(out)
+    whole = whole_lexicon("fr")
+    assert code == 0 and row["lexicon"] == whole.source == "wfrench"
+    assert row["lexicon_size"] == len(whole) > DEFAULT_LEXICON_SIZE
+    (box,) = row["boxes"]
+    assert all_pairs(LetterBox(tuple(box["box"].split("-"))), list(whole.words)) == [
+        tuple(box["solution"])
+    ]
