@@ -206,3 +206,22 @@ def test_a_count_says_its_example_board_was_checked(capsys: pytest.CaptureFixtur
     assert not grid_problems(default_board(), row["solution"], common_tokens(5000).words)
     code, out, _ = run(capsys, "--top", "2000", "--count", "er,ed,ly,al", "--json")
     assert code == 1 and json.loads(out)["verified"] is None  # no board, nothing to check
+
+
+def test_no_unique_puzzle_says_what_to_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 47, item 6: the default size found nothing and exited 1 with no hint.
+    from cpwords.cli.grid import NO_UNIQUE_HINT
+
+    words = tmp_path / "few.txt"
+    words.write_text("\n".join(sorted(common_tokens(2000).words)) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "--unique", "--dict", str(words))
+    row_code, row, _ = run(capsys, "--unique", "--dict", str(words), "--json")
+    if json.loads(row)["counts"]["unique"]:
+        pytest.skip("this list has a unique puzzle")
+    assert code == 1 and row_code == 1
+    lines = out.splitlines()
+    assert lines[-2] == "no suffix quadruple has a unique full board"
+    assert lines[-1] == NO_UNIQUE_HINT and len(NO_UNIQUE_HINT) <= 100
+    assert "--top" in NO_UNIQUE_HINT and NO_UNIQUE_HINT not in row

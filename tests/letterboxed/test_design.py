@@ -308,7 +308,7 @@ def test_generated_boxes_show_no_blocked_word(
 
     first = generate()
     box = first["boxes"][0]
-    shown = {w for pair in box["two_word_solutions"] for w in pair}
+    shown = {*box["solution"], *(w for pair in box["two_word_solutions"] for w in pair)}
     mine = tmp_path / "mine.txt"
     mine.write_text(sorted(shown)[0] + "\n", encoding="utf-8")
     second = generate("--blocklist", str(mine))

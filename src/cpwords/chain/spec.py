@@ -166,7 +166,9 @@ def run(
     ``trail-mip`` takes ``hint``; ``random-dfs`` takes ``steps`` and ``restart_steps``.
     """
     fn = chain_trail_mip if method == "trail-mip" else random_dfs
-    result = call_method(fn, instance, params=params, seed=seed, time_limit=time_limit)
+    result = call_method(
+        fn, instance, params=params, seed=seed, time_limit=time_limit, workers=workers
+    )
     return checked_proof(instance, result)
 
 
@@ -235,6 +237,7 @@ def solve_chain(
     end: str | None = None,
     time_limit: float | None = None,
     seed: int = 0,
+    workers: int = 1,
 ) -> SolveResult:
     """The longest word chain, proven (``trail-mip``) or searched (``random-dfs``), verified.
 
@@ -252,6 +255,8 @@ def solve_chain(
     time_limit : float, optional
         Seconds.
     seed : int
+    workers : int
+        HiGHS's threads for ``trail-mip`` (the search has none).
 
     Returns
     -------
@@ -271,7 +276,7 @@ def solve_chain(
     """
     if not isinstance(instance, ChainInstance):
         instance = chain_instance(instance, overlap, objective, start, end)
-    return solve(SPEC, instance, method, time_limit=time_limit, seed=seed)
+    return solve(SPEC, instance, method, time_limit=time_limit, seed=seed, workers=workers)
 
 
 #: With a time limit, the share of it the exact method may take in :func:`compare_chain`.
@@ -279,7 +284,7 @@ COMPARE_EXACT_SHARE = 0.5
 
 
 def compare_chain(
-    instance: ChainInstance, *, time_limit: float | None = None, seed: int = 0
+    instance: ChainInstance, *, time_limit: float | None = None, seed: int = 0, workers: int = 1
 ) -> list[SolveResult]:
     """The proven chain and the randomised DFS side by side, within one time limit.
 
@@ -294,6 +299,8 @@ def compare_chain(
         Seconds for the whole comparison (None: the exact method unlimited).
     seed : int
         The search's random seed.
+    workers : int
+        HiGHS's threads for the exact method.
 
     Returns
     -------
@@ -314,7 +321,7 @@ def compare_chain(
     """
     t0 = time.perf_counter()
     share = None if time_limit is None else COMPARE_EXACT_SHARE * time_limit
-    exact = solve_chain(instance, "trail-mip", time_limit=share, seed=seed)
+    exact = solve_chain(instance, "trail-mip", time_limit=share, seed=seed, workers=workers)
     if exact.solver_info.get("interrupted"):  # Ctrl-C: the exact answer so far, nothing more
         return [exact]
     budget = max(0.5, exact.wall_time)

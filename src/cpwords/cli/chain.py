@@ -20,6 +20,7 @@ from cpwords.cli._common import (
     force_option,
     one_stdin,
     progress,
+    reject_unused,
     result_row,
     shared_options,
     skip_invalid_option,
@@ -93,7 +94,7 @@ LISTING_MAX_WORDS = 300
 @png_option("the chain")
 @force_option()
 @skip_invalid_option()
-@shared_options(check=True, time_limit=600.0, seed=True)
+@shared_options(check=True, time_limit=600.0, workers=1, seed=True)
 def chain(
     file: str,
     overlap: int,
@@ -113,6 +114,7 @@ def chain(
     png_path: str | None,
     force: bool,
     time_limit: float,
+    workers: int,
     seed: int,
     as_json: bool,
 ) -> None:
@@ -142,6 +144,7 @@ def chain(
     from cpwords.chain.spec import load_chain_instance, solve_chain
 
     one_stdin({"FILE": file, "--check": check_file, "--verify-certificate": verify_path})
+    _refuse_workers(method, check_file is not None or check_text is not None, verify_path)
     check_svg_target(svg_path, force, png_path)
     _check_certificate_options(
         certificate_path, verify_path, method, compare, check_file, check_text, force
@@ -164,10 +167,12 @@ def chain(
     if proposed is not None:
         raise SystemExit(_check(instance, proposed[0], as_json))
     if compare:
-        raise SystemExit(_compare(instance, deadline, seed, as_json))
+        raise SystemExit(_compare(instance, deadline, seed, as_json, workers))
     label = f"solving a chain of {len(instance.words):,} words ({method})"
     with progress(label, sense="max", enabled=not as_json):
-        res = solve_chain(instance, method, time_limit=deadline.remaining(), seed=seed)
+        res = solve_chain(
+            instance, method, time_limit=deadline.remaining(), seed=seed, workers=workers
+        )
     found = tuple(res.solution) if res.solution is not None else ()
     letters = sum(len(w) for w in found)
     interrupted = bool(res.solver_info.get("interrupted"))
@@ -198,14 +203,29 @@ def chain(
         raise SystemExit(code)
 
 
-def _compare(instance: ChainInstance, deadline: Deadline, seed: int, as_json: bool) -> int:
+def _refuse_workers(method: str, checking: bool, verify_path: str | None) -> None:
+    """``--workers`` sets HiGHS's threads: refused where HiGHS does not run (exit 2)."""
+    ctx = click.get_current_context()
+    if method == "random-dfs":
+        reject_unused(
+            ctx, "with --method random-dfs (the exact method's)", {"workers": "--workers"}
+        )
+    if checking or verify_path is not None:
+        reject_unused(ctx, "with --check or --verify-certificate", {"workers": "--workers"})
+
+
+def _compare(
+    instance: ChainInstance, deadline: Deadline, seed: int, as_json: bool, workers: int = 1
+) -> int:
     """``--compare``: the proven chain and the randomised search, a row each; the exit status
     of the exact method's result."""
     from cpwords.chain.spec import compare_chain
 
     label = f"comparing on a chain of {len(instance.words):,} words"
     with progress(label, sense="max", enabled=not as_json):
-        results = compare_chain(instance, time_limit=deadline.remaining(), seed=seed)
+        results = compare_chain(
+            instance, time_limit=deadline.remaining(), seed=seed, workers=workers
+        )
     exact = results[0]
     optimum = exact.objective if exact.status.value == "OPTIMAL" else None
 

@@ -801,6 +801,13 @@ def _unique_json(
     echo_json(row)
 
 
+#: What to change when a lexicon has no unique puzzle (English, default board: 1 at --top 5000,
+#: none at 10,000, 2 at 20,000, 17 at --top 50000 -L 3), as the page says.
+NO_UNIQUE_HINT = (
+    "hint: try another lexicon (--top 5000, 20000, 50000 -L 3, or another --dict) or suffix length"
+)
+
+
 def _unique_text(
     g: _Grid, u: UniqueGridPuzzles, show: int, list_max: int, block: Blocklist | None
 ) -> None:
@@ -840,6 +847,8 @@ def _unique_text(
     _others_text(g.board, u.others, list_max)
     if not uniq:
         click.echo("no suffix quadruple has a unique full board" + ("" if d.complete else " yet"))
+        if d.complete:
+            click.echo(NO_UNIQUE_HINT)
 
 
 def _others_text(board: Board, others: list[Any], list_max: int) -> None:

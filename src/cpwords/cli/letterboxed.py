@@ -37,12 +37,19 @@ from cpwords.core.result import SolveResult, Status, counted
 from cpwords.core.sources import read_dictionary
 from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
+from cpwords.letterboxed.models.answers import ANSWER_ZIPF, MAX_ZIPF, OTHER_ANSWER_ZIPF
 from cpwords.letterboxed.models.design import MAX_BOXES
-from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver, default_lexicon
+from cpwords.letterboxed.models.dp import (
+    DEFAULT_LEXICON_SIZE,
+    LetterBoxedSolver,
+    default_lexicon,
+    whole_lexicon,
+)
 from cpwords.letterboxed.rules import (
     MAX_LETTERS,
     WORD_WEIGHT,
     LetterBox,
+    box_script_problem,
     letterboxed_problems,
     parse_box,
     score,
@@ -72,12 +79,14 @@ Methods: dp (default) is exact: a layered dynamic programme over (letters still 
 current letter) whose exhaustive finish proves the optimum; cpsat is the set-cover model with
 chained word slots in CP-SAT; seed-first and seed-best are the seed article's two-word pair
 search (the first pair it finds, or its fewest-letter pair: baselines that prove nothing).
-The default dictionary: the {DEFAULT_LEXICON_SIZE:,} most common words (ranked by wordfreq) of
-the language's dictionary: for English, wamerican's a-z words, or Webster's 2nd (web2, always
-installed) where wamerican is not; for another --lang, its curated dictionary (wfrench,
-wngerman, ...: cpwords lexicons lists them and how to install them), proper nouns left out unless
---proper-nouns, or wordfreq's list where the language has no dictionary. The output says which
-list was used.
+The default dictionary: the language's dictionary, cut to its {DEFAULT_LEXICON_SIZE:,} most
+common words (ranked by wordfreq; a fixed cut, no option changes it: --dict NAME reads a whole
+list, e.g. --dict wfrench); --generate reads all of it, so that a box's uniqueness counts every
+word. For English, wamerican's a-z words (about 64,000: all of them), or Webster's 2nd (web2,
+always installed) where wamerican is not; for another --lang, its curated dictionary (wfrench,
+wngerman, ...: cpwords lexicons lists them and how to install them), proper nouns left out
+unless --proper-nouns, or wordfreq's list where the language has no dictionary. The output
+says which list was used.
 
 Modes: solve (default; --all lists every optimal solution, --max-words K counts all solutions
 of at most K words and --list lists them); --from WORD,... takes the words played so far (each
@@ -86,18 +95,22 @@ proven fewest words that finish it (--all: every such finish); --hint 1, 2 or 3 
 the next word of such a finish: its first letter, its length too, or the word; --check FILE
 or --check-text "WORD WORD" checks a proposed solution (words separated by spaces, commas or
 dashes); --generate K makes K new boxes (no SIDES): 12 distinct letters (--shape KxM: K sides
-of M) drawn by letter frequency (--seed; English: Norvig's table, other languages: the letters
-of the dictionary), each kept only when its fewest-word solution is proven to be 2 words
+of M) dealt from an answer of two chained common words (wordfreq Zipf >= --min-zipf, by
+language; --seed), never a letter and its accented twin (--allow-accent-twins), or with
+--min-zipf 0 drawn by letter frequency (English: Norvig's table, other languages: the letters
+of the dictionary); each kept only when its fewest-word solution is proven to be 2 words
 (--unique: exactly one 2-word solution; --max-solutions N, --min-playable M, --max-draws D),
-each recounted by an independent brute force.
+the optimum, the counts and --unique read in the whole dictionary and recounted by an
+independent brute force.
 
 JSON, beyond the conventions below: objective and bound are 1000 * words + letters (lower is
 better); num_words, num_letters, box, lexicon, lexicon_size (its words, as in every
 subcommand), lexicon_size_3plus (those of 3+ letters, the ones a box can use), lang, fold_accents,
 playable_words; with --all optimal_solutions and n_optimal; with --max-words max_words,
 counts {{"1": n1, "2": n2, ...}}, count_total, count_wall_time and solutions (with --list);
-with --generate solution (the boxes), requested, found, complete, stopped, draws, rejected
-and boxes (each with its counts, difficulty and verification); with --from or --hint solution
+with --generate solution (the boxes), requested, found, complete, stopped, draws, rejected,
+min_zipf, allow_accent_twins and boxes (each with its answer, answer_zipf, counts, difficulty
+and verification); with --from or --hint solution
 (the finish: the words still to play; null with --hint), num_words and num_letters (the
 finish's), plays, letters_used, letters_left, next_letter, solvable and, with --hint, hint
 {{level, words_left, first_letter, length, word}}.
@@ -227,9 +240,10 @@ def _run_check(
     "the shape --generate draws.",
 )
 @lang_options(
-    f"the default dictionary (the {DEFAULT_LEXICON_SIZE:,} most common words of the language's "
-    "dictionary: English, wamerican or web2 where it is not installed; others, e.g. wfrench: "
-    "cpwords lexicons lists them; wordfreq's list where it has none)"
+    f"the default dictionary (the language's dictionary, at most its {DEFAULT_LEXICON_SIZE:,} "
+    "most common words, all with --generate: English, wamerican or web2 where it is not "
+    "installed; others, e.g. wfrench: cpwords lexicons lists them; wordfreq's list where it "
+    "has none)"
 )
 @click.option(
     "--generate",
@@ -265,12 +279,29 @@ def _run_check(
     help="With --generate: only boxes of this difficulty (box_difficulty's score: easy below "
     "2, medium 2 to 3, hard 3 and up).",
 )
+@click.option(
+    "--min-zipf",
+    type=click.FloatRange(min=0, max=MAX_ZIPF),
+    metavar="Z",
+    default=None,
+    help="With --generate: the answer's words have a wordfreq Zipf frequency of at least Z "
+    "(0: no floor). Default by --lang: "
+    + ", ".join(f"{k} {v:g}" for k, v in ANSWER_ZIPF.items())
+    + f", other wordfreq languages {OTHER_ANSWER_ZIPF:g}, else 0. The proof, the counts and "
+    "--unique still read the whole dictionary.",
+)
+@click.option(
+    "--allow-accent-twins",
+    is_flag=True,
+    help="With --generate: let a box hold a letter and its accented twin (o and ó).",
+)
 @svg_option("the box with the solution's path drawn word by word")
 @png_option("the box and the solution's path")
 @force_option()
 @blocklist_options()
 @shared_options(
-    dictionary=f"the {DEFAULT_LEXICON_SIZE:,} most common words of the language's dictionary",
+    dictionary=f"the language's dictionary, at most its {DEFAULT_LEXICON_SIZE:,} most common "
+    "words; all of it with --generate",
     limit="all",
     check=True,
     time_limit=60.0,
@@ -305,6 +336,8 @@ def letterboxed(
     min_playable: int,
     max_draws: int | None,
     difficulty: str | None,
+    min_zipf: float | None,
+    allow_accent_twins: bool,
     svg_path: str | None,
     force: bool,
     png_path: str | None,
@@ -330,7 +363,16 @@ def letterboxed(
             any_shape,
             plays is not None or hint is not None,
         )
-        design = _Design(unique, max_solutions, min_playable, max_draws, box_shape, difficulty)
+        design = _Design(
+            unique,
+            max_solutions,
+            min_playable,
+            max_draws,
+            box_shape,
+            difficulty,
+            min_zipf,
+            allow_accent_twins,
+        )
         block = load_blocklist(blocklist_file, enabled=not no_blocklist)
         ctx.exit(
             _run_generate(
@@ -347,9 +389,19 @@ def letterboxed(
             )
         )
     _refuse_design_options(
-        blocklist_file, no_blocklist, unique, max_solutions, min_playable, max_draws, difficulty
+        blocklist_file,
+        no_blocklist,
+        unique,
+        max_solutions,
+        min_playable,
+        max_draws,
+        difficulty,
+        min_zipf is not None or allow_accent_twins,
     )
     box = _box(sides, any_shape, lang, fold_accents, box_shape)
+    wrong = box_script_problem(box, lang) if dict_path is None else None
+    if wrong is not None:  # the default list of --lang: a box of another script is no puzzle
+        raise InputError(wrong)
     one_stdin({"--dict": dict_path, "--check": check_file})
     _refuse_unused(ctx, check_file, check_text, method, list_solutions, all_solutions)
     proposed = answer(check_file, check_text, "proposed solution")
@@ -452,8 +504,10 @@ def _refuse_design_options(
     min_playable: int,
     max_draws: int | None,
     difficulty: str | None,
+    answers: bool = False,
 ) -> None:
-    """Refuse the options of --generate without it (exit 2)."""
+    """Refuse the options of --generate without it (exit 2); ``answers``: --min-zipf or
+    --allow-accent-twins was given."""
     design = {
         "--blocklist": blocklist_file is not None,
         "--no-blocklist": no_blocklist,
@@ -462,6 +516,7 @@ def _refuse_design_options(
         "--min-playable": min_playable != 0,
         "--max-draws": max_draws is not None,
         "--difficulty": difficulty is not None,
+        "--min-zipf or --allow-accent-twins": answers,
     }
     lonely = [k for k, v in design.items() if v]
     if lonely:
@@ -862,6 +917,8 @@ class _Design:
     max_draws: int | None = None
     shape: tuple[int, int] = (4, 3)
     difficulty: str | None = None
+    min_zipf: float | None = None
+    accent_twins: bool = False
 
 
 def _run_generate(
@@ -884,7 +941,11 @@ def _run_generate(
             f"--unique means one 2-word solution; drop --max-solutions {design.max_solutions}"
         )
     with progress("letterboxed: loading the lexicon", enabled=not as_json):
-        solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper))
+        # Without --dict, the language's whole dictionary: a box is unique among all its words.
+        lex = (
+            _load(dict_path, lang, fold, proper) if dict_path else whole_lexicon(lang, fold, proper)
+        )
+        solver = LetterBoxedSolver(lex)
     with progress(f"letterboxed: generating {k} boxes", enabled=not as_json):
         gen = generate_boxes(
             k,
@@ -899,6 +960,8 @@ def _run_generate(
             lang=lang,
             shape=design.shape,
             difficulty=design.difficulty,
+            min_zipf=design.min_zipf,
+            allow_accent_twins=design.accent_twins,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
@@ -935,6 +998,11 @@ def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design,
     else:
         what = "2-word optimum"
     click.echo(f"lexicon    {_lexicon_text(solver.source, len(solver.lexicon), solver.size)}")
+    floor = gen.settings["min_zipf"]
+    click.echo(
+        f"answers    {'words of Zipf >= ' + format(floor, 'g') if floor else 'any words'}"
+        f"{', accent twins allowed' if gen.settings['allow_accent_twins'] else ''}"
+    )
     click.echo(
         f"generated  {len(gen.boxes)} of {counted(k, 'box', 'boxes')} ({what}) from "
         f"{counted(gen.draws, 'draw')} "
@@ -948,6 +1016,7 @@ def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design,
         "too_many_2_word": "too many 2-word solutions",
         "blocked": "a blocked word in a 2-word solution",
         "difficulty": f"not {design.difficulty}",
+        "rare_answer": "no 2-word answer of common words",
     }
     rej = [f"{n:,} {reasons[r]}" for r, n in gen.rejected.items() if n]
     if rej:
@@ -970,10 +1039,22 @@ def _generated_box_text(i: int, b: Any) -> None:
     d = b.difficulty
     per = ", ".join(f"{c:,} of {counted(j + 1, 'word')}" for j, c in enumerate(b.counts))
     click.echo(f"\n#{i}  {b.box}")
-    click.echo(
-        f"    optimum     {'-'.join(w.upper() for w in b.solution)}: {counted(b.words, 'word')}, "
-        f"{counted(b.letters, 'letter')} (proven fewest words, then fewest letters)"
-    )
+    answer = "-".join(w.upper() for w in b.solution)
+    if b.answer_zipf is None:
+        click.echo(
+            f"    optimum     {answer}: {counted(b.words, 'word')}, "
+            f"{counted(b.letters, 'letter')} (proven fewest words, then fewest letters)"
+        )
+    else:
+        click.echo(
+            f"    answer      {answer}: {counted(len(b.solution), 'word')}, "
+            f"{counted(sum(map(len, b.solution)), 'letter')} (its rarer word at Zipf "
+            f"{b.answer_zipf:g})"
+        )
+        click.echo(
+            f"    optimum     {counted(b.words, 'word')}, {counted(b.letters, 'letter')} "
+            "(proven fewest words, then letters, in the whole dictionary)"
+        )
     click.echo(f"    solutions   {per} (verified: {b.verified})")
     click.echo(f"    playable    {counted(b.playable_words, 'word')}")
     click.echo(

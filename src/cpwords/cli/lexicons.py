@@ -8,17 +8,18 @@ import click
 
 from cpwords.cli._common import echo_json, json_option
 
-#: The table's columns: (key of LexiconInfo, heading).
+#: The text table's columns: (key of LexiconInfo, heading). It fits 100 columns: the source
+#: and the licence are in --json only, and the install command shows where it is needed.
 COLUMNS = (
     ("name", "name"),
     ("language", "language"),
     ("kind", "kind"),
-    ("source", "source"),
-    ("licence", "licence"),
-    ("installed", "installed"),
     ("words", "words"),
-    ("install", "install"),
+    ("installed", "installed"),
 )
+
+#: The last line of the text table.
+MORE = "source and licence of each: cpwords lexicons --json"
 
 
 @click.command("lexicons")
@@ -36,6 +37,8 @@ def lexicons(as_json: bool) -> None:
     not a dictionary). Every name listed works in --dict (a file of that name wins) and in a
     suite; a dictionary is also named dict:LANG or dict:NAME (dict:fr, dict:wngerman). words
     is the entries of the file when installed (its lines; a Hunspell dictionary's stems).
+    The table fits 100 columns: installed says yes, or no with the command that installs it;
+    the source and the licence are in --json.
 
     JSON (--json): a list of objects, one per lexicon, with name, lang, language, kind,
     source, licence, installed, words (null when unknown) and install. Exit status 0.
@@ -58,7 +61,7 @@ def lexicons(as_json: bool) -> None:
         for key, _heading in COLUMNS:
             v = d[key]
             if key == "installed":
-                v = "yes" if v else "no"
+                v = "yes" if v else f"no: {r.install}"
             elif key == "words":
                 v = "" if v is None else f"{v:,}"
             elif key == "language" and "(" not in r.language:
@@ -73,3 +76,4 @@ def lexicons(as_json: bool) -> None:
             for i, (c, w) in enumerate(zip(row, widths, strict=True))
         ]
         click.echo("  ".join(cells).rstrip())
+    click.echo(MORE)

@@ -26,17 +26,22 @@ from cpwords.cli._common import (
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError
 from cpwords.core.interrupts import interrupt_name
-from cpwords.core.lexicon import Lexicon
+from cpwords.core.lexicon import MAX_ZIPF, Lexicon
 from cpwords.core.result import counted
 
 
 def load_dictionary(
-    path: str | None, lang: str = "en", fold: bool = False, proper: bool = False
+    path: str | None,
+    lang: str = "en",
+    fold: bool = False,
+    proper: bool = False,
+    min_zipf: float = 0.0,
 ) -> Lexicon:
     """The ``--dict`` file or lexicon name, or without one the language's default: English,
     the game's own list (``truncate``, shipped with cpwords); French, ``wfrench``, ...; or
     wordfreq's whole list for a language without a dictionary
-    (:func:`cpwords.truncate.spec.truncate_dictionary`, which the page reads too).
+    (:func:`cpwords.truncate.spec.truncate_dictionary`, which the page reads too); with
+    ``min_zipf``, only its words of at least that wordfreq Zipf frequency.
 
     Raises
     ------
@@ -46,7 +51,7 @@ def load_dictionary(
     """
     from cpwords.truncate.spec import truncate_dictionary
 
-    return truncate_dictionary(path, lang, fold, proper)
+    return truncate_dictionary(path, lang, fold, proper, min_zipf)
 
 
 @click.command("truncate", epilog=EPILOG)
@@ -64,6 +69,15 @@ def load_dictionary(
 @click.option("--ending", "ending_old", metavar="WORD", hidden=True)
 @click.option("--all", "all_sequences", is_flag=True, help="List every longest sequence.")
 @click.option("--max-sequences", type=click.IntRange(min=0), default=None, hidden=True)
+@click.option(
+    "--min-zipf",
+    type=click.FloatRange(min=0, max=MAX_ZIPF),
+    metavar="Z",
+    default=0.0,
+    show_default=True,
+    help="Only words a player knows: those with a wordfreq Zipf frequency of at least Z in "
+    "--lang (3: once per million words of text; 0: every word of the dictionary).",
+)
 @svg_option("the longest sequence as a ladder, the letter added at each play marked")
 @png_option("the ladder")
 @force_option()
@@ -79,6 +93,7 @@ def truncate(
     all_sequences: bool,
     limit: int | None,
     max_sequences: int | None,
+    min_zipf: float,
     lang: str,
     fold_accents: bool,
     proper_nouns: bool,
@@ -97,11 +112,13 @@ def truncate(
     first and last word (as in cpwords chain; --starting and --ending are their old names).
     --from WORD is help from where the player stands: the proven longest continuation from
     WORD, the words one play away, and whether WORD is a dead end (no play extends it).
+    --min-zipf Z keeps only the dictionary's words of wordfreq Zipf frequency Z and up (3:
+    once per million words of text), so the chain is made of words a player knows.
 
     JSON, beyond the conventions below: sequence, length, count, lexicon, lexicon_size,
-    lexicon_skipped, lang, fold_accents, and with --all sequences and complete; with --from
-    also from, plays_left, dead_end and next_words. Words are of any alphabet; --lang picks
-    the language's list and case rules.
+    lexicon_skipped, lang, fold_accents, min_zipf, and with --all sequences and complete;
+    with --from also from, plays_left, dead_end and next_words. Words are of any alphabet;
+    --lang picks the language's list and case rules.
     """
     from cpwords.core.lexicon import check_language_code
     from cpwords.truncate.spec import continue_truncate, solve_truncate
@@ -121,7 +138,7 @@ def truncate(
     deadline = Deadline(time_limit)
     check_svg_target(svg_path, force, png_path)
     with time_guard(deadline):
-        lex = load_dictionary(dict_path, lang, fold_accents, proper_nouns)
+        lex = load_dictionary(dict_path, lang, fold_accents, proper_nouns, min_zipf)
     with progress("truncate", enabled=not as_json) as tick:
         tick.update(stage="solving (and listing with --all)")
         # The listing keeps its own limit (what it listed is kept); the DP is guarded.
@@ -161,7 +178,7 @@ def truncate(
             interrupted=interrupted,
         )
         row.update(lexicon=lex.source, lexicon_size=len(lex), lexicon_skipped=lex.skipped)
-        row.update(lang=lang, fold_accents=fold_accents)
+        row.update(lang=lang, fold_accents=fold_accents, min_zipf=min_zipf)
         row["sequence"] = list(sol.sequence) if sol is not None else []
         row["count"] = sol.count if sol is not None else 0
         row["length"] = sol.length if sol is not None else 0

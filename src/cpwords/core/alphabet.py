@@ -246,6 +246,45 @@ def foreign_letters(letters: Iterable[str], alphabet: Collection[str], source: s
     return f"{names} {verb} in no word of {source} (a list written in {'/'.join(sorted(scripts))})"
 
 
+def base_letter(ch: str) -> str:
+    """A letter without its accents: the first code point of its decomposition (NFD).
+
+    Examples
+    --------
+    >>> base_letter("ó"), base_letter("o"), base_letter("ß"), base_letter("й")
+    ('o', 'o', 'ß', 'и')
+    """
+    return unicodedata.normalize("NFD", ch)[:1] or ch
+
+
+def accent_twins(letters: Iterable[str]) -> list[tuple[str, ...]]:
+    """The groups of distinct letters that share a base letter (``o`` and ``ó``, ``e``, ``é``
+    and ``è``): what a generated puzzle leaves out unless asked.
+
+    Parameters
+    ----------
+    letters : iterable of str
+        Letters (repeats count once).
+
+    Returns
+    -------
+    list of tuple of str
+        Each group of two or more letters with one :func:`base_letter`, sorted; empty when
+        no two letters are twins.
+
+    Examples
+    --------
+    >>> accent_twins("oeóéa")
+    [('e', 'é'), ('o', 'ó')]
+    >>> accent_twins("abc")
+    []
+    """
+    groups: dict[str, set[str]] = {}
+    for ch in letters:
+        groups.setdefault(base_letter(ch), set()).add(ch)
+    return sorted(tuple(sorted(g)) for g in groups.values() if len(g) > 1)
+
+
 def is_letter(ch: str) -> bool:
     """Whether one character is a letter or a combining mark (Unicode ``L*`` or ``M*``)."""
     return ch.isalpha() or unicodedata.category(ch)[0] == "M"

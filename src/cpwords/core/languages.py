@@ -221,3 +221,42 @@ def language_lexicon(
     if not kept:
         raise InputError(f"{name}: the lexicon has no words")
     return Lexicon(tuple(sorted(set(kept))), name)
+
+
+#: How many of wordfreq's most frequent words of a language tell its scripts.
+SCRIPT_SAMPLE = 1_000
+
+
+@lru_cache(maxsize=16)
+def language_scripts(lang: str) -> frozenset[str] | None:
+    """The scripts a language is written in, as its most frequent words show them.
+
+    The :func:`~cpwords.core.alphabet.main_scripts` of wordfreq's :data:`SCRIPT_SAMPLE` most
+    frequent words of ``lang``: ``{"LATIN"}`` for French, ``{"CJK", "HIRAGANA", "KATAKANA"}``
+    for Japanese (whose longer lists hold English tokens too: a Latin box is no Japanese
+    puzzle).
+
+    Parameters
+    ----------
+    lang : str
+        ISO 639 code.
+
+    Returns
+    -------
+    frozenset of str or None
+        None when wordfreq has no list for ``lang`` (or is not installed).
+
+    Examples
+    --------
+    >>> sorted(language_scripts("ru")), language_scripts("xx")
+    (['CYRILLIC'], None)
+    """
+    from cpwords.core.alphabet import main_scripts
+
+    try:
+        from wordfreq import top_n_list
+
+        words = top_n_list(lang, SCRIPT_SAMPLE)
+    except (ImportError, LookupError):
+        return None
+    return main_scripts(normalize_word(w, lang) for w in words) or None

@@ -753,6 +753,63 @@ def _frequencies(lang: str = "en") -> dict[str, float]:
     return out
 
 
+#: The highest Zipf floor accepted (wordfreq's most frequent English word, "the", is at 7.73).
+MAX_ZIPF = 8.0
+
+
+def check_zipf_floor(min_zipf: float) -> float:
+    """A Zipf floor as a float, from 0 (no floor) to :data:`MAX_ZIPF`.
+
+    Raises
+    ------
+    InputError
+        Not a number from 0 to :data:`MAX_ZIPF` (``nan`` and ``inf`` included).
+
+    Examples
+    --------
+    >>> check_zipf_floor(3)
+    3.0
+    """
+    z = float(min_zipf)
+    if not (math.isfinite(z) and 0.0 <= z <= MAX_ZIPF):
+        raise InputError(f"the Zipf floor must be from 0 to {MAX_ZIPF:g}, got {min_zipf}")
+    return z
+
+
+def zipf_floor(lexicon: Lexicon, lang: str = "en", min_zipf: float = 0.0) -> Lexicon:
+    """The words of ``lexicon`` with a wordfreq Zipf frequency of at least ``min_zipf``.
+
+    Parameters
+    ----------
+    lexicon : Lexicon
+    lang : str
+        The language whose frequencies are read (:func:`zipf`).
+    min_zipf : float
+        From 0 (every word: ``lexicon`` itself) to :data:`MAX_ZIPF`.
+
+    Returns
+    -------
+    Lexicon
+        Named ``"<source>, Zipf >= <min_zipf>"``.
+
+    Raises
+    ------
+    InputError
+        A bad floor (:func:`check_zipf_floor`).
+
+    Examples
+    --------
+    >>> lex = zipf_floor(Lexicon(("cat", "highbrow", "the"), "demo"), "en", 4)
+    >>> lex.words, lex.source
+    (('cat', 'the'), 'demo, Zipf >= 4')
+    """
+    z = check_zipf_floor(min_zipf)
+    if z == 0:
+        return lexicon
+    kept = tuple(w for w in lexicon.words if zipf(w, lang) >= z)
+    return Lexicon(kept, f"{lexicon.source}, Zipf >= {z:g}", lexicon.skipped)
+
+
 def zipf(word: str, lang: str = "en") -> float:
     """wordfreq's Zipf frequency of a normalised word of ``lang`` (0 when unknown).
 

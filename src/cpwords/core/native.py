@@ -36,13 +36,19 @@ def quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-def new_highs(seed: int = 0) -> Any:
-    """A silent ``highspy.Highs`` set up for proofs: gap limits zero, one thread.
+#: The thread count HiGHS's process-wide task scheduler was last set up for (by :func:`new_highs`).
+_SCHEDULER_THREADS = [1]
+
+
+def new_highs(seed: int = 0, threads: int = 1) -> Any:
+    """A silent ``highspy.Highs`` set up for proofs: gap limits zero, one thread by default.
 
     Parameters
     ----------
     seed : int
         HiGHS's ``random_seed``.
+    threads : int
+        HiGHS's ``threads`` (``--workers``; at least 1).
 
     Returns
     -------
@@ -52,15 +58,26 @@ def new_highs(seed: int = 0) -> Any:
         other threads spin while they wait, and two solves with its default thread count on two
         cores (``cpwords bench --jobs 2``) both overran a 30 s limit to the harness's 50 s kill;
         with one thread each the same pair ended at 27.1 and 29.9 s.
+
+    Notes
+    -----
+    HiGHS keeps one task scheduler per process, set up by the first solve for its ``threads``;
+    a later object asking for another count failed its solves (a chain's certificate LP after a
+    ``--workers 2`` solve ended not optimal). The scheduler is reset when the count changes.
     """
     import highspy
+
+    threads = max(1, int(threads))
+    if threads != _SCHEDULER_THREADS[0]:
+        highspy.Highs.resetGlobalScheduler(True)
+        _SCHEDULER_THREADS[0] = threads
 
     with quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
         h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("mip_rel_gap", 0.0)
     h.setOptionValue("mip_abs_gap", 0.0)
-    h.setOptionValue("threads", 1)
+    h.setOptionValue("threads", threads)
     h.setOptionValue("random_seed", int(seed))
     return h
 

@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from cpwords.core.alphabet import is_letter, normalize_word
+from cpwords.core.alphabet import is_letter, normalize_word, script_of
 from cpwords.core.errors import InputError
 
 #: The shape of the newspaper's puzzle: 4 sides of 3 letters.
@@ -175,6 +175,45 @@ def parse_box(
                     f"side {i} {p!r} has {len(p)} letter(s); every side needs {per_side}"
                 )
     return LetterBox(tuple(parts))
+
+
+def box_script_problem(box: LetterBox, lang: str) -> str | None:
+    """Why a box is no puzzle of ``lang``: letters outside the scripts the language is written
+    in (:func:`cpwords.core.languages.language_scripts`), or None.
+
+    A language's built-in list may hold foreign tokens (wordfreq's Japanese list has English
+    words); a Latin box "solved" from them is no Japanese puzzle.
+
+    Parameters
+    ----------
+    box : LetterBox
+    lang : str
+        ISO 639 code (a language wordfreq has no list for is never refused).
+
+    Returns
+    -------
+    str or None
+        One line naming the box's foreign scripts and the language's.
+
+    Examples
+    --------
+    >>> print(box_script_problem(LetterBox(("tae", "lin", "orc", "gsu")), "ja"))
+    box tae-lin-orc-gsu is written in LATIN, not in the script of --lang ja (CJK/HIRAGANA/KATAKANA)
+    >>> box_script_problem(LetterBox(("tae", "lin", "orc", "gsu")), "fr") is None
+    True
+    """
+    from cpwords.core.languages import language_scripts
+
+    scripts = language_scripts(lang)
+    if scripts is None:
+        return None
+    foreign = sorted({script_of(ch) for ch in box.letters} - scripts)
+    if not foreign:
+        return None
+    return (
+        f"box {box} is written in {'/'.join(foreign)}, not in the script of --lang {lang} "
+        f"({'/'.join(sorted(scripts))})"
+    )
 
 
 def unplayable_reason(word: str, box: LetterBox) -> str | None:

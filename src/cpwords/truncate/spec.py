@@ -19,7 +19,7 @@ from typing import Any
 from cpwords.core.alphabet import normalize_word
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.languages import language_lexicon
-from cpwords.core.lexicon import Lexicon, lexicon_from_words
+from cpwords.core.lexicon import Lexicon, lexicon_from_words, zipf_floor
 from cpwords.core.result import SolveResult
 from cpwords.core.sources import lexicon_words, read_dictionary, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, no_params, solve
@@ -37,7 +37,11 @@ DEFAULT_DICTIONARY = "truncate"
 
 
 def truncate_dictionary(
-    dictionary: str | None = None, lang: str = "en", fold: bool = False, proper: bool = False
+    dictionary: str | None = None,
+    lang: str = "en",
+    fold: bool = False,
+    proper: bool = False,
+    min_zipf: float = 0.0,
 ) -> Lexicon:
     """The dictionary ``cpwords truncate`` and the Truncate page read.
 
@@ -55,17 +59,21 @@ def truncate_dictionary(
         Fold accents.
     proper : bool
         Keep the proper nouns of a dictionary that marks them by a capital.
+    min_zipf : float
+        Keep only the words with a wordfreq Zipf frequency of at least this in ``lang``
+        (:func:`cpwords.core.lexicon.zipf_floor`; 0: every word).
 
     Returns
     -------
     Lexicon
-        In any alphabet, named after its file or lexicon (``truncate``, ``wfrench``).
+        In any alphabet, named after its file or lexicon (``truncate``, ``wfrench``; ``truncate,
+        Zipf >= 3`` with a floor).
 
     Raises
     ------
     InputError
-        A bad file, an unknown name, or a dictionary that is not installed (one line with the
-        command that installs it).
+        A bad file, an unknown name, a dictionary that is not installed (one line with the
+        command that installs it), or a floor not from 0 to 8.
 
     Examples
     --------
@@ -74,10 +82,12 @@ def truncate_dictionary(
     ('truncate', 112774, True)
     """
     if dictionary is not None:
-        return read_dictionary(dictionary, lang=lang, fold=fold, proper=proper)
-    if lang == "en":
-        return read_dictionary(DEFAULT_DICTIONARY, lang=lang, fold=fold)
-    return language_lexicon(lang, fold=fold, proper=proper)
+        lex = read_dictionary(dictionary, lang=lang, fold=fold, proper=proper)
+    elif lang == "en":
+        lex = read_dictionary(DEFAULT_DICTIONARY, lang=lang, fold=fold)
+    else:
+        lex = language_lexicon(lang, fold=fold, proper=proper)
+    return zipf_floor(lex, lang, min_zipf)
 
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> Lexicon | TruncateDag:
@@ -160,6 +170,7 @@ def solve_truncate(
     time_limit: float | None = None,
     lang: str | None = None,
     fold: bool = False,
+    min_zipf: float = 0.0,
 ) -> SolveResult:
     """Find a longest Truncate sequence, count them, prove it longest, and verify it.
 
@@ -169,7 +180,10 @@ def solve_truncate(
     :mod:`cpwords.truncate.rules` accepted the sequence, the restrictions, the count and
     every listed sequence. ``lang`` (ISO 639-1, for its case rules) and ``fold`` (fold
     accents) normalise ``starting``, ``ending`` and a plain word list (see
-    :mod:`cpwords.core.alphabet`); words of any alphabet are read.
+    :mod:`cpwords.core.alphabet`); words of any alphabet are read. ``min_zipf`` keeps only the
+    words with a wordfreq Zipf frequency of at least it in ``lang`` (English when None;
+    :func:`cpwords.core.lexicon.zipf_floor`; 0: every word), so a chain is made of words a
+    player knows.
 
     Raises
     ------
@@ -183,9 +197,10 @@ def solve_truncate(
     >>> r = solve_truncate(["a", "la", "lap", "laps", "clap", "claps", "lapse"])
     >>> r.status.value, r.objective, r.solution.sequence, r.solution.count, r.verified
     ('OPTIMAL', 5.0, ('a', 'la', 'lap', 'clap', 'claps'), 3, True)
+    >>> solve_truncate(["a", "la", "lap", "laps", "clap", "claps", "lapse"], min_zipf=3.5).objective
+    4.0
     """
-    if not isinstance(words, (Lexicon, TruncateDag)):
-        words = lexicon_from_words(words, "<words>", lang=lang, alphabet="any", fold=fold)
+    words = _with_floor(words, lang, fold, min_zipf)
     if starting is not None:
         starting = normalize_word(starting.strip(), lang, fold)
     if ending is not None:
@@ -199,6 +214,19 @@ def solve_truncate(
     return solve(SPEC, words, "dp", time_limit=time_limit, **params)
 
 
+def _with_floor(
+    words: Lexicon | Iterable[str] | TruncateDag, lang: str | None, fold: bool, min_zipf: float
+) -> Lexicon | TruncateDag:
+    """The dictionary as a Lexicon (or the DAG given), less the words under the Zipf floor."""
+    if isinstance(words, TruncateDag):
+        if not min_zipf:
+            return words
+        words = Lexicon(tuple(words.words), "<words>")
+    if not isinstance(words, Lexicon):
+        words = lexicon_from_words(words, "<words>", lang=lang, alphabet="any", fold=fold)
+    return zipf_floor(words, lang or "en", min_zipf)
+
+
 def continue_truncate(
     words: Lexicon | Iterable[str] | TruncateDag,
     word: str,
@@ -207,6 +235,7 @@ def continue_truncate(
     time_limit: float | None = None,
     lang: str | None = None,
     fold: bool = False,
+    min_zipf: float = 0.0,
 ) -> SolveResult:
     """Help from where the player stands: the longest continuation from a word, and whether
     it is a dead end.
@@ -221,7 +250,7 @@ def continue_truncate(
         The dictionary (see :func:`solve_truncate`).
     word : str
         Where the player stands: a word of the dictionary.
-    all_sequences, max_sequences, time_limit, lang, fold
+    all_sequences, max_sequences, time_limit, lang, fold, min_zipf
         As in :func:`solve_truncate`.
 
     Returns
@@ -250,9 +279,8 @@ def continue_truncate(
     True
     """
     t0 = time.perf_counter()
+    words = _with_floor(words, lang, fold, min_zipf)
     if not isinstance(words, TruncateDag):
-        if not isinstance(words, Lexicon):
-            words = lexicon_from_words(words, "<words>", lang=lang, alphabet="any", fold=fold)
         words = truncate_dag(words)
     here = normalize_word(word.strip(), lang, fold)
     i = words.index(here)

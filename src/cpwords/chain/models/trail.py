@@ -206,14 +206,14 @@ MAX_CUT_GROUPS = 500
 class _TrailMip:
     """The trail program in HiGHS: columns ``y`` (groups), then ``s`` and ``t`` (nodes)."""
 
-    def __init__(self, tg: TrailGraph, seed: int) -> None:
+    def __init__(self, tg: TrailGraph, seed: int, workers: int = 1) -> None:
         import highspy
         from scipy.sparse import coo_matrix
 
         self._hs, self.tg = highspy, tg
         G, N = tg.n_groups, len(tg.nodes)
         self.G, self.N = G, N
-        h = new_highs(seed)
+        h = new_highs(seed, workers)
         # Presolve's probing took 77 s on ENABLE with k = 3 (96k binaries) and overran the
         # time limit by 42 s; without presolve the first round is proven in 8 s (its LP is a
         # network flow, integral).
@@ -356,6 +356,7 @@ def chain_trail_mip(
     seed: int = 0,
     hint: bool = True,
     certificate: bool = True,
+    workers: int = 1,
 ) -> SolveResult:
     """The longest chain, proven: the trail program solved round by round with lazy cuts.
 
@@ -375,6 +376,9 @@ def chain_trail_mip(
         the cut loop leaves it and its check their time (:func:`certificate_reserve`, at most
         half the limit), and a certificate that would end past the limit is not computed
         (``solver_info["certificate_error"]`` says so; an OPTIMAL chain then rests on HiGHS).
+    workers : int
+        HiGHS's threads (1 by default: its other threads spin while they wait, see
+        :func:`cpwords.core.native.new_highs`).
 
     Returns
     -------
@@ -412,7 +416,7 @@ def chain_trail_mip(
         if h.solution is not None:
             search.offer(h.solution, int(h.objective or 0))
             search.point(t0)
-    mip = _TrailMip(tg, seed)
+    mip = _TrailMip(tg, seed, workers)
     reserve = certificate_reserve(instance) if certificate else 0.0
     loop_limit = None if time_limit is None else time_limit - min(reserve, 0.5 * time_limit)
     _cut_loop(instance, tg, mip, search, t0, loop_limit)

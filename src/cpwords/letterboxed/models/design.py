@@ -30,15 +30,17 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from cpwords.core.alphabet import accent_twins
 from cpwords.core.blocklist import Blocklist
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon, draw_letters, letter_frequencies, zipf
 from cpwords.core.result import Status
+from cpwords.letterboxed.models.answers import ANSWER_ZIPF, CommonPairs, answer_floor
 from cpwords.letterboxed.models.dp import (
     BoxLike,
     CountStopped,
@@ -58,11 +60,13 @@ from cpwords.letterboxed.rules import (
 )
 
 __all__ = [
+    "ANSWER_ZIPF",
     "COMMON_ZIPF",
     "LETTER_FREQUENCIES",
     "BoxDifficulty",
     "BoxGeneration",
     "GeneratedBox",
+    "answer_floor",
     "box_difficulty",
     "draw_box",
     "draw_weights",
@@ -198,9 +202,12 @@ class GeneratedBox:
     box : LetterBox
         Sides sorted (letters within a side, then the sides), a canonical form.
     words, letters : int
-        The proven optimum: fewest words (always 2), then fewest letters.
+        The proven optimum over the whole dictionary: fewest words (always 2), then fewest
+        letters.
     solution : tuple of str
-        One optimal solution.
+        The box's answer: a 2-word solution (so an optimal one in words); with a Zipf floor,
+        the one of fewest letters among the solutions whose words are all at or above it
+        (``letters`` may be fewer: a solution with rarer words); without, one optimal solution.
     counts : tuple of int, length 3
         Exact numbers of solutions of exactly 1, 2 and 3 words (words may repeat).
     playable_words : int
@@ -213,6 +220,8 @@ class GeneratedBox:
         solution passed the checker (a generated box is never returned unverified).
     wall_time : float
         Seconds spent on this box after it was drawn (solve, counts, check, difficulty).
+    answer_zipf : float or None
+        The least Zipf frequency of the solution's words (None: no floor was asked).
     """
 
     box: LetterBox
@@ -225,6 +234,7 @@ class GeneratedBox:
     two_word_solutions: tuple[tuple[str, str], ...]
     verified: bool
     wall_time: float
+    answer_zipf: float | None = None
 
     @property
     def unique(self) -> bool:
@@ -245,6 +255,7 @@ class GeneratedBox:
             "playable_words": self.playable_words,
             "verified": self.verified,
             "wall_time": self.wall_time,
+            "answer_zipf": self.answer_zipf,
             **self.difficulty.to_dict(),
         }
 
@@ -264,11 +275,13 @@ class BoxGeneration:
         Why drawn boxes were rejected: ``repeat`` (drawn before), ``few_playable``,
         ``one_word`` (a 1-word solution), ``needs_3_or_more`` (no 2-word solution),
         ``too_many_2_word`` (more than ``max_solutions``), ``blocked`` (a solution shows a
-        word of the blocklist).
+        word of the blocklist), ``difficulty`` (out of the band), ``rare_answer`` (no 2-word
+        solution of words at or above the Zipf floor, or no such pair drawn).
     seed : int
     lexicon : str
     settings : dict
-        ``unique``, ``max_solutions``, ``min_playable``, ``max_draws``.
+        ``unique``, ``max_solutions``, ``min_playable``, ``max_draws``, ``shape``,
+        ``min_zipf`` (the answer words' floor; 0: none), ``allow_accent_twins``.
     wall_time : float
         Seconds, indexing the lexicon excluded.
     stopped : {None, "time_limit", "interrupted"}
@@ -336,6 +349,7 @@ def draw_box(
     rng: np.random.Generator,
     weights: dict[str, float] | None = None,
     shape: tuple[int, int] = NYT_SHAPE,
+    allow_accent_twins: bool = True,
 ) -> LetterBox:
     """Draw ``k * m`` distinct letters by frequency and deal them onto ``k`` sides of ``m``.
 
@@ -347,6 +361,9 @@ def draw_box(
     shape : (int, int)
         ``(k, m)``: sides and letters per side (the newspaper's 4 x 3 by default; the draws of
         that shape are those of every earlier version).
+    allow_accent_twins : bool
+        False: a draw holding a letter and its accented twin (``o`` and ``ó``) is drawn again
+        (up to 1,000 times), so the box never holds both.
 
     Returns
     -------
@@ -364,6 +381,10 @@ def draw_box(
     w = weights if weights is not None else LETTER_FREQUENCIES
     k, m = shape
     drawn = draw_letters(rng, w, k * m, replace=False)
+    for _ in range(1000):
+        if allow_accent_twins or not accent_twins(drawn):
+            break
+        drawn = draw_letters(rng, w, k * m, replace=False)
     sides = sorted("".join(sorted(drawn[i : i + m])) for i in range(0, k * m, m))
     return LetterBox(tuple(sides))
 
@@ -440,6 +461,8 @@ def generate_boxes(
     lang: str = "en",
     shape: tuple[int, int] = NYT_SHAPE,
     difficulty: str | tuple[float, float] | None = None,
+    min_zipf: float | None = None,
+    allow_accent_twins: bool = False,
 ) -> BoxGeneration:
     """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
 
@@ -481,6 +504,18 @@ def generate_boxes(
         Keep only boxes whose :func:`box_difficulty` score lies in this band (a name of
         :data:`DIFFICULTY_BANDS`, or ``(low, high)`` with ``low <= score < high``); the others
         are rejected (``rejected["difficulty"]``). None keeps every box.
+    min_zipf : float, optional
+        The floor of the answer words' wordfreq Zipf frequency (in ``lang``): each box is
+        dealt from two chained words at or above it
+        (:class:`~cpwords.letterboxed.models.answers.CommonPairs`) and its ``solution`` is
+        such a pair; the proof, the counts and ``unique`` still read the whole lexicon. None:
+        the language's default (:data:`ANSWER_ZIPF`: English 3, French 3, German 3.25, Spanish
+        3; 3 for the other languages wordfreq has a list for, else 0); 0: no floor, the
+        letters drawn by frequency as before (``rejected["rare_answer"]`` counts the draws
+        that found no such pair).
+    allow_accent_twins : bool
+        Allow a box to hold a letter and its accented twin (``o`` and ``ó``, compared by
+        their base letter, Unicode NFD); off by default.
 
     Returns
     -------
@@ -492,7 +527,8 @@ def generate_boxes(
     ------
     InputError
         ``k`` not from 1 to :data:`MAX_BOXES`, ``max_solutions < 1``, ``unique`` with
-        ``max_solutions != 1``, ``min_playable < 0``, ``max_draws < 1``, an empty lexicon.
+        ``max_solutions != 1``, ``min_playable < 0``, ``max_draws < 1``, ``min_zipf`` not
+        from 0 to 8, an empty lexicon.
     CheckError
         The independent brute force disagrees with the DP (a bug, never a silent box).
 
@@ -516,6 +552,7 @@ def generate_boxes(
     """
     t_start = time.perf_counter()
     cfg = _settings(k, unique, max_solutions, min_playable, max_draws, shape, difficulty)
+    cfg = replace(cfg, floor=answer_floor(lang, min_zipf), twins=allow_accent_twins)
     solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
     # The limit counts from the call: reading the lexicon is part of it.
     left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
@@ -535,6 +572,8 @@ class _Settings:
     max_draws: int
     shape: tuple[int, int]
     band: tuple[float, float] | None
+    floor: float = 0.0
+    twins: bool = False
 
 
 def _settings(
@@ -594,7 +633,14 @@ class _BoxGenerator:
         self.lex_words = solver.lexicon.words
         self.lex_set = solver.lexicon.as_set()
         k_sides, per_side = cfg.shape
-        self.weights = draw_weights(solver, lang, k_sides * per_side)
+        # With a floor the answer comes first (two common words dealt onto the sides); without,
+        # the letters are drawn by frequency.
+        self.pairs: CommonPairs | None = None
+        self.weights: dict[str, float] | None = None
+        if cfg.floor > 0:
+            self.pairs = CommonPairs(self.lex_words, lang, cfg.floor, k_sides * per_side, cfg.twins)
+        else:
+            self.weights = draw_weights(solver, lang, k_sides * per_side)
         self.rng = np.random.default_rng(seed)
         self.t0 = time.perf_counter()
         self.seen: set[str] = set()
@@ -607,6 +653,7 @@ class _BoxGenerator:
                 "too_many_2_word",
                 "blocked",
                 "difficulty",
+                "rare_answer",
             ),
             0,
         )
@@ -637,7 +684,14 @@ class _BoxGenerator:
 
     def _draw_one(self) -> GeneratedBox | None:
         """Draw a box and return it when it passes every filter (None: counted as rejected)."""
-        box = draw_box(self.rng, self.weights, self.cfg.shape)
+        if self.pairs is not None:
+            drawn = self.pairs.draw(self.rng, self.cfg.shape)
+        else:
+            drawn = draw_box(self.rng, self.weights, self.cfg.shape, self.cfg.twins)
+        if drawn is None:  # the first common word drawn has no partner (or no deal)
+            self._reject("rare_answer")
+            return None
+        box = drawn
         if str(box) in self.seen:
             self._reject("repeat")
             return None
@@ -675,7 +729,13 @@ class _BoxGenerator:
         if res.status is not Status.OPTIMAL or n_words != 2:
             raise CheckError(f"box {box}: counts show a 2-word optimum, the DP says {n_words}")
         counts, _ = count_tables(classes, COUNT_WORDS, self.deadline)
-        solution = tuple(res.solution or ())
+        solution, answer_zipf = tuple(res.solution or ()), None
+        if self.pairs is not None:
+            answer = self._answer(box, playable, t1)
+            if answer is None:
+                self._reject("rare_answer")
+                return None
+            solution, answer_zipf = answer
         pairs = _verify(box, self.lex_words, counts, solution, self.lex_set)
         blocklist = self.blocklist
         if blocklist and blocklist.any_blocked([*solution, *(w for p in pairs for w in p)]):
@@ -697,7 +757,28 @@ class _BoxGenerator:
             two_word_solutions=pairs,
             verified=True,
             wall_time=time.perf_counter() - t1,
+            answer_zipf=answer_zipf,
         )
+
+    def _answer(
+        self, box: LetterBox, playable: list[tuple[str, int]], t1: float
+    ) -> tuple[tuple[str, ...], float] | None:
+        """The box's answer: its 2-word solution of fewest letters among those whose words are
+        all at or above the floor, with the least Zipf of its words (None: there is none)."""
+        z = _zipf((w for w, _ in playable), self.lang)
+        common = [(w, m) for w, m in playable if z[w] >= self.cfg.floor]
+        if not common:
+            return None
+        res = _solve_classes(build_classes(box, common), False, t1, None)
+        if res.solver_info.get("interrupted"):
+            raise KeyboardInterrupt
+        if res.status is not Status.OPTIMAL or res.solver_info.get("words") != 2:
+            return None
+        answer = tuple(res.solution or ())
+        least = min(z[w] for w in answer)
+        if least < self.cfg.floor:  # never: the DP read only the common words
+            raise CheckError(f"box {box}: answer {list(answer)} holds a word below the floor")
+        return answer, least
 
     def outcome(self) -> BoxGeneration:
         """The generation so far, with its settings and wall time."""
@@ -716,6 +797,8 @@ class _BoxGenerator:
                 "min_playable": cfg.min_playable,
                 "max_draws": cfg.max_draws,
                 "shape": f"{k_sides}x{per_side}",
+                "min_zipf": cfg.floor,
+                "allow_accent_twins": cfg.twins,
             },
             wall_time=time.perf_counter() - self.t0,
             stopped=self.stopped,

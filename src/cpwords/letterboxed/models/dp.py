@@ -84,6 +84,46 @@ def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) 
     return language_lexicon(lang, DEFAULT_LEXICON_SIZE, fold, proper)
 
 
+@lru_cache(maxsize=2)
+def whole_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) -> Lexicon:
+    """The language's whole dictionary: what a generated box's uniqueness is proven against.
+
+    :func:`default_lexicon` without its cut at the 100,000 most common words: English, every
+    a-z word of ``wamerican`` (or ``web2``); a language with a curated dictionary, all of it
+    (``wfrench``: 341,727 words); the others, :func:`default_lexicon` itself (wordfreq's list,
+    whose rarer entries are not words).
+
+    Parameters
+    ----------
+    lang : str
+        ISO 639-1 code.
+    fold : bool
+        Fold accents.
+    proper : bool
+        Keep a dictionary's proper nouns.
+
+    Returns
+    -------
+    Lexicon
+
+    Raises
+    ------
+    InputError
+        Unknown language, or its dictionary not installed (with the command that installs it).
+    """
+    from cpwords.core.languages import curated_language
+    from cpwords.core.lexicon import WHOLE_LIST
+
+    if lang == "en":
+        from cpwords.core.dictionaries import english_common_words
+
+        words, name = english_common_words(None, proper)
+        return lexicon_from_words(words, name + (", accents folded" if fold else ""), fold=fold)
+    if curated_language(lang):
+        return language_lexicon(lang, WHOLE_LIST, fold, proper)
+    return default_lexicon(lang, fold, proper)
+
+
 def as_box(box: BoxLike) -> LetterBox:
     """Accept a :class:`LetterBox`, ``"abc-def-ghi-jkl"`` or four side strings."""
     return box if isinstance(box, LetterBox) else parse_box(box)
