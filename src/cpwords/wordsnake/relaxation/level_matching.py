@@ -19,13 +19,13 @@ replaced both the Python loop and the compiled one (Numba: 0.3 s and 150 MB to l
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
-from cpwords.core.interrupts import signals_blocked
 from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
 
@@ -88,27 +88,27 @@ class LevelMatching:
         d = depth[hs]
         a, b = self.slot_start[lo_word[keep]], self.slot_start[hi_word[keep]]
         cuts = np.flatnonzero(d[1:] != d[:-1]) + 1
-        for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), hw.size], strict=True):
+        bounds = [0, *cuts.tolist(), hw.size]
+        # Runs of depths with few candidates each are matched one by one together.
+        for lo, hi, whole in _runs(bounds, SMALL_DEPTH):
             if deadline is not None and time.perf_counter() >= deadline:
                 raise FlowStopped
             idx = np.arange(lo, hi)
             idx = idx[self.pend[hw[idx]] > 0]
             if not idx.size:
                 continue
+            rows = (hw[idx], hs[idx], a[idx], b[idx], d[idx])
+            if not whole:
+                self._record([self._one_by_one(idx, *rows, deadline)])
+                continue
             # A word's own string comes first at its depth (the words below it, itself left
             # out), then the strings that end other words (every word below them).
             own = self.word_node[hw[idx]] == hs[idx]
             found: list[_Matched] = []
-            with signals_blocked():  # a depth is matched whole or not at all
-                for part in (idx[own], idx[~own]):
-                    if not part.size:
-                        continue
-                    level = (part, hw[part], hs[part], a[part], b[part], int(d[lo]))
-                    if part.size < SMALL_DEPTH:
-                        found.append(self._one_by_one(*level))
-                    else:
-                        found.extend(self._whole(*level))
-                self._record(found)
+            for part in (idx[own], idx[~own]):
+                if part.size:
+                    found += self._whole(part, hw[part], hs[part], a[part], b[part], int(d[lo]))
+            self._record(found)
 
     def _record(self, found: list[_Matched]) -> None:
         """Keep the exits matched at each string of a depth where two or more were (those
@@ -170,7 +170,8 @@ class LevelMatching:
         for g in np.flatnonzero(clash).tolist():
             stop = first[g + 1] if g + 1 < first.size else s.size
             rows = np.arange(first[g], stop)
-            out.append(self._one_by_one(idx[rows], w[rows], s[rows], a[rows], b[rows], d))
+            depths = np.full(rows.size, d)
+            out.append(self._one_by_one(idx[rows], w[rows], s[rows], a[rows], b[rows], depths))
         return out
 
     def _one_by_one(
@@ -180,32 +181,46 @@ class LevelMatching:
         s: np.ndarray,
         a: np.ndarray,
         b: np.ndarray,
-        d: int,
+        d: np.ndarray,
+        deadline: float | None = None,
     ) -> _Matched:
-        """Candidates matched in order, as the loop matches them (``idx`` ascending within
-        each string)."""
-        free_below: dict[int, list[int]] = {}  # each string's free entries, in order
-        start, items = self.slot_start, self.slot_item
+        """Candidates matched in order, as the loop matches them (``idx`` ascending; the
+        entries and exits taken are marked once all are matched: until then, in ``taken`` and
+        ``used``)."""
+        free_below: dict[tuple[int, int], list[int]] = {}  # free entries by (string, range)
+        taken: set[int] = set()
+        used: dict[int, int] = {}
+        start, items, own_slot = self.slot_start, self.slot_item, self.own_slot
+        succ, handover = self.succ, self.handover
         got: list[tuple[int, int, int]] = []  # (exit, string, candidate), in match order
-        for c, word, string, lo, hi in zip(
-            idx.tolist(), w.tolist(), s.tolist(), a.tolist(), b.tolist(), strict=True
-        ):
-            fr = free_below.get(string)
-            if fr is None:
-                fr = free_below[string] = (lo + np.flatnonzero(self.free[lo:hi])).tolist()
-            k = int(self.pend[word])
-            units, slots = [], []
+        columns = (idx, w, s, a, b, d)
+        rows = zip(*(col.tolist() for col in columns), strict=True)
+        for count, (c, word, string, lo, hi, dd) in enumerate(rows):
+            if not count & 0xFFF and deadline is not None and time.perf_counter() >= deadline:
+                raise FlowStopped  # the matches so far are in succ (free_ends reads them)
+            k = self.pend.item(word) - used.get(word, 0)
+            fr = free_below.get((string, lo))
+            if fr is None:  # computed when first needed: every deeper string is matched
+                if hi - lo > 16:
+                    found = (lo + np.flatnonzero(self.free[lo:hi])).tolist()
+                else:  # a few entries (a long word's levels): no array call
+                    found = [j for j in range(lo, hi) if self.free.item(j)]
+                fr = free_below[string, lo] = [j for j in found if j not in taken]
             while k and fr:
-                u = int(items[start[word] + k - 1])
-                j = 1 if fr[0] == self.own_slot[u] else 0  # never its own entry
+                u = items.item(start.item(word) + k - 1)
+                j = 1 if fr[0] == own_slot.item(u) else 0  # never its own entry
                 if j >= len(fr):
                     break
-                units.append(u)
-                slots.append(fr.pop(j))
+                slot = fr.pop(j)
+                succ[u], handover[u] = items.item(slot), dd
+                taken.add(slot)
+                got.append((u, string, c))
                 k -= 1
-            if units:
-                self._apply(np.array(units), np.array(slots), np.full(len(units), word), d)
-                got += [(u, string, c) for u in units]
+            if k < self.pend.item(word) - used.get(word, 0):
+                used[word] = self.pend.item(word) - k
+        self.free[list(taken)] = False
+        for word, n in used.items():
+            self.pend[word] -= n
         arr = np.array(got, dtype=np.int64).reshape(-1, 3)
         return _Matched(arr[:, 0], arr[:, 1], arr[:, 2])
 
@@ -221,12 +236,29 @@ class LevelMatching:
 
     def free_ends(self) -> tuple[list[int], list[int]]:
         """The entries still free (items, in slot order) and the exits still free (items, word
-        by word, each word's copies in ascending order)."""
-        heads: list[int] = self.slot_item[self.free].tolist()
-        mult = np.diff(self.slot_start)
-        rank = np.arange(self.slot_item.size) - np.repeat(self.slot_start[:-1], mult)
-        tails: list[int] = self.slot_item[rank < np.repeat(self.pend, mult)].tolist()
+        by word, each word's copies in ascending order), read from ``succ`` alone (so a stop
+        between two writes leaves them consistent)."""
+        succ = np.asarray(self.succ[:-1], dtype=np.int64)
+        targeted = np.zeros(succ.size + 1, dtype=bool)
+        targeted[succ[succ >= 0]] = True
+        items = self.slot_item
+        heads: list[int] = items[~targeted[items]].tolist()
+        tails: list[int] = items[succ[items] < 0].tolist()
         return heads, tails
+
+
+def _runs(bounds: list[int], small: int) -> list[tuple[int, int, bool]]:
+    """The depths (candidates ``bounds[k]`` .. ``bounds[k + 1] - 1``) as ``(lo, hi, whole)``:
+    a depth of at least ``small`` candidates alone and matched as arrays (``whole``), the
+    others merged with their neighbours."""
+    out: list[tuple[int, int, bool]] = []
+    for lo, hi in itertools.pairwise(bounds):
+        whole = hi - lo >= small
+        if not whole and out and not out[-1][2]:
+            out[-1] = (out[-1][0], hi, False)
+        else:
+            out.append((lo, hi, whole))
+    return out
 
 
 class _Matched(NamedTuple):

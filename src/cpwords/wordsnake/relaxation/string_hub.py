@@ -38,7 +38,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cpwords.core.errors import InputError
-from cpwords.wordsnake.relaxation.sorting import dense_table, lookup_sorted, stable_order
+from cpwords.wordsnake.relaxation.sorting import (
+    common_prefix,
+    dense_table,
+    lookup_sorted,
+    stable_order,
+)
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 
@@ -338,11 +343,13 @@ def _insert_sorted(
     shorter = np.minimum(lens[:-1], lens[1:])
     pairs = np.arange(n - 1, dtype=np.int64)  # pair p: words p and p + 1
     d = 0
-    while pairs.size:
+    while pairs.size and pairs.size >= SMALL_LEVEL:
         pairs = pairs[shorter[pairs] > d]
         pairs = pairs[codes[offsets[pairs] + d] == codes[offsets[pairs + 1] + d]]
         lcp[pairs + 1] += 1
         d += 1
+    for p in pairs.tolist():  # a few long common prefixes (a word of 100,000 letters)
+        lcp[p + 1] = common_prefix(words[p], words[p + 1], d)
     _check(deadline)
     new = lens - lcp
     start = np.ones(n, dtype=np.int64)
