@@ -47,6 +47,7 @@ _LAZY = {
     "find_grid_quadruples": "cpwords.grid.models.cpsat",
     "solve_grid": "cpwords.grid.fill_spec",
     "count_completions": "cpwords.grid.models.cpsat",
+    "grid_conflict": "cpwords.grid.models.conflict",
     "design_grid_puzzles": "cpwords.grid.models.design",
     "solve_superstring": "cpwords.superstring.spec",
     "compare_superstring": "cpwords.superstring.spec",
@@ -61,6 +62,7 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.core.spec import get_spec as get_spec
     from cpwords.core.spec import solve as solve
     from cpwords.grid.fill_spec import solve_grid as solve_grid
+    from cpwords.grid.models.conflict import grid_conflict as grid_conflict
     from cpwords.grid.models.cpsat import count_completions as count_completions
     from cpwords.grid.models.cpsat import find_grid_quadruples as find_grid_quadruples
     from cpwords.grid.models.design import design_grid_puzzles as design_grid_puzzles

@@ -593,6 +593,7 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     if action:
         tokens = grid_tokens(**opts)
         out |= {"lexicon": tokens.source, "lexicon_size": len(tokens.words)}
+    conflict: set[str] = set()  # the slots of an unfillable board that conflict
     if action == "check":
         words = set(tokens.words)
         problems = grid_problems(board, fill, words, opts["suffix_length"], opts["min_prefix"])
@@ -618,6 +619,9 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
             out["blocked"] = _blocklist().any_blocked(board_words(board, fill))
         else:
             out["no_answer"] = f"no completion of {len(fill)} placed tokens ({res.status.value})"
+            if res.status is cpwords.Status.INFEASIBLE:  # as grid --solve: what conflicts
+                out["conflict"] = _grid_conflict(board, tokens, fill)
+                conflict = set(out["conflict"]["slots"])
     elif action == "unique":
         out |= _grid_unique(board, tokens)
     bad_edges, bad_slots = problem_marks(
@@ -629,6 +633,7 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     )
     if not action:  # nothing checked yet: no word is called wrong
         bad_edges = set()
+    bad_slots = set(bad_slots) | conflict
     out["words"] = [
         (p, s, fill[p] + fill[s], (p, s) in bad_edges)
         for p, s in board.edges
@@ -636,6 +641,19 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     ]
     out["svg"] = grid_svg(board, fill, bad_edges=bad_edges, bad_slots=bad_slots)
     return out
+
+
+def _grid_conflict(board: Any, tokens: Any, fill: Mapping[str, str]) -> dict[str, Any]:
+    """The conflicting slots of an unfillable board (:func:`cpwords.grid_conflict`): each with
+    its placed token or None, whether the set is proven minimal, why it stopped."""
+    c = cpwords.grid_conflict(board, tokens, fill, time_limit=PAGE_TIME_LIMIT, workers=1)
+    return {
+        "slots": list(c.slots),
+        "tokens": [(v, c.placed.get(v)) for v in c.slots],
+        "minimal": c.minimal,
+        "stopped": c.stopped,
+        "wall_time": c.wall_time,
+    }
 
 
 def _grid_unique(board: Any, tokens: Any) -> dict[str, Any]:
