@@ -44,9 +44,11 @@ _LAZY = {
     "find_letterpress_words": "cpwords.letterpress.spec",
     "random_letterpress_board": "cpwords.letterpress.spec",
     "best_letterpress_move": "cpwords.letterpress.board_spec",
+    "lookahead_letterpress_move": "cpwords.letterpress.board_spec",
     "find_grid_quadruples": "cpwords.grid.models.cpsat",
     "solve_grid": "cpwords.grid.fill_spec",
     "count_completions": "cpwords.grid.models.cpsat",
+    "grid_conflict": "cpwords.grid.models.conflict",
     "design_grid_puzzles": "cpwords.grid.models.design",
     "solve_superstring": "cpwords.superstring.spec",
     "compare_superstring": "cpwords.superstring.spec",
@@ -61,6 +63,7 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.core.spec import get_spec as get_spec
     from cpwords.core.spec import solve as solve
     from cpwords.grid.fill_spec import solve_grid as solve_grid
+    from cpwords.grid.models.conflict import grid_conflict as grid_conflict
     from cpwords.grid.models.cpsat import count_completions as count_completions
     from cpwords.grid.models.cpsat import find_grid_quadruples as find_grid_quadruples
     from cpwords.grid.models.design import design_grid_puzzles as design_grid_puzzles
@@ -70,6 +73,9 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.letterboxed.models.dp import count_letterboxed as count_letterboxed
     from cpwords.letterboxed.spec import solve_letterboxed as solve_letterboxed
     from cpwords.letterpress.board_spec import best_letterpress_move as best_letterpress_move
+    from cpwords.letterpress.board_spec import (
+        lookahead_letterpress_move as lookahead_letterpress_move,
+    )
     from cpwords.letterpress.spec import find_letterpress_words as find_letterpress_words
     from cpwords.letterpress.spec import random_letterpress_board as random_letterpress_board
     from cpwords.superstring.spec import SuperstringInstance as SuperstringInstance

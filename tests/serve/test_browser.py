@@ -325,6 +325,11 @@ def test_letterboxed_generate_by_difficulty(live: LiveServer, browser: Any, tmp_
     score = float(note.split("difficulty ")[1].split(" ")[0])
     box = browser.find_element(By.ID, "box").get_attribute("value")
     assert score >= 3.0 and cpwords.box_difficulty(box).score == score
+    # a new box is a puzzle: no word drawn until the answer is revealed
+    assert browser.find_element(By.ID, "hint").is_displayed()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#drawing path.word")
+    browser.find_element(By.ID, "show-all").click()
+    wait_for(lambda: browser.find_elements(By.ID, "score"), 60)
     paths = browser.find_elements(By.CSS_SELECTOR, "#drawing path.word")
     assert len(paths) == int(browser.find_element(By.ID, "score").text.split()[0]) == 2
     shot(browser, tmp_path / "letterboxed-hard.png")

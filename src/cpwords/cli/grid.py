@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from cpwords.core.result import SolveResult
+    from cpwords.grid.models.conflict import GridConflict
     from cpwords.grid.models.cpsat import GridCount
     from cpwords.grid.spec import GridLexicon, UniqueGridPuzzles
     from cpwords.grid.symmetry import BoardSymmetry
@@ -229,8 +230,9 @@ def grid(
     Modes: by default, every suffix quadruple that admits a full board, one per class of
     rotated/reflected boards (the lex-leader), with an example board; --count QUADRUPLE
     counts the full boards of one puzzle (is its answer unique?); --solve FILE or --solve-text
-    completes a partial board; --check FILE or --check-text validates a filled one (a filled
-    board is 'slot=token,...' or a JSON object); --unique keeps the quadruples with exactly
+    completes a partial board (an unfillable one: a minimal set of slots that conflict);
+    --check FILE or --check-text validates a filled one (a filled board is 'slot=token,...'
+    or a JSON object); --unique keeps the quadruples with exactly
     one full board up to symmetry, each with a difficulty, and counts every other class. A
     listing or count stopped by the time limit or Ctrl-C keeps what it found, marked
     incomplete (its count is a lower bound). Generated boards are fit to print: a listing and
@@ -240,7 +242,9 @@ def grid(
     JSON, beyond the conventions below: board, top, lexicon, lexicon_size, lang, fold_accents,
     suffix_length,
     min_prefix, group_order, count, quadruples (each: suffixes in slot order, board, words),
-    complete, stopped; blocklist (source, with --unique withheld).
+    complete, stopped; blocklist (source, with --unique withheld); with --solve, conflict: on
+    an unfillable board (INFEASIBLE) a minimal set of conflicting slots (slots, placed,
+    minimal, solves, wall_time, stopped), else null.
     """
     from cpwords.grid.spec import GridLexicon
 
@@ -362,9 +366,12 @@ class _Grid:
         """The text output's first lines: the board and the lexicon."""
         return "\n".join(_header(self.board, self.tokens, self.sym.order))
 
-    def svg(self, fill: dict[str, str], tokens: GridTokens | None = None) -> None:
-        """``--svg``, ``--png``: draw ``fill`` (against ``tokens``, by default the lexicon's)."""
-        _svg(self.pictures, self.board, fill, self.tokens if tokens is None else tokens)
+    def svg(
+        self, fill: dict[str, str], tokens: GridTokens | None = None, marked: Sequence[str] = ()
+    ) -> None:
+        """``--svg``, ``--png``: draw ``fill`` (against ``tokens``, by default the lexicon's),
+        the ``marked`` slots (an unfillable board's conflict) drawn as wrong."""
+        _svg(self.pictures, self.board, fill, self.tokens if tokens is None else tokens, marked)
 
 
 def _load(
@@ -404,7 +411,11 @@ def _load(
 
 
 def _svg(
-    pictures: tuple[str | None, str | None], board: Board, fill: dict[str, str], tokens: GridTokens
+    pictures: tuple[str | None, str | None],
+    board: Board,
+    fill: dict[str, str],
+    tokens: GridTokens,
+    marked: Sequence[str] = (),
 ) -> None:
     """``--svg``, ``--png``: the board shown, wrong words and tokens marked (cpwords.grid.draw)."""
     if pictures == (None, None):
@@ -415,6 +426,7 @@ def _svg(
     fill = {slot: token for slot, token in fill.items() if slot in board.kinds}
     words = set(tokens.words)
     edges, slots = problem_marks(board, fill, words, tokens.suffix_length, tokens.min_prefix)
+    slots = set(slots) | set(marked)
     write_svg(pictures[0], grid_svg(board, fill, bad_edges=edges, bad_slots=slots), pictures[1])
 
 
@@ -477,7 +489,8 @@ def _solve_board(
     """Complete a partial board, print it, exit with the solve's status."""
     from cpwords.grid.spec import complete_board
 
-    with time_guard(g.deadline), progress("grid: solving", enabled=not g.as_json):
+    # The solve and the conflict search keep their own limit: the guard only backs them up.
+    with time_guard(g.deadline, grace=1.0), progress("grid: solving", enabled=not g.as_json):
         done = complete_board(
             g.board,
             g.tokens,
@@ -497,18 +510,35 @@ def _solve_board(
                 )
     res = done.result
     stopped = bool(res.solver_info.get("interrupted"))
-    g.svg(res.solution or fill, done.tokens)
+    g.svg(res.solution or fill, done.tokens, done.conflict.slots if done.conflict else ())
     if g.as_json:
-        _solve_json(g, res, stopped)
+        _solve_json(g, res, stopped, done.conflict)
     else:
         _solve_text(g, res, fill, done.tokens, stopped)
+        _conflict_text(g.board, done.conflict)
     raise SystemExit(exit_status(res.status.value, stopped))
 
 
-def _solve_json(g: _Grid, res: SolveResult, stopped: bool) -> None:
-    """``--solve --json``: the result's row, with the completed board as the one quadruple."""
+def _conflict_row(c: GridConflict) -> dict[str, Any]:
+    """The ``conflict`` of ``--solve --json``: the conflicting slots and how they were found."""
+    return {
+        "slots": list(c.slots),
+        "placed": c.placed,
+        "minimal": c.minimal,
+        "solves": c.solves,
+        "wall_time": c.wall_time,
+        "stopped": c.stopped,
+    }
+
+
+def _solve_json(
+    g: _Grid, res: SolveResult, stopped: bool, conflict: GridConflict | None = None
+) -> None:
+    """``--solve --json``: the result's row, with the completed board as the one quadruple;
+    ``conflict`` the conflicting slots of an unfillable board (else null)."""
     board, sol = g.board, res.solution
     row = result_row(g.base | res.to_dict(), interrupted=stopped)
+    row["conflict"] = None if conflict is None else _conflict_row(conflict)
     row["quadruples"] = []
     if sol:
         suffixes = [sol[s] for s in board.suffix_slots]
@@ -528,12 +558,37 @@ def _solve_text(
     """``--solve``: the completed board, or why there is none."""
     click.echo("\n".join(_header(g.board, tokens, g.sym.order)))
     if res.solution is None:
-        click.echo(f"no completion of {len(fill)} placed tokens ({res.status})")
+        what = "unfillable: " if res.status.value == "INFEASIBLE" else ""
+        click.echo(f"{what}no completion of {len(fill)} placed tokens ({res.status})")
     else:
         click.echo(f"completed in {res.wall_time:.2f} s (verified: {res.verified}):")
         _show_board(g.board, res.solution)
     if stopped:
         click.echo(f"interrupted ({interrupt_name()}) before the solve finished")
+
+
+def _conflict_text(board: Board, c: GridConflict | None) -> None:
+    """The conflicting slots of an unfillable board, each with its placed token or empty."""
+    if c is None:
+        return
+    if not c.slots:
+        click.echo(f"conflict  not found: stopped by {_stopped_by(c.stopped)}")
+        return
+    shown = " ".join(f"{v}={c.placed[v]}" if v in c.placed else f"{v}=(empty)" for v in c.slots)
+    if c.minimal:
+        how = "minimal: without any one of them the rest can be filled"
+    else:
+        how = f"not proven minimal: stopped by {_stopped_by(c.stopped or 'time_limit')}"
+    click.echo(f"conflict  {shown}")
+    if len(c.slots) == 1:
+        kind = board.kinds[c.slots[0]]
+        what = f"its token is in no word of the lexicon as a {kind} ({c.wall_time:.2f} s)"
+    else:
+        what = (
+            f"these {len(c.slots)} slots cannot all be filled together ({how}; "
+            f"{c.solves} CP-SAT solves, {c.wall_time:.2f} s)"
+        )
+    click.echo(f"          {what}")
 
 
 # ---- --count ---------------------------------------------------------------------------------

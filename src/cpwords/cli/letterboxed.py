@@ -101,7 +101,8 @@ language; --seed), never a letter and its accented twin (--allow-accent-twins), 
 of the dictionary); each kept only when its fewest-word solution is proven to be 2 words
 (--unique: exactly one 2-word solution; --max-solutions N, --min-playable M, --max-draws D),
 the optimum, the counts and --unique read in the whole dictionary and recounted by an
-independent brute force.
+independent brute force; with --svg or --png it draws the first box to play (its letters, no
+answer).
 
 JSON, beyond the conventions below: objective and bound are 1000 * words + letters (lower is
 better); num_words, num_letters, box, lexicon, lexicon_size (its words, as in every
@@ -295,8 +296,11 @@ def _run_check(
     is_flag=True,
     help="With --generate: let a box hold a letter and its accented twin (o and ó).",
 )
-@svg_option("the box with the solution's path drawn word by word")
-@png_option("the box and the solution's path")
+@svg_option(
+    "the box with the solution's path drawn word by word (with --generate: the first box to "
+    "play, its letters only, no answer)"
+)
+@png_option("the box and the solution's path (with --generate: the first box, no answer)")
 @force_option()
 @blocklist_options()
 @shared_options(
@@ -348,8 +352,8 @@ def letterboxed(
     deadline = Deadline(time_limit)
     check_language_code(lang)
     box_shape = _shape(shape)
-    if (svg_path or png_path) is not None and (generate is not None or check_file or check_text):
-        raise InputError("--svg and --png draw a solve's answer: drop --generate and --check")
+    if (svg_path or png_path) is not None and (check_file or check_text):
+        raise InputError("--svg and --png draw a solve's answer or a generated box: drop --check")
     check_svg_target(svg_path, force, png_path)
     if generate is not None:
         _refuse_with_generate(
@@ -386,6 +390,7 @@ def letterboxed(
                 lang,
                 fold_accents,
                 proper_nouns,
+                (svg_path, png_path),
             )
         )
     _refuse_design_options(
@@ -932,8 +937,10 @@ def _run_generate(
     lang: str = "en",
     fold: bool = False,
     proper: bool = False,
+    pictures: tuple[str | None, str | None] = (None, None),
 ) -> int:
-    """Generate ``k`` boxes, print them; the exit status."""
+    """Generate ``k`` boxes, print them, draw the first one empty (``pictures``: --svg,
+    --png); the exit status."""
     from cpwords.letterboxed.models.design import generate_boxes
 
     if design.unique and design.max_solutions not in (None, 1):
@@ -965,6 +972,7 @@ def _run_generate(
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
+    _puzzle_picture(gen.boxes[0] if found else None, pictures)
     # A generated list of boxes is a listing: never OPTIMAL. FEASIBLE with boxes ("complete":
     # every requested box, each proven), UNKNOWN with none (exit 1).
     status = "FEASIBLE" if found else "UNKNOWN"
@@ -987,6 +995,19 @@ def _run_generate(
     else:
         _generate_text(k, gen, solver, design, seed)
     return exit_status(status, interrupted)
+
+
+def _puzzle_picture(first: Any, pictures: tuple[str | None, str | None]) -> None:
+    """``--svg``/``--png`` with --generate: the first box to play, its letters and no answer
+    (nothing is written when no box was generated: a note says so)."""
+    if pictures == (None, None):
+        return
+    if first is None:
+        click.echo("cpwords: note: no box was generated: no picture written", err=True)
+        return
+    from cpwords.letterboxed.draw import puzzle_svg
+
+    write_svg(pictures[0], puzzle_svg(first.box, first.words), pictures[1])
 
 
 def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design, seed: int) -> None:

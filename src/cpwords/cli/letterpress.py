@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 
     from cpwords.core.result import SolveResult
+    from cpwords.letterpress.models.index import LetterpressIndex
+    from cpwords.letterpress.rules import LetterpressBoard
 
 
 @click.command("letterpress", epilog=EPILOG)
@@ -60,6 +62,16 @@ if TYPE_CHECKING:
 )
 @click.option("--played", multiple=True, metavar="WORD", help="With --board: already played.")
 @click.option(
+    "--lookahead",
+    type=click.IntRange(0, 1),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="With --board: 1 picks the move that maximises its swing minus the opponent's best "
+    "reply swing (one ply ahead; exact over every move, OPTIMAL when the search finished); 0 "
+    "the largest swing.",
+)
+@click.option(
     "--random-board",
     is_flag=True,
     help="Draw the 25 letters instead of giving LETTERS: each tile by the dictionary's own "
@@ -80,6 +92,7 @@ def letterpress(
     no_cache: bool,
     colours: str | None,
     played: tuple[str, ...],
+    lookahead: int,
     random_board: bool,
     lang: str,
     fold_accents: bool,
@@ -139,10 +152,13 @@ def letterpress(
             lang,
             fold_accents,
             proper_nouns,
+            lookahead,
         )
         return
     reject_unused(
-        ctx, "without --board (a word listing)", {"played": "--played", "workers": "--workers"}
+        ctx,
+        "without --board (a word listing)",
+        {"played": "--played", "workers": "--workers", "lookahead": "--lookahead"},
     )
     if not random_board:
         reject_unused(ctx, "without --board or --random-board", {"seed": "--seed"})
@@ -277,10 +293,10 @@ def _board_mode(
     lang: str = "en",
     fold: bool = False,
     proper: bool = False,
+    lookahead: int = 0,
 ) -> None:
     from cpwords.core.alphabet import foreign_letters
     from cpwords.core.errors import InputError
-    from cpwords.letterpress.board_spec import best_letterpress_move
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board
     from cpwords.letterpress.spec import random_letterpress_board
@@ -303,10 +319,8 @@ def _board_mode(
         problem = foreign_letters(board.letters, index.letters, index.source)
         if problem is not None:
             raise InputError(f"board: {problem}")
-        tick.update(stage="solving the board (CP-SAT)")
-        res = best_letterpress_move(
-            board, index, played, deadline.remaining() or 20.0, workers=workers, seed=seed
-        )
+        tick.update(stage="every move and its best reply" if lookahead else "solving (CP-SAT)")
+        res = _best_move(board, index, played, deadline, workers, seed, lookahead)
     move = res.solution
     stopped = bool(res.solver_info.get("interrupted"))
     if pictures != (None, None):
@@ -328,27 +342,79 @@ def _board_mode(
             letters=board.letters,
             random_board=random_board,
             seed=seed if random_board else None,
+            lookahead=lookahead,
         )
         echo_json(row)
     elif move is None:
         click.echo("no move found (interrupted)" if stopped else "no playable word on this board")
     else:
-        used = set(move.tiles)
-        mark = ", INTERRUPTED: best so far" if stopped else ""
-        click.echo(
-            f"play        {move.word.upper()}  (swing {move.swing:+d}, {res.status.value}{mark})"
-        )
-        click.echo(f"defence     {move.defence:+d} (my defended tiles - opponent's, after)")
-        if random_board:
-            click.echo(f"board       {_rows(board.letters)} (random, seed {seed})")
-        candidates = counted(res.solver_info["candidates"], "spellable word", grouped=False)
-        click.echo(f"candidates  {candidates}")
-        for line in board_lines(board.letters, board.owners, used, board.cols):
-            click.echo(line)
-        click.echo(BOARD_KEY.format(word=move.word.upper()))
+        _move_text(res, board, stopped, lookahead, seed if random_board else None)
     code = exit_status(res.status.value, stopped)
     if code:
         raise SystemExit(code)
+
+
+def _move_text(
+    res: SolveResult, board: LetterpressBoard, stopped: bool, lookahead: int, seed: int | None
+) -> None:
+    """The text of --board: the move (with --lookahead, the reply and the value), its defence,
+    the board with the move's tiles."""
+    move = res.solution
+    mark = ", INTERRUPTED: best so far" if stopped else ""
+    click.echo(
+        f"play        {move.word.upper()}  (swing {move.swing:+d}, {res.status.value}{mark})"
+    )
+    if lookahead:
+        _reply_text(res)
+    click.echo(f"defence     {move.defence:+d} (my defended tiles - opponent's, after)")
+    if seed is not None:
+        click.echo(f"board       {_rows(board.letters)} (random, seed {seed})")
+    candidates = counted(res.solver_info["candidates"], "spellable word", grouped=False)
+    click.echo(f"candidates  {candidates}")
+    for line in board_lines(board.letters, board.owners, set(move.tiles), board.cols):
+        click.echo(line)
+    click.echo(BOARD_KEY.format(word=move.word.upper()))
+
+
+def _best_move(
+    board: LetterpressBoard,
+    index: LetterpressIndex,
+    played: Sequence[str],
+    deadline: Deadline,
+    workers: int,
+    seed: int,
+    lookahead: int,
+) -> SolveResult:
+    """The best move (CP-SAT), or with ``lookahead`` the best one ply ahead."""
+    from cpwords.letterpress.board_spec import best_letterpress_move, lookahead_letterpress_move
+
+    if lookahead:
+        with time_guard(deadline, grace=1.0):  # the search keeps its own limit
+            return lookahead_letterpress_move(board, index, played, deadline.remaining())
+    left = deadline.remaining() or 20.0
+    return best_letterpress_move(board, index, played, left, workers=workers, seed=seed)
+
+
+def _reply_text(res: SolveResult) -> None:
+    """``--lookahead 1``: the opponent's best reply, the value and what is proven."""
+    move, info = res.solution, res.solver_info
+    if move.game_over:
+        click.echo("reply       none: the move colours the last neutral tile (the game ends)")
+    elif move.reply_word is None:
+        click.echo("reply       none: no word is left to play (a pass)")
+    else:
+        click.echo(
+            f"reply       {move.reply_word.upper()}  (the opponent's best: swing "
+            f"+{move.reply_swing} for them)"
+        )
+    if res.status.value == "OPTIMAL":
+        proof = f"proven best of all {info['moves']:,} moves (every word and its tiles)"
+    else:
+        proof = (
+            f"best of the {info['examined']:,} of {info['moves']:,} moves tried (largest swing "
+            f"first), not proven; no move scores more than {res.bound:+.0f}"
+        )
+    click.echo(f"net         {move.net:+d} (swing - the best reply's): {proof}")
 
 
 #: The key printed under a board (the cells are those of :func:`board_lines`).

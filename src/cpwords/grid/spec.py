@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from cpwords.core.blocklist import Blocklist
-from cpwords.core.errors import InputError
+from cpwords.core.errors import CheckError, InputError
 from cpwords.core.result import SolveResult, Status, listing_status
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, no_params
 from cpwords.grid.heuristics import backtrack_quadruples
+from cpwords.grid.models.conflict import GridConflict, grid_conflict
 from cpwords.grid.models.cpsat import cpsat_quadruples
 from cpwords.grid.models.design import GridDesign, GridPuzzle, design_grid_puzzles
 from cpwords.grid.models.listing import enumerate_quadruples
@@ -327,11 +328,15 @@ class GridCompletion:
         The tokens it was solved on (the whole lexicon when every completion is blocked).
     every_completion_blocked : bool
         Only the blocked words complete the board, and ``result`` shows one.
+    conflict : GridConflict, optional
+        When the board is unfillable (``result`` INFEASIBLE) and ``explain`` was asked: a
+        minimal set of conflicting slots (:func:`~cpwords.grid.models.conflict.grid_conflict`).
     """
 
     result: SolveResult
     tokens: GridTokens
     every_completion_blocked: bool = False
+    conflict: GridConflict | None = None
 
 
 def complete_board(
@@ -344,6 +349,7 @@ def complete_board(
     time_left: Callable[[], float | None] = lambda: None,
     workers: int = 2,
     seed: int = 0,
+    explain: bool = True,
 ) -> GridCompletion:
     """Complete a partial board from ``tokens`` (the lexicon less the blocked words).
 
@@ -362,29 +368,48 @@ def complete_board(
         Seconds left for a solve (None: 60 s), asked before each solve.
     workers, seed : int
         CP-SAT search workers and random seed.
+    explain : bool
+        On an unfillable board, name a minimal set of conflicting slots (``conflict``).
 
     Returns
     -------
     GridCompletion
 
+    Raises
+    ------
+    InputError
+        Unknown slot in ``partial``.
+    CheckError
+        A completion fails the checker, or the conflict search finds the board fillable (a
+        bug: the two models disagree).
+
     Notes
     -----
     "No completion" must stay a proof on the whole lexicon: when no completion avoids the
     blocked words, the board is solved again on every word, and a completion found then is
-    returned with ``every_completion_blocked``.
+    returned with ``every_completion_blocked``; the conflicting slots are those of the whole
+    lexicon too.
     """
     from cpwords.grid.fill_spec import solve_grid
 
     res = solve_grid(
         board, tokens, partial, time_limit=time_left() or 60.0, workers=workers, seed=seed
     )
-    if not (block and res.status is Status.INFEASIBLE):
-        return GridCompletion(res, tokens)
-    tokens = lexicon.tokens(None)
-    res = solve_grid(
+    blocked = False
+    if block and res.status is Status.INFEASIBLE:
+        tokens = lexicon.tokens(None)
+        res = solve_grid(
+            board, tokens, partial, time_limit=time_left() or 60.0, workers=workers, seed=seed
+        )
+        blocked = res.solution is not None
+    if not (explain and res.status is Status.INFEASIBLE):
+        return GridCompletion(res, tokens, blocked)
+    conflict = grid_conflict(
         board, tokens, partial, time_limit=time_left() or 60.0, workers=workers, seed=seed
     )
-    return GridCompletion(res, tokens, res.solution is not None)
+    if conflict.status is Status.FEASIBLE:
+        raise CheckError("the conflict search filled a board the solve proved unfillable")
+    return GridCompletion(res, tokens, blocked, conflict)
 
 
 @dataclass(frozen=True)

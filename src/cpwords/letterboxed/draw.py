@@ -170,6 +170,35 @@ def box_svg(
     return "\n".join(out) + "\n"
 
 
+def puzzle_svg(box: LetterBox, words: int | None = None, *, size: float = _SIZE) -> str:
+    """A box to play: its letters on its sides, no word drawn (a generated puzzle without its
+    answer).
+
+    Parameters
+    ----------
+    box : LetterBox
+    words : int, optional
+        The proven fewest words, said in the caption as the puzzle's target ("in 2 words").
+    size : float
+        Width of the drawing.
+
+    Returns
+    -------
+    str
+        A standalone SVG document: the box, its letters, and a caption that names the box and
+        the target, never a word of an answer.
+
+    Examples
+    --------
+    >>> from cpwords.letterboxed.rules import parse_box
+    >>> svg = puzzle_svg(parse_box("abc-def-ghi-jkl"), 2)
+    >>> svg.count('class="word"'), 'data-words="0"' in svg, "solve it in 2 words" in svg
+    (0, True, True)
+    """
+    note = f"solve it in {plural(words, 'word')}" if words else "a puzzle"
+    return box_svg(box, (), title=f"{box}: {note}", size=size, note=note)
+
+
 def _letters_svg(
     box: LetterBox,
     pos: dict[str, tuple[float, float]],

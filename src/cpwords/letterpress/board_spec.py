@@ -17,12 +17,12 @@ import dataclasses
 import functools
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cpwords.core.errors import InputError
+from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult
 from cpwords.core.sources import lexicon_words
@@ -33,11 +33,13 @@ from cpwords.letterpress.models.index import (
     build_letterpress_index,
     load_letterpress_index,
 )
+from cpwords.letterpress.models.lookahead import LookaheadMove, lookahead_move
 from cpwords.letterpress.rules import (
     LetterpressBoard,
     letterpress_move_problems,
     move_scores,
     parse_board,
+    play,
 )
 
 
@@ -160,6 +162,120 @@ def best_letterpress_move(
     left = max(0.05, time_limit - (time.perf_counter() - t0))
     res = solve(SPEC, position, "cpsat", time_limit=left, workers=workers, seed=seed)
     return dataclasses.replace(res, wall_time=time.perf_counter() - t0)
+
+
+def lookahead_problems(
+    board: LetterpressBoard, move: LookaheadMove, dictionary: Collection[str], played: Iterable[str]
+) -> list[str]:
+    """Everything wrong with a one-ply answer (empty when right), by the rules alone: the move
+    and the reply are legal, the reply is on the board the move leaves (from the opponent's
+    side), is neither a played word nor a prefix of one (the move's word included), and
+    every score is what the boards give.
+
+    Parameters
+    ----------
+    board : LetterpressBoard
+    move : LookaheadMove
+    dictionary : collection of str
+    played : iterable of str
+        Words played before the move.
+
+    Returns
+    -------
+    list of str
+    """
+    found = letterpress_move_problems(board, move.word, move.tiles, dictionary)
+    before = [p.strip().lower() for p in played]
+    if any(p.startswith(move.word) for p in before):
+        found.append(f"{move.word!r} was played, or is a prefix of a played word")
+    if found:
+        return found
+    if move_scores(board, move.tiles) != (move.swing, move.defence):
+        found.append("the move's swing or defence differs from the board's")
+    after = play(board, move.tiles)
+    theirs = LetterpressBoard(board.letters, tuple(-o for o in after), board.rows, board.cols)
+    if move.reply_word is None:
+        if move.reply_swing != 0:
+            found.append("no reply, but a reply swing")
+        return found
+    found += [f"reply: {p}" for p in letterpress_move_problems(
+        theirs, move.reply_word, move.reply_tiles, dictionary
+    )]  # fmt: skip
+    if any(p.startswith(move.reply_word) for p in [*before, move.word]):
+        found.append(f"reply {move.reply_word!r} was played, or is a prefix of a played word")
+    if not found and move_scores(theirs, move.reply_tiles)[0] != move.reply_swing:
+        found.append("the reply's swing differs from the board's")
+    return found
+
+
+def lookahead_letterpress_move(
+    board: LetterpressBoard,
+    dictionary: str | os.PathLike[str] | Lexicon | Iterable[str] | LetterpressIndex | None = None,
+    played: Iterable[str] = (),
+    time_limit: float | None = 20.0,
+) -> SolveResult:
+    """The move that leaves the opponent the weakest best reply: its swing minus the best reply
+    swing, maximised over every move (one ply ahead), re-checked by the rules.
+
+    See :mod:`cpwords.letterpress.models.lookahead` for what is proven: OPTIMAL means every move
+    (word and tiles) was tried or proven worse by the bound; a search stopped by the time limit
+    is FEASIBLE (the best of the moves tried), with ``bound`` an upper bound on the value.
+
+    Parameters
+    ----------
+    board : LetterpressBoard
+        The position, from the mover's point of view.
+    dictionary : path, Lexicon, iterable of str, LetterpressIndex, or None
+        See :func:`cpwords.letterpress.models.index.load_letterpress_index`.
+    played : iterable of str
+        Words already played; they and their prefixes are playable by neither player.
+    time_limit : float, optional
+        Seconds for the whole call (loading the index included); None: no limit.
+
+    Returns
+    -------
+    SolveResult
+        ``objective`` the value, ``solution`` a
+        :class:`~cpwords.letterpress.models.lookahead.LookaheadMove` (with the reply),
+        ``verified`` True once :func:`lookahead_problems` found nothing.
+
+    Raises
+    ------
+    InputError
+        Bad dictionary.
+    CheckError
+        The answer breaks a rule (a bug).
+
+    Examples
+    --------
+    The largest swing (TACOS, +8) leaves a neutral tile, so the opponent replies; ASCOT (+7)
+    colours the last neutral tile and ends the game:
+
+    >>> from cpwords.letterpress.rules import parse_board
+    >>> b = parse_board("cat/soa", ".r./rr.", rows=2, cols=3)
+    >>> words = ["cat", "cats", "taco", "tacos", "oat", "oats", "coat", "coats", "ascot"]
+    >>> best_letterpress_move(b, words, workers=1).solution.word
+    'tacos'
+    >>> r = lookahead_letterpress_move(b, words)
+    >>> m = r.solution
+    >>> r.status.value, m.word, m.swing, m.reply_word, m.reply_swing, r.objective, r.verified
+    ('OPTIMAL', 'ascot', 7, None, 0, 7.0, True)
+    """
+    t0 = time.perf_counter()
+    index = (
+        dictionary
+        if isinstance(dictionary, LetterpressIndex)
+        else load_letterpress_index(dictionary)
+    )
+    left = None if time_limit is None else max(0.05, time_limit - (time.perf_counter() - t0))
+    res = lookahead_move(board, index, played, left)
+    verified = None
+    if res.solution is not None:
+        found = lookahead_problems(board, res.solution, index.as_set(), played)
+        if found:
+            raise CheckError(f"the one-ply move fails the checker: {found[0]}")
+        verified = True
+    return dataclasses.replace(res, wall_time=time.perf_counter() - t0, verified=verified)
 
 
 #: The registry (``cpwords letterpress --board``, suites, ``SolveResult.method``).

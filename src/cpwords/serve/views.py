@@ -569,7 +569,7 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
         The CLI's messages for bad tokens or options.
     """
     from cpwords.grid.draw import grid_svg, problem_marks
-    from cpwords.grid.rules import board_words, default_board, grid_problems, parse_fill
+    from cpwords.grid.rules import default_board, grid_problems, parse_fill
 
     board = default_board()
     opts = grid_tokens_options(q)
@@ -593,31 +593,16 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     if action:
         tokens = grid_tokens(**opts)
         out |= {"lexicon": tokens.source, "lexicon_size": len(tokens.words)}
+    conflict: set[str] = set()  # the slots of an unfillable board that conflict
     if action == "check":
         words = set(tokens.words)
         problems = grid_problems(board, fill, words, opts["suffix_length"], opts["min_prefix"])
         out["problems"] = problems
         out["valid"] = not problems
     elif action == "solve":
-        # As grid --solve: filled from the lexicon less its blocked words; when only blocked
-        # words complete the board, one completion from the whole lexicon, with a warning.
-        res = cpwords.solve_grid(
-            board,
-            grid_tokens(**opts, unblocked=True),
-            fill,
-            time_limit=PAGE_TIME_LIMIT,
-            workers=1,
-        )
-        if res.status is cpwords.Status.INFEASIBLE:
-            res = cpwords.solve_grid(board, tokens, fill, time_limit=PAGE_TIME_LIMIT, workers=1)
-        out |= {"status": res.status.value, "wall_time": res.wall_time, "verified": res.verified}
-        if res.solution is not None:
-            out["solved_from"] = dict(fill)
-            fill = dict(res.solution)
-            out["fill"] = fill
-            out["blocked"] = _blocklist().any_blocked(board_words(board, fill))
-        else:
-            out["no_answer"] = f"no completion of {len(fill)} placed tokens ({res.status.value})"
+        out |= _grid_solve(board, opts, tokens, fill)
+        fill = out["fill"]
+        conflict = set(out["conflict"]["slots"]) if "conflict" in out else set()
     elif action == "unique":
         out |= _grid_unique(board, tokens)
     bad_edges, bad_slots = problem_marks(
@@ -629,6 +614,7 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     )
     if not action:  # nothing checked yet: no word is called wrong
         bad_edges = set()
+    bad_slots = set(bad_slots) | conflict
     out["words"] = [
         (p, s, fill[p] + fill[s], (p, s) in bad_edges)
         for p, s in board.edges
@@ -636,6 +622,53 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
     ]
     out["svg"] = grid_svg(board, fill, bad_edges=bad_edges, bad_slots=bad_slots)
     return out
+
+
+def _grid_solve(
+    board: Any, opts: Mapping[str, Any], tokens: Any, fill: Mapping[str, str]
+) -> dict[str, Any]:
+    """The grid page's completion, as grid --solve: filled from the lexicon less its blocked
+    words; when only blocked words complete the board, one completion from the whole
+    lexicon, with a warning; an unfillable board's conflicting slots (``conflict``)."""
+    from cpwords.grid.rules import board_words
+
+    res = cpwords.solve_grid(
+        board,
+        grid_tokens(**opts, unblocked=True),
+        fill,
+        time_limit=PAGE_TIME_LIMIT,
+        workers=1,
+    )
+    if res.status is cpwords.Status.INFEASIBLE:
+        res = cpwords.solve_grid(board, tokens, fill, time_limit=PAGE_TIME_LIMIT, workers=1)
+    out: dict[str, Any] = {
+        "status": res.status.value,
+        "wall_time": res.wall_time,
+        "verified": res.verified,
+        "fill": dict(fill),
+    }
+    if res.solution is not None:
+        out["solved_from"] = dict(fill)
+        out["fill"] = dict(res.solution)
+        out["blocked"] = _blocklist().any_blocked(board_words(board, out["fill"]))
+    else:
+        out["no_answer"] = f"no completion of {len(fill)} placed tokens ({res.status.value})"
+        if res.status is cpwords.Status.INFEASIBLE:  # as grid --solve: what conflicts
+            out["conflict"] = _grid_conflict(board, tokens, fill)
+    return out
+
+
+def _grid_conflict(board: Any, tokens: Any, fill: Mapping[str, str]) -> dict[str, Any]:
+    """The conflicting slots of an unfillable board (:func:`cpwords.grid_conflict`): each with
+    its placed token or None, whether the set is proven minimal, why it stopped."""
+    c = cpwords.grid_conflict(board, tokens, fill, time_limit=PAGE_TIME_LIMIT, workers=1)
+    return {
+        "slots": list(c.slots),
+        "tokens": [(v, c.placed.get(v)) for v in c.slots],
+        "minimal": c.minimal,
+        "stopped": c.stopped,
+        "wall_time": c.wall_time,
+    }
 
 
 def _grid_unique(board: Any, tokens: Any) -> dict[str, Any]:

@@ -66,7 +66,8 @@ def _answer_svg(box_text: str, words: list[str]) -> str:
 
 
 async def letterboxed_generate(web: Web, request: Request) -> Response:
-    """Generate a box and redirect to its page (or say why none was found).
+    """Generate a box and redirect to its page in hint mode, the puzzle without its answer (or
+    say why none was found).
 
     POST only (the page's form): a generation runs up to 20 s, which no other site's page may
     start.
@@ -86,9 +87,9 @@ async def letterboxed_generate(web: Web, request: Request) -> Response:
     if isinstance(found, str):
         return web.page(request, "letterboxed.html", code=200, error=found, **ctx)
     box, used, score = found
+    # A new box is a puzzle to play: shown in hint mode (no word drawn), its answer a click away.
     url = f"/letterboxed?box={box}&generated={used}&difficulty={score}&dict={ctx['dict']}"
-    if q.get("hint") in ("1", "on", "true"):  # the one form's hint box: play it in hint mode
-        url += "&hint=1&reveal=0"
+    url += "&hint=1&reveal=0"
     return RedirectResponse(url, status_code=303)
 
 
