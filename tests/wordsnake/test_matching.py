@@ -28,7 +28,10 @@ def _inputs(net: StringHubNetwork) -> tuple[np.ndarray, list[int], np.ndarray]:
     return slot_start, [i for c in copies for i in c], net.trie.depth.astype(np.int64)
 
 
-def _candidates(net: StringHubNetwork, depth: np.ndarray) -> tuple[np.ndarray, ...]:
+Candidates = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _candidates(net: StringHubNetwork, depth: np.ndarray) -> Candidates:
     return decode._handover_candidates(net.trie, net.num_words, net.instance.proper, depth)
 
 
