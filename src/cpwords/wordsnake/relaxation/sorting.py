@@ -121,3 +121,34 @@ def common_prefix(a: str, b: str, known: int) -> int:
         else:
             hi = mid - 1
     return lo
+
+
+def rows_without(
+    values: np.ndarray, starts: np.ndarray, rows: np.ndarray, skip: np.ndarray
+) -> list[list[int]]:
+    """Rows of a compressed sparse layout, each without one value, in one gather.
+
+    Parameters
+    ----------
+    values : numpy.ndarray of int, shape (m,)
+    starts : numpy.ndarray of int, shape (n + 1,)
+        Row ``r`` is ``values[starts[r]:starts[r + 1]]``.
+    rows : numpy.ndarray of int, shape (k,)
+        The rows wanted.
+    skip : numpy.ndarray of int, shape (k,)
+        The value left out of each.
+
+    Returns
+    -------
+    list of list of int, length k
+        Each row's values but ``skip`` of it, in order.
+    """
+    lo, hi = starts[rows], starts[rows + 1]
+    count = hi - lo
+    at = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+    picked = values[at]
+    keep = picked != np.repeat(skip, count)
+    flat = picked[keep].tolist()
+    row_of = np.repeat(np.arange(count.size), count)[keep]
+    ends = np.cumsum(np.bincount(row_of, minlength=count.size)).tolist()
+    return [flat[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]

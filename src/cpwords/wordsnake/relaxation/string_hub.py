@@ -42,6 +42,7 @@ from cpwords.wordsnake.relaxation.sorting import (
     common_prefix,
     dense_table,
     lookup_sorted,
+    rows_without,
     stable_order,
 )
 from cpwords.wordsnake.rules import WordsnakeInstance
@@ -655,7 +656,7 @@ def _private_chains(
     # Each node's children: a range of the sorted child keys (one search for all nodes).
     first_child = np.searchsorted(
         trie.child_key, np.arange(trie.size + 1, dtype=np.int64) * trie.radix
-    ).tolist()
+    )
     for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
         _check(deadline)
         _chain_of_word(out, trie, ids, mult, first_child, int(pw[a]), ps[a:b], proper)
@@ -667,7 +668,7 @@ def _chain_of_word(
     trie: Trie,
     ids: _NodeIds,
     mult: np.ndarray,
-    first_child: list[int],
+    first_child: np.ndarray,
     w: int,
     borders: np.ndarray,
     proper: bool,
@@ -676,34 +677,32 @@ def _chain_of_word(
     word: a node a letter (and a ``+`` node where a word ends there), the other children
     left at each node, and the hand-overs from ``w``'s exit into the chain."""
     T, wn, depth, par = ids.T, ids.wn, ids.depth, trie.parent
-    k, u = int(mult[w]), int(wn[w])
-    top, lw = int(depth[borders[0]]), int(depth[u])
+    k, u = mult.item(w), wn.item(w)
+    top, lw = depth.item(borders[0]), depth.item(u)
     path = [u]
-    while int(depth[path[-1]]) > top:
-        path.append(int(par[path[-1]]))
+    for _ in range(lw - top):
+        path.append(par.item(path[-1]))
     path.reverse()  # nodes at depths top .. lw
     c_node: dict[int, int] = {}
     cplus: dict[int, int] = {}
-    for d in range(top, lw):
+    for d, pword in zip(range(top, lw), trie.node_word[path[:-1]].tolist(), strict=True):
         c_node[d] = out.next_id
         out.topo.append(out.next_id)
         out.next_id += 1
-        pword = int(trie.node_word[path[d - top]])
         if pword >= 0:
             cplus[d] = out.next_id
             out.topo.append(out.next_id)
             out.next_id += 1
             out.priv_t += [c_node[d], c_node[d]]
-            out.priv_h += [int(ids.in_n[pword]), cplus[d]]
-            out.priv_c += [int(mult[pword]), k]
+            out.priv_h += [ids.in_n.item(pword), cplus[d]]
+            out.priv_c += [mult.item(pword), k]
             out.priv_r += [DELIVER, PRIVATE]
         else:
             cplus[d] = c_node[d]
-    for d in range(top, lw):
-        p, onward = path[d - top], path[d - top + 1]
-        heads = [
-            c for c in trie.child_id[first_child[p] : first_child[p + 1]].tolist() if c != onward
-        ]
+    # Each path node's children but the next node of the path, in letter order.
+    nodes = np.array(path, dtype=np.int64)
+    others = rows_without(trie.child_id, first_child, nodes[:-1], nodes[1:])
+    for d, heads in zip(range(top, lw), others, strict=True):
         if d + 1 < lw:
             heads.append(c_node[d + 1])
         elif bool(ids.has_desc[w]):
