@@ -198,9 +198,8 @@ def lookahead_problems(
         if move.reply_swing != 0:
             found.append("no reply, but a reply swing")
         return found
-    found += [f"reply: {p}" for p in letterpress_move_problems(
-        theirs, move.reply_word, move.reply_tiles, dictionary
-    )]  # fmt: skip
+    reply = letterpress_move_problems(theirs, move.reply_word, move.reply_tiles, dictionary)
+    found += [f"reply: {p}" for p in reply]
     if any(p.startswith(move.reply_word) for p in [*before, move.word]):
         found.append(f"reply {move.reply_word!r} was played, or is a prefix of a played word")
     if not found and move_scores(theirs, move.reply_tiles)[0] != move.reply_swing:
