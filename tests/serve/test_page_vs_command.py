@@ -68,7 +68,7 @@ def command(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> 
     return row
 
 
-def page(client: TestClient, name: str, post: bool = False, **query: str) -> dict[str, Any]:
+def page(client: TestClient, name: str, *, post: bool = False, **query: str) -> dict[str, Any]:
     """The page's JSON answer (``/api/NAME``; a solve of seconds is sent as a POST)."""
     if post:
         resp = client.post(f"/api/{name}", data=query)
@@ -208,7 +208,8 @@ def grid_check(client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path:
     broken = fill | {"c": fill["n"]}  # a prefix twice (and words off the list)
     for board in (fill, broken):
         text = ",".join(f"{k}={v}" for k, v in board.items())
-        web = page(client, "grid", action="check", **{f"t_{k}": v for k, v in board.items()})
+        query: dict[str, Any] = {f"t_{k}": v for k, v in board.items()}
+        web = page(client, "grid", action="check", **query)
         cli = command(capsys, "grid", "--check-text", text, status=int(board is broken))
         assert web["valid"] == cli["valid"] == (board is fill)
         assert bool(web["problems"]) == bool(cli["problems"]) == (board is broken)
