@@ -248,14 +248,19 @@ def language_scripts(lang: str) -> frozenset[str] | None:
 
     Examples
     --------
-    >>> sorted(language_scripts("ru")), language_scripts("xx")
-    (['CYRILLIC'], None)
+    >>> sorted(language_scripts("ru")), language_scripts("xx"), language_scripts("az")
+    (['CYRILLIC'], None, None)
     """
     from cpwords.core.alphabet import main_scripts
 
     try:
-        from wordfreq import top_n_list
+        from wordfreq import available_languages, top_n_list
 
+        # Only a language of its own: wordfreq answers another (the "nearest match", with a
+        # warning on stderr) for one it lacks, whose script is not this language's (Azerbaijani
+        # is written in Latin; its nearest list is Russian).
+        if lang not in available_languages():
+            return None
         words = top_n_list(lang, SCRIPT_SAMPLE)
     except (ImportError, LookupError):
         return None
