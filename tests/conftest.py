@@ -85,6 +85,8 @@ def clear_lexicon_caches() -> None:
     languages._ranked_dictionary.cache_clear()
     languages._ranked_english.cache_clear()
     dp.default_lexicon.cache_clear()
+    dp.whole_lexicon.cache_clear()
+    languages.language_scripts.cache_clear()
 
 
 # The README's test command is the fast suite (every test not marked slow); `--runslow` runs the

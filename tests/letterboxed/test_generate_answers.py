@@ -230,3 +230,19 @@ def test_generation_reads_the_whole_dictionary(capsys: pytest.CaptureFixture[str
     assert all_pairs(LetterBox(tuple(box["box"].split("-"))), list(whole.words)) == [
         tuple(box["solution"])
     ]
+
+
+def test_ctrl_c_while_the_common_words_are_read_is_a_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C before the first draw (reading the common words under load, seen in CI) ends the
+    generation like one during the draws: no box, ``stopped`` "interrupted", not an exception."""
+    from cpwords.letterboxed.models import design
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(design, "CommonPairs", interrupted)
+    monkeypatch.setattr(design, "draw_weights", interrupted)
+    words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
+    for floor in (0.0, 3.0):
+        gen = design.generate_boxes(2, words, min_zipf=floor, max_draws=5)
+        assert gen.stopped == "interrupted" and gen.boxes == () and not gen.complete

@@ -632,15 +632,10 @@ class _BoxGenerator:
         self.lang = lang
         self.lex_words = solver.lexicon.words
         self.lex_set = solver.lexicon.as_set()
-        k_sides, per_side = cfg.shape
         # With a floor the answer comes first (two common words dealt onto the sides); without,
-        # the letters are drawn by frequency.
+        # the letters are drawn by frequency (both prepared by run()).
         self.pairs: CommonPairs | None = None
         self.weights: dict[str, float] | None = None
-        if cfg.floor > 0:
-            self.pairs = CommonPairs(self.lex_words, lang, cfg.floor, k_sides * per_side, cfg.twins)
-        else:
-            self.weights = draw_weights(solver, lang, k_sides * per_side)
         self.rng = np.random.default_rng(seed)
         self.t0 = time.perf_counter()
         self.seen: set[str] = set()
@@ -665,6 +660,7 @@ class _BoxGenerator:
     def run(self) -> None:
         """Draw boxes until enough are found, the draws run out, time is up or Ctrl-C."""
         try:
+            self._prepare()  # inside: a Ctrl-C while the common words are read is a stop too
             while len(self.found) < self.cfg.k and self.draws < self.cfg.max_draws:
                 if self.deadline is not None and time.perf_counter() >= self.deadline:
                     self.stopped = "time_limit"
@@ -677,6 +673,16 @@ class _BoxGenerator:
             self.stopped = "time_limit"
         except KeyboardInterrupt:  # Ctrl-C: the boxes finished so far
             self.stopped = "interrupted"
+
+    def _prepare(self) -> None:
+        """With a floor, the common words' pairs the answers are dealt from; without, the
+        letters' weights."""
+        cfg = self.cfg
+        letters = cfg.shape[0] * cfg.shape[1]
+        if cfg.floor > 0:
+            self.pairs = CommonPairs(self.lex_words, self.lang, cfg.floor, letters, cfg.twins)
+        else:
+            self.weights = draw_weights(self.solver, self.lang, letters)
 
     def _reject(self, reason: str) -> None:
         """Count one drawn box rejected for ``reason``."""
