@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ import pytest
 
 from cpwords.core.alphabet import accent_twins, base_letter
 from cpwords.core.errors import InputError
-from cpwords.core.lexicon import wordfreq_lexicon, zipf
+from cpwords.core.lexicon import Lexicon, wordfreq_lexicon, zipf
 from cpwords.letterboxed.models.answers import (
     ANSWER_ZIPF,
     CommonPairs,
@@ -27,7 +28,7 @@ from cpwords.letterboxed.models.answers import (
 from cpwords.letterboxed.models.design import draw_box, draw_weights, generate_boxes
 from cpwords.letterboxed.models.dp import LetterBoxedSolver
 from cpwords.letterboxed.rules import LetterBox, box_script_problem, is_valid_letterboxed
-from tests.conftest import needs_dictionary, run_cli
+from tests.conftest import clear_lexicon_caches, needs_dictionary, run_cli
 
 #: A lexicon with words on both sides of the floors used below (Zipf about 3.3 to 7.7).
 WORDS = wordfreq_lexicon(20_000)
@@ -49,11 +50,30 @@ def all_pairs(box: LetterBox, words: list[str]) -> list[tuple[str, str]]:
     ]
 
 
-#: Open defect (CI, 2026-12-05): in the parallel slow pass every French draw was rejected in 4 ms
-#: (the common-word pairs came out empty, state another test leaves); the tests pass alone.
-PARALLEL_DEFECT = pytest.mark.xfail(
-    strict=False, reason="CI's parallel slow pass: French common-word pairs empty (open defect)"
-)
+@pytest.fixture
+def fresh_dictionaries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The installed dictionaries read afresh: no lexicon or frequency table another test of the
+    same worker cached (CI's parallel slow pass once gave these tests a French lexicon whose
+    common-word pairs were empty: every draw rejected in 4 ms; they passed alone)."""
+    from cpwords.core import lexicon, sources
+
+    monkeypatch.delenv("CPWORDS_DICT_DIR", raising=False)
+
+    def clear() -> None:
+        clear_lexicon_caches()
+        lexicon._frequencies.cache_clear()
+        sources.lexicon_words.cache_clear()
+
+    clear()
+    yield
+    clear()
+
+
+def common_words_of(lex: Lexicon, lang: str) -> int:
+    """How many of ``lex``'s words an answer can be drawn from (with what was read, on failure)."""
+    n = len(CommonPairs(lex.words, lang, ANSWER_ZIPF[lang], 12).words)
+    assert n > 1000, (lex.source, len(lex), zipf("les", lang), n)
+    return n
 
 
 def _playable(box: LetterBox, w: str) -> bool:
@@ -150,11 +170,13 @@ def test_a_deal_makes_both_words_playable() -> None:
 @pytest.mark.parametrize(
     "lang", [pytest.param(lang, marks=needs_dictionary(lang)) for lang in ("fr", "de", "es")]
 )
-@PARALLEL_DEFECT
-def test_default_boxes_of_a_language_have_no_accent_twins(lang: str) -> None:
+def test_default_boxes_of_a_language_have_no_accent_twins(
+    lang: str, fresh_dictionaries: None
+) -> None:
     from cpwords.letterboxed.models.dp import whole_lexicon
 
     lex = whole_lexicon(lang)
+    common_words_of(lex, lang)
     gen = generate_boxes(3, lex, seed=2, unique=True, lang=lang)
     assert gen.complete
     for b in gen.boxes:
@@ -225,9 +247,12 @@ def test_the_help_says_what_the_default_dictionary_is(capsys: pytest.CaptureFixt
 
 @pytest.mark.slow
 @needs_dictionary("fr")
-@PARALLEL_DEFECT
-def test_generation_reads_the_whole_dictionary(capsys: pytest.CaptureFixture[str]) -> None:
+def test_generation_reads_the_whole_dictionary(
+    capsys: pytest.CaptureFixture[str], fresh_dictionaries: None
+) -> None:
     from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, whole_lexicon
+
+    common_words_of(whole_lexicon("fr"), "fr")
 
     argv = ["letterboxed", "--generate", "1", "--unique", "--lang", "fr", "--json"]
     code, out, _ = run_cli(argv, capsys)
