@@ -28,7 +28,7 @@ from cpwords.cli import main
 from cpwords.cli._common import CHECK_KEYS, RESULT_KEYS
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.result import SolveResult, Status
-from cpwords.superstring.models.reduce import reduce_words
+from cpwords.superstring.models.reduce import reduce_by_trie, reduce_words
 from cpwords.superstring.rules import (
     Superstring,
     substring_free_problem,
@@ -153,6 +153,17 @@ def test_the_reduction_drops_exactly_the_contained_words_and_places_every_word(
     assert found.text == merged(order)
     for w, at in zip(distinct, found.starts, strict=True):
         assert found.text[at : at + len(w)] == w
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda k: st.sets(st.text("ab", min_size=k, max_size=k))))
+def test_words_of_one_length_are_all_kept_as_the_trie_finds(kmers: set[str]) -> None:
+    """k-mers: distinct words of one length hold none of each other; the reduction skips its
+    trie for them and agrees with it."""
+    words = sorted(kmers, key=lambda w: w[::-1])
+    red = reduce_words(words)
+    assert red == reduce_by_trie(words)
+    assert red.kept == tuple(words) and all(h == -1 for h in red.holder)
 
 
 @settings(max_examples=200, deadline=None)

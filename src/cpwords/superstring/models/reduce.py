@@ -122,6 +122,34 @@ def reduce_words(words: Sequence[str], deadline: float | None = None) -> Reducti
     'catalogatom'
     """
     words = tuple(words)
+    if len({len(w) for w in words}) <= 1 and len(set(words)) == len(words):
+        # Distinct words of one length (k-mers): none holds another, no trie is needed (on
+        # phage lambda's 48,472 31-mers the trie took 0.7 s of a 4.3 s solve).
+        n = len(words)
+        return Reduction(words, words, (-1,) * n, (0,) * n)
+    return reduce_by_trie(words, deadline)
+
+
+def reduce_by_trie(words: Sequence[str], deadline: float | None = None) -> Reduction:
+    """:func:`reduce_words` read off the trie with failure links, whatever the words' lengths.
+
+    Parameters
+    ----------
+    words : sequence of str
+        Distinct words.
+    deadline : float, optional
+        As for :func:`reduce_words`.
+
+    Returns
+    -------
+    Reduction
+
+    Examples
+    --------
+    >>> reduce_by_trie(["ab", "ba", "bb"]).kept
+    ('ab', 'ba', 'bb')
+    """
+    words = tuple(words)
     ranked = sorted(range(len(words)), key=lambda i: words[i])
     trie = build_trie(tuple(words[i] for i in ranked), deadline)
     wn = trie.word_node.astype(np.int64)
