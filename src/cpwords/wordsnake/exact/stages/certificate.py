@@ -33,6 +33,13 @@ TREE_MIN_SECONDS = 5.0
 #: seed 3 needs about 1.5x its 6.5 s solve (a root of complete cuts, then 3 nodes).
 TREE_SOLVE_RATIO = 2.0
 
+#: When the core's tree does not close within :data:`TREE_SOLVE_RATIO`, a tree by strong
+#: branching may take this many times the solve so far, within the limit: the default method
+#: does not give up with time left (issue 46: `l545`, 73 {a,b} words, ended FEASIBLE with a gap
+#: of 6 after 5.5 s of a 60 s limit while ``--method mip`` proves it; the strong tree closes
+#: it in 9 nodes).
+STRONG_TREE_RATIO = 20.0
+
 #: The share of :func:`~cpwords.wordsnake.exact.stages.checked_proof.proof_reserve` the check
 #: keeps when a proof tree is built (the rest is the certificate's: the check measured at 8-26
 #: us a word against the reserve's 10 us a word and 1.5 us a letter).
@@ -138,9 +145,33 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
     except KeyboardInterrupt:
         state.interrupted = True
         tree = None
+    if tree is None and state.info["proof_tree_kind"] == "core":
+        tree = _strong_tree(state, cert)
     state.info["proof_tree_time"] = time.perf_counter() - t0
     state.info["proof_tree_nodes"] = None if tree is None else len(tree.tree)
     return cert if tree is None else tree
+
+
+def _strong_tree(state: ProofState, cert: Certificate) -> Certificate | None:
+    """The core's tree did not close in its time: the time left (less the check's share of the
+    reserve, at most :data:`STRONG_TREE_RATIO` times the solve so far) goes to a tree by strong
+    branching (:data:`~cpwords.wordsnake.closure.proof_tree.STRONG_CANDIDATES`), which the
+    certificate carries like any tree; None when it does not close either, or after a stop."""
+    from cpwords.wordsnake.closure.proof_tree import STRONG_CANDIDATES, tree_certificate
+
+    if state.interrupted or state.stop.asked:
+        return None
+    until = _until(state, STRONG_TREE_RATIO)
+    if until - time.perf_counter() < TREE_MIN_SECONDS:
+        return None
+    try:
+        tree = tree_certificate(state.instance, cert, deadline=until, strong=STRONG_CANDIDATES)
+    except KeyboardInterrupt:
+        state.interrupted = True
+        return None
+    if tree is not None:
+        state.info["proof_tree_kind"] = "core, strong branching"
+    return tree
 
 
 def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
