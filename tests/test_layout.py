@@ -33,7 +33,12 @@ MAX_FUNCTION_LINES = 80
 #: Modules outside the wing (paths from the package) that keep the wing's function rule too
 #: (issue 47 item 2: a command line only parses, calls its puzzle's library and shows the
 #: result); a module joins once its functions are split.
-SHORT_FUNCTIONS = {"cli/letterboxed.py", "cli/truncate.py", "cli/superstring.py"}
+SHORT_FUNCTIONS = {
+    "cli/letterboxed.py",
+    "cli/truncate.py",
+    "cli/superstring.py",
+    "letterpress/models/index.py",
+}
 
 #: The most ``# fmt: skip`` comments in the wing, and in the whole package (each on a table).
 MAX_FMT_SKIPS = 20
