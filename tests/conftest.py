@@ -84,8 +84,7 @@ def clear_lexicon_caches() -> None:
     languages.language_lexicon.cache_clear()
     languages._ranked_dictionary.cache_clear()
     languages._ranked_english.cache_clear()
-    dp.default_lexicon.cache_clear()
-    dp.whole_lexicon.cache_clear()
+    dp.builtin_lexicon.cache_clear()  # default_lexicon's and whole_lexicon's
     languages.language_scripts.cache_clear()
 
 

@@ -6,9 +6,11 @@ licence files) from ``../shared/data`` (or ``--data DIR``) and writes, into
 
 - each list byte for byte, compressed with xz (Python's :mod:`lzma`, preset 9 extreme, CRC64):
   the decompressed text is the source file itself, so its SHA-256 is the source's;
-- the licence files beside them (``LICENSE-letterpress-CC0.txt``, ``LICENSE-truncate-MIT.txt``);
+- their licence files beside them, compressed the same way (``LICENSE-letterpress-CC0.txt.xz``,
+  ``LICENSE-truncate-MIT.txt.xz``: decompressed, the source licence files byte for byte);
 - ``manifest.json``: per list its name, file, source file, SHA-256, size and lines of the
-  decompressed text, licence, licence file and where it comes from
+  decompressed text, licence, licence file (compressed) with the SHA-256 of its text, and where
+  it comes from
   (:mod:`cpwords.core.wordlists` reads it, and the tests check every number of it).
 
 Run from the repository root::
@@ -27,7 +29,6 @@ import argparse
 import hashlib
 import json
 import lzma
-import shutil
 import sys
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def compress(data: bytes) -> bytes:
 
 
 def pack(data_dir: Path, out: Path = OUT) -> dict[str, dict[str, object]]:
-    """Write the compressed lists, their licences and ``manifest.json`` into ``out``.
+    """Write the compressed lists, their compressed licences and ``manifest.json`` into ``out``.
 
     Returns
     -------
@@ -92,8 +93,14 @@ def pack(data_dir: Path, out: Path = OUT) -> dict[str, dict[str, object]]:
         if len(packed) >= MAX_BYTES:
             raise ValueError(f"{source}: {len(packed):,} bytes compressed, over {MAX_BYTES:,}")
         (out / f"{source}.xz").write_bytes(packed)
+        licence_packed: str | None = None
+        licence_sha256: str | None = None
         if licence_file is not None:
-            shutil.copyfile(data_dir / licence_file, out / licence_file)
+            licence_text = (data_dir / licence_file).read_bytes()
+            licence_packed = f"{licence_file}.xz"
+            licence_sha256 = hashlib.sha256(licence_text).hexdigest()
+            (out / licence_packed).write_bytes(compress(licence_text))
+            (out / licence_file).unlink(missing_ok=True)  # an older plain copy
         manifest[name] = {
             "file": f"{source}.xz",
             "source_file": source,
@@ -102,7 +109,8 @@ def pack(data_dir: Path, out: Path = OUT) -> dict[str, dict[str, object]]:
             "lines": data.count(b"\n") + (not data.endswith(b"\n") and bool(data)),
             "compressed_bytes": len(packed),
             "licence": licence,
-            "licence_file": licence_file,
+            "licence_file": licence_packed,
+            "licence_sha256": licence_sha256,
             "origin": origin,
         }
     text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cpwords.core.errors import InputError
-from cpwords.core.wordlists import folder, packaged_bytes, packaged_lexicon, packaged_lists
+from cpwords.core.wordlists import licence_text, packaged_bytes, packaged_lexicon, packaged_lists
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTS = ROOT / "src" / "cpwords" / "data" / "wordlists"
@@ -27,7 +27,11 @@ SHA256 = {
 }
 #: Words of each list as cpwords reads it (the Truncate list: first field, '*' marks dropped).
 WORDS = {"enable1": 172_823, "letterpress": 274_926, "truncate": 112_774}
-LICENCES = {"LICENSE-letterpress-CC0.txt": "CC0 1.0 Universal", "LICENSE-truncate-MIT.txt": "MIT"}
+#: The compressed licence file of each licensed list, and how its text begins.
+LICENCES = {
+    "letterpress": ("LICENSE-letterpress-CC0.txt.xz", "CC0 1.0 Universal"),
+    "truncate": ("LICENSE-truncate-MIT.txt.xz", "MIT License"),
+}
 
 
 def test_manifest_records_the_checksums_and_sizes_of_the_shipped_files() -> None:
@@ -58,14 +62,28 @@ def test_shipped_lists_read_without_the_shared_data(monkeypatch: pytest.MonkeyPa
     assert "slipperflower" not in packaged_lexicon("letterpress")
 
 
-def test_licence_files_sit_beside_the_lists() -> None:
-    for entry in packaged_lists().values():
+def test_licence_files_sit_beside_the_lists_compressed() -> None:
+    for name, entry in packaged_lists().items():
         if entry.licence_file is None:
-            assert entry.licence == "public domain"
+            assert entry.licence == "public domain" and entry.licence_sha256 is None
+            assert licence_text(name) is None
             continue
-        text = folder().joinpath(entry.licence_file).read_text(encoding="utf-8")
-        assert text.startswith(LICENCES[entry.licence_file])
-    assert "Copyright (c) 2024 Truncate Authors" in (LISTS / "LICENSE-truncate-MIT.txt").read_text()
+        file, start = LICENCES[name]
+        assert entry.licence_file == file
+        text = lzma.decompress((LISTS / file).read_bytes())
+        assert hashlib.sha256(text).hexdigest() == entry.licence_sha256
+        assert licence_text(name) == text.decode("utf-8")
+        assert text.decode("utf-8").startswith(start)
+    assert "Copyright (c) 2024 Truncate Authors" in (licence_text("truncate") or "")
+
+
+def test_only_compressed_files_the_manifest_and_the_readme_ship() -> None:
+    """No plain copy of a list or a licence: every data file is xz, and the manifest names it."""
+    named = {"manifest.json", "README.md"}
+    for entry in packaged_lists().values():
+        named |= {entry.file, *([entry.licence_file] if entry.licence_file else [])}
+    assert {p.name for p in LISTS.iterdir()} == named
+    assert all(n.endswith(".xz") for n in named - {"manifest.json", "README.md"})
 
 
 def test_a_damaged_list_is_refused_in_one_line(
@@ -76,6 +94,8 @@ def test_a_damaged_list_is_refused_in_one_line(
     (tmp_path / "manifest.json").write_text((LISTS / "manifest.json").read_text())
     data = lzma.decompress((LISTS / "enable1.txt.xz").read_bytes())
     (tmp_path / "enable1.txt.xz").write_bytes(lzma.compress(data.replace(b"aa\n", b"ab\n", 1)))
+    mit = lzma.decompress((LISTS / "LICENSE-truncate-MIT.txt.xz").read_bytes())
+    (tmp_path / "LICENSE-truncate-MIT.txt.xz").write_bytes(lzma.compress(mit + b"more\n"))
     monkeypatch.setattr(wordlists, "folder", lambda: tmp_path)
     packaged_bytes.cache_clear()
     try:
@@ -83,6 +103,10 @@ def test_a_damaged_list_is_refused_in_one_line(
             packaged_bytes("enable1")
         with pytest.raises(InputError, match="no shipped word list 'web3'"):
             packaged_bytes("web3")
+        with pytest.raises(InputError, match=r"licence LICENSE-truncate-MIT.txt.xz is damaged"):
+            licence_text("truncate")
+        with pytest.raises(InputError, match=r"licence LICENSE-letterpress-CC0.txt.xz cannot be"):
+            licence_text("letterpress")  # missing
     finally:
         packaged_bytes.cache_clear()
 
@@ -91,8 +115,8 @@ def test_shipped_lists_are_the_shared_files_byte_for_byte(shared_data: Path) -> 
     for name, entry in packaged_lists().items():
         assert packaged_bytes(name) == (shared_data / entry.source_file).read_bytes(), name
         if entry.licence_file is not None:
-            shipped = (LISTS / entry.licence_file).read_bytes()
-            assert shipped == (shared_data / entry.licence_file).read_bytes()
+            source = shared_data / entry.licence_file.removesuffix(".xz")
+            assert (licence_text(name) or "").encode("utf-8") == source.read_bytes()
 
 
 @pytest.mark.slow
@@ -110,9 +134,11 @@ def test_the_packing_script_writes_the_same_lists(shared_data: Path, tmp_path: P
         entry.pop("compressed_bytes")  # another liblzma may compress differently
     assert written == shipped
     for entry in written.values():
-        assert lzma.decompress((tmp_path / entry["file"]).read_bytes()) == lzma.decompress(
-            (LISTS / entry["file"]).read_bytes()
-        )
+        for file in (entry["file"], entry["licence_file"]):
+            if file is not None:
+                written_text = lzma.decompress((tmp_path / file).read_bytes())
+                assert written_text == lzma.decompress((LISTS / file).read_bytes()), file
+    assert all(p.name.endswith(".xz") or p.suffix == ".json" for p in tmp_path.iterdir())
 
 
 @pytest.mark.slow
@@ -131,6 +157,7 @@ def test_the_wheel_holds_the_lists_and_their_licences(tmp_path: Path) -> None:
             assert base + entry.file in names
             data = lzma.decompress(z.read(base + entry.file))
             assert hashlib.sha256(data).hexdigest() == SHA256[entry.name]
-        for licence, start in LICENCES.items():
-            assert z.read(base + licence).decode().startswith(start)
+        for file, start in LICENCES.values():
+            assert lzma.decompress(z.read(base + file)).decode().startswith(start)
+            assert base + file.removesuffix(".xz") not in names  # no plain copy
         assert base + "manifest.json" in names and base + "README.md" in names

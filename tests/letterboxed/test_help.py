@@ -316,3 +316,35 @@ def test_nyt_2024_after_the_paper_first_word_one_more_word_finishes_every_box(
         assert (hint.words_left, hint.first_letter, hint.length) == (
             1, first[-1], len(res.solution[0])
         ), p["date"]  # fmt: skip
+
+
+def test_finish_box_is_the_finish_or_the_hint_and_a_ctrl_c_is_a_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The library function behind --from and --hint: continue_box's finish, or hint_box's
+    hint with its result; a Ctrl-C gives UNKNOWN with the position, not an exception."""
+    from cpwords.letterboxed import spec
+
+    solver = LetterBoxedSolver(WORDS)
+    box = parse_box(BOX)
+    res, hint = spec.finish_box(box, "bead", solver)
+    assert hint is None and res.solution == continue_box(BOX, "bead", WORDS).solution
+    res, hint = spec.finish_box(box, "bead", solver, hint=3)
+    assert hint is not None and hint.word == res.solution[0] == "dhl"
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(spec, "continue_box", stop)
+    res, hint = spec.finish_box(box, "bead", solver)
+    assert hint is None and res.status is Status.UNKNOWN and res.solution is None
+    assert res.solver_info == {
+        "interrupted": True,
+        "box": BOX,
+        "plays": ["bead"],
+        "playable_words": len(solver.playable(box)),
+    }
+    monkeypatch.setattr(spec, "solve_letterboxed", stop)
+    res = spec.solve_box_stoppable(box, solver, method="seed-first")
+    assert res.status is Status.UNKNOWN and res.method == "seed-first"
+    assert res.solver_info == {"interrupted": True} and res.sense == "min"

@@ -556,3 +556,45 @@ def test_generated_boxes_of_other_shapes_are_proven_and_recounted(
         assert code == 2 and not out and "--shape" in err and err.count("\n") == 1
     code, out, err = _run(["letterboxed", "abc-def-ghi-jkl", "--shape", "3x4"], capsys)
     assert code == 2 and "3 sides of 4 letters" in err
+
+
+def test_default_and_whole_lexicons_are_one_cached_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """default_lexicon and whole_lexicon are builtin_lexicon with and without the size cut:
+    English asks its dictionary for 100,000 words or all; a curated language its dictionary
+    for 100,000 or all; a wordfreq language keeps its 100,000 entries even when whole."""
+    from cpwords.core import dictionaries, languages
+    from cpwords.core.lexicon import WHOLE_LIST, lexicon_from_words
+    from cpwords.letterboxed.models import dp
+
+    asked: list[tuple[str, int | None]] = []
+
+    def english(n: int | None, proper: bool) -> tuple[list[str], str]:
+        asked.append(("en", n))
+        return ["able", "bale"][: n or 2], f"fake top {n}"
+
+    def language(lang: str, n: int, fold: bool, proper: bool) -> object:
+        asked.append((lang, n))
+        return lexicon_from_words(["able"], f"{lang} {n}")
+
+    monkeypatch.setattr(dictionaries, "english_common_words", english)
+    monkeypatch.setattr(dp, "language_lexicon", language)
+    monkeypatch.setattr(languages, "curated_language", lambda lang: lang == "fr")
+    dp.builtin_lexicon.cache_clear()
+    try:
+        assert dp.default_lexicon().source == "fake top 100000"
+        assert dp.whole_lexicon().source == "fake top None"
+        assert dp.default_lexicon() is dp.builtin_lexicon("en", False, False, 100_000)  # cached
+        assert dp.whole_lexicon("fr").source == f"fr {WHOLE_LIST}"
+        assert dp.whole_lexicon("ja") is dp.default_lexicon("ja")
+        assert dp.whole_lexicon("en", fold=True).source == "fake top None, accents folded"
+        assert asked == [
+            ("en", dp.DEFAULT_LEXICON_SIZE),
+            ("en", None),
+            ("fr", WHOLE_LIST),
+            ("ja", dp.DEFAULT_LEXICON_SIZE),
+            ("en", None),
+        ]
+    finally:
+        dp.builtin_lexicon.cache_clear()

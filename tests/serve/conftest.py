@@ -1,16 +1,45 @@
-"""A real server on 127.0.0.1 (uvicorn in a thread, any free port) for the serve tests."""
+"""The serve tests' fixtures: a test client of the app with a private cache, and a real server
+on 127.0.0.1 (uvicorn in a thread, any free port)."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 pytest.importorskip("uvicorn", reason="cpwords serve needs the web extra (pip install '.[web]')")
 pytest.importorskip("starlette", reason="cpwords serve needs the web extra")
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+#: The test clients' base URL (a local address, which the app's host check accepts).
+LOCAL = "http://127.0.0.1:8000"
+
+
+@pytest.fixture
+def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The Letterpress index cache in the test's temporary folder, not the user's cache
+    (a module uses it for every test with ``pytestmark = pytest.mark.usefixtures(...)``)."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(cache))
+    return cache
+
+
+@pytest.fixture
+def client(private_cache: Path) -> Iterator[TestClient]:
+    """A test client of the app: one solve at a time, 1 s grace, a private cache. A module
+    that needs other settings defines its own ``client``, which replaces this one."""
+    from starlette.testclient import TestClient
+
+    from cpwords.serve.app import Settings, create_app
+
+    with TestClient(create_app(Settings(max_solves=1, grace=1.0)), base_url=LOCAL) as c:
+        yield c
 
 
 class LiveServer:

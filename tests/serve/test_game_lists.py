@@ -5,7 +5,6 @@ its command give the same words."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,25 +14,16 @@ from starlette.testclient import TestClient
 from cpwords.core.errors import InputError
 from cpwords.core.wordlists import packaged_lexicon
 from cpwords.serve import views
-from cpwords.serve.app import Settings, create_app
 from tests.conftest import run_cli
 
-LOCAL = "http://127.0.0.1:8000"
 #: The README's bag.
 LETTERS = "ovrkqlwislrecrtgmvpfprzey"
 #: The seed's chain to 'relapsed'.
 SEED_CHAIN = ["a", "la", "lap", "laps", "lapse", "elapse", "elapsed", "relapsed"]
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(max_solves=1, grace=1.0)), base_url=LOCAL) as c:
-        yield c
+#: Every test's Letterpress index cache is private (tests/serve/conftest.py, with ``client``).
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def page_words(client: TestClient, **params: str) -> tuple[dict[str, Any], list[str]]:

@@ -22,17 +22,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from cpwords.serve.app import Settings, create_app
 from tests.conftest import grid_example, run_cli
-
-LOCAL = "http://127.0.0.1:8000"
 
 #: A small Wordsnake/chain/superstring list: overlapping words, a few ties among the answers.
 WORDS = [
@@ -48,15 +45,8 @@ BOARD, COLOURS = "ovrkq/lwisl/recrt/gmvpf/przey", "bbr../b.rr./...../.r.../....b
 TRUNCATE_END = "relapsed"
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CPWORDS_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(max_solves=1, grace=1.0)), base_url=LOCAL) as c:
-        yield c
+#: Every test's Letterpress index cache is private (tests/serve/conftest.py, with ``client``).
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def command(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> dict[str, Any]:

@@ -73,3 +73,28 @@ def test_a_word_off_the_dictionary_is_one_line_exit_2(
     assert err.count("\n") == 1 and err.startswith("cpwords: error: "), err
     with pytest.raises(InputError, match="'lapsed' is not in the dictionary"):
         continue_truncate(WORDS, "lapsed")
+
+
+def test_the_command_s_query_is_the_continuation_or_the_longest_sequence() -> None:
+    """truncate_query (what `cpwords truncate` calls) answers --from by continue_truncate and
+    the rest by solve_truncate, and refuses --from with --start or --end; its JSON row holds
+    the continuation's keys only for --from."""
+    from cpwords.core.lexicon import lexicon_from_words
+    from cpwords.truncate.spec import solve_truncate, truncate_query, truncate_row
+
+    lex = lexicon_from_words(WORDS, "seven")
+    here = truncate_query(lex, from_word="lap", all_sequences=True)
+    assert here.solution == continue_truncate(lex, "lap", all_sequences=True).solution
+    whole = truncate_query(lex, ending="lapse")
+    assert whole.solution == solve_truncate(lex, ending="lapse").solution
+    with pytest.raises(InputError, match="drop --start and --end"):
+        truncate_query(lex, from_word="lap", starting="a")
+    with pytest.raises(InputError, match="drop --start and --end"):
+        truncate_query(lex, from_word="lap", ending="claps")
+    row = truncate_row(here, lex, min_zipf=1.5)
+    assert (
+        row["from"] == "lap" and row["dead_end"] is False and row["next_words"] == ["clap", "laps"]
+    )
+    assert row["sequences"] == [list(s) for s in here.solution.sequences] and row["complete"]
+    assert (row["lexicon"], row["lexicon_size"], row["min_zipf"]) == ("seven", 7, 1.5)
+    assert "from" not in truncate_row(whole, lex) and "sequences" not in truncate_row(whole, lex)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,17 +33,10 @@ from cpwords.core.errors import InputError
 from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import Lexicon, check_language_code
 from cpwords.core.result import SolveResult, Status, counted
-from cpwords.core.sources import read_dictionary
-from cpwords.core.spec import solve
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.answers import ANSWER_ZIPF, MAX_ZIPF, OTHER_ANSWER_ZIPF
 from cpwords.letterboxed.models.design import MAX_BOXES
-from cpwords.letterboxed.models.dp import (
-    DEFAULT_LEXICON_SIZE,
-    LetterBoxedSolver,
-    default_lexicon,
-    whole_lexicon,
-)
+from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver
 from cpwords.letterboxed.rules import (
     MAX_LETTERS,
     WORD_WEIGHT,
@@ -59,10 +51,10 @@ from cpwords.letterboxed.spec import (
     HINT_LEVELS,
     METHODS,
     SPEC,
-    LetterBoxedCase,
-    continue_box,
     continue_row,
-    hint_box,
+    finish_box,
+    letterboxed_lexicon,
+    solve_box_stoppable,
 )
 
 _HELP = f"""Solve a Letter Boxed puzzle with the fewest words.
@@ -127,11 +119,14 @@ _SOLVING = {
 
 
 def _load(
-    dict_path: str | None, lang: str = "en", fold: bool = False, proper: bool = False
+    dict_path: str | None,
+    lang: str = "en",
+    fold: bool = False,
+    proper: bool = False,
+    whole: bool = False,
 ) -> Lexicon:
-    if dict_path:
-        return read_dictionary(dict_path, lang=lang, fold=fold, proper=proper)
-    return default_lexicon(lang, fold, proper)
+    """``--dict``, else the language's lexicon (its whole dictionary when ``whole``)."""
+    return letterboxed_lexicon(dict_path, lang=lang, fold=fold, proper=proper, whole=whole)
 
 
 def _shape(text: str) -> tuple[int, int]:
@@ -196,6 +191,45 @@ def _run_check(
         size = f"{counted(n_words, 'word')}, {counted(n_letters, 'letter')}"
         click.echo(f"valid: {'-'.join(w.upper() for w in words)} ({size})")
     return 0 if not problems else 1
+
+
+@dataclass(frozen=True)
+class _Args:
+    """The command's arguments, as click parses them (see the options of :func:`letterboxed`)."""
+
+    sides: tuple[str, ...]
+    dict_path: str | None
+    all_solutions: bool
+    max_words: int | None
+    list_solutions: bool
+    plays: str | None
+    hint: int | None
+    limit: int | None
+    method: str
+    time_limit: float
+    workers: int
+    seed: int
+    check_file: str | None
+    check_text: str | None
+    any_shape: bool
+    shape: str
+    lang: str
+    fold_accents: bool
+    proper_nouns: bool
+    generate: int | None
+    unique: bool
+    max_solutions: int | None
+    min_playable: int
+    max_draws: int | None
+    difficulty: str | None
+    min_zipf: float | None
+    allow_accent_twins: bool
+    svg_path: str | None
+    force: bool
+    png_path: str | None
+    blocklist_file: str | None
+    no_blocklist: bool
+    as_json: bool
 
 
 @click.command("letterboxed", help=_HELP, epilog=EPILOG)
@@ -313,161 +347,114 @@ def _run_check(
     seed=True,
 )
 @click.pass_context
-def letterboxed(
-    ctx: click.Context,
-    sides: tuple[str, ...],
-    dict_path: str | None,
-    all_solutions: bool,
-    max_words: int | None,
-    list_solutions: bool,
-    plays: str | None,
-    hint: int | None,
-    limit: int | None,
-    method: str,
-    time_limit: float,
-    workers: int,
-    seed: int,
-    check_file: str | None,
-    check_text: str | None,
-    any_shape: bool,
-    shape: str,
-    lang: str,
-    fold_accents: bool,
-    proper_nouns: bool,
-    generate: int | None,
-    unique: bool,
-    max_solutions: int | None,
-    min_playable: int,
-    max_draws: int | None,
-    difficulty: str | None,
-    min_zipf: float | None,
-    allow_accent_twins: bool,
-    svg_path: str | None,
-    force: bool,
-    png_path: str | None,
-    blocklist_file: str | None,
-    no_blocklist: bool,
-    as_json: bool,
-) -> None:
-    deadline = Deadline(time_limit)
-    check_language_code(lang)
-    box_shape = _shape(shape)
-    if (svg_path or png_path) is not None and (check_file or check_text):
+def letterboxed(ctx: click.Context, **options: Any) -> None:
+    a = _Args(**options)
+    deadline = Deadline(a.time_limit)
+    check_language_code(a.lang)
+    box_shape = _shape(a.shape)
+    checking = a.check_file is not None or a.check_text is not None
+    if (a.svg_path or a.png_path) is not None and checking:
         raise InputError("--svg and --png draw a solve's answer or a generated box: drop --check")
-    check_svg_target(svg_path, force, png_path)
-    if generate is not None:
-        _refuse_with_generate(
-            ctx,
-            sides,
-            check_file is not None or check_text is not None,
-            all_solutions,
-            max_words,
-            list_solutions,
-            method,
-            any_shape,
-            plays is not None or hint is not None,
-        )
-        design = _Design(
-            unique,
-            max_solutions,
-            min_playable,
-            max_draws,
-            box_shape,
-            difficulty,
-            min_zipf,
-            allow_accent_twins,
-        )
-        block = load_blocklist(blocklist_file, enabled=not no_blocklist)
-        ctx.exit(
-            _run_generate(
-                generate,
-                dict_path,
-                design,
-                seed,
-                deadline,
-                as_json,
-                block,
-                lang,
-                fold_accents,
-                proper_nouns,
-                (svg_path, png_path),
-            )
-        )
+    check_svg_target(a.svg_path, a.force, a.png_path)
+    if a.generate is not None:
+        ctx.exit(_generate_mode(ctx, a, box_shape, deadline))
     _refuse_design_options(
-        blocklist_file,
-        no_blocklist,
-        unique,
-        max_solutions,
-        min_playable,
-        max_draws,
-        difficulty,
-        min_zipf is not None or allow_accent_twins,
+        a.blocklist_file,
+        a.no_blocklist,
+        a.unique,
+        a.max_solutions,
+        a.min_playable,
+        a.max_draws,
+        a.difficulty,
+        a.min_zipf is not None or a.allow_accent_twins,
     )
-    box = _box(sides, any_shape, lang, fold_accents, box_shape)
-    wrong = box_script_problem(box, lang) if dict_path is None else None
+    box = _box(a.sides, a.any_shape, a.lang, a.fold_accents, box_shape)
+    wrong = box_script_problem(box, a.lang) if a.dict_path is None else None
     if wrong is not None:  # the default list of --lang: a box of another script is no puzzle
         raise InputError(wrong)
-    one_stdin({"--dict": dict_path, "--check": check_file})
-    _refuse_unused(ctx, check_file, check_text, method, list_solutions, all_solutions)
-    proposed = answer(check_file, check_text, "proposed solution")
+    one_stdin({"--dict": a.dict_path, "--check": a.check_file})
+    _refuse_unused(ctx, a.check_file, a.check_text, a.method, a.list_solutions, a.all_solutions)
+    proposed = answer(a.check_file, a.check_text, "proposed solution")
     if proposed is not None:
         # Every word must be in the dictionary: --dict, else the default one (as the solver and
         # grid --check-text use).
-        ctx.exit(
-            _run_check(
-                box,
-                proposed[0],
-                _load(dict_path, lang, fold_accents, proper_nouns),
-                as_json,
-                lang,
-                fold_accents,
-            )
-        )
-    if plays is not None or hint is not None:
-        _refuse_with_from(ctx, method, max_words, list_solutions, all_solutions, hint)
-        here = _Position(plays, hint, all_solutions)
-        ctx.exit(
-            _run_from(
-                box,
-                here,
-                dict_path,
-                lang,
-                fold_accents,
-                proper_nouns,
-                deadline,
-                as_json,
-                svg_path,
-                png_path,
-                limit,
-            )
-        )
-    if method != "dp" and (all_solutions or max_words):
-        raise InputError("--all and --max-words need --method dp")
-    if list_solutions and not max_words:
-        raise InputError("--list needs --max-words K")
-    opts = _SolveOptions(
-        method,
-        time_limit,
-        workers,
-        seed,
-        all_solutions,
-        max_words,
-        limit if list_solutions else 0,
+        lex = _load(a.dict_path, a.lang, a.fold_accents, a.proper_nouns)
+        ctx.exit(_run_check(box, proposed[0], lex, a.as_json, a.lang, a.fold_accents))
+    if a.plays is not None or a.hint is not None:
+        _refuse_with_from(ctx, a.method, a.max_words, a.list_solutions, a.all_solutions, a.hint)
+        ctx.exit(_run_from(box, _Position(a.plays, a.hint, a.all_solutions), a, deadline))
+    ctx.exit(_solve_mode(box, a, deadline))
+
+
+def _generate_mode(
+    ctx: click.Context, a: _Args, box_shape: tuple[int, int], deadline: Deadline
+) -> int:
+    """--generate: refuse what it cannot use, make the boxes, show them; the exit status."""
+    _refuse_with_generate(
+        ctx,
+        a.sides,
+        a.check_file is not None or a.check_text is not None,
+        a.all_solutions,
+        a.max_words,
+        a.list_solutions,
+        a.method,
+        a.any_shape,
+        a.plays is not None or a.hint is not None,
     )
-    solved = _solve(box, dict_path, lang, fold_accents, opts, deadline, as_json, proper_nouns)
-    out = _solve_row(solved, box, lang, fold_accents, all_solutions, limit, list_solutions)
-    if svg_path is not None or png_path is not None:
+    design = _Design(
+        a.unique,
+        a.max_solutions,
+        a.min_playable,
+        a.max_draws,
+        box_shape,
+        a.difficulty,
+        a.min_zipf,
+        a.allow_accent_twins,
+    )
+    block = load_blocklist(a.blocklist_file, enabled=not a.no_blocklist)
+    return _run_generate(
+        a.generate or 0,
+        a.dict_path,
+        design,
+        a.seed,
+        deadline,
+        a.as_json,
+        block,
+        a.lang,
+        a.fold_accents,
+        a.proper_nouns,
+        (a.svg_path, a.png_path),
+    )
+
+
+def _solve_mode(box: LetterBox, a: _Args, deadline: Deadline) -> int:
+    """The solve (--all, --max-words, --list): solve, count, show; the exit status."""
+    if a.method != "dp" and (a.all_solutions or a.max_words):
+        raise InputError("--all and --max-words need --method dp")
+    if a.list_solutions and not a.max_words:
+        raise InputError("--list needs --max-words K")
+    list_limit = a.limit if a.list_solutions else 0
+    opts = _SolveOptions(
+        a.method, a.time_limit, a.workers, a.seed, a.all_solutions, a.max_words, list_limit
+    )
+    solved = _solve(
+        box, a.dict_path, a.lang, a.fold_accents, opts, deadline, a.as_json, a.proper_nouns
+    )
+    out = _solve_row(
+        solved, box, a.lang, a.fold_accents, a.all_solutions, a.limit, a.list_solutions
+    )
+    if a.svg_path is not None or a.png_path is not None:
         res = solved.result
         picture = box_svg(box, res.solution or [], note=res.status.value)
-        write_svg(svg_path, picture, png_path)
-    if as_json:
+        write_svg(a.svg_path, picture, a.png_path)
+    if a.as_json:
         echo_json(out)
     else:
         _print_human(out, solved.result)
-    if out["interrupted"] and not as_json:
+    if out["interrupted"] and not a.as_json:
         why = interrupt_name()
         click.echo(f"cpwords: interrupted ({why}): the answer above is the best so far", err=True)
-    ctx.exit(exit_status(solved.result.status.value, out["interrupted"]))
+    return exit_status(solved.result.status.value, out["interrupted"])
 
 
 # ---- Options ---------------------------------------------------------------------------------
@@ -608,30 +595,15 @@ def _solve_box(
 ) -> SolveResult:
     """Solve by ``opts.method``; on Ctrl-C, what the DP knows (or UNKNOWN)."""
     # CP-SAT keeps its own limit (and returns its best so far); the rest is pure Python.
-    # The DP returns what it knows on Ctrl-C; the seed's search is stopped here.
-    method = opts.method
-    t0 = time.perf_counter()
-    try:
-        with time_guard(deadline) if method != "cpsat" else contextlib.nullcontext():
-            return solve(
-                SPEC,
-                LetterBoxedCase(box, indexed=solver),
-                method,
-                time_limit=deadline.remaining() or opts.time_limit,
-                workers=opts.workers,
-                seed=opts.seed,
-                **({"all_solutions": True} if opts.all_solutions else {}),
-            )
-    except KeyboardInterrupt:
-        return SolveResult(
-            Status.UNKNOWN,
-            None,
-            None,
-            time.perf_counter() - t0,
-            None,
-            f"{method}",
-            sense="min",
-            solver_info={"interrupted": True},
+    with time_guard(deadline) if opts.method != "cpsat" else contextlib.nullcontext():
+        return solve_box_stoppable(
+            box,
+            solver,
+            method=opts.method,
+            all_solutions=opts.all_solutions,
+            time_limit=deadline.remaining() or opts.time_limit,
+            workers=opts.workers,
+            seed=opts.seed,
         )
 
 
@@ -777,66 +749,36 @@ def _refuse_with_from(
     reject_unused(ctx, "with --from or --hint", {"workers": "--workers", "seed": "--seed"})
 
 
-def _run_from(
-    box: LetterBox,
-    here: _Position,
-    dict_path: str | None,
-    lang: str,
-    fold: bool,
-    proper: bool,
-    deadline: Deadline,
-    as_json: bool,
-    svg_path: str | None,
-    png_path: str | None,
-    limit: int | None,
-) -> int:
+def _run_from(box: LetterBox, here: _Position, a: _Args, deadline: Deadline) -> int:
     """--from and --hint: the position's proven finish (or hint), printed; the exit status."""
+    lang, fold = a.lang, a.fold_accents
     if here.plays is not None and not split_solution(here.plays, lang, fold):
         raise InputError("--from needs the words played so far, like --from bead,dhl")
-    with progress("letterboxed", enabled=not as_json) as tick:
+    with progress("letterboxed", enabled=not a.as_json) as tick:
         tick.update(stage="loading the lexicon")
         with time_guard(deadline):
-            solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper))
+            solver = LetterBoxedSolver(_load(a.dict_path, lang, fold, a.proper_nouns))
         _usable(box, solver)
         tick.update(stage="finishing from the plays")
-        plays = here.plays or ""
-        try:
-            with time_guard(deadline):
-                if here.hint is not None:
-                    hint = hint_box(box, plays, here.hint, solver, lang=lang, fold=fold)
-                    res = hint.result
-                else:
-                    hint = None
-                    res = continue_box(
-                        box, plays, solver, all_solutions=here.all_finishes, lang=lang, fold=fold
-                    )
-        except KeyboardInterrupt:
-            hint = None
-            info = {
-                "interrupted": True,
-                "box": str(box),
-                "plays": split_solution(plays, lang, fold),
-                "playable_words": len(solver.playable(box)),
-            }
-            res = SolveResult(
-                Status.UNKNOWN,
-                None,
-                None,
-                deadline.elapsed(),
-                None,
-                "dp",
-                sense="min",
-                solver_info=info,
+        with time_guard(deadline):
+            res, hint = finish_box(
+                box,
+                here.plays or "",
+                solver,
+                hint=here.hint,
+                all_solutions=here.all_finishes,
+                lang=lang,
+                fold=fold,
             )
-    out = continue_row(res, solver, hint, lang=lang, fold=fold, limit=limit)
-    if svg_path is not None or png_path is not None:
+    out = continue_row(res, solver, hint, lang=lang, fold=fold, limit=a.limit)
+    if a.svg_path is not None or a.png_path is not None:
         drawn = list(out["plays"]) + list(out["solution"] or [])
-        write_svg(svg_path, box_svg(box, drawn, note=res.status.value), png_path)
-    if as_json:
+        write_svg(a.svg_path, box_svg(box, drawn, note=res.status.value), a.png_path)
+    if a.as_json:
         echo_json(out)
     else:
         _print_from(out, res)
-    if out["interrupted"] and not as_json:
+    if out["interrupted"] and not a.as_json:
         click.echo(
             f"cpwords: interrupted ({interrupt_name()}) before the finish was found", err=True
         )
@@ -949,10 +891,7 @@ def _run_generate(
         )
     with progress("letterboxed: loading the lexicon", enabled=not as_json):
         # Without --dict, the language's whole dictionary: a box is unique among all its words.
-        lex = (
-            _load(dict_path, lang, fold, proper) if dict_path else whole_lexicon(lang, fold, proper)
-        )
-        solver = LetterBoxedSolver(lex)
+        solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper, whole=True))
     with progress(f"letterboxed: generating {k} boxes", enabled=not as_json):
         gen = generate_boxes(
             k,

@@ -6,6 +6,7 @@ import functools
 import os
 import re
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -21,7 +22,6 @@ from cpwords.cli._common import (
     one_stdin,
     progress,
     reject_unused,
-    result_row,
     shared_options,
     skip_invalid_option,
     started,
@@ -35,12 +35,39 @@ from cpwords.core.files import check_output, write_output
 from cpwords.core.result import SolveResult, counted, format_gap, format_value
 from cpwords.superstring.draw import superstring_svg
 from cpwords.superstring.rules import Superstring, SuperstringInstance
+from cpwords.superstring.spec import comparison_rows, gap_to_optimum, superstring_row
 
 #: Superstrings longer than this are not printed in the text output (use --json).
 LISTING_MAX_LETTERS = 2_000
 
 #: What an OPTIMAL superstring rests on, by ``proof``.
 PROOF_LINE = "certificate, checked VALID by the independent checker (kept words substring-free)"
+
+
+@dataclass(frozen=True)
+class _Args:
+    """The command's arguments, as click parses them (see the options of :func:`superstring`)."""
+
+    file: str
+    method: str
+    lang: str | None
+    fold_accents: bool
+    compare: bool
+    certificate_path: str | None
+    verify_path: str | None
+    out_path: str | None
+    cyclic: bool
+    proper: bool
+    svg_path: str | None
+    png_path: str | None
+    force: bool
+    skip_invalid: bool
+    check_file: str | None
+    check_text: str | None
+    time_limit: float
+    workers: int
+    seed: int
+    as_json: bool
 
 
 @click.command("superstring", epilog=EPILOG)
@@ -92,28 +119,7 @@ PROOF_LINE = "certificate, checked VALID by the independent checker (kept words 
 @force_option()
 @skip_invalid_option()
 @shared_options(check=True, time_limit=600.0, workers=2, seed=True)
-def superstring(
-    file: str,
-    method: str,
-    lang: str | None,
-    fold_accents: bool,
-    compare: bool,
-    certificate_path: str | None,
-    verify_path: str | None,
-    out_path: str | None,
-    cyclic: bool,
-    proper: bool,
-    svg_path: str | None,
-    png_path: str | None,
-    force: bool,
-    skip_invalid: bool,
-    check_file: str | None,
-    check_text: str | None,
-    time_limit: float,
-    workers: int,
-    seed: int,
-    as_json: bool,
-) -> None:
+def superstring(**options: Any) -> None:
     """Find the shortest superstring of a list and prove it.
 
     FILE holds one word a line ('-': stdin); repeated words count once.
@@ -137,67 +143,45 @@ def superstring(
     proof, solver_info; with --compare comparison; with --certificate certificate; with --out
     out (the file written, null when no superstring was found).
     """
-    _refuse_options(
-        cyclic,
-        proper,
-        method,
-        compare,
-        certificate_path,
-        verify_path,
-        force,
-        check_file,
-        check_text,
-        svg_path or png_path,
-    )
-    one_stdin({"FILE": file, "--check": check_file, "--verify-certificate": verify_path})
-    check_svg_target(svg_path, force, png_path)
-    if certificate_path is not None:
-        check_output(certificate_path, "--certificate", force)
-    if out_path is not None:
-        _check_out(out_path, check_file is not None or check_text is not None or bool(verify_path))
+    a = _Args(**options)
+    _refuse_options(a)
+    one_stdin({"FILE": a.file, "--check": a.check_file, "--verify-certificate": a.verify_path})
+    check_svg_target(a.svg_path, a.force, a.png_path)
+    if a.certificate_path is not None:
+        check_output(a.certificate_path, "--certificate", a.force)
+    if a.out_path is not None:
+        checking = a.check_file is not None or a.check_text is not None
+        _check_out(a.out_path, checking or bool(a.verify_path))
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
-    instance = _load(file, lang, fold_accents, skip_invalid)
-    proposed = answer(check_file, check_text, "superstring")
+    instance = _load(a.file, a.lang, a.fold_accents, a.skip_invalid)
+    proposed = answer(a.check_file, a.check_text, "superstring")
     if proposed is not None:
-        raise SystemExit(_check(instance, proposed[0], lang, fold_accents, as_json))
-    if verify_path is not None:
-        left = time_limit - (time.perf_counter() - start)
-        raise SystemExit(_verify(instance, verify_path, as_json, left))
-    kwargs: dict[str, Any] = {"workers": workers, "seed": seed}
-    if certificate_path is not None:
-        kwargs["certificate"] = True
-    res, others = _solve(instance, method, compare, time_limit, start, kwargs, as_json)
-    cert_line, cert_json, cert_error = _write_certificate(res, certificate_path)
+        raise SystemExit(_check(instance, proposed[0], a.lang, a.fold_accents, a.as_json))
+    if a.verify_path is not None:
+        left = a.time_limit - (time.perf_counter() - start)
+        raise SystemExit(_verify(instance, a.verify_path, a.as_json, left))
+    res, others = _solve(instance, a, start)
+    cert_line, cert_json, cert_error = _write_certificate(res, a.certificate_path)
     interrupted = any(bool(r.solver_info.get("interrupted")) for r in (res, *others))
-    written = _write_out(res, out_path)
-    if as_json:
-        row = _row(res, instance, interrupted)
-        if out_path is not None:
+    written = _write_out(res, a.out_path)
+    if a.as_json:
+        row = superstring_row(res, instance, interrupted=interrupted)
+        if a.out_path is not None:
             row["out"] = written
         if others:
-            row["comparison"] = _comparison_rows(res, others)
-        if certificate_path is not None:
+            row["comparison"] = comparison_rows(res, others)
+        if a.certificate_path is not None:
             row["certificate"] = cert_json
         echo_json(row)
     else:
-        _text(res, instance, time_limit)
-        if written is not None:
-            found = res.solution
-            assert isinstance(found, Superstring)
-            click.echo(f"{'written':<11}  {written} ({counted(len(found.text), 'letter')})")
-        if cert_line:
-            click.echo(cert_line)
-        if others:
-            _comparison_text(res, others)
-    if (svg_path or png_path) is not None and isinstance(res.solution, Superstring):
-        picture = superstring_svg(
-            instance.words,
-            res.solution,
-            note=res.status.value,
-            contained=res.solver_info.get("contained"),
-        )
-        write_svg(svg_path, picture, png_path)
+        _text(res, instance, a.time_limit)
+        _text_after(res, others, written, cert_line)
+    if (a.svg_path or a.png_path) is not None and isinstance(res.solution, Superstring):
+        contained = res.solver_info.get("contained")
+        note = res.status.value
+        picture = superstring_svg(instance.words, res.solution, note=note, contained=contained)
+        write_svg(a.svg_path, picture, a.png_path)
     if cert_error is not None:
         raise cert_error
     code = exit_status(res.status.value, interrupted)
@@ -205,53 +189,60 @@ def superstring(
         raise SystemExit(code)
 
 
-def _refuse_options(
-    cyclic: bool,
-    proper: bool,
-    method: str,
-    compare: bool,
-    certificate_path: str | None,
-    verify_path: str | None,
-    force: bool,
-    check_file: str | None,
-    check_text: str | None,
-    picture: str | None,
+def _text_after(
+    res: SolveResult, others: list[SolveResult], written: str | None, cert_line: str | None
 ) -> None:
+    """The text lines after the summary: the --out file written, the certificate, --compare."""
+    if written is not None:
+        found = res.solution
+        assert isinstance(found, Superstring)
+        click.echo(f"{'written':<11}  {written} ({counted(len(found.text), 'letter')})")
+    if cert_line:
+        click.echo(cert_line)
+    if others:
+        _comparison_text(res, others)
+
+
+def _refuse_options(a: _Args) -> None:
     """Refuse, before reading anything, options that clash or do nothing (one line, exit 2)."""
-    if cyclic:
+    if a.cyclic:
         raise InputError(
             "superstring: --cyclic is not supported: a circular superstring lets words wrap "
             "around its end, which no ordering of the words models"
         )
-    if proper:
+    if a.proper:
         raise InputError(
             "superstring: --proper changes nothing: once the words contained in others drop "
             "out, every overlap is already shorter than both words"
         )
     ctx = click.get_current_context()
-    checking = check_file is not None or check_text is not None
-    asked = (("--check", checking), ("--verify-certificate", verify_path), ("--compare", compare))
+    checking = a.check_file is not None or a.check_text is not None
+    asked = (
+        ("--check", checking),
+        ("--verify-certificate", a.verify_path),
+        ("--compare", a.compare),
+    )
     modes = [m for m, on in asked if on]
     if len(modes) > 1:
         raise InputError(f"give one of {', '.join(modes)}")
-    if certificate_path is not None and (checking or verify_path is not None):
+    if a.certificate_path is not None and (checking or a.verify_path is not None):
         raise InputError("--certificate comes with a solve: drop --check/--verify-certificate")
-    if certificate_path is not None and method != "exact":
-        raise InputError(f"certificates come from the exact method: drop --method {method}")
-    if verify_path is not None and verify_path != "-" and not os.path.exists(verify_path):
-        raise InputError(f"certificate not found: {excerpt(verify_path)}")
+    if a.certificate_path is not None and a.method != "exact":
+        raise InputError(f"certificates come from the exact method: drop --method {a.method}")
+    if a.verify_path is not None and a.verify_path != "-" and not os.path.exists(a.verify_path):
+        raise InputError(f"certificate not found: {excerpt(a.verify_path)}")
     solving = {"method": "--method", "workers": "--workers", "seed": "--seed"}
     if checking:
         reject_unused(ctx, "with --check", {**solving, "time_limit": "--time-limit"})
-    elif verify_path is not None:
+    elif a.verify_path is not None:
         reject_unused(ctx, "with --verify-certificate", solving)
-    elif method == "greedy" and not compare:
+    elif a.method == "greedy" and not a.compare:
         reject_unused(ctx, "with --method greedy", {"workers": "--workers", "seed": "--seed"})
-    if compare:
+    if a.compare:
         reject_unused(ctx, "with --compare (it runs both methods)", {"method": "--method"})
-    if (checking or verify_path is not None) and picture is not None:
+    if (checking or a.verify_path is not None) and (a.svg_path or a.png_path) is not None:
         raise InputError("--svg and --png draw a solve's superstring: drop the checking mode")
-    writes = certificate_path is not None or picture is not None
+    writes = a.certificate_path is not None or (a.svg_path or a.png_path) is not None
     if not writes:
         reject_unused(ctx, "without --svg, --png or --certificate", {"force": "--force"})
 
@@ -309,50 +300,25 @@ def _report(
 
 
 def _solve(
-    instance: SuperstringInstance,
-    method: str,
-    compare: bool,
-    time_limit: float,
-    start: float,
-    kwargs: dict[str, Any],
-    as_json: bool,
+    instance: SuperstringInstance, a: _Args, start: float
 ) -> tuple[SolveResult, list[SolveResult]]:
-    """The main result and, with --compare, the others (greedy merging)."""
-    from cpwords.superstring.spec import compare_superstring, solve_superstring
+    """The main result and, with --compare, the others (greedy merging), shown live."""
+    from cpwords.superstring.spec import superstring_query
 
-    label = f"superstring of {len(instance.words):,} words ({'compare' if compare else method})"
-    with progress(label, sense="min", enabled=not as_json) as status:
-        if method == "exact" or compare:
-            kwargs["progress"] = functools.partial(_report, status)
-        if compare:
-            results = compare_superstring(instance, time_limit=time_limit, start=start, **kwargs)
-            return results[0], results[1:]
-        if method == "greedy":
-            return solve_superstring(instance, "greedy", time_limit=time_limit), []
-        res = solve_superstring(instance, method, time_limit=time_limit, start=start, **kwargs)
-        return res, []
-
-
-def _row(res: SolveResult, instance: SuperstringInstance, interrupted: bool) -> dict[str, Any]:
-    """The JSON row of a solve (before its comparison and certificate)."""
-    found = res.solution if isinstance(res.solution, Superstring) else None
-    info = dict(res.solver_info)
-    info.pop("certificate", None)
-    length = None if found is None else len(found.text)
-    kept_letters = info.get("kept_letters")
-    row = result_row(
-        res.to_dict(solution=None if found is None else found.text) | {"solver_info": info},
-        counts=None if found is None else {"letters": length, "words": len(instance.words)},
-        interrupted=interrupted,
-    )
-    row.update(superstring=None if found is None else found.text, length=length)
-    row.update(list=instance.source, list_size=len(instance.words), repeated=instance.repeated)
-    row.update(contained=info.get("contained"), kept=info.get("kept"), letters=instance.letters)
-    row.update(kept_letters=kept_letters)
-    row["overlap"] = None if length is None or kept_letters is None else kept_letters - length
-    row["order"] = None if found is None else list(found.order)
-    row["proof"] = info.get("proof")
-    return row
+    what = "compare" if a.compare else a.method
+    label = f"superstring of {len(instance.words):,} words ({what})"
+    with progress(label, sense="min", enabled=not a.as_json) as status:
+        return superstring_query(
+            instance,
+            method=a.method,
+            compare=a.compare,
+            time_limit=a.time_limit,
+            start=start,
+            workers=a.workers,
+            seed=a.seed,
+            certificate=a.certificate_path is not None,
+            progress=functools.partial(_report, status),
+        )
 
 
 def _text(res: SolveResult, instance: SuperstringInstance, time_limit: float) -> None:
@@ -398,31 +364,6 @@ def _text(res: SolveResult, instance: SuperstringInstance, time_limit: float) ->
         click.echo(line.replace(f"{'stopped':<10}", f"{'stopped':<11}", 1))
 
 
-def _comparison_rows(res: SolveResult, others: list[SolveResult]) -> list[dict[str, Any]]:
-    """With --compare: one row per method, its gap to the proven optimum."""
-    optimum = res.objective if res.is_optimal else None
-    return [
-        {
-            "method": r.method,
-            "status": r.status.value,
-            "objective": r.objective,
-            "bound": r.bound,
-            "gap_to_optimum": _gap(r, optimum),
-            "wall_time": r.wall_time,
-            "verified": r.verified,
-            "proof": r.solver_info.get("proof"),
-        }
-        for r in (res, *others)
-    ]
-
-
-def _gap(r: SolveResult, optimum: float | None) -> float | None:
-    """How much longer than the proven optimum (relative), None without one."""
-    if optimum is None or r.objective is None:
-        return None
-    return (r.objective - optimum) / max(1.0, optimum)
-
-
 def _comparison_text(res: SolveResult, others: list[SolveResult]) -> None:
     """With --compare: the table of methods against the proven optimum."""
     from rich.console import Console
@@ -439,7 +380,7 @@ def _comparison_text(res: SolveResult, others: list[SolveResult]) -> None:
             r.status.value,
             format_value(r.objective),
             format_value(r.bound),
-            format_gap(_gap(r, optimum)),
+            format_gap(gap_to_optimum(r, optimum)),
             f"{r.wall_time:.3f}",
         )
     Console(width=100).print(table)

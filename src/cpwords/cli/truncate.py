@@ -19,7 +19,6 @@ from cpwords.cli._common import (
     lang_options,
     progress,
     reject_unused,
-    result_row,
     shared_options,
     time_guard,
 )
@@ -27,7 +26,7 @@ from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.errors import InputError
 from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import MAX_ZIPF, Lexicon
-from cpwords.core.result import counted
+from cpwords.core.result import SolveResult, counted
 
 
 def load_dictionary(
@@ -121,20 +120,13 @@ def truncate(
     --lang picks the language's list and case rules.
     """
     from cpwords.core.lexicon import check_language_code
-    from cpwords.truncate.spec import continue_truncate, solve_truncate
+    from cpwords.truncate.spec import truncate_query, truncate_row
 
     check_language_code(lang)
     starting = alias(starting, starting_old, "--start", "--starting")
     ending = alias(ending, ending_old, "--end", "--ending")
     max_sequences = alias(limit, max_sequences, "--limit", "--max-sequences")
-    if not all_sequences:
-        reject_unused(
-            click.get_current_context(),
-            "without --all",
-            {"limit": "--limit", "max_sequences": "--max-sequences"},
-        )
-    if from_word is not None and (starting is not None or ending is not None):
-        raise InputError("--from is where the sequence starts: drop --start and --end")
+    _refuse_unused(all_sequences, from_word, starting, ending)
     deadline = Deadline(time_limit)
     check_svg_target(svg_path, force, png_path)
     with time_guard(deadline):
@@ -143,80 +135,78 @@ def truncate(
         tick.update(stage="solving (and listing with --all)")
         # The listing keeps its own limit (what it listed is kept); the DP is guarded.
         with time_guard(deadline, grace=1.0):
-            if from_word is not None:
-                res = continue_truncate(
-                    lex,
-                    from_word,
-                    all_sequences,
-                    max_sequences,
-                    time_limit=deadline.remaining(),
-                    lang=lang,
-                    fold=fold_accents,
-                )
-            else:
-                res = solve_truncate(
-                    lex,
-                    starting,
-                    ending,
-                    all_sequences,
-                    max_sequences,
-                    time_limit=deadline.remaining(),
-                    lang=lang,
-                    fold=fold_accents,
-                )
+            res = truncate_query(
+                lex,
+                starting=starting,
+                ending=ending,
+                from_word=from_word,
+                all_sequences=all_sequences,
+                max_sequences=max_sequences,
+                time_limit=deadline.remaining(),
+                lang=lang,
+                fold=fold_accents,
+            )
     sol = res.solution
-    interrupted = bool(res.solver_info.get("interrupted"))
-    stopped = res.solver_info.get("stopped")
     if (svg_path is not None or png_path is not None) and sol is not None:
         from cpwords.truncate.draw import ladder_svg
 
         write_svg(svg_path, ladder_svg(sol.sequence, note=res.status.value), png_path)
     if as_json:
-        row = result_row(
-            res.to_dict(solution=sol.to_dict() if sol is not None else None),
-            counts={"longest_sequences": sol.count if sol is not None else 0},
-            interrupted=interrupted,
-        )
-        row.update(lexicon=lex.source, lexicon_size=len(lex), lexicon_skipped=lex.skipped)
-        row.update(lang=lang, fold_accents=fold_accents, min_zipf=min_zipf)
-        row["sequence"] = list(sol.sequence) if sol is not None else []
-        row["count"] = sol.count if sol is not None else 0
-        row["length"] = sol.length if sol is not None else 0
-        if sol is not None and sol.sequences is not None:
-            row["sequences"] = [list(s) for s in sol.sequences]
-            row["complete"] = stopped is None
-        if from_word is not None:
-            info = res.solver_info
-            row.update({k: info.get(k) for k in ("from", "plays_left", "dead_end", "next_words")})
-        echo_json(row)
+        echo_json(truncate_row(res, lex, lang=lang, fold=fold_accents, min_zipf=min_zipf))
     else:
-        click.echo(f"dictionary  {lex.source} ({counted(len(lex), 'word', grouped=False)})")
-        if from_word is not None:
-            _print_from(res.solver_info)
-        if sol is None and interrupted:
-            click.echo(f"interrupted ({interrupt_name()}) before the longest sequence was found")
-        elif sol is None:
-            click.echo(_no_solution(starting, ending))
-        else:
-            click.echo(f"sequence    {' -> '.join(sol.sequence)}")
-            plays = counted(sol.length, "play", grouped=False)
-            if from_word is not None:
-                plays += f": {sol.sequence[0]} and {sol.length - 1:,} more"
-            click.echo(f"length      {plays} (proven longest: exhaustive DP)")
-            longest = counted(sol.count, "distinct longest sequence", grouped=False)
-            click.echo(f"count       {longest}")
-            click.echo(f"time        {1000 * res.wall_time:.1f} ms")
-            if sol.sequences is not None:
-                for s in sol.sequences:
-                    click.echo("  " + " -> ".join(s))
-                if stopped is None and len(sol.sequences) < sol.count:
-                    click.echo(f"  ({len(sol.sequences)} of {sol.count} shown: --limit)")
-                if stopped is not None:
-                    why = interrupt_name() if interrupted else "the time limit"
-                    click.echo(f"  [INCOMPLETE: listing stopped by {why}]")
-    code = exit_status(res.status.value, interrupted)
+        _print_text(res, lex, from_word is not None, starting, ending)
+    code = exit_status(res.status.value, bool(res.solver_info.get("interrupted")))
     if code:
         raise SystemExit(code)
+
+
+def _refuse_unused(
+    all_sequences: bool, from_word: str | None, starting: str | None, ending: str | None
+) -> None:
+    """Refuse --limit without --all, and --start or --end with --from (exit 2)."""
+    if not all_sequences:
+        reject_unused(
+            click.get_current_context(),
+            "without --all",
+            {"limit": "--limit", "max_sequences": "--max-sequences"},
+        )
+    if from_word is not None and (starting is not None or ending is not None):
+        raise InputError("--from is where the sequence starts: drop --start and --end")
+
+
+def _print_text(
+    res: SolveResult, lex: Lexicon, continuing: bool, starting: str | None, ending: str | None
+) -> None:
+    """The text answer: the dictionary, the --from lines, the sequence, its length and count,
+    and the listed sequences (with whether the listing was stopped)."""
+    sol = res.solution
+    interrupted = bool(res.solver_info.get("interrupted"))
+    stopped = res.solver_info.get("stopped")
+    click.echo(f"dictionary  {lex.source} ({counted(len(lex), 'word', grouped=False)})")
+    if continuing:
+        _print_from(res.solver_info)
+    if sol is None and interrupted:
+        click.echo(f"interrupted ({interrupt_name()}) before the longest sequence was found")
+        return
+    if sol is None:
+        click.echo(_no_solution(starting, ending))
+        return
+    click.echo(f"sequence    {' -> '.join(sol.sequence)}")
+    plays = counted(sol.length, "play", grouped=False)
+    if continuing:
+        plays += f": {sol.sequence[0]} and {sol.length - 1:,} more"
+    click.echo(f"length      {plays} (proven longest: exhaustive DP)")
+    longest = counted(sol.count, "distinct longest sequence", grouped=False)
+    click.echo(f"count       {longest}")
+    click.echo(f"time        {1000 * res.wall_time:.1f} ms")
+    if sol.sequences is not None:
+        for s in sol.sequences:
+            click.echo("  " + " -> ".join(s))
+        if stopped is None and len(sol.sequences) < sol.count:
+            click.echo(f"  ({len(sol.sequences)} of {sol.count} shown: --limit)")
+        if stopped is not None:
+            why = interrupt_name() if interrupted else "the time limit"
+            click.echo(f"  [INCOMPLETE: listing stopped by {why}]")
 
 
 def _print_from(info: Mapping[str, Any]) -> None:

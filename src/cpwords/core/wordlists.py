@@ -1,11 +1,11 @@
 """The word lists shipped inside cpwords: the games' own dictionaries, on every install.
 
 Three English lists travel in ``cpwords/data/wordlists/``, compressed with xz (Python's
-:mod:`lzma`), each with its licence beside it: the Letterpress game's list (``letterpress``,
-CC0), the Truncate game's list (``truncate``, MIT) and ENABLE (``enable1``, public domain).
-Each decompressed file is the source file byte for byte; ``manifest.json`` records its SHA-256,
-which every read checks. They are written by ``tools/pack_word_lists.py`` from the project's
-real-data folder.
+:mod:`lzma`), each with its licence beside it (compressed the same way, read by
+:func:`licence_text`): the Letterpress game's list (``letterpress``, CC0), the Truncate game's
+list (``truncate``, MIT) and ENABLE (``enable1``, public domain). Each decompressed file is the
+source file byte for byte; ``manifest.json`` records its SHA-256, which every read checks. They
+are written by ``tools/pack_word_lists.py`` from the project's real-data folder.
 """
 
 from __future__ import annotations
@@ -49,7 +49,10 @@ class PackagedList:
     licence : str
         Its licence (``CC0-1.0``, ``MIT``, ``public domain``).
     licence_file : str or None
-        The licence text's file beside it (None for a public-domain list).
+        The licence text's file beside it, compressed with xz (``LICENSE-truncate-MIT.txt.xz``;
+        None for a public-domain list).
+    licence_sha256 : str or None
+        Hex SHA-256 of the decompressed licence text (None without a licence file).
     origin : str
         Where it comes from.
     """
@@ -63,6 +66,7 @@ class PackagedList:
     compressed_bytes: int
     licence: str
     licence_file: str | None
+    licence_sha256: str | None
     origin: str
 
 
@@ -123,19 +127,66 @@ def packaged_bytes(name: str) -> bytes:
         An unknown name (one line naming the shipped lists), or a damaged or missing file of
         the installed package (reinstall cpwords).
     """
+    entry = _entry(name)
+    return _read_checked(entry.file, entry.sha256, "word list")
+
+
+def licence_text(name: str) -> str | None:
+    """The licence of a shipped list, decompressed, as text.
+
+    Parameters
+    ----------
+    name : str
+        ``letterpress``, ``truncate`` or ``enable1``.
+
+    Returns
+    -------
+    str or None
+        The licence file's text (the source licence file byte for byte, checked against its
+        SHA-256), or None for a list without one (``enable1``, public domain).
+
+    Raises
+    ------
+    InputError
+        As :func:`packaged_bytes`.
+
+    Examples
+    --------
+    >>> licence_text("truncate").splitlines()[0]
+    'MIT License'
+    >>> licence_text("enable1") is None
+    True
+    """
+    entry = _entry(name)
+    if entry.licence_file is None or entry.licence_sha256 is None:
+        return None
+    return _read_checked(entry.licence_file, entry.licence_sha256, "licence").decode("utf-8")
+
+
+def _entry(name: str) -> PackagedList:
+    """The manifest's entry of ``name``; an :class:`InputError` naming the shipped lists if none."""
     lists = packaged_lists()
     entry = lists.get(name)
     if entry is None:
         raise InputError(f"no shipped word list {name!r} (shipped: {', '.join(lists)})")
+    return entry
+
+
+def _read_checked(file: str, sha256: str, what: str) -> bytes:
+    """The decompressed bytes of the package folder's ``file``, checked against ``sha256``.
+
+    ``what`` names the file in the errors (``word list``, ``licence``): an
+    :class:`InputError` for a file that cannot be read or decompressed, or that is damaged.
+    """
     try:
-        data = lzma.decompress(folder().joinpath(entry.file).read_bytes())
+        data = lzma.decompress(folder().joinpath(file).read_bytes())
     except (OSError, lzma.LZMAError) as exc:
         raise InputError(
-            f"the shipped word list {entry.file} cannot be read ({exc}): reinstall cpwords"
+            f"the shipped {what} {file} cannot be read ({exc}): reinstall cpwords"
         ) from None
-    if hashlib.sha256(data).hexdigest() != entry.sha256:
+    if hashlib.sha256(data).hexdigest() != sha256:
         raise InputError(
-            f"the shipped word list {entry.file} is damaged (its SHA-256 differs from the "
+            f"the shipped {what} {file} is damaged (its SHA-256 differs from the "
             "manifest's): reinstall cpwords"
         )
     return data

@@ -31,12 +31,18 @@ from typing import Any
 
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon
-from cpwords.core.result import SolveResult
+from cpwords.core.result import SolveResult, Status
 from cpwords.core.rows import result_row
-from cpwords.core.sources import lexicon_words, resolve_path
+from cpwords.core.sources import lexicon_words, read_dictionary, resolve_path
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
 from cpwords.letterboxed.heuristics import build_trie, seed_baseline
-from cpwords.letterboxed.models.dp import BoxLike, LetterBoxedSolver, as_box
+from cpwords.letterboxed.models.dp import (
+    BoxLike,
+    LetterBoxedSolver,
+    as_box,
+    default_lexicon,
+    whole_lexicon,
+)
 from cpwords.letterboxed.rules import (
     WORD_WEIGHT,
     LetterBox,
@@ -305,6 +311,95 @@ def solve_letterboxed(
     )
 
 
+def letterboxed_lexicon(
+    dictionary: str | None = None,
+    *,
+    lang: str = "en",
+    fold: bool = False,
+    proper: bool = False,
+    whole: bool = False,
+) -> Lexicon:
+    """The word list ``cpwords letterboxed`` reads: ``--dict``, else the language's own.
+
+    Parameters
+    ----------
+    dictionary : str, optional
+        A dictionary name or file (:func:`cpwords.core.sources.read_dictionary`); None or
+        empty: the built-in lexicon of ``lang``.
+    lang : str
+        ISO 639-1 code (the case rules, and the built-in lexicon's language).
+    fold : bool
+        Fold accents.
+    proper : bool
+        Keep a dictionary's proper nouns.
+    whole : bool
+        Without ``dictionary``: the language's whole dictionary
+        (:func:`~cpwords.letterboxed.models.dp.whole_lexicon`, what ``--generate`` proves a
+        box's uniqueness against) rather than its most common words
+        (:func:`~cpwords.letterboxed.models.dp.default_lexicon`).
+
+    Returns
+    -------
+    Lexicon
+
+    Raises
+    ------
+    InputError
+        An unreadable dictionary, an unknown language, or its dictionary not installed.
+    """
+    if dictionary:
+        return read_dictionary(dictionary, lang=lang, fold=fold, proper=proper)
+    return (whole_lexicon if whole else default_lexicon)(lang, fold, proper)
+
+
+def solve_box_stoppable(
+    box: BoxLike,
+    solver: LetterBoxedSolver,
+    *,
+    method: str = "dp",
+    all_solutions: bool = False,
+    time_limit: float | None = None,
+    workers: int = 1,
+    seed: int = 0,
+) -> SolveResult:
+    """:func:`solve_letterboxed`, a Ctrl-C answered as a stop rather than an exception.
+
+    The DP returns what it knows on Ctrl-C by itself; a Ctrl-C that reaches here (another
+    method, or while the case is built) gives UNKNOWN with ``solver_info["interrupted"]``.
+
+    Parameters
+    ----------
+    box : LetterBox or str
+    solver : LetterBoxedSolver
+        The indexed lexicon.
+    method, all_solutions, time_limit, workers, seed
+        As in :func:`solve_letterboxed`.
+
+    Returns
+    -------
+    SolveResult
+        :func:`solve_letterboxed`'s answer, or UNKNOWN (``sense="min"``, method ``method``,
+        the wall time until the stop) when interrupted.
+    """
+    t0 = time.perf_counter()
+    try:
+        return solve_letterboxed(
+            box,
+            solver,
+            method=method,
+            all_solutions=all_solutions,
+            time_limit=time_limit,
+            workers=workers,
+            seed=seed,
+        )
+    except KeyboardInterrupt:
+        wall = time.perf_counter() - t0
+        info = {"interrupted": True}
+        return SolveResult(
+            Status.UNKNOWN, None, None, wall, None, method, sense="min", solver_info=info
+        )
+
+
 # ---- Help from where the player stands -------------------------------------------------------
 
 #: What each hint level reveals of the next word of a fewest-word finish.
@@ -499,6 +594,67 @@ def hint_box(
         word if level >= 3 else None,
         res,
     )
+
+
+def finish_box(
+    box: LetterBox,
+    plays: str,
+    solver: LetterBoxedSolver,
+    *,
+    hint: int | None = None,
+    all_solutions: bool = False,
+    lang: str | None = None,
+    fold: bool = False,
+) -> tuple[SolveResult, BoxHint | None]:
+    """``--from`` and ``--hint``: the proven finish from the plays, or a hint of its next word,
+    a Ctrl-C answered as a stop.
+
+    Parameters
+    ----------
+    box : LetterBox
+    plays : str
+        The words played so far, as typed (empty: from the start).
+    solver : LetterBoxedSolver
+        The indexed lexicon.
+    hint : {1, 2, 3}, optional
+        A hint of this level (:func:`hint_box`) instead of the finish (:func:`continue_box`).
+    all_solutions : bool
+        Without ``hint``: every fewest finish too.
+    lang : str, optional
+    fold : bool
+        How the plays are read.
+
+    Returns
+    -------
+    (SolveResult, BoxHint or None)
+        The finish (a hint's :attr:`BoxHint.result`) and the hint. When interrupted: UNKNOWN
+        (method ``dp``, ``sense="min"``) with ``solver_info`` ``interrupted``, ``box``,
+        ``plays`` and ``playable_words``, and no hint.
+
+    Raises
+    ------
+    InputError
+        As :func:`continue_box` and :func:`hint_box`.
+    """
+    t0 = time.perf_counter()
+    try:
+        if hint is not None:
+            given = hint_box(box, plays, hint, solver, lang=lang, fold=fold)
+            return given.result, given
+        res = continue_box(box, plays, solver, all_solutions=all_solutions, lang=lang, fold=fold)
+        return res, None
+    except KeyboardInterrupt:
+        info = {
+            "interrupted": True,
+            "box": str(box),
+            "plays": split_solution(plays, lang, fold),
+            "playable_words": len(solver.playable(box)),
+        }
+        wall = time.perf_counter() - t0
+        stopped = SolveResult(
+            Status.UNKNOWN, None, None, wall, None, "dp", sense="min", solver_info=info
+        )
+        return stopped, None
 
 
 def continue_row(

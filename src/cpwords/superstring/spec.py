@@ -25,6 +25,7 @@ from typing import Any
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import read_word_list
 from cpwords.core.result import SolveResult, Status
+from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_words, resolve_path, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
 from cpwords.superstring.heuristics import greedy_order
@@ -401,6 +402,171 @@ def compare_superstring(
             f"greedy found {greedy.objective:g} letters, below the proven optimum {proven:g}"
         )
     return [exact, greedy]
+
+
+def superstring_query(
+    instance: SuperstringInstance,
+    *,
+    method: str = "exact",
+    compare: bool = False,
+    time_limit: float | None = 600.0,
+    start: float | None = None,
+    workers: int = 2,
+    seed: int = 0,
+    certificate: bool = False,
+    progress: Callable[..., None] | None = None,
+) -> tuple[SolveResult, list[SolveResult]]:
+    """``cpwords superstring``'s solve: one method, or the exact and greedy ones compared.
+
+    Parameters
+    ----------
+    instance : SuperstringInstance
+    method : {"exact", "greedy"}
+        The method (not with ``compare``).
+    compare : bool
+        Run both (:func:`compare_superstring`).
+    time_limit : float or None
+        Seconds for the whole call, counted from ``start``.
+    start : float, optional
+        ``time.perf_counter()`` at which the limit started (default: now).
+    workers, seed, certificate, progress
+        The exact method's (:func:`solve_superstring`); greedy merging takes none.
+
+    Returns
+    -------
+    (SolveResult, list of SolveResult)
+        The main result (the exact one with ``compare``) and the others compared with it
+        (``[greedy]`` with ``compare`` unless Ctrl-C stopped the exact method; else none).
+
+    Raises
+    ------
+    InputError, CheckError
+        As :func:`solve_superstring` and :func:`compare_superstring`.
+
+    Examples
+    --------
+    >>> inst = superstring_instance(["cat", "atom", "a"])
+    >>> res, others = superstring_query(inst, compare=True)
+    >>> res.solution.text, [r.method for r in others]
+    ('catom', ['greedy'])
+    """
+    exact: dict[str, Any] = {"workers": workers, "seed": seed, "certificate": certificate}
+    exact["progress"] = progress
+    if compare:
+        results = compare_superstring(instance, time_limit=time_limit, start=start, **exact)
+        return results[0], results[1:]
+    if method == "greedy":
+        return solve_superstring(instance, "greedy", time_limit=time_limit), []
+    return solve_superstring(instance, method, time_limit=time_limit, start=start, **exact), []
+
+
+def superstring_row(
+    result: SolveResult, instance: SuperstringInstance, *, interrupted: bool | None = None
+) -> dict[str, Any]:
+    """The JSON object of a ``cpwords superstring --json`` solve (before its comparison,
+    certificate and ``out``).
+
+    Parameters
+    ----------
+    result : SolveResult
+        A :func:`solve_superstring` answer.
+    instance : SuperstringInstance
+        Its list.
+    interrupted : bool, optional
+        Whether Ctrl-C stopped the command (default: whether it stopped ``result``).
+
+    Returns
+    -------
+    dict
+        The :data:`~cpwords.core.rows.RESULT_KEYS` first (``counts``: ``letters``, ``words``;
+        ``solver_info`` without the certificate), then ``superstring``, ``length``, ``list``,
+        ``list_size``, ``repeated``, ``contained``, ``kept``, ``letters``, ``kept_letters``,
+        ``overlap``, ``order`` and ``proof``.
+
+    Examples
+    --------
+    >>> inst = superstring_instance(["alpha", "phase", "sea", "seal"])
+    >>> row = superstring_row(solve_superstring(inst), inst)
+    >>> row["superstring"], row["length"], row["overlap"], row["order"]
+    ('sealphase', 9, 5, ['seal', 'alpha', 'phase'])
+    """
+    found = result.solution if isinstance(result.solution, Superstring) else None
+    info = dict(result.solver_info)
+    info.pop("certificate", None)
+    if interrupted is None:
+        interrupted = bool(info.get("interrupted"))
+    length = None if found is None else len(found.text)
+    kept_letters = info.get("kept_letters")
+    row = result_row(
+        result.to_dict(solution=None if found is None else found.text) | {"solver_info": info},
+        counts=None if found is None else {"letters": length, "words": len(instance.words)},
+        interrupted=interrupted,
+    )
+    row.update(superstring=None if found is None else found.text, length=length)
+    row.update(list=instance.source, list_size=len(instance.words), repeated=instance.repeated)
+    row.update(contained=info.get("contained"), kept=info.get("kept"), letters=instance.letters)
+    row.update(kept_letters=kept_letters)
+    row["overlap"] = None if length is None or kept_letters is None else kept_letters - length
+    row["order"] = None if found is None else list(found.order)
+    row["proof"] = info.get("proof")
+    return row
+
+
+def comparison_rows(result: SolveResult, others: Sequence[SolveResult]) -> list[dict[str, Any]]:
+    """The ``comparison`` of ``cpwords superstring --compare --json``: one row per method.
+
+    Parameters
+    ----------
+    result : SolveResult
+        The exact method's answer (its objective is the optimum when OPTIMAL).
+    others : sequence of SolveResult
+        The methods compared with it.
+
+    Returns
+    -------
+    list of dict
+        Per method: ``method``, ``status``, ``objective``, ``bound``, ``gap_to_optimum``
+        (:func:`gap_to_optimum`), ``wall_time``, ``verified``, ``proof``.
+    """
+    optimum = result.objective if result.is_optimal else None
+    return [
+        {
+            "method": r.method,
+            "status": r.status.value,
+            "objective": r.objective,
+            "bound": r.bound,
+            "gap_to_optimum": gap_to_optimum(r, optimum),
+            "wall_time": r.wall_time,
+            "verified": r.verified,
+            "proof": r.solver_info.get("proof"),
+        }
+        for r in (result, *others)
+    ]
+
+
+def gap_to_optimum(result: SolveResult, optimum: float | None) -> float | None:
+    """How much longer than the proven optimum a result is, relative to it.
+
+    Parameters
+    ----------
+    result : SolveResult
+    optimum : float or None
+        The proven optimum (None: none).
+
+    Returns
+    -------
+    float or None
+        ``(objective - optimum) / max(1, optimum)``; None without an optimum or an objective.
+
+    Examples
+    --------
+    >>> r = solve_superstring(["cat", "atom", "a"], "greedy")
+    >>> gap_to_optimum(r, 4.0), gap_to_optimum(r, None)
+    (0.25, None)
+    """
+    if optimum is None or result.objective is None:
+        return None
+    return (result.objective - optimum) / max(1.0, optimum)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from cpwords.core.errors import CheckError, InputError
 from cpwords.core.languages import language_lexicon
 from cpwords.core.lexicon import Lexicon, lexicon_from_words, zipf_floor
 from cpwords.core.result import SolveResult
+from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_words, read_dictionary, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, no_params, solve
 from cpwords.truncate.heuristics import extend_search, shrink_search
@@ -306,6 +307,133 @@ def continue_truncate(
     info = dict(res.solver_info)
     info |= {"from": here, "plays_left": left, "dead_end": not nxt, "next_words": nxt}
     return dataclasses.replace(res, solver_info=info, wall_time=time.perf_counter() - t0)
+
+
+def truncate_query(
+    words: Lexicon | Iterable[str] | TruncateDag,
+    *,
+    starting: str | None = None,
+    ending: str | None = None,
+    from_word: str | None = None,
+    all_sequences: bool = False,
+    max_sequences: int | None = None,
+    time_limit: float | None = None,
+    lang: str | None = None,
+    fold: bool = False,
+) -> SolveResult:
+    """``cpwords truncate``'s answer: the longest sequence, or the continuation from a word.
+
+    :func:`continue_truncate` from ``from_word`` when it is given, else :func:`solve_truncate`
+    with ``starting`` and ``ending``.
+
+    Parameters
+    ----------
+    words : Lexicon, iterable of str or TruncateDag
+        The dictionary (its Zipf floor already applied: see :func:`truncate_dictionary`).
+    starting, ending : str, optional
+        The first and last word (not with ``from_word``).
+    from_word : str, optional
+        Where the player stands (:func:`continue_truncate`).
+    all_sequences, max_sequences, time_limit, lang, fold
+        As in :func:`solve_truncate`.
+
+    Returns
+    -------
+    SolveResult
+        As :func:`continue_truncate` or :func:`solve_truncate` returns it.
+
+    Raises
+    ------
+    InputError
+        ``from_word`` with ``starting`` or ``ending``, or as the function called.
+
+    Examples
+    --------
+    >>> words = ["a", "la", "lap", "laps", "clap", "claps", "lapse"]
+    >>> truncate_query(words, from_word="lap").solution.sequence
+    ('lap', 'clap', 'claps')
+    >>> truncate_query(words, ending="lapse").solution.sequence
+    ('a', 'la', 'lap', 'laps', 'lapse')
+    """
+    if from_word is not None and (starting is not None or ending is not None):
+        raise InputError("--from is where the sequence starts: drop --start and --end")
+    if from_word is not None:
+        return continue_truncate(
+            words,
+            from_word,
+            all_sequences,
+            max_sequences,
+            time_limit=time_limit,
+            lang=lang,
+            fold=fold,
+        )
+    return solve_truncate(
+        words,
+        starting,
+        ending,
+        all_sequences,
+        max_sequences,
+        time_limit=time_limit,
+        lang=lang,
+        fold=fold,
+    )
+
+
+def truncate_row(
+    result: SolveResult,
+    lexicon: Lexicon,
+    *,
+    lang: str = "en",
+    fold: bool = False,
+    min_zipf: float = 0.0,
+) -> dict[str, Any]:
+    """The JSON object of ``cpwords truncate --json``.
+
+    Parameters
+    ----------
+    result : SolveResult
+        A :func:`truncate_query` answer.
+    lexicon : Lexicon
+        The dictionary it read (named, with its size and skipped lines).
+    lang : str
+    fold : bool
+    min_zipf : float
+        How the dictionary was read (reported as given).
+
+    Returns
+    -------
+    dict
+        The :data:`~cpwords.core.rows.RESULT_KEYS` first (``counts``: ``longest_sequences``),
+        then ``lexicon``, ``lexicon_size``, ``lexicon_skipped``, ``lang``, ``fold_accents``,
+        ``min_zipf``, ``sequence``, ``count``, ``length``; ``sequences`` and ``complete`` when
+        the sequences were listed; ``from``, ``plays_left``, ``dead_end`` and ``next_words``
+        for a continuation.
+
+    Examples
+    --------
+    >>> lex = lexicon_from_words(["a", "la", "lap", "laps"], "four")
+    >>> row = truncate_row(truncate_query(lex), lex)
+    >>> row["sequence"], row["length"], row["count"], row["lexicon"]
+    (['a', 'la', 'lap', 'laps'], 4, 1, 'four')
+    """
+    sol = result.solution
+    info = result.solver_info
+    row = result_row(
+        result.to_dict(solution=sol.to_dict() if sol is not None else None),
+        counts={"longest_sequences": sol.count if sol is not None else 0},
+        interrupted=bool(info.get("interrupted")),
+    )
+    row.update(lexicon=lexicon.source, lexicon_size=len(lexicon), lexicon_skipped=lexicon.skipped)
+    row.update(lang=lang, fold_accents=fold, min_zipf=min_zipf)
+    row["sequence"] = list(sol.sequence) if sol is not None else []
+    row["count"] = sol.count if sol is not None else 0
+    row["length"] = sol.length if sol is not None else 0
+    if sol is not None and sol.sequences is not None:
+        row["sequences"] = [list(s) for s in sol.sequences]
+        row["complete"] = info.get("stopped") is None
+    if "from" in info:
+        row.update({k: info.get(k) for k in ("from", "plays_left", "dead_end", "next_words")})
+    return row
 
 
 SPEC = PuzzleSpec(

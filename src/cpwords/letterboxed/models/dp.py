@@ -47,16 +47,25 @@ _INT64_SAFE = float(1 << 62)
 BoxLike = LetterBox | str | Sequence[str]
 
 
-@lru_cache(maxsize=4)
-def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) -> Lexicon:
-    """The built-in lexicon: the 100,000 most common words of ``lang``.
+@lru_cache(maxsize=6)
+def builtin_lexicon(
+    lang: str = "en",
+    fold: bool = False,
+    proper: bool = False,
+    size: int | None = DEFAULT_LEXICON_SIZE,
+) -> Lexicon:
+    """A language's built-in lexicon: its ``size`` most common words, or its whole dictionary.
 
-    English takes the 100,000 most common a-z words of ``wamerican``, or of Webster's 2nd
+    English takes the ``size`` most common a-z words of ``wamerican``, or of Webster's 2nd
     (``web2``) where ``wamerican`` is not installed, proper nouns left out unless ``proper``
     (:func:`cpwords.core.dictionaries.english_common_words`; the lexicon's name says which).
-    A language with a curated dictionary (``wfrench``, ...) gives its 100,000 most common
+    A language with a curated dictionary (``wfrench``, ...) gives its ``size`` most common
     words, proper nouns left out unless ``proper``; the others keep wordfreq's words of their
-    main scripts (see :func:`cpwords.core.languages.language_lexicon`).
+    main scripts (see :func:`cpwords.core.languages.language_lexicon`). With ``size=None`` the
+    cut is dropped: every a-z word of the English dictionary, all of a curated dictionary
+    (``wfrench``: 341,727 words); a wordfreq language keeps its ``DEFAULT_LEXICON_SIZE`` most
+    frequent entries even then (the rarer ones are not words). The last six lexicons asked
+    for are cached (``builtin_lexicon.cache_clear()`` forgets them).
 
     Parameters
     ----------
@@ -66,6 +75,13 @@ def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) 
         Fold accents.
     proper : bool
         Keep a dictionary's proper nouns.
+    size : int or None
+        How many of the most common words (default :data:`DEFAULT_LEXICON_SIZE`); None for the
+        whole dictionary.
+
+    Returns
+    -------
+    Lexicon
 
     Raises
     ------
@@ -76,22 +92,24 @@ def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) 
     ----------
     R. Speer, *wordfreq* (PyPI), Zipf frequencies (ranking only).
     """
+    from cpwords.core.languages import curated_language
+    from cpwords.core.lexicon import WHOLE_LIST
+
     if lang == "en":
         from cpwords.core.dictionaries import english_common_words
 
-        words, name = english_common_words(DEFAULT_LEXICON_SIZE, proper)
+        words, name = english_common_words(size, proper)
         return lexicon_from_words(words, name + (", accents folded" if fold else ""), fold=fold)
-    return language_lexicon(lang, DEFAULT_LEXICON_SIZE, fold, proper)
+    if size is None and not curated_language(lang):
+        return builtin_lexicon(lang, fold, proper, DEFAULT_LEXICON_SIZE)
+    return language_lexicon(lang, WHOLE_LIST if size is None else size, fold, proper)
 
 
-@lru_cache(maxsize=2)
-def whole_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) -> Lexicon:
-    """The language's whole dictionary: what a generated box's uniqueness is proven against.
+def default_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) -> Lexicon:
+    """The built-in lexicon: the 100,000 most common words of ``lang``.
 
-    :func:`default_lexicon` without its cut at the 100,000 most common words: English, every
-    a-z word of ``wamerican`` (or ``web2``); a language with a curated dictionary, all of it
-    (``wfrench``: 341,727 words); the others, :func:`default_lexicon` itself (wordfreq's list,
-    whose rarer entries are not words).
+    :func:`builtin_lexicon` with its default ``size`` (:data:`DEFAULT_LEXICON_SIZE`), cached
+    there.
 
     Parameters
     ----------
@@ -111,17 +129,37 @@ def whole_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) ->
     InputError
         Unknown language, or its dictionary not installed (with the command that installs it).
     """
-    from cpwords.core.languages import curated_language
-    from cpwords.core.lexicon import WHOLE_LIST
+    return builtin_lexicon(lang, fold, proper, DEFAULT_LEXICON_SIZE)
 
-    if lang == "en":
-        from cpwords.core.dictionaries import english_common_words
 
-        words, name = english_common_words(None, proper)
-        return lexicon_from_words(words, name + (", accents folded" if fold else ""), fold=fold)
-    if curated_language(lang):
-        return language_lexicon(lang, WHOLE_LIST, fold, proper)
-    return default_lexicon(lang, fold, proper)
+def whole_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) -> Lexicon:
+    """The language's whole dictionary: what a generated box's uniqueness is proven against.
+
+    :func:`builtin_lexicon` with ``size=None`` (cached there): :func:`default_lexicon` without
+    its cut at the 100,000 most common words: English, every a-z word of ``wamerican`` (or
+    ``web2``); a language with a curated dictionary, all of it (``wfrench``: 341,727 words);
+    the others, :func:`default_lexicon` itself (wordfreq's list, whose rarer entries are not
+    words).
+
+    Parameters
+    ----------
+    lang : str
+        ISO 639-1 code.
+    fold : bool
+        Fold accents.
+    proper : bool
+        Keep a dictionary's proper nouns.
+
+    Returns
+    -------
+    Lexicon
+
+    Raises
+    ------
+    InputError
+        Unknown language, or its dictionary not installed (with the command that installs it).
+    """
+    return builtin_lexicon(lang, fold, proper, None)
 
 
 def as_box(box: BoxLike) -> LetterBox:

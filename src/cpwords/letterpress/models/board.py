@@ -49,22 +49,35 @@ def _playable(words: Sequence[str], played: Iterable[str]) -> list[str]:
     return [w for w in words if not any(p.startswith(w) for p in played)]
 
 
-def _tile_gains(board: LetterpressBoard) -> list[int]:
-    shield = defended(board.owners, board)
-    gains = []
-    for t, o in enumerate(board.owners):
+def _gains(owners: Sequence[int], neighbours: Sequence[Sequence[int]]) -> list[int]:
+    """Per tile, what taking it gains the player to move, ``owners`` seen from that player's
+    side: 1 a neutral tile, 2 an opponent's undefended one (some orthogonal neighbour not the
+    opponent's), else 0. ``neighbours[t]`` are tile ``t``'s orthogonal neighbours."""
+    out = []
+    for t, o in enumerate(owners):
         if o == NEUTRAL:
-            gains.append(1)
-        elif o == OPPONENT and not shield[t]:
-            gains.append(2)
+            out.append(1)
+        elif o == OPPONENT and any(owners[s] != OPPONENT for s in neighbours[t]):
+            out.append(2)
         else:
-            gains.append(0)
-    return gains
+            out.append(0)
+    return out
 
 
-def _word_swing(word: str, tiles_by_letter: dict[str, list[int]]) -> int:
+def _tile_gains(board: LetterpressBoard) -> list[int]:
+    """Per tile, what taking it gains the player to move on ``board`` (see :func:`_gains`)."""
+    return _gains(board.owners, [board.neighbours(t) for t in range(len(board.letters))])
+
+
+def _ranked_gains(by_letter: dict[str, list[int]], gains: Sequence[int]) -> dict[str, list[int]]:
+    """Per letter, the gains of its tiles, largest first: a word's best swing takes, for each
+    letter, the first of them (the best swing is separable by letter)."""
+    return {c: sorted((gains[t] for t in ts), reverse=True) for c, ts in by_letter.items()}
+
+
+def _word_swing(word: str, ranked_gains: dict[str, list[int]]) -> int:
     """Best swing of one word: per letter, the largest gains among that letter's tiles."""
-    return sum(sum(tiles_by_letter[c][:k]) for c, k in Counter(word).items())
+    return sum(sum(ranked_gains[c][:k]) for c, k in Counter(word).items())
 
 
 def solve_board_cpsat(
@@ -177,10 +190,8 @@ def _max_swing_words(
     words: Sequence[str], gains: Sequence[int], by_letter: dict[str, list[int]]
 ) -> tuple[int, list[str]]:
     """The largest swing of any word and the words attaining it (the only ones kept)."""
-    gains_by_letter = {
-        c: sorted((gains[t] for t in ts), reverse=True) for c, ts in by_letter.items()
-    }
-    swings = [_word_swing(w, gains_by_letter) for w in words]
+    ranked = _ranked_gains(by_letter, gains)
+    swings = [_word_swing(w, ranked) for w in words]
     top = max(swings)
     keep = [w for w, s in zip(words, swings, strict=True) if s == top]
     return top, keep

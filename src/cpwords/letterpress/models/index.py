@@ -24,7 +24,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -616,6 +616,32 @@ def load_letterpress_index(
     """
     if dictionary is None and lang == "en":
         dictionary = DEFAULT_DICTIONARY
+    fp, read = _index_source(dictionary, lang, fold, proper)
+    path = _cache_file(fp)
+    hit, problem = _cached(path, fp) if use_cache else (None, "")
+    if hit is not None:
+        return hit
+    index = build_letterpress_index(read(), fingerprint=fp)
+    index.cache_problem = problem
+    if use_cache and _save(index, path):
+        with contextlib.suppress(OSError):
+            evict(keep=path)
+    return index
+
+
+#: A dictionary's cache key and how to read it as a lexicon (on a cache miss only).
+_Source = tuple[str, Callable[[], Lexicon]]
+
+
+def _index_source(
+    dictionary: str | os.PathLike[str] | Lexicon | Iterable[str] | None,
+    lang: str,
+    fold: bool,
+    proper: bool,
+) -> _Source:
+    """The key of :func:`load_letterpress_index`'s dictionary, and its reader: a file of that
+    name wins over a lexicon name; ``web2`` is keyed by the package's bytes; another lexicon
+    name is read now and keyed by its words; None is the language's own list."""
     kind = "words"
     if isinstance(dictionary, os.PathLike):
         kind = "file"
@@ -627,73 +653,64 @@ def load_letterpress_index(
             dictionary = read_dictionary(dictionary, lang=lang, fold=fold, proper=proper)
             kind = "words"
     if dictionary is None:
-        # keyed by the list's package version and the reading rules: a hit reads no list
-        from importlib import metadata
-
-        check_lang(lang)
-        if curated_language(lang):  # keyed by the dictionary file's bytes
-            from cpwords.core.dictionaries import find_dictionary
-
-            d = find_dictionary(lang)
-            if not d.installed():
-                language_lexicon(lang, fold=fold, proper=proper)  # the one-line install message
-            kind = f"{d.name} lang={lang} fold={fold} proper={proper}"
-            if d.aff_path is not None:  # Hunspell: both files and the expansion's version
-                from cpwords.core.hunspell import source_digest
-
-                try:
-                    data = source_digest(d.path, d.aff_path).encode()
-                except OSError as exc:
-                    raise InputError(f"cannot read the dictionary {d.path}: {exc}") from None
-                kind += " hunspell"
-            else:
-                data = read_file_bytes(d.path, "dictionary")
-            fp = _digest(data, kind)
-        else:
-            fp = _digest(f"{metadata.version('wordfreq')} {lang} {fold}".encode(), "wordfreq")
-        path = _cache_file(fp)
-        hit, problem = _cached(path, fp) if use_cache else (None, "")
-        if hit is not None:
-            return hit
-        lex = language_lexicon(lang, fold=fold, proper=proper)
-        index = build_letterpress_index(lex, fingerprint=fp)
-    elif kind in ("web2", "file", "packaged"):
+        return _language_source(lang, fold, proper)
+    if kind in ("web2", "file", "packaged"):
         assert isinstance(dictionary, (str, os.PathLike))
-        if kind == "web2":
-            fp = _digest(_default_source_bytes(proper), WEB2_DICTIONARY)
-        elif kind == "packaged":  # the shipped list's text, checked by its SHA-256
-            data = packaged_bytes(str(dictionary))
-            fp = _digest(data, f"packaged {dictionary} lang={lang} fold={fold}")
+        return _file_source(dictionary, kind, lang, fold, proper)
+    assert not isinstance(dictionary, (str, os.PathLike))  # kind "words"
+    lex = (
+        dictionary
+        if isinstance(dictionary, Lexicon)
+        else lexicon_from_words(dictionary, lang=lang, alphabet="any", fold=fold)
+    )
+    return _fingerprint_words(sorted(lex.words, key=lambda w: (len(w), w))), lambda: lex
+
+
+def _language_source(lang: str, fold: bool, proper: bool) -> _Source:
+    """The default list of a language other than English: a curated dictionary keyed by its
+    file's bytes (a Hunspell one by both files and the expansion's version), else wordfreq's
+    list keyed by wordfreq's version and the reading rules (a hit reads no list)."""
+    from importlib import metadata
+
+    check_lang(lang)
+    if curated_language(lang):  # keyed by the dictionary file's bytes
+        from cpwords.core.dictionaries import find_dictionary
+
+        d = find_dictionary(lang)
+        if not d.installed():
+            language_lexicon(lang, fold=fold, proper=proper)  # the one-line install message
+        kind = f"{d.name} lang={lang} fold={fold} proper={proper}"
+        if d.aff_path is not None:  # Hunspell: both files and the expansion's version
+            from cpwords.core.hunspell import source_digest
+
+            try:
+                data = source_digest(d.path, d.aff_path).encode()
+            except OSError as exc:
+                raise InputError(f"cannot read the dictionary {d.path}: {exc}") from None
+            kind += " hunspell"
         else:
-            data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
-            fp = _digest(data, f"file lang={lang} fold={fold}")
-        path = _cache_file(fp)
-        hit, problem = _cached(path, fp) if use_cache else (None, "")
-        if hit is not None:
-            return hit
-        if kind == "web2":
-            lex = english_words_lexicon("web2", proper)
-        else:
-            lex = parse_lexicon_bytes(data, dictionary, lang=lang, alphabet="any", fold=fold)
-        index = build_letterpress_index(lex, fingerprint=fp)
+            data = read_file_bytes(d.path, "dictionary")
+        fp = _digest(data, kind)
     else:
-        assert not isinstance(dictionary, (str, os.PathLike))  # kind "words"
-        lex = (
-            dictionary
-            if isinstance(dictionary, Lexicon)
-            else lexicon_from_words(dictionary, lang=lang, alphabet="any", fold=fold)
-        )
-        fp = _fingerprint_words(sorted(lex.words, key=lambda w: (len(w), w)))
-        path = _cache_file(fp)
-        hit, problem = _cached(path, fp) if use_cache else (None, "")
-        if hit is not None:
-            return hit
-        index = build_letterpress_index(lex, fingerprint=fp)
-    index.cache_problem = problem
-    if use_cache and _save(index, path):
-        with contextlib.suppress(OSError):
-            evict(keep=path)
-    return index
+        fp = _digest(f"{metadata.version('wordfreq')} {lang} {fold}".encode(), "wordfreq")
+    return fp, lambda: language_lexicon(lang, fold=fold, proper=proper)
+
+
+def _file_source(
+    dictionary: str | os.PathLike[str], kind: str, lang: str, fold: bool, proper: bool
+) -> _Source:
+    """A dictionary keyed by its bytes: ``web2`` (the package's list), a shipped list (its
+    text, checked by its SHA-256) or a file (read once: hashed, then parsed on a miss)."""
+    if kind == "web2":
+        fp = _digest(_default_source_bytes(proper), WEB2_DICTIONARY)
+        return fp, lambda: english_words_lexicon("web2", proper)
+    if kind == "packaged":  # the shipped list's text, checked by its SHA-256
+        data = packaged_bytes(str(dictionary))
+        fp = _digest(data, f"packaged {dictionary} lang={lang} fold={fold}")
+    else:
+        data = read_file_bytes(dictionary, "dictionary")  # read once: hashed, then parsed
+        fp = _digest(data, f"file lang={lang} fold={fold}")
+    return fp, lambda: parse_lexicon_bytes(data, dictionary, lang=lang, alphabet="any", fold=fold)
 
 
 def query_letterpress_index(

@@ -34,7 +34,13 @@ from typing import Any
 import numpy as np
 
 from cpwords.core.result import SolveResult, Status
-from cpwords.letterpress.models.board import _playable, _tile_gains
+from cpwords.letterpress.models.board import (
+    _gains,
+    _playable,
+    _ranked_gains,
+    _tile_gains,
+    _tiles_by_letter,
+)
 from cpwords.letterpress.models.index import LetterpressIndex
 from cpwords.letterpress.rules import ME, NEUTRAL, LetterpressBoard, move_scores
 
@@ -110,33 +116,21 @@ class _Replies:
         for i, w in enumerate(words):
             for c, k in Counter(w).items():
                 self.counts[i, col[c]] = k
-        self.tiles = [[t for t, ch in enumerate(board.letters) if ch == c] for c in self.letters]
+        self.by_letter = _tiles_by_letter(board)
+        self.tiles = [self.by_letter[c] for c in self.letters]
         self.neighbours = [board.neighbours(t) for t in range(len(board.letters))]
         self.width = max(len(ts) for ts in self.tiles) + 1
         self.index = {w: i for i, w in enumerate(words)}
         self.top = _undominated(self.counts)
         self.cache: dict[bytes, tuple[int, list[int]]] = {}
 
-    def gains(self, owners: Sequence[int]) -> list[int]:
-        """Per tile, what taking it gains the player to move (1 neutral, 2 the opponent's
-        undefended, else 0), when the owners are ``owners`` (from that player's side)."""
-        out = []
-        for t, o in enumerate(owners):
-            if o == NEUTRAL:
-                out.append(1)
-            elif o == -1 and any(owners[s] != -1 for s in self.neighbours[t]):
-                out.append(2)
-            else:
-                out.append(0)
-        return out
-
     def table(self, owners: Sequence[int]) -> np.ndarray:
-        """Per letter, the best gain of taking 0, 1, 2, ... of its tiles."""
-        gains = self.gains(owners)
+        """Per letter, the best gain of taking 0, 1, 2, ... of its tiles, when the owners are
+        ``owners`` (from the side of the player to move)."""
+        ranked = _ranked_gains(self.by_letter, _gains(owners, self.neighbours))
         table = np.zeros((len(self.letters), self.width), dtype=np.int16)
-        for i, ts in enumerate(self.tiles):
-            best = sorted((gains[t] for t in ts), reverse=True)
-            table[i, 1 : len(best) + 1] = np.cumsum(best)
+        for i, c in enumerate(self.letters):
+            table[i, 1 : len(ranked[c]) + 1] = list(itertools.accumulate(ranked[c]))
         return table
 
     def _values(self, table: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -164,11 +158,8 @@ class _Replies:
 
     def tiles_for(self, owners: Sequence[int], word: str) -> tuple[int, ...]:
         """The tiles that give ``word`` its best swing (per letter, the largest gains first)."""
-        gains = self.gains(owners)
-        pool = {
-            c: sorted(ts, key=lambda t: (-gains[t], t))
-            for c, ts in zip(self.letters, self.tiles, strict=True)
-        }
+        gains = _gains(owners, self.neighbours)
+        pool = {c: sorted(ts, key=lambda t: (-gains[t], t)) for c, ts in self.by_letter.items()}
         return tuple(pool[c].pop(0) for c in word)
 
 
