@@ -12,11 +12,12 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 import cpwords
-from cpwords.core.errors import CpwordsError, InputError, short_message
+from cpwords.core.errors import CpwordsError, InputError
 from cpwords.core.rows import check_row, result_row
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
 from cpwords.serve import views
+from cpwords.serve.messages import page_error
 from cpwords.serve.routes.common import Web, fields, route
 
 #: The Letter Boxed page's default dictionary (the CLI's: the 100,000 most common words of
@@ -52,7 +53,7 @@ async def letterboxed(web: Web, request: Request) -> Response:
             ctx |= {"checked": checked, "check_text": q["check"]}
             ctx["svg"] = _answer_svg(ctx["box"], checked["solution"])
     except CpwordsError as exc:
-        return web.page(request, "letterboxed.html", code=400, error=short_message(str(exc)), **ctx)
+        return web.page(request, "letterboxed.html", code=400, error=page_error(exc), **ctx)
     return web.page(request, "letterboxed.html", **ctx)
 
 
@@ -83,7 +84,7 @@ async def letterboxed_generate(web: Web, request: Request) -> Response:
                 _generate_box, solver, seed, unique, min_playable, None if level == "any" else level
             )
     except CpwordsError as exc:
-        return web.page(request, "letterboxed.html", code=400, error=short_message(str(exc)), **ctx)
+        return web.page(request, "letterboxed.html", code=400, error=page_error(exc), **ctx)
     if isinstance(found, str):
         return web.page(request, "letterboxed.html", code=200, error=found, **ctx)
     box, used, score = found
@@ -114,7 +115,7 @@ async def api_letterboxed(web: Web, request: Request) -> Response:
             return JSONResponse(row)
         view = await run_in_threadpool(_letterboxed_view, solver, text, {}, _lang(name))
     except CpwordsError as exc:
-        return JSONResponse({"error": short_message(str(exc))}, status_code=400)
+        return JSONResponse({"error": page_error(exc)}, status_code=400)
     return JSONResponse(view["row"] | {"svg": view["svg"]})
 
 
