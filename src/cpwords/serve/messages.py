@@ -15,12 +15,16 @@ from cpwords.core.errors import short_message
 
 #: Advice of the command line that a page words its own way (no page has these controls).
 PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\s*\(fix them, or leave them out with --skip-invalid\)"),
-     " (fix those lines or delete them)"),
-    (re.compile(r";\s*give a list of your own with --dict FILE"),
-     "; choose one of the known languages"),
+    (
+        re.compile(r"\s*\(fix them, or leave them out with --skip-invalid\)"),
+        " (fix those lines or delete them)",
+    ),
+    (
+        re.compile(r";\s*give a list of your own with --dict FILE"),
+        "; choose one of the known languages",
+    ),
     (re.compile(r",?\s*or give --no-blocklist"), ""),
-)  # fmt: skip
+)
 
 #: A flag, and the label of the page control that plays its part (a flag not listed is told
 #: by its own words: ``--suffix-length`` as ``suffix length``).
