@@ -294,7 +294,9 @@ def blocklist_options() -> Callable[[F], F]:
             type=click.Path(),
             default=None,
             help="Words that generated puzzles must not show, one a line, on top of the "
-            "default blocklist (profanity and slurs, from the better-profanity package).",
+            "default blocklist of --lang (its profanity and slurs: better-profanity's list "
+            "for English, LDNOOBW's for other languages, ordinary common words left out; "
+            "see cpwords.core.blocklist).",
         )(f)
 
     return deco

@@ -110,8 +110,8 @@ subcommand), lexicon_size_3plus (those of 3+ letters, the ones a box can use), l
 playable_words; with --all optimal_solutions and n_optimal; with --max-words max_words,
 counts {{"1": n1, "2": n2, ...}}, count_total, count_wall_time and solutions (with --list);
 with --generate solution (the boxes), requested, found, complete, stopped, draws, rejected,
-min_zipf, allow_accent_twins and boxes (each with its answer, answer_zipf, counts, difficulty
-and verification); with --from or --hint solution
+min_zipf, allow_accent_twins, blocklist (source: the lists used) and boxes (each with its
+answer, answer_zipf, counts, difficulty and verification); with --from or --hint solution
 (the finish: the words still to play; null with --hint), num_words and num_letters (the
 finish's), plays, letters_used, letters_left, next_letter, solvable and, with --hint, hint
 {{level, words_left, first_letter, length, word}}.
@@ -377,7 +377,7 @@ def letterboxed(
             min_zipf,
             allow_accent_twins,
         )
-        block = load_blocklist(blocklist_file, enabled=not no_blocklist)
+        block = load_blocklist(blocklist_file, enabled=not no_blocklist, lang=lang)
         ctx.exit(
             _run_generate(
                 generate,
@@ -990,6 +990,7 @@ def _run_generate(
                 lexicon_size_3plus=solver.size,
                 lang=lang,
                 fold_accents=fold,
+                blocklist={"source": block.source if block is not None else "off"},
             )
         )
     else:

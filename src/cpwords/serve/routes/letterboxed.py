@@ -78,10 +78,17 @@ async def letterboxed_generate(web: Web, request: Request) -> Response:
         q = await fields(request)
         ctx = _lb_context(q) | {"box_text": ""}
         seed, min_playable, unique, level = _generate_options(q)
-        solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(ctx["dict"]))
+        name = views.check_dictionary(ctx["dict"])
+        solver = await run_in_threadpool(_lb_solver, web, name)
         async with web.busy.hold():
             found = await run_in_threadpool(
-                _generate_box, solver, seed, unique, min_playable, None if level == "any" else level
+                _generate_box,
+                solver,
+                seed,
+                unique,
+                min_playable,
+                None if level == "any" else level,
+                _lang(name),
             )
     except CpwordsError as exc:
         return web.page(request, "letterboxed.html", code=400, error=page_error(exc), **ctx)
@@ -222,12 +229,17 @@ def _generate_options(q: Any) -> tuple[int, int, bool, str]:
 
 
 def _generate_box(
-    solver: Any, seed: int, unique: bool, min_playable: int, difficulty: str | None
+    solver: Any,
+    seed: int,
+    unique: bool,
+    min_playable: int,
+    difficulty: str | None,
+    lang: str = "en",
 ) -> tuple[str, int, float] | str:
     """A generated box of the difficulty (box, the seed, its score), or why there is none.
 
     One :func:`cpwords.generate_boxes` call with the difficulty band (the CLI's
-    ``--generate 1 --difficulty``), for at most 20 s.
+    ``--generate 1 --difficulty``), for at most 20 s; the blocklist is ``lang``'s.
     """
     from cpwords.core.blocklist import load_blocklist
 
@@ -239,7 +251,7 @@ def _generate_box(
         min_playable=min_playable,
         max_draws=20_000,
         time_limit=20.0,
-        blocklist=load_blocklist(None, enabled=True),
+        blocklist=load_blocklist(None, enabled=True, lang=lang),
         difficulty=difficulty,
     )
     if gen.boxes:
