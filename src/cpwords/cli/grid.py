@@ -792,9 +792,14 @@ def _run_unique(
     """The puzzles with a unique full board, each with its difficulty; the exit status."""
     from cpwords.grid.spec import unique_grid_puzzles
 
-    with progress("grid: enumerating and counting", enabled=not g.as_json):
+    with progress("grid: unique puzzles", enabled=not g.as_json, spinner=False) as tick:
+
+        def advanced(stage: str, done: int, of: int) -> None:
+            said = f"{done:,} nodes, {of:,} classes" if stage == "enumerating" else None
+            tick.update(stage=stage, counts=said or f"{done:,} of {of:,} classes")
+
         u = unique_grid_puzzles(
-            g.board, g.tokens, g.sym, count_limit, g.deadline.remaining(), block
+            g.board, g.tokens, g.sym, count_limit, g.deadline.remaining(), block, advanced
         )
     base = g.base
     if block:  # unique on the whole lexicon, but not to be printed

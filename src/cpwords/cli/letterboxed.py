@@ -953,7 +953,12 @@ def _run_generate(
             _load(dict_path, lang, fold, proper) if dict_path else whole_lexicon(lang, fold, proper)
         )
         solver = LetterBoxedSolver(lex)
-    with progress(f"letterboxed: generating {k} boxes", enabled=not as_json):
+    label = f"letterboxed: generating {k} box{'es' if k != 1 else ''}"
+    with progress(label, enabled=not as_json, spinner=False) as tick:
+
+        def drawn(draws: int, found: int) -> None:
+            tick.update(stage="drawing", counts=f"{draws:,} drawn, {found} of {k} found")
+
         gen = generate_boxes(
             k,
             solver,
@@ -969,6 +974,7 @@ def _run_generate(
             difficulty=design.difficulty,
             min_zipf=design.min_zipf,
             allow_accent_twins=design.accent_twins,
+            on_progress=drawn,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
