@@ -659,7 +659,7 @@ def test_ctrl_c_prints_the_best_answer_so_far_marked_interrupted(tmp_path: Path,
         marker = "counting"
         args = ["grid", "--dict", str(f), "--count", ",".join(QUAD)]
     elif case == "grid-unique":
-        marker, args = "enumerating and counting", ["grid", "--top", "20000", "--unique"]
+        marker, args = "grid: unique puzzles", ["grid", "--top", "20000", "--unique"]
     elif case == "generate":
         marker, args = "generating", ["letterboxed", "--generate", "500"]
     else:  # a stage with no answer yet: reading a dictionary from a stdin that stays open

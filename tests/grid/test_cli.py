@@ -75,6 +75,20 @@ def test_solve_and_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert code == 1 and "INVALID" in out
 
 
+def test_a_finished_solve_reports_no_stop(capsys: pytest.CaptureFixture[str]) -> None:
+    # A board found ends the satisfaction search: not "stopped": "time_limit" (a full board,
+    # every slot already placed, was reported as stopped by the time limit).
+    _, out, _ = run(capsys, "--top", "5000", "--json")
+    full = json.loads(out)["quadruples"][0]["board"]
+    for fill in (full, {"s2": full["s1"], "c": full["c"]}):
+        text = ",".join(f"{slot}={tok}" for slot, tok in fill.items())
+        code, out, _ = run(capsys, "--top", "5000", "--solve-text", text, "--json")
+        row = json.loads(out)
+        assert code == 0 and row["status"] == "FEASIBLE" and row["solution"] is not None
+        assert row["stopped"] is None and row["interrupted"] is False
+        assert row["solver_info"].get("stopped") is None
+
+
 @pytest.mark.parametrize(
     "args",
     [

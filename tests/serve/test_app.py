@@ -15,6 +15,7 @@ import cpwords
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import parse_word_lines
 from cpwords.letterboxed.rules import parse_box
+from cpwords.serve.messages import page_message
 from cpwords.wordsnake.certificate import certificate_from_json, verify_certificate
 from cpwords.wordsnake.spec import random_strings
 from tests.serve.conftest import LiveServer
@@ -153,7 +154,9 @@ def test_wordsnake_solve_streams_progress_and_result(live: LiveServer) -> None:
 
 def test_wordsnake_bad_input_is_the_cli_line(live: LiveServer) -> None:
     url = f"{live.url}/api/wordsnake/jobs"
-    expected = message(parse_word_lines, "run\nNa-usea\n", "the list")
+    # The CLI's line, its flags told as the page's controls.
+    expected = page_message(message(parse_word_lines, "run\nNa-usea\n", "the list"))
+    assert "Na-usea" in expected and "--" not in expected
     resp = httpx.post(url, json={"words": "run\nNa-usea\n"})
     assert resp.status_code == 400 and resp.json() == {"error": expected}
     resp = httpx.post(url, json={"words": FIVE, "time_limit": 0})

@@ -9,7 +9,7 @@ seeded sample of ``n`` of its words; ``overlap`` (default 1), ``objective`` (``w
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -238,6 +238,7 @@ def solve_chain(
     time_limit: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    progress: Callable[[float | None, float | None, str], None] | None = None,
 ) -> SolveResult:
     """The longest word chain, proven (``trail-mip``) or searched (``random-dfs``), verified.
 
@@ -257,6 +258,9 @@ def solve_chain(
     seed : int
     workers : int
         HiGHS's threads for ``trail-mip`` (the search has none).
+    progress : callable ``(incumbent, bound, stage)``, optional
+        ``trail-mip``'s progress as it solves (see
+        :func:`~cpwords.chain.models.trail.chain_trail_mip`); the search reports none.
 
     Returns
     -------
@@ -276,7 +280,11 @@ def solve_chain(
     """
     if not isinstance(instance, ChainInstance):
         instance = chain_instance(instance, overlap, objective, start, end)
-    return solve(SPEC, instance, method, time_limit=time_limit, seed=seed, workers=workers)
+    exact = SPEC.method_name(method) == "trail-mip"
+    params: dict[str, Any] = {"progress": progress} if progress is not None and exact else {}
+    return solve(
+        SPEC, instance, method, time_limit=time_limit, seed=seed, workers=workers, **params
+    )
 
 
 #: With a time limit, the share of it the exact method may take in :func:`compare_chain`.

@@ -294,7 +294,9 @@ def blocklist_options() -> Callable[[F], F]:
             type=click.Path(),
             default=None,
             help="Words that generated puzzles must not show, one a line, on top of the "
-            "default blocklist (profanity and slurs, from the better-profanity package).",
+            "default blocklist of --lang (its profanity and slurs: better-profanity's list "
+            "for English, LDNOOBW's for other languages, ordinary common words left out; "
+            "see cpwords.core.blocklist).",
         )(f)
 
     return deco
@@ -582,7 +584,8 @@ def time_guard(deadline: Deadline, grace: float = 0.0) -> Iterator[None]:
 
 
 class Ticker:
-    """The state behind :func:`progress`: stage, best incumbent, best bound, elapsed time.
+    """The state behind :func:`progress`: stage, counts, best incumbent, best bound, elapsed
+    time.
 
     ``update`` may be called from any thread (solver callbacks). The bound shown never gets
     worse: with ``sense="max"`` it only decreases, with ``"min"`` it only increases; likewise
@@ -595,6 +598,7 @@ class Ticker:
         self.label = label
         self.sense = sense
         self.stage: str | None = None
+        self.counts: str | None = None
         self.incumbent: float | None = None
         self.bound: float | None = None
         self.start = time.monotonic()
@@ -612,11 +616,15 @@ class Ticker:
         incumbent: float | None = None,
         bound: float | None = None,
         stage: str | None = None,
+        counts: str | None = None,
     ) -> None:
-        """Report progress; any argument left None keeps its previous value."""
+        """Report progress; any argument left None keeps its previous value (a new stage
+        starts without counts)."""
         with self._lock:
-            if stage is not None:
-                self.stage = stage
+            if stage is not None and stage != self.stage:
+                self.stage, self.counts = stage, None
+            if counts is not None:
+                self.counts = counts
             if self._keep(incumbent, self.incumbent, lower_is_better=self.sense == "min"):
                 self.incumbent = incumbent
             if self._keep(bound, self.bound, lower_is_better=self.sense == "max"):
@@ -631,7 +639,7 @@ class Ticker:
         with self._lock:
             parts = [self.label]
             if self.stage:
-                parts.append(self.stage)
+                parts.append(self.stage + (f": {self.counts}" if self.counts else ""))
             parts.append(f"{self.elapsed():.1f} s")
             if self.incumbent is not None:
                 parts.append(f"best {_fmt(self.incumbent)}")
@@ -642,42 +650,62 @@ class Ticker:
     def __rich__(self) -> Any:
         from rich.text import Text
 
-        return Text(self.text())
+        return Text(self.text(), no_wrap=True, overflow="ellipsis")  # one line, however narrow
 
 
 class LineTicker(Ticker):
-    """A :class:`Ticker` that prints one plain line on stderr at the start and at every new
-    stage (``CPWORDS_PROGRESS=lines``: for logs and scripts, with or without ``--json``)."""
+    """A :class:`Ticker` that prints one plain line on stderr at the start, at every new stage
+    and at its first counts, then at most every :data:`LINE_EVERY` seconds as its counts change
+    (``CPWORDS_PROGRESS=lines``: for logs and scripts, with or without ``--json``)."""
+
+    def __init__(self, label: str, sense: str | None = None) -> None:
+        super().__init__(label, sense)
+        self.said = -math.inf  # when the last line was printed (time.monotonic)
 
     def say(self) -> None:
-        """Print the current label and stage."""
-        click.echo(
-            f"cpwords: progress: {self.label}" + (f": {self.stage}" if self.stage else ""), err=True
-        )
+        """Print the current label, stage and counts."""
+        stage = f": {self.stage}" if self.stage else ""
+        counts = f": {self.counts}" if self.counts else ""
+        click.echo(f"cpwords: progress: {self.label}{stage}{counts}", err=True)
+        self.said = time.monotonic()
 
     def update(
         self,
         incumbent: float | None = None,
         bound: float | None = None,
         stage: str | None = None,
+        counts: str | None = None,
     ) -> None:
         new = stage is not None and stage != self.stage
-        super().update(incumbent, bound, stage)
-        if new:
+        first = counts is not None and (new or self.counts is None)
+        changed = counts is not None and counts != self.counts
+        super().update(incumbent, bound, stage, counts)
+        if new or first or (changed and time.monotonic() - self.said >= LINE_EVERY):
             self.say()
+
+
+#: Seconds between two lines of a stage's changing counts (``CPWORDS_PROGRESS=lines``).
+LINE_EVERY = 1.0
 
 
 @contextmanager
 def progress(
-    label: str, *, sense: str | None = None, enabled: bool = True, refresh: float = 4.0
+    label: str,
+    *,
+    sense: str | None = None,
+    enabled: bool = True,
+    refresh: float = 4.0,
+    spinner: bool = True,
 ) -> Iterator[Ticker]:
     """A one-line status on stderr whose elapsed time ticks on its own timer.
 
     Yields a :class:`Ticker`; call ``update(incumbent=None, bound=None, stage=None)`` as work
     advances. The line is redrawn ``refresh`` times a second by rich's own thread, so the clock
     moves even while the caller is busy. Silent (the ticker still records) when ``enabled`` is
-    False or stderr is not a terminal. With ``CPWORDS_PROGRESS=lines`` in the environment it
-    prints one plain line per stage instead, always (see :class:`LineTicker`).
+    False or stderr is not a terminal. ``spinner=False``: the line alone, its stage and
+    counts updated in place (for long stages that report counts). With
+    ``CPWORDS_PROGRESS=lines`` in the environment it prints plain lines instead, one per stage
+    and its counts now and then, always (see :class:`LineTicker`).
     """
     if os.environ.get("CPWORDS_PROGRESS") == "lines":
         lines = LineTicker(label, sense)
@@ -694,7 +722,7 @@ def progress(
     from rich.table import Table
 
     grid = Table.grid(padding=(0, 1))
-    grid.add_row(Spinner("dots"), ticker)
+    grid.add_row(*([Spinner("dots")] if spinner else []), ticker)
     with Live(
         Group(grid),
         console=Console(stderr=True),

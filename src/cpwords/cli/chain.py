@@ -169,9 +169,18 @@ def chain(
     if compare:
         raise SystemExit(_compare(instance, deadline, seed, as_json, workers))
     label = f"solving a chain of {len(instance.words):,} words ({method})"
-    with progress(label, sense="max", enabled=not as_json):
+    with progress(label, sense="max", enabled=not as_json, spinner=False) as tick:
+
+        def advanced(incumbent: float | None, bound: float | None, stage: str) -> None:
+            tick.update(incumbent, bound, stage)
+
         res = solve_chain(
-            instance, method, time_limit=deadline.remaining(), seed=seed, workers=workers
+            instance,
+            method,
+            time_limit=deadline.remaining(),
+            seed=seed,
+            workers=workers,
+            progress=advanced,
         )
     found = tuple(res.solution) if res.solution is not None else ()
     letters = sum(len(w) for w in found)

@@ -268,7 +268,9 @@ def grid(
     # --limit N caps the listing, text and JSON alike; without it, text shows 60, JSON all.
     json_max = list_max
     list_max = 60 if list_max is None else list_max
-    block = _refuse_unused(ctx, lexicon, quadruple, partial, check, blocklist_file, no_blocklist)
+    block = _refuse_unused(
+        ctx, lexicon, quadruple, partial, check, (blocklist_file, no_blocklist, lang)
+    )
     check_svg_target(svg_path, force, png_path)
     board = load_board(board_path)
     source = GridLexicon(
@@ -320,10 +322,10 @@ def _refuse_unused(
     quadruple: str | None,
     partial: dict[str, str] | None,
     check: dict[str, str] | None,
-    blocklist_file: str | None,
-    no_blocklist: bool,
+    blocking: tuple[str | None, bool, str],
 ) -> Blocklist | None:
-    """Refuse options the chosen mode does not use; the blocklist of a mode that generates."""
+    """Refuse options the chosen mode does not use; the blocklist of a mode that generates
+    (``blocking``: the --blocklist file, --no-blocklist and --lang, whose default list)."""
     if lexicon is not None:
         reject_unused(ctx, "with --dict", {"top": "--top"})
     if quadruple is not None or partial is not None or check is not None:
@@ -340,11 +342,12 @@ def _refuse_unused(
     if partial is None:
         reject_unused(ctx, "without --solve", {"workers": "--workers", "seed": "--seed"})
     if quadruple is not None or check is not None:  # the user's own board: counted as it is
-        blocking = {"blocklist_file": "--blocklist", "no_blocklist": "--no-blocklist"}
-        reject_unused(ctx, "with --count/--check (nothing is generated)", blocking)
+        unused = {"blocklist_file": "--blocklist", "no_blocklist": "--no-blocklist"}
+        reject_unused(ctx, "with --count/--check (nothing is generated)", unused)
         return None
     # a listing's example boards, a --solve completion, --unique designs
-    return load_blocklist(blocklist_file, enabled=not no_blocklist)
+    blocklist_file, no_blocklist, lang = blocking
+    return load_blocklist(blocklist_file, enabled=not no_blocklist, lang=lang)
 
 
 # ---- What every mode shares ------------------------------------------------------------------
@@ -789,9 +792,14 @@ def _run_unique(
     """The puzzles with a unique full board, each with its difficulty; the exit status."""
     from cpwords.grid.spec import unique_grid_puzzles
 
-    with progress("grid: enumerating and counting", enabled=not g.as_json):
+    with progress("grid: unique puzzles", enabled=not g.as_json, spinner=False) as tick:
+
+        def advanced(stage: str, done: int, of: int) -> None:
+            said = f"{done:,} nodes, {of:,} classes" if stage == "enumerating" else None
+            tick.update(stage=stage, counts=said or f"{done:,} of {of:,} classes")
+
         u = unique_grid_puzzles(
-            g.board, g.tokens, g.sym, count_limit, g.deadline.remaining(), block
+            g.board, g.tokens, g.sym, count_limit, g.deadline.remaining(), block, advanced
         )
     base = g.base
     if block:  # unique on the whole lexicon, but not to be printed

@@ -102,8 +102,8 @@ subcommand), lexicon_size_3plus (those of 3+ letters, the ones a box can use), l
 playable_words; with --all optimal_solutions and n_optimal; with --max-words max_words,
 counts {{"1": n1, "2": n2, ...}}, count_total, count_wall_time and solutions (with --list);
 with --generate solution (the boxes), requested, found, complete, stopped, draws, rejected,
-min_zipf, allow_accent_twins and boxes (each with its answer, answer_zipf, counts, difficulty
-and verification); with --from or --hint solution
+min_zipf, allow_accent_twins, blocklist (source: the lists used) and boxes (each with its
+answer, answer_zipf, counts, difficulty and verification); with --from or --hint solution
 (the finish: the words still to play; null with --hint), num_words and num_letters (the
 finish's), plays, letters_used, letters_left, next_letter, solvable and, with --hint, hint
 {{level, words_left, first_letter, length, word}}.
@@ -411,7 +411,7 @@ def _generate_mode(
         a.min_zipf,
         a.allow_accent_twins,
     )
-    block = load_blocklist(a.blocklist_file, enabled=not a.no_blocklist)
+    block = load_blocklist(a.blocklist_file, enabled=not a.no_blocklist, lang=a.lang)
     return _run_generate(
         a.generate or 0,
         a.dict_path,
@@ -892,7 +892,12 @@ def _run_generate(
     with progress("letterboxed: loading the lexicon", enabled=not as_json):
         # Without --dict, the language's whole dictionary: a box is unique among all its words.
         solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper, whole=True))
-    with progress(f"letterboxed: generating {k} boxes", enabled=not as_json):
+    label = f"letterboxed: generating {k} box{'es' if k != 1 else ''}"
+    with progress(label, enabled=not as_json, spinner=False) as tick:
+
+        def drawn(draws: int, found: int) -> None:
+            tick.update(stage="drawing", counts=f"{draws:,} drawn, {found} of {k} found")
+
         gen = generate_boxes(
             k,
             solver,
@@ -908,6 +913,7 @@ def _run_generate(
             difficulty=design.difficulty,
             min_zipf=design.min_zipf,
             allow_accent_twins=design.accent_twins,
+            on_progress=drawn,
         )
     found = len(gen.boxes)
     interrupted = gen.stopped == "interrupted"
@@ -929,6 +935,7 @@ def _run_generate(
                 lexicon_size_3plus=solver.size,
                 lang=lang,
                 fold_accents=fold,
+                blocklist={"source": block.source if block is not None else "off"},
             )
         )
     else:

@@ -441,6 +441,7 @@ def unique_grid_puzzles(
     count_limit: int | None = None,
     time_limit: float | None = None,
     block: Blocklist | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
 ) -> UniqueGridPuzzles:
     """Every puzzle class counted; the unique ones kept unless their answer shows a blocked word.
 
@@ -457,13 +458,21 @@ def unique_grid_puzzles(
         Seconds; the classes counted so far are kept.
     block : Blocklist, optional
         Withhold the unique puzzles whose answer shows one of its words.
+    on_progress : callable ``(stage, done, of)``, optional
+        The enumeration's and the counting's progress
+        (:func:`~cpwords.grid.models.design.design_grid_puzzles`).
 
     Returns
     -------
     UniqueGridPuzzles
     """
     d = design_grid_puzzles(
-        board, tokens, symmetry=symmetry, count_limit=count_limit, time_limit=time_limit
+        board,
+        tokens,
+        symmetry=symmetry,
+        count_limit=count_limit,
+        time_limit=time_limit,
+        on_progress=on_progress,
     )
     uniq = d.unique
     others = [p for p in d.puzzles if not p.unique]

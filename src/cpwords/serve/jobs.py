@@ -27,7 +27,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from cpwords.core.errors import short_message
+from cpwords.serve.messages import page_error
 
 #: States of a job, in order; the last three are final.
 STATES = ("queued", "running", "done", "stopped", "error")
@@ -312,7 +312,7 @@ class JobManager:
             job.state = "stopped" if job.interrupted else "done"
             job.add("done", {"state": job.state})
         elif outcome is not None and outcome[0] == "error":
-            job.error = short_message(str(outcome[1]))
+            job.error = page_error(outcome[1])
             job.state = "error"
             job.add("done", {"state": "error", "error": job.error})
         elif job.stop_requested:

@@ -496,11 +496,12 @@ def grid_tokens_options(q: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-@functools.lru_cache(maxsize=1)
-def _blocklist() -> Any:
+@functools.lru_cache(maxsize=8)
+def _blocklist(lang: str = "en") -> Any:
+    """The default blocklist of language ``lang`` (the page's language)."""
     from cpwords.core.blocklist import load_blocklist
 
-    return load_blocklist(None, enabled=True)
+    return load_blocklist(None, enabled=True, lang=lang)
 
 
 @functools.lru_cache(maxsize=6)
@@ -531,7 +532,7 @@ def grid_tokens(
         return common_tokens(top, suffix_length, min_prefix, plurals, lang)
     validate_cut_options(suffix_length, min_prefix)
     words = list(language_words(lang, top))
-    kept = [w for w in words if not _blocklist().blocks(w)]
+    kept = [w for w in words if not _blocklist(lang).blocks(w)]
     source = language_source(lang, top) + (
         f" less {len(words) - len(kept)} blocked words" if len(kept) < len(words) else ""
     )
@@ -604,7 +605,7 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
         fill = out["fill"]
         conflict = set(out["conflict"]["slots"]) if "conflict" in out else set()
     elif action == "unique":
-        out |= _grid_unique(board, tokens)
+        out |= _grid_unique(board, tokens, opts["lang"])
     bad_edges, bad_slots = problem_marks(
         board,
         fill,
@@ -650,7 +651,7 @@ def _grid_solve(
     if res.solution is not None:
         out["solved_from"] = dict(fill)
         out["fill"] = dict(res.solution)
-        out["blocked"] = _blocklist().any_blocked(board_words(board, out["fill"]))
+        out["blocked"] = _blocklist(opts["lang"]).any_blocked(board_words(board, out["fill"]))
     else:
         out["no_answer"] = f"no completion of {len(fill)} placed tokens ({res.status.value})"
         if res.status is cpwords.Status.INFEASIBLE:  # as grid --solve: what conflicts
@@ -671,10 +672,10 @@ def _grid_conflict(board: Any, tokens: Any, fill: Mapping[str, str]) -> dict[str
     }
 
 
-def _grid_unique(board: Any, tokens: Any) -> dict[str, Any]:
+def _grid_unique(board: Any, tokens: Any, lang: str = "en") -> dict[str, Any]:
     from cpwords.grid.rules import board_words
 
-    block = _blocklist()
+    block = _blocklist(lang)
     d = cpwords.design_grid_puzzles(board, tokens, time_limit=PAGE_TIME_LIMIT)
     uniq = [p for p in d.unique if not block.any_blocked(board_words(board, p.example))]
     return {

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -323,6 +323,10 @@ def _columns(tg: TrailGraph, chain: Sequence[str], instance: ChainInstance) -> n
     return x
 
 
+#: A solve's progress callback: ``(incumbent, bound, stage)``.
+Progress = Callable[[float | None, float | None, str], None]
+
+
 @dataclass
 class _Search:
     """The incumbent, the best bound and the counters of the cut loop."""
@@ -334,6 +338,14 @@ class _Search:
     interrupted: bool = False
     proven: bool = False
     trace: list[TracePoint] = field(default_factory=list)
+    progress: Progress | None = None
+
+    def say(self, stage: str) -> None:
+        """Report the stage, the incumbent and the bound (when a progress callback listens)."""
+        if self.progress is not None:
+            bound = None if math.isinf(self.bound) else float(self.bound)
+            best = float(self.value) if self.best is not None else None
+            self.progress(best, bound, stage)
 
     def offer(self, chain: Sequence[str], value: int) -> bool:
         """Keep ``chain`` (worth ``value``) when it beats the best so far; whether it did."""
@@ -357,6 +369,7 @@ def chain_trail_mip(
     hint: bool = True,
     certificate: bool = True,
     workers: int = 1,
+    progress: Progress | None = None,
 ) -> SolveResult:
     """The longest chain, proven: the trail program solved round by round with lazy cuts.
 
@@ -379,6 +392,10 @@ def chain_trail_mip(
     workers : int
         HiGHS's threads (1 by default: its other threads spin while they wait, see
         :func:`cpwords.core.native.new_highs`).
+    progress : callable ``(incumbent, bound, stage)``, optional
+        Called as the solve advances (a progress line): the best chain's value and the best
+        bound so far, and the stage (``"starting search"``, ``"cut round 3, 12 cuts"``,
+        ``"certificate"``).
 
     Returns
     -------
@@ -409,7 +426,8 @@ def chain_trail_mip(
             {"rounds": 0, "cuts": 0},
         )
     tg = trail_graph(instance)
-    search = _Search()
+    search = _Search(progress=progress)
+    search.say("starting search")
     if hint:
         budget = None if time_limit is None else 0.05 * time_limit
         h = random_dfs(instance, seed=seed, time_limit=budget, steps=20_000)
@@ -424,6 +442,7 @@ def chain_trail_mip(
     if certificate and search.best is not None and not search.interrupted:
         from cpwords.chain.models.certify import lp_certificate
 
+        search.say("certificate")
         # The estimate is generous (ENABLE, k = 3: 1.4 s for 1.1 s measured), so a last round
         # cancelled a little past the loop's end still leaves the certificate its time.
         late = time_limit is not None and time.perf_counter() - t0 + 0.75 * reserve > time_limit
@@ -451,6 +470,7 @@ def _cut_loop(
         left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
         if left is not None and left <= 0.01:
             return
+        search.say(f"cut round {search.rounds + 1}, {mip.cuts:,} cuts")
         status, bound, x, stopped = mip.solve(left)
         search.rounds += 1
         search.interrupted = stopped

@@ -206,8 +206,8 @@ def complete_grid_cpsat(
     SolveResult
         ``solution`` is the filled board (slot -> token) or None; ``objective`` = number of
         words on the board when solved, with no bound. A satisfaction problem: FEASIBLE = a
-        board was found (never OPTIMAL), INFEASIBLE = proven that no completion exists,
-        UNKNOWN = time limit.
+        board was found (never OPTIMAL; ``solver_info["stopped"]`` None: the search finished),
+        INFEASIBLE = proven that no completion exists, UNKNOWN = time limit.
 
     Raises
     ------
@@ -250,6 +250,9 @@ def complete_grid_cpsat(
     if stopped:
         info["interrupted"] = True
     if status is Status.FEASIBLE:
+        # A satisfaction search ends at its first board: found is finished, not stopped by the
+        # limit (the pipeline reads an exact method's FEASIBLE as unproven otherwise).
+        info["stopped"] = None
         fill = _decode(board, gm, {v: solver.value(var) for v, var in gm.x.items()})
         n = float(len(board.edges))
         return SolveResult(status, n, None, wall, fill, method, solver_info=info)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -251,8 +251,10 @@ def _count_classes(
     limit: int | None,
     deadline: float | None,
     counted: list[tuple[Any, int]],
+    on_progress: Callable[[str, int, int], None] | None = None,
 ) -> str | None:
-    """Append ``(quadruple, completions)`` to ``counted`` per class, by matching counts.
+    """Append ``(quadruple, completions)`` to ``counted`` per class, by matching counts
+    (``on_progress("counting", counted, classes)`` after each).
 
     Returns why the counting stopped early (the class being counted is left out), or None.
     """
@@ -274,6 +276,8 @@ def _count_classes(
             counted.append((q, count_matchings(cands, limit, deadline, True)))
         except CountStopped as stop:  # this class is not counted; the earlier ones are
             return stop.reason
+        if on_progress is not None:
+            on_progress("counting", len(counted), len(quadruples))
     return None
 
 
@@ -307,6 +311,7 @@ def design_grid_puzzles(
     unique_only: bool = False,
     count_limit: int | None = None,
     time_limit: float | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
 ) -> GridDesign:
     """Every feasible suffix quadruple class with its exact number of completions.
 
@@ -326,6 +331,9 @@ def design_grid_puzzles(
     time_limit : float, optional
         Seconds; when reached (or on Ctrl-C) the classes counted so far are returned, with
         ``stopped`` set.
+    on_progress : callable ``(stage, done, of)``, optional
+        Called as the work advances (a progress line): ``("enumerating", nodes, classes
+        found)`` during the enumeration, then ``("counting", classes counted, classes)``.
 
     Returns
     -------
@@ -361,7 +369,10 @@ def design_grid_puzzles(
     t0 = time.perf_counter()
     sym = symmetry if symmetry is not None else board_symmetry(board)
     idx = build_index(tokens, board)
-    e = enumerate_quadruples(board, tokens, True, index=idx, symmetry=sym, time_limit=time_limit)
+    said = (lambda n, f: on_progress("enumerating", n, f)) if on_progress else None
+    e = enumerate_quadruples(
+        board, tokens, True, index=idx, symmetry=sym, time_limit=time_limit, on_progress=said
+    )
     stopped = e.stopped
     deadline = None if time_limit is None else t0 + time_limit
     t1 = time.perf_counter()
@@ -370,7 +381,7 @@ def design_grid_puzzles(
     limit = None if count_limit is None else max(count_limit, 2 * k)
     counted: list[tuple[Any, int]] = []
     if stopped is None:
-        stopped = _count_classes(board, idx, e.quadruples, limit, deadline, counted)
+        stopped = _count_classes(board, idx, e.quadruples, limit, deadline, counted, on_progress)
     t2 = time.perf_counter()
     puzzles: list[GridPuzzle] = []
     try:

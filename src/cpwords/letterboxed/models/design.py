@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -463,6 +463,7 @@ def generate_boxes(
     difficulty: str | tuple[float, float] | None = None,
     min_zipf: float | None = None,
     allow_accent_twins: bool = False,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> BoxGeneration:
     """Generate ``k`` Letter Boxed puzzles whose fewest-word solution is proven to be 2 words.
 
@@ -516,6 +517,8 @@ def generate_boxes(
     allow_accent_twins : bool
         Allow a box to hold a letter and its accented twin (``o`` and ``ó``, compared by
         their base letter, Unicode NFD); off by default.
+    on_progress : callable ``(draws, found)``, optional
+        Called after each drawn box with the boxes drawn and found so far (a progress line).
 
     Returns
     -------
@@ -557,6 +560,7 @@ def generate_boxes(
     # The limit counts from the call: reading the lexicon is part of it.
     left = None if time_limit is None else time_limit - (time.perf_counter() - t_start)
     gen = _BoxGenerator(cfg, solver, seed, left, zipf_threshold, blocklist, lang)
+    gen.on_progress = on_progress
     gen.run()
     return gen.outcome()
 
@@ -638,6 +642,7 @@ class _BoxGenerator:
         self.weights: dict[str, float] | None = None
         self.rng = np.random.default_rng(seed)
         self.t0 = time.perf_counter()
+        self.on_progress: Callable[[int, int], None] | None = None  # (draws, boxes found)
         self.seen: set[str] = set()
         self.rejected = dict.fromkeys(
             (
@@ -669,6 +674,8 @@ class _BoxGenerator:
                 box = self._draw_one()
                 if box is not None:
                     self.found.append(box)
+                if self.on_progress is not None:
+                    self.on_progress(self.draws, len(self.found))
         except CountStopped:  # the limit passed while a box was counted: it is dropped
             self.stopped = "time_limit"
         except KeyboardInterrupt:  # Ctrl-C: the boxes finished so far

@@ -20,9 +20,10 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 import cpwords
-from cpwords.core.errors import CpwordsError, InputError, short_message
+from cpwords.core.errors import CpwordsError, InputError
 from cpwords.serve import views
 from cpwords.serve.jobs import JobManager
+from cpwords.serve.messages import page_error
 from cpwords.serve.settings import Settings
 
 #: A route's handler: called with the server's state and the request.
@@ -228,7 +229,7 @@ async def heavy_page(
     except CpwordsError as exc:
         if form is not None:
             ctx |= form(ctx["q"])
-        return web.page(request, name, code=400, error=short_message(str(exc)), **ctx)
+        return web.page(request, name, code=400, error=page_error(exc), **ctx)
     return web.page(request, name, **ctx)
 
 
@@ -275,5 +276,5 @@ async def api_page(
         async with web.busy.hold():
             ctx = await run_in_threadpool(view, q)
     except CpwordsError as exc:
-        return JSONResponse({"error": short_message(str(exc))}, status_code=400)
+        return JSONResponse({"error": page_error(exc)}, status_code=400)
     return JSONResponse(views.as_json(ctx))

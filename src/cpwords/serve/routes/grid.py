@@ -13,5 +13,5 @@ def routes(web: Web) -> list[Route]:
     :func:`~cpwords.serve.views.grid_view`) and its JSON answer; a completion or a design
     runs on POST only."""
     return view_routes(
-        web, "grid", "Grid", views.grid_view, form=views.grid_form, costly=views.grid_costly
+        web, "grid", "Word grid", views.grid_view, form=views.grid_form, costly=views.grid_costly
     )

@@ -12,11 +12,12 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 import cpwords
-from cpwords.core.errors import CpwordsError, InputError, short_message
+from cpwords.core.errors import CpwordsError, InputError
 from cpwords.core.rows import check_row, result_row
 from cpwords.letterboxed.draw import box_svg
 from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
 from cpwords.serve import views
+from cpwords.serve.messages import page_error
 from cpwords.serve.routes.common import Web, fields, route
 
 #: The Letter Boxed page's default dictionary (the CLI's: the 100,000 most common words of
@@ -52,7 +53,7 @@ async def letterboxed(web: Web, request: Request) -> Response:
             ctx |= {"checked": checked, "check_text": q["check"]}
             ctx["svg"] = _answer_svg(ctx["box"], checked["solution"])
     except CpwordsError as exc:
-        return web.page(request, "letterboxed.html", code=400, error=short_message(str(exc)), **ctx)
+        return web.page(request, "letterboxed.html", code=400, error=page_error(exc), **ctx)
     return web.page(request, "letterboxed.html", **ctx)
 
 
@@ -77,13 +78,20 @@ async def letterboxed_generate(web: Web, request: Request) -> Response:
         q = await fields(request)
         ctx = _lb_context(q) | {"box_text": ""}
         seed, min_playable, unique, level = _generate_options(q)
-        solver = await run_in_threadpool(_lb_solver, web, views.check_dictionary(ctx["dict"]))
+        name = views.check_dictionary(ctx["dict"])
+        solver = await run_in_threadpool(_lb_solver, web, name)
         async with web.busy.hold():
             found = await run_in_threadpool(
-                _generate_box, solver, seed, unique, min_playable, None if level == "any" else level
+                _generate_box,
+                solver,
+                seed,
+                unique,
+                min_playable,
+                None if level == "any" else level,
+                _lang(name),
             )
     except CpwordsError as exc:
-        return web.page(request, "letterboxed.html", code=400, error=short_message(str(exc)), **ctx)
+        return web.page(request, "letterboxed.html", code=400, error=page_error(exc), **ctx)
     if isinstance(found, str):
         return web.page(request, "letterboxed.html", code=200, error=found, **ctx)
     box, used, score = found
@@ -114,7 +122,7 @@ async def api_letterboxed(web: Web, request: Request) -> Response:
             return JSONResponse(row)
         view = await run_in_threadpool(_letterboxed_view, solver, text, {}, _lang(name))
     except CpwordsError as exc:
-        return JSONResponse({"error": short_message(str(exc))}, status_code=400)
+        return JSONResponse({"error": page_error(exc)}, status_code=400)
     return JSONResponse(view["row"] | {"svg": view["svg"]})
 
 
@@ -221,12 +229,17 @@ def _generate_options(q: Any) -> tuple[int, int, bool, str]:
 
 
 def _generate_box(
-    solver: Any, seed: int, unique: bool, min_playable: int, difficulty: str | None
+    solver: Any,
+    seed: int,
+    unique: bool,
+    min_playable: int,
+    difficulty: str | None,
+    lang: str = "en",
 ) -> tuple[str, int, float] | str:
     """A generated box of the difficulty (box, the seed, its score), or why there is none.
 
     One :func:`cpwords.generate_boxes` call with the difficulty band (the CLI's
-    ``--generate 1 --difficulty``), for at most 20 s.
+    ``--generate 1 --difficulty``), for at most 20 s; the blocklist is ``lang``'s.
     """
     from cpwords.core.blocklist import load_blocklist
 
@@ -238,7 +251,7 @@ def _generate_box(
         min_playable=min_playable,
         max_draws=20_000,
         time_limit=20.0,
-        blocklist=load_blocklist(None, enabled=True),
+        blocklist=load_blocklist(None, enabled=True, lang=lang),
         difficulty=difficulty,
     )
     if gen.boxes:

@@ -20,9 +20,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from cpwords.core.errors import CpwordsError, InputError, short_message
+from cpwords.core.errors import CpwordsError, InputError
 from cpwords.serve import views
 from cpwords.serve.jobs import Job, JobManager, QueueFull
+from cpwords.serve.messages import page_error
 from cpwords.serve.routes.common import NOT_JSON, Web, read_capped, route
 from cpwords.serve.settings import CLI_TIME_LIMIT, DEFAULT_TIME_LIMIT, Settings
 from cpwords.wordsnake.draw import snake_svg
@@ -81,12 +82,12 @@ async def snake_submit(web: Web, request: Request) -> Response:
         spec = _snake_spec(body, web.settings)
     except CpwordsError as exc:
         status = 413 if "upload cap" in str(exc) else 400
-        return JSONResponse({"error": short_message(str(exc))}, status_code=status)
+        return JSONResponse({"error": page_error(exc)}, status_code=status)
     try:
         job = web.jobs.submit(spec)
     except QueueFull as exc:
         return JSONResponse(
-            {"error": short_message(str(exc))}, status_code=429, headers={"Retry-After": "10"}
+            {"error": page_error(exc)}, status_code=429, headers={"Retry-After": "10"}
         )
     return JSONResponse(
         {"id": job.id, "n": job.n, "position": web.jobs.position(job)},

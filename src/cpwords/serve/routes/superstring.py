@@ -14,4 +14,4 @@ def routes(web: Web) -> list[Route]:
     """The superstring page and its JSON answer (:func:`~cpwords.serve.views.superstring_view`);
     a solve runs on POST only."""
     view = functools.partial(views.superstring_view, web.lexicons)
-    return view_routes(web, "superstring", "Superstring", view, costly=views.superstring_costly)
+    return view_routes(web, "superstring", "Shortest string", view, costly=views.superstring_costly)
