@@ -496,3 +496,52 @@ def test_no_page_breaks_its_content_security_policy(live: LiveServer, browser: A
         refused = [e["message"] for e in browser.get_log("browser")
                    if "Content Security Policy" in e["message"]]  # fmt: skip
         assert refused == [], (path, refused)
+
+
+def _command_row(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    """The command's ``--json`` row (exit status 0)."""
+    import json
+
+    from tests.conftest import run_cli
+
+    code, out, err = run_cli([*argv, "--json"], capsys)
+    assert code == 0, err
+    row: dict[str, Any] = json.loads(out)
+    return row
+
+
+@pytest.mark.slow
+def test_each_page_shows_its_commands_answer(
+    live: LiveServer, browser: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 47: what a player reads on the page, typed in by hand, is what the command answers
+    on the same input: Letter Boxed's solution, Truncate's chain, Letterpress's whole listing
+    (each solved deterministically, so the words themselves agree, not only their number)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    box = "lua-sgc-yhk-zop"
+    browser.get(f"{live.url}/letterboxed?dict=enable1")
+    field = browser.find_element(By.ID, "box")
+    field.clear()
+    field.send_keys(box)
+    browser.find_element(By.ID, "solve").click()
+    shown = wait_for(lambda: browser.find_element(By.ID, "solution").text, 60)
+    row = _command_row(capsys, "letterboxed", box, "--dict", "enable1")
+    assert shown == "–".join(row["solution"]).upper()
+
+    browser.get(f"{live.url}/truncate")
+    Select(browser.find_element(By.ID, "direction")).select_by_value("to")
+    browser.find_element(By.ID, "word").send_keys("relapsed")
+    browser.find_element(By.ID, "go").click()
+    rungs = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#drawing g.rung"), 60)
+    row = _command_row(capsys, "truncate", "--end", "relapsed")
+    assert [g.get_attribute("data-word") for g in rungs] == row["solution"]["sequence"]
+
+    bag = "ovrkqlwislrecrtgmvpfprzey"
+    browser.get(f"{live.url}/letterpress")
+    browser.find_element(By.ID, "letters").send_keys(bag)
+    browser.find_element(By.ID, "go").click()
+    spans = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#words p span"), 60)
+    row = _command_row(capsys, "letterpress", bag, "--longest-first")
+    assert [s.get_attribute("textContent") for s in spans] == row["solution"]
