@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def _grid_example(top: int, dict_dir: str | None) -> tuple[str, str, str]:
 def clear_lexicon_caches() -> None:
     """Forget every dictionary and default lexicon read so far (the tests change what is
     installed)."""
-    from cpwords.core import dictionaries, languages
+    from cpwords.core import dictionaries, languages, sources
     from cpwords.letterboxed.models import dp
 
     dictionaries.dictionary_lexicon.cache_clear()
@@ -86,6 +87,44 @@ def clear_lexicon_caches() -> None:
     languages._ranked_english.cache_clear()
     dp.builtin_lexicon.cache_clear()  # default_lexicon's and whole_lexicon's
     languages.language_scripts.cache_clear()
+    sources.lexicon_words.cache_clear()
+
+
+def _dictionary_place() -> tuple[object, object, str | None]:
+    """Where the dictionaries are read from now (a test may point them at its own files)."""
+    from cpwords.core import dictionaries
+
+    return dictionaries.DICT_DIR, dictionaries.HUNSPELL_DIR, os.environ.get("CPWORDS_DICT_DIR")
+
+
+#: Where the dictionaries are read from outside any test.
+_SESSION_PLACE: list[tuple[object, object, str | None]] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test whose fixtures point the dictionaries elsewhere (tmp folders of a few words, or
+    none) reads them afresh, and the lexicons it cached are forgotten after it: a later test of
+    the same worker once generated French boxes from a three-word fake ``wfrench``."""
+    if not _SESSION_PLACE:
+        _SESSION_PLACE.append(_dictionary_place())
+    moved = _dictionary_place() != _SESSION_PLACE[0]
+    if moved:
+        clear_lexicon_caches()
+    item.stash[_MOVED] = moved
+    yield
+
+
+_MOVED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """After a test that moved the dictionaries (:func:`pytest_runtest_call`), once its
+    fixtures are undone: forget what it cached."""
+    yield
+    if item.stash.get(_MOVED, False):
+        clear_lexicon_caches()
 
 
 # The README's test command is the fast suite (every test not marked slow); `--runslow` runs the
