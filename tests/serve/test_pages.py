@@ -163,7 +163,10 @@ def test_grid_check_solve_and_unique(live: LiveServer) -> None:
          lambda: "the starting word 'zzzq' is not in the dictionary"),
         ("/truncate", {"word": "a", "dict": "nope"}, lambda: "unknown dictionary 'nope'"),
         ("/grid", {"t_s1": "a1"}, lambda: message(parse_fill, "s1=a1", "the board")),
-        ("/grid", {"top": "x", "action": "check"}, lambda: "top must be a whole number, got 'x'"),
+        ("/grid", {"top": "x", "action": "check"},
+         lambda: "the most common words must be a whole number, got 'x'"),
+        ("/grid", {"P": "9", "action": "check"},
+         lambda: "the prefix ('prefix at least') must be from 1 to 8, got 9"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line(

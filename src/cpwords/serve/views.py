@@ -488,9 +488,11 @@ def grid_tokens_options(q: Mapping[str, str]) -> dict[str, Any]:
     from cpwords.grid.rules import DEFAULT_MIN_PREFIX, DEFAULT_SUFFIX_LENGTH, DEFAULT_TOP
 
     return {
-        "top": _int(q.get("top") or str(DEFAULT_TOP), "top", 1, 200_000),
-        "suffix_length": _int(q.get("L") or str(DEFAULT_SUFFIX_LENGTH), "suffix length", 1, 8),
-        "min_prefix": _int(q.get("P") or str(DEFAULT_MIN_PREFIX), "min prefix", 1, 8),
+        "top": _int(q.get("top") or str(DEFAULT_TOP), "the most common words", 1, 200_000),
+        "suffix_length": _int(q.get("L") or str(DEFAULT_SUFFIX_LENGTH), "the suffix length", 1, 8),
+        "min_prefix": _int(
+            q.get("P") or str(DEFAULT_MIN_PREFIX), "the prefix ('prefix at least')", 1, 8
+        ),
         "plurals": _flag(q, "plurals"),
         "lang": check_lang((q.get("lang") or "en").strip().lower()),
     }
