@@ -73,3 +73,34 @@ def test_an_lp_solved_again_gets_its_time_counted_from_the_earlier_runs() -> Non
     h.setOptionValue("time_limit", lp_time_limit(h, 60.0))
     h.run()
     assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+
+
+def test_a_released_model_is_freed_with_its_last_reference() -> None:
+    """A solved ``highspy.Highs`` is held by its own callbacks (a cycle only the collector
+    breaks: a proof tree's model per node grew to 650 MB); released, its last reference frees
+    it."""
+    import gc
+    import weakref
+
+    from cpwords.core.native import new_highs, release_highs, run_highs_interruptibly
+
+    def solved() -> Any:
+        h = new_highs()
+        h.addVars(1, np.zeros(1), np.ones(1))
+        h.changeColsCost(1, np.array([0], dtype=np.int32), np.array([1.0]))
+        run_highs_interruptibly(h)
+        return h
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        kept, freed = solved(), solved()
+        kept_ref, freed_ref = weakref.ref(kept), weakref.ref(freed)
+        release_highs(freed)
+        del kept, freed
+        assert kept_ref() is not None  # the cycle: without the release it waits for the collector
+        assert freed_ref() is None
+    finally:
+        if collecting:
+            gc.enable()
+        gc.collect()

@@ -82,6 +82,32 @@ def new_highs(seed: int = 0, threads: int = 1) -> Any:
     return h
 
 
+def release_highs(h: Any) -> None:
+    """Let a ``highspy.Highs`` go as soon as its last reference does.
+
+    Each ``highspy.Highs`` holds callback objects that hold it back, a reference cycle: it is
+    freed only by the cyclic collector, which counts Python objects, not the solver's native
+    memory (a model of a few hundred columns costs about 1 MB there). A proof tree that builds
+    a model per node grew to 650 MB on 73 words (`l545`, 600 models); with each model released
+    when replaced, 122 MB. Call it on a model no longer used, never during its solve (HiGHS's
+    interrupt handling runs through the callbacks).
+
+    Parameters
+    ----------
+    h : highspy.Highs or None
+        The model (None: nothing to do).
+
+    Examples
+    --------
+    >>> h = new_highs()
+    >>> release_highs(h)
+    >>> h.callbacks
+    []
+    """
+    if h is not None and hasattr(h, "callbacks"):
+        h.callbacks = []
+
+
 def highs_after_fork() -> None:
     """Give a forked child a fresh HiGHS task scheduler (call before its first solve).
 

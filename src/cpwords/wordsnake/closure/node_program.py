@@ -14,7 +14,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from cpwords.core.native import lp_time_limit, new_highs, run_highs_interruptibly
+from cpwords.core.native import (
+    lp_time_limit,
+    new_highs,
+    release_highs,
+    run_highs_interruptibly,
+)
 from cpwords.wordsnake.certificate import Certificate, RootCore
 from cpwords.wordsnake.closure.components import closed_components, label_groups, word_labels
 from cpwords.wordsnake.rules import joint_weight, pair_overlap
@@ -274,6 +279,7 @@ class CoreProgram:
         import highspy
 
         if not self.warm:  # a model of its own, from no basis
+            release_highs(self._model)
             self._model, self._cut_rows, self._bounded = None, 0, {}
         h = self._build()
         self._set_bounds(h, used, unused)
