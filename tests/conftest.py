@@ -100,6 +100,9 @@ def _dictionary_place() -> tuple[object, object, str | None]:
 #: Where the dictionaries are read from outside any test.
 _SESSION_PLACE: list[tuple[object, object, str | None]] = []
 
+#: Whether a test ran with the dictionaries pointed elsewhere (:func:`pytest_runtest_call`).
+_MOVED = pytest.StashKey[bool]()
+
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
@@ -113,9 +116,6 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         clear_lexicon_caches()
     item.stash[_MOVED] = moved
     yield
-
-
-_MOVED = pytest.StashKey[bool]()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -133,6 +133,13 @@ class CoreProgram:
         self._arr: _Arrays | None = None  # the columns as arrays (:meth:`_leaf`)
         self.warm = len(self.pairs) >= WARM_START_PAIRS
 
+    def close(self) -> None:
+        """Release the HiGHS model (:func:`~cpwords.core.native.release_highs`): a warm core's
+        one model, or a node's, freed when the program is dropped rather than by the cyclic
+        collector."""
+        release_highs(self._model)
+        self._model = None
+
     def score(self, joints: frozenset[Joint]) -> int:
         """The score of arcs along ``joints``, each once (a whole snake's, when they are all
         its arcs)."""
@@ -279,8 +286,8 @@ class CoreProgram:
         import highspy
 
         if not self.warm:  # a model of its own, from no basis
-            release_highs(self._model)
-            self._model, self._cut_rows, self._bounded = None, 0, {}
+            self.close()
+            self._cut_rows, self._bounded = 0, {}
         h = self._build()
         self._set_bounds(h, used, unused)
         arr = self._arr

@@ -134,6 +134,7 @@ def tree_certificate(
         until = None if deadline is None else now + (deadline - now) / share
         lp = CoreProgram(cert, core, words, mult, rounds, free_root=free_root, deadline=until)
         nodes = _branch(lp, max_nodes if rounds > 1 else max_nodes // share, strong)
+        lp.close()  # its model freed now, not by the collector
         if nodes is not None:
             break
     if nodes is None:
