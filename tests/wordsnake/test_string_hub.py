@@ -141,6 +141,28 @@ def test_failure_links_are_the_longest_proper_suffix_in_the_trie(ws):
             _check_trie(words, build_trie(words))
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab", min_size=1, max_size=30), min_size=2, max_size=8),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_network_is_the_same_whether_small_levels_go_by_arrays_or_by_loops(
+    ws, cyclic, proper
+):
+    from cpwords.wordsnake.relaxation import string_hub
+
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    built = []
+    for small in (0, 10**9):  # every level as arrays, then every level in a loop
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(string_hub, "SMALL_LEVEL", small)
+            net = build_string_network(inst)
+            built.append((net.tail, net.head, net.cap, *net.trie.suffix_nodes()))
+    for a, b in zip(*built, strict=True):
+        assert a.tolist() == b.tolist()
+
+
 def _check_trie(words, trie):
     strings = {0: ""}
     for v in range(1, trie.size):

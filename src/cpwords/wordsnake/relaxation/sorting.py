@@ -152,3 +152,50 @@ def rows_without(
     row_of = np.repeat(np.arange(count.size), count)[keep]
     ends = np.cumsum(np.bincount(row_of, minlength=count.size)).tolist()
     return [flat[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+
+
+def walk_by_level(step: np.ndarray, starts: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The paths from a few nodes to the root (node 0) along ``step``, level by level.
+
+    Parameters
+    ----------
+    step : numpy.ndarray of int, shape (nodes,)
+        Each node's next node towards the root (a trie's parents or failure links);
+        ``step[0]`` is never read.
+    starts : list of int
+        The first node of each path (node ids).
+
+    Returns
+    -------
+    which, node : numpy.ndarray of int64, shape (k,)
+        Each entry's path (an index into ``starts``) and node: every path's first nodes, then
+        every path's second nodes, and so on (paths in the order of ``starts`` within a level),
+        each path from its start to the root, both included.
+
+    Notes
+    -----
+    One plain loop step a node: for a few long paths (a word of 100,000 letters has a chain
+    of 100,000 links), an array pass a level costs a few microseconds whatever its size. The
+    entries come out in the order a level-by-level array walk gives them.
+
+    Examples
+    --------
+    >>> parent = np.array([0, 0, 1, 2, 0])
+    >>> which, node = walk_by_level(parent, [3, 4])
+    >>> which.tolist(), node.tolist()
+    ([0, 1, 0, 1, 0, 0], [3, 4, 2, 0, 1, 0])
+    """
+    nodes: list[int] = []
+    lengths: list[int] = []
+    for c in starts:
+        first = len(nodes)
+        nodes.append(c)
+        while c > 0:
+            c = step.item(c)
+            nodes.append(c)
+        lengths.append(len(nodes) - first)
+    count = np.array(lengths, dtype=np.int64)
+    which = np.repeat(np.arange(count.size, dtype=np.int64), count)
+    level = np.arange(which.size, dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+    order = np.argsort(level, kind="stable")
+    return which[order], np.array(nodes, dtype=np.int64)[order]

@@ -44,6 +44,7 @@ from cpwords.wordsnake.relaxation.sorting import (
     lookup_sorted,
     rows_without,
     stable_order,
+    walk_by_level,
 )
 from cpwords.wordsnake.rules import WordsnakeInstance
 
@@ -159,9 +160,10 @@ class Trie:
                 break
             wid, cur = wid[live], cur[live]
             if wid.size < SMALL_LEVEL:  # a few long chains: one step a link, not an array pass
-                more_w, more_s = self._chains_in_a_loop(wid.tolist(), cur.tolist())
-                rec_w.append(more_w)
-                rec_s.append(more_s)
+                which, node = walk_by_level(self.fail, cur.tolist())
+                keep = node > 0
+                rec_w.append(wid[which[keep]])
+                rec_s.append(node[keep])
                 break
             rec_w.append(wid)
             rec_s.append(cur)
@@ -169,20 +171,6 @@ class Trie:
         if not rec_w:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         return np.concatenate(rec_w), np.concatenate(rec_s)
-
-    def _chains_in_a_loop(self, wid: list[int], cur: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """The rest of :meth:`suffix_nodes` for a few words, in the same order (every word's
-        next link, then the next ones)."""
-        fail = self.fail
-        out_w: list[int] = []
-        out_s: list[int] = []
-        while wid:
-            out_w += wid
-            out_s += cur
-            nxt = [int(fail[c]) for c in cur]
-            wid = [w for w, c in zip(wid, nxt, strict=True) if c > 0]
-            cur = [c for c in nxt if c > 0]
-        return np.array(out_w, dtype=np.int64), np.array(out_s, dtype=np.int64)
 
     def children(self, node: int) -> np.ndarray:
         """Children of one node, in letter order."""
@@ -759,9 +747,15 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
     live = cur > 0
     while live.any():
         word_ids, cur = word_ids[live], trie.parent[cur[live]].astype(np.int64)
+        few = word_ids.size < SMALL_LEVEL  # a few long words: one step a letter, not a pass
+        if few:
+            which, cur = walk_by_level(trie.parent, cur.tolist())
+            word_ids = word_ids[which]
         hit = target[cur]
         src_l.append(plus[cur[hit]])
         dst_l.append(in_n[word_ids[hit]])
+        if few:
+            break
         live = cur > 0
     dst = np.concatenate(dst_l)
     arcs.add(np.concatenate(src_l), dst, mult[dst - in_n[0]], 0, TRIE)
