@@ -147,9 +147,7 @@ def test_failure_links_are_the_longest_proper_suffix_in_the_trie(ws):
     st.booleans(),
     st.booleans(),
 )
-def test_the_network_is_the_same_whether_small_levels_go_by_arrays_or_by_loops(
-    ws, cyclic, proper
-):
+def test_the_network_is_the_same_whether_small_levels_go_by_arrays_or_by_loops(ws, cyclic, proper):
     from cpwords.wordsnake.relaxation import string_hub
 
     inst = WordsnakeInstance(tuple(ws), cyclic, proper)
