@@ -234,6 +234,62 @@ def find_letterpress_words(
     return dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
 
 
+def words_row(
+    result: SolveResult,
+    *,
+    lang: str = "en",
+    fold: bool = False,
+    random_board: bool = False,
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """The JSON object of ``cpwords letterpress LETTERS --json`` (a word listing).
+
+    Parameters
+    ----------
+    result : SolveResult
+        A :func:`find_letterpress_words` answer.
+    lang : str
+    fold : bool
+        How the bag and the dictionary were read (reported as given).
+    random_board : bool
+    seed : int, optional
+        Whether the letters were drawn (``--random-board``) and from which seed.
+
+    Returns
+    -------
+    dict
+        The :data:`~cpwords.core.rows.RESULT_KEYS` first (``counts``: ``words``), then
+        ``letters``, ``count``, ``returned``, ``complete``, ``lexicon``, ``lexicon_size``,
+        ``lang``, ``fold_accents``, ``index`` (``from_cache``, ``seconds``), ``random_board``
+        and ``seed``.
+
+    Examples
+    --------
+    >>> row = words_row(find_letterpress_words("tacos", ["cat", "act", "coats"]))
+    >>> row["solution"], row["count"], row["counts"]
+    (['act', 'cat', 'coats'], 3, {'words': 3})
+    """
+    from cpwords.core.rows import result_row
+
+    info = result.solver_info
+    count = int(result.objective or 0)
+    return result_row(
+        result.to_dict(),
+        counts={"words": count},
+        letters=info["letters"],
+        count=count,
+        returned=len(result.solution),
+        complete=info.get("complete", True),
+        lexicon=info["source"],
+        lexicon_size=info["words"],
+        lang=lang,
+        fold_accents=fold,
+        index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
+        random_board=random_board,
+        seed=seed,
+    )
+
+
 #: Tiles of a Letterpress board (5 x 5).
 BOARD_TILES = 25
 

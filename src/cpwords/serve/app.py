@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 from collections.abc import AsyncIterator
 from importlib import resources
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -36,6 +38,7 @@ from cpwords.serve.guard import (
 from cpwords.serve.jobs import JobManager
 from cpwords.serve.routes import (
     chain,
+    exports,
     grid,
     home,
     letterboxed,
@@ -81,6 +84,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *snake.routes(web),
         *chain.routes(web),
         *superstring.routes(web),
+        *exports.routes(web),
         Mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static"),
     ]
     app = Starlette(
@@ -114,6 +118,8 @@ def _web(settings: Settings) -> Web:
     """The server's shared state: templates, the solve queue, the lexicons, the page limit."""
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     templates.env.globals["version"] = cpwords.__version__
+    templates.env.filters["command_json"] = command_json  # a page's JSON download
+    templates.env.filters["api_json"] = views.as_json  # a view's values as /api/... gives them
     jobs = JobManager(
         max_running=settings.max_solves, grace=settings.grace, max_queued=settings.max_queue
     )
@@ -123,6 +129,20 @@ def _web(settings: Settings) -> Web:
     # at most max_solves at once; at most max_queue others wait their turn.
     busy = Slots(settings.max_solves, settings.max_queue)
     return Web(settings, templates, jobs, lb, lexicons, busy)
+
+
+def command_json(row: Any) -> str:
+    """``row`` as the command line prints it with ``--json``: strict JSON (non-finite numbers
+    as null), its keys in their order (a page's JSON download).
+
+    Examples
+    --------
+    >>> command_json({"status": "OPTIMAL", "gap": float("inf"), "solution": ("a", "b")})
+    '{"status": "OPTIMAL", "gap": null, "solution": ["a", "b"]}'
+    """
+    from cpwords.core.result import _json_default, json_safe
+
+    return json.dumps(json_safe(row), default=_json_default, allow_nan=False)
 
 
 @contextlib.asynccontextmanager

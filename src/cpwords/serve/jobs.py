@@ -54,6 +54,9 @@ class Job:
         the event stream of the page replays it from any index.
     result : dict, optional
         :meth:`cpwords.SolveResult.to_dict` of the answer (with the ordering).
+    started, reported : float, optional
+        When its child process was started and when it last reported progress
+        (``time.monotonic()``), for the page's clock.
     """
 
     id: str
@@ -66,6 +69,8 @@ class Job:
     stop_requested: bool = False
     pid: int | None = None
     created: float = field(default_factory=time.monotonic)
+    started: float | None = None
+    reported: float | None = None
     ended: float | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -261,6 +266,7 @@ class JobManager:
         reader = threading.Thread(target=_read_lines, args=(proc.stdout, lines), daemon=True)
         reader.start()
         job.pid = proc.pid
+        job.started = time.monotonic()
         job.add("started", {"pid": proc.pid})
         interrupted_at: float | None = None
         outcome: tuple[str, Any] | None = None
@@ -286,6 +292,7 @@ class JobManager:
                 except (ValueError, KeyError, TypeError):
                     continue  # not ours (a library printing on stdout)
                 if kind == "progress":
+                    job.reported = time.monotonic()
                     job.add("progress", payload)
                 else:
                     outcome = (kind, payload)

@@ -219,6 +219,7 @@ def letterpress_view(
     from cpwords.letterpress.draw import bag_svg, board_svg, spell_tiles
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board, parse_letters
+    from cpwords.letterpress.spec import words_row
 
     name = q.get("dict") or LETTERPRESS_DEFAULT
     letters = q.get("letters", "")
@@ -239,6 +240,7 @@ def letterpress_view(
         "list_time": listing.wall_time,
         "verified": listing.verified,
         "move": None,
+        "row": words_row(listing),  # as cpwords letterpress BAG --longest-first --json
     }
     word = q.get("word", "").strip().lower() or None
     if word is not None and word not in set(words):
@@ -304,13 +306,15 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
     """
     from cpwords.truncate.draw import ladder_svg
     from cpwords.truncate.models.dp import truncate_dag
+    from cpwords.truncate.spec import truncate_row
 
     name = q.get("dict") or TRUNCATE_DEFAULT
     word = q.get("word", "").strip().lower() or None
     direction = q.get("direction") or "from"
     if direction not in ("from", "to"):
         raise InputError(f"direction must be 'from' or 'to', got {direction!r}")
-    dag = lexicons.once("truncate", name, lambda: truncate_dag(page_lexicon(name)))
+    lex = lexicons.once("truncate-lexicon", name, lambda: page_lexicon(name))
+    dag = lexicons.once("truncate", name, lambda: truncate_dag(lex))
     starting, ending = (word, None) if direction == "from" else (None, word)
     res = cpwords.solve_truncate(
         dag,
@@ -331,6 +335,7 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
         "lexicon_size": dag.n,
         "sequence": None,
         "svg": None,
+        "row": truncate_row(res, lex),  # as cpwords truncate --all --limit 50 --json
     }
     if sol is None:
         out["no_answer"] = (

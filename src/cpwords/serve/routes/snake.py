@@ -309,12 +309,37 @@ def _sse(kind: str, data: dict[str, Any]) -> str:
     return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
 
 
+#: Seconds between two heartbeats of a running solve's event stream.
+TICK_EVERY = 1.0
+
+
+def _tick(job: Job, last: dict[str, Any] | None) -> str:
+    """A running solve's heartbeat (event ``tick``): the seconds since its process started,
+    and the last progress report ``last`` as it was sent (``stage``, ``incumbent``,
+    ``bound``, and ``since``: how many seconds ago; all None before the first report).
+    Nothing in it is new but the clock."""
+    now = time.monotonic()
+    data: dict[str, Any] = {
+        "elapsed": now - (job.started if job.started is not None else job.created),
+        "since": None,
+        "stage": None,
+        "incumbent": None,
+        "bound": None,
+    }
+    if last is not None:
+        data["since"] = None if job.reported is None else now - job.reported
+        data |= {k: last.get(k) for k in ("stage", "incumbent", "bound")}
+    return _sse("tick", data)
+
+
 async def _event_stream(
     request: Request, job: Job, jobs: JobManager, stop_on_close: bool
 ) -> AsyncIterator[str]:
-    """The job's events as server-sent events; the page closing stops the solve."""
+    """The job's events as server-sent events, with a heartbeat (:func:`_tick`) every second
+    while it runs; the page closing stops the solve."""
     index = 0
     last_beat = time.monotonic()
+    last: dict[str, Any] | None = None  # the last progress report
     finished = False
     try:
         while True:
@@ -328,10 +353,12 @@ async def _event_stream(
                     data = {"position": jobs.position(job)}
                     if data["position"] is None:
                         continue
+                if kind == "progress":
+                    last = data
                 yield _sse(kind, data)
-            if time.monotonic() - last_beat > 1.0:
+            if time.monotonic() - last_beat >= TICK_EVERY:
                 last_beat = time.monotonic()
-                yield ": keep-alive\n\n"
+                yield _tick(job, last) if job.state == "running" else ": keep-alive\n\n"
             if await request.is_disconnected():
                 return
             await asyncio.sleep(0.1)

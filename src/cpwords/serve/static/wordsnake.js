@@ -47,6 +47,13 @@
     const last = valid[valid.length - 1];
     $("chart-last").textContent = "incumbent " + fmt(last.inc) + ", bound " + fmt(last.bnd);
   }
+  // The last reported stage, incumbent and bound (a progress event, or a tick repeating it).
+  function known(d) {
+    $("stage").textContent = d.stage || "-";
+    $("incumbent").textContent = fmt(d.incumbent);
+    $("bound").textContent = fmt(d.bound);
+    $("gap").textContent = gap(d.incumbent, d.bound);
+  }
   function running(on) {
     $("start").disabled = on;
     $("stop").disabled = !on;
@@ -102,7 +109,7 @@
     }
     jobId = reply.id;
     $("progress").hidden = false;
-    ["stage", "elapsed", "incumbent", "bound", "gap"].forEach((k) => { $(k).textContent = "-"; });
+    ["stage", "elapsed", "reported", "incumbent", "bound", "gap"].forEach((k) => { $(k).textContent = "-"; });
     $("state").textContent = "starting (" + reply.n.toLocaleString("en") + " words)";
     running(true);
     follow(jobId);
@@ -121,17 +128,31 @@
       const d = JSON.parse(e.data);
       $("state").textContent = "waiting: place " + d.position + " in the queue";
     });
-    source.addEventListener("started", () => { $("state").textContent = "running"; });
+    source.addEventListener("started", () => {
+      $("state").textContent = "running";
+      $("elapsed").textContent = "0 s";
+      $("reported").textContent = "none yet";
+    });
     source.addEventListener("progress", (e) => {
       const d = JSON.parse(e.data);
       $("state").textContent = "running";
-      $("stage").textContent = d.stage || "-";
-      $("elapsed").textContent = d.elapsed.toFixed(1) + " s";
-      $("incumbent").textContent = fmt(d.incumbent);
-      $("bound").textContent = fmt(d.bound);
-      $("gap").textContent = gap(d.incumbent, d.bound);
+      $("reported").textContent = "now (at " + d.elapsed.toFixed(1) + " s of the solve)";
+      known(d);
       points.push({t: d.elapsed, inc: d.incumbent, bnd: d.bound});
       draw();
+    });
+    // The server's heartbeat, each second of a running solve: its clock, and the last report
+    // again as it was sent (nothing before the first report).
+    source.addEventListener("tick", (e) => {
+      const d = JSON.parse(e.data);
+      $("state").textContent = "running";
+      $("elapsed").textContent = d.elapsed.toFixed(0) + " s";
+      if (d.since === null) {
+        $("reported").textContent = "none yet";
+        return;
+      }
+      $("reported").textContent = d.since.toFixed(0) + " s ago";
+      known(d);
     });
     source.addEventListener("done", (e) => {
       source.close();
@@ -158,6 +179,8 @@
       return;
     }
     $("stage").textContent = "finished";
+    if (d.wall_time !== undefined && d.wall_time !== null) $("elapsed").textContent = d.wall_time.toFixed(2) + " s";
+    $("reported").textContent = "the final answer";
     if (d.wall_time !== undefined && d.wall_time !== null) {
       // The final point, never before the last progress event (which counts from the start).
       const after = points.length ? points[points.length - 1].t : 0;
