@@ -37,6 +37,10 @@ SHORT_FUNCTIONS = {
     "cli/letterboxed.py",
     "cli/truncate.py",
     "cli/superstring.py",
+    "cli/grid.py",
+    "grid/modes.py",
+    "grid/spec.py",
+    "grid/models/design.py",
     "letterpress/models/index.py",
 }
 

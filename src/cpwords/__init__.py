@@ -50,6 +50,12 @@ _LAZY = {
     "count_completions": "cpwords.grid.models.cpsat",
     "grid_conflict": "cpwords.grid.models.conflict",
     "design_grid_puzzles": "cpwords.grid.models.design",
+    "load_grid": "cpwords.grid.modes",
+    "check_grid": "cpwords.grid.modes",
+    "count_grid": "cpwords.grid.modes",
+    "list_grid": "cpwords.grid.modes",
+    "complete_board": "cpwords.grid.spec",
+    "unique_grid_puzzles": "cpwords.grid.spec",
     "solve_superstring": "cpwords.superstring.spec",
     "compare_superstring": "cpwords.superstring.spec",
     "verify_superstring_certificate": "cpwords.superstring.spec",
@@ -67,6 +73,12 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.grid.models.cpsat import count_completions as count_completions
     from cpwords.grid.models.cpsat import find_grid_quadruples as find_grid_quadruples
     from cpwords.grid.models.design import design_grid_puzzles as design_grid_puzzles
+    from cpwords.grid.modes import check_grid as check_grid
+    from cpwords.grid.modes import count_grid as count_grid
+    from cpwords.grid.modes import list_grid as list_grid
+    from cpwords.grid.modes import load_grid as load_grid
+    from cpwords.grid.spec import complete_board as complete_board
+    from cpwords.grid.spec import unique_grid_puzzles as unique_grid_puzzles
     from cpwords.letterboxed.models.design import box_difficulty as box_difficulty
     from cpwords.letterboxed.models.design import generate_boxes as generate_boxes
     from cpwords.letterboxed.models.dp import LetterBoxedSolver as LetterBoxedSolver
