@@ -56,6 +56,10 @@ _LAZY = {
     "list_grid": "cpwords.grid.modes",
     "complete_board": "cpwords.grid.spec",
     "unique_grid_puzzles": "cpwords.grid.spec",
+    "solve_chain": "cpwords.chain.spec",
+    "compare_chain": "cpwords.chain.spec",
+    "check_chain": "cpwords.chain.spec",
+    "verify_chain": "cpwords.chain.spec",
     "solve_superstring": "cpwords.superstring.spec",
     "compare_superstring": "cpwords.superstring.spec",
     "verify_superstring_certificate": "cpwords.superstring.spec",
@@ -64,6 +68,10 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # static view of the lazy re-exports
+    from cpwords.chain.spec import check_chain as check_chain
+    from cpwords.chain.spec import compare_chain as compare_chain
+    from cpwords.chain.spec import solve_chain as solve_chain
+    from cpwords.chain.spec import verify_chain as verify_chain
     from cpwords.core.lexicon import load_lexicon as load_lexicon
     from cpwords.core.lexicon import read_word_list as read_word_list
     from cpwords.core.spec import get_spec as get_spec
