@@ -45,6 +45,8 @@ _LAZY = {
     "random_letterpress_board": "cpwords.letterpress.spec",
     "best_letterpress_move": "cpwords.letterpress.board_spec",
     "lookahead_letterpress_move": "cpwords.letterpress.board_spec",
+    "letterpress_words": "cpwords.letterpress.spec",
+    "letterpress_move": "cpwords.letterpress.board_spec",
     "find_grid_quadruples": "cpwords.grid.models.cpsat",
     "solve_grid": "cpwords.grid.fill_spec",
     "count_completions": "cpwords.grid.models.cpsat",
@@ -93,10 +95,12 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.letterboxed.models.dp import count_letterboxed as count_letterboxed
     from cpwords.letterboxed.spec import solve_letterboxed as solve_letterboxed
     from cpwords.letterpress.board_spec import best_letterpress_move as best_letterpress_move
+    from cpwords.letterpress.board_spec import letterpress_move as letterpress_move
     from cpwords.letterpress.board_spec import (
         lookahead_letterpress_move as lookahead_letterpress_move,
     )
     from cpwords.letterpress.spec import find_letterpress_words as find_letterpress_words
+    from cpwords.letterpress.spec import letterpress_words as letterpress_words
     from cpwords.letterpress.spec import random_letterpress_board as random_letterpress_board
     from cpwords.superstring.spec import SuperstringInstance as SuperstringInstance
     from cpwords.superstring.spec import compare_superstring as compare_superstring

@@ -216,16 +216,18 @@ def letterpress_view(
     InputError
         The CLI's messages for bad letters, colours, dictionary or word.
     """
+    from cpwords.letterpress.board_spec import letterpress_move
     from cpwords.letterpress.draw import bag_svg, board_svg, spell_tiles
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board, parse_letters
+    from cpwords.letterpress.spec import letterpress_words
 
     name = q.get("dict") or LETTERPRESS_DEFAULT
     letters = q.get("letters", "")
     colours = q.get("colours", "").strip()
     index = lexicons.once("letterpress", name, lambda: load_letterpress_index(page_lexicon(name)))
     bag = parse_letters("".join(letters.split()).replace("/", ""))
-    listing = cpwords.find_letterpress_words(bag, index, longest_first=True)
+    listing = letterpress_words(index, bag, longest_first=True)  # as the command lists
     words: list[str] = listing.solution
     by_length: dict[int, list[str]] = {}
     for w in words:
@@ -260,7 +262,7 @@ def letterpress_view(
             "svg_after": None,
         }
         return out
-    res = cpwords.best_letterpress_move(board, index, played, time_limit=PAGE_TIME_LIMIT, workers=1)
+    res = letterpress_move(board, index, played, time_limit=PAGE_TIME_LIMIT, workers=1)
     move = res.solution
     out["move"] = None if move is None else move.to_dict()
     out |= {
