@@ -37,6 +37,17 @@ SHORT_FUNCTIONS = {
     "cli/letterboxed.py",
     "cli/truncate.py",
     "cli/superstring.py",
+    "cli/grid.py",
+    "cli/chain.py",
+    "chain/spec.py",
+    "chain/certificate.py",
+    "chain/models/trail.py",
+    "cli/letterpress.py",
+    "letterpress/spec.py",
+    "letterpress/board_spec.py",
+    "grid/modes.py",
+    "grid/spec.py",
+    "grid/models/design.py",
     "letterpress/models/index.py",
 }
 

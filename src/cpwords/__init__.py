@@ -45,11 +45,23 @@ _LAZY = {
     "random_letterpress_board": "cpwords.letterpress.spec",
     "best_letterpress_move": "cpwords.letterpress.board_spec",
     "lookahead_letterpress_move": "cpwords.letterpress.board_spec",
+    "letterpress_words": "cpwords.letterpress.spec",
+    "letterpress_move": "cpwords.letterpress.board_spec",
     "find_grid_quadruples": "cpwords.grid.models.cpsat",
     "solve_grid": "cpwords.grid.fill_spec",
     "count_completions": "cpwords.grid.models.cpsat",
     "grid_conflict": "cpwords.grid.models.conflict",
     "design_grid_puzzles": "cpwords.grid.models.design",
+    "load_grid": "cpwords.grid.modes",
+    "check_grid": "cpwords.grid.modes",
+    "count_grid": "cpwords.grid.modes",
+    "list_grid": "cpwords.grid.modes",
+    "complete_board": "cpwords.grid.spec",
+    "unique_grid_puzzles": "cpwords.grid.spec",
+    "solve_chain": "cpwords.chain.spec",
+    "compare_chain": "cpwords.chain.spec",
+    "check_chain": "cpwords.chain.spec",
+    "verify_chain": "cpwords.chain.spec",
     "solve_superstring": "cpwords.superstring.spec",
     "compare_superstring": "cpwords.superstring.spec",
     "verify_superstring_certificate": "cpwords.superstring.spec",
@@ -58,6 +70,10 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # static view of the lazy re-exports
+    from cpwords.chain.spec import check_chain as check_chain
+    from cpwords.chain.spec import compare_chain as compare_chain
+    from cpwords.chain.spec import solve_chain as solve_chain
+    from cpwords.chain.spec import verify_chain as verify_chain
     from cpwords.core.lexicon import load_lexicon as load_lexicon
     from cpwords.core.lexicon import read_word_list as read_word_list
     from cpwords.core.spec import get_spec as get_spec
@@ -67,16 +83,24 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.grid.models.cpsat import count_completions as count_completions
     from cpwords.grid.models.cpsat import find_grid_quadruples as find_grid_quadruples
     from cpwords.grid.models.design import design_grid_puzzles as design_grid_puzzles
+    from cpwords.grid.modes import check_grid as check_grid
+    from cpwords.grid.modes import count_grid as count_grid
+    from cpwords.grid.modes import list_grid as list_grid
+    from cpwords.grid.modes import load_grid as load_grid
+    from cpwords.grid.spec import complete_board as complete_board
+    from cpwords.grid.spec import unique_grid_puzzles as unique_grid_puzzles
     from cpwords.letterboxed.models.design import box_difficulty as box_difficulty
     from cpwords.letterboxed.models.design import generate_boxes as generate_boxes
     from cpwords.letterboxed.models.dp import LetterBoxedSolver as LetterBoxedSolver
     from cpwords.letterboxed.models.dp import count_letterboxed as count_letterboxed
     from cpwords.letterboxed.spec import solve_letterboxed as solve_letterboxed
     from cpwords.letterpress.board_spec import best_letterpress_move as best_letterpress_move
+    from cpwords.letterpress.board_spec import letterpress_move as letterpress_move
     from cpwords.letterpress.board_spec import (
         lookahead_letterpress_move as lookahead_letterpress_move,
     )
     from cpwords.letterpress.spec import find_letterpress_words as find_letterpress_words
+    from cpwords.letterpress.spec import letterpress_words as letterpress_words
     from cpwords.letterpress.spec import random_letterpress_board as random_letterpress_board
     from cpwords.superstring.spec import SuperstringInstance as SuperstringInstance
     from cpwords.superstring.spec import compare_superstring as compare_superstring

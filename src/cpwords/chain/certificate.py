@@ -492,6 +492,18 @@ def verify_chain_certificate(
             f"the values prove {bound}, less than the chain they carry ({objective}): a "
             "relaxation without that chain proves nothing"
         )
+    return _verdict(cert, objective, bound, problem, t0)
+
+
+def _verdict(
+    cert: ChainCertificate,
+    objective: int | None,
+    bound: int | None,
+    problem: str | None,
+    t0: float,
+) -> ChainCertificateCheck:
+    """The check's verdict: INVALID with the ``problem`` found, else VALID with the proven
+    ``bound`` and the chain's ``objective`` (``t0``: when the check started)."""
     if problem is not None:
         return ChainCertificateCheck(
             "INVALID",

@@ -4,25 +4,37 @@ Instance tables (keys): ``lexicon`` (``enable1``, ``wordfreq:N``, a path, ... as
 :func:`cpwords.core.sources.lexicon_words` reads them), optionally ``n`` and ``seed`` for a
 seeded sample of ``n`` of its words; ``overlap`` (default 1), ``objective`` (``words`` or
 ``letters``), ``start`` and ``end``.
+
+Below the spec, the Python API behind ``cpwords chain`` (the command parses, calls these and
+prints; the chain page calls :func:`solve_chain` too): :func:`solve_chain` and
+:func:`chain_row` (a solve), :func:`compare_chain` and :func:`chain_comparison_row`
+(``--compare``), :func:`check_chain` and :func:`chain_check_row` (``--check``),
+:func:`verify_chain` and :func:`chain_verify_row` (``--verify-certificate``).
 """
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cpwords.chain.certificate import verify_chain_certificate
+from cpwords.chain.certificate import (
+    ChainCertificate,
+    ChainCertificateCheck,
+    read_chain_certificate,
+    verify_chain_certificate,
+)
 from cpwords.chain.heuristics import random_dfs
 from cpwords.chain.models.trail import chain_trail_mip
 from cpwords.chain.rules import OBJECTIVES, ChainInstance, chain_value, instance_problems
 from cpwords.core.alphabet import normalize_word
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import read_word_list
-from cpwords.core.result import SolveResult
-from cpwords.core.rows import sequence_json
+from cpwords.core.result import SolveResult, Status
+from cpwords.core.rows import check_row, result_row, sequence_json
 from cpwords.core.sources import lexicon_words, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
 
@@ -337,6 +349,245 @@ def compare_chain(
         budget = max(0.05, min(budget, time_limit - (time.perf_counter() - t0)))
     heuristic = solve_chain(instance, "random-dfs", time_limit=budget, seed=seed)
     return [exact, heuristic]
+
+
+# ---- The Python API of ``cpwords chain``: each mode's answer and its ``--json`` row ----------
+
+
+def chain_row(result: SolveResult, instance: ChainInstance) -> dict[str, Any]:
+    """The JSON object of ``cpwords chain --json`` (a solve).
+
+    Parameters
+    ----------
+    result : SolveResult
+        A :func:`solve_chain` answer on ``instance``.
+    instance : ChainInstance
+
+    Returns
+    -------
+    dict
+        The :data:`~cpwords.core.rows.RESULT_KEYS` first (``counts``: ``words``, ``letters``),
+        then ``chain``, ``words``, ``letters``, ``overlap``, ``maximise``, ``start``, ``end``,
+        ``list``, ``list_size`` (distinct words), ``usable`` (words of at least ``overlap``
+        letters) and ``proof``.
+
+    Examples
+    --------
+    >>> inst = chain_instance(["seasick", "kiln", "nausea", "dog"], 1)
+    >>> row = chain_row(solve_chain(inst), inst)
+    >>> row["chain"], row["words"], row["letters"], row["usable"]
+    (['seasick', 'kiln', 'nausea'], 3, 17, 4)
+    """
+    found = tuple(result.solution) if result.solution is not None else ()
+    letters = sum(len(w) for w in found)
+    row = result_row(
+        result.to_dict(solution=list(found) if found else None),
+        counts={"words": len(found), "letters": letters},
+        interrupted=bool(result.solver_info.get("interrupted")),
+    )
+    row.update(chain=list(found), words=len(found), letters=letters, overlap=instance.overlap)
+    row.update(maximise=instance.objective, start=instance.start, end=instance.end)
+    row.update(list=instance.source, list_size=len(instance.words))
+    row.update(usable=len(instance.usable()), proof=result.solver_info.get("proof"))
+    return row
+
+
+def chain_gap_to_optimum(result: SolveResult, optimum: float | None) -> float | None:
+    """How far ``result`` falls short of the proven ``optimum``, as a share of it (None: no
+    optimum, or no chain).
+
+    Examples
+    --------
+    >>> r = SolveResult(Status.FEASIBLE, 3.0, None, 0.1, ("a",), "random-dfs")
+    >>> chain_gap_to_optimum(r, 4.0), chain_gap_to_optimum(r, None)
+    (0.25, None)
+    """
+    if optimum is None or result.objective is None:
+        return None
+    return (optimum - result.objective) / max(1.0, optimum)
+
+
+def chain_optimum(results: Sequence[SolveResult]) -> float | None:
+    """The proven optimum of a :func:`compare_chain` answer: the exact method's value when it
+    is OPTIMAL, else None."""
+    exact = results[0]
+    return exact.objective if exact.status is Status.OPTIMAL else None
+
+
+def chain_comparison_row(instance: ChainInstance, results: Sequence[SolveResult]) -> dict:
+    """The JSON object of ``cpwords chain --compare --json``.
+
+    Parameters
+    ----------
+    instance : ChainInstance
+    results : sequence of SolveResult
+        :func:`compare_chain`'s answer (the exact method first).
+
+    Returns
+    -------
+    dict
+        The exact method's result row (``interrupted`` when any method was), then
+        ``comparison`` (one object a method: method, status, objective, bound,
+        gap_to_optimum, wall_time, verified), ``list``, ``overlap`` and ``maximise``.
+    """
+    exact, optimum = results[0], chain_optimum(results)
+    rows: list[dict[str, Any]] = [
+        {
+            "method": r.method,
+            "status": r.status.value,
+            "objective": r.objective,
+            "bound": r.bound,
+            "gap_to_optimum": chain_gap_to_optimum(r, optimum),
+            "wall_time": r.wall_time,
+            "verified": r.verified,
+        }
+        for r in results
+    ]
+    found = list(exact.solution) if exact.solution is not None else None
+    return result_row(
+        exact.to_dict(solution=found),
+        interrupted=any(bool(r.solver_info.get("interrupted")) for r in results),
+        comparison=rows,
+        list=instance.source,
+        overlap=instance.overlap,
+        maximise=instance.objective,
+    )
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """A chain of one's own checked against a list (``cpwords chain --check``).
+
+    Attributes
+    ----------
+    words : tuple of str
+        The chain as read (normalised as the list's words are).
+    problems : tuple of str
+        What breaks the rules (empty: a valid chain).
+    value : int, optional
+        Its words or letters (what the instance maximises), when valid.
+    """
+
+    words: tuple[str, ...]
+    problems: tuple[str, ...]
+    value: int | None
+
+    @property
+    def valid(self) -> bool:
+        """No problem found."""
+        return not self.problems
+
+
+def check_chain(
+    instance: ChainInstance,
+    chain: str | Iterable[str],
+    lang: str | None = None,
+    fold: bool = False,
+) -> ChainCheck:
+    """Check a chain of one's own: every word of the list, each once, each link sharing
+    ``overlap`` letters, the fixed ends.
+
+    Parameters
+    ----------
+    instance : ChainInstance
+    chain : str or iterable of str
+        The words, or a text of them separated by spaces, commas, ``->`` or new lines.
+    lang : str, optional
+        ISO 639-1 code: how the words are normalised (as the list's were read).
+    fold : bool
+        Fold accents.
+
+    Returns
+    -------
+    ChainCheck
+
+    Examples
+    --------
+    >>> inst = chain_instance(["seasick", "kiln", "nausea"], 1)
+    >>> check_chain(inst, "seasick -> kiln -> nausea").value
+    3
+    >>> check_chain(inst, "kiln, seasick").valid
+    False
+    """
+    texts = re.split(r"[\s,]+|->", chain) if isinstance(chain, str) else list(chain)
+    words = [normalize_word(w, lang, fold) for w in texts if w.strip()]
+    words = [w for w in words if w]
+    problems = instance_problems(instance, words)
+    value = chain_value(words, instance.objective) if words and not problems else None
+    return ChainCheck(tuple(words), tuple(problems), value)
+
+
+def chain_check_row(instance: ChainInstance, check: ChainCheck) -> dict[str, Any]:
+    """The JSON object of ``cpwords chain --check --json``: valid, problems, the chain, its
+    value (:func:`~cpwords.core.rows.check_row`), ``overlap``, ``maximise`` and ``list``."""
+    return check_row(
+        check.valid,
+        list(check.problems),
+        list(check.words),
+        check.value,
+        overlap=instance.overlap,
+        maximise=instance.objective,
+        list=instance.source,
+    )
+
+
+def verify_chain(
+    instance: ChainInstance, certificate: str | ChainCertificate
+) -> tuple[ChainCertificate, ChainCertificateCheck]:
+    """Check a certificate against the list and its options (``--verify-certificate``).
+
+    Parameters
+    ----------
+    instance : ChainInstance
+        The list, overlap, objective and fixed ends the certificate must be about.
+    certificate : str or ChainCertificate
+        A certificate file (gzip when it ends in ``.gz``; ``-``: stdin) or one already read.
+
+    Returns
+    -------
+    (ChainCertificate, ChainCertificateCheck)
+        The certificate and the independent checker's verdict
+        (:func:`~cpwords.chain.certificate.verify_chain_certificate`).
+
+    Raises
+    ------
+    InputError
+        An unreadable certificate, or one of another list or variant.
+    """
+    cert = (
+        certificate
+        if isinstance(certificate, ChainCertificate)
+        else read_chain_certificate(certificate)
+    )
+    found = verify_chain_certificate(
+        instance.words,
+        cert,
+        overlap=instance.overlap,
+        maximise=instance.objective,
+        start=instance.start,
+        end=instance.end,
+    )
+    return cert, found
+
+
+def chain_verify_row(
+    instance: ChainInstance, cert: ChainCertificate, found: ChainCertificateCheck
+) -> dict[str, Any]:
+    """The JSON object of ``cpwords chain --verify-certificate --json``: the check row of the
+    certificate's chain (valid, problems, chain, objective, overlap, maximise, list), then the
+    checker's own keys."""
+    chain = list(cert.chain) if found.objective is not None else None
+    row = check_row(
+        found.status == "VALID",
+        found.to_dict()["problems"],
+        chain,
+        found.objective,
+        overlap=instance.overlap,
+        maximise=instance.objective,
+        list=instance.source,
+    )
+    row.update((k, v) for k, v in found.to_dict().items() if k not in row)
+    return row
 
 
 def _size(instance: ChainInstance) -> int:

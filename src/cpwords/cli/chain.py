@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -14,14 +14,12 @@ from cpwords.cli._common import (
     PROOF_LINES,
     Deadline,
     answer,
-    check_row,
     echo_json,
     exit_status,
     force_option,
     one_stdin,
     progress,
     reject_unused,
-    result_row,
     shared_options,
     skip_invalid_option,
     stop_line,
@@ -95,29 +93,7 @@ LISTING_MAX_WORDS = 300
 @force_option()
 @skip_invalid_option()
 @shared_options(check=True, time_limit=600.0, workers=1, seed=True)
-def chain(
-    file: str,
-    overlap: int,
-    maximise: str,
-    start: str | None,
-    end: str | None,
-    method: str,
-    lang: str | None,
-    fold_accents: bool,
-    compare: bool,
-    skip_invalid: bool,
-    check_file: str | None,
-    check_text: str | None,
-    certificate_path: str | None,
-    verify_path: str | None,
-    svg_path: str | None,
-    png_path: str | None,
-    force: bool,
-    time_limit: float,
-    workers: int,
-    seed: int,
-    as_json: bool,
-) -> None:
+def chain(**options: Any) -> None:
     """Find the longest word chain of a list and prove it.
 
     FILE holds one word a line ('-': stdin); repeated words count once.
@@ -141,75 +117,109 @@ def chain(
     JSON, beyond the conventions below: chain, words, letters, overlap, maximise, start, end,
     list, list_size (distinct words) and usable (words of at least K letters).
     """
-    from cpwords.chain.spec import load_chain_instance, solve_chain
-
-    one_stdin({"FILE": file, "--check": check_file, "--verify-certificate": verify_path})
-    _refuse_workers(method, check_file is not None or check_text is not None, verify_path)
-    check_svg_target(svg_path, force, png_path)
+    a = _Args(**options)
+    one_stdin({"FILE": a.file, "--check": a.check_file, "--verify-certificate": a.verify_path})
+    checking = a.check_file is not None or a.check_text is not None
+    _refuse_workers(a.method, checking, a.verify_path)
+    check_svg_target(a.svg_path, a.force, a.png_path)
     _check_certificate_options(
-        certificate_path, verify_path, method, compare, check_file, check_text, force
+        a.certificate_path, a.verify_path, a.method, a.compare, a.check_file, a.check_text, a.force
     )
-    deadline = Deadline(time_limit)
+    deadline = Deadline(a.time_limit)
     with time_guard(deadline):
-        instance = load_chain_instance(
-            file,
-            overlap,
-            maximise,
-            start,
-            end,
-            lang=lang,
-            fold=fold_accents,
-            skip_invalid=skip_invalid,
-        )
-    if verify_path is not None:
-        raise SystemExit(_verify(instance, verify_path, as_json))
-    proposed = answer(check_file, check_text, "chain")
+        instance = _load(a)
+    if a.verify_path is not None:
+        raise SystemExit(_verify(instance, a.verify_path, a.as_json))
+    proposed = answer(a.check_file, a.check_text, "chain")
     if proposed is not None:
-        raise SystemExit(_check(instance, proposed[0], as_json))
-    if compare:
-        raise SystemExit(_compare(instance, deadline, seed, as_json, workers))
-    label = f"solving a chain of {len(instance.words):,} words ({method})"
-    with progress(label, sense="max", enabled=not as_json, spinner=False) as tick:
-
-        def advanced(incumbent: float | None, bound: float | None, stage: str) -> None:
-            tick.update(incumbent, bound, stage)
-
-        res = solve_chain(
-            instance,
-            method,
-            time_limit=deadline.remaining(),
-            seed=seed,
-            workers=workers,
-            progress=advanced,
-        )
+        raise SystemExit(_check(instance, proposed[0], a.as_json, a.lang, a.fold_accents))
+    if a.compare:
+        raise SystemExit(_compare(instance, deadline, a.seed, a.as_json, a.workers))
+    res = _solve(instance, a, deadline)
     found = tuple(res.solution) if res.solution is not None else ()
-    letters = sum(len(w) for w in found)
     interrupted = bool(res.solver_info.get("interrupted"))
-    cert_line, cert_json, cert_error = _write_certificate(res, certificate_path)
-    if as_json:
-        row = result_row(
-            res.to_dict(solution=list(found) if found else None),
-            counts={"words": len(found), "letters": letters},
-            interrupted=interrupted,
-        )
-        row.update(chain=list(found), words=len(found), letters=letters, overlap=overlap)
-        row.update(maximise=maximise, start=instance.start, end=instance.end)
-        row.update(list=instance.source, list_size=len(instance.words))
-        row.update(usable=len(instance.usable()), proof=res.solver_info.get("proof"))
-        if certificate_path is not None:
+    cert_line, cert_json, cert_error = _write_certificate(res, a.certificate_path)
+    if a.as_json:
+        from cpwords.chain.spec import chain_row
+
+        row = chain_row(res, instance)
+        if a.certificate_path is not None:
             row["certificate"] = cert_json
         echo_json(row)
     else:
-        _text(res, instance, found, letters, time_limit, interrupted)
+        _text(res, instance, found, sum(map(len, found)), a.time_limit, interrupted)
         if cert_line:
             click.echo(cert_line)
-    if (svg_path or png_path) is not None and found:
-        write_svg(svg_path, chain_svg(found, overlap, note=res.status.value), png_path)
+    if (a.svg_path or a.png_path) is not None and found:
+        write_svg(a.svg_path, chain_svg(found, a.overlap, note=res.status.value), a.png_path)
     if cert_error is not None:
         raise cert_error
     code = exit_status(res.status.value, interrupted)
     if code:
         raise SystemExit(code)
+
+
+@dataclass(frozen=True)
+class _Args:
+    """The command's arguments, as click parses them (see the options of :func:`chain`)."""
+
+    file: str
+    overlap: int
+    maximise: str
+    start: str | None
+    end: str | None
+    method: str
+    lang: str | None
+    fold_accents: bool
+    compare: bool
+    skip_invalid: bool
+    check_file: str | None
+    check_text: str | None
+    certificate_path: str | None
+    verify_path: str | None
+    svg_path: str | None
+    png_path: str | None
+    force: bool
+    time_limit: float
+    workers: int
+    seed: int
+    as_json: bool
+
+
+def _load(a: _Args) -> ChainInstance:
+    """The list FILE as a chain instance with the options (:func:`load_chain_instance`)."""
+    from cpwords.chain.spec import load_chain_instance
+
+    return load_chain_instance(
+        a.file,
+        a.overlap,
+        a.maximise,
+        a.start,
+        a.end,
+        lang=a.lang,
+        fold=a.fold_accents,
+        skip_invalid=a.skip_invalid,
+    )
+
+
+def _solve(instance: ChainInstance, a: _Args, deadline: Deadline) -> SolveResult:
+    """The chain of --method (:func:`cpwords.chain.spec.solve_chain`), its progress shown."""
+    from cpwords.chain.spec import solve_chain
+
+    label = f"solving a chain of {len(instance.words):,} words ({a.method})"
+    with progress(label, sense="max", enabled=not a.as_json, spinner=False) as tick:
+
+        def advanced(incumbent: float | None, bound: float | None, stage: str) -> None:
+            tick.update(incumbent, bound, stage)
+
+        return solve_chain(
+            instance,
+            a.method,
+            time_limit=deadline.remaining(),
+            seed=a.seed,
+            workers=a.workers,
+            progress=advanced,
+        )
 
 
 def _refuse_workers(method: str, checking: bool, verify_path: str | None) -> None:
@@ -228,99 +238,62 @@ def _compare(
 ) -> int:
     """``--compare``: the proven chain and the randomised search, a row each; the exit status
     of the exact method's result."""
-    from cpwords.chain.spec import compare_chain
+    from cpwords.chain.spec import chain_comparison_row, compare_chain
 
     label = f"comparing on a chain of {len(instance.words):,} words"
     with progress(label, sense="max", enabled=not as_json):
         results = compare_chain(
             instance, time_limit=deadline.remaining(), seed=seed, workers=workers
         )
-    exact = results[0]
-    optimum = exact.objective if exact.status.value == "OPTIMAL" else None
-
-    def gap(r: SolveResult) -> float | None:
-        if optimum is None or r.objective is None:
-            return None
-        return (optimum - r.objective) / max(1.0, optimum)
-
-    rows: list[dict[str, Any]] = [
-        {
-            "method": r.method,
-            "status": r.status.value,
-            "objective": r.objective,
-            "bound": r.bound,
-            "gap_to_optimum": gap(r),
-            "wall_time": r.wall_time,
-            "verified": r.verified,
-        }
-        for r in results
-    ]
     interrupted = any(bool(r.solver_info.get("interrupted")) for r in results)
     if as_json:
-        found = list(exact.solution) if exact.solution is not None else None
-        echo_json(
-            result_row(
-                exact.to_dict(solution=found),
-                interrupted=interrupted,
-                comparison=rows,
-                list=instance.source,
-                overlap=instance.overlap,
-                maximise=instance.objective,
-            )
-        )
+        echo_json(chain_comparison_row(instance, results))
     else:
-        from rich.console import Console
-        from rich.table import Table
-
-        title = "no proven optimum" if optimum is None else f"the proven optimum {optimum:g}"
-        table = Table(title=f"Chains compared, against {title} ({instance.objective})")
-        for col in ("method", "status", "chain", "bound", "gap to optimum", "time (s)"):
-            table.add_column(col, justify="left" if col in ("method", "status") else "right")
-        for r in results:
-            table.add_row(
-                r.method,
-                r.status.value,
-                format_value(r.objective),
-                format_value(r.bound),
-                format_gap(gap(r)),
-                f"{r.wall_time:.3f}",
-            )
-        Console(width=100).print(table)
-    return exit_status(exact.status.value, interrupted)
+        _comparison_table(instance, results)
+    return exit_status(results[0].status.value, interrupted)
 
 
-def _check(instance: ChainInstance, text: str, as_json: bool) -> int:
-    """Check a chain of one's own against the list's rules; print the verdict; its status."""
-    from cpwords.chain.rules import chain_value, instance_problems
-    from cpwords.core.alphabet import normalize_word
+def _comparison_table(instance: ChainInstance, results: list[SolveResult]) -> None:
+    """``--compare``'s table: each method's chain, bound and gap to the proven optimum."""
+    from rich.console import Console
+    from rich.table import Table
 
-    lang = click.get_current_context().params.get("lang")
-    fold = bool(click.get_current_context().params.get("fold_accents"))
-    words = [normalize_word(w, lang, fold) for w in re.split(r"[\s,]+|->", text) if w.strip()]
-    words = [w for w in words if w]
-    problems = instance_problems(instance, words)
-    value = chain_value(words, instance.objective) if words and not problems else None
-    if as_json:
-        echo_json(
-            check_row(
-                not problems,
-                problems,
-                words,
-                value,
-                overlap=instance.overlap,
-                maximise=instance.objective,
-                list=instance.source,
-            )
+    from cpwords.chain.spec import chain_gap_to_optimum, chain_optimum
+
+    optimum = chain_optimum(results)
+    title = "no proven optimum" if optimum is None else f"the proven optimum {optimum:g}"
+    table = Table(title=f"Chains compared, against {title} ({instance.objective})")
+    for col in ("method", "status", "chain", "bound", "gap to optimum", "time (s)"):
+        table.add_column(col, justify="left" if col in ("method", "status") else "right")
+    for r in results:
+        table.add_row(
+            r.method,
+            r.status.value,
+            format_value(r.objective),
+            format_value(r.bound),
+            format_gap(chain_gap_to_optimum(r, optimum)),
+            f"{r.wall_time:.3f}",
         )
-    elif problems:
+    Console(width=100).print(table)
+
+
+def _check(instance: ChainInstance, text: str, as_json: bool, lang: str | None, fold: bool) -> int:
+    """Check a chain of one's own against the list's rules; print the verdict; its status."""
+    from cpwords.chain.spec import chain_check_row, check_chain
+
+    check = check_chain(instance, text, lang, fold)
+    words = check.words
+    if as_json:
+        echo_json(chain_check_row(instance, check))
+    elif check.problems:
         click.echo(f"invalid: {' -> '.join(words)}")
-        for p in problems:
+        for p in check.problems:
             click.echo(f"  - {p}")
     else:
         letters = sum(map(len, words))
         size = f"{counted(len(words), 'word', grouped=False)}, {counted(letters, 'letter')}"
         click.echo(f"valid: {' -> '.join(words)} ({size})")
-    return 0 if not problems else 1
+    return 0 if check.valid else 1
 
 
 def _text(
@@ -414,30 +387,11 @@ def _write_certificate(
 def _verify(instance: ChainInstance, path: str, as_json: bool) -> int:
     """Check a certificate against the list and options; print the verdict; exit 1 when
     INVALID (a certificate of another list or variant: one line, exit 2)."""
-    from cpwords.chain.certificate import read_chain_certificate, verify_chain_certificate
+    from cpwords.chain.spec import chain_verify_row, verify_chain
 
-    cert = read_chain_certificate(path)
-    found = verify_chain_certificate(
-        instance.words,
-        cert,
-        overlap=instance.overlap,
-        maximise=instance.objective,
-        start=instance.start,
-        end=instance.end,
-    )
+    cert, found = verify_chain(instance, path)
     if as_json:
-        chain = list(cert.chain) if found.objective is not None else None
-        row = check_row(
-            found.status == "VALID",
-            found.to_dict()["problems"],
-            chain,
-            found.objective,
-            overlap=instance.overlap,
-            maximise=instance.objective,
-            list=instance.source,
-        )
-        row.update((k, v) for k, v in found.to_dict().items() if k not in row)
-        echo_json(row)
+        echo_json(chain_verify_row(instance, cert, found))
     else:
         click.echo(found.message)
     return 0 if found.status == "VALID" else 1

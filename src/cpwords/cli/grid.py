@@ -1,9 +1,9 @@
 """``cpwords grid``: the prefix/suffix grid (enumerate puzzles, count answers, solve, check).
 
-The command parses and prints; the work is the grid wing's Python API
-(:mod:`cpwords.grid.spec`: :class:`~cpwords.grid.spec.GridLexicon`,
-:func:`~cpwords.grid.spec.complete_board`, :func:`~cpwords.grid.spec.unique_grid_puzzles`,
-the ``matching`` listing; :func:`~cpwords.grid.models.cpsat.count_completions`).
+The command parses, calls the grid wing's Python API and prints: :mod:`cpwords.grid.modes`
+(:func:`~cpwords.grid.modes.load_grid`, then each mode's function and ``--json`` row:
+``check_grid``, ``count_grid``, ``list_grid``, and :func:`~cpwords.grid.spec.complete_board`,
+:func:`~cpwords.grid.spec.unique_grid_puzzles` of :mod:`cpwords.grid.spec`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from cpwords.cli._common import (
     alias,
     answer,
     blocklist_options,
-    check_row,
     echo_json,
     exit_status,
     force_option,
@@ -27,16 +26,15 @@ from cpwords.cli._common import (
     one_stdin,
     progress,
     reject_unused,
-    result_row,
     shared_options,
     time_guard,
 )
 from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
-from cpwords.core.errors import CheckError, InputError
+from cpwords.core.errors import InputError
 from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import check_language_code
-from cpwords.core.result import counted, listing_status
+from cpwords.core.result import counted
 from cpwords.grid.rules import (
     DEFAULT_MIN_PREFIX,
     DEFAULT_SUFFIX_LENGTH,
@@ -46,7 +44,6 @@ from cpwords.grid.rules import (
     GridTokens,
     board_words,
     draw_grid,
-    grid_problems,
     load_board,
     parse_fill,
 )
@@ -57,8 +54,8 @@ if TYPE_CHECKING:
     from cpwords.core.result import SolveResult
     from cpwords.grid.models.conflict import GridConflict
     from cpwords.grid.models.cpsat import GridCount
-    from cpwords.grid.spec import GridLexicon, UniqueGridPuzzles
-    from cpwords.grid.symmetry import BoardSymmetry
+    from cpwords.grid.modes import GridGame
+    from cpwords.grid.spec import UniqueGridPuzzles
 
 
 def _fill(
@@ -189,38 +186,7 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
     workers=2,
     seed=True,
 )
-def grid(
-    board_path: str | None,
-    top: int,
-    dict_path: str | None,
-    lexicon: str | None,
-    suffix_length: int,
-    min_prefix: int,
-    plurals: bool,
-    quadruple: str | None,
-    solve_file: str | None,
-    solve_text: str | None,
-    check_file: str | None,
-    check_text: str | None,
-    show: int,
-    limit: int | None,
-    list_max: int | None,
-    time_limit: float | None,
-    workers: int,
-    seed: int,
-    all_orientations: bool,
-    unique: bool,
-    count_limit: int | None,
-    lang: str,
-    fold_accents: bool,
-    proper_nouns: bool,
-    blocklist_file: str | None,
-    no_blocklist: bool,
-    as_json: bool,
-    svg_path: str | None = None,
-    force: bool = False,
-    png_path: str | None = None,
-) -> None:
+def grid(**options: Any) -> None:
     """List, count, solve or check prefix/suffix grid puzzles.
 
     Every edge of the board joins a prefix slot to a suffix slot and must spell a word;
@@ -246,51 +212,44 @@ def grid(
     an unfillable board (INFEASIBLE) a minimal set of conflicting slots (slots, placed,
     minimal, solves, wall_time, stopped), else null.
     """
-    from cpwords.grid.spec import GridLexicon
-
-    ctx = click.get_current_context()
-    deadline = Deadline(time_limit)
+    a = _Args(**options)
+    deadline = Deadline(a.time_limit)
     one_stdin(
         {
-            "--board": board_path,
-            "--dict": dict_path,
-            "--lexicon": lexicon,
-            "--solve": solve_file,
-            "--check": check_file,
+            "--board": a.board_path,
+            "--dict": a.dict_path,
+            "--lexicon": a.lexicon,
+            "--solve": a.solve_file,
+            "--check": a.check_file,
         }
     )
-    check_language_code(lang)
-    partial = _fill(solve_file, solve_text, "--solve", lang, fold_accents)
-    check = _fill(check_file, check_text, "--check", lang, fold_accents)
-    _check_modes(quadruple, partial, check, unique, all_orientations, count_limit)
-    lexicon = alias(dict_path, lexicon, "--dict", "--lexicon")
-    list_max = alias(limit, list_max, "--limit", "--list")
+    check_language_code(a.lang)
+    partial = _fill(a.solve_file, a.solve_text, "--solve", a.lang, a.fold_accents)
+    check = _fill(a.check_file, a.check_text, "--check", a.lang, a.fold_accents)
+    _check_modes(a.quadruple, partial, check, a.unique, a.all_orientations, a.count_limit)
+    lexicon = alias(a.dict_path, a.lexicon, "--dict", "--lexicon")
     # --limit N caps the listing, text and JSON alike; without it, text shows 60, JSON all.
-    json_max = list_max
-    list_max = 60 if list_max is None else list_max
+    json_max = alias(a.limit, a.list_max, "--limit", "--list")
+    list_max = 60 if json_max is None else json_max
+    ctx = click.get_current_context()
     block = _refuse_unused(
-        ctx, lexicon, quadruple, partial, check, (blocklist_file, no_blocklist, lang)
+        ctx, lexicon, a.quadruple, partial, check, (a.blocklist_file, a.no_blocklist, a.lang)
     )
-    check_svg_target(svg_path, force, png_path)
-    board = load_board(board_path)
-    source = GridLexicon(
-        top, lexicon, suffix_length, min_prefix, plurals, lang, fold_accents, proper_nouns
-    )
-    pictures = (svg_path, png_path)
-    g = _load(board, source, block, unique, all_orientations, deadline, as_json, pictures)
+    check_svg_target(a.svg_path, a.force, a.png_path)
+    g = _load(a, lexicon, block, deadline)
     if check is not None:
         _check_board(g, check)
     elif partial is not None:
-        _solve_board(g, partial, source, block, workers, seed)
-    elif quadruple is not None:
-        _count(g, quadruple)
-    elif unique:
+        _solve_board(g, partial, a.workers, a.seed)
+    elif a.quadruple is not None:
+        _count(g, a.quadruple)
+    elif a.unique:
         # The design keeps its own limit (and Ctrl-C): the classes counted so far are kept.
         with time_guard(deadline, grace=1.0):
-            code = _run_unique(g, show, list_max, count_limit, json_max, block)
+            code = _run_unique(g, a.show, list_max, a.count_limit, json_max)
         raise SystemExit(code)
     else:
-        _list(g, show, list_max, json_max, all_orientations)
+        _list(g, a.show, list_max, json_max)
 
 
 # ---- Options ---------------------------------------------------------------------------------
@@ -353,21 +312,63 @@ def _refuse_unused(
 # ---- What every mode shares ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Args:
+    """The command's arguments, as click parses them (see the options of :func:`grid`)."""
+
+    board_path: str | None
+    top: int
+    dict_path: str | None
+    lexicon: str | None
+    suffix_length: int
+    min_prefix: int
+    plurals: bool
+    quadruple: str | None
+    solve_file: str | None
+    solve_text: str | None
+    check_file: str | None
+    check_text: str | None
+    show: int
+    limit: int | None
+    list_max: int | None
+    time_limit: float | None
+    workers: int
+    seed: int
+    all_orientations: bool
+    unique: bool
+    count_limit: int | None
+    lang: str
+    fold_accents: bool
+    proper_nouns: bool
+    blocklist_file: str | None
+    no_blocklist: bool
+    as_json: bool
+    svg_path: str | None = None
+    force: bool = False
+    png_path: str | None = None
+
+
 @dataclass
 class _Grid:
-    """The board, its tokens and symmetry, and the JSON keys every mode's row starts with."""
+    """The board, its tokens and symmetry (the library's :class:`GridGame`), and how to show
+    the answer."""
 
-    board: Board
-    tokens: GridTokens
-    sym: BoardSymmetry
-    base: dict[str, Any]
+    game: GridGame
     deadline: Deadline
     as_json: bool
     pictures: tuple[str | None, str | None]  # --svg, --png
 
+    @property
+    def board(self) -> Board:
+        return self.game.board
+
+    @property
+    def tokens(self) -> GridTokens:
+        return self.game.tokens
+
     def header(self) -> str:
         """The text output's first lines: the board and the lexicon."""
-        return "\n".join(_header(self.board, self.tokens, self.sym.order))
+        return "\n".join(_header(self.board, self.tokens, self.game.symmetry.order))
 
     def svg(
         self, fill: dict[str, str], tokens: GridTokens | None = None, marked: Sequence[str] = ()
@@ -377,40 +378,33 @@ class _Grid:
         _svg(self.pictures, self.board, fill, self.tokens if tokens is None else tokens, marked)
 
 
-def _load(
-    board: Board,
-    source: GridLexicon,
-    block: Blocklist | None,
-    unique: bool,
-    all_orientations: bool,
-    deadline: Deadline,
-    as_json: bool,
-    pictures: tuple[str | None, str | None],
-) -> _Grid:
-    """Read the lexicon's tokens and the board's symmetry group."""
-    from cpwords.grid.symmetry import board_symmetry
+def _load(a: _Args, lexicon: str | None, block: Blocklist | None, deadline: Deadline) -> _Grid:
+    """Read the board, the lexicon's tokens and the board's symmetry group
+    (:func:`cpwords.grid.modes.load_grid`)."""
+    from cpwords.grid.modes import load_grid
+    from cpwords.grid.spec import GridLexicon
 
-    with time_guard(deadline), progress("grid", enabled=not as_json) as tick:
-        tick.update(stage="loading the lexicon")
-        # A listing fills boards from the lexicon less its blocked words; --unique proves
-        # uniqueness on the whole lexicon and withholds the designs that show a blocked word.
-        tokens = source.tokens(None if unique else block)
-        tick.update(stage="symmetry")
-        sym = board_symmetry(board, not all_orientations)
-    base: dict[str, Any] = {
-        "board": board.name,
-        "top": source.top if source.path is None else None,
-        "lexicon": tokens.source,
-        "lexicon_size": len(tokens.words),
-        "lang": source.lang,
-        "fold_accents": source.fold,
-        "suffix_length": source.suffix_length,
-        "min_prefix": source.min_prefix,
-        "group_order": sym.order,
-    }
-    if block is not None:
-        base["blocklist"] = {"source": block.source}
-    return _Grid(board, tokens, sym, base, deadline, as_json, pictures)
+    board = load_board(a.board_path)
+    source = GridLexicon(
+        a.top,
+        lexicon,
+        a.suffix_length,
+        a.min_prefix,
+        a.plurals,
+        a.lang,
+        a.fold_accents,
+        a.proper_nouns,
+    )
+    with time_guard(deadline), progress("grid", enabled=not a.as_json) as tick:
+        game = load_grid(
+            board,
+            source,
+            block,
+            unique=a.unique,
+            all_orientations=a.all_orientations,
+            on_stage=lambda stage: tick.update(stage=stage),
+        )
+    return _Grid(game, deadline, a.as_json, (a.svg_path, a.png_path))
 
 
 def _svg(
@@ -455,22 +449,14 @@ def _stopped_by(stopped: str | None) -> str:
 
 def _check_board(g: _Grid, fill: dict[str, str]) -> None:
     """Validate a filled board (exit 1 when it is not valid)."""
-    board, tokens = g.board, g.tokens
-    problems = grid_problems(board, fill, tokens.words, tokens.suffix_length, tokens.min_prefix)
+    from cpwords.grid.modes import check_grid, grid_check_row
+
+    problems = check_grid(g.board, g.tokens, fill)
     g.svg(fill)
     if g.as_json:
-        echo_json(
-            check_row(
-                not problems,
-                problems,
-                fill,
-                None,
-                **g.base,
-                words_on_board=board_words(board, fill),
-            )
-        )
+        echo_json(grid_check_row(g.game, fill, problems))
     else:
-        _show_board(board, fill)
+        _show_board(g.board, fill)
         click.echo("valid board" if not problems else "INVALID board:")
         for p in problems:
             click.echo(f"  - {p}")
@@ -481,85 +467,44 @@ def _check_board(g: _Grid, fill: dict[str, str]) -> None:
 # ---- --solve ---------------------------------------------------------------------------------
 
 
-def _solve_board(
-    g: _Grid,
-    fill: dict[str, str],
-    source: GridLexicon,
-    block: Blocklist | None,
-    workers: int,
-    seed: int,
-) -> None:
+def _solve_board(g: _Grid, fill: dict[str, str], workers: int, seed: int) -> None:
     """Complete a partial board, print it, exit with the solve's status."""
+    from cpwords.grid.modes import grid_solve_row
     from cpwords.grid.spec import complete_board
 
+    game = g.game
     # The solve and the conflict search keep their own limit: the guard only backs them up.
     with time_guard(g.deadline, grace=1.0), progress("grid: solving", enabled=not g.as_json):
         done = complete_board(
-            g.board,
-            g.tokens,
+            game.board,
+            game.tokens,
             fill,
-            source,
-            block,
+            game.source,
+            game.block,
             time_left=g.deadline.remaining,
             workers=workers,
             seed=seed,
         )
-        if done.every_completion_blocked:  # said in JSON by the key, in text here
-            g.base["blocklist"]["every_completion_blocked"] = True
-            if not g.as_json:
-                click.echo(
-                    "cpwords: warning: every completion of this board uses a blocked word",
-                    err=True,
-                )
+        if done.every_completion_blocked and not g.as_json:  # said in JSON by the key
+            click.echo(
+                "cpwords: warning: every completion of this board uses a blocked word", err=True
+            )
     res = done.result
     stopped = bool(res.solver_info.get("interrupted"))
     g.svg(res.solution or fill, done.tokens, done.conflict.slots if done.conflict else ())
     if g.as_json:
-        _solve_json(g, res, stopped, done.conflict)
+        echo_json(grid_solve_row(game, done))
     else:
         _solve_text(g, res, fill, done.tokens, stopped)
         _conflict_text(g.board, done.conflict)
     raise SystemExit(exit_status(res.status.value, stopped))
 
 
-def _conflict_row(c: GridConflict) -> dict[str, Any]:
-    """The ``conflict`` of ``--solve --json``: the conflicting slots and how they were found."""
-    return {
-        "slots": list(c.slots),
-        "placed": c.placed,
-        "minimal": c.minimal,
-        "solves": c.solves,
-        "wall_time": c.wall_time,
-        "stopped": c.stopped,
-    }
-
-
-def _solve_json(
-    g: _Grid, res: SolveResult, stopped: bool, conflict: GridConflict | None = None
-) -> None:
-    """``--solve --json``: the result's row, with the completed board as the one quadruple;
-    ``conflict`` the conflicting slots of an unfillable board (else null)."""
-    board, sol = g.board, res.solution
-    row = result_row(g.base | res.to_dict(), interrupted=stopped)
-    row["conflict"] = None if conflict is None else _conflict_row(conflict)
-    row["quadruples"] = []
-    if sol:
-        suffixes = [sol[s] for s in board.suffix_slots]
-        row["quadruples"].append(_quadruple_row(board, suffixes, sol))
-    row["count"] = len(row["quadruples"])
-    echo_json(row)
-
-
-def _quadruple_row(board: Board, suffixes: Sequence[str], fill: dict[str, str]) -> dict[str, Any]:
-    """One quadruple of a JSON row: its suffixes, the board they fill and its words."""
-    return {"suffixes": list(suffixes), "board": fill, "words": board_words(board, fill)}
-
-
 def _solve_text(
     g: _Grid, res: SolveResult, fill: dict[str, str], tokens: GridTokens, stopped: bool
 ) -> None:
     """``--solve``: the completed board, or why there is none."""
-    click.echo("\n".join(_header(g.board, tokens, g.sym.order)))
+    click.echo("\n".join(_header(g.board, tokens, g.game.symmetry.order)))
     if res.solution is None:
         what = "unfillable: " if res.status.value == "INFEASIBLE" else ""
         click.echo(f"{what}no completion of {len(fill)} placed tokens ({res.status})")
@@ -599,78 +544,18 @@ def _conflict_text(board: Board, c: GridConflict | None) -> None:
 
 def _count(g: _Grid, quadruple: str) -> None:
     """Count the full boards of one puzzle, print the count, exit with its status."""
-    from cpwords.grid.models.cpsat import count_completions
-    from cpwords.grid.spec import grid_suffixes
-    from cpwords.grid.symmetry import board_symmetry
+    from cpwords.grid.modes import count_grid, grid_count_row
 
-    board = g.board
-    sufs = grid_suffixes(quadruple, board, g.tokens, g.base["lang"], g.base["fold_accents"])
     # The count keeps its own limit (and Ctrl-C), so a stopped count is a lower bound.
     with time_guard(g.deadline, grace=0.5), progress("grid: counting", enabled=not g.as_json):
-        cnt = count_completions(
-            board,
-            g.tokens,
-            sufs,
-            symmetry=board_symmetry(board),
-            time_limit=g.deadline.remaining(),
-        )
-    # A count is never OPTIMAL: FEASIBLE (complete: an exact count; else a lower bound).
-    status = listing_status(cnt.count, cnt.complete).value
-    interrupted = cnt.stopped == "interrupted"
-    g.svg(cnt.example or dict(zip(board.suffix_slots, sufs, strict=True)))
+        counted = count_grid(g.game, quadruple, time_limit=g.deadline.remaining())
+    cnt, sufs = counted.count, counted.suffixes
+    g.svg(cnt.example or dict(zip(g.board.suffix_slots, sufs, strict=True)))
     if g.as_json:
-        _count_json(g, cnt, sufs, status, interrupted)
+        echo_json(grid_count_row(g.game, counted))
     else:
         _count_text(g, cnt, sufs)
-    raise SystemExit(exit_status(status, interrupted))
-
-
-def _count_json(
-    g: _Grid, cnt: GridCount, sufs: tuple[str, ...], status: str, interrupted: bool
-) -> None:
-    """``--count --json``: the count as a result row (objective: the boards)."""
-    qs = [] if cnt.example is None else [_quadruple_row(g.board, sufs, cnt.example)]
-    n = float(cnt.count)
-    exact = cnt.complete and cnt.count > 0
-    echo_json(
-        result_row(
-            g.base,
-            status=status,
-            objective=n if cnt.count else None,
-            bound=n if exact else None,
-            gap=0.0 if exact else None,
-            method=cnt.method,
-            wall_time=cnt.wall_time,
-            solution=cnt.example,
-            verified=_example_checked(g, cnt.example),
-            counts={"boards": cnt.count, "boards_up_to_symmetry": cnt.count_up_to_symmetry},
-            interrupted=interrupted,
-            complete=cnt.complete,
-            stopped=cnt.stopped,
-            suffixes=list(sufs),
-            count=cnt.count,
-            count_up_to_symmetry=cnt.count_up_to_symmetry,
-            unique=cnt.unique,
-            quadruples=qs,
-        )
-    )
-
-
-def _example_checked(g: _Grid, example: dict[str, str] | None) -> bool | None:
-    """A count's example board re-checked by the independent checker (None: no example).
-
-    Raises
-    ------
-    CheckError
-        The checker rejects the board (a defect of the model, never of the input).
-    """
-    if example is None:
-        return None
-    t = g.tokens
-    problems = grid_problems(g.board, example, t.words, t.suffix_length, t.min_prefix)
-    if problems:
-        raise CheckError(f"the counted example board fails the checker: {problems[0]}")
-    return True
+    raise SystemExit(exit_status(counted.status, cnt.stopped == "interrupted"))
 
 
 def _count_text(g: _Grid, cnt: GridCount, sufs: tuple[str, ...]) -> None:
@@ -693,62 +578,28 @@ def _count_text(g: _Grid, cnt: GridCount, sufs: tuple[str, ...]) -> None:
 # ---- The listing (default) -------------------------------------------------------------------
 
 
-def _list(g: _Grid, show: int, list_max: int, json_max: int | None, all_orientations: bool) -> None:
+def _list(g: _Grid, show: int, list_max: int, json_max: int | None) -> None:
     """List every suffix quadruple with a full board, exit with the listing's status."""
-    from cpwords.core.spec import solve
-    from cpwords.grid.spec import SPEC, GridCase
+    from cpwords.grid.modes import grid_list_row, list_grid
 
     guard = time_guard(g.deadline, grace=0.3)
     with guard, progress("grid: enumerating", enabled=not g.as_json) as tick:
-        res = solve(
-            SPEC,
-            GridCase(g.board, g.tokens, not all_orientations, g.sym),
-            "matching",
+        res = list_grid(
+            g.game,
             time_limit=g.deadline.remaining(),
             on_progress=lambda nodes, found: tick.update(stage=f"{nodes:,} nodes, {found} found"),
         )
     e: GridEnumeration = res.solution
     g.svg(e.quadruples[0].example if e.quadruples else {})
-    # A listing is never OPTIMAL: FEASIBLE when it found something (complete or not, see
-    # "complete"), INFEASIBLE when it finished with nothing, UNKNOWN when stopped with nothing.
-    status = res.status.value
-    interrupted = e.stopped == "interrupted"
     if g.as_json:
-        _list_json(g, res, status, interrupted, json_max)
+        echo_json(grid_list_row(g.game, res, json_max))
     else:
-        _list_text(g, e, show, list_max, all_orientations)
+        _list_text(g, e, show, list_max, not g.game.break_symmetry)
     if e.count == 0 and e.complete and not g.as_json:
         click.echo("no suffix quadruple admits a full board")
-    raise SystemExit(exit_status(status, interrupted))
-
-
-def _list_json(
-    g: _Grid, res: SolveResult, status: str, interrupted: bool, json_max: int | None
-) -> None:
-    """The listing as a result row (objective: the quadruples)."""
-    e: GridEnumeration = res.solution
-    n = float(e.count)
-    echo_json(
-        result_row(
-            g.base,
-            status=status,
-            objective=n if e.count else None,
-            bound=n if e.complete and e.count else None,
-            gap=0.0 if e.complete and e.count else None,
-            method=res.method,
-            verified=res.verified,
-            wall_time=e.wall_time,
-            solution=[list(q.suffixes) for q in e.quadruples[:json_max]],
-            counts={"quadruples": e.count},
-            interrupted=interrupted,
-            complete=e.complete,
-            stopped=e.stopped,
-            orbit_size=e.orbit_size,
-            count=e.count,
-            stats=e.stats,
-            quadruples=[q.to_dict(g.board) for q in e.quadruples[:json_max]],
-        )
-    )
+    # A listing is never OPTIMAL: FEASIBLE when it found something (complete or not, see
+    # "complete"), INFEASIBLE when it finished with nothing, UNKNOWN when stopped with nothing.
+    raise SystemExit(exit_status(res.status.value, e.stopped == "interrupted"))
 
 
 def _list_text(
@@ -782,16 +633,13 @@ def _list_text(
 
 
 def _run_unique(
-    g: _Grid,
-    show: int,
-    list_max: int,
-    count_limit: int | None,
-    json_max: int | None = None,
-    block: Blocklist | None = None,
+    g: _Grid, show: int, list_max: int, count_limit: int | None, json_max: int | None = None
 ) -> int:
     """The puzzles with a unique full board, each with its difficulty; the exit status."""
+    from cpwords.grid.modes import grid_unique_row
     from cpwords.grid.spec import unique_grid_puzzles
 
+    game = g.game
     with progress("grid: unique puzzles", enabled=not g.as_json, spinner=False) as tick:
 
         def advanced(stage: str, done: int, of: int) -> None:
@@ -799,69 +647,20 @@ def _run_unique(
             tick.update(stage=stage, counts=said or f"{done:,} of {of:,} classes")
 
         u = unique_grid_puzzles(
-            g.board, g.tokens, g.sym, count_limit, g.deadline.remaining(), block, advanced
+            game.board,
+            game.tokens,
+            game.symmetry,
+            count_limit,
+            g.deadline.remaining(),
+            game.block,
+            advanced,
         )
-    base = g.base
-    if block:  # unique on the whole lexicon, but not to be printed
-        base = base | {"blocklist": {"source": block.source, "withheld": u.withheld}}
     g.svg(u.unique[0].example if u.unique else {})
-    # Complete: the unique puzzles are all of them (none: INFEASIBLE); stopped: those found in
-    # the classes counted so far (FEASIBLE, or UNKNOWN when none yet).
-    status = listing_status(len(u.unique), u.design.complete).value
-    interrupted = u.design.stopped == "interrupted"
     if g.as_json:
-        _unique_json(g, u, base, status, interrupted, count_limit, json_max)
+        echo_json(grid_unique_row(game, u, count_limit, json_max))
     else:
-        _unique_text(g, u, show, list_max, block)
-    return exit_status(status, interrupted)
-
-
-def _unique_json(
-    g: _Grid,
-    u: UniqueGridPuzzles,
-    base: dict[str, Any],
-    status: str,
-    interrupted: bool,
-    count_limit: int | None,
-    json_max: int | None,
-) -> None:
-    """``--unique --json``: the unique puzzles as a result row, the other classes' counts."""
-    d, uniq, others = u.design, u.unique, u.others
-    n = float(len(uniq))
-    exact = d.complete and bool(uniq)
-    row = result_row(
-        base,
-        status=status,
-        objective=n if uniq else None,
-        bound=n if exact else None,
-        gap=0.0 if exact else None,
-        method="grid-design",
-        solution=[list(p.suffixes) for p in uniq[:json_max]],
-        counts={"classes": len(d.puzzles), "unique": len(uniq)},
-        verified=True if uniq else None,  # re-solved independently, else CheckError
-        interrupted=interrupted,
-    )
-    other_rows = [
-        {
-            "suffixes": list(p.suffixes),
-            "count": p.count_up_to_symmetry,
-            "count_exact": p.count_exact,
-        }
-        for p in others[:json_max]
-    ]
-    row |= {
-        "complete": d.complete,
-        "stopped": d.stopped,
-        "orbit_size": d.orbit_size,
-        "classes": len(d.puzzles),
-        "unique_count": len(uniq),
-        "count_limit": count_limit,
-        "wall_time": d.wall_time,
-        "stats": {k: v for k, v in d.stats.items() if k != "counts"},
-        "quadruples": [p.to_dict(g.board) for p in uniq[:json_max]],
-        "others": other_rows,
-    }
-    echo_json(row)
+        _unique_text(g, u, show, list_max, game.block)
+    return exit_status(u.status, u.design.stopped == "interrupted")
 
 
 #: What to change when a lexicon has no unique puzzle (English, default board: 1 at --top 5000,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from dataclasses import dataclass
@@ -20,7 +21,6 @@ from cpwords.cli._common import (
     lang_options,
     progress,
     reject_unused,
-    result_row,
     shared_options,
     time_guard,
 )
@@ -83,28 +83,7 @@ if TYPE_CHECKING:
 @force_option()
 @lang_options(f"the default dictionary (English: the game's own list, letterpress; {CURATED})")
 @shared_options(dictionary=LETTERPRESS_LIST, limit="all", time_limit=20.0, workers=2, seed=True)
-def letterpress(
-    letters: str | None,
-    dict_path: str | None,
-    min_length: int,
-    limit: int | None,
-    longest_first: bool,
-    no_cache: bool,
-    colours: str | None,
-    played: tuple[str, ...],
-    lookahead: int,
-    random_board: bool,
-    lang: str,
-    fold_accents: bool,
-    proper_nouns: bool,
-    time_limit: float,
-    workers: int,
-    seed: int,
-    as_json: bool,
-    svg_path: str | None = None,
-    force: bool = False,
-    png_path: str | None = None,
-) -> None:
+def letterpress(**options: Any) -> None:
     """Find every word some letters spell, or the best move.
 
     LETTERS is the bag (e.g. the 25 letters of a Letterpress board), each letter usable as
@@ -123,134 +102,114 @@ def letterpress(
     from cpwords.core.errors import InputError
     from cpwords.core.lexicon import check_language_code
 
+    a = _Args(**options)
     ctx = click.get_current_context()
-    deadline = Deadline(time_limit)
-    if random_board and letters is not None:
+    deadline = Deadline(a.time_limit)
+    if a.random_board and a.letters is not None:
         raise InputError("give LETTERS or --random-board, not both")
-    if not random_board and letters is None:
+    if not a.random_board and a.letters is None:
         raise InputError("give LETTERS (the bag or the board's letters) or --random-board")
-    check_svg_target(svg_path, force, png_path)
-    check_language_code(lang)
-    drawn = {"random_board": random_board, "seed": seed if random_board else None}
-    if colours is not None:
+    check_svg_target(a.svg_path, a.force, a.png_path)
+    check_language_code(a.lang)
+    if a.colours is not None:
         reject_unused(
             ctx,
             "with --board",
             {"min_length": "--min-length", "limit": "--limit", "longest_first": "--longest-first"},
         )
-        _board_mode(
-            letters,
-            colours,
-            dict_path,
-            played,
-            deadline,
-            workers,
-            seed,
-            no_cache,
-            as_json,
-            (svg_path, png_path),
-            lang,
-            fold_accents,
-            proper_nouns,
-            lookahead,
-        )
+        _board_mode(a, a.colours, deadline)
         return
     reject_unused(
         ctx,
         "without --board (a word listing)",
         {"played": "--played", "workers": "--workers", "lookahead": "--lookahead"},
     )
-    if not random_board:
+    if not a.random_board:
         reject_unused(ctx, "without --board or --random-board", {"seed": "--seed"})
-    query = _Listing(min_length, limit, longest_first, lang, fold_accents, proper_nouns)
-    res = _list_words(letters, dict_path, no_cache, seed, query, deadline, as_json)
+    res = _list_words(a, deadline)
     words: list[str] = res.solution
-    info = res.solver_info
     count = int(res.objective or 0)
-    if svg_path is not None or png_path is not None:
+    if a.svg_path is not None or a.png_path is not None:
         from cpwords.letterpress.draw import bag_svg
 
         longest = max(words, key=len) if words else None
         note = f"the longest of {counted(count, 'word')}" if longest else "no word"
-        write_svg(svg_path, bag_svg(info["letters"], longest, note=note), png_path)
+        write_svg(a.svg_path, bag_svg(res.solver_info["letters"], longest, note=note), a.png_path)
     # An exhaustive listing that found nothing is a proven "none" (INFEASIBLE, exit 1).
-    if as_json:
-        _words_json(res, count, lang, fold_accents, drawn)
+    if a.as_json:
+        from cpwords.letterpress.spec import letterpress_words_row
+
+        board_seed = a.seed if a.random_board else None
+        echo_json(letterpress_words_row(res, lang=a.lang, fold=a.fold_accents, seed=board_seed))
     else:
-        _words_text(res, count, seed if random_board else None)
+        _words_text(res, count, a.seed if a.random_board else None)
     if count == 0:
         raise SystemExit(1)
 
 
 @dataclass(frozen=True)
-class _Listing:
-    """What to list: the shortest word, how many, in which order, of which language."""
+class _Args:
+    """The command's arguments, as click parses them (see the options of :func:`letterpress`)."""
 
+    letters: str | None
+    dict_path: str | None
     min_length: int
     limit: int | None
     longest_first: bool
+    no_cache: bool
+    colours: str | None
+    played: tuple[str, ...]
+    lookahead: int
+    random_board: bool
     lang: str
-    fold: bool
-    proper: bool = False
+    fold_accents: bool
+    proper_nouns: bool
+    time_limit: float
+    workers: int
+    seed: int
+    as_json: bool
+    svg_path: str | None = None
+    force: bool = False
+    png_path: str | None = None
 
 
-def _list_words(
-    letters: str | None,
-    dict_path: str | None,
-    no_cache: bool,
-    seed: int,
-    query: _Listing,
-    deadline: Deadline,
-    as_json: bool,
-) -> SolveResult:
-    """Load the index, draw the board when no LETTERS, list the words (with the index's time)."""
+def _load_index(a: _Args) -> LetterpressIndex:
+    """The dictionary's index (from the cache unless --no-cache), a corrupt cache said."""
     from cpwords.letterpress.models.index import load_letterpress_index
-    from cpwords.letterpress.spec import find_letterpress_words, random_letterpress_board
 
-    lang, fold = query.lang, query.fold
-    with time_guard(deadline), progress("letterpress", enabled=not as_json) as tick:
+    index = load_letterpress_index(
+        a.dict_path,
+        use_cache=not a.no_cache,
+        lang=a.lang,
+        fold=a.fold_accents,
+        proper=a.proper_nouns,
+    )
+    _warn_cache(index.cache_problem)
+    return index
+
+
+def _list_words(a: _Args, deadline: Deadline) -> SolveResult:
+    """Load the index, draw the board when no LETTERS, list the words (with the index's time)."""
+    from cpwords.letterpress.spec import letterpress_words
+
+    with time_guard(deadline), progress("letterpress", enabled=not a.as_json) as tick:
         tick.update(stage="loading the index")
         t0 = time.perf_counter()
-        index = load_letterpress_index(
-            dict_path, use_cache=not no_cache, lang=lang, fold=fold, proper=query.proper
-        )
+        index = _load_index(a)
         index_seconds = time.perf_counter() - t0
-        _warn_cache(index.cache_problem)
-        if letters is None:
-            tick.update(stage="drawing the board")
-            letters = random_letterpress_board(index, seed=seed)
-        tick.update(stage="listing")
-        res = find_letterpress_words(
-            letters,
+        res = letterpress_words(
             index,
-            min_length=query.min_length,
-            limit=query.limit,
-            longest_first=query.longest_first,
-            lang=lang,
-            fold=fold,
+            a.letters,
+            seed=a.seed,
+            min_length=a.min_length,
+            limit=a.limit,
+            longest_first=a.longest_first,
+            lang=a.lang,
+            fold=a.fold_accents,
+            on_stage=lambda stage: tick.update(stage=stage),
         )
     # The index was loaded here (for the progress display): its time is this load's.
     return dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
-
-
-def _words_json(res: SolveResult, count: int, lang: str, fold: bool, drawn: dict[str, Any]) -> None:
-    """The listing as a result row."""
-    info = res.solver_info
-    row = result_row(
-        res.to_dict(),
-        counts={"words": count},
-        letters=info["letters"],
-        count=count,
-        returned=len(res.solution),
-        complete=info.get("complete", True),
-        lexicon=info["source"],
-        lexicon_size=info["words"],
-        lang=lang,
-        fold_accents=fold,
-        index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
-        **drawn,
-    )
-    echo_json(row)
 
 
 def _words_text(res: SolveResult, total: int, seed: int | None) -> None:
@@ -279,76 +238,43 @@ def _words_text(res: SolveResult, total: int, seed: int | None) -> None:
         click.echo(f"{current:>2}: " + " ".join(line))
 
 
-def _board_mode(
-    letters: str | None,
-    colours: str,
-    dict_path: str | None,
-    played: tuple[str, ...],
-    deadline: Deadline,
-    workers: int,
-    seed: int,
-    no_cache: bool,
-    as_json: bool,
-    pictures: tuple[str | None, str | None] = (None, None),
-    lang: str = "en",
-    fold: bool = False,
-    proper: bool = False,
-    lookahead: int = 0,
-) -> None:
-    from cpwords.core.alphabet import foreign_letters
-    from cpwords.core.errors import InputError
-    from cpwords.letterpress.models.index import load_letterpress_index
+def _board_mode(a: _Args, colours: str, deadline: Deadline) -> None:
+    """``--board``: the best move on the position (or one ply ahead), printed; the exit
+    status of its result."""
+    from cpwords.letterpress.board_spec import letterpress_move_row, letterpress_position
     from cpwords.letterpress.rules import parse_board
-    from cpwords.letterpress.spec import random_letterpress_board
 
-    random_board = letters is None
-    # given letters are read before the index is loaded (bad input fails fast)
-    board = None if letters is None else parse_board(letters, colours, lang=lang, fold=fold)
-    with progress("letterpress", enabled=not as_json) as tick:
+    lang, fold = a.lang, a.fold_accents
+    if a.letters is not None:  # given letters are read before the index is loaded (fail fast)
+        parse_board(a.letters, colours, lang=lang, fold=fold)
+    with progress("letterpress", enabled=not a.as_json) as tick:
         tick.update(stage="loading the index")
         with time_guard(deadline):
-            index = load_letterpress_index(
-                dict_path, use_cache=not no_cache, lang=lang, fold=fold, proper=proper
-            )
-        _warn_cache(index.cache_problem)
-        if board is None:
+            index = _load_index(a)
+        if a.letters is None:
             tick.update(stage="drawing the board")
-            board = parse_board(
-                random_letterpress_board(index, seed=seed), colours, lang=lang, fold=fold
-            )
-        problem = foreign_letters(board.letters, index.letters, index.source)
-        if problem is not None:
-            raise InputError(f"board: {problem}")
-        tick.update(stage="every move and its best reply" if lookahead else "solving (CP-SAT)")
-        res = _best_move(board, index, played, deadline, workers, seed, lookahead)
+        board = letterpress_position(a.letters, colours, index, seed=a.seed, lang=lang, fold=fold)
+        tick.update(stage="every move and its best reply" if a.lookahead else "solving (CP-SAT)")
+        res = _best_move(board, index, a, deadline)
     move = res.solution
     stopped = bool(res.solver_info.get("interrupted"))
-    if pictures != (None, None):
+    board_seed = a.seed if a.letters is None else None
+    if (a.svg_path, a.png_path) != (None, None):
         from cpwords.letterpress.draw import board_svg
 
         tiles = move.tiles if move is not None else ()
         note = f"swing {move.swing:+d} · {res.status.value}" if move else res.status.value
         svg = board_svg(board, tiles, word=move.word if move else None, note=note)
-        write_svg(pictures[0], svg, pictures[1])
-    if as_json:
-        row = result_row(
-            res.to_dict(solution=move.to_dict() if move is not None else None),
-            interrupted=stopped,
-            word=move.word if move is not None else None,
-            lexicon=index.source,
-            lexicon_size=index.n,
-            lang=lang,
-            fold_accents=fold,
-            letters=board.letters,
-            random_board=random_board,
-            seed=seed if random_board else None,
-            lookahead=lookahead,
+        write_svg(a.svg_path, svg, a.png_path)
+    if a.as_json:
+        row = letterpress_move_row(
+            res, board, index, lang=lang, fold=fold, seed=board_seed, lookahead=a.lookahead
         )
         echo_json(row)
     elif move is None:
         click.echo("no move found (interrupted)" if stopped else "no playable word on this board")
     else:
-        _move_text(res, board, stopped, lookahead, seed if random_board else None)
+        _move_text(res, board, stopped, a.lookahead, board_seed)
     code = exit_status(res.status.value, stopped)
     if code:
         raise SystemExit(code)
@@ -377,22 +303,24 @@ def _move_text(
 
 
 def _best_move(
-    board: LetterpressBoard,
-    index: LetterpressIndex,
-    played: Sequence[str],
-    deadline: Deadline,
-    workers: int,
-    seed: int,
-    lookahead: int,
+    board: LetterpressBoard, index: LetterpressIndex, a: _Args, deadline: Deadline
 ) -> SolveResult:
-    """The best move (CP-SAT), or with ``lookahead`` the best one ply ahead."""
-    from cpwords.letterpress.board_spec import best_letterpress_move, lookahead_letterpress_move
+    """The best move (CP-SAT), or with --lookahead the best one ply ahead
+    (:func:`cpwords.letterpress.board_spec.letterpress_move`)."""
+    from cpwords.letterpress.board_spec import letterpress_move
 
-    if lookahead:
-        with time_guard(deadline, grace=1.0):  # the search keeps its own limit
-            return lookahead_letterpress_move(board, index, played, deadline.remaining())
-    left = deadline.remaining() or 20.0
-    return best_letterpress_move(board, index, played, left, workers=workers, seed=seed)
+    # One ply ahead keeps its own limit: the guard only backs it up.
+    guard = time_guard(deadline, grace=1.0) if a.lookahead else contextlib.nullcontext()
+    with guard:
+        return letterpress_move(
+            board,
+            index,
+            a.played,
+            lookahead=a.lookahead,
+            time_limit=deadline.remaining(),
+            workers=a.workers,
+            seed=a.seed,
+        )
 
 
 def _reply_text(res: SolveResult) -> None:

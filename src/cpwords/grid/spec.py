@@ -12,7 +12,8 @@ prints): :class:`GridLexicon` (the tokens of a lexicon, blocked words left out),
 :func:`grid_suffixes` (a puzzle's suffixes, checked against the tokens),
 :func:`complete_board` (``--solve``, which falls back to the whole lexicon rather than call a
 board with no unblocked completion infeasible) and :func:`unique_grid_puzzles` (``--unique``,
-designs that show a blocked word withheld).
+designs that show a blocked word withheld); :mod:`cpwords.grid.modes` reads a board's tokens
+once for every mode, counts, lists and builds each mode's ``--json`` row.
 """
 
 from __future__ import annotations
@@ -343,7 +344,7 @@ def complete_board(
     board: Board,
     tokens: GridTokens,
     partial: Mapping[str, str],
-    lexicon: GridLexicon,
+    lexicon: GridLexicon | GridTokens,
     block: Blocklist | None = None,
     *,
     time_left: Callable[[], float | None] = lambda: None,
@@ -360,8 +361,9 @@ def complete_board(
         The tokens to fill from (``lexicon.tokens(block)``).
     partial : mapping slot -> token
         Tokens already placed.
-    lexicon : GridLexicon
-        Where ``tokens`` came from: its whole tokens are tried when ``tokens`` has no completion.
+    lexicon : GridLexicon or GridTokens
+        Where ``tokens`` came from: its whole tokens are tried when ``tokens`` has no completion
+        (or those whole tokens, already read).
     block : Blocklist, optional
         The words left out of ``tokens``.
     time_left : callable
@@ -397,7 +399,7 @@ def complete_board(
     )
     blocked = False
     if block and res.status is Status.INFEASIBLE:
-        tokens = lexicon.tokens(None)
+        tokens = lexicon.tokens(None) if isinstance(lexicon, GridLexicon) else lexicon
         res = solve_grid(
             board, tokens, partial, time_limit=time_left() or 60.0, workers=workers, seed=seed
         )
@@ -432,6 +434,12 @@ class UniqueGridPuzzles:
     unique: tuple[GridPuzzle, ...]
     others: list[GridPuzzle] = field(default_factory=list)
     withheld: int = 0
+
+    @property
+    def status(self) -> str:
+        """Complete: the unique puzzles are all of them (FEASIBLE; none: INFEASIBLE); stopped:
+        those found in the classes counted so far (FEASIBLE, or UNKNOWN when none yet)."""
+        return listing_status(len(self.unique), self.design.complete).value
 
 
 def unique_grid_puzzles(

@@ -9,6 +9,12 @@ through :func:`cpwords.core.spec.solve` on a :class:`LetterpressPosition`; the m
 Instance tables (keys): ``letters`` and ``colours`` (the board, as ``cpwords letterpress
 --board`` takes them), ``lexicon`` (see :func:`cpwords.core.sources.lexicon_words`) and
 optional ``played`` (a list of words already played).
+
+Below the spec, the Python API behind ``cpwords letterpress --board`` (the command parses,
+calls these and prints; the Letterpress page calls :func:`letterpress_move` too):
+:func:`letterpress_position` (the board, drawn or given, its letters checked against the
+dictionary's), :func:`letterpress_move` (the best move, or one ply ahead) and
+:func:`letterpress_move_row` (its ``--json`` object).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from typing import Any
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon, lexicon_from_words
 from cpwords.core.result import SolveResult
+from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, no_params, solve
 from cpwords.letterpress.models.board import solve_board_cpsat
@@ -275,6 +282,148 @@ def lookahead_letterpress_move(
             raise CheckError(f"the one-ply move fails the checker: {found[0]}")
         verified = True
     return dataclasses.replace(res, wall_time=time.perf_counter() - t0, verified=verified)
+
+
+# ---- The Python API of ``cpwords letterpress --board`` ----------------------------------------
+
+
+def letterpress_position(
+    letters: str | None,
+    colours: str,
+    index: LetterpressIndex,
+    *,
+    seed: int = 0,
+    lang: str = "en",
+    fold: bool = False,
+) -> LetterpressBoard:
+    """The board of ``--board COLOURS``: the given letters, or letters drawn from the
+    dictionary's frequencies, checked against the dictionary's letters.
+
+    Parameters
+    ----------
+    letters : str, optional
+        The 25 letters, row-major (``/`` allowed); None draws them
+        (:func:`~cpwords.letterpress.spec.random_letterpress_board`, with ``seed``).
+    colours : str
+        The owners: ``b`` mine (to move), ``r`` the opponent's, ``.`` neutral.
+    index : LetterpressIndex
+    seed : int
+    lang : str
+    fold : bool
+
+    Returns
+    -------
+    LetterpressBoard
+
+    Raises
+    ------
+    InputError
+        Bad letters or colours, or a letter the dictionary has not (``board: ...``).
+    """
+    from cpwords.core.alphabet import foreign_letters
+    from cpwords.letterpress.spec import random_letterpress_board
+
+    if letters is None:
+        letters = random_letterpress_board(index, seed=seed)
+    board = parse_board(letters, colours, lang=lang, fold=fold)
+    problem = foreign_letters(board.letters, index.letters, index.source)
+    if problem is not None:
+        raise InputError(f"board: {problem}")
+    return board
+
+
+def letterpress_move(
+    board: LetterpressBoard,
+    index: LetterpressIndex,
+    played: Iterable[str] = (),
+    *,
+    lookahead: int = 0,
+    time_limit: float | None = 20.0,
+    workers: int = 2,
+    seed: int = 0,
+) -> SolveResult:
+    """``cpwords letterpress --board``'s answer: the best move, or one ply ahead.
+
+    Parameters
+    ----------
+    board : LetterpressBoard
+    index : LetterpressIndex
+    played : iterable of str
+        Words already played.
+    lookahead : {0, 1}
+        0: the largest swing (:func:`best_letterpress_move`); 1: the largest swing minus the
+        opponent's best reply swing (:func:`lookahead_letterpress_move`).
+    time_limit : float, optional
+        Seconds (None: 20 s for the best move, no limit one ply ahead).
+    workers, seed : int
+        CP-SAT's search workers and seed (the best move).
+
+    Returns
+    -------
+    SolveResult
+        As the function called returns it.
+
+    Examples
+    --------
+    >>> from cpwords.letterpress.models.index import build_letterpress_index
+    >>> index = build_letterpress_index(["cat", "at"])
+    >>> board = parse_board("catxx" * 5, "....." * 5)
+    >>> move = letterpress_move(board, index, time_limit=10).solution
+    >>> move.word, move.swing
+    ('cat', 3)
+    """
+    if lookahead:
+        return lookahead_letterpress_move(board, index, played, time_limit)
+    left = time_limit or 20.0
+    return best_letterpress_move(board, index, played, left, workers=workers, seed=seed)
+
+
+def letterpress_move_row(
+    result: SolveResult,
+    board: LetterpressBoard,
+    index: LetterpressIndex,
+    *,
+    lang: str = "en",
+    fold: bool = False,
+    seed: int | None = None,
+    lookahead: int = 0,
+) -> dict[str, Any]:
+    """The JSON object of ``cpwords letterpress --board --json``.
+
+    Parameters
+    ----------
+    result : SolveResult
+        A :func:`letterpress_move` answer.
+    board : LetterpressBoard
+    index : LetterpressIndex
+    lang : str
+    fold : bool
+        How the dictionary was read (reported as given).
+    seed : int, optional
+        The seed of a drawn board (None: the letters were given).
+    lookahead : int
+
+    Returns
+    -------
+    dict
+        The result's keys (``solution``: the move), then ``word``, ``lexicon``,
+        ``lexicon_size``, ``lang``, ``fold_accents``, ``letters``, ``random_board``, ``seed``
+        and ``lookahead``.
+    """
+    move = result.solution
+    return result_row(
+        result.to_dict(solution=move.to_dict() if move is not None else None),
+        interrupted=bool(result.solver_info.get("interrupted")),
+        word=move.word if move is not None else None,
+        lexicon=index.source,
+        lexicon_size=index.n,
+        lang=lang,
+        fold_accents=fold,
+        letters=board.letters,
+        random_board=seed is not None,
+        seed=seed,
+        lookahead=lookahead,
+    )
 
 
 #: The registry (``cpwords letterpress --board``, suites, ``SolveResult.method``).

@@ -4,6 +4,11 @@ Instance tables (keys): ``lexicon`` (``letterpress``, ``enable1``, ``wordfreq:N`
 :func:`cpwords.bench.sources.lexicon_words`) and ``letters`` (the bag). All three methods are
 exhaustive, so the study compares their query times (the index and the trie are built before the
 clock starts, as the seed measures them) and checks that every listing is complete.
+
+Below the spec, the Python API behind ``cpwords letterpress`` without ``--board``:
+:func:`letterpress_words` (the board drawn when no letters are given, then the listing) and
+:func:`letterpress_words_row` (its ``--json`` object); the best move is
+:mod:`cpwords.letterpress.board_spec`'s.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import dataclasses
 import functools
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +28,7 @@ from cpwords.core.alphabet import foreign_letters
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, draw_letters, letter_frequencies, lexicon_from_words
 from cpwords.core.result import SolveResult, Status
+from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, no_params, solve
 from cpwords.letterpress.heuristics import Trie, naive_scan
@@ -234,62 +240,6 @@ def find_letterpress_words(
     return dataclasses.replace(res, solver_info={**res.solver_info, "index_seconds": index_seconds})
 
 
-def words_row(
-    result: SolveResult,
-    *,
-    lang: str = "en",
-    fold: bool = False,
-    random_board: bool = False,
-    seed: int | None = None,
-) -> dict[str, Any]:
-    """The JSON object of ``cpwords letterpress LETTERS --json`` (a word listing).
-
-    Parameters
-    ----------
-    result : SolveResult
-        A :func:`find_letterpress_words` answer.
-    lang : str
-    fold : bool
-        How the bag and the dictionary were read (reported as given).
-    random_board : bool
-    seed : int, optional
-        Whether the letters were drawn (``--random-board``) and from which seed.
-
-    Returns
-    -------
-    dict
-        The :data:`~cpwords.core.rows.RESULT_KEYS` first (``counts``: ``words``), then
-        ``letters``, ``count``, ``returned``, ``complete``, ``lexicon``, ``lexicon_size``,
-        ``lang``, ``fold_accents``, ``index`` (``from_cache``, ``seconds``), ``random_board``
-        and ``seed``.
-
-    Examples
-    --------
-    >>> row = words_row(find_letterpress_words("tacos", ["cat", "act", "coats"]))
-    >>> row["solution"], row["count"], row["counts"]
-    (['act', 'cat', 'coats'], 3, {'words': 3})
-    """
-    from cpwords.core.rows import result_row
-
-    info = result.solver_info
-    count = int(result.objective or 0)
-    return result_row(
-        result.to_dict(),
-        counts={"words": count},
-        letters=info["letters"],
-        count=count,
-        returned=len(result.solution),
-        complete=info.get("complete", True),
-        lexicon=info["source"],
-        lexicon_size=info["words"],
-        lang=lang,
-        fold_accents=fold,
-        index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
-        random_board=random_board,
-        seed=seed,
-    )
-
-
 #: Tiles of a Letterpress board (5 x 5).
 BOARD_TILES = 25
 
@@ -358,6 +308,112 @@ def random_letterpress_board(
         raise InputError(f"{index.source}: no words to draw letters from")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     return "".join(draw_letters(rng, letter_frequencies(index.words), size))
+
+
+# ---- The Python API of ``cpwords letterpress`` (a word listing) -------------------------------
+
+
+def letterpress_words(
+    index: LetterpressIndex,
+    letters: str | None = None,
+    *,
+    seed: int = 0,
+    min_length: int = 1,
+    limit: int | None = None,
+    longest_first: bool = False,
+    lang: str = "en",
+    fold: bool = False,
+    on_stage: Callable[[str], None] | None = None,
+) -> SolveResult:
+    """``cpwords letterpress``'s listing: every word of ``index`` the letters spell, the letters
+    drawn first when none are given.
+
+    Parameters
+    ----------
+    index : LetterpressIndex
+        The dictionary's index (:func:`~cpwords.letterpress.models.index.load_letterpress_index`).
+    letters : str, optional
+        The bag; None draws a board of :data:`BOARD_TILES` letters by the dictionary's letter
+        frequencies (:func:`random_letterpress_board`, with ``seed``).
+    seed : int
+        The drawn board's seed.
+    min_length, limit, longest_first, lang, fold
+        As in :func:`find_letterpress_words`.
+    on_stage : callable ``(stage)``, optional
+        Told each stage as it starts (``"drawing the board"``, ``"listing"``).
+
+    Returns
+    -------
+    SolveResult
+        :func:`find_letterpress_words`'s listing (``solver_info["letters"]``: the bag read).
+
+    Raises
+    ------
+    InputError
+        Bad letters or options.
+
+    Examples
+    --------
+    >>> index = build_letterpress_index(["cat", "act", "tac", "dog"])
+    >>> letterpress_words(index, "tac").solution
+    ['act', 'cat', 'tac']
+    """
+    if letters is None:
+        if on_stage is not None:
+            on_stage("drawing the board")
+        letters = random_letterpress_board(index, seed=seed)
+    if on_stage is not None:
+        on_stage("listing")
+    return find_letterpress_words(
+        letters,
+        index,
+        min_length=min_length,
+        limit=limit,
+        longest_first=longest_first,
+        lang=lang,
+        fold=fold,
+    )
+
+
+def letterpress_words_row(
+    result: SolveResult, *, lang: str = "en", fold: bool = False, seed: int | None = None
+) -> dict[str, Any]:
+    """The JSON object of ``cpwords letterpress --json`` (a word listing).
+
+    Parameters
+    ----------
+    result : SolveResult
+        A :func:`letterpress_words` answer (``solver_info["index_seconds"]``: the index's load).
+    lang : str
+    fold : bool
+        How the dictionary was read (reported as given).
+    seed : int, optional
+        The seed of a drawn board (None: the letters were given).
+
+    Returns
+    -------
+    dict
+        The result's keys (``counts``: ``words``), then ``letters``, ``count``, ``returned``,
+        ``complete``, ``lexicon``, ``lexicon_size``, ``lang``, ``fold_accents``, ``index``
+        (from_cache, seconds), ``random_board`` and ``seed``.
+    """
+    info = result.solver_info
+    count = int(result.objective or 0)
+    return result_row(
+        result.to_dict(),
+        counts={"words": count},
+        letters=info["letters"],
+        count=count,
+        returned=len(result.solution),
+        complete=info.get("complete", True),
+        lexicon=info["source"],
+        lexicon_size=info["words"],
+        lang=lang,
+        fold_accents=fold,
+        index={"from_cache": info["index_from_cache"], "seconds": info["index_seconds"]},
+        random_board=seed is not None,
+        seed=seed,
+    )
 
 
 SPEC = PuzzleSpec(

@@ -216,17 +216,18 @@ def letterpress_view(
     InputError
         The CLI's messages for bad letters, colours, dictionary or word.
     """
+    from cpwords.letterpress.board_spec import letterpress_move
     from cpwords.letterpress.draw import bag_svg, board_svg, spell_tiles
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board, parse_letters
-    from cpwords.letterpress.spec import words_row
+    from cpwords.letterpress.spec import letterpress_words, letterpress_words_row
 
     name = q.get("dict") or LETTERPRESS_DEFAULT
     letters = q.get("letters", "")
     colours = q.get("colours", "").strip()
     index = lexicons.once("letterpress", name, lambda: load_letterpress_index(page_lexicon(name)))
     bag = parse_letters("".join(letters.split()).replace("/", ""))
-    listing = cpwords.find_letterpress_words(bag, index, longest_first=True)
+    listing = letterpress_words(index, bag, longest_first=True)  # as the command lists
     words: list[str] = listing.solution
     by_length: dict[int, list[str]] = {}
     for w in words:
@@ -240,7 +241,7 @@ def letterpress_view(
         "list_time": listing.wall_time,
         "verified": listing.verified,
         "move": None,
-        "row": words_row(listing),  # as cpwords letterpress BAG --longest-first --json
+        "row": letterpress_words_row(listing),  # as cpwords letterpress BAG --longest-first --json
     }
     word = q.get("word", "").strip().lower() or None
     if word is not None and word not in set(words):
@@ -262,7 +263,7 @@ def letterpress_view(
             "svg_after": None,
         }
         return out
-    res = cpwords.best_letterpress_move(board, index, played, time_limit=PAGE_TIME_LIMIT, workers=1)
+    res = letterpress_move(board, index, played, time_limit=PAGE_TIME_LIMIT, workers=1)
     move = res.solution
     out["move"] = None if move is None else move.to_dict()
     out |= {
@@ -577,7 +578,8 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
         The CLI's messages for bad tokens or options.
     """
     from cpwords.grid.draw import grid_svg, problem_marks
-    from cpwords.grid.rules import default_board, grid_problems, parse_fill
+    from cpwords.grid.modes import check_grid
+    from cpwords.grid.rules import default_board, parse_fill
 
     board = default_board()
     opts = grid_tokens_options(q)
@@ -602,9 +604,8 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
         tokens = grid_tokens(**opts)
         out |= {"lexicon": tokens.source, "lexicon_size": len(tokens.words)}
     conflict: set[str] = set()  # the slots of an unfillable board that conflict
-    if action == "check":
-        words = set(tokens.words)
-        problems = grid_problems(board, fill, words, opts["suffix_length"], opts["min_prefix"])
+    if action == "check":  # as grid --check
+        problems = check_grid(board, tokens, fill)
         out["problems"] = problems
         out["valid"] = not problems
     elif action == "solve":
@@ -635,20 +636,22 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
 def _grid_solve(
     board: Any, opts: Mapping[str, Any], tokens: Any, fill: Mapping[str, str]
 ) -> dict[str, Any]:
-    """The grid page's completion, as grid --solve: filled from the lexicon less its blocked
-    words; when only blocked words complete the board, one completion from the whole
-    lexicon, with a warning; an unfillable board's conflicting slots (``conflict``)."""
-    from cpwords.grid.rules import board_words
+    """The grid page's completion, as grid --solve (:func:`cpwords.grid.spec.complete_board`):
+    filled from the lexicon less its blocked words; when only blocked words complete the board,
+    one completion from the whole lexicon, with a warning; an unfillable board's conflicting
+    slots (``conflict``)."""
+    from cpwords.grid.spec import complete_board
 
-    res = cpwords.solve_grid(
+    done = complete_board(
         board,
         grid_tokens(**opts, unblocked=True),
         fill,
-        time_limit=PAGE_TIME_LIMIT,
+        tokens,
+        _blocklist(opts["lang"]),
+        time_left=lambda: PAGE_TIME_LIMIT,
         workers=1,
     )
-    if res.status is cpwords.Status.INFEASIBLE:
-        res = cpwords.solve_grid(board, tokens, fill, time_limit=PAGE_TIME_LIMIT, workers=1)
+    res = done.result
     out: dict[str, Any] = {
         "status": res.status.value,
         "wall_time": res.wall_time,
@@ -658,18 +661,17 @@ def _grid_solve(
     if res.solution is not None:
         out["solved_from"] = dict(fill)
         out["fill"] = dict(res.solution)
-        out["blocked"] = _blocklist(opts["lang"]).any_blocked(board_words(board, out["fill"]))
+        out["blocked"] = done.every_completion_blocked
     else:
         out["no_answer"] = f"no completion of {len(fill)} placed tokens ({res.status.value})"
-        if res.status is cpwords.Status.INFEASIBLE:  # as grid --solve: what conflicts
-            out["conflict"] = _grid_conflict(board, tokens, fill)
+        if done.conflict is not None:  # as grid --solve: what conflicts
+            out["conflict"] = _grid_conflict(done.conflict)
     return out
 
 
-def _grid_conflict(board: Any, tokens: Any, fill: Mapping[str, str]) -> dict[str, Any]:
+def _grid_conflict(c: Any) -> dict[str, Any]:
     """The conflicting slots of an unfillable board (:func:`cpwords.grid_conflict`): each with
     its placed token or None, whether the set is proven minimal, why it stopped."""
-    c = cpwords.grid_conflict(board, tokens, fill, time_limit=PAGE_TIME_LIMIT, workers=1)
     return {
         "slots": list(c.slots),
         "tokens": [(v, c.placed.get(v)) for v in c.slots],
@@ -680,11 +682,12 @@ def _grid_conflict(board: Any, tokens: Any, fill: Mapping[str, str]) -> dict[str
 
 
 def _grid_unique(board: Any, tokens: Any, lang: str = "en") -> dict[str, Any]:
-    from cpwords.grid.rules import board_words
+    """The unique puzzles, as grid --unique (:func:`cpwords.grid.spec.unique_grid_puzzles`):
+    those whose answer shows a blocked word withheld."""
+    from cpwords.grid.spec import unique_grid_puzzles
 
-    block = _blocklist(lang)
-    d = cpwords.design_grid_puzzles(board, tokens, time_limit=PAGE_TIME_LIMIT)
-    uniq = [p for p in d.unique if not block.any_blocked(board_words(board, p.example))]
+    u = unique_grid_puzzles(board, tokens, time_limit=PAGE_TIME_LIMIT, block=_blocklist(lang))
+    d, uniq = u.design, u.unique
     return {
         "unique": [
             {
@@ -696,7 +699,7 @@ def _grid_unique(board: Any, tokens: Any, lang: str = "en") -> dict[str, Any]:
             for p in uniq
         ],
         "classes": len(d.puzzles),
-        "withheld": len(d.unique) - len(uniq),
+        "withheld": u.withheld,
         "complete": d.complete,
         "design_time": d.wall_time,
     }

@@ -412,28 +412,13 @@ def chain_trail_mip(
     ('OPTIMAL', 4.0, 4.0, 4)
     """
     t0 = time.perf_counter()
-    letters = instance.objective == "letters"
     if instance.start is not None and instance.start == instance.end:
-        value = float(_value([instance.start], letters))
-        return SolveResult(
-            Status.OPTIMAL,
-            value,
-            value,
-            time.perf_counter() - t0,
-            (instance.start,),
-            "trail-mip",
-            "max",
-            {"rounds": 0, "cuts": 0},
-        )
+        return _one_word_chain(instance, t0)
     tg = trail_graph(instance)
     search = _Search(progress=progress)
     search.say("starting search")
     if hint:
-        budget = None if time_limit is None else 0.05 * time_limit
-        h = random_dfs(instance, seed=seed, time_limit=budget, steps=20_000)
-        if h.solution is not None:
-            search.offer(h.solution, int(h.objective or 0))
-            search.point(t0)
+        _start_from_search(instance, search, t0, seed, time_limit)
     mip = _TrailMip(tg, seed, workers)
     reserve = certificate_reserve(instance) if certificate else 0.0
     loop_limit = None if time_limit is None else time_limit - min(reserve, 0.5 * time_limit)
@@ -450,6 +435,34 @@ def chain_trail_mip(
             cert = lp_certificate(instance, tg, mip, search.best)
     extra = {"certificate_error": "the time limit left no time for it"} if late else {}
     return _result(search, tg, mip, time.perf_counter() - t0, cert, extra)
+
+
+def _one_word_chain(instance: ChainInstance, t0: float) -> SolveResult:
+    """One word as both ends: its only chain is that word (OPTIMAL, no round, no cut)."""
+    assert instance.start is not None
+    value = float(_value([instance.start], instance.objective == "letters"))
+    return SolveResult(
+        Status.OPTIMAL,
+        value,
+        value,
+        time.perf_counter() - t0,
+        (instance.start,),
+        "trail-mip",
+        "max",
+        {"rounds": 0, "cuts": 0},
+    )
+
+
+def _start_from_search(
+    instance: ChainInstance, search: _Search, t0: float, seed: int, time_limit: float | None
+) -> None:
+    """Offer ``search`` the chain of a short randomised search (5% of the time limit, 20,000
+    steps): HiGHS starts from it."""
+    budget = None if time_limit is None else 0.05 * time_limit
+    h = random_dfs(instance, seed=seed, time_limit=budget, steps=20_000)
+    if h.solution is not None:
+        search.offer(h.solution, int(h.objective or 0))
+        search.point(t0)
 
 
 def _cut_loop(

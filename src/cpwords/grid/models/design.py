@@ -362,10 +362,7 @@ def design_grid_puzzles(
     >>> [(p.suffixes, p.count) for p in d.puzzles]
     [(('an', 'er'), 2)]
     """
-    if count_limit is not None and count_limit < 2:
-        raise InputError(
-            f"the count limit must be at least 2 to decide uniqueness, got {count_limit}"
-        )
+    _check_count_limit(count_limit)
     t0 = time.perf_counter()
     sym = symmetry if symmetry is not None else board_symmetry(board)
     idx = build_index(tokens, board)
@@ -383,6 +380,53 @@ def design_grid_puzzles(
     if stopped is None:
         stopped = _count_classes(board, idx, e.quadruples, limit, deadline, counted, on_progress)
     t2 = time.perf_counter()
+    puzzles, stopped = _rate_classes(board, tokens, counted, k, limit, unique_only, stopped)
+    stats = _design_stats(e.count, e.stats, counted, k, count_limit, (t1 - t0, t2 - t1))
+    wall = time.perf_counter() - t0
+    return GridDesign(board, tuple(puzzles), sym.order, sym.suffix_orbit_size, wall, stats, stopped)
+
+
+def _check_count_limit(count_limit: int | None) -> None:
+    """Refuse a count limit below 2, which could not tell one board from two."""
+    if count_limit is not None and count_limit < 2:
+        raise InputError(
+            f"the count limit must be at least 2 to decide uniqueness, got {count_limit}"
+        )
+
+
+def _design_stats(
+    classes: int,
+    listing: dict[str, Any],
+    counted: Sequence[tuple[Any, int]],
+    k: int,
+    count_limit: int | None,
+    times: tuple[float, float],
+) -> dict[str, Any]:
+    """The design's ``stats``: the classes enumerated, the unique ones, each class's count up
+    to symmetry, the count limit, the times (enumerating, counting) and the listing's own."""
+    return {
+        "classes": classes,
+        "unique": sum(1 for _, n in counted if n // k == 1),
+        "counts": [n // k for _, n in counted],
+        "count_limit": count_limit,
+        "enumerate_time": times[0],
+        "count_time": times[1],
+        **listing,
+    }
+
+
+def _rate_classes(
+    board: Board,
+    tokens: GridTokens,
+    counted: Sequence[tuple[Any, int]],
+    k: int,
+    limit: int | None,
+    unique_only: bool,
+    stopped: str | None,
+) -> tuple[list[GridPuzzle], str | None]:
+    """Each counted class as a :class:`GridPuzzle` (:func:`_rate_class`), and why the design
+    stopped: ``stopped``, or ``"interrupted"`` when Ctrl-C cut the rating short (the classes
+    rated by then are kept)."""
     puzzles: list[GridPuzzle] = []
     try:
         for q, n in counted:
@@ -390,21 +434,5 @@ def design_grid_puzzles(
             if puzzle is not None:
                 puzzles.append(puzzle)
     except KeyboardInterrupt:
-        stopped = "interrupted"
-    return GridDesign(
-        board,
-        tuple(puzzles),
-        sym.order,
-        sym.suffix_orbit_size,
-        time.perf_counter() - t0,
-        {
-            "classes": e.count,
-            "unique": sum(1 for _, n in counted if n // k == 1),
-            "counts": [n // k for _, n in counted],
-            "count_limit": count_limit,
-            "enumerate_time": t1 - t0,
-            "count_time": t2 - t1,
-            **e.stats,
-        },
-        stopped,
-    )
+        return puzzles, "interrupted"
+    return puzzles, stopped
