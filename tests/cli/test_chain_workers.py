@@ -66,3 +66,24 @@ def test_a_solve_after_another_thread_count_keeps_its_certificate() -> None:
     for workers in (2, 1, 2):
         res = solve_chain(WORDS, workers=workers)
         assert res.status.value == "OPTIMAL" and res.solver_info["proof"] == "certificate"
+
+
+def test_a_solve_after_another_threads_solve_keeps_its_certificate() -> None:
+    # HiGHS keeps a task scheduler per thread: a server's worker thread resetting its own for
+    # one thread left the main thread's set up for two, and the main thread's next one-thread
+    # solve lost its certificate.
+    import threading
+
+    from cpwords.chain.spec import solve_chain
+
+    proofs: list[str] = []
+
+    def solve(workers: int) -> None:
+        proofs.append(solve_chain(WORDS, workers=workers).solver_info["proof"])
+
+    solve(2)
+    other = threading.Thread(target=solve, args=(1,))
+    other.start()
+    other.join()
+    solve(1)
+    assert proofs == ["certificate"] * 3

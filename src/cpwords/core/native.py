@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -36,8 +37,15 @@ def quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-#: The thread count HiGHS's process-wide task scheduler was last set up for (by :func:`new_highs`).
-_SCHEDULER_THREADS = [1]
+class _Scheduler(threading.local):
+    """The thread count HiGHS's task scheduler was last set up for in this thread (by
+    :func:`new_highs`): HiGHS keeps one a thread (a fresh thread's starts with its first
+    solve)."""
+
+    threads = 1
+
+
+_SCHEDULER = _Scheduler()
 
 
 def new_highs(seed: int = 0, threads: int = 1) -> Any:
@@ -61,16 +69,18 @@ def new_highs(seed: int = 0, threads: int = 1) -> Any:
 
     Notes
     -----
-    HiGHS keeps one task scheduler per process, set up by the first solve for its ``threads``;
-    a later object asking for another count failed its solves (a chain's certificate LP after a
-    ``--workers 2`` solve ended not optimal). The scheduler is reset when the count changes.
+    HiGHS keeps a task scheduler per thread, set up by the thread's first solve for its
+    ``threads``; a later object asking for another count failed its solves (a chain's
+    certificate LP after a ``--workers 2`` solve ended not optimal). The scheduler is reset
+    when the count changes, counted in each thread: a server's worker thread resetting its own
+    left the main thread's as it was.
     """
     import highspy
 
     threads = max(1, int(threads))
-    if threads != _SCHEDULER_THREADS[0]:
+    if threads != _SCHEDULER.threads:
         highspy.Highs.resetGlobalScheduler(True)
-        _SCHEDULER_THREADS[0] = threads
+        _SCHEDULER.threads = threads
 
     with quiet_stdout():  # HiGHS prints a banner on stdout when created, which breaks --json
         h = highspy.Highs()
