@@ -397,9 +397,11 @@ def _ints(obj: Any, key: str, length: int | None = None) -> tuple[int, ...]:
         raise CertificateError(f"certificate: {key} must be a list of integers")
     if length is not None and len(obj) != length:
         raise CertificateError(f"certificate: {key} has {len(obj)} entries, expected {length}")
-    if any(isinstance(x, bool) or not isinstance(x, int) for x in obj):
+    # Exactly int (not bool, not a subclass), then the range by min and max: C-level passes
+    # (a test per value took 1.7 s on a certificate of 1.9 million values).
+    if not set(map(type, obj)) <= {int}:
         raise CertificateError(f"certificate: {key} must be a list of integers")
-    if any(not -INT_LIMIT <= x < INT_LIMIT for x in obj):
+    if obj and not (-INT_LIMIT <= min(obj) and max(obj) < INT_LIMIT):
         raise CertificateError(f"certificate: {key} holds an integer beyond 64 bits")
     return tuple(obj)
 
