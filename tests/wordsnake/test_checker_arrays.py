@@ -191,3 +191,27 @@ def test_overlapping_cut_sets_past_the_stated_cap_are_refused_at_once() -> None:
         verify_certificate(words, cert)
     few = replace(cert, cuts=cuts[:2])  # four signatures: checked as before
     assert verify_certificate(words, few).status in ("VALID", "INVALID")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sets(st.integers(0, 2**64 - 1), max_size=300),
+    st.lists(st.integers(0, 2**64 - 1), max_size=300),
+)
+def test_the_key_index_finds_each_key_and_nothing_else(keys: set[int], others: list[int]) -> None:
+    stored = np.array(sorted(keys), dtype=np.uint64)
+    index = arrays.KeyIndex(stored)
+    query = np.array([*keys, *others], dtype=np.uint64)
+    expected = [int(np.searchsorted(stored, q)) if q in keys else -1 for q in [*keys, *others]]
+    assert index.find(query).tolist() == expected
+
+
+@pytest.mark.parametrize("copies", [2, 3])
+@pytest.mark.parametrize("n", [1, 20, 500])
+def test_the_key_index_refuses_equal_keys(n: int, copies: int) -> None:
+    # Equal keys meet at one slot in the same round: one is stored, the others must still
+    # compare themselves with it.
+    rng = np.random.default_rng(n)
+    keys = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64)
+    with pytest.raises(arrays.HashCollision):
+        arrays.KeyIndex(np.concatenate([keys, np.repeat(keys[-1:], copies - 1)]))

@@ -401,7 +401,7 @@ def _ints(obj: Any, key: str, length: int | None = None) -> tuple[int, ...]:
     # (a test per value took 1.7 s on a certificate of 1.9 million values).
     if not set(map(type, obj)) <= {int}:
         raise CertificateError(f"certificate: {key} must be a list of integers")
-    if obj and not (-INT_LIMIT <= min(obj) and max(obj) < INT_LIMIT):
+    if obj and not (min(obj) >= -INT_LIMIT and max(obj) < INT_LIMIT):
         raise CertificateError(f"certificate: {key} holds an integer beyond 64 bits")
     return tuple(obj)
 
