@@ -172,8 +172,18 @@ def as_json(view: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def command_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A command's ``--json`` row as plain JSON values, as the command prints it: non-finite
-    numbers as None, summaries for objects (a certificate's ``to_dict()``), tuples as lists.
+    """A command's ``--json`` row as plain JSON values, as the command prints it.
+
+    Parameters
+    ----------
+    row : mapping
+        A mode's row (:func:`cpwords.chain.spec.chain_row`, ...).
+
+    Returns
+    -------
+    dict
+        A new dict: non-finite numbers as None, objects as their ``to_dict()`` (a certificate's
+        summary), tuples as lists.
 
     Examples
     --------

@@ -305,8 +305,18 @@ def check_wordsnake(instance: WordsnakeInstance, order: Sequence[str]) -> SnakeC
 
 
 def wordsnake_check_row(check: SnakeCheck) -> dict[str, Any]:
-    """The JSON object of ``cpwords snake --check --json``: ``valid``, ``problems``, the
-    ordering (``solution``), its score (``objective``), then ``missing`` and ``extra``.
+    """The JSON object of ``cpwords snake --check --json``.
+
+    Parameters
+    ----------
+    check : SnakeCheck
+        :func:`check_wordsnake`'s answer.
+
+    Returns
+    -------
+    dict
+        ``valid``, ``problems``, the ordering (``solution``), its score (``objective``), then
+        ``missing`` and ``extra``.
 
     Examples
     --------
