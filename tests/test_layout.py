@@ -49,6 +49,7 @@ SHORT_FUNCTIONS = {
     "grid/spec.py",
     "grid/models/design.py",
     "letterpress/models/index.py",
+    "cli/snake.py",
 }
 
 #: The most ``# fmt: skip`` comments in the wing, and in the whole package (each on a table).

@@ -33,6 +33,8 @@ _LAZY = {
     "WordsnakeInstance": "cpwords.wordsnake.spec",
     "compare_wordsnake": "cpwords.wordsnake.spec",
     "solve_wordsnake": "cpwords.wordsnake.spec",
+    "check_wordsnake": "cpwords.wordsnake.modes",
+    "verify_wordsnake": "cpwords.wordsnake.modes",
     "solve": "cpwords.core.spec",
     "get_spec": "cpwords.core.spec",
     "solve_letterboxed": "cpwords.letterboxed.spec",
@@ -112,6 +114,8 @@ if TYPE_CHECKING:  # static view of the lazy re-exports
     from cpwords.truncate.spec import solve_truncate as solve_truncate
     from cpwords.wordsnake.certificate import read_certificate as read_certificate
     from cpwords.wordsnake.certificate import verify_certificate as verify_certificate
+    from cpwords.wordsnake.modes import check_wordsnake as check_wordsnake
+    from cpwords.wordsnake.modes import verify_wordsnake as verify_wordsnake
     from cpwords.wordsnake.spec import WordsnakeInstance as WordsnakeInstance
     from cpwords.wordsnake.spec import compare_wordsnake as compare_wordsnake
     from cpwords.wordsnake.spec import solve_wordsnake as solve_wordsnake

@@ -9,6 +9,7 @@ import itertools
 import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -24,6 +25,8 @@ BOX = "lua-sgc-yhk-zop"
 #: The README's Letterpress bag and the guide's board colours.
 BAG = "ovrkqlwislrecrtgmvpfprzey"
 COLOURS = "bbr../b.rr./...../.r.../....b"
+#: A small list for the Wordsnake, chain and superstring pages (a file for the command).
+WORDS = ["seasick", "kiln", "nausea", "run", "nab", "bee", "eel", "lemon", "run"]
 
 #: Every test's Letterpress index cache is private (tests/serve/conftest.py).
 pytestmark = pytest.mark.usefixtures("private_cache")
@@ -173,16 +176,102 @@ def test_truncate_downloads_are_the_commands(
     assert [line.split() for line in lines] == cli["sequences"]
 
 
+def word_file(tmp_path: Path) -> str:
+    """:data:`WORDS` in a file, one a line, for the command."""
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(WORDS) + "\n")
+    return str(path)
+
+
+def test_chain_downloads_are_the_commands(
+    client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The chain page's JSON is ``cpwords chain FILE --json`` key for key (the list's name
+    aside: the page's pasted list is 'the list', the command's its file), as is ``/api/chain``'s
+    ``row``; ties may give another chain of the same length, so each is checked by the rules."""
+    from cpwords.chain.rules import chain_problems
+
+    data = {"words": "\n".join(WORDS), "k": "1", "maximise": "words"}
+    page = client.post("/chain", data=data).text
+    api = client.post("/api/chain", data=data).json()
+    row = json.loads(download(page, "download-json"))
+    cli = command(capsys, "chain", word_file(tmp_path))
+    assert list(row) == list(api["row"]) == list(cli)
+    same = ["status", "objective", "bound", "counts", "words", "letters", "overlap", "maximise"]
+    same += ["start", "end", "list_size", "usable", "proof", "verified"]
+    assert {k: row[k] for k in same} == {k: cli[k] for k in same}
+    assert [row[k] for k in ("status", "objective")] == [api[k] for k in ("status", "objective")]
+    assert row["status"] == "OPTIMAL" and row["list"] == "the list"
+    assert row["solution"] == row["chain"]
+    for chain in (row["chain"], api["row"]["chain"], cli["chain"]):
+        assert not chain_problems(chain, set(WORDS), 1)
+    assert download(page, "download-txt") == "\n".join(row["chain"]) + "\n"
+
+
+def test_superstring_downloads_are_the_commands(
+    client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The superstring page's JSON is ``cpwords superstring FILE --json`` key for key (the
+    list's name aside), as is ``/api/superstring``'s ``row``; the superstrings may differ on
+    ties, so each is checked to hold every word."""
+    data = {"words": "\n".join(WORDS)}
+    page = client.post("/superstring", data=data).text
+    api = client.post("/api/superstring", data=data).json()
+    row = json.loads(download(page, "download-json"))
+    cli = command(capsys, "superstring", word_file(tmp_path))
+    assert list(row) == list(api["row"]) == list(cli)
+    same = ["status", "objective", "bound", "counts", "length", "list_size", "repeated"]
+    same += ["contained", "kept", "letters", "kept_letters", "overlap", "proof", "verified"]
+    assert {k: row[k] for k in same} == {k: cli[k] for k in same}
+    assert row["status"] == "OPTIMAL" and row["list"] == "the list"
+    for text in (row["superstring"], api["row"]["superstring"], cli["superstring"]):
+        assert all(w in text for w in WORDS) and len(text) == row["length"]
+    assert download(page, "download-txt") == row["superstring"] + "\n"
+
+
 @pytest.mark.slow
-def test_grid_unique_downloads_list_the_page_puzzles(client: TestClient) -> None:
+def test_grid_unique_downloads_are_the_commands(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The grid page's unique puzzles download as ``cpwords grid --top 5000 -L 2 -P 2 --unique
+    --json`` prints them (``/api/grid``: under ``row``, beside its own ``unique``)."""
     query = {"top": "5000", "L": "2", "P": "2", "action": "unique"}
     page = client.post("/grid", data=query).text
     api = client.post("/api/grid", data=query).json()
-    listing = json.loads(download(page, "download-json"))
-    assert listing["unique"] == api["unique"] and listing["classes"] == api["classes"]
+    row = json.loads(download(page, "download-json"))
+    cli = command(capsys, "grid", "--top", "5000", "-L", "2", "-P", "2", "--unique")
+    assert list(row) == list(api["row"]) == list(cli)
+    timed = {"wall_time", "stats"}
+    assert {k: v for k, v in row.items() if k not in timed} == {
+        k: v for k, v in cli.items() if k not in timed
+    }
+    assert row["solution"] == [p["suffixes"] for p in api["unique"]] and row["complete"]
     lines = download(page, "download-txt").splitlines()
-    assert [line.split("\t")[0].split() for line in lines] == [p["suffixes"] for p in api["unique"]]
+    assert [line.split("\t")[0].split() for line in lines] == row["solution"]
     assert len(re.findall(r'class="puzzle-svg"', page)) == len(api["unique"]) > 0
+
+
+@pytest.mark.slow
+def test_wordsnake_download_is_the_commands(
+    client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A Wordsnake solve's result.json is ``cpwords snake FILE --json`` key for key (both rows
+    built by :func:`cpwords.wordsnake.modes.wordsnake_row`), the list's name aside."""
+    resp = client.post("/api/wordsnake/jobs", json={"words": "\n".join(WORDS), "time_limit": 60})
+    assert resp.status_code == 202, resp.text
+    url = f"/api/wordsnake/jobs/{resp.json()['id']}/result.json"
+    deadline = time.monotonic() + 120
+    while (got := client.get(url)).status_code == 409 and time.monotonic() < deadline:
+        time.sleep(0.1)  # a bound on a hung job, not a timing assertion
+    assert got.status_code == 200, got.text
+    row = got.json()
+    cli = command(capsys, "snake", word_file(tmp_path), "--workers", "1")
+    assert list(row) == list(cli)
+    same = ["status", "objective", "bound", "method", "verified", "interrupted", "stopped", "n"]
+    same += ["cyclic", "proper", "score", "duplicates", "total_chars", "snake_chars", "proof"]
+    assert {k: row[k] for k in same} == {k: cli[k] for k in same}
+    assert row["status"] == "OPTIMAL" and row["duplicates"] == {"run": 2}
+    assert row["instance"] == "the list" and sorted(row["solution"]) == sorted(WORDS)
 
 
 # ---- the Wordsnake heartbeat -------------------------------------------------------------------

@@ -9,7 +9,6 @@ import os
 import re
 import sys
 import time
-from collections import Counter
 from typing import Any
 
 import click
@@ -19,7 +18,6 @@ from cpwords.cli._common import (
     PROOF_LINES,
     SECONDS,
     TimeLimitReached,
-    check_row,
     echo_json,
     exit_status,
     force_option,
@@ -28,7 +26,6 @@ from cpwords.cli._common import (
     read_text,
     reject_unused,
     require_file,
-    result_row,
     shared_options,
     skip_invalid_option,
     started,
@@ -45,15 +42,18 @@ from cpwords.core.lexicon import parse_word_lines
 from cpwords.core.result import SolveResult, counted, format_gap
 from cpwords.core.result import format_value as _fmt
 from cpwords.core.sources import is_lexicon_name, read_dictionary
-from cpwords.wordsnake.certificate import (
-    Certificate,
-    certificate_cap,
-    read_certificate,
-    verify_certificate,
-    write_certificate,
-)
 from cpwords.wordsnake.draw import LEGEND, snake_svg, snake_table, table_lines
-from cpwords.wordsnake.rules import WordsnakeInstance, snake_lengths, snake_score
+from cpwords.wordsnake.modes import (
+    SavedCertificate,
+    check_wordsnake,
+    repeated_words,
+    save_certificate,
+    verify_wordsnake,
+    wordsnake_check_row,
+    wordsnake_row,
+    wordsnake_verify_row,
+)
+from cpwords.wordsnake.rules import WordsnakeInstance, snake_lengths
 from cpwords.wordsnake.spec import (
     DEFAULT_EXACT,
     EXACT_METHODS,
@@ -64,7 +64,6 @@ from cpwords.wordsnake.spec import (
     builtin_instance,
     compare_wordsnake,
     load_instance,
-    solution_json,
     solve_wordsnake,
 )
 
@@ -178,34 +177,7 @@ def _instance(
 @force_option()
 @skip_invalid_option()
 @shared_options(check=True, time_limit=600.0, workers=2, seed=True)
-def snake(
-    file: str | None,
-    cyclic: bool,
-    proper: bool,
-    score: str,
-    lang: str | None,
-    fold_accents: bool,
-    method: str,
-    compare: bool,
-    time_limit: float,
-    workers: int,
-    seed: int,
-    iterations: int,
-    check_file: str | None,
-    check_text: str | None,
-    export_tsplib: str | None,
-    export_model: str | None,
-    export_connectivity: str,
-    force: bool,
-    svg_path: str | None,
-    certificate_path: str | None,
-    verify_path: str | None,
-    peers: bool,
-    peer_time_limit: float,
-    as_json: bool,
-    png_path: str | None = None,
-    skip_invalid: bool = False,
-) -> None:
+def snake(**options: Any) -> None:
     """Find the best Wordsnake of a word list and prove it.
 
     FILE holds one word a line ('-': stdin; without FILE, a built-in 50-word list; where no
@@ -229,47 +201,74 @@ def snake(
     snake_chars, solver_info, and with --compare comparison (one row per method with
     gap_to_optimum and gap_to_bound); --check adds missing and extra.
     """
-    _check_options(
-        file,
-        check_file,
-        check_text,
-        method,
-        compare,
-        peers,
-        export_tsplib,
-        export_model,
-        svg_path or png_path,
-        certificate_path,
-        verify_path,
-        force,
-    )
-    check_svg_target(svg_path, force, png_path)
+    a = _Args(**options)
+    _check_options(a)
+    check_svg_target(a.svg_path, a.force, a.png_path)
     # The time limit covers the whole command, start-up and reading included.
     start = time.perf_counter() - (time.monotonic() - started())
-    with progress(f"reading {file or 'the built-in list'}", enabled=not as_json):
-        instance = _instance(file, cyclic, proper, lang, fold_accents, skip_invalid, score)
-    if export_tsplib is not None or export_model is not None:
+    with progress(f"reading {a.file or 'the built-in list'}", enabled=not a.as_json):
+        instance = _instance(
+            a.file, a.cyclic, a.proper, a.lang, a.fold_accents, a.skip_invalid, a.score
+        )
+    if a.export_tsplib is not None or a.export_model is not None:
         if instance.score != "squared":
             raise InputError("--export-* writes the squared score only: drop --score linear")
-        export_files(instance, export_tsplib, export_model, export_connectivity, force, as_json)
+        export_files(
+            instance, a.export_tsplib, a.export_model, a.export_connectivity, a.force, a.as_json
+        )
         return
-    if check_file is not None or check_text is not None:
-        _check(instance, _ordering(instance, check_file, check_text, lang, fold_accents), as_json)
+    if a.check_file is not None or a.check_text is not None:
+        order = _ordering(instance, a.check_file, a.check_text, a.lang, a.fold_accents)
+        _check(instance, order, a.as_json)
         return
-    if verify_path is not None:
-        _verify(instance, verify_path, as_json, time_limit - (time.perf_counter() - start))
+    if a.verify_path is not None:
+        _verify(instance, a.verify_path, a.as_json, a.time_limit - (time.perf_counter() - start))
         return
     solver: dict[str, Any] = {
-        "time_limit": time_limit,
-        "workers": workers,
-        "seed": seed,
-        "iterations": iterations,
+        "time_limit": a.time_limit,
+        "workers": a.workers,
+        "seed": a.seed,
+        "iterations": a.iterations,
         "start": start,
     }
-    if certificate_path is not None:
+    if a.certificate_path is not None:
         solver["certificate"] = True
-    request = _Request(method, compare, peers, peer_time_limit, certificate_path, as_json, solver)
-    _solve_and_report(instance, request, (svg_path, png_path))
+    request = _Request(
+        a.method, a.compare, a.peers, a.peer_time_limit, a.certificate_path, a.as_json, solver
+    )
+    _solve_and_report(instance, request, (a.svg_path, a.png_path))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Args:
+    """The command's arguments, as click parses them (see the options of :func:`snake`)."""
+
+    file: str | None
+    cyclic: bool
+    proper: bool
+    score: str
+    lang: str | None
+    fold_accents: bool
+    method: str
+    compare: bool
+    time_limit: float
+    workers: int
+    seed: int
+    iterations: int
+    check_file: str | None
+    check_text: str | None
+    export_tsplib: str | None
+    export_model: str | None
+    export_connectivity: str
+    force: bool
+    svg_path: str | None
+    certificate_path: str | None
+    verify_path: str | None
+    peers: bool
+    peer_time_limit: float
+    as_json: bool
+    png_path: str | None = None
+    skip_invalid: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -297,8 +296,7 @@ def _solve_and_report(
     far is printed, exit 130); between the methods and once the answer is in they are held
     until it is printed (a Ctrl-C in the middle of the JSON row cut it short:
     :func:`~cpwords.core.interrupts.signals_blocked`)."""
-    # A set first: a Counter of the French list's 304,595 words took 0.1 s, with none repeated.
-    dups = instance.duplicates() if len(set(instance.words)) < instance.n else {}
+    dups = repeated_words(instance)
     if dups:
         click.echo(f"cpwords: warning: {_repeats(dups)}", err=True)
     time_limit, start = request.solver["time_limit"], request.solver["start"]
@@ -322,71 +320,60 @@ def _print_answer(
     dups: dict[str, int],
 ) -> int:
     """Print the answer, write the certificate and the pictures; the exit status."""
-    certificate_path, as_json = request.certificate_path, request.as_json
     # Written before the answer is printed, so the answer names it; a write that fails (a full
     # disk) still prints the answer, then the error (exit 2).
-    cert_line, cert_json, cert_error = _write_certificate(main_res, certificate_path)
+    saved = None
+    if request.certificate_path is not None:
+        saved = save_certificate(main_res, request.certificate_path)
     main_stopped = bool(main_res.solver_info.get("interrupted"))
     interrupted = main_stopped or bool(comp and comp.interrupted)
-    if as_json:
-        out = _solve_row(main_res, comp, instance, dups, interrupted)
-        if certificate_path is not None:
-            out["certificate"] = cert_json
-        echo_json(_with_comparison(out, comp))
+    if request.as_json:
+        entry = saved.to_dict() if saved is not None else None
+        echo_json(
+            wordsnake_row(main_res, instance, duplicates=dups, certificate=entry, comparison=comp)
+        )
     else:
         _solve_text(main_res, instance, request.solver["time_limit"])
-        if cert_line:
-            click.echo(cert_line)
+        if saved is not None:
+            click.echo(_certificate_line(saved))
         _comparison_text(comp, main_stopped)
     _write_pictures(main_res, instance, *pictures)
-    if cert_error is not None:
-        raise cert_error
+    if saved is not None and saved.failed:
+        raise InputError(str(saved.reason))
     return exit_status(main_res.status.value, interrupted)
 
 
-def _check_options(
-    file: str | None,
-    check_file: str | None,
-    check_text: str | None,
-    method: str,
-    compare: bool,
-    peers: bool,
-    export_tsplib: str | None,
-    export_model: str | None,
-    svg_path: str | None,
-    certificate_path: str | None,
-    verify_path: str | None,
-    force: bool,
-) -> None:
+def _check_options(a: _Args) -> None:
     """Refuse, before reading anything, options that clash or do nothing (exit 2)."""
-    one_stdin({"FILE": file, "--check": check_file})
-    if check_file is not None and check_text is not None:
+    one_stdin({"FILE": a.file, "--check": a.check_file})
+    if a.check_file is not None and a.check_text is not None:
         raise InputError("give --check FILE or --check-text TEXT, not both")
+    pictures = a.svg_path or a.png_path
     _refuse_unused(
-        method,
-        compare,
-        peers,
-        export_tsplib,
-        export_model,
-        check_file,
-        check_text,
-        writes=svg_path is not None or certificate_path is not None,
-        verifying=verify_path is not None,
+        a.method,
+        a.compare,
+        a.peers,
+        a.export_tsplib,
+        a.export_model,
+        a.check_file,
+        a.check_text,
+        writes=pictures is not None or a.certificate_path is not None,
+        verifying=a.verify_path is not None,
     )
-    if check_file is not None:
-        require_file(check_file, "--check")
-    if svg_path is not None and (check_file or check_text or export_tsplib or export_model):
+    if a.check_file is not None:
+        require_file(a.check_file, "--check")
+    if pictures is not None and (a.check_file or a.check_text or a.export_tsplib or a.export_model):
         raise InputError("--svg and --png draw a solve's snake: drop --check and --export-*")
-    for path, option in ((export_tsplib, "--export-tsplib"), (export_model, "--export-model")):
+    for path, option in ((a.export_tsplib, "--export-tsplib"), (a.export_model, "--export-model")):
         if path is not None:
-            check_output(path, option, force)
+            check_output(path, option, a.force)
     _check_certificate_options(
-        certificate_path,
-        verify_path,
-        method,
-        compare,
-        force,
-        bool(check_file or check_text or export_tsplib or export_model or svg_path),
+        a.certificate_path,
+        a.verify_path,
+        a.method,
+        a.compare,
+        a.force,
+        bool(a.check_file or a.check_text or a.export_tsplib or a.export_model or pictures),
     )
 
 
@@ -423,36 +410,6 @@ def _solve(instance: WordsnakeInstance, request: _Request) -> tuple[SolveResult,
         return comp.results[0], comp
 
 
-def _solve_row(
-    main_res: SolveResult,
-    comp: Any,
-    instance: WordsnakeInstance,
-    dups: dict[str, int],
-    interrupted: bool,
-) -> dict[str, Any]:
-    """The JSON row of a solve (before its certificate and comparison)."""
-    found = main_res.solution is not None
-    cyclic, proper = instance.cyclic, instance.proper
-    total, merged = snake_lengths(main_res.solution, cyclic, proper) if found else (None, None)
-    out = result_row(
-        main_res.to_dict(),
-        counts=None,
-        interrupted=interrupted,
-        n=instance.n,
-        cyclic=cyclic,
-        proper=proper,
-        score=instance.score,
-        duplicates=_dups_summary(dups),
-        total_chars=total,
-        snake_chars=merged,
-        instance=instance.name,
-    )
-    if not found and "reason" in main_res.solver_info:
-        out["reason"] = main_res.solver_info["reason"]
-    out["proof"] = main_res.solver_info.get("proof")
-    return out
-
-
 def _proof_line(res: SolveResult) -> str | None:
     """The text line saying what the answer's OPTIMAL rests on (or why a bound is unchecked)."""
     info = res.solver_info
@@ -469,21 +426,6 @@ def _proof_line(res: SolveResult) -> str | None:
                 f"solver's {_fmt(claimed)} rests on a search it does not cover"
             )
     return None
-
-
-def _with_comparison(out: dict[str, Any], comp: Any) -> dict[str, Any]:
-    """With --compare: one row per method, its gaps, and the proven optimum."""
-    if comp is not None:
-        out["comparison"] = [
-            {
-                **_row(r),
-                "gap_to_optimum": comp.gap_to_optimum(r),
-                "gap_to_bound": comp.gap_to_bound(r),
-            }
-            for r in comp.results
-        ]
-        out["optimum"] = comp.optimum
-    return out
 
 
 def _solve_text(main_res: SolveResult, instance: WordsnakeInstance, time_limit: float) -> None:
@@ -631,33 +573,20 @@ def _repeats(dups: dict[str, int]) -> str:
     return f"{counted(len(dups), 'repeated word')} {count} as separate items: {shown}{more}"
 
 
-def _dups_summary(dups: dict[str, int]) -> dict[str, int]:
-    """Repeated words for --json (every one: JSON consumers may need them all)."""
-    return dict(sorted(dups.items()))
-
-
 def _check(instance: WordsnakeInstance, order: list[str], as_json: bool) -> None:
     """Score a proposed ordering with the independent checker (exit 1 when it is not valid)."""
-    valid = Counter(order) == Counter(instance.words)
-    score = snake_score(order, instance.cyclic, instance.proper, instance.score)
-    missing = sorted((Counter(instance.words) - Counter(order)).elements())
-    extra = sorted((Counter(order) - Counter(instance.words)).elements())
+    check = check_wordsnake(instance, order)
     if as_json:
-        problems = [
-            f"{len(ws):,} {what}: {', '.join(ws[:5])}{' ...' if len(ws) > 5 else ''}"
-            for ws, what in ((missing, "list words missing"), (extra, "words not in the list"))
-            if ws
-        ]
-        echo_json(check_row(valid, problems, order, score, missing=missing, extra=extra))
+        echo_json(wordsnake_check_row(check))
     else:
         _echo_table(order, instance.cyclic, instance.proper, instance.score)
-        click.echo(f"{'score':<11}  {score}")
-        click.echo(f"{'valid':<11}  {'yes' if valid else 'NO'}")
-        if missing:
-            click.echo(f"{'missing':<11}  {' '.join(missing)}")
-        if extra:
-            click.echo(f"{'not in list':<11}  {' '.join(extra)}")
-    if not valid:
+        click.echo(f"{'score':<11}  {check.score}")
+        click.echo(f"{'valid':<11}  {'yes' if check.valid else 'NO'}")
+        if check.missing:
+            click.echo(f"{'missing':<11}  {' '.join(check.missing)}")
+        if check.extra:
+            click.echo(f"{'not in list':<11}  {' '.join(check.extra)}")
+    if not check.valid:
         raise SystemExit(1)
 
 
@@ -705,23 +634,11 @@ def _short_limit_note(
     )
 
 
-def _write_certificate(
-    res: SolveResult, path: str | None
-) -> tuple[str | None, dict[str, Any] | None, InputError | None]:
-    """Write the certificate a solve returned: the text line, the JSON entry and the error of a
-    write that failed (raised by the caller once the answer is printed)."""
-    if path is None:
-        return None, None, None
-    info = dict(res.solver_info)
-    cert = info.pop("certificate", None)
-    if cert is None:
-        why = info.get("certificate_error", "no certificate was computed")
-        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}, None
-    try:
-        write_certificate(cert, path, force=True)  # --force was decided before the solve
-    except InputError as err:
-        why = f"--certificate {err}"
-        return f"{'certified':<10}  no: {why}", {"path": None, "reason": why}, InputError(why)
+def _certificate_line(saved: SavedCertificate) -> str:
+    """The text line of --certificate: the file written and what it proves, or why none."""
+    cert = saved.certificate
+    if saved.path is None or cert is None:
+        return f"{'certified':<10}  no: {saved.reason}"
     kind = (
         f"PARTIAL: the bound also rests on a core search of {cert.core_pairs:,} pairs"
         if cert.core_pairs is not None
@@ -729,65 +646,22 @@ def _write_certificate(
         if cert.tree
         else "a certificate of the bound"
     )
-    line = f"{'certified':<10}  {path} ({kind}; check it with --verify-certificate)"
-    return line, {"path": path, **cert.to_dict()}, None
+    return f"{'certified':<10}  {saved.path} ({kind}; check it with --verify-certificate)"
 
 
 def _verify(instance: WordsnakeInstance, path: str, as_json: bool, seconds: float) -> None:
     """Check a certificate within ``seconds`` (what --time-limit leaves; exit 1 when INVALID)."""
     with progress(f"checking {path}", enabled=not as_json):
         try:
-            cert = read_certificate(path, certificate_cap(instance.n))
-            found = verify_certificate(
-                instance.words,
-                cert,
-                cyclic=instance.cyclic,
-                proper=instance.proper,
-                time_limit=max(seconds, 0.05),
-                score=instance.score,
-            )
+            cert, found = verify_wordsnake(instance, path, time_limit=max(seconds, 0.05))
         except TimeoutError:
             raise TimeLimitReached("the certificate check reached --time-limit") from None
     if as_json:
-        echo_json(_verify_row(instance, cert, found))
+        echo_json(wordsnake_verify_row(instance, cert, found))
     else:
         click.echo(found.message)
     if found.status == "INVALID":
         raise SystemExit(1)
-
-
-def _verify_row(instance: WordsnakeInstance, cert: Certificate, found: Any) -> dict[str, Any]:
-    """--verify-certificate --json: the checking modes' keys first (``valid``: VALID;
-    ``problems``: the verdict when not; ``solution``: the certificate's ordering;
-    ``objective``: its score, recounted), then the check's own."""
-    distinct = sorted(set(instance.words))
-    order = None
-    if found.objective is not None:
-        order = solution_json([distinct[i] for i in cert.order])
-    valid = found.status == "VALID"
-    row = check_row(valid, [] if valid else [found.message], order, found.objective)
-    row.update(
-        {
-            "n": instance.n,
-            "cyclic": instance.cyclic,
-            "proper": instance.proper,
-            "score": instance.score,
-        }
-    )
-    row.update((k, v) for k, v in found.to_dict().items() if k not in row)
-    return row
-
-
-def _row(r: SolveResult) -> dict[str, Any]:
-    return {
-        "method": r.method,
-        "status": r.status.value,
-        "objective": r.objective,
-        "bound": r.bound,
-        "wall_time": r.wall_time,
-        "verified": r.verified,
-        "proof": r.solver_info.get("proof"),
-    }
 
 
 def _print_comparison(

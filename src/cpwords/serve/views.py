@@ -9,6 +9,7 @@ pool) and share the dictionaries through a :class:`Lexicons` cache.
 from __future__ import annotations
 
 import functools
+import json
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -168,6 +169,32 @@ def as_json(view: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[key] = _plain(value)
     return out
+
+
+def command_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A command's ``--json`` row as plain JSON values, as the command prints it.
+
+    Parameters
+    ----------
+    row : mapping
+        A mode's row (:func:`cpwords.chain.spec.chain_row`, ...).
+
+    Returns
+    -------
+    dict
+        A new dict: non-finite numbers as None, objects as their ``to_dict()`` (a certificate's
+        summary), tuples as lists.
+
+    Examples
+    --------
+    >>> command_row({"gap": float("inf"), "solution": ("a", "b")})
+    {'gap': None, 'solution': ['a', 'b']}
+    """
+    from cpwords.core.result import _json_default, json_safe
+
+    plain = json.loads(json.dumps(json_safe(dict(row)), default=_json_default, allow_nan=False))
+    assert isinstance(plain, dict)
+    return plain
 
 
 def _plain(value: Any) -> Any:
@@ -395,7 +422,7 @@ def chain_view(lexicons: Lexicons, q: Mapping[str, str], solve: bool = True) -> 
         ``dict`` and ``words``).
     """
     from cpwords.chain.draw import chain_svg
-    from cpwords.chain.spec import chain_instance, solve_chain
+    from cpwords.chain.spec import chain_instance, chain_row, solve_chain
 
     k = _int(q.get("k") or "1", "k", 1, 3)
     maximise = q.get("maximise") or "words"
@@ -421,6 +448,7 @@ def chain_view(lexicons: Lexicons, q: Mapping[str, str], solve: bool = True) -> 
         "words": len(chain),
         "letters": sum(map(len, chain)),
         "svg": chain_svg(chain, k, note=res.status.value) if chain else None,
+        "row": command_row(chain_row(res, instance)),  # as cpwords chain FILE --json
     }
     return row | out | shown
 
@@ -451,7 +479,7 @@ def superstring_view(
     """
     from cpwords.superstring.draw import superstring_svg
     from cpwords.superstring.rules import superstring_instance
-    from cpwords.superstring.spec import solve_superstring
+    from cpwords.superstring.spec import solve_superstring, superstring_row
 
     name, words = _words_or_dictionary(q, "superstring", lexicons)
     instance = superstring_instance(words, name or "the list")
@@ -481,6 +509,7 @@ def superstring_view(
         "contained": info.get("contained"),
         "proof": info.get("proof"),
         "svg": svg,
+        "row": command_row(superstring_row(res, instance)),  # as cpwords superstring FILE --json
     }
     return row | out | shown
 
@@ -613,7 +642,7 @@ def grid_view(q: Mapping[str, str], solve: bool = True) -> dict[str, Any]:
         fill = out["fill"]
         conflict = set(out["conflict"]["slots"]) if "conflict" in out else set()
     elif action == "unique":
-        out |= _grid_unique(board, tokens, opts["lang"])
+        out |= _grid_unique(board, tokens, opts)
     bad_edges, bad_slots = problem_marks(
         board,
         fill,
@@ -681,12 +710,25 @@ def _grid_conflict(c: Any) -> dict[str, Any]:
     }
 
 
-def _grid_unique(board: Any, tokens: Any, lang: str = "en") -> dict[str, Any]:
+def _grid_unique(board: Any, tokens: Any, opts: Mapping[str, Any]) -> dict[str, Any]:
     """The unique puzzles, as grid --unique (:func:`cpwords.grid.spec.unique_grid_puzzles`):
-    those whose answer shows a blocked word withheld."""
-    from cpwords.grid.spec import unique_grid_puzzles
+    those whose answer shows a blocked word withheld; ``row``, what ``cpwords grid --top N -L
+    L -P P --unique --json`` prints (:func:`cpwords.grid.modes.grid_unique_row`)."""
+    from cpwords.grid.modes import GridGame, grid_unique_row
+    from cpwords.grid.spec import GridLexicon, unique_grid_puzzles
+    from cpwords.grid.symmetry import board_symmetry
 
-    u = unique_grid_puzzles(board, tokens, time_limit=PAGE_TIME_LIMIT, block=_blocklist(lang))
+    source = GridLexicon(
+        top=opts["top"],
+        suffix_length=opts["suffix_length"],
+        min_prefix=opts["min_prefix"],
+        plurals=opts["plurals"],
+        lang=opts["lang"],
+    )
+    game = GridGame(board, tokens, board_symmetry(board, True), source, _blocklist(opts["lang"]))
+    u = unique_grid_puzzles(
+        board, tokens, game.symmetry, time_limit=PAGE_TIME_LIMIT, block=game.block
+    )
     d, uniq = u.design, u.unique
     return {
         "unique": [
@@ -702,4 +744,5 @@ def _grid_unique(board: Any, tokens: Any, lang: str = "en") -> dict[str, Any]:
         "withheld": u.withheld,
         "complete": d.complete,
         "design_time": d.wall_time,
+        "row": command_row(grid_unique_row(game, u)),
     }

@@ -11,11 +11,11 @@ the best ordering so far, with its bound" (as ``cpwords snake`` does on Ctrl-C);
 kills the process if it has not answered within a grace period.
 
 Standard output carries one JSON object a line, ``{"kind": ..., "data": ...}``: ``progress``
-at most every ``PROGRESS_EVERY`` seconds, then exactly one of ``result`` (the
-:meth:`~cpwords.core.result.SolveResult.to_dict` row, plus ``certificate_file``, the
-certificate's JSON, when the default exact method wrote one), ``error`` (a
-:class:`~cpwords.core.errors.CpwordsError`: the CLI's one line) or ``stopped`` (interrupted
-before the solve could answer).
+at most every ``PROGRESS_EVERY`` seconds, then exactly one of ``result`` (the row
+``cpwords snake --json`` prints, :func:`~cpwords.wordsnake.modes.wordsnake_row`, plus
+``certificate_file``, the certificate's JSON, when the default exact method wrote one),
+``error`` (a :class:`~cpwords.core.errors.CpwordsError`: the CLI's one line) or ``stopped``
+(interrupted before the solve could answer).
 """
 
 from __future__ import annotations
@@ -120,6 +120,7 @@ def _solved_row(job: dict[str, Any], send: Any, start: float) -> dict[str, Any] 
     from cpwords import CpwordsError, WordsnakeInstance, solve_wordsnake
     from cpwords.core.interrupts import current_stop
     from cpwords.wordsnake.certificate import certificate_to_json
+    from cpwords.wordsnake.modes import wordsnake_row
     from cpwords.wordsnake.spec import SPEC
 
     last = [float("-inf")]
@@ -156,7 +157,7 @@ def _solved_row(job: dict[str, Any], send: Any, start: float) -> dict[str, Any] 
     stop = current_stop()
     assert stop is not None
     with stop.held():  # the answer is in: a stop now changes nothing but its mark
-        row = res.to_dict()
+        row = wordsnake_row(res, instance)  # what ``cpwords snake --json`` prints
         cert = res.solver_info.get("certificate")
         if cert is not None:  # the default method's certificate, for the page's download
             row["solver_info"]["certificate"] = cert.to_dict()

@@ -259,25 +259,11 @@ def _snake_spec(body: bytes, settings: Settings) -> dict[str, Any]:
 
 
 def _snake_row(job: Job) -> dict[str, Any]:
-    """The result as ``cpwords snake --json`` shapes it (the result's row plus the instance)."""
-    from cpwords.wordsnake.rules import snake_lengths
-
+    """The result as ``cpwords snake --json`` prints it: the worker's row
+    (:func:`cpwords.wordsnake.modes.wordsnake_row`), less the certificate file it carries."""
     res = dict(job.result or {})
     res.pop("certificate_file", None)  # served on its own (certificate.json)
-    order = res.get("solution")
-    total, merged = (
-        snake_lengths(order, job.spec["cyclic"], job.spec["proper"]) if order else (None, None)
-    )
-    return {
-        **res,
-        "interrupted": job.interrupted,
-        "n": job.n,
-        "cyclic": job.spec["cyclic"],
-        "proper": job.spec["proper"],
-        "total_chars": total,
-        "snake_chars": merged,
-        "instance": job.spec["name"],
-    }
+    return res
 
 
 def _done_payload(job: Job) -> dict[str, Any]:
