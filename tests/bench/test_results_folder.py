@@ -14,8 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = "benchmarks/results/"
-#: How many files the folder may hold.
-MOST = 60
+#: How many files the folder may hold (61 since the real genomes' rows of issue 46).
+MOST = 61
 #: Files that may name a result: text, outside the folder (and outside the tests).
 TEXT = (".md", ".toml", ".py", ".sh", ".txt", ".cfg", ".ini", ".yml", ".yaml", ".rst")
 
@@ -59,7 +59,7 @@ def _named(path: str) -> bool:
     return pure.name != "report.md" and report.is_file() and pure.name in report.read_text("utf-8")
 
 
-def test_the_folder_holds_at_most_sixty_files() -> None:
+def test_the_folder_holds_at_most_sixty_one_files() -> None:
     assert len(_results()) <= MOST, f"{len(_results())} files under {RESULTS}"
 
 

@@ -16,4 +16,6 @@ order: a module may import only those below it):
 * ``heuristics.py`` — greedy merging;
 * ``rules.py`` — the instance type, the rules and the independent checkers (every word in
   the superstring; the kept words substring-free), sharing no code with the models.
+* ``genomes.py`` — the k-mers of a real genome (a FASTA file, read with dnaio), beside the
+  rules: it imports no other room.
 """

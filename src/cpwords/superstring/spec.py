@@ -5,7 +5,10 @@ Instance tables (keys): ``lexicon`` (``enable1``, ``dict:fr``, ``wordfreq:en:100
 may use ``${VAR}`` and ``~``: a suite names a list the user keeps outside the repository, and
 the table is skipped, with the reason, when it is absent), optionally ``n`` and ``seed`` for a
 seeded sample of ``n`` of the lexicon's words; or ``kmers`` (``k``, ``genome`` length, ``seed``:
-every ``k``-mer of a seeded random genome over ``acgt``, see :func:`random_kmers`).
+every ``k``-mer of a seeded random genome over ``acgt``, see :func:`random_kmers`); or ``fasta``
+(``path``, resolved as ``file``'s, ``k``, optionally ``seed`` and ``records``: the distinct
+forward-strand ``k``-mers of a real genome, shuffled, see
+:func:`cpwords.superstring.genomes.genome_kmers`).
 
 >>> from cpwords.superstring.spec import solve_superstring
 >>> res = solve_superstring(["cat", "atom", "a"])
@@ -22,12 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cpwords.core.errors import CheckError, InputError
+from cpwords.core.errors import CheckError, InputError, excerpt
 from cpwords.core.lexicon import read_word_list
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_words, resolve_path, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
+from cpwords.superstring.genomes import genome_kmers
 from cpwords.superstring.heuristics import greedy_order
 from cpwords.superstring.models.exact import snake_instance, solve_exact
 from cpwords.superstring.models.reduce import reduce_words
@@ -117,24 +121,22 @@ def random_kmers(k: int, genome: int, seed: int) -> list[str]:
 
 def make_instance(spec: Mapping[str, Any], base_dir: Path) -> SuperstringInstance:
     """The instance of one suite table (see the module notes)."""
-    sources = [k for k in ("lexicon", "file", "kmers") if k in spec]
+    sources = [k for k in ("lexicon", "file", "kmers", "fasta") if k in spec]
     if len(sources) != 1:
-        raise InputError("a superstring instance needs exactly one of 'lexicon', 'file', 'kmers'")
+        raise InputError(
+            "a superstring instance needs exactly one of 'lexicon', 'file', 'kmers', 'fasta'"
+        )
     if "kmers" in spec:
         km = spec["kmers"]
         if not isinstance(km, Mapping):
             raise InputError("'kmers' is a table: {k = 31, genome = 1000000, seed = 1}")
         k, genome, seed = (int(km.get(x, d)) for x, d in (("k", 31), ("genome", 0), ("seed", 0)))
         return superstring_instance(random_kmers(k, genome, seed), f"{k}-mers of {genome:,} bases")
+    if "fasta" in spec:
+        return fasta_instance(spec["fasta"], base_dir)
     if "file" in spec:
         raw = str(spec["file"])
-        path = os.path.expanduser(os.path.expandvars(raw))
-        if "$" in path:
-            raise InputError(f"the file {raw!r} names an unset variable: set it to the list's path")
-        resolved = resolve_path(path, base_dir)
-        if not Path(resolved).exists():
-            raise InputError(f"the word list {raw} ({resolved}) is absent")
-        return superstring_instance(read_word_list(resolved), raw)
+        return superstring_instance(read_word_list(_suite_path(raw, base_dir, "list")), raw)
     name = str(spec["lexicon"])
     if "n" in spec:
         words: Iterable[str] = sample_words(
@@ -143,6 +145,71 @@ def make_instance(spec: Mapping[str, Any], base_dir: Path) -> SuperstringInstanc
     else:
         words = lexicon_words(name, str(base_dir))
     return superstring_instance(words, name)
+
+
+def _suite_path(raw: str, base_dir: Path, what: str) -> Path:
+    """A file a suite table names: ``${VAR}`` and ``~`` expanded, then resolved as every suite
+    path (:func:`cpwords.core.sources.resolve_path`: ``shared:``, or relative to the suite).
+
+    Raises
+    ------
+    InputError
+        An unset variable, or the file is absent (the harness then skips the table, saying so).
+    """
+    path = os.path.expanduser(os.path.expandvars(raw))
+    if "$" in path:
+        raise InputError(f"the file {raw!r} names an unset variable: set it to the {what}'s path")
+    resolved = resolve_path(path, base_dir)
+    if not Path(resolved).exists():
+        raise InputError(f"the {what} {raw} ({resolved}) is absent")
+    return resolved
+
+
+#: The keys of a ``fasta`` table.
+FASTA_KEYS = ("path", "k", "seed", "records")
+
+
+def fasta_instance(table: Any, base_dir: Path) -> SuperstringInstance:
+    """The instance of a ``fasta`` table: the k-mers of a real genome (:func:`genome_kmers`).
+
+    Parameters
+    ----------
+    table : mapping
+        ``path`` (resolved by :func:`_suite_path`), ``k`` (default 31), ``seed`` (default: none,
+        the k-mers in the order of their first occurrence), ``records`` (a name or a list of
+        names; default: every record).
+    base_dir : Path
+        The suite's folder.
+
+    Returns
+    -------
+    SuperstringInstance
+
+    Raises
+    ------
+    InputError
+        A bad table, or what :func:`genome_kmers` refuses (an absent file: the harness skips
+        the table with the reason).
+    """
+    example = '{path = "genome.fa.gz", k = 31, seed = 1}'
+    if not isinstance(table, Mapping) or "path" not in table:
+        raise InputError(f"'fasta' is a table with a path: {example}")
+    unknown = sorted(set(table) - set(FASTA_KEYS))
+    if unknown:
+        takes = ", ".join(FASTA_KEYS)
+        raise InputError(f"unknown keys in 'fasta': {', '.join(unknown)} (it takes {takes})")
+    k, seed, records = table.get("k", 31), table.get("seed"), table.get("records")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InputError(f"the fasta seed must be a whole number, not {excerpt(repr(seed))}")
+    if isinstance(records, str):
+        records = [records]
+    if records is not None and not (
+        isinstance(records, list) and all(isinstance(r, str) for r in records)
+    ):
+        raise InputError(f"the fasta records are names (strings), not {excerpt(repr(records))}")
+    path = _suite_path(str(table["path"]), base_dir, "FASTA file")
+    found = genome_kmers(path, k, seed, records=records)
+    return superstring_instance(found.kmers, found.source)
 
 
 def _run_greedy(instance: SuperstringInstance, *, time_limit: float | None = None) -> SolveResult:
@@ -267,7 +334,7 @@ SPEC = PuzzleSpec(
     run=run,
     size=lambda inst: len(inst.words),
     size_label="words",
-    spec_keys=frozenset({"lexicon", "file", "kmers", "n", "seed"}),
+    spec_keys=frozenset({"lexicon", "file", "kmers", "fasta", "n", "seed"}),
     solution_json=solution_json,
     measures=measures,
     certify=certify,
