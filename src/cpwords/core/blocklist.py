@@ -17,18 +17,24 @@ language (its ``--lang``) is built from:
 * cpwords' own few additions (:data:`ADDITIONS`: words its designs showed that the lists miss);
 * for a language other than English, the English list too (frequency lists of other
   languages hold English profanity: "fuck" is as common in German as "nackt"), less the
-  entries that are ordinary words of that language (more common in it than in English, and
-  common: Spanish "negro").
+  entries that are ordinary words of that language (Spanish "negro", Swedish "slut", "end").
 
 These lists are lists of every *sensitive* word, and many entries are ordinary words (god,
-kill, organ, slope, thrust, urine; French folle, jouir, gerbe; Spanish martillo). The rule
-that keeps a blocklist to slurs and profanity: in a language whose common entries were
-reviewed (en, fr, de, es: :data:`PROFANE`), an entry that is a common word of the language
-(wordfreq Zipf frequency at least :data:`COMMON_ZIPF`, about its 25,000 commonest words) is
-left out, unless it is one of the language's real profanity and slurs (:data:`PROFANE`: fuck
-and shit are common, and stay). Rare entries stay whatever they are: leaving them out would
-gain a puzzle little. The other languages' lists are taken whole. Each entry blocks its
-accent-folded form too (a puzzle with ``--fold-accents`` shows "encule").
+kill, organ, slope, thrust, urine; French folle, jouir, gerbe; Spanish martillo; Italian
+pesce, "fish"). The rule that keeps a blocklist to slurs and profanity: in a language whose
+common entries were reviewed (:data:`PROFANE`: every language LDNOOBW has a list for and
+cpwords generates puzzles in, en fr de es it pt nl pl sv da nb fi cs ru tr hu ar fa fil hi,
+but ja ko zh), an entry that is a common word of the language (wordfreq Zipf frequency at
+least :data:`COMMON_ZIPF`, about its 25,000 commonest words), its own list's or the English
+list's, is left out, unless it is one of the language's real profanity and slurs
+(:data:`PROFANE`: fuck and shit are common, and stay). Rare entries stay whatever they are:
+leaving them out would gain a puzzle little. The lists of Japanese, Korean and Chinese are
+taken whole, unreviewed: wordfreq measures their words only with its ``cjk`` extra (MeCab,
+jieba). There (with the extra), and in a language LDNOOBW has no list for, an English entry
+is left out when it is common in the language and more common in it than in English; without
+the extra, English's list is taken whole too. Each entry blocks its accent-folded form too
+(a puzzle with ``--fold-accents`` shows "encule"), unless that form is an ordinary common
+word of a reviewed language (Swedish "sas", from "sås", sauce).
 
 A designer adds words of their own from a file, or turns the default list off.
 """
@@ -62,7 +68,8 @@ def _words(text: str) -> frozenset[str]:
 #: COMMON_ZIPF) of its list and of the English list (the second line: English profanity
 #: common in the language's text): they stay blocked. Every other common entry is an ordinary
 #: word and is left out (e.g. English god, kill, gay, sex, naked, organ; French folle, baiser,
-#: jouir; German dick, "thick").
+#: jouir; German dick, "thick"; Italian pesce, "fish"). Where unsure whether a word is
+#: vulgar, the review kept it (Italian sega, "saw" and "wank").
 PROFANE: dict[str, frozenset[str]] = {
     "en": _words("""
         fuck fucking fucked fuckin fucks fucker motherfucker wtf shit shits shitty bullshit
@@ -83,6 +90,92 @@ PROFANE: dict[str, frozenset[str]] = {
     "es": _words("""
         mierda puta culo coño verga pendejo pinche cabrón gilipollas mamada marica follar
         fuck dick wtf
+        """),
+    # Italian: pesce (fish), regina, palle, tirare, porco, vacca, pisello (pea) left out.
+    "it": _words("""
+        cazzo merda culo figa fica coglioni coglione tette stronzo stronza stronzata porca
+        troia puttana vaffanculo cagare cagata cazzata minchia scopare scopata cesso sega balle
+        mona pompino fottere pisciare bordello frocio
+        porno negro xxx bastardo dick ass fuck cum wtf milf
+        """),
+    # Portuguese: comer (eat), inferno, saco, pau, gozar, pênis, chupar, negro left out.
+    "pt": _words("""
+        merda porra puta foda foder caralho cu vadia cacete bosta sacanagem corno bicha cagar
+        buceta puto dick porno ass
+        """),
+    # Dutch: beurt (turn), gat (hole), naakt, pot, nicht, naaien (sew), eikel, poep left out.
+    "nl": _words("""
+        neuken shit lul kont kut del pik hoer pijpen slet godverdomme reet stront wijf
+        flikker klootzak kloten teef vingeren schijt
+        xxx dick fuck porno bbw ass pussy bitch fucking cum milf cock
+        """),
+    # Polish: jajko (egg), debil, syf, nad (over), wad (defects), pasty (pastes) left out.
+    "pl": _words("""
+        kurwa kurwy gówno gowno chuj dupa jebany jebać zajebisty pieprzyć suka pierdolić
+        burdel dziwka kutas rzygać pojebany
+        porno fuck wtf xxx shit dick ruski lmao damn
+        """),
+    # Swedish: hård (hard), sås (sauce), tusan, slut (end), puss (kiss), kock (cook) left out.
+    "sv": _words("""
+        fan helvete jävlar knulla kuk fitta satan röv skita rövhål runka neger
+        fuck shit ass dick fucking piss bitch wtf bullshit damn fucked
+        """),
+    # Danish: slut (end), tit (often), fag (subject), smut, tosser (fools) left out.
+    "da": _words("""
+        røv lort pik pis luder fisse røvhul
+        fuck fucking porno dick ass bitch fucked pussy damn porn shit
+        """),
+    # Norwegian: pokker, sinnsykt (insanely), fag (subject), pusse (clean), len left out.
+    "nb": _words("""
+        faen jævla jævlig dritt helvete ræva forbanna forbannet fan fitte satan pikk
+        drittsekk kuk skitt
+        fuck shit porno ass hore piss dick bullshit pussy wtf pisser bitch fuckings fucked damn
+        """),
+    # Finnish: pistää (put), jätkä (guy), panna (put), muna (egg), reikä (hole), hitto, piru
+    # (darn) left out.
+    "fi": _words("""
+        vittu vitun vituttaa vitusti vittuilla paska perkele perse mulkku neekeri helvetisti
+        kusipää naida narttu kusi kusta saatanasti kulli lutka nussia
+        dick fuck fucking pron porno shit ass wtf
+        """),
+    # Czech: debil, nad (over), fuk ("no matter"), soused (neighbour), semen (seed) left out.
+    "cs": _words("""
+        kurva prdel hovno bordel hajzl srát sračka čurák zmrd
+        porno dick xxx fuck
+        """),
+    # Russian: секс (sex), голый (naked), фига (a fig) left out.
+    "ru": _words("""
+        блядь дерьмо хрен хуй сиськи говно ебать
+        """),
+    # Turkish: kum (sand), gey, tampon, dink (a name) left out; got is göt folded.
+    "tr": _words("""
+        orospu siktir am göt got sik siki sikmek amcık yarak çingene götten götü taşak
+        porno dick fuck porn xxx
+        """),
+    # Hungarian: barom, marha (cattle), franc, pofa (mug), teste (body) left out.
+    "hu": _words("""
+        kurva szar szart szarok fasz faszt kibaszott picsa punci pöcs bazmeg geci seggfej
+        pina balfasz
+        dick cum porn nigger
+        """),
+    # Arabic: فرج (vulva; relief, a name), قضيب (rod), مص (suck), شهوة (desire) left out.
+    "ar": _words("""
+        نيك سكس اغتصاب كس عاهرة طيز زب
+        """),
+    # Persian: تجاوز (transgression), منی (semen), سوپر (super), لخت and برهنه (naked),
+    # سکسی (sexy), شهوت (lust), ارگاسم (orgasm) left out.
+    "fa": _words("""
+        کس سکس کون جنده کیر هرزه پورن کونی داف کیری پورنو
+        """),
+    # Filipino: tanga and bobo (stupid), guro (teacher), paki (please), puto (a rice cake),
+    # mong, arian left out.
+    "fil": _words("""
+        burat bayag kantot ulol tangina
+        titi shit boobs porn rape fuck cum milf shota negro dick ass damn
+        """),
+    # Hindi: its list has no common entry.
+    "hi": _words("""
+        rape porn
         """),
 }
 
@@ -186,11 +279,28 @@ def list_entries(lang: str) -> frozenset[str]:
     return frozenset(e.strip().lower() for e in entries if e.strip())
 
 
-def _common(word: str, lang: str) -> float:
-    """``word``'s Zipf frequency in ``lang`` (0 where wordfreq has no list of it)."""
+@functools.cache
+def _measurable(lang: str) -> bool:
+    """Whether wordfreq gives words' frequencies in ``lang``: it has a list of the language,
+    and can split its text (Japanese, Korean and Chinese need wordfreq's ``cjk`` extra, MeCab
+    and jieba; without it their lists are taken whole)."""
     from wordfreq import available_languages, zipf_frequency
 
-    return zipf_frequency(word, lang) if lang in available_languages() else 0.0
+    if lang not in available_languages():
+        return False
+    try:
+        zipf_frequency("a", lang)
+    except ImportError:
+        return False
+    return True
+
+
+def _common(word: str, lang: str) -> float:
+    """``word``'s Zipf frequency in ``lang`` (0 where wordfreq cannot tell:
+    :func:`_measurable`)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, lang) if _measurable(lang) else 0.0
 
 
 def _ordinary(word: str, lang: str) -> bool:
