@@ -84,7 +84,7 @@ PROFANE: dict[str, frozenset[str]] = {
         """),
     "de": _words("""
         scheiße arsch arschloch ficken fick hurensohn titten schlampe muschi kacke fotze hure
-        milf neger wichser nutte wichsen pissen porno
+        milf neger wichser nutte nutten wichsen vögeln pissen porno
         fuck fucking shit bullshit porn pussy wtf
         """),
     "es": _words("""
