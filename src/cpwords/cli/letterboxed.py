@@ -54,6 +54,7 @@ from cpwords.letterboxed.spec import (
     continue_row,
     finish_box,
     letterboxed_lexicon,
+    position_lines,
     solve_box_stoppable,
 )
 
@@ -785,60 +786,17 @@ def _run_from(box: LetterBox, here: _Position, a: _Args, deadline: Deadline) -> 
     return exit_status(res.status.value, out["interrupted"])
 
 
-def _hint_text(hint: dict[str, Any]) -> str:
-    """What a hint reveals, as a sentence.
-
-    Examples
-    --------
-    >>> _hint_text({"level": 2, "first_letter": "d", "length": 3, "word": None})
-    'the next word starts with D and has 3 letters'
-    """
-    if hint["word"] is not None:
-        return f"the next word is {hint['word'].upper()}"
-    start = f"the next word starts with {hint['first_letter'].upper()}"
-    if hint["length"] is not None:
-        return f"{start} and has {hint['length']} letters"
-    return start
-
-
 def _print_from(out: dict[str, Any], res: SolveResult) -> None:
-    """The text of --from and --hint: the plays, whether the box is solvable, the finish."""
-    plays = "-".join(w.upper() for w in out["plays"]) or "none yet"
+    """The text of --from and --hint: the box, the lexicon, then where the player stands
+    (:func:`~cpwords.letterboxed.spec.position_lines`, the lines the page shows), the status
+    and every fewest finish (--all)."""
     rows: list[tuple[str, str]] = [
         ("box", out["box"]),
         ("lexicon", _lexicon_text(out["lexicon"], out["lexicon_size"], out["lexicon_size_3plus"])),
         ("playable", counted(out["playable_words"], "word")),
+        *position_lines(out),
+        ("status", f"{res.status.value} by {res.method} in {res.wall_time:.3f} s"),
     ]
-    left = out["letters_left"]
-    if left is not None:
-        plays += (
-            f" ({counted(len(left), 'letter')} left: {', '.join(left.upper())})" if left else ""
-        )
-    rows.append(("plays", plays))
-    hint = out.get("hint")
-    status = res.status
-    if status is Status.OPTIMAL and out["num_words"] == 0:
-        rows.append(("solvable", "solved: the plays used every letter"))
-    elif status is Status.OPTIMAL:
-        more = counted(out["num_words"], "more word")
-        rows.append(("solvable", f"yes, in {more} at fewest (proven)"))
-        if hint is not None:
-            rows.append(("hint", _hint_text(hint)))
-        else:
-            rows.append(("finish", "-".join(w.upper() for w in out["solution"])))
-            rows.append(
-                (
-                    "score",
-                    f"{counted(out['num_words'], 'word')}, "
-                    f"{counted(out['num_letters'], 'letter')} "
-                    "(proven fewest words, then fewest letters)",
-                )
-            )
-    elif status is Status.INFEASIBLE:
-        rows.append(("solvable", f"no: {out.get('reason', 'no finish exists')}"))
-    else:
-        rows.append(("solvable", f"unknown ({out.get('reason', status.value)})"))
-    rows.append(("status", f"{status.value} by {res.method} in {res.wall_time:.3f} s"))
     if "optimal_solutions" in out:
         shown = out["optimal_solutions"]
         rows.append(

@@ -31,7 +31,7 @@ from typing import Any
 
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon
-from cpwords.core.result import SolveResult, Status
+from cpwords.core.result import SolveResult, Status, counted
 from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_words, read_dictionary, resolve_path
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
@@ -724,6 +724,81 @@ def continue_row(
         row["solution"] = None  # a hint keeps the finish hidden
         row["hint"] = hint.to_dict()
     return result_row(row)
+
+
+def hint_text(hint: Mapping[str, Any]) -> str:
+    """What a hint reveals, as a sentence (the ``hint`` line of ``cpwords letterboxed --hint``).
+
+    Parameters
+    ----------
+    hint : mapping
+        :meth:`BoxHint.to_dict` (the ``hint`` of :func:`continue_row`).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> hint_text({"level": 2, "first_letter": "d", "length": 3, "word": None})
+    'the next word starts with D and has 3 letters'
+    """
+    if hint["word"] is not None:
+        return f"the next word is {hint['word'].upper()}"
+    start = f"the next word starts with {hint['first_letter'].upper()}"
+    if hint["length"] is not None:
+        return f"{start} and has {hint['length']} letters"
+    return start
+
+
+def position_lines(row: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Where the player stands, as ``cpwords letterboxed --from PLAYS [--hint N]`` prints it
+    (the pages show the same lines).
+
+    Parameters
+    ----------
+    row : mapping
+        A :func:`continue_row` object.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(key, text)`` lines: ``plays`` (with the letters left), ``solvable`` (solved, yes in
+        the proven fewest more words, no and why, or unknown), then with a hint ``hint``, else
+        ``finish`` and ``score`` when there is one.
+
+    Examples
+    --------
+    >>> words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
+    >>> solver = LetterBoxedSolver(words)
+    >>> row = continue_row(continue_box("abc-def-ghi-jkl", "bead", solver), solver)
+    >>> position_lines(row)[0]
+    ('plays', 'BEAD (8 letters left: C, F, G, H, I, J, K, L)')
+    >>> position_lines(row)[1]
+    ('solvable', 'yes, in 2 more words at fewest (proven)')
+    """
+    plays = "-".join(w.upper() for w in row["plays"]) or "none yet"
+    left = row["letters_left"]
+    if left:
+        plays += f" ({counted(len(left), 'letter')} left: {', '.join(left.upper())})"
+    lines = [("plays", plays)]
+    status, hint = row["status"], row.get("hint")
+    if status == Status.OPTIMAL.value and row["num_words"] == 0:
+        lines.append(("solvable", "solved: the plays used every letter"))
+    elif status == Status.OPTIMAL.value:
+        more = counted(row["num_words"], "more word")
+        lines.append(("solvable", f"yes, in {more} at fewest (proven)"))
+        if hint is not None:
+            lines.append(("hint", hint_text(hint)))
+        elif row["solution"]:
+            lines.append(("finish", "-".join(w.upper() for w in row["solution"])))
+            size = f"{counted(row['num_words'], 'word')}, {counted(row['num_letters'], 'letter')}"
+            lines.append(("score", f"{size} (proven fewest words, then fewest letters)"))
+    elif status == Status.INFEASIBLE.value:
+        lines.append(("solvable", f"no: {row.get('reason', 'no finish exists')}"))
+    else:
+        lines.append(("solvable", f"unknown ({row.get('reason', status)})"))
+    return lines
 
 
 SPEC = PuzzleSpec(
