@@ -47,6 +47,8 @@ async def letterboxed(web: Web, request: Request) -> Response:
     try:
         name = views.check_dictionary(ctx["dict"])
         solver = await run_in_threadpool(_lb_solver, web, name)
+        if "from" in q:  # the player's words so far: where they stand, the answer kept hidden
+            return await _letterboxed_from(web, request, solver, ctx, _lang(name))
         ctx |= await run_in_threadpool(_letterboxed_view, solver, text, q, _lang(name))
         if "check" in q:  # a player's answer: its verdict, drawn, the solution kept hidden
             checked = await run_in_threadpool(check_answer, solver, text, q["check"], name)
@@ -55,6 +57,76 @@ async def letterboxed(web: Web, request: Request) -> Response:
     except CpwordsError as exc:
         return web.page(request, "letterboxed.html", code=400, error=page_error(exc), **ctx)
     return web.page(request, "letterboxed.html", **ctx)
+
+
+async def _letterboxed_from(
+    web: Web, request: Request, solver: Any, ctx: dict[str, Any], lang: str
+) -> Response:
+    """The page from where the player stands (``?box=BOX&from=PLAYS[&hint=N|&finish=1]``):
+    the box with the plays drawn, whether it is still solvable and in how few more words,
+    the graded hint or the finish, as ``cpwords letterboxed BOX --from PLAYS [--hint N]``
+    says them (:func:`position_view`); the box's own answer is not shown.
+
+    An error (a play that breaks a rule, a hint level not 1, 2 or 3) is the page's line, the
+    box drawn bare."""
+    from cpwords.letterboxed.rules import parse_box
+
+    q = request.query_params
+    solve_q = {k: v for k, v in q.items() if k != "hint"}  # here hint is a level, not a mode
+    ctx |= await run_in_threadpool(_letterboxed_view, solver, ctx["box_text"], solve_q, lang)
+    ctx |= {"from_text": q["from"], "position": None}
+    ctx["svg"] = box_svg(parse_box(ctx["box"]), [])
+    try:
+        ctx |= await run_in_threadpool(position_view, solver, ctx["box"], q, lang)
+    except CpwordsError as exc:
+        return web.page(request, "letterboxed.html", code=400, error=page_error(exc), **ctx)
+    return web.page(request, "letterboxed.html", **ctx)
+
+
+def position_view(solver: Any, box_text: str, q: Any, lang: str = "en") -> dict[str, Any]:
+    """Where the player stands, for the page: :func:`help_row` (the command line's ``--from
+    PLAYS [--hint N] --json`` object) and its lines as the command prints them.
+
+    Parameters
+    ----------
+    solver : LetterBoxedSolver
+        The dictionary's indexed solver.
+    box_text : str
+        The box.
+    q : mapping
+        ``from`` (the plays, as typed), ``hint`` (a level, 1 to 3) or ``finish`` (``1``: show
+        the finish and draw it; else only whether the box is still solvable and in how few
+        more words).
+    lang : str
+        The language whose case rules read the plays.
+
+    Returns
+    -------
+    dict
+        ``position`` (the row), ``position_lines`` (the command's lines,
+        :func:`~cpwords.letterboxed.spec.position_lines`, the finish and its score left out
+        unless shown), ``level`` (the hint's, or None), ``finish_shown`` and ``svg`` (the
+        plays drawn, and the finish when shown).
+
+    Raises
+    ------
+    InputError
+        As :func:`help_row`.
+    """
+    from cpwords.letterboxed.spec import position_lines
+
+    shown = not q.get("hint") and q.get("finish") == "1"
+    row = help_row(solver, box_text, q, lang, finish=shown)
+    svg = row.pop("svg")
+    lines = [(k, v) for k, v in position_lines(row) if shown or k not in ("finish", "score")]
+    level = row["hint"]["level"] if "hint" in row else None
+    return {
+        "position": row,
+        "position_lines": lines,
+        "level": level,
+        "finish_shown": shown,
+        "svg": svg,
+    }
 
 
 def _answer_svg(box_text: str, words: list[str]) -> str:
@@ -165,10 +237,12 @@ def check_answer(solver: Any, box_text: str, answer: str, name: str) -> dict[str
     )
 
 
-def help_row(solver: Any, box_text: str, q: Any, lang: str = "en") -> dict[str, Any]:
+def help_row(
+    solver: Any, box_text: str, q: Any, lang: str = "en", *, finish: bool = True
+) -> dict[str, Any]:
     """Help from where the player stands, as ``cpwords letterboxed BOX --from PLAYS [--hint N]
     --json`` answers (:func:`cpwords.letterboxed.spec.continue_row`), with the plays drawn
-    (``svg``; the finish too unless it is a hint).
+    (``svg``; the finish too when ``finish`` and it is not a hint).
 
     Raises
     ------
@@ -190,7 +264,7 @@ def help_row(solver: Any, box_text: str, q: Any, lang: str = "en") -> dict[str, 
     else:
         res = continue_box(box, plays, solver, lang=lang)
     row = continue_row(res, solver, hint, lang=lang)
-    drawn = list(row["plays"]) + list(row["solution"] or [])
+    drawn = list(row["plays"]) + (list(row["solution"] or []) if finish else [])
     return row | {"svg": box_svg(box, drawn, note=res.status.value)}
 
 
