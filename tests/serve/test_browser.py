@@ -483,6 +483,42 @@ def test_letterboxed_check_my_answer(live: LiveServer, browser: Any, tmp_path: P
 
 
 @pytest.mark.slow
+def test_letterboxed_from_where_the_player_stands(
+    live: LiveServer, browser: Any, tmp_path: Path
+) -> None:
+    """A player types their words so far under the box: whether it is still solvable and in
+    how few more words (proven), then a hint, as the library answers; the plays drawn, the
+    answer kept hidden (issue 47, item 3)."""
+    from selenium.webdriver.common.by import By
+
+    from cpwords.letterboxed.models.dp import LetterBoxedSolver
+    from cpwords.letterboxed.spec import continue_box, hint_box, hint_text
+    from cpwords.serve.views import page_lexicon
+
+    box = "lua-sgc-yhk-zop"
+    solver = LetterBoxedSolver(page_lexicon("enable1"))
+    browser.get(f"{live.url}/letterboxed?box={box}&dict=enable1&hint=1&reveal=0")
+    field = browser.find_element(By.ID, "from")
+    field.send_keys("pucks")
+    browser.find_element(By.ID, "from-go").click()
+    said = wait_for(lambda: browser.find_element(By.ID, "position-solvable").text)
+    fewest = len(continue_box(box, "pucks", solver).solution or ())
+    assert said == f"yes, in {fewest} more words at fewest (proven)"
+    assert browser.find_element(By.ID, "position").get_attribute("data-fewest") == str(fewest)
+    drawn = browser.find_elements(By.CSS_SELECTOR, "#drawing path.word")
+    assert [p.get_attribute("data-word") for p in drawn] == ["pucks"]
+    assert browser.find_element(By.ID, "from").get_attribute("value") == "pucks"  # kept
+    browser.find_element(By.ID, "hint-2").click()
+    hint = wait_for(lambda: browser.find_element(By.ID, "position-hint").text)
+    assert hint == hint_text(hint_box(box, "pucks", 2, solver).to_dict())
+    assert browser.find_elements(By.ID, "solution") == []  # not given away
+    shot(browser, tmp_path / "letterboxed-from.png")
+    with phone(browser):  # the field and its five buttons wrap on a phone
+        browser.refresh()
+        assert page_size(browser)[0] <= PHONE
+
+
+@pytest.mark.slow
 def test_no_page_breaks_its_content_security_policy(live: LiveServer, browser: Any) -> None:
     # Issue 48: every answer carries a CSP without inline scripts or styles; a page that
     # needed one would log "Refused to ..." in the console (and its script would not run; the
