@@ -160,7 +160,7 @@ def test_grid_check_solve_and_unique(live: LiveServer) -> None:
         ("/letterpress", {"letters": "abc", "colours": "bbx"},
          lambda: message(parse_board, "abc", "bbx")),
         ("/truncate", {"word": "zzzq"},
-         lambda: "the starting word 'zzzq' is not in the dictionary"),
+         lambda: "'zzzq' is not in the dictionary"),  # as truncate --from
         ("/truncate", {"word": "a", "dict": "nope"}, lambda: "unknown dictionary 'nope'"),
         ("/grid", {"t_s1": "a1"}, lambda: message(parse_fill, "s1=a1", "the board")),
         ("/grid", {"top": "x", "action": "check"},

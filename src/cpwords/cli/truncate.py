@@ -210,18 +210,14 @@ def _print_text(
 
 
 def _print_from(info: Mapping[str, Any]) -> None:
-    """The lines of --from: the word, the plays one letter on, or that it is a dead end."""
-    click.echo(f"from        {info['from']}")
-    nxt = info["next_words"]
-    if info["dead_end"]:
-        click.echo("dead end    yes: no word is it plus one letter at either end")
-    else:
-        shown = ", ".join(nxt[:_NEXT_SHOWN]) + (", ..." if len(nxt) > _NEXT_SHOWN else "")
-        click.echo(f"next plays  {len(nxt)}: {shown}")
+    """The lines of --from: the word, the plays one letter on, or that it is a dead end
+    (:func:`~cpwords.truncate.spec.continuation_lines`, the lines the page shows)."""
+    from cpwords.truncate.spec import continuation_lines
 
-
-#: How many of the next plays --from prints (JSON lists them all).
-_NEXT_SHOWN = 10
+    lines = continuation_lines(info)
+    width = len("next plays")  # the column of the other lines
+    for k, v in lines:
+        click.echo(f"{k:<{width}}  {v}")
 
 
 def _no_solution(starting: str | None, ending: str | None) -> str:

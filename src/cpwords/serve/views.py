@@ -322,7 +322,9 @@ TRUNCATE_LISTED = 50
 
 
 def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
-    """The longest chains from or to a word (or anywhere), the picked one drawn as a ladder.
+    """The longest chains from or to a word (or anywhere), the picked one drawn as a ladder;
+    from a word, where the player stands: whether it is a dead end, else its next plays
+    (``from_lines``, the lines of ``cpwords truncate --from WORD``).
 
     Query keys: ``word`` (empty: any chain), ``direction`` (``from`` or ``to``), ``dict``,
     ``pick`` (which listed chain to draw).
@@ -334,7 +336,7 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
     """
     from cpwords.truncate.draw import ladder_svg
     from cpwords.truncate.models.dp import truncate_dag
-    from cpwords.truncate.spec import truncate_row
+    from cpwords.truncate.spec import continuation_lines, truncate_query, truncate_row
 
     name = q.get("dict") or TRUNCATE_DEFAULT
     word = q.get("word", "").strip().lower() or None
@@ -344,10 +346,10 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
     lex = lexicons.once("truncate-lexicon", name, lambda: page_lexicon(name))
     dag = lexicons.once("truncate", name, lambda: truncate_dag(lex))
     starting, ending = (word, None) if direction == "from" else (None, word)
-    res = cpwords.solve_truncate(
+    res = truncate_query(  # from a word: where the player stands, as cpwords truncate --from
         dag,
-        starting,
-        ending,
+        ending=ending,
+        from_word=starting,
         all_sequences=True,
         max_sequences=TRUNCATE_LISTED,
         time_limit=PAGE_TIME_LIMIT,
@@ -364,6 +366,7 @@ def truncate_view(lexicons: Lexicons, q: Mapping[str, str]) -> dict[str, Any]:
         "sequence": None,
         "svg": None,
         "row": truncate_row(res, lex),  # as cpwords truncate --all --limit 50 --json
+        "from_lines": continuation_lines(res.solver_info) if "from" in res.solver_info else [],
     }
     if sol is None:
         out["no_answer"] = (

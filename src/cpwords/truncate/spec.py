@@ -309,6 +309,43 @@ def continue_truncate(
     return dataclasses.replace(res, solver_info=info, wall_time=time.perf_counter() - t0)
 
 
+#: How many of the next plays the lines of a continuation name (the JSON lists them all).
+NEXT_SHOWN = 10
+
+
+def continuation_lines(info: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Where the player stands, as ``cpwords truncate --from WORD`` prints it (the page shows
+    the same lines).
+
+    Parameters
+    ----------
+    info : mapping
+        A :func:`continue_truncate` answer's ``solver_info`` (or its :func:`truncate_row`).
+
+    Returns
+    -------
+    list of (str, str)
+        ``("from", word)``, then ``("dead end", ...)`` when no play extends the word, else
+        ``("next plays", ...)``: how many, and the first :data:`NEXT_SHOWN` of them.
+
+    Examples
+    --------
+    >>> r = continue_truncate(["a", "la", "lap", "laps", "lapse"], "lapse")
+    >>> continuation_lines(r.solver_info)
+    [('from', 'lapse'), ('dead end', 'yes: no word is it plus one letter at either end')]
+    >>> continuation_lines({"from": "la", "dead_end": False, "next_words": ["lap"]})
+    [('from', 'la'), ('next plays', '1: lap')]
+    """
+    lines = [("from", str(info["from"]))]
+    nxt = list(info["next_words"])
+    if info["dead_end"]:
+        lines.append(("dead end", "yes: no word is it plus one letter at either end"))
+    else:
+        shown = ", ".join(nxt[:NEXT_SHOWN]) + (", ..." if len(nxt) > NEXT_SHOWN else "")
+        lines.append(("next plays", f"{len(nxt)}: {shown}"))
+    return lines
+
+
 def truncate_query(
     words: Lexicon | Iterable[str] | TruncateDag,
     *,
