@@ -324,25 +324,12 @@ def _best_move(
 
 
 def _reply_text(res: SolveResult) -> None:
-    """``--lookahead 1``: the opponent's best reply, the value and what is proven."""
-    move, info = res.solution, res.solver_info
-    if move.game_over:
-        click.echo("reply       none: the move colours the last neutral tile (the game ends)")
-    elif move.reply_word is None:
-        click.echo("reply       none: no word is left to play (a pass)")
-    else:
-        click.echo(
-            f"reply       {move.reply_word.upper()}  (the opponent's best: swing "
-            f"+{move.reply_swing} for them)"
-        )
-    if res.status.value == "OPTIMAL":
-        proof = f"proven best of all {info['moves']:,} moves (every word and its tiles)"
-    else:
-        proof = (
-            f"best of the {info['examined']:,} of {info['moves']:,} moves tried (largest swing "
-            f"first), not proven; no move scores more than {res.bound:+.0f}"
-        )
-    click.echo(f"net         {move.net:+d} (swing - the best reply's): {proof}")
+    """``--lookahead 1``: the opponent's best reply, the value and what is proven
+    (:func:`~cpwords.letterpress.board_spec.reply_lines`, the lines the page shows)."""
+    from cpwords.letterpress.board_spec import reply_lines
+
+    for k, v in reply_lines(res):
+        click.echo(f"{k:<10}  {v}")
 
 
 #: The key printed under a board (the cells are those of :func:`board_lines`).

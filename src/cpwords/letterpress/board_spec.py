@@ -378,6 +378,40 @@ def letterpress_move(
     return best_letterpress_move(board, index, played, left, workers=workers, seed=seed)
 
 
+def reply_lines(result: SolveResult) -> list[tuple[str, str]]:
+    """One ply ahead, as ``cpwords letterpress --board --lookahead 1`` prints it (the page
+    shows the same lines): the opponent's best reply to the move, and its net value.
+
+    Parameters
+    ----------
+    result : SolveResult
+        A :func:`letterpress_move` answer with ``lookahead=1`` and a move.
+
+    Returns
+    -------
+    list of (str, str)
+        ``("reply", ...)``: the reply word and its swing for the opponent, or why there is
+        none; ``("net", ...)``: the swing less the reply's, and whether it is proven best.
+    """
+    move, info = result.solution, result.solver_info
+    if move.game_over:
+        reply = "none: the move colours the last neutral tile (the game ends)"
+    elif move.reply_word is None:
+        reply = "none: no word is left to play (a pass)"
+    else:
+        reply = (
+            f"{move.reply_word.upper()}  (the opponent's best: swing +{move.reply_swing} for them)"
+        )
+    if result.status.value == "OPTIMAL":
+        proof = f"proven best of all {info['moves']:,} moves (every word and its tiles)"
+    else:
+        proof = (
+            f"best of the {info['examined']:,} of {info['moves']:,} moves tried (largest swing "
+            f"first), not proven; no move scores more than {result.bound:+.0f}"
+        )
+    return [("reply", reply), ("net", f"{move.net:+d} (swing - the best reply's): {proof}")]
+
+
 def letterpress_move_row(
     result: SolveResult,
     board: LetterpressBoard,

@@ -235,15 +235,17 @@ def letterpress_view(
 
     Query keys: ``letters`` (the bag, or the 25 board letters, ``/`` allowed), ``colours``
     (optional, 25 of ``b r .``), ``dict``, ``played`` (words, spaces or commas between),
-    ``word`` (a listed word to draw). With ``solve`` False the board is checked and drawn but
-    its best move is left for later (``pending``).
+    ``word`` (a listed word to draw), ``lookahead`` (``1``: the move that leaves the opponent
+    the weakest best reply, that reply and the net shown as ``reply_lines``, the lines of
+    ``cpwords letterpress --board --lookahead 1``). With ``solve`` False the board is checked
+    and drawn but its best move is left for later (``pending``).
 
     Raises
     ------
     InputError
         The CLI's messages for bad letters, colours, dictionary or word.
     """
-    from cpwords.letterpress.board_spec import letterpress_move
+    from cpwords.letterpress.board_spec import letterpress_move, reply_lines
     from cpwords.letterpress.draw import bag_svg, board_svg, spell_tiles
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board, parse_letters
@@ -290,9 +292,14 @@ def letterpress_view(
             "svg_after": None,
         }
         return out
-    res = letterpress_move(board, index, played, time_limit=PAGE_TIME_LIMIT, workers=1)
+    lookahead = _int(q.get("lookahead") or "0", "lookahead", 0, 1)
+    res = letterpress_move(
+        board, index, played, lookahead=lookahead, time_limit=PAGE_TIME_LIMIT, workers=1
+    )
     move = res.solution
     out["move"] = None if move is None else move.to_dict()
+    # One ply ahead: the opponent's best reply and the net, as --lookahead 1 prints them.
+    out["reply_lines"] = reply_lines(res) if lookahead and move is not None else []
     out |= {
         "status": res.status.value,
         "proven": res.status is cpwords.Status.OPTIMAL,
