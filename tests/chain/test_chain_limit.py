@@ -53,6 +53,11 @@ def test_the_trail_program_runs_no_feasibility_jump() -> None:
     assert (found[-1] if isinstance(found, tuple) else found) is False
 
 
+#: Seconds a loaded machine adds: the slow suite runs two tests at once on two cores (CI ran
+#: this one in 6.7 s beside another, 4.7 s alone), as ``tests/wordsnake/test_stop.py`` allows.
+LOADED = 1.0
+
+
 @pytest.mark.slow
 def test_enable_with_overlap_3_ends_within_its_limit(shared_data: Path) -> None:
     t0 = time.perf_counter()
@@ -75,4 +80,4 @@ def test_enable_with_overlap_3_ends_within_its_limit(shared_data: Path) -> None:
     )
     seconds = time.perf_counter() - t0
     assert done.returncode == 0, done.stderr
-    assert seconds <= 1.1 * 5 + 0.5, seconds
+    assert seconds <= 1.1 * 5 + 0.5 + LOADED, seconds
