@@ -85,10 +85,13 @@ DICTIONARIES = Target(
     HERE / "results" / "languages-dictionaries",
     "languages-dictionaries",
     DICT_LANGS,
-    tuple((lang, top, length) for length, top in ((2, 20000), (3, 50000), (2, 50000))
-          for lang in DICT_LANGS),
+    tuple(
+        (lang, top, length)
+        for length, top in ((2, 20000), (3, 50000), (2, 50000))
+        for lang in DICT_LANGS
+    ),
     (*((lang, False) for lang in DICT_LANGS), ("fr", True)),
-)  # fmt: skip
+)
 
 
 def generate(
@@ -102,9 +105,21 @@ def generate(
     runs: list[dict[str, Any]] = []
     for lang in only or target.lb_langs:
         cmd = [
-            sys.executable, "-m", "cpwords", "letterboxed", "--generate", str(k), "--unique",
-            "--lang", lang, "--seed", "0", "--time-limit", str(time_limit), "--json",
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "cpwords",
+            "letterboxed",
+            "--generate",
+            str(k),
+            "--unique",
+            "--lang",
+            lang,
+            "--seed",
+            "0",
+            "--time-limit",
+            str(time_limit),
+            "--json",
+        ]
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - t0
@@ -190,10 +205,25 @@ def grid(
     host = machine()
     for lang, top, length in only or target.grid_runs:
         cmd = [
-            sys.executable, "-m", "cpwords", "grid", "--unique", "--count-limit", "2",
-            "--lang", lang, "--top", str(top), "-L", str(length), "--limit", "100",
-            "--time-limit", str(time_limit), "--json",
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "cpwords",
+            "grid",
+            "--unique",
+            "--count-limit",
+            "2",
+            "--lang",
+            lang,
+            "--top",
+            str(top),
+            "-L",
+            str(length),
+            "--limit",
+            "100",
+            "--time-limit",
+            str(time_limit),
+            "--json",
+        ]
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - t0
@@ -252,10 +282,23 @@ def boards(target: Target = DICTIONARIES, seed: int = 0, only: list[str] | None 
     runs: list[dict[str, Any]] = []
     for lang, fold in [(x, False) for x in only] if only else target.board_runs:
         cmd = [
-            sys.executable, "-m", "cpwords", "letterpress", "--random-board", "--seed", str(seed),
-            "--lang", lang, *(["--fold-accents"] if fold else []), "--longest-first",
-            "--limit", "3", "--time-limit", "900", "--json",
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "cpwords",
+            "letterpress",
+            "--random-board",
+            "--seed",
+            str(seed),
+            "--lang",
+            lang,
+            *(["--fold-accents"] if fold else []),
+            "--longest-first",
+            "--limit",
+            "3",
+            "--time-limit",
+            "900",
+            "--json",
+        ]
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         out = json.loads(proc.stdout)
@@ -460,8 +503,9 @@ class Record:
         return out
 
 
-def dictionary_status(path: Path | Iterable[str], encoding: str, proper_capitals: bool,
-                      wanted: Iterable[str]) -> dict[str, str]:  # fmt: skip
+def dictionary_status(
+    path: Path | Iterable[str], encoding: str, proper_capitals: bool, wanted: Iterable[str]
+) -> dict[str, str]:
     """Look ``wanted`` up in a dictionary's file: ``"word"`` (an entry, lower-cased, is it),
     ``"proper noun"`` (only a capitalised entry is, where capitals mark proper nouns) or
     ``"absent"``.
@@ -517,8 +561,11 @@ def hunspell_accepts(d: Dictionary, words: Iterable[str]) -> set[str] | None:
         return None
     proc = subprocess.run(
         ["hunspell", "-d", str(d.path.with_suffix("")), "-i", "utf-8", "-G"],
-        input="\n".join(words) + "\n", capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        input="\n".join(words) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return set(proc.stdout.split()) if proc.returncode == 0 else None
 
 
@@ -637,8 +684,10 @@ def _unique(run: dict[str, Any] | None) -> str:
 def grid_table(after: Record, before: Record, langs: Iterable[str]) -> list[str]:
     """Unique grid puzzles per language and size, before -> after."""
     new, old = after.grid_runs(), before.grid_runs()
-    sizes = sorted({(top, length) for (_l, top, length) in new} | {(20000, 2), (50000, 2)},
-                   key=lambda s: (s[1], s[0]))  # fmt: skip
+    sizes = sorted(
+        {(top, length) for (_l, top, length) in new} | {(20000, 2), (50000, 2)},
+        key=lambda s: (s[1], s[0]),
+    )
     head = " | ".join(f"top {top:,}, {length}-letter suffixes" for top, length in sizes)
     out = [f"| language | {head} |", "|---|" + "---|" * len(sizes)]
     for lang in langs:
@@ -723,10 +772,14 @@ def _later(after: Record) -> str:
     """When the runs merged in later (those that carry their own machine) were recorded."""
     runs = [
         f"{name} {r['lang']}: {r['machine']['date']}"
-        for name, data in (("generate", after.letterboxed), ("grid", after.grid),
-                           ("boards", after.boards))
-        for r in (data or {}).get("runs", []) if "machine" in r
-    ]  # fmt: skip
+        for name, data in (
+            ("generate", after.letterboxed),
+            ("grid", after.grid),
+            ("boards", after.boards),
+        )
+        for r in (data or {}).get("runs", [])
+        if "machine" in r
+    ]
     return "; ".join(runs) or "none yet"
 
 
@@ -759,18 +812,22 @@ def report(
         f"--before-commit {before_commit} > benchmarks/results/languages-dictionaries/report.md`.",
         "",
     ]
-    lines += _section("Every answer word is in the dictionary", [
-        "Every word the answers show (Truncate's chain; every Letter Boxed box's solutions;",
-        "the 24 words of every unique grid puzzle; the ten longest words of every Letterpress",
-        "bag and the three of the random board), looked up by this report in the dictionary's",
-        "file itself (one entry a line, NFC, lower case), not by cpwords' reader. A capitalised",
-        "entry is a proper noun except in German (nouns are capitalised there). The last two",
-        "columns look the wordfreq answers of the record up in the same file. Russian's",
-        "dictionary is Hunspell's (stems and affix rules), so its reference is every form the",
-        "rules allow, as cpwords.core.hunspell expands them (the list cached in the user's",
-        "cache folder: the same code as `--lang ru`'s reader, not an independent file); the",
-        "program `hunspell -G` (sharing no code with cpwords) is asked about the same words:",
-    ], check_table(after, before, langs))  # fmt: skip
+    lines += _section(
+        "Every answer word is in the dictionary",
+        [
+            "Every word the answers show (Truncate's chain; every Letter Boxed box's solutions;",
+            "the 24 words of every unique grid puzzle; the ten longest words of every Letterpress",
+            "bag and the three of the random board), looked up by this report in the dictionary's",
+            "file itself (one entry a line, NFC, lower case), not by cpwords' reader. A capitalised",
+            "entry is a proper noun except in German (nouns are capitalised there). The last two",
+            "columns look the wordfreq answers of the record up in the same file. Russian's",
+            "dictionary is Hunspell's (stems and affix rules), so its reference is every form the",
+            "rules allow, as cpwords.core.hunspell expands them (the list cached in the user's",
+            "cache folder: the same code as `--lang ru`'s reader, not an independent file); the",
+            "program `hunspell -G` (sharing no code with cpwords) is asked about the same words:",
+        ],
+        check_table(after, before, langs),
+    )
     lines += [*hunspell_note(after, before, langs), ""]
     lines += [
         "What the check does not say. A word the dictionary lists is valid here even where a",
@@ -783,41 +840,61 @@ def report(
         "are the rest.",
         "",
     ]
-    lines += _section("Truncate: the longest chain, before and after", [
-        "Each chain proven longest by the DP (exhaustive) and re-checked by the harness's",
-        "independent checker; `chains` is the exact number of longest chains.",
-    ], truncate_table(after, before, langs))  # fmt: skip
-    lines += _section("Letter Boxed: `--generate 10 --unique`, before and after", [
-        f"Machine: {_machine(after.letterboxed)}. Each box has exactly one 2-word solution,",
-        "proven by the DP and recounted by the independent brute force over word pairs",
-        "(`verified`); letters drawn by the list's own letter frequencies (seed 0).",
-    ], letterboxed_table(after, before, langs))  # fmt: skip
+    lines += _section(
+        "Truncate: the longest chain, before and after",
+        [
+            "Each chain proven longest by the DP (exhaustive) and re-checked by the harness's",
+            "independent checker; `chains` is the exact number of longest chains.",
+        ],
+        truncate_table(after, before, langs),
+    )
+    lines += _section(
+        "Letter Boxed: `--generate 10 --unique`, before and after",
+        [
+            f"Machine: {_machine(after.letterboxed)}. Each box has exactly one 2-word solution,",
+            "proven by the DP and recounted by the independent brute force over word pairs",
+            "(`verified`); letters drawn by the list's own letter frequencies (seed 0).",
+        ],
+        letterboxed_table(after, before, langs),
+    )
     lines += [*_letterboxed_table(after.letterboxed), ""]
-    lines += _section("Grid: unique puzzles, before -> after", [
-        f"Machine: {_machine(after.grid)}. `cpwords grid --unique --count-limit 2 --lang L",
-        "--top N -L S`: the dictionary's N commonest words (ranked by wordfreq's Zipf values;",
-        "before: wordfreq's N most frequent tokens). A cell: unique puzzles (+ designs withheld",
-        "for a blocked word) of all suffix classes. Each unique puzzle re-verified by the",
-        "independent checker and a CP-SAT recount of its full boards (below, `re-verified`).",
-        "Recorded on 2026-11-27: the 2-letter designs at 50,000 words ran in two more",
-        "processes beside the first (`grid LANG:50000:2 ...`, merged into the file), so the",
-        "times of those rows overlap (and the random boards ran beside the first designs).",
-        "Russian's three designs ran later, one after the other, alone (`grid ru:20000:2",
-        "ru:50000:3 ru:50000:2`; dates in the first paragraph).",
-    ], grid_table(after, before, langs))  # fmt: skip
+    lines += _section(
+        "Grid: unique puzzles, before -> after",
+        [
+            f"Machine: {_machine(after.grid)}. `cpwords grid --unique --count-limit 2 --lang L",
+            "--top N -L S`: the dictionary's N commonest words (ranked by wordfreq's Zipf values;",
+            "before: wordfreq's N most frequent tokens). A cell: unique puzzles (+ designs withheld",
+            "for a blocked word) of all suffix classes. Each unique puzzle re-verified by the",
+            "independent checker and a CP-SAT recount of its full boards (below, `re-verified`).",
+            "Recorded on 2026-11-27: the 2-letter designs at 50,000 words ran in two more",
+            "processes beside the first (`grid LANG:50000:2 ...`, merged into the file), so the",
+            "times of those rows overlap (and the random boards ran beside the first designs).",
+            "Russian's three designs ran later, one after the other, alone (`grid ru:20000:2",
+            "ru:50000:3 ru:50000:2`; dates in the first paragraph).",
+        ],
+        grid_table(after, before, langs),
+    )
     lines += [*_grid_table(after.grid), ""]
-    lines += _section("Letterpress: words per bag and per random board, before -> after", [
-        "Bags: four of 25 letters per language, each query repeated 21 times (the harness).",
-        "French, German, Spanish, Polish, Russian keep the record's bags, so a bag's words",
-        "compare directly; the others have none recorded. Random board: `--random-board --seed 0",
-        f"--longest-first --limit 3` (machine: {_machine(after.boards)}), tiles drawn by the",
-        "list's letter frequencies, so the dictionary's board differs from wordfreq's.",
-    ], letterpress_table(after, before, langs))  # fmt: skip
+    lines += _section(
+        "Letterpress: words per bag and per random board, before -> after",
+        [
+            "Bags: four of 25 letters per language, each query repeated 21 times (the harness).",
+            "French, German, Spanish, Polish, Russian keep the record's bags, so a bag's words",
+            "compare directly; the others have none recorded. Random board: `--random-board --seed 0",
+            f"--longest-first --limit 3` (machine: {_machine(after.boards)}), tiles drawn by the",
+            "list's letter frequencies, so the dictionary's board differs from wordfreq's.",
+        ],
+        letterpress_table(after, before, langs),
+    )
     lines += [*_boards_table(after.boards), ""]
-    lines += _section("The harness's rows", [
-        "Times are one run each (Letterpress: the median of 21 queries, the index built",
-        "once), on the shared machine.",
-    ], suite_times(after))  # fmt: skip
+    lines += _section(
+        "The harness's rows",
+        [
+            "Times are one run each (Letterpress: the median of 21 queries, the index built",
+            "once), on the shared machine.",
+        ],
+        suite_times(after),
+    )
     return "\n".join(lines)
 
 

@@ -37,18 +37,33 @@ GRID = {"top": "10000", "L": "2", "P": "2", "plurals": "1"}
 #: then timed 10 times.
 ANSWERS = [
     ("Letterpress: the words of a 25-letter bag (web2)", "/letterpress", LP),
-    ("Letterpress: the best move on a coloured board (web2)", "/letterpress",
-     {**LP, "colours": "bb...b..r.....r...r.....r"}),
+    (
+        "Letterpress: the best move on a coloured board (web2)",
+        "/letterpress",
+        {**LP, "colours": "bb...b..r.....r...r.....r"},
+    ),
     ("Truncate: the longest chains from 'a' (web2)", "/truncate", {"word": "a"}),
-    ("Truncate: the longest chains to 'sheathery' (web2)", "/truncate",
-     {"word": "sheathery", "direction": "to"}),
-    ("Grid: a hand fill checked (10,000 words)", "/grid",
-     {**GRID, "action": "check", "t_s1": "de", "t_c": "fa"}),
-    ("Grid: a board completed from its 4 suffixes", "/grid",
-     {**GRID, "action": "solve", "t_s1": "de", "t_s2": "il", "t_s3": "ns", "t_s4": "te"}),
-    ("Grid: the unique puzzles of 10,000 words with plurals", "/grid",
-     {**GRID, "action": "unique"}),
-]  # fmt: skip
+    (
+        "Truncate: the longest chains to 'sheathery' (web2)",
+        "/truncate",
+        {"word": "sheathery", "direction": "to"},
+    ),
+    (
+        "Grid: a hand fill checked (10,000 words)",
+        "/grid",
+        {**GRID, "action": "check", "t_s1": "de", "t_c": "fa"},
+    ),
+    (
+        "Grid: a board completed from its 4 suffixes",
+        "/grid",
+        {**GRID, "action": "solve", "t_s1": "de", "t_s2": "il", "t_s3": "ns", "t_s4": "te"},
+    ),
+    (
+        "Grid: the unique puzzles of 10,000 words with plurals",
+        "/grid",
+        {**GRID, "action": "unique"},
+    ),
+]
 
 
 def free_port() -> int:
@@ -101,9 +116,15 @@ async def load_test(base: str, boxes: list[str], total: int, concurrency: int) -
     async with httpx.AsyncClient(timeout=60) as client:
         await asyncio.wait_for(asyncio.gather(*(one(i, client) for i in range(total))), 300)
     wall = time.perf_counter() - t0
-    return {"requests": total, "concurrency": concurrency, "answered": len(lat),
-            "errors": len(errors), "wall_s": wall, "throughput_rps": total / wall,
-            **stats(lat)}  # fmt: skip
+    return {
+        "requests": total,
+        "concurrency": concurrency,
+        "answered": len(lat),
+        "errors": len(errors),
+        "wall_s": wall,
+        "throughput_rps": total / wall,
+        **stats(lat),
+    }
 
 
 def tree_rss_mib(pid: int) -> float:
@@ -165,11 +186,17 @@ def follow(base: str, job: str, stop_after: float | None = None) -> dict[str, An
                     done = data
                     break
     end = time.perf_counter() - t0
-    return {"state": done.get("state"), "status": done.get("status"),
-            "objective": done.get("objective"), "bound": done.get("bound"),
-            "solve_wall_s": done.get("wall_time"), "round_trip_s": end,
-            "first_incumbent_s": first_incumbent, "progress_events": n_progress,
-            "stop_to_done_s": None if stop_sent is None else end - stop_sent}  # fmt: skip
+    return {
+        "state": done.get("state"),
+        "status": done.get("status"),
+        "objective": done.get("objective"),
+        "bound": done.get("bound"),
+        "solve_wall_s": done.get("wall_time"),
+        "round_trip_s": end,
+        "first_incumbent_s": first_incumbent,
+        "progress_events": n_progress,
+        "stop_to_done_s": None if stop_sent is None else end - stop_sent,
+    }
 
 
 def main() -> None:

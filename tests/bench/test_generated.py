@@ -27,16 +27,51 @@ def _write(path: Path, rows: list[dict[str, object]]) -> None:
 
 def test_the_readme_uses_only_proven_optima_and_rewriting_is_idempotent(tmp_path: Path) -> None:
     base = {"puzzle": "wordsnake", "started_at": "2026-01-02T00:00:00", "time_limit": 10}
-    _write(tmp_path / "benchmarks/results/wordsnake-hard/wordsnake-hard.jsonl", [
-        {**base, "instance": "a", "method": "auto", "kind": "exact", "status": "OPTIMAL",
-         "objective": 100, "wall_time": 0.5, "size": 10},
-        {**base, "instance": "b", "method": "auto", "kind": "exact", "status": "FEASIBLE",
-         "objective": 50, "wall_time": 10.0, "size": 20},
-        {**base, "instance": "a", "method": "greedy", "kind": "heuristic", "status": "FEASIBLE",
-         "objective": 90, "wall_time": 0.1, "size": 10},
-        {**base, "instance": "b", "method": "greedy", "kind": "heuristic", "status": "FEASIBLE",
-         "objective": 10, "wall_time": 0.1, "size": 20},
-    ])  # fmt: skip
+    _write(
+        tmp_path / "benchmarks/results/wordsnake-hard/wordsnake-hard.jsonl",
+        [
+            {
+                **base,
+                "instance": "a",
+                "method": "auto",
+                "kind": "exact",
+                "status": "OPTIMAL",
+                "objective": 100,
+                "wall_time": 0.5,
+                "size": 10,
+            },
+            {
+                **base,
+                "instance": "b",
+                "method": "auto",
+                "kind": "exact",
+                "status": "FEASIBLE",
+                "objective": 50,
+                "wall_time": 10.0,
+                "size": 20,
+            },
+            {
+                **base,
+                "instance": "a",
+                "method": "greedy",
+                "kind": "heuristic",
+                "status": "FEASIBLE",
+                "objective": 90,
+                "wall_time": 0.1,
+                "size": 10,
+            },
+            {
+                **base,
+                "instance": "b",
+                "method": "greedy",
+                "kind": "heuristic",
+                "status": "FEASIBLE",
+                "objective": 10,
+                "wall_time": 0.1,
+                "size": 20,
+            },
+        ],
+    )
     readme = tmp_path / "README.md"
     readme.write_text(f"intro\n{generated.README.start}\nold\n{generated.README.end}\noutro\n")
     assert not generated.README.current(tmp_path)
@@ -55,16 +90,30 @@ def test_the_readme_uses_only_proven_optima_and_rewriting_is_idempotent(tmp_path
 
 
 def _row(instance: str, day: str, time: float, size: int = 100) -> dict[str, object]:
-    return {"puzzle": "wordsnake", "kind": "exact", "method": "auto", "instance": instance,
-            "status": "OPTIMAL", "objective": 1234.0, "size": size, "wall_time": time,
-            "peak_memory_mb": 2048.0, "started_at": f"{day}T00:00:00+00:00"}  # fmt: skip
+    return {
+        "puzzle": "wordsnake",
+        "kind": "exact",
+        "method": "auto",
+        "instance": instance,
+        "status": "OPTIMAL",
+        "objective": 1234.0,
+        "size": size,
+        "wall_time": time,
+        "peak_memory_mb": 2048.0,
+        "started_at": f"{day}T00:00:00+00:00",
+    }
 
 
 def test_the_guide_shows_the_newest_run_of_each_list(tmp_path: Path) -> None:
     old, new = (tmp_path / rows for rows, _ in generated.GUIDE_STUDIES)
-    _write(old, [_row("enable1-whole", "2026-01-01", 19.0),
-                 _row("enable1-sample-n20000-seed1", "2026-01-01", 1.0, 20000),
-                 _row("enable1-sample-n20000-seed2", "2026-01-01", 3.0, 20000)])  # fmt: skip
+    _write(
+        old,
+        [
+            _row("enable1-whole", "2026-01-01", 19.0),
+            _row("enable1-sample-n20000-seed1", "2026-01-01", 1.0, 20000),
+            _row("enable1-sample-n20000-seed2", "2026-01-01", 3.0, 20000),
+        ],
+    )
     _write(new, [_row("enable1-whole", "2026-02-01", 2.5)])
     page = tmp_path / "guide.md"
     page.write_text(f"- item\n\n  {generated.GUIDE.start}\n  old\n  {generated.GUIDE.end}\nend\n")

@@ -97,28 +97,52 @@ def test_the_command_line_passes_the_languages(
 
 def _row(puzzle: str, spec: dict[str, Any], objective: float, solution: Any) -> dict[str, Any]:
     return {
-        "schema": "cpwords-bench/1", "puzzle": puzzle, "instance": f"{puzzle}-x", "method": "m",
+        "schema": "cpwords-bench/1",
+        "puzzle": puzzle,
+        "instance": f"{puzzle}-x",
+        "method": "m",
         "status": "OPTIMAL",
-        "instance_spec": spec, "objective": objective, "solution": solution, "size": 5,
-        "solver_info": {"count": 1, "source": "fake"}, "wall_time": 0.01,
-    }  # fmt: skip
+        "instance_spec": spec,
+        "objective": objective,
+        "solution": solution,
+        "size": 5,
+        "solver_info": {"count": 1, "source": "fake"},
+        "wall_time": 0.01,
+    }
 
 
-def _record(mod: ModuleType, root: Path, prefix: str, chain: list[str], bag_words: int,
-            lb: list[str], grid_words: list[str]) -> Any:  # fmt: skip
+def _record(
+    mod: ModuleType,
+    root: Path,
+    prefix: str,
+    chain: list[str],
+    bag_words: int,
+    lb: list[str],
+    grid_words: list[str],
+) -> Any:
     """A fake run: a Truncate chain, one Letterpress bag, one Letter Boxed box, one grid design."""
     target = mod.Target(root, prefix, ("fr",), (("fr", 20000, 2),), (("fr", False),))
     root.mkdir()
     rows = [
         _row("truncate", {"lexicon": "lang:fr"}, len(chain), chain),
-        _row("letterpress", {"lexicon": "lang:fr", "letters": "chatsabcde"}, bag_words,
-             {"count": bag_words, "longest": [chain[-1]]}),
-    ]  # fmt: skip
+        _row(
+            "letterpress",
+            {"lexicon": "lang:fr", "letters": "chatsabcde"},
+            bag_words,
+            {"count": bag_words, "longest": [chain[-1]]},
+        ),
+    ]
     target.rows.write_text("".join(json.dumps(r) + "\n" for r in rows))
     box = {"box": "abc-def-ghi-jkl", "solution": lb, "two_word_solutions": [lb], "verified": True}
     runs = [{"lang": "fr", "requested": 1, "lexicon": "fake", "boxes": [box]}]
-    design = {"lang": "fr", "top": 20000, "suffix_length": 2, "unique_count": 1, "classes": 3,
-              "quadruples": [{"words": grid_words}]}  # fmt: skip
+    design = {
+        "lang": "fr",
+        "top": 20000,
+        "suffix_length": 2,
+        "unique_count": 1,
+        "classes": 3,
+        "quadruples": [{"words": grid_words}],
+    }
     target.designs.write_text(
         json.dumps({"letterboxed": {"runs": runs}, "grid": {"runs": [design]}})
     )

@@ -22,9 +22,20 @@ from cpwords.core.errors import InputError
 TESTS = Path(__file__).resolve().parent
 
 
-def row(method: str, kind: str, status: str, obj: float | None, bound: float | None = None,
-        *, inst: str = "i1", size: int = 10, sense: str = "max", verified: bool | None = True,
-        seed: int = 0, **extra: Any) -> dict[str, Any]:  # fmt: skip
+def row(
+    method: str,
+    kind: str,
+    status: str,
+    obj: float | None,
+    bound: float | None = None,
+    *,
+    inst: str = "i1",
+    size: int = 10,
+    sense: str = "max",
+    verified: bool | None = True,
+    seed: int = 0,
+    **extra: Any,
+) -> dict[str, Any]:
     return {
         "key": f"{inst}/{method}/{seed}",
         "puzzle": "toy",
@@ -149,8 +160,11 @@ def test_report_files_and_png_plots(tmp_path: Path) -> None:
         assert heading in text
     pngs = sorted(p.name for p in report.parent.glob("*.png"))
     assert pngs == [
-        "toy-exact-time.png", "toy-gap-by-family.png", "toy-heuristics.png", "toy-par.png"
-    ]  # fmt: skip
+        "toy-exact-time.png",
+        "toy-gap-by-family.png",
+        "toy-heuristics.png",
+        "toy-par.png",
+    ]
     for p in pngs:
         assert f"]({p})" in text
         img = matplotlib.image.imread(report.parent / p)
@@ -269,8 +283,15 @@ def test_bench_report_refuses_a_foreign_folder_before_running(tmp_path: Path) ->
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
     assert (mine / "summary.json").read_bytes() == b'{"mine": true}'
     assert not out.exists()  # refused before any work
-    inside = _cpwords("bench", str(suite), "--out", str(tmp_path / "rep" / "r.jsonl"),
-                      "--report", str(tmp_path / "rep"), "-q")  # fmt: skip
+    inside = _cpwords(
+        "bench",
+        str(suite),
+        "--out",
+        str(tmp_path / "rep" / "r.jsonl"),
+        "--report",
+        str(tmp_path / "rep"),
+        "-q",
+    )
     assert inside.returncode == 0, inside.stderr
     assert (tmp_path / "rep" / "report.md").is_file()
 
@@ -293,8 +314,9 @@ def test_a_power_law_recovers_its_exponent_and_few_sizes_give_none() -> None:
 def test_proof_time_exponents_use_proven_rows_only() -> None:
     rows = []
     for n in (10, 100, 1000):
-        rows.append(row("fast", "exact", "OPTIMAL", n, n, inst=f"a-n{n}-seed1", size=n,
-                        wall_time=0.01 * n))  # fmt: skip
+        rows.append(
+            row("fast", "exact", "OPTIMAL", n, n, inst=f"a-n{n}-seed1", size=n, wall_time=0.01 * n)
+        )
         rows.append(row("slow", "exact", "FEASIBLE", n - 1, n + 1, inst=f"a-n{n}-seed1", size=n))
     rows.append(row("two", "exact", "OPTIMAL", 10, 10, inst="a-n10-seed1", size=10))
     exps = proof_time_exponents(analyse(rows), "toy")

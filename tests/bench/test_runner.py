@@ -65,8 +65,9 @@ def _patient(n: int, params: Any) -> SolveResult:
     try:
         time.sleep(300)
     except KeyboardInterrupt:
-        return SolveResult(Status.FEASIBLE, n - 1, None, 1.0, [n - 1], "patient",
-                           solver_info={"interrupted": True})  # fmt: skip
+        return SolveResult(
+            Status.FEASIBLE, n - 1, None, 1.0, [n - 1], "patient", solver_info={"interrupted": True}
+        )
     return SolveResult(Status.OPTIMAL, n, n, 0.0, [n], "patient")
 
 
@@ -144,11 +145,19 @@ def test_repeats_time_one_task_several_times(tmp_path: Path) -> None:
         return SolveResult(Status.OPTIMAL, n, n, next(times), [n], "timed")
 
     register_spec(
-        PuzzleSpec("timed", "max", {"exact": MethodInfo("exact")}, "exact", _toy_make, run,
-                   problems=lambda n, res: [] if res.solution == [n] else ["wrong"],
-                   objective=lambda n, sol: sol[0], size=lambda n: n,
-                   spec_keys=frozenset({"n"}))
-    )  # fmt: skip
+        PuzzleSpec(
+            "timed",
+            "max",
+            {"exact": MethodInfo("exact")},
+            "exact",
+            _toy_make,
+            run,
+            problems=lambda n, res: [] if res.solution == [n] else ["wrong"],
+            objective=lambda n, sol: sol[0],
+            size=lambda n: n,
+            spec_keys=frozenset({"n"}),
+        )
+    )
     body = '[suite]\npuzzle = "timed"\n[[instances]]\nn = 4\n[[methods]]\nmethod = "exact"\n'
     once = load_suite(write_suite(tmp_path, body, "once.toml")).tasks[0]
     (task,) = load_suite(write_suite(tmp_path, body + "repeats = 3\n", "thrice.toml")).tasks
@@ -320,8 +329,11 @@ def test_an_instance_that_cannot_be_made_is_bad_input_and_gets_no_row(
     out = tmp_path / "r.jsonl"
     res = subprocess.run(
         _cli("bench", str(suite), "--out", str(out), "--executor", "serial", "--json"),
-        env=_env(), capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 2, res.stderr
     cause = {"missing": "not found", "directory": "directory", "not_utf8": "UTF-8"}[defect]
     assert res.stderr.count("\n") == 1 and cause in res.stderr, res.stderr
@@ -488,14 +500,22 @@ def test_interrupt_keeps_finished_rows_and_exits_130(tmp_path: Path, as_json: bo
     suite = toy_suite(tmp_path, sleep=0.3)
     out = tmp_path / "r.jsonl"
     proc = subprocess.Popen(
-        _cli("bench", str(suite), "--out", str(out), "--jobs", "2", "--quiet",
-             *(["--json"] if as_json else [])),
+        _cli(
+            "bench",
+            str(suite),
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+            "--quiet",
+            *(["--json"] if as_json else []),
+        ),
         env=_env(),
         start_new_session=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    )  # fmt: skip
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (out.exists() and out.read_bytes().count(b"\n")):
         time.sleep(0.05)

@@ -19,16 +19,28 @@ def _write(path: Path, rows: list[dict[str, object]]) -> Path:
 
 def test_the_comparison_pairs_tasks_and_counts_agreements(tmp_path: Path) -> None:
     base = {"suite": "tiny", "method": "auto", "status": "OPTIMAL"}
-    old = _write(tmp_path / "old.jsonl", [
-        {**base, "instance": "a", "objective": 10.0, "bound": 10.0, "wall_time": 2.0},
-        {**base, "instance": "b", "objective": 7.0, "bound": 7.0, "wall_time": 1.0},
-        {**base, "instance": "c", "objective": 1.0, "bound": 1.0, "wall_time": 1.0},
-    ])  # fmt: skip
-    new = _write(tmp_path / "new.jsonl", [
-        {**base, "instance": "a", "objective": 10.0, "bound": 10.0, "wall_time": 1.0},
-        {**base, "instance": "b", "status": "FEASIBLE", "objective": 6.0, "bound": 7.0,
-         "wall_time": 4.0},
-    ])  # fmt: skip
+    old = _write(
+        tmp_path / "old.jsonl",
+        [
+            {**base, "instance": "a", "objective": 10.0, "bound": 10.0, "wall_time": 2.0},
+            {**base, "instance": "b", "objective": 7.0, "bound": 7.0, "wall_time": 1.0},
+            {**base, "instance": "c", "objective": 1.0, "bound": 1.0, "wall_time": 1.0},
+        ],
+    )
+    new = _write(
+        tmp_path / "new.jsonl",
+        [
+            {**base, "instance": "a", "objective": 10.0, "bound": 10.0, "wall_time": 1.0},
+            {
+                **base,
+                "instance": "b",
+                "status": "FEASIBLE",
+                "objective": 6.0,
+                "bound": 7.0,
+                "wall_time": 4.0,
+            },
+        ],
+    )
     text = tables.compare_report(old, new, "1111111", "2222222", title="Tiny")
     assert text.startswith("# Tiny\n") and "1111111" in text and "2222222" in text
     a_line = "| a | auto | OPTIMAL / OPTIMAL | 10 / 10 | 10 / 10 | yes | yes | 2 s | 1 s | 0.50 |"
@@ -43,8 +55,15 @@ def test_the_comparison_pairs_tasks_and_counts_agreements(tmp_path: Path) -> Non
 def test_the_command_prints_the_comparison(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    row = {"suite": "tiny", "instance": "a", "method": "auto", "status": "OPTIMAL",
-           "objective": 3, "bound": 3, "wall_time": 1.0}  # fmt: skip
+    row = {
+        "suite": "tiny",
+        "instance": "a",
+        "method": "auto",
+        "status": "OPTIMAL",
+        "objective": 3,
+        "bound": 3,
+        "wall_time": 1.0,
+    }
     old, new = _write(tmp_path / "o.jsonl", [row]), _write(tmp_path / "n.jsonl", [row])
     args = ["report", "--compare", str(old), str(new), "--old-commit", "x", "--new-commit", "y"]
     code, out, err = run_cli(args, capsys)
@@ -56,10 +75,18 @@ def test_the_command_prints_the_comparison(
 
 
 def _snake(instance: str, method: str, kind: str, objective: float, **extra: object) -> dict:
-    return {"puzzle": "wordsnake", "instance": instance, "method": method, "kind": kind,
-            "status": "OPTIMAL" if kind == "exact" else "FEASIBLE", "objective": objective,
-            "bound": objective if kind == "exact" else None, "size": 5, "wall_time": 0.5,
-            **extra}  # fmt: skip
+    return {
+        "puzzle": "wordsnake",
+        "instance": instance,
+        "method": method,
+        "kind": kind,
+        "status": "OPTIMAL" if kind == "exact" else "FEASIBLE",
+        "objective": objective,
+        "bound": objective if kind == "exact" else None,
+        "size": 5,
+        "wall_time": 0.5,
+        **extra,
+    }
 
 
 def test_the_peers_table_scores_each_method_against_the_optimum() -> None:
@@ -72,13 +99,23 @@ def test_the_peers_table_scores_each_method_against_the_optimum() -> None:
 
 
 def test_the_certificates_table_counts_the_verdicts() -> None:
-    cert = {"status": "VALID", "bound": 10, "check_time": 0.1, "gzip_bytes": 2000,
-            "list_gzip_bytes": 1000, "write_time": 0.01}  # fmt: skip
+    cert = {
+        "status": "VALID",
+        "bound": 10,
+        "check_time": 0.1,
+        "gzip_bytes": 2000,
+        "list_gzip_bytes": 1000,
+        "write_time": 0.01,
+    }
     rows = [
-        {**_snake("a", "auto", "exact", 10), "params": {"certificate": True}, "certificate": cert,
-         "solver_info": {"solve_time": 1.0}},
+        {
+            **_snake("a", "auto", "exact", 10),
+            "params": {"certificate": True},
+            "certificate": cert,
+            "solver_info": {"solve_time": 1.0},
+        },
         {**_snake("a", "auto", "exact", 10), "solver_info": {"solve_time": 0.5}},
-    ]  # fmt: skip
+    ]
     text = tables.certificates_table(rows)
     assert "| a | 5 | OPTIMAL | 10 | VALID | 10 | 0 | 1.00 | 0.50 | 2.00 |" in text
     assert "- Certificates: 1 VALID." in text
@@ -104,21 +141,52 @@ def test_the_dictionary_report_takes_medians_over_seeds() -> None:
 
 def test_the_superstring_table_sets_greedy_against_the_optimum() -> None:
     rows = [
-        {"instance": "x", "method": "exact", "status": "OPTIMAL", "objective": 100, "bound": 100,
-         "size": 7, "wall_time": 1.0, "measures": {"contained": 2}, "certified": "VALID"},
-        {"instance": "x", "method": "greedy", "status": "FEASIBLE", "objective": 104,
-         "size": 7, "wall_time": 0.1},
-    ]  # fmt: skip
+        {
+            "instance": "x",
+            "method": "exact",
+            "status": "OPTIMAL",
+            "objective": 100,
+            "bound": 100,
+            "size": 7,
+            "wall_time": 1.0,
+            "measures": {"contained": 2},
+            "certified": "VALID",
+        },
+        {
+            "instance": "x",
+            "method": "greedy",
+            "status": "FEASIBLE",
+            "objective": 104,
+            "size": 7,
+            "wall_time": 0.1,
+        },
+    ]
     line = tables.superstring_table(rows).splitlines()[-1]
     assert line.startswith("| x | 7 | 2 | 100 | 100 | OPTIMAL | 104 | +4 (4%) | 1.00 s | 0.10 s |")
     assert line.endswith("| VALID |")
 
 
 def test_two_languages_runs_side_by_side() -> None:
-    old = [{"instance": "fr", "status": "FEASIBLE", "objective": 90, "bound": 100,
-            "wall_time": 10.0, "peak_memory_mb": 1024}]  # fmt: skip
-    new = [{"instance": "fr", "status": "OPTIMAL", "objective": 100, "bound": 100,
-            "wall_time": 5.0, "peak_memory_mb": 2048}]  # fmt: skip
+    old = [
+        {
+            "instance": "fr",
+            "status": "FEASIBLE",
+            "objective": 90,
+            "bound": 100,
+            "wall_time": 10.0,
+            "peak_memory_mb": 1024,
+        }
+    ]
+    new = [
+        {
+            "instance": "fr",
+            "status": "OPTIMAL",
+            "objective": 100,
+            "bound": 100,
+            "wall_time": 5.0,
+            "peak_memory_mb": 2048,
+        }
+    ]
     text = tables.wordsnake_languages_compare(old, new)
     assert "| fr | FEASIBLE -> OPTIMAL | 10 -> 0 | 10.0 s | 5.0 s | 0.50 |" in text
 

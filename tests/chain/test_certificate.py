@@ -36,9 +36,13 @@ TWO_CYCLES = ["ab", "ba", "cd", "dc", "de", "ec", "efg"]
 
 def check(inst: ChainInstance, cert: ChainCertificate) -> cc.ChainCertificateCheck:
     return verify_chain_certificate(
-        inst.words, cert, overlap=inst.overlap, maximise=inst.objective,
-        start=inst.start, end=inst.end,
-    )  # fmt: skip
+        inst.words,
+        cert,
+        overlap=inst.overlap,
+        maximise=inst.objective,
+        start=inst.start,
+        end=inst.end,
+    )
 
 
 def test_doctests() -> None:
@@ -140,10 +144,13 @@ def test_perturbed_values_never_prove_less_than_the_optimum(case: int, data: st.
     pot = dict(cert.potentials)
     for v in data.draw(st.lists(st.sampled_from(nodes), max_size=3)):
         pot[v] = pot.get(v, 0) + data.draw(delta)
-    groups: list[tuple[str, str, int]] = sorted({
-        (w[: inst.overlap], w[-inst.overlap :], len(w) if inst.objective == "letters" else 1)
-        for w in inst.usable() if w not in (inst.start, inst.end)
-    })  # fmt: skip
+    groups: list[tuple[str, str, int]] = sorted(
+        {
+            (w[: inst.overlap], w[-inst.overlap :], len(w) if inst.objective == "letters" else 1)
+            for w in inst.usable()
+            if w not in (inst.start, inst.end)
+        }
+    )
     cuts = list(cert.cuts)
     add_cut: bool = data.draw(st.booleans())
     if groups and add_cut:  # a valid cut: its group's ends inside the set
@@ -153,9 +160,12 @@ def test_perturbed_values_never_prove_less_than_the_optimum(case: int, data: st.
         side = data.draw(st.sampled_from(["in", "out"]))
         cuts.append(ChainCut(inside, g, side, data.draw(st.integers(0, 3 * D))))
     tampered = replace(
-        cert, potentials=tuple(pot.items()), cuts=tuple(cuts),
-        one_start=cert.one_start + data.draw(delta), one_end=cert.one_end + data.draw(delta),
-    )  # fmt: skip
+        cert,
+        potentials=tuple(pot.items()),
+        cuts=tuple(cuts),
+        one_start=cert.one_start + data.draw(delta),
+        one_end=cert.one_end + data.draw(delta),
+    )
     found = check(inst, tampered)
     assert found.status == "VALID", found.message
     assert found.bound is not None and found.bound >= best
@@ -238,9 +248,11 @@ def test_cli_writes_a_certificate_and_checks_it(
 
 def test_a_random_letters_chain_with_fixed_ends_is_certified() -> None:
     rng = random.Random(7)
-    words = list(dict.fromkeys(
-        "".join(rng.choice("abc") for _ in range(rng.randint(2, 4))) for _ in range(14)
-    ))  # fmt: skip
+    words = list(
+        dict.fromkeys(
+            "".join(rng.choice("abc") for _ in range(rng.randint(2, 4))) for _ in range(14)
+        )
+    )
     inst = chain_instance(words, 1, "letters", start=words[0], end=words[1])
     res = solve_chain(inst)
     if res.status is Status.INFEASIBLE:
@@ -286,8 +298,9 @@ def _puzzle_and_values(draw: st.DrawFn) -> tuple[ChainInstance, ChainCertificate
     there is no chain)."""
     k = draw(st.sampled_from([1, 2]))
     letters = draw(st.booleans())
-    words = draw(st.lists(st.text("abc", min_size=k, max_size=4), min_size=1, max_size=6,
-                          unique=True))  # fmt: skip
+    words = draw(
+        st.lists(st.text("abc", min_size=k, max_size=4), min_size=1, max_size=6, unique=True)
+    )
     case = draw(st.sampled_from(["none", "start", "end", "both", "same"]))
     start = end = None
     if case in ("start", "both", "same"):
@@ -298,8 +311,9 @@ def _puzzle_and_values(draw: st.DrawFn) -> tuple[ChainInstance, ChainCertificate
         end = start
     inst = chain_instance(words, k, "letters" if letters else "words", start, end)
     fixed = {start, end} - {None}
-    groups = sorted({(w[:k], w[len(w) - k :], len(w) if letters else 1)
-                     for w in words if w not in fixed})  # fmt: skip
+    groups = sorted(
+        {(w[:k], w[len(w) - k :], len(w) if letters else 1) for w in words if w not in fixed}
+    )
     ends = {w for w in (start and start[len(start) - k :], end and end[:k]) if w}
     nodes = sorted({g[0] for g in groups} | {g[1] for g in groups} | ends)
     scale = draw(st.sampled_from([1, 3, 1 << 32]))
@@ -316,9 +330,19 @@ def _puzzle_and_values(draw: st.DrawFn) -> tuple[ChainInstance, ChainCertificate
     found = _best_chain(words, k, letters, start, end)
     chain = found[1] if found else (words[0],)
     cert = ChainCertificate(
-        cc.list_fingerprint(words), k, inst.objective, start, end, scale, potentials,
-        draw(value), draw(value), tuple(cuts), chain, draw(st.integers(-5, 20)),
-    )  # fmt: skip
+        cc.list_fingerprint(words),
+        k,
+        inst.objective,
+        start,
+        end,
+        scale,
+        potentials,
+        draw(value),
+        draw(value),
+        tuple(cuts),
+        chain,
+        draw(st.integers(-5, 20)),
+    )
     return inst, cert, case
 
 
@@ -384,12 +408,28 @@ def _attack(tmp_path: Path, maximise: str) -> tuple[Path, Path]:
     D = 2**32
     M = 5 * D if maximise == "words" else 1_000_000 * D
     attack = tmp_path / "attack.json"
-    attack.write_text(json.dumps({
-        "format": "cpwords-chain-certificate", "version": 1,
-        "fingerprint": cc.list_fingerprint(["ab", "cd"]), "overlap": 1, "maximise": maximise,
-        "start": "ab", "end": "ab", "scale": D, "potentials": [["b", M], ["a", 0]],
-        "one_start": 0, "one_end": M, "cuts": [], "chain": ["ab"], "bound": 1, "producer": {},
-    }), encoding="utf-8")  # fmt: skip
+    attack.write_text(
+        json.dumps(
+            {
+                "format": "cpwords-chain-certificate",
+                "version": 1,
+                "fingerprint": cc.list_fingerprint(["ab", "cd"]),
+                "overlap": 1,
+                "maximise": maximise,
+                "start": "ab",
+                "end": "ab",
+                "scale": D,
+                "potentials": [["b", M], ["a", 0]],
+                "one_start": 0,
+                "one_end": M,
+                "cuts": [],
+                "chain": ["ab"],
+                "bound": 1,
+                "producer": {},
+            }
+        ),
+        encoding="utf-8",
+    )
     return words, attack
 
 
@@ -412,9 +452,19 @@ def test_two_fixed_words_meeting_directly_are_a_point_of_the_relaxation() -> Non
     D = 2**32
     for one_start, pot in ((-5 * D, 0), (0, 7 * D), (3 * D, -7 * D)):
         cert = ChainCertificate(
-            cc.list_fingerprint(inst.words), 1, "words", "ab", "bc", D, (("b", pot),),
-            one_start, -one_start, (), ("ab", "bc"), 2,
-        )  # fmt: skip
+            cc.list_fingerprint(inst.words),
+            1,
+            "words",
+            "ab",
+            "bc",
+            D,
+            (("b", pot),),
+            one_start,
+            -one_start,
+            (),
+            ("ab", "bc"),
+            2,
+        )
         found = check(inst, cert)
         assert found.status == "VALID" and found.bound is not None and found.bound >= 2
 
@@ -443,8 +493,19 @@ def test_cut_sets_asking_for_more_work_than_the_cap_are_refused() -> None:
     sets = itertools.islice(itertools.combinations(others, 2), 3000)
     cuts = tuple(ChainCut(("aa", a, b), ("aa", "aa", 1), "in", 1) for a, b in sets)
     cert = ChainCertificate(
-        cc.list_fingerprint(words), k, "words", None, None, 1, (), 0, 0, (), ("aaa",), 1,
-    )  # fmt: skip
+        cc.list_fingerprint(words),
+        k,
+        "words",
+        None,
+        None,
+        1,
+        (),
+        0,
+        0,
+        (),
+        ("aaa",),
+        1,
+    )
     assert check(inst, replace(cert, cuts=cuts[:10])).status == "VALID"
     with pytest.raises(ChainCertificateError, match="visits"):
         check(inst, replace(cert, cuts=cuts))

@@ -102,8 +102,12 @@ def test_heuristic_never_beats_the_optimum(inst: ChainInstance) -> None:
 
 def test_all_variants_are_covered() -> None:
     seen = {(c.overlap, c.objective, c.start is not None, c.end is not None) for c in CASES}
-    assert {(k, o) for k, o, _, _ in seen} == {(1, "words"), (1, "letters"), (2, "words"),
-                                               (2, "letters")}  # fmt: skip
+    assert {(k, o) for k, o, _, _ in seen} == {
+        (1, "words"),
+        (1, "letters"),
+        (2, "words"),
+        (2, "letters"),
+    }
     assert any(s for _, _, s, _ in seen) and any(e for _, _, _, e in seen)
     assert any(s and e for _, _, s, e in seen)
 
@@ -236,9 +240,11 @@ def test_pokemon_rosetta_task() -> None:
 def test_bigger_random_lists_match_brute_force() -> None:
     rng = random.Random(12345)
     for _ in range(40):
-        words = list(dict.fromkeys(
-            "".join(rng.choice("abcd") for _ in range(rng.randint(2, 5))) for _ in range(12)
-        ))  # fmt: skip
+        words = list(
+            dict.fromkeys(
+                "".join(rng.choice("abcd") for _ in range(rng.randint(2, 5))) for _ in range(12)
+            )
+        )
         for k in (1, 2):
             for objective in ("words", "letters"):
                 inst = chain_instance(words, k, objective)
@@ -275,8 +281,9 @@ def test_check_text_agrees_with_the_rules(chain: list[str]) -> None:
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "w.txt"
         path.write_text("\n".join(words) + "\n")
-        res = CliRunner().invoke(cli, ["chain", str(path), "--check-text", " ".join(chain) or " ",
-                                       "--json"])  # fmt: skip
+        res = CliRunner().invoke(
+            cli, ["chain", str(path), "--check-text", " ".join(chain) or " ", "--json"]
+        )
     row = _json.loads(res.output)
     expected = chain_problems(chain, set(words), 1)
     assert row["problems"] == expected and row["valid"] is (not expected)

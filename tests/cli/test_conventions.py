@@ -102,8 +102,16 @@ def test_grid_time_limit_is_honoured_on_a_big_lexicon(tmp_path: Path) -> None:
 def test_a_time_limit_before_any_answer_still_prints_one_json_object(tmp_path: Path) -> None:
     f = tmp_path / "w.txt"
     f.write_text(_sixteen_letter_words())
-    res = cpwords("letterboxed", "abcd-efgh-ijkl-mnop", "--any-shape", "--dict", str(f),
-                  "--time-limit", "0.2", "--json")  # fmt: skip
+    res = cpwords(
+        "letterboxed",
+        "abcd-efgh-ijkl-mnop",
+        "--any-shape",
+        "--dict",
+        str(f),
+        "--time-limit",
+        "0.2",
+        "--json",
+    )
     assert res.returncode == 1, res.stderr
     row = json.loads(res.stdout)
     assert row["status"] == "UNKNOWN" and row["solution"] is None and "time limit" in row["reason"]
@@ -195,9 +203,17 @@ IDLE_OPTIONS = [
     ["letterpress", "a" * 25, "--board", "." * 25, "--limit", "3"],
     ["truncate", "--dict", "{w}", "--limit", "1"],
     ["bench", "benchmarks/suites/quick.toml", "--out", "{tmp}/r.jsonl", "--list", "--jobs", "2"],
-    ["bench", "benchmarks/suites/quick.toml", "--out", "{tmp}/r.jsonl", "--executor", "serial",
-     "--jobs", "2"],
-]  # fmt: skip
+    [
+        "bench",
+        "benchmarks/suites/quick.toml",
+        "--out",
+        "{tmp}/r.jsonl",
+        "--executor",
+        "serial",
+        "--jobs",
+        "2",
+    ],
+]
 
 #: The same options where they do something: accepted.
 USED_OPTIONS = [
@@ -303,11 +319,24 @@ def test_ctrl_c_in_cpsat_prints_the_best_so_far_marked_interrupted(tmp_path: Pat
     d = tmp_path / "d.txt"
     d.write_text("\n".join(sorted(words)) + "\n")
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from cpwords.cli import main; main()", "letterboxed",
-         "abc-def-ghi-jkl", "--method", "cpsat", "--dict", str(d), "--time-limit", "60",
-         "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "from cpwords.cli import main; main()",
+            "letterboxed",
+            "abc-def-ghi-jkl",
+            "--method",
+            "cpsat",
+            "--dict",
+            str(d),
+            "--time-limit",
+            "60",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(4)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -375,9 +404,10 @@ def test_grid_board_and_solve_read_stdin_and_only_one_input_may(tmp_path: Path) 
     runner = CliRunner()
     fill = grid_example()[1]
     by_stdin = runner.invoke(
-        cli, ["grid", "--top", "5000", "--board", "-", "--solve-text", fill, "--json"],
+        cli,
+        ["grid", "--top", "5000", "--board", "-", "--solve-text", fill, "--json"],
         input=board,
-    )  # fmt: skip
+    )
     by_default = runner.invoke(cli, ["grid", "--top", "5000", "--solve-text", fill, "--json"])
     assert by_stdin.exit_code == by_default.exit_code == 0, by_stdin.output
     a, b = json.loads(by_stdin.output), json.loads(by_default.output)
@@ -385,8 +415,9 @@ def test_grid_board_and_solve_read_stdin_and_only_one_input_may(tmp_path: Path) 
     assert a["board"] == "okwddm"
     f = tmp_path / "fill.txt"
     f.write_text(fill)
-    solve_stdin = runner.invoke(cli, ["grid", "--top", "5000", "--solve", "-", "--json"],
-                                input=fill)  # fmt: skip
+    solve_stdin = runner.invoke(
+        cli, ["grid", "--top", "5000", "--solve", "-", "--json"], input=fill
+    )
     assert solve_stdin.exit_code == 0 and json.loads(solve_stdin.output)["solution"]
     code, text = invoke(["grid", "--board", "-", "--solve", "-"])
     assert code == 2 and "stdin" in text
@@ -483,8 +514,12 @@ SOLVING_MODES = [
 
 @pytest.fixture()
 def inputs(tmp_path: Path) -> dict[str, str]:
-    files = {"five": SNAKE_WORDS, "trunc": "a\nla\nlap\nlaps\nlapse\n", "lb": LB_WORDS,
-             "snake_words": WORDS}  # fmt: skip
+    files = {
+        "five": SNAKE_WORDS,
+        "trunc": "a\nla\nlap\nlaps\nlapse\n",
+        "lb": LB_WORDS,
+        "snake_words": WORDS,
+    }
     out = {}
     for name, text in files.items():
         (tmp_path / f"{name}.txt").write_text(text)
@@ -530,12 +565,14 @@ def test_every_checking_mode_has_the_same_json_keys(inputs: dict[str, str], cmd:
 
     good, bad = {
         "snake": (["snake", inputs["five"]], ("run nausea seasick sickle lemon", "run lemon")),
-        "letterboxed": (["letterboxed", "lua-sgc-yhk-zop"],
-                        ("soup plough hazy yuck", "psychology zap")),
+        "letterboxed": (
+            ["letterboxed", "lua-sgc-yhk-zop"],
+            ("soup plough hazy yuck", "psychology zap"),
+        ),
         "grid": (["grid", "--top", "5000"], (_full_grid_fill(), "s1=ck,s2=ck")),
         "chain": (["chain", inputs["five"]], ("run -> nausea", "nausea -> run")),
         "superstring": (["superstring", inputs["five"]], ("runauseasicklemon", "runausea")),
-    }[cmd]  # fmt: skip
+    }[cmd]
     for answer, valid in ((bad[0], True), (bad[1], False)):
         res = CliRunner().invoke(cli, [*good, "--check-text", answer, "--json"])
         row = json.loads(res.output)
@@ -569,8 +606,9 @@ def test_a_stopped_grid_count_is_a_lower_bound_marked_incomplete(tmp_path: Path)
     f = tmp_path / "slow.txt"
     f.write_text("\n".join(_same_candidates_lexicon(200)) + "\n")
     t0 = time.monotonic()
-    res = cpwords("grid", "--dict", str(f), "--count", ",".join(QUAD), "--time-limit", "2",
-                  "--json")  # fmt: skip
+    res = cpwords(
+        "grid", "--dict", str(f), "--count", ",".join(QUAD), "--time-limit", "2", "--json"
+    )
     assert time.monotonic() - t0 < 30  # stopped by the limit (order-of-magnitude margin)
     assert res.returncode == 0, res.stderr
     row = json.loads(res.stdout)
@@ -597,9 +635,12 @@ def _interrupt_after(
     env = dict(os.environ, CPWORDS_PROGRESS="lines")
     proc = subprocess.Popen(
         [sys.executable, "-c", "from cpwords.cli import main; main()", *args],
-        stdin=subprocess.PIPE if stdin_open else subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+        stdin=subprocess.PIPE if stdin_open else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     watchdog = threading.Timer(300, proc.kill)  # never hang the suite
     watchdog.start()
     seen = []
@@ -625,10 +666,16 @@ def _sixteen_letter_words() -> str:
     sides = ["abcd", "efgh", "ijkl", "mnop"]
     side = {ch: i for i, s in enumerate(sides) for ch in s}
     letters = "".join(sides)
-    return "\n".join(
-        a + b + c for a in letters for b in letters for c in letters
-        if side[a] != side[b] and side[b] != side[c]
-    ) + "\n"  # fmt: skip
+    return (
+        "\n".join(
+            a + b + c
+            for a in letters
+            for b in letters
+            for c in letters
+            if side[a] != side[b] and side[b] != side[c]
+        )
+        + "\n"
+    )
 
 
 @pytest.mark.slow
@@ -651,8 +698,10 @@ def test_ctrl_c_prints_the_best_answer_so_far_marked_interrupted(tmp_path: Path,
         # Every a/b string of up to 14 letters: 14-play sequences, about 9 * 10**7 of them.
         import itertools
 
-        f.write_text("\n".join("".join(p) for n in range(1, 15)
-                               for p in itertools.product("ab", repeat=n)) + "\n")  # fmt: skip
+        f.write_text(
+            "\n".join("".join(p) for n in range(1, 15) for p in itertools.product("ab", repeat=n))
+            + "\n"
+        )
         marker, args = "solving", ["truncate", "--dict", str(f), "--all"]
     elif case == "grid-count":
         f.write_text("\n".join(_same_candidates_lexicon(200)) + "\n")
@@ -729,7 +778,7 @@ def test_help_of_every_subcommand_reads_the_same_way() -> None:
         names = [str(p.name) for p in opts]
         shared = [n for n in names if n in SHARED_ORDER]
         assert shared == [n for n in SHARED_ORDER if n in shared], (name, shared)
-        assert names[len(names) - len(shared):] == shared, (name, names)  # fmt: skip
+        assert names[len(names) - len(shared) :] == shared, (name, names)
         for p in opts:
             if p.name in HELP:
                 assert p.help == HELP[p.name], (name, p.name, p.help)
@@ -771,9 +820,15 @@ def _cpsat_box_words(n: int = 3000) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "case",
-    ["letterboxed-cpsat", "letterboxed-dp", "truncate-all", "generate", "grid-unique",
-     "grid-count"],
-)  # fmt: skip
+    [
+        "letterboxed-cpsat",
+        "letterboxed-dp",
+        "truncate-all",
+        "generate",
+        "grid-unique",
+        "grid-count",
+    ],
+)
 def test_every_long_running_mode_honours_the_time_limit(tmp_path: Path, case: str) -> None:
     # Defect 3: every mode that can run long takes --time-limit and stops there with what it
     # has (an order-of-magnitude margin, not a timing test: timings belong to benchmarks).
@@ -787,8 +842,10 @@ def test_every_long_running_mode_honours_the_time_limit(tmp_path: Path, case: st
         f.write_text(_sixteen_letter_words())
         args = ["letterboxed", "abcd-efgh-ijkl-mnop", "--any-shape", "--dict", str(f)]
     elif case == "truncate-all":
-        f.write_text("\n".join("".join(p) for n in range(1, 15)
-                               for p in itertools.product("ab", repeat=n)) + "\n")  # fmt: skip
+        f.write_text(
+            "\n".join("".join(p) for n in range(1, 15) for p in itertools.product("ab", repeat=n))
+            + "\n"
+        )
         args = ["truncate", "--dict", str(f), "--all"]
     elif case == "generate":
         args = ["letterboxed", "--generate", "500"]
@@ -831,8 +888,9 @@ def test_the_repeated_word_warning_is_one_short_line(tmp_path: Path) -> None:
     import string
 
     f = tmp_path / "reps.txt"
-    f.write_text("".join(f"{a}{b}\n{a}{b}\n" for a in string.ascii_lowercase
-                         for b in string.ascii_lowercase))  # fmt: skip
+    f.write_text(
+        "".join(f"{a}{b}\n{a}{b}\n" for a in string.ascii_lowercase for b in string.ascii_lowercase)
+    )
     res = cpwords("snake", str(f), "--method", "greedy", "--json")
     assert res.returncode == 0, res.stderr
     warning = [line for line in res.stderr.splitlines() if "repeated" in line]
@@ -889,8 +947,7 @@ def test_every_file_option_reads_stdin_and_accepts_a_byte_order_mark(
     f.write_bytes(b"\xef\xbb\xbf" + content.encode())
     runner = CliRunner()
     by_file = runner.invoke(cli, [a.format(f=f, w=w) for a in args] + ["--json"])
-    by_stdin = runner.invoke(cli, [a.format(f="-", w=w) for a in args] + ["--json"],
-                             input=content)  # fmt: skip
+    by_stdin = runner.invoke(cli, [a.format(f="-", w=w) for a in args] + ["--json"], input=content)
     assert by_file.exit_code == by_stdin.exit_code, (by_file.output, by_stdin.output)
     a, b = json.loads(by_file.output), json.loads(by_stdin.output)
     for row in (a, b):  # where the input came from, and timings, may differ
@@ -903,16 +960,20 @@ def test_every_file_option_reads_stdin_and_accepts_a_byte_order_mark(
     ("args", "stages"),
     [
         (["snake", "{w}"], ["reading", "solving 5 words"]),
-        (["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--max-words", "3"],
-         ["loading the lexicon", "solving (dp)", "counting"]),
+        (
+            ["letterboxed", "abc-def-ghi-jkl", "--dict", "{lb}", "--max-words", "3"],
+            ["loading the lexicon", "solving (dp)", "counting"],
+        ),
         (["truncate", "--dict", "{t}"], ["solving"]),
-        (["letterpress", "runxyz", "--dict", "{w}", "--no-cache"],
-         ["loading the index", "listing"]),
+        (
+            ["letterpress", "runxyz", "--dict", "{w}", "--no-cache"],
+            ["loading the index", "listing"],
+        ),
         (["grid", "--top", "5000"], ["loading the lexicon", "symmetry", "enumerating"]),
         (["grid", "--top", "5000", "--count", "{quadruple}"], ["counting"]),
     ],
     ids=["snake", "letterboxed", "truncate", "letterpress", "grid", "grid-count"],
-)  # fmt: skip
+)
 def test_progress_reports_every_stage(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], stages: list[str]
 ) -> None:
@@ -943,8 +1004,9 @@ def test_a_command_run_from_python_counts_its_time_limit_from_its_own_start(
     from cpwords.cli import _common
 
     monkeypatch.setattr(_common, "STARTED", time.monotonic() - 1000)  # imported long ago
-    res = CliRunner().invoke(cli, ["letterboxed", "--generate", "5", "--time-limit", "60",
-                                   "--json"])  # fmt: skip
+    res = CliRunner().invoke(
+        cli, ["letterboxed", "--generate", "5", "--time-limit", "60", "--json"]
+    )
     row = json.loads(res.output)
     assert res.exit_code == 0 and row["found"] == 5 and row["stopped"] is None, row["stopped"]
 
@@ -969,8 +1031,10 @@ def test_sigterm_and_sighup_stop_as_ctrl_c_does(tmp_path: Path, sig: str) -> Non
     import itertools
 
     f = tmp_path / "words.txt"
-    f.write_text("\n".join("".join(p) for n in range(1, 15)
-                           for p in itertools.product("ab", repeat=n)) + "\n")  # fmt: skip
+    f.write_text(
+        "\n".join("".join(p) for n in range(1, 15) for p in itertools.product("ab", repeat=n))
+        + "\n"
+    )
     args = ["truncate", "--dict", str(f), "--all", "--json"]
     code, out, err = _interrupt_after("solving", args, sig=sig)
     assert code == 130 and "Traceback" not in err, (code, err[-500:])
@@ -980,15 +1044,18 @@ def test_sigterm_and_sighup_stop_as_ctrl_c_does(tmp_path: Path, sig: str) -> Non
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
-@pytest.mark.parametrize(("sig", "said"), [("SIGTERM", "SIGTERM"), ("SIGHUP", "SIGHUP"),
-                                           ("SIGINT", "Ctrl-C")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("sig", "said"), [("SIGTERM", "SIGTERM"), ("SIGHUP", "SIGHUP"), ("SIGINT", "Ctrl-C")]
+)
 def test_an_interrupt_says_which_signal_it_was(tmp_path: Path, sig: str, said: str) -> None:
     """Issue 47: a `kill` was reported as "interrupted (Ctrl-C)"."""
     import itertools
 
     f = tmp_path / "words.txt"
-    f.write_text("\n".join("".join(p) for n in range(1, 15)
-                           for p in itertools.product("ab", repeat=n)) + "\n")  # fmt: skip
+    f.write_text(
+        "\n".join("".join(p) for n in range(1, 15) for p in itertools.product("ab", repeat=n))
+        + "\n"
+    )
     code, out, err = _interrupt_after("solving", ["truncate", "--dict", str(f), "--all"], sig=sig)
     assert code == 130 and "Traceback" not in err, (code, err[-500:])
     stopped = [

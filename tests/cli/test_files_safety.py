@@ -84,8 +84,10 @@ def test_dev_stdout_redirected_to_a_file_gets_the_drawing_after_the_answer(
         inode = os.fstat(fh.fileno()).st_ino
         subprocess.run(
             [sys.executable, "-m", "cpwords", "snake", str(words), "--svg", "/dev/stdout"],
-            stdout=fh, check=True, timeout=300,
-        )  # fmt: skip
+            stdout=fh,
+            check=True,
+            timeout=300,
+        )
     text = out.read_text()
     assert out.stat().st_ino == inode  # the same file, not replaced
     assert "objective" in text and "<svg" in text and text.index("objective") < text.index("<svg")

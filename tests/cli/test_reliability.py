@@ -179,10 +179,21 @@ def test_report_reads_results_from_stdin(
     code, _, err = run(["bench", str(suite), "--out", str(out), "-q"], capsys)
     assert code == 0, err
     res = subprocess.run(
-        [sys.executable, "-c", "from cpwords.cli import main; main()", "report", "-", "--out",
-         str(tmp_path / "rep"), "--json"],
-        input=out.read_text(encoding="utf-8"), capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "from cpwords.cli import main; main()",
+            "report",
+            "-",
+            "--out",
+            str(tmp_path / "rep"),
+            "--json",
+        ],
+        input=out.read_text(encoding="utf-8"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["sources"] == ["-"]
     assert (tmp_path / "rep" / "report.md").is_file()
@@ -199,9 +210,15 @@ def _stopped_at_the_limit(instance, method, **kwargs):  # type: ignore[no-untype
 
     order = list(instance.words)
     return SolveResult(
-        Status.FEASIBLE, 9772166.0, 9772190.0, 60.0, order, "auto",
-        solver_info={"stopped": "time_limit", "interrupted": False}, verified=True,
-    )  # fmt: skip
+        Status.FEASIBLE,
+        9772166.0,
+        9772190.0,
+        60.0,
+        order,
+        "auto",
+        solver_info={"stopped": "time_limit", "interrupted": False},
+        verified=True,
+    )
 
 
 def test_a_stop_by_the_default_time_limit_is_said_and_its_gap_is_not_zero(
@@ -253,8 +270,10 @@ def test_the_seam_marks_an_exact_solve_left_unproven_as_stopped_by_its_limit() -
 def _cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-c", "from cpwords.cli import main; main()", *args],
-        input=stdin, capture_output=True, timeout=120,
-    )  # fmt: skip
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.slow

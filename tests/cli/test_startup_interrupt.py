@@ -34,8 +34,11 @@ def _interrupt_during_imports(command: list[str]) -> tuple[int, str, str]:
     imported (the rest of the imports take some 0.2 s more); (status, stdout, stderr)."""
     proc = subprocess.Popen(
         [sys.executable, "-X", "importtime", *command],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     watchdog = threading.Timer(120, proc.kill)
     watchdog.start()
     seen = []

@@ -87,8 +87,13 @@ def test_scripts_and_foreign_letters() -> None:
     from cpwords.core.alphabet import foreign_letters, main_scripts, script_of
 
     assert [script_of(c) for c in "aéжλא中"] == [
-        "LATIN", "LATIN", "CYRILLIC", "GREEK", "HEBREW", "CJK",
-    ]  # fmt: skip
+        "LATIN",
+        "LATIN",
+        "CYRILLIC",
+        "GREEK",
+        "HEBREW",
+        "CJK",
+    ]
     words = ["мир"] * 40 + ["ok"]
     assert main_scripts(words) == {"CYRILLIC"}
     assert main_scripts(words, share=0.01) == {"CYRILLIC", "LATIN"}

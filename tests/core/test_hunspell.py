@@ -45,9 +45,19 @@ SFX E 0 \u00e9 [^\u00e9]
 """
 LATIN_DIC = "5\nlock/UDR\nbake/DU\ncaf/E\npseudo/NS\nunbaked/F\n"
 LATIN_FORMS = {
-    "lock", "locked", "unlock", "unlocked", "relock", "bake", "baked", "unbake", "caf", "café",
-    "pseudos", "pseudosed",
-}  # fmt: skip
+    "lock",
+    "locked",
+    "unlock",
+    "unlocked",
+    "relock",
+    "bake",
+    "baked",
+    "unbake",
+    "caf",
+    "café",
+    "pseudos",
+    "pseudosed",
+}
 
 #: UTF-8, two-character flags named through AF aliases, Cyrillic conditions, a circumfix
 #: (``ge-...-t``: the suffix names the prefix, as in Hunspell's own circumfix test).
@@ -74,10 +84,23 @@ SFX Tt 0 t/5 .
 """
 CYRILLIC_DIC = "5\nкрасный/1\nбелый/1\nважный/2\nМосква\nmach/3\n"
 CYRILLIC_FORMS = {
-    "красный", "красная", "красное", "белый", "белая", "белое", "белы",
-    "важный", "важная", "важное", "неважный", "неважная", "неважное", "Москва",
-    "mach", "gemacht",
-}  # fmt: skip
+    "красный",
+    "красная",
+    "красное",
+    "белый",
+    "белая",
+    "белое",
+    "белы",
+    "важный",
+    "важная",
+    "важное",
+    "неважный",
+    "неважная",
+    "неважное",
+    "Москва",
+    "mach",
+    "gemacht",
+}
 
 
 def write_pair(folder: Path, name: str, aff: str, dic: str, encoding: str) -> tuple[Path, Path]:
@@ -185,9 +208,13 @@ def _hunspell_accepts(folder: Path, name: str, candidates: list[str]) -> set[str
     """The candidates Hunspell's checker accepts (``hunspell -G``), one call."""
     res = subprocess.run(
         ["hunspell", "-d", str(folder / name), "-G", "-i", "utf-8"],
-        input="\n".join(candidates) + "\n", capture_output=True, text=True,
-        encoding="utf-8", timeout=300, check=True,
-    )  # fmt: skip
+        input="\n".join(candidates) + "\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+        check=True,
+    )
     return set(res.stdout.split())
 
 
@@ -366,10 +393,35 @@ def test_a_malformed_hunspell_dictionary_is_one_line_exit_2(
 
 
 #: Fields of affix rows and ``.dic`` entries, malformed ones among them.
-_FIELDS = st.sampled_from([
-    "0", "a", "ab", "\u00b2", "[^]", "[]", "[", "]", "[^a]", "a/B", "a/1", "a/\u00b2", "/", ".",
-    "9" * 5000, "(", "\\", "*", "[a-", "[^", "[]]", "[^]a", "x/AB", "x/1,2", "$",
-])  # fmt: skip
+_FIELDS = st.sampled_from(
+    [
+        "0",
+        "a",
+        "ab",
+        "\u00b2",
+        "[^]",
+        "[]",
+        "[",
+        "]",
+        "[^a]",
+        "a/B",
+        "a/1",
+        "a/\u00b2",
+        "/",
+        ".",
+        "9" * 5000,
+        "(",
+        "\\",
+        "*",
+        "[a-",
+        "[^",
+        "[]]",
+        "[^]a",
+        "x/AB",
+        "x/1,2",
+        "$",
+    ]
+)
 _ENTRIES = st.sampled_from(
     ["ab", "ab/A", "ab/1", "ab/\u00b2", "a/" + "9" * 5000, "b/AB", "x/", "\\/a/A", "ba/1,2"]
 )
@@ -453,8 +505,9 @@ def _role_pair(folder: Path, rows: str, entries: str) -> tuple[Path, Path]:
     return write_pair(folder, "fx", "SET UTF-8\n" + ROLES + rows, dic, "utf-8")
 
 
-@pytest.mark.parametrize(("what", "rows", "entries", "forms"), ROLE_CASES,
-                         ids=[c[0] for c in ROLE_CASES])  # fmt: skip
+@pytest.mark.parametrize(
+    ("what", "rows", "entries", "forms"), ROLE_CASES, ids=[c[0] for c in ROLE_CASES]
+)
 def test_the_roles_expand_as_hunspell_reads_them(
     tmp_path: Path, what: str, rows: str, entries: str, forms: set[str]
 ) -> None:
@@ -463,8 +516,9 @@ def test_the_roles_expand_as_hunspell_reads_them(
 
 
 @needs_hunspell
-@pytest.mark.parametrize(("what", "rows", "entries", "forms"), ROLE_CASES,
-                         ids=[c[0] for c in ROLE_CASES])  # fmt: skip
+@pytest.mark.parametrize(
+    ("what", "rows", "entries", "forms"), ROLE_CASES, ids=[c[0] for c in ROLE_CASES]
+)
 def test_hunspell_accepts_exactly_the_roles_expansion(
     tmp_path: Path, what: str, rows: str, entries: str, forms: set[str]
 ) -> None:

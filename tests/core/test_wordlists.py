@@ -125,8 +125,11 @@ def test_the_packing_script_writes_the_same_lists(shared_data: Path, tmp_path: P
     script = ROOT / "tools" / "pack_word_lists.py"
     out = subprocess.run(
         [sys.executable, str(script), "--data", str(shared_data), "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=300, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     assert "letterpress" in out.stdout
     written = json.loads((tmp_path / "manifest.json").read_text())
     shipped = json.loads((LISTS / "manifest.json").read_text())

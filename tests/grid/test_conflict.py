@@ -20,9 +20,27 @@ from cpwords.grid.rules import Board, GridTokens, cut_words, grid_problems
 from tests.conftest import run_cli
 
 WORDS = [
-    "ball", "bale", "tall", "tale", "call", "cale", "bell", "tell", "cell", "mall",
-    "male", "hall", "hale", "pale", "pall", "mell", "hell", "sale", "tile", "mile",
-]  # fmt: skip
+    "ball",
+    "bale",
+    "tall",
+    "tale",
+    "call",
+    "cale",
+    "bell",
+    "tell",
+    "cell",
+    "mall",
+    "male",
+    "hall",
+    "hale",
+    "pale",
+    "pall",
+    "mell",
+    "hell",
+    "sale",
+    "tile",
+    "mile",
+]
 
 
 def _fillable(
@@ -96,9 +114,11 @@ def test_named_slots_conflict_and_are_minimal_by_brute_force(seed: int) -> None:
 def test_the_model_agrees_with_the_brute_force_on_every_subset() -> None:
     # Every subset of slots of a small board: the assumption model's answer is the brute force's.
     board = Board(
-        "ring", ("s1", "s2"), ("p1", "p2", "p3"), (("p1", "s1"), ("p1", "s2"), ("p2", "s1"),
-        ("p2", "s2"), ("p3", "s1"))
-    )  # fmt: skip
+        "ring",
+        ("s1", "s2"),
+        ("p1", "p2", "p3"),
+        (("p1", "s1"), ("p1", "s2"), ("p2", "s1"), ("p2", "s2"), ("p3", "s1")),
+    )
     tokens = cut_words(["ball", "bale", "tall", "tale", "mall", "pale"], 2, 2, "<words>")
     placed = {"p1": "ta", "p3": "ma", "s2": "le"}
     for k in range(len(board.slots) + 1):

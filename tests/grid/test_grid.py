@@ -50,10 +50,16 @@ SQUARE = Board(
     ("c", "ne", "se", "sw", "nw"),
     (
         *(("c", s) for s in ("s1", "s2", "s3", "s4")),
-        ("ne", "s1"), ("ne", "s2"), ("se", "s2"), ("se", "s3"),
-        ("sw", "s3"), ("sw", "s4"), ("nw", "s4"), ("nw", "s1"),
+        ("ne", "s1"),
+        ("ne", "s2"),
+        ("se", "s2"),
+        ("se", "s3"),
+        ("sw", "s3"),
+        ("sw", "s4"),
+        ("nw", "s4"),
+        ("nw", "s1"),
     ),
-)  # fmt: skip
+)
 
 # A board whose automorphism group has a non-trivial kernel: a and b are twins (same
 # neighbours), so swapping them fixes every suffix slot; swapping s1/s2 also swaps c/d.
@@ -352,8 +358,9 @@ def test_lex_leader_keeps_exactly_one_board_per_orbit(board: Board, seed: int) -
         assert not grid_problems(board, f, tokens.words, 2, 2)
     # quadruple classes: total boards = sum over classes of orbit size x completions
     e = enumerate_quadruples(board, tokens)
-    assert sum(e.orbit_size * count_completions(board, tokens, q.suffixes).count
-               for q in e.quadruples) == len(every)  # fmt: skip
+    assert sum(
+        e.orbit_size * count_completions(board, tokens, q.suffixes).count for q in e.quadruples
+    ) == len(every)
     # and with |K| > 1, completions come in K-orbits
     for q in e.quadruples:
         c = count_completions(board, tokens, q.suffixes)

@@ -202,10 +202,12 @@ def test_a_dead_end_is_reported_as_one() -> None:
         ("cab", "play 1 is not playable: 'cab' takes 'c' and 'a' in a row from the same side"),
         ("bead lid", "play 2 'lid' is not in the lexicon (<words>)"),
         ("bead lcfgjik", "play 2 'lcfgjik' does not start with 'd', the last letter of 'bead'"),
-        ("bechfag gjdkil lcfgjik",
-         "play 3 'lcfgjik' comes after every letter was used; the game ended"),
+        (
+            "bechfag gjdkil lcfgjik",
+            "play 3 'lcfgjik' comes after every letter was used; the game ended",
+        ),
     ],
-)  # fmt: skip
+)
 def test_invalid_plays_are_one_clear_error(plays: str, message: str) -> None:
     with pytest.raises(InputError) as exc:
         continue_box(BOX, plays, WORDS)
@@ -253,10 +255,11 @@ def test_the_command_finishes_hints_and_reports_a_dead_end(
     assert "solvable  yes, in 2 more words at fewest (proven)" in out.splitlines()
     assert "finish    DHL-LCFGJIK" in out.splitlines()
     shown = {
-        level: run_cli(["letterboxed", BOX, "--dict", lb, "--from", "bead", "--hint", level],
-                       capsys)[1]
+        level: run_cli(
+            ["letterboxed", BOX, "--dict", lb, "--from", "bead", "--hint", level], capsys
+        )[1]
         for level in ("1", "2", "3")
-    }  # fmt: skip
+    }
     assert "hint      the next word starts with D" in shown["1"].splitlines()
     assert "hint      the next word starts with D and has 3 letters" in shown["2"].splitlines()
     assert "hint      the next word is DHL" in shown["3"].splitlines()
@@ -279,8 +282,12 @@ def test_the_command_json_keys(lb: str, capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run_cli(argv, capsys)
     row = json.loads(out)
     assert row["solution"] is None and row["hint"] == {
-        "level": 1, "words_left": 2, "first_letter": "d", "length": None, "word": None,
-    }  # fmt: skip
+        "level": 1,
+        "words_left": 2,
+        "first_letter": "d",
+        "length": None,
+        "word": None,
+    }
     argv = ["letterboxed", BOX, "--dict", lb, "--from", "dhl", "--json"]
     code, out, _ = run_cli(argv, capsys)
     row = json.loads(out)
@@ -305,17 +312,18 @@ def test_nyt_2024_after_the_paper_first_word_one_more_word_finishes_every_box(
         res = continue_box(box, [first], solver)
         left = set(box.letters) - set(first)
         finishers = [
-            w for w in _playable(box, p["dictionary"])
-            if w[0] == first[-1] and left <= set(w)
-        ]  # fmt: skip
+            w for w in _playable(box, p["dictionary"]) if w[0] == first[-1] and left <= set(w)
+        ]
         assert finishers and p["nyt_solution"][1] in finishers, p["date"]
         assert res.status is Status.OPTIMAL and res.verified, p["date"]
         assert len(res.solution) == 1 and res.solution[0] in finishers, p["date"]
         assert len(res.solution[0]) == min(map(len, finishers)), p["date"]
         hint = hint_box(box, [first], 2, solver)
         assert (hint.words_left, hint.first_letter, hint.length) == (
-            1, first[-1], len(res.solution[0])
-        ), p["date"]  # fmt: skip
+            1,
+            first[-1],
+            len(res.solution[0]),
+        ), p["date"]
 
 
 def test_finish_box_is_the_finish_or_the_hint_and_a_ctrl_c_is_a_stop(

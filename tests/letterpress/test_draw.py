@@ -105,8 +105,17 @@ def test_cli_svg_both_modes_and_never_overwrites(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("\n".join(WORDS) + "\n")
     out = tmp_path / "move.svg"
-    args = ["letterpress", LETTERS, "--board", COLOURS, "--dict", str(words), "--no-cache",
-            "--svg", str(out)]  # fmt: skip
+    args = [
+        "letterpress",
+        LETTERS,
+        "--board",
+        COLOURS,
+        "--dict",
+        str(words),
+        "--no-cache",
+        "--svg",
+        str(out),
+    ]
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
     root = ET.fromstring(out.read_text())
@@ -118,8 +127,20 @@ def test_cli_svg_both_modes_and_never_overwrites(tmp_path: Path) -> None:
     assert isinstance(res.exception, InputError) and "add --force" in str(res.exception)
     assert out.read_text() == "mine"
     bag, png = tmp_path / "bag.svg", tmp_path / "bag.png"
-    res = CliRunner().invoke(cli, ["letterpress", "provesx", "--dict", str(words), "--no-cache",
-                                   "--svg", str(bag), "--png", str(png)])  # fmt: skip
+    res = CliRunner().invoke(
+        cli,
+        [
+            "letterpress",
+            "provesx",
+            "--dict",
+            str(words),
+            "--no-cache",
+            "--svg",
+            str(bag),
+            "--png",
+            str(png),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert_png_of_svg(png, bag)
     root = ET.fromstring(bag.read_text())

@@ -350,7 +350,12 @@ def test_rare_letters_row_equals_brute_force(data: st.DataObject) -> None:
     words += [pool]  # every letter occurs
     index = build_letterpress_index(words)
     assert index.rare.sum() == 20 and index.bits.shape[0] == index.maxcount.sum() + 1
-    bag = data.draw(st.text(st.sampled_from(pool[:20] if data.draw(st.booleans()) else pool),
-                            min_size=1, max_size=14))  # fmt: skip
+    bag = data.draw(
+        st.text(
+            st.sampled_from(pool[:20] if data.draw(st.booleans()) else pool),
+            min_size=1,
+            max_size=14,
+        )
+    )
     got, total = index.query(bag)
     assert got == brute_force(words, bag) and total == len(got)

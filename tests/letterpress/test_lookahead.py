@@ -23,10 +23,39 @@ from cpwords.letterpress.rules import NEUTRAL, LetterpressBoard, move_scores, pl
 from tests.conftest import run_cli
 
 WORDS = [
-    "cat", "cats", "act", "acts", "tac", "taco", "tacos", "coat", "coats", "oat", "oats",
-    "sat", "sea", "seat", "east", "eat", "eats", "tea", "teas", "set", "toe", "toes", "stoa",
-    "ascot", "cast", "case", "aces", "ace", "cote", "cotes", "scat", "scot",
-]  # fmt: skip
+    "cat",
+    "cats",
+    "act",
+    "acts",
+    "tac",
+    "taco",
+    "tacos",
+    "coat",
+    "coats",
+    "oat",
+    "oats",
+    "sat",
+    "sea",
+    "seat",
+    "east",
+    "eat",
+    "eats",
+    "tea",
+    "teas",
+    "set",
+    "toe",
+    "toes",
+    "stoa",
+    "ascot",
+    "cast",
+    "case",
+    "aces",
+    "ace",
+    "cote",
+    "cotes",
+    "scat",
+    "scot",
+]
 
 
 def _spellings(board: LetterpressBoard, word: str) -> Iterator[tuple[int, ...]]:

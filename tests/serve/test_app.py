@@ -61,10 +61,15 @@ def alive(pid: int) -> bool:
 
 
 def test_pages_load(live: LiveServer) -> None:
-    pages = [("/", "Word puzzles"), ("/letterboxed", "Generate a box"),
-             ("/wordsnake", "Start the proof"), ("/static/style.css", "cpwords"),
-             ("/letterpress", "Find the words"), ("/truncate", "Find the longest chains"),
-             ("/grid", "Check the board")]  # fmt: skip
+    pages = [
+        ("/", "Word puzzles"),
+        ("/letterboxed", "Generate a box"),
+        ("/wordsnake", "Start the proof"),
+        ("/static/style.css", "cpwords"),
+        ("/letterpress", "Find the words"),
+        ("/truncate", "Find the longest chains"),
+        ("/grid", "Check the board"),
+    ]
     for path, text in pages:
         resp = httpx.get(live.url + path)
         assert resp.status_code == 200 and text in resp.text, path

@@ -36,8 +36,13 @@ def browser() -> Iterator[Any]:
 
     opts = Options()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1200,1000"):  # fmt: skip
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,1000",
+    ):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for the CSP
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
@@ -84,9 +89,11 @@ def phone(driver: Any, width: int = PHONE, height: int = 844) -> Iterator[None]:
 
 def page_size(driver: Any) -> tuple[int, int]:
     """The page's scrollable width and height (CSS pixels)."""
-    return tuple(driver.execute_script(
-        "const e = document.documentElement; return [e.scrollWidth, e.scrollHeight];"
-    ))  # fmt: skip
+    return tuple(
+        driver.execute_script(
+            "const e = document.documentElement; return [e.scrollWidth, e.scrollHeight];"
+        )
+    )
 
 
 def shot(driver: Any, path: Path) -> None:
@@ -358,13 +365,22 @@ def test_wordsnake_from_a_shipped_lexicon(live: LiveServer, browser: Any, tmp_pa
 
 #: Every page, with an answer where it has one (GET only: a solve of seconds is POST).
 PAGES = (
-    "/", "/letterboxed", "/letterboxed?box=lua-sgc-yhk-zop",
-    "/letterboxed?box=lua-sgc-yhk-zop&check=plough+hazy", "/wordsnake", "/letterpress",
+    "/",
+    "/letterboxed",
+    "/letterboxed?box=lua-sgc-yhk-zop",
+    "/letterboxed?box=lua-sgc-yhk-zop&check=plough+hazy",
+    "/wordsnake",
+    "/letterpress",
     "/letterpress?letters=ovrkqlwislrecrtgmvpfprzey",
     "/letterpress?letters=ovrkqlwislrecrtgmvpfprzey&colours=bb...b..r.....r...r.....r",
-    "/truncate", "/truncate?word=sheathery&direction=to", "/grid",
-    "/grid?top=5000&L=2&P=2&action=check&t_s1=de", "/chain", "/superstring", "/no-such-page",
-)  # fmt: skip
+    "/truncate",
+    "/truncate?word=sheathery&direction=to",
+    "/grid",
+    "/grid?top=5000&L=2&P=2&action=check&t_s1=de",
+    "/chain",
+    "/superstring",
+    "/no-such-page",
+)
 
 
 @pytest.mark.slow
@@ -524,13 +540,24 @@ def test_no_page_breaks_its_content_security_policy(live: LiveServer, browser: A
     # needed one would log "Refused to ..." in the console (and its script would not run; the
     # flows above click through the scripts).
     browser.get_log("browser")  # drop what earlier tests logged
-    pages = ["/", "/letterboxed?box=lua-sgc-yhk-zop", "/wordsnake", "/letterpress?letters=abc",
-             "/truncate?word=cat", "/grid", "/chain", "/superstring"]  # fmt: skip
+    pages = [
+        "/",
+        "/letterboxed?box=lua-sgc-yhk-zop",
+        "/wordsnake",
+        "/letterpress?letters=abc",
+        "/truncate?word=cat",
+        "/grid",
+        "/chain",
+        "/superstring",
+    ]
     for path in pages:
         browser.get(live.url + path)
         wait_for(lambda: browser.execute_script("return document.readyState") == "complete")
-        refused = [e["message"] for e in browser.get_log("browser")
-                   if "Content Security Policy" in e["message"]]  # fmt: skip
+        refused = [
+            e["message"]
+            for e in browser.get_log("browser")
+            if "Content Security Policy" in e["message"]
+        ]
         assert refused == [], (path, refused)
 
 

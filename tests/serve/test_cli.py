@@ -88,15 +88,19 @@ def test_a_busy_port_or_an_unknown_host_is_one_line() -> None:
         port = busy.getsockname()[1]
         res = subprocess.run(
             [sys.executable, "-m", "cpwords", "serve", "--port", str(port)],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith(f"cpwords: error: cannot listen on 127.0.0.1:{port}: ")
     assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
     res = subprocess.run(
         [sys.executable, "-m", "cpwords", "serve", "--host", "no-such-host.invalid"],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("cpwords: error: cannot listen on 'no-such-host.invalid'")
     assert res.stderr.count("\n") == 1

@@ -19,8 +19,16 @@ from cpwords.serve.guard import CONTENT_SECURITY_POLICY, RequestLimitMiddleware
 
 LOCAL = "http://127.0.0.1:8000"
 OWN = {"Origin": LOCAL}
-PAGES = ["/", "/letterboxed", "/wordsnake", "/letterpress", "/truncate", "/grid", "/chain",
-         "/superstring"]  # fmt: skip
+PAGES = [
+    "/",
+    "/letterboxed",
+    "/wordsnake",
+    "/letterpress",
+    "/truncate",
+    "/grid",
+    "/chain",
+    "/superstring",
+]
 
 
 @pytest.fixture(scope="module")
@@ -150,11 +158,17 @@ def test_an_error_quotes_only_an_excerpt_of_what_was_sent(
 
 @pytest.mark.parametrize(
     ("path", "host", "code"),
-    [*((p, "127.0.0.1", 200) for p in PAGES), ("/static/style.css", "127.0.0.1", 200),
-     ("/static/letterpress.js", "127.0.0.1", 200), ("/api/status", "127.0.0.1", 200),
-     ("/nowhere", "127.0.0.1", 404), ("/api/nowhere", "127.0.0.1", 404),
-     ("/api/truncate?word=%3Cb%3E", "127.0.0.1", 400), ("/", "evil.example", 400)],
-)  # fmt: skip
+    [
+        *((p, "127.0.0.1", 200) for p in PAGES),
+        ("/static/style.css", "127.0.0.1", 200),
+        ("/static/letterpress.js", "127.0.0.1", 200),
+        ("/api/status", "127.0.0.1", 200),
+        ("/nowhere", "127.0.0.1", 404),
+        ("/api/nowhere", "127.0.0.1", 404),
+        ("/api/truncate?word=%3Cb%3E", "127.0.0.1", 400),
+        ("/", "evil.example", 400),
+    ],
+)
 def test_every_answer_is_nosniff_with_the_content_security_policy(
     client: TestClient, path: str, host: str, code: int
 ) -> None:
@@ -184,8 +198,12 @@ def test_an_internal_error_has_the_headers_too(monkeypatch: pytest.MonkeyPatch) 
 def test_the_pages_need_no_inline_script_or_style(client: TestClient) -> None:
     # What the policy forbids: a script without src (a text/plain data block is not run), a
     # style attribute or element, an on... handler, a javascript: URL.
-    queries = ["/letterboxed?box=lua-sgc-yhk-zop", "/grid?top=1000&L=2&P=2&action=check",
-               "/truncate?word=cat", "/letterboxed?box=lua-sgc-yhk-zoo"]  # fmt: skip
+    queries = [
+        "/letterboxed?box=lua-sgc-yhk-zop",
+        "/grid?top=1000&L=2&P=2&action=check",
+        "/truncate?word=cat",
+        "/letterboxed?box=lua-sgc-yhk-zoo",
+    ]
     for path in [*PAGES, *queries]:
         html = client.get(path).text
         scripts = re.findall(r"<script\b[^>]*>", html)

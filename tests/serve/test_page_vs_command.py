@@ -33,9 +33,22 @@ from tests.conftest import grid_example, run_cli
 
 #: A small Wordsnake/chain/superstring list: overlapping words, a few ties among the answers.
 WORDS = [
-    "seasick", "kiln", "nausea", "run", "nab", "bee", "eel", "lemon",
-    "once", "ceiling", "ingot", "gotham", "hamlet", "letter", "terse",
-]  # fmt: skip
+    "seasick",
+    "kiln",
+    "nausea",
+    "run",
+    "nab",
+    "bee",
+    "eel",
+    "lemon",
+    "once",
+    "ceiling",
+    "ingot",
+    "gotham",
+    "hamlet",
+    "letter",
+    "terse",
+]
 #: The README's Letter Boxed box, read in ENABLE (a 3-word optimum with a dozen ties).
 BOX = "lua-sgc-yhk-zop"
 #: The README's Letterpress bag, and the guide's board position.

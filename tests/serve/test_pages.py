@@ -126,8 +126,11 @@ def test_grid_check_solve_and_unique(live: LiveServer) -> None:
     resp = httpx.post(f"{live.url}/grid", data={**params, "action": "solve", **fill}, timeout=60)
     assert 'id="verdict">completed, verified<' in resp.text
     (drawing,) = svgs(resp.text)
-    got = {g.get("data-slot", ""): g.get("data-token", "") for g in drawing.findall(".//svg:g", NS)
-           if g.get("data-slot")}  # fmt: skip
+    got = {
+        g.get("data-slot", ""): g.get("data-token", "")
+        for g in drawing.findall(".//svg:g", NS)
+        if g.get("data-slot")
+    }
     assert all(got.values()) and len(got) == 13
     assert not grid_problems(BOARD, got, tokens.words)
     edges = drawing.findall(".//svg:line", NS)
@@ -148,8 +151,9 @@ def test_grid_check_solve_and_unique(live: LiveServer) -> None:
     ]
     assert listed == problems and problems
     (drawing,) = svgs(resp.text)
-    assert {g.get("data-slot") for g in drawing.findall(".//svg:g", NS)
-            if "bad" in g.get("class", "")} == {"c", "n"}  # fmt: skip
+    assert {
+        g.get("data-slot") for g in drawing.findall(".//svg:g", NS) if "bad" in g.get("class", "")
+    } == {"c", "n"}
 
 
 @pytest.mark.slow
@@ -157,18 +161,30 @@ def test_grid_check_solve_and_unique(live: LiveServer) -> None:
     ("path", "params", "expected"),
     [
         ("/letterpress", {"letters": "ab1"}, lambda: message(parse_letters, "ab1")),
-        ("/letterpress", {"letters": "abc", "colours": "bbx"},
-         lambda: message(parse_board, "abc", "bbx")),
-        ("/truncate", {"word": "zzzq"},
-         lambda: "'zzzq' is not in the dictionary"),  # as truncate --from
+        (
+            "/letterpress",
+            {"letters": "abc", "colours": "bbx"},
+            lambda: message(parse_board, "abc", "bbx"),
+        ),
+        (
+            "/truncate",
+            {"word": "zzzq"},
+            lambda: "'zzzq' is not in the dictionary",
+        ),  # as truncate --from
         ("/truncate", {"word": "a", "dict": "nope"}, lambda: "unknown dictionary 'nope'"),
         ("/grid", {"t_s1": "a1"}, lambda: message(parse_fill, "s1=a1", "the board")),
-        ("/grid", {"top": "x", "action": "check"},
-         lambda: "the most common words must be a whole number, got 'x'"),
-        ("/grid", {"P": "9", "action": "check"},
-         lambda: "the prefix ('prefix at least') must be from 1 to 8, got 9"),
+        (
+            "/grid",
+            {"top": "x", "action": "check"},
+            lambda: "the most common words must be a whole number, got 'x'",
+        ),
+        (
+            "/grid",
+            {"P": "9", "action": "check"},
+            lambda: "the prefix ('prefix at least') must be from 1 to 8, got 9",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_one_line(
     live: LiveServer, path: str, params: dict[str, str], expected: Any
 ) -> None:
@@ -181,20 +197,23 @@ def test_bad_input_is_one_line(
 
 @pytest.mark.slow
 def test_letterboxed_generate_difficulty_and_dictionary(live: LiveServer) -> None:
-    resp = httpx.post(f"{live.url}/letterboxed/generate", data={"difficulty": "hard", "seed": 5},
-                     timeout=60)  # fmt: skip
+    resp = httpx.post(
+        f"{live.url}/letterboxed/generate", data={"difficulty": "hard", "seed": 5}, timeout=60
+    )
     assert resp.status_code == 303
     box = resp.headers["location"].split("box=")[1].split("&")[0]
     assert cpwords.box_difficulty(box).score >= 3.0  # the band's floor, recomputed
-    resp = httpx.post(f"{live.url}/letterboxed/generate", data={"difficulty": "easy", "seed": 5},
-                     timeout=60)  # fmt: skip
+    resp = httpx.post(
+        f"{live.url}/letterboxed/generate", data={"difficulty": "easy", "seed": 5}, timeout=60
+    )
     box = resp.headers["location"].split("box=")[1].split("&")[0]
     assert cpwords.box_difficulty(box).score < 2.0
     resp = httpx.post(f"{live.url}/letterboxed/generate", data={"difficulty": "extreme"})
     assert error_line(resp.text).startswith("unknown difficulty 'extreme'")
     # Another dictionary: its words, its answer.
-    resp = httpx.get(f"{live.url}/letterboxed", params={"box": "lua-sgc-yhk-zop", "dict": "web2"},
-                     timeout=60)  # fmt: skip
+    resp = httpx.get(
+        f"{live.url}/letterboxed", params={"box": "lua-sgc-yhk-zop", "dict": "web2"}, timeout=60
+    )
     res = cpwords.solve_letterboxed("lua-sgc-yhk-zop", lexicon_words("web2"))
     assert res.solution is not None and res.status is cpwords.Status.OPTIMAL
     assert "–".join(res.solution).upper() in resp.text and "web2" in resp.text
@@ -246,22 +265,26 @@ def test_pages_in_other_languages(live: LiveServer) -> None:
     name = "dict:fr"
     assert name in [n for n, _ in cpwords.serve.views.dictionary_choices()]
     box = "éra-tlo-sni-cuè"
-    data = httpx.get(f"{live.url}/api/letterboxed", params={"box": box, "dict": name},
-                     timeout=120).json()  # fmt: skip
+    data = httpx.get(
+        f"{live.url}/api/letterboxed", params={"box": box, "dict": name}, timeout=120
+    ).json()
     res = cpwords.solve_letterboxed(box, lexicon_words(name))
     assert res.status is cpwords.Status.OPTIMAL
     assert data["status"] == "OPTIMAL" and data["solution"] == list(res.solution or [])
     assert any("é" in w or "è" in w for w in data["solution"])
     bag = "éléphantsàrosedécouvrir"
-    resp = httpx.get(f"{live.url}/api/letterpress", params={"letters": bag, "dict": name},
-                     timeout=120)  # fmt: skip
+    resp = httpx.get(
+        f"{live.url}/api/letterpress", params={"letters": bag, "dict": name}, timeout=120
+    )
     assert resp.status_code == 200
     found = resp.json()
     assert found["count"] == spellable_count(lexicon_words(name), bag) > 0
     # A German chain through an umlaut, as the CLI reads it.
-    resp = httpx.get(f"{live.url}/api/truncate",
-                     params={"word": "über", "direction": "to", "dict": "dict:de"},
-                     timeout=120)  # fmt: skip
+    resp = httpx.get(
+        f"{live.url}/api/truncate",
+        params={"word": "über", "direction": "to", "dict": "dict:de"},
+        timeout=120,
+    )
     assert resp.status_code == 200, resp.text
     chain = resp.json()["sequence"]
     german = set(lexicon_words("dict:de"))

@@ -229,9 +229,12 @@ GRID = {"top": "10000", "L": "2", "P": "2", "plurals": "1"}
 
 @pytest.mark.parametrize(
     ("path", "params"),
-    [("/api/grid", {**GRID, "action": "unique"}), ("/api/grid", {**GRID, "action": "solve"}),
-     ("/api/letterpress", LP)],
-)  # fmt: skip
+    [
+        ("/api/grid", {**GRID, "action": "unique"}),
+        ("/api/grid", {**GRID, "action": "solve"}),
+        ("/api/letterpress", LP),
+    ],
+)
 def test_a_costly_json_get_is_refused(
     client: TestClient, no_solve: None, path: str, params: dict[str, str]
 ) -> None:
@@ -260,8 +263,9 @@ def test_the_costly_work_runs_on_the_pages_post(client: TestClient) -> None:
     resp = client.post("/api/grid", data={**GRID, "action": "unique"}, headers=own)
     first = resp.json()
     assert resp.status_code == 200 and first["complete"] and isinstance(first["unique"], list)
-    resp = client.post("/api/grid", json={"top": 10000, "L": 2, "P": 2, "plurals": True,
-                                          "action": "unique"})  # fmt: skip
+    resp = client.post(
+        "/api/grid", json={"top": 10000, "L": 2, "P": 2, "plurals": True, "action": "unique"}
+    )
     assert resp.status_code == 200 and resp.json()["unique"] == first["unique"]
     resp = client.post(
         "/letterboxed/generate", data={"seed": "3"}, headers=own, follow_redirects=False

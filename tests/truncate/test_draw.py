@@ -46,8 +46,11 @@ def test_ladder_of_the_proven_longest_sequence() -> None:
 
 def test_layout_sides() -> None:
     assert ladder_layout(["p", "pa", "spa", "spat"]) == [
-        (1, None), (1, "back"), (0, "front"), (0, "back")
-    ]  # fmt: skip
+        (1, None),
+        (1, "back"),
+        (0, "front"),
+        (0, "back"),
+    ]
     assert ladder_layout(["aa", "aaa"]) == [(0, None), (0, "back")]
 
 

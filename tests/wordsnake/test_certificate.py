@@ -402,10 +402,24 @@ def test_the_certificate_keeps_the_time_limit() -> None:
 
     def finished(deadline: float | None) -> ProofState:
         return ProofState(
-            inst, {}, 0.0, 0.0, deadline, deadline, False, lambda *_: None, {}, end=deadline,
-            net=net, out=out, order=order, objective=float(objective), bound=float(bound),
-            proven=True, method="exact/flow",
-        )  # fmt: skip
+            inst,
+            {},
+            0.0,
+            0.0,
+            deadline,
+            deadline,
+            False,
+            lambda *_: None,
+            {},
+            end=deadline,
+            net=net,
+            out=out,
+            order=order,
+            objective=float(objective),
+            bound=float(bound),
+            proven=True,
+            method="exact/flow",
+        )
 
     late = finished(time.perf_counter() - 1)
     certificate(late)
@@ -418,14 +432,21 @@ def test_the_certificate_keeps_the_time_limit() -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(
-    st.lists(st.tuples(st.text(alphabet="ab", max_size=5), st.integers(-9, 9)), min_size=1,
-             max_size=12, unique_by=lambda kv: kv[0]),
-    st.lists(st.tuples(st.text(alphabet="ab", max_size=4), st.integers(-12, 12), st.booleans()),
-             min_size=1, max_size=30),
+    st.lists(
+        st.tuples(st.text(alphabet="ab", max_size=5), st.integers(-9, 9)),
+        min_size=1,
+        max_size=12,
+        unique_by=lambda kv: kv[0],
+    ),
+    st.lists(
+        st.tuples(st.text(alphabet="ab", max_size=4), st.integers(-12, 12), st.booleans()),
+        min_size=1,
+        max_size=30,
+    ),
     st.integers(-1, 12),
     st.text(alphabet="ab", max_size=6),
     st.lists(st.integers(-12, 12), min_size=7, max_size=7),
-)  # fmt: skip
+)
 def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima(
     entries: list[tuple[str, int]],
     queries: list[tuple[str, int, bool]],
@@ -444,8 +465,11 @@ def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima
     assert fast.least is not None
     plain.calls = -(10**9)  # never builds them
     for prefix, limit, longer in queries:
-        want = sorted(i for i, k in enumerate(keys) if k.startswith(prefix)
-                      and (not longer or k != prefix) and values[i] <= limit)  # fmt: skip
+        want = sorted(
+            i
+            for i, k in enumerate(keys)
+            if k.startswith(prefix) and (not longer or k != prefix) and values[i] <= limit
+        )
         assert sorted(plain.below(prefix, limit, longer)) == want
         assert sorted(fast.below(prefix, limit, longer)) == want
     # The suffixes of one string at once, one string left out: the minima skip only searches
@@ -456,20 +480,30 @@ def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima
     for longer in (False, True):
         want_ids: list[int] = []
         for prefix, limit in zip(prefixes, limits, strict=True):
-            want_ids += [i for i in sorted(plain.below(prefix, limit, longer))
-                         if i != other and i not in want_ids]  # fmt: skip
+            want_ids += [
+                i
+                for i in sorted(plain.below(prefix, limit, longer))
+                if i != other and i not in want_ids
+            ]
         got, searches = fast.search(string, count, gains, 0, longer, other)
         assert sorted(got) == sorted(want_ids) and len(got) == len(set(got))
         assert searches <= count
         assert sorted(plain.search(string, count, gains, 0, longer, other)[0]) == sorted(want_ids)
         # A shift lowers every limit by as much.
-        lower = {i for k, prefix in enumerate(prefixes)
-                 for i in plain.below(prefix, limits[k] - 3, longer) if i != other}  # fmt: skip
+        lower = {
+            i
+            for k, prefix in enumerate(prefixes)
+            for i in plain.below(prefix, limits[k] - 3, longer)
+            if i != other
+        }
         assert set(fast.search(string, count, gains, 3, longer, other)[0]) == lower
         # A second condition: an id failing it for one prefix is still found for a later one.
-        want_both = {i for k, (prefix, limit) in enumerate(zip(prefixes, limits, strict=True))
-                     for i in plain.below(prefix, limit, longer)
-                     if i != other and second[i] <= limit - 9}  # fmt: skip
+        want_both = {
+            i
+            for k, (prefix, limit) in enumerate(zip(prefixes, limits, strict=True))
+            for i in plain.below(prefix, limit, longer)
+            if i != other and second[i] <= limit - 9
+        }
         both = SortedStrings(keys, ids, values, len(keys), second)
         both.second_minima = prefix_minima(keys, second)  # as after many searches
         for table in (plain, fast, both):

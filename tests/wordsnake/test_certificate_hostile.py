@@ -174,10 +174,19 @@ def one_cut_certificate(n: int, in_cut: int) -> tuple[list[str], Certificate]:
     words = sorted(pool)[:n]
     lam = 5
     cert = Certificate(
-        word_fingerprint(words), n, False, False, 1,
-        u=tuple(len(w) ** 2 + lam for w in words), v=(0,) * n, depot=(lam, 0),
-        cuts=((tuple(range(in_cut)), lam),), order=tuple(range(n)), bound=0, objective=0,
-    )  # fmt: skip
+        word_fingerprint(words),
+        n,
+        False,
+        False,
+        1,
+        u=tuple(len(w) ** 2 + lam for w in words),
+        v=(0,) * n,
+        depot=(lam, 0),
+        cuts=((tuple(range(in_cut)), lam),),
+        order=tuple(range(n)),
+        bound=0,
+        objective=0,
+    )
     return words, cert
 
 

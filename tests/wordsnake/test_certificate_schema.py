@@ -153,9 +153,11 @@ def first_leaf(data: dict[str, Any]) -> int:
 
 def leaf_cut_naming_the_root(data: dict[str, Any]) -> tuple[int, int]:
     return next(
-        (k, i) for k, n in enumerate(data["tree"]) for i, c in enumerate(n.get("cuts", []))
+        (k, i)
+        for k, n in enumerate(data["tree"])
+        for i, c in enumerate(n.get("cuts", []))
         if "root" in c
-    )  # fmt: skip
+    )
 
 
 def inner(data: dict[str, Any]) -> int:

@@ -71,9 +71,14 @@ def test_bad_line_is_named(capsys):
 
 @pytest.mark.parametrize(
     "args",
-    [["snake", "/no/such/file.txt"], ["snake", "."], ["snake", "--time-limit", "0"],
-     ["snake", "--method", "magic"], ["snake", "--workers", "0"]],
-)  # fmt: skip
+    [
+        ["snake", "/no/such/file.txt"],
+        ["snake", "."],
+        ["snake", "--time-limit", "0"],
+        ["snake", "--method", "magic"],
+        ["snake", "--workers", "0"],
+    ],
+)
 def test_bad_arguments(args, capsys):
     code, _out, err = run(args, capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -84,8 +89,10 @@ def test_console_script_subprocess(tmp_path):
     """The real entry point: no traceback, exit 2, one line on stderr."""
     proc = subprocess.run(
         [sys.executable, "-m", "cpwords", "snake", str(tmp_path / "missing.txt")],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
 
@@ -97,9 +104,13 @@ def test_check_scores_a_proposed_order(tmp_path, capsys):
     order.write_text("seasick\nrun\nnausea\n")
     code, out, _ = run(["snake", str(words), "--check", str(order), "--json"], capsys)
     assert code == 0 and json.loads(out) == {
-        "valid": True, "problems": [], "solution": ["seasick", "run", "nausea"], "objective": 1,
-        "missing": [], "extra": [],
-    }  # fmt: skip
+        "valid": True,
+        "problems": [],
+        "solution": ["seasick", "run", "nausea"],
+        "objective": 1,
+        "missing": [],
+        "extra": [],
+    }
     order.write_text("run\nnausea\nseasick\nseasick\n")
     code, out, _ = run(["snake", str(words), "--check", str(order), "--json"], capsys)
     assert code == 1 and json.loads(out)["extra"] == ["seasick"]
@@ -116,8 +127,7 @@ def test_an_exact_method_stopped_without_any_ordering_answers_unknown(
 
     def stopped(instance, **_):
         info = {"reason": "the time limit does not leave time to build the model"}
-        return SolveResult(Status.UNKNOWN, None, None, 0.1, None, "naive-circuit",
-                           solver_info=info)  # fmt: skip
+        return SolveResult(Status.UNKNOWN, None, None, 0.1, None, "naive-circuit", solver_info=info)
 
     monkeypatch.setattr(models, "solve_naive_circuit", stopped)
     f = tmp_path / "w.txt"

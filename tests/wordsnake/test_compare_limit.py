@@ -27,8 +27,9 @@ def test_the_methods_share_the_limit(monkeypatch: pytest.MonkeyPatch, limit: flo
     monkeypatch.setattr(spec, "solve_wordsnake", fake)
     monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
     methods = ("exact", "layered", "local", "greedy", "ortools-routing")
-    spec.compare_wordsnake(FIVE, methods, {"ortools-routing": {"time_limit": 0.2}},
-                           time_limit=limit)  # fmt: skip
+    spec.compare_wordsnake(
+        FIVE, methods, {"ortools-routing": {"time_limit": 0.2}}, time_limit=limit
+    )
     assert given[0] == pytest.approx(spec.COMPARE_FIRST_SHARE * limit, rel=0.05)
     assert given[-1] <= 0.2  # a peer's own limit, within its part
     assert sum(given) <= limit * 1.01  # nobody takes more than what is left

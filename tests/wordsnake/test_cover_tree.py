@@ -86,8 +86,11 @@ def _leaf(node, used, unused, pairs, root_slack, mult, cert, budget):  # type: i
     du = {i: x - cert.u[i] for i, x in node.u}
     dv = {i: x - cert.v[i] for i, x in node.v}
     root_depot = cert.depot or (0, 0)
-    dd = (0, 0) if node.depot is None else (node.depot[0] - root_depot[0],
-                                            node.depot[1] - root_depot[1])  # fmt: skip
+    dd = (
+        (0, 0)
+        if node.depot is None
+        else (node.depot[0] - root_depot[0], node.depot[1] - root_depot[1])
+    )
     gamma = dict(node.copies)
     if any(g < 0 or mult[a] < 2 for a, g in gamma.items()) or len(gamma) != len(node.copies):
         return False, 0
@@ -168,8 +171,9 @@ def perturbed(words: tuple[str, ...], cert: Certificate, data: st.DataObject) ->
         ids, lam = data.draw(st.sampled_from(list(cert.cuts)))
         cuts.append((ids, -min(lam, step)))
     tree = [*cert.tree]
-    tree[k] = replace(node, u=tuple(sorted(u.items())), v=tuple(sorted(v.items())),
-                      cuts=tuple(cuts), depot=depot)  # fmt: skip
+    tree[k] = replace(
+        node, u=tuple(sorted(u.items())), v=tuple(sorted(v.items())), cuts=tuple(cuts), depot=depot
+    )
     out = replace(cert, tree=tuple(tree))
     value = leaf_value(words, out, k)
     if value is not None and cert.target is not None:
@@ -187,8 +191,9 @@ def leaf_value(words: tuple[str, ...], cert: Certificate, k: int) -> int | None:
     assert cert.target is not None
     budget = cert.dual_value(mult) - cert.scale * cert.target
     used, unused = (frozenset(p) for p in leaf_paths(cert)[k])
-    pairs = [(a, b) for a in range(len(distinct)) for b in range(len(distinct))
-             if a != b or mult[a] > 1]  # fmt: skip
+    pairs = [
+        (a, b) for a in range(len(distinct)) for b in range(len(distinct)) if a != b or mult[a] > 1
+    ]
     arcs = cert.items if cert.cyclic else cert.items - 1
     if used & unused or no_snake(used, mult, cert.items, cert.cyclic) or len(used) >= arcs:
         return None
@@ -212,10 +217,13 @@ def tree_of(ws: list[str], cyclic: bool, proper: bool) -> tuple[WordsnakeInstanc
 
 
 @pytest.mark.slow
+# 25 examples: most draws are thrown away (a tree of more than one node is rare), and 60 took
+# 190 s of the slow suite's ten minutes.
 @settings(
-    max_examples=60, deadline=None,
+    max_examples=25,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)  # fmt: skip
+)
 @given(lists, st.booleans(), st.booleans(), st.data())
 def test_the_leaf_check_agrees_with_checking_every_joint(
     ws: list[str], cyclic: bool, proper: bool, data: st.DataObject
@@ -306,8 +314,7 @@ def cover_tree_of(
     """The cover's tree for the claim ``claim`` (the certificate's objective)."""
     assert pc.data is not None
     distinct = sorted(set(inst.words))
-    cert = replace(pc.certificate, order=root.order, objective=claim, bound=claim,
-                   core_pairs=None)  # fmt: skip
+    cert = replace(pc.certificate, order=root.order, objective=claim, bound=claim, core_pairs=None)
     return cover_tree_certificate(cert, pc.data, distinct, [1] * len(distinct))
 
 
@@ -335,8 +342,9 @@ def test_every_valid_cover_tree_bounds_the_brute_force_optimum(
             assert found.bound is not None and found.bound >= optimum
             assert found.bound == tree.objective
         top = max(n.bound for n in tree.tree if n.joint is None)
-        assert reference(inst.words, tree) == ((True, top) if found.status == "VALID" else
-                                               (False, None))  # fmt: skip
+        assert reference(inst.words, tree) == (
+            (True, top) if found.status == "VALID" else (False, None)
+        )
     assert verify_certificate(inst.words, cert).status == "VALID"
     assert lie is None or claim >= optimum
 
@@ -380,8 +388,13 @@ def test_a_tampered_cover_tree_is_refused_naming_the_node(
 
     # A leaf removed: the tree no longer covers every snake.
     k = data.draw(st.sampled_from(sorted(leaves)))
-    gone = [replace(n, used=n.used - (n.used > k), unused=n.unused - (n.unused > k))
-            if n.joint is not None else n for i, n in enumerate(nodes) if i != k]  # fmt: skip
+    gone = [
+        replace(n, used=n.used - (n.used > k), unused=n.unused - (n.unused > k))
+        if n.joint is not None
+        else n
+        for i, n in enumerate(nodes)
+        if i != k
+    ]
     assert "node " in refused(gone)
     # A leaf's claim lowered below what its values prove.
     with_values = [k for k in leaves if nodes[k].u or nodes[k].v]
@@ -395,9 +408,11 @@ def test_a_tampered_cover_tree_is_refused_naming_the_node(
     word = data.draw(st.sampled_from([w for w, _ in (*node.u, *node.v)]))
     step = data.draw(st.integers(1, 4 * cert.scale))
     u = tuple((w, x - step if w == word else x) for w, x in node.u)
-    low[k] = replace(node, u=u if any(w == word for w, _ in node.u) else node.u,
-                     v=tuple((w, x - step if w == word else x) for w, x in node.v)
-                     if u == node.u else node.v)  # fmt: skip
+    low[k] = replace(
+        node,
+        u=u if any(w == word for w, _ in node.u) else node.u,
+        v=tuple((w, x - step if w == word else x) for w, x in node.v) if u == node.u else node.v,
+    )
     low_cert = replace(cert, tree=tuple(low))
     ok, _ = reference(inst.words, low_cert)
     assert (refused(low) == "") == ok
@@ -460,14 +475,28 @@ def test_the_certificate_stage_certifies_the_covers_bound_of_an_open_answer() ->
     order = tuple(range(len(set(inst.words))))
     weak = verify_certificate(inst.words, replace(root, order=order)).objective
     assert weak is not None and weak < optimum
-    cert = replace(pc.certificate, order=order, objective=weak, bound=pc.bound, core_pairs=3,
-                   producer={"additive_bound": pc.lp_bound})  # fmt: skip
+    cert = replace(
+        pc.certificate,
+        order=order,
+        objective=weak,
+        bound=pc.bound,
+        core_pairs=3,
+        producer={"additive_bound": pc.lp_bound},
+    )
     now = time.perf_counter()
 
     def state(end: float | None) -> SimpleNamespace:
         add = SimpleNamespace(cover=pc)
-        return SimpleNamespace(options={}, interrupted=False, additive=add, instance=inst,
-                               start=now, end=end, info={}, proven=False)  # fmt: skip
+        return SimpleNamespace(
+            options={},
+            interrupted=False,
+            additive=add,
+            instance=inst,
+            start=now,
+            end=end,
+            info={},
+            proven=False,
+        )
 
     open_answer = state(None)
     tree = _with_cover_bound_tree(open_answer, cert)  # type: ignore[arg-type]

@@ -7,8 +7,15 @@ import sys
 
 import pytest
 
-HEAVY = ("ortools.sat.python.cp_model", "ortools.linear_solver.pywraplp", "scipy.optimize",
-         "scipy.sparse", "networkx", "pandas", "ortools.graph.python.min_cost_flow")  # fmt: skip
+HEAVY = (
+    "ortools.sat.python.cp_model",
+    "ortools.linear_solver.pywraplp",
+    "scipy.optimize",
+    "scipy.sparse",
+    "networkx",
+    "pandas",
+    "ortools.graph.python.min_cost_flow",
+)
 
 
 def test_the_default_method_imports_no_solver_it_may_not_need() -> None:

@@ -255,9 +255,16 @@ def test_export_model_formats_and_headers(tmp_path, capsys):
         assert code == 0 and text.startswith(marker + "cpwords Wordsnake model")
     assert "Connectivity (exact)" in (tmp_path / "m.mps").read_text()
     code, _, _ = run(
-        ["snake", str(wfile), "--export-model", str(tmp_path / "r.lp"),
-         "--export-connectivity", "none"], capsys,
-    )  # fmt: skip
+        [
+            "snake",
+            str(wfile),
+            "--export-model",
+            str(tmp_path / "r.lp"),
+            "--export-connectivity",
+            "none",
+        ],
+        capsys,
+    )
     assert code == 0 and "UPPER BOUND" in (tmp_path / "r.lp").read_text()
     code, _, _ = run(["snake", str(wfile), "--export-model", str(tmp_path / "m.pb")], capsys)
     assert code == 0 and (tmp_path / "m.pb").stat().st_size > 0

@@ -164,9 +164,13 @@ def test_cover_of_a_two_cycle_with_a_tail() -> None:
     # 0 <-> 1 at slack 0, 1 -> 2 at slack 1; starting costs 5, 7, 3; ending 6, 4, 2.
     nodes = np.arange(3)
     res = _cover(
-        nodes, np.array([0, 1, 1]), np.array([1, 0, 2]), np.array([0, 0, 1]),
-        np.array([5, 7, 3]), np.array([6, 4, 2]),
-    )  # fmt: skip
+        nodes,
+        np.array([0, 1, 1]),
+        np.array([1, 0, 2]),
+        np.array([0, 0, 1]),
+        np.array([5, 7, 3]),
+        np.array([6, 4, 2]),
+    )
     # The cycle is cut: the best cover is the path 0 -> 1 -> 2 (5 + 0 + 1 + 2).
     assert res["lp"] == pytest.approx(8.0)
     assert res["int"] == pytest.approx(8.0)
@@ -185,9 +189,14 @@ def test_the_cover_keeps_the_deadline() -> None:
         path_cover_bound(cert, net.words, net.mult.tolist(), seeds, deadline=time.perf_counter())
     with pytest.raises(DeadlineReached):
         _cover(
-            np.arange(3), np.array([0, 1, 1]), np.array([1, 0, 2]), np.array([0, 0, 1]),
-            np.array([5, 7, 3]), np.array([6, 4, 2]), deadline=time.perf_counter() - 1.0,
-        )  # fmt: skip
+            np.arange(3),
+            np.array([0, 1, 1]),
+            np.array([1, 0, 2]),
+            np.array([0, 0, 1]),
+            np.array([5, 7, 3]),
+            np.array([6, 4, 2]),
+            deadline=time.perf_counter() - 1.0,
+        )
     # With time left the same cover is solved as before.
     pc = path_cover_bound(
         cert, net.words, net.mult.tolist(), seeds, deadline=time.perf_counter() + 60.0
@@ -269,9 +278,12 @@ def test_pipeline_proves_a_subtour_list_by_the_additive_bound() -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(flow_state, "FORK_MIN_ARCS", 0)
         res = solve_exact(
-            WordsnakeInstance(words), time_limit=60, workers=1, certificate=True,
+            WordsnakeInstance(words),
+            time_limit=60,
+            workers=1,
+            certificate=True,
             lagrangian_iterations=0,
-        )  # fmt: skip
+        )
     assert res.is_optimal and res.objective == 32
     refinement = res.solver_info["refinement"]
     assert refinement["first_bound"] == 35 and refinement["bound"] == 32
@@ -428,12 +440,14 @@ def test_the_growth_stops_once_the_bound_meets_the_target(words: list[str], cycl
     mult = net.mult.tolist()
     once = path_cover_bound(cert, net.words, mult, seeds, grow=0, every_partner=True)
     wide = path_cover_bound(cert, net.words, mult, seeds, grow=6, every_partner=True)
-    met = path_cover_bound(cert, net.words, mult, seeds, grow=6, every_partner=True,
-                           target=once.bound)  # fmt: skip
+    met = path_cover_bound(
+        cert, net.words, mult, seeds, grow=6, every_partner=True, target=once.bound
+    )
     assert (met.bound, met.info["words"]) == (once.bound, once.info["words"])
     optimum = brute_force(inst.words, cyclic, False)
-    never = path_cover_bound(cert, net.words, mult, seeds, grow=6, every_partner=True,
-                             target=optimum - 1)  # fmt: skip
+    never = path_cover_bound(
+        cert, net.words, mult, seeds, grow=6, every_partner=True, target=optimum - 1
+    )
     assert (never.bound, never.info["words"]) == (wide.bound, wide.info["words"])
     assert optimum <= wide.bound <= once.bound
 
@@ -443,13 +457,19 @@ def test_the_growth_stops_once_the_bound_meets_the_target(words: list[str], cycl
     st.integers(2, 9).flatmap(
         lambda k: st.tuples(
             st.just(k),
-            st.lists(st.tuples(st.integers(0, k - 1), st.integers(0, k - 1),
-                               st.sampled_from([0.0, 0.25, 0.5, 1.0])), max_size=20),
+            st.lists(
+                st.tuples(
+                    st.integers(0, k - 1),
+                    st.integers(0, k - 1),
+                    st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+                ),
+                max_size=20,
+            ),
             st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=k, max_size=k),
         )
     ),
     st.booleans(),
-)  # fmt: skip
+)
 def test_the_violated_components_are_those_entered_less_than_once(
     case: tuple[int, list[tuple[int, int, float]], list[float]], integral: bool
 ) -> None:

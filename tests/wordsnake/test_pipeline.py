@@ -82,8 +82,9 @@ def test_a_stop_before_any_flow_bound_reports_the_length_bound(
     from cpwords.wordsnake.exact import policy
 
     rng = random.Random(5)
-    words = tuple(sorted({"".join(rng.choice("abc") for _ in range(rng.randint(2, 5)))
-                          for _ in range(7)}))  # fmt: skip
+    words = tuple(
+        sorted({"".join(rng.choice("abc") for _ in range(rng.randint(2, 5))) for _ in range(7)})
+    )
     inst = WordsnakeInstance(words)
 
     def stopped(state: object) -> None:
@@ -101,8 +102,9 @@ def test_a_stop_before_any_flow_bound_reports_the_length_bound(
 
 def _shuffled_words(seed: int, n: int) -> tuple[str, ...]:
     rng = random.Random(seed)
-    return tuple({"".join(rng.choice("abc") for _ in range(rng.randint(2, 7))): 0
-                  for _ in range(n)})  # fmt: skip
+    return tuple(
+        {"".join(rng.choice("abc") for _ in range(rng.randint(2, 7))): 0 for _ in range(n)}
+    )
 
 
 def test_a_greedy_matching_stopped_at_its_deadline_still_gives_every_word_once() -> None:
@@ -141,8 +143,9 @@ def test_a_limit_that_ends_the_flow_stages_early_still_answers_the_greedy_assign
     inst = WordsnakeInstance(words)
     net = build_string_network(inst)
     now = time.perf_counter()
-    f = FlowState.begin(net, deadline=now - 1.0, start=now, progress=None,
-                        first_deadline=now + 600.0)  # fmt: skip
+    f = FlowState.begin(
+        net, deadline=now - 1.0, start=now, progress=None, first_deadline=now + 600.0
+    )
     with pytest.raises(FlowStopped):
         greedy_assignment(f)
     pair = PairScore(net)

@@ -133,9 +133,10 @@ def test_the_default_method_spends_the_time_left_on_a_strong_tree_and_proves_l54
 
 @pytest.mark.slow
 @settings(
-    max_examples=30, deadline=None,
+    max_examples=30,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)  # fmt: skip
+)
 @given(lists, st.booleans(), st.sampled_from([0, 3]), st.data())
 def test_a_tampered_tree_is_refused_naming_the_node(
     ws: list[str], cyclic: bool, iterations: int, data: st.DataObject
@@ -153,8 +154,13 @@ def test_a_tampered_tree_is_refused_naming_the_node(
 
     # Removing a leaf: the tree no longer covers every snake.
     k = data.draw(st.sampled_from(sorted(leaves)))
-    gone = [replace(n, used=n.used - (n.used > k), unused=n.unused - (n.unused > k))
-            if n.joint is not None else n for i, n in enumerate(nodes) if i != k]  # fmt: skip
+    gone = [
+        replace(n, used=n.used - (n.used > k), unused=n.unused - (n.unused > k))
+        if n.joint is not None
+        else n
+        for i, n in enumerate(nodes)
+        if i != k
+    ]
     assert "node " in refused(gone)
     # Lowering a leaf's value below what its values prove (a leaf with a dual).
     dual_leaves = [k for k in leaves if nodes[k].u or nodes[k].v or nodes[k].depot]
@@ -209,9 +215,10 @@ def has_base(cert: Certificate) -> bool:
 
 @pytest.mark.slow
 @settings(
-    max_examples=40, deadline=None,
+    max_examples=40,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)  # fmt: skip
+)
 @given(lists, st.booleans(), st.booleans(), st.data())
 def test_a_tree_restated_against_any_valid_base_keeps_its_verdict_and_bound(
     ws: list[str], cyclic: bool, proper: bool, data: st.DataObject
@@ -235,13 +242,18 @@ def test_a_tree_restated_against_any_valid_base_keeps_its_verdict_and_bound(
     base = TreeNode(
         u=tuple((i, cert.u[i] + r) for i, r in sorted(raised_u.items())),
         v=tuple((i, cert.v[i] + r) for i, r in sorted(raised_v.items())),
-        copies=tuple((i, g) for i, g in sorted(copies.items())
-                     if counts[sorted(counts)[i]] > 1 and not (cyclic and W == 1)),
+        copies=tuple(
+            (i, g)
+            for i, g in sorted(copies.items())
+            if counts[sorted(counts)[i]] > 1 and not (cyclic and W == 1)
+        ),
         cuts=tuple((c, d) for c, d in lowered if d),
-    )  # fmt: skip
+    )
     root = replace(cert.tree[0], u=base.u, v=base.v, copies=base.copies, cuts=base.cuts)
-    restated = [_against(n, base, cert) if n.joint is None and carries_values(n) else n
-                for n in cert.tree[1:]]  # fmt: skip
+    restated = [
+        _against(n, base, cert) if n.joint is None and carries_values(n) else n
+        for n in cert.tree[1:]
+    ]
     based = replace(cert, tree=(root, *restated))
     found = verify_certificate(inst.words, based)
     assert (found.status, found.bound) == (check.status, check.bound), found.message
@@ -390,9 +402,11 @@ def test_a_leaf_may_lower_a_root_cut_to_zero_and_no_further() -> None:
     found = verify_certificate(inst.words, replace(cert, tree=tuple(tree)))
     assert found.status == "INVALID" and f"node {k} lowers a cut" in found.message
     # A negative multiplier on a set the root does not cut is refused too.
-    others = [s for s in itertools.chain.from_iterable(
-        itertools.combinations(range(3), r) for r in (1, 2)
-    ) if not any(set(s) == set(c) for c, _ in cert.cuts)]  # fmt: skip
+    others = [
+        s
+        for s in itertools.chain.from_iterable(itertools.combinations(range(3), r) for r in (1, 2))
+        if not any(set(s) == set(c) for c, _ in cert.cuts)
+    ]
     tree[k] = replace(node, cuts=(*node.cuts, (others[0], -1)))
     found = verify_certificate(inst.words, replace(cert, tree=tuple(tree)))
     assert found.status == "INVALID" and f"node {k} lowers a cut" in found.message
@@ -426,9 +440,10 @@ def test_a_whole_snake_leaf_claims_at_least_its_score() -> None:
     paths = leaf_paths(cert)
     distinct = sorted(set(words))
     whole = [
-        k for k, (used, _) in paths.items()
+        k
+        for k, (used, _) in paths.items()
         if len(used) == len(words) - 1 and not no_snake(frozenset(used), [1] * 4, 4, cyclic)
-    ]  # fmt: skip
+    ]
     assert whole  # a leaf whose forced joints are a whole snake
     k = whole[0]
     score = sum(snake_score([distinct[a], distinct[b]], False, proper) for a, b in paths[k][0])
@@ -441,9 +456,10 @@ def test_a_whole_snake_leaf_claims_at_least_its_score() -> None:
 
 @pytest.mark.slow
 @settings(
-    max_examples=40, deadline=None,
+    max_examples=40,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)  # fmt: skip
+)
 @given(lists, st.booleans(), st.sampled_from([0, 3]), st.data())
 def test_a_leaf_checked_from_the_root_and_on_its_own_values_gets_one_verdict(
     ws: list[str], cyclic: bool, iterations: int, data: st.DataObject

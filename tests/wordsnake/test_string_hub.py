@@ -322,8 +322,9 @@ def test_the_flow_child_dies_with_a_killed_parent_and_frees_its_output(tmp_path)
     f.write_text("\n".join(random_strings("abc", 60_000, 1, 4, 10)) + "\n")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cpwords", "snake", str(f), "--time-limit", "120"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         t0 = time.monotonic()
         kids: list[int] = []
