@@ -39,17 +39,33 @@ def png_option(what: str) -> Callable[[F], F]:
     )
 
 
-def check_svg_target(path: str | None, force: bool, png_path: str | None = None) -> None:
+def puzzle_option(what: str) -> Callable[[F], F]:
+    """The ``--puzzle`` flag: ``--svg`` and ``--png`` draw the puzzle to hand out, without its
+    answer (``what``: the picture, for the help), the drawing the page's puzzle export serves."""
+    return click.option(
+        "--puzzle",
+        is_flag=True,
+        help=f"With --svg/--png: draw the puzzle to hand out, not its answer: {what}; the "
+        "picture of the cpwords serve page's puzzle link.",
+    )
+
+
+def check_svg_target(
+    path: str | None, force: bool, png_path: str | None = None, puzzle: bool = False
+) -> None:
     """Refuse, before any solving, an SVG or PNG path that cannot be written or must not be
-    replaced, and ``--png`` without CairoSVG.
+    replaced, ``--png`` without CairoSVG, and ``--puzzle`` (``puzzle``) with no picture.
 
     Raises
     ------
     InputError
         ``path`` or ``png_path`` is a folder, an existing file without ``force``, in a
-        missing or unwritable folder (see :func:`cpwords.core.files.check_output`); or
-        ``png_path`` is given and CairoSVG or the cairo library is missing.
+        missing or unwritable folder (see :func:`cpwords.core.files.check_output`);
+        ``png_path`` is given and CairoSVG or the cairo library is missing; or ``puzzle``
+        is set with neither path.
     """
+    if puzzle and path is None and png_path is None:
+        raise InputError("--puzzle draws the picture: give --svg FILE or --png FILE")
     if path is not None:
         check_output(path, "--svg", force)
     if png_path is not None:

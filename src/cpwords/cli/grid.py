@@ -29,7 +29,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
-from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, puzzle_option, svg_option, write_svg
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.interrupts import interrupt_name
@@ -172,6 +172,10 @@ def _show_board(board: Board, fill: dict[str, str]) -> None:
 )
 @svg_option("the board shown (the checked, completed or first example board), its slots")
 @png_option("the board shown")
+@puzzle_option(
+    "the suffixes of that board placed, every prefix slot empty (a given board to check, "
+    "complete or count, the first --unique design or the listing's first example)"
+)
 @force_option()
 @lang_options(
     "the --top N most common words of the language's dictionary (English: wamerican, else "
@@ -204,6 +208,7 @@ def grid(**options: Any) -> None:
     incomplete (its count is a lower bound). Generated boards are fit to print: a listing and
     --solve leave the blocklist's words out of the lexicon, and --unique (whose uniqueness is
     proven on the whole lexicon) withholds the designs whose answer shows a blocked word.
+    --svg/--png draw the board shown; with --puzzle, the puzzle to hand out (its suffixes).
 
     JSON, beyond the conventions below: board, top, lexicon, lexicon_size, lang, fold_accents,
     suffix_length,
@@ -235,7 +240,7 @@ def grid(**options: Any) -> None:
     block = _refuse_unused(
         ctx, lexicon, a.quadruple, partial, check, (a.blocklist_file, a.no_blocklist, a.lang)
     )
-    check_svg_target(a.svg_path, a.force, a.png_path)
+    check_svg_target(a.svg_path, a.force, a.png_path, a.puzzle)
     g = _load(a, lexicon, block, deadline)
     if check is not None:
         _check_board(g, check)
@@ -346,6 +351,7 @@ class _Args:
     svg_path: str | None = None
     force: bool = False
     png_path: str | None = None
+    puzzle: bool = False
 
 
 @dataclass
@@ -357,6 +363,7 @@ class _Grid:
     deadline: Deadline
     as_json: bool
     pictures: tuple[str | None, str | None]  # --svg, --png
+    puzzle: bool = False  # --puzzle: draw the suffixes alone
 
     @property
     def board(self) -> Board:
@@ -374,8 +381,12 @@ class _Grid:
         self, fill: dict[str, str], tokens: GridTokens | None = None, marked: Sequence[str] = ()
     ) -> None:
         """``--svg``, ``--png``: draw ``fill`` (against ``tokens``, by default the lexicon's),
-        the ``marked`` slots (an unfillable board's conflict) drawn as wrong."""
-        _svg(self.pictures, self.board, fill, self.tokens if tokens is None else tokens, marked)
+        the ``marked`` slots (an unfillable board's conflict) drawn as wrong; with ``--puzzle``,
+        the puzzle to hand out: ``fill``'s suffixes alone, no mark."""
+        if self.puzzle:
+            _puzzle(self.pictures, self.board, fill)
+        else:
+            _svg(self.pictures, self.board, fill, self.tokens if tokens is None else tokens, marked)
 
 
 def _load(a: _Args, lexicon: str | None, block: Blocklist | None, deadline: Deadline) -> _Grid:
@@ -404,7 +415,7 @@ def _load(a: _Args, lexicon: str | None, block: Blocklist | None, deadline: Dead
             all_orientations=a.all_orientations,
             on_stage=lambda stage: tick.update(stage=stage),
         )
-    return _Grid(game, deadline, a.as_json, (a.svg_path, a.png_path))
+    return _Grid(game, deadline, a.as_json, (a.svg_path, a.png_path), a.puzzle)
 
 
 def _svg(
@@ -425,6 +436,16 @@ def _svg(
     edges, slots = problem_marks(board, fill, words, tokens.suffix_length, tokens.min_prefix)
     slots = set(slots) | set(marked)
     write_svg(pictures[0], grid_svg(board, fill, bad_edges=edges, bad_slots=slots), pictures[1])
+
+
+def _puzzle(pictures: tuple[str | None, str | None], board: Board, fill: dict[str, str]) -> None:
+    """``--puzzle`` with ``--svg``, ``--png``: the board with ``fill``'s suffixes placed and no
+    prefix (:func:`cpwords.grid.draw.puzzle_svg`, the page's ``/grid/puzzle.svg``)."""
+    if pictures == (None, None):
+        return
+    from cpwords.grid.draw import puzzle_svg
+
+    write_svg(pictures[0], puzzle_svg(board, fill), pictures[1])
 
 
 def _named(board: Board, suffixes: Any) -> str:

@@ -26,14 +26,14 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
-from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, puzzle_option, svg_option, write_svg
 from cpwords.core.alphabet import foreign_letters
 from cpwords.core.blocklist import Blocklist, load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import Lexicon, check_language_code
 from cpwords.core.result import SolveResult, Status, counted
-from cpwords.letterboxed.draw import box_svg
+from cpwords.letterboxed.draw import box_svg, puzzle_svg
 from cpwords.letterboxed.models.answers import ANSWER_ZIPF, MAX_ZIPF, OTHER_ANSWER_ZIPF
 from cpwords.letterboxed.models.design import MAX_BOXES
 from cpwords.letterboxed.models.dp import DEFAULT_LEXICON_SIZE, LetterBoxedSolver
@@ -95,7 +95,8 @@ of the dictionary); each kept only when its fewest-word solution is proven to be
 (--unique: exactly one 2-word solution; --max-solutions N, --min-playable M, --max-draws D),
 the optimum, the counts and --unique read in the whole dictionary and recounted by an
 independent brute force; with --svg or --png it draws the first box to play (its letters, no
-answer).
+answer). --puzzle makes --svg and --png draw a given box the same way (its letters and the
+proven fewest words, no word of the answer).
 
 JSON, beyond the conventions below: objective and bound are 1000 * words + letters (lower is
 better); num_words, num_letters, box, lexicon, lexicon_size (its words, as in every
@@ -228,6 +229,7 @@ class _Args:
     svg_path: str | None
     force: bool
     png_path: str | None
+    puzzle: bool
     blocklist_file: str | None
     no_blocklist: bool
     as_json: bool
@@ -336,6 +338,10 @@ class _Args:
     "play, its letters only, no answer)"
 )
 @png_option("the box and the solution's path (with --generate: the first box, no answer)")
+@puzzle_option(
+    "the box and its letters, no word, the caption naming the proven fewest words (what "
+    "--generate draws of its first box)"
+)
 @force_option()
 @blocklist_options()
 @shared_options(
@@ -354,9 +360,9 @@ def letterboxed(ctx: click.Context, **options: Any) -> None:
     check_language_code(a.lang)
     box_shape = _shape(a.shape)
     checking = a.check_file is not None or a.check_text is not None
-    if (a.svg_path or a.png_path) is not None and checking:
-        raise InputError("--svg and --png draw a solve's answer or a generated box: drop --check")
-    check_svg_target(a.svg_path, a.force, a.png_path)
+    if ((a.svg_path or a.png_path) is not None or a.puzzle) and checking:
+        raise InputError("--svg, --png and --puzzle draw a solve or a box to play: drop --check")
+    check_svg_target(a.svg_path, a.force, a.png_path, a.puzzle)
     if a.generate is not None:
         ctx.exit(_generate_mode(ctx, a, box_shape, deadline))
     _refuse_design_options(
@@ -444,10 +450,9 @@ def _solve_mode(box: LetterBox, a: _Args, deadline: Deadline) -> int:
     out = _solve_row(
         solved, box, a.lang, a.fold_accents, a.all_solutions, a.limit, a.list_solutions
     )
-    if a.svg_path is not None or a.png_path is not None:
-        res = solved.result
-        picture = box_svg(box, res.solution or [], note=res.status.value)
-        write_svg(a.svg_path, picture, a.png_path)
+    res = solved.result
+    fewest = out["num_words"] if res.status is Status.OPTIMAL else None
+    _box_picture(box, a, (res.solution or [], res.status.value), fewest)
     if a.as_json:
         echo_json(out)
     else:
@@ -456,6 +461,20 @@ def _solve_mode(box: LetterBox, a: _Args, deadline: Deadline) -> int:
         why = interrupt_name()
         click.echo(f"cpwords: interrupted ({why}): the answer above is the best so far", err=True)
     return exit_status(solved.result.status.value, out["interrupted"])
+
+
+def _box_picture(
+    box: LetterBox, a: _Args, drawn: tuple[list[str], str], fewest: int | None
+) -> None:
+    """``--svg``, ``--png``: the box with the words of ``drawn`` (the words, the status said in
+    the caption), or with --puzzle the box to play, no word, its caption naming ``fewest`` (the
+    proven fewest words, or None) as :func:`cpwords.letterboxed.draw.puzzle_svg` draws it for
+    --generate and the page's ``/letterboxed/puzzle.svg``."""
+    if a.svg_path is None and a.png_path is None:
+        return
+    words, status = drawn
+    svg = puzzle_svg(box, fewest) if a.puzzle else box_svg(box, words, note=status)
+    write_svg(a.svg_path, svg, a.png_path)
 
 
 # ---- Options ---------------------------------------------------------------------------------
@@ -772,9 +791,11 @@ def _run_from(box: LetterBox, here: _Position, a: _Args, deadline: Deadline) -> 
                 fold=fold,
             )
     out = continue_row(res, solver, hint, lang=lang, fold=fold, limit=a.limit)
-    if a.svg_path is not None or a.png_path is not None:
-        drawn = list(out["plays"]) + list(out["solution"] or [])
-        write_svg(a.svg_path, box_svg(box, drawn, note=res.status.value), a.png_path)
+    drawn = list(out["plays"]) + list(out["solution"] or [])
+    # The fewest words from the start, when the finish starts there (no --from) and is proven.
+    fewest = out["num_words"] or (out.get("hint") or {}).get("words_left")
+    start = not out["plays"] and res.status is Status.OPTIMAL
+    _box_picture(box, a, (drawn, res.status.value), fewest if start else None)
     if a.as_json:
         echo_json(out)
     else:
@@ -909,8 +930,6 @@ def _puzzle_picture(first: Any, pictures: tuple[str | None, str | None]) -> None
     if first is None:
         click.echo("cpwords: note: no box was generated: no picture written", err=True)
         return
-    from cpwords.letterboxed.draw import puzzle_svg
-
     write_svg(pictures[0], puzzle_svg(first.box, first.words), pictures[1])
 
 

@@ -24,7 +24,7 @@ from cpwords.cli._common import (
     shared_options,
     time_guard,
 )
-from cpwords.cli._svg import check_svg_target, png_option, svg_option, write_svg
+from cpwords.cli._svg import check_svg_target, png_option, puzzle_option, svg_option, write_svg
 from cpwords.core.result import counted
 
 if TYPE_CHECKING:
@@ -80,6 +80,7 @@ if TYPE_CHECKING:
 )
 @svg_option("the board with the best move (without --board: the bag, its longest word)")
 @png_option("the board (or the bag)")
+@puzzle_option("the board with no move (without --board: the bag, no word)")
 @force_option()
 @lang_options(f"the default dictionary (English: the game's own list, letterpress; {CURATED})")
 @shared_options(dictionary=LETTERPRESS_LIST, limit="all", time_limit=20.0, workers=2, seed=True)
@@ -91,7 +92,8 @@ def letterpress(**options: Any) -> None:
     bitset index is built once and cached on disk, keyed by a hash of its content (see
     cpwords cache). --board COLOURS finds the best move on the position instead (CP-SAT).
     --random-board draws the 25 letters (no LETTERS) by the dictionary's letter frequencies:
-    the same --seed and dictionary give the same board.
+    the same --seed and dictionary give the same board. --svg/--png draw the move (a listing:
+    the bag and its longest word); with --puzzle, the puzzle to hand out, no move or word.
 
     JSON, beyond the conventions below: solution (the words), count, returned, complete
     (the listing is exhaustive), letters, lexicon, lexicon_size, lang, fold_accents, index,
@@ -109,7 +111,7 @@ def letterpress(**options: Any) -> None:
         raise InputError("give LETTERS or --random-board, not both")
     if not a.random_board and a.letters is None:
         raise InputError("give LETTERS (the bag or the board's letters) or --random-board")
-    check_svg_target(a.svg_path, a.force, a.png_path)
+    check_svg_target(a.svg_path, a.force, a.png_path, a.puzzle)
     check_language_code(a.lang)
     if a.colours is not None:
         reject_unused(
@@ -130,11 +132,7 @@ def letterpress(**options: Any) -> None:
     words: list[str] = res.solution
     count = int(res.objective or 0)
     if a.svg_path is not None or a.png_path is not None:
-        from cpwords.letterpress.draw import bag_svg
-
-        longest = max(words, key=len) if words else None
-        note = f"the longest of {counted(count, 'word')}" if longest else "no word"
-        write_svg(a.svg_path, bag_svg(res.solver_info["letters"], longest, note=note), a.png_path)
+        _bag_picture(a, res.solver_info["letters"], words, count)
     # An exhaustive listing that found nothing is a proven "none" (INFEASIBLE, exit 1).
     if a.as_json:
         from cpwords.letterpress.spec import letterpress_words_row
@@ -171,6 +169,7 @@ class _Args:
     svg_path: str | None = None
     force: bool = False
     png_path: str | None = None
+    puzzle: bool = False
 
 
 def _load_index(a: _Args) -> LetterpressIndex:
@@ -260,12 +259,7 @@ def _board_mode(a: _Args, colours: str, deadline: Deadline) -> None:
     stopped = bool(res.solver_info.get("interrupted"))
     board_seed = a.seed if a.letters is None else None
     if (a.svg_path, a.png_path) != (None, None):
-        from cpwords.letterpress.draw import board_svg
-
-        tiles = move.tiles if move is not None else ()
-        note = f"swing {move.swing:+d} · {res.status.value}" if move else res.status.value
-        svg = board_svg(board, tiles, word=move.word if move else None, note=note)
-        write_svg(a.svg_path, svg, a.png_path)
+        _board_picture(a, board, res)
     if a.as_json:
         row = letterpress_move_row(
             res, board, index, lang=lang, fold=fold, seed=board_seed, lookahead=a.lookahead
@@ -278,6 +272,36 @@ def _board_mode(a: _Args, colours: str, deadline: Deadline) -> None:
     code = exit_status(res.status.value, stopped)
     if code:
         raise SystemExit(code)
+
+
+def _board_picture(a: _Args, board: LetterpressBoard, res: SolveResult) -> None:
+    """``--svg``, ``--png`` with --board: the board with the best move's tiles, or with
+    --puzzle the bare board (:func:`cpwords.letterpress.draw.puzzle_svg`, the page's
+    ``/letterpress/puzzle.svg``)."""
+    from cpwords.letterpress.draw import board_svg, puzzle_svg
+
+    move = res.solution
+    if a.puzzle:
+        svg = puzzle_svg(board)
+    else:
+        tiles = move.tiles if move is not None else ()
+        note = f"swing {move.swing:+d} · {res.status.value}" if move else res.status.value
+        svg = board_svg(board, tiles, word=move.word if move else None, note=note)
+    write_svg(a.svg_path, svg, a.png_path)
+
+
+def _bag_picture(a: _Args, letters: str, words: list[str], count: int) -> None:
+    """``--svg``, ``--png`` of a listing: the bag with its longest word, or with --puzzle the
+    bag alone (:func:`cpwords.letterpress.draw.puzzle_svg`, the page's export)."""
+    from cpwords.letterpress.draw import bag_svg, puzzle_svg
+
+    if a.puzzle:
+        svg = puzzle_svg(letters)
+    else:
+        longest = max(words, key=len) if words else None
+        note = f"the longest of {counted(count, 'word')}" if longest else "no word"
+        svg = bag_svg(letters, longest, note=note)
+    write_svg(a.svg_path, svg, a.png_path)
 
 
 def _move_text(

@@ -1,7 +1,8 @@
 """The prefix/suffix grid drawn in SVG: its slots, the edges between them, a (partial) fill.
 
 One renderer shared by ``cpwords grid --svg FILE`` and the ``cpwords serve`` page. It imports
-only the rules (no solver): it draws what it is given.
+only the rules (no solver): it draws what it is given. :func:`puzzle_svg` draws a puzzle to hand
+out (the suffixes alone), for ``--puzzle`` and the page's ``puzzle.svg``.
 
 Each slot is one ``<g class="slot prefix">`` or ``<g class="slot suffix">`` (``data-slot``, and
 ``data-token`` when filled) placed by the board's ``layout`` (prefix slots in a row above the
@@ -127,6 +128,40 @@ def grid_svg(
     out.append(caption(lines, _PAD, top))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+#: The caption's note on a puzzle to hand out (:func:`puzzle_svg`).
+PUZZLE_NOTE = "find the prefixes"
+
+
+def puzzle_svg(board: Board, fill: Mapping[str, str] | None = None) -> str:
+    """A puzzle to hand out: the board with the suffixes of ``fill`` placed and every prefix
+    slot empty (the picture of ``cpwords grid --puzzle --svg`` and of the page's
+    ``/grid/puzzle.svg``).
+
+    Parameters
+    ----------
+    board : Board
+    fill : mapping slot -> token, optional
+        A (partial or full) board: its suffixes are the puzzle; its prefixes, the answer, are
+        left out, as are slots the board lacks.
+
+    Returns
+    -------
+    str
+        :func:`grid_svg`'s document of the suffixes alone, no wrong mark, the caption saying
+        "find the prefixes".
+
+    Examples
+    --------
+    >>> from cpwords.grid.rules import default_board
+    >>> svg = puzzle_svg(default_board(), {"s1": "er", "c": "ov"})
+    >>> 'data-token="er"' in svg, 'data-token="ov"' in svg, "data-word=" in svg
+    (True, False, False)
+    """
+    fill = fill or {}
+    suffixes = {v: fill[v] for v in board.suffix_slots if v in fill}
+    return grid_svg(board, suffixes, note=PUZZLE_NOTE)
 
 
 def _caption_parts(

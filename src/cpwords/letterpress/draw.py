@@ -1,7 +1,8 @@
 """Letterpress drawn in SVG: the board with its colours, and a word's tiles marked in order.
 
 One renderer shared by ``cpwords letterpress --svg FILE`` and the ``cpwords serve`` page. It
-imports only the rules (no solver, no index): it draws what it is given.
+imports only the rules (no solver, no index): it draws what it is given. :func:`puzzle_svg`
+draws a puzzle to hand out (no move), for ``--puzzle`` and the page's ``puzzle.svg``.
 
 Each tile is one ``<rect class="tile">`` (``data-owner`` = ``me``, ``neutral`` or ``opponent``,
 ``data-defended`` = ``1`` for a defended tile), its letter one ``<text class="letter">``. A move
@@ -252,3 +253,38 @@ def bag_svg(
     ]
     shield = [False] * len(letters)
     return _tiles_svg(letters, neutral, shield, cols, tiles, "bag", (label, parts))
+
+
+#: The captions' notes on a puzzle to hand out (:func:`puzzle_svg`): a board, a bag.
+PUZZLE_NOTES = {"board": "find the best move", "bag": "find the words"}
+
+
+def puzzle_svg(puzzle: LetterpressBoard | str) -> str:
+    """A puzzle to hand out, no move or word on it (the picture of ``cpwords letterpress
+    --puzzle --svg`` and of the page's ``/letterpress/puzzle.svg``).
+
+    Parameters
+    ----------
+    puzzle : LetterpressBoard or str
+        A position (find the best move) or a bag of letters (find the words).
+
+    Returns
+    -------
+    str
+        :func:`board_svg`'s bare board, or :func:`bag_svg`'s bag with no word, the caption
+        saying what to find.
+
+    Examples
+    --------
+    >>> from cpwords.letterpress.rules import parse_board
+    >>> b = parse_board("abcde/fghij/klmno/pqrst/uvwxy", "bb.../...../...../...../....r")
+    >>> svg = puzzle_svg(b)
+    >>> svg.count('class="tile"'), 'class="used"' in svg, "find the best move" in svg
+    (25, False, True)
+    >>> bag = puzzle_svg("tacos")
+    >>> bag.count('class="tile"'), 'class="order"' in bag, "find the words" in bag
+    (5, False, True)
+    """
+    if isinstance(puzzle, str):
+        return bag_svg(puzzle, note=PUZZLE_NOTES["bag"])
+    return board_svg(puzzle, note=PUZZLE_NOTES["board"])

@@ -3,11 +3,12 @@
 ``GET /letterboxed/puzzle.svg?box=BOX`` (the box, no word drawn), ``GET
 /grid/puzzle.svg?t_s1=..&t_s4=..`` (the board with its suffixes placed, no prefix) and ``GET
 /letterpress/puzzle.svg?letters=..&colours=..`` (the board, no move; without colours the bag);
-each also as ``puzzle.png``. The pictures are the pages' own drawings
-(:func:`cpwords.letterboxed.draw.puzzle_svg`, :func:`cpwords.grid.draw.grid_svg`,
-:func:`cpwords.letterpress.draw.board_svg`), the PNG rendered from them as ``--png`` renders
-it (:func:`cpwords.core.svg.svg_to_png`). None solves anything: a drawing takes milliseconds,
-so they answer GET. A bad query is a 400 with the page's one-line error as JSON.
+each also as ``puzzle.png``. The pictures are the wings' puzzle drawings, the ones the
+commands' ``--puzzle --svg`` write (:func:`cpwords.letterboxed.draw.puzzle_svg`,
+:func:`cpwords.grid.draw.puzzle_svg`, :func:`cpwords.letterpress.draw.puzzle_svg`), the PNG
+rendered from them as ``--png`` renders it (:func:`cpwords.core.svg.svg_to_png`). None solves
+anything: a drawing takes milliseconds, so they answer GET. A bad query is a 400 with the page's
+one-line error as JSON.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def grid_puzzle(q: Mapping[str, str]) -> str:
         Bad lexicon options, a malformed token, or a suffix whose length is not the suffix
         length (``L``, 2 by default).
     """
-    from cpwords.grid.draw import grid_svg
+    from cpwords.grid.draw import puzzle_svg
     from cpwords.grid.rules import default_board, parse_fill
 
     board = default_board()
@@ -116,7 +117,7 @@ def grid_puzzle(q: Mapping[str, str]) -> str:
                 f"the suffix {token!r} at {v} has {len(token)} letters: the suffix length "
                 f"is {opts['suffix_length']}"
             )
-    return grid_svg(board, fill, note="find the prefixes")
+    return puzzle_svg(board, fill)
 
 
 def letterpress_puzzle(q: Mapping[str, str]) -> str:
@@ -128,7 +129,7 @@ def letterpress_puzzle(q: Mapping[str, str]) -> str:
     InputError
         The command line's messages for bad letters or colours.
     """
-    from cpwords.letterpress.draw import bag_svg, board_svg
+    from cpwords.letterpress.draw import puzzle_svg
     from cpwords.letterpress.rules import parse_board, parse_letters
 
     letters = q.get("letters", "")
@@ -136,5 +137,5 @@ def letterpress_puzzle(q: Mapping[str, str]) -> str:
     if not "".join(letters.split()):
         raise InputError("give the letters: the bag, or the board's 25 letters")
     if colours:
-        return board_svg(parse_board(letters, colours), note="find the best move")
-    return bag_svg(parse_letters("".join(letters.split()).replace("/", "")), note="find the words")
+        return puzzle_svg(parse_board(letters, colours))
+    return puzzle_svg(parse_letters("".join(letters.split()).replace("/", "")))
