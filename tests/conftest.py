@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -182,6 +183,12 @@ _SKIPPED_TO: dict[str, str] = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # A shell's background job starts with SIGINT ignored, which Python then leaves ignored: the
+    # stop tests' Ctrl-C to themselves (and to the commands they start, which inherit the
+    # ignoring) would never arrive, and a test waiting for it would run forever. The tests run
+    # as from a terminal: Python's own handler (a child started from here gets the default).
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     path = config.getoption("--skipped-to", default=None)
     if path is not None and not hasattr(config, "workerinput"):  # pytest-xdist: the controller
         Path(path).write_text("", encoding="utf-8")  # a new list for this run

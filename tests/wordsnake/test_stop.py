@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,17 @@ def _words(n: int, seed: int) -> tuple[str, ...]:
 def _ctrl_c() -> None:
     """The user presses Ctrl-C now (the handler runs before the next line)."""
     os.kill(os.getpid(), signal.SIGINT)
+
+
+@pytest.fixture(autouse=True)
+def _python_sigint_handler() -> Iterator[None]:
+    """Each test starts with Python's own SIGINT handler, as a command started from a terminal
+    has, whatever an earlier test in this worker or the launching shell left; restored after."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, *names: str) -> list[str]:
@@ -221,8 +233,10 @@ def test_a_stage_sees_the_stop_at_its_check_and_the_next_is_skipped() -> None:
 def test_a_signal_inside_a_stage_is_its_check() -> None:
     def loops(s: ProofState) -> None:
         _ctrl_c()
-        while True:  # code that never looks at the stop: the signal's exception ends it
+        end = time.monotonic() + 30
+        while time.monotonic() < end:  # code that never looks at the stop: the signal ends it
             time.sleep(0.01)
+        raise AssertionError("the signal did not end the stage")
 
     with stop_scope() as stop, stop.held():  # the policy's bookkeeping: signals set the flag
         state = _state(("run", "nausea"))
