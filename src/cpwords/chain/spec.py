@@ -207,14 +207,7 @@ def checked_proof(instance: ChainInstance, result: SolveResult) -> SolveResult:
     cert = info.get("certificate")
     found = None
     if cert is not None:
-        found = verify_chain_certificate(
-            instance.words,
-            cert,
-            overlap=instance.overlap,
-            maximise=instance.objective,
-            start=instance.start,
-            end=instance.end,
-        )
+        found = _check_certificate(instance, cert)
         info["certificate_check"] = found.status
         info["certificate_check_time"] = found.check_time
         info["certificate_bound"] = found.bound
@@ -559,7 +552,12 @@ def verify_chain(
         if isinstance(certificate, ChainCertificate)
         else read_chain_certificate(certificate)
     )
-    found = verify_chain_certificate(
+    return cert, _check_certificate(instance, cert)
+
+
+def _check_certificate(instance: ChainInstance, cert: ChainCertificate) -> ChainCertificateCheck:
+    """The independent checker's verdict on ``cert`` for ``instance``'s list and variant."""
+    return verify_chain_certificate(
         instance.words,
         cert,
         overlap=instance.overlap,
@@ -567,7 +565,6 @@ def verify_chain(
         start=instance.start,
         end=instance.end,
     )
-    return cert, found
 
 
 def chain_verify_row(
