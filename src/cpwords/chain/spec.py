@@ -34,6 +34,7 @@ from cpwords.core.alphabet import normalize_word
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import read_word_list
 from cpwords.core.result import SolveResult, Status
+from cpwords.core.result import gap_to_optimum as relative_gap
 from cpwords.core.rows import check_row, result_row, sequence_json
 from cpwords.core.sources import lexicon_words, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
@@ -395,9 +396,7 @@ def chain_gap_to_optimum(result: SolveResult, optimum: float | None) -> float | 
     >>> chain_gap_to_optimum(r, 4.0), chain_gap_to_optimum(r, None)
     (0.25, None)
     """
-    if optimum is None or result.objective is None:
-        return None
-    return (optimum - result.objective) / max(1.0, optimum)
+    return relative_gap(result.objective, optimum, "max")
 
 
 def chain_optimum(results: Sequence[SolveResult]) -> float | None:

@@ -233,6 +233,37 @@ def counted(n: int, noun: str, plural: str | None = None, *, grouped: bool = Tru
     return f"{number} {noun if n == 1 else plural or noun + 's'}"
 
 
+def gap_to_optimum(objective: float | None, optimum: float | None, sense: str) -> float | None:
+    """How far a value falls short of a proven optimum, as a share of it.
+
+    Parameters
+    ----------
+    objective : float or None
+        The method's value (None: it found nothing).
+    optimum : float or None
+        The proven optimum (None: none is proven).
+    sense : {"max", "min"}
+        Whether the puzzle maximises (a shortfall is below the optimum) or minimises.
+
+    Returns
+    -------
+    float or None
+        ``(optimum - objective) / max(1, |optimum|)`` when maximising, ``(objective -
+        optimum) / max(1, |optimum|)`` when minimising; None without both values.
+
+    Examples
+    --------
+    >>> gap_to_optimum(3.0, 4.0, "max"), gap_to_optimum(5.0, 4.0, "min")
+    (0.25, 0.25)
+    >>> gap_to_optimum(None, 4.0, "max") is None
+    True
+    """
+    if optimum is None or objective is None:
+        return None
+    short = optimum - objective if sense == "max" else objective - optimum
+    return short / max(1.0, abs(optimum))
+
+
 def format_gap(gap: float | None) -> str:
     """A relative gap as a percentage that never reads 0 unless it is 0.
 

@@ -28,6 +28,7 @@ from typing import Any
 from cpwords.core.errors import CheckError, InputError, excerpt
 from cpwords.core.lexicon import read_word_list
 from cpwords.core.result import SolveResult, Status
+from cpwords.core.result import gap_to_optimum as relative_gap
 from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_words, resolve_path, sample_words
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
@@ -631,9 +632,7 @@ def gap_to_optimum(result: SolveResult, optimum: float | None) -> float | None:
     >>> gap_to_optimum(r, 4.0), gap_to_optimum(r, None)
     (0.25, None)
     """
-    if optimum is None or result.objective is None:
-        return None
-    return (result.objective - optimum) / max(1.0, optimum)
+    return relative_gap(result.objective, optimum, "min")
 
 
 @dataclass(frozen=True)

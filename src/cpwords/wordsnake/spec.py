@@ -29,6 +29,7 @@ from typing import Any
 
 from cpwords.core.errors import CheckError, InputError
 from cpwords.core.result import SolveResult, Status
+from cpwords.core.result import gap_to_optimum as relative_gap
 from cpwords.core.rows import sequence_json
 from cpwords.core.spec import MethodInfo, PuzzleSpec, call_method, solve
 from cpwords.wordsnake.instances import builtin_instance as builtin_instance
@@ -434,16 +435,12 @@ class Comparison:
 
     def gap_to_optimum(self, result: SolveResult) -> float | None:
         """``(optimum - score) / max(1, optimum)``, only against a proven optimum."""
-        if self.optimum is None or result.objective is None:
-            return None
-        return (self.optimum - result.objective) / max(1.0, abs(self.optimum))
+        return relative_gap(result.objective, self.optimum, "max")
 
     def gap_to_bound(self, result: SolveResult) -> float | None:
         """``(best_bound - score) / max(1, best_bound)``: at least the gap to the optimum, and
         what can be said of a method when no optimum is proven."""
-        if self.best_bound is None or result.objective is None:
-            return None
-        return (self.best_bound - result.objective) / max(1.0, abs(self.best_bound))
+        return relative_gap(result.objective, self.best_bound, "max")
 
 
 #: The share of a comparison's time limit the first (exact) method may take.
