@@ -119,7 +119,6 @@ def _web(settings: Settings) -> Web:
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     templates.env.globals["version"] = cpwords.__version__
     templates.env.filters["command_json"] = command_json  # a page's JSON download
-    templates.env.filters["api_json"] = views.as_json  # a view's values as /api/... gives them
     jobs = JobManager(
         max_running=settings.max_solves, grace=settings.grace, max_queued=settings.max_queue
     )
@@ -140,9 +139,7 @@ def command_json(row: Any) -> str:
     >>> command_json({"status": "OPTIMAL", "gap": float("inf"), "solution": ("a", "b")})
     '{"status": "OPTIMAL", "gap": null, "solution": ["a", "b"]}'
     """
-    from cpwords.core.result import _json_default, json_safe
-
-    return json.dumps(json_safe(row), default=_json_default, allow_nan=False)
+    return json.dumps(views.command_row(row))
 
 
 @contextlib.asynccontextmanager
