@@ -15,7 +15,7 @@ from cpwords.wordsnake.relaxation.assignment import (
 )
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.flow import solve_flow
-from cpwords.wordsnake.relaxation.string_hub import build_string_network
+from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 word = st.text(alphabet="abc", min_size=1, max_size=5)
@@ -92,3 +92,51 @@ def test_the_bound_before_any_flow_is_above_the_relaxation_and_the_optimum(
     _, opt = solve_flow(net, -net.weight)
     best = max(snake_score(list(p), cyclic, proper) for p in itertools.permutations(inst.words))
     assert trivial_bound(net) >= -opt >= best
+
+
+def _bellman_ford(net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray) -> np.ndarray | None:
+    """Shortest distances from a virtual source (every node at 0) over the residual arcs, by
+    plain Bellman-Ford rounds over every arc (None: a negative cycle)."""
+    fw, bw = flows < net.cap, flows > 0
+    tails = np.concatenate([net.tail[fw], net.head[bw]])
+    heads = np.concatenate([net.head[fw], net.tail[bw]])
+    costs = np.concatenate([cost[fw], -cost[bw]])
+    dist = np.zeros(net.num_nodes, dtype=np.int64)
+    for _ in range(net.num_nodes + 1):
+        nxt = dist.copy()
+        np.minimum.at(nxt, heads, dist[tails] + costs)
+        if np.array_equal(nxt, dist):
+            return dist
+        dist = nxt
+    return None
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.text(alphabet="abcé", min_size=1, max_size=6), min_size=2, max_size=10),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 2**31 - 1),
+)
+def test_settled_labels_are_the_shortest_residual_distances(
+    ws: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
+    # Any lists (repeated words, words inside others): the sweeps' labels are exactly the
+    # distances plain Bellman-Ford rounds give, for the costs of the flow and for costs a
+    # Lagrangian iterate makes (the flow then not always optimal: no label when not).
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
+    net = build_string_network(inst)
+    flows, _ = solve_flow(net, -net.weight)
+    rng = np.random.default_rng(seed)
+    bonus = rng.integers(0, 200, net.m) * (rng.random(net.m) < 0.2)
+    for cost in (-net.weight, -64 * net.weight - bonus):
+        expected = _bellman_ford(net, cost, flows)
+        got = Reoptimizer(net, flows.copy()).settle(
+            cost, max_rounds=net.num_nodes + 1, max_cycles=0
+        )
+        if expected is None:
+            assert got is None
+        else:
+            assert got is not None and np.array_equal(got, expected)

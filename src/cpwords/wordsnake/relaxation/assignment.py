@@ -9,11 +9,12 @@ flow from scratch:
    one unit per joint (the hand-over arc of its overlap string, then the hub's arcs down to the
    entry of its successor): a feasible integral flow whose value is the assignment's score;
 2. :class:`Reoptimizer` computes shortest-path distances in that flow's residual network
-   (Bellman-Ford, vectorised). They exist exactly when the residual network has no negative
-   cycle, that is when the flow is optimal (Ahuja, Magnanti and Orlin, *Network Flows*,
-   theorem 9.4): the potentials are the certificate, and the greedy's value is the assignment
-   bound, at the cost of a few passes over the arcs. When the greedy was not optimal, the
-   negative cycles the rounds reveal are cancelled until none is left.
+   (Bellman-Ford, vectorised, in sweeps along the network's node classes). They exist exactly
+   when the residual network has no negative cycle, that is when the flow is optimal (Ahuja,
+   Magnanti and Orlin, *Network Flows*, theorem 9.4): the potentials are the certificate, and
+   the greedy's value is the assignment bound, at the cost of a few passes over the arcs. When
+   the greedy was not optimal, the negative cycles the sweeps reveal are cancelled until none
+   is left.
 
 When a budget runs out the caller solves the flow cold instead. The same re-optimisation can
 warm-start any flow whose costs changed (a Lagrangian iterate); the default method uses it for the
@@ -36,8 +37,9 @@ from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
 #: Budgets of the warm start (:class:`Reoptimizer`) before a cold min-cost flow solve is used
-#: instead: Bellman-Ford rounds (the optimal flows of whole dictionaries settle in a few dozen;
-#: the greedy flow of the German list needed one cancelled cycle and 69 rounds) and cycles.
+#: instead: Bellman-Ford sweeps (the optimal flows of whole dictionaries settle in a few dozen
+#: rounds, fewer sweeps, a sweep doing at least a round's work; the greedy flow of the German
+#: list needed one cancelled cycle and 69 rounds) and cycles.
 WARM_ROUNDS = 400
 WARM_CYCLES = 300
 
@@ -368,7 +370,7 @@ def potentials(
     Notes
     -----
     Bellman-Ford from a virtual source joined to every node at cost 0, vectorised over the
-    residual arcs; each round is one pass over them. Ahuja, Magnanti and Orlin, *Network
+    residual arcs, in sweeps (:class:`Reoptimizer`). Ahuja, Magnanti and Orlin, *Network
     Flows* (1993), theorem 9.4 (negative cycle optimality) and section 5.4.
     """
     pi = potentials_within(net, cost, flows, net.num_nodes + 1, deadline)
@@ -384,20 +386,20 @@ def potentials_within(
     max_rounds: int,
     deadline: float | None = None,
 ) -> np.ndarray | None:
-    """:func:`potentials` in at most ``max_rounds`` Bellman-Ford rounds, or None.
+    """:func:`potentials` in at most ``max_rounds`` Bellman-Ford sweeps, or None.
 
     Parameters
     ----------
     net : StringHubNetwork
     cost, flows : numpy.ndarray of int64, shape (m,)
     max_rounds : int
-        Most rounds (each one pass over the residual arcs).
+        Most sweeps (each at most one pass over the residual arcs, the private chains aside).
     deadline : float, optional
 
     Returns
     -------
     numpy.ndarray of int64, shape (num_nodes,) or None
-        The potentials (the flow is optimal), or None when the rounds did not settle: the flow
+        The potentials (the flow is optimal), or None when the sweeps did not settle: the flow
         may not be optimal (a negative cycle), or its shortest paths are longer.
 
     Raises
@@ -425,10 +427,16 @@ class Reoptimizer:
 
     Notes
     -----
-    Bellman-Ford rounds on the residual network, started from the previous labels; every few
-    rounds that do not settle, the predecessor graph is searched for a cycle (any cycle of
+    Bellman-Ford on the residual network, started from the previous labels, in sweeps: the
+    arcs leaving the nodes whose label fell since they were last relaxed, one node class after
+    the other along the network's arcs and back (:func:`_sweep_ranges`), each label lowered at
+    once (Gauss-Seidel), so a sweep carries the labels along whole alternating paths where a
+    round of the textbook's carries them one arc. Any order of relaxations that ends with none
+    left to make gives the same labels, the least distances from the start labels (on ENABLE, 6
+    sweeps relax 5.8 million arcs where 32 rounds relaxed 7.3 million: 0.46 -> 0.26 s). Every
+    few sweeps that do not settle, the predecessor graph is searched for a cycle (any cycle of
     predecessors is a negative cycle, Ahuja, Magnanti and Orlin, *Network Flows*, section 5.5),
-    which is cancelled by pushing its bottleneck capacity around it. When the rounds settle the
+    which is cancelled by pushing its bottleneck capacity around it. When the sweeps settle the
     labels are potentials that prove the flow optimal (theorem 9.4). A Lagrangian iterate
     changes the costs of a few arcs, so its flow stays feasible and only the cycles through
     those arcs need cancelling: far fewer passes than a cold solve when they are few. Klein's
@@ -460,7 +468,10 @@ class Reoptimizer:
         ----------
         cost : numpy.ndarray of int64, shape (m,)
         max_rounds : int
-            Most Bellman-Ford rounds in all (each one pass over the residual arcs).
+            Most sweeps in all (each at most one pass over the residual arcs, the private chains
+            aside).
+        check_every : int
+            Sweeps between two searches for a negative cycle.
         max_cycles : int
             Most cycles cancelled.
         deadline : float, optional
@@ -478,35 +489,26 @@ class Reoptimizer:
             The deadline passed.
         """
         rounds = 0
+        ranges = _sweep_ranges(self.net)
         while True:
             res = self._residual(cost)
-            tails, costs = res.tails, res.costs
             n = self.net.num_nodes
             pred = np.full(n, -1, dtype=np.int64)
-            dist = self.dist
+            dist = self.dist.copy()  # lowered in place
+            dirty = np.ones(n, dtype=bool)  # every node's arcs are relaxed in the first sweep
             found: list[list[int]] = []
-            active: np.ndarray | None = None  # None: every node (the first round)
             while not found:
                 if rounds >= max_rounds:
                     return None
-                if deadline is not None and time.perf_counter() >= deadline:
-                    raise DeadlineReached
-                idx, h, cand = _relaxed(res, dist, active)
-                nxt = dist.copy()
-                np.minimum.at(nxt, h, cand)
                 rounds += 1
                 self.rounds += 1
-                changed = nxt < dist
-                if not changed.any():
+                if not _sweep(res, dist, pred, dirty, ranges, deadline):
                     self.dist = dist
                     return dist
-                tight = np.flatnonzero((cand == nxt[h]) & changed[h]).astype(np.int32)
-                pred[h[tight]] = tight if idx is None else idx[tight]
-                dist = nxt
-                active = np.nonzero(changed)[0]
                 if rounds % check_every == 0:
                     # Only negative cycles are cancelled (any other: keep relaxing).
-                    found = [c for c in _pred_cycles(pred, tails) if int(costs[c].sum()) < 0]
+                    cycles = _pred_cycles(pred, res.tails)
+                    found = [c for c in cycles if int(res.costs[c].sum()) < 0]
             self.dist = dist
             if self.cycles >= max_cycles:
                 return None
@@ -563,19 +565,83 @@ class _Residual(NamedTuple):
     indptr: np.ndarray
 
 
-def _relaxed(
-    res: _Residual, dist: np.ndarray, active: np.ndarray | None
-) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-    """The residual arcs a Bellman-Ford round relaxes: those leaving the ``active`` nodes
-    (every arc when None), as their ids (None: all of them), heads and candidate labels."""
-    if active is None:
-        return None, res.heads, dist[res.tails] + res.costs
+#: Most relaxations of the private chains in a row within one sweep (a chain of ``k`` nodes
+#: needs ``k``; what is left waits for the next sweep).
+CHAIN_STEPS = 64
+
+
+def _sweep_ranges(net: StringHubNetwork) -> list[tuple[int, int]]:
+    """The node id ranges a sweep relaxes, in order: the network's node classes along its
+    arcs (exits, ``R_in``, private chains, hubs, ``H+`` hubs, entries), then back.
+
+    Every arc of the network goes from one class to a later one, but within the private
+    chains, so a residual arc either follows that order (an arc with room) or goes against it
+    (the reverse of an arc with flow): each half of a sweep carries the labels through a
+    whole stretch of alternating path that a round carries one arc.
+    """
+    T, W, n = net.trie.size, net.num_words, net.num_nodes
+    hubs, plus, exits, entries = (0, T), (T, T + W), (T + W, T + 2 * W), (T + 2 * W, T + 3 * W)
+    depot, chains = (T + 3 * W, T + 3 * W + 1), (T + 3 * W + 1, n)
+    return [exits, depot, chains, hubs, plus, entries, plus, hubs, chains, depot]
+
+
+def _sweep(
+    res: _Residual,
+    dist: np.ndarray,
+    pred: np.ndarray,
+    dirty: np.ndarray,
+    ranges: list[tuple[int, int]],
+    deadline: float | None,
+) -> bool:
+    """One sweep: the arcs leaving the ``dirty`` nodes of each range in turn, the labels
+    lowered at once (Gauss-Seidel); whether a label fell."""
+    fell = False
+    chains = ranges[2]
+    for lo, hi in ranges:
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise DeadlineReached
+        for _ in range(CHAIN_STEPS if (lo, hi) == chains else 1):
+            if not _relax_range(res, dist, pred, dirty, lo, hi):
+                break
+            fell = True
+    return fell
+
+
+def _relax_range(
+    res: _Residual, dist: np.ndarray, pred: np.ndarray, dirty: np.ndarray, lo: int, hi: int
+) -> bool:
+    """Relax the residual arcs leaving the dirty nodes ``lo <= v < hi`` (their marks cleared):
+    lower the heads' labels (``dist``) to the best candidate, record each lowered head's
+    tight arc in ``pred`` and mark it dirty; whether a label fell."""
+    part = dirty[lo:hi]
+    tails = np.flatnonzero(part)
+    if not tails.size:
+        return False
+    part[tails] = False
     indptr = res.indptr
-    cnt = indptr[active + 1] - indptr[active]
-    total = int(cnt.sum())
-    idx = np.repeat(indptr[active] - np.cumsum(cnt, dtype=np.int32) + cnt, cnt)
-    idx += np.arange(total, dtype=np.int32)
-    return idx, res.heads[idx], dist[res.tails[idx]] + res.costs[idx]
+    idx: np.ndarray | None = None
+    if tails.size == hi - lo:  # the whole range: its arcs are one slice
+        first, stop = int(indptr[lo]), int(indptr[hi])
+        heads = res.heads[first:stop]
+        cand = np.repeat(dist[lo:hi], np.diff(indptr[lo : hi + 1])) + res.costs[first:stop]
+    else:
+        tails += lo
+        start = indptr[tails]
+        cnt = indptr[tails + 1] - start
+        total = int(cnt.sum())
+        idx = np.repeat(start - np.cumsum(cnt, dtype=np.int32) + cnt, cnt)
+        idx += np.arange(total, dtype=np.int32)
+        heads = res.heads[idx]
+        cand = np.repeat(dist[tails], cnt) + res.costs[idx]
+    better = np.flatnonzero(cand < dist[heads])
+    if not better.size:
+        return False
+    h, c = heads[better], cand[better]
+    np.minimum.at(dist, h, c)
+    tight = better[c == dist[h]]
+    pred[heads[tight]] = tight + first if idx is None else idx[tight]
+    dirty[h] = True
+    return True
 
 
 def _pred_cycles(pred: np.ndarray, tails: np.ndarray) -> list[list[int]]:
@@ -591,6 +657,8 @@ def _pred_cycles(pred: np.ndarray, tails: np.ndarray) -> list[list[int]]:
     land = step.copy()
     for _ in range(max(1, int(n).bit_length())):
         land = land[land]
+        if not has[land].any():  # every chain ends at an unlabelled node: no cycle
+            return []
     heads = np.unique(land[has])
     cycles: list[list[int]] = []
     done: set[int] = set()
