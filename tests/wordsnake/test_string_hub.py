@@ -132,12 +132,12 @@ def test_greedy_start_is_a_valid_ordering_never_above_the_optimum(ws, cyclic, pr
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=1, max_size=8))
 def test_failure_links_are_the_longest_proper_suffix_in_the_trie(ws):
-    from cpwords.wordsnake.relaxation import string_hub
+    from cpwords.wordsnake.relaxation import trie
 
     words = sorted(set(ws))
     for small in (0, 10**9):  # every level as arrays, then every level in a loop
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(string_hub, "SMALL_LEVEL", small)
+            mp.setattr(trie, "SMALL_LEVEL", small)
             _check_trie(words, build_trie(words))
 
 
@@ -148,12 +148,13 @@ def test_failure_links_are_the_longest_proper_suffix_in_the_trie(ws):
     st.booleans(),
 )
 def test_the_network_is_the_same_whether_small_levels_go_by_arrays_or_by_loops(ws, cyclic, proper):
-    from cpwords.wordsnake.relaxation import string_hub
+    from cpwords.wordsnake.relaxation import string_hub, trie
 
     inst = WordsnakeInstance(tuple(ws), cyclic, proper)
     built = []
     for small in (0, 10**9):  # every level as arrays, then every level in a loop
         with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(trie, "SMALL_LEVEL", small)
             mp.setattr(string_hub, "SMALL_LEVEL", small)
             net = build_string_network(inst)
             built.append((net.tail, net.head, net.cap, *net.trie.suffix_nodes()))
@@ -174,6 +175,108 @@ def _check_trie(words, trie):
         below = {w for w in words if w.startswith(s)}
         ids = range(v, int(trie.end[v]) + 1)
         assert {strings[u] for u in ids} & set(words) == below
+
+
+# Any alphabet (accents, Greek, letters beyond the BMP, a few hundred ideographs so that the
+# trie's table of children by letter does not apply), words inside others, repeats.
+any_letters = st.sampled_from(
+    ["ab", "abc", "aé", "αβγ", "a\U00010428b", "".join(chr(0x4E00 + i) for i in range(300))]
+)
+any_lists = any_letters.flatmap(
+    lambda letters: st.lists(
+        st.text(alphabet=letters, min_size=1, max_size=12), min_size=2, max_size=12
+    )
+)
+
+
+def _trie_arrays(trie):
+    return [trie.depth, trie.parent, trie.char, trie.end, trie.fail, trie.word_node]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_lists, st.sampled_from([0, 10**9]))
+def test_the_trie_is_every_prefix_in_preorder_whichever_way_children_are_looked_up(ws, small):
+    # The table of children by letter, a search of the sorted keys and a dictionary of them
+    # give the same trie; each node is a prefix, in code-point order of the strings.
+    from cpwords.wordsnake.relaxation import trie as trie_module
+
+    words = sorted(set(ws))
+    tries = []
+    for table, dictionary in ((True, False), (False, False), (False, True)):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(trie_module, "SMALL_LEVEL", small)
+            if not table:
+                mp.setattr(trie_module, "CHILD_TABLE_MAX", 0)
+                mp.setattr(trie_module, "CHILD_TABLE_PER_NODE", 0)
+            mp.setattr(trie_module, "SMALL_LEVELS_DICT", -1 if dictionary else 10**9)
+            tries.append(build_trie(words))
+    for other in tries[1:]:
+        for a, b in zip(_trie_arrays(tries[0]), _trie_arrays(other), strict=True):
+            assert a.dtype == b.dtype and a.tolist() == b.tolist()
+    trie = tries[0]
+    _check_trie(words, trie)
+    strings = [""]
+    for v in range(1, trie.size):
+        strings.append(strings[int(trie.parent[v])] + trie.alphabet[int(trie.char[v])])
+    assert strings == sorted(strings)  # preorder of sorted words
+    assert trie.depth.tolist() == [len(x) for x in strings]
+    assert trie.alphabet == "".join(sorted(set("".join(words))))
+    assert [strings[int(v)] for v in trie.word_node] == words
+    assert [strings.index(w) for w in words] == trie.word_node.tolist()
+    assert trie.node_word.tolist() == [words.index(x) if x in words else -1 for x in strings]
+    keys = sorted(
+        (int(trie.parent[v]) * trie.radix + int(trie.char[v]), v) for v in range(1, trie.size)
+    )
+    assert trie.child_key.tolist() == [k for k, _ in keys]
+    assert trie.child_id.tolist() == [v for _, v in keys]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_lists, st.booleans(), st.booleans())
+def test_the_network_words_order_and_flat_arcs_are_the_plain_definitions(ws, cyclic, proper):
+    # The distinct words and counts as a Counter gives them, the topological order as the
+    # stable sort of (2 v, 2 wn + 1) gave it, the flat arcs as a walk up each word's path
+    # level by level gave them.
+    from collections import Counter
+
+    from cpwords.wordsnake.relaxation.string_hub import TRIE
+
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
+    net = build_string_network(inst)
+    counts = Counter(inst.words)
+    words = sorted(counts)
+    assert list(net.words) == words
+    assert net.mult.tolist() == [counts[w] for w in words]
+    assert [net.words[i] for i in net.item_word] == list(inst.words)
+    assert net.mult.dtype == net.item_word.dtype == np.int64
+    trie, T, W = net.trie, net.trie.size, net.num_words
+    wn = trie.word_node.astype(np.int64)
+    keys = np.concatenate([2 * np.arange(T), 2 * wn + 1])
+    vals = np.concatenate([np.arange(T), T + np.arange(W)])
+    merged = vals[np.argsort(keys, kind="stable")].tolist()
+    assert net.topo.tolist()[-(T + W) :] == merged
+    # Flat arcs: hubs that receive units (the root, and heads of the other arcs) to the
+    # entries of the words below them, every word's parent first, then grandparent, ...
+    flat = net.role == TRIE
+    heads = net.head[~flat]
+    target = {0} | {int(h) for h in heads if h < T}
+    target |= {int(wn[h - T]) for h in heads if T <= h < T + W}
+    plus = {int(wn[w]): T + w for w in range(W)}
+    expected = []
+    for k in range(1, int(trie.depth.max()) + 1):
+        for w in range(W):
+            if trie.depth[wn[w]] >= k:
+                u = int(wn[w])
+                for _ in range(k):
+                    u = int(trie.parent[u])
+                if u in target:
+                    expected.append((plus.get(u, u), net.in_base + w, int(net.mult[w])))
+    got = list(
+        zip(net.tail[flat].tolist(), net.head[flat].tolist(), net.cap[flat].tolist(), strict=True)
+    )
+    assert got == expected
 
 
 @pytest.mark.parametrize(

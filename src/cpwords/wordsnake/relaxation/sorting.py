@@ -1,6 +1,6 @@
 """Sorting and searching whole arrays faster than NumPy's defaults where the data allow it: searches
-in sorted order, stable sorts of small integers by 16-bit radix passes, flat tables, and the
-common prefix of two long sorted words.
+in sorted order, stable sorts of small integers by 16-bit radix passes, and the common prefix of
+two long sorted words.
 
 Both give exactly what :func:`numpy.searchsorted` and ``numpy.argsort(kind="stable")`` give.
 """
@@ -68,46 +68,6 @@ def stable_order(keys: np.ndarray) -> np.ndarray:
         return np.argsort(keys.astype(np.uint16), kind="stable")
     order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
     return order[np.argsort((keys[order] >> 16).astype(np.uint16), kind="stable")]
-
-
-#: The most entries of a dense table (:func:`dense_table`) whatever its keys: 64 MB of int32.
-DENSE_TABLE_MAX = 1 << 24
-
-
-def dense_table(
-    keys: np.ndarray, values: np.ndarray, entries: int, per_keys: int
-) -> np.ndarray | None:
-    """The values by key as one flat table, to be read without a search.
-
-    Parameters
-    ----------
-    keys : numpy.ndarray of int, shape (n,)
-        Distinct, in ``[0, entries)``.
-    values : numpy.ndarray of int, shape (n,)
-        Below ``2**31``.
-    entries : int
-        The table's size.
-    per_keys : int
-        A size the caller accepts whatever :data:`DENSE_TABLE_MAX` says (a few times the
-        keys: memory stays linear in them).
-
-    Returns
-    -------
-    numpy.ndarray of int32, shape (entries,) or None
-        ``table[keys] = values``, -1 elsewhere; None when ``entries`` exceeds both
-        :data:`DENSE_TABLE_MAX` and ``per_keys``.
-
-    Notes
-    -----
-    The trie's failure links read each node's child by letter this way where the alphabet is
-    small: one read instead of a binary search. Measured (the whole trie, CPU): Debian's French
-    list 0.68 -> 0.40 s, ENABLE 0.20 -> 0.17 s.
-    """
-    if entries > max(DENSE_TABLE_MAX, per_keys):
-        return None
-    table = np.full(entries, -1, dtype=np.int32)
-    table[keys] = values
-    return table
 
 
 def common_prefix(a: str, b: str, known: int) -> int:

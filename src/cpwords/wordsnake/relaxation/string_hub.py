@@ -30,33 +30,19 @@ network.
 
 from __future__ import annotations
 
-import time
-from collections import Counter
+import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from cpwords.core.errors import InputError
-from cpwords.wordsnake.relaxation.sorting import (
-    common_prefix,
-    dense_table,
-    lookup_sorted,
-    rows_without,
-    stable_order,
-    walk_by_level,
-)
+from cpwords.wordsnake.relaxation.sorting import rows_without, walk_by_level
+from cpwords.wordsnake.relaxation.trie import SMALL_LEVEL, Trie, build_trie, check_deadline
+from cpwords.wordsnake.relaxation.trie import DeadlineReached as DeadlineReached  # re-exported
 from cpwords.wordsnake.rules import WordsnakeInstance
-
-
-class DeadlineReached(Exception):
-    """A time limit passed while building or solving (the caller returns its best so far)."""
-
-
-def _check(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() >= deadline:
-        raise DeadlineReached
-
 
 #: Arc roles (``StringHubNetwork.role``).
 TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
@@ -87,289 +73,6 @@ def estimate_memory(instance: WordsnakeInstance) -> int:
     """
     letters = sum(map(len, instance.words))
     return BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * instance.n
-
-
-@dataclass(frozen=True)
-class Trie:
-    """Prefix trie of a sorted list of distinct words, with Aho-Corasick failure links.
-
-    Node ids are assigned in preorder (insertion of sorted words), so the subtree of node ``v``
-    is the id range ``[v, end[v]]``. Node 0 is the root (the empty string).
-
-    Attributes
-    ----------
-    depth, parent, char, end, fail : numpy.ndarray of int32, shape (T,)
-        String length of each node, parent (-1 for the root), last letter (its index in
-        ``alphabet``), last id of its subtree, and failure link (the longest proper suffix of the
-        node's string that is a node).
-    word_node : numpy.ndarray of int32, shape (W,)
-        Node of each distinct word (increasing, since the words are sorted).
-    node_word : numpy.ndarray of int32, shape (T,)
-        Word id of each node, -1 where the node is not a word.
-    child_key, child_id : numpy.ndarray of int64, shape (T - 1,)
-        ``parent * radix + letter`` sorted, and the child with that key.
-    alphabet : str
-        The letters that occur in the words, in code-point order (any script).
-    """
-
-    depth: np.ndarray
-    parent: np.ndarray
-    char: np.ndarray
-    end: np.ndarray
-    fail: np.ndarray
-    word_node: np.ndarray
-    node_word: np.ndarray
-    child_key: np.ndarray
-    child_id: np.ndarray
-    alphabet: str = ""
-
-    @property
-    def radix(self) -> int:
-        """Number of distinct letters (at least 1): the base of ``child_key``."""
-        return max(1, len(self.alphabet))
-
-    @property
-    def size(self) -> int:
-        """Number of nodes, root included."""
-        return int(self.depth.shape[0])
-
-    def child(self, nodes: np.ndarray, letters: np.ndarray) -> np.ndarray:
-        """Child of each node by each letter, -1 where there is none (vectorised)."""
-        keys = nodes.astype(np.int64) * self.radix + letters
-        pos = lookup_sorted(self.child_key, keys)
-        pos_c = np.minimum(pos, max(0, self.child_key.shape[0] - 1))
-        ok = (pos < self.child_key.shape[0]) & (self.child_key[pos_c] == keys)
-        return np.where(ok, self.child_id[pos_c], -1)
-
-    def suffix_nodes(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every (word, node) pair where the node's string is a proper suffix of the word.
-
-        Returns
-        -------
-        words, nodes : numpy.ndarray of int64, shape (k,)
-            Word ids and trie nodes (root excluded): the failure chain of each word's node,
-            nearest (longest suffix) first per word. ``k <= total letters``.
-        """
-        wid = np.arange(self.word_node.shape[0], dtype=np.int64)
-        cur = self.fail[self.word_node].astype(np.int64)
-        rec_w: list[np.ndarray] = []
-        rec_s: list[np.ndarray] = []
-        while True:
-            live = cur > 0
-            if not live.any():
-                break
-            wid, cur = wid[live], cur[live]
-            if wid.size < SMALL_LEVEL:  # a few long chains: one step a link, not an array pass
-                which, node = walk_by_level(self.fail, cur.tolist())
-                keep = node > 0
-                rec_w.append(wid[which[keep]])
-                rec_s.append(node[keep])
-                break
-            rec_w.append(wid)
-            rec_s.append(cur)
-            cur = self.fail[cur].astype(np.int64)
-        if not rec_w:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        return np.concatenate(rec_w), np.concatenate(rec_s)
-
-    def children(self, node: int) -> np.ndarray:
-        """Children of one node, in letter order."""
-        r = self.radix
-        lo, hi = np.searchsorted(self.child_key, [node * r, node * r + r])
-        return self.child_id[lo:hi]
-
-
-def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
-    """Build the prefix trie and failure links of sorted distinct lower-case words.
-
-    Parameters
-    ----------
-    words : sequence of str
-        Sorted (by code point), distinct, in any alphabet.
-    deadline : float, optional
-        ``time.perf_counter()`` value after which the build stops.
-
-    Returns
-    -------
-    Trie
-
-    Raises
-    ------
-    DeadlineReached
-        The deadline passed.
-
-    Notes
-    -----
-    Insertion of sorted words: each word shares its longest common prefix with the previous one
-    and creates one node per further letter, O(total letters), vectorised
-    (:func:`_insert_sorted`). Failure links are computed level by level (vectorised per depth)
-    as in Aho and Corasick's construction, amortised O(total letters).
-
-    References
-    ----------
-    A. V. Aho, M. J. Corasick, "Efficient string matching: an aid to bibliographic search",
-    Communications of the ACM 18(6), 1975.
-    """
-    alphabet, dep, par, ch, wn = _insert_sorted(words, deadline)
-    radix = max(1, len(alphabet))
-    size = dep.shape[0]
-    keys = par[1:].astype(np.int64) * radix + ch[1:]
-    order = np.argsort(keys)  # distinct keys (one child per letter): any sort gives this
-    child_key = keys[order]
-    child_id = (order + 1).astype(np.int64)
-    node_word = np.full(size, -1, dtype=np.int32)
-    node_word[wn] = np.arange(wn.shape[0], dtype=np.int32)
-
-    # Levels: nodes grouped by depth.
-    by_depth = stable_order(dep)
-    cuts = np.searchsorted(dep[by_depth], np.arange(int(dep.max(initial=0)) + 2))
-    levels = [by_depth[cuts[d] : cuts[d + 1]] for d in range(len(cuts) - 1)]
-    end = _subtree_ends(par, levels)
-    fail = np.zeros(size, dtype=np.int32)
-    trie = Trie(
-        dep, par, ch.astype(np.int32), end, fail, wn, node_word, child_key, child_id, alphabet
-    )
-    _failure_links(trie, levels, ch, deadline)
-    return trie
-
-
-#: A level of the trie with fewer nodes than this is done in a plain loop: array operations
-#: cost about a microsecond each whatever their size, and a word of 100,000 letters makes
-#: 100,000 levels of one node.
-SMALL_LEVEL = 64
-
-
-def _subtree_ends(par: np.ndarray, levels: list[np.ndarray]) -> np.ndarray:
-    """The last id of each node's subtree (ids in preorder), deepest level first."""
-    end = np.arange(par.shape[0], dtype=np.int32)
-    for level in reversed(levels[1:]):
-        if level.size >= SMALL_LEVEL:
-            np.maximum.at(end, par[level], end[level])
-            continue
-        for v in level.tolist():
-            p = int(par[v])
-            if end[v] > end[p]:
-                end[p] = end[v]
-    return end
-
-
-def _failure_links(
-    trie: Trie, levels: list[np.ndarray], ch: np.ndarray, deadline: float | None
-) -> None:
-    """Aho and Corasick's failure links, level by level (as arrays on large levels, in a loop
-    on small ones); fills ``trie.fail``."""
-    fail, par = trie.fail, trie.parent
-    child_of: dict[int, int] | None = None  # parent * radix + letter -> child, for small levels
-    # Each node's child by each letter in one flat table, where the alphabet is small.
-    dense = dense_table(trie.child_key, trie.child_id, trie.size * trie.radix, 16 * trie.size)
-    for level in levels[2:]:
-        _check(deadline)
-        if level.size < SMALL_LEVEL:
-            if child_of is None:
-                child_of = dict(zip(trie.child_key.tolist(), trie.child_id.tolist(), strict=True))
-            _links_in_a_loop(trie, level, ch, child_of)
-            continue
-        letters = ch[level]
-        f = fail[par[level]].astype(np.int64)
-        result = np.zeros(level.shape[0], dtype=np.int64)
-        active = np.arange(level.shape[0])
-        while active.size:
-            if dense is None:
-                found = trie.child(f[active], letters[active])
-            else:
-                found = dense[f[active] * trie.radix + letters[active]]
-            hit = found >= 0
-            result[active[hit]] = found[hit]
-            rest = active[~hit]
-            rest = rest[f[rest] != 0]  # at the root with no child: the failure link is the root
-            f[rest] = fail[f[rest]]
-            active = rest
-        fail[level] = result
-
-
-def _links_in_a_loop(
-    trie: Trie, level: np.ndarray, ch: np.ndarray, child_of: dict[int, int]
-) -> None:
-    """The failure links of one small level, node by node (``child_of``: each child by its
-    key ``parent * radix + letter``)."""
-    fail, par, radix = trie.fail, trie.parent, trie.radix
-    for v in level.tolist():
-        node, letter = int(fail[par[v]]), int(ch[v])
-        link = child_of.get(node * radix + letter, -1)
-        while link < 0 and node != 0:
-            node = int(fail[node])
-            link = child_of.get(node * radix + letter, -1)
-        fail[v] = max(link, 0)
-
-
-def _insert_sorted(
-    words: Sequence[str], deadline: float | None
-) -> tuple[str, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The trie's nodes in insertion order (the root first, then each word's new letters, word
-    by word): the alphabet, and each node's depth, parent and letter code, and each word's node.
-
-    Word ``i`` shares ``lcp_i`` letters with word ``i - 1`` and creates the nodes of its letters
-    ``lcp_i .. len_i - 1`` (at least one: the words are sorted and distinct), numbered in a row
-    from ``start_i``. The parent of its first new node is the node of its first ``lcp_i``
-    letters, created by the last word ``k < i`` with ``lcp_k < lcp_i`` (the words between share
-    those letters and created nothing up to there). All of it in array operations: the letter
-    columns for the common prefixes, one pass per prefix length for the parents. Measured on
-    the Ukrainian dictionary (1,468,397 words, 15.7 million letters): 6.2 s in a Python loop of
-    appends, which this replaces.
-    """
-    n = len(words)
-    lens = np.fromiter(map(len, words), dtype=np.int64, count=n)
-    points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
-    letters = np.unique(points)
-    alphabet = "".join(map(chr, letters.tolist()))
-    codes = np.searchsorted(letters, points).astype(np.int64)
-    del points
-    offsets = np.zeros(n, dtype=np.int64)
-    np.cumsum(lens[:-1], out=offsets[1:])
-    _check(deadline)
-    # The common prefix of each word with the one before, one letter column at a time.
-    lcp = np.zeros(n, dtype=np.int64)
-    shorter = np.minimum(lens[:-1], lens[1:])
-    pairs = np.arange(n - 1, dtype=np.int64)  # pair p: words p and p + 1
-    d = 0
-    while pairs.size and pairs.size >= SMALL_LEVEL:
-        pairs = pairs[shorter[pairs] > d]
-        pairs = pairs[codes[offsets[pairs] + d] == codes[offsets[pairs + 1] + d]]
-        lcp[pairs + 1] += 1
-        d += 1
-    for p in pairs.tolist():  # a few long common prefixes (a word of 100,000 letters)
-        lcp[p + 1] = common_prefix(words[p], words[p + 1], d)
-    _check(deadline)
-    new = lens - lcp
-    start = np.ones(n, dtype=np.int64)
-    np.cumsum(new[:-1], out=start[1:])
-    start[1:] += 1
-    size = 1 + int(new.sum())
-    owner = np.repeat(np.arange(n, dtype=np.int64), new)
-    ids = np.arange(1, size, dtype=np.int64)
-    letter_at = lcp[owner] + ids - start[owner]  # the letter index each node stands for
-    dep = np.empty(size, dtype=np.int32)
-    dep[0] = 0
-    dep[1:] = letter_at + 1
-    ch = np.zeros(size, dtype=np.int64)
-    ch[1:] = codes[offsets[owner] + letter_at]
-    par = np.empty(size, dtype=np.int32)
-    par[0] = -1
-    par[1:] = ids - 1
-    first = start[lcp == 0]
-    par[first] = 0
-    needs = np.nonzero(lcp > 0)[0]
-    if needs.size:
-        at = lcp[needs] - 1  # the letter index of the parent node
-        everyone = np.arange(n, dtype=np.int64)
-        for t in np.unique(at).tolist():
-            _check(deadline)
-            last = np.maximum.accumulate(np.where(lcp <= t, everyone, -1))
-            sel = needs[at == t]
-            maker = last[sel - 1]
-            par[start[sel]] = start[maker] + (t - lcp[maker])
-    wn = (start + new - 1).astype(np.int32)
-    return alphabet, dep, par, ch, wn
 
 
 @dataclass(frozen=True)
@@ -476,14 +179,9 @@ def build_string_network(
     """
     if instance.n < 2:
         raise InputError("the string-hub network needs at least two items")
-    counts = Counter(instance.words)
-    words = tuple(sorted(counts))
-    index = {w: i for i, w in enumerate(words)}
-    mult = np.array([counts[w] for w in words], dtype=np.int64)
-    item_word = np.array([index[w] for w in instance.words], dtype=np.int64)
-    del index
+    words, mult, item_word = _distinct_words(instance.words)
     trie = build_trie(words, deadline)
-    _check(deadline)
+    check_deadline(deadline)
     ids = _node_ids(trie, len(words), instance.cyclic)
     arcs = _Arcs()
     pw, ps = _add_word_arcs(arcs, trie, ids, mult, instance)
@@ -493,6 +191,8 @@ def build_string_network(
     num_nodes = private.next_id
     supply = _supply(ids, mult, num_nodes, instance.cyclic)
     topo = _topo_order(trie, ids, private.topo, instance.cyclic)
+    tail, head, cap, weight, role = arcs.arrays()
+    del arcs
     return StringHubNetwork(
         instance=instance,
         words=words,
@@ -500,15 +200,39 @@ def build_string_network(
         item_word=item_word,
         trie=trie,
         num_nodes=num_nodes,
-        tail=np.concatenate(arcs.tails),
-        head=np.concatenate(arcs.heads),
-        cap=np.concatenate(arcs.caps),
-        weight=np.concatenate(arcs.weights),
-        role=np.concatenate(arcs.roles),
+        tail=tail,
+        head=head,
+        cap=cap,
+        weight=weight,
+        role=role,
         supply=supply,
         topo=topo,
         chains=private.chains,
     )
+
+
+def _distinct_words(items: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """The distinct words in code-point order, how many items each stands for (int64) and
+    each item's word (int64).
+
+    The items' positions are sorted by word (Timsort: a few milliseconds for a list already
+    in order) and each word told from the one before in C (``map(operator.ne, ...)``): no
+    dictionary of the words, whose building and look-ups took 0.18 s on Debian's French list,
+    and no set, whose hash order took 0.11 s to sort on ENABLE.
+    """
+    n = len(items)
+    order = sorted(range(n), key=items.__getitem__)
+    ordered = list(map(items.__getitem__, order))
+    fresh = np.ones(n, dtype=bool)  # the first item of each word in sorted order
+    fresh[1:] = np.fromiter(map(operator.ne, ordered[1:], ordered[:-1]), dtype=bool, count=n - 1)
+    rank = np.cumsum(fresh, dtype=np.int64)
+    rank -= 1
+    item_word = np.empty(n, dtype=np.int64)
+    item_word[np.fromiter(order, dtype=np.int64, count=n)] = rank
+    if fresh.all():
+        return tuple(ordered), np.ones(n, dtype=np.int64), item_word
+    words = tuple(itertools.compress(ordered, fresh.tolist()))
+    return words, np.bincount(rank, minlength=len(words)).astype(np.int64), item_word
 
 
 @dataclass(frozen=True)
@@ -541,26 +265,46 @@ def _node_ids(trie: Trie, W: int, cyclic: bool) -> _NodeIds:
     return _NodeIds(T, W, wn, depth, has_desc, plus, out_n, in_n, r_in, 0 if cyclic else r_in)
 
 
+#: Arcs added together: tails, heads, capacities, weights and roles (each of the last three an
+#: array or one number for all).
+_ArcPart = tuple[np.ndarray, np.ndarray, np.ndarray | int, np.ndarray | int, np.ndarray | int]
+
+
 @dataclass
 class _Arcs:
-    """Arc arrays in the order they are added (concatenated once, at the end)."""
+    """Arc arrays in the order they are added (written once into the network's arrays, at the
+    end: a capacity, weight or role given as one number is not expanded before)."""
 
-    tails: list[np.ndarray] = field(default_factory=list)
-    heads: list[np.ndarray] = field(default_factory=list)
-    caps: list[np.ndarray] = field(default_factory=list)
-    weights: list[np.ndarray] = field(default_factory=list)
-    roles: list[np.ndarray] = field(default_factory=list)
+    parts: list[_ArcPart] = field(default_factory=list)
 
     def add(
-        self, t: np.ndarray, h: np.ndarray, c: np.ndarray | int, w: np.ndarray | int, r: int
+        self,
+        t: np.ndarray,
+        h: np.ndarray,
+        c: np.ndarray | int,
+        w: np.ndarray | int,
+        r: np.ndarray | int,
     ) -> None:
-        """Append the arcs ``t -> h`` with capacities ``c``, weights ``w`` and role ``r``."""
-        t = np.asarray(t, dtype=np.int64)
-        self.tails.append(t)
-        self.heads.append(np.asarray(h, dtype=np.int64))
-        self.caps.append(np.broadcast_to(np.asarray(c, dtype=np.int64), t.shape).copy())
-        self.weights.append(np.broadcast_to(np.asarray(w, dtype=np.int64), t.shape).copy())
-        self.roles.append(np.full(t.shape, r, dtype=np.int8))
+        """Append the arcs ``t -> h`` with capacities ``c``, weights ``w`` and roles ``r``."""
+        self.parts.append((np.asarray(t), np.asarray(h), c, w, r))
+
+    @property
+    def heads(self) -> list[np.ndarray]:
+        """The heads of each part."""
+        return [part[1] for part in self.parts]
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Tails, heads, capacities, weights (int64) and roles (int8) of every arc."""
+        m = sum(part[0].shape[0] for part in self.parts)
+        out = [np.empty(m, dtype=np.int64) for _ in range(4)] + [np.empty(m, dtype=np.int8)]
+        at = 0
+        for part in self.parts:
+            k = part[0].shape[0]
+            for column, values in zip(out, part, strict=True):
+                column[at : at + k] = values
+            at += k
+        tail, head, cap, weight, role = out
+        return tail, head, cap, weight, role
 
 
 def _add_word_arcs(
@@ -641,39 +385,63 @@ def _private_chains(
     pw, ps = pw[order], ps[order]
     starts = np.nonzero(np.r_[True, pw[1:] != pw[:-1]])[0]
     stops = np.r_[starts[1:], pw.size]
-    # Each node's children: a range of the sorted child keys (one search for all nodes).
-    first_child = np.searchsorted(
-        trie.child_key, np.arange(trie.size + 1, dtype=np.int64) * trie.radix
-    )
-    for a, b in zip(starts.tolist(), stops.tolist(), strict=True):
-        _check(deadline)
-        _chain_of_word(out, trie, ids, mult, first_child, int(pw[a]), ps[a:b], proper)
+    words = pw[starts].tolist()
+    # Each word's path from its shortest border down to its node (depths top .. len).
+    paths: list[list[int]] = []
+    for w, top in zip(words, ids.depth[ps[starts]].tolist(), strict=True):
+        path = [ids.wn.item(w)]
+        for _ in range(ids.depth.item(path[0]) - top):
+            path.append(trie.parent.item(path[-1]))
+        path.reverse()
+        paths.append(path)
+    # Each path node's children but the next node of the path, in letter order, in one
+    # gather for every path (each node's children: a range of the sorted child keys).
+    first_child = np.zeros(trie.size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(trie.parent[1:], minlength=trie.size), out=first_child[1:])
+    rows = np.array([v for path in paths for v in path[:-1]], dtype=np.int64)
+    below = np.array([v for path in paths for v in path[1:]], dtype=np.int64)
+    others = rows_without(trie.child_id, first_child, rows, below)
+    row_words = trie.node_word[rows].tolist()
+    at = 0
+    for w, a, b, path in zip(words, starts.tolist(), stops.tolist(), paths, strict=True):
+        check_deadline(deadline)
+        k = len(path) - 1
+        chain = _Chain(w, path, row_words[at : at + k], others[at : at + k])
+        _chain_of_word(out, ids, mult, chain, ids.depth[ps[a:b]].tolist(), proper)
+        at += k
     return out
+
+
+class _Chain(NamedTuple):
+    """A word ``w``'s path from its shortest border down to its node (``path``, depths ``top ..
+    len(w)``), the word at each of its nodes but the last (-1: none) and each of those nodes'
+    other children."""
+
+    w: int
+    path: list[int]
+    words: list[int]
+    others: list[list[int]]
 
 
 def _chain_of_word(
     out: _PrivateChains,
-    trie: Trie,
     ids: _NodeIds,
     mult: np.ndarray,
-    first_child: np.ndarray,
-    w: int,
-    borders: np.ndarray,
+    chain: _Chain,
+    borders: list[int],
     proper: bool,
 ) -> None:
-    """Word ``w``'s private chain from its shortest border (``borders``, by depth) down to the
-    word: a node a letter (and a ``+`` node where a word ends there), the other children
-    left at each node, and the hand-overs from ``w``'s exit into the chain."""
-    T, wn, depth, par = ids.T, ids.wn, ids.depth, trie.parent
-    k, u = mult.item(w), wn.item(w)
-    top, lw = depth.item(borders[0]), depth.item(u)
-    path = [u]
-    for _ in range(lw - top):
-        path.append(par.item(path[-1]))
-    path.reverse()  # nodes at depths top .. lw
+    """A word's private chain from its shortest border (``borders``: their depths, increasing)
+    down to the word: a node a letter (and a ``+`` node where a word ends there), the other
+    children left at each node, and the hand-overs from the word's exit into the chain."""
+    w, path = chain.w, chain.path
+    T = ids.T
+    k = mult.item(w)
+    lw = ids.depth.item(path[-1])
+    top = lw - (len(path) - 1)
     c_node: dict[int, int] = {}
     cplus: dict[int, int] = {}
-    for d, pword in zip(range(top, lw), trie.node_word[path[:-1]].tolist(), strict=True):
+    for d, pword in zip(range(top, lw), chain.words, strict=True):
         c_node[d] = out.next_id
         out.topo.append(out.next_id)
         out.next_id += 1
@@ -687,10 +455,8 @@ def _chain_of_word(
             out.priv_r += [DELIVER, PRIVATE]
         else:
             cplus[d] = c_node[d]
-    # Each path node's children but the next node of the path, in letter order.
-    nodes = np.array(path, dtype=np.int64)
-    others = rows_without(trie.child_id, first_child, nodes[:-1], nodes[1:])
-    for d, heads in zip(range(top, lw), others, strict=True):
+    for d, children in zip(range(top, lw), chain.others, strict=True):
+        heads = list(children)
         if d + 1 < lw:
             heads.append(c_node[d + 1])
         elif bool(ids.has_desc[w]):
@@ -700,9 +466,8 @@ def _chain_of_word(
         out.priv_c += [k] * len(heads)
         out.priv_r += [PRIVATE] * len(heads)
     out.chains[w] = (top, [c_node[d] for d in range(top, lw)], [cplus[d] for d in range(top, lw)])
-    for s in borders.tolist():
-        d = int(depth[s])
-        out.ho_t.append(int(ids.out_n[w]))
+    for d in borders:
+        out.ho_t.append(ids.out_n.item(w))
         out.ho_h.append(cplus[d] if proper else c_node[d])
         out.ho_c.append(k)
         out.ho_w.append(d)  # the overlap; _add_private_arcs weighs it
@@ -712,12 +477,13 @@ def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeI
     """Add the arcs of the private chains, then the hand-overs into them (each weighted by
     the instance's score of its overlap)."""
     if private.priv_t:
-        t = np.array(private.priv_t, dtype=np.int64)
-        arcs.tails.append(t)
-        arcs.heads.append(np.array(private.priv_h, dtype=np.int64))
-        arcs.caps.append(np.array(private.priv_c, dtype=np.int64))
-        arcs.weights.append(np.zeros(t.shape, dtype=np.int64))
-        arcs.roles.append(np.array(private.priv_r, dtype=np.int8))
+        arcs.add(
+            np.array(private.priv_t, dtype=np.int64),
+            np.array(private.priv_h, dtype=np.int64),
+            np.array(private.priv_c, dtype=np.int64),
+            0,
+            np.array(private.priv_r, dtype=np.int8),
+        )
     if private.ho_t:
         arcs.add(
             np.array(private.ho_t),
@@ -740,25 +506,27 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
         target[h[h < T]] = True
         hp = h[(h >= T) & (h < T + W)]
         target[wn[hp - T]] = True  # H+(w) reached: treat the word's node as a target
+    source = np.where(target, plus, -1)  # the hub each trie node's arcs leave (-1: none)
     src_l: list[np.ndarray] = []
-    dst_l: list[np.ndarray] = []
+    word_l: list[np.ndarray] = []
+    # The words' ancestors, a level a pass (every word's parent, then grandparent, ...).
     word_ids = np.arange(W, dtype=np.int64)
-    cur = wn.copy()
-    live = cur > 0
-    while live.any():
-        word_ids, cur = word_ids[live], trie.parent[cur[live]].astype(np.int64)
+    cur = trie.parent[wn]
+    while True:
         few = word_ids.size < SMALL_LEVEL  # a few long words: one step a letter, not a pass
         if few:
             which, cur = walk_by_level(trie.parent, cur.tolist())
             word_ids = word_ids[which]
-        hit = target[cur]
-        src_l.append(plus[cur[hit]])
-        dst_l.append(in_n[word_ids[hit]])
-        if few:
-            break
+        src = source[cur]
+        hit = src >= 0
+        src_l.append(src[hit])
+        word_l.append(word_ids[hit])
         live = cur > 0
-    dst = np.concatenate(dst_l)
-    arcs.add(np.concatenate(src_l), dst, mult[dst - in_n[0]], 0, TRIE)
+        if few or not live.any():
+            break
+        word_ids, cur = word_ids[live], trie.parent[cur[live]]
+    words = np.concatenate(word_l)
+    arcs.add(np.concatenate(src_l), in_n[0] + words, mult[words], 0, TRIE)
 
 
 def _supply(ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool) -> np.ndarray:
@@ -775,17 +543,18 @@ def _supply(ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool) -> np
 
 def _topo_order(trie: Trie, ids: _NodeIds, topo_private: list[int], cyclic: bool) -> np.ndarray:
     """Topological order of the hub nodes: ``R_in``, private chains, then the trie in preorder
-    with ``H+(v)`` right after ``H(v)``."""
+    with ``H+(v)`` right after ``H(v)``.
+
+    Trie node ``v`` goes after the ``H+`` of the words whose nodes come before it, and the
+    ``H+`` of word ``w`` (nodes ``wn`` increasing with ``w``) after its node and ``w`` others.
+    """
     T, W = ids.T, ids.W
-    shared_order = np.arange(T, dtype=np.int64)
     is_word = trie.node_word >= 0
-    slot = np.arange(T, dtype=np.int64) * 2
-    plus_slot = slot[ids.wn] + 1
+    words_before = np.cumsum(is_word, dtype=np.int64)
+    words_before -= is_word
     merged = np.empty(T + W, dtype=np.int64)
-    keys = np.concatenate([slot, plus_slot])
-    vals = np.concatenate([shared_order, T + np.arange(W)])
-    merged[:] = vals[stable_order(keys)]
-    del is_word
+    merged[np.arange(T, dtype=np.int64) + words_before] = np.arange(T, dtype=np.int64)
+    merged[ids.wn + np.arange(1, W + 1, dtype=np.int64)] = T + np.arange(W, dtype=np.int64)
     head_part = [] if cyclic else [ids.r_in]
     return np.concatenate(
         [np.array(head_part, dtype=np.int64), np.array(topo_private, dtype=np.int64), merged]
