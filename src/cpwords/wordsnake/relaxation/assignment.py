@@ -528,16 +528,19 @@ class Reoptimizer:
         # Residual arcs grouped by tail (CSR): a round relaxes only the arcs leaving the
         # nodes whose label fell in the round before (the others cannot lower any label),
         # which on web2 cut the rounds' time from 5.4 s to 2.4 s for the same labels.
-        order = stable_order(tails).astype(np.int32)
-        tails = tails[order]
-        heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)[order]
-        costs = np.concatenate([cost[fw], -cost[bw]])[order]
-        arc = np.concatenate([fw, bw])[order]
-        forward = order < fw.shape[0]
-        del fw, bw, order
         n = net.num_nodes
         indptr = np.zeros(n + 1, dtype=np.int32)  # fewer than 2**31 residual arcs
         np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
+        order = stable_order(tails).astype(np.int32)
+        tails = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))  # tails[order]
+        heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)[order]
+        costs = np.concatenate([cost[fw], -cost[bw]])
+        if costs.size and max(-int(costs.min()), int(costs.max())) < 1 << 31:
+            costs = costs.astype(np.int32)  # half the bytes to move (labels stay int64)
+        costs = costs[order]
+        arc = np.concatenate([fw, bw])[order]
+        forward = order < fw.shape[0]
+        del fw, bw, order
         return _Residual(tails, heads, costs, arc, forward, indptr)
 
     def _cancel(self, cycle: list[int], arc: np.ndarray, forward: np.ndarray) -> None:

@@ -174,7 +174,7 @@ def flow_certificate(
     v = (-entries).astype(np.int64)
     cuts = _cuts(net, dual, pi, v)
     depot = None if net.instance.cyclic else (int(pi[0]), int(-pi[net.r_in]))
-    word_id = {w: i for i, w in enumerate(net.words)}
+    word_id = dict(zip(net.words, range(W), strict=True))
     info = dict(producer or {})
     return Certificate(
         fingerprint=word_fingerprint(net.instance.words),

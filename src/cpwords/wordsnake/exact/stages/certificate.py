@@ -113,7 +113,10 @@ def _values_bound(state: ProofState, cert: Certificate) -> int:
 
 
 def _distinct(state: ProofState) -> tuple[list[str], list[int]]:
-    """The distinct words in code-point order and their multiplicities."""
+    """The distinct words in code-point order and their multiplicities: the network's when it
+    is built (counting and sorting the items again took 0.07 s a call on ENABLE)."""
+    if state.net is not None:
+        return list(state.net.words), state.net.mult.tolist()
     counts = Counter(state.instance.words)
     words = sorted(counts)
     return words, [counts[w] for w in words]
@@ -236,7 +239,7 @@ def _with_hall_steps(
         return cert  # not time for one step: its searches look at the clock only now and then
     t0 = time.perf_counter()
     try:
-        stepped = hall_step(cert, sorted(set(state.instance.words)), deadline=until)
+        stepped = hall_step(cert, _distinct(state)[0], deadline=until)
     except KeyboardInterrupt:
         state.interrupted = True
         stepped = None
@@ -285,7 +288,7 @@ def solve_certificate(state: ProofState) -> Certificate | None:
         proved = int(refined.info.get("lp_bound", flow_bound))
         if proved <= flow_bound:
             # The additive bound's certificate: its values prove ``proved``.
-            word_id = {w: i for i, w in enumerate(net.words)}
+            word_id = dict(zip(net.words, range(net.num_words), strict=True))
             core = None
             if claimed < proved:
                 core = state.core_pairs or refined.certificate.core_pairs
