@@ -492,6 +492,7 @@ def test_the_certificate_stage_certifies_the_covers_bound_of_an_open_answer() ->
             interrupted=False,
             additive=add,
             instance=inst,
+            net=None,  # no network: the distinct words are counted from the instance
             start=now,
             end=end,
             info={},
