@@ -460,7 +460,7 @@ class Reoptimizer:
         max_rounds: int,
         max_cycles: int,
         deadline: float | None = None,
-        check_every: int = 10,
+        check_every: int = 2,
     ) -> np.ndarray | None:
         """Cancel negative cycles until the flow is optimal for ``cost``.
 
@@ -471,7 +471,11 @@ class Reoptimizer:
             Most sweeps in all (each at most one pass over the residual arcs, the private chains
             aside).
         check_every : int
-            Sweeps between two searches for a negative cycle.
+            Sweeps between two searches for a negative cycle. Every other one: a sweep carries
+            a negative cycle's falling labels far (Debian's German list, whose greedy flow
+            needs cycles cancelled: 3.3 s checking every 2 sweeps, 6.1 s every 3, 8.2 s every
+            10, against 5.6 s for rounds checked every 10); a search that finds none stops
+            as soon as every chain of predecessors ends.
         max_cycles : int
             Most cycles cancelled.
         deadline : float, optional
@@ -490,12 +494,15 @@ class Reoptimizer:
         """
         rounds = 0
         ranges = _sweep_ranges(self.net)
+        n = self.net.num_nodes
+        # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
+        # those left and the cycles' nodes (the only ones with new residual arcs: every
+        # other node's arcs still hold, the labels only having fallen since).
+        dirty = np.ones(n, dtype=bool)
         while True:
             res = self._residual(cost)
-            n = self.net.num_nodes
             pred = np.full(n, -1, dtype=np.int64)
             dist = self.dist.copy()  # lowered in place
-            dirty = np.ones(n, dtype=bool)  # every node's arcs are relaxed in the first sweep
             found: list[list[int]] = []
             while not found:
                 if rounds >= max_rounds:
@@ -514,6 +521,7 @@ class Reoptimizer:
                 return None
             for c in found:  # the cycles of a functional graph share no arc
                 self._cancel(c, res.arc, res.forward)
+                dirty[res.heads[c]] = True  # a cycle's heads are its tails
             self.cycles += len(found)
 
     def _residual(self, cost: np.ndarray) -> _Residual:
@@ -655,7 +663,7 @@ def _pred_cycles(pred: np.ndarray, tails: np.ndarray) -> list[list[int]]:
     """
     n = pred.shape[0]
     has = pred >= 0
-    step = np.arange(n, dtype=np.int64)
+    step = np.arange(n, dtype=np.int32)  # fewer than 2**31 nodes
     step[has] = tails[pred[has]]
     land = step.copy()
     for _ in range(max(1, int(n).bit_length())):
