@@ -293,8 +293,7 @@ class CoreProgram:
         arr = self._arr
         assert arr is not None
         for cut in self.pool[self._cut_rows :]:
-            into, inside = arr.into(cut)
-            cols = np.sort(into[~inside]).astype(np.int32)  # the columns entering the cut
+            cols = arr.entering(cut)
             h.addRow(1.0, highspy.kHighsInf, len(cols), cols, np.ones(len(cols)))
         self._cut_rows = len(self.pool)
         if h.getNumRow() != self.hub + 1 + len(self.pool):  # a row HiGHS refused
@@ -508,13 +507,22 @@ class _Arrays:
         self.into_tail = self.tails[into]
         self.into_ptr = np.searchsorted(self.into_head, np.arange(W + 1))
         self._marked = np.zeros(W, dtype=bool)  # scratch: the words of one cut
+        self._entering: dict[frozenset[int], np.ndarray] = {}
+
+    def entering(self, cut: frozenset[int]) -> np.ndarray:
+        """The columns entering ``cut`` (into a word of it from outside), ascending, as int32:
+        its row's entries, kept for the next node's model that adds the same cut."""
+        cols = self._entering.get(cut)
+        if cols is None:
+            into, inside = self.into(cut)
+            cols = self._entering[cut] = np.sort(into[~inside]).astype(np.int32)
+        return cols
 
     def into(self, cut: frozenset[int]) -> tuple[np.ndarray, np.ndarray]:
         """The columns into the words of ``cut``, and which of them leave a word of it too
         (the others enter the cut)."""
         ids = np.fromiter(cut, dtype=np.int64, count=len(cut))
-        ptr = self.into_ptr
-        cols = self.into_cols[np.concatenate([np.arange(ptr[i], ptr[i + 1]) for i in ids])]
+        cols = self.into_cols[self._ranges(ids)]
         tail = self.tails[cols]
         inside = tail < self.W
         self._marked[ids] = True
@@ -522,15 +530,37 @@ class _Arrays:
         self._marked[ids] = False
         return cols, inside
 
+    def _ranges(self, ids: np.ndarray) -> np.ndarray:
+        """The positions in :attr:`into_cols` of the columns into each word of ``ids``, word by
+        word (one array pass instead of a range a word)."""
+        ptr = self.into_ptr
+        start, count = ptr[ids], ptr[ids + 1] - ptr[ids]
+        first = np.cumsum(count) - count  # where each word's columns start in the answer
+        return np.repeat(start - first, count) + np.arange(int(count.sum()))
+
     def entered(self, cuts: list[tuple[frozenset[int], int]]) -> tuple[np.ndarray, np.ndarray]:
         """Each word's load (the multipliers of the cuts holding it) and, per column, the
         multipliers of the cuts it enters (its head in the cut, its tail not)."""
-        load = np.zeros(self.W, dtype=np.int64)
+        W = self.W
+        load = np.zeros(W, dtype=np.int64)
         both = np.zeros(len(self.tails), dtype=np.int64)
-        for cut, lam in cuts:
-            load[np.fromiter(cut, dtype=np.int64, count=len(cut))] += lam
-            cols, inside = self.into(cut)
-            both[cols[inside]] += lam
+        if cuts:
+            # every (cut, word) at once: the cut's number and multiplier beside each word
+            sizes = np.array([len(cut) for cut, _ in cuts], dtype=np.int64)
+            ids = np.fromiter((w for cut, _ in cuts for w in cut), np.int64, int(sizes.sum()))
+            lam = np.repeat(np.array([lam for _, lam in cuts], dtype=np.int64), sizes)
+            label = np.repeat(np.arange(len(cuts), dtype=np.int64), sizes)
+            np.add.at(load, ids, lam)
+            # the columns into each (cut, word), and whether their tail is a word of that cut
+            per_word = self.into_ptr[ids + 1] - self.into_ptr[ids]
+            cols = self.into_cols[self._ranges(ids)]
+            col_label = np.repeat(label, per_word)
+            tail = self.tails[cols]
+            members = np.sort(label * W + ids)
+            key = col_label * W + np.minimum(tail, W - 1)
+            hit = np.minimum(np.searchsorted(members, key), len(members) - 1)
+            inside = (tail < W) & (members[hit] == key)
+            np.add.at(both, cols[inside], np.repeat(lam, per_word)[inside])
         entered = load[self.head_word] - both
         entered[~self.word_head] = 0
         return load, entered
