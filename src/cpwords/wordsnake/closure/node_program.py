@@ -131,6 +131,7 @@ class CoreProgram:
         self._cut_rows = 0
         self._bounded: dict[int, float] = {}
         self._arr: _Arrays | None = None  # the columns as arrays (:meth:`_leaf`)
+        self._rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # :meth:`_build`
         self.warm = len(self.pairs) >= WARM_START_PAIRS
 
     def close(self) -> None:
@@ -230,10 +231,12 @@ class CoreProgram:
         rhs[W : 2 * W] = self.mult
         if self.linear:
             rhs[self.dout] = rhs[self.din] = 1.0
+        if self._rows is None:  # built once: a small core builds a model at every node
+            self._rows = _row_matrix(rows, tails, heads, self.hub)
+        starts, index, value = self._rows
         h = new_highs()
         h.addVars(n, np.zeros(n), np.array(ups))  # an infinite upper bound is HiGHS's kHighsInf
         h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(costs))
-        starts, index, value = _row_matrix(rows, tails, heads, self.hub)
         h.addRows(rows, rhs, rhs, len(index), starts, index, value)
         h.setOptionValue("solver", "simplex")
         self._model = h
@@ -570,16 +573,14 @@ def _row_matrix(
     rows: int, tails: list[int], heads: list[int], hub: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rows of the LP in HiGHS's row-wise format: a column leaves its tail row (+1) and
-    enters its head row (+1), except at the hub, where entering is +1 and leaving -1."""
-    entries: list[list[tuple[int, float]]] = [[] for _ in range(rows)]
-    for col, (t, h) in enumerate(zip(tails, heads, strict=True)):
-        entries[t].append((col, -1.0 if t == hub else 1.0))
-        entries[h].append((col, 1.0))
-    starts = np.zeros(rows, dtype=np.int32)
-    index: list[int] = []
-    value: list[float] = []
-    for r, row in enumerate(entries):
-        starts[r] = len(index)
-        index += [c for c, _ in row]
-        value += [v for _, v in row]
-    return starts, np.array(index, dtype=np.int32), np.array(value)
+    enters its head row (+1), except at the hub, where entering is +1 and leaving -1; each
+    row's columns ascending."""
+    t = np.asarray(tails, dtype=np.int64)
+    h = np.asarray(heads, dtype=np.int64)
+    col = np.arange(len(t), dtype=np.int64)
+    row_of = np.concatenate([t, h])
+    col_of = np.concatenate([col, col])
+    value = np.concatenate([np.where(t == hub, -1.0, 1.0), np.ones(len(h))])
+    order = np.lexsort((col_of, row_of))
+    starts = np.searchsorted(row_of[order], np.arange(rows)).astype(np.int32)
+    return starts, col_of[order].astype(np.int32), value[order]
