@@ -43,21 +43,95 @@ WARM_CYCLES = 300
 
 
 class _ArcIndex:
-    """Arc ids by ``(tail, head)``: the network has at most one arc between two nodes."""
+    """Arc ids by ``(tail, head)``: the network has at most one arc between two nodes.
+
+    Notes
+    -----
+    The arcs that carry a word's units are read from flat tables instead of a sort of every
+    arc's key (0.17 s of ENABLE's 2.1 M arcs, plus 0.05 s of searches): the hand-overs leaving
+    word ``w``'s exit (and its zero arc), one per depth of their hub (trie node or ``H+``), at
+    ``row[w] + depth``; the arcs into word ``b``'s entry from the trie's hubs, one per depth of
+    their tail, at ``row[b] + depth`` (``row``: each word's ``len + 1`` slots, O(total letters));
+    self arcs by word; split arcs ``v -> H+(v)`` by node. The other arcs (the root link and the
+    private chains: few) are searched in their sorted keys. A lookup's arc is checked to be the
+    pair asked for, and should two arcs of the network ever share a slot, every arc is
+    searched in sorted keys as before.
+    """
 
     def __init__(self, net: StringHubNetwork) -> None:
         self.n = np.int64(net.num_nodes)
-        keys = net.tail.astype(np.int64) * self.n + net.head
-        self.order = np.argsort(keys)  # distinct keys: any sort gives this order
-        self.keys = keys[self.order]
+        T, W = net.trie.size, net.num_words
+        self.tail, self.head = net.tail, net.head
+        wn = net.trie.word_node.astype(np.int64)
+        depth = net.trie.depth.astype(np.int64)
+        # Each hub's depth: trie nodes, H+ nodes and R_in (the root's entry); -1 elsewhere.
+        self.hub_depth = np.full(net.num_nodes, -1, dtype=np.int64)
+        self.hub_depth[:T] = depth
+        self.hub_depth[T : T + W] = depth[wn]
+        self.hub_depth[net.r_in] = 0
+        self.row = np.zeros(W + 1, dtype=np.int64)
+        np.cumsum(depth[wn] + 1, out=self.row[1:])
+        self.T, self.W = T, W
+        self.out_base, self.in_base = net.out_base, net.in_base
+        size = 2 * int(self.row[-1]) + W + T
+        slot = self._slots(self.tail, self.head)
+        sel = np.flatnonzero(slot >= 0)
+        self.table = np.full(size, -1, dtype=np.int32)  # arc ids (fewer than 2**31)
+        self.table[slot[sel]] = sel
+        # Two arcs in one slot (not in the networks built today): sorted keys for all.
+        self.clash = bool((self.table[slot[sel]] != sel).any())
+        rest = np.arange(net.m, dtype=np.int64) if self.clash else np.flatnonzero(slot < 0)
+        keys = self.tail[rest].astype(np.int64) * self.n + self.head[rest]
+        order = np.argsort(keys)  # distinct keys: any sort gives this order
+        self.order = rest[order]
+        self.keys = keys[order]
+
+    def _slots(self, t: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """Each pair's slot in the flat table, -1 for the pairs searched in sorted keys.
+
+        The table holds, one after the other: exit to hub (and the zero arcs: ``row[w]`` +
+        the hub's depth), hub to entry (``row[b]`` + the hub's depth), exit to entry (by
+        word) and node to ``H+`` (by node)."""
+        T, W = self.T, self.W
+        R = int(self.row[-1])
+        slot = np.full(t.shape[0], -1, dtype=np.int64)
+        # Unsigned views: a node id below the range wraps to a huge value, so one comparison
+        # tests both ends.
+        a = t - self.out_base  # the exit's word
+        b = h - self.in_base  # the entry's word
+        at_entry = b.view(np.uint64) < W
+        ex = np.flatnonzero(a.view(np.uint64) < W)
+        hd = self.hub_depth[h[ex]]
+        one = hd >= 0
+        slot[ex[one]] = self.row[a[ex[one]]] + hd[one]
+        three = ex[at_entry[ex]]
+        slot[three] = 2 * R + a[three]
+        two = np.flatnonzero(at_entry & (t < T + W))
+        slot[two] = R + self.row[b[two]] + self.hub_depth[t[two]]
+        four = np.flatnonzero((t < T) & ((h - T).view(np.uint64) < W))
+        slot[four] = 2 * R + W + t[four]
+        return slot
 
     def find(self, tails: np.ndarray, heads: np.ndarray) -> np.ndarray:
         """Arc id of each pair, -1 where there is no such arc."""
-        keys = np.asarray(tails, dtype=np.int64) * self.n + np.asarray(heads, dtype=np.int64)
-        pos = lookup_sorted(self.keys, keys)
-        pos_c = np.minimum(pos, max(0, self.keys.shape[0] - 1))
-        ok = (pos < self.keys.shape[0]) & (self.keys[pos_c] == keys)
-        return np.where(ok, self.order[pos_c], -1)
+        tails = np.asarray(tails, dtype=np.int64)
+        heads = np.asarray(heads, dtype=np.int64)
+        if self.clash:
+            slot = np.full(tails.shape[0], -1, dtype=np.int64)
+            out = slot.copy()
+        else:
+            slot = self._slots(tails, heads)
+            out = np.where(slot >= 0, self.table[np.maximum(slot, 0)], -1)
+        rest = np.flatnonzero(slot < 0)
+        if rest.size and self.keys.size:
+            keys = tails[rest] * self.n + heads[rest]
+            pos = np.minimum(lookup_sorted(self.keys, keys), self.keys.shape[0] - 1)
+            out[rest] = np.where(self.keys[pos] == keys, self.order[pos], -1)
+        found = np.flatnonzero(out >= 0)
+        arc = out[found]
+        ok = (self.tail[arc] == tails[found]) & (self.head[arc] == heads[found])
+        out[found[~ok]] = -1
+        return out
 
 
 def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
