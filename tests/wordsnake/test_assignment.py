@@ -122,6 +122,7 @@ def test_the_arc_index_finds_what_a_search_of_sorted_keys_finds(
     assert index.find(tails, heads).tolist() == want
     # Should two arcs ever share a slot, every arc is searched in sorted keys.
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_ArcIndex, "_slots", lambda self, t, h: np.zeros(t.shape[0], np.int64))
+        every_arc_in_slot_0 = (np.arange(net.m), np.zeros(net.m, np.int32))
+        mp.setattr(_ArcIndex, "_slots", lambda self, t, h: every_arc_in_slot_0)
         shared = _ArcIndex(net)
     assert shared.clash and shared.find(tails, heads).tolist() == want

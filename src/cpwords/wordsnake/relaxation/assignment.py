@@ -52,7 +52,7 @@ class _ArcIndex:
     word ``w``'s exit (and its zero arc), one per depth of their hub (trie node or ``H+``), at
     ``row[w] + depth``; the arcs into word ``b``'s entry from the trie's hubs, one per depth of
     their tail, at ``row[b] + depth`` (``row``: each word's ``len + 1`` slots, O(total letters));
-    self arcs by word; split arcs ``v -> H+(v)`` by node. The other arcs (the root link and the
+    self arcs by word; split arcs ``v -> H+(v)`` by node; the root link. The other arcs (the
     private chains: few) are searched in their sorted keys. A lookup's arc is checked to be the
     pair asked for, and should two arcs of the network ever share a slot, every arc is
     searched in sorted keys as before.
@@ -63,70 +63,81 @@ class _ArcIndex:
         T, W = net.trie.size, net.num_words
         self.tail, self.head = net.tail, net.head
         wn = net.trie.word_node.astype(np.int64)
-        depth = net.trie.depth.astype(np.int64)
+        depth = net.trie.depth.astype(np.int32)
+        # Node ids, depths and slots in 32 bits (a network has fewer than 2**31 nodes and arcs,
+        # and fewer slots): half the memory traffic of the passes over the arcs.
         # Each hub's depth: trie nodes, H+ nodes and R_in (the root's entry); -1 elsewhere.
-        self.hub_depth = np.full(net.num_nodes, -1, dtype=np.int64)
+        self.hub_depth = np.full(net.num_nodes, -1, dtype=np.int32)
         self.hub_depth[:T] = depth
         self.hub_depth[T : T + W] = depth[wn]
         self.hub_depth[net.r_in] = 0
-        self.row = np.zeros(W + 1, dtype=np.int64)
+        self.row = np.zeros(W + 1, dtype=np.int32)
         np.cumsum(depth[wn] + 1, out=self.row[1:])
         self.T, self.W = T, W
-        self.out_base, self.in_base = net.out_base, net.in_base
-        size = 2 * int(self.row[-1]) + W + T
-        slot = self._slots(self.tail, self.head)
-        sel = np.flatnonzero(slot >= 0)
-        self.table = np.full(size, -1, dtype=np.int32)  # arc ids (fewer than 2**31)
-        self.table[slot[sel]] = sel
+        self.out_base, self.in_base, self.r_in = net.out_base, net.in_base, net.r_in
+        which, slot = self._slots(self.tail.astype(np.int32), self.head.astype(np.int32))
+        self.table = np.full(2 * int(self.row[-1]) + W + T + 1, -1, dtype=np.int32)
+        self.table[slot] = which
         # Two arcs in one slot (not in the networks built today): sorted keys for all.
-        self.clash = bool((self.table[slot[sel]] != sel).any())
-        rest = np.arange(net.m, dtype=np.int64) if self.clash else np.flatnonzero(slot < 0)
-        keys = self.tail[rest].astype(np.int64) * self.n + self.head[rest]
+        self.clash = int(np.count_nonzero(self.table >= 0)) != which.size
+        rest = np.ones(net.m, dtype=bool)
+        if not self.clash:
+            rest[which] = False
+        rest_ids = np.flatnonzero(rest)
+        keys = self.tail[rest_ids].astype(np.int64) * self.n + self.head[rest_ids]
         order = np.argsort(keys)  # distinct keys: any sort gives this order
-        self.order = rest[order]
+        self.order = rest_ids[order]
         self.keys = keys[order]
 
-    def _slots(self, t: np.ndarray, h: np.ndarray) -> np.ndarray:
-        """Each pair's slot in the flat table, -1 for the pairs searched in sorted keys.
+    def _slots(self, t: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs (int32 node ids) that have a slot in the flat table, and their slots.
 
         The table holds, one after the other: exit to hub (and the zero arcs: ``row[w]`` +
         the hub's depth), hub to entry (``row[b]`` + the hub's depth), exit to entry (by
-        word) and node to ``H+`` (by node)."""
-        T, W = self.T, self.W
-        R = int(self.row[-1])
-        slot = np.full(t.shape[0], -1, dtype=np.int64)
+        word), node to ``H+`` (by node) and ``R_in`` to the root. The other pairs (the private
+        chains) are searched in sorted keys."""
+        T, W, row, hub_depth = self.T, self.W, self.row, self.hub_depth
+        R = int(row[-1])
         # Unsigned views: a node id below the range wraps to a huge value, so one comparison
         # tests both ends.
-        a = t - self.out_base  # the exit's word
-        b = h - self.in_base  # the entry's word
-        at_entry = b.view(np.uint64) < W
-        ex = np.flatnonzero(a.view(np.uint64) < W)
-        hd = self.hub_depth[h[ex]]
+        a = t - np.int32(self.out_base)  # the exit's word
+        b = h - np.int32(self.in_base)  # the entry's word
+        at_entry = b.view(np.uint32) < W
+        ex = np.flatnonzero(a.view(np.uint32) < W)
+        hd = hub_depth[h[ex]]
         one = hd >= 0
-        slot[ex[one]] = self.row[a[ex[one]]] + hd[one]
-        three = ex[at_entry[ex]]
-        slot[three] = 2 * R + a[three]
-        two = np.flatnonzero(at_entry & (t < T + W))
-        slot[two] = R + self.row[b[two]] + self.hub_depth[t[two]]
-        four = np.flatnonzero((t < T) & ((h - T).view(np.uint64) < W))
-        slot[four] = 2 * R + W + t[four]
-        return slot
+        i1 = ex[one]
+        i2 = np.flatnonzero(at_entry & (t < T + W))
+        i3 = ex[at_entry[ex]]
+        i4 = np.flatnonzero((t < T) & ((h - np.int32(T)).view(np.uint32) < W))
+        i5 = np.flatnonzero((t == self.r_in) & (h == 0))
+        which = np.concatenate([i1, i2, i3, i4, i5])
+        slot = np.concatenate(
+            [
+                row[a[i1]] + hd[one],
+                np.int32(R) + row[b[i2]] + hub_depth[t[i2]],
+                np.int32(2 * R) + a[i3],
+                np.int32(2 * R + W) + t[i4],
+                np.full(i5.size, 2 * R + W + T, dtype=np.int32),
+            ]
+        )
+        return which, slot
 
     def find(self, tails: np.ndarray, heads: np.ndarray) -> np.ndarray:
         """Arc id of each pair, -1 where there is no such arc."""
         tails = np.asarray(tails, dtype=np.int64)
         heads = np.asarray(heads, dtype=np.int64)
-        if self.clash:
-            slot = np.full(tails.shape[0], -1, dtype=np.int64)
-            out = slot.copy()
-        else:
-            slot = self._slots(tails, heads)
-            out = np.where(slot >= 0, self.table[np.maximum(slot, 0)], -1)
-        rest = np.flatnonzero(slot < 0)
-        if rest.size and self.keys.size:
-            keys = tails[rest] * self.n + heads[rest]
+        out = np.full(tails.shape[0], -1, dtype=np.int64)
+        rest = np.ones(tails.shape[0], dtype=bool)
+        if not self.clash:
+            which, slot = self._slots(tails.astype(np.int32), heads.astype(np.int32))
+            out[which] = self.table[slot]
+            rest[which] = False
+        rest_ids = np.flatnonzero(rest)
+        if rest_ids.size and self.keys.size:
+            keys = tails[rest_ids] * self.n + heads[rest_ids]
             pos = np.minimum(lookup_sorted(self.keys, keys), self.keys.shape[0] - 1)
-            out[rest] = np.where(self.keys[pos] == keys, self.order[pos], -1)
+            out[rest_ids] = np.where(self.keys[pos] == keys, self.order[pos], -1)
         found = np.flatnonzero(out >= 0)
         arc = out[found]
         ok = (self.tail[arc] == tails[found]) & (self.head[arc] == heads[found])
@@ -272,11 +283,10 @@ def _route_positive(
     depth, parent, wn, node_word, plus = ta
     # The string's trie node: the ancestor of b's node at depth d.
     s = wn[pb].copy()
-    while True:
-        up = depth[s] > pd
-        if not up.any():
-            break
+    up = np.flatnonzero(depth[s] > pd)
+    while up.size:  # each step only the joints still below their string
         s[up] = parent[s[up]]
+        up = up[depth[s[up]] > pd[up]]
     if (depth[s] != pd).any():
         return False
     a_node = wn[pw]
@@ -329,10 +339,11 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     flows = np.bincount(arcs, minlength=net.m).astype(np.int64)
     if (flows > net.cap).any():
         return None
-    balance = np.bincount(net.tail, flows, net.num_nodes) - np.bincount(
-        net.head, flows, net.num_nodes
-    )
-    if not np.array_equal(balance.astype(np.int64), net.supply):
+    # Each node's balance from the hops (a unit out of its tail, into its head): the arcs'
+    # balance, in a pass over the hops instead of two weighted passes over every arc.
+    n = net.num_nodes
+    balance = np.bincount(t_all, minlength=n) - np.bincount(h_all, minlength=n)
+    if not np.array_equal(balance, net.supply):
         return None
     return flows
 
