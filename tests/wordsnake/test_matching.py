@@ -250,3 +250,30 @@ def test_item_copies_lists_each_words_items_ascending(
     for i, w in enumerate(net.item_word.tolist()):
         want[w].append(i)
     assert item_copies(net) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=words_st, proper=st.booleans())
+def test_the_candidates_ranges_are_the_searches_of_the_word_nodes(
+    words: list[str], proper: bool
+) -> None:
+    """Each candidate's range of words below its string, read from prefix counts, is what
+    searches of the word nodes give (words equal to the string left out for full and proper
+    overlaps)."""
+    net = build_string_network(WordsnakeInstance(tuple(words), proper=proper))
+    trie, W = net.trie, net.num_words
+    depth = trie.depth.astype(np.int64)
+    hw, hs, lo_word, hi_word = _candidates(net, depth)
+    wn = trie.word_node.astype(np.int64)
+    assert (np.diff(depth[hs]) <= 0).all()  # deepest first
+    suffix_w, suffix_s = trie.suffix_nodes()
+    pairs = set(zip(suffix_w.tolist(), suffix_s.tolist(), strict=True))
+    if not proper:
+        pairs |= {(w, int(wn[w])) for w in range(W)}
+    assert sorted(zip(hw.tolist(), hs.tolist(), strict=True)) == sorted(pairs)
+    lo = np.searchsorted(wn, hs)
+    full = wn[hw] == hs
+    strict = full | (proper & (wn[hw] != hs))
+    lo = np.where(strict & (wn[np.minimum(lo, W - 1)] == hs), lo + 1, lo)
+    assert lo_word.tolist() == lo.tolist()
+    assert hi_word.tolist() == np.searchsorted(wn, trie.end[hs], side="right").tolist()
