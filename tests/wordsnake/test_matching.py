@@ -1,6 +1,7 @@
 """The greedy assignment's matching, a depth of strings at a time as array passes
 (:mod:`cpwords.wordsnake.relaxation.level_matching`), against the loop it replaced: one
-candidate at a time, each exit taking the first free entry below its string."""
+candidate at a time, each exit taking the first free entry below its string; and the array
+passes that read it (candidates, free ends, cycle merging, the order) against their loops."""
 
 from __future__ import annotations
 
@@ -277,3 +278,25 @@ def test_the_candidates_ranges_are_the_searches_of_the_word_nodes(
     lo = np.where(strict & (wn[np.minimum(lo, W - 1)] == hs), lo + 1, lo)
     assert lo_word.tolist() == lo.tolist()
     assert hi_word.tolist() == np.searchsorted(wn, trie.end[hs], side="right").tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(1, 50), cyclic=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_reading_a_successor_map_by_arrays_walks_it(n: int, cyclic: bool, seed: int) -> None:
+    """The order read by pointer doubling is the walk from the start until the start or the
+    depot comes back, on any permutation (one cycle or several; a cyclic snake's depot on
+    another cycle too)."""
+    from cpwords.wordsnake.primal import repair
+
+    rng = np.random.default_rng(seed)
+    succ = rng.permutation(n + 1)
+    if cyclic and rng.random() < 0.7:
+        succ = np.append(rng.permutation(n), n)  # the depot on its own, as decoded
+    start = int(succ[n]) if not cyclic else 0
+    want, j = [start], int(succ[start])
+    while j not in (start, n):
+        want.append(j)
+        j = int(succ[j])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(repair, "WALK_ITEMS", 0)
+        assert repair.order_from_succ(succ, n, cyclic) == want

@@ -29,15 +29,15 @@ class Decoded:
 
     Attributes
     ----------
-    succ : list of int, length N + 1
+    succ : numpy.ndarray of int64, shape (N + 1,)
         Successor of each item; index N is the depot (linear snakes), whose successor is the first
         item and which follows the last one. Unused for cyclic snakes (``succ[N] == N``).
-    comp : list of int, length N + 1
+    comp : numpy.ndarray of int64, shape (N + 1,)
         Component label of each item after merging (one cycle per support component).
     node_rep : numpy.ndarray of int64, shape ``(num_nodes,)``
         One item whose unit passed each hub node (-1 where no unit did); word nodes get an
         item of their word.
-    handover : list of int, length N + 1
+    handover : numpy.ndarray of int64, shape (N + 1,)
         Length of the hand-over string of each item's unit (its joint's guaranteed overlap).
     cycles : int
         Cycles of the successor map before merging.
@@ -47,10 +47,10 @@ class Decoded:
         Stage results, e.g. ``"losses"``: the loss of each patched component, by label.
     """
 
-    succ: list[int]
-    comp: list[int]
+    succ: np.ndarray
+    comp: np.ndarray
     node_rep: np.ndarray
-    handover: list[int]
+    handover: np.ndarray
     cycles: int = 0
     merges: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
@@ -276,9 +276,7 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
     first = [c[0] for c in copies]
     node_rep[out_base : out_base + W] = first
     node_rep[in_base : in_base + W] = first
-    return Decoded(
-        succ_a.tolist(), comp.tolist(), node_rep, hand_a.tolist(), cycles=ncyc, merges=merges
-    )
+    return Decoded(succ_a, comp, node_rep, hand_a, cycles=ncyc, merges=merges)
 
 
 def _reversed_groups(units: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -483,9 +481,7 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     anchors, others = _with_copies(net, *edges)
     comp, ncyc, merges = merge_cycles(succ, handover, anchors, others, N, cyclic)
     node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
-    dec = Decoded(
-        succ.tolist(), comp.tolist(), node_rep, handover.tolist(), cycles=ncyc, merges=merges
-    )
+    dec = Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
     if stopped:
         dec.extra["stopped"] = True
     if interrupted:
