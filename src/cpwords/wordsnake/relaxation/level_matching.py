@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cpwords.wordsnake.relaxation.flow import FlowStopped
-from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
+from cpwords.wordsnake.relaxation.sorting import stable_order
 
 #: A depth with fewer candidates than this is matched candidate by candidate (array passes
 #: cost a few microseconds each whatever their size).
@@ -176,8 +176,10 @@ class LevelMatching:
         rank = np.arange(unit.size) - np.repeat(np.cumsum(g_units) - g_units, g_units)
         # The free entries below each string, in order.
         free_slots = np.flatnonzero(self.free)
-        f_lo = lookup_sorted(free_slots, a[first])
-        f_hi = lookup_sorted(free_slots, b[first])
+        # The strings in node order have their ranges in slot order (a depth's subtrees are
+        # disjoint): searches in sorted order already, with no sort of the needles.
+        f_lo = np.searchsorted(free_slots, a[first])
+        f_hi = np.searchsorted(free_slots, b[first])
         takes = rank < (f_hi - f_lo)[g_of]
         target = np.full(unit.size, -1, dtype=np.int64)
         target[takes] = free_slots[f_lo[g_of[takes]] + rank[takes]]
