@@ -106,10 +106,13 @@ def test_the_arc_index_finds_what_a_search_of_sorted_keys_finds(
 ) -> None:
     """Every arc by its ends, and any pair of nodes (borders, private chains, copies, H+
     nodes) as the sorted search of every arc's key finds it: its arc or -1."""
+    from cpwords.wordsnake.relaxation import assignment
     from cpwords.wordsnake.relaxation.assignment import _ArcIndex
 
     net = build_string_network(WordsnakeInstance(tuple(ws), cyclic, proper))
-    index = _ArcIndex(net)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(assignment, "ARC_BLOCK", 1 + seed % 50)  # the arcs a few at a time
+        index = _ArcIndex(net)
     assert index.find(net.tail, net.head).tolist() == list(range(net.m))
     rng = np.random.default_rng(seed)
     k = 4 * net.m
@@ -120,6 +123,7 @@ def test_the_arc_index_finds_what_a_search_of_sorted_keys_finds(
     }
     want = [arc_of.get(pair, -1) for pair in zip(tails.tolist(), heads.tolist(), strict=True)]
     assert index.find(tails, heads).tolist() == want
+    assert _ArcIndex(net).find(tails, heads).tolist() == want  # in one block
     # Should two arcs ever share a slot, every arc is searched in sorted keys.
     with pytest.MonkeyPatch.context() as mp:
         every_arc_in_slot_0 = (np.arange(net.m), np.zeros(net.m, np.int32))
