@@ -300,3 +300,26 @@ def test_reading_a_successor_map_by_arrays_walks_it(n: int, cyclic: bool, seed: 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(repair, "WALK_ITEMS", 0)
         assert repair.order_from_succ(succ, n, cyclic) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=words_st, cyclic=st.booleans(), proper=st.booleans())
+def test_the_repairs_index_ranges_are_the_searches_they_replace(
+    words: list[str], cyclic: bool, proper: bool
+) -> None:
+    """The repair's candidate index, read from counts: each node's words below it and words
+    ending with it are what searches of the sorted word and suffix nodes give; each word's
+    copies are its items."""
+    from cpwords.wordsnake.primal.repair import CandidateIndex
+
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    index = CandidateIndex(net)
+    trie, big = net.trie, 10**9
+    wn, end, suf = index.word_node, trie.end.astype(np.int64), index.suf_node
+    for v in range(trie.size):
+        lo, hi = np.searchsorted(wn, v), np.searchsorted(wn, end[v], side="right")
+        assert index.words_below(v, big) == range(lo, hi)
+        lo, hi = np.searchsorted(suf, v), np.searchsorted(suf, v + 1)
+        own = [int(trie.node_word[v])] if trie.node_word[v] >= 0 else []
+        assert index.words_ending(v, big).tolist() == index.suf_word[lo:hi].tolist() + own
+    assert [index.copies(w).tolist() for w in range(net.num_words)] == item_copies(net)
