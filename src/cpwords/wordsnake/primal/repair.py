@@ -366,17 +366,9 @@ def patch_cycles(
     N = net.instance.n
     cyclic = net.instance.cyclic
     comp_a = np.asarray(dec.comp)
-    if cyclic:
-        labels = comp_a[:N].tolist()
-        main = max(set(labels), key=labels.count)
-    else:
-        main = int(comp_a[N])
-    outside = np.flatnonzero(comp_a[:N] != main)
-    if not outside.size:
+    main, groups = _outside_main(comp_a, N, cyclic)
+    if not groups:
         return order_from_succ(dec.succ, N, cyclic)
-    groups: dict[int, list[int]] = {}
-    for i, c in zip(outside.tolist(), comp_a[outside].tolist(), strict=True):
-        groups.setdefault(c, []).append(i)
     # Past the deadline only the depot's joints are tried: no index (0.5 s on a dictionary).
     late = deadline is not None and time.perf_counter() >= deadline
     built: CandidateIndex | None = None
@@ -412,6 +404,22 @@ def patch_cycles(
         if main_items is not None:
             main_items.extend(members)
     return order_from_succ(dec.succ, N, cyclic)
+
+
+def _outside_main(comp: np.ndarray, n: int, cyclic: bool) -> tuple[int, dict[int, list[int]]]:
+    """The main component's label (the depot's; a cyclic snake's largest, ties to the first
+    the set of labels yields) and the items of each other component, by label in the order of
+    their smallest item."""
+    if cyclic:
+        labels = comp[:n].tolist()
+        main = max(set(labels), key=labels.count)
+    else:
+        main = int(comp[n])
+    outside = np.flatnonzero(comp[:n] != main)
+    groups: dict[int, list[int]] = {}
+    for i, c in zip(outside.tolist(), comp[outside].tolist(), strict=True):
+        groups.setdefault(c, []).append(i)
+    return main, groups
 
 
 def _index_of(
