@@ -6,6 +6,7 @@ passes that read it (candidates, free ends, cycle merging, the order) against th
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -323,3 +324,41 @@ def test_the_repairs_index_ranges_are_the_searches_they_replace(
         own = [int(trie.node_word[v])] if trie.node_word[v] >= 0 else []
         assert index.words_ending(v, big).tolist() == index.suf_word[lo:hi].tolist() + own
     assert [index.copies(w).tolist() for w in range(net.num_words)] == item_copies(net)
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=words_st, cyclic=st.booleans(), proper=st.booleans())
+def test_a_decoded_flow_merges_its_cycles_as_the_loops_did(
+    words: list[str], cyclic: bool, proper: bool
+) -> None:
+    """decode_flow's exchanges (the hubs' groups bottom-up, then each word's copies) make the
+    successors, hand-overs, labels and counts of the loops on the same groups."""
+    from cpwords.wordsnake.relaxation.flow import solve_flow
+
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    flows, _ = solve_flow(net, -net.weight)
+    hubs: list[tuple[list[int], list[int]]] = []  # the units of the hubs' groups, their starts
+    before: list[tuple[list[int], list[int]]] = []  # successors and hand-overs
+    real_descend, real_merge = decode._descend_hubs, decode.merge_cycles
+
+    def descend(*args: Any) -> tuple[list[int], list[int]]:
+        hubs.append(real_descend(*args))
+        return hubs[-1]
+
+    def merge(succ: np.ndarray, handover: np.ndarray, *rest: Any) -> Any:
+        before.append((succ.tolist(), handover.tolist()))
+        return real_merge(succ, handover, *rest)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(decode, "_descend_hubs", descend)
+        mp.setattr(decode, "merge_cycles", merge)
+        dec = decode.decode_flow(net, flows)
+    units, starts = hubs[0]
+    bounds = [*starts, len(units)]
+    groups = [units[bounds[r] : bounds[r + 1]] for r in range(len(starts) - 1, -1, -1)]
+    groups += [c for c in item_copies(net) if len(c) > 1]
+    succ, handover = before[0]
+    n = net.instance.n
+    want = merge_by_loops(succ, handover, groups, n, cyclic)
+    assert (dec.comp.tolist(), dec.cycles, dec.merges) == want
+    assert dec.succ.tolist() == succ and dec.handover.tolist() == handover
