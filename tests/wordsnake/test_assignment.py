@@ -94,6 +94,44 @@ def test_the_bound_before_any_flow_is_above_the_relaxation_and_the_optimum(
     assert trivial_bound(net) >= -opt >= best
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.text(alphabet="ab", min_size=1, max_size=7), min_size=2, max_size=14),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 2**31 - 1),
+)
+def test_the_arc_index_finds_what_a_search_of_sorted_keys_finds(
+    ws: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
+    """Every arc by its ends, and any pair of nodes (borders, private chains, copies, H+
+    nodes) as the sorted search of every arc's key finds it: its arc or -1."""
+    from cpwords.wordsnake.relaxation import assignment
+    from cpwords.wordsnake.relaxation.assignment import _ArcIndex
+
+    net = build_string_network(WordsnakeInstance(tuple(ws), cyclic, proper))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(assignment, "ARC_BLOCK", 1 + seed % 50)  # the arcs a few at a time
+        index = _ArcIndex(net)
+    assert index.find(net.tail, net.head).tolist() == list(range(net.m))
+    rng = np.random.default_rng(seed)
+    k = 4 * net.m
+    tails = np.concatenate([rng.integers(0, net.num_nodes, k), net.tail[rng.integers(0, net.m, k)]])
+    heads = np.concatenate([rng.integers(0, net.num_nodes, k), net.head[rng.integers(0, net.m, k)]])
+    arc_of = {
+        (t, h): a for a, (t, h) in enumerate(zip(net.tail.tolist(), net.head.tolist(), strict=True))
+    }
+    want = [arc_of.get(pair, -1) for pair in zip(tails.tolist(), heads.tolist(), strict=True)]
+    assert index.find(tails, heads).tolist() == want
+    assert _ArcIndex(net).find(tails, heads).tolist() == want  # in one block
+    # Should two arcs ever share a slot, every arc is searched in sorted keys.
+    with pytest.MonkeyPatch.context() as mp:
+        every_arc_in_slot_0 = (np.arange(net.m), np.zeros(net.m, np.int32))
+        mp.setattr(_ArcIndex, "_slots", lambda self, t, h: every_arc_in_slot_0)
+        shared = _ArcIndex(net)
+    assert shared.clash and shared.find(tails, heads).tolist() == want
+
+
 def _bellman_ford(net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray) -> np.ndarray | None:
     """Shortest distances from a virtual source (every node at 0) over the residual arcs, by
     plain Bellman-Ford rounds over every arc (None: a negative cycle)."""

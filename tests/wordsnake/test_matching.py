@@ -1,10 +1,12 @@
 """The greedy assignment's matching, a depth of strings at a time as array passes
 (:mod:`cpwords.wordsnake.relaxation.level_matching`), against the loop it replaced: one
-candidate at a time, each exit taking the first free entry below its string."""
+candidate at a time, each exit taking the first free entry below its string; and the array
+passes that read it (candidates, free ends, cycle merging, the order) against their loops."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -77,12 +79,12 @@ def by_levels(net: StringHubNetwork) -> Matching:
     """The same through :class:`LevelMatching`."""
     slot_start, slot_item, depth = _inputs(net)
     n = net.instance.n
-    succ, handover = [-1] * (n + 1), [0] * (n + 1)
+    succ, handover = np.full(n + 1, -1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
     word_node = net.trie.word_node.astype(np.int64)
     m = LevelMatching(word_node, slot_start, np.array(slot_item, dtype=np.int64), succ, handover)
     m.run(_candidates(net, depth), depth, None)
     heads, tails = m.free_ends()
-    return succ, handover, m.groups, heads, tails
+    return succ.tolist(), handover.tolist(), m.groups, heads.tolist(), tails.tolist()
 
 
 words_st = st.lists(st.text(alphabet="abc", min_size=1, max_size=6), min_size=2, max_size=16)
@@ -119,13 +121,244 @@ def test_a_deadline_between_depths_keeps_the_matches_made() -> None:
     net = build_string_network(WordsnakeInstance(words))
     slot_start, slot_item, depth = _inputs(net)
     n = net.instance.n
-    succ, handover = [-1] * (n + 1), [0] * (n + 1)
+    succ, handover = np.full(n + 1, -1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
     word_node = net.trie.word_node.astype(np.int64)
     m = LevelMatching(word_node, slot_start, np.array(slot_item, dtype=np.int64), succ, handover)
     with pytest.raises(FlowStopped):
         m.run(_candidates(net, depth), depth, time.perf_counter() - 1.0)
-    assert succ == [-1] * (n + 1)
+    assert succ.tolist() == [-1] * (n + 1)
     m.run(_candidates(net, depth), depth, None)
     heads, tails = m.free_ends()
-    matched = sum(s >= 0 for s in succ)
+    matched = int((succ >= 0).sum())
     assert matched > 0 and len(tails) == n - matched == len(heads)
+
+
+def merge_by_loops(
+    succ: list[int],
+    handover: list[int],
+    groups: list[list[int]],
+    n: int,
+    cyclic: bool,
+) -> tuple[list[int], int, int]:
+    """Cycle merging as cpwords made it before the array version: the cycles labelled by a walk
+    from each item in turn, then a union-find over them, group by group."""
+    cyc = [-1] * (n + 1)
+    ncyc = 0
+    for i in range(n + 1 if not cyclic else n):
+        if cyc[i] < 0:
+            j = i
+            while cyc[j] < 0:
+                cyc[j] = ncyc
+                j = succ[j]
+            ncyc += 1
+    if cyclic:
+        cyc[n] = ncyc
+    parent = list(range(ncyc + 1))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    merges = 0
+    for units in groups:
+        anchor = units[0]
+        for u in units[1:]:
+            ca, cu = find(cyc[anchor]), find(cyc[u])
+            if ca != cu:
+                succ[anchor], succ[u] = succ[u], succ[anchor]
+                handover[anchor], handover[u] = handover[u], handover[anchor]
+                parent[cu] = ca
+                merges += 1
+    return [find(c) for c in cyc], ncyc, merges
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n=st.integers(1, 40),
+    cyclic=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    groups=st.lists(st.lists(st.integers(0, 40), min_size=0, max_size=8), max_size=12),
+)
+def test_merging_cycles_by_arrays_makes_the_loops_exchanges(
+    n: int, cyclic: bool, seed: int, groups: list[list[int]]
+) -> None:
+    """Same successors, hand-overs, labels, cycle count and exchanges as the loops, for any
+    permutation (the depot fixed on a cyclic snake) and any groups (items repeated within and
+    across groups, empty groups, groups of one)."""
+    rng = np.random.default_rng(seed)
+    size = n if cyclic else n + 1
+    perm = rng.permutation(size)
+    succ = np.arange(n + 1, dtype=np.int64)
+    succ[:size] = perm
+    handover = rng.integers(0, 5, n + 1).astype(np.int64)
+    groups = [[u % size for u in g] for g in groups]
+    want_succ, want_hand = succ.tolist(), handover.tolist()
+    want = merge_by_loops(want_succ, want_hand, [g for g in groups if g], n, cyclic)
+    units = np.array([u for g in groups for u in g], dtype=np.int64)
+    starts = np.cumsum([0, *[len(g) for g in groups]])[:-1].astype(np.int64)
+    anchors, others = decode.group_edges(units, starts)
+    comp, ncyc, merges = decode.merge_cycles(succ, handover, anchors, others, n, cyclic)
+    assert (comp.tolist(), ncyc, merges) == want
+    assert succ.tolist() == want_succ and handover.tolist() == want_hand
+
+
+def join_by_loop(n: int, cyclic: bool, heads: list[int], tails: list[int], succ: list[int]) -> None:
+    """Free ends joined as cpwords joined them before the array version."""
+    if not cyclic:
+        heads.append(n)
+        tails.append(n)
+    else:
+        succ[n] = n
+    m = len(tails)
+    for k in range(m):
+        if heads[k] == tails[k] and m > 1:
+            j = k + 1 if k + 1 < m else k - 1
+            heads[k], heads[j] = heads[j], heads[k]
+            if j < k:
+                succ[tails[j]] = heads[j]
+        succ[tails[k]] = heads[k]
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(1, 30), cyclic=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_joining_free_ends_by_arrays_makes_the_loops_joints(
+    n: int, cyclic: bool, seed: int
+) -> None:
+    """Free exits and entries, many of them each other's own (runs of fixed points, one at the
+    end), joined the same way."""
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(0, n + 1))
+    tails = rng.choice(n, size=k, replace=False)
+    heads = tails.copy()
+    moved = rng.random(k) < 0.4  # the others are fixed points
+    heads[moved] = rng.permutation(heads[moved])
+    want = [-1] * (n + 1)
+    join_by_loop(n, cyclic, heads.tolist(), tails.tolist(), want)
+    succ = np.full(n + 1, -1, dtype=np.int64)
+    joined = decode._join_free_ends(n, cyclic, heads, tails, succ)
+    assert succ.tolist() == want
+    assert joined.tolist() == tails.tolist() + ([] if cyclic else [n])
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=words_st, cyclic=st.booleans(), proper=st.booleans())
+def test_item_copies_lists_each_words_items_ascending(
+    words: list[str], cyclic: bool, proper: bool
+) -> None:
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    want: list[list[int]] = [[] for _ in range(net.num_words)]
+    for i, w in enumerate(net.item_word.tolist()):
+        want[w].append(i)
+    assert item_copies(net) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=words_st, proper=st.booleans())
+def test_the_candidates_ranges_are_the_searches_of_the_word_nodes(
+    words: list[str], proper: bool
+) -> None:
+    """Each candidate's range of words below its string, read from prefix counts, is what
+    searches of the word nodes give (words equal to the string left out for full and proper
+    overlaps)."""
+    net = build_string_network(WordsnakeInstance(tuple(words), proper=proper))
+    trie, W = net.trie, net.num_words
+    depth = trie.depth.astype(np.int64)
+    hw, hs, lo_word, hi_word = _candidates(net, depth)
+    wn = trie.word_node.astype(np.int64)
+    assert (np.diff(depth[hs]) <= 0).all()  # deepest first
+    suffix_w, suffix_s = trie.suffix_nodes()
+    pairs = set(zip(suffix_w.tolist(), suffix_s.tolist(), strict=True))
+    if not proper:
+        pairs |= {(w, int(wn[w])) for w in range(W)}
+    assert sorted(zip(hw.tolist(), hs.tolist(), strict=True)) == sorted(pairs)
+    lo = np.searchsorted(wn, hs)
+    full = wn[hw] == hs
+    strict = full | (proper & (wn[hw] != hs))
+    lo = np.where(strict & (wn[np.minimum(lo, W - 1)] == hs), lo + 1, lo)
+    assert lo_word.tolist() == lo.tolist()
+    assert hi_word.tolist() == np.searchsorted(wn, trie.end[hs], side="right").tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(1, 50), cyclic=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_reading_a_successor_map_by_arrays_walks_it(n: int, cyclic: bool, seed: int) -> None:
+    """The order read by pointer doubling is the walk from the start until the start or the
+    depot comes back, on any permutation (one cycle or several; a cyclic snake's depot on
+    another cycle too)."""
+    from cpwords.wordsnake.primal import repair
+
+    rng = np.random.default_rng(seed)
+    succ = rng.permutation(n + 1)
+    if cyclic and rng.random() < 0.7:
+        succ = np.append(rng.permutation(n), n)  # the depot on its own, as decoded
+    start = int(succ[n]) if not cyclic else 0
+    want, j = [start], int(succ[start])
+    while j not in (start, n):
+        want.append(j)
+        j = int(succ[j])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(repair, "WALK_ITEMS", 0)
+        assert repair.order_from_succ(succ, n, cyclic) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=words_st, cyclic=st.booleans(), proper=st.booleans())
+def test_the_repairs_index_ranges_are_the_searches_they_replace(
+    words: list[str], cyclic: bool, proper: bool
+) -> None:
+    """The repair's candidate index, read from counts: each node's words below it and words
+    ending with it are what searches of the sorted word and suffix nodes give; each word's
+    copies are its items."""
+    from cpwords.wordsnake.primal.repair import CandidateIndex
+
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    index = CandidateIndex(net)
+    trie, big = net.trie, 10**9
+    wn, end, suf = index.word_node, trie.end.astype(np.int64), index.suf_node
+    for v in range(trie.size):
+        lo, hi = np.searchsorted(wn, v), np.searchsorted(wn, end[v], side="right")
+        assert index.words_below(v, big) == range(lo, hi)
+        lo, hi = np.searchsorted(suf, v), np.searchsorted(suf, v + 1)
+        own = [int(trie.node_word[v])] if trie.node_word[v] >= 0 else []
+        assert index.words_ending(v, big).tolist() == index.suf_word[lo:hi].tolist() + own
+    assert [index.copies(w).tolist() for w in range(net.num_words)] == item_copies(net)
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=words_st, cyclic=st.booleans(), proper=st.booleans())
+def test_a_decoded_flow_merges_its_cycles_as_the_loops_did(
+    words: list[str], cyclic: bool, proper: bool
+) -> None:
+    """decode_flow's exchanges (the hubs' groups bottom-up, then each word's copies) make the
+    successors, hand-overs, labels and counts of the loops on the same groups."""
+    from cpwords.wordsnake.relaxation.flow import solve_flow
+
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    flows, _ = solve_flow(net, -net.weight)
+    hubs: list[tuple[list[int], list[int]]] = []  # the units of the hubs' groups, their starts
+    before: list[tuple[list[int], list[int]]] = []  # successors and hand-overs
+    real_descend, real_merge = decode._descend_hubs, decode.merge_cycles
+
+    def descend(*args: Any) -> tuple[list[int], list[int]]:
+        hubs.append(real_descend(*args))
+        return hubs[-1]
+
+    def merge(succ: np.ndarray, handover: np.ndarray, *rest: Any) -> Any:
+        before.append((succ.tolist(), handover.tolist()))
+        return real_merge(succ, handover, *rest)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(decode, "_descend_hubs", descend)
+        mp.setattr(decode, "merge_cycles", merge)
+        dec = decode.decode_flow(net, flows)
+    units, starts = hubs[0]
+    bounds = [*starts, len(units)]
+    groups = [units[bounds[r] : bounds[r + 1]] for r in range(len(starts) - 1, -1, -1)]
+    groups += [c for c in item_copies(net) if len(c) > 1]
+    succ, handover = before[0]
+    n = net.instance.n
+    want = merge_by_loops(succ, handover, groups, n, cyclic)
+    assert (dec.comp.tolist(), dec.cycles, dec.merges) == want
+    assert dec.succ.tolist() == succ and dec.handover.tolist() == handover

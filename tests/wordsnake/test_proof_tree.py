@@ -527,3 +527,48 @@ def test_the_gauge_keeps_every_slack_and_the_value_with_fewer_changes(
         return sum(x != 0 for v in vals for x in v)
 
     assert changed(a2, b2, [ad2, bd2]) <= changed(alpha, beta, [ad, bd])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 6).flatmap(
+        lambda W: st.tuples(
+            st.just(W),
+            st.lists(st.tuples(st.integers(0, W - 1), st.integers(0, W - 1)), max_size=20),
+            st.lists(
+                st.tuples(st.frozensets(st.integers(0, W - 1), min_size=1), st.integers(1, 5)),
+                max_size=6,
+            ),
+        )
+    )
+)
+def test_cut_columns_as_arrays_equal_a_cut_at_a_time(
+    case: tuple[int, list[tuple[int, int]], list[tuple[frozenset[int], int]]],
+) -> None:
+    """The node program's columns entering each cut and each column's entered multipliers, all
+    cuts in one array pass, equal a cut at a time over the columns (pairs, then a start and an
+    end column and the hub's escapes, as the program lays them out)."""
+    from types import SimpleNamespace
+
+    from cpwords.wordsnake.closure.node_program import _Arrays
+
+    W, pairs, cuts = case
+    dout, din, hub = 2 * W, 2 * W + 1, 2 * W + 2
+    cols = [(a, W + b) for a, b in pairs] + [(dout, W), (W - 1, din)]
+    cols += [(r, hub) for r in range(W)] + [(hub, W + r) for r in range(W)]
+    tails, heads = [t for t, _ in cols], [h for _, h in cols]
+    lp = SimpleNamespace(W=W, pairs=pairs, mult=[1] * W, hub=hub, linear=True, dout=dout, din=din)
+    arr = _Arrays(lp, tails, heads, [0.0] * len(cols))  # type: ignore[arg-type]
+    load, entered = arr.entered(cuts)
+    want_load, want_entered = [0] * W, [0] * len(cols)
+    for cut, lam in cuts:
+        for b in cut:
+            want_load[b] += lam
+        for c, (t, h) in enumerate(cols):
+            if W <= h < 2 * W and h - W in cut and not (t < W and t in cut):
+                want_entered[c] += lam
+        enters = [c for c, (t, h) in enumerate(cols) if W <= h < 2 * W and h - W in cut]
+        enters = [c for c in enters if not (tails[c] < W and tails[c] in cut)]
+        assert arr.entering(cut).tolist() == enters
+    assert load.tolist() == want_load
+    assert entered.tolist() == want_entered

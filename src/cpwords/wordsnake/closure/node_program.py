@@ -131,6 +131,7 @@ class CoreProgram:
         self._cut_rows = 0
         self._bounded: dict[int, float] = {}
         self._arr: _Arrays | None = None  # the columns as arrays (:meth:`_leaf`)
+        self._rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # :meth:`_build`
         self.warm = len(self.pairs) >= WARM_START_PAIRS
 
     def close(self) -> None:
@@ -230,10 +231,12 @@ class CoreProgram:
         rhs[W : 2 * W] = self.mult
         if self.linear:
             rhs[self.dout] = rhs[self.din] = 1.0
+        if self._rows is None:  # built once: a small core builds a model at every node
+            self._rows = _row_matrix(rows, tails, heads, self.hub)
+        starts, index, value = self._rows
         h = new_highs()
         h.addVars(n, np.zeros(n), np.array(ups))  # an infinite upper bound is HiGHS's kHighsInf
         h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(costs))
-        starts, index, value = _row_matrix(rows, tails, heads, self.hub)
         h.addRows(rows, rhs, rhs, len(index), starts, index, value)
         h.setOptionValue("solver", "simplex")
         self._model = h
@@ -293,8 +296,7 @@ class CoreProgram:
         arr = self._arr
         assert arr is not None
         for cut in self.pool[self._cut_rows :]:
-            into, inside = arr.into(cut)
-            cols = np.sort(into[~inside]).astype(np.int32)  # the columns entering the cut
+            cols = arr.entering(cut)
             h.addRow(1.0, highspy.kHighsInf, len(cols), cols, np.ones(len(cols)))
         self._cut_rows = len(self.pool)
         if h.getNumRow() != self.hub + 1 + len(self.pool):  # a row HiGHS refused
@@ -508,13 +510,22 @@ class _Arrays:
         self.into_tail = self.tails[into]
         self.into_ptr = np.searchsorted(self.into_head, np.arange(W + 1))
         self._marked = np.zeros(W, dtype=bool)  # scratch: the words of one cut
+        self._entering: dict[frozenset[int], np.ndarray] = {}
+
+    def entering(self, cut: frozenset[int]) -> np.ndarray:
+        """The columns entering ``cut`` (into a word of it from outside), ascending, as int32:
+        its row's entries, kept for the next node's model that adds the same cut."""
+        cols = self._entering.get(cut)
+        if cols is None:
+            into, inside = self.into(cut)
+            cols = self._entering[cut] = np.sort(into[~inside]).astype(np.int32)
+        return cols
 
     def into(self, cut: frozenset[int]) -> tuple[np.ndarray, np.ndarray]:
         """The columns into the words of ``cut``, and which of them leave a word of it too
         (the others enter the cut)."""
         ids = np.fromiter(cut, dtype=np.int64, count=len(cut))
-        ptr = self.into_ptr
-        cols = self.into_cols[np.concatenate([np.arange(ptr[i], ptr[i + 1]) for i in ids])]
+        cols = self.into_cols[self._ranges(ids)]
         tail = self.tails[cols]
         inside = tail < self.W
         self._marked[ids] = True
@@ -522,15 +533,37 @@ class _Arrays:
         self._marked[ids] = False
         return cols, inside
 
+    def _ranges(self, ids: np.ndarray) -> np.ndarray:
+        """The positions in :attr:`into_cols` of the columns into each word of ``ids``, word by
+        word (one array pass instead of a range a word)."""
+        ptr = self.into_ptr
+        start, count = ptr[ids], ptr[ids + 1] - ptr[ids]
+        first = np.cumsum(count) - count  # where each word's columns start in the answer
+        return np.repeat(start - first, count) + np.arange(int(count.sum()))
+
     def entered(self, cuts: list[tuple[frozenset[int], int]]) -> tuple[np.ndarray, np.ndarray]:
         """Each word's load (the multipliers of the cuts holding it) and, per column, the
         multipliers of the cuts it enters (its head in the cut, its tail not)."""
-        load = np.zeros(self.W, dtype=np.int64)
+        W = self.W
+        load = np.zeros(W, dtype=np.int64)
         both = np.zeros(len(self.tails), dtype=np.int64)
-        for cut, lam in cuts:
-            load[np.fromiter(cut, dtype=np.int64, count=len(cut))] += lam
-            cols, inside = self.into(cut)
-            both[cols[inside]] += lam
+        if cuts:
+            # every (cut, word) at once: the cut's number and multiplier beside each word
+            sizes = np.array([len(cut) for cut, _ in cuts], dtype=np.int64)
+            ids = np.fromiter((w for cut, _ in cuts for w in cut), np.int64, int(sizes.sum()))
+            lam = np.repeat(np.array([lam for _, lam in cuts], dtype=np.int64), sizes)
+            label = np.repeat(np.arange(len(cuts), dtype=np.int64), sizes)
+            np.add.at(load, ids, lam)
+            # the columns into each (cut, word), and whether their tail is a word of that cut
+            per_word = self.into_ptr[ids + 1] - self.into_ptr[ids]
+            cols = self.into_cols[self._ranges(ids)]
+            col_label = np.repeat(label, per_word)
+            tail = self.tails[cols]
+            members = np.sort(label * W + ids)
+            key = col_label * W + np.minimum(tail, W - 1)
+            hit = np.minimum(np.searchsorted(members, key), len(members) - 1)
+            inside = (tail < W) & (members[hit] == key)
+            np.add.at(both, cols[inside], np.repeat(lam, per_word)[inside])
         entered = load[self.head_word] - both
         entered[~self.word_head] = 0
         return load, entered
@@ -540,16 +573,14 @@ def _row_matrix(
     rows: int, tails: list[int], heads: list[int], hub: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rows of the LP in HiGHS's row-wise format: a column leaves its tail row (+1) and
-    enters its head row (+1), except at the hub, where entering is +1 and leaving -1."""
-    entries: list[list[tuple[int, float]]] = [[] for _ in range(rows)]
-    for col, (t, h) in enumerate(zip(tails, heads, strict=True)):
-        entries[t].append((col, -1.0 if t == hub else 1.0))
-        entries[h].append((col, 1.0))
-    starts = np.zeros(rows, dtype=np.int32)
-    index: list[int] = []
-    value: list[float] = []
-    for r, row in enumerate(entries):
-        starts[r] = len(index)
-        index += [c for c, _ in row]
-        value += [v for _, v in row]
-    return starts, np.array(index, dtype=np.int32), np.array(value)
+    enters its head row (+1), except at the hub, where entering is +1 and leaving -1; each
+    row's columns ascending."""
+    t = np.asarray(tails, dtype=np.int64)
+    h = np.asarray(heads, dtype=np.int64)
+    col = np.arange(len(t), dtype=np.int64)
+    row_of = np.concatenate([t, h])
+    col_of = np.concatenate([col, col])
+    value = np.concatenate([np.where(t == hub, -1.0, 1.0), np.ones(len(h))])
+    order = np.lexsort((col_of, row_of))
+    starts = np.searchsorted(row_of[order], np.arange(rows)).astype(np.int32)
+    return starts, col_of[order].astype(np.int32), value[order]

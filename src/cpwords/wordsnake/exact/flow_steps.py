@@ -126,7 +126,7 @@ def components(f: FlowState) -> int:
     """The number of support components of the decoded iterate (the depot's included)."""
     assert f.decoded is not None
     n, cyclic = f.net.instance.n, f.net.instance.cyclic
-    return len(set(f.decoded.comp[: n + (0 if cyclic else 1)]))
+    return int(np.unique(f.decoded.comp[: n + (0 if cyclic else 1)]).size)
 
 
 def record_components(f: FlowState) -> int:

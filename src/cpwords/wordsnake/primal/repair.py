@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cpwords.wordsnake.relaxation.decode import Decoded, item_copies
-from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
+from cpwords.wordsnake.relaxation.decode import Decoded
+from cpwords.wordsnake.relaxation.sorting import stable_order
 from cpwords.wordsnake.relaxation.string_hub import HANDOVER, StringHubNetwork
 
 
@@ -157,13 +157,18 @@ class PairScore:
         return out
 
 
-def order_from_succ(succ: list[int], n: int, cyclic: bool) -> list[int]:
+#: Successor maps of fewer items than this are read in a plain walk (array passes cost a few
+#: microseconds each whatever their size).
+WALK_ITEMS = 4096
+
+
+def order_from_succ(succ: np.ndarray | list[int], n: int, cyclic: bool) -> list[int]:
     """The item sequence of a single-cycle successor map.
 
     Parameters
     ----------
-    succ : list of int, length n + 1
-        Successors; index ``n`` is the depot of a linear snake.
+    succ : numpy.ndarray of int64 or list of int, length n + 1
+        Successors (a permutation); index ``n`` is the depot of a linear snake.
     n : int
         Number of items.
     cyclic : bool
@@ -172,15 +177,49 @@ def order_from_succ(succ: list[int], n: int, cyclic: bool) -> list[int]:
     Returns
     -------
     list of int
-        The items in snake order.
+        The items in snake order: from the start along ``succ`` until the start or the depot
+        comes back.
+
+    Notes
+    -----
+    Large maps by pointer doubling (list ranking, Wyllie 1979): each item learns how many
+    steps it lies before the next stop (the start or the depot), its place counted from the
+    end, in ``log2(n)`` whole-array rounds instead of a walk item by item (French list: 0.1 s
+    in a walk).
+
+    Examples
+    --------
+    >>> order_from_succ([2, 3, 1, 0], 3, False)
+    [0, 2, 1]
     """
-    start = succ[n] if not cyclic else 0
-    seq = [start]
-    j = succ[start]
-    while j != start and j != n:
-        seq.append(j)
-        j = succ[j]
-    return seq
+    start = int(succ[n]) if not cyclic else 0
+    if n < WALK_ITEMS:
+        seq = [start]
+        j = int(succ[start])
+        while j != start and j != n:
+            seq.append(j)
+            j = int(succ[j])
+        return seq
+    size = n + 1
+    s = np.asarray(succ).astype(np.int32)
+    stop = np.zeros(size, dtype=bool)
+    stop[[start, n]] = True
+    first = int(s[start])
+    if stop[first]:
+        return [start]
+    nxt = np.where(stop, np.arange(size, dtype=np.int32), s)
+    dist = (~stop).astype(np.int32)  # steps to the next stop (ever more, where none comes)
+    spare = np.empty_like(nxt)
+    for _ in range(size.bit_length()):
+        dist += np.take(dist, nxt)
+        np.take(nxt, nxt, out=spare)
+        nxt, spare = spare, nxt
+    # The path: the items not a stop that reach first's stop no sooner than first.
+    on = np.flatnonzero(~stop & (nxt == nxt[first]) & (dist <= dist[first]))
+    seq_a = np.empty(on.size + 1, dtype=np.int64)
+    seq_a[0] = start
+    seq_a[1 + dist[first] - dist[on]] = on
+    return seq_a.tolist()
 
 
 def score_sequence(seq: list[int], pair: PairScore, cyclic: bool) -> int:
@@ -227,7 +266,10 @@ class CandidateIndex:
     def __init__(self, net: StringHubNetwork) -> None:
         trie = net.trie
         self.net = net
-        self.copies = item_copies(net)
+        # Each word's items (ascending) as a range of one array, not a list a word (the
+        # French list's 341,000 lists took 0.18 s of the index's 0.33 s).
+        self._copy_items = _int_array(stable_order(net.item_word))
+        self._copy_start = _int_array(np.concatenate([[0], np.cumsum(net.mult)]))
         self.word_node = trie.word_node.astype(np.int64)
         # Words having each trie node as a suffix: the failure chains (hand-over records).
         ho = net.role == HANDOVER
@@ -247,11 +289,17 @@ class CandidateIndex:
         # Each node's ranges, found for all nodes at once: the repair asks one node at a time,
         # hundreds of thousands of times (phage lambda's 31-mers: 0.78 M array searches of one
         # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
-        nodes = np.arange(T, dtype=np.int64)
-        self._below_lo = np.searchsorted(self.word_node, nodes)
-        self._below_hi = lookup_sorted(self.word_node, trie.end.astype(np.int64), side="right")
-        self._ending_lo = np.searchsorted(self.suf_node, nodes)
-        self._ending_hi = np.searchsorted(self.suf_node, nodes + 1)
+        # As counts, not searches: the word nodes before each node (preorder ids) and up to
+        # the end of its subtree; the suffix records of each node, in node order.
+        before = np.zeros(T + 1, dtype=np.int64)
+        before[self.word_node + 1] = 1
+        np.cumsum(before, out=before)
+        self._below_lo = before[:T]  # = searchsorted(word_node, nodes)
+        self._below_hi = before[trie.end.astype(np.int64) + 1]  # the same, side="right"
+        ending = np.zeros(T + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.suf_node, minlength=T), out=ending[1:])
+        self._ending_lo = ending[:T]  # = searchsorted(suf_node, nodes)
+        self._ending_hi = ending[1:]  # = searchsorted(suf_node, nodes + 1)
         # Python ints in 64-bit arrays, not lists: 8 bytes each instead of about 36 (the
         # French list's 1.5 M suffix words took 53 MB as a list, held through the proof).
         self._suf_word = _int_array(self.suf_word)
@@ -259,6 +307,10 @@ class CandidateIndex:
         self.item_node = _int_array(self.word_node[net.item_word])  # each item's word's node
         self.fail = trie.fail
         self.parent = trie.parent
+
+    def copies(self, word: int) -> array[int]:
+        """The items of a distinct word, ascending."""
+        return self._copy_items[self._copy_start[word] : self._copy_start[word + 1]]
 
     def words_below(self, node: int, limit: int) -> range:
         """Up to ``limit`` words (ids) that start with the node's string."""
@@ -313,25 +365,22 @@ def patch_cycles(
     """
     N = net.instance.n
     cyclic = net.instance.cyclic
-    succ = dec.succ
-    comp = dec.comp
-    main = comp[N] if not cyclic else max(set(comp[:N]), key=comp[:N].count)
-    groups: dict[int, list[int]] = {}
-    for i in range(N):
-        if comp[i] != main:
-            groups.setdefault(comp[i], []).append(i)
+    comp_a = np.asarray(dec.comp)
+    main, groups = _outside_main(comp_a, N, cyclic)
     if not groups:
-        return order_from_succ(succ, N, cyclic)
+        return order_from_succ(dec.succ, N, cyclic)
     # Past the deadline only the depot's joints are tried: no index (0.5 s on a dictionary).
     late = deadline is not None and time.perf_counter() >= deadline
     built: CandidateIndex | None = None
-    pred = [0] * (N + 1)
-    for i, s in enumerate(succ):
-        pred[s] = i
-    in_main = [c == main for c in comp]
+    succ_a = np.asarray(dec.succ)
+    succ: list[int] = succ_a.tolist()  # read item by item below: a list (written to both)
+    pred_a = np.zeros(N + 1, dtype=np.int64)
+    pred_a[succ_a] = np.arange(N + 1)
+    pred: list[int] = pred_a.tolist()
+    in_main: list[bool] = (comp_a == main).tolist()
     if cyclic:
         in_main[N] = False
-    main_items = [i for i, inside in enumerate(in_main) if inside] if not cyclic else None
+    main_items = np.flatnonzero(in_main).tolist() if not cyclic else None
     for members in sorted(groups.values(), key=len):
         if main_items is not None and len(main_items) <= SMALL_MAIN:
             # Every joint of the main cycle is a candidate: the index could only find these.
@@ -345,15 +394,32 @@ def patch_cycles(
             x = next(i for i in range(N) if in_main[i])
             best = (0, u, x)
         gain, u, x = best
-        dec.extra.setdefault("losses", {})[comp[members[0]]] = max(0, -gain)
+        dec.extra.setdefault("losses", {})[int(comp_a[members[0]])] = max(0, -gain)
         v, y = succ[u], succ[x]
         succ[x], succ[u] = v, y
+        dec.succ[x], dec.succ[u] = v, y
         pred[v], pred[y] = x, u
         for i in members:
             in_main[i] = True
         if main_items is not None:
             main_items.extend(members)
-    return order_from_succ(succ, N, cyclic)
+    return order_from_succ(dec.succ, N, cyclic)
+
+
+def _outside_main(comp: np.ndarray, n: int, cyclic: bool) -> tuple[int, dict[int, list[int]]]:
+    """The main component's label (the depot's; a cyclic snake's largest, ties to the first
+    the set of labels yields) and the items of each other component, by label in the order of
+    their smallest item."""
+    if cyclic:
+        labels = comp[:n].tolist()
+        main = max(set(labels), key=labels.count)
+    else:
+        main = int(comp[n])
+    outside = np.flatnonzero(comp[:n] != main)
+    groups: dict[int, list[int]] = {}
+    for i, c in zip(outside.tolist(), comp[outside].tolist(), strict=True):
+        groups.setdefault(c, []).append(i)
+    return main, groups
 
 
 def _index_of(
@@ -446,14 +512,14 @@ def _add_candidates(
         f = fail.item(f)
     for s in chain:
         for w in index.words_below(s, limit):
-            for y in copies[w]:
+            for y in copies(w):
                 if in_main[y]:
                     cands.add(pred[y])
     p = index.item_node[v]
     steps = 0
     while p > 0 and steps < 8:
         for w in index.words_ending(p, limit):
-            for x in copies[w]:
+            for x in copies(w):
                 if in_main[x]:
                     cands.add(x)
         p = parent.item(p)

@@ -14,7 +14,10 @@ makes 100,000 depths), are matched entry by entry as the loop does.
 Measured (CPU of the whole greedy assignment's matching and decoding, ``greedy_successors``):
 ENABLE 0.70 s with the loop, 0.31 s; Debian's French list 2.0 -> 0.64 s; 922,185 words of the
 German, French and Spanish wordfreq lists 6.2 s (the loop compiled with Numba) -> 2.6 s. It
-replaced both the Python loop and the compiled one (Numba: 0.3 s and 150 MB to load).
+replaced both the Python loop and the compiled one (Numba: 0.3 s and 150 MB to load). With the
+successors as arrays end to end and the candidates' ranges, free ends and cycle merging as array
+passes too (:mod:`~cpwords.wordsnake.relaxation.decode`): ENABLE 0.12 s, the French list 0.23 s
+(2026-12, in the whole command, medians of 3).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cpwords.wordsnake.relaxation.flow import FlowStopped
-from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
+from cpwords.wordsnake.relaxation.sorting import stable_order
 
 #: A depth with fewer candidates than this is matched candidate by candidate (array passes
 #: cost a few microseconds each whatever their size).
@@ -47,26 +50,44 @@ class LevelMatching:
         Word ``w``'s slots are ``slot_start[w]`` .. ``slot_start[w + 1] - 1``.
     slot_item : numpy.ndarray of int64, shape (S,)
         The item of each slot (word ``w``'s copies in ascending order).
-    succ, handover : list of int
-        Filled in: each matched exit's successor item and the string's depth.
+    succ, handover : numpy.ndarray of int64, shape (N + 1,)
+        Filled in: each matched exit's successor item and the string's depth (``succ`` -1
+        where an exit is still free).
     """
 
     word_node: np.ndarray
     slot_start: np.ndarray
     slot_item: np.ndarray
-    succ: list[int]
-    handover: list[int]
+    succ: np.ndarray
+    handover: np.ndarray
     free: np.ndarray = field(init=False)
     pend: np.ndarray = field(init=False)
     own_slot: np.ndarray = field(init=False)
-    groups: list[list[int]] = field(init=False, default_factory=list)
+    _group_units: list[np.ndarray] = field(init=False, default_factory=list)
+    _group_sizes: list[np.ndarray] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         S = self.slot_item.size
         self.free = np.ones(S, dtype=bool)
         self.pend = np.diff(self.slot_start)  # word w's free exits: its first pend[w] slots' items
-        self.own_slot = np.zeros(len(self.succ), dtype=np.int64)
+        self.own_slot = np.zeros(self.succ.shape[0], dtype=np.int64)
         self.own_slot[self.slot_item] = np.arange(S, dtype=np.int64)
+
+    def group_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The exits matched at each string where two or more were (those may exchange
+        successors), one group after the other in the order recorded, and where each group
+        starts."""
+        if not self._group_units:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        sizes = np.concatenate(self._group_sizes)
+        return np.concatenate(self._group_units), np.cumsum(sizes) - sizes
+
+    @property
+    def groups(self) -> list[list[int]]:
+        """:meth:`group_arrays` as lists, group by group."""
+        units, starts = self.group_arrays()
+        flat, at = units.tolist(), starts.tolist()
+        return [flat[a:b] for a, b in zip(at, [*at[1:], len(flat)][: len(at)], strict=True)]
 
     def run(
         self,
@@ -126,10 +147,11 @@ class LevelMatching:
         starts = np.flatnonzero(np.concatenate([[True], string[1:] != string[:-1]]))
         count = np.diff(np.append(starts, string.size))
         many = np.flatnonzero(count >= 2)
-        units = unit.tolist()
-        for g in many[np.argsort(cand[starts[many]], kind="stable")].tolist():
-            at = int(starts[g])
-            self.groups.append(units[at : at + int(count[g])])
+        chosen = many[np.argsort(cand[starts[many]], kind="stable")]
+        sizes = count[chosen]
+        at = np.repeat(starts[chosen] - (np.cumsum(sizes) - sizes), sizes)
+        self._group_units.append(unit[at + np.arange(at.size)])
+        self._group_sizes.append(sizes)
 
     def _whole(
         self,
@@ -157,8 +179,10 @@ class LevelMatching:
         rank = np.arange(unit.size) - np.repeat(np.cumsum(g_units) - g_units, g_units)
         # The free entries below each string, in order.
         free_slots = np.flatnonzero(self.free)
-        f_lo = lookup_sorted(free_slots, a[first])
-        f_hi = lookup_sorted(free_slots, b[first])
+        # The strings in node order have their ranges in slot order (a depth's subtrees are
+        # disjoint): searches in sorted order already, with no sort of the needles.
+        f_lo = np.searchsorted(free_slots, a[first])
+        f_hi = np.searchsorted(free_slots, b[first])
         takes = rank < (f_hi - f_lo)[g_of]
         target = np.full(unit.size, -1, dtype=np.int64)
         target[takes] = free_slots[f_lo[g_of[takes]] + rank[takes]]
@@ -227,24 +251,20 @@ class LevelMatching:
     def _apply(self, units: np.ndarray, slots: np.ndarray, words: np.ndarray, d: int) -> None:
         """Record matches: each exit's successor and hand-over, its entry taken, its word's
         free exits one fewer."""
-        succ, handover = self.succ, self.handover
-        for u, item in zip(units.tolist(), self.slot_item[slots].tolist(), strict=True):
-            succ[u] = item
-            handover[u] = d
+        self.succ[units] = self.slot_item[slots]
+        self.handover[units] = d
         self.free[slots] = False
         np.subtract.at(self.pend, words, 1)
 
-    def free_ends(self) -> tuple[list[int], list[int]]:
+    def free_ends(self) -> tuple[np.ndarray, np.ndarray]:
         """The entries still free (items, in slot order) and the exits still free (items, word
         by word, each word's copies in ascending order), read from ``succ`` alone (so a stop
         between two writes leaves them consistent)."""
-        succ = np.asarray(self.succ[:-1], dtype=np.int64)
+        succ = self.succ[:-1]
         targeted = np.zeros(succ.size + 1, dtype=bool)
         targeted[succ[succ >= 0]] = True
         items = self.slot_item
-        heads: list[int] = items[~targeted[items]].tolist()
-        tails: list[int] = items[succ[items] < 0].tolist()
-        return heads, tails
+        return items[~targeted[items]], items[succ[items] < 0]
 
 
 def _runs(bounds: list[int], small: int) -> list[tuple[int, int, bool]]:

@@ -83,7 +83,7 @@ def _subtour_words(net: StringHubNetwork, dec: Decoded) -> list[int]:
     """The distinct words of the items outside the decoded flow's main component."""
     instance = net.instance
     N = instance.n
-    comp = dec.comp
+    comp: list[int] = dec.comp.tolist()
     main = comp[N] if not instance.cyclic else max(set(comp[:N]), key=comp[:N].count)
     item_word = net.item_word
     return sorted({int(item_word[i]) for i in range(N) if comp[i] != main})
