@@ -126,6 +126,56 @@ def test_prefixes_shared_by_runs_of_words_are_one_prefix_each() -> None:
                 assert int(table.i2[node]) == -1
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    words=words_st,
+    data=st.data(),
+    proper=st.booleans(),
+    steps=st.sampled_from([1, 2, arrays.LEVEL_STEPS]),
+)
+def test_the_prefix_table_is_every_prefix_once_with_its_two_smallest_values(
+    words: list[str], data: st.DataObject, proper: bool, steps: int
+) -> None:
+    """Any alphabet, words inside others, a subset of the words; the lengths walked one by one
+    or (few steps) the deep remainder sorted: the table against a dict of every prefix."""
+    distinct = sorted(set(words))
+    ids = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
+    values = np.array(
+        data.draw(st.lists(st.integers(-5, 5), min_size=len(distinct), max_size=len(distinct)))
+    )
+    letters = Letters(distinct)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(arrays, "LEVEL_STEPS", steps)
+        table = arrays.PrefixTable.build(letters, np.array(ids), values, proper)
+    expect: dict[str, list[tuple[int, int]]] = {}
+    for i in ids:
+        w = distinct[i]
+        for k in range(len(w) if proper else len(w) + 1):
+            expect.setdefault(w[:k], []).append((int(values[i]), i))
+    assert sorted(table.prefix_of(node) for node in range(table.keys.size)) == sorted(expect)
+    for node in range(table.keys.size):
+        best = sorted(expect[table.prefix_of(node)])
+        assert (int(table.v1[node]), int(table.i1[node])) == best[0]
+        second = (int(table.v2[node]), int(table.i2[node]))
+        assert second == (best[1] if len(best) > 1 else (0, -1))
+        start = int(letters.start[int(table.word[node])])
+        size = int(table.length[node])
+        key = letters.keys(np.array([start]), np.array([start + size]))[0]
+        assert table.keys[node] == key and table.find(np.array([key]))[0] == node
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=words_st)
+def test_the_letters_prefix_and_suffix_keys_are_the_substrings_keys(words: list[str]) -> None:
+    letters = Letters(sorted(set(words)))
+    prefix, suffix = letters.ends()
+    for w in range(len(letters.words)):
+        s, e = int(letters.start[w]), int(letters.start[w + 1])
+        at = np.arange(s, e)
+        assert prefix[s:e].tolist() == letters.keys(np.full(e - s, s), at + 1).tolist()
+        assert suffix[s:e].tolist() == letters.keys(at, np.full(e - s, e)).tolist()
+
+
 def test_a_long_word_among_short_ones_is_checked_in_linear_time() -> None:
     """A word of 100,000 letters and two short ones: the valid certificate of their optimum
     checks VALID (the dict tables would take one slice of the long word per suffix)."""
@@ -204,6 +254,16 @@ def test_the_key_index_finds_each_key_and_nothing_else(keys: set[int], others: l
     query = np.array([*keys, *others], dtype=np.uint64)
     expected = [int(np.searchsorted(stored, q)) if q in keys else -1 for q in [*keys, *others]]
     assert index.find(query).tolist() == expected
+
+
+def test_the_key_index_finds_the_key_zero_apart() -> None:
+    stored = np.array([5, 0, 2**64 - 1], dtype=np.uint64)
+    index = arrays.KeyIndex(stored)
+    query = np.array([0, 5, 7, 2**64 - 1, 0], dtype=np.uint64)
+    assert index.find(query).tolist() == [1, 0, -1, 2, 1]
+    assert arrays.KeyIndex(stored[[0, 2]]).find(query).tolist() == [-1, 0, -1, 1, -1]
+    with pytest.raises(arrays.HashCollision):
+        arrays.KeyIndex(np.array([0, 3, 0], dtype=np.uint64))
 
 
 @pytest.mark.parametrize("copies", [2, 3])

@@ -55,11 +55,13 @@ class Letters:
         text = "".join(words).encode("utf-32-le")
         self.cp = np.frombuffer(text, dtype="<u4").astype(np.int64)
         self._sums = self._powers = np.zeros(0, dtype=np.uint64)
+        self._ends: tuple[np.ndarray, np.ndarray] | None = None
         self.draw()
 
     def draw(self) -> None:
         """Draw a new hash base (after a collision): an odd 64-bit integer."""
         total = self.cp.size
+        self._ends = None
         base = secrets.randbits(64) | 1
         inverse = pow(base, -1, 1 << 64)
         with np.errstate(over="ignore"):  # arithmetic modulo 2**64 is the point
@@ -72,6 +74,33 @@ class Letters:
             # sum over g < y of (c_g + 1) * base ** -g: H(x, y) = base ** (y-1) * (S[y] - S[x]).
             self._sums = np.zeros(total + 1, dtype=np.uint64)
             np.cumsum((self.cp.astype(np.uint64) + 1) * inverses[:total], out=self._sums[1:])
+
+    def ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every letter's prefix and suffix keys, each computed once a draw: ``(prefix,
+        suffix)``, uint64 arrays of shape ``(total letters,)``, ``prefix[g]`` the key of its
+        word's letters up to ``g`` (inclusive), ``suffix[g]`` of its word's letters from ``g``.
+
+        Whole-array passes over contiguous arrays: a prefix of word ``w`` (starting at ``s``)
+        ending at ``g`` is ``base ** g * (S[g + 1] - S[s])``, a suffix from ``g`` of a word
+        ending at ``e`` is ``base ** (e - 1) * S[e] - base ** (e - 1) * S[g]``, with the
+        per-word factors repeated along the word (no gather per letter).
+
+        Examples
+        --------
+        >>> t = Letters(["ab", "b"]); pre, suf = t.ends()
+        >>> bool(pre[0] == t.keys(np.array([0]), np.array([1]))[0] and suf[1] == pre[2])
+        True
+        """
+        if self._ends is None:
+            begin, end = self.start[:-1], self.start[1:]
+            with np.errstate(over="ignore"):
+                powers, sums = self._powers[: self.cp.size], self._sums
+                prefix = powers * (sums[1:] - np.repeat(sums[begin], self.lens))
+                last = self._powers[np.maximum(end - 1, 0)]
+                suffix = np.repeat(last * sums[end], self.lens)
+                suffix -= np.repeat(last, self.lens) * sums[:-1]
+            self._ends = prefix, suffix
+        return self._ends
 
     def keys(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The hash keys of the substrings ``cp[x:y]``, shape of ``x``, uint64 (0 for empty)."""
@@ -136,30 +165,35 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
     for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), a.size], strict=True):
         best[lo:hi] = _longest_matches(letters, a[lo:hi], b[lo:hi], top[lo:hi])
     # The longest match of each pair, letter by letter.
-    which, at = segments(best)
+    end_a, begin_b = letters.start[a + 1], letters.start[b]
+    offset = np.cumsum(best) - best
+    step = np.arange(int(best.sum()), dtype=np.int64)
     same = (
-        letters.cp[letters.start[a + 1][which] - best[which] + at]
-        == letters.cp[letters.start[b][which] + at]
+        letters.cp[np.repeat(end_a - best - offset, best) + step]
+        == letters.cp[np.repeat(begin_b - offset, best) + step]
     )
-    wrong = np.zeros(a.size, dtype=bool)
-    if not same.all():
-        wrong[np.unique(which[~same])] = True
-    for t in np.flatnonzero(wrong).tolist():  # pragma: no cover - a hash collision
-        best[t] = overlap_of(letters.words[int(a[t])], letters.words[int(b[t])], proper)
+    if not same.all():  # pragma: no cover - a hash collision
+        wrong = np.unique(np.searchsorted(offset + best, np.flatnonzero(~same), side="right"))
+        for t in wrong.tolist():
+            best[t] = overlap_of(letters.words[int(a[t])], letters.words[int(b[t])], proper)
     return best
 
 
 def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.ndarray) -> np.ndarray:
-    """The longest ``k <= top`` whose hashes of ``a``'s suffix and ``b``'s prefix agree."""
-    pair, place = segments(top)
-    k = place + 1
-    end_a = letters.start[a + 1][pair]
-    begin_b = letters.start[b][pair]
-    equal = letters.keys(end_a - k, end_a) == letters.keys(begin_b, begin_b + k)
+    """The longest ``k <= top`` whose hashes of ``a``'s suffix and ``b``'s prefix agree: the
+    suffix of length ``k`` starts at ``end(a) - k``, the prefix ends at ``begin(b) + k - 1``,
+    and the keys of both are read from :meth:`Letters.ends` (two gathers a comparison)."""
+    prefix, suffix = letters.ends()
+    offset = np.cumsum(top) - top
+    step = np.arange(1, int(top.sum()) + 1, dtype=np.int64)  # k plus the pair's offset
+    at_a = np.repeat(letters.start[a + 1] + offset, top) - step
+    at_b = np.repeat(letters.start[b] - 1 - offset, top) + step
+    hits = np.flatnonzero(suffix[at_a] == prefix[at_b])
     best = np.zeros(a.size, dtype=np.int64)
-    some = top > 0
-    if some.any():
-        best[some] = np.maximum.reduceat(np.where(equal, k, 0), (np.cumsum(top) - top)[some])
+    if hits.size:
+        pair = np.searchsorted(offset + top, hits, side="right")
+        last = np.append(pair[1:] != pair[:-1], True)  # a pair's hits ascend with k
+        best[pair[last]] = hits[last] - offset[pair[last]] + 1
     return best
 
 

@@ -95,22 +95,32 @@ def verify_certificate(
     if not isinstance(cert, Certificate):
         cert = read_certificate(cert, certificate_cap(len(items)))
     _check_list_and_variant(items, cert, cyclic, proper, score)
-    counts = Counter(items)
-    distinct = sorted(counts)
-    mult = [counts[w] for w in distinct]
+    distinct, mult = _distinct_words(items)
     _check_format(cert, len(distinct))
     deadline = None if time_limit is None else t0 + time_limit
     claimed = cert.bound
-    if not _is_snake_of(cert.order, mult):
+    order = np.asarray(cert.order, dtype=np.int64)
+    if not _is_snake_of(order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)
     letters = Letters(distinct)
-    objective = order_score(letters, cert.order, cert.cyclic, cert.proper, cert.score)
+    objective = order_score(letters, order, cert.cyclic, cert.proper, cert.score)
     bad = dual_violation(distinct, mult, cert, deadline, letters)
     if bad is not None:
         msg = _violation_message(bad, cert.scale, cert.score)
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
     return _bound_verdict(t0, cert, distinct, mult, len(items), objective, deadline)
+
+
+def _distinct_words(items: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The distinct words, sorted, and how often the list holds each (a dict of the words in
+    their order, sorted fast when the list is; counted only when some word repeats)."""
+    seen = dict.fromkeys(items)
+    distinct = sorted(seen)
+    if len(seen) == len(items):
+        return distinct, [1] * len(distinct)
+    counts = Counter(items)
+    return distinct, list(map(counts.__getitem__, distinct))
 
 
 def _bound_verdict(
@@ -187,7 +197,7 @@ def _check_format(cert: Certificate, W: int) -> None:
         raise CertificateError("certificate: a linear snake needs a depot, a cyclic one none")
 
 
-def _is_snake_of(order: Sequence[int], mult: Sequence[int]) -> bool:
+def _is_snake_of(order: Sequence[int] | np.ndarray, mult: Sequence[int]) -> bool:
     """Whether the ordering (ids of distinct words) lists every word as often as the list does."""
     ids = np.asarray(order, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= len(mult)):
