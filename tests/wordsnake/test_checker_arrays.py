@@ -275,3 +275,14 @@ def test_the_key_index_refuses_equal_keys(n: int, copies: int) -> None:
     keys = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64)
     with pytest.raises(arrays.HashCollision):
         arrays.KeyIndex(np.concatenate([keys, np.repeat(keys[-1:], copies - 1)]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet=[*LETTERS, "\n"], max_size=4), max_size=6))
+def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> None:
+    """The line feeds that join the words end them unless a word holds one (then counted
+    word by word); empty words and an empty list too."""
+    letters = Letters(words)
+    assert letters.lens.tolist() == [len(w) for w in words]
+    assert letters.start.tolist() == [sum(map(len, words[:i])) for i in range(len(words) + 1)]
+    assert letters.cp.tolist() == [ord(c) for c in "".join(words)]
