@@ -102,6 +102,13 @@ def test_the_joints_overlaps_as_arrays_are_the_letter_by_letter_ones(
         assert duals.order_score(letters, order, cyclic, proper, score) == duals.ordering_score(
             seq, cyclic, proper, score
         )
+    # An ordering with repeated words (the joints sorted by their first word, not by place).
+    again = data.draw(st.lists(st.integers(0, len(distinct) - 1), min_size=1, max_size=12))
+    seq = [distinct[i] for i in again]
+    for score in ("squared", "linear"):
+        assert duals.order_score(letters, again, cyclic, proper, score) == duals.ordering_score(
+            seq, cyclic, proper, score
+        )
 
 
 def test_prefixes_shared_by_runs_of_words_are_one_prefix_each() -> None:

@@ -79,7 +79,7 @@ class KeyIndex:
 
     def __init__(self, keys: np.ndarray) -> None:
         self.keys = keys
-        bits = max(4, (2 * keys.size).bit_length())
+        bits = max(4, (4 * keys.size).bit_length())
         self._shift = np.uint64(64 - bits)
         self._mask = (1 << bits) - 1
         small = keys.size < 1 << 31  # positions in 32 bits: a third of the table's memory

@@ -29,7 +29,7 @@ from cpwords.wordsnake.certificate.format import (
     CertificateError,
     certificate_cap,
     read_certificate,
-    word_fingerprint,
+    sorted_fingerprint,
 )
 from cpwords.wordsnake.certificate.tree import check_tree
 
@@ -84,7 +84,7 @@ def verify_certificate(
 
     Examples
     --------
-    >>> from cpwords.wordsnake.certificate import Certificate, verify_certificate
+    >>> from cpwords.wordsnake.certificate import Certificate, verify_certificate, word_fingerprint
     >>> c = Certificate(word_fingerprint(["ab", "bc"]), 2, False, False, 1, u=(1, 0),
     ...                 v=(0, 0), depot=(0, 0), cuts=(), order=(0, 1), bound=1, objective=1)
     >>> verify_certificate(["ab", "bc"], c).message
@@ -94,8 +94,9 @@ def verify_certificate(
     items = list(words)
     if not isinstance(cert, Certificate):
         cert = read_certificate(cert, certificate_cap(len(items)))
-    _check_list_and_variant(items, cert, cyclic, proper, score)
-    distinct, mult = _distinct_words(items)
+    ordered = sorted(items)
+    _check_list_and_variant(ordered, cert, cyclic, proper, score)
+    distinct, mult = _distinct_words(ordered)
     _check_format(cert, len(distinct))
     deadline = None if time_limit is None else t0 + time_limit
     claimed = cert.bound
@@ -112,14 +113,13 @@ def verify_certificate(
     return _bound_verdict(t0, cert, distinct, mult, len(items), objective, deadline)
 
 
-def _distinct_words(items: Sequence[str]) -> tuple[list[str], list[int]]:
-    """The distinct words, sorted, and how often the list holds each (a dict of the words in
-    their order, sorted fast when the list is; counted only when some word repeats)."""
-    seen = dict.fromkeys(items)
-    distinct = sorted(seen)
-    if len(seen) == len(items):
+def _distinct_words(ordered: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The distinct words of the sorted items and how often the list holds each (a dict of the
+    items in their order; counted only when some word repeats)."""
+    distinct = list(dict.fromkeys(ordered))
+    if len(distinct) == len(ordered):
         return distinct, [1] * len(distinct)
-    counts = Counter(items)
+    counts = Counter(ordered)
     return distinct, list(map(counts.__getitem__, distinct))
 
 
@@ -158,14 +158,15 @@ def _bound_verdict(
 
 
 def _check_list_and_variant(
-    items: Sequence[str],
+    ordered: Sequence[str],
     cert: Certificate,
     cyclic: bool | None,
     proper: bool | None,
     score: str | None = None,
 ) -> None:
-    """Raise :class:`CertificateError` when the certificate is for another list or variant."""
-    if word_fingerprint(items) != cert.fingerprint or len(items) != cert.items:
+    """Raise :class:`CertificateError` when the certificate is for another list (its items
+    ``ordered``, sorted) or variant."""
+    if sorted_fingerprint(ordered) != cert.fingerprint or len(ordered) != cert.items:
         raise CertificateError(
             "the certificate is for another word list (its fingerprint differs from this list's)"
         )

@@ -52,13 +52,24 @@ def order_score(
     score: str = "squared",
 ) -> int:
     """The score of an ordering of word ids, its joints' overlaps counted as whole arrays
-    (:func:`~cpwords.wordsnake.certificate.arrays.joint_overlaps`)."""
+    (:func:`~cpwords.core.codepoints.joint_overlaps`), the joints taken in the order of their
+    first word (the score is a sum): each word's suffixes are then read in place, not at a
+    random word a joint (0.05 s instead of 0.07 s on ENABLE)."""
     ids = np.asarray(order, dtype=np.int64)
-    if ids.size < 2:
+    n = ids.size
+    if n < 2:
         return 0
-    a, b = ids[:-1], ids[1:]
-    if cyclic:
-        a, b = np.append(a, ids[-1]), np.append(b, ids[0])
+    place = np.full(letters.lens.size, -1, dtype=np.int64)
+    place[ids] = np.arange(n)
+    if n == letters.lens.size and bool((place >= 0).all()):  # each word once
+        a = np.arange(n) if cyclic else np.flatnonzero(place < n - 1)
+        b = ids[(place[a] + 1) % n]
+    else:
+        a, b = ids[:-1], ids[1:]
+        if cyclic:
+            a, b = np.append(a, ids[-1]), np.append(b, ids[0])
+        by_first = np.argsort(a, kind="stable")
+        a, b = a[by_first], b[by_first]
     k = joint_overlaps(letters, a, b, proper)
     return int((k if score == "linear" else k * k).sum())
 
@@ -491,6 +502,8 @@ def _check_pairs_in_cuts(
     every pair exactly. Time O(letters of ``C`` times the number of classes): linear for one cut
     or a few, whatever their size; never more than the pair-by-pair check.
     """
+    if all(len(ids) < 2 for ids, _ in cert.cuts):
+        return  # no word in C
     proper = cert.proper
     inside, sig, classes = signature_classes(words, cert, terms)
     lams = terms.lams

@@ -281,7 +281,18 @@ def word_fingerprint(words: Sequence[str]) -> str:
     >>> word_fingerprint(["a"]) == word_fingerprint(["a", "a"])
     False
     """
-    digest = hashlib.sha256("\n".join(sorted(words)).encode("utf-8")).hexdigest()
+    return sorted_fingerprint(sorted(words))
+
+
+def sorted_fingerprint(ordered: Sequence[str]) -> str:
+    """:func:`word_fingerprint` of items already sorted (``sorted(items)``).
+
+    Examples
+    --------
+    >>> sorted_fingerprint(["a", "b"]) == word_fingerprint(["b", "a"])
+    True
+    """
+    digest = hashlib.sha256("\n".join(ordered).encode("utf-8")).hexdigest()
     return f"sha256:{digest}"
 
 
