@@ -7,6 +7,7 @@ with repeated words, words inside others and combining marks.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import replace
 
@@ -293,3 +294,34 @@ def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> 
     assert letters.lens.tolist() == [len(w) for w in words]
     assert letters.start.tolist() == [sum(map(len, words[:i])) for i in range(len(words) + 1)]
     assert letters.cp.tolist() == [ord(c) for c in "".join(words)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, max_size=40)
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    rounds=st.sampled_from([1, 2, 16]),
+)
+def test_the_longest_common_prefixes_of_neighbours_are_the_letters(
+    words: list[str], rounds: int
+) -> None:
+    """Code points of 1, 2 and 4 bytes, long shared prefixes (compared letter by letter after
+    the windows' rounds)."""
+    import cpwords.core.codepoints as codepoints
+
+    distinct = sorted(set(words))
+    letters = Letters(distinct)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codepoints, "LCP_ROUNDS", rounds)
+        found = letters.lcp_with_previous(np.arange(len(distinct))).tolist()
+
+    def common(x: str, y: str) -> int:
+        top = min(len(x), len(y))
+        return next((i for i in range(top) if x[i] != y[i]), top)
+
+    assert found == [-1] + [common(x, y) for x, y in itertools.pairwise(distinct)]

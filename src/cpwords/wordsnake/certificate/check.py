@@ -6,6 +6,8 @@ The format and the argument: :mod:`cpwords.wordsnake.certificate`.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import os
 import time
 from collections import Counter
@@ -114,11 +116,11 @@ def verify_certificate(
 
 
 def _distinct_words(ordered: Sequence[str]) -> tuple[list[str], list[int]]:
-    """The distinct words of the sorted items and how often the list holds each (a dict of the
-    items in their order; counted only when some word repeats)."""
+    """The distinct words of the sorted items and how often the list holds each (a repeated
+    word is next to its copy: compared in C, counted only when some word repeats)."""
+    if not any(map(operator.eq, ordered, itertools.islice(ordered, 1, None))):
+        return list(ordered), [1] * len(ordered)
     distinct = list(dict.fromkeys(ordered))
-    if len(distinct) == len(ordered):
-        return distinct, [1] * len(distinct)
     counts = Counter(ordered)
     return distinct, list(map(counts.__getitem__, distinct))
 
