@@ -264,7 +264,18 @@ def test_the_key_index_finds_each_key_and_nothing_else(keys: set[int], others: l
     assert index.find(query).tolist() == expected
 
 
-def test_the_key_index_finds_the_key_zero_apart() -> None:
+@settings(max_examples=50, deadline=None)
+@given(st.sets(st.integers(0, 2**16 - 1), max_size=300), st.integers(0, 2**16 - 1))
+def test_the_key_index_tells_apart_keys_of_one_tag(low: set[int], high: int) -> None:
+    """Keys sharing their top 16 bits share a tag: the keys themselves decide."""
+    stored = np.array(sorted(low), dtype=np.uint64) + np.uint64(high << 48)
+    index = arrays.KeyIndex(stored)
+    query = np.arange(2**16, dtype=np.uint64)[::7] + np.uint64(high << 48)
+    where = {int(k): i for i, k in enumerate(stored)}
+    assert index.find(query).tolist() == [where.get(int(q), -1) for q in query]
+
+
+def test_the_key_index_finds_the_key_zero() -> None:
     stored = np.array([5, 0, 2**64 - 1], dtype=np.uint64)
     index = arrays.KeyIndex(stored)
     query = np.array([0, 5, 7, 2**64 - 1, 0], dtype=np.uint64)

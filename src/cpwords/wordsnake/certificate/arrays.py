@@ -69,12 +69,15 @@ class KeyIndex:
 
     Notes
     -----
-    The table has a power of two of slots, more than twice the keys, each holding its key
-    (0: empty; the key 0 itself is kept apart) and the key's position (12 bytes a slot), so a
-    search reads one slot's key where it would otherwise read a position, then the key there:
-    about 1.3 slots on a hit and 1.9 on a miss at the fullest (Knuth, TAOCP vol. 3, 6.4).
-    Each round places or looks up every pending key at once; the keys that met an occupied
-    slot (or lost it to another key the same round) go on to the next slot in the next round.
+    The table has a power of two of slots, more than four times the keys, each holding a key's
+    position and a 16-bit tag of it (its top bits, odd: 0 marks an empty slot), in two arrays:
+    a search reads the tag, and the position and the key itself only where the tags agree.
+    Small arrays read at random are the point: ENABLE's 0.4 million prefixes take 4 MB of tags;
+    its 1.6 million suffixes are looked up in 0.03 s, where a table of 16 MB of keys and 8 MB of
+    positions took 0.05 s (the caches). About 1.1 slots are read on a hit and 1.3 on a miss
+    (Knuth, TAOCP vol. 3, 6.4). Each round places or looks up every pending key at once; the
+    keys that met an occupied slot (or lost it to another key the same round) go on to the next
+    slot in the next round.
     """
 
     def __init__(self, keys: np.ndarray) -> None:
@@ -82,23 +85,21 @@ class KeyIndex:
         bits = max(4, (4 * keys.size).bit_length())
         self._shift = np.uint64(64 - bits)
         self._mask = (1 << bits) - 1
-        small = keys.size < 1 << 31  # positions in 32 bits: a third of the table's memory
+        small = keys.size < 1 << 31  # positions in 32 bits
         self._pos = np.full(1 << bits, -1, dtype=np.int32 if small else np.int64)
-        self._key = np.zeros(1 << bits, dtype=np.uint64)
-        zero = np.flatnonzero(keys == 0)
-        if zero.size > 1:
-            raise HashCollision
-        self._zero = int(zero[0]) if zero.size else -1
-        pending = np.flatnonzero(keys != 0) if zero.size else np.arange(keys.size)
-        pos = self._home(keys[pending])
+        self._tag = np.zeros(1 << bits, dtype=np.uint16)
+        tags = self._tags(keys)
+        pending = np.arange(keys.size)
+        pos = self._home(keys)
         while pending.size:
-            taken = self._pos[pos] >= 0
-            if np.any(self._key[pos[taken]] == keys[pending[taken]]):
+            held = self._pos[pos]
+            taken = held >= 0
+            if np.any(keys[held[taken]] == keys[pending[taken]]):
                 raise HashCollision
             free, at = pending[~taken], pos[~taken]
             self._pos[at] = free  # of keys sent to one slot, one is stored
             won = self._pos[at] == free
-            self._key[at[won]] = keys[free[won]]
+            self._tag[at[won]] = tags[free[won]]
             lost = ~won
             # Past an occupied slot to the next; a key that lost its slot to another looks at
             # the same slot again (and compares itself with the key stored there).
@@ -106,28 +107,36 @@ class KeyIndex:
             pos = np.concatenate([(pos[taken] + 1) & self._mask, at[lost]])
 
     def _home(self, keys: np.ndarray) -> np.ndarray:
-        """Each key's first slot."""
+        """Each key's first slot (int64)."""
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
-            return ((keys * SLOT_MIX) >> self._shift).astype(np.intp)
+            home = keys * SLOT_MIX
+        home >>= self._shift
+        return home.view(np.int64)
+
+    @staticmethod
+    def _tags(keys: np.ndarray) -> np.ndarray:
+        """Each key's tag: its top 16 bits, odd (never 0), uint16."""
+        return ((keys >> np.uint64(48)) | np.uint64(1)).astype(np.uint16)
 
     def find(self, query: np.ndarray) -> np.ndarray:
         """The position in ``keys`` of each of ``query`` (uint64), or -1, shape of ``query``
         (int32 when ``keys`` has fewer than ``2**31`` entries, else int64)."""
-        pos = self._home(query)
-        held = self._key[pos]
-        hit = held == query  # an empty slot answers 0 for the key 0, found apart below
-        out = np.where(hit, self._pos[pos], -1)
-        live = np.flatnonzero(~hit & (held != 0))
-        pos = (pos[live] + 1) & self._mask
-        while live.size:
-            held = self._key[pos]
-            want = query[live]
-            hit = held == want
-            out[live[hit]] = self._pos[pos[hit]]
-            on = ~hit & (held != 0)
-            live, pos = live[on], (pos[on] + 1) & self._mask
-        if self._zero >= 0:
-            out[query == 0] = self._zero
+        out = np.full(query.size, -1, dtype=self._pos.dtype)
+        tags, pos = self._tags(query), self._home(query)
+        live: np.ndarray | None = None  # every query, in the first round
+        while live is None or live.size:
+            held = self._tag[pos]
+            want = tags if live is None else tags[live]
+            maybe = np.flatnonzero(held == want)
+            at = self._pos[pos[maybe]]
+            asked = maybe if live is None else live[maybe]
+            same = self.keys[at] == query[asked]
+            out[asked[same]] = at[same]
+            on = held != 0  # a tag that agrees for another key: on to the next slot
+            on[maybe[same]] = False
+            step = np.flatnonzero(on)
+            live = step if live is None else live[step]
+            pos = (pos[step] + 1) & self._mask
         return out
 
 
