@@ -336,3 +336,30 @@ def test_the_longest_common_prefixes_of_neighbours_are_the_letters(
         return next((i for i in range(top) if x[i] != y[i]), top)
 
     assert found == [-1] + [common(x, y) for x, y in itertools.pairwise(distinct)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, max_size=30)
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    data=st.data(),
+    proper=st.booleans(),
+)
+def test_joint_overlaps_are_the_prefix_functions(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """Any alphabet, repeated words, long overlaps (found by hash, compared letter by letter)."""
+    from cpwords.core.codepoints import joint_overlaps, overlap_of
+
+    letters = Letters(words)
+    pairs = st.tuples(st.integers(0, len(words) - 1), st.integers(0, len(words) - 1))
+    chosen = data.draw(st.lists(pairs, max_size=12))
+    a = np.array([i for i, _ in chosen], dtype=np.int64)
+    b = np.array([j for _, j in chosen], dtype=np.int64)
+    expect = [overlap_of(words[i], words[j], proper) for i, j in chosen]
+    assert joint_overlaps(letters, a, b, proper).tolist() == expect
