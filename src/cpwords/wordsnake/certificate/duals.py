@@ -148,7 +148,7 @@ class CutTerms:
     or more); ``v_all = v - L``; ``v_out``: ``v`` less the one-word cuts only.
     """
 
-    member: list[list[int]]
+    member: Sequence[Sequence[int]]
     lams: list[int]
     load: list[int]
     in_cut: list[bool]
@@ -159,6 +159,9 @@ class CutTerms:
 def cut_terms(cert: Certificate, W: int) -> CutTerms:
     """The cut terms of the certificate's ``W`` distinct words (time O(W + the cuts' sizes),
     Python's exact integers)."""
+    if not cert.cuts:  # no cut: one shared empty list of cuts, no load
+        v = list(cert.v)
+        return CutTerms([()] * W, [], [0] * W, [False] * W, v, v)
     member: list[list[int]] = [[] for _ in range(W)]
     load = [0] * W
     # A cut of one word (the copy-to-copy cut of a repeated word) never holds both ends of a
@@ -176,8 +179,8 @@ def cut_terms(cert: Certificate, W: int) -> CutTerms:
             for i in ids:
                 in_cut[i] = True
     lams = [lam for _, lam in cert.cuts]
-    v_all = list(map(operator.sub, cert.v, load)) if cert.cuts else list(cert.v)
-    v_out = list(map(operator.sub, cert.v, single)) if cert.cuts else v_all
+    v_all = list(map(operator.sub, cert.v, load))
+    v_out = list(map(operator.sub, cert.v, single))
     return CutTerms(member, lams, load, in_cut, v_all, v_out)
 
 
@@ -208,7 +211,7 @@ def _check_overlap_pairs(
     """Every pair but those inside ``C``, through the two smallest values of each prefix (as
     whole-array passes with ``arrays``, else dict tables)."""
     W = len(words)
-    in_cut = np.asarray(terms.in_cut, dtype=bool)
+    in_cut = np.asarray(terms.in_cut, dtype=bool) if cert.cuts else np.zeros(W, dtype=bool)
     outside, inside = np.flatnonzero(~in_cut), np.flatnonzero(in_cut)
     checks = [(terms.v_all, arrays.v_all if arrays else None, np.arange(W), outside)]
     if inside.size:
@@ -266,7 +269,8 @@ class _ArrayCheck:
     ) -> None:
         self.letters, self.mult, self.cert, self.terms = letters, mult, cert, terms
         self.u, self.load = u, load
-        self.copies = np.asarray(mult, dtype=np.int64) > 1
+        once = mult.count(1) == len(mult)
+        self.copies = np.zeros(len(mult), dtype=bool) if once else np.asarray(mult) > 1
         self.v_all = _fitting(terms.v_all)
         self.v_out = self.v_all if terms.v_out is terms.v_all else _fitting(terms.v_out)
 
@@ -281,13 +285,15 @@ class _ArrayCheck:
     ) -> _ArrayCheck | None:
         """The array check, or None when the values or the longest joint's right-hand side are
         too large for 62 bits."""
-        longest = max(map(len, words), default=0)
+        letters = letters or Letters(words)
+        longest = int(letters.lens.max(initial=0))
         if cert.scale * joint_gain(longest, cert.score) >= cls.LIMIT:
             return None
-        u, load = _fitting(cert.u), _fitting(terms.load)
+        u = _fitting(cert.u)
+        load = _fitting(terms.load) if cert.cuts else np.zeros(len(words), dtype=np.int64)
         if u is None or load is None:
             return None
-        return cls(letters or Letters(words), mult, cert, terms, u, load)
+        return cls(letters, mult, cert, terms, u, load)
 
     def check(
         self, values: np.ndarray, tids: np.ndarray, qids: np.ndarray, bonus: np.ndarray
