@@ -269,7 +269,7 @@ class _ArrayCheck:
     ) -> None:
         self.letters, self.mult, self.cert, self.terms = letters, mult, cert, terms
         self.u, self.load = u, load
-        once = mult.count(1) == len(mult)
+        once = operator.countOf(mult, 1) == len(mult)
         self.copies = np.zeros(len(mult), dtype=bool) if once else np.asarray(mult) > 1
         self.v_all = _fitting(terms.v_all)
         self.v_out = self.v_all if terms.v_out is terms.v_all else _fitting(terms.v_out)

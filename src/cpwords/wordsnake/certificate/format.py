@@ -204,7 +204,7 @@ class Certificate:
         # map and sum run in C over Python's exact integers (a generator took 0.2 s on ENABLE);
         # the words listed once (usually all) are summed without a product each.
         total = sum(self.u) + sum(self.v)
-        if mult.count(1) != len(mult):
+        if operator.countOf(mult, 1) != len(mult):
             more = map(operator.sub, mult, itertools.repeat(1))
             total += sum(map(operator.mul, more, map(operator.add, self.u, self.v)))
         if self.depot is not None:
