@@ -9,7 +9,8 @@ another construction, and nothing here is imported from it.
 prefix of length ``L`` of the ``r``-th word is the one of the word before it exactly when their
 longest common prefix is at least ``L`` (and the word before has that prefix in the table). The
 prefixes are numbered from that rule alone: no string is hashed to decide which prefixes are the
-same.
+same. Taken length by length (the words with a prefix of length ``L``, in order), each prefix's
+words are one contiguous run, whose two smallest values are two minimum reductions.
 
 **Suffixes, looked up by hashing, then verified.** A suffix of a query word is matched to a
 prefix by a polynomial hash of its letters modulo ``2**64`` (an odd base drawn at random for
@@ -20,8 +21,8 @@ suffix that only collides with a prefix can at worst raise a false alarm, and ev
 found violated is checked again letter by letter (:meth:`PrefixTable.prefix_of`) before it is
 reported. So the verdict never rests on a hash.
 
-Time O(total letters) array operations (a sort of the table's entries by value), memory
-O(total letters) integers.
+Time O(total letters) array operations (a sort of the words by value), memory O(total
+letters) integers.
 
 References
 ----------
