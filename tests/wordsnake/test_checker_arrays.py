@@ -7,6 +7,7 @@ with repeated words, words inside others and combining marks.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import replace
 
@@ -102,6 +103,13 @@ def test_the_joints_overlaps_as_arrays_are_the_letter_by_letter_ones(
         assert duals.order_score(letters, order, cyclic, proper, score) == duals.ordering_score(
             seq, cyclic, proper, score
         )
+    # An ordering with repeated words (the joints sorted by their first word, not by place).
+    again = data.draw(st.lists(st.integers(0, len(distinct) - 1), min_size=1, max_size=12))
+    seq = [distinct[i] for i in again]
+    for score in ("squared", "linear"):
+        assert duals.order_score(letters, again, cyclic, proper, score) == duals.ordering_score(
+            seq, cyclic, proper, score
+        )
 
 
 def test_prefixes_shared_by_runs_of_words_are_one_prefix_each() -> None:
@@ -124,6 +132,56 @@ def test_prefixes_shared_by_runs_of_words_are_one_prefix_each() -> None:
                 assert int(table.v2[node]) == best[1][0]
             else:
                 assert int(table.i2[node]) == -1
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=words_st,
+    data=st.data(),
+    proper=st.booleans(),
+    steps=st.sampled_from([1, 2, arrays.LEVEL_STEPS]),
+)
+def test_the_prefix_table_is_every_prefix_once_with_its_two_smallest_values(
+    words: list[str], data: st.DataObject, proper: bool, steps: int
+) -> None:
+    """Any alphabet, words inside others, a subset of the words; the lengths walked one by one
+    or (few steps) the deep remainder sorted: the table against a dict of every prefix."""
+    distinct = sorted(set(words))
+    ids = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
+    values = np.array(
+        data.draw(st.lists(st.integers(-5, 5), min_size=len(distinct), max_size=len(distinct)))
+    )
+    letters = Letters(distinct)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(arrays, "LEVEL_STEPS", steps)
+        table = arrays.PrefixTable.build(letters, np.array(ids), values, proper)
+    expect: dict[str, list[tuple[int, int]]] = {}
+    for i in ids:
+        w = distinct[i]
+        for k in range(len(w) if proper else len(w) + 1):
+            expect.setdefault(w[:k], []).append((int(values[i]), i))
+    assert sorted(table.prefix_of(node) for node in range(table.keys.size)) == sorted(expect)
+    for node in range(table.keys.size):
+        best = sorted(expect[table.prefix_of(node)])
+        assert (int(table.v1[node]), int(table.i1[node])) == best[0]
+        second = (int(table.v2[node]), int(table.i2[node]))
+        assert second == (best[1] if len(best) > 1 else (0, -1))
+        start = int(letters.start[int(table.word[node])])
+        size = int(table.length[node])
+        key = letters.keys(np.array([start]), np.array([start + size]))[0]
+        assert table.keys[node] == key and table.find(np.array([key]))[0] == node
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=words_st)
+def test_the_letters_prefix_and_suffix_keys_are_the_substrings_keys(words: list[str]) -> None:
+    letters = Letters(sorted(set(words)))
+    prefix, suffix = letters.ends()
+    for w in range(len(letters.words)):
+        s, e = int(letters.start[w]), int(letters.start[w + 1])
+        at = np.arange(s, e)
+        assert prefix[s:e].tolist() == letters.keys(np.full(e - s, s), at + 1).tolist()
+        assert suffix[s:e].tolist() == letters.keys(at, np.full(e - s, e)).tolist()
 
 
 def test_a_long_word_among_short_ones_is_checked_in_linear_time() -> None:
@@ -206,6 +264,27 @@ def test_the_key_index_finds_each_key_and_nothing_else(keys: set[int], others: l
     assert index.find(query).tolist() == expected
 
 
+@settings(max_examples=50, deadline=None)
+@given(st.sets(st.integers(0, 2**16 - 1), max_size=300), st.integers(0, 2**16 - 1))
+def test_the_key_index_tells_apart_keys_of_one_tag(low: set[int], high: int) -> None:
+    """Keys sharing their top 16 bits share a tag: the keys themselves decide."""
+    stored = np.array(sorted(low), dtype=np.uint64) + np.uint64(high << 48)
+    index = arrays.KeyIndex(stored)
+    query = np.arange(2**16, dtype=np.uint64)[::7] + np.uint64(high << 48)
+    where = {int(k): i for i, k in enumerate(stored)}
+    assert index.find(query).tolist() == [where.get(int(q), -1) for q in query]
+
+
+def test_the_key_index_finds_the_key_zero() -> None:
+    stored = np.array([5, 0, 2**64 - 1], dtype=np.uint64)
+    index = arrays.KeyIndex(stored)
+    query = np.array([0, 5, 7, 2**64 - 1, 0], dtype=np.uint64)
+    assert index.find(query).tolist() == [1, 0, -1, 2, 1]
+    assert arrays.KeyIndex(stored[[0, 2]]).find(query).tolist() == [-1, 0, -1, 1, -1]
+    with pytest.raises(arrays.HashCollision):
+        arrays.KeyIndex(np.array([0, 3, 0], dtype=np.uint64))
+
+
 @pytest.mark.parametrize("copies", [2, 3])
 @pytest.mark.parametrize("n", [1, 20, 500])
 def test_the_key_index_refuses_equal_keys(n: int, copies: int) -> None:
@@ -215,3 +294,72 @@ def test_the_key_index_refuses_equal_keys(n: int, copies: int) -> None:
     keys = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64)
     with pytest.raises(arrays.HashCollision):
         arrays.KeyIndex(np.concatenate([keys, np.repeat(keys[-1:], copies - 1)]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet=[*LETTERS, "\n"], max_size=4), max_size=6))
+def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> None:
+    """The line feeds that join the words end them unless a word holds one (then counted
+    word by word); empty words and an empty list too."""
+    letters = Letters(words)
+    assert letters.lens.tolist() == [len(w) for w in words]
+    assert letters.start.tolist() == [sum(map(len, words[:i])) for i in range(len(words) + 1)]
+    assert letters.cp.tolist() == [ord(c) for c in "".join(words)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, max_size=40)
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    rounds=st.sampled_from([1, 2, 16]),
+)
+def test_the_longest_common_prefixes_of_neighbours_are_the_letters(
+    words: list[str], rounds: int
+) -> None:
+    """Code points of 1, 2 and 4 bytes, long shared prefixes (compared letter by letter after
+    the windows' rounds)."""
+    import cpwords.core.codepoints as codepoints
+
+    distinct = sorted(set(words))
+    letters = Letters(distinct)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codepoints, "LCP_ROUNDS", rounds)
+        found = letters.lcp_with_previous(np.arange(len(distinct))).tolist()
+
+    def common(x: str, y: str) -> int:
+        top = min(len(x), len(y))
+        return next((i for i in range(top) if x[i] != y[i]), top)
+
+    assert found == [-1] + [common(x, y) for x, y in itertools.pairwise(distinct)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, max_size=30)
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    data=st.data(),
+    proper=st.booleans(),
+)
+def test_joint_overlaps_are_the_prefix_functions(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """Any alphabet, repeated words, long overlaps (found by hash, compared letter by letter)."""
+    from cpwords.core.codepoints import joint_overlaps, overlap_of
+
+    letters = Letters(words)
+    pairs = st.tuples(st.integers(0, len(words) - 1), st.integers(0, len(words) - 1))
+    chosen = data.draw(st.lists(pairs, max_size=12))
+    a = np.array([i for i, _ in chosen], dtype=np.int64)
+    b = np.array([j for _, j in chosen], dtype=np.int64)
+    expect = [overlap_of(words[i], words[j], proper) for i, j in chosen]
+    assert joint_overlaps(letters, a, b, proper).tolist() == expect

@@ -12,6 +12,7 @@ with its own naive comparison, sharing no code with the graph builder or the mod
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -352,7 +353,7 @@ def snake_score(
     (10, 4)
     """
     overlaps = snake_overlaps(order, cyclic, proper)
-    return sum(overlaps) if score == "linear" else sum(k * k for k in overlaps)
+    return sum(overlaps) if score == "linear" else sum(map(operator.mul, overlaps, overlaps))
 
 
 def snake_overlaps(order: Sequence[str], cyclic: bool = False, proper: bool = False) -> list[int]:
@@ -412,9 +413,15 @@ def snake_problems(instance: WordsnakeInstance, order: Sequence[str]) -> list[st
     >>> snake_problems(WordsnakeInstance(("run", "nausea")), ["run", "run"])
     ['nausea is missing', 'run appears 2 times, the list holds it 1 time']
     """
+    # The usual case, distinct words, by sets (C): the snake holds as many words as the list,
+    # all distinct, and the same ones (two counters and their comparison took twice as long).
+    if len(order) == instance.n:
+        listed = set(instance.words)
+        if len(listed) == instance.n and listed == set(order):
+            return []
     have, want = Counter(order), Counter(instance.words)
-    # The usual case, without sorting a million words (2.5 s); dict's own comparison (C), as
-    # Counter's (which reads missing keys as 0, in Python) took 1.0 s on 300,000 words.
+    # Without sorting a million words (2.5 s); dict's own comparison (C), as Counter's (which
+    # reads missing keys as 0, in Python) took 1.0 s on 300,000 words.
     if dict.__eq__(have, want):
         return []
     out = []

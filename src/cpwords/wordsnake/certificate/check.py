@@ -6,6 +6,8 @@ The format and the argument: :mod:`cpwords.wordsnake.certificate`.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import os
 import time
 from collections import Counter
@@ -29,7 +31,7 @@ from cpwords.wordsnake.certificate.format import (
     CertificateError,
     certificate_cap,
     read_certificate,
-    word_fingerprint,
+    sorted_fingerprint,
 )
 from cpwords.wordsnake.certificate.tree import check_tree
 
@@ -84,7 +86,7 @@ def verify_certificate(
 
     Examples
     --------
-    >>> from cpwords.wordsnake.certificate import Certificate, verify_certificate
+    >>> from cpwords.wordsnake.certificate import Certificate, verify_certificate, word_fingerprint
     >>> c = Certificate(word_fingerprint(["ab", "bc"]), 2, False, False, 1, u=(1, 0),
     ...                 v=(0, 0), depot=(0, 0), cuts=(), order=(0, 1), bound=1, objective=1)
     >>> verify_certificate(["ab", "bc"], c).message
@@ -94,23 +96,33 @@ def verify_certificate(
     items = list(words)
     if not isinstance(cert, Certificate):
         cert = read_certificate(cert, certificate_cap(len(items)))
-    _check_list_and_variant(items, cert, cyclic, proper, score)
-    counts = Counter(items)
-    distinct = sorted(counts)
-    mult = [counts[w] for w in distinct]
+    ordered = sorted(items)
+    _check_list_and_variant(ordered, cert, cyclic, proper, score)
+    distinct, mult = _distinct_words(ordered)
     _check_format(cert, len(distinct))
     deadline = None if time_limit is None else t0 + time_limit
     claimed = cert.bound
-    if not _is_snake_of(cert.order, mult):
+    order = np.asarray(cert.order, dtype=np.int64)
+    if not _is_snake_of(order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)
     letters = Letters(distinct)
-    objective = order_score(letters, cert.order, cert.cyclic, cert.proper, cert.score)
+    objective = order_score(letters, order, cert.cyclic, cert.proper, cert.score)
     bad = dual_violation(distinct, mult, cert, deadline, letters)
     if bad is not None:
         msg = _violation_message(bad, cert.scale, cert.score)
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
     return _bound_verdict(t0, cert, distinct, mult, len(items), objective, deadline)
+
+
+def _distinct_words(ordered: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The distinct words of the sorted items and how often the list holds each (a repeated
+    word is next to its copy: compared in C, counted only when some word repeats)."""
+    if not any(map(operator.eq, ordered, itertools.islice(ordered, 1, None))):
+        return list(ordered), [1] * len(ordered)
+    distinct = list(dict.fromkeys(ordered))
+    counts = Counter(ordered)
+    return distinct, list(map(counts.__getitem__, distinct))
 
 
 def _bound_verdict(
@@ -148,14 +160,15 @@ def _bound_verdict(
 
 
 def _check_list_and_variant(
-    items: Sequence[str],
+    ordered: Sequence[str],
     cert: Certificate,
     cyclic: bool | None,
     proper: bool | None,
     score: str | None = None,
 ) -> None:
-    """Raise :class:`CertificateError` when the certificate is for another list or variant."""
-    if word_fingerprint(items) != cert.fingerprint or len(items) != cert.items:
+    """Raise :class:`CertificateError` when the certificate is for another list (its items
+    ``ordered``, sorted) or variant."""
+    if sorted_fingerprint(ordered) != cert.fingerprint or len(ordered) != cert.items:
         raise CertificateError(
             "the certificate is for another word list (its fingerprint differs from this list's)"
         )
@@ -187,7 +200,7 @@ def _check_format(cert: Certificate, W: int) -> None:
         raise CertificateError("certificate: a linear snake needs a depot, a cyclic one none")
 
 
-def _is_snake_of(order: Sequence[int], mult: Sequence[int]) -> bool:
+def _is_snake_of(order: Sequence[int] | np.ndarray, mult: Sequence[int]) -> bool:
     """Whether the ordering (ids of distinct words) lists every word as often as the list does."""
     ids = np.asarray(order, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= len(mult)):
