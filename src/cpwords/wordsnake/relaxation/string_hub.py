@@ -179,7 +179,7 @@ def build_string_network(
     """
     if instance.n < 2:
         raise InputError("the string-hub network needs at least two items")
-    words, mult, item_word = _distinct_words(instance.words)
+    words, mult, item_word = distinct_words(instance.words)
     trie = build_trie(words, deadline)
     check_deadline(deadline)
     ids = _node_ids(trie, len(words), instance.cyclic)
@@ -211,14 +211,34 @@ def build_string_network(
     )
 
 
-def _distinct_words(items: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    """The distinct words in code-point order, how many items each stands for (int64) and
-    each item's word (int64).
+def distinct_words(items: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """The distinct words of a list, how many times each is listed, and each item's word.
 
+    Parameters
+    ----------
+    items : sequence of str
+
+    Returns
+    -------
+    words : tuple of str
+        The distinct words in code-point order.
+    mult : numpy.ndarray of int64, shape (len(words),)
+        How many items each word stands for.
+    item_word : numpy.ndarray of int64, shape (len(items),)
+        Each item's index in ``words``.
+
+    Notes
+    -----
     The items' positions are sorted by word (Timsort: a few milliseconds for a list already
     in order) and each word told from the one before in C (``map(operator.ne, ...)``): no
     dictionary of the words, whose building and look-ups took 0.18 s on Debian's French list,
     and no set, whose hash order took 0.11 s to sort on ENABLE.
+
+    Examples
+    --------
+    >>> words, mult, item_word = distinct_words(["run", "nab", "run"])
+    >>> words, mult.tolist(), item_word.tolist()
+    (('nab', 'run'), [1, 2], [1, 0, 1])
     """
     n = len(items)
     order = sorted(range(n), key=items.__getitem__)

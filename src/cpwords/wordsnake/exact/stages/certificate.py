@@ -22,7 +22,11 @@ from cpwords.wordsnake.bounds.path_cover import PathCoverBound
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.exact.stages.checked_proof import fits_after_stop, proof_reserve
 from cpwords.wordsnake.exact.state import ProofState
-from cpwords.wordsnake.relaxation.dual_certificate import flow_certificate, single_word_certificate
+from cpwords.wordsnake.relaxation.dual_certificate import (
+    flow_certificate,
+    single_word_certificate,
+    word_ids,
+)
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 
 #: Seconds the proof tree may take at least (when the time limit leaves them).
@@ -275,7 +279,7 @@ def solve_certificate(state: ProofState) -> Certificate | None:
         info["certificate_error"] = "no ordering to certify"
         return None
     objective = int(state.objective)
-    if len(set(instance.words)) == 1:
+    if (len(set(instance.words)) if state.net is None else state.net.num_words) == 1:
         return single_word_certificate(instance, state.order, objective)
     net, out = state.net, state.out
     if net is None or out is None or out.dual is None:
@@ -288,13 +292,12 @@ def solve_certificate(state: ProofState) -> Certificate | None:
         proved = int(refined.info.get("lp_bound", flow_bound))
         if proved <= flow_bound:
             # The additive bound's certificate: its values prove ``proved``.
-            word_id = dict(zip(net.words, range(net.num_words), strict=True))
             core = None
             if claimed < proved:
                 core = state.core_pairs or refined.certificate.core_pairs
             return replace(
                 refined.certificate,
-                order=tuple(word_id[w] for w in state.order),
+                order=word_ids(net, state.order),
                 objective=objective,
                 bound=claimed,
                 core_pairs=core,
