@@ -282,8 +282,8 @@ def test_the_network_words_order_and_flat_arcs_are_the_plain_definitions(ws, cyc
 @settings(max_examples=150, deadline=None)
 @given(any_lists, st.randoms(use_true_random=False))
 def test_an_orderings_word_ids_are_the_dictionarys(ws, rng):
-    # Sorting the ordering gives each word its id as a dictionary of the network's words
-    # does, for any ordering of the items; an ordering of other words falls back to it.
+    # Each word of any ordering of the items (or of some of them) by its place in the
+    # network's words; a word that is not the network's is refused.
     from cpwords.wordsnake.relaxation.dual_certificate import word_ids
 
     inst = WordsnakeInstance(tuple(ws))
@@ -293,7 +293,7 @@ def test_an_orderings_word_ids_are_the_dictionarys(ws, rng):
     order = list(inst.words)
     rng.shuffle(order)
     assert word_ids(net, order) == tuple(net.words.index(w) for w in order)
-    fewer = [w for w in order if w != order[0]]  # not every word: the dictionary's ids
+    fewer = [w for w in order if w != order[0]]  # not every word
     assert word_ids(net, fewer) == tuple(net.words.index(w) for w in fewer)
     with pytest.raises(KeyError):
         word_ids(net, [*order, "zzzzzzzzzzzzzzzzzzzz"])
