@@ -25,7 +25,6 @@ first bound only (see :func:`~cpwords.wordsnake.exact.policy.solve_string_flow`)
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -35,7 +34,8 @@ import numpy as np
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
-from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
+from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
+from cpwords.wordsnake.relaxation.sweeps import Residual, pred_cycles, sweep, sweep_ranges
 
 #: Budgets of the warm start (:class:`Reoptimizer`) before a cold min-cost flow solve is used
 #: instead: Bellman-Ford sweeps (the optimal flows of whole dictionaries settle in a few dozen
@@ -532,8 +532,9 @@ class Reoptimizer:
     -----
     Bellman-Ford on the residual network, started from the previous labels, in sweeps: the
     arcs leaving the nodes whose label fell since they were last relaxed, one node class after
-    the other along the network's arcs and back (:func:`_sweep_ranges`), each label lowered at
-    once (Gauss-Seidel), so a sweep carries the labels along whole alternating paths where a
+    the other along the network's arcs and back
+    (:func:`~cpwords.wordsnake.relaxation.sweeps.sweep_ranges`), each label lowered at once
+    (Gauss-Seidel), so a sweep carries the labels along whole alternating paths where a
     round of the textbook's carries them one arc. Any order of relaxations that ends with none
     left to make gives the same labels, the least distances from the start labels (on ENABLE, 6
     sweeps relax 5.8 million arcs where 32 rounds relaxed 7.3 million: 0.46 -> 0.26 s). Every
@@ -596,7 +597,7 @@ class Reoptimizer:
             The deadline passed.
         """
         rounds = 0
-        ranges = _sweep_ranges(self.net)
+        ranges = sweep_ranges(self.net)
         n = self.net.num_nodes
         # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
         # those left and the cycles' nodes (the only ones with new residual arcs: every
@@ -612,12 +613,12 @@ class Reoptimizer:
                     return None
                 rounds += 1
                 self.rounds += 1
-                if not _sweep(res, dist, pred, dirty, ranges, deadline):
+                if not sweep(res, dist, pred, dirty, ranges, deadline):
                     self.dist = dist
                     return dist
                 if rounds % check_every == 0:
                     # Only negative cycles are cancelled (any other: keep relaxing).
-                    cycles = _pred_cycles(pred, res.tails)
+                    cycles = pred_cycles(pred, res.tails)
                     found = [c for c in cycles if int(res.costs[c].sum()) < 0]
             self.dist = dist
             if self.cycles >= max_cycles:
@@ -627,7 +628,7 @@ class Reoptimizer:
                 dirty[res.heads[c]] = True  # a cycle's heads are its tails
             self.cycles += len(found)
 
-    def _residual(self, cost: np.ndarray) -> _Residual:
+    def _residual(self, cost: np.ndarray) -> Residual:
         """The residual network of the flow under ``cost``, its arcs grouped by tail."""
         net = self.net
         x = self.flows
@@ -660,7 +661,7 @@ class Reoptimizer:
         arc = np.concatenate([fw, bw])[order]
         forward = order < nf
         del fw, bw, order
-        return _Residual(tails, heads, costs, arc, forward, indptr)
+        return Residual(tails, heads, costs, arc, forward, indptr)
 
     def _cancel(self, cycle: list[int], arc: np.ndarray, forward: np.ndarray) -> None:
         x = self.flows
@@ -672,131 +673,3 @@ class Reoptimizer:
             raise ModelError("a residual cycle without capacity")
         np.add.at(x, a[fwd], delta)
         np.subtract.at(x, a[~fwd], delta)
-
-
-class _Residual(NamedTuple):
-    """A flow's residual network, its arcs sorted by tail: their ``tails``, ``heads`` and
-    ``costs``, the network's ``arc`` each one stands for and whether ``forward`` (else its
-    reverse), and where each node's arcs start (``indptr``, CSR)."""
-
-    tails: np.ndarray
-    heads: np.ndarray
-    costs: np.ndarray
-    arc: np.ndarray
-    forward: np.ndarray
-    indptr: np.ndarray
-
-
-#: Most relaxations of the private chains in a row within one sweep (a chain of ``k`` nodes
-#: needs ``k``; what is left waits for the next sweep).
-CHAIN_STEPS = 64
-
-
-def _sweep_ranges(net: StringHubNetwork) -> list[tuple[int, int]]:
-    """The node id ranges a sweep relaxes, in order: the network's node classes along its
-    arcs (exits, ``R_in``, private chains, hubs, ``H+`` hubs, entries), then back.
-
-    Every arc of the network goes from one class to a later one, but within the private
-    chains, so a residual arc either follows that order (an arc with room) or goes against it
-    (the reverse of an arc with flow): each half of a sweep carries the labels through a
-    whole stretch of alternating path that a round carries one arc.
-    """
-    T, W, n = net.trie.size, net.num_words, net.num_nodes
-    hubs, plus, exits, entries = (0, T), (T, T + W), (T + W, T + 2 * W), (T + 2 * W, T + 3 * W)
-    depot, chains = (T + 3 * W, T + 3 * W + 1), (T + 3 * W + 1, n)
-    return [exits, depot, chains, hubs, plus, entries, plus, hubs, chains, depot]
-
-
-def _sweep(
-    res: _Residual,
-    dist: np.ndarray,
-    pred: np.ndarray,
-    dirty: np.ndarray,
-    ranges: list[tuple[int, int]],
-    deadline: float | None,
-) -> bool:
-    """One sweep: the arcs leaving the ``dirty`` nodes of each range in turn, the labels
-    lowered at once (Gauss-Seidel); whether a label fell."""
-    fell = False
-    chains = ranges[2]
-    for lo, hi in ranges:
-        if deadline is not None and time.perf_counter() >= deadline:
-            raise DeadlineReached
-        for _ in range(CHAIN_STEPS if (lo, hi) == chains else 1):
-            if not _relax_range(res, dist, pred, dirty, lo, hi):
-                break
-            fell = True
-    return fell
-
-
-def _relax_range(
-    res: _Residual, dist: np.ndarray, pred: np.ndarray, dirty: np.ndarray, lo: int, hi: int
-) -> bool:
-    """Relax the residual arcs leaving the dirty nodes ``lo <= v < hi`` (their marks cleared):
-    lower the heads' labels (``dist``) to the best candidate, record each lowered head's
-    tight arc in ``pred`` and mark it dirty; whether a label fell."""
-    part = dirty[lo:hi]
-    tails = np.flatnonzero(part)
-    if not tails.size:
-        return False
-    part[tails] = False
-    indptr = res.indptr
-    idx: np.ndarray | None = None
-    if tails.size == hi - lo:  # the whole range: its arcs are one slice
-        first, stop = int(indptr[lo]), int(indptr[hi])
-        heads = res.heads[first:stop]
-        cand = np.repeat(dist[lo:hi], np.diff(indptr[lo : hi + 1])) + res.costs[first:stop]
-    else:
-        tails += lo
-        start = indptr[tails]
-        cnt = indptr[tails + 1] - start
-        total = int(cnt.sum())
-        idx = np.repeat(start - np.cumsum(cnt, dtype=np.int32) + cnt, cnt)
-        idx += np.arange(total, dtype=np.int32)
-        heads = res.heads[idx]
-        cand = np.repeat(dist[tails], cnt) + res.costs[idx]
-    better = np.flatnonzero(cand < dist[heads])
-    if not better.size:
-        return False
-    h, c = heads[better], cand[better]
-    np.minimum.at(dist, h, c)
-    tight = better[c == dist[h]]
-    pred[heads[tight]] = tight + first if idx is None else idx[tight]
-    dirty[h] = True
-    return True
-
-
-def _pred_cycles(pred: np.ndarray, tails: np.ndarray) -> list[list[int]]:
-    """Residual arcs of every cycle of the predecessor graph (node-disjoint).
-
-    The predecessor graph is functional (one arc into each labelled node), so pointer doubling
-    takes every node onto the cycle its chain ends in, in O(n log n) vectorised steps.
-    """
-    n = pred.shape[0]
-    has = pred >= 0
-    step = np.arange(n, dtype=np.int32)  # fewer than 2**31 nodes
-    step[has] = tails[pred[has]]
-    land = step.copy()
-    for _ in range(max(1, int(n).bit_length())):
-        land = land[land]
-        if not has[land].any():  # every chain ends at an unlabelled node: no cycle
-            return []
-    heads = np.unique(land[has])
-    cycles: list[list[int]] = []
-    done: set[int] = set()
-    for v0 in heads.tolist():
-        if v0 in done or pred[v0] < 0:
-            continue
-        cyc: list[int] = []
-        v = v0
-        while True:
-            done.add(v)
-            a = int(pred[v])
-            cyc.append(a)
-            v = int(tails[a])
-            if v == v0:
-                cycles.append(cyc)
-                break
-            if v in done or pred[v] < 0:  # pragma: no cover - landing nodes lie on cycles
-                break
-    return cycles
