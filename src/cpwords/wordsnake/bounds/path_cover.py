@@ -47,7 +47,7 @@ from cpwords.wordsnake.bounds.cover_cuts import (
     cut_row,
     violated_cuts,
 )
-from cpwords.wordsnake.bounds.path_ends import PathEnds, path_ends
+from cpwords.wordsnake.bounds.path_ends import EndsMemo, PathEnds, path_ends
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 from cpwords.wordsnake.relaxation.word_ranges import WordRanges
@@ -282,6 +282,7 @@ def path_cover_bound(
     mult_arr = np.asarray(mult, dtype=np.int64)
     ranges = WordRanges(words)
     rounds = _Rounds(cert, words, mult_arr, ranges, deadline, t0, every_partner, cache)
+    rounds.memo = EndsMemo(len(words))  # the rounds' F grow: their ends carry over
     F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
     best = _grow(rounds, rounds.bound_for(F[mult_arr[F] == 1]), grow, relaxed, target)
     best.info["time"] = time.perf_counter() - t0
@@ -300,6 +301,7 @@ class _Rounds:
     t0: float
     every_partner: bool
     cache: CoverCache | None = None
+    memo: EndsMemo | None = None
 
     def bound_for(self, F: np.ndarray) -> tuple[PathCoverBound, np.ndarray]:
         """:func:`_bound_for` of ``F``."""
@@ -313,6 +315,7 @@ class _Rounds:
             self.t0,
             self.every_partner,
             self.cache,
+            self.memo,
         )
 
 
@@ -381,6 +384,7 @@ def _bound_for(
     t0: float,
     every_partner: bool = False,
     cache: CoverCache | None = None,
+    memo: EndsMemo | None = None,
 ) -> tuple[PathCoverBound, np.ndarray]:
     """The bound of the path cover of ``F``, and the words outside ``F`` its paths start or
     end at (where that costs slack, or all of them with ``every_partner``)."""
@@ -397,7 +401,7 @@ def _bound_for(
     if n == 0 or (n == W and cert.depot is None):
         # Nothing to cover, or no word outside F to start a path (a cyclic snake of F alone).
         return _nothing_to_cover(cert, mult_arr, F, t0), np.zeros(0, dtype=np.int64)
-    ends = path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score)
+    ends = path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score, memo)
     in_min, out_min = ends.in_min, ends.out_min
     if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
         raise ValueError("the certificate is not valid: a pair has a negative slack")

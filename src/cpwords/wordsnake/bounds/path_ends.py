@@ -33,6 +33,39 @@ class PathEnds:
     min_v: int
 
 
+class EndsMemo:
+    """Each word's cheapest path ends from an earlier call of :func:`path_ends` on a smaller
+    ``F`` (a growth round before), kept while still right.
+
+    Growing ``F`` only sets more far words' ``u`` and ``v'`` to infinity: a word's cheapest
+    end stays where it was, at the same first suffix, unless that far word joined ``F`` or the
+    default (the least ``v'`` outside ``F``, or the depot) changed.
+    """
+
+    def __init__(self, W: int) -> None:
+        self.F = np.zeros(0, dtype=np.int64)
+        self.default: tuple[int, int, int, int] | None = None
+        self.done = np.zeros(W, dtype=bool)
+        self.out_min = np.zeros(W, dtype=np.int64)
+        self.in_min = np.zeros(W, dtype=np.int64)
+        self.out_at = np.full(W, -1, dtype=np.int64)  # -1: the default
+        self.in_at = np.full(W, -1, dtype=np.int64)
+
+    def valid(
+        self, F: np.ndarray, inside: np.ndarray, default: tuple[int, int, int, int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The words of ``F`` (a mask) whose out and in ends hold (none when ``F`` does not hold
+        the memo's ``F`` or the defaults changed)."""
+        none = np.zeros(F.size, dtype=bool)
+        if default != self.default or not bool(inside[self.F].all()):
+            return none, none
+        ok = self.done[F]
+        out_at, in_at = self.out_at[F], self.in_at[F]
+        out_ok = ok & ((out_at < 0) | ~inside[np.maximum(out_at, 0)])
+        in_ok = ok & ((in_at < 0) | ~inside[np.maximum(in_at, 0)])
+        return out_ok, in_ok
+
+
 def path_ends(
     words: Sequence[str],
     F: np.ndarray,
@@ -44,6 +77,7 @@ def path_ends(
     proper: bool,
     deadline: float | None,
     score: str = "squared",
+    memo: EndsMemo | None = None,
 ) -> PathEnds:
     """Where each word of ``F`` can most cheaply start or end a path (a word outside ``F``).
 
@@ -67,6 +101,9 @@ def path_ends(
         ``time.perf_counter()`` value after which it stops.
     score : str
         The joints' weight (:func:`~cpwords.wordsnake.rules.joint_weight`).
+    memo : EndsMemo, optional
+        The ends of an earlier call on a smaller ``F`` (same ``u``, ``vp``): those still right
+        are taken, and it is updated to this call's.
 
     Returns
     -------
@@ -92,18 +129,39 @@ def path_ends(
     out_min = np.zeros(n, dtype=np.int64)
     in_min = np.zeros(n, dtype=np.int64)
     # The far word each minimum is attained at (-1: the depot).
-    out_arg = np.full(n, int(v_far.argmin()) if min_v == int(v_far.min()) else -1)
-    in_arg = np.full(n, int(u_far.argmin()) if min_u == int(u_far.min()) else -1)
-    for i, a in enumerate(F.tolist()):
+    out_default = int(v_far.argmin()) if min_v == int(v_far.min()) else -1
+    in_default = int(u_far.argmin()) if min_u == int(u_far.min()) else -1
+    out_arg = np.full(n, out_default)
+    in_arg = np.full(n, in_default)
+    default = (min_u, min_v, out_default, in_default)
+    out_at = np.full(n, -1, dtype=np.int64)  # where a joint beat the default
+    in_at = np.full(n, -1, dtype=np.int64)
+    out_ok = in_ok = np.zeros(n, dtype=bool)
+    if memo is not None:
+        inside = np.zeros(u.size, dtype=bool)
+        inside[F] = True
+        out_ok, in_ok = memo.valid(F, inside, default)
+        out_min[out_ok], out_at[out_ok] = memo.out_min[F[out_ok]], memo.out_at[F[out_ok]]
+        in_min[in_ok], in_at[in_ok] = memo.in_min[F[in_ok]], memo.in_at[F[in_ok]]
+    for i in np.flatnonzero(~(out_ok & in_ok)).tolist():
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
+        a = int(F[i])
         w = words[a]
-        out_min[i], at = far.after(w, int(u[a]), int(u[a]) + min_v)
-        if at is not None:
-            out_arg[i] = at
-        in_min[i], at = far.before(w, int(vp[a]), int(vp[a]) + min_u)
-        if at is not None:
-            in_arg[i] = at
+        if not out_ok[i]:
+            out_min[i], at = far.after(w, int(u[a]), int(u[a]) + min_v)
+            out_at[i] = -1 if at is None else at
+        if not in_ok[i]:
+            in_min[i], at = far.before(w, int(vp[a]), int(vp[a]) + min_u)
+            in_at[i] = -1 if at is None else at
+    out_arg = np.where(out_at >= 0, out_at, out_arg)
+    in_arg = np.where(in_at >= 0, in_at, in_arg)
+    if memo is not None:
+        memo.F, memo.default = F.copy(), default
+        memo.done[:] = False  # only this F's ends are kept
+        memo.done[F] = True
+        memo.out_min[F], memo.out_at[F] = out_min, out_at
+        memo.in_min[F], memo.in_at[F] = in_min, in_at
     return PathEnds(out_min, in_min, out_arg, in_arg, min_u, min_v)
 
 
