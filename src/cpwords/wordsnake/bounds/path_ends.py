@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -51,19 +52,45 @@ class EndsMemo:
         self.out_at = np.full(W, -1, dtype=np.int64)  # -1: the default
         self.in_at = np.full(W, -1, dtype=np.int64)
 
-    def valid(
-        self, F: np.ndarray, inside: np.ndarray, default: tuple[int, int, int, int]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The words of ``F`` (a mask) whose out and in ends hold (none when ``F`` does not hold
-        the memo's ``F`` or the defaults changed)."""
-        none = np.zeros(F.size, dtype=bool)
-        if default != self.default or not bool(inside[self.F].all()):
-            return none, none
+    def carried(self, F: np.ndarray, W: int, default: tuple[int, int, int, int]) -> tuple[Any, ...]:
+        """For the words of ``F``: whether their out and in ends hold (masks; none when ``F``
+        does not hold the memo's ``F`` or the defaults changed), and the ends carried over
+        (``out_min``, ``out_at``, ``in_min``, ``in_at``; zeros and -1 elsewhere)."""
+        n = int(F.size)
+        out_min, in_min = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        out_at, in_at = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+        none = np.zeros(n, dtype=bool)
+        if self.default is None or default != self.default:
+            return none, none, out_min, out_at, in_min, in_at
+        inside = np.zeros(W, dtype=bool)
+        inside[F] = True
+        if not bool(inside[self.F].all()):
+            return none, none, out_min, out_at, in_min, in_at
         ok = self.done[F]
-        out_at, in_at = self.out_at[F], self.in_at[F]
-        out_ok = ok & ((out_at < 0) | ~inside[np.maximum(out_at, 0)])
-        in_ok = ok & ((in_at < 0) | ~inside[np.maximum(in_at, 0)])
-        return out_ok, in_ok
+        was_out, was_in = self.out_at[F], self.in_at[F]
+        out_ok = ok & ((was_out < 0) | ~inside[np.maximum(was_out, 0)])
+        in_ok = ok & ((was_in < 0) | ~inside[np.maximum(was_in, 0)])
+        out_min[out_ok], out_at[out_ok] = self.out_min[F[out_ok]], was_out[out_ok]
+        in_min[in_ok], in_at[in_ok] = self.in_min[F[in_ok]], was_in[in_ok]
+        return out_ok, in_ok, out_min, out_at, in_min, in_at
+
+    def keep(
+        self,
+        F: np.ndarray,
+        default: tuple[int, int, int, int],
+        out_min: np.ndarray,
+        out_at: np.ndarray,
+        in_min: np.ndarray,
+        in_at: np.ndarray,
+    ) -> None:
+        """Keep the ends of ``F`` (only these: the memo's ``F`` becomes ``F``)."""
+        if self.done.size == 0:  # a memo of no words keeps nothing
+            return
+        self.F, self.default = F.copy(), default
+        self.done[:] = False
+        self.done[F] = True
+        self.out_min[F], self.out_at[F] = out_min, out_at
+        self.in_min[F], self.in_at[F] = in_min, in_at
 
 
 def path_ends(
@@ -114,7 +141,6 @@ def path_ends(
     DeadlineReached
         The deadline passed.
     """
-    n = int(F.size)
     infinity = np.iinfo(np.int64).max // 4
     u_far = u.copy()
     u_far[F] = infinity
@@ -126,23 +152,12 @@ def path_ends(
     if depot is not None:
         min_u = min(min_u, depot[0])  # the depot hands over to any word (overlap 0)
         min_v = min(min_v, depot[1])
-    out_min = np.zeros(n, dtype=np.int64)
-    in_min = np.zeros(n, dtype=np.int64)
     # The far word each minimum is attained at (-1: the depot).
     out_default = int(v_far.argmin()) if min_v == int(v_far.min()) else -1
     in_default = int(u_far.argmin()) if min_u == int(u_far.min()) else -1
-    out_arg = np.full(n, out_default)
-    in_arg = np.full(n, in_default)
     default = (min_u, min_v, out_default, in_default)
-    out_at = np.full(n, -1, dtype=np.int64)  # where a joint beat the default
-    in_at = np.full(n, -1, dtype=np.int64)
-    out_ok = in_ok = np.zeros(n, dtype=bool)
-    if memo is not None:
-        inside = np.zeros(u.size, dtype=bool)
-        inside[F] = True
-        out_ok, in_ok = memo.valid(F, inside, default)
-        out_min[out_ok], out_at[out_ok] = memo.out_min[F[out_ok]], memo.out_at[F[out_ok]]
-        in_min[in_ok], in_at[in_ok] = memo.in_min[F[in_ok]], memo.in_at[F[in_ok]]
+    memo = EndsMemo(0) if memo is None else memo
+    out_ok, in_ok, out_min, out_at, in_min, in_at = memo.carried(F, u.size, default)
     for i in np.flatnonzero(~(out_ok & in_ok)).tolist():
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
@@ -154,14 +169,9 @@ def path_ends(
         if not in_ok[i]:
             in_min[i], at = far.before(w, int(vp[a]), int(vp[a]) + min_u)
             in_at[i] = -1 if at is None else at
-    out_arg = np.where(out_at >= 0, out_at, out_arg)
-    in_arg = np.where(in_at >= 0, in_at, in_arg)
-    if memo is not None:
-        memo.F, memo.default = F.copy(), default
-        memo.done[:] = False  # only this F's ends are kept
-        memo.done[F] = True
-        memo.out_min[F], memo.out_at[F] = out_min, out_at
-        memo.in_min[F], memo.in_at[F] = in_min, in_at
+    out_arg = np.where(out_at >= 0, out_at, out_default)
+    in_arg = np.where(in_at >= 0, in_at, in_default)
+    memo.keep(F, default, out_min, out_at, in_min, in_at)
     return PathEnds(out_min, in_min, out_arg, in_arg, min_u, min_v)
 
 
