@@ -274,7 +274,7 @@ def reduced_cost_search(
     -----
     Time: each round computes every joint's slack (vectorised) and tries the joints of
     positive slack; a chain's search visits at most :data:`CHAIN_VISITS` items. The deadline
-    is looked at between moves, between a chain's search levels and while a cycle is
+    is looked at between moves, before each item a chain's search expands and while a cycle is
     opened. Memory: a few lists of one entry per item and a cache of at most
     :data:`CACHED_QUERIES` range queries.
 
@@ -514,9 +514,9 @@ class _Search:
         frontier, end = [start], -1
         while frontier and end < 0 and len(parent) < CHAIN_VISITS:
             grown = []
-            if self.late():
-                return 0
             for p in frontier:
+                if self.late():  # each item's tight joints may be many: looked at each item
+                    return 0
                 closing = s(p, goal) if forward else s(goal, p)
                 if p != start and closing < old + removed[p]:
                     end = p
