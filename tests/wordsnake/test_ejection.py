@@ -201,3 +201,66 @@ def test_ctrl_c_keeps_the_moves_made_before_it() -> None:
     assert done.info["stopped"] == "interrupted"
     assert sorted(done.order) == list(range(inst.n))
     assert done.gain > 0 and score(inst, done.order) == score(inst, order) + done.gain
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=3, max_size=30),
+    seed=st.integers(0, 10**6),
+    cached=st.sampled_from([0, 3, ejection.CACHED_TIGHT]),
+    random_prices=st.booleans(),
+)
+def test_the_tight_joints_kept_change_no_move(
+    words: list[str], seed: int, cached: int, random_prices: bool
+) -> None:
+    # The answers of _Search.tight kept (any cap: emptied when full) give the search the same
+    # moves as asking anew each time (the cache off: the cap at -1 empties it before each).
+    inst = WordsnakeInstance(tuple(words))
+    net, prices = relaxation_prices(inst)
+    if random_prices:  # any prices: more joints of positive slack, more chains
+        rng = np.random.default_rng(seed)
+        k = len(net.words)
+        prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
+    order = list(range(inst.n))
+    random.Random(seed).shuffle(order)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ejection, "CACHED_TIGHT", -1)
+        m.setattr(ejection._Search, "tight", _tight_anew)
+        anew = search(net, order, prices)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ejection, "CACHED_TIGHT", cached)
+        kept = search(net, order, prices)
+    assert kept.order == anew.order and kept.gain == anew.gain
+    assert {k: kept.info[k] for k in ("segment_moves", "chains", "rounds")} == {
+        k: anew.info[k] for k in ("segment_moves", "chains", "rounds")
+    }
+    # Every item's tight joints, both ways, asked twice in a shuffled order: as asked anew.
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ejection, "CACHED_TIGHT", cached)
+        kept_search, anew_search = _a_search(net, order, prices), _a_search(net, order, prices)
+        asks = [(p, f) for p in range(inst.n + 1) for f in (True, False)] * 2
+        random.Random(seed).shuffle(asks)
+        for p, f in asks:
+            assert kept_search.tight(p, f) == _tight_anew(anew_search, p, f)
+
+
+def _a_search(net: StringHubNetwork, order: Sequence[int], prices: Prices) -> ejection._Search:
+    """The search :func:`reduced_cost_search` would run (before its first round)."""
+    u, v, depot, scale = prices
+    pair = PairScore(net)
+    price = ejection._Prices(pair, u, v, depot, scale)
+    items: dict[int, list[int]] = {}
+    for i, w in enumerate(np.asarray(pair.item_word)[: pair.n].tolist()):
+        items.setdefault(int(w), []).append(i)
+    cand = ejection._Candidates(net.words, u, v, items)
+    return ejection._Search(pair, price, cand, ejection._Snake(order, pair.n), None)
+
+
+_tight_kept = ejection._Search.tight
+
+
+def _tight_anew(self: ejection._Search, p: int, forward: bool) -> list[int]:
+    """:meth:`_Search.tight` with nothing kept."""
+    self._tight.clear()
+    self._tight_size = 0
+    return _tight_kept(self, p, forward)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,6 +23,59 @@ from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
+
+
+class CoverCache:
+    """The path covers of components solved before, by their linear program.
+
+    The additive bound and the neighbourhood search's wider bounds grow ``F`` from the same
+    seeds with the same certificate: most components of a round are those of the round before
+    (and a later growth repeats an earlier one's rounds). A component's program is its local
+    arcs ``t -> h`` among ``k`` words and its costs ``c``; HiGHS solves the same program to the
+    same solution, so a component seen before takes its stored solution.
+
+    Attributes
+    ----------
+    hits, misses : int
+        Components taken from the cache, and solved.
+
+    Examples
+    --------
+    >>> cache = CoverCache()
+    >>> t, h, c = np.array([0]), np.array([1]), np.zeros(5)
+    >>> cache.put(2, t, h, c, {"lp": 0.0})
+    >>> cache.get(2, t, h, c), cache.get(2, h, t, c), (cache.hits, cache.misses)
+    ({'lp': 0.0}, None, (1, 1))
+    """
+
+    def __init__(self) -> None:
+        self._solved: dict[tuple[int, bytes, bytes, bytes], dict[str, Any]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def _key(
+        k: int, t: np.ndarray, h: np.ndarray, c: np.ndarray
+    ) -> tuple[int, bytes, bytes, bytes]:
+        return (
+            k,
+            np.ascontiguousarray(t, dtype=np.int64).tobytes(),
+            np.ascontiguousarray(h, dtype=np.int64).tobytes(),
+            np.ascontiguousarray(c, dtype=np.float64).tobytes(),
+        )
+
+    def get(self, k: int, t: np.ndarray, h: np.ndarray, c: np.ndarray) -> dict[str, Any] | None:
+        """The stored solution of the program (``k``, ``t``, ``h``, ``c``), or None."""
+        found = self._solved.get(self._key(k, t, h, c))
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, k: int, t: np.ndarray, h: np.ndarray, c: np.ndarray, res: dict[str, Any]) -> None:
+        """Store the solution ``res`` of the program (``k``, ``t``, ``h``, ``c``)."""
+        self._solved[self._key(k, t, h, c)] = res
 
 
 def cut_row(k: int, m: int, t: np.ndarray, h: np.ndarray, members: np.ndarray) -> np.ndarray:
@@ -167,3 +221,153 @@ def branch_and_cut(
         if not new:
             return float(res.fun), np.round(res.x)
         sets.extend(new)
+
+
+@dataclass
+class CoverLP:
+    """A linear program of :func:`cut_loop` as HiGHS solved it (what ``linprog`` returns).
+
+    Attributes
+    ----------
+    status : int
+        ``linprog``'s status: 0 optimal, 1 the time limit, 2 or more a failure.
+    x : numpy.ndarray of float64
+        The solution (arcs, starts, ends), when optimal.
+    eq, ineq : numpy.ndarray of float64
+        The duals of the degree equations (in-degree rows, then out-degree) and of the cuts
+        (``A_ub`` rows, ``<=`` form: non-positive).
+    message : str
+        HiGHS's model status.
+    """
+
+    status: int
+    x: np.ndarray
+    eq: np.ndarray
+    ineq: np.ndarray
+    message: str = ""
+
+
+def cover_matrix(
+    k: int, t: np.ndarray, h: np.ndarray, cut_sets: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The constraint matrix of :func:`cut_loop`'s program in canonical CSC form (columns: the
+    ``m`` arcs, the ``k`` starts, the ``k`` ends; rows: the cuts ``-x(delta_in(S)) - y(S) <=
+    -1``, then the in-degree and the out-degree equations), as ``scipy.sparse`` builds it from
+    the dense cut rows and the equations: ``(indptr, indices, data)``, row indices ascending in
+    each column, no explicit zeros.
+
+    Examples
+    --------
+    >>> indptr, indices, data = cover_matrix(2, np.array([0]), np.array([1]), [np.array([1])])
+    >>> indptr.tolist(), indices.tolist(), data.tolist()
+    ([0, 3, 4, 6, 7, 8], [0, 2, 3, 1, 0, 2, 3, 4], [-1.0, 1.0, 1.0, 1.0, -1.0, 1.0, 1.0, 1.0])
+    """
+    m, r = int(t.size), len(cut_sets)
+    inside = np.zeros((r, k), dtype=bool)
+    for i, s in enumerate(cut_sets):
+        inside[i, s] = True
+    # Cut entries: arc j enters cut i (head inside, tail outside); start b lies in cut i.
+    enters = inside[:, h] & ~inside[:, t]  # (r, m)
+    cut_col = np.concatenate([enters, inside, np.zeros((r, k), dtype=bool)], axis=1)
+    ci, cj = np.nonzero(cut_col.T)  # column-major: by column, then row ascending
+    # Equation entries: arc j in rows h_j and k + t_j; start b in row b; end b in row k + b.
+    ar = np.arange(k)
+    eq_col = np.concatenate([np.arange(m), np.arange(m), m + ar, m + k + ar])
+    eq_row = r + np.concatenate([h, k + t, ar, k + ar])
+    cols = np.concatenate([ci, eq_col])
+    rows = np.concatenate([cj, eq_row])
+    data = np.concatenate([np.full(ci.size, -1.0), np.ones(eq_col.size)])
+    order = np.lexsort((rows, cols))
+    counts = np.bincount(cols, minlength=m + 2 * k)
+    indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+    return indptr, rows[order].astype(np.int32), data[order]
+
+
+_OPTIONS: list[Any] = []  # HiGHS options as linprog(method="highs") sets them, built once
+
+
+def solve_cover_lp(
+    c: np.ndarray, k: int, t: np.ndarray, h: np.ndarray, cut_sets: list[np.ndarray], seconds: float
+) -> CoverLP:
+    """``linprog(c, A_ub=cut rows, b_ub=-1, A_eq=degree rows, b_eq=1, bounds=(0, None),
+    method="highs")`` without its input checks and conversions (most of its time on the
+    thousands of small programs of a wide cover): the same HiGHS (SciPy's), options, model and
+    matrix (:func:`cover_matrix`), so the same solution and duals."""
+    from scipy.optimize._highspy import _core as hc
+
+    if not _OPTIONS:
+        opts = hc.HighsOptions()
+        opts.presolve = "on"
+        opts.highs_debug_level = hc.HighsDebugLevel.kHighsDebugLevelNone
+        opts.log_to_console = False
+        opts.output_flag = False
+        opts.simplex_strategy = hc.simplex_constants.SimplexStrategy.kSimplexStrategyDual
+        _OPTIONS.append(opts)
+    opts = _OPTIONS[0]
+    opts.time_limit = float(seconds)
+    m, r = int(t.size), len(cut_sets)
+    n = m + 2 * k
+    indptr, indices, data = cover_matrix(k, t, h, cut_sets)
+    lp = hc.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = r + 2 * k
+    lp.a_matrix_.num_col_ = n
+    lp.a_matrix_.num_row_ = r + 2 * k
+    lp.a_matrix_.format_ = hc.MatrixFormat.kColwise
+    lp.col_cost_ = c
+    lp.col_lower_ = np.zeros(n)
+    lp.col_upper_ = np.full(n, hc.kHighsInf)
+    lp.row_lower_ = np.concatenate([np.full(r, -hc.kHighsInf), np.ones(2 * k)])
+    lp.row_upper_ = np.concatenate([-np.ones(r), np.ones(2 * k)])
+    lp.a_matrix_.start_ = indptr
+    lp.a_matrix_.index_ = indices
+    lp.a_matrix_.value_ = data
+    highs = hc._Highs()
+    highs.passOptions(opts)
+    highs.passModel(lp)
+    highs.run()
+    status = highs.getModelStatus()
+    message = highs.modelStatusToString(status)
+    empty = np.zeros(0)
+    if status == hc.HighsModelStatus.kOptimal:
+        sol = highs.getSolution()
+        dual = np.array(sol.row_dual)
+        return CoverLP(0, np.array(sol.col_value), dual[r:], dual[:r], message)
+    limits = (hc.HighsModelStatus.kTimeLimit, hc.HighsModelStatus.kIterationLimit)
+    return CoverLP(1 if status in limits else 4, empty, empty, empty, message)
+
+
+def _integral(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether every arc and start is 0 or 1 (within ``1e-9``, the supports' threshold). Such a
+    cover that :func:`violated_cuts` passes violates no cut, so :func:`min_cuts` would find
+    none: each word has one joint or start in (the degree equations), and following them back
+    from any word reaches a start (a cycle is a component entered less than once)."""
+    both = np.concatenate([x, y])
+    return bool(np.all((both <= 1e-9) | (both >= 1 - 1e-9)))
+
+
+def cut_loop(
+    c: np.ndarray,
+    t: np.ndarray,
+    h: np.ndarray,
+    k: int,
+    deadline: float | None,
+) -> tuple[CoverLP, list[np.ndarray]]:
+    """The linear relaxation of a component's path cover (costs ``c``, joints ``t -> h``
+    among ``k`` words: :func:`solve_cover_lp`) with the subtour cuts it violates, added until
+    none is: HiGHS's solution and the cuts."""
+    m = int(t.size)
+    cut_sets: list[np.ndarray] = []
+    while True:
+        lp = solve_cover_lp(c, k, t, h, cut_sets, seconds_left(deadline))
+        if lp.status == 1:  # HiGHS stopped at the time limit
+            raise DeadlineReached
+        if lp.status != 0:  # pragma: no cover - the cover with every word a path is feasible
+            raise RuntimeError(f"path cover LP failed: {lp.message}")
+        x, y = lp.x[:m], lp.x[m : m + k]
+        new = violated_cuts(k, t, h, x, y, integral=False)
+        if not new and not _integral(x, y):
+            new = min_cuts(t, h, x, y, k, {tuple(c.tolist()) for c in cut_sets}, deadline)
+        if not new:
+            return lp, cut_sets
+        cut_sets.extend(new)

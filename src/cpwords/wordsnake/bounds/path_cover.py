@@ -41,13 +41,13 @@ from typing import Any
 import numpy as np
 
 from cpwords.wordsnake.bounds.cover_cuts import (
+    CoverCache,
     branch_and_cut,
+    cut_loop,
     cut_row,
-    min_cuts,
-    seconds_left,
     violated_cuts,
 )
-from cpwords.wordsnake.bounds.path_ends import PathEnds, path_ends
+from cpwords.wordsnake.bounds.path_ends import EndsMemo, PathEnds, path_ends
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 from cpwords.wordsnake.relaxation.word_ranges import WordRanges
@@ -223,6 +223,7 @@ def path_cover_bound(
     relaxed: tuple[np.ndarray, np.ndarray] | None = None,
     every_partner: bool = False,
     target: int | None = None,
+    cache: CoverCache | None = None,
 ) -> PathCoverBound:
     """Strengthen a certificate's bound by the path cover of the subtours' neighbourhood.
 
@@ -254,6 +255,9 @@ def path_cover_bound(
         and the words it displaces follow in the next round): a wider and slower growth.
     target : int, optional
         Stop growing once the bound is at most this (the incumbent's score: nothing to gain).
+    cache : CoverCache, optional
+        Components solved by an earlier call on the same certificate (the same ``words``,
+        ``mult``): their solutions are taken, the new ones stored.
 
     Returns
     -------
@@ -277,7 +281,8 @@ def path_cover_bound(
     t0 = time.perf_counter()
     mult_arr = np.asarray(mult, dtype=np.int64)
     ranges = WordRanges(words)
-    rounds = _Rounds(cert, words, mult_arr, ranges, deadline, t0, every_partner)
+    rounds = _Rounds(cert, words, mult_arr, ranges, deadline, t0, every_partner, cache)
+    rounds.memo = EndsMemo(len(words))  # the rounds' F grow: their ends carry over
     F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
     best = _grow(rounds, rounds.bound_for(F[mult_arr[F] == 1]), grow, relaxed, target)
     best.info["time"] = time.perf_counter() - t0
@@ -295,6 +300,8 @@ class _Rounds:
     deadline: float | None
     t0: float
     every_partner: bool
+    cache: CoverCache | None = None
+    memo: EndsMemo | None = None
 
     def bound_for(self, F: np.ndarray) -> tuple[PathCoverBound, np.ndarray]:
         """:func:`_bound_for` of ``F``."""
@@ -307,6 +314,8 @@ class _Rounds:
             self.deadline,
             self.t0,
             self.every_partner,
+            self.cache,
+            self.memo,
         )
 
 
@@ -374,6 +383,8 @@ def _bound_for(
     deadline: float | None,
     t0: float,
     every_partner: bool = False,
+    cache: CoverCache | None = None,
+    memo: EndsMemo | None = None,
 ) -> tuple[PathCoverBound, np.ndarray]:
     """The bound of the path cover of ``F``, and the words outside ``F`` its paths start or
     end at (where that costs slack, or all of them with ``every_partner``)."""
@@ -390,7 +401,7 @@ def _bound_for(
     if n == 0 or (n == W and cert.depot is None):
         # Nothing to cover, or no word outside F to start a path (a cyclic snake of F alone).
         return _nothing_to_cover(cert, mult_arr, F, t0), np.zeros(0, dtype=np.int64)
-    ends = path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score)
+    ends = path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score, memo)
     in_min, out_min = ends.in_min, ends.out_min
     if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
         raise ValueError("the certificate is not valid: a pair has a negative slack")
@@ -408,7 +419,7 @@ def _bound_for(
         deadline,
         cert.score,
     )
-    cov = _cover_components(F, tails, heads, slack, ends, deadline)
+    cov = _cover_components(F, tails, heads, slack, ends, deadline, cache)
     certificate, bound, lp_bound, old_bound = _new_certificate(
         cert, mult_arr, u, v, F, cov, int(tails.size)
     )
@@ -508,6 +519,7 @@ def _cover_components(
     slack: np.ndarray,
     ends: PathEnds,
     deadline: float | None,
+    cache: CoverCache | None = None,
 ) -> _Covered:
     """Solve the path cover of each weak component of the useful arcs (:func:`_cover`)."""
     from scipy.sparse import csr_matrix
@@ -543,7 +555,7 @@ def _cover_components(
             continue
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
-        res = _cover(nodes, tails[arcs], heads[arcs], slack[arcs], in_min, out_min, deadline)
+        res = _cover(nodes, tails[arcs], heads[arcs], slack[arcs], in_min, out_min, deadline, cache)
         cov.total_lp += res["lp"]
         cov.total_int += res["int"]
         if res["int"] > 1e-9:
@@ -696,30 +708,30 @@ def _cover(
     in_min: np.ndarray,
     out_min: np.ndarray,
     deadline: float | None = None,
+    cache: CoverCache | None = None,
 ) -> dict[str, Any]:
     """The cheapest path cover of one component: LP with subtour cuts, then branch-and-cut.
 
-    Raises :class:`DeadlineReached` when the deadline passes (HiGHS gets the time left).
+    Raises :class:`DeadlineReached` when the deadline passes (HiGHS gets the time left). With
+    ``cache``, a component whose program (local arcs and costs) was solved before takes that
+    solution (HiGHS is deterministic: the same one).
     """
     from scipy.sparse import coo_matrix
 
     k = int(nodes.size)
-    loc = {int(x): i for i, x in enumerate(nodes.tolist())}
-    t = np.array([loc[int(x)] for x in tails.tolist()], dtype=np.int64)
-    h = np.array([loc[int(x)] for x in heads.tolist()], dtype=np.int64)
+    order = np.argsort(nodes, kind="stable")  # local ids: positions in ``nodes``
+    t = order[np.searchsorted(nodes, tails, sorter=order)].astype(np.int64)
+    h = order[np.searchsorted(nodes, heads, sorter=order)].astype(np.int64)
     m = int(t.size)
     # Variables: x (m arcs), y (k path starts), z (k path ends).
     c = np.concatenate([slack, in_min[nodes], out_min[nodes]]).astype(np.float64)
-    rows = np.concatenate([h, k + t, np.arange(k), k + np.arange(k)])
-    cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])
-    a_eq = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(2 * k, m + 2 * k)).tocsr()
-    row_of = partial(cut_row, k, m, t, h)
-    violated = partial(violated_cuts, k, t, h)
-    lp, cut_sets = _cut_loop(c, a_eq, t, h, k, deadline)
+    known = None if cache is None else cache.get(k, t, h, c)
+    if known is not None:
+        return _with_ids(known, nodes)
+    lp, cut_sets = cut_loop(c, t, h, k, deadline)
     # Duals: equality rows are in-degree (alpha, rows 0..k-1) then out-degree (beta).
-    eq = np.asarray(lp.eqlin.marginals)
-    alpha, beta = eq[:k], eq[k:]
-    lam = -np.asarray(lp.ineqlin.marginals) if cut_sets else np.zeros(0)
+    alpha, beta = lp.eq[:k], lp.eq[k:]
+    lam = -lp.ineq if cut_sets else np.zeros(0)
     # Round down (every dual appears with coefficient +1 in the dual constraints: still valid).
     lam = np.maximum(lam, 0.0)  # (x <= 1 is implied by the degree equations: no bound duals)
     lp_value = float(alpha.sum() + beta.sum() + lam.sum())
@@ -727,64 +739,35 @@ def _cover(
     int_value = lp_value
     branched = False
     best_x = lp.x
+    found = None
     if not integral:
         branched = True
+        rows = np.concatenate([h, k + t, np.arange(k), k + np.arange(k)])
+        cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])
+        a_eq = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(2 * k, m + 2 * k)).tocsr()
+        row_of = partial(cut_row, k, m, t, h)
+        violated = partial(violated_cuts, k, t, h)
         int_value, found = branch_and_cut(c, a_eq, cut_sets, row_of, violated, m, k, deadline)
         if found is not None:
             best_x = found
-    starts = np.nonzero(best_x[m : m + k] > 0.5)[0]
-    ends = np.nonzero(best_x[m + k :] > 0.5)[0]
-    return {
-        "starts": starts,
-        "ends": ends,
+    res = {
+        "starts": np.nonzero(best_x[m : m + k] > 0.5)[0],
+        "ends": np.nonzero(best_x[m + k :] > 0.5)[0],
         "joints": np.nonzero(best_x[:m] > 0.5)[0],
         "lp": lp_value,
         "int": max(int_value, lp_value),
         "branched": branched,
         "alpha": alpha,
         "beta": beta,
-        "cuts": [(nodes[s].tolist(), float(v)) for s, v in zip(cut_sets, lam, strict=True)],
+        "cuts": [(s, float(v)) for s, v in zip(cut_sets, lam, strict=True)],  # local ids
         "pool": cut_sets,
     }
+    if cache is not None and (found is not None or not branched):  # not what a limit cut short
+        cache.put(k, t, h, c, res)
+    return _with_ids(res, nodes)
 
 
-def _cut_loop(
-    c: np.ndarray,
-    a_eq: Any,
-    t: np.ndarray,
-    h: np.ndarray,
-    k: int,
-    deadline: float | None,
-) -> tuple[Any, list[np.ndarray]]:
-    """The linear relaxation of a component's path cover (costs ``c``, degree rows ``a_eq``,
-    joints ``t -> h`` among ``k`` words) with the subtour cuts it violates, added until none
-    is: HiGHS's solution and the cuts."""
-    from scipy.optimize import linprog
-
-    m = int(t.size)
-    cut_sets: list[np.ndarray] = []
-    row_of = partial(cut_row, k, m, t, h)
-    while True:
-        a_ub = np.array([-row_of(s) for s in cut_sets]) if cut_sets else None
-        b_ub = -np.ones(len(cut_sets)) if cut_sets else None
-        lp = linprog(
-            c,
-            A_ub=a_ub,
-            b_ub=b_ub,
-            A_eq=a_eq,
-            b_eq=np.ones(2 * k),
-            bounds=(0, None),
-            method="highs",
-            options={"time_limit": seconds_left(deadline)},
-        )
-        if lp.status == 1:  # HiGHS stopped at the time limit
-            raise DeadlineReached
-        if lp.status != 0:  # pragma: no cover - the cover with every word a path is feasible
-            raise RuntimeError(f"path cover LP failed: {lp.message}")
-        x, y = lp.x[:m], lp.x[m : m + k]
-        new = violated_cuts(k, t, h, x, y, integral=False)
-        if not new:
-            new = min_cuts(t, h, x, y, k, {tuple(c.tolist()) for c in cut_sets}, deadline)
-        if not new:
-            return lp, cut_sets
-        cut_sets.extend(new)
+def _with_ids(res: dict[str, Any], nodes: np.ndarray) -> dict[str, Any]:
+    """:func:`_cover`'s result with its cuts on ``nodes`` (the pool stays local, a copy)."""
+    cuts = [(nodes[s].tolist(), w) for s, w in res["cuts"]]
+    return {**res, "cuts": cuts, "pool": list(res["pool"])}

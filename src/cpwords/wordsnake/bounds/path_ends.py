@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +34,65 @@ class PathEnds:
     min_v: int
 
 
+class EndsMemo:
+    """Each word's cheapest path ends from an earlier call of :func:`path_ends` on a smaller
+    ``F`` (a growth round before), kept while still right.
+
+    Growing ``F`` only sets more far words' ``u`` and ``v'`` to infinity: a word's cheapest
+    end stays where it was, at the same first suffix, unless that far word joined ``F`` or the
+    default (the least ``v'`` outside ``F``, or the depot) changed.
+    """
+
+    def __init__(self, W: int) -> None:
+        self.F = np.zeros(0, dtype=np.int64)
+        self.default: tuple[int, int, int, int] | None = None
+        self.done = np.zeros(W, dtype=bool)
+        self.out_min = np.zeros(W, dtype=np.int64)
+        self.in_min = np.zeros(W, dtype=np.int64)
+        self.out_at = np.full(W, -1, dtype=np.int64)  # -1: the default
+        self.in_at = np.full(W, -1, dtype=np.int64)
+
+    def carried(self, F: np.ndarray, W: int, default: tuple[int, int, int, int]) -> tuple[Any, ...]:
+        """For the words of ``F``: whether their out and in ends hold (masks; none when ``F``
+        does not hold the memo's ``F`` or the defaults changed), and the ends carried over
+        (``out_min``, ``out_at``, ``in_min``, ``in_at``; zeros and -1 elsewhere)."""
+        n = int(F.size)
+        out_min, in_min = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        out_at, in_at = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+        none = np.zeros(n, dtype=bool)
+        if self.default is None or default != self.default:
+            return none, none, out_min, out_at, in_min, in_at
+        inside = np.zeros(W, dtype=bool)
+        inside[F] = True
+        if not bool(inside[self.F].all()):
+            return none, none, out_min, out_at, in_min, in_at
+        ok = self.done[F]
+        was_out, was_in = self.out_at[F], self.in_at[F]
+        out_ok = ok & ((was_out < 0) | ~inside[np.maximum(was_out, 0)])
+        in_ok = ok & ((was_in < 0) | ~inside[np.maximum(was_in, 0)])
+        out_min[out_ok], out_at[out_ok] = self.out_min[F[out_ok]], was_out[out_ok]
+        in_min[in_ok], in_at[in_ok] = self.in_min[F[in_ok]], was_in[in_ok]
+        return out_ok, in_ok, out_min, out_at, in_min, in_at
+
+    def keep(
+        self,
+        F: np.ndarray,
+        default: tuple[int, int, int, int],
+        out_min: np.ndarray,
+        out_at: np.ndarray,
+        in_min: np.ndarray,
+        in_at: np.ndarray,
+    ) -> None:
+        """Keep the ends of ``F`` (only these: the memo's ``F`` becomes ``F``)."""
+        if self.done.size == 0:  # a memo of no words keeps nothing
+            return
+        self.F, self.default = F.copy(), default
+        self.done[:] = False
+        self.done[F] = True
+        self.out_min[F], self.out_at[F] = out_min, out_at
+        self.in_min[F], self.in_at[F] = in_min, in_at
+
+
 def path_ends(
     words: Sequence[str],
     F: np.ndarray,
@@ -44,6 +104,7 @@ def path_ends(
     proper: bool,
     deadline: float | None,
     score: str = "squared",
+    memo: EndsMemo | None = None,
 ) -> PathEnds:
     """Where each word of ``F`` can most cheaply start or end a path (a word outside ``F``).
 
@@ -67,6 +128,9 @@ def path_ends(
         ``time.perf_counter()`` value after which it stops.
     score : str
         The joints' weight (:func:`~cpwords.wordsnake.rules.joint_weight`).
+    memo : EndsMemo, optional
+        The ends of an earlier call on a smaller ``F`` (same ``u``, ``vp``): those still right
+        are taken, and it is updated to this call's.
 
     Returns
     -------
@@ -77,7 +141,6 @@ def path_ends(
     DeadlineReached
         The deadline passed.
     """
-    n = int(F.size)
     infinity = np.iinfo(np.int64).max // 4
     u_far = u.copy()
     u_far[F] = infinity
@@ -89,21 +152,26 @@ def path_ends(
     if depot is not None:
         min_u = min(min_u, depot[0])  # the depot hands over to any word (overlap 0)
         min_v = min(min_v, depot[1])
-    out_min = np.zeros(n, dtype=np.int64)
-    in_min = np.zeros(n, dtype=np.int64)
     # The far word each minimum is attained at (-1: the depot).
-    out_arg = np.full(n, int(v_far.argmin()) if min_v == int(v_far.min()) else -1)
-    in_arg = np.full(n, int(u_far.argmin()) if min_u == int(u_far.min()) else -1)
-    for i, a in enumerate(F.tolist()):
+    out_default = int(v_far.argmin()) if min_v == int(v_far.min()) else -1
+    in_default = int(u_far.argmin()) if min_u == int(u_far.min()) else -1
+    default = (min_u, min_v, out_default, in_default)
+    memo = EndsMemo(0) if memo is None else memo
+    out_ok, in_ok, out_min, out_at, in_min, in_at = memo.carried(F, u.size, default)
+    for i in np.flatnonzero(~(out_ok & in_ok)).tolist():
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
+        a = int(F[i])
         w = words[a]
-        out_min[i], at = far.after(w, int(u[a]), int(u[a]) + min_v)
-        if at is not None:
-            out_arg[i] = at
-        in_min[i], at = far.before(w, int(vp[a]), int(vp[a]) + min_u)
-        if at is not None:
-            in_arg[i] = at
+        if not out_ok[i]:
+            out_min[i], at = far.after(w, int(u[a]), int(u[a]) + min_v)
+            out_at[i] = -1 if at is None else at
+        if not in_ok[i]:
+            in_min[i], at = far.before(w, int(vp[a]), int(vp[a]) + min_u)
+            in_at[i] = -1 if at is None else at
+    out_arg = np.where(out_at >= 0, out_at, out_default)
+    in_arg = np.where(in_at >= 0, in_at, in_default)
+    memo.keep(F, default, out_min, out_at, in_min, in_at)
     return PathEnds(out_min, in_min, out_arg, in_arg, min_u, min_v)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from cpwords.core.interrupts import StopFlag
 from cpwords.core.result import SolveResult, TracePoint
+from cpwords.wordsnake.bounds.cover_cuts import CoverCache
 from cpwords.wordsnake.bounds.path_cover import PathCoverBound
 from cpwords.wordsnake.primal.repair import CandidateIndex, PairScore, score_sequence
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer
@@ -450,6 +451,8 @@ class AdditiveBound:
         The best bound proven so far (the neighbourhood search may replace it by a wider one).
     info : dict
         ``solver_info["refinement"]``.
+    cache : CoverCache
+        The path covers' components solved so far on ``cert`` (the wider bounds take them).
     """
 
     t0: float
@@ -461,6 +464,7 @@ class AdditiveBound:
     relaxed: tuple[np.ndarray, np.ndarray]
     cover: PathCoverBound
     info: dict[str, Any]
+    cache: CoverCache = field(default_factory=CoverCache)
 
 
 def publish(state: ProofState, order: list[int] | None, objective: int | None) -> None:

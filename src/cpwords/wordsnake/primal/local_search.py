@@ -73,6 +73,10 @@ SPLICE_FREE = 50
 #: the memory stays linear in the list).
 CACHED_QUERIES = 200_000
 
+#: Most items kept at once in the answers of :meth:`_Search.tight` (the chains' searches ask
+#: for the same items' tight joints again and again: each answer depends on the item alone).
+CACHED_TIGHT = 4_000_000
+
 
 @dataclass
 class LocalSearchResult:
@@ -270,7 +274,7 @@ def reduced_cost_search(
     -----
     Time: each round computes every joint's slack (vectorised) and tries the joints of
     positive slack; a chain's search visits at most :data:`CHAIN_VISITS` items. The deadline
-    is looked at between moves, between a chain's search levels and while a cycle is
+    is looked at between moves, before each item a chain's search expands and while a cycle is
     opened. Memory: a few lists of one entry per item and a cache of at most
     :data:`CACHED_QUERIES` range queries.
 
@@ -333,6 +337,8 @@ class _Search:
         self.words = pair.words
         self.free: list[int] = []
         self.joint = [0] * (self.n + 1)  # the slack of x -> nxt[x]
+        self._tight: dict[tuple[int, bool], list[int]] = {}  # (p, forward) -> tight(p)
+        self._tight_size = 0
 
     def _relinked(self, tails: Any) -> None:
         """The joints after ``tails`` changed for good."""
@@ -472,6 +478,9 @@ class _Search:
         most 0 (backwards: words ending with its first ``k`` letters, by ``u``)."""
         if p == self.n:
             return []
+        known = self._tight.get((p, forward))
+        if known is not None:
+            return known
         word, out = self.words[p], set()
         own = self.s.iu[p] if forward else self.s.iv[p]
         for k in range(1, len(word) + 1):
@@ -479,7 +488,13 @@ class _Search:
             for w in self.cand.words_with(word[-k:] if forward else word[:k], not forward, limit):
                 out.update(self.cand.items.get(w, ()))
         out.discard(p)
-        return list(out)
+        found = list(out)
+        if self._tight_size + len(found) > CACHED_TIGHT:  # memory stays linear in the list
+            self._tight.clear()
+            self._tight_size = 0
+        self._tight[(p, forward)] = found
+        self._tight_size += len(found)
+        return found
 
     def chain(self, a: int, b: int) -> int:
         """An ejection chain that frees ``a -> b``, forwards (``a`` takes a tight successor,
@@ -499,9 +514,9 @@ class _Search:
         frontier, end = [start], -1
         while frontier and end < 0 and len(parent) < CHAIN_VISITS:
             grown = []
-            if self.late():
-                return 0
             for p in frontier:
+                if self.late():  # each item's tight joints may be many: looked at each item
+                    return 0
                 closing = s(p, goal) if forward else s(goal, p)
                 if p != start and closing < old + removed[p]:
                     end = p

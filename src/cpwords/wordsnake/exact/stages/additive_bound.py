@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.wordsnake.bounds.cover_cuts import CoverCache
 from cpwords.wordsnake.bounds.path_cover import path_cover_bound
 from cpwords.wordsnake.exact.state import AdditiveBound, ProofState, publish
 from cpwords.wordsnake.relaxation.decode import Decoded
@@ -64,8 +65,15 @@ def additive_bound(state: ProofState) -> None:
             potentials=pi,
         )
         relaxed = _word_joints(net, dec)
+        cache = CoverCache()  # the neighbourhood search's wider bounds take its components
         pc = path_cover_bound(
-            cert, net.words, net.mult.tolist(), seeds, deadline=deadline, relaxed=relaxed
+            cert,
+            net.words,
+            net.mult.tolist(),
+            seeds,
+            deadline=deadline,
+            relaxed=relaxed,
+            cache=cache,
         )
     except DeadlineReached:
         return
@@ -75,7 +83,9 @@ def additive_bound(state: ProofState) -> None:
         "lp_bound": pc.lp_bound,
         "first_bound": first,
     }
-    state.additive = AdditiveBound(t0, f.best_seq, f.best, seeds, pi, cert, relaxed, pc, info)
+    state.additive = AdditiveBound(
+        t0, f.best_seq, f.best, seeds, pi, cert, relaxed, pc, info, cache
+    )
     publish(state, None, None)
 
 

@@ -289,6 +289,7 @@ class FamilySearch:
                 every_partner=True,
                 grow=grow,
                 target=self.cur,
+                cache=add.cache,
             )
         except DeadlineReached:
             return
@@ -297,6 +298,7 @@ class FamilySearch:
             "lp_bound": wide.lp_bound,
             "words": wide.info["words"],
             "time": time.perf_counter() - t_wide,
+            "cached": [add.cache.hits, add.cache.misses],
         }
         if wide.bound < self.best.bound:
             self.best = wide
