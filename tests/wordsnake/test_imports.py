@@ -70,3 +70,25 @@ def test_the_snake_command_loads_no_drawing_module_until_it_draws() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+#: The modules of the stages that run only when the greedy proof leaves a gap.
+GAP_ONLY = (
+    "cpwords.wordsnake.closure.core",
+    "cpwords.wordsnake.closure.core_mip",
+    "cpwords.wordsnake.primal.lns",
+    "cpwords.wordsnake.primal.local_search",
+    "cpwords.wordsnake.exact.stages.additive_bound",
+    "cpwords.wordsnake.exact.stages.neighbourhood_search",
+)
+
+
+def test_the_default_method_loads_the_gap_stages_when_a_gap_is_left() -> None:
+    # All of ENABLE is settled by the greedy proof: the closure, the neighbourhood search and
+    # the additive bound are imported by the stages that use them, when they run.
+    code = (
+        "import sys, cpwords.cli.snake, cpwords.wordsnake.exact.methods;"
+        f"print(','.join(m for m in {GAP_ONLY!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import time
 
-from cpwords.wordsnake.closure.core import solve_core
-from cpwords.wordsnake.closure.core_mip import solve_core_mip
 from cpwords.wordsnake.exact.state import ProofState
 
 
@@ -29,6 +27,10 @@ def search_wanted(state: ProofState) -> bool:
 def core_search(state: ProofState) -> None:
     """Stage "core search": HiGHS branch-and-cut (``core_search="mip"``) or CP-SAT's routes
     constraint (``"cpsat"``) over the core, with the incumbent's score to beat."""
+    # The closure's modules load when a gap is left (not on a list the greedy proof settles).
+    from cpwords.wordsnake.closure.core import solve_core
+    from cpwords.wordsnake.closure.core_mip import solve_core_mip
+
     assert state.net is not None and state.core is not None
     state.report(state.elapsed(), state.objective, state.bound, "searching the core")
     seconds = state.remaining()
