@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from cpwords.core.errors import InputError, ModelError
+from cpwords.core.machine import installed_version
 from cpwords.core.result import SolveResult, Status, TracePoint
 from cpwords.wordsnake.formulations.letter_hub import (
     DEPOT,
@@ -280,9 +281,7 @@ def integral_bound(new: float, old: float | None) -> float:
 
 
 def backend_info(backend: str, **params: Any) -> dict[str, Any]:
-    from importlib.metadata import version  # 15 ms of start-up, for the OR-Tools runs only
-
-    return {"ortools": version("ortools"), "backend": backend, **params}
+    return {"ortools": installed_version("ortools"), "backend": backend, **params}
 
 
 def hub_info(
