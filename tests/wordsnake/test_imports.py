@@ -48,3 +48,47 @@ def test_the_formulations_are_still_reexported_by_auto(name: str, module: str) -
     )
     with pytest.raises(AttributeError):
         auto.no_such_method  # noqa: B018
+
+
+#: Standard and third-party modules only a drawing or an OR-Tools run needs.
+DRAWING_ONLY = (
+    "xml.sax.saxutils",
+    "urllib.request",
+    "http.client",
+    "email.parser",
+    "ssl",
+    "wcwidth",
+)
+
+
+def test_the_snake_command_loads_no_drawing_module_until_it_draws() -> None:
+    # xml.sax.saxutils pulled urllib.request, http.client, email and ssl (40 ms of each start),
+    # wcwidth 20 ms more: core.svg escapes itself and measures widths when it draws.
+    code = (
+        "import sys, cpwords.cli.snake, cpwords.cli._snake_interop, cpwords.wordsnake.draw;"
+        f"print(','.join(m for m in {DRAWING_ONLY!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+#: The modules of the stages that run only when the greedy proof leaves a gap.
+GAP_ONLY = (
+    "cpwords.wordsnake.closure.core",
+    "cpwords.wordsnake.closure.core_mip",
+    "cpwords.wordsnake.primal.lns",
+    "cpwords.wordsnake.primal.local_search",
+    "cpwords.wordsnake.exact.stages.additive_bound",
+    "cpwords.wordsnake.exact.stages.neighbourhood_search",
+)
+
+
+def test_the_default_method_loads_the_gap_stages_when_a_gap_is_left() -> None:
+    # All of ENABLE is settled by the greedy proof: the closure, the neighbourhood search and
+    # the additive bound are imported by the stages that use them, when they run.
+    code = (
+        "import sys, cpwords.cli.snake, cpwords.wordsnake.exact.methods;"
+        f"print(','.join(m for m in {GAP_ONLY!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -16,10 +16,18 @@ than ``2 k`` letters shares the same cell with both its neighbours).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from cpwords.chain.rules import chain_problems
-from cpwords.core.svg import MONO, caption, caption_height, caption_lines, glyph, plural
+from cpwords.core.svg import (
+    MONO,
+    caption,
+    caption_height,
+    caption_lines,
+    escape,
+    glyph,
+    plural,
+    quoteattr,
+)
 
 _CELL = 26.0
 _ROW = 34.0

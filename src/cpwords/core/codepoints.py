@@ -16,7 +16,7 @@ Research and Development 31(2) (1987) (polynomial hashing of substrings).
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -83,7 +83,8 @@ class Letters:
         """Draw a new hash base (after a collision): an odd 64-bit integer."""
         total = self.cp.size
         self._ends = None
-        base = secrets.randbits(64) | 1
+        # 64 random bits, as secrets.randbits(64) draws them (secrets: 10 ms of start-up)
+        base = int.from_bytes(os.urandom(8), "little") | 1
         inverse = pow(base, -1, 1 << 64)
         with np.errstate(over="ignore"):  # arithmetic modulo 2**64 is the point
             inverses = np.full(total + 1, inverse, dtype=np.uint64)

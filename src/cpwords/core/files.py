@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, BinaryIO
@@ -264,6 +262,8 @@ def _write_atomic(
     path: str | os.PathLike[str], st: os.stat_result | None, binary: bool, encoding: str
 ) -> Iterator[IO[Any]]:
     """A temporary file beside the target, flushed to disk, then renamed over it."""
+    import tempfile  # with shutil, random and more: 5 ms of a start that writes no file
+
     target = Path(os.path.realpath(path))
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
@@ -373,6 +373,9 @@ def staged_output(path: str | os.PathLike[str], option: str | None = None) -> It
     InputError
         The write failed (the target is left as it was; the private folder is removed).
     """
+    import shutil
+    import tempfile
+
     kind, _ = _target(path, option)
     folder = Path(os.path.realpath(path)).parent if kind != "through" else None
     try:

@@ -302,7 +302,7 @@ def json_safe(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {k: json_safe(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        if all(type(v) is str for v in obj):  # an ordering of words: nothing to replace
+        if set(map(type, obj)) <= {str}:  # an ordering of words: nothing to replace
             return list(obj)
         return [json_safe(v) for v in obj]
     return obj

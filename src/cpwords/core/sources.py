@@ -14,7 +14,6 @@ Paths in a suite are relative to the suite file's folder, except those starting 
 from __future__ import annotations
 
 import functools
-import random
 from pathlib import Path
 
 from cpwords.core.errors import InputError, excerpt
@@ -301,4 +300,6 @@ def sample_words(
     pool = [w for w in lexicon_words(lexicon, str(base_dir)) if min_len <= len(w) <= max_len]
     if len(pool) < n:
         raise InputError(f"lexicon {lexicon!r} has only {len(pool)} words of the asked lengths")
+    import random  # a sample's draw only (2 ms of every start otherwise)
+
     return sorted(random.Random(seed).sample(pool, n))

@@ -11,10 +11,6 @@ glyph the drawings place is one ``<text>`` with one ``x`` and its baseline compu
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
-from wcwidth import wcswidth, wcwidth
-
 from cpwords.core.errors import InputError
 
 #: The monospace stack of the drawings' letters and captions.
@@ -26,6 +22,67 @@ CAPTION_SIZE = 13.0
 CAPTION_LINE = 18.0
 
 
+def escape(text: str) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` escaped for XML character data.
+
+    The same string as :func:`xml.sax.saxutils.escape` (without extra entities), written here
+    because importing :mod:`xml.sax.saxutils` loads ``urllib.request``, ``http.client``, ``email``
+    and ``ssl`` (40 ms of every command's start-up; tests/core/test_svg_escape.py compares them).
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    str
+        ``&`` -> ``&amp;``, ``>`` -> ``&gt;``, ``<`` -> ``&lt;`` (ampersands first).
+
+    Examples
+    --------
+    >>> escape("a<b & c>d")
+    'a&lt;b &amp; c&gt;d'
+    """
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+_ATTR_ENTITIES = (("\n", "&#10;"), ("\r", "&#13;"), ("\t", "&#9;"))
+
+
+def quoteattr(text: str) -> str:
+    """``text`` escaped and quoted as an XML attribute value, quotes included.
+
+    The same string as :func:`xml.sax.saxutils.quoteattr` (without extra entities): escaped
+    as :func:`escape`, newlines, carriage returns and tabs as character references, then
+    quoted with ``"`` unless the text holds a ``"`` and no ``'`` (then ``'``); holding both,
+    its ``"`` become ``&quot;``.
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    str
+        The quoted value, to write after ``name=``.
+
+    Examples
+    --------
+    >>> print(quoteattr("cat"), quoteattr('say "hi"'), quoteattr("it's \\"x\\""))
+    "cat" 'say "hi"' "it's &quot;x&quot;"
+    """
+    data = escape(text)
+    for key, value in _ATTR_ENTITIES:
+        data = data.replace(key, value)
+    if '"' in data:
+        if "'" in data:
+            return '"' + data.replace('"', "&quot;") + '"'
+        return "'" + data + "'"
+    return '"' + data + '"'
+
+
 def char_width(ch: str) -> int:
     """Display columns of one character: 2 for wide (CJK) ones, else 1.
 
@@ -34,6 +91,8 @@ def char_width(ch: str) -> int:
     >>> char_width("a"), char_width("ß"), char_width("語"), char_width("ש")
     (1, 1, 2, 1)
     """
+    from wcwidth import wcwidth  # a drawing's import: the solve commands do not load it
+
     w = wcwidth(ch)
     return 2 if w == 2 else 1
 
@@ -46,6 +105,8 @@ def text_width(text: str) -> int:
     >>> text_width("grüßen"), text_width("しりとり")
     (6, 8)
     """
+    from wcwidth import wcswidth  # a drawing's import: the solve commands do not load it
+
     w = wcswidth(text)
     return w if w >= 0 else sum(char_width(c) for c in text)
 

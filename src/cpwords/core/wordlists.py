@@ -10,17 +10,17 @@ are written by ``tools/pack_word_lists.py`` from the project's real-data folder.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import lzma
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
 
 from cpwords.core.alphabet import Alphabet
 from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, parse_lexicon_bytes
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 #: The package folder of the lists (below ``cpwords.data``).
 FOLDER = "wordlists"
@@ -72,6 +72,8 @@ class PackagedList:
 
 def folder() -> Traversable:
     """The package folder holding the lists, their licences and the manifest."""
+    from importlib import resources  # a shipped list's read only: 3 ms of every start otherwise
+
     return resources.files("cpwords.data").joinpath(FOLDER)
 
 
@@ -178,6 +180,9 @@ def _read_checked(file: str, sha256: str, what: str) -> bytes:
     ``what`` names the file in the errors (``word list``, ``licence``): an
     :class:`InputError` for a file that cannot be read or decompressed, or that is damaged.
     """
+    import hashlib  # a shipped list's read only: 5 ms of every start otherwise
+    import lzma
+
     try:
         data = lzma.decompress(folder().joinpath(file).read_bytes())
     except (OSError, lzma.LZMAError) as exc:

@@ -13,9 +13,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
-from cpwords.core.svg import caption, caption_height, caption_lines, glyph, plural
+from cpwords.core.svg import (
+    caption,
+    caption_height,
+    caption_lines,
+    escape,
+    glyph,
+    plural,
+    quoteattr,
+)
 from cpwords.letterboxed.rules import LetterBox
 
 #: Stroke colours of the words, in order (a colour-blind-safe qualitative palette).

@@ -16,9 +16,8 @@ swing, the status) and the key of the colours.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
-from cpwords.core.svg import MONO, caption, caption_height, caption_lines, glyph
+from cpwords.core.svg import MONO, caption, caption_height, caption_lines, escape, glyph, quoteattr
 from cpwords.letterpress.rules import ME, OPPONENT, LetterpressBoard, defended, play
 
 #: Tile fills: (undefended, defended) per owner, the game's blue and red, and a neutral grey.

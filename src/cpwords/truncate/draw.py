@@ -15,9 +15,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
-from cpwords.core.svg import caption, caption_height, caption_lines, glyph, plural
+from cpwords.core.svg import (
+    caption,
+    caption_height,
+    caption_lines,
+    escape,
+    glyph,
+    plural,
+    quoteattr,
+)
 from cpwords.truncate.rules import truncate_step_ok
 
 _CELL = 30.0

@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from cpwords.core.svg import (
     MONO,
@@ -31,8 +30,10 @@ from cpwords.core.svg import (
     caption_height,
     caption_lines,
     char_width,
+    escape,
     glyph,
     plural,
+    quoteattr,
     text_width,
 )
 from cpwords.wordsnake.rules import joint_weight, pair_overlap

@@ -6,7 +6,6 @@ sample with repeats), and the built-in demonstration list.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +118,8 @@ def builtin_instance(cyclic: bool = False, proper: bool = False) -> WordsnakeIns
     WordsnakeInstance
         The words of ``cpwords/data/wordsnake_demo.txt`` (written for this project).
     """
+    from importlib import resources  # the demo only: tempfile, random and more (3 ms)
+
     text = resources.files("cpwords.data").joinpath("wordsnake_demo.txt").read_text("utf-8")
     return WordsnakeInstance(
         tuple(parse_word_lines(text, "wordsnake_demo.txt")), cyclic, proper, "builtin-demo"

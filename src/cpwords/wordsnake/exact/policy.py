@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 from cpwords.core.errors import InputError
 from cpwords.core.interrupts import StopFlag, stop_scope
 from cpwords.core.machine import available_memory
 from cpwords.core.result import SolveResult
-from cpwords.wordsnake.closure.core import CoreTooLarge
 from cpwords.wordsnake.exact.flow_steps import length_bound
-from cpwords.wordsnake.exact.stages.additive_bound import additive_bound, additive_wanted
 from cpwords.wordsnake.exact.stages.certificate import certificate
 from cpwords.wordsnake.exact.stages.checked_proof import checked_proof, proof_reserve
 from cpwords.wordsnake.exact.stages.core_search import core_search, search_log_start, search_wanted
@@ -26,10 +25,6 @@ from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
 from cpwords.wordsnake.exact.stages.greedy_proof import greedy_proof
 from cpwords.wordsnake.exact.stages.lagrangian_relaxation import lagrangian_relaxation
 from cpwords.wordsnake.exact.stages.min_cost_flow import min_cost_flow
-from cpwords.wordsnake.exact.stages.neighbourhood_search import (
-    neighbourhood_search,
-    neighbourhood_wanted,
-)
 from cpwords.wordsnake.exact.stages.proof_tree import (
     early_tree,
     early_tree_wanted,
@@ -65,6 +60,24 @@ from cpwords.wordsnake.relaxation.string_hub import (
 )
 from cpwords.wordsnake.rules import WordsnakeInstance
 
+
+# The stages that tighten a bound the greedy proof left open import their modules (the path
+# cover bound, the large-neighbourhood search) when they are asked: a list the greedy proof
+# settles, as all of ENABLE, never loads them (tests/wordsnake/test_imports.py).
+def _additive() -> ModuleType:
+    """The additive bound's module, imported when first asked."""
+    from cpwords.wordsnake.exact.stages import additive_bound
+
+    return additive_bound
+
+
+def _neighbourhood() -> ModuleType:
+    """The neighbourhood search's module, imported when first asked."""
+    from cpwords.wordsnake.exact.stages import neighbourhood_search
+
+    return neighbourhood_search
+
+
 #: The network, built before the flow stages.
 NETWORK = Stage("string-hub network", build_network)
 
@@ -75,8 +88,16 @@ FLOW_STAGES = (
     Stage("greedy proof", lambda s: greedy_proof(s.flow), lambda s: s.flow.reopt is not None),
     Stage("min-cost flow", lambda s: min_cost_flow(s.flow), lambda s: s.flow.flows is None),
     Stage("repair", lambda s: repair(s.flow)),
-    Stage("additive bound", additive_bound, additive_wanted),
-    Stage("neighbourhood search", neighbourhood_search, neighbourhood_wanted),
+    Stage(
+        "additive bound",
+        lambda s: _additive().additive_bound(s),
+        lambda s: _additive().additive_wanted(s),
+    ),
+    Stage(
+        "neighbourhood search",
+        lambda s: _neighbourhood().neighbourhood_search(s),
+        lambda s: _neighbourhood().neighbourhood_wanted(s),
+    ),
     Stage("Lagrangian relaxation", lambda s: lagrangian_relaxation(s.flow)),
 )
 
@@ -381,6 +402,8 @@ def _take_flow_result(state: ProofState) -> None:
 def _run_search(state: ProofState) -> None:
     """Reduced-cost fixing and the core search, logged as one stage ``core``, until a stop is
     asked; a core too large is left to the routes stage (or else to the proof tree)."""
+    from cpwords.wordsnake.closure.core import CoreTooLarge  # loaded when a gap is left
+
     t_core = search_log_start(state)
     log = state.stages[-1]
     try:

@@ -12,12 +12,12 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import version
 from typing import Any
 
 import numpy as np
 
 from cpwords.core.errors import InputError, ModelError
+from cpwords.core.machine import installed_version
 from cpwords.core.result import SolveResult, Status, TracePoint
 from cpwords.wordsnake.formulations.letter_hub import (
     DEPOT,
@@ -281,7 +281,7 @@ def integral_bound(new: float, old: float | None) -> float:
 
 
 def backend_info(backend: str, **params: Any) -> dict[str, Any]:
-    return {"ortools": version("ortools"), "backend": backend, **params}
+    return {"ortools": installed_version("ortools"), "backend": backend, **params}
 
 
 def hub_info(

@@ -8,7 +8,6 @@ Formulation card: ``models/wordsnake.md``.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import time
@@ -88,6 +87,8 @@ class FlowJob:
     """
 
     def __init__(self, net: StringHubNetwork, cost: np.ndarray) -> None:
+        import multiprocessing  # 10 ms of start-up: only a cold solve forks
+
         self.proc: Any = None
         self.recv: Any = None
         self.done: tuple[np.ndarray, int] | None = None

@@ -9,10 +9,24 @@ and the measurements.
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from cpwords.wordsnake.closure.core import solve_core
-from cpwords.wordsnake.closure.core_mip import solve_core_mip
 from cpwords.wordsnake.exact.state import ProofState
+
+
+def solve_core(*args: Any, **kwargs: Any) -> Any:
+    """:func:`cpwords.wordsnake.closure.core.solve_core`, its module imported when a gap is left
+    (a list the greedy proof settles never loads the closure)."""
+    from cpwords.wordsnake.closure.core import solve_core as solve
+
+    return solve(*args, **kwargs)
+
+
+def solve_core_mip(*args: Any, **kwargs: Any) -> Any:
+    """:func:`cpwords.wordsnake.closure.core_mip.solve_core_mip`, imported when a gap is left."""
+    from cpwords.wordsnake.closure.core_mip import solve_core_mip as solve
+
+    return solve(*args, **kwargs)
 
 
 def search_wanted(state: ProofState) -> bool:

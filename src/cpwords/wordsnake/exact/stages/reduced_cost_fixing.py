@@ -4,7 +4,6 @@ against the best dual iterate (card: "Reduced-cost fixing and the core search").
 
 from __future__ import annotations
 
-from cpwords.wordsnake.closure.core import reduced_core
 from cpwords.wordsnake.exact.state import ProofState
 
 #: Reduced-cost fixing hands the core to the exact search when it keeps at most this many word
@@ -16,6 +15,9 @@ CORE_MAX_PAIRS = 400_000
 def reduced_cost_fixing(state: ProofState) -> None:
     """Stage "reduced-cost fixing": keep the word pairs whose reduced cost against the best
     dual iterate leaves room above the incumbent (``CoreTooLarge`` past ``CORE_MAX_PAIRS``)."""
+    # The closure's modules load when a gap is left (not on a list the greedy proof settles).
+    from cpwords.wordsnake.closure.core import reduced_core
+
     assert state.out is not None and state.out.dual is not None and state.net is not None
     log = state.stages[-1]
     state.report(state.elapsed(), state.objective, state.bound, "reduced-cost fixing")
