@@ -23,11 +23,10 @@ CAPTION_LINE = 18.0
 
 
 def escape(text: str) -> str:
-    """``text`` with ``&``, ``<`` and ``>`` escaped for XML character data.
-
-    The same string as :func:`xml.sax.saxutils.escape` (without extra entities), written here
-    because importing :mod:`xml.sax.saxutils` loads ``urllib.request``, ``http.client``, ``email``
-    and ``ssl`` (40 ms of every command's start-up; tests/core/test_svg_escape.py compares them).
+    """``text`` with ``&``, ``<`` and ``>`` escaped for XML character data:
+    :func:`xml.sax.saxutils.escape`, imported when first needed (importing
+    :mod:`xml.sax.saxutils` loads ``urllib.request``, ``http.client``, ``email`` and ``ssl``,
+    40 ms that a command drawing nothing need not pay).
 
     Parameters
     ----------
@@ -37,26 +36,21 @@ def escape(text: str) -> str:
     Returns
     -------
     str
-        ``&`` -> ``&amp;``, ``>`` -> ``&gt;``, ``<`` -> ``&lt;`` (ampersands first).
+        ``&`` -> ``&amp;``, ``>`` -> ``&gt;``, ``<`` -> ``&lt;``.
 
     Examples
     --------
     >>> escape("a<b & c>d")
     'a&lt;b &amp; c&gt;d'
     """
-    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+    from xml.sax.saxutils import escape as xml_escape
 
-
-_ATTR_ENTITIES = (("\n", "&#10;"), ("\r", "&#13;"), ("\t", "&#9;"))
+    return xml_escape(text)
 
 
 def quoteattr(text: str) -> str:
-    """``text`` escaped and quoted as an XML attribute value, quotes included.
-
-    The same string as :func:`xml.sax.saxutils.quoteattr` (without extra entities): escaped
-    as :func:`escape`, newlines, carriage returns and tabs as character references, then
-    quoted with ``"`` unless the text holds a ``"`` and no ``'`` (then ``'``); holding both,
-    its ``"`` become ``&quot;``.
+    """``text`` escaped and quoted as an XML attribute value, quotes included:
+    :func:`xml.sax.saxutils.quoteattr`, imported when first needed (as :func:`escape`).
 
     Parameters
     ----------
@@ -73,14 +67,9 @@ def quoteattr(text: str) -> str:
     >>> print(quoteattr("cat"), quoteattr('say "hi"'), quoteattr("it's \\"x\\""))
     "cat" 'say "hi"' "it's &quot;x&quot;"
     """
-    data = escape(text)
-    for key, value in _ATTR_ENTITIES:
-        data = data.replace(key, value)
-    if '"' in data:
-        if "'" in data:
-            return '"' + data.replace('"', "&quot;") + '"'
-        return "'" + data + "'"
-    return '"' + data + '"'
+    from xml.sax.saxutils import quoteattr as xml_quoteattr
+
+    return xml_quoteattr(text)
 
 
 def char_width(ch: str) -> int:
