@@ -13,8 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cpwords.cli import main
@@ -31,6 +32,7 @@ from cpwords.wordsnake.certificate import (
 )
 from cpwords.wordsnake.exact.methods import solve_exact
 from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation import dual_certificate
 from cpwords.wordsnake.relaxation.assignment import potentials
 from cpwords.wordsnake.relaxation.dual_certificate import _repaired, flow_certificate
 from cpwords.wordsnake.relaxation.string_hub import build_string_network
@@ -355,6 +357,43 @@ def test_settled_potentials_are_repaired_locally_and_keep_the_bound() -> None:
         found = verify_certificate(inst.words, cert)
         assert found.status == "VALID"
         assert found.bound == out.dual.value_scaled // out.dual.scale
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab\u00e9\u0628", min_size=1, max_size=5), min_size=2, max_size=12),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_repair_and_the_certificate_are_the_same_with_node_ids_in_32_or_64_bits(
+    words: list[str], cyclic: bool, proper: bool
+) -> None:
+    """The local repair copies node ids in 32 bits when they fit (int64 above ``ID32_LIMIT``):
+    both widths give the same potentials and the same certificate (any alphabet, repeated
+    words, words inside others; two distinct words at least, one word having its own
+    certificate)."""
+    assume(len(set(words)) >= 2)
+    inst = WordsnakeInstance(tuple(words), cyclic, proper)
+    net = build_string_network(inst)
+    out = solve_string_flow(net)
+    assert out.dual is not None and out.order is not None and out.objective is not None
+    assert out.bound is not None
+    pi = potentials(net, out.dual.cost, out.dual.flows)
+    dual = dataclasses.replace(out.dual, pi=pi)
+    order = [inst.words[i] for i in out.order]
+    narrow = _repaired(net, dual, pi)
+    cert = flow_certificate(net, dual, order, out.objective, out.bound)
+    assert dual_certificate.node_id_dtype(net.num_nodes) is np.int32
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dual_certificate, "ID32_LIMIT", 0)  # every copy in 64 bits
+        assert dual_certificate.node_id_dtype(net.num_nodes) is np.int64
+        wide = _repaired(net, dual, pi)
+        cert64 = flow_certificate(net, dual, order, out.objective, out.bound)
+    assert (narrow is None) == (wide is None)
+    if narrow is not None and wide is not None:
+        assert narrow.dtype == wide.dtype == np.int64 and (narrow == wide).all()
+    assert cert == cert64
+    assert verify_certificate(inst.words, cert).status == "VALID"
 
 
 def test_compare_certifies_the_main_method_and_runs_the_heuristics(

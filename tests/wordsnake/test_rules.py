@@ -1,6 +1,7 @@
 """The Wordsnake rules: overlaps, scores, the overlap graph against the independent checker."""
 
 import itertools
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 from cpwords.wordsnake.draw import snake_table
 from cpwords.wordsnake.rules import (
     WordsnakeInstance,
+    _plain_lower_case,
     check_snake,
     overlap_graph,
     pair_overlap,
@@ -161,3 +163,25 @@ def test_three_words_of_200000_letters_build_their_graph_pair_by_pair() -> None:
     g = overlap_graph(words, min_overlap=2)  # the prefix index would hold 2.5e10 characters
     got = set(zip(g.tail.tolist(), g.head.tolist(), g.overlap.tolist(), strict=True))
     assert (0, 1, 0) not in got and all(k == pair_overlap(words[i], words[j]) for i, j, k in got)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(alphabet="ab\nA\u00e9 ", max_size=4), st.integers()), max_size=5))
+def test_the_plain_list_test_equals_the_one_pattern_of_words_and_line_feeds(
+    words: list[object],
+) -> None:
+    # The fast path of a list of a-z words: one class repeated and three tests for an empty
+    # line, the same lists as the pattern of one word, then line-feed-and-word repeated.
+    whole = re.compile(r"[a-z]+(?:\n[a-z]+)*")
+    strings = all(isinstance(w, str) for w in words)
+    expected = strings and whole.fullmatch("\n".join(words)) is not None  # type: ignore[arg-type]
+    assert _plain_lower_case(words) == expected
+    if expected:  # and such a list is taken as it is
+        assert WordsnakeInstance(words).words == tuple(words)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "words", [["ab", "", "c"], ["", "ab"], ["ab", ""], ["a\n", "b"], ["\na"], ["a\n\nb"]]
+)
+def test_a_list_with_an_empty_line_is_not_taken_as_plain(words: list[str]) -> None:
+    assert not _plain_lower_case(words)

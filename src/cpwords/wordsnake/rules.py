@@ -56,8 +56,11 @@ def joint_weight(k: _Weighable, score: str = "squared") -> _Weighable:
     return k if score == "linear" else k * k
 
 
-#: Words of ``a`` to ``z`` only, one a line: normalised and valid as they stand.
-_PLAIN = re.compile(r"[a-z]+(?:\n[a-z]+)*")
+#: Letters ``a`` to ``z`` and line feeds only. With no empty line (no line feed first, last or
+#: twice in a row) they are words of ``a`` to ``z``, one a line: normalised and valid as they
+#: stand. One repeated class, without the group ``[a-z]+(?:\n[a-z]+)*``, whose repetition keeps
+#: a state per word (20 MB at the peak for ENABLE's 172,823 words).
+_PLAIN = re.compile(r"[a-z\n]+")
 
 
 def _plain_lower_case(words: Sequence[object]) -> bool:
@@ -67,7 +70,12 @@ def _plain_lower_case(words: Sequence[object]) -> bool:
         joined = "\n".join(words)  # type: ignore[arg-type]
     except TypeError:  # not every word is a string
         return False
-    return _PLAIN.fullmatch(joined) is not None
+    return (
+        _PLAIN.fullmatch(joined) is not None
+        and joined[0] != "\n"
+        and joined[-1] != "\n"
+        and "\n\n" not in joined
+    )
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,31 @@ from cpwords.wordsnake.rules import WordsnakeInstance, pair_overlap
 _LIFTED = np.int64(1) << np.int64(60)
 
 
+#: Most node ids held in 32 bits (int32's largest value); a larger network keeps 64 bits.
+ID32_LIMIT = int(np.iinfo(np.int32).max)
+
+
+def node_id_dtype(num_nodes: int) -> type[np.signedinteger[Any]]:
+    """The integer type of copies of node ids: int32 when every id fits, else int64.
+
+    Parameters
+    ----------
+    num_nodes : int
+        Number of nodes (ids ``0 .. num_nodes - 1``).
+
+    Returns
+    -------
+    type
+        ``numpy.int32`` when ``num_nodes - 1 <= ID32_LIMIT``, else ``numpy.int64``.
+
+    Examples
+    --------
+    >>> node_id_dtype(10).__name__, node_id_dtype(2**31 + 1).__name__
+    ('int32', 'int64')
+    """
+    return np.int32 if num_nodes - 1 <= ID32_LIMIT else np.int64
+
+
 def dual_potentials(
     net: StringHubNetwork, dual: FlowDual, deadline: float | None = None
 ) -> np.ndarray:
@@ -100,7 +125,10 @@ def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndar
     # Raise tails (exits, private-chain nodes) on the arcs that do not end at an entry; a raised
     # chain node may break the arc into it, whose tail is raised next (chains are short).
     upward = lifted & ~is_entry[head]
-    up_t, up_h, up_c = tail[upward], head[upward], cost[upward]
+    ids = node_id_dtype(net.num_nodes)  # the copies in 32 bits when the ids fit
+    up_t, up_h = tail[upward].astype(ids, copy=False), head[upward].astype(ids, copy=False)
+    up_c = cost[upward]
+    del upward
     for _ in range(net.num_nodes + 1):
         rc = up_c + pi[up_t] - pi[up_h]
         bad = rc < 0
@@ -109,9 +137,13 @@ def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndar
         np.maximum.at(pi, up_t[bad], pi[up_h[bad]] - up_c[bad])
     else:  # pragma: no cover - a negative cycle: the flow is not optimal
         return None
+    del up_t, up_h, up_c, rc, bad  # the solve's memory peak is near: free them before the next
     into = lifted & is_entry[head]
+    del lifted
     it, ih, ic = tail[into], head[into], cost[into]
+    del into
     np.minimum.at(pi, ih, pi[it] + ic)
+    del it, ih, ic
     # The value must be the iterate's: sum of supplies x potentials plus the copy-to-copy terms.
     self_arcs = net.role == SELF
     rc_self = cost[self_arcs] + pi[tail[self_arcs]] - pi[head[self_arcs]]
@@ -174,18 +206,26 @@ def flow_certificate(
     v = (-entries).astype(np.int64)
     cuts = _cuts(net, dual, pi, v)
     depot = None if net.instance.cyclic else (int(pi[0]), int(-pi[net.r_in]))
+    del pi, exits, entries
     info = dict(producer or {})
+    # The ordering's ids first (their dictionary freed), then each array's Python integers
+    # with the array freed: at most one of them held twice (the solve's memory peak is here).
+    ids = word_ids(net, order)
+    u_values = tuple(u.tolist())
+    del u
+    v_values = tuple(v.tolist())
+    del v
     return Certificate(
         fingerprint=word_fingerprint(net.instance.words),
         items=net.instance.n,
         cyclic=net.instance.cyclic,
         proper=net.instance.proper,
         scale=int(dual.scale),
-        u=tuple(u.tolist()),
-        v=tuple(v.tolist()),
+        u=u_values,
+        v=v_values,
         depot=depot,
         cuts=tuple(cuts),
-        order=word_ids(net, order),
+        order=ids,
         bound=int(bound),
         objective=int(objective),
         core_pairs=core_pairs,
