@@ -16,6 +16,7 @@ from cpwords.wordsnake.relaxation.assignment import (
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.flow import solve_flow
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
+from cpwords.wordsnake.relaxation.sweeps import patch_residual
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 word = st.text(alphabet="abc", min_size=1, max_size=5)
@@ -178,3 +179,44 @@ def test_settled_labels_are_the_shortest_residual_distances(
             assert got is None
         else:
             assert got is not None and np.array_equal(got, expected)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.text(alphabet="abcé", min_size=1, max_size=6), min_size=2, max_size=10),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 2**31 - 1),
+)
+def test_a_patched_residual_network_is_the_one_built_anew(
+    ws: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
+    # Any lists (repeated words, words inside others); the flow on a few random arcs set to
+    # any value in [0, cap] (arcs filled, emptied, or left with room both ways).
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
+    net = build_string_network(inst)
+    flows, _ = solve_flow(net, -net.weight)
+    rng = np.random.default_rng(seed)
+    cost = -64 * net.weight - rng.integers(0, 200, net.m)
+    reopt = Reoptimizer(net, flows.copy())
+    res = reopt._residual(cost)
+    for _ in range(3):
+        arcs = np.unique(rng.integers(0, net.m, rng.integers(1, 6))).astype(np.int64)
+        before = reopt.flows[arcs].copy()
+        cap = net.cap[arcs]
+        reopt.flows[arcs] = rng.integers(0, cap + 1) * (rng.random(arcs.size) < 0.7)
+        res = patch_residual(
+            res,
+            arcs,
+            net.tail[arcs],
+            net.head[arcs],
+            cost[arcs],
+            before,
+            reopt.flows[arcs],
+            cap,
+        )
+        expected = reopt._residual(cost)
+        for got, want in zip(res, expected, strict=True):
+            assert got.dtype == want.dtype and np.array_equal(got, want)

@@ -35,7 +35,13 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.sorting import lookup_sorted, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
-from cpwords.wordsnake.relaxation.sweeps import Residual, pred_cycles, sweep, sweep_ranges
+from cpwords.wordsnake.relaxation.sweeps import (
+    Residual,
+    patch_residual,
+    pred_cycles,
+    sweep,
+    sweep_ranges,
+)
 
 #: Budgets of the warm start (:class:`Reoptimizer`) before a cold min-cost flow solve is used
 #: instead: Bellman-Ford sweeps (the optimal flows of whole dictionaries settle in a few dozen
@@ -603,8 +609,8 @@ class Reoptimizer:
         # those left and the cycles' nodes (the only ones with new residual arcs: every
         # other node's arcs still hold, the labels only having fallen since).
         dirty = np.ones(n, dtype=bool)
+        res = self._residual(cost)
         while True:
-            res = self._residual(cost)
             pred = np.full(n, -1, dtype=np.int64)
             dist = self.dist.copy()  # lowered in place
             found: list[list[int]] = []
@@ -623,10 +629,31 @@ class Reoptimizer:
             self.dist = dist
             if self.cycles >= max_cycles:
                 return None
-            for c in found:  # the cycles of a functional graph share no arc
-                self._cancel(c, res.arc, res.forward)
-                dirty[res.heads[c]] = True  # a cycle's heads are its tails
-            self.cycles += len(found)
+            res = self._cancel_all(found, res, cost, dirty)
+
+    def _cancel_all(
+        self, found: list[list[int]], res: Residual, cost: np.ndarray, dirty: np.ndarray
+    ) -> Residual:
+        """Cancel the ``found`` cycles (their nodes marked ``dirty``); the residual network of
+        the new flow, patched where the cycles' arcs changed (the same as building it anew:
+        0.45 s a time on Debian's German list, whose greedy needs 3 cycles cancelled)."""
+        arcs = np.unique(res.arc[np.concatenate(found)]).astype(np.int64)
+        before = self.flows[arcs].copy()
+        for c in found:  # the cycles of a functional graph share no arc
+            self._cancel(c, res.arc, res.forward)
+            dirty[res.heads[c]] = True  # a cycle's heads are its tails
+        self.cycles += len(found)
+        net = self.net
+        return patch_residual(
+            res,
+            arcs,
+            net.tail[arcs],
+            net.head[arcs],
+            cost[arcs],
+            before,
+            self.flows[arcs],
+            self.cap[arcs],
+        )
 
     def _residual(self, cost: np.ndarray) -> Residual:
         """The residual network of the flow under ``cost``, its arcs grouped by tail."""

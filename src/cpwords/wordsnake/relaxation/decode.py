@@ -327,7 +327,7 @@ def _word_exits(
     self_w = np.zeros(W, dtype=np.int64)
     self_flow[s_tail[is_self] - out_base] = s_flow[is_self]
     self_w[s_tail[is_self] - out_base] = s_w[is_self]
-    for w in range(W):
+    for w in np.flatnonzero(self_flow).tolist():  # the words with a self arc
         c = copies[w]
         k = int(self_flow[w])
         if k:
@@ -347,10 +347,13 @@ def _word_exits(
         strict=True,
     ):
         units = avail.get(t)
-        if units is None:
-            units = avail[t] = list(copies[t])
-        take = units[-f:]
-        del units[-f:]
+        if units is None and f == len(copies[t]):
+            take = copies[t]  # all the word's items on one arc (the usual: one item)
+        else:
+            if units is None:
+                units = avail[t] = list(copies[t])
+            take = units[-f:]
+            del units[-f:]
         ov = math.isqrt(wt)
         for u in take:
             handover[u] = ov

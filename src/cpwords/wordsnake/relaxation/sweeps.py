@@ -204,3 +204,83 @@ def pred_cycles(pred: np.ndarray, tails: np.ndarray) -> list[list[int]]:
             if v in done or pred[v] < 0:  # pragma: no cover - landing nodes lie on cycles
                 break
     return cycles
+
+
+def patch_residual(
+    res: Residual,
+    arcs: np.ndarray,
+    tail: np.ndarray,
+    head: np.ndarray,
+    cost: np.ndarray,
+    old: np.ndarray,
+    new: np.ndarray,
+    cap: np.ndarray,
+) -> Residual:
+    """The residual network after the flow on a few arcs changed, made from the one before
+    (the same arrays, in the same order, as building it anew).
+
+    Parameters
+    ----------
+    res : Residual
+        The residual network of the old flow, each tail's arcs the forward ones by arc id,
+        then the reverse ones by arc id.
+    arcs : numpy.ndarray of int, shape (k,)
+        The distinct network arcs whose flow changed.
+    tail, head, cost : numpy.ndarray of int, shape (k,)
+        Their tails, heads and costs.
+    old, new, cap : numpy.ndarray of int, shape (k,)
+        Their flows before and after, and capacities.
+
+    Returns
+    -------
+    Residual
+        The residual network of the new flow.
+
+    Notes
+    -----
+    Cancelling a cycle changes only its arcs' residual arcs, so a few entries are deleted and
+    inserted (copies of the arrays) instead of sorting every residual arc by tail again (0.45 s
+    a time on Debian's German list).
+    """
+    m_key = int(res.arc.max(initial=0)) + int(arcs.max(initial=0)) + 1
+    gone: list[int] = []
+    # (pos, tail, key, head, cost, fwd): sorted so, what goes at the end of one tail's arcs comes
+    # before what goes at the start of the next one's
+    added: list[tuple[int, int, int, int, int, bool]] = []
+    for fwd, was, now, t, h, c in (
+        (True, old < cap, new < cap, tail, head, cost),
+        (False, old > 0, new > 0, head, tail, -cost),
+    ):
+        for i in np.flatnonzero(was != now).tolist():
+            v, a = int(t[i]), int(arcs[i])
+            lo, hi = int(res.indptr[v]), int(res.indptr[v + 1])
+            keys = np.where(res.forward[lo:hi], 0, m_key) + res.arc[lo:hi].astype(np.int64)
+            key = (0 if fwd else m_key) + a
+            pos = lo + int(np.searchsorted(keys, key))
+            if was[i]:
+                gone.append(pos)
+            else:
+                added.append((pos, v, key, int(h[i]), int(c[i]), fwd))
+    n = res.indptr.shape[0] - 1
+    keep = np.ones(res.tails.shape[0], dtype=bool)
+    keep[gone] = False
+    added.sort()
+    removed = np.sort(np.array(gone, dtype=np.int64))
+    at = np.array([p for p, *_ in added], dtype=np.int64)
+    at -= np.searchsorted(removed, at)  # positions once the gone entries are deleted
+
+    def patched(col: np.ndarray, values: list[int] | list[bool]) -> np.ndarray:
+        return np.insert(col[keep], at, np.array(values, dtype=col.dtype))
+
+    delta = np.bincount(np.array([x[1] for x in added], dtype=np.int64), minlength=n)
+    delta -= np.bincount(res.tails[removed], minlength=n)
+    indptr = res.indptr.copy()
+    indptr[1:] += np.cumsum(delta).astype(indptr.dtype)
+    return Residual(
+        patched(res.tails, [x[1] for x in added]),
+        patched(res.heads, [x[3] for x in added]),
+        patched(res.costs, [x[4] for x in added]),
+        patched(res.arc, [x[2] % m_key for x in added]),
+        patched(res.forward, [x[5] for x in added]),
+        indptr,
+    )

@@ -31,8 +31,12 @@ class WordRanges:
 
     def __init__(self, words: Sequence[str]) -> None:
         self.words = list(words)
-        self.rev_ids = np.array(sorted(range(len(words)), key=lambda i: words[i][::-1]))
-        self.rev_words = [words[i][::-1] for i in self.rev_ids.tolist()]
+        # Each word reversed once, sorted by index (no key function of ours per word; one
+        # reversal where the key and the list each made one: letterpress 0.36 -> 0.2 s).
+        rev = [w[::-1] for w in words]
+        ids = sorted(range(len(rev)), key=rev.__getitem__)
+        self.rev_ids = np.array(ids, dtype=np.int64)
+        self.rev_words = [rev[i] for i in ids]
 
     def starting(self, s: str) -> tuple[int, int]:
         """Index range (forward order) of the words that start with ``s``."""
