@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -150,25 +152,44 @@ def _bellman_ford(net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray) ->
     return None
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.text(alphabet="abcé", min_size=1, max_size=6), min_size=2, max_size=10),
-    st.booleans(),
-    st.booleans(),
-    st.integers(0, 2**31 - 1),
-)
+def _flow_cases(test: Callable[..., None]) -> Callable[..., None]:
+    """The residual network's tests run on any lists (repeated words, words inside others, a
+    letter beyond ASCII), both variants and a seed."""
+    cases = given(
+        st.lists(st.text(alphabet="abcé", min_size=1, max_size=6), min_size=2, max_size=10),
+        st.booleans(),
+        st.booleans(),
+        st.integers(0, 2**31 - 1),
+    )
+    return settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])(
+        cases(test)
+    )
+
+
+def _flow_case(
+    ws: list[str], cyclic: bool, proper: bool, seed: int
+) -> tuple[StringHubNetwork | None, np.ndarray, np.random.Generator]:
+    """The network of a drawn list, an optimal flow on it and a random generator (no network
+    for a list of one distinct word)."""
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    rng = np.random.default_rng(seed)
+    if len(set(inst.words)) < 2:
+        return None, np.zeros(0, dtype=np.int64), rng
+    net = build_string_network(inst)
+    flows, _ = solve_flow(net, -net.weight)
+    return net, flows, rng
+
+
+@_flow_cases
 def test_settled_labels_are_the_shortest_residual_distances(
     ws: list[str], cyclic: bool, proper: bool, seed: int
 ) -> None:
     # Any lists (repeated words, words inside others): the sweeps' labels are exactly the
     # distances plain Bellman-Ford rounds give, for the costs of the flow and for costs a
     # Lagrangian iterate makes (the flow then not always optimal: no label when not).
-    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
-    if len(set(inst.words)) < 2:
+    net, flows, rng = _flow_case(ws, cyclic, proper, seed)
+    if net is None:
         return
-    net = build_string_network(inst)
-    flows, _ = solve_flow(net, -net.weight)
-    rng = np.random.default_rng(seed)
     bonus = rng.integers(0, 200, net.m) * (rng.random(net.m) < 0.2)
     for cost in (-net.weight, -64 * net.weight - bonus):
         expected = _bellman_ford(net, cost, flows)
@@ -181,24 +202,15 @@ def test_settled_labels_are_the_shortest_residual_distances(
             assert got is not None and np.array_equal(got, expected)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.text(alphabet="abcé", min_size=1, max_size=6), min_size=2, max_size=10),
-    st.booleans(),
-    st.booleans(),
-    st.integers(0, 2**31 - 1),
-)
+@_flow_cases
 def test_a_patched_residual_network_is_the_one_built_anew(
     ws: list[str], cyclic: bool, proper: bool, seed: int
 ) -> None:
     # Any lists (repeated words, words inside others); the flow on a few random arcs set to
     # any value in [0, cap] (arcs filled, emptied, or left with room both ways).
-    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
-    if len(set(inst.words)) < 2:
+    net, flows, rng = _flow_case(ws, cyclic, proper, seed)
+    if net is None:
         return
-    net = build_string_network(inst)
-    flows, _ = solve_flow(net, -net.weight)
-    rng = np.random.default_rng(seed)
     cost = -64 * net.weight - rng.integers(0, 200, net.m)
     reopt = Reoptimizer(net, flows.copy())
     res = reopt._residual(cost)
