@@ -92,7 +92,7 @@ class StringHubNetwork:
         How many items each distinct word stands for.
     item_word : numpy.ndarray of int64, shape (N,)
         Distinct-word id of each item of the instance.
-    trie : Trie
+    trie : cpwords.wordsnake.relaxation.trie.Trie
     num_nodes : int
     tail, head : numpy.ndarray of int64, shape (m,)
     cap : numpy.ndarray of int64, shape (m,)
