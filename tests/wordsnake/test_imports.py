@@ -18,15 +18,26 @@ HEAVY = (
 )
 
 
+def _loaded_after(imports: list[str], watched: tuple[str, ...]) -> list[str]:
+    """The ``watched`` modules a fresh interpreter holds after importing ``imports``."""
+    code = (
+        f"import sys; import {', '.join(imports)};"
+        f"print(','.join(m for m in {watched!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return [m for m in out.stdout.strip().split(",") if m]
+
+
 def test_the_default_method_imports_no_solver_it_may_not_need() -> None:
     # A whole dictionary proven by the greedy's potentials never touches CP-SAT, the MIP
     # wrapper or SciPy: importing them cost 0.6 s and 80 MB of the ENABLE command's 0.5 GB.
-    code = (
-        "import sys, cpwords.cli.snake, cpwords.wordsnake.spec, cpwords.wordsnake.exact.methods;"
-        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    assert (
+        _loaded_after(
+            ["cpwords.cli.snake", "cpwords.wordsnake.spec", "cpwords.wordsnake.exact.methods"],
+            HEAVY,
+        )
+        == []
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
 
 
 @pytest.mark.parametrize(
@@ -63,13 +74,14 @@ DRAWING_ONLY = (
 
 def test_the_snake_command_loads_no_drawing_module_until_it_draws() -> None:
     # xml.sax.saxutils pulled urllib.request, http.client, email and ssl (40 ms of each start),
-    # wcwidth 20 ms more: core.svg escapes itself and measures widths when it draws.
-    code = (
-        "import sys, cpwords.cli.snake, cpwords.cli._snake_interop, cpwords.wordsnake.draw;"
-        f"print(','.join(m for m in {DRAWING_ONLY!r} if m in sys.modules))"
+    # wcwidth 20 ms more: core.svg imports them when it escapes or measures a drawing's text.
+    assert (
+        _loaded_after(
+            ["cpwords.cli.snake", "cpwords.cli._snake_interop", "cpwords.wordsnake.draw"],
+            DRAWING_ONLY,
+        )
+        == []
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
 
 
 #: The modules of the stages that run only when the greedy proof leaves a gap.
@@ -86,9 +98,4 @@ GAP_ONLY = (
 def test_the_default_method_loads_the_gap_stages_when_a_gap_is_left() -> None:
     # All of ENABLE is settled by the greedy proof: the closure, the neighbourhood search and
     # the additive bound are imported by the stages that use them, when they run.
-    code = (
-        "import sys, cpwords.cli.snake, cpwords.wordsnake.exact.methods;"
-        f"print(','.join(m for m in {GAP_ONLY!r} if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    assert _loaded_after(["cpwords.cli.snake", "cpwords.wordsnake.exact.methods"], GAP_ONLY) == []
