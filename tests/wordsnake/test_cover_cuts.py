@@ -172,3 +172,14 @@ def test_path_ends_carried_over_equal_path_ends_anew(
         for name in ("out_min", "in_min", "out_arg", "in_arg"):
             assert getattr(kept, name).tolist() == getattr(anew, name).tolist(), name
         assert (kept.min_u, kept.min_v) == (anew.min_u, anew.min_v)
+
+
+def test_the_cache_keeps_no_program_past_its_bytes() -> None:
+    # Memory stays bounded whatever the rounds: past max_bytes a solved program is not kept.
+    cache = CoverCache(max_bytes=100)
+    t, h, c = np.array([0]), np.array([1]), np.zeros(5)
+    cache.put(2, t, h, c, {"lp": 0.0})  # 2 x (8 + 8 + 40) = 112 bytes > 100
+    assert cache.get(2, t, h, c) is None
+    roomy = CoverCache(max_bytes=112)
+    roomy.put(2, t, h, c, {"lp": 0.0})
+    assert roomy.get(2, t, h, c) == {"lp": 0.0}

@@ -34,6 +34,13 @@ class CoverCache:
     arcs ``t -> h`` among ``k`` words and its costs ``c``; HiGHS solves the same program to the
     same solution, so a component seen before takes its stored solution.
 
+    Parameters
+    ----------
+    max_bytes : int, optional
+        The most bytes of programs kept (their arrays' bytes, counted twice for the solutions
+        beside them); past it a solved program is not kept, so the cache never holds more than
+        about this much whatever the rounds (default 256 MiB).
+
     Attributes
     ----------
     hits, misses : int
@@ -48,10 +55,12 @@ class CoverCache:
     ({'lp': 0.0}, None, (1, 1))
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_bytes: int = 256 * 2**20) -> None:
         self._solved: dict[tuple[int, bytes, bytes, bytes], dict[str, Any]] = {}
         self.hits = 0
         self.misses = 0
+        self.max_bytes = max_bytes
+        self._bytes = 0
 
     @staticmethod
     def _key(
@@ -74,8 +83,14 @@ class CoverCache:
         return found
 
     def put(self, k: int, t: np.ndarray, h: np.ndarray, c: np.ndarray, res: dict[str, Any]) -> None:
-        """Store the solution ``res`` of the program (``k``, ``t``, ``h``, ``c``)."""
-        self._solved[self._key(k, t, h, c)] = res
+        """Store the solution ``res`` of the program (``k``, ``t``, ``h``, ``c``), unless the
+        cache already holds ``max_bytes``."""
+        key = self._key(k, t, h, c)
+        size = 2 * (len(key[1]) + len(key[2]) + len(key[3]))
+        if self._bytes + size > self.max_bytes:
+            return
+        self._bytes += size
+        self._solved[key] = res
 
 
 def cut_row(k: int, m: int, t: np.ndarray, h: np.ndarray, members: np.ndarray) -> np.ndarray:
