@@ -307,9 +307,37 @@ def solve_cover_lp(
     """``linprog(c, A_ub=cut rows, b_ub=-1, A_eq=degree rows, b_eq=1, bounds=(0, None),
     method="highs")`` without its input checks and conversions (most of its time on the
     thousands of small programs of a wide cover): the same HiGHS (SciPy's), options, model and
-    matrix (:func:`cover_matrix`), so the same solution and duals."""
-    from scipy.optimize._highspy import _core as hc
+    matrix (:func:`cover_matrix`), so the same solution and duals.
 
+    Parameters
+    ----------
+    c : numpy.ndarray of float64, shape (m + 2k,)
+        Costs of the arcs, the starts and the ends.
+    k : int
+        Words of the component.
+    t, h : numpy.ndarray of int64, shape (m,)
+        Tail and head (local ids) of each arc.
+    cut_sets : list of numpy.ndarray of int64
+        The words of each subtour cut (local ids).
+    seconds : float
+        HiGHS's time limit.
+
+    Returns
+    -------
+    CoverLP
+        HiGHS's status, solution and duals.
+
+    Notes
+    -----
+    The model goes to the HiGHS that SciPy bundles through SciPy's private module
+    ``scipy.optimize._highspy._core`` (SciPy 1.15 and later); where that module is missing
+    (older SciPy, or a later one that moved it), :func:`scipy.optimize.linprog` solves the same
+    program.
+    """
+    try:
+        from scipy.optimize._highspy import _core as hc
+    except ImportError:
+        return _cover_lp_by_linprog(c, k, t, h, cut_sets, seconds)
     if not _OPTIONS:
         opts = hc.HighsOptions()
         opts.presolve = "on"
@@ -350,6 +378,33 @@ def solve_cover_lp(
         return CoverLP(0, np.array(sol.col_value), dual[r:], dual[:r], message)
     limits = (hc.HighsModelStatus.kTimeLimit, hc.HighsModelStatus.kIterationLimit)
     return CoverLP(1 if status in limits else 4, empty, empty, empty, message)
+
+
+def _cover_lp_by_linprog(
+    c: np.ndarray, k: int, t: np.ndarray, h: np.ndarray, cut_sets: list[np.ndarray], seconds: float
+) -> CoverLP:
+    """:func:`solve_cover_lp` through :func:`scipy.optimize.linprog` (its public interface)."""
+    from scipy.optimize import linprog
+    from scipy.sparse import csc_array
+
+    r = len(cut_sets)
+    indptr, indices, data = cover_matrix(k, t, h, cut_sets)
+    rows = csc_array((data, indices, indptr), shape=(r + 2 * k, int(t.size) + 2 * k)).tocsr()
+    res = linprog(
+        c,
+        A_ub=rows[:r] if r else None,
+        b_ub=-np.ones(r) if r else None,
+        A_eq=rows[r:],
+        b_eq=np.ones(2 * k),
+        bounds=(0, None),
+        method="highs",
+        options={"time_limit": float(seconds)},
+    )
+    if res.status != 0:
+        empty = np.zeros(0)
+        return CoverLP(int(res.status), empty, empty, empty, str(res.message))
+    ineq = res.ineqlin.marginals if r else np.zeros(0)
+    return CoverLP(0, res.x, res.eqlin.marginals, ineq, str(res.message))
 
 
 def _integral(x: np.ndarray, y: np.ndarray) -> bool:
