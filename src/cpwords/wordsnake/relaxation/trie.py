@@ -25,7 +25,18 @@ class DeadlineReached(Exception):
 
 
 def check_deadline(deadline: float | None) -> None:
-    """Raise :class:`DeadlineReached` when ``time.perf_counter()`` has passed ``deadline``."""
+    """Raise :class:`DeadlineReached` when ``time.perf_counter()`` has passed ``deadline``.
+
+    Parameters
+    ----------
+    deadline : float or None
+        A ``time.perf_counter()`` value in seconds (None: no deadline).
+
+    Raises
+    ------
+    DeadlineReached
+        The deadline has passed.
+    """
     if deadline is not None and time.perf_counter() >= deadline:
         raise DeadlineReached
 
