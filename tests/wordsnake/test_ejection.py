@@ -241,7 +241,42 @@ def test_the_tight_joints_kept_change_no_move(
         asks = [(p, f) for p in range(inst.n + 1) for f in (True, False)] * 2
         random.Random(seed).shuffle(asks)
         for p, f in asks:
-            assert kept_search.tight(p, f) == _tight_anew(anew_search, p, f)
+            assert np.array_equal(kept_search.tight(p, f), _tight_anew(anew_search, p, f))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.text(alphabet="abé", min_size=1, max_size=5), min_size=2, max_size=25),
+    seed=st.integers(0, 10**6),
+)
+def test_the_tight_joints_are_those_of_the_definition(words: list[str], seed: int) -> None:
+    # Items y with a joint p -> y of slack at most 0 at some overlap k >= 1 (y starts with p's
+    # last k letters and v(y) <= scale * weight(k) - u(p)); backwards the same with y -> p.
+    inst = WordsnakeInstance(tuple(words))
+    net, _ = relaxation_prices(inst)
+    rng = np.random.default_rng(seed)
+    k = len(net.words)
+    prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), int(rng.integers(1, 3)))
+    found = _a_search(net, list(range(inst.n)), prices)
+    u, v, _, scale = prices
+    word_of = np.asarray(PairScore(net).item_word)
+    for p in range(inst.n):
+        w = inst.words[p]
+        for forward in (True, False):
+            want = set()
+            for y in range(inst.n):
+                x = inst.words[y]
+                for j in range(1, len(w) + 1):
+                    fits = x.startswith(w[-j:]) if forward else x.endswith(w[:j])
+                    own, its = (
+                        (u[word_of[p]], v[word_of[y]])
+                        if forward
+                        else (v[word_of[p]], u[word_of[y]])
+                    )
+                    if y != p and fits and its <= scale * inst.weight(j) - own:
+                        want.add(y)
+            got = found.tight(p, forward)
+            assert sorted(got.tolist()) == sorted(want) and len(set(got.tolist())) == got.size
 
 
 def _a_search(net: StringHubNetwork, order: Sequence[int], prices: Prices) -> ejection._Search:

@@ -73,6 +73,12 @@ SPLICE_FREE = 50
 #: the memory stays linear in the list).
 CACHED_QUERIES = 200_000
 
+#: Tight joints a chain's search claims at once (the arrays of a level stay small).
+CLAIM_BATCH = 1 << 16
+
+#: No items.
+_NONE = np.zeros(0, dtype=np.int64)
+
 #: Most items kept at once in the answers of :meth:`_Search.tight` (the chains' searches ask
 #: for the same items' tight joints again and again: each answer depends on the item alone).
 CACHED_TIGHT = 4_000_000
@@ -139,6 +145,34 @@ class _Candidates:
         self.u_rev = np.asarray(wu, dtype=np.int64)[self.ranges.rev_ids]
         self.items = items  # distinct word -> its items
         self._cache: dict[tuple[str, bool, int | None], list[int]] = {}
+        # The same as arrays: the items of word w are item_ids[item_start[w]:item_start[w + 1]].
+        owners = np.repeat(
+            np.fromiter(items.keys(), dtype=np.int64, count=len(items)),
+            [len(got) for got in items.values()],
+        )
+        ids = np.fromiter(itertools.chain.from_iterable(items.values()), dtype=np.int64)
+        by_word = np.argsort(owners, kind="stable")
+        self.item_ids = ids[by_word]
+        self.item_start = np.searchsorted(owners[by_word], np.arange(len(words) + 1))
+        self._one_each = bool(np.all(np.diff(self.item_start) == 1))
+
+    def words_within(self, s: str, end: bool, limit: int) -> np.ndarray:
+        """Word ids that start with ``s`` (``end=False``: ``v`` at most ``limit``) or end with
+        it (``end=True``: ``u`` at most ``limit``), in the order of the sorted words (their
+        reversals), as an array."""
+        lo, hi = self.ranges.ending(s) if end else self.ranges.starting(s)
+        values = (self.u_rev if end else self.v_fwd)[lo:hi]
+        found = np.flatnonzero(values <= limit) + lo
+        return self.ranges.rev_ids[found] if end else found
+
+    def items_of(self, word_ids: np.ndarray) -> np.ndarray:
+        """The items of the words ``word_ids`` (each word's items in turn), as an array."""
+        starts = self.item_start[word_ids]
+        if self._one_each:  # every word once: one item each
+            return self.item_ids[starts]
+        lens = self.item_start[word_ids + 1] - starts
+        within = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+        return self.item_ids[np.repeat(starts, lens) + within]
 
     def words_with(self, s: str, end: bool, limit: int | None = None) -> list[int]:
         """Words that start with ``s`` (``end=False``: smallest ``v`` first) or end with it
@@ -190,6 +224,9 @@ class _Snake:
             self.prv[b] = a
         self._pos: list[int] | None = None
         self._at: list[int] = []
+        # The same links as arrays, for the chains' searches (a level of items at a time).
+        self.nxt_arr = np.array(self.nxt, dtype=np.int64)
+        self.prv_arr = np.array(self.prv, dtype=np.int64)
 
     def positions(self) -> tuple[list[int], list[int]]:
         """Each item's position (the depot at 0) and the item at each position; recomputed
@@ -220,8 +257,16 @@ class _Snake:
         return out if x == self.n and len(out) == self.n else None
 
     def link(self, a: int, b: int) -> None:
+        """Make ``b`` the successor of ``a``."""
         self.nxt[a] = b
         self.prv[b] = a
+        self.nxt_arr[a] = b
+        self.prv_arr[b] = a
+
+    def restore(self, x: int, nx: int, pv: int) -> None:
+        """Give ``x`` back its successor ``nx`` and predecessor ``pv``."""
+        self.nxt[x], self.prv[x] = nx, pv
+        self.nxt_arr[x], self.prv_arr[x] = nx, pv
 
 
 def reduced_cost_search(
@@ -314,6 +359,29 @@ def _result(
     return LocalSearchResult(new, int(gain), info)
 
 
+class _Level:
+    """One level of a chain's breadth-first search: the tight joints found and not yet
+    claimed (their items ``ys`` reached from ``ps``), and the items claimed so far."""
+
+    def __init__(self, goal: int, forward: bool) -> None:
+        self.goal, self.forward = goal, forward
+        self.ys: list[np.ndarray] = []
+        self.ps: list[int] = []
+        self.pending = 0
+        self.grown: list[np.ndarray] = []
+
+    def add(self, p: int, ys: np.ndarray) -> None:
+        """The tight joints of ``p``."""
+        if ys.size:
+            self.ys.append(ys)
+            self.ps.append(p)
+            self.pending += ys.size
+
+    def reached(self) -> list[int]:
+        """The items claimed, in order: the next level."""
+        return np.concatenate(self.grown).tolist() if self.grown else []
+
+
 class _Search:
     """One local search: the snake, its prices and the candidate queries."""
 
@@ -337,14 +405,23 @@ class _Search:
         self.words = pair.words
         self.free: list[int] = []
         self.joint = [0] * (self.n + 1)  # the slack of x -> nxt[x]
-        self._tight: dict[tuple[int, bool], list[int]] = {}  # (p, forward) -> tight(p)
+        self.joint_arr = np.zeros(self.n + 1, dtype=np.int64)  # the same, as an array
+        self._tight: dict[tuple[int, bool], np.ndarray] = {}  # (p, forward) -> tight(p)
         self._tight_size = 0
+        # A chain's search: an item is reached in this search when its mark is the search's
+        # stamp; it lost ``lost_y`` to ``lost_to`` at a total slack ``removed`` of the joints
+        # the chain removed (arrays over the items, kept from one search to the next).
+        self._stamp = 0
+        self._mark = np.zeros(self.n + 1, dtype=np.int64)
+        self._lost_to = np.zeros(self.n + 1, dtype=np.int64)
+        self._lost_y = np.zeros(self.n + 1, dtype=np.int64)
+        self._removed = np.zeros(self.n + 1, dtype=np.int64)
 
     def _relinked(self, tails: Any) -> None:
         """The joints after ``tails`` changed for good."""
         nxt, s = self.snake.nxt, self.s
         for x in tails:
-            self.joint[x] = s(x, nxt[x])
+            self.joint[x] = self.joint_arr[x] = s(x, nxt[x])
         self.snake.changed()
 
     def run(self, info: dict[str, Any]) -> str:
@@ -378,6 +455,7 @@ class _Search:
         joints = list(zip(slack.tolist(), tails.tolist(), strict=True))
         for c, a in joints:
             self.joint[a] = c
+        self.joint_arr[tails] = slack
         nxt, s = self.snake.nxt, self.s
         self.free = self._free_joints(joints)
         costly = sorted(((c, a) for c, a in joints if c > 0), reverse=True)
@@ -471,24 +549,27 @@ class _Search:
 
     # Ejection chains -------------------------------------------------------------------------
 
-    def tight(self, p: int, forward: bool) -> list[int]:
+    def tight(self, p: int, forward: bool) -> np.ndarray:
         """Items ``y`` with ``s(p, y) <= 0`` (``forward``) or ``s(y, p) <= 0`` at an overlap of
         one letter or more: a word that starts with ``p``'s last ``k`` letters overlaps it by
         ``k`` or more, so its ``v`` at most ``scale * weight(k) - u(p)`` makes the slack at
-        most 0 (backwards: words ending with its first ``k`` letters, by ``u``)."""
+        most 0 (backwards: words ending with its first ``k`` letters, by ``u``). An array of
+        items, by their words' ids."""
         if p == self.n:
-            return []
+            return _NONE
         known = self._tight.get((p, forward))
         if known is not None:
             return known
-        word, out = self.words[p], set()
+        word, parts = self.words[p], []
         own = self.s.iu[p] if forward else self.s.iv[p]
         for k in range(1, len(word) + 1):
             limit = self.s.scale * self.pair.weight(k) - own
-            for w in self.cand.words_with(word[-k:] if forward else word[:k], not forward, limit):
-                out.update(self.cand.items.get(w, ()))
-        out.discard(p)
-        found = list(out)
+            part = word[-k:] if forward else word[:k]
+            got = self.cand.words_within(part, not forward, limit)
+            if got.size:
+                parts.append(got)
+        found = self.cand.items_of(np.unique(np.concatenate(parts))) if parts else _NONE
+        found = found[found != p]
         if self._tight_size + len(found) > CACHED_TIGHT:  # memory stays linear in the list
             self._tight.clear()
             self._tight_size = 0
@@ -504,40 +585,60 @@ class _Search:
         return self._chain(a, b, forward=True) or self._chain(a, b, forward=False)
 
     def _chain(self, a: int, b: int, forward: bool) -> int:
-        """One direction of :meth:`chain`: a breadth-first search over the tight joints."""
-        nxt, prv, s, n = self.snake.nxt, self.snake.prv, self.s, self.n
+        """One direction of :meth:`chain`: a breadth-first search over the tight joints, a
+        level at a time (each item claimed by the first item of the level before that reaches
+        it, as one item at a time would)."""
+        s = self.s
         old = s(a, b)
         start, goal = (a, b) if forward else (b, a)
-        # parent[r] = (p, y): r lost y to p (forwards r preceded y; backwards r followed y).
-        parent: dict[int, tuple[int, int] | None] = {start: None}
-        removed = {start: 0}
-        frontier, end = [start], -1
-        while frontier and end < 0 and len(parent) < CHAIN_VISITS:
-            grown = []
-            for p in frontier:
+        self._stamp += 1
+        self._mark[start], self._removed[start] = self._stamp, 0
+        frontier, reached, end = [start], 1, -1
+        while frontier and end < 0 and reached < CHAIN_VISITS:
+            level = _Level(goal, forward)
+            for p, gone in zip(frontier, self._removed[frontier].tolist(), strict=True):
                 if self.late():  # each item's tight joints may be many: looked at each item
                     return 0
                 closing = s(p, goal) if forward else s(goal, p)
-                if p != start and closing < old + removed[p]:
+                if p != start and closing < old + gone:
                     end = p
                     break
-                for y in self.tight(p, forward):
-                    r = prv[y] if forward else nxt[y]
-                    if y == goal or r == n or r in parent:
-                        continue
-                    parent[r] = (p, y)
-                    removed[r] = removed[p] + self.joint[r if forward else y]
-                    grown.append(r)
-            frontier = grown
+                if reached < CHAIN_VISITS:  # else the last level: only its closings count
+                    level.add(p, self.tight(p, forward))
+                    if level.pending >= CLAIM_BATCH:
+                        reached += self._claim(level)
+            if end < 0:
+                reached += self._claim(level)
+                frontier = level.reached()
         if end < 0:
             return 0
         links = [(end, goal) if forward else (goal, end)]
         x = end
-        while parent[x] is not None:
-            p, y = parent[x]  # type: ignore[misc]
+        while x != start:
+            p, y = int(self._lost_to[x]), int(self._lost_y[x])
             links.append((p, y) if forward else (y, p))
             x = p
         return self._apply_chain(links)
+
+    def _claim(self, level: _Level) -> int:
+        """The items that ``level``'s pending tight joints reach first (forwards the old
+        predecessors of the joints' heads, backwards the old successors of their tails),
+        marked as reached in this search; how many."""
+        if not level.pending:
+            return 0
+        ys = np.concatenate(level.ys)
+        ps = np.repeat(np.asarray(level.ps, dtype=np.int64), [y.size for y in level.ys])
+        level.ys, level.ps, level.pending = [], [], 0
+        rs = (self.snake.prv_arr if level.forward else self.snake.nxt_arr)[ys]
+        mark, stamp = self._mark, self._stamp
+        keep = np.flatnonzero((ys != level.goal) & (rs != self.n) & (mark[rs] != stamp))
+        _, first = np.unique(rs[keep], return_index=True)  # the first item reaching each
+        keep = keep[np.sort(first)]
+        ys, ps, rs = ys[keep], ps[keep], rs[keep]
+        mark[rs], self._lost_to[rs], self._lost_y[rs] = stamp, ps, ys
+        self._removed[rs] = self._removed[ps] + self.joint_arr[rs if level.forward else ys]
+        level.grown.append(rs)
+        return int(rs.size)
 
     def _apply_chain(self, links: list[tuple[int, int]]) -> int:
         """Make each ``(x, y)`` of ``links`` a joint, open the cycles this closed; keep the
@@ -557,7 +658,7 @@ class _Search:
             self._relinked(list(saved))
             return -delta
         for x, (nx, pv) in saved.items():
-            snake.nxt[x], snake.prv[x] = nx, pv
+            snake.restore(x, nx, pv)
         return 0
 
     def _open_cycles(self, tails: list[int], saved: dict[int, tuple[int, int]]) -> int:
