@@ -201,3 +201,64 @@ def test_the_cache_keeps_no_program_past_its_bytes() -> None:
     roomy = CoverCache(max_bytes=112)
     roomy.put(2, t, h, c, {"lp": 0.0})
     assert roomy.get(2, t, h, c) == {"lp": 0.0}
+
+
+def _min_cuts_every_word(
+    t: np.ndarray, h: np.ndarray, x: np.ndarray, y: np.ndarray, k: int
+) -> list[np.ndarray]:
+    """Exact separation as first written: a maximum flow to every word in turn."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order, maximum_flow
+
+    units, src = 1_000_000, k
+    sup = x > 1e-9
+    tails = np.concatenate([t[sup], np.full(k, src)])
+    heads = np.concatenate([h[sup], np.arange(k)])
+    caps = np.round(np.concatenate([x[sup], y]) * units).astype(np.int64)
+    keep = caps > 0
+    graph = csr_matrix(
+        (caps[keep].astype(np.int32), (tails[keep], heads[keep])), shape=(k + 1, k + 1)
+    )
+    graph.sum_duplicates()
+    found: list[np.ndarray] = []
+    seen: set[tuple[int, ...]] = set()
+    cut_off: set[int] = set()
+    for target in range(k):
+        if target in cut_off:
+            continue
+        flow = maximum_flow(graph, src, target)
+        if flow.flow_value >= units - 100:
+            continue
+        residual = graph - flow.flow
+        residual.data[residual.data < 0] = 0
+        residual.eliminate_zeros()
+        reach = breadth_first_order(residual, src, directed=True, return_predecessors=False)
+        inside = np.ones(k + 1, dtype=bool)
+        inside[reach] = False
+        members = np.nonzero(inside[:k])[0]
+        key = tuple(members.tolist())
+        if members.size >= 2 and key not in seen:
+            seen.add(key)
+            found.append(members)
+            cut_off.update(key)
+    return found
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    k=st.integers(2, 9),
+    data=st.data(),
+)
+def test_min_cuts_skip_only_words_fed_whole(k: int, data: st.DataObject) -> None:
+    # Words reached from the source over arcs of value 1 get no maximum flow of their own:
+    # the cuts found are those of a maximum flow to every word, in the same order.
+    pairs = [(a, b) for a in range(k) for b in range(k) if a != b]
+    chosen = data.draw(st.lists(st.sampled_from(pairs), min_size=1, unique=True))
+    t = np.array([a for a, _ in chosen], dtype=np.int64)
+    h = np.array([b for _, b in chosen], dtype=np.int64)
+    value = st.sampled_from([0.0, 0.0, 0.25, 0.5, 0.75, 1.0, 1.0, 1.0, 0.9999999])
+    x = np.array(data.draw(st.lists(value, min_size=t.size, max_size=t.size)))
+    y = np.array(data.draw(st.lists(value, min_size=k, max_size=k)))
+    got = min_cuts(t, h, x, y, k, set())
+    want = _min_cuts_every_word(t, h, x, y, k)
+    assert [c.tolist() for c in got] == [c.tolist() for c in want]

@@ -162,16 +162,25 @@ def min_cuts(
     tails, heads, caps = tails[keep], heads[keep], caps[keep]
     graph = csr_matrix((caps.astype(np.int32), (tails, heads)), shape=(k + 1, k + 1))
     graph.sum_duplicates()
+    whole = units - 100  # 1 within the rounding
+    # A word the source reaches over arcs of capacity 1 (within the rounding) only needs no
+    # maximum flow of its own: the flow reaching w continues along w -> z, so the flow to z is
+    # at least the smaller of the two (most words of a nearly integral cover).
+    ones = graph.copy()
+    ones.data[ones.data < whole] = 0
+    ones.eliminate_zeros()
+    fed = np.zeros(k + 1, dtype=bool)
+    fed[breadth_first_order(ones, src, directed=True, return_predecessors=False)] = True
     found: list[np.ndarray] = []
     seen = set(known)
     cut_off: set[int] = set()  # words already inside a new cut: their sets are found
-    for target in range(k):
+    for target in np.flatnonzero(~fed[:k]).tolist():
         if target in cut_off:
             continue
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached  # one maximum flow a word: a large component takes long
         flow = maximum_flow(graph, src, target)
-        if flow.flow_value >= units - 100:  # 1 within the rounding
+        if flow.flow_value >= whole:
             continue
         residual = graph - flow.flow
         residual.data[residual.data < 0] = 0
