@@ -26,6 +26,7 @@ from cpwords.wordsnake.certificate import Certificate, verify_certificate
 from cpwords.wordsnake.exact import state as flow_state
 from cpwords.wordsnake.exact.methods import solve_exact
 from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.primal import lns
 from cpwords.wordsnake.primal.lns import reorder_pieces
 from cpwords.wordsnake.primal.repair import PairScore
 from cpwords.wordsnake.relaxation.decode import decode_flow
@@ -246,6 +247,30 @@ def test_reorder_pieces_of_every_item_is_the_optimum(seed: int) -> None:
     order = list(range(inst.n))
     done = reorder_pieces(inst, order, set(order), PairScore(net), _best_order)
     assert done.objective == brute_force(words, False, False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    size=st.integers(1, 12),
+    data=st.data(),
+    cyclic=st.booleans(),
+)
+def test_the_pieces_are_the_focus_items_alone_and_the_runs_between(
+    size: int, data: st.DataObject, cyclic: bool
+) -> None:
+    # Written out in order, the pieces are the ordering (a cyclic one from its first focus
+    # item on); each focus item is a piece alone, every other piece a maximal run without one.
+    order = data.draw(st.permutations(range(size)))
+    focus = data.draw(st.sets(st.sampled_from(range(size)), min_size=1))
+    pos = {x: i for i, x in enumerate(order)}
+    pieces = lns._cut(size, np.array(sorted(pos[x] for x in focus)), cyclic)
+    items = [[order[i] for lo, hi in p for i in range(lo, hi)] for p in pieces]
+    first = min(pos[x] for x in focus) if cyclic else 0
+    assert [x for p in items for x in p] == order[first:] + order[:first]
+    for a, b in itertools.pairwise(items):
+        assert a[0] in focus or b[0] in focus  # two runs are never side by side
+    for p in items:
+        assert (len(p) == 1 and p[0] in focus) or not set(p) & focus
 
 
 def test_reorder_pieces_leaves_proper_snakes_alone() -> None:

@@ -21,9 +21,12 @@ problems", CP 1998 (large neighbourhood search).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from cpwords.core.alphabet import is_letter
 from cpwords.wordsnake.rules import WordsnakeInstance
@@ -51,6 +54,13 @@ class Reordered:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+def separator(words: Sequence[str]) -> str | None:
+    """The first of :data:`SEPARATORS` that is a letter and occurs in none of ``words`` (None:
+    each occurs). O(letters): computed once for a list, not once a search."""
+    alphabet = set("".join(set(words)))
+    return next((c for c in SEPARATORS if c not in alphabet and is_letter(c)), None)
+
+
 def reorder_pieces(
     instance: WordsnakeInstance,
     order: Sequence[int],
@@ -60,6 +70,8 @@ def reorder_pieces(
     *,
     time_limit: float | None = None,
     current: int | None = None,
+    positions: np.ndarray | None = None,
+    sep: str | None = None,
 ) -> Reordered:
     """Cut ``order`` around the items of ``focus`` and re-order the pieces exactly.
 
@@ -80,6 +92,13 @@ def reorder_pieces(
     current : int, optional
         The score of ``order`` when the caller knows it (else counted here, O(items)): the
         new score is counted from the joints between pieces only.
+    positions : numpy.ndarray of int, shape (items,), optional
+        Each item's position in ``order`` when the caller knows them (else found here,
+        O(items)): with them and ``current``, the pieces are found in O(focus) and only an
+        ordering that gains is written out in O(items).
+    sep : str, optional
+        :func:`separator` of the instance's words when the caller knows it (else found here,
+        O(letters)).
 
     Returns
     -------
@@ -87,76 +106,92 @@ def reorder_pieces(
         Never scores below ``order``. A ``proper`` instance is returned as it is (a run's written
         form would allow an overlap as long as its end word, which ``proper`` forbids).
     """
-    seq = list(order)
+    seq = order if isinstance(order, list) else list(order)
     cyclic = instance.cyclic
     words = instance.words
-
-    def joints(ps: Sequence[list[int]]) -> int:
-        """The score of the joints between consecutive pieces (runs score the same anywhere)."""
-        total = sum(pair(ps[i][-1], ps[i + 1][0]) for i in range(len(ps) - 1))
-        if cyclic and len(ps) > 1:
-            total += pair(ps[-1][-1], ps[0][0])
-        return total
-
     if current is None:
-        current = joints([[x] for x in seq])
+        current = sum(pair(a, b) for a, b in itertools.pairwise(seq))
+        if cyclic and len(seq) > 1:
+            current += pair(seq[-1], seq[0])
     if instance.proper or not focus or not seq:
         return Reordered(seq, current, {"pieces": 0})
-    alphabet = set("".join(set(words)))
-    sep = next((c for c in SEPARATORS if c not in alphabet and is_letter(c)), None)
+    sep = sep or separator(words)
     if sep is None:  # pragma: no cover - every separator is a letter of the list
         return Reordered(seq, current, {"pieces": 0})
-    if cyclic:  # start at a focus item so that no run wraps around
-        first = next(i for i, x in enumerate(seq) if x in focus)
-        seq = seq[first:] + seq[:first]
-    pieces = _cut(seq, focus)
-    written = [words[p[0]] if len(p) == 1 else f"{words[p[0]]}{sep}{words[p[-1]]}" for p in pieces]
+    if positions is None:
+        positions = np.empty(len(seq), dtype=np.int64)
+        positions[np.asarray(seq, dtype=np.int64)] = np.arange(len(seq))
+    pieces = _cut(len(seq), np.sort(positions[np.fromiter(focus, np.int64, len(focus))]), cyclic)
+    ends = [(seq[p[0][0]], seq[p[-1][1] - 1]) for p in pieces]
+    written = [
+        words[a] if len(p) == 1 and p[0][1] - p[0][0] == 1 else f"{words[a]}{sep}{words[b]}"
+        for p, (a, b) in zip(pieces, ends, strict=True)
+    ]
     sub = WordsnakeInstance(
         tuple(written), cyclic=cyclic, proper=False, name="pieces", score=instance.score
     )
     found, proven = solve(sub, time_limit)
     info: dict[str, Any] = {"pieces": len(pieces), "proven": proven}
     if found is None or len(found) != len(pieces):
-        return Reordered(list(order), current, info)
-    chosen = _pieces_of(found, written, pieces)
+        return Reordered(seq, current, info)
+    chosen = _pieces_of(found, written)
     if chosen is None:  # pragma: no cover - not an ordering of the pieces
-        return Reordered(list(order), current, info)
-    value = current + joints(chosen) - joints(pieces)
+        return Reordered(seq, current, info)
+    value = (
+        current
+        + _joints(chosen, ends, pair, cyclic)
+        - _joints(range(len(pieces)), ends, pair, cyclic)
+    )
     if value <= current:
-        return Reordered(list(order), current, info)
-    new = [x for piece in chosen for x in piece]
+        return Reordered(seq, current, info)
+    new = [x for k in chosen for lo, hi in pieces[k] for x in seq[lo:hi]]
     return Reordered(new, value, info)
 
 
-def _cut(seq: list[int], focus: set[int]) -> list[list[int]]:
-    """The pieces of ``seq``: each item of ``focus`` alone, each run between them as it is."""
-    pieces: list[list[int]] = []
-    run: list[int] = []
-    for x in seq:
-        if x in focus:
-            if run:
-                pieces.append(run)
-                run = []
-            pieces.append([x])
-        else:
-            run.append(x)
-    if run:
-        pieces.append(run)
+def _joints(
+    ps: Sequence[int], ends: list[tuple[int, int]], pair: Callable[[int, int], int], cyclic: bool
+) -> int:
+    """The score of the joints between consecutive pieces ``ps`` (their first and last items
+    in ``ends``; runs score the same anywhere)."""
+    total = sum(pair(ends[i][1], ends[j][0]) for i, j in itertools.pairwise(ps))
+    if cyclic and len(ps) > 1:
+        total += pair(ends[ps[-1]][1], ends[ps[0]][0])
+    return total
+
+
+def _cut(size: int, at: np.ndarray, cyclic: bool) -> list[list[tuple[int, int]]]:
+    """The pieces of an ordering of ``size`` items cut around the positions ``at`` (sorted,
+    at least one): each position alone, each run between two of them as it is; a piece is
+    its position ranges ``[lo, hi)`` (two for a cyclic snake's run through the end). A cyclic
+    snake's pieces start at the first of ``at``."""
+    cuts = at.tolist()
+    pieces: list[list[tuple[int, int]]] = []
+    if not cyclic and cuts[0] > 0:
+        pieces.append([(0, cuts[0])])
+    for q, nxt in zip(cuts, [*cuts[1:], None], strict=True):
+        pieces.append([(q, q + 1)])
+        if nxt is not None:
+            if nxt > q + 1:
+                pieces.append([(q + 1, nxt)])
+            continue
+        tail = [(q + 1, size)] if q + 1 < size else []  # after the last cut
+        if cyclic and cuts[0] > 0:
+            tail.append((0, cuts[0]))  # on through the start, to the first cut
+        if tail:
+            pieces.append(tail)
     return pieces
 
 
-def _pieces_of(
-    found: list[str], written: list[str], pieces: list[list[int]]
-) -> list[list[int]] | None:
-    """The pieces in the order of ``found`` (their written forms, as many as there are pieces),
-    or None when ``found`` is not an ordering of them."""
+def _pieces_of(found: list[str], written: list[str]) -> list[int] | None:
+    """The pieces (their indices) in the order of ``found`` (their written forms, as many as
+    there are pieces), or None when ``found`` is not an ordering of them."""
     slots: dict[str, list[int]] = {}
     for k, w in enumerate(written):
         slots.setdefault(w, []).append(k)
-    chosen: list[list[int]] = []
+    chosen: list[int] = []
     try:
         for w in found:
-            chosen.append(pieces[slots[w].pop()])
+            chosen.append(slots[w].pop())
     except (KeyError, IndexError):  # pragma: no cover - not an ordering of the pieces
         return None
     # Every piece once (one slot popped per written piece, as many as there are pieces).

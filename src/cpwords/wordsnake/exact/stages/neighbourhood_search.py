@@ -17,7 +17,7 @@ import numpy as np
 
 from cpwords.wordsnake.bounds.path_cover import path_cover_bound
 from cpwords.wordsnake.exact.state import AdditiveBound, ProofState, publish
-from cpwords.wordsnake.primal.lns import reorder_pieces
+from cpwords.wordsnake.primal.lns import reorder_pieces, separator
 from cpwords.wordsnake.primal.local_search import reduced_cost_search
 from cpwords.wordsnake.primal.repair import PairScore, overlap
 from cpwords.wordsnake.relaxation.residual import ResidualPaths
@@ -122,6 +122,8 @@ class FamilySearch:
         self.excess_of: dict[int, dict[int, int]] = {}
         self.residual: list[ResidualPaths] = []  # while the own paths may be searched
         self.local_optimum: list[int] | None = None  # where the last local search ended
+        self.sep = separator(self.instance.words)  # the pieces' separator, found once
+        self._pos: tuple[list[int], np.ndarray] | None = None  # cur_seq and its positions
         self._prices()
 
     def _prices(self) -> None:
@@ -185,6 +187,14 @@ class FamilySearch:
             raise KeyboardInterrupt  # Ctrl-C reached the pieces' solve: stop searching
         return (list(found.solution) if found.solution else None), found.is_optimal
 
+    def positions(self) -> np.ndarray:
+        """Each item's position in the current ordering (found again only when it changed)."""
+        if self._pos is None or self._pos[0] is not self.cur_seq:
+            pos = np.empty(len(self.cur_seq), dtype=np.int64)
+            pos[np.asarray(self.cur_seq, dtype=np.int64)] = np.arange(len(self.cur_seq))
+            self._pos = (self.cur_seq, pos)
+        return self._pos[1]
+
     def reorder(self, focus: set[int], seconds: float) -> Any:
         """Re-order the pieces of the current ordering around ``focus`` exactly."""
         return reorder_pieces(
@@ -195,17 +205,17 @@ class FamilySearch:
             self.solve_pieces,
             time_limit=seconds,
             current=self.cur,
+            positions=self.positions(),
+            sep=self.sep,
         )
 
     def family_pass(self, radius: int, own: bool = False) -> None:
         """Each open family's words with ``radius`` neighbours in the ordering, re-ordered."""
-        N = self.instance.n
         for k in range(len(self.cover.families)):
             left = self.left()
             if self.cur >= self.best.bound or (left is not None and left <= 2.0):
                 return
-            pos = np.empty(N, dtype=np.int64)
-            pos[np.asarray(self.cur_seq)] = np.arange(N)
+            pos = self.positions()
             if not self.family_open(k, pos):
                 self.searched["closed"] = self.searched.get("closed", 0) + 1
                 continue
