@@ -294,8 +294,73 @@ def _a_search(net: StringHubNetwork, order: Sequence[int], prices: Prices) -> ej
 _tight_kept = ejection._Search.tight
 
 
-def _tight_anew(self: ejection._Search, p: int, forward: bool) -> list[int]:
+def _tight_anew(self: ejection._Search, p: int, forward: bool) -> np.ndarray:
     """:meth:`_Search.tight` with nothing kept."""
     self._tight.clear()
     self._tight_size = 0
     return _tight_kept(self, p, forward)
+
+
+def _segment_move_one_place_at_a_time(self: ejection._Search, a: int, b: int) -> int:
+    """:meth:`_Search.segment_move` as first written: each place priced in a loop."""
+    nxt, prv, n = self.snake.nxt, self.snake.prv, self.n
+    best = (0, -1, -1, -1)
+    runs: list[tuple[int, int]] = []
+    last = b
+    while last != n and len(runs) < ejection.SEGMENT:
+        runs.append((b, last))
+        last = nxt[last]
+    first = a
+    for _ in range(ejection.SEGMENT):
+        if first == n:
+            break
+        runs.append((first, a))
+        first = prv[first]
+    for f, ll in runs:
+        p0, q0 = prv[f], nxt[ll]
+        out = self.joint[p0] + self.joint[ll] - self.s(p0, q0)
+        if out <= best[0]:
+            continue
+        inside = self._run_items(f, ll)
+        for p in self._places(f, ll):
+            q = nxt[p]
+            if p in inside or q in inside or p == p0:
+                continue
+            gain = out - (self.s(p, f) + self.s(ll, q) - self.joint[p])
+            if gain > best[0]:
+                best = (gain, f, ll, p)
+    gain, f, ll, p = best
+    if gain <= 0:
+        return 0
+    p0, q0, q = prv[f], nxt[ll], nxt[p]
+    self.snake.link(p0, q0)
+    self.snake.link(p, f)
+    self.snake.link(ll, q)
+    self._relinked((p0, p, ll))
+    return gain
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=3, max_size=30),
+    seed=st.integers(0, 10**6),
+)
+def test_segment_moves_priced_at_once_are_those_priced_one_at_a_time(
+    words: list[str], seed: int
+) -> None:
+    # Every place of a run priced in one array pass makes the moves, in the same order, that
+    # pricing one place at a time makes (any prices: more joints of positive slack).
+    inst = WordsnakeInstance(tuple(words))
+    net, _ = relaxation_prices(inst)
+    rng = np.random.default_rng(seed)
+    k = len(net.words)
+    prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
+    order = list(range(inst.n))
+    random.Random(seed).shuffle(order)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ejection._Search, "chain", lambda self, a, b: 0)
+        at_once = search(net, order, prices)
+        m.setattr(ejection._Search, "segment_move", _segment_move_one_place_at_a_time)
+        one_by_one = search(net, order, prices)
+    assert at_once.order == one_by_one.order and at_once.gain == one_by_one.gain
+    assert at_once.info["segment_moves"] == one_by_one.info["segment_moves"]

@@ -155,6 +155,7 @@ class _Candidates:
         self.item_ids = ids[by_word]
         self.item_start = np.searchsorted(owners[by_word], np.arange(len(words) + 1))
         self._one_each = bool(np.all(np.diff(self.item_start) == 1))
+        self._first = np.zeros(len(words), dtype=np.int64)  # scratch of :meth:`distinct`
 
     def words_within(self, s: str, end: bool, limit: int) -> np.ndarray:
         """Word ids that start with ``s`` (``end=False``: ``v`` at most ``limit``) or end with
@@ -164,6 +165,17 @@ class _Candidates:
         values = (self.u_rev if end else self.v_fwd)[lo:hi]
         found = np.flatnonzero(values <= limit) + lo
         return self.ranges.rev_ids[found] if end else found
+
+    def distinct(self, parts: list[np.ndarray]) -> np.ndarray:
+        """The word ids of ``parts`` (at least one), each once, where it first occurs (each
+        word's first position by an unbuffered minimum, no sort)."""
+        if len(parts) == 1:
+            return parts[0]
+        ids = np.concatenate(parts)
+        where = np.arange(ids.size)
+        self._first[ids] = ids.size
+        np.minimum.at(self._first, ids, where)
+        return ids[self._first[ids] == where]
 
     def items_of(self, word_ids: np.ndarray) -> np.ndarray:
         """The items of the words ``word_ids`` (each word's items in turn), as an array."""
@@ -508,13 +520,22 @@ class _Search:
             if out <= best[0]:
                 continue
             inside = self._run_items(f, ll)
-            for p in self._places(f, ll):
-                q = nxt[p]
-                if p in inside or q in inside or p == p0:
-                    continue
-                gain = out - (self.s(p, f) + self.s(ll, q) - self.joint[p])
-                if gain > best[0]:
-                    best = (gain, f, ll, p)
+            # Every place at once, in the order of the set (the first of the best, as a loop
+            # over it would find): p, q = nxt[p] outside the run, p not already before it.
+            places = self._places(f, ll)
+            places.difference_update(inside)
+            places.discard(p0)
+            ps = np.fromiter(places, dtype=np.int64, count=len(places))
+            qs = self.snake.nxt_arr[ps]
+            ok = np.flatnonzero(~np.isin(qs, np.fromiter(inside, np.int64, len(inside))))
+            if ok.size == 0:
+                continue
+            ps, qs = ps[ok], qs[ok]
+            into = self.s.many(ps, np.full(ps.size, f)) + self.s.many(np.full(ps.size, ll), qs)
+            gains = out - (into - self.joint_arr[ps])
+            top = int(np.argmax(gains))
+            if gains[top] > best[0]:
+                best = (int(gains[top]), f, ll, int(ps[top]))
         gain, f, ll, p = best
         if gain <= 0:
             return 0
@@ -554,7 +575,8 @@ class _Search:
         one letter or more: a word that starts with ``p``'s last ``k`` letters overlaps it by
         ``k`` or more, so its ``v`` at most ``scale * weight(k) - u(p)`` makes the slack at
         most 0 (backwards: words ending with its first ``k`` letters, by ``u``). An array of
-        items, by their words' ids."""
+        items, each once, by ``k`` and then in the order of the sorted words (forwards) or of
+        their reversals (backwards)."""
         if p == self.n:
             return _NONE
         known = self._tight.get((p, forward))
@@ -568,7 +590,7 @@ class _Search:
             got = self.cand.words_within(part, not forward, limit)
             if got.size:
                 parts.append(got)
-        found = self.cand.items_of(np.unique(np.concatenate(parts))) if parts else _NONE
+        found = self.cand.items_of(self.cand.distinct(parts)) if parts else _NONE
         found = found[found != p]
         if self._tight_size + len(found) > CACHED_TIGHT:  # memory stays linear in the list
             self._tight.clear()

@@ -133,11 +133,12 @@ class PairScore:
         if live.size == 0:
             return out
         trie = self.trie
-        wn = trie.word_node.astype(np.int64)
-        na = wn[self.item_word[a[live]]]
-        nb = wn[self.item_word[b[live]]]
-        depth = trie.depth.astype(np.int64)
-        top = np.minimum(depth[na], depth[nb]) - (1 if self.proper else 0)
+        # The trie's arrays read in their own type (a copy in 64 bits took O(nodes) a call);
+        # what is gathered from them is widened.
+        depth = trie.depth
+        na = trie.word_node[self.item_word[a[live]]].astype(np.int64)
+        nb = trie.word_node[self.item_word[b[live]]].astype(np.int64)
+        top = np.minimum(depth[na], depth[nb]).astype(np.int64) - (1 if self.proper else 0)
         cur = na
         while live.size:
             if live.size < FEW_PAIRS:
@@ -146,7 +147,7 @@ class PairScore:
                 break
             inside = (cur <= nb) & (nb <= trie.end[cur]) & (depth[cur] <= top)
             hit = inside & (cur > 0)
-            out[live[hit]] = self.weight(depth[cur[hit]])
+            out[live[hit]] = self.weight(depth[cur[hit]].astype(np.int64))
             keep = ~inside & (cur > 0)
             live, cur, nb, top = (
                 live[keep],
