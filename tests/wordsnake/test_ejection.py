@@ -9,6 +9,7 @@ import itertools
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -364,3 +365,58 @@ def test_segment_moves_priced_at_once_are_those_priced_one_at_a_time(
         one_by_one = search(net, order, prices)
     assert at_once.order == one_by_one.order and at_once.gain == one_by_one.gain
     assert at_once.info["segment_moves"] == one_by_one.info["segment_moves"]
+
+
+def _splice_one_place_at_a_time(
+    self: ejection._Search, cycle: list[int], on_path: Any, saved: dict[int, Any]
+) -> int:
+    """:meth:`_Search._splice` as first written: each exchange priced in a loop."""
+    snake, s = self.snake, self.s
+    best = None
+    for c1 in cycle:
+        c2 = snake.nxt[c1]
+        here = s(c1, c2)
+        for q in self._successor_places(c1):
+            if not on_path(q):
+                continue
+            p = snake.prv[q]
+            cost = s(p, c2) + s(c1, q) - here - s(p, q)
+            if best is None or cost < best[0]:
+                best = (cost, c1, c2, p, q)
+        if best is not None and best[0] <= 0:
+            break
+    assert best is not None
+    cost, c1, c2, p, q = best
+    for x in (c1, c2, p, q):
+        saved.setdefault(x, (snake.nxt[x], snake.prv[x]))
+    snake.link(p, c2)
+    snake.link(c1, q)
+    return int(cost)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=3, max_size=40),
+    seed=st.integers(0, 10**6),
+    batch=st.sampled_from([1, 3, ejection.SPLICE_BATCH]),
+)
+def test_cycles_opened_at_once_are_those_opened_one_place_at_a_time(
+    words: list[str], seed: int, batch: int
+) -> None:
+    # The exchanges of a batch of a cycle's items priced in one array pass open every cycle
+    # a chain closed where pricing one exchange at a time opens it.
+    inst = WordsnakeInstance(tuple(words))
+    net, _ = relaxation_prices(inst)
+    rng = np.random.default_rng(seed)
+    k = len(net.words)
+    prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
+    order = list(range(inst.n))
+    random.Random(seed).shuffle(order)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(ejection, "SPLICE_BATCH", batch)
+        m.setattr(ejection._Search, "segment_move", lambda self, a, b: 0)
+        at_once = search(net, order, prices)
+        m.setattr(ejection._Search, "_splice", _splice_one_place_at_a_time)
+        one_by_one = search(net, order, prices)
+    assert at_once.order == one_by_one.order and at_once.gain == one_by_one.gain
+    assert at_once.info["chains"] == one_by_one.info["chains"]

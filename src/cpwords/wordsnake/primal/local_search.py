@@ -69,6 +69,9 @@ CHAIN_VISITS = 2_000
 #: Free joints tried for each joint of a cycle that a chain closed.
 SPLICE_FREE = 50
 
+#: Items of a cycle whose exchanges with the path are priced at once.
+SPLICE_BATCH = 32
+
 #: Most answers of the range queries kept at once (the cache is emptied when it holds more:
 #: the memory stays linear in the list).
 CACHED_QUERIES = 200_000
@@ -162,6 +165,8 @@ class _Candidates:
         it (``end=True``: ``u`` at most ``limit``), in the order of the sorted words (their
         reversals), as an array."""
         lo, hi = self.ranges.ending(s) if end else self.ranges.starting(s)
+        if hi == lo:
+            return _NONE
         values = (self.u_rev if end else self.v_fwd)[lo:hi]
         found = np.flatnonzero(values <= limit) + lo
         return self.ranges.rev_ids[found] if end else found
@@ -724,22 +729,33 @@ class _Search:
         return cost
 
     def _splice(self, cycle: list[int], on_path: Any, saved: dict[int, Any]) -> int:
-        """Open ``cycle`` at its cheapest exchange with a joint of the path; its slack."""
+        """Open ``cycle`` at its cheapest exchange with a joint of the path; its slack. The
+        exchanges of :data:`SPLICE_BATCH` items of the cycle are priced in one array pass;
+        the items are then taken in turn as a loop over them would (the first of the
+        cheapest; done at the first that costs nothing, or when late)."""
         snake, s = self.snake, self.s
         best = None
-        for c1 in cycle:
-            c2 = snake.nxt[c1]
-            here = s(c1, c2)
-            for q in self._successor_places(c1):
-                if not on_path(q):
-                    continue
-                p = snake.prv[q]
-                there = s(p, q) if p in saved else self.joint[p]  # cached while unchanged
-                cost = s(p, c2) + s(c1, q) - here - there
-                if best is None or cost < best[0]:
-                    best = (cost, c1, c2, p, q)
-            if best is not None and (best[0] <= 0 or self.late()):
-                break  # late: the cheapest so far (the change is kept only if it gains)
+        for at in range(0, len(cycle), SPLICE_BATCH):
+            c1s = cycle[at : at + SPLICE_BATCH]
+            places = [[q for q in self._successor_places(c1) if on_path(q)] for c1 in c1s]
+            owner = np.repeat(np.arange(len(c1s)), [len(q) for q in places])
+            qs = np.fromiter((q for got in places for q in got), np.int64, owner.size)
+            c1a = np.asarray(c1s, dtype=np.int64)
+            c2a = snake.nxt_arr[c1a]
+            ps = snake.prv_arr[qs]  # (p, q) is a joint of the path: its slack as it is now
+            c1q, c2q = c1a[owner], c2a[owner]
+            cost = s.many(ps, c2q) + s.many(c1q, qs) - s.many(c1q, c2q) - s.many(ps, qs)
+            starts = np.searchsorted(owner, np.arange(len(c1s)))
+            for i, got in enumerate(places):
+                if got:
+                    j = int(starts[i] + np.argmin(cost[starts[i] : starts[i] + len(got)]))
+                    if best is None or cost[j] < best[0]:
+                        best = (int(cost[j]), c1s[i], int(c2a[i]), int(ps[j]), int(qs[j]))
+                if best is not None and (best[0] <= 0 or self.late()):
+                    break  # late: the cheapest so far (the change is kept only if it gains)
+            else:
+                continue
+            break
         assert best is not None  # the depot is on the path
         cost, c1, c2, p, q = best
         for x in (c1, c2, p, q):
