@@ -69,6 +69,9 @@ CHAIN_VISITS = 2_000
 #: Free joints tried for each joint of a cycle that a chain closed.
 SPLICE_FREE = 50
 
+#: Longest string whose range :meth:`_Candidates.span` keeps.
+SHORT_KEY = 32
+
 #: Items of a cycle whose exchanges with the path are priced at once.
 SPLICE_BATCH = 32
 
@@ -159,24 +162,35 @@ class _Candidates:
         self.item_start = np.searchsorted(owners[by_word], np.arange(len(words) + 1))
         self._one_each = bool(np.all(np.diff(self.item_start) == 1))
         self._first = np.zeros(len(words), dtype=np.int64)  # scratch of :meth:`distinct`
+        self._spans: dict[tuple[str, bool], tuple[int, int]] = {}
 
-    def words_within(self, s: str, end: bool, limit: int) -> np.ndarray:
-        """Word ids that start with ``s`` (``end=False``: ``v`` at most ``limit``) or end with
-        it (``end=True``: ``u`` at most ``limit``), in the order of the sorted words (their
-        reversals), as an array."""
-        lo, hi = self.ranges.ending(s) if end else self.ranges.starting(s)
-        if hi == lo:
-            return _NONE
-        values = (self.u_rev if end else self.v_fwd)[lo:hi]
-        found = np.flatnonzero(values <= limit) + lo
+    def span(self, s: str, end: bool) -> tuple[int, int]:
+        """Index range of the words that start with ``s`` (``end``: of the reversed words that
+        end with it), kept (many items share their last or first letters)."""
+        if len(s) > SHORT_KEY:  # not kept: the keys' memory stays linear in the letters
+            return self.ranges.ending(s) if end else self.ranges.starting(s)
+        key = (s, end)
+        got = self._spans.get(key)
+        if got is None:
+            got = self.ranges.ending(s) if end else self.ranges.starting(s)
+            if len(self._spans) >= CACHED_QUERIES:  # memory stays linear in the list
+                self._spans.clear()
+            self._spans[key] = got
+        return got
+
+    def words_within(self, spans: list[tuple[int, int, int]], end: bool) -> np.ndarray:
+        """Word ids in the ranges ``(lo, hi, limit)`` of :meth:`span` whose ``v`` (``end``:
+        ``u``) is at most the range's ``limit``, range by range in the order of the sorted
+        words (their reversals), in one array pass; a word in two ranges comes twice."""
+        lo, hi, limit = (np.array(col, dtype=np.int64) for col in zip(*spans, strict=True))
+        lens = hi - lo
+        at = np.repeat(lo - (np.cumsum(lens) - lens), lens) + np.arange(int(lens.sum()))
+        found = at[(self.u_rev if end else self.v_fwd)[at] <= np.repeat(limit, lens)]
         return self.ranges.rev_ids[found] if end else found
 
-    def distinct(self, parts: list[np.ndarray]) -> np.ndarray:
-        """The word ids of ``parts`` (at least one), each once, where it first occurs (each
-        word's first position by an unbuffered minimum, no sort)."""
-        if len(parts) == 1:
-            return parts[0]
-        ids = np.concatenate(parts)
+    def distinct(self, ids: np.ndarray) -> np.ndarray:
+        """The word ids ``ids``, each once, where it first occurs (each word's first position
+        by an unbuffered minimum, no sort)."""
         where = np.arange(ids.size)
         self._first[ids] = ids.size
         np.minimum.at(self._first, ids, where)
@@ -205,6 +219,8 @@ class _Candidates:
             else:
                 found = np.flatnonzero(values <= limit) + lo
             got = (self.ranges.rev_ids[found] if end else found).tolist()
+            if len(s) > SHORT_KEY:  # not kept: the keys' memory stays linear in the letters
+                return got
             if len(self._cache) >= CACHED_QUERIES:  # memory stays linear in the list
                 self._cache.clear()
             self._cache[key] = got
@@ -587,15 +603,16 @@ class _Search:
         known = self._tight.get((p, forward))
         if known is not None:
             return known
-        word, parts = self.words[p], []
+        word, spans = self.words[p], []
         own = self.s.iu[p] if forward else self.s.iv[p]
         for k in range(1, len(word) + 1):
-            limit = self.s.scale * self.pair.weight(k) - own
-            part = word[-k:] if forward else word[:k]
-            got = self.cand.words_within(part, not forward, limit)
-            if got.size:
-                parts.append(got)
-        found = self.cand.items_of(self.cand.distinct(parts)) if parts else _NONE
+            lo, hi = self.cand.span(word[-k:] if forward else word[:k], not forward)
+            if hi > lo:
+                spans.append((lo, hi, self.s.scale * self.pair.weight(k) - own))
+        found = _NONE
+        if spans:
+            ids = self.cand.words_within(spans, not forward)
+            found = self.cand.items_of(ids if len(spans) == 1 else self.cand.distinct(ids))
         found = found[found != p]
         if self._tight_size + len(found) > CACHED_TIGHT:  # memory stays linear in the list
             self._tight.clear()
