@@ -18,6 +18,8 @@ import time
 from collections import Counter
 from dataclasses import replace
 
+import numpy as np
+
 from cpwords.wordsnake.bounds.path_cover import PathCoverBound
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.exact.stages.checked_proof import fits_after_stop, proof_reserve
@@ -297,7 +299,7 @@ def solve_certificate(state: ProofState) -> Certificate | None:
                 core = state.core_pairs or refined.certificate.core_pairs
             return replace(
                 refined.certificate,
-                order=word_ids(net, state.order),
+                order=_order_ids(state),
                 objective=objective,
                 bound=claimed,
                 core_pairs=core,
@@ -308,6 +310,23 @@ def solve_certificate(state: ProofState) -> Certificate | None:
                 },
             )
     return _flow_certificate(state, claimed, flow_bound)
+
+
+def _order_ids(state: ProofState) -> tuple[int, ...]:
+    """The incumbent's word ids in the network: read from the items of the flow stages'
+    ordering while the incumbent is that ordering (the items' words, one gather), else looked
+    up word by word (:func:`~cpwords.wordsnake.relaxation.dual_certificate.word_ids`: 0.06 s on
+    ENABLE, against 0.03 s for the check that the incumbent is still the flow stages')."""
+    net, out = state.net, state.out
+    assert net is not None
+    items = None if out is None else out.order
+    if items is not None and len(items) == len(state.order):
+        words = state.instance.words
+        # Equal lists of the same string objects: compared by identity, no letter read.
+        if state.order == list(map(words.__getitem__, items)):
+            ids = net.item_word[np.fromiter(items, dtype=np.int64, count=len(items))]
+            return tuple(ids.tolist())
+    return word_ids(net, state.order)
 
 
 def _claimed(state: ProofState, flow_bound: int) -> int:
@@ -334,6 +353,7 @@ def _flow_certificate(state: ProofState, claimed: int, flow_bound: int) -> Certi
             core_pairs=core_pairs,
             producer={"method": state.method, "flow_bound": flow_bound},
             deadline=state.end,
+            order_ids=_order_ids(state),
         )
     except KeyboardInterrupt:
         state.interrupted = True
