@@ -584,9 +584,9 @@ def test_the_incumbents_ids_from_the_flow_stages_items_are_its_words_ids(
     words: list[str], cyclic: bool, seed: int
 ) -> None:
     """The certificate stage reads the incumbent's word ids from the items of the flow stages'
-    ordering while the incumbent is that ordering, else word by word: the ids of its words
-    either way (repeated words, the same strings as other objects, an incumbent replaced by
-    another ordering); the fingerprint from the network's distinct words is the items'."""
+    ordering while the incumbent is that list, else word by word: the ids of its words either
+    way (repeated words, an incumbent replaced by another list of the same words or by another
+    ordering); the fingerprint from the network's distinct words is the items'."""
     from types import SimpleNamespace
     from typing import cast
 
@@ -604,13 +604,11 @@ def test_the_incumbents_ids_from_the_flow_stages_items_are_its_words_ids(
     flow_order = [inst.words[i] for i in items]
     for order in (
         flow_order,
-        ["".join(list(w)) for w in flow_order],  # equal strings, other objects
+        [inst.words[i] for i in items],  # the same words, another list: looked up
         [inst.words[i] for i in rng.permutation(inst.n).tolist()],  # another incumbent
         flow_order[:-1],
     ):
-        state = SimpleNamespace(
-            net=net, out=SimpleNamespace(order=items), instance=inst, order=order
-        )
+        state = SimpleNamespace(net=net, flow_order=(flow_order, items), order=order)
         assert _order_ids(cast(ProofState, state)) == word_ids(net, order)
-    state = SimpleNamespace(net=net, out=None, instance=inst, order=flow_order)
+    state = SimpleNamespace(net=net, flow_order=None, order=flow_order)
     assert _order_ids(cast(ProofState, state)) == word_ids(net, flow_order)

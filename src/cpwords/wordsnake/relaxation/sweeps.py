@@ -16,6 +16,7 @@ cancelled cycles do not depend on the arcs' order in memory.
 
 from __future__ import annotations
 
+import bisect
 import sys
 import time
 from dataclasses import dataclass
@@ -92,6 +93,9 @@ class ClassArcs:
     costs : numpy.ndarray of int32 or int64
     indptr : numpy.ndarray of int64 or None
         CSR over the class's nodes when the arcs are sorted by key, else None.
+    ordered : int
+        Otherwise, the first ``ordered`` arcs are in the order they were built in, ascending
+        names (those with room by arc id, then the reverse ones); arcs added later follow.
     """
 
     lo: int
@@ -100,6 +104,7 @@ class ClassArcs:
     heads: np.ndarray
     costs: np.ndarray
     indptr: np.ndarray | None = None
+    ordered: int = 0
 
     @property
     def tails(self) -> np.ndarray:
@@ -123,22 +128,15 @@ class Residual:
     ----------
     n : int
         Number of nodes; node ``n`` is the dead head (see :class:`ClassArcs`).
-    m : int
-        Number of network arcs.
     classes : list of ClassArcs
         One per node class, in node id order (``bounds``).
     bounds : numpy.ndarray of int64
         The classes' first node ids, and ``n``.
-    where : numpy.ndarray of int32 or None
-        Each residual arc's position in its class, by ``2 * arc + reverse`` (-1: none); built
-        at the first change of the flow.
     """
 
     n: int
-    m: int
     classes: list[ClassArcs]
     bounds: np.ndarray
-    where: np.ndarray | None = None
 
     def of_range(self, lo: int, hi: int) -> ClassArcs:
         """The class of the nodes ``lo <= v < hi`` (a class's range)."""
@@ -206,11 +204,12 @@ def build_residual(
             keys,
             _joined(head[f], tail[r], np.int32),
             _joined(cost[f], -cost[r], dtype),
+            ordered=keys.shape[0],
         )
         if c == chains:
             arcs.sort_by_key()
         classes.append(arcs)
-    return Residual(n, int(tail.shape[0]), classes, bounds)
+    return Residual(n, classes, bounds)
 
 
 def _joined(a: np.ndarray, b: np.ndarray, dtype: type[np.generic]) -> np.ndarray:
@@ -475,21 +474,19 @@ def update_residual(
     again). Cancelling a cycle changes only its arcs', so the rest is not rebuilt (sorting
     every residual arc by tail again took 0.45 s a time on Debian's German list).
     """
-    if res.where is None:
-        res.where = _positions(res)
     arcs = np.asarray(arcs, dtype=np.int64)
     for reverse, was, now, t, h, c in (
         (0, old < cap, new < cap, tail, head, cost),
         (1, old > 0, new > 0, head, tail, -cost),
     ):
-        slot = 2 * arcs + reverse
+        keys = t.astype(np.int64) << 32
+        keys |= arcs | (REVERSE if reverse else 0)
         for i in np.flatnonzero(was & ~now).tolist():
             arcs_c = res.classes[_class_of(res, int(t[i]))]
-            arcs_c.heads[res.where[slot[i]]] = res.n
-            res.where[slot[i]] = -1
+            arcs_c.heads[_live_position(arcs_c, int(keys[i]), res.n)] = res.n
         add = np.flatnonzero(~was & now)
         if add.size:
-            _append(res, t[add], h[add], c[add], arcs[add], reverse, slot[add])
+            _append(res, t[add], h[add], c[add], keys[add])
 
 
 def _class_of(res: Residual, node: int) -> int:
@@ -497,34 +494,25 @@ def _class_of(res: Residual, node: int) -> int:
     return int(np.searchsorted(res.bounds, node, side="right")) - 1
 
 
-def _positions(res: Residual) -> np.ndarray:
-    """Each residual arc's position in its class, by ``2 * arc + reverse``."""
-    where = np.full(2 * res.m, -1, dtype=np.int32)
-    for arcs in res.classes:
-        live = np.flatnonzero(arcs.heads != res.n)
-        where[_slots(arcs.keys[live])] = live
-    return where
+def _live_position(arcs: ClassArcs, key: int, dead: int) -> int:
+    """The position of the residual arc ``key`` in its class (not a dead copy of it)."""
+    if arcs.indptr is not None:  # sorted by key
+        lo = int(np.searchsorted(arcs.keys, key, side="left"))
+        found = np.arange(lo, int(np.searchsorted(arcs.keys, key, side="right")))
+    else:  # the names of the first ``ordered`` arcs ascend (as built), then appended ones
+        names = arcs.keys.view(np.uint32)[1 - _TAIL_HALF :: 2]
+        at = bisect.bisect_left(names, key & 0xFFFFFFFF, 0, arcs.ordered)
+        late = arcs.ordered + np.flatnonzero(arcs.keys[arcs.ordered :] == key)
+        found = np.concatenate([[at] if at < arcs.ordered and arcs.keys[at] == key else [], late])
+    for pos in found.astype(np.int64).tolist():
+        if arcs.heads[pos] != dead:
+            return pos
+    raise KeyError(key)  # pragma: no cover - only arcs of the residual network are removed
 
 
-def _slots(keys: np.ndarray) -> np.ndarray:
-    """``2 * arc + reverse`` of residual arcs' keys."""
-    _, arcs, forward = key_arcs(keys)
-    return 2 * arcs + ~forward
-
-
-def _append(
-    res: Residual,
-    t: np.ndarray,
-    h: np.ndarray,
-    c: np.ndarray,
-    arcs: np.ndarray,
-    reverse: int,
-    slot: np.ndarray,
-) -> None:
-    """Append residual arcs to the classes of their tails."""
-    assert res.where is not None
-    keys = t.astype(np.int64) << 32
-    keys |= arcs | (REVERSE if reverse else 0)
+def _append(res: Residual, t: np.ndarray, h: np.ndarray, c: np.ndarray, keys: np.ndarray) -> None:
+    """Append residual arcs (tails, heads, costs, keys) to the classes of their tails (the
+    chains' sorted again)."""
     cls = np.searchsorted(res.bounds, t, side="right") - 1
     for k in np.unique(cls).tolist():
         mine = cls == k
@@ -534,8 +522,3 @@ def _append(
         arcs_c.costs = np.concatenate([arcs_c.costs, c[mine].astype(arcs_c.costs.dtype)])
         if arcs_c.indptr is not None:
             arcs_c.sort_by_key()
-            live = np.flatnonzero(arcs_c.heads != res.n)
-            res.where[_slots(arcs_c.keys[live])] = live
-        else:
-            size = arcs_c.keys.shape[0]
-            res.where[slot[mine]] = np.arange(size - int(mine.sum()), size)
