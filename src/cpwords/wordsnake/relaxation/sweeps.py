@@ -185,16 +185,17 @@ def build_residual(
     # Each arc's class (that of the tail of its forward residual arc; 255: saturated), and the
     # reverse arcs' (those of the arcs with flow, by the class of their heads): six passes of
     # a comparison pick each class's arcs in arc id order (no sort, no gather by a permutation).
-    fwd_class = np.where(flows < cap, node_class[tail], np.uint8(255))
+    fwd_class = node_class.take(tail)
+    fwd_class[flows >= cap] = 255
     bw = np.flatnonzero(flows > 0)
-    bw_class = node_class[head[bw]]
+    bw_class = node_class.take(head.take(bw))
     small = not cost.shape[0] or max(-int(cost.min()), int(cost.max())) < LABEL_LIMIT >> 1
     dtype = np.int32 if small else np.int64
     classes = []
     for c in range(k):
         f = np.flatnonzero(fwd_class == c)
         r = bw[bw_class == c]
-        keys = _joined(tail[f], head[r], np.int64)
+        keys = _joined(tail.take(f), head.take(r), np.int64)
         keys <<= 32
         keys[: f.shape[0]] |= f
         keys[f.shape[0] :] |= r | REVERSE
@@ -202,8 +203,8 @@ def build_residual(
             int(bounds[c]),
             int(bounds[c + 1]),
             keys,
-            _joined(head[f], tail[r], np.int32),
-            _joined(cost[f], -cost[r], dtype),
+            _joined(head.take(f), tail.take(r), np.int32),
+            _joined(cost.take(f), -cost.take(r), dtype),
             ordered=keys.shape[0],
         )
         if c == chains:
