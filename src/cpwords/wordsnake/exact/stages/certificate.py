@@ -15,6 +15,7 @@ and checker: card, "Certificates: a bound anyone can check".
 from __future__ import annotations
 
 import time
+import weakref
 from collections import Counter
 from dataclasses import replace
 
@@ -114,8 +115,25 @@ def _values_claim(state: ProofState, cert: Certificate) -> Certificate:
 
 
 def _values_bound(state: ProofState, cert: Certificate) -> int:
-    """The bound the certificate's values prove (the checker's, without the check)."""
-    return cert.dual_value(_distinct(state)[1]) // cert.scale
+    """The bound the certificate's values prove (the checker's, without the check), computed
+    once a certificate (the stage asks up to three times)."""
+    last = _LAST_VALUES[0]
+    if last is not None and last[0]() is cert:
+        return last[1]
+    value = cert.dual_value(_multiplicities(state)) // cert.scale
+    _LAST_VALUES[0] = (weakref.ref(cert), value)
+    return value
+
+
+#: The last certificate whose values' bound was computed (held weakly), and that bound.
+_LAST_VALUES: list[tuple[weakref.ref[Certificate], int] | None] = [None]
+
+
+def _multiplicities(state: ProofState) -> list[int]:
+    """The multiplicity of each distinct word in code-point order (no copy of the words)."""
+    if state.net is not None:
+        return state.net.mult.tolist()
+    return _distinct(state)[1]
 
 
 def _distinct(state: ProofState) -> tuple[list[str], list[int]]:
