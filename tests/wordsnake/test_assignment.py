@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cpwords.wordsnake.relaxation import sweeps
 from cpwords.wordsnake.relaxation.assignment import (
     Reoptimizer,
     potentials,
@@ -285,7 +286,11 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
     reopt = Reoptimizer(net, flows.copy(), cap=cap)
     if start is not None:
         reopt.dist = start.copy()
-    got = reopt.settle(cost, check_every=check_every, **budget)
+    with pytest.MonkeyPatch.context() as mp:
+        # Labels in 32 bits throughout, in 64 bits from the start, or switched to 64 bits when
+        # they fall past the limit (its default is not reached by small lists).
+        mp.setattr(sweeps, "LABEL_LIMIT", [sweeps.LABEL_LIMIT, 1 << 4, 1 << 6][seed % 3])
+        got = reopt.settle(cost, check_every=check_every, **budget)
     assert (reopt.cycles, reopt.rounds) == (cycles, rounds)
     assert np.array_equal(reopt.flows, want_flows)
     assert (got is None) == (want is None)
