@@ -554,7 +554,12 @@ class Reoptimizer:
     labels are potentials that prove the flow optimal (theorem 9.4). A Lagrangian iterate
     changes the costs of a few arcs, so its flow stays feasible and only the cycles through
     those arcs need cancelling: far fewer passes than a cold solve when they are few. Klein's
-    cycle-cancelling algorithm (Management Science 14(3), 1967).
+    cycle-cancelling algorithm (Management Science 14(3), 1967). The residual network is grouped
+    by node class and updated in place after a cancellation
+    (:func:`~cpwords.wordsnake.relaxation.sweeps.build_residual`,
+    :func:`~cpwords.wordsnake.relaxation.sweeps.update_residual`): ENABLE's greedy flow is
+    proven in 0.16 s (0.33 s with the residual arcs sorted by tail), Debian's German list's
+    3 cycles cancelled and proven in 1.2-1.4 s (2.2 s).
     """
 
     def __init__(
@@ -588,8 +593,9 @@ class Reoptimizer:
             Sweeps between two searches for a negative cycle. Every other one: a sweep carries
             a negative cycle's falling labels far (Debian's German list, whose greedy flow
             needs cycles cancelled: 3.3 s checking every 2 sweeps, 6.1 s every 3, 8.2 s every
-            10, against 5.6 s for rounds checked every 10); a search that finds none stops
-            as soon as every chain of predecessors ends.
+            10, against 5.6 s for rounds checked every 10; checking every sweep finds its 3
+            cycles at the same sweeps); a search peels the nodes off no cycle
+            (:func:`~cpwords.wordsnake.relaxation.sweeps.pred_cycles`).
         max_cycles : int
             Most cycles cancelled.
         deadline : float, optional
