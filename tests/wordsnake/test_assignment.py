@@ -22,7 +22,7 @@ from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_stri
 from cpwords.wordsnake.relaxation.sweeps import Residual, update_residual
 from cpwords.wordsnake.rules import WordsnakeInstance
 
-from .sweeps_reference import reference_settle
+from .sweeps_reference import _pred_cycles, reference_settle
 
 word = st.text(alphabet="abc", min_size=1, max_size=5)
 distinct = st.lists(word, min_size=2, max_size=8, unique=True)
@@ -296,3 +296,35 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
     assert (got is None) == (want is None)
     if got is not None and want is not None:
         assert got.dtype == np.int64 and np.array_equal(got, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 300),
+    st.floats(0.0, 0.5),
+    st.integers(0, 2**31 - 1),
+    st.sampled_from([0, 2, 16, 4096]),
+    st.sampled_from([0, 1, 6]),
+)
+def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
+    n: int, unlabelled: float, seed: int, walk: int, doublings: int
+) -> None:
+    # Any predecessor graph: random predecessors (long chains, bushy trees, cycles of any
+    # length, nodes without one), searched by peeling, doubling and walking whatever the
+    # thresholds: exactly the cycles a walk from every node finds (as sets of keys).
+    rng = np.random.default_rng(seed)
+    tails = rng.integers(0, n, n)
+    if seed % 3 == 0:  # long chains: mostly i -> i - 1, a few jumps
+        tails = np.where(rng.random(n) < 0.9, np.arange(n) - 1, tails) % n
+    names = rng.integers(0, 2**32, n)
+    pred = np.where(rng.random(n) < unlabelled, -1, (tails << 32) | names).astype(np.int64)
+    ref_tails = np.where(pred >= 0, pred >> 32, 0)
+    # The reference names a predecessor by its position; here every node's own.
+    positions = np.where(pred >= 0, np.arange(n), -1)
+    want = {frozenset(pred[c].tolist()) for c in _pred_cycles(positions, ref_tails)}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sweeps, "WALK_NODES", walk)
+        mp.setattr(sweeps, "SHORT_DOUBLINGS", doublings)
+        got = sweeps.pred_cycles(pred)
+    assert {frozenset(c) for c in got} == want
+    assert sum(len(c) for c in got) == sum(len(c) for c in want)
