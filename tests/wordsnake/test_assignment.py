@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cpwords.wordsnake.relaxation import sweeps
 from cpwords.wordsnake.relaxation.assignment import (
     Reoptimizer,
     potentials,
@@ -18,8 +19,10 @@ from cpwords.wordsnake.relaxation.assignment import (
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.flow import solve_flow
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
-from cpwords.wordsnake.relaxation.sweeps import patch_residual
+from cpwords.wordsnake.relaxation.sweeps import Residual, update_residual
 from cpwords.wordsnake.rules import WordsnakeInstance
+
+from .sweeps_reference import _pred_cycles, reference_settle
 
 word = st.text(alphabet="abc", min_size=1, max_size=5)
 distinct = st.lists(word, min_size=2, max_size=8, unique=True)
@@ -202,8 +205,25 @@ def test_settled_labels_are_the_shortest_residual_distances(
             assert got is not None and np.array_equal(got, expected)
 
 
+def _live_arcs(res: Residual) -> list[tuple[int, int, int, int, int]]:
+    """Every residual arc in the network, as (class, key, tail, head, cost), sorted."""
+    out = []
+    for k, arcs in enumerate(res.classes):
+        live = arcs.heads != res.n
+        assert (arcs.tails[live] >= arcs.lo).all() and (arcs.tails[live] < arcs.hi).all()
+        for key, t, h, c in zip(
+            arcs.keys[live].tolist(),
+            arcs.tails[live].tolist(),
+            arcs.heads[live].tolist(),
+            arcs.costs[live].tolist(),
+            strict=True,
+        ):
+            out.append((k, key, t, h, c))
+    return sorted(out)
+
+
 @_flow_cases
-def test_a_patched_residual_network_is_the_one_built_anew(
+def test_an_updated_residual_network_has_the_arcs_of_the_one_built_anew(
     ws: list[str], cyclic: bool, proper: bool, seed: int
 ) -> None:
     # Any lists (repeated words, words inside others); the flow on a few random arcs set to
@@ -219,7 +239,7 @@ def test_a_patched_residual_network_is_the_one_built_anew(
         before = reopt.flows[arcs].copy()
         cap = net.cap[arcs]
         reopt.flows[arcs] = rng.integers(0, cap + 1) * (rng.random(arcs.size) < 0.7)
-        res = patch_residual(
+        update_residual(
             res,
             arcs,
             net.tail[arcs],
@@ -230,5 +250,81 @@ def test_a_patched_residual_network_is_the_one_built_anew(
             cap,
         )
         expected = reopt._residual(cost)
-        for got, want in zip(res, expected, strict=True):
-            assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert _live_arcs(res) == _live_arcs(expected)
+        chains = res.classes[5]
+        assert chains.indptr is not None  # the chains' arcs stay sorted by key, with offsets
+        assert (np.diff(chains.keys) >= 0).all()
+        counts = np.bincount(chains.tails - chains.lo, minlength=chains.hi - chains.lo)
+        assert np.array_equal(np.diff(chains.indptr), counts)
+
+
+@_flow_cases
+def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
+    ws: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
+    # Any lists (repeated words, words inside others), any flow (an optimal one, or one with
+    # a few units re-routed so that cycles must be cancelled), costs of a Lagrangian iterate,
+    # start labels from a previous settle or none, capacities lifted or not: the labels,
+    # cancelled cycles, sweeps and final flow are exactly the reference's (residual arcs
+    # sorted by tail, predecessors by position, cycles by pointer doubling).
+    net, flows, rng = _flow_case(ws, cyclic, proper, seed)
+    if net is None:
+        return
+    if rng.random() < 0.5:  # the greedy's flow, often not optimal for the costs below
+        routed = route_successors(net, greedy_successors(net))
+        flows = flows if routed is None else routed
+    bonus = rng.integers(0, 200, net.m) * (rng.random(net.m) < 0.3)
+    cost = -64 * net.weight - bonus if rng.random() < 0.7 else -net.weight
+    cap = net.cap if rng.random() < 0.5 else np.where(net.cap > 0, net.cap + 3, 0)
+    start = None if rng.random() < 0.5 else -rng.integers(0, 50, net.num_nodes)
+    budget = dict(max_rounds=int(rng.integers(1, 60)), max_cycles=int(rng.integers(0, 20)))
+    check_every = int(rng.integers(1, 4))
+    want_flows = flows.copy()
+    want, cycles, rounds = reference_settle(
+        net, cost, want_flows, cap=cap, start=start, check_every=check_every, **budget
+    )
+    reopt = Reoptimizer(net, flows.copy(), cap=cap)
+    if start is not None:
+        reopt.dist = start.copy()
+    with pytest.MonkeyPatch.context() as mp:
+        # Labels in 32 bits throughout, in 64 bits from the start, or switched to 64 bits when
+        # they fall past the limit (its default is not reached by small lists).
+        mp.setattr(sweeps, "LABEL_LIMIT", [sweeps.LABEL_LIMIT, 1 << 4, 1 << 6][seed % 3])
+        got = reopt.settle(cost, check_every=check_every, **budget)
+    assert (reopt.cycles, reopt.rounds) == (cycles, rounds)
+    assert np.array_equal(reopt.flows, want_flows)
+    assert (got is None) == (want is None)
+    if got is not None and want is not None:
+        assert got.dtype == np.int64 and np.array_equal(got, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 300),
+    st.floats(0.0, 0.5),
+    st.integers(0, 2**31 - 1),
+    st.sampled_from([0, 2, 16, 4096]),
+    st.sampled_from([0, 1, 6]),
+)
+def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
+    n: int, unlabelled: float, seed: int, walk: int, doublings: int
+) -> None:
+    # Any predecessor graph: random predecessors (long chains, bushy trees, cycles of any
+    # length, nodes without one), searched by peeling, doubling and walking whatever the
+    # thresholds: exactly the cycles a walk from every node finds (as sets of keys).
+    rng = np.random.default_rng(seed)
+    tails = rng.integers(0, n, n)
+    if seed % 3 == 0:  # long chains: mostly i -> i - 1, a few jumps
+        tails = np.where(rng.random(n) < 0.9, np.arange(n) - 1, tails) % n
+    names = rng.integers(0, 2**32, n)
+    pred = np.where(rng.random(n) < unlabelled, -1, (tails << 32) | names).astype(np.int64)
+    ref_tails = np.where(pred >= 0, pred >> 32, 0)
+    # The reference names a predecessor by its position; here every node's own.
+    positions = np.where(pred >= 0, np.arange(n), -1)
+    want = {frozenset(pred[c].tolist()) for c in _pred_cycles(positions, ref_tails)}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sweeps, "WALK_NODES", walk)
+        mp.setattr(sweeps, "SHORT_DOUBLINGS", doublings)
+        got = sweeps.pred_cycles(pred)
+    assert {frozenset(c) for c in got} == want
+    assert sum(len(c) for c in got) == sum(len(c) for c in want)

@@ -35,7 +35,8 @@ from cpwords.wordsnake.exact.policy import solve_string_flow
 from cpwords.wordsnake.relaxation import dual_certificate
 from cpwords.wordsnake.relaxation.assignment import potentials
 from cpwords.wordsnake.relaxation.dual_certificate import _repaired, flow_certificate
-from cpwords.wordsnake.relaxation.string_hub import build_string_network
+from cpwords.wordsnake.relaxation.flow import FlowDual
+from cpwords.wordsnake.relaxation.string_hub import SELF, StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 from cpwords.wordsnake.spec import solve_wordsnake
 
@@ -359,41 +360,64 @@ def test_settled_potentials_are_repaired_locally_and_keep_the_bound() -> None:
         assert found.bound == out.dual.value_scaled // out.dual.scale
 
 
-@settings(max_examples=40, deadline=None)
+def _repaired_at_once(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndarray | None:
+    """The local repair as it was written before it read the arcs in blocks: every arc of
+    each pass at once (the reference of the test below)."""
+    pi = pi0.copy()
+    cost, tail, head = dual.cost, net.tail, net.head
+    lifted = net.role != SELF
+    is_entry = np.zeros(net.num_nodes, dtype=bool)
+    is_entry[net.in_base : net.in_base + net.num_words] = True
+    upward = lifted & ~is_entry[head]
+    up_t, up_h, up_c = tail[upward], head[upward], cost[upward]
+    for _ in range(net.num_nodes + 1):
+        bad = up_c + pi[up_t] - pi[up_h] < 0
+        if not bad.any():
+            break
+        np.maximum.at(pi, up_t[bad], pi[up_h[bad]] - up_c[bad])
+    else:
+        return None
+    into = lifted & is_entry[head]
+    np.minimum.at(pi, head[into], pi[tail[into]] + cost[into])
+    self_arcs = net.role == SELF
+    rc_self = cost[self_arcs] + pi[tail[self_arcs]] - pi[head[self_arcs]]
+    value = int((net.supply * pi).sum()) - int((net.cap[self_arcs] * np.minimum(rc_self, 0)).sum())
+    return pi if value - sum(dual.cut_units) == dual.value_scaled else None
+
+
+@settings(max_examples=80, deadline=None)
 @given(
     st.lists(st.text(alphabet="ab\u00e9\u0628", min_size=1, max_size=5), min_size=2, max_size=12),
     st.booleans(),
     st.booleans(),
+    st.integers(1, 40),
+    st.integers(0, 2**31 - 1),
 )
-def test_the_repair_and_the_certificate_are_the_same_with_node_ids_in_32_or_64_bits(
-    words: list[str], cyclic: bool, proper: bool
+def test_the_repair_by_blocks_gives_the_repair_of_every_arc_at_once(
+    words: list[str], cyclic: bool, proper: bool, block: int, seed: int
 ) -> None:
-    """The local repair copies node ids in 32 bits when they fit (int64 above ``ID32_LIMIT``):
-    both widths give the same potentials and the same certificate (any alphabet, repeated
-    words, words inside others; two distinct words at least, one word having its own
-    certificate)."""
+    """The local repair reads the arcs a block at a time and, after its first pass, only the
+    arcs into raised nodes: the same potentials (or None) as every arc of every pass at once,
+    whatever the block, from the settled potentials or from potentials shifted at random
+    (which break arcs anywhere); any alphabet, repeated words, words inside others."""
     assume(len(set(words)) >= 2)
     inst = WordsnakeInstance(tuple(words), cyclic, proper)
     net = build_string_network(inst)
     out = solve_string_flow(net)
-    assert out.dual is not None and out.order is not None and out.objective is not None
-    assert out.bound is not None
+    assert out.dual is not None
     pi = potentials(net, out.dual.cost, out.dual.flows)
-    dual = dataclasses.replace(out.dual, pi=pi)
-    order = [inst.words[i] for i in out.order]
-    narrow = _repaired(net, dual, pi)
-    cert = flow_certificate(net, dual, order, out.objective, out.bound)
-    assert dual_certificate.node_id_dtype(net.num_nodes) is np.int32
+    rng = np.random.default_rng(seed)
+    start = pi if seed % 2 else pi + rng.integers(-3, 4, pi.shape[0])
+    dual = dataclasses.replace(out.dual, pi=start)
+    want = _repaired_at_once(net, dual, start)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(dual_certificate, "ID32_LIMIT", 0)  # every copy in 64 bits
-        assert dual_certificate.node_id_dtype(net.num_nodes) is np.int64
-        wide = _repaired(net, dual, pi)
-        cert64 = flow_certificate(net, dual, order, out.objective, out.bound)
-    assert (narrow is None) == (wide is None)
-    if narrow is not None and wide is not None:
-        assert narrow.dtype == wide.dtype == np.int64 and (narrow == wide).all()
-    assert cert == cert64
-    assert verify_certificate(inst.words, cert).status == "VALID"
+        mp.setattr(dual_certificate, "REPAIR_BLOCK", block)
+        got = _repaired(net, dual, start)
+    assert (got is None) == (want is None)
+    if got is not None and want is not None:
+        assert got.dtype == np.int64 and np.array_equal(got, want)
+    if seed % 2:
+        assert got is not None  # the settled potentials are always repaired
 
 
 def test_compare_certifies_the_main_method_and_runs_the_heuristics(
@@ -548,3 +572,43 @@ def test_the_checkers_range_search_finds_the_same_strings_with_its_prefix_minima
         for table in (plain, fast, both):
             got, _ = table.search(string, count, gains, 0, longer, other, -9)
             assert sorted(got) == sorted(want_both)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab\u00e9\u0628", min_size=1, max_size=5), min_size=2, max_size=14),
+    st.booleans(),
+    st.integers(0, 2**31 - 1),
+)
+def test_the_incumbents_ids_from_the_flow_stages_items_are_its_words_ids(
+    words: list[str], cyclic: bool, seed: int
+) -> None:
+    """The certificate stage reads the incumbent's word ids from the items of the flow stages'
+    ordering while the incumbent is that list, else word by word: the ids of its words either
+    way (repeated words, an incumbent replaced by another list of the same words or by another
+    ordering); the fingerprint from the network's distinct words is the items'."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from cpwords.wordsnake.certificate import word_fingerprint
+    from cpwords.wordsnake.exact.stages.certificate import _order_ids
+    from cpwords.wordsnake.exact.state import ProofState
+    from cpwords.wordsnake.relaxation.dual_certificate import network_fingerprint, word_ids
+
+    assume(len(set(words)) >= 2)
+    inst = WordsnakeInstance(tuple(words), cyclic, False)
+    net = build_string_network(inst)
+    assert network_fingerprint(net) == word_fingerprint(inst.words)
+    rng = np.random.default_rng(seed)
+    items = rng.permutation(inst.n).tolist()
+    flow_order = [inst.words[i] for i in items]
+    for order in (
+        flow_order,
+        [inst.words[i] for i in items],  # the same words, another list: looked up
+        [inst.words[i] for i in rng.permutation(inst.n).tolist()],  # another incumbent
+        flow_order[:-1],
+    ):
+        state = SimpleNamespace(net=net, flow_order=(flow_order, items), order=order)
+        assert _order_ids(cast(ProofState, state)) == word_ids(net, order)
+    state = SimpleNamespace(net=net, flow_order=None, order=flow_order)
+    assert _order_ids(cast(ProofState, state)) == word_ids(net, flow_order)

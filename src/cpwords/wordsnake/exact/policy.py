@@ -378,6 +378,7 @@ def _take_flow_result(state: ProofState) -> None:
     start = list(hint) if hint is not None else list(words)  # the given ordering, or the input's
     if out is not None and out.order is not None:
         state.order = [words[i] for i in out.order]
+        state.flow_order = (state.order, out.order)
         state.objective = float(out.objective or 0)
         if out.info.get("greedy_cut") and out.dual is None and hint is None:
             # A greedy matching cut short (a stop, a limit), its free ends joined through the

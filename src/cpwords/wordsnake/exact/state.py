@@ -345,6 +345,9 @@ class ProofState:
         (set by the policy, so that no stage imports it).
     early_certificate : Certificate or None
         The version 2 certificate the stage "proof tree" proved the incumbent optimal with.
+    flow_order : tuple of (list of str, list of int) or None
+        The flow stages' ordering as the incumbent list it became and its items: while that
+        list is still ``order`` (the same object), its word ids are read from the items.
     stages : list of dict
         Each stage's log (``solver_info["stages"]``).
     info : dict
@@ -377,6 +380,7 @@ class ProofState:
     core: Any = None
     core_pairs: int | None = None
     early_certificate: Any = None
+    flow_order: tuple[list[str], list[int]] | None = None
     piece_solver: PieceSolver | None = None
     stages: list[dict[str, Any]] = field(default_factory=list)
     trace: list[TracePoint] = field(default_factory=list)

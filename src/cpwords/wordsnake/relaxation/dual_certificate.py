@@ -26,6 +26,7 @@ Formulation card: ``models/wordsnake.md`` (section "Certificates").
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.certificate import Certificate, word_fingerprint
+from cpwords.wordsnake.certificate.format import sorted_fingerprint
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer
 from cpwords.wordsnake.relaxation.flow import FlowDual
 from cpwords.wordsnake.relaxation.string_hub import SELF, StringHubNetwork
@@ -40,31 +42,6 @@ from cpwords.wordsnake.rules import WordsnakeInstance, pair_overlap
 
 #: A capacity no flow can reach (the supplies imply the real one).
 _LIFTED = np.int64(1) << np.int64(60)
-
-
-#: Most node ids held in 32 bits (int32's largest value); a larger network keeps 64 bits.
-ID32_LIMIT = int(np.iinfo(np.int32).max)
-
-
-def node_id_dtype(num_nodes: int) -> type[np.signedinteger[Any]]:
-    """The integer type of copies of node ids: int32 when every id fits, else int64.
-
-    Parameters
-    ----------
-    num_nodes : int
-        Number of nodes (ids ``0 .. num_nodes - 1``).
-
-    Returns
-    -------
-    type
-        ``numpy.int32`` when ``num_nodes - 1 <= ID32_LIMIT``, else ``numpy.int64``.
-
-    Examples
-    --------
-    >>> node_id_dtype(10).__name__, node_id_dtype(2**31 + 1).__name__
-    ('int32', 'int64')
-    """
-    return np.int32 if num_nodes - 1 <= ID32_LIMIT else np.int64
 
 
 def dual_potentials(
@@ -118,32 +95,23 @@ def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndar
     """The local repair of :func:`dual_potentials`, or None when it does not keep the value."""
     pi = pi0.copy()
     cost, tail, head = dual.cost, net.tail, net.head
-    W = net.num_words
-    lifted = net.role != SELF
-    is_entry = np.zeros(net.num_nodes, dtype=bool)
-    is_entry[net.in_base : net.in_base + W] = True
     # Raise tails (exits, private-chain nodes) on the arcs that do not end at an entry; a raised
-    # chain node may break the arc into it, whose tail is raised next (chains are short).
-    upward = lifted & ~is_entry[head]
-    ids = node_id_dtype(net.num_nodes)  # the copies in 32 bits when the ids fit
-    up_t, up_h = tail[upward].astype(ids, copy=False), head[upward].astype(ids, copy=False)
-    up_c = cost[upward]
-    del upward
+    # chain node may break the arc into it, whose tail is raised next (chains are short). Then
+    # lower the entries on the arcs into them. Every pass reads the arcs a block at a time.
+    raised: np.ndarray | None = None  # None: every arc may be broken
     for _ in range(net.num_nodes + 1):
-        rc = up_c + pi[up_t] - pi[up_h]
-        bad = rc < 0
-        if not bad.any():
+        found = [_broken(net, pi, cost, a, raised) for a in range(0, net.m, REPAIR_BLOCK)]
+        t = np.concatenate([f[0] for f in found])
+        if not t.size:
             break
-        np.maximum.at(pi, up_t[bad], pi[up_h[bad]] - up_c[bad])
+        np.maximum.at(pi, t, np.concatenate([f[1] for f in found]))
+        # Only the arcs into a raised tail lose: the others keep their reduced cost or gain.
+        raised = np.zeros(net.num_nodes, dtype=bool)
+        raised[t] = True
     else:  # pragma: no cover - a negative cycle: the flow is not optimal
         return None
-    del up_t, up_h, up_c, rc, bad  # the solve's memory peak is near: free them before the next
-    into = lifted & is_entry[head]
-    del lifted
-    it, ih, ic = tail[into], head[into], cost[into]
-    del into
-    np.minimum.at(pi, ih, pi[it] + ic)
-    del it, ih, ic
+    lows = [_lowering(net, pi, cost, a) for a in range(0, net.m, REPAIR_BLOCK)]
+    np.minimum.at(pi, np.concatenate([f[0] for f in lows]), np.concatenate([f[1] for f in lows]))
     # The value must be the iterate's: sum of supplies x potentials plus the copy-to-copy terms.
     self_arcs = net.role == SELF
     rc_self = cost[self_arcs] + pi[tail[self_arcs]] - pi[head[self_arcs]]
@@ -152,6 +120,46 @@ def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndar
     if value - penalty != dual.value_scaled:
         return None
     return pi
+
+
+#: Arcs read at a time by the repair of :func:`dual_potentials` (its temporaries stay small,
+#: in the cache and in memory already mapped).
+REPAIR_BLOCK = 1 << 16
+
+
+def _broken(
+    net: StringHubNetwork, pi: np.ndarray, cost: np.ndarray, a: int, raised: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The arcs ``a .. a + REPAIR_BLOCK - 1`` that do not end at an entry (nor join copies) and
+    have a negative reduced cost (only those into ``raised`` nodes are looked at, when given):
+    their tails, and the potential each needs."""
+    b = a + REPAIR_BLOCK
+    h = net.head[a:b]
+    keep = (h < net.in_base) | (h >= net.in_base + net.num_words)
+    keep &= net.role[a:b] != SELF
+    if raised is not None:
+        keep &= raised.take(h)
+    at = np.flatnonzero(keep)
+    t, h, c = net.tail[a:b].take(at), h.take(at), cost[a:b].take(at)
+    need = pi.take(h) - c
+    bad = need > pi.take(t)
+    return t.compress(bad), need.compress(bad)
+
+
+def _lowering(
+    net: StringHubNetwork, pi: np.ndarray, cost: np.ndarray, a: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The arcs ``a .. a + REPAIR_BLOCK - 1`` into an entry (but those joining copies) that
+    would lower its potential: their heads and candidates."""
+    b = a + REPAIR_BLOCK
+    h = net.head[a:b]
+    keep = (h >= net.in_base) & (h < net.in_base + net.num_words)
+    keep &= net.role[a:b] != SELF
+    at = np.flatnonzero(keep)
+    h = h.take(at)
+    cand = pi.take(net.tail[a:b].take(at)) + cost[a:b].take(at)
+    low = cand < pi.take(h)
+    return h.compress(low), cand.compress(low)
 
 
 def flow_certificate(
@@ -165,6 +173,7 @@ def flow_certificate(
     producer: dict[str, Any] | None = None,
     deadline: float | None = None,
     potentials: np.ndarray | None = None,
+    order_ids: tuple[int, ...] | None = None,
 ) -> Certificate:
     """The certificate of a string-hub flow iterate's bound.
 
@@ -186,6 +195,8 @@ def flow_certificate(
     deadline : float, optional
     potentials : numpy.ndarray of int64, shape (num_nodes,), optional
         :func:`dual_potentials` of ``dual`` when the caller has them (computed here otherwise).
+    order_ids : tuple of int, optional
+        :func:`word_ids` of ``order`` when the caller has them (computed here otherwise).
 
     Returns
     -------
@@ -200,23 +211,21 @@ def flow_certificate(
     """
     pi = dual_potentials(net, dual, deadline) if potentials is None else potentials
     W = net.num_words
-    exits = pi[net.out_base : net.out_base + W]
-    entries = pi[net.in_base : net.in_base + W]
-    u = exits.astype(np.int64)
-    v = (-entries).astype(np.int64)
+    u = pi[net.out_base : net.out_base + W].astype(np.int64)  # the exits'
+    v = (-pi[net.in_base : net.in_base + W]).astype(np.int64)  # the entries'
     cuts = _cuts(net, dual, pi, v)
     depot = None if net.instance.cyclic else (int(pi[0]), int(-pi[net.r_in]))
-    del pi, exits, entries
+    del pi
     info = dict(producer or {})
     # The ordering's ids first (their dictionary freed), then each array's Python integers
     # with the array freed: at most one of them held twice (the solve's memory peak is here).
-    ids = word_ids(net, order)
+    ids = word_ids(net, order) if order_ids is None else order_ids
     u_values = tuple(u.tolist())
     del u
     v_values = tuple(v.tolist())
     del v
     return Certificate(
-        fingerprint=word_fingerprint(net.instance.words),
+        fingerprint=network_fingerprint(net),
         items=net.instance.n,
         cyclic=net.instance.cyclic,
         proper=net.instance.proper,
@@ -253,6 +262,27 @@ def _cuts(
                 v[w] += -r
                 cuts.append(((w,), -r))
     return cuts
+
+
+def network_fingerprint(net: StringHubNetwork) -> str:
+    """:func:`~cpwords.wordsnake.certificate.word_fingerprint` of the network's items, from its
+    distinct words (already in code-point order: no sort of the items again).
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+
+    Returns
+    -------
+    str
+        ``word_fingerprint(net.instance.words)``.
+    """
+    words: Sequence[str] = net.words
+    if net.words and int(net.mult.max()) > 1:  # each word as many times as it is listed
+        words = list(
+            itertools.chain.from_iterable(map(itertools.repeat, net.words, net.mult.tolist()))
+        )
+    return sorted_fingerprint(words)
 
 
 def word_ids(net: StringHubNetwork, order: Sequence[str]) -> tuple[int, ...]:

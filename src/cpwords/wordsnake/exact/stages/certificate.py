@@ -15,8 +15,11 @@ and checker: card, "Certificates: a bound anyone can check".
 from __future__ import annotations
 
 import time
+import weakref
 from collections import Counter
 from dataclasses import replace
+
+import numpy as np
 
 from cpwords.wordsnake.bounds.path_cover import PathCoverBound
 from cpwords.wordsnake.certificate import Certificate
@@ -112,8 +115,25 @@ def _values_claim(state: ProofState, cert: Certificate) -> Certificate:
 
 
 def _values_bound(state: ProofState, cert: Certificate) -> int:
-    """The bound the certificate's values prove (the checker's, without the check)."""
-    return cert.dual_value(_distinct(state)[1]) // cert.scale
+    """The bound the certificate's values prove (the checker's, without the check), computed
+    once a certificate (the stage asks up to three times)."""
+    last = _LAST_VALUES[0]
+    if last is not None and last[0]() is cert:
+        return last[1]
+    value = cert.dual_value(_multiplicities(state)) // cert.scale
+    _LAST_VALUES[0] = (weakref.ref(cert), value)
+    return value
+
+
+#: The last certificate whose values' bound was computed (held weakly), and that bound.
+_LAST_VALUES: list[tuple[weakref.ref[Certificate], int] | None] = [None]
+
+
+def _multiplicities(state: ProofState) -> list[int]:
+    """The multiplicity of each distinct word in code-point order (no copy of the words)."""
+    if state.net is not None:
+        return state.net.mult.tolist()
+    return _distinct(state)[1]
 
 
 def _distinct(state: ProofState) -> tuple[list[str], list[int]]:
@@ -297,7 +317,7 @@ def solve_certificate(state: ProofState) -> Certificate | None:
                 core = state.core_pairs or refined.certificate.core_pairs
             return replace(
                 refined.certificate,
-                order=word_ids(net, state.order),
+                order=_order_ids(state),
                 objective=objective,
                 bound=claimed,
                 core_pairs=core,
@@ -308,6 +328,20 @@ def solve_certificate(state: ProofState) -> Certificate | None:
                 },
             )
     return _flow_certificate(state, claimed, flow_bound)
+
+
+def _order_ids(state: ProofState) -> tuple[int, ...]:
+    """The incumbent's word ids in the network: its items' words (one gather) while the
+    incumbent is the flow stages' ordering (``state.flow_order``: the same list object), else
+    looked up word by word (:func:`~cpwords.wordsnake.relaxation.dual_certificate.word_ids`:
+    0.06 s on ENABLE, whose strings lie all over memory)."""
+    net = state.net
+    assert net is not None
+    if state.flow_order is not None and state.flow_order[0] is state.order:
+        items = state.flow_order[1]
+        ids = net.item_word[np.fromiter(items, dtype=np.int64, count=len(items))]
+        return tuple(ids.tolist())
+    return word_ids(net, state.order)
 
 
 def _claimed(state: ProofState, flow_bound: int) -> int:
@@ -334,6 +368,7 @@ def _flow_certificate(state: ProofState, claimed: int, flow_bound: int) -> Certi
             core_pairs=core_pairs,
             producer={"method": state.method, "flow_bound": flow_bound},
             deadline=state.end,
+            order_ids=_order_ids(state),
         )
     except KeyboardInterrupt:
         state.interrupted = True
