@@ -110,9 +110,7 @@ def reorder_pieces(
     cyclic = instance.cyclic
     words = instance.words
     if current is None:
-        current = sum(pair(a, b) for a, b in itertools.pairwise(seq))
-        if cyclic and len(seq) > 1:
-            current += pair(seq[-1], seq[0])
+        current = _joints(seq, [(x, x) for x in range(instance.n)], pair, cyclic)
     if instance.proper or not focus or not seq:
         return Reordered(seq, current, {"pieces": 0})
     sep = sep or separator(words)
@@ -123,10 +121,7 @@ def reorder_pieces(
         positions[np.asarray(seq, dtype=np.int64)] = np.arange(len(seq))
     pieces = _cut(len(seq), np.sort(positions[np.fromiter(focus, np.int64, len(focus))]), cyclic)
     ends = [(seq[p[0][0]], seq[p[-1][1] - 1]) for p in pieces]
-    written = [
-        words[a] if len(p) == 1 and p[0][1] - p[0][0] == 1 else f"{words[a]}{sep}{words[b]}"
-        for p, (a, b) in zip(pieces, ends, strict=True)
-    ]
+    written = [_written(p, words[a], words[b], sep) for p, (a, b) in zip(pieces, ends, strict=True)]
     sub = WordsnakeInstance(
         tuple(written), cyclic=cyclic, proper=False, name="pieces", score=instance.score
     )
@@ -146,6 +141,11 @@ def reorder_pieces(
         return Reordered(seq, current, info)
     new = [x for k in chosen for lo, hi in pieces[k] for x in seq[lo:hi]]
     return Reordered(new, value, info)
+
+
+def _written(piece: list[tuple[int, int]], first: str, last: str, sep: str) -> str:
+    """A piece as a word: its one word, or its first word, the separator and its last."""
+    return first if len(piece) == 1 and piece[0][1] - piece[0][0] == 1 else f"{first}{sep}{last}"
 
 
 def _joints(
