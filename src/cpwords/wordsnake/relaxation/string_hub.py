@@ -94,15 +94,15 @@ class StringHubNetwork:
         Distinct-word id of each item of the instance.
     trie : cpwords.wordsnake.relaxation.trie.Trie
     num_nodes : int
-    tail, head : numpy.ndarray of int64, shape (m,)
-    cap : numpy.ndarray of int64, shape (m,)
-    weight : numpy.ndarray of int64, shape (m,)
+    tail, head : numpy.ndarray of int32 (int64 past 2**31 - 1 nodes), shape (m,)
+    cap : numpy.ndarray of int32 (int64 past 2**31 - 1 items), shape (m,)
+    weight : numpy.ndarray of int32 (int64 where a joint may score 2**31 or more), shape (m,)
         ``|s|^2`` on hand-over arcs, the copy-to-copy score on self arcs, 0 elsewhere.
     role : numpy.ndarray of int8, shape (m,)
         ``TRIE``, ``SPLIT``, ``DELIVER``, ``HANDOVER``, ``SELF``, ``ZERO``, ``ROOTLINK`` or
         ``PRIVATE``.
     supply : numpy.ndarray of int64, shape (num_nodes,)
-    topo : numpy.ndarray of int64
+    topo : numpy.ndarray of int32 (as ``tail``)
         The hub nodes (trie, ``H+``, ``R_in``, private) in a topological order of the network
         without the word nodes.
     chains : dict
@@ -110,6 +110,13 @@ class StringHubNetwork:
         chain's nodes for the trie depths ``top .. len(word) - 1`` along the word's path (``c_plus``
         equals ``c_nodes`` where the path node is not a word). Used to route a given assignment
         through the network (:mod:`~cpwords.wordsnake.relaxation.assignment`).
+
+    Notes
+    -----
+    The arc arrays are as narrow as the instance allows (:func:`arc_dtypes`): 17 bytes an arc
+    instead of 33 in 64 bits, the network being the solve's largest structure. Sums over arcs
+    (``cost * flow``, supplies times potentials) are to be taken in 64 bits: the arrays'
+    products are not widened by NumPy when both factors are 32-bit.
     """
 
     instance: WordsnakeInstance
@@ -183,14 +190,14 @@ def build_string_network(
     trie = build_trie(words, deadline)
     check_deadline(deadline)
     ids = _node_ids(trie, len(words), instance.cyclic)
-    arcs = _Arcs()
+    arcs = _Arcs(*arc_dtypes(instance, trie))
     pw, ps = _add_word_arcs(arcs, trie, ids, mult, instance)
     private = _private_chains(trie, ids, mult, pw, ps, instance.proper, deadline)
     _add_private_arcs(arcs, private, instance)
     _add_flat_arcs(arcs, trie, ids, mult)
     num_nodes = private.next_id
     supply = _supply(ids, mult, num_nodes, instance.cyclic)
-    topo = _topo_order(trie, ids, private.topo, instance.cyclic)
+    topo = _topo_order(trie, ids, private.topo, instance.cyclic).astype(arcs.ids, copy=False)
     tail, head, cap, weight, role = arcs.arrays()
     del arcs
     return StringHubNetwork(
@@ -285,6 +292,51 @@ def _node_ids(trie: Trie, W: int, cyclic: bool) -> _NodeIds:
     return _NodeIds(T, W, wn, depth, has_desc, plus, out_n, in_n, r_in, 0 if cyclic else r_in)
 
 
+#: Above this a value needs 64 bits.
+INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+def arc_dtypes(
+    instance: WordsnakeInstance, trie: Trie
+) -> tuple[type[np.signedinteger], type[np.signedinteger], type[np.signedinteger]]:
+    """The narrowest integer types of a network's node ids, capacities and weights.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    trie : cpwords.wordsnake.relaxation.trie.Trie
+        The trie of the instance's distinct words.
+
+    Returns
+    -------
+    ids, cap, weight : type
+        ``numpy.int32`` each where its largest possible value fits, else ``numpy.int64``: node
+        ids below ``T + 3W + 1 + 2 * letters`` (a private chain has at most two nodes a letter
+        of its word), capacities at most the number of items, weights at most the score of
+        the longest word's overlap.
+
+    Examples
+    --------
+    >>> from cpwords.wordsnake.relaxation.trie import build_trie
+    >>> inst = WordsnakeInstance(("ab", "ba"))
+    >>> [t.__name__ for t in arc_dtypes(inst, build_trie(["ab", "ba"]))]
+    ['int32', 'int32', 'int32']
+    >>> long = WordsnakeInstance(("a" * 50_000, "a"))
+    >>> [t.__name__ for t in arc_dtypes(long, build_trie(["a", "a" * 50_000]))]
+    ['int32', 'int32', 'int64']
+    """
+    W = int(trie.word_node.shape[0])
+    depths = trie.depth[trie.word_node]
+    letters = int(depths.sum(dtype=np.int64))
+    longest = int(depths.max(initial=0))
+    nodes = trie.size + 3 * W + 1 + 2 * letters
+
+    def fit(top: int) -> type[np.signedinteger]:
+        return np.int32 if top <= INT32_MAX else np.int64
+
+    return fit(nodes), fit(instance.n), fit(int(instance.weight(longest)))
+
+
 #: Arcs added together: tails, heads, capacities, weights and roles (each of the last three an
 #: array or one number for all).
 _ArcPart = tuple[np.ndarray, np.ndarray, np.ndarray | int, np.ndarray | int, np.ndarray | int]
@@ -292,9 +344,13 @@ _ArcPart = tuple[np.ndarray, np.ndarray, np.ndarray | int, np.ndarray | int, np.
 
 @dataclass
 class _Arcs:
-    """Arc arrays in the order they are added (written once into the network's arrays, at the
-    end: a capacity, weight or role given as one number is not expanded before)."""
+    """Arc arrays in the order they are added, each part narrowed to the network's types as it
+    comes (written once into the network's arrays, at the end: a capacity, weight or role
+    given as one number is not expanded before)."""
 
+    ids: type[np.signedinteger]
+    caps: type[np.signedinteger]
+    weights: type[np.signedinteger]
     parts: list[_ArcPart] = field(default_factory=list)
 
     def add(
@@ -306,7 +362,13 @@ class _Arcs:
         r: np.ndarray | int,
     ) -> None:
         """Append the arcs ``t -> h`` with capacities ``c``, weights ``w`` and roles ``r``."""
-        self.parts.append((np.asarray(t), np.asarray(h), c, w, r))
+        t = np.asarray(t).astype(self.ids, copy=False)
+        h = np.asarray(h).astype(self.ids, copy=False)
+        if isinstance(c, np.ndarray):
+            c = c.astype(self.caps, copy=False)
+        if isinstance(w, np.ndarray):
+            w = w.astype(self.weights, copy=False)
+        self.parts.append((t, h, c, w, r))
 
     @property
     def heads(self) -> list[np.ndarray]:
@@ -314,15 +376,20 @@ class _Arcs:
         return [part[1] for part in self.parts]
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Tails, heads, capacities, weights (int64) and roles (int8) of every arc."""
+        """Tails, heads, capacities, weights and roles (int8) of every arc; the parts are let
+        go as they are written (the network's peak: the arrays and the parts not written)."""
         m = sum(part[0].shape[0] for part in self.parts)
-        out = [np.empty(m, dtype=np.int64) for _ in range(4)] + [np.empty(m, dtype=np.int8)]
+        types = (self.ids, self.ids, self.caps, self.weights, np.int8)
+        out = [np.empty(m, dtype=dtype) for dtype in types]
         at = 0
-        for part in self.parts:
+        self.parts.reverse()
+        while self.parts:
+            part = self.parts.pop()
             k = part[0].shape[0]
             for column, values in zip(out, part, strict=True):
                 column[at : at + k] = values
             at += k
+            del part
         tail, head, cap, weight, role = out
         return tail, head, cap, weight, role
 
@@ -526,11 +593,13 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
         target[h[h < T]] = True
         hp = h[(h >= T) & (h < T + W)]
         target[wn[hp - T]] = True  # H+(w) reached: treat the word's node as a target
-    source = np.where(target, plus, -1)  # the hub each trie node's arcs leave (-1: none)
+    # The hub each trie node's arcs leave (-1: none), and the words, in the network's ids.
+    source = np.where(target, plus, -1).astype(arcs.ids)
+    del target
     src_l: list[np.ndarray] = []
     word_l: list[np.ndarray] = []
     # The words' ancestors, a level a pass (every word's parent, then grandparent, ...).
-    word_ids = np.arange(W, dtype=np.int64)
+    word_ids = np.arange(W, dtype=arcs.ids)
     cur = trie.parent[wn]
     while True:
         few = word_ids.size < SMALL_LEVEL  # a few long words: one step a letter, not a pass
@@ -545,8 +614,12 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
         if few or not live.any():
             break
         word_ids, cur = word_ids[live], trie.parent[cur[live]]
+    del source, word_ids, cur
     words = np.concatenate(word_l)
-    arcs.add(np.concatenate(src_l), in_n[0] + words, mult[words], 0, TRIE)
+    del word_l
+    caps = mult.astype(arcs.caps)[words]
+    words += int(in_n[0])  # now the entries
+    arcs.add(np.concatenate(src_l), words, caps, 0, TRIE)
 
 
 def _supply(ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool) -> np.ndarray:
