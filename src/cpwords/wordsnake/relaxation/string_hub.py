@@ -236,7 +236,8 @@ def distinct_words(items: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, n
 
     Notes
     -----
-    The items' positions are sorted by word (Timsort: a few milliseconds for a list already
+    A list already strictly increasing is its own answer (one pass of comparisons). Else the
+    items' positions are sorted by word (Timsort: a few milliseconds for a list already
     in order) and each word told from the one before in C (``map(operator.ne, ...)``): no
     dictionary of the words, whose building and look-ups took 0.18 s on Debian's French list,
     and no set, whose hash order took 0.11 s to sort on ENABLE.
@@ -246,8 +247,15 @@ def distinct_words(items: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, n
     >>> words, mult, item_word = distinct_words(["run", "nab", "run"])
     >>> words, mult.tolist(), item_word.tolist()
     (('nab', 'run'), [1, 2], [1, 0, 1])
+    >>> distinct_words(["nab", "run"])[2].tolist()
+    [0, 1]
     """
     n = len(items)
+    if all(map(operator.lt, items, itertools.islice(items, 1, None))):
+        # Strictly increasing (a dictionary as distributed): one pass of comparisons in C,
+        # no sort (ENABLE: 7 ms instead of 28).
+        ids = np.arange(n, dtype=np.int64)
+        return tuple(items), np.ones(n, dtype=np.int64), ids
     order = sorted(range(n), key=items.__getitem__)
     ordered = list(map(items.__getitem__, order))
     fresh = np.ones(n, dtype=bool)  # the first item of each word in sorted order
