@@ -100,7 +100,7 @@ class StringHubNetwork:
     role : numpy.ndarray of int8, shape (m,)
         ``TRIE``, ``SPLIT``, ``DELIVER``, ``HANDOVER``, ``SELF``, ``ZERO``, ``ROOTLINK`` or
         ``PRIVATE``.
-    supply : numpy.ndarray of int64, shape (num_nodes,)
+    supply : numpy.ndarray of int32 (as ``cap``), shape (num_nodes,)
     topo : numpy.ndarray of int32 (as ``tail``)
         The hub nodes (trie, ``H+``, ``R_in``, private) in a topological order of the network
         without the word nodes.
@@ -195,7 +195,7 @@ def build_string_network(
     _add_private_arcs(arcs, private, instance)
     _add_flat_arcs(arcs, trie, ids, mult)
     num_nodes = private.next_id
-    supply = _supply(ids, mult, num_nodes, instance.cyclic)
+    supply = _supply(ids, mult, num_nodes, instance.cyclic, arcs.caps)
     topo = _topo_order(trie, ids, private.topo, instance.cyclic).astype(arcs.ids, copy=False)
     tail, head, cap, weight, role = arcs.arrays()
     del arcs
@@ -634,10 +634,13 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
     arcs.add(np.concatenate(src_l), words, caps, 0, TRIE)
 
 
-def _supply(ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool) -> np.ndarray:
+def _supply(
+    ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool, dtype: type[np.signedinteger]
+) -> np.ndarray:
     """Node supplies: each word's copies leave its exit and arrive at its entry (and a linear
-    snake's depot unit goes from the root to ``R_in``)."""
-    supply = np.zeros(num_nodes, dtype=np.int64)
+    snake's depot unit goes from the root to ``R_in``), in the capacities' type (at most the
+    number of items each)."""
+    supply = np.zeros(num_nodes, dtype=dtype)
     supply[ids.out_n] = mult
     supply[ids.in_n] = -mult
     if not cyclic:
