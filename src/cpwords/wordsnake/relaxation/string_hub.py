@@ -424,19 +424,22 @@ def _add_word_arcs(
 
     # Hand-over strings: the failure chain of each word's node.
     hw, hs = trie.suffix_nodes()
-    border = (hs <= wn[hw]) & (wn[hw] <= trie.end[hs])
-    private = border & (depth[hs] >= 2)
-    shared = ~private
-    target = ids.plus[hs[shared]] if proper else hs[shared]
-    gain = instance.weight(depth[hs[shared]])
-    arcs.add(out_n[hw[shared]], target, mult[hw[shared]], gain, HANDOVER)
+    whw, dhs = wn[hw], depth[hs]  # each word's node and each string's length
+    border = (hs <= whw) & (whw <= trie.end[hs])
+    del whw
+    private = border & (dhs >= 2)
+    shared = np.flatnonzero(~private)
+    sw, ss = hw[shared], hs[shared]
+    target = ids.plus[ss] if proper else ss
+    arcs.add(out_n[sw], target, mult[sw], instance.weight(dhs[shared]), HANDOVER)
+    del sw, ss, target, shared
 
     # Repeated words: copy-to-copy joints (a word followed by a copy of itself).
     if (mult > 1).any():
         self_ov = np.zeros(W, dtype=np.int64)
         if proper:
             # Copies of a word overlap by its longest proper border.
-            np.maximum.at(self_ov, hw[border], depth[hs[border]])
+            np.maximum.at(self_ov, hw[border], dhs[border])
         else:
             self_ov = depth[wn]
         many = np.nonzero((mult > 1) & (self_ov > 0))[0]

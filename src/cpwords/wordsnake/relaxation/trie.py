@@ -185,9 +185,7 @@ def build_trie(words: Sequence[str], deadline: float | None = None) -> Trie:
     levels = [by_depth[cuts[d] : cuts[d + 1]] for d in range(len(cuts) - 1)]
     end = _subtree_ends(par, levels)
     fail = np.zeros(size, dtype=np.int32)
-    trie = Trie(
-        dep, par, ch.astype(np.int32), end, fail, wn, node_word, child_key, child_id, alphabet
-    )
+    trie = Trie(dep, par, ch, end, fail, wn, node_word, child_key, child_id, alphabet)
     _failure_links(trie, levels, ch, deadline)
     return trie
 
@@ -338,21 +336,32 @@ def _insert_sorted(
     alphabet = "".join(map(chr, letters.tolist()))
     code_of = np.cumsum(seen, dtype=np.int32)
     code_of -= 1
-    codes = code_of[points]
+    codes = np.empty(points.size + 1, dtype=np.int32)  # a spare place past the last letter
+    np.take(code_of, points, out=codes[:-1])
+    codes[-1] = -1  # read by the common prefixes when a word has no letter left, never kept
     del points, seen, code_of
     offsets = np.zeros(n, dtype=np.int64)
     np.cumsum(lens[:-1], out=offsets[1:])
     check_deadline(deadline)
-    # The common prefix of each word with the one before, one letter column at a time.
+    # The common prefix of each word with the one before, one letter column at a time: the
+    # pairs still equal carry their two letters' places and the shorter length along (no
+    # gather of the offsets a column), in 32 bits where the letters' places fit.
     lcp = np.zeros(n, dtype=np.int64)
-    shorter = np.minimum(lens[:-1], lens[1:])
-    pairs = np.arange(n - 1, dtype=np.int64)  # pair p: words p and p + 1
+    place = np.dtype(np.int32 if codes.size <= 1 << 31 else np.int64)
+    pairs: np.ndarray = np.arange(1, n, dtype=place)  # pair p: words p - 1 and p
+    left: np.ndarray = offsets[:-1].astype(place)
+    right: np.ndarray = offsets[1:].astype(place)
+    room: np.ndarray = np.minimum(lens[:-1], lens[1:]).astype(place)  # letters left to compare
     d = 0
     while pairs.size and pairs.size >= SMALL_LEVEL:
-        pairs = pairs[shorter[pairs] > d]
-        pairs = pairs[codes[offsets[pairs] + d] == codes[offsets[pairs + 1] + d]]
-        lcp[pairs + 1] += 1
+        same = np.flatnonzero((room > 0) & (codes[left] == codes[right]))
+        pairs, left, right, room = pairs[same], left[same], right[same], room[same]
+        lcp[pairs] += 1
+        left += 1
+        right += 1
+        room -= 1
         d += 1
+    pairs -= 1
     for p in pairs.tolist():  # a few long common prefixes (a word of 100,000 letters)
         lcp[p + 1] = common_prefix(words[p], words[p + 1], d)
     check_deadline(deadline)
@@ -367,7 +376,7 @@ def _insert_sorted(
     dep = np.empty(size, dtype=np.int32)
     dep[0] = 0
     dep[1:] = letter_at + 1
-    ch = np.zeros(size, dtype=np.int64)
+    ch = np.zeros(size, dtype=np.int32)
     ch[1:] = codes[offsets[owner] + letter_at]
     wn = (start + new - 1).astype(np.int32)
     return alphabet, dep, ch, wn, lcp, start
