@@ -501,3 +501,52 @@ def test_bulk_pair_scores_equal_the_checkers_overlaps(ws, proper):
     ]
     assert pair.many(a, b).tolist() == expected
     assert [pair(i, j) for i, j in zip(a.tolist(), b.tolist(), strict=True)] == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abé", min_size=1, max_size=4), min_size=1, max_size=12),
+    st.booleans(),
+)
+def test_distinct_words_are_the_sorted_set_with_counts_and_each_items_word(
+    ws: list[str], in_order: bool
+) -> None:
+    # Any list, and lists already in order (strictly increasing: the no-sort path; with
+    # repeats: the sort), against the set, the counter and the index of each item.
+    from collections import Counter
+
+    from cpwords.wordsnake.relaxation.string_hub import distinct_words
+
+    items = sorted(ws) if in_order else ws
+    words, mult, item_word = distinct_words(tuple(items))
+    counts = Counter(items)
+    assert list(words) == sorted(counts)
+    assert mult.tolist() == [counts[w] for w in words]
+    assert [words[i] for i in item_word.tolist()] == list(items)
+    assert mult.dtype == item_word.dtype == np.int64
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab", min_size=1, max_size=8), min_size=2, max_size=10),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_network_in_32_bits_is_the_network_in_64(
+    ws: list[str], cyclic: bool, proper: bool
+) -> None:
+    # The arc arrays narrowed to 32 bits hold the values the 64-bit build gives (every type
+    # forced to int64), in the same order.
+    from cpwords.wordsnake.relaxation import string_hub
+
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    narrow = build_string_network(inst)
+    assert narrow.tail.dtype == narrow.head.dtype == narrow.topo.dtype == np.int32
+    assert narrow.cap.dtype == narrow.weight.dtype == np.int32
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(string_hub, "INT32_MAX", -1)  # nothing fits: every type 64 bits
+        wide = build_string_network(inst)
+    assert wide.tail.dtype == wide.cap.dtype == wide.weight.dtype == np.int64
+    for name in ("tail", "head", "cap", "weight", "role", "supply", "topo"):
+        assert getattr(narrow, name).tolist() == getattr(wide, name).tolist(), name
+    assert narrow.chains == wide.chains

@@ -122,8 +122,9 @@ class FlowState:
         Best proven bound (floored).
     dual : FlowDual or None
         The iterate with the best bound.
-    scale, cost : int, numpy.ndarray of int64, shape ``(m,)``
-        Cost units per point and the arc costs of the next iterate.
+    scale, cost : int, numpy.ndarray of int32 or int64, shape ``(m,)``
+        Cost units per point and the arc costs of the next iterate (the network's weight
+        type for the plain costs, ``-weight``; int64 for Lagrangian iterates).
     flows, decoded : the last iterate's optimal flow and its decoding.
     value_scaled : int
         The last iterate's Lagrangian value in cost units.

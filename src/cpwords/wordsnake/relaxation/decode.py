@@ -468,14 +468,24 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     trie = net.trie
     W = net.num_words
     # Entries as slots in word (= preorder) order: slot_start[w] .. slot_start[w] + mult[w].
-    slot_start = np.zeros(W + 1, dtype=np.int64)
+    # Slots, items, words and trie nodes in 32 bits where they fit: half the memory traffic.
+    slots = _narrow(N + 1)
+    slot_start = np.zeros(W + 1, dtype=slots)
     np.cumsum(net.mult, out=slot_start[1:])
-    slot_item = stable_order(net.item_word).astype(np.int64)  # each word's copies, ascending
-    depth = trie.depth.astype(np.int64)
-    cand = _handover_candidates(trie, W, net.instance.proper, depth)
+    slot_item = stable_order(net.item_word).astype(slots)  # each word's copies, ascending
+    depth = trie.depth
     succ = np.full(N + 1, -1, dtype=np.int64)
     handover = np.zeros(N + 1, dtype=np.int64)
-    matched = _greedy_matches(net, slot_start, slot_item, depth, cand, succ, handover, deadline)
+    matched = _greedy_matches(
+        net,
+        slot_start,
+        slot_item,
+        depth,
+        _handover_candidates(trie, W, net.instance.proper, depth),
+        succ,
+        handover,
+        deadline,
+    )
     (units, starts), (heads, tails), stopped, interrupted = matched
     tails = _join_free_ends(N, cyclic, heads, tails, succ)
     # Units handed over at one string can exchange destinations (all lie below it), and so can
@@ -507,8 +517,7 @@ def _greedy_matches(
     each string's start), the entries and exits left free, and whether the deadline or Ctrl-C
     stopped it (the matches so far stand)."""
     stopped = interrupted = False
-    word_node = net.trie.word_node.astype(np.int64)
-    matching = LevelMatching(word_node, slot_start, slot_item, succ, handover)
+    matching = LevelMatching(net.trie.word_node, slot_start, slot_item, succ, handover)
     try:
         matching.run(cand, depth, deadline)
     except FlowStopped:
@@ -522,15 +531,17 @@ def _handover_candidates(
     trie: Trie, W: int, proper: bool, depth: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Candidate hand-overs, deepest string first: the word, the trie node of the string and
-    the range of words allowed to follow (``lo_word`` .. ``hi_word`` - 1)."""
-    wn = trie.word_node.astype(np.int64)
+    the range of words allowed to follow (``lo_word`` .. ``hi_word`` - 1), in 32 bits where
+    the trie's node ids fit."""
+    ids = _narrow(trie.size + 1)
+    wn = trie.word_node.astype(ids, copy=False)
     # Candidate hand-overs (word, trie node of the string, first slot allowed): failure chains,
     # full overlaps (strictly below the word), deepest first.
-    hw, hs = trie.suffix_nodes()
+    hw, hs = (a.astype(ids) for a in trie.suffix_nodes())
     full_count = 0
     if not proper:  # the whole word: words that strictly extend it
         full_count = W
-        hw = np.concatenate([np.arange(W, dtype=np.int64), hw])
+        hw = np.concatenate([np.arange(W, dtype=ids), hw])
         hs = np.concatenate([wn, hs])
     order = _deepest_first(depth[hs])
     hw, hs = hw[order], hs[order]
@@ -539,14 +550,20 @@ def _handover_candidates(
     # reads of two tables (0.2 s of ENABLE's 0.5 s by sorted searches). Words equal to the
     # string are left out (``before[v + 1]``, one more where ``v`` is a word) for full
     # overlaps and proper ones; a proper suffix is never its own word.
-    before = np.zeros(trie.size + 1, dtype=np.int64)
+    before = np.zeros(trie.size + 1, dtype=ids)
     before[wn + 1] = 1
     np.cumsum(before, out=before)
-    upto = before[trie.end.astype(np.int64) + 1]  # = searchsorted(wn, end, "right")
+    upto = before[trie.end + 1]  # = searchsorted(wn, end, "right")
     strict = proper | (order < full_count)  # the full overlaps came first
+    del order
     lo_word = before[hs + strict]  # = searchsorted(wn, hs), plus one where hs is left out
     hi_word = upto[hs]
     return hw, hs, lo_word, hi_word
+
+
+def _narrow(top: int) -> type[np.signedinteger]:
+    """int32 for values below ``top`` (at most ``2**31``), else int64."""
+    return np.int32 if top <= 1 << 31 else np.int64
 
 
 def _deepest_first(depth: np.ndarray) -> np.ndarray:

@@ -40,7 +40,7 @@ def _solve_flow_inline(net: StringHubNetwork, cost: np.ndarray) -> tuple[np.ndar
 
     flow = min_cost_flow.SimpleMinCostFlow()
     arcs = flow.add_arcs_with_capacity_and_unit_cost(
-        net.tail.astype(np.int32), net.head.astype(np.int32), net.cap, cost
+        net.tail.astype(np.int32, copy=False), net.head.astype(np.int32, copy=False), net.cap, cost
     )
     nodes = np.nonzero(net.supply)[0]
     flow.set_nodes_supplies(nodes.astype(np.int32), net.supply[nodes])
@@ -75,7 +75,7 @@ class FlowJob:
     Parameters
     ----------
     net : StringHubNetwork
-    cost : numpy.ndarray of int64, shape (m,)
+    cost : numpy.ndarray of int32 or int64, shape (m,)
         Unit cost of each arc (negated scores).
 
     Notes
@@ -153,7 +153,7 @@ def solve_flow(
     Parameters
     ----------
     net : StringHubNetwork
-    cost : numpy.ndarray of int64, shape (m,)
+    cost : numpy.ndarray of int32 or int64, shape (m,)
         Unit cost of each arc (negated scores).
     deadline : float, optional
         ``time.perf_counter()`` value after which the solve is abandoned.
@@ -191,8 +191,10 @@ class FlowDual:
 
     Attributes
     ----------
-    cost : numpy.ndarray of int64, shape ``(m,)``
-        The arc costs of that iterate (``-scale * weight`` less the multipliers' bonus).
+    cost : numpy.ndarray of int32 or int64, shape ``(m,)``
+        The arc costs of that iterate (``-scale * weight`` less the multipliers' bonus): the
+        network's weight type for plain costs (int32 where every score fits), int64 for
+        Lagrangian iterates. Sums over arcs are taken in 64 bits.
     flows : numpy.ndarray of int64, shape ``(m,)``
         Its optimal flow.
     value_scaled : int

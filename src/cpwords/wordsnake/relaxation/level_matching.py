@@ -44,11 +44,11 @@ class LevelMatching:
 
     Parameters
     ----------
-    word_node : numpy.ndarray of int64, shape (W,)
+    word_node : numpy.ndarray of int32 or int64, shape (W,)
         Each word's node in the prefix trie.
-    slot_start : numpy.ndarray of int64, shape (W + 1,)
+    slot_start : numpy.ndarray of int32 or int64, shape (W + 1,)
         Word ``w``'s slots are ``slot_start[w]`` .. ``slot_start[w + 1] - 1``.
-    slot_item : numpy.ndarray of int64, shape (S,)
+    slot_item : numpy.ndarray of int32 or int64 (as ``slot_start``), shape (S,)
         The item of each slot (word ``w``'s copies in ascending order).
     succ, handover : numpy.ndarray of int64, shape (N + 1,)
         Filled in: each matched exit's successor item and the string's depth (``succ`` -1
@@ -70,8 +70,8 @@ class LevelMatching:
         S = self.slot_item.size
         self.free = np.ones(S, dtype=bool)
         self.pend = np.diff(self.slot_start)  # word w's free exits: its first pend[w] slots' items
-        self.own_slot = np.zeros(self.succ.shape[0], dtype=np.int64)
-        self.own_slot[self.slot_item] = np.arange(S, dtype=np.int64)
+        self.own_slot = np.zeros(self.succ.shape[0], dtype=self.slot_item.dtype)
+        self.own_slot[self.slot_item] = np.arange(S, dtype=self.slot_item.dtype)
 
     def group_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The exits matched at each string where two or more were (those may exchange
@@ -104,10 +104,14 @@ class LevelMatching:
             matches made so far stand.
         """
         hw, hs, lo_word, hi_word = candidates
-        keep = np.flatnonzero(lo_word < hi_word)
-        hw, hs = hw[keep], hs[keep]
+        live = lo_word < hi_word
+        if not live.all():
+            keep = np.flatnonzero(live)
+            hw, hs, lo_word, hi_word = hw[keep], hs[keep], lo_word[keep], hi_word[keep]
+        del live
         d = depth[hs]
-        a, b = self.slot_start[lo_word[keep]], self.slot_start[hi_word[keep]]
+        a, b = self.slot_start[lo_word], self.slot_start[hi_word]
+        del lo_word, hi_word
         cuts = np.flatnonzero(d[1:] != d[:-1]) + 1
         bounds = [0, *cuts.tolist(), hw.size]
         # Runs of depths with few candidates each are matched one by one together.
@@ -254,7 +258,7 @@ class LevelMatching:
         self.succ[units] = self.slot_item[slots]
         self.handover[units] = d
         self.free[slots] = False
-        np.subtract.at(self.pend, words, 1)
+        np.subtract.at(self.pend, words, self.pend.dtype.type(1))  # same type: the fast loop
 
     def free_ends(self) -> tuple[np.ndarray, np.ndarray]:
         """The entries still free (items, in slot order) and the exits still free (items, word

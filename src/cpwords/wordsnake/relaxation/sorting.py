@@ -90,7 +90,7 @@ def common_prefix(a: str, b: str, known: int) -> int:
 
 def rows_without(
     values: np.ndarray, starts: np.ndarray, rows: np.ndarray, skip: np.ndarray
-) -> list[list[int]]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Rows of a compressed sparse layout, each without one value, in one gather.
 
     Parameters
@@ -105,18 +105,25 @@ def rows_without(
 
     Returns
     -------
-    list of list of int, length k
-        Each row's values but ``skip`` of it, in order.
+    picked : numpy.ndarray, shape (p,)
+        Each row's values but ``skip`` of it, in order, row after row.
+    row_of : numpy.ndarray of int64, shape (p,)
+        The place in ``rows`` of each value's row.
+
+    Examples
+    --------
+    >>> picked, row_of = rows_without(np.array([5, 6, 7, 8]), np.array([0, 3, 4]),
+    ...                               np.array([0, 1, 0]), np.array([6, 8, 9]))
+    >>> picked.tolist(), row_of.tolist()
+    ([5, 7, 5, 6, 7], [0, 0, 2, 2, 2])
     """
     lo, hi = starts[rows], starts[rows + 1]
     count = hi - lo
     at = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
     picked = values[at]
     keep = picked != np.repeat(skip, count)
-    flat = picked[keep].tolist()
     row_of = np.repeat(np.arange(count.size), count)[keep]
-    ends = np.cumsum(np.bincount(row_of, minlength=count.size)).tolist()
-    return [flat[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+    return picked[keep], row_of
 
 
 def walk_by_level(step: np.ndarray, starts: list[int]) -> tuple[np.ndarray, np.ndarray]:

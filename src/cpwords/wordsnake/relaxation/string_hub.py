@@ -34,12 +34,11 @@ import itertools
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 
 from cpwords.core.errors import InputError
-from cpwords.wordsnake.relaxation.sorting import rows_without, walk_by_level
+from cpwords.wordsnake.relaxation.sorting import rows_without, stable_order, walk_by_level
 from cpwords.wordsnake.relaxation.trie import SMALL_LEVEL, Trie, build_trie, check_deadline
 from cpwords.wordsnake.relaxation.trie import DeadlineReached as DeadlineReached  # re-exported
 from cpwords.wordsnake.rules import WordsnakeInstance
@@ -94,15 +93,15 @@ class StringHubNetwork:
         Distinct-word id of each item of the instance.
     trie : cpwords.wordsnake.relaxation.trie.Trie
     num_nodes : int
-    tail, head : numpy.ndarray of int64, shape (m,)
-    cap : numpy.ndarray of int64, shape (m,)
-    weight : numpy.ndarray of int64, shape (m,)
+    tail, head : numpy.ndarray of int32 (int64 past 2**31 - 1 nodes), shape (m,)
+    cap : numpy.ndarray of int32 (int64 past 2**31 - 1 items), shape (m,)
+    weight : numpy.ndarray of int32 (int64 where a joint may score 2**31 or more), shape (m,)
         ``|s|^2`` on hand-over arcs, the copy-to-copy score on self arcs, 0 elsewhere.
     role : numpy.ndarray of int8, shape (m,)
         ``TRIE``, ``SPLIT``, ``DELIVER``, ``HANDOVER``, ``SELF``, ``ZERO``, ``ROOTLINK`` or
         ``PRIVATE``.
-    supply : numpy.ndarray of int64, shape (num_nodes,)
-    topo : numpy.ndarray of int64
+    supply : numpy.ndarray of int32 (as ``cap``), shape (num_nodes,)
+    topo : numpy.ndarray of int32 (as ``tail``)
         The hub nodes (trie, ``H+``, ``R_in``, private) in a topological order of the network
         without the word nodes.
     chains : dict
@@ -110,6 +109,13 @@ class StringHubNetwork:
         chain's nodes for the trie depths ``top .. len(word) - 1`` along the word's path (``c_plus``
         equals ``c_nodes`` where the path node is not a word). Used to route a given assignment
         through the network (:mod:`~cpwords.wordsnake.relaxation.assignment`).
+
+    Notes
+    -----
+    The arc arrays are as narrow as the instance allows (:func:`arc_dtypes`): 17 bytes an arc
+    instead of 33 in 64 bits, the network being the solve's largest structure. Sums over arcs
+    (``cost * flow``, supplies times potentials) are to be taken in 64 bits: the arrays'
+    products are not widened by NumPy when both factors are 32-bit.
     """
 
     instance: WordsnakeInstance
@@ -183,14 +189,14 @@ def build_string_network(
     trie = build_trie(words, deadline)
     check_deadline(deadline)
     ids = _node_ids(trie, len(words), instance.cyclic)
-    arcs = _Arcs()
+    arcs = _Arcs(*arc_dtypes(instance, trie))
     pw, ps = _add_word_arcs(arcs, trie, ids, mult, instance)
     private = _private_chains(trie, ids, mult, pw, ps, instance.proper, deadline)
     _add_private_arcs(arcs, private, instance)
     _add_flat_arcs(arcs, trie, ids, mult)
     num_nodes = private.next_id
-    supply = _supply(ids, mult, num_nodes, instance.cyclic)
-    topo = _topo_order(trie, ids, private.topo, instance.cyclic)
+    supply = _supply(ids, mult, num_nodes, instance.cyclic, arcs.caps)
+    topo = _topo_order(trie, ids, private.topo, instance.cyclic).astype(arcs.ids, copy=False)
     tail, head, cap, weight, role = arcs.arrays()
     del arcs
     return StringHubNetwork(
@@ -229,7 +235,8 @@ def distinct_words(items: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, n
 
     Notes
     -----
-    The items' positions are sorted by word (Timsort: a few milliseconds for a list already
+    A list already strictly increasing is its own answer (one pass of comparisons). Else the
+    items' positions are sorted by word (Timsort: a few milliseconds for a list already
     in order) and each word told from the one before in C (``map(operator.ne, ...)``): no
     dictionary of the words, whose building and look-ups took 0.18 s on Debian's French list,
     and no set, whose hash order took 0.11 s to sort on ENABLE.
@@ -239,8 +246,15 @@ def distinct_words(items: Sequence[str]) -> tuple[tuple[str, ...], np.ndarray, n
     >>> words, mult, item_word = distinct_words(["run", "nab", "run"])
     >>> words, mult.tolist(), item_word.tolist()
     (('nab', 'run'), [1, 2], [1, 0, 1])
+    >>> distinct_words(["nab", "run"])[2].tolist()
+    [0, 1]
     """
     n = len(items)
+    if all(map(operator.lt, items, itertools.islice(items, 1, None))):
+        # Strictly increasing (a dictionary as distributed): one pass of comparisons in C,
+        # no sort (ENABLE: 7 ms instead of 28).
+        ids = np.arange(n, dtype=np.int64)
+        return tuple(items), np.ones(n, dtype=np.int64), ids
     order = sorted(range(n), key=items.__getitem__)
     ordered = list(map(items.__getitem__, order))
     fresh = np.ones(n, dtype=bool)  # the first item of each word in sorted order
@@ -285,6 +299,51 @@ def _node_ids(trie: Trie, W: int, cyclic: bool) -> _NodeIds:
     return _NodeIds(T, W, wn, depth, has_desc, plus, out_n, in_n, r_in, 0 if cyclic else r_in)
 
 
+#: Above this a value needs 64 bits.
+INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+def arc_dtypes(
+    instance: WordsnakeInstance, trie: Trie
+) -> tuple[type[np.signedinteger], type[np.signedinteger], type[np.signedinteger]]:
+    """The narrowest integer types of a network's node ids, capacities and weights.
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+    trie : cpwords.wordsnake.relaxation.trie.Trie
+        The trie of the instance's distinct words.
+
+    Returns
+    -------
+    ids, cap, weight : type
+        ``numpy.int32`` each where its largest possible value fits, else ``numpy.int64``: node
+        ids below ``T + 3W + 1 + 2 * letters`` (a private chain has at most two nodes a letter
+        of its word), capacities at most the number of items, weights at most the score of
+        the longest word's overlap.
+
+    Examples
+    --------
+    >>> from cpwords.wordsnake.relaxation.trie import build_trie
+    >>> inst = WordsnakeInstance(("ab", "ba"))
+    >>> [t.__name__ for t in arc_dtypes(inst, build_trie(["ab", "ba"]))]
+    ['int32', 'int32', 'int32']
+    >>> long = WordsnakeInstance(("a" * 50_000, "a"))
+    >>> [t.__name__ for t in arc_dtypes(long, build_trie(["a", "a" * 50_000]))]
+    ['int32', 'int32', 'int64']
+    """
+    W = int(trie.word_node.shape[0])
+    depths = trie.depth[trie.word_node]
+    letters = int(depths.sum(dtype=np.int64))
+    longest = int(depths.max(initial=0))
+    nodes = trie.size + 3 * W + 1 + 2 * letters
+
+    def fit(top: int) -> type[np.signedinteger]:
+        return np.int32 if top <= INT32_MAX else np.int64
+
+    return fit(nodes), fit(instance.n), fit(int(instance.weight(longest)))
+
+
 #: Arcs added together: tails, heads, capacities, weights and roles (each of the last three an
 #: array or one number for all).
 _ArcPart = tuple[np.ndarray, np.ndarray, np.ndarray | int, np.ndarray | int, np.ndarray | int]
@@ -292,9 +351,13 @@ _ArcPart = tuple[np.ndarray, np.ndarray, np.ndarray | int, np.ndarray | int, np.
 
 @dataclass
 class _Arcs:
-    """Arc arrays in the order they are added (written once into the network's arrays, at the
-    end: a capacity, weight or role given as one number is not expanded before)."""
+    """Arc arrays in the order they are added, each part narrowed to the network's types as it
+    comes (written once into the network's arrays, at the end: a capacity, weight or role
+    given as one number is not expanded before)."""
 
+    ids: type[np.signedinteger]
+    caps: type[np.signedinteger]
+    weights: type[np.signedinteger]
     parts: list[_ArcPart] = field(default_factory=list)
 
     def add(
@@ -306,7 +369,13 @@ class _Arcs:
         r: np.ndarray | int,
     ) -> None:
         """Append the arcs ``t -> h`` with capacities ``c``, weights ``w`` and roles ``r``."""
-        self.parts.append((np.asarray(t), np.asarray(h), c, w, r))
+        t = np.asarray(t).astype(self.ids, copy=False)
+        h = np.asarray(h).astype(self.ids, copy=False)
+        if isinstance(c, np.ndarray):
+            c = c.astype(self.caps, copy=False)
+        if isinstance(w, np.ndarray):
+            w = w.astype(self.weights, copy=False)
+        self.parts.append((t, h, c, w, r))
 
     @property
     def heads(self) -> list[np.ndarray]:
@@ -314,15 +383,20 @@ class _Arcs:
         return [part[1] for part in self.parts]
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Tails, heads, capacities, weights (int64) and roles (int8) of every arc."""
+        """Tails, heads, capacities, weights and roles (int8) of every arc; the parts are let
+        go as they are written (the network's peak: the arrays and the parts not written)."""
         m = sum(part[0].shape[0] for part in self.parts)
-        out = [np.empty(m, dtype=np.int64) for _ in range(4)] + [np.empty(m, dtype=np.int8)]
+        types = (self.ids, self.ids, self.caps, self.weights, np.int8)
+        out = [np.empty(m, dtype=dtype) for dtype in types]
         at = 0
-        for part in self.parts:
+        self.parts.reverse()
+        while self.parts:
+            part = self.parts.pop()
             k = part[0].shape[0]
             for column, values in zip(out, part, strict=True):
                 column[at : at + k] = values
             at += k
+            del part
         tail, head, cap, weight, role = out
         return tail, head, cap, weight, role
 
@@ -350,19 +424,22 @@ def _add_word_arcs(
 
     # Hand-over strings: the failure chain of each word's node.
     hw, hs = trie.suffix_nodes()
-    border = (hs <= wn[hw]) & (wn[hw] <= trie.end[hs])
-    private = border & (depth[hs] >= 2)
-    shared = ~private
-    target = ids.plus[hs[shared]] if proper else hs[shared]
-    gain = instance.weight(depth[hs[shared]])
-    arcs.add(out_n[hw[shared]], target, mult[hw[shared]], gain, HANDOVER)
+    whw, dhs = wn[hw], depth[hs]  # each word's node and each string's length
+    border = (hs <= whw) & (whw <= trie.end[hs])
+    del whw
+    private = border & (dhs >= 2)
+    shared = np.flatnonzero(~private)
+    sw, ss = hw[shared], hs[shared]
+    target = ids.plus[ss] if proper else ss
+    arcs.add(out_n[sw], target, mult[sw], instance.weight(dhs[shared]), HANDOVER)
+    del sw, ss, target, shared
 
     # Repeated words: copy-to-copy joints (a word followed by a copy of itself).
     if (mult > 1).any():
         self_ov = np.zeros(W, dtype=np.int64)
         if proper:
             # Copies of a word overlap by its longest proper border.
-            np.maximum.at(self_ov, hw[border], depth[hs[border]])
+            np.maximum.at(self_ov, hw[border], dhs[border])
         else:
             self_ov = depth[wn]
         many = np.nonzero((mult > 1) & (self_ov > 0))[0]
@@ -372,20 +449,21 @@ def _add_word_arcs(
 
 @dataclass
 class _PrivateChains:
-    """The private border chains: their nodes, arcs (lists of ints, in creation order) and
-    each chained word's ``(top, c_nodes, c_plus)`` (:attr:`StringHubNetwork.chains`)."""
+    """The private border chains: their nodes (ids ``first`` .. ``next_id - 1``, in a
+    topological order), their arcs and the hand-overs into them (arrays, in creation order:
+    :func:`_private_chains`), and each chained word's ``(top, c_nodes, c_plus)``
+    (:attr:`StringHubNetwork.chains`)."""
 
+    first: int
     next_id: int  # the first node id not used
-    priv_t: list[int] = field(default_factory=list)
-    priv_h: list[int] = field(default_factory=list)
-    priv_c: list[int] = field(default_factory=list)
-    priv_r: list[int] = field(default_factory=list)
-    ho_t: list[int] = field(default_factory=list)
-    ho_h: list[int] = field(default_factory=list)
-    ho_c: list[int] = field(default_factory=list)
-    ho_w: list[int] = field(default_factory=list)
-    topo: list[int] = field(default_factory=list)
+    arcs: tuple[np.ndarray, ...] = ()  # tails, heads, capacities, roles
+    handovers: tuple[np.ndarray, ...] = ()  # tails, heads, capacities, overlaps
     chains: dict[int, tuple[int, list[int], list[int]]] = field(default_factory=dict)
+
+    @property
+    def topo(self) -> np.ndarray:
+        """The chains' nodes in a topological order (their ids, in creation order)."""
+        return np.arange(self.first, self.next_id, dtype=np.int64)
 
 
 def _private_chains(
@@ -397,121 +475,125 @@ def _private_chains(
     proper: bool,
     deadline: float | None,
 ) -> _PrivateChains:
-    """Private chains for the borders ``ps`` (of two letters or more) of the words ``pw``."""
-    out = _PrivateChains(ids.r_in + 1)
+    """Private chains for the borders ``ps`` (of two letters or more) of the words ``pw``.
+
+    Each chained word ``w`` (ascending) has a chain along its trie path from its shortest
+    border (depth ``top``) down to its node: a *position* a depth ``top .. len(w) - 1``, each
+    a node ``c`` and, where the path node is a word, a ``+`` node after it. Its arcs, word
+    after word: first the deliveries and links of its ``+`` nodes (position by position),
+    then each position's arcs to the path node's other children (in letter order) and on
+    to the next position (the last one to ``H+(w)`` when a word extends ``w``). All of it in
+    array passes over the positions (a Python loop per position took 0.9 s of a quarter of
+    the Polish dictionary's build, 18,114 chains, 2 M arcs).
+    """
+    out = _PrivateChains(ids.r_in + 1, ids.r_in + 1)
     if not pw.size:
         return out
     order = np.lexsort((ids.depth[ps], pw))
     pw, ps = pw[order], ps[order]
-    starts = np.nonzero(np.r_[True, pw[1:] != pw[:-1]])[0]
-    stops = np.r_[starts[1:], pw.size]
-    words = pw[starts].tolist()
-    # Each word's path from its shortest border down to its node (depths top .. len).
-    paths: list[list[int]] = []
-    for w, top in zip(words, ids.depth[ps[starts]].tolist(), strict=True):
-        path = [ids.wn.item(w)]
-        for _ in range(ids.depth.item(path[0]) - top):
-            path.append(trie.parent.item(path[-1]))
-        path.reverse()
-        paths.append(path)
-    # Each path node's children but the next node of the path, in letter order, in one
-    # gather for every path (each node's children: a range of the sorted child keys).
+    fresh = np.r_[True, pw[1:] != pw[:-1]]
+    rank = np.cumsum(fresh) - 1  # each border's word, as its rank among the chained words
+    starts = np.flatnonzero(fresh)
+    words = pw[starts]
+    top = ids.depth[ps[starts]]
+    npos = ids.depth[ids.wn[words]] - top  # positions: depths top .. len - 1 (at least one)
+    pos_start = np.cumsum(npos) - npos
+    last = pos_start + npos - 1
+    check_deadline(deadline)
+    node = _chain_paths(trie.parent, ids.wn[words], npos, last)
+    below = np.empty_like(node)  # the next node of each path
+    below[:-1] = node[1:]
+    below[last] = ids.wn[words]
+    pos_word = np.repeat(np.arange(words.size), npos)
+    pword = trie.node_word[node].astype(np.int64)
+    is_word = pword >= 0
+    c_node = out.first + np.cumsum(1 + is_word) - (1 + is_word)
+    c_plus = c_node + is_word
+    out.next_id = out.first + node.size + int(is_word.sum())
+    check_deadline(deadline)
+    k = mult[words]  # each chained word's copies
+    nxt = np.empty_like(c_node)  # each position's next: the next position, or H+(w)
+    nxt[:-1] = c_node[1:]
+    nxt[last] = ids.T + words
+    has_next = np.ones(node.size, dtype=bool)
+    has_next[last] = ids.has_desc[words]
     first_child = np.zeros(trie.size + 1, dtype=np.int64)
     np.cumsum(np.bincount(trie.parent[1:], minlength=trie.size), out=first_child[1:])
-    rows = np.array([v for path in paths for v in path[:-1]], dtype=np.int64)
-    below = np.array([v for path in paths for v in path[1:]], dtype=np.int64)
-    others = rows_without(trie.child_id, first_child, rows, below)
-    row_words = trie.node_word[rows].tolist()
-    at = 0
-    for w, a, b, path in zip(words, starts.tolist(), stops.tolist(), paths, strict=True):
-        check_deadline(deadline)
-        k = len(path) - 1
-        chain = _Chain(w, path, row_words[at : at + k], others[at : at + k])
-        _chain_of_word(out, ids, mult, chain, ids.depth[ps[a:b]].tolist(), proper)
-        at += k
+    others, row = rows_without(trie.child_id, first_child, node, below)
+    # A word's arcs: its + nodes' deliveries and links (block 0), then each position's arcs
+    # on (block 1): the other children in letter order, then the next position.
+    plus_at = np.repeat(np.flatnonzero(is_word), 2)
+    deliver = np.tile(np.array([True, False]), plus_at.size // 2)  # then the link to c_plus
+    plus_heads = np.where(deliver, ids.in_n[np.maximum(pword[plus_at], 0)], c_plus[plus_at])
+    on_at = np.concatenate([row, np.flatnonzero(has_next)])
+    on_order = stable_order(2 * on_at + (np.arange(on_at.size) >= row.size))
+    on_at = on_at[on_order]
+    on_heads = np.concatenate([others, nxt[has_next]])[on_order]
+    at = np.concatenate([plus_at, on_at])
+    block = np.repeat(np.array([0, 1]), [plus_at.size, on_at.size])
+    arc_order = stable_order(2 * pos_word[at] + block)
+    at, block = at[arc_order], block[arc_order]
+    heads = np.concatenate([plus_heads, on_heads])[arc_order]
+    deliver = np.concatenate([deliver, np.zeros(on_at.size, dtype=bool)])[arc_order]
+    tails = np.where(block == 0, c_node[at], c_plus[at])
+    caps = np.where(deliver, mult[np.maximum(pword[at], 0)], k[pos_word[at]])
+    roles = np.where(deliver, DELIVER, PRIVATE).astype(np.int8)
+    out.arcs = (tails, heads, caps, roles)
+    # Hand-overs: each border's position (its depth less the chain's top).
+    pos = pos_start[rank] + ids.depth[ps] - top[rank]
+    out.handovers = (ids.out_n[pw], (c_plus if proper else c_node)[pos], mult[pw], ids.depth[ps])
+    out.chains = _chain_lists(words, top, pos_start, npos, c_node, c_plus)
     return out
 
 
-class _Chain(NamedTuple):
-    """A word ``w``'s path from its shortest border down to its node (``path``, depths ``top ..
-    len(w)``), the word at each of its nodes but the last (-1: none) and each of those nodes'
-    other children."""
+def _chain_paths(
+    parent: np.ndarray, word_nodes: np.ndarray, npos: np.ndarray, last: np.ndarray
+) -> np.ndarray:
+    """The trie node at each position of the chains (a path of ``npos`` nodes above each
+    word's node, deepest at ``last``): a level a pass, then one step a node for a few long
+    chains (a word of 100,000 letters)."""
+    node = np.empty(int(npos.sum()), dtype=np.int64)
+    at, cur, left = last.copy(), parent[word_nodes].astype(np.int64), npos.copy()
+    while at.size and at.size >= SMALL_LEVEL:
+        node[at] = cur
+        keep = left > 1
+        at, cur, left = at[keep] - 1, parent[cur[keep]].astype(np.int64), left[keep] - 1
+    for a, c, n in zip(at.tolist(), cur.tolist(), left.tolist(), strict=True):
+        path: list[int] = []
+        for _ in range(n):
+            path.append(c)
+            c = parent.item(c)
+        node[a - n + 1 : a + 1] = path[::-1]
+    return node
 
-    w: int
-    path: list[int]
-    words: list[int]
-    others: list[list[int]]
 
-
-def _chain_of_word(
-    out: _PrivateChains,
-    ids: _NodeIds,
-    mult: np.ndarray,
-    chain: _Chain,
-    borders: list[int],
-    proper: bool,
-) -> None:
-    """A word's private chain from its shortest border (``borders``: their depths, increasing)
-    down to the word: a node a letter (and a ``+`` node where a word ends there), the other
-    children left at each node, and the hand-overs from the word's exit into the chain."""
-    w, path = chain.w, chain.path
-    T = ids.T
-    k = mult.item(w)
-    lw = ids.depth.item(path[-1])
-    top = lw - (len(path) - 1)
-    c_node: dict[int, int] = {}
-    cplus: dict[int, int] = {}
-    for d, pword in zip(range(top, lw), chain.words, strict=True):
-        c_node[d] = out.next_id
-        out.topo.append(out.next_id)
-        out.next_id += 1
-        if pword >= 0:
-            cplus[d] = out.next_id
-            out.topo.append(out.next_id)
-            out.next_id += 1
-            out.priv_t += [c_node[d], c_node[d]]
-            out.priv_h += [ids.in_n.item(pword), cplus[d]]
-            out.priv_c += [mult.item(pword), k]
-            out.priv_r += [DELIVER, PRIVATE]
-        else:
-            cplus[d] = c_node[d]
-    for d, children in zip(range(top, lw), chain.others, strict=True):
-        heads = list(children)
-        if d + 1 < lw:
-            heads.append(c_node[d + 1])
-        elif bool(ids.has_desc[w]):
-            heads.append(T + w)
-        out.priv_t += [cplus[d]] * len(heads)
-        out.priv_h += heads
-        out.priv_c += [k] * len(heads)
-        out.priv_r += [PRIVATE] * len(heads)
-    out.chains[w] = (top, [c_node[d] for d in range(top, lw)], [cplus[d] for d in range(top, lw)])
-    for d in borders:
-        out.ho_t.append(ids.out_n.item(w))
-        out.ho_h.append(cplus[d] if proper else c_node[d])
-        out.ho_c.append(k)
-        out.ho_w.append(d)  # the overlap; _add_private_arcs weighs it
+def _chain_lists(
+    words: np.ndarray,
+    top: np.ndarray,
+    pos_start: np.ndarray,
+    npos: np.ndarray,
+    c_node: np.ndarray,
+    c_plus: np.ndarray,
+) -> dict[int, tuple[int, list[int], list[int]]]:
+    """:attr:`StringHubNetwork.chains` from the positions' node ids."""
+    nodes, pluses = c_node.tolist(), c_plus.tolist()
+    return {
+        w: (t, nodes[a : a + n], pluses[a : a + n])
+        for w, t, a, n in zip(
+            words.tolist(), top.tolist(), pos_start.tolist(), npos.tolist(), strict=True
+        )
+    }
 
 
 def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeInstance) -> None:
     """Add the arcs of the private chains, then the hand-overs into them (each weighted by
     the instance's score of its overlap)."""
-    if private.priv_t:
-        arcs.add(
-            np.array(private.priv_t, dtype=np.int64),
-            np.array(private.priv_h, dtype=np.int64),
-            np.array(private.priv_c, dtype=np.int64),
-            0,
-            np.array(private.priv_r, dtype=np.int8),
-        )
-    if private.ho_t:
-        arcs.add(
-            np.array(private.ho_t),
-            np.array(private.ho_h),
-            np.array(private.ho_c),
-            instance.weight(np.array(private.ho_w, dtype=np.int64)),
-            HANDOVER,
-        )
+    if private.arcs and private.arcs[0].size:
+        tails, heads, caps, roles = private.arcs
+        arcs.add(tails, heads, caps, 0, roles)
+    if private.handovers:
+        tails, heads, caps, overlaps = private.handovers
+        arcs.add(tails, heads, caps, instance.weight(overlaps), HANDOVER)
 
 
 def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> None:
@@ -526,11 +608,13 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
         target[h[h < T]] = True
         hp = h[(h >= T) & (h < T + W)]
         target[wn[hp - T]] = True  # H+(w) reached: treat the word's node as a target
-    source = np.where(target, plus, -1)  # the hub each trie node's arcs leave (-1: none)
+    # The hub each trie node's arcs leave (-1: none), and the words, in the network's ids.
+    source = np.where(target, plus, -1).astype(arcs.ids)
+    del target
     src_l: list[np.ndarray] = []
     word_l: list[np.ndarray] = []
     # The words' ancestors, a level a pass (every word's parent, then grandparent, ...).
-    word_ids = np.arange(W, dtype=np.int64)
+    word_ids = np.arange(W, dtype=arcs.ids)
     cur = trie.parent[wn]
     while True:
         few = word_ids.size < SMALL_LEVEL  # a few long words: one step a letter, not a pass
@@ -545,14 +629,21 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
         if few or not live.any():
             break
         word_ids, cur = word_ids[live], trie.parent[cur[live]]
+    del source, word_ids, cur
     words = np.concatenate(word_l)
-    arcs.add(np.concatenate(src_l), in_n[0] + words, mult[words], 0, TRIE)
+    del word_l
+    caps = mult.astype(arcs.caps)[words]
+    words += int(in_n[0])  # now the entries
+    arcs.add(np.concatenate(src_l), words, caps, 0, TRIE)
 
 
-def _supply(ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool) -> np.ndarray:
+def _supply(
+    ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool, dtype: type[np.signedinteger]
+) -> np.ndarray:
     """Node supplies: each word's copies leave its exit and arrive at its entry (and a linear
-    snake's depot unit goes from the root to ``R_in``)."""
-    supply = np.zeros(num_nodes, dtype=np.int64)
+    snake's depot unit goes from the root to ``R_in``), in the capacities' type (at most the
+    number of items each)."""
+    supply = np.zeros(num_nodes, dtype=dtype)
     supply[ids.out_n] = mult
     supply[ids.in_n] = -mult
     if not cyclic:
@@ -561,7 +652,7 @@ def _supply(ids: _NodeIds, mult: np.ndarray, num_nodes: int, cyclic: bool) -> np
     return supply
 
 
-def _topo_order(trie: Trie, ids: _NodeIds, topo_private: list[int], cyclic: bool) -> np.ndarray:
+def _topo_order(trie: Trie, ids: _NodeIds, topo_private: np.ndarray, cyclic: bool) -> np.ndarray:
     """Topological order of the hub nodes: ``R_in``, private chains, then the trie in preorder
     with ``H+(v)`` right after ``H(v)``.
 
@@ -576,6 +667,4 @@ def _topo_order(trie: Trie, ids: _NodeIds, topo_private: list[int], cyclic: bool
     merged[np.arange(T, dtype=np.int64) + words_before] = np.arange(T, dtype=np.int64)
     merged[ids.wn + np.arange(1, W + 1, dtype=np.int64)] = T + np.arange(W, dtype=np.int64)
     head_part = [] if cyclic else [ids.r_in]
-    return np.concatenate(
-        [np.array(head_part, dtype=np.int64), np.array(topo_private, dtype=np.int64), merged]
-    )
+    return np.concatenate([np.array(head_part, dtype=np.int64), topo_private, merged])

@@ -129,7 +129,8 @@ def _subgradient_step(f: FlowState) -> bool:
         if x > 0:
             np.add.at(bonus, c, round(x * SCALE))
     f.scale = SCALE
-    f.cost = -SCALE * f.net.weight - bonus
+    bonus += np.multiply(f.net.weight, SCALE, dtype=np.int64)  # 64 bits: the weights may be 32
+    f.cost = np.negative(bonus, out=bonus)
     f.it += 1
     return True
 
