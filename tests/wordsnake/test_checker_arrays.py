@@ -135,26 +135,19 @@ def test_prefixes_shared_by_runs_of_words_are_one_prefix_each() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    words=words_st,
-    data=st.data(),
-    proper=st.booleans(),
-    steps=st.sampled_from([1, 2, arrays.LEVEL_STEPS]),
-)
+@given(words=words_st, data=st.data(), proper=st.booleans())
 def test_the_prefix_table_is_every_prefix_once_with_its_two_smallest_values(
-    words: list[str], data: st.DataObject, proper: bool, steps: int
+    words: list[str], data: st.DataObject, proper: bool
 ) -> None:
-    """Any alphabet, words inside others, a subset of the words; the lengths walked one by one
-    or (few steps) the deep remainder sorted: the table against a dict of every prefix."""
+    """Any alphabet, words inside others, a subset of the words, ties between values: the
+    table against a dict of every prefix."""
     distinct = sorted(set(words))
     ids = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
     values = np.array(
         data.draw(st.lists(st.integers(-5, 5), min_size=len(distinct), max_size=len(distinct)))
     )
     letters = Letters(distinct)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(arrays, "LEVEL_STEPS", steps)
-        table = arrays.PrefixTable.build(letters, np.array(ids), values, proper)
+    table = arrays.PrefixTable.build(letters, np.array(ids), values, proper)
     expect: dict[str, list[tuple[int, int]]] = {}
     for i in ids:
         w = distinct[i]

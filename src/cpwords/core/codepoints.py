@@ -262,6 +262,87 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
     return best
 
 
+#: The last ordering :func:`ordering_overlaps` was asked about: ``((order, cyclic, proper),
+#: overlaps)``.
+_LAST_ORDERING: list[tuple[tuple[tuple[str, ...], bool, bool], np.ndarray]] = []
+
+
+def ordering_overlaps(
+    order: tuple[str, ...],
+    cyclic: bool,
+    proper: bool,
+    letters: Letters | None = None,
+    ids: np.ndarray | None = None,
+) -> np.ndarray:
+    """The overlap of each joint of an ordering of words: :func:`joint_overlaps` of every word
+    and the next (and the last and the first when ``cyclic``), remembered for the last
+    ordering asked about.
+
+    Parameters
+    ----------
+    order : tuple of str
+        The words in order (a word may repeat).
+    cyclic, proper : bool
+        Whether the last word's joint to the first counts; overlaps shorter than both words.
+    letters : Letters, optional
+        Words that hold those of ``order``, already built (their hashes drawn): ``order[t]``
+        is ``letters.words[ids[t]]``. Without them, the words of ``order`` are built anew.
+    ids : numpy.ndarray of int64, shape ``(len(order),)``, optional
+        With ``letters``: each word's place in ``letters.words``.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape ``(len(order) - 1,)`` (``len(order)`` when cyclic and there
+    are two words or more)
+        Read-only: the same array answers the next caller.
+
+    Notes
+    -----
+    Both independent checks of a solved snake read the same ordering's joints: the rules'
+    scorer (the ordering check) and the certificate checker's recount of the ordering's score.
+    Each asks this function, in core, which shares nothing with the models; the second asks
+    for an ordering equal to the first's (a tuple of the same strings: compared in C, mostly by
+    identity) and is answered without comparing the joints again (ENABLE: 0.03 s).
+
+    Examples
+    --------
+    >>> ordering_overlaps(("run", "nausea", "seasick"), False, False).tolist()
+    [1, 3]
+    """
+    key = (order, cyclic, proper)
+    if _LAST_ORDERING and _LAST_ORDERING[0][0] == key:
+        return _LAST_ORDERING[0][1]
+    _LAST_ORDERING.clear()  # the last ordering's words are not kept past the next ordering
+    n = len(order)
+    if letters is None or ids is None:
+        letters, ids = Letters(order), np.arange(n, dtype=np.int64)
+    out = np.zeros(max(n - 1 + (1 if cyclic else 0), 0) if n > 1 else 0, dtype=np.int64)
+    if n > 1:
+        a, b = _joints_by_first_word(np.asarray(ids, dtype=np.int64), letters.lens.size, cyclic)
+        out[a[1]] = joint_overlaps(letters, a[0], b, proper)
+    out.flags.writeable = False
+    _LAST_ORDERING.append((key, out))
+    return out
+
+
+def _joints_by_first_word(
+    ids: np.ndarray, words: int, cyclic: bool
+) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """The joints of an ordering of word ids (of ``words`` words) sorted by their first word,
+    so that each word's suffixes are read in place, not at a random word a joint: ``((first
+    words, their joints' places in the ordering), second words)``."""
+    n = ids.size
+    place = np.full(words, -1, dtype=np.int64)
+    place[ids] = np.arange(n)
+    if n == words and bool((place >= 0).all()):  # each word once, in ascending order of ids
+        first = np.arange(n) if cyclic else np.flatnonzero(place < n - 1)
+        at = place[first]
+        return (first, at), ids[(at + 1) % n]
+    at = np.arange(n if cyclic else n - 1)
+    at = at[np.argsort(ids[at], kind="stable")]
+    return (ids[at], at), ids[(at + 1) % n]
+
+
 def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.ndarray) -> np.ndarray:
     """The longest ``k <= top`` whose hashes of ``a``'s suffix and ``b``'s prefix agree: the
     suffix of length ``k`` starts at ``end(a) - k``, the prefix ends at ``begin(b) + k - 1``,

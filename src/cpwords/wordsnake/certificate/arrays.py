@@ -86,12 +86,13 @@ class KeyIndex:
         bits = max(4, (4 * keys.size).bit_length())
         self._shift = np.uint64(64 - bits)
         self._mask = (1 << bits) - 1
+        self.slots = 1 << bits
         small = keys.size < 1 << 31  # positions in 32 bits
         self._pos = np.full(1 << bits, -1, dtype=np.int32 if small else np.int64)
         self._tag = np.zeros(1 << bits, dtype=np.uint16)
         tags = self._tags(keys)
         pending = np.arange(keys.size)
-        pos = self._home(keys)
+        pos = self.home(keys)
         while pending.size:
             held = self._pos[pos]
             taken = held >= 0
@@ -107,7 +108,7 @@ class KeyIndex:
             pending = np.concatenate([pending[taken], free[lost]])
             pos = np.concatenate([(pos[taken] + 1) & self._mask, at[lost]])
 
-    def _home(self, keys: np.ndarray) -> np.ndarray:
+    def home(self, keys: np.ndarray) -> np.ndarray:
         """Each key's first slot (int64)."""
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
             home = keys * SLOT_MIX
@@ -123,7 +124,7 @@ class KeyIndex:
         """The position in ``keys`` of each of ``query`` (uint64), or -1, shape of ``query``
         (int32 when ``keys`` has fewer than ``2**31`` entries, else int64)."""
         out = np.full(query.size, -1, dtype=self._pos.dtype)
-        tags, pos = self._tags(query), self._home(query)
+        tags, pos = self._tags(query), self.home(query)
         live: np.ndarray | None = None  # every query, in the first round
         while live is None or live.size:
             held = self._tag[pos]
@@ -139,6 +140,54 @@ class KeyIndex:
             live = step if live is None else live[step]
             pos = (pos[step] + 1) & self._mask
         return out
+
+
+class SlotBounds:
+    """Lower bounds of values stored under 64-bit keys, read by key in one step: a table of
+    ``2 ** bits`` 16-bit slots (2 MB for ENABLE's 0.4 million prefixes), each holding the
+    least value of the keys whose hash is that slot, rounded down to a multiple of a step.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray of uint64, shape ``(n,)``
+    values : numpy.ndarray of int64, shape ``(n,)``
+
+    Notes
+    -----
+    A slot holds ``(value - base) // step`` (at most ``EMPTY - 1``), ``EMPTY`` where no key
+    has that slot; ``base`` is the least value and ``step`` the least that fits the range in
+    15 bits (1 for values within 32,766 of each other). The table is small on purpose: read
+    at random by millions of suffixes, a table of 64-bit values (16 MB) took three times as
+    long once a solve had filled the memory (its pages out of the processor's reach).
+    """
+
+    EMPTY = (1 << 15) - 1
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray) -> None:
+        bits = max(4, (2 * keys.size).bit_length())
+        self._shift = np.uint64(64 - bits)
+        self.base = int(values.min()) if values.size else 0
+        span = int(values.max()) - self.base if values.size else 0
+        self.step = max(1, -(-(span + 1) // (self.EMPTY - 1)))
+        self.table = np.full(1 << bits, self.EMPTY, dtype=np.int16)
+        quantum = (values - self.base) // self.step  # floor: a lower bound, < EMPTY
+        _scatter_least(self.table, self._slot(keys), quantum.astype(np.int16))
+
+    def _slot(self, keys: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
+            slot = keys * SLOT_MIX
+        slot >>= self._shift
+        return slot.view(np.int64)
+
+    def below(self, keys: np.ndarray, limit: np.ndarray) -> np.ndarray:
+        """Whether the bound of each key is below ``limit`` (int64, overwritten)."""
+        limit -= self.base
+        if self.step > 1:  # bound < limit exactly when quantum < ceil(limit / step)
+            np.negative(limit, out=limit)
+            limit //= self.step
+            np.negative(limit, out=limit)
+        np.clip(limit, -self.EMPTY - 1, self.EMPTY, out=limit)  # EMPTY is never below
+        return np.asarray(self.table[self._slot(keys)] < limit.astype(np.int16))
 
 
 @dataclass
@@ -166,6 +215,7 @@ class PrefixTable:
     v2: np.ndarray
     i2: np.ndarray
     index: KeyIndex = field(repr=False)
+    _bounds: SlotBounds | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -182,20 +232,16 @@ class PrefixTable:
         """
         ids = np.asarray(ids, dtype=np.int64)
         top = letters.lens[ids] - (1 if proper else 0)  # each word's longest prefix
-        word_at, level = _level_major(top)
+        if top.size and top.min() < 0:  # an empty word has no prefix when proper
+            ids, top = ids[top >= 0], top[top >= 0]
         # A word's entry of length L is the entry before it at that length's prefix exactly
         # when the word before it in the list shares L letters with it and has that entry.
         shared = letters.lcp_with_previous(ids)
         shared[1:] = np.minimum(shared[1:], top[:-1])
-        at_length = np.repeat(np.arange(level.size), level)
-        first = np.flatnonzero(at_length > shared[word_at])
-        sizes = np.diff(np.append(first, word_at.size))
-        node_r, length = word_at[first], at_length[first]
-        del at_length, shared
-        v1, i1, v2, i2 = _two_smallest_by_prefix(
-            word_at, first, sizes, ids, np.asarray(values, dtype=np.int64)
-        )
-        word = ids[node_r]
+        lo, length, hi = _prefix_runs(top, shared)
+        del shared
+        v1, i1, v2, i2 = _two_smallest_in_runs(lo, hi, ids, np.asarray(values, dtype=np.int64))
+        word = ids[lo]
         begin = letters.start[word] - 1
         for _ in range(HASH_DRAWS):
             prefix, _suffix = letters.ends()
@@ -216,9 +262,37 @@ class PrefixTable:
         candidate: :meth:`prefix_of` confirms it)."""
         return self.index.find(key)
 
+    def below(self, key: np.ndarray, limit: np.ndarray) -> np.ndarray:
+        """Whether a lower bound of the smallest value (``v1``) of the prefix whose hash is
+        each ``key`` (uint64) is below ``limit`` (int64, same shape; overwritten): bool, shape
+        of ``key``. False where no prefix can have that key.
+
+        The bound is read from a small table (:class:`SlotBounds`, one read a key: no probe,
+        no comparison of keys). A key that is a prefix's has that prefix's slot, so the bound
+        holds for every real match; a key that is no prefix's reads at worst another prefix's
+        bound (the caller confirms what it acts on with :meth:`find`).
+        """
+        if self._bounds is None:
+            self._bounds = SlotBounds(self.keys, self.v1)
+        return self._bounds.below(key, limit)
+
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""
         return self.letters.words[int(self.word[node])][: int(self.length[node])]
+
+
+def _scatter_least(table: np.ndarray, slot: np.ndarray, values: np.ndarray) -> None:
+    """``table[slot[i]] = min(table[slot[i]], values[i])`` for every ``i``, with the values of
+    one slot taken in rounds (an assignment keeps one of the values sent to a slot; those that
+    lost to a larger one go again): as many rounds as keys share a slot, a few (``minimum.at``
+    took 0.06 s for ENABLE's 0.4 million prefixes)."""
+    pending = np.arange(slot.size)
+    while pending.size:
+        at, val = slot[pending], values[pending]
+        lower = val < table[at]
+        pending, at, val = pending[lower], at[lower], val[lower]
+        table[at] = val
+        pending = pending[table[at] > val]
 
 
 def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -237,53 +311,106 @@ def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.n
     return np.arange(int(count.sum()), dtype=np.int64) + np.repeat(first - offset, count), count
 
 
-#: Prefix lengths walked one by one by :func:`_level_major` before the rest is sorted.
-LEVEL_STEPS = 64
+def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, int64,
+    one entry a distinct prefix, shortest first and, at one length, in the words' order; the
+    words at positions ``lo`` to ``hi - 1`` are those that start with it.
+
+    ``top``: each word's longest prefix (its length, or one less when proper; >= 0);
+    ``shared``: the length up to which the prefixes of a word are the previous word's (-1 for
+    the first). Word ``r`` opens the runs of the lengths ``shared[r] + 1`` to ``top[r]``; word
+    ``t`` closes those of ``shared[t + 1] + 1`` to ``top[t]`` (every length for the last).
+    The runs of one length are disjoint and in order, so the ``i``-th opening of a length and
+    its ``i``-th closing bound one run: two stable sorts by length (radix sorts of small keys),
+    one entry a prefix, instead of one entry a prefix of every word.
+    """
+    rows = np.arange(top.size, dtype=np.int64)
+    after = np.append(shared[1:], -1)  # what each word shares with the next
+    lo, length = _entries(rows, shared + 1, np.maximum(top - shared, 0))
+    last, closing = _entries(rows, after + 1, np.maximum(top - after, 0))
+    longest = int(top.max(initial=0))
+    key = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.int64
+    by_length = np.argsort(length.astype(key), kind="stable")
+    lo, length = lo[by_length], length[by_length]
+    hi = last[np.argsort(closing.astype(key), kind="stable")] + 1
+    return lo, length, hi
 
 
-def _level_major(top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The entries ``(r, L)`` for ``0 <= L <= top[r]`` in (length, word) order: ``(each
-    entry's r, the count of entries of each length)``. The words with an entry of length L are
-    those of L - 1 with ``top >= L``: walked length by length (each pass filters the last),
-    the deep remainder, if any, sorted by length (a radix sort of 16-bit lengths)."""
-    level = np.bincount(top[top >= 0], minlength=1)[::-1].cumsum()[::-1] if top.size else top
-    parts = []
-    cur = np.flatnonzero(top >= 0)
-    length = 0
-    while cur.size and length < LEVEL_STEPS:
-        parts.append(cur)
-        length += 1
-        cur = cur[top[cur] >= length]
-    if cur.size:  # words longer than LEVEL_STEPS letters: their deeper entries, sorted
-        count = top[cur] - length + 1
-        offset = np.cumsum(count) - count
-        deep = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(offset, count)
-        small = int(deep.max()) < 1 << 16
-        order = np.argsort(deep.astype(np.uint16) if small else deep, kind="stable")
-        parts.append(np.repeat(cur, count)[order])
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64), level
+def _entries(
+    rows: np.ndarray, first: np.ndarray, count: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``count[r]`` entries of each row ``r``, with the values ``first[r]``, ``first[r] + 1``,
+    ...: ``(row of each entry, its value)``, int64, row after row."""
+    offset = np.cumsum(count) - count
+    total = int(offset[-1] + count[-1]) if count.size else 0
+    return np.repeat(rows, count), np.arange(total, dtype=np.int64) - np.repeat(
+        offset - first, count
+    )
 
 
-def _two_smallest_by_prefix(
-    word_at: np.ndarray, first: np.ndarray, sizes: np.ndarray, ids: np.ndarray, values: np.ndarray
+class RangeMin:
+    """The least of ``rank[a:b]`` for many ranges at once, from a sparse table (every power of
+    two's window minima: Bender and Farach-Colton, "The LCA problem revisited", LATIN 2000).
+
+    Parameters
+    ----------
+    rank : numpy.ndarray of int, shape ``(n,)``
+        Values below ``n`` (ranks).
+
+    Notes
+    -----
+    ``log2(n) + 1`` arrays of at most ``n`` int32 (ENABLE's 172,823 words: 12 MB), built in
+    as many whole-array minima; a query reads two windows that cover its range.
+    """
+
+    def __init__(self, rank: np.ndarray) -> None:
+        n = rank.size
+        self.none = n  # the least of an empty range
+        levels = [rank.astype(np.int32)]
+        while 2 << (len(levels) - 1) <= n:
+            prev, half = levels[-1], 1 << (len(levels) - 1)
+            levels.append(np.minimum(prev[:-half], prev[half:]))
+        sizes = [level.size for level in levels]
+        self.offset = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
+        self.table = np.concatenate([*levels, np.array([n], dtype=np.int32)])
+        self.level = np.zeros(n + 1, dtype=np.int64)  # floor(log2(size)) by size
+        for j in range(1, len(levels)):
+            self.level[1 << j :] += 1
+
+    def least(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The least rank in each range ``[a, b)`` (int64 arrays; ``n`` for an empty one),
+        int32."""
+        size = np.maximum(b - a, 0)
+        j = self.level[size]
+        left = self.offset[j] + a
+        right = self.offset[j] + b - (np.int64(1) << j)
+        empty = size == 0
+        left[empty] = right[empty] = self.table.size - 1  # the entry n
+        return np.minimum(self.table[left], self.table[right])
+
+
+def _two_smallest_in_runs(
+    lo: np.ndarray, hi: np.ndarray, ids: np.ndarray, values: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For each prefix (its entries ``word_at[first:first + sizes]``, contiguous): the smallest
-    value and its word, the second and its word (0 and -1 when one word starts with it), by
-    the least rank (the words ranked by value, then by position) of each prefix's entries, then
-    the least of the others (two minimum reductions over contiguous runs)."""
+    """For each run of the words ``ids[lo:hi]``: the smallest value and its word, the second
+    and its word (0 and -1 when the run holds one word), the words ranked by value, then by
+    position: a range minimum for the first, and the least of the two ranges beside it for the
+    second (only for runs of two words or more)."""
     val = values[ids]
     by_value = np.argsort(val, kind="stable")
-    rank = np.empty_like(by_value)
-    rank[by_value] = np.arange(by_value.size)
-    none = ids.size
-    if first.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, empty
-    r = rank[word_at]
-    least = np.minimum.reduceat(r, first)
-    others = np.where(r == np.repeat(least, sizes), none, r)  # a word has one entry a prefix
-    second = np.minimum.reduceat(others, first)
-    has_two = second < none
+    rank = np.empty(ids.size, dtype=np.int64)
+    rank[by_value] = np.arange(ids.size)
+    least = rank[lo]  # a run of one word
+    second = np.full(lo.size, ids.size, dtype=np.int64)
+    several = np.flatnonzero(hi - lo > 1)
+    if several.size:
+        ranges = RangeMin(rank)
+        a, b = lo[several], hi[several]
+        first = ranges.least(a, b)
+        least[several] = first
+        at = by_value[first]
+        second[several] = np.minimum(ranges.least(a, at), ranges.least(at + 1, b))
+    has_two = second < ids.size
     w1 = by_value[least]
     w2 = by_value[np.where(has_two, second, least)]
     return val[w1], ids[w1], np.where(has_two, val[w2], 0), np.where(has_two, ids[w2], -1)

@@ -15,8 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpwords.core.codepoints import Letters, joint_overlaps
-from cpwords.wordsnake.certificate.arrays import HashCollision, PrefixTable, suffix_starts
+from cpwords.core.codepoints import Letters, ordering_overlaps
+from cpwords.wordsnake.certificate.arrays import (
+    HashCollision,
+    PrefixTable,
+    suffix_starts,
+)
 from cpwords.wordsnake.certificate.format import Certificate, CertificateError
 
 # ---------------------------------------------------------------------------------------------
@@ -51,27 +55,18 @@ def order_score(
     proper: bool,
     score: str = "squared",
 ) -> int:
-    """The score of an ordering of word ids, its joints' overlaps counted as whole arrays
-    (:func:`~cpwords.core.codepoints.joint_overlaps`), the joints taken in the order of their
-    first word (the score is a sum): each word's suffixes are then read in place, not at a
-    random word a joint (0.05 s instead of 0.07 s on ENABLE)."""
+    """The score of an ordering of word ids (of ``letters.words``), its joints' overlaps
+    counted as whole arrays by :func:`~cpwords.core.codepoints.ordering_overlaps` (in core:
+    the rules' scorer asks it for the same ordering when it checks the solved snake, and is
+    answered from memory)."""
     ids = np.asarray(order, dtype=np.int64)
-    n = ids.size
-    if n < 2:
-        return 0
-    place = np.full(letters.lens.size, -1, dtype=np.int64)
-    place[ids] = np.arange(n)
-    if n == letters.lens.size and bool((place >= 0).all()):  # each word once
-        a = np.arange(n) if cyclic else np.flatnonzero(place < n - 1)
-        b = ids[(place[a] + 1) % n]
-    else:
-        a, b = ids[:-1], ids[1:]
-        if cyclic:
-            a, b = np.append(a, ids[-1]), np.append(b, ids[0])
-        by_first = np.argsort(a, kind="stable")
-        a, b = a[by_first], b[by_first]
-    k = joint_overlaps(letters, a, b, proper)
-    return int((k if score == "linear" else k * k).sum())
+    # The words in order, by ids read once from the array (the certificate's own integers lie
+    # scattered in memory after a solve: reading them again cost 0.02 s on ENABLE).
+    seq = tuple(map(letters.words.__getitem__, ids.tolist()))
+    k = ordering_overlaps(seq, cyclic, proper, letters, ids)
+    if k.size and int(k.max()) >= 1 << 20:  # past what int64 sums safely: Python's integers
+        return sum(joint_gain(x, score) for x in k.tolist())
+    return int(k.sum() if score == "linear" else np.dot(k, k))
 
 
 def ordering_score(seq: Sequence[str], cyclic: bool, proper: bool, score: str = "squared") -> int:
@@ -314,54 +309,69 @@ class _ArrayCheck:
         # The least left-hand side of each query word: u + bonus against another word of the
         # table, u + L against a copy of itself (the cuts it shares with itself).
         low = self.u + np.minimum(extra, self.load)
-        v1 = np.append(table.v1, self.FAR)  # v1[-1]: no prefix
-        # The query words in chunks of about QUERY_CHUNK suffixes (memory), in order.
+        # The query words in chunks of about QUERY_CHUNK suffixes (memory), in order; the
+        # violations of each (usually none) sorted into check order at the end.
         ends = np.cumsum(letters.lens[qids] + 1)
         cuts = np.searchsorted(ends, np.arange(QUERY_CHUNK, int(ends[-1]), QUERY_CHUNK))
+        found = [self._empty_suffixes(table, qids, low, extra)]
+        done = 0
         for part in np.split(qids, np.unique(cuts)):
-            n, k, node = self._candidates(table, part, low, v1)
-            for e, j in self._violations(table, part[n], k, node, extra):
-                i, size = int(part[n[e]]), int(k[e])
-                a = letters.words[i]
-                if table.prefix_of(int(node[e])) != a[len(a) - size :]:
-                    continue  # a hash match only: no such joint
-                self._raise(i, j)
+            n, k, node = self._candidates(table, part, low)
+            found.append(self._violations(table, part, n, k, node, extra, done))
+            done += part.size
+        place, size, node, partner = (np.concatenate(x) for x in zip(*found, strict=True))
+        for e in np.lexsort((size, place)).tolist():  # word after word, shortest suffix first
+            i, length = int(qids[place[e]]), int(size[e])
+            a = letters.words[i]
+            if table.prefix_of(int(node[e])) != a[len(a) - length :]:
+                continue  # a hash match only: no such joint
+            self._raise(i, int(partner[e]))
+
+    def _empty_suffixes(
+        self, table: PrefixTable, qids: np.ndarray, low: np.ndarray, extra: np.ndarray
+    ) -> tuple[np.ndarray, ...]:
+        """The violations of the empty suffix (k = 0: the table's empty prefix) of the words
+        ``qids`` that have one, as :meth:`_violations`."""
+        if not (table.length.size and table.length[0] == 0):
+            return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
+        has = self.letters.lens[qids] >= (1 if self.cert.proper else 0)
+        n = np.flatnonzero(has & (low[qids] + table.v1[0] < 0))
+        zero = np.zeros(n.size, dtype=np.int64)
+        return self._violations(table, qids, n, zero, zero, extra, 0)
 
     def _candidates(
-        self, table: PrefixTable, part: np.ndarray, low: np.ndarray, v1: np.ndarray
+        self, table: PrefixTable, part: np.ndarray, low: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The suffixes of the words ``part`` whose least left-hand side (``low`` of the word
-        plus the prefix's smallest value) is below the joint's: ``(position in part, suffix
-        length, prefix)``, in check order (word after word, shortest suffix first). Every
-        violated inequality is among them."""
+        """The nonempty suffixes of the words ``part`` whose least left-hand side (``low`` of
+        the word plus a lower bound of the prefix's smallest value) is below the joint's:
+        ``(position in part, suffix length, prefix or -1)``, word after word. Every violated
+        inequality is among them; the prefix of each is then found exactly (by its key)."""
         cert, letters = self.cert, self.letters
-        squared = cert.score != "linear"
         at, count = suffix_starts(letters, part, cert.proper)
         _prefix, suffix = letters.ends()
-        node = table.find(suffix[at])
+        key = suffix[at]
         k = np.repeat(letters.start[part + 1], count) - at
-        need = cert.scale * (k * k if squared else k)
-        bad = np.flatnonzero(np.repeat(low[part], count) + v1[node] < need)
+        need = cert.scale * (k * k if cert.score != "linear" else k)
+        need -= np.repeat(low[part], count)
+        bad = np.flatnonzero(table.below(key, need))
         n = np.searchsorted(np.cumsum(count), bad, side="right")
-        k, node = k[bad], node[bad].astype(np.int64)
-        # The empty suffix (k = 0) of every word that has one: the table's empty prefix.
-        has_empty = table.length.size > 0 and table.length[0] == 0
-        if has_empty:
-            empty = np.flatnonzero(
-                (letters.lens[part] >= (1 if cert.proper else 0)) & (low[part] + v1[0] < 0)
-            )
-            n = np.concatenate([empty, n])
-            k = np.concatenate([np.zeros(empty.size, dtype=np.int64), k])
-            node = np.concatenate([np.zeros(empty.size, dtype=np.int64), node])
-        order = np.lexsort((k, n))
-        return n[order], k[order], node[order]
+        return n, k[bad], table.find(key[bad]).astype(np.int64)
 
     def _violations(
-        self, table: PrefixTable, i: np.ndarray, k: np.ndarray, p: np.ndarray, extra: np.ndarray
-    ) -> list[tuple[int, int]]:
-        """The (candidate, partner) pairs whose inequality fails by the table, in check order,
-        for candidates of word ``i``, suffix length ``k`` and prefix ``p``."""
+        self,
+        table: PrefixTable,
+        part: np.ndarray,
+        n: np.ndarray,
+        k: np.ndarray,
+        p: np.ndarray,
+        extra: np.ndarray,
+        done: int,
+    ) -> tuple[np.ndarray, ...]:
+        """Of candidates of word ``part[n]``, suffix length ``k`` and prefix ``p`` (-1: none),
+        those whose inequality fails by the table: ``(position in the query words (``n +
+        done``), suffix length, prefix, partner)``, the best other word before a copy."""
         cert = self.cert
+        i = part[n]
         ua = self.u[i] + extra[i]
         need = cert.scale * (k * k if cert.score != "linear" else k)
         found_prefix = p >= 0
@@ -374,13 +384,10 @@ class _ArrayCheck:
         # A copy of a, when a is the smallest and is listed more than once.
         copy_bad = found_prefix & own & self.copies[i]
         copy_bad &= self.u[i] + table.v1[p] + self.load[i] < need
-        found: list[tuple[int, int]] = []
-        for e in np.flatnonzero(other_bad | copy_bad).tolist():
-            if other_bad[e]:
-                found.append((e, int(partner[e])))
-            if copy_bad[e]:
-                found.append((e, int(i[e])))
-        return found
+        e = np.concatenate([np.flatnonzero(other_bad), np.flatnonzero(copy_bad)])
+        e = e[np.argsort(e, kind="stable")]  # a candidate's other word before its copy
+        partner = np.where(other_bad[e], partner[e], i[e])
+        return n[e] + done, k[e], p[e], partner
 
     def _raise(self, i: int, j: int) -> None:
         """Raise the :class:`DualViolation` of the joint from word ``i`` to word ``j``."""
