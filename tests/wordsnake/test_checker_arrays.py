@@ -356,3 +356,101 @@ def test_joint_overlaps_are_the_prefix_functions(
     b = np.array([j for _, j in chosen], dtype=np.int64)
     expect = [overlap_of(words[i], words[j], proper) for i, j in chosen]
     assert joint_overlaps(letters, a, b, proper).tolist() == expect
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=40), st.data())
+def test_the_range_minima_are_the_least_of_each_range(
+    values: list[int], data: st.DataObject
+) -> None:
+    """Ranks with ties broken by position, every kind of range (empty, one entry, a power of
+    two, the whole array): the sparse table's least against min()."""
+    n = len(values)
+    rank = np.argsort(np.argsort(np.array(values), kind="stable"), kind="stable")
+    ranges = data.draw(
+        st.lists(st.tuples(st.integers(0, n), st.integers(0, n)), min_size=1, max_size=20)
+    )
+    a = np.array([min(x, y) for x, y in ranges], dtype=np.int64)
+    b = np.array([max(x, y) for x, y in ranges], dtype=np.int64)
+    found = arrays.RangeMin(rank).least(a, b).tolist()
+    assert found == [min(rank[x:y].tolist(), default=n) for x, y in zip(a, b, strict=True)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sets(st.integers(0, 2**64 - 1), min_size=1, max_size=300),
+    st.lists(st.integers(0, 2**64 - 1), max_size=100),
+    st.sampled_from([10, 40_000, 2**60]),
+    st.data(),
+)
+def test_the_slot_bounds_are_the_least_values_of_a_slot_rounded_down(
+    keys: set[int], others: list[int], top: int, data: st.DataObject
+) -> None:
+    """A key's bound is the least value of the keys of its slot, rounded down to the step (1
+    unless the values span more than 15 bits): a limit above the key's value always reads
+    True, a limit at most the rounded least value False, a slot no key has never True."""
+    stored = np.array(sorted(keys), dtype=np.uint64)
+    values = np.array(
+        data.draw(st.lists(st.integers(-top, top), min_size=len(keys), max_size=len(keys))),
+        dtype=np.int64,
+    )
+    bounds = arrays.SlotBounds(stored, values)
+    shared = arrays.SlotBounds(stored, values, arrays.KeyIndex(stored))  # its sort by slot
+    assert np.array_equal(shared.table, bounds.table) and shared.step == bounds.step
+    slot = bounds._slot(stored)
+    least = {int(s): int(values[slot == s].min()) for s in np.unique(slot)}
+    floor = np.array([least[int(s)] for s in slot], dtype=np.int64)
+    assert bounds.below(stored, values + 1).all()
+    assert not bounds.below(stored, floor - bounds.step + 1).any()
+    query = np.array(others, dtype=np.uint64)
+    empty = np.isin(bounds._slot(query), slot, invert=True)
+    assert not bounds.below(query, np.full(query.size, 2**62, dtype=np.int64))[empty].any()
+
+
+def _tampered(cert: Certificate, data: st.DataObject) -> Certificate:
+    """The certificate with a few values, the depot or a cut moved (down more often)."""
+    u, v = list(cert.u), list(cert.v)
+    for _ in range(data.draw(st.integers(1, 3))):
+        vals = data.draw(st.sampled_from([u, v]))
+        i = data.draw(st.integers(0, len(vals) - 1))
+        vals[i] += data.draw(st.sampled_from([-5, -2, -1, -1, 1])) * cert.scale
+    depot = cert.depot
+    if depot is not None and data.draw(st.booleans()):
+        depot = (depot[0] - data.draw(st.integers(0, 2)), depot[1])
+    cuts = list(cert.cuts)
+    if data.draw(st.booleans()):
+        ids = data.draw(st.lists(st.integers(0, len(u) - 1), min_size=1, unique=True))
+        if not (cert.cyclic and len(ids) == len(u)):
+            cuts.append((tuple(sorted(ids)), data.draw(st.integers(0, 3)) * cert.scale))
+    return replace(cert, u=tuple(u), v=tuple(v), depot=depot, cuts=tuple(cuts))
+
+
+@settings(max_examples=40, deadline=None)
+@given(words=words_st, data=st.data(), cyclic=st.booleans(), proper=st.booleans())
+def test_tampered_solver_certificates_fail_as_the_dict_tables_and_the_pairs_say(
+    words: list[str], data: st.DataObject, cyclic: bool, proper: bool
+) -> None:
+    """The solver's own certificate of a list in any alphabet (combining marks, repeats, words
+    inside others) is VALID; tampered with, the array check finds the dict tables' first
+    violation and the pair-by-pair check's verdict."""
+    from cpwords.wordsnake.spec import WordsnakeInstance, solve_wordsnake
+
+    # Words start with a letter (a combining mark alone is no word).
+    inst = WordsnakeInstance(
+        tuple("a" + w if w[0] == "\u0301" else w for w in words), cyclic, proper
+    )
+    res = solve_wordsnake(inst, certificate=True, time_limit=60, workers=1)
+    cert = replace(res.solver_info["certificate"], tree=(), core=None, target=None)
+    assert verify_certificate(inst.words, cert).status in ("VALID", "PARTIAL")
+    counts = Counter(inst.words)
+    distinct = sorted(counts)
+    mult = [counts[w] for w in distinct]
+    for _ in range(3):
+        bad = _tampered(cert, data)
+        fast = duals.dual_violation(distinct, mult, bad, None)
+        with pytest.MonkeyPatch.context() as mp:
+            _dict_tables_only(mp)
+            slow = duals.dual_violation(distinct, mult, bad, None)
+        assert fast == slow
+        check, reference = verify_certificate(inst.words, bad), verify_pairwise(inst.words, bad)
+        assert (check.status, check.bound) == (reference.status, reference.bound)

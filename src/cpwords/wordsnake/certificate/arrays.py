@@ -70,43 +70,50 @@ class KeyIndex:
 
     Notes
     -----
-    The table has a power of two of slots, more than four times the keys, each holding a key's
+    The table has a power of two of slots, more than four times the keys (and the few slots
+    past the last that keys pushed there take, then an empty one), each holding a key's
     position and a 16-bit tag of it (its top bits, odd: 0 marks an empty slot), in two arrays:
     a search reads the tag, and the position and the key itself only where the tags agree.
     Small arrays read at random are the point: ENABLE's 0.4 million prefixes take 4 MB of tags;
     its 1.6 million suffixes are looked up in 0.03 s, where a table of 16 MB of keys and 8 MB of
     positions took 0.05 s (the caches). About 1.1 slots are read on a hit and 1.3 on a miss
-    (Knuth, TAOCP vol. 3, 6.4). Each round places or looks up every pending key at once; the
-    keys that met an occupied slot (or lost it to another key the same round) go on to the next
-    slot in the next round.
+    (Knuth, TAOCP vol. 3, 6.4). Built in order of the keys' first slots (two radix sorts of
+    16-bit digits), each key taking the first free slot from its own, as linear probing
+    inserts them in that order: the places are a running maximum, written in ascending order
+    (a round of random writes a pass, up to 25 passes, took 0.02 s for ENABLE's prefixes). A
+    search looks up every pending key at once, a slot a round.
     """
 
     def __init__(self, keys: np.ndarray) -> None:
         self.keys = keys
-        bits = max(4, (4 * keys.size).bit_length())
+        n = keys.size
+        bits = max(4, (4 * n).bit_length())
+        self.bits = bits
         self._shift = np.uint64(64 - bits)
-        self._mask = (1 << bits) - 1
         self.slots = 1 << bits
-        small = keys.size < 1 << 31  # positions in 32 bits
-        self._pos = np.full(1 << bits, -1, dtype=np.int32 if small else np.int64)
-        self._tag = np.zeros(1 << bits, dtype=np.uint16)
-        tags = self._tags(keys)
-        pending = np.arange(keys.size)
-        pos = self.home(keys)
-        while pending.size:
-            held = self._pos[pos]
-            taken = held >= 0
-            if np.any(keys[held[taken]] == keys[pending[taken]]):
+        home = self.home(keys)
+        order = _sorted_by_slot(home, bits)
+        home = home[order]
+        self.order, self.sorted_home = order, home  # the keys by first slot
+        # In order of their first slots, each key takes the first free slot from its own: the
+        # slot after the previous key's or its own, whichever is later (a running maximum).
+        place = np.arange(n, dtype=np.int64)
+        place = np.maximum.accumulate(home - place) + place if n else place
+        # The keys that share a first slot are next to each other: equal keys among them.
+        sorted_keys = keys[order]
+        for gap in range(1, n):
+            alike = home[gap:] == home[:-gap]
+            if not alike.any():
+                break
+            if np.any(sorted_keys[gap:][alike] == sorted_keys[:-gap][alike]):
                 raise HashCollision
-            free, at = pending[~taken], pos[~taken]
-            self._pos[at] = free  # of keys sent to one slot, one is stored
-            won = self._pos[at] == free
-            self._tag[at[won]] = tags[free[won]]
-            lost = ~won
-            # Past an occupied slot to the next; a key that lost its slot to another looks at
-            # the same slot again (and compares itself with the key stored there).
-            pending = np.concatenate([pending[taken], free[lost]])
-            pos = np.concatenate([(pos[taken] + 1) & self._mask, at[lost]])
+        # Past the last slot: the keys pushed beyond it, and an empty slot that ends a search.
+        size = max(self.slots, int(place[-1]) + 2 if n else 0)
+        small = n < 1 << 31  # positions in 32 bits
+        self._pos = np.full(size, -1, dtype=np.int32 if small else np.int64)
+        self._tag = np.zeros(size, dtype=np.uint16)
+        self._pos[place] = order
+        self._tag[place] = self._tags(sorted_keys)
 
     def home(self, keys: np.ndarray) -> np.ndarray:
         """Each key's first slot (int64)."""
@@ -138,7 +145,7 @@ class KeyIndex:
             on[maybe[same]] = False
             step = np.flatnonzero(on)
             live = step if live is None else live[step]
-            pos = (pos[step] + 1) & self._mask
+            pos = pos[step] + 1  # the table ends with an empty slot
         return out
 
 
@@ -163,15 +170,26 @@ class SlotBounds:
 
     EMPTY = (1 << 15) - 1
 
-    def __init__(self, keys: np.ndarray, values: np.ndarray) -> None:
+    def __init__(self, keys: np.ndarray, values: np.ndarray, index: KeyIndex | None = None) -> None:
         bits = max(4, (2 * keys.size).bit_length())
         self._shift = np.uint64(64 - bits)
+        if index is not None and index.bits >= bits:  # the index's keys, sorted by slot
+            order = index.order
+            slot = index.sorted_home >> (index.bits - bits)
+        else:
+            slot = self._slot(keys)
+            order = _sorted_by_slot(slot, bits)
+            slot = slot[order]
         self.base = int(values.min()) if values.size else 0
         span = int(values.max()) - self.base if values.size else 0
         self.step = max(1, -(-(span + 1) // (self.EMPTY - 1)))
         self.table = np.full(1 << bits, self.EMPTY, dtype=np.int16)
-        quantum = (values - self.base) // self.step  # floor: a lower bound, < EMPTY
-        _scatter_least(self.table, self._slot(keys), quantum.astype(np.int16))
+        if keys.size:  # the least value of each slot's keys: a minimum over a run
+            first = np.flatnonzero(np.append(True, slot[1:] != slot[:-1]))
+            least = np.minimum.reduceat(values[order], first)
+            least -= self.base
+            least //= self.step  # floor: a lower bound, below EMPTY
+            self.table[slot[first]] = least.astype(np.int16)
 
     def _slot(self, keys: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
@@ -190,6 +208,18 @@ class SlotBounds:
         return np.asarray(self.table[self._slot(keys)] < limit.astype(np.int16))
 
 
+def _sorted_by_slot(slot: np.ndarray, bits: int) -> np.ndarray:
+    """A stable order of the slots (int64 values below ``2 ** bits``): radix sorts of 16-bit
+    digits (NumPy sorts 16-bit keys by radix), a general stable sort past 32 bits."""
+    if bits > 32:
+        return np.argsort(slot, kind="stable")
+    order = np.argsort((slot & 0xFFFF).astype(np.uint16), kind="stable")
+    if bits > 16:
+        high = (slot[order] >> 16).astype(np.uint16)
+        order = order[np.argsort(high, kind="stable")]
+    return order
+
+
 @dataclass
 class PrefixTable:
     """The prefixes of a set of words, each with the two smallest values of the words that
@@ -201,9 +231,12 @@ class PrefixTable:
         The prefixes' hash keys, shortest prefixes first (the empty prefix, key 0, first).
     word, length : numpy.ndarray of int64, shape ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
-    v1, i1, v2, i2 : numpy.ndarray of int64, shape ``(prefixes,)``
-        The smallest value and its word, the second smallest and its word (``i2 = -1``: one
-        word starts with the prefix).
+    v1 : numpy.ndarray of int64, shape ``(prefixes,)``
+        The smallest value.
+    i1, v2, i2 : numpy.ndarray of int64, shape ``(prefixes,)``
+        Its word, the second smallest value and its word (``i2 = -1``: one word starts with
+        the prefix): computed for every prefix when first asked; :meth:`others` computes them
+        for a few.
     """
 
     letters: Letters
@@ -211,11 +244,31 @@ class PrefixTable:
     word: np.ndarray
     length: np.ndarray
     v1: np.ndarray
-    i1: np.ndarray
-    v2: np.ndarray
-    i2: np.ndarray
+    runs: RunValues = field(repr=False)
     index: KeyIndex = field(repr=False)
     _bounds: SlotBounds | None = field(default=None, repr=False)
+    _others: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def i1(self) -> np.ndarray:
+        return self._every_other()[0]
+
+    @property
+    def v2(self) -> np.ndarray:
+        return self._every_other()[1]
+
+    @property
+    def i2(self) -> np.ndarray:
+        return self._every_other()[2]
+
+    def _every_other(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._others is None:
+            self._others = self.runs.others(np.arange(self.v1.size))
+        return self._others
+
+    def others(self, node: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(i1, v2, i2)`` of the prefixes ``node`` (int64 arrays, shape of ``node``)."""
+        return self.runs.others(node)
 
     @classmethod
     def build(
@@ -240,7 +293,8 @@ class PrefixTable:
         shared[1:] = np.minimum(shared[1:], top[:-1])
         lo, length, hi = _prefix_runs(top, shared)
         del shared
-        v1, i1, v2, i2 = _two_smallest_in_runs(lo, hi, ids, np.asarray(values, dtype=np.int64))
+        runs = RunValues(lo, hi, ids, np.asarray(values, dtype=np.int64))
+        v1 = runs.v1
         word = ids[lo]
         begin = letters.start[word] - 1
         for _ in range(HASH_DRAWS):
@@ -255,7 +309,7 @@ class PrefixTable:
                 letters.draw()
         else:
             raise HashCollision
-        return cls(letters, keys, word, length, v1, i1, v2, i2, index)
+        return cls(letters, keys, word, length, v1, runs, index)
 
     def find(self, key: np.ndarray) -> np.ndarray:
         """The prefix whose hash is ``key`` (uint64), or -1, shape of ``key`` (a match is a
@@ -273,26 +327,12 @@ class PrefixTable:
         bound (the caller confirms what it acts on with :meth:`find`).
         """
         if self._bounds is None:
-            self._bounds = SlotBounds(self.keys, self.v1)
+            self._bounds = SlotBounds(self.keys, self.v1, self.index)
         return self._bounds.below(key, limit)
 
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""
         return self.letters.words[int(self.word[node])][: int(self.length[node])]
-
-
-def _scatter_least(table: np.ndarray, slot: np.ndarray, values: np.ndarray) -> None:
-    """``table[slot[i]] = min(table[slot[i]], values[i])`` for every ``i``, with the values of
-    one slot taken in rounds (an assignment keeps one of the values sent to a slot; those that
-    lost to a larger one go again): as many rounds as keys share a slot, a few (``minimum.at``
-    took 0.06 s for ENABLE's 0.4 million prefixes)."""
-    pending = np.arange(slot.size)
-    while pending.size:
-        at, val = slot[pending], values[pending]
-        lower = val < table[at]
-        pending, at, val = pending[lower], at[lower], val[lower]
-        table[at] = val
-        pending = pending[table[at] > val]
 
 
 def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -389,28 +429,50 @@ class RangeMin:
         return np.minimum(self.table[left], self.table[right])
 
 
-def _two_smallest_in_runs(
-    lo: np.ndarray, hi: np.ndarray, ids: np.ndarray, values: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For each run of the words ``ids[lo:hi]``: the smallest value and its word, the second
-    and its word (0 and -1 when the run holds one word), the words ranked by value, then by
-    position: a range minimum for the first, and the least of the two ranges beside it for the
-    second (only for runs of two words or more)."""
-    val = values[ids]
-    by_value = np.argsort(val, kind="stable")
-    rank = np.empty(ids.size, dtype=np.int64)
-    rank[by_value] = np.arange(ids.size)
-    least = rank[lo]  # a run of one word
-    second = np.full(lo.size, ids.size, dtype=np.int64)
-    several = np.flatnonzero(hi - lo > 1)
-    if several.size:
-        ranges = RangeMin(rank)
-        a, b = lo[several], hi[several]
-        first = ranges.least(a, b)
-        least[several] = first
-        at = by_value[first]
-        second[several] = np.minimum(ranges.least(a, at), ranges.least(at + 1, b))
-    has_two = second < ids.size
-    w1 = by_value[least]
-    w2 = by_value[np.where(has_two, second, least)]
-    return val[w1], ids[w1], np.where(has_two, val[w2], 0), np.where(has_two, ids[w2], -1)
+class RunValues:
+    """The values of the words of runs of consecutive words (``ids[lo:hi]``, one run a
+    prefix): the smallest of every run at once, the word of it and the second smallest (and
+    its word) for the runs asked about, the words ranked by value, then by position.
+
+    Parameters
+    ----------
+    lo, hi : numpy.ndarray of int64, shape ``(runs,)``
+        Each run's first position in ``ids`` and the one past its last.
+    ids : numpy.ndarray of int64, shape ``(n,)``
+        The words.
+    values : numpy.ndarray of int64
+        Indexed by word id.
+
+    Notes
+    -----
+    A range minimum of the ranks (:class:`RangeMin`) for the smallest of a run of two words
+    or more; the least of the two ranges beside it for the second. The check reads the
+    smallest of every prefix and the rest only for its candidates (a tenth of the suffixes).
+    """
+
+    def __init__(self, lo: np.ndarray, hi: np.ndarray, ids: np.ndarray, values: np.ndarray):
+        self.lo, self.hi, self.ids = lo, hi, ids
+        self.val = values[ids]
+        self.by_value = np.argsort(self.val, kind="stable")
+        rank = np.empty(ids.size, dtype=np.int64)
+        rank[self.by_value] = np.arange(ids.size)
+        self.least = rank[lo]  # a run of one word
+        several = np.flatnonzero(hi - lo > 1)
+        self.ranges = RangeMin(rank) if several.size else None
+        if self.ranges is not None:
+            self.least[several] = self.ranges.least(lo[several], hi[several])
+        self.v1 = self.val[self.by_value[self.least]]
+
+    def others(self, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(word of the smallest, second smallest value, its word)`` of the runs ``run``
+        (0 and -1 for a run of one word), int64 arrays."""
+        first = self.least[run]
+        w1 = self.by_value[first]
+        second = np.full(run.size, self.ids.size, dtype=np.int64)
+        several = np.flatnonzero(self.hi[run] - self.lo[run] > 1)
+        if several.size and self.ranges is not None:
+            a, b, at = self.lo[run[several]], self.hi[run[several]], w1[several]
+            second[several] = np.minimum(self.ranges.least(a, at), self.ranges.least(at + 1, b))
+        has_two = second < self.ids.size
+        w2 = self.by_value[np.where(has_two, second, first)]
+        return self.ids[w1], np.where(has_two, self.val[w2], 0), np.where(has_two, self.ids[w2], -1)

@@ -192,7 +192,7 @@ def _check_values(
     _check_overlap_pairs(words, mult, cert, terms, deadline, arrays)
     _check_pairs_in_cuts(words, mult, cert, terms, deadline, arrays)
     if cert.depot is not None:
-        _check_depot(words, cert, cert.depot, terms)
+        _check_depot(words, cert, cert.depot, terms, arrays)
 
 
 def _check_overlap_pairs(
@@ -347,13 +347,25 @@ class _ArrayCheck:
         ``(position in part, suffix length, prefix or -1)``, word after word. Every violated
         inequality is among them; the prefix of each is then found exactly (by its key)."""
         cert, letters = self.cert, self.letters
-        at, count = suffix_starts(letters, part, cert.proper)
         _prefix, suffix = letters.ends()
-        key = suffix[at]
-        k = np.repeat(letters.start[part + 1], count) - at
-        need = cert.scale * (k * k if cert.score != "linear" else k)
+        first, last = int(part[0]), int(part[-1])
+        if not cert.proper and last - first + 1 == part.size:  # every suffix of a run of words
+            lo, hi = int(letters.start[first]), int(letters.start[last + 1])
+            count = letters.lens[first : last + 1]
+            key = suffix[lo:hi]
+            at = np.arange(lo, hi, dtype=np.int64)
+        else:
+            at, count = suffix_starts(letters, part, cert.proper)
+            key = suffix[at]
+        k = np.repeat(letters.start[part + 1], count)
+        k -= at  # the suffixes' lengths
+        del at
+        need = k * k if cert.score != "linear" else k.copy()
+        if cert.scale != 1:
+            need *= cert.scale
         need -= np.repeat(low[part], count)
         bad = np.flatnonzero(table.below(key, need))
+        del need
         n = np.searchsorted(np.cumsum(count), bad, side="right")
         return n, k[bad], table.find(key[bad]).astype(np.int64)
 
@@ -371,15 +383,21 @@ class _ArrayCheck:
         those whose inequality fails by the table: ``(position in the query words (``n +
         done``), suffix length, prefix, partner)``, the best other word before a copy."""
         cert = self.cert
-        i = part[n]
-        ua = self.u[i] + extra[i]
         need = cert.scale * (k * k if cert.score != "linear" else k)
+        # Every violation has a prefix and the least left-hand side below the joint's.
+        i = part[n]
+        keep = np.flatnonzero(p >= 0)
+        keep = keep[
+            self.u[i[keep]] + np.minimum(extra, self.load)[i[keep]] + table.v1[p[keep]] < need[keep]
+        ]
+        n, k, p, i, need = n[keep], k[keep], p[keep], i[keep], need[keep]
+        ua = self.u[i] + extra[i]
         found_prefix = p >= 0
-        p = np.maximum(p, 0)
-        own = table.i1[p] == i
+        i1, v2, i2 = table.others(p)
+        own = i1 == i
         # The best other word: the smallest, or the second smallest when the smallest is a.
-        best = np.where(own, table.v2[p], table.v1[p])
-        partner = np.where(own, table.i2[p], table.i1[p])
+        best = np.where(own, v2, table.v1[p])
+        partner = np.where(own, i2, i1)
         other_bad = found_prefix & (partner >= 0) & (ua + best < need)
         # A copy of a, when a is the smallest and is listed more than once.
         copy_bad = found_prefix & own & self.copies[i]
@@ -549,13 +567,24 @@ def pair_rhs(
 
 
 def _check_depot(
-    words: Sequence[str], cert: Certificate, depot: tuple[int, int], terms: CutTerms
+    words: Sequence[str],
+    cert: Certificate,
+    depot: tuple[int, int],
+    terms: CutTerms,
+    arrays: _ArrayCheck | None = None,
 ) -> None:
-    """A linear snake's depot inequalities: ``u(d) + v(b) >= L(b)`` and ``u(a) + v(d) >= 0``."""
+    """A linear snake's depot inequalities: ``u(d) + v(b) >= L(b)`` and ``u(a) + v(d) >= 0``
+    (the least of each side first: from the array check's values when it has them)."""
     ud, vd = depot
     u, v = cert.u, cert.v
-    if not words or (ud + min(terms.v_all) >= 0 and min(u) + vd >= 0):
-        return  # every inequality holds (the least of each side, in C)
+    if not words:
+        return
+    if arrays is not None and arrays.v_all is not None:
+        least_v, least_u = int(arrays.v_all.min()), int(arrays.u.min())
+    else:
+        least_v, least_u = min(terms.v_all), min(u)
+    if ud + least_v >= 0 and least_u + vd >= 0:
+        return  # every inequality holds
     for i in range(len(words)):
         if ud + terms.v_all[i] < 0:
             raise DualViolation("", words[i], ud + v[i], terms.load[i])
