@@ -454,3 +454,27 @@ def test_tampered_solver_certificates_fail_as_the_dict_tables_and_the_pairs_say(
         assert fast == slow
         check, reference = verify_certificate(inst.words, bad), verify_pairwise(inst.words, bad)
         assert (check.status, check.bound) == (reference.status, reference.bound)
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=words_st, data=st.data(), proper=st.booleans())
+def test_joint_overlaps_read_in_place_are_the_prefix_functions(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """Pairs whose first words ascend (each word first of one pair at most): the overlaps read
+    letter by letter in place equal the prefix functions, and the pairs listed one by one."""
+    import cpwords.core.codepoints as codepoints
+
+    distinct = sorted(set(words))
+    letters = Letters(distinct)
+    firsts = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
+    seconds = [data.draw(st.integers(0, len(distinct) - 1)) for _ in firsts]
+    a, b = np.array(firsts, dtype=np.int64), np.array(seconds, dtype=np.int64)
+    expect = [
+        codepoints.overlap_of(distinct[i], distinct[j], proper)
+        for i, j in zip(firsts, seconds, strict=True)
+    ]
+    top = np.maximum(np.minimum(letters.lens[a], letters.lens[b]) - (1 if proper else 0), 0)
+    assert codepoints._longest_matches_in_place(letters, a, b, top).tolist() == expect
+    assert codepoints._longest_matches(letters, a, b, top).tolist() == expect
+    assert codepoints.joint_overlaps(letters, a, b, proper).tolist() == expect

@@ -69,6 +69,42 @@ class Letters:
         self._powers: np.ndarray = np.zeros(0, dtype=np.uint64)
         self._ends: tuple[np.ndarray, np.ndarray] | None = None
         self._windows: tuple[np.ndarray, int] | None = None
+        self._to_end: np.ndarray | None = None
+        self._word_of: np.ndarray | None = None
+
+    def word_of(self) -> np.ndarray:
+        """Each letter's word, int32 (int64 past ``2 ** 31`` words), shape ``(total
+        letters,)``, computed once (a read a letter, where a binary search of the words'
+        starts took some twenty comparisons).
+
+        Examples
+        --------
+        >>> Letters(["ab", "c"]).word_of().tolist()
+        [0, 0, 1]
+        """
+        if self._word_of is None:
+            n = self.lens.size
+            kind = np.int32 if n < 1 << 31 else np.int64
+            self._word_of = np.repeat(np.arange(n, dtype=kind), self.lens)
+        return self._word_of
+
+    def to_end(self) -> np.ndarray:
+        """Each letter's distance to its word's end (1 for the last letter): the length of
+        the suffix that starts there, int32 (int64 past ``2 ** 31`` letters), shape ``(total
+        letters,)``, computed once.
+
+        Examples
+        --------
+        >>> Letters(["ab", "c"]).to_end().tolist()
+        [2, 1, 1]
+        """
+        if self._to_end is None:
+            total = self.cp.size
+            kind = np.int32 if total < 1 << 31 else np.int64
+            to_end = np.repeat(self.start[1:].astype(kind), self.lens)
+            to_end -= np.arange(total, dtype=kind)
+            self._to_end = to_end
+        return self._to_end
 
     def _hashed(self) -> np.ndarray:
         """The prefix sums of the hashes (drawing a base the first time)."""
@@ -239,12 +275,14 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
     """
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
     top = np.maximum(np.minimum(letters.lens[a], letters.lens[b]) - (1 if proper else 0), 0)
-    best = np.zeros(a.size, dtype=np.int64)
-    bounds = np.searchsorted(
-        np.cumsum(top), np.arange(OVERLAP_CHUNK, int(top.sum()), OVERLAP_CHUNK)
-    )
-    for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), a.size], strict=True):
-        best[lo:hi] = _longest_matches(letters, a[lo:hi], b[lo:hi], top[lo:hi])
+    total = int(top.sum())
+    if total and 4 * total >= letters.cp.size and bool(np.all(a[1:] > a[:-1])):
+        best = _longest_matches_in_place(letters, a, b, top)  # one pair a word at most
+    else:
+        best = np.zeros(a.size, dtype=np.int64)
+        bounds = np.searchsorted(np.cumsum(top), np.arange(OVERLAP_CHUNK, total, OVERLAP_CHUNK))
+        for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), a.size], strict=True):
+            best[lo:hi] = _longest_matches(letters, a[lo:hi], b[lo:hi], top[lo:hi])
     # The longest match of each pair, letter by letter.
     end_a, begin_b = letters.start[a + 1], letters.start[b]
     offset = np.cumsum(best) - best
@@ -339,6 +377,38 @@ def _joints_by_first_word(
     at = np.arange(n if cyclic else n - 1)
     at = at[np.argsort(ids[at], kind="stable")]
     return (ids[at], at), ids[(at + 1) % n]
+
+
+def _longest_matches_in_place(
+    letters: Letters, a: np.ndarray, b: np.ndarray, top: np.ndarray
+) -> np.ndarray:
+    """:func:`_longest_matches` for pairs whose first words ``a`` ascend strictly (each word
+    the first of one pair at most, as in an ordering of distinct words sorted by its joints'
+    first words): every letter of every word is read once, in place, as the start of a
+    suffix (is it the second word's first letter, within ``top`` of the end?), instead of
+    listing each pair's lengths; the keys are compared there only."""
+    lens = letters.lens
+    reach = np.zeros(lens.size, dtype=np.int32)
+    reach[a] = top
+    first = np.zeros(lens.size, dtype=letters.cp.dtype)
+    first[a] = letters.cp[np.minimum(letters.start[b], letters.cp.size - 1)]
+    to_end = letters.to_end()
+    maybe = letters.cp == np.repeat(first, lens)
+    maybe &= to_end <= np.repeat(reach, lens)
+    at = np.flatnonzero(maybe)  # ascending: a pair's suffixes from the longest
+    del maybe
+    pair_of = np.full(lens.size, -1, dtype=np.int64)
+    pair_of[a] = np.arange(a.size)
+    pair = pair_of[letters.word_of()[at]]
+    k = to_end[at].astype(np.int64)
+    prefix, suffix = letters.ends()
+    hits = suffix[at] == prefix[letters.start[b[pair]] + k - 1]
+    pair, k = pair[hits], k[hits]
+    best = np.zeros(a.size, dtype=np.int64)
+    if pair.size:
+        longest = np.append(True, pair[1:] != pair[:-1])  # a pair's first hit is its longest
+        best[pair[longest]] = k[longest]
+    return best
 
 
 def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.ndarray) -> np.ndarray:

@@ -235,7 +235,7 @@ def _fitting(values: Sequence[int]) -> np.ndarray | None:
     """``values`` as int64, when every one is below :data:`_ArrayCheck.LIMIT` / 4 in magnitude
     (so that the sums the array check forms stay within ``LIMIT``), else None."""
     try:
-        vals = np.asarray(values, dtype=np.int64)
+        vals = np.fromiter(values, dtype=np.int64, count=len(values))
     except OverflowError:  # beyond 64 bits: Python's integers check them
         return None
     if vals.size and 4 * max(int(vals.max()), -int(vals.min())) >= _ArrayCheck.LIMIT:
@@ -348,26 +348,26 @@ class _ArrayCheck:
         inequality is among them; the prefix of each is then found exactly (by its key)."""
         cert, letters = self.cert, self.letters
         _prefix, suffix = letters.ends()
+        word_of, to_end = letters.word_of(), letters.to_end()
         first, last = int(part[0]), int(part[-1])
         if not cert.proper and last - first + 1 == part.size:  # every suffix of a run of words
             lo, hi = int(letters.start[first]), int(letters.start[last + 1])
-            count = letters.lens[first : last + 1]
-            key = suffix[lo:hi]
-            at = np.arange(lo, hi, dtype=np.int64)
+            key, word, k = suffix[lo:hi], word_of[lo:hi], to_end[lo:hi].astype(np.int64)
         else:
-            at, count = suffix_starts(letters, part, cert.proper)
-            key = suffix[at]
-        k = np.repeat(letters.start[part + 1], count)
-        k -= at  # the suffixes' lengths
-        del at
+            at, _count = suffix_starts(letters, part, cert.proper)
+            key, word, k = suffix[at], word_of[at], to_end[at].astype(np.int64)
+            del at
+        # k: the suffixes' lengths; need: the joint's right-hand side less the word's least
+        # left-hand side.
         need = k * k if cert.score != "linear" else k.copy()
         if cert.scale != 1:
             need *= cert.scale
-        need -= np.repeat(low[part], count)
+        need -= low[word]
         bad = np.flatnonzero(table.below(key, need))
         del need
-        n = np.searchsorted(np.cumsum(count), bad, side="right")
-        return n, k[bad], table.find(key[bad]).astype(np.int64)
+        place = np.zeros(len(self.mult), dtype=np.int64)
+        place[part] = np.arange(part.size)
+        return place[word[bad]], k[bad], table.find(key[bad]).astype(np.int64)
 
     def _violations(
         self,
