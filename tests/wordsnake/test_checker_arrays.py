@@ -478,3 +478,25 @@ def test_joint_overlaps_read_in_place_are_the_prefix_functions(
     assert codepoints._longest_matches_in_place(letters, a, b, top).tolist() == expect
     assert codepoints._longest_matches(letters, a, b, top).tolist() == expect
     assert codepoints.joint_overlaps(letters, a, b, proper).tolist() == expect
+
+
+def test_the_ordering_check_reads_the_overlaps_the_certificate_check_counted() -> None:
+    """The certificate checker counts the ordering's joints once (core's ordering_overlaps);
+    the rules' scorer, asked next for the same ordering, reads them; another ordering is
+    counted anew."""
+    import cpwords.core.codepoints as codepoints
+    from cpwords.wordsnake.rules import snake_score
+    from cpwords.wordsnake.spec import WordsnakeInstance, solve_wordsnake
+
+    inst = WordsnakeInstance(("seasick", "nausea", "run", "sickle", "ickle", "é\u0301a"))
+    res = solve_wordsnake(inst, certificate=True, time_limit=60, workers=1)
+    real = codepoints.joint_overlaps
+    calls: list[object] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codepoints, "joint_overlaps", lambda *a: calls.append(a) or real(*a))
+        mp.setattr(codepoints, "_last_ordering", None)  # the solve's own checks asked first
+        check = verify_certificate(inst.words, res.solver_info["certificate"])
+        assert check.status == "VALID" and len(calls) == 1
+        assert snake_score(list(res.solution)) == check.objective == res.objective
+        assert len(calls) == 1
+        assert snake_score(list(reversed(res.solution))) >= 0 and len(calls) == 2

@@ -299,8 +299,8 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
 
 
 #: The last ordering :func:`ordering_overlaps` was asked about: ``((order, cyclic, proper),
-#: overlaps)``.
-_LAST_ORDERING: list[tuple[tuple[tuple[str, ...], bool, bool], np.ndarray]] = []
+#: overlaps)``, replaced as a whole (one assignment: a thread reads the old pair or the new).
+_last_ordering: tuple[tuple[tuple[str, ...], bool, bool], np.ndarray] | None = None
 
 
 def ordering_overlaps(
@@ -345,10 +345,12 @@ def ordering_overlaps(
     >>> ordering_overlaps(("run", "nausea", "seasick"), False, False).tolist()
     [1, 3]
     """
+    global _last_ordering
     key = (order, cyclic, proper)
-    if _LAST_ORDERING and _LAST_ORDERING[0][0] == key:
-        return _LAST_ORDERING[0][1]
-    _LAST_ORDERING.clear()  # the last ordering's words are not kept past the next ordering
+    last = _last_ordering
+    if last is not None and last[0] == key:
+        return last[1]
+    _last_ordering = None  # the last ordering's words are not kept past the next ordering
     n = len(order)
     if letters is None or ids is None:
         letters, ids = Letters(order), np.arange(n, dtype=np.int64)
@@ -357,7 +359,7 @@ def ordering_overlaps(
         a, b = _joints_by_first_word(np.asarray(ids, dtype=np.int64), letters.lens.size, cyclic)
         out[a[1]] = joint_overlaps(letters, a[0], b, proper)
     out.flags.writeable = False
-    _LAST_ORDERING.append((key, out))
+    _last_ordering = (key, out)
     return out
 
 
