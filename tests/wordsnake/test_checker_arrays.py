@@ -492,11 +492,39 @@ def test_the_ordering_check_reads_the_overlaps_the_certificate_check_counted() -
     res = solve_wordsnake(inst, certificate=True, time_limit=60, workers=1)
     real = codepoints.joint_overlaps
     calls: list[object] = []
+
+    def counted(*args: object) -> np.ndarray:
+        calls.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(codepoints, "joint_overlaps", lambda *a: calls.append(a) or real(*a))
+        mp.setattr(codepoints, "joint_overlaps", counted)
         mp.setattr(codepoints, "_last_ordering", None)  # the solve's own checks asked first
         check = verify_certificate(inst.words, res.solver_info["certificate"])
         assert check.status == "VALID" and len(calls) == 1
         assert snake_score(list(res.solution)) == check.objective == res.objective
         assert len(calls) == 1
         assert snake_score(list(reversed(res.solution))) >= 0 and len(calls) == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=words_st, data=st.data(), proper=st.booleans())
+def test_prefixes_left_out_of_the_index_are_found_as_no_prefix(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """A table told which prefixes may be asked for finds those (and reads their bounds) and
+    answers -1, as for a string no word starts with, for the others."""
+    distinct = sorted(set(words))
+    values = np.array(
+        data.draw(st.lists(st.integers(-5, 5), min_size=len(distinct), max_size=len(distinct)))
+    )
+    letters = Letters(distinct)
+    parity = data.draw(st.integers(0, 1))
+    table = arrays.PrefixTable.build(
+        letters, np.arange(len(distinct)), values, proper, lambda length, v1: length % 2 == parity
+    )
+    nodes = np.arange(table.keys.size)
+    wanted = table.length % 2 == parity
+    assert table.find(table.keys).tolist() == np.where(wanted, nodes, -1).tolist()
+    limit = (table.v1 + 1).astype(np.int64)
+    assert np.array_equal(table.below(table.keys, limit)[wanted], np.ones(wanted.sum(), bool))

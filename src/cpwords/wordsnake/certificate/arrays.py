@@ -41,6 +41,7 @@ Research and Development 31(2) (1987) (polynomial hashing of substrings).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -260,6 +261,7 @@ class PrefixTable:
     v1: np.ndarray
     runs: RunValues = field(repr=False)
     index: KeyIndex = field(repr=False)
+    useful: np.ndarray | None = field(default=None, repr=False)
     _bounds: SlotBounds | None = field(default=None, repr=False)
     _others: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
@@ -286,11 +288,22 @@ class PrefixTable:
 
     @classmethod
     def build(
-        cls, letters: Letters, ids: np.ndarray, values: np.ndarray, proper: bool
+        cls,
+        letters: Letters,
+        ids: np.ndarray,
+        values: np.ndarray,
+        proper: bool,
+        needed: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     ) -> PrefixTable:
         """The table of the words ``ids`` (sorted, ascending: the words are sorted) with their
         ``values`` (indexed by word id): every prefix of each word, shorter than the word when
         ``proper``.
+
+        ``needed(length, v1)``, when given, tells (bool array) the prefixes a suffix may be
+        looked up for: the others are left out of the index (:meth:`find` and :meth:`below`
+        answer as for a string no word starts with). The check leaves out those whose
+        smallest value no query word's least left-hand side can bring below the joint's
+        (most prefixes of a superstring certificate's k-mers).
 
         Raises
         ------
@@ -311,24 +324,28 @@ class PrefixTable:
         v1 = runs.v1
         word = ids[lo]
         begin = letters.start[word] - 1
+        useful = None if needed is None else np.flatnonzero(needed(length, v1))
         for _ in range(HASH_DRAWS):
             prefix, _suffix = letters.ends()
             keys = np.zeros(length.size, dtype=np.uint64)
             some = length > 0
             keys[some] = prefix[begin[some] + length[some]]
             try:
-                index = KeyIndex(keys)  # equal keys are a collision, found there
+                index = KeyIndex(keys if useful is None else keys[useful])  # equal keys: found
                 break
             except HashCollision:
                 letters.draw()
         else:
             raise HashCollision
-        return cls(letters, keys, word, length, v1, runs, index)
+        return cls(letters, keys, word, length, v1, runs, index, useful)
 
     def find(self, key: np.ndarray) -> np.ndarray:
         """The prefix whose hash is ``key`` (uint64), or -1, shape of ``key`` (a match is a
         candidate: :meth:`prefix_of` confirms it)."""
-        return self.index.find(key)
+        found = self.index.find(key)
+        if self.useful is None:
+            return found
+        return np.where(found >= 0, self.useful[np.maximum(found, 0)], -1)
 
     def below(self, key: np.ndarray, limit: np.ndarray) -> np.ndarray:
         """Whether a lower bound of the smallest value (``v1``) of the prefix whose hash is
@@ -341,7 +358,11 @@ class PrefixTable:
         bound (the caller confirms what it acts on with :meth:`find`).
         """
         if self._bounds is None:
-            self._bounds = SlotBounds(self.keys, self.v1, self.index)
+            if self.useful is None:
+                self._bounds = SlotBounds(self.keys, self.v1, self.index)
+            else:
+                keys, v1 = self.keys[self.useful], self.v1[self.useful]
+                self._bounds = SlotBounds(keys, v1, self.index)
         return self._bounds.below(key, limit)
 
     def prefix_of(self, node: int) -> str:

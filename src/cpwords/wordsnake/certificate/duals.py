@@ -299,16 +299,22 @@ class _ArrayCheck:
         cert, letters = self.cert, self.letters
         if tids.size == 0 or qids.size == 0:
             return
-        try:
-            table = PrefixTable.build(letters, tids, values, cert.proper)
-        except HashCollision:  # pragma: no cover - probability about prefixes**2 / 2**62
-            self._dict_check(values, tids, qids, bonus)
-            return
         extra = np.zeros(len(self.mult), dtype=np.int64)
         extra[qids] = bonus
         # The least left-hand side of each query word: u + bonus against another word of the
         # table, u + L against a copy of itself (the cuts it shares with itself).
         low = self.u + np.minimum(extra, self.load)
+        floor, scale, linear = int(low[qids].min()), cert.scale, cert.score == "linear"
+
+        def needed(length: np.ndarray, v1: np.ndarray) -> np.ndarray:
+            """The prefixes some query word's least left-hand side falls short with."""
+            return np.asarray(floor + v1 < scale * (length if linear else length * length))
+
+        try:
+            table = PrefixTable.build(letters, tids, values, cert.proper, needed)
+        except HashCollision:  # pragma: no cover - probability about prefixes**2 / 2**62
+            self._dict_check(values, tids, qids, bonus)
+            return
         # The query words in chunks of about QUERY_CHUNK suffixes (memory), in order; the
         # violations of each (usually none) sorted into check order at the end.
         ends = np.cumsum(letters.lens[qids] + 1)
