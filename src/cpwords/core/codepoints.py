@@ -120,16 +120,23 @@ class Letters:
         # 64 random bits, as secrets.randbits(64) draws them (secrets: 10 ms of start-up)
         base = int.from_bytes(os.urandom(8), "little") | 1
         inverse = pow(base, -1, 1 << 64)
+        # In place where it can be: every array of a letter's size is fresh memory to the
+        # system (its pages faulted in one by one after a solve).
         with np.errstate(over="ignore"):  # arithmetic modulo 2**64 is the point
-            inverses = np.full(total + 1, inverse, dtype=np.uint64)
-            inverses[0] = 1
-            inverses = np.cumprod(inverses)  # base ** -g
+            inverses = np.full(total, inverse, dtype=np.uint64)
+            if total:
+                inverses[0] = 1
+            np.cumprod(inverses, out=inverses)  # base ** -g
             powers = np.full(max(total, 1), base, dtype=np.uint64)
             powers[0] = 1
-            self._powers = np.cumprod(powers)  # base ** g
+            self._powers = np.cumprod(powers, out=powers)  # base ** g
             # sum over g < y of (c_g + 1) * base ** -g: H(x, y) = base ** (y-1) * (S[y] - S[x]).
+            terms = self.cp.astype(np.uint64)
+            terms += 1
+            terms *= inverses
+            del inverses
             self._sums = np.zeros(total + 1, dtype=np.uint64)
-            np.cumsum((self.cp.astype(np.uint64) + 1) * inverses[:total], out=self._sums[1:])
+            np.cumsum(terms, out=self._sums[1:])
 
     def ends(self) -> tuple[np.ndarray, np.ndarray]:
         """Every letter's prefix and suffix keys, each computed once a draw: ``(prefix,
@@ -152,10 +159,13 @@ class Letters:
             sums = self._hashed()
             with np.errstate(over="ignore"):
                 powers = self._powers[: self.cp.size]
-                prefix = powers * (sums[1:] - np.repeat(sums[begin], self.lens))
+                prefix = np.repeat(sums[begin], self.lens)
+                np.subtract(sums[1:], prefix, out=prefix)
+                prefix *= powers
                 last = self._powers[np.maximum(end - 1, 0)]
-                suffix = np.repeat(last * sums[end], self.lens)
-                suffix -= np.repeat(last, self.lens) * sums[:-1]
+                suffix = np.repeat(last, self.lens)
+                suffix *= sums[:-1]
+                np.subtract(np.repeat(last * sums[end], self.lens), suffix, out=suffix)
             self._ends = prefix, suffix
         return self._ends
 

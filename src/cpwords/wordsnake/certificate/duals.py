@@ -249,9 +249,6 @@ class _ArrayCheck:
 
     #: The largest magnitude of a sum of values the array check forms.
     LIMIT = 1 << 61
-    #: The value of "no prefix" in the first filter: larger than any right-hand side with any
-    #: left-hand side it is added to (which are above ``-LIMIT / 2``).
-    FAR = 1 << 62
 
     def __init__(
         self,
@@ -398,15 +395,14 @@ class _ArrayCheck:
         ]
         n, k, p, i, need = n[keep], k[keep], p[keep], i[keep], need[keep]
         ua = self.u[i] + extra[i]
-        found_prefix = p >= 0
         i1, v2, i2 = table.others(p)
         own = i1 == i
         # The best other word: the smallest, or the second smallest when the smallest is a.
         best = np.where(own, v2, table.v1[p])
         partner = np.where(own, i2, i1)
-        other_bad = found_prefix & (partner >= 0) & (ua + best < need)
+        other_bad = (partner >= 0) & (ua + best < need)
         # A copy of a, when a is the smallest and is listed more than once.
-        copy_bad = found_prefix & own & self.copies[i]
+        copy_bad = own & self.copies[i]
         copy_bad &= self.u[i] + table.v1[p] + self.load[i] < need
         e = np.concatenate([np.flatnonzero(other_bad), np.flatnonzero(copy_bad)])
         e = e[np.argsort(e, kind="stable")]  # a candidate's other word before its copy
