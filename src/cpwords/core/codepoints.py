@@ -69,42 +69,26 @@ class Letters:
         self._powers: np.ndarray = np.zeros(0, dtype=np.uint64)
         self._ends: tuple[np.ndarray, np.ndarray] | None = None
         self._windows: tuple[np.ndarray, int] | None = None
-        self._to_end: np.ndarray | None = None
-        self._word_of: np.ndarray | None = None
 
-    def word_of(self) -> np.ndarray:
-        """Each letter's word, int32 (int64 past ``2 ** 31`` words), shape ``(total
-        letters,)``, computed once (a read a letter, where a binary search of the words'
-        starts took some twenty comparisons).
-
-        Examples
-        --------
-        >>> Letters(["ab", "c"]).word_of().tolist()
-        [0, 0, 1]
-        """
-        if self._word_of is None:
-            n = self.lens.size
-            kind = np.int32 if n < 1 << 31 else np.int64
-            self._word_of = np.repeat(np.arange(n, dtype=kind), self.lens)
-        return self._word_of
-
-    def to_end(self) -> np.ndarray:
-        """Each letter's distance to its word's end (1 for the last letter): the length of
-        the suffix that starts there, int32 (int64 past ``2 ** 31`` letters), shape ``(total
-        letters,)``, computed once.
+    def letters_of(self, first: int = 0, last: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Each letter of the words ``first`` to ``last`` (inclusive; every word by default):
+        its word and its distance to its word's end (1 for the last letter, the length of the
+        suffix that starts there), int32 arrays (int64 past ``2 ** 31``) of the letters from
+        ``start[first]`` to ``start[last + 1]``. Not kept: a chunk's worth at a time.
 
         Examples
         --------
-        >>> Letters(["ab", "c"]).to_end().tolist()
-        [2, 1, 1]
+        >>> [x.tolist() for x in Letters(["ab", "c"]).letters_of()]
+        [[0, 0, 1], [2, 1, 1]]
         """
-        if self._to_end is None:
-            total = self.cp.size
-            kind = np.int32 if total < 1 << 31 else np.int64
-            to_end = np.repeat(self.start[1:].astype(kind), self.lens)
-            to_end -= np.arange(total, dtype=kind)
-            self._to_end = to_end
-        return self._to_end
+        last = self.lens.size - 1 if last is None else last
+        lo, hi = int(self.start[first]), int(self.start[last + 1])
+        kind = np.int32 if max(hi, self.lens.size) < 1 << 31 else np.int64
+        lens = self.lens[first : last + 1]
+        word = np.repeat(np.arange(first, last + 1, dtype=kind), lens)
+        to_end = np.repeat(self.start[first + 1 : last + 2].astype(kind), lens)
+        to_end -= np.arange(lo, hi, dtype=kind)
+        return word, to_end
 
     def _hashed(self) -> np.ndarray:
         """The prefix sums of the hashes (drawing a base the first time)."""
@@ -404,14 +388,14 @@ def _longest_matches_in_place(
     reach[a] = top
     first = np.zeros(lens.size, dtype=letters.cp.dtype)
     first[a] = letters.cp[np.minimum(letters.start[b], letters.cp.size - 1)]
-    to_end = letters.to_end()
+    word_of, to_end = letters.letters_of()
     maybe = letters.cp == np.repeat(first, lens)
     maybe &= to_end <= np.repeat(reach, lens)
     at = np.flatnonzero(maybe)  # ascending: a pair's suffixes from the longest
     del maybe
     pair_of = np.full(lens.size, -1, dtype=np.int64)
     pair_of[a] = np.arange(a.size)
-    pair = pair_of[letters.word_of()[at]]
+    pair = pair_of[word_of[at]]
     k = to_end[at].astype(np.int64)
     prefix, suffix = letters.ends()
     hits = suffix[at] == prefix[letters.start[b[pair]] + k - 1]

@@ -188,7 +188,7 @@ class SlotBounds:
     def __init__(self, keys: np.ndarray, values: np.ndarray, index: KeyIndex | None = None) -> None:
         bits = max(4, (SLOTS_PER_KEY * keys.size).bit_length())
         self._shift = np.uint64(64 - bits)
-        if index is not None and index.bits >= bits:  # the index's keys, sorted by slot
+        if index is not None and index.bits >= bits and index.order.size == keys.size:
             order = index.order
             slot = index.sorted_home >> (index.bits - bits)
         else:
@@ -244,7 +244,7 @@ class PrefixTable:
     ----------
     keys : numpy.ndarray of uint64, shape ``(prefixes,)``
         The prefixes' hash keys, shortest prefixes first (the empty prefix, key 0, first).
-    word, length : numpy.ndarray of int64, shape ``(prefixes,)``
+    word, length : numpy.ndarray of int32 and int64, shape ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
     v1 : numpy.ndarray of int64, shape ``(prefixes,)``
         The smallest value.
@@ -324,7 +324,7 @@ class PrefixTable:
         v1 = runs.v1
         word = ids[lo]
         begin = letters.start[word] - 1
-        useful = None if needed is None else np.flatnonzero(needed(length, v1))
+        useful = None if needed is None else np.flatnonzero(needed(length, v1)).astype(np.int32)
         for _ in range(HASH_DRAWS):
             prefix, _suffix = letters.ends()
             keys = np.zeros(length.size, dtype=np.uint64)
@@ -337,7 +337,10 @@ class PrefixTable:
                 letters.draw()
         else:
             raise HashCollision
-        return cls(letters, keys, word, length, v1, runs, index, useful)
+        table = cls(letters, keys, word.astype(np.int32), length, v1, runs, index, useful)
+        table.bounds()  # built from the index's sort by slot, which is then let go
+        index.order = index.sorted_home = np.zeros(0, dtype=np.int64)
+        return table
 
     def find(self, key: np.ndarray) -> np.ndarray:
         """The prefix whose hash is ``key`` (uint64), or -1, shape of ``key`` (a match is a
@@ -357,13 +360,17 @@ class PrefixTable:
         holds for every real match; a key that is no prefix's reads at worst another prefix's
         bound (the caller confirms what it acts on with :meth:`find`).
         """
+        return self.bounds().below(key, limit)
+
+    def bounds(self) -> SlotBounds:
+        """The slot bounds of the prefixes in the index (built once, from its sort by slot)."""
         if self._bounds is None:
             if self.useful is None:
                 self._bounds = SlotBounds(self.keys, self.v1, self.index)
             else:
                 keys, v1 = self.keys[self.useful], self.v1[self.useful]
                 self._bounds = SlotBounds(keys, v1, self.index)
-        return self._bounds.below(key, limit)
+        return self._bounds
 
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""

@@ -228,7 +228,7 @@ def _past(deadline: float | None) -> None:
 
 
 #: Suffixes looked up at once by the array check (its memory: about 60 bytes each).
-QUERY_CHUNK = 1 << 20
+QUERY_CHUNK = 1 << 18
 
 
 def _fitting(values: Sequence[int]) -> np.ndarray | None:
@@ -351,15 +351,18 @@ class _ArrayCheck:
         inequality is among them; the prefix of each is then found exactly (by its key)."""
         cert, letters = self.cert, self.letters
         _prefix, suffix = letters.ends()
-        word_of, to_end = letters.word_of(), letters.to_end()
         first, last = int(part[0]), int(part[-1])
+        word, to_end = letters.letters_of(first, last)  # the letters of the words' span
         if not cert.proper and last - first + 1 == part.size:  # every suffix of a run of words
             lo, hi = int(letters.start[first]), int(letters.start[last + 1])
-            key, word, k = suffix[lo:hi], word_of[lo:hi], to_end[lo:hi].astype(np.int64)
+            key, k = suffix[lo:hi], to_end.astype(np.int64)
         else:
             at, _count = suffix_starts(letters, part, cert.proper)
-            key, word, k = suffix[at], word_of[at], to_end[at].astype(np.int64)
+            key = suffix[at]
+            at -= int(letters.start[first])
+            word, k = word[at], to_end[at].astype(np.int64)
             del at
+        del to_end
         # k: the suffixes' lengths; need: the joint's right-hand side less the word's least
         # left-hand side.
         need = k * k if cert.score != "linear" else k.copy()
