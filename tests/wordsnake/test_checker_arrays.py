@@ -135,26 +135,19 @@ def test_prefixes_shared_by_runs_of_words_are_one_prefix_each() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    words=words_st,
-    data=st.data(),
-    proper=st.booleans(),
-    steps=st.sampled_from([1, 2, arrays.LEVEL_STEPS]),
-)
+@given(words=words_st, data=st.data(), proper=st.booleans())
 def test_the_prefix_table_is_every_prefix_once_with_its_two_smallest_values(
-    words: list[str], data: st.DataObject, proper: bool, steps: int
+    words: list[str], data: st.DataObject, proper: bool
 ) -> None:
-    """Any alphabet, words inside others, a subset of the words; the lengths walked one by one
-    or (few steps) the deep remainder sorted: the table against a dict of every prefix."""
+    """Any alphabet, words inside others, a subset of the words, ties between values: the
+    table against a dict of every prefix."""
     distinct = sorted(set(words))
     ids = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
     values = np.array(
         data.draw(st.lists(st.integers(-5, 5), min_size=len(distinct), max_size=len(distinct)))
     )
     letters = Letters(distinct)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(arrays, "LEVEL_STEPS", steps)
-        table = arrays.PrefixTable.build(letters, np.array(ids), values, proper)
+    table = arrays.PrefixTable.build(letters, np.array(ids), values, proper)
     expect: dict[str, list[tuple[int, int]]] = {}
     for i in ids:
         w = distinct[i]
@@ -363,3 +356,175 @@ def test_joint_overlaps_are_the_prefix_functions(
     b = np.array([j for _, j in chosen], dtype=np.int64)
     expect = [overlap_of(words[i], words[j], proper) for i, j in chosen]
     assert joint_overlaps(letters, a, b, proper).tolist() == expect
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=40), st.data())
+def test_the_range_minima_are_the_least_of_each_range(
+    values: list[int], data: st.DataObject
+) -> None:
+    """Ranks with ties broken by position, every kind of range (empty, one entry, a power of
+    two, the whole array): the sparse table's least against min()."""
+    n = len(values)
+    rank = np.argsort(np.argsort(np.array(values), kind="stable"), kind="stable")
+    ranges = data.draw(
+        st.lists(st.tuples(st.integers(0, n), st.integers(0, n)), min_size=1, max_size=20)
+    )
+    a = np.array([min(x, y) for x, y in ranges], dtype=np.int64)
+    b = np.array([max(x, y) for x, y in ranges], dtype=np.int64)
+    found = arrays.RangeMin(rank).least(a, b).tolist()
+    assert found == [min(rank[x:y].tolist(), default=n) for x, y in zip(a, b, strict=True)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sets(st.integers(0, 2**64 - 1), min_size=1, max_size=300),
+    st.lists(st.integers(0, 2**64 - 1), max_size=100),
+    st.sampled_from([10, 40_000, 2**60]),
+    st.data(),
+)
+def test_the_slot_bounds_are_the_least_values_of_a_slot_rounded_down(
+    keys: set[int], others: list[int], top: int, data: st.DataObject
+) -> None:
+    """A key's bound is the least value of the keys of its slot, rounded down to the step (1
+    unless the values span more than 15 bits): a limit above the key's value always reads
+    True, a limit at most the rounded least value False, a slot no key has never True."""
+    stored = np.array(sorted(keys), dtype=np.uint64)
+    values = np.array(
+        data.draw(st.lists(st.integers(-top, top), min_size=len(keys), max_size=len(keys))),
+        dtype=np.int64,
+    )
+    bounds = arrays.SlotBounds(stored, values)
+    shared = arrays.SlotBounds(stored, values, arrays.KeyIndex(stored))  # its sort by slot
+    assert np.array_equal(shared.table, bounds.table) and shared.step == bounds.step
+    slot = bounds._slot(stored)
+    least = {int(s): int(values[slot == s].min()) for s in np.unique(slot)}
+    floor = np.array([least[int(s)] for s in slot], dtype=np.int64)
+    assert bounds.below(stored, values + 1).all()
+    assert not bounds.below(stored, floor - bounds.step + 1).any()
+    query = np.array(others, dtype=np.uint64)
+    empty = np.isin(bounds._slot(query), slot, invert=True)
+    assert not bounds.below(query, np.full(query.size, 2**62, dtype=np.int64))[empty].any()
+
+
+def _tampered(cert: Certificate, data: st.DataObject) -> Certificate:
+    """The certificate with a few values, the depot or a cut moved (down more often)."""
+    u, v = list(cert.u), list(cert.v)
+    for _ in range(data.draw(st.integers(1, 3))):
+        vals = data.draw(st.sampled_from([u, v]))
+        i = data.draw(st.integers(0, len(vals) - 1))
+        vals[i] += data.draw(st.sampled_from([-5, -2, -1, -1, 1])) * cert.scale
+    depot = cert.depot
+    if depot is not None and data.draw(st.booleans()):
+        depot = (depot[0] - data.draw(st.integers(0, 2)), depot[1])
+    cuts = list(cert.cuts)
+    if data.draw(st.booleans()):
+        ids = data.draw(st.lists(st.integers(0, len(u) - 1), min_size=1, unique=True))
+        if not (cert.cyclic and len(ids) == len(u)):
+            cuts.append((tuple(sorted(ids)), data.draw(st.integers(0, 3)) * cert.scale))
+    return replace(cert, u=tuple(u), v=tuple(v), depot=depot, cuts=tuple(cuts))
+
+
+@settings(max_examples=40, deadline=None)
+@given(words=words_st, data=st.data(), cyclic=st.booleans(), proper=st.booleans())
+def test_tampered_solver_certificates_fail_as_the_dict_tables_and_the_pairs_say(
+    words: list[str], data: st.DataObject, cyclic: bool, proper: bool
+) -> None:
+    """The solver's own certificate of a list in any alphabet (combining marks, repeats, words
+    inside others) is VALID; tampered with, the array check finds the dict tables' first
+    violation and the pair-by-pair check's verdict."""
+    from cpwords.wordsnake.spec import WordsnakeInstance, solve_wordsnake
+
+    # Words start with a letter (a combining mark alone is no word).
+    inst = WordsnakeInstance(
+        tuple("a" + w if w[0] == "\u0301" else w for w in words), cyclic, proper
+    )
+    res = solve_wordsnake(inst, certificate=True, time_limit=60, workers=1)
+    cert = replace(res.solver_info["certificate"], tree=(), core=None, target=None)
+    assert verify_certificate(inst.words, cert).status in ("VALID", "PARTIAL")
+    counts = Counter(inst.words)
+    distinct = sorted(counts)
+    mult = [counts[w] for w in distinct]
+    for _ in range(3):
+        bad = _tampered(cert, data)
+        fast = duals.dual_violation(distinct, mult, bad, None)
+        with pytest.MonkeyPatch.context() as mp:
+            _dict_tables_only(mp)
+            slow = duals.dual_violation(distinct, mult, bad, None)
+        assert fast == slow
+        check, reference = verify_certificate(inst.words, bad), verify_pairwise(inst.words, bad)
+        assert (check.status, check.bound) == (reference.status, reference.bound)
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=words_st, data=st.data(), proper=st.booleans())
+def test_joint_overlaps_read_in_place_are_the_prefix_functions(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """Pairs whose first words ascend (each word first of one pair at most): the overlaps read
+    letter by letter in place equal the prefix functions, and the pairs listed one by one."""
+    import cpwords.core.codepoints as codepoints
+
+    distinct = sorted(set(words))
+    letters = Letters(distinct)
+    firsts = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
+    seconds = [data.draw(st.integers(0, len(distinct) - 1)) for _ in firsts]
+    a, b = np.array(firsts, dtype=np.int64), np.array(seconds, dtype=np.int64)
+    expect = [
+        codepoints.overlap_of(distinct[i], distinct[j], proper)
+        for i, j in zip(firsts, seconds, strict=True)
+    ]
+    top = np.maximum(np.minimum(letters.lens[a], letters.lens[b]) - (1 if proper else 0), 0)
+    assert codepoints._longest_matches_in_place(letters, a, b, top).tolist() == expect
+    assert codepoints._longest_matches(letters, a, b, top).tolist() == expect
+    assert codepoints.joint_overlaps(letters, a, b, proper).tolist() == expect
+
+
+def test_the_ordering_check_reads_the_overlaps_the_certificate_check_counted() -> None:
+    """The certificate checker counts the ordering's joints once (core's ordering_overlaps);
+    the rules' scorer, asked next for the same ordering, reads them; another ordering is
+    counted anew."""
+    import cpwords.core.codepoints as codepoints
+    from cpwords.wordsnake.rules import snake_score
+    from cpwords.wordsnake.spec import WordsnakeInstance, solve_wordsnake
+
+    inst = WordsnakeInstance(("seasick", "nausea", "run", "sickle", "ickle", "é\u0301a"))
+    res = solve_wordsnake(inst, certificate=True, time_limit=60, workers=1)
+    real = codepoints.joint_overlaps
+    calls: list[object] = []
+
+    def counted(*args: object) -> np.ndarray:
+        calls.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codepoints, "joint_overlaps", counted)
+        mp.setattr(codepoints, "_last_ordering", None)  # the solve's own checks asked first
+        check = verify_certificate(inst.words, res.solver_info["certificate"])
+        assert check.status == "VALID" and len(calls) == 1
+        assert snake_score(list(res.solution)) == check.objective == res.objective
+        assert len(calls) == 1
+        assert snake_score(list(reversed(res.solution))) >= 0 and len(calls) == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=words_st, data=st.data(), proper=st.booleans())
+def test_prefixes_left_out_of_the_index_are_found_as_no_prefix(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """A table told which prefixes may be asked for finds those (and reads their bounds) and
+    answers -1, as for a string no word starts with, for the others."""
+    distinct = sorted(set(words))
+    values = np.array(
+        data.draw(st.lists(st.integers(-5, 5), min_size=len(distinct), max_size=len(distinct)))
+    )
+    letters = Letters(distinct)
+    parity = data.draw(st.integers(0, 1))
+    table = arrays.PrefixTable.build(
+        letters, np.arange(len(distinct)), values, proper, lambda length, v1: length % 2 == parity
+    )
+    nodes = np.arange(table.keys.size)
+    wanted = table.length % 2 == parity
+    assert table.find(table.keys).tolist() == np.where(wanted, nodes, -1).tolist()
+    limit = (table.v1 + 1).astype(np.int64)
+    assert np.array_equal(table.below(table.keys, limit)[wanted], np.ones(wanted.sum(), bool))

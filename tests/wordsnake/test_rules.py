@@ -118,14 +118,17 @@ def test_long_overlaps_are_computed_once_for_the_check_and_the_report():
     the pair-by-pair overlaps."""
     import random
 
-    import cpwords.wordsnake.rules as rules
+    import cpwords.core.codepoints as codepoints
 
     rng = random.Random(9)
     words = ["".join(rng.choice("ab") for _ in range(3000)) for _ in range(3)]
-    rules._overlaps_of.cache_clear()
-    value = snake_score(words)
-    total, merged = snake_lengths(words)
-    assert rules._overlaps_of.cache_info().hits == 1
+    real = codepoints.joint_overlaps
+    calls = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codepoints, "joint_overlaps", lambda *a: calls.append(a) or real(*a))
+        value = snake_score(words)
+        total, merged = snake_lengths(words)
+    assert len(calls) == 1
     overlaps = [pair_overlap(a, b) for a, b in itertools.pairwise(words)]
     assert value == sum(k * k for k in overlaps) and merged == total - sum(overlaps)
 

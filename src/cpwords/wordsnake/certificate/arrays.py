@@ -9,20 +9,29 @@ another construction, and nothing here is imported from it.
 prefix of length ``L`` of the ``r``-th word is the one of the word before it exactly when their
 longest common prefix is at least ``L`` (and the word before has that prefix in the table). The
 prefixes are numbered from that rule alone: no string is hashed to decide which prefixes are the
-same. Taken length by length (the words with a prefix of length ``L``, in order), each prefix's
-words are one contiguous run, whose two smallest values are two minimum reductions.
+same. Each distinct prefix is its run of words ``[lo, hi)``: a word opens the runs of the
+lengths it does not share with the word before and closes those it does not share with the
+word after, and the openings and closings of one length pair up in order (one entry a
+distinct prefix, not one a prefix of every word). The smallest value of a run is a range
+minimum over the words ranked by value (a sparse table); the second, asked for the few
+candidates only, the least of the two ranges beside the first.
 
-**Suffixes, looked up by hashing, then verified.** A suffix of a query word is matched to a
-prefix by a polynomial hash of its letters modulo ``2**64`` (an odd base drawn at random for
-every check). Distinct prefixes are distinct
-strings, so two prefixes with the same hash are a collision, found exactly: the hashes are then
-drawn again. A suffix that *is* a prefix has that prefix's hash, so every real match is found; a
-suffix that only collides with a prefix can at worst raise a false alarm, and every inequality
-found violated is checked again letter by letter (:meth:`PrefixTable.prefix_of`) before it is
-reported. So the verdict never rests on a hash.
+**Suffixes, bounded, then looked up by hashing and verified.** A suffix of a query word is
+matched to a prefix by a polynomial hash of its letters modulo ``2**64`` (an odd base drawn at
+random for every check). Every suffix first reads a lower bound of its prefix's smallest value
+from a small table of 16-bit slots (:class:`SlotBounds`): the bound of a real match is never
+above the prefix's value, so every inequality that can fail is among the suffixes whose bound
+fails it (the *candidates*, a tenth of the suffixes or so); only those are looked up exactly
+(:class:`KeyIndex`, which compares the keys) and checked with the two smallest values. Distinct
+prefixes are distinct strings, so two prefixes with the same hash are a collision, found
+exactly: the hashes are then drawn again. A suffix that *is* a prefix has that prefix's hash,
+so every real match is found; a suffix that only collides with a prefix can at worst raise a
+false alarm, and every inequality found violated is checked again letter by letter
+(:meth:`PrefixTable.prefix_of`) before it is reported. So the verdict never rests on a hash.
 
-Time O(total letters) array operations (a sort of the words by value), memory O(total
-letters) integers.
+Time O(total letters) array operations (sorts of the words by value and of the prefixes by
+length and by slot, radix sorts of small keys), memory O(total letters + words log words)
+integers (the sparse table: ENABLE's 172,823 words, 12 MB).
 
 References
 ----------
@@ -32,6 +41,7 @@ Research and Development 31(2) (1987) (polynomial hashing of substrings).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -70,44 +80,52 @@ class KeyIndex:
 
     Notes
     -----
-    The table has a power of two of slots, more than four times the keys, each holding a key's
+    The table has a power of two of slots, more than four times the keys (and the few slots
+    past the last that keys pushed there take, then an empty one), each holding a key's
     position and a 16-bit tag of it (its top bits, odd: 0 marks an empty slot), in two arrays:
     a search reads the tag, and the position and the key itself only where the tags agree.
     Small arrays read at random are the point: ENABLE's 0.4 million prefixes take 4 MB of tags;
     its 1.6 million suffixes are looked up in 0.03 s, where a table of 16 MB of keys and 8 MB of
     positions took 0.05 s (the caches). About 1.1 slots are read on a hit and 1.3 on a miss
-    (Knuth, TAOCP vol. 3, 6.4). Each round places or looks up every pending key at once; the
-    keys that met an occupied slot (or lost it to another key the same round) go on to the next
-    slot in the next round.
+    (Knuth, TAOCP vol. 3, 6.4). Built in order of the keys' first slots (two radix sorts of
+    16-bit digits), each key taking the first free slot from its own, as linear probing
+    inserts them in that order: the places are a running maximum, written in ascending order
+    (a round of random writes a pass, up to 25 passes, took 0.02 s for ENABLE's prefixes). A
+    search looks up every pending key at once, a slot a round.
     """
 
     def __init__(self, keys: np.ndarray) -> None:
         self.keys = keys
-        bits = max(4, (4 * keys.size).bit_length())
+        n = keys.size
+        bits = max(4, (4 * n).bit_length())
+        self.bits = bits
         self._shift = np.uint64(64 - bits)
-        self._mask = (1 << bits) - 1
-        small = keys.size < 1 << 31  # positions in 32 bits
-        self._pos = np.full(1 << bits, -1, dtype=np.int32 if small else np.int64)
-        self._tag = np.zeros(1 << bits, dtype=np.uint16)
-        tags = self._tags(keys)
-        pending = np.arange(keys.size)
-        pos = self._home(keys)
-        while pending.size:
-            held = self._pos[pos]
-            taken = held >= 0
-            if np.any(keys[held[taken]] == keys[pending[taken]]):
+        self.slots = 1 << bits
+        home = self.home(keys)
+        order = _sorted_by_slot(home, bits)
+        home = home[order]
+        self.order, self.sorted_home = order, home  # the keys by first slot
+        # In order of their first slots, each key takes the first free slot from its own: the
+        # slot after the previous key's or its own, whichever is later (a running maximum).
+        place = np.arange(n, dtype=np.int64)
+        place = np.maximum.accumulate(home - place) + place if n else place
+        # The keys that share a first slot are next to each other: equal keys among them.
+        sorted_keys = keys[order]
+        for gap in range(1, n):
+            alike = home[gap:] == home[:-gap]
+            if not alike.any():
+                break
+            if np.any(sorted_keys[gap:][alike] == sorted_keys[:-gap][alike]):
                 raise HashCollision
-            free, at = pending[~taken], pos[~taken]
-            self._pos[at] = free  # of keys sent to one slot, one is stored
-            won = self._pos[at] == free
-            self._tag[at[won]] = tags[free[won]]
-            lost = ~won
-            # Past an occupied slot to the next; a key that lost its slot to another looks at
-            # the same slot again (and compares itself with the key stored there).
-            pending = np.concatenate([pending[taken], free[lost]])
-            pos = np.concatenate([(pos[taken] + 1) & self._mask, at[lost]])
+        # Past the last slot: the keys pushed beyond it, and an empty slot that ends a search.
+        size = max(self.slots, int(place[-1]) + 2 if n else 0)
+        small = n < 1 << 31  # positions in 32 bits
+        self._pos = np.full(size, -1, dtype=np.int32 if small else np.int64)
+        self._tag = np.zeros(size, dtype=np.uint16)
+        self._pos[place] = order
+        self._tag[place] = self._tags(sorted_keys)
 
-    def _home(self, keys: np.ndarray) -> np.ndarray:
+    def home(self, keys: np.ndarray) -> np.ndarray:
         """Each key's first slot (int64)."""
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
             home = keys * SLOT_MIX
@@ -123,7 +141,7 @@ class KeyIndex:
         """The position in ``keys`` of each of ``query`` (uint64), or -1, shape of ``query``
         (int32 when ``keys`` has fewer than ``2**31`` entries, else int64)."""
         out = np.full(query.size, -1, dtype=self._pos.dtype)
-        tags, pos = self._tags(query), self._home(query)
+        tags, pos = self._tags(query), self.home(query)
         live: np.ndarray | None = None  # every query, in the first round
         while live is None or live.size:
             held = self._tag[pos]
@@ -137,8 +155,84 @@ class KeyIndex:
             on[maybe[same]] = False
             step = np.flatnonzero(on)
             live = step if live is None else live[step]
-            pos = (pos[step] + 1) & self._mask
+            pos = pos[step] + 1  # the table ends with an empty slot
         return out
+
+
+#: Slots of :class:`SlotBounds` per key (at least; a power of two): fewer slots shared by
+#: suffixes that are no prefix's, against a larger table read at random.
+SLOTS_PER_KEY = 2
+
+
+class SlotBounds:
+    """Lower bounds of values stored under 64-bit keys, read by key in one step: a table of
+    ``2 ** bits`` 16-bit slots (2 MB for ENABLE's 0.4 million prefixes), each holding the
+    least value of the keys whose hash is that slot, rounded down to a multiple of a step.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray of uint64, shape ``(n,)``
+    values : numpy.ndarray of int64, shape ``(n,)``
+
+    Notes
+    -----
+    A slot holds ``(value - base) // step`` (at most ``EMPTY - 1``), ``EMPTY`` where no key
+    has that slot; ``base`` is the least value and ``step`` the least that fits the range in
+    15 bits (1 for values within 32,766 of each other). The table is small on purpose: read
+    at random by millions of suffixes, a table of 64-bit values (16 MB) took three times as
+    long once a solve had filled the memory (its pages out of the processor's reach).
+    """
+
+    EMPTY = (1 << 15) - 1
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray, index: KeyIndex | None = None) -> None:
+        bits = max(4, (SLOTS_PER_KEY * keys.size).bit_length())
+        self._shift = np.uint64(64 - bits)
+        if index is not None and index.bits >= bits and index.order.size == keys.size:
+            order = index.order
+            slot = index.sorted_home >> (index.bits - bits)
+        else:
+            slot = self._slot(keys)
+            order = _sorted_by_slot(slot, bits)
+            slot = slot[order]
+        self.base = int(values.min()) if values.size else 0
+        span = int(values.max()) - self.base if values.size else 0
+        self.step = max(1, -(-(span + 1) // (self.EMPTY - 1)))
+        self.table = np.full(1 << bits, self.EMPTY, dtype=np.int16)
+        if keys.size:  # the least value of each slot's keys: a minimum over a run
+            first = np.flatnonzero(np.append(True, slot[1:] != slot[:-1]))
+            least = np.minimum.reduceat(values[order], first)
+            least -= self.base
+            least //= self.step  # floor: a lower bound, below EMPTY
+            self.table[slot[first]] = least.astype(np.int16)
+
+    def _slot(self, keys: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
+            slot = keys * SLOT_MIX
+        slot >>= self._shift
+        return slot.view(np.int64)
+
+    def below(self, keys: np.ndarray, limit: np.ndarray) -> np.ndarray:
+        """Whether the bound of each key is below ``limit`` (int64, overwritten)."""
+        limit -= self.base
+        if self.step > 1:  # bound < limit exactly when quantum < ceil(limit / step)
+            np.negative(limit, out=limit)
+            limit //= self.step
+            np.negative(limit, out=limit)
+        np.clip(limit, -self.EMPTY - 1, self.EMPTY, out=limit)  # EMPTY is never below
+        return np.asarray(self.table[self._slot(keys)] < limit.astype(np.int16))
+
+
+def _sorted_by_slot(slot: np.ndarray, bits: int) -> np.ndarray:
+    """A stable order of the slots (int64 values below ``2 ** bits``): radix sorts of 16-bit
+    digits (NumPy sorts 16-bit keys by radix), a general stable sort past 32 bits."""
+    if bits > 32:
+        return np.argsort(slot, kind="stable")
+    order = np.argsort((slot & 0xFFFF).astype(np.uint16), kind="stable")
+    if bits > 16:
+        high = (slot[order] >> 16).astype(np.uint16)
+        order = order[np.argsort(high, kind="stable")]
+    return order
 
 
 @dataclass
@@ -150,11 +244,14 @@ class PrefixTable:
     ----------
     keys : numpy.ndarray of uint64, shape ``(prefixes,)``
         The prefixes' hash keys, shortest prefixes first (the empty prefix, key 0, first).
-    word, length : numpy.ndarray of int64, shape ``(prefixes,)``
+    word, length : numpy.ndarray of int32 and int64, shape ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
-    v1, i1, v2, i2 : numpy.ndarray of int64, shape ``(prefixes,)``
-        The smallest value and its word, the second smallest and its word (``i2 = -1``: one
-        word starts with the prefix).
+    v1 : numpy.ndarray of int64, shape ``(prefixes,)``
+        The smallest value.
+    i1, v2, i2 : numpy.ndarray of int64, shape ``(prefixes,)``
+        Its word, the second smallest value and its word (``i2 = -1``: one word starts with
+        the prefix): computed for every prefix when first asked; :meth:`others` computes them
+        for a few.
     """
 
     letters: Letters
@@ -162,18 +259,51 @@ class PrefixTable:
     word: np.ndarray
     length: np.ndarray
     v1: np.ndarray
-    i1: np.ndarray
-    v2: np.ndarray
-    i2: np.ndarray
+    runs: RunValues = field(repr=False)
     index: KeyIndex = field(repr=False)
+    useful: np.ndarray | None = field(default=None, repr=False)
+    _bounds: SlotBounds | None = field(default=None, repr=False)
+    _others: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def i1(self) -> np.ndarray:
+        return self._every_other()[0]
+
+    @property
+    def v2(self) -> np.ndarray:
+        return self._every_other()[1]
+
+    @property
+    def i2(self) -> np.ndarray:
+        return self._every_other()[2]
+
+    def _every_other(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._others is None:
+            self._others = self.runs.others(np.arange(self.v1.size))
+        return self._others
+
+    def others(self, node: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(i1, v2, i2)`` of the prefixes ``node`` (int64 arrays, shape of ``node``)."""
+        return self.runs.others(node)
 
     @classmethod
     def build(
-        cls, letters: Letters, ids: np.ndarray, values: np.ndarray, proper: bool
+        cls,
+        letters: Letters,
+        ids: np.ndarray,
+        values: np.ndarray,
+        proper: bool,
+        needed: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     ) -> PrefixTable:
         """The table of the words ``ids`` (sorted, ascending: the words are sorted) with their
         ``values`` (indexed by word id): every prefix of each word, shorter than the word when
         ``proper``.
+
+        ``needed(length, v1)``, when given, tells (bool array) the prefixes a suffix may be
+        looked up for: the others are left out of the index (:meth:`find` and :meth:`below`
+        answer as for a string no word starts with). The check leaves out those whose
+        smallest value no query word's least left-hand side can bring below the joint's
+        (most prefixes of a superstring certificate's k-mers).
 
         Raises
         ------
@@ -182,39 +312,65 @@ class PrefixTable:
         """
         ids = np.asarray(ids, dtype=np.int64)
         top = letters.lens[ids] - (1 if proper else 0)  # each word's longest prefix
-        word_at, level = _level_major(top)
+        if top.size and top.min() < 0:  # an empty word has no prefix when proper
+            ids, top = ids[top >= 0], top[top >= 0]
         # A word's entry of length L is the entry before it at that length's prefix exactly
         # when the word before it in the list shares L letters with it and has that entry.
         shared = letters.lcp_with_previous(ids)
         shared[1:] = np.minimum(shared[1:], top[:-1])
-        at_length = np.repeat(np.arange(level.size), level)
-        first = np.flatnonzero(at_length > shared[word_at])
-        sizes = np.diff(np.append(first, word_at.size))
-        node_r, length = word_at[first], at_length[first]
-        del at_length, shared
-        v1, i1, v2, i2 = _two_smallest_by_prefix(
-            word_at, first, sizes, ids, np.asarray(values, dtype=np.int64)
-        )
-        word = ids[node_r]
+        lo, length, hi = _prefix_runs(top, shared)
+        del shared
+        runs = RunValues(lo, hi, ids, np.asarray(values, dtype=np.int64))
+        v1 = runs.v1
+        word = ids[lo]
         begin = letters.start[word] - 1
+        useful = None if needed is None else np.flatnonzero(needed(length, v1)).astype(np.int32)
         for _ in range(HASH_DRAWS):
             prefix, _suffix = letters.ends()
             keys = np.zeros(length.size, dtype=np.uint64)
             some = length > 0
             keys[some] = prefix[begin[some] + length[some]]
             try:
-                index = KeyIndex(keys)  # equal keys are a collision, found there
+                index = KeyIndex(keys if useful is None else keys[useful])  # equal keys: found
                 break
             except HashCollision:
                 letters.draw()
         else:
             raise HashCollision
-        return cls(letters, keys, word, length, v1, i1, v2, i2, index)
+        table = cls(letters, keys, word.astype(np.int32), length, v1, runs, index, useful)
+        table.bounds()  # built from the index's sort by slot, which is then let go
+        index.order = index.sorted_home = np.zeros(0, dtype=np.int64)
+        return table
 
     def find(self, key: np.ndarray) -> np.ndarray:
         """The prefix whose hash is ``key`` (uint64), or -1, shape of ``key`` (a match is a
         candidate: :meth:`prefix_of` confirms it)."""
-        return self.index.find(key)
+        found = self.index.find(key)
+        if self.useful is None:
+            return found
+        return np.where(found >= 0, self.useful[np.maximum(found, 0)], -1)
+
+    def below(self, key: np.ndarray, limit: np.ndarray) -> np.ndarray:
+        """Whether a lower bound of the smallest value (``v1``) of the prefix whose hash is
+        each ``key`` (uint64) is below ``limit`` (int64, same shape; overwritten): bool, shape
+        of ``key``. False where no prefix can have that key.
+
+        The bound is read from a small table (:class:`SlotBounds`, one read a key: no probe,
+        no comparison of keys). A key that is a prefix's has that prefix's slot, so the bound
+        holds for every real match; a key that is no prefix's reads at worst another prefix's
+        bound (the caller confirms what it acts on with :meth:`find`).
+        """
+        return self.bounds().below(key, limit)
+
+    def bounds(self) -> SlotBounds:
+        """The slot bounds of the prefixes in the index (built once, from its sort by slot)."""
+        if self._bounds is None:
+            if self.useful is None:
+                self._bounds = SlotBounds(self.keys, self.v1, self.index)
+            else:
+                keys, v1 = self.keys[self.useful], self.v1[self.useful]
+                self._bounds = SlotBounds(keys, v1, self.index)
+        return self._bounds
 
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""
@@ -237,53 +393,132 @@ def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.n
     return np.arange(int(count.sum()), dtype=np.int64) + np.repeat(first - offset, count), count
 
 
-#: Prefix lengths walked one by one by :func:`_level_major` before the rest is sorted.
-LEVEL_STEPS = 64
+def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, int64,
+    one entry a distinct prefix, shortest first and, at one length, in the words' order; the
+    words at positions ``lo`` to ``hi - 1`` are those that start with it.
+
+    ``top``: each word's longest prefix (its length, or one less when proper; >= 0);
+    ``shared``: the length up to which the prefixes of a word are the previous word's (-1 for
+    the first). Word ``r`` opens the runs of the lengths ``shared[r] + 1`` to ``top[r]``; word
+    ``t`` closes those of ``shared[t + 1] + 1`` to ``top[t]`` (every length for the last).
+    The runs of one length are disjoint and in order, so the ``i``-th opening of a length and
+    its ``i``-th closing bound one run: two stable sorts by length (radix sorts of small keys),
+    one entry a prefix, instead of one entry a prefix of every word.
+    """
+    rows = np.arange(top.size, dtype=np.int64)
+    after = np.append(shared[1:], -1)  # what each word shares with the next
+    lo, length = _entries(rows, shared + 1, np.maximum(top - shared, 0))
+    last, closing = _entries(rows, after + 1, np.maximum(top - after, 0))
+    longest = int(top.max(initial=0))
+    key = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.int64
+    by_length = np.argsort(length.astype(key), kind="stable")
+    lo, length = lo[by_length], length[by_length]
+    hi = last[np.argsort(closing.astype(key), kind="stable")] + 1
+    return lo, length, hi
 
 
-def _level_major(top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The entries ``(r, L)`` for ``0 <= L <= top[r]`` in (length, word) order: ``(each
-    entry's r, the count of entries of each length)``. The words with an entry of length L are
-    those of L - 1 with ``top >= L``: walked length by length (each pass filters the last),
-    the deep remainder, if any, sorted by length (a radix sort of 16-bit lengths)."""
-    level = np.bincount(top[top >= 0], minlength=1)[::-1].cumsum()[::-1] if top.size else top
-    parts = []
-    cur = np.flatnonzero(top >= 0)
-    length = 0
-    while cur.size and length < LEVEL_STEPS:
-        parts.append(cur)
-        length += 1
-        cur = cur[top[cur] >= length]
-    if cur.size:  # words longer than LEVEL_STEPS letters: their deeper entries, sorted
-        count = top[cur] - length + 1
-        offset = np.cumsum(count) - count
-        deep = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(offset, count)
-        small = int(deep.max()) < 1 << 16
-        order = np.argsort(deep.astype(np.uint16) if small else deep, kind="stable")
-        parts.append(np.repeat(cur, count)[order])
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64), level
+def _entries(
+    rows: np.ndarray, first: np.ndarray, count: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``count[r]`` entries of each row ``r``, with the values ``first[r]``, ``first[r] + 1``,
+    ...: ``(row of each entry, its value)``, int64, row after row."""
+    offset = np.cumsum(count) - count
+    total = int(offset[-1] + count[-1]) if count.size else 0
+    return np.repeat(rows, count), np.arange(total, dtype=np.int64) - np.repeat(
+        offset - first, count
+    )
 
 
-def _two_smallest_by_prefix(
-    word_at: np.ndarray, first: np.ndarray, sizes: np.ndarray, ids: np.ndarray, values: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For each prefix (its entries ``word_at[first:first + sizes]``, contiguous): the smallest
-    value and its word, the second and its word (0 and -1 when one word starts with it), by
-    the least rank (the words ranked by value, then by position) of each prefix's entries, then
-    the least of the others (two minimum reductions over contiguous runs)."""
-    val = values[ids]
-    by_value = np.argsort(val, kind="stable")
-    rank = np.empty_like(by_value)
-    rank[by_value] = np.arange(by_value.size)
-    none = ids.size
-    if first.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, empty
-    r = rank[word_at]
-    least = np.minimum.reduceat(r, first)
-    others = np.where(r == np.repeat(least, sizes), none, r)  # a word has one entry a prefix
-    second = np.minimum.reduceat(others, first)
-    has_two = second < none
-    w1 = by_value[least]
-    w2 = by_value[np.where(has_two, second, least)]
-    return val[w1], ids[w1], np.where(has_two, val[w2], 0), np.where(has_two, ids[w2], -1)
+class RangeMin:
+    """The least of ``rank[a:b]`` for many ranges at once, from a sparse table (every power of
+    two's window minima: Bender and Farach-Colton, "The LCA problem revisited", LATIN 2000).
+
+    Parameters
+    ----------
+    rank : numpy.ndarray of int, shape ``(n,)``
+        Values below ``n`` (ranks).
+
+    Notes
+    -----
+    ``log2(n) + 1`` arrays of at most ``n`` int32 (ENABLE's 172,823 words: 12 MB), built in
+    as many whole-array minima; a query reads two windows that cover its range.
+    """
+
+    def __init__(self, rank: np.ndarray) -> None:
+        n = rank.size
+        self.none = n  # the least of an empty range
+        levels = [rank.astype(np.int32)]
+        while 2 << (len(levels) - 1) <= n:
+            prev, half = levels[-1], 1 << (len(levels) - 1)
+            levels.append(np.minimum(prev[:-half], prev[half:]))
+        sizes = [level.size for level in levels]
+        self.offset = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
+        self.table = np.concatenate([*levels, np.array([n], dtype=np.int32)])
+        self.level = np.zeros(n + 1, dtype=np.int64)  # floor(log2(size)) by size
+        for j in range(1, len(levels)):
+            self.level[1 << j :] += 1
+
+    def least(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The least rank in each range ``[a, b)`` (int64 arrays; ``n`` for an empty one),
+        int32."""
+        size = np.maximum(b - a, 0)
+        j = self.level[size]
+        left = self.offset[j] + a
+        right = self.offset[j] + b - (np.int64(1) << j)
+        empty = size == 0
+        left[empty] = right[empty] = self.table.size - 1  # the entry n
+        return np.minimum(self.table[left], self.table[right])
+
+
+class RunValues:
+    """The values of the words of runs of consecutive words (``ids[lo:hi]``, one run a
+    prefix): the smallest of every run at once, the word of it and the second smallest (and
+    its word) for the runs asked about, the words ranked by value, then by position.
+
+    Parameters
+    ----------
+    lo, hi : numpy.ndarray of int64, shape ``(runs,)``
+        Each run's first position in ``ids`` and the one past its last.
+    ids : numpy.ndarray of int64, shape ``(n,)``
+        The words.
+    values : numpy.ndarray of int64
+        Indexed by word id.
+
+    Notes
+    -----
+    A range minimum of the ranks (:class:`RangeMin`) for the smallest of a run of two words
+    or more; the least of the two ranges beside it for the second. The check reads the
+    smallest of every prefix and the rest only for its candidates (a tenth of the suffixes).
+    """
+
+    def __init__(self, lo: np.ndarray, hi: np.ndarray, ids: np.ndarray, values: np.ndarray):
+        self.lo, self.hi, self.ids = lo, hi, ids
+        self.val = values[ids]
+        least = int(self.val.min()) if ids.size else 0
+        if ids.size and int(self.val.max()) - least < 1 << 16:  # a radix sort of 16-bit keys
+            self.by_value = np.argsort((self.val - least).astype(np.uint16), kind="stable")
+        else:
+            self.by_value = np.argsort(self.val, kind="stable")
+        rank = np.empty(ids.size, dtype=np.int64)
+        rank[self.by_value] = np.arange(ids.size)
+        self.least = rank[lo]  # a run of one word
+        several = np.flatnonzero(hi - lo > 1)
+        self.ranges = RangeMin(rank) if several.size else None
+        if self.ranges is not None:
+            self.least[several] = self.ranges.least(lo[several], hi[several])
+        self.v1 = self.val[self.by_value[self.least]]
+
+    def others(self, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(word of the smallest, second smallest value, its word)`` of the runs ``run``
+        (0 and -1 for a run of one word), int64 arrays."""
+        first = self.least[run]
+        w1 = self.by_value[first]
+        second = np.full(run.size, self.ids.size, dtype=np.int64)
+        several = np.flatnonzero(self.hi[run] - self.lo[run] > 1)
+        if several.size and self.ranges is not None:
+            a, b, at = self.lo[run[several]], self.hi[run[several]], w1[several]
+            second[several] = np.minimum(self.ranges.least(a, at), self.ranges.least(at + 1, b))
+        has_two = second < self.ids.size
+        w2 = self.by_value[np.where(has_two, second, first)]
+        return self.ids[w1], np.where(has_two, self.val[w2], 0), np.where(has_two, self.ids[w2], -1)

@@ -102,7 +102,7 @@ def verify_certificate(
     _check_format(cert, len(distinct))
     deadline = None if time_limit is None else t0 + time_limit
     claimed = cert.bound
-    order = np.asarray(cert.order, dtype=np.int64)
+    order = np.fromiter(cert.order, dtype=np.int64, count=len(cert.order))
     if not _is_snake_of(order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)
@@ -205,7 +205,10 @@ def _is_snake_of(order: Sequence[int] | np.ndarray, mult: Sequence[int]) -> bool
     ids = np.asarray(order, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= len(mult)):
         return False
-    return bool(np.array_equal(np.bincount(ids, minlength=len(mult)), mult))
+    counts = np.bincount(ids, minlength=len(mult))
+    if ids.size == len(mult) and operator.countOf(mult, 1) == len(mult):  # each word once
+        return bool(np.all(counts == 1))
+    return bool(np.array_equal(counts, np.fromiter(mult, dtype=np.int64, count=len(mult))))
 
 
 def _violation_message(bad: DualViolation, scale: int, score: str = "squared") -> str:

@@ -15,8 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpwords.core.codepoints import Letters, joint_overlaps
-from cpwords.wordsnake.certificate.arrays import HashCollision, PrefixTable, suffix_starts
+from cpwords.core.codepoints import Letters, ordering_overlaps
+from cpwords.wordsnake.certificate.arrays import (
+    HashCollision,
+    PrefixTable,
+    suffix_starts,
+)
 from cpwords.wordsnake.certificate.format import Certificate, CertificateError
 
 # ---------------------------------------------------------------------------------------------
@@ -51,27 +55,18 @@ def order_score(
     proper: bool,
     score: str = "squared",
 ) -> int:
-    """The score of an ordering of word ids, its joints' overlaps counted as whole arrays
-    (:func:`~cpwords.core.codepoints.joint_overlaps`), the joints taken in the order of their
-    first word (the score is a sum): each word's suffixes are then read in place, not at a
-    random word a joint (0.05 s instead of 0.07 s on ENABLE)."""
+    """The score of an ordering of word ids (of ``letters.words``), its joints' overlaps
+    counted as whole arrays by :func:`~cpwords.core.codepoints.ordering_overlaps` (in core:
+    the rules' scorer asks it for the same ordering when it checks the solved snake, and is
+    answered from memory)."""
     ids = np.asarray(order, dtype=np.int64)
-    n = ids.size
-    if n < 2:
-        return 0
-    place = np.full(letters.lens.size, -1, dtype=np.int64)
-    place[ids] = np.arange(n)
-    if n == letters.lens.size and bool((place >= 0).all()):  # each word once
-        a = np.arange(n) if cyclic else np.flatnonzero(place < n - 1)
-        b = ids[(place[a] + 1) % n]
-    else:
-        a, b = ids[:-1], ids[1:]
-        if cyclic:
-            a, b = np.append(a, ids[-1]), np.append(b, ids[0])
-        by_first = np.argsort(a, kind="stable")
-        a, b = a[by_first], b[by_first]
-    k = joint_overlaps(letters, a, b, proper)
-    return int((k if score == "linear" else k * k).sum())
+    # The words in order, by ids read once from the array (the certificate's own integers lie
+    # scattered in memory after a solve: reading them again cost 0.02 s on ENABLE).
+    seq = tuple(map(letters.words.__getitem__, ids.tolist()))
+    k = ordering_overlaps(seq, cyclic, proper, letters, ids)
+    if k.size and int(k.max()) >= 1 << 20:  # past what int64 sums safely: Python's integers
+        return sum(joint_gain(x, score) for x in k.tolist())
+    return int(k.sum() if score == "linear" else np.dot(k, k))
 
 
 def ordering_score(seq: Sequence[str], cyclic: bool, proper: bool, score: str = "squared") -> int:
@@ -197,7 +192,7 @@ def _check_values(
     _check_overlap_pairs(words, mult, cert, terms, deadline, arrays)
     _check_pairs_in_cuts(words, mult, cert, terms, deadline, arrays)
     if cert.depot is not None:
-        _check_depot(words, cert, cert.depot, terms)
+        _check_depot(words, cert, cert.depot, terms, arrays)
 
 
 def _check_overlap_pairs(
@@ -233,14 +228,14 @@ def _past(deadline: float | None) -> None:
 
 
 #: Suffixes looked up at once by the array check (its memory: about 60 bytes each).
-QUERY_CHUNK = 1 << 20
+QUERY_CHUNK = 1 << 18
 
 
 def _fitting(values: Sequence[int]) -> np.ndarray | None:
     """``values`` as int64, when every one is below :data:`_ArrayCheck.LIMIT` / 4 in magnitude
     (so that the sums the array check forms stay within ``LIMIT``), else None."""
     try:
-        vals = np.asarray(values, dtype=np.int64)
+        vals = np.fromiter(values, dtype=np.int64, count=len(values))
     except OverflowError:  # beyond 64 bits: Python's integers check them
         return None
     if vals.size and 4 * max(int(vals.max()), -int(vals.min())) >= _ArrayCheck.LIMIT:
@@ -254,9 +249,6 @@ class _ArrayCheck:
 
     #: The largest magnitude of a sum of values the array check forms.
     LIMIT = 1 << 61
-    #: The value of "no prefix" in the first filter: larger than any right-hand side with any
-    #: left-hand side it is added to (which are above ``-LIMIT / 2``).
-    FAR = 1 << 62
 
     def __init__(
         self,
@@ -304,83 +296,121 @@ class _ArrayCheck:
         cert, letters = self.cert, self.letters
         if tids.size == 0 or qids.size == 0:
             return
-        try:
-            table = PrefixTable.build(letters, tids, values, cert.proper)
-        except HashCollision:  # pragma: no cover - probability about prefixes**2 / 2**62
-            self._dict_check(values, tids, qids, bonus)
-            return
         extra = np.zeros(len(self.mult), dtype=np.int64)
         extra[qids] = bonus
         # The least left-hand side of each query word: u + bonus against another word of the
         # table, u + L against a copy of itself (the cuts it shares with itself).
         low = self.u + np.minimum(extra, self.load)
-        v1 = np.append(table.v1, self.FAR)  # v1[-1]: no prefix
-        # The query words in chunks of about QUERY_CHUNK suffixes (memory), in order.
+        floor, scale, linear = int(low[qids].min()), cert.scale, cert.score == "linear"
+
+        def needed(length: np.ndarray, v1: np.ndarray) -> np.ndarray:
+            """The prefixes some query word's least left-hand side falls short with."""
+            return np.asarray(floor + v1 < scale * (length if linear else length * length))
+
+        try:
+            table = PrefixTable.build(letters, tids, values, cert.proper, needed)
+        except HashCollision:  # pragma: no cover - probability about prefixes**2 / 2**62
+            self._dict_check(values, tids, qids, bonus)
+            return
+        # The query words in chunks of about QUERY_CHUNK suffixes (memory), in order; the
+        # violations of each (usually none) sorted into check order at the end.
         ends = np.cumsum(letters.lens[qids] + 1)
         cuts = np.searchsorted(ends, np.arange(QUERY_CHUNK, int(ends[-1]), QUERY_CHUNK))
+        found = [self._empty_suffixes(table, qids, low, extra)]
+        done = 0
         for part in np.split(qids, np.unique(cuts)):
-            n, k, node = self._candidates(table, part, low, v1)
-            for e, j in self._violations(table, part[n], k, node, extra):
-                i, size = int(part[n[e]]), int(k[e])
-                a = letters.words[i]
-                if table.prefix_of(int(node[e])) != a[len(a) - size :]:
-                    continue  # a hash match only: no such joint
-                self._raise(i, j)
+            n, k, node = self._candidates(table, part, low)
+            found.append(self._violations(table, part, n, k, node, extra, done))
+            done += part.size
+        place, size, node, partner = (np.concatenate(x) for x in zip(*found, strict=True))
+        for e in np.lexsort((size, place)).tolist():  # word after word, shortest suffix first
+            i, length = int(qids[place[e]]), int(size[e])
+            a = letters.words[i]
+            if table.prefix_of(int(node[e])) != a[len(a) - length :]:
+                continue  # a hash match only: no such joint
+            self._raise(i, int(partner[e]))
+
+    def _empty_suffixes(
+        self, table: PrefixTable, qids: np.ndarray, low: np.ndarray, extra: np.ndarray
+    ) -> tuple[np.ndarray, ...]:
+        """The violations of the empty suffix (k = 0: the table's empty prefix) of the words
+        ``qids`` that have one, as :meth:`_violations`."""
+        if not (table.length.size and table.length[0] == 0):
+            return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
+        has = self.letters.lens[qids] >= (1 if self.cert.proper else 0)
+        n = np.flatnonzero(has & (low[qids] + table.v1[0] < 0))
+        zero = np.zeros(n.size, dtype=np.int64)
+        return self._violations(table, qids, n, zero, zero, extra, 0)
 
     def _candidates(
-        self, table: PrefixTable, part: np.ndarray, low: np.ndarray, v1: np.ndarray
+        self, table: PrefixTable, part: np.ndarray, low: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The suffixes of the words ``part`` whose least left-hand side (``low`` of the word
-        plus the prefix's smallest value) is below the joint's: ``(position in part, suffix
-        length, prefix)``, in check order (word after word, shortest suffix first). Every
-        violated inequality is among them."""
+        """The nonempty suffixes of the words ``part`` whose least left-hand side (``low`` of
+        the word plus a lower bound of the prefix's smallest value) is below the joint's:
+        ``(position in part, suffix length, prefix or -1)``, word after word. Every violated
+        inequality is among them; the prefix of each is then found exactly (by its key)."""
         cert, letters = self.cert, self.letters
-        squared = cert.score != "linear"
-        at, count = suffix_starts(letters, part, cert.proper)
         _prefix, suffix = letters.ends()
-        node = table.find(suffix[at])
-        k = np.repeat(letters.start[part + 1], count) - at
-        need = cert.scale * (k * k if squared else k)
-        bad = np.flatnonzero(np.repeat(low[part], count) + v1[node] < need)
-        n = np.searchsorted(np.cumsum(count), bad, side="right")
-        k, node = k[bad], node[bad].astype(np.int64)
-        # The empty suffix (k = 0) of every word that has one: the table's empty prefix.
-        has_empty = table.length.size > 0 and table.length[0] == 0
-        if has_empty:
-            empty = np.flatnonzero(
-                (letters.lens[part] >= (1 if cert.proper else 0)) & (low[part] + v1[0] < 0)
-            )
-            n = np.concatenate([empty, n])
-            k = np.concatenate([np.zeros(empty.size, dtype=np.int64), k])
-            node = np.concatenate([np.zeros(empty.size, dtype=np.int64), node])
-        order = np.lexsort((k, n))
-        return n[order], k[order], node[order]
+        first, last = int(part[0]), int(part[-1])
+        word, to_end = letters.letters_of(first, last)  # the letters of the words' span
+        if not cert.proper and last - first + 1 == part.size:  # every suffix of a run of words
+            lo, hi = int(letters.start[first]), int(letters.start[last + 1])
+            key, k = suffix[lo:hi], to_end.astype(np.int64)
+        else:
+            at, _count = suffix_starts(letters, part, cert.proper)
+            key = suffix[at]
+            at -= int(letters.start[first])
+            word, k = word[at], to_end[at].astype(np.int64)
+            del at
+        del to_end
+        # k: the suffixes' lengths; need: the joint's right-hand side less the word's least
+        # left-hand side.
+        need = k * k if cert.score != "linear" else k.copy()
+        if cert.scale != 1:
+            need *= cert.scale
+        need -= low[word]
+        bad = np.flatnonzero(table.below(key, need))
+        del need
+        place = np.zeros(len(self.mult), dtype=np.int64)
+        place[part] = np.arange(part.size)
+        return place[word[bad]], k[bad], table.find(key[bad]).astype(np.int64)
 
     def _violations(
-        self, table: PrefixTable, i: np.ndarray, k: np.ndarray, p: np.ndarray, extra: np.ndarray
-    ) -> list[tuple[int, int]]:
-        """The (candidate, partner) pairs whose inequality fails by the table, in check order,
-        for candidates of word ``i``, suffix length ``k`` and prefix ``p``."""
+        self,
+        table: PrefixTable,
+        part: np.ndarray,
+        n: np.ndarray,
+        k: np.ndarray,
+        p: np.ndarray,
+        extra: np.ndarray,
+        done: int,
+    ) -> tuple[np.ndarray, ...]:
+        """Of candidates of word ``part[n]``, suffix length ``k`` and prefix ``p`` (-1: none),
+        those whose inequality fails by the table: ``(position in the query words (``n +
+        done``), suffix length, prefix, partner)``, the best other word before a copy."""
         cert = self.cert
-        ua = self.u[i] + extra[i]
         need = cert.scale * (k * k if cert.score != "linear" else k)
-        found_prefix = p >= 0
-        p = np.maximum(p, 0)
-        own = table.i1[p] == i
+        # Every violation has a prefix and the least left-hand side below the joint's.
+        i = part[n]
+        keep = np.flatnonzero(p >= 0)
+        keep = keep[
+            self.u[i[keep]] + np.minimum(extra, self.load)[i[keep]] + table.v1[p[keep]] < need[keep]
+        ]
+        n, k, p, i, need = n[keep], k[keep], p[keep], i[keep], need[keep]
+        ua = self.u[i] + extra[i]
+        i1, v2, i2 = table.others(p)
+        own = i1 == i
         # The best other word: the smallest, or the second smallest when the smallest is a.
-        best = np.where(own, table.v2[p], table.v1[p])
-        partner = np.where(own, table.i2[p], table.i1[p])
-        other_bad = found_prefix & (partner >= 0) & (ua + best < need)
+        best = np.where(own, v2, table.v1[p])
+        partner = np.where(own, i2, i1)
+        other_bad = (partner >= 0) & (ua + best < need)
         # A copy of a, when a is the smallest and is listed more than once.
-        copy_bad = found_prefix & own & self.copies[i]
+        copy_bad = own & self.copies[i]
         copy_bad &= self.u[i] + table.v1[p] + self.load[i] < need
-        found: list[tuple[int, int]] = []
-        for e in np.flatnonzero(other_bad | copy_bad).tolist():
-            if other_bad[e]:
-                found.append((e, int(partner[e])))
-            if copy_bad[e]:
-                found.append((e, int(i[e])))
-        return found
+        e = np.concatenate([np.flatnonzero(other_bad), np.flatnonzero(copy_bad)])
+        e = e[np.argsort(e, kind="stable")]  # a candidate's other word before its copy
+        partner = np.where(other_bad[e], partner[e], i[e])
+        return n[e] + done, k[e], p[e], partner
 
     def _raise(self, i: int, j: int) -> None:
         """Raise the :class:`DualViolation` of the joint from word ``i`` to word ``j``."""
@@ -542,13 +572,24 @@ def pair_rhs(
 
 
 def _check_depot(
-    words: Sequence[str], cert: Certificate, depot: tuple[int, int], terms: CutTerms
+    words: Sequence[str],
+    cert: Certificate,
+    depot: tuple[int, int],
+    terms: CutTerms,
+    arrays: _ArrayCheck | None = None,
 ) -> None:
-    """A linear snake's depot inequalities: ``u(d) + v(b) >= L(b)`` and ``u(a) + v(d) >= 0``."""
+    """A linear snake's depot inequalities: ``u(d) + v(b) >= L(b)`` and ``u(a) + v(d) >= 0``
+    (the least of each side first: from the array check's values when it has them)."""
     ud, vd = depot
     u, v = cert.u, cert.v
-    if not words or (ud + min(terms.v_all) >= 0 and min(u) + vd >= 0):
-        return  # every inequality holds (the least of each side, in C)
+    if not words:
+        return
+    if arrays is not None and arrays.v_all is not None:
+        least_v, least_u = int(arrays.v_all.min()), int(arrays.u.min())
+    else:
+        least_v, least_u = min(terms.v_all), min(u)
+    if ud + least_v >= 0 and least_u + vd >= 0:
+        return  # every inequality holds
     for i in range(len(words)):
         if ud + terms.v_all[i] < 0:
             raise DualViolation("", words[i], ud + v[i], terms.load[i])
