@@ -90,6 +90,28 @@ def test_the_array_check_finds_the_dict_tables_verdict_and_first_violation(
     assert (fast is None) == (reference.status != "INVALID")
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    words=words_st,
+    data=st.data(),
+    cyclic=st.booleans(),
+    chunk=st.sampled_from([1, 2, 5, 11]),
+)
+def test_query_chunks_shorter_than_a_word_give_the_same_first_violation(
+    words: list[str], data: st.DataObject, cyclic: bool, chunk: int
+) -> None:
+    # The query words go in chunks of about QUERY_CHUNK suffixes: a word longer than a chunk
+    # (a cut before the first word, empty chunks) changes no verdict and no first violation.
+    cert = _random_certificate(words, data, cyclic, False)
+    counts = Counter(words)
+    distinct = sorted(counts)
+    mult = [counts[w] for w in distinct]
+    whole = duals.dual_violation(distinct, mult, cert, None)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(duals, "QUERY_CHUNK", chunk)
+        assert duals.dual_violation(distinct, mult, cert, None) == whole
+
+
 @settings(max_examples=150, deadline=None)
 @given(words=words_st, data=st.data(), cyclic=st.booleans(), proper=st.booleans())
 def test_the_joints_overlaps_as_arrays_are_the_letter_by_letter_ones(

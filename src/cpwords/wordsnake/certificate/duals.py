@@ -319,6 +319,8 @@ class _ArrayCheck:
         found = [self._empty_suffixes(table, qids, low, extra)]
         done = 0
         for part in np.split(qids, np.unique(cuts)):
+            if part.size == 0:  # a cut before the first word (one longer than a chunk)
+                continue
             n, k, node = self._candidates(table, part, low)
             found.append(self._violations(table, part, n, k, node, extra, done))
             done += part.size
