@@ -42,9 +42,6 @@ LABEL_LIMIT = 1 << 30
 #: this many are left, then walks them.
 WALK_NODES = 4096
 
-#: Pointer doublings tried when peeling the predecessor graph removes little (long chains):
-#: when every chain ends within ``2**SHORT_DOUBLINGS`` steps, there is no cycle.
-SHORT_DOUBLINGS = 6
 
 #: A class is relaxed whole when at least this share of its nodes' labels fell.
 DENSE_SHARE = 0.5
@@ -410,15 +407,15 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
     walked, each node once. Each pass works on the nodes left only, and most are leaves (the
     German list: 14-33 ms a search of a million labelled nodes, against 48-99 ms by pointer
     doubling over all of them). When a pass peels little (long chains, as the private chains
-    of a list of ``a``/``b`` words make), pointer doubling over the nodes left tells at once
-    whether every chain ends (no cycle): 12 ms a search there, against 30 ms peeling on.
+    of a list of ``a``/``b`` words or of long words make), pointer doubling over the nodes
+    left finds the nodes on cycles at once (:func:`_on_cycles`): 1,000 words of 1,000 letters
+    had a peeling pass a link of their chains, 5.0 s of greedy proof instead of 0.8 s.
     """
     n = pred.shape[0]
     inside = pred >= 0  # the nodes still searched
     act = np.flatnonzero(inside)
     to = pred.take(act) >> 32  # each one's predecessor node
     mark = np.zeros(n, dtype=bool)
-    doubled = False
     while act.shape[0] > WALK_NODES:
         mark[to] = True  # the nodes some searched node comes from
         keep = mark.take(act) & inside.take(to)
@@ -428,28 +425,34 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
         inside[act.compress(~keep)] = False
         searched = act.shape[0]
         act, to = act.compress(keep), to.compress(keep)
-        if not doubled and 4 * (searched - act.shape[0]) < searched:
-            doubled = True  # a pass peels little (long chains): double along them instead
-            if _chains_end(act, to, n):
-                return []
+        if 4 * (searched - act.shape[0]) < searched:
+            # A pass peels little (long chains, a pass a link): pointer doubling finds the
+            # nodes on cycles at once, and only those are walked.
+            return _walk_cycles(pred, _on_cycles(act, to, n).tolist(), inside)
     return _walk_cycles(pred, act.tolist(), inside)
 
 
-def _chains_end(act: np.ndarray, to: np.ndarray, n: int) -> bool:
-    """Whether every chain of predecessors from the nodes ``act`` (``to``: each one's
-    predecessor) leaves them within ``2**SHORT_DOUBLINGS`` steps (then no cycle): pointer
-    doubling over those nodes, renumbered (a chain that leaves them lands on the last id)."""
+def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
+    """The nodes of ``act`` (``to``: each one's predecessor) that lie on cycles, ascending.
+
+    Pointer doubling over those nodes, renumbered (a chain that leaves them lands on the last
+    id): after ``2**s >= len(act)`` steps each node whose chain does not end has landed on a
+    cycle, and every node of a cycle is landed on (the predecessors map a cycle onto itself).
+    ``log2(len(act))`` array passes, however long the chains; none more once every chain has
+    ended (no cycle).
+    """
     k = act.shape[0]
     ids = np.full(n, k)
     ids[act] = np.arange(k)
     land = np.empty(k + 1, dtype=np.int64)
     land[:k] = ids.take(to)
     land[k] = k
-    for _ in range(SHORT_DOUBLINGS):
+    for _ in range(max(1, k.bit_length())):
         land = land.take(land)
         if (land[:k] == k).all():
-            return True
-    return False
+            return act[:0]
+    on = np.unique(land[:k])
+    return act[on[on < k]]
 
 
 def _walk_cycles(pred: np.ndarray, starts: list[int], inside: np.ndarray) -> list[list[int]]:
