@@ -302,6 +302,18 @@ def _tight_anew(self: ejection._Search, p: int, forward: bool) -> np.ndarray:
     return _tight_kept(self, p, forward)
 
 
+def _random_search(words: list[str], seed: int) -> tuple[StringHubNetwork, Prices, list[int]]:
+    """A list's network, random prices (more joints of positive slack) and a shuffled order."""
+    inst = WordsnakeInstance(tuple(words))
+    net, _ = relaxation_prices(inst)
+    rng = np.random.default_rng(seed)
+    k = len(net.words)
+    prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
+    order = list(range(inst.n))
+    random.Random(seed).shuffle(order)
+    return net, prices, order
+
+
 def _segment_move_one_place_at_a_time(self: ejection._Search, a: int, b: int) -> int:
     """:meth:`_Search.segment_move` as first written: each place priced in a loop."""
     nxt, prv, n = self.snake.nxt, self.snake.prv, self.n
@@ -351,13 +363,7 @@ def test_segment_moves_priced_at_once_are_those_priced_one_at_a_time(
 ) -> None:
     # Every place of a run priced in one array pass makes the moves, in the same order, that
     # pricing one place at a time makes (any prices: more joints of positive slack).
-    inst = WordsnakeInstance(tuple(words))
-    net, _ = relaxation_prices(inst)
-    rng = np.random.default_rng(seed)
-    k = len(net.words)
-    prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
-    order = list(range(inst.n))
-    random.Random(seed).shuffle(order)
+    net, prices, order = _random_search(words, seed)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(ejection._Search, "chain", lambda self, a, b: 0)
         at_once = search(net, order, prices)
@@ -405,13 +411,7 @@ def test_cycles_opened_at_once_are_those_opened_one_place_at_a_time(
 ) -> None:
     # The exchanges of a batch of a cycle's items priced in one array pass open every cycle
     # a chain closed where pricing one exchange at a time opens it.
-    inst = WordsnakeInstance(tuple(words))
-    net, _ = relaxation_prices(inst)
-    rng = np.random.default_rng(seed)
-    k = len(net.words)
-    prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
-    order = list(range(inst.n))
-    random.Random(seed).shuffle(order)
+    net, prices, order = _random_search(words, seed)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(ejection, "SPLICE_BATCH", batch)
         m.setattr(ejection._Search, "segment_move", lambda self, a, b: 0)
