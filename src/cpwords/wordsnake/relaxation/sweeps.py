@@ -238,20 +238,20 @@ class Labels:
 
     Parameters
     ----------
-    start : numpy.ndarray of int64, shape (n,)
+    start : numpy.ndarray of int64, shape (n_nodes,)
         The start labels.
     small : bool
         Whether the costs lie within ``+-LABEL_LIMIT / 2`` (32-bit labels allowed).
 
     Attributes
     ----------
-    dist : numpy.ndarray of int32 or int64, shape (n + 1,)
-        The labels; ``dist[n]``, the dead head's, is the type's least value (no arc lowers it).
-        In 32 bits while every label lies within ``+-LABEL_LIMIT``.
-    pred : numpy.ndarray of int64, shape (n,)
+    dist : numpy.ndarray of int32 or int64, shape (n_nodes + 1,)
+        The labels; ``dist[n_nodes]``, the dead head's, is the type's least value (no arc
+        lowers it). In 32 bits while every label lies within ``+-LABEL_LIMIT``.
+    pred : numpy.ndarray of int64, shape (n_nodes,)
         Each node's predecessor key since the last :meth:`reset` (``tail << 32 | name`` of its
         tight arc), -1 for none.
-    dirty : numpy.ndarray of bool, shape (n,)
+    dirty : numpy.ndarray of bool, shape (n_nodes,)
         The nodes whose arcs are to be relaxed (every node at first).
     """
 
