@@ -543,12 +543,12 @@ class _Search:
             inside = self._run_items(f, ll)
             # Every place at once, in the order of the set (the first of the best, as a loop
             # over it would find): p, q = nxt[p] outside the run, p not already before it.
+            # (The set is read as it is: removing from it may rebuild it in another order.)
             places = self._places(f, ll)
-            places.difference_update(inside)
-            places.discard(p0)
             ps = np.fromiter(places, dtype=np.int64, count=len(places))
             qs = self.snake.nxt_arr[ps]
-            ok = np.flatnonzero(~np.isin(qs, np.fromiter(inside, np.int64, len(inside))))
+            run = np.fromiter(inside, dtype=np.int64, count=len(inside))
+            ok = np.flatnonzero(~np.isin(ps, run) & ~np.isin(qs, run) & (ps != p0))
             if ok.size == 0:
                 continue
             ps, qs = ps[ok], qs[ok]
