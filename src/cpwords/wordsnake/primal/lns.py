@@ -55,8 +55,28 @@ class Reordered:
 
 
 def separator(words: Sequence[str]) -> str | None:
-    """The first of :data:`SEPARATORS` that is a letter and occurs in none of ``words`` (None:
-    each occurs). O(letters): computed once for a list, not once a search."""
+    """The separator of the pieces' written forms for a list of words.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The instance's words.
+
+    Returns
+    -------
+    str or None
+        The first of :data:`SEPARATORS` that is a letter and occurs in none of ``words``;
+        None when each occurs.
+
+    Notes
+    -----
+    O(letters): the neighbourhood search finds it once for a list, not once a family.
+
+    Examples
+    --------
+    >>> separator(["ab", "ba"])
+    'ǂ'
+    """
     alphabet = set("".join(set(words)))
     return next((c for c in SEPARATORS if c not in alphabet and is_letter(c)), None)
 

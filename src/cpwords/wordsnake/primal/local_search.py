@@ -150,7 +150,7 @@ class _Candidates:
         self.v_fwd = np.asarray(wv, dtype=np.int64)
         self.u_rev = np.asarray(wu, dtype=np.int64)[self.ranges.rev_ids]
         self.items = items  # distinct word -> its items
-        self._cache: dict[tuple[str, bool, int | None], list[int]] = {}
+        self._cache: dict[tuple[str, bool], list[int]] = {}
         # The same as arrays: the items of word w are item_ids[item_start[w]:item_start[w + 1]].
         owners = np.repeat(
             np.fromiter(items.keys(), dtype=np.int64, count=len(items)),
@@ -205,19 +205,14 @@ class _Candidates:
         within = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
         return self.item_ids[np.repeat(starts, lens) + within]
 
-    def words_with(self, s: str, end: bool, limit: int | None = None) -> list[int]:
-        """Words that start with ``s`` (``end=False``: smallest ``v`` first) or end with it
-        (``end=True``: smallest ``u`` first): the :data:`CANDIDATES` cheapest, or every one
-        whose value is at most ``limit``."""
-        key = (s, end, limit)
+    def words_with(self, s: str, end: bool) -> list[int]:
+        """The :data:`CANDIDATES` cheapest words that start with ``s`` (``end=False``: smallest
+        ``v`` first) or end with it (``end=True``: smallest ``u`` first), kept for short ``s``."""
+        key = (s, end)
         got = self._cache.get(key)
         if got is None:
-            lo, hi = self.ranges.ending(s) if end else self.ranges.starting(s)
-            values = (self.u_rev if end else self.v_fwd)[lo:hi]
-            if limit is None:
-                found = np.asarray(_cheapest(values, lo), dtype=np.int64)
-            else:
-                found = np.flatnonzero(values <= limit) + lo
+            lo, hi = self.span(s, end)
+            found = np.asarray(_cheapest((self.u_rev if end else self.v_fwd)[lo:hi], lo), np.int64)
             got = (self.ranges.rev_ids[found] if end else found).tolist()
             if len(s) > SHORT_KEY:  # not kept: the keys' memory stays linear in the letters
                 return got

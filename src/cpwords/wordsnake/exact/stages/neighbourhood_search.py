@@ -188,7 +188,14 @@ class FamilySearch:
         return (list(found.solution) if found.solution else None), found.is_optimal
 
     def positions(self) -> np.ndarray:
-        """Each item's position in the current ordering (found again only when it changed)."""
+        """Each item's position in the current ordering, found again only when the ordering
+        changed (``reorder`` and ``family_open`` read it once a family).
+
+        Returns
+        -------
+        numpy.ndarray of int64, shape (items,)
+            ``positions()[x]`` is the index of item ``x`` in ``cur_seq``.
+        """
         if self._pos is None or self._pos[0] is not self.cur_seq:
             pos = np.empty(len(self.cur_seq), dtype=np.int64)
             pos[np.asarray(self.cur_seq, dtype=np.int64)] = np.arange(len(self.cur_seq))
