@@ -19,6 +19,7 @@ from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.level_matching import LevelMatching
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance
+from tests.wordsnake import decode_reference
 
 Matching = tuple[list[int], list[int], list[list[int]], list[int], list[int]]
 
@@ -331,15 +332,16 @@ def test_the_repairs_index_ranges_are_the_searches_they_replace(
 def test_a_decoded_flow_merges_its_cycles_as_the_loops_did(
     words: list[str], cyclic: bool, proper: bool
 ) -> None:
-    """decode_flow's exchanges (the hubs' groups bottom-up, then each word's copies) make the
-    successors, hand-overs, labels and counts of the loops on the same groups."""
+    """The flow decoding's exchanges (the hubs' groups bottom-up, then each word's copies) make
+    the successors, hand-overs, labels and counts of the loops on the same groups (in the
+    reference decoding by loops, which the array decoding equals: the test below)."""
     from cpwords.wordsnake.relaxation.flow import solve_flow
 
     net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
     flows, _ = solve_flow(net, -net.weight)
     hubs: list[tuple[list[int], list[int]]] = []  # the units of the hubs' groups, their starts
     before: list[tuple[list[int], list[int]]] = []  # successors and hand-overs
-    real_descend, real_merge = decode._descend_hubs, decode.merge_cycles
+    real_descend, real_merge = decode_reference._descend_hubs, decode_reference.merge_cycles
 
     def descend(*args: Any) -> tuple[list[int], list[int]]:
         hubs.append(real_descend(*args))
@@ -350,9 +352,9 @@ def test_a_decoded_flow_merges_its_cycles_as_the_loops_did(
         return real_merge(succ, handover, *rest)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(decode, "_descend_hubs", descend)
-        mp.setattr(decode, "merge_cycles", merge)
-        dec = decode.decode_flow(net, flows)
+        mp.setattr(decode_reference, "_descend_hubs", descend)
+        mp.setattr(decode_reference, "merge_cycles", merge)
+        dec = decode_reference.decode_flow_loops(net, flows)
     units, starts = hubs[0]
     bounds = [*starts, len(units)]
     groups = [units[bounds[r] : bounds[r + 1]] for r in range(len(starts) - 1, -1, -1)]
@@ -362,3 +364,41 @@ def test_a_decoded_flow_merges_its_cycles_as_the_loops_did(
     want = merge_by_loops(succ, handover, groups, n, cyclic)
     assert (dec.comp.tolist(), dec.cycles, dec.merges) == want
     assert dec.succ.tolist() == succ and dec.handover.tolist() == handover
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    words=st.lists(st.text(alphabet="abcd", min_size=1, max_size=7), min_size=2, max_size=20),
+    cyclic=st.booleans(),
+    proper=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    noise=st.sampled_from([0, 2, 6]),
+)
+def test_the_flow_decoding_by_arrays_is_the_loops_decoding(
+    words: list[str], cyclic: bool, proper: bool, seed: int, noise: int
+) -> None:
+    """The array decoding (each node's queue of units as a block of places, a unit's way down
+    by pointer doubling) gives the successors, labels, hub representatives, hand-overs and
+    counts of the loops that handed units down hub by hub, on optimal flows and on flows of
+    perturbed costs (the Lagrangian's iterates: other routes, other uses of the self arcs),
+    on lists with repeated words and words inside others."""
+    from cpwords.wordsnake.relaxation.flow import solve_flow
+
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    rng = np.random.default_rng(seed)
+    cost = -net.weight.astype(np.int64) + rng.integers(-noise, noise + 1, net.m)
+    flows, _ = solve_flow(net, cost)
+    want = decode_reference.decode_flow_loops(net, flows)
+    got = decode.decode_flow(net, flows)
+    for name in ("succ", "comp", "node_rep", "handover"):
+        assert getattr(got, name).tolist() == getattr(want, name).tolist(), name
+    assert (got.cycles, got.merges) == (want.cycles, want.merges)
+
+
+def test_a_flow_decoding_past_its_deadline_stops() -> None:
+    from cpwords.wordsnake.relaxation.flow import solve_flow
+
+    net = build_string_network(WordsnakeInstance(("run", "nausea", "seasick", "sickle")))
+    flows, _ = solve_flow(net, -net.weight.astype(np.int64))
+    with pytest.raises(FlowStopped):
+        decode.decode_flow(net, flows, time.perf_counter() - 1.0)
