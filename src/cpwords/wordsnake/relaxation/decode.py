@@ -280,8 +280,7 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
     if (succ[:N] < 0).any():  # pragma: no cover
         raise ModelError("flow decoding left an item without a successor")
     node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
-    held = places.size[net.topo] > 0
-    node_rep[net.topo[held]] = unit[places.base[net.topo[held]]]
+    node_rep[places.node] = unit[places.base]  # each node's first unit
     # The hubs bottom-up (their groups in reverse), then the copies of each word.
     units, starts = places.groups(unit)
     anchors, others = _with_copies(net, *group_edges(units, starts))
@@ -335,11 +334,13 @@ def _isqrt(x: np.ndarray) -> np.ndarray:
 
 class _Places:
     """The queues of units at the nodes as one array of places: each word's exit queue (its
-    copies past its self arc's chain, in ascending order), then the hubs' in topological order,
-    then the entries' by word.
+    copies past its self arc's chain, in ascending order), then the queues of the nodes that
+    receive units (hubs and entries), by node id.
 
     Every arc out of an exit or a hub (the self arcs aside) moves a block of its tail's places
-    to a block of its head's: ``src`` and ``dst`` are the blocks' first places.
+    to a block of its head's: ``src`` and ``dst`` are the blocks' first places. ``node``,
+    ``base`` and ``size``: the receiving nodes (ascending), where their queues start and how
+    many units they hold.
     """
 
     def __init__(
@@ -351,54 +352,62 @@ class _Places:
         flow: np.ndarray,
         is_out: np.ndarray,
     ) -> None:
-        W = net.num_words
-        self.topo = net.topo.astype(np.int64)
-        self.r_in = net.r_in
         self.cyclic = net.instance.cyclic
-        self.in_nodes = net.in_base + np.arange(W, dtype=np.int64)
-        exit_size = net.mult - chained  # units leaving by arcs to hubs
-        exit_base = np.cumsum(exit_size) - exit_size
-        n_exit = int(exit_size.sum())
-        # The arcs in the order they hand their units over: exits' arcs first (arc order),
-        # then the hubs' by their tail's topological place (then arc order).
-        pos = np.zeros(net.num_nodes, dtype=np.int64)
-        pos[self.topo] = np.arange(1, self.topo.size + 1)
-        hub_arcs = np.flatnonzero(~is_out)
-        order = np.concatenate(
-            [np.flatnonzero(is_out), hub_arcs[stable_order(pos[tail[hub_arcs]])]]
-        )
-        tail, head, flow, is_out = tail[order], head[order], flow[order], is_out[order]
-        self.flow, self.is_out, self.order = flow, is_out, order
-        # Each node's queue: the units its arcs in bring (a linear snake's depot at the root).
-        size = np.bincount(head, weights=flow, minlength=net.num_nodes).astype(np.int64)
-        if not self.cyclic:
-            size[0] += 1
-        nodes = np.concatenate([self.topo, self.in_nodes])
-        base = np.full(net.num_nodes, -1, dtype=np.int64)
-        base[nodes] = n_exit + np.cumsum(size[nodes]) - size[nodes]
-        self.size, self.base, self.n_exit = size, base, n_exit
-        self.total = n_exit + int(size[nodes].sum())
-        # Arcs out take blocks from the end of their tail's queue, in arc order: an arc's
-        # block starts after those of the tail's later arcs (by tail, stably: arc order).
-        by_tail = stable_order(tail)
-        later = _after_in_group(tail[by_tail], flow[by_tail])
-        self.src = np.empty(flow.size, dtype=np.int64)
-        self.src[by_tail] = later
-        exit_of = np.where(is_out, tail - net.out_base, 0)
-        self.src += np.where(is_out, exit_base[exit_of], base[tail])
-        # Arcs in append theirs in the order above: an arc's block follows its head's
-        # earlier arcs (and the root's depot, for the hubs' arcs).
-        by_head = stable_order(head)
-        earlier = _before_in_group(head[by_head], flow[by_head])
-        self.dst = np.empty(flow.size, dtype=np.int64)
-        self.dst[by_head] = earlier
-        self.dst += base[head]
+        self.r_in, self.in_base = net.r_in, net.in_base
+        self.flow, self.is_out = flow, is_out
+        self.exit_size = net.mult - chained  # units leaving by arcs to hubs
+        exit_base = np.cumsum(self.exit_size) - self.exit_size
+        self.n_exit = int(self.exit_size.sum())
+        self.pos = np.empty(net.num_nodes, dtype=np.int64)  # topological places of the hubs
+        self.pos[net.topo] = np.arange(net.topo.size)
+        # Where each arc's block starts in its head's queue, and each node's queue's size.
+        offset, size_of = self._arrivals(net.num_nodes, tail, head, flow, is_out)
+        self.node = np.flatnonzero(size_of)
+        self.size = size_of[self.node]
+        self.base = self.n_exit + np.cumsum(self.size) - self.size
+        self.total = self.n_exit + int(self.size.sum())
+        base_of = np.empty(net.num_nodes, dtype=np.int64)  # read at receiving nodes only
+        base_of[self.node] = self.base
+        self.dst = base_of[head] + offset
         self.depot_place = -1
+        if not self.cyclic:  # after the root's exits' units
+            self.depot_place = int(base_of[0] + flow[is_out & (head == 0)].sum())
+        # Arcs out take blocks from the end of their tail's queue, in arc order: an arc's
+        # block starts after those of the tail's later arcs (tails of one arc: at the start).
+        self.src = np.zeros(flow.size, dtype=np.int64)
+        several = np.flatnonzero(np.bincount(tail, minlength=net.num_nodes)[tail] > 1)
+        by_tail = several[stable_order(tail[several])]
+        self.src[by_tail] = _after_in_group(tail[by_tail], flow[by_tail])
+        self.src[is_out] += exit_base[tail[is_out] - net.out_base]
+        self.src[~is_out] += base_of[tail[~is_out]]
+
+    def _arrivals(
+        self,
+        num_nodes: int,
+        tail: np.ndarray,
+        head: np.ndarray,
+        flow: np.ndarray,
+        is_out: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each arc's offset in its head's queue and each node's queue size (shape
+        ``(num_nodes,)``). A queue takes its arcs' units in the order they are handed over:
+        the exits' arcs (arc order), a linear snake's depot at the root, then the hubs' arcs
+        by their tail's topological place (then arc order); heads of one arc take it first."""
+        offset = np.zeros(flow.size, dtype=np.int64)
+        size_of = np.zeros(num_nodes, dtype=np.int64)
+        size_of[head] = flow  # right where one arc comes in
+        shared = np.flatnonzero(np.bincount(head, minlength=num_nodes)[head] > 1)
+        when = np.where(is_out[shared], 0, self.pos[tail[shared]] + 1)
+        shared = shared[stable_order(when)]
+        shared = shared[stable_order(head[shared])]
+        heads, flows = head[shared], flow[shared]
+        offset[shared] = _before_in_group(heads, flows)
+        firsts = np.flatnonzero(np.append(True, heads[1:] != heads[:-1])) if heads.size else heads
+        size_of[heads[firsts]] = np.add.reduceat(flows, firsts) if heads.size else 0
         if not self.cyclic:
-            exits_in = int(flow[is_out & (head == 0)].sum())
-            self.depot_place = int(base[0]) + exits_in
-            self.dst += (head == 0) & ~is_out
-        self.exit_size = exit_size
+            size_of[0] += 1
+            offset += (head == 0) & ~is_out
+        return offset, size_of
 
     def units(
         self,
@@ -421,7 +430,7 @@ class _Places:
         src = np.repeat(self.src, flow) + step
         dst = np.repeat(self.dst, flow) + step
         exits = np.repeat(self.is_out, flow)
-        w = _isqrt(weight[self.order][self.is_out])
+        w = _isqrt(weight[self.is_out])
         handover[origin_unit[src[exits]]] = np.repeat(w, flow[self.is_out])
         came = np.arange(self.total, dtype=_narrow(self.total))
         came[dst] = src
@@ -439,22 +448,25 @@ class _Places:
         (the ``j``-th unit in takes the ``j``-th from the end of ``[c0, c(k + 1), ...]`` after a
         chain ``c0 .. ck``, else of all the copies); ``R_in``'s last unit goes to the depot."""
         need = self.exit_size  # each entry takes as many units as its exit gives
-        if not (self.size[self.in_nodes] == need).all():  # pragma: no cover
+        at = int(np.searchsorted(self.node, self.in_base))
+        if not np.array_equal(self.size[at : at + need.size], need):  # pragma: no cover
             raise ModelError("flow decoding left an entry with other units than copies")
         j = _ramp(need)
         r = np.repeat(need, need) - 1 - j  # from the end of the list
         k = np.repeat(chained, need)
-        at = np.repeat(first[:-1], need) + np.where((k > 0) & (r == 0), 0, k + r)
-        start = int(self.base[self.in_nodes[0]]) if need.size else self.total
-        succ[unit[start : start + j.size]] = items[at]
+        copy = np.repeat(first[:-1], need) + np.where((k > 0) & (r == 0), 0, k + r)
+        start = int(self.base[at]) if need.size else self.total
+        succ[unit[start : start + j.size]] = items[copy]
         if not self.cyclic:
-            last = int(self.base[self.r_in] + self.size[self.r_in]) - 1
-            succ[unit[last]] = items.size
+            at = int(np.searchsorted(self.node, self.r_in))
+            succ[unit[self.base[at] + self.size[at] - 1]] = items.size
 
     def groups(self, unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The units of each hub that held two or more, the hubs in reverse topological order
         (each hub's units in queue order), and where each hub's start."""
-        hubs = self.topo[self.size[self.topo] >= 2][::-1]
+        entry = (self.node >= self.in_base) & (self.node < self.in_base + self.exit_size.size)
+        hubs = np.flatnonzero((self.size >= 2) & ~entry)
+        hubs = hubs[np.argsort(-self.pos[self.node[hubs]])]
         sizes = self.size[hubs]
         at = np.repeat(self.base[hubs], sizes) + _ramp(sizes)
         return unit[at], np.cumsum(sizes) - sizes
