@@ -402,3 +402,42 @@ def test_a_flow_decoding_past_its_deadline_stops() -> None:
     flows, _ = solve_flow(net, -net.weight.astype(np.int64))
     with pytest.raises(FlowStopped):
         decode.decode_flow(net, flows, time.perf_counter() - 1.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(st.text(alphabet="abcd", min_size=1, max_size=7), min_size=2, max_size=24),
+    cyclic=st.booleans(),
+    proper=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    limit=st.sampled_from([1, 3, 24]),
+    small_main=st.sampled_from([0, 16]),
+)
+def test_the_repair_patches_as_the_lists_did(
+    words: list[str], cyclic: bool, proper: bool, seed: int, limit: int, small_main: int
+) -> None:
+    """The repair reading its maps from arrays and bytes patches the cycles of a greedy cover
+    and of decoded flows (of perturbed costs: many cycles) into the ordering, successors and
+    losses of the lists it replaced (``small_main`` 0: every main cycle through the candidate
+    index; ``limit``: candidates cut short, ties broken in the same set order)."""
+    import copy
+
+    from cpwords.wordsnake.primal import repair
+    from cpwords.wordsnake.relaxation.flow import solve_flow
+    from tests.wordsnake import repair_reference
+
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    rng = np.random.default_rng(seed)
+    flows, _ = solve_flow(net, -net.weight.astype(np.int64) + rng.integers(-6, 7, net.m))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(repair, "SMALL_MAIN", small_main)
+        mp.setattr(repair_reference, "SMALL_MAIN", small_main)
+        for dec in (decode.greedy_successors(net), decode.decode_flow(net, flows)):
+            want_dec, got_dec = copy.deepcopy(dec), copy.deepcopy(dec)
+            want = repair_reference.patch_cycles_lists(
+                net, want_dec, repair.PairScore(net), None, limit
+            )
+            got = repair.patch_cycles(net, got_dec, repair.PairScore(net), None, limit)
+            assert got == want
+            assert got_dec.succ.tolist() == want_dec.succ.tolist()
+            assert got_dec.extra == want_dec.extra
