@@ -305,25 +305,42 @@ def test_reading_a_successor_map_by_arrays_walks_it(n: int, cyclic: bool, seed: 
 
 
 @settings(max_examples=200, deadline=None)
-@given(words=words_st, cyclic=st.booleans(), proper=st.booleans())
+@given(
+    words=words_st,
+    cyclic=st.booleans(),
+    proper=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    share=st.sampled_from([0.0, 0.05, 0.3, 1.0]),
+)
 def test_the_repairs_index_ranges_are_the_searches_they_replace(
-    words: list[str], cyclic: bool, proper: bool
+    words: list[str], cyclic: bool, proper: bool, seed: int, share: float
 ) -> None:
-    """The repair's candidate index, read from counts: each node's words below it and words
-    ending with it are what searches of the sorted word and suffix nodes give; each word's
-    copies are its items."""
+    """The repair's candidate index, read from counts: each node's words below it are what
+    searches of the sorted word nodes give, its words ending with it are its hand-over
+    records in arc order (whichever nodes were prepared first: a few, sorted alone, or most,
+    sorted at once); each word's copies are its items."""
     from cpwords.wordsnake.primal.repair import CandidateIndex
+    from cpwords.wordsnake.relaxation.string_hub import HANDOVER
 
     net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
     index = CandidateIndex(net)
-    trie, big = net.trie, 10**9
-    wn, end, suf = index.word_node, trie.end.astype(np.int64), index.suf_node
-    for v in range(trie.size):
+    trie, big, T, W = net.trie, 10**9, net.trie.size, net.num_words
+    wn, end = index.word_node, trie.end.astype(np.int64)
+    ending: dict[int, list[int]] = {}  # the hand-over records, node by node, in arc order
+    for t, h, r in zip(net.tail.tolist(), net.head.tolist(), net.role.tolist(), strict=True):
+        if r == HANDOVER and net.out_base <= t < net.in_base and h < T + W:
+            node = h if h < T else int(wn[h - T])
+            if node > 0:
+                ending.setdefault(node, []).append(t - net.out_base)
+    rng = np.random.default_rng(seed)
+    index.prepare(rng.integers(0, T, int(share * T)))
+    for v in range(T):
         lo, hi = np.searchsorted(wn, v), np.searchsorted(wn, end[v], side="right")
         assert index.words_below(v, big) == range(lo, hi)
-        lo, hi = np.searchsorted(suf, v), np.searchsorted(suf, v + 1)
         own = [int(trie.node_word[v])] if trie.node_word[v] >= 0 else []
-        assert index.words_ending(v, big).tolist() == index.suf_word[lo:hi].tolist() + own
+        assert index.words_ending(v, big).tolist() == ending.get(v, []) + own
+    assert index.suf_node.tolist() == [v for v in sorted(ending) for _ in ending[v]]
+    assert index.suf_word.tolist() == [w for v in sorted(ending) for w in ending[v]]
     assert [index.copies(w).tolist() for w in range(net.num_words)] == item_copies(net)
 
 
