@@ -250,8 +250,9 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
     place and arc order), and its arcs out take theirs from its end, in arc order (``R_in``
     first gives its last unit to the depot). So every arc moves one block of places of its
     tail's queue to one block of its head's, and every place knows the place it came from: a
-    unit's way down is found for all places at once by pointer doubling (:func:`_unit_places`),
-    as whole-array passes instead of a list per hub (German dictionary: 1.05 s -> 0.1 s).
+    unit's way down is found for all places at once by pointer doubling (``_roots``), as
+    whole-array passes instead of a list per hub and a loop per unit (German dictionary, in
+    the whole command: 1.2 s -> 0.16 s CPU).
     """
     N = net.instance.n
     W = net.num_words
