@@ -19,6 +19,7 @@ from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.level_matching import LevelMatching
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance
+from tests.wordsnake import decode_reference
 
 Matching = tuple[list[int], list[int], list[list[int]], list[int], list[int]]
 
@@ -304,25 +305,42 @@ def test_reading_a_successor_map_by_arrays_walks_it(n: int, cyclic: bool, seed: 
 
 
 @settings(max_examples=200, deadline=None)
-@given(words=words_st, cyclic=st.booleans(), proper=st.booleans())
+@given(
+    words=words_st,
+    cyclic=st.booleans(),
+    proper=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    share=st.sampled_from([0.0, 0.05, 0.3, 1.0]),
+)
 def test_the_repairs_index_ranges_are_the_searches_they_replace(
-    words: list[str], cyclic: bool, proper: bool
+    words: list[str], cyclic: bool, proper: bool, seed: int, share: float
 ) -> None:
-    """The repair's candidate index, read from counts: each node's words below it and words
-    ending with it are what searches of the sorted word and suffix nodes give; each word's
-    copies are its items."""
+    """The repair's candidate index, read from counts: each node's words below it are what
+    searches of the sorted word nodes give, its words ending with it are its hand-over
+    records in arc order (whichever nodes were prepared first: a few, sorted alone, or most,
+    sorted at once); each word's copies are its items."""
     from cpwords.wordsnake.primal.repair import CandidateIndex
+    from cpwords.wordsnake.relaxation.string_hub import HANDOVER
 
     net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
     index = CandidateIndex(net)
-    trie, big = net.trie, 10**9
-    wn, end, suf = index.word_node, trie.end.astype(np.int64), index.suf_node
-    for v in range(trie.size):
+    trie, big, T, W = net.trie, 10**9, net.trie.size, net.num_words
+    wn, end = index.word_node, trie.end.astype(np.int64)
+    ending: dict[int, list[int]] = {}  # the hand-over records, node by node, in arc order
+    for t, h, r in zip(net.tail.tolist(), net.head.tolist(), net.role.tolist(), strict=True):
+        if r == HANDOVER and net.out_base <= t < net.in_base and h < T + W:
+            node = h if h < T else int(wn[h - T])
+            if node > 0:
+                ending.setdefault(node, []).append(t - net.out_base)
+    rng = np.random.default_rng(seed)
+    index.prepare(rng.integers(0, T, int(share * T)))
+    for v in range(T):
         lo, hi = np.searchsorted(wn, v), np.searchsorted(wn, end[v], side="right")
         assert index.words_below(v, big) == range(lo, hi)
-        lo, hi = np.searchsorted(suf, v), np.searchsorted(suf, v + 1)
         own = [int(trie.node_word[v])] if trie.node_word[v] >= 0 else []
-        assert index.words_ending(v, big).tolist() == index.suf_word[lo:hi].tolist() + own
+        assert index.words_ending(v, big).tolist() == ending.get(v, []) + own
+    assert index.suf_node.tolist() == [v for v in sorted(ending) for _ in ending[v]]
+    assert index.suf_word.tolist() == [w for v in sorted(ending) for w in ending[v]]
     assert [index.copies(w).tolist() for w in range(net.num_words)] == item_copies(net)
 
 
@@ -331,15 +349,16 @@ def test_the_repairs_index_ranges_are_the_searches_they_replace(
 def test_a_decoded_flow_merges_its_cycles_as_the_loops_did(
     words: list[str], cyclic: bool, proper: bool
 ) -> None:
-    """decode_flow's exchanges (the hubs' groups bottom-up, then each word's copies) make the
-    successors, hand-overs, labels and counts of the loops on the same groups."""
+    """The flow decoding's exchanges (the hubs' groups bottom-up, then each word's copies) make
+    the successors, hand-overs, labels and counts of the loops on the same groups (in the
+    reference decoding by loops, which the array decoding equals: the test below)."""
     from cpwords.wordsnake.relaxation.flow import solve_flow
 
     net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
     flows, _ = solve_flow(net, -net.weight)
     hubs: list[tuple[list[int], list[int]]] = []  # the units of the hubs' groups, their starts
     before: list[tuple[list[int], list[int]]] = []  # successors and hand-overs
-    real_descend, real_merge = decode._descend_hubs, decode.merge_cycles
+    real_descend, real_merge = decode_reference._descend_hubs, decode_reference.merge_cycles
 
     def descend(*args: Any) -> tuple[list[int], list[int]]:
         hubs.append(real_descend(*args))
@@ -350,9 +369,9 @@ def test_a_decoded_flow_merges_its_cycles_as_the_loops_did(
         return real_merge(succ, handover, *rest)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(decode, "_descend_hubs", descend)
-        mp.setattr(decode, "merge_cycles", merge)
-        dec = decode.decode_flow(net, flows)
+        mp.setattr(decode_reference, "_descend_hubs", descend)
+        mp.setattr(decode_reference, "merge_cycles", merge)
+        dec = decode_reference.decode_flow_loops(net, flows)
     units, starts = hubs[0]
     bounds = [*starts, len(units)]
     groups = [units[bounds[r] : bounds[r + 1]] for r in range(len(starts) - 1, -1, -1)]
@@ -362,3 +381,80 @@ def test_a_decoded_flow_merges_its_cycles_as_the_loops_did(
     want = merge_by_loops(succ, handover, groups, n, cyclic)
     assert (dec.comp.tolist(), dec.cycles, dec.merges) == want
     assert dec.succ.tolist() == succ and dec.handover.tolist() == handover
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    words=st.lists(st.text(alphabet="abcd", min_size=1, max_size=7), min_size=2, max_size=20),
+    cyclic=st.booleans(),
+    proper=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    noise=st.sampled_from([0, 2, 6]),
+)
+def test_the_flow_decoding_by_arrays_is_the_loops_decoding(
+    words: list[str], cyclic: bool, proper: bool, seed: int, noise: int
+) -> None:
+    """The array decoding (each node's queue of units as a block of places, a unit's way down
+    by pointer doubling) gives the successors, labels, hub representatives, hand-overs and
+    counts of the loops that handed units down hub by hub, on optimal flows and on flows of
+    perturbed costs (the Lagrangian's iterates: other routes, other uses of the self arcs),
+    on lists with repeated words and words inside others."""
+    from cpwords.wordsnake.relaxation.flow import solve_flow
+
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    rng = np.random.default_rng(seed)
+    cost = -net.weight.astype(np.int64) + rng.integers(-noise, noise + 1, net.m)
+    flows, _ = solve_flow(net, cost)
+    want = decode_reference.decode_flow_loops(net, flows)
+    got = decode.decode_flow(net, flows)
+    for name in ("succ", "comp", "node_rep", "handover"):
+        assert getattr(got, name).tolist() == getattr(want, name).tolist(), name
+    assert (got.cycles, got.merges) == (want.cycles, want.merges)
+
+
+def test_a_flow_decoding_past_its_deadline_stops() -> None:
+    from cpwords.wordsnake.relaxation.flow import solve_flow
+
+    net = build_string_network(WordsnakeInstance(("run", "nausea", "seasick", "sickle")))
+    flows, _ = solve_flow(net, -net.weight.astype(np.int64))
+    with pytest.raises(FlowStopped):
+        decode.decode_flow(net, flows, time.perf_counter() - 1.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(st.text(alphabet="abcd", min_size=1, max_size=7), min_size=2, max_size=24),
+    cyclic=st.booleans(),
+    proper=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    limit=st.sampled_from([1, 3, 24]),
+    small_main=st.sampled_from([0, 16]),
+)
+def test_the_repair_patches_as_the_lists_did(
+    words: list[str], cyclic: bool, proper: bool, seed: int, limit: int, small_main: int
+) -> None:
+    """The repair reading its maps from arrays and bytes patches the cycles of a greedy cover
+    and of decoded flows (of perturbed costs: many cycles) into the ordering, successors and
+    losses of the lists it replaced (``small_main`` 0: every main cycle through the candidate
+    index; ``limit``: candidates cut short, ties broken in the same set order)."""
+    import copy
+
+    from cpwords.wordsnake.primal import repair
+    from cpwords.wordsnake.relaxation.flow import solve_flow
+    from tests.wordsnake import repair_reference
+
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    rng = np.random.default_rng(seed)
+    flows, _ = solve_flow(net, -net.weight.astype(np.int64) + rng.integers(-6, 7, net.m))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(repair, "SMALL_MAIN", small_main)
+        mp.setattr(repair_reference, "SMALL_MAIN", small_main)
+        for dec in (decode.greedy_successors(net), decode.decode_flow(net, flows)):
+            want_dec, got_dec = copy.deepcopy(dec), copy.deepcopy(dec)
+            want = repair_reference.patch_cycles_lists(
+                net, want_dec, repair.PairScore(net), None, limit
+            )
+            got = repair.patch_cycles(net, got_dec, repair.PairScore(net), None, limit)
+            assert got == want
+            assert got_dec.succ.tolist() == want_dec.succ.tolist()
+            assert got_dec.extra == want_dec.extra

@@ -128,7 +128,8 @@ def components(f: FlowState) -> int:
     """The number of support components of the decoded iterate (the depot's included)."""
     assert f.decoded is not None
     n, cyclic = f.net.instance.n, f.net.instance.cyclic
-    return int(np.unique(f.decoded.comp[: n + (0 if cyclic else 1)]).size)
+    labels = f.decoded.comp[: n + (0 if cyclic else 1)]  # small labels: counted, not sorted
+    return int(np.count_nonzero(np.bincount(labels))) if labels.size else 0
 
 
 def record_components(f: FlowState) -> int:

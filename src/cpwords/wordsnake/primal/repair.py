@@ -284,9 +284,11 @@ class CandidateIndex:
         plus = (h >= T) & (h < T + W)
         node[plus] = self.word_node[h[plus] - T]
         keep = node > 0
-        order = stable_order(node[keep])
-        self.suf_node = node[keep][order]
-        self.suf_word = w[keep][order]
+        # The records in arc order, put in node order only for the nodes asked for
+        # (:meth:`prepare`): a repair asks a few hundred of 700,000 (the sort of all the
+        # French list's 1.3 M records and their copy as Python ints took 0.03 s).
+        self._rec_node, self._rec_word = node[keep], w[keep]
+        self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         # Each node's ranges, found for all nodes at once: the repair asks one node at a time,
         # hundreds of thousands of times (phage lambda's 31-mers: 0.78 M array searches of one
         # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
@@ -298,12 +300,14 @@ class CandidateIndex:
         self._below_lo = before[:T]  # = searchsorted(word_node, nodes)
         self._below_hi = before[trie.end.astype(np.int64) + 1]  # the same, side="right"
         ending = np.zeros(T + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.suf_node, minlength=T), out=ending[1:])
+        np.cumsum(np.bincount(self._rec_node, minlength=T), out=ending[1:])
         self._ending_lo = ending[:T]  # = searchsorted(suf_node, nodes)
         self._ending_hi = ending[1:]  # = searchsorted(suf_node, nodes + 1)
         # Python ints in 64-bit arrays, not lists: 8 bytes each instead of about 36 (the
         # French list's 1.5 M suffix words took 53 MB as a list, held through the proof).
-        self._suf_word = _int_array(self.suf_word)
+        # Filled node by node (``_ready``) as :meth:`prepare` sorts their records.
+        self._suf_word = array("q", bytes(8 * int(self._rec_node.size)))
+        self._ready = np.zeros(T, dtype=bool)
         self._node_word = trie.node_word
         self.item_node = _int_array(self.word_node[net.item_word])  # each item's word's node
         self.fail = trie.fail
@@ -318,8 +322,63 @@ class CandidateIndex:
         lo = self._below_lo.item(node)
         return range(lo, min(self._below_hi.item(node), lo + limit))
 
+    @property
+    def suf_node(self) -> np.ndarray:
+        """The trie node of every suffix record (a word ending with the node's string), in
+        node order (records of one node in arc order)."""
+        return self._sort()[0]
+
+    @property
+    def suf_word(self) -> np.ndarray:
+        """The word of every suffix record, in the order of :attr:`suf_node`."""
+        return self._sort()[1]
+
+    def _sort(self) -> tuple[np.ndarray, np.ndarray]:
+        """The records sorted by node, stably (computed once)."""
+        if self._sorted is None:
+            order = stable_order(self._rec_node)
+            self._sorted = (self._rec_node[order], self._rec_word[order])
+        return self._sorted
+
+    def prepare(self, nodes: np.ndarray) -> None:
+        """Put the suffix records of ``nodes`` in order for :meth:`words_ending`.
+
+        Parameters
+        ----------
+        nodes : numpy.ndarray of int, shape (k,)
+            Trie nodes (repeats allowed).
+
+        Notes
+        -----
+        One pass over the records picks those of the nodes not yet ready and sorts them
+        alone; when they are more than an eighth of all, every record is sorted at once.
+        """
+        want = np.zeros(self._ready.size, dtype=bool)
+        want[np.asarray(nodes, dtype=np.int64)] = True
+        want &= ~self._ready
+        fresh = np.flatnonzero(want)
+        if not fresh.size:
+            return
+        count = int((self._ending_hi[fresh] - self._ending_lo[fresh]).sum())
+        if 8 * count > self._rec_node.size:
+            self._suf_word = _int_array(self._sort()[1])
+            self._ready[:] = True
+            return
+        sel = np.flatnonzero(want[self._rec_node])  # their records, in arc order
+        sel = sel[stable_order(self._rec_node[sel])]
+        node = self._rec_node[sel]
+        first = np.flatnonzero(np.append(True, node[1:] != node[:-1]))
+        rank = np.arange(sel.size) - np.repeat(first, np.diff(np.append(first, sel.size)))
+        view = np.frombuffer(self._suf_word, dtype=np.int64)
+        view[self._ending_lo[node] + rank] = self._rec_word[sel]
+        del view  # the array may be resized again
+        self._ready[fresh] = True
+
     def words_ending(self, node: int, limit: int) -> array[int]:
-        """Up to ``limit`` words that end with the node's string, and the node's own word."""
+        """Up to ``limit`` words that end with the node's string, and the node's own word
+        (the node's records put in order first if :meth:`prepare` was not asked for it)."""
+        if not self._ready.item(node):
+            self.prepare(np.array([node]))
         lo = self._ending_lo.item(node)
         out = self._suf_word[lo : min(self._ending_hi.item(node), lo + limit)]
         word = self._node_word.item(node)
@@ -373,22 +432,25 @@ def patch_cycles(
     # Past the deadline only the depot's joints are tried: no index (0.5 s on a dictionary).
     late = deadline is not None and time.perf_counter() >= deadline
     built: CandidateIndex | None = None
+    # Read at a few items below: Python ints from 64-bit arrays and flags from bytes, not
+    # lists of every item (three lists of the French list's 341,728 items: 0.03 s a repair).
     succ_a = np.asarray(dec.succ)
-    succ: list[int] = succ_a.tolist()  # read item by item below: a list (written to both)
+    succ = _int_array(succ_a)  # written to both
     pred_a = np.zeros(N + 1, dtype=np.int64)
     pred_a[succ_a] = np.arange(N + 1)
-    pred: list[int] = pred_a.tolist()
-    in_main: list[bool] = (comp_a == main).tolist()
+    pred = _int_array(pred_a)
+    main_mask = comp_a == main
     if cyclic:
-        in_main[N] = False
-    main_items = np.flatnonzero(in_main).tolist() if not cyclic else None
+        main_mask[N] = False
+    in_main = bytearray(main_mask.view(np.uint8).tobytes())
+    main_items = np.flatnonzero(main_mask).tolist() if not cyclic else None
     for members in sorted(groups.values(), key=len):
         if main_items is not None and len(main_items) <= SMALL_MAIN:
             # Every joint of the main cycle is a candidate: the index could only find these.
             best = _best_of(members, main_items, succ, pair, None)
         else:
             if built is None and not late:  # built when a cycle first needs it
-                built = _index_of(net, index)
+                built = _index_of(net, index, succ_a[:N][comp_a[:N] != main])
             best = _best_exchange(net, members, succ, pred, in_main, pair, built, limit, deadline)
         if best is None:  # cyclic, no candidate: join anywhere
             u = members[0]
@@ -407,13 +469,27 @@ def patch_cycles(
     return order_from_succ(dec.succ, N, cyclic)
 
 
+def _ending_nodes(net: StringHubNetwork, index: CandidateIndex, heads: np.ndarray) -> np.ndarray:
+    """The nodes whose words :func:`_add_candidates` asks for to precede ``heads`` (the items
+    after the members of the cycles to patch): each head's word's node and up to 7 of its
+    ancestors."""
+    p = index.word_node[net.item_word[heads[heads < net.instance.n]]]
+    found = []
+    for _ in range(8):
+        p = p[p > 0]
+        found.append(p)
+        p = index.parent[p]
+    return np.concatenate(found)
+
+
 def _outside_main(comp: np.ndarray, n: int, cyclic: bool) -> tuple[int, dict[int, list[int]]]:
     """The main component's label (the depot's; a cyclic snake's largest, ties to the first
     the set of labels yields) and the items of each other component, by label in the order of
     their smallest item."""
     if cyclic:
         labels = comp[:n].tolist()
-        main = max(set(labels), key=labels.count)
+        count = np.bincount(comp[:n]).tolist()  # ``labels.count`` of every label at once
+        main = max(set(labels), key=count.__getitem__)
     else:
         main = int(comp[n])
     outside = np.flatnonzero(comp[:n] != main)
@@ -424,12 +500,16 @@ def _outside_main(comp: np.ndarray, n: int, cyclic: bool) -> tuple[int, dict[int
 
 
 def _index_of(
-    net: StringHubNetwork, index: CandidateIndex | Callable[[], CandidateIndex] | None
+    net: StringHubNetwork,
+    index: CandidateIndex | Callable[[], CandidateIndex] | None,
+    heads: np.ndarray,
 ) -> CandidateIndex:
-    """The candidate index given, made by the function given, or built."""
-    if isinstance(index, CandidateIndex):
-        return index
-    return CandidateIndex(net) if index is None else index()
+    """The candidate index given, made by the function given, or built, prepared for the
+    joints into ``heads`` (the successors of the items to patch)."""
+    if not isinstance(index, CandidateIndex):
+        index = CandidateIndex(net) if index is None else index()
+    index.prepare(_ending_nodes(net, index, heads))
+    return index
 
 
 #: A main cycle of at most this many items (the depot's, before any cycle joined it: phage
@@ -441,7 +521,7 @@ SMALL_MAIN = 16
 def _best_of(
     members: list[int],
     main_items: list[int],
-    succ: list[int],
+    succ: array[int],
     pair: PairScore,
     best: tuple[int, int, int] | None,
 ) -> tuple[int, int, int] | None:
@@ -461,9 +541,9 @@ def _best_of(
 def _best_exchange(
     net: StringHubNetwork,
     members: list[int],
-    succ: list[int],
-    pred: list[int],
-    in_main: list[bool],
+    succ: array[int],
+    pred: array[int],
+    in_main: bytearray,
     pair: PairScore,
     index: CandidateIndex | None,
     limit: int,
@@ -497,8 +577,8 @@ def _add_candidates(
     u: int,
     v: int,
     limit: int,
-    pred: list[int],
-    in_main: list[bool],
+    pred: array[int],
+    in_main: bytearray,
     cands: set[int],
 ) -> None:
     """Add to ``cands`` the joints ``x -> y`` of the main cycle worth exchanging with ``u -> v``:

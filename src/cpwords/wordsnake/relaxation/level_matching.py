@@ -118,21 +118,22 @@ class LevelMatching:
         for lo, hi, whole in _runs(bounds, SMALL_DEPTH):
             if deadline is not None and time.perf_counter() >= deadline:
                 raise FlowStopped
-            idx = np.arange(lo, hi)
-            idx = idx[self.pend[hw[idx]] > 0]
+            # The candidates whose word still has a free exit (each column read once).
+            idx = lo + np.flatnonzero(self.pend[hw[lo:hi]] > 0)
             if not idx.size:
                 continue
-            rows = (hw[idx], hs[idx], a[idx], b[idx], d[idx])
+            w, s = hw[idx], hs[idx]
             if not whole:
-                self._record([self._one_by_one(idx, *rows, deadline)])
+                self._record([self._one_by_one(idx, w, s, a[idx], b[idx], d[idx], deadline)])
                 continue
             # A word's own string comes first at its depth (the words below it, itself left
             # out), then the strings that end other words (every word below them).
-            own = self.word_node[hw[idx]] == hs[idx]
+            own = self.word_node[w] == s
             found: list[_Matched] = []
-            for part in (idx[own], idx[~own]):
+            for sel in (own, ~own):
+                part = idx[sel]
                 if part.size:
-                    found += self._whole(part, hw[part], hs[part], a[part], b[part], int(d[lo]))
+                    found += self._whole(part, w[sel], s[sel], a[part], b[part], int(d[lo]))
             self._record(found)
 
     def _record(self, found: list[_Matched]) -> None:
