@@ -29,6 +29,9 @@ from cpwords.wordsnake.certificate import (
 #: Letters of several scripts, a combining acute accent and a letter outside the BMP.
 LETTERS = ["a", "b", "é", "\u0301", "字", "ж", "\U00010400"]
 
+#: More than 256 distinct code points (windows of 2 bytes a letter), half the draws an "a".
+MANY = ["a"] * 300 + [chr(0x4E00 + i) for i in range(300)]
+
 words_st = st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=6), min_size=1, max_size=9).map(
     lambda ws: [*ws, ws[0] * 2, *ws[:2]]
 )  # a word inside another, repeats
@@ -311,6 +314,36 @@ def test_the_key_index_refuses_equal_keys(n: int, copies: int) -> None:
         arrays.KeyIndex(np.concatenate([keys, np.repeat(keys[-1:], copies - 1)]))
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([["a", "b"], ["\x00", "a"], LETTERS, MANY]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, max_size=12)
+        ),
+        max_size=8,
+    )
+)
+def test_the_keys_are_the_polynomial_hashes_of_every_prefix_and_suffix(words: list[str]) -> None:
+    """The keys of :meth:`Letters.ends` (two running sums over the words, one backwards, the
+    powers read from a table a word long) are Horner's hash of each prefix and suffix, letter
+    by letter, modulo 2**64 (empty words and a code point 0 among them); ``to_end`` is each
+    letter's distance to its word's end."""
+    letters = Letters(words)
+    prefix, suffix = letters.ends()
+    base = letters._base
+
+    def horner(text: str) -> int:
+        key = 0
+        for ch in text:
+            key = (key * base + ord(ch) + 1) % (1 << 64)
+        return key
+
+    expect_prefix = [horner(w[: i + 1]) for w in words for i in range(len(w))]
+    expect_suffix = [horner(w[i:]) for w in words for i in range(len(w))]
+    assert prefix.tolist() == expect_prefix and suffix.tolist() == expect_suffix
+    assert letters.to_end().tolist() == [len(w) - i for w in words for i in range(len(w))]
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.text(alphabet=[*LETTERS, "\n"], max_size=4), max_size=6))
 def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> None:
@@ -325,7 +358,7 @@ def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> 
 @settings(max_examples=150, deadline=None)
 @given(
     words=st.lists(
-        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS]).flatmap(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS, MANY]).flatmap(
             lambda alphabet: st.text(alphabet=alphabet, max_size=40)
         ),
         min_size=1,
@@ -336,8 +369,8 @@ def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> 
 def test_the_longest_common_prefixes_of_neighbours_are_the_letters(
     words: list[str], rounds: int
 ) -> None:
-    """Code points of 1, 2 and 4 bytes, long shared prefixes (compared letter by letter after
-    the windows' rounds)."""
+    """Code points of 1, 2 and 4 bytes (ranked into 1 byte, or 2 for more than 256 distinct
+    ones), long shared prefixes (compared letter by letter after the windows' rounds)."""
     import cpwords.core.codepoints as codepoints
 
     distinct = sorted(set(words))
