@@ -76,7 +76,7 @@ class Letters:
         self._lead: np.ndarray | None = None  # drawn when first asked for
         self._trail: np.ndarray = np.zeros(0, dtype=np.uint64)
         self._base = 1
-        self._ends: tuple[np.ndarray, np.ndarray] | None = None
+        self._suffix: np.ndarray | None = None
         self._windows: tuple[np.ndarray, int] | None = None
         self._to_end: np.ndarray | None = None
 
@@ -126,7 +126,7 @@ class Letters:
 
     def draw(self) -> None:
         """Draw a new hash base (after a collision): an odd 64-bit integer."""
-        self._ends = None
+        self._suffix = None
         # 64 random bits, as secrets.randbits(64) draws them (secrets: 10 ms of start-up)
         base = int.from_bytes(os.urandom(8), "little") | 1
         inverse = pow(base, -1, 1 << 64)
@@ -142,30 +142,29 @@ class Letters:
             np.cumprod(trail, out=trail)
         self._lead, self._trail, self._base = lead, trail, base
 
-    def ends(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every letter's prefix and suffix keys, each computed once a draw: ``(prefix,
-        suffix)``, uint64 arrays of shape ``(total letters,)``, ``prefix[g]`` the key of its
-        word's letters up to ``g`` (inclusive), ``suffix[g]`` of its word's letters from ``g``.
+    def suffix_keys(self) -> np.ndarray:
+        """Every letter's suffix key, computed once a draw: uint64 of shape ``(total
+        letters,)``, the key of its word's letters from it to the word's end.
 
         The key of letters ``c_x ... c_(y-1)`` is ``sum of (c_g + 1) * base ** (y - 1 - g)``
-        modulo ``2**64``. With every letter's term ``t_g = (c_g + 1) * base ** (e - 1 - g)``
-        (``e`` its word's end: the power read from a table a word long, by :meth:`to_end`), a
-        suffix's key is the sum of its terms and a prefix's the sum of its terms times ``base
-        ** -(e - 1 - g)``: two running sums over the words (one backwards), each made to
-        restart at every word by taking the word before's terms off its first one. Whole-array
-        passes in place, over two arrays a letter.
+        modulo ``2**64`` (Horner's hash). With every letter's term ``t_g = (c_g + 1) * base **
+        (e - 1 - g)`` (``e`` its word's end: the power read from a table a word long, by
+        :meth:`to_end`), a suffix's key is the sum of its terms: a running sum backwards over
+        the words, made to restart at every word by taking the next word's terms off its last
+        letter's. Whole-array passes in place, over one array a letter; a prefix's key is read
+        from two suffix keys (:meth:`prefix_keys`).
 
         Examples
         --------
-        >>> t = Letters(["ab", "b"]); pre, suf = t.ends()
-        >>> bool(pre[0] == t.keys(np.array([0]), np.array([1]))[0] and suf[1] == pre[2])
+        >>> t = Letters(["ab", "b"]); suf = t.suffix_keys()
+        >>> bool(suf[1] == suf[2] == t.prefix_keys(np.array([2]), np.array([2]))[0])
         True
         """
-        if self._ends is None:
+        if self._suffix is None:
             if self._lead is None:
                 self.draw()
             assert self._lead is not None
-            lead, trail, to_end = self._lead, self._trail, self.to_end()
+            lead, to_end = self._lead, self.to_end()
             n = self.cp.size
             suffix = self.cp.astype(np.uint64)
             suffix += np.uint64(1)
@@ -173,39 +172,49 @@ class Letters:
                 hi = min(n, lo + LETTER_CHUNK)
                 suffix[lo:hi] *= lead[to_end[lo:hi]]
             some = np.flatnonzero(self.lens > 0)
-            first = self.start[some]
-            total = np.add.reduceat(suffix, first) if some.size else np.zeros(0, np.uint64)
-            # A running sum restarts at a word when its first term less the word before's
-            # terms (the sum up to there, by induction).
-            prefix = suffix.copy()
-            prefix[first[1:]] -= total[:-1]
-            np.cumsum(prefix, dtype=np.uint64, out=prefix)
-            for lo in range(0, n, LETTER_CHUNK):
-                hi = min(n, lo + LETTER_CHUNK)
-                prefix[lo:hi] *= trail[to_end[lo:hi]]
-            suffix[self.start[some + 1][:-1] - 1] -= total[1:]  # backwards: the word after's
+            if some.size > 1:
+                # A backwards running sum restarts at a word's last letter when that letter's
+                # term less the next word's terms (the sum from there, by induction).
+                total = np.add.reduceat(suffix, self.start[some[1:]])
+                suffix[self.start[some[:-1] + 1] - 1] -= total
             backwards = suffix[::-1]
             np.cumsum(backwards, dtype=np.uint64, out=backwards)
-            self._ends = prefix, suffix
-        return self._ends
+            self._suffix = suffix
+        return self._suffix
+
+    def prefix_keys(self, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """The keys of the prefixes of words that start at letter ``first`` and end at letter
+        ``last`` (inclusive; ``first <= last``, in one word), uint64 of the shape of ``first``.
+
+        From the suffix keys: a word's key is its prefix's times ``base ** (e - 1 - last)``
+        plus the key of the suffix after it, so the prefix's is ``(suffix[first] -
+        suffix[last + 1]) * base ** -(e - 1 - last)`` (no suffix after the word's last letter).
+
+        Examples
+        --------
+        >>> t = Letters(["ab", "abc"])
+        >>> bool(t.prefix_keys(np.array([2]), np.array([3]))[0] == t.suffix_keys()[0])
+        True
+        """
+        suffix = self.suffix_keys()
+        first, last = np.asarray(first, dtype=np.int64), np.asarray(last, dtype=np.int64)
+        to_end = self.to_end()[last]
+        after = suffix[np.minimum(last + 1, suffix.size - 1)]
+        after[to_end == 1] = 0
+        with np.errstate(over="ignore"):
+            key = suffix[first] - after
+            key *= self._trail[to_end]
+        return key
 
     def keys(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The hash keys of the substrings ``cp[x:y]`` of one word each (``x <= y``, both in
-        the same word or ``y`` its end), shape of ``x``, uint64 (0 for empty): from the prefix
-        keys, as a prefix's key is the shorter prefix's times ``base ** (y - x)`` plus the
-        substring's."""
-        prefix, _suffix = self.ends()
+        the same word or ``y`` its end), shape of ``x``, uint64 (0 for empty): a prefix of the
+        suffix from ``x``."""
         x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
-        assert self._lead is not None
-        word = np.searchsorted(self.start, x, side="right") - 1
-        inner = x > self.start[np.minimum(word, self.lens.size - 1)]
-        with np.errstate(over="ignore"):
-            key = prefix[np.maximum(y - 1, 0)] if prefix.size else np.zeros(x.shape, np.uint64)
-            shorter = np.where(inner, prefix[np.maximum(x - 1, 0)], np.uint64(0))
-            shorter *= self._lead[np.clip(y - x, 0, self._lead.size - 1)]  # base ** (y - x - 1)
-            shorter *= np.uint64(self._base)
-            key = key - shorter
-        return np.where(y > x, key, np.uint64(0))
+        some = y > x
+        key = np.zeros(x.shape, dtype=np.uint64)
+        key[some] = self.prefix_keys(x[some], y[some] - 1)
+        return key
 
     def lcp_with_previous(self, ids: np.ndarray) -> np.ndarray:
         """The longest common prefix of each word of ``ids`` with the one before it (``ids``
@@ -293,7 +302,7 @@ class Letters:
         return np.minimum(found, m)
 
 
-#: Letters whose powers :meth:`Letters.ends` multiplies at once (its memory: 8 bytes each).
+#: Letters whose powers :meth:`Letters.suffix_keys` multiplies at once (its memory: 8 bytes each).
 LETTER_CHUNK = 1 << 20
 
 
@@ -339,16 +348,19 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
         bounds = np.searchsorted(np.cumsum(top), np.arange(OVERLAP_CHUNK, total, OVERLAP_CHUNK))
         for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), a.size], strict=True):
             best[lo:hi] = _longest_matches(letters, a[lo:hi], b[lo:hi], top[lo:hi])
-    # The longest match of each pair, letter by letter.
-    end_a, begin_b = letters.start[a + 1], letters.start[b]
-    offset = np.cumsum(best) - best
-    step = np.arange(int(best.sum()), dtype=np.int64)
-    same = (
-        letters.cp[np.repeat(end_a - best - offset, best) + step]
-        == letters.cp[np.repeat(begin_b - offset, best) + step]
-    )
-    if not same.all():  # pragma: no cover - a hash collision
-        wrong = np.unique(np.searchsorted(offset + best, np.flatnonzero(~same), side="right"))
+    # The longest match of each pair, letter by letter: 8-byte windows of both words (8, 4 or
+    # 2 letters each, the letters past the match masked off).
+    windows, lanes = letters.windows()
+    pair, step = segments((best + lanes - 1) // lanes)
+    step *= lanes
+    left = windows[(letters.start[a + 1] - best)[pair] + step]
+    left ^= windows[letters.start[b][pair] + step]
+    rest = best[pair] - step  # the match's letters from the window's first, >= 1
+    bits = np.minimum(rest, lanes).astype(np.uint64) * np.uint64(64 // lanes)
+    mask = np.where(rest >= lanes, ~np.uint64(0), (np.uint64(1) << (bits % np.uint64(64))) - 1)
+    left &= mask
+    if left.any():  # pragma: no cover - a hash collision
+        wrong = np.unique(pair[left != 0])
         for t in wrong.tolist():
             best[t] = overlap_of(letters.words[int(a[t])], letters.words[int(b[t])], proper)
     return best
@@ -510,8 +522,8 @@ def _longest_matches_in_place(
     pair_of[a] = np.arange(a.size)
     pair = pair_of[word_of[at]]
     k = to_end[at].astype(np.int64)
-    prefix, suffix = letters.ends()
-    hits = suffix[at] == prefix[letters.start[b[pair]] + k - 1]
+    begin = letters.start[b[pair]]
+    hits = letters.suffix_keys()[at] == letters.prefix_keys(begin, begin + k - 1)
     pair, k = pair[hits], k[hits]
     best = np.zeros(a.size, dtype=np.int64)
     if pair.size:
@@ -524,12 +536,12 @@ def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.nda
     """The longest ``k <= top`` whose hashes of ``a``'s suffix and ``b``'s prefix agree: the
     suffix of length ``k`` starts at ``end(a) - k``, where ``b``'s first letter must stand
     (one comparison of code points a length, on 4 bytes a letter); only there are the keys of
-    both read from :meth:`Letters.ends` (two gathers of 8 bytes a comparison, for about one
-    length in ten instead of every length)."""
+    both read (:meth:`Letters.suffix_keys`, :meth:`Letters.prefix_keys`: gathers of 8 bytes,
+    for about one length in ten instead of every length)."""
     best = np.zeros(a.size, dtype=np.int64)
     if not top.any():
         return best
-    prefix, suffix = letters.ends()
+    suffix = letters.suffix_keys()
     offset = np.cumsum(top) - top
     at_a = np.repeat(letters.start[a + 1] + offset, top)
     at_a -= np.arange(1, int(top.sum()) + 1, dtype=np.int64)  # where each suffix starts
@@ -537,7 +549,8 @@ def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.nda
     maybe = np.flatnonzero(letters.cp[at_a] == np.repeat(first_b, top))
     pair = np.searchsorted(offset + top, maybe, side="right")
     k = maybe - offset[pair] + 1
-    hits = suffix[at_a[maybe]] == prefix[letters.start[b[pair]] + k - 1]
+    begin = letters.start[b[pair]]
+    hits = suffix[at_a[maybe]] == letters.prefix_keys(begin, begin + k - 1)
     pair, k = pair[hits], k[hits]
     if pair.size:
         last = np.append(pair[1:] != pair[:-1], True)  # a pair's hits ascend with k

@@ -323,13 +323,12 @@ class PrefixTable:
         runs = RunValues(lo, hi, ids, np.asarray(values, dtype=np.int64))
         v1 = runs.v1
         word = ids[lo]
-        begin = letters.start[word] - 1
+        begin = letters.start[word]
         useful = None if needed is None else np.flatnonzero(needed(length, v1)).astype(np.int32)
         for _ in range(HASH_DRAWS):
-            prefix, _suffix = letters.ends()
             keys = np.zeros(length.size, dtype=np.uint64)
             some = length > 0
-            keys[some] = prefix[begin[some] + length[some]]
+            keys[some] = letters.prefix_keys(begin[some], begin[some] + length[some] - 1)
             try:
                 index = KeyIndex(keys if useful is None else keys[useful])  # equal keys: found
                 break

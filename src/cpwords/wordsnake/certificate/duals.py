@@ -352,30 +352,26 @@ class _ArrayCheck:
         ``(position in part, suffix length, prefix or -1)``, word after word. Every violated
         inequality is among them; the prefix of each is then found exactly (by its key)."""
         cert, letters = self.cert, self.letters
-        _prefix, suffix = letters.ends()
+        suffix, to_end = letters.suffix_keys(), letters.to_end()
         first, last = int(part[0]), int(part[-1])
-        word, to_end = letters.letters_of(first, last)  # the letters of the words' span
         if not cert.proper and last - first + 1 == part.size:  # every suffix of a run of words
             lo, hi = int(letters.start[first]), int(letters.start[last + 1])
-            key, k = suffix[lo:hi], to_end.astype(np.int64)
+            key, k = suffix[lo:hi], to_end[lo:hi].astype(np.int64)
+            count = letters.lens[first : last + 1]
         else:
-            at, _count = suffix_starts(letters, part, cert.proper)
-            key = suffix[at]
-            at -= int(letters.start[first])
-            word, k = word[at], to_end[at].astype(np.int64)
+            at, count = suffix_starts(letters, part, cert.proper)
+            key, k = suffix[at], to_end[at].astype(np.int64)
             del at
-        del to_end
         # k: the suffixes' lengths; need: the joint's right-hand side less the word's least
-        # left-hand side.
+        # left-hand side (repeated along its suffixes: no word id a letter).
         need = k * k if cert.score != "linear" else k.copy()
         if cert.scale != 1:
             need *= cert.scale
-        need -= low[word]
+        need -= np.repeat(low[part], count)
         bad = np.flatnonzero(table.below(key, need))
         del need
-        place = np.zeros(len(self.mult), dtype=np.int64)
-        place[part] = np.arange(part.size)
-        return place[word[bad]], k[bad], table.find(key[bad]).astype(np.int64)
+        place = np.searchsorted(np.cumsum(count), bad, side="right")  # the word of each
+        return place, k[bad], table.find(key[bad]).astype(np.int64)
 
     def _violations(
         self,
