@@ -244,7 +244,8 @@ class PrefixTable:
     ----------
     keys : numpy.ndarray of uint64, shape ``(prefixes,)``
         The prefixes' hash keys, shortest prefixes first (the empty prefix, key 0, first).
-    word, length : numpy.ndarray of int32 and int64, shape ``(prefixes,)``
+    word, length : numpy.ndarray of int32 (int64 past ``2 ** 31`` words) and int64, shape
+        ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
     v1 : numpy.ndarray of int64, shape ``(prefixes,)``
         The smallest value.
@@ -322,13 +323,15 @@ class PrefixTable:
         del shared
         runs = RunValues(lo, hi, ids, np.asarray(values, dtype=np.int64))
         v1 = runs.v1
-        word = ids[lo]
+        word = ids[lo].astype(np.int32 if letters.lens.size < 1 << 31 else np.int64)
         begin = letters.start[word]
         useful = None if needed is None else np.flatnonzero(needed(length, v1)).astype(np.int32)
+        if useful is not None and useful.size == length.size:
+            useful = None  # every prefix: no copy of the keys, no map of the index's places
         for _ in range(HASH_DRAWS):
             keys = np.zeros(length.size, dtype=np.uint64)
-            some = length > 0
-            keys[some] = letters.prefix_keys(begin[some], begin[some] + length[some] - 1)
+            some = 1 if length.size and length[0] == 0 else 0  # the empty prefix, first
+            keys[some:] = letters.prefix_keys(begin[some:], begin[some:] + length[some:] - 1)
             try:
                 index = KeyIndex(keys if useful is None else keys[useful])  # equal keys: found
                 break
@@ -336,7 +339,8 @@ class PrefixTable:
                 letters.draw()
         else:
             raise HashCollision
-        table = cls(letters, keys, word.astype(np.int32), length, v1, runs, index, useful)
+        del begin
+        table = cls(letters, keys, word, length, v1, runs, index, useful)
         table.bounds()  # built from the index's sort by slot, which is then let go
         index.order = index.sorted_home = np.zeros(0, dtype=np.int64)
         return table
@@ -393,40 +397,56 @@ def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.n
 
 
 def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, int64,
-    one entry a distinct prefix, shortest first and, at one length, in the words' order; the
-    words at positions ``lo`` to ``hi - 1`` are those that start with it.
+    """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, one
+    entry a distinct prefix, shortest first and, at one length, in the words' order; the
+    words at positions ``lo`` to ``hi - 1`` are those that start with it (``lo`` and ``hi``
+    int32, int64 past ``2 ** 31`` words; ``length`` int64).
 
     ``top``: each word's longest prefix (its length, or one less when proper; >= 0);
     ``shared``: the length up to which the prefixes of a word are the previous word's (-1 for
     the first). Word ``r`` opens the runs of the lengths ``shared[r] + 1`` to ``top[r]``; word
     ``t`` closes those of ``shared[t + 1] + 1`` to ``top[t]`` (every length for the last).
     The runs of one length are disjoint and in order, so the ``i``-th opening of a length and
-    its ``i``-th closing bound one run: two stable sorts by length (radix sorts of small keys),
-    one entry a prefix, instead of one entry a prefix of every word.
+    its ``i``-th closing bound one run: two stable sorts by length (radix sorts of the lengths
+    as 8 or 16-bit keys, built in that type), one entry a prefix, instead of one entry a
+    prefix of every word.
     """
-    rows = np.arange(top.size, dtype=np.int64)
     after = np.append(shared[1:], -1)  # what each word shares with the next
-    lo, length = _entries(rows, shared + 1, np.maximum(top - shared, 0))
-    last, closing = _entries(rows, after + 1, np.maximum(top - after, 0))
     longest = int(top.max(initial=0))
-    key = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.int64
-    by_length = np.argsort(length.astype(key), kind="stable")
+    kind = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.uint32
+    lo, length = _entries(shared + 1, np.maximum(top - shared, 0), kind)
+    last, closing = _entries(after + 1, np.maximum(top - after, 0), kind)
+    by_length = np.argsort(length, kind="stable")
     lo, length = lo[by_length], length[by_length]
-    hi = last[np.argsort(closing.astype(key), kind="stable")] + 1
-    return lo, length, hi
+    del by_length
+    hi = last[np.argsort(closing, kind="stable")]
+    hi += 1
+    return lo, length.astype(np.int64), hi
 
 
 def _entries(
-    rows: np.ndarray, first: np.ndarray, count: np.ndarray
+    first: np.ndarray, count: np.ndarray, kind: type[np.unsignedinteger]
 ) -> tuple[np.ndarray, np.ndarray]:
     """``count[r]`` entries of each row ``r``, with the values ``first[r]``, ``first[r] + 1``,
-    ...: ``(row of each entry, its value)``, int64, row after row."""
-    offset = np.cumsum(count) - count
-    total = int(offset[-1] + count[-1]) if count.size else 0
-    return np.repeat(rows, count), np.arange(total, dtype=np.int64) - np.repeat(
-        offset - first, count
-    )
+    ...: ``(row of each entry, its value)``, row after row; the rows int32 (int64 past ``2 **
+    31``), the values of type ``kind`` (which holds them all): a running sum of steps of 1,
+    modulo the type's range, that jumps to ``first[r]`` at the row's first entry.
+
+    Examples
+    --------
+    >>> [x.tolist() for x in _entries(np.array([2, 0, 5]), np.array([2, 0, 1]), np.uint8)]
+    [[0, 0, 2], [2, 3, 5]]
+    """
+    rows = np.arange(count.size, dtype=np.int32 if count.size < 1 << 31 else np.int64)
+    row = np.repeat(rows, count)
+    value = np.ones(row.size, dtype=kind)
+    some = np.flatnonzero(count > 0)
+    if some.size:
+        jump = first[some].astype(np.int64)
+        jump[1:] -= first[some[:-1]] + count[some[:-1]] - 1  # from the row before's last
+        value[(np.cumsum(count) - count)[some]] = jump.astype(kind)  # modulo its range
+        np.cumsum(value, dtype=kind, out=value)
+    return row, value
 
 
 class RangeMin:

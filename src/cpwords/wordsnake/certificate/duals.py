@@ -305,7 +305,11 @@ class _ArrayCheck:
 
         def needed(length: np.ndarray, v1: np.ndarray) -> np.ndarray:
             """The prefixes some query word's least left-hand side falls short with."""
-            return np.asarray(floor + v1 < scale * (length if linear else length * length))
+            rhs = length.copy() if linear else length * length  # in place from here
+            if scale != 1:
+                rhs *= scale
+            rhs -= v1
+            return np.asarray(rhs > floor)
 
         try:
             table = PrefixTable.build(letters, tids, values, cert.proper, needed)
