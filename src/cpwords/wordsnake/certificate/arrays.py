@@ -461,21 +461,26 @@ class RangeMin:
     Notes
     -----
     ``log2(n) + 1`` arrays of at most ``n`` int32 (ENABLE's 172,823 words: 12 MB), built in
-    as many whole-array minima; a query reads two windows that cover its range.
+    as many whole-array minima, each written in place into one table (no level copied into
+    it afterwards); a query reads two windows that cover its range.
     """
 
     def __init__(self, rank: np.ndarray) -> None:
         n = rank.size
         self.none = n  # the least of an empty range
-        levels = [rank.astype(np.int32)]
-        while 2 << (len(levels) - 1) <= n:
-            prev, half = levels[-1], 1 << (len(levels) - 1)
-            levels.append(np.minimum(prev[:-half], prev[half:]))
-        sizes = [level.size for level in levels]
+        sizes = [n]
+        while 2 << (len(sizes) - 1) <= n:
+            sizes.append(n - (2 << (len(sizes) - 1)) + 1)  # windows of 2 ** j in n
         self.offset = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
-        self.table = np.concatenate([*levels, np.array([n], dtype=np.int32)])
+        self.table = np.empty(sum(sizes) + 1, dtype=np.int32)
+        self.table[-1] = n  # the entry of an empty range
+        self.table[:n] = rank
+        for j in range(1, len(sizes)):
+            at, half = int(self.offset[j - 1]), 1 << (j - 1)
+            prev = self.table[at : at + sizes[j - 1]]
+            np.minimum(prev[:-half], prev[half:], out=self.table[at + sizes[j - 1] :][: sizes[j]])
         self.level = np.zeros(n + 1, dtype=np.int64)  # floor(log2(size)) by size
-        for j in range(1, len(levels)):
+        for j in range(1, len(sizes)):
             self.level[1 << j :] += 1
 
     def least(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -519,8 +524,8 @@ class RunValues:
             self.by_value = np.argsort((self.val - least).astype(np.uint16), kind="stable")
         else:
             self.by_value = np.argsort(self.val, kind="stable")
-        rank = np.empty(ids.size, dtype=np.int64)
-        rank[self.by_value] = np.arange(ids.size)
+        rank = np.empty(ids.size, dtype=np.int32 if ids.size < 1 << 31 else np.int64)
+        rank[self.by_value] = np.arange(ids.size, dtype=rank.dtype)
         self.least = rank[lo]  # a run of one word
         several = np.flatnonzero(hi - lo > 1)
         self.ranges = RangeMin(rank) if several.size else None
