@@ -29,6 +29,9 @@ from cpwords.wordsnake.certificate import (
 #: Letters of several scripts, a combining acute accent and a letter outside the BMP.
 LETTERS = ["a", "b", "é", "\u0301", "字", "ж", "\U00010400"]
 
+#: More than 256 distinct code points (windows of 2 bytes a letter), half the draws an "a".
+MANY = ["a"] * 300 + [chr(0x4E00 + i) for i in range(300)]
+
 words_st = st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=6), min_size=1, max_size=9).map(
     lambda ws: [*ws, ws[0] * 2, *ws[:2]]
 )  # a word inside another, repeats
@@ -191,7 +194,9 @@ def test_the_prefix_table_is_every_prefix_once_with_its_two_smallest_values(
 @given(words=words_st)
 def test_the_letters_prefix_and_suffix_keys_are_the_substrings_keys(words: list[str]) -> None:
     letters = Letters(sorted(set(words)))
-    prefix, suffix = letters.ends()
+    suffix = letters.suffix_keys()
+    word = np.repeat(np.arange(len(letters.words)), letters.lens)
+    prefix = letters.prefix_keys(letters.start[word], np.arange(letters.cp.size))
     for w in range(len(letters.words)):
         s, e = int(letters.start[w]), int(letters.start[w + 1])
         at = np.arange(s, e)
@@ -311,6 +316,39 @@ def test_the_key_index_refuses_equal_keys(n: int, copies: int) -> None:
         arrays.KeyIndex(np.concatenate([keys, np.repeat(keys[-1:], copies - 1)]))
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([["a", "b"], ["\x00", "a"], LETTERS, MANY]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, max_size=12)
+        ),
+        max_size=8,
+    )
+)
+def test_the_keys_are_the_polynomial_hashes_of_every_prefix_and_suffix(words: list[str]) -> None:
+    """The keys of :meth:`Letters.suffix_keys` (a running sum backwards over the words, the
+    powers read from a table a word long) and :meth:`Letters.prefix_keys` (from two suffix
+    keys each) are Horner's hash of each prefix and suffix, letter
+    by letter, modulo 2**64 (empty words and a code point 0 among them); ``to_end`` is each
+    letter's distance to its word's end."""
+    letters = Letters(words)
+    suffix = letters.suffix_keys()
+    word = np.repeat(np.arange(len(words)), letters.lens)
+    prefix = letters.prefix_keys(letters.start[word], np.arange(letters.cp.size))
+    base = letters._base
+
+    def horner(text: str) -> int:
+        key = 0
+        for ch in text:
+            key = (key * base + ord(ch) + 1) % (1 << 64)
+        return key
+
+    expect_prefix = [horner(w[: i + 1]) for w in words for i in range(len(w))]
+    expect_suffix = [horner(w[i:]) for w in words for i in range(len(w))]
+    assert prefix.tolist() == expect_prefix and suffix.tolist() == expect_suffix
+    assert letters.to_end().tolist() == [len(w) - i for w in words for i in range(len(w))]
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.text(alphabet=[*LETTERS, "\n"], max_size=4), max_size=6))
 def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> None:
@@ -325,7 +363,7 @@ def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> 
 @settings(max_examples=150, deadline=None)
 @given(
     words=st.lists(
-        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS]).flatmap(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS, MANY]).flatmap(
             lambda alphabet: st.text(alphabet=alphabet, max_size=40)
         ),
         min_size=1,
@@ -336,8 +374,8 @@ def test_the_letters_lengths_and_code_points_are_the_words(words: list[str]) -> 
 def test_the_longest_common_prefixes_of_neighbours_are_the_letters(
     words: list[str], rounds: int
 ) -> None:
-    """Code points of 1, 2 and 4 bytes, long shared prefixes (compared letter by letter after
-    the windows' rounds)."""
+    """Code points of 1, 2 and 4 bytes (ranked into 1 byte, or 2 for more than 256 distinct
+    ones), long shared prefixes (compared letter by letter after the windows' rounds)."""
     import cpwords.core.codepoints as codepoints
 
     distinct = sorted(set(words))
@@ -356,7 +394,7 @@ def test_the_longest_common_prefixes_of_neighbours_are_the_letters(
 @settings(max_examples=150, deadline=None)
 @given(
     words=st.lists(
-        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS]).flatmap(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS, MANY]).flatmap(
             lambda alphabet: st.text(alphabet=alphabet, max_size=30)
         ),
         min_size=1,
@@ -527,6 +565,50 @@ def test_the_ordering_check_reads_the_overlaps_the_certificate_check_counted() -
         assert snake_score(list(res.solution)) == check.objective == res.objective
         assert len(calls) == 1
         assert snake_score(list(reversed(res.solution))) >= 0 and len(calls) == 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from([["a", "b"], ["a", "é"], LETTERS, MANY]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, min_size=1, max_size=30)
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    data=st.data(),
+    proper=st.booleans(),
+)
+def test_a_hash_match_that_is_no_overlap_is_found_and_counted_again(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """Every pair's longest match forced to its longest possible length (as a hash collision
+    would): the windows' comparison finds exactly the pairs whose overlap is shorter (letters
+    of 1 and 2 bytes, matches longer than a window and shorter), which are counted again."""
+    import cpwords.core.codepoints as codepoints
+
+    letters = Letters(words)
+    pairs = st.tuples(st.integers(0, len(words) - 1), st.integers(0, len(words) - 1))
+    chosen = data.draw(st.lists(pairs, min_size=1, max_size=12))
+    a = np.array([i for i, _ in chosen], dtype=np.int64)
+    b = np.array([j for _, j in chosen], dtype=np.int64)
+    expect = [codepoints.overlap_of(words[i], words[j], proper) for i, j in chosen]
+    longest = [max(min(len(words[i]), len(words[j])) - proper, 0) for i, j in chosen]
+    recounted: list[tuple[str, str]] = []
+    real = codepoints.overlap_of
+
+    def recount(x: str, y: str, proper: bool = False) -> int:
+        recounted.append((x, y))
+        return real(x, y, proper)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codepoints, "_longest_matches", lambda _l, _a, _b, top: top.copy())
+        mp.setattr(codepoints, "_longest_matches_in_place", lambda _l, _a, _b, top: top.copy())
+        mp.setattr(codepoints, "overlap_of", recount)
+        assert codepoints.joint_overlaps(letters, a, b, proper).tolist() == expect
+    pairs_of = zip(chosen, expect, longest, strict=True)
+    wrong = {(words[i], words[j]) for (i, j), e, t in pairs_of if e != t}
+    assert set(recounted) == wrong
 
 
 @settings(max_examples=100, deadline=None)

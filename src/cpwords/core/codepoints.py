@@ -29,6 +29,14 @@ def segments(count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return seg, place
 
 
+def _unsigned_for(top: int) -> type[np.unsignedinteger]:
+    """The smallest unsigned integer type that holds ``top`` (>= 0)."""
+    for kind in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(kind).max:
+            return kind
+    return np.uint64
+
+
 class Letters:
     """The words as one integer array of code points, with the hashes of their substrings.
 
@@ -65,16 +73,45 @@ class Letters:
             )
             self.cp = np.frombuffer("".join(words).encode("utf-32-le"), dtype="<u4")
         self.lens = np.diff(self.start)
-        self._sums: np.ndarray | None = None  # drawn when first asked for
-        self._powers: np.ndarray = np.zeros(0, dtype=np.uint64)
-        self._ends: tuple[np.ndarray, np.ndarray] | None = None
+        self._lead: np.ndarray | None = None  # drawn when first asked for
+        self._trail: np.ndarray = np.zeros(0, dtype=np.uint64)
+        self._base = 1
+        self._suffix: np.ndarray | None = None
         self._windows: tuple[np.ndarray, int] | None = None
+        self._to_end: np.ndarray | None = None
+
+    def to_end(self) -> np.ndarray:
+        """Every letter's distance to its word's end (1 for the last letter: the length of the
+        suffix that starts there), shape ``(total letters,)``, in the smallest unsigned integer
+        type that holds the longest word (uint8 for most lists). Computed once, read-only.
+
+        Examples
+        --------
+        >>> Letters(["abc", "", "de"]).to_end().tolist()
+        [3, 2, 1, 2, 1]
+        """
+        if self._to_end is None:
+            top = int(self.lens.max(initial=0))
+            kind = _unsigned_for(top)
+            # A step of -1 a letter (modulo the type's range), the jump to the word's length at
+            # its first letter (from 1 at the word before's last): one running sum.
+            step = np.full(self.cp.size, np.iinfo(kind).max, dtype=kind)
+            some = np.flatnonzero(self.lens > 0)
+            if some.size:
+                jump = self.lens[some] - 1
+                jump[0] += 1
+                step[self.start[some]] = jump.astype(kind)
+            np.cumsum(step, dtype=kind, out=step)
+            step.flags.writeable = False
+            self._to_end = step
+        return self._to_end
 
     def letters_of(self, first: int = 0, last: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Each letter of the words ``first`` to ``last`` (inclusive; every word by default):
-        its word and its distance to its word's end (1 for the last letter, the length of the
-        suffix that starts there), int32 arrays (int64 past ``2 ** 31``) of the letters from
-        ``start[first]`` to ``start[last + 1]``. Not kept: a chunk's worth at a time.
+        its word (int32, int64 past ``2 ** 31`` words or letters; not kept: a chunk's worth at
+        a time) and its distance to its word's end (1 for the last letter, the length of the
+        suffix that starts there: a read-only slice of :meth:`to_end`, unsigned), arrays of
+        the letters from ``start[first]`` to ``start[last + 1]``.
 
         Examples
         --------
@@ -84,81 +121,100 @@ class Letters:
         last = self.lens.size - 1 if last is None else last
         lo, hi = int(self.start[first]), int(self.start[last + 1])
         kind = np.int32 if max(hi, self.lens.size) < 1 << 31 else np.int64
-        lens = self.lens[first : last + 1]
-        word = np.repeat(np.arange(first, last + 1, dtype=kind), lens)
-        to_end = np.repeat(self.start[first + 1 : last + 2].astype(kind), lens)
-        to_end -= np.arange(lo, hi, dtype=kind)
-        return word, to_end
-
-    def _hashed(self) -> np.ndarray:
-        """The prefix sums of the hashes (drawing a base the first time)."""
-        if self._sums is None:
-            self.draw()
-        assert self._sums is not None
-        return self._sums
+        word = np.repeat(np.arange(first, last + 1, dtype=kind), self.lens[first : last + 1])
+        return word, self.to_end()[lo:hi]
 
     def draw(self) -> None:
         """Draw a new hash base (after a collision): an odd 64-bit integer."""
-        total = self.cp.size
-        self._ends = None
+        self._suffix = None
         # 64 random bits, as secrets.randbits(64) draws them (secrets: 10 ms of start-up)
         base = int.from_bytes(os.urandom(8), "little") | 1
         inverse = pow(base, -1, 1 << 64)
-        # In place where it can be: every array of a letter's size is fresh memory to the
-        # system (its pages faulted in one by one after a solve).
+        top = int(self.lens.max(initial=0))
+        # Powers up to the longest word only: lead[t] = base ** (t - 1), trail[t] = base ** -(t
+        # - 1) for a letter t from its word's end (an array a word's length long, not a
+        # letter's: no running product over every letter).
         with np.errstate(over="ignore"):  # arithmetic modulo 2**64 is the point
-            inverses = np.full(total, inverse, dtype=np.uint64)
-            if total:
-                inverses[0] = 1
-            np.cumprod(inverses, out=inverses)  # base ** -g
-            powers = np.full(max(total, 1), base, dtype=np.uint64)
-            powers[0] = 1
-            self._powers = np.cumprod(powers, out=powers)  # base ** g
-            # sum over g < y of (c_g + 1) * base ** -g: H(x, y) = base ** (y-1) * (S[y] - S[x]).
-            terms = self.cp.astype(np.uint64)
-            terms += 1
-            terms *= inverses
-            del inverses
-            self._sums = np.zeros(total + 1, dtype=np.uint64)
-            np.cumsum(terms, out=self._sums[1:])
+            lead = np.full(top + 1, base, dtype=np.uint64)
+            trail = np.full(top + 1, inverse, dtype=np.uint64)
+            lead[:2] = trail[:2] = 1
+            np.cumprod(lead, out=lead)
+            np.cumprod(trail, out=trail)
+        self._lead, self._trail, self._base = lead, trail, base
 
-    def ends(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every letter's prefix and suffix keys, each computed once a draw: ``(prefix,
-        suffix)``, uint64 arrays of shape ``(total letters,)``, ``prefix[g]`` the key of its
-        word's letters up to ``g`` (inclusive), ``suffix[g]`` of its word's letters from ``g``.
+    def suffix_keys(self) -> np.ndarray:
+        """Every letter's suffix key, computed once a draw: uint64 of shape ``(total
+        letters,)``, the key of its word's letters from it to the word's end.
 
-        Whole-array passes over contiguous arrays: a prefix of word ``w`` (starting at ``s``)
-        ending at ``g`` is ``base ** g * (S[g + 1] - S[s])``, a suffix from ``g`` of a word
-        ending at ``e`` is ``base ** (e - 1) * S[e] - base ** (e - 1) * S[g]``, with the
-        per-word factors repeated along the word (no gather per letter).
+        The key of letters ``c_x ... c_(y-1)`` is ``sum of (c_g + 1) * base ** (y - 1 - g)``
+        modulo ``2**64`` (Horner's hash). With every letter's term ``t_g = (c_g + 1) * base **
+        (e - 1 - g)`` (``e`` its word's end: the power read from a table a word long, by
+        :meth:`to_end`), a suffix's key is the sum of its terms: a running sum backwards over
+        the words, made to restart at every word by taking the next word's terms off its last
+        letter's. Whole-array passes in place, over one array a letter; a prefix's key is read
+        from two suffix keys (:meth:`prefix_keys`).
 
         Examples
         --------
-        >>> t = Letters(["ab", "b"]); pre, suf = t.ends()
-        >>> bool(pre[0] == t.keys(np.array([0]), np.array([1]))[0] and suf[1] == pre[2])
+        >>> t = Letters(["ab", "b"]); suf = t.suffix_keys()
+        >>> bool(suf[1] == suf[2] == t.prefix_keys(np.array([2]), np.array([2]))[0])
         True
         """
-        if self._ends is None:
-            begin, end = self.start[:-1], self.start[1:]
-            sums = self._hashed()
-            with np.errstate(over="ignore"):
-                powers = self._powers[: self.cp.size]
-                prefix = np.repeat(sums[begin], self.lens)
-                np.subtract(sums[1:], prefix, out=prefix)
-                prefix *= powers
-                last = self._powers[np.maximum(end - 1, 0)]
-                suffix = np.repeat(last, self.lens)
-                suffix *= sums[:-1]
-                np.subtract(np.repeat(last * sums[end], self.lens), suffix, out=suffix)
-            self._ends = prefix, suffix
-        return self._ends
+        if self._suffix is None:
+            if self._lead is None:
+                self.draw()
+            assert self._lead is not None
+            lead, to_end = self._lead, self.to_end()
+            n = self.cp.size
+            suffix = self.cp.astype(np.uint64)
+            suffix += np.uint64(1)
+            for lo in range(0, n, LETTER_CHUNK):  # the powers in chunks: no array a letter
+                hi = min(n, lo + LETTER_CHUNK)
+                suffix[lo:hi] *= lead[to_end[lo:hi]]
+            some = np.flatnonzero(self.lens > 0)
+            if some.size > 1:
+                # A backwards running sum restarts at a word's last letter when that letter's
+                # term less the next word's terms (the sum from there, by induction).
+                total = np.add.reduceat(suffix, self.start[some[1:]])
+                suffix[self.start[some[:-1] + 1] - 1] -= total
+            backwards = suffix[::-1]
+            np.cumsum(backwards, dtype=np.uint64, out=backwards)
+            self._suffix = suffix
+        return self._suffix
+
+    def prefix_keys(self, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """The keys of the prefixes of words that start at letter ``first`` and end at letter
+        ``last`` (inclusive; ``first <= last``, in one word), uint64 of the shape of ``first``.
+
+        From the suffix keys: a word's key is its prefix's times ``base ** (e - 1 - last)``
+        plus the key of the suffix after it, so the prefix's is ``(suffix[first] -
+        suffix[last + 1]) * base ** -(e - 1 - last)`` (no suffix after the word's last letter).
+
+        Examples
+        --------
+        >>> t = Letters(["ab", "abc"])
+        >>> bool(t.prefix_keys(np.array([2]), np.array([3]))[0] == t.suffix_keys()[0])
+        True
+        """
+        suffix = self.suffix_keys()
+        first, last = np.asarray(first, dtype=np.int64), np.asarray(last, dtype=np.int64)
+        to_end = self.to_end()[last]
+        after = suffix[np.minimum(last + 1, suffix.size - 1)]
+        after[to_end == 1] = 0
+        with np.errstate(over="ignore"):
+            key = suffix[first] - after
+            key *= self._trail[to_end]
+        return key
 
     def keys(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """The hash keys of the substrings ``cp[x:y]``, shape of ``x``, uint64 (0 for empty)."""
-        sums = self._hashed()
-        with np.errstate(over="ignore"):
-            key = (sums[y] - sums[x]) * self._powers[np.maximum(y - 1, 0)]
-        return np.where(y > x, key, np.uint64(0))
+        """The hash keys of the substrings ``cp[x:y]`` of one word each (``x <= y``, both in
+        the same word or ``y`` its end), shape of ``x``, uint64 (0 for empty): a prefix of the
+        suffix from ``x``."""
+        x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
+        some = y > x
+        key = np.zeros(x.shape, dtype=np.uint64)
+        key[some] = self.prefix_keys(x[some], y[some] - 1)
+        return key
 
     def lcp_with_previous(self, ids: np.ndarray) -> np.ndarray:
         """The longest common prefix of each word of ``ids`` with the one before it (``ids``
@@ -187,7 +243,7 @@ class Letters:
         for _ in range(LCP_ROUNDS):
             if not live.size:
                 break
-            x = np.take(windows, at_a + found[live]) ^ np.take(windows, at_b + found[live])
+            x = windows[at_a + found[live]] ^ windows[at_b + found[live]]
             low = (x & (~x + np.uint64(1))).astype(np.float64)  # 2 ** (lowest set bit), or 0
             same = np.where(x == 0, lanes, (np.frexp(low)[1] - 1) // (64 // lanes))
             found[live] += same
@@ -199,23 +255,34 @@ class Letters:
         return out
 
     def windows(self) -> tuple[np.ndarray, int]:
-        """Every letter's 8-byte window (it and the next letters, each code point packed in 1, 2
-        or 4 bytes, the fewest that hold them all; the first letter in the low byte), uint64 of
-        shape ``(total letters,)``, and the letters a window holds (8, 4 or 2). Computed once.
-        The windows overlap (an unaligned view): read them with ``numpy.take``, five times
-        faster there than indexing.
+        """Every letter's 8-byte window (it and the next letters, each packed in 1, 2 or 4
+        bytes, the fewest that hold them all; the first letter in the low byte), uint64 of shape
+        ``(total letters,)``, and the letters a window holds (8, 4 or 2). Computed once. A
+        letter is its code point when every code point fits in a byte, else its rank among the
+        list's distinct code points (a Polish list's 82 letters: a byte each, 8 a window, not
+        2 bytes and 4). The windows overlap (an unaligned view): read them by indexing
+        (``numpy.take`` copies the whole view first when its letters take 2 bytes or 4).
 
         Examples
         --------
         >>> windows, lanes = Letters(["ab", "c"]).windows()
         >>> lanes, hex(int(windows[1]))
         (8, '0x6362')
+        >>> Letters(["żab", "źa"]).windows()[1]
+        8
         """
         if self._windows is None:
             top = int(self.cp.max()) if self.cp.size else 0
+            letters = self.cp
+            if top >= 1 << 8:  # the distinct code points ranked: fewer bytes a letter
+                seen = np.zeros(top + 1, dtype=bool)
+                seen[letters] = True
+                rank = np.cumsum(seen, dtype=np.int64) - 1
+                top = int(rank[-1])
+                letters = rank.astype(_unsigned_for(top))[letters]
             width = 1 if top < 1 << 8 else 2 if top < 1 << 16 else 4
             packed = np.zeros(self.cp.size * width + 8, dtype=np.uint8)
-            packed[: self.cp.size * width] = self.cp.astype(f"<u{width}").view(np.uint8)
+            packed[: self.cp.size * width] = letters.astype(f"<u{width}").view(np.uint8)
             view = np.ndarray((self.cp.size,), dtype="<u8", buffer=packed, strides=(width,))
             self._windows = view, 8 // width
         return self._windows
@@ -233,6 +300,10 @@ class Letters:
         if nonempty.any():
             found[nonempty] = np.minimum.reduceat(first, seg[nonempty])
         return np.minimum(found, m)
+
+
+#: Letters whose powers :meth:`Letters.suffix_keys` multiplies at once (its memory: 8 bytes each).
+LETTER_CHUNK = 1 << 20
 
 
 #: Windows compared by :meth:`Letters.lcp_with_previous` before the rest is compared letter by
@@ -277,16 +348,19 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
         bounds = np.searchsorted(np.cumsum(top), np.arange(OVERLAP_CHUNK, total, OVERLAP_CHUNK))
         for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), a.size], strict=True):
             best[lo:hi] = _longest_matches(letters, a[lo:hi], b[lo:hi], top[lo:hi])
-    # The longest match of each pair, letter by letter.
-    end_a, begin_b = letters.start[a + 1], letters.start[b]
-    offset = np.cumsum(best) - best
-    step = np.arange(int(best.sum()), dtype=np.int64)
-    same = (
-        letters.cp[np.repeat(end_a - best - offset, best) + step]
-        == letters.cp[np.repeat(begin_b - offset, best) + step]
-    )
-    if not same.all():  # pragma: no cover - a hash collision
-        wrong = np.unique(np.searchsorted(offset + best, np.flatnonzero(~same), side="right"))
+    # The longest match of each pair, letter by letter: 8-byte windows of both words (8, 4 or
+    # 2 letters each, the letters past the match masked off).
+    windows, lanes = letters.windows()
+    pair, step = segments((best + lanes - 1) // lanes)
+    step *= lanes
+    left = windows[(letters.start[a + 1] - best)[pair] + step]
+    left ^= windows[letters.start[b][pair] + step]
+    rest = best[pair] - step  # the match's letters from the window's first, >= 1
+    bits = np.minimum(rest, lanes).astype(np.uint64) * np.uint64(64 // lanes)
+    mask = np.where(rest >= lanes, ~np.uint64(0), (np.uint64(1) << (bits % np.uint64(64))) - 1)
+    left &= mask
+    if left.any():  # pragma: no cover - a hash collision
+        wrong = np.unique(pair[left != 0])
         for t in wrong.tolist():
             best[t] = overlap_of(letters.words[int(a[t])], letters.words[int(b[t])], proper)
     return best
@@ -294,11 +368,31 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
 
 #: The last ordering :func:`ordering_overlaps` was asked about: ``((order, cyclic, proper),
 #: overlaps)``, replaced as a whole (one assignment: a thread reads the old pair or the new).
-_last_ordering: tuple[tuple[tuple[str, ...], bool, bool], np.ndarray] | None = None
+_last_ordering: tuple[tuple[tuple[str, ...] | _WordsAt, bool, bool], np.ndarray] | None = None
+
+
+class _WordsAt:
+    """An ordering kept as word ids into a list of words (compared with the words in order only
+    when a caller asks about a tuple of words: building that tuple reads every word's string,
+    scattered in memory, ENABLE: 0.03 s)."""
+
+    __slots__ = ("ids", "words")
+
+    def __init__(self, words: Sequence[str], ids: np.ndarray) -> None:
+        self.words, self.ids = words, ids
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _WordsAt):
+            return other.words is self.words and bool(np.array_equal(other.ids, self.ids))
+        if not isinstance(other, tuple) or len(other) != self.ids.size:
+            return False
+        return other == tuple(map(self.words.__getitem__, self.ids.tolist()))
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def ordering_overlaps(
-    order: tuple[str, ...],
+    order: tuple[str, ...] | None,
     cyclic: bool,
     proper: bool,
     letters: Letters | None = None,
@@ -310,13 +404,14 @@ def ordering_overlaps(
 
     Parameters
     ----------
-    order : tuple of str
-        The words in order (a word may repeat).
+    order : tuple of str or None
+        The words in order (a word may repeat); None: the words ``letters.words[ids]``.
     cyclic, proper : bool
         Whether the last word's joint to the first counts; overlaps shorter than both words.
     letters : Letters, optional
         Words that hold those of ``order``, already built (their hashes drawn): ``order[t]``
         is ``letters.words[ids[t]]``. Without them, the words of ``order`` are built anew.
+        Required when ``order`` is None.
     ids : numpy.ndarray of int64, shape ``(len(order),)``, optional
         With ``letters``: each word's place in ``letters.words``.
 
@@ -326,27 +421,47 @@ def ordering_overlaps(
     are two words or more)
         Read-only: the same array answers the next caller.
 
+    Raises
+    ------
+    ValueError
+        ``order`` is None without ``letters`` and ``ids``.
+
     Notes
     -----
     Both independent checks of a solved snake read the same ordering's joints: the rules'
     scorer (the ordering check) and the certificate checker's recount of the ordering's score.
     Each asks this function, in core, which shares nothing with the models; the second asks
     for an ordering equal to the first's (a tuple of the same strings: compared in C, mostly by
-    identity) and is answered without comparing the joints again (ENABLE: 0.03 s).
+    identity; or the first's ids into the same list of words, when the certificate checker,
+    asking first by ids, left them) and is answered without comparing the joints again
+    (ENABLE: 0.03 s).
 
     Examples
     --------
     >>> ordering_overlaps(("run", "nausea", "seasick"), False, False).tolist()
     [1, 3]
+    >>> letters = Letters(["nausea", "run", "seasick"])
+    >>> ordering_overlaps(None, False, False, letters, np.array([1, 0, 2])).tolist()
+    [1, 3]
+    >>> ordering_overlaps(("run", "nausea", "seasick"), False, False).flags.writeable
+    False
     """
     global _last_ordering
-    key = (order, cyclic, proper)
+    seen: tuple[str, ...] | _WordsAt
+    if order is None:
+        if letters is None or ids is None:
+            raise ValueError("an ordering by ids needs its letters and ids")
+        ids = np.array(ids, dtype=np.int64)  # a copy: the key of the ordering remembered
+        seen, n = _WordsAt(letters.words, ids), ids.size
+    else:
+        seen, n = order, len(order)
+    key = (seen, cyclic, proper)
     last = _last_ordering
-    if last is not None and last[0] == key:
+    if last is not None and last[0][1:] == key[1:] and _same_words(last[0][0], seen):
         return last[1]
     _last_ordering = None  # the last ordering's words are not kept past the next ordering
-    n = len(order)
     if letters is None or ids is None:
+        assert order is not None
         letters, ids = Letters(order), np.arange(n, dtype=np.int64)
     out = np.zeros(max(n - 1 + (1 if cyclic else 0), 0) if n > 1 else 0, dtype=np.int64)
     if n > 1:
@@ -355,6 +470,16 @@ def ordering_overlaps(
     out.flags.writeable = False
     _last_ordering = (key, out)
     return out
+
+
+def _same_words(kept: tuple[str, ...] | _WordsAt, asked: tuple[str, ...] | _WordsAt) -> bool:
+    """Whether two orderings (tuples of words or ids into a list of words) are the same words
+    in the same order."""
+    if isinstance(kept, _WordsAt):
+        return kept == asked
+    if isinstance(asked, _WordsAt):
+        return asked == kept
+    return kept == asked
 
 
 def _joints_by_first_word(
@@ -397,8 +522,8 @@ def _longest_matches_in_place(
     pair_of[a] = np.arange(a.size)
     pair = pair_of[word_of[at]]
     k = to_end[at].astype(np.int64)
-    prefix, suffix = letters.ends()
-    hits = suffix[at] == prefix[letters.start[b[pair]] + k - 1]
+    begin = letters.start[b[pair]]
+    hits = letters.suffix_keys()[at] == letters.prefix_keys(begin, begin + k - 1)
     pair, k = pair[hits], k[hits]
     best = np.zeros(a.size, dtype=np.int64)
     if pair.size:
@@ -411,12 +536,12 @@ def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.nda
     """The longest ``k <= top`` whose hashes of ``a``'s suffix and ``b``'s prefix agree: the
     suffix of length ``k`` starts at ``end(a) - k``, where ``b``'s first letter must stand
     (one comparison of code points a length, on 4 bytes a letter); only there are the keys of
-    both read from :meth:`Letters.ends` (two gathers of 8 bytes a comparison, for about one
-    length in ten instead of every length)."""
+    both read (:meth:`Letters.suffix_keys`, :meth:`Letters.prefix_keys`: gathers of 8 bytes,
+    for about one length in ten instead of every length)."""
     best = np.zeros(a.size, dtype=np.int64)
     if not top.any():
         return best
-    prefix, suffix = letters.ends()
+    suffix = letters.suffix_keys()
     offset = np.cumsum(top) - top
     at_a = np.repeat(letters.start[a + 1] + offset, top)
     at_a -= np.arange(1, int(top.sum()) + 1, dtype=np.int64)  # where each suffix starts
@@ -424,7 +549,8 @@ def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.nda
     maybe = np.flatnonzero(letters.cp[at_a] == np.repeat(first_b, top))
     pair = np.searchsorted(offset + top, maybe, side="right")
     k = maybe - offset[pair] + 1
-    hits = suffix[at_a[maybe]] == prefix[letters.start[b[pair]] + k - 1]
+    begin = letters.start[b[pair]]
+    hits = suffix[at_a[maybe]] == letters.prefix_keys(begin, begin + k - 1)
     pair, k = pair[hits], k[hits]
     if pair.size:
         last = np.append(pair[1:] != pair[:-1], True)  # a pair's hits ascend with k

@@ -244,7 +244,8 @@ class PrefixTable:
     ----------
     keys : numpy.ndarray of uint64, shape ``(prefixes,)``
         The prefixes' hash keys, shortest prefixes first (the empty prefix, key 0, first).
-    word, length : numpy.ndarray of int32 and int64, shape ``(prefixes,)``
+    word, length : numpy.ndarray of int32 (int64 past ``2 ** 31`` words) and int64, shape
+        ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
     v1 : numpy.ndarray of int64, shape ``(prefixes,)``
         The smallest value.
@@ -322,14 +323,15 @@ class PrefixTable:
         del shared
         runs = RunValues(lo, hi, ids, np.asarray(values, dtype=np.int64))
         v1 = runs.v1
-        word = ids[lo]
-        begin = letters.start[word] - 1
+        word = ids[lo].astype(np.int32 if letters.lens.size < 1 << 31 else np.int64)
+        begin = letters.start[word]
         useful = None if needed is None else np.flatnonzero(needed(length, v1)).astype(np.int32)
+        if useful is not None and useful.size == length.size:
+            useful = None  # every prefix: no copy of the keys, no map of the index's places
         for _ in range(HASH_DRAWS):
-            prefix, _suffix = letters.ends()
             keys = np.zeros(length.size, dtype=np.uint64)
-            some = length > 0
-            keys[some] = prefix[begin[some] + length[some]]
+            some = 1 if length.size and length[0] == 0 else 0  # the empty prefix, first
+            keys[some:] = letters.prefix_keys(begin[some:], begin[some:] + length[some:] - 1)
             try:
                 index = KeyIndex(keys if useful is None else keys[useful])  # equal keys: found
                 break
@@ -337,7 +339,8 @@ class PrefixTable:
                 letters.draw()
         else:
             raise HashCollision
-        table = cls(letters, keys, word.astype(np.int32), length, v1, runs, index, useful)
+        del begin
+        table = cls(letters, keys, word, length, v1, runs, index, useful)
         table.bounds()  # built from the index's sort by slot, which is then let go
         index.order = index.sorted_home = np.zeros(0, dtype=np.int64)
         return table
@@ -394,40 +397,56 @@ def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.n
 
 
 def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, int64,
-    one entry a distinct prefix, shortest first and, at one length, in the words' order; the
-    words at positions ``lo`` to ``hi - 1`` are those that start with it.
+    """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, one
+    entry a distinct prefix, shortest first and, at one length, in the words' order; the
+    words at positions ``lo`` to ``hi - 1`` are those that start with it (``lo`` and ``hi``
+    int32, int64 past ``2 ** 31`` words; ``length`` int64).
 
     ``top``: each word's longest prefix (its length, or one less when proper; >= 0);
     ``shared``: the length up to which the prefixes of a word are the previous word's (-1 for
     the first). Word ``r`` opens the runs of the lengths ``shared[r] + 1`` to ``top[r]``; word
     ``t`` closes those of ``shared[t + 1] + 1`` to ``top[t]`` (every length for the last).
     The runs of one length are disjoint and in order, so the ``i``-th opening of a length and
-    its ``i``-th closing bound one run: two stable sorts by length (radix sorts of small keys),
-    one entry a prefix, instead of one entry a prefix of every word.
+    its ``i``-th closing bound one run: two stable sorts by length (radix sorts of the lengths
+    as 8 or 16-bit keys, built in that type), one entry a prefix, instead of one entry a
+    prefix of every word.
     """
-    rows = np.arange(top.size, dtype=np.int64)
     after = np.append(shared[1:], -1)  # what each word shares with the next
-    lo, length = _entries(rows, shared + 1, np.maximum(top - shared, 0))
-    last, closing = _entries(rows, after + 1, np.maximum(top - after, 0))
     longest = int(top.max(initial=0))
-    key = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.int64
-    by_length = np.argsort(length.astype(key), kind="stable")
+    kind = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.uint32
+    lo, length = _entries(shared + 1, np.maximum(top - shared, 0), kind)
+    last, closing = _entries(after + 1, np.maximum(top - after, 0), kind)
+    by_length = np.argsort(length, kind="stable")
     lo, length = lo[by_length], length[by_length]
-    hi = last[np.argsort(closing.astype(key), kind="stable")] + 1
-    return lo, length, hi
+    del by_length
+    hi = last[np.argsort(closing, kind="stable")]
+    hi += 1
+    return lo, length.astype(np.int64), hi
 
 
 def _entries(
-    rows: np.ndarray, first: np.ndarray, count: np.ndarray
+    first: np.ndarray, count: np.ndarray, kind: type[np.unsignedinteger]
 ) -> tuple[np.ndarray, np.ndarray]:
     """``count[r]`` entries of each row ``r``, with the values ``first[r]``, ``first[r] + 1``,
-    ...: ``(row of each entry, its value)``, int64, row after row."""
-    offset = np.cumsum(count) - count
-    total = int(offset[-1] + count[-1]) if count.size else 0
-    return np.repeat(rows, count), np.arange(total, dtype=np.int64) - np.repeat(
-        offset - first, count
-    )
+    ...: ``(row of each entry, its value)``, row after row; the rows int32 (int64 past ``2 **
+    31``), the values of type ``kind`` (which holds them all): a running sum of steps of 1,
+    modulo the type's range, that jumps to ``first[r]`` at the row's first entry.
+
+    Examples
+    --------
+    >>> [x.tolist() for x in _entries(np.array([2, 0, 5]), np.array([2, 0, 1]), np.uint8)]
+    [[0, 0, 2], [2, 3, 5]]
+    """
+    rows = np.arange(count.size, dtype=np.int32 if count.size < 1 << 31 else np.int64)
+    row = np.repeat(rows, count)
+    value = np.ones(row.size, dtype=kind)
+    some = np.flatnonzero(count > 0)
+    if some.size:
+        jump = first[some].astype(np.int64)
+        jump[1:] -= first[some[:-1]] + count[some[:-1]] - 1  # from the row before's last
+        value[(np.cumsum(count) - count)[some]] = jump.astype(kind)  # modulo its range
+        np.cumsum(value, dtype=kind, out=value)
+    return row, value
 
 
 class RangeMin:
@@ -442,21 +461,26 @@ class RangeMin:
     Notes
     -----
     ``log2(n) + 1`` arrays of at most ``n`` int32 (ENABLE's 172,823 words: 12 MB), built in
-    as many whole-array minima; a query reads two windows that cover its range.
+    as many whole-array minima, each written in place into one table (no level copied into
+    it afterwards); a query reads two windows that cover its range.
     """
 
     def __init__(self, rank: np.ndarray) -> None:
         n = rank.size
         self.none = n  # the least of an empty range
-        levels = [rank.astype(np.int32)]
-        while 2 << (len(levels) - 1) <= n:
-            prev, half = levels[-1], 1 << (len(levels) - 1)
-            levels.append(np.minimum(prev[:-half], prev[half:]))
-        sizes = [level.size for level in levels]
+        sizes = [n]
+        while 2 << (len(sizes) - 1) <= n:
+            sizes.append(n - (2 << (len(sizes) - 1)) + 1)  # windows of 2 ** j in n
         self.offset = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
-        self.table = np.concatenate([*levels, np.array([n], dtype=np.int32)])
+        self.table = np.empty(sum(sizes) + 1, dtype=np.int32)
+        self.table[-1] = n  # the entry of an empty range
+        self.table[:n] = rank
+        for j in range(1, len(sizes)):
+            at, half = int(self.offset[j - 1]), 1 << (j - 1)
+            prev = self.table[at : at + sizes[j - 1]]
+            np.minimum(prev[:-half], prev[half:], out=self.table[at + sizes[j - 1] :][: sizes[j]])
         self.level = np.zeros(n + 1, dtype=np.int64)  # floor(log2(size)) by size
-        for j in range(1, len(levels)):
+        for j in range(1, len(sizes)):
             self.level[1 << j :] += 1
 
     def least(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -500,8 +524,8 @@ class RunValues:
             self.by_value = np.argsort((self.val - least).astype(np.uint16), kind="stable")
         else:
             self.by_value = np.argsort(self.val, kind="stable")
-        rank = np.empty(ids.size, dtype=np.int64)
-        rank[self.by_value] = np.arange(ids.size)
+        rank = np.empty(ids.size, dtype=np.int32 if ids.size < 1 << 31 else np.int64)
+        rank[self.by_value] = np.arange(ids.size, dtype=rank.dtype)
         self.least = rank[lo]  # a run of one word
         several = np.flatnonzero(hi - lo > 1)
         self.ranges = RangeMin(rank) if several.size else None
