@@ -46,6 +46,7 @@ from cpwords.wordsnake.bounds.cover_cuts import (
     cut_loop,
     cut_row,
     violated_cuts,
+    weak_components,
 )
 from cpwords.wordsnake.bounds.path_ends import EndsMemo, PathEnds, path_ends
 from cpwords.wordsnake.certificate import Certificate
@@ -522,16 +523,9 @@ def _cover_components(
     cache: CoverCache | None = None,
 ) -> _Covered:
     """Solve the path cover of each weak component of the useful arcs (:func:`_cover`)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
     n = int(F.size)
     in_min, out_min = ends.in_min, ends.out_min
-    if n:
-        graph = csr_matrix((np.ones(tails.size), (tails, heads)), shape=(n, n))
-        ncomp, label = connected_components(graph, directed=True, connection="weak")
-    else:
-        ncomp, label = 0, np.zeros(0, dtype=np.int64)
+    ncomp, label = weak_components(n, tails, heads)
     # Isolated words: a path of their own.
     cov = _Covered(ncomp, in_min.astype(np.float64), out_min.astype(np.float64))
     cov.cover_next = ends.out_arg.copy()
@@ -716,8 +710,6 @@ def _cover(
     ``cache``, a component whose program (local arcs and costs) was solved before takes that
     solution (HiGHS is deterministic: the same one).
     """
-    from scipy.sparse import coo_matrix
-
     k = int(nodes.size)
     order = np.argsort(nodes, kind="stable")  # local ids: positions in ``nodes``
     t = order[np.searchsorted(nodes, tails, sorter=order)].astype(np.int64)
@@ -741,6 +733,8 @@ def _cover(
     best_x = lp.x
     found = None
     if not integral:
+        from scipy.sparse import coo_matrix
+
         branched = True
         rows = np.concatenate([h, k + t, np.arange(k), k + np.arange(k)])
         cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])
