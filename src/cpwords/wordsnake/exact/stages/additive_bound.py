@@ -96,10 +96,14 @@ def _subtour_words(net: StringHubNetwork, dec: Decoded) -> list[int]:
     """The distinct words of the items outside the decoded flow's main component."""
     instance = net.instance
     N = instance.n
-    comp: list[int] = dec.comp.tolist()
-    main = comp[N] if not instance.cyclic else max(set(comp[:N]), key=comp[:N].count)
-    item_word = net.item_word
-    return sorted({int(item_word[i]) for i in range(N) if comp[i] != main})
+    comp = np.asarray(dec.comp)[:N]
+    if not instance.cyclic:
+        main = int(dec.comp[N])
+    else:
+        labels: list[int] = comp.tolist()
+        main = max(set(labels), key=labels.count)
+    outside = np.asarray(net.item_word)[:N][comp != main]
+    return np.unique(outside).tolist()
 
 
 def _word_joints(net: StringHubNetwork, dec: Decoded) -> tuple[np.ndarray, np.ndarray]:
