@@ -326,3 +326,36 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
         got = sweeps.pred_cycles(pred)
     assert {frozenset(c) for c in got} == want
     assert sum(len(c) for c in got) == sum(len(c) for c in want)
+
+
+@_flow_cases
+def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
+    ws: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
+    # Any lists and flows (arcs filled, emptied, or left with room both ways), classified a
+    # few arcs at a time: the arcs' classes are the one-pass gather's, and the residual
+    # network (every class's keys, heads, costs, order and offsets) the same.
+    net, flows, rng = _flow_case(ws, cyclic, proper, seed)
+    if net is None:
+        return
+    flows = flows.copy()
+    some = rng.random(net.m) < 0.3
+    flows[some] = rng.integers(0, net.cap[some] + 1)
+    cost = -64 * net.weight - rng.integers(0, 200, net.m)
+    bounds = sweeps.class_bounds(net)
+    node_class = np.repeat(np.arange(bounds.size - 1, dtype=np.uint8), np.diff(bounds))
+    once = node_class[net.tail]
+    once[flows >= net.cap] = 255
+    built = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sweeps, "BUILD_BLOCK", int(rng.integers(1, 8)))
+        blocks = sweeps._arc_classes(node_class, net.tail, flows, net.cap)
+        again = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
+    assert blocks.tolist() == once.tolist()
+    for a, b in zip(built.classes, again.classes, strict=True):
+        assert (a.lo, a.hi, a.ordered) == (b.lo, b.hi, b.ordered)
+        assert a.keys.tolist() == b.keys.tolist() and a.heads.tolist() == b.heads.tolist()
+        assert a.costs.tolist() == b.costs.tolist() and a.costs.dtype == b.costs.dtype
+        assert (a.indptr is None) == (b.indptr is None)
+        if a.indptr is not None and b.indptr is not None:
+            assert a.indptr.tolist() == b.indptr.tolist()

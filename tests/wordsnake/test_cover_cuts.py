@@ -5,6 +5,9 @@ certificate (Hypothesis, small random programs and lists)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,6 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, csc_array, csr_matrix, vstack
+from scipy.sparse.csgraph import connected_components
 
 from cpwords.wordsnake.bounds.cover_cuts import (
     CoverCache,
@@ -22,6 +26,7 @@ from cpwords.wordsnake.bounds.cover_cuts import (
     min_cuts,
     solve_cover_lp,
     violated_cuts,
+    weak_components,
 )
 from cpwords.wordsnake.bounds.path_cover import path_cover_bound
 from cpwords.wordsnake.bounds.path_ends import EndsMemo, path_ends
@@ -262,3 +267,55 @@ def test_min_cuts_skip_only_words_fed_whole(k: int, data: st.DataObject) -> None
     got = min_cuts(t, h, x, y, k, set())
     want = _min_cuts_every_word(t, h, x, y, k)
     assert [c.tolist() for c in got] == [c.tolist() for c in want]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n=st.integers(1, 40),
+    data=st.data(),
+    chain=st.booleans(),
+)
+def test_weak_components_number_them_as_scipy_does(
+    n: int, data: st.DataObject, chain: bool
+) -> None:
+    # Any directed graph (loops, repeated arcs, isolated nodes; long paths in any id order):
+    # the same number of components and the same labels as SciPy's weak components.
+    nodes = st.integers(0, n - 1)
+    t = np.array(data.draw(st.lists(nodes, max_size=3 * n)), dtype=np.int64)
+    if chain:  # a path through the nodes in a random order, with some arcs reversed
+        order = np.array(data.draw(st.permutations(list(range(n)))), dtype=np.int64)
+        t, h = order[:-1], order[1:]
+        flip = np.array(data.draw(st.lists(st.booleans(), min_size=n - 1, max_size=n - 1)))
+        t, h = np.where(flip, h, t), np.where(flip, t, h)
+    else:
+        h = np.array(data.draw(st.lists(nodes, min_size=t.size, max_size=t.size)), dtype=np.int64)
+    graph = csr_matrix((np.ones(t.size), (t, h)), shape=(n, n))
+    want_n, want = connected_components(graph, directed=True, connection="weak")
+    got_n, got = weak_components(n, t, h)
+    assert got_n == want_n
+    assert got.tolist() == want.tolist()
+
+
+def test_the_cover_loads_highs_alone_and_scipy_optimize_takes_that_module() -> None:
+    # A fresh interpreter: the path cover of a small list loads HiGHS without scipy.optimize
+    # or scipy.sparse (0.3 s of imports); a later import of scipy.optimize takes the same
+    # module, and its own solvers still run.
+    code = """
+import sys
+from cpwords.wordsnake.rules import WordsnakeInstance
+from cpwords.wordsnake.bounds.path_cover import path_cover_bound
+from tests.wordsnake.test_pathcover import first_certificate
+words = ("haha", "ahah", "hahah", "abc", "cab", "bca", "blabla", "labl")
+net, cert, seeds = first_certificate(WordsnakeInstance(words, False))
+pc = path_cover_bound(cert, net.words, net.mult.tolist(), list(range(len(net.words))))
+print(sorted(m for m in ("scipy.optimize", "scipy.sparse") if m in sys.modules))
+core = sys.modules["scipy.optimize._highspy._core"]
+from scipy.optimize import linprog
+from scipy.optimize._highspy import _core
+print(_core is core, linprog([1.0, 2.0], A_ub=[[-1.0, -1.0]], b_ub=[-1.0]).x.tolist())
+"""
+    root = Path(__file__).resolve().parents[2]  # for ``tests`` (``-c`` puts the cwd first)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert out.stdout.split("\n")[:2] == ["[]", "True [1.0, 0.0]"]

@@ -545,3 +545,25 @@ def test_the_minimum_cut_separation_keeps_the_deadline() -> None:
         assert x[inside[h] & ~inside[t]].sum() + y[members].sum() < 1
     with pytest.raises(DeadlineReached):
         min_cuts(t, h, x, y, 4, set(), deadline=time.perf_counter() - 1.0)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(st.text(alphabet="abc", min_size=1, max_size=6), min_size=2, max_size=12))
+def test_the_subtours_words_are_those_a_loop_over_the_items_finds(words: list[str]) -> None:
+    # Any lists (repeated words, words inside others, linear or cyclic): the seeds of the
+    # additive bound are the distinct words of the items outside the main component.
+    from cpwords.wordsnake.exact.stages.additive_bound import _subtour_words
+
+    for cyclic in (False, True):
+        inst = WordsnakeInstance(tuple(words), cyclic)
+        if len(set(inst.words)) < 2:
+            return
+        net = build_string_network(inst)
+        out = solve_string_flow(net, lagrangian_iterations=0)
+        assert out.dual is not None
+        dec = decode_flow(net, out.dual.flows)
+        n = inst.n
+        comp = dec.comp.tolist()
+        main = comp[n] if not cyclic else max(set(comp[:n]), key=comp[:n].count)
+        want = sorted({int(net.item_word[i]) for i in range(n) if comp[i] != main})
+        assert _subtour_words(net, dec) == want

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import bisect
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -46,8 +46,9 @@ from cpwords.wordsnake.bounds.cover_cuts import (
     cut_loop,
     cut_row,
     violated_cuts,
+    weak_components,
 )
-from cpwords.wordsnake.bounds.path_ends import EndsMemo, PathEnds, path_ends
+from cpwords.wordsnake.bounds.path_ends import EndsMemo, PathEnds, Prices, path_ends
 from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 from cpwords.wordsnake.relaxation.word_ranges import WordRanges
@@ -284,9 +285,17 @@ def path_cover_bound(
     rounds = _Rounds(cert, words, mult_arr, ranges, deadline, t0, every_partner, cache)
     rounds.memo = EndsMemo(len(words))  # the rounds' F grow: their ends carry over
     F = neighbourhood(words, [s for s in seeds if mult_arr[s] == 1], cap, ranges)
-    best = _grow(rounds, rounds.bound_for(F[mult_arr[F] == 1]), grow, relaxed, target)
+    best, make = _grow(rounds, rounds.bound_for(F[mult_arr[F] == 1]), grow, relaxed, target)
+    if make is not None:  # the best round's certificate, the only one written out
+        best.certificate = make()
     best.info["time"] = time.perf_counter() - t0
     return best
+
+
+#: What a round proves: its bound (its certificate still ``cert`` when a maker follows), the
+#: words outside ``F`` its paths start or end at, and the maker of its certificate (None: the
+#: bound holds it already).
+_Round = tuple[PathCoverBound, np.ndarray, Callable[[], Certificate] | None]
 
 
 @dataclass
@@ -302,9 +311,12 @@ class _Rounds:
     every_partner: bool
     cache: CoverCache | None = None
     memo: EndsMemo | None = None
+    prices: Prices | None = None
 
-    def bound_for(self, F: np.ndarray) -> tuple[PathCoverBound, np.ndarray]:
-        """:func:`_bound_for` of ``F``."""
+    def bound_for(self, F: np.ndarray) -> _Round:
+        """:func:`_bound_for` of ``F`` (the certificate's prices converted at the first)."""
+        if self.prices is None:
+            self.prices = Prices.of(self.cert, self.mult)
         return _bound_for(
             self.cert,
             self.words,
@@ -316,21 +328,23 @@ class _Rounds:
             self.every_partner,
             self.cache,
             self.memo,
+            self.prices,
         )
 
 
 def _grow(
     rounds: _Rounds,
-    first: tuple[PathCoverBound, np.ndarray],
+    first: _Round,
     grow: int,
     relaxed: tuple[np.ndarray, np.ndarray] | None,
     target: int | None,
-) -> PathCoverBound:
-    """The best bound of the first round (``first``: its bound and partners) and of at most
-    ``grow`` more, each on ``F`` grown by the partners of the round before (and the words it
-    displaces): none once the bound is at most ``target``, none that would end past the
-    deadline."""
-    best, partners = first
+) -> tuple[PathCoverBound, Callable[[], Certificate] | None]:
+    """The best bound of the first round (``first``: its bound, partners and certificate's
+    maker) and of at most ``grow`` more, each on ``F`` grown by the partners of the round
+    before (and the words it displaces): none once the bound is at most ``target``, none that
+    would end past the deadline. With the maker of its certificate (only the best round's is
+    made: 0.02 s a round of a whole dictionary's values)."""
+    best, partners, make = first
     last = best
     took = time.perf_counter() - rounds.t0
     mult_arr, deadline = rounds.mult, rounds.deadline
@@ -349,14 +363,14 @@ def _grow(
         if wider.size == best.neighbourhood.size:
             break
         try:
-            found, partners = rounds.bound_for(wider)
+            found, partners, found_make = rounds.bound_for(wider)
         except DeadlineReached:
             break  # the bound of the last finished round stands
         took = time.perf_counter() - t_round
         last = found
         if found.bound <= best.bound:
-            best = found
-    return best
+            best, make = found, found_make
+    return best, make
 
 
 def _displaced(pc: PathCoverBound, relaxed: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -385,22 +399,20 @@ def _bound_for(
     every_partner: bool = False,
     cache: CoverCache | None = None,
     memo: EndsMemo | None = None,
-) -> tuple[PathCoverBound, np.ndarray]:
-    """The bound of the path cover of ``F``, and the words outside ``F`` its paths start or
-    end at (where that costs slack, or all of them with ``every_partner``)."""
+    prices: Prices | None = None,
+) -> _Round:
+    """The bound of the path cover of ``F``, the words outside ``F`` its paths start or end at
+    (where that costs slack, or all of them with ``every_partner``), and the maker of its
+    certificate (the bound holds ``cert`` until it is made)."""
     sc = cert.scale
     W = len(words)
-    u = np.array(cert.u, dtype=np.int64)
-    v = np.array(cert.v, dtype=np.int64)
-    held = np.zeros(W, dtype=np.int64)  # each word's multipliers (conservative slack)
-    for ids, lam in cert.cuts:
-        held[list(ids)] += lam
-    vp = v - held
+    prices = Prices.of(cert, mult_arr) if prices is None else prices
+    u, v, vp = prices.u, prices.v, prices.vp
     proper = cert.proper
     n = int(F.size)
     if n == 0 or (n == W and cert.depot is None):
         # Nothing to cover, or no word outside F to start a path (a cyclic snake of F alone).
-        return _nothing_to_cover(cert, mult_arr, F, t0), np.zeros(0, dtype=np.int64)
+        return _nothing_to_cover(cert, mult_arr, F, t0), np.zeros(0, dtype=np.int64), None
     ends = path_ends(words, F, u, vp, ranges, cert.depot, sc, proper, deadline, cert.score, memo)
     in_min, out_min = ends.in_min, ends.out_min
     if (out_min < 0).any() or (in_min < 0).any():  # pragma: no cover - an invalid certificate
@@ -420,8 +432,8 @@ def _bound_for(
         cert.score,
     )
     cov = _cover_components(F, tails, heads, slack, ends, deadline, cache)
-    certificate, bound, lp_bound, old_bound = _new_certificate(
-        cert, mult_arr, u, v, F, cov, int(tails.size)
+    make, bound, lp_bound, old_bound = _new_certificate(
+        cert, mult_arr, u, v, F, cov, int(tails.size), prices.value
     )
     info: dict[str, Any] = {
         "words": n,
@@ -440,7 +452,7 @@ def _bound_for(
     result = PathCoverBound(
         int(bound),
         int(min(lp_bound, old_bound)),
-        certificate,
+        cert,  # until ``make`` makes this round's (the best round's only)
         F,
         families,
         partners,
@@ -451,7 +463,7 @@ def _bound_for(
         if not cov.fractional
         else CoverData(cert, F, tails, heads, slack, in_min, out_min, cov.fractional),
     )
-    return result, partners
+    return result, partners, make
 
 
 def _partners(cov: _Covered, ends: PathEnds, every_partner: bool) -> np.ndarray:
@@ -522,16 +534,9 @@ def _cover_components(
     cache: CoverCache | None = None,
 ) -> _Covered:
     """Solve the path cover of each weak component of the useful arcs (:func:`_cover`)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
     n = int(F.size)
     in_min, out_min = ends.in_min, ends.out_min
-    if n:
-        graph = csr_matrix((np.ones(tails.size), (tails, heads)), shape=(n, n))
-        ncomp, label = connected_components(graph, directed=True, connection="weak")
-    else:
-        ncomp, label = 0, np.zeros(0, dtype=np.int64)
+    ncomp, label = weak_components(n, tails, heads)
     # Isolated words: a path of their own.
     cov = _Covered(ncomp, in_min.astype(np.float64), out_min.astype(np.float64))
     cov.cover_next = ends.out_arg.copy()
@@ -583,9 +588,11 @@ def _new_certificate(
     F: np.ndarray,
     cov: _Covered,
     n_arcs: int,
-) -> tuple[Certificate, int, int, int]:
-    """The certificate of the covers' linear relaxations, and the bounds: the best proven, the
-    linear relaxation's and the old certificate's."""
+    old_value: int,
+) -> tuple[Callable[[], Certificate], int, int, int]:
+    """The maker of the certificate of the covers' linear relaxations, and the bounds: the best
+    proven, the linear relaxation's and the old certificate's (``old_value``: its dual
+    value)."""
     # The new certificate: u - beta, v - alpha, the subtour cuts as cut sets (units 1/(sc*K)).
     sc = cert.scale
     K = DUAL_UNITS
@@ -606,21 +613,24 @@ def _new_certificate(
     if new_depot is not None:
         value += new_depot[0] + new_depot[1]
     lp_bound = value // new_scale
-    old_value = cert.dual_value(mult_arr.tolist())
     old_bound = old_value // sc
     int_bound = (old_value - int(np.ceil(cov.total_int - 1e-6))) // sc
     bound = min(old_bound, lp_bound, int_bound)
-    certificate = replace(
-        cert,
-        scale=new_scale,
-        u=tuple(u_new.tolist()),
-        v=tuple(v_new.tolist()),
-        depot=new_depot,
-        cuts=tuple(new_cuts),
-        bound=int(bound),
-        core_pairs=n_arcs if bound < lp_bound else cert.core_pairs,
-    )
-    return certificate, bound, lp_bound, old_bound
+    core_pairs = n_arcs if bound < lp_bound else cert.core_pairs
+
+    def make() -> Certificate:
+        return replace(
+            cert,
+            scale=new_scale,
+            u=tuple(u_new.tolist()),
+            v=tuple(v_new.tolist()),
+            depot=new_depot,
+            cuts=tuple(new_cuts),
+            bound=int(bound),
+            core_pairs=core_pairs,
+        )
+
+    return make, bound, lp_bound, old_bound
 
 
 def _useful_arcs(
@@ -716,8 +726,6 @@ def _cover(
     ``cache``, a component whose program (local arcs and costs) was solved before takes that
     solution (HiGHS is deterministic: the same one).
     """
-    from scipy.sparse import coo_matrix
-
     k = int(nodes.size)
     order = np.argsort(nodes, kind="stable")  # local ids: positions in ``nodes``
     t = order[np.searchsorted(nodes, tails, sorter=order)].astype(np.int64)
@@ -741,6 +749,8 @@ def _cover(
     best_x = lp.x
     found = None
     if not integral:
+        from scipy.sparse import coo_matrix
+
         branched = True
         rows = np.concatenate([h, k + t, np.arange(k), k + np.arange(k)])
         cols = np.concatenate([np.arange(m), np.arange(m), m + np.arange(k), m + k + np.arange(k)])

@@ -12,9 +12,51 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.wordsnake.certificate import Certificate
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 from cpwords.wordsnake.relaxation.word_ranges import WordRanges
 from cpwords.wordsnake.rules import joint_weight
+
+
+@dataclass
+class Prices:
+    """A certificate's values as arrays, converted once for every round of the path cover.
+
+    Attributes
+    ----------
+    u, v : numpy.ndarray of int64, shape (W,)
+        Its values.
+    vp : numpy.ndarray of int64, shape (W,)
+        ``v`` less the multipliers each word holds (the conservative slack).
+    value : int
+        Its dual value ``B`` (units of its scale).
+    """
+
+    u: np.ndarray
+    v: np.ndarray
+    vp: np.ndarray
+    value: int
+
+    @classmethod
+    def of(cls, cert: Certificate, mult_arr: np.ndarray) -> Prices:
+        """The prices of ``cert``.
+
+        Parameters
+        ----------
+        cert : Certificate
+        mult_arr : numpy.ndarray of int64, shape (W,)
+            Each distinct word's multiplicity.
+
+        Returns
+        -------
+        Prices
+        """
+        u = np.array(cert.u, dtype=np.int64)
+        v = np.array(cert.v, dtype=np.int64)
+        held = np.zeros(u.size, dtype=np.int64)  # each word's multipliers
+        for ids, lam in cert.cuts:
+            held[list(ids)] += lam
+        return cls(u, v, v - held, cert.dual_value(mult_arr.tolist()))
 
 
 @dataclass

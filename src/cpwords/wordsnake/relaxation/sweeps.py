@@ -46,6 +46,10 @@ WALK_NODES = 4096
 #: A class is relaxed whole when at least this share of its nodes' labels fell.
 DENSE_SHARE = 0.5
 
+#: Arcs classified at a time by :func:`build_residual` (its 64-bit copies of the 32-bit tails
+#: and capacities stay this small).
+BUILD_BLOCK = 1 << 17
+
 
 def sweep_ranges(net: StringHubNetwork) -> list[tuple[int, int]]:
     """The node id ranges a sweep relaxes, in order: the network's node classes along its
@@ -197,8 +201,7 @@ def build_residual(
     # Each arc's class (that of the tail of its forward residual arc; 255: saturated), and the
     # reverse arcs' (those of the arcs with flow, by the class of their heads): six passes of
     # a comparison pick each class's arcs in arc id order (no sort, no gather by a permutation).
-    fwd_class = node_class.take(tail)
-    fwd_class[flows >= cap] = 255
+    fwd_class = _arc_classes(node_class, tail, flows, cap)
     bw = np.flatnonzero(flows > 0)
     bw_class = node_class.take(head.take(bw))
     small = not cost.shape[0] or max(-int(cost.min()), int(cost.max())) < LABEL_LIMIT >> 1
@@ -223,6 +226,22 @@ def build_residual(
             arcs.sort_by_key()
         classes.append(arcs)
     return Residual(n, classes, bounds)
+
+
+def _arc_classes(
+    node_class: np.ndarray, tail: np.ndarray, flows: np.ndarray, cap: np.ndarray
+) -> np.ndarray:
+    """Each arc's tail's class, 255 where the arc is saturated: ``node_class[tail]`` with
+    ``flows >= cap`` set to 255, :data:`BUILD_BLOCK` arcs at a time. In one pass, the gather
+    copied the 32-bit tails to 64 bits and the comparison the 32-bit capacities (8 bytes an arc
+    each, at once; the German list's 5.3 million arcs: 46 -> 31 ms)."""
+    out = np.empty(tail.shape[0], dtype=np.uint8)
+    for lo in range(0, tail.shape[0], BUILD_BLOCK):
+        hi = lo + BUILD_BLOCK
+        part = out[lo:hi]
+        node_class.take(tail[lo:hi].astype(np.intp), out=part)
+        np.copyto(part, 255, where=flows[lo:hi] >= cap[lo:hi].astype(flows.dtype))
+    return out
 
 
 def _joined(a: np.ndarray, b: np.ndarray, dtype: type[np.generic]) -> np.ndarray:
@@ -370,17 +389,27 @@ def relax(arcs: ClassArcs, lab: Labels) -> bool:
     better = np.flatnonzero(cand < dist.take(heads))
     if not better.size:
         return False
-    h = heads.take(better).astype(np.intp)
+    # Each array is let go once done with: the first sweep lowers almost every head a class
+    # reaches, and these arrays held 45 bytes a lowered head at once (25 now), besides the
+    # candidates' 4 an arc (64 -> 33 MB at the German list's greedy proof's peak).
     c = cand.take(better)
+    del cand
+    h = heads.take(better).astype(np.intp)
+    del heads
     np.minimum.at(dist, h, c)
     tight = c == dist.take(h)
+    low = int(c.min())
+    del c
     th = h.compress(tight)  # every lowered head is the head of a tight arc
+    del h
     pos = better.compress(tight)
+    del better, tight
     key = arcs.keys.take(pos if idx is None else idx.take(pos))
+    del pos, idx
     lab.pred[th] = key  # a lowered head's old key overwritten
     np.maximum.at(lab.pred, th, key)
     lab.dirty[th] = True
-    lab.fell_to(int(c.min()))
+    lab.fell_to(low)
     return True
 
 

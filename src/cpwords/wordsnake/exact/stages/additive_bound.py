@@ -54,15 +54,18 @@ def additive_bound(state: ProofState) -> None:
     try:
         first = f.dual.value_scaled // f.dual.scale
         pi = dual_potentials(net, f.dual, deadline)
-        words = state.instance.words
+        # The incumbent's word ids by its items' words (one gather: looking its words up one
+        # by one took 0.3 s of the Letterpress command's 0.7 s stage).
+        items = np.fromiter(f.best_seq, dtype=np.int64, count=len(f.best_seq))
         cert = flow_certificate(
             net,
             f.dual,
-            [words[i] for i in f.best_seq],
+            (),
             f.best,
             first,
             deadline=deadline,
             potentials=pi,
+            order_ids=tuple(net.item_word[items].tolist()),
         )
         relaxed = _word_joints(net, dec)
         cache = CoverCache()  # the neighbourhood search's wider bounds take its components
@@ -93,10 +96,14 @@ def _subtour_words(net: StringHubNetwork, dec: Decoded) -> list[int]:
     """The distinct words of the items outside the decoded flow's main component."""
     instance = net.instance
     N = instance.n
-    comp: list[int] = dec.comp.tolist()
-    main = comp[N] if not instance.cyclic else max(set(comp[:N]), key=comp[:N].count)
-    item_word = net.item_word
-    return sorted({int(item_word[i]) for i in range(N) if comp[i] != main})
+    comp = np.asarray(dec.comp)[:N]
+    if not instance.cyclic:
+        main = int(dec.comp[N])
+    else:
+        labels: list[int] = comp.tolist()
+        main = max(set(labels), key=labels.count)
+    outside = np.asarray(net.item_word)[:N][comp != main]
+    return np.unique(outside).tolist()
 
 
 def _word_joints(net: StringHubNetwork, dec: Decoded) -> tuple[np.ndarray, np.ndarray]:
