@@ -25,7 +25,6 @@ first bound only (see :func:`~cpwords.wordsnake.exact.policy.solve_string_flow`)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -33,7 +32,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.decode import Decoded
-from cpwords.wordsnake.relaxation.sorting import lookup_sorted
+from cpwords.wordsnake.relaxation.sorting import stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.relaxation.sweeps import (
     Labels,
@@ -46,6 +45,7 @@ from cpwords.wordsnake.relaxation.sweeps import (
     sweep_ranges,
     update_residual,
 )
+from cpwords.wordsnake.relaxation.trie import SMALL_LEVEL
 
 #: Budgets of the warm start (:class:`Reoptimizer`) before a cold min-cost flow solve is used
 #: instead: Bellman-Ford sweeps (the optimal flows of whole dictionaries settle in a few dozen
@@ -55,124 +55,183 @@ WARM_ROUNDS = 400
 WARM_CYCLES = 300
 
 
-#: Arcs (or pairs) classified at a time by :class:`_ArcIndex`.
-ARC_BLOCK = 1 << 18
-
-
 class _ArcIndex:
     """Arc ids by ``(tail, head)``: the network has at most one arc between two nodes.
 
     Notes
     -----
-    The arcs that carry a word's units are read from flat tables instead of a sort of every
-    arc's key (0.17 s of ENABLE's 2.1 M arcs, plus 0.05 s of searches): the hand-overs leaving
-    word ``w``'s exit (and its zero arc), one per depth of their hub (trie node or ``H+``), at
-    ``row[w] + depth``; the arcs into word ``b``'s entry from the trie's hubs, one per depth of
-    their tail, at ``row[b] + depth`` (``row``: each word's ``len + 1`` slots, O(total letters));
-    self arcs by word; split arcs ``v -> H+(v)`` by node; the root link. The other arcs (the
-    private chains: few) are searched in their sorted keys. A lookup's arc is checked to be the
-    pair asked for, and should two arcs of the network ever share a slot, every arc is
-    searched in sorted keys as before.
+    An arc is read off its ends and the network's :class:`~cpwords.wordsnake.relaxation.
+    string_hub.ArcLayout`, with no pass over the arcs: a split, delivery, zero or root-link
+    arc by its word (arithmetic); a full-overlap hand-over or a self arc by a search of its
+    part's tails (ascending); a shared hand-over ``exit(w) -> H(s)`` by the step of ``s`` on
+    ``w``'s failure chain, then a search of that step's tails; an arc from a hub to the entry
+    of word ``b`` by its level (``|b|`` less the hub's depth), then a search of that level's
+    heads. Only the private chains' arcs (few) are searched in their sorted keys, made on
+    first use. A lookup's arc is checked to be the pair asked for.
+
+    The table of every arc's slot this replaces read all 2.1 M arcs of ENABLE to route its
+    410,000 hops (0.05 s).
     """
 
     def __init__(self, net: StringHubNetwork) -> None:
-        self.n = np.int64(net.num_nodes)
-        T, W = net.trie.size, net.num_words
-        self.tail, self.head = net.tail, net.head
-        wn = net.trie.word_node.astype(np.int64)
-        depth = net.trie.depth.astype(np.int32)
-        # Node ids, depths and slots in 32 bits (a network has fewer than 2**31 nodes and arcs,
-        # and fewer slots): half the memory traffic of the passes over the arcs.
-        # Each hub's depth: trie nodes, H+ nodes and R_in (the root's entry); -1 elsewhere.
-        self.hub_depth = np.full(net.num_nodes, -1, dtype=np.int32)
-        self.hub_depth[:T] = depth
-        self.hub_depth[T : T + W] = depth[wn]
-        self.hub_depth[net.r_in] = 0
-        self.row = np.zeros(W + 1, dtype=np.int32)
-        np.cumsum(depth[wn] + 1, out=self.row[1:])
-        self.T, self.W = T, W
+        self.net = net
+        self.layout = net.layout
+        self.T, self.W = net.trie.size, net.num_words
         self.out_base, self.in_base, self.r_in = net.out_base, net.in_base, net.r_in
-        self.table = np.full(2 * int(self.row[-1]) + W + T + 1, -1, dtype=np.int32)
-        rest = np.ones(net.m, dtype=bool)
-        keyed = 0
-        for which, slot in self._blocks(self.tail, self.head):
-            self.table[slot] = which
-            rest[which] = False
-            keyed += which.size
-        # Two arcs in one slot (not in the networks built today): sorted keys for all.
-        self.clash = int(np.count_nonzero(self.table >= 0)) != keyed
-        rest_ids = np.arange(net.m) if self.clash else np.flatnonzero(rest)
-        keys = self.tail[rest_ids].astype(np.int64) * self.n + self.head[rest_ids]
-        order = np.argsort(keys)  # distinct keys: any sort gives this order
-        self.order = rest_ids[order]
-        self.keys = keys[order]
-
-    def _blocks(
-        self, tails: np.ndarray, heads: np.ndarray
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """:meth:`_slots` of the pairs, a block of :data:`ARC_BLOCK` at a time (ids of the whole
-        arrays): the temporaries stay small, in the cache and in memory already mapped (fresh
-        pages cost the French list's routing 0.2 s of system time)."""
-        for lo in range(0, tails.shape[0], ARC_BLOCK):
-            t = tails[lo : lo + ARC_BLOCK].astype(np.int32)
-            h = heads[lo : lo + ARC_BLOCK].astype(np.int32)
-            which, slot = self._slots(t, h)
-            yield which + lo, slot
-
-    def _slots(self, t: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The pairs (int32 node ids) that have a slot in the flat table, and their slots.
-
-        The table holds, one after the other: exit to hub (and the zero arcs: ``row[w]`` +
-        the hub's depth), hub to entry (``row[b]`` + the hub's depth), exit to entry (by
-        word), node to ``H+`` (by node) and ``R_in`` to the root. The other pairs (the private
-        chains) are searched in sorted keys."""
-        T, W, row, hub_depth = self.T, self.W, self.row, self.hub_depth
-        R = int(row[-1])
-        # Unsigned views: a node id below the range wraps to a huge value, so one comparison
-        # tests both ends.
-        a = t - np.int32(self.out_base)  # the exit's word
-        b = h - np.int32(self.in_base)  # the entry's word
-        at_entry = b.view(np.uint32) < W
-        ex = np.flatnonzero(a.view(np.uint32) < W)
-        hd = hub_depth[h[ex]]
-        one = hd >= 0
-        i1 = ex[one]
-        i2 = np.flatnonzero(at_entry & (t < T + W))
-        i3 = ex[at_entry[ex]]
-        i4 = np.flatnonzero((t < T) & ((h - np.int32(T)).view(np.uint32) < W))
-        i5 = np.flatnonzero((t == self.r_in) & (h == 0))
-        which = np.concatenate([i1, i2, i3, i4, i5])
-        slot = np.concatenate(
-            [
-                row[a[i1]] + hd[one],
-                np.int32(R) + row[b[i2]] + hub_depth[t[i2]],
-                np.int32(2 * R) + a[i3],
-                np.int32(2 * R + W) + t[i4],
-                np.full(i5.size, 2 * R + W + T, dtype=np.int32),
-            ]
-        )
-        return which, slot
+        self.cyclic, self.proper = net.instance.cyclic, net.instance.proper
+        self.root_sink = 0 if self.cyclic else self.r_in
+        self._private: tuple[np.ndarray, np.ndarray] | None = None
 
     def find(self, tails: np.ndarray, heads: np.ndarray) -> np.ndarray:
         """Arc id of each pair, -1 where there is no such arc."""
-        tails = np.asarray(tails, dtype=np.int64)
-        heads = np.asarray(heads, dtype=np.int64)
-        out = np.full(tails.shape[0], -1, dtype=np.int64)
-        rest = np.ones(tails.shape[0], dtype=bool)
-        if not self.clash:
-            for which, slot in self._blocks(tails, heads):
-                out[which] = self.table[slot]
-                rest[which] = False
-        rest_ids = np.flatnonzero(rest)
-        if rest_ids.size and self.keys.size:
-            keys = tails[rest_ids] * self.n + heads[rest_ids]
-            pos = np.minimum(lookup_sorted(self.keys, keys), self.keys.shape[0] - 1)
-            out[rest_ids] = np.where(self.keys[pos] == keys, self.order[pos], -1)
+        t = np.asarray(tails, dtype=np.int64)
+        h = np.asarray(heads, dtype=np.int64)
+        out = np.full(t.shape[0], -1, dtype=np.int64)
+        T, W, net = self.T, self.W, self.net
+        a = t - self.out_base  # the exit's word
+        b = h - self.in_base  # the entry's word
+        at_exit = (a >= 0) & (a < W)
+        at_entry = (b >= 0) & (b < W)
+        ex = np.flatnonzero(at_exit)
+        self._from_exits(out, ex, a[ex], h[ex], at_entry[ex])
+        trie = np.flatnonzero((t >= 0) & (t < T))
+        self._from_trie(out, trie, t[trie], h[trie], b[trie], at_entry[trie])
+        plus = np.flatnonzero((t >= T) & (t < T + W) & at_entry)
+        hub = net.trie.word_node[t[plus] - T]
+        self._flat(out, plus, t[plus], b[plus], net.trie.depth[hub])
+        if not self.cyclic:
+            out[(t == self.r_in) & (h == 0)] = 3 * W
+        chain = np.flatnonzero((t > self.r_in) | (at_exit & (h > self.r_in)))
+        if chain.size:
+            out[chain] = self._search_private(t[chain], h[chain])
         found = np.flatnonzero(out >= 0)
         arc = out[found]
-        ok = (self.tail[arc] == tails[found]) & (self.head[arc] == heads[found])
+        ok = (net.tail[arc] == t[found]) & (net.head[arc] == h[found])
         out[found[~ok]] = -1
         return out
+
+    def _from_exits(
+        self, out: np.ndarray, at: np.ndarray, a: np.ndarray, h: np.ndarray, to_entry: np.ndarray
+    ) -> None:
+        """The arcs out of word exits (``at`` the pairs, ``a`` their words): self arcs, zero
+        arcs, full-overlap and shared hand-overs (the private ones are searched apart)."""
+        T, W, layout, tail = self.T, self.W, self.layout, self.net.tail
+        out[at[to_entry]] = _in_run(
+            tail, layout.self_arcs, layout.private, self.out_base + a[to_entry]
+        )
+        zero = h == self.root_sink
+        out[at[zero]] = 2 * W + a[zero]
+        hub = ~zero & (h < T + W) & (h >= 0)
+        if not self.proper:
+            full = hub & (h == T + a)
+            out[at[full]] = _in_run(tail, layout.full, layout.shared, self.out_base + a[full])
+            hub &= ~full
+        at, a, h = at[hub], a[hub], h[hub]
+        trie = self.net.trie
+        s = np.where(h < T, h, trie.word_node[np.clip(h - T, 0, W - 1)])
+        step = _chain_steps(trie.fail, trie.depth, trie.word_node[a], trie.depth[s])
+        out[at] = _in_runs(tail, layout.shared_steps, step, self.out_base + a)
+
+    def _from_trie(
+        self,
+        out: np.ndarray,
+        at: np.ndarray,
+        t: np.ndarray,
+        h: np.ndarray,
+        b: np.ndarray,
+        to_entry: np.ndarray,
+    ) -> None:
+        """The arcs out of trie nodes ``t``: split arcs, deliveries and the flat arcs."""
+        T, trie = self.T, self.net.trie
+        word = trie.node_word[t].astype(np.int64)
+        split = (word >= 0) & (h == T + word)
+        out[at[split]] = word[split]
+        b = np.where(to_entry, b, 0)
+        deliver = to_entry & (trie.word_node[b] == t)
+        out[at[deliver]] = self.W + b[deliver]
+        flat = to_entry & ~deliver
+        self._flat(out, at[flat], t[flat], b[flat], trie.depth[t[flat]])
+
+    def _flat(
+        self, out: np.ndarray, at: np.ndarray, hub: np.ndarray, b: np.ndarray, depth: np.ndarray
+    ) -> None:
+        """The arcs from hubs (``depth`` letters deep) to the entries of words ``b``: in the
+        level of the hub's distance from the word's node, a search of the heads."""
+        length = self.net.trie.depth[self.net.trie.word_node[b]].astype(np.int64)
+        level = length - depth - 1
+        out[at] = _in_runs(self.net.head, self.layout.flat_levels, level, self.in_base + b)
+
+    def _search_private(self, t: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """The arcs of the private chains and the hand-overs into them: a search of their
+        sorted keys (made on first use)."""
+        n = np.int64(self.net.num_nodes)
+        if self._private is None:
+            lo, hi = self.layout.private, self.layout.flat
+            keys = self.net.tail[lo:hi].astype(np.int64) * n + self.net.head[lo:hi]
+            order = np.argsort(keys)  # distinct keys: any sort gives this order
+            self._private = (keys[order], order + lo)
+        keys, ids = self._private
+        want = t * n + h
+        if not keys.size:
+            return np.full(want.shape[0], -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(keys, want), keys.shape[0] - 1)
+        return np.where(keys[pos] == want, ids[pos], -1)
+
+
+def _in_run(column: np.ndarray, lo: int, hi: int, values: np.ndarray) -> np.ndarray:
+    """The place of each value in ``column[lo:hi]`` (ascending), -1 where it is not there."""
+    return _in_runs(column, np.array([lo, hi]), np.zeros(values.shape[0], np.int64), values)
+
+
+def _in_runs(
+    column: np.ndarray, starts: np.ndarray, run: np.ndarray, values: np.ndarray
+) -> np.ndarray:
+    """The place of each value in its run ``column[starts[run]:starts[run + 1]]`` (each run
+    ascending), -1 where it is not there (or the run does not exist): one search a run."""
+    out = np.full(values.shape[0], -1, dtype=np.int64)
+    at = np.flatnonzero((run >= 0) & (run < starts.shape[0] - 1))
+    if not at.size:
+        return out
+    # The queries by run, each run's in ascending order: the searches walk the column in order
+    # (in random order, most steps of a search miss the cache).
+    low = int(values.min())
+    key = run[at] * (int(values.max()) - low + 1) + (values[at] - low)
+    at = at[stable_order(key)]
+    runs = run[at]
+    cuts = np.flatnonzero(runs[1:] != runs[:-1]) + 1
+    needles = values[at].astype(column.dtype)
+    for lo_q, hi_q in zip(np.r_[0, cuts].tolist(), np.r_[cuts, at.size].tolist(), strict=True):
+        r = int(runs[lo_q])
+        lo, hi = int(starts[r]), int(starts[r + 1])
+        if lo == hi:
+            continue
+        q = needles[lo_q:hi_q]
+        pos = np.searchsorted(column[lo:hi], q)
+        np.minimum(pos, hi - lo - 1, out=pos)
+        pos += lo
+        out[at[lo_q:hi_q]] = np.where(column[pos] == q, pos, -1)
+    return out
+
+
+def _chain_steps(
+    fail: np.ndarray, depth: np.ndarray, nodes: np.ndarray, reach: np.ndarray
+) -> np.ndarray:
+    """The step of the failure chain from each node that first reaches a depth at most
+    ``reach`` (0: the node's own link), as :meth:`~cpwords.wordsnake.relaxation.trie.Trie.
+    suffix_chain` numbers them: array passes while many chains go on, then a plain loop."""
+    step = np.zeros(nodes.shape[0], dtype=np.int64)
+    cur = fail[nodes].astype(np.int64)
+    live = np.flatnonzero(depth[cur] > reach)
+    while live.size and live.size >= SMALL_LEVEL:
+        cur[live] = fail[cur[live]]
+        step[live] += 1
+        live = live[depth[cur[live]] > reach[live]]
+    for i in live.tolist():  # a few long chains (a word of 100,000 letters)
+        c, k, top = int(cur[i]), int(step[i]), int(reach[i])
+        while depth.item(c) > top:
+            c, k = fail.item(c), k + 1
+        step[i] = k
+    return step
 
 
 def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
@@ -366,7 +425,7 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     arcs = _ArcIndex(net).find(t_all, h_all)
     if (arcs < 0).any():
         return None
-    flows = np.bincount(arcs, minlength=net.m).astype(np.int64)
+    flows = np.bincount(arcs, minlength=net.m).astype(np.int64, copy=False)
     if (flows > net.cap).any():
         return None
     # Each node's balance from the hops (a unit out of its tail, into its head): the arcs'
