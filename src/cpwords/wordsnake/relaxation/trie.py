@@ -262,8 +262,11 @@ class _Children:
     def __init__(self, trie: Trie, small_nodes: int) -> None:
         self.trie = trie
         r, T = trie.radix, trie.size
-        self.first = np.zeros(T + 1, dtype=np.int64)  # each node's row of the sorted children
+        # Each node's row of the sorted children, and the table's keys, in 32 bits where they
+        # fit (half the memory traffic of the lookups).
+        self.first = np.zeros(T + 1, dtype=np.int32 if T < 1 << 31 else np.int64)
         np.cumsum(np.bincount(trie.parent[1:], minlength=T), out=self.first[1:])
+        self.key_type = np.int32 if T * r < 1 << 31 else np.int64
         self.table: np.ndarray | None = None
         self.by_key: dict[int, int] | None = None
         if r < 256 and T * r <= max(CHILD_TABLE_MAX, CHILD_TABLE_PER_NODE * T):
@@ -277,8 +280,10 @@ class _Children:
         """The child of each node by each letter, -1 where there is none."""
         if self.table is None:
             return self.trie.child(nodes, letters)
-        at = self.table[nodes * self.trie.radix + letters].astype(np.int64)
-        return np.where(at > 0, self.trie.child_id[self.first[nodes] + at - 1], -1)
+        at = self.table[nodes.astype(self.key_type, copy=False) * self.trie.radix + letters]
+        place = self.first[nodes] + at
+        place -= 1  # where there is no child, a place read and not kept
+        return np.where(at > 0, self.trie.child_id[place], -1)
 
     def one(self, node: int, letter: int) -> int:
         """The child of one node by one letter, -1 where there is none."""
@@ -306,19 +311,21 @@ def _failure_links(
         if level.size < SMALL_LEVEL:
             _links_in_a_loop(trie, level, ch, kids)
             continue
+        # Each node's parent's link, followed up its chain for the nodes whose candidate has
+        # no child by their letter (the first try over the whole level, no gather).
         letters = ch[level]
-        f = fail[par[level]].astype(np.int64)
-        result = np.zeros(level.shape[0], dtype=np.int64)
-        active = np.arange(level.shape[0])
-        while active.size:
-            found = kids.find(f[active], letters[active])
-            hit = found >= 0
-            result[active[hit]] = found[hit]
-            rest = active[~hit]
-            rest = rest[f[rest] != 0]  # at the root with no child: the failure link is the root
-            f[rest] = fail[f[rest]]
-            active = rest
-        fail[level] = result
+        f = fail[par[level]]
+        link = kids.find(f, letters)
+        miss = np.flatnonzero(link < 0)
+        while miss.size:
+            miss = miss[f[miss] != 0]  # at the root with no child: the failure link is the root
+            up = fail[f[miss]]
+            f[miss] = up
+            found = kids.find(up, letters[miss])
+            link[miss] = found
+            miss = miss[found < 0]
+        np.maximum(link, 0, out=link)
+        fail[level] = link
 
 
 def _links_in_a_loop(trie: Trie, level: np.ndarray, ch: np.ndarray, kids: _Children) -> None:
