@@ -161,6 +161,48 @@ def test_the_arc_index_finds_what_a_search_of_every_arc_finds(
         assert index.find(tails, heads).tolist() == want
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_index_lists, st.booleans(), st.booleans(), st.sampled_from([0, 10**9]))
+def test_a_routed_greedy_is_a_feasible_flow_of_the_greedys_score(
+    ws: list[str], cyclic: bool, proper: bool, small: int
+) -> None:
+    # Any lists (repeats, words inside others, borders through private chains): the routed
+    # flow, where there is one, is conserved, within the capacities, and scores each joint's
+    # hand-over; the walks up the trie as arrays (small 0) or loops.
+    from cpwords.wordsnake.relaxation import assignment, string_hub, trie
+
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        for module in (assignment, string_hub, trie):
+            mp.setattr(module, "SMALL_LEVEL", small)
+        net = build_string_network(inst)
+        greedy = greedy_successors(net)
+        flows = route_successors(net, greedy)
+    if flows is None:  # a joint with no route (a cycle of copies longer than its self arc)
+        return
+    assert (flows >= 0).all() and (flows <= net.cap).all()
+    balance = np.bincount(net.tail, flows, net.num_nodes) - np.bincount(
+        net.head, flows, net.num_nodes
+    )
+    assert np.array_equal(balance.astype(np.int64), net.supply)
+    joints = [i for i in range(inst.n) if 0 <= greedy.succ[i] < inst.n]
+    if not cyclic and greedy.succ[inst.n] == inst.n:  # no depot joint: the cheapest is opened
+        joints.remove(int(np.argmin(np.asarray(greedy.handover)[: inst.n])))
+
+    def carried(i: int) -> int:
+        """A joint's overlap as its route carries it: copies of a word on their self arc
+        (the whole word, or its longest proper border) unless one letter over a hub."""
+        a, b, d = inst.words[i], inst.words[int(greedy.succ[i])], int(greedy.handover[i])
+        if a != b or d == 0 or (d == 1 and len(a) > 1):
+            return d
+        return len(a) if not proper else max(k for k in range(len(a)) if a[:k] == a[-k:])
+
+    score = sum(int(inst.weight(carried(i))) for i in joints)
+    assert int((net.weight.astype(np.int64) * flows).sum()) == score
+
+
 def _bellman_ford(net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray) -> np.ndarray | None:
     """Shortest distances from a virtual source (every node at 0) over the residual arcs, by
     plain Bellman-Ford rounds over every arc (None: a negative cycle)."""

@@ -370,14 +370,22 @@ def _route_positive(
     T = trie.size
     out_base, in_base = net.out_base, net.in_base
     depth, parent, wn, node_word, plus = ta
-    # The string's trie node: the ancestor of b's node at depth d.
-    s = wn[pb].copy()
-    up = np.flatnonzero(depth[s] > pd)
-    while up.size:  # each step only the joints still below their string
-        s[up] = parent[s[up]]
-        up = up[depth[s[up]] > pd[up]]
-    if (depth[s] != pd).any():
+    # The string's trie node: the ancestor of b's node at depth d, len(b) - d steps up. The
+    # joints by steps, most first: the joints still going up are a prefix (one gather a step).
+    s = wn[pb]
+    steps = depth[s] - pd
+    if (steps < 0).any():
         return False
+    if steps.size:
+        top = int(steps.max())
+        order = stable_order(top - steps)
+        cur = s[order]
+        # The joints with at least j steps, for j = 1 .. top.
+        going = cur.shape[0] - np.searchsorted(steps[order][::-1], np.arange(1, top + 1))
+        for n_up in going.tolist():
+            cur[:n_up] = parent[cur[:n_up]]
+        s = np.empty_like(cur)
+        s[order] = cur
     a_node = wn[pw]
     full = (s == a_node) & (not proper)
     border = (s <= a_node) & (a_node <= trie.end[s]) & (pd >= 2) & ~full
