@@ -119,8 +119,9 @@ class Trie:
             Where each step starts in ``words`` and ``nodes``, then ``k``: step ``i`` (the
             ``i + 1``-th link of each word's chain) is ``steps[i]:steps[i + 1]``.
         """
-        wid = np.arange(self.word_node.shape[0], dtype=np.int64)
-        cur = self.fail[self.word_node].astype(np.int64)
+        # The passes in the trie's own (32-bit) types, widened once at the end.
+        wid = np.arange(self.word_node.shape[0], dtype=self.word_node.dtype)
+        cur = self.fail[self.word_node]
         rec_w: list[np.ndarray] = []
         rec_s: list[np.ndarray] = []
         sizes: list[np.ndarray] = []
@@ -139,12 +140,13 @@ class Trie:
             rec_w.append(wid)
             rec_s.append(cur)
             sizes.append(np.array([wid.size], dtype=np.int64))
-            cur = self.fail[cur].astype(np.int64)
+            cur = self.fail[cur]
         steps = np.zeros(1 + sum(s.size for s in sizes), dtype=np.int64)
         if not rec_w:
             return np.zeros(0, np.int64), np.zeros(0, np.int64), steps
         np.cumsum(np.concatenate(sizes), out=steps[1:])
-        return np.concatenate(rec_w), np.concatenate(rec_s), steps
+        words = np.concatenate(rec_w, dtype=np.int64)
+        return words, np.concatenate(rec_s, dtype=np.int64), steps
 
     def children(self, node: int) -> np.ndarray:
         """Children of one node, in letter order."""
