@@ -105,21 +105,21 @@ class Trie:
             nearest (longest suffix) first per word. ``k <= total letters``.
         """
         words, nodes, _ = self.suffix_chain()
-        return words, nodes
+        return words.astype(np.int64), nodes.astype(np.int64)
 
     def suffix_chain(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`suffix_nodes`, step by step along the failure chains.
 
         Returns
         -------
-        words, nodes : numpy.ndarray of int64, shape (k,)
+        words, nodes : numpy.ndarray of the trie's types (int32), shape (k,)
             As :meth:`suffix_nodes`: every word's first link, then every word's second link,
             and so on (words ascending within a step).
         steps : numpy.ndarray of int64, shape (s + 1,)
             Where each step starts in ``words`` and ``nodes``, then ``k``: step ``i`` (the
-            ``i + 1``-th link of each word's chain) is ``steps[i]:steps[i + 1]``.
+            ``i + 1``-th link of each word's chain) is ``steps[i]:steps[i + 1]``, never empty.
         """
-        # The passes in the trie's own (32-bit) types, widened once at the end.
+        # The passes in the trie's own (32-bit) types.
         wid = np.arange(self.word_node.shape[0], dtype=self.word_node.dtype)
         cur = self.fail[self.word_node]
         rec_w: list[np.ndarray] = []
@@ -135,7 +135,8 @@ class Trie:
                 keep = node > 0
                 rec_w.append(wid[which[keep]])
                 rec_s.append(node[keep])
-                sizes.append(np.add.reduceat(keep, level_starts(which), dtype=np.int64))
+                size = np.add.reduceat(keep, level_starts(which), dtype=np.int64)
+                sizes.append(size[: np.flatnonzero(size).max(initial=-1) + 1])  # the last: roots
                 break
             rec_w.append(wid)
             rec_s.append(cur)
@@ -143,10 +144,11 @@ class Trie:
             cur = self.fail[cur]
         steps = np.zeros(1 + sum(s.size for s in sizes), dtype=np.int64)
         if not rec_w:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64), steps
+            empty = np.zeros(0, self.fail.dtype)
+            return empty, empty, steps
         np.cumsum(np.concatenate(sizes), out=steps[1:])
-        words = np.concatenate(rec_w, dtype=np.int64)
-        return words, np.concatenate(rec_s, dtype=np.int64), steps
+        words = np.concatenate(rec_w, dtype=self.word_node.dtype)
+        return words, np.concatenate(rec_s, dtype=self.fail.dtype), steps
 
     def children(self, node: int) -> np.ndarray:
         """Children of one node, in letter order."""
