@@ -94,11 +94,8 @@ class _ArcIndex:
         at_entry = (b >= 0) & (b < W)
         ex = np.flatnonzero(at_exit)
         self._from_exits(out, ex, a[ex], h[ex], at_entry[ex])
-        trie = np.flatnonzero((t >= 0) & (t < T))
-        self._from_trie(out, trie, t[trie], h[trie], b[trie], at_entry[trie])
-        plus = np.flatnonzero((t >= T) & (t < T + W) & at_entry)
-        hub = net.trie.word_node[t[plus] - T]
-        self._flat(out, plus, t[plus], b[plus], net.trie.depth[hub])
+        hubs = np.flatnonzero((t >= 0) & (t < T + W))
+        self._from_hubs(out, hubs, t[hubs], h[hubs], b[hubs], at_entry[hubs])
         if not self.cyclic:
             out[(t == self.r_in) & (h == 0)] = 3 * W
         chain = np.flatnonzero((t > self.r_in) | (at_exit & (h > self.r_in)))
@@ -132,7 +129,7 @@ class _ArcIndex:
         step = _chain_steps(trie.fail, trie.depth, trie.word_node[a], trie.depth[s])
         out[at] = _in_runs(tail, layout.shared_steps, step, self.out_base + a)
 
-    def _from_trie(
+    def _from_hubs(
         self,
         out: np.ndarray,
         at: np.ndarray,
@@ -141,25 +138,24 @@ class _ArcIndex:
         b: np.ndarray,
         to_entry: np.ndarray,
     ) -> None:
-        """The arcs out of trie nodes ``t``: split arcs, deliveries and the flat arcs."""
-        T, trie = self.T, self.net.trie
-        word = trie.node_word[t].astype(np.int64)
+        """The arcs out of the hubs ``t`` (trie nodes and ``H+`` nodes): split arcs,
+        deliveries, and the flat arcs to the entries of words ``b``, in the level of the
+        hub's distance from the word's node, by a search of the heads."""
+        T, W, trie = self.T, self.W, self.net.trie
+        on_trie = t < T
+        node = np.where(on_trie, t, trie.word_node[np.clip(t - T, 0, W - 1)])
+        word = np.where(on_trie, trie.node_word[node], -1).astype(np.int64)
         split = (word >= 0) & (h == T + word)
         out[at[split]] = word[split]
         b = np.where(to_entry, b, 0)
-        deliver = to_entry & (trie.word_node[b] == t)
-        out[at[deliver]] = self.W + b[deliver]
-        flat = to_entry & ~deliver
-        self._flat(out, at[flat], t[flat], b[flat], trie.depth[t[flat]])
-
-    def _flat(
-        self, out: np.ndarray, at: np.ndarray, hub: np.ndarray, b: np.ndarray, depth: np.ndarray
-    ) -> None:
-        """The arcs from hubs (``depth`` letters deep) to the entries of words ``b``: in the
-        level of the hub's distance from the word's node, a search of the heads."""
-        length = self.net.trie.depth[self.net.trie.word_node[b]].astype(np.int64)
-        level = length - depth - 1
-        out[at] = _in_runs(self.net.head, self.layout.flat_levels, level, self.in_base + b)
+        entry_node = trie.word_node[b]
+        deliver = to_entry & on_trie & (entry_node == t)
+        out[at[deliver]] = W + b[deliver]
+        flat = np.flatnonzero(to_entry & ~deliver)
+        level = trie.depth[entry_node[flat]].astype(np.int64) - trie.depth[node[flat]] - 1
+        out[at[flat]] = _in_runs(
+            self.net.head, self.layout.flat_levels, level, self.in_base + b[flat]
+        )
 
     def _search_private(self, t: np.ndarray, h: np.ndarray) -> np.ndarray:
         """The arcs of the private chains and the hand-overs into them: a search of their
