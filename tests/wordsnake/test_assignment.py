@@ -123,17 +123,17 @@ def test_the_arc_index_finds_what_a_search_of_every_arc_finds(
     """Every arc by its ends, and any pair of nodes (borders, private chains, copies, H+
     nodes, the root link), as a dictionary of every arc finds it: its arc or -1; the levels
     and chain steps as arrays (``small`` 0) or in loops."""
-    from cpwords.wordsnake.relaxation import assignment, string_hub, trie
-    from cpwords.wordsnake.relaxation.assignment import _ArcIndex
+    from cpwords.wordsnake.relaxation import arc_index, string_hub, trie
+    from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 
     inst = WordsnakeInstance(tuple(ws), cyclic, proper)
     if len(set(inst.words)) < 2:
         return
     with pytest.MonkeyPatch.context() as mp:
-        for module in (assignment, string_hub, trie):
+        for module in (arc_index, string_hub, trie):
             mp.setattr(module, "SMALL_LEVEL", small)
         net = build_string_network(inst)
-        index = _ArcIndex(net)
+        index = ArcIndex(net)
         assert index.find(net.tail, net.head).tolist() == list(range(net.m))
         rng = np.random.default_rng(seed)
         k = 4 * net.m
@@ -169,13 +169,13 @@ def test_a_routed_greedy_is_a_feasible_flow_of_the_greedys_score(
     # Any lists (repeats, words inside others, borders through private chains): the routed
     # flow, where there is one, is conserved, within the capacities, and scores each joint's
     # hand-over; the walks up the trie as arrays (small 0) or loops.
-    from cpwords.wordsnake.relaxation import assignment, string_hub, trie
+    from cpwords.wordsnake.relaxation import arc_index, string_hub, trie
 
     inst = WordsnakeInstance(tuple(ws), cyclic, proper)
     if len(set(inst.words)) < 2:
         return
     with pytest.MonkeyPatch.context() as mp:
-        for module in (assignment, string_hub, trie):
+        for module in (arc_index, string_hub, trie):
             mp.setattr(module, "SMALL_LEVEL", small)
         net = build_string_network(inst)
         greedy = greedy_successors(net)
