@@ -100,42 +100,107 @@ def test_the_bound_before_any_flow_is_above_the_relaxation_and_the_optimum(
     assert trivial_bound(net) >= -opt >= best
 
 
+# Any alphabet (accents, letters beyond the BMP), words inside others, repeats, long borders.
+_index_letters = st.sampled_from(["ab", "abc", "aé", "a\U00010428b"])
+_index_lists = _index_letters.flatmap(
+    lambda letters: st.lists(
+        st.text(alphabet=letters, min_size=1, max_size=9), min_size=2, max_size=16
+    )
+)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    st.lists(st.text(alphabet="ab", min_size=1, max_size=7), min_size=2, max_size=14),
+    _index_lists,
     st.booleans(),
     st.booleans(),
+    st.sampled_from([0, 10**9]),
     st.integers(0, 2**31 - 1),
 )
-def test_the_arc_index_finds_what_a_search_of_sorted_keys_finds(
-    ws: list[str], cyclic: bool, proper: bool, seed: int
+def test_the_arc_index_finds_what_a_search_of_every_arc_finds(
+    ws: list[str], cyclic: bool, proper: bool, small: int, seed: int
 ) -> None:
     """Every arc by its ends, and any pair of nodes (borders, private chains, copies, H+
-    nodes) as the sorted search of every arc's key finds it: its arc or -1."""
-    from cpwords.wordsnake.relaxation import assignment
-    from cpwords.wordsnake.relaxation.assignment import _ArcIndex
+    nodes, the root link), as a dictionary of every arc finds it: its arc or -1; the levels
+    and chain steps as arrays (``small`` 0) or in loops."""
+    from cpwords.wordsnake.relaxation import arc_index, string_hub, trie
+    from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 
-    net = build_string_network(WordsnakeInstance(tuple(ws), cyclic, proper))
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(assignment, "ARC_BLOCK", 1 + seed % 50)  # the arcs a few at a time
-        index = _ArcIndex(net)
-    assert index.find(net.tail, net.head).tolist() == list(range(net.m))
-    rng = np.random.default_rng(seed)
-    k = 4 * net.m
-    tails = np.concatenate([rng.integers(0, net.num_nodes, k), net.tail[rng.integers(0, net.m, k)]])
-    heads = np.concatenate([rng.integers(0, net.num_nodes, k), net.head[rng.integers(0, net.m, k)]])
-    arc_of = {
-        (t, h): a for a, (t, h) in enumerate(zip(net.tail.tolist(), net.head.tolist(), strict=True))
-    }
-    want = [arc_of.get(pair, -1) for pair in zip(tails.tolist(), heads.tolist(), strict=True)]
-    assert index.find(tails, heads).tolist() == want
-    assert _ArcIndex(net).find(tails, heads).tolist() == want  # in one block
-    # Should two arcs ever share a slot, every arc is searched in sorted keys.
+        for module in (arc_index, string_hub, trie):
+            mp.setattr(module, "SMALL_LEVEL", small)
+        net = build_string_network(inst)
+        index = ArcIndex(net)
+        assert index.find(net.tail, net.head).tolist() == list(range(net.m))
+        rng = np.random.default_rng(seed)
+        k = 4 * net.m
+        picked = rng.integers(0, net.m, k)
+        # Random pairs, the arcs' own ends crossed, and pairs one node off an arc's.
+        tails = np.concatenate(
+            [
+                rng.integers(-2, net.num_nodes + 2, k),
+                net.tail[picked],
+                net.tail[picked] + rng.integers(-1, 2, k),
+            ]
+        )
+        heads = np.concatenate(
+            [
+                rng.integers(-2, net.num_nodes + 2, k),
+                net.head[rng.integers(0, net.m, k)],
+                net.head[picked] + rng.integers(-1, 2, k),
+            ]
+        )
+        arc_of = {
+            (t, h): a
+            for a, (t, h) in enumerate(zip(net.tail.tolist(), net.head.tolist(), strict=True))
+        }
+        want = [arc_of.get(pair, -1) for pair in zip(tails.tolist(), heads.tolist(), strict=True)]
+        assert index.find(tails, heads).tolist() == want
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_index_lists, st.booleans(), st.booleans(), st.sampled_from([0, 10**9]))
+def test_a_routed_greedy_is_a_feasible_flow_of_the_greedys_score(
+    ws: list[str], cyclic: bool, proper: bool, small: int
+) -> None:
+    # Any lists (repeats, words inside others, borders through private chains): the routed
+    # flow, where there is one, is conserved, within the capacities, and scores each joint's
+    # hand-over; the walks up the trie as arrays (small 0) or loops.
+    from cpwords.wordsnake.relaxation import arc_index, string_hub, trie
+
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
     with pytest.MonkeyPatch.context() as mp:
-        every_arc_in_slot_0 = (np.arange(net.m), np.zeros(net.m, np.int32))
-        mp.setattr(_ArcIndex, "_slots", lambda self, t, h: every_arc_in_slot_0)
-        shared = _ArcIndex(net)
-    assert shared.clash and shared.find(tails, heads).tolist() == want
+        for module in (arc_index, string_hub, trie):
+            mp.setattr(module, "SMALL_LEVEL", small)
+        net = build_string_network(inst)
+        greedy = greedy_successors(net)
+        flows = route_successors(net, greedy)
+    if flows is None:  # a joint with no route (a cycle of copies longer than its self arc)
+        return
+    assert (flows >= 0).all() and (flows <= net.cap).all()
+    balance = np.bincount(net.tail, flows, net.num_nodes) - np.bincount(
+        net.head, flows, net.num_nodes
+    )
+    assert np.array_equal(balance.astype(np.int64), net.supply)
+    joints = [i for i in range(inst.n) if 0 <= greedy.succ[i] < inst.n]
+    if not cyclic and greedy.succ[inst.n] == inst.n:  # no depot joint: the cheapest is opened
+        joints.remove(int(np.argmin(np.asarray(greedy.handover)[: inst.n])))
+
+    def carried(i: int) -> int:
+        """A joint's overlap as its route carries it: copies of a word on their self arc
+        (the whole word, or its longest proper border) unless one letter over a hub."""
+        a, b, d = inst.words[i], inst.words[int(greedy.succ[i])], int(greedy.handover[i])
+        if a != b or d == 0 or (d == 1 and len(a) > 1):
+            return d
+        return len(a) if not proper else max(k for k in range(len(a)) if a[:k] == a[-k:])
+
+    score = sum(int(inst.weight(carried(i))) for i in joints)
+    assert int((net.weight.astype(np.int64) * flows).sum()) == score
 
 
 def _bellman_ford(net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray) -> np.ndarray | None:

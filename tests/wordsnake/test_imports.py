@@ -99,3 +99,13 @@ def test_the_default_method_loads_the_gap_stages_when_a_gap_is_left() -> None:
     # All of ENABLE is settled by the greedy proof: the closure, the neighbourhood search and
     # the additive bound are imported by the stages that use them, when they run.
     assert _loaded_after(["cpwords.cli.snake", "cpwords.wordsnake.exact.methods"], GAP_ONLY) == []
+
+
+def test_the_solver_info_names_the_installed_or_tools_version() -> None:
+    # Read off the package (importing it loads no solver), not its metadata (15 to 30 ms).
+    from importlib.metadata import version
+
+    from cpwords.wordsnake.formulations.common import backend_info
+
+    assert backend_info("x", seed=1) == {"ortools": version("ortools"), "backend": "x", "seed": 1}
+    assert _loaded_after(["ortools"], HEAVY) == []

@@ -84,7 +84,7 @@ def test_the_chains_by_arrays_are_the_loops_chains(
     net = build_string_network(inst)
     ids = string_hub._node_ids(net.trie, net.num_words, cyclic)
     arcs = string_hub._Arcs(np.int64, np.int64, np.int64)
-    pw, ps = string_hub._add_word_arcs(arcs, net.trie, ids, net.mult, inst)
+    pw, ps, _ = string_hub._add_word_arcs(arcs, net.trie, ids, net.mult, inst)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(string_hub, "SMALL_LEVEL", small)
         got = string_hub._private_chains(net.trie, ids, net.mult, pw, ps, proper, None)

@@ -189,6 +189,37 @@ any_lists = any_letters.flatmap(
 )
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["ab", "a\nb", "aé", "\n", "".join(chr(0x4E00 + i) for i in range(300))])
+    .flatmap(lambda letters: st.lists(st.text(alphabet=letters, min_size=1, max_size=40)))
+    .map(lambda ws: sorted(set(ws))),
+    st.sampled_from([0, 10**9]),
+)
+def test_the_trie_insertion_reads_each_words_common_prefix_and_letters(words, small):
+    # Common prefixes by windows of letters equal the plain definition, whatever the alphabet
+    # (a newline as a letter, letters beyond 255), words inside others and long prefixes.
+    from cpwords.wordsnake.relaxation import trie as trie_module
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(trie_module, "SMALL_LEVEL", small)
+        alphabet, dep, ch, wn, lcp, _ = trie_module._insert_sorted(words, None)
+    assert alphabet == "".join(sorted(set("".join(words))))
+
+    def common(a: str, b: str) -> int:
+        return next(
+            (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+        )
+
+    want = [0][: len(words)] + [common(a, b) for a, b in itertools.pairwise(words)]
+    assert lcp.tolist() == want
+    # The nodes: each word's letters past its common prefix, in order.
+    letters = [alphabet.index(c) for w, k in zip(words, want, strict=True) for c in w[k:]]
+    depths = [i + 1 for w, k in zip(words, want, strict=True) for i in range(k, len(w))]
+    assert ch.tolist() == [0, *letters] and dep.tolist() == [0, *depths]
+    assert dep[wn].tolist() == [len(w) for w in words]
+
+
 def _trie_arrays(trie):
     return [trie.depth, trie.parent, trie.char, trie.end, trie.fail, trie.word_node]
 
@@ -265,6 +296,7 @@ def test_the_network_words_order_and_flat_arcs_are_the_plain_definitions(ws, cyc
     target |= {int(wn[h - T]) for h in heads if T <= h < T + W}
     plus = {int(wn[w]): T + w for w in range(W)}
     expected = []
+    levels = [net.m - int(flat.sum())]  # the layout's: where each level starts
     for k in range(1, int(trie.depth.max()) + 1):
         for w in range(W):
             if trie.depth[wn[w]] >= k:
@@ -273,10 +305,69 @@ def test_the_network_words_order_and_flat_arcs_are_the_plain_definitions(ws, cyc
                     u = int(trie.parent[u])
                 if u in target:
                     expected.append((plus.get(u, u), net.in_base + w, int(net.mult[w])))
+        levels.append(levels[0] + len(expected))
     got = list(
         zip(net.tail[flat].tolist(), net.head[flat].tolist(), net.cap[flat].tolist(), strict=True)
     )
     assert got == expected
+    assert flat[levels[0] :].all() and net.layout.flat == levels[0]
+    assert net.layout.flat_levels.tolist() == levels
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_lists, st.booleans(), st.booleans(), st.sampled_from([0, 10**9]))
+def test_the_arc_layout_is_where_each_part_of_the_arcs_starts(ws, cyclic, proper, small):
+    # Each part's arcs as :class:`ArcLayout` says (split, delivery, zero, root link, full and
+    # shared hand-overs step by step along the failure chains, self arcs, private chains),
+    # the chain steps as arrays (small 0) or in a loop.
+    from cpwords.wordsnake.relaxation import string_hub, trie
+    from cpwords.wordsnake.relaxation.string_hub import (
+        DELIVER,
+        HANDOVER,
+        PRIVATE,
+        ROOTLINK,
+        SELF,
+        SPLIT,
+        ZERO,
+    )
+
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(trie, "SMALL_LEVEL", small)
+        mp.setattr(string_hub, "SMALL_LEVEL", small)
+        net = build_string_network(inst)
+    lay, t, W = net.layout, net.trie, net.num_words
+    wn = t.word_node.tolist()
+    role, tail, head = net.role.tolist(), net.tail.tolist(), net.head.tolist()
+    assert role[: 3 * W] == [SPLIT] * W + [DELIVER] * W + [ZERO] * W
+    assert tail[: 2 * W] == wn * 2 and tail[2 * W : 3 * W] == [net.out_base + w for w in range(W)]
+    assert role[3 * W : lay.full] == ([] if cyclic else [ROOTLINK])
+    full = [w for w in range(W) if not proper and t.end[wn[w]] > wn[w]]
+    assert tail[lay.full : lay.shared] == [net.out_base + w for w in full]
+    assert head[lay.full : lay.shared] == [t.size + w for w in full]
+    # Shared hand-overs: step i holds each word's (i + 1)-th link, unless a private border.
+    fail = t.fail.tolist()
+    steps = lay.shared_steps.tolist()
+    assert steps[0] == lay.shared and steps[-1] == lay.self_arcs
+    for i in range(len(steps) - 1):
+        want = []
+        for w in range(W):
+            s = wn[w]
+            for _ in range(i + 1):
+                s = fail[s] if s else 0
+            border = s <= wn[w] <= t.end[s] and t.depth[s] >= 2
+            hub = t.size + int(t.node_word[s]) if proper and t.node_word[s] >= 0 else s
+            if s and not border:
+                want.append((net.out_base + w, hub))
+        got = zip(tail[steps[i] : steps[i + 1]], head[steps[i] : steps[i + 1]], strict=True)
+        assert list(got) == want
+    assert set(role[lay.self_arcs : lay.private]) <= {SELF}
+    assert tail[lay.self_arcs : lay.private] == sorted(tail[lay.self_arcs : lay.private])
+    assert set(role[lay.private : lay.flat]) <= {PRIVATE, DELIVER, HANDOVER}
+    chain_tails = tail[lay.private : lay.flat]
+    assert all(x > net.r_in for x in chain_tails if not net.out_base <= x < net.in_base)
 
 
 @settings(max_examples=150, deadline=None)

@@ -25,15 +25,15 @@ first bound only (see :func:`~cpwords.wordsnake.exact.policy.solve_string_flow`)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.decode import Decoded
-from cpwords.wordsnake.relaxation.sorting import lookup_sorted
+from cpwords.wordsnake.relaxation.sorting import stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.relaxation.sweeps import (
     Labels,
@@ -53,126 +53,6 @@ from cpwords.wordsnake.relaxation.sweeps import (
 #: list needed one cancelled cycle and 69 rounds) and cycles.
 WARM_ROUNDS = 400
 WARM_CYCLES = 300
-
-
-#: Arcs (or pairs) classified at a time by :class:`_ArcIndex`.
-ARC_BLOCK = 1 << 18
-
-
-class _ArcIndex:
-    """Arc ids by ``(tail, head)``: the network has at most one arc between two nodes.
-
-    Notes
-    -----
-    The arcs that carry a word's units are read from flat tables instead of a sort of every
-    arc's key (0.17 s of ENABLE's 2.1 M arcs, plus 0.05 s of searches): the hand-overs leaving
-    word ``w``'s exit (and its zero arc), one per depth of their hub (trie node or ``H+``), at
-    ``row[w] + depth``; the arcs into word ``b``'s entry from the trie's hubs, one per depth of
-    their tail, at ``row[b] + depth`` (``row``: each word's ``len + 1`` slots, O(total letters));
-    self arcs by word; split arcs ``v -> H+(v)`` by node; the root link. The other arcs (the
-    private chains: few) are searched in their sorted keys. A lookup's arc is checked to be the
-    pair asked for, and should two arcs of the network ever share a slot, every arc is
-    searched in sorted keys as before.
-    """
-
-    def __init__(self, net: StringHubNetwork) -> None:
-        self.n = np.int64(net.num_nodes)
-        T, W = net.trie.size, net.num_words
-        self.tail, self.head = net.tail, net.head
-        wn = net.trie.word_node.astype(np.int64)
-        depth = net.trie.depth.astype(np.int32)
-        # Node ids, depths and slots in 32 bits (a network has fewer than 2**31 nodes and arcs,
-        # and fewer slots): half the memory traffic of the passes over the arcs.
-        # Each hub's depth: trie nodes, H+ nodes and R_in (the root's entry); -1 elsewhere.
-        self.hub_depth = np.full(net.num_nodes, -1, dtype=np.int32)
-        self.hub_depth[:T] = depth
-        self.hub_depth[T : T + W] = depth[wn]
-        self.hub_depth[net.r_in] = 0
-        self.row = np.zeros(W + 1, dtype=np.int32)
-        np.cumsum(depth[wn] + 1, out=self.row[1:])
-        self.T, self.W = T, W
-        self.out_base, self.in_base, self.r_in = net.out_base, net.in_base, net.r_in
-        self.table = np.full(2 * int(self.row[-1]) + W + T + 1, -1, dtype=np.int32)
-        rest = np.ones(net.m, dtype=bool)
-        keyed = 0
-        for which, slot in self._blocks(self.tail, self.head):
-            self.table[slot] = which
-            rest[which] = False
-            keyed += which.size
-        # Two arcs in one slot (not in the networks built today): sorted keys for all.
-        self.clash = int(np.count_nonzero(self.table >= 0)) != keyed
-        rest_ids = np.arange(net.m) if self.clash else np.flatnonzero(rest)
-        keys = self.tail[rest_ids].astype(np.int64) * self.n + self.head[rest_ids]
-        order = np.argsort(keys)  # distinct keys: any sort gives this order
-        self.order = rest_ids[order]
-        self.keys = keys[order]
-
-    def _blocks(
-        self, tails: np.ndarray, heads: np.ndarray
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """:meth:`_slots` of the pairs, a block of :data:`ARC_BLOCK` at a time (ids of the whole
-        arrays): the temporaries stay small, in the cache and in memory already mapped (fresh
-        pages cost the French list's routing 0.2 s of system time)."""
-        for lo in range(0, tails.shape[0], ARC_BLOCK):
-            t = tails[lo : lo + ARC_BLOCK].astype(np.int32)
-            h = heads[lo : lo + ARC_BLOCK].astype(np.int32)
-            which, slot = self._slots(t, h)
-            yield which + lo, slot
-
-    def _slots(self, t: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The pairs (int32 node ids) that have a slot in the flat table, and their slots.
-
-        The table holds, one after the other: exit to hub (and the zero arcs: ``row[w]`` +
-        the hub's depth), hub to entry (``row[b]`` + the hub's depth), exit to entry (by
-        word), node to ``H+`` (by node) and ``R_in`` to the root. The other pairs (the private
-        chains) are searched in sorted keys."""
-        T, W, row, hub_depth = self.T, self.W, self.row, self.hub_depth
-        R = int(row[-1])
-        # Unsigned views: a node id below the range wraps to a huge value, so one comparison
-        # tests both ends.
-        a = t - np.int32(self.out_base)  # the exit's word
-        b = h - np.int32(self.in_base)  # the entry's word
-        at_entry = b.view(np.uint32) < W
-        ex = np.flatnonzero(a.view(np.uint32) < W)
-        hd = hub_depth[h[ex]]
-        one = hd >= 0
-        i1 = ex[one]
-        i2 = np.flatnonzero(at_entry & (t < T + W))
-        i3 = ex[at_entry[ex]]
-        i4 = np.flatnonzero((t < T) & ((h - np.int32(T)).view(np.uint32) < W))
-        i5 = np.flatnonzero((t == self.r_in) & (h == 0))
-        which = np.concatenate([i1, i2, i3, i4, i5])
-        slot = np.concatenate(
-            [
-                row[a[i1]] + hd[one],
-                np.int32(R) + row[b[i2]] + hub_depth[t[i2]],
-                np.int32(2 * R) + a[i3],
-                np.int32(2 * R + W) + t[i4],
-                np.full(i5.size, 2 * R + W + T, dtype=np.int32),
-            ]
-        )
-        return which, slot
-
-    def find(self, tails: np.ndarray, heads: np.ndarray) -> np.ndarray:
-        """Arc id of each pair, -1 where there is no such arc."""
-        tails = np.asarray(tails, dtype=np.int64)
-        heads = np.asarray(heads, dtype=np.int64)
-        out = np.full(tails.shape[0], -1, dtype=np.int64)
-        rest = np.ones(tails.shape[0], dtype=bool)
-        if not self.clash:
-            for which, slot in self._blocks(tails, heads):
-                out[which] = self.table[slot]
-                rest[which] = False
-        rest_ids = np.flatnonzero(rest)
-        if rest_ids.size and self.keys.size:
-            keys = tails[rest_ids] * self.n + heads[rest_ids]
-            pos = np.minimum(lookup_sorted(self.keys, keys), self.keys.shape[0] - 1)
-            out[rest_ids] = np.where(self.keys[pos] == keys, self.order[pos], -1)
-        found = np.flatnonzero(out >= 0)
-        arc = out[found]
-        ok = (self.tail[arc] == tails[found]) & (self.head[arc] == heads[found])
-        out[found[~ok]] = -1
-        return out
 
 
 def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
@@ -311,14 +191,22 @@ def _route_positive(
     T = trie.size
     out_base, in_base = net.out_base, net.in_base
     depth, parent, wn, node_word, plus = ta
-    # The string's trie node: the ancestor of b's node at depth d.
-    s = wn[pb].copy()
-    up = np.flatnonzero(depth[s] > pd)
-    while up.size:  # each step only the joints still below their string
-        s[up] = parent[s[up]]
-        up = up[depth[s[up]] > pd[up]]
-    if (depth[s] != pd).any():
+    # The string's trie node: the ancestor of b's node at depth d, len(b) - d steps up. The
+    # joints by steps, most first: the joints still going up are a prefix (one gather a step).
+    s = wn[pb]
+    steps = depth[s] - pd
+    if (steps < 0).any():
         return False
+    if steps.size:
+        top = int(steps.max())
+        order = stable_order(top - steps)
+        cur = s[order]
+        # The joints with at least j steps, for j = 1 .. top.
+        going = cur.shape[0] - np.searchsorted(steps[order][::-1], np.arange(1, top + 1))
+        for n_up in going.tolist():
+            cur[:n_up] = parent[cur[:n_up]]
+        s = np.empty_like(cur)
+        s[order] = cur
     a_node = wn[pw]
     full = (s == a_node) & (not proper)
     border = (s <= a_node) & (a_node <= trie.end[s]) & (pd >= 2) & ~full
@@ -363,10 +251,10 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     """The arc flows of the hops, or None when a hop is not an arc, a capacity is exceeded or
     a node's balance differs from its supply."""
     t_all, h_all = np.concatenate(hops.tails), np.concatenate(hops.heads)
-    arcs = _ArcIndex(net).find(t_all, h_all)
+    arcs = ArcIndex(net).find(t_all, h_all)
     if (arcs < 0).any():
         return None
-    flows = np.bincount(arcs, minlength=net.m).astype(np.int64)
+    flows = np.bincount(arcs, minlength=net.m).astype(np.int64, copy=False)
     if (flows > net.cap).any():
         return None
     # Each node's balance from the hops (a unit out of its tail, into its head): the arcs'

@@ -171,3 +171,32 @@ def walk_by_level(step: np.ndarray, starts: list[int]) -> tuple[np.ndarray, np.n
     level = np.arange(which.size, dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
     order = np.argsort(level, kind="stable")
     return which[order], np.array(nodes, dtype=np.int64)[order]
+
+
+def level_starts(which: np.ndarray) -> np.ndarray:
+    """Where each level of a :func:`walk_by_level` walk starts.
+
+    Parameters
+    ----------
+    which : numpy.ndarray of int, shape (k,), k >= 1
+        The walk's path of each entry (the paths ascending within a level).
+
+    Returns
+    -------
+    numpy.ndarray of intp, shape (levels,)
+        The first entry of each level (0 first).
+
+    Notes
+    -----
+    A level's paths are among the level before's (a path that goes on was on the level before),
+    so the first path of a level is at most the last one of the level before: a level starts
+    where the path does not grow.
+
+    Examples
+    --------
+    >>> level_starts(np.array([0, 1, 0, 1, 0, 0])).tolist()
+    [0, 2, 4, 5]
+    """
+    starts = np.flatnonzero(which[1:] <= which[:-1])
+    starts += 1
+    return np.concatenate([np.zeros(1, dtype=starts.dtype), starts])

@@ -38,7 +38,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cpwords.core.errors import InputError
-from cpwords.wordsnake.relaxation.sorting import rows_without, stable_order, walk_by_level
+from cpwords.wordsnake.relaxation.sorting import (
+    level_starts,
+    rows_without,
+    stable_order,
+    walk_by_level,
+)
 from cpwords.wordsnake.relaxation.trie import SMALL_LEVEL, Trie, build_trie, check_deadline
 from cpwords.wordsnake.relaxation.trie import DeadlineReached as DeadlineReached  # re-exported
 from cpwords.wordsnake.rules import WordsnakeInstance
@@ -75,6 +80,47 @@ def estimate_memory(instance: WordsnakeInstance) -> int:
 
 
 @dataclass(frozen=True)
+class ArcLayout:
+    """Where each part of a network's arcs starts (arc ids), in the order
+    :func:`build_string_network` adds them, to read an arc off its ends by arithmetic and
+    searches within a part (:mod:`~cpwords.wordsnake.relaxation.assignment`).
+
+    The first parts need no field: the split arcs ``H(w) -> H+(w)`` are arcs ``0 .. W - 1``,
+    the deliveries ``H(w) -> entry(w)`` ``W .. 2W - 1``, the zero arcs ``exit(w) -> root``
+    (or ``R_in``) ``2W .. 3W - 1`` and a linear snake's root link ``R_in -> root`` arc ``3W``.
+
+    Attributes
+    ----------
+    full : int
+        The full-overlap hand-overs ``exit(w) -> H+(w)`` (``w`` ascending; none when proper).
+    shared : int
+        The shared hand-overs ``exit(w) -> H(s)`` (``H+(s)`` when proper), step by step along
+        the failure chains (:meth:`~cpwords.wordsnake.relaxation.trie.Trie.suffix_chain`),
+        ``w`` ascending within a step.
+    shared_steps : numpy.ndarray of int64, shape (steps + 1,)
+        The first arc of each step, then the end of the part.
+    self_arcs : int
+        The self arcs ``exit(w) -> entry(w)`` (``w`` ascending).
+    private : int
+        The private chains' arcs, then the hand-overs into them, up to ``flat``.
+    flat : int
+        The arcs from the hubs to the entries below them, level by level (the word's parent
+        first, then its grandparent ...), words ascending within a level, up to the last arc.
+    flat_levels : numpy.ndarray of int64, shape (levels + 1,)
+        The first arc of each level (level ``j`` links the hubs ``j`` letters above a word's
+        node), then the end.
+    """
+
+    full: int
+    shared: int
+    shared_steps: np.ndarray
+    self_arcs: int
+    private: int
+    flat: int
+    flat_levels: np.ndarray
+
+
+@dataclass(frozen=True)
 class StringHubNetwork:
     """The string-hub flow network of an instance (see the module docstring).
 
@@ -104,6 +150,8 @@ class StringHubNetwork:
     topo : numpy.ndarray of int32 (as ``tail``)
         The hub nodes (trie, ``H+``, ``R_in``, private) in a topological order of the network
         without the word nodes.
+    layout : ArcLayout
+        Where each part of the arcs starts.
     chains : dict
         ``{word: (top, c_nodes, c_plus)}`` for every word with a private border chain: the
         chain's nodes for the trie depths ``top .. len(word) - 1`` along the word's path (``c_plus``
@@ -131,6 +179,7 @@ class StringHubNetwork:
     role: np.ndarray
     supply: np.ndarray
     topo: np.ndarray
+    layout: ArcLayout
     chains: dict[int, tuple[int, list[int], list[int]]] = field(default_factory=dict)
 
     @property
@@ -190,10 +239,13 @@ def build_string_network(
     check_deadline(deadline)
     ids = _node_ids(trie, len(words), instance.cyclic)
     arcs = _Arcs(*arc_dtypes(instance, trie))
-    pw, ps = _add_word_arcs(arcs, trie, ids, mult, instance)
+    pw, ps, layout = _add_word_arcs(arcs, trie, ids, mult, instance)
     private = _private_chains(trie, ids, mult, pw, ps, instance.proper, deadline)
+    layout["private"] = arcs.size
     _add_private_arcs(arcs, private, instance)
-    _add_flat_arcs(arcs, trie, ids, mult)
+    layout["flat"] = arcs.size
+    flat_levels = _add_flat_arcs(arcs, trie, ids, mult)
+    flat_levels += layout["flat"]
     num_nodes = private.next_id
     supply = _supply(ids, mult, num_nodes, instance.cyclic, arcs.caps)
     topo = _topo_order(trie, ids, private.topo, instance.cyclic).astype(arcs.ids, copy=False)
@@ -214,6 +266,7 @@ def build_string_network(
         supply=supply,
         topo=topo,
         chains=private.chains,
+        layout=ArcLayout(flat_levels=flat_levels, **layout),
     )
 
 
@@ -359,6 +412,7 @@ class _Arcs:
     caps: type[np.signedinteger]
     weights: type[np.signedinteger]
     parts: list[_ArcPart] = field(default_factory=list)
+    size: int = 0  # the arcs added so far
 
     def add(
         self,
@@ -376,6 +430,7 @@ class _Arcs:
         if isinstance(w, np.ndarray):
             w = w.astype(self.weights, copy=False)
         self.parts.append((t, h, c, w, r))
+        self.size += t.shape[0]
 
     @property
     def heads(self) -> list[np.ndarray]:
@@ -403,11 +458,11 @@ class _Arcs:
 
 def _add_word_arcs(
     arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray, instance: WordsnakeInstance
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, dict]:
     """Add the split, delivery, zero, root-link, shared hand-over and self arcs.
 
     Returns the (word, suffix node) pairs of the borders of two letters or more, which hand over
-    to private chains instead.
+    to private chains instead, and where the parts start (:class:`ArcLayout`'s fields so far).
     """
     T, W = ids.T, ids.W
     wn, depth, out_n, in_n = ids.wn, ids.depth, ids.out_n, ids.in_n
@@ -418,24 +473,37 @@ def _add_word_arcs(
     arcs.add(out_n, np.full(W, ids.root_sink), mult, 0, ZERO)
     if not cyclic:
         arcs.add(np.array([ids.r_in]), np.array([0]), big, 0, ROOTLINK)
+    layout: dict = {"full": arcs.size}
+    many_copies = bool((mult > 1).any())
     if not proper:
         full = np.nonzero(ids.has_desc)[0]
         arcs.add(out_n[full], T + full, mult[full], instance.weight(depth[wn[full]]), HANDOVER)
 
-    # Hand-over strings: the failure chain of each word's node.
-    hw, hs = trie.suffix_nodes()
-    whw, dhs = wn[hw], depth[hs]  # each word's node and each string's length
+    # Hand-over strings: the failure chain of each word's node (in the trie's 32-bit types: a
+    # pair a letter of the list, 1.5 M for the 48,472 DNA reads of lambda31).
+    hw, hs, steps = trie.suffix_chain()
+    whw, dhs = trie.word_node[hw], trie.depth[hs]  # each word's node and each string's length
     border = (hs <= whw) & (whw <= trie.end[hs])
     del whw
     private = border & (dhs >= 2)
-    shared = np.flatnonzero(~private)
-    sw, ss = hw[shared], hs[shared]
+    shared = ~private
+    sw, ss, ds = hw[shared], hs[shared], dhs[shared]
     target = ids.plus[ss] if proper else ss
-    arcs.add(out_n[sw], target, mult[sw], instance.weight(dhs[shared]), HANDOVER)
-    del sw, ss, target, shared
+    layout["shared"] = arcs.size
+    # Each step's first shared hand-over: the shared pairs before it.
+    kept = np.zeros(steps.shape[0], dtype=np.int64)
+    if steps.shape[0] > 1:
+        np.cumsum(np.add.reduceat(shared, steps[:-1], dtype=np.int64), out=kept[1:])
+    layout["shared_steps"] = kept + arcs.size
+    tails = sw.astype(arcs.ids)
+    tails += T + W  # the words' exits
+    caps = mult[sw] if many_copies else 1
+    arcs.add(tails, target, caps, instance.weight(ds.astype(arcs.weights)), HANDOVER)
+    del sw, ss, ds, target, shared, tails
+    layout["self_arcs"] = arcs.size
 
     # Repeated words: copy-to-copy joints (a word followed by a copy of itself).
-    if (mult > 1).any():
+    if many_copies:
         self_ov = np.zeros(W, dtype=np.int64)
         if proper:
             # Copies of a word overlap by its longest proper border.
@@ -444,7 +512,7 @@ def _add_word_arcs(
             self_ov = depth[wn]
         many = np.nonzero((mult > 1) & (self_ov > 0))[0]
         arcs.add(out_n[many], in_n[many], mult[many] - 1, instance.weight(self_ov[many]), SELF)
-    return hw[private], hs[private]
+    return hw[private], hs[private], layout
 
 
 @dataclass
@@ -596,8 +664,10 @@ def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeI
         arcs.add(tails, heads, caps, instance.weight(overlaps), HANDOVER)
 
 
-def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> None:
-    """Add the arcs from every hub that receives units to the entries of the words below it."""
+def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> np.ndarray:
+    """Add the arcs from every hub that receives units to the entries of the words below it;
+    returns the first arc of each level (counted from the first of these arcs), then the end
+    (:attr:`ArcLayout.flat_levels`)."""
     # Flat layout: every hub that receives units links straight to the entries of the words
     # below it (at most one arc per letter of each word). Paths have two arcs instead of one
     # per trie level, which push-relabel solves several times faster.
@@ -613,6 +683,7 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
     del target
     src_l: list[np.ndarray] = []
     word_l: list[np.ndarray] = []
+    sizes: list[np.ndarray] = []  # the arcs of each level
     # The words' ancestors, a level a pass (every word's parent, then grandparent, ...).
     word_ids = np.arange(W, dtype=arcs.ids)
     cur = trie.parent[wn]
@@ -625,6 +696,10 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
         hit = src >= 0
         src_l.append(src[hit])
         word_l.append(word_ids[hit])
+        if not few:
+            sizes.append(np.array([src_l[-1].size], dtype=np.int64))
+        elif which.size:
+            sizes.append(np.add.reduceat(hit, level_starts(which), dtype=np.int64))
         live = cur > 0
         if few or not live.any():
             break
@@ -635,6 +710,9 @@ def _add_flat_arcs(arcs: _Arcs, trie: Trie, ids: _NodeIds, mult: np.ndarray) -> 
     caps = mult.astype(arcs.caps)[words]
     words += int(in_n[0])  # now the entries
     arcs.add(np.concatenate(src_l), words, caps, 0, TRIE)
+    levels = np.zeros(1 + sum(s.size for s in sizes), dtype=np.int64)
+    np.cumsum(np.concatenate(sizes), out=levels[1:])
+    return levels
 
 
 def _supply(

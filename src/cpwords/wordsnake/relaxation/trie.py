@@ -14,6 +14,7 @@ import numpy as np
 
 from cpwords.wordsnake.relaxation.sorting import (
     common_prefix,
+    level_starts,
     lookup_sorted,
     stable_order,
     walk_by_level,
@@ -103,10 +104,27 @@ class Trie:
             Word ids and trie nodes (root excluded): the failure chain of each word's node,
             nearest (longest suffix) first per word. ``k <= total letters``.
         """
-        wid = np.arange(self.word_node.shape[0], dtype=np.int64)
-        cur = self.fail[self.word_node].astype(np.int64)
+        words, nodes, _ = self.suffix_chain()
+        return words.astype(np.int64), nodes.astype(np.int64)
+
+    def suffix_chain(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`suffix_nodes`, step by step along the failure chains.
+
+        Returns
+        -------
+        words, nodes : numpy.ndarray of the trie's types (int32), shape (k,)
+            As :meth:`suffix_nodes`: every word's first link, then every word's second link,
+            and so on (words ascending within a step).
+        steps : numpy.ndarray of int64, shape (s + 1,)
+            Where each step starts in ``words`` and ``nodes``, then ``k``: step ``i`` (the
+            ``i + 1``-th link of each word's chain) is ``steps[i]:steps[i + 1]``, never empty.
+        """
+        # The passes in the trie's own (32-bit) types.
+        wid = np.arange(self.word_node.shape[0], dtype=self.word_node.dtype)
+        cur = self.fail[self.word_node]
         rec_w: list[np.ndarray] = []
         rec_s: list[np.ndarray] = []
+        sizes: list[np.ndarray] = []
         while True:
             live = cur > 0
             if not live.any():
@@ -117,13 +135,20 @@ class Trie:
                 keep = node > 0
                 rec_w.append(wid[which[keep]])
                 rec_s.append(node[keep])
+                size = np.add.reduceat(keep, level_starts(which), dtype=np.int64)
+                sizes.append(size[: np.flatnonzero(size).max(initial=-1) + 1])  # the last: roots
                 break
             rec_w.append(wid)
             rec_s.append(cur)
-            cur = self.fail[cur].astype(np.int64)
+            sizes.append(np.array([wid.size], dtype=np.int64))
+            cur = self.fail[cur]
+        steps = np.zeros(1 + sum(s.size for s in sizes), dtype=np.int64)
         if not rec_w:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        return np.concatenate(rec_w), np.concatenate(rec_s)
+            empty = np.zeros(0, self.fail.dtype)
+            return empty, empty, steps
+        np.cumsum(np.concatenate(sizes), out=steps[1:])
+        words = np.concatenate(rec_w, dtype=self.word_node.dtype)
+        return words, np.concatenate(rec_s, dtype=self.fail.dtype), steps
 
     def children(self, node: int) -> np.ndarray:
         """Children of one node, in letter order."""
@@ -241,8 +266,11 @@ class _Children:
     def __init__(self, trie: Trie, small_nodes: int) -> None:
         self.trie = trie
         r, T = trie.radix, trie.size
-        self.first = np.zeros(T + 1, dtype=np.int64)  # each node's row of the sorted children
+        # Each node's row of the sorted children, and the table's keys, in 32 bits where they
+        # fit (half the memory traffic of the lookups).
+        self.first = np.zeros(T + 1, dtype=np.int32 if T < 1 << 31 else np.int64)
         np.cumsum(np.bincount(trie.parent[1:], minlength=T), out=self.first[1:])
+        self.key_type = np.int32 if T * r < 1 << 31 else np.int64
         self.table: np.ndarray | None = None
         self.by_key: dict[int, int] | None = None
         if r < 256 and T * r <= max(CHILD_TABLE_MAX, CHILD_TABLE_PER_NODE * T):
@@ -256,8 +284,10 @@ class _Children:
         """The child of each node by each letter, -1 where there is none."""
         if self.table is None:
             return self.trie.child(nodes, letters)
-        at = self.table[nodes * self.trie.radix + letters].astype(np.int64)
-        return np.where(at > 0, self.trie.child_id[self.first[nodes] + at - 1], -1)
+        at = self.table[nodes.astype(self.key_type, copy=False) * self.trie.radix + letters]
+        place = self.first[nodes] + at
+        place -= 1  # where there is no child, a place read and not kept
+        return np.where(at > 0, self.trie.child_id[place], -1)
 
     def one(self, node: int, letter: int) -> int:
         """The child of one node by one letter, -1 where there is none."""
@@ -285,19 +315,21 @@ def _failure_links(
         if level.size < SMALL_LEVEL:
             _links_in_a_loop(trie, level, ch, kids)
             continue
+        # Each node's parent's link, followed up its chain for the nodes whose candidate has
+        # no child by their letter (the first try over the whole level, no gather).
         letters = ch[level]
-        f = fail[par[level]].astype(np.int64)
-        result = np.zeros(level.shape[0], dtype=np.int64)
-        active = np.arange(level.shape[0])
-        while active.size:
-            found = kids.find(f[active], letters[active])
-            hit = found >= 0
-            result[active[hit]] = found[hit]
-            rest = active[~hit]
-            rest = rest[f[rest] != 0]  # at the root with no child: the failure link is the root
-            f[rest] = fail[f[rest]]
-            active = rest
-        fail[level] = result
+        f = fail[par[level]]
+        link = kids.find(f, letters)
+        miss = np.flatnonzero(link < 0)
+        while miss.size:
+            miss = miss[f[miss] != 0]  # at the root with no child: the failure link is the root
+            up = fail[f[miss]]
+            f[miss] = up
+            found = kids.find(up, letters[miss])
+            link[miss] = found
+            miss = miss[found < 0]
+        np.maximum(link, 0, out=link)
+        fail[level] = link
 
 
 def _links_in_a_loop(trie: Trie, level: np.ndarray, ch: np.ndarray, kids: _Children) -> None:
@@ -327,43 +359,43 @@ def _insert_sorted(
     replaces.
     """
     n = len(words)
-    lens = np.fromiter(map(len, words), dtype=np.int64, count=n)
-    points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32)
-    # Letter codes by a table over the code points (at most 0x110000 entries): no sort.
-    seen = np.zeros(int(points.max(initial=0)) + 1, dtype=bool)
-    seen[points] = True
+    text = "\n".join(words)
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    # Letter codes by a table over the code points (at most 0x110000 entries): no sort. The
+    # newline between words is no letter unless a word holds one.
+    counts = np.bincount(points, minlength=11)
+    between = text.count("\n") == n - 1  # the newlines are exactly the gaps between words
+    del text
+    if between:
+        counts[10] = 0
+    seen = counts > 0
+    del counts
     letters = np.flatnonzero(seen)
     alphabet = "".join(map(chr, letters.tolist()))
-    code_of = np.cumsum(seen, dtype=np.int32)
-    code_of -= 1
-    codes = np.empty(points.size + 1, dtype=np.int32)  # a spare place past the last letter
-    np.take(code_of, points, out=codes[:-1])
-    codes[-1] = -1  # read by the common prefixes when a word has no letter left, never kept
+    # Each letter's code plus one, 0 between words, in the narrowest unsigned type, with room
+    # past the end for the windows of the common prefixes (below).
+    item = np.dtype("<u1" if letters.size < 1 << 8 else "<u2" if letters.size < 1 << 16 else "<u4")
+    code_of = np.cumsum(seen, dtype=np.int32).astype(item)
+    codes = np.zeros(points.size + 8, dtype=item)
+    np.take(code_of, points, out=codes[: points.size])
+    if between:
+        gaps = np.flatnonzero(points == 10)
     del points, seen, code_of
-    offsets = np.zeros(n, dtype=np.int64)
-    np.cumsum(lens[:-1], out=offsets[1:])
+    # Each word's first letter's place (words a place apart) and length.
+    starts = np.zeros(n, dtype=np.int64)
+    if between:
+        starts[1:] = gaps
+        starts[1:] += 1
+        lens = np.empty(n, dtype=np.int64)
+        np.subtract(gaps, starts[:-1], out=lens[:-1])
+        lens[-1:] = codes.size - 8 - starts[-1:]
+        del gaps
+    else:
+        lens = np.fromiter(map(len, words), dtype=np.int64, count=n)
+        np.cumsum(lens[:-1] + 1, out=starts[1:])
+        codes[starts[1:] - 1] = 0
     check_deadline(deadline)
-    # The common prefix of each word with the one before, one letter column at a time: the
-    # pairs still equal carry their two letters' places and the shorter length along (no
-    # gather of the offsets a column), in 32 bits where the letters' places fit.
-    lcp = np.zeros(n, dtype=np.int64)
-    place = np.dtype(np.int32 if codes.size <= 1 << 31 else np.int64)
-    pairs: np.ndarray = np.arange(1, n, dtype=place)  # pair p: words p - 1 and p
-    left: np.ndarray = offsets[:-1].astype(place)
-    right: np.ndarray = offsets[1:].astype(place)
-    room: np.ndarray = np.minimum(lens[:-1], lens[1:]).astype(place)  # letters left to compare
-    d = 0
-    while pairs.size and pairs.size >= SMALL_LEVEL:
-        same = np.flatnonzero((room > 0) & (codes[left] == codes[right]))
-        pairs, left, right, room = pairs[same], left[same], right[same], room[same]
-        lcp[pairs] += 1
-        left += 1
-        right += 1
-        room -= 1
-        d += 1
-    pairs -= 1
-    for p in pairs.tolist():  # a few long common prefixes (a word of 100,000 letters)
-        lcp[p + 1] = common_prefix(words[p], words[p + 1], d)
+    lcp = _common_prefixes(codes, starts, words)
     check_deadline(deadline)
     new = lens - lcp
     start = np.ones(n, dtype=np.int64)
@@ -377,9 +409,52 @@ def _insert_sorted(
     dep[0] = 0
     dep[1:] = letter_at + 1
     ch = np.zeros(size, dtype=np.int32)
-    ch[1:] = codes[offsets[owner] + letter_at]
+    ch[1:] = codes[starts[owner] + letter_at]
+    ch[1:] -= 1
     wn = (start + new - 1).astype(np.int32)
     return alphabet, dep, ch, wn, lcp, start
+
+
+def _common_prefixes(codes: np.ndarray, starts: np.ndarray, words: Sequence[str]) -> np.ndarray:
+    """The common prefix of each word with the one before (0 for the first word).
+
+    ``codes`` holds each word's letter codes plus one from ``starts``, 0 after each word and
+    eight places more past the last. The pairs still equal compare a window of eight bytes at a
+    time (eight letters of an alphabet below 256 letters, four or two of larger ones), read at
+    any place by a view of 64-bit integers one code apart: the first different letter is the
+    lowest set bit of the windows' exclusive or (a word's end, 0, differs from any letter of
+    the other word, and two distinct words differ before both end). A few long common
+    prefixes left (a word of 100,000 letters) are searched in the strings instead.
+
+    Replaces a pass a letter (0.016 s of ENABLE's 0.04 s trie insertion).
+    """
+    n = starts.shape[0]
+    size = codes.dtype.itemsize
+    per = 8 // size  # letters a window
+    window = np.ndarray(
+        shape=(codes.shape[0] - 7,), dtype=np.dtype("<u8"), buffer=codes, strides=(size,)
+    )
+    lcp = np.zeros(n, dtype=np.int64)
+    pairs = np.arange(1, n, dtype=np.int64)  # pair p: words p - 1 and p
+    left, right = starts[:-1], starts[1:]
+    d = 0
+    while pairs.size and pairs.size >= SMALL_LEVEL:
+        x = window[left]
+        x ^= window[right]
+        differ = np.flatnonzero(x)
+        x = x[differ]
+        x &= -x  # the lowest set bit
+        bit = np.frexp(x.astype(np.float64))[1]  # a power of two: exact
+        bit -= 1
+        bit //= 8 * size
+        lcp[pairs[differ]] = d + bit
+        keep = np.ones(pairs.shape[0], dtype=bool)
+        keep[differ] = False
+        pairs, left, right = pairs[keep], left[keep] + per, right[keep] + per
+        d += per
+    for p in pairs.tolist():  # a few long common prefixes (a word of 100,000 letters)
+        lcp[p] = common_prefix(words[p - 1], words[p], d)
+    return lcp
 
 
 def _parents(
