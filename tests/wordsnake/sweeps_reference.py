@@ -90,8 +90,9 @@ def reference_settle(
     max_cycles: int,
     check_every: int = 2,
 ) -> tuple[np.ndarray | None, int, int]:
-    """``Reoptimizer.settle`` as it was: the potentials (or None), the cycles cancelled and the
-    sweeps made; ``flows`` changed in place as the cycles are cancelled."""
+    """``Reoptimizer.settle`` as it was (but the first sweep records no predecessors): the
+    potentials (or None), the cycles cancelled and the sweeps made; ``flows`` changed in place
+    as the cycles are cancelled."""
     cap = net.cap if cap is None else cap
     n = net.num_nodes
     dist = np.zeros(n, dtype=np.int64) if start is None else start.copy()
@@ -115,6 +116,8 @@ def reference_settle(
                     fell = True
             if not fell:
                 return dist, cycles, rounds
+            if rounds == 1:
+                pred.fill(-1)  # the first sweep records no predecessors
             if rounds % check_every == 0:
                 found = [c for c in _pred_cycles(pred, res.tails) if int(res.costs[c].sum()) < 0]
         if cycles >= max_cycles:

@@ -515,6 +515,7 @@ class Reoptimizer:
                     return None
                 rounds += 1
                 self.rounds += 1
+                lab.record = rounds > 1  # the first sweep records no predecessors
                 if not sweep(res, lab, ranges, deadline):
                     self.dist = lab.labels()
                     return self.dist
