@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cpwords.core.alphabet import Alphabet, is_word, normalize_word, normalize_words, word_flags
 from cpwords.core.dictionaries import parse_dictionary_text
-from cpwords.core.lexicon import Lexicon, lexicon_from_words, parse_lexicon_text
+from cpwords.core.lexicon import Lexicon, lexicon_from_words, parse_lexicon_text, sorted_distinct
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 #: Letters that make the joined text's normalisation and case mapping differ from a word's if
@@ -140,3 +140,8 @@ def test_instance_words_equal_each_word_normalised(words: list[str]) -> None:
         assert not all(is_word(w) for w in normed), exc
         return
     assert list(inst.words) == normed
+
+
+@given(st.lists(st.text(alphabet="abé\u0301Σ", max_size=3), max_size=12))
+def test_sorted_distinct_is_sorted_set(words: list[str]) -> None:
+    assert sorted_distinct(words) == sorted(set(words))
