@@ -45,8 +45,60 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def dumps(obj: Any) -> str:
-    """Strict JSON text: non-finite numbers become ``null``, never ``NaN``/``Infinity``."""
+    """Strict JSON text: non-finite numbers become ``null``, never ``NaN``/``Infinity``.
+
+    A row (a dict with string keys) is written a value at a time, as :func:`json.dumps`
+    writes it, a long list of words (a whole dictionary's ordering) in one pass over it
+    (:func:`_word_list_json`).
+
+    Examples
+    --------
+    >>> dumps({"a": float("nan"), "w": ["ab"] * 3})
+    '{"a": null, "w": ["ab", "ab", "ab"]}'
+    """
+    if not isinstance(obj, dict) or not obj or set(map(type, obj)) != {str}:
+        return _dumps(obj)
+    return "{" + ", ".join(f"{_dumps(k)}: {_dumps_value(v)}" for k, v in obj.items()) + "}"
+
+
+def _dumps(obj: Any) -> str:
     return json.dumps(json_safe(obj), default=_json_default, allow_nan=False)
+
+
+#: The shortest list of words :func:`dumps` writes in one pass (shorter ones: json's way).
+_LONG_LIST = 1000
+
+
+def _dumps_value(value: Any) -> str:
+    if type(value) in (list, tuple) and len(value) >= _LONG_LIST:
+        text = _word_list_json(value)
+        if text is not None:
+            return text
+    return _dumps(value)
+
+
+def _word_list_json(words: list[Any] | tuple[Any, ...]) -> str | None:
+    """``json.dumps(list(words))`` of strings without a backslash or a line feed: the words
+    joined by line feeds, escaped once, each escaped line feed (the only ``\\n`` there) turned
+    into the list's separator; None when a word is not such a string.
+
+    Json's own way reads each of a dictionary's words twice (``json_safe``'s types, the
+    encoder's string; 0.3 s on the French list's ordering after a solve, the words scattered in
+    memory), and makes an escaped copy of each.
+
+    Examples
+    --------
+    >>> words = ["été", "a\\"b", "ǅ"] * 400
+    >>> _word_list_json(words) == json.dumps(words), _word_list_json(["a\\nb"] * 2)
+    (True, None)
+    """
+    try:
+        joined = "\n".join(words)
+    except TypeError:  # not every item is a string
+        return None
+    if "\\" in joined or joined.count("\n") != len(words) - 1:
+        return None
+    return "[" + json.dumps(joined).replace("\\n", '", "') + "]"
 
 
 def echo_json(obj: Any) -> None:

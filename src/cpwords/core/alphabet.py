@@ -41,9 +41,11 @@ One place decides it, used by every reader (:mod:`cpwords.core.lexicon`) and eve
 
 from __future__ import annotations
 
+import operator
 import unicodedata
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
+from itertools import compress
 from typing import Literal
 
 #: Which words a reader keeps: basic Latin only, or the letters of every script.
@@ -159,6 +161,50 @@ def normalize_word(text: str, lang: str | None = None, fold: bool = False) -> st
         return s
     s = unicodedata.normalize("NFC", s)
     return fold_accents(s) if fold else s
+
+
+def normalize_words(words: Sequence[str], lang: str | None = None) -> list[str]:
+    """:func:`normalize_word` of every word (no folding), in one pass over the joined words.
+
+    Parameters
+    ----------
+    words : sequence of str
+        Words as typed (any case, NFC or NFD), none holding a ``\\n``.
+    lang : str, optional
+        ISO 639-1 code, for its case rules (see :func:`normalize_word`).
+
+    Returns
+    -------
+    list of str
+        ``[normalize_word(w, lang) for w in words]``, in order.
+
+    Notes
+    -----
+    A line feed is a starter that composes with nothing and is neither cased nor
+    case-ignorable, so normalising and lower-casing the words joined by line feeds gives each
+    word's own result (Greek final sigma included): the text is read by C a few times (NFC's
+    quick check answers at once for a text already in NFC) instead of four calls a word. Words
+    holding a line feed are normalised one by one.
+
+    Examples
+    --------
+    >>> normalize_words(["Cafe\\u0301", "DİYARBAKIR", "ΟΔΟΣ"], "tr")
+    ['café', 'diyarbakır', 'οδος']
+    """
+    joined = "\n".join(words)
+    if joined.count("\n") != max(len(words) - 1, 0):
+        return [normalize_word(w, lang) for w in words]
+    if not words:
+        return []
+    s = unicodedata.normalize("NFC", joined)
+    if lang in TURKIC:
+        s = s.replace("I", "ı").replace("İ", "i")
+    s = s.lower()
+    if not s.isascii():
+        s = unicodedata.normalize("NFC", s)
+    if s == joined:  # already normalised: the words themselves (their hashes kept)
+        return list(words)
+    return s.split("\n")
 
 
 def script_of(ch: str) -> str:
@@ -325,6 +371,43 @@ def word_problem(word: str, alphabet: Alphabet = "any") -> str | None:
         if i == 0 and not ch.isalpha():
             return f"{ch!r} (a combining mark) cannot start a word"
     return None
+
+
+def word_flags(words: Sequence[str], alphabet: Alphabet = "any") -> list[bool] | None:
+    """Which of ``words`` (already normalised) are words of ``alphabet``: None when all are.
+
+    Parameters
+    ----------
+    words : sequence of str
+    alphabet : {"any", "a-z"}
+
+    Returns
+    -------
+    list of bool or None
+        None when every word is one (:func:`is_word`; one check of the joined words); else
+        :func:`is_word` of each.
+
+    Examples
+    --------
+    >>> word_flags(["été", "chat"]) is None, word_flags(["été", "e-mail", ""])
+    (True, [True, False, False])
+    """
+    if not words:
+        return None
+    joined = "".join(words)
+    if all(words):  # no word empty: the joined text's checks are each word's
+        if alphabet == "a-z":
+            if joined.isascii() and joined.isalpha() and joined.islower():
+                return None
+        elif joined.isalpha():
+            return None
+    if alphabet == "a-z":
+        return [is_word(w, alphabet) for w in words]
+    # Letters only: a word (str.isalpha, in C); the others, with marks or not words, one by one.
+    flags = list(map(str.isalpha, words))
+    for i in compress(range(len(flags)), map(operator.not_, flags)):
+        flags[i] = is_word(words[i], alphabet)
+    return flags
 
 
 def is_word(word: str, alphabet: Alphabet = "any") -> bool:
