@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from cpwords.wordsnake.relaxation.decode import Decoded
-from cpwords.wordsnake.relaxation.sorting import stable_order
+from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
 from cpwords.wordsnake.relaxation.string_hub import HANDOVER, StringHubNetwork
 
 
@@ -368,7 +368,7 @@ class CandidateIndex:
         sel = sel[stable_order(self._rec_node[sel])]
         node = self._rec_node[sel]
         first = np.flatnonzero(np.append(True, node[1:] != node[:-1]))
-        rank = np.arange(sel.size) - np.repeat(first, np.diff(np.append(first, sel.size)))
+        rank = ramp(np.diff(np.append(first, sel.size)))
         view = np.frombuffer(self._suf_word, dtype=np.int64)
         view[self._ending_lo[node] + rank] = self._rec_word[sel]
         del view  # the array may be resized again

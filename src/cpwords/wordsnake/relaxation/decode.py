@@ -18,7 +18,7 @@ import numpy as np
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.level_matching import LevelMatching
-from cpwords.wordsnake.relaxation.sorting import stable_order
+from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie
 
 
@@ -312,16 +312,10 @@ def _copy_chains(
     ``handover``); returns ``k`` for every word (shape ``(W,)``)."""
     chained = np.zeros(first.size - 1, dtype=np.int64)
     chained[words] = flow
-    at = np.repeat(first[words], flow) + _ramp(flow)
+    at = np.repeat(first[words], flow) + ramp(flow)
     succ[items[at]] = items[at + 1]
     handover[items[at]] = np.repeat(_isqrt(weight), flow)
     return chained
-
-
-def _ramp(sizes: np.ndarray) -> np.ndarray:
-    """``0 .. s - 1`` for each size ``s``, concatenated."""
-    total = int(sizes.sum())
-    return np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
 
 
 def _isqrt(x: np.ndarray) -> np.ndarray:
@@ -421,13 +415,13 @@ class _Places:
         """The unit at each place (the depot: ``N``), and the hand-over of each exit's unit
         (the square root of its arc's weight) written into ``handover``."""
         mult = first[1:] - first[:-1]
-        rank = np.arange(items.size, dtype=np.int64) - np.repeat(first[:-1], mult)
+        rank = ramp(mult)
         origin_unit = np.full(self.total, -1, dtype=np.int64)
         origin_unit[: self.n_exit] = items[rank >= np.repeat(chained, mult)]
         if self.depot_place >= 0:
             origin_unit[self.depot_place] = items.size
         flow = self.flow
-        step = _ramp(flow)
+        step = ramp(flow)
         src = np.repeat(self.src, flow) + step
         dst = np.repeat(self.dst, flow) + step
         exits = np.repeat(self.is_out, flow)
@@ -452,7 +446,7 @@ class _Places:
         at = int(np.searchsorted(self.node, self.in_base))
         if not np.array_equal(self.size[at : at + need.size], need):  # pragma: no cover
             raise ModelError("flow decoding left an entry with other units than copies")
-        j = _ramp(need)
+        j = ramp(need)
         r = np.repeat(need, need) - 1 - j  # from the end of the list
         k = np.repeat(chained, need)
         copy = np.repeat(first[:-1], need) + np.where((k > 0) & (r == 0), 0, k + r)
@@ -469,7 +463,7 @@ class _Places:
         hubs = np.flatnonzero((self.size >= 2) & ~entry)
         hubs = hubs[np.argsort(-self.pos[self.node[hubs]])]
         sizes = self.size[hubs]
-        at = np.repeat(self.base[hubs], sizes) + _ramp(sizes)
+        at = np.repeat(self.base[hubs], sizes) + ramp(sizes)
         return unit[at], np.cumsum(sizes) - sizes
 
 

@@ -168,8 +168,7 @@ def walk_by_level(step: np.ndarray, starts: list[int]) -> tuple[np.ndarray, np.n
         lengths.append(len(nodes) - first)
     count = np.array(lengths, dtype=np.int64)
     which = np.repeat(np.arange(count.size, dtype=np.int64), count)
-    level = np.arange(which.size, dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
-    order = np.argsort(level, kind="stable")
+    order = np.argsort(ramp(count), kind="stable")
     return which[order], np.array(nodes, dtype=np.int64)[order]
 
 
@@ -200,3 +199,25 @@ def level_starts(which: np.ndarray) -> np.ndarray:
     starts = np.flatnonzero(which[1:] <= which[:-1])
     starts += 1
     return np.concatenate([np.zeros(1, dtype=starts.dtype), starts])
+
+
+def ramp(sizes: np.ndarray) -> np.ndarray:
+    """Each entry's place in its run, for runs of ``sizes`` entries: ``0 .. s - 1`` for each
+    size ``s``, concatenated.
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray of int, shape (k,)
+        Non-negative run lengths.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (sizes.sum(),)
+
+    Examples
+    --------
+    >>> ramp(np.array([2, 0, 3])).tolist()
+    [0, 1, 0, 1, 2]
+    """
+    total = int(sizes.sum())
+    return np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
