@@ -347,6 +347,15 @@ def sorted_distinct(words: Iterable[str]) -> list[str]:
     order); repeats (equal neighbours once sorted, compared in C without a hash) are dropped
     only when there are any.
 
+    Parameters
+    ----------
+    words : iterable of str
+
+    Returns
+    -------
+    list of str
+        The distinct words in code point order (``sorted(set(words))``).
+
     Examples
     --------
     >>> sorted_distinct(["b", "a", "b"]), sorted_distinct(["été", "ete"])
