@@ -202,8 +202,9 @@ def level_starts(which: np.ndarray) -> np.ndarray:
 
 
 def ramp(sizes: np.ndarray) -> np.ndarray:
-    """Each entry's place in its run, for runs of ``sizes`` entries: ``0 .. s - 1`` for each
-    size ``s``, concatenated.
+    """Each entry's place in its run, for runs of ``sizes`` entries.
+
+    For each size ``s``, the places from 0 to ``s - 1``, the runs concatenated.
 
     Parameters
     ----------
