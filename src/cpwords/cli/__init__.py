@@ -21,6 +21,7 @@ import click
 
 from cpwords import __version__
 from cpwords._startup import release_interrupt
+from cpwords.cli._allocator import keep_freed_memory
 from cpwords.cli._common import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -115,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     start = started() if _first and argv is None else None
     if _first and argv is None and not (args and args[0] in _OWN_SIGNALS):
         _terminate_as_interrupt()
+        keep_freed_memory()
     _first = False
     reset_interrupts()
     try:
