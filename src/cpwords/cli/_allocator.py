@@ -7,9 +7,12 @@ passes, the check's tables), so each new one is fresh memory, which the kernel m
 page: on this project's 2-core virtual machine a page touched for the first time costs about
 2 ms a MiB, and that system time was up to a third of a dictionary's Wordsnake. Raising both
 thresholds keeps such memory in the heap for the next array. Measured with ``/usr/bin/time`` on
-``cpwords snake`` (minor page faults, system CPU): Debian's French list 93,436 -> 75,039 faults;
-every 4th word of the Polish dictionary 355,696 -> 208,412 faults, system CPU 10.5 -> 5.5 s, its
-peak resident set 1.44 -> 1.55 GB (the heap's high-water mark).
+``cpwords snake`` (minor page faults, system CPU, peak resident set): Debian's French list
+93,436 -> 75,041 faults; every 4th word of the Polish dictionary 355,696 -> 249,005 faults,
+system CPU 10.5 -> 5.5 s, peak 1.44 -> 1.55 GB; every 2nd word 1,447,575 -> 645,122 faults,
+system CPU 25.8 -> 18.0 s, peak 3.10 -> 3.39 GB. A threshold of 256 MiB saved a little more
+time but raised the half list's peak by 22% (the heap's holes): blocks above 64 MiB are still
+mapped and given back.
 
 Only the command line does this, and only for commands that end when their answer is printed:
 a program that imports cpwords keeps its own allocator's settings, and so does a long-lived
@@ -27,10 +30,10 @@ M_TRIM_THRESHOLD = -1
 M_MMAP_THRESHOLD = -3
 
 #: Blocks up to this size (bytes) come from the heap and are kept there when freed.
-MMAP_THRESHOLD = 256 << 20
+MMAP_THRESHOLD = 64 << 20
 
 #: The heap's free top is given back to the kernel only above this size (bytes).
-TRIM_THRESHOLD = 1 << 30
+TRIM_THRESHOLD = 256 << 20
 
 
 def keep_freed_memory(environ: dict[str, str] | None = None) -> bool:
