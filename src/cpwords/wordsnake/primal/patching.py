@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import heapq
 import time
-from array import array
 from collections.abc import Callable
 
 import numpy as np
@@ -34,7 +33,12 @@ from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 #: Items outside the main cycle up to which every item of another cycle is a candidate too
 #: (besides the index's): the index proposes at most ``limit`` words an overlap string, and
 #: in a tandem repeat's cycles many words share their overlap strings.
-SMALL_OUTSIDE = 600
+SMALL_OUTSIDE = 100
+
+#: Evaluations of a joint's best exchange allowed per item outside the main cycle (the first
+#: of each, then one each time an exchange makes its entry stale); past them the patching
+#: gives up (the plain patching's ordering stands).
+EVALUATIONS_PER_ITEM = 8
 
 #: Cycles outside the main one from which the pairwise patching is tried (one is the
 #: plain patching's case).
@@ -66,22 +70,25 @@ def patch_pairwise(
     limit : int
         Candidate words examined per overlap string.
     deadline : float, optional
-        After it, a cycle is joined only at the depot's joints (or, cyclic, anywhere).
+        When it passes, the patching gives up.
 
     Returns
     -------
     list of int or None
         The item sequence; None when fewer than :data:`MIN_CYCLES` cycles lie outside the main
-        one (:func:`~cpwords.wordsnake.primal.repair.patch_cycles` does the same there).
+        one (:func:`~cpwords.wordsnake.primal.repair.patch_cycles` does the same there), or
+        when it gives up: past the deadline, past :data:`EVALUATIONS_PER_ITEM`, or a cyclic
+        snake's cycle with no candidate.
 
     Notes
     -----
     For joints ``u -> v`` and ``x -> y`` of two cycles, the exchange gives ``x -> v`` and
     ``u -> y``, one cycle, at a gain of ``pair(x, v) + pair(u, y) - pair(x, y) - pair(u, v)``.
-    Each cycle outside the main one keeps its best exchange with another in a heap (candidates
-    ``x``: the depot's joints, those of ``patch_cycles``' index, and every item outside the main
-    cycle when at most :data:`SMALL_OUTSIDE`); the best is made, and an entry found stale when
-    popped (a joint or a cycle it named has changed) is computed again.
+    Each joint of a cycle outside the main one keeps its best exchange with a joint of another
+    cycle in a heap (candidates ``x``: the depot's joints, those of ``patch_cycles``' index,
+    and every item outside the main cycle when at most :data:`SMALL_OUTSIDE`); the best is
+    made, and an entry found stale when popped (a joint it named has changed, or its two
+    cycles are now one) is computed again.
 
     Examples
     --------
@@ -96,62 +103,68 @@ def patch_pairwise(
     N = net.instance.n
     comp_a = np.asarray(comp)
     main, groups = _outside_main(comp_a, N, net.instance.cyclic)
-    if len(groups) < MIN_CYCLES:
+    if len(groups) < MIN_CYCLES or (deadline is not None and time.perf_counter() >= deadline):
         return None
     succ_a = np.array(succ_in, dtype=np.int64)
-    late = deadline is not None and time.perf_counter() >= deadline
-    built = None if late else _index_of(net, index, succ_a[:N][comp_a[:N] != main])
-    cycles = _Cycles(net, succ_a, comp_a, main, groups, pair, built, limit, deadline)
-    heap: list[tuple[int, int, int, int, int, int, int]] = []
-
-    def push(c: int) -> None:
-        gain, u, x = cycles.best_join(c)
-        heapq.heappush(heap, (-gain, c, u, cycles.succ[u], x, cycles.succ[x], len(heap)))
-
-    for c in sorted(groups, key=lambda c: len(groups[c])):
-        push(c)
-    while heap:
-        _, c, u, v, x, y, _ = heapq.heappop(heap)
-        if cycles.find(c) != c:
-            continue  # joined to another cycle: that one has its own entry
-        if cycles.succ[u] != v or cycles.succ[x] != y or cycles.find(cycles.label[x]) == c:
-            push(c)  # stale: computed again
-            continue
-        root = cycles.exchange(c, u, x)
-        if root != cycles.find(cycles.main):
-            push(root)
+    built = _index_of(net, index, succ_a[:N][comp_a[:N] != main])
+    outside = [i for members in groups.values() for i in members]
+    cycles = _Cycles(net, succ_a, comp_a, pair, built, limit)
+    cycles.few = outside if len(outside) <= SMALL_OUTSIDE else []
+    main_label = int(comp_a[N]) if not net.instance.cyclic else main
+    if not cycles.join_all(outside, len(groups), main_label, deadline):
+        return None
     return order_from_succ(np.frombuffer(cycles.succ, dtype=np.int64), N, net.instance.cyclic)
 
 
 class _Cycles:
     """The successor map being patched, its cycles (a union-find over their labels) and the
-    candidates of their joints."""
+    candidates of its joints."""
 
     def __init__(
         self,
         net: StringHubNetwork,
         succ_a: np.ndarray,
         comp_a: np.ndarray,
-        main: int,
-        groups: dict[int, list[int]],
         pair: PairScore,
-        index: CandidateIndex | None,
+        index: CandidateIndex,
         limit: int,
-        deadline: float | None,
     ) -> None:
         N = net.instance.n
-        self.n, self.cyclic, self.main = N, net.instance.cyclic, main
+        self.n, self.cyclic = N, net.instance.cyclic
         self.succ = _int_array(succ_a)
         pred_a = np.zeros(N + 1, dtype=np.int64)
         pred_a[succ_a] = np.arange(N + 1)
         self.pred = _int_array(pred_a)
         self.label = _int_array(comp_a)
         self.parent: dict[int, int] = {}
-        self.members = {c: list(m) for c, m in groups.items()}
-        outside = [i for m in groups.values() for i in m]
-        self.few = outside if len(outside) <= SMALL_OUTSIDE else []
+        self.few: list[int] = []
         self.every = bytearray(b"\x01") * N  # the index's candidates from every cycle
-        self.pair, self.index, self.limit, self.deadline = pair, index, limit, deadline
+        self.pair, self.index, self.limit = pair, index, limit
+        self.evaluations = 0
+
+    def join_all(self, outside: list[int], left: int, main: int, deadline: float | None) -> bool:
+        """Make the best exchanges until the ``left`` cycles outside the ``main`` one (their
+        items ``outside``) are joined to it; False when it gives up."""
+        budget = EVALUATIONS_PER_ITEM * len(outside)
+        heap: list[tuple[int, int, int, int, int, int]] = []
+        for u in outside:
+            self.push(heap, u)
+        succ, label, find = self.succ, self.label, self.find
+        while left:
+            if not heap or self.evaluations > budget:
+                return False
+            if deadline is not None and time.perf_counter() >= deadline:
+                return False
+            _, u, v, x, y, _ = heapq.heappop(heap)
+            cu = find(label[u])
+            if cu == find(main):
+                continue  # its cycle is joined
+            if succ[u] != v or succ[x] != y or find(label[x]) == cu:
+                self.push(heap, u)  # stale: computed again
+                continue
+            self.exchange(u, x)
+            left -= 1
+        return True
 
     def find(self, c: int) -> int:
         """The label of the cycle that cycle ``c`` is now part of."""
@@ -159,80 +172,34 @@ class _Cycles:
             c = self.parent[c]
         return c
 
-    def exchange(self, c: int, u: int, x: int) -> int:
-        """Make ``x -> succ[u]`` and ``u -> succ[x]``: cycle ``c`` joins ``x``'s; its label."""
+    def exchange(self, u: int, x: int) -> None:
+        """Make ``x -> succ[u]`` and ``u -> succ[x]``: ``u``'s cycle joins ``x``'s."""
         succ, pred = self.succ, self.pred
         v, y = succ[u], succ[x]
         succ[x], succ[u] = v, y
         pred[v], pred[y] = x, u
-        root = self.find(self.label[x])
-        self.parent[c] = root
-        joined = self.members.pop(c)
-        if root in self.members:
-            self.members[root].extend(joined)
-        return root
+        self.parent[self.find(self.label[u])] = self.find(self.label[x])
 
-    def best_join(self, c: int) -> tuple[int, int, int]:
-        """The best 2-exchange ``(gain, u, x)`` of a joint ``u -> succ[u]`` of cycle ``c`` with
-        a joint ``x -> succ[x]`` of another cycle (cyclic and no candidate: any joint of the
-        main cycle)."""
-        N, succ, pair = self.n, self.succ, self.pair
-        best = _best_join(
-            c,
-            self.members[c],
-            succ,
-            self.pred,
-            self.label,
-            self.find,
-            pair,
-            self.index,
-            self.few,
-            self.every,
-            self.limit,
-            self.deadline,
-            self.cyclic,
-        )
-        if best is None:
-            u = self.members[c][0]
-            main = self.find(self.main)
-            x = next(i for i in range(N) if self.find(self.label[i]) == main)
-            v, y = succ[u], succ[x]
-            best = (pair(x, v) + pair(u, y) - pair(x, y) - pair(u, v), u, x)
-        return best
-
-
-def _best_join(
-    c: int,
-    items: list[int],
-    succ: array[int],
-    pred: array[int],
-    label: array[int],
-    find: Callable[[int], int],
-    pair: PairScore,
-    index: CandidateIndex | None,
-    few: list[int],
-    every: bytearray,
-    limit: int,
-    deadline: float | None,
-    cyclic: bool,
-) -> tuple[int, int, int] | None:
-    """The best 2-exchange ``(gain, u, x)`` of a joint ``u -> succ[u]`` of cycle ``c`` (its
-    ``items``) with a joint ``x -> succ[x]`` of any other cycle (None: no candidate)."""
-    N = len(every)
-    best: tuple[int, int, int] | None = None
-    for u in items:
+    def push(self, heap: list[tuple[int, int, int, int, int, int]], u: int) -> None:
+        """Push the best exchange of the joint ``u -> succ[u]`` with a joint of another cycle
+        (nothing when none is found)."""
+        self.evaluations += 1
+        succ, pred, pair = self.succ, self.pred, self.pair
         v = succ[u]
         base = pair(u, v)
-        cands: set[int] = set(few)
-        if not cyclic:
-            cands.update((pred[N], N))
-        if index is not None and (deadline is None or time.perf_counter() < deadline):
-            _add_candidates(index, u, v, limit, pred, every, cands)
+        cu = self.find(self.label[u])
+        cands: set[int] = set(self.few)
+        if not self.cyclic:
+            cands.update((pred[self.n], self.n))
+        _add_candidates(self.index, u, v, self.limit, pred, self.every, cands)
+        best: tuple[int, int] | None = None
         for x in cands:
-            if find(label[x]) == c:
+            if self.find(self.label[x]) == cu:
                 continue
             y = succ[x]
             gain = pair(x, v) + pair(u, y) - pair(x, y) - base
             if best is None or gain > best[0]:
-                best = (gain, u, x)
-    return best
+                best = (gain, x)
+        if best is not None:
+            gain, x = best
+            heapq.heappush(heap, (-gain, u, v, x, succ[x], len(heap)))
