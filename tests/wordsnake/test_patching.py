@@ -6,7 +6,9 @@ item once and the default method still proves the brute-force optimum."""
 from __future__ import annotations
 
 import itertools
+import random
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +16,8 @@ from cpwords.core.result import Status
 from cpwords.wordsnake.certificate import verify_certificate
 from cpwords.wordsnake.exact.policy import solve_exact
 from cpwords.wordsnake.primal.patching import patch_pairwise
-from cpwords.wordsnake.primal.repair import PairScore, patch_cycles, score_sequence
-from cpwords.wordsnake.relaxation.decode import greedy_successors
+from cpwords.wordsnake.primal.repair import PairScore, score_sequence
+from cpwords.wordsnake.relaxation.decode import cycle_labels
 from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 
@@ -55,43 +57,50 @@ def _repeats(units: list[str], counts: list[int], k: int, extra: list[str]) -> t
 
 periodic_lists = st.builds(
     _repeats,
-    st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=1, max_size=5),
-    st.lists(st.integers(1, 4), min_size=5, max_size=5),
+    st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=1, max_size=6),
+    st.lists(st.integers(1, 5), min_size=6, max_size=6),
     st.integers(2, 6),
     st.lists(st.text(alphabet="abc", min_size=1, max_size=5), max_size=3),
 )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(periodic_lists)
-def test_every_item_is_ordered_once_and_scored_as_its_words(words: tuple[str, ...]) -> None:
-    """On the greedy's cycle cover of periodic words, the patching orders every item once and
-    its score is the words' own; it is tried only when two cycles or more lie outside the
-    depot's."""
+@given(periodic_lists, st.booleans(), st.randoms(use_true_random=False))
+def test_any_cycle_cover_is_joined_into_one_ordering_of_every_item(
+    words: tuple[str, ...], cyclic: bool, rng: random.Random
+) -> None:
+    """On any cycle cover of periodic words (a random successor map), the patching orders
+    every item once and its score is the words' own; it is tried only when two cycles or more
+    lie outside the main one (the depot's, or a cyclic snake's largest)."""
     if len(words) < 2:
         return  # no joint to route
-    inst = WordsnakeInstance(words, score="linear")
+    inst = WordsnakeInstance(words, cyclic=cyclic, score="linear")
     net = build_string_network(inst)
-    dec = greedy_successors(net)
     n = len(words)
+    items = list(range(n)) if cyclic else list(range(n + 1))
+    rng.shuffle(items)
+    succ = np.array(items + ([n] if cyclic else []), dtype=np.int64)
+    comp, _ = cycle_labels(succ, n, cyclic)
     pair = PairScore(net)
-    outside = len(set(dec.comp[:n].tolist()) - {int(dec.comp[n])})
-    seq = patch_pairwise(net, dec.succ, dec.comp, pair)
-    plain = patch_cycles(net, dec, pair)
-    assert sorted(plain) == list(range(n))
-    assert (seq is None) == (outside < 2)
-    if seq is None:
+    labels = comp[:n].tolist()
+    main = max(set(labels), key=labels.count) if cyclic else int(comp[n])
+    outside = len(set(labels) - {main})
+    seq = patch_pairwise(net, succ, comp, pair)
+    if outside < 2:
+        assert seq is None
         return
-    assert sorted(seq) == list(range(n))
-    score = score_sequence(seq, pair, False)
-    assert score == snake_score([words[i] for i in seq], score="linear")
+    assert seq is not None and sorted(seq) == list(range(n))
+    score = score_sequence(seq, pair, cyclic)
+    assert score == snake_score([words[i] for i in seq], cyclic, score="linear")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(periodic_lists.filter(lambda ws: 1 <= len(ws) <= 7))
-def test_periodic_lists_are_proven_at_the_brute_force_optimum(words: tuple[str, ...]) -> None:
-    inst = WordsnakeInstance(words, score="linear")
-    best = max(snake_score(p, score="linear") for p in itertools.permutations(words))
+@given(periodic_lists.filter(lambda ws: 1 <= len(ws) <= 7), st.booleans())
+def test_periodic_lists_are_proven_at_the_brute_force_optimum(
+    words: tuple[str, ...], cyclic: bool
+) -> None:
+    inst = WordsnakeInstance(words, cyclic=cyclic, score="linear")
+    best = max(snake_score(p, cyclic, score="linear") for p in itertools.permutations(words))
     res = solve_exact(inst, time_limit=30, workers=1, certificate=True)
     assert res.status is Status.OPTIMAL and res.objective == res.bound == best
     found = verify_certificate(words, res.solver_info["certificate"], score="linear")
