@@ -121,7 +121,16 @@ def decode_and_repair(f: FlowState, record: bool = True) -> None:
     f.decoded = dec
     comps = record_components(f) if record else components(f)
     f.report("repairing" if comps > 1 else "reading the certificate")
+    # Two cycles or more beside the depot's: joined to one another first, they may lose less
+    # (a telomere's tandem repeats); the successors kept, as patch_cycles writes to them.
+    succ = dec.succ.copy() if comps > 2 else None
     f.consider(patch_cycles(net, dec, f.pair, f.index, deadline=f.deadline))
+    if succ is not None and not f.proven:
+        from cpwords.wordsnake.primal.patching import patch_pairwise  # rarely needed
+
+        seq = patch_pairwise(net, succ, dec.comp, f.pair, f.index, deadline=f.deadline)
+        if seq is not None:
+            f.consider(seq)
 
 
 def components(f: FlowState) -> int:

@@ -294,19 +294,21 @@ class CandidateIndex:
         # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
         # As counts, not searches: the word nodes before each node (preorder ids) and up to
         # the end of its subtree; the suffix records of each node, in node order.
-        before = np.zeros(T + 1, dtype=np.int64)
+        # 32-bit counts (the trie's ids are): 4 bytes a node each for these four, held with the
+        # index through the greedy proof (391,751 31-mers of C. elegans: 8.4 M nodes).
+        before = np.zeros(T + 1, dtype=np.int32)
         before[self.word_node + 1] = 1
         np.cumsum(before, out=before)
         self._below_lo = before[:T]  # = searchsorted(word_node, nodes)
         self._below_hi = before[trie.end.astype(np.int64) + 1]  # the same, side="right"
-        ending = np.zeros(T + 1, dtype=np.int64)
+        ending = np.zeros(T + 1, dtype=np.int32)  # records: hand-over arcs, int32-indexed
         np.cumsum(np.bincount(self._rec_node, minlength=T), out=ending[1:])
         self._ending_lo = ending[:T]  # = searchsorted(suf_node, nodes)
         self._ending_hi = ending[1:]  # = searchsorted(suf_node, nodes + 1)
-        # Python ints in 64-bit arrays, not lists: 8 bytes each instead of about 36 (the
-        # French list's 1.5 M suffix words took 53 MB as a list, held through the proof).
+        # Python ints in 32-bit arrays (word ids), not lists: 4 bytes each instead of about 36
+        # (the French list's 1.5 M suffix words took 53 MB as a list, held through the proof).
         # Filled node by node (``_ready``) as :meth:`prepare` sorts their records.
-        self._suf_word = array("q", bytes(8 * int(self._rec_node.size)))
+        self._suf_word = array("i", bytes(4 * int(self._rec_node.size)))
         self._ready = np.zeros(T, dtype=bool)
         self._node_word = trie.node_word
         self.item_node = _int_array(self.word_node[net.item_word])  # each item's word's node
@@ -361,7 +363,7 @@ class CandidateIndex:
             return
         count = int((self._ending_hi[fresh] - self._ending_lo[fresh]).sum())
         if 8 * count > self._rec_node.size:
-            self._suf_word = _int_array(self._sort()[1])
+            self._suf_word = array("i", self._sort()[1].astype(np.int32).tobytes())
             self._ready[:] = True
             return
         sel = np.flatnonzero(want[self._rec_node])  # their records, in arc order
@@ -369,7 +371,7 @@ class CandidateIndex:
         node = self._rec_node[sel]
         first = np.flatnonzero(np.append(True, node[1:] != node[:-1]))
         rank = ramp(np.diff(np.append(first, sel.size)))
-        view = np.frombuffer(self._suf_word, dtype=np.int64)
+        view = np.frombuffer(self._suf_word, dtype=np.int32)
         view[self._ending_lo[node] + rank] = self._rec_word[sel]
         del view  # the array may be resized again
         self._ready[fresh] = True
