@@ -21,7 +21,7 @@ Formulation card: ``models/wordsnake.md`` (section "Additive bound and neighbour
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -67,27 +67,13 @@ class ResidualPaths:
 
         self.net = net
         self.flows = flows
-        rc = cost + pi[net.tail] - pi[net.head]
-        fw = np.nonzero((net.role != SELF) | (flows < net.cap))[0]
-        bw = np.nonzero(flows > 0)[0]
-        tails = np.concatenate([net.tail[fw], net.head[bw]]).astype(np.int32)
-        heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)
-        weights = np.concatenate([rc[fw], -rc[bw]]).astype(np.float64)
-        del rc, fw, bw
-        if (weights < 0).any():
-            raise ValueError("the potentials do not prove the flow optimal")
-        weights += _EPSILON
         n = net.num_nodes
-        order = np.argsort(tails, kind="stable")
-        indptr = np.zeros(n + 1, dtype=np.int32)
-        np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
-        self.graph = csr_matrix((weights[order], heads[order], indptr), shape=(n, n))
+        self.graph = csr_matrix(_residual_csr(net, cost, flows, pi), shape=(n, n))
         self._transpose: csr_matrix | None = None  # built on first use
-        del order, tails, heads, weights
         W = net.num_words
         # The arcs of every word's exit and entry (CSR by word), for the hub it uses.
-        self._out = _by_word(net.tail - net.out_base, W)
-        self._in = _by_word(net.head - net.in_base, W)
+        self._out = _by_word(net.tail, net.out_base, W)
+        self._in = _by_word(net.head, net.in_base, W)
         trie = net.trie
         T = trie.size
         self._plus = np.arange(T, dtype=np.int64)
@@ -255,11 +241,103 @@ def _walk(pred: np.ndarray, starts: list[int], ends: set[int]) -> list[list[int]
     return out
 
 
-def _by_word(word_of_arc: np.ndarray, W: int) -> tuple[np.ndarray, np.ndarray]:
-    """CSR (``indptr``, arc ids) of the arcs whose ``word_of_arc`` lies in ``0..W-1``."""
-    mine = np.nonzero((word_of_arc >= 0) & (word_of_arc < W))[0]
-    keys = word_of_arc[mine]
-    order = np.argsort(keys, kind="stable")
-    indptr = np.zeros(W + 1, dtype=np.int64)
-    np.cumsum(np.bincount(keys, minlength=W), out=indptr[1:])
-    return indptr, mine[order].astype(np.int64)
+#: Arcs a pass of the residual network's build takes at once: its temporaries (a few bytes an
+#: arc each) stay this size whatever the network's (the whole Polish dictionary's 71.7 million
+#: arcs took 3 GB of temporaries in whole-network passes).
+CHUNK = 1 << 22
+
+#: The chunks of an array of keys (the first pass) or of keys and values (the second).
+_Chunks = Callable[[bool], Iterator[tuple[np.ndarray, ...]]]
+
+
+def _group_by(
+    n: int, chunks: _Chunks, dtypes: tuple[type[np.generic], ...]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Items grouped by key ``0 .. n - 1``, stably (a counting sort a chunk at a time).
+
+    ``chunks(False)`` yields ``(keys,)`` and ``chunks(True)`` ``(keys, *values)`` for the same
+    items in the same order; returns the CSR offsets (int64, shape ``(n + 1,)``) and each value
+    array in key order (items of one key in their order), of ``dtypes``. Memory: the output
+    and a chunk's temporaries, where one stable sort of the whole took several copies of it.
+    """
+    counts = np.zeros(n, dtype=np.int64)
+    for (keys,) in chunks(False):
+        seen = np.bincount(keys)
+        counts[: seen.size] += seen
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    del counts
+    cursor = indptr[:-1].copy()  # each key's next free place
+    outs = [np.empty(int(indptr[-1]), dtype=dtype) for dtype in dtypes]
+    for keys, *values in chunks(True):
+        order = np.argsort(keys, kind="stable")
+        ks = keys[order]
+        first = np.ones(ks.size, dtype=bool)
+        first[1:] = ks[1:] != ks[:-1]
+        starts = np.flatnonzero(first)
+        runs = np.diff(starts, append=ks.size)
+        place = np.arange(ks.size, dtype=np.int64)
+        place -= np.repeat(starts, runs)  # the rank within its key
+        place += cursor[ks]
+        for out, vals in zip(outs, values, strict=True):
+            out[place] = vals[order]
+        cursor[ks[starts]] += runs
+    return indptr, outs
+
+
+def _residual_csr(
+    net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray, pi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The residual arcs as CSR arrays (``data``, ``indices``, ``indptr``): by tail, stably
+    (forward arcs by arc id, then backward ones by arc id), reduced cost plus
+    :data:`_EPSILON` in float64, heads and offsets in int32.
+
+    Raises
+    ------
+    ValueError
+        A residual arc of negative reduced cost.
+    """
+    m = net.m
+    tail, head = net.tail, net.head
+
+    def chunks(full: bool) -> Iterator[tuple[np.ndarray, ...]]:
+        for backward in (False, True):
+            for lo in range(0, m, CHUNK):
+                part = slice(lo, lo + CHUNK)
+                t, h = tail[part], head[part]
+                if backward:
+                    keep = flows[part] > 0
+                    t, h = h, t
+                else:
+                    keep = (net.role[part] != SELF) | (flows[part] < net.cap[part])
+                if not full:
+                    yield (t[keep],)
+                    continue
+                rc = cost[part] + pi[tail[part]]
+                rc -= pi[head[part]]
+                rc = -rc[keep] if backward else rc[keep]
+                if (rc < 0).any():
+                    raise ValueError("the potentials do not prove the flow optimal")
+                weights = rc.astype(np.float64)
+                weights += _EPSILON
+                yield t[keep], h[keep].astype(np.int32), weights
+
+    indptr, (indices, data) = _group_by(net.num_nodes, chunks, (np.int32, np.float64))
+    return data, indices, indptr.astype(np.int32)
+
+
+def _by_word(ends: np.ndarray, base: int, W: int) -> tuple[np.ndarray, np.ndarray]:
+    """CSR (``indptr``, arc ids) of the arcs whose end in ``ends`` is node ``base + w`` for
+    a word ``w`` (``0 <= w < W``), arc ids ascending for each word."""
+    m = ends.shape[0]
+    ids = np.int32 if m <= np.iinfo(np.int32).max else np.int64
+
+    def chunks(full: bool) -> Iterator[tuple[np.ndarray, ...]]:
+        for lo in range(0, m, CHUNK):
+            word = ends[lo : lo + CHUNK].astype(np.int64)
+            word -= base
+            mine = np.flatnonzero((word >= 0) & (word < W))
+            yield (word[mine], mine + lo) if full else (word[mine],)
+
+    indptr, (arcs,) = _group_by(W, chunks, (ids,))
+    return indptr, arcs
