@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
+from cpwords.core.native import give_back_free_memory
 from cpwords.wordsnake.relaxation.string_hub import HANDOVER, SELF, ZERO, StringHubNetwork
 
 #: Added to every residual arc's reduced cost: the shortest-path routine takes a stored zero for
@@ -68,6 +69,7 @@ class ResidualPaths:
         self.net = net
         self.flows = flows
         n = net.num_nodes
+        give_back_free_memory()  # the heap's free blocks cannot hold the arrays below
         self.graph = csr_matrix(_residual_csr(net, cost, flows, pi), shape=(n, n))
         self._transpose: csr_matrix | None = None  # built on first use
         W = net.num_words
@@ -187,6 +189,7 @@ class ResidualPaths:
         )
         into = [p[::-1] for p in _walk(pred, sinks, set(sources))]
         if self._transpose is None:
+            give_back_free_memory()
             self._transpose = self.graph.T.tocsr()
         _, nxt, _ = dijkstra(
             self._transpose, directed=True, indices=sinks, min_only=True, return_predecessors=True
