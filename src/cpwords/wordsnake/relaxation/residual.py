@@ -73,9 +73,6 @@ class ResidualPaths:
         self.graph = csr_matrix(_residual_csr(net, cost, flows, pi), shape=(n, n))
         self._transpose: csr_matrix | None = None  # built on first use
         W = net.num_words
-        # The arcs of every word's exit and entry (CSR by word), for the hub it uses.
-        self._out = _by_word(net.tail, net.out_base, W)
-        self._in = _by_word(net.head, net.in_base, W)
         trie = net.trie
         T = trie.size
         self._plus = np.arange(T, dtype=np.int64)
@@ -106,11 +103,17 @@ class ResidualPaths:
         def add(node: int, units: int) -> None:
             out[node] = out.get(node, 0) + units
 
+        moves = list(moves)
+        # The arcs of the moved words' exits and entries, found for them alone (a list of every
+        # word's took 0.3 GB on the whole Polish dictionary, for the few hundred words moved).
+        moved = [w for w, _, _ in moves]
+        exits = arcs_of_words(net.tail, net.out_base, moved)
+        entries = arcs_of_words(net.head, net.in_base, moved)
         for w, d_out, d_in in moves:
             if net.mult[w] != 1:
                 continue
             if d_out >= 0:
-                arcs = self._out[1][self._out[0][w] : self._out[0][w + 1]]
+                arcs = exits[w]
                 want = [
                     a
                     for a in arcs.tolist()
@@ -131,7 +134,7 @@ class ResidualPaths:
                     feeder = node  # a whole-word overlap: the word's own hub delivers it
                 else:
                     feeder = int(self._plus[node])
-                arcs = self._in[1][self._in[0][w] : self._in[0][w + 1]]
+                arcs = entries[w]
                 used = [a for a in arcs.tolist() if x[a] > 0]
                 if used and int(net.tail[used[0]]) != feeder:
                     add(int(net.tail[used[0]]), 1)
@@ -329,18 +332,42 @@ def _residual_csr(
     return data, indices, indptr.astype(np.int32)
 
 
-def _by_word(ends: np.ndarray, base: int, W: int) -> tuple[np.ndarray, np.ndarray]:
-    """CSR (``indptr``, arc ids) of the arcs whose end in ``ends`` is node ``base + w`` for
-    a word ``w`` (``0 <= w < W``), arc ids ascending for each word."""
-    m = ends.shape[0]
-    ids = np.int32 if m <= np.iinfo(np.int32).max else np.int64
+def arcs_of_words(ends: np.ndarray, base: int, words: Iterable[int]) -> dict[int, np.ndarray]:
+    """The arcs whose end in ``ends`` is node ``base + w``, for each of ``words``.
 
-    def chunks(full: bool) -> Iterator[tuple[np.ndarray, ...]]:
-        for lo in range(0, m, CHUNK):
-            word = ends[lo : lo + CHUNK].astype(np.int64)
-            word -= base
-            mine = np.flatnonzero((word >= 0) & (word < W))
-            yield (word[mine], mine + lo) if full else (word[mine],)
+    Parameters
+    ----------
+    ends : numpy.ndarray of int, shape (m,)
+        The network's tails (for the words' exits) or heads (entries).
+    base : int
+        The node id of word 0's exit or entry.
+    words : iterable of int
+        Distinct-word ids.
 
-    indptr, (arcs,) = _group_by(W, chunks, (ids,))
-    return indptr, arcs
+    Returns
+    -------
+    dict of int to numpy.ndarray of int64
+        Each word's arc ids, ascending (empty for a word with none). One pass over ``ends``, a
+        chunk of :data:`CHUNK` arcs at a time.
+
+    Examples
+    --------
+    >>> arcs_of_words(np.array([5, 7, 5, 6]), 5, [0, 2, 1])[0].tolist()
+    [0, 2]
+    """
+    wanted = np.unique(np.fromiter(words, dtype=np.int64))
+    found: list[np.ndarray] = []
+    keys: list[np.ndarray] = []
+    for lo in range(0, ends.shape[0], CHUNK):
+        word = ends[lo : lo + CHUNK].astype(np.int64)
+        word -= base
+        mine = np.flatnonzero(np.isin(word, wanted))
+        found.append(mine + lo)
+        keys.append(word[mine])
+    arcs = np.concatenate(found, dtype=np.int64) if found else np.zeros(0, dtype=np.int64)
+    key = np.concatenate(keys, dtype=np.int64) if keys else np.zeros(0, dtype=np.int64)
+    order = np.argsort(key, kind="stable")
+    arcs, key = arcs[order], key[order]
+    cuts = np.searchsorted(key, wanted, side="left").tolist()
+    ends_at = np.searchsorted(key, wanted, side="right").tolist()
+    return {w: arcs[a:b] for w, a, b in zip(wanted.tolist(), cuts, ends_at, strict=True)}
