@@ -356,12 +356,16 @@ def arcs_of_words(ends: np.ndarray, base: int, words: Iterable[int]) -> dict[int
     [0, 2]
     """
     wanted = np.unique(np.fromiter(words, dtype=np.int64))
+    size = int(wanted[-1]) + 1 if wanted.size else 0
+    is_wanted = np.zeros(size + 1, dtype=bool)  # the last place: every other node
+    is_wanted[wanted] = True
     found: list[np.ndarray] = []
     keys: list[np.ndarray] = []
     for lo in range(0, ends.shape[0], CHUNK):
         word = ends[lo : lo + CHUNK].astype(np.int64)
         word -= base
-        mine = np.flatnonzero(np.isin(word, wanted))
+        place = np.where((word >= 0) & (word < size), word, size)
+        mine = np.flatnonzero(is_wanted[place])
         found.append(mine + lo)
         keys.append(word[mine])
     arcs = np.concatenate(found, dtype=np.int64) if found else np.zeros(0, dtype=np.int64)
