@@ -10,8 +10,11 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.relaxation import residual as residual_module
 from cpwords.wordsnake.relaxation.dual_certificate import dual_potentials
 from cpwords.wordsnake.relaxation.residual import ResidualPaths
 from cpwords.wordsnake.relaxation.string_hub import (
@@ -108,3 +111,75 @@ def test_augmenting_paths_are_shortest_residual_paths(seed: int) -> None:
         }
         moved += bool(excess)
     assert moved > 0  # some move changes the flow: the paths above were really tested
+
+
+def _old_residual(
+    net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray, pi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The residual network as whole-network passes built it (before the chunked build):
+    ``data``, ``indices``, ``indptr``."""
+    rc = cost + pi[net.tail] - pi[net.head]
+    fw = np.nonzero((net.role != SELF) | (flows < net.cap))[0]
+    bw = np.nonzero(flows > 0)[0]
+    tails = np.concatenate([net.tail[fw], net.head[bw]]).astype(np.int32)
+    heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)
+    weights = np.concatenate([rc[fw], -rc[bw]]).astype(np.float64)
+    weights += residual_module._EPSILON
+    n = net.num_nodes
+    order = np.argsort(tails, kind="stable")
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
+    return weights[order], heads[order], indptr
+
+
+def _old_by_word(word_of_arc: np.ndarray, W: int) -> tuple[np.ndarray, np.ndarray]:
+    mine = np.nonzero((word_of_arc >= 0) & (word_of_arc < W))[0]
+    keys = word_of_arc[mine]
+    order = np.argsort(keys, kind="stable")
+    indptr = np.zeros(W + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=W), out=indptr[1:])
+    return indptr, mine[order].astype(np.int64)
+
+
+_letters = st.sampled_from(["ab", "abc", "aé", "a\U00010428b"])
+_lists = _letters.flatmap(
+    lambda letters: st.lists(
+        st.text(alphabet=letters, min_size=1, max_size=7), min_size=2, max_size=14
+    )
+)
+
+
+@pytest.mark.slow
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_lists, st.booleans(), st.booleans(), st.sampled_from([1, 3, 7, 1 << 22]))
+def test_chunked_residual_equals_whole_network_build(
+    words: list[str], cyclic: bool, proper: bool, chunk: int
+) -> None:
+    """The chunked build gives the arrays of the whole-network one, entry for entry (the order
+    within a row decides Dijkstra's ties), any alphabet, repeated words, words in others."""
+    if len(words) < 2:
+        return
+    inst = WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper)
+    net = build_string_network(inst)
+    out = solve_string_flow(net, lagrangian_iterations=0)
+    assert out.dual is not None
+    dual = out.dual
+    pi = dual_potentials(net, dual)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(residual_module, "CHUNK", chunk)
+        paths = ResidualPaths(net, dual.cost, dual.flows, pi)
+    data, indices, indptr = _old_residual(net, dual.cost, dual.flows, pi)
+    g = paths.graph
+    assert g.indptr.dtype == np.int32 and g.indices.dtype == np.int32
+    assert np.array_equal(g.indptr, indptr)
+    assert np.array_equal(g.indices, indices)
+    assert np.array_equal(g.data, data)
+    W = net.num_words
+    every = list(range(W))
+    for ends, base in ((net.tail, net.out_base), (net.head, net.in_base)):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(residual_module, "CHUNK", chunk)
+            mine = residual_module.arcs_of_words(ends, base, every)
+        indptr, arcs = _old_by_word(ends - base, W)
+        for w in every:
+            assert mine[w].tolist() == arcs[indptr[w] : indptr[w + 1]].tolist()

@@ -21,10 +21,11 @@ Formulation card: ``models/wordsnake.md`` (section "Additive bound and neighbour
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
+from cpwords.core.native import give_back_free_memory
 from cpwords.wordsnake.relaxation.string_hub import HANDOVER, SELF, ZERO, StringHubNetwork
 
 #: Added to every residual arc's reduced cost: the shortest-path routine takes a stored zero for
@@ -67,27 +68,11 @@ class ResidualPaths:
 
         self.net = net
         self.flows = flows
-        rc = cost + pi[net.tail] - pi[net.head]
-        fw = np.nonzero((net.role != SELF) | (flows < net.cap))[0]
-        bw = np.nonzero(flows > 0)[0]
-        tails = np.concatenate([net.tail[fw], net.head[bw]]).astype(np.int32)
-        heads = np.concatenate([net.head[fw], net.tail[bw]]).astype(np.int32)
-        weights = np.concatenate([rc[fw], -rc[bw]]).astype(np.float64)
-        del rc, fw, bw
-        if (weights < 0).any():
-            raise ValueError("the potentials do not prove the flow optimal")
-        weights += _EPSILON
         n = net.num_nodes
-        order = np.argsort(tails, kind="stable")
-        indptr = np.zeros(n + 1, dtype=np.int32)
-        np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
-        self.graph = csr_matrix((weights[order], heads[order], indptr), shape=(n, n))
+        give_back_free_memory()  # the heap's free blocks cannot hold the arrays below
+        self.graph = csr_matrix(_residual_csr(net, cost, flows, pi), shape=(n, n))
         self._transpose: csr_matrix | None = None  # built on first use
-        del order, tails, heads, weights
         W = net.num_words
-        # The arcs of every word's exit and entry (CSR by word), for the hub it uses.
-        self._out = _by_word(net.tail - net.out_base, W)
-        self._in = _by_word(net.head - net.in_base, W)
         trie = net.trie
         T = trie.size
         self._plus = np.arange(T, dtype=np.int64)
@@ -118,11 +103,17 @@ class ResidualPaths:
         def add(node: int, units: int) -> None:
             out[node] = out.get(node, 0) + units
 
+        moves = list(moves)
+        # The arcs of the moved words' exits and entries, found for them alone (a list of every
+        # word's took 0.3 GB on the whole Polish dictionary, for the few hundred words moved).
+        moved = [w for w, _, _ in moves]
+        exits = arcs_of_words(net.tail, net.out_base, moved)
+        entries = arcs_of_words(net.head, net.in_base, moved)
         for w, d_out, d_in in moves:
             if net.mult[w] != 1:
                 continue
             if d_out >= 0:
-                arcs = self._out[1][self._out[0][w] : self._out[0][w + 1]]
+                arcs = exits[w]
                 want = [
                     a
                     for a in arcs.tolist()
@@ -143,7 +134,7 @@ class ResidualPaths:
                     feeder = node  # a whole-word overlap: the word's own hub delivers it
                 else:
                     feeder = int(self._plus[node])
-                arcs = self._in[1][self._in[0][w] : self._in[0][w + 1]]
+                arcs = entries[w]
                 used = [a for a in arcs.tolist() if x[a] > 0]
                 if used and int(net.tail[used[0]]) != feeder:
                     add(int(net.tail[used[0]]), 1)
@@ -201,6 +192,7 @@ class ResidualPaths:
         )
         into = [p[::-1] for p in _walk(pred, sinks, set(sources))]
         if self._transpose is None:
+            give_back_free_memory()
             self._transpose = self.graph.T.tocsr()
         _, nxt, _ = dijkstra(
             self._transpose, directed=True, indices=sinks, min_only=True, return_predecessors=True
@@ -255,11 +247,131 @@ def _walk(pred: np.ndarray, starts: list[int], ends: set[int]) -> list[list[int]
     return out
 
 
-def _by_word(word_of_arc: np.ndarray, W: int) -> tuple[np.ndarray, np.ndarray]:
-    """CSR (``indptr``, arc ids) of the arcs whose ``word_of_arc`` lies in ``0..W-1``."""
-    mine = np.nonzero((word_of_arc >= 0) & (word_of_arc < W))[0]
-    keys = word_of_arc[mine]
-    order = np.argsort(keys, kind="stable")
-    indptr = np.zeros(W + 1, dtype=np.int64)
-    np.cumsum(np.bincount(keys, minlength=W), out=indptr[1:])
-    return indptr, mine[order].astype(np.int64)
+#: Arcs a pass of the residual network's build takes at once: its temporaries (a few bytes an
+#: arc each) stay this size whatever the network's (the whole Polish dictionary's 71.7 million
+#: arcs took 3 GB of temporaries in whole-network passes).
+CHUNK = 1 << 22
+
+#: The chunks of an array of keys (the first pass) or of keys and values (the second).
+_Chunks = Callable[[bool], Iterator[tuple[np.ndarray, ...]]]
+
+
+def _group_by(
+    n: int, chunks: _Chunks, dtypes: tuple[type[np.generic], ...]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Items grouped by key ``0 .. n - 1``, stably (a counting sort a chunk at a time).
+
+    ``chunks(False)`` yields ``(keys,)`` and ``chunks(True)`` ``(keys, *values)`` for the same
+    items in the same order; returns the CSR offsets (int64, shape ``(n + 1,)``) and each value
+    array in key order (items of one key in their order), of ``dtypes``. Memory: the output
+    and a chunk's temporaries, where one stable sort of the whole took several copies of it.
+    """
+    counts = np.zeros(n, dtype=np.int64)
+    for (keys,) in chunks(False):
+        seen = np.bincount(keys)
+        counts[: seen.size] += seen
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    del counts
+    cursor = indptr[:-1].copy()  # each key's next free place
+    outs = [np.empty(int(indptr[-1]), dtype=dtype) for dtype in dtypes]
+    for keys, *values in chunks(True):
+        order = np.argsort(keys, kind="stable")
+        ks = keys[order]
+        first = np.ones(ks.size, dtype=bool)
+        first[1:] = ks[1:] != ks[:-1]
+        starts = np.flatnonzero(first)
+        runs = np.diff(starts, append=ks.size)
+        place = np.arange(ks.size, dtype=np.int64)
+        place -= np.repeat(starts, runs)  # the rank within its key
+        place += cursor[ks]
+        for out, vals in zip(outs, values, strict=True):
+            out[place] = vals[order]
+        cursor[ks[starts]] += runs
+    return indptr, outs
+
+
+def _residual_csr(
+    net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray, pi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The residual arcs as CSR arrays (``data``, ``indices``, ``indptr``): by tail, stably
+    (forward arcs by arc id, then backward ones by arc id), reduced cost plus
+    :data:`_EPSILON` in float64, heads and offsets in int32.
+
+    Raises
+    ------
+    ValueError
+        A residual arc of negative reduced cost.
+    """
+    m = net.m
+    tail, head = net.tail, net.head
+
+    def chunks(full: bool) -> Iterator[tuple[np.ndarray, ...]]:
+        for backward in (False, True):
+            for lo in range(0, m, CHUNK):
+                part = slice(lo, lo + CHUNK)
+                t, h = tail[part], head[part]
+                if backward:
+                    keep = flows[part] > 0
+                    t, h = h, t
+                else:
+                    keep = (net.role[part] != SELF) | (flows[part] < net.cap[part])
+                if not full:
+                    yield (t[keep],)
+                    continue
+                rc = cost[part] + pi[tail[part]]
+                rc -= pi[head[part]]
+                rc = -rc[keep] if backward else rc[keep]
+                if (rc < 0).any():
+                    raise ValueError("the potentials do not prove the flow optimal")
+                weights = rc.astype(np.float64)
+                weights += _EPSILON
+                yield t[keep], h[keep].astype(np.int32), weights
+
+    indptr, (indices, data) = _group_by(net.num_nodes, chunks, (np.int32, np.float64))
+    return data, indices, indptr.astype(np.int32)
+
+
+def arcs_of_words(ends: np.ndarray, base: int, words: Iterable[int]) -> dict[int, np.ndarray]:
+    """The arcs whose end in ``ends`` is node ``base + w``, for each of ``words``.
+
+    Parameters
+    ----------
+    ends : numpy.ndarray of int, shape (m,)
+        The network's tails (for the words' exits) or heads (entries).
+    base : int
+        The node id of word 0's exit or entry.
+    words : iterable of int
+        Distinct-word ids.
+
+    Returns
+    -------
+    dict of int to numpy.ndarray of int64
+        Each word's arc ids, ascending (empty for a word with none). One pass over ``ends``, a
+        chunk of :data:`CHUNK` arcs at a time.
+
+    Examples
+    --------
+    >>> arcs_of_words(np.array([5, 7, 5, 6]), 5, [0, 2, 1])[0].tolist()
+    [0, 2]
+    """
+    wanted = np.unique(np.fromiter(words, dtype=np.int64))
+    size = int(wanted[-1]) + 1 if wanted.size else 0
+    is_wanted = np.zeros(size + 1, dtype=bool)  # the last place: every other node
+    is_wanted[wanted] = True
+    found: list[np.ndarray] = []
+    keys: list[np.ndarray] = []
+    for lo in range(0, ends.shape[0], CHUNK):
+        word = ends[lo : lo + CHUNK].astype(np.int64)
+        word -= base
+        place = np.where((word >= 0) & (word < size), word, size)
+        mine = np.flatnonzero(is_wanted[place])
+        found.append(mine + lo)
+        keys.append(word[mine])
+    arcs = np.concatenate(found, dtype=np.int64) if found else np.zeros(0, dtype=np.int64)
+    key = np.concatenate(keys, dtype=np.int64) if keys else np.zeros(0, dtype=np.int64)
+    order = np.argsort(key, kind="stable")
+    arcs, key = arcs[order], key[order]
+    cuts = np.searchsorted(key, wanted, side="left").tolist()
+    ends_at = np.searchsorted(key, wanted, side="right").tolist()
+    return {w: arcs[a:b] for w, a, b in zip(wanted.tolist(), cuts, ends_at, strict=True)}

@@ -439,7 +439,8 @@ class _Arcs:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Tails, heads, capacities, weights and roles (int8) of every arc; the parts are let
-        go as they are written (the network's peak: the arrays and the parts not written)."""
+        go column by column as they are written (the network's peak: the arrays and the parts
+        not written; the whole Polish dictionary's flat arcs are 0.3 GB a column)."""
         m = sum(part[0].shape[0] for part in self.parts)
         types = (self.ids, self.ids, self.caps, self.weights, np.int8)
         out = [np.empty(m, dtype=dtype) for dtype in types]
@@ -448,10 +449,12 @@ class _Arcs:
         while self.parts:
             part = self.parts.pop()
             k = part[0].shape[0]
-            for column, values in zip(out, part, strict=True):
-                column[at : at + k] = values
-            at += k
+            columns: list[np.ndarray | int | None] = list(part)
             del part
+            for i, column in enumerate(out):
+                column[at : at + k] = columns[i]
+                columns[i] = None  # let this column go before the next is written
+            at += k
         tail, head, cap, weight, role = out
         return tail, head, cap, weight, role
 
