@@ -27,7 +27,7 @@ def card_stages() -> list[str]:
 def test_the_policy_runs_the_cards_stages_in_the_cards_order() -> None:
     names = [stage.name for stage in STAGES]
     assert names == card_stages()
-    assert len(set(names)) == len(names) == 14
+    assert len(set(names)) == len(names) == 13
 
 
 def stage_module(name: str) -> str:
@@ -91,8 +91,6 @@ def test_a_stop_before_any_flow_bound_reports_the_length_bound(
         raise policy.DeadlineReached
 
     monkeypatch.setattr(policy, "NETWORK", policy.Stage("string-hub network", stopped))
-    # No routes model after it either (it would solve so small a list outright).
-    monkeypatch.setattr(policy, "ROUTES", policy.Stage("routes", stopped, lambda _s: False))
     res = solve_exact(inst)
     best = max(snake_score(p) for p in itertools.permutations(words))
     assert res.bound == first_bound.length_bound(inst) >= best
@@ -254,11 +252,9 @@ def test_a_core_too_large_for_the_search_gets_the_proof_tree(
     from cpwords.wordsnake.certificate import verify_certificate
     from cpwords.wordsnake.exact import policy
     from cpwords.wordsnake.exact.stages import reduced_cost_fixing
-    from cpwords.wordsnake.exact.state import Stage
 
     inst = _needs_the_core()
     monkeypatch.setattr(reduced_cost_fixing, "CORE_MAX_PAIRS", 10)  # too large for the search
-    monkeypatch.setattr(policy, "ROUTES", Stage("routes", policy.ROUTES.run, lambda s: False))
     res = _exact(inst)
     log = res.solver_info["stages"][-1]
     assert log.get("too_large") and "proof_tree_time" in log

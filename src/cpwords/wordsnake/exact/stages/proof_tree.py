@@ -53,8 +53,8 @@ def _tree_may_run(state: ProofState) -> bool:
 
 
 def tree_after_too_large(state: ProofState) -> None:
-    """The stage "proof tree" after a core too large for the search (and a list too large for
-    the routes model), with all the stages' time left.
+    """The stage "proof tree" after a core too large for the search, with all the stages' time
+    left.
 
     Parameters
     ----------
