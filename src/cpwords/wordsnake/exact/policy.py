@@ -25,11 +25,7 @@ from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
 from cpwords.wordsnake.exact.stages.greedy_proof import greedy_proof
 from cpwords.wordsnake.exact.stages.lagrangian_relaxation import lagrangian_relaxation
 from cpwords.wordsnake.exact.stages.min_cost_flow import min_cost_flow
-from cpwords.wordsnake.exact.stages.proof_tree import (
-    early_tree,
-    early_tree_wanted,
-    tree_after_too_large,
-)
+from cpwords.wordsnake.exact.stages.proof_tree import early_tree, early_tree_wanted
 from cpwords.wordsnake.exact.stages.reduced_cost_fixing import reduced_cost_fixing
 from cpwords.wordsnake.exact.stages.repair import repair
 from cpwords.wordsnake.exact.stages.string_hub_network import build_network, first_deadline
@@ -307,8 +303,8 @@ def run(state: ProofState) -> None:
        bound: OPTIMAL with no MIP (all of ENABLE and of web2, measured).
     2. If a gap remains, reduced-cost fixing keeps only the joints an ordering scoring above the
        incumbent may use, and an exact search of that core takes the rest of the time: a proof
-       that nothing in the core beats the incumbent is a proof for the whole list; a core
-       too large for the search gets the proof tree with all the time left.
+       that nothing in the core beats the incumbent is a proof for the whole list (a core too
+       large for the search ends it with the gap open).
 
     After a stop (Ctrl-C, SIGTERM, SIGHUP), every stage still to run is skipped.
     """
@@ -439,7 +435,7 @@ def _take_flow_result(state: ProofState) -> None:
 
 def _run_search(state: ProofState) -> None:
     """Reduced-cost fixing and the core search, logged as one stage ``core``, until a stop is
-    asked; a core too large is left to the proof tree."""
+    asked; a core too large for the search ends them with the gap open."""
     from cpwords.wordsnake.closure.core import CoreTooLarge  # loaded when a gap is left
 
     t_core = search_log_start(state)
@@ -450,7 +446,6 @@ def _run_search(state: ProofState) -> None:
                 break
     except CoreTooLarge:
         log["too_large"] = True
-        run_stage(state, Stage("proof tree", tree_after_too_large))
     except DeadlineReached:
         state.info["stopped"] = "time"
     log["wall_time"] = time.perf_counter() - t_core
