@@ -430,7 +430,6 @@ def test_cli_ctrl_c_prints_the_best_so_far_marked_interrupted(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(policy, "NETWORK", policy.Stage("string-hub network", interrupted))
-    monkeypatch.setattr(policy, "ROUTES", policy.Stage("routes", interrupted, lambda _s: False))
     code, out, _ = _cli(["superstring", str(listfile), "--json"], capsys)
     row = json.loads(out)
     assert code == 130 and row["interrupted"] is True and row["stopped"] == "interrupted"
@@ -457,7 +456,6 @@ def test_a_stopped_solve_keeps_a_checked_superstring(monkeypatch: pytest.MonkeyP
         raise policy.DeadlineReached
 
     monkeypatch.setattr(policy, "NETWORK", policy.Stage("string-hub network", late))
-    monkeypatch.setattr(policy, "ROUTES", policy.Stage("routes", late, lambda _s: False))
     words = ["cat", "atom", "tomb", "bat"]
     res = solve_superstring(words, time_limit=5)
     assert res.status is Status.FEASIBLE and res.verified is True

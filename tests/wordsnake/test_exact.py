@@ -159,15 +159,12 @@ def test_cut_loop_runs_when_the_relaxation_is_disconnected():
 
 
 @pytest.mark.parametrize("cyclic", [False, True])
-def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
-    cyclic, monkeypatch
-):
+def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(cyclic):
     """Random 'abc' strings have many long overlap cycles: the flow relaxation is disconnected
     (its bound is above the optimum), the default policy still finds the optimum (Lagrangian
-    bound, the core search without it, or the routes stage when the core is too large; OPTIMAL
-    only when its certificate checks VALID), and five formulations agree."""
+    bound, or the core search without it; OPTIMAL only when its certificate checks VALID), and
+    five formulations agree."""
     from cpwords.wordsnake.exact.methods import solve_exact
-    from cpwords.wordsnake.exact.stages import reduced_cost_fixing
 
     rng = random.Random(5)
     words = tuple("".join(rng.choice("abc") for _ in range(rng.randint(3, 6))) for _ in range(40))
@@ -182,11 +179,6 @@ def test_small_alphabet_closes_a_disconnected_relaxation_and_formulations_agree(
     assert forced.method == "exact/core"
     assert_optimum_found(forced, optimum)
     assert [s["stage"] for s in forced.solver_info["stages"]] == ["flow", "core"]
-    monkeypatch.setattr(reduced_cost_fixing, "CORE_MAX_PAIRS", -1)  # every core is "too large"
-    routed = solve_exact(inst, lagrangian_iterations=0)
-    assert routed.method == "exact/routes"
-    assert_optimum_found(routed, optimum)
-    assert [s["stage"] for s in routed.solver_info["stages"]] == ["flow", "core", "routes"]
     for method in ("cpsat", "cpsat-routes"):
         res = solve_wordsnake(inst, method)
         assert res.is_optimal and res.objective == optimum, method

@@ -46,7 +46,7 @@ from cpwords.wordsnake.runners import check_reserve as check_reserve
 METHODS: dict[str, MethodInfo] = {
     "auto": MethodInfo(
         "exact",
-        description="the default: string-hub flow, certificate, repair, Lagrangian bound, routes",
+        description="the default: string-hub flow, repair, Lagrangian bound, core search, checked",
     ),
     "cpsat-routes": MethodInfo("exact", description="path cover with CP-SAT's routes constraint"),
     "mip": MethodInfo(

@@ -3,22 +3,24 @@
 The default method (``exact``/``auto``) is :func:`solve_exact`, a list of named stages run by
 :mod:`~cpwords.wordsnake.exact.policy` (string-hub network, greedy assignment, greedy
 proof, min-cost flow, repair, additive bound, neighbourhood search, Lagrangian relaxation,
-reduced-cost fixing, core search, routes, certificate). The other formulations are re-exported
-here so that ``cpwords.wordsnake.exact.methods`` stays the one import for every exact Wordsnake
-method.
+reduced-cost fixing, proof tree, core search, certificate, checked proof). The other
+formulations are re-exported here so that ``cpwords.wordsnake.exact.methods`` stays the one
+import for every exact Wordsnake method.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cpwords.wordsnake.exact.policy import STAGES, check_memory, solve_exact
-from cpwords.wordsnake.exact.stages.reduced_cost_fixing import CORE_MAX_PAIRS
-from cpwords.wordsnake.exact.stages.routes import (
-    FALLBACK_MAX_ITEMS,
-    ROUTES_MAX_ARCS,
+from cpwords.wordsnake.exact.policy import (
+    SMALL_MAX_ARCS,
+    SMALL_MAX_ITEMS,
+    STAGES,
+    check_memory,
     positive_arc_count_bound,
+    solve_exact,
 )
+from cpwords.wordsnake.exact.stages.reduced_cost_fixing import CORE_MAX_PAIRS
 from cpwords.wordsnake.formulations.common import (
     MIP_BACKENDS,
     MIP_MAX_ARCS,
@@ -34,10 +36,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CORE_MAX_PAIRS",
-    "FALLBACK_MAX_ITEMS",
     "MIP_BACKENDS",
     "MIP_MAX_ARCS",
-    "ROUTES_MAX_ARCS",
+    "SMALL_MAX_ARCS",
+    "SMALL_MAX_ITEMS",
     "STAGES",
     "assignment_relaxation",
     "check_memory",

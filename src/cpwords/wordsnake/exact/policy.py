@@ -25,14 +25,9 @@ from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
 from cpwords.wordsnake.exact.stages.greedy_proof import greedy_proof
 from cpwords.wordsnake.exact.stages.lagrangian_relaxation import lagrangian_relaxation
 from cpwords.wordsnake.exact.stages.min_cost_flow import min_cost_flow
-from cpwords.wordsnake.exact.stages.proof_tree import (
-    early_tree,
-    early_tree_wanted,
-    tree_after_too_large,
-)
+from cpwords.wordsnake.exact.stages.proof_tree import early_tree, early_tree_wanted
 from cpwords.wordsnake.exact.stages.reduced_cost_fixing import reduced_cost_fixing
 from cpwords.wordsnake.exact.stages.repair import repair
-from cpwords.wordsnake.exact.stages.routes import routes, routes_fallback, routes_wanted
 from cpwords.wordsnake.exact.stages.string_hub_network import build_network, first_deadline
 from cpwords.wordsnake.exact.state import (
     STOP_PROOF_SECONDS,
@@ -108,9 +103,6 @@ SEARCH_STAGES = (
     Stage("core search", core_search, search_wanted),
 )
 
-#: The routes model, on small lists whose core is too large.
-ROUTES = Stage("routes", routes, routes_wanted)
-
 #: The certificate of the bound: always computed (in memory when no file was asked for).
 CERTIFICATE = Stage("certificate", certificate)
 
@@ -121,8 +113,18 @@ CHECKED_PROOF = Stage("checked proof", checked_proof)
 #: rest, however large the list: a limit too short for the check still gets an ordering).
 PROOF_SHARE = 0.5
 
+#: A small list (at most this many items and :data:`SMALL_MAX_ARCS` positive arcs) gives its
+#: flow stages at most :data:`SMALL_FLOW_SHARE` of the limit: the rest is the exact search's.
+SMALL_MAX_ITEMS = 20_000
+
+#: Most positive-overlap arcs of a small list (:func:`positive_arc_count_bound`).
+SMALL_MAX_ARCS = 400_000
+
+#: The share of the limit the flow stages of a small list may take.
+SMALL_FLOW_SHARE = 0.4
+
 #: Every stage of the default method, in order (the card's list).
-STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, ROUTES, CERTIFICATE, CHECKED_PROOF)
+STAGES = (NETWORK, *FLOW_STAGES, *SEARCH_STAGES, CERTIFICATE, CHECKED_PROOF)
 
 
 def solve_exact(
@@ -182,8 +184,8 @@ def solve_exact(
     SolveResult
         OPTIMAL only when the certificate checks VALID (``proof``: ``"certificate"``), else
         FEASIBLE with the checked bound (``solver_bound``: the solver's). ``method`` names the
-        stage that finished (``exact/flow``, ``exact/core`` or ``exact/routes``);
-        ``solver_info["stages"]`` logs the flow, core and routes stages;
+        stage that finished (``exact/flow`` or ``exact/core``);
+        ``solver_info["stages"]`` logs the flow and core stages;
         ``solver_info["interrupted"]`` is True after Ctrl-C, SIGTERM or SIGHUP: the best
         ordering so far, FEASIBLE unless checked optimal (:func:`run_stage`).
 
@@ -226,11 +228,45 @@ def _solve(
             state.proven = True
             return _finish_state(state)
         check_memory(instance)
-        state.fallback = routes_fallback(instance)
-        if state.fallback and time_limit is not None and state.deadline is not None:
-            state.flow_deadline = min(state.deadline, state.start + 0.4 * time_limit)
+        state.small = small_list(instance)
+        if state.small and time_limit is not None and state.deadline is not None:
+            state.flow_deadline = min(state.deadline, state.start + SMALL_FLOW_SHARE * time_limit)
         run(state)
         return _finish_state(state)
+
+
+def positive_arc_count_bound(instance: WordsnakeInstance) -> int:
+    """Upper bound on the number of positive-overlap arcs: pairs with last(a) == first(b).
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+
+    Returns
+    -------
+    int
+        The sum over letters ``c`` of (words ending in ``c``) x (words starting with ``c``);
+        O(n) from the first- and last-letter histograms.
+
+    Examples
+    --------
+    >>> positive_arc_count_bound(WordsnakeInstance(("run", "nausea", "seasick")))
+    1
+    """
+    shortest = 2 if instance.proper else 1
+    ends: dict[str, int] = {}
+    starts: dict[str, int] = {}
+    for w in instance.words:
+        if len(w) >= shortest:
+            ends[w[-1]] = ends.get(w[-1], 0) + 1
+            starts[w[0]] = starts.get(w[0], 0) + 1
+    return sum(c * starts.get(k, 0) for k, c in ends.items())
+
+
+def small_list(instance: WordsnakeInstance) -> bool:
+    """Whether the flow stages keep at most :data:`SMALL_FLOW_SHARE` of the limit (a list of at
+    most :data:`SMALL_MAX_ITEMS` items and :data:`SMALL_MAX_ARCS` positive arcs)."""
+    return instance.n <= SMALL_MAX_ITEMS and positive_arc_count_bound(instance) <= SMALL_MAX_ARCS
 
 
 def run_stage(state: ProofState, stage: Stage, after_stop: bool = False) -> bool:
@@ -258,7 +294,7 @@ def run_stage(state: ProofState, stage: Stage, after_stop: bool = False) -> bool
 
 
 def run(state: ProofState) -> None:
-    """Run the stages on ``state``: the network, the flow stages, the search, the routes.
+    """Run the stages on ``state``: the network, the flow stages, the search.
 
     1. The string-hub network, then the flow stages: the greedy assignment proven optimal by
        potentials (or the min-cost flow solved cold), its cycles repaired into an ordering,
@@ -267,9 +303,8 @@ def run(state: ProofState) -> None:
        bound: OPTIMAL with no MIP (all of ENABLE and of web2, measured).
     2. If a gap remains, reduced-cost fixing keeps only the joints an ordering scoring above the
        incumbent may use, and an exact search of that core takes the rest of the time: a proof
-       that nothing in the core beats the incumbent is a proof for the whole list.
-    3. If the core is too large on a small list, CP-SAT's routes model takes over with the best
-       ordering as its hint.
+       that nothing in the core beats the incumbent is a proof for the whole list (a core too
+       large for the search ends it with the gap open).
 
     After a stop (Ctrl-C, SIGTERM, SIGHUP), every stage still to run is skipped.
     """
@@ -279,8 +314,6 @@ def run(state: ProofState) -> None:
         _run_search(state)
     else:
         state.method = "exact/flow"
-    if ROUTES.wanted(state):
-        run_stage(state, ROUTES)
 
 
 def _begin(
@@ -402,7 +435,7 @@ def _take_flow_result(state: ProofState) -> None:
 
 def _run_search(state: ProofState) -> None:
     """Reduced-cost fixing and the core search, logged as one stage ``core``, until a stop is
-    asked; a core too large is left to the routes stage (or else to the proof tree)."""
+    asked; a core too large for the search ends them with the gap open."""
     from cpwords.wordsnake.closure.core import CoreTooLarge  # loaded when a gap is left
 
     t_core = search_log_start(state)
@@ -412,9 +445,7 @@ def _run_search(state: ProofState) -> None:
             if stage.wanted(state) and not run_stage(state, stage):
                 break
     except CoreTooLarge:
-        log["too_large"] = True  # the routes model may take over, or else the proof tree
-        if not ROUTES.wanted(state):
-            run_stage(state, Stage("proof tree", tree_after_too_large))
+        log["too_large"] = True
     except DeadlineReached:
         state.info["stopped"] = "time"
     log["wall_time"] = time.perf_counter() - t_core

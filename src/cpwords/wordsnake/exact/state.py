@@ -310,11 +310,13 @@ class ProofState:
     deadline, flow_deadline : float or None
         The end of the stages (the time limit less what the certificate and its check keep:
         :func:`~cpwords.wordsnake.exact.stages.checked_proof.proof_reserve`), and of the flow
-        stages (40% of the limit on lists the routes model may take over).
+        stages (40% of the limit on small lists:
+        :data:`~cpwords.wordsnake.exact.policy.SMALL_FLOW_SHARE`).
     end : float or None
         The end of the whole time limit: the certificate and its check stop there.
-    fallback : bool
-        Whether the routes model may take over (small enough list).
+    small : bool
+        Whether the list is small (:func:`~cpwords.wordsnake.exact.policy.small_list`): its
+        flow stages keep 40% of the limit, the network and the first incumbent too.
     net : StringHubNetwork or None
     flow : FlowState or None
         The flow stages' state (None until the network is built).
@@ -333,7 +335,7 @@ class ProofState:
         returns at its next check once it is set, the later ones are skipped, and the
         certificate and its check get at most :data:`STOP_PROOF_SECONDS`.
     method : str
-        The stage that finished (``exact/flow``, ``exact/core``, ``exact/routes``).
+        The stage that finished (``exact/flow``, ``exact/core``).
     additive : AdditiveBound or None
         What the additive bound proved (:mod:`~cpwords.wordsnake.exact.stages.additive_bound`).
     core : object
@@ -364,7 +366,7 @@ class ProofState:
     entered: float
     deadline: float | None
     flow_deadline: float | None
-    fallback: bool
+    small: bool
     report: Callable[..., None]
     info: dict[str, Any]
     end: float | None = None

@@ -2,8 +2,8 @@
 
 The additive bound's certificate when it proved the bound, else the best flow iterate's
 (:func:`~cpwords.wordsnake.relaxation.dual_certificate.flow_certificate`); when the solver proved
-more than the values do (a core search or the routes model closed the gap), a proof tree on the core
-makes it a version 2 certificate (:mod:`~cpwords.wordsnake.closure.proof_tree`). A version 1
+more than the values do (a core search closed the gap), a proof tree on the core makes it a
+version 2 certificate (:mod:`~cpwords.wordsnake.closure.proof_tree`). A version 1
 certificate whose values still prove more than the ordering scores gets Hungarian dual steps on Hall
 sets of its zero-slack joints (:func:`~cpwords.wordsnake.bounds.hall_step.hall_step`). A certificate
 without a tree claims only what its values prove (the solver's bound and the search's size kept in
@@ -150,11 +150,9 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
     """The solver proved more than the values do: the version 2 certificate with a proof tree,
     on the path cover when the proof rests on the additive bound's branch-and-cut
     (:func:`~cpwords.wordsnake.closure.cover_tree.cover_tree_certificate`), else on the core
-    (a core search, the routes model:
-    :func:`~cpwords.wordsnake.closure.proof_tree.tree_certificate`), within the time left and
-    at most :data:`TREE_SOLVE_RATIO` times the solve so far, and leaving the check its share of
-    the reserve;
-    ``cert`` when none is found."""
+    (a core search: :func:`~cpwords.wordsnake.closure.proof_tree.tree_certificate`), within
+    the time left and at most :data:`TREE_SOLVE_RATIO` times the solve so far, and leaving the
+    check its share of the reserve; ``cert`` when none is found."""
     from cpwords.wordsnake.closure.cover_tree import cover_tree_certificate
     from cpwords.wordsnake.closure.proof_tree import tree_certificate
 

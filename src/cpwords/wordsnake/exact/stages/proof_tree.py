@@ -1,7 +1,6 @@
 """Stage "proof tree": before the core search, a proof tree that the incumbent is optimal, on the
 core the flow's certificate leaves at ``objective + 1``
-(:func:`~cpwords.wordsnake.closure.proof_tree.tree_certificate`); also run after a core too large
-for the search.
+(:func:`~cpwords.wordsnake.closure.proof_tree.tree_certificate`).
 """
 
 from __future__ import annotations
@@ -52,26 +51,7 @@ def _tree_may_run(state: ProofState) -> bool:
     )
 
 
-def tree_after_too_large(state: ProofState) -> None:
-    """The stage "proof tree" after a core too large for the search (and a list too large for
-    the routes model), with all the stages' time left.
-
-    Parameters
-    ----------
-    state : ProofState
-        After reduced-cost fixing raised ``CoreTooLarge``; updated as by :func:`early_tree`.
-
-    Notes
-    -----
-    The tree's own core (from the certificate's values, capped at
-    ``proof_tree.MAX_CORE_PAIRS``) may be smaller than the search's or a little larger. Without
-    it `ab` n=30,000 seed 3 ended FEASIBLE after 7.2 s of a 300 s limit.
-    """
-    if _tree_may_run(state):
-        early_tree(state, share=1.0)
-
-
-def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
+def early_tree(state: ProofState) -> None:
     """Stage "proof tree": before the core search, a proof tree that the incumbent is optimal.
 
     Parameters
@@ -80,9 +60,8 @@ def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
         After reduced-cost fixing. When the tree closes: ``proven``, ``bound`` (the
         objective), ``early_certificate`` (the version 2 certificate, which the certificate
         stage takes and the checked proof stage checks) and ``info["proof_tree_*"]``; the core
-        search is then skipped. Ctrl-C sets ``interrupted`` and keeps the ordering.
-    share : float
-        The share of the stages' time left it may take (:data:`EARLY_TREE_SHARE`).
+        search is then skipped. Ctrl-C sets ``interrupted`` and keeps the ordering. It may take
+        :data:`EARLY_TREE_SHARE` of the stages' time left.
 
     Notes
     -----
@@ -95,7 +74,7 @@ def early_tree(state: ProofState, share: float = EARLY_TREE_SHARE) -> None:
     state.report(state.elapsed(), state.objective, state.bound, "proof tree")
     t0 = time.perf_counter()
     remaining = state.remaining()
-    until = None if remaining is None else t0 + share * remaining
+    until = None if remaining is None else t0 + EARLY_TREE_SHARE * remaining
     tree = None
     try:
         cert = solve_certificate(state)

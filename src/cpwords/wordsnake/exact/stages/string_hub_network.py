@@ -18,6 +18,6 @@ def first_deadline(state: ProofState) -> float | None:
     the whole limit, past the flow stages' deadline. A limit that ends them before the first
     flow bound leaves no certificate to write, so its reserve goes to the ordering (issue 34,
     item 22: the French wordfreq list at ``--time-limit 10`` returned its input order, 4,868,119,
-    where the greedy assignment reaches the optimum, 7,375,786, in 4.3 s). Lists the routes model
-    may take over keep the flow stages' deadline (the rest of the limit is the model's)."""
-    return state.flow_deadline if state.fallback else state.end
+    where the greedy assignment reaches the optimum, 7,375,786, in 4.3 s). Small lists keep the
+    flow stages' deadline (the rest of the limit is the exact search's)."""
+    return state.flow_deadline if state.small else state.end
