@@ -132,7 +132,19 @@ def tree_certificate(
     for rounds, free_root, share in attempts:
         now = time.perf_counter()
         until = None if deadline is None else now + (deadline - now) / share
-        lp = CoreProgram(cert, core, words, mult, rounds, free_root=free_root, deadline=until)
+        # By strong branching, one model for every node, each solve starting from the last
+        # basis (the children tried differ from their parent in one bound): `l545` 9.9 s -> 0.14 s
+        # (5 nodes), `abc` n=1,000 seed 3 cyclic 3.2 s -> 0.44 s (3 nodes).
+        lp = CoreProgram(
+            cert,
+            core,
+            words,
+            mult,
+            rounds,
+            free_root=free_root,
+            deadline=until,
+            keep_model=strong > 0,
+        )
         nodes = _branch(lp, max_nodes if rounds > 1 else max_nodes // share, strong)
         lp.close()  # its model freed now, not by the collector
         if nodes is not None:
