@@ -106,7 +106,7 @@ def tree_certificate(
     -------
     Certificate or None
         None when the tree needs more nodes or time, or a node's dual cannot close it. A tree
-        by strong branching says so in its producer (``"branching": "strong"``).
+        that branched by strong branching says so in its producer (``"branching": "strong"``).
     """
     counts = Counter(instance.words)
     words = sorted(counts)
@@ -137,7 +137,7 @@ def tree_certificate(
         nodes = _branch(lp, min(cap, STRONG_EARLY_NODES) if width and not strong else cap, width)
         lp.close()  # its model freed now, not by the collector
         if nodes is not None:
-            branching = "strong" if width else ""
+            branching = "strong" if width and len(nodes) > 1 else ""  # it branched so
             break
     if nodes is None:
         return None
