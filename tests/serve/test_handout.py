@@ -17,9 +17,9 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from cpwords.wordsnake.spec import random_strings
 from tests.conftest import run_cli
 from tests.serve.conftest import LiveServer
-from tests.wordsnake.test_proof_tree import L545
 
 #: The README's Letter Boxed box, read in ENABLE (a 3-word optimum with a dozen ties).
 BOX = "lua-sgc-yhk-zop"
@@ -299,10 +299,11 @@ def _events(live: LiveServer, job: str, seconds: float) -> list[tuple[str, dict[
 
 @pytest.mark.slow
 def test_a_running_solve_ticks_every_second(live: LiveServer) -> None:
-    # A list whose proof takes many seconds (the tree search of issue 46's l545: 17 s of CPU),
-    # so the solve outlasts the 4.5 s listened to however fast the flow stages become (a
-    # 100,000-word list now ends in about 2 s, before the third tick).
-    spec = {"words": "\n".join(L545), "method": "exact", "time_limit": 60}
+    # A list whose proof takes seconds (`abc` n=1,000 seed 3 cyclic: its core search and
+    # strong tree, 4.4 s of CPU; issue 46's l545 took 17 s until its tree was warm-started and
+    # now ends in 1.5 s, before the third tick), so the solve outlasts the ticks listened to.
+    words = random_strings("abc", 1000, 3)
+    spec = {"words": "\n".join(words), "cyclic": True, "method": "exact", "time_limit": 60}
     resp = httpx.post(f"{live.url}/api/wordsnake/jobs", json=spec, timeout=30)
     assert resp.status_code == 202, resp.text
     events = _events(live, resp.json()["id"], 4.5)

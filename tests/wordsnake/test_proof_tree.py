@@ -26,6 +26,7 @@ from cpwords.wordsnake.certificate import (
 )
 from cpwords.wordsnake.closure.proof_tree import tree_certificate
 from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.exact.stages.certificate import core_tree_kind
 from cpwords.wordsnake.relaxation.dual_certificate import flow_certificate
 from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
@@ -103,6 +104,9 @@ def test_a_tree_by_strong_branching_is_checked_valid_at_the_brute_force_optimum(
     check = verify_certificate(inst.words, cert)
     assert check.status == "VALID", check.message
     assert check.optimal and check.bound == optimum
+    # a tree that branched says how; the stages read its kind from that
+    assert len(cert.tree) <= 1 or cert.producer.get("branching") == "strong"
+    assert len(cert.tree) <= 1 or core_tree_kind(cert) == "core, strong branching"
 
 
 #: Issue 46's list that the default method left FEASIBLE (1,614 against 1,620) after 5.5 s of a
@@ -127,7 +131,9 @@ def test_the_default_method_spends_the_time_left_on_a_strong_tree_and_proves_l54
     assert mip.status is Status.OPTIMAL and mip.objective == 1614
     assert res.status is Status.OPTIMAL and res.objective == res.bound == mip.objective
     assert res.solver_info["proof_tree_kind"] == "core, strong branching"
-    check = verify_certificate(inst.words, res.solver_info["certificate"])
+    cert = res.solver_info["certificate"]
+    assert cert.producer.get("branching") == "strong"
+    check = verify_certificate(inst.words, cert)
     assert check.status == "VALID" and check.optimal and check.bound == 1614
 
 

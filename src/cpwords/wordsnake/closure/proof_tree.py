@@ -37,7 +37,7 @@ from cpwords.wordsnake.certificate import (
     no_snake,
     root_core,
 )
-from cpwords.wordsnake.closure.node_program import CoreProgram, Joint, Leaf
+from cpwords.wordsnake.closure.node_program import WARM_START_PAIRS, CoreProgram, Joint, Leaf
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 #: The largest core the tree is built on. The root's values are the flow's, whose core at the
@@ -63,6 +63,10 @@ MAX_NODES = 4_000
 #: (23 s), and `abc` n=1,000 seed 3 cyclic in 3 nodes and 13 programs (20 s); branching on
 #: the first fractional joint closed neither in 300 s.
 STRONG_CANDIDATES = 6
+
+#: The most nodes of the strong tree :func:`tree_certificate` tries before the trees with cuts
+#: on a small core (its strong trees closed in 3 to 9 nodes; the check reads every leaf).
+STRONG_EARLY_NODES = 64
 
 #: A tree's root node carries the root program's values as the tree's base (the leaves then
 #: list their values against them) when the tree so lists at most this share of the values it
@@ -91,8 +95,8 @@ def tree_certificate(
     max_nodes : int
         The most nodes of the tree.
     strong : int
-        0: branch on the node's first fractional joint (then a subtour's, then a used one),
-        trying the trees described in the code one after another. Otherwise one tree, with the
+        0: the trees of :func:`_attempts` one after another, most branching on the node's first
+        fractional joint (then a subtour's, then a used one). Otherwise one tree, with the
         root's cuts re-priced, branching on the best of ``strong`` such joints by strong
         branching (the product of the two children's bound drops, their programs solved and
         reused; Achterberg, Koch and Martin, "Branching rules revisited", *Operations Research
@@ -101,7 +105,8 @@ def tree_certificate(
     Returns
     -------
     Certificate or None
-        None when the tree needs more nodes or time, or a node's dual cannot close it.
+        None when the tree needs more nodes or time, or a node's dual cannot close it. A tree
+        that branched by strong branching says so in its producer (``"branching": "strong"``).
     """
     counts = Counter(instance.words)
     words = sorted(counts)
@@ -113,33 +118,32 @@ def tree_certificate(
         return None
     if core.budget < 0:  # the root values alone prove the objective
         return replace(cert, core_pairs=None, bound=cert.objective)
-    # Without cuts first (measured: `ab` n=60 seed 18 in 27 nodes and 1.7 s, against no tree
-    # in 60 s with them), then with them, then with the root's cuts re-priced too (repeated
-    # words whose snakes enter a root cut twice: the root's slacks alone miss that), each on a
-    # share of the time left at its start. When words repeat, the re-priced tree comes second,
-    # on half of what the first left, and the first gets an eighth: `abc` n=1,000 seed 3 is
-    # proven only re-priced, while the trees without cuts, when they close, close at once and
-    # check fastest (`ab` n=1,000 seed 1: 0.01 s, against 0.8 s re-priced). The tree without
-    # cuts gets its share of the nodes too: on an integral assignment it forces a subtour's
-    # joints one by one, each child taking its parent's solution (`ab` n=30,000 seed 1: 1,890
-    # such nodes in its 18 s, and no tree).
     nodes = None
-    attempts = [(1, False, 3), (CUT_ROUNDS, False, 2), (CUT_ROUNDS, True, 1)]
-    if max(mult) > 1:
-        attempts = [(1, False, 8), (CUT_ROUNDS, True, 2), (CUT_ROUNDS, False, 1)]
-    if strong:
-        attempts = [(CUT_ROUNDS, True, 1)]
-    for rounds, free_root, share in attempts:
+    branching = ""
+    for rounds, free_root, share, width in _attempts(mult, len(core.pairs), strong):
         now = time.perf_counter()
         until = None if deadline is None else now + (deadline - now) / share
-        lp = CoreProgram(cert, core, words, mult, rounds, free_root=free_root, deadline=until)
-        nodes = _branch(lp, max_nodes if rounds > 1 else max_nodes // share, strong)
+        lp = CoreProgram(
+            cert,
+            core,
+            words,
+            mult,
+            rounds,
+            free_root=free_root,
+            deadline=until,
+            keep_model=width > 0,
+        )
+        cap = max_nodes if rounds > 1 else max_nodes // share
+        nodes = _branch(lp, min(cap, STRONG_EARLY_NODES) if width and not strong else cap, width)
         lp.close()  # its model freed now, not by the collector
         if nodes is not None:
+            branching = "strong" if width and len(nodes) > 1 else ""  # it branched so
             break
     if nodes is None:
         return None
     producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": len(core.pairs)}
+    if branching:
+        producer["branching"] = branching
     return replace(
         cert,
         core_pairs=None,
@@ -149,6 +153,39 @@ def tree_certificate(
         tree=tuple(nodes),
         producer=producer,
     )
+
+
+def _attempts(mult: list[int], pairs: int, strong: int) -> list[tuple[int, bool, int, int]]:
+    """The trees :func:`tree_certificate` tries one after another: each one's cut rounds, whether
+    the root's cuts are re-priced, the share of the time left it gets (1 / share) and its strong
+    branching width (0: the first fractional joint).
+
+    Without cuts first (measured: `ab` n=60 seed 18 in 27 nodes and 1.7 s, against no tree in
+    60 s with them), then with them, then with the root's cuts re-priced too (repeated words
+    whose snakes enter a root cut twice: the root's slacks alone miss that), each on a share of
+    the time left at its start. When words repeat, the re-priced tree comes second, on half of
+    what the first left, and the first gets an eighth: `abc` n=1,000 seed 3 is proven only
+    re-priced, while the trees without cuts, when they close, close at once and check fastest
+    (`ab` n=1,000 seed 1: 0.01 s, against 0.8 s re-priced). The tree without cuts gets its share
+    of the nodes too: on an integral assignment it forces a subtour's joints one by one, each
+    child taking its parent's solution (`ab` n=30,000 seed 1: 1,890 such nodes in its 18 s, and
+    no tree).
+
+    On a core below :data:`WARM_START_PAIRS` joints a strong tree (at most
+    :data:`STRONG_EARLY_NODES` nodes, half the time left) comes second: it keeps one model for
+    every node, each solve starting from the last basis (the children it tries differ from their
+    parent in one bound), and closed in a fraction of a second where the trees with cuts spent
+    their whole budget and did not close (`l545`: 0.12 s, against 2.6 s; `abc` n=1,000 seed 3
+    cyclic: 0.39 s, against 5.3 s). With ``strong``, only the strong tree.
+    """
+    if strong:
+        return [(CUT_ROUNDS, True, 1, strong)]
+    attempts = [(1, False, 3, 0), (CUT_ROUNDS, False, 2, 0), (CUT_ROUNDS, True, 1, 0)]
+    if max(mult) > 1:
+        attempts = [(1, False, 8, 0), (CUT_ROUNDS, True, 2, 0), (CUT_ROUNDS, False, 1, 0)]
+    if pairs < WARM_START_PAIRS:
+        attempts.insert(1, (CUT_ROUNDS, True, 2, STRONG_CANDIDATES))
+    return attempts
 
 
 def _branch(lp: CoreProgram, max_nodes: int, strong: int = 0) -> list[TreeNode] | None:

@@ -166,15 +166,37 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
             state.info["proof_tree_kind"] = "path cover"
         else:
             tree = tree_certificate(state.instance, cert, deadline=until)
-            state.info["proof_tree_kind"] = "core"
+            state.info["proof_tree_kind"] = core_tree_kind(tree)
     except KeyboardInterrupt:
         state.interrupted = True
         tree = None
-    if tree is None and state.info["proof_tree_kind"] == "core":
+    if tree is None and state.info["proof_tree_kind"].startswith("core"):
         tree = _strong_tree(state, cert)
     state.info["proof_tree_time"] = time.perf_counter() - t0
     state.info["proof_tree_nodes"] = None if tree is None else len(tree.tree)
     return cert if tree is None else tree
+
+
+def core_tree_kind(tree: Certificate | None) -> str:
+    """The ``proof_tree_kind`` of a tree on the core: ``"core, strong branching"`` when its
+    producer says it was built so (:func:`~cpwords.wordsnake.closure.proof_tree.tree_certificate`
+    tries a strong tree on a small core), else ``"core"``.
+
+    Parameters
+    ----------
+    tree : Certificate or None
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> core_tree_kind(None)
+    'core'
+    """
+    strong = tree is not None and tree.producer.get("branching") == "strong"
+    return "core, strong branching" if strong else "core"
 
 
 def _strong_tree(state: ProofState, cert: Certificate) -> Certificate | None:

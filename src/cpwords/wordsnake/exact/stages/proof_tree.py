@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import time
 
-from cpwords.wordsnake.exact.stages.certificate import TREE_MIN_SECONDS, solve_certificate
+from cpwords.wordsnake.exact.stages.certificate import (
+    TREE_MIN_SECONDS,
+    core_tree_kind,
+    solve_certificate,
+)
 from cpwords.wordsnake.exact.state import ProofState
 
 #: The stage "proof tree" runs before the core search when the core has at least this many
@@ -90,6 +94,8 @@ def early_tree(state: ProofState) -> None:
     state.proven = True
     state.bound = state.objective
     state.info.update(
-        proof_tree_kind="core", proof_tree_time=elapsed, proof_tree_nodes=len(tree.tree)
+        proof_tree_kind=core_tree_kind(tree),
+        proof_tree_time=elapsed,
+        proof_tree_nodes=len(tree.tree),
     )
     state.on_progress(state.elapsed(), state.objective, state.bound, "proof tree")
