@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from cpwords.wordsnake.exact.state import FlowDual, FlowState
+from cpwords.wordsnake.primal.patching import MIN_CYCLES, patch_pairwise
 from cpwords.wordsnake.primal.repair import patch_cycles
 from cpwords.wordsnake.relaxation.decode import decode_flow
 from cpwords.wordsnake.relaxation.flow import FlowJob
@@ -123,11 +124,9 @@ def decode_and_repair(f: FlowState, record: bool = True) -> None:
     f.report("repairing" if comps > 1 else "reading the certificate")
     # Two cycles or more beside the depot's: joined to one another first, they may lose less
     # (a telomere's tandem repeats); the successors kept, as patch_cycles writes to them.
-    succ = dec.succ.copy() if comps > 2 else None
+    succ = dec.succ.copy() if comps - 1 >= MIN_CYCLES else None
     f.consider(patch_cycles(net, dec, f.pair, f.index, deadline=f.deadline))
     if succ is not None and not f.proven:
-        from cpwords.wordsnake.primal.patching import patch_pairwise  # rarely needed
-
         seq = patch_pairwise(net, succ, dec.comp, f.pair, f.index, deadline=f.deadline)
         if seq is not None:
             f.consider(seq)
