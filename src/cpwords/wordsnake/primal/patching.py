@@ -22,11 +22,11 @@ import numpy as np
 from cpwords.wordsnake.primal.repair import (
     CandidateIndex,
     PairScore,
-    _add_candidates,
-    _index_of,
-    _int_array,
-    _outside_main,
+    add_candidates,
+    int_array,
     order_from_succ,
+    outside_main,
+    prepared_index,
 )
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 
@@ -102,11 +102,11 @@ def patch_pairwise(
     """
     N = net.instance.n
     comp_a = np.asarray(comp)
-    main, groups = _outside_main(comp_a, N, net.instance.cyclic)
+    main, groups = outside_main(comp_a, N, net.instance.cyclic)
     if len(groups) < MIN_CYCLES or (deadline is not None and time.perf_counter() >= deadline):
         return None
     succ_a = np.array(succ_in, dtype=np.int64)
-    built = _index_of(net, index, succ_a[:N][comp_a[:N] != main])
+    built = prepared_index(net, index, succ_a[:N][comp_a[:N] != main])
     outside = [i for members in groups.values() for i in members]
     cycles = _Cycles(net, succ_a, comp_a, pair, built, limit)
     cycles.few = outside if len(outside) <= SMALL_OUTSIDE else []
@@ -131,11 +131,11 @@ class _Cycles:
     ) -> None:
         N = net.instance.n
         self.n, self.cyclic = N, net.instance.cyclic
-        self.succ = _int_array(succ_a)
+        self.succ = int_array(succ_a)
         pred_a = np.zeros(N + 1, dtype=np.int64)
         pred_a[succ_a] = np.arange(N + 1)
-        self.pred = _int_array(pred_a)
-        self.label = _int_array(comp_a)
+        self.pred = int_array(pred_a)
+        self.label = int_array(comp_a)
         self.parent: dict[int, int] = {}
         self.few: list[int] = []
         self.every = bytearray(b"\x01") * N  # the index's candidates from every cycle
@@ -191,7 +191,7 @@ class _Cycles:
         cands: set[int] = set(self.few)
         if not self.cyclic:
             cands.update((pred[self.n], self.n))
-        _add_candidates(self.index, u, v, self.limit, pred, self.every, cands)
+        add_candidates(self.index, u, v, self.limit, pred, self.every, cands)
         best: tuple[int, int] | None = None
         for x in cands:
             if self.find(self.label[x]) == cu:

@@ -253,9 +253,23 @@ def score_sequence(seq: list[int], pair: PairScore, cyclic: bool) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _int_array(values: np.ndarray) -> array[int]:
+def int_array(values: np.ndarray) -> array[int]:
     """``values`` as a 64-bit ``array.array``: read and sliced as Python ints, like a list, in
-    8 bytes an item."""
+    8 bytes an item.
+
+    Parameters
+    ----------
+    values : numpy.ndarray of int, shape (n,)
+
+    Returns
+    -------
+    array.array of typecode ``"q"``, length n
+
+    Examples
+    --------
+    >>> int_array(np.array([3, 1])).tolist()
+    [3, 1]
+    """
     out = array("q")
     out.frombytes(np.ascontiguousarray(values, dtype=np.int64).tobytes())
     return out
@@ -269,8 +283,8 @@ class CandidateIndex:
         self.net = net
         # Each word's items (ascending) as a range of one array, not a list a word (the
         # French list's 341,000 lists took 0.18 s of the index's 0.33 s).
-        self._copy_items = _int_array(stable_order(net.item_word))
-        self._copy_start = _int_array(np.concatenate([[0], np.cumsum(net.mult)]))
+        self._copy_items = int_array(stable_order(net.item_word))
+        self._copy_start = int_array(np.concatenate([[0], np.cumsum(net.mult)]))
         self.word_node = trie.word_node.astype(np.int64)
         # Words having each trie node as a suffix: the failure chains (hand-over records).
         ho = net.role == HANDOVER
@@ -311,7 +325,7 @@ class CandidateIndex:
         self._suf_word = array("i", bytes(4 * int(self._rec_node.size)))
         self._ready = np.zeros(T, dtype=bool)
         self._node_word = trie.node_word
-        self.item_node = _int_array(self.word_node[net.item_word])  # each item's word's node
+        self.item_node = int_array(self.word_node[net.item_word])  # each item's word's node
         self.fail = trie.fail
         self.parent = trie.parent
 
@@ -428,7 +442,7 @@ def patch_cycles(
     N = net.instance.n
     cyclic = net.instance.cyclic
     comp_a = np.asarray(dec.comp)
-    main, groups = _outside_main(comp_a, N, cyclic)
+    main, groups = outside_main(comp_a, N, cyclic)
     if not groups:
         return order_from_succ(dec.succ, N, cyclic)
     # Past the deadline only the depot's joints are tried: no index (0.5 s on a dictionary).
@@ -437,10 +451,10 @@ def patch_cycles(
     # Read at a few items below: Python ints from 64-bit arrays and flags from bytes, not
     # lists of every item (three lists of the French list's 341,728 items: 0.03 s a repair).
     succ_a = np.asarray(dec.succ)
-    succ = _int_array(succ_a)  # written to both
+    succ = int_array(succ_a)  # written to both
     pred_a = np.zeros(N + 1, dtype=np.int64)
     pred_a[succ_a] = np.arange(N + 1)
-    pred = _int_array(pred_a)
+    pred = int_array(pred_a)
     main_mask = comp_a == main
     if cyclic:
         main_mask[N] = False
@@ -452,7 +466,7 @@ def patch_cycles(
             best = _best_of(members, main_items, succ, pair, None)
         else:
             if built is None and not late:  # built when a cycle first needs it
-                built = _index_of(net, index, succ_a[:N][comp_a[:N] != main])
+                built = prepared_index(net, index, succ_a[:N][comp_a[:N] != main])
             best = _best_exchange(net, members, succ, pred, in_main, pair, built, limit, deadline)
         if best is None:  # cyclic, no candidate: join anywhere
             u = members[0]
@@ -472,7 +486,7 @@ def patch_cycles(
 
 
 def _ending_nodes(net: StringHubNetwork, index: CandidateIndex, heads: np.ndarray) -> np.ndarray:
-    """The nodes whose words :func:`_add_candidates` asks for to precede ``heads`` (the items
+    """The nodes whose words :func:`add_candidates` asks for to precede ``heads`` (the items
     after the members of the cycles to patch): each head's word's node and up to 7 of its
     ancestors."""
     p = index.word_node[net.item_word[heads[heads < net.instance.n]]]
@@ -484,10 +498,31 @@ def _ending_nodes(net: StringHubNetwork, index: CandidateIndex, heads: np.ndarra
     return np.concatenate(found)
 
 
-def _outside_main(comp: np.ndarray, n: int, cyclic: bool) -> tuple[int, dict[int, list[int]]]:
-    """The main component's label (the depot's; a cyclic snake's largest, ties to the first
-    the set of labels yields) and the items of each other component, by label in the order of
-    their smallest item."""
+def outside_main(comp: np.ndarray, n: int, cyclic: bool) -> tuple[int, dict[int, list[int]]]:
+    """The main component's label and the items of each other component.
+
+    Parameters
+    ----------
+    comp : numpy.ndarray of int64, shape (n + 1,)
+        Each item's component label (index ``n``: the depot of a linear snake).
+    n : int
+        The number of items.
+    cyclic : bool
+        Whether the snake is cyclic: its main component is then the largest (ties to the first
+        the set of labels yields), else the depot's.
+
+    Returns
+    -------
+    main : int
+        The main component's label.
+    groups : dict of int to list of int
+        The items of each other component, by label in the order of their smallest item.
+
+    Examples
+    --------
+    >>> outside_main(np.array([0, 1, 1, 0]), 3, False)
+    (0, {1: [1, 2]})
+    """
     if cyclic:
         labels = comp[:n].tolist()
         count = np.bincount(comp[:n]).tolist()  # ``labels.count`` of every label at once
@@ -501,13 +536,26 @@ def _outside_main(comp: np.ndarray, n: int, cyclic: bool) -> tuple[int, dict[int
     return main, groups
 
 
-def _index_of(
+def prepared_index(
     net: StringHubNetwork,
     index: CandidateIndex | Callable[[], CandidateIndex] | None,
     heads: np.ndarray,
 ) -> CandidateIndex:
     """The candidate index given, made by the function given, or built, prepared for the
-    joints into ``heads`` (the successors of the items to patch)."""
+    joints into ``heads``.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    index : CandidateIndex or callable or None
+        The index, a function returning it, or None to build one.
+    heads : numpy.ndarray of int, shape (k,)
+        The successors of the items to patch.
+
+    Returns
+    -------
+    CandidateIndex
+    """
     if not isinstance(index, CandidateIndex):
         index = CandidateIndex(net) if index is None else index()
     index.prepare(_ending_nodes(net, index, heads))
@@ -563,7 +611,7 @@ def _best_exchange(
         if not cyclic:
             cands.update((pred[N], N))
         if index is not None and (deadline is None or time.perf_counter() < deadline):
-            _add_candidates(index, u, v, limit, pred, in_main, cands)
+            add_candidates(index, u, v, limit, pred, in_main, cands)
         for x in cands:
             if not (x == N or in_main[x]):
                 continue
@@ -574,7 +622,7 @@ def _best_exchange(
     return best
 
 
-def _add_candidates(
+def add_candidates(
     index: CandidateIndex,
     u: int,
     v: int,
@@ -583,9 +631,26 @@ def _add_candidates(
     in_main: bytearray,
     cands: set[int],
 ) -> None:
-    """Add to ``cands`` the joints ``x -> y`` of the main cycle worth exchanging with ``u -> v``:
-    ``y`` below a suffix of ``u`` (up to 8 of its failure chain), ``x`` ending with a prefix of
-    ``v`` (up to 8 of its ancestors)."""
+    """Add to ``cands`` the joints ``x -> y`` worth exchanging with ``u -> v``.
+
+    Candidates are ``y`` below a suffix of ``u`` (up to 8 of its failure chain) and ``x``
+    ending with a prefix of ``v`` (up to 8 of its ancestors), among the items marked in
+    ``in_main``.
+
+    Parameters
+    ----------
+    index : CandidateIndex
+    u, v : int
+        The joint's items.
+    limit : int
+        Candidate words examined per overlap string.
+    pred : array.array of int, length N + 1
+        Each item's predecessor.
+    in_main : bytearray, length N
+        Nonzero for the items whose joints may be candidates.
+    cands : set of int
+        Updated in place with the candidates ``x``.
+    """
     fail, parent, copies = index.fail, index.parent, index.copies
     node = index.item_node[u]
     chain = [node]
