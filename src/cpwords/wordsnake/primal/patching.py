@@ -77,16 +77,16 @@ def patch_pairwise(
     list of int or None
         The item sequence; None when fewer than :data:`MIN_CYCLES` cycles lie outside the main
         one (:func:`~cpwords.wordsnake.primal.repair.patch_cycles` does the same there), or
-        when it gives up: past the deadline, past :data:`EVALUATIONS_PER_ITEM`, or a cyclic
-        snake's cycle with no candidate.
+        when it gives up: past the deadline or past :data:`EVALUATIONS_PER_ITEM`.
 
     Notes
     -----
     For joints ``u -> v`` and ``x -> y`` of two cycles, the exchange gives ``x -> v`` and
     ``u -> y``, one cycle, at a gain of ``pair(x, v) + pair(u, y) - pair(x, y) - pair(u, v)``.
     Each joint of a cycle outside the main one keeps its best exchange with a joint of another
-    cycle in a heap (candidates ``x``: the depot's joints, those of ``patch_cycles``' index,
-    and every item outside the main cycle when at most :data:`SMALL_OUTSIDE`); the best is
+    cycle in a heap (candidates ``x``: the joints at one item of the main cycle, the depot
+    of a linear snake; those of ``patch_cycles``' index; every item outside the main cycle
+    when at most :data:`SMALL_OUTSIDE`); the best is
     made, and an entry found stale when popped (a joint it named has changed, or its two
     cycles are now one) is computed again.
 
@@ -108,7 +108,10 @@ def patch_pairwise(
     succ_a = np.array(succ_in, dtype=np.int64)
     built = prepared_index(net, index, succ_a[:N][comp_a[:N] != main])
     outside = [i for members in groups.values() for i in members]
-    cycles = _Cycles(net, succ_a, comp_a, pair, built, limit)
+    # The main cycle's joints into and out of one of its items (the depot of a linear snake)
+    # are candidates of every joint: a cycle with no overlap into any other still joins.
+    anchor = N if not net.instance.cyclic else int(np.flatnonzero(comp_a[:N] == main)[0])
+    cycles = _Cycles(net, succ_a, comp_a, pair, built, limit, anchor)
     cycles.few = outside if len(outside) <= SMALL_OUTSIDE else []
     main_label = int(comp_a[N]) if not net.instance.cyclic else main
     if not cycles.join_all(outside, len(groups), main_label, deadline):
@@ -128,9 +131,10 @@ class _Cycles:
         pair: PairScore,
         index: CandidateIndex,
         limit: int,
+        anchor: int,
     ) -> None:
         N = net.instance.n
-        self.n, self.cyclic = N, net.instance.cyclic
+        self.anchor = anchor
         self.succ = int_array(succ_a)
         pred_a = np.zeros(N + 1, dtype=np.int64)
         pred_a[succ_a] = np.arange(N + 1)
@@ -189,8 +193,7 @@ class _Cycles:
         base = pair(u, v)
         cu = self.find(self.label[u])
         cands: set[int] = set(self.few)
-        if not self.cyclic:
-            cands.update((pred[self.n], self.n))
+        cands.update((pred[self.anchor], self.anchor))
         add_candidates(self.index, u, v, self.limit, pred, self.every, cands)
         best: tuple[int, int] | None = None
         for x in cands:
