@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 import numpy as np
 
 from cpwords.core.native import give_back_free_memory
+from cpwords.wordsnake.relaxation.sorting import ramp
 from cpwords.wordsnake.relaxation.string_hub import HANDOVER, SELF, ZERO, StringHubNetwork
 
 #: Added to every residual arc's reduced cost: the shortest-path routine takes a stored zero for
@@ -282,8 +283,7 @@ def _group_by(
         first[1:] = ks[1:] != ks[:-1]
         starts = np.flatnonzero(first)
         runs = np.diff(starts, append=ks.size)
-        place = np.arange(ks.size, dtype=np.int64)
-        place -= np.repeat(starts, runs)  # the rank within its key
+        place = ramp(runs)  # the rank within its key
         place += cursor[ks]
         for out, vals in zip(outs, values, strict=True):
             out[place] = vals[order]
