@@ -8,6 +8,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -341,6 +342,47 @@ def test_ctrl_c_in_the_neighbourhood_search_keeps_the_best_ordering() -> None:
     # The additive bound is kept (the checked certificate may prove less than it claims).
     assert res.solver_info["solver_bound"] == res.solver_info["refinement"]["bound"]
     assert res.bound <= res.solver_info["refinement"]["bound"]
+
+
+def test_a_hall_step_on_the_incumbent_closes_the_cover_gap() -> None:
+    # The cover's certificate loosened by one point (one word's u raised by a whole point, the
+    # bound with it): the neighbourhood search's Hall step on the incumbent lowers it back, and
+    # the answer is proven by that certificate, checked VALID, at the brute-force optimum.
+    from cpwords.wordsnake.exact.stages import additive_bound as additive
+    from cpwords.wordsnake.exact.stages import neighbourhood_search as neighbourhood
+
+    words = ("aa", "aaabb", "abab", "abbb", "bbaa", "bbba")
+    best = max(snake_score(p, False, False) for p in itertools.permutations(words))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(flow_state, "FORK_MIN_ARCS", 0)
+        looser = _looser_certificate(additive.path_cover_bound)
+        mp.setattr(additive, "path_cover_bound", looser)
+        mp.setattr(neighbourhood, "path_cover_bound", looser)
+        res = solve_exact(WordsnakeInstance(words), time_limit=60, workers=1, certificate=True)
+    refinement = res.solver_info["refinement"]
+    assert refinement["hall_bound"] == best
+    assert res.is_optimal and res.objective == best
+    steps = refinement["neighbourhood_search"]["hall_steps"]
+    assert steps[0]["steps"] >= 1 and steps[0]["bound"] == best
+    check = verify_certificate(words, res.solver_info["certificate"])
+    assert check.status == "VALID" and check.optimal and check.bound == best
+
+
+def _looser_certificate(real: Callable[..., PathCoverBound]) -> Callable[..., PathCoverBound]:
+    """The real bound with its certificate one point looser: the first word's ``u`` raised by
+    ``scale`` (every inequality still holds), the bound one point higher."""
+
+    def bound(*args: object, **kwargs: object) -> PathCoverBound:
+        pc = real(*args, **kwargs)
+        cert = pc.certificate
+        u = list(cert.u)
+        u[0] += cert.scale
+        pc.certificate = replace(cert, u=tuple(u), bound=cert.bound + 1)
+        pc.bound += 1
+        pc.lp_bound += 1
+        return pc
+
+    return bound
 
 
 def _weaker_bound(real: Callable[..., PathCoverBound]) -> Callable[..., PathCoverBound]:

@@ -11,10 +11,12 @@ again last; the card's section "Additive bound and neighbourhood search (large l
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from cpwords.wordsnake.bounds.hall_step import hall_step
 from cpwords.wordsnake.bounds.path_cover import path_cover_bound
 from cpwords.wordsnake.exact.state import AdditiveBound, ProofState, publish
 from cpwords.wordsnake.primal.lns import reorder_pieces, separator
@@ -49,6 +51,16 @@ FAMILY_TIME = 10.0
 #: Seconds that must be left to search each family's own augmenting paths (searches that cannot
 #: be interrupted: about 0.5 s each on the Portuguese list, up to 3 s on the union of three).
 OWN_PATHS_TIME = 10.0
+
+#: The gap (score points) under which a Hall step on the incumbent is tried right after the
+#: first family pass: the Chinese wordfreq list's first pass found its optimum 964,427 one point
+#: under the cover's bound, which the wider and widest bounds never lowered (110 s) and the Hall
+#: step did (8-16 s). Before the widest bound it is tried at any gap.
+HALL_PROBE_GAP = 2
+
+#: Seconds a Hall step takes a word at most (the Chinese wordfreq list: 6.3-7.0 s for 332,191
+#: words on a quiet machine, 16 s under load): a step is not tried with less time left.
+HALL_SECONDS_PER_WORD = 5.0e-5
 
 #: Seconds per network arc the first augmenting-path searches take at most (the residual
 #: network and two Dijkstra searches, which cannot be interrupted; measured 2026-11-28 on the
@@ -127,6 +139,7 @@ class FamilySearch:
         self.local_optimum: list[int] | None = None  # where the last local search ended
         self.sep = separator(self.instance.words)  # the pieces' separator, found once
         self._pos: tuple[list[int], np.ndarray] | None = None  # cur_seq and its positions
+        self._hall_tried: list[int] | None = None  # the ordering a Hall step last started from
         self._prices()
 
     def _prices(self) -> None:
@@ -149,6 +162,8 @@ class FamilySearch:
             # families that the pieces cannot reach (Japanese: 25 points, after 600 s of
             # pieces had found none).
             self.local_search()
+            if self.best.bound - self.cur <= HALL_PROBE_GAP:
+                self.hall_bound()
             # The wider bound when the first pass leaves a gap (the Dutch list's first pass
             # found the optimum, which only the wider bound proves).
             if self.time_for(2.0):
@@ -163,6 +178,7 @@ class FamilySearch:
                 self.family_pass(radius)
             self.all_families()  # unproven it takes its 60 s, so it comes last
             self.local_search()  # from where the pieces left it
+            self.hall_bound()
             if self.time_for(2.0):  # the gap may be the bound's: F grows until it meets
                 self.wider_bound(WIDEST_GROWTH, "widest_bound")
         except KeyboardInterrupt:
@@ -328,6 +344,44 @@ class FamilySearch:
             self.best = wide
             add.info["bound"] = wide.bound
             add.info["lp_bound"] = wide.lp_bound
+
+    def hall_bound(self) -> None:
+        """Hungarian dual steps on Hall sets of the incumbent's zero-slack joints
+        (:func:`~cpwords.wordsnake.bounds.hall_step.hall_step`) on the best cover's certificate:
+        when they lower its values' bound below the cover's, that certificate becomes the bound
+        (the independent checker verifies it at the end like any other); tried once an ordering,
+        linear snakes only (the step refuses cyclic and ``proper`` ones)."""
+        left = self.left()
+        need = 2.0 + HALL_SECONDS_PER_WORD * self.instance.n
+        if self.cur_seq is self._hall_tried or not self.time_for(need):
+            return
+        if self.instance.cyclic or self.instance.proper:
+            return
+        self._hall_tried = self.cur_seq
+        t_hall = time.perf_counter()
+        ids = self.net.item_word[np.asarray(self.cur_seq, dtype=np.int64)]
+        best = self.best
+        cert = replace(
+            best.certificate,
+            order=tuple(ids.tolist()),
+            objective=self.cur,
+            bound=best.bound,
+            core_pairs=None,
+        )
+        until = None if left is None else time.perf_counter() + left - 2.0
+        stepped = hall_step(cert, self.net.words, deadline=until)
+        runs = self.searched.setdefault("hall_steps", [])
+        runs.append({"steps": 0, "time": time.perf_counter() - t_hall})
+        if stepped is None:
+            return
+        runs[-1]["steps"] = stepped.producer["hall_steps"]
+        value = stepped.dual_value(self.net.mult.tolist()) // stepped.scale
+        runs[-1]["bound"] = value
+        if value < best.bound:
+            self.best = replace(best, bound=value, lp_bound=value, certificate=stepped, data=None)
+            self.add.info["bound"] = value
+            self.add.info["lp_bound"] = value
+            self.add.info["hall_bound"] = value
 
     def family_open(self, k: int, pos: np.ndarray) -> bool:
         """Whether the ordering's joints at family ``k``'s words cost more slack (reduced cost
