@@ -41,6 +41,8 @@ from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon, draw_letters, letter_frequencies, zipf
 from cpwords.core.result import Status
 from cpwords.letterboxed.models.answers import ANSWER_ZIPF, CommonPairs, answer_floor
+from cpwords.letterboxed.models.classes import WordClasses, build_classes
+from cpwords.letterboxed.models.counting import CountStopped, count_tables
 from cpwords.letterboxed.models.difficulty import (
     COMMON_ZIPF,
     COUNT_WORDS,
@@ -52,14 +54,8 @@ from cpwords.letterboxed.models.difficulty import (
     playable_difficulty,
     zipf_values,
 )
-from cpwords.letterboxed.models.dp import (
-    CountStopped,
-    LetterBoxedSolver,
-    WordClasses,
-    _solve_classes,
-    build_classes,
-    count_tables,
-)
+from cpwords.letterboxed.models.dp import LetterBoxedSolver
+from cpwords.letterboxed.models.fewest import solve_classes
 from cpwords.letterboxed.rules import (
     MAX_LETTERS,
     NYT_SHAPE,
@@ -610,7 +606,7 @@ class _BoxGenerator:
         self, box: LetterBox, playable: list[tuple[str, int]], classes: WordClasses, t1: float
     ) -> GeneratedBox | None:
         """Solve, count, verify and rate a screened box (None: blocked or out of the band)."""
-        res = _solve_classes(classes, False, t1, self.solver)
+        res = solve_classes(classes, False, t1, self.solver)
         if res.solver_info.get("interrupted"):  # the DP returns what it has on Ctrl-C
             raise KeyboardInterrupt
         n_words = res.solver_info.get("words")
@@ -657,7 +653,7 @@ class _BoxGenerator:
         common = [(w, m) for w, m in playable if z[w] >= self.cfg.floor]
         if not common:
             return None
-        res = _solve_classes(build_classes(box, common), False, t1, None)
+        res = solve_classes(build_classes(box, common), False, t1, None)
         if res.solver_info.get("interrupted"):
             raise KeyboardInterrupt
         if res.status is not Status.OPTIMAL or res.solver_info.get("words") != 2:
