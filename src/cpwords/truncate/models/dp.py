@@ -442,8 +442,7 @@ def truncate_dp(
     if not ends:
         wall = time.perf_counter() - t0
         return SolveResult(Status.INFEASIBLE, None, None, wall, None, "dp", solver_info=info)
-    deadline = None if time_limit is None else t0 + time_limit
-    listing = (max_sequences, deadline) if all_sequences else None
+    listing = (max_sequences, time_limit, t0) if all_sequences else None
     sol = _longest_solution(dag, tab, ends, listing, info, starting, ending)
     best = float(tab.L[ends[0]])
     wall = time.perf_counter() - t0
@@ -477,19 +476,23 @@ def _longest_solution(
     dag: TruncateDag,
     tab: _Table,
     ends: list[int],
-    listing: tuple[int | None, float | None] | None,
+    listing: tuple[int | None, float | None, float] | None,
     info: dict[str, object],
     starting: str | None,
     ending: str | None,
 ) -> TruncateSolution:
     """The solution of :func:`truncate_dp` once the DP has found the ``ends`` of the longest
     sequences: the alphabetically first one, their count (told in ``info`` too) and, when
-    ``listing`` gives ``(max_sequences, deadline)``, the sequences listed (a stop told in
-    ``info``)."""
+    ``listing`` gives ``(max_sequences, time_limit, t0)``, the sequences listed within the time
+    limit counted from ``t0`` (a stop told in ``info``)."""
     count = int(sum(int(tab.C[e]) for e in ends))
     info["count"] = count
     sequence = _walk_down(dag, tab, ends[0])
-    listed = None if listing is None else _list_sequences(dag, tab, ends, *listing, info)
+    listed = None
+    if listing is not None:
+        max_sequences, time_limit, t0 = listing
+        deadline = None if time_limit is None else t0 + time_limit
+        listed = _list_sequences(dag, tab, ends, max_sequences, deadline, info)
     return TruncateSolution(sequence, count, listed, starting, ending)
 
 
