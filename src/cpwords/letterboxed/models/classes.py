@@ -1,7 +1,8 @@
 """Letter Boxed word classes: the playable words of a box compressed to (first letter, last letter,
-letter set), and the superset transforms over the masks of the box letters that the exact DP
-(:mod:`cpwords.letterboxed.models.fewest`) and the counting (:mod:`cpwords.letterboxed.models.
-counting`) apply to their tables.
+letter set), and the superset transforms over the masks of the box letters.
+
+The exact DP (:mod:`cpwords.letterboxed.models.fewest`) and the counting
+(:mod:`cpwords.letterboxed.models.counting`) apply the transforms to their tables.
 
 Every word of a class acts the same on the DP's state (letters still needed, current letter), so a
 class keeps its shortest length (for the optimum) and its number of words (for counting).

@@ -117,7 +117,7 @@ def playable_difficulty(
 
     Raises
     ------
-    CountStopped
+    cpwords.letterboxed.models.counting.CountStopped
         The deadline passed during the count.
     """
     z = zipf_values((w for w, _ in playable), lang)
