@@ -645,14 +645,14 @@ def test_isolated_tasks_stuck_in_native_code_are_killed_at_the_hard_limit(
     killed by the parent after the hard limit and recorded as TIMEOUT; the study goes on."""
     import signal
 
-    from cpwords.bench import runner
+    from cpwords.bench import isolated, runner
 
     def stuck(task: Any, conn: Any) -> None:  # runs in the forked child
         signal.signal(signal.SIGALRM, signal.SIG_IGN)
         time.sleep(3600)
 
-    monkeypatch.setattr(runner, "_isolated_child", stuck)
-    monkeypatch.setattr(runner, "hard_limit", lambda limit: 0.2)
+    monkeypatch.setattr(isolated, "_isolated_child", stuck)  # the isolated run's own module
+    monkeypatch.setattr(isolated, "hard_limit", lambda limit: 0.2)
     (task, *_) = load_suite(toy_suite(tmp_path)).tasks
     started = time.perf_counter()
     row = runner.run_task_isolated(task)

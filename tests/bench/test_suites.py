@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cpwords.bench import load_suite, read_rows, run_tasks
-from cpwords.bench import runner as runner_mod
+from cpwords.bench import task as task_mod
 from cpwords.core.errors import InputError
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.spec import BUILTIN, call_method, get_spec
@@ -164,7 +164,7 @@ def test_a_method_ignoring_its_time_limit_is_stopped(
             spec_keys=frozenset({"n"}),
         )
     )
-    monkeypatch.setattr(runner_mod, "hard_limit", lambda tl: 0.3)
+    monkeypatch.setattr(task_mod, "hard_limit", lambda tl: 0.3)  # where run_task reads it
     p = tmp_path / "s.toml"
     p.write_text(
         '[suite]\npuzzle = "stubborn"\n[[instances]]\nn = 1\n[[methods]]\nmethod = "slow"\n'

@@ -497,7 +497,9 @@ def test_wordfreq_10000_cpsat_cross_check_on_a_sample() -> None:
 @pytest.mark.parametrize(
     "modname",
     [
-        "cpwords.grid.rules",
+        "cpwords.grid.rules.boards",
+        "cpwords.grid.rules.filled",
+        "cpwords.grid.rules.tokens",
         "cpwords.grid.models.listing",
         "cpwords.grid.models.index",
         "cpwords.grid.symmetry",

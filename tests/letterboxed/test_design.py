@@ -287,8 +287,9 @@ def test_doctests() -> None:
     import doctest
 
     from cpwords.letterboxed import rules
+    from cpwords.letterboxed.models import difficulty
 
-    for mod in (letterboxed_design, rules):
+    for mod in (letterboxed_design, difficulty, rules):
         res = doctest.testmod(mod)
         assert res.failed == 0 and res.attempted > 0
 
@@ -348,7 +349,7 @@ def test_a_box_counted_past_the_time_limit_is_dropped_and_the_stop_said(
     # only between boxes). The count now reads it between chunks of word classes.
     import time as _time
 
-    from cpwords.letterboxed.models import dp
+    from cpwords.letterboxed.models import difficulty, dp
 
     seen: list[float | None] = []
     real = dp.count_tables
@@ -358,6 +359,7 @@ def test_a_box_counted_past_the_time_limit_is_dropped_and_the_stop_said(
         return real(c, max_words, deadline)
 
     monkeypatch.setattr(letterboxed_design, "count_tables", spy)
+    monkeypatch.setattr(difficulty, "count_tables", spy)  # the difficulty's count too
     words = ["bechfag", "gjdkil", "bead", "dhl", "lcfgjik", "cab"]
     t0 = _time.perf_counter()
     g = generate_boxes(1, words, max_draws=10_000, time_limit=0.5)

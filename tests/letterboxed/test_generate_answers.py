@@ -55,13 +55,13 @@ def fresh_dictionaries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The installed dictionaries read afresh: no lexicon or frequency table another test of the
     same worker cached (CI's parallel slow pass once gave these tests a French lexicon whose
     common-word pairs were empty: every draw rejected in 4 ms; they passed alone)."""
-    from cpwords.core import lexicon, sources
+    from cpwords.core import frequencies, sources
 
     monkeypatch.delenv("CPWORDS_DICT_DIR", raising=False)
 
     def clear() -> None:
         clear_lexicon_caches()
-        lexicon._frequencies.cache_clear()
+        frequencies._frequencies.cache_clear()
         sources.lexicon_words.cache_clear()
 
     clear()

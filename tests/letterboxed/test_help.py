@@ -331,7 +331,7 @@ def test_finish_box_is_the_finish_or_the_hint_and_a_ctrl_c_is_a_stop(
 ) -> None:
     """The library function behind --from and --hint: continue_box's finish, or hint_box's
     hint with its result; a Ctrl-C gives UNKNOWN with the position, not an exception."""
-    from cpwords.letterboxed import spec
+    from cpwords.letterboxed import modes, spec
 
     solver = LetterBoxedSolver(WORDS)
     box = parse_box(BOX)
@@ -343,7 +343,7 @@ def test_finish_box_is_the_finish_or_the_hint_and_a_ctrl_c_is_a_stop(
     def stop(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(spec, "continue_box", stop)
+    monkeypatch.setattr(modes, "continue_box", stop)  # finish_box's own module
     res, hint = spec.finish_box(box, "bead", solver)
     assert hint is None and res.status is Status.UNKNOWN and res.solution is None
     assert res.solver_info == {

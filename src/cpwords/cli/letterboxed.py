@@ -21,14 +21,23 @@ from cpwords.cli._common import (
     lang_options,
     one_stdin,
     progress,
-    reject_unused,
     result_row,
     shared_options,
     time_guard,
 )
+from cpwords.cli._letterboxed_common import (
+    lexicon_text,
+    load_lexicon,
+    refuse_design_options,
+    refuse_unused,
+    refuse_with_from,
+    refuse_with_generate,
+)
+from cpwords.cli._letterboxed_generate import Design, run_generate
+from cpwords.cli._letterboxed_generate import difficulty_text as difficulty_text
 from cpwords.cli._svg import check_svg_target, png_option, puzzle_option, svg_option, write_svg
 from cpwords.core.alphabet import foreign_letters
-from cpwords.core.blocklist import Blocklist, load_blocklist
+from cpwords.core.blocklist import load_blocklist
 from cpwords.core.errors import InputError
 from cpwords.core.interrupts import interrupt_name
 from cpwords.core.lexicon import Lexicon, check_language_code
@@ -53,7 +62,6 @@ from cpwords.letterboxed.spec import (
     SPEC,
     continue_row,
     finish_box,
-    letterboxed_lexicon,
     position_lines,
     solve_box_stoppable,
 )
@@ -113,24 +121,6 @@ finish's), plays, letters_used, letters_left, next_letter, solvable and, with --
 
 
 #: Options that only tune a solve (refused with --check).
-_SOLVING = {
-    "all_solutions": "--all", "max_words": "--max-words", "list_solutions": "--list",
-    "limit": "--limit", "method": "--method", "time_limit": "--time-limit",
-    "workers": "--workers", "seed": "--seed", "plays": "--from", "hint": "--hint",
-}  # fmt: skip
-
-
-def _load(
-    dict_path: str | None,
-    lang: str = "en",
-    fold: bool = False,
-    proper: bool = False,
-    whole: bool = False,
-) -> Lexicon:
-    """``--dict``, else the language's lexicon (its whole dictionary when ``whole``)."""
-    return letterboxed_lexicon(dict_path, lang=lang, fold=fold, proper=proper, whole=whole)
-
-
 def _shape(text: str) -> tuple[int, int]:
     """``"KxM"`` -> (K, M), at least 2 sides of 1+ letters, at most 16 letters."""
     k, sep, m = text.lower().partition("x")
@@ -365,7 +355,7 @@ def letterboxed(ctx: click.Context, **options: Any) -> None:
     check_svg_target(a.svg_path, a.force, a.png_path, a.puzzle)
     if a.generate is not None:
         ctx.exit(_generate_mode(ctx, a, box_shape, deadline))
-    _refuse_design_options(
+    refuse_design_options(
         a.blocklist_file,
         a.no_blocklist,
         a.unique,
@@ -380,15 +370,15 @@ def letterboxed(ctx: click.Context, **options: Any) -> None:
     if wrong is not None:  # the default list of --lang: a box of another script is no puzzle
         raise InputError(wrong)
     one_stdin({"--dict": a.dict_path, "--check": a.check_file})
-    _refuse_unused(ctx, a.check_file, a.check_text, a.method, a.list_solutions, a.all_solutions)
+    refuse_unused(ctx, a.check_file, a.check_text, a.method, a.list_solutions, a.all_solutions)
     proposed = answer(a.check_file, a.check_text, "proposed solution")
     if proposed is not None:
         # Every word must be in the dictionary: --dict, else the default one (as the solver and
         # grid --check-text use).
-        lex = _load(a.dict_path, a.lang, a.fold_accents, a.proper_nouns)
+        lex = load_lexicon(a.dict_path, a.lang, a.fold_accents, a.proper_nouns)
         ctx.exit(_run_check(box, proposed[0], lex, a.as_json, a.lang, a.fold_accents))
     if a.plays is not None or a.hint is not None:
-        _refuse_with_from(ctx, a.method, a.max_words, a.list_solutions, a.all_solutions, a.hint)
+        refuse_with_from(ctx, a.method, a.max_words, a.list_solutions, a.all_solutions, a.hint)
         ctx.exit(_run_from(box, _Position(a.plays, a.hint, a.all_solutions), a, deadline))
     ctx.exit(_solve_mode(box, a, deadline))
 
@@ -397,7 +387,7 @@ def _generate_mode(
     ctx: click.Context, a: _Args, box_shape: tuple[int, int], deadline: Deadline
 ) -> int:
     """--generate: refuse what it cannot use, make the boxes, show them; the exit status."""
-    _refuse_with_generate(
+    refuse_with_generate(
         ctx,
         a.sides,
         a.check_file is not None or a.check_text is not None,
@@ -408,7 +398,7 @@ def _generate_mode(
         a.any_shape,
         a.plays is not None or a.hint is not None,
     )
-    design = _Design(
+    design = Design(
         a.unique,
         a.max_solutions,
         a.min_playable,
@@ -419,7 +409,7 @@ def _generate_mode(
         a.allow_accent_twins,
     )
     block = load_blocklist(a.blocklist_file, enabled=not a.no_blocklist, lang=a.lang)
-    return _run_generate(
+    return run_generate(
         a.generate or 0,
         a.dict_path,
         design,
@@ -477,82 +467,6 @@ def _box_picture(
     write_svg(a.svg_path, svg, a.png_path)
 
 
-# ---- Options ---------------------------------------------------------------------------------
-
-
-def _refuse_with_generate(
-    ctx: click.Context,
-    sides: tuple[str, ...],
-    checking: bool,
-    all_solutions: bool,
-    max_words: int | None,
-    list_solutions: bool,
-    method: str,
-    any_shape: bool,
-    helping: bool = False,
-) -> None:
-    """Refuse what --generate cannot use: a box, a check, the solve's options (exit 2)."""
-    others = {
-        "SIDES": bool(sides),
-        "--check": checking,
-        "--from and --hint": helping,
-        "--all": all_solutions,
-        "--max-words": max_words is not None,
-        "--list": list_solutions,
-        "--method": method != "dp",
-        "--any-shape": any_shape,
-    }
-    clash = [k for k, v in others.items() if v]
-    if clash:
-        raise InputError(f"--generate makes new boxes: drop {', '.join(clash)}")
-    reject_unused(ctx, "with --generate", {"limit": "--limit", "workers": "--workers"})
-
-
-def _refuse_design_options(
-    blocklist_file: str | None,
-    no_blocklist: bool,
-    unique: bool,
-    max_solutions: int | None,
-    min_playable: int,
-    max_draws: int | None,
-    difficulty: str | None,
-    answers: bool = False,
-) -> None:
-    """Refuse the options of --generate without it (exit 2); ``answers``: --min-zipf or
-    --allow-accent-twins was given."""
-    design = {
-        "--blocklist": blocklist_file is not None,
-        "--no-blocklist": no_blocklist,
-        "--unique": unique,
-        "--max-solutions": max_solutions is not None,
-        "--min-playable": min_playable != 0,
-        "--max-draws": max_draws is not None,
-        "--difficulty": difficulty is not None,
-        "--min-zipf or --allow-accent-twins": answers,
-    }
-    lonely = [k for k, v in design.items() if v]
-    if lonely:
-        verb = "needs" if len(lonely) == 1 else "need"
-        raise InputError(f"{' and '.join(lonely)} {verb} --generate K")
-
-
-def _refuse_unused(
-    ctx: click.Context,
-    check_file: str | None,
-    check_text: str | None,
-    method: str,
-    list_solutions: bool,
-    all_solutions: bool,
-) -> None:
-    """Refuse the options a check, a method or a solve without a listing does not use."""
-    if check_file is not None or check_text is not None:
-        reject_unused(ctx, "with --check", _SOLVING)
-    if method != "cpsat":
-        reject_unused(ctx, f"with --method {method}", {"workers": "--workers", "seed": "--seed"})
-    if not (list_solutions or all_solutions):
-        reject_unused(ctx, "without --list or --all", {"limit": "--limit"})
-
-
 # ---- Solve -----------------------------------------------------------------------------------
 
 
@@ -593,7 +507,7 @@ def _solve(
     with progress("letterboxed", enabled=not as_json) as tick:
         tick.update(stage="loading the lexicon")
         with time_guard(deadline):
-            solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper))
+            solver = LetterBoxedSolver(load_lexicon(dict_path, lang, fold, proper))
         _usable(box, solver)
         tick.update(stage=f"solving ({opts.method})")
         result = _solve_box(box, solver, opts, deadline)
@@ -673,17 +587,6 @@ def _solve_row(
     return result_row(out)
 
 
-def _lexicon_text(source: str, size: int, size_3plus: int) -> str:
-    """The lexicon line: its words, and how many have the 3 letters a Letter Boxed word needs.
-
-    Examples
-    --------
-    >>> _lexicon_text("wamerican", 64005, 63746)
-    'wamerican (64,005 words, 63,746 of 3+ letters)'
-    """
-    return f"{source} ({counted(size, 'word')}, {size_3plus:,} of 3+ letters)"
-
-
 def _count_keys(out: dict[str, Any], solved: _Solved, list_solutions: bool) -> None:
     """Add the --max-words count to the row (or why it stopped, said on stderr too)."""
     if solved.count_stopped is not None:
@@ -703,7 +606,7 @@ def _count_keys(out: dict[str, Any], solved: _Solved, list_solutions: bool) -> N
 def _print_human(out: dict[str, Any], result: SolveResult) -> None:
     rows: list[tuple[str, str]] = [
         ("box", out["box"]),
-        ("lexicon", _lexicon_text(out["lexicon"], out["lexicon_size"], out["lexicon_size_3plus"])),
+        ("lexicon", lexicon_text(out["lexicon"], out["lexicon_size"], out["lexicon_size_3plus"])),
         ("playable", counted(out["playable_words"], "word")),
     ]
     status = result.status
@@ -751,24 +654,6 @@ class _Position:
     all_finishes: bool
 
 
-def _refuse_with_from(
-    ctx: click.Context,
-    method: str,
-    max_words: int | None,
-    list_solutions: bool,
-    all_solutions: bool,
-    hint: int | None,
-) -> None:
-    """Refuse what --from and --hint do not use (exit 2)."""
-    if method != "dp":
-        raise InputError("--from and --hint need --method dp (the exact DP)")
-    if max_words is not None or list_solutions:
-        raise InputError("--max-words and --list count from the start: drop --from and --hint")
-    if hint is not None and all_solutions:
-        raise InputError("--hint reveals one word: drop --all")
-    reject_unused(ctx, "with --from or --hint", {"workers": "--workers", "seed": "--seed"})
-
-
 def _run_from(box: LetterBox, here: _Position, a: _Args, deadline: Deadline) -> int:
     """--from and --hint: the position's proven finish (or hint), printed; the exit status."""
     lang, fold = a.lang, a.fold_accents
@@ -777,7 +662,7 @@ def _run_from(box: LetterBox, here: _Position, a: _Args, deadline: Deadline) -> 
     with progress("letterboxed", enabled=not a.as_json) as tick:
         tick.update(stage="loading the lexicon")
         with time_guard(deadline):
-            solver = LetterBoxedSolver(_load(a.dict_path, lang, fold, a.proper_nouns))
+            solver = LetterBoxedSolver(load_lexicon(a.dict_path, lang, fold, a.proper_nouns))
         _usable(box, solver)
         tick.update(stage="finishing from the plays")
         with time_guard(deadline):
@@ -813,7 +698,7 @@ def _print_from(out: dict[str, Any], res: SolveResult) -> None:
     and every fewest finish (--all)."""
     rows: list[tuple[str, str]] = [
         ("box", out["box"]),
-        ("lexicon", _lexicon_text(out["lexicon"], out["lexicon_size"], out["lexicon_size_3plus"])),
+        ("lexicon", lexicon_text(out["lexicon"], out["lexicon_size"], out["lexicon_size_3plus"])),
         ("playable", counted(out["playable_words"], "word")),
         *position_lines(out),
         ("status", f"{res.status.value} by {res.method} in {res.wall_time:.3f} s"),
@@ -828,198 +713,3 @@ def _print_from(out: dict[str, Any], res: SolveResult) -> None:
         click.echo(f"{k:<{width}}  {v}")
     for finish in out.get("optimal_solutions", []):
         click.echo("  " + "-".join(w.upper() for w in finish))
-
-
-# ---- --generate ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Design:
-    """What --generate asks of each box."""
-
-    unique: bool = False
-    max_solutions: int | None = None
-    min_playable: int = 0
-    max_draws: int | None = None
-    shape: tuple[int, int] = (4, 3)
-    difficulty: str | None = None
-    min_zipf: float | None = None
-    accent_twins: bool = False
-
-
-def _run_generate(
-    k: int,
-    dict_path: str | None,
-    design: _Design,
-    seed: int,
-    deadline: Deadline,
-    as_json: bool,
-    block: Blocklist | None = None,
-    lang: str = "en",
-    fold: bool = False,
-    proper: bool = False,
-    pictures: tuple[str | None, str | None] = (None, None),
-) -> int:
-    """Generate ``k`` boxes, print them, draw the first one empty (``pictures``: --svg,
-    --png); the exit status."""
-    from cpwords.letterboxed.models.design import generate_boxes
-
-    if design.unique and design.max_solutions not in (None, 1):
-        raise InputError(
-            f"--unique means one 2-word solution; drop --max-solutions {design.max_solutions}"
-        )
-    with progress("letterboxed: loading the lexicon", enabled=not as_json):
-        # Without --dict, the language's whole dictionary: a box is unique among all its words.
-        solver = LetterBoxedSolver(_load(dict_path, lang, fold, proper, whole=True))
-    label = f"letterboxed: generating {k} box{'es' if k != 1 else ''}"
-    with progress(label, enabled=not as_json, spinner=False) as tick:
-
-        def drawn(draws: int, found: int) -> None:
-            tick.update(stage="drawing", counts=f"{draws:,} drawn, {found} of {k} found")
-
-        gen = generate_boxes(
-            k,
-            solver,
-            seed=seed,
-            unique=design.unique,
-            max_solutions=design.max_solutions,
-            min_playable=design.min_playable,
-            max_draws=design.max_draws,
-            time_limit=deadline.remaining(),
-            blocklist=block,
-            lang=lang,
-            shape=design.shape,
-            difficulty=design.difficulty,
-            min_zipf=design.min_zipf,
-            allow_accent_twins=design.accent_twins,
-            on_progress=drawn,
-        )
-    found = len(gen.boxes)
-    interrupted = gen.stopped == "interrupted"
-    _puzzle_picture(gen.boxes[0] if found else None, pictures)
-    # A generated list of boxes is a listing: never OPTIMAL. FEASIBLE with boxes ("complete":
-    # every requested box, each proven), UNKNOWN with none (exit 1).
-    status = "FEASIBLE" if found else "UNKNOWN"
-    if as_json:
-        echo_json(
-            result_row(
-                gen.to_dict(),
-                status=status,
-                method="letterboxed-generate",
-                solution=[str(b.box) for b in gen.boxes],
-                counts={"boxes": found, "draws": gen.draws},
-                verified=all(b.verified for b in gen.boxes) if found else None,
-                interrupted=interrupted,
-                lexicon_size=len(solver.lexicon),
-                lexicon_size_3plus=solver.size,
-                lang=lang,
-                fold_accents=fold,
-                blocklist={"source": block.source if block is not None else "off"},
-            )
-        )
-    else:
-        _generate_text(k, gen, solver, design, seed)
-    return exit_status(status, interrupted)
-
-
-def _puzzle_picture(first: Any, pictures: tuple[str | None, str | None]) -> None:
-    """``--svg``/``--png`` with --generate: the first box to play, its letters and no answer
-    (nothing is written when no box was generated: a note says so)."""
-    if pictures == (None, None):
-        return
-    if first is None:
-        click.echo("cpwords: note: no box was generated: no picture written", err=True)
-        return
-    write_svg(pictures[0], puzzle_svg(first.box, first.words), pictures[1])
-
-
-def _generate_text(k: int, gen: Any, solver: LetterBoxedSolver, design: _Design, seed: int) -> None:
-    """The generated boxes: the draws, what was rejected and why, each box and its optimum."""
-    if design.unique:
-        what = "exactly one 2-word solution"
-    elif design.max_solutions:
-        what = f"at most {design.max_solutions} 2-word solutions"
-    else:
-        what = "2-word optimum"
-    click.echo(f"lexicon    {_lexicon_text(solver.source, len(solver.lexicon), solver.size)}")
-    floor = gen.settings["min_zipf"]
-    click.echo(
-        f"answers    {'words of Zipf >= ' + format(floor, 'g') if floor else 'any words'}"
-        f"{', accent twins allowed' if gen.settings['allow_accent_twins'] else ''}"
-    )
-    click.echo(
-        f"generated  {len(gen.boxes)} of {counted(k, 'box', 'boxes')} ({what}) from "
-        f"{counted(gen.draws, 'draw')} "
-        f"in {gen.wall_time:.2f} s (seed {seed})"
-    )
-    reasons = {
-        "repeat": "repeated",
-        "few_playable": f"fewer than {max(design.min_playable, 1)} playable words",
-        "one_word": "a 1-word solution",
-        "needs_3_or_more": "no 2-word solution",
-        "too_many_2_word": "too many 2-word solutions",
-        "blocked": "a blocked word in a 2-word solution",
-        "difficulty": f"not {design.difficulty}",
-        "rare_answer": "no 2-word answer of common words",
-    }
-    rej = [f"{n:,} {reasons[r]}" for r, n in gen.rejected.items() if n]
-    if rej:
-        click.echo("rejected   " + ", ".join(rej))
-    for i, b in enumerate(gen.boxes, 1):
-        _generated_box_text(i, b)
-    if gen.stopped is not None:
-        why = interrupt_name() if gen.stopped == "interrupted" else "the time limit"
-        click.echo(f"\nonly {len(gen.boxes)} of {counted(k, 'box', 'boxes')}: stopped by {why}")
-    elif not gen.complete:
-        click.echo(
-            f"\nonly {len(gen.boxes)} of {counted(k, 'box', 'boxes')} within "
-            f"{counted(gen.settings['max_draws'], 'draw')} "
-            "(raise --max-draws or relax the demands)"
-        )
-
-
-def _generated_box_text(i: int, b: Any) -> None:
-    """One generated box: its proven optimum, solution counts, playable words, difficulty."""
-    d = b.difficulty
-    per = ", ".join(f"{c:,} of {counted(j + 1, 'word')}" for j, c in enumerate(b.counts))
-    click.echo(f"\n#{i}  {b.box}")
-    answer = "-".join(w.upper() for w in b.solution)
-    if b.answer_zipf is None:
-        click.echo(
-            f"    optimum     {answer}: {counted(b.words, 'word')}, "
-            f"{counted(b.letters, 'letter')} (proven fewest words, then fewest letters)"
-        )
-    else:
-        click.echo(
-            f"    answer      {answer}: {counted(len(b.solution), 'word')}, "
-            f"{counted(sum(map(len, b.solution)), 'letter')} (its rarer word at Zipf "
-            f"{b.answer_zipf:g})"
-        )
-        click.echo(
-            f"    optimum     {counted(b.words, 'word')}, {counted(b.letters, 'letter')} "
-            "(proven fewest words, then letters, in the whole dictionary)"
-        )
-    click.echo(f"    solutions   {per} (verified: {b.verified})")
-    click.echo(f"    playable    {counted(b.playable_words, 'word')}")
-    click.echo(
-        f"    difficulty  {difficulty_text(d.score)}: "
-        f"{counted(sum(d.common_solutions), 'solution')} of "
-        f"<= 3 common words (Zipf >= {d.zipf_threshold:g})"
-    )
-
-
-def difficulty_text(score: float) -> str:
-    """A box's difficulty with its scale and band, as printed: the score runs from 0 (easiest)
-    to 6 (``max(0, 6 - log10(1 + C))``, C the solutions of <= 3 common words).
-
-    Examples
-    --------
-    >>> difficulty_text(3.12)
-    '3.12 of 6 (hard)'
-    >>> difficulty_text(1.9)
-    '1.90 of 6 (easy)'
-    """
-    from cpwords.letterboxed.models.design import DIFFICULTY_BANDS
-
-    band = next((n for n, (lo, hi) in DIFFICULTY_BANDS.items() if lo <= score < hi), "")
-    return f"{score:.2f} of 6" + (f" ({band})" if band else "")

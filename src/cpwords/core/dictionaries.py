@@ -498,8 +498,11 @@ def list_lexicons() -> list[LexiconInfo]:
     >>> [r.name for r in rows][:3], rows[0].kind, rows[0].install
     (['wamerican', 'wbritish', 'wfrench'], 'dictionary', 'apt-get install wamerican')
     """
-    from cpwords.core.wordlists import packaged_lists
+    return [*_dictionary_rows(), *_shipped_rows(), *_english_words_rows(), *_wordfreq_rows()]
 
+
+def _dictionary_rows() -> list[LexiconInfo]:
+    """The rows of the curated dictionaries (:data:`DICTIONARIES`)."""
     rows = []
     for d in DICTIONARIES:
         ok = d.installed()
@@ -519,6 +522,14 @@ def list_lexicons() -> list[LexiconInfo]:
                 d.install,
             )
         )
+    return rows
+
+
+def _shipped_rows() -> list[LexiconInfo]:
+    """The rows of the lists shipped with cpwords (:mod:`cpwords.core.wordlists`)."""
+    from cpwords.core.wordlists import packaged_lists
+
+    rows = []
     for name, entry in packaged_lists().items():
         source = _SHIPPED_LISTS.get(name, entry.origin)
         rows.append(
@@ -534,6 +545,12 @@ def list_lexicons() -> list[LexiconInfo]:
                 SHIPPED_INSTALL,
             )
         )
+    return rows
+
+
+def _english_words_rows() -> list[LexiconInfo]:
+    """The rows of the ``english-words`` package's lists."""
+    rows = []
     for name, (source, licence) in _ENGLISH_WORDS.items():
         size = _english_words_size(name)
         rows.append(
@@ -549,6 +566,12 @@ def list_lexicons() -> list[LexiconInfo]:
                 "pip install english-words",
             )
         )
+    return rows
+
+
+def _wordfreq_rows() -> list[LexiconInfo]:
+    """The rows of wordfreq's frequency lists, one per language."""
+    rows = []
     for lang in _wordfreq_languages():
         rows.append(
             LexiconInfo(

@@ -16,7 +16,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 __all__ = [
     "ChildDied", "ChildRun", "die_with_parent", "kill_group", "own_group", "run_stoppable",
@@ -189,22 +193,8 @@ def run_stoppable(
     try:
         while True:
             if recv.poll(0.05):
-                try:
-                    kind, payload = recv.recv()
-                except EOFError:
-                    proc.join()
-                    raise ChildDied(
-                        f"the solver process died (exit code {proc.exitcode}; out of memory?)"
-                    ) from None
-                if kind == "report":
-                    out.last_report = payload
-                    if on_report is not None:
-                        on_report(payload)
-                elif kind == "done":
-                    out.value = payload
+                if _receive(recv, proc, out, on_report):
                     return out
-                else:
-                    raise payload
             elif deadline is not None and time.perf_counter() >= deadline:
                 out.stopped = "time_limit"
                 break
@@ -215,13 +205,45 @@ def run_stoppable(
             kill_group(pid)
         proc.join()
         if out.stopped is not None:
-            with contextlib.suppress(EOFError, OSError):  # reports sent just before the kill
-                while recv.poll(0):
-                    kind, payload = recv.recv()
-                    if kind == "report":
-                        out.last_report = payload
+            _drain_reports(recv, out)
         recv.close()
     return out
+
+
+def _receive(
+    recv: Connection,
+    proc: BaseProcess,
+    out: ChildRun,
+    on_report: Callable[[Any], None] | None,
+) -> bool:
+    """Read one message of the child of :func:`run_stoppable` into ``out``: a report (passed to
+    ``on_report``) or the answer (then True); re-raise the child's exception, or raise
+    :class:`ChildDied` when it died without answering."""
+    try:
+        kind, payload = recv.recv()
+    except EOFError:
+        proc.join()
+        raise ChildDied(
+            f"the solver process died (exit code {proc.exitcode}; out of memory?)"
+        ) from None
+    if kind == "report":
+        out.last_report = payload
+        if on_report is not None:
+            on_report(payload)
+        return False
+    if kind == "done":
+        out.value = payload
+        return True
+    raise payload
+
+
+def _drain_reports(recv: Connection, out: ChildRun) -> None:
+    """Keep in ``out`` the last of the reports a stopped child sent just before the kill."""
+    with contextlib.suppress(EOFError, OSError):
+        while recv.poll(0):
+            kind, payload = recv.recv()
+            if kind == "report":
+                out.last_report = payload
 
 
 def _stoppable_child(

@@ -153,8 +153,18 @@ def box_svg(
         f"<title>{escape(label)}</title>",
         f'<rect width="{s}" height="{h}" fill="#fff"/>',
         f'<polygon class="box" points="{poly}" fill="#fff" stroke="#222" stroke-width="3"/>',
-        '<g class="words" fill="none" stroke-linecap="round" stroke-linejoin="round">',
     ]
+    out.extend(_words_svg(shown, pos))
+    out.extend(_letters_svg(box, pos, corners, used))
+    out.append(caption(lines, _PAD, size))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _words_svg(shown: Sequence[str], pos: dict[str, tuple[float, float]]) -> list[str]:
+    """The SVG of the drawn words: a path per word through its letters' positions ``pos`` (one
+    colour each, every other one dashed), then the first letter of each ringed in its colour."""
+    out = ['<g class="words" fill="none" stroke-linecap="round" stroke-linejoin="round">']
     for i, w in enumerate(shown):
         colour = WORD_COLOURS[i % len(WORD_COLOURS)]
         dash = ' stroke-dasharray="10 6"' if i % 2 else ""
@@ -171,10 +181,7 @@ def box_svg(
             f'<circle class="start" cx="{x:g}" cy="{y:g}" r="13" fill="none" '
             f'stroke="{colour}" stroke-width="3"/>'
         )
-    out.extend(_letters_svg(box, pos, corners, used))
-    out.append(caption(lines, _PAD, size))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def puzzle_svg(box: LetterBox, words: int | None = None, *, size: float = _SIZE) -> str:

@@ -12,7 +12,7 @@ import functools
 import json
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import cpwords
 from cpwords.core.dictionaries import english_common_words, has_dictionary
@@ -20,6 +20,10 @@ from cpwords.core.errors import InputError
 from cpwords.core.lexicon import Lexicon, lexicon_from_words, parse_word_lines
 from cpwords.core.rows import result_row
 from cpwords.core.sources import lexicon_names, lexicon_words, read_dictionary
+
+if TYPE_CHECKING:  # the pages import the wings only when a page asks for them
+    from cpwords.letterpress.models.index import LetterpressIndex
+    from cpwords.letterpress.rules import LetterpressBoard
 
 T = TypeVar("T")
 
@@ -245,7 +249,6 @@ def letterpress_view(
     InputError
         The CLI's messages for bad letters, colours, dictionary or word.
     """
-    from cpwords.letterpress.board_spec import letterpress_move, reply_lines
     from cpwords.letterpress.draw import bag_svg, board_svg, spell_tiles
     from cpwords.letterpress.models.index import load_letterpress_index
     from cpwords.letterpress.rules import parse_board, parse_letters
@@ -293,11 +296,29 @@ def letterpress_view(
         }
         return out
     lookahead = _int(q.get("lookahead") or "0", "lookahead", 0, 1)
+    out |= _best_move_view(board, index, played, lookahead, colours, word)
+    return out
+
+
+def _best_move_view(
+    board: LetterpressBoard,
+    index: LetterpressIndex,
+    played: list[str],
+    lookahead: int,
+    colours: str,
+    word: str | None,
+) -> dict[str, Any]:
+    """The best move part of :func:`letterpress_view`: the move (with the opponent's best reply
+    when ``lookahead``), its status, and the board drawn with it, or with ``word`` when one of
+    the listed words is asked for."""
+    from cpwords.letterpress.board_spec import letterpress_move, reply_lines
+    from cpwords.letterpress.draw import board_svg, spell_tiles
+
     res = letterpress_move(
         board, index, played, lookahead=lookahead, time_limit=PAGE_TIME_LIMIT, workers=1
     )
     move = res.solution
-    out["move"] = None if move is None else move.to_dict()
+    out: dict[str, Any] = {"move": None if move is None else move.to_dict()}
     # One ply ahead: the opponent's best reply and the net, as --lookahead 1 prints them.
     out["reply_lines"] = reply_lines(res) if lookahead and move is not None else []
     out |= {

@@ -43,7 +43,12 @@ from cpwords.superstring.rules import (
     superstring_instance,
     superstring_problems,
 )
-from cpwords.wordsnake.certificate import Certificate, certificate_cap, read_certificate
+from cpwords.wordsnake.certificate import (
+    Certificate,
+    CertificateCheck,
+    certificate_cap,
+    read_certificate,
+)
 from cpwords.wordsnake.certificate import verify_certificate as verify_snake_certificate
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 
@@ -742,14 +747,22 @@ def verify_superstring_certificate(
     total = red.kept_letters
     bound = None if found.bound is None else total - found.bound
     length = None if found.objective is None else total - found.objective
-    if found.status == "INVALID":
-        msg = found.message
-    else:
-        tail = "optimal" if found.optimal else f"gap {length - bound:,}" if length and bound else ""
-        msg = (
-            f"{found.status}: every superstring of these {len(inst.words):,} words has at least "
-            f"{bound:,} letters; the certificate's has {length:,} ({tail})"
-        )
+    msg = _check_message(found, bound, length, len(inst.words))
     return SuperstringCheck(
         found.status, bound, length, found.optimal, msg, kept, dropped, time.perf_counter() - t0
+    )
+
+
+def _check_message(
+    found: CertificateCheck, bound: int | None, length: int | None, n_words: int
+) -> str:
+    """The one line of :func:`verify_superstring_certificate`: the Wordsnake checker's own when
+    the certificate is invalid, else the superstring ``bound`` and ``length`` it proves for a
+    list of ``n_words``."""
+    if found.status == "INVALID":
+        return found.message
+    tail = "optimal" if found.optimal else f"gap {length - bound:,}" if length and bound else ""
+    return (
+        f"{found.status}: every superstring of these {n_words:,} words has at least "
+        f"{bound:,} letters; the certificate's has {length:,} ({tail})"
     )

@@ -131,29 +131,36 @@ def ladder_svg(
         f'y2="{bottom:g}" stroke="#b08d57" stroke-width="5"/>',
     ]
     for i, (word, (col, side)) in enumerate(zip(words, lay, strict=True)):
-        y = _PAD + i * _ROW + (_ROW - _CELL) / 2
-        out.append(
-            f'<g class="rung" data-index="{i}" data-word={quoteattr(word)} '
-            f'data-side="{side or ""}">'
-        )
-        out.append(
-            f'<line class="step" x1="{_PAD + 4:g}" y1="{y + _CELL / 2:g}" x2="{w - _PAD - 4:g}" '
-            f'y2="{y + _CELL / 2:g}" stroke="#b08d57" stroke-width="3"/>'
-        )
-        new = {"front": 0, "back": len(word) - 1}.get(side or "")
-        for j, ch in enumerate(word):
-            x = left + (col + j) * _CELL
-            if j == new:
-                cls, fill = "cell added", _ADDED[0 if side == "front" else 1]
-                extra = f' data-side="{side}"'
-            else:
-                cls, fill, extra = "cell", "#fff", ""
-            out.append(
-                f'<rect class="{cls}"{extra} x="{x + 1:g}" y="{y:g}" width="{_CELL - 2:g}" '
-                f'height="{_CELL:g}" rx="3" fill="{fill}" stroke="#555" stroke-width="1.5"/>'
-            )
-            out.append(glyph(ch.upper(), x + _CELL / 2, y + _CELL / 2, 18, _LETTER))
-        out.append("</g>")
+        out += _rung(i, word, col, side, left, w)
     out.append(caption(lines, _PAD, bottom))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _rung(i: int, word: str, col: int, side: str | None, left: float, w: float) -> list[str]:
+    """The SVG of rung ``i`` of a ladder ``w`` wide: ``word`` in cells from column ``col`` (the
+    first at ``left``), the letter added on ``side`` ("front", "back" or None) marked."""
+    out = []
+    y = _PAD + i * _ROW + (_ROW - _CELL) / 2
+    out.append(
+        f'<g class="rung" data-index="{i}" data-word={quoteattr(word)} data-side="{side or ""}">'
+    )
+    out.append(
+        f'<line class="step" x1="{_PAD + 4:g}" y1="{y + _CELL / 2:g}" x2="{w - _PAD - 4:g}" '
+        f'y2="{y + _CELL / 2:g}" stroke="#b08d57" stroke-width="3"/>'
+    )
+    new = {"front": 0, "back": len(word) - 1}.get(side or "")
+    for j, ch in enumerate(word):
+        x = left + (col + j) * _CELL
+        if j == new:
+            cls, fill = "cell added", _ADDED[0 if side == "front" else 1]
+            extra = f' data-side="{side}"'
+        else:
+            cls, fill, extra = "cell", "#fff", ""
+        out.append(
+            f'<rect class="{cls}"{extra} x="{x + 1:g}" y="{y:g}" width="{_CELL - 2:g}" '
+            f'height="{_CELL:g}" rx="3" fill="{fill}" stroke="#555" stroke-width="1.5"/>'
+        )
+        out.append(glyph(ch.upper(), x + _CELL / 2, y + _CELL / 2, 18, _LETTER))
+    out.append("</g>")
+    return out

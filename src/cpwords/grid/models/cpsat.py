@@ -231,19 +231,29 @@ def complete_grid_cpsat(
         "group_order": sym.order,
         "symmetry_breaking": break_symmetry,
     }
-    method = "cpsat-table"
     if not gm.feasible:
+        info["reason"] = "a placed token cannot be on any full board"
+        wall = time.perf_counter() - t0
         return SolveResult(
-            Status.INFEASIBLE,
-            None,
-            None,
-            time.perf_counter() - t0,
-            None,
-            method,
-            solver_info=info | {"reason": "a placed token cannot be on any full board"},
+            Status.INFEASIBLE, None, None, wall, None, "cpsat-table", solver_info=info
         )
     # The limit covers the whole call: indexing and model building included.
-    solver = new_solver(time_limit - (time.perf_counter() - t0), workers, seed)
+    return _complete(board, gm, time_limit - (time.perf_counter() - t0), workers, seed, t0, info)
+
+
+def _complete(
+    board: Board,
+    gm: GridModel,
+    time_left: float,
+    workers: int,
+    seed: int,
+    t0: float,
+    info: dict[str, Any],
+) -> SolveResult:
+    """Solve the grid model ``gm`` of :func:`complete_grid_cpsat` in ``time_left`` seconds (the
+    call began at ``t0``); ``info`` is its ``solver_info``, told of a stop."""
+    method = "cpsat-table"
+    solver = new_solver(time_left, workers, seed)
     code, stopped = solve_interruptibly(solver, gm.model)
     wall = time.perf_counter() - t0
     status = cpsat_status(code, Task.SATISFY, gm.model, "grid model")
@@ -357,48 +367,62 @@ def count_completions(
     k = sym.kernel_order
     fixed = dict(zip(board.suffix_slots, suffixes, strict=True))
     deadline = None if time_limit is None else t0 + time_limit
-    stopped: str | None = None
     if method == "matching":
-        sid = idx.suffix_id
-        cands: list[int] = []
-        n = 0
-        if len(set(suffixes)) == len(suffixes) and all(t in sid for t in suffixes):
-            for p in board.prefix_slots:
-                c = -1
-                for s in board.neighbours(p):
-                    c &= idx.bits_of_suf[sid[fixed[s]]]
-                cands.append(c)
-            try:
-                n = count_matchings(cands, limit, deadline, partial_on_interrupt=True)
-            except CountStopped as stop:
-                n, stopped = stop.count, stop.reason
-        example = None
-        if n:
-            m = match_slots(cands)
-            assert m is not None
-            example = fixed | {
-                p: idx.prefixes[j] for p, j in zip(board.prefix_slots, m, strict=True)
-            }
-        return GridCount(
-            tuple(suffixes),
-            n,
-            n // k,
-            example,
-            time.perf_counter() - t0,
-            "matching-count",
-            stopped,
-        )
-    if method != "cpsat":
+        n, example, stopped = _count_by_matching(board, idx, fixed, limit, deadline)
+        label = "matching-count"
+    elif method == "cpsat":
+        n, example, stopped = _count_by_cpsat(board, idx, fixed, deadline)
+        label = "cpsat-enumerate"
+    else:
         raise InputError(f"unknown counting method {method!r} (matching, cpsat)")
+    wall = time.perf_counter() - t0
+    return GridCount(tuple(suffixes), n, n // k, example, wall, label, stopped)
+
+
+def _count_by_matching(
+    board: Board,
+    idx: GridIndex,
+    fixed: dict[str, str],
+    limit: int | None,
+    deadline: float | None,
+) -> tuple[int, dict[str, str] | None, str | None]:
+    """The ``matching`` count of :func:`count_completions`: the systems of distinct
+    representatives of the prefix slots' candidate sets, with the suffix slots ``fixed``.
+    Returns the count, one completion (None when there is none) and why it stopped early."""
+    suffixes = list(fixed.values())
+    sid = idx.suffix_id
+    cands: list[int] = []
+    n = 0
+    stopped: str | None = None
+    if len(set(suffixes)) == len(suffixes) and all(t in sid for t in suffixes):
+        for p in board.prefix_slots:
+            c = -1
+            for s in board.neighbours(p):
+                c &= idx.bits_of_suf[sid[fixed[s]]]
+            cands.append(c)
+        try:
+            n = count_matchings(cands, limit, deadline, partial_on_interrupt=True)
+        except CountStopped as stop:
+            n, stopped = stop.count, stop.reason
+    example = None
+    if n:
+        m = match_slots(cands)
+        assert m is not None
+        example = fixed | {p: idx.prefixes[j] for p, j in zip(board.prefix_slots, m, strict=True)}
+    return n, example, stopped
+
+
+def _count_by_cpsat(
+    board: Board, idx: GridIndex, fixed: dict[str, str], deadline: float | None
+) -> tuple[int, dict[str, str] | None, str | None]:
+    """The ``cpsat`` count of :func:`count_completions`: every CP-SAT solution of the board
+    model with the suffix slots ``fixed``. Returns as :func:`_count_by_matching`."""
     gm = build_grid_model(board, idx, fixed, ())
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
     n, vals, done, interrupted = _enumerate(gm, 1, left)
-    if not done:
-        stopped = "interrupted" if interrupted else "time_limit"
+    stopped = None if done else ("interrupted" if interrupted else "time_limit")
     example = _decode(board, gm, vals[0]) if vals else None
-    return GridCount(
-        tuple(suffixes), n, n // k, example, time.perf_counter() - t0, "cpsat-enumerate", stopped
-    )
+    return n, example, stopped
 
 
 def cpsat_all_boards(

@@ -316,15 +316,21 @@ def enumerate_quadruples(
         sym.suffix_orbit_size,
         time.perf_counter() - t0,
         "dfs-matching" + ("+lexleader" if break_symmetry else ""),
-        {
-            "pairs": idx.n_pairs_before,
-            "pairs_after_preprocessing": len(idx.pairs),
-            "prefix_tokens": len(idx.prefixes),
-            "suffix_tokens": len(idx.suffixes),
-            "nodes": nodes,
-        },
+        _search_stats(idx, nodes),
         stopped,
     )
+
+
+def _search_stats(idx: GridIndex, nodes: int) -> dict[str, int]:
+    """The listing's figures: the pairs before and after the preprocessing, the tokens and the
+    search nodes."""
+    return {
+        "pairs": idx.n_pairs_before,
+        "pairs_after_preprocessing": len(idx.pairs),
+        "prefix_tokens": len(idx.prefixes),
+        "suffix_tokens": len(idx.suffixes),
+        "nodes": nodes,
+    }
 
 
 def _lex_bounds(

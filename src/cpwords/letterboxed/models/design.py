@@ -13,8 +13,9 @@ Letters are drawn without replacement with probabilities proportional to English
 frequencies (:data:`LETTER_FREQUENCIES`), from a seeded :class:`numpy.random.Generator`: the same
 seed and lexicon give the same boxes.
 
-The difficulty score (:func:`box_difficulty`) counts the solutions of at most 3 words made of
-*common* words (wordfreq Zipf frequency >= 3, about once per million words of text):
+The difficulty score (:func:`box_difficulty`, in :mod:`cpwords.letterboxed.models.difficulty` and
+re-exported here) counts the solutions of at most 3 words made of *common* words (wordfreq Zipf
+frequency >= 3, about once per million words of text):
 ``difficulty = max(0, 6 - log10(1 + C))``. Fewer common solutions, harder box. On the 332 NYT
 puzzles of 2024 its Spearman correlation with the newspaper's par is +0.62 (see
 ``benchmarks/results/design/report.md``).
@@ -27,7 +28,6 @@ Google Books n-grams). R. Speer, *wordfreq* (PyPI), Zipf frequencies.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,16 +41,21 @@ from cpwords.core.errors import CheckError, InputError
 from cpwords.core.lexicon import Lexicon, draw_letters, letter_frequencies, zipf
 from cpwords.core.result import Status
 from cpwords.letterboxed.models.answers import ANSWER_ZIPF, CommonPairs, answer_floor
-from cpwords.letterboxed.models.dp import (
-    BoxLike,
-    CountStopped,
-    LetterBoxedSolver,
-    WordClasses,
-    _solve_classes,
-    as_box,
-    build_classes,
-    count_tables,
+from cpwords.letterboxed.models.classes import WordClasses, build_classes
+from cpwords.letterboxed.models.counting import CountStopped, count_tables
+from cpwords.letterboxed.models.difficulty import (
+    COMMON_ZIPF,
+    COUNT_WORDS,
+    DIFFICULTY_BANDS,
+    DIFFICULTY_MAX,
+    BoxDifficulty,
+    box_difficulty,
+    difficulty_band,
+    playable_difficulty,
+    zipf_values,
 )
+from cpwords.letterboxed.models.dp import LetterBoxedSolver
+from cpwords.letterboxed.models.fewest import solve_classes
 from cpwords.letterboxed.rules import (
     MAX_LETTERS,
     NYT_SHAPE,
@@ -62,12 +67,17 @@ from cpwords.letterboxed.rules import (
 __all__ = [
     "ANSWER_ZIPF",
     "COMMON_ZIPF",
+    "COUNT_WORDS",
+    "DIFFICULTY_BANDS",
+    "DIFFICULTY_MAX",
     "LETTER_FREQUENCIES",
+    "MAX_BOXES",
     "BoxDifficulty",
     "BoxGeneration",
     "GeneratedBox",
     "answer_floor",
     "box_difficulty",
+    "difficulty_band",
     "draw_box",
     "draw_weights",
     "generate_boxes",
@@ -82,115 +92,10 @@ LETTER_FREQUENCIES: dict[str, float] = {
     "k": 0.54, "x": 0.23, "j": 0.16, "q": 0.12, "z": 0.09,
 }  # fmt: skip
 
-#: A word is *common* when its wordfreq Zipf frequency is at least this (once per 10**6 words).
-COMMON_ZIPF = 3.0
-
-#: Offset of the difficulty scale: a box with no common solution of <= 3 words scores this.
-DIFFICULTY_MAX = 6.0
-
-#: Solutions are counted up to this many words for the report and the difficulty.
-COUNT_WORDS = 3
 
 #: The most boxes one call generates (each is a draw loop and a proof: ``--generate 10**30``
 #: used to be accepted and ran until the time limit).
 MAX_BOXES = 10_000
-
-
-@dataclass(frozen=True)
-class BoxDifficulty:
-    """How hard a box is, from its solution space restricted to common words.
-
-    Attributes
-    ----------
-    score : float
-        ``max(0, DIFFICULTY_MAX - log10(1 + C))`` with ``C = sum(common_solutions)``; 0 (very
-        easy) to 6 (no solution of <= 3 common words). Rounded to 2 decimals.
-    common_words : int
-        Playable words with Zipf frequency >= ``zipf_threshold``.
-    common_solutions : tuple of int, length 3
-        Solutions of exactly 1, 2, 3 words using common words only.
-    zipf_threshold : float
-    """
-
-    score: float
-    common_words: int
-    common_solutions: tuple[int, ...]
-    zipf_threshold: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly row."""
-        return {
-            "difficulty": self.score,
-            "common_words": self.common_words,
-            "common_solutions": {str(j + 1): c for j, c in enumerate(self.common_solutions)},
-            "zipf_threshold": self.zipf_threshold,
-        }
-
-
-def _zipf(words: Iterable[str], lang: str = "en") -> dict[str, float]:
-    return {w: zipf(w, lang) for w in words}
-
-
-def _difficulty(
-    box: LetterBox,
-    playable: Sequence[tuple[str, int]],
-    zipf_threshold: float,
-    lang: str = "en",
-    deadline: float | None = None,
-) -> BoxDifficulty:
-    z = _zipf((w for w, _ in playable), lang)
-    common = [(w, m) for w, m in playable if z[w] >= zipf_threshold]
-    counts: tuple[int, ...] = (0,) * COUNT_WORDS
-    if common:
-        by_words, _ = count_tables(build_classes(box, common), COUNT_WORDS, deadline)
-        counts = tuple(by_words)
-    total = sum(counts)
-    score = max(0.0, DIFFICULTY_MAX - math.log10(1 + total))
-    return BoxDifficulty(round(score, 2), len(common), counts, zipf_threshold)
-
-
-def box_difficulty(
-    box: BoxLike,
-    lexicon: Lexicon | Iterable[str] | LetterBoxedSolver | None = None,
-    zipf_threshold: float = COMMON_ZIPF,
-) -> BoxDifficulty:
-    """Difficulty of a box: how few solutions of at most 3 common words it has.
-
-    Parameters
-    ----------
-    box : LetterBox, str or sequence of str
-    lexicon : Lexicon, iterable of str, LetterBoxedSolver or None
-        The accepted words (None: the built-in wordfreq list); only those with a Zipf
-        frequency >= ``zipf_threshold`` count.
-    zipf_threshold : float
-        Zipf frequency (log10 of occurrences per 10**9 words) of a *common* word.
-
-    Returns
-    -------
-    BoxDifficulty
-        ``score = max(0, 6 - log10(1 + C))``, C the exact number of solutions of 1 to 3
-        common words (counted by the DP's counting tables on the common playable words).
-
-    Raises
-    ------
-    InputError
-        Malformed box or empty lexicon.
-
-    Notes
-    -----
-    Calibrated on the 332 NYT puzzles of 2024 with each day's own dictionary: Spearman
-    correlation with the newspaper's par +0.62 (``benchmarks/bench_design.py``). The par is
-    higher for harder boxes, so a higher score goes with a higher par.
-
-    Examples
-    --------
-    >>> d = box_difficulty("abc-def-ghi-jkl", ["bechfag", "gjdkil", "bead"])
-    >>> d.common_solutions, d.score
-    ((0, 0, 0), 6.0)
-    """
-    solver = lexicon if isinstance(lexicon, LetterBoxedSolver) else LetterBoxedSolver(lexicon)
-    b = as_box(box)
-    return _difficulty(b, solver.playable(b), zipf_threshold)
 
 
 @dataclass(frozen=True)
@@ -410,40 +315,6 @@ def _verify(
         if problems:
             raise CheckError(f"box {box}: solution {chain} fails the checker: {problems[0]}")
     return tuple(two) if len(two) <= 10 else ()
-
-
-#: Difficulty bands of a generated box (:func:`box_difficulty`'s score, 0 to 6): of 40 boxes
-#: drawn from the default lexicon (seed 1), about half were easy, a third medium, one in six hard.
-DIFFICULTY_BANDS: dict[str, tuple[float, float]] = {
-    "easy": (0.0, 2.0), "medium": (2.0, 3.0), "hard": (3.0, 99.0),
-}  # fmt: skip
-
-
-def difficulty_band(difficulty: str | tuple[float, float] | None) -> tuple[float, float] | None:
-    """The score band of a difficulty name or ``(low, high)`` pair (None: every box).
-
-    Raises
-    ------
-    InputError
-        An unknown name (the known ones are listed), or ``low >= high``.
-
-    Examples
-    --------
-    >>> difficulty_band("medium")
-    (2.0, 3.0)
-    """
-    if difficulty is None:
-        return None
-    if isinstance(difficulty, str):
-        if difficulty not in DIFFICULTY_BANDS:
-            raise InputError(
-                f"unknown difficulty {difficulty!r}: choose from {', '.join(DIFFICULTY_BANDS)}"
-            )
-        return DIFFICULTY_BANDS[difficulty]
-    low, high = (float(x) for x in difficulty)
-    if not low < high:
-        raise InputError(f"a difficulty band needs low < high, got ({low:g}, {high:g})")
-    return low, high
 
 
 def generate_boxes(
@@ -735,7 +606,7 @@ class _BoxGenerator:
         self, box: LetterBox, playable: list[tuple[str, int]], classes: WordClasses, t1: float
     ) -> GeneratedBox | None:
         """Solve, count, verify and rate a screened box (None: blocked or out of the band)."""
-        res = _solve_classes(classes, False, t1, self.solver)
+        res = solve_classes(classes, False, t1, self.solver)
         if res.solver_info.get("interrupted"):  # the DP returns what it has on Ctrl-C
             raise KeyboardInterrupt
         n_words = res.solver_info.get("words")
@@ -754,7 +625,7 @@ class _BoxGenerator:
         if blocklist and blocklist.any_blocked([*solution, *(w for p in pairs for w in p)]):
             self._reject("blocked")
             return None
-        diff = _difficulty(box, playable, self.zipf_threshold, self.lang, self.deadline)
+        diff = playable_difficulty(box, playable, self.zipf_threshold, self.lang, self.deadline)
         band = self.cfg.band
         if band is not None and not band[0] <= diff.score < band[1]:
             self._reject("difficulty")
@@ -778,11 +649,11 @@ class _BoxGenerator:
     ) -> tuple[tuple[str, ...], float] | None:
         """The box's answer: its 2-word solution of fewest letters among those whose words are
         all at or above the floor, with the least Zipf of its words (None: there is none)."""
-        z = _zipf((w for w, _ in playable), self.lang)
+        z = zipf_values((w for w, _ in playable), self.lang)
         common = [(w, m) for w, m in playable if z[w] >= self.cfg.floor]
         if not common:
             return None
-        res = _solve_classes(build_classes(box, common), False, t1, None)
+        res = solve_classes(build_classes(box, common), False, t1, None)
         if res.solver_info.get("interrupted"):
             raise KeyboardInterrupt
         if res.status is not Status.OPTIMAL or res.solver_info.get("words") != 2:

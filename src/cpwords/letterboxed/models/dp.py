@@ -13,6 +13,12 @@ The lexicon is indexed once by letter set (:class:`LetterBoxedSolver`), so one l
 serves many boxes: the playable words of a box are found by looking up the ``2**n`` subsets of its
 letters and filtering those words by the side rule.
 
+One room per part: the word classes and the superset transforms
+(:mod:`~cpwords.letterboxed.models.classes`), the fewest-words DP
+(:mod:`~cpwords.letterboxed.models.fewest`), the exact counts
+(:mod:`~cpwords.letterboxed.models.counting`); this module holds the built-in lexicons and the
+indexed solver, and re-exports the others' names.
+
 References
 ----------
 B. Mattessich (writeasync), "Letter Boxed: an algorithmic solution", 2019 (the seed; its
@@ -23,28 +29,58 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
-from cpwords.core.errors import CheckError, InputError
+from cpwords.core.errors import InputError
 from cpwords.core.languages import language_lexicon
 from cpwords.core.lexicon import Lexicon, lexicon_from_words
-from cpwords.core.result import SolveResult, Status
-from cpwords.letterboxed.rules import WORD_WEIGHT, LetterBox, parse_box
+from cpwords.core.result import SolveResult
+from cpwords.letterboxed.models.classes import (
+    BoxLike,
+    WordClasses,
+    as_box,
+    build_classes,
+    superset_min,
+    superset_sum,
+)
+from cpwords.letterboxed.models.counting import (
+    CountStopped,
+    LetterBoxedCount,
+    count_classes,
+    count_tables,
+)
+from cpwords.letterboxed.models.fewest import fewest_from, fewest_words, solve_classes
+
+#: The names of the module, with the word classes (:mod:`~cpwords.letterboxed.models.classes`), the
+#: fewest-words DP (:mod:`~cpwords.letterboxed.models.fewest`) and the counting
+#: (:mod:`~cpwords.letterboxed.models.counting`) re-exported.
+__all__ = [
+    "DEFAULT_LEXICON_SIZE",
+    "BoxLike",
+    "CountStopped",
+    "LetterBoxedCount",
+    "LetterBoxedSolver",
+    "WordClasses",
+    "as_box",
+    "build_classes",
+    "builtin_lexicon",
+    "count_classes",
+    "count_letterboxed",
+    "count_tables",
+    "default_lexicon",
+    "fewest_from",
+    "fewest_words",
+    "solve_classes",
+    "superset_min",
+    "superset_sum",
+    "whole_lexicon",
+]
 
 #: How many of a language's most common dictionary words form the built-in lexicon.
 DEFAULT_LEXICON_SIZE = 100_000
 
-_INF = np.int32(1 << 29)
 _REPEAT = re.compile(r"(.)\1")
-_INT64_SAFE = float(1 << 62)
-
-BoxLike = LetterBox | str | Sequence[str]
 
 
 @lru_cache(maxsize=6)
@@ -160,59 +196,6 @@ def whole_lexicon(lang: str = "en", fold: bool = False, proper: bool = False) ->
         Unknown language, or its dictionary not installed (with the command that installs it).
     """
     return builtin_lexicon(lang, fold, proper, None)
-
-
-def as_box(box: BoxLike) -> LetterBox:
-    """Accept a :class:`LetterBox`, ``"abc-def-ghi-jkl"`` or four side strings."""
-    return box if isinstance(box, LetterBox) else parse_box(box)
-
-
-@dataclass(frozen=True)
-class WordClasses:
-    """The playable words of one box, compressed to classes (first, last, letter set).
-
-    Attributes
-    ----------
-    box : LetterBox
-    first, last : numpy.ndarray of int64, shape (C,)
-        Index (in ``box.letters``) of the first and last letter of the class's words.
-    mask : numpy.ndarray of int64, shape (C,)
-        Letter set as a bit mask over ``box.letters`` (bit ``i`` is ``box.letters[i]``).
-    minlen : numpy.ndarray of int32, shape (C,)
-        Length of the shortest word of the class.
-    count : numpy.ndarray of int64, shape (C,)
-        Number of words in the class.
-    words : tuple of tuple of str, length C
-        The words of each class, shortest first (ties alphabetical).
-    """
-
-    box: LetterBox
-    first: NDArray[np.int64]
-    last: NDArray[np.int64]
-    mask: NDArray[np.int64]
-    minlen: NDArray[np.int32]
-    count: NDArray[np.int64]
-    words: tuple[tuple[str, ...], ...]
-
-    @property
-    def n_classes(self) -> int:
-        """Number of classes C."""
-        return len(self.words)
-
-    @property
-    def n_words(self) -> int:
-        """Number of playable words."""
-        return int(self.count.sum())
-
-    def by_first(self) -> list[NDArray[np.int64]]:
-        """For each letter index, the classes whose words start with it."""
-        cached = self.__dict__.get("_by_first")
-        if cached is None:
-            order = np.argsort(self.first, kind="stable")
-            cuts = np.searchsorted(self.first[order], np.arange(self.box.n + 1))
-            cached = [order[cuts[i] : cuts[i + 1]] for i in range(self.box.n)]
-            object.__setattr__(self, "_by_first", cached)
-        return cached
 
 
 class LetterBoxedSolver:
@@ -373,7 +356,7 @@ class LetterBoxedSolver:
         t0 = time.perf_counter()
         box = as_box(box)
         classes = self.classes(box)
-        return _solve_classes(classes, all_solutions, t0, self)
+        return solve_classes(classes, all_solutions, t0, self)
 
     def solve_from(
         self,
@@ -431,7 +414,7 @@ class LetterBoxedSolver:
         for ch in used:
             mask |= 1 << index[ch]
         start = None if first is None else index[first]
-        return _solve_classes(self.classes(box), all_solutions, t0, self, mask, start)
+        return solve_classes(self.classes(box), all_solutions, t0, self, mask, start)
 
     def count(
         self, box: BoxLike, max_words: int = 3, list_limit: int | None = 0
@@ -443,544 +426,7 @@ class LetterBoxedSolver:
         t0 = time.perf_counter()
         box = as_box(box)
         classes = self.classes(box)
-        return _count_classes(classes, max_words, list_limit, t0)
-
-
-def build_classes(box: LetterBox, playable: Iterable[tuple[str, int]]) -> WordClasses:
-    """Group playable words (with their masks) into classes (first, last, letter set)."""
-    index = {ch: i for i, ch in enumerate(box.letters)}
-    groups: dict[tuple[int, int, int], list[str]] = {}
-    for w, m in playable:
-        groups.setdefault((index[w[0]], index[w[-1]], m), []).append(w)
-    keys = list(groups)
-    words = tuple(tuple(sorted(groups[k], key=lambda w: (len(w), w))) for k in keys)
-    arr = np.array(keys, dtype=np.int64).reshape(-1, 3)
-    return WordClasses(
-        box=box,
-        first=arr[:, 0].copy(),
-        last=arr[:, 1].copy(),
-        mask=arr[:, 2].copy(),
-        minlen=np.array([len(ws[0]) for ws in words], dtype=np.int32),
-        count=np.array([len(ws) for ws in words], dtype=np.int64),
-        words=words,
-    )
-
-
-# --------------------------------------------------------------------------- fewest words
-
-
-def _superset_min(table: NDArray[Any], n: int) -> None:
-    """In place: ``table[..., r] = min over masks m >= r (superset) of table[..., m]``."""
-    lead = table.shape[:-1]
-    for b in range(n):
-        v = table.reshape((*lead, -1, 2, 1 << b))
-        np.minimum(v[..., 0, :], v[..., 1, :], out=v[..., 0, :])
-
-
-def _superset_sum(table: NDArray[Any], n: int) -> None:
-    """In place: ``table[..., r] = sum over masks m >= r (superset) of table[..., m]``."""
-    lead = table.shape[:-1]
-    for b in range(n):
-        v = table.reshape((*lead, -1, 2, 1 << b))
-        v[..., 0, :] += v[..., 1, :]
-
-
-def _undominated(c: WordClasses) -> NDArray[np.int64]:
-    """Indices of the classes not dominated within their (first, last) pair.
-
-    Class B is dominated when another class with the same first and last letters covers a
-    strict superset of B's letters with a word no longer than B's shortest word: swapping it in
-    keeps any chain valid, covers at least as much and costs no more letters, so the minimum of
-    the tables is unchanged (it is NOT used for enumeration or counting).
-    """
-    n = c.box.n
-    size = 1 << n
-    pair = c.first * n + c.last
-    best = np.full((n * n, size), _INF, dtype=np.int32)
-    np.minimum.at(best, (pair, c.mask), c.minlen)
-    _superset_min(best, n)
-    strict = np.full(c.n_classes, _INF, dtype=np.int32)
-    for b in range(n):
-        bit = np.int64(1 << b)
-        has = (c.mask & bit) != 0
-        cand = best[pair, c.mask | bit]
-        strict = np.where(has, strict, np.minimum(strict, cand))
-    return np.flatnonzero(strict > c.minlen)
-
-
-def _layer_min(
-    prev: NDArray[np.int32], c: WordClasses, idx: NDArray[np.int64]
-) -> NDArray[np.int32]:
-    """One more word in front: ``min(prev, min_B len_B + prev[last_B, r & ~mask_B])``."""
-    n = c.box.n
-    size = 1 << n
-    rr = np.arange(size, dtype=np.int64)
-    out = prev.copy()
-    first = c.first[idx]
-    order = np.argsort(first, kind="stable")
-    idx = idx[order]
-    cuts = np.searchsorted(first[order], np.arange(n + 1))
-    chunk = max(1, (1 << 22) // size)
-    for f in range(n):
-        group = idx[cuts[f] : cuts[f + 1]]
-        for s in range(0, len(group), chunk):
-            g = group[s : s + chunk]
-            rest = rr[None, :] & ~c.mask[g][:, None]
-            vals = prev[c.last[g][:, None], rest] + c.minlen[g][:, None]
-            np.minimum(out[f], vals.min(axis=0), out=out[f])
-    np.minimum(out, _INF, out=out)
-    return out
-
-
-def fewest_words(
-    c: WordClasses, floor: list[int] | None = None
-) -> tuple[int, int, list[NDArray[np.int32]]] | None:
-    """Proven lexicographic minimum (words, letters) over all solutions, or None if none.
-
-    :func:`fewest_from` from the start of the game (no letter used, any first letter).
-    ``floor``, when given, holds in ``floor[0]`` the fewest words a solution can have as far
-    as the layers have gone (a proven lower bound, for a search stopped by Ctrl-C).
-
-    Returns
-    -------
-    (k, letters, T) or None
-        ``T[j]`` for ``j < k``, shape (n, 2**n): ``T[j][l, r]`` is the fewest letters of a chain
-        of at most j words starting with letter l whose letters include the set r
-        (``T[0][l, 0] = 0``, else infinite); needed to rebuild or enumerate the optimal chains.
-
-    Notes
-    -----
-    ``best_k = min_B len_B + T[k-1][last_B, full & ~mask_B]``; the first k with a finite
-    ``best_k`` is the fewest words, and ``best_k`` the fewest letters among chains of k words
-    (a chain of fewer words would have made an earlier layer finite). The layers stop without a
-    solution when the set of finite entries of ``T`` stops growing (a fixpoint: no longer chain
-    can cover anything new), which proves that the box has no solution.
-    """
-    return fewest_from(c, 0, None, floor)
-
-
-def fewest_from(
-    c: WordClasses, used: int, first: int | None, floor: list[int] | None = None
-) -> tuple[int, int, list[NDArray[np.int32]]] | None:
-    """Proven fewest more words, then fewest letters, that finish the box from a position.
-
-    A position is what a player's plays leave: the letters already used and the letter the
-    next word must start with (the last letter of the last play).
-
-    Parameters
-    ----------
-    c : WordClasses
-        The box's playable words, in classes.
-    used : int
-        The letters already used, as a mask over ``c.box.letters`` (0 at the start).
-    first : int or None
-        Index in ``c.box.letters`` of the letter the next word starts with; None: any letter
-        (no word played yet).
-    floor : list of int, optional
-        ``floor[0]`` is kept at the fewest more words a finish can have as far as the layers
-        have gone (a proven lower bound, for a search stopped by Ctrl-C).
-
-    Returns
-    -------
-    (k, letters, T) or None
-        ``k`` more words of ``letters`` letters in all, lexicographically fewest; ``(0, 0,
-        [T[0]])`` when ``used`` covers the box already. ``T[j]`` for ``j < k`` as in
-        :func:`fewest_words`. None when no chain finishes the box (proven).
-
-    Notes
-    -----
-    The layers of :func:`fewest_words`, read at one state: with ``need = full & ~used`` and
-    ``B`` over the classes starting with ``first``, ``best_k = min_B len_B + T[k-1][last_B,
-    need & ~mask_B]``; the first finite ``best_k`` gives the fewest words and letters. No
-    finish exists when some needed letter is in no playable word, when no playable word
-    starts with ``first``, or when the finite entries of ``T`` reach a fixpoint (nothing new
-    is coverable by longer chains). O(k * C * 2**n), as a solve.
-    """
-    n = c.box.n
-    size = 1 << n
-    full = size - 1
-    need = full & ~used
-    t0 = np.full((n, size), _INF, dtype=np.int32)
-    t0[:, 0] = 0
-    tables = [t0]
-    if need == 0:
-        return 0, 0, tables
-    cands = np.arange(c.n_classes) if first is None else c.by_first()[first]
-    if cands.size == 0 or need & ~int(np.bitwise_or.reduce(c.mask)):
-        return None  # no word starts there, or some needed letter is in no playable word
-    rest = need & ~c.mask[cands]
-    kept: NDArray[np.int64] | None = None
-    k = 1
-    while True:
-        if floor is not None:
-            floor[0] = k  # no finish of fewer than k words
-        prev = tables[-1]
-        lo = int((prev[c.last[cands], rest] + c.minlen[cands]).min())
-        if lo < _INF:
-            return k, lo, tables
-        if k == 1:
-            nxt = np.full((n, size), _INF, dtype=np.int32)
-            np.minimum.at(nxt, (c.first, c.mask), c.minlen)
-            _superset_min(nxt, n)
-            np.minimum(nxt, t0, out=nxt)
-        else:
-            if kept is None:
-                kept = _undominated(c)
-            nxt = _layer_min(prev, c, kept)
-        if np.array_equal(nxt < _INF, prev < _INF):
-            return None  # fixpoint: nothing new is coverable, so the letters left never will be
-        tables.append(nxt)
-        k += 1
-
-
-def _optimal_chains(
-    c: WordClasses,
-    k: int,
-    letters: int,
-    tables: list[NDArray[np.int32]],
-    limit: int | None,
-    out: list[list[str]] | None = None,
-    used: int = 0,
-    first: int | None = None,
-) -> list[list[str]]:
-    """Every chain of ``k`` words and ``letters`` letters covering the box (at most ``limit``),
-    appended to ``out`` (a new list by default; given, it keeps the chains found so far when
-    the search is interrupted). From a position (:func:`fewest_from`): the chains that cover
-    the letters not in ``used``, starting with letter ``first`` (None: any); ``k = 0`` is the
-    empty chain.
-
-    Depth-first over (current letter, letters still needed, words left, letters left); a branch
-    is entered only when the table's lower bound fits the budget, and the bound is exact, so
-    every branch entered ends in a solution (output-sensitive enumeration).
-    """
-    full = (1 << c.box.n) - 1
-    by_first = c.by_first()
-    if out is None:
-        out = []
-    stack: list[str] = []
-
-    def rec(cands: NDArray[np.int64], r: int, j: int, budget: int) -> bool:
-        below = tables[j - 1]
-        for b in cands.tolist():
-            r2 = r & ~int(c.mask[b])
-            last = int(c.last[b])
-            rest = int(below[last, r2])
-            for w in c.words[b]:
-                if len(w) + rest > budget:
-                    break
-                stack.append(w)
-                if j == 1:
-                    if r2 == 0 and len(w) == budget:
-                        out.append(list(stack))
-                elif r2 != 0 and rec(by_first[last], r2, j - 1, budget - len(w)):
-                    return True
-                stack.pop()
-                if limit is not None and len(out) >= limit:
-                    return True
-        return False
-
-    if k == 0:
-        out.append([])
-        return out
-    cands = np.arange(c.n_classes) if first is None else by_first[first]
-    rec(cands, full & ~used, k, letters)
-    return out
-
-
-def _no_finish_reason(c: WordClasses, used: int, first: int | None) -> str:
-    """Why no chain finishes the box from a position (:func:`fewest_from` returned None)."""
-    if c.n_classes == 0:
-        return "no playable word"
-    if used == 0 and first is None:
-        return "exhaustive search: no chain of playable words covers the box"
-    letters = c.box.letters
-    if first is not None and c.by_first()[first].size == 0:
-        return f"no playable word starts with {letters[first]!r}"
-    start = "" if first is None else f" starting with {letters[first]!r}"
-    return f"exhaustive search: no chain of playable words{start} uses every letter left"
-
-
-def _solve_classes(
-    c: WordClasses,
-    all_solutions: bool,
-    t0: float,
-    solver: LetterBoxedSolver | None,
-    used: int = 0,
-    first: int | None = None,
-) -> SolveResult:
-    info: dict[str, Any] = {
-        "box": str(c.box),
-        "playable_words": c.n_words,
-        "word_classes": c.n_classes,
-    }
-    if solver is not None:
-        info["lexicon"] = solver.source
-        info["lexicon_size"] = len(solver.lexicon)
-        info["lexicon_size_3plus"] = solver.size
-    full = (1 << c.box.n) - 1
-    floor = [0 if used == full else 1]
-    try:
-        found = fewest_from(c, used, first, floor)
-    except KeyboardInterrupt:  # Ctrl-C: no answer yet, but a proven fewest number of words
-        info |= {"interrupted": True, "min_words": floor[0]}
-        return SolveResult(
-            Status.UNKNOWN,
-            None,
-            float(WORD_WEIGHT * floor[0]),
-            time.perf_counter() - t0,
-            None,
-            "dp",
-            sense="min",
-            solver_info=info,
-        )
-    if found is None:
-        info["reason"] = _no_finish_reason(c, used, first)
-        return SolveResult(
-            status=Status.INFEASIBLE,
-            objective=None,
-            bound=None,
-            wall_time=time.perf_counter() - t0,
-            solution=None,
-            method="dp",
-            sense="min",
-            solver_info=info,
-        )
-    k, letters, tables = found
-    if letters >= WORD_WEIGHT:
-        raise CheckError(f"{letters} letters exceed the word weight {WORD_WEIGHT}")
-    objective = float(WORD_WEIGHT * k + letters)
-    chains: list[list[str]] = []
-    try:
-        limit = None if all_solutions else 1
-        _optimal_chains(c, k, letters, tables, limit, chains, used, first)
-    except KeyboardInterrupt:  # Ctrl-C: the optimum is proven; the listing may be partial
-        info["interrupted"] = True
-    info["words"] = k
-    info["letters"] = letters
-    if not chains:
-        return SolveResult(
-            Status.UNKNOWN,
-            None,
-            objective,
-            time.perf_counter() - t0,
-            None,
-            "dp",
-            sense="min",
-            solver_info=info,
-        )
-    if all_solutions:
-        info["optimal_solutions"] = chains
-        info["n_optimal"] = len(chains)
-    return SolveResult(
-        status=Status.OPTIMAL,
-        objective=objective,
-        bound=objective,
-        wall_time=time.perf_counter() - t0,
-        solution=chains[0],
-        method="dp",
-        sense="min",
-        solver_info=info,
-    )
-
-
-# --------------------------------------------------------------------------- counting
-
-
-@dataclass(frozen=True)
-class LetterBoxedCount:
-    """Exact number of solutions with at most ``max_words`` words.
-
-    A solution is a chain of playable words (a word may be played again) covering the box,
-    whose last word is the first to complete the cover (the game ends there).
-
-    Attributes
-    ----------
-    box : LetterBox
-    max_words : int
-    by_words : tuple of int, length max_words
-        ``by_words[j - 1]`` solutions of exactly j words.
-    playable_words : int
-    wall_time : float
-        Seconds.
-    solutions : tuple of tuple of str
-        Listed solutions (fewest words first), at most the requested limit.
-    """
-
-    box: LetterBox
-    max_words: int
-    by_words: tuple[int, ...]
-    playable_words: int
-    wall_time: float
-    solutions: tuple[tuple[str, ...], ...] = ()
-
-    @property
-    def total(self) -> int:
-        """All solutions of at most ``max_words`` words."""
-        return sum(self.by_words)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly row."""
-        return {
-            "box": str(self.box),
-            "max_words": self.max_words,
-            "counts": {str(j + 1): c for j, c in enumerate(self.by_words)},
-            "count_total": self.total,
-            "playable_words": self.playable_words,
-            "wall_time": self.wall_time,
-            "solutions": [list(s) for s in self.solutions],
-        }
-
-
-class CountStopped(Exception):
-    """A count passed its deadline (:func:`count_tables`); nothing of it is kept."""
-
-
-def _check_deadline(deadline: float | None) -> None:
-    """Raise :class:`CountStopped` once ``time.perf_counter()`` has passed ``deadline``."""
-    if deadline is not None and time.perf_counter() >= deadline:
-        raise CountStopped
-
-
-def _count_layer(prev: NDArray[Any], c: WordClasses, deadline: float | None) -> NDArray[Any]:
-    """``N[f, r] = sum_B count_B * prev[last_B, r & ~mask_B]`` (r != 0), column 0 kept 0;
-    the deadline is read between chunks of classes."""
-    n = c.box.n
-    size = 1 << n
-    rr = np.arange(size, dtype=np.int64)
-    # int64 unless the float estimate says it could overflow; then exact Python integers.
-    est = np.zeros((n, size), dtype=np.float64)
-    by_first = c.by_first()
-    prev_f = prev.astype(np.float64)
-    chunk = max(1, (1 << 22) // size)
-    for f in range(n):
-        group = by_first[f]
-        for s in range(0, len(group), chunk):
-            _check_deadline(deadline)
-            g = group[s : s + chunk]
-            rest = rr[None, :] & ~c.mask[g][:, None]
-            est[f] += (prev_f[c.last[g][:, None], rest] * c.count[g][:, None]).sum(axis=0)
-    dtype: Any = np.int64 if est.max() < _INT64_SAFE and prev.dtype != object else object
-    src = prev.astype(dtype)
-    out = np.zeros((n, size), dtype=dtype)
-    for f in range(n):
-        group = by_first[f]
-        for s in range(0, len(group), chunk):
-            _check_deadline(deadline)
-            g = group[s : s + chunk]
-            rest = rr[None, :] & ~c.mask[g][:, None]
-            out[f] += (src[c.last[g][:, None], rest] * c.count[g].astype(dtype)[:, None]).sum(
-                axis=0
-            )
-    out[:, 0] = 0
-    return out
-
-
-def count_tables(
-    c: WordClasses, max_words: int, deadline: float | None = None
-) -> tuple[list[int], list[NDArray[Any]]]:
-    """Exact counts of solutions with exactly j words, j = 1..max_words.
-
-    Parameters
-    ----------
-    c : WordClasses
-        The box's playable words, grouped by (first letter, last letter, letters covered).
-    max_words : int
-        Count solutions of up to this many words.
-    deadline : float, optional
-        A ``time.perf_counter()`` instant: past it, :class:`CountStopped` is raised (a box of
-        16 letters on one side takes a minute to count to three words).
-
-    Returns
-    -------
-    (by_words, N)
-        ``N[j][l, r]`` (j >= 1, r != 0) counts chains of exactly j words starting with letter l
-        that cover r, completed by their last word and not before; ``N[j][:, 0] = 0``.
-
-    Notes
-    -----
-    ``N[1]`` is a superset-sum transform of the class counts; ``N[j] = sum_B count_B *
-    N[j-1][last_B, r & ~mask_B]`` where ``r & ~mask_B != 0`` (the cover must not be complete
-    before the last word). The number of j-word solutions is ``sum_B count_B *
-    N[j-1][last_B, full & ~mask_B]``. Exact integers: int64 while a float estimate stays
-    below 2**62, Python integers beyond.
-    """
-    n = c.box.n
-    size = 1 << n
-    full = size - 1
-    if max_words < 1:
-        raise InputError(f"max_words must be at least 1, got {max_words}")
-    by_words = [int(c.count[c.mask == full].sum())]
-    tables: list[NDArray[Any]] = [np.zeros((n, size), dtype=np.int64)]
-    if max_words == 1 or c.n_classes == 0:
-        return by_words + [0] * (max_words - 1), tables
-    n1 = np.zeros((n, size), dtype=np.int64)
-    np.add.at(n1, (c.first, c.mask), c.count)
-    _superset_sum(n1, n)
-    n1[:, 0] = 0
-    tables.append(n1)
-    rest_all = full & ~c.mask
-    for j in range(2, max_words + 1):
-        prev = tables[j - 1]
-        top = prev[c.last, rest_all]
-        if prev.dtype == object:
-            by_words.append(int(sum(int(a) * int(b) for a, b in zip(top, c.count, strict=True))))
-        else:
-            by_words.append(int(sum(int(x) for x in (top.astype(object) * c.count.astype(object)))))
-        if j < max_words:
-            tables.append(_count_layer(prev, c, deadline))
-    return by_words, tables
-
-
-def _list_solutions(
-    c: WordClasses, max_words: int, tables: list[NDArray[Any]], limit: int | None
-) -> list[tuple[str, ...]]:
-    """Solutions of at most ``max_words`` words, fewest words first (at most ``limit``)."""
-    full = (1 << c.box.n) - 1
-    by_first = c.by_first()
-    out: list[tuple[str, ...]] = []
-    stack: list[str] = []
-
-    def rec(cands: NDArray[np.int64], r: int, j: int) -> bool:
-        for b in cands.tolist():
-            r2 = r & ~int(c.mask[b])
-            last = int(c.last[b])
-            if j == 1:
-                if r2 != 0:
-                    continue
-            elif r2 == 0 or tables[j - 1][last, r2] == 0:
-                continue
-            for w in c.words[b]:
-                stack.append(w)
-                if j == 1:
-                    out.append(tuple(stack))
-                elif rec(by_first[last], r2, j - 1):
-                    return True
-                stack.pop()
-                if limit is not None and len(out) >= limit:
-                    return True
-        return False
-
-    for j in range(1, max_words + 1):
-        if rec(np.arange(c.n_classes), full, j):
-            break
-    return out
-
-
-def _count_classes(
-    c: WordClasses, max_words: int, list_limit: int | None, t0: float
-) -> LetterBoxedCount:
-    by_words, tables = count_tables(c, max_words)
-    listed: list[tuple[str, ...]] = []
-    if list_limit is None or list_limit > 0:
-        listed = _list_solutions(c, max_words, tables, list_limit)
-    return LetterBoxedCount(
-        box=c.box,
-        max_words=max_words,
-        by_words=tuple(by_words),
-        playable_words=c.n_words,
-        wall_time=time.perf_counter() - t0,
-        solutions=tuple(listed),
-    )
+        return count_classes(classes, max_words, list_limit, t0)
 
 
 def count_letterboxed(

@@ -131,9 +131,6 @@ def solve_board_cpsat(
     ----------
     S. H. Eskildsen, "Letterpress Cheater Algorithm" (2013), for the word listing.
     """
-    from cpwords.core.cpsat_status import Task, cpsat_status, new_solver
-    from cpwords.core.cpsat_stop import solve as solve_interruptibly
-
     t0 = time.perf_counter()
     words, _ = index.query(board.letters)
     words = _playable(words, played)
@@ -152,9 +149,28 @@ def solve_board_cpsat(
         )
     top, keep = _max_swing_words(words, gains, by_letter)
     info["kept_after_swing_bound"] = len(keep)
-    m, y, x = _board_model(board, keep, by_letter, gains)
+    model = _board_model(board, keep, by_letter, gains)
+    return _solve_swing_model(board, keep, top, model, (time_limit, workers, seed), t0, info)
 
+
+def _solve_swing_model(
+    board: LetterpressBoard,
+    keep: list[str],
+    top: int,
+    model: tuple[Any, list[Any], list[Any]],
+    limits: tuple[float, int, int],
+    t0: float,
+    info: dict[str, object],
+) -> SolveResult:
+    """Solve the board ``model`` of :func:`solve_board_cpsat` (:func:`_board_model`) over the
+    words ``keep`` that reach the largest swing ``top``, within ``limits`` (the time limit of the
+    call begun at ``t0``, workers, seed); ``info`` is its ``solver_info``."""
+    from cpwords.core.cpsat_status import Task, cpsat_status, new_solver
+    from cpwords.core.cpsat_stop import solve as solve_interruptibly
+
+    m, y, x = model
     # The limit covers the whole call: the candidate scan and model building included.
+    time_limit, workers, seed = limits
     solver = new_solver(time_limit - (time.perf_counter() - t0), workers, seed)
     code, stopped = solve_interruptibly(solver, m)
     wall = time.perf_counter() - t0

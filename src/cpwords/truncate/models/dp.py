@@ -149,9 +149,25 @@ def truncate_dag(words: Lexicon | Iterable[str]) -> TruncateDag:
 
     # Short keys (w[:-1] and w[1:] of at most _K letters) are found by integer binary search
     # on a packed code of the first _K letters; longer ones by byte-string binary search.
-    code = _packed_prefix_code(mat)
     short = (length <= _K + 1) & ~single
-    rows = np.flatnonzero(short)
+    _drop_short(mat, length, np.flatnonzero(short), drop_last, drop_first)
+    _drop_long(arr, mat, length, np.flatnonzero(~short & ~single), drop_last, drop_first)
+    drop_first[drop_first == drop_last] = n
+    return TruncateDag(ws, length, drop_last, drop_first)
+
+
+def _drop_short(
+    mat: np.ndarray,
+    length: np.ndarray,
+    rows: np.ndarray,
+    drop_last: np.ndarray,
+    drop_first: np.ndarray,
+) -> None:
+    """Fill ``drop_last`` and ``drop_first`` (the index of ``w[:-1]`` and ``w[1:]``, else n) at
+    the ``rows`` whose keys have at most ``_K`` letters, by integer binary search on the packed
+    code of the words' first ``_K`` letters (``mat``: the sorted words' bytes, one row each)."""
+    width = mat.shape[1]
+    code = _packed_prefix_code(mat)
     klen = length[rows] - 1
     c = code[rows]
     shift = (5 * (_K - 1 - klen)).astype(np.uint64)
@@ -164,23 +180,32 @@ def truncate_dag(words: Lexicon | Iterable[str]) -> TruncateDag:
     drop_last[rows] = _lookup_code(code, length, key_last, klen)
     drop_first[rows] = _lookup_code(code, length, key_first, klen)
 
-    long_rows = np.flatnonzero(~short & ~single)
-    if long_rows.size:
-        # w[:-1]: zero the last letter; w[1:]: shift left by one column. Trailing NUL bytes
-        # are ignored by NumPy's fixed-width byte strings, so these compare like shorter words.
-        sub = mat[long_rows]
-        last = sub.copy()
-        last[np.arange(long_rows.size), length[long_rows] - 1] = 0
-        first = np.zeros_like(sub)
-        first[:, :-1] = sub[:, 1:]
-        # the keys have more than _K letters: search among those words only (still sorted)
-        hay = np.flatnonzero(length > _K)
-        for out, keys in ((drop_last, last), (drop_first, first)):
-            found = _lookup(arr[hay], keys.view(arr.dtype).ravel())
-            ok = found < hay.size
-            out[long_rows[ok]] = hay[found[ok]]
-    drop_first[drop_first == drop_last] = n
-    return TruncateDag(ws, length, drop_last, drop_first)
+
+def _drop_long(
+    arr: np.ndarray,
+    mat: np.ndarray,
+    length: np.ndarray,
+    long_rows: np.ndarray,
+    drop_last: np.ndarray,
+    drop_first: np.ndarray,
+) -> None:
+    """As :func:`_drop_short` at the ``long_rows``, whose keys have more than ``_K`` letters, by
+    byte-string binary search in the sorted words ``arr``."""
+    if not long_rows.size:
+        return
+    # w[:-1]: zero the last letter; w[1:]: shift left by one column. Trailing NUL bytes
+    # are ignored by NumPy's fixed-width byte strings, so these compare like shorter words.
+    sub = mat[long_rows]
+    last = sub.copy()
+    last[np.arange(long_rows.size), length[long_rows] - 1] = 0
+    first = np.zeros_like(sub)
+    first[:, :-1] = sub[:, 1:]
+    # the keys have more than _K letters: search among those words only (still sorted)
+    hay = np.flatnonzero(length > _K)
+    for out, keys in ((drop_last, last), (drop_first, first)):
+        found = _lookup(arr[hay], keys.view(arr.dtype).ravel())
+        ok = found < hay.size
+        out[long_rows[ok]] = hay[found[ok]]
 
 
 _K = 12  # letters packed in one uint64 code, 5 bits each
@@ -405,16 +430,10 @@ def truncate_dp(
     >>> r.status.value, r.objective, r.solution.sequence, r.solution.count
     ('OPTIMAL', 5.0, ('a', 'la', 'lap', 'clap', 'claps'), 3)
     """
-    if max_sequences is not None and max_sequences < 0:
-        raise InputError(f"max_sequences must be >= 0, got {max_sequences}")
-    starting = normalize_word(starting.strip()) if starting is not None else None
-    ending = normalize_word(ending.strip()) if ending is not None else None
+    starting, ending = _normal_options(starting, ending, max_sequences)
     t0 = time.perf_counter()
     try:
-        dag = words if isinstance(words, TruncateDag) else truncate_dag(words)
-        start, end = _restrictions(dag, starting, ending)
-        tab = _sweep(dag, start)
-        ends = _ends(tab, dag.n, end)
+        dag, tab, ends = _longest_ends(words, starting, ending)
     except KeyboardInterrupt:  # Ctrl-C before the DP finished: no answer yet
         wall = time.perf_counter() - t0
         stop = {"interrupted": True, "algorithm": "layered DAG DP with path counts"}
@@ -423,17 +442,58 @@ def truncate_dp(
     if not ends:
         wall = time.perf_counter() - t0
         return SolveResult(Status.INFEASIBLE, None, None, wall, None, "dp", solver_info=info)
-    best = int(tab.L[ends[0]])
+    listing = (max_sequences, time_limit, t0) if all_sequences else None
+    sol = _longest_solution(dag, tab, ends, listing, info, starting, ending)
+    best = float(tab.L[ends[0]])
+    wall = time.perf_counter() - t0
+    return SolveResult(Status.OPTIMAL, best, best, wall, sol, "dp", solver_info=info)
+
+
+def _normal_options(
+    starting: str | None, ending: str | None, max_sequences: int | None
+) -> tuple[str | None, str | None]:
+    """The ``starting`` and ``ending`` words of :func:`truncate_dp`, normalised; raise
+    :class:`InputError` on a negative ``max_sequences``."""
+    if max_sequences is not None and max_sequences < 0:
+        raise InputError(f"max_sequences must be >= 0, got {max_sequences}")
+    starting = normalize_word(starting.strip()) if starting is not None else None
+    ending = normalize_word(ending.strip()) if ending is not None else None
+    return starting, ending
+
+
+def _longest_ends(
+    words: Lexicon | Iterable[str] | TruncateDag, starting: str | None, ending: str | None
+) -> tuple[TruncateDag, _Table, list[int]]:
+    """The DAG of ``words``, the DP's table and the last words of the longest sequences (none
+    when no sequence meets ``starting`` and ``ending``)."""
+    dag = words if isinstance(words, TruncateDag) else truncate_dag(words)
+    start, end = _restrictions(dag, starting, ending)
+    tab = _sweep(dag, start)
+    return dag, tab, _ends(tab, dag.n, end)
+
+
+def _longest_solution(
+    dag: TruncateDag,
+    tab: _Table,
+    ends: list[int],
+    listing: tuple[int | None, float | None, float] | None,
+    info: dict[str, object],
+    starting: str | None,
+    ending: str | None,
+) -> TruncateSolution:
+    """The solution of :func:`truncate_dp` once the DP has found the ``ends`` of the longest
+    sequences: the alphabetically first one, their count (told in ``info`` too) and, when
+    ``listing`` gives ``(max_sequences, time_limit, t0)``, the sequences listed within the time
+    limit counted from ``t0`` (a stop told in ``info``)."""
     count = int(sum(int(tab.C[e]) for e in ends))
     info["count"] = count
     sequence = _walk_down(dag, tab, ends[0])
-    listed: tuple[tuple[str, ...], ...] | None = None
-    if all_sequences:
+    listed = None
+    if listing is not None:
+        max_sequences, time_limit, t0 = listing
         deadline = None if time_limit is None else t0 + time_limit
         listed = _list_sequences(dag, tab, ends, max_sequences, deadline, info)
-    wall = time.perf_counter() - t0
-    sol = TruncateSolution(sequence, count, listed, starting, ending)
-    return SolveResult(Status.OPTIMAL, float(best), float(best), wall, sol, "dp", solver_info=info)
+    return TruncateSolution(sequence, count, listed, starting, ending)
 
 
 def _list_sequences(
