@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -362,8 +363,15 @@ def test_a_hall_step_on_the_incumbent_closes_the_cover_gap() -> None:
     refinement = res.solver_info["refinement"]
     assert refinement["hall_bound"] == best
     assert res.is_optimal and res.objective == best
-    steps = refinement["neighbourhood_search"]["hall_steps"]
-    assert steps[0]["steps"] >= 1 and steps[0]["bound"] == best
+    search = refinement["neighbourhood_search"]
+    assert search["hall_steps"][0]["steps"] >= 1 and search["hall_steps"][0]["bound"] == best
+    # Each step's end, score and bound as the search went: times and scores never fall, the
+    # bound never rises, and the last mark is the answer.
+    marks = search["steps"]
+    assert [m["step"] for m in marks][:3] == ["families", "local search", "hall steps"]
+    assert all(a["end"] <= b["end"] and a["score"] <= b["score"] for a, b in pairwise(marks))
+    assert all(a["bound"] >= b["bound"] for a, b in pairwise(marks))
+    assert marks[-1]["score"] == marks[-1]["bound"] == best
     check = verify_certificate(words, res.solver_info["certificate"])
     assert check.status == "VALID" and check.optimal and check.bound == best
 

@@ -58,6 +58,13 @@ OWN_PATHS_TIME = 10.0
 #: step did (8-16 s). Before the widest bound it is tried at any gap.
 HALL_PROBE_GAP = 2
 
+#: Seconds a word the first try of Hall steps may take, 1 s at least (the try after the first
+#: family pass). The Chinese list's step takes 6.3-7.0 s on a quiet machine (332,191 words: 10 s
+#: allowed), 29 s under a load of 4; on the Japanese list (209,187 words), whose last point is
+#: the ordering's, the steps found no Hall set after 41 s under load. A try cut short is made
+#: again before the widest bound, with the time left.
+HALL_PROBE_SECONDS_PER_WORD = 3.0e-5
+
 #: Seconds a Hall step takes a word at most (the Chinese wordfreq list: 6.3-7.0 s for 332,191
 #: words on a quiet machine, 16 s under load): a step is not tried with less time left.
 HALL_SECONDS_PER_WORD = 5.0e-5
@@ -140,6 +147,7 @@ class FamilySearch:
         self.sep = separator(self.instance.words)  # the pieces' separator, found once
         self._pos: tuple[list[int], np.ndarray] | None = None  # cur_seq and its positions
         self._hall_tried: list[int] | None = None  # the ordering a Hall step last started from
+        self._t0 = time.perf_counter()  # when run() started
         self._prices()
 
     def _prices(self) -> None:
@@ -154,38 +162,55 @@ class FamilySearch:
         self.family_slack = self.cover.info.get("family_slack", [])
 
     def run(self) -> None:
-        """The passes in order while a gap and time are left; Ctrl-C stops them."""
-        t_lns = time.perf_counter()
+        """The passes in order while a gap and time are left; Ctrl-C stops them. Each step's
+        end (seconds from the start), score and bound go to ``searched["steps"]``."""
+        self._t0 = time.perf_counter()
         try:
             self.family_pass(FAMILY_RADII[0])
+            self._mark("families")
             # Segment moves and ejection chains on the reduced costs: the joints between two
             # families that the pieces cannot reach (Japanese: 25 points, after 600 s of
             # pieces had found none).
             self.local_search()
+            self._mark("local search")
             if self.best.bound - self.cur <= HALL_PROBE_GAP:
-                self.hall_bound()
+                self.hall_bound(max(1.0, HALL_PROBE_SECONDS_PER_WORD * self.instance.n))
+                self._mark("hall steps")
             # The wider bound when the first pass leaves a gap (the Dutch list's first pass
             # found the optimum, which only the wider bound proves).
             if self.time_for(2.0):
                 self.wider_bound()
+                self._mark("wider bound")
             # Each family's own augmenting paths (the Portuguese list's last 2 points).
             if self.time_for(OWN_PATHS_TIME):
                 self.family_pass(FAMILY_RADII[0], own=True)
+                self._mark("own paths")
             self.residual.clear()  # a float and two integers per residual arc, and its transpose
             for radius in FAMILY_RADII[1:]:  # wider neighbourhoods while time is left
                 if not self.time_for(2.0):
                     break
                 self.family_pass(radius)
+                self._mark(f"families, radius {radius}")
             self.all_families()  # unproven it takes its 60 s, so it comes last
+            self._mark("all families")
             self.local_search()  # from where the pieces left it
+            self._mark("local search")
             self.hall_bound()
+            self._mark("hall steps")
             if self.time_for(2.0):  # the gap may be the bound's: F grows until it meets
                 self.wider_bound(WIDEST_GROWTH, "widest_bound")
+                self._mark("widest bound")
         except KeyboardInterrupt:
             self.add.info["interrupted"] = True
         self.searched["gain"] = self.cur - self.add.value
-        self.searched["time"] = time.perf_counter() - t_lns
+        self.searched["time"] = time.perf_counter() - self._t0
         self.add.info["neighbourhood_search"] = self.searched
+
+    def _mark(self, step: str) -> None:
+        """Record where a step of :meth:`run` ended: seconds from the start, score, bound."""
+        end = round(time.perf_counter() - self._t0, 3)
+        mark = {"step": step, "end": end, "score": self.cur, "bound": self.best.bound}
+        self.searched.setdefault("steps", []).append(mark)
 
     def items_of(self, w: int) -> list[int]:
         """The items of distinct word ``w``, ascending."""
@@ -345,20 +370,23 @@ class FamilySearch:
             add.info["bound"] = wide.bound
             add.info["lp_bound"] = wide.lp_bound
 
-    def hall_bound(self) -> None:
+    def hall_bound(self, seconds: float | None = None) -> None:
         """Hungarian dual steps on Hall sets of the incumbent's zero-slack joints
         (:func:`~cpwords.wordsnake.bounds.hall_step.hall_step`) on the best cover's certificate:
         when they lower its values' bound below the cover's, that certificate becomes the bound
-        (the independent checker verifies it at the end like any other); tried once an ordering,
-        linear snakes only (the step refuses cyclic and ``proper`` ones)."""
-        left = self.left()
+        (the independent checker verifies it at the end like any other). At most ``seconds``
+        (else the time left less 2 s); tried again on the same ordering only when a try ran out
+        of its seconds; linear snakes only (the step refuses cyclic and ``proper`` ones)."""
         need = 2.0 + HALL_SECONDS_PER_WORD * self.instance.n
         if self.cur_seq is self._hall_tried or not self.time_for(need):
             return
         if self.instance.cyclic or self.instance.proper:
             return
-        self._hall_tried = self.cur_seq
         t_hall = time.perf_counter()
+        left = self.left()
+        until = None if left is None else t_hall + left - 2.0
+        if seconds is not None:
+            until = t_hall + seconds if until is None else min(until, t_hall + seconds)
         ids = self.net.item_word[np.asarray(self.cur_seq, dtype=np.int64)]
         best = self.best
         cert = replace(
@@ -368,10 +396,12 @@ class FamilySearch:
             bound=best.bound,
             core_pairs=None,
         )
-        until = None if left is None else time.perf_counter() + left - 2.0
         stepped = hall_step(cert, self.net.words, deadline=until)
+        done = time.perf_counter()
+        if until is None or done < until:
+            self._hall_tried = self.cur_seq
         runs = self.searched.setdefault("hall_steps", [])
-        runs.append({"steps": 0, "time": time.perf_counter() - t_hall})
+        runs.append({"steps": 0, "time": done - t_hall, "cut": until is not None and done >= until})
         if stepped is None:
             return
         runs[-1]["steps"] = stepped.producer["hall_steps"]
