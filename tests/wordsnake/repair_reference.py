@@ -203,16 +203,12 @@ def _add_candidates(
         chain.append(f)
         f = fail.item(f)
     for s in chain:
-        for w in index.words_below(s, limit):
-            for y in copies(w):
-                if in_main[y]:
-                    cands.add(pred[y])
+        found = [pred[y] for w in index.words_below(s, limit) for y in copies(w) if in_main[y]]
+        cands.update(found[:limit])  # at most ``limit`` items a string, copies included
     p = index.item_node[v]
     steps = 0
     while p > 0 and steps < 8:
-        for w in index.words_ending(p, limit):
-            for x in copies(w):
-                if in_main[x]:
-                    cands.add(x)
+        found = [x for w in index.words_ending(p, limit) for x in copies(w) if in_main[x]]
+        cands.update(found[:limit])
         p = parent.item(p)
         steps += 1

@@ -68,7 +68,7 @@ def patch_pairwise(
     index : CandidateIndex or callable, optional
         The candidate index, or a function returning it; built when omitted.
     limit : int
-        Candidate words examined per overlap string.
+        Candidate items examined per overlap string (a word's copies counted).
     deadline : float, optional
         When it passes, the patching gives up.
 

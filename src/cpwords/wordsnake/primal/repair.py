@@ -7,9 +7,10 @@ Formulation card: ``models/wordsnake.md``.
 
 from __future__ import annotations
 
+import itertools
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -423,7 +424,7 @@ def patch_cycles(
         Candidate index, or a function returning it (called only when a cycle must be patched);
         built when omitted.
     limit : int
-        Candidate words examined per overlap string.
+        Candidate items examined per overlap string (a word's copies counted).
     deadline : float, optional
         After it, remaining cycles are joined at the depot (cut at their weakest joint).
 
@@ -635,7 +636,8 @@ def add_candidates(
 
     Candidates are ``y`` below a suffix of ``u`` (up to 8 of its failure chain) and ``x``
     ending with a prefix of ``v`` (up to 8 of its ancestors), among the items marked in
-    ``in_main``.
+    ``in_main``: at most ``limit`` items an overlap string, the words longest overlaps first
+    and each word's copies in turn (a list of distinct words: ``limit`` words).
 
     Parameters
     ----------
@@ -643,13 +645,20 @@ def add_candidates(
     u, v : int
         The joint's items.
     limit : int
-        Candidate words examined per overlap string.
+        Candidate items examined per overlap string.
     pred : array.array of int, length N + 1
         Each item's predecessor.
     in_main : bytearray, length N
         Nonzero for the items whose joints may be candidates.
     cands : set of int
         Updated in place with the candidates ``x``.
+
+    Notes
+    -----
+    The copies of a word overlap every other word alike: on 10,000 random ``ab`` strings of 3-8
+    letters (504 distinct words, about 20 copies each), ``limit`` words and all their copies
+    made about 2,450 candidates a joint, and the patching of one cycle of 6,902 items took the
+    whole time limit.
     """
     fail, parent, copies = index.fail, index.parent, index.copies
     node = index.item_node[u]
@@ -659,19 +668,24 @@ def add_candidates(
         chain.append(f)
         f = fail.item(f)
     for s in chain:
-        for w in index.words_below(s, limit):
-            for y in copies(w):
-                if in_main[y]:
-                    cands.add(pred[y])
+        _take(
+            cands,
+            (pred[y] for w in index.words_below(s, limit) for y in copies(w) if in_main[y]),
+            limit,
+        )
     p = index.item_node[v]
     steps = 0
     while p > 0 and steps < 8:
-        for w in index.words_ending(p, limit):
-            for x in copies(w):
-                if in_main[x]:
-                    cands.add(x)
+        _take(
+            cands, (x for w in index.words_ending(p, limit) for x in copies(w) if in_main[x]), limit
+        )
         p = parent.item(p)
         steps += 1
+
+
+def _take(cands: set[int], items: Iterator[int], limit: int) -> None:
+    """Add the first ``limit`` of ``items`` to ``cands``."""
+    cands.update(itertools.islice(items, limit))
 
 
 # ---------------------------------------------------------------------------------------------
