@@ -601,26 +601,56 @@ def _best_exchange(
     deadline: float | None,
 ) -> tuple[int, int, int] | None:
     """The best 2-exchange ``(gain, u, x)`` joining the cycle ``members`` to the main one
-    (None: no candidate; without ``index``, or past ``deadline``, the depot's joints only)."""
+    (None: no candidate; without ``index``, or past ``deadline``, the depot's joints only).
+
+    The candidates of :data:`EXCHANGE_PAIRS` exchanges at a time are scored by
+    :meth:`PairScore.many` (the first of equal gains kept, in the members' order and each
+    member's candidates' set order)."""
     N = net.instance.n
     cyclic = net.instance.cyclic
     best: tuple[int, int, int] | None = None  # (gain, u, x)
+    us: list[int] = []
+    xs: list[int] = []
     for u in members:
-        v = succ[u]
-        base = pair(u, v)
         cands: set[int] = set()
         if not cyclic:
             cands.update((pred[N], N))
         if index is not None and (deadline is None or time.perf_counter() < deadline):
-            add_candidates(index, u, v, limit, pred, in_main, cands)
+            add_candidates(index, u, succ[u], limit, pred, in_main, cands)
         for x in cands:
-            if not (x == N or in_main[x]):
-                continue
-            y = succ[x]
-            gain = pair(x, v) + pair(u, y) - pair(x, y) - base
-            if best is None or gain > best[0]:
-                best = (gain, u, x)
+            if x == N or in_main[x]:
+                us.append(u)
+                xs.append(x)
+        if len(us) >= EXCHANGE_PAIRS:
+            best = _better(best, _scored(us, xs, succ, pair))
+            us, xs = [], []
+    if us:
+        best = _better(best, _scored(us, xs, succ, pair))
     return best
+
+
+#: Exchanges scored in one batch of array passes by :func:`_best_exchange` (its arrays: about
+#: 100 bytes an exchange).
+EXCHANGE_PAIRS = 1 << 18
+
+
+def _scored(
+    us: list[int], xs: list[int], succ: array[int], pair: PairScore
+) -> tuple[int, int, int]:
+    """The best exchange ``(gain, u, x)`` of the joints ``u -> succ[u]`` and ``x -> succ[x]``
+    listed (the first of equal gains)."""
+    s = np.frombuffer(succ, dtype=np.int64)
+    u = np.asarray(us, dtype=np.int64)
+    x = np.asarray(xs, dtype=np.int64)
+    v, y = s[u], s[x]
+    gain = pair.many(x, v) + pair.many(u, y) - pair.many(x, y) - pair.many(u, v)
+    k = int(np.argmax(gain))
+    return int(gain[k]), us[k], xs[k]
+
+
+def _better(best: tuple[int, int, int] | None, found: tuple[int, int, int]) -> tuple[int, int, int]:
+    """``found`` when it gains more than ``best`` (the earlier of equal gains kept)."""
+    return found if best is None or found[0] > best[0] else best
 
 
 def add_candidates(
