@@ -195,14 +195,14 @@ class _Cycles:
         cands: set[int] = set(self.few)
         cands.update((pred[self.anchor], self.anchor))
         add_candidates(self.index, u, v, self.limit, pred, self.every, cands)
-        best: tuple[int, int] | None = None
-        for x in cands:
-            if self.find(self.label[x]) == cu:
-                continue
-            y = succ[x]
-            gain = pair(x, v) + pair(u, y) - pair(x, y) - base
-            if best is None or gain > best[0]:
-                best = (gain, x)
-        if best is not None:
-            gain, x = best
-            heapq.heappush(heap, (-gain, u, v, x, succ[x], len(heap)))
+        xs = [x for x in cands if self.find(self.label[x]) != cu]
+        if not xs:
+            return
+        # Scored by array passes, the first of equal gains kept (the candidates' set order).
+        x_a = np.asarray(xs, dtype=np.int64)
+        y_a = np.frombuffer(succ, dtype=np.int64)[x_a]
+        u_a, v_a = np.full_like(x_a, u), np.full_like(x_a, v)
+        gain_a = pair.many(x_a, v_a) + pair.many(u_a, y_a) - pair.many(x_a, y_a) - base
+        k = int(np.argmax(gain_a))
+        x = xs[k]
+        heapq.heappush(heap, (-int(gain_a[k]), u, v, x, succ[x], len(heap)))
