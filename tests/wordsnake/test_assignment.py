@@ -355,6 +355,8 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
         # Labels in 32 bits throughout, in 64 bits from the start, or switched to 64 bits when
         # they fall past the limit (its default is not reached by small lists).
         mp.setattr(sweeps, "LABEL_LIMIT", [sweeps.LABEL_LIMIT, 1 << 4, 1 << 6][seed % 3])
+        # Classes relaxed a block of arcs at a time, whatever the block's size.
+        mp.setattr(sweeps, "RELAX_BLOCK", [sweeps.RELAX_BLOCK, 1, 2, 5][seed % 4])
         got = reopt.settle(cost, check_every=check_every, **budget)
     assert (reopt.cycles, reopt.rounds) == (cycles, rounds)
     assert np.array_equal(reopt.flows, want_flows)
@@ -417,6 +419,16 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
         blocks = sweeps._arc_classes(node_class, net.tail, flows, net.cap)
         again = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
     assert blocks.tolist() == once.tolist()
+    # Each class: its forward arcs in arc id order, then the reverse arcs of those with flow.
+    for c, arcs in enumerate(built.classes):
+        fwd = np.flatnonzero(once == c)
+        bwd = np.flatnonzero((flows > 0) & (node_class[net.head] == c))
+        tails = np.concatenate([net.tail[fwd], net.head[bwd]]).astype(np.int64)
+        names = np.concatenate([fwd, bwd | sweeps.REVERSE])
+        want = (tails << 32) | names
+        if arcs.indptr is not None:
+            want = np.sort(want, kind="stable")
+        assert arcs.keys.tolist() == want.tolist()
     for a, b in zip(built.classes, again.classes, strict=True):
         assert (a.lo, a.hi, a.ordered) == (b.lo, b.hi, b.ordered)
         assert a.keys.tolist() == b.keys.tolist() and a.heads.tolist() == b.heads.tolist()
