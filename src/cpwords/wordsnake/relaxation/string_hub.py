@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cpwords.core.errors import InputError
+from cpwords.wordsnake.relaxation.chain_table import ChainTable
 from cpwords.wordsnake.relaxation.sorting import (
     level_starts,
     rows_without,
@@ -152,11 +153,12 @@ class StringHubNetwork:
         without the word nodes.
     layout : ArcLayout
         Where each part of the arcs starts.
-    chains : dict
-        ``{word: (top, c_nodes, c_plus)}`` for every word with a private border chain: the
-        chain's nodes for the trie depths ``top .. len(word) - 1`` along the word's path (``c_plus``
-        equals ``c_nodes`` where the path node is not a word). Used to route a given assignment
-        through the network (:mod:`~cpwords.wordsnake.relaxation.assignment`).
+    chains : ChainTable
+        ``chains.get(word)``: ``(top, c_nodes, c_plus)`` for every word with a private border
+        chain (None for the others): the chain's nodes for the trie depths
+        ``top .. len(word) - 1`` along the word's path (``c_plus`` equals ``c_nodes`` where the
+        path node is not a word). Used to route a given assignment through the network
+        (:mod:`~cpwords.wordsnake.relaxation.assignment`).
 
     Notes
     -----
@@ -180,7 +182,7 @@ class StringHubNetwork:
     supply: np.ndarray
     topo: np.ndarray
     layout: ArcLayout
-    chains: dict[int, tuple[int, list[int], list[int]]] = field(default_factory=dict)
+    chains: ChainTable = field(default_factory=ChainTable.empty)
 
     @property
     def m(self) -> int:
@@ -529,7 +531,7 @@ class _PrivateChains:
     next_id: int  # the first node id not used
     arcs: tuple[np.ndarray, ...] = ()  # tails, heads, capacities, roles
     handovers: tuple[np.ndarray, ...] = ()  # tails, heads, capacities, overlaps
-    chains: dict[int, tuple[int, list[int], list[int]]] = field(default_factory=dict)
+    chains: ChainTable = field(default_factory=ChainTable.empty)
 
     @property
     def topo(self) -> np.ndarray:
@@ -613,7 +615,7 @@ def _private_chains(
     # Hand-overs: each border's position (its depth less the chain's top).
     pos = pos_start[rank] + ids.depth[ps] - top[rank]
     out.handovers = (ids.out_n[pw], (c_plus if proper else c_node)[pos], mult[pw], ids.depth[ps])
-    out.chains = _chain_lists(words, top, pos_start, npos, c_node, c_plus)
+    out.chains = ChainTable.of(words, top, pos_start, npos, c_node, c_plus)
     return out
 
 
@@ -636,24 +638,6 @@ def _chain_paths(
             c = parent.item(c)
         node[a - n + 1 : a + 1] = path[::-1]
     return node
-
-
-def _chain_lists(
-    words: np.ndarray,
-    top: np.ndarray,
-    pos_start: np.ndarray,
-    npos: np.ndarray,
-    c_node: np.ndarray,
-    c_plus: np.ndarray,
-) -> dict[int, tuple[int, list[int], list[int]]]:
-    """:attr:`StringHubNetwork.chains` from the positions' node ids."""
-    nodes, pluses = c_node.tolist(), c_plus.tolist()
-    return {
-        w: (t, nodes[a : a + n], pluses[a : a + n])
-        for w, t, a, n in zip(
-            words.tolist(), top.tolist(), pos_start.tolist(), npos.tolist(), strict=True
-        )
-    }
 
 
 def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeInstance) -> None:

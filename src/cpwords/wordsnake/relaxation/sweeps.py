@@ -224,7 +224,9 @@ def build_residual(
         costs[c][at:] = cost.take(r)
         np.negative(costs[c][at:], out=costs[c][at:])
         size = keys[c].shape[0]
-        arcs = ClassArcs(int(bounds[c]), int(bounds[c + 1]), keys[c], heads[c], costs[c], ordered=size)
+        arcs = ClassArcs(
+            int(bounds[c]), int(bounds[c + 1]), keys[c], heads[c], costs[c], ordered=size
+        )
         if c == chains:
             arcs.sort_by_key()
         classes.append(arcs)
