@@ -584,16 +584,23 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
     """
     n = pred.shape[0]
     inside = pred >= 0  # the nodes still searched
-    act = np.flatnonzero(inside)
-    to = pred.take(act) >> 32  # each one's predecessor node
+    act, to = _searched(pred, inside)
     mark = np.zeros(n, dtype=bool)
     while act.shape[0] > WALK_NODES:
-        mark[to] = True  # the nodes some searched node comes from
-        keep = mark.take(act) & inside.take(to)
-        mark[to] = False
+        blocks = range(0, act.shape[0], PEEL_BLOCK)
+        for a in blocks:
+            mark[to[a : a + PEEL_BLOCK]] = True  # the nodes some searched node comes from
+        keep = np.empty(act.shape[0], dtype=bool)
+        for a in blocks:
+            b = a + PEEL_BLOCK
+            np.logical_and(mark.take(act[a:b]), inside.take(to[a:b]), out=keep[a:b])
+        for a in blocks:
+            mark[to[a : a + PEEL_BLOCK]] = False
         if keep.all():
             break  # only cycles are left
-        inside[act.compress(~keep)] = False
+        for a in blocks:
+            b = a + PEEL_BLOCK
+            inside[act[a:b].compress(~keep[a:b])] = False
         searched = act.shape[0]
         act, to = act.compress(keep), to.compress(keep)
         if 4 * (searched - act.shape[0]) < searched:
@@ -601,6 +608,31 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
             # nodes on cycles at once, and only those are walked.
             return _walk_cycles(pred, _on_cycles(act, to, n).tolist(), inside)
     return _walk_cycles(pred, act.tolist(), inside)
+
+
+#: Nodes handled at a time by :func:`pred_cycles` (its gathers' and scatters' 64-bit copies of
+#: the 32-bit ids stay small: on 977,555 31-mers of C. elegans, 27 million nodes, most with a
+#: predecessor, whole-array passes were fresh memory of 0.2 GB each).
+PEEL_BLOCK = 1 << 20
+
+
+def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The nodes with a predecessor (ascending) and each one's predecessor node, in 32 bits
+    where the node ids fit, :data:`PEEL_BLOCK` nodes at a time."""
+    n = pred.shape[0]
+    ids = np.int32 if n < 1 << 31 else np.int64
+    act: list[np.ndarray] = []
+    to: list[np.ndarray] = []
+    for a in range(0, n, PEEL_BLOCK):
+        at = np.flatnonzero(inside[a : a + PEEL_BLOCK])
+        keys = pred[a : a + PEEL_BLOCK].take(at)
+        keys >>= 32
+        at += a
+        act.append(at.astype(ids))
+        to.append(keys.astype(ids))
+    if not act:
+        return np.zeros(0, dtype=ids), np.zeros(0, dtype=ids)
+    return np.concatenate(act), np.concatenate(to)
 
 
 def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
