@@ -390,7 +390,7 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
     want = {frozenset(pred[c].tolist()) for c in _pred_cycles(positions, ref_tails)}
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sweeps, "WALK_NODES", walk)
-        mp.setattr(sweeps, "PEEL_BLOCK", [sweeps.PEEL_BLOCK, 1, 3, 16][seed % 4])
+        mp.setattr(sweeps, "PEEL_BLOCK", [sweeps.PEEL_BLOCK, 1, 3, 16][seed % 4])  # and int32
         got = sweeps.pred_cycles(pred)
     assert {frozenset(c) for c in got} == want
     assert sum(len(c) for c in got) == sum(len(c) for c in want)
@@ -417,6 +417,7 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
     built = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sweeps, "BUILD_BLOCK", int(rng.integers(1, 8)))
+        mp.setattr(sweeps, "FILL_BLOCK", int(rng.integers(1, 8)))
         blocks = sweeps._arc_classes(node_class, net.tail, flows, net.cap)
         again = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
     assert blocks.tolist() == once.tolist()

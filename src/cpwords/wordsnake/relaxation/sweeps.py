@@ -233,6 +233,11 @@ def build_residual(
     return Residual(n, classes, bounds)
 
 
+#: Arcs written at a time by :func:`_fill_forward` (its temporaries, 20 bytes an arc, stay in
+#: memory the allocator keeps; smaller blocks cost more passes than they save on small lists).
+FILL_BLOCK = 1 << 20
+
+
 def _with_flow(flows: np.ndarray) -> np.ndarray:
     """The arcs with flow (int64 ids, ascending), :data:`BUILD_BLOCK` arcs at a time."""
     parts = [
@@ -252,31 +257,30 @@ def _fill_forward(
     costs: list[np.ndarray],
 ) -> None:
     """Write each class's forward residual arcs (``arc_class``, 255: none) in arc id order at
-    the start of its arrays, :data:`BUILD_BLOCK` arcs at a time: the arcs of a block by class
-    (a stable sort of bytes), each class's run copied. No temporary of the whole network (its
+    the start of its arrays, :data:`FILL_BLOCK` arcs at a time: each class's arcs of the block
+    picked by a comparison and copied. No temporary of the whole network (its
     classes' ids, tails, heads and costs gathered at once were 36 bytes an arc of fresh
     memory: 2.4 GB on 977,555 31-mers of C. elegans)."""
     k = len(keys)
     at = [0] * k
-    for a in range(0, arc_class.shape[0], BUILD_BLOCK):
-        b = a + BUILD_BLOCK
+    for a in range(0, arc_class.shape[0], FILL_BLOCK):
+        b = a + FILL_BLOCK
         block = arc_class[a:b]
-        order = np.argsort(block, kind="stable")
-        cuts = np.cumsum(np.bincount(block, minlength=256)[:k]).tolist()
-        t, h, c = tail[a:b].take(order), head[a:b].take(order), cost[a:b].take(order)
-        order += a
-        lo = 0
-        for cls, hi in enumerate(cuts):
-            if hi > lo:
-                span = slice(at[cls], at[cls] + hi - lo)
-                key = keys[cls][span]
-                key[:] = t[lo:hi]
-                key <<= 32
-                key |= order[lo:hi]
-                heads[cls][span] = h[lo:hi]
-                costs[cls][span] = c[lo:hi]
-                at[cls] += hi - lo
-            lo = hi
+        t, h, c = tail[a:b], head[a:b], cost[a:b]
+        for cls in range(k):
+            pick = np.flatnonzero(block == cls)
+            if not pick.size:
+                continue
+            span = slice(at[cls], at[cls] + pick.shape[0])
+            key = keys[cls][span]
+            key[:] = t.take(pick)
+            key <<= 32
+            pick += a
+            key |= pick
+            pick -= a
+            heads[cls][span] = h.take(pick)
+            costs[cls][span] = c.take(pick)
+            at[cls] += pick.shape[0]
 
 
 def _arc_classes(
@@ -439,11 +443,11 @@ def relax(arcs: ClassArcs, lab: Labels) -> bool:
 
 
 #: Arcs of a class read at a time by :func:`_relax_blocks`: its temporaries (candidates, heads,
-#: the 64-bit copies of the 32-bit ids that a gather makes) stay in the cache and in memory the
+#: the 64-bit copies of the 32-bit ids that a gather makes, a few MB) stay in memory the
 #: allocator keeps, where whole-class temporaries were fresh memory each time (on 977,555
 #: 31-mers of C. elegans, a class of 40 million arcs: 0.3 GB each, the kernel zeroing them page
 #: by page).
-RELAX_BLOCK = 1 << 18
+RELAX_BLOCK = 1 << 20
 
 
 def _relax_blocks(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
@@ -460,9 +464,10 @@ def _relax_blocks(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
     heads_l: list[np.ndarray] = []
     cands_l: list[np.ndarray] = []
     where_l: list[np.ndarray] = []
-    fell = False
+    fell = marked = False
     low = 0
-    for a in range(0, arcs.keys.shape[0], RELAX_BLOCK):
+    size = arcs.keys.shape[0]
+    for a in range(0, size, RELAX_BLOCK):
         b = a + RELAX_BLOCK
         tails = arcs.tails[a:b]
         if dense:
@@ -478,7 +483,7 @@ def _relax_blocks(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
             cand = dist.take(tails.take(pick))
             cand += arcs.costs[a:b].take(pick)
         now = dist.take(heads)
-        if record:
+        if record and fell:  # a head lowered by an earlier block may be met at its new label
             better = np.flatnonzero((cand < now) | ((cand == now) & lowered.take(heads)))
         else:
             better = np.flatnonzero(cand < now)
@@ -490,7 +495,9 @@ def _relax_blocks(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
         low = min(low, int(c.min())) if fell else int(c.min())
         fell = True
         if record:
-            lowered[h] = True
+            if b < size:  # later blocks may meet these heads at their new labels
+                lowered[h] = True
+                marked = True
             heads_l.append(h)
             cands_l.append(c)
             where_l.append(a + (better if pick is None else pick.take(better)))
@@ -500,16 +507,22 @@ def _relax_blocks(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
     if not fell:
         return False
     if record:
-        h = np.concatenate(heads_l)
-        lowered[h] = False
-        tight = np.concatenate(cands_l) == dist.take(h)
+        h = _one(heads_l)
+        if marked:
+            lowered[h] = False
+        tight = _one(cands_l) == dist.take(h)
         th = h.compress(tight)  # every lowered head is the head of a tight arc
-        key = arcs.keys.take(np.concatenate(where_l).compress(tight))
+        key = arcs.keys.take(_one(where_l).compress(tight))
         lab.pred[th] = key  # a lowered head's old key overwritten
         np.maximum.at(lab.pred, th, key)
         dirty[th] = True
     lab.fell_to(low)
     return True
+
+
+def _one(parts: list[np.ndarray]) -> np.ndarray:
+    """The parts as one array (the only part itself: no copy)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> bool:
@@ -613,14 +626,20 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
 #: Nodes handled at a time by :func:`pred_cycles` (its gathers' and scatters' 64-bit copies of
 #: the 32-bit ids stay small: on 977,555 31-mers of C. elegans, 27 million nodes, most with a
 #: predecessor, whole-array passes were fresh memory of 0.2 GB each).
-PEEL_BLOCK = 1 << 20
+PEEL_BLOCK = 1 << 22
 
 
 def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The nodes with a predecessor (ascending) and each one's predecessor node, in 32 bits
-    where the node ids fit, :data:`PEEL_BLOCK` nodes at a time."""
+    """The nodes with a predecessor (ascending) and each one's predecessor node,
+    :data:`PEEL_BLOCK` nodes at a time; in 32 bits on more nodes than a block (and fewer than
+    ``2**31``): on fewer, the 64-bit ids a gather needs are cheaper kept than made again."""
     n = pred.shape[0]
-    ids = np.int32 if n < 1 << 31 else np.int64
+    ids = np.int32 if PEEL_BLOCK < n < 1 << 31 else np.int64
+    if n <= PEEL_BLOCK:
+        act1 = np.flatnonzero(inside)
+        to1 = pred.take(act1)
+        to1 >>= 32
+        return act1, to1
     act: list[np.ndarray] = []
     to: list[np.ndarray] = []
     for a in range(0, n, PEEL_BLOCK):
