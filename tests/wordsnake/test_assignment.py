@@ -438,3 +438,16 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
         assert (a.indptr is None) == (b.indptr is None)
         if a.indptr is not None and b.indptr is not None:
             assert a.indptr.tolist() == b.indptr.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(-(2**31), 2**31 - 1), max_size=20), max_size=12))
+def test_arrays_extended_again_and_again_are_the_parts_joined(parts: list[list[int]]) -> None:
+    # Appended to a class's arrays one batch after another (in the buffer's room when it has
+    # some, else in a new buffer with room to spare): always the batches joined, in order.
+    got = np.zeros(0, dtype=np.int64)
+    want: list[int] = []
+    for part in parts:
+        got = sweeps._extended(got, np.array(part, dtype=np.int64))
+        want += part
+        assert got.tolist() == want and got.dtype == np.int64

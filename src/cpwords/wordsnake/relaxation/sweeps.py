@@ -801,8 +801,37 @@ def _append(res: Residual, t: np.ndarray, h: np.ndarray, c: np.ndarray, keys: np
     for k in np.unique(cls).tolist():
         mine = cls == k
         arcs_c = res.classes[k]
-        arcs_c.keys = np.concatenate([arcs_c.keys, keys[mine]])
-        arcs_c.heads = np.concatenate([arcs_c.heads, h[mine].astype(np.int32)])
-        arcs_c.costs = np.concatenate([arcs_c.costs, c[mine].astype(arcs_c.costs.dtype)])
+        arcs_c.keys = _extended(arcs_c.keys, keys[mine])
+        arcs_c.heads = _extended(arcs_c.heads, h[mine])
+        arcs_c.costs = _extended(arcs_c.costs, c[mine])
         if arcs_c.indptr is not None:
             arcs_c.sort_by_key()
+
+
+#: The room a class's arrays get when arcs are appended to them: this share of their size
+#: more (a class of 40 million arcs copied whole for each cancellation of a few cycles was 0.6
+#: GB of fresh memory a time on 977,555 31-mers of C. elegans; now about once in eight).
+SPARE_SHARE = 8
+
+
+def _extended(a: np.ndarray, more: np.ndarray) -> np.ndarray:
+    """``a`` followed by ``more`` (in ``a``'s type): a longer view of ``a``'s own buffer when
+    it has the room (an array this function made), else a new buffer with room to spare
+    (:data:`SPARE_SHARE`)."""
+    n, k = a.shape[0], more.shape[0]
+    buf = a.base
+    if (
+        isinstance(buf, np.ndarray)
+        and buf.ndim == 1
+        and buf.dtype == a.dtype
+        and buf.shape[0] >= n + k
+        and a.strides == buf.strides
+        and a.ctypes.data == buf.ctypes.data
+    ):
+        out = buf[: n + k]
+    else:
+        buf = np.empty(n + k + (n + k) // SPARE_SHARE, dtype=a.dtype)
+        buf[:n] = a
+        out = buf[: n + k]
+    out[n:] = more
+    return out
