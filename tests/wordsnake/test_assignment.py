@@ -18,8 +18,9 @@ from cpwords.wordsnake.relaxation.assignment import (
 )
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.flow import solve_flow
+from cpwords.wordsnake.relaxation.residual_update import _extended, update_residual
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
-from cpwords.wordsnake.relaxation.sweeps import Residual, update_residual
+from cpwords.wordsnake.relaxation.sweeps import Residual
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 from .sweeps_reference import _pred_cycles, reference_settle
@@ -448,6 +449,6 @@ def test_arrays_extended_again_and_again_are_the_parts_joined(parts: list[list[i
     got = np.zeros(0, dtype=np.int64)
     want: list[int] = []
     for part in parts:
-        got = sweeps._extended(got, np.array(part, dtype=np.int64))
+        got = _extended(got, np.array(part, dtype=np.int64))
         want += part
         assert got.tolist() == want and got.dtype == np.int64
