@@ -18,8 +18,9 @@ from cpwords.wordsnake.relaxation.assignment import (
 )
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.flow import solve_flow
+from cpwords.wordsnake.relaxation.residual_update import _extended, update_residual
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
-from cpwords.wordsnake.relaxation.sweeps import Residual, update_residual
+from cpwords.wordsnake.relaxation.sweeps import Residual
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 from .sweeps_reference import _pred_cycles, reference_settle
@@ -355,6 +356,8 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
         # Labels in 32 bits throughout, in 64 bits from the start, or switched to 64 bits when
         # they fall past the limit (its default is not reached by small lists).
         mp.setattr(sweeps, "LABEL_LIMIT", [sweeps.LABEL_LIMIT, 1 << 4, 1 << 6][seed % 3])
+        # Classes relaxed a block of arcs at a time, whatever the block's size.
+        mp.setattr(sweeps, "RELAX_BLOCK", [sweeps.RELAX_BLOCK, 1, 2, 5][seed % 4])
         got = reopt.settle(cost, check_every=check_every, **budget)
     assert (reopt.cycles, reopt.rounds) == (cycles, rounds)
     assert np.array_equal(reopt.flows, want_flows)
@@ -388,6 +391,7 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
     want = {frozenset(pred[c].tolist()) for c in _pred_cycles(positions, ref_tails)}
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sweeps, "WALK_NODES", walk)
+        mp.setattr(sweeps, "PEEL_BLOCK", [sweeps.PEEL_BLOCK, 1, 3, 16][seed % 4])  # and int32
         got = sweeps.pred_cycles(pred)
     assert {frozenset(c) for c in got} == want
     assert sum(len(c) for c in got) == sum(len(c) for c in want)
@@ -414,9 +418,20 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
     built = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sweeps, "BUILD_BLOCK", int(rng.integers(1, 8)))
+        mp.setattr(sweeps, "FILL_BLOCK", int(rng.integers(1, 8)))
         blocks = sweeps._arc_classes(node_class, net.tail, flows, net.cap)
         again = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
     assert blocks.tolist() == once.tolist()
+    # Each class: its forward arcs in arc id order, then the reverse arcs of those with flow.
+    for c, arcs in enumerate(built.classes):
+        fwd = np.flatnonzero(once == c)
+        bwd = np.flatnonzero((flows > 0) & (node_class[net.head] == c))
+        tails = np.concatenate([net.tail[fwd], net.head[bwd]]).astype(np.int64)
+        names = np.concatenate([fwd, bwd | sweeps.REVERSE])
+        want = (tails << 32) | names
+        if arcs.indptr is not None:
+            want = np.sort(want, kind="stable")
+        assert arcs.keys.tolist() == want.tolist()
     for a, b in zip(built.classes, again.classes, strict=True):
         assert (a.lo, a.hi, a.ordered) == (b.lo, b.hi, b.ordered)
         assert a.keys.tolist() == b.keys.tolist() and a.heads.tolist() == b.heads.tolist()
@@ -424,3 +439,16 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
         assert (a.indptr is None) == (b.indptr is None)
         if a.indptr is not None and b.indptr is not None:
             assert a.indptr.tolist() == b.indptr.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(-(2**31), 2**31 - 1), max_size=20), max_size=12))
+def test_arrays_extended_again_and_again_are_the_parts_joined(parts: list[list[int]]) -> None:
+    # Appended to a class's arrays one batch after another (in the buffer's room when it has
+    # some, else in a new buffer with room to spare): always the batches joined, in order.
+    got = np.zeros(0, dtype=np.int64)
+    want: list[int] = []
+    for part in parts:
+        got = _extended(got, np.array(part, dtype=np.int64))
+        want += part
+        assert got.tolist() == want and got.dtype == np.int64

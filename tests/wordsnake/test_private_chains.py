@@ -93,5 +93,5 @@ def test_the_chains_by_arrays_are_the_loops_chains(
     assert got.topo.tolist() == list(range(ids.r_in + 1, next_id))
     assert [a.tolist() for a in got.arcs] == (priv if pw.size else [])
     assert [a.tolist() for a in got.handovers] == (ho if pw.size else [])
-    assert got.chains == chains
-    assert net.chains == chains
+    assert got.chains.as_dict() == chains
+    assert net.chains.as_dict() == chains

@@ -33,6 +33,7 @@ import numpy as np
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.decode import Decoded
+from cpwords.wordsnake.relaxation.residual_update import update_residual
 from cpwords.wordsnake.relaxation.sorting import stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.relaxation.sweeps import (
@@ -44,7 +45,6 @@ from cpwords.wordsnake.relaxation.sweeps import (
     pred_cycles,
     sweep,
     sweep_ranges,
-    update_residual,
 )
 
 #: Budgets of the warm start (:class:`Reoptimizer`) before a cold min-cost flow solve is used
@@ -445,9 +445,9 @@ class Reoptimizer:
     cycle-cancelling algorithm (Management Science 14(3), 1967). The residual network is grouped
     by node class and updated in place after a cancellation
     (:func:`~cpwords.wordsnake.relaxation.sweeps.build_residual`,
-    :func:`~cpwords.wordsnake.relaxation.sweeps.update_residual`): ENABLE's greedy flow is
-    proven in 0.16 s (0.33 s with the residual arcs sorted by tail), Debian's German list's
-    3 cycles cancelled and proven in 1.2-1.4 s (2.2 s).
+    :func:`~cpwords.wordsnake.relaxation.residual_update.update_residual`): ENABLE's greedy
+    flow is proven in 0.16 s (0.33 s with the residual arcs sorted by tail), Debian's German
+    list's 3 cycles cancelled and proven in 1.2-1.4 s (2.2 s).
     """
 
     def __init__(

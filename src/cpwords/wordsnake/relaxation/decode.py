@@ -618,7 +618,8 @@ def _handover_candidates(
     wn = trie.word_node.astype(ids, copy=False)
     # Candidate hand-overs (word, trie node of the string, first slot allowed): failure chains,
     # full overlaps (strictly below the word), deepest first.
-    hw, hs = (a.astype(ids) for a in trie.suffix_nodes())
+    # (The trie's own 32-bit arrays: no 64-bit copies of a pair a letter, 0.5 GB of 31-mers.)
+    hw, hs = (a.astype(ids, copy=False) for a in trie.suffix_chain()[:2])
     full_count = 0
     if not proper:  # the whole word: words that strictly extend it
         full_count = W

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cpwords.core.errors import InputError
+from cpwords.wordsnake.relaxation.chain_table import ChainTable
 from cpwords.wordsnake.relaxation.sorting import (
     level_starts,
     rows_without,
@@ -152,11 +153,12 @@ class StringHubNetwork:
         without the word nodes.
     layout : ArcLayout
         Where each part of the arcs starts.
-    chains : dict
-        ``{word: (top, c_nodes, c_plus)}`` for every word with a private border chain: the
-        chain's nodes for the trie depths ``top .. len(word) - 1`` along the word's path (``c_plus``
-        equals ``c_nodes`` where the path node is not a word). Used to route a given assignment
-        through the network (:mod:`~cpwords.wordsnake.relaxation.assignment`).
+    chains : ChainTable
+        ``chains.get(word)``: ``(top, c_nodes, c_plus)`` for every word with a private border
+        chain (None for the others): the chain's nodes for the trie depths
+        ``top .. len(word) - 1`` along the word's path (``c_plus`` equals ``c_nodes`` where the
+        path node is not a word). Used to route a given assignment through the network
+        (:mod:`~cpwords.wordsnake.relaxation.assignment`).
 
     Notes
     -----
@@ -180,7 +182,7 @@ class StringHubNetwork:
     supply: np.ndarray
     topo: np.ndarray
     layout: ArcLayout
-    chains: dict[int, tuple[int, list[int], list[int]]] = field(default_factory=dict)
+    chains: ChainTable = field(default_factory=ChainTable.empty)
 
     @property
     def m(self) -> int:
@@ -344,8 +346,9 @@ def _node_ids(trie: Trie, W: int, cyclic: bool) -> _NodeIds:
     wn = trie.word_node.astype(np.int64)
     depth = trie.depth.astype(np.int64)
     has_desc = trie.end[wn] > wn
-    plus = np.arange(T, dtype=np.int64)
-    plus[wn] = T + np.arange(W)
+    small = np.int32 if T + W < INT32_MAX else np.int64  # a trie node's H+: 4 bytes, not 8
+    plus = np.arange(T, dtype=small)
+    plus[wn] = T + np.arange(W, dtype=small)
     out_n = T + W + np.arange(W)
     in_n = T + 2 * W + np.arange(W)
     r_in = T + 3 * W
@@ -529,7 +532,7 @@ class _PrivateChains:
     next_id: int  # the first node id not used
     arcs: tuple[np.ndarray, ...] = ()  # tails, heads, capacities, roles
     handovers: tuple[np.ndarray, ...] = ()  # tails, heads, capacities, overlaps
-    chains: dict[int, tuple[int, list[int], list[int]]] = field(default_factory=dict)
+    chains: ChainTable = field(default_factory=ChainTable.empty)
 
     @property
     def topo(self) -> np.ndarray:
@@ -613,7 +616,7 @@ def _private_chains(
     # Hand-overs: each border's position (its depth less the chain's top).
     pos = pos_start[rank] + ids.depth[ps] - top[rank]
     out.handovers = (ids.out_n[pw], (c_plus if proper else c_node)[pos], mult[pw], ids.depth[ps])
-    out.chains = _chain_lists(words, top, pos_start, npos, c_node, c_plus)
+    out.chains = ChainTable.of(words, top, pos_start, npos, c_node, c_plus)
     return out
 
 
@@ -636,24 +639,6 @@ def _chain_paths(
             c = parent.item(c)
         node[a - n + 1 : a + 1] = path[::-1]
     return node
-
-
-def _chain_lists(
-    words: np.ndarray,
-    top: np.ndarray,
-    pos_start: np.ndarray,
-    npos: np.ndarray,
-    c_node: np.ndarray,
-    c_plus: np.ndarray,
-) -> dict[int, tuple[int, list[int], list[int]]]:
-    """:attr:`StringHubNetwork.chains` from the positions' node ids."""
-    nodes, pluses = c_node.tolist(), c_plus.tolist()
-    return {
-        w: (t, nodes[a : a + n], pluses[a : a + n])
-        for w, t, a, n in zip(
-            words.tolist(), top.tolist(), pos_start.tolist(), npos.tolist(), strict=True
-        )
-    }
 
 
 def _add_private_arcs(arcs: _Arcs, private: _PrivateChains, instance: WordsnakeInstance) -> None:
@@ -741,11 +726,19 @@ def _topo_order(trie: Trie, ids: _NodeIds, topo_private: np.ndarray, cyclic: boo
     ``H+`` of word ``w`` (nodes ``wn`` increasing with ``w``) after its node and ``w`` others.
     """
     T, W = ids.T, ids.W
+    # Node ids in the network's id type (int32 below 2**31 nodes): five arrays a trie node in
+    # 64 bits were 0.8 GB of fresh memory for 977,555 31-mers.
+    dtype: type[np.signedinteger] = np.int32
+    if ids.r_in + topo_private.size >= INT32_MAX:
+        dtype = np.int64
     is_word = trie.node_word >= 0
-    words_before = np.cumsum(is_word, dtype=np.int64)
-    words_before -= is_word
-    merged = np.empty(T + W, dtype=np.int64)
-    merged[np.arange(T, dtype=np.int64) + words_before] = np.arange(T, dtype=np.int64)
-    merged[ids.wn + np.arange(1, W + 1, dtype=np.int64)] = T + np.arange(W, dtype=np.int64)
+    place: np.ndarray = np.cumsum(is_word, dtype=dtype)  # the words up to each node
+    np.subtract(place, is_word, out=place)  # the words before it
+    nodes = np.arange(T, dtype=dtype)
+    np.add(place, nodes, out=place)  # its place: the nodes and H+ hubs before it
+    merged = np.empty(T + W, dtype=dtype)
+    merged[place] = nodes
+    del place, nodes
+    merged[ids.wn + np.arange(1, W + 1, dtype=np.int64)] = T + np.arange(W, dtype=dtype)
     head_part = [] if cyclic else [ids.r_in]
-    return np.concatenate([np.array(head_part, dtype=np.int64), topo_private, merged])
+    return np.concatenate([np.array(head_part, dtype=dtype), topo_private.astype(dtype), merged])

@@ -17,7 +17,6 @@ the arcs' order in memory). Labels are held in 32 bits while they fit (half the 
 
 from __future__ import annotations
 
-import bisect
 import sys
 import time
 from dataclasses import dataclass
@@ -78,8 +77,8 @@ def sweep_ranges(net: StringHubNetwork) -> list[tuple[int, int]]:
     return [exits, depot, chains, hubs, plus, entries, plus, hubs, chains, depot]
 
 
-#: Where a key's tail lies in its two 32-bit halves (the high half).
-_TAIL_HALF = 1 if sys.byteorder == "little" else 0
+#: Where a key's tail lies in its two 32-bit halves (the high half; the name is the other).
+TAIL_HALF = 1 if sys.byteorder == "little" else 0
 
 
 @dataclass(slots=True)
@@ -115,7 +114,7 @@ class ClassArcs:
     @property
     def tails(self) -> np.ndarray:
         """Each arc's tail (int32: a strided view of the keys' high halves)."""
-        return self.keys.view(np.int32)[_TAIL_HALF::2]
+        return self.keys.view(np.int32)[TAIL_HALF::2]
 
     def sort_by_key(self) -> None:
         """Sort the arcs by key and set ``indptr``."""
@@ -199,33 +198,88 @@ def build_residual(
     n, k = int(bounds[-1]), bounds.shape[0] - 1
     node_class = np.repeat(np.arange(k, dtype=np.uint8), np.diff(bounds))
     # Each arc's class (that of the tail of its forward residual arc; 255: saturated), and the
-    # reverse arcs' (those of the arcs with flow, by the class of their heads): six passes of
-    # a comparison pick each class's arcs in arc id order (no sort, no gather by a permutation).
+    # reverse arcs' (those of the arcs with flow, by the class of their heads).
     fwd_class = _arc_classes(node_class, tail, flows, cap)
-    bw = np.flatnonzero(flows > 0)
+    bw = _with_flow(flows)
     bw_class = node_class.take(head.take(bw))
     small = not cost.shape[0] or max(-int(cost.min()), int(cost.max())) < LABEL_LIMIT >> 1
     dtype = np.int32 if small else np.int64
+    fwd_count = np.bincount(fwd_class, minlength=256)[:k]
+    bw_count = np.bincount(bw_class, minlength=k)
+    keys = [np.empty(int(f + r), dtype=np.int64) for f, r in zip(fwd_count, bw_count, strict=True)]
+    heads = [np.empty(a.shape[0], dtype=np.int32) for a in keys]
+    costs = [np.empty(a.shape[0], dtype=dtype) for a in keys]
+    _fill_forward(fwd_class, tail, head, cost, keys, heads, costs)
+    del fwd_class
     classes = []
     for c in range(k):
-        f = np.flatnonzero(fwd_class == c)
         r = bw[bw_class == c]
-        keys = _joined(tail.take(f), head.take(r), np.int64)
-        keys <<= 32
-        keys[: f.shape[0]] |= f
-        keys[f.shape[0] :] |= r | REVERSE
+        at = int(fwd_count[c])
+        key = keys[c][at:]
+        key[:] = head.take(r)  # the reverse arcs' tails
+        key <<= 32
+        key |= r | REVERSE
+        heads[c][at:] = tail.take(r)
+        costs[c][at:] = cost.take(r)
+        np.negative(costs[c][at:], out=costs[c][at:])
+        size = keys[c].shape[0]
         arcs = ClassArcs(
-            int(bounds[c]),
-            int(bounds[c + 1]),
-            keys,
-            _joined(head.take(f), tail.take(r), np.int32),
-            _joined(cost.take(f), -cost.take(r), dtype),
-            ordered=keys.shape[0],
+            int(bounds[c]), int(bounds[c + 1]), keys[c], heads[c], costs[c], ordered=size
         )
         if c == chains:
             arcs.sort_by_key()
         classes.append(arcs)
     return Residual(n, classes, bounds)
+
+
+#: Arcs written at a time by :func:`_fill_forward` (its temporaries, 20 bytes an arc, stay in
+#: memory the allocator keeps; smaller blocks cost more passes than they save on small lists).
+FILL_BLOCK = 1 << 20
+
+
+def _with_flow(flows: np.ndarray) -> np.ndarray:
+    """The arcs with flow (int64 ids, ascending), :data:`BUILD_BLOCK` arcs at a time."""
+    parts = [
+        np.flatnonzero(flows[a : a + BUILD_BLOCK] > 0) + a
+        for a in range(0, flows.shape[0], BUILD_BLOCK)
+    ]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _fill_forward(
+    arc_class: np.ndarray,
+    tail: np.ndarray,
+    head: np.ndarray,
+    cost: np.ndarray,
+    keys: list[np.ndarray],
+    heads: list[np.ndarray],
+    costs: list[np.ndarray],
+) -> None:
+    """Write each class's forward residual arcs (``arc_class``, 255: none) in arc id order at
+    the start of its arrays, :data:`FILL_BLOCK` arcs at a time: each class's arcs of the block
+    picked by a comparison and copied. No temporary of the whole network (its
+    classes' ids, tails, heads and costs gathered at once were 36 bytes an arc of fresh
+    memory: 2.4 GB on 977,555 31-mers of C. elegans)."""
+    k = len(keys)
+    at = [0] * k
+    for a in range(0, arc_class.shape[0], FILL_BLOCK):
+        b = a + FILL_BLOCK
+        block = arc_class[a:b]
+        t, h, c = tail[a:b], head[a:b], cost[a:b]
+        for cls in range(k):
+            pick = np.flatnonzero(block == cls)
+            if not pick.size:
+                continue
+            span = slice(at[cls], at[cls] + pick.shape[0])
+            key = keys[cls][span]
+            key[:] = t.take(pick)
+            key <<= 32
+            pick += a
+            key |= pick
+            pick -= a
+            heads[cls][span] = h.take(pick)
+            costs[cls][span] = c.take(pick)
+            at[cls] += pick.shape[0]
 
 
 def _arc_classes(
@@ -241,14 +295,6 @@ def _arc_classes(
         part = out[lo:hi]
         node_class.take(tail[lo:hi].astype(np.intp), out=part)
         np.copyto(part, 255, where=flows[lo:hi] >= cap[lo:hi].astype(flows.dtype))
-    return out
-
-
-def _joined(a: np.ndarray, b: np.ndarray, dtype: type[np.generic]) -> np.ndarray:
-    """``a`` then ``b`` in one new array of ``dtype``."""
-    out = np.empty(a.shape[0] + b.shape[0], dtype=dtype)
-    out[: a.shape[0]] = a
-    out[a.shape[0] :] = b
     return out
 
 
@@ -272,6 +318,9 @@ class Labels:
         tight arc), -1 for none.
     dirty : numpy.ndarray of bool, shape (n_nodes,)
         The nodes whose arcs are to be relaxed (every node at first).
+    lowered : numpy.ndarray of bool, shape (n_nodes + 1,)
+        All False between relaxations: the heads a relaxation has lowered so far, while it
+        runs (:func:`_relax_blocks`).
     record : bool
         Whether :func:`relax` records the predecessors (True at first). Off for the first
         sweep from start labels: it lowers almost every node a class reaches (the German
@@ -292,6 +341,7 @@ class Labels:
         self.dist[n] = np.iinfo(dtype).min
         self.pred = np.full(n, -1, dtype=np.int64)
         self.dirty = np.ones(n, dtype=bool)
+        self.lowered = np.zeros(n + 1, dtype=bool)
         self.record = True
 
     def labels(self) -> np.ndarray:
@@ -344,13 +394,12 @@ def sweep(
 
 
 def _picked(arcs: ClassArcs, dirty: np.ndarray, count: int) -> np.ndarray | None:
-    """The positions of the arcs leaving the ``count`` dirty nodes of the class, or None for
-    all of them (most of the class's nodes dirty)."""
+    """The positions of the arcs leaving the ``count`` dirty nodes of a class sorted by key
+    (``indptr`` set), or None for all of them (most of the class's nodes dirty)."""
     lo, hi = arcs.lo, arcs.hi
     if count >= DENSE_SHARE * (hi - lo):
         return None
-    if arcs.indptr is None:
-        return np.flatnonzero(dirty.take(arcs.tails))
+    assert arcs.indptr is not None
     tails = np.flatnonzero(dirty[lo:hi])
     start = arcs.indptr.take(tails)
     cnt = arcs.indptr.take(tails + 1) - start
@@ -377,16 +426,108 @@ def relax(arcs: ClassArcs, lab: Labels) -> bool:
 
     Notes
     -----
-    Gathers by :meth:`numpy.ndarray.take` (faster than indexing with 32-bit ids), scatters
-    with 64-bit ids (faster than 32-bit ones).
+    A class not sorted by key (every class but the private chains') is read
+    :data:`RELAX_BLOCK` arcs at a time (:func:`_relax_blocks`); the chains' class, whose
+    arcs may lead to nodes of the class itself, at once (:func:`_relax_at_once`).
     """
     part = lab.dirty[arcs.lo : arcs.hi]
     count = int(np.count_nonzero(part))
     if not count:
         return False
-    dist = lab.dist
+    if arcs.indptr is None:
+        return _relax_blocks(arcs, lab, count >= DENSE_SHARE * (arcs.hi - arcs.lo))
     idx = _picked(arcs, lab.dirty, count)
     part[:] = False
+    return _relax_at_once(arcs, lab, idx)
+
+
+#: Arcs of a class read at a time by :func:`_relax_blocks`: its temporaries (candidates, heads,
+#: the 64-bit copies of the 32-bit ids that a gather makes, a few MB) stay in memory the
+#: allocator keeps, where whole-class temporaries were fresh memory each time (on 977,555
+#: 31-mers of C. elegans, a class of 40 million arcs: 0.3 GB each, the kernel zeroing them page
+#: by page).
+RELAX_BLOCK = 1 << 20
+
+
+def _relax_blocks(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
+    """:func:`relax` on a class none of whose arcs leads into the class (every class but the
+    private chains'), :data:`RELAX_BLOCK` arcs at a time: the arcs of the dirty tails
+    (``dense``: every arc), each block's better candidates lowered at once.
+
+    The tails' labels do not change while the class is relaxed (no head lies in the class), so
+    the labels are those of one pass over the whole class. A head lowered by an earlier block
+    and met again at its new label is kept as a candidate (``lab.lowered``), so that the tight
+    arcs, and the predecessors (the largest key among them), are those of one pass too.
+    """
+    dist, dirty, lowered, record = lab.dist, lab.dirty, lab.lowered, lab.record
+    heads_l: list[np.ndarray] = []
+    cands_l: list[np.ndarray] = []
+    where_l: list[np.ndarray] = []
+    fell = marked = False
+    low = 0
+    size = arcs.keys.shape[0]
+    for a in range(0, size, RELAX_BLOCK):
+        b = a + RELAX_BLOCK
+        tails = arcs.tails[a:b]
+        if dense:
+            pick = None
+            heads = arcs.heads[a:b]
+            cand = dist.take(tails)
+            cand += arcs.costs[a:b]
+        else:
+            pick = np.flatnonzero(dirty.take(tails))
+            if not pick.size:
+                continue
+            heads = arcs.heads[a:b].take(pick)
+            cand = dist.take(tails.take(pick))
+            cand += arcs.costs[a:b].take(pick)
+        now = dist.take(heads)
+        if record and fell:  # a head lowered by an earlier block may be met at its new label
+            better = np.flatnonzero((cand < now) | ((cand == now) & lowered.take(heads)))
+        else:
+            better = np.flatnonzero(cand < now)
+        if not better.size:
+            continue
+        c = cand.take(better)
+        h = heads.take(better).astype(np.intp)
+        np.minimum.at(dist, h, c)
+        low = min(low, int(c.min())) if fell else int(c.min())
+        fell = True
+        if record:
+            if b < size:  # later blocks may meet these heads at their new labels
+                lowered[h] = True
+                marked = True
+            heads_l.append(h)
+            cands_l.append(c)
+            where_l.append(a + (better if pick is None else pick.take(better)))
+        else:  # every head of a better candidate fell
+            dirty[h] = True
+    lab.dirty[arcs.lo : arcs.hi] = False
+    if not fell:
+        return False
+    if record:
+        h = _one(heads_l)
+        if marked:
+            lowered[h] = False
+        tight = _one(cands_l) == dist.take(h)
+        th = h.compress(tight)  # every lowered head is the head of a tight arc
+        key = arcs.keys.take(_one(where_l).compress(tight))
+        lab.pred[th] = key  # a lowered head's old key overwritten
+        np.maximum.at(lab.pred, th, key)
+        dirty[th] = True
+    lab.fell_to(low)
+    return True
+
+
+def _one(parts: list[np.ndarray]) -> np.ndarray:
+    """The parts as one array (the only part itself: no copy)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> bool:
+    """:func:`relax` on the arcs ``idx`` of a class (None: all of them), every candidate from
+    the labels before any is lowered."""
+    dist = lab.dist
     if idx is None:
         heads = arcs.heads
         cand = dist.take(arcs.tails)
@@ -455,16 +596,23 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
     """
     n = pred.shape[0]
     inside = pred >= 0  # the nodes still searched
-    act = np.flatnonzero(inside)
-    to = pred.take(act) >> 32  # each one's predecessor node
+    act, to = _searched(pred, inside)
     mark = np.zeros(n, dtype=bool)
     while act.shape[0] > WALK_NODES:
-        mark[to] = True  # the nodes some searched node comes from
-        keep = mark.take(act) & inside.take(to)
-        mark[to] = False
+        blocks = range(0, act.shape[0], PEEL_BLOCK)
+        for a in blocks:
+            mark[to[a : a + PEEL_BLOCK]] = True  # the nodes some searched node comes from
+        keep = np.empty(act.shape[0], dtype=bool)
+        for a in blocks:
+            b = a + PEEL_BLOCK
+            np.logical_and(mark.take(act[a:b]), inside.take(to[a:b]), out=keep[a:b])
+        for a in blocks:
+            mark[to[a : a + PEEL_BLOCK]] = False
         if keep.all():
             break  # only cycles are left
-        inside[act.compress(~keep)] = False
+        for a in blocks:
+            b = a + PEEL_BLOCK
+            inside[act[a:b].compress(~keep[a:b])] = False
         searched = act.shape[0]
         act, to = act.compress(keep), to.compress(keep)
         if 4 * (searched - act.shape[0]) < searched:
@@ -472,6 +620,37 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
             # nodes on cycles at once, and only those are walked.
             return _walk_cycles(pred, _on_cycles(act, to, n).tolist(), inside)
     return _walk_cycles(pred, act.tolist(), inside)
+
+
+#: Nodes handled at a time by :func:`pred_cycles` (its gathers' and scatters' 64-bit copies of
+#: the 32-bit ids stay small: on 977,555 31-mers of C. elegans, 27 million nodes, most with a
+#: predecessor, whole-array passes were fresh memory of 0.2 GB each).
+PEEL_BLOCK = 1 << 22
+
+
+def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The nodes with a predecessor (ascending) and each one's predecessor node,
+    :data:`PEEL_BLOCK` nodes at a time; in 32 bits on more nodes than a block (and fewer than
+    ``2**31``): on fewer, the 64-bit ids a gather needs are cheaper kept than made again."""
+    n = pred.shape[0]
+    ids = np.int32 if PEEL_BLOCK < n < 1 << 31 else np.int64
+    if n <= PEEL_BLOCK:
+        act1 = np.flatnonzero(inside)
+        to1 = pred.take(act1)
+        to1 >>= 32
+        return act1, to1
+    act: list[np.ndarray] = []
+    to: list[np.ndarray] = []
+    for a in range(0, n, PEEL_BLOCK):
+        at = np.flatnonzero(inside[a : a + PEEL_BLOCK])
+        keys = pred[a : a + PEEL_BLOCK].take(at)
+        keys >>= 32
+        at += a
+        act.append(at.astype(ids))
+        to.append(keys.astype(ids))
+    if not act:
+        return np.zeros(0, dtype=ids), np.zeros(0, dtype=ids)
+    return np.concatenate(act), np.concatenate(to)
 
 
 def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
@@ -547,82 +726,3 @@ def key_arcs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     keys = np.asarray(keys, dtype=np.int64)
     names = keys & 0xFFFFFFFF
     return keys >> 32, names & (REVERSE - 1), names < REVERSE
-
-
-def update_residual(
-    res: Residual,
-    arcs: np.ndarray,
-    tail: np.ndarray,
-    head: np.ndarray,
-    cost: np.ndarray,
-    old: np.ndarray,
-    new: np.ndarray,
-    cap: np.ndarray,
-) -> None:
-    """Update the residual network in place after the flow on a few arcs changed.
-
-    Parameters
-    ----------
-    res : Residual
-    arcs : numpy.ndarray of int, shape (k,)
-        The distinct network arcs whose flow changed.
-    tail, head, cost : numpy.ndarray of int, shape (k,)
-        Their tails, heads and costs.
-    old, new, cap : numpy.ndarray of int, shape (k,)
-        Their flows before and after, and capacities.
-
-    Notes
-    -----
-    A residual arc that leaves the network gets the dead head (it lowers no label); one that
-    enters it is appended to its class (a copy of that class's arrays; the chains' sorted
-    again). Cancelling a cycle changes only its arcs', so the rest is not rebuilt (sorting
-    every residual arc by tail again took 0.45 s a time on Debian's German list).
-    """
-    arcs = np.asarray(arcs, dtype=np.int64)
-    for reverse, was, now, t, h, c in (
-        (0, old < cap, new < cap, tail, head, cost),
-        (1, old > 0, new > 0, head, tail, -cost),
-    ):
-        keys = t.astype(np.int64) << 32
-        keys |= arcs | (REVERSE if reverse else 0)
-        for i in np.flatnonzero(was & ~now).tolist():
-            arcs_c = res.classes[_class_of(res, int(t[i]))]
-            arcs_c.heads[_live_position(arcs_c, int(keys[i]), res.n)] = res.n
-        add = np.flatnonzero(~was & now)
-        if add.size:
-            _append(res, t[add], h[add], c[add], keys[add])
-
-
-def _class_of(res: Residual, node: int) -> int:
-    """The class of a node."""
-    return int(np.searchsorted(res.bounds, node, side="right")) - 1
-
-
-def _live_position(arcs: ClassArcs, key: int, dead: int) -> int:
-    """The position of the residual arc ``key`` in its class (not a dead copy of it)."""
-    if arcs.indptr is not None:  # sorted by key
-        lo = int(np.searchsorted(arcs.keys, key, side="left"))
-        found = np.arange(lo, int(np.searchsorted(arcs.keys, key, side="right")))
-    else:  # the names of the first ``ordered`` arcs ascend (as built), then appended ones
-        names = arcs.keys.view(np.uint32)[1 - _TAIL_HALF :: 2]
-        at = bisect.bisect_left(names, key & 0xFFFFFFFF, 0, arcs.ordered)
-        late = arcs.ordered + np.flatnonzero(arcs.keys[arcs.ordered :] == key)
-        found = np.concatenate([[at] if at < arcs.ordered and arcs.keys[at] == key else [], late])
-    for pos in found.astype(np.int64).tolist():
-        if arcs.heads[pos] != dead:
-            return pos
-    raise KeyError(key)  # pragma: no cover - only arcs of the residual network are removed
-
-
-def _append(res: Residual, t: np.ndarray, h: np.ndarray, c: np.ndarray, keys: np.ndarray) -> None:
-    """Append residual arcs (tails, heads, costs, keys) to the classes of their tails (the
-    chains' sorted again)."""
-    cls = np.searchsorted(res.bounds, t, side="right") - 1
-    for k in np.unique(cls).tolist():
-        mine = cls == k
-        arcs_c = res.classes[k]
-        arcs_c.keys = np.concatenate([arcs_c.keys, keys[mine]])
-        arcs_c.heads = np.concatenate([arcs_c.heads, h[mine].astype(np.int32)])
-        arcs_c.costs = np.concatenate([arcs_c.costs, c[mine].astype(arcs_c.costs.dtype)])
-        if arcs_c.indptr is not None:
-            arcs_c.sort_by_key()
