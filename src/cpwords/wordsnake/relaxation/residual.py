@@ -293,10 +293,10 @@ def _walk(pred: np.ndarray, starts: list[int], ends: set[int]) -> list[list[int]
     return out
 
 
-#: Arcs a pass of the residual network's build takes at once: its temporaries (a few bytes an
-#: arc each) stay this size whatever the network's (the whole Polish dictionary's 71.7 million
-#: arcs took 3 GB of temporaries in whole-network passes).
-CHUNK = 1 << 22
+#: Arcs a pass of the residual network's build takes at once: its temporaries (about 25 bytes an
+#: arc) stay this size whatever the network's (the whole Polish dictionary's 71.7 million arcs
+#: took 3 GB of temporaries in whole-network passes, 0.1 GB in chunks of 4 million).
+CHUNK = 1 << 20
 
 #: The chunks of an array of keys (the first pass) or of keys and values (the second).
 _Chunks = Callable[[bool], Iterator[tuple[np.ndarray, ...]]]
