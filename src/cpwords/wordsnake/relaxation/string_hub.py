@@ -55,12 +55,12 @@ TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
 #: and per word, used to refuse inputs that cannot fit. Recalibrated 2026-12-06 on the peaks
 #: measured then (``/usr/bin/time``, the command line): the estimate is 1.22 x *C. elegans*'
 #: 977,555 31-mers (30.3 M letters, 5.96 GB: the most bytes a letter, which sets the slope),
-#: 1.6-1.7 x the whole Polish dictionary (50.1 M letters, 4.0 M words, 7.2-7.4 GB), 1.9 x every
-#: 2nd Polish word (3.39 GB), 2.1 x every 4th (1.5 GB), 2.1 x ENABLE (0.24 GB), 1.9 x
+#: 1.7 x the whole Polish dictionary (50.1 M letters, 4.0 M words, 7.03 GB), 1.9 x every 2nd
+#: Polish word (3.39 GB), 2.1 x every 4th (1.57 GB), 2.1 x ENABLE (0.24 GB), 1.9 x
 #: ``wfrench`` (0.49 GB), 1.4 x lambda's 31-mers (0.34 GB), 1.7 x 1,000 words of 1,000 letters
 #: (0.21 GB), 1.3 x three words of 33,000 letters (0.11 GB). No list of these needs a cost a
 #: word once the letters are counted so; the Chinese wordfreq list (332,191 words of 2.9 letters,
-#: 0.75 GB with a 60 s limit, its network build's peak) is above it (0.36 GB): covering it took
+#: 0.75 GB with a 60 s limit) is above it (0.36 GB): covering it took
 #: 1,400 bytes a word, which asked 17.1 GB for the whole Polish dictionary.
 BYTES_BASE = 130_000_000
 BYTES_PER_LETTER = 235
