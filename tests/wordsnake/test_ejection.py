@@ -24,6 +24,7 @@ from cpwords.wordsnake.primal.local_search import LocalSearchResult, reduced_cos
 from cpwords.wordsnake.primal.repair import PairScore
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
+from tests.wordsnake import local_search_reference
 from tests.wordsnake.checked import assert_optimum_found
 from tests.wordsnake.test_pathcover import brute_force, first_certificate
 
@@ -285,10 +286,7 @@ def _a_search(net: StringHubNetwork, order: Sequence[int], prices: Prices) -> ej
     u, v, depot, scale = prices
     pair = PairScore(net)
     price = ejection._Prices(pair, u, v, depot, scale)
-    items: dict[int, list[int]] = {}
-    for i, w in enumerate(np.asarray(pair.item_word)[: pair.n].tolist()):
-        items.setdefault(int(w), []).append(i)
-    cand = ejection._Candidates(net.words, u, v, items)
+    cand = ejection._Candidates(net.words, u, v, np.asarray(pair.item_word)[: pair.n])
     return ejection._Search(pair, price, cand, ejection._Snake(order, pair.n), None)
 
 
@@ -420,3 +418,38 @@ def test_cycles_opened_at_once_are_those_opened_one_place_at_a_time(
         one_by_one = search(net, order, prices)
     assert at_once.order == one_by_one.order and at_once.gain == one_by_one.gain
     assert at_once.info["chains"] == one_by_one.info["chains"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    words=st.lists(st.text(alphabet="abé", min_size=1, max_size=6), min_size=2, max_size=30),
+    seed=st.integers(0, 10**6),
+    random_prices=st.booleans(),
+)
+def test_the_search_on_arrays_makes_the_moves_of_the_search_on_lists(
+    words: list[str], seed: int, random_prices: bool
+) -> None:
+    # Links, prices and slacks in machine-integer arrays, each word's items in two arrays: the
+    # same ordering, gain and moves as the search on lists (any words: repeated, inside others).
+    inst = WordsnakeInstance(tuple(words))
+    net, prices = relaxation_prices(inst)
+    if random_prices:  # any prices: more joints of positive slack, more chains
+        rng = np.random.default_rng(seed)
+        k = len(net.words)
+        prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
+    order = list(range(inst.n))
+    random.Random(seed).shuffle(order)
+    u, v, depot, scale = prices
+    got = search(net, order, prices)
+    want = local_search_reference.reduced_cost_search(
+        PairScore(net),
+        net.words,
+        order,
+        u,
+        v,
+        depot,
+        scale,
+    )
+    assert got.order == want.order and got.gain == want.gain
+    keys = ("segment_moves", "chains", "rounds", "stopped")
+    assert {k: got.info[k] for k in keys} == {k: want.info[k] for k in keys}

@@ -60,7 +60,11 @@ def _distances(arcs: dict[tuple[int, int], int], sources: list[int]) -> dict[int
 
 
 @pytest.mark.parametrize("seed", range(16))
-def test_augmenting_paths_are_shortest_residual_paths(seed: int) -> None:
+def test_augmenting_paths_are_shortest_residual_paths(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if seed % 4 == 1:  # one direction held at a time, the other built from the network
+        monkeypatch.setattr(residual_module, "KEEP_BOTH_ARCS", 0)
     rng = random.Random(seed)
     letters = "ab" if seed % 2 else "abc"
     words = tuple("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))) for _ in range(24))
@@ -170,10 +174,31 @@ def test_chunked_residual_equals_whole_network_build(
         paths = ResidualPaths(net, dual.cost, dual.flows, pi)
     data, indices, indptr = _old_residual(net, dual.cost, dual.flows, pi)
     g = paths.graph
+    assert g is not None
     assert g.indptr.dtype == np.int32 and g.indices.dtype == np.int32
     assert np.array_equal(g.indptr, indptr)
     assert np.array_equal(g.indices, indices)
     assert np.array_equal(g.data, data)
+    # The transpose built from the network (the one direction held at a time) is SciPy's
+    # transpose of the residual network, entry for entry.
+    from scipy.sparse import csr_matrix
+
+    n = net.num_nodes
+    want = csr_matrix((data, indices, indptr), shape=(n, n)).T.tocsr()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(residual_module, "CHUNK", chunk)
+        mp.setattr(residual_module, "KEEP_BOTH_ARCS", 0)
+        t_data, t_indices, t_indptr = residual_module._residual_csr(
+            net, dual.cost, dual.flows, pi, reverse=True
+        )
+        assert paths._direction(reverse=True) is paths.graph and paths.reversed
+        assert paths._held.keys() == {True}  # the forward direction let go
+    assert t_indptr.dtype == np.int32 and t_indices.dtype == np.int32
+    assert np.array_equal(t_indptr, want.indptr)
+    assert np.array_equal(t_indices, want.indices)
+    assert np.array_equal(t_data, want.data)
+    assert paths.graph is not None and np.array_equal(paths.graph.indices, want.indices)
+    assert np.array_equal(paths._direction(reverse=False).indices, indices)
     W = net.num_words
     every = list(range(W))
     for ends, base in ((net.tail, net.out_base), (net.head, net.in_base)):

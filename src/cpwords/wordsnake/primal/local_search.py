@@ -41,8 +41,8 @@ exchanging joints).
 from __future__ import annotations
 
 import bisect
-import itertools
 import time
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,13 +124,15 @@ class _Prices:
     ) -> None:
         self.pair = pair
         self.n = pair.n
-        iw = np.asarray(pair.item_word, dtype=np.int64)[: self.n]
-        # Arrays for the vectorised slacks of a round, lists for one joint at a time (a list
-        # element is read several times faster than a numpy scalar).
-        self.iu_arr = np.append(np.asarray(u, dtype=np.int64)[iw], np.int64(depot[0]))
-        self.iv_arr = np.append(np.asarray(v, dtype=np.int64)[iw], np.int64(depot[1]))
-        self.iu: list[int] = self.iu_arr.tolist()
-        self.iv: list[int] = self.iv_arr.tolist()
+        iw = np.asarray(pair.item_word)[: self.n]
+        # Arrays for the vectorised slacks of a round, and the same memory as machine-integer
+        # arrays for one joint at a time (an element is read several times faster than a numpy
+        # scalar, at 8 bytes an item where a list of Python integers took about 40).
+        self.iu, self.iu_arr = _int_buffer(self.n + 1)
+        self.iv, self.iv_arr = _int_buffer(self.n + 1)
+        np.take(np.asarray(u, dtype=np.int64), iw, out=self.iu_arr[: self.n])
+        np.take(np.asarray(v, dtype=np.int64), iw, out=self.iv_arr[: self.n])
+        self.iu_arr[self.n], self.iv_arr[self.n] = depot
         self.scale = int(scale)
 
     def __call__(self, a: int, b: int) -> int:
@@ -142,24 +144,31 @@ class _Prices:
         return self.iu_arr[a] + self.iv_arr[b] - self.scale * self.pair.many(a, b)
 
 
-class _Candidates:
-    """Range queries on the distinct words: the cheapest words that start (end) with a string."""
+def _int_buffer(size: int) -> tuple[array[int], np.ndarray]:
+    """``size`` zeros as a machine-integer array (its elements read as Python integers, fast)
+    and an int64 NumPy view of the same memory (writes through either show in both)."""
+    buf = array("q", bytes(8 * size))
+    return buf, np.frombuffer(buf, dtype=np.int64)
 
-    def __init__(self, words: Sequence[str], wu: np.ndarray, wv: np.ndarray, items: Any) -> None:
+
+class _Candidates:
+    """Range queries on the distinct words: the cheapest words that start (end) with a string.
+
+    The items of word ``w`` are ``ids[at[w]:at[w + 1]]`` (ascending), machine-integer arrays
+    (``item_ids`` and ``item_start`` are their NumPy views): a dictionary of lists took about
+    0.2 KB a word."""
+
+    def __init__(
+        self, words: Sequence[str], wu: np.ndarray, wv: np.ndarray, item_word: np.ndarray
+    ) -> None:
         self.ranges = WordRanges(words)
         self.v_fwd = np.asarray(wv, dtype=np.int64)
         self.u_rev = np.asarray(wu, dtype=np.int64)[self.ranges.rev_ids]
-        self.items = items  # distinct word -> its items
         self._cache: dict[tuple[str, bool], list[int]] = {}
-        # The same as arrays: the items of word w are item_ids[item_start[w]:item_start[w + 1]].
-        owners = np.repeat(
-            np.fromiter(items.keys(), dtype=np.int64, count=len(items)),
-            [len(got) for got in items.values()],
-        )
-        ids = np.fromiter(itertools.chain.from_iterable(items.values()), dtype=np.int64)
-        by_word = np.argsort(owners, kind="stable")
-        self.item_ids = ids[by_word]
-        self.item_start = np.searchsorted(owners[by_word], np.arange(len(words) + 1))
+        self.ids, self.item_ids = _int_buffer(len(item_word))
+        self.item_ids[:] = np.argsort(item_word, kind="stable")
+        self.at, self.item_start = _int_buffer(len(words) + 1)
+        np.cumsum(np.bincount(item_word, minlength=len(words)), out=self.item_start[1:])
         self._one_each = bool(np.all(np.diff(self.item_start) == 1))
         self._first = np.zeros(len(words), dtype=np.int64)  # scratch of :meth:`distinct`
         self._spans: dict[tuple[str, bool], tuple[int, int]] = {}
@@ -240,32 +249,32 @@ def _cheapest(values: np.ndarray, offset: int) -> list[int]:
 
 
 class _Snake:
-    """An ordering as successor and predecessor lists (item ``n``: the depot)."""
+    """An ordering as successor and predecessor links (item ``n``: the depot): machine-integer
+    arrays for one item at a time and NumPy views of the same memory (``nxt_arr``, ``prv_arr``)
+    for the chains' searches (a level of items at a time)."""
 
     def __init__(self, order: Sequence[int], n: int) -> None:
         self.n = n
-        self.nxt = [0] * (n + 1)
-        self.prv = [0] * (n + 1)
-        chain = [n, *order, n]
-        for a, b in itertools.pairwise(chain):
-            self.nxt[a] = b
-            self.prv[b] = a
-        self._pos: list[int] | None = None
-        self._at: list[int] = []
-        # The same links as arrays, for the chains' searches (a level of items at a time).
-        self.nxt_arr = np.array(self.nxt, dtype=np.int64)
-        self.prv_arr = np.array(self.prv, dtype=np.int64)
+        self.nxt, self.nxt_arr = _int_buffer(n + 1)
+        self.prv, self.prv_arr = _int_buffer(n + 1)
+        chain = np.empty(len(order) + 2, dtype=np.int64)
+        chain[0] = chain[-1] = n
+        chain[1:-1] = order
+        self.nxt_arr[chain[:-1]] = chain[1:]
+        self.prv_arr[chain[1:]] = chain[:-1]
+        self._pos: array[int] | None = None
+        self._at: array[int] = array("q")
 
-    def positions(self) -> tuple[list[int], list[int]]:
+    def positions(self) -> tuple[array[int], array[int]]:
         """Each item's position (the depot at 0) and the item at each position; recomputed
         after :meth:`changed`."""
         if self._pos is None:
-            n = self.n
-            pos, at, x = [0] * (n + 1), [n], self.nxt[n]
+            n, nxt = self.n, self.nxt
+            pos, at, x = array("q", bytes(8 * (n + 1))), array("q", [n]), nxt[n]
             while x != n:
                 pos[x] = len(at)
                 at.append(x)
-                x = self.nxt[x]
+                x = nxt[x]
             self._pos, self._at = pos, at
         return self._pos, self._at
 
@@ -288,13 +297,10 @@ class _Snake:
         """Make ``b`` the successor of ``a``."""
         self.nxt[a] = b
         self.prv[b] = a
-        self.nxt_arr[a] = b
-        self.prv_arr[b] = a
 
     def restore(self, x: int, nx: int, pv: int) -> None:
         """Give ``x`` back its successor ``nx`` and predecessor ``pv``."""
         self.nxt[x], self.prv[x] = nx, pv
-        self.nxt_arr[x], self.prv_arr[x] = nx, pv
 
 
 def reduced_cost_search(
@@ -361,10 +367,7 @@ def reduced_cost_search(
     t0 = time.perf_counter()
     n = pair.n
     price = _Prices(pair, u, v, depot, scale)
-    items: dict[int, list[int]] = {}
-    for i, w in enumerate(np.asarray(pair.item_word)[:n].tolist()):
-        items.setdefault(int(w), []).append(i)
-    cand = _Candidates(words, u, v, items)
+    cand = _Candidates(words, u, v, np.asarray(pair.item_word)[:n])
     goal = None if target is None else int(target) * int(scale)
     search = _Search(pair, price, cand, _Snake(order, n), deadline, goal)
     info: dict[str, Any] = {"segment_moves": 0, "chains": 0, "rounds": 0}
@@ -432,8 +435,7 @@ class _Search:
         self.n = pair.n
         self.words = pair.words
         self.free: list[int] = []
-        self.joint = [0] * (self.n + 1)  # the slack of x -> nxt[x]
-        self.joint_arr = np.zeros(self.n + 1, dtype=np.int64)  # the same, as an array
+        self.joint, self.joint_arr = _int_buffer(self.n + 1)  # the slack of x -> nxt[x]
         self._tight: dict[tuple[int, bool], np.ndarray] = {}  # (p, forward) -> tight(p)
         self._tight_size = 0
         # A chain's search: an item is reached in this search when its mark is the search's
@@ -449,7 +451,7 @@ class _Search:
         """The joints after ``tails`` changed for good."""
         nxt, s = self.snake.nxt, self.s
         for x in tails:
-            self.joint[x] = self.joint_arr[x] = s(x, nxt[x])
+            self.joint[x] = s(x, nxt[x])
         self.snake.changed()
 
     def run(self, info: dict[str, Any]) -> str:
@@ -478,17 +480,18 @@ class _Search:
 
     def round(self, info: dict[str, Any]) -> int:
         """One pass over the joints of positive slack, costliest first; the slack gained."""
-        tails = np.asarray(self.snake.positions()[1], dtype=np.int64)  # the depot first
+        tails = np.array(self.snake.positions()[1], dtype=np.int64)  # the depot first
         slack = self.s.many(tails, np.roll(tails, -1))
-        joints = list(zip(slack.tolist(), tails.tolist(), strict=True))
-        for c, a in joints:
-            self.joint[a] = c
         self.joint_arr[tails] = slack
         nxt, s = self.snake.nxt, self.s
-        self.free = self._free_joints(joints)
-        costly = sorted(((c, a) for c, a in joints if c > 0), reverse=True)
+        self.free = self._free_joints(tails, slack)
+        # The joints of positive slack, costliest first (ties: the larger tail first), as
+        # arrays: a list of (slack, tail) pairs of every joint took about 0.1 KB an item.
+        costly = tails[slack > 0]
+        costly = costly[np.lexsort((costly, slack[slack > 0]))[::-1]].tolist()
+        del tails, slack
         gained = 0
-        for _, a in costly:
+        for a in costly:
             if self.late() or self.done():
                 break
             b = nxt[a]
@@ -504,12 +507,14 @@ class _Search:
             self.gained += got
         return gained
 
-    def _free_joints(self, joints: list[tuple[int, int]]) -> list[int]:
-        """Tails of zero-slack joints whose tail has the smallest ``u`` and head the smallest
-        ``v``: anything fits between them at its own prices."""
-        iu, iv, nxt, n = self.s.iu, self.s.iv, self.snake.nxt, self.n
-        lo_u, lo_v = min(iu[:n]), min(iv[:n])
-        free = [a for c, a in joints if c == 0 and a < n and iu[a] == lo_u and iv[nxt[a]] == lo_v]
+    def _free_joints(self, tails: np.ndarray, slack: np.ndarray) -> list[int]:
+        """Tails of zero-slack joints (``tails``, in the order of the snake, and their
+        ``slack``) whose tail has the smallest ``u`` and head the smallest ``v``: anything fits
+        between them at its own prices."""
+        iu, iv, nxt, n = self.s.iu_arr, self.s.iv_arr, self.snake.nxt_arr, self.n
+        lo_u, lo_v = iu[:n].min(), iv[:n].min()
+        keep = (slack == 0) & (tails < n) & (iu[tails] == lo_u) & (iv[nxt[tails]] == lo_v)
+        free = tails[keep].tolist()
         step = max(1, len(free) // FREE_JOINTS)
         return free[::step][:FREE_JOINTS]
 
@@ -572,15 +577,15 @@ class _Search:
     def _places(self, f: int, ll: int) -> set[int]:
         """Items after which the run ``f .. ll`` may go: cheap predecessors of ``f``, the items
         before cheap successors of ``ll``, and the free joints."""
-        n, prv, items = self.n, self.snake.prv, self.cand.items
+        n, prv, ids, at = self.n, self.snake.prv, self.cand.ids, self.cand.at
         places = set(self.free)
         first, last = self.words[f], self.words[ll]
         for k in range(1, len(first) + 1):
             for w in self.cand.words_with(first[:k], end=True):
-                places.update(items.get(w, ()))
+                places.update(ids[at[w] : at[w + 1]])
         for k in range(1, len(last) + 1):
             for w in self.cand.words_with(last[-k:], end=False):
-                places.update(prv[x] for x in items.get(w, ()))
+                places.update(prv[x] for x in ids[at[w] : at[w + 1]])
         places.add(n)
         return places
 
@@ -780,9 +785,9 @@ class _Search:
         """Items that may follow ``c1`` cheaply: cheap successors and the free joints' heads."""
         out = [self.snake.nxt[x] for x in self.free[:SPLICE_FREE]]
         if c1 != self.n:
-            word = self.words[c1]
+            word, ids, at = self.words[c1], self.cand.ids, self.cand.at
             for k in range(1, len(word) + 1):
                 for w in self.cand.words_with(word[-k:], end=False):
-                    out.extend(self.cand.items.get(w, ()))
+                    out.extend(ids[at[w] : at[w + 1]])
         out.append(self.n)
         return out

@@ -22,6 +22,7 @@ Formulation card: ``models/wordsnake.md`` (section "Additive bound and neighbour
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,12 +30,21 @@ from cpwords.core.native import give_back_free_memory
 from cpwords.wordsnake.relaxation.sorting import ramp
 from cpwords.wordsnake.relaxation.string_hub import HANDOVER, SELF, ZERO, StringHubNetwork
 
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
 #: Added to every residual arc's reduced cost: the shortest-path routine takes a stored zero for
 #: a missing arc, and among paths of equal cost the one with fewer arcs is preferred.
 _EPSILON = 1e-6
 
 #: Most arcs followed back along one path (a guard; real paths have a few hundred at most).
 _MAX_HOPS = 100_000
+
+#: Most network arcs for which both directions of the residual network are kept (the
+#: transpose is then SciPy's, built once): above, one direction at a time, the other built again
+#: from the network when a search needs it (about 1 GB a direction on the whole Polish
+#: dictionary's 71.7 million arcs; 16 million arcs take about 0.25 GB a direction).
+KEEP_BOTH_ARCS = 16_000_000
 
 
 class ResidualPaths:
@@ -53,31 +63,62 @@ class ResidualPaths:
         reduced cost ``cost + pi[tail] - pi[head]`` is ``>= 0`` on every arc but the copy-to-copy
         ones.
 
+    Attributes
+    ----------
+    graph : scipy.sparse.csr_matrix
+        The residual network (``reversed`` False) or its transpose (True): one of the two at a
+        time, as the last search needed it.
+    reversed : bool
+
     Notes
     -----
     Forward residual arcs: every arc but a saturated copy-to-copy arc (the other capacities
     are implied by the supplies and never bind); backward ones: every arc carrying flow. The
     network has no pair of opposite arcs (word exits only leave, entries only receive, and the
     hubs form a DAG), so no two residual arcs join the same ordered pair of nodes. Memory: one
-    float and two 32-bit integers per residual arc.
+    float and a 32-bit integer per residual arc, for one direction at a time (the other is
+    built again from the network when a search needs it, after this one is let go: the whole
+    Polish dictionary's two directions took about 1 GB each).
     """
 
     def __init__(
         self, net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray, pi: np.ndarray
     ) -> None:
-        from scipy.sparse import csr_matrix
-
         self.net = net
         self.flows = flows
-        n = net.num_nodes
-        give_back_free_memory()  # the heap's free blocks cannot hold the arrays below
-        self.graph = csr_matrix(_residual_csr(net, cost, flows, pi), shape=(n, n))
-        self._transpose: csr_matrix | None = None  # built on first use
+        self._cost, self._pi = cost, pi
+        self._held: dict[bool, csr_matrix] = {}
+        self.graph: csr_matrix | None = None
+        self.reversed = False
+        self._direction(reverse=False)
         W = net.num_words
         trie = net.trie
         T = trie.size
         self._plus = np.arange(T, dtype=np.int64)
         self._plus[trie.word_node] = T + np.arange(W)
+
+    def _direction(self, reverse: bool) -> csr_matrix:
+        """The residual network (``reverse``: its transpose): a network of at most
+        :data:`KEEP_BOTH_ARCS` arcs keeps both (the transpose SciPy's of the first), a larger
+        one builds the direction asked for from the network once the other is let go."""
+        from scipy.sparse import csr_matrix
+
+        graph = self._held.get(reverse)
+        if graph is None:
+            other = self._held.get(not reverse)
+            if self.net.m > KEEP_BOTH_ARCS:
+                self.graph = other = None
+                self._held.clear()
+            give_back_free_memory()  # the heap's free blocks cannot hold the arrays below
+            if other is not None and reverse:  # SciPy's transpose, as it always was
+                graph = other.T.tocsr()
+            else:
+                n = self.net.num_nodes
+                csr = _residual_csr(self.net, self._cost, self.flows, self._pi, reverse=reverse)
+                graph = csr_matrix(csr, shape=(n, n))
+            self._held[reverse] = graph
+        self.graph, self.reversed = graph, reverse
+        return graph
 
     def excess(self, moves: Iterable[tuple[int, int, int]]) -> dict[int, int]:
         """The hub imbalances that moving words to other joints leaves in the flow.
@@ -180,7 +221,8 @@ class ResidualPaths:
         Notes
         -----
         Two multi-source Dijkstra searches (SciPy), one on the residual network and one on its
-        transpose: O(arcs log nodes) each.
+        transpose, the direction held first: O(arcs log nodes) each, and one build of the other
+        direction (:meth:`_direction`).
         """
         from scipy.sparse.csgraph import dijkstra
 
@@ -188,17 +230,20 @@ class ResidualPaths:
         sinks = [v for v, k in excess.items() if k < 0]
         if not sources or not sinks:
             return [], []
-        _, pred, _ = dijkstra(
-            self.graph, directed=True, indices=sources, min_only=True, return_predecessors=True
-        )
-        into = [p[::-1] for p in _walk(pred, sinks, set(sources))]
-        if self._transpose is None:
-            give_back_free_memory()
-            self._transpose = self.graph.T.tocsr()
-        _, nxt, _ = dijkstra(
-            self._transpose, directed=True, indices=sinks, min_only=True, return_predecessors=True
-        )
-        return into, _walk(nxt, sources, set(sinks))
+        found: dict[bool, list[list[int]]] = {}
+        for reverse in (self.reversed, not self.reversed):  # the other direction is built
+            starts, ends = (sinks, sources) if reverse else (sources, sinks)
+            _, pred, _ = dijkstra(
+                self._direction(reverse),
+                directed=True,
+                indices=starts,
+                min_only=True,
+                return_predecessors=True,
+            )
+            walked = _walk(pred, ends, set(starts))
+            del pred
+            found[reverse] = walked if reverse else [p[::-1] for p in walked]
+        return found[False], found[True]
 
     def words_on(self, path: list[int]) -> set[int]:
         """Distinct-word ids whose exit or entry lies on ``path`` (node ids)."""
@@ -248,10 +293,10 @@ def _walk(pred: np.ndarray, starts: list[int], ends: set[int]) -> list[list[int]
     return out
 
 
-#: Arcs a pass of the residual network's build takes at once: its temporaries (a few bytes an
-#: arc each) stay this size whatever the network's (the whole Polish dictionary's 71.7 million
-#: arcs took 3 GB of temporaries in whole-network passes).
-CHUNK = 1 << 22
+#: Arcs a pass of the residual network's build takes at once: its temporaries (about 25 bytes an
+#: arc) stay this size whatever the network's (the whole Polish dictionary's 71.7 million arcs
+#: took 3 GB of temporaries in whole-network passes, 0.1 GB in chunks of 4 million).
+CHUNK = 1 << 20
 
 #: The chunks of an array of keys (the first pass) or of keys and values (the second).
 _Chunks = Callable[[bool], Iterator[tuple[np.ndarray, ...]]]
@@ -263,15 +308,17 @@ def _group_by(
     """Items grouped by key ``0 .. n - 1``, stably (a counting sort a chunk at a time).
 
     ``chunks(False)`` yields ``(keys,)`` and ``chunks(True)`` ``(keys, *values)`` for the same
-    items in the same order; returns the CSR offsets (int64, shape ``(n + 1,)``) and each value
-    array in key order (items of one key in their order), of ``dtypes``. Memory: the output
-    and a chunk's temporaries, where one stable sort of the whole took several copies of it.
+    items in the same order; returns the CSR offsets (shape ``(n + 1,)``, int32 when the items
+    fit, else int64) and each value array in key order (items of one key in their order), of
+    ``dtypes``. Memory: the output and a chunk's temporaries, where one stable sort of the
+    whole took several copies of it.
     """
     counts = np.zeros(n, dtype=np.int64)
     for (keys,) in chunks(False):
         seen = np.bincount(keys)
         counts[: seen.size] += seen
-    indptr = np.zeros(n + 1, dtype=np.int64)
+    fits = int(counts.sum()) <= np.iinfo(np.int32).max
+    indptr: np.ndarray = np.zeros(n + 1, dtype=np.int32 if fits else np.int64)
     np.cumsum(counts, out=indptr[1:])
     del counts
     cursor = indptr[:-1].copy()  # each key's next free place
@@ -292,11 +339,16 @@ def _group_by(
 
 
 def _residual_csr(
-    net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray, pi: np.ndarray
+    net: StringHubNetwork,
+    cost: np.ndarray,
+    flows: np.ndarray,
+    pi: np.ndarray,
+    reverse: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The residual arcs as CSR arrays (``data``, ``indices``, ``indptr``): by tail, stably
     (forward arcs by arc id, then backward ones by arc id), reduced cost plus
-    :data:`_EPSILON` in float64, heads and offsets in int32.
+    :data:`_EPSILON` in float64, heads and offsets in int32. ``reverse``: the transpose's
+    arrays, by head and within a head by tail (as SciPy's ``csr.T.tocsr()`` gives them).
 
     Raises
     ------
@@ -313,9 +365,10 @@ def _residual_csr(
                 t, h = tail[part], head[part]
                 if backward:
                     keep = flows[part] > 0
-                    t, h = h, t
                 else:
                     keep = (net.role[part] != SELF) | (flows[part] < net.cap[part])
+                if backward != reverse:
+                    t, h = h, t
                 if not full:
                     yield (t[keep],)
                     continue
@@ -329,7 +382,28 @@ def _residual_csr(
                 yield t[keep], h[keep].astype(np.int32), weights
 
     indptr, (indices, data) = _group_by(net.num_nodes, chunks, (np.int32, np.float64))
-    return data, indices, indptr.astype(np.int32)
+    if reverse:
+        _sort_rows(indptr, indices, data)
+    return data, indices, indptr.astype(np.int32, copy=False)
+
+
+def _sort_rows(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) -> None:
+    """Sort each CSR row's entries by column in place (no row holds a column twice), rows of
+    about :data:`CHUNK` entries at a time (the temporaries stay that size; one 64-bit key an
+    entry sorted 3.3 x faster than a two-key lexsort)."""
+    n = indptr.size - 1
+    r0 = 0
+    while r0 < n:
+        r1 = int(np.searchsorted(indptr, indptr[r0] + CHUNK, side="right")) - 1
+        r1 = min(n, max(r0 + 1, r1))
+        lo, hi = int(indptr[r0]), int(indptr[r1])
+        if hi - lo > 1:  # a key an entry, row then column (unique: no stable sort needed)
+            key = np.repeat(np.arange(r1 - r0, dtype=np.int64) << 32, np.diff(indptr[r0 : r1 + 1]))
+            key += indices[lo:hi]
+            order = np.argsort(key)
+            indices[lo:hi] = indices[lo:hi][order]
+            data[lo:hi] = data[lo:hi][order]
+        r0 = r1
 
 
 def arcs_of_words(ends: np.ndarray, base: int, words: Iterable[int]) -> dict[int, np.ndarray]:

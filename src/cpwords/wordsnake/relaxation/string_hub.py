@@ -53,14 +53,42 @@ from cpwords.wordsnake.rules import WordsnakeInstance
 TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
 
 #: Peak memory of a whole exact solve (the process tree): a base plus bytes per letter of input
-#: and per word, used to refuse inputs that cannot fit. Fitted on 36 measured peaks
-#: (2026-11-27: the 13 curated dictionaries of benchmarks/results/wordsnake-dictionaries/, the 21
-#: wordfreq lists of wordsnake-languages and -more, and the whole Polish dictionary, 4,017,624
-#: words and 50.1 million letters, 11.66 GB): every peak is at most 0.98 of the estimate
-#: (Chinese, short words), median 0.68; Polish 0.68 (17.1 GB estimated).
-BYTES_BASE = 500_000_000
-BYTES_PER_LETTER = 220
-BYTES_PER_WORD = 1400
+#: and per word, used to refuse inputs that cannot fit. Recalibrated 2026-12-06 on the peaks
+#: measured then (``/usr/bin/time``, the command line): the estimate is 1.22 x *C. elegans*'
+#: 977,555 31-mers (30.3 M letters, 5.96 GB: the most bytes a letter, which sets the slope),
+#: 1.7 x the whole Polish dictionary (50.1 M letters, 4.0 M words, 7.03 GB), 1.9 x every 2nd
+#: Polish word (3.39 GB), 2.1 x every 4th (1.57 GB), 2.1 x ENABLE (0.24 GB), 1.9 x
+#: ``wfrench`` (0.49 GB), 1.4 x lambda's 31-mers (0.34 GB), 1.7 x 1,000 words of 1,000 letters
+#: (0.21 GB), 1.3 x three words of 33,000 letters (0.11 GB). No list of these needs a cost a
+#: word once the letters are counted so; the Chinese wordfreq list (332,191 words of 2.9 letters,
+#: 0.75 GB with a 60 s limit) is above it (0.36 GB): covering it took
+#: 1,400 bytes a word, which asked 17.1 GB for the whole Polish dictionary.
+BYTES_BASE = 130_000_000
+BYTES_PER_LETTER = 235
+BYTES_PER_WORD = 0
+
+
+def estimated_bytes(letters: int, words: int) -> int:
+    """Estimated peak memory in bytes of a string-hub solve of ``words`` words of ``letters``
+    letters in all.
+
+    Parameters
+    ----------
+    letters : int
+    words : int
+
+    Returns
+    -------
+    int
+        ``BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * words`` (see the module
+        constants for the peaks they were calibrated on).
+
+    Examples
+    --------
+    >>> round(estimated_bytes(50_100_000, 4_017_624) / 1e9, 1)  # the whole Polish dictionary
+    11.9
+    """
+    return BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * words
 
 
 def estimate_memory(instance: WordsnakeInstance) -> int:
@@ -73,11 +101,10 @@ def estimate_memory(instance: WordsnakeInstance) -> int:
     Returns
     -------
     int
-        ``BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * words``: linear in the
-        input, calibrated on whole dictionaries (see the module constants).
+        :func:`estimated_bytes` of its letters and words: linear in the input, calibrated on
+        measured peaks from 0.11 to 7.4 GB (see the module constants).
     """
-    letters = sum(map(len, instance.words))
-    return BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * instance.n
+    return estimated_bytes(sum(map(len, instance.words)), instance.n)
 
 
 @dataclass(frozen=True)
