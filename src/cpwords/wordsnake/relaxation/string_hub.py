@@ -53,18 +53,18 @@ from cpwords.wordsnake.rules import WordsnakeInstance
 TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
 
 #: Peak memory of a whole exact solve (the process tree): a base plus bytes per letter of input
-#: and per word, used to refuse inputs that cannot fit. Recalibrated 2026-12-06 on the peaks
-#: measured then (``/usr/bin/time``, the command line): the estimate is 1.22 x *C. elegans*'
-#: 977,555 31-mers (30.3 M letters, 5.96 GB: the most bytes a letter, which sets the slope),
-#: 1.7 x the whole Polish dictionary (50.1 M letters, 4.0 M words, 7.03 GB), 1.9 x every 2nd
-#: Polish word (3.39 GB), 2.1 x every 4th (1.57 GB), 2.1 x ENABLE (0.24 GB), 1.9 x
-#: ``wfrench`` (0.49 GB), 1.4 x lambda's 31-mers (0.34 GB), 1.7 x 1,000 words of 1,000 letters
-#: (0.21 GB), 1.3 x three words of 33,000 letters (0.11 GB). No list of these needs a cost a
-#: word once the letters are counted so; the Chinese wordfreq list (332,191 words of 2.9 letters,
-#: 0.75 GB with a 60 s limit) is above it (0.36 GB): covering it took
-#: 1,400 bytes a word, which asked 17.1 GB for the whole Polish dictionary.
-BYTES_BASE = 130_000_000
-BYTES_PER_LETTER = 235
+#: and per word, used to refuse inputs that cannot fit. Recalibrated 2026-12-06 (evening) on the
+#: peaks measured that day (``/usr/bin/time``, the command line): the slope is set by *C.
+#: elegans*' 977,555 31-mers (30.3 M letters, 6.46 GB: the most bytes a letter; the estimate is
+#: 1.23 x), the base by the lists of short words whose neighbourhood search is large: the
+#: Japanese wordfreq list (209,187 words, 844,568 letters, 1.0 GB with a 300 s limit; 1.29 x)
+#: and the Chinese one (332,191 words, 968,897 letters, 1.07 GB; 1.23 x). The whole Polish
+#: dictionary (50.1 M letters, 4.0 M words, 7.06 GB) gets 1.75 x, every 2nd Polish word (3.39
+#: GB) 2.1 x; the small lists get the base above their peak (ENABLE 0.24 GB: 1.45 GB). A cost a
+#: word (1,400 bytes covered the Chinese list without the base) asked 17.1 GB for the whole
+#: Polish dictionary.
+BYTES_BASE = 1_100_000_000
+BYTES_PER_LETTER = 225
 BYTES_PER_WORD = 0
 
 
@@ -86,7 +86,7 @@ def estimated_bytes(letters: int, words: int) -> int:
     Examples
     --------
     >>> round(estimated_bytes(50_100_000, 4_017_624) / 1e9, 1)  # the whole Polish dictionary
-    11.9
+    12.4
     """
     return BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * words
 
