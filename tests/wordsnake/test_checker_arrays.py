@@ -540,6 +540,47 @@ def test_joint_overlaps_read_in_place_are_the_prefix_functions(
     assert codepoints.joint_overlaps(letters, a, b, proper).tolist() == expect
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS, MANY]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, max_size=30)
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    data=st.data(),
+    proper=st.booleans(),
+)
+def test_long_overlaps_read_in_place_are_the_prefix_functions(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """Overlaps longer than a window (8, 4 or 2 letters), letters of 1 and 2 bytes, repeated
+    and empty words: the in-place reading (letters compared window by window, no hash) equals
+    the prefix functions, and so does every run of letters compared."""
+    import cpwords.core.codepoints as codepoints
+
+    distinct = sorted(set(words))
+    letters = Letters(distinct)
+    firsts = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
+    seconds = [data.draw(st.integers(0, len(distinct) - 1)) for _ in firsts]
+    a, b = np.array(firsts, dtype=np.int64), np.array(seconds, dtype=np.int64)
+    expect = [
+        codepoints.overlap_of(distinct[i], distinct[j], proper)
+        for i, j in zip(firsts, seconds, strict=True)
+    ]
+    top = np.maximum(np.minimum(letters.lens[a], letters.lens[b]) - (1 if proper else 0), 0)
+    assert codepoints._longest_matches_in_place(letters, a, b, top).tolist() == expect
+    text = "".join(distinct)
+    if text:
+        starts = st.integers(0, len(text) - 1)
+        runs = data.draw(st.lists(st.tuples(starts, starts, st.integers(1, 30)), max_size=10))
+        runs = [(x, y, min(n, len(text) - x, len(text) - y)) for x, y, n in runs]
+        x, y, n = (np.array([r[i] for r in runs], dtype=np.int64) for i in range(3))
+        same = [text[i : i + m] == text[j : j + m] for i, j, m in runs]
+        assert codepoints.equal_letters(letters, x, y, n).tolist() == same
+
+
 def test_the_ordering_check_reads_the_overlaps_the_certificate_check_counted() -> None:
     """The certificate checker counts the ordering's joints once (core's ordering_overlaps);
     the rules' scorer, asked next for the same ordering, reads them; another ordering is
@@ -603,7 +644,7 @@ def test_a_hash_match_that_is_no_overlap_is_found_and_counted_again(
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(codepoints, "_longest_matches", lambda _l, _a, _b, top: top.copy())
-        mp.setattr(codepoints, "_longest_matches_in_place", lambda _l, _a, _b, top: top.copy())
+        mp.setattr(codepoints, "_reads_in_place", lambda *_: False)  # exact: no hash there
         mp.setattr(codepoints, "overlap_of", recount)
         assert codepoints.joint_overlaps(letters, a, b, proper).tolist() == expect
     pairs_of = zip(chosen, expect, longest, strict=True)

@@ -212,6 +212,56 @@ class SlotBounds:
         slot >>= self._shift
         return slot.view(np.int64)
 
+    def below_gains(
+        self,
+        keys: np.ndarray,
+        gain: np.ndarray,
+        size: np.ndarray,
+        low: np.ndarray,
+        count: np.ndarray,
+    ) -> np.ndarray:
+        """Whether the bound of each key is below ``gain[size] - low``, ``low`` given for groups
+        of ``count`` keys: :meth:`below` of those limits, formed in 32 bits when they fit
+        (``step`` 1, the gains and the ``low`` within ``2 ** 30`` of ``base``: the usual
+        certificate) and else in 64.
+
+        Parameters
+        ----------
+        keys : numpy.ndarray of uint64, shape ``(n,)``
+        gain : numpy.ndarray of int64, shape ``(m,)``
+            A value for each size (the joint's right-hand side of a suffix of that length).
+        size : numpy.ndarray of unsigned int, shape ``(n,)``
+            Each key's entry of ``gain`` (below ``m``).
+        low : numpy.ndarray of int64, shape ``(groups,)``
+            Subtracted from the gains of each group's keys.
+        count : numpy.ndarray of int64, shape ``(groups,)``
+            The keys of each group, in order (``n`` in all).
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape ``(n,)``
+
+        Examples
+        --------
+        >>> keys = np.arange(1, 5, dtype=np.uint64)
+        >>> bounds = SlotBounds(keys, np.array([3, 3, 3, 3]))
+        >>> gain, size = np.array([0, 1, 4, 9]), np.array([2, 3, 2, 3], dtype=np.uint8)
+        >>> bounds.below_gains(keys, gain, size, np.array([1, 6]), np.array([2, 2])).tolist()
+        [False, True, False, False]
+        """
+        w = low + self.base  # the limit less base: gain - (low + base), in units of step
+        fits = self.step == 1 and gain.size > 0 and w.size > 0
+        fits = fits and max(-int(gain.min()), int(gain.max())) < 1 << 30
+        fits = fits and max(-int(w.min()), int(w.max())) < 1 << 30
+        if not fits:
+            limit = gain[size]
+            limit -= np.repeat(low, count)
+            return self.below(keys, limit)
+        limit32 = gain.astype(np.int32)[size]
+        limit32 -= np.repeat(w.astype(np.int32), count)
+        np.minimum(limit32, self.EMPTY, out=limit32)  # EMPTY is never below
+        return np.asarray(self.table[self._slot(keys)] < limit32)
+
     def below(self, keys: np.ndarray, limit: np.ndarray) -> np.ndarray:
         """Whether the bound of each key is below ``limit`` (int64, overwritten)."""
         limit -= self.base
@@ -243,7 +293,8 @@ class PrefixTable:
     Attributes
     ----------
     keys : numpy.ndarray of uint64, shape ``(prefixes,)``
-        The prefixes' hash keys, shortest prefixes first (the empty prefix, key 0, first).
+        The prefixes' hash keys, in order of the word that opens each (the first word that
+        starts with it), that word's shortest first (the empty prefix, key 0, first).
     word, length : numpy.ndarray of int32 (int64 past ``2 ** 31`` words) and int64, shape
         ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
@@ -398,9 +449,9 @@ def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.n
 
 def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, one
-    entry a distinct prefix, shortest first and, at one length, in the words' order; the
-    words at positions ``lo`` to ``hi - 1`` are those that start with it (``lo`` and ``hi``
-    int32, int64 past ``2 ** 31`` words; ``length`` int64).
+    entry a distinct prefix, in order of ``lo`` (the word that opens it), shortest first for
+    one word; the words at positions ``lo`` to ``hi - 1`` are those that start with it (``lo``
+    and ``hi`` int32, int64 past ``2 ** 31`` words; ``length`` int64).
 
     ``top``: each word's longest prefix (its length, or one less when proper; >= 0);
     ``shared``: the length up to which the prefixes of a word are the previous word's (-1 for
@@ -409,17 +460,25 @@ def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.nd
     The runs of one length are disjoint and in order, so the ``i``-th opening of a length and
     its ``i``-th closing bound one run: two stable sorts by length (radix sorts of the lengths
     as 8 or 16-bit keys, built in that type), one entry a prefix, instead of one entry a
-    prefix of every word.
+    prefix of every word. The entries stay in the order they are opened in (each closing is
+    written at its opening's place), so that the prefixes' letters are read word after word.
+
+    Examples
+    --------
+    >>> top = np.array([1, 2, 1])  # "a", "ab", "b"
+    >>> [x.tolist() for x in _prefix_runs(top, np.array([-1, 1, 0]))]
+    [[0, 0, 1, 2], [0, 1, 2, 1], [3, 2, 2, 3]]
     """
     after = np.append(shared[1:], -1)  # what each word shares with the next
     longest = int(top.max(initial=0))
     kind = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.uint32
     lo, length = _entries(shared + 1, np.maximum(top - shared, 0), kind)
     last, closing = _entries(after + 1, np.maximum(top - after, 0), kind)
-    by_length = np.argsort(length, kind="stable")
-    lo, length = lo[by_length], length[by_length]
-    del by_length
-    hi = last[np.argsort(closing, kind="stable")]
+    # The i-th opening of a length and its i-th closing bound one run: each opening's closing,
+    # written where the opening is (the entries stay word after word: the prefixes' letters
+    # are then read in order of their words, not at random).
+    hi = np.empty_like(lo)
+    hi[np.argsort(length, kind="stable")] = last[np.argsort(closing, kind="stable")]
     hi += 1
     return lo, length.astype(np.int64), hi
 

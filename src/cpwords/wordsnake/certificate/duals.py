@@ -360,22 +360,22 @@ class _ArrayCheck:
         first, last = int(part[0]), int(part[-1])
         if not cert.proper and last - first + 1 == part.size:  # every suffix of a run of words
             lo, hi = int(letters.start[first]), int(letters.start[last + 1])
-            key, k = suffix[lo:hi], to_end[lo:hi].astype(np.int64)
+            key, k = suffix[lo:hi], to_end[lo:hi]
             count = letters.lens[first : last + 1]
         else:
             at, count = suffix_starts(letters, part, cert.proper)
-            key, k = suffix[at], to_end[at].astype(np.int64)
+            key, k = suffix[at], to_end[at]
             del at
-        # k: the suffixes' lengths; need: the joint's right-hand side less the word's least
-        # left-hand side (repeated along its suffixes: no word id a letter).
-        need = k * k if cert.score != "linear" else k.copy()
-        if cert.scale != 1:
-            need *= cert.scale
-        need -= np.repeat(low[part], count)
-        bad = np.flatnonzero(table.below(key, need))
-        del need
+        # k: the suffixes' lengths (unsigned, as small as the longest word's); the joint's
+        # right-hand side of each length, less the word's least left-hand side (repeated along
+        # its suffixes: no word id a letter).
+        gain = np.arange(int(letters.lens.max(initial=0)) + 1, dtype=np.int64)
+        if cert.score != "linear":
+            gain *= gain
+        gain *= cert.scale
+        bad = np.flatnonzero(table.bounds().below_gains(key, gain, k, low[part], count))
         place = np.searchsorted(np.cumsum(count), bad, side="right")  # the word of each
-        return place, k[bad], table.find(key[bad]).astype(np.int64)
+        return place, k[bad].astype(np.int64), table.find(key[bad]).astype(np.int64)
 
     def _violations(
         self,
