@@ -455,8 +455,6 @@ def test_the_slot_bounds_are_the_least_values_of_a_slot_rounded_down(
         dtype=np.int64,
     )
     bounds = arrays.SlotBounds(stored, values)
-    shared = arrays.SlotBounds(stored, values, arrays.KeyIndex(stored))  # its sort by slot
-    assert np.array_equal(shared.table, bounds.table) and shared.step == bounds.step
     slot = bounds._slot(stored)
     least = {int(s): int(values[slot == s].min()) for s in np.unique(slot)}
     floor = np.array([least[int(s)] for s in slot], dtype=np.int64)

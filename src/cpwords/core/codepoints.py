@@ -92,19 +92,15 @@ class Letters:
         [3, 2, 1, 2, 1]
         """
         if self._to_end is None:
-            top = int(self.lens.max(initial=0))
-            kind = _unsigned_for(top)
-            # A step of -1 a letter (modulo the type's range), the jump to the word's length at
-            # its first letter (from 1 at the word before's last): one running sum.
-            step = np.full(self.cp.size, np.iinfo(kind).max, dtype=kind)
-            some = np.flatnonzero(self.lens > 0)
-            if some.size:
-                jump = self.lens[some] - 1
-                jump[0] += 1
-                step[self.start[some]] = jump.astype(kind)
-            np.cumsum(step, dtype=kind, out=step)
-            step.flags.writeable = False
-            self._to_end = step
+            kind = _unsigned_for(int(self.lens.max(initial=0)))
+            # Each letter's word's end less its place, in 32 bits (64 past 2 ** 31 letters):
+            # a running sum of small integers (uint8) is no faster, having no vector loop.
+            wide = np.int32 if self.cp.size < 1 << 31 else np.int64
+            ends = np.repeat(self.start[1:].astype(wide), self.lens)
+            ends -= np.arange(self.cp.size, dtype=wide)
+            to_end = ends.astype(kind)
+            to_end.flags.writeable = False
+            self._to_end = to_end
         return self._to_end
 
     def letters_of(self, first: int = 0, last: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -171,7 +167,7 @@ class Letters:
             suffix += np.uint64(1)
             for lo in range(0, n, LETTER_CHUNK):  # the powers in chunks: no array a letter
                 hi = min(n, lo + LETTER_CHUNK)
-                suffix[lo:hi] *= lead[to_end[lo:hi]]
+                suffix[lo:hi] *= np.take(lead, to_end[lo:hi])  # (indexing converts the index)
             some = np.flatnonzero(self.lens > 0)
             if some.size > 1:
                 # A backwards running sum restarts at a word's last letter when that letter's

@@ -227,6 +227,12 @@ def _past(deadline: float | None) -> None:
         raise TimeoutError
 
 
+#: The array check's prefix table leaves out the prefixes no query can need only when they are
+#: more than one in this many (a superstring certificate's k-mers: most of them); otherwise it
+#: holds every prefix (ENABLE: 376,625 of 387,881 needed), for a few more candidates and no
+#: copy of the keys, no map of the places found.
+NEEDED_SHARE = 1.1
+
 #: Suffixes looked up at once by the array check (its memory: about 60 bytes each).
 QUERY_CHUNK = 1 << 18
 
@@ -304,12 +310,16 @@ class _ArrayCheck:
         floor, scale, linear = int(low[qids].min()), cert.scale, cert.score == "linear"
 
         def needed(length: np.ndarray, v1: np.ndarray) -> np.ndarray:
-            """The prefixes some query word's least left-hand side falls short with."""
+            """The prefixes some query word's least left-hand side falls short with; all of
+            them when those are nearly all (:data:`NEEDED_SHARE`)."""
             rhs = length.copy() if linear else length * length  # in place from here
             if scale != 1:
                 rhs *= scale
             rhs -= v1
-            return np.asarray(rhs > floor)
+            some = np.asarray(rhs > floor)
+            if NEEDED_SHARE * np.count_nonzero(some) >= some.size:
+                some[:] = True
+            return some
 
         try:
             table = PrefixTable.build(letters, tids, values, cert.proper, needed)
@@ -374,7 +384,8 @@ class _ArrayCheck:
             gain *= gain
         gain *= cert.scale
         bad = np.flatnonzero(table.bounds().below_gains(key, gain, k, low[part], count))
-        place = np.searchsorted(np.cumsum(count), bad, side="right")  # the word of each
+        kind = np.int32 if part.size < 1 << 31 else np.int64
+        place = np.repeat(np.arange(part.size, dtype=kind), count)[bad]  # the word of each
         return place, k[bad].astype(np.int64), table.find(key[bad]).astype(np.int64)
 
     def _violations(
