@@ -269,12 +269,13 @@ class SlotBounds:
 
 def _sorted_by_slot(slot: np.ndarray, bits: int) -> np.ndarray:
     """A stable order of the slots (int64 values below ``2 ** bits``): radix sorts of 16-bit
-    digits (NumPy sorts 16-bit keys by radix), a general stable sort past 32 bits."""
+    digits (NumPy sorts 8 and 16-bit keys by radix, a byte a pass; the high digit of up to 24
+    bits in one byte), a general stable sort past 32 bits."""
     if bits > 32:
         return np.argsort(slot, kind="stable")
     order = np.argsort((slot & 0xFFFF).astype(np.uint16), kind="stable")
     if bits > 16:
-        high = (slot[order] >> 16).astype(np.uint16)
+        high = (slot[order] >> 16).astype(np.uint8 if bits <= 24 else np.uint16)
         order = order[np.argsort(high, kind="stable")]
     return order
 

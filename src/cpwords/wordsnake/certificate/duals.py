@@ -402,13 +402,17 @@ class _ArrayCheck:
         those whose inequality fails by the table: ``(position in the query words (``n +
         done``), suffix length, prefix, partner)``, the best other word before a copy."""
         cert = self.cert
-        need = cert.scale * (k * k if cert.score != "linear" else k)
         # Every violation has a prefix and the least left-hand side below the joint's.
-        i = part[n]
         keep = np.flatnonzero(p >= 0)
-        keep = keep[
-            self.u[i[keep]] + np.minimum(extra, self.load)[i[keep]] + table.v1[p[keep]] < need[keep]
-        ]
+        n, k, p = n[keep], k[keep], p[keep]
+        i = part[n]
+        need = k * k if cert.score != "linear" else k.copy()
+        if cert.scale != 1:
+            need *= cert.scale
+        least = np.take(self.u, i)
+        least += np.minimum(np.take(extra, i), np.take(self.load, i))
+        least += np.take(table.v1, p)
+        keep = np.flatnonzero(least < need)
         n, k, p, i, need = n[keep], k[keep], p[keep], i[keep], need[keep]
         ua = self.u[i] + extra[i]
         i1, v2, i2 = table.others(p)
