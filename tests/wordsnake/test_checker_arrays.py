@@ -671,3 +671,16 @@ def test_prefixes_left_out_of_the_index_are_found_as_no_prefix(
     assert table.find(table.keys).tolist() == np.where(wanted, nodes, -1).tolist()
     limit = (table.v1 + 1).astype(np.int64)
     assert np.array_equal(table.below(table.keys, limit)[wanted], np.ones(wanted.sum(), bool))
+
+
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 5)), max_size=30))
+def test_the_entries_of_rows_are_each_rows_run_of_values(rows: list[tuple[int, int]]) -> None:
+    """Each row ``r`` gives ``count[r]`` entries ``first[r], first[r] + 1, ...`` (empty rows
+    none), in the smallest type that holds them."""
+    first = np.array([f for f, _ in rows], dtype=np.int64)
+    count = np.array([c for _, c in rows], dtype=np.int64)
+    kind = np.uint8 if int((first + count).max(initial=0)) < 1 << 8 else np.uint16
+    row, value = arrays._entries(first, count, kind)
+    expect = [(r, f + j) for r, (f, c) in enumerate(rows) for j in range(c)]
+    assert list(zip(row.tolist(), value.tolist(), strict=True)) == expect
+    assert value.dtype == kind

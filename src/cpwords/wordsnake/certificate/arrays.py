@@ -479,8 +479,9 @@ def _entries(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``count[r]`` entries of each row ``r``, with the values ``first[r]``, ``first[r] + 1``,
     ...: ``(row of each entry, its value)``, row after row; the rows int32 (int64 past ``2 **
-    31``), the values of type ``kind`` (which holds them all): a running sum of steps of 1,
-    modulo the type's range, that jumps to ``first[r]`` at the row's first entry.
+    31``), the values of type ``kind`` (which holds them all): each entry's place less its
+    row's first place, plus ``first[r]``, formed in 32 bits (a running sum of small integers
+    has no vector loop).
 
     Examples
     --------
@@ -489,14 +490,10 @@ def _entries(
     """
     rows = np.arange(count.size, dtype=np.int32 if count.size < 1 << 31 else np.int64)
     row = np.repeat(rows, count)
-    value = np.ones(row.size, dtype=kind)
-    some = np.flatnonzero(count > 0)
-    if some.size:
-        jump = first[some].astype(np.int64)
-        jump[1:] -= first[some[:-1]] + count[some[:-1]] - 1  # from the row before's last
-        value[(np.cumsum(count) - count)[some]] = jump.astype(kind)  # modulo its range
-        np.cumsum(value, dtype=kind, out=value)
-    return row, value
+    wide = np.int32 if row.size < 1 << 31 else np.int64
+    value: np.ndarray = np.arange(row.size, dtype=wide)
+    value -= np.repeat((np.cumsum(count) - count - first).astype(wide), count)
+    return row, value.astype(kind)
 
 
 class RangeMin:
