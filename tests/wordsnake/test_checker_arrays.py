@@ -684,3 +684,26 @@ def test_the_entries_of_rows_are_each_rows_run_of_values(rows: list[tuple[int, i
     expect = [(r, f + j) for r, (f, c) in enumerate(rows) for j in range(c)]
     assert list(zip(row.tolist(), value.tolist(), strict=True)) == expect
     assert value.dtype == kind
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=words_st, data=st.data())
+def test_the_common_prefixes_of_a_subset_are_read_from_the_neighbours(
+    words: list[str], data: st.DataObject
+) -> None:
+    """Any alphabet, words inside others, any subset (empty, one word, all): the common
+    prefixes read from every word's neighbour's are those compared letter by letter."""
+    distinct = sorted(set(words))
+    letters = Letters(distinct)
+    ids = np.array(sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1)))), dtype=np.int64)
+    every = letters.lcp_with_previous(np.arange(len(distinct)))
+    got = arrays.subset_lcp(every, ids).tolist()
+    assert got == letters.lcp_with_previous(ids).tolist()
+
+    def common(x: str, y: str) -> int:
+        return next(
+            (n for n, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), min(len(x), len(y))
+        )
+
+    expect = [-1] + [common(distinct[a], distinct[b]) for a, b in itertools.pairwise(ids.tolist())]
+    assert got == expect[: len(got)]

@@ -341,10 +341,16 @@ class PrefixTable:
         values: np.ndarray,
         proper: bool,
         needed: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+        neighbours: np.ndarray | None = None,
     ) -> PrefixTable:
         """The table of the words ``ids`` (sorted, ascending: the words are sorted) with their
         ``values`` (indexed by word id): every prefix of each word, shorter than the word when
         ``proper``.
+
+        ``neighbours``, when given, is ``letters.lcp_with_previous`` of every word: the longest
+        common prefixes of the words ``ids`` are then read from it (:func:`subset_lcp`), not
+        compared again (a check builds a table for the words outside the cuts and one for each
+        class of the words inside).
 
         ``needed(length, v1)``, when given, tells (bool array) the prefixes a suffix may be
         looked up for: the others are left out of the index (:meth:`find` and :meth:`below`
@@ -363,7 +369,10 @@ class PrefixTable:
             ids, top = ids[top >= 0], top[top >= 0]
         # A word's entry of length L is the entry before it at that length's prefix exactly
         # when the word before it in the list shares L letters with it and has that entry.
-        shared = letters.lcp_with_previous(ids)
+        if neighbours is None:
+            shared = letters.lcp_with_previous(ids)
+        else:
+            shared = subset_lcp(neighbours, ids)
         shared[1:] = np.minimum(shared[1:], top[:-1])
         lo, length, hi = _prefix_runs(top, shared)
         del shared
@@ -420,6 +429,36 @@ class PrefixTable:
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""
         return self.letters.words[int(self.word[node])][: int(self.length[node])]
+
+
+def subset_lcp(neighbours: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The longest common prefix of each word of ``ids`` with the one before it in ``ids``
+    (-1 for the first), from ``neighbours``, every word's with the word before it in the
+    sorted list (:meth:`Letters.lcp_with_previous` of all the words): the common prefix of two
+    sorted words is the least of the neighbours' between them (one ``minimum.reduceat``).
+
+    Parameters
+    ----------
+    neighbours : numpy.ndarray of int64, shape ``(words,)``
+    ids : numpy.ndarray of int64, shape ``(n,)``
+        Ascending, distinct.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape ``(n,)``
+
+    Examples
+    --------
+    >>> words = Letters(["ab", "abc", "abd", "b"])
+    >>> subset_lcp(words.lcp_with_previous(np.arange(4)), np.array([0, 2, 3])).tolist()
+    [-1, 2, 0]
+    """
+    out = np.full(ids.size, -1, dtype=np.int64)
+    if ids.size == neighbours.size:  # every word (ids ascending and distinct)
+        out[1:] = neighbours[1:]
+    elif ids.size > 1:  # word t's common prefix with t - 1: the least of (ids[t-1], ids[t]]
+        out[1:] = np.minimum.reduceat(neighbours[: int(ids[-1]) + 1], ids[:-1] + 1)
+    return out
 
 
 def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -271,6 +271,14 @@ class _ArrayCheck:
         self.copies = np.zeros(len(mult), dtype=bool) if once else np.asarray(mult) > 1
         self.v_all = _fitting(terms.v_all)
         self.v_out = self.v_all if terms.v_out is terms.v_all else _fitting(terms.v_out)
+        self._neighbours: np.ndarray | None = None
+
+    def neighbours(self) -> np.ndarray:
+        """Every word's longest common prefix with the word before it (computed once, for the
+        tables of the words outside the cuts and of each class inside)."""
+        if self._neighbours is None:
+            self._neighbours = self.letters.lcp_with_previous(np.arange(len(self.mult)))
+        return self._neighbours
 
     @classmethod
     def of(
@@ -322,7 +330,7 @@ class _ArrayCheck:
             return some
 
         try:
-            table = PrefixTable.build(letters, tids, values, cert.proper, needed)
+            table = PrefixTable.build(letters, tids, values, cert.proper, needed, self.neighbours())
         except HashCollision:  # pragma: no cover - probability about prefixes**2 / 2**62
             self._dict_check(values, tids, qids, bonus)
             return
