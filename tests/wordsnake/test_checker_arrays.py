@@ -455,8 +455,6 @@ def test_the_slot_bounds_are_the_least_values_of_a_slot_rounded_down(
         dtype=np.int64,
     )
     bounds = arrays.SlotBounds(stored, values)
-    shared = arrays.SlotBounds(stored, values, arrays.KeyIndex(stored))  # its sort by slot
-    assert np.array_equal(shared.table, bounds.table) and shared.step == bounds.step
     slot = bounds._slot(stored)
     least = {int(s): int(values[slot == s].min()) for s in np.unique(slot)}
     floor = np.array([least[int(s)] for s in slot], dtype=np.int64)
@@ -540,6 +538,47 @@ def test_joint_overlaps_read_in_place_are_the_prefix_functions(
     assert codepoints.joint_overlaps(letters, a, b, proper).tolist() == expect
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from([["a", "b"], ["a", "é"], ["a", "字"], LETTERS, MANY]).flatmap(
+            lambda alphabet: st.text(alphabet=alphabet, max_size=30)
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    data=st.data(),
+    proper=st.booleans(),
+)
+def test_long_overlaps_read_in_place_are_the_prefix_functions(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """Overlaps longer than a window (8, 4 or 2 letters), letters of 1 and 2 bytes, repeated
+    and empty words: the in-place reading (letters compared window by window, no hash) equals
+    the prefix functions, and so does every run of letters compared."""
+    import cpwords.core.codepoints as codepoints
+
+    distinct = sorted(set(words))
+    letters = Letters(distinct)
+    firsts = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
+    seconds = [data.draw(st.integers(0, len(distinct) - 1)) for _ in firsts]
+    a, b = np.array(firsts, dtype=np.int64), np.array(seconds, dtype=np.int64)
+    expect = [
+        codepoints.overlap_of(distinct[i], distinct[j], proper)
+        for i, j in zip(firsts, seconds, strict=True)
+    ]
+    top = np.maximum(np.minimum(letters.lens[a], letters.lens[b]) - (1 if proper else 0), 0)
+    assert codepoints._longest_matches_in_place(letters, a, b, top).tolist() == expect
+    text = "".join(distinct)
+    if text:
+        starts = st.integers(0, len(text) - 1)
+        runs = data.draw(st.lists(st.tuples(starts, starts, st.integers(1, 30)), max_size=10))
+        runs = [(x, y, min(n, len(text) - x, len(text) - y)) for x, y, n in runs]
+        x, y, n = (np.array([r[i] for r in runs], dtype=np.int64) for i in range(3))
+        same = [text[i : i + m] == text[j : j + m] for i, j, m in runs]
+        assert codepoints.equal_letters(letters, x, y, n).tolist() == same
+
+
 def test_the_ordering_check_reads_the_overlaps_the_certificate_check_counted() -> None:
     """The certificate checker counts the ordering's joints once (core's ordering_overlaps);
     the rules' scorer, asked next for the same ordering, reads them; another ordering is
@@ -603,7 +642,7 @@ def test_a_hash_match_that_is_no_overlap_is_found_and_counted_again(
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(codepoints, "_longest_matches", lambda _l, _a, _b, top: top.copy())
-        mp.setattr(codepoints, "_longest_matches_in_place", lambda _l, _a, _b, top: top.copy())
+        mp.setattr(codepoints, "_reads_in_place", lambda *_: False)  # exact: no hash there
         mp.setattr(codepoints, "overlap_of", recount)
         assert codepoints.joint_overlaps(letters, a, b, proper).tolist() == expect
     pairs_of = zip(chosen, expect, longest, strict=True)
@@ -632,3 +671,39 @@ def test_prefixes_left_out_of_the_index_are_found_as_no_prefix(
     assert table.find(table.keys).tolist() == np.where(wanted, nodes, -1).tolist()
     limit = (table.v1 + 1).astype(np.int64)
     assert np.array_equal(table.below(table.keys, limit)[wanted], np.ones(wanted.sum(), bool))
+
+
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 5)), max_size=30))
+def test_the_entries_of_rows_are_each_rows_run_of_values(rows: list[tuple[int, int]]) -> None:
+    """Each row ``r`` gives ``count[r]`` entries ``first[r], first[r] + 1, ...`` (empty rows
+    none), in the smallest type that holds them."""
+    first = np.array([f for f, _ in rows], dtype=np.int64)
+    count = np.array([c for _, c in rows], dtype=np.int64)
+    kind = np.uint8 if int((first + count).max(initial=0)) < 1 << 8 else np.uint16
+    row, value = arrays._entries(first, count, kind)
+    expect = [(r, f + j) for r, (f, c) in enumerate(rows) for j in range(c)]
+    assert list(zip(row.tolist(), value.tolist(), strict=True)) == expect
+    assert value.dtype == kind
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=words_st, data=st.data())
+def test_the_common_prefixes_of_a_subset_are_read_from_the_neighbours(
+    words: list[str], data: st.DataObject
+) -> None:
+    """Any alphabet, words inside others, any subset (empty, one word, all): the common
+    prefixes read from every word's neighbour's are those compared letter by letter."""
+    distinct = sorted(set(words))
+    letters = Letters(distinct)
+    ids = np.array(sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1)))), dtype=np.int64)
+    every = letters.lcp_with_previous(np.arange(len(distinct)))
+    got = arrays.subset_lcp(every, ids).tolist()
+    assert got == letters.lcp_with_previous(ids).tolist()
+
+    def common(x: str, y: str) -> int:
+        return next(
+            (n for n, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), min(len(x), len(y))
+        )
+
+    expect = [-1] + [common(distinct[a], distinct[b]) for a, b in itertools.pairwise(ids.tolist())]
+    assert got == expect[: len(got)]

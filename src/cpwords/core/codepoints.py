@@ -78,6 +78,7 @@ class Letters:
         self._base = 1
         self._suffix: np.ndarray | None = None
         self._windows: tuple[np.ndarray, int] | None = None
+        self._small: np.ndarray | None = None
         self._to_end: np.ndarray | None = None
 
     def to_end(self) -> np.ndarray:
@@ -91,19 +92,15 @@ class Letters:
         [3, 2, 1, 2, 1]
         """
         if self._to_end is None:
-            top = int(self.lens.max(initial=0))
-            kind = _unsigned_for(top)
-            # A step of -1 a letter (modulo the type's range), the jump to the word's length at
-            # its first letter (from 1 at the word before's last): one running sum.
-            step = np.full(self.cp.size, np.iinfo(kind).max, dtype=kind)
-            some = np.flatnonzero(self.lens > 0)
-            if some.size:
-                jump = self.lens[some] - 1
-                jump[0] += 1
-                step[self.start[some]] = jump.astype(kind)
-            np.cumsum(step, dtype=kind, out=step)
-            step.flags.writeable = False
-            self._to_end = step
+            kind = _unsigned_for(int(self.lens.max(initial=0)))
+            # Each letter's word's end less its place, in 32 bits (64 past 2 ** 31 letters):
+            # a running sum of small integers (uint8) is no faster, having no vector loop.
+            wide = np.int32 if self.cp.size < 1 << 31 else np.int64
+            ends = np.repeat(self.start[1:].astype(wide), self.lens)
+            ends -= np.arange(self.cp.size, dtype=wide)
+            to_end = ends.astype(kind)
+            to_end.flags.writeable = False
+            self._to_end = to_end
         return self._to_end
 
     def letters_of(self, first: int = 0, last: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -170,7 +167,7 @@ class Letters:
             suffix += np.uint64(1)
             for lo in range(0, n, LETTER_CHUNK):  # the powers in chunks: no array a letter
                 hi = min(n, lo + LETTER_CHUNK)
-                suffix[lo:hi] *= lead[to_end[lo:hi]]
+                suffix[lo:hi] *= np.take(lead, to_end[lo:hi])  # (indexing converts the index)
             some = np.flatnonzero(self.lens > 0)
             if some.size > 1:
                 # A backwards running sum restarts at a word's last letter when that letter's
@@ -272,6 +269,26 @@ class Letters:
         8
         """
         if self._windows is None:
+            letters = self.small_letters()
+            width = letters.dtype.itemsize
+            packed = np.zeros(self.cp.size * width + 8, dtype=np.uint8)
+            packed[: self.cp.size * width] = letters.astype(f"<u{width}").view(np.uint8)
+            view = np.ndarray((self.cp.size,), dtype="<u8", buffer=packed, strides=(width,))
+            self._windows = view, 8 // width
+        return self._windows
+
+    def small_letters(self) -> np.ndarray:
+        """The letters in the fewest bytes that hold them: each letter's code point when every
+        code point fits in a byte, else its rank among the list's distinct code points (uint8,
+        uint16 or uint32, shape ``(total letters,)``; two letters are equal exactly when their
+        code points are). Computed once, read-only.
+
+        Examples
+        --------
+        >>> Letters(["żab", "źa"]).small_letters().tolist()
+        [3, 0, 1, 2, 0]
+        """
+        if self._small is None:
             top = int(self.cp.max()) if self.cp.size else 0
             letters = self.cp
             if top >= 1 << 8:  # the distinct code points ranked: fewer bytes a letter
@@ -280,12 +297,11 @@ class Letters:
                 rank = np.cumsum(seen, dtype=np.int64) - 1
                 top = int(rank[-1])
                 letters = rank.astype(_unsigned_for(top))[letters]
-            width = 1 if top < 1 << 8 else 2 if top < 1 << 16 else 4
-            packed = np.zeros(self.cp.size * width + 8, dtype=np.uint8)
-            packed[: self.cp.size * width] = letters.astype(f"<u{width}").view(np.uint8)
-            view = np.ndarray((self.cp.size,), dtype="<u8", buffer=packed, strides=(width,))
-            self._windows = view, 8 // width
-        return self._windows
+            else:
+                letters = letters.astype(np.uint8)
+            letters.flags.writeable = False
+            self._small = letters
+        return self._small
 
     def _lcp_by_letters(self, a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:
         """The longest common prefix of words ``a[t]`` and ``b[t]`` (``m``: the shorter's
@@ -333,21 +349,23 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
 
     Notes
     -----
-    Every length up to the shorter word is compared by hash (time O(sum of the shorter words'
-    lengths), in chunks of :data:`OVERLAP_CHUNK` comparisons); the longest match of each pair
-    is then compared letter by letter, and a pair whose longest match was a collision is
-    counted again by the prefix function (Knuth, Morris and Pratt), in time linear in it.
+    Pairs whose first words ascend (an ordering's joints, each word the first of one at most)
+    are read in place and compared letter by letter where the second word's first letter
+    stands (:func:`_longest_matches_in_place`). Otherwise every length up to the shorter word
+    is compared by hash (time O(sum of the shorter words' lengths), in chunks of
+    :data:`OVERLAP_CHUNK` comparisons); the longest match of each pair is then compared letter
+    by letter, and a pair whose longest match was a collision is counted again by the prefix
+    function (Knuth, Morris and Pratt), in time linear in it.
     """
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
     top = np.maximum(np.minimum(letters.lens[a], letters.lens[b]) - (1 if proper else 0), 0)
     total = int(top.sum())
-    if total and 4 * total >= letters.cp.size and bool(np.all(a[1:] > a[:-1])):
-        best = _longest_matches_in_place(letters, a, b, top)  # one pair a word at most
-    else:
-        best = np.zeros(a.size, dtype=np.int64)
-        bounds = np.searchsorted(np.cumsum(top), np.arange(OVERLAP_CHUNK, total, OVERLAP_CHUNK))
-        for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), a.size], strict=True):
-            best[lo:hi] = _longest_matches(letters, a[lo:hi], b[lo:hi], top[lo:hi])
+    if _reads_in_place(letters, a, total):  # one pair a word at most: exact, no hash
+        return _longest_matches_in_place(letters, a, b, top)
+    best = np.zeros(a.size, dtype=np.int64)
+    bounds = np.searchsorted(np.cumsum(top), np.arange(OVERLAP_CHUNK, total, OVERLAP_CHUNK))
+    for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), a.size], strict=True):
+        best[lo:hi] = _longest_matches(letters, a[lo:hi], b[lo:hi], top[lo:hi])
     # The longest match of each pair, letter by letter: 8-byte windows of both words (8, 4 or
     # 2 letters each, the letters past the match masked off).
     windows, lanes = letters.windows()
@@ -364,6 +382,12 @@ def joint_overlaps(letters: Letters, a: np.ndarray, b: np.ndarray, proper: bool)
         for t in wrong.tolist():
             best[t] = overlap_of(letters.words[int(a[t])], letters.words[int(b[t])], proper)
     return best
+
+
+def _reads_in_place(letters: Letters, a: np.ndarray, total: int) -> bool:
+    """Whether :func:`joint_overlaps` reads the pairs in place: their first words ascend
+    strictly and the lengths to compare are a quarter of the letters or more."""
+    return bool(total and 4 * total >= letters.cp.size and np.all(a[1:] > a[:-1]))
 
 
 #: The last ordering :func:`ordering_overlaps` was asked about: ``((order, cyclic, proper),
@@ -507,33 +531,79 @@ def _joints_by_first_word(
 def _longest_matches_in_place(
     letters: Letters, a: np.ndarray, b: np.ndarray, top: np.ndarray
 ) -> np.ndarray:
-    """:func:`_longest_matches` for pairs whose first words ``a`` ascend strictly (each word
-    the first of one pair at most, as in an ordering of distinct words sorted by its joints'
-    first words): every letter of every word is read once, in place, as the start of a
-    suffix (is it the second word's first letter, within ``top`` of the end?), instead of
-    listing each pair's lengths; the keys are compared there only."""
-    lens = letters.lens
-    reach = np.zeros(lens.size, dtype=np.int32)
+    """The overlaps of pairs whose first words ``a`` ascend strictly (each word the first of
+    one pair at most, as in an ordering of distinct words sorted by its joints' first words),
+    exactly: every letter of every word is read once, in place, as the start of a suffix (is
+    it the second word's first letter, within ``top`` of the end? one byte a letter for most
+    lists, :meth:`Letters.small_letters`), instead of listing each pair's lengths; only those
+    suffixes are compared with the second word's prefix, letter by letter
+    (:func:`equal_letters`: no hash)."""
+    best = np.zeros(a.size, dtype=np.int64)
+    if not top.any():
+        return best
+    lens, to_end = letters.lens, letters.to_end()
+    small = letters.small_letters()
+    reach = np.zeros(lens.size, dtype=to_end.dtype)  # top <= the word's length: it fits
     reach[a] = top
-    first = np.zeros(lens.size, dtype=letters.cp.dtype)
-    first[a] = letters.cp[np.minimum(letters.start[b], letters.cp.size - 1)]
-    word_of, to_end = letters.letters_of()
-    maybe = letters.cp == np.repeat(first, lens)
+    first = np.zeros(lens.size, dtype=small.dtype)
+    first[a] = small[np.minimum(letters.start[b], small.size - 1)]
+    maybe = small == np.repeat(first, lens)
     maybe &= to_end <= np.repeat(reach, lens)
     at = np.flatnonzero(maybe)  # ascending: a pair's suffixes from the longest
     del maybe
-    pair_of = np.full(lens.size, -1, dtype=np.int64)
-    pair_of[a] = np.arange(a.size)
-    pair = pair_of[word_of[at]]
+    kind = np.int32 if lens.size < 1 << 31 else np.int64
+    pair_of = np.full(lens.size, -1, dtype=kind)
+    pair_of[a] = np.arange(a.size, dtype=kind)
+    pair = np.repeat(pair_of, lens)[at]
     k = to_end[at].astype(np.int64)
-    begin = letters.start[b[pair]]
-    hits = letters.suffix_keys()[at] == letters.prefix_keys(begin, begin + k - 1)
-    pair, k = pair[hits], k[hits]
-    best = np.zeros(a.size, dtype=np.int64)
+    same = equal_letters(letters, at, letters.start[b[pair]], k)
+    pair, k = pair[same], k[same]
     if pair.size:
-        longest = np.append(True, pair[1:] != pair[:-1])  # a pair's first hit is its longest
+        longest = np.append(True, pair[1:] != pair[:-1])  # a pair's first match is its longest
         best[pair[longest]] = k[longest]
     return best
+
+
+def equal_letters(letters: Letters, x: np.ndarray, y: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """Whether the letters ``cp[x:x + size]`` and ``cp[y:y + size]`` are the same, for each
+    entry (``size >= 1``, each run within the letters), by 8-byte windows of both
+    (:meth:`Letters.windows`: 8, 4 or 2 letters a window, those past the run masked off), a
+    window a round for the runs still equal.
+
+    Parameters
+    ----------
+    letters : Letters
+    x, y : numpy.ndarray of int64, shape ``(n,)``
+        Where the runs start.
+    size : numpy.ndarray of int64, shape ``(n,)``
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape ``(n,)``
+
+    Examples
+    --------
+    >>> letters = Letters(["abcabcabcab", "abcabcabcx"])
+    >>> equal_letters(letters, np.array([0, 0, 3]), np.array([11, 11, 11]),
+    ...               np.array([9, 10, 8])).tolist()
+    [True, False, True]
+    """
+    windows, lanes = letters.windows()
+    width = 64 // lanes
+    # masks[j]: the low j letters of a window (every letter for j = lanes)
+    masks = np.array([(1 << (j * width)) - 1 for j in range(lanes + 1)], dtype=np.uint64)
+    equal = np.ones(x.size, dtype=bool)
+    live = np.arange(x.size, dtype=np.int64)
+    offset = 0
+    while live.size:
+        rest = size[live] - offset  # >= 1
+        diff = windows[x[live] + offset] ^ windows[y[live] + offset]
+        diff &= masks[np.minimum(rest, lanes)]
+        differ = diff != 0
+        equal[live[differ]] = False
+        live = live[~differ & (rest > lanes)]
+        offset += lanes
+    return equal
 
 
 def _longest_matches(letters: Letters, a: np.ndarray, b: np.ndarray, top: np.ndarray) -> np.ndarray:

@@ -104,7 +104,6 @@ class KeyIndex:
         home = self.home(keys)
         order = _sorted_by_slot(home, bits)
         home = home[order]
-        self.order, self.sorted_home = order, home  # the keys by first slot
         # In order of their first slots, each key takes the first free slot from its own: the
         # slot after the previous key's or its own, whichever is later (a running maximum).
         place = np.arange(n, dtype=np.int64)
@@ -180,37 +179,82 @@ class SlotBounds:
     has that slot; ``base`` is the least value and ``step`` the least that fits the range in
     15 bits (1 for values within 32,766 of each other). The table is small on purpose: read
     at random by millions of suffixes, a table of 64-bit values (16 MB) took three times as
-    long once a solve had filled the memory (its pages out of the processor's reach).
+    long once a solve had filled the memory (its pages out of the processor's reach). Built
+    by one ``numpy.minimum.at`` over the keys' slots (ENABLE: 1.2 ms, where the least of each
+    run of the keys sorted by slot took 4.2 ms).
     """
 
     EMPTY = (1 << 15) - 1
 
-    def __init__(self, keys: np.ndarray, values: np.ndarray, index: KeyIndex | None = None) -> None:
+    def __init__(self, keys: np.ndarray, values: np.ndarray) -> None:
         bits = max(4, (SLOTS_PER_KEY * keys.size).bit_length())
         self._shift = np.uint64(64 - bits)
-        if index is not None and index.bits >= bits and index.order.size == keys.size:
-            order = index.order
-            slot = index.sorted_home >> (index.bits - bits)
-        else:
-            slot = self._slot(keys)
-            order = _sorted_by_slot(slot, bits)
-            slot = slot[order]
         self.base = int(values.min()) if values.size else 0
         span = int(values.max()) - self.base if values.size else 0
         self.step = max(1, -(-(span + 1) // (self.EMPTY - 1)))
         self.table = np.full(1 << bits, self.EMPTY, dtype=np.int16)
-        if keys.size:  # the least value of each slot's keys: a minimum over a run
-            first = np.flatnonzero(np.append(True, slot[1:] != slot[:-1]))
-            least = np.minimum.reduceat(values[order], first)
-            least -= self.base
-            least //= self.step  # floor: a lower bound, below EMPTY
-            self.table[slot[first]] = least.astype(np.int16)
+        if keys.size:  # the least value of each slot's keys, rounded down: below EMPTY
+            least = values - self.base
+            if self.step > 1:
+                least //= self.step
+            np.minimum.at(self.table, self._slot(keys), least.astype(np.int16))
 
     def _slot(self, keys: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
             slot = keys * SLOT_MIX
         slot >>= self._shift
         return slot.view(np.int64)
+
+    def below_gains(
+        self,
+        keys: np.ndarray,
+        gain: np.ndarray,
+        size: np.ndarray,
+        low: np.ndarray,
+        count: np.ndarray,
+    ) -> np.ndarray:
+        """Whether the bound of each key is below ``gain[size] - low``, ``low`` given for groups
+        of ``count`` keys: :meth:`below` of those limits, formed in 32 bits when they fit
+        (``step`` 1, the gains and the ``low`` within ``2 ** 30`` of ``base``: the usual
+        certificate) and else in 64.
+
+        Parameters
+        ----------
+        keys : numpy.ndarray of uint64, shape ``(n,)``
+        gain : numpy.ndarray of int64, shape ``(m,)``
+            A value for each size (the joint's right-hand side of a suffix of that length).
+        size : numpy.ndarray of unsigned int, shape ``(n,)``
+            Each key's entry of ``gain`` (below ``m``).
+        low : numpy.ndarray of int64, shape ``(groups,)``
+            Subtracted from the gains of each group's keys.
+        count : numpy.ndarray of int64, shape ``(groups,)``
+            The keys of each group, in order (``n`` in all).
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape ``(n,)``
+
+        Examples
+        --------
+        >>> keys = np.arange(1, 5, dtype=np.uint64)
+        >>> bounds = SlotBounds(keys, np.array([3, 3, 3, 3]))
+        >>> gain, size = np.array([0, 1, 4, 9]), np.array([2, 3, 2, 3], dtype=np.uint8)
+        >>> bounds.below_gains(keys, gain, size, np.array([1, 6]), np.array([2, 2])).tolist()
+        [False, True, False, False]
+        """
+        w = low + self.base  # the limit less base: gain - (low + base), in units of step
+        fits = self.step == 1 and gain.size > 0 and w.size > 0
+        fits = fits and max(-int(gain.min()), int(gain.max())) < 1 << 30
+        fits = fits and max(-int(w.min()), int(w.max())) < 1 << 30
+        if not fits:
+            limit = gain[size]
+            limit -= np.repeat(low, count)
+            return self.below(keys, limit)
+        # numpy.take: indexing by an unsigned array converts it first (twice the time)
+        limit32 = np.take(gain.astype(np.int32), size)
+        limit32 -= np.repeat(w.astype(np.int32), count)
+        np.minimum(limit32, self.EMPTY, out=limit32)  # EMPTY is never below
+        return np.asarray(np.take(self.table, self._slot(keys)) < limit32)
 
     def below(self, keys: np.ndarray, limit: np.ndarray) -> np.ndarray:
         """Whether the bound of each key is below ``limit`` (int64, overwritten)."""
@@ -225,12 +269,13 @@ class SlotBounds:
 
 def _sorted_by_slot(slot: np.ndarray, bits: int) -> np.ndarray:
     """A stable order of the slots (int64 values below ``2 ** bits``): radix sorts of 16-bit
-    digits (NumPy sorts 16-bit keys by radix), a general stable sort past 32 bits."""
+    digits (NumPy sorts 8 and 16-bit keys by radix, a byte a pass; the high digit of up to 24
+    bits in one byte), a general stable sort past 32 bits."""
     if bits > 32:
         return np.argsort(slot, kind="stable")
     order = np.argsort((slot & 0xFFFF).astype(np.uint16), kind="stable")
     if bits > 16:
-        high = (slot[order] >> 16).astype(np.uint16)
+        high = (slot[order] >> 16).astype(np.uint8 if bits <= 24 else np.uint16)
         order = order[np.argsort(high, kind="stable")]
     return order
 
@@ -243,7 +288,8 @@ class PrefixTable:
     Attributes
     ----------
     keys : numpy.ndarray of uint64, shape ``(prefixes,)``
-        The prefixes' hash keys, shortest prefixes first (the empty prefix, key 0, first).
+        The prefixes' hash keys, in order of the word that opens each (the first word that
+        starts with it), that word's shortest first (the empty prefix, key 0, first).
     word, length : numpy.ndarray of int32 (int64 past ``2 ** 31`` words) and int64, shape
         ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
@@ -295,10 +341,16 @@ class PrefixTable:
         values: np.ndarray,
         proper: bool,
         needed: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+        neighbours: np.ndarray | None = None,
     ) -> PrefixTable:
         """The table of the words ``ids`` (sorted, ascending: the words are sorted) with their
         ``values`` (indexed by word id): every prefix of each word, shorter than the word when
         ``proper``.
+
+        ``neighbours``, when given, is ``letters.lcp_with_previous`` of every word: the longest
+        common prefixes of the words ``ids`` are then read from it (:func:`subset_lcp`), not
+        compared again (a check builds a table for the words outside the cuts and one for each
+        class of the words inside).
 
         ``needed(length, v1)``, when given, tells (bool array) the prefixes a suffix may be
         looked up for: the others are left out of the index (:meth:`find` and :meth:`below`
@@ -317,7 +369,10 @@ class PrefixTable:
             ids, top = ids[top >= 0], top[top >= 0]
         # A word's entry of length L is the entry before it at that length's prefix exactly
         # when the word before it in the list shares L letters with it and has that entry.
-        shared = letters.lcp_with_previous(ids)
+        if neighbours is None:
+            shared = letters.lcp_with_previous(ids)
+        else:
+            shared = subset_lcp(neighbours, ids)
         shared[1:] = np.minimum(shared[1:], top[:-1])
         lo, length, hi = _prefix_runs(top, shared)
         del shared
@@ -340,10 +395,7 @@ class PrefixTable:
         else:
             raise HashCollision
         del begin
-        table = cls(letters, keys, word, length, v1, runs, index, useful)
-        table.bounds()  # built from the index's sort by slot, which is then let go
-        index.order = index.sorted_home = np.zeros(0, dtype=np.int64)
-        return table
+        return cls(letters, keys, word, length, v1, runs, index, useful)
 
     def find(self, key: np.ndarray) -> np.ndarray:
         """The prefix whose hash is ``key`` (uint64), or -1, shape of ``key`` (a match is a
@@ -366,18 +418,47 @@ class PrefixTable:
         return self.bounds().below(key, limit)
 
     def bounds(self) -> SlotBounds:
-        """The slot bounds of the prefixes in the index (built once, from its sort by slot)."""
+        """The slot bounds of the prefixes in the index (built once)."""
         if self._bounds is None:
             if self.useful is None:
-                self._bounds = SlotBounds(self.keys, self.v1, self.index)
+                self._bounds = SlotBounds(self.keys, self.v1)
             else:
-                keys, v1 = self.keys[self.useful], self.v1[self.useful]
-                self._bounds = SlotBounds(keys, v1, self.index)
+                self._bounds = SlotBounds(self.keys[self.useful], self.v1[self.useful])
         return self._bounds
 
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""
         return self.letters.words[int(self.word[node])][: int(self.length[node])]
+
+
+def subset_lcp(neighbours: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The longest common prefix of each word of ``ids`` with the one before it in ``ids``
+    (-1 for the first), from ``neighbours``, every word's with the word before it in the
+    sorted list (:meth:`Letters.lcp_with_previous` of all the words): the common prefix of two
+    sorted words is the least of the neighbours' between them (one ``minimum.reduceat``).
+
+    Parameters
+    ----------
+    neighbours : numpy.ndarray of int64, shape ``(words,)``
+    ids : numpy.ndarray of int64, shape ``(n,)``
+        Ascending, distinct.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape ``(n,)``
+
+    Examples
+    --------
+    >>> words = Letters(["ab", "abc", "abd", "b"])
+    >>> subset_lcp(words.lcp_with_previous(np.arange(4)), np.array([0, 2, 3])).tolist()
+    [-1, 2, 0]
+    """
+    out = np.full(ids.size, -1, dtype=np.int64)
+    if ids.size == neighbours.size:  # every word (ids ascending and distinct)
+        out[1:] = neighbours[1:]
+    elif ids.size > 1:  # word t's common prefix with t - 1: the least of (ids[t-1], ids[t]]
+        out[1:] = np.minimum.reduceat(neighbours[: int(ids[-1]) + 1], ids[:-1] + 1)
+    return out
 
 
 def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -398,9 +479,9 @@ def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.n
 
 def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, one
-    entry a distinct prefix, shortest first and, at one length, in the words' order; the
-    words at positions ``lo`` to ``hi - 1`` are those that start with it (``lo`` and ``hi``
-    int32, int64 past ``2 ** 31`` words; ``length`` int64).
+    entry a distinct prefix, in order of ``lo`` (the word that opens it), shortest first for
+    one word; the words at positions ``lo`` to ``hi - 1`` are those that start with it (``lo``
+    and ``hi`` int32, int64 past ``2 ** 31`` words; ``length`` int64).
 
     ``top``: each word's longest prefix (its length, or one less when proper; >= 0);
     ``shared``: the length up to which the prefixes of a word are the previous word's (-1 for
@@ -409,17 +490,25 @@ def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.nd
     The runs of one length are disjoint and in order, so the ``i``-th opening of a length and
     its ``i``-th closing bound one run: two stable sorts by length (radix sorts of the lengths
     as 8 or 16-bit keys, built in that type), one entry a prefix, instead of one entry a
-    prefix of every word.
+    prefix of every word. The entries stay in the order they are opened in (each closing is
+    written at its opening's place), so that the prefixes' letters are read word after word.
+
+    Examples
+    --------
+    >>> top = np.array([1, 2, 1])  # "a", "ab", "b"
+    >>> [x.tolist() for x in _prefix_runs(top, np.array([-1, 1, 0]))]
+    [[0, 0, 1, 2], [0, 1, 2, 1], [3, 2, 2, 3]]
     """
     after = np.append(shared[1:], -1)  # what each word shares with the next
     longest = int(top.max(initial=0))
     kind = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.uint32
     lo, length = _entries(shared + 1, np.maximum(top - shared, 0), kind)
     last, closing = _entries(after + 1, np.maximum(top - after, 0), kind)
-    by_length = np.argsort(length, kind="stable")
-    lo, length = lo[by_length], length[by_length]
-    del by_length
-    hi = last[np.argsort(closing, kind="stable")]
+    # The i-th opening of a length and its i-th closing bound one run: each opening's closing,
+    # written where the opening is (the entries stay word after word: the prefixes' letters
+    # are then read in order of their words, not at random).
+    hi = np.empty_like(lo)
+    hi[np.argsort(length, kind="stable")] = last[np.argsort(closing, kind="stable")]
     hi += 1
     return lo, length.astype(np.int64), hi
 
@@ -429,8 +518,9 @@ def _entries(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``count[r]`` entries of each row ``r``, with the values ``first[r]``, ``first[r] + 1``,
     ...: ``(row of each entry, its value)``, row after row; the rows int32 (int64 past ``2 **
-    31``), the values of type ``kind`` (which holds them all): a running sum of steps of 1,
-    modulo the type's range, that jumps to ``first[r]`` at the row's first entry.
+    31``), the values of type ``kind`` (which holds them all): each entry's place less its
+    row's first place, plus ``first[r]``, formed in 32 bits (a running sum of small integers
+    has no vector loop).
 
     Examples
     --------
@@ -439,14 +529,10 @@ def _entries(
     """
     rows = np.arange(count.size, dtype=np.int32 if count.size < 1 << 31 else np.int64)
     row = np.repeat(rows, count)
-    value = np.ones(row.size, dtype=kind)
-    some = np.flatnonzero(count > 0)
-    if some.size:
-        jump = first[some].astype(np.int64)
-        jump[1:] -= first[some[:-1]] + count[some[:-1]] - 1  # from the row before's last
-        value[(np.cumsum(count) - count)[some]] = jump.astype(kind)  # modulo its range
-        np.cumsum(value, dtype=kind, out=value)
-    return row, value
+    wide = np.int32 if row.size < 1 << 31 else np.int64
+    value: np.ndarray = np.arange(row.size, dtype=wide)
+    value -= np.repeat((np.cumsum(count) - count - first).astype(wide), count)
+    return row, value.astype(kind)
 
 
 class RangeMin:

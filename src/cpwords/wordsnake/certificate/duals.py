@@ -157,25 +157,33 @@ def cut_terms(cert: Certificate, W: int) -> CutTerms:
     if not cert.cuts:  # no cut: one shared empty list of cuts, no load
         v = list(cert.v)
         return CutTerms([()] * W, [], [0] * W, [False] * W, v, v)
-    member: list[list[int]] = [[] for _ in range(W)]
+    # Lists of W entries built in C (a Python step for the words in cuts only: usually few).
+    member: list[Sequence[int]] = [()] * W
     load = [0] * W
     # A cut of one word (the copy-to-copy cut of a repeated word) never holds both ends of a
     # pair of different words, so it is folded into v' like any cut seen from outside; only the
     # words of larger cuts (C) need their pairs checked with the multipliers they share.
-    single = [0] * W
+    single: dict[int, int] = {}
     in_cut = [False] * W
     for k, (ids, lam) in enumerate(cert.cuts):
         for i in ids:
-            member[i].append(k)
+            held = member[i]
+            if isinstance(held, list):
+                held.append(k)
+            else:  # the shared empty tuple: the word's first cut
+                member[i] = [k]
             load[i] += lam
         if len(ids) == 1:
-            single[ids[0]] += lam
+            single[ids[0]] = single.get(ids[0], 0) + lam
         else:
             for i in ids:
                 in_cut[i] = True
     lams = [lam for _, lam in cert.cuts]
-    v_all = list(map(operator.sub, cert.v, load))
-    v_out = list(map(operator.sub, cert.v, single))
+    v_all, v_out = list(cert.v), list(cert.v)
+    for i in {i for ids, _ in cert.cuts for i in ids}:  # v - L, for the words that have a load
+        v_all[i] -= load[i]
+    for i, lam in single.items():
+        v_out[i] -= lam
     return CutTerms(member, lams, load, in_cut, v_all, v_out)
 
 
@@ -206,7 +214,9 @@ def _check_overlap_pairs(
     """Every pair but those inside ``C``, through the two smallest values of each prefix (as
     whole-array passes with ``arrays``, else dict tables)."""
     W = len(words)
-    in_cut = np.asarray(terms.in_cut, dtype=bool) if cert.cuts else np.zeros(W, dtype=bool)
+    in_cut = np.zeros(W, dtype=bool)
+    if cert.cuts:
+        in_cut[list(itertools.compress(range(W), terms.in_cut))] = True
     outside, inside = np.flatnonzero(~in_cut), np.flatnonzero(in_cut)
     checks = [(terms.v_all, arrays.v_all if arrays else None, np.arange(W), outside)]
     if inside.size:
@@ -227,8 +237,26 @@ def _past(deadline: float | None) -> None:
         raise TimeoutError
 
 
+#: The array check's prefix table leaves out the prefixes no query can need only when they are
+#: more than one in this many (a superstring certificate's k-mers: most of them); otherwise it
+#: holds every prefix (ENABLE: 376,625 of 387,881 needed), for a few more candidates and no
+#: copy of the keys, no map of the places found.
+NEEDED_SHARE = 1.1
+
 #: Suffixes looked up at once by the array check (its memory: about 60 bytes each).
 QUERY_CHUNK = 1 << 18
+
+
+def _sparse_fitting(values: Sequence[int], cert: Certificate) -> np.ndarray | None:
+    """:func:`_fitting` of ``values`` that are 0 but for the words in the certificate's cuts
+    (the cut terms' loads): those read one by one, the rest left 0."""
+    held = sorted({i for ids, _ in cert.cuts for i in ids})
+    some = _fitting([values[i] for i in held])
+    if some is None:
+        return None
+    out = np.zeros(len(values), dtype=np.int64)
+    out[held] = some
+    return out
 
 
 def _fitting(values: Sequence[int]) -> np.ndarray | None:
@@ -264,7 +292,29 @@ class _ArrayCheck:
         once = operator.countOf(mult, 1) == len(mult)
         self.copies = np.zeros(len(mult), dtype=bool) if once else np.asarray(mult) > 1
         self.v_all = _fitting(terms.v_all)
-        self.v_out = self.v_all if terms.v_out is terms.v_all else _fitting(terms.v_out)
+        self.v_out = self.v_all if terms.v_out is terms.v_all else self._v_out()
+        self._neighbours: np.ndarray | None = None
+
+    def neighbours(self) -> np.ndarray:
+        """Every word's longest common prefix with the word before it (computed once, for the
+        tables of the words outside the cuts and of each class inside)."""
+        if self._neighbours is None:
+            self._neighbours = self.letters.lcp_with_previous(np.arange(len(self.mult)))
+        return self._neighbours
+
+    def _v_out(self) -> np.ndarray | None:
+        """``v_out`` (int64 of :func:`_fitting`): ``v_all`` but for the words in cuts, which
+        are read one by one."""
+        v_out = self.terms.v_out
+        if self.v_all is None:
+            return _fitting(v_out)
+        held = sorted({i for ids, _ in self.cert.cuts for i in ids})
+        some = _fitting([v_out[i] for i in held])
+        if some is None:
+            return None
+        out = self.v_all.copy()
+        out[held] = some
+        return out
 
     @classmethod
     def of(
@@ -282,7 +332,7 @@ class _ArrayCheck:
         if cert.scale * joint_gain(longest, cert.score) >= cls.LIMIT:
             return None
         u = _fitting(cert.u)
-        load = _fitting(terms.load) if cert.cuts else np.zeros(len(words), dtype=np.int64)
+        load = _sparse_fitting(terms.load, cert) if cert.cuts else np.zeros(len(words), np.int64)
         if u is None or load is None:
             return None
         return cls(letters, mult, cert, terms, u, load)
@@ -304,15 +354,19 @@ class _ArrayCheck:
         floor, scale, linear = int(low[qids].min()), cert.scale, cert.score == "linear"
 
         def needed(length: np.ndarray, v1: np.ndarray) -> np.ndarray:
-            """The prefixes some query word's least left-hand side falls short with."""
+            """The prefixes some query word's least left-hand side falls short with; all of
+            them when those are nearly all (:data:`NEEDED_SHARE`)."""
             rhs = length.copy() if linear else length * length  # in place from here
             if scale != 1:
                 rhs *= scale
             rhs -= v1
-            return np.asarray(rhs > floor)
+            some = np.asarray(rhs > floor)
+            if NEEDED_SHARE * np.count_nonzero(some) >= some.size:
+                some[:] = True
+            return some
 
         try:
-            table = PrefixTable.build(letters, tids, values, cert.proper, needed)
+            table = PrefixTable.build(letters, tids, values, cert.proper, needed, self.neighbours())
         except HashCollision:  # pragma: no cover - probability about prefixes**2 / 2**62
             self._dict_check(values, tids, qids, bonus)
             return
@@ -360,22 +414,23 @@ class _ArrayCheck:
         first, last = int(part[0]), int(part[-1])
         if not cert.proper and last - first + 1 == part.size:  # every suffix of a run of words
             lo, hi = int(letters.start[first]), int(letters.start[last + 1])
-            key, k = suffix[lo:hi], to_end[lo:hi].astype(np.int64)
+            key, k = suffix[lo:hi], to_end[lo:hi]
             count = letters.lens[first : last + 1]
         else:
             at, count = suffix_starts(letters, part, cert.proper)
-            key, k = suffix[at], to_end[at].astype(np.int64)
+            key, k = suffix[at], to_end[at]
             del at
-        # k: the suffixes' lengths; need: the joint's right-hand side less the word's least
-        # left-hand side (repeated along its suffixes: no word id a letter).
-        need = k * k if cert.score != "linear" else k.copy()
-        if cert.scale != 1:
-            need *= cert.scale
-        need -= np.repeat(low[part], count)
-        bad = np.flatnonzero(table.below(key, need))
-        del need
-        place = np.searchsorted(np.cumsum(count), bad, side="right")  # the word of each
-        return place, k[bad], table.find(key[bad]).astype(np.int64)
+        # k: the suffixes' lengths (unsigned, as small as the longest word's); the joint's
+        # right-hand side of each length, less the word's least left-hand side (repeated along
+        # its suffixes: no word id a letter).
+        gain = np.arange(int(letters.lens.max(initial=0)) + 1, dtype=np.int64)
+        if cert.score != "linear":
+            gain *= gain
+        gain *= cert.scale
+        bad = np.flatnonzero(table.bounds().below_gains(key, gain, k, low[part], count))
+        kind = np.int32 if part.size < 1 << 31 else np.int64
+        place = np.repeat(np.arange(part.size, dtype=kind), count)[bad]  # the word of each
+        return place, k[bad].astype(np.int64), table.find(key[bad]).astype(np.int64)
 
     def _violations(
         self,
@@ -391,13 +446,17 @@ class _ArrayCheck:
         those whose inequality fails by the table: ``(position in the query words (``n +
         done``), suffix length, prefix, partner)``, the best other word before a copy."""
         cert = self.cert
-        need = cert.scale * (k * k if cert.score != "linear" else k)
         # Every violation has a prefix and the least left-hand side below the joint's.
-        i = part[n]
         keep = np.flatnonzero(p >= 0)
-        keep = keep[
-            self.u[i[keep]] + np.minimum(extra, self.load)[i[keep]] + table.v1[p[keep]] < need[keep]
-        ]
+        n, k, p = n[keep], k[keep], p[keep]
+        i = part[n]
+        need = k * k if cert.score != "linear" else k.copy()
+        if cert.scale != 1:
+            need *= cert.scale
+        least = np.take(self.u, i)
+        least += np.minimum(np.take(extra, i), np.take(self.load, i))
+        least += np.take(table.v1, p)
+        keep = np.flatnonzero(least < need)
         n, k, p, i, need = n[keep], k[keep], p[keep], i[keep], need[keep]
         ua = self.u[i] + extra[i]
         i1, v2, i2 = table.others(p)
@@ -508,12 +567,14 @@ def signature_classes(
         so that a check's time stays linear in the certificate's size.
     """
     cuts = cert.cuts
-    inside = [i for i in range(len(words)) if terms.in_cut[i]]
+    inside = list(itertools.compress(range(len(words)), terms.in_cut))
     sig = {i: frozenset(k for k in terms.member[i] if len(cuts[k][0]) > 1) for i in inside}
     classes: dict[frozenset[int], list[int]] = {}
     for i in inside:
         classes.setdefault(sig[i], []).append(i)
     work = len(classes) * sum(len(words[i]) + 1 for i in inside)
+    if work <= CUT_WORK_MIN:  # within the cap whatever the list (its letters not counted)
+        return inside, sig, classes
     cap = max(CUT_WORK_MIN, CUT_WORK_PER_LETTER * sum(map(len, words)) + len(words))
     if work > cap:
         raise CertificateError(
