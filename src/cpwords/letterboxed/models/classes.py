@@ -106,10 +106,7 @@ def superset_min(table: NDArray[Any], n: int) -> None:
     n : int
         The number of box letters.
     """
-    lead = table.shape[:-1]
-    for b in range(n):
-        v = table.reshape((*lead, -1, 2, 1 << b))
-        np.minimum(v[..., 0, :], v[..., 1, :], out=v[..., 0, :])
+    _superset(table, n, np.minimum)
 
 
 def superset_sum(table: NDArray[Any], n: int) -> None:
@@ -122,7 +119,13 @@ def superset_sum(table: NDArray[Any], n: int) -> None:
     n : int
         The number of box letters.
     """
+    _superset(table, n, np.add)
+
+
+def _superset(table: NDArray[Any], n: int, combine: np.ufunc) -> None:
+    """In place: each mask's entry combined (``combine``, a binary ufunc) with every superset's,
+    one letter at a time (the zeta transform over supersets: ``n`` passes of ``2**n``)."""
     lead = table.shape[:-1]
     for b in range(n):
         v = table.reshape((*lead, -1, 2, 1 << b))
-        v[..., 0, :] += v[..., 1, :]
+        combine(v[..., 0, :], v[..., 1, :], out=v[..., 0, :])
