@@ -102,7 +102,7 @@ def estimate_memory(instance: WordsnakeInstance) -> int:
     -------
     int
         :func:`estimated_bytes` of its letters and words: linear in the input, calibrated on
-        measured peaks from 0.11 to 7.4 GB (see the module constants).
+        measured peaks from 0.11 to 7.06 GB (see the module constants).
     """
     return estimated_bytes(sum(map(len, instance.words)), instance.n)
 

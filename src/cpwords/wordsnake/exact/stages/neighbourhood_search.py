@@ -18,6 +18,7 @@ import numpy as np
 
 from cpwords.wordsnake.bounds.hall_step import hall_step
 from cpwords.wordsnake.bounds.path_cover import path_cover_bound
+from cpwords.wordsnake.exact.stages.certificate import HALL_SECONDS_PER_WORD
 from cpwords.wordsnake.exact.state import AdditiveBound, ProofState, publish
 from cpwords.wordsnake.primal.lns import reorder_pieces, separator
 from cpwords.wordsnake.primal.local_search import reduced_cost_search
@@ -64,10 +65,6 @@ HALL_PROBE_GAP = 2
 #: the ordering's, the steps found no Hall set after 41 s under load. A try cut short is made
 #: again before the widest bound, with the time left.
 HALL_PROBE_SECONDS_PER_WORD = 3.0e-5
-
-#: Seconds a Hall step takes a word at most (the Chinese wordfreq list: 6.3-7.0 s for 332,191
-#: words on a quiet machine, 16 s under load): a step is not tried with less time left.
-HALL_SECONDS_PER_WORD = 5.0e-5
 
 #: Seconds per network arc the first augmenting-path searches take at most (the residual
 #: network and two Dijkstra searches, which cannot be interrupted; measured 2026-11-28 on the
@@ -147,7 +144,7 @@ class FamilySearch:
         self.sep = separator(self.instance.words)  # the pieces' separator, found once
         self._pos: tuple[list[int], np.ndarray] | None = None  # cur_seq and its positions
         self._hall_tried: list[int] | None = None  # the ordering a Hall step last started from
-        self._t0 = time.perf_counter()  # when run() started
+        self._t0 = time.perf_counter()  # the search's start: its steps' ends count from it
         self._prices()
 
     def _prices(self) -> None:
@@ -164,7 +161,6 @@ class FamilySearch:
     def run(self) -> None:
         """The passes in order while a gap and time are left; Ctrl-C stops them. Each step's
         end (seconds from the start), score and bound go to ``searched["steps"]``."""
-        self._t0 = time.perf_counter()
         try:
             self.family_pass(FAMILY_RADII[0])
             self._mark("families")
