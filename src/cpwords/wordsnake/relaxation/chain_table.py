@@ -24,9 +24,9 @@ class ChainTable:
         The chained words, ascending.
     top : numpy.ndarray of int64, shape (k,)
         The trie depth of each chain's first position (its word's shortest border).
-    start : numpy.ndarray of int64, shape (k,)
+    start : numpy.ndarray of int64, shape (k + 1,)
         Where each chain's positions start in ``c_node`` and ``c_plus`` (one position a depth
-        ``top .. len(word) - 1``).
+        ``top .. len(word) - 1``), then where the last one ends.
     c_node, c_plus : numpy.ndarray of int32 or int64, shape (positions,)
         The chain's node at each position, and the ``+`` node after it (``c_node`` where the
         path node is not a word).
@@ -59,7 +59,25 @@ class ChainTable:
     ) -> ChainTable:
         """The table of chains given by their words (ascending), tops, first positions and
         sizes (positions ``start .. start + size - 1`` of ``c_node`` and ``c_plus``, one chain
-        after another); the node ids kept in 32 bits where they fit."""
+        after another); the node ids kept in 32 bits where they fit.
+
+        Parameters
+        ----------
+        words, top : numpy.ndarray of int, shape (chains,)
+            Each chain's word (distinct-word id, ascending) and the trie depth of its first
+            position.
+        start, size : numpy.ndarray of int, shape (chains,)
+            Each chain's first position in ``c_node`` / ``c_plus`` and its length (the chains
+            one after another: ``start[k + 1] == start[k] + size[k]``).
+        c_node, c_plus : numpy.ndarray of int, shape (>= start[-1] + size[-1],)
+            The chains' nodes and their ``+`` nodes, position by position (node ids).
+
+        Returns
+        -------
+        ChainTable
+            Its ``start`` the chains' boundaries (``chains + 1`` entries, the last one the end
+            of the last chain), the node ids in int32 when every id is below 2**31, else int64.
+        """
         ends = np.append(start, start[-1:] + size[-1:]) if size.size else np.zeros(1, np.int64)
         last = int(ends[-1])
         top_id = max(int(c_node[:last].max(initial=0)), int(c_plus[:last].max(initial=0)))
