@@ -41,6 +41,22 @@ def relaxation_prices(inst: WordsnakeInstance) -> tuple[StringHubNetwork, Prices
     return net, (np.asarray(cert.u, dtype=np.int64), v, depot, cert.scale)
 
 
+def _shuffled_case(
+    words: list[str], seed: int, random_prices: bool
+) -> tuple[WordsnakeInstance, StringHubNetwork, Prices, list[int]]:
+    """The instance, its network, the relaxation's prices (or, with ``random_prices``, random
+    ones in 0..29: more joints of positive slack, more chains) and a shuffled ordering."""
+    inst = WordsnakeInstance(tuple(words))
+    net, prices = relaxation_prices(inst)
+    if random_prices:
+        rng = np.random.default_rng(seed)
+        k = len(net.words)
+        prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
+    order = list(range(inst.n))
+    random.Random(seed).shuffle(order)
+    return inst, net, prices, order
+
+
 def search(
     net: StringHubNetwork, order: Sequence[int], prices: Prices, **kw: object
 ) -> LocalSearchResult:
@@ -217,14 +233,7 @@ def test_the_tight_joints_kept_change_no_move(
 ) -> None:
     # The answers of _Search.tight kept (any cap: emptied when full) give the search the same
     # moves as asking anew each time (the cache off: the cap at -1 empties it before each).
-    inst = WordsnakeInstance(tuple(words))
-    net, prices = relaxation_prices(inst)
-    if random_prices:  # any prices: more joints of positive slack, more chains
-        rng = np.random.default_rng(seed)
-        k = len(net.words)
-        prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
-    order = list(range(inst.n))
-    random.Random(seed).shuffle(order)
+    inst, net, prices, order = _shuffled_case(words, seed, random_prices)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(ejection, "CACHED_TIGHT", -1)
         m.setattr(ejection._Search, "tight", _tight_anew)
@@ -431,14 +440,7 @@ def test_the_search_on_arrays_makes_the_moves_of_the_search_on_lists(
 ) -> None:
     # Links, prices and slacks in machine-integer arrays, each word's items in two arrays: the
     # same ordering, gain and moves as the search on lists (any words: repeated, inside others).
-    inst = WordsnakeInstance(tuple(words))
-    net, prices = relaxation_prices(inst)
-    if random_prices:  # any prices: more joints of positive slack, more chains
-        rng = np.random.default_rng(seed)
-        k = len(net.words)
-        prices = (rng.integers(0, 30, k), rng.integers(0, 30, k), (0, 0), 1)
-    order = list(range(inst.n))
-    random.Random(seed).shuffle(order)
+    _, net, prices, order = _shuffled_case(words, seed, random_prices)
     u, v, depot, scale = prices
     got = search(net, order, prices)
     want = local_search_reference.reduced_cost_search(
