@@ -168,3 +168,47 @@ def test_reduced_costs_keep_only_a_small_core_on_a_hard_list() -> None:
     pairs = net.num_words**2
     assert 0 < core.num_pairs < pairs / 4
     assert np.all(core.pair_rc <= core.budget)
+
+
+def test_an_integral_solution_with_subtours_is_patched_into_one_ordering() -> None:
+    # A chain through the depot and a cycle apart from it (a MIP's integral point before its
+    # subtour cut): the patcher joins the cycle into the chain, every item once, losing no
+    # more than the cycle's weakest joint.
+    from cpwords.wordsnake.closure.core_mip import _core_arcs, _SubtourPatcher
+
+    words = ("abcab", "bcabc", "cabca", "abcax", "xyzxy", "yzxyz", "zxyzx")
+    inst = WordsnakeInstance(words)
+    net = build_string_network(inst)
+    core = reduced_core(net, flow_dual(net), 0)
+    arcs = _core_arcs(net, core, True)
+    W = net.num_words
+    word_id = {w: int(net.item_word[i]) for i, w in enumerate(words)}
+    ids = [word_id[w] for w in words]
+    joints = [(ids[0], ids[1]), (ids[1], ids[2]), (ids[2], ids[0])]  # the cycle
+    chain = [W, ids[3], ids[4], ids[5], ids[6], W]
+    joints += list(itertools.pairwise(chain))
+    xi = np.zeros(arcs.tail.size, dtype=np.int64)
+    for t, h in joints:
+        (a,) = np.flatnonzero((arcs.tail == t) & (arcs.head == h))
+        xi[a] = 1
+    patcher = _SubtourPatcher(net, core, arcs, (1, 0), lambda s, v: None, None)
+    seq = patcher.ordering(xi)
+    assert sorted(seq) == list(range(inst.n))
+    solution = 3 * 16 + 1 + 16 + 16  # the cycle's three joints, then the chain's three
+    assert snake_score([words[i] for i in seq]) >= solution - 16
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lists, st.booleans(), st.booleans())
+def test_the_core_searchs_bound_never_falls_below_the_optimum(
+    ws: list[str], cyclic: bool, proper: bool
+) -> None:
+    # The LP's value with every subtour cut is reported as the core's bound: a relaxation.
+    words = tuple(ws)
+    inst = WordsnakeInstance(words, cyclic, proper)
+    optimum = brute_force(words, cyclic, proper)
+    assume(optimum > 0)
+    net = build_string_network(inst)
+    found = solve_core_mip(net, reduced_core(net, flow_dual(net), 0), time_limit=None)
+    assert found.proven and found.objective == optimum
+    assert found.bound is None or found.bound >= optimum
