@@ -212,3 +212,33 @@ def test_the_core_searchs_bound_never_falls_below_the_optimum(
     found = solve_core_mip(net, reduced_core(net, flow_dual(net), 0), time_limit=None)
     assert found.proven and found.objective == optimum
     assert found.bound is None or found.bound >= optimum
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lists, st.booleans())
+def test_the_lp_rounding_gives_an_ordering_of_every_item(ws: list[str], cyclic: bool) -> None:
+    # The LP solution rounded on its support (the assignment of the copies there) and
+    # patched: every item once, scored as the independent scorer scores it.
+    import highspy
+
+    from cpwords.wordsnake.closure.core_mip import _core_arcs, _core_highs, _SubtourPatcher
+
+    words = tuple(ws)
+    inst = WordsnakeInstance(words, cyclic)
+    net = build_string_network(inst)
+    core = reduced_core(net, flow_dual(net), 0)
+    arcs = _core_arcs(net, core, True)
+    h, _ = _core_highs(net, core, arcs, True, 1)
+    h.run()
+    assume(h.getModelStatus() == highspy.HighsModelStatus.kOptimal)
+    x = np.asarray(h.getSolution().col_value, dtype=float)
+    kept: list[tuple[list[int], int]] = []
+    patcher = _SubtourPatcher(
+        net, core, arcs, (1, h.getNumRow() - 2), lambda s, v: kept.append((s, v)), None
+    )
+    patcher.round_lp(h, x)
+    assert kept, "the rounding found no ordering"
+    seq, value = kept[-1]
+    assert sorted(seq) == list(range(inst.n))
+    assert value == snake_score([words[i] for i in seq], cyclic)
+    assert value <= brute_force(words, cyclic, False)

@@ -524,6 +524,10 @@ def _cut_and_branch(
                 _append_bound(bounds, lp_value)
                 if patcher is not None:
                     patcher.lp_bound = int(np.floor(lp_value + 1e-6))
+                    patcher.round_lp(h, x)
+                    if patcher.goal > patcher.lp_bound:  # the rounding meets the LP's bound
+                        status_proven = True
+                        break
                     _fix_by_reduced_cost(h, x, patcher.goal)
             h.changeColsIntegrality(m, idx, np.full(m, 1, dtype=np.uint8))
             continue
@@ -546,10 +550,12 @@ class _SubtourPatcher:
     ordering scoring ``d`` more has at most ``d * scale`` less reduced cost), so the search
     goes on for a better one or a proof that none exists.
 
-    Measured (the 2,074 pieces of the German + French + Spanish union's families, HiGHS seed
-    0): the MIP's first integral solution scored the optimum, 47,015, with subtours; the
-    next two rounds of cuts did not end within the time left (85.7 s of 90), and the search
-    returned nothing better than the incumbent, 46,839.
+    Measured (the 2,074 pieces of the German + French + Spanish union's families, 90 s): with
+    HiGHS seed 0 the MIP's first integral solution scored the optimum, 47,015, with 22
+    subtours; its next two rounds of cuts did not end in time, and the search returned the
+    incumbent, 46,839. Patched pairwise, that solution scores 47,015 (the repair's patching
+    alone 46,887). The LP rounding (:meth:`round_lp`) now finds it before the MIP: proven
+    in 10.9-11.3 s with seeds 0, 1 and 2 (before: 86 s unproven, 46 s, 86 s unproven).
     """
 
     def __init__(
@@ -583,6 +589,45 @@ class _SubtourPatcher:
         budget = self.core.budget - rise * self.core.scale
         h.changeRowBounds(self.goal_row, float(self.goal), highspy.kHighsInf)
         h.changeRowBounds(self.goal_row + 1, -highspy.kHighsInf, float(budget))
+
+    def round_lp(self, h: Any, x: np.ndarray) -> None:
+        """Round the LP's solution ``x`` (with every subtour cut) to an integral point on its
+        support, then patch it (:meth:`patch`).
+
+        The rounding is the best assignment of the copies on the joints ``x`` uses: degree
+        rows only, whose matrix is a network's, so the simplex's optimal vertex is integral,
+        and scores at least the LP's value (``x`` is one of its points). Measured on the
+        union's 2,074 pieces: 32 of the LP solution's 2,337 joints were fractional, and the
+        rounding, patched, scored the LP's bound: the MIP was not needed.
+        """
+        import highspy
+
+        from cpwords.core.native import new_highs
+
+        use = np.flatnonzero(x > _EPS)
+        tail, head = self.arcs.tail[use], self.arcs.head[use]
+        W = self.net.num_words
+        lp = new_highs()
+        m = int(use.size)
+        lp.addVars(m, np.zeros(m), self.arcs.upper[use].astype(float))
+        lp.changeColsCost(m, np.arange(m, dtype=np.int32), self.arcs.score[use].astype(float))
+        lp.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        k = self.net.mult.astype(float)
+        for ends in (head, tail):
+            mine = np.flatnonzero(ends < W)
+            cols = mine[np.argsort(ends[mine], kind="stable")]
+            starts = np.searchsorted(ends[cols], np.arange(W)).astype(np.int32)
+            lp.addRows(W, k, k, int(cols.size), starts, cols.astype(np.int32), np.ones(cols.size))
+        lp.setOptionValue("solver", "simplex")  # a vertex: integral on a network matrix
+        lp.run()
+        if lp.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return
+        y = np.asarray(lp.getSolution().col_value, dtype=float)
+        if np.abs(y - np.round(y)).max(initial=0.0) > 1e-6:
+            return
+        xi = np.zeros(x.size, dtype=np.int64)
+        xi[use] = np.round(y).astype(np.int64)
+        self.patch(h, xi)
 
     def ordering(self, xi: np.ndarray) -> list[int]:
         """The item sequence of ``xi`` with its subtours patched."""
