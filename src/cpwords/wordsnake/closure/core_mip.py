@@ -518,17 +518,9 @@ def _cut_and_branch(
             continue
         if not integral:
             integral = True
-            if st == highspy.HighsModelStatus.kOptimal:
-                # The LP with every subtour cut bounds the core's orderings, as a MIP's would.
-                lp_value = float(h.getInfo().objective_function_value)
-                _append_bound(bounds, lp_value)
-                if patcher is not None:
-                    patcher.lp_bound = int(np.floor(lp_value + 1e-6))
-                    patcher.round_lp(h, x)
-                    if patcher.goal > patcher.lp_bound:  # the rounding meets the LP's bound
-                        status_proven = True
-                        break
-                    _fix_by_reduced_cost(h, x, patcher.goal)
+            if st == highspy.HighsModelStatus.kOptimal and _after_the_lp(h, x, bounds, patcher):
+                status_proven = True  # the LP's rounding meets its bound
+                break
             h.changeColsIntegrality(m, idx, np.full(m, 1, dtype=np.uint8))
             continue
         xi = np.round(x).astype(np.int64)
@@ -539,6 +531,24 @@ def _cut_and_branch(
             _append_bound(bounds, h.getInfo().mip_dual_bound)
         break
     return found, status_proven, interrupted
+
+
+def _after_the_lp(
+    h: Any, x: np.ndarray, bounds: list[int], patcher: _SubtourPatcher | None
+) -> bool:
+    """The LP with every subtour cut solved to optimality: its value bounds the core's
+    orderings (as a MIP's would) and goes into ``bounds``; its solution is rounded and
+    patched, and the columns it prices out are fixed. Whether the rounding met the bound."""
+    lp_value = float(h.getInfo().objective_function_value)
+    _append_bound(bounds, lp_value)
+    if patcher is None:
+        return False
+    patcher.lp_bound = int(np.floor(lp_value + 1e-6))
+    patcher.round_lp(h, x)
+    if patcher.goal > patcher.lp_bound:
+        return True
+    _fix_by_reduced_cost(h, x, patcher.goal)
+    return False
 
 
 class _SubtourPatcher:
