@@ -67,7 +67,7 @@ def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
 
     Returns
     -------
-    numpy.ndarray of int64, shape (m,) or None
+    numpy.ndarray of the capacities' type, shape (m,) or None
         The arc flows: conserved at every node, within every capacity. None when some joint
         has no route (for instance a cycle of copies of one word longer than its self arc
         allows); the caller then solves the flow instead.
@@ -254,9 +254,12 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     arcs = ArcIndex(net).find(t_all, h_all)
     if (arcs < 0).any():
         return None
-    flows = np.bincount(arcs, minlength=net.m).astype(np.int64, copy=False)
-    if (flows > net.cap).any():
+    counts = np.bincount(arcs, minlength=net.m)
+    if (counts > net.cap).any():
         return None
+    # Within the capacities, so in their type (int32: half the memory of int64 counts).
+    flows = counts.astype(net.cap.dtype)
+    del counts
     # Each node's balance from the hops (a unit out of its tail, into its head): the arcs'
     # balance, in a pass over the hops instead of two weighted passes over every arc.
     n = net.num_nodes

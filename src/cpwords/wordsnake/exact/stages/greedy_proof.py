@@ -4,7 +4,7 @@ proven so by potentials (the first bound without a cold solve).
 
 from __future__ import annotations
 
-from cpwords.wordsnake.exact.flow_steps import take_iterate
+from cpwords.wordsnake.exact.flow_steps import flow_cost, take_iterate
 from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.relaxation.assignment import WARM_CYCLES, WARM_ROUNDS
 
@@ -24,4 +24,4 @@ def greedy_proof(f: FlowState) -> None:
     f.warm_solves += 1
     f.settled = pi
     f.warm_first = True
-    take_iterate(f, found.flows, int((f.cost * found.flows).sum()))
+    take_iterate(f, found.flows, flow_cost(f.cost, found.flows))
