@@ -206,9 +206,10 @@ def build_residual(
     dtype = np.int32 if small else np.int64
     fwd_count = np.bincount(fwd_class, minlength=256)[:k]
     bw_count = np.bincount(bw_class, minlength=k)
-    keys = [np.empty(int(f + r), dtype=np.int64) for f, r in zip(fwd_count, bw_count, strict=True)]
-    heads = [np.empty(a.shape[0], dtype=np.int32) for a in keys]
-    costs = [np.empty(a.shape[0], dtype=dtype) for a in keys]
+    sizes = [int(f + r) for f, r in zip(fwd_count, bw_count, strict=True)]
+    keys = [_with_room(size, np.int64) for size in sizes]
+    heads = [_with_room(size, np.int32) for size in sizes]
+    costs = [_with_room(size, dtype) for size in sizes]
     _fill_forward(fwd_class, tail, head, cost, keys, heads, costs)
     del fwd_class
     classes = []
@@ -230,6 +231,20 @@ def build_residual(
             arcs.sort_by_key()
         classes.append(arcs)
     return Residual(n, classes, bounds)
+
+
+#: The room left past each class's arrays for the residual arcs that cancelling a cycle adds
+#: (:func:`~cpwords.wordsnake.relaxation.residual_update.update_residual` appends them there):
+#: this share of their size more. Never written unless used, it takes no memory until then,
+#: where the first cancellation copied a whole class (977,555 31-mers of C. elegans: 40 million
+#: arcs, 0.36 GB of keys held twice, the greedy proof's peak).
+ROOM_SHARE = 8
+
+
+def _with_room(size: int, dtype: type[np.signedinteger]) -> np.ndarray:
+    """An uninitialised array of ``size`` entries, a view of a buffer with room past them
+    (:data:`ROOM_SHARE`)."""
+    return np.empty(size + size // ROOM_SHARE, dtype=dtype)[:size]
 
 
 #: Arcs written at a time by :func:`_fill_forward` (its temporaries, 20 bytes an arc, stay in
@@ -681,9 +696,10 @@ def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
     ended (no cycle).
     """
     k = act.shape[0]
-    ids = np.full(n, k)
-    ids[act] = np.arange(k)
-    land = np.empty(k + 1, dtype=np.int64)
+    small = np.int32 if k < np.iinfo(np.int32).max else np.int64  # the ids 0..k
+    ids = np.full(n, k, dtype=small)
+    ids[act] = np.arange(k, dtype=small)
+    land = np.empty(k + 1, dtype=small)
     land[:k] = ids.take(to)
     land[k] = k
     for _ in range(max(1, k.bit_length())):

@@ -15,6 +15,7 @@ def greedy_proof(f: FlowState) -> None:
     assert f.reopt is not None
     f.report("proving the greedy assignment optimal")
     found = f.reopt
+    f.drop_index()  # the residual network below is the stage's peak: the repair builds it again
     pi = found.settle(f.cost, max_rounds=WARM_ROUNDS, max_cycles=WARM_CYCLES, deadline=f.deadline)
     f.reopt = None
     f.info["cancelled_cycles"] = found.cycles
