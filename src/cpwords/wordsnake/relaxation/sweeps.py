@@ -672,18 +672,21 @@ def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndar
         to1 = pred.take(act1)
         to1 >>= 32
         return act1, to1
-    act: list[np.ndarray] = []
-    to: list[np.ndarray] = []
+    # Written in place into arrays of the final size (blocks kept and concatenated were held
+    # twice: the greedy proof's peak on 977,555 31-mers of C. elegans).
+    total = int(np.count_nonzero(inside))
+    act = np.empty(total, dtype=ids)
+    to = np.empty(total, dtype=ids)
+    done = 0
     for a in range(0, n, PEEL_BLOCK):
         at = np.flatnonzero(inside[a : a + PEEL_BLOCK])
         keys = pred[a : a + PEEL_BLOCK].take(at)
         keys >>= 32
         at += a
-        act.append(at.astype(ids))
-        to.append(keys.astype(ids))
-    if not act:
-        return np.zeros(0, dtype=ids), np.zeros(0, dtype=ids)
-    return np.concatenate(act), np.concatenate(to)
+        act[done : done + at.shape[0]] = at
+        to[done : done + at.shape[0]] = keys
+        done += at.shape[0]
+    return act, to
 
 
 def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
