@@ -49,7 +49,7 @@ from cpwords.wordsnake.bounds.cover_cuts import (
     weak_components,
 )
 from cpwords.wordsnake.bounds.path_ends import EndsMemo, PathEnds, Prices, path_ends
-from cpwords.wordsnake.certificate import Certificate
+from cpwords.wordsnake.certificate import Certificate, IntColumn
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 from cpwords.wordsnake.relaxation.word_ranges import WordRanges
 from cpwords.wordsnake.rules import joint_weight
@@ -622,8 +622,8 @@ def _new_certificate(
         return replace(
             cert,
             scale=new_scale,
-            u=tuple(u_new.tolist()),
-            v=tuple(v_new.tolist()),
+            u=IntColumn(u_new),  # arrays: 8 bytes a word, where tuples took about 40
+            v=IntColumn(v_new),
             depot=new_depot,
             cuts=tuple(new_cuts),
             bound=int(bound),

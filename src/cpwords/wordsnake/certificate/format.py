@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from cpwords.core.errors import InputError, excerpt
 from cpwords.core.files import read_cap, read_json_document, write_json_document
 
@@ -50,6 +52,70 @@ CAP_NUMBERS_PER_ITEM = 32
 
 class CertificateError(InputError):
     """A certificate file that cannot be read, or that belongs to another list or variant."""
+
+
+class IntColumn(Sequence[int]):
+    """A read-only column of integers held in a NumPy array: a certificate's values or its
+    ordering as the solver makes them, 8 bytes an entry (4 for word ids) where a tuple of
+    Python integers takes about 40 (the whole Polish dictionary's ``u``, ``v`` and ordering,
+    twice held: about 0.8 GB as tuples).
+
+    It reads as the tuple of Python integers it stands for: indexing gives ``int``, a slice a
+    tuple, iteration Python integers, and it equals (and hashes as) that tuple.
+    ``numpy.asarray`` gets a writable copy of the array (the column itself never changes).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of int64 or int32, shape (n,)
+        The integers (copied: the column's own, read-only).
+
+    Examples
+    --------
+    >>> c = IntColumn(np.array([3, -1, 4]))
+    >>> c[1], c[1:], list(c), c == (3, -1, 4), len(c)
+    (-1, (-1, 4), [3, -1, 4], True, 3)
+    """
+
+    __slots__ = ("_a",)
+
+    #: Entries converted to Python integers at a time while iterating.
+    BLOCK = 1 << 16
+
+    def __init__(self, values: np.ndarray) -> None:
+        a = np.array(values, copy=True)  # its own: the caller's array may change
+        if a.ndim != 1 or a.dtype.kind != "i":
+            raise TypeError("an IntColumn holds a one-dimensional array of integers")
+        a.flags.writeable = False
+        self._a = a
+
+    def __len__(self) -> int:
+        return int(self._a.shape[0])
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return tuple(self._a[i].tolist())
+        return int(self._a[operator.index(i)])
+
+    def __iter__(self) -> Any:
+        a, step = self._a, self.BLOCK
+        for lo in range(0, a.shape[0], step):
+            yield from a[lo : lo + step].tolist()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._a.astype(self._a.dtype if dtype is None else dtype, copy=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, IntColumn):
+            return bool(np.array_equal(self._a, other._a))
+        if isinstance(other, tuple):
+            return len(other) == len(self) and all(map(operator.eq, self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"IntColumn({self._a!r})"
 
 
 @dataclass(frozen=True)
@@ -124,13 +190,14 @@ class Certificate:
     scale : int
         Units: every value is an integer number of ``1 / scale`` score points (``scale >= 1``).
     u, v : tuple of int, length W
-        The values of the distinct words, in code-point order of the words.
+        The values of the distinct words, in code-point order of the words (the solver's
+        certificates hold them as :class:`IntColumn`, which reads as that tuple).
     depot : tuple of (int, int) or None
         ``(u(d), v(d))`` for a linear snake, None for a cyclic one.
     cuts : tuple of (tuple of int, int)
         ``(word ids, lambda)`` for every cut set.
     order : tuple of int, length ``items``
-        The ordering, as ids of distinct words.
+        The ordering, as ids of distinct words (an :class:`IntColumn` in the solver's).
     bound : int
         The bound claimed by the producer (the solver's; it may be stronger than what the
         values prove when ``core_pairs`` is set).
@@ -159,11 +226,11 @@ class Certificate:
     cyclic: bool
     proper: bool
     scale: int
-    u: tuple[int, ...]
-    v: tuple[int, ...]
+    u: Sequence[int]
+    v: Sequence[int]
     depot: tuple[int, int] | None
     cuts: tuple[tuple[tuple[int, ...], int], ...]
-    order: tuple[int, ...]
+    order: Sequence[int]
     bound: int
     objective: int
     core_pairs: int | None = None

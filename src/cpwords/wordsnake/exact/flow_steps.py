@@ -92,6 +92,23 @@ def cold_solve(f: FlowState, stage: str) -> tuple[np.ndarray, int]:
         f.job.close()
 
 
+def flow_cost(cost: np.ndarray, flows: np.ndarray) -> int:
+    """The cost of a flow, ``sum of cost * flows``, in 64 bits over the arcs that carry flow.
+
+    Parameters
+    ----------
+    cost, flows : numpy.ndarray of int, shape (m,)
+        Unit costs and flows (int32 each: their products, up to a weight times the items, may
+        not fit in 32 bits, so they are taken in 64).
+
+    Returns
+    -------
+    int
+    """
+    sup = np.flatnonzero(flows)
+    return int(np.dot(cost[sup].astype(np.int64), flows[sup].astype(np.int64)))
+
+
 def take_iterate(f: FlowState, flows: np.ndarray, opt: int) -> None:
     """Read an iterate's bound (its Lagrangian value, floored), keep the best dual iterate, and
     end the flow stages when the incumbent meets the bound."""

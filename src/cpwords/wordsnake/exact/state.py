@@ -229,6 +229,13 @@ class FlowState:
             self._index = CandidateIndex(self.net)
         return self._index
 
+    def drop_index(self) -> None:
+        """Let the repair's candidate index go before a stage whose memory peaks without it
+        (the greedy proof's residual network, the neighbourhood search's): the next repair
+        builds it again (0.65 GB on 977,555 31-mers of C. elegans, built in 2.3 s; 0.4 GB on
+        the whole Polish dictionary)."""
+        self._index = None
+
     @property
     def large(self) -> bool:
         """Whether the network is solved in a child process (``FORK_MIN_ARCS`` arcs or more):

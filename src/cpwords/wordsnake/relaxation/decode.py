@@ -33,7 +33,7 @@ class Decoded:
         item and which follows the last one. Unused for cyclic snakes (``succ[N] == N``).
     comp : numpy.ndarray of int64, shape (N + 1,)
         Component label of each item after merging (one cycle per support component).
-    node_rep : numpy.ndarray of int64, shape ``(num_nodes,)``
+    node_rep : numpy.ndarray of int32 (int64 past 2**31 items), shape ``(num_nodes,)``
         One item whose unit passed each hub node (-1 where no unit did); word nodes get an
         item of their word.
     handover : numpy.ndarray of int64, shape (N + 1,)
@@ -53,6 +53,23 @@ class Decoded:
     cycles: int = 0
     merges: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def item_type(n: int) -> type[np.signedinteger]:
+    """The smallest integer type of NumPy that holds the item ids ``-1 .. n`` (int32 but for
+    lists of 2**31 items or more).
+
+    Parameters
+    ----------
+    n : int
+        Items (the depot's id).
+
+    Returns
+    -------
+    type
+        ``numpy.int32`` or ``numpy.int64``.
+    """
+    return np.int32 if n < np.iinfo(np.int32).max else np.int64
 
 
 def item_copies(net: StringHubNetwork) -> list[list[int]]:
@@ -280,7 +297,7 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
         succ[N] = N
     if (succ[:N] < 0).any():  # pragma: no cover
         raise ModelError("flow decoding left an item without a successor")
-    node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
+    node_rep = np.full(net.num_nodes, -1, dtype=item_type(N))
     node_rep[places.node] = unit[places.base]  # each node's first unit
     # The hubs bottom-up (their groups in reverse), then the copies of each word.
     units, starts = places.groups(unit)
@@ -574,7 +591,7 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     edges = group_edges(np.concatenate([units, tails]), np.append(starts, units.size))
     anchors, others = _with_copies(net, *edges)
     comp, ncyc, merges = merge_cycles(succ, handover, anchors, others, N, cyclic)
-    node_rep = np.full(net.num_nodes, -1, dtype=np.int64)
+    node_rep = np.full(net.num_nodes, -1, dtype=item_type(N))
     dec = Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
     if stopped:
         dec.extra["stopped"] = True

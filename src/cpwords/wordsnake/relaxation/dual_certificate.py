@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from cpwords.core.errors import ModelError
-from cpwords.wordsnake.certificate import Certificate, word_fingerprint
+from cpwords.wordsnake.certificate import Certificate, IntColumn, word_fingerprint
 from cpwords.wordsnake.certificate.format import sorted_fingerprint
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer
 from cpwords.wordsnake.relaxation.flow import FlowDual
@@ -173,7 +173,7 @@ def flow_certificate(
     producer: dict[str, Any] | None = None,
     deadline: float | None = None,
     potentials: np.ndarray | None = None,
-    order_ids: tuple[int, ...] | None = None,
+    order_ids: Sequence[int] | np.ndarray | None = None,
 ) -> Certificate:
     """The certificate of a string-hub flow iterate's bound.
 
@@ -195,7 +195,7 @@ def flow_certificate(
     deadline : float, optional
     potentials : numpy.ndarray of int64, shape (num_nodes,), optional
         :func:`dual_potentials` of ``dual`` when the caller has them (computed here otherwise).
-    order_ids : tuple of int, optional
+    order_ids : sequence or numpy.ndarray of int, optional
         :func:`word_ids` of ``order`` when the caller has them (computed here otherwise).
 
     Returns
@@ -217,12 +217,13 @@ def flow_certificate(
     depot = None if net.instance.cyclic else (int(pi[0]), int(-pi[net.r_in]))
     del pi
     info = dict(producer or {})
-    # The ordering's ids first (their dictionary freed), then each array's Python integers
-    # with the array freed: at most one of them held twice (the solve's memory peak is here).
-    ids = word_ids(net, order) if order_ids is None else order_ids
-    u_values = tuple(u.tolist())
+    # The ordering's ids first (their dictionary freed), then the values as columns of
+    # arrays (tuples of Python integers took about 40 bytes a word, each held twice on the whole
+    # Polish dictionary: by the additive bound's certificate and the cover's).
+    ids = id_column(word_ids(net, order) if order_ids is None else order_ids, W)
+    u_values = IntColumn(u)
     del u
-    v_values = tuple(v.tolist())
+    v_values = IntColumn(v)
     del v
     return Certificate(
         fingerprint=network_fingerprint(net),
@@ -285,7 +286,25 @@ def network_fingerprint(net: StringHubNetwork) -> str:
     return sorted_fingerprint(words)
 
 
-def word_ids(net: StringHubNetwork, order: Sequence[str]) -> tuple[int, ...]:
+def id_column(ids: Sequence[int] | np.ndarray, words: int) -> IntColumn:
+    """Word ids as a certificate's column, in 32 bits when ``words`` allows.
+
+    Parameters
+    ----------
+    ids : sequence or numpy.ndarray of int
+        Distinct-word ids.
+    words : int
+        The number of distinct words (every id is below it).
+
+    Returns
+    -------
+    IntColumn
+    """
+    dtype = np.int32 if words <= np.iinfo(np.int32).max else np.int64
+    return IntColumn(np.asarray(ids, dtype=np.int64).astype(dtype))
+
+
+def word_ids(net: StringHubNetwork, order: Sequence[str]) -> IntColumn:
     """Each word of an ordering by its id in the network (``net.words``).
 
     Parameters
@@ -295,7 +314,8 @@ def word_ids(net: StringHubNetwork, order: Sequence[str]) -> tuple[int, ...]:
 
     Returns
     -------
-    tuple of int
+    IntColumn
+        The ids (it reads as the tuple of them).
 
     Raises
     ------
@@ -309,7 +329,9 @@ def word_ids(net: StringHubNetwork, order: Sequence[str]) -> tuple[int, ...]:
     was slower: an ordering is far from sorted (ENABLE 0.14 -> 0.20 s for the stage).
     """
     word_id = dict(zip(net.words, range(net.num_words), strict=True))
-    return tuple(map(word_id.__getitem__, order))
+    ids = np.fromiter(map(word_id.__getitem__, order), dtype=np.int64, count=len(order))
+    del word_id
+    return id_column(ids, net.num_words)
 
 
 def single_word_certificate(

@@ -206,9 +206,10 @@ def build_residual(
     dtype = np.int32 if small else np.int64
     fwd_count = np.bincount(fwd_class, minlength=256)[:k]
     bw_count = np.bincount(bw_class, minlength=k)
-    keys = [np.empty(int(f + r), dtype=np.int64) for f, r in zip(fwd_count, bw_count, strict=True)]
-    heads = [np.empty(a.shape[0], dtype=np.int32) for a in keys]
-    costs = [np.empty(a.shape[0], dtype=dtype) for a in keys]
+    sizes = [int(f + r) for f, r in zip(fwd_count, bw_count, strict=True)]
+    keys = [_with_room(size, np.int64) for size in sizes]
+    heads = [_with_room(size, np.int32) for size in sizes]
+    costs = [_with_room(size, dtype) for size in sizes]
     _fill_forward(fwd_class, tail, head, cost, keys, heads, costs)
     del fwd_class
     classes = []
@@ -230,6 +231,20 @@ def build_residual(
             arcs.sort_by_key()
         classes.append(arcs)
     return Residual(n, classes, bounds)
+
+
+#: The room left past each class's arrays for the residual arcs that cancelling a cycle adds
+#: (:func:`~cpwords.wordsnake.relaxation.residual_update.update_residual` appends them there):
+#: this share of their size more. Never written unless used, it takes no memory until then,
+#: where the first cancellation copied a whole class (977,555 31-mers of C. elegans: 40 million
+#: arcs, 0.36 GB of keys held twice, the greedy proof's peak).
+ROOM_SHARE = 8
+
+
+def _with_room(size: int, dtype: type[np.signedinteger]) -> np.ndarray:
+    """An uninitialised array of ``size`` entries, a view of a buffer with room past them
+    (:data:`ROOM_SHARE`)."""
+    return np.empty(size + size // ROOM_SHARE, dtype=dtype)[:size]
 
 
 #: Arcs written at a time by :func:`_fill_forward` (its temporaries, 20 bytes an arc, stay in
@@ -290,11 +305,18 @@ def _arc_classes(
     copied the 32-bit tails to 64 bits and the comparison the 32-bit capacities (8 bytes an arc
     each, at once; the German list's 5.3 million arcs: 46 -> 31 ms)."""
     out = np.empty(tail.shape[0], dtype=np.uint8)
+    # Compared in a type that holds both (a certificate's lifted capacities, 2**60, beside
+    # int32 flows); a block at a time, neither copy is made when both share a type.
+    wide = np.promote_types(flows.dtype, cap.dtype)
     for lo in range(0, tail.shape[0], BUILD_BLOCK):
         hi = lo + BUILD_BLOCK
         part = out[lo:hi]
         node_class.take(tail[lo:hi].astype(np.intp), out=part)
-        np.copyto(part, 255, where=flows[lo:hi] >= cap[lo:hi].astype(flows.dtype))
+        np.copyto(
+            part,
+            255,
+            where=flows[lo:hi].astype(wide, copy=False) >= cap[lo:hi].astype(wide, copy=False),
+        )
     return out
 
 
@@ -506,22 +528,33 @@ def _relax_blocks(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
     if not fell:
         return False
     if record:
-        h = _one(heads_l)
-        if marked:
-            lowered[h] = False
-        tight = _one(cands_l) == dist.take(h)
-        th = h.compress(tight)  # every lowered head is the head of a tight arc
-        key = arcs.keys.take(_one(where_l).compress(tight))
-        lab.pred[th] = key  # a lowered head's old key overwritten
-        np.maximum.at(lab.pred, th, key)
-        dirty[th] = True
+        _record_tight(arcs, lab, list(zip(heads_l, cands_l, where_l, strict=True)), marked)
     lab.fell_to(low)
     return True
 
 
-def _one(parts: list[np.ndarray]) -> np.ndarray:
-    """The parts as one array (the only part itself: no copy)."""
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+def _record_tight(
+    arcs: ClassArcs, lab: Labels, parts: list[tuple[np.ndarray, ...]], marked: bool
+) -> None:
+    """Record the predecessors of the heads :func:`_relax_blocks` lowered: ``parts`` holds each
+    block's lowered heads, candidates and arc positions. A block at a time, never the whole
+    class's candidates concatenated (on 977,555 31-mers of C. elegans, the concatenations were
+    the greedy proof's peak, about 1 GB): first each lowered head's old key overwritten by one
+    of its tight arcs, then the largest tight key kept, as in one pass."""
+    dist, pred = lab.dist, lab.pred
+    if marked:
+        for h, _, _ in parts:
+            lab.lowered[h] = False
+    for step in (0, 1):
+        for h, c, where in parts:
+            tight = c == dist.take(h)
+            th = h.compress(tight)  # every lowered head is the head of a tight arc
+            key = arcs.keys.take(where.compress(tight))
+            if step == 0:
+                pred[th] = key  # a lowered head's old key overwritten
+                lab.dirty[th] = True
+            else:
+                np.maximum.at(pred, th, key)
 
 
 def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> bool:
@@ -639,18 +672,21 @@ def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndar
         to1 = pred.take(act1)
         to1 >>= 32
         return act1, to1
-    act: list[np.ndarray] = []
-    to: list[np.ndarray] = []
+    # Written in place into arrays of the final size (blocks kept and concatenated were held
+    # twice: the greedy proof's peak on 977,555 31-mers of C. elegans).
+    total = int(np.count_nonzero(inside))
+    act = np.empty(total, dtype=ids)
+    to = np.empty(total, dtype=ids)
+    done = 0
     for a in range(0, n, PEEL_BLOCK):
         at = np.flatnonzero(inside[a : a + PEEL_BLOCK])
         keys = pred[a : a + PEEL_BLOCK].take(at)
         keys >>= 32
         at += a
-        act.append(at.astype(ids))
-        to.append(keys.astype(ids))
-    if not act:
-        return np.zeros(0, dtype=ids), np.zeros(0, dtype=ids)
-    return np.concatenate(act), np.concatenate(to)
+        act[done : done + at.shape[0]] = at
+        to[done : done + at.shape[0]] = keys
+        done += at.shape[0]
+    return act, to
 
 
 def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
@@ -663,9 +699,10 @@ def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
     ended (no cycle).
     """
     k = act.shape[0]
-    ids = np.full(n, k)
-    ids[act] = np.arange(k)
-    land = np.empty(k + 1, dtype=np.int64)
+    small = np.int32 if k < np.iinfo(np.int32).max else np.int64  # the ids 0..k
+    ids = np.full(n, k, dtype=small)
+    ids[act] = np.arange(k, dtype=small)
+    land = np.empty(k + 1, dtype=small)
     land[:k] = ids.take(to)
     land[k] = k
     for _ in range(max(1, k.bit_length())):

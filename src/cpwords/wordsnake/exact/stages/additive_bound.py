@@ -65,7 +65,7 @@ def additive_bound(state: ProofState) -> None:
             first,
             deadline=deadline,
             potentials=pi,
-            order_ids=tuple(net.item_word[items].tolist()),
+            order_ids=net.item_word[items],
         )
         relaxed = _word_joints(net, dec)
         cache = CoverCache()  # the neighbourhood search's wider bounds take its components

@@ -22,11 +22,12 @@ from dataclasses import replace
 import numpy as np
 
 from cpwords.wordsnake.bounds.path_cover import PathCoverBound
-from cpwords.wordsnake.certificate import Certificate
+from cpwords.wordsnake.certificate import Certificate, IntColumn
 from cpwords.wordsnake.exact.stages.checked_proof import fits_after_stop, proof_reserve
 from cpwords.wordsnake.exact.state import ProofState
 from cpwords.wordsnake.relaxation.dual_certificate import (
     flow_certificate,
+    id_column,
     single_word_certificate,
     word_ids,
 )
@@ -350,7 +351,7 @@ def solve_certificate(state: ProofState) -> Certificate | None:
     return _flow_certificate(state, claimed, flow_bound)
 
 
-def _order_ids(state: ProofState) -> tuple[int, ...]:
+def _order_ids(state: ProofState) -> IntColumn:
     """The incumbent's word ids in the network: its items' words (one gather) while the
     incumbent is the flow stages' ordering (``state.flow_order``: the same list object), else
     looked up word by word (:func:`~cpwords.wordsnake.relaxation.dual_certificate.word_ids`:
@@ -360,7 +361,7 @@ def _order_ids(state: ProofState) -> tuple[int, ...]:
     if state.flow_order is not None and state.flow_order[0] is state.order:
         items = state.flow_order[1]
         ids = net.item_word[np.fromiter(items, dtype=np.int64, count=len(items))]
-        return tuple(ids.tolist())
+        return id_column(ids, net.num_words)
     return word_ids(net, state.order)
 
 

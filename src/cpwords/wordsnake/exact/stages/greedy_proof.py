@@ -4,7 +4,7 @@ proven so by potentials (the first bound without a cold solve).
 
 from __future__ import annotations
 
-from cpwords.wordsnake.exact.flow_steps import take_iterate
+from cpwords.wordsnake.exact.flow_steps import flow_cost, take_iterate
 from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.relaxation.assignment import WARM_CYCLES, WARM_ROUNDS
 
@@ -15,6 +15,7 @@ def greedy_proof(f: FlowState) -> None:
     assert f.reopt is not None
     f.report("proving the greedy assignment optimal")
     found = f.reopt
+    f.drop_index()  # the residual network below is the stage's peak: the repair builds it again
     pi = found.settle(f.cost, max_rounds=WARM_ROUNDS, max_cycles=WARM_CYCLES, deadline=f.deadline)
     f.reopt = None
     f.info["cancelled_cycles"] = found.cycles
@@ -24,4 +25,4 @@ def greedy_proof(f: FlowState) -> None:
     f.warm_solves += 1
     f.settled = pi
     f.warm_first = True
-    take_iterate(f, found.flows, int((f.cost * found.flows).sum()))
+    take_iterate(f, found.flows, flow_cost(f.cost, found.flows))

@@ -89,6 +89,8 @@ def neighbourhood_search(state: ProofState) -> None:
     """Stage "neighbourhood search": the family passes, the wider bound, the own paths, every
     family at once (in this order, card: "the order of the sets"); Ctrl-C keeps what was found.
     """
+    assert state.flow is not None
+    state.flow.drop_index()  # the search's residual network is the peak; no repair before it
     search = FamilySearch(state)
     search.run()
     add = search.add

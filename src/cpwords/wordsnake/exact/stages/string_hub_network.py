@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cpwords.wordsnake.exact.state import ProofState
 from cpwords.wordsnake.relaxation.string_hub import build_string_network
 
@@ -10,7 +12,9 @@ def build_network(state: ProofState) -> None:
     """Stage "string-hub network": the overlap graph as O(total letters) hubs and arcs
     (:func:`~cpwords.wordsnake.relaxation.string_hub.build_string_network`)."""
     state.report(state.elapsed(), None, None, "building the string-hub network")
-    state.net = build_string_network(state.instance, first_deadline(state))
+    net = build_string_network(state.instance, first_deadline(state))
+    # The trie's table of children only builds the network: no later stage reads it.
+    state.net = replace(net, trie=net.trie.without_children())
 
 
 def first_deadline(state: ProofState) -> float | None:
