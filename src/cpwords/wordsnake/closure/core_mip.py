@@ -392,19 +392,25 @@ def _core_highs(
     h.changeColsCost(m, idx, arcs.score.astype(float))
     h.changeObjectiveSense(highspy.ObjSense.kMaximize)
 
-    # Degree rows of every word, in bulk: in-degree = out-degree = multiplicity.
-    k = net.mult.astype(float)
-    for ends in (arcs.head, arcs.tail):
-        mine = np.nonzero(ends < W)[0]
-        cols = mine[np.argsort(ends[mine], kind="stable")]
-        starts = np.searchsorted(ends[cols], np.arange(W)).astype(np.int32)
-        h.addRows(W, k, k, int(cols.size), starts, cols.astype(np.int32), np.ones(cols.size))
+    _degree_rows(h, arcs.head, arcs.tail, net.mult)
     if with_depot:
         chain_starts = np.nonzero(arcs.tail == W)[0]
         _add_row(h, chain_starts, np.ones(chain_starts.size), 1.0, float(net.instance.n))
     _add_row(h, idx, arcs.score.astype(float), float(goal), highspy.kHighsInf)
     _add_row(h, idx, arcs.rc.astype(float), -highspy.kHighsInf, float(core.budget))
     return h, idx
+
+
+def _degree_rows(h: Any, head: np.ndarray, tail: np.ndarray, mult: np.ndarray) -> None:
+    """Add every word's degree rows, in bulk: in-degree = out-degree = its multiplicity (the
+    columns are the arcs ``tail -> head``; the depot, ``len(mult)``, gets no row)."""
+    W = int(mult.shape[0])
+    k = mult.astype(float)
+    for ends in (head, tail):
+        mine = np.flatnonzero(ends < W)
+        cols = mine[np.argsort(ends[mine], kind="stable")]
+        starts = np.searchsorted(ends[cols], np.arange(W)).astype(np.int32)
+        h.addRows(W, k, k, int(cols.size), starts, cols.astype(np.int32), np.ones(cols.size))
 
 
 def _add_cuts(h: Any, cuts: list[np.ndarray]) -> None:
@@ -616,18 +622,12 @@ class _SubtourPatcher:
 
         use = np.flatnonzero(x > _EPS)
         tail, head = self.arcs.tail[use], self.arcs.head[use]
-        W = self.net.num_words
         lp = new_highs()
         m = int(use.size)
         lp.addVars(m, np.zeros(m), self.arcs.upper[use].astype(float))
         lp.changeColsCost(m, np.arange(m, dtype=np.int32), self.arcs.score[use].astype(float))
         lp.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        k = self.net.mult.astype(float)
-        for ends in (head, tail):
-            mine = np.flatnonzero(ends < W)
-            cols = mine[np.argsort(ends[mine], kind="stable")]
-            starts = np.searchsorted(ends[cols], np.arange(W)).astype(np.int32)
-            lp.addRows(W, k, k, int(cols.size), starts, cols.astype(np.int32), np.ones(cols.size))
+        _degree_rows(lp, head, tail, self.net.mult)
         lp.setOptionValue("solver", "simplex")  # a vertex: integral on a network matrix
         lp.run()
         if lp.getModelStatus() != highspy.HighsModelStatus.kOptimal:
