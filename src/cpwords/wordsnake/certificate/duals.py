@@ -124,11 +124,13 @@ def dual_violation(
     cert: Certificate,
     deadline: float | None,
     letters: Letters | None = None,
+    neighbours: np.ndarray | None = None,
 ) -> DualViolation | None:
     """The first violated inequality of the values, or None (see the module docstring);
-    ``letters``: the words' arrays, when the caller has them."""
+    ``letters``: the words' arrays, and ``neighbours``: ``letters.lcp_with_previous`` of
+    every word, when the caller has them."""
     try:
-        _check_values(words, mult, cert, deadline, letters)
+        _check_values(words, mult, cert, deadline, letters, neighbours)
     except DualViolation as bad:
         return bad
     return None
@@ -193,10 +195,13 @@ def _check_values(
     cert: Certificate,
     deadline: float | None,
     letters: Letters | None = None,
+    neighbours: np.ndarray | None = None,
 ) -> None:
     """Raise :class:`DualViolation` at the first violated inequality."""
     terms = cut_terms(cert, len(words))
     arrays = _ArrayCheck.of(words, mult, cert, terms, letters)
+    if arrays is not None and neighbours is not None:
+        arrays.neighbours_are(neighbours)
     _check_overlap_pairs(words, mult, cert, terms, deadline, arrays)
     _check_pairs_in_cuts(words, mult, cert, terms, deadline, arrays)
     if cert.depot is not None:
@@ -305,6 +310,10 @@ class _ArrayCheck:
         if self._neighbours is None:
             self._neighbours = self.letters.lcp_with_previous(np.arange(len(self.mult)))
         return self._neighbours
+
+    def neighbours_are(self, neighbours: np.ndarray) -> None:
+        """Take :meth:`neighbours` from the caller (computed with the letters)."""
+        self._neighbours = neighbours
 
     def _v_out(self) -> np.ndarray | None:
         """``v_out`` (int64 of :func:`_fitting`): ``v_all`` but for the words in cuts, which
