@@ -61,12 +61,13 @@ class Letters:
     def __init__(self, words: Sequence[str], joined: str | None = None) -> None:
         self.words = words
         self.start = np.zeros(len(words) + 1, dtype=np.int64)
-        # The words joined by line feeds, which end them when no word holds one (counted in
-        # C): their places give the lengths without a Python step per word.
+        # The words joined by line feeds, which end them when no word holds one (there are
+        # then one fewer than the words): their places give the lengths without a Python step
+        # per word.
         text = "\n".join(words) if joined is None else joined
         cp = np.frombuffer(text.encode("utf-32-le"), dtype="<u4")
-        if text.count("\n") == len(words) - 1 and words:
-            feed = np.flatnonzero(cp == 10)
+        feed = np.flatnonzero(cp == 10)
+        if feed.size == len(words) - 1 and words:  # only the feeds that join the words
             self.start[1:-1] = feed - np.arange(feed.size)
             self.start[-1] = cp.size - feed.size
             self.cp = cp[cp != 10]

@@ -400,7 +400,7 @@ class _ArrayCheck:
             if part.size == 0:  # a cut before the first word (one longer than a chunk)
                 continue
             n, k, node = self._candidates(table, part, low)
-            found.append(self._violations(table, part, n, k, node, extra, done))
+            found.append(self._violations(table, part, n, k, node, (extra, low), done))
             done += part.size
         place, size, node, partner = (np.concatenate(x) for x in zip(*found, strict=True))
         for e in np.lexsort((size, place)).tolist():  # word after word, shortest suffix first
@@ -420,7 +420,7 @@ class _ArrayCheck:
         has = self.letters.lens[qids] >= (1 if self.cert.proper else 0)
         n = np.flatnonzero(has & (low[qids] + table.v1[0] < 0))
         zero = np.zeros(n.size, dtype=np.int64)
-        return self._violations(table, qids, n, zero, zero, extra, 0)
+        return self._violations(table, qids, n, zero, zero, (extra, low), 0)
 
     def _candidates(
         self, table: PrefixTable, part: np.ndarray, low: np.ndarray
@@ -459,13 +459,16 @@ class _ArrayCheck:
         n: np.ndarray,
         k: np.ndarray,
         p: np.ndarray,
-        extra: np.ndarray,
+        sides: tuple[np.ndarray, np.ndarray],
         done: int,
     ) -> tuple[np.ndarray, ...]:
         """Of candidates of word ``part[n]``, suffix length ``k`` and prefix ``p`` (-1: none),
         those whose inequality fails by the table: ``(position in the query words (``n +
-        done``), suffix length, prefix, partner)``, the best other word before a copy."""
+        done``), suffix length, prefix, partner)``, the best other word before a copy.
+        ``sides``: every word's bonus and least left-hand side (``extra`` and ``low`` of
+        :meth:`check`)."""
         cert = self.cert
+        extra, low = sides
         # Every violation has a prefix and the least left-hand side below the joint's.
         keep = np.flatnonzero(p >= 0)
         n, k, p = n[keep], k[keep], p[keep]
@@ -473,8 +476,7 @@ class _ArrayCheck:
         need = k * k if cert.score != "linear" else k.copy()
         if cert.scale != 1:
             need *= cert.scale
-        least = np.take(self.u, i)
-        least += np.minimum(np.take(extra, i), np.take(self.load, i))
+        least = np.take(low, i)
         least += np.take(table.v1, p)
         keep = np.flatnonzero(least < need)
         n, k, p, i, need = n[keep], k[keep], p[keep], i[keep], need[keep]
