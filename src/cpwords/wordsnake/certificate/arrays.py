@@ -368,7 +368,8 @@ class PrefixTable:
     ----------
     keys : numpy.ndarray of uint64, shape ``(prefixes,)``
         The prefixes' hash keys, in order of the word that opens each (the first word that
-        starts with it), that word's shortest first (the empty prefix, key 0, first).
+        starts with it), that word's shortest first (the empty prefix, key 0, first); 0 for
+        the prefixes left out of the index (``useful``: not computed).
     word, length : numpy.ndarray of int32 (int64 past ``2 ** 31`` words) and int64, shape
         ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
@@ -465,9 +466,7 @@ class PrefixTable:
         if useful is not None and useful.size == length.size:
             useful = None  # every prefix: no copy of the keys, no map of the index's places
         for _ in range(HASH_DRAWS):
-            keys = np.zeros(length.size, dtype=np.uint64)
-            some = 1 if length.size and length[0] == 0 else 0  # the empty prefix, first
-            keys[some:] = letters.prefix_keys(begin[some:], begin[some:] + length[some:] - 1)
+            keys = _prefix_keys(letters, begin, length, useful)
             try:
                 index = SlotIndex(keys if useful is None else keys[useful])  # equal keys: found
                 break
@@ -510,6 +509,22 @@ class PrefixTable:
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""
         return self.letters.words[int(self.word[node])][: int(self.length[node])]
+
+
+def _prefix_keys(
+    letters: Letters, begin: np.ndarray, length: np.ndarray, useful: np.ndarray | None
+) -> np.ndarray:
+    """The keys of the prefixes of ``length`` letters from ``begin`` (uint64; 0 for the empty
+    prefix, first when there is one): those of ``useful`` only, when given (the others 0: a
+    superstring certificate's k-mers need a tenth of their prefixes)."""
+    keys = np.zeros(length.size, dtype=np.uint64)
+    if useful is None:
+        some = 1 if length.size and length[0] == 0 else 0  # the empty prefix, first
+        keys[some:] = letters.prefix_keys(begin[some:], begin[some:] + length[some:] - 1)
+    else:
+        at = useful[length[useful] > 0]
+        keys[at] = letters.prefix_keys(begin[at], begin[at] + length[at] - 1)
+    return keys
 
 
 def subset_lcp(neighbours: np.ndarray, ids: np.ndarray) -> np.ndarray:
