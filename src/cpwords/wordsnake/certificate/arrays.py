@@ -585,9 +585,10 @@ def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.nd
     ``t`` closes those of ``shared[t + 1] + 1`` to ``top[t]`` (every length for the last).
     The runs of one length are disjoint and in order, so the ``i``-th opening of a length and
     its ``i``-th closing bound one run: two stable sorts by length (radix sorts of the lengths
-    as 8 or 16-bit keys, built in that type), one entry a prefix, instead of one entry a
-    prefix of every word. The entries stay in the order they are opened in (each closing is
-    written at its opening's place), so that the prefixes' letters are read word after word.
+    as 8 or 16-bit keys, built in that type) of the runs of two words or more (the others
+    close where they open), one entry a prefix, instead of one entry a prefix of every word.
+    The entries stay in the order they are opened in (each closing is written at its
+    opening's place), so that the prefixes' letters are read word after word.
 
     Examples
     --------
@@ -599,13 +600,18 @@ def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.nd
     longest = int(top.max(initial=0))
     kind = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.uint32
     lo, length = _entries(shared + 1, np.maximum(top - shared, 0), kind)
-    last, closing = _entries(after + 1, np.maximum(top - after, 0), kind)
+    # A run that one word alone starts with (longer than what the word shares with the next:
+    # half the prefixes of ENABLE, nearly all a k-mer list's) closes where it opens; only the
+    # others are paired, and the closings of the others only are listed: those of the lengths
+    # a word shares with the word before it and not with the next.
+    hi = lo + 1
+    inner = np.flatnonzero(length <= after[lo])
+    last, closing = _entries(after + 1, np.maximum(np.minimum(top, shared) - after, 0), kind)
     # The i-th opening of a length and its i-th closing bound one run: each opening's closing,
     # written where the opening is (the entries stay word after word: the prefixes' letters
     # are then read in order of their words, not at random).
-    hi = np.empty_like(lo)
-    hi[np.argsort(length, kind="stable")] = last[np.argsort(closing, kind="stable")]
-    hi += 1
+    last += 1
+    hi[inner[np.argsort(length[inner], kind="stable")]] = last[np.argsort(closing, kind="stable")]
     return lo, length.astype(np.int64), hi
 
 
