@@ -7,6 +7,7 @@ The format and the argument: :mod:`cpwords.wordsnake.certificate`.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import operator
 import time
@@ -359,6 +360,7 @@ class _ArrayCheck:
         cert, letters = self.cert, self.letters
         if tids.size == 0 or qids.size == 0:
             return
+        tids = near_words(letters.words, letters.lens, tids, qids, values, NEAR_SHARE)
         extra = np.zeros(len(self.mult), dtype=np.int64)
         extra[qids] = bonus
         # The least left-hand side of each query word: u + bonus against another word of the
@@ -519,6 +521,60 @@ class _ArrayCheck:
         table = _two_smallest(values.tolist(), words, tids.tolist(), cert.proper)
         ids, extra = qids.tolist(), bonus.tolist()
         _query_table(table, ids, extra, words, self.mult, cert, self.terms, None)
+
+
+#: A table is cut down to the words near its queries (:func:`near_words`) when they have
+#: fewer suffixes than one in this many of its words.
+NEAR_SHARE = 64
+
+
+def near_words(
+    words: Sequence[str],
+    lens: np.ndarray,
+    tids: np.ndarray,
+    qids: np.ndarray,
+    values: np.ndarray,
+    share: int = NEAR_SHARE,
+) -> np.ndarray:
+    """The words of ``tids`` (ascending ids of the sorted distinct ``words``) a table queried by
+    the few words ``qids`` needs: those that start with a nonempty suffix of a query word,
+    and the two of least ``values`` among all and among those of one letter or more
+    (``lens``: every word's length; the empty prefix's two smallest, the first of each value
+    in word order as the whole table's, whether it is a prefix of the empty word or not).
+    Every suffix a query asks about then has the words of ``tids`` that start with it, so the
+    answers are the whole table's. ``tids`` itself when the queries have more suffixes than
+    one in ``share`` of its words (the check cuts down the table of the words outside the
+    cuts of a certificate with a cut of a few words, queried by those few: Letterpress's, by
+    two).
+
+    Examples
+    --------
+    >>> words = ["ab", "b", "ba", "c", "ca"]
+    >>> values = np.array([0, 5, 4, 3, 9])
+    >>> lens, tids = np.array([2, 1, 2, 1, 2]), np.array([1, 2, 3, 4])
+    >>> near_words(words, lens, tids, np.array([0]), values, share=1).tolist()
+    [1, 2, 3]
+    """
+    letters = sum(len(words[i]) for i in qids.tolist())
+    if share * (letters + qids.size) > tids.size:
+        return tids
+    marks = np.zeros(len(words) + 1, dtype=np.int32)
+    for i in qids.tolist():
+        w = words[i]
+        for k in range(1, len(w) + 1):
+            s = w[len(w) - k :]
+            if ord(s[-1]) == 0x10FFFF:  # no string follows those that start with it
+                return tids
+            marks[bisect.bisect_left(words, s)] += 1  # the run of words that start with s
+            marks[bisect.bisect_left(words, s[:-1] + chr(ord(s[-1]) + 1))] -= 1
+    near = np.cumsum(marks[:-1]) > 0
+    for some in (tids, tids[lens[tids] > 0]):
+        vals = values[some]
+        for _ in range(min(2, some.size)):  # the first of least value, then the next
+            first = int(np.argmin(vals))
+            near[some[first]] = True
+            vals[first] = np.iinfo(np.int64).max
+    return tids[near[tids]]
 
 
 def _query_table(
