@@ -555,8 +555,7 @@ def near_words(
     >>> near_words(words, lens, tids, np.array([0]), values, share=1).tolist()
     [1, 2, 3]
     """
-    letters = sum(len(words[i]) for i in qids.tolist())
-    if share * (letters + qids.size) > tids.size:
+    if share * (int(lens[qids].sum()) + qids.size) > tids.size:
         return tids
     marks = np.zeros(len(words) + 1, dtype=np.int32)
     for i in qids.tolist():
