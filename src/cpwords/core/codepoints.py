@@ -276,7 +276,7 @@ class Letters:
             letters = self.small_letters()
             width = letters.dtype.itemsize
             packed = np.zeros(self.cp.size * width + 8, dtype=np.uint8)
-            packed[: self.cp.size * width] = letters.astype(f"<u{width}").view(np.uint8)
+            packed[: self.cp.size * width] = letters.astype(f"<u{width}", copy=False).view(np.uint8)
             view = np.ndarray((self.cp.size,), dtype="<u8", buffer=packed, strides=(width,))
             self._windows = view, 8 // width
         return self._windows
