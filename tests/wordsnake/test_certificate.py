@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from cpwords.wordsnake.certificate import (
     Certificate,
     CertificateError,
     certificate_to_json,
+    duals,
     read_certificate,
     verify_certificate,
     verify_pairwise,
@@ -118,6 +120,32 @@ def test_the_fast_check_equals_the_pairwise_check(
         assert (fast.status, fast.bound) == (slow.status, slow.bound)
         if fast.status == "INVALID":
             assert fast.pair is not None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=2, max_size=14),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 10**6),
+)
+def test_tables_cut_down_to_the_words_near_their_queries_answer_as_the_whole(
+    words: list[str], cyclic: bool, proper: bool, seed: int
+) -> None:
+    """Every table cut down to the words near its queries (duals.near_words, which the check
+    applies only to a table far larger than its queries' suffixes: a cut of a few words in a
+    dictionary): the verdict, the bound and the pair named are the whole tables'."""
+    inst, _, cert = certified(words, cyclic, proper)
+    rng = random.Random(seed)
+    root = replace(cert, tree=(), core=None, target=None)
+    for c in [cert] + [perturbed(root, rng) for _ in range(8)]:
+        if c.cyclic and any(len(ids) == len(c.u) for ids, _ in c.cuts):
+            continue  # refused before any check
+        whole = verify_certificate(inst.words, c)
+        with patch.object(duals, "NEAR_SHARE", 0):  # every table cut down
+            near = verify_certificate(inst.words, c)
+        assert (near.status, near.bound, near.pair) == (whole.status, whole.bound, whole.pair)
+        assert near.message == whole.message
 
 
 @pytest.mark.slow

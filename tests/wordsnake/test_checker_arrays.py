@@ -271,49 +271,75 @@ def test_overlapping_cut_sets_past_the_stated_cap_are_refused_at_once() -> None:
     assert verify_certificate(words, few).status in ("VALID", "INVALID")
 
 
+#: The exact indexes of keys: the probing table, and the slot table that falls back on it.
+INDEXES = [arrays.KeyIndex, arrays.SlotIndex]
+
+
+@pytest.mark.parametrize("kind", INDEXES)
 @settings(max_examples=100, deadline=None)
 @given(
     st.sets(st.integers(0, 2**64 - 1), max_size=300),
     st.lists(st.integers(0, 2**64 - 1), max_size=300),
 )
-def test_the_key_index_finds_each_key_and_nothing_else(keys: set[int], others: list[int]) -> None:
+def test_the_key_index_finds_each_key_and_nothing_else(
+    kind: type[arrays.KeyIndex | arrays.SlotIndex], keys: set[int], others: list[int]
+) -> None:
     stored = np.array(sorted(keys), dtype=np.uint64)
-    index = arrays.KeyIndex(stored)
+    index = kind(stored)
     query = np.array([*keys, *others], dtype=np.uint64)
     expected = [int(np.searchsorted(stored, q)) if q in keys else -1 for q in [*keys, *others]]
     assert index.find(query).tolist() == expected
 
 
+@pytest.mark.parametrize("kind", INDEXES)
 @settings(max_examples=50, deadline=None)
 @given(st.sets(st.integers(0, 2**16 - 1), max_size=300), st.integers(0, 2**16 - 1))
-def test_the_key_index_tells_apart_keys_of_one_tag(low: set[int], high: int) -> None:
+def test_the_key_index_tells_apart_keys_of_one_tag(
+    kind: type[arrays.KeyIndex | arrays.SlotIndex], low: set[int], high: int
+) -> None:
     """Keys sharing their top 16 bits share a tag: the keys themselves decide."""
     stored = np.array(sorted(low), dtype=np.uint64) + np.uint64(high << 48)
-    index = arrays.KeyIndex(stored)
+    index = kind(stored)
     query = np.arange(2**16, dtype=np.uint64)[::7] + np.uint64(high << 48)
     where = {int(k): i for i, k in enumerate(stored)}
     assert index.find(query).tolist() == [where.get(int(q), -1) for q in query]
 
 
-def test_the_key_index_finds_the_key_zero() -> None:
+@pytest.mark.parametrize("kind", INDEXES)
+def test_the_key_index_finds_the_key_zero(kind: type[arrays.KeyIndex | arrays.SlotIndex]) -> None:
     stored = np.array([5, 0, 2**64 - 1], dtype=np.uint64)
-    index = arrays.KeyIndex(stored)
+    index = kind(stored)
     query = np.array([0, 5, 7, 2**64 - 1, 0], dtype=np.uint64)
     assert index.find(query).tolist() == [1, 0, -1, 2, 1]
-    assert arrays.KeyIndex(stored[[0, 2]]).find(query).tolist() == [-1, 0, -1, 1, -1]
+    assert kind(stored[[0, 2]]).find(query).tolist() == [-1, 0, -1, 1, -1]
     with pytest.raises(arrays.HashCollision):
-        arrays.KeyIndex(np.array([0, 3, 0], dtype=np.uint64))
+        kind(np.array([0, 3, 0], dtype=np.uint64))
 
 
+def test_the_slot_index_finds_the_keys_of_shared_slots() -> None:
+    # 5,000 random keys in 2 ** 15 slots: about one in seven shares its slot with another,
+    # and is found through the fallback index.
+    rng = np.random.default_rng(7)
+    keys = np.unique(rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64))
+    index = arrays.SlotIndex(keys)
+    assert index._shared.size > 0
+    query = np.concatenate([keys[::-1], keys + np.uint64(1)])
+    want = {int(k): i for i, k in enumerate(keys)}
+    assert index.find(query).tolist() == [want.get(int(q), -1) for q in query]
+
+
+@pytest.mark.parametrize("kind", INDEXES)
 @pytest.mark.parametrize("copies", [2, 3])
 @pytest.mark.parametrize("n", [1, 20, 500])
-def test_the_key_index_refuses_equal_keys(n: int, copies: int) -> None:
+def test_the_key_index_refuses_equal_keys(
+    kind: type[arrays.KeyIndex | arrays.SlotIndex], n: int, copies: int
+) -> None:
     # Equal keys meet at one slot in the same round: one is stored, the others must still
     # compare themselves with it.
     rng = np.random.default_rng(n)
     keys = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64)
     with pytest.raises(arrays.HashCollision):
-        arrays.KeyIndex(np.concatenate([keys, np.repeat(keys[-1:], copies - 1)]))
+        kind(np.concatenate([keys, np.repeat(keys[-1:], copies - 1)]))
 
 
 @settings(max_examples=150, deadline=None)
@@ -668,9 +694,12 @@ def test_prefixes_left_out_of_the_index_are_found_as_no_prefix(
     )
     nodes = np.arange(table.keys.size)
     wanted = table.length % 2 == parity
-    assert table.find(table.keys).tolist() == np.where(wanted, nodes, -1).tolist()
+    begin = letters.start[table.word]
+    keys = letters.keys(begin, begin + table.length)  # every prefix's, left out or not
+    assert np.array_equal(table.keys[wanted], keys[wanted])  # the others are not computed
+    assert table.find(keys).tolist() == np.where(wanted, nodes, -1).tolist()
     limit = (table.v1 + 1).astype(np.int64)
-    assert np.array_equal(table.below(table.keys, limit)[wanted], np.ones(wanted.sum(), bool))
+    assert np.array_equal(table.below(keys, limit)[wanted], np.ones(wanted.sum(), bool))
 
 
 @given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 5)), max_size=30))

@@ -21,8 +21,8 @@ matched to a prefix by a polynomial hash of its letters modulo ``2**64`` (an odd
 random for every check). Every suffix first reads a lower bound of its prefix's smallest value
 from a small table of 16-bit slots (:class:`SlotBounds`): the bound of a real match is never
 above the prefix's value, so every inequality that can fail is among the suffixes whose bound
-fails it (the *candidates*, a tenth of the suffixes or so); only those are looked up exactly
-(:class:`KeyIndex`, which compares the keys) and checked with the two smallest values. Distinct
+fails it (the *candidates*, a quarter of the suffixes or so); only those are looked up exactly
+(:class:`SlotIndex`, which compares the keys) and checked with the two smallest values. Distinct
 prefixes are distinct strings, so two prefixes with the same hash are a collision, found
 exactly: the hashes are then drawn again. A suffix that *is* a prefix has that prefix's hash,
 so every real match is found; a suffix that only collides with a prefix can at worst raise a
@@ -158,6 +158,85 @@ class KeyIndex:
         return out
 
 
+#: Slots of :class:`SlotIndex` per key (at least; a power of two).
+INDEX_SLOTS_PER_KEY = 4
+
+
+class SlotIndex:
+    """Where each of some distinct 64-bit keys is, as :class:`KeyIndex` finds it, read for most
+    keys in one step: a table of slots holding the position of the one key whose hash is that
+    slot; the keys that share a slot (a few in ten) are left to a :class:`KeyIndex` of their own.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray of uint64, shape ``(n,)``
+        Distinct.
+
+    Raises
+    ------
+    HashCollision
+        Two keys are equal (they share a slot: the :class:`KeyIndex` of the shared slots
+        finds them).
+
+    Notes
+    -----
+    A power of two of slots, more than four times the keys, of int32 positions (int64 past
+    ``2 ** 31`` keys): -1 where no key, -2 where several. With ``s`` slots a key, a key shares
+    its slot with probability about ``1 - exp(-1 / s)`` (a fifth or less). Built by two
+    scatters of the positions and a gather (each key reads back whether it kept its slot, and
+    which key did), with no sort: the keys of shared slots, a fifth of them, are sorted by the
+    :class:`KeyIndex` (ENABLE's 0.4 million prefixes: about a third of the time of a
+    :class:`KeyIndex` of them all). A search reads the query's slot, then the key found there
+    (one comparison), and asks the :class:`KeyIndex` only for the queries of shared slots.
+
+    Examples
+    --------
+    >>> index = SlotIndex(np.array([7, 3, 2**64 - 1], dtype=np.uint64))
+    >>> index.find(np.array([3, 5, 2**64 - 1, 7], dtype=np.uint64)).tolist()
+    [1, -1, 2, 0]
+    """
+
+    def __init__(self, keys: np.ndarray) -> None:
+        self.keys = keys
+        n = keys.size
+        bits = max(4, (INDEX_SLOTS_PER_KEY * n).bit_length())
+        self._shift = np.uint64(64 - bits)
+        kind = np.int32 if n < 1 << 31 else np.int64
+        self._pos = np.full(1 << bits, -1, dtype=kind)
+        slot = self._slot(keys)
+        every = np.arange(n, dtype=kind)
+        self._pos[slot] = every  # the last key of a slot keeps it: the others are shared
+        kept = self._pos[slot]
+        lost = np.flatnonzero(kept != every)
+        self._pos[slot[lost]] = -2
+        # The keys of shared slots: those that lost theirs, and the one that kept each.
+        mark = np.zeros(n, dtype=bool)
+        mark[lost] = True
+        mark[kept[lost]] = True
+        shared = np.flatnonzero(mark)
+        self._shared = shared.astype(kind)
+        self._rest = KeyIndex(keys[shared])
+
+    def _slot(self, keys: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
+            slot = keys * SLOT_MIX
+        slot >>= self._shift
+        return slot.view(np.int64)
+
+    def find(self, query: np.ndarray) -> np.ndarray:
+        """The position in ``keys`` of each of ``query`` (uint64), or -1, shape of ``query``
+        (int32 when ``keys`` has fewer than ``2 ** 31`` entries, else int64)."""
+        out = np.take(self._pos, self._slot(query))
+        some = np.flatnonzero(out >= 0)
+        at = out[some]
+        out[some[self.keys[at] != query[some]]] = -1  # another key's slot: not there
+        several = np.flatnonzero(out == -2)
+        if several.size:
+            found = self._rest.find(query[several])
+            out[several] = np.where(found >= 0, self._shared[np.maximum(found, 0)], -1)
+        return out
+
+
 #: Slots of :class:`SlotBounds` per key (at least; a power of two): fewer slots shared by
 #: suffixes that are no prefix's, against a larger table read at random.
 SLOTS_PER_KEY = 2
@@ -289,7 +368,8 @@ class PrefixTable:
     ----------
     keys : numpy.ndarray of uint64, shape ``(prefixes,)``
         The prefixes' hash keys, in order of the word that opens each (the first word that
-        starts with it), that word's shortest first (the empty prefix, key 0, first).
+        starts with it), that word's shortest first (the empty prefix, key 0, first); 0 for
+        the prefixes left out of the index (``useful``: not computed).
     word, length : numpy.ndarray of int32 (int64 past ``2 ** 31`` words) and int64, shape
         ``(prefixes,)``
         A word of the table that starts with the prefix, and the prefix's length.
@@ -307,7 +387,7 @@ class PrefixTable:
     length: np.ndarray
     v1: np.ndarray
     runs: RunValues = field(repr=False)
-    index: KeyIndex = field(repr=False)
+    index: SlotIndex = field(repr=False)
     useful: np.ndarray | None = field(default=None, repr=False)
     _bounds: SlotBounds | None = field(default=None, repr=False)
     _others: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
@@ -340,7 +420,7 @@ class PrefixTable:
         ids: np.ndarray,
         values: np.ndarray,
         proper: bool,
-        needed: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+        needed: Callable[[np.ndarray, np.ndarray], np.ndarray | None] | None = None,
         neighbours: np.ndarray | None = None,
     ) -> PrefixTable:
         """The table of the words ``ids`` (sorted, ascending: the words are sorted) with their
@@ -352,10 +432,10 @@ class PrefixTable:
         compared again (a check builds a table for the words outside the cuts and one for each
         class of the words inside).
 
-        ``needed(length, v1)``, when given, tells (bool array) the prefixes a suffix may be
-        looked up for: the others are left out of the index (:meth:`find` and :meth:`below`
-        answer as for a string no word starts with). The check leaves out those whose
-        smallest value no query word's least left-hand side can bring below the joint's
+        ``needed(length, v1)``, when given, tells (bool array; None: all) the prefixes a
+        suffix may be looked up for: the others are left out of the index (:meth:`find` and
+        :meth:`below` answer as for a string no word starts with). The check leaves out those
+        whose smallest value no query word's least left-hand side can bring below the joint's
         (most prefixes of a superstring certificate's k-mers).
 
         Raises
@@ -380,15 +460,15 @@ class PrefixTable:
         v1 = runs.v1
         word = ids[lo].astype(np.int32 if letters.lens.size < 1 << 31 else np.int64)
         begin = letters.start[word]
-        useful = None if needed is None else np.flatnonzero(needed(length, v1)).astype(np.int32)
+        wanted = None if needed is None else needed(length, v1)
+        useful = None if wanted is None else np.flatnonzero(wanted).astype(np.int32)
+        del wanted
         if useful is not None and useful.size == length.size:
             useful = None  # every prefix: no copy of the keys, no map of the index's places
         for _ in range(HASH_DRAWS):
-            keys = np.zeros(length.size, dtype=np.uint64)
-            some = 1 if length.size and length[0] == 0 else 0  # the empty prefix, first
-            keys[some:] = letters.prefix_keys(begin[some:], begin[some:] + length[some:] - 1)
+            keys = _prefix_keys(letters, begin, length, useful)
             try:
-                index = KeyIndex(keys if useful is None else keys[useful])  # equal keys: found
+                index = SlotIndex(keys if useful is None else keys[useful])  # equal keys: found
                 break
             except HashCollision:
                 letters.draw()
@@ -429,6 +509,22 @@ class PrefixTable:
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""
         return self.letters.words[int(self.word[node])][: int(self.length[node])]
+
+
+def _prefix_keys(
+    letters: Letters, begin: np.ndarray, length: np.ndarray, useful: np.ndarray | None
+) -> np.ndarray:
+    """The keys of the prefixes of ``length`` letters from ``begin`` (uint64; 0 for the empty
+    prefix, first when there is one): those of ``useful`` only, when given (the others 0: a
+    superstring certificate's k-mers need a tenth of their prefixes)."""
+    keys = np.zeros(length.size, dtype=np.uint64)
+    if useful is None:
+        some = 1 if length.size and length[0] == 0 else 0  # the empty prefix, first
+        keys[some:] = letters.prefix_keys(begin[some:], begin[some:] + length[some:] - 1)
+    else:
+        at = useful[length[useful] > 0]
+        keys[at] = letters.prefix_keys(begin[at], begin[at] + length[at] - 1)
+    return keys
 
 
 def subset_lcp(neighbours: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -489,9 +585,10 @@ def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.nd
     ``t`` closes those of ``shared[t + 1] + 1`` to ``top[t]`` (every length for the last).
     The runs of one length are disjoint and in order, so the ``i``-th opening of a length and
     its ``i``-th closing bound one run: two stable sorts by length (radix sorts of the lengths
-    as 8 or 16-bit keys, built in that type), one entry a prefix, instead of one entry a
-    prefix of every word. The entries stay in the order they are opened in (each closing is
-    written at its opening's place), so that the prefixes' letters are read word after word.
+    as 8 or 16-bit keys, built in that type) of the runs of two words or more (the others
+    close where they open), one entry a prefix, instead of one entry a prefix of every word.
+    The entries stay in the order they are opened in (each closing is written at its
+    opening's place), so that the prefixes' letters are read word after word.
 
     Examples
     --------
@@ -503,13 +600,18 @@ def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.nd
     longest = int(top.max(initial=0))
     kind = np.uint8 if longest < 1 << 8 else np.uint16 if longest < 1 << 16 else np.uint32
     lo, length = _entries(shared + 1, np.maximum(top - shared, 0), kind)
-    last, closing = _entries(after + 1, np.maximum(top - after, 0), kind)
+    # A run that one word alone starts with (longer than what the word shares with the next:
+    # half the prefixes of ENABLE, nearly all a k-mer list's) closes where it opens; only the
+    # others are paired, and the closings of the others only are listed: those of the lengths
+    # a word shares with the word before it and not with the next.
+    hi = lo + 1
+    inner = np.flatnonzero(length <= after[lo])
+    last, closing = _entries(after + 1, np.maximum(np.minimum(top, shared) - after, 0), kind)
     # The i-th opening of a length and its i-th closing bound one run: each opening's closing,
     # written where the opening is (the entries stay word after word: the prefixes' letters
     # are then read in order of their words, not at random).
-    hi = np.empty_like(lo)
-    hi[np.argsort(length, kind="stable")] = last[np.argsort(closing, kind="stable")]
-    hi += 1
+    last += 1
+    hi[inner[np.argsort(length[inner], kind="stable")]] = last[np.argsort(closing, kind="stable")]
     return lo, length.astype(np.int64), hi
 
 

@@ -97,8 +97,10 @@ def verify_certificate(
     if not isinstance(cert, Certificate):
         cert = read_certificate(cert, certificate_cap(len(items)))
     ordered = sorted(items)
-    _check_list_and_variant(ordered, cert, cyclic, proper, score)
-    distinct, mult = _distinct_words(ordered)
+    joined = "\n".join(ordered)  # read twice: the fingerprint's bytes, the letters' array
+    _check_list_and_variant(ordered, cert, cyclic, proper, score, joined)
+    letters, neighbours, mult = _distinct_letters(ordered, joined)
+    distinct = letters.words
     _check_format(cert, len(distinct))
     deadline = None if time_limit is None else t0 + time_limit
     claimed = cert.bound
@@ -106,13 +108,32 @@ def verify_certificate(
     if not _is_snake_of(order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)
-    letters = Letters(distinct)
     objective = order_score(letters, order, cert.cyclic, cert.proper, cert.score)
-    bad = dual_violation(distinct, mult, cert, deadline, letters)
+    bad = dual_violation(distinct, mult, cert, deadline, letters, neighbours)
     if bad is not None:
         msg = _violation_message(bad, cert.scale, cert.score)
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
     return _bound_verdict(t0, cert, distinct, mult, len(items), objective, deadline)
+
+
+def _distinct_letters(
+    ordered: Sequence[str], joined: str
+) -> tuple[Letters, np.ndarray | None, list[int]]:
+    """The letters of the distinct words of the sorted items (``joined``: them joined by line
+    feeds), every word's longest common prefix with the word before it (None when some word
+    repeats) and how often the list holds each word.
+
+    A repeated word is next to its copy and shares its whole length with it: the common
+    prefixes, which the check needs anyway (:meth:`Letters.lcp_with_previous`), tell whether
+    any word repeats, with no comparison of strings (then the letters are built again for the
+    distinct words: :func:`_distinct_words`)."""
+    letters = Letters(ordered, joined)
+    lcp = letters.lcp_with_previous(np.arange(len(ordered)))
+    lens = letters.lens
+    if not np.any((lcp[1:] == lens[1:]) & (lens[1:] == lens[:-1])):
+        return letters, lcp, [1] * len(ordered)
+    distinct, mult = _distinct_words(ordered)
+    return Letters(distinct), None, mult
 
 
 def _distinct_words(ordered: Sequence[str]) -> tuple[list[str], list[int]]:
@@ -165,10 +186,12 @@ def _check_list_and_variant(
     cyclic: bool | None,
     proper: bool | None,
     score: str | None = None,
+    joined: str | None = None,
 ) -> None:
     """Raise :class:`CertificateError` when the certificate is for another list (its items
-    ``ordered``, sorted) or variant."""
-    if sorted_fingerprint(ordered) != cert.fingerprint or len(ordered) != cert.items:
+    ``ordered``, sorted; ``joined``: them joined by line feeds, when the caller has it) or
+    variant."""
+    if sorted_fingerprint(ordered, joined) != cert.fingerprint or len(ordered) != cert.items:
         raise CertificateError(
             "the certificate is for another word list (its fingerprint differs from this list's)"
         )

@@ -7,6 +7,7 @@ The format and the argument: :mod:`cpwords.wordsnake.certificate`.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import operator
 import time
@@ -124,11 +125,13 @@ def dual_violation(
     cert: Certificate,
     deadline: float | None,
     letters: Letters | None = None,
+    neighbours: np.ndarray | None = None,
 ) -> DualViolation | None:
     """The first violated inequality of the values, or None (see the module docstring);
-    ``letters``: the words' arrays, when the caller has them."""
+    ``letters``: the words' arrays, and ``neighbours``: ``letters.lcp_with_previous`` of
+    every word, when the caller has them."""
     try:
-        _check_values(words, mult, cert, deadline, letters)
+        _check_values(words, mult, cert, deadline, letters, neighbours)
     except DualViolation as bad:
         return bad
     return None
@@ -193,10 +196,13 @@ def _check_values(
     cert: Certificate,
     deadline: float | None,
     letters: Letters | None = None,
+    neighbours: np.ndarray | None = None,
 ) -> None:
     """Raise :class:`DualViolation` at the first violated inequality."""
     terms = cut_terms(cert, len(words))
     arrays = _ArrayCheck.of(words, mult, cert, terms, letters)
+    if arrays is not None and neighbours is not None:
+        arrays.neighbours_are(neighbours)
     _check_overlap_pairs(words, mult, cert, terms, deadline, arrays)
     _check_pairs_in_cuts(words, mult, cert, terms, deadline, arrays)
     if cert.depot is not None:
@@ -242,6 +248,10 @@ def _past(deadline: float | None) -> None:
 #: holds every prefix (ENABLE: 376,625 of 387,881 needed), for a few more candidates and no
 #: copy of the keys, no map of the places found.
 NEEDED_SHARE = 1.1
+
+#: One prefix in this many tells first whether the prefixes needed are nearly all (then every
+#: prefix is kept without looking at the others: ENABLE, about 2% of its check).
+NEEDED_SAMPLE = 64
 
 #: Suffixes looked up at once by the array check (its memory: about 60 bytes each).
 QUERY_CHUNK = 1 << 18
@@ -302,6 +312,10 @@ class _ArrayCheck:
             self._neighbours = self.letters.lcp_with_previous(np.arange(len(self.mult)))
         return self._neighbours
 
+    def neighbours_are(self, neighbours: np.ndarray) -> None:
+        """Take :meth:`neighbours` from the caller (computed with the letters)."""
+        self._neighbours = neighbours
+
     def _v_out(self) -> np.ndarray | None:
         """``v_out`` (int64 of :func:`_fitting`): ``v_all`` but for the words in cuts, which
         are read one by one."""
@@ -346,6 +360,7 @@ class _ArrayCheck:
         cert, letters = self.cert, self.letters
         if tids.size == 0 or qids.size == 0:
             return
+        tids = near_words(letters.words, letters.lens, tids, qids, values, NEAR_SHARE)
         extra = np.zeros(len(self.mult), dtype=np.int64)
         extra[qids] = bonus
         # The least left-hand side of each query word: u + bonus against another word of the
@@ -353,17 +368,24 @@ class _ArrayCheck:
         low = self.u + np.minimum(extra, self.load)
         floor, scale, linear = int(low[qids].min()), cert.scale, cert.score == "linear"
 
-        def needed(length: np.ndarray, v1: np.ndarray) -> np.ndarray:
-            """The prefixes some query word's least left-hand side falls short with; all of
-            them when those are nearly all (:data:`NEEDED_SHARE`)."""
+        def short(length: np.ndarray, v1: np.ndarray) -> np.ndarray | None:
+            """The prefixes some query word's least left-hand side falls short with; None
+            (all of them) when those are nearly all (:data:`NEEDED_SHARE`)."""
             rhs = length.copy() if linear else length * length  # in place from here
             if scale != 1:
                 rhs *= scale
             rhs -= v1
             some = np.asarray(rhs > floor)
-            if NEEDED_SHARE * np.count_nonzero(some) >= some.size:
-                some[:] = True
-            return some
+            return None if NEEDED_SHARE * np.count_nonzero(some) >= some.size else some
+
+        def needed(length: np.ndarray, v1: np.ndarray) -> np.ndarray | None:
+            """:func:`short`, told by a sample of the prefixes first (one in
+            :data:`NEEDED_SAMPLE`) when it is None: every prefix is kept then, which is
+            always sound (a dictionary's certificate needs nearly all)."""
+            step = NEEDED_SAMPLE
+            if length.size >= 16 * step and short(length[::step], v1[::step]) is None:
+                return None
+            return short(length, v1)
 
         try:
             table = PrefixTable.build(letters, tids, values, cert.proper, needed, self.neighbours())
@@ -380,7 +402,7 @@ class _ArrayCheck:
             if part.size == 0:  # a cut before the first word (one longer than a chunk)
                 continue
             n, k, node = self._candidates(table, part, low)
-            found.append(self._violations(table, part, n, k, node, extra, done))
+            found.append(self._violations(table, part, n, k, node, (extra, low), done))
             done += part.size
         place, size, node, partner = (np.concatenate(x) for x in zip(*found, strict=True))
         for e in np.lexsort((size, place)).tolist():  # word after word, shortest suffix first
@@ -400,7 +422,7 @@ class _ArrayCheck:
         has = self.letters.lens[qids] >= (1 if self.cert.proper else 0)
         n = np.flatnonzero(has & (low[qids] + table.v1[0] < 0))
         zero = np.zeros(n.size, dtype=np.int64)
-        return self._violations(table, qids, n, zero, zero, extra, 0)
+        return self._violations(table, qids, n, zero, zero, (extra, low), 0)
 
     def _candidates(
         self, table: PrefixTable, part: np.ndarray, low: np.ndarray
@@ -439,13 +461,16 @@ class _ArrayCheck:
         n: np.ndarray,
         k: np.ndarray,
         p: np.ndarray,
-        extra: np.ndarray,
+        sides: tuple[np.ndarray, np.ndarray],
         done: int,
     ) -> tuple[np.ndarray, ...]:
         """Of candidates of word ``part[n]``, suffix length ``k`` and prefix ``p`` (-1: none),
         those whose inequality fails by the table: ``(position in the query words (``n +
-        done``), suffix length, prefix, partner)``, the best other word before a copy."""
+        done``), suffix length, prefix, partner)``, the best other word before a copy.
+        ``sides``: every word's bonus and least left-hand side (``extra`` and ``low`` of
+        :meth:`check`)."""
         cert = self.cert
+        extra, low = sides
         # Every violation has a prefix and the least left-hand side below the joint's.
         keep = np.flatnonzero(p >= 0)
         n, k, p = n[keep], k[keep], p[keep]
@@ -453,8 +478,7 @@ class _ArrayCheck:
         need = k * k if cert.score != "linear" else k.copy()
         if cert.scale != 1:
             need *= cert.scale
-        least = np.take(self.u, i)
-        least += np.minimum(np.take(extra, i), np.take(self.load, i))
+        least = np.take(low, i)
         least += np.take(table.v1, p)
         keep = np.flatnonzero(least < need)
         n, k, p, i, need = n[keep], k[keep], p[keep], i[keep], need[keep]
@@ -497,6 +521,59 @@ class _ArrayCheck:
         table = _two_smallest(values.tolist(), words, tids.tolist(), cert.proper)
         ids, extra = qids.tolist(), bonus.tolist()
         _query_table(table, ids, extra, words, self.mult, cert, self.terms, None)
+
+
+#: A table is cut down to the words near its queries (:func:`near_words`) when they have
+#: fewer suffixes than one in this many of its words.
+NEAR_SHARE = 64
+
+
+def near_words(
+    words: Sequence[str],
+    lens: np.ndarray,
+    tids: np.ndarray,
+    qids: np.ndarray,
+    values: np.ndarray,
+    share: int = NEAR_SHARE,
+) -> np.ndarray:
+    """The words of ``tids`` (ascending ids of the sorted distinct ``words``) a table queried by
+    the few words ``qids`` needs: those that start with a nonempty suffix of a query word,
+    and the two of least ``values`` among all and among those of one letter or more
+    (``lens``: every word's length; the empty prefix's two smallest, the first of each value
+    in word order as the whole table's, whether it is a prefix of the empty word or not).
+    Every suffix a query asks about then has the words of ``tids`` that start with it, so the
+    answers are the whole table's. ``tids`` itself when the queries have more suffixes than
+    one in ``share`` of its words (the check cuts down the table of the words outside the
+    cuts of a certificate with a cut of a few words, queried by those few: Letterpress's, by
+    two).
+
+    Examples
+    --------
+    >>> words = ["ab", "b", "ba", "c", "ca"]
+    >>> values = np.array([0, 5, 4, 3, 9])
+    >>> lens, tids = np.array([2, 1, 2, 1, 2]), np.array([1, 2, 3, 4])
+    >>> near_words(words, lens, tids, np.array([0]), values, share=1).tolist()
+    [1, 2, 3]
+    """
+    if share * (int(lens[qids].sum()) + qids.size) > tids.size:
+        return tids
+    marks = np.zeros(len(words) + 1, dtype=np.int32)
+    for i in qids.tolist():
+        w = words[i]
+        for k in range(1, len(w) + 1):
+            s = w[len(w) - k :]
+            if ord(s[-1]) == 0x10FFFF:  # no string follows those that start with it
+                return tids
+            marks[bisect.bisect_left(words, s)] += 1  # the run of words that start with s
+            marks[bisect.bisect_left(words, s[:-1] + chr(ord(s[-1]) + 1))] -= 1
+    near = np.cumsum(marks[:-1]) > 0
+    for some in (tids, tids[lens[tids] > 0]):
+        vals = values[some]
+        for _ in range(min(2, some.size)):  # the first of least value, then the next
+            first = int(np.argmin(vals))
+            near[some[first]] = True
+            vals[first] = np.iinfo(np.int64).max
+    return tids[near[tids]]
 
 
 def _query_table(

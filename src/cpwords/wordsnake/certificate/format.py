@@ -351,15 +351,17 @@ def word_fingerprint(words: Sequence[str]) -> str:
     return sorted_fingerprint(sorted(words))
 
 
-def sorted_fingerprint(ordered: Sequence[str]) -> str:
-    """:func:`word_fingerprint` of items already sorted (``sorted(items)``).
+def sorted_fingerprint(ordered: Sequence[str], joined: str | None = None) -> str:
+    """:func:`word_fingerprint` of items already sorted (``sorted(items)``); ``joined``:
+    ``"\\n".join(ordered)``, when the caller has it.
 
     Examples
     --------
     >>> sorted_fingerprint(["a", "b"]) == word_fingerprint(["b", "a"])
     True
     """
-    digest = hashlib.sha256("\n".join(ordered).encode("utf-8")).hexdigest()
+    text = "\n".join(ordered) if joined is None else joined
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return f"sha256:{digest}"
 
 
