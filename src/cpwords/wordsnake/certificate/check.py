@@ -29,6 +29,7 @@ from cpwords.wordsnake.certificate.format import (
     Certificate,
     CertificateCheck,
     CertificateError,
+    IntColumn,
     certificate_cap,
     read_certificate,
     sorted_fingerprint,
@@ -104,7 +105,10 @@ def verify_certificate(
     _check_format(cert, len(distinct))
     deadline = None if time_limit is None else t0 + time_limit
     claimed = cert.bound
-    order = np.fromiter(cert.order, dtype=np.int64, count=len(cert.order))
+    if isinstance(cert.order, IntColumn):  # the solver's: its array, copied in C
+        order = np.asarray(cert.order, dtype=np.int64)
+    else:
+        order = np.fromiter(cert.order, dtype=np.int64, count=len(cert.order))
     if not _is_snake_of(order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)

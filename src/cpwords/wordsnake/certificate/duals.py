@@ -22,7 +22,12 @@ from cpwords.wordsnake.certificate.arrays import (
     PrefixTable,
     suffix_starts,
 )
-from cpwords.wordsnake.certificate.format import Certificate, CertificateError
+from cpwords.wordsnake.certificate.format import (
+    Certificate,
+    CertificateError,
+    IntColumn,
+    int_list,
+)
 
 # ---------------------------------------------------------------------------------------------
 # The checker: the strings and the values, nothing else.
@@ -158,7 +163,7 @@ def cut_terms(cert: Certificate, W: int) -> CutTerms:
     """The cut terms of the certificate's ``W`` distinct words (time O(W + the cuts' sizes),
     Python's exact integers)."""
     if not cert.cuts:  # no cut: one shared empty list of cuts, no load
-        v = list(cert.v)
+        v = int_list(cert.v)
         return CutTerms([()] * W, [], [0] * W, [False] * W, v, v)
     # Lists of W entries built in C (a Python step for the words in cuts only: usually few).
     member: list[Sequence[int]] = [()] * W
@@ -182,7 +187,8 @@ def cut_terms(cert: Certificate, W: int) -> CutTerms:
             for i in ids:
                 in_cut[i] = True
     lams = [lam for _, lam in cert.cuts]
-    v_all, v_out = list(cert.v), list(cert.v)
+    v_all = int_list(cert.v)
+    v_out = list(v_all)
     for i in {i for ids, _ in cert.cuts for i in ids}:  # v - L, for the words that have a load
         v_all[i] -= load[i]
     for i, lam in single.items():
@@ -273,7 +279,10 @@ def _fitting(values: Sequence[int]) -> np.ndarray | None:
     """``values`` as int64, when every one is below :data:`_ArrayCheck.LIMIT` / 4 in magnitude
     (so that the sums the array check forms stay within ``LIMIT``), else None."""
     try:
-        vals = np.fromiter(values, dtype=np.int64, count=len(values))
+        if isinstance(values, IntColumn):  # the solver's: its array, copied in C
+            vals = np.asarray(values, dtype=np.int64)
+        else:
+            vals = np.fromiter(values, dtype=np.int64, count=len(values))
     except OverflowError:  # beyond 64 bits: Python's integers check them
         return None
     if vals.size and 4 * max(int(vals.max()), -int(vals.min())) >= _ArrayCheck.LIMIT:

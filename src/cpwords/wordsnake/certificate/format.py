@@ -54,6 +54,18 @@ class CertificateError(InputError):
     """A certificate file that cannot be read, or that belongs to another list or variant."""
 
 
+def int_list(values: Sequence[int]) -> list[int]:
+    """A certificate's column of integers as a list of Python integers: an :class:`IntColumn`
+    (the solver's) in one pass in C, a tuple (read from JSON) as it is.
+
+    Examples
+    --------
+    >>> int_list(IntColumn(np.array([3, -1]))), int_list((5, 2**70))
+    ([3, -1], [5, 1180591620717411303424])
+    """
+    return values.tolist() if isinstance(values, IntColumn) else list(values)
+
+
 class IntColumn(Sequence[int]):
     """A read-only column of integers held in a NumPy array: a certificate's values or its
     ordering as the solver makes them, 8 bytes an entry (4 for word ids) where a tuple of
@@ -100,6 +112,11 @@ class IntColumn(Sequence[int]):
         a, step = self._a, self.BLOCK
         for lo in range(0, a.shape[0], step):
             yield from a[lo : lo + step].tolist()
+
+    def tolist(self) -> list[int]:
+        """The integers as a list of Python integers, in one pass in C."""
+        out: list[int] = self._a.tolist()
+        return out
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return self._a.astype(self._a.dtype if dtype is None else dtype, copy=True)
@@ -270,10 +287,11 @@ class Certificate:
             raise ValueError("mult, u and v must have one entry a distinct word")
         # map and sum run in C over Python's exact integers (a generator took 0.2 s on ENABLE);
         # the words listed once (usually all) are summed without a product each.
-        total = sum(self.u) + sum(self.v)
+        u, v = int_list(self.u), int_list(self.v)  # the solver's arrays read in C
+        total = sum(u) + sum(v)
         if operator.countOf(mult, 1) != len(mult):
             more = map(operator.sub, mult, itertools.repeat(1))
-            total += sum(map(operator.mul, more, map(operator.add, self.u, self.v)))
+            total += sum(map(operator.mul, more, map(operator.add, u, v)))
         if self.depot is not None:
             total += self.depot[0] + self.depot[1]
         return total - sum(lam for _, lam in self.cuts)
@@ -391,11 +409,11 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
         "items": cert.items,
         "variant": {"cyclic": cert.cyclic, "proper": cert.proper, "score": cert.score},
         "scale": cert.scale,
-        "u": list(cert.u),
-        "v": list(cert.v),
+        "u": int_list(cert.u),
+        "v": int_list(cert.v),
         "depot": None if cert.depot is None else list(cert.depot),
         "cuts": [{"words": list(ids), "lambda": lam} for ids, lam in cert.cuts],
-        "order": list(cert.order),
+        "order": int_list(cert.order),
         "bound": cert.bound,
         "objective": cert.objective,
         "core_pairs": cert.core_pairs,

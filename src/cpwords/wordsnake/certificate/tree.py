@@ -26,6 +26,7 @@ from cpwords.wordsnake.certificate.format import (
     CoreSet,
     TreeNode,
     carries_values,
+    int_list,
 )
 from cpwords.wordsnake.certificate.leaves import (
     LeafChange,
@@ -238,7 +239,7 @@ def _shift(base: LeafChange) -> int:
 def _based(cert: Certificate, base: TreeNode) -> Certificate:
     """The root's values with the base's changes: the values the leaves are stated against
     (the base's copies are the leaves' business, :class:`LeafChange`)."""
-    u, v = list(cert.u), list(cert.v)
+    u, v = int_list(cert.u), int_list(cert.v)
     for i, val in base.u:
         u[i] = val
     for i, val in base.v:
