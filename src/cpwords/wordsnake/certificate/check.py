@@ -105,10 +105,7 @@ def verify_certificate(
     _check_format(cert, len(distinct))
     deadline = None if time_limit is None else t0 + time_limit
     claimed = cert.bound
-    if isinstance(cert.order, IntColumn):  # the solver's: its array, copied in C
-        order = np.asarray(cert.order, dtype=np.int64)
-    else:
-        order = np.fromiter(cert.order, dtype=np.int64, count=len(cert.order))
+    order = _order_array(cert)
     if not _is_snake_of(order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)
@@ -118,6 +115,13 @@ def verify_certificate(
         msg = _violation_message(bad, cert.scale, cert.score)
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
     return _bound_verdict(t0, cert, distinct, mult, len(items), objective, deadline)
+
+
+def _order_array(cert: Certificate) -> np.ndarray:
+    """The certificate's ordering as an int64 array (the solver's column copied in C)."""
+    if isinstance(cert.order, IntColumn):
+        return np.asarray(cert.order, dtype=np.int64)
+    return np.fromiter(cert.order, dtype=np.int64, count=len(cert.order))
 
 
 def _distinct_letters(

@@ -56,8 +56,8 @@ class Decoded:
 
 
 def item_type(n: int) -> type[np.signedinteger]:
-    """The smallest integer type of NumPy that holds the item ids ``-1 .. n`` (int32 but for
-    lists of 2**31 items or more).
+    """The smallest NumPy integer type that holds every item id from -1 to ``n``: int32, or
+    int64 for lists of 2**31 items or more.
 
     Parameters
     ----------
