@@ -1,6 +1,6 @@
 """The string-hub solve's memory estimate against the peaks measured on whole lists (the
-command line's process tree, ``/usr/bin/time``, 2026-12-06): an upper bound with a margin on
-each, and not far above any."""
+process trees, 2026-12-06, late evening): an upper bound with a margin on each, and not far
+above any."""
 
 from __future__ import annotations
 
@@ -9,19 +9,20 @@ import pytest
 from cpwords.wordsnake.relaxation.string_hub import BYTES_BASE, estimate_memory, estimated_bytes
 from cpwords.wordsnake.rules import WordsnakeInstance
 
-#: (list, letters, words, measured peak in bytes).
+#: (list, letters, words, measured peak in bytes): the process tree's peak (MiB x 2**20) in the
+#: suites' rows and the side-by-side runs of 2026-12-06, late evening (Japanese: /usr/bin/time).
 MEASURED = [
-    ("C. elegans 31-mers", 30_304_205, 977_555, 6_460_000_000),
-    ("Japanese wordfreq list", 844_568, 209_187, 1_000_000_000),
-    ("Chinese wordfreq list", 968_897, 332_191, 1_070_000_000),
-    ("whole Polish dictionary", 50_100_000, 4_017_624, 7_060_000_000),
-    ("every 2nd Polish word", 26_500_053, 2_163_850, 3_390_000_000),
-    ("every 4th Polish word", 13_250_310, 1_081_925, 1_572_000_000),
-    ("ENABLE", 1_570_514, 172_823, 237_500_000),
-    ("wfrench", 3_489_848, 346_205, 492_800_000),
-    ("lambda 31-mers", 1_502_632, 48_472, 343_600_000),
-    ("1,000 words of 1,000 letters", 1_000_000, 1_000, 213_300_000),
-    ("three words of 33,000 letters", 100_010, 3, 114_800_000),
+    ("C. elegans 31-mers", 30_304_205, 977_555, 4757 * 2**20),
+    ("Japanese wordfreq list", 844_568, 209_187, 549_204 * 2**10),
+    ("Chinese wordfreq list", 968_897, 332_191, 873 * 2**20),
+    ("whole Polish dictionary", 50_100_000, 4_017_624, 5258 * 2**20),
+    ("every 2nd line of the Polish dictionary", 26_500_053, 2_163_850, 2501 * 2**20),
+    ("every 4th line of the Polish dictionary", 13_250_310, 1_081_925, 1291 * 2**20),
+    ("ENABLE", 1_570_514, 172_823, 215 * 2**20),
+    ("dict:fr", 3_431_556, 341_727, 405 * 2**20),
+    ("lambda 31-mers", 1_502_632, 48_472, 304 * 2**20),
+    ("1,000 words of 1,000 letters", 1_000_000, 1_000, 161 * 2**20),
+    ("a word of 100,000 letters and two short ones", 100_010, 3, 102 * 2**20),
 ]
 
 

@@ -62,9 +62,13 @@ TRIE, SPLIT, DELIVER, HANDOVER, SELF, ZERO, ROOTLINK, PRIVATE = range(8)
 #: dictionary (50.1 M letters, 4.0 M words, 7.06 GB) gets 1.75 x, every 2nd Polish word (3.39
 #: GB) 2.1 x; the small lists get the base above their peak (ENABLE 0.24 GB: 1.45 GB). A cost a
 #: word (1,400 bytes covered the Chinese list without the base) asked 17.1 GB for the whole
-#: Polish dictionary.
+#: Polish dictionary. Recalibrated again 2026-12-06 (late evening) after the memory round
+#: (32-bit flows, released trie and index, array certificates), on the process trees' peaks of
+#: that evening's suite rows and side-by-side runs: *C. elegans* 4.99 GB (1.22 x), the whole
+#: Polish dictionary 5.51 GB (1.70 x: 9.37 GB asked, 12.4 before), every 2nd Polish word
+#: 2.62 GB.
 BYTES_BASE = 1_100_000_000
-BYTES_PER_LETTER = 225
+BYTES_PER_LETTER = 165
 BYTES_PER_WORD = 0
 
 
@@ -86,7 +90,7 @@ def estimated_bytes(letters: int, words: int) -> int:
     Examples
     --------
     >>> round(estimated_bytes(50_100_000, 4_017_624) / 1e9, 1)  # the whole Polish dictionary
-    12.4
+    9.4
     """
     return BYTES_BASE + BYTES_PER_LETTER * letters + BYTES_PER_WORD * words
 
