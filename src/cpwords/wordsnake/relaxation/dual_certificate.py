@@ -36,6 +36,7 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.certificate import Certificate, IntColumn, word_fingerprint
 from cpwords.wordsnake.certificate.format import sorted_fingerprint
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer
+from cpwords.wordsnake.relaxation.decode import item_type
 from cpwords.wordsnake.relaxation.flow import FlowDual
 from cpwords.wordsnake.relaxation.string_hub import SELF, StringHubNetwork
 from cpwords.wordsnake.rules import WordsnakeInstance, pair_overlap
@@ -300,8 +301,7 @@ def id_column(ids: Sequence[int] | np.ndarray, words: int) -> IntColumn:
     -------
     IntColumn
     """
-    dtype = np.int32 if words <= np.iinfo(np.int32).max else np.int64
-    return IntColumn(np.asarray(ids, dtype=np.int64).astype(dtype))
+    return IntColumn(np.asarray(ids, dtype=np.int64).astype(item_type(words)))
 
 
 def word_ids(net: StringHubNetwork, order: Sequence[str]) -> IntColumn:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cpwords.wordsnake.relaxation.decode import item_type
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
 #: Most relaxations of the private chains in a row within one sweep (a chain of ``k`` nodes
@@ -699,7 +700,7 @@ def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
     ended (no cycle).
     """
     k = act.shape[0]
-    small = np.int32 if k < np.iinfo(np.int32).max else np.int64  # the ids 0..k
+    small = item_type(k)  # the ids 0..k
     ids = np.full(n, k, dtype=small)
     ids[act] = np.arange(k, dtype=small)
     land = np.empty(k + 1, dtype=small)
