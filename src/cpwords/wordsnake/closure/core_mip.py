@@ -629,6 +629,8 @@ class _SubtourPatcher:
         lp.changeObjectiveSense(highspy.ObjSense.kMaximize)
         _degree_rows(lp, head, tail, self.net.mult)
         lp.setOptionValue("solver", "simplex")  # a vertex: integral on a network matrix
+        if self.deadline is not None:  # within the search's time, like its other solves
+            lp.setOptionValue("time_limit", max(0.01, _mip_left(self.deadline)))
         lp.run()
         if lp.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return
@@ -643,7 +645,8 @@ class _SubtourPatcher:
         """The item sequence of ``xi`` with its subtours patched."""
         net, arcs = self.net, self.arcs
         n, W = net.instance.n, net.num_words
-        outs, ins = item_copies(net), item_copies(net)
+        outs = item_copies(net)  # each word's items taking its out-joints, then its in-joints
+        ins = [list(items) for items in outs]
         succ = np.full(n + 1, n, dtype=np.int64)
         starts: list[int] = []
         ends: list[int] = []
