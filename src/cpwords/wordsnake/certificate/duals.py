@@ -556,6 +556,26 @@ def near_words(
     cuts of a certificate with a cut of a few words, queried by those few: Letterpress's, by
     two).
 
+    Parameters
+    ----------
+    words : sequence of str
+        The distinct words, sorted.
+    lens : numpy.ndarray of int, shape (W,)
+        Each word's length in letters.
+    tids : numpy.ndarray of int, shape (t,)
+        The table's word ids, ascending.
+    qids : numpy.ndarray of int, shape (q,)
+        The query words' ids.
+    values : numpy.ndarray of int, shape (W,)
+        Each word's value (the table's right-hand sides, in cost units).
+    share : int
+        The cut applies when the queries have fewer suffixes than ``len(tids) / share``.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Ascending ids, a subset of ``tids`` (``tids`` itself when no cut applies).
+
     Examples
     --------
     >>> words = ["ab", "b", "ba", "c", "ca"]

@@ -58,6 +58,16 @@ def int_list(values: Sequence[int]) -> list[int]:
     """A certificate's column of integers as a list of Python integers: an :class:`IntColumn`
     (the solver's) in one pass in C, a tuple (read from JSON) as it is.
 
+    Parameters
+    ----------
+    values : IntColumn or sequence of int, length n
+        A certificate's ``u``, ``v`` or ``order``.
+
+    Returns
+    -------
+    list of int, length n
+        A new list (the caller may change it).
+
     Examples
     --------
     >>> int_list(IntColumn(np.array([3, -1]))), int_list((5, 2**70))
