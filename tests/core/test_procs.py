@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cpwords.core.errors import InputError
-from cpwords.core.procs import run_stoppable
+from cpwords.core.procs import run_stoppable, spawn_is_safe
 
 linux = pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="needs Linux /proc")
 
@@ -89,3 +89,34 @@ def test_the_child_dies_with_its_parent_even_on_sigkill(tmp_path: Path) -> None:
             parent.kill()
         if child and _alive(child):
             os.kill(child, signal.SIGKILL)
+
+
+def test_a_child_started_afresh_answers_and_reports() -> None:
+    seen: list[int] = []
+    run = run_stoppable(_square, 7, start_method="spawn", on_report=seen.append)
+    assert run.value == 49 and run.stopped is None and seen == [7]
+    with pytest.raises(ValueError, match="start_method"):
+        run_stoppable(_square, 7, start_method="thread")
+
+
+@pytest.mark.parametrize(
+    ("spec", "path", "safe"),
+    [
+        (None, "/venv/bin/cpwords", True),  # cpwords' own console script
+        ("cpwords.__main__", "/src/cpwords/__main__.py", True),  # python -m cpwords
+        (None, None, True),  # an interactive session or a notebook
+        (None, "/home/user/my_script.py", False),  # a caller's script, perhaps unguarded
+        ("mypackage.tool", "/src/mypackage/tool.py", False),  # python -m mypackage.tool
+    ],
+)
+def test_spawn_is_safe_only_where_no_code_of_the_callers_runs_again(
+    monkeypatch: pytest.MonkeyPatch, spec: str | None, path: str | None, safe: bool
+) -> None:
+    import types
+
+    main = types.ModuleType("__main__")
+    main.__spec__ = None if spec is None else types.SimpleNamespace(name=spec)  # type: ignore[assignment]
+    if path is not None:
+        main.__file__ = path
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    assert spawn_is_safe() is safe

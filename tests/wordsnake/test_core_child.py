@@ -57,6 +57,33 @@ def test_the_child_finds_what_the_search_in_this_process_finds(below: int) -> No
         assert seen and seen[-1] == here.objective  # the child's progress reached the parent
 
 
+@fork
+def test_a_child_started_afresh_finds_what_the_search_in_this_process_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A large parent hands the child its network and core pickled (spawn), not its pages.
+    net, core, inst = gapped_core()
+    here = solve_core_mip(net, core, time_limit=None, isolate=False)
+    monkeypatch.setattr(core_module, "SPAWN_BASE", 0)
+    monkeypatch.setattr("cpwords.core.procs.spawn_is_safe", lambda: True)
+    assert core_module.child_start_method(net, core) == "spawn"
+    there = solve_core_mip(net, core, time_limit=None, isolate=True)
+    assert (there.proven, there.objective, there.bound) == (here.proven, here.objective, here.bound)
+    if here.objective is not None:
+        assert there.order is not None
+        assert check_snake(inst, [inst.words[i] for i in there.order], here.objective)
+
+
+def test_a_small_parent_or_an_unguarded_script_forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    net, core, _ = gapped_core()
+    monkeypatch.setattr(core_module, "SPAWN_BASE", 0)
+    monkeypatch.setattr("cpwords.core.procs.spawn_is_safe", lambda: False)
+    assert core_module.child_start_method(net, core) == "fork"  # the caller's own script
+    monkeypatch.setattr("cpwords.core.procs.spawn_is_safe", lambda: True)
+    monkeypatch.setattr(core_module, "SPAWN_RATIO", 10**9)  # this process small next to it
+    assert core_module.child_start_method(net, core) == "fork"
+
+
 def _finds_then(end: Any) -> Any:
     """A search for the child: it reports one model and one ordering, then ``end()``."""
 

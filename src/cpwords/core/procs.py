@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ChildDied", "ChildRun", "die_with_parent", "kill_group", "own_group", "run_stoppable",
+    "spawn_is_safe",
 ]  # fmt: skip
 
 
@@ -112,6 +113,31 @@ def kill_group(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
+def spawn_is_safe() -> bool:
+    """Whether a child started afresh (``spawn``) would run none of this program's own code.
+
+    Returns
+    -------
+    bool
+        True when the main module is cpwords' own command (its console script or
+        ``python -m cpwords``), a module run with ``-m`` as ``__main__`` (which ``spawn`` does
+        not import again), or has no file (an interactive session, a notebook).
+
+    Notes
+    -----
+    ``spawn`` imports the parent's main script again in the child, as ``__mp_main__``: a script
+    of the caller's without an ``if __name__ == "__main__":`` guard would run again there
+    (Python's documentation of :mod:`multiprocessing`, "Safe importing of main module"). A
+    caller's own script therefore keeps ``fork``.
+    """
+    main = sys.modules.get("__main__")
+    name = getattr(getattr(main, "__spec__", None), "name", None)
+    if name is not None:
+        return name == "__main__" or name.endswith(".__main__")
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.basename(path) == "cpwords"
+
+
 class ChildDied(RuntimeError):
     """A child of :func:`run_stoppable` ended without answering (killed: out of memory, a
     crash)."""
@@ -141,9 +167,10 @@ def run_stoppable(
     *args: Any,
     deadline: float | None = None,
     on_report: Callable[[Any], None] | None = None,
+    start_method: str = "fork",
     **kwargs: Any,
 ) -> ChildRun:
-    """Run ``fn(report, *args, **kwargs)`` in a forked child that the deadline or Ctrl-C kills.
+    """Run ``fn(report, *args, **kwargs)`` in a child process that the deadline or Ctrl-C kills.
 
     For native solvers that ignore Python signals and, sometimes, their own limits (OR-Tools
     routing, LKH inside elkai): the caller stays responsive and the child never outlives it.
@@ -160,6 +187,11 @@ def run_stoppable(
         ``time.perf_counter()`` value at which the child is killed.
     on_report : callable, optional
         Called in the parent with each report as it arrives (live progress).
+    start_method : {"fork", "spawn"}
+        How the child starts: forked (a copy of this process, nothing pickled; its pages count
+        again in the process tree's resident sets) or afresh (a new interpreter that imports
+        what it needs and receives ``fn`` and its arguments pickled: about 100 MB of its own,
+        and a second or so to start).
 
     Returns
     -------
@@ -181,9 +213,14 @@ def run_stoppable(
     """
     import multiprocessing
 
+    if start_method not in ("fork", "spawn"):
+        raise ValueError(f"start_method must be 'fork' or 'spawn', not {start_method!r}")
     if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
         return ChildRun(value=fn(on_report or (lambda value: None), *args, **kwargs))
-    ctx = multiprocessing.get_context("fork")
+    if start_method == "spawn":
+        ctx: Any = multiprocessing.get_context("spawn")
+    else:
+        ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_stoppable_child, args=(fn, args, kwargs, send, os.getpid()))
     proc.start()

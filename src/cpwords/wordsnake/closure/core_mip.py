@@ -198,6 +198,17 @@ def _append_bound(bounds: list[int], dual_bound: float) -> None:
 #: are searched in this process (a fork's pages count again in the process tree's memory).
 CHILD_MIN_PAIRS = 50_000
 
+#: The child searching a core starts afresh (``spawn``) instead of forked when this process's
+#: resident set exceeds :data:`SPAWN_BASE` bytes plus :data:`SPAWN_RATIO` times what the child
+#: is handed pickled (the network and the core). A fork's pages count again in the process
+#: tree's resident sets: the union of German, French and Spanish searched its 2,074 pieces'
+#: core in a child forked from a 1.7 GB parent, 3.50 GB in all; a fresh interpreter holds about
+#: 100 MB and what it is handed (1.2 MB for those pieces' network).
+SPAWN_BASE = 512 * 2**20
+
+#: See :data:`SPAWN_BASE`.
+SPAWN_RATIO = 4
+
 #: Seconds past its time limit at which the child searching a core is killed (HiGHS's own
 #: limit and the cancel at the deadline come first).
 CHILD_GRACE = 0.5
@@ -222,9 +233,10 @@ def solve_core_mip(
     progress : callable, optional
         ``progress(seconds, incumbent, bound)`` on each improving ordering or bound.
     isolate : bool, optional
-        Search in a forked child process that is killed ``CHILD_GRACE`` seconds past the time
-        limit or at once on Ctrl-C (its best ordering so far is kept). Default: when the core
-        holds at least ``CHILD_MIN_PAIRS`` joints.
+        Search in a child process that is killed ``CHILD_GRACE`` seconds past the time limit
+        or at once on Ctrl-C (its best ordering so far is kept), forked or started afresh
+        (:func:`child_start_method`). Default: when the core holds at least
+        ``CHILD_MIN_PAIRS`` joints.
 
     Returns
     -------
@@ -271,9 +283,9 @@ def _solve_in_child(
     on_report: Callable[[dict[str, Any]], None],
     seen: dict[str, Any],
 ) -> CoreOutcome:
-    """:func:`solve_core_mip` in a forked child killed :data:`CHILD_GRACE` seconds past the
-    time limit or on Ctrl-C: its outcome, or else what it reported (``seen``, kept up to date
-    by ``on_report``) as an unproven one."""
+    """:func:`solve_core_mip` in a child (:func:`child_start_method`) killed
+    :data:`CHILD_GRACE` seconds past the time limit or on Ctrl-C: its outcome, or else what it
+    reported (``seen``, kept up to date by ``on_report``) as an unproven one."""
     from cpwords.core.procs import ChildDied, run_stoppable
 
     stopped: str | None
@@ -281,7 +293,13 @@ def _solve_in_child(
     hard = None if time_limit is None else time.perf_counter() + time_limit + CHILD_GRACE
     try:
         run = run_stoppable(
-            _core_mip_child, net, core, time_limit, deadline=hard, on_report=on_report
+            _core_mip_child,
+            net,
+            core,
+            time_limit,
+            deadline=hard,
+            on_report=on_report,
+            start_method=child_start_method(net, core),
         )
     except ChildDied as exc:
         stopped, error = None, str(exc)
@@ -301,14 +319,50 @@ def _solve_in_child(
     )
 
 
+def child_start_method(net: StringHubNetwork, core: Core) -> str:
+    """How the child searching ``core`` starts: ``"spawn"`` when this process is large next
+    to what the child is handed, else ``"fork"``.
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    core : Core
+
+    Returns
+    -------
+    str
+        ``"spawn"`` when this process's resident set exceeds :data:`SPAWN_BASE` bytes plus
+        :data:`SPAWN_RATIO` times the pickled size of ``(net, core)`` (its arrays counted
+        without copying them) and the program is one that ``spawn`` can start again safely
+        (:func:`~cpwords.core.procs.spawn_is_safe`: cpwords' own command), else ``"fork"``.
+
+    Notes
+    -----
+    Resident set from psutil (``/proc/self/statm`` on Linux).
+    """
+    import pickle
+
+    import psutil
+
+    from cpwords.core.procs import spawn_is_safe
+
+    rss = psutil.Process().memory_info().rss
+    if rss <= SPAWN_BASE or not spawn_is_safe():
+        return "fork"
+    arrays: list[pickle.PickleBuffer] = []
+    inline = len(pickle.dumps((net, core), protocol=5, buffer_callback=arrays.append))
+    handed = inline + sum(a.raw().nbytes for a in arrays)
+    return "spawn" if rss > SPAWN_BASE + SPAWN_RATIO * handed else "fork"
+
+
 def _core_mip_child(
     report: Callable[[dict[str, Any]], None],
     net: StringHubNetwork,
     core: Core,
     time_limit: float | None,
 ) -> CoreOutcome:  # pragma: no cover - runs in a child
-    """:func:`solve_core_mip` in the forked child: the arcs of each model and each improving
-    ordering are reported to the parent as they come."""
+    """:func:`solve_core_mip` in the child: the arcs of each model and each improving ordering
+    are reported to the parent as they come."""
     from cpwords.core.native import highs_after_fork
 
     highs_after_fork()
