@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     "--isolate",
     is_flag=True,
     help="Run every task in a fresh process and record the peak memory of its process tree "
-    "(peak_memory_mb: resident sets added, an upper bound; peak_memory_pss_mb: sampled PSS, "
-    "shared pages once).",
+    "(peak_memory_mb: the task's own peak or the tree's summed resident sets, sampled; "
+    "peak_memory_pss_mb: the tree's sampled PSS, shared pages once).",
 )
 @click.option(
     "--executor",
