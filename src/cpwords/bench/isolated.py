@@ -1,5 +1,5 @@
 """Run one task of a suite in a fresh forked process, killed past its hard limit, and record its
-peak memory (the resident sets of the task and its largest child, and the sampled PSS of its
+peak memory (the task's own peak resident set, and the sampled resident sets and PSS of its
 process tree). Every name is importable from :mod:`cpwords.bench.runner` too.
 """
 

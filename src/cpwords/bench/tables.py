@@ -197,8 +197,9 @@ def wordsnake_dictionary_report(rows: Sequence[Row]) -> str:
         "# Wordsnake at dictionary scale\n",
         f"One run of `{len(rows)}` tasks, each in its own process (`cpwords bench --isolate`), ",
         f"{env.get('cpus', 2)} cores. Time is the solve's wall time (median over seeds); memory",
-        "is the task's peak resident set plus its largest child's (the forked flow solve), an",
-        "upper bound that includes ~200 MB the task inherits from the bench process.\n",
+        "is the task's peak resident set, or its process tree's sampled resident sets when larger",
+        "(rows before 2026-12-07 added the largest child's), including ~200 MB the task inherits",
+        "from the bench process.\n",
         "| list | words | method | proven | objective | gap | time | peak memory |",
         "|---|---:|---|---|---:|---:|---:|---:|",
     ]
