@@ -198,8 +198,8 @@ def wordsnake_dictionary_report(rows: Sequence[Row]) -> str:
         f"One run of `{len(rows)}` tasks, each in its own process (`cpwords bench --isolate`), ",
         f"{env.get('cpus', 2)} cores. Time is the solve's wall time (median over seeds); memory",
         "is the task's peak resident set, or its process tree's sampled resident sets when larger",
-        "(rows before 2026-12-07 added the largest child's), including ~200 MB the task inherits",
-        "from the bench process.\n",
+        "(rows without peak_memory_rss_tree_mb added the largest child's), including ~200 MB",
+        "the task inherits from the bench process.\n",
         "| list | words | method | proven | objective | gap | time | peak memory |",
         "|---|---:|---|---|---:|---:|---:|---:|",
     ]
