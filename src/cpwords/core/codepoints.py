@@ -508,6 +508,43 @@ def ordering_overlaps(
     return out
 
 
+def remember_ordering_overlaps(
+    letters: Letters, ids: np.ndarray, cyclic: bool, proper: bool, overlaps: np.ndarray
+) -> np.ndarray:
+    """Keep ``overlaps``, the overlaps of the joints of the ordering ``ids`` (word ids of
+    ``letters.words``) counted exactly by the caller, as :func:`ordering_overlaps` keeps those
+    it counts: the next caller asking about the same ordering reads them.
+
+    Parameters
+    ----------
+    letters : Letters
+    ids : numpy.ndarray of int64, shape ``(n,)``
+        The ordering (copied: the key of the ordering remembered).
+    cyclic, proper : bool
+    overlaps : numpy.ndarray of int64
+        As :func:`ordering_overlaps` returns them for that ordering (copied, read-only).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The read-only copy kept.
+
+    Examples
+    --------
+    >>> letters = Letters(["nausea", "run", "seasick"])
+    >>> kept = remember_ordering_overlaps(
+    ...     letters, np.array([1, 0, 2]), False, False, np.array([1, 3]))
+    >>> ordering_overlaps(("run", "nausea", "seasick"), False, False) is kept
+    True
+    """
+    global _last_ordering
+    out = np.array(overlaps, dtype=np.int64)
+    out.flags.writeable = False
+    seen = _WordsAt(letters.words, np.array(ids, dtype=np.int64))
+    _last_ordering = ((seen, cyclic, proper), out)
+    return out
+
+
 def _same_words(kept: tuple[str, ...] | _WordsAt, asked: tuple[str, ...] | _WordsAt) -> bool:
     """Whether two orderings (tuples of words or ids into a list of words) are the same words
     in the same order."""

@@ -69,7 +69,11 @@ def order_score(
     # By ids: the words in order are not built here (a tuple of them reads every word's string,
     # scattered in memory after a solve: ENABLE 0.025 s); the rules' scorer, asking about the
     # same words in order, compares its tuple with them.
-    k = ordering_overlaps(None, cyclic, proper, letters, ids)
+    return overlaps_score(ordering_overlaps(None, cyclic, proper, letters, ids), score)
+
+
+def overlaps_score(k: np.ndarray, score: str = "squared") -> int:
+    """The score of joints of overlaps ``k`` (int64): their sum, or their squares' sum."""
     if k.size and int(k.max()) >= 1 << 20:  # past what int64 sums safely: Python's integers
         return sum(joint_gain(x, score) for x in k.tolist())
     return int(k.sum() if score == "linear" else np.dot(k, k))
