@@ -188,6 +188,9 @@ def test_the_prefix_table_is_every_prefix_once_with_its_two_smallest_values(
         size = int(table.length[node])
         key = letters.keys(np.array([start]), np.array([start + size]))[0]
         assert table.keys[node] == key and table.find(np.array([key]))[0] == node
+    # Each word of the table, whole, is its own prefix (none when proper).
+    wholes = [] if table.whole is None else [table.prefix_of(n) for n in table.whole.tolist()]
+    assert wholes == ([] if proper else [distinct[i] for i in ids])
 
 
 @settings(max_examples=100, deadline=None)

@@ -375,6 +375,9 @@ class PrefixTable:
         A word of the table that starts with the prefix, and the prefix's length.
     v1 : numpy.ndarray of int64, shape ``(prefixes,)``
         The smallest value.
+    whole : numpy.ndarray of int64, shape ``(words,)``, or None
+        The prefix that is each word of the table, whole (by its place among the table's
+        words; None when ``proper``: a prefix is shorter than its word).
     i1, v2, i2 : numpy.ndarray of int64, shape ``(prefixes,)``
         Its word, the second smallest value and its word (``i2 = -1``: one word starts with
         the prefix): computed for every prefix when first asked; :meth:`others` computes them
@@ -391,6 +394,7 @@ class PrefixTable:
     useful: np.ndarray | None = field(default=None, repr=False)
     _bounds: SlotBounds | None = field(default=None, repr=False)
     _others: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    whole: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def i1(self) -> np.ndarray:
@@ -454,6 +458,8 @@ class PrefixTable:
         else:
             shared = subset_lcp(neighbours, ids)
         shared[1:] = np.minimum(shared[1:], top[:-1])
+        # A word's whole length is the last prefix it opens (no word before it starts with it)
+        whole = None if proper else np.cumsum(np.maximum(top - shared, 0)) - 1
         lo, length, hi = _prefix_runs(top, shared)
         del shared
         runs = RunValues(lo, hi, ids, np.asarray(values, dtype=np.int64))
@@ -475,7 +481,7 @@ class PrefixTable:
         else:
             raise HashCollision
         del begin
-        return cls(letters, keys, word, length, v1, runs, index, useful)
+        return cls(letters, keys, word, length, v1, runs, index, useful, whole=whole)
 
     def find(self, key: np.ndarray) -> np.ndarray:
         """The prefix whose hash is ``key`` (uint64), or -1, shape of ``key`` (a match is a
