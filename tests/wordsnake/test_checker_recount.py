@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cpwords.core import codepoints
 from cpwords.core.codepoints import Letters
-from cpwords.wordsnake.certificate import Certificate, duals, recount
+from cpwords.wordsnake.certificate import Certificate, IntColumn, duals, recount
 
 #: Letters of several scripts, a combining acute accent and a letter outside the BMP.
 LETTERS = ["a", "b", "é", "\u0301", "字", "\U00010400"]
@@ -109,3 +109,30 @@ def test_values_past_int64_or_a_negative_multiplier_leave_the_count_to_the_lette
     assert recount.recount(letters, np.array([0, 1]), big) is None
     cut = replace(cert, cuts=(((0,), -1),))
     assert recount.recount(letters, np.array([0, 1]), cut) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(-1000, 1000)), max_size=40
+    )
+)
+def test_a_columns_exact_sum_is_the_sum_of_its_integers(values: list[int]) -> None:
+    """In int64 when it cannot overflow, over Python's integers otherwise: always the sum."""
+    assert IntColumn(np.array(values, dtype=np.int64)).exact_sum() == sum(values)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    u=st.lists(st.integers(-(2**62), 2**62), min_size=1, max_size=20),
+    data=st.data(),
+)
+def test_the_dual_value_of_the_solvers_columns_is_that_of_the_tuples(
+    u: list[int], data: st.DataObject
+) -> None:
+    W = len(u)
+    v = data.draw(st.lists(st.integers(-(2**62), 2**62), min_size=W, max_size=W))
+    mult = data.draw(st.lists(st.integers(1, 3), min_size=W, max_size=W))
+    cert = replace(_certificate(W, False, False, 1, "squared"), u=tuple(u), v=tuple(v))
+    columns = replace(cert, u=IntColumn(np.array(u)), v=IntColumn(np.array(v)))
+    assert columns.dual_value(mult) == cert.dual_value(mult)

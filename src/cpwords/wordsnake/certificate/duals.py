@@ -314,7 +314,8 @@ class _ArrayCheck:
         self.u, self.load = u, load
         once = operator.countOf(mult, 1) == len(mult)
         self.copies = np.zeros(len(mult), dtype=bool) if once else np.asarray(mult) > 1
-        self.v_all = _fitting(terms.v_all)
+        # No cut: v itself (the solver's column read as an array, not the list of its ints)
+        self.v_all = _fitting(terms.v_all if cert.cuts else cert.v)
         self.v_out = self.v_all if terms.v_out is terms.v_all else self._v_out()
         self._neighbours: np.ndarray | None = None
 
