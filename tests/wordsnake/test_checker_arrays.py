@@ -168,8 +168,15 @@ def test_the_prefix_table_is_every_prefix_once_with_its_two_smallest_values(
     table against a dict of every prefix."""
     distinct = sorted(set(words))
     ids = sorted(data.draw(st.sets(st.integers(0, len(distinct) - 1), min_size=1)))
+    wide = data.draw(st.sampled_from([5, 1 << 40]))  # values packed with places, or ranked
     values = np.array(
-        data.draw(st.lists(st.integers(-5, 5), min_size=len(distinct), max_size=len(distinct)))
+        data.draw(
+            st.lists(
+                st.sampled_from([-wide, -1, 0, 1, wide]) | st.integers(-5, 5),
+                min_size=len(distinct),
+                max_size=len(distinct),
+            )
+        )
     )
     letters = Letters(distinct)
     table = arrays.PrefixTable.build(letters, np.array(ids), values, proper)
@@ -463,6 +470,9 @@ def test_the_range_minima_are_the_least_of_each_range(
     b = np.array([max(x, y) for x, y in ranges], dtype=np.int64)
     found = arrays.RangeMin(rank).least(a, b).tolist()
     assert found == [min(rank[x:y].tolist(), default=n) for x, y in zip(a, b, strict=True)]
+    none = arrays.PACKED_NONE  # another least of an empty range (above every entry)
+    found = arrays.RangeMin(rank, none).least(a, b).tolist()
+    assert found == [min(rank[x:y].tolist(), default=none) for x, y in zip(a, b, strict=True)]
 
 
 @settings(max_examples=100, deadline=None)

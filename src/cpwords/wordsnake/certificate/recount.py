@@ -125,12 +125,13 @@ def value_array(values: Sequence[int]) -> np.ndarray | None:
 def recount(letters: Letters, ids: np.ndarray, cert: Certificate) -> np.ndarray | None:
     """The overlaps of the ordering's joints by :func:`tight_overlaps`, remembered for the next
     caller of :func:`~cpwords.core.codepoints.ordering_overlaps` about the same ordering (the
-    rules' scorer of the solved snake); None when the values are too large for int64 or a
-    multiplier is negative (the caller counts the joints letter by letter).
+    rules' scorer of the solved snake); None when the values are too large for int64, a
+    multiplier is negative or the scale below 1 (the caller counts the joints letter by
+    letter).
 
     Call it only once ``cert``'s values are checked dual feasible.
     """
-    if any(lam < 0 for _, lam in cert.cuts):
+    if cert.scale < 1 or any(lam < 0 for _, lam in cert.cuts):
         return None
     u, v = value_array(cert.u), value_array(cert.v)
     if u is None or v is None:
