@@ -240,16 +240,17 @@ class Letters:
         windows, lanes = self.windows()
         found = np.zeros(m.size, dtype=np.int64)
         live = np.flatnonzero(m > 0)
-        at_a, at_b = self.start[a][live], self.start[b][live]
+        # Where the pairs still equal are compared next, and the letters left to compare.
+        at_a, at_b, rest = self.start[a][live], self.start[b][live], m[live]
         for _ in range(LCP_ROUNDS):
             if not live.size:
                 break
-            x = windows[at_a + found[live]] ^ windows[at_b + found[live]]
+            x = windows[at_a] ^ windows[at_b]
             low = (x & (~x + np.uint64(1))).astype(np.float64)  # 2 ** (lowest set bit), or 0
             same = np.where(x == 0, lanes, (np.frexp(low)[1] - 1) // (64 // lanes))
             found[live] += same
-            on = (same == lanes) & (found[live] < m[live])
-            live, at_a, at_b = live[on], at_a[on], at_b[on]
+            on = np.flatnonzero((same == lanes) & (rest > lanes))
+            live, at_a, at_b, rest = live[on], at_a[on] + lanes, at_b[on] + lanes, rest[on] - lanes
         if live.size:  # shared prefixes of more than LCP_ROUNDS windows
             found[live] = self._lcp_by_letters(a[live], b[live], m[live])
         out[1:] = np.minimum(found, m)
