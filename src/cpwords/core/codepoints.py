@@ -240,16 +240,17 @@ class Letters:
         windows, lanes = self.windows()
         found = np.zeros(m.size, dtype=np.int64)
         live = np.flatnonzero(m > 0)
-        at_a, at_b = self.start[a][live], self.start[b][live]
+        # Where the pairs still equal are compared next, and the letters left to compare.
+        at_a, at_b, rest = self.start[a][live], self.start[b][live], m[live]
         for _ in range(LCP_ROUNDS):
             if not live.size:
                 break
-            x = windows[at_a + found[live]] ^ windows[at_b + found[live]]
+            x = windows[at_a] ^ windows[at_b]
             low = (x & (~x + np.uint64(1))).astype(np.float64)  # 2 ** (lowest set bit), or 0
             same = np.where(x == 0, lanes, (np.frexp(low)[1] - 1) // (64 // lanes))
             found[live] += same
-            on = (same == lanes) & (found[live] < m[live])
-            live, at_a, at_b = live[on], at_a[on], at_b[on]
+            on = np.flatnonzero((same == lanes) & (rest > lanes))
+            live, at_a, at_b, rest = live[on], at_a[on] + lanes, at_b[on] + lanes, rest[on] - lanes
         if live.size:  # shared prefixes of more than LCP_ROUNDS windows
             found[live] = self._lcp_by_letters(a[live], b[live], m[live])
         out[1:] = np.minimum(found, m)
@@ -505,6 +506,43 @@ def ordering_overlaps(
         out[a[1]] = joint_overlaps(letters, a[0], b, proper)
     out.flags.writeable = False
     _last_ordering = (key, out)
+    return out
+
+
+def remember_ordering_overlaps(
+    letters: Letters, ids: np.ndarray, cyclic: bool, proper: bool, overlaps: np.ndarray
+) -> np.ndarray:
+    """Keep ``overlaps``, the overlaps of the joints of the ordering ``ids`` (word ids of
+    ``letters.words``) counted exactly by the caller, as :func:`ordering_overlaps` keeps those
+    it counts: the next caller asking about the same ordering reads them.
+
+    Parameters
+    ----------
+    letters : Letters
+    ids : numpy.ndarray of int64, shape ``(n,)``
+        The ordering (copied: the key of the ordering remembered).
+    cyclic, proper : bool
+    overlaps : numpy.ndarray of int64
+        As :func:`ordering_overlaps` returns them for that ordering (copied, read-only).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The read-only copy kept.
+
+    Examples
+    --------
+    >>> letters = Letters(["nausea", "run", "seasick"])
+    >>> kept = remember_ordering_overlaps(
+    ...     letters, np.array([1, 0, 2]), False, False, np.array([1, 3]))
+    >>> ordering_overlaps(("run", "nausea", "seasick"), False, False) is kept
+    True
+    """
+    global _last_ordering
+    out = np.array(overlaps, dtype=np.int64)
+    out.flags.writeable = False
+    seen = _WordsAt(letters.words, np.array(ids, dtype=np.int64))
+    _last_ordering = ((seen, cyclic, proper), out)
     return out
 
 

@@ -23,6 +23,7 @@ from cpwords.wordsnake.certificate.duals import (
     joint_gain,
     order_score,
     ordering_score,
+    overlaps_score,
     suffix_prefix_overlap,
 )
 from cpwords.wordsnake.certificate.format import (
@@ -34,6 +35,7 @@ from cpwords.wordsnake.certificate.format import (
     read_certificate,
     sorted_fingerprint,
 )
+from cpwords.wordsnake.certificate.recount import recount
 from cpwords.wordsnake.certificate.tree import check_tree
 
 
@@ -109,12 +111,22 @@ def verify_certificate(
     if not _is_snake_of(order, mult):
         msg = "INVALID: the ordering is not a snake of this list"
         return _verdict(t0, claimed, "INVALID", None, None, msg)
-    objective = order_score(letters, order, cert.cyclic, cert.proper, cert.score)
     bad = dual_violation(distinct, mult, cert, deadline, letters, neighbours)
+    objective = _objective(letters, order, cert, bad is None)
     if bad is not None:
         msg = _violation_message(bad, cert.scale, cert.score)
         return _verdict(t0, claimed, "INVALID", None, objective, msg, (bad.a, bad.b))
     return _bound_verdict(t0, cert, distinct, mult, len(items), objective, deadline)
+
+
+def _objective(letters: Letters, order: np.ndarray, cert: Certificate, holds: bool) -> int:
+    """The ordering's score: from the values when they ``holds`` (each joint's overlap the
+    longest they cover, or counted: :mod:`.recount`), else its joints counted letter by
+    letter."""
+    overlaps = recount(letters, order, cert) if holds else None
+    if overlaps is None:
+        return order_score(letters, order, cert.cyclic, cert.proper, cert.score)
+    return overlaps_score(overlaps, cert.score)
 
 
 def _order_array(cert: Certificate) -> np.ndarray:

@@ -69,7 +69,11 @@ def order_score(
     # By ids: the words in order are not built here (a tuple of them reads every word's string,
     # scattered in memory after a solve: ENABLE 0.025 s); the rules' scorer, asking about the
     # same words in order, compares its tuple with them.
-    k = ordering_overlaps(None, cyclic, proper, letters, ids)
+    return overlaps_score(ordering_overlaps(None, cyclic, proper, letters, ids), score)
+
+
+def overlaps_score(k: np.ndarray, score: str = "squared") -> int:
+    """The score of joints of overlaps ``k`` (int64): their sum, or their squares' sum."""
     if k.size and int(k.max()) >= 1 << 20:  # past what int64 sums safely: Python's integers
         return sum(joint_gain(x, score) for x in k.tolist())
     return int(k.sum() if score == "linear" else np.dot(k, k))
@@ -310,7 +314,8 @@ class _ArrayCheck:
         self.u, self.load = u, load
         once = operator.countOf(mult, 1) == len(mult)
         self.copies = np.zeros(len(mult), dtype=bool) if once else np.asarray(mult) > 1
-        self.v_all = _fitting(terms.v_all)
+        # No cut: v itself (the solver's column read as an array, not the list of its ints)
+        self.v_all = _fitting(terms.v_all if cert.cuts else cert.v)
         self.v_out = self.v_all if terms.v_out is terms.v_all else self._v_out()
         self._neighbours: np.ndarray | None = None
 
@@ -458,10 +463,37 @@ class _ArrayCheck:
         if cert.score != "linear":
             gain *= gain
         gain *= cert.scale
-        bad = np.flatnonzero(table.bounds().below_gains(key, gain, k, low[part], count))
+        below = table.bounds().below_gains(key, gain, k, low[part], count)
+        whole, node = self._whole_words(table, part, count)
+        below[(np.cumsum(count) - count)[whole]] = False  # their whole suffix: its prefix known
+        size = letters.lens[part[whole]]
+        keep = np.flatnonzero(table.v1[node] + low[part[whole]] < gain[size])  # as below_gains
+        whole, node, size = whole[keep], node[keep], size[keep]
+        bad = np.flatnonzero(below)
+        del below
         kind = np.int32 if part.size < 1 << 31 else np.int64
         place = np.repeat(np.arange(part.size, dtype=kind), count)[bad]  # the word of each
-        return place, k[bad].astype(np.int64), table.find(key[bad]).astype(np.int64)
+        return (
+            np.concatenate([place, whole.astype(kind)]),
+            np.concatenate([k[bad].astype(np.int64), size]),
+            np.concatenate([table.find(key[bad]).astype(np.int64), node]),
+        )
+
+    def _whole_words(
+        self, table: PrefixTable, part: np.ndarray, count: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The words of ``part`` (positions) that are words of the table, and the prefix that
+        is each of them whole (int64; none when ``proper``): their longest suffix is a prefix
+        known without looking it up (a sixth of a dictionary's candidates were those)."""
+        if table.whole is None:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        tids = table.runs.ids
+        if tids.size == self.letters.lens.size:  # every word: its id is its place
+            at = np.flatnonzero(count > 0)
+            return at, table.whole[part[at]]
+        pos = np.minimum(np.searchsorted(tids, part), tids.size - 1)
+        at = np.flatnonzero((tids[pos] == part) & (count > 0))
+        return at, table.whole[pos[at]]
 
     def _violations(
         self,
