@@ -188,11 +188,7 @@ def run_task_isolated(task: Task, new_group: bool = True) -> dict[str, Any]:
             why = f"killed by the harness after {wait:g} s (it ignored its time limit)"
             return _failed_row(task, "TIMEOUT", why)
         try:
-            row: dict[str, Any] = recv.recv()
-            row["peak_memory_pss_mb"] = tree.peak_mb
-            row["peak_memory_rss_tree_mb"] = tree.rss_peak_mb
-            row["peak_memory_mb"] = max(row["peak_memory_self_mb"], tree.rss_peak_mb)
-            row["memory_samples"] = tree.samples
+            row: dict[str, Any] = _with_tree_memory(recv.recv(), tree)
         except EOFError:
             kill_group(pid)  # what it forked, before join reaps its pid
             proc.join()
@@ -209,6 +205,16 @@ def run_task_isolated(task: Task, new_group: bool = True) -> dict[str, Any]:
             # so its pid is not reaped and cannot have been reused.)
             kill_group(pid)
         proc.join()
+
+
+def _with_tree_memory(row: dict[str, Any], tree: TreeMemory) -> dict[str, Any]:
+    """``row`` with the tree's sampled peaks, ``peak_memory_mb`` the larger of the task's own
+    and the tree's summed resident sets (see :func:`run_task_isolated`)."""
+    row["peak_memory_pss_mb"] = tree.peak_mb
+    row["peak_memory_rss_tree_mb"] = tree.rss_peak_mb
+    row["peak_memory_mb"] = max(row["peak_memory_self_mb"], tree.rss_peak_mb)
+    row["memory_samples"] = tree.samples
+    return row
 
 
 def _failed_row(task: Task, status: str, error: str) -> dict[str, Any]:

@@ -213,14 +213,9 @@ def run_stoppable(
     """
     import multiprocessing
 
-    if start_method not in ("fork", "spawn"):
-        raise ValueError(f"start_method must be 'fork' or 'spawn', not {start_method!r}")
+    ctx = _context(start_method)
     if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
         return ChildRun(value=fn(on_report or (lambda value: None), *args, **kwargs))
-    if start_method == "spawn":
-        ctx: Any = multiprocessing.get_context("spawn")
-    else:
-        ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_stoppable_child, args=(fn, args, kwargs, send, os.getpid()))
     proc.start()
@@ -245,6 +240,15 @@ def run_stoppable(
             _drain_reports(recv, out)
         recv.close()
     return out
+
+
+def _context(start_method: str) -> Any:
+    """The :mod:`multiprocessing` context of ``start_method`` ("fork" or "spawn")."""
+    import multiprocessing
+
+    if start_method not in ("fork", "spawn"):
+        raise ValueError(f"start_method must be 'fork' or 'spawn', not {start_method!r}")
+    return multiprocessing.get_context("spawn" if start_method == "spawn" else "fork")
 
 
 def _receive(
