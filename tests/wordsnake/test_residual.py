@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -239,3 +240,22 @@ def test_plain_costs_let_go_and_made_again() -> None:
     f.dual.cost = -net.weight  # not the flow state's array: kept
     with f.plain_cost_released() as released:
         assert not released and f.dual.cost.shape == (net.m,)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_lifted_potentials_repair_into_themselves(seed: int) -> None:
+    """The additive bound keeps the first iterate's lifted potentials as its warm ones: the
+    certificate's repair of them gives them back unchanged (the same certificate after)."""
+    rng = random.Random(seed)
+    letters = "ab" if seed % 2 else "abc"
+    words = tuple("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))) for _ in range(30))
+    inst = WordsnakeInstance(words, cyclic=bool(seed % 3 == 0))
+    net = build_string_network(inst)
+    out = solve_string_flow(net, lagrangian_iterations=0)
+    assert out.dual is not None
+    dual = out.dual
+    if dual.pi is None:
+        dual.pi = dual_potentials(net, replace(dual, pi=None))  # a cold iterate's
+    lifted = dual_potentials(net, dual)
+    dual.pi = lifted
+    assert np.array_equal(dual_potentials(net, dual), lifted)
