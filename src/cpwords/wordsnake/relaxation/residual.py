@@ -309,16 +309,32 @@ CHUNK = 1 << 20
 _Chunks = Callable[[bool], Iterator[tuple[np.ndarray, ...]]]
 
 
-def _group_by(
+def group_by(
     n: int, chunks: _Chunks, dtypes: tuple[type[np.generic], ...]
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Items grouped by key ``0 .. n - 1``, stably (a counting sort a chunk at a time).
 
-    ``chunks(False)`` yields ``(keys,)`` and ``chunks(True)`` ``(keys, *values)`` for the same
-    items in the same order; returns the CSR offsets (shape ``(n + 1,)``, int32 when the items
-    fit, else int64) and each value array in key order (items of one key in their order), of
-    ``dtypes``. Memory: the output and a chunk's temporaries, where one stable sort of the
-    whole took several copies of it.
+    Parameters
+    ----------
+    n : int
+        The number of keys.
+    chunks : callable
+        ``chunks(False)`` yields ``(keys,)`` and ``chunks(True)`` ``(keys, *values)`` for the
+        same items in the same order (keys: integers in ``0 .. n - 1``).
+    dtypes : tuple of numpy scalar types
+        The type of each value array returned.
+
+    Returns
+    -------
+    indptr : numpy.ndarray of int32 (int64 when the items do not fit), shape (n + 1,)
+        The CSR offsets: key ``k``'s items are ``indptr[k] .. indptr[k + 1] - 1``.
+    values : list of numpy.ndarray
+        Each value array in key order (the items of one key in their order).
+
+    Notes
+    -----
+    Memory: the output and a chunk's temporaries, where one stable sort of the whole took
+    several copies of it.
     """
     counts = np.zeros(n, dtype=np.int64)
     for (keys,) in chunks(False):
@@ -351,7 +367,7 @@ def _group_by(
 
 def _count_into(counts: np.ndarray, keys: np.ndarray) -> None:
     """Add each key's occurrences in ``keys`` to ``counts`` (a chunk of the first pass of
-    :func:`_group_by`): a count over the chunk's own span of keys, where one over ``0 .. max``
+    :func:`group_by`): a count over the chunk's own span of keys, where one over ``0 .. max``
     made a block that grew with the chunk's largest key, each too large for the heap's free
     blocks of the chunks before (the whole Polish dictionary's first build peaked at
     4,733-4,835 MiB with them, 4,537 MiB without); keys spread over more than four places a key
@@ -411,7 +427,7 @@ def _residual_csr(
                 weights += _EPSILON
                 yield t[keep], h[keep].astype(np.int32), weights
 
-    indptr, (indices, data) = _group_by(net.num_nodes, chunks, (np.int32, np.float64))
+    indptr, (indices, data) = group_by(net.num_nodes, chunks, (np.int32, np.float64))
     if reverse:
         _sort_rows(indptr, indices, data)
     return data, indices, indptr.astype(np.int32, copy=False)
