@@ -9,6 +9,8 @@ CP-SAT) agree, and every ordering passes the independent checker.
 from __future__ import annotations
 
 import itertools
+import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -242,3 +244,51 @@ def test_the_lp_rounding_gives_an_ordering_of_every_item(ws: list[str], cyclic: 
     assert sorted(seq) == list(range(inst.n))
     assert value == snake_score([words[i] for i in seq], cyclic)
     assert value <= brute_force(words, cyclic, False)
+
+
+def _whole_hub_graph(net: Any, rc: np.ndarray, budget: int) -> Any:
+    """The hub graph as it was built in whole-network passes (the reference)."""
+    from scipy.sparse import csr_matrix
+
+    from cpwords.wordsnake.relaxation.string_hub import ROOTLINK, ZERO
+
+    keep = (net.role != ZERO) & (net.role != ROOTLINK) & (rc <= budget)
+    tails, heads, length = net.tail[keep], net.head[keep], rc[keep]
+    order = np.lexsort((length, heads, tails))
+    tails, heads, length = tails[order], heads[order], length[order]
+    first = np.r_[True, (tails[1:] != tails[:-1]) | (heads[1:] != heads[:-1])]
+    return csr_matrix(
+        (length[first].astype(float) + 1e-6, (tails[first], heads[first])),
+        shape=(net.num_nodes, net.num_nodes),
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_chunked_hub_graph_equals_whole_network_build(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chunked reduced costs and hub graph are the whole-network ones, entry for entry
+    (rows by tail, each row by head, the cheapest of parallel arcs), chunks of any size."""
+    from cpwords.wordsnake.closure import core as core_module
+    from cpwords.wordsnake.relaxation import residual as residual_module
+
+    rng = random.Random(seed)
+    letters = "ab" if seed % 2 else "abc"
+    words = tuple("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))) for _ in range(30))
+    net = build_string_network(WordsnakeInstance(words, cyclic=bool(seed % 3 == 0)))
+    out = solve_string_flow(net, lagrangian_iterations=0)
+    assert out.dual is not None
+    dual = out.dual
+    pi = potentials(net, dual.cost, dual.flows, None)
+    want_rc = np.maximum(dual.cost + pi[net.tail] - pi[net.head], 0)
+    chunk = (1, 3, 7, 1 << 20)[seed % 4]
+    monkeypatch.setattr(core_module, "CHUNK", chunk)
+    monkeypatch.setattr(residual_module, "CHUNK", chunk)
+    rc = core_module._positive_reduced_costs(net, dual.cost, pi)
+    assert rc.dtype == np.int64 and np.array_equal(rc, want_rc)
+    for budget in sorted({0, int(np.median(rc)), int(rc.max())}):
+        want = _whole_hub_graph(net, rc, budget)
+        got = core_module._hub_graph(net, rc, budget)
+        assert np.array_equal(got.indptr, want.indptr)
+        assert np.array_equal(got.indices, want.indices)
+        assert np.array_equal(got.data, want.data)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,8 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpwords.wordsnake.exact.policy import solve_string_flow
+from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.relaxation import residual as residual_module
 from cpwords.wordsnake.relaxation.dual_certificate import dual_potentials
+from cpwords.wordsnake.relaxation.flow import FlowDual
 from cpwords.wordsnake.relaxation.residual import ResidualPaths
 from cpwords.wordsnake.relaxation.string_hub import (
     HANDOVER,
@@ -175,6 +178,14 @@ def test_chunked_residual_equals_whole_network_build(
     data, indices, indptr = _old_residual(net, dual.cost, dual.flows, pi)
     g = paths.graph
     assert g is not None
+    if dual.cost.dtype == net.weight.dtype and np.array_equal(dual.cost, -net.weight):
+        # The plain costs read from the network (cost None) give the same arrays.
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(residual_module, "CHUNK", chunk)
+            plain = ResidualPaths(net, None, dual.flows, pi).graph
+        assert plain is not None
+        assert np.array_equal(plain.indptr, indptr) and np.array_equal(plain.indices, indices)
+        assert np.array_equal(plain.data, data)
     assert g.indptr.dtype == np.int32 and g.indices.dtype == np.int32
     assert np.array_equal(g.indptr, indptr)
     assert np.array_equal(g.indices, indices)
@@ -208,3 +219,43 @@ def test_chunked_residual_equals_whole_network_build(
         indptr, arcs = _old_by_word(ends - base, W)
         for w in every:
             assert mine[w].tolist() == arcs[indptr[w] : indptr[w + 1]].tolist()
+
+
+def test_plain_costs_let_go_and_made_again() -> None:
+    """The flow state lets its plain costs (``-weight``, the best iterate's) go inside
+    ``plain_cost_released`` and makes the same again on leaving; other costs stay."""
+    inst = WordsnakeInstance(("abc", "bcd", "cde", "dea", "eab"))
+    net = build_string_network(inst)
+    f = FlowState.begin(net, deadline=None, start=None, progress=None)
+    f.dual = FlowDual(f.cost, np.zeros(net.m, dtype=np.int32), 0, 1)
+    with f.plain_cost_released() as released:
+        assert released and f.plain_released
+        assert f.cost.size == 0 and f.dual.cost is f.cost
+    assert not f.plain_released and f.dual.cost is f.cost
+    assert f.cost.dtype == net.weight.dtype and np.array_equal(f.cost, -net.weight)
+    f.cost = f.dual.cost = f.cost.copy()
+    f.cost[0] -= 1  # a Lagrangian iterate's costs: kept
+    with f.plain_cost_released() as released:
+        assert not released and not f.plain_released and f.cost.shape == (net.m,)
+    f.dual.cost = -net.weight  # not the flow state's array: kept
+    with f.plain_cost_released() as released:
+        assert not released and f.dual.cost.shape == (net.m,)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_lifted_potentials_repair_into_themselves(seed: int) -> None:
+    """The additive bound keeps the first iterate's lifted potentials as its warm ones: the
+    certificate's repair of them gives them back unchanged (the same certificate after)."""
+    rng = random.Random(seed)
+    letters = "ab" if seed % 2 else "abc"
+    words = tuple("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))) for _ in range(30))
+    inst = WordsnakeInstance(words, cyclic=bool(seed % 3 == 0))
+    net = build_string_network(inst)
+    out = solve_string_flow(net, lagrangian_iterations=0)
+    assert out.dual is not None
+    dual = out.dual
+    if dual.pi is None:
+        dual.pi = dual_potentials(net, replace(dual, pi=None))  # a cold iterate's
+    lifted = dual_potentials(net, dual)
+    dual.pi = lifted
+    assert np.array_equal(dual_potentials(net, dual), lifted)

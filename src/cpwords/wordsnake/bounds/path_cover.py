@@ -215,7 +215,7 @@ def neighbourhood(
 def path_cover_bound(
     cert: Certificate,
     words: Sequence[str],
-    mult: Sequence[int],
+    mult: Sequence[int] | np.ndarray,
     seeds: Sequence[int],
     *,
     cap: int = NEIGHBOURHOOD_CAP,
@@ -234,8 +234,8 @@ def path_cover_bound(
         A valid certificate of the list (e.g. of the assignment relaxation's flow).
     words : sequence of str
         The distinct words, sorted by code point (the certificate's word ids).
-    mult : sequence of int
-        Multiplicity of each distinct word.
+    mult : sequence of int or numpy.ndarray of int64
+        Multiplicity of each distinct word (an int64 array is taken as it is, not copied).
     seeds : sequence of int
         Word ids whose neighbourhood is covered: the words of the relaxation's subtours.
     cap : int

@@ -28,7 +28,7 @@ potentials from the residual network).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -40,6 +40,7 @@ from cpwords.wordsnake.primal.repair import PairScore, score_sequence
 from cpwords.wordsnake.relaxation.assignment import potentials
 from cpwords.wordsnake.relaxation.decode import item_copies
 from cpwords.wordsnake.relaxation.flow import FlowDual
+from cpwords.wordsnake.relaxation.residual import CHUNK, group_by
 from cpwords.wordsnake.relaxation.string_hub import (
     ROOTLINK,
     ZERO,
@@ -147,11 +148,13 @@ def reduced_core(
     if budget < 0:
         return Core(target, budget, dual.scale, empty, empty, empty, big, big)
     pi = potentials(net, dual.cost, dual.flows, deadline)
-    rc = np.maximum(dual.cost + pi[net.tail] - pi[net.head], 0)
+    rc = _positive_reduced_costs(net, dual.cost, pi)
+    del pi
     end_rc = big.copy()
     zero = np.nonzero(net.role == ZERO)[0]
     end_rc[net.tail[zero] - net.out_base] = rc[zero]
     graph = _hub_graph(net, rc, budget)
+    del rc  # the rows' searches below hold one row of distances a node at a time
     us, vs, rcs, start_rc = _pairs_within(net, graph, budget, big, deadline, max_pairs)
     return Core(
         target,
@@ -165,23 +168,66 @@ def reduced_core(
     )
 
 
+def _positive_reduced_costs(net: StringHubNetwork, cost: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """``max(cost + pi[tail] - pi[head], 0)`` in int64, a chunk of arcs at a time (the whole
+    network's expression made three arrays of its size besides the result)."""
+    rc = np.empty(net.m, dtype=np.int64)
+    for lo in range(0, net.m, CHUNK):
+        part = slice(lo, lo + CHUNK)
+        r = cost[part] + pi[net.tail[part]]
+        r -= pi[net.head[part]]
+        np.maximum(r, 0, out=rc[part])
+    return rc
+
+
 def _hub_graph(net: StringHubNetwork, rc: np.ndarray, budget: int) -> csr_matrix:
     """The hub arcs of reduced cost within the budget, as a sparse graph for Dijkstra (the
-    cheapest of parallel arcs, each plus a small epsilon)."""
+    cheapest of parallel arcs, each plus a small epsilon): rows by tail, each row's entries by
+    head, as SciPy made them from the lexicographically sorted triples. Built a chunk at a time
+    (:func:`~cpwords.wordsnake.relaxation.residual.group_by`, then each chunk of rows sorted and
+    its parallel arcs dropped in place), where the whole network's sort and copies took several
+    arrays of its size (the whole Polish dictionary's stage peaked at 7.3 GB in them)."""
     from scipy.sparse import csr_matrix
 
-    # Hub paths only: zero-overlap joints are the chain ends and starts.
-    keep = (net.role != ZERO) & (net.role != ROOTLINK) & (rc <= budget)
-    tails, heads, length = net.tail[keep], net.head[keep], rc[keep]
-    order = np.lexsort((length, heads, tails))
-    tails, heads, length = tails[order], heads[order], length[order]
-    first = np.r_[True, (tails[1:] != tails[:-1]) | (heads[1:] != heads[:-1])]
+    def chunks(full: bool) -> Iterator[tuple[np.ndarray, ...]]:
+        # Hub paths only: zero-overlap joints are the chain ends and starts.
+        for lo in range(0, net.m, CHUNK):
+            part = slice(lo, lo + CHUNK)
+            role, r = net.role[part], rc[part]
+            keep = (role != ZERO) & (role != ROOTLINK) & (r <= budget)
+            tails = net.tail[part][keep]
+            yield (tails, net.head[part][keep].astype(np.int32), r[keep]) if full else (tails,)
+
+    n = net.num_nodes
+    indptr, (heads, length) = group_by(n, chunks, (np.int32, np.int64))
+    counts = np.zeros(n, dtype=np.int64)
+    w = 0  # entries kept so far: each chunk's kept ones are written back from there
+    r0 = 0
+    while r0 < n:
+        r1 = int(np.searchsorted(indptr, indptr[r0] + CHUNK, side="right")) - 1
+        r1 = min(n, max(r0 + 1, r1))
+        lo, hi = int(indptr[r0]), int(indptr[r1])
+        rows = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(indptr[r0 : r1 + 1]))
+        order = np.lexsort((length[lo:hi], heads[lo:hi], rows))
+        rows, h, c = rows[order], heads[lo:hi][order], length[lo:hi][order]
+        first = np.ones(rows.size, dtype=bool)
+        first[1:] = (rows[1:] != rows[:-1]) | (h[1:] != h[:-1])
+        k = int(first.sum())
+        heads[w : w + k] = h[first]
+        length[w : w + k] = c[first]
+        counts[r0:r1] = np.bincount(rows[first] - r0, minlength=r1 - r0)
+        w += k
+        r0 = r1
+    fits = w <= np.iinfo(np.int32).max
+    offsets = np.zeros(n + 1, dtype=np.int32 if fits else np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    del counts, indptr
     # A small epsilon per arc: csgraph drops explicit zero weights; paths have few arcs.
     eps = 1e-6
-    return csr_matrix(
-        (length[first].astype(float) + eps, (tails[first], heads[first])),
-        shape=(net.num_nodes, net.num_nodes),
-    )
+    data = length[:w].astype(float)
+    del length
+    data += eps
+    return csr_matrix((data, heads[:w].copy(), offsets), shape=(n, n))
 
 
 def _pairs_within(

@@ -34,6 +34,10 @@ PieceSolver = Callable[[WordsnakeInstance, float | None], SolveResult]
 #: Stop): an ordering and its bound are owed within a second of the signal.
 STOP_PROOF_SECONDS = 0.5
 
+#: Arcs compared at a time when :meth:`FlowState.plain_cost_released` checks that the costs are
+#: still the plain ones (its temporaries stay this size).
+PLAIN_CHECK = 1 << 20
+
 #: ``progress(elapsed, incumbent, bound, stage)``.
 ProgressCallback = Callable[[float, float | None, float | None, str], None]
 
@@ -143,6 +147,9 @@ class FlowState:
     stop : StopFlag
         The solve's "stop asked" (:class:`~cpwords.core.interrupts.StopFlag`): the flow stages
         end at their next check once it is set.
+    plain_released : bool
+        Whether the plain costs are let go (:meth:`plain_cost_released`): ``cost`` and
+        ``dual.cost`` are then empty, and the costs are ``-net.weight``.
     """
 
     net: StringHubNetwork
@@ -179,6 +186,7 @@ class FlowState:
     info: dict[str, Any] = field(default_factory=dict)
     first_deadline: float | None = None
     stop: StopFlag = field(default_factory=StopFlag)
+    plain_released: bool = False
     _pair: PairScore | None = None
     _index: CandidateIndex | None = None
 
@@ -228,6 +236,40 @@ class FlowState:
         if self._index is None:
             self._index = CandidateIndex(self.net)
         return self._index
+
+    @contextmanager
+    def plain_cost_released(self) -> Iterator[bool]:
+        """Let the plain costs go while a stage that reads none peaks (the additive bound's
+        path cover, the neighbourhood search's residual network, which reads ``-net.weight``
+        a chunk at a time): a copy of the network's weights, 0.29 GB on the whole Polish
+        dictionary. Yields whether they were let go: only while they are still the plain
+        costs (no Lagrangian iterate yet) and the best iterate's, the same array; meanwhile
+        ``cost`` and ``dual.cost`` are empty, and they are made again on leaving (one negation
+        of the weights).
+        """
+        dual, cost, weight = self.dual, self.cost, self.net.weight
+        plain = (
+            dual is not None
+            and dual.cost is cost
+            and cost.dtype == weight.dtype
+            and cost.shape == weight.shape
+            and all(
+                np.array_equal(cost[lo : lo + PLAIN_CHECK], -weight[lo : lo + PLAIN_CHECK])
+                for lo in range(0, cost.shape[0], PLAIN_CHECK)
+            )
+        )
+        if not plain:
+            yield False
+            return
+        assert dual is not None
+        self.cost = dual.cost = np.zeros(0, dtype=weight.dtype)
+        self.plain_released = True
+        del cost
+        try:
+            yield True
+        finally:
+            self.cost = dual.cost = -weight
+            self.plain_released = False
 
     def drop_index(self) -> None:
         """Let the repair's candidate index go before a stage whose memory peaks without it

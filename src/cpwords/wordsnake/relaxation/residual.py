@@ -53,8 +53,9 @@ class ResidualPaths:
     Parameters
     ----------
     net : StringHubNetwork
-    cost : numpy.ndarray of int64, shape (m,)
-        Arc costs the flow is optimal for.
+    cost : numpy.ndarray of int, shape (m,), or None
+        Arc costs the flow is optimal for; None: the plain costs ``-net.weight``, read from the
+        network a chunk at a time (no copy of them held: 0.29 GB on the whole Polish dictionary).
     flows : numpy.ndarray of int64, shape (m,)
         An optimal flow.
     pi : numpy.ndarray of int64, shape (num_nodes,)
@@ -82,7 +83,7 @@ class ResidualPaths:
     """
 
     def __init__(
-        self, net: StringHubNetwork, cost: np.ndarray, flows: np.ndarray, pi: np.ndarray
+        self, net: StringHubNetwork, cost: np.ndarray | None, flows: np.ndarray, pi: np.ndarray
     ) -> None:
         self.net = net
         self.flows = flows
@@ -91,11 +92,15 @@ class ResidualPaths:
         self.graph: csr_matrix | None = None
         self.reversed = False
         self._direction(reverse=False)
-        W = net.num_words
-        trie = net.trie
-        T = trie.size
-        self._plus = np.arange(T, dtype=np.int64)
-        self._plus[trie.word_node] = T + np.arange(W)
+
+    def _plus(self, node: int) -> int:
+        """The node a whole word's trie node hands over from: its word's own hub
+        (``T + word``) at a word's node, the node itself elsewhere (read from
+        ``trie.node_word``, where an array of every node took 54 MB on the whole Polish
+        dictionary)."""
+        trie = self.net.trie
+        word = int(trie.node_word[node])
+        return node if word < 0 else trie.size + word
 
     def _direction(self, reverse: bool) -> csr_matrix:
         """The residual network (``reverse``: its transpose): a network of at most
@@ -116,6 +121,8 @@ class ResidualPaths:
                 n = self.net.num_nodes
                 csr = _residual_csr(self.net, self._cost, self.flows, self._pi, reverse=reverse)
                 graph = csr_matrix(csr, shape=(n, n))
+                del csr
+                give_back_free_memory()  # the build's chunks: the search comes on top of it
             self._held[reverse] = graph
         self.graph, self.reversed = graph, reverse
         return graph
@@ -175,7 +182,7 @@ class ResidualPaths:
                 elif node == int(wn[w]):
                     feeder = node  # a whole-word overlap: the word's own hub delivers it
                 else:
-                    feeder = int(self._plus[node])
+                    feeder = self._plus(node)
                 arcs = entries[w]
                 used = [a for a in arcs.tolist() if x[a] > 0]
                 if used and int(net.tail[used[0]]) != feeder:
@@ -302,27 +309,47 @@ CHUNK = 1 << 20
 _Chunks = Callable[[bool], Iterator[tuple[np.ndarray, ...]]]
 
 
-def _group_by(
+def group_by(
     n: int, chunks: _Chunks, dtypes: tuple[type[np.generic], ...]
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Items grouped by key ``0 .. n - 1``, stably (a counting sort a chunk at a time).
 
-    ``chunks(False)`` yields ``(keys,)`` and ``chunks(True)`` ``(keys, *values)`` for the same
-    items in the same order; returns the CSR offsets (shape ``(n + 1,)``, int32 when the items
-    fit, else int64) and each value array in key order (items of one key in their order), of
-    ``dtypes``. Memory: the output and a chunk's temporaries, where one stable sort of the
-    whole took several copies of it.
+    Parameters
+    ----------
+    n : int
+        The number of keys.
+    chunks : callable
+        ``chunks(False)`` yields ``(keys,)`` and ``chunks(True)`` ``(keys, *values)`` for the
+        same items in the same order (keys: integers in ``0 .. n - 1``).
+    dtypes : tuple of numpy scalar types
+        The type of each value array returned.
+
+    Returns
+    -------
+    indptr : numpy.ndarray of int32 (int64 when the items do not fit), shape (n + 1,)
+        The CSR offsets: key ``k``'s items are ``indptr[k] .. indptr[k + 1] - 1``.
+    values : list of numpy.ndarray
+        Each value array in key order (the items of one key in their order).
+
+    Notes
+    -----
+    Memory: the output and a chunk's temporaries, where one stable sort of the whole took
+    several copies of it.
     """
     counts = np.zeros(n, dtype=np.int64)
     for (keys,) in chunks(False):
-        seen = np.bincount(keys)
-        counts[: seen.size] += seen
-    fits = int(counts.sum()) <= np.iinfo(np.int32).max
+        _count_into(counts, keys)
+    total = int(counts.sum())
+    fits = total <= np.iinfo(np.int32).max
+    # indptr[k + 1] starts as key k's first place and serves as its cursor (each key's next free
+    # place): once every item is placed it is key k's end, the CSR offset (no cursor array of
+    # its own: 76 MB on the whole Polish dictionary).
     indptr: np.ndarray = np.zeros(n + 1, dtype=np.int32 if fits else np.int64)
-    np.cumsum(counts, out=indptr[1:])
+    if n > 1:
+        np.cumsum(counts[:-1], out=indptr[2:])
     del counts
-    cursor = indptr[:-1].copy()  # each key's next free place
-    outs = [np.empty(int(indptr[-1]), dtype=dtype) for dtype in dtypes]
+    cursor = indptr[1:]
+    outs = [np.empty(total, dtype=dtype) for dtype in dtypes]
     for keys, *values in chunks(True):
         order = np.argsort(keys, kind="stable")
         ks = keys[order]
@@ -338,9 +365,27 @@ def _group_by(
     return indptr, outs
 
 
+def _count_into(counts: np.ndarray, keys: np.ndarray) -> None:
+    """Add each key's occurrences in ``keys`` to ``counts`` (a chunk of the first pass of
+    :func:`group_by`): a count over the chunk's own span of keys, where one over ``0 .. max``
+    made a block that grew with the chunk's largest key, each too large for the heap's free
+    blocks of the chunks before (the whole Polish dictionary's first build peaked at
+    4,733-4,835 MiB with them, 4,537 MiB without); keys spread over more than four places a key
+    are added one by one.
+    """
+    if not keys.size:
+        return
+    lo = int(keys.min())
+    span = int(keys.max()) - lo + 1
+    if span <= 4 * keys.size:
+        counts[lo : lo + span] += np.bincount(keys - lo, minlength=span)
+    else:
+        np.add.at(counts, keys, 1)
+
+
 def _residual_csr(
     net: StringHubNetwork,
-    cost: np.ndarray,
+    cost: np.ndarray | None,
     flows: np.ndarray,
     pi: np.ndarray,
     reverse: bool = False,
@@ -349,6 +394,7 @@ def _residual_csr(
     (forward arcs by arc id, then backward ones by arc id), reduced cost plus
     :data:`_EPSILON` in float64, heads and offsets in int32. ``reverse``: the transpose's
     arrays, by head and within a head by tail (as SciPy's ``csr.T.tocsr()`` gives them).
+    ``cost`` None: the plain costs ``-net.weight``, negated a chunk at a time.
 
     Raises
     ------
@@ -372,7 +418,7 @@ def _residual_csr(
                 if not full:
                     yield (t[keep],)
                     continue
-                rc = cost[part] + pi[tail[part]]
+                rc = (-net.weight[part] if cost is None else cost[part]) + pi[tail[part]]
                 rc -= pi[head[part]]
                 rc = -rc[keep] if backward else rc[keep]
                 if (rc < 0).any():
@@ -381,7 +427,7 @@ def _residual_csr(
                 weights += _EPSILON
                 yield t[keep], h[keep].astype(np.int32), weights
 
-    indptr, (indices, data) = _group_by(net.num_nodes, chunks, (np.int32, np.float64))
+    indptr, (indices, data) = group_by(net.num_nodes, chunks, (np.int32, np.float64))
     if reverse:
         _sort_rows(indptr, indices, data)
     return data, indices, indptr.astype(np.int32, copy=False)

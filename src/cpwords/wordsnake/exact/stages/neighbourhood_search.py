@@ -91,8 +91,12 @@ def neighbourhood_search(state: ProofState) -> None:
     """
     assert state.flow is not None
     state.flow.drop_index()  # the search's residual network is the peak; no repair before it
-    search = FamilySearch(state)
-    search.run()
+    with state.flow.plain_cost_released():  # the residual network reads -weight in chunks
+        search = FamilySearch(state)
+        try:
+            search.run()
+        finally:
+            search.residual.clear()
     add = search.add
     add.cover = search.best
     if search.cur > add.value:
@@ -121,6 +125,7 @@ class FamilySearch:
         f, add = state.flow, state.additive
         assert f is not None and add is not None
         self.instance: WordsnakeInstance = state.instance
+        self.flow = f
         self.net = f.net
         self.deadline = f.deadline
         assert state.piece_solver is not None
@@ -345,7 +350,7 @@ class FamilySearch:
             wide = path_cover_bound(
                 add.cert,
                 self.net.words,
-                self.net.mult.tolist(),
+                self.net.mult,
                 add.seeds,
                 deadline=self.deadline,
                 relaxed=add.relaxed,
@@ -464,7 +469,9 @@ class FamilySearch:
         transpose"); a path's words go to the families whose imbalance it was searched for."""
         t_paths = time.perf_counter()
         assert self.dual is not None
-        paths = ResidualPaths(self.net, self.dual.cost, self.dual.flows, self.add.pi)
+        # The plain costs (``-weight``) when the search let them go: read from the network.
+        cost = None if self.flow.plain_released else self.dual.cost
+        paths = ResidualPaths(self.net, cost, self.dual.flows, self.add.pi)
         self.residual.append(paths)
         owners: dict[int, set[int]] = {}  # imbalanced node -> the families there
         total: dict[int, int] = {}
