@@ -33,6 +33,7 @@ import numpy as np
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.decode import Decoded
+from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.residual_update import update_residual
 from cpwords.wordsnake.relaxation.sorting import stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
@@ -42,7 +43,6 @@ from cpwords.wordsnake.relaxation.sweeps import (
     build_residual,
     class_bounds,
     key_arcs,
-    pred_cycles,
     sweep,
     sweep_ranges,
 )
@@ -486,7 +486,7 @@ class Reoptimizer:
             needs cycles cancelled: 3.3 s checking every 2 sweeps, 6.1 s every 3, 8.2 s every
             10, against 5.6 s for rounds checked every 10; checking every sweep finds its 3
             cycles at the same sweeps); a search peels the nodes off no cycle
-            (:func:`~cpwords.wordsnake.relaxation.sweeps.pred_cycles`).
+            (:func:`~cpwords.wordsnake.relaxation.pred_cycles.pred_cycles`).
         max_cycles : int
             Most cycles cancelled.
         deadline : float, optional
