@@ -387,8 +387,9 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
     n: int, unlabelled: float, seed: int, walk: int
 ) -> None:
     # Any predecessor graph: random predecessors (long chains, bushy trees, cycles of any
-    # length, nodes without one), searched by peeling, doubling and walking whatever the
-    # thresholds: exactly the cycles a walk from every node finds (as sets of keys).
+    # length, nodes without one), searched by peeling (pass by pass, then level by level),
+    # doubling and walking whatever the thresholds: exactly the cycles a walk from every node
+    # finds (as sets of keys).
     rng = np.random.default_rng(seed)
     tails = rng.integers(0, n, n)
     if seed % 3 == 0:  # long chains: mostly i -> i - 1, a few jumps
@@ -401,6 +402,8 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
     want = {frozenset(pred[c].tolist()) for c in _pred_cycles(positions, ref_tails)}
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(pred_cycles, "WALK_NODES", walk)
+        # Chains peeled a level at a time to the end, doubling at once, or at the default.
+        mp.setattr(pred_cycles, "LEVEL_SHARE", [pred_cycles.LEVEL_SHARE, 0.0, 1.0][seed // 4 % 3])
         mp.setattr(pred_cycles, "PEEL_BLOCK", [pred_cycles.PEEL_BLOCK, 1, 3, 16][seed % 4])
         got = pred_cycles.pred_cycles(pred)  # PEEL_BLOCK 1, 3, 16: int32 ids
     assert {frozenset(c) for c in got} == want
@@ -474,6 +477,16 @@ def _check_built_in_blocks(
         assert (a.indptr is None) == (b.indptr is None)
         if a.indptr is not None and b.indptr is not None:
             assert a.indptr.tolist() == b.indptr.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-(2**40), 2**40), max_size=40), st.sampled_from([np.int32, np.int64]))
+def test_distinct_values_are_numpys_unique(values: list[int], dtype: type) -> None:
+    # Any values, repeated or not, in 32 or 64 bits: the sort-based distinct values are
+    # np.unique's, in their type.
+    x = np.array(values, dtype=np.int64).astype(dtype)
+    got = pred_cycles._distinct(x)
+    assert got.dtype == x.dtype and got.tolist() == np.unique(x).tolist()
 
 
 @settings(max_examples=100, deadline=None)
