@@ -484,7 +484,7 @@ def _check_built_in_blocks(
 def test_distinct_values_are_numpys_unique(values: list[int], dtype: type) -> None:
     # Any values, repeated or not, in 32 or 64 bits: the sort-based distinct values are
     # np.unique's, in their type.
-    x = np.array(values, dtype=np.int64).astype(dtype)
+    x: np.ndarray = np.array(values, dtype=np.int64).astype(dtype)
     got = pred_cycles._distinct(x)
     assert got.dtype == x.dtype and got.tolist() == np.unique(x).tolist()
 
