@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpwords.wordsnake.relaxation import pred_cycles, sweeps
+from cpwords.wordsnake.relaxation import pred_cycles, sorting, sweeps
 from cpwords.wordsnake.relaxation.assignment import (
     Reoptimizer,
     potentials,
@@ -485,7 +485,7 @@ def test_distinct_values_are_numpys_unique(values: list[int], dtype: type) -> No
     # Any values, repeated or not, in 32 or 64 bits: the sort-based distinct values are
     # np.unique's, in their type.
     x: np.ndarray = np.array(values, dtype=np.int64).astype(dtype)
-    got = pred_cycles._distinct(x)
+    got = sorting.distinct(x)
     assert got.dtype == x.dtype and got.tolist() == np.unique(x).tolist()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cpwords.wordsnake.relaxation.decode import item_type
+from cpwords.wordsnake.relaxation.sorting import distinct
 
 #: The search for cycles of predecessors peels the nodes that cannot lie on one until at most
 #: this many are left, then walks them.
@@ -144,7 +145,7 @@ def _peel_levels(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
         up = land.take(level)
         np.subtract.at(children, up, 1)
         up = up.compress(children.take(up) == 0)
-        level = _distinct(up)  # two children of a node may be peeled in one level
+        level = distinct(up)  # two children of a node may be peeled in one level
     return act.compress(children[:k] > 0)
 
 
@@ -168,20 +169,8 @@ def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
         land = land.take(land)
         if (land[:k] == k).all():
             return act[:0]
-    on = _distinct(land[:k])
+    on = distinct(land[:k])
     return act[on[on < k]]
-
-
-def _distinct(x: np.ndarray) -> np.ndarray:
-    """The distinct values of ``x``, ascending: ``np.unique(x)`` by a sort (NumPy 2.4's
-    ``np.unique`` hashes them: 0.5 s for a million 64-bit ids, against 7 ms)."""
-    y = np.sort(x)
-    if y.shape[0] < 2:
-        return y
-    new = np.empty(y.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(y[1:], y[:-1], out=new[1:])
-    return y.compress(new)
 
 
 def _walk_cycles(pred: np.ndarray, starts: list[int], inside: np.ndarray) -> list[list[int]]:
