@@ -254,19 +254,34 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     arcs = ArcIndex(net).find(t_all, h_all)
     if (arcs < 0).any():
         return None
-    counts = np.bincount(arcs, minlength=net.m)
-    if (counts > net.cap).any():
+    # Each arc's hops counted by a sort of the hops (a count of every arc was 0.55 GB of fresh
+    # memory on 977,555 31-mers of C. elegans, its comparison with the capacities 0.07 GB).
+    used, counts = _counted(arcs)
+    if (counts > net.cap.take(used)).any():
         return None
-    # Within the capacities, so in their type (int32: half the memory of int64 counts).
-    flows = counts.astype(net.cap.dtype)
-    del counts
+    # Within the capacities, so in their type.
+    flows = np.zeros(net.m, dtype=net.cap.dtype)
+    flows[used] = counts
     # Each node's balance from the hops (a unit out of its tail, into its head): the arcs'
-    # balance, in a pass over the hops instead of two weighted passes over every arc.
+    # balance, in a pass over the hops instead of two weighted passes over every arc; the
+    # difference taken in place (a third array of every node was 0.2 GB of fresh memory on
+    # 977,555 31-mers of C. elegans).
     n = net.num_nodes
-    balance = np.bincount(t_all, minlength=n) - np.bincount(h_all, minlength=n)
+    balance = np.bincount(t_all, minlength=n)
+    balance -= np.bincount(h_all, minlength=n)
     if not np.array_equal(balance, net.supply):
         return None
     return flows
+
+
+def _counted(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``x`` (ascending) and how many times each occurs."""
+    y = np.sort(x)
+    first = np.empty(y.shape[0], dtype=bool)
+    first[:1] = True
+    np.not_equal(y[1:], y[:-1], out=first[1:])
+    at = np.flatnonzero(first)
+    return y.take(at), np.diff(at, append=y.shape[0])
 
 
 def _chain_route(
