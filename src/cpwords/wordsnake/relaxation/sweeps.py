@@ -1,18 +1,20 @@
 """Bellman-Ford on a flow's residual network in sweeps along the string-hub network's node
-classes, and the negative cycles of the predecessor graph (for
-:class:`~cpwords.wordsnake.relaxation.assignment.Reoptimizer`).
+classes (for :class:`~cpwords.wordsnake.relaxation.assignment.Reoptimizer`; the cycles of its
+predecessors: :mod:`~cpwords.wordsnake.relaxation.pred_cycles`).
 
 The residual arcs are grouped by the class of their tail (exits, ``R_in``, private chains, hubs,
 ``H+`` hubs, entries: ranges of node ids), not sorted by tail (on ENABLE, a sort of its 2.1 M
-residual arcs by tail and the gathers by that order took 0.09 s, the grouping 0.05 s). A class
-is relaxed whole when most of its nodes' labels fell (an arc whose tail did not fall cannot
-lower its head, so this lowers exactly what relaxing the fallen tails' arcs lowers), else the
-arcs of the fallen tails are picked by a mask; the private chains, relaxed up to
-:data:`CHAIN_STEPS` times a sweep, keep their arcs sorted by key with CSR offsets. Each node's
-predecessor is named by a key, its arc's ``tail << 32 | reverse << 31 | arc``, and among the tight
-arcs of a relaxation the largest key is kept: the last of them in arrays sorted by tail, as the
-sweeps kept it when they were (so the labels, predecessors and cancelled cycles do not depend on
-the arcs' order in memory). Labels are held in 32 bits while they fit (half the memory traffic).
+residual arcs by tail and the gathers by that order took 0.09 s, the grouping 0.05 s), and
+within a class by the bucket of their head (:func:`build_residual`), so that a block of arcs
+reads and writes a few stretches of labels. A class is relaxed whole when most of its nodes'
+labels fell (an arc whose tail did not fall cannot lower its head, so this lowers exactly what
+relaxing the fallen tails' arcs lowers), else the arcs of the fallen tails are picked by a mask;
+the private chains, relaxed up to :data:`CHAIN_STEPS` times a sweep, keep their arcs sorted by
+key with CSR offsets. Each node's predecessor is named by a key, its arc's
+``tail << 32 | reverse << 31 | arc``, and among the tight arcs of a relaxation the largest key is
+kept: the last of them in arrays sorted by tail, as the sweeps kept it when they were (so the
+labels, predecessors and cancelled cycles do not depend on the arcs' order in memory). Labels are
+held in 32 bits while they fit (half the memory traffic).
 """
 
 from __future__ import annotations
