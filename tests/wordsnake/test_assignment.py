@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpwords.wordsnake.relaxation import sweeps
+from cpwords.wordsnake.relaxation import assignment, pred_cycles, sorting, sweeps
 from cpwords.wordsnake.relaxation.assignment import (
     Reoptimizer,
     potentials,
@@ -235,6 +235,12 @@ def _flow_cases(test: Callable[..., None]) -> Callable[..., None]:
     )
 
 
+def _bucketing(mp: pytest.MonkeyPatch, seed: int) -> None:
+    """Group the residual arcs by their head's bucket of one node (the default, on small lists)
+    or of a half, a quarter, an eighth of the nodes."""
+    mp.setattr(sweeps, "BUCKET_BITS", [sweeps.BUCKET_BITS, 1, 2, 3][seed % 4])
+
+
 def _flow_case(
     ws: list[str], cyclic: bool, proper: bool, seed: int
 ) -> tuple[StringHubNetwork | None, np.ndarray, np.random.Generator]:
@@ -299,7 +305,10 @@ def test_an_updated_residual_network_has_the_arcs_of_the_one_built_anew(
         return
     cost = -64 * net.weight - rng.integers(0, 200, net.m)
     reopt = Reoptimizer(net, flows.copy())
+    mp = pytest.MonkeyPatch()
+    _bucketing(mp, seed)  # arcs found by bisection within their head's bucket
     res = reopt._residual(cost)
+    mp.undo()  # the network built anew in arc id order
     for _ in range(3):
         arcs = np.unique(rng.integers(0, net.m, rng.integers(1, 6))).astype(np.int64)
         before = reopt.flows[arcs].copy()
@@ -358,6 +367,7 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
         mp.setattr(sweeps, "LABEL_LIMIT", [sweeps.LABEL_LIMIT, 1 << 4, 1 << 6][seed % 3])
         # Classes relaxed a block of arcs at a time, whatever the block's size.
         mp.setattr(sweeps, "RELAX_BLOCK", [sweeps.RELAX_BLOCK, 1, 2, 5][seed % 4])
+        _bucketing(mp, seed // 4)  # classes in any order of heads
         got = reopt.settle(cost, check_every=check_every, **budget)
     assert (reopt.cycles, reopt.rounds) == (cycles, rounds)
     assert np.array_equal(reopt.flows, want_flows)
@@ -377,8 +387,9 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
     n: int, unlabelled: float, seed: int, walk: int
 ) -> None:
     # Any predecessor graph: random predecessors (long chains, bushy trees, cycles of any
-    # length, nodes without one), searched by peeling, doubling and walking whatever the
-    # thresholds: exactly the cycles a walk from every node finds (as sets of keys).
+    # length, nodes without one), searched by peeling (pass by pass, then level by level),
+    # doubling and walking whatever the thresholds: exactly the cycles a walk from every node
+    # finds (as sets of keys).
     rng = np.random.default_rng(seed)
     tails = rng.integers(0, n, n)
     if seed % 3 == 0:  # long chains: mostly i -> i - 1, a few jumps
@@ -390,9 +401,11 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
     positions = np.where(pred >= 0, np.arange(n), -1)
     want = {frozenset(pred[c].tolist()) for c in _pred_cycles(positions, ref_tails)}
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(sweeps, "WALK_NODES", walk)
-        mp.setattr(sweeps, "PEEL_BLOCK", [sweeps.PEEL_BLOCK, 1, 3, 16][seed % 4])  # and int32
-        got = sweeps.pred_cycles(pred)
+        mp.setattr(pred_cycles, "WALK_NODES", walk)
+        # Chains peeled a level at a time to the end, doubling at once, or at the default.
+        mp.setattr(pred_cycles, "LEVEL_SHARE", [pred_cycles.LEVEL_SHARE, 0.0, 1.0][seed // 4 % 3])
+        mp.setattr(pred_cycles, "PEEL_BLOCK", [pred_cycles.PEEL_BLOCK, 1, 3, 16][seed % 4])
+        got = pred_cycles.pred_cycles(pred)  # PEEL_BLOCK 1, 3, 16: int32 ids
     assert {frozenset(c) for c in got} == want
     assert sum(len(c) for c in got) == sum(len(c) for c in want)
 
@@ -415,6 +428,21 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
     node_class = np.repeat(np.arange(bounds.size - 1, dtype=np.uint8), np.diff(bounds))
     once = node_class[net.tail]
     once[flows >= net.cap] = 255
+    with pytest.MonkeyPatch.context() as mp:
+        _bucketing(mp, seed)
+        _check_built_in_blocks(net, cost, flows, bounds, node_class, once, rng)
+
+
+def _check_built_in_blocks(
+    net: StringHubNetwork,
+    cost: np.ndarray,
+    flows: np.ndarray,
+    bounds: np.ndarray,
+    node_class: np.ndarray,
+    once: np.ndarray,
+    rng: np.random.Generator,
+) -> None:
+    """The residual network built, and built again in blocks of a few arcs, checked."""
     built = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sweeps, "BUILD_BLOCK", int(rng.integers(1, 8)))
@@ -422,15 +450,25 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
         blocks = sweeps._arc_classes(node_class, net.tail, flows, net.cap)
         again = sweeps.build_residual(net.tail, net.head, cost, flows, net.cap, bounds)
     assert blocks.tolist() == once.tolist()
-    # Each class: its forward arcs in arc id order, then the reverse arcs of those with flow.
+    # Each class: its forward arcs in arc id order, then the reverse arcs of those with flow
+    # (grouped by their head's bucket, stably, in the classes by head).
     for c, arcs in enumerate(built.classes):
         fwd = np.flatnonzero(once == c)
         bwd = np.flatnonzero((flows > 0) & (node_class[net.head] == c))
         tails = np.concatenate([net.tail[fwd], net.head[bwd]]).astype(np.int64)
+        heads = np.concatenate([net.head[fwd], net.tail[bwd]])
         names = np.concatenate([fwd, bwd | sweeps.REVERSE])
         want = (tails << 32) | names
         if arcs.indptr is not None:
             want = np.sort(want, kind="stable")
+        else:  # grouped by their head's bucket
+            shift = sweeps.head_shift(net.num_nodes)
+            assert arcs.starts is not None and arcs.shift == shift
+            order = np.argsort(heads >> shift, kind="stable")
+            want, heads = want[order], heads[order]
+            count = np.bincount(heads >> shift, minlength=arcs.starts.shape[0] - 1)
+            assert arcs.starts.tolist() == [0, *np.cumsum(count).tolist()]
+            assert arcs.heads.tolist() == heads.tolist()
         assert arcs.keys.tolist() == want.tolist()
     for a, b in zip(built.classes, again.classes, strict=True):
         assert (a.lo, a.hi, a.ordered) == (b.lo, b.hi, b.ordered)
@@ -439,6 +477,26 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
         assert (a.indptr is None) == (b.indptr is None)
         if a.indptr is not None and b.indptr is not None:
             assert a.indptr.tolist() == b.indptr.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-(2**40), 2**40), max_size=40), st.sampled_from([np.int32, np.int64]))
+def test_distinct_values_are_numpys_unique(values: list[int], dtype: type) -> None:
+    # Any values, repeated or not, in 32 or 64 bits: the sort-based distinct values are
+    # np.unique's, in their type.
+    x: np.ndarray = np.array(values, dtype=np.int64).astype(dtype)
+    got = sorting.distinct(x)
+    assert got.dtype == x.dtype and got.tolist() == np.unique(x).tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 50), max_size=60))
+def test_hops_counted_by_a_sort_are_the_counts_of_every_arc(arcs: list[int]) -> None:
+    # Any arcs, repeated or not: the distinct arcs and their counts are np.unique's.
+    x = np.array(arcs, dtype=np.int64)
+    used, counts = assignment._counted(x)
+    want, want_counts = np.unique(x, return_counts=True)
+    assert used.tolist() == want.tolist() and counts.tolist() == want_counts.tolist()
 
 
 @settings(max_examples=100, deadline=None)

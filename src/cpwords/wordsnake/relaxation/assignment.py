@@ -33,6 +33,7 @@ import numpy as np
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.decode import Decoded
+from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.residual_update import update_residual
 from cpwords.wordsnake.relaxation.sorting import stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
@@ -42,7 +43,6 @@ from cpwords.wordsnake.relaxation.sweeps import (
     build_residual,
     class_bounds,
     key_arcs,
-    pred_cycles,
     sweep,
     sweep_ranges,
 )
@@ -254,19 +254,34 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     arcs = ArcIndex(net).find(t_all, h_all)
     if (arcs < 0).any():
         return None
-    counts = np.bincount(arcs, minlength=net.m)
-    if (counts > net.cap).any():
+    # Each arc's hops counted by a sort of the hops (a count of every arc was 0.55 GB of fresh
+    # memory on 977,555 31-mers of C. elegans, its comparison with the capacities 0.07 GB).
+    used, counts = _counted(arcs)
+    if (counts > net.cap.take(used)).any():
         return None
-    # Within the capacities, so in their type (int32: half the memory of int64 counts).
-    flows = counts.astype(net.cap.dtype)
-    del counts
+    # Within the capacities, so in their type.
+    flows = np.zeros(net.m, dtype=net.cap.dtype)
+    flows[used] = counts
     # Each node's balance from the hops (a unit out of its tail, into its head): the arcs'
-    # balance, in a pass over the hops instead of two weighted passes over every arc.
+    # balance, in a pass over the hops instead of two weighted passes over every arc; the
+    # difference taken in place (a third array of every node was 0.2 GB of fresh memory on
+    # 977,555 31-mers of C. elegans).
     n = net.num_nodes
-    balance = np.bincount(t_all, minlength=n) - np.bincount(h_all, minlength=n)
+    balance = np.bincount(t_all, minlength=n)
+    balance -= np.bincount(h_all, minlength=n)
     if not np.array_equal(balance, net.supply):
         return None
     return flows
+
+
+def _counted(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``x`` (ascending) and how many times each occurs."""
+    y = np.sort(x)
+    first = np.empty(y.shape[0], dtype=bool)
+    first[:1] = True
+    np.not_equal(y[1:], y[:-1], out=first[1:])
+    at = np.flatnonzero(first)
+    return y.take(at), np.diff(at, append=y.shape[0])
 
 
 def _chain_route(
@@ -486,7 +501,7 @@ class Reoptimizer:
             needs cycles cancelled: 3.3 s checking every 2 sweeps, 6.1 s every 3, 8.2 s every
             10, against 5.6 s for rounds checked every 10; checking every sweep finds its 3
             cycles at the same sweeps); a search peels the nodes off no cycle
-            (:func:`~cpwords.wordsnake.relaxation.sweeps.pred_cycles`).
+            (:func:`~cpwords.wordsnake.relaxation.pred_cycles.pred_cycles`).
         max_cycles : int
             Most cycles cancelled.
         deadline : float, optional

@@ -51,7 +51,7 @@ def update_residual(
         keys |= arcs | (REVERSE if reverse else 0)
         for i in np.flatnonzero(was & ~now).tolist():
             arcs_c = res.classes[_class_of(res, int(t[i]))]
-            arcs_c.heads[_live_position(arcs_c, int(keys[i]), res.n)] = res.n
+            arcs_c.heads[_live_position(arcs_c, int(keys[i]), int(h[i]), res.n)] = res.n
         add = np.flatnonzero(~was & now)
         if add.size:
             _append(res, t[add], h[add], c[add], keys[add])
@@ -62,16 +62,22 @@ def _class_of(res: Residual, node: int) -> int:
     return int(np.searchsorted(res.bounds, node, side="right")) - 1
 
 
-def _live_position(arcs: ClassArcs, key: int, dead: int) -> int:
-    """The position of the residual arc ``key`` in its class (not a dead copy of it)."""
+def _live_position(arcs: ClassArcs, key: int, head: int, dead: int) -> int:
+    """The position of the residual arc ``key`` (to ``head``) in its class (not a dead copy of
+    it)."""
     if arcs.indptr is not None:  # sorted by key
         lo = int(np.searchsorted(arcs.keys, key, side="left"))
         found = np.arange(lo, int(np.searchsorted(arcs.keys, key, side="right")))
-    else:  # the names of the first ``ordered`` arcs ascend (as built), then appended ones
+    else:  # the names of the first ``ordered`` arcs ascend (as built) within each bucket of
+        # heads, then come the appended ones
         names = arcs.keys.view(np.uint32)[1 - TAIL_HALF :: 2]
-        at = bisect.bisect_left(names, key & 0xFFFFFFFF, 0, arcs.ordered)
+        lo, hi = 0, arcs.ordered
+        if arcs.starts is not None:
+            bucket = head >> arcs.shift
+            lo, hi = int(arcs.starts[bucket]), int(arcs.starts[bucket + 1])
+        at = bisect.bisect_left(names, key & 0xFFFFFFFF, lo, hi)
         late = arcs.ordered + np.flatnonzero(arcs.keys[arcs.ordered :] == key)
-        found = np.concatenate([[at] if at < arcs.ordered and arcs.keys[at] == key else [], late])
+        found = np.concatenate([[at] if at < hi and arcs.keys[at] == key else [], late])
     for pos in found.astype(np.int64).tolist():
         if arcs.heads[pos] != dead:
             return pos

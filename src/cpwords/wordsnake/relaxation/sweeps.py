@@ -1,29 +1,32 @@
 """Bellman-Ford on a flow's residual network in sweeps along the string-hub network's node
-classes, and the negative cycles of the predecessor graph (for
-:class:`~cpwords.wordsnake.relaxation.assignment.Reoptimizer`).
+classes (for :class:`~cpwords.wordsnake.relaxation.assignment.Reoptimizer`; the cycles of its
+predecessors: :mod:`~cpwords.wordsnake.relaxation.pred_cycles`).
 
 The residual arcs are grouped by the class of their tail (exits, ``R_in``, private chains, hubs,
 ``H+`` hubs, entries: ranges of node ids), not sorted by tail (on ENABLE, a sort of its 2.1 M
-residual arcs by tail and the gathers by that order took 0.09 s, the grouping 0.05 s). A class
-is relaxed whole when most of its nodes' labels fell (an arc whose tail did not fall cannot
-lower its head, so this lowers exactly what relaxing the fallen tails' arcs lowers), else the
-arcs of the fallen tails are picked by a mask; the private chains, relaxed up to
-:data:`CHAIN_STEPS` times a sweep, keep their arcs sorted by key with CSR offsets. Each node's
-predecessor is named by a key, its arc's ``tail << 32 | reverse << 31 | arc``, and among the tight
-arcs of a relaxation the largest key is kept: the last of them in arrays sorted by tail, as the
-sweeps kept it when they were (so the labels, predecessors and cancelled cycles do not depend on
-the arcs' order in memory). Labels are held in 32 bits while they fit (half the memory traffic).
+residual arcs by tail and the gathers by that order took 0.09 s, the grouping 0.05 s), and
+within a class by the bucket of their head (:func:`build_residual`), so that a block of arcs
+reads and writes a few stretches of labels. A class is relaxed whole when most of its nodes'
+labels fell (an arc whose tail did not fall cannot lower its head, so this lowers exactly what
+relaxing the fallen tails' arcs lowers), else the arcs of the fallen tails are picked by a mask;
+the private chains, relaxed up to :data:`CHAIN_STEPS` times a sweep, keep their arcs sorted by
+key with CSR offsets. Each node's predecessor is named by a key, its arc's
+``tail << 32 | reverse << 31 | arc``, and among the tight arcs of a relaxation the largest key is
+kept: the last of them in arrays sorted by tail, as the sweeps kept it when they were (so the
+labels, predecessors and cancelled cycles do not depend on the arcs' order in memory). Labels are
+held in 32 bits while they fit (half the memory traffic).
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from cpwords.wordsnake.relaxation.decode import item_type
+from cpwords.wordsnake.relaxation.sorting import distinct
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
 #: Most relaxations of the private chains in a row within one sweep (a chain of ``k`` nodes
@@ -38,10 +41,6 @@ REVERSE = 1 << 31
 #: half of it (so no sum of a label and a cost leaves 32 bits); past it, in 64 bits.
 LABEL_LIMIT = 1 << 30
 
-#: The search for cycles of predecessors peels the nodes that cannot lie on one until at most
-#: this many are left, then walks them.
-WALK_NODES = 4096
-
 
 #: A class is relaxed whole when at least this share of its nodes' labels fell.
 DENSE_SHARE = 0.5
@@ -49,6 +48,10 @@ DENSE_SHARE = 0.5
 #: Arcs classified at a time by :func:`build_residual` (its 64-bit copies of the 32-bit tails
 #: and capacities stay this small).
 BUILD_BLOCK = 1 << 17
+
+#: Bits of the number of a bucket of heads (:func:`build_residual`; a block's arcs are grouped
+#: by class and bucket by a radix sort of 16-bit numbers, 3 bits of class).
+BUCKET_BITS = 12
 
 
 def sweep_ranges(net: StringHubNetwork) -> list[tuple[int, int]]:
@@ -100,8 +103,15 @@ class ClassArcs:
     indptr : numpy.ndarray of int64 or None
         CSR over the class's nodes when the arcs are sorted by key, else None.
     ordered : int
-        Otherwise, the first ``ordered`` arcs are in the order they were built in, ascending
-        names (those with room by arc id, then the reverse ones); arcs added later follow.
+        Otherwise, the first ``ordered`` arcs are in the order they were built in: ascending
+        names (those with room by arc id, then the reverse ones) within each bucket of heads
+        (``starts``); arcs added later follow.
+    starts : numpy.ndarray of int64 or None
+        When the first ``ordered`` arcs are grouped by their head's bucket ``head >> shift``
+        (in ascending buckets), where each bucket's arcs start, and ``ordered``; None for one
+        bucket (the arcs in ascending names).
+    shift : int
+        The buckets' width: ``2**shift`` node ids.
     """
 
     lo: int
@@ -111,6 +121,8 @@ class ClassArcs:
     costs: np.ndarray
     indptr: np.ndarray | None = None
     ordered: int = 0
+    starts: np.ndarray | None = None
+    shift: int = 0
 
     @property
     def tails(self) -> np.ndarray:
@@ -124,6 +136,7 @@ class ClassArcs:
         count = np.bincount(self.tails - self.lo, minlength=self.hi - self.lo)
         self.indptr = np.zeros(self.hi - self.lo + 1, dtype=np.int64)
         np.cumsum(count, out=self.indptr[1:])
+        self.starts = None
 
 
 @dataclass
@@ -193,8 +206,17 @@ def build_residual(
     Returns
     -------
     Residual
-        In each class, the arcs with room in arc id order, then the reverse arcs of those with
-        flow in arc id order (the chains' class sorted by tail, stably).
+        In each class, grouped by their head's bucket (:func:`head_shift`, the buckets in
+        order), the arcs with room in arc id order, then the reverse arcs of those with flow in
+        arc id order; the chains' class sorted by tail instead (stably).
+
+    Notes
+    -----
+    In arc id order, the exits' hand-over arcs (by tail) reach hubs all over the trie, and
+    every relaxation read and wrote their heads' labels at random; grouped by head, each block
+    of arcs reads and writes a few stretches of them, and no head is met in two blocks
+    (:func:`_relax_buckets`). On 977,555 31-mers of C. elegans, a dense relaxation of the
+    exits' 29 million arcs took 0.8-1.3 s, grouped 0.36 s.
     """
     n, k = int(bounds[-1]), bounds.shape[0] - 1
     node_class = np.repeat(np.arange(k, dtype=np.uint8), np.diff(bounds))
@@ -205,33 +227,93 @@ def build_residual(
     bw_class = node_class.take(head.take(bw))
     small = not cost.shape[0] or max(-int(cost.min()), int(cost.max())) < LABEL_LIMIT >> 1
     dtype = np.int32 if small else np.int64
-    fwd_count = np.bincount(fwd_class, minlength=256)[:k]
-    bw_count = np.bincount(bw_class, minlength=k)
-    sizes = [int(f + r) for f, r in zip(fwd_count, bw_count, strict=True)]
-    keys = [_with_room(size, np.int64) for size in sizes]
-    heads = [_with_room(size, np.int32) for size in sizes]
-    costs = [_with_room(size, dtype) for size in sizes]
-    _fill_forward(fwd_class, tail, head, cost, keys, heads, costs)
-    del fwd_class
+    shift = head_shift(n)
+    # Each class's arcs by bucket (a row more: the saturated arcs').
+    count = _bucket_counts(fwd_class, head, shift, k)
+    rev = [bw[bw_class == c] for c in range(k)]
+    del bw, bw_class
     classes = []
     for c in range(k):
-        r = bw[bw_class == c]
-        at = int(fwd_count[c])
-        key = keys[c][at:]
-        key[:] = head.take(r)  # the reverse arcs' tails
+        count[c] += np.bincount(tail.take(rev[c]) >> shift, minlength=count.shape[1])
+        starts = np.zeros(count.shape[1] + 1, dtype=np.int64)
+        np.cumsum(count[c], out=starts[1:])
+        size = int(starts[-1])
+        keys, heads = _with_room(size, np.int64), _with_room(size, np.int32)
+        arcs = ClassArcs(int(bounds[c]), int(bounds[c + 1]), keys, heads, _with_room(size, dtype))
+        arcs.ordered, arcs.starts, arcs.shift = size, starts, shift
+        classes.append(arcs)
+    cursor = np.zeros_like(count)  # where each bucket's next arc goes
+    for c, arcs in enumerate(classes):
+        assert arcs.starts is not None
+        cursor[c] = arcs.starts[:-1]
+    _fill_forward(fwd_class, tail, head, cost, classes, cursor)
+    del fwd_class
+    for c, arcs in enumerate(classes):
+        r = rev[c]
+        key = head.take(r).astype(np.int64)  # the reverse arcs' tails
         key <<= 32
         key |= r | REVERSE
-        heads[c][at:] = tail.take(r)
-        costs[c][at:] = cost.take(r)
-        np.negative(costs[c][at:], out=costs[c][at:])
-        size = keys[c].shape[0]
-        arcs = ClassArcs(
-            int(bounds[c]), int(bounds[c + 1]), keys[c], heads[c], costs[c], ordered=size
-        )
+        code = (tail.take(r) >> shift).astype(np.uint16)
+        order, pos = _positions(code, cursor[c])
+        arcs.keys[pos], arcs.heads[pos] = key.take(order), tail.take(r.take(order))
+        arcs.costs[pos] = np.negative(cost.take(r.take(order)))
         if c == chains:
             arcs.sort_by_key()
-        classes.append(arcs)
     return Residual(n, classes, bounds)
+
+
+def head_shift(n: int) -> int:
+    """The width ``2**shift`` of the buckets of heads of a network of ``n`` nodes: the least
+    that numbers them in :data:`BUCKET_BITS` bits.
+
+    Parameters
+    ----------
+    n : int
+        Number of nodes (the heads are below it).
+
+    Returns
+    -------
+    int
+    """
+    return max(0, n.bit_length() - BUCKET_BITS)
+
+
+def _codes(arc_class: np.ndarray, head: np.ndarray, shift: int, k: int) -> np.ndarray:
+    """Each arc's class and head's bucket as one number, ``class << BUCKET_BITS | bucket``
+    (uint16; class ``k`` for the saturated arcs, of class 255)."""
+    code = np.minimum(arc_class, k).astype(np.uint16)
+    code <<= BUCKET_BITS
+    code |= (head >> shift).astype(np.uint16)
+    return code
+
+
+def _bucket_counts(arc_class: np.ndarray, head: np.ndarray, shift: int, k: int) -> np.ndarray:
+    """How many arcs of each class (``arc_class``, 255: saturated) each bucket of heads holds,
+    :data:`BUILD_BLOCK` arcs at a time: shape ``(k + 1, 2**BUCKET_BITS)``, the saturated arcs'
+    row last."""
+    size = (k + 1) << BUCKET_BITS
+    count = np.zeros(size, dtype=np.int64)
+    for a in range(0, head.shape[0], BUILD_BLOCK):
+        b = a + BUILD_BLOCK
+        count += np.bincount(_codes(arc_class[a:b], head[a:b], shift, k), minlength=size)
+    return count.reshape(k + 1, -1)
+
+
+def _positions(code: np.ndarray, cursor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where arcs go (in ascending names), each at its bucket's ``cursor`` (advanced past
+    them): ``code`` their buckets (uint16). Returns the arcs in the order of their buckets
+    (stably, by a radix sort) and their positions in that order (ascending: each bucket's
+    stretch in turn, so that the writes are in memory order)."""
+    count = np.bincount(code, minlength=cursor.shape[0])
+    order = np.argsort(code, kind="stable")
+    first = np.cumsum(count)
+    first -= count  # the k-th arc of a bucket goes k places past its cursor
+    in_order = code.take(order)
+    pos = np.arange(order.shape[0])
+    pos -= first.take(in_order)
+    pos += cursor.take(in_order)
+    cursor += count
+    return order, pos
 
 
 #: The room left past each class's arrays for the residual arcs that cancelling a cycle adds
@@ -248,9 +330,11 @@ def _with_room(size: int, dtype: type[np.signedinteger]) -> np.ndarray:
     return np.empty(size + size // ROOM_SHARE, dtype=dtype)[:size]
 
 
-#: Arcs written at a time by :func:`_fill_forward` (its temporaries, 20 bytes an arc, stay in
-#: memory the allocator keeps; smaller blocks cost more passes than they save on small lists).
-FILL_BLOCK = 1 << 20
+#: Arcs written at a time by :func:`_fill_forward` (its temporaries, about 40 bytes an arc with
+#: the radix sort's order and positions, stay in memory the allocator keeps: a million arcs at a
+#: time raised ENABLE's peak from 211 to 240 MiB, a quarter of that 215 MiB; the 68 million
+#: arcs of 977,555 31-mers of C. elegans build as fast).
+FILL_BLOCK = 1 << 18
 
 
 def _with_flow(flows: np.ndarray) -> np.ndarray:
@@ -267,35 +351,35 @@ def _fill_forward(
     tail: np.ndarray,
     head: np.ndarray,
     cost: np.ndarray,
-    keys: list[np.ndarray],
-    heads: list[np.ndarray],
-    costs: list[np.ndarray],
+    classes: list[ClassArcs],
+    cursor: np.ndarray,
 ) -> None:
-    """Write each class's forward residual arcs (``arc_class``, 255: none) in arc id order at
-    the start of its arrays, :data:`FILL_BLOCK` arcs at a time: each class's arcs of the block
-    picked by a comparison and copied. No temporary of the whole network (its
+    """Write each class's forward residual arcs (``arc_class``, 255: none) in arc id order
+    within each bucket of heads (``cursor``: where each class's bucket's next arc goes),
+    :data:`FILL_BLOCK` arcs at a time: a block's arcs grouped by class and bucket by one radix
+    sort, each class's copied. No temporary of the whole network (its
     classes' ids, tails, heads and costs gathered at once were 36 bytes an arc of fresh
     memory: 2.4 GB on 977,555 31-mers of C. elegans)."""
-    k = len(keys)
-    at = [0] * k
+    k = len(classes)
+    flat = cursor.reshape(-1)  # a view: advanced in place
+    shift = classes[0].shift if classes else 0
     for a in range(0, arc_class.shape[0], FILL_BLOCK):
         b = a + FILL_BLOCK
-        block = arc_class[a:b]
         t, h, c = tail[a:b], head[a:b], cost[a:b]
-        for cls in range(k):
-            pick = np.flatnonzero(block == cls)
-            if not pick.size:
+        code = _codes(arc_class[a:b], h, shift, k)
+        order, pos = _positions(code, flat)
+        # Each class's arcs are a stretch of the order.
+        ends = np.searchsorted(code.take(order) >> BUCKET_BITS, np.arange(k), side="right")
+        for cls, arcs in enumerate(classes):
+            lo, hi = (int(ends[cls - 1]) if cls else 0), int(ends[cls])
+            if lo == hi:
                 continue
-            span = slice(at[cls], at[cls] + pick.shape[0])
-            key = keys[cls][span]
-            key[:] = t.take(pick)
+            pick, at = order[lo:hi], pos[lo:hi]
+            key = t.take(pick).astype(np.int64)
             key <<= 32
-            pick += a
             key |= pick
-            pick -= a
-            heads[cls][span] = h.take(pick)
-            costs[cls][span] = c.take(pick)
-            at[cls] += pick.shape[0]
+            key += a
+            arcs.keys[at], arcs.heads[at], arcs.costs[at] = key, h.take(pick), c.take(pick)
 
 
 def _arc_classes(
@@ -341,9 +425,6 @@ class Labels:
         tight arc), -1 for none.
     dirty : numpy.ndarray of bool, shape (n_nodes,)
         The nodes whose arcs are to be relaxed (every node at first).
-    lowered : numpy.ndarray of bool, shape (n_nodes + 1,)
-        All False between relaxations: the heads a relaxation has lowered so far, while it
-        runs (:func:`_relax_blocks`).
     record : bool
         Whether :func:`relax` records the predecessors (True at first). Off for the first
         sweep from start labels: it lowers almost every node a class reaches (the German
@@ -364,7 +445,6 @@ class Labels:
         self.dist[n] = np.iinfo(dtype).min
         self.pred = np.full(n, -1, dtype=np.int64)
         self.dirty = np.ones(n, dtype=bool)
-        self.lowered = np.zeros(n + 1, dtype=bool)
         self.record = True
 
     def labels(self) -> np.ndarray:
@@ -409,26 +489,54 @@ def sweep(
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
         arcs = res.of_range(lo, hi)
-        for _ in range(CHAIN_STEPS if arcs.indptr is not None else 1):
-            if not relax(arcs, lab):
-                break
-            fell = True
+        if arcs.indptr is None:
+            fell |= relax(arcs, lab)
+        else:
+            fell |= _relax_chains(arcs, lab, CHAIN_STEPS)
     return fell
 
 
-def _picked(arcs: ClassArcs, dirty: np.ndarray, count: int) -> np.ndarray | None:
-    """The positions of the arcs leaving the ``count`` dirty nodes of a class sorted by key
-    (``indptr`` set), or None for all of them (most of the class's nodes dirty)."""
-    lo, hi = arcs.lo, arcs.hi
-    if count >= DENSE_SHARE * (hi - lo):
+def _picked(arcs: ClassArcs, tails: np.ndarray) -> np.ndarray | None:
+    """The positions of the arcs leaving the nodes ``lo + tails`` (``tails`` ascending) of a
+    class sorted by key (``indptr`` set), or None for all of them (most of the class's
+    nodes)."""
+    if tails.shape[0] >= DENSE_SHARE * (arcs.hi - arcs.lo):
         return None
     assert arcs.indptr is not None
-    tails = np.flatnonzero(dirty[lo:hi])
     start = arcs.indptr.take(tails)
     cnt = arcs.indptr.take(tails + 1) - start
     idx = np.repeat(start - np.cumsum(cnt) + cnt, cnt)
     idx += np.arange(idx.shape[0])
     return idx
+
+
+def _relax_chains(arcs: ClassArcs, lab: Labels, steps: int) -> bool:
+    """:func:`relax` on the private chains' class (sorted by key), ``steps`` times in a row or
+    until no label falls: each time the arcs leaving its dirty nodes (their marks cleared),
+    every candidate from the labels before any is lowered (:func:`_relax_at_once`). Returns
+    whether a label fell.
+
+    The class's dirty nodes are read from the marks once: after a relaxation they are the
+    heads it lowered within the class, which it returns (where every relaxation read the
+    marks of the class's nodes, 3.2 million on 977,555 31-mers of C. elegans, whose chains
+    took up to 64 relaxations a sweep with a few nodes dirty: 3 ms each).
+    """
+    lo, hi = arcs.lo, arcs.hi
+    tails = np.flatnonzero(lab.dirty[lo:hi])
+    fell = False
+    for _ in range(steps):
+        if not tails.size:
+            break
+        idx = _picked(arcs, tails)
+        lab.dirty[tails + lo] = False
+        lowered = _relax_at_once(arcs, lab, idx)
+        if lowered is None:
+            break
+        fell = True
+        lowered = lowered.compress((lowered >= lo) & (lowered < hi))
+        lowered -= lo
+        tails = distinct(lowered)
+    return fell
 
 
 def relax(arcs: ClassArcs, lab: Labels) -> bool:
@@ -449,118 +557,117 @@ def relax(arcs: ClassArcs, lab: Labels) -> bool:
 
     Notes
     -----
-    A class not sorted by key (every class but the private chains') is read
-    :data:`RELAX_BLOCK` arcs at a time (:func:`_relax_blocks`); the chains' class, whose
-    arcs may lead to nodes of the class itself, at once (:func:`_relax_at_once`).
+    A class not sorted by key (every class but the private chains') is read a block of its
+    heads' buckets at a time (:func:`_relax_buckets`); the chains' class, whose arcs may lead
+    to nodes of the class itself, at once (:func:`_relax_at_once`).
     """
     part = lab.dirty[arcs.lo : arcs.hi]
     count = int(np.count_nonzero(part))
     if not count:
         return False
     if arcs.indptr is None:
-        return _relax_blocks(arcs, lab, count >= DENSE_SHARE * (arcs.hi - arcs.lo))
-    idx = _picked(arcs, lab.dirty, count)
-    part[:] = False
-    return _relax_at_once(arcs, lab, idx)
+        return _relax_buckets(arcs, lab, count >= DENSE_SHARE * (arcs.hi - arcs.lo))
+    return _relax_chains(arcs, lab, 1)
 
 
-#: Arcs of a class read at a time by :func:`_relax_blocks`: its temporaries (candidates, heads,
-#: the 64-bit copies of the 32-bit ids that a gather makes, a few MB) stay in memory the
-#: allocator keeps, where whole-class temporaries were fresh memory each time (on 977,555
-#: 31-mers of C. elegans, a class of 40 million arcs: 0.3 GB each, the kernel zeroing them page
-#: by page).
+#: Arcs of a class read at a time by :func:`_relax_buckets` (whole buckets of heads, so a few
+#: more): its temporaries (candidates, heads, the 64-bit copies of the 32-bit ids that a gather
+#: makes, a few MB) stay in memory the allocator keeps, where whole-class temporaries were
+#: fresh memory each time (on 977,555 31-mers of C. elegans, a class of 40 million arcs: 0.3 GB
+#: each, the kernel zeroing them page by page).
 RELAX_BLOCK = 1 << 20
 
 
-def _relax_blocks(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
+def _relax_buckets(arcs: ClassArcs, lab: Labels, dense: bool) -> bool:
     """:func:`relax` on a class none of whose arcs leads into the class (every class but the
-    private chains'), :data:`RELAX_BLOCK` arcs at a time: the arcs of the dirty tails
-    (``dense``: every arc), each block's better candidates lowered at once.
+    private chains'), grouped by head (``starts``): the arcs of the dirty tails (``dense``:
+    every arc), about :data:`RELAX_BLOCK` of them at a time, in whole buckets, then the arcs
+    added since the class was built.
 
     The tails' labels do not change while the class is relaxed (no head lies in the class), so
-    the labels are those of one pass over the whole class. A head lowered by an earlier block
-    and met again at its new label is kept as a candidate (``lab.lowered``), so that the tight
-    arcs, and the predecessors (the largest key among them), are those of one pass too.
+    the labels are those of one pass over the whole class. No head of a block is met in
+    another block, so each block's lowered heads have their final labels, and their tight
+    arcs are all in the block: the predecessors are recorded as the block is relaxed. The arcs
+    added later may meet them again: those are relaxed last, against their heads' labels
+    before the class was (:func:`_relax_span`).
     """
-    dist, dirty, lowered, record = lab.dist, lab.dirty, lab.lowered, lab.record
-    heads_l: list[np.ndarray] = []
-    cands_l: list[np.ndarray] = []
-    where_l: list[np.ndarray] = []
-    fell = marked = False
-    low = 0
-    size = arcs.keys.shape[0]
-    for a in range(0, size, RELAX_BLOCK):
-        b = a + RELAX_BLOCK
-        tails = arcs.tails[a:b]
-        if dense:
-            pick = None
-            heads = arcs.heads[a:b]
-            cand = dist.take(tails)
-            cand += arcs.costs[a:b]
-        else:
-            pick = np.flatnonzero(dirty.take(tails))
-            if not pick.size:
-                continue
-            heads = arcs.heads[a:b].take(pick)
-            cand = dist.take(tails.take(pick))
-            cand += arcs.costs[a:b].take(pick)
-        now = dist.take(heads)
-        if record and fell:  # a head lowered by an earlier block may be met at its new label
-            better = np.flatnonzero((cand < now) | ((cand == now) & lowered.take(heads)))
-        else:
-            better = np.flatnonzero(cand < now)
-        if not better.size:
-            continue
-        c = cand.take(better)
-        h = heads.take(better).astype(np.intp)
-        np.minimum.at(dist, h, c)
-        low = min(low, int(c.min())) if fell else int(c.min())
-        fell = True
-        if record:
-            if b < size:  # later blocks may meet these heads at their new labels
-                lowered[h] = True
-                marked = True
-            heads_l.append(h)
-            cands_l.append(c)
-            where_l.append(a + (better if pick is None else pick.take(better)))
-        else:  # every head of a better candidate fell
-            dirty[h] = True
+    dist, size, ordered = lab.dist, arcs.keys.shape[0], arcs.ordered
+    before = dist.take(arcs.heads[ordered:]) if size > ordered else None
+    assert arcs.starts is not None
+    starts = arcs.starts
+    cuts = starts.take(np.searchsorted(starts, np.arange(0, ordered, RELAX_BLOCK))).tolist()
+    cuts.append(ordered)
+    spans = [(a, b) for a, b in itertools.pairwise(cuts) if a < b]
+    if before is not None:
+        spans.append((ordered, size))
+    low = None
+    for a, b in spans:
+        fell = _relax_span(arcs, lab, a, b, dense, before if a == ordered else None)
+        if fell is not None:
+            low = fell if low is None else min(low, fell)
     lab.dirty[arcs.lo : arcs.hi] = False
-    if not fell:
+    if low is None:
         return False
-    if record:
-        _record_tight(arcs, lab, list(zip(heads_l, cands_l, where_l, strict=True)), marked)
     lab.fell_to(low)
     return True
 
 
-def _record_tight(
-    arcs: ClassArcs, lab: Labels, parts: list[tuple[np.ndarray, ...]], marked: bool
-) -> None:
-    """Record the predecessors of the heads :func:`_relax_blocks` lowered: ``parts`` holds each
-    block's lowered heads, candidates and arc positions. A block at a time, never the whole
-    class's candidates concatenated (on 977,555 31-mers of C. elegans, the concatenations were
-    the greedy proof's peak, about 1 GB): first each lowered head's old key overwritten by one
-    of its tight arcs, then the largest tight key kept, as in one pass."""
-    dist, pred = lab.dist, lab.pred
-    if marked:
-        for h, _, _ in parts:
-            lab.lowered[h] = False
-    for step in (0, 1):
-        for h, c, where in parts:
-            tight = c == dist.take(h)
-            th = h.compress(tight)  # every lowered head is the head of a tight arc
-            key = arcs.keys.take(where.compress(tight))
-            if step == 0:
-                pred[th] = key  # a lowered head's old key overwritten
-                lab.dirty[th] = True
-            else:
-                np.maximum.at(pred, th, key)
+def _relax_span(
+    arcs: ClassArcs, lab: Labels, a: int, b: int, dense: bool, before: np.ndarray | None
+) -> int | None:
+    """Relax the arcs ``a:b`` of a class (those of its dirty tails; ``dense``: all): arcs whose
+    heads no other span of this relaxation meets (``before`` None), or the arcs added since
+    the class was built (``before``: their heads' labels before the relaxation, to tell a tie
+    with a label this relaxation lowered, a tight arc, from a tie with an older one). Returns
+    the least label it lowered a head to, None if none."""
+    dist, dirty = lab.dist, lab.dirty
+    tails = arcs.tails[a:b]
+    if dense:
+        pick = None
+        heads = arcs.heads[a:b]
+        cand = dist.take(tails)
+        cand += arcs.costs[a:b]
+    else:
+        pick = np.flatnonzero(dirty.take(tails))
+        if not pick.size:
+            return None
+        heads = arcs.heads[a:b].take(pick)
+        cand = dist.take(_tails_at(arcs.keys[a:b], pick))
+        cand += arcs.costs[a:b].take(pick)
+    now = dist.take(heads)
+    if before is not None and lab.record:
+        was = before if pick is None else before.take(pick)
+        better = np.flatnonzero((cand < now) | ((cand == now) & (now < was)))
+    else:
+        better = np.flatnonzero(cand < now)
+    if not better.size:
+        return None
+    c = cand.take(better)
+    h = heads.take(better).astype(np.intp)
+    np.minimum.at(dist, h, c)
+    low = int(c.min())
+    if not lab.record:  # every head of a better candidate fell
+        dirty[h] = True
+        return low
+    new = dist.take(h)
+    tight = c == new
+    th = h.compress(tight)  # every lowered head is the head of a tight arc
+    where = better.compress(tight)
+    key = arcs.keys[a:b].take(where if pick is None else pick.take(where))
+    if before is None:
+        lab.pred[th] = key  # a lowered head's old key overwritten
+    else:  # only where these arcs lowered the label further
+        fell = new.compress(tight) < now.take(where)
+        lab.pred[th.compress(fell)] = key.compress(fell)
+    np.maximum.at(lab.pred, th, key)
+    dirty[th] = True
+    return low
 
 
-def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> bool:
+def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> np.ndarray | None:
     """:func:`relax` on the arcs ``idx`` of a class (None: all of them), every candidate from
-    the labels before any is lowered."""
+    the labels before any is lowered. Returns the heads it lowered (and marked dirty; some
+    maybe more than once), None if none."""
     dist = lab.dist
     if idx is None:
         heads = arcs.heads
@@ -568,11 +675,11 @@ def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> bool
         cand += arcs.costs
     else:
         heads = arcs.heads.take(idx)
-        cand = dist.take(arcs.tails.take(idx))
+        cand = dist.take(_tails_at(arcs.keys, idx))
         cand += arcs.costs.take(idx)
     better = np.flatnonzero(cand < dist.take(heads))
     if not better.size:
-        return False
+        return None
     # Each array is let go once done with: the first sweep lowers almost every head a class
     # reaches, and these arrays held 45 bytes a lowered head at once (25 now), besides the
     # candidates' 4 an arc (64 -> 33 MB at the German list's greedy proof's peak).
@@ -584,7 +691,7 @@ def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> bool
     if not lab.record:  # every head of a better candidate fell
         lab.dirty[h] = True
         lab.fell_to(int(c.min()))
-        return True
+        return h
     tight = c == dist.take(h)
     low = int(c.min())
     del c
@@ -598,146 +705,16 @@ def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> bool
     np.maximum.at(lab.pred, th, key)
     lab.dirty[th] = True
     lab.fell_to(low)
-    return True
+    return th
 
 
-def pred_cycles(pred: np.ndarray) -> list[list[int]]:
-    """The predecessor keys of every cycle of the predecessor graph (node-disjoint).
-
-    Parameters
-    ----------
-    pred : numpy.ndarray of int64, shape (n,)
-        Each node's predecessor key (``tail << 32 | name``, as :class:`Labels` keeps them), -1
-        for none.
-
-    Returns
-    -------
-    list of list of int
-        The keys of each cycle's arcs (none when every chain of predecessors ends).
-
-    Notes
-    -----
-    The predecessor graph is functional (one arc into each labelled node), so its cycles are
-    what is left when the nodes that cannot lie on one are peeled off, pass after pass: those
-    no node still searched comes from (leaves) and those whose predecessor has left the search
-    (chains that end). Once at most :data:`WALK_NODES` are left (or only cycles), they are
-    walked, each node once. Each pass works on the nodes left only, and most are leaves (the
-    German list: 14-33 ms a search of a million labelled nodes, against 48-99 ms by pointer
-    doubling over all of them). When a pass peels little (long chains, as the private chains
-    of a list of ``a``/``b`` words or of long words make), pointer doubling over the nodes
-    left finds the nodes on cycles at once (:func:`_on_cycles`): 1,000 words of 1,000 letters
-    had a peeling pass a link of their chains, 5.0 s of greedy proof instead of 0.8 s.
-    """
-    n = pred.shape[0]
-    inside = pred >= 0  # the nodes still searched
-    act, to = _searched(pred, inside)
-    mark = np.zeros(n, dtype=bool)
-    while act.shape[0] > WALK_NODES:
-        blocks = range(0, act.shape[0], PEEL_BLOCK)
-        for a in blocks:
-            mark[to[a : a + PEEL_BLOCK]] = True  # the nodes some searched node comes from
-        keep = np.empty(act.shape[0], dtype=bool)
-        for a in blocks:
-            b = a + PEEL_BLOCK
-            np.logical_and(mark.take(act[a:b]), inside.take(to[a:b]), out=keep[a:b])
-        for a in blocks:
-            mark[to[a : a + PEEL_BLOCK]] = False
-        if keep.all():
-            break  # only cycles are left
-        for a in blocks:
-            b = a + PEEL_BLOCK
-            inside[act[a:b].compress(~keep[a:b])] = False
-        searched = act.shape[0]
-        act, to = act.compress(keep), to.compress(keep)
-        if 4 * (searched - act.shape[0]) < searched:
-            # A pass peels little (long chains, a pass a link): pointer doubling finds the
-            # nodes on cycles at once, and only those are walked.
-            return _walk_cycles(pred, _on_cycles(act, to, n).tolist(), inside)
-    return _walk_cycles(pred, act.tolist(), inside)
-
-
-#: Nodes handled at a time by :func:`pred_cycles` (its gathers' and scatters' 64-bit copies of
-#: the 32-bit ids stay small: on 977,555 31-mers of C. elegans, 27 million nodes, most with a
-#: predecessor, whole-array passes were fresh memory of 0.2 GB each).
-PEEL_BLOCK = 1 << 22
-
-
-def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The nodes with a predecessor (ascending) and each one's predecessor node,
-    :data:`PEEL_BLOCK` nodes at a time; in 32 bits on more nodes than a block (and fewer than
-    ``2**31``): on fewer, the 64-bit ids a gather needs are cheaper kept than made again."""
-    n = pred.shape[0]
-    ids = np.int32 if PEEL_BLOCK < n < 1 << 31 else np.int64
-    if n <= PEEL_BLOCK:
-        act1 = np.flatnonzero(inside)
-        to1 = pred.take(act1)
-        to1 >>= 32
-        return act1, to1
-    # Written in place into arrays of the final size (blocks kept and concatenated were held
-    # twice: the greedy proof's peak on 977,555 31-mers of C. elegans).
-    total = int(np.count_nonzero(inside))
-    act = np.empty(total, dtype=ids)
-    to = np.empty(total, dtype=ids)
-    done = 0
-    for a in range(0, n, PEEL_BLOCK):
-        at = np.flatnonzero(inside[a : a + PEEL_BLOCK])
-        keys = pred[a : a + PEEL_BLOCK].take(at)
-        keys >>= 32
-        at += a
-        act[done : done + at.shape[0]] = at
-        to[done : done + at.shape[0]] = keys
-        done += at.shape[0]
-    return act, to
-
-
-def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
-    """The nodes of ``act`` (``to``: each one's predecessor) that lie on cycles, ascending.
-
-    Pointer doubling over those nodes, renumbered (a chain that leaves them lands on the last
-    id): after ``2**s >= len(act)`` steps each node whose chain does not end has landed on a
-    cycle, and every node of a cycle is landed on (the predecessors map a cycle onto itself).
-    ``log2(len(act))`` array passes, however long the chains; none more once every chain has
-    ended (no cycle).
-    """
-    k = act.shape[0]
-    small = item_type(k)  # the ids 0..k
-    ids = np.full(n, k, dtype=small)
-    ids[act] = np.arange(k, dtype=small)
-    land = np.empty(k + 1, dtype=small)
-    land[:k] = ids.take(to)
-    land[k] = k
-    for _ in range(max(1, k.bit_length())):
-        land = land.take(land)
-        if (land[:k] == k).all():
-            return act[:0]
-    on = np.unique(land[:k])
-    return act[on[on < k]]
-
-
-def _walk_cycles(pred: np.ndarray, starts: list[int], inside: np.ndarray) -> list[list[int]]:
-    """The cycles reached by following the predecessors from ``starts`` through the nodes
-    ``inside`` (where every cycle lies): each node walked once, a cycle recorded when a walk
-    comes back to a node of its own."""
-    cycles: list[list[int]] = []
-    walk_of: dict[int, int] = {}
-    for walk, v in enumerate(starts):
-        while v not in walk_of:
-            if not inside[v]:
-                break
-            walk_of[v] = walk
-            v = int(pred[v]) >> 32
-        else:
-            if walk_of[v] == walk:  # back on this walk's path: a cycle
-                cyc: list[int] = []
-                u = v
-                while True:
-                    key = int(pred[u])
-                    cyc.append(key)
-                    u = key >> 32
-                    if u == v:
-                        break
-                cycles.append(cyc)
-    return cycles
+def _tails_at(keys: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The tails of the arcs at positions ``at`` of a class's keys (int64): gathered from the
+    keys, where ``ClassArcs.tails.take`` copied the whole strided view first (5 ms a class of 6
+    million arcs, however few the positions)."""
+    tails = keys.take(at)
+    tails >>= 32
+    return tails
 
 
 def key_arcs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
