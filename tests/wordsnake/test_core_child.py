@@ -30,6 +30,13 @@ fork = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True)
+def _forked_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child is forked, whatever this test process has grown to: a forked child sees the
+    tests' monkeypatches, a child started afresh would not (the spawn tests ask for it)."""
+    monkeypatch.setattr(core_module, "SPAWN_BASE", 2**62)
+
+
 def gapped_core(below: int = 0) -> tuple[Any, Any, WordsnakeInstance]:
     """A list the flow stage leaves open (test_core's first), with the core at its incumbent
     less ``below``."""
