@@ -312,7 +312,7 @@ _Chunks = Callable[[bool], Iterator[tuple[np.ndarray, ...]]]
 def group_by(
     n: int, chunks: _Chunks, dtypes: tuple[type[np.generic], ...]
 ) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Items grouped by key ``0 .. n - 1``, stably (a counting sort a chunk at a time).
+    """Items grouped stably by their keys, from 0 to ``n - 1`` (a counting sort a chunk at a time).
 
     Parameters
     ----------
