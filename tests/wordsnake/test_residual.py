@@ -62,6 +62,17 @@ def _distances(arcs: dict[tuple[int, int], int], sources: list[int]) -> dict[int
     return dist
 
 
+def _solved_flow(rng: random.Random, seed: int, n: int) -> tuple[StringHubNetwork, FlowDual]:
+    """The network of ``n`` words over ``ab`` or ``abc`` drawn by ``rng`` (cyclic for one seed
+    in three) and its flow's optimal dual, without Lagrangian iterations."""
+    letters = "ab" if seed % 2 else "abc"
+    words = tuple("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))) for _ in range(n))
+    net = build_string_network(WordsnakeInstance(words, cyclic=bool(seed % 3 == 0)))
+    out = solve_string_flow(net, lagrangian_iterations=0)
+    assert out.dual is not None
+    return net, out.dual
+
+
 @pytest.mark.parametrize("seed", range(16))
 def test_augmenting_paths_are_shortest_residual_paths(
     seed: int, monkeypatch: pytest.MonkeyPatch
@@ -69,13 +80,7 @@ def test_augmenting_paths_are_shortest_residual_paths(
     if seed % 4 == 1:  # one direction held at a time, the other built from the network
         monkeypatch.setattr(residual_module, "KEEP_BOTH_ARCS", 0)
     rng = random.Random(seed)
-    letters = "ab" if seed % 2 else "abc"
-    words = tuple("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))) for _ in range(24))
-    inst = WordsnakeInstance(words, cyclic=bool(seed % 3 == 0))
-    net = build_string_network(inst)
-    out = solve_string_flow(net, lagrangian_iterations=0)
-    assert out.dual is not None
-    dual = out.dual
+    net, dual = _solved_flow(rng, seed, 24)
     pi = dual_potentials(net, dual)
     paths = ResidualPaths(net, dual.cost, dual.flows, pi)
     arcs = _residual_arcs(net, dual.cost, dual.flows, pi)
@@ -246,14 +251,7 @@ def test_plain_costs_let_go_and_made_again() -> None:
 def test_lifted_potentials_repair_into_themselves(seed: int) -> None:
     """The additive bound keeps the first iterate's lifted potentials as its warm ones: the
     certificate's repair of them gives them back unchanged (the same certificate after)."""
-    rng = random.Random(seed)
-    letters = "ab" if seed % 2 else "abc"
-    words = tuple("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))) for _ in range(30))
-    inst = WordsnakeInstance(words, cyclic=bool(seed % 3 == 0))
-    net = build_string_network(inst)
-    out = solve_string_flow(net, lagrangian_iterations=0)
-    assert out.dual is not None
-    dual = out.dual
+    net, dual = _solved_flow(random.Random(seed), seed, 30)
     if dual.pi is None:
         dual.pi = dual_potentials(net, replace(dual, pi=None))  # a cold iterate's
     lifted = dual_potentials(net, dual)
