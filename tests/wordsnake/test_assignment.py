@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpwords.wordsnake.relaxation import assignment, pred_cycles, sorting, sweeps
+from cpwords.wordsnake.relaxation import pred_cycles, sorting, sweeps
 from cpwords.wordsnake.relaxation.assignment import (
     Reoptimizer,
     potentials,
@@ -494,7 +494,7 @@ def test_distinct_values_are_numpys_unique(values: list[int], dtype: type) -> No
 def test_hops_counted_by_a_sort_are_the_counts_of_every_arc(arcs: list[int]) -> None:
     # Any arcs, repeated or not: the distinct arcs and their counts are np.unique's.
     x = np.array(arcs, dtype=np.int64)
-    used, counts = assignment._counted(x)
+    used, counts = sorting.distinct_counts(x)
     want, want_counts = np.unique(x, return_counts=True)
     assert used.tolist() == want.tolist() and counts.tolist() == want_counts.tolist()
 

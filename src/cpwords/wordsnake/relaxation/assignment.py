@@ -35,7 +35,7 @@ from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.residual_update import update_residual
-from cpwords.wordsnake.relaxation.sorting import stable_order
+from cpwords.wordsnake.relaxation.sorting import distinct_counts, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.relaxation.sweeps import (
     Labels,
@@ -256,7 +256,7 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
         return None
     # Each arc's hops counted by a sort of the hops (a count of every arc was 0.55 GB of fresh
     # memory on 977,555 31-mers of C. elegans, its comparison with the capacities 0.07 GB).
-    used, counts = _counted(arcs)
+    used, counts = distinct_counts(arcs)
     if (counts > net.cap.take(used)).any():
         return None
     # Within the capacities, so in their type.
@@ -272,16 +272,6 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     if not np.array_equal(balance, net.supply):
         return None
     return flows
-
-
-def _counted(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values of ``x`` (ascending) and how many times each occurs."""
-    y = np.sort(x)
-    first = np.empty(y.shape[0], dtype=bool)
-    first[:1] = True
-    np.not_equal(y[1:], y[:-1], out=first[1:])
-    at = np.flatnonzero(first)
-    return y.take(at), np.diff(at, append=y.shape[0])
 
 
 def _chain_route(

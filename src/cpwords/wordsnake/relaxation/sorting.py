@@ -99,12 +99,40 @@ def distinct(x: np.ndarray) -> np.ndarray:
     [1, 2, 3]
     """
     y = np.sort(x)
-    if y.shape[0] < 2:
-        return y
+    return y.compress(_run_starts(y))
+
+
+def distinct_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of an array, ascending, and how many times each occurs:
+    ``numpy.unique(x, return_counts=True)``, by a sort (see :func:`distinct`).
+
+    Parameters
+    ----------
+    x : numpy.ndarray, shape (n,)
+
+    Returns
+    -------
+    values : numpy.ndarray, shape (k,)
+        In ``x``'s type.
+    counts : numpy.ndarray of int64, shape (k,)
+
+    Examples
+    --------
+    >>> values, counts = distinct_counts(np.array([3, 1, 3, 2, 1, 3]))
+    >>> values.tolist(), counts.tolist()
+    ([1, 2, 3], [2, 1, 3])
+    """
+    y = np.sort(x)
+    at = np.flatnonzero(_run_starts(y))
+    return y.take(at), np.diff(at, append=y.shape[0])
+
+
+def _run_starts(y: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of the sorted ``y`` starts (bool, ``y``'s shape)."""
     new = np.empty(y.shape[0], dtype=bool)
-    new[0] = True
+    new[:1] = True
     np.not_equal(y[1:], y[:-1], out=new[1:])
-    return y.compress(new)
+    return new
 
 
 def common_prefix(a: str, b: str, known: int) -> int:
