@@ -211,10 +211,8 @@ def run_stoppable(
     in the main thread) or on any other exception, so nothing is left running. Without
     ``fork`` (not Linux or macOS) ``fn`` runs in this process and only its own limits hold.
     """
-    import multiprocessing
-
     ctx = _context(start_method)
-    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+    if ctx is None:  # pragma: no cover - no fork
         return ChildRun(value=fn(on_report or (lambda value: None), *args, **kwargs))
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_stoppable_child, args=(fn, args, kwargs, send, os.getpid()))
@@ -243,11 +241,15 @@ def run_stoppable(
 
 
 def _context(start_method: str) -> Any:
-    """The :mod:`multiprocessing` context of ``start_method`` ("fork" or "spawn")."""
+    """The :mod:`multiprocessing` context of ``start_method`` ("fork" or "spawn"); None where
+    there is no ``fork`` (not Linux or macOS: :func:`run_stoppable` then runs in this process,
+    as before ``spawn`` was an option)."""
     import multiprocessing
 
     if start_method not in ("fork", "spawn"):
         raise ValueError(f"start_method must be 'fork' or 'spawn', not {start_method!r}")
+    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+        return None
     return multiprocessing.get_context("spawn" if start_method == "spawn" else "fork")
 
 
