@@ -22,9 +22,8 @@ def _isolated_child(task: Task, conn: Any) -> None:  # pragma: no cover - runs i
     row = run_task(task)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss is in KiB on Linux. The parent adds the tree's sampled resident sets
-    # (run_task_isolated); a child's ru_maxrss is not added (see there).
-    row["peak_memory_mb"] = round(own / 1024, 1)
+    # ru_maxrss is in KiB on Linux. The parent sets peak_memory_mb from this and the tree's
+    # sampled resident sets (_with_tree_memory); a child's ru_maxrss is not added (see there).
     row["peak_memory_self_mb"] = round(own / 1024, 1)
     row["peak_memory_children_mb"] = round(kids / 1024, 1)
     conn.send(row)
