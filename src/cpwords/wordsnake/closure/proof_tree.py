@@ -31,6 +31,7 @@ from itertools import chain
 
 from cpwords.wordsnake.certificate import (
     Certificate,
+    RootCore,
     RootCoreTooLarge,
     TreeNode,
     carries_values,
@@ -81,6 +82,7 @@ def tree_certificate(
     deadline: float | None = None,
     max_nodes: int = MAX_NODES,
     strong: int = 0,
+    through_root: bool | None = None,
 ) -> Certificate | None:
     """The version 2 certificate of ``cert.objective``: ``cert``'s values as the root, the core
     they leave at ``objective + 1`` and a proof tree over it.
@@ -101,6 +103,11 @@ def tree_certificate(
         branching (the product of the two children's bound drops, their programs solved and
         reused; Achterberg, Koch and Martin, "Branching rules revisited", *Operations Research
         Letters* 33, 2005): fewer nodes, each dearer.
+    through_root : bool or None
+        The tree model (``tree_model``): False, every core joint a column (``"joints"``);
+        True, the zero-overlap joints of two different words through the root (``"root"``:
+        a far smaller core when the optimum has many chains); None, ``"joints"`` unless its
+        core exceeds :data:`MAX_CORE_PAIRS`, then ``"root"``.
 
     Returns
     -------
@@ -112,10 +119,10 @@ def tree_certificate(
     words = sorted(counts)
     mult = [counts[w] for w in words]
     target = cert.objective + 1
-    try:
-        core = root_core(words, mult, cert, target, deadline, max_pairs=MAX_CORE_PAIRS)
-    except (TimeoutError, RootCoreTooLarge):
+    found = _core(words, mult, cert, target, deadline, through_root)
+    if found is None:
         return None
+    core, through_root = found
     if core.budget < 0:  # the root values alone prove the objective
         return replace(cert, core_pairs=None, bound=cert.objective)
     nodes = None
@@ -132,6 +139,7 @@ def tree_certificate(
             free_root=free_root,
             deadline=until,
             keep_model=width > 0,
+            through_root=through_root,
         )
         cap = max_nodes if rounds > 1 else max_nodes // share
         nodes = _branch(lp, min(cap, STRONG_EARLY_NODES) if width and not strong else cap, width)
@@ -152,7 +160,32 @@ def tree_certificate(
         core=None,
         tree=tuple(nodes),
         producer=producer,
+        tree_model="root" if through_root else "joints",
     )
+
+
+def _core(
+    words: list[str],
+    mult: list[int],
+    cert: Certificate,
+    target: int,
+    deadline: float | None,
+    through_root: bool | None,
+) -> tuple[RootCore, bool] | None:
+    """The root's core at ``target`` in the tree model asked (None: the joints model's, or
+    when it exceeds :data:`MAX_CORE_PAIRS` the root model's) and whether it is the root
+    model's; None when it exceeds the cap or the deadline passed."""
+    for model in (False, True) if through_root is None else (through_root,):
+        try:
+            core = root_core(
+                words, mult, cert, target, deadline, max_pairs=MAX_CORE_PAIRS, through_root=model
+            )
+        except TimeoutError:
+            return None
+        except RootCoreTooLarge:
+            continue
+        return core, model
+    return None
 
 
 def _attempts(mult: list[int], pairs: int, strong: int) -> list[tuple[int, bool, int, int]]:
