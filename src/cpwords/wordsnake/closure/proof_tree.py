@@ -127,7 +127,7 @@ def tree_certificate(
         return replace(cert, core_pairs=None, bound=cert.objective)
     nodes = None
     branching = ""
-    for rounds, free_root, share, width in _attempts(mult, len(core.pairs), strong):
+    for rounds, free_root, share, width in _attempts(mult, len(core.pairs), strong, through_root):
         now = time.perf_counter()
         until = None if deadline is None else now + (deadline - now) / share
         lp = CoreProgram(
@@ -188,7 +188,9 @@ def _core(
     return None
 
 
-def _attempts(mult: list[int], pairs: int, strong: int) -> list[tuple[int, bool, int, int]]:
+def _attempts(
+    mult: list[int], pairs: int, strong: int, through_root: bool = False
+) -> list[tuple[int, bool, int, int]]:
     """The trees :func:`tree_certificate` tries one after another: each one's cut rounds, whether
     the root's cuts are re-priced, the share of the time left it gets (1 / share) and its strong
     branching width (0: the first fractional joint).
@@ -210,7 +212,16 @@ def _attempts(mult: list[int], pairs: int, strong: int) -> list[tuple[int, bool,
     parent in one bound), and closed in a fraction of a second where the trees with cuts spent
     their whole budget and did not close (`l545`: 0.12 s, against 2.6 s; `abc` n=1,000 seed 3
     cyclic: 0.39 s, against 5.3 s). With ``strong``, only the strong tree.
+
+    In the tree model ``"root"`` (many chains: the optimum's chains meet at the root), no tree
+    without cuts: on /tmp/pieces.txt (2,074 words, 248,915 joints) it did not close in 100 s,
+    against 11.3 s with cuts and 11.8 s with the root's cuts re-priced too.
     """
+    if through_root and not strong:
+        attempts = [(CUT_ROUNDS, False, 2, 0), (CUT_ROUNDS, True, 1, 0)]
+        if pairs < WARM_START_PAIRS:
+            attempts.insert(1, (CUT_ROUNDS, True, 2, STRONG_CANDIDATES))
+        return attempts
     if strong:
         return [(CUT_ROUNDS, True, 1, strong)]
     attempts = [(1, False, 3, 0), (CUT_ROUNDS, False, 2, 0), (CUT_ROUNDS, True, 1, 0)]
