@@ -179,13 +179,19 @@ def root_core(
                 pairs[(i, i)] = ua + v[i] - D * gain
         if max_pairs is not None and len(pairs) > max_pairs:
             raise RootCoreTooLarge
-    starts: dict[int, int] = {}
-    ends: dict[int, int] = {}
-    if cert.depot is not None:
-        ud, vd = cert.depot
-        starts = {j: ud + terms.v_all[j] for j in range(W) if ud + terms.v_all[j] <= budget}
-        ends = {i: u[i] + vd for i in range(W) if u[i] + vd <= budget}
-    return RootCore(budget, pairs, starts, ends)
+    return RootCore(budget, pairs, *_depot_joints(cert, terms, budget))
+
+
+def _depot_joints(
+    cert: Certificate, terms: CutTerms, budget: int
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The starts and ends (``word -> slack``) whose root slack is at most ``budget``."""
+    if cert.depot is None:
+        return {}, {}
+    ud, vd = cert.depot
+    u, W = cert.u, len(cert.u)
+    starts = {j: ud + terms.v_all[j] for j in range(W) if ud + terms.v_all[j] <= budget}
+    return starts, {i: u[i] + vd for i in range(W) if u[i] + vd <= budget}
 
 
 def _core_lookups(words: Sequence[str], cert: Certificate, terms: CutTerms) -> Any:

@@ -149,14 +149,22 @@ def tree_certificate(
             break
     if nodes is None:
         return None
-    producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": len(core.pairs)}
+    return _tree(cert, nodes, len(core.pairs), branching, through_root)
+
+
+def _tree(
+    cert: Certificate, nodes: list[TreeNode], joints: int, branching: str, through_root: bool
+) -> Certificate:
+    """The version 2 certificate of ``cert.objective`` with the tree ``nodes`` (its core of
+    ``joints`` joints not listed), its producer saying how it branched."""
+    producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": joints}
     if branching:
         producer["branching"] = branching
     return replace(
         cert,
         core_pairs=None,
         bound=cert.objective,
-        target=target,
+        target=cert.objective + 1,
         core=None,
         tree=tuple(nodes),
         producer=producer,
