@@ -18,6 +18,12 @@ are rounded to integers and repaired (each ``alpha`` lowered until every core jo
 repaired dual's value. A node whose bound is below ``target`` is a leaf; otherwise it branches on a
 joint its assignment uses (one of a subtour, when there is one): used / not used.
 
+In the tree model ``"root"`` (when the core above exceeds :data:`MAX_CORE_PAIRS`, as on lists
+whose optimum has many chains) the core leaves out the zero-overlap joints of two different
+words: the program sends them through a root of unbounded degree, ``a -> root`` at ``u(a)``
+and ``root -> b`` at ``v(b) - L(b)``, and the checker checks them all at once by the leaf's two
+smallest ``u`` and ``v - L``.
+
 Format, checker and the proof of the leaf rule: ``models/wordsnake.md``, "Certificates", version 2.
 """
 
