@@ -161,3 +161,12 @@ def test_both_tree_models_prove_the_same_optimum(ws: list[str], cyclic: bool, pr
         if cert is not None:
             check = verify_certificate(inst.words, cert)
             assert check.status == "VALID" and check.bound == optimum, check.message
+
+
+def test_a_root_model_tree_may_not_branch_on_a_zero_overlap_joint() -> None:
+    """Such a joint is not in the root model's core: the leaf forcing it is refused."""
+    words, cert = no_overlap_tree(0)
+    leaf = replace(cert.tree[0], u=())
+    branched = replace(cert, tree=(TreeNode(joint=(0, 1), used=1, unused=2), leaf, leaf))
+    check = verify_certificate(words, branched)
+    assert check.status == "INVALID" and "not in the core" in check.message, check.message
