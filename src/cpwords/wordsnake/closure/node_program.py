@@ -1,6 +1,8 @@
 """The program at a node of a proof tree on the core: the assignment problem with the root slacks
 as costs and the subtour cuts found so far, solved by HiGHS, its row duals rounded and repaired into
 integer values whose bound is exact (:mod:`~cpwords.wordsnake.closure.proof_tree` branches on it).
+In the tree model ``"root"`` a root row of unbounded degree carries the zero-overlap joints of two
+different words (``through_root``; the card's version 2, item 6).
 
 Format, checker and the proof of the leaf rule: ``models/wordsnake.md``, "Certificates", version 2.
 """
