@@ -89,7 +89,11 @@ def test_the_root_core_is_the_joints_core_less_its_zero_overlap_joints(
     assert (mine.budget, mine.starts, mine.ends) == (full.budget, full.starts, full.ends)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(lists, st.booleans(), st.booleans(), st.data())
 def test_tampered_leaf_values_never_prove_less_than_the_optimum(
     ws: list[str], cyclic: bool, proper: bool, data: st.DataObject
@@ -97,8 +101,13 @@ def test_tampered_leaf_values_never_prove_less_than_the_optimum(
     """Any change to a leaf's values (the root's joints through the root among what it may
     break): the check refuses the tree or still proves at least the brute-force optimum."""
     inst, optimum, root, cert = rooted(ws, cyclic, proper, 0)
-    assume(cert is not None and any(n.joint is None for n in cert.tree))
+    assume(cert is not None)
     assert cert is not None
+    if not cert.tree:  # the root values prove it: a tree of one leaf, the root's values
+        leaf = TreeNode(u=(), v=(), depot=None, bound=optimum)
+        cert = replace(root, target=optimum + 1, tree=(leaf,), tree_model="root")
+        # (the root rule may fail on the root's values: two words in one cut)
+        assume(verify_certificate(inst.words, cert).optimal)
     k = data.draw(st.sampled_from([i for i, n in enumerate(cert.tree) if n.joint is None]))
     node = cert.tree[k]
     W = len(root.u)
