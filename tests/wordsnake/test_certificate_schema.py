@@ -56,11 +56,29 @@ def with_listed_core(words: tuple[str, ...], cert: Certificate) -> Certificate:
     assert cert.target is not None
     counts = Counter(words)
     distinct = sorted(counts)
-    core = root_core(distinct, [counts[w] for w in distinct], cert, cert.target)
+    core = root_core(
+        distinct,
+        [counts[w] for w in distinct],
+        cert,
+        cert.target,
+        through_root=cert.tree_model == "root",
+    )
     listed = CoreSet(
         tuple(sorted(core.pairs)), tuple(sorted(core.starts)), tuple(sorted(core.ends))
     )
     return replace(cert, core=listed)
+
+
+def rooted_tree(words: tuple[str, ...]) -> Certificate:
+    """The tree certificate in the tree model "root" on the flow's values of a linear snake."""
+    from cpwords.wordsnake.closure.proof_tree import tree_certificate
+
+    res = solve_wordsnake(WordsnakeInstance(words), time_limit=30, workers=1, certificate=True)
+    cert: Certificate = res.solver_info["certificate"]
+    root = replace(cert, tree=(), target=None, core=None, tree_model="joints", bound=cert.bound)
+    tree = tree_certificate(WordsnakeInstance(words), root, through_root=True)
+    assert tree is not None and tree.tree and tree.tree_model == "root"
+    return tree
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +106,9 @@ def written() -> Written:
             four,
             with_listed_core(four, solved(four, False, True, "squared")),
         )
+    # A tree in the tree model "root" (its zero-overlap joints through the root), core listed.
+    chains = ("bc", "ddd", "d", "dd", "bc")
+    cases["root model"] = (chains, with_listed_core(chains, rooted_tree(chains)))
     return {
         name: (words, cert, json.loads(json.dumps(certificate_to_json(cert))))
         for name, (words, cert) in cases.items()
@@ -127,6 +148,7 @@ def test_every_certificate_the_writer_produces_validates(written: Written, tmp_p
     assert any("joint" not in n and n["u"] for n in tree)  # a leaf with values
     assert any("root" in c for c in cuts) and any(c["lambda"] < 0 for c in cuts)
     assert any(d["cuts"] for d in every)
+    assert {d.get("tree_model", "joints") for d in every if d["version"] == 2} == {"joints", "root"}
 
 
 def drop(*path: str | int) -> Callable[[Any], None]:
@@ -233,6 +255,8 @@ MALFORMED: list[tuple[str, str, Callable[[dict[str, Any]], None]]] = [
     ("base and core", "a core without ends", drop("core", "ends")),
     ("base and core", "a core a list", put([], "core")),
     ("base and core", "a core pair of three", put([[0, 1, 2]], "core", "pairs")),
+    ("root model", "an unknown tree model", put("hub", "tree_model")),
+    ("root model", "a tree model null", put(None, "tree_model")),
 ]
 
 

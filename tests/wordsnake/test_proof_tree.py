@@ -559,11 +559,22 @@ def test_cut_columns_as_arrays_equal_a_cut_at_a_time(
     from cpwords.wordsnake.closure.node_program import _Arrays
 
     W, pairs, cuts = case
-    dout, din, hub = 2 * W, 2 * W + 1, 2 * W + 2
+    dout, din, hub, root = 2 * W, 2 * W + 1, 2 * W + 2, 2 * W + 3
     cols = [(a, W + b) for a, b in pairs] + [(dout, W), (W - 1, din)]
     cols += [(r, hub) for r in range(W)] + [(hub, W + r) for r in range(W)]
+    cols += [(r, root) for r in range(W)] + [(root, W + r) for r in range(W)]  # tree model root
     tails, heads = [t for t, _ in cols], [h for _, h in cols]
-    lp = SimpleNamespace(W=W, pairs=pairs, mult=[1] * W, hub=hub, linear=True, dout=dout, din=din)
+    lp = SimpleNamespace(
+        W=W,
+        pairs=pairs,
+        mult=[1] * W,
+        hub=hub,
+        linear=True,
+        dout=dout,
+        din=din,
+        through_root=True,
+        root=root,
+    )
     arr = _Arrays(lp, tails, heads, [0.0] * len(cols))  # type: ignore[arg-type]
     load, entered = arr.entered(cuts)
     want_load, want_entered = [0] * W, [0] * len(cols)

@@ -31,6 +31,11 @@ VERSIONS = (1, 2)
 #: The scores a certificate may bound (``variant.score``; absent: ``"squared"``): a joint of
 #: overlap ``k`` scores ``k ** 2`` or ``k``.
 SCORES = ("squared", "linear")
+#: The models a version 2 proof tree's leaves are checked in (``tree_model``; absent:
+#: ``"joints"``): every joint of the core one by one, or (``"root"``) the joints of positive
+#: overlap one by one and every zero-overlap joint through the overlap graph's root, by the
+#: two smallest ``u`` and ``v - L`` of the leaf (``models/wordsnake.md``, version 2, item 6).
+TREE_MODELS = ("joints", "root")
 #: The most joints a version 2 check examines for its leaves (those of the words whose values a
 #: leaf changes; the core itself is never listed unless the certificate lists it): past it the
 #: certificate is refused as more than this checker takes.
@@ -264,6 +269,10 @@ class Certificate:
     score : {"squared", "linear"}
         What a joint of overlap ``k`` scores: ``k ** 2`` (Shasha's Wordsnake) or ``k`` (the
         sum of overlaps, the shortest superstring's); the file's ``variant.score``.
+    tree_model : {"joints", "root"}
+        Version 2: how the leaves treat the zero-overlap joints (:data:`TREE_MODELS`): as core
+        joints, or all at once through the root (the core then holds no zero-overlap joint
+        of two different words).
     """
 
     fingerprint: str
@@ -284,6 +293,7 @@ class Certificate:
     core: CoreSet | None = None
     tree: tuple[TreeNode, ...] = ()
     score: str = "squared"
+    tree_model: str = "joints"
 
     def to_dict(self) -> dict[str, Any]:
         """A short summary for result rows (``--json``); the file holds
@@ -454,6 +464,8 @@ def certificate_to_json(cert: Certificate) -> dict[str, Any]:
     if cert.tree:
         core = cert.core
         out["target"] = cert.target
+        if cert.tree_model != "joints":
+            out["tree_model"] = cert.tree_model
         out["core"] = (
             None
             if core is None
@@ -696,7 +708,18 @@ def _tree_from_json(
                 cuts=_cuts(n.get("cuts", []), f"tree[{k}].cuts", None, root),
             )
         )
-    return {"target": _int(obj["target"], "target"), "core": core, "tree": tuple(nodes)}
+    model = obj.get("tree_model", "joints")
+    if model not in TREE_MODELS:
+        raise CertificateError(
+            f"certificate: tree_model must be one of {', '.join(TREE_MODELS)}, not "
+            f"{excerpt(json.dumps(model))}"
+        )
+    return {
+        "target": _int(obj["target"], "target"),
+        "core": core,
+        "tree": tuple(nodes),
+        "tree_model": model,
+    }
 
 
 def certificate_cap(items: int) -> int:

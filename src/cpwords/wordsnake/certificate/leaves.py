@@ -106,6 +106,7 @@ class SortedStrings:
         longer: bool,
         other_than: int,
         bound_shift: int | None = None,
+        first: int = 0,
     ) -> tuple[list[int], int]:
         """The distinct ids (``other_than`` left out) of :meth:`below` for the suffixes ``s`` of
         ``string`` of lengths ``k < count`` as prefixes, each at the limit ``gains[k] - shift``,
@@ -113,14 +114,15 @@ class SortedStrings:
         ``other_than`` left out, all have values above its limit costs one or two look-ups and no
         search). With ``bound_shift``, an id found for the ``k``-th prefix is kept only if its
         second value is at most ``gains[k] + bound_shift`` too (else it may be found again for a
-        later prefix), and a prefix whose strings' second values all exceed that is skipped."""
+        later prefix), and a prefix whose strings' second values all exceed that is skipped.
+        The suffixes shorter than ``first`` are left out (1: the joints of zero overlap)."""
         found: list[int] = []
         seen = {other_than}
         searches = 0
         second = self.second
         least, strict, owner = self.least, self.longer.get, self.owner.get
         n = len(string)
-        for k in range(count):
+        for k in range(first, count):
             prefix, limit = string[n - k :], gains[k] - shift
             if least is None:  # (the prefix minima may come with a search below)
                 least, strict = self.least, self.longer.get
@@ -218,6 +220,9 @@ class RootJoints:
         self.by_v: list[int] | None = None
         self.by_u: list[int] | None = None
         self.work = 0
+        #: The shortest common string searched: 1 in the tree model ``"root"`` (its zero-overlap
+        #: joints are checked through the root, :func:`_short_root`), else 0.
+        self.first = 1 if cert.tree_model == "root" else 0
 
     def in_core(self, a: int, b: int, slack: int) -> bool:
         """Whether ``a -> b``, whose slack under these values is ``slack``, is in the core
@@ -329,7 +334,7 @@ class RootJoints:
         ``need``, and others."""
         count = len(string) if self.cert.proper else len(string) + 1
         fresh, searches = table.search(
-            string, count, self.gains, own - need, self.cert.proper, word
+            string, count, self.gains, own - need, self.cert.proper, word, first=self.first
         )
         self.count(len(fresh) + searches + 1)
         return fresh
@@ -427,9 +432,15 @@ def leaf_bound(joints: RootJoints, ch: LeafChange, path: LeafPath) -> tuple[int 
     if bad is not None:
         return None, bad
     name = _joint_name(words)
+    if joints.first:
+        bad = _short_root(joints, ch)
+        if bad is not None:
+            return None, bad
     for a, b in used:
         root = joints.slack(a, b)
-        if not joints.in_core(a, b, root):
+        if not joints.in_core(a, b, root) or (
+            joints.first and a != b and not suffix_prefix_overlap(words[a], words[b], cert.proper)
+        ):
             return None, f"the forced joint {name(a, b)} is not in the core"
         if a == b:
             slack = root + ch.du.get(a, 0) + ch.dv.get(a, 0) + short.get(a, 0)
@@ -502,6 +513,48 @@ def _short_joint(
     return bad if bad is not None else _short_copy(joints, ch, short, skip)
 
 
+def _short_root(joints: RootJoints, ch: LeafChange) -> str | None:
+    """Tree model ``"root"``: the pair ``a -> b`` of different words whose ``u'(a) + v'(b) -
+    L'(b)`` under the leaf's values is negative, named, or None. At least 0 for every such
+    pair bounds every zero-overlap joint's leaf slack below by 0 (it is that sum plus the
+    multipliers of the cuts holding both words); the least sum over ``a != b`` is among the
+    two smallest ``u'`` and the two smallest ``v' - L'``, each taken from the leaf's changed
+    words and the first two unchanged ones in the order of the values it is stated against."""
+    cert, terms = joints.cert, joints.terms
+    lows_u = _two_least(
+        {a: cert.u[a] + d for a, d in ch.du.items()}, joints.ascending_ends(), cert.u
+    )
+    lows_v = _two_least(
+        {b: terms.v_all[b] + ch.dv.get(b, 0) - ch.load.get(b, 0) for b in ch.dv_star},
+        joints.ascending_starts(),
+        terms.v_all,
+    )
+    name = _joint_name(joints.words)
+    for x, a in lows_u:
+        for y, b in lows_v:
+            if a != b and x + y < 0:
+                return (
+                    f"u(a) + v(b) - L(b) is {x + y} < 0 through the root for a -> b = {name(a, b)}"
+                )
+    return None
+
+
+def _two_least(
+    changed: dict[int, int], ascending: list[int], unchanged: Sequence[int]
+) -> list[tuple[int, int]]:
+    """The two smallest ``(value, id)``: the ``changed`` ids' values and, in ``ascending``
+    order, the first two others' ``unchanged`` values."""
+    found = sorted((val, i) for i, val in changed.items())[:2]
+    taken = 0
+    for i in ascending:
+        if taken == 2:
+            break
+        if i not in changed:
+            found.append((unchanged[i], i))
+            taken += 1
+    return sorted(found)[:2]
+
+
 def _short_copy(
     joints: RootJoints, ch: LeafChange, short: dict[int, int], skip: frozenset[tuple[int, int]]
 ) -> str | None:
@@ -546,7 +599,9 @@ def _short_between(
     for a in starts:
         w, ua = words[a], u[a] + du.get(a, 0)
         m = len(w) if proper else len(w) + 1
-        fresh, searches = table.search(w, m, gains, ua, proper, a, budget + 1 - root_u[a])
+        fresh, searches = table.search(
+            w, m, gains, ua, proper, a, budget + 1 - root_u[a], first=joints.first
+        )
         joints.count(len(fresh) + searches + 1)
         for b in fresh:
             root = joints.slack(a, b)

@@ -108,8 +108,11 @@ def root_core(
     target: int,
     deadline: float | None = None,
     max_pairs: int | None = None,
+    through_root: bool = False,
 ) -> RootCore:
-    """Every joint whose slack under the root values is at most the budget at ``target``.
+    """Every joint whose slack under the root values is at most the budget at ``target``
+    (with ``through_root``, of positive overlap or a copy joint: the core of the tree model
+    ``"root"``).
 
     The slack of ``a -> b`` is ``u(a) + v(b) - scale ov(a, b)^2 - (the multipliers of the cuts
     it enters)``; a snake using it scores at most ``floor((B - slack) / scale)``, so with
@@ -135,6 +138,9 @@ def root_core(
         ``time.perf_counter()`` value after which it stops (``TimeoutError``).
     max_pairs : int, optional
         Stop (:class:`RootCoreTooLarge`) past this many word pairs.
+    through_root : bool
+        Leave out the joints of zero overlap between two different words (they are found at
+        the empty string only: a joint found at a longer common string overlaps by that much).
 
     Returns
     -------
@@ -153,13 +159,14 @@ def root_core(
     lookups = _core_lookups(words, cert, terms)
     pairs: dict[tuple[int, int], int] = {}
     u, v = cert.u, cert.v
+    first = 1 if through_root else 0
     for i, a in enumerate(words):
         if deadline is not None and i % 4096 == 0 and time.perf_counter() > deadline:
             raise TimeoutError
         la, ua = len(a), u[i]
         mine = set(terms.member[i])
         for group, bonus in lookups(i):
-            for k in range(la if proper else la + 1):
+            for k in range(first, la if proper else la + 1):
                 for j in group.below(a[la - k :], budget + D * joint_gain(k, score) - ua - bonus):
                     if j == i or (i, j) in pairs:
                         continue
@@ -172,13 +179,19 @@ def root_core(
                 pairs[(i, i)] = ua + v[i] - D * gain
         if max_pairs is not None and len(pairs) > max_pairs:
             raise RootCoreTooLarge
-    starts: dict[int, int] = {}
-    ends: dict[int, int] = {}
-    if cert.depot is not None:
-        ud, vd = cert.depot
-        starts = {j: ud + terms.v_all[j] for j in range(W) if ud + terms.v_all[j] <= budget}
-        ends = {i: u[i] + vd for i in range(W) if u[i] + vd <= budget}
-    return RootCore(budget, pairs, starts, ends)
+    return RootCore(budget, pairs, *_depot_joints(cert, terms, budget))
+
+
+def _depot_joints(
+    cert: Certificate, terms: CutTerms, budget: int
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The starts and ends (``word -> slack``) whose root slack is at most ``budget``."""
+    if cert.depot is None:
+        return {}, {}
+    ud, vd = cert.depot
+    u, W = cert.u, len(cert.u)
+    starts = {j: ud + terms.v_all[j] for j in range(W) if ud + terms.v_all[j] <= budget}
+    return starts, {i: u[i] + vd for i in range(W) if u[i] + vd <= budget}
 
 
 def _core_lookups(words: Sequence[str], cert: Certificate, terms: CutTerms) -> Any:
@@ -368,7 +381,15 @@ def check_tree(
     if cert.core is not None:  # a listed core must be exactly the root's
         cap = len(cert.core.pairs)
         try:
-            core = root_core(words, mult, cert, cert.target, deadline, max_pairs=cap)
+            core = root_core(
+                words,
+                mult,
+                cert,
+                cert.target,
+                deadline,
+                max_pairs=cap,
+                through_root=cert.tree_model == "root",
+            )
         except RootCoreTooLarge:
             return None, (
                 f"INVALID: the root values leave more than the {cap:,} joints the core lists "

@@ -1,6 +1,8 @@
 """The program at a node of a proof tree on the core: the assignment problem with the root slacks
 as costs and the subtour cuts found so far, solved by HiGHS, its row duals rounded and repaired into
 integer values whose bound is exact (:mod:`~cpwords.wordsnake.closure.proof_tree` branches on it).
+In the tree model ``"root"`` a root row of unbounded degree carries the zero-overlap joints of two
+different words (``through_root``; the card's version 2, item 6).
 
 Format, checker and the proof of the leaf rule: ``models/wordsnake.md``, "Certificates", version 2.
 """
@@ -81,6 +83,7 @@ class CoreProgram:
         free_root: bool = False,
         deadline: float | None = None,
         keep_model: bool = False,
+        through_root: bool = False,
     ) -> None:
         self.cert, self.core, self.mult, self.rounds = cert, core, mult, rounds
         #: ``time.perf_counter()`` value after which no program is solved (HiGHS's own time
@@ -96,9 +99,15 @@ class CoreProgram:
         self.B = cert.dual_value(mult)
         self.linear = cert.depot is not None
         self.pairs = sorted(core.pairs)
-        # Rows: out(w) = w, in(w) = W + w, then dout, din (linear), then the hub, then the cuts.
+        # Rows: out(w) = w, in(w) = W + w, then dout, din (linear), then the hub, then the root
+        # (``through_root``), then the cuts.
         self.dout, self.din = 2 * W, 2 * W + 1
         self.hub = 2 * W + (2 if self.linear else 0)
+        #: The tree model ``"root"``: the core holds no zero-overlap joint of two different
+        #: words; each goes ``a -> root -> b`` at ``u(a) + (v - L)(b)``, at most its slack.
+        self.through_root = through_root
+        self.root = self.hub + 1 if through_root else -1
+        self.cut0 = self.hub + (2 if through_root else 1)
         # The root's cut multipliers, by set, when the leaves may re-price them (a leaf's cut on
         # a root set lowers or raises the root's multiplier, never below 0): the columns then
         # cost their slacks plus the root multipliers they enter, and the root sets start the
@@ -182,9 +191,29 @@ class CoreProgram:
             add(r, self.hub, self.escape, None)
         for r in sinks:
             add(self.hub, r, 0, None)
+        if self.through_root:
+            for w, (out, into) in enumerate(zip(*self._root_costs(), strict=True)):
+                add(w, self.root, out, None)
+                add(self.root, W + w, into, None)
         self._cols = tails, heads, costs, ups, joints
         self._arr = _Arrays(self, tails, heads, costs)
         return self._cols
+
+    def _root_costs(self) -> tuple[list[int], list[int]]:
+        """The root's columns' costs, word by word: out of ``a``, ``u(a)``; into ``b``,
+        ``v(b) - L(b)`` plus the root multipliers re-priced on ``b`` (the column enters every
+        cut holding ``b``). A zero-overlap joint ``a -> b``'s root slack is ``u(a) + v(b)``
+        less the multipliers of the cuts it enters, at least ``u(a) + v(b) - L(b)``."""
+        cert, W = self.cert, self.W
+        load = [0] * W
+        for ids, lam in cert.cuts:
+            for b in ids:
+                load[b] += lam
+        held = [0] * W
+        for cut, lam in self.base.items():
+            for b in cut:
+                held[b] += lam
+        return [int(x) for x in cert.u], [int(cert.v[b]) - load[b] + held[b] for b in range(W)]
 
     def solve(
         self, used: frozenset[Joint], unused: frozenset[Joint], rounds: int | None = None
@@ -230,14 +259,14 @@ class CoreProgram:
             return self._model
         tails, heads, costs, ups, _joints = self._columns()
         W, n = self.W, len(tails)
-        rows = self.hub + 1
+        rows = self.cut0
         rhs = np.zeros(rows)
         rhs[:W] = self.mult
         rhs[W : 2 * W] = self.mult
         if self.linear:
             rhs[self.dout] = rhs[self.din] = 1.0
         if self._rows is None:  # built once: a small core builds a model at every node
-            self._rows = _row_matrix(rows, tails, heads, self.hub)
+            self._rows = _row_matrix(rows, tails, heads, (self.hub, self.root))
         starts, index, value = self._rows
         h = new_highs()
         h.addVars(n, np.zeros(n), np.array(ups))  # an infinite upper bound is HiGHS's kHighsInf
@@ -306,7 +335,7 @@ class CoreProgram:
             cols = arr.entering(cut)
             h.addRow(1.0, highspy.kHighsInf, len(cols), cols, np.ones(len(cols)))
         self._cut_rows = len(self.pool)
-        if h.getNumRow() != self.hub + 1 + len(self.pool):  # a row HiGHS refused
+        if h.getNumRow() != self.cut0 + len(self.pool):  # a row HiGHS refused
             return None, None
         if self.deadline is not None:
             left = max(0.01, self.deadline - time.perf_counter())
@@ -360,16 +389,20 @@ class CoreProgram:
         ``alpha`` (and the depot's) lowered to the least room of its columns not forbidden."""
         arr = self._arr
         assert arr is not None
-        W, hub = self.W, self.hub
+        W = self.W
         dual = np.rint(y).astype(np.int64)
         ad, bd = (int(dual[self.dout]), int(dual[self.din])) if self.linear else (0, 0)
-        lams = [max(0, lam) for lam in dual[hub + 1 :].tolist()]
+        lams = [max(0, lam) for lam in dual[self.cut0 :].tolist()]
         cuts = [(c, lam) for c, lam in zip(self.pool, lams, strict=True) if lam > 0]
         alpha_np, beta_np = dual[:W].copy(), dual[W : 2 * W]
         # The multipliers of the cuts each column enters: its head's load, less those of the
         # cuts holding its tail too; then each alpha lowered to its columns' least room.
         load, entered = arr.entered(cuts)
         room = arr.costs - np.where(arr.heads == self.din, bd, beta_np[arr.head_word] + entered)
+        if self.through_root:  # the root's value: at least every column out of it needs
+            into = arr.tails == self.root
+            y_root = max(int(dual[self.root]), int(-room[into].min()))
+            room = np.where(arr.heads == self.root, arr.costs - y_root, room)
         keep = arr.repair.copy()
         for j in unused:
             keep[self._col_of[j]] = False
@@ -437,7 +470,12 @@ class CoreProgram:
         )
         ends = {heads[c] - W for c in arr.start_cols if x[c] > 0.5}
         ends |= {tails[c] for c in arr.end_cols if x[c] > 0.5}
-        closed = closed_components(chosen, ends, W, self.linear)
+        # a chain through the root (an arc into it or out of it) is open, as one at the depot
+        ends |= {heads[c] - W for c in arr.root_in_cols if x[c] > 0.5}
+        ends |= {tails[c] for c in arr.root_out_cols if x[c] > 0.5}
+        closed = closed_components(chosen, ends, W, self.linear or self.through_root)
+        if not self.linear:  # a cyclic snake's cut never holds every word
+            closed = [c for c in closed if len(c) < W]
         closed += self._violated(x, closed)
         return chosen, [j for _, j in frac], closed
 
@@ -509,6 +547,10 @@ class _Arrays:
             outside = free[(self.tails[free] != hub) & (self.heads[free] != hub)]
             self.start_cols = outside[self.tails[outside] == lp.dout].tolist()
             self.end_cols = outside[self.heads[outside] == lp.din].tolist()
+        self.root_in_cols = np.nonzero(self.tails == lp.root)[0].tolist() if lp.through_root else []
+        self.root_out_cols = (
+            np.nonzero(self.heads == lp.root)[0].tolist() if lp.through_root else []
+        )
         # the columns into each word (by head), as one sorted array and offsets
         into = np.nonzero(word_head)[0]
         into = into[np.argsort(self.heads[into], kind="stable")]
@@ -577,17 +619,17 @@ class _Arrays:
 
 
 def _row_matrix(
-    rows: int, tails: list[int], heads: list[int], hub: int
+    rows: int, tails: list[int], heads: list[int], hubs: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rows of the LP in HiGHS's row-wise format: a column leaves its tail row (+1) and
-    enters its head row (+1), except at the hub, where entering is +1 and leaving -1; each
-    row's columns ascending."""
+    enters its head row (+1), except at the hubs (the escape's, and the root's or -1), where
+    entering is +1 and leaving -1; each row's columns ascending."""
     t = np.asarray(tails, dtype=np.int64)
     h = np.asarray(heads, dtype=np.int64)
     col = np.arange(len(t), dtype=np.int64)
     row_of = np.concatenate([t, h])
     col_of = np.concatenate([col, col])
-    value = np.concatenate([np.where(t == hub, -1.0, 1.0), np.ones(len(h))])
+    value = np.concatenate([np.where(np.isin(t, hubs), -1.0, 1.0), np.ones(len(h))])
     order = np.lexsort((col_of, row_of))
     starts = np.searchsorted(row_of[order], np.arange(rows)).astype(np.int32)
     return starts, col_of[order].astype(np.int32), value[order]
