@@ -190,6 +190,7 @@ def build_residual(
     cap: np.ndarray,
     bounds: np.ndarray,
     chains: int = 5,
+    negated: bool = False,
 ) -> Residual:
     """The residual network of a flow, its arcs by the class of their tail.
 
@@ -202,6 +203,9 @@ def build_residual(
         The classes' first node ids, then the number of nodes (:func:`class_bounds`).
     chains : int
         The class kept sorted by tail (the private chains).
+    negated : bool
+        Whether ``cost`` holds the costs negated (the network's weights, read a block at a
+        time: no copy of the plain costs ``-weight`` is held).
 
     Returns
     -------
@@ -246,7 +250,7 @@ def build_residual(
     for c, arcs in enumerate(classes):
         assert arcs.starts is not None
         cursor[c] = arcs.starts[:-1]
-    _fill_forward(fwd_class, tail, head, cost, classes, cursor)
+    _fill_forward(fwd_class, tail, head, cost, classes, cursor, negated)
     del fwd_class
     for c, arcs in enumerate(classes):
         r = rev[c]
@@ -256,7 +260,8 @@ def build_residual(
         code = (tail.take(r) >> shift).astype(np.uint16)
         order, pos = _positions(code, cursor[c])
         arcs.keys[pos], arcs.heads[pos] = key.take(order), tail.take(r.take(order))
-        arcs.costs[pos] = np.negative(cost.take(r.take(order)))
+        back = cost.take(r.take(order))
+        arcs.costs[pos] = back if negated else np.negative(back, out=back)
         if c == chains:
             arcs.sort_by_key()
     return Residual(n, classes, bounds)
@@ -353,6 +358,7 @@ def _fill_forward(
     cost: np.ndarray,
     classes: list[ClassArcs],
     cursor: np.ndarray,
+    negated: bool = False,
 ) -> None:
     """Write each class's forward residual arcs (``arc_class``, 255: none) in arc id order
     within each bucket of heads (``cursor``: where each class's bucket's next arc goes),
@@ -365,7 +371,7 @@ def _fill_forward(
     shift = classes[0].shift if classes else 0
     for a in range(0, arc_class.shape[0], FILL_BLOCK):
         b = a + FILL_BLOCK
-        t, h, c = tail[a:b], head[a:b], cost[a:b]
+        t, h, c = tail[a:b], head[a:b], (-cost[a:b] if negated else cost[a:b])
         code = _codes(arc_class[a:b], h, shift, k)
         order, pos = _positions(code, flat)
         # Each class's arcs are a stretch of the order.
