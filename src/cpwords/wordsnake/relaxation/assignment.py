@@ -34,7 +34,7 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
-from cpwords.wordsnake.relaxation.released_ends import cycle_ends, released_ends, releasable
+from cpwords.wordsnake.relaxation.released_ends import cycle_ends, releasable, released_ends
 from cpwords.wordsnake.relaxation.residual_update import update_residual
 from cpwords.wordsnake.relaxation.sorting import distinct_counts, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
