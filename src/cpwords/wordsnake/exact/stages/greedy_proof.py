@@ -4,8 +4,6 @@ proven so by potentials (the first bound without a cold solve).
 
 from __future__ import annotations
 
-import numpy as np
-
 from cpwords.wordsnake.exact.flow_steps import flow_cost, take_iterate
 from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.relaxation.assignment import WARM_CYCLES, WARM_ROUNDS
@@ -20,21 +18,14 @@ def greedy_proof(f: FlowState) -> None:
     f.drop_index()  # the residual network below is the stage's peak: the repair builds it again
     # The plain costs (no Lagrangian iterate yet) let go while the residual network holds
     # them, and the network's arc ends too: made again after (0.8 GB of C. elegans' peak).
-    plain = f.dual is None and f.scale == 1 and not f.lam
-    cost = None if plain else f.cost
-    if plain:
-        f.cost = np.zeros(0, dtype=f.net.weight.dtype)
-    try:
+    with f.plain_cost_released() as plain:
         pi = found.settle(
-            cost,
+            None if plain else f.cost,
             max_rounds=WARM_ROUNDS,
             max_cycles=WARM_CYCLES,
             deadline=f.deadline,
             release=True,
         )
-    finally:
-        if plain:
-            f.cost = -f.net.weight
     f.reopt = None
     f.info["cancelled_cycles"] = found.cycles
     if pi is None:
