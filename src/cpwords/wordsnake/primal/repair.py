@@ -328,13 +328,14 @@ class CandidateIndex:
         # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
         # As counts, not searches: the word nodes before each node (preorder ids) and up to
         # the end of its subtree; the suffix records of each node, in node order.
-        # 32-bit counts (the trie's ids are): 4 bytes a node each for these four, held with the
+        # 32-bit counts (the trie's ids are): 4 bytes a node each for these three, held with the
         # index through the greedy proof (391,751 31-mers of C. elegans: 8.4 M nodes).
         before = np.zeros(T + 1, dtype=np.int32)
         before[self.word_node + 1] = 1
         np.cumsum(before, out=before)
-        self._below_lo = before[:T]  # = searchsorted(word_node, nodes)
-        self._below_hi = before[trie.end + 1]  # the same, side="right"
+        # ``before[v]`` = searchsorted(word_node, v); ``before[end[v] + 1]`` the same,
+        # side="right" (read through the trie's ``end``: no third array of a node each).
+        self._before, self._end = before, trie.end
         ending = np.zeros(T + 1, dtype=np.int32)  # records: hand-over arcs, int32-indexed
         np.cumsum(np.bincount(self._rec_node, minlength=T), out=ending[1:])
         self._ending_lo = ending[:T]  # = searchsorted(suf_node, nodes)
@@ -355,8 +356,8 @@ class CandidateIndex:
 
     def words_below(self, node: int, limit: int) -> range:
         """Up to ``limit`` words (ids) that start with the node's string."""
-        lo = self._below_lo.item(node)
-        return range(lo, min(self._below_hi.item(node), lo + limit))
+        lo = self._before.item(node)
+        return range(lo, min(self._before.item(self._end.item(node) + 1), lo + limit))
 
     @property
     def suf_node(self) -> np.ndarray:
