@@ -204,8 +204,7 @@ def build_residual(
     chains : int
         The class kept sorted by tail (the private chains).
     negated : bool
-        Whether ``cost`` holds the costs negated (the network's weights, read a block at a
-        time: no copy of the plain costs ``-weight`` is held).
+        ``cost`` holds the costs negated (weights: no copy of ``-weight`` is held).
 
     Returns
     -------
@@ -220,8 +219,7 @@ def build_residual(
     every relaxation read and wrote their heads' labels at random; grouped by head, each block
     of arcs reads and writes a few stretches of them, and no head is met in two blocks
     (:func:`_relax_buckets`). On 977,555 31-mers of C. elegans, a dense relaxation of the
-    exits' 29 million arcs took 0.8-1.3 s, grouped 0.36 s.
-    """
+    exits' 29 million arcs took 0.8-1.3 s, grouped 0.36 s."""
     n, k = int(bounds[-1]), bounds.shape[0] - 1
     node_class = np.repeat(np.arange(k, dtype=np.uint8), np.diff(bounds))
     # Each arc's class (that of the tail of its forward residual arc; 255: saturated), and the
@@ -260,11 +258,15 @@ def build_residual(
         code = (tail.take(r) >> shift).astype(np.uint16)
         order, pos = _positions(code, cursor[c])
         arcs.keys[pos], arcs.heads[pos] = key.take(order), tail.take(r.take(order))
-        back = cost.take(r.take(order))
-        arcs.costs[pos] = back if negated else np.negative(back, out=back)
+        arcs.costs[pos] = _negated(cost.take(r.take(order)), not negated)
         if c == chains:
             arcs.sort_by_key()
     return Residual(n, classes, bounds)
+
+
+def _negated(values: np.ndarray, negate: bool) -> np.ndarray:
+    """``-values`` (a new array) if ``negate``, else ``values``."""
+    return np.negative(values) if negate else values
 
 
 def head_shift(n: int) -> int:
@@ -371,7 +373,7 @@ def _fill_forward(
     shift = classes[0].shift if classes else 0
     for a in range(0, arc_class.shape[0], FILL_BLOCK):
         b = a + FILL_BLOCK
-        t, h, c = tail[a:b], head[a:b], (-cost[a:b] if negated else cost[a:b])
+        t, h, c = tail[a:b], head[a:b], _negated(cost[a:b], negated)
         code = _codes(arc_class[a:b], h, shift, k)
         order, pos = _positions(code, flat)
         # Each class's arcs are a stretch of the order.
