@@ -255,10 +255,8 @@ class FlowState:
             and not self.lam
             and cost.dtype == weight.dtype
             and cost.shape == weight.shape
-            and all(
-                np.array_equal(cost[lo : lo + PLAIN_CHECK], -weight[lo : lo + PLAIN_CHECK])
-                for lo in range(0, cost.shape[0], PLAIN_CHECK)
-            )
+            # Before any iterate, the costs are those :meth:`begin` made: not compared.
+            and (dual is None or _plain(cost, weight))
         )
         if not plain:
             yield False
@@ -546,3 +544,11 @@ def publish(state: ProofState, order: list[int] | None, objective: int | None) -
     f.report("additive bound")
     if f.proven:
         f.ended = True
+
+
+def _plain(cost: np.ndarray, weight: np.ndarray) -> bool:
+    """Whether ``cost`` is ``-weight``, compared :data:`PLAIN_CHECK` arcs at a time."""
+    return all(
+        np.array_equal(cost[lo : lo + PLAIN_CHECK], -weight[lo : lo + PLAIN_CHECK])
+        for lo in range(0, cost.shape[0], PLAIN_CHECK)
+    )
