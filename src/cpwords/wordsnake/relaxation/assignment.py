@@ -501,8 +501,8 @@ class Reoptimizer:
             ``time.perf_counter()`` value after which it stops.
         release : bool
             Let the network's ``tail`` and ``head`` go while the residual network holds them,
-            made again from it on return (:func:`~cpwords.wordsnake.relaxation.released_ends.
-            released_ends`), where it names every arc.
+            made again from it on return, where it names every arc
+            (:func:`~.released_ends.released_ends`).
 
         Returns
         -------

@@ -135,8 +135,8 @@ def cycle_ends(keys: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarr
     Parameters
     ----------
     keys : numpy.ndarray of int64, shape (k,)
-        The keys of whole cycles of the predecessor graph (:func:`~cpwords.wordsnake.relaxation.
-        pred_cycles.pred_cycles`): each key is the predecessor of one node of the cycles.
+        The keys of whole cycles of the predecessor graph (:func:`~.pred_cycles.pred_cycles`):
+        each key is the predecessor of one node of the cycles.
     pred : numpy.ndarray of int64, shape (n,)
         Each node's predecessor key.
 
