@@ -105,3 +105,40 @@ def test_periodic_lists_are_proven_at_the_brute_force_optimum(
     assert res.status is Status.OPTIMAL and res.objective == res.bound == best
     found = verify_certificate(words, res.solver_info["certificate"], score="linear")
     assert found.status == "VALID" and found.bound == best
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.text(alphabet="abcé", min_size=1, max_size=6), min_size=2, max_size=12),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([1, 2, 5, 1 << 20]),
+)
+def test_the_suffix_records_read_by_blocks_are_those_read_at_once(
+    ws: list[str], cyclic: bool, proper: bool, block: int
+) -> None:
+    # The candidate index's records (hand-over arcs from exits: the string's trie node, the
+    # word), read a block of arcs at a time, are those the whole network's masks select.
+    from cpwords.wordsnake.primal import repair
+    from cpwords.wordsnake.relaxation.string_hub import HANDOVER
+
+    inst = WordsnakeInstance(tuple(ws), cyclic, proper)
+    if len(set(inst.words)) < 2:
+        return
+    net = build_string_network(inst)
+    wn = net.trie.word_node.astype(np.int64)
+    T, W = net.trie.size, net.num_words
+    sel = (net.role == HANDOVER) & (net.tail >= net.out_base) & (net.tail < net.in_base)
+    w, h = net.tail[sel] - net.out_base, net.head[sel]
+    node = np.where(h < T, h, -1)
+    plus = (h >= T) & (h < T + W)
+    node[plus] = wn[h[plus] - T]
+    keep = node > 0
+    orig = repair.RECORD_BLOCK
+    try:
+        repair.RECORD_BLOCK = block
+        got_node, got_word = repair._suffix_records(net, wn)
+    finally:
+        repair.RECORD_BLOCK = orig
+    assert got_node.dtype == node.dtype and np.array_equal(got_node, node[keep])
+    assert got_word.dtype == w.dtype and np.array_equal(got_word, w[keep])

@@ -397,6 +397,9 @@ def _run_network_and_flow(state: ProofState) -> None:
                     with stop.raising():
                         stage.run(state)
         state.out = f.outcome()
+        # No repair after the flow stages: the certificate peaks without the candidate index
+        # (0.6 GB on 977,555 31-mers of C. elegans).
+        f.drop_index()
     except DeadlineReached:
         state.info["stopped"] = "time"
 

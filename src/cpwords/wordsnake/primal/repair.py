@@ -276,6 +276,35 @@ def int_array(values: np.ndarray) -> array[int]:
     return out
 
 
+#: Arcs read at a time by :func:`_suffix_records` (its masks and gathers stay this small).
+RECORD_BLOCK = 1 << 20
+
+
+def _suffix_records(net: StringHubNetwork, word_node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The hand-over arcs from exits as (trie node of the string, word) records, in arc order,
+    :data:`RECORD_BLOCK` arcs at a time (the whole network's masks and gathers at once were the
+    repair's peak: 0.5 GB more on 977,555 31-mers of C. elegans). ``H(s)`` is ``s``, ``H+(w)``
+    the word's node; the private chains' and the root's records are left out."""
+    T, W, out_base, in_base = net.trie.size, net.num_words, net.out_base, net.in_base
+    nodes, words = [], []
+    for a in range(0, net.m, RECORD_BLOCK):
+        b = a + RECORD_BLOCK
+        t = net.tail[a:b]
+        sel = np.flatnonzero((net.role[a:b] == HANDOVER) & (t >= out_base) & (t < in_base))
+        w = t[sel] - out_base
+        h = net.head[a:b][sel]
+        # Map hand-over heads back to trie nodes: H(s) = s, H+(w) -> word node, private -> skip.
+        node = np.where(h < T, h, -1)
+        plus = (h >= T) & (h < T + W)
+        node[plus] = word_node[h[plus] - T]
+        keep = node > 0
+        nodes.append(node[keep])
+        words.append(w[keep])
+    if not nodes:
+        return np.zeros(0, dtype=net.head.dtype), np.zeros(0, dtype=net.tail.dtype)
+    return np.concatenate(nodes), np.concatenate(words)
+
+
 class CandidateIndex:
     """Candidate joints by overlap string: words below a trie node, words ending with a node."""
 
@@ -288,34 +317,25 @@ class CandidateIndex:
         self._copy_start = int_array(np.concatenate([[0], np.cumsum(net.mult)]))
         self.word_node = trie.word_node.astype(np.int64)
         # Words having each trie node as a suffix: the failure chains (hand-over records).
-        ho = net.role == HANDOVER
-        outs = (net.tail >= net.out_base) & (net.tail < net.in_base)
-        sel = ho & outs
-        w = net.tail[sel] - net.out_base
-        h = net.head[sel]
-        # Map hand-over heads back to trie nodes: H(s) = s, H+(w) -> word node, private -> skip.
-        T, W = trie.size, net.num_words
-        node = np.where(h < T, h, -1)
-        plus = (h >= T) & (h < T + W)
-        node[plus] = self.word_node[h[plus] - T]
-        keep = node > 0
         # The records in arc order, put in node order only for the nodes asked for
         # (:meth:`prepare`): a repair asks a few hundred of 700,000 (the sort of all the
         # French list's 1.3 M records and their copy as Python ints took 0.03 s).
-        self._rec_node, self._rec_word = node[keep], w[keep]
+        self._rec_node, self._rec_word = _suffix_records(net, self.word_node)
+        T = trie.size
         self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         # Each node's ranges, found for all nodes at once: the repair asks one node at a time,
         # hundreds of thousands of times (phage lambda's 31-mers: 0.78 M array searches of one
         # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
         # As counts, not searches: the word nodes before each node (preorder ids) and up to
         # the end of its subtree; the suffix records of each node, in node order.
-        # 32-bit counts (the trie's ids are): 4 bytes a node each for these four, held with the
+        # 32-bit counts (the trie's ids are): 4 bytes a node each for these three, held with the
         # index through the greedy proof (391,751 31-mers of C. elegans: 8.4 M nodes).
         before = np.zeros(T + 1, dtype=np.int32)
         before[self.word_node + 1] = 1
         np.cumsum(before, out=before)
-        self._below_lo = before[:T]  # = searchsorted(word_node, nodes)
-        self._below_hi = before[trie.end.astype(np.int64) + 1]  # the same, side="right"
+        # ``before[v]`` = searchsorted(word_node, v); ``before[end[v] + 1]`` the same,
+        # side="right" (read through the trie's ``end``: no third array of a node each).
+        self._before, self._end = before, trie.end
         ending = np.zeros(T + 1, dtype=np.int32)  # records: hand-over arcs, int32-indexed
         np.cumsum(np.bincount(self._rec_node, minlength=T), out=ending[1:])
         self._ending_lo = ending[:T]  # = searchsorted(suf_node, nodes)
@@ -323,7 +343,7 @@ class CandidateIndex:
         # Python ints in 32-bit arrays (word ids), not lists: 4 bytes each instead of about 36
         # (the French list's 1.5 M suffix words took 53 MB as a list, held through the proof).
         # Filled node by node (``_ready``) as :meth:`prepare` sorts their records.
-        self._suf_word = array("i", bytes(4 * int(self._rec_node.size)))
+        self._suf_word = array("i", [0]) * int(self._rec_node.size)
         self._ready = np.zeros(T, dtype=bool)
         self._node_word = trie.node_word
         self.item_node = int_array(self.word_node[net.item_word])  # each item's word's node
@@ -336,8 +356,8 @@ class CandidateIndex:
 
     def words_below(self, node: int, limit: int) -> range:
         """Up to ``limit`` words (ids) that start with the node's string."""
-        lo = self._below_lo.item(node)
-        return range(lo, min(self._below_hi.item(node), lo + limit))
+        lo = self._before.item(node)
+        return range(lo, min(self._before.item(self._end.item(node) + 1), lo + limit))
 
     @property
     def suf_node(self) -> np.ndarray:

@@ -34,6 +34,7 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
+from cpwords.wordsnake.relaxation.released_ends import cycle_ends, releasable, released_ends
 from cpwords.wordsnake.relaxation.residual_update import update_residual
 from cpwords.wordsnake.relaxation.sorting import distinct_counts, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
@@ -470,18 +471,20 @@ class Reoptimizer:
 
     def settle(
         self,
-        cost: np.ndarray,
+        cost: np.ndarray | None,
         *,
         max_rounds: int,
         max_cycles: int,
         deadline: float | None = None,
         check_every: int = 2,
+        release: bool = False,
     ) -> np.ndarray | None:
         """Cancel negative cycles until the flow is optimal for ``cost``.
 
         Parameters
         ----------
-        cost : numpy.ndarray of int64, shape (m,)
+        cost : numpy.ndarray of int64, shape (m,), or None
+            None: the plain costs ``-net.weight``, read off the network (no copy held).
         max_rounds : int
             Most sweeps in all (each at most one pass over the residual arcs, the private chains
             aside).
@@ -496,6 +499,10 @@ class Reoptimizer:
             Most cycles cancelled.
         deadline : float, optional
             ``time.perf_counter()`` value after which it stops.
+        release : bool
+            Let the network's ``tail`` and ``head`` go while the residual network holds them,
+            made again from it on return, where it names every arc
+            (:func:`~.released_ends.released_ends`).
 
         Returns
         -------
@@ -508,9 +515,24 @@ class Reoptimizer:
         DeadlineReached
             The deadline passed.
         """
+        res = self._residual(cost)
+        if release and releasable(self.net, self.flows, self.cap):
+            with released_ends(self.net, res):
+                return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
+        return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
+
+    def _sweeps(
+        self,
+        res: Residual,
+        cost: np.ndarray | None,
+        max_rounds: int,
+        max_cycles: int,
+        deadline: float | None,
+        check_every: int,
+    ) -> np.ndarray | None:
+        """:meth:`settle` on its residual network ``res``."""
         rounds = 0
         ranges = sweep_ranges(self.net)
-        res = self._residual(cost)
         # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
         # those left and the cycles' nodes (the only ones with new residual arcs: every
         # other node's arcs still hold, the labels only having fallen since).
@@ -533,7 +555,7 @@ class Reoptimizer:
             self._take_labels(lab)
             if self.cycles >= max_cycles:
                 return None
-            self._cancel_all(found, res, cost, lab.dirty)
+            self._cancel_all(found, res, cost, lab)
 
     def _take_labels(self, lab: Labels) -> None:
         """Keep the sweeps' labels as ``self.dist``, the old ones let go first (on 977,555
@@ -541,43 +563,53 @@ class Reoptimizer:
         del self.dist
         self.dist = lab.labels()
 
-    @staticmethod
-    def _length(cycle: list[int], cost: np.ndarray) -> int:
+    def _costs(self, cost: np.ndarray | None, arcs: np.ndarray) -> np.ndarray:
+        """The costs of a few arcs (``cost`` None: the plain costs, ``-net.weight``)."""
+        return -self.net.weight[arcs] if cost is None else cost[arcs]
+
+    def _length(self, cycle: list[int], cost: np.ndarray | None) -> int:
         """The cost of a residual cycle named by predecessor keys."""
         _, arcs, forward = key_arcs(np.array(cycle, dtype=np.int64))
-        return int(np.where(forward, cost[arcs], -cost[arcs]).sum())
+        c = self._costs(cost, arcs).astype(np.int64)
+        return int(np.where(forward, c, -c).sum())
 
     def _cancel_all(
-        self, found: list[list[int]], res: Residual, cost: np.ndarray, dirty: np.ndarray
+        self, found: list[list[int]], res: Residual, cost: np.ndarray | None, lab: Labels
     ) -> None:
         """Cancel the ``found`` cycles (their nodes marked ``dirty``) and update the residual
         network where the cycles' arcs changed (rebuilding it took 0.45 s a time on Debian's
         German list, whose greedy needs 3 cycles cancelled)."""
         keys = np.concatenate([np.array(c, dtype=np.int64) for c in found])
         nodes, arc_of, _ = key_arcs(keys)
-        arcs = np.unique(arc_of)
+        # The arcs' ends off the cycles (the network's may be let go meanwhile).
+        tail, head = cycle_ends(keys, lab.pred)
+        arcs, first = np.unique(arc_of, return_index=True)
         before = self.flows[arcs].copy()
         for c in found:  # the cycles of a functional graph share no node, hence no arc
             self._cancel(c)
-        dirty[nodes] = True  # a cycle's tails are its heads
+        lab.dirty[nodes] = True  # a cycle's tails are its heads
         self.cycles += len(found)
-        net = self.net
         update_residual(
             res,
             arcs,
-            net.tail[arcs],
-            net.head[arcs],
-            cost[arcs],
+            tail[first],
+            head[first],
+            self._costs(cost, arcs),
             before,
             self.flows[arcs],
             self.cap[arcs],
         )
 
-    def _residual(self, cost: np.ndarray) -> Residual:
-        """The residual network of the flow under ``cost``, its arcs by the class of their
-        tail (:func:`~cpwords.wordsnake.relaxation.sweeps.build_residual`)."""
+    def _residual(self, cost: np.ndarray | None) -> Residual:
+        """The residual network of the flow under ``cost`` (None: ``-net.weight``), its arcs
+        by the class of their tail (:func:`~cpwords.wordsnake.relaxation.sweeps.build_residual`)."""
         net = self.net
-        return build_residual(net.tail, net.head, cost, self.flows, self.cap, class_bounds(net))
+        bounds = class_bounds(net)
+        if cost is None:
+            return build_residual(
+                net.tail, net.head, net.weight, self.flows, self.cap, bounds, negated=True
+            )
+        return build_residual(net.tail, net.head, cost, self.flows, self.cap, bounds)
 
     def _cancel(self, cycle: list[int]) -> None:
         """Push the bottleneck capacity around a residual cycle (predecessor keys)."""

@@ -190,6 +190,7 @@ def build_residual(
     cap: np.ndarray,
     bounds: np.ndarray,
     chains: int = 5,
+    negated: bool = False,
 ) -> Residual:
     """The residual network of a flow, its arcs by the class of their tail.
 
@@ -202,6 +203,8 @@ def build_residual(
         The classes' first node ids, then the number of nodes (:func:`class_bounds`).
     chains : int
         The class kept sorted by tail (the private chains).
+    negated : bool
+        ``cost`` holds the costs negated (weights: no copy of ``-weight`` is held).
 
     Returns
     -------
@@ -216,8 +219,7 @@ def build_residual(
     every relaxation read and wrote their heads' labels at random; grouped by head, each block
     of arcs reads and writes a few stretches of them, and no head is met in two blocks
     (:func:`_relax_buckets`). On 977,555 31-mers of C. elegans, a dense relaxation of the
-    exits' 29 million arcs took 0.8-1.3 s, grouped 0.36 s.
-    """
+    exits' 29 million arcs took 0.8-1.3 s, grouped 0.36 s."""
     n, k = int(bounds[-1]), bounds.shape[0] - 1
     node_class = np.repeat(np.arange(k, dtype=np.uint8), np.diff(bounds))
     # Each arc's class (that of the tail of its forward residual arc; 255: saturated), and the
@@ -246,7 +248,7 @@ def build_residual(
     for c, arcs in enumerate(classes):
         assert arcs.starts is not None
         cursor[c] = arcs.starts[:-1]
-    _fill_forward(fwd_class, tail, head, cost, classes, cursor)
+    _fill_forward(fwd_class, tail, head, cost, classes, cursor, negated)
     del fwd_class
     for c, arcs in enumerate(classes):
         r = rev[c]
@@ -256,10 +258,15 @@ def build_residual(
         code = (tail.take(r) >> shift).astype(np.uint16)
         order, pos = _positions(code, cursor[c])
         arcs.keys[pos], arcs.heads[pos] = key.take(order), tail.take(r.take(order))
-        arcs.costs[pos] = np.negative(cost.take(r.take(order)))
+        arcs.costs[pos] = _negated(cost.take(r.take(order)), not negated)
         if c == chains:
             arcs.sort_by_key()
     return Residual(n, classes, bounds)
+
+
+def _negated(values: np.ndarray, negate: bool) -> np.ndarray:
+    """``-values`` (a new array) if ``negate``, else ``values``."""
+    return np.negative(values) if negate else values
 
 
 def head_shift(n: int) -> int:
@@ -353,6 +360,7 @@ def _fill_forward(
     cost: np.ndarray,
     classes: list[ClassArcs],
     cursor: np.ndarray,
+    negated: bool = False,
 ) -> None:
     """Write each class's forward residual arcs (``arc_class``, 255: none) in arc id order
     within each bucket of heads (``cursor``: where each class's bucket's next arc goes),
@@ -365,7 +373,7 @@ def _fill_forward(
     shift = classes[0].shift if classes else 0
     for a in range(0, arc_class.shape[0], FILL_BLOCK):
         b = a + FILL_BLOCK
-        t, h, c = tail[a:b], head[a:b], cost[a:b]
+        t, h, c = tail[a:b], head[a:b], _negated(cost[a:b], negated)
         code = _codes(arc_class[a:b], h, shift, k)
         order, pos = _positions(code, flat)
         # Each class's arcs are a stretch of the order.

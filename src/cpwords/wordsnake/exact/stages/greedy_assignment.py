@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import nullcontext
 
 from cpwords.wordsnake.exact.flow_steps import trivial_bound
 from cpwords.wordsnake.exact.state import FlowState
@@ -29,6 +30,15 @@ def greedy_assignment(f: FlowState) -> None:
     f.bound = trivial_bound(net)
     f.report("greedy assignment")
     f.cold_first = FlowJob(net, f.cost) if not f.large else None
+    # The plain costs, read by no one until the greedy proof, let go while the matching and
+    # its repair peak (0.26 GB of 977,555 31-mers of C. elegans).
+    with f.plain_cost_released() if f.large else nullcontext():
+        return _greedy_and_repair(f)
+
+
+def _greedy_and_repair(f: FlowState) -> None:
+    """The greedy matching, its routing as a flow and its repair (:func:`greedy_assignment`)."""
+    net = f.net
     greedy = greedy_successors(net, f.first_deadline)
     interrupted = bool(greedy.extra.get("interrupted"))
     if greedy.extra.get("stopped"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from cpwords.wordsnake.exact.flow_steps import decode_and_repair
 from cpwords.wordsnake.exact.state import FlowState
 
@@ -10,6 +12,8 @@ def repair(f: FlowState) -> None:
     """Stage "repair": the first iterate decoded (one cycle per support component) and its
     remaining cycles patched into one ordering (the greedy's flow is reported by the Lagrangian
     stage, which decodes the cold solver's flow instead)."""
-    decode_and_repair(f, record=not f.warm_first)
+    # The plain costs, read by neither, let go while the decoding and the candidate index peak.
+    with f.plain_cost_released() if f.large else nullcontext():
+        decode_and_repair(f, record=not f.warm_first)
     if f.proven:
         f.ended = True
