@@ -20,6 +20,7 @@ from cpwords.core.codepoints import Letters, ordering_overlaps
 from cpwords.wordsnake.certificate.arrays import (
     HashCollision,
     PrefixTable,
+    spread,
     suffix_starts,
 )
 from cpwords.wordsnake.certificate.format import (
@@ -472,7 +473,7 @@ class _ArrayCheck:
         bad = np.flatnonzero(below)
         del below
         kind = np.int32 if part.size < 1 << 31 else np.int64
-        place = np.repeat(np.arange(part.size, dtype=kind), count)[bad]  # the word of each
+        place = spread(np.arange(part.size, dtype=kind), count)[bad]  # the word of each
         return (
             np.concatenate([place, whole.astype(kind)]),
             np.concatenate([k[bad].astype(np.int64), size]),
