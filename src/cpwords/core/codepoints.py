@@ -16,6 +16,7 @@ Research and Development 31(2) (1987) (polynomial hashing of substrings).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 
@@ -24,9 +25,73 @@ import numpy as np
 
 def segments(count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For segments of ``count`` entries each: every entry's segment and its place in it."""
-    seg = np.repeat(np.arange(count.size, dtype=np.int64), count)
-    place = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
-    return seg, place
+    seg = spread(np.arange(count.size, dtype=np.int64), count)
+    return seg, counting(np.zeros(count.size, dtype=np.int64), count, np.int64)
+
+
+def spread(values: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """``numpy.repeat(values, count)`` for integers, as one running sum: each row's value less
+    the one of the nonempty row before it, written at the row's first place (about three times
+    as fast as ``numpy.repeat``, which copies entry by entry; sums wrap in the values' type,
+    exactly).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of int or uint, shape ``(rows,)``
+    count : numpy.ndarray of int, shape ``(rows,)``
+        Nonnegative.
+
+    Returns
+    -------
+    numpy.ndarray, dtype of ``values``, shape ``(count.sum(),)``
+
+    Examples
+    --------
+    >>> spread(np.array([5, 7, -2], dtype=np.int32), np.array([2, 0, 3])).tolist()
+    [5, 5, -2, -2, -2]
+    """
+    at, some = _row_starts(count)
+    out = np.zeros(int(count.sum()), dtype=values.dtype)
+    if some is not None and some.size == 0:
+        return out
+    vals = values if some is None else values[some]
+    with np.errstate(over="ignore"):  # differences modulo the type's range: the sum undoes them
+        out[at[1:]] = vals[1:] - vals[:-1]
+    out[at[0]] = vals[0]
+    np.cumsum(out, dtype=out.dtype, out=out)
+    return out
+
+
+def counting(first: np.ndarray, count: np.ndarray, kind: type[np.signedinteger]) -> np.ndarray:
+    """The runs ``first[r], first[r] + 1, ..., first[r] + count[r] - 1`` of every row one after
+    the other, of type ``kind`` (which holds them all), as one running sum of ones restarted at
+    each nonempty row's first place.
+
+    Examples
+    --------
+    >>> counting(np.array([4, 9, 0]), np.array([2, 0, 3]), np.int32).tolist()
+    [4, 5, 0, 1, 2]
+    """
+    at, some = _row_starts(count)
+    out = np.ones(int(count.sum()), dtype=kind)
+    if some is not None and some.size == 0:
+        return out
+    f = (first if some is None else first[some]).astype(kind)
+    c = (count if some is None else count[some]).astype(kind)
+    out[at[1:]] = f[1:] - f[:-1] - c[:-1] + 1  # from the last of the row before
+    out[at[0]] = f[0]
+    np.cumsum(out, dtype=kind, out=out)
+    return out
+
+
+def _row_starts(count: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """The first place of each nonempty row among the entries of rows of ``count`` entries, and
+    those rows (None: every row is nonempty)."""
+    ends = np.cumsum(count)
+    if count.size and int(count.min()) > 0:
+        return ends - count, None
+    some = np.flatnonzero(count)
+    return (ends - count)[some], some
 
 
 def _unsigned_for(top: int) -> type[np.unsignedinteger]:
@@ -100,7 +165,7 @@ class Letters:
             # Each letter's word's end less its place, in 32 bits (64 past 2 ** 31 letters):
             # a running sum of small integers (uint8) is no faster, having no vector loop.
             wide = np.int32 if self.cp.size < 1 << 31 else np.int64
-            ends = np.repeat(self.start[1:].astype(wide), self.lens)
+            ends = spread(self.start[1:].astype(wide), self.lens)
             ends -= np.arange(self.cp.size, dtype=wide)
             to_end = ends.astype(kind)
             to_end.flags.writeable = False
@@ -151,9 +216,10 @@ class Letters:
         modulo ``2**64`` (Horner's hash). With every letter's term ``t_g = (c_g + 1) * base **
         (e - 1 - g)`` (``e`` its word's end: the power read from a table a word long, by
         :meth:`to_end`), a suffix's key is the sum of its terms: a running sum backwards over
-        the words, made to restart at every word by taking the next word's terms off its last
-        letter's. Whole-array passes in place, over one array a letter; a prefix's key is read
-        from two suffix keys (:meth:`prefix_keys`).
+        the whole list less, along each word, the sum at the next word's first letter (one
+        running sum and one subtraction of a value repeated along each word: no sum a word).
+        Whole-array passes in place, over one array a letter; a prefix's key is read from two
+        suffix keys (:meth:`prefix_keys`).
 
         Examples
         --------
@@ -172,14 +238,17 @@ class Letters:
             for lo in range(0, n, LETTER_CHUNK):  # the powers in chunks: no array a letter
                 hi = min(n, lo + LETTER_CHUNK)
                 suffix[lo:hi] *= np.take(lead, to_end[lo:hi])  # (indexing converts the index)
-            some = np.flatnonzero(self.lens > 0)
-            if some.size > 1:
-                # A backwards running sum restarts at a word's last letter when that letter's
-                # term less the next word's terms (the sum from there, by induction).
-                total = np.add.reduceat(suffix, self.start[some[1:]])
-                suffix[self.start[some[:-1] + 1] - 1] -= total
             backwards = suffix[::-1]
-            np.cumsum(backwards, dtype=np.uint64, out=backwards)
+            np.cumsum(backwards, dtype=np.uint64, out=backwards)  # the terms to the list's end
+            # less those past the word: the running sum at the next word's first letter (0
+            # past the last letter), taken off each word's letters a chunk of words at a time
+            after = np.zeros(self.lens.size, dtype=np.uint64)
+            inside = np.flatnonzero(self.start[1:] < n)
+            after[inside] = suffix[self.start[1:][inside]]
+            cuts = np.searchsorted(self.start[:-1], np.arange(0, n, LETTER_CHUNK))
+            for w0, w1 in itertools.pairwise([*cuts.tolist(), self.lens.size]):
+                lo, hi = int(self.start[w0]), int(self.start[w1])
+                suffix[lo:hi] -= spread(after[w0:w1], self.lens[w0:w1])
             self._suffix = suffix
         return self._suffix
 
