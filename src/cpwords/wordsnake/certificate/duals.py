@@ -327,6 +327,7 @@ class _ArrayCheck:
         self.letters, self.mult, self.cert, self.terms = letters, mult, cert, terms
         self.u, self.load = u, load
         once = each_once(mult)
+        self.once = once
         self.copies = np.zeros(len(mult), dtype=bool) if once else np.asarray(mult) > 1
         # No cut: v itself (the solver's column read as an array, not the list of its ints)
         self.v_all = _fitting(terms.v_all if cert.cuts else cert.v)
@@ -554,6 +555,9 @@ class _ArrayCheck:
         best = np.where(own, v2, table.v1[p])
         partner = np.where(own, i2, i1)
         other_bad = (partner >= 0) & (ua + best < need)
+        if self.once:  # no word listed twice: no joint to a copy (its sums not formed)
+            e = np.flatnonzero(other_bad)
+            return n[e] + done, k[e], p[e], partner[e]
         # A copy of a, when a is the smallest and is listed more than once.
         copy_bad = own & self.copies[i]
         copy_bad &= self.u[i] + table.v1[p] + self.load[i] < need
