@@ -235,9 +235,14 @@ class Letters:
             n = self.cp.size
             suffix = self.cp.astype(np.uint64)
             suffix += np.uint64(1)
-            for lo in range(0, n, LETTER_CHUNK):  # the powers in chunks: no array a letter
-                hi = min(n, lo + LETTER_CHUNK)
-                suffix[lo:hi] *= np.take(lead, to_end[lo:hi])  # (indexing converts the index)
+            # The powers in chunks small enough to stay in the processor's cache (with the
+            # indexes numpy.take converts): ENABLE 1.5 ms, where chunks of 2**20 took 4 to 6
+            powers = np.empty(min(n, POWER_CHUNK), dtype=np.uint64)
+            for lo in range(0, n, POWER_CHUNK):
+                hi = min(n, lo + POWER_CHUNK)
+                part = powers[: hi - lo]
+                np.take(lead, to_end[lo:hi], out=part)
+                suffix[lo:hi] *= part
             backwards = suffix[::-1]
             np.cumsum(backwards, dtype=np.uint64, out=backwards)  # the terms to the list's end
             # less those past the word: the running sum at the next word's first letter (0
@@ -396,8 +401,12 @@ class Letters:
         return np.minimum(found, m)
 
 
-#: Letters whose powers :meth:`Letters.suffix_keys` multiplies at once (its memory: 8 bytes each).
-LETTER_CHUNK = 1 << 20
+#: Letters whose suffix keys :meth:`Letters.suffix_keys` restarts at once (its memory: 8 bytes
+#: each; 2**18 letters, 2 MB, a little faster than 2**20 or 2**16).
+LETTER_CHUNK = 1 << 18
+
+#: Letters whose powers :meth:`Letters.suffix_keys` reads at once (a buffer of 512 kB).
+POWER_CHUNK = 1 << 16
 
 
 #: Windows compared by :meth:`Letters.lcp_with_previous` before the rest is compared letter by
