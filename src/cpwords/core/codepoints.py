@@ -162,15 +162,25 @@ class Letters:
         """
         if self._to_end is None:
             kind = _unsigned_for(int(self.lens.max(initial=0)))
-            # Each letter's word's end less its place, in 32 bits (64 past 2 ** 31 letters):
-            # a running sum of small integers (uint8) is no faster, having no vector loop.
-            wide = np.int32 if self.cp.size < 1 << 31 else np.int64
-            ends = spread(self.start[1:].astype(wide), self.lens)
-            ends -= np.arange(self.cp.size, dtype=wide)
-            to_end = ends.astype(kind)
+            # Each letter's word's end less its place, from the chunk's first letter, in 32
+            # bits (a running sum of small integers, uint8, is no faster, having no vector
+            # loop), a chunk of words at a time (no array of 4 bytes a letter)
+            to_end = np.empty(self.cp.size, dtype=kind)
+            for w0, w1 in self._word_chunks():
+                lo, hi = int(self.start[w0]), int(self.start[w1])
+                ends = spread((self.start[w0 + 1 : w1 + 1] - lo).astype(np.int32), self.lens[w0:w1])
+                ends -= np.arange(hi - lo, dtype=np.int32)
+                to_end[lo:hi] = ends
             to_end.flags.writeable = False
             self._to_end = to_end
         return self._to_end
+
+    def _word_chunks(self) -> list[tuple[int, int]]:
+        """The words in runs ``(first, past the last)`` of about :data:`LETTER_CHUNK` letters
+        (a word longer than that alone), in order."""
+        n = self.cp.size
+        cuts = np.searchsorted(self.start[:-1], np.arange(0, n, LETTER_CHUNK)).tolist()
+        return list(itertools.pairwise([*cuts, self.lens.size]))
 
     def letters_of(self, first: int = 0, last: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Each letter of the words ``first`` to ``last`` (inclusive; every word by default):
@@ -250,8 +260,7 @@ class Letters:
             after = np.zeros(self.lens.size, dtype=np.uint64)
             inside = np.flatnonzero(self.start[1:] < n)
             after[inside] = suffix[self.start[1:][inside]]
-            cuts = np.searchsorted(self.start[:-1], np.arange(0, n, LETTER_CHUNK))
-            for w0, w1 in itertools.pairwise([*cuts.tolist(), self.lens.size]):
+            for w0, w1 in self._word_chunks():
                 lo, hi = int(self.start[w0]), int(self.start[w1])
                 suffix[lo:hi] -= spread(after[w0:w1], self.lens[w0:w1])
             self._suffix = suffix
