@@ -46,7 +46,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cpwords.core.codepoints import Letters, counting, spread
+from cpwords.core.codepoints import Letters
+from cpwords.core.runs import counting, spread
 
 #: Draws of the hash base before the array path gives up on a table (then the dict tables check
 #: it): the hashes are polynomials modulo ``2**64``, where a few families of strings (Thue-Morse

@@ -21,9 +21,6 @@ from cpwords.wordsnake.certificate.duals import (
     DualViolation,
     dual_violation,
     joint_gain,
-    order_score,
-    ordering_score,
-    overlaps_score,
     suffix_prefix_overlap,
 )
 from cpwords.wordsnake.certificate.format import (
@@ -38,6 +35,7 @@ from cpwords.wordsnake.certificate.format import (
     sorted_fingerprint,
 )
 from cpwords.wordsnake.certificate.recount import recount
+from cpwords.wordsnake.certificate.scores import order_score, ordering_score, overlaps_score
 from cpwords.wordsnake.certificate.tree import check_tree
 
 
