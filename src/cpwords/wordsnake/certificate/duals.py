@@ -17,10 +17,10 @@ from functools import cached_property
 import numpy as np
 
 from cpwords.core.codepoints import Letters
+from cpwords.core.runs import spread
 from cpwords.wordsnake.certificate.arrays import (
     HashCollision,
     PrefixTable,
-    spread,
     suffix_starts,
 )
 from cpwords.wordsnake.certificate.format import (
