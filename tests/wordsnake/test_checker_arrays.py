@@ -21,6 +21,7 @@ from cpwords.wordsnake.certificate import (
     Certificate,
     arrays,
     duals,
+    scores,
     verify_certificate,
     verify_pairwise,
     word_fingerprint,
@@ -125,14 +126,14 @@ def test_the_joints_overlaps_as_arrays_are_the_letter_by_letter_ones(
     letters = Letters(distinct)
     seq = [distinct[i] for i in order]
     for score in ("squared", "linear"):
-        assert duals.order_score(letters, order, cyclic, proper, score) == duals.ordering_score(
+        assert scores.order_score(letters, order, cyclic, proper, score) == scores.ordering_score(
             seq, cyclic, proper, score
         )
     # An ordering with repeated words (the joints sorted by their first word, not by place).
     again = data.draw(st.lists(st.integers(0, len(distinct) - 1), min_size=1, max_size=12))
     seq = [distinct[i] for i in again]
     for score in ("squared", "linear"):
-        assert duals.order_score(letters, again, cyclic, proper, score) == duals.ordering_score(
+        assert scores.order_score(letters, again, cyclic, proper, score) == scores.ordering_score(
             seq, cyclic, proper, score
         )
 

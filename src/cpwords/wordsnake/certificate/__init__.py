@@ -2,7 +2,8 @@
 
 One room per part: :mod:`~cpwords.wordsnake.certificate.format` (types, JSON, size caps;
 ``schema.json`` is the format as a JSON Schema), :mod:`~cpwords.wordsnake.certificate.duals` (the
-values and cuts), :mod:`~cpwords.wordsnake.certificate.tree` and
+values and cuts), :mod:`~cpwords.wordsnake.certificate.scores` (an ordering's score),
+:mod:`~cpwords.wordsnake.certificate.tree` and
 :mod:`~cpwords.wordsnake.certificate.leaves` (proof trees),
 :mod:`~cpwords.wordsnake.certificate.check` (:func:`verify_certificate`, the one entry). The checker
 shares no code with the models, the rules or any solver (an import-linter contract keeps it so).

@@ -21,7 +21,7 @@ matched to a prefix by a polynomial hash of its letters modulo ``2**64`` (an odd
 random for every check). Every suffix first reads a lower bound of its prefix's smallest value
 from a small table of 16-bit slots (:class:`SlotBounds`): the bound of a real match is never
 above the prefix's value, so every inequality that can fail is among the suffixes whose bound
-fails it (the *candidates*, a quarter of the suffixes or so); only those are looked up exactly
+fails it (the *candidates*, a fifth of the suffixes or so); only those are looked up exactly
 (:class:`SlotIndex`, which compares the keys) and checked with the two smallest values. Distinct
 prefixes are distinct strings, so two prefixes with the same hash are a collision, found
 exactly: the hashes are then drawn again. A suffix that *is* a prefix has that prefix's hash,
@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cpwords.core.codepoints import Letters
+from cpwords.core.runs import counting, spread
 
 #: Draws of the hash base before the array path gives up on a table (then the dict tables check
 #: it): the hashes are polynomials modulo ``2**64``, where a few families of strings (Thue-Morse
@@ -161,22 +162,33 @@ class KeyIndex:
 #: Slots of :class:`SlotIndex` per key (at least; a power of two).
 INDEX_SLOTS_PER_KEY = 4
 
+#: The slot multipliers of :class:`SlotIndex`, one a level: the keys that share a slot of one
+#: level are indexed again by the next (SLOT_MIX, then another odd constant: Steele, Lea and
+#: Flood's SplitMix64 mixer), those of the last by a :class:`KeyIndex`.
+SLOT_MIXES = (SLOT_MIX, np.uint64(0xBF58476D1CE4E5B9))
+
+#: A :class:`SlotIndex` level's shared keys are sorted into a :class:`KeyIndex` at once when
+#: they are this few.
+SHARED_SORTED = 64
+
 
 class SlotIndex:
     """Where each of some distinct 64-bit keys is, as :class:`KeyIndex` finds it, read for most
     keys in one step: a table of slots holding the position of the one key whose hash is that
-    slot; the keys that share a slot (a few in ten) are left to a :class:`KeyIndex` of their own.
+    slot; the keys that share a slot (a few in ten) are left to an index of their own.
 
     Parameters
     ----------
     keys : numpy.ndarray of uint64, shape ``(n,)``
         Distinct.
+    level : int
+        Which of :data:`SLOT_MIXES` hashes the keys (0; the index of the shared keys: 1).
 
     Raises
     ------
     HashCollision
-        Two keys are equal (they share a slot: the :class:`KeyIndex` of the shared slots
-        finds them).
+        Two keys are equal (they share a slot at every level: the :class:`KeyIndex` of the
+        last finds them).
 
     Notes
     -----
@@ -184,10 +196,12 @@ class SlotIndex:
     ``2 ** 31`` keys): -1 where no key, -2 where several. With ``s`` slots a key, a key shares
     its slot with probability about ``1 - exp(-1 / s)`` (a fifth or less). Built by two
     scatters of the positions and a gather (each key reads back whether it kept its slot, and
-    which key did), with no sort: the keys of shared slots, a fifth of them, are sorted by the
-    :class:`KeyIndex` (ENABLE's 0.4 million prefixes: about a third of the time of a
-    :class:`KeyIndex` of them all). A search reads the query's slot, then the key found there
-    (one comparison), and asks the :class:`KeyIndex` only for the queries of shared slots.
+    which key did), with no sort: the keys of shared slots, a sixth of them, get a slot index
+    of their own by another hash, and the sixth of those that share again are sorted by a
+    :class:`KeyIndex` (ENABLE's 0.4 million prefixes: 3.8 ms, 5.3 with a :class:`KeyIndex` of
+    every shared key, 11 with one of them all; the Polish quarter's 3.1 million: 66, 94 and
+    196 ms). A search reads the query's slot, then the key found there (one comparison), and
+    asks the next index only for the queries of shared slots.
 
     Examples
     --------
@@ -196,11 +210,12 @@ class SlotIndex:
     [1, -1, 2, 0]
     """
 
-    def __init__(self, keys: np.ndarray) -> None:
+    def __init__(self, keys: np.ndarray, level: int = 0) -> None:
         self.keys = keys
         n = keys.size
         bits = max(4, (INDEX_SLOTS_PER_KEY * n).bit_length())
         self._shift = np.uint64(64 - bits)
+        self._mix = SLOT_MIXES[level]
         kind = np.int32 if n < 1 << 31 else np.int64
         self._pos = np.full(1 << bits, -1, dtype=kind)
         slot = self._slot(keys)
@@ -215,11 +230,17 @@ class SlotIndex:
         mark[kept[lost]] = True
         shared = np.flatnonzero(mark)
         self._shared = shared.astype(kind)
-        self._rest = KeyIndex(keys[shared])
+        # The keys of shared slots: a slot index of their own, by another hash (a sixth of
+        # them share a slot again), then a key index (sorted: the few left).
+        self._rest: SlotIndex | KeyIndex
+        if level + 1 < len(SLOT_MIXES) and shared.size > SHARED_SORTED:
+            self._rest = SlotIndex(keys[shared], level + 1)
+        else:
+            self._rest = KeyIndex(keys[shared])
 
     def _slot(self, keys: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
-            slot = keys * SLOT_MIX
+            slot = keys * self._mix
         slot >>= self._shift
         return slot.view(np.int64)
 
@@ -238,13 +259,15 @@ class SlotIndex:
 
 
 #: Slots of :class:`SlotBounds` per key (at least; a power of two): fewer slots shared by
-#: suffixes that are no prefix's, against a larger table read at random.
-SLOTS_PER_KEY = 2
+#: suffixes that are no prefix's, against a larger table read at random. With 4, a fifth of
+#: the suffixes are candidates (2: a quarter to a third, 30% more to look up exactly; ENABLE
+#: and the Polish quarter read the 4 MB and 32 MB tables as fast as the 2 and 16 MB ones).
+SLOTS_PER_KEY = 4
 
 
 class SlotBounds:
     """Lower bounds of values stored under 64-bit keys, read by key in one step: a table of
-    ``2 ** bits`` 16-bit slots (2 MB for ENABLE's 0.4 million prefixes), each holding the
+    ``2 ** bits`` 16-bit slots (4 MB for ENABLE's 0.4 million prefixes), each holding the
     least value of the keys whose hash is that slot, rounded down to a multiple of a step.
 
     Parameters
@@ -327,11 +350,11 @@ class SlotBounds:
         fits = fits and max(-int(w.min()), int(w.max())) < 1 << 30
         if not fits:
             limit = gain[size]
-            limit -= np.repeat(low, count)
+            limit -= spread(low, count)
             return self.below(keys, limit)
         # numpy.take: indexing by an unsigned array converts it first (twice the time)
         limit32 = np.take(gain.astype(np.int32), size)
-        limit32 -= np.repeat(w.astype(np.int32), count)
+        limit32 -= spread(w.astype(np.int32), count)
         np.minimum(limit32, self.EMPTY, out=limit32)  # EMPTY is never below
         return np.asarray(np.take(self.table, self._slot(keys)) < limit32)
 
@@ -575,8 +598,7 @@ def suffix_starts(letters: Letters, ids: np.ndarray, proper: bool) -> tuple[np.n
     """
     first = letters.start[ids] + (1 if proper else 0)
     count = np.maximum(letters.start[ids + 1] - first, 0)
-    offset = np.cumsum(count) - count
-    return np.arange(int(count.sum()), dtype=np.int64) + np.repeat(first - offset, count), count
+    return counting(first, count, np.int64), count
 
 
 def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -626,9 +648,9 @@ def _entries(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``count[r]`` entries of each row ``r``, with the values ``first[r]``, ``first[r] + 1``,
     ...: ``(row of each entry, its value)``, row after row; the rows int32 (int64 past ``2 **
-    31``), the values of type ``kind`` (which holds them all): each entry's place less its
-    row's first place, plus ``first[r]``, formed in 32 bits (a running sum of small integers
-    has no vector loop).
+    31``), the values of type ``kind`` (which holds them all), formed in 32 bits: running
+    sums (:func:`spread`, :func:`counting`; ENABLE: 2.6 ms, where ``numpy.repeat``, which
+    copies entry by entry, took 6).
 
     Examples
     --------
@@ -636,11 +658,9 @@ def _entries(
     [[0, 0, 2], [2, 3, 5]]
     """
     rows = np.arange(count.size, dtype=np.int32 if count.size < 1 << 31 else np.int64)
-    row = np.repeat(rows, count)
+    row = spread(rows, count)
     wide = np.int32 if row.size < 1 << 31 else np.int64
-    value: np.ndarray = np.arange(row.size, dtype=wide)
-    value -= np.repeat((np.cumsum(count) - count - first).astype(wide), count)
-    return row, value.astype(kind)
+    return row, counting(first, count, wide).astype(kind)
 
 
 class RangeMin:

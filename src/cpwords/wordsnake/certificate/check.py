@@ -21,21 +21,21 @@ from cpwords.wordsnake.certificate.duals import (
     DualViolation,
     dual_violation,
     joint_gain,
-    order_score,
-    ordering_score,
-    overlaps_score,
     suffix_prefix_overlap,
 )
 from cpwords.wordsnake.certificate.format import (
     Certificate,
     CertificateCheck,
     CertificateError,
+    EachOnce,
     IntColumn,
     certificate_cap,
+    each_once,
     read_certificate,
     sorted_fingerprint,
 )
 from cpwords.wordsnake.certificate.recount import recount
+from cpwords.wordsnake.certificate.scores import order_score, ordering_score, overlaps_score
 from cpwords.wordsnake.certificate.tree import check_tree
 
 
@@ -151,7 +151,7 @@ def _distinct_letters(
     lcp = letters.lcp_with_previous(np.arange(len(ordered)))
     lens = letters.lens
     if not np.any((lcp[1:] == lens[1:]) & (lens[1:] == lens[:-1])):
-        return letters, lcp, [1] * len(ordered)
+        return letters, lcp, EachOnce([1] * len(ordered))
     distinct, mult = _distinct_words(ordered)
     return Letters(distinct), None, mult
 
@@ -160,7 +160,7 @@ def _distinct_words(ordered: Sequence[str]) -> tuple[list[str], list[int]]:
     """The distinct words of the sorted items and how often the list holds each (a repeated
     word is next to its copy: compared in C, counted only when some word repeats)."""
     if not any(map(operator.eq, ordered, itertools.islice(ordered, 1, None))):
-        return list(ordered), [1] * len(ordered)
+        return list(ordered), EachOnce([1] * len(ordered))
     distinct = list(dict.fromkeys(ordered))
     counts = Counter(ordered)
     return distinct, list(map(counts.__getitem__, distinct))
@@ -249,7 +249,7 @@ def _is_snake_of(order: Sequence[int] | np.ndarray, mult: Sequence[int]) -> bool
     if ids.size and (ids.min() < 0 or ids.max() >= len(mult)):
         return False
     counts = np.bincount(ids, minlength=len(mult))
-    if ids.size == len(mult) and operator.countOf(mult, 1) == len(mult):  # each word once
+    if ids.size == len(mult) and each_once(mult):  # each word once
         return bool(np.all(counts == 1))
     return bool(np.array_equal(counts, np.fromiter(mult, dtype=np.int64, count=len(mult))))
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import operator
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
-from cpwords.core.codepoints import Letters, ordering_overlaps
+from cpwords.core.codepoints import Letters
+from cpwords.core.runs import spread
 from cpwords.wordsnake.certificate.arrays import (
     HashCollision,
     PrefixTable,
@@ -26,6 +27,7 @@ from cpwords.wordsnake.certificate.format import (
     Certificate,
     CertificateError,
     IntColumn,
+    each_once,
     int_list,
 )
 
@@ -52,40 +54,6 @@ def suffix_prefix_overlap(a: str, b: str, proper: bool) -> int:
 def joint_gain(k: int, score: str) -> int:
     """What a joint of overlap ``k`` scores: ``k ** 2``, or ``k`` for the linear score."""
     return k if score == "linear" else k * k
-
-
-def order_score(
-    letters: Letters,
-    order: Sequence[int] | np.ndarray,
-    cyclic: bool,
-    proper: bool,
-    score: str = "squared",
-) -> int:
-    """The score of an ordering of word ids (of ``letters.words``), its joints' overlaps
-    counted as whole arrays by :func:`~cpwords.core.codepoints.ordering_overlaps` (in core:
-    the rules' scorer asks it for the same ordering when it checks the solved snake, and is
-    answered from memory)."""
-    ids = np.asarray(order, dtype=np.int64)
-    # By ids: the words in order are not built here (a tuple of them reads every word's string,
-    # scattered in memory after a solve: ENABLE 0.025 s); the rules' scorer, asking about the
-    # same words in order, compares its tuple with them.
-    return overlaps_score(ordering_overlaps(None, cyclic, proper, letters, ids), score)
-
-
-def overlaps_score(k: np.ndarray, score: str = "squared") -> int:
-    """The score of joints of overlaps ``k`` (int64): their sum, or their squares' sum."""
-    if k.size and int(k.max()) >= 1 << 20:  # past what int64 sums safely: Python's integers
-        return sum(joint_gain(x, score) for x in k.tolist())
-    return int(k.sum() if score == "linear" else np.dot(k, k))
-
-
-def ordering_score(seq: Sequence[str], cyclic: bool, proper: bool, score: str = "squared") -> int:
-    total = sum(
-        joint_gain(suffix_prefix_overlap(a, b, proper), score) for a, b in itertools.pairwise(seq)
-    )
-    if cyclic and len(seq) > 1:
-        total += joint_gain(suffix_prefix_overlap(seq[-1], seq[0], proper), score)
-    return total
 
 
 @dataclass
@@ -152,23 +120,34 @@ class CutTerms:
 
     ``member[i]``: the cuts holding word ``i``; ``lams``: the multipliers; ``load[i]``: their sum
     over the cuts holding ``i`` (``L(b)``); ``in_cut[i]``: ``i`` is in ``C`` (a cut of two words
-    or more); ``v_all = v - L``; ``v_out``: ``v`` less the one-word cuts only.
+    or more); ``v_all = v - L``; ``v_out``: ``v`` less the one-word cuts only. With no cut, both
+    are ``v`` as a list of Python integers, made when first read (the array check reads the
+    certificate's column itself: the whole Polish list's million integers, 0.03 s, unmade).
     """
 
     member: Sequence[Sequence[int]]
     lams: list[int]
     load: list[int]
     in_cut: list[bool]
-    v_all: list[int]
-    v_out: list[int]
+    v: Sequence[int] = field(repr=False)
+    adjusted: tuple[list[int], list[int]] | None = field(default=None, repr=False)
+
+    @cached_property
+    def v_all(self) -> list[int]:
+        """``v - L`` (a list of Python integers)."""
+        return int_list(self.v) if self.adjusted is None else self.adjusted[0]
+
+    @cached_property
+    def v_out(self) -> list[int]:
+        """``v`` less the one-word cuts only (``v_all`` itself when there is no cut)."""
+        return self.v_all if self.adjusted is None else self.adjusted[1]
 
 
 def cut_terms(cert: Certificate, W: int) -> CutTerms:
     """The cut terms of the certificate's ``W`` distinct words (time O(W + the cuts' sizes),
     Python's exact integers)."""
     if not cert.cuts:  # no cut: one shared empty list of cuts, no load
-        v = int_list(cert.v)
-        return CutTerms([()] * W, [], [0] * W, [False] * W, v, v)
+        return CutTerms([()] * W, [], [0] * W, [False] * W, cert.v)
     # Lists of W entries built in C (a Python step for the words in cuts only: usually few).
     member: list[Sequence[int]] = [()] * W
     load = [0] * W
@@ -197,7 +176,7 @@ def cut_terms(cert: Certificate, W: int) -> CutTerms:
         v_all[i] -= load[i]
     for i, lam in single.items():
         v_out[i] -= lam
-    return CutTerms(member, lams, load, in_cut, v_all, v_out)
+    return CutTerms(member, lams, load, in_cut, cert.v, (v_all, v_out))
 
 
 def _check_values(
@@ -234,14 +213,15 @@ def _check_overlap_pairs(
     if cert.cuts:
         in_cut[list(itertools.compress(range(W), terms.in_cut))] = True
     outside, inside = np.flatnonzero(~in_cut), np.flatnonzero(in_cut)
-    checks = [(terms.v_all, arrays.v_all if arrays else None, np.arange(W), outside)]
+    checks = [("v_all", arrays.v_all if arrays else None, np.arange(W), outside)]
     if inside.size:
-        checks.append((terms.v_out, arrays.v_out if arrays else None, outside, inside))
-    for values, fitting, table_ids, ids in checks:
+        checks.append(("v_out", arrays.v_out if arrays else None, outside, inside))
+    for name, fitting, table_ids, ids in checks:
         _past(deadline)
         if arrays is not None and fitting is not None:
             arrays.check(fitting, table_ids, ids, np.zeros(ids.size, dtype=np.int64))
         else:
+            values = getattr(terms, name)  # the lists of Python integers: only here
             table = _two_smallest(values, words, table_ids.tolist(), cert.proper, deadline)
             bonus = [0] * ids.size
             _query_table(table, ids.tolist(), bonus, words, mult, cert, terms, deadline)
@@ -312,12 +292,26 @@ class _ArrayCheck:
     ) -> None:
         self.letters, self.mult, self.cert, self.terms = letters, mult, cert, terms
         self.u, self.load = u, load
-        once = operator.countOf(mult, 1) == len(mult)
+        once = each_once(mult)
+        self.once = once
         self.copies = np.zeros(len(mult), dtype=bool) if once else np.asarray(mult) > 1
         # No cut: v itself (the solver's column read as an array, not the list of its ints)
         self.v_all = _fitting(terms.v_all if cert.cuts else cert.v)
-        self.v_out = self.v_all if terms.v_out is terms.v_all else self._v_out()
+        self.v_out = self._v_out() if cert.cuts else self.v_all
         self._neighbours: np.ndarray | None = None
+        self._gains: np.ndarray | None = None
+
+    def gains(self) -> np.ndarray:
+        """The joint's right-hand side of each overlap from 0 to the longest word's length:
+        ``scale * k^2`` (``scale * k``, linear), int64 (computed once, for every chunk of
+        suffixes: the longest word is read once, not once a chunk)."""
+        if self._gains is None:
+            gain = np.arange(int(self.letters.lens.max(initial=0)) + 1, dtype=np.int64)
+            if self.cert.score != "linear":
+                gain *= gain
+            gain *= self.cert.scale
+            self._gains = gain
+        return self._gains
 
     def neighbours(self) -> np.ndarray:
         """Every word's longest common prefix with the word before it (computed once, for the
@@ -459,10 +453,7 @@ class _ArrayCheck:
         # k: the suffixes' lengths (unsigned, as small as the longest word's); the joint's
         # right-hand side of each length, less the word's least left-hand side (repeated along
         # its suffixes: no word id a letter).
-        gain = np.arange(int(letters.lens.max(initial=0)) + 1, dtype=np.int64)
-        if cert.score != "linear":
-            gain *= gain
-        gain *= cert.scale
+        gain = self.gains()
         below = table.bounds().below_gains(key, gain, k, low[part], count)
         whole, node = self._whole_words(table, part, count)
         below[(np.cumsum(count) - count)[whole]] = False  # their whole suffix: its prefix known
@@ -472,7 +463,7 @@ class _ArrayCheck:
         bad = np.flatnonzero(below)
         del below
         kind = np.int32 if part.size < 1 << 31 else np.int64
-        place = np.repeat(np.arange(part.size, dtype=kind), count)[bad]  # the word of each
+        place = spread(np.arange(part.size, dtype=kind), count)[bad]  # the word of each
         return (
             np.concatenate([place, whole.astype(kind)]),
             np.concatenate([k[bad].astype(np.int64), size]),
@@ -530,6 +521,9 @@ class _ArrayCheck:
         best = np.where(own, v2, table.v1[p])
         partner = np.where(own, i2, i1)
         other_bad = (partner >= 0) & (ua + best < need)
+        if self.once:  # no word listed twice: no joint to a copy (its sums not formed)
+            e = np.flatnonzero(other_bad)
+            return n[e] + done, k[e], p[e], partner[e]
         # A copy of a, when a is the smallest and is listed more than once.
         copy_bad = own & self.copies[i]
         copy_bad &= self.u[i] + table.v1[p] + self.load[i] < need

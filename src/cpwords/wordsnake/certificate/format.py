@@ -59,6 +59,23 @@ class CertificateError(InputError):
     """A certificate file that cannot be read, or that belongs to another list or variant."""
 
 
+class EachOnce(list[int]):
+    """The multiplicities of a list whose words are all distinct: a list of ones that says so
+    (:func:`each_once` answers without counting them: the check asked three times, 5 ms each
+    on a million words)."""
+
+
+def each_once(mult: Sequence[int]) -> bool:
+    """Whether every multiplicity is 1 (an :class:`EachOnce` is, unread).
+
+    Examples
+    --------
+    >>> each_once(EachOnce([1] * 3)), each_once([1, 2]), each_once([])
+    (True, False, True)
+    """
+    return isinstance(mult, EachOnce) or operator.countOf(mult, 1) == len(mult)
+
+
 def int_list(values: Sequence[int]) -> list[int]:
     """A certificate's column of integers as a list of Python integers: an :class:`IntColumn`
     (the solver's) in one pass in C, a tuple (read from JSON) as it is.
@@ -325,7 +342,7 @@ class Certificate:
             raise ValueError("mult, u and v must have one entry a distinct word")
         # map and sum run in C over Python's exact integers (a generator took 0.2 s on ENABLE);
         # the words listed once (usually all) are summed without a product each.
-        once = operator.countOf(mult, 1) == len(mult)
+        once = each_once(mult)
         if once and isinstance(self.u, IntColumn) and isinstance(self.v, IntColumn):
             total = self.u.exact_sum() + self.v.exact_sum()  # the solver's: summed as arrays
         else:
