@@ -38,7 +38,9 @@ def test_the_methods_share_the_limit(monkeypatch: pytest.MonkeyPatch, limit: flo
 def test_a_real_comparison_ends_within_its_limit() -> None:
     import time
 
+    # 10 s, not less: on a loaded machine (a parallel test run beside other work) the exact
+    # method's first imports alone once took more than its share of a 2 s limit.
     t0 = time.perf_counter()
-    comp = spec.compare_wordsnake(FIVE, ("exact", "layered", "local", "greedy"), time_limit=2.0)
-    assert time.perf_counter() - t0 < 2.0 + 3.0  # the checks after the limit, at most
+    comp = spec.compare_wordsnake(FIVE, ("exact", "layered", "local", "greedy"), time_limit=10.0)
+    assert time.perf_counter() - t0 < 10.0 + 3.0  # the checks after the limit, at most
     assert comp.optimum == 30 and all(r.objective is not None for r in comp.results)

@@ -61,6 +61,7 @@ for the exact meaning, enough to write another checker from the text alone.
 """
 
 from cpwords.wordsnake.certificate.check import verify_certificate, verify_pairwise
+from cpwords.wordsnake.certificate.columns import IntColumn
 from cpwords.wordsnake.certificate.format import (
     CORE_CHECK_MAX,
     FORMAT,
@@ -73,7 +74,6 @@ from cpwords.wordsnake.certificate.format import (
     CertificateCheck,
     CertificateError,
     CoreSet,
-    IntColumn,
     TreeNode,
     carries_values,
     certificate_cap,

@@ -17,6 +17,7 @@ import numpy as np
 
 from cpwords.core.codepoints import Letters
 from cpwords.core.errors import excerpt
+from cpwords.wordsnake.certificate.columns import EachOnce, IntColumn, each_once
 from cpwords.wordsnake.certificate.duals import (
     DualViolation,
     dual_violation,
@@ -27,10 +28,7 @@ from cpwords.wordsnake.certificate.format import (
     Certificate,
     CertificateCheck,
     CertificateError,
-    EachOnce,
-    IntColumn,
     certificate_cap,
-    each_once,
     read_certificate,
     sorted_fingerprint,
 )

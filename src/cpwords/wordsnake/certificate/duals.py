@@ -23,13 +23,8 @@ from cpwords.wordsnake.certificate.arrays import (
     PrefixTable,
     suffix_starts,
 )
-from cpwords.wordsnake.certificate.format import (
-    Certificate,
-    CertificateError,
-    IntColumn,
-    each_once,
-    int_list,
-)
+from cpwords.wordsnake.certificate.columns import IntColumn, each_once, int_list
+from cpwords.wordsnake.certificate.format import Certificate, CertificateError
 
 # ---------------------------------------------------------------------------------------------
 # The checker: the strings and the values, nothing else.

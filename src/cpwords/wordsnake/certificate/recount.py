@@ -28,7 +28,8 @@ from cpwords.core.codepoints import (
     joint_overlaps,
     remember_ordering_overlaps,
 )
-from cpwords.wordsnake.certificate.format import Certificate, IntColumn
+from cpwords.wordsnake.certificate.columns import IntColumn
+from cpwords.wordsnake.certificate.format import Certificate
 
 #: The largest magnitude of a value the recount reads as int64 (two of them summed stay far
 #: below ``2 ** 63``); larger values: None, the letters count every joint.

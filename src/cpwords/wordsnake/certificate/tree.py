@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cpwords.core.errors import excerpt
+from cpwords.wordsnake.certificate.columns import int_list
 from cpwords.wordsnake.certificate.duals import (
     CutTerms,
     cut_terms,
@@ -21,13 +22,7 @@ from cpwords.wordsnake.certificate.duals import (
     signature_classes,
     suffix_prefix_overlap,
 )
-from cpwords.wordsnake.certificate.format import (
-    Certificate,
-    CoreSet,
-    TreeNode,
-    carries_values,
-    int_list,
-)
+from cpwords.wordsnake.certificate.format import Certificate, CoreSet, TreeNode, carries_values
 from cpwords.wordsnake.certificate.leaves import (
     LeafChange,
     LeafPath,
