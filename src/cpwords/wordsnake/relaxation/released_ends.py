@@ -122,18 +122,26 @@ def ends_from_residual(
     ModelError
         Some arc is named by no live residual arc (a bug: :func:`releasable` held).
     """
-    # Uninitialised (the scatters touch their pages as the residual's classes go, largest
-    # first): filled at once, the three were 0.78 GB on top of the whole residual network.
+    # Uninitialised, their pages touched as the residual's classes go, largest first: the
+    # arcs with room (by class, in few stretches of arc ids) written as each class goes, the
+    # reverse arcs (a few, all over the arcs) kept aside and written last. Filled at once, the
+    # three were 0.78 GB on top of the whole residual network (C. elegans).
     tail, head = np.empty(m, dtype=tail_type), np.empty(m, dtype=head_type)
     weight = None if weight_type is None else np.empty(m, dtype=weight_type)
     seen = np.zeros(m, dtype=bool)
+    out = (tail, head, weight)
+    backward = []
     for c in sorted(range(len(res.classes)), key=lambda c: -res.classes[c].keys.shape[0]):
         arcs = res.classes[c]
         res.classes[c] = ClassArcs(
             arcs.lo, arcs.hi, _empty(arcs.keys), _empty(arcs.heads), _empty(arcs.costs)
         )
-        _scatter(arcs, res.n, (tail, head, weight), seen)
+        backward.append(_scatter(arcs, res.n, out, seen))
         del arcs  # its buffers go before the next class's scatter
+    for ids, t, h, cost in backward:
+        tail[ids], head[ids], seen[ids] = h, t, True
+        if weight is not None:
+            weight[ids] = cost
     if not all(bool(seen[a : a + SCATTER_BLOCK].all()) for a in range(0, m, SCATTER_BLOCK)):
         raise ModelError("an arc is missing from the residual network")
     return tail, head, weight
@@ -144,12 +152,14 @@ def _scatter(
     dead: int,
     out: tuple[np.ndarray, np.ndarray, np.ndarray | None],
     seen: np.ndarray,
-) -> None:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Write the ends (and weights, unless None) of the network arcs that a class's live
-    residual arcs name into ``out``, marking them ``seen``."""
+    forward residual arcs name into ``out``, marking them ``seen``; return its live reverse
+    arcs' network arc ids, tails, heads and costs."""
     tail, head, weight = out
     names = arcs.keys.view(np.uint32)[1 - TAIL_HALF :: 2]
     tails = arcs.tails
+    back: list[list[np.ndarray]] = [[], [], [], []]
     for a in range(0, arcs.keys.shape[0], SCATTER_BLOCK):
         b = a + SCATTER_BLOCK
         h, t, name = arcs.heads[a:b], tails[a:b], names[a:b]
@@ -160,10 +170,19 @@ def _scatter(
         tail[ids], head[ids], seen[ids] = t[fwd], h[fwd], True
         if weight is not None:
             weight[ids] = -arcs.costs[a:b][fwd]
-        ids = (name[bwd] & (REVERSE - 1)).astype(np.int64)
-        tail[ids], head[ids], seen[ids] = h[bwd], t[bwd], True
-        if weight is not None:
-            weight[ids] = arcs.costs[a:b][bwd]
+        for part, values in zip(
+            back,
+            ((name[bwd] & (REVERSE - 1)).astype(np.int64), t[bwd], h[bwd], arcs.costs[a:b][bwd]),
+            strict=True,
+        ):
+            part.append(values)
+    ids, t, h, cost = (
+        np.concatenate(p) if p else np.zeros(0, dtype=d)
+        for p, d in zip(
+            back, (np.int64, tails.dtype, arcs.heads.dtype, arcs.costs.dtype), strict=True
+        )
+    )
+    return ids, t, h, cost
 
 
 def _empty(a: np.ndarray) -> np.ndarray:
