@@ -354,12 +354,13 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
     start = None if rng.random() < 0.5 else -rng.integers(0, 50, net.num_nodes)
     budget = dict(max_rounds=int(rng.integers(1, 60)), max_cycles=int(rng.integers(0, 20)))
     check_every = int(rng.integers(1, 4))
-    # The plain costs read off the network's weights, or the network's ends let go meanwhile.
+    # The plain costs read off the network's weights, or the network's ends let go meanwhile
+    # (and its weights too with the plain costs: the cycles' costs looked up in the residual).
     plain = (
         cost.shape == net.weight.shape and rng.random() < 0.5 and bool((cost == -net.weight).all())
     )
     release = bool(rng.random() < 0.5)
-    ends = net.tail.copy(), net.head.copy()
+    ends = net.tail.copy(), net.head.copy(), net.weight.copy()
     want_flows = flows.copy()
     want, cycles, rounds = reference_settle(
         net, cost, want_flows, cap=cap, start=start, check_every=check_every, **budget
@@ -377,7 +378,7 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
         got = reopt.settle(
             None if plain else cost, check_every=check_every, release=release, **budget
         )
-    for made, was in zip((net.tail, net.head), ends, strict=True):
+    for made, was in zip((net.tail, net.head, net.weight), ends, strict=True):
         assert made.dtype == was.dtype and np.array_equal(made, was)
     assert (reopt.cycles, reopt.rounds) == (cycles, rounds)
     assert np.array_equal(reopt.flows, want_flows)

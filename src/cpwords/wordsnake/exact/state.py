@@ -246,7 +246,8 @@ class FlowState:
         Polish dictionary. Yields whether they were let go: only while they are still the plain
         costs (no Lagrangian iterate yet), and the best iterate's, if any, the same array;
         meanwhile ``cost`` and ``dual.cost`` are empty, and they are made again on leaving (one
-        negation of the weights).
+        negation of the weights, those of the network on leaving: the greedy proof lets them go
+        and makes them again meanwhile).
         """
         dual, cost, weight = self.dual, self.cost, self.net.weight
         plain = (
@@ -265,11 +266,11 @@ class FlowState:
         if dual is not None:
             dual.cost = self.cost
         self.plain_released = True
-        del cost
+        del cost, weight  # the weights themselves may be let go meanwhile (the greedy proof)
         try:
             yield True
         finally:
-            self.cost = -weight
+            self.cost = -self.net.weight
             if dual is not None:
                 dual.cost = self.cost
             self.plain_released = False

@@ -34,7 +34,12 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
-from cpwords.wordsnake.relaxation.released_ends import cycle_ends, releasable, released_ends
+from cpwords.wordsnake.relaxation.released_ends import (
+    cycle_ends,
+    releasable,
+    released_ends,
+    residual_costs,
+)
 from cpwords.wordsnake.relaxation.residual_update import update_residual
 from cpwords.wordsnake.relaxation.sorting import distinct_counts, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
@@ -502,7 +507,8 @@ class Reoptimizer:
         release : bool
             Let the network's ``tail`` and ``head`` go while the residual network holds them,
             made again from it on return, where it names every arc
-            (:func:`~.released_ends.released_ends`).
+            (:func:`~.released_ends.released_ends`); with ``cost`` None, ``weight`` too (the
+            cycles' costs then looked up in the residual network).
 
         Returns
         -------
@@ -517,7 +523,7 @@ class Reoptimizer:
         """
         res = self._residual(cost)
         if release and releasable(self.net, self.flows, self.cap):
-            with released_ends(self.net, res):
+            with released_ends(self.net, res, weight=cost is None):
                 return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
         return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
 
@@ -551,7 +557,9 @@ class Reoptimizer:
                     return self.dist
                 if rounds % check_every == 0:
                     # Only negative cycles are cancelled (any other: keep relaxing).
-                    found = [c for c in pred_cycles(lab.pred) if self._length(c, cost) < 0]
+                    found = [
+                        c for c in pred_cycles(lab.pred) if self._length(c, cost, res, lab) < 0
+                    ]
             self._take_labels(lab)
             if self.cycles >= max_cycles:
                 return None
@@ -563,13 +571,21 @@ class Reoptimizer:
         del self.dist
         self.dist = lab.labels()
 
+    def _weight_away(self, cost: np.ndarray | None) -> bool:
+        """Whether the plain costs are wanted while the network's weights are let go."""
+        return cost is None and self.net.weight.shape[0] != self.flows.shape[0]
+
     def _costs(self, cost: np.ndarray | None, arcs: np.ndarray) -> np.ndarray:
         """The costs of a few arcs (``cost`` None: the plain costs, ``-net.weight``)."""
         return -self.net.weight[arcs] if cost is None else cost[arcs]
 
-    def _length(self, cycle: list[int], cost: np.ndarray | None) -> int:
-        """The cost of a residual cycle named by predecessor keys."""
-        _, arcs, forward = key_arcs(np.array(cycle, dtype=np.int64))
+    def _length(self, cycle: list[int], cost: np.ndarray | None, res: Residual, lab: Labels) -> int:
+        """The cost of a residual cycle named by predecessor keys (its arcs' costs looked up in
+        ``res`` while the network's weights are let go)."""
+        keys = np.array(cycle, dtype=np.int64)
+        if self._weight_away(cost):
+            return int(residual_costs(res, keys, lab.pred).sum())
+        _, arcs, forward = key_arcs(keys)
         c = self._costs(cost, arcs).astype(np.int64)
         return int(np.where(forward, c, -c).sum())
 
@@ -584,6 +600,11 @@ class Reoptimizer:
         # The arcs' ends off the cycles (the network's may be let go meanwhile).
         tail, head = cycle_ends(keys, lab.pred)
         arcs, first = np.unique(arc_of, return_index=True)
+        if self._weight_away(cost):  # the network arcs' costs: forward, the residual arcs'
+            rc = residual_costs(res, keys[first], lab.pred)
+            costs = np.where(key_arcs(keys[first])[2], rc, -rc)
+        else:
+            costs = self._costs(cost, arcs)
         before = self.flows[arcs].copy()
         for c in found:  # the cycles of a functional graph share no node, hence no arc
             self._cancel(c)
@@ -594,7 +615,7 @@ class Reoptimizer:
             arcs,
             tail[first],
             head[first],
-            self._costs(cost, arcs),
+            costs,
             before,
             self.flows[arcs],
             self.cap[arcs],

@@ -6,7 +6,10 @@ each arc with flow backward, so every arc of positive capacity is there at least
 greedy proof's sweeps run, the network's own ``tail`` and ``head`` are then a second copy (8
 bytes an arc: 0.55 GB of the 4.3 GB peak on 977,555 31-mers of C. elegans); they are let go
 and made again from the residual network when the sweeps end (a scatter of its arcs, a class at
-a time).
+a time). Where the residual network's costs are the plain ones (``-weight``), the network's
+``weight`` is let go too (4 bytes an arc more: 0.27 GB on C. elegans) and read off the residual
+costs again after; meanwhile the costs of a cycle's arcs are looked up in the residual network
+(:func:`residual_costs`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.wordsnake.relaxation.residual_update import class_of, live_position
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.relaxation.sweeps import REVERSE, TAIL_HALF, ClassArcs, Residual, key_arcs
 
@@ -49,7 +53,7 @@ def releasable(net: StringHubNetwork, flows: np.ndarray, cap: np.ndarray) -> boo
 
 
 @contextmanager
-def released_ends(net: StringHubNetwork, res: Residual) -> Iterator[None]:
+def released_ends(net: StringHubNetwork, res: Residual, weight: bool = False) -> Iterator[None]:
     """Let ``net.tail`` and ``net.head`` go while ``res`` holds them; make them again on leaving.
 
     Parameters
@@ -61,6 +65,9 @@ def released_ends(net: StringHubNetwork, res: Residual) -> Iterator[None]:
         A residual network of a flow on ``net`` within positive capacities (:func:`releasable`),
         kept up to date while the ends are away; its arrays are let go, a class at a time,
         as the ends are made again.
+    weight : bool
+        Let ``net.weight`` go too, made again from the residual costs: ``res`` holds the plain
+        costs (``-net.weight`` on its forward arcs).
 
     Notes
     -----
@@ -68,19 +75,28 @@ def released_ends(net: StringHubNetwork, res: Residual) -> Iterator[None]:
     and the arrays made again are equal to them.
     """
     m, tail_type, head_type = net.m, net.tail.dtype, net.head.dtype
+    weight_type = net.weight.dtype if weight else None
     object.__setattr__(net, "tail", np.zeros(0, dtype=tail_type))
     object.__setattr__(net, "head", np.zeros(0, dtype=head_type))
+    if weight_type is not None:
+        object.__setattr__(net, "weight", np.zeros(0, dtype=weight_type))
     try:
         yield
     finally:
-        tail, head = ends_from_residual(res, m, tail_type, head_type)
+        tail, head, w = ends_from_residual(res, m, tail_type, head_type, weight_type)
         object.__setattr__(net, "tail", tail)
         object.__setattr__(net, "head", head)
+        if w is not None:
+            object.__setattr__(net, "weight", w)
 
 
 def ends_from_residual(
-    res: Residual, m: int, tail_type: np.dtype, head_type: np.dtype
-) -> tuple[np.ndarray, np.ndarray]:
+    res: Residual,
+    m: int,
+    tail_type: np.dtype,
+    head_type: np.dtype,
+    weight_type: np.dtype | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """The network's arc ends read off a residual network that names every arc.
 
     Parameters
@@ -91,37 +107,82 @@ def ends_from_residual(
         Number of network arcs.
     tail_type, head_type : numpy.dtype
         The ends' types.
+    weight_type : numpy.dtype, optional
+        The weights' type, to read the weights too (the residual costs are the plain ones:
+        ``-weight`` forward, ``weight`` backward).
 
     Returns
     -------
     tail, head : numpy.ndarray, shape (m,)
+    weight : numpy.ndarray, shape (m,), or None
+        None without ``weight_type``.
 
     Raises
     ------
     ModelError
         Some arc is named by no live residual arc (a bug: :func:`releasable` held).
     """
-    tail = np.full(m, -1, dtype=tail_type)
-    head = np.empty(m, dtype=head_type)
-    for c, arcs in enumerate(res.classes):
-        names = arcs.keys.view(np.uint32)[1 - TAIL_HALF :: 2]
-        tails = arcs.tails
-        for a in range(0, arcs.keys.shape[0], SCATTER_BLOCK):
-            b = a + SCATTER_BLOCK
-            h, t, name = arcs.heads[a:b], tails[a:b], names[a:b]
-            live = h != res.n  # the dead head: an arc no longer in the residual network
-            fwd = live & (name < REVERSE)
-            bwd = live & (name >= REVERSE)
-            ids = name[fwd].astype(np.int64)
-            tail[ids], head[ids] = t[fwd], h[fwd]
-            ids = (name[bwd] & (REVERSE - 1)).astype(np.int64)
-            tail[ids], head[ids] = h[bwd], t[bwd]
+    # Uninitialised, their pages touched as the residual's classes go, largest first: the
+    # arcs with room (by class, in few stretches of arc ids) written as each class goes, the
+    # reverse arcs (a few, all over the arcs) kept aside and written last. Filled at once, the
+    # three were 0.78 GB on top of the whole residual network (C. elegans).
+    tail, head = np.empty(m, dtype=tail_type), np.empty(m, dtype=head_type)
+    weight = None if weight_type is None else np.empty(m, dtype=weight_type)
+    seen = np.zeros(m, dtype=bool)
+    out = (tail, head, weight)
+    backward = []
+    for c in sorted(range(len(res.classes)), key=lambda c: -res.classes[c].keys.shape[0]):
+        arcs = res.classes[c]
         res.classes[c] = ClassArcs(
             arcs.lo, arcs.hi, _empty(arcs.keys), _empty(arcs.heads), _empty(arcs.costs)
         )
-    if any(bool((tail[a : a + SCATTER_BLOCK] < 0).any()) for a in range(0, m, SCATTER_BLOCK)):
+        backward.append(_scatter(arcs, res.n, out, seen))
+        del arcs  # its buffers go before the next class's scatter
+    for ids, t, h, cost in backward:
+        tail[ids], head[ids], seen[ids] = h, t, True
+        if weight is not None:
+            weight[ids] = cost
+    if not all(bool(seen[a : a + SCATTER_BLOCK].all()) for a in range(0, m, SCATTER_BLOCK)):
         raise ModelError("an arc is missing from the residual network")
-    return tail, head
+    return tail, head, weight
+
+
+def _scatter(
+    arcs: ClassArcs,
+    dead: int,
+    out: tuple[np.ndarray, np.ndarray, np.ndarray | None],
+    seen: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Write the ends (and weights, unless None) of the network arcs that a class's live
+    forward residual arcs name into ``out``, marking them ``seen``; return its live reverse
+    arcs' network arc ids, tails, heads and costs."""
+    tail, head, weight = out
+    names = arcs.keys.view(np.uint32)[1 - TAIL_HALF :: 2]
+    tails = arcs.tails
+    back: list[list[np.ndarray]] = [[], [], [], []]
+    for a in range(0, arcs.keys.shape[0], SCATTER_BLOCK):
+        b = a + SCATTER_BLOCK
+        h, t, name = arcs.heads[a:b], tails[a:b], names[a:b]
+        live = h != dead  # the dead head: an arc no longer in the residual network
+        fwd = live & (name < REVERSE)
+        bwd = live & (name >= REVERSE)
+        ids = name[fwd].astype(np.int64)
+        tail[ids], head[ids], seen[ids] = t[fwd], h[fwd], True
+        if weight is not None:
+            weight[ids] = -arcs.costs[a:b][fwd]
+        for part, values in zip(
+            back,
+            ((name[bwd] & (REVERSE - 1)).astype(np.int64), t[bwd], h[bwd], arcs.costs[a:b][bwd]),
+            strict=True,
+        ):
+            part.append(values)
+    ids, t, h, cost = (
+        np.concatenate(p) if p else np.zeros(0, dtype=d)
+        for p, d in zip(
+            back, (np.int64, tails.dtype, arcs.heads.dtype, arcs.costs.dtype), strict=True
+        )
+    )
+    return ids, t, h, cost
 
 
 def _empty(a: np.ndarray) -> np.ndarray:
@@ -151,3 +212,34 @@ def cycle_ends(keys: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarr
     order = np.argsort(of_node, kind="stable")
     heads = tails[order[np.searchsorted(of_node, keys, sorter=order)]]
     return np.where(forward, tails, heads), np.where(forward, heads, tails)
+
+
+def residual_costs(res: Residual, keys: np.ndarray, pred: np.ndarray) -> np.ndarray:
+    """The costs of the residual arcs of cycles of predecessors, looked up in the residual
+    network (where the network's weights are let go).
+
+    Parameters
+    ----------
+    res : Residual
+        Holding every arc of the cycles, live.
+    keys : numpy.ndarray of int64, shape (k,)
+        The keys of whole cycles of the predecessor graph (as :func:`cycle_ends`).
+    pred : numpy.ndarray of int64, shape (n,)
+        Each node's predecessor key.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (k,)
+        Each residual arc's cost (of its direction: a reverse arc's is its network arc's
+        cost negated).
+    """
+    tails, _, forward = key_arcs(keys)
+    tail, head = cycle_ends(keys, pred)
+    heads = np.where(forward, head, tail)  # the residual arcs' heads
+    out = np.empty(keys.shape[0], dtype=np.int64)
+    for i, (key, t, h) in enumerate(
+        zip(keys.tolist(), tails.tolist(), heads.tolist(), strict=True)
+    ):
+        arcs = res.classes[class_of(res, t)]
+        out[i] = arcs.costs[live_position(arcs, key, h, res.n)]
+    return out

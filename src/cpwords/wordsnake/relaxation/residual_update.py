@@ -50,21 +50,41 @@ def update_residual(
         keys = t.astype(np.int64) << 32
         keys |= arcs | (REVERSE if reverse else 0)
         for i in np.flatnonzero(was & ~now).tolist():
-            arcs_c = res.classes[_class_of(res, int(t[i]))]
-            arcs_c.heads[_live_position(arcs_c, int(keys[i]), int(h[i]), res.n)] = res.n
+            arcs_c = res.classes[class_of(res, int(t[i]))]
+            arcs_c.heads[live_position(arcs_c, int(keys[i]), int(h[i]), res.n)] = res.n
         add = np.flatnonzero(~was & now)
         if add.size:
             _append(res, t[add], h[add], c[add], keys[add])
 
 
-def _class_of(res: Residual, node: int) -> int:
-    """The class of a node."""
+def class_of(res: Residual, node: int) -> int:
+    """The index in ``res.classes`` of the class of ``node``."""
     return int(np.searchsorted(res.bounds, node, side="right")) - 1
 
 
-def _live_position(arcs: ClassArcs, key: int, head: int, dead: int) -> int:
-    """The position of the residual arc ``key`` (to ``head``) in its class (not a dead copy of
-    it)."""
+def live_position(arcs: ClassArcs, key: int, head: int, dead: int) -> int:
+    """The position of a live residual arc in its class (not a dead copy of it).
+
+    Parameters
+    ----------
+    arcs : ClassArcs
+        The class of the arc's tail.
+    key : int
+        The arc's key (``tail << 32 | name``).
+    head : int
+        Its head.
+    dead : int
+        The dead head (the number of nodes).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    KeyError
+        No live arc of that key.
+    """
     if arcs.indptr is not None:  # sorted by key
         lo = int(np.searchsorted(arcs.keys, key, side="left"))
         found = np.arange(lo, int(np.searchsorted(arcs.keys, key, side="right")))
