@@ -222,7 +222,7 @@ class SlotIndex:
         slot = self._slot(keys)
         every = np.arange(n, dtype=kind)
         self._pos[slot] = every  # the last key of a slot keeps it: the others are shared
-        kept = self._pos[slot]
+        kept = np.take(self._pos, slot)  # (numpy.take: a third faster than indexing)
         lost = np.flatnonzero(kept != every)
         self._pos[slot[lost]] = -2
         # The keys of shared slots: those that lost theirs, and the one that kept each.
@@ -259,7 +259,7 @@ class SlotIndex:
         out = np.take(self._pos, self._slot(query))
         some = np.flatnonzero(out >= 0)
         at = out[some]
-        out[some[self.keys[at] != query[some]]] = -1  # another key's slot: not there
+        out[some[np.take(self.keys, at) != query[some]]] = -1  # another key's slot: not there
         several = np.flatnonzero(out == -2)
         if several.size:
             found = self._rest.find(query[several])
