@@ -21,6 +21,7 @@ from cpwords.wordsnake.certificate import (
     Certificate,
     arrays,
     duals,
+    ranges,
     scores,
     verify_certificate,
     verify_pairwise,
@@ -464,15 +465,15 @@ def test_the_range_minima_are_the_least_of_each_range(
     two, the whole array): the sparse table's least against min()."""
     n = len(values)
     rank = np.argsort(np.argsort(np.array(values), kind="stable"), kind="stable")
-    ranges = data.draw(
+    pairs = data.draw(
         st.lists(st.tuples(st.integers(0, n), st.integers(0, n)), min_size=1, max_size=20)
     )
-    a = np.array([min(x, y) for x, y in ranges], dtype=np.int64)
-    b = np.array([max(x, y) for x, y in ranges], dtype=np.int64)
-    found = arrays.RangeMin(rank).least(a, b).tolist()
+    a = np.array([min(x, y) for x, y in pairs], dtype=np.int64)
+    b = np.array([max(x, y) for x, y in pairs], dtype=np.int64)
+    found = ranges.RangeMin(rank).least(a, b).tolist()
     assert found == [min(rank[x:y].tolist(), default=n) for x, y in zip(a, b, strict=True)]
-    none = arrays.PACKED_NONE  # another least of an empty range (above every entry)
-    found = arrays.RangeMin(rank, none).least(a, b).tolist()
+    none = ranges.PACKED_NONE  # another least of an empty range (above every entry)
+    found = ranges.RangeMin(rank, none).least(a, b).tolist()
     assert found == [min(rank[x:y].tolist(), default=none) for x, y in zip(a, b, strict=True)]
 
 
@@ -750,3 +751,27 @@ def test_the_common_prefixes_of_a_subset_are_read_from_the_neighbours(
 
     expect = [-1] + [common(distinct[a], distinct[b]) for a, b in itertools.pairwise(ids.tolist())]
     assert got == expect[: len(got)]
+
+
+@given(
+    st.sets(st.integers(0, 2**64 - 1), min_size=1, max_size=400),
+    st.sampled_from([10, 40_000, 2**60]),
+    st.data(),
+)
+def test_the_slot_bounds_read_the_shared_slots_of_a_slot_index_alike(
+    keys: set[int], top: int, data: st.DataObject
+) -> None:
+    """Built with a slot index of the same keys (a scatter, then the least over the keys of
+    shared slots only), the table is the one ``minimum.at`` over every key builds; with an
+    index of other slots or other keys, it is built without it."""
+    stored = np.array(sorted(keys), dtype=np.uint64)
+    values = np.array(
+        data.draw(st.lists(st.integers(-top, top), min_size=len(keys), max_size=len(keys))),
+        dtype=np.int64,
+    )
+    index = arrays.SlotIndex(stored)
+    assert index.sharing(arrays.SlotBounds(stored, values)._shift, arrays.SLOT_MIX) is not None
+    alone = arrays.SlotBounds(stored, values).table
+    assert np.array_equal(arrays.SlotBounds(stored, values, index).table, alone)
+    assert np.array_equal(arrays.SlotBounds(stored.copy(), values, index).table, alone)
+    assert index.sharing(np.uint64(1), arrays.SLOT_MIX) is None

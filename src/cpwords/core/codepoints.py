@@ -196,7 +196,7 @@ class Letters:
             # past the last letter), taken off each word's letters a chunk of words at a time
             after = np.zeros(self.lens.size, dtype=np.uint64)
             inside = np.flatnonzero(self.start[1:] < n)
-            after[inside] = suffix[self.start[1:][inside]]
+            after[inside] = np.take(suffix, self.start[1:][inside])
             for w0, w1 in self._word_chunks():
                 lo, hi = int(self.start[w0]), int(self.start[w1])
                 suffix[lo:hi] -= spread(after[w0:w1], self.lens[w0:w1])
@@ -226,7 +226,7 @@ class Letters:
         for lo in range(0, first.size, POWER_CHUNK):
             at = last[lo : lo + POWER_CHUNK]
             left = to_end[at]
-            after = suffix[np.minimum(at + 1, suffix.size - 1)]
+            after = np.take(suffix, at + 1, mode="clip")  # a word's last letter: 0 below
             after[left == 1] = 0
             part = key[lo : lo + POWER_CHUNK]
             np.take(suffix, first[lo : lo + POWER_CHUNK], out=part)

@@ -31,7 +31,7 @@ false alarm, and every inequality found violated is checked again letter by lett
 
 Time O(total letters) array operations (sorts of the words by value and of the prefixes by
 length and by slot, radix sorts of small keys), memory O(total letters + words log words)
-integers (the sparse table: ENABLE's 172,823 words, 12 MB).
+integers (the sparse table of :mod:`.ranges`: ENABLE's 172,823 words, 12 MB).
 
 References
 ----------
@@ -48,6 +48,7 @@ import numpy as np
 
 from cpwords.core.codepoints import Letters
 from cpwords.core.runs import counting, spread
+from cpwords.wordsnake.certificate.ranges import RunValues
 
 #: Draws of the hash base before the array path gives up on a table (then the dict tables check
 #: it): the hashes are polynomials modulo ``2**64``, where a few families of strings (Thue-Morse
@@ -221,7 +222,7 @@ class SlotIndex:
         slot = self._slot(keys)
         every = np.arange(n, dtype=kind)
         self._pos[slot] = every  # the last key of a slot keeps it: the others are shared
-        kept = self._pos[slot]
+        kept = np.take(self._pos, slot)  # (numpy.take: a third faster than indexing)
         lost = np.flatnonzero(kept != every)
         self._pos[slot[lost]] = -2
         # The keys of shared slots: those that lost theirs, and the one that kept each.
@@ -238,6 +239,14 @@ class SlotIndex:
         else:
             self._rest = KeyIndex(keys[shared])
 
+    def sharing(self, shift: np.uint64, mix: np.uint64) -> np.ndarray | None:
+        """The positions of the keys that share their slot with another key, when the slots
+        are the top bits (below ``shift``) of the keys' products with ``mix``: those of this
+        index's own slots (its first level), else None (not known)."""
+        if shift != self._shift or mix != self._mix:
+            return None
+        return self._shared
+
     def _slot(self, keys: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
             slot = keys * self._mix
@@ -250,7 +259,7 @@ class SlotIndex:
         out = np.take(self._pos, self._slot(query))
         some = np.flatnonzero(out >= 0)
         at = out[some]
-        out[some[self.keys[at] != query[some]]] = -1  # another key's slot: not there
+        out[some[np.take(self.keys, at) != query[some]]] = -1  # another key's slot: not there
         several = np.flatnonzero(out == -2)
         if several.size:
             found = self._rest.find(query[several])
@@ -274,6 +283,9 @@ class SlotBounds:
     ----------
     keys : numpy.ndarray of uint64, shape ``(n,)``
     values : numpy.ndarray of int64, shape ``(n,)``
+    index : SlotIndex, optional
+        A slot index of these ``keys`` (the same array): the keys of its shared slots are
+        those of the shared slots here when it has the same slots (its first level).
 
     Notes
     -----
@@ -283,23 +295,42 @@ class SlotBounds:
     at random by millions of suffixes, a table of 64-bit values (16 MB) took three times as
     long once a solve had filled the memory (its pages out of the processor's reach). Built
     by one ``numpy.minimum.at`` over the keys' slots (ENABLE: 1.2 ms, where the least of each
-    run of the keys sorted by slot took 4.2 ms).
+    run of the keys sorted by slot took 4.2 ms); given the ``index``, by one scatter of every
+    key's value and a ``numpy.minimum.at`` over the keys of shared slots only, a sixth of them
+    (3.1 million keys: 13 + 7 ms, where ``minimum.at`` over them all took 50).
     """
 
     EMPTY = (1 << 15) - 1
 
-    def __init__(self, keys: np.ndarray, values: np.ndarray) -> None:
+    def __init__(
+        self, keys: np.ndarray, values: np.ndarray, index: SlotIndex | None = None
+    ) -> None:
         bits = max(4, (SLOTS_PER_KEY * keys.size).bit_length())
         self._shift = np.uint64(64 - bits)
         self.base = int(values.min()) if values.size else 0
         span = int(values.max()) - self.base if values.size else 0
         self.step = max(1, -(-(span + 1) // (self.EMPTY - 1)))
         self.table = np.full(1 << bits, self.EMPTY, dtype=np.int16)
-        if keys.size:  # the least value of each slot's keys, rounded down: below EMPTY
-            least = values - self.base
-            if self.step > 1:
-                least //= self.step
-            np.minimum.at(self.table, self._slot(keys), least.astype(np.int16))
+        if not keys.size:
+            return
+        # The least value of each slot's keys, rounded down: below EMPTY.
+        least = values - self.base
+        if self.step > 1:
+            least //= self.step
+        least16, slot = least.astype(np.int16), self._slot(keys)
+        del least
+        shared = (
+            None
+            if index is None or index.keys is not keys
+            else index.sharing(self._shift, SLOT_MIX)
+        )
+        if shared is None:
+            np.minimum.at(self.table, slot, least16)
+            return
+        # A slot of one key holds its value, written at once; a shared slot holds one of its
+        # keys' values, then the least of them all (``minimum.at`` over those keys only).
+        self.table[slot] = least16
+        np.minimum.at(self.table, slot[shared], least16[shared])
 
     def _slot(self, keys: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point
@@ -529,10 +560,8 @@ class PrefixTable:
     def bounds(self) -> SlotBounds:
         """The slot bounds of the prefixes in the index (built once)."""
         if self._bounds is None:
-            if self.useful is None:
-                self._bounds = SlotBounds(self.keys, self.v1)
-            else:
-                self._bounds = SlotBounds(self.keys[self.useful], self.v1[self.useful])
+            v1 = self.v1 if self.useful is None else self.v1[self.useful]
+            self._bounds = SlotBounds(self.index.keys, v1, self.index)  # its keys, in order
         return self._bounds
 
     def prefix_of(self, node: int) -> str:
@@ -661,135 +690,3 @@ def _entries(
     row = spread(rows, count)
     wide = np.int32 if row.size < 1 << 31 else np.int64
     return row, counting(first, count, wide).astype(kind)
-
-
-class RangeMin:
-    """The least of ``rank[a:b]`` for many ranges at once, from a sparse table (every power of
-    two's window minima: Bender and Farach-Colton, "The LCA problem revisited", LATIN 2000).
-
-    Parameters
-    ----------
-    rank : numpy.ndarray of int, shape ``(n,)``
-        Values below ``n`` (ranks).
-
-    Notes
-    -----
-    ``log2(n) + 1`` arrays of at most ``n`` int32 (ENABLE's 172,823 words: 12 MB), built in
-    as many whole-array minima, each written in place into one table (no level copied into
-    it afterwards); a query reads two windows that cover its range.
-    """
-
-    def __init__(self, rank: np.ndarray, none: int | None = None) -> None:
-        n = rank.size
-        self.none = n if none is None else none  # the least of an empty range
-        sizes = [n]
-        while 2 << (len(sizes) - 1) <= n:
-            sizes.append(n - (2 << (len(sizes) - 1)) + 1)  # windows of 2 ** j in n
-        self.offset = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
-        self.table = np.empty(sum(sizes) + 1, dtype=np.int32)
-        self.table[-1] = self.none  # the entry of an empty range
-        self.table[:n] = rank
-        for j in range(1, len(sizes)):
-            at, half = int(self.offset[j - 1]), 1 << (j - 1)
-            prev = self.table[at : at + sizes[j - 1]]
-            np.minimum(prev[:-half], prev[half:], out=self.table[at + sizes[j - 1] :][: sizes[j]])
-        self.level = np.zeros(n + 1, dtype=np.int64)  # floor(log2(size)) by size
-        for j in range(1, len(sizes)):
-            self.level[1 << j :] += 1
-
-    def least(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """The least rank in each range ``[a, b)`` (int64 arrays; ``n`` for an empty one),
-        int32."""
-        size = np.maximum(b - a, 0)
-        j = self.level[size]
-        left = self.offset[j] + a
-        right = self.offset[j] + b - (np.int64(1) << j)
-        empty = size == 0
-        left[empty] = right[empty] = self.table.size - 1  # the entry n
-        return np.minimum(self.table[left], self.table[right])
-
-
-#: The key of an empty range of packed keys (:class:`RunValues`): above every packed key.
-PACKED_NONE = (1 << 31) - 1
-
-
-class RunValues:
-    """The values of the words of runs of consecutive words (``ids[lo:hi]``, one run a
-    prefix): the smallest of every run at once, the word of it and the second smallest (and
-    its word) for the runs asked about, the words ranked by value, then by position.
-
-    Parameters
-    ----------
-    lo, hi : numpy.ndarray of int64, shape ``(runs,)``
-        Each run's first position in ``ids`` and the one past its last.
-    ids : numpy.ndarray of int64, shape ``(n,)``
-        The words.
-    values : numpy.ndarray of int64
-        Indexed by word id.
-
-    Notes
-    -----
-    A range minimum of the ranks (:class:`RangeMin`) for the smallest of a run of two words
-    or more; the least of the two ranges beside it for the second. The ranks are the words'
-    values and places packed in one int32 (value above, place below: ordered as the pairs)
-    when they fit, else their order by value (a stable sort). The check reads the
-    smallest of every prefix and the rest only for its candidates (a tenth of the suffixes).
-    """
-
-    def __init__(self, lo: np.ndarray, hi: np.ndarray, ids: np.ndarray, values: np.ndarray):
-        self.lo, self.hi, self.ids = lo, hi, ids
-        self.val = values[ids]
-        least = int(self.val.min()) if ids.size else 0
-        span = int(self.val.max()) - least if ids.size else 0
-        self.shift = ids.size.bit_length()
-        if (span + 1) << self.shift < PACKED_NONE:
-            # Value and place packed in one int32 key, compared as the pair (value, place):
-            # no sort of the words by value, no rank (ENABLE: 0.002 s of 0.006).
-            self.base = least
-            key = (self.val - least).astype(np.int32)
-            key <<= self.shift
-            key |= np.arange(ids.size, dtype=np.int32)
-            self._rank_runs(key, PACKED_NONE)
-            self.v1 = (self.least >> self.shift).astype(np.int64) + least
-            self.by_value = None
-            return
-        if ids.size and span < 1 << 16:  # a radix sort of 16-bit keys
-            self.by_value = np.argsort((self.val - least).astype(np.uint16), kind="stable")
-        else:
-            self.by_value = np.argsort(self.val, kind="stable")
-        rank = np.empty(ids.size, dtype=np.int32 if ids.size < 1 << 31 else np.int64)
-        rank[self.by_value] = np.arange(ids.size, dtype=rank.dtype)
-        self._rank_runs(rank, ids.size)
-        self.v1 = self.val[self.by_value[self.least]]
-
-    def _rank_runs(self, rank: np.ndarray, none: int) -> None:
-        """``least``: the least of ``rank`` over each run (``ranges``: their range minima)."""
-        lo, hi = self.lo, self.hi
-        self.least = rank[lo]  # a run of one word
-        several = np.flatnonzero(hi - lo > 1)
-        self.ranges = RangeMin(rank, none) if several.size else None
-        if self.ranges is not None:
-            self.least[several] = self.ranges.least(lo[several], hi[several])
-        self.none = none
-
-    def _place_value(self, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The place among ``ids`` and the value of each key (a rank, or a packed key)."""
-        if self.by_value is None:
-            place = (key & ((1 << self.shift) - 1)).astype(np.int64)
-            return place, (key >> self.shift).astype(np.int64) + self.base
-        place = self.by_value[key]
-        return place, self.val[place]
-
-    def others(self, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(word of the smallest, second smallest value, its word)`` of the runs ``run``
-        (0 and -1 for a run of one word), int64 arrays."""
-        first = self.least[run]
-        w1, _ = self._place_value(first)
-        second = np.full(run.size, self.none, dtype=np.int64)
-        several = np.flatnonzero(self.hi[run] - self.lo[run] > 1)
-        if several.size and self.ranges is not None:
-            a, b, at = self.lo[run[several]], self.hi[run[several]], w1[several]
-            second[several] = np.minimum(self.ranges.least(a, at), self.ranges.least(at + 1, b))
-        has_two = second != self.none
-        w2, v2 = self._place_value(np.where(has_two, second, first))
-        return self.ids[w1], np.where(has_two, v2, 0), np.where(has_two, self.ids[w2], -1)

@@ -80,17 +80,19 @@ def tight_overlaps(
             # Each word once: the joints by first word, so that the first words' values and
             # letters are read in order (half the reads at random; ENABLE: 0.011 s to 0.007).
             joints = place if cert.cyclic else place[place < n - 1]
-    a = ids[joints]
+    # (numpy.take throughout: gathers a third faster than indexing)
+    a = np.take(ids, joints)
     after = joints + 1  # the next place (the first after the last: cyclic)
     after[after == n] = 0
-    b = ids[after]
+    b = np.take(ids, after)
     del after
     lens = letters.lens
-    top = np.minimum(lens[a], lens[b])
+    top = np.minimum(np.take(lens, a), np.take(lens, b))
     if cert.proper:
         top -= 1
     np.maximum(top, 0, out=top)
-    room = u[a] + v[b]
+    room = np.take(u, a)
+    room += np.take(v, b)
     room //= cert.scale  # scale * g(k) <= room exactly when g(k) <= room // scale (g integer)
     if cert.score == "linear":
         k = np.clip(room, 0, top)

@@ -1,0 +1,140 @@
+"""The smallest values of runs of consecutive words for the checker's prefix table
+(:class:`cpwords.wordsnake.certificate.arrays.PrefixTable`): a range minimum over the words
+ranked by value (a sparse table) gives the smallest of every run, the least of the two ranges
+beside it the second, for the few runs asked about."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class RangeMin:
+    """The least of ``rank[a:b]`` for many ranges at once, from a sparse table (every power of
+    two's window minima: Bender and Farach-Colton, "The LCA problem revisited", LATIN 2000).
+
+    Parameters
+    ----------
+    rank : numpy.ndarray of int, shape ``(n,)``
+        Values below ``n`` (ranks).
+
+    Notes
+    -----
+    ``log2(n) + 1`` arrays of at most ``n`` int32 (ENABLE's 172,823 words: 12 MB), built in
+    as many whole-array minima, each written in place into one table (no level copied into
+    it afterwards); a query reads two windows that cover its range.
+    """
+
+    def __init__(self, rank: np.ndarray, none: int | None = None) -> None:
+        n = rank.size
+        self.none = n if none is None else none  # the least of an empty range
+        sizes = [n]
+        while 2 << (len(sizes) - 1) <= n:
+            sizes.append(n - (2 << (len(sizes) - 1)) + 1)  # windows of 2 ** j in n
+        self.offset = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
+        self.table = np.empty(sum(sizes) + 1, dtype=np.int32)
+        self.table[-1] = self.none  # the entry of an empty range
+        self.table[:n] = rank
+        for j in range(1, len(sizes)):
+            at, half = int(self.offset[j - 1]), 1 << (j - 1)
+            prev = self.table[at : at + sizes[j - 1]]
+            np.minimum(prev[:-half], prev[half:], out=self.table[at + sizes[j - 1] :][: sizes[j]])
+        self.level = np.zeros(n + 1, dtype=np.int64)  # floor(log2(size)) by size
+        for j in range(1, len(sizes)):
+            self.level[1 << j :] += 1
+
+    def least(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The least rank in each range ``[a, b)`` (int64 arrays; ``n`` for an empty one),
+        int32."""
+        size = np.maximum(b - a, 0)
+        j = self.level[size]
+        left = self.offset[j] + a
+        right = self.offset[j] + b - (np.int64(1) << j)
+        empty = size == 0
+        left[empty] = right[empty] = self.table.size - 1  # the entry n
+        return np.minimum(self.table[left], self.table[right])
+
+
+#: The key of an empty range of packed keys (:class:`RunValues`): above every packed key.
+PACKED_NONE = (1 << 31) - 1
+
+
+class RunValues:
+    """The values of the words of runs of consecutive words (``ids[lo:hi]``, one run a
+    prefix): the smallest of every run at once, the word of it and the second smallest (and
+    its word) for the runs asked about, the words ranked by value, then by position.
+
+    Parameters
+    ----------
+    lo, hi : numpy.ndarray of int64, shape ``(runs,)``
+        Each run's first position in ``ids`` and the one past its last.
+    ids : numpy.ndarray of int64, shape ``(n,)``
+        The words.
+    values : numpy.ndarray of int64
+        Indexed by word id.
+
+    Notes
+    -----
+    A range minimum of the ranks (:class:`RangeMin`) for the smallest of a run of two words
+    or more; the least of the two ranges beside it for the second. The ranks are the words'
+    values and places packed in one int32 (value above, place below: ordered as the pairs)
+    when they fit, else their order by value (a stable sort). The check reads the
+    smallest of every prefix and the rest only for its candidates (a tenth of the suffixes).
+    """
+
+    def __init__(self, lo: np.ndarray, hi: np.ndarray, ids: np.ndarray, values: np.ndarray):
+        self.lo, self.hi, self.ids = lo, hi, ids
+        self.val = values[ids]
+        least = int(self.val.min()) if ids.size else 0
+        span = int(self.val.max()) - least if ids.size else 0
+        self.shift = ids.size.bit_length()
+        if (span + 1) << self.shift < PACKED_NONE:
+            # Value and place packed in one int32 key, compared as the pair (value, place):
+            # no sort of the words by value, no rank (ENABLE: 0.002 s of 0.006).
+            self.base = least
+            key = (self.val - least).astype(np.int32)
+            key <<= self.shift
+            key |= np.arange(ids.size, dtype=np.int32)
+            self._rank_runs(key, PACKED_NONE)
+            self.v1 = (self.least >> self.shift).astype(np.int64) + least
+            self.by_value = None
+            return
+        if ids.size and span < 1 << 16:  # a radix sort of 16-bit keys
+            self.by_value = np.argsort((self.val - least).astype(np.uint16), kind="stable")
+        else:
+            self.by_value = np.argsort(self.val, kind="stable")
+        rank = np.empty(ids.size, dtype=np.int32 if ids.size < 1 << 31 else np.int64)
+        rank[self.by_value] = np.arange(ids.size, dtype=rank.dtype)
+        self._rank_runs(rank, ids.size)
+        self.v1 = self.val[self.by_value[self.least]]
+
+    def _rank_runs(self, rank: np.ndarray, none: int) -> None:
+        """``least``: the least of ``rank`` over each run (``ranges``: their range minima)."""
+        lo, hi = self.lo, self.hi
+        self.least = rank[lo]  # a run of one word
+        several = np.flatnonzero(hi - lo > 1)
+        self.ranges = RangeMin(rank, none) if several.size else None
+        if self.ranges is not None:
+            self.least[several] = self.ranges.least(lo[several], hi[several])
+        self.none = none
+
+    def _place_value(self, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The place among ``ids`` and the value of each key (a rank, or a packed key)."""
+        if self.by_value is None:
+            place = (key & ((1 << self.shift) - 1)).astype(np.int64)
+            return place, (key >> self.shift).astype(np.int64) + self.base
+        place = self.by_value[key]
+        return place, self.val[place]
+
+    def others(self, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(word of the smallest, second smallest value, its word)`` of the runs ``run``
+        (0 and -1 for a run of one word), int64 arrays."""
+        first = self.least[run]
+        w1, _ = self._place_value(first)
+        second = np.full(run.size, self.none, dtype=np.int64)
+        several = np.flatnonzero(self.hi[run] - self.lo[run] > 1)
+        if several.size and self.ranges is not None:
+            a, b, at = self.lo[run[several]], self.hi[run[several]], w1[several]
+            second[several] = np.minimum(self.ranges.least(a, at), self.ranges.least(at + 1, b))
+        has_two = second != self.none
+        w2, v2 = self._place_value(np.where(has_two, second, first))
+        return self.ids[w1], np.where(has_two, v2, 0), np.where(has_two, self.ids[w2], -1)
