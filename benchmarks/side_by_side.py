@@ -10,7 +10,8 @@ reads the CPU of the waited child from ``getrusage``. One JSON line per command:
         -- snake /work/shared/data/enable1.txt
 
 Medians of CPU and wall time over the runs, the largest peak, the first run's answer (status,
-objective or length, bound, certificate verdict) and the check's and solve's seconds.
+objective or length, bound, certificate verdict), the first run's check and solve seconds, and
+the median over the runs of each run's check over its solve (``check_solve``).
 
 Each tree's modules are compiled to bytecode first, into a private cache (``PYTHONPYCACHEPREFIX``,
 nothing written into the trees), and the runs read it, as a user's second run does: a machine
@@ -91,6 +92,13 @@ def _answer(text: bytes) -> dict[str, Any]:
     }
 
 
+def check_solve(rows: list[dict[str, Any]]) -> float | None:
+    """The median over the runs of each run's check seconds over its solve seconds (None when
+    a run reports neither): one run's ratio moves by a tenth or more on a 2-core machine."""
+    ratios = [r["check"] / r["solve"] for r in rows if r.get("check") and r.get("solve")]
+    return round(statistics.median(ratios), 3) if len(ratios) == len(rows) else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", required=True, help="the old source tree (its src folder)")
@@ -123,6 +131,7 @@ def main() -> None:
             "answer": rows[0]["answer"],
             "check": rows[0].get("check"),
             "solve": rows[0].get("solve"),
+            "check_solve": check_solve(rows),
         }
     row["cpu_ratio"] = round(row["new"]["cpu"] / row["old"]["cpu"], 2)
     print(json.dumps(row))
