@@ -207,11 +207,17 @@ def cycle_ends(keys: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarr
         The tail and head of each key's network arc: the residual arc goes from the key's tail
         to the node whose predecessor it is, forward along the network arc or backward.
     """
+    tails, heads, forward = _residual_arcs(keys, pred)
+    return np.where(forward, tails, heads), np.where(forward, heads, tails)
+
+
+def _residual_arcs(keys: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tail and head of each key's residual arc (its head: the node whose predecessor it
+    is), and whether it runs forward along its network arc."""
     tails, _, forward = key_arcs(keys)
     of_node = pred[tails]  # the cycles' nodes' keys: the same keys, in another order
     order = np.argsort(of_node, kind="stable")
-    heads = tails[order[np.searchsorted(of_node, keys, sorter=order)]]
-    return np.where(forward, tails, heads), np.where(forward, heads, tails)
+    return tails, tails[order[np.searchsorted(of_node, keys, sorter=order)]], forward
 
 
 def residual_costs(res: Residual, keys: np.ndarray, pred: np.ndarray) -> np.ndarray:
@@ -233,9 +239,7 @@ def residual_costs(res: Residual, keys: np.ndarray, pred: np.ndarray) -> np.ndar
         Each residual arc's cost (of its direction: a reverse arc's is its network arc's
         cost negated).
     """
-    tails, _, forward = key_arcs(keys)
-    tail, head = cycle_ends(keys, pred)
-    heads = np.where(forward, head, tail)  # the residual arcs' heads
+    tails, heads, _ = _residual_arcs(keys, pred)
     out = np.empty(keys.shape[0], dtype=np.int64)
     for i, (key, t, h) in enumerate(
         zip(keys.tolist(), tails.tolist(), heads.tolist(), strict=True)
