@@ -53,6 +53,10 @@ def joint_gain(k: int, score: str) -> int:
 
 @dataclass
 class DualViolation(Exception):
+    """A joint ``a -> b`` whose dual inequality fails: its left side ``lhs`` (the two words'
+    values, ``u(a) + v(b)``) is below its right side ``rhs`` (the joint's scaled score, with
+    the multipliers of the cuts it enters)."""
+
     a: str
     b: str
     lhs: int

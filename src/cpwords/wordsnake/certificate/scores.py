@@ -40,6 +40,28 @@ def overlaps_score(k: np.ndarray, score: str = "squared") -> int:
 
 
 def ordering_score(seq: Sequence[str], cyclic: bool, proper: bool, score: str = "squared") -> int:
+    """The score of an ordering given as its words, one joint at a time from the strings (the
+    reference :func:`order_score` is tested against).
+
+    Parameters
+    ----------
+    seq : sequence of str
+        The words in order.
+    cyclic, proper : bool
+        Whether the last word joins the first; whether an overlap must be shorter than both
+        words.
+    score : {"squared", "linear"}
+        What a joint of overlap ``k`` scores: ``k ** 2`` or ``k``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> ordering_score(["tomato", "atom", "tomb"], cyclic=False, proper=True)
+    18
+    """
     total = sum(
         joint_gain(suffix_prefix_overlap(a, b, proper), score) for a, b in itertools.pairwise(seq)
     )
