@@ -137,6 +137,26 @@ def test_the_default_method_spends_the_time_left_on_a_strong_tree_and_proves_l54
     assert check.status == "VALID" and check.optimal and check.bound == 1614
 
 
+def test_ctrl_c_inside_a_proof_tree_keeps_the_ordering_and_its_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A Ctrl-C that lands inside a tree (the root model's trees run for seconds) once raised a
+    # KeyError in the certificate stage instead of answering.
+    from cpwords.core.result import Status
+    from cpwords.wordsnake.closure import proof_tree
+    from cpwords.wordsnake.spec import solve_wordsnake
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(proof_tree, "tree_certificate", interrupted)
+    inst = WordsnakeInstance(L545)
+    res = solve_wordsnake(inst, "auto", time_limit=60, certificate=True)
+    assert res.solver_info["interrupted"] is True
+    assert res.status is Status.FEASIBLE and res.objective == 1614
+    assert res.bound is not None and res.bound >= 1614
+
+
 # 20 examples: 30 took 27-32 s of the slow suite.
 @pytest.mark.slow
 @settings(

@@ -168,10 +168,10 @@ def _with_tree(state: ProofState, cert: Certificate) -> Certificate:
         else:
             tree = tree_certificate(state.instance, cert, deadline=until)
             state.info["proof_tree_kind"] = core_tree_kind(tree)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C inside a tree: the values' certificate, no other tree
         state.interrupted = True
         tree = None
-    if tree is None and state.info["proof_tree_kind"].startswith("core"):
+    if tree is None and not state.interrupted and state.info["proof_tree_kind"].startswith("core"):
         tree = _strong_tree(state, cert)
     state.info["proof_tree_time"] = time.perf_counter() - t0
     state.info["proof_tree_nodes"] = None if tree is None else len(tree.tree)
