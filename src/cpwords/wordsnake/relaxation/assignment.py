@@ -541,7 +541,7 @@ class Reoptimizer:
         # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
         # those left and the cycles' nodes (the only ones with new residual arcs: every
         # other node's arcs still hold, the labels only having fallen since).
-        lab = Labels(self.dist, small=res.classes[0].costs.dtype == np.int32)
+        lab = Labels(self.dist, small=res.classes[0].costs.dtype != np.int64)
         while True:
             lab.pred.fill(-1)
             found: list[list[int]] = []
