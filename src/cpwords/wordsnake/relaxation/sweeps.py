@@ -133,7 +133,11 @@ class ClassArcs:
     def sort_by_key(self) -> None:
         """Sort the arcs by key and set ``indptr``."""
         order = np.argsort(self.keys, kind="stable")
-        self.keys, self.heads, self.costs = self.keys[order], self.heads[order], self.costs[order]
+        # One at a time: each old array goes before the next copy is made.
+        self.keys = self.keys[order]
+        self.heads = self.heads[order]
+        self.costs = self.costs[order]
+        del order
         count = np.bincount(self.tails - self.lo, minlength=self.hi - self.lo)
         self.indptr = np.zeros(self.hi - self.lo + 1, dtype=np.int64)
         np.cumsum(count, out=self.indptr[1:])
@@ -244,6 +248,7 @@ def build_residual(
         arcs = ClassArcs(int(bounds[c]), int(bounds[c + 1]), keys, heads, _with_room(size, dtype))
         arcs.ordered, arcs.starts, arcs.shift = size, starts, shift
         classes.append(arcs)
+        del keys, heads  # held by the class alone (its sort by key lets them go)
     cursor = np.zeros_like(count)  # where each bucket's next arc goes
     for c, arcs in enumerate(classes):
         assert arcs.starts is not None
