@@ -31,7 +31,7 @@ def _inputs(net: StringHubNetwork) -> tuple[np.ndarray, list[int], np.ndarray]:
     return slot_start, [i for c in copies for i in c], net.trie.depth.astype(np.int64)
 
 
-Candidates = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Candidates = list[np.ndarray]
 
 
 def _candidates(net: StringHubNetwork, depth: np.ndarray) -> Candidates:
@@ -115,6 +115,27 @@ def test_borders_and_copies_on_two_letters(words: list[str]) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(level_matching, "SMALL_DEPTH", 0)
         assert by_levels(net) == reference(net)
+
+
+def test_the_matching_takes_a_list_of_candidates() -> None:
+    """A list of candidates is emptied (the caller holds no copy); a tuple is only read, and
+    both match alike."""
+    words = tuple(f"{a}{b}{c}" for a in "abc" for b in "abc" for c in "abc")
+    net = build_string_network(WordsnakeInstance(words))
+    slot_start, slot_item, depth = _inputs(net)
+    n = net.instance.n
+    found = []
+    for as_list in (True, False):
+        succ, handover = np.full(n + 1, -1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
+        word_node = net.trie.word_node.astype(np.int64)
+        items = np.array(slot_item, dtype=np.int64)
+        m = LevelMatching(word_node, slot_start, items, succ, handover)
+        cand = _candidates(net, depth)
+        given = cand if as_list else tuple(cand)
+        m.run(given, depth, None)
+        assert len(given) == (0 if as_list else 4)
+        found.append((succ.tolist(), handover.tolist(), m.groups))
+    assert found[0] == found[1]
 
 
 def test_a_deadline_between_depths_keeps_the_matches_made() -> None:

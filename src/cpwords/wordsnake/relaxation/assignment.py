@@ -113,7 +113,8 @@ def route_successors(net: StringHubNetwork, dec: Decoded) -> np.ndarray | None:
 
 
 class _TrieArrays(NamedTuple):
-    """The trie's arrays as int64, and ``plus``: ``H+(v)`` for word nodes, ``v`` otherwise."""
+    """The trie's arrays (its own, not copies: read by gathers only), ``wn`` as int64, and
+    ``plus``: ``H+(v)`` for word nodes, ``v`` otherwise (32-bit where node ids fit)."""
 
     depth: np.ndarray
     parent: np.ndarray
@@ -123,16 +124,14 @@ class _TrieArrays(NamedTuple):
 
 
 def _trie_arrays(net: StringHubNetwork) -> _TrieArrays:
-    """The trie arrays a route needs."""
+    """The trie arrays a route needs (977,555 31-mers of C. elegans: four 64-bit copies of
+    arrays of 20 million trie nodes were 0.6 GB, held through the routing's peak)."""
     trie = net.trie
     T, W = trie.size, net.num_words
-    depth = trie.depth.astype(np.int64)
-    parent = trie.parent.astype(np.int64)
     wn = trie.word_node.astype(np.int64)
-    node_word = trie.node_word.astype(np.int64)
-    plus = np.arange(T, dtype=np.int64)
+    plus = np.arange(T, dtype=np.int32 if T + W <= 1 << 31 else np.int64)
     plus[wn] = T + np.arange(W)
-    return _TrieArrays(depth, parent, wn, node_word, plus)
+    return _TrieArrays(trie.depth, trie.parent, wn, trie.node_word, plus)
 
 
 @dataclass
@@ -542,7 +541,7 @@ class Reoptimizer:
         # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
         # those left and the cycles' nodes (the only ones with new residual arcs: every
         # other node's arcs still hold, the labels only having fallen since).
-        lab = Labels(self.dist, small=res.classes[0].costs.dtype == np.int32)
+        lab = Labels(self.dist, small=res.classes[0].costs.dtype != np.int64)
         while True:
             lab.pred.fill(-1)
             found: list[list[int]] = []

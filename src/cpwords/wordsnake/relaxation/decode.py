@@ -370,25 +370,30 @@ class _Places:
         self.exit_size = net.mult - chained  # units leaving by arcs to hubs
         exit_base = np.cumsum(self.exit_size) - self.exit_size
         self.n_exit = int(self.exit_size.sum())
-        self.pos = np.empty(net.num_nodes, dtype=np.int64)  # topological places of the hubs
-        self.pos[net.topo] = np.arange(net.topo.size)
+        # The arrays of every node in 32 bits where they fit (977,555 31-mers of C. elegans:
+        # 26 million nodes, three 64-bit arrays and a count were the decoding's peak).
+        nodes = _narrow(net.num_nodes + 1)
+        self.pos = np.empty(net.num_nodes, dtype=nodes)  # topological places of the hubs
+        self.pos[net.topo] = np.arange(net.topo.size, dtype=nodes)
         # Where each arc's block starts in its head's queue, and each node's queue's size.
         offset, size_of = self._arrivals(net.num_nodes, tail, head, flow, is_out)
         self.node = np.flatnonzero(size_of)
-        self.size = size_of[self.node]
+        self.size = size_of[self.node].astype(np.int64)
+        del size_of
         self.base = self.n_exit + np.cumsum(self.size) - self.size
         self.total = self.n_exit + int(self.size.sum())
-        base_of = np.empty(net.num_nodes, dtype=np.int64)  # read at receiving nodes only
+        # Read at receiving nodes only; places below ``total``.
+        base_of = np.empty(net.num_nodes, dtype=_narrow(self.total + 1))
         base_of[self.node] = self.base
         self.dst = base_of[head] + offset
+        del offset
         self.depot_place = -1
         if not self.cyclic:  # after the root's exits' units
-            self.depot_place = int(base_of[0] + flow[is_out & (head == 0)].sum())
+            self.depot_place = int(base_of[0]) + int(flow[is_out & (head == 0)].sum())
         # Arcs out take blocks from the end of their tail's queue, in arc order: an arc's
         # block starts after those of the tail's later arcs (tails of one arc: at the start).
         self.src = np.zeros(flow.size, dtype=np.int64)
-        several = np.flatnonzero(np.bincount(tail, minlength=net.num_nodes)[tail] > 1)
-        by_tail = several[stable_order(tail[several])]
+        by_tail = _repeated(tail)
         self.src[by_tail] = _after_in_group(tail[by_tail], flow[by_tail])
         self.src[is_out] += exit_base[tail[is_out] - net.out_base]
         self.src[~is_out] += base_of[tail[~is_out]]
@@ -406,9 +411,9 @@ class _Places:
         the exits' arcs (arc order), a linear snake's depot at the root, then the hubs' arcs
         by their tail's topological place (then arc order); heads of one arc take it first."""
         offset = np.zeros(flow.size, dtype=np.int64)
-        size_of = np.zeros(num_nodes, dtype=np.int64)
+        size_of = np.zeros(num_nodes, dtype=_narrow(int(flow.sum()) + 2))
         size_of[head] = flow  # right where one arc comes in
-        shared = np.flatnonzero(np.bincount(head, minlength=num_nodes)[head] > 1)
+        shared = np.sort(_repeated(head))
         when = np.where(is_out[shared], 0, self.pos[tail[shared]] + 1)
         shared = shared[stable_order(when)]
         shared = shared[stable_order(head[shared])]
@@ -482,6 +487,19 @@ class _Places:
         sizes = self.size[hubs]
         at = np.repeat(self.base[hubs], sizes) + ramp(sizes)
         return unit[at], np.cumsum(sizes) - sizes
+
+
+def _repeated(keys: np.ndarray) -> np.ndarray:
+    """The places of the keys that occur twice or more, by key (stably: each key's places
+    ascending). A sort of the keys: no count of every node (``numpy.bincount``, 0.2 GB on
+    977,555 31-mers of C. elegans, for 2 million arcs with flow)."""
+    order = stable_order(keys)
+    ordered = keys[order]
+    same = ordered[1:] == ordered[:-1]  # a place and the next share their key
+    many = np.zeros(keys.size, dtype=bool)
+    many[1:] = same
+    many[:-1] |= same
+    return order[many]
 
 
 def _after_in_group(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -605,7 +623,7 @@ def _greedy_matches(
     slot_start: np.ndarray,
     slot_item: np.ndarray,
     depth: np.ndarray,
-    cand: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    cand: list[np.ndarray],
     succ: np.ndarray,
     handover: np.ndarray,
     deadline: float | None,
@@ -613,7 +631,8 @@ def _greedy_matches(
     """The matching (:class:`~.level_matching.LevelMatching`), written into ``succ`` and
     ``handover``: the exits matched at each string where two or more were (as items and where
     each string's start), the entries and exits left free, and whether the deadline or Ctrl-C
-    stopped it (the matches so far stand)."""
+    stopped it (the matches so far stand). ``cand`` is emptied (the matching takes its
+    arrays)."""
     stopped = interrupted = False
     matching = LevelMatching(net.trie.word_node, slot_start, slot_item, succ, handover)
     try:
@@ -625,9 +644,7 @@ def _greedy_matches(
     return matching.group_arrays(), matching.free_ends(), stopped, interrupted
 
 
-def _handover_candidates(
-    trie: Trie, W: int, proper: bool, depth: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _handover_candidates(trie: Trie, W: int, proper: bool, depth: np.ndarray) -> list[np.ndarray]:
     """Candidate hand-overs, deepest string first: the word, the trie node of the string and
     the range of words allowed to follow (``lo_word`` .. ``hi_word`` - 1), in 32 bits where
     the trie's node ids fit."""
@@ -643,7 +660,8 @@ def _handover_candidates(
         hw = np.concatenate([np.arange(W, dtype=ids), hw])
         hs = np.concatenate([wn, hs])
     order = _deepest_first(depth[hs])
-    hw, hs = hw[order], hs[order]
+    hw = hw[order]  # one at a time: the old array goes before the next copy
+    hs = hs[order]
     # The words before each node in preorder (``before[v]``, the word nodes below ``v``) and
     # the words up to the end of its subtree: the searches of ``wn`` for every candidate as
     # reads of two tables (0.2 s of ENABLE's 0.5 s by sorted searches). Words equal to the
@@ -657,7 +675,7 @@ def _handover_candidates(
     del order
     lo_word = before[hs + strict]  # = searchsorted(wn, hs), plus one where hs is left out
     hi_word = upto[hs]
-    return hw, hs, lo_word, hi_word
+    return [hw, hs, lo_word, hi_word]
 
 
 def _narrow(top: int) -> type[np.signedinteger]:

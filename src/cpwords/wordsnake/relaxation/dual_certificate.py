@@ -114,13 +114,25 @@ def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndar
     lows = [_lowering(net, pi, cost, a) for a in range(0, net.m, REPAIR_BLOCK)]
     np.minimum.at(pi, np.concatenate([f[0] for f in lows]), np.concatenate([f[1] for f in lows]))
     # The value must be the iterate's: sum of supplies x potentials plus the copy-to-copy terms.
-    self_arcs = net.role == SELF
+    self_arcs = np.flatnonzero(net.role == SELF)
     rc_self = cost[self_arcs] + pi[tail[self_arcs]] - pi[head[self_arcs]]
-    value = int((net.supply * pi).sum()) - int((net.cap[self_arcs] * np.minimum(rc_self, 0)).sum())
+    value = _supply_value(net.supply, pi)
+    value -= int((net.cap[self_arcs] * np.minimum(rc_self, 0)).sum())
     penalty = sum(dual.cut_units)
     if value - penalty != dual.value_scaled:
         return None
     return pi
+
+
+def _supply_value(supply: np.ndarray, pi: np.ndarray) -> int:
+    """``sum(supply * pi)`` in 64 bits, :data:`REPAIR_BLOCK` nodes at a time (the products of
+    every node at once were 0.2 GB of fresh memory on 977,555 31-mers of C. elegans: the
+    solve's peak)."""
+    total = 0
+    for a in range(0, supply.shape[0], REPAIR_BLOCK):
+        b = a + REPAIR_BLOCK
+        total += int(np.dot(supply[a:b].astype(np.int64), pi[a:b].astype(np.int64, copy=False)))
+    return total
 
 
 #: Arcs read at a time by the repair of :func:`dual_potentials` (its temporaries stay small,

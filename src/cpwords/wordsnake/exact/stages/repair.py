@@ -15,5 +15,7 @@ def repair(f: FlowState) -> None:
     # The plain costs, read by neither, let go while the decoding and the candidate index peak.
     with f.plain_cost_released() if f.large else nullcontext():
         decode_and_repair(f, record=not f.warm_first)
+        if f.proven:  # no repair after: the costs are made again without the index held
+            f.drop_index()  # (977,555 31-mers of C. elegans: 0.5 GB, the solve's peak)
     if f.proven:
         f.ended = True
