@@ -89,9 +89,11 @@ def tree_certificate(
     max_nodes: int = MAX_NODES,
     strong: int = 0,
     through_root: bool | None = None,
+    target: int | None = None,
+    max_pairs: int = MAX_CORE_PAIRS,
 ) -> Certificate | None:
-    """The version 2 certificate of ``cert.objective``: ``cert``'s values as the root, the core
-    they leave at ``objective + 1`` and a proof tree over it.
+    """The version 2 certificate of ``target - 1`` (by default ``cert.objective``): ``cert``'s
+    values as the root, the core they leave at ``target`` and a proof tree over it.
 
     Parameters
     ----------
@@ -114,6 +116,13 @@ def tree_certificate(
         True, the zero-overlap joints of two different words through the root (``"root"``:
         a far smaller core when the optimum has many chains); None, ``"joints"`` unless its
         core exceeds :data:`MAX_CORE_PAIRS`, then ``"root"``.
+    target : int, optional
+        The score no snake reaches (default ``objective + 1``: the ordering is optimal). Above
+        it, the tree proves the bound ``target - 1`` and leaves the gap below it open (the
+        stage "bound descent"); a snake found scoring ``target`` or more gives no tree.
+    max_pairs : int
+        The largest core the tree is built on (:data:`MAX_CORE_PAIRS`); a larger one gives
+        the tree model ``"root"`` (with ``through_root`` None) or no tree.
 
     Returns
     -------
@@ -124,13 +133,13 @@ def tree_certificate(
     counts = Counter(instance.words)
     words = sorted(counts)
     mult = [counts[w] for w in words]
-    target = cert.objective + 1
-    found = _core(words, mult, cert, target, deadline, through_root)
+    target = cert.objective + 1 if target is None else target
+    found = _core(words, mult, cert, target, deadline, through_root, max_pairs)
     if found is None:
         return None
     core, through_root = found
-    if core.budget < 0:  # the root values alone prove the objective
-        return replace(cert, core_pairs=None, bound=cert.objective)
+    if core.budget < 0:  # the root values alone prove the target's bound
+        return replace(cert, core_pairs=None, bound=target - 1)
     nodes = None
     branching = ""
     for rounds, free_root, share, width in _attempts(mult, len(core.pairs), strong, through_root):
@@ -146,6 +155,7 @@ def tree_certificate(
             deadline=until,
             keep_model=width > 0,
             through_root=through_root,
+            target=target,
         )
         cap = max_nodes if rounds > 1 else max_nodes // share
         nodes = _branch(lp, min(cap, STRONG_EARLY_NODES) if width and not strong else cap, width)
@@ -155,13 +165,18 @@ def tree_certificate(
             break
     if nodes is None:
         return None
-    return _tree(cert, nodes, len(core.pairs), branching, through_root)
+    return _tree(cert, nodes, len(core.pairs), branching, through_root, target)
 
 
 def _tree(
-    cert: Certificate, nodes: list[TreeNode], joints: int, branching: str, through_root: bool
+    cert: Certificate,
+    nodes: list[TreeNode],
+    joints: int,
+    branching: str,
+    through_root: bool,
+    target: int,
 ) -> Certificate:
-    """The version 2 certificate of ``cert.objective`` with the tree ``nodes`` (its core of
+    """The version 2 certificate of ``target - 1`` with the tree ``nodes`` (its core of
     ``joints`` joints not listed), its producer saying how it branched."""
     producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": joints}
     if branching:
@@ -169,8 +184,8 @@ def _tree(
     return replace(
         cert,
         core_pairs=None,
-        bound=cert.objective,
-        target=cert.objective + 1,
+        bound=target - 1,
+        target=target,
         core=None,
         tree=tuple(nodes),
         producer=producer,
@@ -185,14 +200,15 @@ def _core(
     target: int,
     deadline: float | None,
     through_root: bool | None,
+    max_pairs: int = MAX_CORE_PAIRS,
 ) -> tuple[RootCore, bool] | None:
     """The root's core at ``target`` in the tree model asked (None: the joints model's, or
-    when it exceeds :data:`MAX_CORE_PAIRS` the root model's) and whether it is the root
-    model's; None when it exceeds the cap or the deadline passed."""
+    when it exceeds ``max_pairs`` the root model's) and whether it is the root model's; None
+    when it exceeds the cap or the deadline passed."""
     for model in (False, True) if through_root is None else (through_root,):
         try:
             core = root_core(
-                words, mult, cert, target, deadline, max_pairs=MAX_CORE_PAIRS, through_root=model
+                words, mult, cert, target, deadline, max_pairs=max_pairs, through_root=model
             )
         except TimeoutError:
             return None

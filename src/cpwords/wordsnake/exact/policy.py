@@ -18,6 +18,7 @@ from cpwords.core.interrupts import StopFlag, stop_scope
 from cpwords.core.machine import available_memory
 from cpwords.core.result import SolveResult
 from cpwords.wordsnake.exact.flow_steps import length_bound
+from cpwords.wordsnake.exact.stages.bound_descent import bound_descent, descent_wanted
 from cpwords.wordsnake.exact.stages.certificate import certificate
 from cpwords.wordsnake.exact.stages.checked_proof import checked_proof, proof_reserve
 from cpwords.wordsnake.exact.stages.core_search import core_search, search_log_start, search_wanted
@@ -100,7 +101,8 @@ FLOW_STAGES = (
 SEARCH_STAGES = (
     Stage("reduced-cost fixing", reduced_cost_fixing),
     Stage("proof tree", early_tree, early_tree_wanted),
-    Stage("core search", core_search, search_wanted),
+    Stage("bound descent", bound_descent, descent_wanted),
+    Stage("core search", core_search, lambda s: s.core is not None and search_wanted(s)),
 )
 
 #: The certificate of the bound: always computed (in memory when no file was asked for).
