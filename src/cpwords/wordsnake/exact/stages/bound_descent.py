@@ -61,7 +61,8 @@ def descent_wanted(state: ProofState) -> bool:
 
 def bound_descent(state: ProofState) -> None:
     """Stage "bound descent": proof trees at descending targets, each within
-    :data:`DESCENT_SHARE` of the time left.
+    :data:`DESCENT_SHARE` of the time left (a tree one point below the bound proven that does
+    not close gets one more try with all the time left).
 
     Parameters
     ----------
@@ -73,8 +74,6 @@ def bound_descent(state: ProofState) -> None:
         (``descent``: target, nodes or None, seconds). Ctrl-C keeps the last tree; the time
         limit sets ``solver_info["stopped"]`` to ``"time"``.
     """
-    from cpwords.wordsnake.closure.proof_tree import tree_certificate
-
     assert state.bound is not None
     log = state.stages[-1]
     tried: list[dict[str, object]] = []
@@ -84,7 +83,7 @@ def bound_descent(state: ProofState) -> None:
         return
     goal = int(state.objective) + 1  # the target that proves the incumbent optimal
     proven = int(state.bound) + 1  # the lowest target a tree closed at (the bound's + 1)
-    step = 1
+    step, last_try = 1, False
     while proven > goal and not state.stop.asked:
         remaining = state.remaining()
         if remaining is not None and remaining < TREE_MIN_SECONDS:
@@ -93,19 +92,9 @@ def bound_descent(state: ProofState) -> None:
         target = max(goal, proven - step)
         now = time.perf_counter()
         until = None if remaining is None else now + DESCENT_SHARE * remaining
-        if target == goal or step == 1:  # the last try at this target: all the time left
-            until = state.deadline
         state.report(state.elapsed(), state.objective, state.bound, f"proof tree at {target:,}")
         try:
-            tree = tree_certificate(
-                state.instance,
-                cert,
-                deadline=until,
-                max_nodes=DESCENT_MAX_NODES,
-                through_root=False,
-                target=target,
-                max_pairs=DESCENT_MAX_PAIRS,
-            )
+            tree = _tree_at(state, cert, target, state.deadline if last_try else until)
         except KeyboardInterrupt:  # the last tree that closed stands
             state.interrupted = True
             return
@@ -116,12 +105,32 @@ def bound_descent(state: ProofState) -> None:
             if left is not None and left < TREE_MIN_SECONDS:
                 state.info["stopped"] = "time"
                 return
-            if step == 1:  # no higher target left to try below the bound proven
+            if last_try:  # no higher target left to try below the bound proven
                 return
+            last_try = step == 1  # the next bound down: once more, with all the time left
             step = max(1, step // 4)
             continue
         _take(state, tree, target)
-        proven, step = target, step * 2
+        proven, step, last_try = target, step * 2, False
+
+
+def _tree_at(
+    state: ProofState, cert: Certificate, target: int, until: float | None
+) -> Certificate | None:
+    """The proof tree of ``target - 1`` on ``cert``'s values, by ``until``: the trees with
+    cuts only, on a core of at most :data:`DESCENT_MAX_PAIRS` joints (the joints model)."""
+    from cpwords.wordsnake.closure.proof_tree import tree_certificate
+
+    return tree_certificate(
+        state.instance,
+        cert,
+        deadline=until,
+        max_nodes=DESCENT_MAX_NODES,
+        through_root=False,
+        target=target,
+        max_pairs=DESCENT_MAX_PAIRS,
+        cuts_only=True,
+    )
 
 
 def _take(state: ProofState, tree: Certificate, target: int) -> None:
