@@ -305,8 +305,10 @@ def run(state: ProofState) -> None:
        bound: OPTIMAL with no MIP (all of ENABLE and of web2, measured).
     2. If a gap remains, reduced-cost fixing keeps only the joints an ordering scoring above the
        incumbent may use, and an exact search of that core takes the rest of the time: a proof
-       that nothing in the core beats the incumbent is a proof for the whole list (a core too
-       large for the search ends it with the gap open).
+       that nothing in the core beats the incumbent is a proof for the whole list. A core too
+       large for the search goes to the bound descent instead: proof trees at targets
+       descending from the bound, each lowering it by a certificate, until the incumbent is
+       proven optimal or the time runs out.
 
     After a stop (Ctrl-C, SIGTERM, SIGHUP), every stage still to run is skipped.
     """
@@ -439,8 +441,9 @@ def _take_flow_result(state: ProofState) -> None:
 
 
 def _run_search(state: ProofState) -> None:
-    """Reduced-cost fixing and the core search, logged as one stage ``core``, until a stop is
-    asked; a core too large for the search ends them with the gap open."""
+    """Reduced-cost fixing, the proof tree, the bound descent and the core search, logged as one
+    stage ``core``, until a stop is asked (a core too large for the search goes to the bound
+    descent, its log saying ``too_large``)."""
     from cpwords.wordsnake.closure.core import CoreTooLarge  # loaded when a gap is left
 
     t_core = search_log_start(state)
@@ -469,8 +472,8 @@ def _finish_state(state: ProofState) -> SolveResult:
     info["solve_time"] = time.perf_counter() - state.entered  # without start-up and reading
     early = state.deadline is None or time.perf_counter() < state.deadline - 1.0
     if not state.proven and early and not state.interrupted:
-        # Every stage ended before the limit with the gap open (a core too large for the
-        # search, say): not stopped by the limit, and said so.
+        # Every stage ended before the limit with the gap open (a bound descent with no target
+        # left to try, say): not stopped by the limit, and said so.
         info.setdefault("stopped", "exhausted")
     if state.options["checked"] or state.options["certificate"]:
         _stop_bounds_the_proof(state)
