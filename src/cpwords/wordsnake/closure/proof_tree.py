@@ -145,11 +145,32 @@ def tree_certificate(
     core, through_root = found
     if core.budget < 0:  # the root values alone prove the target's bound
         return replace(cert, core_pairs=None, bound=target - 1)
-    nodes = None
-    branching = ""
-    for rounds, free_root, share, width in _attempts(mult, len(core.pairs), strong, through_root):
-        if cuts_only and rounds == 1:
-            continue
+    attempts = _attempts(mult, len(core.pairs), strong, through_root)
+    if cuts_only:
+        attempts = [a for a in attempts if a[0] > 1]
+    nodes, branching = _first_tree(
+        cert, (core, target, through_root), words, mult, attempts, (deadline, max_nodes, strong)
+    )
+    if nodes is None:
+        return None
+    return _tree(cert, nodes, len(core.pairs), branching, through_root, target)
+
+
+def _first_tree(
+    cert: Certificate,
+    at: tuple[RootCore, int, bool],
+    words: list[str],
+    mult: list[int],
+    attempts: list[tuple[int, bool, int, int]],
+    limits: tuple[float | None, int, int],
+) -> tuple[list[TreeNode] | None, str]:
+    """The first of ``attempts`` (:func:`_attempts`) that closes a tree on the core ``at`` its
+    target (in the root model or not), each on its share of the time left (``limits``: the
+    deadline, the most nodes, the strong branching width asked): its nodes (None when none
+    closes) and ``"strong"`` when it branched by strong branching."""
+    core, target, through_root = at
+    deadline, max_nodes, strong = limits
+    for rounds, free_root, share, width in attempts:
         now = time.perf_counter()
         until = None if deadline is None else now + (deadline - now) / share
         lp = CoreProgram(
@@ -168,11 +189,8 @@ def tree_certificate(
         nodes = _branch(lp, min(cap, STRONG_EARLY_NODES) if width and not strong else cap, width)
         lp.close()  # its model freed now, not by the collector
         if nodes is not None:
-            branching = "strong" if width and len(nodes) > 1 else ""  # it branched so
-            break
-    if nodes is None:
-        return None
-    return _tree(cert, nodes, len(core.pairs), branching, through_root, target)
+            return nodes, "strong" if width and len(nodes) > 1 else ""  # it branched so
+    return None, ""
 
 
 def _tree(
