@@ -8,7 +8,8 @@ from cpwords.wordsnake.exact.state import ProofState
 
 #: Reduced-cost fixing hands the core to the exact search when it keeps at most this many word
 #: pairs, and stops collecting beyond it (the hard lists measured keep 8,000 to 20,000 of
-#: 500,000 to 640,000; ab n = 30,000 keeps 398,184).
+#: 500,000 to 640,000; ab n = 30,000 keeps 398,184, seed 3 702,841: the stage "bound descent"
+#: takes a core too large).
 CORE_MAX_PAIRS = 400_000
 
 
