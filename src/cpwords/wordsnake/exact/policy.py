@@ -101,8 +101,8 @@ FLOW_STAGES = (
 SEARCH_STAGES = (
     Stage("reduced-cost fixing", reduced_cost_fixing),
     Stage("proof tree", early_tree, early_tree_wanted),
-    Stage("bound descent", bound_descent, descent_wanted),
     Stage("core search", core_search, lambda s: s.core is not None and search_wanted(s)),
+    Stage("bound descent", bound_descent, descent_wanted),
 )
 
 #: The certificate of the bound: always computed (in memory when no file was asked for).

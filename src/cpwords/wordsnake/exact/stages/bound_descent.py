@@ -1,6 +1,6 @@
-"""Stage "bound descent": when the core is too large for the search, proof trees at targets
-descending from the bound to the incumbent's score + 1, each one proving a lower bound the
-certificate carries (card: "The default `exact` method: its stages").
+"""Stage "bound descent": when the core is too large for the search (or the search ended with
+time left), proof trees at targets descending from the bound to the incumbent's score + 1, each
+one proving a lower bound the certificate carries (card: "The default `exact` method: its stages").
 
 A tree at ``target`` proves that no snake scores ``target`` or more
 (:func:`~cpwords.wordsnake.closure.proof_tree.tree_certificate` with ``target``; the version 2
@@ -36,8 +36,10 @@ DESCENT_MAX_NODES = 4_000
 
 def descent_wanted(state: ProofState) -> bool:
     """Whether the stage "bound descent" runs: reduced-cost fixing found the core too large for
-    the search (its log says ``too_large``), on a checked solve left open with an ordering, a bound
-    and at least :data:`~cpwords.wordsnake.exact.stages.certificate.TREE_MIN_SECONDS` left.
+    the search (its log says ``too_large``), or the core search ended with the gap open before
+    the limit (`ab` n=30,000 seed 2: its child ended 17 s early), on a checked solve left
+    open with an ordering, a bound and at least
+    :data:`~cpwords.wordsnake.exact.stages.certificate.TREE_MIN_SECONDS` left.
 
     Parameters
     ----------
@@ -49,8 +51,9 @@ def descent_wanted(state: ProofState) -> bool:
     bool
     """
     remaining = state.remaining()
+    log = state.stages[-1] if state.stages else {}
     return (
-        bool(state.stages and state.stages[-1].get("too_large"))
+        bool(log.get("too_large") or "arcs" in log)
         and state.bound is not None
         and bool(state.options.get("checked", True))
         and not (state.proven or state.interrupted)
