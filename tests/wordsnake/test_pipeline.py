@@ -268,7 +268,8 @@ def test_a_core_too_large_for_the_search_goes_to_the_bound_descent(
     res = _exact(inst)
     log = res.solver_info["stages"][-1]
     assert log.get("too_large") and "arcs" not in log
-    assert [t["nodes"] for t in log["descent"]] == [None, None]  # the bound's target, twice
+    tried = log["descent"]  # the bound's target, then again with more nodes
+    assert len(tried) >= 2 and {t["nodes"] for t in tried} == {None}
     assert res.status is Status.FEASIBLE and res.objective is not None and res.bound is not None
     assert res.objective <= optimum < res.bound
     assert res.solver_info["stopped"] == "exhausted"

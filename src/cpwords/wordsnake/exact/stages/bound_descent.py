@@ -30,7 +30,9 @@ DESCENT_MAX_PAIRS = 1_500_000
 #: not close leaves the rest to trees at higher targets (smaller cores).
 DESCENT_SHARE = 0.5
 
-#: The most nodes of one tree of the descent (the certificate lists every leaf).
+#: The most nodes of one tree of the descent (the certificate lists every leaf); a last try
+#: (all the time left) that ends without a tree before the limit tries again with four times
+#: as many, up to 16 times this.
 DESCENT_MAX_NODES = 4_000
 
 
@@ -86,7 +88,7 @@ def bound_descent(state: ProofState) -> None:
         return
     goal = int(state.objective) + 1  # the target that proves the incumbent optimal
     proven = int(state.bound) + 1  # the lowest target a tree closed at (the bound's + 1)
-    step, last_try = 1, False
+    step, last_try, nodes_cap = 1, False, DESCENT_MAX_NODES
     while proven > goal and not state.stop.asked:
         remaining = state.remaining()
         if remaining is not None and remaining < TREE_MIN_SECONDS:
@@ -97,38 +99,37 @@ def bound_descent(state: ProofState) -> None:
         until = None if remaining is None else now + DESCENT_SHARE * remaining
         state.report(state.elapsed(), state.objective, state.bound, f"proof tree at {target:,}")
         try:
-            tree = _tree_at(state, cert, target, state.deadline if last_try else until)
+            tree = _tree_at(state, cert, target, state.deadline if last_try else until, nodes_cap)
         except KeyboardInterrupt:  # the last tree that closed stands
             state.interrupted = True
             return
         nodes = None if tree is None or not tree.tree else len(tree.tree)
         tried.append({"target": target, "nodes": nodes, "time": time.perf_counter() - now})
-        if tree is None or not tree.tree:
-            left = state.remaining()
-            if left is not None and left < TREE_MIN_SECONDS:
-                state.info["stopped"] = "time"
-                return
-            if last_try:  # no higher target left to try below the bound proven
-                return
-            last_try = step == 1  # the next bound down: once more, with all the time left
-            step = max(1, step // 4)
+        if tree is not None and tree.tree:
+            _take(state, tree, target)
+            proven, step, last_try = target, step * 2, False
             continue
-        _take(state, tree, target)
-        proven, step, last_try = target, step * 2, False
+        if last_try:  # all the time left and no tree: more nodes, while they may be listed
+            nodes_cap *= 4
+            if nodes_cap > DESCENT_MAX_NODES * 16:
+                return
+        last_try = step == 1  # the next bound down: once more, with all the time left
+        step = max(1, step // 4)
 
 
 def _tree_at(
-    state: ProofState, cert: Certificate, target: int, until: float | None
+    state: ProofState, cert: Certificate, target: int, until: float | None, max_nodes: int
 ) -> Certificate | None:
-    """The proof tree of ``target - 1`` on ``cert``'s values, by ``until``: the trees with
-    cuts only, on a core of at most :data:`DESCENT_MAX_PAIRS` joints (the joints model)."""
+    """The proof tree of ``target - 1`` on ``cert``'s values, by ``until``, of at most
+    ``max_nodes`` nodes: one tree with cuts, on a core of at most :data:`DESCENT_MAX_PAIRS`
+    joints (the joints model)."""
     from cpwords.wordsnake.closure.proof_tree import tree_certificate
 
     return tree_certificate(
         state.instance,
         cert,
         deadline=until,
-        max_nodes=DESCENT_MAX_NODES,
+        max_nodes=max_nodes,
         through_root=False,
         target=target,
         max_pairs=DESCENT_MAX_PAIRS,
