@@ -27,7 +27,7 @@ def card_stages() -> list[str]:
 def test_the_policy_runs_the_cards_stages_in_the_cards_order() -> None:
     names = [stage.name for stage in STAGES]
     assert names == card_stages()
-    assert len(set(names)) == len(names) == 13
+    assert len(set(names)) == len(names) == 14
 
 
 def stage_module(name: str) -> str:
@@ -245,14 +245,16 @@ def test_ctrl_c_in_the_proof_tree_stage_ends_the_solve_without_the_core_search(
     assert res.bound > res.objective
 
 
-def test_a_core_too_large_for_the_search_ends_it_with_the_gap_open_and_checked(
+def test_a_core_too_large_for_the_search_goes_to_the_bound_descent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A core too large for the search: no search, the incumbent and the flow's bound, FEASIBLE
-    on a certificate that checks VALID at that bound (the search's proof is not claimed)."""
+    """A core too large for the search: no search; the stage "bound descent" proves the
+    optimum by a tree the checker reads. With no tree possible (every core above the
+    descent's cap), the incumbent and the flow's bound, FEASIBLE on a certificate that checks
+    VALID at that bound, the gap open ("exhausted": no target left to try)."""
     from cpwords.core.result import Status
     from cpwords.wordsnake.certificate import verify_certificate
-    from cpwords.wordsnake.exact.stages import reduced_cost_fixing
+    from cpwords.wordsnake.exact.stages import bound_descent, reduced_cost_fixing
 
     inst = _needs_the_core()
     optimum = _exact(inst).objective
@@ -260,8 +262,16 @@ def test_a_core_too_large_for_the_search_ends_it_with_the_gap_open_and_checked(
     monkeypatch.setattr(reduced_cost_fixing, "CORE_MAX_PAIRS", 10)  # too large for the search
     res = _exact(inst)
     log = res.solver_info["stages"][-1]
-    assert log.get("too_large") and "arcs" not in log and "proof_tree_time" not in log
+    assert log.get("too_large") and "arcs" not in log and log["descent"]
+    assert res.status is Status.OPTIMAL and res.objective == res.bound == optimum
+    monkeypatch.setattr(bound_descent, "DESCENT_MAX_PAIRS", 0)  # no tree either
+    res = _exact(inst)
+    log = res.solver_info["stages"][-1]
+    assert log.get("too_large") and "arcs" not in log
+    tried = log["descent"]  # the bound's target, then again with more nodes
+    assert len(tried) >= 2 and {t["nodes"] for t in tried} == {None}
     assert res.status is Status.FEASIBLE and res.objective is not None and res.bound is not None
     assert res.objective <= optimum < res.bound
+    assert res.solver_info["stopped"] == "exhausted"
     check = verify_certificate(inst.words, res.solver_info["certificate"])
     assert check.status == "VALID" and check.bound == res.bound

@@ -84,6 +84,7 @@ class CoreProgram:
         deadline: float | None = None,
         keep_model: bool = False,
         through_root: bool = False,
+        target: int | None = None,
     ) -> None:
         self.cert, self.core, self.mult, self.rounds = cert, core, mult, rounds
         #: ``time.perf_counter()`` value after which no program is solved (HiGHS's own time
@@ -94,7 +95,7 @@ class CoreProgram:
         self.proper = cert.proper
         self.scoring = cert.score
         self.arcs = self.items - (1 if cert.depot is not None else 0)
-        self.target = cert.objective + 1
+        self.target = cert.objective + 1 if target is None else target
         self.W = W = len(mult)
         self.B = cert.dual_value(mult)
         self.linear = cert.depot is not None

@@ -89,9 +89,12 @@ def tree_certificate(
     max_nodes: int = MAX_NODES,
     strong: int = 0,
     through_root: bool | None = None,
+    target: int | None = None,
+    max_pairs: int = MAX_CORE_PAIRS,
+    cuts_only: bool = False,
 ) -> Certificate | None:
-    """The version 2 certificate of ``cert.objective``: ``cert``'s values as the root, the core
-    they leave at ``objective + 1`` and a proof tree over it.
+    """The version 2 certificate of ``target - 1`` (by default ``cert.objective``): ``cert``'s
+    values as the root, the core they leave at ``target`` and a proof tree over it.
 
     Parameters
     ----------
@@ -114,6 +117,19 @@ def tree_certificate(
         True, the zero-overlap joints of two different words through the root (``"root"``:
         a far smaller core when the optimum has many chains); None, ``"joints"`` unless its
         core exceeds :data:`MAX_CORE_PAIRS`, then ``"root"``.
+    target : int, optional
+        The score no snake reaches (default ``objective + 1``: the ordering is optimal). Above
+        it, the tree proves the bound ``target - 1`` and leaves the gap below it open (the
+        stage "bound descent"); a snake found scoring ``target`` or more gives no tree.
+    max_pairs : int
+        The largest core the tree is built on (:data:`MAX_CORE_PAIRS`); a larger one gives
+        the tree model ``"root"`` (with ``through_root`` None) or no tree.
+    cuts_only : bool
+        One tree, the first of :func:`_attempts` with cuts, on all the time (the stage "bound
+        descent"; `ab` n=30,000 seed 3: the tree without cuts spent its share, an eighth of the
+        time, on each target and closed none, the trees with cuts closed the top targets at the
+        root in 1-3 s, and the tree at the incumbent's score + 1, 83 nodes, took 52 s of the
+        first tree with cuts, which under load did not close in the half it was given).
 
     Returns
     -------
@@ -124,16 +140,39 @@ def tree_certificate(
     counts = Counter(instance.words)
     words = sorted(counts)
     mult = [counts[w] for w in words]
-    target = cert.objective + 1
-    found = _core(words, mult, cert, target, deadline, through_root)
+    target = cert.objective + 1 if target is None else target
+    found = _core(words, mult, cert, target, deadline, through_root, max_pairs)
     if found is None:
         return None
     core, through_root = found
-    if core.budget < 0:  # the root values alone prove the objective
-        return replace(cert, core_pairs=None, bound=cert.objective)
-    nodes = None
-    branching = ""
-    for rounds, free_root, share, width in _attempts(mult, len(core.pairs), strong, through_root):
+    if core.budget < 0:  # the root values alone prove the target's bound
+        return replace(cert, core_pairs=None, bound=target - 1)
+    attempts = _attempts(mult, len(core.pairs), strong, through_root)
+    if cuts_only:
+        attempts = [next((*a[:2], 1, a[3]) for a in attempts if a[0] > 1)]
+    nodes, branching = _first_tree(
+        cert, (core, target, through_root), words, mult, attempts, (deadline, max_nodes, strong)
+    )
+    if nodes is None:
+        return None
+    return _tree(cert, nodes, len(core.pairs), branching, through_root, target)
+
+
+def _first_tree(
+    cert: Certificate,
+    at: tuple[RootCore, int, bool],
+    words: list[str],
+    mult: list[int],
+    attempts: list[tuple[int, bool, int, int]],
+    limits: tuple[float | None, int, int],
+) -> tuple[list[TreeNode] | None, str]:
+    """The first of ``attempts`` (:func:`_attempts`) that closes a tree on the core ``at`` its
+    target (in the root model or not), each on its share of the time left (``limits``: the
+    deadline, the most nodes, the strong branching width asked): its nodes (None when none
+    closes) and ``"strong"`` when it branched by strong branching."""
+    core, target, through_root = at
+    deadline, max_nodes, strong = limits
+    for rounds, free_root, share, width in attempts:
         now = time.perf_counter()
         until = None if deadline is None else now + (deadline - now) / share
         lp = CoreProgram(
@@ -146,22 +185,25 @@ def tree_certificate(
             deadline=until,
             keep_model=width > 0,
             through_root=through_root,
+            target=target,
         )
         cap = max_nodes if rounds > 1 else max_nodes // share
         nodes = _branch(lp, min(cap, STRONG_EARLY_NODES) if width and not strong else cap, width)
         lp.close()  # its model freed now, not by the collector
         if nodes is not None:
-            branching = "strong" if width and len(nodes) > 1 else ""  # it branched so
-            break
-    if nodes is None:
-        return None
-    return _tree(cert, nodes, len(core.pairs), branching, through_root)
+            return nodes, "strong" if width and len(nodes) > 1 else ""  # it branched so
+    return None, ""
 
 
 def _tree(
-    cert: Certificate, nodes: list[TreeNode], joints: int, branching: str, through_root: bool
+    cert: Certificate,
+    nodes: list[TreeNode],
+    joints: int,
+    branching: str,
+    through_root: bool,
+    target: int,
 ) -> Certificate:
-    """The version 2 certificate of ``cert.objective`` with the tree ``nodes`` (its core of
+    """The version 2 certificate of ``target - 1`` with the tree ``nodes`` (its core of
     ``joints`` joints not listed), its producer saying how it branched."""
     producer = {**cert.producer, "tree_nodes": len(nodes), "core_joints": joints}
     if branching:
@@ -169,8 +211,8 @@ def _tree(
     return replace(
         cert,
         core_pairs=None,
-        bound=cert.objective,
-        target=cert.objective + 1,
+        bound=target - 1,
+        target=target,
         core=None,
         tree=tuple(nodes),
         producer=producer,
@@ -185,14 +227,15 @@ def _core(
     target: int,
     deadline: float | None,
     through_root: bool | None,
+    max_pairs: int = MAX_CORE_PAIRS,
 ) -> tuple[RootCore, bool] | None:
     """The root's core at ``target`` in the tree model asked (None: the joints model's, or
-    when it exceeds :data:`MAX_CORE_PAIRS` the root model's) and whether it is the root
-    model's; None when it exceeds the cap or the deadline passed."""
+    when it exceeds ``max_pairs`` the root model's) and whether it is the root model's; None
+    when it exceeds the cap or the deadline passed."""
     for model in (False, True) if through_root is None else (through_root,):
         try:
             core = root_core(
-                words, mult, cert, target, deadline, max_pairs=MAX_CORE_PAIRS, through_root=model
+                words, mult, cert, target, deadline, max_pairs=max_pairs, through_root=model
             )
         except TimeoutError:
             return None

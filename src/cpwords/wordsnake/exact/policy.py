@@ -18,6 +18,7 @@ from cpwords.core.interrupts import StopFlag, stop_scope
 from cpwords.core.machine import available_memory
 from cpwords.core.result import SolveResult
 from cpwords.wordsnake.exact.flow_steps import length_bound
+from cpwords.wordsnake.exact.stages.bound_descent import bound_descent, descent_wanted
 from cpwords.wordsnake.exact.stages.certificate import certificate
 from cpwords.wordsnake.exact.stages.checked_proof import checked_proof, proof_reserve
 from cpwords.wordsnake.exact.stages.core_search import core_search, search_log_start, search_wanted
@@ -100,7 +101,8 @@ FLOW_STAGES = (
 SEARCH_STAGES = (
     Stage("reduced-cost fixing", reduced_cost_fixing),
     Stage("proof tree", early_tree, early_tree_wanted),
-    Stage("core search", core_search, search_wanted),
+    Stage("core search", core_search, lambda s: s.core is not None and search_wanted(s)),
+    Stage("bound descent", bound_descent, descent_wanted),
 )
 
 #: The certificate of the bound: always computed (in memory when no file was asked for).
@@ -303,8 +305,10 @@ def run(state: ProofState) -> None:
        bound: OPTIMAL with no MIP (all of ENABLE and of web2, measured).
     2. If a gap remains, reduced-cost fixing keeps only the joints an ordering scoring above the
        incumbent may use, and an exact search of that core takes the rest of the time: a proof
-       that nothing in the core beats the incumbent is a proof for the whole list (a core too
-       large for the search ends it with the gap open).
+       that nothing in the core beats the incumbent is a proof for the whole list. A core too
+       large for the search goes to the bound descent instead: proof trees at targets
+       descending from the bound, each lowering it by a certificate, until the incumbent is
+       proven optimal or the time runs out.
 
     After a stop (Ctrl-C, SIGTERM, SIGHUP), every stage still to run is skipped.
     """
@@ -437,8 +441,9 @@ def _take_flow_result(state: ProofState) -> None:
 
 
 def _run_search(state: ProofState) -> None:
-    """Reduced-cost fixing and the core search, logged as one stage ``core``, until a stop is
-    asked; a core too large for the search ends them with the gap open."""
+    """Reduced-cost fixing, the proof tree, the bound descent and the core search, logged as one
+    stage ``core``, until a stop is asked (a core too large for the search goes to the bound
+    descent, its log saying ``too_large``)."""
     from cpwords.wordsnake.closure.core import CoreTooLarge  # loaded when a gap is left
 
     t_core = search_log_start(state)
@@ -467,8 +472,8 @@ def _finish_state(state: ProofState) -> SolveResult:
     info["solve_time"] = time.perf_counter() - state.entered  # without start-up and reading
     early = state.deadline is None or time.perf_counter() < state.deadline - 1.0
     if not state.proven and early and not state.interrupted:
-        # Every stage ended before the limit with the gap open (a core too large for the
-        # search, say): not stopped by the limit, and said so.
+        # Every stage ended before the limit with the gap open (a bound descent with no target
+        # left to try, say): not stopped by the limit, and said so.
         info.setdefault("stopped", "exhausted")
     if state.options["checked"] or state.options["certificate"]:
         _stop_bounds_the_proof(state)
