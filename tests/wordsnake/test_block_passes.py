@@ -23,15 +23,25 @@ def test_repeated_keys_as_the_count_of_every_node_found_them(keys: list[int]) ->
     assert decode._repeated(k).tolist() == several[stable_order(k[several])].tolist()
 
 
-@settings(max_examples=100, deadline=None)
-@given(keys=keys_st, block=st.sampled_from([1, 3, 64, 1 << 23]))
-def test_counts_a_block_at_a_time(keys: list[int], block: int) -> None:
+@settings(max_examples=200, deadline=None)
+@given(
+    keys=keys_st,
+    block=st.sampled_from([1, 3, 64, 1 << 23]),
+    values=st.sampled_from([1, 5, 40, 41, 1 << 22]),
+    start=st.lists(st.integers(0, 9), min_size=41, max_size=41),
+)
+def test_counts_a_block_at_a_time(
+    keys: list[int], block: int, values: int, start: list[int]
+) -> None:
+    # Blocks of records and of values (the last one short or not), added to the counts there.
     k = np.array(keys, dtype=np.int32)
-    out = np.zeros(41, dtype=np.int32)
+    out = np.array(start, dtype=np.int32)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(repair, "COUNT_BLOCK", block)
+        mp.setattr(repair, "VALUE_BLOCK", values)
         repair._count_into(k, out)
-    assert out.tolist() == np.bincount(k, minlength=41).tolist()
+    assert out.tolist() == (np.bincount(k, minlength=41) + start).tolist()
+    assert k.tolist() == keys  # the records are left as they were
 
 
 @settings(max_examples=100, deadline=None)

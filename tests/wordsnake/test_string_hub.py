@@ -623,17 +623,18 @@ def test_distinct_words_are_the_sorted_set_with_counts_and_each_items_word(
     st.booleans(),
     st.booleans(),
 )
-def test_the_network_in_32_bits_is_the_network_in_64(
+def test_the_narrow_network_is_the_network_in_64_bits(
     ws: list[str], cyclic: bool, proper: bool
 ) -> None:
-    # The arc arrays narrowed to 32 bits hold the values the 64-bit build gives (every type
-    # forced to int64), in the same order.
+    # The arc arrays narrowed to 32 bits (the weights to 8) hold the values the 64-bit build
+    # gives (every type forced to int64), in the same order.
     from cpwords.wordsnake.relaxation import string_hub
 
     inst = WordsnakeInstance(tuple(ws), cyclic, proper)
     narrow = build_string_network(inst)
     assert narrow.tail.dtype == narrow.head.dtype == narrow.topo.dtype == np.int32
-    assert narrow.cap.dtype == narrow.weight.dtype == np.int32
+    assert narrow.cap.dtype == np.int32
+    assert narrow.weight.dtype == np.int8  # squared overlaps of at most 8 letters
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(string_hub, "INT32_MAX", -1)  # nothing fits: every type 64 bits
         wide = build_string_network(inst)

@@ -173,8 +173,10 @@ class StringHubNetwork:
     num_nodes : int
     tail, head : numpy.ndarray of int32 (int64 past 2**31 - 1 nodes), shape (m,)
     cap : numpy.ndarray of int32 (int64 past 2**31 - 1 items), shape (m,)
-    weight : numpy.ndarray of int32 (int64 where a joint may score 2**31 or more), shape (m,)
-        ``|s|^2`` on hand-over arcs, the copy-to-copy score on self arcs, 0 elsewhere.
+    weight : numpy.ndarray of int8, int16, int32 or int64, shape (m,)
+        ``|s|^2`` on hand-over arcs, the copy-to-copy score on self arcs, 0 elsewhere: as narrow
+        as the best joint's score fits (:func:`arc_dtypes`), int8 for a k-mer list's linear
+        scores, int16 for a dictionary's squared ones.
     role : numpy.ndarray of int8, shape (m,)
         ``TRIE``, ``SPLIT``, ``DELIVER``, ``HANDOVER``, ``SELF``, ``ZERO``, ``ROOTLINK`` or
         ``PRIVATE``.
@@ -193,10 +195,12 @@ class StringHubNetwork:
 
     Notes
     -----
-    The arc arrays are as narrow as the instance allows (:func:`arc_dtypes`): 17 bytes an arc
-    instead of 33 in 64 bits, the network being the solve's largest structure. Sums over arcs
-    (``cost * flow``, supplies times potentials) are to be taken in 64 bits: the arrays'
-    products are not widened by NumPy when both factors are 32-bit.
+    The arc arrays are as narrow as the instance allows (:func:`arc_dtypes`): 14 bytes an arc
+    with 8-bit weights instead of 33 in 64 bits, the network being the solve's largest
+    structure. Sums over arcs (``cost * flow``, supplies times potentials) are to be taken in
+    64 bits: the arrays' products are not widened by NumPy when both factors are 32-bit, and
+    8- or 16-bit weights keep their type against a Python int (NEP 50: ``weight * scale`` may
+    wrap), so they are widened first.
     """
 
     instance: WordsnakeInstance
@@ -404,7 +408,8 @@ def arc_dtypes(
     Returns
     -------
     ids, cap, weight : type
-        ``numpy.int32`` each where its largest possible value fits, else ``numpy.int64``: node
+        ``numpy.int32`` each where its largest possible value fits, else ``numpy.int64`` (the
+        weights ``numpy.int8`` or ``numpy.int16`` where they fit, and their negations): node
         ids below ``T + 3W + 1 + 2 * letters`` (a private chain has at most two nodes a letter
         of its word), capacities at most the number of items, weights at most the score of
         the longest word's overlap.
@@ -414,7 +419,7 @@ def arc_dtypes(
     >>> from cpwords.wordsnake.relaxation.trie import build_trie
     >>> inst = WordsnakeInstance(("ab", "ba"))
     >>> [t.__name__ for t in arc_dtypes(inst, build_trie(["ab", "ba"]))]
-    ['int32', 'int32', 'int32']
+    ['int32', 'int32', 'int8']
     >>> long = WordsnakeInstance(("a" * 50_000, "a"))
     >>> [t.__name__ for t in arc_dtypes(long, build_trie(["a", "a" * 50_000]))]
     ['int32', 'int32', 'int64']
@@ -428,7 +433,15 @@ def arc_dtypes(
     def fit(top: int) -> type[np.signedinteger]:
         return np.int32 if top <= INT32_MAX else np.int64
 
-    return fit(nodes), fit(instance.n), fit(int(instance.weight(longest)))
+    return fit(nodes), fit(instance.n), _fit_weight(int(instance.weight(longest)))
+
+
+def _fit_weight(top: int) -> type[np.signedinteger]:
+    """The narrowest type of weights in ``0 .. top`` and of their negations (8 bits for a
+    k-mer list's linear scores, 16 for a dictionary's squared ones)."""
+    if top > INT32_MAX:
+        return np.int64
+    return next(t for t in (np.int8, np.int16, np.int32) if top <= int(np.iinfo(t).max))
 
 
 #: Arcs added together: tails, heads, capacities, weights and roles (each of the last three an
