@@ -83,19 +83,19 @@ def certificate(state: ProofState) -> None:
     cert = state.early_certificate or solve_certificate(state)
     tree = state.options.get("checked", True) and state.proven and not state.stop.asked
     covered = None  # an open answer's tree at the cover's bound
-    if cert is not None and tree and not cert.tree and _values_bound(state, cert) > cert.objective:
+    if cert is not None and tree and not cert.tree and values_bound(state, cert) > cert.objective:
         cert = _with_tree(state, cert)
     elif cert is not None and not state.proven and not cert.tree:
         covered = _with_cover_bound_tree(state, cert)
     # After a stop, no Hall step: it is a search too.
     stepping = cert is not None and not cert.tree and not state.stop.asked
-    if stepping and cert is not None and _values_bound(state, cert) > cert.objective:
+    if stepping and cert is not None and values_bound(state, cert) > cert.objective:
         # Hall steps may prove less than the cover's tree, or more (the Chinese list's last
         # point): the lower bound is kept, and the steps leave a tree's check its time.
         keep = CHECK_SHARE if covered is None or not covered.tree else TREE_CHECK_SHARE
         cert = _with_hall_steps(state, cert, keep)
         if covered is not None and covered.tree:
-            if _values_bound(state, cert) > covered.bound:
+            if values_bound(state, cert) > covered.bound:
                 cert = covered
             state.info["proof_tree_kept"] = cert is covered
     elif covered is not None and covered.tree:
@@ -112,12 +112,24 @@ def _values_claim(state: ProofState, cert: Certificate) -> Certificate:
     size are kept in ``producer`` (``solver_bound``, ``searched_core_pairs``): the file checks VALID
     with the gap left open instead of PARTIAL."""
     producer = {**cert.producer, "solver_bound": cert.bound, "searched_core_pairs": cert.core_pairs}
-    return replace(cert, bound=_values_bound(state, cert), core_pairs=None, producer=producer)
+    return replace(cert, bound=values_bound(state, cert), core_pairs=None, producer=producer)
 
 
-def _values_bound(state: ProofState, cert: Certificate) -> int:
+def values_bound(state: ProofState, cert: Certificate) -> int:
     """The bound the certificate's values prove (the checker's, without the check), computed
-    once a certificate (the stage asks up to three times)."""
+    once a certificate (the stage asks up to three times).
+
+    Parameters
+    ----------
+    state : ProofState
+    cert : Certificate
+        Of ``state``'s list.
+
+    Returns
+    -------
+    int
+        The values' dual bound, in score points.
+    """
     last = _LAST_VALUES[0]
     if last is not None and last[0]() is cert:
         return last[1]
@@ -242,7 +254,7 @@ def _with_cover_bound_tree(state: ProofState, cert: Certificate) -> Certificate:
     cover = _cover_behind(state, cert)
     if cover is None or cover.data is None:
         return cert
-    if not cert.objective <= cover.bound < _values_bound(state, cert):
+    if not cert.objective <= cover.bound < values_bound(state, cert):
         return cert
     now = time.perf_counter()
     until = _until(state, TREE_SOLVE_RATIO, TREE_CHECK_SHARE)
