@@ -71,7 +71,9 @@ def test_a_warm_started_iterate_has_the_value_of_a_cold_solve(
     flows, _ = solve_flow(net, -net.weight)
     # New costs as a Lagrangian iterate makes them: scaled, with bonuses on some arcs.
     rng = np.random.default_rng(seed)
-    cost = -64 * net.weight - rng.integers(0, 200, net.m) * (rng.random(net.m) < 0.2)
+    cost = -64 * net.weight.astype(np.int64) - rng.integers(0, 200, net.m) * (
+        rng.random(net.m) < 0.2
+    )
     warm = Reoptimizer(net, flows.copy())
     pi = warm.settle(cost, max_rounds=10_000, max_cycles=10_000)
     assert pi is not None
@@ -266,7 +268,7 @@ def test_settled_labels_are_the_shortest_residual_distances(
     if net is None:
         return
     bonus = rng.integers(0, 200, net.m) * (rng.random(net.m) < 0.2)
-    for cost in (-net.weight, -64 * net.weight - bonus):
+    for cost in (-net.weight, -64 * net.weight.astype(np.int64) - bonus):
         expected = _bellman_ford(net, cost, flows)
         got = Reoptimizer(net, flows.copy()).settle(
             cost, max_rounds=net.num_nodes + 1, max_cycles=0
@@ -303,7 +305,7 @@ def test_an_updated_residual_network_has_the_arcs_of_the_one_built_anew(
     net, flows, rng = _flow_case(ws, cyclic, proper, seed)
     if net is None:
         return
-    cost = -64 * net.weight - rng.integers(0, 200, net.m)
+    cost = -64 * net.weight.astype(np.int64) - rng.integers(0, 200, net.m)
     reopt = Reoptimizer(net, flows.copy())
     mp = pytest.MonkeyPatch()
     _bucketing(mp, seed)  # arcs found by bisection within their head's bucket
@@ -349,7 +351,7 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
         routed = route_successors(net, greedy_successors(net))
         flows = flows if routed is None else routed
     bonus = rng.integers(0, 200, net.m) * (rng.random(net.m) < 0.3)
-    cost = -64 * net.weight - bonus if rng.random() < 0.7 else -net.weight
+    cost = -64 * net.weight.astype(np.int64) - bonus if rng.random() < 0.7 else -net.weight
     cap = net.cap if rng.random() < 0.5 else np.where(net.cap > 0, net.cap + 3, 0)
     start = None if rng.random() < 0.5 else -rng.integers(0, 50, net.num_nodes)
     budget = dict(max_rounds=int(rng.integers(1, 60)), max_cycles=int(rng.integers(0, 20)))
@@ -434,7 +436,7 @@ def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
     flows = flows.copy()
     some = rng.random(net.m) < 0.3
     flows[some] = rng.integers(0, net.cap[some] + 1)
-    cost = -64 * net.weight - rng.integers(0, 200, net.m)
+    cost = -64 * net.weight.astype(np.int64) - rng.integers(0, 200, net.m)
     bounds = sweeps.class_bounds(net)
     node_class = np.repeat(np.arange(bounds.size - 1, dtype=np.uint8), np.diff(bounds))
     once = node_class[net.tail]

@@ -73,7 +73,7 @@ def explicit_relaxation(words: tuple[str, ...], cyclic: bool, proper: bool) -> i
 
 def string_relaxation(inst: WordsnakeInstance) -> int:
     net = build_string_network(inst)
-    _, cost = solve_flow(net, -SCALE * net.weight)
+    _, cost = solve_flow(net, -SCALE * net.weight.astype(np.int64))  # 8-bit weights wrap
     return -cost // SCALE
 
 
