@@ -433,13 +433,33 @@ def arc_dtypes(
     def fit(top: int) -> type[np.signedinteger]:
         return np.int32 if top <= INT32_MAX else np.int64
 
-    return fit(nodes), fit(instance.n), _fit_weight(int(instance.weight(longest)))
+    # Weights 8 bits for a k-mer list's linear scores, 16 for a dictionary's squared ones.
+    return fit(nodes), fit(instance.n), signed_type(int(instance.weight(longest)))
 
 
-def _fit_weight(top: int) -> type[np.signedinteger]:
-    """The narrowest type of weights in ``0 .. top`` and of their negations (8 bits for a
-    k-mer list's linear scores, 16 for a dictionary's squared ones)."""
-    if top > INT32_MAX:
+def signed_type(top: int, top32: int | None = None) -> type[np.signedinteger]:
+    """The narrowest signed integer type of every value in ``-top .. top``.
+
+    Parameters
+    ----------
+    top : int
+        The largest absolute value (at least 0).
+    top32 : int, optional
+        The largest ``top`` given 32 bits or fewer (default :data:`INT32_MAX`; a caller that
+        adds two such values keeps a margin).
+
+    Returns
+    -------
+    type
+        ``numpy.int64`` above ``top32``, else ``numpy.int8`` or ``numpy.int16`` where ``top``
+        fits, else ``numpy.int32``.
+
+    Examples
+    --------
+    >>> [signed_type(t).__name__ for t in (127, 128, 2**15, 2**31)]
+    ['int8', 'int16', 'int32', 'int64']
+    """
+    if top > (INT32_MAX if top32 is None else top32):
         return np.int64
     return next(t for t in (np.int8, np.int16, np.int32) if top <= int(np.iinfo(t).max))
 

@@ -27,7 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpwords.wordsnake.relaxation.sorting import distinct
-from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
+from cpwords.wordsnake.relaxation.string_hub import (
+    DeadlineReached,
+    StringHubNetwork,
+    signed_type,
+)
 
 #: Most relaxations of the private chains in a row within one sweep (a chain of ``k`` nodes
 #: needs ``k``; what is left waits for the next sweep).
@@ -285,11 +289,7 @@ def cost_type(top: int) -> type[np.signedinteger]:
     -------
     type
     """
-    if top < 1 << 7:
-        return np.int8
-    if top < 1 << 15:
-        return np.int16
-    return np.int32 if top < LABEL_LIMIT >> 1 else np.int64
+    return signed_type(top, (LABEL_LIMIT >> 1) - 1)
 
 
 def _negated(values: np.ndarray, negate: bool) -> np.ndarray:
