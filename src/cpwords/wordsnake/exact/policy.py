@@ -21,7 +21,12 @@ from cpwords.wordsnake.exact.flow_steps import length_bound
 from cpwords.wordsnake.exact.stages.bound_descent import bound_descent, descent_wanted
 from cpwords.wordsnake.exact.stages.certificate import certificate
 from cpwords.wordsnake.exact.stages.checked_proof import checked_proof, proof_reserve
-from cpwords.wordsnake.exact.stages.core_search import core_search, search_log_start, search_wanted
+from cpwords.wordsnake.exact.stages.core_search import (
+    core_search,
+    core_search_wanted,
+    search_log_start,
+    search_wanted,
+)
 from cpwords.wordsnake.exact.stages.greedy_assignment import greedy_assignment
 from cpwords.wordsnake.exact.stages.greedy_proof import greedy_proof
 from cpwords.wordsnake.exact.stages.lagrangian_relaxation import lagrangian_relaxation
@@ -101,7 +106,7 @@ FLOW_STAGES = (
 SEARCH_STAGES = (
     Stage("reduced-cost fixing", reduced_cost_fixing),
     Stage("proof tree", early_tree, early_tree_wanted),
-    Stage("core search", core_search, lambda s: s.core is not None and search_wanted(s)),
+    Stage("core search", core_search, core_search_wanted),
     Stage("bound descent", bound_descent, descent_wanted),
 )
 
@@ -441,19 +446,15 @@ def _take_flow_result(state: ProofState) -> None:
 
 
 def _run_search(state: ProofState) -> None:
-    """Reduced-cost fixing, the proof tree, the bound descent and the core search, logged as one
+    """Reduced-cost fixing, the proof tree, the core search and the bound descent, logged as one
     stage ``core``, until a stop is asked (a core too large for the search goes to the bound
     descent, its log saying ``too_large``)."""
-    from cpwords.wordsnake.closure.core import CoreTooLarge  # loaded when a gap is left
-
     t_core = search_log_start(state)
     log = state.stages[-1]
     try:
         for stage in SEARCH_STAGES:
             if stage.wanted(state) and not run_stage(state, stage):
                 break
-    except CoreTooLarge:
-        log["too_large"] = True
     except DeadlineReached:
         state.info["stopped"] = "time"
     log["wall_time"] = time.perf_counter() - t_core

@@ -59,7 +59,8 @@ def descent_wanted(state: ProofState) -> bool:
     remaining = state.remaining()
     log = state.stages[-1] if state.stages else {}
     return (
-        bool(log.get("too_large") or "arcs" in log)
+        # A core too large for the search, or one the search had and left open.
+        (bool(log.get("too_large")) or state.core is not None)
         and state.bound is not None
         and bool(state.options.get("checked", True))
         and not (state.proven or state.interrupted)

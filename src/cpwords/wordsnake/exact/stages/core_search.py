@@ -40,6 +40,12 @@ def search_wanted(state: ProofState) -> bool:
     )
 
 
+def core_search_wanted(state: ProofState) -> bool:
+    """:func:`search_wanted`, on a core reduced-cost fixing left (none when too large for the
+    search: the stage "bound descent" takes that gap)."""
+    return state.core is not None and search_wanted(state)
+
+
 def core_search(state: ProofState) -> None:
     """Stage "core search": HiGHS branch-and-cut (``core_search="mip"``) or CP-SAT's routes
     constraint (``"cpsat"``) over the core, with the incumbent's score to beat."""
