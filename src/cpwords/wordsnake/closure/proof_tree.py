@@ -148,8 +148,9 @@ def tree_certificate(
     if core.budget < 0:  # the root values alone prove the target's bound
         return replace(cert, core_pairs=None, bound=target - 1)
     attempts = _attempts(mult, len(core.pairs), strong, through_root)
-    if cuts_only:
-        attempts = [next((*a[:2], 1, a[3]) for a in attempts if a[0] > 1)]
+    if cuts_only:  # the first tree with cuts, on all the time left
+        rounds, free_root, _, width = next(a for a in attempts if a[0] > 1)
+        attempts = [(rounds, free_root, 1, width)]
     nodes, branching = _first_tree(
         cert, (core, target, through_root), words, mult, attempts, (deadline, max_nodes, strong)
     )
