@@ -41,8 +41,18 @@ def search_wanted(state: ProofState) -> bool:
 
 
 def core_search_wanted(state: ProofState) -> bool:
-    """:func:`search_wanted`, on a core reduced-cost fixing left (none when too large for the
-    search: the stage "bound descent" takes that gap)."""
+    """Whether the stage "core search" runs: :func:`search_wanted`, on a core reduced-cost
+    fixing left (none when too large for the search: the stage "bound descent" takes that gap).
+
+    Parameters
+    ----------
+    state : ProofState
+        After reduced-cost fixing and the stage "proof tree".
+
+    Returns
+    -------
+    bool
+    """
     return state.core is not None and search_wanted(state)
 
 
