@@ -438,7 +438,7 @@ def arc_dtypes(
 
 
 def signed_type(top: int, top32: int | None = None) -> type[np.signedinteger]:
-    """The narrowest signed integer type of every value in ``-top .. top``.
+    """The narrowest signed integer type holding every value from ``-top`` to ``top``.
 
     Parameters
     ----------
