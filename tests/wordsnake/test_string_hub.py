@@ -628,7 +628,7 @@ def test_the_narrow_network_is_the_network_in_64_bits(
 ) -> None:
     # The arc arrays narrowed to 32 bits (the weights to 8) hold the values the 64-bit build
     # gives (every type forced to int64), in the same order.
-    from cpwords.wordsnake.relaxation import string_hub
+    from cpwords.wordsnake.relaxation import int_types, string_hub
 
     inst = WordsnakeInstance(tuple(ws), cyclic, proper)
     narrow = build_string_network(inst)
@@ -637,6 +637,7 @@ def test_the_narrow_network_is_the_network_in_64_bits(
     assert narrow.weight.dtype == np.int8  # squared overlaps of at most 8 letters
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(string_hub, "INT32_MAX", -1)  # nothing fits: every type 64 bits
+        mp.setattr(int_types, "INT32_MAX", -1)
         wide = build_string_network(inst)
     assert wide.tail.dtype == wide.cap.dtype == wide.weight.dtype == np.int64
     for name in ("tail", "head", "cap", "weight", "role", "supply", "topo"):

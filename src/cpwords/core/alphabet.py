@@ -391,6 +391,8 @@ def word_flags(words: Sequence[str], alphabet: Alphabet = "any") -> list[bool] |
     --------
     >>> word_flags(["été", "chat"]) is None, word_flags(["été", "e-mail", ""])
     (True, [True, False, False])
+    >>> word_flags(["a\u030b"]) is None  # a letter and a combining mark: a word
+    True
     """
     if not words:
         return None
@@ -402,12 +404,13 @@ def word_flags(words: Sequence[str], alphabet: Alphabet = "any") -> list[bool] |
         elif joined.isalpha():
             return None
     if alphabet == "a-z":
-        return [is_word(w, alphabet) for w in words]
-    # Letters only: a word (str.isalpha, in C); the others, with marks or not words, one by one.
-    flags = list(map(str.isalpha, words))
-    for i in compress(range(len(flags)), map(operator.not_, flags)):
-        flags[i] = is_word(words[i], alphabet)
-    return flags
+        flags = [is_word(w, alphabet) for w in words]
+    else:
+        # Letters only: a word (str.isalpha, in C); the others, with marks or not, one by one.
+        flags = list(map(str.isalpha, words))
+        for i in compress(range(len(flags)), map(operator.not_, flags)):
+            flags[i] = is_word(words[i], alphabet)
+    return None if all(flags) else flags  # every word one, some with combining marks
 
 
 def is_word(word: str, alphabet: Alphabet = "any") -> bool:

@@ -39,6 +39,7 @@ import numpy as np
 
 from cpwords.core.errors import InputError
 from cpwords.wordsnake.relaxation.chain_table import ChainTable
+from cpwords.wordsnake.relaxation.int_types import INT32_MAX, signed_type
 from cpwords.wordsnake.relaxation.sorting import (
     level_starts,
     rows_without,
@@ -390,10 +391,6 @@ def _node_ids(trie: Trie, W: int, cyclic: bool) -> _NodeIds:
     return _NodeIds(T, W, wn, depth, has_desc, plus, out_n, in_n, r_in, 0 if cyclic else r_in)
 
 
-#: Above this a value needs 64 bits.
-INT32_MAX = int(np.iinfo(np.int32).max)
-
-
 def arc_dtypes(
     instance: WordsnakeInstance, trie: Trie
 ) -> tuple[type[np.signedinteger], type[np.signedinteger], type[np.signedinteger]]:
@@ -435,33 +432,6 @@ def arc_dtypes(
 
     # Weights 8 bits for a k-mer list's linear scores, 16 for a dictionary's squared ones.
     return fit(nodes), fit(instance.n), signed_type(int(instance.weight(longest)))
-
-
-def signed_type(top: int, top32: int | None = None) -> type[np.signedinteger]:
-    """The narrowest signed integer type holding every value from ``-top`` to ``top``.
-
-    Parameters
-    ----------
-    top : int
-        The largest absolute value (at least 0).
-    top32 : int, optional
-        The largest ``top`` given 32 bits or fewer (default :data:`INT32_MAX`; a caller that
-        adds two such values keeps a margin).
-
-    Returns
-    -------
-    type
-        ``numpy.int64`` above ``top32``, else ``numpy.int8`` or ``numpy.int16`` where ``top``
-        fits, else ``numpy.int32``.
-
-    Examples
-    --------
-    >>> [signed_type(t).__name__ for t in (127, 128, 2**15, 2**31)]
-    ['int8', 'int16', 'int32', 'int64']
-    """
-    if top > (INT32_MAX if top32 is None else top32):
-        return np.int64
-    return next(t for t in (np.int8, np.int16, np.int32) if top <= int(np.iinfo(t).max))
 
 
 #: Arcs added together: tails, heads, capacities, weights and roles (each of the last three an

@@ -26,12 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cpwords.wordsnake.relaxation.int_types import signed_type
 from cpwords.wordsnake.relaxation.sorting import distinct
-from cpwords.wordsnake.relaxation.string_hub import (
-    DeadlineReached,
-    StringHubNetwork,
-    signed_type,
-)
+from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
 #: Most relaxations of the private chains in a row within one sweep (a chain of ``k`` nodes
 #: needs ``k``; what is left waits for the next sweep).

@@ -1,0 +1,39 @@
+"""The narrowest NumPy integer types that hold a network's values (ids, capacities, weights).
+
+NumPy 2 wraps around silently on overflow in fixed-width arithmetic, so each narrow column is
+chosen from the largest value it may hold, and sums of them are widened first by their callers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: The largest value of a 32-bit signed integer.
+INT32_MAX = int(np.iinfo(np.int32).max)
+
+
+def signed_type(top: int, top32: int | None = None) -> type[np.signedinteger]:
+    """The narrowest signed integer type holding every value from ``-top`` to ``top``.
+
+    Parameters
+    ----------
+    top : int
+        The largest absolute value (at least 0).
+    top32 : int, optional
+        The largest ``top`` given 32 bits or fewer (default :data:`INT32_MAX`; a caller that
+        adds two such values keeps a margin).
+
+    Returns
+    -------
+    type
+        ``numpy.int64`` above ``top32``, else ``numpy.int8`` or ``numpy.int16`` where ``top``
+        fits, else ``numpy.int32``.
+
+    Examples
+    --------
+    >>> [signed_type(t).__name__ for t in (127, 128, 2**15, 2**31)]
+    ['int8', 'int16', 'int32', 'int64']
+    """
+    if top > (INT32_MAX if top32 is None else top32):
+        return np.int64
+    return next(t for t in (np.int8, np.int16, np.int32) if top <= int(np.iinfo(t).max))
