@@ -347,7 +347,6 @@ class CandidateIndex:
         # French list's 1.3 M records and their copy as Python ints took 0.03 s).
         self._rec_node, self._rec_word = _suffix_records(net, self.word_node)
         T = trie.size
-        self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         # Each node's ranges, found for all nodes at once: the repair asks one node at a time,
         # hundreds of thousands of times (phage lambda's 31-mers: 0.78 M array searches of one
         # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
@@ -366,10 +365,12 @@ class CandidateIndex:
         np.cumsum(ending[1:], out=ending[1:])
         self._ending_lo = ending[:T]  # = searchsorted(suf_node, nodes)
         self._ending_hi = ending[1:]  # = searchsorted(suf_node, nodes + 1)
-        # Python ints in 32-bit arrays (word ids), not lists: 4 bytes each instead of about 36
-        # (the French list's 1.5 M suffix words took 53 MB as a list, held through the proof).
-        # Filled node by node (``_ready``) as :meth:`prepare` sorts their records.
-        self._suf_word = array("i", [0]) * int(self._rec_node.size)
+        # A 32-bit array (word ids), not a list: 4 bytes each instead of about 36 (the French
+        # list's 1.5 M suffix words took 53 MB as a list, held through the proof). Filled node
+        # by node (``_ready``) as :meth:`prepare` sorts their records; its pages untouched
+        # until then take no memory (a repair asks a few hundred nodes: an ``array`` of zeros
+        # was 0.11 GB written on 977,555 31-mers of C. elegans, at the repair's peak).
+        self._suf_word = np.zeros(int(self._rec_node.size), dtype=np.int32)
         self._ready = np.zeros(T, dtype=bool)
         self._node_word = trie.node_word
         self.item_node = int_array(self.word_node[net.item_word])  # each item's word's node
@@ -389,19 +390,32 @@ class CandidateIndex:
     def suf_node(self) -> np.ndarray:
         """The trie node of every suffix record (a word ending with the node's string), in
         node order (records of one node in arc order)."""
-        return self._sort()[0]
+        lo, hi = self._ending_lo, self._ending_hi
+        return np.repeat(np.arange(lo.size, dtype=lo.dtype), hi - lo)
 
     @property
     def suf_word(self) -> np.ndarray:
         """The word of every suffix record, in the order of :attr:`suf_node`."""
-        return self._sort()[1]
+        return self._suf_word if self._ready.all() else self._in_node_order()
 
-    def _sort(self) -> tuple[np.ndarray, np.ndarray]:
-        """The records sorted by node, stably (computed once)."""
-        if self._sorted is None:
-            order = stable_order(self._rec_node)
-            self._sorted = (self._rec_node[order], self._rec_word[order])
-        return self._sorted
+    def _in_node_order(self) -> np.ndarray:
+        """The records' words in node order, the records of a node in arc order (int32): each
+        record placed at its node's next free place, :data:`RECORD_BLOCK` records at a time
+        (a stable sort of them all, 29 million on 977,555 31-mers of C. elegans, made an order
+        and sorted copies of them, 0.7 GB at the repair's peak)."""
+        cursor = self._ending_lo.astype(np.int64)
+        out = np.empty(self._rec_node.size, dtype=np.int32)
+        for a in range(0, out.size, RECORD_BLOCK):
+            node = self._rec_node[a : a + RECORD_BLOCK]
+            order = stable_order(node)
+            ns = node[order]
+            first = np.flatnonzero(np.append(True, ns[1:] != ns[:-1]))
+            runs = np.diff(np.append(first, ns.size))
+            place = ramp(runs)  # the rank within its node
+            place += cursor[ns]
+            out[place] = self._rec_word[a : a + RECORD_BLOCK][order]
+            cursor[ns[first]] += runs
+        return out
 
     def prepare(self, nodes: np.ndarray) -> None:
         """Put the suffix records of ``nodes`` in order for :meth:`words_ending`.
@@ -424,26 +438,27 @@ class CandidateIndex:
             return
         count = int((self._ending_hi[fresh] - self._ending_lo[fresh]).sum())
         if 8 * count > self._rec_node.size:
-            self._suf_word = array("i", self._sort()[1].astype(np.int32).tobytes())
+            self._suf_word = self._in_node_order()
             self._ready[:] = True
+            # Every node ready: the records in arc order are read no more.
+            self._rec_node = np.zeros(0, dtype=self._rec_node.dtype)
+            self._rec_word = np.zeros(0, dtype=self._rec_word.dtype)
             return
         sel = np.flatnonzero(want[self._rec_node])  # their records, in arc order
         sel = sel[stable_order(self._rec_node[sel])]
         node = self._rec_node[sel]
         first = np.flatnonzero(np.append(True, node[1:] != node[:-1]))
         rank = ramp(np.diff(np.append(first, sel.size)))
-        view = np.frombuffer(self._suf_word, dtype=np.int32)
-        view[self._ending_lo[node] + rank] = self._rec_word[sel]
-        del view  # the array may be resized again
+        self._suf_word[self._ending_lo[node] + rank] = self._rec_word[sel]
         self._ready[fresh] = True
 
-    def words_ending(self, node: int, limit: int) -> array[int]:
+    def words_ending(self, node: int, limit: int) -> list[int]:
         """Up to ``limit`` words that end with the node's string, and the node's own word
         (the node's records put in order first if :meth:`prepare` was not asked for it)."""
         if not self._ready.item(node):
             self.prepare(np.array([node]))
         lo = self._ending_lo.item(node)
-        out = self._suf_word[lo : min(self._ending_hi.item(node), lo + limit)]
+        out: list[int] = self._suf_word[lo : min(self._ending_hi.item(node), lo + limit)].tolist()
         word = self._node_word.item(node)
         if word >= 0:
             out.append(word)
