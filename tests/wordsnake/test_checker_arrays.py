@@ -775,3 +775,8 @@ def test_the_slot_bounds_read_the_shared_slots_of_a_slot_index_alike(
     assert np.array_equal(arrays.SlotBounds(stored, values, index).table, alone)
     assert np.array_equal(arrays.SlotBounds(stored.copy(), values, index).table, alone)
     assert index.sharing(np.uint64(1), arrays.SLOT_MIX) is None
+    # Built a few keys at a time, with the index or without: the same table.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(arrays, "BOUNDS_BLOCK", data.draw(st.integers(1, 9)))
+        assert np.array_equal(arrays.SlotBounds(stored, values, index).table, alone)
+        assert np.array_equal(arrays.SlotBounds(stored.copy(), values, index).table, alone)
