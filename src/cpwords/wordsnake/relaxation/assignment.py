@@ -32,6 +32,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
+from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_caps
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.released_ends import (
@@ -468,7 +469,7 @@ class Reoptimizer:
     ) -> None:
         self.net = net
         self.flows = flows
-        self.cap = net.cap if cap is None else cap
+        self.cap: np.ndarray | CompactCaps = net.cap if cap is None else cap
         self.dist = np.zeros(net.num_nodes, dtype=np.int64)
         self.cycles = 0
         self.rounds = 0
@@ -522,10 +523,14 @@ class Reoptimizer:
         DeadlineReached
             The deadline passed.
         """
+        if release and self.cap is self.net.cap and releasable(self.net, self.flows, self.net.cap):
+            # The capacities narrow from the residual network's build to its end (read for
+            # a block of arcs, then the arcs of a few cycles at a time).
+            with compacted_caps(self.net, self):
+                res = self._residual(cost)
+                with released_ends(self.net, res, weight=cost is None):
+                    return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
         res = self._residual(cost)
-        if release and releasable(self.net, self.flows, self.cap):
-            with released_ends(self.net, res, weight=cost is None):
-                return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
         return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
 
     def _sweeps(

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.int_types import signed_type
 from cpwords.wordsnake.relaxation.sorting import distinct
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
@@ -196,7 +197,7 @@ def build_residual(
     head: np.ndarray,
     cost: np.ndarray,
     flows: np.ndarray,
-    cap: np.ndarray,
+    cap: np.ndarray | CompactCaps,
     bounds: np.ndarray,
     chains: int = 5,
     negated: bool = False,
@@ -207,7 +208,9 @@ def build_residual(
     ----------
     tail, head : numpy.ndarray of int, shape (m,)
         The network's arcs (``m < 2**31``).
-    cost, flows, cap : numpy.ndarray of int64, shape (m,)
+    cost, flows : numpy.ndarray of int64, shape (m,)
+    cap : numpy.ndarray of int64, shape (m,), or CompactCaps
+        The capacities (read a block of arcs at a time).
     bounds : numpy.ndarray of int64, shape (k + 1,)
         The classes' first node ids, then the number of nodes (:func:`class_bounds`).
     chains : int
@@ -419,7 +422,7 @@ def _fill_forward(
 
 
 def _arc_classes(
-    node_class: np.ndarray, tail: np.ndarray, flows: np.ndarray, cap: np.ndarray
+    node_class: np.ndarray, tail: np.ndarray, flows: np.ndarray, cap: np.ndarray | CompactCaps
 ) -> np.ndarray:
     """Each arc's tail's class, 255 where the arc is saturated: ``node_class[tail]`` with
     ``flows >= cap`` set to 255, :data:`BUILD_BLOCK` arcs at a time. In one pass, the gather
