@@ -340,7 +340,7 @@ def test_the_repairs_index_ranges_are_the_searches_they_replace(
     searches of the sorted word nodes give, its words ending with it are its hand-over
     records in arc order (whichever nodes were prepared first: a few, sorted alone, or most,
     sorted at once); each word's copies are its items."""
-    from cpwords.wordsnake.primal import repair
+    from cpwords.wordsnake.primal import suffix_records
     from cpwords.wordsnake.primal.repair import CandidateIndex
     from cpwords.wordsnake.relaxation.string_hub import HANDOVER
 
@@ -356,7 +356,7 @@ def test_the_repairs_index_ranges_are_the_searches_they_replace(
                 ending.setdefault(node, []).append(t - net.out_base)
     rng = np.random.default_rng(seed)
     mp = pytest.MonkeyPatch()  # records placed in node order a few at a time, or at once
-    mp.setattr(repair, "RECORD_BLOCK", [repair.RECORD_BLOCK, 1, 3][seed % 3])
+    mp.setattr(suffix_records, "RECORD_BLOCK", [suffix_records.RECORD_BLOCK, 1, 3][seed % 3])
     index.prepare(rng.integers(0, T, int(share * T)))
     for v in range(T):
         lo, hi = np.searchsorted(wn, v), np.searchsorted(wn, end[v], side="right")
