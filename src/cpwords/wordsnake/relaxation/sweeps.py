@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
-from cpwords.wordsnake.relaxation.int_types import signed_type
+from cpwords.wordsnake.relaxation.int_types import node_type, signed_type
 from cpwords.wordsnake.relaxation.sorting import distinct
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
@@ -208,9 +208,7 @@ def build_residual(
     ----------
     tail, head : numpy.ndarray of int, shape (m,)
         The network's arcs (``m < 2**31``).
-    cost, flows : numpy.ndarray of int64, shape (m,)
-    cap : numpy.ndarray of int64, shape (m,), or CompactCaps
-        The capacities (read a block of arcs at a time).
+    cost, flows, cap : numpy.ndarray of int64, shape (m,) (``cap`` maybe CompactCaps)
     bounds : numpy.ndarray of int64, shape (k + 1,)
         The classes' first node ids, then the number of nodes (:func:`class_bounds`).
     chains : int
@@ -754,25 +752,6 @@ def _pred_tails(keys: np.ndarray, at: np.ndarray, lab: Labels) -> np.ndarray:
     """The tails of the arcs at positions ``at`` of a class's keys, in the type of
     ``lab.pred`` (what it records of a tight arc)."""
     return _tails_at(keys, at).astype(lab.pred.dtype, copy=False)
-
-
-def node_type(n: int) -> type[np.signedinteger]:
-    """The type of the node ids of a network of ``n`` nodes, with -1 for none: int32 below
-    ``2**31 - 1`` nodes, else int64.
-
-    Parameters
-    ----------
-    n : int
-
-    Returns
-    -------
-    type
-    """
-    return np.int32 if n < INT32_MAX else np.int64
-
-
-#: The largest 32-bit signed integer.
-INT32_MAX = (1 << 31) - 1
 
 
 def _tails_at(keys: np.ndarray, at: np.ndarray) -> np.ndarray:
