@@ -18,7 +18,7 @@ from cpwords.wordsnake.relaxation.assignment import (
 )
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.flow import solve_flow
-from cpwords.wordsnake.relaxation.residual_update import _extended, update_residual
+from cpwords.wordsnake.relaxation.residual_update import _extended, arc_key, update_residual
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
 from cpwords.wordsnake.relaxation.sweeps import Residual
 from cpwords.wordsnake.rules import WordsnakeInstance
@@ -327,7 +327,12 @@ def test_an_updated_residual_network_has_the_arcs_of_the_one_built_anew(
             cap,
         )
         expected = reopt._residual(cost)
-        assert _live_arcs(res) == _live_arcs(expected)
+        live = _live_arcs(res)
+        assert live == _live_arcs(expected)
+        # No two live arcs join the same pair of nodes: each is found by its ends (what a
+        # cycle of predecessors, recorded as tails, is cancelled by).
+        assert len({(t, h) for _, _, t, h, _ in live}) == len(live)
+        assert all(arc_key(res, t, h) == key for _, key, t, h, _ in live)
         chains = res.classes[5]
         assert chains.indptr is not None  # the chains' arcs stay sorted by key, with offsets
         assert (np.diff(chains.keys) >= 0).all()
@@ -401,15 +406,15 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
 ) -> None:
     # Any predecessor graph: random predecessors (long chains, bushy trees, cycles of any
     # length, nodes without one), searched by peeling (pass by pass, then level by level),
-    # doubling and walking whatever the thresholds: exactly the cycles a walk from every node
-    # finds (as sets of keys).
+    # doubling and walking whatever the thresholds, in 32 or 64 bits: exactly the cycles a
+    # walk from every node finds (as sets of predecessors), each walked along them.
     rng = np.random.default_rng(seed)
     tails = rng.integers(0, n, n)
     if seed % 3 == 0:  # long chains: mostly i -> i - 1, a few jumps
         tails = np.where(rng.random(n) < 0.9, np.arange(n) - 1, tails) % n
-    names = rng.integers(0, 2**32, n)
-    pred = np.where(rng.random(n) < unlabelled, -1, (tails << 32) | names).astype(np.int64)
-    ref_tails = np.where(pred >= 0, pred >> 32, 0)
+    pred = np.where(rng.random(n) < unlabelled, -1, tails)
+    pred = pred.astype(np.int32 if seed % 2 else np.int64)
+    ref_tails = np.where(pred >= 0, pred, 0)
     # The reference names a predecessor by its position; here every node's own.
     positions = np.where(pred >= 0, np.arange(n), -1)
     want = {frozenset(pred[c].tolist()) for c in _pred_cycles(positions, ref_tails)}
@@ -421,6 +426,8 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
         got = pred_cycles.pred_cycles(pred)  # PEEL_BLOCK 1, 3, 16: int32 ids
     assert {frozenset(c) for c in got} == want
     assert sum(len(c) for c in got) == sum(len(c) for c in want)
+    for c in got:  # each entry the predecessor of the one before (the first: of the last)
+        assert all(int(pred[c[i - 1]]) == c[i] for i in range(len(c)))
 
 
 @_flow_cases

@@ -328,16 +328,34 @@ def test_the_key_index_finds_the_key_zero(kind: type[arrays.KeyIndex | arrays.Sl
         kind(np.array([0, 3, 0], dtype=np.uint64))
 
 
-def test_the_slot_index_finds_the_keys_of_shared_slots() -> None:
-    # 5,000 random keys in 2 ** 15 slots: about one in seven shares its slot with another,
-    # and is found through the fallback index.
+@pytest.mark.parametrize("many", [arrays.MANY_KEYS, 1])
+def test_the_slot_index_finds_the_keys_of_shared_slots(many: int) -> None:
+    # 5,000 random keys in 2 ** 15 slots (2 ** 14 when counted as many keys, half the slots a
+    # key): about one in seven (one in four) shares its slot with another, and is found
+    # through the fallback index; the slot bounds built with the index share its slots.
     rng = np.random.default_rng(7)
     keys = np.unique(rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64))
-    index = arrays.SlotIndex(keys)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(arrays, "MANY_KEYS", many)
+        index = arrays.SlotIndex(keys)
+        values = rng.integers(-100, 100, keys.size)
+        bounds = arrays.SlotBounds(keys, values, index)
+        alone = arrays.SlotBounds(keys, values)
+    assert index._pos.size == (2**14 if many == 1 else 2**15)
+    assert bounds.table.size == index._pos.size and np.array_equal(bounds.table, alone.table)
+    assert index.sharing(bounds._shift, arrays.SLOT_MIX) is not None
     assert index._shared.size > 0
     query = np.concatenate([keys[::-1], keys + np.uint64(1)])
     want = {int(k): i for i, k in enumerate(keys)}
     assert index.find(query).tolist() == [want.get(int(q), -1) for q in query]
+    assert bounds.below(keys, values + 1).all()
+    with pytest.MonkeyPatch.context() as mp:  # placed a few keys at a time: the same index
+        mp.setattr(arrays, "MANY_KEYS", many)
+        mp.setattr(arrays, "INDEX_BLOCK", 7)
+        again = arrays.SlotIndex(keys)
+    assert np.array_equal(again._pos, index._pos)
+    assert np.array_equal(again._shared, index._shared)
+    assert again.find(query).tolist() == index.find(query).tolist()
 
 
 @pytest.mark.parametrize("kind", INDEXES)
@@ -775,3 +793,8 @@ def test_the_slot_bounds_read_the_shared_slots_of_a_slot_index_alike(
     assert np.array_equal(arrays.SlotBounds(stored, values, index).table, alone)
     assert np.array_equal(arrays.SlotBounds(stored.copy(), values, index).table, alone)
     assert index.sharing(np.uint64(1), arrays.SLOT_MIX) is None
+    # Built a few keys at a time, with the index or without: the same table.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(arrays, "BOUNDS_BLOCK", data.draw(st.integers(1, 9)))
+        assert np.array_equal(arrays.SlotBounds(stored, values, index).table, alone)
+        assert np.array_equal(arrays.SlotBounds(stored.copy(), values, index).table, alone)

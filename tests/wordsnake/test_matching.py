@@ -340,6 +340,7 @@ def test_the_repairs_index_ranges_are_the_searches_they_replace(
     searches of the sorted word nodes give, its words ending with it are its hand-over
     records in arc order (whichever nodes were prepared first: a few, sorted alone, or most,
     sorted at once); each word's copies are its items."""
+    from cpwords.wordsnake.primal import suffix_records
     from cpwords.wordsnake.primal.repair import CandidateIndex
     from cpwords.wordsnake.relaxation.string_hub import HANDOVER
 
@@ -354,14 +355,17 @@ def test_the_repairs_index_ranges_are_the_searches_they_replace(
             if node > 0:
                 ending.setdefault(node, []).append(t - net.out_base)
     rng = np.random.default_rng(seed)
+    mp = pytest.MonkeyPatch()  # records placed in node order a few at a time, or at once
+    mp.setattr(suffix_records, "RECORD_BLOCK", [suffix_records.RECORD_BLOCK, 1, 3][seed % 3])
     index.prepare(rng.integers(0, T, int(share * T)))
     for v in range(T):
         lo, hi = np.searchsorted(wn, v), np.searchsorted(wn, end[v], side="right")
         assert index.words_below(v, big) == range(lo, hi)
         own = [int(trie.node_word[v])] if trie.node_word[v] >= 0 else []
-        assert index.words_ending(v, big).tolist() == ending.get(v, []) + own
+        assert index.words_ending(v, big) == ending.get(v, []) + own
     assert index.suf_node.tolist() == [v for v in sorted(ending) for _ in ending[v]]
     assert index.suf_word.tolist() == [w for v in sorted(ending) for w in ending[v]]
+    mp.undo()
     assert [index.copies(w).tolist() for w in range(net.num_words)] == item_copies(net)
 
 

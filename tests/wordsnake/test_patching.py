@@ -9,6 +9,7 @@ import itertools
 import random
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -118,8 +119,10 @@ def test_the_suffix_records_read_by_blocks_are_those_read_at_once(
     ws: list[str], cyclic: bool, proper: bool, block: int
 ) -> None:
     # The candidate index's records (hand-over arcs from exits: the string's trie node, the
-    # word), read a block of arcs at a time, are those the whole network's masks select.
-    from cpwords.wordsnake.primal import repair
+    # word) are the stretch of the full and shared hand-overs; read off the network a block
+    # of arcs at a time, or copied (as a network whose records were not that stretch has
+    # them), they are those the whole network's masks select.
+    from cpwords.wordsnake.primal import suffix_records
     from cpwords.wordsnake.relaxation.string_hub import HANDOVER
 
     inst = WordsnakeInstance(tuple(ws), cyclic, proper)
@@ -134,11 +137,19 @@ def test_the_suffix_records_read_by_blocks_are_those_read_at_once(
     plus = (h >= T) & (h < T + W)
     node[plus] = wn[h[plus] - T]
     keep = node > 0
-    orig = repair.RECORD_BLOCK
-    try:
-        repair.RECORD_BLOCK = block
-        got_node, got_word = repair._suffix_records(net, wn)
-    finally:
-        repair.RECORD_BLOCK = orig
-    assert got_node.dtype == node.dtype and np.array_equal(got_node, node[keep])
-    assert got_word.dtype == w.dtype and np.array_equal(got_word, w[keep])
+    assert np.flatnonzero(sel)[keep].tolist() == list(range(net.layout.full, net.layout.self_arcs))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(suffix_records, "RECORD_BLOCK", block)
+        read = suffix_records.SuffixRecords(net, wn)
+        mp.setattr(suffix_records, "_record_span", lambda net, word_node: None)
+        copied = suffix_records.SuffixRecords(net, wn)
+        for records in (read, copied):
+            parts = list(records.blocks())
+            assert [a for a, _, _ in parts] == list(range(0, records.size, block))
+            got_node = np.concatenate([n for _, n, _ in parts] or [node[:0]])
+            got_word = np.concatenate([x for _, _, x in parts] or [w[:0]])
+            assert got_node.dtype == node.dtype and np.array_equal(got_node, node[keep])
+            assert got_word.dtype == w.dtype and np.array_equal(got_word, w[keep])
+            picks = np.arange(records.size)[::2]
+            assert np.array_equal(records.at(picks)[0], node[keep][picks])
+            assert np.array_equal(records.at(picks)[1], w[keep][picks])

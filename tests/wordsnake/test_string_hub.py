@@ -287,7 +287,16 @@ def test_the_network_words_order_and_flat_arcs_are_the_plain_definitions(ws, cyc
     keys = np.concatenate([2 * np.arange(T), 2 * wn + 1])
     vals = np.concatenate([np.arange(T), T + np.arange(W)])
     merged = vals[np.argsort(keys, kind="stable")].tolist()
-    assert net.topo.tolist()[-(T + W) :] == merged
+    topo = net.topo
+    assert topo.tolist()[-(T + W) :] == merged
+    # Before them R_in (linear) and the private chains' nodes; every arc between hubs runs
+    # forward in that order (made on each call, as the network keeps no copy).
+    head_part = ([] if cyclic else [net.r_in]) + list(range(net.r_in + 1, net.num_nodes))
+    assert topo.tolist()[: topo.size - T - W] == head_part and topo.dtype == net.tail.dtype
+    place = np.full(net.num_nodes, -1)
+    place[topo] = np.arange(topo.size)
+    hubs = (place[net.tail] >= 0) & (place[net.head] >= 0)
+    assert (place[net.tail[hubs]] < place[net.head[hubs]]).all()
     # Flat arcs: hubs that receive units (the root, and heads of the other arcs) to the
     # entries of the words below them, every word's parent first, then grandparent, ...
     flat = net.role == TRIE

@@ -163,6 +163,39 @@ class KeyIndex:
 #: Slots of :class:`SlotIndex` per key (at least; a power of two).
 INDEX_SLOTS_PER_KEY = 4
 
+#: Keys from which :class:`SlotIndex` and :class:`SlotBounds` take half as many slots per key
+#: (past 2**22 keys, 2 and more rather than 4: 977,555 31-mers of C. elegans' 20 million
+#: prefixes had a 512 MB index and a 256 MB table of bounds, the check's peak).
+MANY_KEYS = 1 << 22
+
+
+#: Keys placed at a time by :class:`SlotIndex` (its temporaries stay this size).
+INDEX_BLOCK = 1 << 20
+
+
+def slot_bits(n: int, per_key: int) -> int:
+    """The number of bits of a table of slots for ``n`` keys: at least ``per_key`` slots a
+    key (half as many from :data:`MANY_KEYS` keys), and 16 slots.
+
+    Parameters
+    ----------
+    n : int
+    per_key : int
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> slot_bits(1000, 4), slot_bits(MANY_KEYS, 4)
+    (12, 24)
+    """
+    if n >= MANY_KEYS:
+        per_key = max(1, per_key // 2)
+    return max(4, (per_key * n).bit_length())
+
+
 #: The slot multipliers of :class:`SlotIndex`, one a level: the keys that share a slot of one
 #: level are indexed again by the next (SLOT_MIX, then another odd constant: Steele, Lea and
 #: Flood's SplitMix64 mixer), those of the last by a :class:`KeyIndex`.
@@ -214,30 +247,42 @@ class SlotIndex:
     def __init__(self, keys: np.ndarray, level: int = 0) -> None:
         self.keys = keys
         n = keys.size
-        bits = max(4, (INDEX_SLOTS_PER_KEY * n).bit_length())
+        bits = slot_bits(n, INDEX_SLOTS_PER_KEY)
         self._shift = np.uint64(64 - bits)
         self._mix = SLOT_MIXES[level]
         kind = np.int32 if n < 1 << 31 else np.int64
         self._pos = np.full(1 << bits, -1, dtype=kind)
-        slot = self._slot(keys)
-        every = np.arange(n, dtype=kind)
-        self._pos[slot] = every  # the last key of a slot keeps it: the others are shared
-        kept = np.take(self._pos, slot)  # (numpy.take: a third faster than indexing)
-        lost = np.flatnonzero(kept != every)
-        self._pos[slot[lost]] = -2
+        # A block of keys at a time (their slots, positions and keepers at once were 0.3 GB
+        # of temporaries on 20 million prefixes, held through the next level's build).
+        for lo in range(0, n, INDEX_BLOCK):
+            hi = min(lo + INDEX_BLOCK, n)
+            # The last key of a slot keeps it: the others are shared.
+            self._pos[self._slot(keys[lo:hi])] = np.arange(lo, hi, dtype=kind)
+        lost_l, keeper_l = [], []
+        for lo in range(0, n, INDEX_BLOCK):
+            hi = min(lo + INDEX_BLOCK, n)
+            kept = np.take(self._pos, self._slot(keys[lo:hi]))  # (a third faster than [])
+            lost = np.flatnonzero(kept != np.arange(lo, hi, dtype=kind))
+            lost_l.append(lost + lo)
+            keeper_l.append(kept[lost])
+        lost = np.concatenate(lost_l) if lost_l else np.zeros(0, dtype=np.int64)
+        keeper = np.concatenate(keeper_l) if keeper_l else np.zeros(0, dtype=kind)
+        del lost_l, keeper_l
+        self._pos[self._slot(keys[lost])] = -2
         # The keys of shared slots: those that lost theirs, and the one that kept each.
         mark = np.zeros(n, dtype=bool)
         mark[lost] = True
-        mark[kept[lost]] = True
-        shared = np.flatnonzero(mark)
-        self._shared = shared.astype(kind)
+        mark[keeper] = True
+        del lost, keeper
+        self._shared = np.flatnonzero(mark).astype(kind)
+        del mark
         # The keys of shared slots: a slot index of their own, by another hash (a sixth of
         # them share a slot again), then a key index (sorted: the few left).
         self._rest: SlotIndex | KeyIndex
-        if level + 1 < len(SLOT_MIXES) and shared.size > SHARED_SORTED:
-            self._rest = SlotIndex(keys[shared], level + 1)
+        if level + 1 < len(SLOT_MIXES) and self._shared.size > SHARED_SORTED:
+            self._rest = SlotIndex(keys[self._shared], level + 1)
         else:
-            self._rest = KeyIndex(keys[shared])
+            self._rest = KeyIndex(keys[self._shared])
 
     def sharing(self, shift: np.uint64, mix: np.uint64) -> np.ndarray | None:
         """The positions of the keys that share their slot with another key, when the slots
@@ -274,6 +319,10 @@ class SlotIndex:
 SLOTS_PER_KEY = 4
 
 
+#: Keys written at a time by :class:`SlotBounds` (its 64-bit temporaries stay this size).
+BOUNDS_BLOCK = 1 << 20
+
+
 class SlotBounds:
     """Lower bounds of values stored under 64-bit keys, read by key in one step: a table of
     ``2 ** bits`` 16-bit slots (4 MB for ENABLE's 0.4 million prefixes), each holding the
@@ -305,7 +354,7 @@ class SlotBounds:
     def __init__(
         self, keys: np.ndarray, values: np.ndarray, index: SlotIndex | None = None
     ) -> None:
-        bits = max(4, (SLOTS_PER_KEY * keys.size).bit_length())
+        bits = slot_bits(keys.size, SLOTS_PER_KEY)
         self._shift = np.uint64(64 - bits)
         self.base = int(values.min()) if values.size else 0
         span = int(values.max()) - self.base if values.size else 0
@@ -313,24 +362,33 @@ class SlotBounds:
         self.table = np.full(1 << bits, self.EMPTY, dtype=np.int16)
         if not keys.size:
             return
-        # The least value of each slot's keys, rounded down: below EMPTY.
-        least = values - self.base
-        if self.step > 1:
-            least //= self.step
-        least16, slot = least.astype(np.int16), self._slot(keys)
-        del least
         shared = (
             None
             if index is None or index.keys is not keys
             else index.sharing(self._shift, SLOT_MIX)
         )
-        if shared is None:
-            np.minimum.at(self.table, slot, least16)
-            return
-        # A slot of one key holds its value, written at once; a shared slot holds one of its
-        # keys' values, then the least of them all (``minimum.at`` over those keys only).
-        self.table[slot] = least16
-        np.minimum.at(self.table, slot[shared], least16[shared])
+        # A block of keys at a time (their slots and values in 64 bits were 0.3 GB of
+        # temporaries at once on 977,555 31-mers of C. elegans' 20 million prefixes, the
+        # check's peak). Without the index: the least of each slot's keys. With it: a slot of
+        # one key holds its value, written at once; a shared slot holds one of its keys'
+        # values, then the least of them all (``minimum.at`` over those keys only).
+        for lo in range(0, keys.size, BOUNDS_BLOCK):
+            part = slice(lo, lo + BOUNDS_BLOCK)
+            least16, slot = self._least(values[part]), self._slot(keys[part])
+            if shared is None:
+                np.minimum.at(self.table, slot, least16)
+            else:
+                self.table[slot] = least16
+        if shared is not None:
+            np.minimum.at(self.table, self._slot(keys[shared]), self._least(values[shared]))
+
+    def _least(self, values: np.ndarray) -> np.ndarray:
+        """The values as the table holds them: ``(value - base) // step``, int16 (below
+        ``EMPTY``)."""
+        least = values - self.base
+        if self.step > 1:
+            least //= self.step
+        return least.astype(np.int16)
 
     def _slot(self, keys: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):  # the product modulo 2**64 is the point

@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from cpwords.wordsnake.primal.suffix_records import SuffixRecords
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
-from cpwords.wordsnake.relaxation.string_hub import HANDOVER, StringHubNetwork
+from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 
 
 def overlap(a: str, b: str, proper: bool) -> int:
@@ -276,35 +277,6 @@ def int_array(values: np.ndarray) -> array[int]:
     return out
 
 
-#: Arcs read at a time by :func:`_suffix_records` (its masks and gathers stay this small).
-RECORD_BLOCK = 1 << 20
-
-
-def _suffix_records(net: StringHubNetwork, word_node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The hand-over arcs from exits as (trie node of the string, word) records, in arc order,
-    :data:`RECORD_BLOCK` arcs at a time (the whole network's masks and gathers at once were the
-    repair's peak: 0.5 GB more on 977,555 31-mers of C. elegans). ``H(s)`` is ``s``, ``H+(w)``
-    the word's node; the private chains' and the root's records are left out."""
-    T, W, out_base, in_base = net.trie.size, net.num_words, net.out_base, net.in_base
-    nodes, words = [], []
-    for a in range(0, net.m, RECORD_BLOCK):
-        b = a + RECORD_BLOCK
-        t = net.tail[a:b]
-        sel = np.flatnonzero((net.role[a:b] == HANDOVER) & (t >= out_base) & (t < in_base))
-        w = t[sel] - out_base
-        h = net.head[a:b][sel]
-        # Map hand-over heads back to trie nodes: H(s) = s, H+(w) -> word node, private -> skip.
-        node = np.where(h < T, h, -1)
-        plus = (h >= T) & (h < T + W)
-        node[plus] = word_node[h[plus] - T]
-        keep = node > 0
-        nodes.append(node[keep])
-        words.append(w[keep])
-    if not nodes:
-        return np.zeros(0, dtype=net.head.dtype), np.zeros(0, dtype=net.tail.dtype)
-    return np.concatenate(nodes), np.concatenate(words)
-
-
 #: Records counted at a time by :func:`_count_into` (``numpy.bincount`` copies them to 64 bits).
 COUNT_BLOCK = 1 << 23
 
@@ -345,9 +317,8 @@ class CandidateIndex:
         # The records in arc order, put in node order only for the nodes asked for
         # (:meth:`prepare`): a repair asks a few hundred of 700,000 (the sort of all the
         # French list's 1.3 M records and their copy as Python ints took 0.03 s).
-        self._rec_node, self._rec_word = _suffix_records(net, self.word_node)
+        self._records = SuffixRecords(net, self.word_node)
         T = trie.size
-        self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         # Each node's ranges, found for all nodes at once: the repair asks one node at a time,
         # hundreds of thousands of times (phage lambda's 31-mers: 0.78 M array searches of one
         # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
@@ -362,14 +333,17 @@ class CandidateIndex:
         # side="right" (read through the trie's ``end``: no third array of a node each).
         self._before, self._end = before, trie.end
         ending = np.zeros(T + 1, dtype=np.int32)  # records: hand-over arcs, int32-indexed
-        _count_into(self._rec_node, ending[1:])
+        for _, nodes, _ in self._records.blocks(COUNT_BLOCK):
+            _count_into(nodes, ending[1:])
         np.cumsum(ending[1:], out=ending[1:])
         self._ending_lo = ending[:T]  # = searchsorted(suf_node, nodes)
         self._ending_hi = ending[1:]  # = searchsorted(suf_node, nodes + 1)
-        # Python ints in 32-bit arrays (word ids), not lists: 4 bytes each instead of about 36
-        # (the French list's 1.5 M suffix words took 53 MB as a list, held through the proof).
-        # Filled node by node (``_ready``) as :meth:`prepare` sorts their records.
-        self._suf_word = array("i", [0]) * int(self._rec_node.size)
+        # A 32-bit array (word ids), not a list: 4 bytes each instead of about 36 (the French
+        # list's 1.5 M suffix words took 53 MB as a list, held through the proof). Filled node
+        # by node (``_ready``) as :meth:`prepare` sorts their records; its pages untouched
+        # until then take no memory (a repair asks a few hundred nodes: an ``array`` of zeros
+        # was 0.11 GB written on 977,555 31-mers of C. elegans, at the repair's peak).
+        self._suf_word = np.zeros(self._records.size, dtype=np.int32)
         self._ready = np.zeros(T, dtype=bool)
         self._node_word = trie.node_word
         self.item_node = int_array(self.word_node[net.item_word])  # each item's word's node
@@ -389,19 +363,31 @@ class CandidateIndex:
     def suf_node(self) -> np.ndarray:
         """The trie node of every suffix record (a word ending with the node's string), in
         node order (records of one node in arc order)."""
-        return self._sort()[0]
+        lo, hi = self._ending_lo, self._ending_hi
+        return np.repeat(np.arange(lo.size, dtype=lo.dtype), hi - lo)
 
     @property
     def suf_word(self) -> np.ndarray:
         """The word of every suffix record, in the order of :attr:`suf_node`."""
-        return self._sort()[1]
+        return self._suf_word if self._ready.all() else self._in_node_order()
 
-    def _sort(self) -> tuple[np.ndarray, np.ndarray]:
-        """The records sorted by node, stably (computed once)."""
-        if self._sorted is None:
-            order = stable_order(self._rec_node)
-            self._sorted = (self._rec_node[order], self._rec_word[order])
-        return self._sorted
+    def _in_node_order(self) -> np.ndarray:
+        """The records' words in node order, the records of a node in arc order (int32): each
+        record placed at its node's next free place, a block of records at a time
+        (a stable sort of them all, 29 million on 977,555 31-mers of C. elegans, made an order
+        and sorted copies of them, 0.7 GB at the repair's peak)."""
+        cursor = self._ending_lo.astype(np.int64)
+        out = np.empty(self._records.size, dtype=np.int32)
+        for _, node, words in self._records.blocks():
+            order = stable_order(node)
+            ns = node[order]
+            first = np.flatnonzero(np.append(True, ns[1:] != ns[:-1]))
+            runs = np.diff(np.append(first, ns.size))
+            place = ramp(runs)  # the rank within its node
+            place += cursor[ns]
+            out[place] = words[order]
+            cursor[ns[first]] += runs
+        return out
 
     def prepare(self, nodes: np.ndarray) -> None:
         """Put the suffix records of ``nodes`` in order for :meth:`words_ending`.
@@ -423,27 +409,30 @@ class CandidateIndex:
         if not fresh.size:
             return
         count = int((self._ending_hi[fresh] - self._ending_lo[fresh]).sum())
-        if 8 * count > self._rec_node.size:
-            self._suf_word = array("i", self._sort()[1].astype(np.int32).tobytes())
+        if 8 * count > self._records.size:
+            self._suf_word = self._in_node_order()
             self._ready[:] = True
+            # Every node ready: the records in arc order are read no more.
+            self._records.release()
             return
-        sel = np.flatnonzero(want[self._rec_node])  # their records, in arc order
-        sel = sel[stable_order(self._rec_node[sel])]
-        node = self._rec_node[sel]
+        # Their records, in arc order, then by node (stably).
+        picked = [(a, np.flatnonzero(want[nodes])) for a, nodes, _ in self._records.blocks()]
+        sel = np.concatenate([p + a for a, p in picked]) if picked else np.zeros(0, np.int64)
+        node, words = self._records.at(sel)
+        order = stable_order(node)
+        node, words = node[order], words[order]
         first = np.flatnonzero(np.append(True, node[1:] != node[:-1]))
         rank = ramp(np.diff(np.append(first, sel.size)))
-        view = np.frombuffer(self._suf_word, dtype=np.int32)
-        view[self._ending_lo[node] + rank] = self._rec_word[sel]
-        del view  # the array may be resized again
+        self._suf_word[self._ending_lo[node] + rank] = words
         self._ready[fresh] = True
 
-    def words_ending(self, node: int, limit: int) -> array[int]:
+    def words_ending(self, node: int, limit: int) -> list[int]:
         """Up to ``limit`` words that end with the node's string, and the node's own word
         (the node's records put in order first if :meth:`prepare` was not asked for it)."""
         if not self._ready.item(node):
             self.prepare(np.array([node]))
         lo = self._ending_lo.item(node)
-        out = self._suf_word[lo : min(self._ending_hi.item(node), lo + limit)]
+        out: list[int] = self._suf_word[lo : min(self._ending_hi.item(node), lo + limit)].tolist()
         word = self._node_word.item(node)
         if word >= 0:
             out.append(word)

@@ -32,6 +32,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
+from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_caps
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.released_ends import (
@@ -40,7 +41,7 @@ from cpwords.wordsnake.relaxation.released_ends import (
     released_ends,
     residual_costs,
 )
-from cpwords.wordsnake.relaxation.residual_update import update_residual
+from cpwords.wordsnake.relaxation.residual_update import cycle_arcs, update_residual
 from cpwords.wordsnake.relaxation.sorting import distinct_counts, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.relaxation.sweeps import (
@@ -468,7 +469,7 @@ class Reoptimizer:
     ) -> None:
         self.net = net
         self.flows = flows
-        self.cap = net.cap if cap is None else cap
+        self.cap: np.ndarray | CompactCaps = net.cap if cap is None else cap
         self.dist = np.zeros(net.num_nodes, dtype=np.int64)
         self.cycles = 0
         self.rounds = 0
@@ -522,10 +523,14 @@ class Reoptimizer:
         DeadlineReached
             The deadline passed.
         """
+        if release and self.cap is self.net.cap and releasable(self.net, self.flows, self.net.cap):
+            # The capacities narrow from the residual network's build to its end (read for
+            # a block of arcs, then the arcs of a few cycles at a time).
+            with compacted_caps(self.net, self):
+                res = self._residual(cost)
+                with released_ends(self.net, res, weight=cost is None):
+                    return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
         res = self._residual(cost)
-        if release and releasable(self.net, self.flows, self.cap):
-            with released_ends(self.net, res, weight=cost is None):
-                return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
         return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
 
     def _sweeps(
@@ -546,7 +551,7 @@ class Reoptimizer:
         lab = Labels(self.dist, small=res.classes[0].costs.dtype != np.int64)
         while True:
             lab.pred.fill(-1)
-            found: list[list[int]] = []
+            found: list[tuple[np.ndarray, np.ndarray]] = []
             while not found:
                 if rounds >= max_rounds:
                     return None
@@ -558,9 +563,8 @@ class Reoptimizer:
                     return self.dist
                 if rounds % check_every == 0:
                     # Only negative cycles are cancelled (any other: keep relaxing).
-                    found = [
-                        c for c in pred_cycles(lab.pred) if self._length(c, cost, res, lab) < 0
-                    ]
+                    arcs = (cycle_arcs(res, c) for c in pred_cycles(lab.pred))
+                    found = [c for c in arcs if self._length(c, cost, res) < 0]
             if self.cycles >= max_cycles:
                 self._take_labels(lab)
                 return None
@@ -583,35 +587,43 @@ class Reoptimizer:
         """The costs of a few arcs (``cost`` None: the plain costs, ``-net.weight``)."""
         return -self.net.weight[arcs] if cost is None else cost[arcs]
 
-    def _length(self, cycle: list[int], cost: np.ndarray | None, res: Residual, lab: Labels) -> int:
-        """The cost of a residual cycle named by predecessor keys (its arcs' costs looked up in
-        ``res`` while the network's weights are let go)."""
-        keys = np.array(cycle, dtype=np.int64)
+    def _length(
+        self, cycle: tuple[np.ndarray, np.ndarray], cost: np.ndarray | None, res: Residual
+    ) -> int:
+        """The cost of a residual cycle (its arcs' keys and heads, :func:`cycle_arcs`; their
+        costs looked up in ``res`` while the network's weights are let go)."""
+        keys, heads = cycle
         if self._weight_away(cost):
-            return int(residual_costs(res, keys, lab.pred).sum())
+            return int(residual_costs(res, keys, heads).sum())
         _, arcs, forward = key_arcs(keys)
         c = self._costs(cost, arcs).astype(np.int64)
         return int(np.where(forward, c, -c).sum())
 
     def _cancel_all(
-        self, found: list[list[int]], res: Residual, cost: np.ndarray | None, lab: Labels
+        self,
+        found: list[tuple[np.ndarray, np.ndarray]],
+        res: Residual,
+        cost: np.ndarray | None,
+        lab: Labels,
     ) -> None:
-        """Cancel the ``found`` cycles (their nodes marked ``dirty``) and update the residual
-        network where the cycles' arcs changed (rebuilding it took 0.45 s a time on Debian's
-        German list, whose greedy needs 3 cycles cancelled)."""
-        keys = np.concatenate([np.array(c, dtype=np.int64) for c in found])
+        """Cancel the ``found`` cycles (their arcs' keys and heads; their nodes marked
+        ``dirty``) and update the residual network where the cycles' arcs changed (rebuilding
+        it took 0.45 s a time on Debian's German list, whose greedy needs 3 cycles
+        cancelled)."""
+        keys = np.concatenate([c[0] for c in found])
+        heads = np.concatenate([c[1] for c in found])
         nodes, arc_of, _ = key_arcs(keys)
         # The arcs' ends off the cycles (the network's may be let go meanwhile).
-        tail, head = cycle_ends(keys, lab.pred)
+        tail, head = cycle_ends(keys, heads)
         arcs, first = np.unique(arc_of, return_index=True)
         if self._weight_away(cost):  # the network arcs' costs: forward, the residual arcs'
-            rc = residual_costs(res, keys[first], lab.pred)
+            rc = residual_costs(res, keys[first], heads[first])
             costs = np.where(key_arcs(keys[first])[2], rc, -rc)
         else:
             costs = self._costs(cost, arcs)
         before = self.flows[arcs].copy()
         for c in found:  # the cycles of a functional graph share no node, hence no arc
-            self._cancel(c)
+            self._cancel(c[0])
         lab.dirty[nodes] = True  # a cycle's tails are its heads
         self.cycles += len(found)
         update_residual(
@@ -636,10 +648,10 @@ class Reoptimizer:
             )
         return build_residual(net.tail, net.head, cost, self.flows, self.cap, bounds)
 
-    def _cancel(self, cycle: list[int]) -> None:
-        """Push the bottleneck capacity around a residual cycle (predecessor keys)."""
+    def _cancel(self, keys: np.ndarray) -> None:
+        """Push the bottleneck capacity around a residual cycle (its arcs' keys)."""
         x = self.flows
-        _, a, fwd = key_arcs(np.array(cycle, dtype=np.int64))
+        _, a, fwd = key_arcs(keys)
         room = np.where(fwd, self.cap[a] - x[a], x[a])
         delta = int(room.min())
         if delta <= 0:  # pragma: no cover - residual arcs have room by construction

@@ -37,3 +37,23 @@ def signed_type(top: int, top32: int | None = None) -> type[np.signedinteger]:
     if top > (INT32_MAX if top32 is None else top32):
         return np.int64
     return next(t for t in (np.int8, np.int16, np.int32) if top <= int(np.iinfo(t).max))
+
+
+def node_type(n: int) -> type[np.signedinteger]:
+    """The type of the node ids of a network of ``n`` nodes, with -1 for none.
+
+    Parameters
+    ----------
+    n : int
+
+    Returns
+    -------
+    type
+        ``numpy.int32`` below :data:`INT32_MAX` nodes, else ``numpy.int64``.
+
+    Examples
+    --------
+    >>> node_type(10).__name__, node_type(2**31).__name__
+    ('int32', 'int64')
+    """
+    return np.int32 if n < INT32_MAX else np.int64

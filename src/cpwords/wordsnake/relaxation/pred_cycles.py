@@ -2,7 +2,7 @@
 network: :class:`~cpwords.wordsnake.relaxation.assignment.Reoptimizer` cancels them), found by
 peeling the nodes that cannot lie on one.
 
-Each node's predecessor is named by a key ``tail << 32 | name``
+Each node's predecessor is named by the tail of its arc
 (:class:`~cpwords.wordsnake.relaxation.sweeps.Labels`).
 """
 
@@ -19,19 +19,21 @@ WALK_NODES = 4096
 
 
 def pred_cycles(pred: np.ndarray) -> list[list[int]]:
-    """The predecessor keys of every cycle of the predecessor graph (node-disjoint).
+    """The nodes of every cycle of the predecessor graph (node-disjoint), each walked along
+    the predecessors.
 
     Parameters
     ----------
-    pred : numpy.ndarray of int64, shape (n,)
-        Each node's predecessor key (``tail << 32 | name``, as
-        :class:`~cpwords.wordsnake.relaxation.sweeps.Labels` keeps them), -1
-        for none.
+    pred : numpy.ndarray of int32 or int64, shape (n,)
+        Each node's predecessor (the tail of its arc, as
+        :class:`~cpwords.wordsnake.relaxation.sweeps.Labels` keeps them), -1 for none.
 
     Returns
     -------
     list of list of int
-        The keys of each cycle's arcs (none when every chain of predecessors ends).
+        Each cycle's predecessors in turn: ``[pred[v], pred[pred[v]], ...]`` from one of its
+        nodes ``v`` back to ``v`` (the tails of its arcs; arc ``i``'s head is entry ``i - 1``,
+        the first's the last entry); none when every chain of predecessors ends.
 
     Notes
     -----
@@ -90,9 +92,7 @@ def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndar
     ids = np.int32 if PEEL_BLOCK < n < 1 << 31 else np.int64
     if n <= PEEL_BLOCK:
         act1 = np.flatnonzero(inside)
-        to1 = pred.take(act1)
-        to1 >>= 32
-        return act1, to1
+        return act1, pred.take(act1)
     # Written in place into arrays of the final size (blocks kept and concatenated were held
     # twice: the greedy proof's peak on 977,555 31-mers of C. elegans).
     total = int(np.count_nonzero(inside))
@@ -101,11 +101,10 @@ def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndar
     done = 0
     for a in range(0, n, PEEL_BLOCK):
         at = np.flatnonzero(inside[a : a + PEEL_BLOCK])
-        keys = pred[a : a + PEEL_BLOCK].take(at)
-        keys >>= 32
+        came = pred[a : a + PEEL_BLOCK].take(at)
         at += a
         act[done : done + at.shape[0]] = at
-        to[done : done + at.shape[0]] = keys
+        to[done : done + at.shape[0]] = came
         done += at.shape[0]
     return act, to
 
@@ -184,15 +183,14 @@ def _walk_cycles(pred: np.ndarray, starts: list[int], inside: np.ndarray) -> lis
             if not inside[v]:
                 break
             walk_of[v] = walk
-            v = int(pred[v]) >> 32
+            v = int(pred[v])
         else:
             if walk_of[v] == walk:  # back on this walk's path: a cycle
                 cyc: list[int] = []
                 u = v
                 while True:
-                    key = int(pred[u])
-                    cyc.append(key)
-                    u = key >> 32
+                    u = int(pred[u])
+                    cyc.append(u)
                     if u == v:
                         break
                 cycles.append(cyc)

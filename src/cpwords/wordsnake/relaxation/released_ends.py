@@ -190,48 +190,40 @@ def _empty(a: np.ndarray) -> np.ndarray:
     return np.zeros(0, dtype=a.dtype)
 
 
-def cycle_ends(keys: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The network ends of the arcs of cycles of predecessors, read off their keys.
+def cycle_ends(keys: np.ndarray, heads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The network ends of residual arcs named by their keys and heads.
 
     Parameters
     ----------
     keys : numpy.ndarray of int64, shape (k,)
-        The keys of whole cycles of the predecessor graph (:func:`~.pred_cycles.pred_cycles`):
-        each key is the predecessor of one node of the cycles.
-    pred : numpy.ndarray of int64, shape (n,)
-        Each node's predecessor key.
+        The residual arcs' keys (``tail << 32 | name``, as
+        :func:`~.residual_update.cycle_arcs` gives them for a cycle of predecessors).
+    heads : numpy.ndarray of int, shape (k,)
+        Their heads.
 
     Returns
     -------
     tail, head : numpy.ndarray of int64, shape (k,)
-        The tail and head of each key's network arc: the residual arc goes from the key's tail
-        to the node whose predecessor it is, forward along the network arc or backward.
+        The tail and head of each key's network arc: the residual arc goes forward along the
+        network arc or backward.
     """
-    tails, heads, forward = _residual_arcs(keys, pred)
+    tails, _, forward = key_arcs(keys)
+    heads = np.asarray(heads, dtype=np.int64)
     return np.where(forward, tails, heads), np.where(forward, heads, tails)
 
 
-def _residual_arcs(keys: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The tail and head of each key's residual arc (its head: the node whose predecessor it
-    is), and whether it runs forward along its network arc."""
-    tails, _, forward = key_arcs(keys)
-    of_node = pred[tails]  # the cycles' nodes' keys: the same keys, in another order
-    order = np.argsort(of_node, kind="stable")
-    return tails, tails[order[np.searchsorted(of_node, keys, sorter=order)]], forward
-
-
-def residual_costs(res: Residual, keys: np.ndarray, pred: np.ndarray) -> np.ndarray:
-    """The costs of the residual arcs of cycles of predecessors, looked up in the residual
-    network (where the network's weights are let go).
+def residual_costs(res: Residual, keys: np.ndarray, heads: np.ndarray) -> np.ndarray:
+    """The costs of residual arcs, looked up in the residual network (where the network's
+    weights are let go).
 
     Parameters
     ----------
     res : Residual
-        Holding every arc of the cycles, live.
+        Holding every one of the arcs, live.
     keys : numpy.ndarray of int64, shape (k,)
-        The keys of whole cycles of the predecessor graph (as :func:`cycle_ends`).
-    pred : numpy.ndarray of int64, shape (n,)
-        Each node's predecessor key.
+        The residual arcs' keys (as :func:`cycle_ends`).
+    heads : numpy.ndarray of int, shape (k,)
+        Their heads.
 
     Returns
     -------
@@ -239,10 +231,10 @@ def residual_costs(res: Residual, keys: np.ndarray, pred: np.ndarray) -> np.ndar
         Each residual arc's cost (of its direction: a reverse arc's is its network arc's
         cost negated).
     """
-    tails, heads, _ = _residual_arcs(keys, pred)
+    tails = key_arcs(keys)[0]
     out = np.empty(keys.shape[0], dtype=np.int64)
     for i, (key, t, h) in enumerate(
-        zip(keys.tolist(), tails.tolist(), heads.tolist(), strict=True)
+        zip(keys.tolist(), tails.tolist(), np.asarray(heads).tolist(), strict=True)
     ):
         arcs = res.classes[class_of(res, t)]
         out[i] = arcs.costs[live_position(arcs, key, h, res.n)]

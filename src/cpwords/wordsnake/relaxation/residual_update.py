@@ -7,6 +7,7 @@ to their tail's class, in room kept in the class's buffers.
 from __future__ import annotations
 
 import bisect
+import itertools
 
 import numpy as np
 
@@ -102,6 +103,81 @@ def live_position(arcs: ClassArcs, key: int, head: int, dead: int) -> int:
         if arcs.heads[pos] != dead:
             return pos
     raise KeyError(key)  # pragma: no cover - only arcs of the residual network are removed
+
+
+def cycle_arcs(res: Residual, cycle: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The residual arcs of a cycle of predecessors, looked up in the residual network.
+
+    Parameters
+    ----------
+    res : Residual
+    cycle : list of int
+        The cycle's predecessors in turn, as
+        :func:`~cpwords.wordsnake.relaxation.pred_cycles.pred_cycles` gives them: arc ``i``
+        goes from ``cycle[i]`` to ``cycle[i - 1]``.
+
+    Returns
+    -------
+    keys : numpy.ndarray of int64, shape (len(cycle),)
+        Each arc's key (``tail << 32 | name``).
+    heads : numpy.ndarray of int64, shape (len(cycle),)
+        Each arc's head.
+
+    Raises
+    ------
+    KeyError
+        No live residual arc joins two consecutive nodes (not a cycle of the residual network).
+
+    Notes
+    -----
+    No two live residual arcs join the same ordered pair of nodes, so a tail and a head name
+    one: it is searched among the arcs of its head's bucket in its tail's class, and those
+    appended since (the private chains' class: among its tail's arcs).
+    """
+    tails = np.asarray(cycle, dtype=np.int64)
+    heads = np.roll(tails, 1)
+    keys = np.fromiter(
+        map(arc_key, itertools.repeat(res), tails.tolist(), heads.tolist()),
+        dtype=np.int64,
+        count=tails.shape[0],
+    )
+    return keys, heads
+
+
+def arc_key(res: Residual, tail: int, head: int) -> int:
+    """The key of the live residual arc from ``tail`` to ``head``.
+
+    Parameters
+    ----------
+    res : Residual
+    tail, head : int
+        Node ids (``head`` not the dead head).
+
+    Returns
+    -------
+    int
+        Its key (``tail << 32 | name``).
+
+    Raises
+    ------
+    KeyError
+        No live residual arc joins them.
+    """
+    arcs = res.classes[class_of(res, tail)]
+    if arcs.indptr is not None:  # sorted by key: the tail's arcs
+        row = tail - arcs.lo
+        spans = [(int(arcs.indptr[row]), int(arcs.indptr[row + 1]))]
+    else:  # the head's bucket among the arcs built, then the arcs appended
+        lo, hi = 0, arcs.ordered
+        if arcs.starts is not None:
+            bucket = head >> arcs.shift
+            lo, hi = int(arcs.starts[bucket]), int(arcs.starts[bucket + 1])
+        spans = [(lo, hi), (arcs.ordered, arcs.keys.shape[0])]
+    for lo, hi in spans:
+        at = np.flatnonzero((arcs.heads[lo:hi] == head) & (arcs.tails[lo:hi] == tail))
+        if at.size:
+            return int(arcs.keys[lo + int(at[0])])
+    raise KeyError((tail, head))
 
 
 def _append(res: Residual, t: np.ndarray, h: np.ndarray, c: np.ndarray, keys: np.ndarray) -> None:

@@ -182,9 +182,6 @@ class StringHubNetwork:
         ``TRIE``, ``SPLIT``, ``DELIVER``, ``HANDOVER``, ``SELF``, ``ZERO``, ``ROOTLINK`` or
         ``PRIVATE``.
     supply : numpy.ndarray of int32 (as ``cap``), shape (num_nodes,)
-    topo : numpy.ndarray of int32 (as ``tail``)
-        The hub nodes (trie, ``H+``, ``R_in``, private) in a topological order of the network
-        without the word nodes.
     layout : ArcLayout
         Where each part of the arcs starts.
     chains : ChainTable
@@ -216,7 +213,6 @@ class StringHubNetwork:
     weight: np.ndarray
     role: np.ndarray
     supply: np.ndarray
-    topo: np.ndarray
     layout: ArcLayout
     chains: ChainTable = field(default_factory=ChainTable.empty)
 
@@ -229,6 +225,16 @@ class StringHubNetwork:
     def num_words(self) -> int:
         """Number of distinct words W."""
         return len(self.words)
+
+    @property
+    def topo(self) -> np.ndarray:
+        """The hub nodes (trie, ``H+``, ``R_in``, private) in a topological order of the
+        network without the word nodes, in the type of ``tail`` (made on each call from the
+        trie: a decoding reads it once, where an array held with the network was 92 MB through
+        the whole solve of 977,555 31-mers of C. elegans)."""
+        private = np.arange(self.r_in + 1, self.num_nodes, dtype=np.int64)
+        order = _topo_order(self.trie, self.r_in, private, self.instance.cyclic)
+        return order.astype(self.tail.dtype, copy=False)
 
     @property
     def out_base(self) -> int:
@@ -286,7 +292,6 @@ def build_string_network(
     flat_levels += layout["flat"]
     num_nodes = private.next_id
     supply = _supply(ids, mult, num_nodes, instance.cyclic, arcs.caps)
-    topo = _topo_order(trie, ids, private.topo, instance.cyclic).astype(arcs.ids, copy=False)
     tail, head, cap, weight, role = arcs.arrays()
     del arcs
     return StringHubNetwork(
@@ -302,7 +307,6 @@ def build_string_network(
         weight=weight,
         role=role,
         supply=supply,
-        topo=topo,
         chains=private.chains,
         layout=ArcLayout(flat_levels=flat_levels, **layout),
     )
@@ -752,18 +756,19 @@ def _supply(
     return supply
 
 
-def _topo_order(trie: Trie, ids: _NodeIds, topo_private: np.ndarray, cyclic: bool) -> np.ndarray:
+def _topo_order(trie: Trie, r_in: int, topo_private: np.ndarray, cyclic: bool) -> np.ndarray:
     """Topological order of the hub nodes: ``R_in``, private chains, then the trie in preorder
     with ``H+(v)`` right after ``H(v)``.
 
     Trie node ``v`` goes after the ``H+`` of the words whose nodes come before it, and the
     ``H+`` of word ``w`` (nodes ``wn`` increasing with ``w``) after its node and ``w`` others.
     """
-    T, W = ids.T, ids.W
+    T, wn = trie.size, trie.word_node
+    W = wn.shape[0]
     # Node ids in the network's id type (int32 below 2**31 nodes): five arrays a trie node in
     # 64 bits were 0.8 GB of fresh memory for 977,555 31-mers.
     dtype: type[np.signedinteger] = np.int32
-    if ids.r_in + topo_private.size >= INT32_MAX:
+    if r_in + topo_private.size >= INT32_MAX:
         dtype = np.int64
     is_word = trie.node_word >= 0
     place: np.ndarray = np.cumsum(is_word, dtype=dtype)  # the words up to each node
@@ -773,6 +778,6 @@ def _topo_order(trie: Trie, ids: _NodeIds, topo_private: np.ndarray, cyclic: boo
     merged = np.empty(T + W, dtype=dtype)
     merged[place] = nodes
     del place, nodes
-    merged[ids.wn + np.arange(1, W + 1, dtype=np.int64)] = T + np.arange(W, dtype=dtype)
-    head_part = [] if cyclic else [ids.r_in]
+    merged[wn + np.arange(1, W + 1, dtype=np.int64)] = T + np.arange(W, dtype=dtype)
+    head_part = [] if cyclic else [r_in]
     return np.concatenate([np.array(head_part, dtype=dtype), topo_private.astype(dtype), merged])

@@ -13,8 +13,11 @@ the private chains, relaxed up to :data:`CHAIN_STEPS` times a sweep, keep their 
 key with CSR offsets. Each node's predecessor is named by a key, its arc's
 ``tail << 32 | reverse << 31 | arc``, and among the tight arcs of a relaxation the largest key is
 kept: the last of them in arrays sorted by tail, as the sweeps kept it when they were (so the
-labels, predecessors and cancelled cycles do not depend on the arcs' order in memory). Labels are
-held in 32 bits while they fit (half the memory traffic).
+labels, predecessors and cancelled cycles do not depend on the arcs' order in memory). No two
+live residual arcs join the same ordered pair of nodes, so the tight arcs into a node have
+distinct tails and the largest key is the one of largest tail: a predecessor is recorded as its
+tail alone, in 32 bits (:class:`Labels`), and its arc is looked up in the residual network when
+a cycle is cancelled. Labels are held in 32 bits while they fit (half the memory traffic).
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpwords.wordsnake.relaxation.int_types import signed_type
+from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
+from cpwords.wordsnake.relaxation.int_types import node_type, signed_type
 from cpwords.wordsnake.relaxation.sorting import distinct
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
@@ -193,7 +197,7 @@ def build_residual(
     head: np.ndarray,
     cost: np.ndarray,
     flows: np.ndarray,
-    cap: np.ndarray,
+    cap: np.ndarray | CompactCaps,
     bounds: np.ndarray,
     chains: int = 5,
     negated: bool = False,
@@ -204,7 +208,7 @@ def build_residual(
     ----------
     tail, head : numpy.ndarray of int, shape (m,)
         The network's arcs (``m < 2**31``).
-    cost, flows, cap : numpy.ndarray of int64, shape (m,)
+    cost, flows, cap : numpy.ndarray of int64, shape (m,) (``cap`` maybe CompactCaps)
     bounds : numpy.ndarray of int64, shape (k + 1,)
         The classes' first node ids, then the number of nodes (:func:`class_bounds`).
     chains : int
@@ -416,7 +420,7 @@ def _fill_forward(
 
 
 def _arc_classes(
-    node_class: np.ndarray, tail: np.ndarray, flows: np.ndarray, cap: np.ndarray
+    node_class: np.ndarray, tail: np.ndarray, flows: np.ndarray, cap: np.ndarray | CompactCaps
 ) -> np.ndarray:
     """Each arc's tail's class, 255 where the arc is saturated: ``node_class[tail]`` with
     ``flows >= cap`` set to 255, :data:`BUILD_BLOCK` arcs at a time. In one pass, the gather
@@ -453,9 +457,12 @@ class Labels:
     dist : numpy.ndarray of int32 or int64, shape (n_nodes + 1,)
         The labels; ``dist[n_nodes]``, the dead head's, is the type's least value (no arc
         lowers it). In 32 bits while every label lies within ``+-LABEL_LIMIT``.
-    pred : numpy.ndarray of int64, shape (n_nodes,)
-        Each node's predecessor key since the last :meth:`reset` (``tail << 32 | name`` of its
-        tight arc), -1 for none.
+    pred : numpy.ndarray of int32 (int64 past ``2**31 - 1`` nodes), shape (n_nodes,)
+        Each node's predecessor since the predecessors were last cleared: the tail of its tight
+        arc of largest key (``tail << 32 | name``), -1 for none. The tight arcs into a node have
+        distinct tails (no two live residual arcs join the same pair of nodes), so the tail
+        tells the arc, and the largest key is the one of largest tail (the 64-bit keys took
+        0.2 GB on 977,555 31-mers of C. elegans).
     dirty : numpy.ndarray of bool, shape (n_nodes,)
         The nodes whose arcs are to be relaxed (every node at first).
     record : bool
@@ -476,7 +483,7 @@ class Labels:
         self.dist = np.empty(n + 1, dtype=dtype)
         self.dist[:n] = start
         self.dist[n] = np.iinfo(dtype).min
-        self.pred = np.full(n, -1, dtype=np.int64)
+        self.pred = np.full(n, -1, dtype=node_type(n))
         self.dirty = np.ones(n, dtype=bool)
         self.record = True
 
@@ -686,13 +693,13 @@ def _relax_span(
     tight = c == new
     th = h.compress(tight)  # every lowered head is the head of a tight arc
     where = better.compress(tight)
-    key = arcs.keys[a:b].take(where if pick is None else pick.take(where))
+    came = _pred_tails(arcs.keys[a:b], where if pick is None else pick.take(where), lab)
     if before is None:
-        lab.pred[th] = key  # a lowered head's old key overwritten
+        lab.pred[th] = came  # a lowered head's old predecessor overwritten
     else:  # only where these arcs lowered the label further
         fell = new.compress(tight) < now.take(where)
-        lab.pred[th.compress(fell)] = key.compress(fell)
-    np.maximum.at(lab.pred, th, key)
+        lab.pred[th.compress(fell)] = came.compress(fell)
+    np.maximum.at(lab.pred, th, came)
     dirty[th] = True
     return low
 
@@ -732,13 +739,19 @@ def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> np.n
     del h
     pos = better.compress(tight)
     del better, tight
-    key = arcs.keys.take(pos if idx is None else idx.take(pos))
+    came = _pred_tails(arcs.keys, pos if idx is None else idx.take(pos), lab)
     del pos, idx
-    lab.pred[th] = key  # a lowered head's old key overwritten
-    np.maximum.at(lab.pred, th, key)
+    lab.pred[th] = came  # a lowered head's old predecessor overwritten
+    np.maximum.at(lab.pred, th, came)
     lab.dirty[th] = True
     lab.fell_to(low)
     return th
+
+
+def _pred_tails(keys: np.ndarray, at: np.ndarray, lab: Labels) -> np.ndarray:
+    """The tails of the arcs at positions ``at`` of a class's keys, in the type of
+    ``lab.pred`` (what it records of a tight arc)."""
+    return _tails_at(keys, at).astype(lab.pred.dtype, copy=False)
 
 
 def _tails_at(keys: np.ndarray, at: np.ndarray) -> np.ndarray:
