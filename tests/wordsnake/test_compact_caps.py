@@ -27,7 +27,7 @@ def test_compact_capacities_read_as_the_array(
     # Any capacities (most small, some past the narrow type), built and read a few arcs at a
     # time: every slice and every pick of arcs (repeats, any order) reads the original values
     # in the original type, and the array made again is the original.
-    cap = np.array(values, dtype=dtype)
+    cap: np.ndarray = np.array(values, dtype=dtype)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(compact_caps, "CAP_BLOCK", block)
         compact = CompactCaps(cap, narrow)
