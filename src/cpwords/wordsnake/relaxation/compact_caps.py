@@ -40,12 +40,12 @@ class CompactCaps:
     ----------
     dtype : numpy.dtype
         ``cap``'s type: what indexing returns.
-    shape : tuple of int
 
     Notes
     -----
     Indexing by a slice or by an array of arc ids returns the capacities in ``cap``'s type,
-    equal to ``cap``'s (those left aside looked up by a binary search of their ids).
+    equal to ``cap``'s (those left aside looked up by a binary search of their ids); the
+    ``shape`` attribute is ``cap``'s, as an array's.
     """
 
     def __init__(self, cap: np.ndarray, narrow: type[np.signedinteger]) -> None:
