@@ -316,6 +316,32 @@ def test_reduced_cost_fixing_after_the_lp_rounding_keeps_the_optimum() -> None:
     assert checked.status is Status.OPTIMAL and checked.objective == mip.objective
 
 
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(15, 60),
+    st.sampled_from(["ab", "abc", "abcd"]),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_unchecked_default_method_agrees_with_the_letter_hub_mip(
+    n: int, alphabet: str, seed: int, cyclic: bool, proper: bool
+) -> None:
+    # The neighbourhood search trusts its pieces' solves unchecked: a proof the certificate
+    # would refuse must not be claimed there either (two formulations agree).
+    rng = random.Random(seed)
+    words = tuple("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8))) for _ in range(n))
+    inst = WordsnakeInstance(words, cyclic, proper)
+    unchecked = exact.solve_exact(
+        inst, time_limit=30, workers=1, neighbourhood_search=False, checked=False
+    )
+    assume(unchecked.status is Status.OPTIMAL)
+    mip = solve_wordsnake(inst, "mip", time_limit=60)
+    assume(mip.status is Status.OPTIMAL)
+    assert unchecked.objective == mip.objective
+
+
 def _whole_hub_graph(net: Any, rc: np.ndarray, budget: int) -> Any:
     """The hub graph as it was built in whole-network passes (the reference)."""
     from scipy.sparse import csr_matrix
