@@ -17,6 +17,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.flow import FlowStopped
+from cpwords.wordsnake.relaxation.int_types import id_type
 from cpwords.wordsnake.relaxation.level_matching import LevelMatching
 from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie
@@ -53,23 +54,6 @@ class Decoded:
     cycles: int = 0
     merges: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def item_type(n: int) -> type[np.signedinteger]:
-    """The smallest NumPy integer type that holds every item id from -1 to ``n``: int32, or
-    int64 for lists of 2**31 items or more.
-
-    Parameters
-    ----------
-    n : int
-        Items (the depot's id).
-
-    Returns
-    -------
-    type
-        ``numpy.int32`` or ``numpy.int64``.
-    """
-    return np.int32 if n < np.iinfo(np.int32).max else np.int64
 
 
 def item_copies(net: StringHubNetwork) -> list[list[int]]:
@@ -297,7 +281,7 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
         succ[N] = N
     if (succ[:N] < 0).any():  # pragma: no cover
         raise ModelError("flow decoding left an item without a successor")
-    node_rep = np.full(net.num_nodes, -1, dtype=item_type(N))
+    node_rep = np.full(net.num_nodes, -1, dtype=id_type(N))
     node_rep[places.node] = unit[places.base]  # each node's first unit
     # The hubs bottom-up (their groups in reverse), then the copies of each word.
     units, starts = places.groups(unit)
@@ -611,7 +595,7 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     edges = group_edges(np.concatenate([units, tails]), np.append(starts, units.size))
     anchors, others = _with_copies(net, *edges)
     comp, ncyc, merges = merge_cycles(succ, handover, anchors, others, N, cyclic)
-    node_rep = np.full(net.num_nodes, -1, dtype=item_type(N))
+    node_rep = np.full(net.num_nodes, -1, dtype=id_type(N))
     dec = Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
     if stopped:
         dec.extra["stopped"] = True

@@ -36,8 +36,8 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.certificate import Certificate, IntColumn, word_fingerprint
 from cpwords.wordsnake.certificate.format import sorted_fingerprint
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer
-from cpwords.wordsnake.relaxation.decode import item_type
 from cpwords.wordsnake.relaxation.flow import FlowDual
+from cpwords.wordsnake.relaxation.int_types import id_type
 from cpwords.wordsnake.relaxation.string_hub import SELF, StringHubNetwork
 from cpwords.wordsnake.rules import WordsnakeInstance, pair_overlap
 
@@ -313,7 +313,7 @@ def id_column(ids: Sequence[int] | np.ndarray, words: int) -> IntColumn:
     -------
     IntColumn
     """
-    return IntColumn(np.asarray(ids, dtype=np.int64).astype(item_type(words)))
+    return IntColumn(np.asarray(ids, dtype=np.int64).astype(id_type(words)))
 
 
 def word_ids(net: StringHubNetwork, order: Sequence[str]) -> IntColumn:

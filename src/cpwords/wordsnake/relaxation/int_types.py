@@ -39,21 +39,22 @@ def signed_type(top: int, top32: int | None = None) -> type[np.signedinteger]:
     return next(t for t in (np.int8, np.int16, np.int32) if top <= int(np.iinfo(t).max))
 
 
-def node_type(n: int) -> type[np.signedinteger]:
-    """The type of the node ids of a network of ``n`` nodes, with -1 for none.
+def id_type(n: int) -> type[np.signedinteger]:
+    """The type of ids from -1 (none) to ``n`` (items, words or nodes).
 
     Parameters
     ----------
     n : int
+        The largest id (the depot's, or the number of nodes).
 
     Returns
     -------
     type
-        ``numpy.int32`` below :data:`INT32_MAX` nodes, else ``numpy.int64``.
+        ``numpy.int32`` below :data:`INT32_MAX`, else ``numpy.int64``.
 
     Examples
     --------
-    >>> node_type(10).__name__, node_type(2**31).__name__
+    >>> id_type(10).__name__, id_type(2**31).__name__
     ('int32', 'int64')
     """
     return np.int32 if n < INT32_MAX else np.int64

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpwords.wordsnake.relaxation.decode import item_type
+from cpwords.wordsnake.relaxation.int_types import id_type
 from cpwords.wordsnake.relaxation.sorting import distinct
 
 #: The search for cycles of predecessors peels the nodes that cannot lie on one until at most
@@ -127,7 +127,7 @@ def _peel_levels(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
     the first pass peel in about 50 levels: 0.4 -> 0.1 s a search.
     """
     k = act.shape[0]
-    small = item_type(k)  # the ids 0..k
+    small = id_type(k)  # the ids 0..k
     ids = np.full(n, k, dtype=small)
     ids[act] = np.arange(k, dtype=small)
     land = ids.take(to)  # each node's predecessor, renumbered (k: not left)
@@ -158,7 +158,7 @@ def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
     ended (no cycle).
     """
     k = act.shape[0]
-    small = item_type(k)  # the ids 0..k
+    small = id_type(k)  # the ids 0..k
     ids = np.full(n, k, dtype=small)
     ids[act] = np.arange(k, dtype=small)
     land = np.empty(k + 1, dtype=small)

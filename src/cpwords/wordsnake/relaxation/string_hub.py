@@ -39,7 +39,7 @@ import numpy as np
 
 from cpwords.core.errors import InputError
 from cpwords.wordsnake.relaxation.chain_table import ChainTable
-from cpwords.wordsnake.relaxation.int_types import INT32_MAX, signed_type
+from cpwords.wordsnake.relaxation.int_types import INT32_MAX, id_type, signed_type
 from cpwords.wordsnake.relaxation.sorting import (
     level_starts,
     rows_without,
@@ -386,7 +386,7 @@ def _node_ids(trie: Trie, W: int, cyclic: bool) -> _NodeIds:
     wn = trie.word_node.astype(np.int64)
     depth = trie.depth.astype(np.int64)
     has_desc = trie.end[wn] > wn
-    small = np.int32 if T + W < INT32_MAX else np.int64  # a trie node's H+: 4 bytes, not 8
+    small = id_type(T + W)  # a trie node's H+: 4 bytes, not 8
     plus = np.arange(T, dtype=small)
     plus[wn] = T + np.arange(W, dtype=small)
     out_n = T + W + np.arange(W)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
-from cpwords.wordsnake.relaxation.int_types import node_type, signed_type
+from cpwords.wordsnake.relaxation.int_types import id_type, signed_type
 from cpwords.wordsnake.relaxation.sorting import distinct
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
@@ -483,7 +483,7 @@ class Labels:
         self.dist = np.empty(n + 1, dtype=dtype)
         self.dist[:n] = start
         self.dist[n] = np.iinfo(dtype).min
-        self.pred = np.full(n, -1, dtype=node_type(n))
+        self.pred = np.full(n, -1, dtype=id_type(n))
         self.dirty = np.ones(n, dtype=bool)
         self.record = True
 
