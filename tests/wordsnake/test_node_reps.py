@@ -1,4 +1,4 @@
-"""The representatives of a decoded flow, held as the nodes that have one, read as the array."""
+"""Held narrow, read as before: the decoded representatives, the settled potentials."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from cpwords.wordsnake.relaxation.decode import decode_flow
 from cpwords.wordsnake.relaxation.flow import solve_flow
+from cpwords.wordsnake.relaxation.int_types import narrowed
 from cpwords.wordsnake.relaxation.node_reps import NodeReps
 from cpwords.wordsnake.relaxation.string_hub import build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance
@@ -59,3 +60,25 @@ def test_a_decoded_flow_keeps_only_the_nodes_with_a_representative(
     W = net.num_words
     for base in (net.out_base, net.in_base):
         assert (full[base : base + W] >= 0).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.integers(-(2**31), 2**31 - 1), st.integers(-(2**63), 2**63 - 1)),
+        max_size=40,
+    ),
+    st.sampled_from([np.int32, np.int64]),
+)
+def test_narrowed_values_are_the_values(values: list[int], dtype: type) -> None:
+    # Potentials held narrow (the greedy proof's, through the repair and the certificate):
+    # 32 bits exactly when every value fits, the same values either way.
+    arr: np.ndarray = np.array(
+        [v for v in values if dtype == np.int64 or -(2**31) <= v < 2**31], dtype=dtype
+    )
+    got = narrowed(arr)
+    fits = all(-(2**31) <= v < 2**31 for v in arr.tolist())
+    assert got.dtype == (np.int32 if fits else np.int64)
+    assert got.tolist() == arr.tolist()
+    if dtype == np.int64 and fits:
+        assert got is not arr  # a copy: the wide array may be let go

@@ -209,9 +209,9 @@ class FlowDual:
         cut's support component).
     cut_units : list of int
         Each cut's multiplier in cost units (``scale * lambda``).
-    pi : numpy.ndarray of int64 or None
+    pi : numpy.ndarray of int32 or int64, or None
         Potentials that proved ``flows`` optimal, when the iterate was settled here (a warm
-        start for the certificate's).
+        start for the certificate's): int32 where every one fits, read in 64 bits.
     """
 
     cost: np.ndarray
