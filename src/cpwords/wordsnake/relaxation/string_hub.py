@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cpwords.core.errors import InputError
+from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.chain_table import ChainTable
 from cpwords.wordsnake.relaxation.int_types import INT32_MAX, id_type, signed_type
 from cpwords.wordsnake.relaxation.sorting import (
@@ -439,6 +440,10 @@ def arc_dtypes(
     return fit(nodes), fit(instance.n), signed_type(int(instance.weight(longest)))
 
 
+#: Bytes of arc parts let go by :meth:`_Arcs.arrays` between two returns of their pages to the
+#: kernel (:func:`~cpwords.core.machine.give_back_freed_memory`).
+GIVE_BACK_BYTES = 64 << 20
+
 #: Arcs added together: tails, heads, capacities, weights and roles (each of the last three an
 #: array or one number for all).
 _ArcPart = tuple[np.ndarray, np.ndarray, np.ndarray | int, np.ndarray | int, np.ndarray | int]
@@ -486,7 +491,7 @@ class _Arcs:
         m = sum(part[0].shape[0] for part in self.parts)
         types = (self.ids, self.ids, self.caps, self.weights, np.int8)
         out = [np.empty(m, dtype=dtype) for dtype in types]
-        at = 0
+        at = freed = 0
         self.parts.reverse()
         while self.parts:
             part = self.parts.pop()
@@ -495,8 +500,13 @@ class _Arcs:
             del part
             for i, column in enumerate(out):
                 column[at : at + k] = columns[i]
+                freed += getattr(columns[i], "nbytes", 0)
                 columns[i] = None  # let this column go before the next is written
             at += k
+            if freed >= GIVE_BACK_BYTES:  # the parts' pages, held by the allocator otherwise
+                give_back_freed_memory()
+                freed = 0
+        give_back_freed_memory()
         tail, head, cap, weight, role = out
         return tail, head, cap, weight, role
 
