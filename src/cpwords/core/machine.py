@@ -11,6 +11,7 @@ import ctypes.util
 import functools
 import os
 import sys
+from collections.abc import Callable
 
 
 def available_memory() -> int:
@@ -50,7 +51,7 @@ def available_memory() -> int:
 
 
 @functools.cache
-def _malloc_trim() -> ctypes._CFuncPtr | None:
+def _malloc_trim() -> Callable[[int], int] | None:
     """GNU libc's ``malloc_trim`` (None on another C library or system)."""
     if not sys.platform.startswith("linux"):  # pragma: no cover - not Linux
         return None
