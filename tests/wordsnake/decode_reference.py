@@ -13,6 +13,7 @@ import numpy as np
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.decode import Decoded, _with_copies, group_edges, merge_cycles
 from cpwords.wordsnake.relaxation.flow import FlowStopped
+from cpwords.wordsnake.relaxation.node_reps import NodeReps
 from cpwords.wordsnake.relaxation.sorting import stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 
@@ -93,7 +94,7 @@ def decode_flow_loops(
     first = [c[0] for c in copies]
     node_rep[out_base : out_base + W] = first
     node_rep[in_base : in_base + W] = first
-    return Decoded(succ_a, comp, node_rep, hand_a, cycles=ncyc, merges=merges)
+    return Decoded(succ_a, comp, NodeReps.of(node_rep), hand_a, cycles=ncyc, merges=merges)
 
 
 def _reversed_groups(units: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

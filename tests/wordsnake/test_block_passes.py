@@ -66,3 +66,34 @@ def test_the_costs_type_holds_them_and_their_negation(top: int, dtype: type) -> 
     assert got is dtype
     if got is not np.int64:
         assert np.iinfo(got).min < -top and top <= np.iinfo(got).max
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 6), st.integers(0, 2**31 - 1), st.integers(0, 9)),
+        max_size=60,
+    ),
+    st.sampled_from([np.int8, np.int32, np.int64]),
+    st.integers(0, 2**31 - 1),
+)
+def test_a_class_sorted_by_key_is_its_arcs_by_key(
+    arcs: list[tuple[int, int, int]], ctype: type, seed: int
+) -> None:
+    # The keys sorted by value after the heads and costs are reordered (the order let go
+    # first): the arrays a stable argsort applied to all three gives, and the CSR of the tails.
+    rng = np.random.default_rng(seed)
+    lo, hi = 3, 10
+    keys = np.array([((lo + t) << 32) | name for t, name, _ in arcs], dtype=np.int64)
+    heads = np.array([h for *_, h in arcs], dtype=np.int32)
+    costs: np.ndarray = rng.integers(-100, 101, len(arcs)).astype(ctype)
+    ca = sweeps.ClassArcs(lo, hi, keys.copy(), heads.copy(), costs.copy())
+    ca.sort_by_key()
+    order = np.argsort(keys, kind="stable")
+    assert ca.keys.dtype == np.int64 and ca.keys.tolist() == keys[order].tolist()
+    assert ca.heads.tolist() == heads[order].tolist()
+    assert ca.costs.dtype == ctype and ca.costs.tolist() == costs[order].tolist()
+    assert ca.indptr is not None and ca.starts is None
+    tails = keys >> 32
+    want = np.searchsorted(np.sort(tails), np.arange(lo, hi + 1))
+    assert ca.indptr.tolist() == want.tolist()

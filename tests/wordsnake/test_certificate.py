@@ -36,8 +36,13 @@ from cpwords.wordsnake.exact.methods import solve_exact
 from cpwords.wordsnake.exact.policy import solve_string_flow
 from cpwords.wordsnake.relaxation import dual_certificate
 from cpwords.wordsnake.relaxation.assignment import potentials
-from cpwords.wordsnake.relaxation.dual_certificate import _repaired, flow_certificate
+from cpwords.wordsnake.relaxation.dual_certificate import (
+    _repaired,
+    dual_potentials,
+    flow_certificate,
+)
 from cpwords.wordsnake.relaxation.flow import FlowDual
+from cpwords.wordsnake.relaxation.int_types import narrowed
 from cpwords.wordsnake.relaxation.string_hub import SELF, StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 from cpwords.wordsnake.spec import solve_wordsnake
@@ -444,6 +449,16 @@ def test_the_repair_by_blocks_gives_the_repair_of_every_arc_at_once(
     assert (got is None) == (want is None)
     if got is not None and want is not None:
         assert got.dtype == np.int64 and np.array_equal(got, want)
+    # Held in 32 bits (as the greedy proof holds them): read in 64, the same repair.
+    narrow = narrowed(start)
+    assert narrow.dtype == np.int32 and narrow.tolist() == start.tolist()
+    got32 = _repaired(net, dataclasses.replace(dual, pi=narrow), narrow)
+    assert (got32 is None) == (got is None)
+    if got32 is not None and got is not None:
+        assert got32.dtype == np.int64 and np.array_equal(got32, got)
+    assert dual_potentials(net, dataclasses.replace(dual, pi=narrow)).tolist() == (
+        dual_potentials(net, dual).tolist()
+    )
     if seed % 2:
         assert got is not None  # the settled potentials are always repaired
 

@@ -644,6 +644,7 @@ def test_the_narrow_network_is_the_network_in_64_bits(
     assert narrow.tail.dtype == narrow.head.dtype == narrow.topo.dtype == np.int32
     assert narrow.cap.dtype == np.int32
     assert narrow.weight.dtype == np.int8  # squared overlaps of at most 8 letters
+    assert narrow.supply.dtype == np.int8  # each word listed at most a few times
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(string_hub, "INT32_MAX", -1)  # nothing fits: every type 64 bits
         mp.setattr(int_types, "INT32_MAX", -1)
@@ -652,3 +653,28 @@ def test_the_narrow_network_is_the_network_in_64_bits(
     for name in ("tail", "head", "cap", "weight", "role", "supply", "topo"):
         assert getattr(narrow, name).tolist() == getattr(wide, name).tolist(), name
     assert narrow.chains == wide.chains
+
+
+@pytest.mark.parametrize(
+    ("copies", "dtype"), [(1, np.int8), (126, np.int8), (127, np.int16), (40_000, np.int32)]
+)
+@pytest.mark.parametrize("cyclic", [False, True])
+def test_the_supplies_fit_the_most_listed_word(copies: int, dtype: type, cyclic: bool) -> None:
+    # A word listed ``copies`` times has supply ``copies`` at its exit and ``-copies`` at its
+    # entry (the depot's unit on top of it at R_in, linear snakes): the narrowest type holding
+    # ``copies + 1``, with the values the 64-bit build gives.
+    from cpwords.wordsnake.relaxation import int_types, string_hub
+
+    inst = WordsnakeInstance(("abc",) * copies + ("bcd", "cab"), cyclic)
+    narrow = build_string_network(inst)
+    assert narrow.supply.dtype == dtype
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(string_hub, "INT32_MAX", -1)
+        mp.setattr(int_types, "INT32_MAX", -1)
+        wide = build_string_network(inst)
+    assert wide.supply.dtype == np.int64
+    assert narrow.supply.tolist() == wide.supply.tolist()
+    assert int(narrow.supply.max()) == copies
+    assert int(np.abs(narrow.supply.astype(np.int64)).sum()) == 2 * (copies + 2) + (
+        0 if cyclic else 2
+    )

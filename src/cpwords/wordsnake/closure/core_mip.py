@@ -26,6 +26,7 @@ from cpwords.wordsnake.primal.repair import (
     score_sequence,
 )
 from cpwords.wordsnake.relaxation.decode import Decoded, cycle_labels, item_copies
+from cpwords.wordsnake.relaxation.node_reps import NodeReps
 from cpwords.wordsnake.relaxation.string_hub import (
     StringHubNetwork,
 )
@@ -730,7 +731,7 @@ class _SubtourPatcher:
         # Two ways, as the flow's repair does: each cycle into the main one, then (two cycles
         # or more) any two joined first; the better ordering kept.
         pairwise = patch_pairwise(net, succ, comp, self.pair, self.index, deadline=self.deadline)
-        dec = Decoded(succ, comp, np.empty(0, dtype=np.int64), np.zeros(n + 1, dtype=np.int64))
+        dec = Decoded(succ, comp, NodeReps.none(0, np.int64), np.zeros(n + 1, dtype=np.int64))
         seq = patch_cycles(net, dec, self.pair, self.index, deadline=self.deadline)
         if pairwise is None:
             return seq

@@ -19,6 +19,7 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.int_types import id_type
 from cpwords.wordsnake.relaxation.level_matching import LevelMatching
+from cpwords.wordsnake.relaxation.node_reps import NodeReps
 from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie
 
@@ -34,9 +35,10 @@ class Decoded:
         item and which follows the last one. Unused for cyclic snakes (``succ[N] == N``).
     comp : numpy.ndarray of int64, shape (N + 1,)
         Component label of each item after merging (one cycle per support component).
-    node_rep : numpy.ndarray of int32 (int64 past 2**31 items), shape ``(num_nodes,)``
+    node_rep : NodeReps
         One item whose unit passed each hub node (-1 where no unit did); word nodes get an
-        item of their word.
+        item of their word: int32 (int64 past 2**31 items), ``(num_nodes,)`` as an array, held
+        as the nodes that have one.
     handover : numpy.ndarray of int64, shape (N + 1,)
         Length of the hand-over string of each item's unit (its joint's guaranteed overlap).
     cycles : int
@@ -49,7 +51,7 @@ class Decoded:
 
     succ: np.ndarray
     comp: np.ndarray
-    node_rep: np.ndarray
+    node_rep: NodeReps
     handover: np.ndarray
     cycles: int = 0
     merges: int = 0
@@ -290,7 +292,9 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
     # Word nodes belong to their word's component.
     node_rep[net.out_base : net.out_base + W] = items[first[:-1]]
     node_rep[net.in_base : net.in_base + W] = items[first[:-1]]
-    return Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+    reps = NodeReps.of(node_rep)
+    del node_rep
+    return Decoded(succ, comp, reps, handover, cycles=ncyc, merges=merges)
 
 
 def _check_deadline(deadline: float | None) -> None:
@@ -595,8 +599,8 @@ def greedy_successors(net: StringHubNetwork, deadline: float | None = None) -> D
     edges = group_edges(np.concatenate([units, tails]), np.append(starts, units.size))
     anchors, others = _with_copies(net, *edges)
     comp, ncyc, merges = merge_cycles(succ, handover, anchors, others, N, cyclic)
-    node_rep = np.full(net.num_nodes, -1, dtype=id_type(N))
-    dec = Decoded(succ, comp, node_rep, handover, cycles=ncyc, merges=merges)
+    reps = NodeReps.none(net.num_nodes, id_type(N))
+    dec = Decoded(succ, comp, reps, handover, cycles=ncyc, merges=merges)
     if stopped:
         dec.extra["stopped"] = True
     if interrupted:

@@ -85,7 +85,7 @@ def dual_potentials(
     cap = np.where(net.role == SELF, net.cap, _LIFTED)
     reopt = Reoptimizer(net, dual.flows.copy(), cap=cap)
     if dual.pi is not None:
-        reopt.dist = dual.pi.copy()
+        reopt.dist = dual.pi.astype(np.int64)  # a copy, in 64 bits (held in 32)
     pi = reopt.settle(dual.cost, max_rounds=net.num_nodes + 1, max_cycles=0, deadline=deadline)
     if pi is None:
         raise ModelError("the flow is not optimal for its costs: no certificate")
@@ -94,7 +94,7 @@ def dual_potentials(
 
 def _repaired(net: StringHubNetwork, dual: FlowDual, pi0: np.ndarray) -> np.ndarray | None:
     """The local repair of :func:`dual_potentials`, or None when it does not keep the value."""
-    pi = pi0.copy()
+    pi = pi0.astype(np.int64)  # a copy, in 64 bits (held in 32 where they fit)
     cost, tail, head = dual.cost, net.tail, net.head
     # Raise tails (exits, private-chain nodes) on the arcs that do not end at an entry; a raised
     # chain node may break the arc into it, whose tail is raised next (chains are short). Then

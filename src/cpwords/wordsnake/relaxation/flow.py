@@ -43,7 +43,7 @@ def _solve_flow_inline(net: StringHubNetwork, cost: np.ndarray) -> tuple[np.ndar
         net.tail.astype(np.int32, copy=False), net.head.astype(np.int32, copy=False), net.cap, cost
     )
     nodes = np.nonzero(net.supply)[0]
-    flow.set_nodes_supplies(nodes.astype(np.int32), net.supply[nodes])
+    flow.set_nodes_supplies(nodes.astype(np.int32), net.supply[nodes].astype(np.int64))
     status = flow.solve()
     if status != flow.OPTIMAL:
         raise ModelError(f"min-cost flow failed on the string-hub network (status {status})")
@@ -209,9 +209,9 @@ class FlowDual:
         cut's support component).
     cut_units : list of int
         Each cut's multiplier in cost units (``scale * lambda``).
-    pi : numpy.ndarray of int64 or None
+    pi : numpy.ndarray of int32 or int64, or None
         Potentials that proved ``flows`` optimal, when the iterate was settled here (a warm
-        start for the certificate's).
+        start for the certificate's): int32 where every one fits, read in 64 bits.
     """
 
     cost: np.ndarray

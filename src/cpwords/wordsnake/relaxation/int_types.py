@@ -58,3 +58,30 @@ def id_type(n: int) -> type[np.signedinteger]:
     ('int32', 'int64')
     """
     return np.int32 if n < INT32_MAX else np.int64
+
+
+def narrowed(values: np.ndarray) -> np.ndarray:
+    """``values`` in 32 bits when every one fits, else as they are (to be held, read widened).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of int
+
+    Returns
+    -------
+    numpy.ndarray
+        An int32 copy of ``values`` when all lie within int32 (and they are wider), else
+        ``values`` itself.
+
+    Examples
+    --------
+    >>> narrowed(np.array([-5, 2**31 - 1])).dtype.name
+    'int32'
+    >>> narrowed(np.array([2**31])).dtype.name
+    'int64'
+    """
+    if values.dtype.itemsize <= 4:
+        return values
+    if values.size and (int(values.min()) < -INT32_MAX - 1 or int(values.max()) > INT32_MAX):
+        return values
+    return values.astype(np.int32)

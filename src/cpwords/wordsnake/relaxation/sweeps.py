@@ -138,11 +138,13 @@ class ClassArcs:
     def sort_by_key(self) -> None:
         """Sort the arcs by key and set ``indptr``."""
         order = np.argsort(self.keys, kind="stable")
-        # One at a time: each old array goes before the next copy is made.
-        self.keys = self.keys[order]
+        # One at a time: each old array goes before the next copy is made; the keys last,
+        # sorted by value once the order is let go (the sorted keys, as ``keys[order]`` gives:
+        # three 8-byte arrays of the class's arcs at once were the greedy proof's peak).
         self.heads = self.heads[order]
         self.costs = self.costs[order]
         del order
+        self.keys = np.sort(self.keys)
         count = np.bincount(self.tails - self.lo, minlength=self.hi - self.lo)
         self.indptr = np.zeros(self.hi - self.lo + 1, dtype=np.int64)
         np.cumsum(count, out=self.indptr[1:])

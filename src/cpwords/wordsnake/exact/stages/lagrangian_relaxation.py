@@ -148,7 +148,7 @@ def _component_cuts(
     comp = np.array(dec.comp, dtype=np.int64)
     root_comp = comp[N] if not cyclic else np.bincount(comp[:N]).argmax()
     node_comp = np.full(net.num_nodes, -1, dtype=np.int64)
-    rep = dec.node_rep
+    rep = dec.node_rep.array()
     has = rep >= 0
     node_comp[has] = comp[rep[has]]
     # Only nodes that carry flow belong to a component (word nodes always do).
