@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cpwords.wordsnake.relaxation.int_types import id_type
+
 
 @dataclass(frozen=True)
 class NodeReps:
@@ -45,8 +47,7 @@ class NodeReps:
         NodeReps
             ``full``, whose :meth:`array` equals it (values and type).
         """
-        index_type = np.int32 if full.size <= np.iinfo(np.int32).max else np.int64
-        nodes = np.flatnonzero(full != -1).astype(index_type)
+        nodes = np.flatnonzero(full != -1).astype(id_type(full.size))
         return cls(full.size, nodes, full[nodes])
 
     @classmethod
