@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 
 def draw_lists(seed: int, count: int) -> list[tuple[list[str], bool]]:
@@ -49,19 +50,29 @@ def draw_lists(seed: int, count: int) -> list[tuple[list[str], bool]]:
     return lists
 
 
-def solve(path: Path, cyclic: bool, limit: float) -> dict[str, object]:
-    """``cpwords snake`` on one list as a new process: status, score, bound, wall seconds."""
+def solve(path: Path, cyclic: bool, limit: float) -> dict[str, Any]:
+    """``cpwords snake`` on one list as a new process: status, score, bound, gap and wall
+    seconds (status ``TIMEOUT`` a minute past the limit, the process killed; ``ERROR`` when it
+    printed no JSON)."""
     args = [sys.executable, "-m", "cpwords", "snake", str(path), "--time-limit", str(limit)]
     args += ["--json", *(["--cyclic"] if cyclic else [])]
     t0 = time.monotonic()
-    res = subprocess.run(args, capture_output=True, text=True, timeout=limit + 60)
-    wall = time.monotonic() - t0
+    try:
+        res = subprocess.run(args, capture_output=True, text=True, timeout=limit + 60)
+    except subprocess.TimeoutExpired:
+        return {"status": "TIMEOUT", "wall": round(time.monotonic() - t0, 2)}
+    wall = round(time.monotonic() - t0, 2)
     try:
         row = json.loads(res.stdout)
     except json.JSONDecodeError:
-        return {"status": "ERROR", "exit": res.returncode, "stderr": res.stderr[-200:]}
+        return {
+            "status": "ERROR",
+            "exit": res.returncode,
+            "stderr": res.stderr[-200:],
+            "wall": wall,
+        }
     keys = ("status", "objective", "bound", "gap")
-    return {**{k: row.get(k) for k in keys}, "wall": round(wall, 2)}
+    return {**{k: row.get(k) for k in keys}, "wall": wall}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0)
     opts = parser.parse_args(argv)
     print(json.dumps({"seed": opts.seed}), flush=True)
-    walls, optimal = [], 0
+    walls: list[float] = []
+    optimal = 0
     with tempfile.TemporaryDirectory() as folder:
         for i, (words, cyclic) in enumerate(draw_lists(opts.seed, opts.lists)):
             path = Path(folder) / f"list{i}.txt"
@@ -81,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             row = solve(path, cyclic, opts.time_limit)
             print(json.dumps({"list": i, "words": len(words), "cyclic": cyclic, **row}), flush=True)
             optimal += row["status"] == "OPTIMAL"
-            walls.append(float(str(row.get("wall", 0.0))))
+            walls.append(row["wall"])
     median = statistics.median(walls) if walls else None
     top = max(walls, default=None)
     print(
