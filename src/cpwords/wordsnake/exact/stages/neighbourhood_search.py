@@ -379,7 +379,9 @@ class FamilySearch:
         if until is None or done < until:
             self._hall_tried = self.cur_seq
         runs = self.searched.setdefault("hall_steps", [])
-        runs.append({"steps": 0, "time": done - t_hall, "cut": until is not None and done >= until})
+        cut = until is not None and done >= until
+        runs.append({"steps": 0, "time": done - t_hall, "cut": cut})
+        self.add.hall_done = None if stepped is not None or cut else (best.certificate, ids)
         if stepped is None:
             return
         runs[-1]["steps"] = stepped.producer["hall_steps"]
