@@ -97,7 +97,8 @@ def test_augmenting_paths_are_shortest_residual_paths(
         move = (w, rng.choice(options), rng.randint(0, len(net.words[w])))
         excess = paths.excess([move])
         assert sum(excess.values()) == 0  # every unit moved leaves as much as it brings
-        found = paths.paths(excess)
+        into, out_of = paths.paths_by_end(excess)
+        found = into + out_of
         sources = [v for v, k in excess.items() if k > 0]
         sinks = {v for v, k in excess.items() if k < 0}
         nearest = _distances(arcs, sources)
@@ -115,7 +116,7 @@ def test_augmenting_paths_are_shortest_residual_paths(
                 min(from_each[p[0]][t] for t in sinks & from_each[p[0]].keys()),
             )
         on_paths = {v for p in found for v in p}
-        assert paths.words_between(excess) == {
+        assert set().union(*map(paths.words_on, found)) == {
             v - base
             for base in (net.out_base, net.in_base)
             for v in on_paths

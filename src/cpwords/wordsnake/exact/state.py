@@ -513,6 +513,10 @@ class AdditiveBound:
         ``solver_info["refinement"]``.
     cache : CoverCache
         The path covers' components solved so far on ``cert`` (the wider bounds take them).
+    hall_done : (Certificate, numpy.ndarray of int64) or None
+        The certificate and ordering (word ids) from which the neighbourhood search's last
+        Hall steps ran to their end without a step (the certificate stage does not search
+        them again).
     """
 
     t0: float
@@ -525,6 +529,7 @@ class AdditiveBound:
     cover: PathCoverBound
     info: dict[str, Any]
     cache: CoverCache = field(default_factory=CoverCache)
+    hall_done: tuple[Any, np.ndarray] | None = None
 
 
 def publish(state: ProofState, order: list[int] | None, objective: int | None) -> None:

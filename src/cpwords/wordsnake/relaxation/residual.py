@@ -190,22 +190,6 @@ class ResidualPaths:
                     add(feeder, -1)
         return {v: k for v, k in out.items() if k}
 
-    def paths(self, excess: dict[int, int]) -> list[list[int]]:
-        """Shortest augmenting paths between the hubs with units too many and too few.
-
-        Parameters
-        ----------
-        excess : dict
-            As :meth:`excess` returns it.
-
-        Returns
-        -------
-        list of list of int
-            Node sequences, source first: :meth:`paths_by_end`'s two lists, concatenated.
-        """
-        into, out_of = self.paths_by_end(excess)
-        return into + out_of
-
     def paths_by_end(self, excess: dict[int, int]) -> tuple[list[list[int]], list[list[int]]]:
         """Shortest augmenting paths, grouped by the imbalanced hub they were searched for.
 
@@ -263,24 +247,6 @@ class ResidualPaths:
                 found.add(v - lo_out)
             elif lo_in <= v < lo_in + W:
                 found.add(v - lo_in)
-        return found
-
-    def words_between(self, excess: dict[int, int]) -> set[int]:
-        """The words on the shortest augmenting paths of :meth:`paths`.
-
-        Parameters
-        ----------
-        excess : dict
-            As :meth:`excess` returns it.
-
-        Returns
-        -------
-        set of int
-            Distinct-word ids whose exit or entry lies on one of the paths.
-        """
-        found: set[int] = set()
-        for path in self.paths(excess):
-            found |= self.words_on(path)
         return found
 
 

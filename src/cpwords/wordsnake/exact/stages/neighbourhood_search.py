@@ -1,11 +1,11 @@
 """Stage "neighbourhood search": re-order the pieces around each family of the path cover.
 
-Runs after the additive bound when it leaves a gap. The families are searched in passes
-(:data:`FAMILY_RADII`), the local search on reduced costs (segment moves and ejection chains,
-:mod:`~cpwords.wordsnake.primal.local_search`) and the wider bound come after the first pass, each
-family's own augmenting paths after that, every family's words at once and the local search
-again last; the card's section "Additive bound and neighbourhood search (large lists)"
-(``models/wordsnake.md``) gives the measurements that set this order.
+Runs after the additive bound when it leaves a gap. The families are searched once
+(:data:`FAMILY_RADIUS`), the local search on reduced costs (segment moves and ejection chains,
+:mod:`~cpwords.wordsnake.primal.local_search`) and the wider bound come after that, every
+family's words at once, the local search and Hall steps again last; the card's section
+"Additive bound and neighbourhood search (large lists)" (``models/wordsnake.md``) gives the
+measurements that set this order and the steps it dropped.
 """
 
 from __future__ import annotations
@@ -30,40 +30,31 @@ from cpwords.wordsnake.rules import WordsnakeInstance
 #: Most seconds the neighbourhood search's exact solve of the pieces may take.
 LNS_TIME = 60.0
 
-#: The neighbourhood search's passes over the families: items beside each focus item in the
-#: ordering that join it (the first pass also builds the augmenting paths).
-FAMILY_RADII = (1, 2, 4)
+#: The items beside each focus item in the ordering that join a family's pieces. Passes with
+#: 2 and 4 were dropped on 2026-12-07: in the suites' records they ran on 8 lists and never
+#: raised an ordering (the local search and every family's words at once do).
+FAMILY_RADIUS = 1
 
 #: Rounds of the wider growth of the additive bound's set when the search leaves a gap (each
 #: round takes every partner of the cover's paths and the words they displace; F roughly
 #: doubles a round: 3,451 -> 16,339 words in 4 rounds on the Dutch list).
 WIDE_GROWTH = 4
 
-#: Most rounds of the widest growth of the additive bound's set, the last step when every
-#: search has left a gap (it grows like the wider bound, until the bound meets the incumbent):
-#: on the Bengali wordfreq list, whose families' pieces were all proven optimal with 9 points
-#: open, 8 rounds (54,060 words, 51.6 s) took the bound to the incumbent.
-WIDEST_GROWTH = 12
-
 #: Most seconds for the pieces around one family of the path cover (they take well under one:
 #: 25-100 pieces on the Spanish list).
 FAMILY_TIME = 10.0
 
-#: Seconds that must be left to search each family's own augmenting paths (searches that cannot
-#: be interrupted: about 0.5 s each on the Portuguese list, up to 3 s on the union of three).
-OWN_PATHS_TIME = 10.0
-
 #: The gap (score points) under which a Hall step on the incumbent is tried right after the
 #: first family pass: the Chinese wordfreq list's first pass found its optimum 964,427 one point
-#: under the cover's bound, which the wider and widest bounds never lowered (110 s) and the Hall
-#: step did (8-16 s). Before the widest bound it is tried at any gap.
+#: under the cover's bound, which the wider bound never lowered and the Hall step did (8-16 s).
+#: After every family's words at once it is tried at any gap.
 HALL_PROBE_GAP = 2
 
 #: Seconds a word the first try of Hall steps may take, 1 s at least (the try after the first
 #: family pass). The Chinese list's step takes 6.3-7.0 s on a quiet machine (332,191 words: 10 s
 #: allowed), 29 s under a load of 4; on the Japanese list (209,187 words), whose last point is
 #: the ordering's, the steps found no Hall set after 41 s under load. A try cut short is made
-#: again before the widest bound, with the time left.
+#: again at the end, with the time left.
 HALL_PROBE_SECONDS_PER_WORD = 3.0e-5
 
 #: Seconds per network arc the first augmenting-path searches take at most (the residual
@@ -86,17 +77,14 @@ def neighbourhood_wanted(state: ProofState) -> bool:
 
 
 def neighbourhood_search(state: ProofState) -> None:
-    """Stage "neighbourhood search": the family passes, the wider bound, the own paths, every
-    family at once (in this order, card: "the order of the sets"); Ctrl-C keeps what was found.
+    """Stage "neighbourhood search": the family pass, the wider bound, every family at once
+    (in this order, card: "the order of the sets"); Ctrl-C keeps what was found.
     """
     assert state.flow is not None
     state.flow.drop_index()  # the search's residual network is the peak; no repair before it
     with state.flow.plain_cost_released():  # the residual network reads -weight in chunks
         search = FamilySearch(state)
-        try:
-            search.run()
-        finally:
-            search.residual.clear()
+        search.run()
     add = search.add
     add.cover = search.best
     if search.cur > add.value:
@@ -146,7 +134,6 @@ class FamilySearch:
         self.in_f = {int(w): i for i, w in enumerate(add.cover.neighbourhood.tolist())}
         self.focus_of: dict[int, set[int]] = {}
         self.excess_of: dict[int, dict[int, int]] = {}
-        self.residual: list[ResidualPaths] = []  # while the own paths may be searched
         self.local_optimum: list[int] | None = None  # where the last local search ended
         self.sep = separator(self.instance.words)  # the pieces' separator, found once
         self._pos: tuple[list[int], np.ndarray] | None = None  # cur_seq and its positions
@@ -169,7 +156,7 @@ class FamilySearch:
         """The passes in order while a gap and time are left; Ctrl-C stops them. Each step's
         end (seconds from the start), score and bound go to ``searched["steps"]``."""
         try:
-            self.family_pass(FAMILY_RADII[0])
+            self.family_pass()
             self._mark("families")
             # Segment moves and ejection chains on the reduced costs: the joints between two
             # families that the pieces cannot reach (Japanese: 25 points, after 600 s of
@@ -184,25 +171,12 @@ class FamilySearch:
             if self.time_for(2.0):
                 self.wider_bound()
                 self._mark("wider bound")
-            # Each family's own augmenting paths (the Portuguese list's last 2 points).
-            if self.time_for(OWN_PATHS_TIME):
-                self.family_pass(FAMILY_RADII[0], own=True)
-                self._mark("own paths")
-            self.residual.clear()  # a float and two integers per residual arc, and its transpose
-            for radius in FAMILY_RADII[1:]:  # wider neighbourhoods while time is left
-                if not self.time_for(2.0):
-                    break
-                self.family_pass(radius)
-                self._mark(f"families, radius {radius}")
             self.all_families()  # unproven it takes its 60 s, so it comes last
             self._mark("all families")
             self.local_search()  # from where the pieces left it
             self._mark("local search")
             self.hall_bound()
             self._mark("hall steps")
-            if self.time_for(2.0):  # the gap may be the bound's: F grows until it meets
-                self.wider_bound(WIDEST_GROWTH, "widest_bound")
-                self._mark("widest bound")
         except KeyboardInterrupt:
             self.add.info["interrupted"] = True
         self.searched["gain"] = self.cur - self.add.value
@@ -267,8 +241,9 @@ class FamilySearch:
             sep=self.sep,
         )
 
-    def family_pass(self, radius: int, own: bool = False) -> None:
-        """Each open family's words with ``radius`` neighbours in the ordering, re-ordered."""
+    def family_pass(self) -> None:
+        """Each open family's words with :data:`FAMILY_RADIUS` neighbours in the ordering,
+        re-ordered."""
         for k in range(len(self.cover.families)):
             left = self.left()
             if self.cur >= self.best.bound or (left is not None and left <= 2.0):
@@ -277,10 +252,10 @@ class FamilySearch:
             if not self.family_open(k, pos):
                 self.searched["closed"] = self.searched.get("closed", 0) + 1
                 continue
-            focus = {x for w in self.family_words(k, own) for x in self.items_of(w)}
+            focus = {x for w in self.family_words(k) for x in self.items_of(w)}
             for x in list(focus):
                 p = int(pos[x])
-                focus.update(self.cur_seq[max(0, p - radius) : p + radius + 1])
+                focus.update(self.cur_seq[max(0, p - FAMILY_RADIUS) : p + FAMILY_RADIUS + 1])
             left = self.left()  # the paths cannot be interrupted: what they left
             if left is not None and left <= 2.0:
                 return
@@ -340,10 +315,10 @@ class FamilySearch:
         if done.objective > self.cur:
             self.cur_seq, self.cur = done.order, done.objective
 
-    def wider_bound(self, grow: int = WIDE_GROWTH, key: str = "wider_bound") -> None:
+    def wider_bound(self) -> None:
         """F grows by every partner of the cover's paths and the words they displace, in
-        ``grow`` rounds at most, until the bound meets the incumbent (card: the Dutch list's
-        bound fell to its incumbent so in 4, the Bengali list's in 8); reported under ``key``."""
+        :data:`WIDE_GROWTH` rounds at most, until the bound meets the incumbent (card: the
+        Dutch list's bound fell to its incumbent so in 4)."""
         t_wide = time.perf_counter()
         add = self.add
         try:
@@ -355,13 +330,13 @@ class FamilySearch:
                 deadline=self.deadline,
                 relaxed=add.relaxed,
                 every_partner=True,
-                grow=grow,
+                grow=WIDE_GROWTH,
                 target=self.cur,
                 cache=add.cache,
             )
         except DeadlineReached:
             return
-        add.info[key] = {
+        add.info["wider_bound"] = {
             "bound": wide.bound,
             "lp_bound": wide.lp_bound,
             "words": wide.info["words"],
@@ -404,7 +379,9 @@ class FamilySearch:
         if until is None or done < until:
             self._hall_tried = self.cur_seq
         runs = self.searched.setdefault("hall_steps", [])
-        runs.append({"steps": 0, "time": done - t_hall, "cut": until is not None and done >= until})
+        cut = until is not None and done >= until
+        runs.append({"steps": 0, "time": done - t_hall, "cut": cut})
+        self.add.hall_done = None if stepped is not None or cut else (best.certificate, ids)
         if stepped is None:
             return
         runs[-1]["steps"] = stepped.producer["hall_steps"]
@@ -448,20 +425,13 @@ class FamilySearch:
         gain = self.instance.weight(ov)
         return int(int(self.u_cert[wa]) + int(self.v_cert[wb]) - scale * gain)
 
-    def family_words(self, k: int, own: bool = False) -> set[int]:
+    def family_words(self, k: int) -> set[int]:
         """The words family ``k``'s change touches: its cover's paths' words and partners, and
         the words on the augmenting paths that carry its change through the rest of the
-        relaxation's flow; ``own=True`` adds the family's own paths, searched for it alone."""
+        relaxation's flow."""
         if not self.focus_of:
             self._augmenting_paths()
-        if not own:
-            return self.focus_of[k]
-        t_own = time.perf_counter()
-        mine = self.focus_of[k] | self.residual[0].words_between(self.excess_of[k])
-        self.searched["own_paths_time"] = self.searched.get("own_paths_time", 0.0) + (
-            time.perf_counter() - t_own
-        )
-        return mine
+        return self.focus_of[k]
 
     def _augmenting_paths(self) -> None:
         """Every family's focus words, and the augmenting paths of all the families found in one
@@ -472,7 +442,6 @@ class FamilySearch:
         # The plain costs (``-weight``) when the search let them go: read from the network.
         cost = None if self.flow.plain_released else self.dual.cost
         paths = ResidualPaths(self.net, cost, self.dual.flows, self.add.pi)
-        self.residual.append(paths)
         owners: dict[int, set[int]] = {}  # imbalanced node -> the families there
         total: dict[int, int] = {}
         for j, fam in enumerate(self.cover.families):
