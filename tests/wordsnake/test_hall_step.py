@@ -274,16 +274,17 @@ def test_the_certificate_stage_does_not_search_hall_steps_again() -> None:
     # and this ordering: the certificate stage skips them; any other values or ordering, or
     # none recorded, and it searches.
     from types import SimpleNamespace
+    from typing import Any
 
     from cpwords.wordsnake.exact.stages.certificate import _hall_done
 
-    def cert(order: tuple[int, ...], u: tuple[int, ...] = (3, 1, 2)) -> SimpleNamespace:
+    def cert(order: tuple[int, ...], u: tuple[int, ...] = (3, 1, 2)) -> Any:
         return SimpleNamespace(u=u, v=(0, 2, 1), depot=(0, 0), scale=1, cuts=(), order=order)
 
     done = cert((2, 0, 1))
-    state = SimpleNamespace(additive=SimpleNamespace(hall_done=(done, np.array([2, 0, 1]))))
+    state: Any = SimpleNamespace(additive=SimpleNamespace(hall_done=(done, np.array([2, 0, 1]))))
     assert _hall_done(state, cert((2, 0, 1)))
     assert not _hall_done(state, cert((0, 2, 1)))
     assert not _hall_done(state, cert((2, 0, 1), u=(3, 1, 3)))
-    assert not _hall_done(SimpleNamespace(additive=SimpleNamespace(hall_done=None)), done)
-    assert not _hall_done(SimpleNamespace(additive=None), done)
+    for other in (SimpleNamespace(hall_done=None), None):
+        assert not _hall_done(SimpleNamespace(additive=other), done)  # type: ignore[arg-type]

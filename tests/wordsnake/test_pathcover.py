@@ -624,6 +624,7 @@ def test_a_cover_that_branched_leaves_its_tree_the_time_it_needs() -> None:
     # stages early enough for the certificate's tree on it and that tree's longer check; a
     # cover its relaxation proves, or no time limit, leaves the deadline as it was.
     from types import SimpleNamespace
+    from typing import Any
 
     from cpwords.wordsnake.exact.stages import additive_bound as additive
     from cpwords.wordsnake.exact.stages.certificate import TREE_CHECK_SHARE, TREE_MIN_SECONDS
@@ -632,15 +633,17 @@ def test_a_cover_that_branched_leaves_its_tree_the_time_it_needs() -> None:
     instance = WordsnakeInstance(("aa", "aaabb", "abab", "abbb", "bbaa", "bbba"))
     keep = TREE_CHECK_SHARE * proof_reserve(instance) + TREE_MIN_SECONDS
     keep += additive.TREE_LEAD_SECONDS_PER_WORD * instance.n
-    state = SimpleNamespace(end=1000.0, instance=instance)
+    state: Any = SimpleNamespace(end=1000.0, instance=instance)
     for bound, lp_bound, deadline, expected in (
         (5, 6, 999.0, 1000.0 - keep),  # branched: the tree's time kept
         (5, 6, 900.0, 900.0),  # an earlier deadline stays
         (6, 6, 999.0, 999.0),  # the relaxation proves the cover: no tree
     ):
-        f = SimpleNamespace(deadline=deadline)
-        additive._keep_tree_time(state, f, SimpleNamespace(bound=bound, lp_bound=lp_bound))
+        f: Any = SimpleNamespace(deadline=deadline)
+        cover: Any = SimpleNamespace(bound=bound, lp_bound=lp_bound)
+        additive._keep_tree_time(state, f, cover)
         assert f.deadline == pytest.approx(expected)
     f = SimpleNamespace(deadline=None)
-    additive._keep_tree_time(SimpleNamespace(end=None, instance=instance), f, None)
+    no_limit: Any = SimpleNamespace(end=None, instance=instance)
+    additive._keep_tree_time(no_limit, f, None)  # type: ignore[arg-type]
     assert f.deadline is None
