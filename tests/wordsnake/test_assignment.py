@@ -357,7 +357,8 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
         flows = flows if routed is None else routed
     bonus = rng.integers(0, 200, net.m) * (rng.random(net.m) < 0.3)
     cost = -64 * net.weight.astype(np.int64) - bonus if rng.random() < 0.7 else -net.weight
-    cap = net.cap if rng.random() < 0.5 else np.where(net.cap > 0, net.cap + 3, 0)
+    full = net.cap.full()
+    cap = None if rng.random() < 0.5 else np.where(full > 0, full + 3, 0)
     start = None if rng.random() < 0.5 else -rng.integers(0, 50, net.num_nodes)
     budget = dict(max_rounds=int(rng.integers(1, 60)), max_cycles=int(rng.integers(0, 20)))
     check_every = int(rng.integers(1, 4))

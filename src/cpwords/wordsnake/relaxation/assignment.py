@@ -32,7 +32,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
-from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_caps
+from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.released_ends import (
@@ -263,7 +263,7 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     # Each arc's hops counted by a sort of the hops (a count of every arc was 0.55 GB of fresh
     # memory on 977,555 31-mers of C. elegans, its comparison with the capacities 0.07 GB).
     used, counts = distinct_counts(arcs)
-    if (counts > net.cap.take(used)).any():
+    if (counts > net.cap[used]).any():
         return None
     # Within the capacities, so in their type.
     flows = np.zeros(net.m, dtype=net.cap.dtype)
@@ -468,11 +468,20 @@ class Reoptimizer:
         self, net: StringHubNetwork, flows: np.ndarray, cap: np.ndarray | None = None
     ) -> None:
         self.net = net
-        self.flows = flows
+        # The flow as held: narrow while a greedy proof's residual network peaks (``flows``
+        # reads it otherwise).
+        self.units: np.ndarray | CompactCaps = flows
         self.cap: np.ndarray | CompactCaps = net.cap if cap is None else cap
         self.dist = np.zeros(net.num_nodes, dtype=np.int64)
         self.cycles = 0
         self.rounds = 0
+
+    @property
+    def flows(self) -> np.ndarray:
+        """The flow (changed in place as cycles are cancelled, outside :meth:`settle`)."""
+        units = self.units
+        assert isinstance(units, np.ndarray), "the flow is held narrow within settle only"
+        return units
 
     def settle(
         self,
@@ -524,9 +533,9 @@ class Reoptimizer:
             The deadline passed.
         """
         if release and self.cap is self.net.cap and releasable(self.net, self.flows, self.net.cap):
-            # The capacities narrow from the residual network's build to its end (read for
-            # a block of arcs, then the arcs of a few cycles at a time).
-            with compacted_caps(self.net, self):
+            # The flow narrow from the residual network's build to its end (read for a block
+            # of arcs, then the arcs of a few cycles at a time), as the capacities are.
+            with compacted_flows(self):
                 res = self._residual(cost)
                 with released_ends(self.net, res, weight=cost is None):
                     return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
@@ -577,11 +586,12 @@ class Reoptimizer:
         """Keep the sweeps' labels as ``self.dist``, the old ones let go first (on 977,555
         31-mers of C. elegans both, 0.2 GB each, were the greedy proof's peak)."""
         del self.dist
+        lab.let_go()  # read by no one after
         self.dist = lab.labels()
 
     def _weight_away(self, cost: np.ndarray | None) -> bool:
         """Whether the plain costs are wanted while the network's weights are let go."""
-        return cost is None and self.net.weight.shape[0] != self.flows.shape[0]
+        return cost is None and self.net.weight.shape[0] != self.units.shape[0]
 
     def _costs(self, cost: np.ndarray | None, arcs: np.ndarray) -> np.ndarray:
         """The costs of a few arcs (``cost`` None: the plain costs, ``-net.weight``)."""
@@ -621,7 +631,7 @@ class Reoptimizer:
             costs = np.where(key_arcs(keys[first])[2], rc, -rc)
         else:
             costs = self._costs(cost, arcs)
-        before = self.flows[arcs].copy()
+        before = self.units[arcs].copy()
         for c in found:  # the cycles of a functional graph share no node, hence no arc
             self._cancel(c[0])
         lab.dirty[nodes] = True  # a cycle's tails are its heads
@@ -633,7 +643,7 @@ class Reoptimizer:
             head[first],
             costs,
             before,
-            self.flows[arcs],
+            self.units[arcs],
             self.cap[arcs],
         )
 
@@ -644,17 +654,21 @@ class Reoptimizer:
         bounds = class_bounds(net)
         if cost is None:
             return build_residual(
-                net.tail, net.head, net.weight, self.flows, self.cap, bounds, negated=True
+                net.tail, net.head, net.weight, self.units, self.cap, bounds, negated=True
             )
-        return build_residual(net.tail, net.head, cost, self.flows, self.cap, bounds)
+        return build_residual(net.tail, net.head, cost, self.units, self.cap, bounds)
 
     def _cancel(self, keys: np.ndarray) -> None:
         """Push the bottleneck capacity around a residual cycle (its arcs' keys)."""
-        x = self.flows
+        x = self.units
         _, a, fwd = key_arcs(keys)
         room = np.where(fwd, self.cap[a] - x[a], x[a])
         delta = int(room.min())
         if delta <= 0:  # pragma: no cover - residual arcs have room by construction
             raise ModelError("a residual cycle without capacity")
+        if isinstance(x, CompactCaps):  # held narrow meanwhile (:meth:`settle`)
+            x.add_at(a[fwd], delta)
+            x.add_at(a[~fwd], -delta)
+            return
         np.add.at(x, a[fwd], delta)
         np.subtract.at(x, a[~fwd], delta)

@@ -198,7 +198,7 @@ def build_residual(
     tail: np.ndarray,
     head: np.ndarray,
     cost: np.ndarray,
-    flows: np.ndarray,
+    flows: np.ndarray | CompactCaps,
     cap: np.ndarray | CompactCaps,
     bounds: np.ndarray,
     chains: int = 5,
@@ -210,7 +210,7 @@ def build_residual(
     ----------
     tail, head : numpy.ndarray of int, shape (m,)
         The network's arcs (``m < 2**31``).
-    cost, flows, cap : numpy.ndarray of int64, shape (m,) (``cap`` maybe CompactCaps)
+    cost, flows, cap : numpy.ndarray of int64, shape (m,) (``flows``, ``cap`` maybe CompactCaps)
     bounds : numpy.ndarray of int64, shape (k + 1,)
         The classes' first node ids, then the number of nodes (:func:`class_bounds`).
     chains : int
@@ -375,7 +375,7 @@ def _with_room(size: int, dtype: type[np.signedinteger]) -> np.ndarray:
 FILL_BLOCK = 1 << 18
 
 
-def _with_flow(flows: np.ndarray) -> np.ndarray:
+def _with_flow(flows: np.ndarray | CompactCaps) -> np.ndarray:
     """The arcs with flow (int64 ids, ascending), :data:`BUILD_BLOCK` arcs at a time."""
     parts = [
         np.flatnonzero(flows[a : a + BUILD_BLOCK] > 0) + a
@@ -422,7 +422,10 @@ def _fill_forward(
 
 
 def _arc_classes(
-    node_class: np.ndarray, tail: np.ndarray, flows: np.ndarray, cap: np.ndarray | CompactCaps
+    node_class: np.ndarray,
+    tail: np.ndarray,
+    flows: np.ndarray | CompactCaps,
+    cap: np.ndarray | CompactCaps,
 ) -> np.ndarray:
     """Each arc's tail's class, 255 where the arc is saturated: ``node_class[tail]`` with
     ``flows >= cap`` set to 255, :data:`BUILD_BLOCK` arcs at a time. In one pass, the gather
@@ -488,6 +491,12 @@ class Labels:
         self.pred = np.full(n, -1, dtype=id_type(n))
         self.dirty = np.ones(n, dtype=bool)
         self.record = True
+
+    def let_go(self) -> None:
+        """Let the predecessors and the marks go (the labels alone are read after: on 977,555
+        31-mers of C. elegans they were 0.11 GB beside the 64-bit labels' copy)."""
+        self.pred = np.zeros(0, dtype=self.pred.dtype)
+        self.dirty = np.zeros(0, dtype=bool)
 
     def labels(self) -> np.ndarray:
         """A copy of the labels, int64, shape (n,)."""
