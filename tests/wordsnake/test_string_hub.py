@@ -349,7 +349,7 @@ def test_the_arc_layout_is_where_each_part_of_the_arcs_starts(ws, cyclic, proper
         net = build_string_network(inst)
     lay, t, W = net.layout, net.trie, net.num_words
     wn = t.word_node.tolist()
-    role, tail, head = net.role.tolist(), net.tail.tolist(), net.head.tolist()
+    role, tail, head = net.role[:].tolist(), net.tail.tolist(), net.head.tolist()
     assert role[: 3 * W] == [SPLIT] * W + [DELIVER] * W + [ZERO] * W
     assert tail[: 2 * W] == wn * 2 and tail[2 * W : 3 * W] == [net.out_base + w for w in range(W)]
     assert role[3 * W : lay.full] == ([] if cyclic else [ROOTLINK])

@@ -9,6 +9,7 @@ import numpy as np
 
 from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, narrowest
+from cpwords.wordsnake.relaxation.held_roles import HeldRoles
 
 #: Bytes of arc parts let go by :meth:`ArcParts.arrays` between two returns of their pages to the
 #: kernel (:func:`~cpwords.core.machine.give_back_freed_memory`).
@@ -65,17 +66,19 @@ class ArcParts:
         """The heads of each part."""
         return [part[1] for part in self.parts]
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, CompactCaps, np.ndarray, np.ndarray]:
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, CompactCaps, np.ndarray, HeldRoles]:
         """Tails, heads, capacities (held narrow: :class:`CompactCaps`), weights and roles
-        (int8) of every arc; the parts are let go column by column as they are written (the
-        network's peak: the arrays and the parts not written; the whole Polish dictionary's
-        flat arcs are 0.3 GB a column)."""
+        (held by parts: :class:`HeldRoles`) of every arc; the parts are let go column by
+        column as they are written (the network's peak: the arrays and the parts not written;
+        the whole Polish dictionary's flat arcs are 0.3 GB a column)."""
         m = sum(part[0].shape[0] for part in self.parts)
         narrow = narrowest(self.caps, m, self._caps_over) or self.caps
         top = int(np.iinfo(narrow).max)
-        types = (self.ids, self.ids, narrow, self.weights, np.int8)
+        types = (self.ids, self.ids, narrow, self.weights)
         out = [np.empty(m, dtype=dtype) for dtype in types]
         big: list[tuple[np.ndarray, np.ndarray]] = []  # the capacities past ``narrow``
+        sizes: list[int] = []  # each part's arcs and roles (held by parts: HeldRoles)
+        roles: list[np.ndarray | int] = []
         at = freed = 0
         self.parts.reverse()
         while self.parts:
@@ -84,6 +87,10 @@ class ArcParts:
             columns: list[np.ndarray | int | None] = list(part)
             del part
             big.append(_capped(columns[2], out[2][at : at + k], at, top, self.caps))
+            sizes.append(k)
+            role = columns[4]
+            assert role is not None
+            roles.append(role if isinstance(role, np.ndarray) else int(role))
             for i, column in enumerate(out):
                 if i != 2:  # the capacities: written by ``_capped``
                     column[at : at + k] = columns[i]
@@ -94,7 +101,7 @@ class ArcParts:
                 give_back_freed_memory()
                 freed = 0
         give_back_freed_memory()
-        tail, head, narrow_cap, weight, role = out
+        tail, head, narrow_cap, weight = out
         ids = np.concatenate([b[0] for b in big] or [np.zeros(0, dtype=np.int64)])
         values = np.concatenate([b[1] for b in big] or [np.zeros(0, dtype=self.caps)])
         return (
@@ -102,7 +109,7 @@ class ArcParts:
             head,
             CompactCaps.held(narrow_cap, ids, values, np.dtype(self.caps)),
             weight,
-            role,
+            HeldRoles(sizes, roles),
         )
 
     def _caps_over(self, top: int) -> int:

@@ -41,6 +41,7 @@ from cpwords.core.errors import InputError
 from cpwords.wordsnake.relaxation.arc_parts import ArcParts as _Arcs
 from cpwords.wordsnake.relaxation.chain_table import ChainTable
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
+from cpwords.wordsnake.relaxation.held_roles import HeldRoles
 from cpwords.wordsnake.relaxation.int_types import INT32_MAX, id_type, signed_type
 from cpwords.wordsnake.relaxation.sorting import (
     level_starts,
@@ -183,9 +184,10 @@ class StringHubNetwork:
         ``|s|^2`` on hand-over arcs, the copy-to-copy score on self arcs, 0 elsewhere: as narrow
         as the best joint's score fits (:func:`arc_dtypes`), int8 for a k-mer list's linear
         scores, int16 for a dictionary's squared ones.
-    role : numpy.ndarray of int8, shape (m,)
+    role : cpwords.wordsnake.relaxation.held_roles.HeldRoles, shape (m,)
         ``TRIE``, ``SPLIT``, ``DELIVER``, ``HANDOVER``, ``SELF``, ``ZERO``, ``ROOTLINK`` or
-        ``PRIVATE``.
+        ``PRIVATE``: read as an int8 array by slices, arc ids or masks (``role == r``: a mask
+        of every arc), held by parts of one role each (the private chains' arcs their own).
     supply : numpy.ndarray, shape (num_nodes,)
         int8 (int16, int32 or int64 for words listed more than 126 times).
     layout : ArcLayout
@@ -217,7 +219,7 @@ class StringHubNetwork:
     head: np.ndarray
     cap: CompactCaps
     weight: np.ndarray
-    role: np.ndarray
+    role: HeldRoles
     supply: np.ndarray
     layout: ArcLayout
     chains: ChainTable = field(default_factory=ChainTable.empty)
