@@ -93,7 +93,7 @@ def reference_settle(
     """``Reoptimizer.settle`` as it was (but the first sweep records no predecessors): the
     potentials (or None), the cycles cancelled and the sweeps made; ``flows`` changed in place
     as the cycles are cancelled."""
-    cap = net.cap if cap is None else cap
+    cap = net.cap.full() if cap is None else cap
     n = net.num_nodes
     dist = np.zeros(n, dtype=np.int64) if start is None else start.copy()
     ranges = sweep_ranges(net)

@@ -349,7 +349,7 @@ def test_the_repairs_index_ranges_are_the_searches_they_replace(
     trie, big, T, W = net.trie, 10**9, net.trie.size, net.num_words
     wn, end = index.word_node, trie.end.astype(np.int64)
     ending: dict[int, list[int]] = {}  # the hand-over records, node by node, in arc order
-    for t, h, r in zip(net.tail.tolist(), net.head.tolist(), net.role.tolist(), strict=True):
+    for t, h, r in zip(net.tail.tolist(), net.head.tolist(), net.role[:].tolist(), strict=True):
         if r == HANDOVER and net.out_base <= t < net.in_base and h < T + W:
             node = h if h < T else int(wn[h - T])
             if node > 0:

@@ -32,7 +32,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
-from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_caps
+from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.released_ends import (
@@ -263,21 +263,38 @@ def _flows_of(net: StringHubNetwork, hops: _Hops) -> np.ndarray | None:
     # Each arc's hops counted by a sort of the hops (a count of every arc was 0.55 GB of fresh
     # memory on 977,555 31-mers of C. elegans, its comparison with the capacities 0.07 GB).
     used, counts = distinct_counts(arcs)
-    if (counts > net.cap.take(used)).any():
+    del arcs
+    if (counts > net.cap[used]).any():
+        return None
+    # Each node's balance from the hops (a unit out of its tail, into its head), counted by a
+    # sort of the hops and compared with the supplies where either is not 0: two counts of
+    # every node in 64 bits were 0.37 GB of fresh memory beside the flows on 977,555 31-mers of
+    # C. elegans, the peak of the routing.
+    nodes, units = _balances(t_all, h_all)
+    del t_all, h_all
+    want = np.flatnonzero(net.supply)
+    if not (np.array_equal(nodes, want) and np.array_equal(units, net.supply[want])):
         return None
     # Within the capacities, so in their type.
     flows = np.zeros(net.m, dtype=net.cap.dtype)
     flows[used] = counts
-    # Each node's balance from the hops (a unit out of its tail, into its head): the arcs'
-    # balance, in a pass over the hops instead of two weighted passes over every arc; the
-    # difference taken in place (a third array of every node was 0.2 GB of fresh memory on
-    # 977,555 31-mers of C. elegans).
-    n = net.num_nodes
-    balance = np.bincount(t_all, minlength=n)
-    balance -= np.bincount(h_all, minlength=n)
-    if not np.array_equal(balance, net.supply):
-        return None
     return flows
+
+
+def _balances(tails: np.ndarray, heads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The nodes whose balance (units out, as ``tails``, less units in, as ``heads``) is not
+    0, ascending, and those balances (int64)."""
+    t, ct = distinct_counts(tails)
+    h, ch = distinct_counts(heads)
+    keys = np.concatenate([t.astype(np.int64), h.astype(np.int64)])
+    order = stable_order(keys)
+    keys, values = keys[order], np.concatenate([ct, -ch])[order]
+    if not keys.size:
+        return keys, values
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    balance = np.add.reduceat(values, starts)
+    some = balance != 0
+    return keys[starts][some], balance[some]
 
 
 def _chain_route(
@@ -468,11 +485,21 @@ class Reoptimizer:
         self, net: StringHubNetwork, flows: np.ndarray, cap: np.ndarray | None = None
     ) -> None:
         self.net = net
-        self.flows = flows
+        # The flow as held: narrow while a greedy proof's residual network peaks (``flows``
+        # reads it otherwise).
+        self.units: np.ndarray | CompactCaps = flows
         self.cap: np.ndarray | CompactCaps = net.cap if cap is None else cap
         self.dist = np.zeros(net.num_nodes, dtype=np.int64)
         self.cycles = 0
         self.rounds = 0
+        self.narrow_labels = False  # the labels kept in their sweeps' type (:meth:`settle`)
+
+    @property
+    def flows(self) -> np.ndarray:
+        """The flow (changed in place as cycles are cancelled, outside :meth:`settle`)."""
+        units = self.units
+        assert isinstance(units, np.ndarray), "the flow is held narrow within settle only"
+        return units
 
     def settle(
         self,
@@ -508,11 +535,13 @@ class Reoptimizer:
             Let the network's ``tail`` and ``head`` go while the residual network holds them,
             made again from it on return, where it names every arc
             (:func:`~.released_ends.released_ends`); with ``cost`` None, ``weight`` too (the
-            cycles' costs then looked up in the residual network).
+            cycles' costs then looked up in the residual network). The potentials are then
+            given in 32 bits where they fit (as the sweeps held them: no 64-bit copy beside
+            the residual network).
 
         Returns
         -------
-        numpy.ndarray of int64, shape (num_nodes,) or None
+        numpy.ndarray of int64 (int32 or int64 with ``release``), shape (num_nodes,) or None
             Potentials proving ``self.flows`` optimal for ``cost`` (kept as ``self.dist``);
             None when a budget ran out first (``self.flows`` is then still feasible, and no
             worse; ``self.dist``: the labels when the cycles' budget ran out, the start labels
@@ -523,10 +552,11 @@ class Reoptimizer:
         DeadlineReached
             The deadline passed.
         """
+        self.narrow_labels = release
         if release and self.cap is self.net.cap and releasable(self.net, self.flows, self.net.cap):
-            # The capacities narrow from the residual network's build to its end (read for
-            # a block of arcs, then the arcs of a few cycles at a time).
-            with compacted_caps(self.net, self):
+            # The flow narrow from the residual network's build to its end (read for a block
+            # of arcs, then the arcs of a few cycles at a time), as the capacities are.
+            with compacted_flows(self):
                 res = self._residual(cost)
                 with released_ends(self.net, res, weight=cost is None):
                     return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
@@ -577,11 +607,12 @@ class Reoptimizer:
         """Keep the sweeps' labels as ``self.dist``, the old ones let go first (on 977,555
         31-mers of C. elegans both, 0.2 GB each, were the greedy proof's peak)."""
         del self.dist
-        self.dist = lab.labels()
+        lab.let_go()  # read by no one after
+        self.dist = lab.labels(narrow=self.narrow_labels)
 
     def _weight_away(self, cost: np.ndarray | None) -> bool:
         """Whether the plain costs are wanted while the network's weights are let go."""
-        return cost is None and self.net.weight.shape[0] != self.flows.shape[0]
+        return cost is None and self.net.weight.shape[0] != self.units.shape[0]
 
     def _costs(self, cost: np.ndarray | None, arcs: np.ndarray) -> np.ndarray:
         """The costs of a few arcs (``cost`` None: the plain costs, ``-net.weight``)."""
@@ -621,7 +652,7 @@ class Reoptimizer:
             costs = np.where(key_arcs(keys[first])[2], rc, -rc)
         else:
             costs = self._costs(cost, arcs)
-        before = self.flows[arcs].copy()
+        before = self.units[arcs].copy()
         for c in found:  # the cycles of a functional graph share no node, hence no arc
             self._cancel(c[0])
         lab.dirty[nodes] = True  # a cycle's tails are its heads
@@ -633,7 +664,7 @@ class Reoptimizer:
             head[first],
             costs,
             before,
-            self.flows[arcs],
+            self.units[arcs],
             self.cap[arcs],
         )
 
@@ -644,17 +675,21 @@ class Reoptimizer:
         bounds = class_bounds(net)
         if cost is None:
             return build_residual(
-                net.tail, net.head, net.weight, self.flows, self.cap, bounds, negated=True
+                net.tail, net.head, net.weight, self.units, self.cap, bounds, negated=True
             )
-        return build_residual(net.tail, net.head, cost, self.flows, self.cap, bounds)
+        return build_residual(net.tail, net.head, cost, self.units, self.cap, bounds)
 
     def _cancel(self, keys: np.ndarray) -> None:
         """Push the bottleneck capacity around a residual cycle (its arcs' keys)."""
-        x = self.flows
+        x = self.units
         _, a, fwd = key_arcs(keys)
         room = np.where(fwd, self.cap[a] - x[a], x[a])
         delta = int(room.min())
         if delta <= 0:  # pragma: no cover - residual arcs have room by construction
             raise ModelError("a residual cycle without capacity")
+        if isinstance(x, CompactCaps):  # held narrow meanwhile (:meth:`settle`)
+            x.add_at(a[fwd], delta)
+            x.add_at(a[~fwd], -delta)
+            return
         np.add.at(x, a[fwd], delta)
         np.subtract.at(x, a[~fwd], delta)

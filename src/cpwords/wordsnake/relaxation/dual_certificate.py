@@ -82,7 +82,12 @@ def dual_potentials(
         pi = _repaired(net, dual, dual.pi)
         if pi is not None:
             return pi
-    cap = np.where(net.role == SELF, net.cap, _LIFTED)
+    # Lifted but for the self arcs (as ``np.where(role == SELF, cap, _LIFTED)``, without the
+    # network's capacities made whole).
+    self_arcs = np.flatnonzero(net.role == SELF)
+    cap = np.full(net.m, _LIFTED, dtype=np.result_type(net.cap.dtype, _LIFTED))
+    cap[self_arcs] = net.cap[self_arcs]
+    del self_arcs
     reopt = Reoptimizer(net, dual.flows.copy(), cap=cap)
     if dual.pi is not None:
         reopt.dist = dual.pi.astype(np.int64)  # a copy, in 64 bits (held in 32)

@@ -40,7 +40,10 @@ def _solve_flow_inline(net: StringHubNetwork, cost: np.ndarray) -> tuple[np.ndar
 
     flow = min_cost_flow.SimpleMinCostFlow()
     arcs = flow.add_arcs_with_capacity_and_unit_cost(
-        net.tail.astype(np.int32, copy=False), net.head.astype(np.int32, copy=False), net.cap, cost
+        net.tail.astype(np.int32, copy=False),
+        net.head.astype(np.int32, copy=False),
+        net.cap.full(),
+        cost,
     )
     nodes = np.nonzero(net.supply)[0]
     flow.set_nodes_supplies(nodes.astype(np.int32), net.supply[nodes].astype(np.int64))

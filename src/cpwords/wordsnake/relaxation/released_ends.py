@@ -20,6 +20,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.residual_update import class_of, live_position
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.relaxation.sweeps import REVERSE, TAIL_HALF, ClassArcs, Residual, key_arcs
@@ -31,7 +32,7 @@ SCATTER_BLOCK = 1 << 20
 CHECK_BLOCK = 1 << 20
 
 
-def releasable(net: StringHubNetwork, flows: np.ndarray, cap: np.ndarray) -> bool:
+def releasable(net: StringHubNetwork, flows: np.ndarray, cap: np.ndarray | CompactCaps) -> bool:
     """Whether a residual network of ``flows`` names every arc of ``net``: every capacity is
     positive (an arc of capacity 0 has no residual arc) and the network's own (a lifted copy
     of the capacities, as the certificate's, may be freed by no one).
@@ -39,7 +40,7 @@ def releasable(net: StringHubNetwork, flows: np.ndarray, cap: np.ndarray) -> boo
     Parameters
     ----------
     net : StringHubNetwork
-    flows, cap : numpy.ndarray of int, shape (m,)
+    flows, cap : numpy.ndarray of int (``cap`` maybe CompactCaps), shape (m,)
         The flow and the capacities its residual network is built on.
 
     Returns

@@ -38,8 +38,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cpwords.core.errors import InputError
-from cpwords.core.machine import give_back_freed_memory
+from cpwords.wordsnake.relaxation.arc_parts import ArcParts as _Arcs
 from cpwords.wordsnake.relaxation.chain_table import ChainTable
+from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
+from cpwords.wordsnake.relaxation.held_roles import HeldRoles
 from cpwords.wordsnake.relaxation.int_types import INT32_MAX, id_type, signed_type
 from cpwords.wordsnake.relaxation.sorting import (
     level_starts,
@@ -174,14 +176,18 @@ class StringHubNetwork:
     trie : cpwords.wordsnake.relaxation.trie.Trie
     num_nodes : int
     tail, head : numpy.ndarray of int32 (int64 past 2**31 - 1 nodes), shape (m,)
-    cap : numpy.ndarray of int32 (int64 past 2**31 - 1 items), shape (m,)
+    cap : cpwords.wordsnake.relaxation.compact_caps.CompactCaps, shape (m,)
+        Read as an array of int32 (int64 past 2**31 - 1 items) by slices, arc ids or masks;
+        held in 8 bits an arc (16 on lists of many repeated words), the few larger capacities
+        (the split arcs') aside.
     weight : numpy.ndarray of int8, int16, int32 or int64, shape (m,)
         ``|s|^2`` on hand-over arcs, the copy-to-copy score on self arcs, 0 elsewhere: as narrow
         as the best joint's score fits (:func:`arc_dtypes`), int8 for a k-mer list's linear
         scores, int16 for a dictionary's squared ones.
-    role : numpy.ndarray of int8, shape (m,)
+    role : cpwords.wordsnake.relaxation.held_roles.HeldRoles, shape (m,)
         ``TRIE``, ``SPLIT``, ``DELIVER``, ``HANDOVER``, ``SELF``, ``ZERO``, ``ROOTLINK`` or
-        ``PRIVATE``.
+        ``PRIVATE``: read as an int8 array by slices, arc ids or masks (``role == r``: a mask
+        of every arc), held by parts of one role each (the private chains' arcs their own).
     supply : numpy.ndarray, shape (num_nodes,)
         int8 (int16, int32 or int64 for words listed more than 126 times).
     layout : ArcLayout
@@ -211,9 +217,9 @@ class StringHubNetwork:
     num_nodes: int
     tail: np.ndarray
     head: np.ndarray
-    cap: np.ndarray
+    cap: CompactCaps
     weight: np.ndarray
-    role: np.ndarray
+    role: HeldRoles
     supply: np.ndarray
     layout: ArcLayout
     chains: ChainTable = field(default_factory=ChainTable.empty)
@@ -438,77 +444,6 @@ def arc_dtypes(
 
     # Weights 8 bits for a k-mer list's linear scores, 16 for a dictionary's squared ones.
     return fit(nodes), fit(instance.n), signed_type(int(instance.weight(longest)))
-
-
-#: Bytes of arc parts let go by :meth:`_Arcs.arrays` between two returns of their pages to the
-#: kernel (:func:`~cpwords.core.machine.give_back_freed_memory`).
-GIVE_BACK_BYTES = 64 << 20
-
-#: Arcs added together: tails, heads, capacities, weights and roles (each of the last three an
-#: array or one number for all).
-_ArcPart = tuple[np.ndarray, np.ndarray, np.ndarray | int, np.ndarray | int, np.ndarray | int]
-
-
-@dataclass
-class _Arcs:
-    """Arc arrays in the order they are added, each part narrowed to the network's types as it
-    comes (written once into the network's arrays, at the end: a capacity, weight or role
-    given as one number is not expanded before)."""
-
-    ids: type[np.signedinteger]
-    caps: type[np.signedinteger]
-    weights: type[np.signedinteger]
-    parts: list[_ArcPart] = field(default_factory=list)
-    size: int = 0  # the arcs added so far
-
-    def add(
-        self,
-        t: np.ndarray,
-        h: np.ndarray,
-        c: np.ndarray | int,
-        w: np.ndarray | int,
-        r: np.ndarray | int,
-    ) -> None:
-        """Append the arcs ``t -> h`` with capacities ``c``, weights ``w`` and roles ``r``."""
-        t = np.asarray(t).astype(self.ids, copy=False)
-        h = np.asarray(h).astype(self.ids, copy=False)
-        if isinstance(c, np.ndarray):
-            c = c.astype(self.caps, copy=False)
-        if isinstance(w, np.ndarray):
-            w = w.astype(self.weights, copy=False)
-        self.parts.append((t, h, c, w, r))
-        self.size += t.shape[0]
-
-    @property
-    def heads(self) -> list[np.ndarray]:
-        """The heads of each part."""
-        return [part[1] for part in self.parts]
-
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Tails, heads, capacities, weights and roles (int8) of every arc; the parts are let
-        go column by column as they are written (the network's peak: the arrays and the parts
-        not written; the whole Polish dictionary's flat arcs are 0.3 GB a column)."""
-        m = sum(part[0].shape[0] for part in self.parts)
-        types = (self.ids, self.ids, self.caps, self.weights, np.int8)
-        out = [np.empty(m, dtype=dtype) for dtype in types]
-        at = freed = 0
-        self.parts.reverse()
-        while self.parts:
-            part = self.parts.pop()
-            k = part[0].shape[0]
-            columns: list[np.ndarray | int | None] = list(part)
-            del part
-            for i, column in enumerate(out):
-                column[at : at + k] = columns[i]
-                freed += getattr(columns[i], "nbytes", 0)
-                columns[i] = None  # let this column go before the next is written
-            at += k
-            if freed >= GIVE_BACK_BYTES:  # the parts' pages, held by the allocator otherwise
-                give_back_freed_memory()
-                freed = 0
-        give_back_freed_memory()
-        tail, head, cap, weight, role = out
-        return tail, head, cap, weight, role
 
 
 def _add_word_arcs(

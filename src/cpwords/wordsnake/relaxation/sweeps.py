@@ -198,7 +198,7 @@ def build_residual(
     tail: np.ndarray,
     head: np.ndarray,
     cost: np.ndarray,
-    flows: np.ndarray,
+    flows: np.ndarray | CompactCaps,
     cap: np.ndarray | CompactCaps,
     bounds: np.ndarray,
     chains: int = 5,
@@ -210,7 +210,7 @@ def build_residual(
     ----------
     tail, head : numpy.ndarray of int, shape (m,)
         The network's arcs (``m < 2**31``).
-    cost, flows, cap : numpy.ndarray of int64, shape (m,) (``cap`` maybe CompactCaps)
+    cost, flows, cap : numpy.ndarray of int64, shape (m,) (``flows``, ``cap`` maybe CompactCaps)
     bounds : numpy.ndarray of int64, shape (k + 1,)
         The classes' first node ids, then the number of nodes (:func:`class_bounds`).
     chains : int
@@ -375,7 +375,7 @@ def _with_room(size: int, dtype: type[np.signedinteger]) -> np.ndarray:
 FILL_BLOCK = 1 << 18
 
 
-def _with_flow(flows: np.ndarray) -> np.ndarray:
+def _with_flow(flows: np.ndarray | CompactCaps) -> np.ndarray:
     """The arcs with flow (int64 ids, ascending), :data:`BUILD_BLOCK` arcs at a time."""
     parts = [
         np.flatnonzero(flows[a : a + BUILD_BLOCK] > 0) + a
@@ -422,7 +422,10 @@ def _fill_forward(
 
 
 def _arc_classes(
-    node_class: np.ndarray, tail: np.ndarray, flows: np.ndarray, cap: np.ndarray | CompactCaps
+    node_class: np.ndarray,
+    tail: np.ndarray,
+    flows: np.ndarray | CompactCaps,
+    cap: np.ndarray | CompactCaps,
 ) -> np.ndarray:
     """Each arc's tail's class, 255 where the arc is saturated: ``node_class[tail]`` with
     ``flows >= cap`` set to 255, :data:`BUILD_BLOCK` arcs at a time. In one pass, the gather
@@ -489,9 +492,15 @@ class Labels:
         self.dirty = np.ones(n, dtype=bool)
         self.record = True
 
-    def labels(self) -> np.ndarray:
-        """A copy of the labels, int64, shape (n,)."""
-        return self.dist[:-1].astype(np.int64)
+    def let_go(self) -> None:
+        """Let the predecessors and the marks go (C. elegans: 0.11 GB), the labels read alone."""
+        self.pred = np.zeros(0, dtype=self.pred.dtype)
+        self.dirty = np.zeros(0, dtype=bool)
+
+    def labels(self, narrow: bool = False) -> np.ndarray:
+        """The labels, shape (n,): a copy in int64, or with ``narrow`` a view of them in their
+        own type (int32 while they fit)."""
+        return self.dist[:-1] if narrow else self.dist[:-1].astype(np.int64)
 
     def fell_to(self, low: int) -> None:
         """Labels fell to ``low``: past ``-LABEL_LIMIT``, they go on in 64 bits."""
