@@ -18,6 +18,12 @@ from cpwords.wordsnake.rules import WordsnakeInstance
 from .sweeps_reference import reference_settle
 
 
+def _repeated_words(max_copies: int, min_size: int) -> st.SearchStrategy[list[tuple[str, int]]]:
+    """Lists of short words over ``ab``, each listed 1 to ``max_copies`` times."""
+    word = st.text(alphabet="ab", min_size=1, max_size=4)
+    return st.lists(st.tuples(word, st.integers(1, max_copies)), min_size=min_size, max_size=6)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.one_of(st.integers(0, 3), st.integers(0, 2**31 - 1)), max_size=60),
@@ -54,11 +60,7 @@ def test_compact_capacities_read_as_the_array(
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(
-        st.tuples(st.text(alphabet="ab", min_size=1, max_size=4), st.integers(1, 300)),
-        min_size=1,
-        max_size=6,
-    ),
+    _repeated_words(max_copies=300, min_size=1),
     st.booleans(),
     st.booleans(),
     st.sampled_from([0.0, 1 / 16, 1.0]),
@@ -137,11 +139,7 @@ def test_a_flow_held_narrow_is_given_back_changed() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(
-        st.tuples(st.text(alphabet="ab", min_size=1, max_size=4), st.integers(1, 400)),
-        min_size=2,
-        max_size=6,
-    ),
+    _repeated_words(max_copies=400, min_size=2),
     st.booleans(),
     st.integers(0, 2**31 - 1),
 )
