@@ -111,10 +111,10 @@ class RunValues:
             key = (self.val - least).astype(np.int32)
             key <<= self.shift
             key |= np.arange(ids.size, dtype=np.int32)
-            self._rank_runs(key, PACKED_NONE)
-            # The value less the least, then plus it: in place in 32 bits when every value
-            # fits them (the sum is a value then: no wrap), else in 64.
-            v1 = self.least >> self.shift
+            # The value less the least (the key's high bits, in place), then plus it: in 32
+            # bits when every value fits them (the sum is a value then: no wrap), else in 64.
+            v1 = self._rank_runs(key, PACKED_NONE)
+            v1 >>= self.shift
             if fits_int32(least, least + span):
                 v1 += least
                 self.v1 = v1
@@ -128,19 +128,29 @@ class RunValues:
             self.by_value = np.argsort(self.val, kind="stable")
         rank = np.empty(ids.size, dtype=np.int32 if ids.size < 1 << 31 else np.int64)
         rank[self.by_value] = np.arange(ids.size, dtype=rank.dtype)
-        self._rank_runs(rank, ids.size)
+        first = self._rank_runs(rank, ids.size)
         fits = fits_int32(least, least + span)
-        self.v1 = (self.val.astype(np.int32) if fits else self.val)[self.by_value[self.least]]
+        self.v1 = (self.val.astype(np.int32) if fits else self.val)[self.by_value[first]]
 
-    def _rank_runs(self, rank: np.ndarray, none: int) -> None:
-        """``least``: the least of ``rank`` over each run (``ranges``: their range minima)."""
-        lo, hi = self.lo, self.hi
-        self.least = rank[lo]  # a run of one word
-        several = np.flatnonzero(hi - lo > 1)
+    def _rank_runs(self, rank: np.ndarray, none: int) -> np.ndarray:
+        """The least of ``rank`` over each run (``ranges``: their range minima; ``rank``, one
+        entry a word, is kept: the least of the runs asked about is read again, not held, 4
+        bytes a run)."""
+        self.rank, self.none = rank, none
+        several = np.flatnonzero(self.hi - self.lo > 1)
         self.ranges = RangeMin(rank, none) if several.size else None
-        if self.ranges is not None:
-            self.least[several] = self.ranges.least(lo[several], hi[several])
-        self.none = none
+        return self._least(slice(None), several)
+
+    def _least(self, run: np.ndarray | slice, several: np.ndarray | None = None) -> np.ndarray:
+        """The least rank over each run of ``run`` (a range minimum where several words:
+        ``several``, when known)."""
+        lo, hi = self.lo[run], self.hi[run]
+        least = self.rank[lo]  # a run of one word
+        if several is None:
+            several = np.flatnonzero(hi - lo > 1)
+        if several.size and self.ranges is not None:
+            least[several] = self.ranges.least(lo[several], hi[several])
+        return least
 
     def _place_value(self, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The place among ``ids`` and the value of each key (a rank, or a packed key)."""
@@ -153,7 +163,7 @@ class RunValues:
     def others(self, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(word of the smallest, second smallest value, its word)`` of the runs ``run``
         (0 and -1 for a run of one word), int64 arrays."""
-        first = self.least[run]
+        first = self._least(run)
         w1, _ = self._place_value(first)
         second = np.full(run.size, self.none, dtype=np.int64)
         several = np.flatnonzero(self.hi[run] - self.lo[run] > 1)
