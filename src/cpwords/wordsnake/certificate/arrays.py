@@ -595,6 +595,7 @@ class PrefixTable:
         lo, length, hi = _prefix_runs(top, shared)
         del shared, top
         runs = RunValues(lo, hi, ids, np.asarray(values, dtype=np.int64))
+        del hi  # (the runs hold the ends of those of several words only)
         v1 = runs.v1
         wanted = None if needed is None else needed(length, v1)
         useful = None if wanted is None else np.flatnonzero(wanted).astype(np.int32)

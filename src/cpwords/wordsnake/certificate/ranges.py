@@ -76,8 +76,9 @@ class RunValues:
 
     Parameters
     ----------
-    lo, hi : numpy.ndarray of int64, shape ``(runs,)``
-        Each run's first position in ``ids`` and the one past its last.
+    lo, hi : numpy.ndarray of int32 or int64, shape ``(runs,)``
+        Each run's first position in ``ids`` and the one past its last (``lo`` is held;
+        ``hi`` for the runs of several words only).
     ids : numpy.ndarray of int64, shape ``(n,)``
         The words.
     values : numpy.ndarray of int64
@@ -99,7 +100,12 @@ class RunValues:
     """
 
     def __init__(self, lo: np.ndarray, hi: np.ndarray, ids: np.ndarray, values: np.ndarray):
-        self.lo, self.hi, self.ids = lo, hi, ids
+        self.lo, self.ids = lo, ids
+        # The runs of several words, ascending, and their ends: the others end past their
+        # start (C. elegans' 977,555 31-mers: 1 million runs of 20 million, 8 MB, not 80).
+        several = np.flatnonzero(hi - lo > 1)
+        self.several, self.several_hi = several.astype(lo.dtype), hi[several]
+        del several
         self.val = values[ids]
         least = int(self.val.min()) if ids.size else 0
         span = int(self.val.max()) - least if ids.size else 0
@@ -137,19 +143,27 @@ class RunValues:
         entry a word, is kept: the least of the runs asked about is read again, not held, 4
         bytes a run)."""
         self.rank, self.none = rank, none
-        several = np.flatnonzero(self.hi - self.lo > 1)
-        self.ranges = RangeMin(rank, none) if several.size else None
-        return self._least(slice(None), several)
+        self.ranges = RangeMin(rank, none) if self.several.size else None
+        least = rank[self.lo]  # a run of one word
+        if self.ranges is not None:
+            at = self.several
+            least[at] = self.ranges.least(self.lo[at], self.several_hi)
+        return least
 
-    def _least(self, run: np.ndarray | slice, several: np.ndarray | None = None) -> np.ndarray:
-        """The least rank over each run of ``run`` (a range minimum where several words:
-        ``several``, when known)."""
-        lo, hi = self.lo[run], self.hi[run]
-        least = self.rank[lo]  # a run of one word
-        if several is None:
-            several = np.flatnonzero(hi - lo > 1)
-        if several.size and self.ranges is not None:
-            least[several] = self.ranges.least(lo[several], hi[several])
+    def _several_of(self, run: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The places in ``run`` of its runs of several words, and their ends."""
+        if not self.several.size:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=self.several_hi.dtype)
+        pos = np.minimum(np.searchsorted(self.several, run), self.several.size - 1)
+        at = np.flatnonzero(self.several[pos] == run)
+        return at, self.several_hi[pos[at]]
+
+    def _least(self, run: np.ndarray) -> np.ndarray:
+        """The least rank over each run of ``run`` (a range minimum where several words)."""
+        least = self.rank[self.lo[run]]  # a run of one word
+        at, hi = self._several_of(run)
+        if at.size and self.ranges is not None:
+            least[at] = self.ranges.least(self.lo[run[at]], hi)
         return least
 
     def _place_value(self, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -166,9 +180,9 @@ class RunValues:
         first = self._least(run)
         w1, _ = self._place_value(first)
         second = np.full(run.size, self.none, dtype=np.int64)
-        several = np.flatnonzero(self.hi[run] - self.lo[run] > 1)
+        several, b = self._several_of(run)
         if several.size and self.ranges is not None:
-            a, b, at = self.lo[run[several]], self.hi[run[several]], w1[several]
+            a, at = self.lo[run[several]], w1[several]
             second[several] = np.minimum(self.ranges.least(a, at), self.ranges.least(at + 1, b))
         has_two = second != self.none
         w2, v2 = self._place_value(np.where(has_two, second, first))
