@@ -127,6 +127,35 @@ def test_the_fast_check_equals_the_pairwise_check(
             assert fast.pair is not None
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=2, max_size=10),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 10**6),
+    st.sampled_from([2**31, 2**31 - 8, 2**33, -(2**31) - 3, 2**40]),
+)
+def test_values_beyond_32_bits_get_the_same_verdict(
+    words: list[str], cyclic: bool, proper: bool, seed: int, shift: int
+) -> None:
+    """The u moved up and the v down by as much (every u + v the same), by about ``2 ** 31``
+    or more: the checker holds the prefixes' smallest values in 32 bits only when they fit,
+    and gives the same verdict, bound and pair as the pairwise check, on the certificate and
+    on perturbations of it."""
+    inst, _, cert = certified(words, cyclic, proper)
+    rng = random.Random(seed)
+    root = replace(cert, tree=(), core=None, target=None)
+    for c in [root] + [perturbed(root, rng) for _ in range(3)]:  # no proof tree: its leaves'
+        if c.cyclic and any(len(ids) == len(c.u) for ids, _ in c.cuts):  # values are not moved
+            continue  # refused before any check
+        moved = replace(c, u=tuple(x + shift for x in c.u), v=tuple(x - shift for x in c.v))
+        fast, slow = verify_certificate(inst.words, moved), verify_pairwise(inst.words, moved)
+        assert (fast.status, fast.bound) == (slow.status, slow.bound)
+        if moved.depot is None:  # the bound is the sum of the u and v (and the cuts')
+            same = verify_certificate(inst.words, c)
+            assert (fast.status, fast.bound, fast.pair) == (same.status, same.bound, same.pair)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=2, max_size=14),

@@ -203,6 +203,41 @@ def test_the_prefix_table_is_every_prefix_once_with_its_two_smallest_values(
 
 
 @settings(max_examples=100, deadline=None)
+@given(words=words_st, data=st.data(), proper=st.booleans())
+def test_the_smallest_values_are_held_in_32_bits_only_when_they_fit(
+    words: list[str], data: st.DataObject, proper: bool
+) -> None:
+    """Values about the ends of int32 (within it, spanning more than ``2 ** 31``, or beyond
+    it, packed with places or ranked): the smallest value of each prefix is the dict's, held in
+    int32 exactly when every value fits, and the slot bounds never exceed it."""
+    distinct = sorted(set(words))
+    offset = data.draw(st.sampled_from([0, 2**31 - 6, -(2**31) + 5, 1 << 40, -(1 << 40)]))
+    ends = st.sampled_from([-(2**31), 2**31 - 1, -(2**31) - 1, 2**31, 7])
+    values = np.array(
+        data.draw(
+            st.lists(
+                ends | st.integers(-5, 5).map(lambda x: x + offset),
+                min_size=len(distinct),
+                max_size=len(distinct),
+            )
+        ),
+        dtype=np.int64,
+    )
+    letters = Letters(distinct)
+    table = arrays.PrefixTable.build(letters, np.arange(len(distinct)), values, proper)
+    fits = int(values.min()) >= -(2**31) and int(values.max()) < 2**31
+    assert table.v1.dtype == (np.int32 if fits else np.int64)
+    least: dict[str, int] = {}
+    for i, w in enumerate(distinct):
+        for k in range(len(w) if proper else len(w) + 1):
+            least[w[:k]] = min(least.get(w[:k], int(values[i])), int(values[i]))
+    assert [int(x) for x in table.v1] == [least[table.prefix_of(n)] for n in range(table.v1.size)]
+    v1 = table.v1.astype(np.int64)
+    assert table.below(table.keys.copy(), v1 + 1).all()  # the bound of a prefix: never above
+    assert not table.below(table.keys.copy(), np.full(v1.size, int(values.min()))).any()
+
+
+@settings(max_examples=100, deadline=None)
 @given(words=words_st)
 def test_the_letters_prefix_and_suffix_keys_are_the_substrings_keys(words: list[str]) -> None:
     letters = Letters(sorted(set(words)))

@@ -91,7 +91,8 @@ def superstring_instance(words: Iterable[str], source: str = "<words>") -> Super
     for w in words:
         if not isinstance(w, str):
             raise InputError(f"{excerpt(str(w))!r} is not a word (a string)")
-        w = normalize_word(w)
+        normal = normalize_word(w)
+        w = w if normal == w else normal  # the caller's string when normal (no second copy)
         if not is_word(w):
             raise InputError(f"{excerpt(w)!r} is not a word: {word_problem(w)}")
         listed.append(w)

@@ -172,6 +172,9 @@ MANY_KEYS = 1 << 22
 #: Keys placed at a time by :class:`SlotIndex` (its temporaries stay this size).
 INDEX_BLOCK = 1 << 20
 
+#: Prefixes whose keys :func:`_prefix_keys` computes at a time (its temporaries stay this size).
+KEY_BLOCK = 1 << 20
+
 
 def slot_bits(n: int, per_key: int) -> int:
     """The number of bits of a table of slots for ``n`` keys: at least ``per_key`` slots a
@@ -268,7 +271,8 @@ class SlotIndex:
         lost = np.concatenate(lost_l) if lost_l else np.zeros(0, dtype=np.int64)
         keeper = np.concatenate(keeper_l) if keeper_l else np.zeros(0, dtype=kind)
         del lost_l, keeper_l
-        self._pos[self._slot(keys[lost])] = -2
+        for lo in range(0, lost.size, INDEX_BLOCK):
+            self._pos[self._slot(keys[lost[lo : lo + INDEX_BLOCK]])] = -2
         # The keys of shared slots: those that lost theirs, and the one that kept each.
         mark = np.zeros(n, dtype=bool)
         mark[lost] = True
@@ -331,7 +335,7 @@ class SlotBounds:
     Parameters
     ----------
     keys : numpy.ndarray of uint64, shape ``(n,)``
-    values : numpy.ndarray of int64, shape ``(n,)``
+    values : numpy.ndarray of int32 or int64, shape ``(n,)``
     index : SlotIndex, optional
         A slot index of these ``keys`` (the same array): the keys of its shared slots are
         those of the shared slots here when it has the same slots (its first level).
@@ -379,13 +383,19 @@ class SlotBounds:
                 np.minimum.at(self.table, slot, least16)
             else:
                 self.table[slot] = least16
-        if shared is not None:
-            np.minimum.at(self.table, self._slot(keys[shared]), self._least(values[shared]))
+        # The least of each shared slot, a block of its keys at a time (a sixth of 20 million
+        # keys at once: 0.15 GB of temporaries, the check's peak); the least is the same.
+        every = np.zeros(0, dtype=np.int64) if shared is None else shared
+        for lo in range(0, every.size, BOUNDS_BLOCK):
+            at = every[lo : lo + BOUNDS_BLOCK]
+            np.minimum.at(self.table, self._slot(keys[at]), self._least(values[at]))
 
     def _least(self, values: np.ndarray) -> np.ndarray:
         """The values as the table holds them: ``(value - base) // step``, int16 (below
         ``EMPTY``)."""
-        least = values - self.base
+        # In 64 bits: the values may be int32 (a prefix table's v1), whose differences can
+        # exceed 2 ** 31 (NumPy keeps int32 - int in 32 bits, wrapping).
+        least = np.subtract(values, self.base, dtype=np.int64)
         if self.step > 1:
             least //= self.step
         return least.astype(np.int16)
@@ -482,11 +492,18 @@ class PrefixTable:
         The prefixes' hash keys, in order of the word that opens each (the first word that
         starts with it), that word's shortest first (the empty prefix, key 0, first); 0 for
         the prefixes left out of the index (``useful``: not computed).
-    word, length : numpy.ndarray of int32 (int64 past ``2 ** 31`` words) and int64, shape
+    length : numpy.ndarray of uint8 (uint16, uint32: the smallest unsigned type that holds
+        the longest word), shape ``(prefixes,)``
+        The prefix's length (one byte a prefix, not 8: C. elegans' 977,555 31-mers have 20
+        million prefixes). Form products and sums with it in int64 (NumPy keeps uint8 * uint8
+        in 8 bits).
+    word : numpy.ndarray of int64, shape ``(prefixes,)``
+        A word of the table that starts with the prefix (the one that opens its run: formed
+        when asked for, not held).
+    v1 : numpy.ndarray of int32 (int64 when some value does not fit 32 bits), shape
         ``(prefixes,)``
-        A word of the table that starts with the prefix, and the prefix's length.
-    v1 : numpy.ndarray of int64, shape ``(prefixes,)``
-        The smallest value.
+        The smallest value (:attr:`RunValues.v1`): add it to int64 arrays (NumPy keeps int32 +
+        int32 in 32 bits, wrapping).
     whole : numpy.ndarray of int64, shape ``(words,)``, or None
         The prefix that is each word of the table, whole (by its place among the table's
         words; None when ``proper``: a prefix is shorter than its word).
@@ -498,7 +515,6 @@ class PrefixTable:
 
     letters: Letters
     keys: np.ndarray
-    word: np.ndarray
     length: np.ndarray
     v1: np.ndarray
     runs: RunValues = field(repr=False)
@@ -507,6 +523,10 @@ class PrefixTable:
     _bounds: SlotBounds | None = field(default=None, repr=False)
     _others: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     whole: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def word(self) -> np.ndarray:
+        return self.runs.ids[self.runs.lo]
 
     @property
     def i1(self) -> np.ndarray:
@@ -573,18 +593,17 @@ class PrefixTable:
         # A word's whole length is the last prefix it opens (no word before it starts with it)
         whole = None if proper else np.cumsum(np.maximum(top - shared, 0)) - 1
         lo, length, hi = _prefix_runs(top, shared)
-        del shared
+        del shared, top
         runs = RunValues(lo, hi, ids, np.asarray(values, dtype=np.int64))
+        del hi  # (the runs hold the ends of those of several words only)
         v1 = runs.v1
-        word = ids[lo].astype(np.int32 if letters.lens.size < 1 << 31 else np.int64)
-        begin = letters.start[word]
         wanted = None if needed is None else needed(length, v1)
         useful = None if wanted is None else np.flatnonzero(wanted).astype(np.int32)
         del wanted
         if useful is not None and useful.size == length.size:
             useful = None  # every prefix: no copy of the keys, no map of the index's places
         for _ in range(HASH_DRAWS):
-            keys = _prefix_keys(letters, begin, length, useful)
+            keys = _prefix_keys(letters, runs, length, useful)
             try:
                 index = SlotIndex(keys if useful is None else keys[useful])  # equal keys: found
                 break
@@ -592,8 +611,7 @@ class PrefixTable:
                 letters.draw()
         else:
             raise HashCollision
-        del begin
-        return cls(letters, keys, word, length, v1, runs, index, useful, whole=whole)
+        return cls(letters, keys, length, v1, runs, index, useful, whole=whole)
 
     def find(self, key: np.ndarray) -> np.ndarray:
         """The prefix whose hash is ``key`` (uint64), or -1, shape of ``key`` (a match is a
@@ -624,22 +642,32 @@ class PrefixTable:
 
     def prefix_of(self, node: int) -> str:
         """The prefix's string, read from the words."""
-        return self.letters.words[int(self.word[node])][: int(self.length[node])]
+        word = int(self.runs.ids[int(self.runs.lo[node])])
+        return self.letters.words[word][: int(self.length[node])]
 
 
 def _prefix_keys(
-    letters: Letters, begin: np.ndarray, length: np.ndarray, useful: np.ndarray | None
+    letters: Letters, runs: RunValues, length: np.ndarray, useful: np.ndarray | None
 ) -> np.ndarray:
-    """The keys of the prefixes of ``length`` letters from ``begin`` (uint64; 0 for the empty
-    prefix, first when there is one): those of ``useful`` only, when given (the others 0: a
-    superstring certificate's k-mers need a tenth of their prefixes)."""
+    """The keys of the prefixes of ``length`` letters of the words that open their ``runs``
+    (uint64; 0 for the empty prefix, first when there is one): those of ``useful`` only, when
+    given (the others 0: a superstring certificate's k-mers need a tenth of their prefixes).
+
+    A block of :data:`KEY_BLOCK` prefixes at a time: their first and last letters in 64 bits
+    (20 million prefixes' at once were 0.3 GB of temporaries, the check's peak)."""
     keys = np.zeros(length.size, dtype=np.uint64)
-    if useful is None:
-        some = 1 if length.size and length[0] == 0 else 0  # the empty prefix, first
-        keys[some:] = letters.prefix_keys(begin[some:], begin[some:] + length[some:] - 1)
-    else:
-        at = useful[length[useful] > 0]
-        keys[at] = letters.prefix_keys(begin[at], begin[at] + length[at] - 1)
+    n = length.size if useful is None else useful.size
+    for lo in range(0, n, KEY_BLOCK):
+        hi = min(lo + KEY_BLOCK, n)
+        if useful is None:
+            at: slice | np.ndarray = slice(1 if lo == 0 and length[0] == 0 else lo, hi)
+        else:  # the empty prefix (the first, if any) is no other's: key 0
+            at = useful[lo:hi]
+            at = at[length[at] > 0]
+        first = letters.start[runs.ids[runs.lo[at]]]
+        last = first + length[at].astype(np.int64)  # in 64 bits, not the lengths' 8
+        last -= 1
+        keys[at] = letters.prefix_keys(first, last)
     return keys
 
 
@@ -692,7 +720,8 @@ def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.nd
     """The prefixes of sorted words as runs of consecutive words: ``(lo, length, hi)``, one
     entry a distinct prefix, in order of ``lo`` (the word that opens it), shortest first for
     one word; the words at positions ``lo`` to ``hi - 1`` are those that start with it (``lo``
-    and ``hi`` int32, int64 past ``2 ** 31`` words; ``length`` int64).
+    and ``hi`` int32, int64 past ``2 ** 31`` words; ``length`` uint8, uint16 or uint32, the
+    smallest that holds the longest word's).
 
     ``top``: each word's longest prefix (its length, or one less when proper; >= 0);
     ``shared``: the length up to which the prefixes of a word are the previous word's (-1 for
@@ -727,7 +756,7 @@ def _prefix_runs(top: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.nd
     # are then read in order of their words, not at random).
     last += 1
     hi[inner[np.argsort(length[inner], kind="stable")]] = last[np.argsort(closing, kind="stable")]
-    return lo, length.astype(np.int64), hi
+    return lo, length, hi
 
 
 def _entries(

@@ -101,6 +101,7 @@ def verify_certificate(
     joined = "\n".join(ordered)  # read twice: the fingerprint's bytes, the letters' array
     _check_list_and_variant(ordered, cert, cyclic, proper, score, joined)
     letters, neighbours, mult = _distinct_letters(ordered, joined)
+    del joined  # (a letter a byte or more, held through the check otherwise)
     distinct = letters.words
     _check_format(cert, len(distinct))
     deadline = None if time_limit is None else t0 + time_limit

@@ -378,7 +378,9 @@ class _ArrayCheck:
         def short(length: np.ndarray, v1: np.ndarray) -> np.ndarray | None:
             """The prefixes some query word's least left-hand side falls short with; None
             (all of them) when those are nearly all (:data:`NEEDED_SHARE`)."""
-            rhs = length.copy() if linear else length * length  # in place from here
+            rhs = length.astype(np.int64)  # in 64 bits (the lengths are uint8): in place
+            if not linear:
+                rhs *= rhs
             if scale != 1:
                 rhs *= scale
             rhs -= v1

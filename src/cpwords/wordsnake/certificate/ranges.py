@@ -54,6 +54,17 @@ class RangeMin:
         return np.minimum(self.table[left], self.table[right])
 
 
+def fits_int32(low: int, high: int) -> bool:
+    """Whether every integer from ``low`` to ``high`` fits in an int32.
+
+    Examples
+    --------
+    >>> fits_int32(-(2**31), 2**31 - 1), fits_int32(0, 2**31)
+    (True, False)
+    """
+    return low >= -(1 << 31) and high < 1 << 31
+
+
 #: The key of an empty range of packed keys (:class:`RunValues`): above every packed key.
 PACKED_NONE = (1 << 31) - 1
 
@@ -65,12 +76,19 @@ class RunValues:
 
     Parameters
     ----------
-    lo, hi : numpy.ndarray of int64, shape ``(runs,)``
-        Each run's first position in ``ids`` and the one past its last.
+    lo, hi : numpy.ndarray of int32 or int64, shape ``(runs,)``
+        Each run's first position in ``ids`` and the one past its last (``lo`` is held;
+        ``hi`` for the runs of several words only).
     ids : numpy.ndarray of int64, shape ``(n,)``
         The words.
     values : numpy.ndarray of int64
         Indexed by word id.
+
+    Attributes
+    ----------
+    v1 : numpy.ndarray of int32 (int64 when some value does not fit 32 bits), shape ``(runs,)``
+        The smallest value of each run (4 bytes a prefix: C. elegans' 977,555 31-mers have 20
+        million). Sums with it are formed in 64 bits (NumPy keeps int32 + int32 in 32 bits).
 
     Notes
     -----
@@ -82,7 +100,12 @@ class RunValues:
     """
 
     def __init__(self, lo: np.ndarray, hi: np.ndarray, ids: np.ndarray, values: np.ndarray):
-        self.lo, self.hi, self.ids = lo, hi, ids
+        self.lo, self.ids = lo, ids
+        # The runs of several words, ascending, and their ends: the others end past their
+        # start (C. elegans' 977,555 31-mers: 1 million runs of 20 million, 8 MB, not 80).
+        several = np.flatnonzero(hi - lo > 1)
+        self.several, self.several_hi = several.astype(lo.dtype), hi[several]
+        del several
         self.val = values[ids]
         least = int(self.val.min()) if ids.size else 0
         span = int(self.val.max()) - least if ids.size else 0
@@ -94,8 +117,15 @@ class RunValues:
             key = (self.val - least).astype(np.int32)
             key <<= self.shift
             key |= np.arange(ids.size, dtype=np.int32)
-            self._rank_runs(key, PACKED_NONE)
-            self.v1 = (self.least >> self.shift).astype(np.int64) + least
+            # The value less the least (the key's high bits, in place), then plus it: in 32
+            # bits when every value fits them (the sum is a value then: no wrap), else in 64.
+            v1 = self._rank_runs(key, PACKED_NONE)
+            v1 >>= self.shift
+            if fits_int32(least, least + span):
+                v1 += least
+                self.v1 = v1
+            else:
+                self.v1 = v1.astype(np.int64) + least
             self.by_value = None
             return
         if ids.size and span < 1 << 16:  # a radix sort of 16-bit keys
@@ -104,18 +134,37 @@ class RunValues:
             self.by_value = np.argsort(self.val, kind="stable")
         rank = np.empty(ids.size, dtype=np.int32 if ids.size < 1 << 31 else np.int64)
         rank[self.by_value] = np.arange(ids.size, dtype=rank.dtype)
-        self._rank_runs(rank, ids.size)
-        self.v1 = self.val[self.by_value[self.least]]
+        first = self._rank_runs(rank, ids.size)
+        fits = fits_int32(least, least + span)
+        self.v1 = (self.val.astype(np.int32) if fits else self.val)[self.by_value[first]]
 
-    def _rank_runs(self, rank: np.ndarray, none: int) -> None:
-        """``least``: the least of ``rank`` over each run (``ranges``: their range minima)."""
-        lo, hi = self.lo, self.hi
-        self.least = rank[lo]  # a run of one word
-        several = np.flatnonzero(hi - lo > 1)
-        self.ranges = RangeMin(rank, none) if several.size else None
+    def _rank_runs(self, rank: np.ndarray, none: int) -> np.ndarray:
+        """The least of ``rank`` over each run (``ranges``: their range minima; ``rank``, one
+        entry a word, is kept: the least of the runs asked about is read again, not held, 4
+        bytes a run)."""
+        self.rank, self.none = rank, none
+        self.ranges = RangeMin(rank, none) if self.several.size else None
+        least = rank[self.lo]  # a run of one word
         if self.ranges is not None:
-            self.least[several] = self.ranges.least(lo[several], hi[several])
-        self.none = none
+            at = self.several
+            least[at] = self.ranges.least(self.lo[at], self.several_hi)
+        return least
+
+    def _several_of(self, run: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The places in ``run`` of its runs of several words, and their ends."""
+        if not self.several.size:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=self.several_hi.dtype)
+        pos = np.minimum(np.searchsorted(self.several, run), self.several.size - 1)
+        at = np.flatnonzero(self.several[pos] == run)
+        return at, self.several_hi[pos[at]]
+
+    def _least(self, run: np.ndarray) -> np.ndarray:
+        """The least rank over each run of ``run`` (a range minimum where several words)."""
+        least = self.rank[self.lo[run]]  # a run of one word
+        at, hi = self._several_of(run)
+        if at.size and self.ranges is not None:
+            least[at] = self.ranges.least(self.lo[run[at]], hi)
+        return least
 
     def _place_value(self, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The place among ``ids`` and the value of each key (a rank, or a packed key)."""
@@ -128,12 +177,12 @@ class RunValues:
     def others(self, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(word of the smallest, second smallest value, its word)`` of the runs ``run``
         (0 and -1 for a run of one word), int64 arrays."""
-        first = self.least[run]
+        first = self._least(run)
         w1, _ = self._place_value(first)
         second = np.full(run.size, self.none, dtype=np.int64)
-        several = np.flatnonzero(self.hi[run] - self.lo[run] > 1)
+        several, b = self._several_of(run)
         if several.size and self.ranges is not None:
-            a, b, at = self.lo[run[several]], self.hi[run[several]], w1[several]
+            a, at = self.lo[run[several]], w1[several]
             second[several] = np.minimum(self.ranges.least(a, at), self.ranges.least(at + 1, b))
         has_two = second != self.none
         w2, v2 = self._place_value(np.where(has_two, second, first))
