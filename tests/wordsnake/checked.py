@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from hypothesis import strategies as st
+
 from cpwords.core.result import SolveResult, Status
 
 
@@ -19,3 +23,15 @@ def assert_optimum_found(res: SolveResult, optimum: float) -> None:
     assert info["certificate_check"] == "VALID", info.get("certificate_check")  # its own claim
     assert res.bound is not None and res.bound > optimum
     assert res.gap is not None and res.gap > 0
+
+
+def ab_cases(min_size: int, max_size: int) -> tuple[st.SearchStrategy[Any], ...]:
+    """Strategies for a list of 1-4-letter words over ``ab`` (``min_size`` to ``max_size`` of
+    them), ``cyclic``, ``proper`` and a seed: the certificate tests' ``@given`` arguments."""
+    words = st.text(alphabet="ab", min_size=1, max_size=4)
+    return (
+        st.lists(words, min_size=min_size, max_size=max_size),
+        st.booleans(),
+        st.booleans(),
+        st.integers(0, 10**6),
+    )

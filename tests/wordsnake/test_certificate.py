@@ -46,6 +46,7 @@ from cpwords.wordsnake.relaxation.int_types import narrowed
 from cpwords.wordsnake.relaxation.string_hub import SELF, StringHubNetwork, build_string_network
 from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 from cpwords.wordsnake.spec import solve_wordsnake
+from tests.wordsnake.checked import ab_cases
 
 word = st.text(alphabet="abc", min_size=1, max_size=4)
 small = st.lists(word, min_size=1, max_size=6)
@@ -104,12 +105,7 @@ def test_a_valid_certificate_never_proves_less_than_the_optimum(
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=2, max_size=14),
-    st.booleans(),
-    st.booleans(),
-    st.integers(0, 10**6),
-)
+@given(*ab_cases(2, 14))
 def test_the_fast_check_equals_the_pairwise_check(
     words: list[str], cyclic: bool, proper: bool, seed: int
 ) -> None:
@@ -128,13 +124,7 @@ def test_the_fast_check_equals_the_pairwise_check(
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=2, max_size=10),
-    st.booleans(),
-    st.booleans(),
-    st.integers(0, 10**6),
-    st.sampled_from([2**31, 2**31 - 8, 2**33, -(2**31) - 3, 2**40]),
-)
+@given(*ab_cases(2, 10), st.sampled_from([2**31, 2**31 - 8, 2**33, -(2**31) - 3, 2**40]))
 def test_values_beyond_32_bits_get_the_same_verdict(
     words: list[str], cyclic: bool, proper: bool, seed: int, shift: int
 ) -> None:
@@ -157,12 +147,7 @@ def test_values_beyond_32_bits_get_the_same_verdict(
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=2, max_size=14),
-    st.booleans(),
-    st.booleans(),
-    st.integers(0, 10**6),
-)
+@given(*ab_cases(2, 14))
 def test_tables_cut_down_to_the_words_near_their_queries_answer_as_the_whole(
     words: list[str], cyclic: bool, proper: bool, seed: int
 ) -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from cpwords.cli import main
 from cpwords.wordsnake import certificate
@@ -33,6 +32,7 @@ from cpwords.wordsnake.certificate import (
 )
 from cpwords.wordsnake.rules import WordsnakeInstance
 from cpwords.wordsnake.spec import solve_wordsnake
+from tests.wordsnake.checked import ab_cases
 
 WORDS = ["alpha", "phase", "sea", "ease", "seal"]
 
@@ -225,12 +225,7 @@ def overlapping_cuts(cert: Certificate, rng: random.Random) -> Certificate:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=3, max_size=12),
-    st.booleans(),
-    st.booleans(),
-    st.integers(0, 10**6),
-)
+@given(*ab_cases(3, 12))
 def test_overlapping_cuts_are_checked_as_the_pairwise_check_does(
     words: list[str], cyclic: bool, proper: bool, seed: int
 ) -> None:
