@@ -29,15 +29,14 @@ class HeldRoles:
 
     Attributes
     ----------
-    shape : tuple of int
-        ``(m,)``: the arcs.
     dtype : numpy.dtype
         int8.
 
     Notes
     -----
     Indexing by a slice, an array of arc ids or a mask returns the roles (int8) an array of
-    them would; ``roles == r`` and ``roles != r`` the masks of every arc.
+    them would; ``roles == r`` and ``roles != r`` the masks of every arc. The ``shape``
+    attribute is ``(m,)``, the arcs, as an array's.
 
     Examples
     --------
