@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.wordsnake.relaxation.int_types import as_ids
+
 #: Arcs read or written at a time (the temporaries stay this size).
 CAP_BLOCK = 1 << 20
 
@@ -119,8 +121,7 @@ class CompactCaps:
             a, b = np.searchsorted(self._ids, [lo, hi])
             out[self._ids[a:b] - lo] = self._values[a:b]
             return out
-        arcs = np.asarray(key)
-        arcs = np.flatnonzero(arcs) if arcs.dtype == bool else arcs.astype(np.int64, copy=False)
+        arcs = as_ids(key)
         out = self._narrow[arcs].astype(self.dtype)
         if self._ids.size:
             at = np.minimum(np.searchsorted(self._ids, arcs), self._ids.size - 1)

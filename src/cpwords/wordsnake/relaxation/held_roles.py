@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.wordsnake.relaxation.int_types import as_ids
+
 #: The role type.
 ROLE_TYPE = np.int8
 
@@ -65,8 +67,7 @@ class HeldRoles:
             return self._range(lo, max(lo, hi))
         if isinstance(key, (int, np.integer)):
             return self[np.array([key])][0]
-        arcs = np.asarray(key)
-        arcs = np.flatnonzero(arcs) if arcs.dtype == bool else arcs.astype(np.int64, copy=False)
+        arcs = as_ids(key)
         part = np.searchsorted(self._starts, arcs, side="right") - 1
         out = self._one[part].astype(ROLE_TYPE)
         mixed = self._one[part] < 0

@@ -6,6 +6,8 @@ chosen from the largest value it may hold, and sums of them are widened first by
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 #: The largest value of a 32-bit signed integer.
@@ -58,6 +60,27 @@ def id_type(n: int) -> type[np.signedinteger]:
     ('int32', 'int64')
     """
     return np.int32 if n < INT32_MAX else np.int64
+
+
+def as_ids(key: Any) -> np.ndarray:
+    """Ids from an index: an array of ids as int64, a mask as the ids where it is true.
+
+    Parameters
+    ----------
+    key : array_like of int or bool, shape (k,)
+        Ids, or a mask of every id.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (k,) or (true entries,)
+
+    Examples
+    --------
+    >>> as_ids([3, 1]).tolist(), as_ids(np.array([True, False, True])).tolist()
+    ([3, 1], [0, 2])
+    """
+    ids = np.asarray(key)
+    return np.flatnonzero(ids) if ids.dtype == bool else ids.astype(np.int64, copy=False)
 
 
 def narrowed(values: np.ndarray) -> np.ndarray:
