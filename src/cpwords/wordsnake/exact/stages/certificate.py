@@ -88,8 +88,9 @@ def certificate(state: ProofState) -> None:
     elif cert is not None and not state.proven and not cert.tree:
         covered = _with_cover_bound_tree(state, cert)
     # After a stop, no Hall step: it is a search too.
-    stepping = cert is not None and not cert.tree and not state.stop.asked
-    stepping = stepping and cert is not None and not _hall_done(state, cert)
+    stepping = (
+        cert is not None and not cert.tree and not state.stop.asked and not _hall_done(state, cert)
+    )
     if stepping and cert is not None and values_bound(state, cert) > cert.objective:
         # Hall steps may prove less than the cover's tree, or more (the Chinese list's last
         # point): the lower bound is kept, and the steps leave a tree's check its time.

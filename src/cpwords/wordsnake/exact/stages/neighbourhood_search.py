@@ -133,7 +133,6 @@ class FamilySearch:
         np.cumsum(np.bincount(item_word, minlength=self.net.num_words), out=self._items_at[1:])
         self.in_f = {int(w): i for i, w in enumerate(add.cover.neighbourhood.tolist())}
         self.focus_of: dict[int, set[int]] = {}
-        self.excess_of: dict[int, dict[int, int]] = {}
         self.local_optimum: list[int] | None = None  # where the last local search ended
         self.sep = separator(self.instance.words)  # the pieces' separator, found once
         self._pos: tuple[list[int], np.ndarray] | None = None  # cur_seq and its positions
@@ -445,8 +444,8 @@ class FamilySearch:
         owners: dict[int, set[int]] = {}  # imbalanced node -> the families there
         total: dict[int, int] = {}
         for j, fam in enumerate(self.cover.families):
-            self.focus_of[j] = self._family_focus(j, fam, paths)
-            for v, units in self.excess_of[j].items():
+            self.focus_of[j], excess = self._family_focus(fam, paths)
+            for v, units in excess.items():
                 owners.setdefault(v, set()).add(j)
                 total[v] = total.get(v, 0) + units
         before = sum(len(f) for f in self.focus_of.values())
@@ -458,8 +457,11 @@ class FamilySearch:
         self.searched["path_words"] = sum(len(f) for f in self.focus_of.values()) - before
         self.searched["paths_time"] = time.perf_counter() - t_paths
 
-    def _family_focus(self, j: int, fam: np.ndarray, paths: ResidualPaths) -> set[int]:
-        """Family ``j``'s words and its cover's partners; its imbalance in ``excess_of``."""
+    def _family_focus(
+        self, fam: np.ndarray, paths: ResidualPaths
+    ) -> tuple[set[int], dict[int, int]]:
+        """A family's words and its cover's partners, and its imbalance on the network
+        (:meth:`~cpwords.wordsnake.relaxation.residual.ResidualPaths.excess`)."""
         cover, plain, proper = self.cover, self.net.words, self.instance.proper
         chosen = {int(w) for w in fam.tolist()}
         moves = []
@@ -470,5 +472,4 @@ class FamilySearch:
             d_in = 0 if prv < 0 else overlap(plain[prv], plain[w], proper)
             moves.append((int(w), d_out, d_in))
             chosen.update(x for x in (nxt, prv) if x >= 0)
-        self.excess_of[j] = paths.excess(moves)
-        return chosen
+        return chosen, paths.excess(moves)
