@@ -609,3 +609,20 @@ def test_cut_columns_as_arrays_equal_a_cut_at_a_time(
         assert arr.entering(cut).tolist() == enters
     assert load.tolist() == want_load
     assert entered.tolist() == want_entered
+
+
+@pytest.mark.parametrize("pairs", [10, 100_000, 1_000_000])
+@pytest.mark.parametrize("mult", [[1, 1, 1], [1, 3, 1]])
+def test_every_joints_core_tries_one_strong_tree_second_and_the_descent_none(
+    pairs: int, mult: list[int]
+) -> None:
+    from cpwords.wordsnake.closure.proof_tree import _attempts, _cuts_only
+
+    attempts = _attempts(mult, pairs, 0)
+    strong = [k for k, a in enumerate(attempts) if a[3] > 0]
+    assert strong == [1]  # `ab` n=30,000 seed 2's core (391,705 joints) is proven so
+    assert attempts[0][0] == 1 and attempts[0][3] == 0  # the tree without cuts first
+    # The descent's one tree: with cuts, not strong, on all the time left.
+    ((rounds, _, share, width),) = _cuts_only(attempts)
+    assert rounds > 1 and width == 0 and share == 1
+    assert (rounds, width) in {(a[0], a[3]) for a in attempts}

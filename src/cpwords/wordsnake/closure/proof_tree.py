@@ -129,7 +129,8 @@ def tree_certificate(
         descent"; `ab` n=30,000 seed 3: the tree without cuts spent its share, an eighth of the
         time, on each target and closed none, the trees with cuts closed the top targets at the
         root in 1-3 s, and the tree at the incumbent's score + 1, 83 nodes, took 52 s of the
-        first tree with cuts, which under load did not close in the half it was given).
+        first tree with cuts, which under load did not close in the half it was given). Not
+        the strong tree: there its tree at 2,455,680 did not close in 140 s.
 
     Returns
     -------
@@ -148,9 +149,8 @@ def tree_certificate(
     if core.budget < 0:  # the root values alone prove the target's bound
         return replace(cert, core_pairs=None, bound=target - 1)
     attempts = _attempts(mult, len(core.pairs), strong, through_root)
-    if cuts_only:  # the first tree with cuts, on all the time left
-        rounds, free_root, _, width = next(a for a in attempts if a[0] > 1)
-        attempts = [(rounds, free_root, 1, width)]
+    if cuts_only:
+        attempts = _cuts_only(attempts)
     nodes, branching = _first_tree(
         cert, (core, target, through_root), words, mult, attempts, (deadline, max_nodes, strong)
     )
@@ -264,12 +264,15 @@ def _attempts(
     child taking its parent's solution (`ab` n=30,000 seed 1: 1,890 such nodes in its 18 s, and
     no tree).
 
-    On a core below :data:`WARM_START_PAIRS` joints a strong tree (at most
-    :data:`STRONG_EARLY_NODES` nodes, half the time left) comes second: it keeps one model for
-    every node, each solve starting from the last basis (the children it tries differ from their
-    parent in one bound), and closed in a fraction of a second where the trees with cuts spent
-    their whole budget and did not close (`l545`: 0.12 s, against 2.6 s; `abc` n=1,000 seed 3
-    cyclic: 0.39 s, against 5.3 s). With ``strong``, only the strong tree.
+    A strong tree (at most :data:`STRONG_EARLY_NODES` nodes, half the time left) comes second:
+    it keeps one model for every node, each solve starting from the last basis (the children it
+    tries differ from their parent in one bound), and closed in a fraction of a second where the
+    trees with cuts spent their whole budget and did not close (`l545`: 0.12 s, against 2.6 s;
+    `abc` n=1,000 seed 3 cyclic: 0.39 s, against 5.3 s). On the large cores too (once only
+    below :data:`WARM_START_PAIRS` joints): `ab` n=30,000 seed 2 (391,705 joints), whose trees
+    with cuts spent the early tree's 84 s and did not close (then 116 s of core search and the
+    certificate's strong tree, 268 s in all), is proven by it in 12 s (16 s in all). With
+    ``strong``, only the strong tree.
 
     In the tree model ``"root"`` (many chains: the optimum's chains meet at the root), no tree
     without cuts: on /tmp/pieces.txt (2,074 words, 248,915 joints) it did not close in 100 s,
@@ -285,9 +288,31 @@ def _attempts(
     attempts = [(1, False, 3, 0), (CUT_ROUNDS, False, 2, 0), (CUT_ROUNDS, True, 1, 0)]
     if max(mult) > 1:
         attempts = [(1, False, 8, 0), (CUT_ROUNDS, True, 2, 0), (CUT_ROUNDS, False, 1, 0)]
-    if pairs < WARM_START_PAIRS:
-        attempts.insert(1, (CUT_ROUNDS, True, 2, STRONG_CANDIDATES))
+    attempts.insert(1, (CUT_ROUNDS, True, 2, STRONG_CANDIDATES))
     return attempts
+
+
+def _cuts_only(attempts: list[tuple[int, bool, int, int]]) -> list[tuple[int, bool, int, int]]:
+    """The one tree of ``cuts_only`` (:func:`tree_certificate`): the first of ``attempts`` with
+    cuts that does not branch strongly, on all the time left.
+
+    Parameters
+    ----------
+    attempts : list of (int, bool, int, int)
+        :func:`_attempts`'s trees: cut rounds, root cuts re-priced, share, strong width.
+
+    Returns
+    -------
+    list of (int, bool, int, int)
+        That one tree, its share 1.
+
+    Examples
+    --------
+    >>> _cuts_only([(1, False, 8, 0), (8, True, 2, 6), (8, True, 2, 0)])
+    [(8, True, 1, 0)]
+    """
+    rounds, free_root, _, width = next(a for a in attempts if a[0] > 1 and a[3] == 0)
+    return [(rounds, free_root, 1, width)]
 
 
 def _branch(lp: CoreProgram, max_nodes: int, strong: int = 0) -> list[TreeNode] | None:
