@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cpwords.core.machine import drop_pages, small_pages
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.int_types import id_type, signed_type
 from cpwords.wordsnake.relaxation.sorting import distinct
@@ -203,6 +204,7 @@ def build_residual(
     bounds: np.ndarray,
     chains: int = 5,
     negated: bool = False,
+    spent: tuple[np.ndarray, ...] = (),
 ) -> Residual:
     """The residual network of a flow, its arcs by the class of their tail.
 
@@ -217,6 +219,12 @@ def build_residual(
         The class kept sorted by tail (the private chains).
     negated : bool
         ``cost`` holds the costs negated (weights: no copy of ``-weight`` is held).
+    spent : tuple of numpy.ndarray
+        Arrays among ``tail``, ``head`` and ``cost`` that no one reads after (the caller lets
+        them go once the network is built): their pages are given back a block at a time as
+        the arcs with room are written (:func:`~cpwords.core.machine.drop_pages`; their values
+        are then lost), so the network's arcs and the residual network are not both whole at
+        once (0.6 GB of the greedy proof's peak on 977,555 31-mers of C. elegans).
 
     Returns
     -------
@@ -245,32 +253,37 @@ def build_residual(
     count = _bucket_counts(fwd_class, head, shift, k)
     rev = [bw[bw_class == c] for c in range(k)]
     del bw, bw_class
+    # The reverse arcs' ends and costs, read before the forward arcs are written (``spent``
+    # arrays are given back as those go).
+    back = [(tail.take(r), head.take(r), cost.take(r)) for r in rev]
     classes = []
     for c in range(k):
-        count[c] += np.bincount(tail.take(rev[c]) >> shift, minlength=count.shape[1])
+        count[c] += np.bincount(back[c][0] >> shift, minlength=count.shape[1])
         starts = np.zeros(count.shape[1] + 1, dtype=np.int64)
         np.cumsum(count[c], out=starts[1:])
         size = int(starts[-1])
-        keys, heads = _with_room(size, np.int64), _with_room(size, np.int32)
-        arcs = ClassArcs(int(bounds[c]), int(bounds[c + 1]), keys, heads, _with_room(size, dtype))
+        small = bool(spent)  # resident as written, as the spent arrays go
+        keys, heads = _with_room(size, np.int64, small), _with_room(size, np.int32, small)
+        costs = _with_room(size, dtype, small)
+        arcs = ClassArcs(int(bounds[c]), int(bounds[c + 1]), keys, heads, costs)
         arcs.ordered, arcs.starts, arcs.shift = size, starts, shift
         classes.append(arcs)
-        del keys, heads  # held by the class alone (its sort by key lets them go)
+        del keys, heads, costs  # held by the class alone (its sort by key lets them go)
     cursor = np.zeros_like(count)  # where each bucket's next arc goes
     for c, arcs in enumerate(classes):
         assert arcs.starts is not None
         cursor[c] = arcs.starts[:-1]
-    _fill_forward(fwd_class, tail, head, cost, classes, cursor, negated)
+    _fill_forward(fwd_class, tail, head, cost, classes, cursor, negated, spent)
     del fwd_class
     for c, arcs in enumerate(classes):
-        r = rev[c]
-        key = head.take(r).astype(np.int64)  # the reverse arcs' tails
+        r, (r_tail, r_head, r_cost) = rev[c], back[c]
+        key = r_head.astype(np.int64)  # the reverse arcs' tails
         key <<= 32
         key |= r | REVERSE
-        code = (tail.take(r) >> shift).astype(np.uint16)
+        code = (r_tail >> shift).astype(np.uint16)
         order, pos = _positions(code, cursor[c])
-        arcs.keys[pos], arcs.heads[pos] = key.take(order), tail.take(r.take(order))
-        arcs.costs[pos] = _negated(cost.take(r.take(order)), not negated)
+        arcs.keys[pos], arcs.heads[pos] = key.take(order), r_tail.take(order)
+        arcs.costs[pos] = _negated(r_cost.take(order), not negated)
         if c == chains:
             arcs.sort_by_key()
     return Residual(n, classes, bounds)
@@ -362,10 +375,14 @@ def _positions(code: np.ndarray, cursor: np.ndarray) -> tuple[np.ndarray, np.nda
 ROOM_SHARE = 8
 
 
-def _with_room(size: int, dtype: type[np.signedinteger]) -> np.ndarray:
+def _with_room(size: int, dtype: type[np.signedinteger], small: bool = False) -> np.ndarray:
     """An uninitialised array of ``size`` entries, a view of a buffer with room past them
-    (:data:`ROOM_SHARE`)."""
-    return np.empty(size + size // ROOM_SHARE, dtype=dtype)[:size]
+    (:data:`ROOM_SHARE`); ``small``: in small pages (:func:`~cpwords.core.machine.small_pages`:
+    resident as written, where its arrays are built from others given back meanwhile)."""
+    buffer = np.empty(size + size // ROOM_SHARE, dtype=dtype)
+    if small:
+        small_pages(buffer)
+    return buffer[:size]
 
 
 #: Arcs written at a time by :func:`_fill_forward` (its temporaries, about 40 bytes an arc with
@@ -392,13 +409,15 @@ def _fill_forward(
     classes: list[ClassArcs],
     cursor: np.ndarray,
     negated: bool = False,
+    spent: tuple[np.ndarray, ...] = (),
 ) -> None:
     """Write each class's forward residual arcs (``arc_class``, 255: none) in arc id order
     within each bucket of heads (``cursor``: where each class's bucket's next arc goes),
     :data:`FILL_BLOCK` arcs at a time: a block's arcs grouped by class and bucket by one radix
     sort, each class's copied. No temporary of the whole network (its
     classes' ids, tails, heads and costs gathered at once were 36 bytes an arc of fresh
-    memory: 2.4 GB on 977,555 31-mers of C. elegans)."""
+    memory: 2.4 GB on 977,555 31-mers of C. elegans). With ``spent`` arrays, their pages and
+    those of ``arc_class`` (let go after) are given back as each block is written."""
     k = len(classes)
     flat = cursor.reshape(-1)  # a view: advanced in place
     shift = classes[0].shift if classes else 0
@@ -419,6 +438,9 @@ def _fill_forward(
             key |= pick
             key += a
             arcs.keys[at], arcs.heads[at], arcs.costs[at] = key, h.take(pick), c.take(pick)
+        del t, h, c
+        for done in (arc_class, *spent) if spent else ():
+            drop_pages(done, a - FILL_BLOCK, b)  # from the block before: the page across
 
 
 def _arc_classes(
