@@ -478,7 +478,9 @@ def _add_word_arcs(
     many_copies = bool((mult > 1).any())
     if not proper:
         full = np.nonzero(ids.has_desc)[0]
-        arcs.add(out_n[full], T + full, mult[full], instance.weight(ids.depth_of(wn[full])), HANDOVER)
+        arcs.add(
+            out_n[full], T + full, mult[full], instance.weight(ids.depth_of(wn[full])), HANDOVER
+        )
 
     # Hand-over strings: the failure chain of each word's node (in the trie's 32-bit types: a
     # pair a letter of the list, 1.5 M for the 48,472 DNA reads of lambda31).
