@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
 from cpwords.wordsnake.relaxation.decode import Decoded
@@ -578,6 +579,7 @@ class Reoptimizer:
         """:meth:`settle` on its residual network ``res``."""
         rounds = 0
         ranges = sweep_ranges(self.net)
+        give_back_freed_memory()  # the build's blocks: the labels and searches come on top
         # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
         # those left and the cycles' nodes (the only ones with new residual arcs: every
         # other node's arcs still hold, the labels only having fallen since).

@@ -8,6 +8,7 @@ import math
 import time
 from contextlib import nullcontext
 
+from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.exact.flow_steps import trivial_bound
 from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.primal.repair import patch_cycles
@@ -52,6 +53,7 @@ def _greedy_and_repair(f: FlowState) -> None:
             interrupted = True  # the matching is whole: its ordering is kept as below
     # Interrupted: the cycles are joined at the depot at once (no candidate search).
     patch_by = -math.inf if interrupted else f.first_deadline
+    give_back_freed_memory()  # the matching's and routing's blocks: the index comes on top
     f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=patch_by))
     if interrupted:
         raise KeyboardInterrupt  # Ctrl-C in the matching: its ordering is kept
