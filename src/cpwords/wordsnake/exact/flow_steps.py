@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.exact.state import FlowDual, FlowState
 from cpwords.wordsnake.primal.patching import MIN_CYCLES, patch_pairwise
 from cpwords.wordsnake.primal.repair import patch_cycles
@@ -142,6 +143,8 @@ def decode_and_repair(f: FlowState, record: bool = True) -> None:
     # Two cycles or more beside the depot's: joined to one another first, they may lose less
     # (a telomere's tandem repeats); the successors kept, as patch_cycles writes to them.
     succ = dec.succ.copy() if comps - 1 >= MIN_CYCLES else None
+    if f.large:  # the decoding's blocks: the candidate index comes on top (once a stage)
+        give_back_freed_memory()
     f.consider(patch_cycles(net, dec, f.pair, f.index, deadline=f.deadline))
     if succ is not None and not f.proven:
         seq = patch_pairwise(net, succ, dec.comp, f.pair, f.index, deadline=f.deadline)

@@ -579,7 +579,8 @@ class Reoptimizer:
         """:meth:`settle` on its residual network ``res``."""
         rounds = 0
         ranges = sweep_ranges(self.net)
-        give_back_freed_memory()  # the build's blocks: the labels and searches come on top
+        if self.narrow_labels:  # a greedy proof's: the labels and searches come on top
+            give_back_freed_memory()
         # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
         # those left and the cycles' nodes (the only ones with new residual arcs: every
         # other node's arcs still hold, the labels only having fallen since).

@@ -361,10 +361,7 @@ class _Places:
         # The arrays of every node in 32 bits where they fit (977,555 31-mers of C. elegans:
         # 26 million nodes, three 64-bit arrays and a count were the decoding's peak).
         nodes = _narrow(net.num_nodes + 1)
-        self.pos = np.empty(net.num_nodes, dtype=nodes)  # topological places of the hubs
-        topo = net.topo  # made from the trie: once
-        self.pos[topo] = np.arange(topo.size, dtype=nodes)
-        del topo
+        self.pos = net.topo_places(nodes)  # topological places of the hubs
         # Where each arc's block starts in its head's queue, and each node's queue's size.
         offset, size_of = self._arrivals(net.num_nodes, tail, head, flow, is_out)
         self.node = np.flatnonzero(size_of)

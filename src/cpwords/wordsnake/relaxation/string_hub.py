@@ -244,6 +244,30 @@ class StringHubNetwork:
         order = _topo_order(self.trie, self.r_in, private, self.instance.cyclic)
         return order.astype(self.tail.dtype, copy=False)
 
+    def topo_places(self, dtype: type[np.signedinteger]) -> np.ndarray:
+        """Each hub's place in :attr:`topo` (``places[topo] == arange``), in ``dtype``; the
+        word nodes' entries are left unset. Written straight from the trie, a block of nodes at
+        a time: the order and its inverse made from it were 0.3 GB of the decoding's peak on
+        977,555 31-mers of C. elegans."""
+        T, W, first = self.trie.size, self.num_words, self.r_in + 1
+        places = np.empty(self.num_nodes, dtype=dtype)
+        lead = 0 if self.instance.cyclic else 1  # R_in first on a linear snake
+        if lead:
+            places[self.r_in] = 0
+        places[first:] = np.arange(lead, lead + self.num_nodes - first, dtype=dtype)
+        at = lead + self.num_nodes - first  # the trie's nodes and H+ hubs after the chains
+        # A trie node's place: the nodes and the H+ hubs (one a word node) before it.
+        is_word = self.trie.node_word >= 0
+        np.cumsum(is_word, dtype=dtype, out=places[:T])
+        for lo in range(0, T, 1 << 20):
+            hi = min(T, lo + (1 << 20))
+            places[lo:hi] -= is_word[lo:hi]
+            places[lo:hi] += np.arange(at + lo, at + hi, dtype=dtype)
+        del is_word
+        # H+(w) right after its word's node.
+        places[T : T + W] = self.trie.word_node + np.arange(at + 1, at + 1 + W, dtype=np.int64)
+        return places
+
     @property
     def out_base(self) -> int:
         """Node id of the exit of word 0."""
