@@ -15,7 +15,7 @@ from typing import Any
 
 from cpwords.core.errors import InputError
 from cpwords.core.interrupts import StopFlag, stop_scope
-from cpwords.core.machine import available_memory, give_back_freed_memory
+from cpwords.core.machine import available_memory
 from cpwords.core.result import SolveResult
 from cpwords.wordsnake.exact.flow_steps import length_bound
 from cpwords.wordsnake.exact.stages.bound_descent import bound_descent, descent_wanted
@@ -54,6 +54,7 @@ from cpwords.wordsnake.formulations.common import (
     score_order,
     stage_progress,
 )
+from cpwords.wordsnake.relaxation.flow import give_back_between
 from cpwords.wordsnake.relaxation.string_hub import (
     DeadlineReached,
     StringHubNetwork,
@@ -295,7 +296,7 @@ def run_stage(state: ProofState, stage: Stage, after_stop: bool = False) -> bool
     # The heap's freed blocks of the stages before go back to the kernel: the stage's own
     # arrays seldom fit in their holes, and they counted in its peak (977,555 31-mers of C.
     # elegans: the certificate's 2,394 -> 2,094 MiB, the repair's 2,399 -> 2,329).
-    give_back_freed_memory()
+    give_back_between(state.net)
     try:
         with stop.raising():
             stage.run(state)
@@ -407,7 +408,7 @@ def _run_network_and_flow(state: ProofState) -> None:
                 if f.ended or stop.asked:
                     break
                 if stage.wanted(state):
-                    give_back_freed_memory()  # as :func:`run_stage` does
+                    give_back_between(state.net)  # as :func:`run_stage` does
                     with stop.raising():
                         stage.run(state)
         state.out = f.outcome()

@@ -31,10 +31,10 @@ from typing import NamedTuple
 import numpy as np
 
 from cpwords.core.errors import ModelError
-from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
 from cpwords.wordsnake.relaxation.decode import Decoded
+from cpwords.wordsnake.relaxation.flow import give_back_between
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.released_ends import (
     cycle_ends,
@@ -580,7 +580,7 @@ class Reoptimizer:
         rounds = 0
         ranges = sweep_ranges(self.net)
         if self.narrow_labels:  # a greedy proof's: the labels and searches come on top
-            give_back_freed_memory()
+            give_back_between(self.net)
         # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
         # those left and the cycles' nodes (the only ones with new residual arcs: every
         # other node's arcs still hold, the labels only having fallen since).
