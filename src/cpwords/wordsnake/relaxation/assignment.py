@@ -34,7 +34,7 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
 from cpwords.wordsnake.relaxation.decode import Decoded
-from cpwords.wordsnake.relaxation.flow import give_back_between
+from cpwords.wordsnake.relaxation.flow import GIVE_BACK_ARCS, give_back_between
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.released_ends import (
     cycle_ends,
@@ -682,7 +682,8 @@ class Reoptimizer:
         network alone holds are given back as they are read (:func:`~.released_ends.spendable`)."""
         net = self.net
         bounds = class_bounds(net)
-        spent = spendable(net, weight=cost is None) if spend else ()
+        # Only on large networks: on small ones the pages faulted in again cost more CPU.
+        spent = spendable(net, weight=cost is None) if spend and net.m >= GIVE_BACK_ARCS else ()
         plain = cost is None
         with spending(spent):
             return build_residual(
