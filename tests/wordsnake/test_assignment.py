@@ -431,6 +431,12 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
     assert sum(len(c) for c in got) == sum(len(c) for c in want)
     for c in got:  # each entry the predecessor of the one before (the first: of the last)
         assert all(int(pred[c[i - 1]]) == c[i] for i in range(len(c)))
+    with pytest.MonkeyPatch.context() as mp:  # the first pass off the array (a block of 5)
+        mp.setattr(pred_cycles, "WALK_NODES", walk)
+        mp.setattr(pred_cycles, "LEVEL_SHARE", [pred_cycles.LEVEL_SHARE, 0.0, 1.0][seed // 4 % 3])
+        whole = pred_cycles.pred_cycles(pred)  # every node at once: the first pass as the rest
+        mp.setattr(pred_cycles, "PEEL_BLOCK", 5)
+        assert pred_cycles.pred_cycles(pred) == whole  # the same cycles, in the same order
 
 
 @_flow_cases

@@ -12,17 +12,23 @@ from hypothesis import strategies as st
 
 from cpwords.wordsnake.relaxation import string_hub
 from cpwords.wordsnake.relaxation.string_hub import DELIVER, PRIVATE, build_string_network
+from cpwords.wordsnake.relaxation.trie import Trie, build_trie
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 Chains = dict[int, tuple[int, list[int], list[int]]]
 
 
 def reference(
-    net: string_hub.StringHubNetwork, ids: string_hub._NodeIds, pw: np.ndarray, ps: np.ndarray
+    net: string_hub.StringHubNetwork,
+    trie: Trie,
+    ids: string_hub._NodeIds,
+    pw: np.ndarray,
+    ps: np.ndarray,
 ) -> tuple[int, list[list[int]], list[list[int]], Chains]:
     """The loop: word after word, its path from its shortest border down to its node; a node
-    a depth (and a + node where the path node is a word), then each depth's arcs on."""
-    trie, mult, proper = net.trie, net.mult, net.instance.proper
+    a depth (and a + node where the path node is a word), then each depth's arcs on (``trie``
+    with its children: the network keeps none)."""
+    mult, proper = net.mult, net.instance.proper
     next_id = ids.r_in + 1
     priv: list[list[int]] = [[], [], [], []]
     ho: list[list[int]] = [[], [], [], []]
@@ -82,13 +88,15 @@ def test_the_chains_by_arrays_are_the_loops_chains(
     if len(set(inst.words)) < 2:
         return
     net = build_string_network(inst)
-    ids = string_hub._node_ids(net.trie, net.num_words, cyclic)
+    assert net.trie.child_id.size == 0  # the network keeps no table of children
+    trie = build_trie(net.words)
+    ids = string_hub._node_ids(trie, net.num_words, cyclic)
     arcs = string_hub._Arcs(np.int64, np.int64, np.int64)
-    pw, ps, _ = string_hub._add_word_arcs(arcs, net.trie, ids, net.mult, inst)
+    pw, ps, _ = string_hub._add_word_arcs(arcs, trie, ids, net.mult, inst)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(string_hub, "SMALL_LEVEL", small)
-        got = string_hub._private_chains(net.trie, ids, net.mult, pw, ps, proper, None)
-    next_id, priv, ho, chains = reference(net, ids, pw, ps)
+        got = string_hub._private_chains(trie, ids, net.mult, pw, ps, proper, None)
+    next_id, priv, ho, chains = reference(net, trie, ids, pw, ps)
     assert got.next_id == next_id
     assert got.topo.tolist() == list(range(ids.r_in + 1, next_id))
     assert [a.tolist() for a in got.arcs] == (priv if pw.size else [])

@@ -680,3 +680,25 @@ def test_the_supplies_fit_the_most_listed_word(copies: int, dtype: type, cyclic:
     assert int(np.abs(narrow.supply.astype(np.int64)).sum()) == 2 * (copies + 2) + (
         0 if cyclic else 2
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab", min_size=1, max_size=7), min_size=2, max_size=25),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_hubs_places_are_the_inverse_of_their_topological_order(
+    words: list[str], cyclic: bool, proper: bool
+) -> None:
+    # Borders (private chains), words inside others, repeats, both variants: each hub's place
+    # written from the trie is its index in the order, in either id type.
+    inst = WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper)
+    if len(set(inst.words)) < 2:
+        return
+    net = build_string_network(inst)
+    topo = net.topo
+    for dtype in (np.int32, np.int64):
+        places = net.topo_places(dtype)
+        assert places.dtype == dtype and places.shape == (net.num_nodes,)
+        assert places[topo].tolist() == list(range(topo.size))

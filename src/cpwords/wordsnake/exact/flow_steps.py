@@ -16,7 +16,7 @@ from cpwords.wordsnake.exact.state import FlowDual, FlowState
 from cpwords.wordsnake.primal.patching import MIN_CYCLES, patch_pairwise
 from cpwords.wordsnake.primal.repair import patch_cycles
 from cpwords.wordsnake.relaxation.decode import decode_flow
-from cpwords.wordsnake.relaxation.flow import FlowJob
+from cpwords.wordsnake.relaxation.flow import FlowJob, give_back_between
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.rules import WordsnakeInstance
 
@@ -142,6 +142,7 @@ def decode_and_repair(f: FlowState, record: bool = True) -> None:
     # Two cycles or more beside the depot's: joined to one another first, they may lose less
     # (a telomere's tandem repeats); the successors kept, as patch_cycles writes to them.
     succ = dec.succ.copy() if comps - 1 >= MIN_CYCLES else None
+    give_back_between(net)  # the decoding's blocks: the candidate index comes on top
     f.consider(patch_cycles(net, dec, f.pair, f.index, deadline=f.deadline))
     if succ is not None and not f.proven:
         seq = patch_pairwise(net, succ, dec.comp, f.pair, f.index, deadline=f.deadline)

@@ -54,6 +54,7 @@ from cpwords.wordsnake.formulations.common import (
     score_order,
     stage_progress,
 )
+from cpwords.wordsnake.relaxation.flow import give_back_between
 from cpwords.wordsnake.relaxation.string_hub import (
     DeadlineReached,
     StringHubNetwork,
@@ -292,6 +293,10 @@ def run_stage(state: ProofState, stage: Stage, after_stop: bool = False) -> bool
     stop = state.stop
     if stop.asked and not after_stop:
         return False
+    # The heap's freed blocks of the stages before go back to the kernel: the stage's own
+    # arrays seldom fit in their holes, and they counted in its peak (977,555 31-mers of C.
+    # elegans: the certificate's 2,394 -> 2,094 MiB, the repair's 2,399 -> 2,329).
+    give_back_between(state.net)
     try:
         with stop.raising():
             stage.run(state)
@@ -403,6 +408,7 @@ def _run_network_and_flow(state: ProofState) -> None:
                 if f.ended or stop.asked:
                     break
                 if stage.wanted(state):
+                    give_back_between(state.net)  # as :func:`run_stage` does
                     with stop.raising():
                         stage.run(state)
         state.out = f.outcome()

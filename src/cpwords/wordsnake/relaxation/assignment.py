@@ -34,12 +34,15 @@ from cpwords.core.errors import ModelError
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
 from cpwords.wordsnake.relaxation.decode import Decoded
+from cpwords.wordsnake.relaxation.flow import GIVE_BACK_ARCS, give_back_between
 from cpwords.wordsnake.relaxation.pred_cycles import pred_cycles
 from cpwords.wordsnake.relaxation.released_ends import (
     cycle_ends,
     releasable,
     released_ends,
     residual_costs,
+    spendable,
+    spending,
 )
 from cpwords.wordsnake.relaxation.residual_update import cycle_arcs, update_residual
 from cpwords.wordsnake.relaxation.sorting import distinct_counts, stable_order
@@ -557,7 +560,8 @@ class Reoptimizer:
             # The flow narrow from the residual network's build to its end (read for a block
             # of arcs, then the arcs of a few cycles at a time), as the capacities are.
             with compacted_flows(self):
-                res = self._residual(cost)
+                # The ends (and plain costs) given back as the residual network is written.
+                res = self._residual(cost, spend=True)
                 with released_ends(self.net, res, weight=cost is None):
                     return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
         res = self._residual(cost)
@@ -575,6 +579,8 @@ class Reoptimizer:
         """:meth:`settle` on its residual network ``res``."""
         rounds = 0
         ranges = sweep_ranges(self.net)
+        if self.narrow_labels:  # a greedy proof's: the labels and searches come on top
+            give_back_between(self.net)
         # The nodes whose arcs are to be relaxed: every node at first; after a cancellation,
         # those left and the cycles' nodes (the only ones with new residual arcs: every
         # other node's arcs still hold, the labels only having fallen since).
@@ -668,16 +674,28 @@ class Reoptimizer:
             self.cap[arcs],
         )
 
-    def _residual(self, cost: np.ndarray | None) -> Residual:
+    def _residual(self, cost: np.ndarray | None, spend: bool = False) -> Residual:
         """The residual network of the flow under ``cost`` (None: ``-net.weight``), its arcs
-        by the class of their tail (:func:`~cpwords.wordsnake.relaxation.sweeps.build_residual`)."""
+        by the class of their tail (:func:`~cpwords.wordsnake.relaxation.sweeps.build_residual`).
+        ``spend``: the network's ends (and weights, with ``cost`` None) are let go after, made
+        again from the residual network (:func:`~.released_ends.released_ends`): those the
+        network alone holds are given back as they are read (:func:`~.released_ends.spendable`)."""
         net = self.net
         bounds = class_bounds(net)
-        if cost is None:
+        # Only on large networks: on small ones the pages faulted in again cost more CPU.
+        spent = spendable(net, weight=cost is None) if spend and net.m >= GIVE_BACK_ARCS else ()
+        plain = cost is None
+        with spending(spent):
             return build_residual(
-                net.tail, net.head, net.weight, self.units, self.cap, bounds, negated=True
+                net.tail,
+                net.head,
+                net.weight if cost is None else cost,
+                self.units,
+                self.cap,
+                bounds,
+                negated=plain,
+                spent=spent,
             )
-        return build_residual(net.tail, net.head, cost, self.units, self.cap, bounds)
 
     def _cancel(self, keys: np.ndarray) -> None:
         """Push the bottleneck capacity around a residual cycle (its arcs' keys)."""

@@ -14,12 +14,15 @@ costs again after; meanwhile the costs of a cycle's arcs are looked up in the re
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.core.interrupts import current_stop
+from cpwords.core.machine import drop_pages
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.residual_update import class_of, live_position
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
@@ -51,6 +54,53 @@ def releasable(net: StringHubNetwork, flows: np.ndarray, cap: np.ndarray | Compa
     if m == 0 or cap is not net.cap or flows.shape[0] != m:
         return False
     return all(bool((cap[a : a + CHECK_BLOCK] > 0).all()) for a in range(0, m, CHECK_BLOCK))
+
+
+def spendable(net: StringHubNetwork, weight: bool = False) -> tuple[np.ndarray, ...]:
+    """The network's ``tail`` and ``head`` (and ``weight``) that no one else holds: those a
+    residual network's build may give back as it reads them, when :func:`released_ends` lets
+    them go next (:func:`~cpwords.wordsnake.relaxation.sweeps.build_residual`'s ``spent``).
+
+    Parameters
+    ----------
+    net : StringHubNetwork
+    weight : bool
+        Whether ``weight`` is let go too.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Those of the arrays that own their memory and are referred to by the network alone
+        (another holder would read zeros where their pages were given back).
+    """
+    names = ("tail", "head", "weight") if weight else ("tail", "head")
+    out = []
+    for name in names:
+        array = getattr(net, name)
+        # The network's attribute, ``array`` and the call's argument: no other holder.
+        if array.base is None and sys.getrefcount(array) <= 3:
+            out.append(array)
+    return tuple(out)
+
+
+@contextmanager
+def spending(spent: tuple[np.ndarray, ...]) -> Iterator[None]:
+    """Inside, with ``spent`` arrays: a stopping signal only sets the solve's stop flag
+    (:meth:`~cpwords.core.interrupts.StopFlag.held`), so the residual network's build that
+    gives their pages back is not cut half way (the network's arcs would be lost: nothing
+    could make them again).
+
+    Parameters
+    ----------
+    spent : tuple of numpy.ndarray
+        As :func:`spendable` returns them (none: nothing is held).
+    """
+    stop = current_stop() if spent else None
+    if stop is None:
+        yield
+        return
+    with stop.held():
+        yield
 
 
 @contextmanager
@@ -156,7 +206,8 @@ def _scatter(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Write the ends (and weights, unless None) of the network arcs that a class's live
     forward residual arcs name into ``out``, marking them ``seen``; return its live reverse
-    arcs' network arc ids, tails, heads and costs."""
+    arcs' network arc ids, tails, heads and costs. The class's pages are given back as its
+    blocks are read (:func:`~cpwords.core.machine.drop_pages`): the caller lets it go."""
     tail, head, weight = out
     names = arcs.keys.view(np.uint32)[1 - TAIL_HALF :: 2]
     tails = arcs.tails
@@ -177,6 +228,9 @@ def _scatter(
             strict=True,
         ):
             part.append(values)
+        # The class is let go after: the pages of its arcs read so far go back at once.
+        for done in (arcs.keys, arcs.heads, arcs.costs):
+            drop_pages(done, a - SCATTER_BLOCK, b)
     ids, t, h, cost = (
         np.concatenate(p) if p else np.zeros(0, dtype=d)
         for p, d in zip(

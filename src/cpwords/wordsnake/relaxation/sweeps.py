@@ -29,8 +29,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cpwords.core.machine import drop_pages
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.int_types import id_type, signed_type
+from cpwords.wordsnake.relaxation.residual_room import positions, with_room
 from cpwords.wordsnake.relaxation.sorting import distinct
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached, StringHubNetwork
 
@@ -203,6 +205,7 @@ def build_residual(
     bounds: np.ndarray,
     chains: int = 5,
     negated: bool = False,
+    spent: tuple[np.ndarray, ...] = (),
 ) -> Residual:
     """The residual network of a flow, its arcs by the class of their tail.
 
@@ -217,6 +220,10 @@ def build_residual(
         The class kept sorted by tail (the private chains).
     negated : bool
         ``cost`` holds the costs negated (weights: no copy of ``-weight`` is held).
+    spent : tuple of numpy.ndarray
+        Arrays among ``tail``, ``head`` and ``cost`` read by no one after: given back as the
+        arcs with room are written (:func:`~cpwords.core.machine.drop_pages`; 0.6 GB of the
+        greedy proof's peak on 977,555 31-mers of C. elegans), the classes in small pages.
 
     Returns
     -------
@@ -245,35 +252,47 @@ def build_residual(
     count = _bucket_counts(fwd_class, head, shift, k)
     rev = [bw[bw_class == c] for c in range(k)]
     del bw, bw_class
+    back = [(tail.take(r), head.take(r), cost.take(r)) for r in rev]  # before ``spent`` go
     classes = []
     for c in range(k):
-        count[c] += np.bincount(tail.take(rev[c]) >> shift, minlength=count.shape[1])
+        count[c] += np.bincount(back[c][0] >> shift, minlength=count.shape[1])
         starts = np.zeros(count.shape[1] + 1, dtype=np.int64)
         np.cumsum(count[c], out=starts[1:])
         size = int(starts[-1])
-        keys, heads = _with_room(size, np.int64), _with_room(size, np.int32)
-        arcs = ClassArcs(int(bounds[c]), int(bounds[c + 1]), keys, heads, _with_room(size, dtype))
+        keys, heads, costs = (with_room(size, t, bool(spent)) for t in (np.int64, np.int32, dtype))
+        arcs = ClassArcs(int(bounds[c]), int(bounds[c + 1]), keys, heads, costs)
         arcs.ordered, arcs.starts, arcs.shift = size, starts, shift
         classes.append(arcs)
-        del keys, heads  # held by the class alone (its sort by key lets them go)
+        del keys, heads, costs  # held by the class alone (its sort by key lets them go)
     cursor = np.zeros_like(count)  # where each bucket's next arc goes
     for c, arcs in enumerate(classes):
         assert arcs.starts is not None
         cursor[c] = arcs.starts[:-1]
-    _fill_forward(fwd_class, tail, head, cost, classes, cursor, negated)
+    _fill_forward(fwd_class, tail, head, cost, classes, cursor, negated, spent)
     del fwd_class
     for c, arcs in enumerate(classes):
-        r = rev[c]
-        key = head.take(r).astype(np.int64)  # the reverse arcs' tails
-        key <<= 32
-        key |= r | REVERSE
-        code = (tail.take(r) >> shift).astype(np.uint16)
-        order, pos = _positions(code, cursor[c])
-        arcs.keys[pos], arcs.heads[pos] = key.take(order), tail.take(r.take(order))
-        arcs.costs[pos] = _negated(cost.take(r.take(order)), not negated)
+        _fill_reverse(arcs, rev[c], back[c], cursor[c], negated)
         if c == chains:
             arcs.sort_by_key()
     return Residual(n, classes, bounds)
+
+
+def _fill_reverse(
+    arcs: ClassArcs,
+    r: np.ndarray,
+    back: tuple[np.ndarray, np.ndarray, np.ndarray],
+    cursor: np.ndarray,
+    negated: bool,
+) -> None:
+    """Write a class's reverse arcs: those of the network arcs ``r`` (their tails, heads and
+    costs ``back``), each at its head's bucket's ``cursor``."""
+    r_tail, r_head, r_cost = back
+    key = r_head.astype(np.int64)  # the reverse arcs' tails
+    key <<= 32
+    key |= r | REVERSE
+    order, pos = positions((r_tail >> arcs.shift).astype(np.uint16), cursor)
+    arcs.keys[pos], arcs.heads[pos] = key.take(order), r_tail.take(order)
+    arcs.costs[pos] = _negated(r_cost.take(order), not negated)
 
 
 def cost_type(top: int) -> type[np.signedinteger]:
@@ -337,37 +356,6 @@ def _bucket_counts(arc_class: np.ndarray, head: np.ndarray, shift: int, k: int) 
     return count.reshape(k + 1, -1)
 
 
-def _positions(code: np.ndarray, cursor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where arcs go (in ascending names), each at its bucket's ``cursor`` (advanced past
-    them): ``code`` their buckets (uint16). Returns the arcs in the order of their buckets
-    (stably, by a radix sort) and their positions in that order (ascending: each bucket's
-    stretch in turn, so that the writes are in memory order)."""
-    count = np.bincount(code, minlength=cursor.shape[0])
-    order = np.argsort(code, kind="stable")
-    first = np.cumsum(count)
-    first -= count  # the k-th arc of a bucket goes k places past its cursor
-    in_order = code.take(order)
-    pos = np.arange(order.shape[0])
-    pos -= first.take(in_order)
-    pos += cursor.take(in_order)
-    cursor += count
-    return order, pos
-
-
-#: The room left past each class's arrays for the residual arcs that cancelling a cycle adds
-#: (:func:`~cpwords.wordsnake.relaxation.residual_update.update_residual` appends them there):
-#: this share of their size more. Never written unless used, it takes no memory until then,
-#: where the first cancellation copied a whole class (977,555 31-mers of C. elegans: 40 million
-#: arcs, 0.36 GB of keys held twice, the greedy proof's peak).
-ROOM_SHARE = 8
-
-
-def _with_room(size: int, dtype: type[np.signedinteger]) -> np.ndarray:
-    """An uninitialised array of ``size`` entries, a view of a buffer with room past them
-    (:data:`ROOM_SHARE`)."""
-    return np.empty(size + size // ROOM_SHARE, dtype=dtype)[:size]
-
-
 #: Arcs written at a time by :func:`_fill_forward` (its temporaries, about 40 bytes an arc with
 #: the radix sort's order and positions, stay in memory the allocator keeps: a million arcs at a
 #: time raised ENABLE's peak from 211 to 240 MiB, a quarter of that 215 MiB; the 68 million
@@ -392,13 +380,15 @@ def _fill_forward(
     classes: list[ClassArcs],
     cursor: np.ndarray,
     negated: bool = False,
+    spent: tuple[np.ndarray, ...] = (),
 ) -> None:
     """Write each class's forward residual arcs (``arc_class``, 255: none) in arc id order
     within each bucket of heads (``cursor``: where each class's bucket's next arc goes),
     :data:`FILL_BLOCK` arcs at a time: a block's arcs grouped by class and bucket by one radix
     sort, each class's copied. No temporary of the whole network (its
     classes' ids, tails, heads and costs gathered at once were 36 bytes an arc of fresh
-    memory: 2.4 GB on 977,555 31-mers of C. elegans)."""
+    memory: 2.4 GB on 977,555 31-mers of C. elegans). With ``spent`` arrays, their pages and
+    those of ``arc_class`` (let go after) are given back as each block is written."""
     k = len(classes)
     flat = cursor.reshape(-1)  # a view: advanced in place
     shift = classes[0].shift if classes else 0
@@ -406,7 +396,7 @@ def _fill_forward(
         b = a + FILL_BLOCK
         t, h, c = tail[a:b], head[a:b], _negated(cost[a:b], negated)
         code = _codes(arc_class[a:b], h, shift, k)
-        order, pos = _positions(code, flat)
+        order, pos = positions(code, flat)
         # Each class's arcs are a stretch of the order.
         ends = np.searchsorted(code.take(order) >> BUCKET_BITS, np.arange(k), side="right")
         for cls, arcs in enumerate(classes):
@@ -419,6 +409,9 @@ def _fill_forward(
             key |= pick
             key += a
             arcs.keys[at], arcs.heads[at], arcs.costs[at] = key, h.take(pick), c.take(pick)
+        del t, h, c
+        for done in (arc_class, *spent) if spent else ():
+            drop_pages(done, a - FILL_BLOCK, b)  # from the block before: the page across
 
 
 def _arc_classes(

@@ -13,7 +13,7 @@ from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.primal.repair import patch_cycles
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer, route_successors
 from cpwords.wordsnake.relaxation.decode import greedy_successors
-from cpwords.wordsnake.relaxation.flow import FlowJob, FlowStopped
+from cpwords.wordsnake.relaxation.flow import FlowJob, FlowStopped, give_back_between
 
 
 def greedy_assignment(f: FlowState) -> None:
@@ -52,6 +52,7 @@ def _greedy_and_repair(f: FlowState) -> None:
             interrupted = True  # the matching is whole: its ordering is kept as below
     # Interrupted: the cycles are joined at the depot at once (no candidate search).
     patch_by = -math.inf if interrupted else f.first_deadline
+    give_back_between(net)  # the matching's and routing's blocks: the index comes on top
     f.consider(patch_cycles(net, greedy, f.pair, f.index, deadline=patch_by))
     if interrupted:
         raise KeyboardInterrupt  # Ctrl-C in the matching: its ordering is kept
