@@ -1,6 +1,6 @@
 """Arrays given back as they are read: the network's ends and weights while the greedy proof's
 residual network is built from them, and a class of that network while the ends are made
-again from it (:func:`cpwords.core.machine.drop_pages`)."""
+again from it (:func:`cpwords.core.pages.drop_pages`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from cpwords.core import machine
+from cpwords.core import pages
 from cpwords.wordsnake.relaxation import assignment, released_ends, sweeps
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer, route_successors
 from cpwords.wordsnake.relaxation.decode import greedy_successors
@@ -22,10 +22,10 @@ linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="madvise
 
 @linux
 def test_dropped_pages_are_the_whole_pages_inside_the_stretch() -> None:
-    page = machine.mmap.PAGESIZE
+    page = pages.mmap.PAGESIZE
     a = np.arange(1, 1 + (1 << 20), dtype=np.int32)
     lo, hi = 1000, 300_000
-    dropped = machine.drop_pages(a, lo, hi)
+    dropped = pages.drop_pages(a, lo, hi)
     start = -(-(a.ctypes.data + 4 * lo) // page) * page
     stop = (a.ctypes.data + 4 * hi) // page * page
     assert dropped == stop - start > 0
@@ -33,15 +33,15 @@ def test_dropped_pages_are_the_whole_pages_inside_the_stretch() -> None:
     assert (a[first:last] == 0).all()  # fresh pages
     want = np.arange(1, 1 + (1 << 20), dtype=np.int32)
     assert np.array_equal(a[:first], want[:first]) and np.array_equal(a[last:], want[last:])
-    assert machine.drop_pages(a, 5, 6) == 0  # within one page: kept
+    assert pages.drop_pages(a, 5, 6) == 0  # within one page: kept
     b = np.arange(10_000, dtype=np.int64)[::2]
-    assert machine.drop_pages(b, 0, b.shape[0]) == 0  # not contiguous: nothing done
+    assert pages.drop_pages(b, 0, b.shape[0]) == 0  # not contiguous: nothing done
 
 
 @linux
 def test_an_array_in_small_pages_holds_what_is_written() -> None:
     a = np.empty(1 << 21, dtype=np.int64)
-    assert machine.small_pages(a) > 0
+    assert pages.small_pages(a) > 0
     a[:] = np.arange(a.shape[0])
     assert int(a.sum()) == (a.shape[0] - 1) * a.shape[0] // 2
 
@@ -81,7 +81,7 @@ def test_a_greedy_proof_that_spends_the_networks_arrays_is_the_one_that_keeps_th
     dropped: list[int] = []
 
     def drop(array: np.ndarray, lo: int, hi: int) -> int:
-        dropped.append(machine.drop_pages(array, lo, hi))
+        dropped.append(pages.drop_pages(array, lo, hi))
         return dropped[-1]
 
     with pytest.MonkeyPatch.context() as mp:

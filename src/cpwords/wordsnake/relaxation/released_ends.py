@@ -22,7 +22,7 @@ import numpy as np
 
 from cpwords.core.errors import ModelError
 from cpwords.core.interrupts import current_stop
-from cpwords.core.machine import drop_pages
+from cpwords.core.pages import drop_pages
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.residual_update import class_of, live_position
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
@@ -207,7 +207,7 @@ def _scatter(
     """Write the ends (and weights, unless None) of the network arcs that a class's live
     forward residual arcs name into ``out``, marking them ``seen``; return its live reverse
     arcs' network arc ids, tails, heads and costs. The class's pages are given back as its
-    blocks are read (:func:`~cpwords.core.machine.drop_pages`): the caller lets it go."""
+    blocks are read (:func:`~cpwords.core.pages.drop_pages`): the caller lets it go."""
     tail, head, weight = out
     names = arcs.keys.view(np.uint32)[1 - TAIL_HALF :: 2]
     tails = arcs.tails

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cpwords.core.machine import small_pages
+from cpwords.core.pages import small_pages
 
 
 def positions(code: np.ndarray, cursor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +64,7 @@ def with_room(size: int, dtype: type[np.signedinteger], small: bool = False) -> 
         Its entries.
     dtype : numpy scalar type
     small : bool
-        Its buffer in small pages (:func:`~cpwords.core.machine.small_pages`: resident as
+        Its buffer in small pages (:func:`~cpwords.core.pages.small_pages`: resident as
         written, where its arrays are built from others given back meanwhile).
 
     Returns

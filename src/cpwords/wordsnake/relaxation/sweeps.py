@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpwords.core.machine import drop_pages
+from cpwords.core.pages import drop_pages
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.int_types import id_type, signed_type
 from cpwords.wordsnake.relaxation.residual_room import positions, with_room
@@ -222,7 +222,7 @@ def build_residual(
         ``cost`` holds the costs negated (weights: no copy of ``-weight`` is held).
     spent : tuple of numpy.ndarray
         Arrays among ``tail``, ``head`` and ``cost`` read by no one after: given back as the
-        arcs with room are written (:func:`~cpwords.core.machine.drop_pages`; 0.6 GB of the
+        arcs with room are written (:func:`~cpwords.core.pages.drop_pages`; 0.6 GB of the
         greedy proof's peak on 977,555 31-mers of C. elegans), the classes in small pages.
 
     Returns
