@@ -28,6 +28,13 @@ from cpwords.wordsnake.rules import WordsnakeInstance, check_snake, pair_overlap
 from cpwords.wordsnake.spec import solve_wordsnake
 
 
+def ab_lists(max_len: int, max_size: int) -> st.SearchStrategy[list[str]]:
+    """Lists of 2 to ``max_size`` words over ``ab`` of 1 to ``max_len`` letters."""
+    return st.lists(
+        st.text(alphabet="ab", min_size=1, max_size=max_len), min_size=2, max_size=max_size
+    )
+
+
 def brute_force(words: tuple[str, ...], cyclic: bool, proper: bool) -> int:
     return max(snake_score(p, cyclic, proper) for p in itertools.permutations(words))
 
@@ -627,11 +634,7 @@ def test_distinct_words_are_the_sorted_set_with_counts_and_each_items_word(
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.lists(st.text(alphabet="ab", min_size=1, max_size=8), min_size=2, max_size=10),
-    st.booleans(),
-    st.booleans(),
-)
+@given(ab_lists(8, 10), st.booleans(), st.booleans())
 def test_the_narrow_network_is_the_network_in_64_bits(
     ws: list[str], cyclic: bool, proper: bool
 ) -> None:
@@ -683,11 +686,7 @@ def test_the_supplies_fit_the_most_listed_word(copies: int, dtype: type, cyclic:
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    st.lists(st.text(alphabet="ab", min_size=1, max_size=7), min_size=2, max_size=25),
-    st.booleans(),
-    st.booleans(),
-)
+@given(ab_lists(7, 25), st.booleans(), st.booleans())
 def test_the_hubs_places_are_the_inverse_of_their_topological_order(
     words: list[str], cyclic: bool, proper: bool
 ) -> None:
