@@ -285,13 +285,9 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
         raise ModelError("flow decoding left an item without a successor")
     # Each node's first unit; word nodes belong to their word's component (the exits, then
     # the entries: one run of nodes). Held as the nodes that have one, never a whole array.
-    words = items[first[:-1]]
+    words = np.tile(items[first[:-1]], 2)
     reps = NodeReps.written(
-        net.num_nodes,
-        id_type(N),
-        places.node,
-        unit[places.base],
-        (net.out_base, np.concatenate([words, words])),
+        net.num_nodes, id_type(N), places.node, unit[places.base], (net.out_base, words)
     )
     # The hubs bottom-up (their groups in reverse), then the copies of each word; the places
     # (a topological place of every node: 0.1 GB on C. elegans' 31-mers) let go first.
