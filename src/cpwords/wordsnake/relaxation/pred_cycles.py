@@ -58,7 +58,7 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
     else:  # the loop's first pass, done: the same nodes left, the same choice after it
         inside, act, to, searched = first
         if 4 * (searched - act.shape[0]) < searched:
-            return _walk_cycles(pred, _peel_levels(act, to, n).tolist(), inside)
+            return _walk_cycles(pred, _peel_levels(act, to).tolist(), inside)
     mark = np.zeros(n, dtype=bool)
     while act.shape[0] > WALK_NODES:
         blocks = range(0, act.shape[0], PEEL_BLOCK)
@@ -80,7 +80,7 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
         if 4 * (searched - act.shape[0]) < searched:
             # A pass peels little (chains, a pass a link): the nodes left are peeled a level
             # at a time, each pass over the level only, and the nodes on cycles walked.
-            return _walk_cycles(pred, _peel_levels(act, to, n).tolist(), inside)
+            return _walk_cycles(pred, _peel_levels(act, to).tolist(), inside)
     return _walk_cycles(pred, act.tolist(), inside)
 
 
@@ -162,7 +162,7 @@ def _first_pass(
 LEVEL_SHARE = 1 / 256
 
 
-def _peel_levels(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
+def _peel_levels(act: np.ndarray, to: np.ndarray) -> np.ndarray:
     """The nodes of ``act`` (ascending; ``to``: each one's predecessor) that lie on cycles,
     ascending.
 
@@ -184,7 +184,7 @@ def _peel_levels(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
         left -= level.shape[0]
         if level.shape[0] < LEVEL_SHARE * left:
             rest = np.flatnonzero(children[:k])
-            return _on_cycles(act.take(rest), to.take(rest), n)
+            return _on_cycles(act.take(rest), to.take(rest))
         up = land.take(level)
         np.subtract.at(children, up, 1)
         up = up.compress(children.take(up) == 0)
@@ -192,7 +192,7 @@ def _peel_levels(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
     return act.compress(children[:k] > 0)
 
 
-def _on_cycles(act: np.ndarray, to: np.ndarray, n: int) -> np.ndarray:
+def _on_cycles(act: np.ndarray, to: np.ndarray) -> np.ndarray:
     """The nodes of ``act`` (``to``: each one's predecessor) that lie on cycles, ascending.
 
     Pointer doubling over those nodes, renumbered (a chain that leaves them lands on the last
