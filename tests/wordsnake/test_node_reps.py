@@ -49,7 +49,7 @@ def test_node_reps_written_as_the_array_would_be(
     nodes = sorted(data.draw(st.sets(st.integers(0, size - 1))))
     lo = data.draw(st.integers(0, size))
     over = data.draw(st.lists(st.one_of(st.just(-1), st.integers(0, 99)), max_size=size - lo))
-    full = np.full(size, -1, dtype=dtype)
+    full: np.ndarray = np.full(size, -1, dtype=dtype)
     full[nodes] = np.array(values)[nodes]
     full[lo : lo + len(over)] = over
     want = NodeReps.of(full)
