@@ -563,11 +563,7 @@ class Reoptimizer:
                 # The ends (and plain costs) given back as the residual network is written.
                 res = self._residual(cost, spend=True)
                 with released_ends(self.net, res, weight=cost is None):
-                    dist = self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
-                    # The sweeps' freed blocks (their searches' and cancellations': 0.4 GB
-                    # on C. elegans' 31-mers) given back before the ends are made again.
-                    give_back_between(self.net)
-                return dist
+                    return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
         res = self._residual(cost)
         return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
 
