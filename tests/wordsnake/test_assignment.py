@@ -439,6 +439,29 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
         assert pred_cycles.pred_cycles(pred) == whole  # the same cycles, in the same order
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 40), max_size=30, unique=True),
+    st.lists(st.integers(0, 41), max_size=40),
+    st.sampled_from([1, 3, 1 << 22]),
+    st.booleans(),
+)
+def test_renumbered_is_each_node_place_among_those_left(
+    left: list[int], to: list[int], block: int, wide: bool
+) -> None:
+    # The binary search, a block at a time, against an array of an id per node (the old way):
+    # each node's place among those left, their number where it is not one of them.
+    act = np.array(sorted(left), dtype=np.int64 if wide else np.int32)
+    heads = np.array(to, dtype=act.dtype)
+    ids = np.full(42, len(left), dtype=np.int64)
+    ids[act] = np.arange(len(left))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pred_cycles, "PEEL_BLOCK", block)
+        got = pred_cycles.renumbered(act, heads)
+    assert got.dtype == np.int32
+    assert got.tolist() == ids[heads].tolist()
+
+
 @_flow_cases
 def test_the_residual_network_built_in_blocks_is_the_one_built_at_once(
     ws: list[str], cyclic: bool, proper: bool, seed: int

@@ -34,6 +34,38 @@ def test_node_reps_read_as_the_array(values: list[int], dtype: type) -> None:
     assert again is not reps.array()  # each call a new array (the caller may write it)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.one_of(st.just(-1), st.integers(0, 99)), min_size=1, max_size=40),
+    st.data(),
+    st.sampled_from([np.int32, np.int64]),
+)
+def test_node_reps_written_as_the_array_would_be(
+    values: list[int], data: st.DataObject, dtype: type
+) -> None:
+    # Some nodes written, then a run of nodes over them (a -1 among either): held as the
+    # array so written would be by ``of``, made without it.
+    size = len(values)
+    nodes = sorted(data.draw(st.sets(st.integers(0, size - 1))))
+    lo = data.draw(st.integers(0, size))
+    over = data.draw(st.lists(st.one_of(st.just(-1), st.integers(0, 99)), max_size=size - lo))
+    full: np.ndarray = np.full(size, -1, dtype=dtype)
+    full[nodes] = np.array(values)[nodes]
+    full[lo : lo + len(over)] = over
+    want = NodeReps.of(full)
+    got = NodeReps.written(
+        size,
+        dtype,
+        np.array(nodes, dtype=np.int64),
+        np.array(values, dtype=np.int64)[nodes],
+        (lo, np.array(over, dtype=np.int64)),
+    )
+    assert got.size == want.size
+    assert got.nodes.dtype == want.nodes.dtype and got.items.dtype == want.items.dtype
+    assert got.nodes.tolist() == want.nodes.tolist()
+    assert got.items.tolist() == want.items.tolist()
+
+
 @given(st.integers(0, 50), st.sampled_from([np.int32, np.int64]))
 def test_no_node_reps_read_as_all_minus_one(size: int, dtype: type) -> None:
     got = NodeReps.none(size, dtype).array()

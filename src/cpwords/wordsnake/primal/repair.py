@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from cpwords.wordsnake.primal.node_ranks import NodeRanks
 from cpwords.wordsnake.primal.suffix_records import SuffixRecords
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
@@ -324,14 +325,11 @@ class CandidateIndex:
         # value each cost 7 s of a 25 s profile, 0.78 M bisections 2.7 s).
         # As counts, not searches: the word nodes before each node (preorder ids) and up to
         # the end of its subtree; the suffix records of each node, in node order.
-        # 32-bit counts (the trie's ids are): 4 bytes a node each for these three, held with the
-        # index through the greedy proof (391,751 31-mers of C. elegans: 8.4 M nodes).
-        before = np.zeros(T + 1, dtype=np.int32)
-        before[self.word_node + 1] = 1
-        np.cumsum(before, out=before)
-        # ``before[v]`` = searchsorted(word_node, v); ``before[end[v] + 1]`` the same,
+        # The word nodes before each node in about a byte a node (:class:`NodeRanks`), the
+        # records' counts in 32 bits (the trie's ids are), held with the index.
+        # ``before(v)`` = searchsorted(word_node, v); ``before(end[v] + 1)`` the same,
         # side="right" (read through the trie's ``end``: no third array of a node each).
-        self._before, self._end = before, trie.end
+        self._before, self._end = NodeRanks(T, self.word_node), trie.end
         ending = np.zeros(T + 1, dtype=np.int32)  # records: hand-over arcs, int32-indexed
         for _, nodes, _ in self._records.blocks(COUNT_BLOCK):
             _count_into(nodes, ending[1:])
@@ -356,8 +354,8 @@ class CandidateIndex:
 
     def words_below(self, node: int, limit: int) -> range:
         """Up to ``limit`` words (ids) that start with the node's string."""
-        lo = self._before.item(node)
-        return range(lo, min(self._before.item(self._end.item(node) + 1), lo + limit))
+        lo = self._before.before(node)
+        return range(lo, min(self._before.before(self._end.item(node) + 1), lo + limit))
 
     @property
     def suf_node(self) -> np.ndarray:
