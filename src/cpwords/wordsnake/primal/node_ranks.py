@@ -18,7 +18,7 @@ BUILD_CHUNK = RANK_BLOCK << 12
 
 
 class NodeRanks:
-    """The number of marked nodes before each node ``0 .. size`` (``size`` included).
+    """The number of marked nodes before each node (nodes ``0`` to ``size``, both included).
 
     Parameters
     ----------
