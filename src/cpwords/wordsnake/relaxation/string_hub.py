@@ -245,10 +245,21 @@ class StringHubNetwork:
         return order.astype(self.tail.dtype, copy=False)
 
     def topo_places(self, dtype: type[np.signedinteger]) -> np.ndarray:
-        """Each hub's place in :attr:`topo` (``places[topo] == arange``), in ``dtype``; the
-        word nodes' entries are left unset. Written straight from the trie, a block of nodes at
-        a time: the order and its inverse made from it were 0.3 GB of the decoding's peak on
-        977,555 31-mers of C. elegans."""
+        """Each hub's place in :attr:`topo` (``places[topo] == arange``).
+
+        Written straight from the trie, a block of nodes at a time: the order and its inverse
+        made from it were 0.3 GB of the decoding's peak on 977,555 31-mers of C. elegans.
+
+        Parameters
+        ----------
+        dtype : type of numpy.signedinteger
+            The places' type (one that holds :attr:`num_nodes`).
+
+        Returns
+        -------
+        numpy.ndarray of dtype, shape (num_nodes,)
+            The hubs' places; the word nodes' entries are left unset (not in :attr:`topo`).
+        """
         T, W, first = self.trie.size, self.num_words, self.r_in + 1
         places = np.empty(self.num_nodes, dtype=dtype)
         lead = 0 if self.instance.cyclic else 1  # R_in first on a linear snake
