@@ -158,6 +158,21 @@ class StopFlag:
         finally:
             self._held.pop()
 
+    def leave_if_asked(self) -> None:
+        """At a safe point of a :meth:`held` stretch: leave it when a stop was asked.
+
+        For a stretch that must not be cut anywhere but at its own points (the greedy proof
+        while the network's arc ends are away): the signal only set the flag, and the stretch's
+        cleanup runs, still held, as the exception leaves it.
+
+        Raises
+        ------
+        KeyboardInterrupt
+            When a stop was asked, held or not (the stage around turns it into its return).
+        """
+        if self.asked:
+            raise KeyboardInterrupt
+
     def check(self) -> None:
         """A stage's check: where it may stop, stop if asked.
 
@@ -251,6 +266,31 @@ def stop_scope() -> Iterator[StopFlag]:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         _scope.flag = None
+
+
+@contextmanager
+def held_here() -> Iterator[StopFlag | None]:
+    """Inside: the flag of the :func:`stop_scope` open in this thread, if any, is
+    :meth:`~StopFlag.held` (a stopping signal only sets it; the code inside looks at it with
+    :meth:`~StopFlag.leave_if_asked`).
+
+    Yields
+    ------
+    StopFlag or None
+        The flag held, or None outside a scope (a signal then raises as it would anyway).
+
+    Examples
+    --------
+    >>> with stop_scope() as stop, held_here() as held:
+    ...     held is stop and stop.holding
+    True
+    """
+    stop = current_stop()
+    if stop is None:
+        yield None
+        return
+    with stop.held():
+        yield stop
 
 
 @contextmanager

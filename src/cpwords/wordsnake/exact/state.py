@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.core.interrupts import StopFlag
+from cpwords.core.interrupts import StopFlag, held_here
 from cpwords.core.result import SolveResult, TracePoint
 from cpwords.wordsnake.bounds.cover_cuts import CoverCache
 from cpwords.wordsnake.bounds.path_cover import PathCoverBound
@@ -270,10 +270,11 @@ class FlowState:
         try:
             yield True
         finally:
-            self.cost = -self.net.weight
-            if dual is not None:
-                dual.cost = self.cost
-            self.plain_released = False
+            with held_here():  # not cut half way by a stop: the answer's stages read them
+                self.cost = -self.net.weight
+                if dual is not None:
+                    dual.cost = self.cost
+                self.plain_released = False
 
     def drop_index(self) -> None:
         """Let the repair's candidate index go before a stage whose memory peaks without it

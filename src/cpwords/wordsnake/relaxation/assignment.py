@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.core.interrupts import StopFlag, held_here
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
 from cpwords.wordsnake.relaxation.decode import Decoded
@@ -557,13 +558,19 @@ class Reoptimizer:
         """
         self.narrow_labels = release
         if release and self.cap is self.net.cap and releasable(self.net, self.flows, self.net.cap):
-            # The flow narrow from the residual network's build to its end (read for a block
-            # of arcs, then the arcs of a few cycles at a time), as the capacities are.
-            with compacted_flows(self):
-                # The ends (and plain costs) given back as the residual network is written.
+            # Held from the residual network's build to the ends made again: a signal only
+            # sets the stop, read between the sweeps' ranges (a stop cut into a cycle's
+            # cancellation or the ends' making lost arcs of the shared network: C. elegans,
+            # Ctrl-C at 34 s, "an arc is missing from the residual network", exit 2).
+            with held_here() as stop, compacted_flows(self):
+                # The flow narrow from the residual network's build to its end (read for a
+                # block of arcs, then the arcs of a few cycles at a time), as the capacities
+                # are; the ends (and plain costs) given back as the residual network is written.
                 res = self._residual(cost, spend=True)
                 with released_ends(self.net, res, weight=cost is None):
-                    return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
+                    return self._sweeps(
+                        res, cost, max_rounds, max_cycles, deadline, check_every, stop
+                    )
         res = self._residual(cost)
         return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
 
@@ -575,8 +582,10 @@ class Reoptimizer:
         max_cycles: int,
         deadline: float | None,
         check_every: int,
+        stop: StopFlag | None = None,
     ) -> np.ndarray | None:
-        """:meth:`settle` on its residual network ``res``."""
+        """:meth:`settle` on its residual network ``res`` (``stop``: held, looked at before
+        each range of a sweep, never inside a cycle's cancellation)."""
         rounds = 0
         ranges = sweep_ranges(self.net)
         if self.narrow_labels:  # a greedy proof's: the labels and searches come on top
@@ -596,7 +605,7 @@ class Reoptimizer:
                 rounds += 1
                 self.rounds += 1
                 lab.record = rounds > 1  # the first sweep records no predecessors
-                if not sweep(res, lab, ranges, deadline):
+                if not sweep(res, lab, ranges, deadline, stop):
                     self._take_labels(lab)
                     return self.dist
                 if rounds % check_every == 0:

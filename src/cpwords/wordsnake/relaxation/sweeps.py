@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cpwords.core.interrupts import StopFlag
 from cpwords.core.pages import drop_pages
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.int_types import id_type, signed_type
@@ -140,9 +141,8 @@ class ClassArcs:
     def sort_by_key(self) -> None:
         """Sort the arcs by key and set ``indptr``."""
         order = np.argsort(self.keys, kind="stable")
-        # One at a time: each old array goes before the next copy is made; the keys last,
-        # sorted by value once the order is let go (the sorted keys, as ``keys[order]`` gives:
-        # three 8-byte arrays of the class's arcs at once were the greedy proof's peak).
+        # One at a time, the keys last, sorted once the order is let go (as ``keys[order]``
+        # gives): three 8-byte arrays of the class's arcs at once were the greedy proof's peak.
         self.heads = self.heads[order]
         self.costs = self.costs[order]
         del order
@@ -503,7 +503,11 @@ class Labels:
 
 
 def sweep(
-    res: Residual, lab: Labels, ranges: list[tuple[int, int]], deadline: float | None
+    res: Residual,
+    lab: Labels,
+    ranges: list[tuple[int, int]],
+    deadline: float | None,
+    stop: StopFlag | None = None,
 ) -> bool:
     """One sweep: the arcs leaving the dirty nodes of each range in turn, the labels lowered
     at once (Gauss-Seidel).
@@ -517,6 +521,8 @@ def sweep(
         :func:`sweep_ranges` (each range one class of ``res``).
     deadline : float or None
         ``time.perf_counter()`` value after which it stops.
+    stop : StopFlag, optional
+        A held stop, looked at before each range (:meth:`.StopFlag.leave_if_asked`).
 
     Returns
     -------
@@ -532,6 +538,8 @@ def sweep(
     for lo, hi in ranges:
         if deadline is not None and time.perf_counter() >= deadline:
             raise DeadlineReached
+        if stop is not None:
+            stop.leave_if_asked()
         arcs = res.of_range(lo, hi)
         if arcs.indptr is None:
             fell |= relax(arcs, lab)
@@ -724,9 +732,8 @@ def _relax_at_once(arcs: ClassArcs, lab: Labels, idx: np.ndarray | None) -> np.n
     better = np.flatnonzero(cand < dist.take(heads))
     if not better.size:
         return None
-    # Each array is let go once done with: the first sweep lowers almost every head a class
-    # reaches, and these arrays held 45 bytes a lowered head at once (25 now), besides the
-    # candidates' 4 an arc (64 -> 33 MB at the German list's greedy proof's peak).
+    # Each array let go once done with: the first sweep lowers almost every head a class
+    # reaches; 45 -> 25 bytes a lowered head (64 -> 33 MB at the German greedy proof's peak).
     c = cand.take(better)
     del cand
     h = heads.take(better).astype(np.intp)
