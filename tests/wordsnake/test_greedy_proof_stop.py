@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+from typing import Any
 
 import numpy as np
 import pytest
@@ -46,7 +47,7 @@ def test_a_signal_in_a_cycles_cancellation_leaves_the_network_whole(at: int) -> 
     calls = []
     real = residual_update._append
 
-    def append_after_a_signal(*args: object) -> None:
+    def append_after_a_signal(*args: Any) -> None:
         calls.append(1)
         if len(calls) == at:
             signal.raise_signal(signal.SIGINT)
