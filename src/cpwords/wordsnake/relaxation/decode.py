@@ -21,6 +21,7 @@ from cpwords.wordsnake.relaxation.int_types import id_type
 from cpwords.wordsnake.relaxation.level_matching import LevelMatching
 from cpwords.wordsnake.relaxation.node_reps import NodeReps
 from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
+from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow, flow_support
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie
 
 
@@ -218,13 +219,16 @@ def merge_cycles(
     return root[cyc], ncyc, merges
 
 
-def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None = None) -> Decoded:
+def decode_flow(
+    net: StringHubNetwork, flows: np.ndarray | SparseFlow, deadline: float | None = None
+) -> Decoded:
     """Decode an integral flow into item successors and merge cycles at shared hubs.
 
     Parameters
     ----------
     net : StringHubNetwork
-    flows : numpy.ndarray of int64, shape (m,)
+    flows : numpy.ndarray of int, or SparseFlow, shape (m,)
+        Read on its support only (:func:`~cpwords.wordsnake.relaxation.sparse_flow.flow_support`).
     deadline : float, optional
         ``time.perf_counter()`` value after which decoding stops (:class:`FlowStopped`).
 
@@ -266,9 +270,9 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
     np.cumsum(net.mult, out=first[1:])
     succ = np.full(N + 1, -1, dtype=np.int64)
     handover = np.zeros(N + 1, dtype=np.int64)
-    sup = np.flatnonzero(flows > 0)
+    sup, s_flow = flow_support(flows)
     s_tail, s_head = net.tail[sup].astype(np.int64), net.head[sup].astype(np.int64)
-    s_flow, s_w = flows[sup].astype(np.int64), net.weight[sup]
+    s_flow, s_w = s_flow.astype(np.int64), net.weight[sup]
     is_out = (s_tail >= net.out_base) & (s_tail < net.in_base)
     is_self = is_out & (s_head >= net.in_base) & (s_head < net.in_base + W)
     chained = _copy_chains(
