@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.int_types import id_type
 from cpwords.wordsnake.relaxation.level_matching import LevelMatching
 from cpwords.wordsnake.relaxation.node_reps import NodeReps
-from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
+from cpwords.wordsnake.relaxation.sorting import ramp, stable_order, stable_places
 from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow, flow_support
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie
 
@@ -646,30 +647,40 @@ def _handover_candidates(trie: Trie, W: int, proper: bool, depth: np.ndarray) ->
     # full overlaps (strictly below the word), deepest first.
     # (The trie's own 32-bit arrays: no 64-bit copies of a pair a letter, 0.5 GB of 31-mers.)
     hw, hs = (a.astype(ids, copy=False) for a in trie.suffix_chain()[:2])
+    if hw.shape[0] >= GIVE_BACK_CANDIDATES:
+        give_back_freed_memory()  # the chain's steps, freed into the heap's holes
     full_count = 0
     if not proper:  # the whole word: words that strictly extend it
         full_count = W
         hw = np.concatenate([np.arange(W, dtype=ids), hw])
         hs = np.concatenate([wn, hs])
-    order = _deepest_first(depth, hs)
-    strict = proper | (order < full_count)  # the full overlaps came first
-    hw = hw[order]  # one at a time: the old array goes before the next copy
-    hs = hs[order]
-    del order  # before the tables below (64 bits a candidate: 0.25 GB of 31-mers' peak)
+    hw, hs, strict = _deepest_first(depth, hw, hs, full_count)
+    strict |= proper
     # The words before each node in preorder (``before[v]``, the word nodes below ``v``) and
     # the words up to the end of its subtree: the searches of ``wn`` for every candidate as
     # reads of two tables (0.2 s of ENABLE's 0.5 s by sorted searches). Words equal to the
     # string are left out (``before[v + 1]``, one more where ``v`` is a word) for full
-    # overlaps and proper ones; a proper suffix is never its own word.
+    # overlaps and proper ones; a proper suffix is never its own word. A block of candidates
+    # at a time (whole-array temporaries were 0.3 GB of 31-mers' peak).
     before = np.zeros(trie.size + 1, dtype=ids)
     before[wn + 1] = 1
     np.cumsum(before, out=before)
-    lo_word = before[hs + strict]  # = searchsorted(wn, hs), plus one where hs is left out
-    del strict
-    upto = before[trie.end + 1]  # = searchsorted(wn, end, "right")
-    del before
-    hi_word = upto[hs]
+    lo_word, hi_word = np.empty_like(hs), np.empty_like(hs)
+    end = trie.end
+    for lo in range(0, hs.shape[0], CANDIDATE_BLOCK):
+        at = hs[lo : lo + CANDIDATE_BLOCK]
+        lo_word[lo : lo + CANDIDATE_BLOCK] = before[at + strict[lo : lo + CANDIDATE_BLOCK]]
+        hi_word[lo : lo + CANDIDATE_BLOCK] = before[end[at] + 1]  # searchsorted(wn, end, "right")
     return [hw, hs, lo_word, hi_word]
+
+
+#: Candidates read at a time for their ranges of words (:func:`_handover_candidates`).
+CANDIDATE_BLOCK = 1 << 20
+
+#: From this many candidates, the heap's freed blocks go back to the kernel once the failure
+#: chains are gathered (977,555 31-mers of C. elegans: 0.23 GB of steps' arrays, 30 million
+#: candidates).
+GIVE_BACK_CANDIDATES = 1 << 23
 
 
 def _narrow(top: int) -> type[np.signedinteger]:
@@ -677,20 +688,39 @@ def _narrow(top: int) -> type[np.signedinteger]:
     return np.int32 if top <= 1 << 31 else np.int64
 
 
-def _deepest_first(depth: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-    """A stable sort of trie nodes by their depths, deepest first (a radix sort on 16-bit keys
-    when words are shorter than 65,536 letters: 2 ms against 27 ms for ENABLE's 800,000
-    candidates). The depths are gathered and turned into keys in place, and only the 16-bit
-    keys are held by the sort (977,555 31-mers' 31 million candidates: 0.25 GB less beside
-    its 64-bit order)."""
-    key = depth[nodes]
-    top = int(key.max(initial=0))
+def _deepest_first(
+    depth: np.ndarray, hw: np.ndarray, hs: np.ndarray, full_count: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The candidates (words ``hw``, strings ``hs``) sorted stably by their strings' depths,
+    deepest first, and whether each is one of the first ``full_count`` (a full overlap).
+
+    Placed by :func:`~.sorting.stable_places` where the depths are below 65,536 and the
+    candidates fewer than ``2**31`` (each candidate's place in 32 bits, its depth read a block
+    at a time: 977,555 31-mers' 30 million candidates sorted with 0.3 GB less than by a
+    64-bit order beside their 16-bit keys); else by a radix sort (2 ms against 27 ms for
+    ENABLE's 800,000 candidates by a comparison sort)."""
+    n = hs.shape[0]
+    top = int(depth.max(initial=0))
+    strict = np.zeros(n, dtype=bool)
+    if top < 1 << 16 and n < 1 << 31:
+        places = stable_places(lambda lo, hi: top - depth[hs[lo:hi]], n, top)
+        strict[places[:full_count]] = True
+        hw, hs = _placed(hw, places), _placed(hs, places)  # one at a time
+        return hw, hs, strict
+    key = depth[hs]
     np.subtract(top, key, out=key)  # deepest first: the least key
-    if top < 1 << 16:
-        short = key.astype(np.uint16)
-        del key
-        return np.argsort(short, kind="stable")
-    return np.argsort(key, kind="stable")
+    order = np.argsort(key, kind="stable")
+    del key
+    strict |= order < full_count
+    hw = hw[order]  # one at a time: the old array goes before the next copy
+    return hw, hs[order], strict
+
+
+def _placed(values: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """``values`` moved to their ``places`` (a new array)."""
+    out = np.empty_like(values)
+    out[places] = values
+    return out
 
 
 def _join_free_ends(
