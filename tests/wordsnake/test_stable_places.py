@@ -8,21 +8,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpwords.wordsnake.relaxation import decode, level_matching, sorting
-from cpwords.wordsnake.relaxation.sorting import stable_places
+from cpwords.wordsnake.relaxation.sorting import stable_order_small, stable_places
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 40), max_size=80), st.integers(1, 9))
-def test_places_invert_the_stable_order(keys: list[int], block: int) -> None:
-    # Any small keys, placed a few at a time: each item goes where the stable sort puts it.
+def test_places_and_order_are_the_stable_sorts(keys: list[int], block: int) -> None:
+    # Any small keys, placed a few at a time: each item goes where the stable sort puts it,
+    # and the order made so is the stable sort's.
     k = np.array(keys, dtype=np.int64)
     top = max(keys, default=0)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sorting, "PLACE_BLOCK", block)
         places = stable_places(lambda lo, hi: k[lo:hi], k.size, top)
+        small = stable_order_small(lambda lo, hi: k[lo:hi], k.size, top)
     order = np.argsort(k, kind="stable")
-    assert places.dtype == np.int32
+    assert places.dtype == np.int32 and small.dtype == np.int32
     assert np.array_equal(places[order], np.arange(k.size))
+    assert np.array_equal(small, order)
 
 
 @settings(max_examples=200, deadline=None)
@@ -44,7 +47,9 @@ def test_deepest_first_as_the_whole_sort(
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sorting, "PLACE_BLOCK", block)
         mp.setattr(level_matching, "DEPTH_BLOCK", block)
-        got_w, got_s, strict = decode._deepest_first(depth, hw, hs, full)
+        columns = [hw, hs]
+        strict = decode._deepest_first(depth, columns, full)
+        got_w, got_s = columns
         d = level_matching._depths(depth, got_s)
     order = np.argsort(-depth[hs].astype(np.int64), kind="stable")
     assert np.array_equal(got_w, hw[order]) and np.array_equal(got_s, hs[order])

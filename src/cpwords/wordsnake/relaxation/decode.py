@@ -10,6 +10,7 @@ Formulation card: ``models/wordsnake.md``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from cpwords.core.errors import ModelError
 from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.int_types import id_type
-from cpwords.wordsnake.relaxation.level_matching import LevelMatching
+from cpwords.wordsnake.relaxation.level_matching import CandidateRanges, LevelMatching
 from cpwords.wordsnake.relaxation.node_reps import NodeReps
 from cpwords.wordsnake.relaxation.sorting import ramp, stable_order, stable_places
 from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow, flow_support
@@ -616,7 +617,7 @@ def _greedy_matches(
     slot_start: np.ndarray,
     slot_item: np.ndarray,
     depth: np.ndarray,
-    cand: list[np.ndarray],
+    cand: list[Any],
     succ: np.ndarray,
     handover: np.ndarray,
     deadline: float | None,
@@ -637,10 +638,10 @@ def _greedy_matches(
     return matching.group_arrays(), matching.free_ends(), stopped, interrupted
 
 
-def _handover_candidates(trie: Trie, W: int, proper: bool, depth: np.ndarray) -> list[np.ndarray]:
-    """Candidate hand-overs, deepest string first: the word, the trie node of the string and
-    the range of words allowed to follow (``lo_word`` .. ``hi_word`` - 1), in 32 bits where
-    the trie's node ids fit."""
+def _handover_candidates(trie: Trie, W: int, proper: bool, depth: np.ndarray) -> list[Any]:
+    """Candidate hand-overs, deepest string first: the words, the trie nodes of the strings
+    (arrays, in 32 bits where the trie's node ids fit) and the ranges of words allowed to
+    follow (:class:`~.level_matching.CandidateRanges`)."""
     ids = _narrow(trie.size + 1)
     wn = trie.word_node.astype(ids, copy=False)
     # Candidate hand-overs (word, trie node of the string, first slot allowed): failure chains,
@@ -654,28 +655,22 @@ def _handover_candidates(trie: Trie, W: int, proper: bool, depth: np.ndarray) ->
         full_count = W
         hw = np.concatenate([np.arange(W, dtype=ids), hw])
         hs = np.concatenate([wn, hs])
-    hw, hs, strict = _deepest_first(depth, hw, hs, full_count)
+    columns = [hw, hs]
+    del hw, hs  # moved in place below: each old column goes before the next is placed
+    strict = _deepest_first(depth, columns, full_count)
+    hw, hs = columns
     strict |= proper
     # The words before each node in preorder (``before[v]``, the word nodes below ``v``) and
     # the words up to the end of its subtree: the searches of ``wn`` for every candidate as
     # reads of two tables (0.2 s of ENABLE's 0.5 s by sorted searches). Words equal to the
     # string are left out (``before[v + 1]``, one more where ``v`` is a word) for full
-    # overlaps and proper ones; a proper suffix is never its own word. A block of candidates
-    # at a time (whole-array temporaries were 0.3 GB of 31-mers' peak).
+    # overlaps and proper ones; a proper suffix is never its own word. Read for the
+    # candidates the matching asks (:class:`~.level_matching.CandidateRanges`).
     before = np.zeros(trie.size + 1, dtype=ids)
     before[wn + 1] = 1
     np.cumsum(before, out=before)
-    lo_word, hi_word = np.empty_like(hs), np.empty_like(hs)
-    end = trie.end
-    for lo in range(0, hs.shape[0], CANDIDATE_BLOCK):
-        at = hs[lo : lo + CANDIDATE_BLOCK]
-        lo_word[lo : lo + CANDIDATE_BLOCK] = before[at + strict[lo : lo + CANDIDATE_BLOCK]]
-        hi_word[lo : lo + CANDIDATE_BLOCK] = before[end[at] + 1]  # searchsorted(wn, end, "right")
-    return [hw, hs, lo_word, hi_word]
+    return [hw, hs, CandidateRanges(hs, strict, before, trie.end)]
 
-
-#: Candidates read at a time for their ranges of words (:func:`_handover_candidates`).
-CANDIDATE_BLOCK = 1 << 20
 
 #: From this many candidates, the heap's freed blocks go back to the kernel once the failure
 #: chains are gathered (977,555 31-mers of C. elegans: 0.23 GB of steps' arrays, 30 million
@@ -688,32 +683,42 @@ def _narrow(top: int) -> type[np.signedinteger]:
     return np.int32 if top <= 1 << 31 else np.int64
 
 
-def _deepest_first(
-    depth: np.ndarray, hw: np.ndarray, hs: np.ndarray, full_count: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The candidates (words ``hw``, strings ``hs``) sorted stably by their strings' depths,
-    deepest first, and whether each is one of the first ``full_count`` (a full overlap).
+def _deepest_first(depth: np.ndarray, columns: list[np.ndarray], full_count: int) -> np.ndarray:
+    """The candidates' columns (words, strings: the last) sorted in place stably by their
+    strings' depths, deepest first; whether each is one of the first ``full_count`` (a full
+    overlap).
 
     Placed by :func:`~.sorting.stable_places` where the depths are below 65,536 and the
     candidates fewer than ``2**31`` (each candidate's place in 32 bits, its depth read a block
-    at a time: 977,555 31-mers' 30 million candidates sorted with 0.3 GB less than by a
-    64-bit order beside their 16-bit keys); else by a radix sort (2 ms against 27 ms for
-    ENABLE's 800,000 candidates by a comparison sort)."""
+    at a time, a column moved at a time: 977,555 31-mers' 30 million candidates sorted with
+    0.4 GB less than by a 64-bit order beside their 16-bit keys and both columns' copies);
+    else by a radix sort (2 ms against 27 ms for ENABLE's 800,000 candidates by a comparison
+    sort)."""
+    hs = columns[-1]
     n = hs.shape[0]
     top = int(depth.max(initial=0))
     strict = np.zeros(n, dtype=bool)
     if top < 1 << 16 and n < 1 << 31:
-        places = stable_places(lambda lo, hi: top - depth[hs[lo:hi]], n, top)
+        places = stable_places(_keys_of(depth, hs, top), n, top)
+        del hs
         strict[places[:full_count]] = True
-        hw, hs = _placed(hw, places), _placed(hs, places)  # one at a time
-        return hw, hs, strict
+        for i in range(len(columns)):  # one at a time: the old column goes first
+            columns[i] = _placed(columns[i], places)
+        return strict
     key = depth[hs]
+    del hs
     np.subtract(top, key, out=key)  # deepest first: the least key
     order = np.argsort(key, kind="stable")
     del key
     strict |= order < full_count
-    hw = hw[order]  # one at a time: the old array goes before the next copy
-    return hw, hs[order], strict
+    for i in range(len(columns)):
+        columns[i] = columns[i][order]
+    return strict
+
+
+def _keys_of(depth: np.ndarray, nodes: np.ndarray, top: int) -> Callable[[int, int], np.ndarray]:
+    """The sort keys of the candidates ``lo .. hi - 1``: ``top`` less their strings' depths."""
+    return lambda lo, hi: top - depth[nodes[lo:hi]]
 
 
 def _placed(values: np.ndarray, places: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from cpwords.wordsnake.relaxation.int_types import signed_type
-from cpwords.wordsnake.relaxation.sorting import stable_order
+from cpwords.wordsnake.relaxation.sorting import stable_order, stable_order_small
 from cpwords.wordsnake.relaxation.trie import Trie
 
 
@@ -143,6 +143,10 @@ def by_levels(depth: np.ndarray) -> list[np.ndarray]:
     >>> [level.tolist() for level in by_levels(np.array([0, 1, 2, 2, 1, 2]))]
     [[0], [1, 4], [2, 3, 5]]
     """
-    order = stable_order(depth, compact=depth.shape[0] < 1 << 31)
+    n, top = depth.shape[0], int(depth.max(initial=0))
+    if n < 1 << 31 and top < 1 << 16:  # 32 bits throughout (no 64-bit order of every node)
+        order = stable_order_small(lambda lo, hi: depth[lo:hi], n, top)
+    else:
+        order = stable_order(depth, compact=n < 1 << 31)
     cuts = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2)).tolist()
     return [order[lo:hi] for lo, hi in itertools.pairwise(cuts)]

@@ -7,7 +7,7 @@ Both give exactly what :func:`numpy.searchsorted` and ``numpy.argsort(kind="stab
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -322,17 +322,57 @@ def stable_places(keys: Callable[[int, int], np.ndarray], n: int, top: int) -> n
     >>> stable_places(lambda lo, hi: k[lo:hi], 5, 2).tolist()
     [3, 0, 4, 2, 1]
     """
+    places = np.empty(n, dtype=np.int32)
+    for items, at in _placed_blocks(keys, n, top):
+        places[items] = at
+    return places
+
+
+def stable_order_small(keys: Callable[[int, int], np.ndarray], n: int, top: int) -> np.ndarray:
+    """``stable_order`` of small keys read a block at a time, in 32 bits (the items in the
+    order of :func:`stable_places`, with no 64-bit permutation of them all: the trie's 20
+    million nodes by depth on 977,555 31-mers of C. elegans, 0.15 GB less).
+
+    Parameters
+    ----------
+    keys : callable
+        ``keys(lo, hi)``: the keys of items ``lo .. hi - 1``, integers in ``0 .. top``.
+    n : int
+        The number of items (below ``2**31``).
+    top : int
+        The largest key (below ``2**16``).
+
+    Returns
+    -------
+    numpy.ndarray of int32, shape (n,)
+
+    Examples
+    --------
+    >>> k = np.array([2, 0, 2, 1, 0])
+    >>> stable_order_small(lambda lo, hi: k[lo:hi], 5, 2).tolist()
+    [1, 4, 3, 0, 2]
+    """
+    order = np.empty(n, dtype=np.int32)
+    for items, at in _placed_blocks(keys, n, top):
+        order[at] = items
+    return order
+
+
+def _placed_blocks(
+    keys: Callable[[int, int], np.ndarray], n: int, top: int
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Each block's items and their places in the stable sort by ``keys`` (two passes: the
+    keys' counts, then each block stably sorted and placed after the same keys of the blocks
+    before)."""
     counts = np.zeros(top + 1, dtype=np.int64)
     for lo in range(0, n, PLACE_BLOCK):
         counts += np.bincount(keys(lo, min(n, lo + PLACE_BLOCK)), minlength=top + 1)
     at = np.cumsum(counts) - counts  # the first place of each key
-    places = np.empty(n, dtype=np.int32)
     for lo in range(0, n, PLACE_BLOCK):
         k = keys(lo, min(n, lo + PLACE_BLOCK)).astype(np.uint16)
         order = np.argsort(k, kind="stable")
         ranked = k[order]
         block = np.bincount(k, minlength=top + 1)
         first = np.cumsum(block) - block  # each key's first rank in the block's sort
-        places[order + lo] = at[ranked] + (np.arange(k.shape[0]) - first[ranked])
+        yield order + lo, at[ranked] + (np.arange(k.shape[0]) - first[ranked])
         at += block
-    return places
