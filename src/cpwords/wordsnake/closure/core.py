@@ -41,6 +41,7 @@ from cpwords.wordsnake.relaxation.assignment import potentials
 from cpwords.wordsnake.relaxation.decode import item_copies
 from cpwords.wordsnake.relaxation.flow import FlowDual
 from cpwords.wordsnake.relaxation.residual import CHUNK, group_by
+from cpwords.wordsnake.relaxation.sparse_flow import dense_flows
 from cpwords.wordsnake.relaxation.string_hub import (
     ROOTLINK,
     ZERO,
@@ -147,7 +148,7 @@ def reduced_core(
     big = np.full(W, np.iinfo(np.int64).max // 4, dtype=np.int64)
     if budget < 0:
         return Core(target, budget, dual.scale, empty, empty, empty, big, big)
-    pi = potentials(net, dual.cost, dual.flows, deadline)
+    pi = potentials(net, dual.cost, dense_flows(dual.flows), deadline)
     rc = _positive_reduced_costs(net, dual.cost, pi)
     del pi
     end_rc = big.copy()

@@ -17,6 +17,7 @@ from cpwords.wordsnake.primal.patching import MIN_CYCLES, patch_pairwise
 from cpwords.wordsnake.primal.repair import patch_cycles
 from cpwords.wordsnake.relaxation.decode import decode_flow
 from cpwords.wordsnake.relaxation.flow import FlowJob, give_back_between
+from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow, flow_support
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.rules import WordsnakeInstance
 
@@ -92,12 +93,13 @@ def cold_solve(f: FlowState, stage: str) -> tuple[np.ndarray, int]:
         f.job.close()
 
 
-def flow_cost(cost: np.ndarray, flows: np.ndarray) -> int:
+def flow_cost(cost: np.ndarray, flows: np.ndarray | SparseFlow) -> int:
     """The cost of a flow, ``sum of cost * flows``, in 64 bits over the arcs that carry flow.
 
     Parameters
     ----------
-    cost, flows : numpy.ndarray of int, shape (m,)
+    cost : numpy.ndarray of int, shape (m,)
+    flows : numpy.ndarray of int, or SparseFlow, shape (m,)
         Unit costs and flows (int32 each: their products, up to a weight times the items, may
         not fit in 32 bits, so they are taken in 64).
 
@@ -105,11 +107,11 @@ def flow_cost(cost: np.ndarray, flows: np.ndarray) -> int:
     -------
     int
     """
-    sup = np.flatnonzero(flows)
-    return int(np.dot(cost[sup].astype(np.int64), flows[sup].astype(np.int64)))
+    sup, units = flow_support(flows)
+    return int(np.dot(cost[sup].astype(np.int64), units.astype(np.int64)))
 
 
-def take_iterate(f: FlowState, flows: np.ndarray, opt: int) -> None:
+def take_iterate(f: FlowState, flows: np.ndarray | SparseFlow, opt: int) -> None:
     """Read an iterate's bound (its Lagrangian value, floored), keep the best dual iterate, and
     end the flow stages when the incumbent meets the bound."""
     penalty = round(sum(f.scale * x for x in f.lam))  # multipliers are integral/SCALE

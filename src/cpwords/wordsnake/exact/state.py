@@ -24,6 +24,7 @@ from cpwords.wordsnake.primal.repair import CandidateIndex, PairScore, score_seq
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.flow import FORK_MIN_ARCS, FlowDual, FlowJob, FlowStopped
+from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork
 from cpwords.wordsnake.rules import WordsnakeInstance
 
@@ -129,7 +130,9 @@ class FlowState:
     scale, cost : int, numpy.ndarray of int32 or int64, shape ``(m,)``
         Cost units per point and the arc costs of the next iterate (the network's weight
         type for the plain costs, ``-weight``; int64 for Lagrangian iterates).
-    flows, decoded : the last iterate's optimal flow and its decoding.
+    flows, decoded : the last iterate's optimal flow (an array, or its support after the
+        greedy proof: :class:`~cpwords.wordsnake.relaxation.sparse_flow.SparseFlow`) and its
+        decoding.
     value_scaled : int
         The last iterate's Lagrangian value in cost units.
     it, stall : int
@@ -164,7 +167,7 @@ class FlowState:
     dual: FlowDual | None = None
     scale: int = 1
     cost: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    flows: np.ndarray | None = None
+    flows: np.ndarray | SparseFlow | None = None
     decoded: Decoded | None = None
     value_scaled: int = 0
     it: int = 0

@@ -10,17 +10,20 @@ Formulation card: ``models/wordsnake.md``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.flow import FlowStopped
 from cpwords.wordsnake.relaxation.int_types import id_type
-from cpwords.wordsnake.relaxation.level_matching import LevelMatching
+from cpwords.wordsnake.relaxation.level_matching import CandidateRanges, LevelMatching
 from cpwords.wordsnake.relaxation.node_reps import NodeReps
-from cpwords.wordsnake.relaxation.sorting import ramp, stable_order
+from cpwords.wordsnake.relaxation.sorting import ramp, stable_order, stable_places
+from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow, flow_support
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, Trie
 
 
@@ -218,13 +221,16 @@ def merge_cycles(
     return root[cyc], ncyc, merges
 
 
-def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None = None) -> Decoded:
+def decode_flow(
+    net: StringHubNetwork, flows: np.ndarray | SparseFlow, deadline: float | None = None
+) -> Decoded:
     """Decode an integral flow into item successors and merge cycles at shared hubs.
 
     Parameters
     ----------
     net : StringHubNetwork
-    flows : numpy.ndarray of int64, shape (m,)
+    flows : numpy.ndarray of int, or SparseFlow, shape (m,)
+        Read on its support only (:func:`~cpwords.wordsnake.relaxation.sparse_flow.flow_support`).
     deadline : float, optional
         ``time.perf_counter()`` value after which decoding stops (:class:`FlowStopped`).
 
@@ -266,9 +272,9 @@ def decode_flow(net: StringHubNetwork, flows: np.ndarray, deadline: float | None
     np.cumsum(net.mult, out=first[1:])
     succ = np.full(N + 1, -1, dtype=np.int64)
     handover = np.zeros(N + 1, dtype=np.int64)
-    sup = np.flatnonzero(flows > 0)
+    sup, s_flow = flow_support(flows)
     s_tail, s_head = net.tail[sup].astype(np.int64), net.head[sup].astype(np.int64)
-    s_flow, s_w = flows[sup].astype(np.int64), net.weight[sup]
+    s_flow, s_w = s_flow.astype(np.int64), net.weight[sup]
     is_out = (s_tail >= net.out_base) & (s_tail < net.in_base)
     is_self = is_out & (s_head >= net.in_base) & (s_head < net.in_base + W)
     chained = _copy_chains(
@@ -611,7 +617,7 @@ def _greedy_matches(
     slot_start: np.ndarray,
     slot_item: np.ndarray,
     depth: np.ndarray,
-    cand: list[np.ndarray],
+    cand: list[Any],
     succ: np.ndarray,
     handover: np.ndarray,
     deadline: float | None,
@@ -632,40 +638,44 @@ def _greedy_matches(
     return matching.group_arrays(), matching.free_ends(), stopped, interrupted
 
 
-def _handover_candidates(trie: Trie, W: int, proper: bool, depth: np.ndarray) -> list[np.ndarray]:
-    """Candidate hand-overs, deepest string first: the word, the trie node of the string and
-    the range of words allowed to follow (``lo_word`` .. ``hi_word`` - 1), in 32 bits where
-    the trie's node ids fit."""
+def _handover_candidates(trie: Trie, W: int, proper: bool, depth: np.ndarray) -> list[Any]:
+    """Candidate hand-overs, deepest string first: the words, the trie nodes of the strings
+    (arrays, in 32 bits where the trie's node ids fit) and the ranges of words allowed to
+    follow (:class:`~.level_matching.CandidateRanges`)."""
     ids = _narrow(trie.size + 1)
     wn = trie.word_node.astype(ids, copy=False)
     # Candidate hand-overs (word, trie node of the string, first slot allowed): failure chains,
     # full overlaps (strictly below the word), deepest first.
     # (The trie's own 32-bit arrays: no 64-bit copies of a pair a letter, 0.5 GB of 31-mers.)
     hw, hs = (a.astype(ids, copy=False) for a in trie.suffix_chain()[:2])
+    if hw.shape[0] >= GIVE_BACK_CANDIDATES:
+        give_back_freed_memory()  # the chain's steps, freed into the heap's holes
     full_count = 0
     if not proper:  # the whole word: words that strictly extend it
         full_count = W
         hw = np.concatenate([np.arange(W, dtype=ids), hw])
         hs = np.concatenate([wn, hs])
-    order = _deepest_first(depth, hs)
-    strict = proper | (order < full_count)  # the full overlaps came first
-    hw = hw[order]  # one at a time: the old array goes before the next copy
-    hs = hs[order]
-    del order  # before the tables below (64 bits a candidate: 0.25 GB of 31-mers' peak)
+    columns = [hw, hs]
+    del hw, hs  # moved in place below: each old column goes before the next is placed
+    strict = _deepest_first(depth, columns, full_count)
+    hw, hs = columns
+    strict |= proper
     # The words before each node in preorder (``before[v]``, the word nodes below ``v``) and
     # the words up to the end of its subtree: the searches of ``wn`` for every candidate as
     # reads of two tables (0.2 s of ENABLE's 0.5 s by sorted searches). Words equal to the
     # string are left out (``before[v + 1]``, one more where ``v`` is a word) for full
-    # overlaps and proper ones; a proper suffix is never its own word.
+    # overlaps and proper ones; a proper suffix is never its own word. Read for the
+    # candidates the matching asks (:class:`~.level_matching.CandidateRanges`).
     before = np.zeros(trie.size + 1, dtype=ids)
     before[wn + 1] = 1
     np.cumsum(before, out=before)
-    lo_word = before[hs + strict]  # = searchsorted(wn, hs), plus one where hs is left out
-    del strict
-    upto = before[trie.end + 1]  # = searchsorted(wn, end, "right")
-    del before
-    hi_word = upto[hs]
-    return [hw, hs, lo_word, hi_word]
+    return [hw, hs, CandidateRanges(hs, strict, before, trie.end)]
+
+
+#: From this many candidates, the heap's freed blocks go back to the kernel once the failure
+#: chains are gathered (977,555 31-mers of C. elegans: 0.23 GB of steps' arrays, 30 million
+#: candidates).
+GIVE_BACK_CANDIDATES = 1 << 23
 
 
 def _narrow(top: int) -> type[np.signedinteger]:
@@ -673,20 +683,49 @@ def _narrow(top: int) -> type[np.signedinteger]:
     return np.int32 if top <= 1 << 31 else np.int64
 
 
-def _deepest_first(depth: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-    """A stable sort of trie nodes by their depths, deepest first (a radix sort on 16-bit keys
-    when words are shorter than 65,536 letters: 2 ms against 27 ms for ENABLE's 800,000
-    candidates). The depths are gathered and turned into keys in place, and only the 16-bit
-    keys are held by the sort (977,555 31-mers' 31 million candidates: 0.25 GB less beside
-    its 64-bit order)."""
-    key = depth[nodes]
-    top = int(key.max(initial=0))
+def _deepest_first(depth: np.ndarray, columns: list[np.ndarray], full_count: int) -> np.ndarray:
+    """The candidates' columns (words, strings: the last) sorted in place stably by their
+    strings' depths, deepest first; whether each is one of the first ``full_count`` (a full
+    overlap).
+
+    Placed by :func:`~.sorting.stable_places` where the depths are below 65,536 and the
+    candidates fewer than ``2**31`` (each candidate's place in 32 bits, its depth read a block
+    at a time, a column moved at a time: 977,555 31-mers' 30 million candidates sorted with
+    0.4 GB less than by a 64-bit order beside their 16-bit keys and both columns' copies);
+    else by a radix sort (2 ms against 27 ms for ENABLE's 800,000 candidates by a comparison
+    sort)."""
+    hs = columns[-1]
+    n = hs.shape[0]
+    top = int(depth.max(initial=0))
+    strict = np.zeros(n, dtype=bool)
+    if top < 1 << 16 and n < 1 << 31:
+        places = stable_places(_keys_of(depth, hs, top), n, top)
+        del hs
+        strict[places[:full_count]] = True
+        for i in range(len(columns)):  # one at a time: the old column goes first
+            columns[i] = _placed(columns[i], places)
+        return strict
+    key = depth[hs]
+    del hs
     np.subtract(top, key, out=key)  # deepest first: the least key
-    if top < 1 << 16:
-        short = key.astype(np.uint16)
-        del key
-        return np.argsort(short, kind="stable")
-    return np.argsort(key, kind="stable")
+    order = np.argsort(key, kind="stable")
+    del key
+    strict |= order < full_count
+    for i in range(len(columns)):
+        columns[i] = columns[i][order]
+    return strict
+
+
+def _keys_of(depth: np.ndarray, nodes: np.ndarray, top: int) -> Callable[[int, int], np.ndarray]:
+    """The sort keys of the candidates ``lo .. hi - 1``: ``top`` less their strings' depths."""
+    return lambda lo, hi: top - depth[nodes[lo:hi]]
+
+
+def _placed(values: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """``values`` moved to their ``places`` (a new array)."""
+    out = np.empty_like(values)
+    out[places] = values
+    return out
 
 
 def _join_free_ends(

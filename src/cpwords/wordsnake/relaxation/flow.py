@@ -19,6 +19,7 @@ import numpy as np
 from cpwords.core.errors import ModelError
 from cpwords.core.machine import give_back_freed_memory
 from cpwords.core.procs import die_with_parent
+from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow
 from cpwords.wordsnake.relaxation.string_hub import (
     DeadlineReached,
     StringHubNetwork,
@@ -230,8 +231,10 @@ class FlowDual:
         The arc costs of that iterate (``-scale * weight`` less the multipliers' bonus): the
         network's weight type for plain costs (int32 where every score fits), int64 for
         Lagrangian iterates. Sums over arcs are taken in 64 bits.
-    flows : numpy.ndarray of the capacities' type (int32), shape ``(m,)``
-        Its optimal flow.
+    flows : numpy.ndarray of the capacities' type (int32), or SparseFlow, shape ``(m,)``
+        Its optimal flow (held as its support after the greedy proof:
+        :class:`~cpwords.wordsnake.relaxation.sparse_flow.SparseFlow`; whole where a stage reads
+        it whole, :func:`~cpwords.wordsnake.relaxation.sparse_flow.dense_flows`).
     value_scaled : int
         Its Lagrangian value in cost units: ``scale * bound <= value_scaled < scale * (bound + 1)``.
     scale : int
@@ -247,7 +250,7 @@ class FlowDual:
     """
 
     cost: np.ndarray
-    flows: np.ndarray
+    flows: np.ndarray | SparseFlow
     value_scaled: int
     scale: int
     cut_words: list[np.ndarray] = field(default_factory=list)

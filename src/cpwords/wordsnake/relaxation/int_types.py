@@ -108,3 +108,30 @@ def narrowed(values: np.ndarray) -> np.ndarray:
     if values.size and (int(values.min()) < -INT32_MAX - 1 or int(values.max()) > INT32_MAX):
         return values
     return values.astype(np.int32)
+
+
+def held_small(values: np.ndarray) -> np.ndarray:
+    """``values`` in the narrowest signed type that holds them all (to be held, read widened).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of int
+
+    Returns
+    -------
+    numpy.ndarray
+        A copy in :func:`signed_type` of the largest absolute value when that is narrower
+        than ``values``' type, else ``values`` itself.
+
+    Examples
+    --------
+    >>> held_small(np.array([-5, 300])).dtype.name
+    'int16'
+    >>> held_small(np.array([-5, 2**31], dtype=np.int64)).dtype.name
+    'int64'
+    """
+    if not values.size:
+        return values
+    top = max(-int(values.min()), int(values.max()))
+    kind = signed_type(top)
+    return values.astype(kind) if np.dtype(kind).itemsize < values.itemsize else values

@@ -26,11 +26,12 @@ import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from cpwords.wordsnake.relaxation.flow import FlowStopped
+from cpwords.wordsnake.relaxation.int_types import signed_type
 from cpwords.wordsnake.relaxation.sorting import stable_order
 
 #: A depth with fewer candidates than this is matched candidate by candidate (array passes
@@ -92,14 +93,15 @@ class LevelMatching:
 
     def run(
         self,
-        candidates: Sequence[np.ndarray],
+        candidates: Sequence[Any],
         depth: np.ndarray,
         deadline: float | None,
     ) -> None:
-        """Match the candidates (word, string node, range of words; deepest string first).
+        """Match the candidates (word, string node, range of words; deepest string first):
+        their words and strings (arrays) and their ranges of words (:class:`CandidateRanges`).
 
-        A list of candidates is emptied: the matching takes its four arrays and lets each go
-        once read (977,555 31-mers of C. elegans: 29 million candidates, the caller's arrays,
+        A list of candidates is emptied: the matching takes its arrays and lets each go once
+        read (977,555 31-mers of C. elegans: 29 million candidates, the caller's arrays,
         their live copies and the copies' index held at once were 1.4 GB, the greedy
         assignment's peak).
 
@@ -109,21 +111,20 @@ class LevelMatching:
             ``deadline`` (a ``time.perf_counter()`` value) passed between two depths; the
             matches made so far stand.
         """
-        hw, hs, lo_word, hi_word = candidates
+        hw, hs, ranges = candidates
         if isinstance(candidates, list):
             candidates.clear()
-        live = lo_word < hi_word
+        live = ranges.live()
         if not live.all():  # one array filtered at a time (a mask: no index of the live)
             hw = hw[live]
             hs = hs[live]
-            lo_word = lo_word[live]
-            hi_word = hi_word[live]
+            ranges = ranges.kept(live, hs)
         del live
-        d = depth[hs]
-        a = self.slot_start[lo_word]
-        del lo_word
-        b = self.slot_start[hi_word]
-        del hi_word
+        d = _depths(depth, hs)
+        # Each candidate's first and last slots are read for the candidates matched only (the
+        # whole columns of slots beside the ranges' own were 0.23 GB of 977,555 31-mers of C.
+        # elegans' greedy matching at its peak).
+        start = self.slot_start
         cuts = np.flatnonzero(d[1:] != d[:-1]) + 1
         bounds = [0, *cuts.tolist(), hw.size]
         # Runs of depths with few candidates each are matched one by one together.
@@ -135,8 +136,9 @@ class LevelMatching:
             if not idx.size:
                 continue
             w, s = hw[idx], hs[idx]
+            a, b = start[ranges.lo(idx)], start[ranges.hi(idx)]  # the slots, for these only
             if not whole:
-                self._record([self._one_by_one(idx, w, s, a[idx], b[idx], d[idx], deadline)])
+                self._record([self._one_by_one(idx, w, s, a, b, d[idx], deadline)])
                 continue
             # A word's own string comes first at its depth (the words below it, itself left
             # out), then the strings that end other words (every word below them).
@@ -145,7 +147,7 @@ class LevelMatching:
             for sel in (own, ~own):
                 part = idx[sel]
                 if part.size:
-                    found += self._whole(part, w[sel], s[sel], a[part], b[part], int(d[lo]))
+                    found += self._whole(part, w[sel], s[sel], a[sel], b[sel], int(d[lo]))
             self._record(found)
 
     def _record(self, found: list[_Matched]) -> None:
@@ -282,6 +284,73 @@ class LevelMatching:
         targeted[succ[succ >= 0]] = True
         items = self.slot_item
         return items[~targeted[items]], items[succ[items] < 0]
+
+
+@dataclass
+class CandidateRanges:
+    """The range of words each hand-over candidate may be followed by, read for the
+    candidates asked: ``lo(i)`` .. ``hi(i) - 1``, the words below its string (preorder ids),
+    its string's own word left out where ``strict``.
+
+    Parameters
+    ----------
+    strings : numpy.ndarray of int32 or int64, shape (k,)
+        Each candidate's string (a trie node).
+    strict : numpy.ndarray of bool, shape (k,)
+        Whether the string's own word is left out (full and proper overlaps).
+    before : numpy.ndarray of int32 or int64, shape (T + 1,)
+        The words whose nodes come before each node (preorder).
+    end : numpy.ndarray of int32 or int64, shape (T,)
+        The last node of each node's subtree.
+
+    Notes
+    -----
+    Two gathers a candidate asked, where two columns of a word id each were held through the
+    matching (977,555 31-mers of C. elegans: 30 million candidates, 0.22 GB against this 0.1).
+    """
+
+    strings: np.ndarray
+    strict: np.ndarray
+    before: np.ndarray
+    end: np.ndarray
+
+    def lo(self, at: Any) -> np.ndarray:
+        """The first word allowed after the candidates ``at`` (ids, a slice or a mask)."""
+        return self.before[self.strings[at] + self.strict[at]]
+
+    def hi(self, at: Any) -> np.ndarray:
+        """One past the last word allowed after the candidates ``at``."""
+        return self.before[self.end[self.strings[at]] + 1]
+
+    def live(self) -> np.ndarray:
+        """Whether each candidate's range holds a word (a block of candidates at a time)."""
+        out = np.empty(self.strings.shape[0], dtype=bool)
+        for lo in range(0, out.shape[0], DEPTH_BLOCK):
+            at = slice(lo, lo + DEPTH_BLOCK)
+            np.less(self.lo(at), self.hi(at), out=out[at])
+        return out
+
+    def kept(self, mask: np.ndarray, strings: np.ndarray) -> CandidateRanges:
+        """The ranges of the candidates ``mask`` keeps (``strings``: theirs, kept already)."""
+        return CandidateRanges(strings, self.strict[mask], self.before, self.end)
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every candidate's first word and one past its last, as two arrays."""
+        every = slice(None)
+        return self.lo(every), self.hi(every)
+
+
+#: Candidates whose depths are gathered at a time (:func:`_depths`).
+DEPTH_BLOCK = 1 << 20
+
+
+def _depths(depth: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """``depth[nodes]`` in the narrowest type holding the deepest node's depth, gathered a
+    block at a time (977,555 31-mers of C. elegans: 30 million depths in 8 bits, not 32)."""
+    out = np.empty(nodes.shape[0], dtype=signed_type(int(depth.max(initial=0))))
+    for lo in range(0, nodes.shape[0], DEPTH_BLOCK):
+        out[lo : lo + DEPTH_BLOCK] = depth[nodes[lo : lo + DEPTH_BLOCK]]
+    return out
 
 
 def _runs(bounds: list[int], small: int) -> list[tuple[int, int, bool]]:

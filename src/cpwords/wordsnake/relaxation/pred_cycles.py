@@ -51,12 +51,14 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
     pass a link of their chains, 5.0 s of greedy proof instead of 0.8 s.
     """
     n = pred.shape[0]
-    inside = pred >= 0  # the nodes still searched
-    first = _first_pass(pred, inside) if n > PEEL_BLOCK else None
+    # The first pass reads the nodes searched off ``pred`` (a mask less at its peak).
+    first = _first_pass(pred) if n > PEEL_BLOCK else None
     if first is None:
+        inside = pred >= 0  # the nodes still searched
         act, to = _searched(pred, inside)
     else:  # the loop's first pass, done: the same nodes left, the same choice after it
         inside, act, to, searched = first
+        del first  # its arrays are the ones named: none held twice below
         if 4 * (searched - act.shape[0]) < searched:
             return _walk_cycles(pred, _peel_levels(act, to).tolist(), inside)
     mark = np.zeros(n, dtype=bool)
@@ -80,6 +82,7 @@ def pred_cycles(pred: np.ndarray) -> list[list[int]]:
         if 4 * (searched - act.shape[0]) < searched:
             # A pass peels little (chains, a pass a link): the nodes left are peeled a level
             # at a time, each pass over the level only, and the nodes on cycles walked.
+            del mark, keep  # not held through the levels
             return _walk_cycles(pred, _peel_levels(act, to).tolist(), inside)
     return _walk_cycles(pred, act.tolist(), inside)
 
@@ -115,21 +118,22 @@ def _searched(pred: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndar
     return act, to
 
 
-def _first_pass(
-    pred: np.ndarray, inside: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
-    """The first peeling pass of :func:`pred_cycles` read straight off ``pred``, a block at
-    a time: the nodes still searched after it (a new mask), those nodes ascending and each
-    one's predecessor node (32-bit ids), and how many were searched. None when the pass would
-    not run (at most :data:`WALK_NODES` searched) or would peel nothing (only cycles).
+def _first_pass(pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
+    """The first peeling pass of :func:`pred_cycles` read straight off ``pred`` (the nodes
+    searched are those with a predecessor), a block at a time: the nodes still searched after
+    it (a new mask), those nodes ascending and each one's predecessor node (32-bit ids), and
+    how many were searched. None when the pass would not run (at most :data:`WALK_NODES`
+    searched) or would peel nothing (only cycles).
 
     The pass keeps a searched node when some searched node comes from it and its own
     predecessor is searched. Most nodes are peeled by it (977,555 31-mers of C. elegans: 5-6
     of 27 million left), so only those left are gathered: every searched node's id and
     predecessor, with their copies as the pass compressed them, were 0.5 GB of the greedy
-    proof's peak there."""
+    proof's peak there, and a mask of the nodes searched beside the pass's two 25 MB more."""
     n = pred.shape[0]
-    searched = int(np.count_nonzero(inside))
+    searched = sum(
+        int(np.count_nonzero(pred[a : a + PEEL_BLOCK] >= 0)) for a in range(0, n, PEEL_BLOCK)
+    )
     if searched <= WALK_NODES:
         return None
     ids = np.int32 if n < 1 << 31 else np.int64
@@ -141,19 +145,19 @@ def _first_pass(
     acts: list[np.ndarray] = []
     tos: list[np.ndarray] = []
     for a in range(0, n, PEEL_BLOCK):
-        at = np.flatnonzero(inside[a : a + PEEL_BLOCK])
+        at = np.flatnonzero(pred[a : a + PEEL_BLOCK] >= 0)
         came = pred[a : a + PEEL_BLOCK].take(at)
         at += a
-        keep = mark.take(at) & inside.take(came)
+        keep = mark.take(at) & (pred.take(came) >= 0)
         at, came = at.compress(keep), came.compress(keep)
         left[at] = True
         acts.append(at.astype(ids))
         tos.append(came.astype(ids))
     del mark
     act = np.concatenate(acts)
+    del acts
     if act.shape[0] == searched:
         return None  # only cycles: the loop's pass tells it (and walks them all)
-    del acts
     return left, act, np.concatenate(tos), searched
 
 

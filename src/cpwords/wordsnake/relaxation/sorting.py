@@ -7,6 +7,8 @@ Both give exactly what :func:`numpy.searchsorted` and ``numpy.argsort(kind="stab
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import numpy as np
 
 
@@ -282,3 +284,95 @@ def ramp(sizes: np.ndarray) -> np.ndarray:
     """
     total = int(sizes.sum())
     return np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+
+
+#: Keys placed at a time by :func:`stable_places` (its 64-bit temporaries stay this size).
+PLACE_BLOCK = 1 << 20
+
+
+def stable_places(keys: Callable[[int, int], np.ndarray], n: int, top: int) -> np.ndarray:
+    """Where each of ``n`` items goes in the stable sort by their keys: the inverse of
+    ``stable_order`` (``places[stable_order(k)] == arange(n)``), in 32 bits, with the keys
+    read a block at a time.
+
+    Parameters
+    ----------
+    keys : callable
+        ``keys(lo, hi)``: the keys of items ``lo .. hi - 1``, integers in ``0 .. top``.
+    n : int
+        The number of items (below ``2**31``).
+    top : int
+        The largest key (below ``2**16``: each block is sorted by radix passes).
+
+    Returns
+    -------
+    numpy.ndarray of int32, shape (n,)
+
+    Notes
+    -----
+    Two passes over the keys: their counts, then each block's items stably sorted and placed
+    after the items of the same key in the blocks before. Where a whole permutation of the
+    items (``numpy.argsort``: 64 bits an item) and its 16-bit keys were held at once: on
+    977,555 31-mers of C. elegans, 30 million hand-over candidates sorted by depth, 0.29 GB
+    less at the greedy matching's peak.
+
+    Examples
+    --------
+    >>> k = np.array([2, 0, 2, 1, 0])
+    >>> stable_places(lambda lo, hi: k[lo:hi], 5, 2).tolist()
+    [3, 0, 4, 2, 1]
+    """
+    places = np.empty(n, dtype=np.int32)
+    for items, at in _placed_blocks(keys, n, top):
+        places[items] = at
+    return places
+
+
+def stable_order_small(keys: Callable[[int, int], np.ndarray], n: int, top: int) -> np.ndarray:
+    """``stable_order`` of small keys read a block at a time, in 32 bits (the items in the
+    order of :func:`stable_places`, with no 64-bit permutation of them all: the trie's 20
+    million nodes by depth on 977,555 31-mers of C. elegans, 0.15 GB less).
+
+    Parameters
+    ----------
+    keys : callable
+        ``keys(lo, hi)``: the keys of items ``lo .. hi - 1``, integers in ``0 .. top``.
+    n : int
+        The number of items (below ``2**31``).
+    top : int
+        The largest key (below ``2**16``).
+
+    Returns
+    -------
+    numpy.ndarray of int32, shape (n,)
+
+    Examples
+    --------
+    >>> k = np.array([2, 0, 2, 1, 0])
+    >>> stable_order_small(lambda lo, hi: k[lo:hi], 5, 2).tolist()
+    [1, 4, 3, 0, 2]
+    """
+    order = np.empty(n, dtype=np.int32)
+    for items, at in _placed_blocks(keys, n, top):
+        order[at] = items
+    return order
+
+
+def _placed_blocks(
+    keys: Callable[[int, int], np.ndarray], n: int, top: int
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Each block's items and their places in the stable sort by ``keys`` (two passes: the
+    keys' counts, then each block stably sorted and placed after the same keys of the blocks
+    before)."""
+    counts = np.zeros(top + 1, dtype=np.int64)
+    for lo in range(0, n, PLACE_BLOCK):
+        counts += np.bincount(keys(lo, min(n, lo + PLACE_BLOCK)), minlength=top + 1)
+    at = np.cumsum(counts) - counts  # the first place of each key
+    for lo in range(0, n, PLACE_BLOCK):
+        k = keys(lo, min(n, lo + PLACE_BLOCK)).astype(np.uint16)
+        order = np.argsort(k, kind="stable")
+        ranked = k[order]
+        block = np.bincount(k, minlength=top + 1)
+        first = np.cumsum(block) - block  # each key's first rank in the block's sort
+        yield order + lo, at[ranked] + (np.arange(k.shape[0]) - first[ranked])
+        at += block

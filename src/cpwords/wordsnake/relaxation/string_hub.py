@@ -39,6 +39,7 @@ import numpy as np
 
 from cpwords.core.errors import InputError
 from cpwords.wordsnake.relaxation.arc_parts import ArcParts as _Arcs
+from cpwords.wordsnake.relaxation.chain_arcs import ChainPositions, chain_arcs
 from cpwords.wordsnake.relaxation.chain_table import ChainTable
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.held_roles import HeldRoles
@@ -46,7 +47,6 @@ from cpwords.wordsnake.relaxation.int_types import INT32_MAX, id_type, signed_ty
 from cpwords.wordsnake.relaxation.sorting import (
     level_starts,
     rows_without,
-    stable_order,
     walk_by_level,
 )
 from cpwords.wordsnake.relaxation.trie import SMALL_LEVEL, Trie, build_trie, check_deadline
@@ -623,28 +623,14 @@ def _private_chains(
     nxt[last] = ids.T + words
     has_next = np.ones(node.size, dtype=bool)
     has_next[last] = ids.has_desc[words]
-    first_child = np.zeros(trie.size + 1, dtype=np.int64)
+    first_child = np.zeros(trie.size + 1, dtype=id_type(trie.size + 1))
     np.cumsum(np.bincount(trie.parent[1:], minlength=trie.size), out=first_child[1:])
     others, row = rows_without(trie.child_id, first_child, node, below)
-    # A word's arcs: its + nodes' deliveries and links (block 0), then each position's arcs
-    # on (block 1): the other children in letter order, then the next position.
-    plus_at = np.repeat(np.flatnonzero(is_word), 2)
-    deliver = np.tile(np.array([True, False]), plus_at.size // 2)  # then the link to c_plus
-    plus_heads = np.where(deliver, ids.in_n[np.maximum(pword[plus_at], 0)], c_plus[plus_at])
-    on_at = np.concatenate([row, np.flatnonzero(has_next)])
-    on_order = stable_order(2 * on_at + (np.arange(on_at.size) >= row.size))
-    on_at = on_at[on_order]
-    on_heads = np.concatenate([others, nxt[has_next]])[on_order]
-    at = np.concatenate([plus_at, on_at])
-    block = np.repeat(np.array([0, 1]), [plus_at.size, on_at.size])
-    arc_order = stable_order(2 * pos_word[at] + block)
-    at, block = at[arc_order], block[arc_order]
-    heads = np.concatenate([plus_heads, on_heads])[arc_order]
-    deliver = np.concatenate([deliver, np.zeros(on_at.size, dtype=bool)])[arc_order]
-    tails = np.where(block == 0, c_node[at], c_plus[at])
-    caps = np.where(deliver, mult[np.maximum(pword[at], 0)], k[pos_word[at]])
-    roles = np.where(deliver, DELIVER, PRIVATE).astype(np.int8)
-    out.arcs = (tails, heads, caps, roles)
+    del first_child, node, below
+    columns = ChainPositions(is_word, pword, pos_word, c_node, c_plus, nxt, has_next)
+    del pword, pos_word, nxt, has_next  # let go in the arcs' assembly as it reads them
+    tails, heads, caps, deliver = chain_arcs(ids.in_n, mult, k, columns, others, row)
+    out.arcs = (tails, heads, caps, np.where(deliver, DELIVER, PRIVATE).astype(np.int8))
     # Hand-overs: each border's position (its depth less the chain's top).
     overlaps = ids.depth_of(ps)
     pos = pos_start[rank] + overlaps - top[rank]

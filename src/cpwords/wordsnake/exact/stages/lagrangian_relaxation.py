@@ -36,6 +36,7 @@ from cpwords.wordsnake.exact.flow_steps import (
 from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.relaxation.decode import Decoded
 from cpwords.wordsnake.relaxation.flow import SCALE
+from cpwords.wordsnake.relaxation.sparse_flow import dense_flows
 from cpwords.wordsnake.relaxation.string_hub import ROOTLINK, StringHubNetwork
 
 
@@ -112,7 +113,7 @@ def _subgradient_step(f: FlowState) -> bool:
     """
     assert f.decoded is not None and f.flows is not None
     losses = f.decoded.extra.get("losses", {})
-    for label, arcs, members in _component_cuts(f.net, f.decoded, f.flows):
+    for label, arcs, members in _component_cuts(f.net, f.decoded, dense_flows(f.flows)):
         f.cuts.append(arcs)
         f.cut_words.append(members)
         f.lam.append(float(losses.get(label, 0)))

@@ -24,6 +24,7 @@ from cpwords.wordsnake.primal.lns import reorder_pieces, separator
 from cpwords.wordsnake.primal.local_search import reduced_cost_search
 from cpwords.wordsnake.primal.repair import PairScore, overlap
 from cpwords.wordsnake.relaxation.residual import ResidualPaths
+from cpwords.wordsnake.relaxation.sparse_flow import dense_flows
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
 from cpwords.wordsnake.rules import WordsnakeInstance
 
@@ -440,7 +441,7 @@ class FamilySearch:
         assert self.dual is not None
         # The plain costs (``-weight``) when the search let them go: read from the network.
         cost = None if self.flow.plain_released else self.dual.cost
-        paths = ResidualPaths(self.net, cost, self.dual.flows, self.add.pi)
+        paths = ResidualPaths(self.net, cost, dense_flows(self.dual.flows), self.add.pi)
         owners: dict[int, set[int]] = {}  # imbalanced node -> the families there
         total: dict[int, int] = {}
         for j, fam in enumerate(self.cover.families):
