@@ -397,7 +397,7 @@ def test_settled_potentials_are_repaired_locally_and_keep_the_bound() -> None:
         out = solve_string_flow(net)
         assert out.dual is not None and out.order is not None and out.objective is not None
         assert out.bound is not None
-        pi = potentials(net, out.dual.cost, out.dual.flows)
+        pi = potentials(net, out.dual.cost, np.asarray(out.dual.flows))
         dual = dataclasses.replace(out.dual, pi=pi)
         assert _repaired(net, dual, pi) is not None
         order = [inst.words[i] for i in out.order]
@@ -452,7 +452,7 @@ def test_the_repair_by_blocks_gives_the_repair_of_every_arc_at_once(
     net = build_string_network(inst)
     out = solve_string_flow(net)
     assert out.dual is not None
-    pi = potentials(net, out.dual.cost, out.dual.flows)
+    pi = potentials(net, out.dual.cost, np.asarray(out.dual.flows))
     rng = np.random.default_rng(seed)
     start = pi if seed % 2 else pi + rng.integers(-3, 4, pi.shape[0])
     dual = dataclasses.replace(out.dual, pi=start)

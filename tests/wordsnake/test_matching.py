@@ -31,7 +31,7 @@ def _inputs(net: StringHubNetwork) -> tuple[np.ndarray, list[int], np.ndarray]:
     return slot_start, [i for c in copies for i in c], net.trie.depth.astype(np.int64)
 
 
-Candidates = list[np.ndarray]
+Candidates = list[Any]  # the words, the strings' nodes, the CandidateRanges
 
 
 def _candidates(net: StringHubNetwork, depth: np.ndarray) -> Candidates:
@@ -297,10 +297,10 @@ def test_the_candidates_ranges_are_the_searches_of_the_word_nodes(
     if not proper:
         pairs |= {(w, int(wn[w])) for w in range(W)}
     assert sorted(zip(hw.tolist(), hs.tolist(), strict=True)) == sorted(pairs)
-    lo = np.searchsorted(wn, hs)
+    first = np.searchsorted(wn, hs)
     full = wn[hw] == hs
     strict = full | (proper & (wn[hw] != hs))
-    lo = np.where(strict & (wn[np.minimum(lo, W - 1)] == hs), lo + 1, lo)
+    lo = np.where(strict & (wn[np.minimum(first, W - 1)] == hs), first + 1, first)
     assert lo_word.tolist() == lo.tolist()
     assert hi_word.tolist() == np.searchsorted(wn, trie.end[hs], side="right").tolist()
 

@@ -82,8 +82,8 @@ def test_augmenting_paths_are_shortest_residual_paths(
     rng = random.Random(seed)
     net, dual = _solved_flow(rng, seed, 24)
     pi = dual_potentials(net, dual)
-    paths = ResidualPaths(net, dual.cost, dual.flows, pi)
-    arcs = _residual_arcs(net, dual.cost, dual.flows, pi)
+    paths = ResidualPaths(net, dual.cost, np.asarray(dual.flows), pi)
+    arcs = _residual_arcs(net, dual.cost, np.asarray(dual.flows), pi)
     assert min(arcs.values()) >= 0  # the potentials prove the flow optimal
     W = net.num_words
     moved = 0
@@ -180,15 +180,15 @@ def test_chunked_residual_equals_whole_network_build(
     pi = dual_potentials(net, dual)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(residual_module, "CHUNK", chunk)
-        paths = ResidualPaths(net, dual.cost, dual.flows, pi)
-    data, indices, indptr = _old_residual(net, dual.cost, dual.flows, pi)
+        paths = ResidualPaths(net, dual.cost, np.asarray(dual.flows), pi)
+    data, indices, indptr = _old_residual(net, dual.cost, np.asarray(dual.flows), pi)
     g = paths.graph
     assert g is not None
     if dual.cost.dtype == net.weight.dtype and np.array_equal(dual.cost, -net.weight):
         # The plain costs read from the network (cost None) give the same arrays.
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(residual_module, "CHUNK", chunk)
-            plain = ResidualPaths(net, None, dual.flows, pi).graph
+            plain = ResidualPaths(net, None, np.asarray(dual.flows), pi).graph
         assert plain is not None
         assert np.array_equal(plain.indptr, indptr) and np.array_equal(plain.indices, indices)
         assert np.array_equal(plain.data, data)
@@ -206,7 +206,7 @@ def test_chunked_residual_equals_whole_network_build(
         mp.setattr(residual_module, "CHUNK", chunk)
         mp.setattr(residual_module, "KEEP_BOTH_ARCS", 0)
         t_data, t_indices, t_indptr = residual_module._residual_csr(
-            net, dual.cost, dual.flows, pi, reverse=True
+            net, dual.cost, np.asarray(dual.flows), pi, reverse=True
         )
         assert paths._direction(reverse=True) is paths.graph and paths.reversed
         assert paths._held.keys() == {True}  # the forward direction let go
