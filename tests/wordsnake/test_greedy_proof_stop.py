@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cpwords.core.interrupts import stop_scope
-from cpwords.wordsnake.relaxation import residual_update
+from cpwords.wordsnake.relaxation import held_trie, residual_update
 from cpwords.wordsnake.relaxation.assignment import Reoptimizer, route_successors
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.string_hub import StringHubNetwork, build_string_network
@@ -67,3 +67,25 @@ def test_a_signal_in_a_cycles_cancellation_leaves_the_network_whole(at: int) -> 
     pi = got.settle(None, max_rounds=10_000, max_cycles=10_000, release=True)
     assert pi is not None
     assert int(-net.weight @ got.flows) == int(-net.weight @ want.flows)
+
+
+def test_a_signal_while_the_trie_is_made_again_leaves_it_whole() -> None:
+    # The greedy proof holds the network's trie small while its sweeps peak: a signal while
+    # the trie is made again only sets the stop, and the trie comes back whole.
+    net, _ = _greedy(0)
+    trie = net.trie
+    before = {name: getattr(trie, name).copy() for name in ("parent", "end", "node_word", "depth")}
+    real = held_trie.by_levels
+
+    def levels_after_a_signal(*args: Any) -> Any:
+        signal.raise_signal(signal.SIGINT)
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as mp, stop_scope() as stop, stop.raising():
+        mp.setattr(held_trie, "by_levels", levels_after_a_signal)
+        with held_trie.trie_held_small(trie):
+            assert trie.parent.size == 0
+    assert stop.interrupted
+    for name, array in before.items():
+        got = getattr(trie, name)
+        assert got.dtype == array.dtype and np.array_equal(got, array), name

@@ -265,10 +265,11 @@ class FlowState:
         if not plain:
             yield False
             return
-        self.cost = np.zeros(0, dtype=weight.dtype)
-        if dual is not None:
-            dual.cost = self.cost
-        self.plain_released = True
+        with held_here():  # let go whole, or not at all
+            self.cost = np.zeros(0, dtype=weight.dtype)
+            if dual is not None:
+                dual.cost = self.cost
+            self.plain_released = True
         del cost, weight  # the weights themselves may be let go meanwhile (the greedy proof)
         try:
             yield True

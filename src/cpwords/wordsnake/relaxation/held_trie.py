@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from cpwords.core.interrupts import held_here
 from cpwords.wordsnake.relaxation.int_types import signed_type
 from cpwords.wordsnake.relaxation.sorting import stable_order, stable_order_small
 from cpwords.wordsnake.relaxation.trie import Trie
@@ -43,19 +44,21 @@ def trie_held_small(trie: Trie) -> Iterator[None]:
     depth, kinds = trie.depth, (trie.parent.dtype, trie.end.dtype, trie.node_word.dtype)
     narrow = signed_type(int(depth.max(initial=0)))
     held = depth.astype(narrow) if np.dtype(narrow).itemsize < depth.itemsize else depth
-    _put(trie, depth=held, parent=np.zeros(0, kinds[0]), end=np.zeros(0, kinds[1]))
-    _put(trie, node_word=np.zeros(0, kinds[2]))
+    with held_here():  # a stop cut into neither the letting go nor the making again
+        _put(trie, depth=held, parent=np.zeros(0, kinds[0]), end=np.zeros(0, kinds[1]))
+        _put(trie, node_word=np.zeros(0, kinds[2]))
     del depth
     try:
         yield
     finally:
-        node_word = np.full(held.shape[0], -1, dtype=kinds[2])
-        node_word[trie.word_node] = np.arange(trie.word_node.shape[0], dtype=kinds[2])
-        levels = by_levels(held)  # one sort for both
-        parent = parents_from_depths(held, levels).astype(kinds[0], copy=False)
-        end = subtree_ends(held, parent, levels).astype(kinds[1], copy=False)
-        del levels
-        _put(trie, depth=held.astype(kinds[0]), parent=parent, end=end, node_word=node_word)
+        with held_here():
+            node_word = np.full(held.shape[0], -1, dtype=kinds[2])
+            node_word[trie.word_node] = np.arange(trie.word_node.shape[0], dtype=kinds[2])
+            levels = by_levels(held)  # one sort for both
+            parent = parents_from_depths(held, levels).astype(kinds[0], copy=False)
+            end = subtree_ends(held, parent, levels).astype(kinds[1], copy=False)
+            del levels
+            _put(trie, depth=held.astype(kinds[0]), parent=parent, end=end, node_word=node_word)
 
 
 def _put(trie: Trie, **arrays: np.ndarray) -> None:
