@@ -39,14 +39,13 @@ class SparseFlow:
     ----------
     dtype : numpy.dtype
         The flow's type (``units``'): what indexing returns.
-    shape : tuple of int
-        ``(m,)``, as the whole array's.
 
     Notes
     -----
     Indexing by a slice, an array of arc ids or a mask returns the flows there, 0 off the
     support (as the whole array would); :meth:`copy` and ``numpy.asarray`` make the whole
-    array.
+    array, and the ``shape`` attribute is the whole array's, ``(m,)`` (not listed above: the
+    documentation's many "shape" would name it).
     """
 
     def __init__(self, arcs: np.ndarray, units: np.ndarray, m: int) -> None:
