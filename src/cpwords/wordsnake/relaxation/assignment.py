@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cpwords.core.errors import ModelError
+from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
 from cpwords.wordsnake.relaxation.decode import Decoded
@@ -610,6 +611,12 @@ class Reoptimizer:
             # held through the sweeps after it (0.2 GB of the greedy proof's peak on 977,555
             # 31-mers of C. elegans), read by nothing meanwhile.
             self._cancel_all(found, res, cost, lab)
+            if self.units.shape[0] >= GIVE_BACK_ARCS:
+                # The residual network's update leaves its old arrays in the heap's holes,
+                # under the next cycle search (977,555 31-mers of C. elegans: 0.1 GB of the
+                # greedy proof's peak). The network's arc count reads 0 while its ends are
+                # released: the flow's is read.
+                give_back_freed_memory()
 
     def _take_labels(self, lab: Labels) -> None:
         """Keep the sweeps' labels as ``self.dist``, the old ones let go first (on 977,555
