@@ -11,10 +11,9 @@ from contextlib import nullcontext
 from cpwords.wordsnake.exact.flow_steps import trivial_bound
 from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.primal.repair import patch_cycles
-from cpwords.wordsnake.relaxation.assignment import Reoptimizer, route_successors
+from cpwords.wordsnake.relaxation.assignment import Reoptimizer, route_support
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.flow import FlowJob, FlowStopped, give_back_between
-from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow
 
 
 def greedy_assignment(f: FlowState) -> None:
@@ -50,7 +49,7 @@ def _greedy_and_repair(f: FlowState) -> None:
         try:
             # Before the patch; held as its support while the patch's index peaks (977,555
             # 31-mers of C. elegans: 0.24 GB less), whole again for the greedy proof.
-            routed = SparseFlow.of(route_successors(net, greedy))
+            routed = route_support(net, greedy)
         except KeyboardInterrupt:
             interrupted = True  # the matching is whole: its ordering is kept as below
     # Interrupted: the cycles are joined at the depot at once (no candidate search).
