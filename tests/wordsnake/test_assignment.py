@@ -426,6 +426,7 @@ def test_the_cycles_of_predecessors_are_every_cycle_of_the_functional_graph(
         # Chains peeled a level at a time to the end, doubling at once, or at the default.
         mp.setattr(pred_cycles, "LEVEL_SHARE", [pred_cycles.LEVEL_SHARE, 0.0, 1.0][seed // 4 % 3])
         mp.setattr(pred_cycles, "PEEL_BLOCK", [pred_cycles.PEEL_BLOCK, 1, 3, 16][seed % 4])
+        mp.setattr(pred_cycles, "FIRST_BLOCK", [pred_cycles.FIRST_BLOCK, 2, 1, 7][seed % 4])
         got = pred_cycles.pred_cycles(pred)  # PEEL_BLOCK 1, 3, 16: int32 ids
     assert {frozenset(c) for c in got} == want
     assert sum(len(c) for c in got) == sum(len(c) for c in want)

@@ -170,3 +170,34 @@ def test_a_greedy_proof_with_its_flow_held_narrow_is_the_references(
     assert np.array_equal(reopt.flows, want_flows)
     assert (reopt.cycles, reopt.rounds) == (cycles, rounds)
     assert got is not None and want is not None and np.array_equal(got, want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(0, 40),
+    st.integers(0, 3),
+    st.lists(st.integers(0, 2**20), max_size=5),
+    st.data(),
+)
+def test_capacities_of_one_value_held_as_it(
+    m: int, value: int, bigs: list[int], data: st.DataObject
+) -> None:
+    # A narrow column of one value (most arcs' capacity 1, a few large ones aside) reads as
+    # the array; a write makes it whole first, then reads as the array written.
+    cap = np.full(m, value, dtype=np.int32)
+    ids = np.array(sorted(set(data.draw(st.lists(st.integers(0, max(m - 1, 0)), max_size=5)))))
+    ids = ids[ids < m].astype(np.int64)
+    big = np.array((bigs * 5)[: ids.size] or [0] * ids.size, dtype=np.int32) + 200
+    cap[ids] = big
+    narrow = np.minimum(cap, 127).astype(np.int8)
+    held = CompactCaps.held(narrow, ids, cap[ids], np.dtype(np.int32))
+    assert np.array_equal(held.full(), cap) and np.array_equal(held[0:m], cap)
+    if m > ids.size:  # one value on the arcs not aside: no column held
+        assert held._narrow.strides == (0,)
+    if m:
+        pick = np.array(data.draw(st.lists(st.integers(0, m - 1), max_size=10)), dtype=np.int64)
+        assert np.array_equal(held[pick], cap[pick])
+        arc = data.draw(st.integers(0, m - 1))
+        held.put(np.array([arc]), np.array([5]))
+        cap[arc] = 5
+        assert np.array_equal(held.full(), cap)

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from cpwords.wordsnake.exact.flow_steps import flow_cost
 from cpwords.wordsnake.relaxation import sparse_flow
+from cpwords.wordsnake.relaxation.assignment import route_successors, route_support
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
-from cpwords.wordsnake.relaxation.decode import decode_flow
+from cpwords.wordsnake.relaxation.decode import decode_flow, greedy_successors
 from cpwords.wordsnake.relaxation.flow import solve_flow
 from cpwords.wordsnake.relaxation.sparse_flow import (
     SparseFlow,
@@ -77,3 +78,21 @@ def test_support_decodes_and_costs_as_the_array(words: list[str], cyclic: bool) 
     assert flow_cost(cost, held) == flow_cost(cost, flows) == opt
     a, b = decode_flow(net, flows), decode_flow(net, held)
     assert np.array_equal(a.succ, b.succ) and np.array_equal(a.comp, b.comp)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=2, max_size=12),
+    st.booleans(),
+    st.booleans(),
+)
+def test_routed_support_is_the_routed_flows(words: list[str], cyclic: bool, proper: bool) -> None:
+    # The greedy's joints routed as a support are the routed flow's arcs and units.
+    net = build_string_network(WordsnakeInstance(tuple(words), cyclic=cyclic, proper=proper))
+    greedy = greedy_successors(net)
+    whole, held = route_successors(net, greedy), route_support(net, greedy)
+    assert (whole is None) == (held is None)
+    if whole is not None and held is not None:
+        ref = SparseFlow.of(whole)
+        assert np.array_equal(held.arcs, ref.arcs) and np.array_equal(held.units, ref.units)
+        assert held.dtype == whole.dtype and np.array_equal(held.full(), whole)

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from cpwords.core.machine import give_back_freed_memory
+from cpwords.core.pages import small_pages
 from cpwords.wordsnake.primal.node_ranks import NodeRanks
 from cpwords.wordsnake.primal.suffix_records import SuffixRecords
 from cpwords.wordsnake.relaxation.decode import Decoded
@@ -303,6 +305,11 @@ def _count_into(keys: np.ndarray, out: np.ndarray) -> None:
             part += np.bincount(k, minlength=part.shape[0])
 
 
+#: From this many trie nodes, the candidate index gives the heap's freed blocks back once its
+#: records are counted.
+GIVE_BACK_NODES = 1 << 23
+
+
 class CandidateIndex:
     """Candidate joints by overlap string: words below a trie node, words ending with a node."""
 
@@ -334,6 +341,8 @@ class CandidateIndex:
         for _, nodes, _ in self._records.blocks(COUNT_BLOCK):
             _count_into(nodes, ending[1:])
         np.cumsum(ending[1:], out=ending[1:])
+        if T >= GIVE_BACK_NODES:
+            give_back_freed_memory()  # the counting's blocks, under the index's arrays
         self._ending_lo = ending[:T]  # = searchsorted(suf_node, nodes)
         self._ending_hi = ending[1:]  # = searchsorted(suf_node, nodes + 1)
         # A 32-bit array (word ids), not a list: 4 bytes each instead of about 36 (the French
@@ -341,7 +350,10 @@ class CandidateIndex:
         # by node (``_ready``) as :meth:`prepare` sorts their records; its pages untouched
         # until then take no memory (a repair asks a few hundred nodes: an ``array`` of zeros
         # was 0.11 GB written on 977,555 31-mers of C. elegans, at the repair's peak).
+        # Its pages written a node's records at a time, all over it: kept out of huge pages
+        # (each write made 2 MiB resident: 0.1 GB of C. elegans' repair at its peak).
         self._suf_word = np.zeros(self._records.size, dtype=np.int32)
+        small_pages(self._suf_word)
         self._ready = np.zeros(T, dtype=bool)
         self._node_word = trie.node_word
         self.item_node = int_array(self.word_node[net.item_word])  # each item's word's node

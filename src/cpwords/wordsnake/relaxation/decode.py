@@ -230,7 +230,6 @@ def decode_flow(
     ----------
     net : StringHubNetwork
     flows : numpy.ndarray of int, or SparseFlow, shape (m,)
-        Read on its support only (:func:`~cpwords.wordsnake.relaxation.sparse_flow.flow_support`).
     deadline : float, optional
         ``time.perf_counter()`` value after which decoding stops (:class:`FlowStopped`).
 
@@ -252,7 +251,7 @@ def decode_flow(
     destinations lie below the hub, so each still extends the other's hand-over string, and the
     score is unchanged). Exchanging the successors of two items on different cycles merges the
     cycles, so a union-find over cycles ends with one cycle per support component. O(support)
-    time and memory.
+    time and memory (the flow read on its support alone: :func:`~.sparse_flow.flow_support`).
 
     The units a node holds form a queue: the arcs into it append theirs (an exit's arcs in arc
     order first, then the depot at the root, then the hubs' arcs by their tail's topological

@@ -141,15 +141,18 @@ def _first_pass(pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
     for a in range(0, n, PEEL_BLOCK):
         came = pred[a : a + PEEL_BLOCK]
         mark[came.compress(came >= 0)] = True  # the nodes some searched node comes from
-    left = np.zeros(n, dtype=bool)
+    # The nodes left written over the marks, a block once read (a block's marks are read for
+    # its own nodes only), a smaller block at a time: the pass's peak is the greedy proof's.
+    left = mark
     acts: list[np.ndarray] = []
     tos: list[np.ndarray] = []
-    for a in range(0, n, PEEL_BLOCK):
-        at = np.flatnonzero(pred[a : a + PEEL_BLOCK] >= 0)
-        came = pred[a : a + PEEL_BLOCK].take(at)
+    for a in range(0, n, FIRST_BLOCK):
+        at = np.flatnonzero(pred[a : a + FIRST_BLOCK] >= 0)
+        came = pred[a : a + FIRST_BLOCK].take(at)
         at += a
         keep = mark.take(at) & (pred.take(came) >= 0)
         at, came = at.compress(keep), came.compress(keep)
+        left[a : a + FIRST_BLOCK] = False
         left[at] = True
         acts.append(at.astype(ids))
         tos.append(came.astype(ids))
@@ -159,6 +162,10 @@ def _first_pass(pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
     if act.shape[0] == searched:
         return None  # only cycles: the loop's pass tells it (and walks them all)
     return left, act, np.concatenate(tos), searched
+
+
+#: Nodes handled at a time by the first pass (:func:`_first_pass`).
+FIRST_BLOCK = 1 << 20
 
 
 #: :func:`_peel_levels` goes on to pointer doubling once a level is less than this share of the

@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import time
 
+from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.certificate import verify_certificate
 from cpwords.wordsnake.exact.state import ProofState
 from cpwords.wordsnake.rules import WordsnakeInstance
@@ -100,6 +101,7 @@ def checked_proof(state: ProofState) -> None:
     # their place in memory (see string_hub.estimate_memory).
     state.net = state.flow = state.out = state.core = None
     gc.collect()
+    give_back_freed_memory()  # their smaller arrays' heap blocks, under the checker's tables
     if cert is None:
         _unchecked(state, info.get("certificate_error", "no certificate"))
         return

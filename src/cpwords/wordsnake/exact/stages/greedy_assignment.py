@@ -11,10 +11,9 @@ from contextlib import nullcontext
 from cpwords.wordsnake.exact.flow_steps import trivial_bound
 from cpwords.wordsnake.exact.state import FlowState
 from cpwords.wordsnake.primal.repair import patch_cycles
-from cpwords.wordsnake.relaxation.assignment import Reoptimizer, route_successors
+from cpwords.wordsnake.relaxation.assignment import Reoptimizer, route_support
 from cpwords.wordsnake.relaxation.decode import greedy_successors
 from cpwords.wordsnake.relaxation.flow import FlowJob, FlowStopped, give_back_between
-from cpwords.wordsnake.relaxation.sparse_flow import SparseFlow
 
 
 def greedy_assignment(f: FlowState) -> None:
@@ -50,7 +49,7 @@ def _greedy_and_repair(f: FlowState) -> None:
         try:
             # Before the patch; held as its support while the patch's index peaks (977,555
             # 31-mers of C. elegans: 0.24 GB less), whole again for the greedy proof.
-            routed = SparseFlow.of(route_successors(net, greedy))
+            routed = route_support(net, greedy)
         except KeyboardInterrupt:
             interrupted = True  # the matching is whole: its ordering is kept as below
     # Interrupted: the cycles are joined at the depot at once (no candidate search).
@@ -64,5 +63,6 @@ def _greedy_and_repair(f: FlowState) -> None:
     f.reopt = None
     if routed is not None:  # the greedy proof lets the index go at once: not held while the
         f.drop_index()  # costs are made again (977,555 31-mers of C. elegans: 0.5 GB)
+        give_back_between(net)  # the index's blocks: the flow made whole comes on top
         f.reopt = Reoptimizer(net, routed.full())
     f.info["first_bound"] = "greedy assignment" if f.reopt is not None else "min-cost flow"
