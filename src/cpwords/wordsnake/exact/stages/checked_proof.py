@@ -100,6 +100,9 @@ def checked_proof(state: ProofState) -> None:
     # The network and the flow's arrays are not needed any more: the checker's tables take
     # their place in memory (see string_hub.estimate_memory).
     state.net = state.flow = state.out = state.core = None
+    # The flow's ordering as items (the certificate's, read): a million Python ints on
+    # 977,555 31-mers of C. elegans, 35 MB under the checker's tables.
+    state.flow_order = None
     gc.collect()
     give_back_freed_memory()  # their smaller arrays' heap blocks, under the checker's tables
     if cert is None:
