@@ -43,7 +43,7 @@ def reference(net: StringHubNetwork) -> Matching:
     "next free" union-find over the entries (slots, the words in preorder)."""
     slot_start, slot_item, depth = _inputs(net)
     hw, hs, ranges = _candidates(net, depth)
-    lo_word, hi_word = ranges.columns()
+    lo_word, hi_word = ranges.lo(slice(None)), ranges.hi(slice(None))
     n = net.instance.n
     succ, handover = [-1] * (n + 1), [0] * (n + 1)
     nxt = list(range(len(slot_item) + 1))
@@ -289,7 +289,7 @@ def test_the_candidates_ranges_are_the_searches_of_the_word_nodes(
     trie, W = net.trie, net.num_words
     depth = trie.depth.astype(np.int64)
     hw, hs, ranges = _candidates(net, depth)
-    lo_word, hi_word = ranges.columns()
+    lo_word, hi_word = ranges.lo(slice(None)), ranges.hi(slice(None))
     wn = trie.word_node.astype(np.int64)
     assert (np.diff(depth[hs]) <= 0).all()  # deepest first
     suffix_w, suffix_s = trie.suffix_nodes()

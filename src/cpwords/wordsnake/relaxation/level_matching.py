@@ -315,15 +315,40 @@ class CandidateRanges:
     end: np.ndarray
 
     def lo(self, at: Any) -> np.ndarray:
-        """The first word allowed after the candidates ``at`` (ids, a slice or a mask)."""
+        """The first word allowed after the candidates ``at``.
+
+        Parameters
+        ----------
+        at : slice, numpy.ndarray of int or numpy.ndarray of bool
+            Candidates: a slice, ids or a mask of shape (k,).
+
+        Returns
+        -------
+        numpy.ndarray of ``before``'s type, shape (len(at),)
+            Word ids (preorder).
+        """
         return self.before[self.strings[at] + self.strict[at]]
 
     def hi(self, at: Any) -> np.ndarray:
-        """One past the last word allowed after the candidates ``at``."""
+        """One past the last word allowed after the candidates ``at`` (as :meth:`lo`).
+
+        Parameters
+        ----------
+        at : slice, numpy.ndarray of int or numpy.ndarray of bool
+
+        Returns
+        -------
+        numpy.ndarray of ``before``'s type, shape (len(at),)
+        """
         return self.before[self.end[self.strings[at]] + 1]
 
     def live(self) -> np.ndarray:
-        """Whether each candidate's range holds a word (a block of candidates at a time)."""
+        """Whether each candidate's range holds a word, read a block of candidates at a time.
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape (k,)
+        """
         out = np.empty(self.strings.shape[0], dtype=bool)
         for lo in range(0, out.shape[0], DEPTH_BLOCK):
             at = slice(lo, lo + DEPTH_BLOCK)
@@ -331,13 +356,20 @@ class CandidateRanges:
         return out
 
     def kept(self, mask: np.ndarray, strings: np.ndarray) -> CandidateRanges:
-        """The ranges of the candidates ``mask`` keeps (``strings``: theirs, kept already)."""
-        return CandidateRanges(strings, self.strict[mask], self.before, self.end)
+        """The ranges of the candidates ``mask`` keeps.
 
-    def columns(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every candidate's first word and one past its last, as two arrays."""
-        every = slice(None)
-        return self.lo(every), self.hi(every)
+        Parameters
+        ----------
+        mask : numpy.ndarray of bool, shape (k,)
+        strings : numpy.ndarray of int, shape (mask.sum(),)
+            The kept candidates' strings (kept already by the caller: not copied again).
+
+        Returns
+        -------
+        CandidateRanges
+            Sharing ``before`` and ``end``.
+        """
+        return CandidateRanges(strings, self.strict[mask], self.before, self.end)
 
 
 #: Candidates whose depths are gathered at a time (:func:`_depths`).

@@ -92,7 +92,15 @@ class SparseFlow:
         )
 
     def support(self) -> tuple[np.ndarray, np.ndarray]:
-        """The arcs that carry units (int64, ascending) and their flows (``dtype``)."""
+        """The arcs that carry units and their flows.
+
+        Returns
+        -------
+        arcs : numpy.ndarray of int64, shape (k,)
+            Ascending arc ids.
+        units : numpy.ndarray of ``dtype``, shape (k,)
+            Their flows (positive).
+        """
         return self.arcs.astype(np.int64), self.units
 
     def __getitem__(self, key: Any) -> np.ndarray:
@@ -113,7 +121,13 @@ class SparseFlow:
         return out
 
     def full(self) -> np.ndarray:
-        """The whole flow, an array of ``dtype`` (a new one)."""
+        """The whole flow.
+
+        Returns
+        -------
+        numpy.ndarray of ``dtype``, shape (m,)
+            A new array, 0 off the support.
+        """
         out = np.zeros(self.shape[0], dtype=self.dtype)
         out[self.arcs] = self.units
         return out
