@@ -46,14 +46,14 @@ SNAKE_KEYS = (
 )
 
 #: Seconds per kept letter and per kept word left after the Wordsnake for the superstring's
-#: assembly and its independent check, and a floor (the Wordsnake keeps nothing for its own
-#: check of the ordering, which is not run here). Measured (2026-12-07, 2 cores): placing
-#: every word costs about 3 us a word (977,555 31-mers of C. elegans: 3.0 s; phage lambda's
-#: 48,472: 0.05 s), the check a fraction of that; the Ukrainian dictionary's 10.3 million kept
-#: letters took 2.9 s to place and 0.6 s to check (2026-11). The substring-free check runs
-#: beside the Wordsnake, in a child process.
+#: assembly, its independent check and its report, and a floor (the Wordsnake keeps nothing
+#: for its own check of the ordering, which is not run here). Measured (2026-12-07, 2 cores):
+#: placing every word costs about 2-4 us a word (977,555 31-mers of C. elegans: 2.2-3.5 s;
+#: phage lambda's 48,472: 0.05 s), the check 0.3 s, the JSON 1 s; the Ukrainian dictionary's
+#: 10.3 million kept letters took 2.9 s to place and 0.6 s to check (2026-11). The
+#: substring-free check runs beside the Wordsnake, in a child process.
 CHECK_SECONDS_PER_LETTER = 0.1e-6
-CHECK_SECONDS_PER_WORD = 4.0e-6
+CHECK_SECONDS_PER_WORD = 6.0e-6
 CHECK_MIN_SECONDS = 0.2
 
 #: Kept letters from which the substring-free check runs in a child process beside the
