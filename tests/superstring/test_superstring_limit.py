@@ -45,6 +45,40 @@ def test_no_wordsnake_when_the_reduction_spent_the_limit(monkeypatch: pytest.Mon
     assert res.objective == len(res.solution.text)
 
 
+def test_the_wordsnake_keeps_no_time_for_an_ordering_check_it_does_not_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Wordsnake kept time for its ordering's check, which the superstring does not run,
+    beside the superstring's own reserve: 977,555 31-mers of C. elegans with --time-limit 25
+    gave the Wordsnake 4.7 s, too little to build its network (the input order)."""
+    import cpwords.wordsnake.exact.methods as methods
+    from cpwords.wordsnake.runners import check_reserve
+
+    given: list[float | None] = []
+    real = methods.solve_exact
+
+    def spy(instance: Any, **kw: Any) -> Any:
+        given.append(kw["time_limit"])
+        return real(instance, **kw)
+
+    monkeypatch.setattr(methods, "solve_exact", spy)
+    # Many words, so that the ordering's check would keep a visible share of the limit.
+    words = [f"{a}{b}{c}{d}x" for a in "abcdefgh" for b in "abcdefgh" for c in "abcd" for d in "ab"]
+    inst = superstring_instance(words)
+    t0 = time.perf_counter()
+    res = exact.solve_exact(inst, time_limit=30.0, start=t0)
+    assert res.status.value == "OPTIMAL"
+    red = exact.reduce_words(inst.words)
+    own = (
+        exact.CHECK_MIN_SECONDS
+        + exact.CHECK_SECONDS_PER_LETTER * red.kept_letters
+        + exact.CHECK_SECONDS_PER_WORD * len(red.kept)
+    )
+    snake = exact.snake_instance(red, inst.source)
+    assert given == [pytest.approx(30.0 - own, rel=0, abs=1e-9)]
+    assert given[0] is not None and given[0] > 30.0 - own - check_reserve(snake) + 1e-9
+
+
 def test_a_signal_during_the_substring_check_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     """It said "(Ctrl-C)" for any signal."""
 

@@ -125,6 +125,26 @@ def test_a_greedy_matching_stopped_at_its_deadline_still_gives_every_word_once()
     assert "stopped" not in full.extra
 
 
+def test_a_greedy_matching_past_its_deadline_makes_no_candidates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The candidates (3 s on 977,555 31-mers of C. elegans) were made past the deadline, the
+    clock read only between the matching's depths: the command ended 1.5 s past its limit."""
+    import time
+
+    from cpwords.wordsnake.relaxation import decode
+
+    def unwanted(*args: object) -> None:
+        raise AssertionError("candidates sorted past the deadline")
+
+    words = _shuffled_words(13, 200)
+    net = build_string_network(WordsnakeInstance(words))
+    monkeypatch.setattr(decode, "_deepest_first", unwanted)
+    dec = decode.greedy_successors(net, deadline=time.perf_counter() - 1.0)
+    assert dec.extra.get("stopped") is True
+    assert sorted(dec.succ) == list(range(len(words) + 1))
+
+
 def test_a_limit_that_ends_the_flow_stages_early_still_answers_the_greedy_assignment() -> None:
     """Issue 34, item 22: the French wordfreq list at --time-limit 5 returned its input order
     (4,868,119) where the greedy assignment scores 7,375,786: the first incumbent may now run

@@ -181,3 +181,33 @@ def test_a_slow_augmenting_path_search_leaves_the_pieces_only_what_is_left(
     assert given, "the pieces were re-ordered"
     for called, seconds, deadline in given:
         assert deadline is not None and called + seconds <= deadline
+
+
+def test_a_large_lists_first_incumbent_leaves_its_scoring_time(
+    monkeypatch: pytest.MonkeyPatch, clock: Clock
+) -> None:
+    """On a large list the greedy matching may run past the flow stages' deadline, but not to
+    the end of the limit: its ordering, and the input order it is weighed against when it was
+    cut short, are scored after it (977,555 31-mers of C. elegans with ``--time-limit 25``:
+    4.5 s of scoring after a matching cut at the end, the command ending at 28-30 s)."""
+    from cpwords.wordsnake.exact import policy
+    from cpwords.wordsnake.exact.stages import greedy_assignment as greedy_stage
+    from cpwords.wordsnake.exact.stages.string_hub_network import ANSWER_SECONDS_PER_WORD
+    from cpwords.wordsnake.runners import check_reserve
+
+    inst = WordsnakeInstance(tuple(random_strings("abc", 3000, 11, 4, 9)))
+    given: list[float | None] = []
+    real = greedy_stage.greedy_successors
+
+    def spy(net: Any, deadline: float | None = None) -> Any:
+        given.append(deadline)
+        return real(net, deadline)
+
+    monkeypatch.setattr(policy, "small_list", lambda instance: False)
+    monkeypatch.setattr(greedy_stage, "greedy_successors", spy)
+    START[0] = clock()
+    res = solve_wordsnake(inst, time_limit=LIMIT, start=START[0])
+    end = START[0] + LIMIT - check_reserve(inst)  # the method's own end
+    assert given and given[0] is not None
+    assert given[0] == pytest.approx(end - ANSWER_SECONDS_PER_WORD * inst.n, rel=0, abs=1e-6)
+    assert res.objective is not None and res.bound is not None and res.bound >= res.objective

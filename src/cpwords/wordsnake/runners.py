@@ -16,9 +16,12 @@ from cpwords.wordsnake.rules import WordsnakeInstance, snake_score
 
 def check_reserve(instance: WordsnakeInstance) -> float:
     """Seconds kept, out of a time limit, for the independent check of the answer and the
-    report: ``0.05 + 6e-7`` per letter ``+ 1.5e-6`` per word (measured about 0.6 us a letter:
-    1.0 s for the French wordfreq list's 2.3 million letters; a list of short words costs more a
-    letter: 1.0 s for the Chinese list's 968,897 letters in 332,191 words).
+    report: ``0.05 + 1.5e-7`` per letter ``+ 1e-6`` per word, about three times the check
+    measured on 2026-12-07 (0.12 s for the French wordfreq list's 2.3 million letters, 0.33 s
+    for the German one's 6.6 million, 0.57 s for the 10.1 million letters of the union of the
+    German, French and Spanish ones; a list of short words costs more a letter: 0.15 s for the
+    Chinese list's 968,897 letters in 332,191 words). The values kept before (0.6 us a letter,
+    1.5 us a word, measured before the checker's arrays) kept 7.7 s on that union.
 
     The letters counted leave out the longest word: the check compares each joint's two words
     over the shorter one's letters at most, so a list of one word (no joint) costs nothing more
@@ -36,13 +39,13 @@ def check_reserve(instance: WordsnakeInstance) -> float:
     Examples
     --------
     >>> round(check_reserve(WordsnakeInstance(("ab", "bc"))), 6)
-    0.050004
-    >>> round(check_reserve(WordsnakeInstance(("a" * 10**8,))), 6)
     0.050002
+    >>> round(check_reserve(WordsnakeInstance(("a" * 10**8,))), 6)
+    0.050001
     """
     lengths = [len(w) for w in instance.words]
     letters = sum(lengths) - max(lengths, default=0)
-    return 0.05 + 6e-7 * letters + 1.5e-6 * instance.n
+    return 0.05 + 1.5e-7 * letters + 1e-6 * instance.n
 
 
 def _heuristic_limit(
@@ -79,12 +82,19 @@ def _run_auto(
     start: float | None = None,
     core_search: str = "mip",
     certificate: bool = False,
+    ordering_checked: bool = True,
 ) -> SolveResult:
+    """The default exact method within the limit less the time its ordering's check takes
+    (:func:`check_reserve`; none with ``ordering_checked`` False: the caller checks its own
+    answer)."""
     from cpwords.wordsnake.exact.methods import solve_exact
 
     # The model keeps a quarter of the limit at least (half, before: 1,037,915 words of 10.1M
-    # letters with --time-limit 10 then ended at 15.5 s).
-    reserve = check_reserve(instance)
+    # letters with --time-limit 10 then ended at 15.5 s). Nothing is kept for a check that
+    # will not run (``cpwords superstring`` checks its superstring instead, and keeps its own
+    # time for that: 977,555 31-mers of C. elegans kept 19.7 s twice over, and with
+    # --time-limit 25 the network was cut at 4.7 s, the answer the input order).
+    reserve = check_reserve(instance) if ordering_checked else 0.0
     limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
     if limit is not None and start is not None and time.perf_counter() >= start + limit:
         spent = _limit_spent(instance, hint, start, certificate)

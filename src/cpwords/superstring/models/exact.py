@@ -45,13 +45,15 @@ SNAKE_KEYS = (
     "certificate_unchecked",
 )
 
-#: Seconds per kept letter left after the Wordsnake for the superstring's assembly and its
-#: independent check, and a floor. The Wordsnake keeps 0.6 us a letter for its own check of
-#: the ordering, which is not run here (the superstring's checker checks the answer), so the
-#: two together leave 0.8 us a letter: measured 0.34 us (the Ukrainian dictionary's 10.3
-#: million kept letters: 2.9 s to place every word, 0.6 s to check them). The substring-free
-#: check runs beside the Wordsnake, in a child process.
-CHECK_SECONDS_PER_LETTER = 0.2e-6
+#: Seconds per kept letter and per kept word left after the Wordsnake for the superstring's
+#: assembly, its independent check and its report, and a floor (the Wordsnake keeps nothing
+#: for its own check of the ordering, which is not run here). Measured (2026-12-07, 2 cores):
+#: placing every word costs about 2-4 us a word (977,555 31-mers of C. elegans: 2.2-3.5 s;
+#: phage lambda's 48,472: 0.05 s), the check 0.3 s, the JSON 1 s; the Ukrainian dictionary's
+#: 10.3 million kept letters took 2.9 s to place and 0.6 s to check (2026-11). The
+#: substring-free check runs beside the Wordsnake, in a child process.
+CHECK_SECONDS_PER_LETTER = 0.1e-6
+CHECK_SECONDS_PER_WORD = 6.0e-6
 CHECK_MIN_SECONDS = 0.2
 
 #: Kept letters from which the substring-free check runs in a child process beside the
@@ -117,7 +119,11 @@ def solve_exact(
     except KeyboardInterrupt:
         return _nothing(t0, {"interrupted": True})
     total = red.kept_letters
-    reserve = CHECK_MIN_SECONDS + CHECK_SECONDS_PER_LETTER * total
+    reserve = (
+        CHECK_MIN_SECONDS
+        + CHECK_SECONDS_PER_LETTER * total
+        + CHECK_SECONDS_PER_WORD * len(red.kept)
+    )
     snake_limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
     if snake_limit is not None and time.perf_counter() >= t0 + snake_limit:
         return _input_order(red, t0)
@@ -137,6 +143,7 @@ def solve_exact(
             progress=_lengths(progress, total),
             core_search="mip",
             certificate=certificate,
+            ordering_checked=False,
         )
         return from_snake(red, res, t0, deadline, beside)
     finally:

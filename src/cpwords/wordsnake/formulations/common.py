@@ -137,7 +137,9 @@ class SolveContext:
 
     prepared: PreparedInstance
     time_limit: float | None
-    start: float = field(default_factory=time.perf_counter)
+    # The clock read at each start (a factory bound at import kept a test's clock double for
+    # every later solve: negative times in the tests that came after).
+    start: float = field(default_factory=lambda: time.perf_counter())
     best_order: list[str] | None = None
     best: int | None = None
 

@@ -22,20 +22,22 @@ from cpwords.wordsnake.exact.state import ProofState
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 #: Seconds per letter and per word kept at the end of the time limit for the certificate and
-#: its check, and a floor. Measured (2026-11-28, 2 shared cores): the check 1.7 us a letter on
-#: the union of three wordfreq lists (17.0 s for 10.1 million letters), more under load (it did
-#: not end in 12.6 s); the certificate 0.1 us a letter from the additive bound, up to 1 us from
-#: the flow's potentials (the French dictionary: 1.0-3.9 s). Lists of short words cost more a
-#: letter (every word its own tables): Japanese 2.1-3.4 s for 844,568 letters (4.0 us a letter,
-#: 16 us a word), which a letters-only reserve of 2.6 s left unchecked at a 300 s limit; the 24
-#: language lists of 2026-11-28 took 8-26 us a word.
-CHECK_SECONDS_PER_LETTER = 1.5e-6
-CHECK_SECONDS_PER_WORD = 1.0e-5
+#: its check, and a floor: about twice the slowest measured, for a loaded machine. Measured
+#: (2026-12-07, 2 cores, the certificate and its check together): ENABLE 0.19 s, Debian's
+#: German dictionary 0.81 s (4.3 million letters), the German wordfreq list 1.04 s (6.6
+#: million), the union of the German, French and Spanish ones 2.23 s (10.1 million letters in
+#: 1,037,915 words), 977,555 31-mers of C. elegans 6.5 s (30.3 million letters); lists of short
+#: words cost more a letter (every word its own tables): Japanese 1.11 s for 844,568 letters in
+#: 209,187 words (5.3 us a word), Chinese 0.34 s. The values kept before (1.5 us a letter, 10
+#: us a word: 2026-11-28, before the checker's arrays) kept 55.7 s on C. elegans, whose proof
+#: then needed a limit of 140 s for a command of 68 s.
+CHECK_SECONDS_PER_LETTER = 0.3e-6
+CHECK_SECONDS_PER_WORD = 8.0e-6
 CHECK_MIN_SECONDS = 0.5
 
-#: The fastest check measured, seconds per letter (ENABLE on a quiet machine): a check given
-#: less time than this cannot end, and is not started.
-CHECK_FASTEST_PER_LETTER = 0.6e-6
+#: The fastest check measured, seconds per letter (phage lambda's 48,472 31-mers, 0.054 us a
+#: letter; ENABLE 0.1 us): a check given less time than this cannot end, and is not started.
+CHECK_FASTEST_PER_LETTER = 0.05e-6
 
 
 def proof_reserve(instance: WordsnakeInstance) -> float:
@@ -50,14 +52,14 @@ def proof_reserve(instance: WordsnakeInstance) -> float:
     Returns
     -------
     float
-        Seconds (linear in the letters and words: about 26 s for the union of the German,
-        French and Spanish wordfreq lists, 10.1 million letters in 1,037,915 words; 3.9 s for
+        Seconds (linear in the letters and words: about 11.9 s for the union of the German,
+        French and Spanish wordfreq lists, 10.1 million letters in 1,037,915 words; 2.4 s for
         the Japanese list).
 
     Examples
     --------
     >>> round(proof_reserve(WordsnakeInstance(("ab", "bc"))), 6)
-    0.500026
+    0.500017
     """
     letters = sum(len(w) for w in instance.words)
     return (
@@ -80,8 +82,8 @@ def fits_after_stop(state: ProofState) -> bool:
     Returns
     -------
     bool
-        True for a list of up to about 20,000 words within half a second; False for whole
-        dictionaries (ENABLE: 4.1 s), whose bound is then reported unchecked.
+        True for a list of up to about 45,000 words of ten letters within half a second;
+        False for whole dictionaries (ENABLE: 1.9 s), whose bound is then reported unchecked.
     """
     left = state.left_in_limit()
     return left is None or proof_reserve(state.instance) - CHECK_MIN_SECONDS < left
