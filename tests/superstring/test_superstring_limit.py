@@ -69,11 +69,7 @@ def test_the_wordsnake_keeps_no_time_for_an_ordering_check_it_does_not_run(
     res = exact.solve_exact(inst, time_limit=30.0, start=t0)
     assert res.status.value == "OPTIMAL"
     red = exact.reduce_words(inst.words)
-    own = (
-        exact.CHECK_MIN_SECONDS
-        + exact.CHECK_SECONDS_PER_LETTER * red.kept_letters
-        + exact.CHECK_SECONDS_PER_WORD * len(red.kept)
-    )
+    own = exact.assembly_reserve(red)
     snake = exact.snake_instance(red, inst.source)
     assert given == [pytest.approx(30.0 - own, rel=0, abs=1e-9)]
     assert given[0] is not None and given[0] > 30.0 - own - check_reserve(snake) + 1e-9

@@ -345,8 +345,8 @@ def test_the_routes_fallback_does_not_build_a_graph_it_cannot_build_in_time(monk
 def test_the_default_method_leaves_time_for_the_check_of_a_long_list(monkeypatch):
     """Issue 23, item 5: a list of 1,037,915 words (10.1M letters) with --time-limit 10 ended at
     14.6-15.5 s: the model kept half the limit however long the check would take. It now keeps
-    a quarter at least, the rest for the check (0.6 us a letter, the longest word's left out:
-    it has no shorter partner to be compared over; 1.5 us a word)."""
+    a quarter at least, the rest for the check (0.15 us a letter, the longest word's left out:
+    it has no shorter partner to be compared over; 1 us a word)."""
     import cpwords.wordsnake.exact.methods as auto
     import cpwords.wordsnake.runners as runners
 
@@ -360,7 +360,11 @@ def test_the_default_method_leaves_time_for_the_check_of_a_long_list(monkeypatch
     inst = WordsnakeInstance(tuple("ab" * 500 for _ in range(1000)))  # 1,000,000 letters
     with pytest.raises(KeyboardInterrupt):
         runners._run_auto(inst, "auto", time_limit=1.0)
-    assert seen["limit"] == pytest.approx(1.0 - (0.05 + 0.6 * 0.999 + 1000 * 1.5e-6))
+    assert seen["limit"] == pytest.approx(1.0 - (0.05 + 0.15 * 0.999 + 1000 * 1e-6))
+    # A caller that checks its own answer (cpwords superstring) keeps nothing for this check.
+    with pytest.raises(KeyboardInterrupt):
+        runners._run_auto(inst, "auto", time_limit=1.0, ordering_checked=False)
+    assert seen["limit"] == 1.0
 
 
 def test_the_letter_hub_cpsat_model_is_not_built_when_it_cannot_be_in_time(monkeypatch):
