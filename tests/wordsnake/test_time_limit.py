@@ -192,7 +192,7 @@ def test_a_large_lists_first_incumbent_leaves_its_scoring_time(
     4.5 s of scoring after a matching cut at the end, the command ending at 28-30 s)."""
     from cpwords.wordsnake.exact import policy
     from cpwords.wordsnake.exact.stages import greedy_assignment as greedy_stage
-    from cpwords.wordsnake.exact.stages.string_hub_network import ANSWER_SECONDS_PER_WORD
+    from cpwords.wordsnake.exact.stages.string_hub_network import ANSWER_SECONDS_PER_LETTER
     from cpwords.wordsnake.runners import check_reserve
 
     inst = WordsnakeInstance(tuple(random_strings("abc", 3000, 11, 4, 9)))
@@ -209,5 +209,7 @@ def test_a_large_lists_first_incumbent_leaves_its_scoring_time(
     res = solve_wordsnake(inst, time_limit=LIMIT, start=START[0])
     end = START[0] + LIMIT - check_reserve(inst)  # the method's own end
     assert given and given[0] is not None
-    assert given[0] == pytest.approx(end - ANSWER_SECONDS_PER_WORD * inst.n, rel=0, abs=1e-6)
+    letters = sum(len(w) for w in inst.words)
+    keep = ANSWER_SECONDS_PER_LETTER * letters
+    assert given[0] == pytest.approx(end - keep, rel=0, abs=1e-7)
     assert res.objective is not None and res.bound is not None and res.bound >= res.objective

@@ -17,21 +17,24 @@ def build_network(state: ProofState) -> None:
     state.net = replace(net, trie=net.trie.without_children())
 
 
-#: Seconds per word kept at the end of the limit, after the first incumbent, for scoring it
+#: Seconds per letter kept at the end of the limit, after the first incumbent, for scoring it
 #: and, when the greedy matching was cut short, the input order it is weighed against: about
-#: twice the two scorings measured (977,555 31-mers of C. elegans: 2.5 s and 2.0 s; with no
-#: time kept, ``cpwords superstring --time-limit 25`` ended at 28-30 s).
-ANSWER_SECONDS_PER_WORD = 5e-6
+#: 1.3 times the two scorings measured (977,555 31-mers of C. elegans, 30.3 million letters:
+#: 2.5 s and 2.0 s, with no time kept ``cpwords superstring --time-limit 25`` ended at 28-30
+#: s; the French wordfreq list's input order, 2.3 million letters: 0.17 s). Kept a word at a
+#: time (5 us), it took 1.5 s of that list's ``--time-limit 3``.
+ANSWER_SECONDS_PER_LETTER = 0.2e-6
 
 
 def first_deadline(state: ProofState) -> float | None:
     """The end of the network and of the first incumbent (the greedy assignment): the end of
     the whole limit, past the flow stages' deadline, less the time to score the incumbent
-    (:data:`ANSWER_SECONDS_PER_WORD`). A limit that ends them before the first flow bound
+    (:data:`ANSWER_SECONDS_PER_LETTER`). A limit that ends them before the first flow bound
     leaves no certificate to write, so its reserve goes to the ordering (issue 34, item 22: the
     French wordfreq list at ``--time-limit 10`` returned its input order, 4,868,119, where the
     greedy assignment reaches the optimum, 7,375,786, in 4.3 s). Small lists keep the flow
     stages' deadline (the rest of the limit is the exact search's)."""
     if state.small or state.end is None:
         return state.flow_deadline
-    return state.end - ANSWER_SECONDS_PER_WORD * state.instance.n
+    letters = sum(len(w) for w in state.instance.words)
+    return state.end - ANSWER_SECONDS_PER_LETTER * letters
