@@ -88,6 +88,17 @@ def interrupt_name() -> str:
         return f"signal {signum}"
 
 
+class LeftUnmade(KeyboardInterrupt):
+    """A stop after which nothing reads what a stretch let go: the arrays it let go meanwhile
+    are not made again on the way out (a stop that cannot be answered with a certificate, as
+    on a list too large to check one in :data:`~cpwords.wordsnake.exact.state.STOP_PROOF_SECONDS`).
+
+    Raised by a stretch that was told so, where it leaves on a stop; caught, as any
+    ``KeyboardInterrupt``, by the stage around, whose state is then read only for its
+    incumbent and bounds.
+    """
+
+
 class StopFlag:
     """The solve's "stop asked", with its reason: the one place its stages look at to end early.
 

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from cpwords.core.errors import ModelError
-from cpwords.core.interrupts import StopFlag, held_here
+from cpwords.core.interrupts import LeftUnmade, StopFlag, held_here
 from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.relaxation.arc_index import ArcIndex
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps, compacted_flows
@@ -547,6 +547,7 @@ class Reoptimizer:
         deadline: float | None = None,
         check_every: int = 2,
         release: bool = False,
+        leave_unmade: bool = False,
     ) -> np.ndarray | None:
         """Cancel negative cycles until the flow is optimal for ``cost``.
 
@@ -575,6 +576,10 @@ class Reoptimizer:
             cycles' costs then looked up in the residual network). The potentials are then
             given in 32 bits where they fit (as the sweeps held them: no 64-bit copy beside
             the residual network).
+        leave_unmade : bool
+            With ``release``: a stop leaves the ends and the flow as they are meanwhile
+            (:class:`~cpwords.core.interrupts.LeftUnmade`), for a caller after whose stop
+            nothing reads them (C. elegans' answer 3 s after a Ctrl-C, not 8 s).
 
         Returns
         -------
@@ -588,6 +593,8 @@ class Reoptimizer:
         ------
         DeadlineReached
             The deadline passed.
+        LeftUnmade
+            With ``release`` and ``leave_unmade``, a stop asked (a ``KeyboardInterrupt``).
         """
         self.narrow_labels = release
         if release and self.cap is self.net.cap and releasable(self.net, self.flows, self.net.cap):
@@ -601,9 +608,14 @@ class Reoptimizer:
                 # are; the ends (and plain costs) given back as the residual network is written.
                 res = self._residual(cost, spend=True)
                 with released_ends(self.net, res, weight=cost is None):
-                    return self._sweeps(
-                        res, cost, max_rounds, max_cycles, deadline, check_every, stop
-                    )
+                    try:
+                        return self._sweeps(
+                            res, cost, max_rounds, max_cycles, deadline, check_every, stop
+                        )
+                    except KeyboardInterrupt:
+                        if leave_unmade and stop is not None and stop.asked:
+                            raise LeftUnmade from None
+                        raise
         res = self._residual(cost)
         return self._sweeps(res, cost, max_rounds, max_cycles, deadline, check_every)
 

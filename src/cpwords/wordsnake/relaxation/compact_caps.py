@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from cpwords.core.interrupts import LeftUnmade
 from cpwords.wordsnake.relaxation.int_types import as_ids
 
 #: Arcs read or written at a time (the temporaries stay this size).
@@ -232,7 +233,8 @@ def compacted_flows(holder: Any) -> Iterator[Any]:
     Notes
     -----
     The array is not changed in place meanwhile: whoever else holds it reads the flow as it
-    was (and keeps it alive: nothing is saved then).
+    was (and keeps it alive: nothing is saved then). A stop that leaves by
+    :class:`~cpwords.core.interrupts.LeftUnmade` leaves the compact flow in place.
     """
     flows = holder.units
     narrow = CompactCaps.narrow_type(flows) if isinstance(flows, np.ndarray) else None
@@ -242,12 +244,17 @@ def compacted_flows(holder: Any) -> Iterator[Any]:
     compact = CompactCaps(flows, narrow)
     del flows
     holder.units = compact
+    unmade = False
     try:
         yield compact
+    except LeftUnmade:
+        unmade = True
+        raise
     finally:
-        full = compact.full()
-        del compact
-        holder.units = full
+        if not unmade:
+            full = compact.full()
+            del compact
+            holder.units = full
 
 
 def narrowest(

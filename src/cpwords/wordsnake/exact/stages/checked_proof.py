@@ -18,7 +18,7 @@ import time
 
 from cpwords.core.machine import give_back_freed_memory
 from cpwords.wordsnake.certificate import verify_certificate
-from cpwords.wordsnake.exact.state import ProofState
+from cpwords.wordsnake.exact.state import STOP_PROOF_SECONDS, ProofState
 from cpwords.wordsnake.rules import WordsnakeInstance
 
 #: Seconds per letter and per word kept at the end of the time limit for the certificate and
@@ -67,6 +67,33 @@ def proof_reserve(instance: WordsnakeInstance) -> float:
         + CHECK_SECONDS_PER_LETTER * letters
         + CHECK_SECONDS_PER_WORD * len(instance.words)
     )
+
+
+def certificate_after_stop(instance: WordsnakeInstance) -> bool:
+    """Whether a stop may still be answered with a certificate and its check: whether their
+    share of :func:`proof_reserve` (without its floor) fits in
+    :data:`~cpwords.wordsnake.exact.state.STOP_PROOF_SECONDS`, all a stop leaves them
+    (:func:`fits_after_stop` is then False whatever the time left).
+
+    Parameters
+    ----------
+    instance : WordsnakeInstance
+
+    Returns
+    -------
+    bool
+        True for lists of up to about 45,000 words of ten letters.
+
+    Examples
+    --------
+    >>> certificate_after_stop(WordsnakeInstance(("ab", "bc")))
+    True
+    >>> from itertools import product
+    >>> words = tuple(map("".join, product("abcdefghij", repeat=5)))  # 100,000 words
+    >>> certificate_after_stop(WordsnakeInstance(words))
+    False
+    """
+    return proof_reserve(instance) - CHECK_MIN_SECONDS < STOP_PROOF_SECONDS
 
 
 def fits_after_stop(state: ProofState) -> bool:
