@@ -384,7 +384,11 @@ def test_the_reoptimisation_gives_what_the_sweeps_sorted_by_tail_gave(
         mp.setattr(sweeps, "RELAX_BLOCK", [sweeps.RELAX_BLOCK, 1, 2, 5][seed % 4])
         _bucketing(mp, seed // 4)  # classes in any order of heads
         got = reopt.settle(
-            None if plain else cost, check_every=check_every, release=release, **budget
+            None if plain else cost,
+            check_every=check_every,
+            release=release,
+            max_rounds=budget["max_rounds"],
+            max_cycles=budget["max_cycles"],
         )
     for made, was in zip((net.tail, net.head, net.weight), ends, strict=True):
         assert made.dtype == was.dtype and np.array_equal(made, was)
