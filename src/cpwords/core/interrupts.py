@@ -21,7 +21,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any
@@ -302,6 +302,39 @@ def held_here() -> Iterator[StopFlag | None]:
         return
     with stop.held():
         yield stop
+
+
+@contextmanager
+def made_again(remake: Callable[[], None]) -> Iterator[None]:
+    """Inside: arrays let go; on leaving, ``remake()`` makes them again, on every exit but a
+    :class:`LeftUnmade` stop, after which nothing reads them.
+
+    Parameters
+    ----------
+    remake : callable
+        Makes again what was let go (holding the signals itself where it must not be cut).
+
+    Examples
+    --------
+    >>> made = []
+    >>> with made_again(lambda: made.append("whole")):
+    ...     pass
+    >>> try:
+    ...     with made_again(lambda: made.append("after a stop")):
+    ...         raise LeftUnmade
+    ... except LeftUnmade:
+    ...     pass
+    >>> made
+    ['whole']
+    """
+    try:
+        yield
+    except LeftUnmade:
+        raise
+    except BaseException:
+        remake()
+        raise
+    remake()
 
 
 @contextmanager

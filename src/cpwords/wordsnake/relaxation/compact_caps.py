@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from cpwords.core.interrupts import LeftUnmade
+from cpwords.core.interrupts import made_again
 from cpwords.wordsnake.relaxation.int_types import as_ids
 
 #: Arcs read or written at a time (the temporaries stay this size).
@@ -244,17 +244,12 @@ def compacted_flows(holder: Any) -> Iterator[Any]:
     compact = CompactCaps(flows, narrow)
     del flows
     holder.units = compact
-    unmade = False
-    try:
+
+    def remake() -> None:
+        holder.units = compact.full()
+
+    with made_again(remake):
         yield compact
-    except LeftUnmade:
-        unmade = True
-        raise
-    finally:
-        if not unmade:
-            full = compact.full()
-            del compact
-            holder.units = full
 
 
 def narrowest(

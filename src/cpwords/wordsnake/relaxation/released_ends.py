@@ -21,7 +21,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from cpwords.core.errors import ModelError
-from cpwords.core.interrupts import LeftUnmade, current_stop
+from cpwords.core.interrupts import current_stop, made_again
 from cpwords.core.pages import drop_pages
 from cpwords.wordsnake.relaxation.compact_caps import CompactCaps
 from cpwords.wordsnake.relaxation.residual_update import class_of, live_position
@@ -133,19 +133,16 @@ def released_ends(net: StringHubNetwork, res: Residual, weight: bool = False) ->
     object.__setattr__(net, "head", np.zeros(0, dtype=head_type))
     if weight_type is not None:
         object.__setattr__(net, "weight", np.zeros(0, dtype=weight_type))
-    unmade = False
-    try:
+
+    def remake() -> None:
+        tail, head, w = ends_from_residual(res, m, tail_type, head_type, weight_type)
+        object.__setattr__(net, "tail", tail)
+        object.__setattr__(net, "head", head)
+        if w is not None:
+            object.__setattr__(net, "weight", w)
+
+    with made_again(remake):
         yield
-    except LeftUnmade:
-        unmade = True
-        raise
-    finally:
-        if not unmade:
-            tail, head, w = ends_from_residual(res, m, tail_type, head_type, weight_type)
-            object.__setattr__(net, "tail", tail)
-            object.__setattr__(net, "head", head)
-            if w is not None:
-                object.__setattr__(net, "weight", w)
 
 
 def ends_from_residual(
