@@ -244,12 +244,13 @@ def compacted_flows(holder: Any) -> Iterator[Any]:
     compact = CompactCaps(flows, narrow)
     del flows
     holder.units = compact
+    del compact  # the holder's alone: let go as the flow is made whole again
 
     def remake() -> None:
-        holder.units = compact.full()
+        holder.units = holder.units.full()
 
     with made_again(remake):
-        yield compact
+        yield holder.units
 
 
 def narrowest(
