@@ -75,6 +75,103 @@ def test_the_wordsnake_keeps_no_time_for_an_ordering_check_it_does_not_run(
     assert given[0] is not None and given[0] > 30.0 - own - check_reserve(snake) + 1e-9
 
 
+def _kmer_words() -> list[str]:
+    """Distinct 6-letter windows of a pseudo-random DNA string (a small k-mer set)."""
+    import random
+
+    rng = random.Random(7)
+    dna = "".join(rng.choice("acgt") for _ in range(400))
+    return sorted({dna[i : i + 6] for i in range(len(dna) - 5)})
+
+
+def test_a_short_limit_starts_from_the_greedy_superstring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A limit too short for the Wordsnake's first ordering of a large list (977,555 31-mers of
+    C. elegans with --time-limit 15 to 30 answered the input order, 29,847,043 letters) starts
+    it from the greedy superstring: the answer is never longer than greedy merging's, and it
+    still proves the optimum of a small list."""
+    from cpwords.superstring.heuristics import greedy_order
+
+    inst = superstring_instance(_kmer_words())
+    red = exact.reduce_words(inst.words)
+    greedy = len(red.place(greedy_order(red.kept)).text)
+    proven = exact.solve_exact(inst, time_limit=60.0)
+    assert proven.status.value == "OPTIMAL" and "greedy_start" not in proven.solver_info
+    given: list[Any] = []
+    real = exact.solve
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        given.append(kw["hint"])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(exact, "solve", spy)
+    monkeypatch.setattr(exact, "FIRST_ORDERING_SECONDS_PER_LETTER", 1.0)  # every list "large"
+    res = exact.solve_exact(inst, time_limit=60.0)
+    assert res.solver_info["greedy_start"] is True
+    assert given[0] == greedy_order(red.kept)
+    assert all(w in res.solution.text for w in inst.words)
+    assert res.objective is not None and res.objective == len(res.solution.text) <= greedy
+    assert res.status.value == "OPTIMAL" and res.objective == proven.objective
+
+
+def test_a_short_limit_answers_the_greedy_start_when_the_wordsnake_has_no_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Wordsnake stopped before its first ordering answers the greedy start, not the input
+    order."""
+    from cpwords.superstring.heuristics import greedy_order
+
+    inst = superstring_instance(_kmer_words())
+    red = exact.reduce_words(inst.words)
+    real = exact.solve
+
+    def no_time(*args: Any, **kw: Any) -> Any:
+        kw["time_limit"] = 1e-9  # stopped before its network
+        return real(*args, **kw)
+
+    monkeypatch.setattr(exact, "solve", no_time)
+    monkeypatch.setattr(exact, "FIRST_ORDERING_SECONDS_PER_LETTER", 1.0)
+    res = exact.solve_exact(inst, time_limit=60.0)
+    assert res.status.value == "FEASIBLE"
+    assert list(res.solution.order) == greedy_order(red.kept)
+    assert res.objective is not None and res.objective < len(red.place(list(red.kept)).text)
+
+
+def test_a_share_too_short_for_greedy_merging_answers_the_input_order_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """977,555 31-mers of C. elegans with --time-limit 8: the Wordsnake given 2 s stopped in its
+    network, then scored the input order; the command ended after 11.4 s."""
+
+    def unwanted(*args: Any, **kw: Any) -> None:
+        raise AssertionError("the Wordsnake or greedy merging ran with no time for it")
+
+    monkeypatch.setattr(exact, "solve", unwanted)
+    monkeypatch.setattr(exact, "greedy_order", unwanted)
+    monkeypatch.setattr(exact, "FIRST_ORDERING_SECONDS_PER_LETTER", 2.0)
+    monkeypatch.setattr(exact, "GREEDY_SECONDS_PER_LETTER", 1.0)
+    inst = superstring_instance(_kmer_words())
+    res = exact.solve_exact(inst, time_limit=60.0)
+    assert res.status.value == "FEASIBLE" and res.bound is None
+    assert res.solver_info["answer"] == "the kept words in input order"
+    assert res.solver_info["stopped"] == "time"
+    assert all(w in res.solution.text for w in inst.words)
+
+
+def test_ctrl_c_in_the_greedy_start_answers_the_input_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def interrupted(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(exact, "greedy_order", interrupted)
+    monkeypatch.setattr(exact, "FIRST_ORDERING_SECONDS_PER_LETTER", 100.0)
+    res = exact.solve_exact(WORDS, time_limit=60.0)
+    assert res.status.value == "FEASIBLE" and res.solver_info["interrupted"] is True
+    assert res.solver_info["answer"] == "the kept words in input order"
+    assert "stopped" not in res.solver_info
+    assert all(w in res.solution.text for w in WORDS.words)
+
+
 def test_a_signal_during_the_substring_check_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     """It said "(Ctrl-C)" for any signal."""
 

@@ -21,6 +21,7 @@ from cpwords.core.interrupts import interrupt_name
 from cpwords.core.procs import kill_group, own_group
 from cpwords.core.result import SolveResult, Status
 from cpwords.core.spec import solve
+from cpwords.superstring.heuristics import greedy_order
 from cpwords.superstring.models.reduce import Reduction, reduce_words
 from cpwords.superstring.rules import SuperstringInstance, substring_free_problem
 from cpwords.wordsnake.relaxation.string_hub import DeadlineReached
@@ -55,6 +56,21 @@ SNAKE_KEYS = (
 CHECK_SECONDS_PER_LETTER = 0.1e-6
 CHECK_SECONDS_PER_WORD = 6.0e-6
 CHECK_MIN_SECONDS = 0.2
+
+#: Seconds per kept letter the Wordsnake takes to its first ordering of a large list: the
+#: network, the greedy matching and its repair. Measured (2026-12-08, 2 cores) on the 977,555
+#: 31-mers of C. elegans (30.3 million kept letters): with ``--time-limit`` 25 and 30 it
+#: stopped before its first ordering (the input order: 29,847,043 letters; a matching cut
+#: short: 29,759,024), with 40 it answered 989,847 after 26.8 s. A shorter share of the limit
+#: starts from the greedy superstring (:func:`start_of`).
+FIRST_ORDERING_SECONDS_PER_LETTER = 0.8e-6
+
+#: Seconds per kept letter greedy merging takes to the end of its first pass, which merges
+#: nearly every k-mer (:func:`~cpwords.superstring.heuristics.greedy_order`; its sorting, the
+#: first 1.7 s there, cannot stop): 4.1 s on the 30.3 million kept letters of C. elegans
+#: (990,973 letters); stopped at 2 s it merged nothing. A share shorter than this answers the
+#: input order (:func:`start_of`).
+GREEDY_SECONDS_PER_LETTER = 0.18e-6
 
 #: Kept letters from which the substring-free check runs in a child process beside the
 #: Wordsnake (below, in this process afterwards: it takes well under a second, less than a fork
@@ -118,12 +134,13 @@ def solve_exact(
         return _nothing(t0, {"stopped": "time"})
     except KeyboardInterrupt:
         return _nothing(t0, {"interrupted": True})
-    total = red.kept_letters
-    reserve = assembly_reserve(red)
-    snake_limit = None if time_limit is None else max(0.25 * time_limit, time_limit - reserve)
-    if snake_limit is not None and time.perf_counter() >= t0 + snake_limit:
-        return _input_order(red, t0)
-    beside = SideCheck(red.kept, deadline) if total >= SIDE_CHECK_LETTERS else None
+    snake_limit = None
+    if time_limit is not None:
+        snake_limit = max(0.25 * time_limit, time_limit - assembly_reserve(red))
+    hint = _begin(red, t0, None if snake_limit is None else t0 + snake_limit)
+    if isinstance(hint, SolveResult):
+        return hint
+    beside = SideCheck(red.kept, deadline) if red.kept_letters >= SIDE_CHECK_LETTERS else None
     try:
         # The Wordsnake's seam without its own check of the ordering (check=False): the
         # superstring's checker checks the answer, every word of the list in it.
@@ -136,12 +153,13 @@ def solve_exact(
             seed=seed,
             check=False,
             start=t0,
-            progress=_lengths(progress, total),
+            progress=_lengths(progress, red.kept_letters),
             core_search="mip",
             certificate=certificate,
             ordering_checked=False,
+            hint=hint,
         )
-        return from_snake(red, res, t0, deadline, beside)
+        return from_snake(red, res, t0, deadline, beside, greedy_start=hint is not None)
     finally:
         if beside is not None:
             beside.close()
@@ -174,20 +192,75 @@ def assembly_reserve(red: Reduction) -> float:
     )
 
 
-def _input_order(red: Reduction, t0: float) -> SolveResult:
+def _begin(
+    red: Reduction, t0: float, snake_deadline: float | None
+) -> list[str] | SolveResult | None:
+    """The Wordsnake's starting ordering (:func:`start_of`; None: its own), or the answer when
+    it does not run (the input order: no time for it, or Ctrl-C in the greedy merging)."""
+    begin = start_of(red, snake_deadline)
+    if begin == "own":
+        return None
+    if begin == "input order":
+        return _input_order(red, t0)
+    try:
+        return greedy_order(red.kept, snake_deadline)
+    except KeyboardInterrupt:
+        return _input_order(red, t0, interrupted=True)
+
+
+def start_of(red: Reduction, snake_deadline: float | None) -> str:
+    """Where the Wordsnake of the kept words starts, given its share of the limit: from its own
+    first ordering (``"own"``: no limit, or a share that holds it,
+    :data:`FIRST_ORDERING_SECONDS_PER_LETTER`), from the greedy superstring (``"greedy"``: a
+    share too short for that but long enough for greedy merging,
+    :data:`GREEDY_SECONDS_PER_LETTER`), or not at all (``"input order"``: the share holds
+    neither, or is spent; the Wordsnake would only stop in its network, then score the input
+    order: 977,555 31-mers of C. elegans with ``--time-limit 8`` ended after 11.4 s so).
+
+    Parameters
+    ----------
+    red : Reduction
+        The kept words.
+    snake_deadline : float, optional
+        ``time.perf_counter()`` value at which the Wordsnake's share of the limit ends (None: no
+        limit).
+
+    Returns
+    -------
+    {"own", "greedy", "input order"}
+
+    Examples
+    --------
+    >>> red = reduce_words(["atom", "cat", "tomb"])
+    >>> start_of(red, None), start_of(red, time.perf_counter() + 60)
+    ('own', 'own')
+    >>> start_of(red, time.perf_counter() - 1)
+    'input order'
+    """
+    if snake_deadline is None:
+        return "own"
+    left = snake_deadline - time.perf_counter()
+    letters = red.kept_letters
+    if left >= FIRST_ORDERING_SECONDS_PER_LETTER * letters and left > 0:
+        return "own"
+    return "greedy" if left >= GREEDY_SECONDS_PER_LETTER * letters and left > 0 else "input order"
+
+
+def _input_order(red: Reduction, t0: float, interrupted: bool = False) -> SolveResult:
     """The kept words in input order, placed: the answer when the reduction leaves the
     Wordsnake no time (it would only build its network to return this order, 0.5 s past a 1 s
-    limit on ENABLE); FEASIBLE, no bound."""
+    limit on ENABLE), or Ctrl-C came during the greedy start; FEASIBLE, no bound."""
     found = red.place(list(red.kept))
     info: dict[str, Any] = {
         "kept": len(red.kept),
         "contained": red.contained,
         "kept_letters": red.kept_letters,
         "proof": None,
-        "interrupted": False,
-        "stopped": "time",
+        "interrupted": interrupted,
         "answer": "the kept words in input order",
     }
+    if not interrupted:
+        info["stopped"] = "time"
     return SolveResult(
         Status.FEASIBLE,
         float(len(found.text)),
@@ -222,6 +295,8 @@ def from_snake(
     t0: float,
     deadline: float | None = None,
     beside: SideCheck | None = None,
+    *,
+    greedy_start: bool = False,
 ) -> SolveResult:
     """The superstring result of the linear Wordsnake's result on the kept words.
 
@@ -236,6 +311,9 @@ def from_snake(
         When the substring-free check must stop (the bound is then left unclaimed).
     beside : SideCheck, optional
         The substring-free check already running (else it runs here).
+    greedy_start : bool
+        The Wordsnake started from the greedy superstring (:func:`start_of`): said in
+        ``solver_info["greedy_start"]``.
 
     Returns
     -------
@@ -251,6 +329,8 @@ def from_snake(
         "interrupted": bool(snake.get("interrupted")),
         "wordsnake": {k: snake[k] for k in SNAKE_KEYS if k in snake},
     }
+    if greedy_start:
+        info["greedy_start"] = True
     if "stopped" in snake:
         info["stopped"] = snake["stopped"]
     if "certificate" in snake:
