@@ -57,7 +57,7 @@ CHECK_SECONDS_PER_LETTER = 0.1e-6
 CHECK_SECONDS_PER_WORD = 6.0e-6
 CHECK_MIN_SECONDS = 0.2
 
-#: Seconds per kept letter the Wordsnake takes to its first ordering of a large list: the
+#: Seconds per kept letter the Wordsnake takes to its first ordering of a k-mer set: the
 #: network, the greedy matching and its repair. Measured (2026-12-08, 2 cores) on the 977,555
 #: 31-mers of C. elegans (30.3 million kept letters): with ``--time-limit`` 25 and 30 it
 #: stopped before its first ordering (the input order: 29,847,043 letters; a matching cut
@@ -65,11 +65,11 @@ CHECK_MIN_SECONDS = 0.2
 #: starts from the greedy superstring (:func:`start_of`).
 FIRST_ORDERING_SECONDS_PER_LETTER = 0.8e-6
 
-#: Seconds per kept letter greedy merging takes to the end of its first pass, which merges
-#: nearly every k-mer (:func:`~cpwords.superstring.heuristics.greedy_order`; its sorting, the
-#: first 1.7 s there, cannot stop): 4.1 s on the 30.3 million kept letters of C. elegans
-#: (990,973 letters); stopped at 2 s it merged nothing. A share shorter than this answers the
-#: input order (:func:`start_of`).
+#: Seconds per kept letter greedy merging of a k-mer set takes to the end of its first pass,
+#: which merges nearly every k-mer (:func:`~cpwords.superstring.heuristics.greedy_order`; its
+#: sorting, the first 1.7 s there, cannot stop): 4.1 s on the 30.3 million kept letters of
+#: C. elegans (990,973 letters); stopped at 2 s it merged nothing. A share shorter than this
+#: answers the input order (:func:`start_of`).
 GREEDY_SECONDS_PER_LETTER = 0.18e-6
 
 #: Kept letters from which the substring-free check runs in a child process beside the
@@ -212,10 +212,17 @@ def start_of(red: Reduction, snake_deadline: float | None) -> str:
     """Where the Wordsnake of the kept words starts, given its share of the limit: from its own
     first ordering (``"own"``: no limit, or a share that holds it,
     :data:`FIRST_ORDERING_SECONDS_PER_LETTER`), from the greedy superstring (``"greedy"``: a
-    share too short for that but long enough for greedy merging,
-    :data:`GREEDY_SECONDS_PER_LETTER`), or not at all (``"input order"``: the share holds
-    neither, or is spent; the Wordsnake would only stop in its network, then score the input
-    order: 977,555 31-mers of C. elegans with ``--time-limit 8`` ended after 11.4 s so).
+    k-mer set, its words of one length, whose share is too short for that but long enough
+    for greedy merging, :data:`GREEDY_SECONDS_PER_LETTER`), or not at all (``"input order"``:
+    the share is spent, or a k-mer set's holds neither; the Wordsnake would only stop in its
+    network, then score the input order: 977,555 31-mers of C. elegans with ``--time-limit 8``
+    ended after 11.4 s so).
+
+    Words of several lengths always start from the Wordsnake's own ordering while the share
+    lasts: greedy merging keeps them through many overlap lengths (ENABLE's 94,864 kept words,
+    929,335 letters: 0.91 s, 1 us a letter; the French wordfreq list's: 1.9 s), where the
+    Wordsnake's first ordering takes about 0.3 us a letter (ENABLE with ``--time-limit 2``:
+    its optimum 831,792 in 1.4 s; a greedy start there answered 846,580).
 
     Parameters
     ----------
@@ -243,6 +250,8 @@ def start_of(red: Reduction, snake_deadline: float | None) -> str:
     letters = red.kept_letters
     if left >= FIRST_ORDERING_SECONDS_PER_LETTER * letters and left > 0:
         return "own"
+    if len({len(w) for w in red.kept}) > 1:  # not a k-mer set: greedy merging is no faster
+        return "own" if left > 0 else "input order"
     return "greedy" if left >= GREEDY_SECONDS_PER_LETTER * letters and left > 0 else "input order"
 
 
