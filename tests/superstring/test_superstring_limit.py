@@ -84,6 +84,19 @@ def _kmer_words() -> list[str]:
     return sorted({dna[i : i + 6] for i in range(len(dna) - 5)})
 
 
+def _hints_given(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The starting orderings (``hint``) the superstring gives the Wordsnake, as it solves."""
+    given: list[Any] = []
+    real = exact.solve
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        given.append(kw["hint"])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(exact, "solve", spy)
+    return given
+
+
 def test_a_short_limit_starts_from_the_greedy_superstring(monkeypatch: pytest.MonkeyPatch) -> None:
     """A limit too short for the Wordsnake's first ordering of a large list (977,555 31-mers of
     C. elegans with --time-limit 15 to 30 answered the input order, 29,847,043 letters) starts
@@ -96,14 +109,7 @@ def test_a_short_limit_starts_from_the_greedy_superstring(monkeypatch: pytest.Mo
     greedy = len(red.place(greedy_order(red.kept)).text)
     proven = exact.solve_exact(inst, time_limit=60.0)
     assert proven.status.value == "OPTIMAL" and "greedy_start" not in proven.solver_info
-    given: list[Any] = []
-    real = exact.solve
-
-    def spy(*args: Any, **kw: Any) -> Any:
-        given.append(kw["hint"])
-        return real(*args, **kw)
-
-    monkeypatch.setattr(exact, "solve", spy)
+    given = _hints_given(monkeypatch)
     monkeypatch.setattr(exact, "FIRST_ORDERING_SECONDS_PER_LETTER", 1.0)  # every list "large"
     res = exact.solve_exact(inst, time_limit=60.0)
     assert res.solver_info["greedy_start"] is True
@@ -179,14 +185,7 @@ def test_words_of_several_lengths_start_from_the_wordsnakes_own_ordering(
     """Greedy merging of a dictionary is slower than the Wordsnake's first ordering (ENABLE with
     --time-limit 2: the greedy start answered 846,580 letters, the Wordsnake its optimum
     831,792): only a k-mer set starts from it."""
-    given: list[Any] = []
-    real = exact.solve
-
-    def spy(*args: Any, **kw: Any) -> Any:
-        given.append(kw["hint"])
-        return real(*args, **kw)
-
-    monkeypatch.setattr(exact, "solve", spy)
+    given = _hints_given(monkeypatch)
     monkeypatch.setattr(exact, "FIRST_ORDERING_SECONDS_PER_LETTER", 100.0)
     res = exact.solve_exact(WORDS, time_limit=60.0)
     assert given == [None] and "greedy_start" not in res.solver_info
