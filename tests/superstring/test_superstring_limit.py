@@ -17,6 +17,7 @@ import pytest
 import cpwords.superstring.models.exact as exact
 from cpwords.core import interrupts
 from cpwords.superstring.rules import superstring_instance
+from cpwords.superstring.spec import random_kmers
 
 WORDS = superstring_instance(["cat", "atom", "tomb", "bat", "a", "tom"])
 
@@ -76,12 +77,9 @@ def test_the_wordsnake_keeps_no_time_for_an_ordering_check_it_does_not_run(
 
 
 def _kmer_words() -> list[str]:
-    """Distinct 6-letter windows of a pseudo-random DNA string (a small k-mer set)."""
-    import random
-
-    rng = random.Random(7)
-    dna = "".join(rng.choice("acgt") for _ in range(400))
-    return sorted({dna[i : i + 6] for i in range(len(dna) - 5)})
+    """The distinct 6-mers of a seeded random genome of 400 bases (a small k-mer set), sorted:
+    not in the genome's order, which is already a short superstring."""
+    return sorted(random_kmers(6, 400, 7))
 
 
 def _hints_given(monkeypatch: pytest.MonkeyPatch) -> list[Any]:

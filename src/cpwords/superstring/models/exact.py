@@ -248,11 +248,13 @@ def start_of(red: Reduction, snake_deadline: float | None) -> str:
         return "own"
     left = snake_deadline - time.perf_counter()
     letters = red.kept_letters
-    if left >= FIRST_ORDERING_SECONDS_PER_LETTER * letters and left > 0:
+    if left <= 0:
+        return "input order"
+    if left >= FIRST_ORDERING_SECONDS_PER_LETTER * letters:
         return "own"
     if len({len(w) for w in red.kept}) > 1:  # not a k-mer set: greedy merging is no faster
-        return "own" if left > 0 else "input order"
-    return "greedy" if left >= GREEDY_SECONDS_PER_LETTER * letters and left > 0 else "input order"
+        return "own"
+    return "greedy" if left >= GREEDY_SECONDS_PER_LETTER * letters else "input order"
 
 
 def _input_order(red: Reduction, t0: float, interrupted: bool = False) -> SolveResult:
